@@ -1,0 +1,30 @@
+#!/bin/sh
+# setup.sh — everything a fresh Debian 12 machine needs, then build.
+#   ./setup.sh run     install what is missing, build, start the REPL
+#   ./setup.sh check   install what is missing, build, run the whole test suite
+#   ./setup.sh         install and build only
+# Packages are checked with dpkg-query first; apt-get runs only for the
+# missing ones (as root, or through sudo).
+set -e
+cd "$(dirname "$0")"
+PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "setup: installing$missing"
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
+fi
+jobs=$(nproc 2>/dev/null || echo 2)
+[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
+[ -f Makefile ] && [ Makefile -nt Makefile.am ] && [ Makefile -nt configure ] || ./configure -q
+make -s -j"$jobs"
+case "${1:-}" in
+  run) exec ./nnpad ;;
+  check) make -s -j"$jobs" check ;;
+  "") ;;
+  *) echo "usage: ./setup.sh [run|check]" >&2; exit 2 ;;
+esac

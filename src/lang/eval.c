@@ -1,0 +1,767 @@
+/* eval.c — the evaluator: walks the AST, resolves names, applies the op
+ * table, runs user functions, and keeps a failing statement from changing
+ * any variable.
+ *
+ * Data flow (DESIGN.md §4): text -> tokens -> AST -> here -> op table ->
+ * kernel -> value -> printer.  Errors raise (error.h); session_run is the
+ * one place that catches them for a statement, restores the variables as
+ * they were before it, and sweeps what the statement had allocated.
+ */
+#include "lang/eval.h"
+#include "lang/parse.h"
+#include "lang/print.h"
+#include "lang/error.h"
+#include "ops/ops.h"
+#include "ops/shape.h"
+#include "util/mem.h"
+#include <math.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+enum { ST_NORMAL, ST_RETURN, ST_BREAK, ST_CONTINUE };
+
+/* C-stack guard: user recursion and deep expressions are errors, never a
+ * stack overflow.  The budget is measured from the first session_run. */
+static char *stack_base;
+static size_t stack_budget;
+
+static void stack_check(span_t span)
+{
+    char probe;
+    if (stack_base && (size_t)(stack_base - &probe) > stack_budget)
+        err_raise(ERR_LIMIT, span, "too deeply nested: the evaluation ran out of stack (recursion too deep?)");
+}
+
+static value_t *none_new(void) { return val_new(V_NONE); }
+
+/* ---- names ---- */
+
+static value_t *constant(const char *name)
+{
+    /* Exact fp64 values (weak floats): M_PI and M_E are the doubles nearest
+     * to pi and e (C99 / POSIX <math.h>). */
+    if (!strcmp(name, "pi")) return tensor_weak_float(M_PI);
+    if (!strcmp(name, "e")) return tensor_weak_float(M_E);
+    if (!strcmp(name, "inf")) return tensor_weak_float(INFINITY);
+    if (!strcmp(name, "nan")) return tensor_weak_float(NAN);
+    return NULL;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 40 || lb > 40) return 99;
+    int d[41][41];
+    for (int i = 0; i <= la; i++) d[i][0] = i;
+    for (int j = 0; j <= lb; j++) d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+typedef struct near { const char *best; int dist; const char *want; } near_t;
+static void near_cb(const char *name, void *ctx)
+{
+    near_t *n = ctx;
+    int d = edit_distance(n->want, name);
+    if (d < n->dist) { n->dist = d; n->best = name; }
+}
+
+static value_t *lookup(session_t *s, const char *name, value_t *scope, span_t span)
+{
+    value_t *v = scope_get(scope, name);
+    if (v) return val_ref(v);
+    const op_def_t *op = op_find(name);
+    if (op) {
+        value_t *f = val_new(V_FUNC);
+        f->u.fn.op = op;
+        f->u.fn.name = op->name;
+        return f;
+    }
+    value_t *c = constant(name);
+    if (c) return c;
+    near_t n = { NULL, 3, name };
+    session_complete(s, "", near_cb, &n);
+    for (value_t *sc = scope; sc; sc = sc->u.sc.parent)
+        for (int i = 0; i < sc->u.sc.cap; i++)
+            if (sc->u.sc.e[i].name) near_cb(sc->u.sc.e[i].name, &n);
+    int len = (int)strlen(name);
+    if (n.best && n.dist <= (len <= 3 ? 1 : 2))
+        err_raise(ERR_NAME, span, "'%s' is not defined; did you mean '%s'?", name, n.best);
+    err_raise(ERR_NAME, span, "'%s' is not defined (:vars lists the variables, :help the builtins)", name);
+}
+
+/* ---- truth values ---- */
+
+static bool truthy(const value_t *v, span_t span)
+{
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "a condition must be a number, not a %s", val_kind_name(v));
+    if (v->u.t.size != 1)
+        err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; "
+                  "use a single element, or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))",
+                  (long long)v->u.t.size);
+    double d = tensor_get_f64(v, 0);
+    return d != 0;   /* nan is true, as in Python and NumPy */
+}
+
+/* ---- tensor literals ---- */
+
+/* [a, b, ...]: items that are all numbers/tensors of one shape stack into a
+ * tensor with a new leading axis (like numpy.array); anything else makes a
+ * list.  Numbers alone give the session precision — or, when `exact`, a
+ * weak fp64 tensor holding the exact literal values, for a cast to round
+ * once. */
+static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
+{
+    bool all_tensors = true, all_weak = true;
+    for (int i = 0; i < n; i++) {
+        if (items[i]->kind != V_TENSOR) { all_tensors = false; break; }
+        if (!items[i]->u.t.weak) all_weak = false;
+        if (i && !tensor_same_shape(items[0], items[i])) { all_tensors = false; break; }
+    }
+    if (!all_tensors) {
+        value_t *l = list_new(n);
+        for (int i = 0; i < n; i++) list_push_take(l, val_ref(items[i]));
+        return l;
+    }
+    dtype_t dt = s->set.precision;
+    bool weak_out = false;
+    if (all_weak && exact) { dt = DT_FP64; weak_out = true; }
+    else if (!all_weak) {
+        int first = 1;
+        for (int i = 0; i < n; i++)
+            if (!items[i]->u.t.weak) {
+                dtype_t d = (dtype_t)items[i]->u.t.dtype;
+                dt = first ? d : dtype_promote(dt, d);
+                first = 0;
+            }
+        if (dt == DT_INT64) {
+            for (int i = 0; i < n; i++)
+                if (items[i]->u.t.weak && items[i]->u.t.dtype != DT_INT64) dt = s->set.precision;
+        }
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int nd = n ? items[0]->u.t.ndim : 0;
+    if (nd + 1 > NN_MAX_DIMS) err_raise(ERR_SHAPE, err_here(), "a tensor has at most %d dimensions", NN_MAX_DIMS);
+    shape[0] = n;
+    for (int i = 0; i < nd; i++) shape[i + 1] = items[0]->u.t.shape[i];
+    value_t *t = tensor_new_raw(dt, nd + 1, shape);
+    int64_t per = n ? items[0]->u.t.size : 0;
+    for (int i = 0; i < n; i++) {
+        value_t *it = items[i];
+        /* A weak item that is itself a stacked weak literal holds exact fp64. */
+        if (dt == DT_INT64) {
+            for (int64_t k = 0; k < per; k++) ((int64_t *)tensor_data(t))[i * per + k] = (int64_t)tensor_get_f64(it, k);
+        } else if (it->u.t.dtype == DT_INT64) {
+            dtype_convert(dt, (char *)tensor_data(t) + (size_t)(i * per) * dtype_traits[dt].size, DT_INT64,
+                          tensor_data(it), per);
+        } else {
+            dtype_convert(dt, (char *)tensor_data(t) + (size_t)(i * per) * dtype_traits[dt].size,
+                          (dtype_t)it->u.t.dtype, tensor_data(it), per);
+        }
+    }
+    t->u.t.weak = weak_out;
+    return t;
+}
+
+static bool is_literal_node(const node_t *n)
+{
+    switch (n->kind) {
+    case N_INT: case N_FLOAT: return true;
+    case N_UNARY: return is_literal_node(n->a);
+    case N_LIST:
+        for (int i = 0; i < n->nitems; i++) if (!is_literal_node(n->items[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+/* Evaluate a literal exactly (for casts): numbers keep their fp64 values. */
+static value_t *eval_exact_literal(session_t *s, const node_t *n)
+{
+    switch (n->kind) {
+    case N_INT: return tensor_weak_int(n->ival);
+    case N_FLOAT: return tensor_weak_float(n->fval);
+    case N_UNARY: {
+        value_t *v = eval_exact_literal(s, n->a);
+        if (n->op == '+') return v;
+        value_t *r;
+        if (v->u.t.dtype == DT_INT64) {
+            int64_t i = ((int64_t *)tensor_data(v))[0];
+            if (i == INT64_MIN) { val_unref(v); err_raise(ERR_VALUE, n->span, "integer overflow in negation"); }
+            r = tensor_weak_int(-i);
+        } else {
+            r = tensor_copy(v);
+            for (int64_t k = 0; k < r->u.t.size; k++) ((double *)tensor_data(r))[k] = -((double *)tensor_data(r))[k];
+        }
+        val_unref(v);
+        return r;
+    }
+    case N_LIST: {
+        value_t *tmp = list_new(n->nitems);   /* holds the items (swept on error) */
+        for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_exact_literal(s, n->items[i]));
+        err_set_here(n->span);
+        value_t *r = make_literal(s, tmp->u.list.items, n->nitems, true);
+        val_unref(tmp);
+        return r;
+    }
+    default: return eval_expr(s, n, s->globals);
+    }
+}
+
+/* ---- indexing ---- */
+
+typedef struct sel {
+    int nd;                      /* dims of the source */
+    int64_t start[NN_MAX_DIMS], step[NN_MAX_DIMS], count[NN_MAX_DIMS];
+    bool keep[NN_MAX_DIMS];      /* false for an integer index (the axis is dropped) */
+} sel_t;
+
+static int64_t slice_part(session_t *s, const node_t *n, value_t *scope, const char *what)
+{
+    value_t *v = eval_expr(s, n, scope);
+    int64_t r = op_to_int(v, n->span, what);
+    val_unref(v);
+    return r;
+}
+
+/* Python slice semantics (clamping), NumPy integer indexing (bounds-checked). */
+static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t *scope, sel_t *sel)
+{
+    int nd = t->u.t.ndim;
+    if (idx->nitems > nd) {
+        char sh[128];
+        tensor_shape_str(sh, sizeof sh, nd, t->u.t.shape);
+        err_raise(ERR_INDEX, idx->items[nd < idx->nitems ? nd : 0]->span,
+                  "too many indices: the tensor has shape %s (%d dimension%s) but %d indices were given", sh, nd,
+                  nd == 1 ? "" : "s", idx->nitems);
+    }
+    sel->nd = nd;
+    for (int d = 0; d < nd; d++) {
+        int64_t len = t->u.t.shape[d];
+        if (d >= idx->nitems) { sel->start[d] = 0; sel->step[d] = 1; sel->count[d] = len; sel->keep[d] = true; continue; }
+        const node_t *ix = idx->items[d];
+        if (ix->kind != N_SLICE) {
+            value_t *v = eval_expr(s, ix, scope);
+            int64_t i = op_to_int(v, ix->span, "an index");
+            val_unref(v);
+            if (i < -len || i >= len)
+                err_raise(ERR_INDEX, ix->span, "index %lld is out of bounds for axis %d with size %lld", (long long)i, d,
+                          (long long)len);
+            sel->start[d] = i < 0 ? i + len : i;
+            sel->step[d] = 1;
+            sel->count[d] = 1;
+            sel->keep[d] = false;
+            continue;
+        }
+        int64_t step = ix->c ? slice_part(s, ix->c, scope, "a slice step") : 1;
+        if (step == 0) err_raise(ERR_VALUE, ix->c->span, "slice step cannot be zero");
+        /* CPython's PySlice_AdjustIndices: clamp, then count. */
+        int64_t lo, hi;
+        if (ix->a) {
+            lo = slice_part(s, ix->a, scope, "a slice start");
+            if (lo < 0) { lo += len; if (lo < 0) lo = step < 0 ? -1 : 0; }
+            else if (lo >= len) lo = step < 0 ? len - 1 : len;
+        } else lo = step < 0 ? len - 1 : 0;
+        if (ix->b) {
+            hi = slice_part(s, ix->b, scope, "a slice stop");
+            if (hi < 0) { hi += len; if (hi < 0) hi = step < 0 ? -1 : 0; }
+            else if (hi >= len) hi = step < 0 ? len - 1 : len;
+        } else hi = step < 0 ? -1 : len;
+        if (step > 0) sel->count[d] = hi > lo ? (hi - lo - 1) / step + 1 : 0;
+        else sel->count[d] = lo > hi ? (lo - hi - 1) / (-step) + 1 : 0;
+        sel->start[d] = lo;
+        sel->step[d] = step;
+        sel->keep[d] = true;
+    }
+}
+
+/* Visit every selected element: cb(src_offset, k) in row-major order. */
+static void sel_walk(const value_t *t, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx)
+{
+    int nd = sel->nd;
+    int64_t total = 1;
+    for (int d = 0; d < nd; d++) total *= sel->count[d];
+    if (total == 0) return;
+    int64_t stride[NN_MAX_DIMS], idx[NN_MAX_DIMS] = {0};
+    int64_t s_ = 1;
+    for (int d = nd - 1; d >= 0; d--) { stride[d] = s_; s_ *= t->u.t.shape[d]; }
+    for (int64_t k = 0; k < total; k++) {
+        int64_t off = 0;
+        for (int d = 0; d < nd; d++) off += (sel->start[d] + idx[d] * sel->step[d]) * stride[d];
+        cb(off, k, ctx);
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] < sel->count[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+typedef struct gctx { const char *src; char *dst; size_t es; } gctx_t;
+static void gather_cb(int64_t off, int64_t k, void *ctx)
+{
+    gctx_t *g = ctx;
+    memcpy(g->dst + (size_t)k * g->es, g->src + (size_t)off * g->es, g->es);
+}
+
+static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
+{
+    value_t *t = eval_expr(s, n->a, scope);
+    if (t->kind == V_LIST) {
+        if (n->nitems != 1 || n->items[0]->kind == N_SLICE)
+            err_raise(ERR_INDEX, n->op_span, "a list takes one integer index");
+        value_t *iv = eval_expr(s, n->items[0], scope);
+        int64_t i = op_to_int(iv, n->items[0]->span, "an index");
+        int64_t len = t->u.list.n;
+        if (i < -len || i >= len)
+            err_raise(ERR_INDEX, n->items[0]->span, "index %lld is out of range for a list of %lld", (long long)i, (long long)len);
+        value_t *r = val_ref(t->u.list.items[i < 0 ? i + len : i]);
+        val_unref(iv);
+        val_unref(t);
+        return r;
+    }
+    if (t->kind != V_TENSOR) err_raise(ERR_TYPE, n->a->span, "a %s cannot be indexed", val_kind_name(t));
+    if (t->u.t.ndim == 0)
+        err_raise(ERR_INDEX, n->op_span, "a 0-d %s cannot be indexed", t->u.t.weak ? "number" : "tensor");
+    sel_t sel;
+    build_sel(s, t, n, scope, &sel);
+    int64_t shape[NN_MAX_DIMS];
+    int nd = 0;
+    for (int d = 0; d < sel.nd; d++) if (sel.keep[d]) shape[nd++] = sel.count[d];
+    value_t *r = tensor_new_raw((dtype_t)t->u.t.dtype, nd, shape);
+    gctx_t g = { tensor_data(t), tensor_data(r), (size_t)dtype_traits[t->u.t.dtype].size };
+    sel_walk(t, &sel, gather_cb, &g);
+    val_unref(t);
+    return r;
+}
+
+/* ---- calls ---- */
+
+#define MAX_ARGS 64
+
+static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
+                          value_t **kw, span_t *kws, span_t span)
+{
+    const node_t *d = fn->u.fn.def;
+    if (nargs > d->nparams)
+        err_raise(ERR_TYPE, span, "%s takes %d argument%s, got %d", d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs);
+    if (s->depth >= EVAL_MAX_DEPTH)
+        err_raise(ERR_LIMIT, span, "recursion too deep (more than %d nested calls)", EVAL_MAX_DEPTH);
+    stack_check(span);
+    value_t *local = scope_new(fn->u.fn.scope ? fn->u.fn.scope : s->globals);
+    for (int i = 0; i < nargs; i++) scope_set(local, d->params[i], args[i]);
+    for (int k = 0; k < nkw; k++) {
+        int i;
+        for (i = 0; i < d->nparams; i++) if (!strcmp(d->params[i], kwn[k])) break;
+        if (i == d->nparams) err_raise(ERR_TYPE, kws[k], "%s has no parameter '%s'", d->name, kwn[k]);
+        if (scope_get_local(local, kwn[k])) err_raise(ERR_TYPE, kws[k], "%s got two values for '%s'", d->name, kwn[k]);
+        scope_set(local, kwn[k], kw[k]);
+    }
+    const source_t *saved = err_source();
+    err_set_source(&fn->u.fn.unit->src);
+    for (int i = 0; i < d->nparams; i++) {
+        if (scope_get_local(local, d->params[i])) continue;
+        if (!d->param_defaults || !d->param_defaults[i]) {
+            err_set_source(saved);
+            err_raise(ERR_TYPE, span, "%s is missing argument '%s'", d->name, d->params[i]);
+        }
+        value_t *dv = eval_expr(s, d->param_defaults[i], fn->u.fn.scope ? fn->u.fn.scope : s->globals);
+        scope_set(local, d->params[i], dv);
+        val_unref(dv);
+    }
+    s->depth++;
+    value_t *ret = NULL;
+    if (d->is_expr_body) {
+        ret = eval_expr(s, d->body, local);
+    } else {
+        int st = eval_stmt(s, d->body, local, &ret);
+        if (st == ST_BREAK || st == ST_CONTINUE)
+            err_raise(ERR_SYNTAX, d->body->span, "break/continue outside a loop in %s", d->name);
+        if (!ret) ret = none_new();
+    }
+    s->depth--;
+    err_set_source(saved);
+    val_unref(local);
+    return ret;
+}
+
+value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, span_t span)
+{
+    if (fn->kind != V_FUNC) err_raise(ERR_TYPE, span, "a %s is not callable", val_kind_name(fn));
+    if (fn->u.fn.op) {
+        span_t spans[MAX_ARGS];
+        const node_t *nodes[MAX_ARGS];
+        for (int i = 0; i < nargs && i < MAX_ARGS; i++) { spans[i] = span; nodes[i] = NULL; }
+        call_t c = { fn->u.fn.op, span, nargs, args, spans, 0, NULL, NULL, NULL, nodes, s };
+        err_set_here(span);
+        return op_call(&c);
+    }
+    return call_user(s, fn, nargs, args, 0, NULL, NULL, NULL, span);
+}
+
+static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
+{
+    value_t *fn = eval_expr(s, n->a, scope);
+    if (fn->kind != V_FUNC)
+        err_raise(ERR_TYPE, n->a->span, "a %s is not callable", val_kind_name(fn));
+    if (n->nargs > MAX_ARGS) err_raise(ERR_LIMIT, n->args[MAX_ARGS]->span, "at most %d arguments", MAX_ARGS);
+    value_t *args[MAX_ARGS], *kw[MAX_ARGS];
+    span_t aspan[MAX_ARGS], kspan[MAX_ARGS];
+    const char *kwn[MAX_ARGS];
+    const node_t *anode[MAX_ARGS];
+    int na = 0, nk = 0;
+    /* Hold argument values in a list so that an error in a later argument
+     * (or in the call) is swept with them. */
+    value_t *hold = list_new(n->nargs);
+    bool exact = fn->u.fn.op && (fn->u.fn.op->flags & OPF_EXACT_LITERAL);
+    for (int i = 0; i < n->nargs; i++) {
+        const node_t *an = n->args[i];
+        value_t *v = (exact && !n->arg_names[i] && na == 0 && is_literal_node(an)) ? eval_exact_literal(s, an)
+                                                                                    : eval_expr(s, an, scope);
+        list_push_take(hold, v);
+        if (n->arg_names[i]) { kwn[nk] = n->arg_names[i]; kw[nk] = v; kspan[nk++] = an->span; }
+        else {
+            if (nk) err_raise(ERR_SYNTAX, an->span, "a positional argument cannot follow a keyword argument");
+            anode[na] = an; aspan[na] = an->span; args[na++] = v;
+        }
+    }
+    err_check_interrupt();
+    value_t *r;
+    if (fn->u.fn.op) {
+        call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s };
+        err_set_here(n->span);
+        r = op_call(&c);
+    } else {
+        r = call_user(s, fn, na, args, nk, kwn, kw, kspan, n->span);
+    }
+    val_unref(hold);
+    val_unref(fn);
+    return r;
+}
+
+/* ---- members ---- */
+
+static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
+{
+    value_t *o = eval_expr(s, n->a, scope);
+    value_t *r = NULL;
+    if (o->kind == V_TENSOR) {
+        if (!strcmp(n->name, "shape")) {
+            int64_t nd = o->u.t.ndim;
+            r = tensor_new_raw(DT_INT64, 1, &nd);
+            for (int i = 0; i < o->u.t.ndim; i++) ((int64_t *)tensor_data(r))[i] = o->u.t.shape[i];
+        } else if (!strcmp(n->name, "dtype")) {
+            const char *nm = o->u.t.weak ? (o->u.t.dtype == DT_INT64 ? "int (weak)" : "float (weak)")
+                                         : dtype_traits[o->u.t.dtype].name;
+            r = str_new(nm, strlen(nm));
+        } else if (!strcmp(n->name, "ndim")) r = tensor_weak_int(o->u.t.ndim);
+        else if (!strcmp(n->name, "size")) r = tensor_weak_int(o->u.t.size);
+        else if (!strcmp(n->name, "T")) r = op_transpose(o, n->span);
+    }
+    if (!r) {
+        if (o->kind == V_TENSOR)
+            err_raise(ERR_NAME, n->span, "a tensor has no member '%s' (it has .shape, .dtype, .ndim, .size, .T)", n->name);
+        err_raise(ERR_NAME, n->span, "a %s has no member '%s'", val_kind_name(o), n->name);
+    }
+    val_unref(o);
+    return r;
+}
+
+/* ---- expressions ---- */
+
+value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
+{
+    stack_check(n->span);
+    switch (n->kind) {
+    case N_INT: return tensor_weak_int(n->ival);
+    case N_FLOAT: return tensor_weak_float(n->fval);
+    case N_STR: return str_new(n->str, (size_t)n->slen);
+    case N_NAME: return lookup(s, n->name, scope, n->span);
+    case N_LIST: {
+        value_t *tmp = list_new(n->nitems);
+        for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_expr(s, n->items[i], scope));
+        for (int i = 1; i < n->nitems; i++) {
+            value_t *a = tmp->u.list.items[0], *b = tmp->u.list.items[i];
+            bool lit_a = n->items[0]->kind == N_LIST || is_literal_node(n->items[0]);
+            bool lit_b = n->items[i]->kind == N_LIST || is_literal_node(n->items[i]);
+            if (a->kind == V_TENSOR && b->kind == V_TENSOR && !tensor_same_shape(a, b) && lit_a && lit_b) {
+                char sa[128], sb[128];
+                tensor_shape_str(sa, sizeof sa, a->u.t.ndim, a->u.t.shape);
+                tensor_shape_str(sb, sizeof sb, b->u.t.ndim, b->u.t.shape);
+                err_raise(ERR_SHAPE, n->items[i]->span,
+                          "ragged tensor literal: element 1 has shape %s but element %d has shape %s "
+                          "(rows of a tensor literal must all have the same shape)", sa, i + 1, sb);
+            }
+        }
+        err_set_here(n->span);
+        value_t *r = make_literal(s, tmp->u.list.items, n->nitems, false);
+        val_unref(tmp);
+        return r;
+    }
+    case N_UNARY: {
+        value_t *v = eval_expr(s, n->a, scope);
+        if (n->op == '+') {
+            if (v->kind != V_TENSOR) err_raise(ERR_TYPE, n->op_span, "unary + needs a number or tensor, not a %s", val_kind_name(v));
+            return v;
+        }
+        value_t *fn = lookup(s, "negative", s->globals, n->op_span);
+        value_t *r = eval_call_value(s, fn, 1, &v, n->op_span);
+        val_unref(fn);
+        val_unref(v);
+        return r;
+    }
+    case N_BINARY: {
+        value_t *a = eval_expr(s, n->a, scope);
+        value_t *hold = list_new(2);
+        list_push_take(hold, a);
+        value_t *b = eval_expr(s, n->b, scope);
+        list_push_take(hold, b);
+        err_set_here(n->op_span);
+        value_t *r;
+        if (n->op == OP_MATMUL) r = op_matmul(a, b, n->op_span, s);
+        else r = op_binary(op_for_binop(n->op), a, b, n->op_span, n->a->span, n->b->span, s);
+        val_unref(hold);
+        return r;
+    }
+    case N_AND: case N_OR: {
+        value_t *a = eval_expr(s, n->a, scope);
+        bool ta = truthy(a, n->a->span);
+        val_unref(a);
+        if (n->kind == N_AND && !ta) return tensor_weak_int(0);
+        if (n->kind == N_OR && ta) return tensor_weak_int(1);
+        value_t *b = eval_expr(s, n->b, scope);
+        bool tb = truthy(b, n->b->span);
+        val_unref(b);
+        return tensor_weak_int(tb);
+    }
+    case N_NOT: {
+        value_t *a = eval_expr(s, n->a, scope);
+        bool ta = truthy(a, n->a->span);
+        val_unref(a);
+        return tensor_weak_int(!ta);
+    }
+    case N_CALL: return eval_call(s, n, scope);
+    case N_INDEX: return eval_index(s, n, scope);
+    case N_MEMBER: return eval_member(s, n, scope);
+    case N_TRANSPOSE: {
+        value_t *a = eval_expr(s, n->a, scope);
+        err_set_here(n->span);
+        value_t *r = op_transpose(a, n->span);
+        val_unref(a);
+        return r;
+    }
+    case N_SLICE:
+        err_raise(ERR_SYNTAX, n->span, "a slice (a:b) is only allowed inside [ ]");
+    default:
+        err_raise(ERR_SYNTAX, n->span, "this is a statement, not an expression");
+    }
+}
+
+/* ---- statements ---- */
+
+typedef struct sctx { const char *src; size_t es; dtype_t dt; const value_t *v; int64_t vn; } sctx_t;
+static void scatter_cb(int64_t off, int64_t k, void *ctx)
+{
+    sctx_t *c = ctx;
+    double x = tensor_get_f64(c->v, c->vn == 1 ? 0 : k);
+    if (c->dt == DT_INT64) ((int64_t *)c->src)[off] = (int64_t)x;
+    else dtype_store_f64(c->dt, (void *)c->src, off, x);
+}
+
+/* x[i, j] = v: copy-on-write (a tensor shared with another name or with the
+ * statement's undo snapshot is copied first), then write v broadcast to the
+ * selection, rounded once to x's dtype. */
+static void assign_index(session_t *s, const node_t *target, value_t *v, value_t *scope)
+{
+    if (target->a->kind != N_NAME)
+        err_raise(ERR_SYNTAX, target->a->span, "only a variable can be index-assigned here (write x[i, j] = v)");
+    const char *name = target->a->name;
+    value_t *sc = scope;
+    while (sc && !scope_get_local(sc, name)) sc = sc->u.sc.parent;
+    value_t *t = sc ? scope_get_local(sc, name) : NULL;
+    if (!t) err_raise(ERR_NAME, target->a->span, "'%s' is not defined", name);
+    if (t->kind != V_TENSOR || t->u.t.ndim == 0)
+        err_raise(ERR_TYPE, target->a->span, "'%s' is not a tensor with axes; only tensors can be index-assigned", name);
+    if (v->kind != V_TENSOR) err_raise(ERR_TYPE, target->span, "cannot store a %s in a tensor", val_kind_name(v));
+    sel_t sel;
+    build_sel(s, t, target, scope, &sel);
+    int64_t shape[NN_MAX_DIMS];
+    int nd = 0;
+    int64_t total = 1;
+    for (int d = 0; d < sel.nd; d++) { total *= sel.count[d]; if (sel.keep[d]) shape[nd++] = sel.count[d]; }
+    if (v->u.t.size != 1 && !(v->u.t.ndim == nd && memcmp(v->u.t.shape, shape, sizeof(int64_t) * nd) == 0)) {
+        char a[128], b[128];
+        tensor_shape_str(a, sizeof a, nd, shape);
+        tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
+        err_raise(ERR_SHAPE, target->span, "shape mismatch: the selection has shape %s but the value has shape %s", a, b);
+    }
+    (void)total;
+    value_t *w = t->refs > 1 ? tensor_copy(t) : val_ref(t);
+    w->u.t.weak = 0;
+    sctx_t c = { tensor_data(w), (size_t)dtype_traits[w->u.t.dtype].size, (dtype_t)w->u.t.dtype, v, v->u.t.size };
+    sel_walk(w, &sel, scatter_cb, &c);
+    scope_set(sc, name, w);
+    val_unref(w);
+}
+
+static void assign(session_t *s, const node_t *n, value_t *scope)
+{
+    value_t *v = eval_expr(s, n->a, scope);
+    if (n->nitems == 1) {
+        const node_t *t = n->items[0];
+        if (t->kind == N_NAME) {
+            if (op_find(t->name) && 0) {}
+            scope_set(scope, t->name, v);
+        } else if (t->kind == N_INDEX) {
+            assign_index(s, t, v, scope);
+        } else if (t->kind == N_MEMBER) {
+            err_raise(ERR_TYPE, t->span, "members can't be assigned here ('%s' is not an assignable member)", t->name);
+        } else {
+            err_raise(ERR_SYNTAX, t->span, "cannot assign to this");
+        }
+        val_unref(v);
+        return;
+    }
+    /* Unpacking: a list, or a tensor along its first axis. */
+    int64_t len = v->kind == V_LIST ? v->u.list.n : (v->kind == V_TENSOR && v->u.t.ndim > 0 ? v->u.t.shape[0] : -1);
+    if (len < 0) err_raise(ERR_TYPE, n->a->span, "cannot unpack a %s into %d names", val_kind_name(v), n->nitems);
+    if (len != n->nitems)
+        err_raise(ERR_VALUE, n->a->span, "cannot unpack %lld values into %d names", (long long)len, n->nitems);
+    value_t *parts = list_new(n->nitems);
+    for (int i = 0; i < n->nitems; i++) {
+        if (n->items[i]->kind != N_NAME) err_raise(ERR_SYNTAX, n->items[i]->span, "unpacking assigns to names only");
+        if (v->kind == V_LIST) list_push_take(parts, val_ref(v->u.list.items[i]));
+        else {
+            int64_t sh[NN_MAX_DIMS];
+            for (int d = 1; d < v->u.t.ndim; d++) sh[d - 1] = v->u.t.shape[d];
+            value_t *p = tensor_new_raw((dtype_t)v->u.t.dtype, v->u.t.ndim - 1, sh);
+            size_t bytes = (size_t)p->u.t.size * dtype_traits[v->u.t.dtype].size;
+            memcpy(tensor_data(p), (char *)tensor_data(v) + bytes * i, bytes);
+            list_push_take(parts, p);
+        }
+    }
+    for (int i = 0; i < n->nitems; i++) scope_set(scope, n->items[i]->name, parts->u.list.items[i]);
+    val_unref(parts);
+    val_unref(v);
+}
+
+static int loop_body(session_t *s, const node_t *body, value_t *scope, value_t **ret, bool *stop)
+{
+    int st = eval_stmt(s, body, scope, ret);
+    *stop = st == ST_RETURN || st == ST_BREAK;
+    return st == ST_RETURN ? ST_RETURN : ST_NORMAL;
+}
+
+int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
+{
+    err_check_interrupt();
+    switch (n->kind) {
+    case N_BLOCK:
+        for (int i = 0; i < n->nitems; i++) {
+            int st = eval_stmt(s, n->items[i], scope, ret);
+            if (st != ST_NORMAL) return st;
+        }
+        return ST_NORMAL;
+    case N_EXPR_STMT: {
+        value_t *v = eval_expr(s, n->a, scope);
+        val_unref(v);
+        return ST_NORMAL;
+    }
+    case N_ASSIGN: assign(s, n, scope); return ST_NORMAL;
+    case N_DEF: {
+        if (n->decorator)
+            err_raise(ERR_NAME, n->span, "@%s: decorators are not available yet (tracing arrives with its own issue)",
+                      n->decorator);
+        value_t *f = val_new(V_FUNC);
+        f->u.fn.def = n;
+        f->u.fn.name = n->name;
+        f->u.fn.unit = s->cur_unit;
+        ast_unit_ref(s->cur_unit);
+        f->u.fn.scope = scope == s->globals ? NULL : val_ref(scope);
+        scope_set(scope, n->name, f);
+        val_unref(f);
+        return ST_NORMAL;
+    }
+    case N_IF: {
+        value_t *c = eval_expr(s, n->a, scope);
+        bool t = truthy(c, n->a->span);
+        val_unref(c);
+        if (t) return eval_stmt(s, n->b, scope, ret);
+        if (n->c) return eval_stmt(s, n->c, scope, ret);
+        return ST_NORMAL;
+    }
+    case N_WHILE:
+        for (;;) {
+            err_check_interrupt();
+            value_t *c = eval_expr(s, n->a, scope);
+            bool t = truthy(c, n->a->span);
+            val_unref(c);
+            if (!t) return ST_NORMAL;
+            bool stop;
+            int st = loop_body(s, n->b, scope, ret, &stop);
+            if (stop) return st;
+        }
+    case N_FOR: {
+        value_t *it = eval_expr(s, n->a, scope);
+        value_t *hold = list_new(1);
+        list_push_take(hold, it);
+        int64_t len;
+        if (it->kind == V_LIST) len = it->u.list.n;
+        else if (it->kind == V_TENSOR && it->u.t.ndim > 0) len = it->u.t.shape[0];
+        else err_raise(ERR_TYPE, n->a->span, "a for loop needs a tensor with at least one axis, a list or range(n), not a %s",
+                       it->kind == V_TENSOR ? "number" : val_kind_name(it));
+        int res = ST_NORMAL;
+        for (int64_t i = 0; i < len; i++) {
+            err_check_interrupt();
+            value_t *x;
+            if (it->kind == V_LIST) x = val_ref(it->u.list.items[i]);
+            else if (it->u.t.ndim == 1 && it->u.t.dtype == DT_INT64) x = tensor_weak_int(((int64_t *)tensor_data(it))[i]);
+            else {
+                int64_t sh[NN_MAX_DIMS];
+                for (int d = 1; d < it->u.t.ndim; d++) sh[d - 1] = it->u.t.shape[d];
+                x = tensor_new_raw((dtype_t)it->u.t.dtype, it->u.t.ndim - 1, sh);
+                size_t bytes = (size_t)x->u.t.size * dtype_traits[it->u.t.dtype].size;
+                memcpy(tensor_data(x), (char *)tensor_data(it) + bytes * i, bytes);
+            }
+            scope_set(scope, n->name, x);
+            val_unref(x);
+            bool stop;
+            int st = loop_body(s, n->b, scope, ret, &stop);
+            if (stop) { res = st; break; }
+        }
+        val_unref(hold);
+        return res;
+    }
+    case N_RETURN:
+        if (scope == s->globals) err_raise(ERR_SYNTAX, n->span, "'return' outside a function");
+        *ret = n->a ? eval_expr(s, n->a, scope) : none_new();
+        return ST_RETURN;
+    case N_BREAK:
+        return ST_BREAK;
+    case N_CONTINUE:
+        return ST_CONTINUE;
+    default:
+        err_raise(ERR_SYNTAX, n->span, "not a statement");
+    }
+}
+
+/* Record the stack base once (the first session_run is near main's frame)
+ * and allow most of the stack limit, keeping 1 MB in reserve. */
+void eval_stack_init(void)
+{
+    if (stack_base) return;
+    char here_;
+    stack_base = &here_;
+    struct rlimit rl;
+    size_t lim = 8u << 20;
+    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > (2u << 20)) lim = rl.rlim_cur;
+    if (lim > (256u << 20)) lim = 256u << 20;
+    stack_budget = lim - (1u << 20);
+}

@@ -1,0 +1,23 @@
+/* eval.h — the tree-walking evaluator (internal to src/lang). */
+#ifndef NN_EVAL_H
+#define NN_EVAL_H
+#include "lang/value.h"
+#include "lang/session.h"
+
+#define EVAL_MAX_DEPTH 400       /* user-function call depth: deeper is an error, not a stack overflow */
+
+struct session {
+    session_settings_t set;
+    value_t *globals;            /* V_SCOPE, parent NULL */
+    int depth;                   /* current call depth */
+    FILE *out, *errout;
+    ast_unit_t *cur_unit;        /* the unit being run (user defs keep a reference) */
+};
+
+/* Evaluate an expression in scope; returns a new reference; raises on error. */
+value_t *eval_expr(session_t *s, const node_t *n, value_t *scope);
+/* Run statement; returns the control outcome (see eval.c). */
+int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret);
+/* Call any function value with positional arguments (borrowed). */
+value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, span_t span);
+#endif

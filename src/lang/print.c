@@ -1,0 +1,177 @@
+/* print.c — printing values (see print.h). */
+#include "lang/print.h"
+#include "tensor/dtype.h"
+#include "ops/ops.h"
+#include <string.h>
+
+#define ELIDE_THRESHOLD 1000   /* numpy.set_printoptions(threshold=1000) */
+#define EDGE 3                 /* numpy edgeitems */
+
+static int fmt_elem(char *buf, int cap, const value_t *t, int64_t i, int digits)
+{
+    dtype_t dt = (dtype_t)t->u.t.dtype;
+    if (dt == DT_INT64) return snprintf(buf, cap, "%lld", (long long)((int64_t *)t->u.t.st->data)[i]);
+    return dtype_format(buf, cap, dt, tensor_get_f64(t, i), digits);
+}
+
+typedef struct pctx {
+    FILE *out;
+    const value_t *t;
+    int width;
+    bool elide;
+    int digits;
+} pctx_t;
+
+/* Which indices of an axis of length n are shown: all, or EDGE at each end. */
+static bool shown(const pctx_t *p, int64_t n, int64_t i)
+{
+    return !p->elide || n <= 2 * EDGE || i < EDGE || i >= n - EDGE;
+}
+
+static void measure(pctx_t *p, int axis, int64_t off, int64_t stride_base)
+{
+    const value_t *t = p->t;
+    int64_t n = t->u.t.shape[axis];
+    int64_t stride = stride_base / (n ? n : 1);
+    for (int64_t i = 0; i < n; i++) {
+        if (!shown(p, n, i)) continue;
+        if (axis == t->u.t.ndim - 1) {
+            char b[64];
+            int w = fmt_elem(b, sizeof b, t, off + i, p->digits);
+            if (w > p->width) p->width = w;
+        } else {
+            measure(p, axis + 1, off + i * stride, stride);
+        }
+    }
+}
+
+static void emit(pctx_t *p, int axis, int64_t off, int64_t stride_base, int indent)
+{
+    const value_t *t = p->t;
+    int nd = t->u.t.ndim;
+    int64_t n = t->u.t.shape[axis];
+    int64_t stride = stride_base / (n ? n : 1);
+    fputc('[', p->out);
+    bool skipped = false;
+    bool first = true;
+    for (int64_t i = 0; i < n; i++) {
+        if (!shown(p, n, i)) {
+            if (!skipped) {
+                skipped = true;
+                if (axis == nd - 1) fputs(", ...", p->out);
+                else {
+                    fputs(",\n", p->out);
+                    for (int k = 0; k < indent + 1; k++) fputc(' ', p->out);
+                    fputs("...", p->out);
+                }
+            }
+            continue;
+        }
+        if (!first) {
+            if (axis == nd - 1) fputs(", ", p->out);
+            else {
+                fputc(',', p->out);
+                for (int k = axis; k < nd - 1; k++) fputc('\n', p->out);
+                for (int k = 0; k < indent + 1; k++) fputc(' ', p->out);
+            }
+        }
+        first = false;
+        if (axis == nd - 1) {
+            char b[64];
+            fmt_elem(b, sizeof b, t, off + i, p->digits);
+            /* Columns line up in matrices; a vector needs no padding. */
+            fprintf(p->out, "%*s", nd > 1 ? p->width : 0, b);
+        } else {
+            emit(p, axis + 1, off + i * stride, stride, indent + 1);
+        }
+    }
+    fputc(']', p->out);
+}
+
+static void dtype_suffix(FILE *out, dtype_t dt)
+{
+    if (dt != DT_FP64) fprintf(out, " (%s)", dtype_traits[dt].name);
+}
+
+static void print_tensor(FILE *out, const value_t *t, const session_settings_t *set)
+{
+    dtype_t dt = (dtype_t)t->u.t.dtype;
+    char b[64];
+    if (t->u.t.weak && t->u.t.ndim == 0) {
+        if (dt == DT_INT64) { fprintf(out, "%lld", (long long)((int64_t *)t->u.t.st->data)[0]); return; }
+        dtype_t p = set->precision;
+        dtype_format(b, sizeof b, p, dtype_round_f64(p, ((double *)t->u.t.st->data)[0]), set->digits);
+        fputs(b, out);
+        dtype_suffix(out, p);
+        return;
+    }
+    if (t->u.t.ndim == 0) {
+        fmt_elem(b, sizeof b, t, 0, set->digits);
+        fputs(b, out);
+        dtype_suffix(out, dt);
+        return;
+    }
+    pctx_t p = { out, t, 0, t->u.t.size > ELIDE_THRESHOLD, set->digits };
+    measure(&p, 0, 0, t->u.t.size);
+    emit(&p, 0, 0, t->u.t.size, 0);
+    dtype_suffix(out, dt);
+}
+
+void print_value(FILE *out, const value_t *v, const session_settings_t *set, bool top)
+{
+    switch ((val_kind_t)v->kind) {
+    case V_TENSOR: print_tensor(out, v, set); break;
+    case V_STR:
+        if (top) fwrite(v->u.str.s, 1, v->u.str.len, out);
+        else {
+            fputc('"', out);
+            for (size_t i = 0; i < v->u.str.len; i++) {
+                char c = v->u.str.s[i];
+                if (c == '"' || c == '\\') fputc('\\', out);
+                if (c == '\n') fputs("\\n", out);
+                else fputc(c, out);
+            }
+            fputc('"', out);
+        }
+        break;
+    case V_FUNC:
+        if (v->u.fn.op) fprintf(out, "<builtin %s>", v->u.fn.op->signature);
+        else {
+            const node_t *d = v->u.fn.def;
+            fprintf(out, "<function %s(", d->name);
+            for (int i = 0; i < d->nparams; i++) fprintf(out, i ? ", %s" : "%s", d->params[i]);
+            fputs(")>", out);
+        }
+        break;
+    case V_LIST:
+        fputc('[', out);
+        for (int i = 0; i < v->u.list.n; i++) {
+            if (i) fputs(", ", out);
+            print_value(out, v->u.list.items[i], set, false);
+        }
+        fputc(']', out);
+        break;
+    default: fputs("<nothing>", out); break;
+    }
+}
+
+void print_describe(FILE *out, const value_t *v, const session_settings_t *set)
+{
+    if (v->kind == V_TENSOR) {
+        char sh[160];
+        tensor_shape_str(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
+        if (v->u.t.weak) {
+            fprintf(out, "%s = ", v->u.t.dtype == DT_INT64 ? "weak int" : "weak float");
+            print_tensor(out, v, set);
+        } else if (v->u.t.size <= 6 && v->u.t.ndim <= 1) {
+            fprintf(out, "tensor %s %s = ", sh, dtype_traits[v->u.t.dtype].name);
+            print_tensor(out, v, set);
+        } else {
+            fprintf(out, "tensor %s %s", sh, dtype_traits[v->u.t.dtype].name);
+        }
+        return;
+    }
+    if (v->kind == V_LIST) { fprintf(out, "list of %d", v->u.list.n); return; }
+    fputs(val_kind_name(v), out);
+    if (v->kind == V_FUNC || v->kind == V_STR) { fputs(" ", out); print_value(out, v, set, false); }
+}

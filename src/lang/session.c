@@ -1,0 +1,334 @@
+/* session.c — running input statement by statement, with the guarantee
+ * that a failing statement changes no variable (see session.h, error.h). */
+#include "lang/eval.h"
+#include "lang/parse.h"
+#include "lang/print.h"
+#include "lang/error.h"
+#include "ops/ops.h"
+#include "util/mem.h"
+#include <string.h>
+#include <stdlib.h>
+#include <time.h>
+#include <sys/resource.h>
+
+extern void eval_stack_init(void);
+
+session_t *session_new(void)
+{
+    session_t *s = calloc(1, sizeof *s);
+    NN_ASSERT(s);
+    s->set.precision = DT_FP32;
+    s->set.device = "cpu";
+    s->set.mode = "eager";
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        s->globals = scope_new(NULL);
+        err_pop(&f);
+    } else {
+        nn_abort(__FILE__, __LINE__, "cannot allocate the global scope");
+    }
+    s->out = stdout;
+    s->errout = stdout;
+    return s;
+}
+
+void session_free(session_t *s)
+{
+    if (!s) return;
+    val_unref(s->globals);
+    free(s);
+}
+
+session_settings_t *session_settings(session_t *s) { return &s->set; }
+
+/* The undo snapshot of the global scope: (name, value) pairs with a
+ * reference each.  Taken before every top-level statement; on error the
+ * globals are put back from it. */
+typedef struct snap { int n; char **names; value_t **vals; } snap_t;
+
+static void snap_take(session_t *s, snap_t *sn)
+{
+    value_t *g = s->globals;
+    sn->n = 0;
+    sn->names = malloc(sizeof(char *) * (size_t)(g->u.sc.n + 1));
+    sn->vals = malloc(sizeof(value_t *) * (size_t)(g->u.sc.n + 1));
+    NN_ASSERT(sn->names && sn->vals);
+    for (int i = 0; i < g->u.sc.cap; i++)
+        if (g->u.sc.e[i].name) {
+            sn->names[sn->n] = g->u.sc.e[i].name;   /* borrowed: valid until the scope changes */
+            sn->vals[sn->n++] = val_ref(g->u.sc.e[i].val);
+        }
+    for (int i = 0; i < sn->n; i++) sn->names[i] = strdup(sn->names[i]);
+}
+
+static void snap_drop(snap_t *sn)
+{
+    for (int i = 0; i < sn->n; i++) { val_unref(sn->vals[i]); free(sn->names[i]); }
+    free(sn->names);
+    free(sn->vals);
+}
+
+/* Put the globals back exactly as the snapshot had them.  Runs after an
+ * error, with memory already given back by the sweep's caller; the limit is
+ * lifted meanwhile so that restoring can never fail. */
+static void snap_restore(session_t *s, snap_t *sn)
+{
+    size_t lim = mem_limit();
+    mem_set_limit((size_t)-1 / 2);
+    mem_fail_after(-1);
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        scope_clear(s->globals);
+        for (int i = 0; i < sn->n; i++) scope_set(s->globals, sn->names[i], sn->vals[i]);
+        err_pop(&f);
+    } else {
+        nn_abort(__FILE__, __LINE__, "cannot restore the variables");
+    }
+    mem_set_limit(lim);
+    snap_drop(sn);
+}
+
+static bool prints_result(const node_t *st)
+{
+    return st->kind == N_EXPR_STMT;
+}
+
+int session_run(session_t *s, const char *name, const char *text, int len, int line_base, FILE *out, FILE *errout)
+{
+    s->out = out;
+    s->errout = errout;
+    volatile int rc = 0;
+    ast_unit_t *volatile unit = NULL;
+    const source_t *volatile saved_src = err_source();
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        unit = ast_unit_new(name, text, len, line_base);
+        err_set_source(&unit->src);
+        parse_unit(unit);
+        err_pop(&f);
+    } else {
+        err_print(errout, err_last());
+        if (unit) ast_unit_unref(unit);
+        val_sweep(s->globals);
+        err_interrupt_flag = 0;
+        err_set_source(saved_src);
+        return 1;
+    }
+    eval_stack_init();
+    node_t *prog = unit->program;
+    for (int i = 0; i < prog->nitems && rc == 0; i++) {
+        const node_t *st = prog->items[i];
+        snap_t sn;
+        snap_take(s, &sn);
+        ast_unit_t *saved_unit = s->cur_unit;
+        s->cur_unit = unit;
+        s->depth = 0;
+        err_set_source(&unit->src);
+        if (err_try(&f) == 0) {
+            value_t *result = NULL;
+            if (prints_result(st)) {
+                value_t *v = eval_expr(s, st->a, s->globals);
+                result = v;
+                if (v->kind != V_NONE) {
+                    print_value(out, v, &s->set, true);
+                    fputc('\n', out);
+                }
+                val_unref(result);
+            } else {
+                value_t *ret = NULL;
+                int c = eval_stmt(s, st, s->globals, &ret);
+                if (ret) val_unref(ret);
+                if (c != 0)
+                    err_raise(ERR_SYNTAX, st->span, "'break' or 'continue' outside a loop");
+            }
+            err_pop(&f);
+            snap_drop(&sn);
+        } else {
+            fflush(out);
+            err_print(errout, err_last());
+            snap_restore(s, &sn);
+            val_sweep(s->globals);
+            err_interrupt_flag = 0;
+            rc = 1;
+        }
+        s->cur_unit = saved_unit;
+        fflush(out);
+    }
+    err_set_source(saved_src);
+    ast_unit_unref(unit);
+    return rc;
+}
+
+/* ---- completion, :vars, :reset ---- */
+
+void session_complete(session_t *s, const char *prefix, void (*cb)(const char *name, void *ctx), void *ctx)
+{
+    size_t n = strlen(prefix);
+    value_t *g = s->globals;
+    for (int i = 0; i < g->u.sc.cap; i++)
+        if (g->u.sc.e[i].name && !strncmp(g->u.sc.e[i].name, prefix, n)) cb(g->u.sc.e[i].name, ctx);
+    for (int i = 0; i < op_count(); i++)
+        if (!(op_at(i)->flags & OPF_HIDDEN) && !strncmp(op_at(i)->name, prefix, n)) cb(op_at(i)->name, ctx);
+    static const char *const consts[] = {"pi", "e", "inf", "nan", NULL};
+    for (int i = 0; consts[i]; i++) if (!strncmp(consts[i], prefix, n)) cb(consts[i], ctx);
+    for (int i = 0; parse_keywords[i]; i++) if (!strncmp(parse_keywords[i], prefix, n)) cb(parse_keywords[i], ctx);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void session_print_vars(session_t *s, FILE *out)
+{
+    value_t *g = s->globals;
+    if (g->u.sc.n == 0) { fputs("no variables\n", out); return; }
+    const char **names = malloc(sizeof(char *) * (size_t)g->u.sc.n);
+    int k = 0;
+    for (int i = 0; i < g->u.sc.cap; i++) if (g->u.sc.e[i].name) names[k++] = g->u.sc.e[i].name;
+    qsort(names, k, sizeof names[0], cmp_str);
+    for (int i = 0; i < k; i++) {
+        fprintf(out, "%-12s ", names[i]);
+        print_describe(out, scope_get_local(g, names[i]), &s->set);
+        fputc('\n', out);
+    }
+    free(names);
+}
+
+void session_reset(session_t *s)
+{
+    scope_clear(s->globals);
+    val_sweep(s->globals);
+}
+
+/* ---- :help ---- */
+
+static void help_field(FILE *out, const char *label, const char *text)
+{
+    if (text && *text) fprintf(out, "  %-9s %s\n", label, text);
+}
+
+int session_help(session_t *s, const char *name, FILE *out)
+{
+    (void)s;
+    if (!name || !*name) {
+        fputs("Builtins (:help NAME for the formula, shapes, dtypes and source):\n", out);
+        for (int i = 0; i < op_count(); i++) {
+            const op_def_t *o = op_at(i);
+            if (o->flags & OPF_HIDDEN) continue;
+            fprintf(out, "  %-18s %s\n", o->name, o->summary);
+        }
+        fputs("Constants: pi e inf nan (exact fp64 values, weak like literals)\n", out);
+        return 0;
+    }
+    static const struct { const char *sym, *op; } syms[] = {
+        {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}, {"%", "mod"}, {"^", "power"},
+        {"**", "power"}, {"@", "matmul"}, {"<", "less"}, {"<=", "less_equal"}, {">", "greater"},
+        {">=", "greater_equal"}, {"==", "equal"}, {"!=", "not_equal"}, {"'", "transpose"},
+    };
+    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+        if (!strcmp(name, syms[i].sym)) name = syms[i].op;
+    const op_def_t *o = op_find(name);
+    if (!o) {
+        const char *best = NULL;
+        int bd = 3;
+        for (int i = 0; i < op_count(); i++) {
+            const char *a = op_at(i)->name;
+            /* cheap distance: common prefix */
+            int d = 0;
+            size_t la = strlen(a), lb = strlen(name);
+            size_t m = la < lb ? la : lb, k = 0;
+            while (k < m && a[k] == name[k]) k++;
+            d = (int)((la > lb ? la : lb) - k);
+            if (d < bd) { bd = d; best = a; }
+        }
+        if (best) fprintf(out, "no builtin named '%s'; did you mean '%s'? (:help lists them all)\n", name, best);
+        else fprintf(out, "no builtin named '%s' (:help lists them all)\n", name);
+        return 1;
+    }
+    fprintf(out, "%s — %s\n", o->signature, o->summary);
+    help_field(out, "formula", o->formula);
+    help_field(out, "shapes", o->shapes);
+    help_field(out, "dtypes", o->dtypes);
+    help_field(out, "source", o->source);
+    if (o->kwargs) help_field(out, "keywords", o->kwargs);
+    if (o->example && *o->example) {
+        fputs("  example:\n", out);
+        const char *p = o->example;
+        while (*p) {
+            const char *e = strchr(p, '\n');
+            int l = e ? (int)(e - p) : (int)strlen(p);
+            fprintf(out, "    >>> %.*s\n", l, p);
+            p += l + (e ? 1 : 0);
+        }
+    }
+    return 0;
+}
+
+/* ---- :time ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of repeated runs: at least 5, until about 0.2 s (at most 10,000). */
+int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
+{
+    static double t[10000];
+    int n = 0;
+    double start = now_s();
+    FILE *null = fopen("/dev/null", "w");
+    if (!null) return 1;
+    while (n < 10000 && (n < 5 || now_s() - start < 0.2)) {
+        double t0 = now_s();
+        int rc = session_run(s, "<:time>", text, (int)strlen(text), 1, null, errout);
+        t[n++] = now_s() - t0;
+        if (rc) { fclose(null); return 1; }
+    }
+    fclose(null);
+    qsort(t, n, sizeof t[0], cmp_d);
+    double m = t[n / 2];
+    const char *unit = "s";
+    double v = m;
+    if (m < 1e-6) { v = m * 1e9; unit = "ns"; }
+    else if (m < 1e-3) { v = m * 1e6; unit = "µs"; }
+    else if (m < 1) { v = m * 1e3; unit = "ms"; }
+    fprintf(out, "median %.3g %s over %d runs (parse included)\n", v, unit, n);
+    return 0;
+}
+
+struct value *session_eval(session_t *s, const char *text, FILE *errout)
+{
+    ast_unit_t *volatile unit = NULL;
+    value_t *volatile result = NULL;
+    const source_t *saved = err_source();
+    eval_stack_init();
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        unit = ast_unit_new("<eval>", text, (int)strlen(text), 1);
+        err_set_source(&unit->src);
+        parse_unit(unit);
+        if (unit->program->nitems != 1 || unit->program->items[0]->kind != N_EXPR_STMT)
+            err_raise(ERR_SYNTAX, unit->program->span, "session_eval takes one expression");
+        s->cur_unit = unit;
+        result = eval_expr(s, unit->program->items[0]->a, s->globals);
+        /* keep it alive across the sweep: park it under a hidden name */
+        err_pop(&f);
+    } else {
+        err_print(errout, err_last());
+        val_sweep(s->globals);
+        err_interrupt_flag = 0;
+    }
+    s->cur_unit = NULL;
+    err_set_source(saved);
+    if (unit) ast_unit_unref(unit);
+    return result;
+}
+
+void session_release(struct value *v) { val_unref(v); }

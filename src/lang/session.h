@@ -1,0 +1,56 @@
+/* session.h — one nnpad session: variables, settings, and running input.
+ *
+ * The REPL, scripts, -e and lessons all run text through session_run; the
+ * session keeps its variables across inputs and a failing statement leaves
+ * them all as they were (error.h).
+ */
+#ifndef NN_SESSION_H
+#define NN_SESSION_H
+#include <stdbool.h>
+#include <stdio.h>
+#include "tensor/dtype.h"
+
+typedef struct session session_t;
+
+typedef struct session_settings {
+    dtype_t precision;      /* :precision — dtype of new tensors and of weak-only arithmetic (default fp32) */
+    bool accumulate_same;   /* :accumulate same — reductions add left to right in the dtype */
+    int digits;             /* :digits N — significant digits printed (0: the dtype's default) */
+    const char *device;     /* "cpu" (the GPU backend arrives with its issue) */
+    const char *mode;       /* "eager" (graph mode arrives with the tracing issue) */
+} session_settings_t;
+
+/* New session with default settings; caller owns, frees with session_free. */
+session_t *session_new(void);
+void session_free(session_t *s);
+session_settings_t *session_settings(session_t *s);
+
+/* Run text (one or more statements) as typed input: each bare expression's
+ * value is printed to `out`; an error is printed (err_print) to `errout`
+ * and stops the text.  name is "<stdin>", a file name or "<-e>"; line_base
+ * the number of the text's first line.  Returns 0, or 1 after an error.
+ * Never exits, never crashes on any input. */
+int session_run(session_t *s, const char *name, const char *text, int len, int line_base,
+                FILE *out, FILE *errout);
+
+/* Tab completion: call cb for every variable and builtin name starting with
+ * prefix (keywords included). */
+void session_complete(session_t *s, const char *prefix, void (*cb)(const char *name, void *ctx), void *ctx);
+
+/* :vars — print every variable with its kind, dtype and shape to out. */
+void session_print_vars(session_t *s, FILE *out);
+/* :reset — drop every variable (settings kept). */
+void session_reset(session_t *s);
+/* :help [NAME] — print help to out; returns 1 if NAME is unknown (after printing a suggestion). */
+int session_help(session_t *s, const char *name, FILE *out);
+/* :time EXPR — run EXPR repeatedly (at least 5 times and ~0.2 s), print the median. */
+int session_time(session_t *s, const char *text, FILE *out, FILE *errout);
+
+/* For tests and lessons: evaluate one expression and return its value (a
+ * new reference, to be released with session_release), or NULL after
+ * printing the error to errout. */
+struct value;
+struct value *session_eval(session_t *s, const char *text, FILE *errout);
+void session_release(struct value *v);
+
+#endif

@@ -1,0 +1,356 @@
+/* value.c — values, the registry, scopes (see value.h). */
+#include "lang/value.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include <string.h>
+#include <stdio.h>
+
+/* The registry: a circular doubly linked list through every live value. */
+static value_t reg = { .gnext = &reg, .gprev = &reg };
+static int64_t live;
+
+value_t *val_new(val_kind_t kind)
+{
+    value_t *v = mem_alloc(sizeof *v);
+    v->kind = (uint8_t)kind;
+    v->refs = 1;
+    v->gnext = reg.gnext;
+    v->gprev = &reg;
+    reg.gnext->gprev = v;
+    reg.gnext = v;
+    live++;
+    return v;
+}
+
+int64_t val_live_count(void) { return live; }
+
+static void storage_unref(storage_t *st)
+{
+    if (st && --st->refs == 0) {
+        mem_free(st->data, st->bytes);
+        mem_free(st, sizeof *st);
+    }
+}
+
+/* Release what v holds: its buffers, and its references to other values —
+ * all of them (normal path), or during a sweep only those still marked
+ * live (the unmarked ones are freed by the sweep itself; their structs stay
+ * allocated until the sweep's second pass, so reading their mark is safe). */
+static void val_release(value_t *v, bool sweeping)
+{
+#define DROP(c) do { value_t *c_ = (c); if (c_ && (!sweeping || c_->mark)) val_unref(c_); } while (0)
+    switch ((val_kind_t)v->kind) {
+    case V_TENSOR: storage_unref(v->u.t.st); break;
+    case V_STR: mem_free(v->u.str.s, v->u.str.len + 1); break;
+    case V_FUNC:
+        if (v->u.fn.unit) ast_unit_unref(v->u.fn.unit);
+        DROP(v->u.fn.scope);
+        break;
+    case V_LIST:
+        for (int i = 0; i < v->u.list.n; i++) DROP(v->u.list.items[i]);
+        mem_free(v->u.list.items, (size_t)v->u.list.cap * sizeof(value_t *));
+        break;
+    case V_SCOPE:
+        for (int i = 0; i < v->u.sc.cap; i++)
+            if (v->u.sc.e[i].name) {
+                mem_free(v->u.sc.e[i].name, strlen(v->u.sc.e[i].name) + 1);
+                DROP(v->u.sc.e[i].val);
+            }
+        mem_free(v->u.sc.e, (size_t)v->u.sc.cap * sizeof(scope_entry_t));
+        DROP(v->u.sc.parent);
+        break;
+    case V_NONE: break;
+    }
+#undef DROP
+}
+
+static void val_free_struct(value_t *v)
+{
+    v->gprev->gnext = v->gnext;
+    v->gnext->gprev = v->gprev;
+    live--;
+    mem_free(v, sizeof *v);
+}
+
+static void val_destroy(value_t *v)
+{
+    val_release(v, false);
+    val_free_struct(v);
+}
+
+void val_unref(value_t *v)
+{
+    if (v && --v->refs == 0) val_destroy(v);
+}
+
+static void mark(value_t *v)
+{
+    /* Iterative over the parent chain, recursive over contents: scopes and
+     * lists nest only as deep as the program's own nesting. */
+    while (v && !v->mark) {
+        v->mark = 1;
+        switch ((val_kind_t)v->kind) {
+        case V_FUNC: v = v->u.fn.scope; break;
+        case V_LIST:
+            for (int i = 0; i < v->u.list.n; i++) mark(v->u.list.items[i]);
+            return;
+        case V_SCOPE:
+            for (int i = 0; i < v->u.sc.cap; i++)
+                if (v->u.sc.e[i].name) mark(v->u.sc.e[i].val);
+            v = v->u.sc.parent;
+            break;
+        default: return;
+        }
+    }
+}
+
+void val_sweep(value_t *root)
+{
+    for (value_t *v = reg.gnext; v != &reg; v = v->gnext) v->mark = 0;
+    mark(root);
+    /* Pass 1: unmarked values release their contents (a release can free a
+     * marked value whose count reaches 0 only if it was not reachable, which
+     * marking rules out, so the list is not disturbed for unmarked ones).
+     * Pass 2: free the unmarked structs. */
+    for (value_t *v = reg.gnext; v != &reg; v = v->gnext)
+        if (!v->mark) val_release(v, true);
+    value_t *v = reg.gnext;
+    while (v != &reg) {
+        value_t *next = v->gnext;
+        if (!v->mark) val_free_struct(v);
+        v = next;
+    }
+    for (v = reg.gnext; v != &reg; v = v->gnext) v->mark = 0;
+}
+
+const char *val_kind_name(const value_t *v)
+{
+    switch ((val_kind_t)v->kind) {
+    case V_TENSOR: return v->u.t.weak ? "number" : "tensor";
+    case V_STR: return "string";
+    case V_FUNC: return "function";
+    case V_LIST: return "list";
+    case V_SCOPE: return "scope";
+    default: return "nothing";
+    }
+}
+
+/* ---- tensors ---- */
+
+int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span)
+{
+    if (ndim > NN_MAX_DIMS)
+        err_raise(ERR_SHAPE, span, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, ndim);
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0)
+            err_raise(ERR_SHAPE, span, "dimension %d is negative (%lld)", i, (long long)shape[i]);
+        if (shape[i] != 0 && n > INT64_MAX / 8 / shape[i])
+            err_raise(ERR_LIMIT, span, "this tensor would have more elements than fit in memory");
+        n *= shape[i];
+    }
+    return n;
+}
+
+static value_t *tensor_alloc(dtype_t dt, int ndim, const int64_t *shape, bool zero)
+{
+    int64_t n = tensor_numel_checked(ndim, shape, err_here());
+    value_t *t = val_new(V_TENSOR);
+    t->u.t.dtype = (uint8_t)dt;
+    t->u.t.ndim = ndim;
+    t->u.t.size = n;
+    for (int i = 0; i < ndim; i++) t->u.t.shape[i] = shape[i];
+    storage_t *st = mem_alloc(sizeof *st);
+    st->refs = 1;
+    t->u.t.st = st;   /* linked before the data allocation, so a failure frees it */
+    size_t bytes = (size_t)n * (size_t)dtype_traits[dt].size;
+    st->data = zero ? mem_alloc(bytes) : mem_alloc_raw(bytes);
+    st->bytes = bytes;
+    return t;
+}
+
+value_t *tensor_new(dtype_t dt, int ndim, const int64_t *shape) { return tensor_alloc(dt, ndim, shape, true); }
+value_t *tensor_new_raw(dtype_t dt, int ndim, const int64_t *shape) { return tensor_alloc(dt, ndim, shape, false); }
+
+value_t *tensor_scalar_f64(dtype_t dt, double x)
+{
+    value_t *t = tensor_new_raw(dt, 0, NULL);
+    if (dt == DT_INT64) ((int64_t *)tensor_data(t))[0] = (int64_t)x;
+    else dtype_store_f64(dt, tensor_data(t), 0, x);
+    return t;
+}
+
+value_t *tensor_weak_float(double x)
+{
+    value_t *t = tensor_scalar_f64(DT_FP64, x);
+    t->u.t.weak = 1;
+    return t;
+}
+
+value_t *tensor_weak_int(int64_t i)
+{
+    value_t *t = tensor_new_raw(DT_INT64, 0, NULL);
+    ((int64_t *)tensor_data(t))[0] = i;
+    t->u.t.weak = 1;
+    return t;
+}
+
+double tensor_get_f64(const value_t *t, int64_t i)
+{
+    if (t->u.t.dtype == DT_INT64) return (double)((const int64_t *)tensor_data(t))[i];
+    return dtype_load_f64((dtype_t)t->u.t.dtype, tensor_data(t), i);
+}
+
+bool tensor_same_shape(const value_t *a, const value_t *b)
+{
+    if (a->u.t.ndim != b->u.t.ndim) return false;
+    for (int i = 0; i < a->u.t.ndim; i++)
+        if (a->u.t.shape[i] != b->u.t.shape[i]) return false;
+    return true;
+}
+
+int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape)
+{
+    int n = snprintf(buf, cap, "(");
+    for (int i = 0; i < ndim && n < cap; i++)
+        n += snprintf(buf + n, cap - n, i ? ", %lld" : "%lld", (long long)shape[i]);
+    if (n < cap) n += snprintf(buf + n, cap - n, ndim == 1 ? ",)" : ")");
+    return n;
+}
+
+value_t *tensor_copy(const value_t *t)
+{
+    value_t *c = tensor_new_raw((dtype_t)t->u.t.dtype, t->u.t.ndim, t->u.t.shape);
+    memcpy(tensor_data(c), tensor_data(t), t->u.t.st->bytes);
+    c->u.t.weak = t->u.t.weak;
+    return c;
+}
+
+/* ---- strings and lists ---- */
+
+value_t *str_new(const char *s, size_t len)
+{
+    value_t *v = val_new(V_STR);
+    v->u.str.s = mem_strndup(s, len);
+    v->u.str.len = len;
+    return v;
+}
+
+value_t *list_new(int cap)
+{
+    value_t *v = val_new(V_LIST);
+    if (cap < 4) cap = 4;
+    v->u.list.items = mem_alloc((size_t)cap * sizeof(value_t *));
+    v->u.list.cap = cap;
+    return v;
+}
+
+void list_push_take(value_t *l, value_t *item)
+{
+    if (l->u.list.n == l->u.list.cap) {
+        int nc = l->u.list.cap * 2;
+        l->u.list.items = mem_realloc(l->u.list.items, (size_t)l->u.list.cap * sizeof(value_t *), (size_t)nc * sizeof(value_t *));
+        l->u.list.cap = nc;
+    }
+    l->u.list.items[l->u.list.n++] = item;
+}
+
+/* ---- scopes: open addressing, FNV-1a ---- */
+
+static uint32_t hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
+    return h;
+}
+
+value_t *scope_new(value_t *parent)
+{
+    value_t *v = val_new(V_SCOPE);
+    v->u.sc.cap = 8;
+    v->u.sc.e = mem_alloc(8 * sizeof(scope_entry_t));
+    v->u.sc.parent = val_ref(parent);
+    return v;
+}
+
+static scope_entry_t *find(value_t *sc, const char *name)
+{
+    uint32_t m = (uint32_t)sc->u.sc.cap - 1, i = hash(name) & m;
+    for (;;) {
+        scope_entry_t *e = &sc->u.sc.e[i];
+        if (!e->name || strcmp(e->name, name) == 0) return e;
+        i = (i + 1) & m;
+    }
+}
+
+value_t *scope_get_local(value_t *sc, const char *name)
+{
+    scope_entry_t *e = find(sc, name);
+    return e->name ? e->val : NULL;
+}
+
+value_t *scope_get(value_t *sc, const char *name)
+{
+    for (; sc; sc = sc->u.sc.parent) {
+        value_t *v = scope_get_local(sc, name);
+        if (v) return v;
+    }
+    return NULL;
+}
+
+static void grow(value_t *sc)
+{
+    int oc = sc->u.sc.cap, nc = oc * 2;
+    scope_entry_t *old = sc->u.sc.e;
+    sc->u.sc.e = mem_alloc((size_t)nc * sizeof(scope_entry_t));
+    sc->u.sc.cap = nc;
+    for (int i = 0; i < oc; i++)
+        if (old[i].name) *find(sc, old[i].name) = old[i];
+    mem_free(old, (size_t)oc * sizeof(scope_entry_t));
+}
+
+void scope_set(value_t *sc, const char *name, value_t *v)
+{
+    scope_entry_t *e = find(sc, name);
+    if (e->name) {
+        value_t *old = e->val;
+        e->val = val_ref(v);
+        val_unref(old);
+        return;
+    }
+    if ((sc->u.sc.n + 1) * 4 > sc->u.sc.cap * 3) { grow(sc); e = find(sc, name); }
+    e->name = mem_strdup(name);
+    e->val = val_ref(v);
+    sc->u.sc.n++;
+}
+
+bool scope_del(value_t *sc, const char *name)
+{
+    scope_entry_t *e = find(sc, name);
+    if (!e->name) return false;
+    /* Rebuild without the entry (deletion in open addressing). */
+    int cap = sc->u.sc.cap;
+    scope_entry_t *old = sc->u.sc.e;
+    value_t *gone = e->val;
+    mem_free(e->name, strlen(e->name) + 1);
+    e->name = NULL;
+    sc->u.sc.e = mem_alloc((size_t)cap * sizeof(scope_entry_t));
+    for (int i = 0; i < cap; i++)
+        if (old[i].name) *find(sc, old[i].name) = old[i];
+    mem_free(old, (size_t)cap * sizeof(scope_entry_t));
+    sc->u.sc.n--;
+    val_unref(gone);
+    return true;
+}
+
+void scope_clear(value_t *sc)
+{
+    for (int i = 0; i < sc->u.sc.cap; i++)
+        if (sc->u.sc.e[i].name) {
+            mem_free(sc->u.sc.e[i].name, strlen(sc->u.sc.e[i].name) + 1);
+            val_unref(sc->u.sc.e[i].val);
+            sc->u.sc.e[i].name = NULL;
+            sc->u.sc.e[i].val = NULL;
+        }
+    sc->u.sc.n = 0;
+}

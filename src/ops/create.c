@@ -1,0 +1,449 @@
+/* create.c — tensor creation: tensor zeros ones full eye linspace arange,
+ * and random tensors: rand randn seed.
+ *
+ * New tensors take the session precision (`:precision`) unless dtype= says
+ * otherwise.  Values are computed exactly or in fp64 and rounded ONCE to the
+ * dtype (round to nearest, ties to even), so linspace(0, 1, 11) in fp16 holds
+ * the fp16 values nearest to NumPy's fp64 points.
+ *
+ * Random numbers: xoshiro256** seeded through splitmix64 (Blackman & Vigna,
+ * "Scrambled linear pseudorandom number generators", ACM TOMS 47(4), 2021;
+ * reference code prng.di.unimi.it).  The generator starts seeded with 0, so
+ * a fresh session (and a script) gives the same numbers every run; seed(n)
+ * restarts it.  The state is process-wide: one session per process.
+ */
+#include "ops/ops.h"
+#include "lang/error.h"
+#include <math.h>
+#include <string.h>
+/* The purecfma SLEEF variants are declared only under FP_FAST_FMA; see the
+ * note in math.c (they are the scalar twins of the vector finz variants). */
+#ifndef FP_FAST_FMA
+#define FP_FAST_FMA
+#define NN_SLEEF_UNDEF_FMA
+#endif
+#include <sleef.h>
+#ifdef NN_SLEEF_UNDEF_FMA
+#undef FP_FAST_FMA
+#undef NN_SLEEF_UNDEF_FMA
+#endif
+
+/* ---- helpers ---- */
+
+/* The dtype= keyword, or def. */
+static dtype_t kw_dtype(call_t *c, dtype_t def)
+{
+    span_t sp;
+    value_t *v = op_kw(c, "dtype", &sp);
+    return v ? op_to_dtype(v, sp) : def;
+}
+
+/* x (any tensor, weak or not) as a new, non-weak tensor of dtype `to`.
+ * Floats round once (dtype_convert: exact int64 sources round once too).
+ * To int64: truncation toward zero, as numpy's astype; NaN, inf and values
+ * outside int64 are value errors (numpy gives INT64_MIN with a warning). */
+static value_t *convert(value_t *x, dtype_t to, span_t span, const char *opname)
+{
+    dtype_t from = (dtype_t)x->u.t.dtype;
+    value_t *r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
+    int64_t n = x->u.t.size;
+    if (to != DT_INT64 || from == DT_INT64) {
+        dtype_convert(to, tensor_data(r), from, tensor_data(x), n);
+        return r;
+    }
+    int64_t *o = tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double d = trunc(tensor_get_f64(x, i));
+        if (!(d >= -0x1p63 && d < 0x1p63))
+            err_raise(ERR_VALUE, span, "%s: element %lld is %g, which has no int64 value (int64 holds integers "
+                      "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)i, tensor_get_f64(x, i));
+        o[i] = (int64_t)d;
+    }
+    return r;
+}
+
+/* Shape from positional arguments [first, last) with a clear error for a
+ * shape too big to hold (before any allocation). */
+static int shape_from(call_t *c, int first, int last, int64_t *shape)
+{
+    int nd = op_shape_args(c, first, last, shape, c->span);
+    tensor_numel_checked(nd, shape, c->span);
+    return nd;
+}
+
+/* ---- tensor ---- */
+
+/* tensor(x, dtype=): with OPF_EXACT_LITERAL a literal arrives weak, holding
+ * its exact values (fp64 or int64); it is rounded once to dtype, default the
+ * session precision.  A tensor is copied, converted when dtype= is given. */
+static value_t *tensor_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    dtype_t def = x->u.t.weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
+    dtype_t dt = kw_dtype(c, def);
+    if (!x->u.t.weak && dt == (dtype_t)x->u.t.dtype) return tensor_copy(x);
+    return convert(x, dt, c->arg_spans[0], "tensor");
+}
+
+/* ---- zeros, ones, full, eye ---- */
+
+static value_t *fill_value(call_t *c, int first, int last, double v)
+{
+    int64_t shape[NN_MAX_DIMS];
+    int nd = shape_from(c, first, last, shape);
+    dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
+    value_t *r = tensor_new(dt, nd, shape);
+    if (v != 0) {
+        void *p = tensor_data(r);
+        for (int64_t i = 0; i < r->u.t.size; i++) {
+            if ((i & 0xFFFF) == 0) err_check_interrupt();
+            if (dt == DT_INT64) ((int64_t *)p)[i] = (int64_t)v;
+            else dtype_store_f64(dt, p, i, v);
+        }
+    }
+    return r;
+}
+
+static value_t *zeros_impl(call_t *c) { return fill_value(c, 0, c->nargs, 0.0); }
+static value_t *ones_impl(call_t *c) { return fill_value(c, 0, c->nargs, 1.0); }
+
+/* full(shape, value, dtype=): dtype defaults to value's dtype when value is
+ * a tensor, the session precision when it is a number. */
+static value_t *full_impl(call_t *c)
+{
+    int64_t shape[NN_MAX_DIMS];
+    int nd = shape_from(c, 0, 1, shape);
+    value_t *v = op_arg_tensor(c, 1);
+    if (v->u.t.size != 1)
+        err_raise(ERR_SHAPE, c->arg_spans[1], "full: the fill value must be a single number, not a tensor of %lld elements",
+                  (long long)v->u.t.size);
+    dtype_t dt = kw_dtype(c, v->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v->u.t.dtype);
+    value_t *one = convert(v, dt, c->arg_spans[1], "full");   /* rounded once */
+    value_t *r = tensor_new_raw(dt, nd, shape);
+    size_t es = (size_t)dtype_traits[dt].size;
+    char *p = tensor_data(r);
+    const char *src = tensor_data(one);
+    for (int64_t i = 0; i < r->u.t.size; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        memcpy(p + (size_t)i * es, src, es);
+    }
+    val_unref(one);
+    return r;
+}
+
+/* eye(n, m=n, k=0): ones where column - row == k (numpy.eye). */
+static value_t *eye_impl(call_t *c)
+{
+    int64_t n = op_to_int(c->args[0], c->arg_spans[0], "eye: the number of rows n");
+    span_t sp = c->span;
+    value_t *mv = c->nargs > 1 ? c->args[1] : op_kw(c, "m", &sp);
+    if (c->nargs > 1) sp = c->arg_spans[1];
+    int64_t m = mv ? op_to_int(mv, sp, "eye: the number of columns m") : n;
+    value_t *kv = op_kw(c, "k", &sp);
+    int64_t k = kv ? op_to_int(kv, sp, "eye: the diagonal offset k") : 0;
+    int64_t shape[2] = { n, m };
+    tensor_numel_checked(2, shape, c->span);
+    dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
+    value_t *r = tensor_new(dt, 2, shape);
+    void *p = tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        if (k > m || k < -n) break;
+        int64_t j = i + k;
+        if (j < 0 || j >= m) continue;
+        if (dt == DT_INT64) ((int64_t *)p)[i * m + j] = 1;
+        else dtype_store_f64(dt, p, i * m + j, 1.0);
+    }
+    return r;
+}
+
+/* ---- linspace ---- */
+
+/* NumPy's linspace (numpy/core/function_base.py, 1.24): in fp64,
+ * step = (stop - start) / (num - 1), y[i] = i * step + start (no fused
+ * multiply-add), and the last point set to exactly stop; then each value
+ * is rounded once to the dtype.  An int64 dtype floors, as NumPy >= 1.20. */
+static value_t *linspace_impl(call_t *c)
+{
+    double start = op_to_double(op_arg_tensor(c, 0), c->arg_spans[0], "linspace: start");
+    double stop = op_to_double(op_arg_tensor(c, 1), c->arg_spans[1], "linspace: stop");
+    span_t sp = c->span;
+    value_t *nv = c->nargs > 2 ? c->args[2] : op_kw(c, "num", &sp);
+    if (c->nargs > 2) sp = c->arg_spans[2];
+    int64_t num = nv ? op_to_int(nv, sp, "linspace: num") : 50;
+    if (num < 0) err_raise(ERR_VALUE, sp, "linspace: num must be 0 or more, got %lld", (long long)num);
+    tensor_numel_checked(1, &num, sp);
+    dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
+    value_t *r = tensor_new_raw(dt, 1, &num);
+    void *p = tensor_data(r);
+    int64_t div = num - 1;
+    double delta = stop - start;
+    double step = div > 0 ? delta / (double)div : NAN;
+    for (int64_t i = 0; i < num; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double y;
+        if (div > 0 && step == 0) y = ((double)i / (double)div) * delta + start;   /* numpy's any_step_zero branch */
+        else if (div > 0) y = (double)i * step + start;
+        else y = (double)i * delta + start;
+        if (i == num - 1 && num > 1) y = stop;
+        if (dt == DT_INT64) {
+            y = floor(y);
+            if (!(y >= -0x1p63 && y < 0x1p63))
+                err_raise(ERR_VALUE, c->span, "linspace: %g has no int64 value", y);
+            ((int64_t *)p)[i] = (int64_t)y;
+        } else {
+            dtype_store_f64(dt, p, i, y);
+        }
+    }
+    return r;
+}
+
+/* ---- arange ---- */
+
+static bool is_int_arg(value_t *v) { return v->kind == V_TENSOR && v->u.t.dtype == DT_INT64; }
+
+/* arange(stop), arange(start, stop[, step]) as numpy.arange: length
+ * ceil((stop - start) / step) (0 if negative).  All-integer arguments give
+ * int64 computed exactly; otherwise NumPy's fp64 values start + i*delta with
+ * delta = (start + step) - start (numpy's DOUBLE_fill), rounded once to the
+ * dtype (default the session precision). */
+static value_t *arange_impl(call_t *c)
+{
+    bool ints = true;
+    for (int i = 0; i < c->nargs; i++) {
+        op_arg_tensor(c, i);
+        if (!is_int_arg(c->args[i])) ints = false;
+    }
+    int ia = c->nargs == 1 ? -1 : 0, ib = c->nargs == 1 ? 0 : 1, is = c->nargs == 3 ? 2 : -1;
+    dtype_t dt = kw_dtype(c, ints ? DT_INT64 : op_settings(c->s)->precision);
+    if (!ints && dt == DT_INT64)
+        err_raise(ERR_DTYPE, c->span, "arange: dtype int64 needs integer start, stop and step");
+    int64_t n;
+    if (ints) {
+        int64_t a = ia < 0 ? 0 : op_to_int(c->args[ia], c->arg_spans[ia], "arange: start");
+        int64_t b = op_to_int(c->args[ib], c->arg_spans[ib], "arange: stop");
+        int64_t st = is < 0 ? 1 : op_to_int(c->args[is], c->arg_spans[is], "arange: step");
+        if (st == 0) err_raise(ERR_VALUE, c->arg_spans[is], "arange: step must not be 0");
+        __int128 d = (__int128)b - a, q;
+        /* ceil(d / st) for either sign of st, exactly */
+        if (st > 0) q = d > 0 ? (d + st - 1) / st : 0;
+        else q = d < 0 ? (-d + (-(__int128)st) - 1) / (-(__int128)st) : 0;
+        if (q > INT64_MAX) err_raise(ERR_LIMIT, c->span, "arange: this range has more elements than fit in memory");
+        n = (int64_t)q;
+        tensor_numel_checked(1, &n, c->span);
+        value_t *r = tensor_new_raw(DT_INT64, 1, &n);
+        int64_t *o = tensor_data(r);
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFF) == 0) err_check_interrupt();
+            o[i] = (int64_t)(a + (__int128)i * st);   /* stays between start and stop */
+        }
+        if (dt == DT_INT64) return r;
+        value_t *f = tensor_new_raw(dt, 1, &n);
+        dtype_convert(dt, tensor_data(f), DT_INT64, o, n);
+        val_unref(r);
+        return f;
+    }
+    double a = ia < 0 ? 0.0 : op_to_double(c->args[ia], c->arg_spans[ia], "arange: start");
+    double b = op_to_double(c->args[ib], c->arg_spans[ib], "arange: stop");
+    double st = is < 0 ? 1.0 : op_to_double(c->args[is], c->arg_spans[is], "arange: step");
+    if (st == 0) err_raise(ERR_VALUE, c->arg_spans[is], "arange: step must not be 0");
+    if (!isfinite(a) || !isfinite(b) || !isfinite(st))
+        err_raise(ERR_VALUE, c->span, "arange: start, stop and step must be finite (got %g, %g, %g)", a, b, st);
+    double len = ceil((b - a) / st);
+    if (!(len < 0x1p62)) err_raise(ERR_LIMIT, c->span, "arange: this range has more elements than fit in memory");
+    n = len > 0 ? (int64_t)len : 0;
+    tensor_numel_checked(1, &n, c->span);
+    value_t *r = tensor_new_raw(dt, 1, &n);
+    void *p = tensor_data(r);
+    double delta = (a + st) - a;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double y = i == 0 ? a : i == 1 ? a + st : a + (double)i * delta;
+        dtype_store_f64(dt, p, i, y);
+    }
+    return r;
+}
+
+/* ---- random numbers ---- */
+
+static uint64_t rng[4];
+static bool rng_ready;
+
+/* splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014): Vigna's recommended way to fill xoshiro's
+ * state from one 64-bit seed (never all zero). */
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static void rng_seed(uint64_t s)
+{
+    for (int i = 0; i < 4; i++) rng[i] = splitmix64(&s);
+    rng_ready = true;
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+/* xoshiro256** 1.0 (Blackman & Vigna 2021), as in xoshiro256starstar.c. */
+static uint64_t rng_next(void)
+{
+    if (!rng_ready) rng_seed(0);
+    uint64_t result = rotl(rng[1] * 5, 7) * 9;
+    uint64_t t = rng[1] << 17;
+    rng[2] ^= rng[0];
+    rng[3] ^= rng[1];
+    rng[1] ^= rng[2];
+    rng[0] ^= rng[3];
+    rng[2] ^= t;
+    rng[3] = rotl(rng[3], 45);
+    return result;
+}
+
+/* Uniform on [0, 1) in fp64 with 53 random bits: k * 2^-53 (Vigna's
+ * recommended conversion; every value exact). */
+static double rng_f64(void) { return (double)(rng_next() >> 11) * 0x1p-53; }
+
+static dtype_t float_dtype(call_t *c, const char *opname)
+{
+    dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
+    if (dt == DT_INT64) {
+        span_t sp = c->span;
+        op_kw(c, "dtype", &sp);
+        err_raise(ERR_DTYPE, sp, "%s makes floats: dtype must be fp16, bf16, fp32 or fp64", opname);
+    }
+    return dt;
+}
+
+/* rand: uniform on [0, 1).  With p the dtype's precision (11 bits for
+ * fp16, 8 bf16, 24 fp32, 53 fp64) each value is k * 2^-p, k uniform in
+ * [0, 2^p): exactly representable, never 1 (rounding a 53-bit fraction to
+ * fp16 could give 1.0).  PyTorch's uniform_ does the same (digits of the
+ * dtype, aten/src/ATen/core/TransformationHelper.h). */
+static value_t *rand_impl(call_t *c)
+{
+    int64_t shape[NN_MAX_DIMS];
+    int nd = shape_from(c, 0, c->nargs, shape);
+    dtype_t dt = float_dtype(c, "rand");
+    int p = dtype_traits[dt].man_bits + 1;
+    double scale = ldexp(1.0, -p);
+    value_t *r = tensor_new_raw(dt, nd, shape);
+    void *o = tensor_data(r);
+    for (int64_t i = 0; i < r->u.t.size; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        dtype_store_f64(dt, o, i, (double)(rng_next() >> (64 - p)) * scale);   /* exact */
+    }
+    return r;
+}
+
+/* randn: standard normal by the Box-Muller transform (Box & Muller, "A note
+ * on the generation of random normal deviates", Ann. Math. Stat. 29, 1958):
+ * u1 in (0, 1], u2 in [0, 1), r = sqrt(-2 ln u1), z0 = r cos(2 pi u2),
+ * z1 = r sin(2 pi u2), both used.  Computed in fp64 with SLEEF's
+ * deterministic log (1.0 ulp) and sincospi (0.506 ulp; 2*u2 is exact, so no
+ * rounding of pi enters), so the same seed gives the same bits on every
+ * machine; then rounded once to the dtype. */
+static value_t *randn_impl(call_t *c)
+{
+    int64_t shape[NN_MAX_DIMS];
+    int nd = shape_from(c, 0, c->nargs, shape);
+    dtype_t dt = float_dtype(c, "randn");
+    value_t *r = tensor_new_raw(dt, nd, shape);
+    void *o = tensor_data(r);
+    int64_t n = r->u.t.size;
+    for (int64_t i = 0; i < n; i += 2) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double u1 = 1.0 - rng_f64(), u2 = rng_f64();
+        double rad = sqrt(-2.0 * Sleef_finz_logd1_u10purecfma(u1));
+        Sleef_double_2 sc = Sleef_finz_sincospid1_u05purecfma(2.0 * u2);
+        /* + 0.0 turns SLEEF's -0 for cospi(0.5) into 0 */
+        dtype_store_f64(dt, o, i, rad * sc.y + 0.0);
+        if (i + 1 < n) dtype_store_f64(dt, o, i + 1, rad * sc.x + 0.0);
+    }
+    return r;
+}
+
+static value_t *seed_impl(call_t *c)
+{
+    int64_t s = op_to_int(c->args[0], c->arg_spans[0], "seed");
+    rng_seed((uint64_t)s);
+    return val_new(V_NONE);
+}
+
+/* ---- the table ---- */
+
+#define NEW_DTYPES "dtype= fp16, bf16, fp32, fp64 or int64 (a name or a string); default the session precision (:precision)"
+#define SHAPE_ARGS "zeros(2, 3), zeros([2, 3]) and zeros(shape(x)) all give shape (2, 3); no arguments give a 0-d tensor"
+
+const op_def_t op_family_create[] = {
+    {"tensor", OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
+     .flags = OPF_EXACT_LITERAL,
+     .signature = "tensor(x, dtype=)", .summary = "a tensor from a number, a literal list or another tensor (a copy)",
+     .formula = "a literal is rounded once from its exact typed value to dtype; a tensor is copied (and converted "
+                "with one rounding when dtype= differs; to int64 by truncation toward 0)",
+     .shapes = "x: any shape -> the same shape; tensor(3) is 0-d",
+     .dtypes = "numbers and literals: dtype=, default the session precision; a tensor keeps its dtype unless dtype= is given",
+     .source = "numpy.array / torch.tensor semantics; rounding IEEE 754-2019 §4.3.1 (roundTiesToEven)",
+     .example = "tensor(3)\ntensor([0.1, 0.2], dtype=\"fp16\")\ntensor(2.7, dtype=\"int64\")"},
+    {"zeros", OPK_FUNC, .impl = zeros_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+     .signature = "zeros(shape..., dtype=)", .summary = "a tensor of zeros",
+     .formula = "every element +0", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
+     .source = "numpy.zeros", .example = "zeros(3)\nzeros(2, 3)\nzeros([2, 2], dtype=\"fp16\")"},
+    {"ones", OPK_FUNC, .impl = ones_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+     .signature = "ones(shape..., dtype=)", .summary = "a tensor of ones",
+     .formula = "every element 1", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
+     .source = "numpy.ones", .example = "ones(3)\nones(2, 2, dtype=\"int64\")"},
+    {"full", OPK_FUNC, .impl = full_impl, .min_args = 2, .max_args = 2, .kwargs = "dtype",
+     .signature = "full(shape, value, dtype=)", .summary = "a tensor filled with one value",
+     .formula = "every element value, rounded once from its exact value to dtype",
+     .shapes = "shape: an integer, a list like [2, 3] or shape(x) -> that shape",
+     .dtypes = "dtype=, default value's dtype when it is a tensor, else the session precision",
+     .source = "numpy.full", .example = "full([2, 3], 0.1)\nfull(4, 0.1, dtype=\"fp16\")"},
+    {"eye", OPK_FUNC, .impl = eye_impl, .min_args = 1, .max_args = 2, .kwargs = "m k dtype",
+     .signature = "eye(n, m=n, k=0, dtype=)", .summary = "an n×m matrix with ones on a diagonal (identity for n×n)",
+     .formula = "I[i, j] = 1 if j - i = k else 0",
+     .shapes = "-> (n, m)", .dtypes = NEW_DTYPES, .source = "numpy.eye",
+     .example = "eye(3)\neye(2, 3)\neye(3, k=1)"},
+    {"linspace", OPK_FUNC, .impl = linspace_impl, .min_args = 2, .max_args = 3, .kwargs = "num dtype",
+     .signature = "linspace(start, stop, num=50, dtype=)", .summary = "num evenly spaced points from start to stop, both included",
+     .formula = "y[i] = start + i * (stop - start)/(num - 1) computed in fp64 (as NumPy), y[num-1] = stop exactly, "
+                "then each rounded once to dtype",
+     .shapes = "-> (num,)", .dtypes = NEW_DTYPES "; int64 floors the points, as NumPy",
+     .source = "numpy.linspace (numpy/core/function_base.py, NumPy 1.24)",
+     .example = "linspace(0, 1, 5)\nx = linspace(-6, 6, 121)\n:precision fp16\nlinspace(0, 1, 11)"},
+    {"arange", OPK_FUNC, .impl = arange_impl, .min_args = 1, .max_args = 3, .kwargs = "dtype",
+     .signature = "arange(stop)   arange(start, stop, step=1, dtype=)", .summary = "evenly spaced values in [start, stop)",
+     .formula = "start + i*step for i = 0 .. ceil((stop - start)/step) - 1; step 0 is an error",
+     .shapes = "-> (ceil((stop - start)/step),), or (0,) when that is negative",
+     .dtypes = "int64 when every argument is an integer (exact), else the session precision (computed in fp64 as "
+               "NumPy, start + i*((start + step) - start), rounded once); dtype= overrides",
+     .source = "numpy.arange (length rule ceil((stop - start)/step); values as NumPy's DOUBLE_fill)",
+     .example = "arange(5)\narange(2, 10, 3)\narange(0, 1, 0.25)\narange(5, 0, -1)"},
+    {"rand", OPK_FUNC, .impl = rand_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+     .signature = "rand(shape..., dtype=)", .summary = "uniform random numbers in [0, 1)",
+     .formula = "k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
+                "exact, never 1; bits from xoshiro256**",
+     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision",
+     .source = "xoshiro256** seeded by splitmix64 (Blackman & Vigna, ACM TOMS 47(4), 2021; prng.di.unimi.it); "
+               "p-bit fractions as PyTorch's uniform_; seed(n) restarts, sessions start at seed 0",
+     .example = "seed(1)\nrand(3)\nrand(2, 2, dtype=\"fp16\")"},
+    {"randn", OPK_FUNC, .impl = randn_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+     .signature = "randn(shape..., dtype=)", .summary = "standard normal random numbers (mean 0, variance 1)",
+     .formula = "Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
+                "rounded once to dtype",
+     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision",
+     .source = "Box & Muller, Ann. Math. Statist. 29(2), 1958; uniforms from xoshiro256** (Blackman & Vigna 2021); "
+               "log and sincospi from SLEEF's deterministic fp64 functions (1.0 and 0.506 ulp)",
+     .example = "seed(0)\nrandn(3)\nrandn(2, 2)"},
+    {"seed", OPK_FUNC, .impl = seed_impl, .min_args = 1, .max_args = 1,
+     .signature = "seed(n)", .summary = "restart the random number generator from seed n (an integer)",
+     .formula = "xoshiro256** state = four splitmix64 outputs from n; the same seed gives the same numbers",
+     .shapes = "n: one integer", .dtypes = "n: an integer (int64)",
+     .source = "Vigna's seeding recommendation for xoshiro (prng.di.unimi.it): splitmix64 (Steele, Lea & Flood, OOPSLA 2014)",
+     .example = "seed(42)\na = rand(3)\nseed(42)\nrand(3) == a"},
+    {NULL},
+};

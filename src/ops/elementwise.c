@@ -1,0 +1,456 @@
+/* elementwise.c — unary and binary elementwise application with NumPy
+ * broadcasting and the weak-scalar rules of DESIGN.md §2, plus the
+ * arithmetic and comparison operators' table entries.
+ *
+ * Rounding (DESIGN.md §3): each element is loaded into the compute type
+ * (fp32 for fp16/bf16/fp32, fp64 for fp64), the scalar kernel runs there,
+ * and the result is rounded once to the output dtype (round-to-nearest-even).
+ * For + - * / and sqrt this is exactly the IEEE-correct fp16/bf16 result,
+ * since fp32 has more than 2p+2 bits for p = 11 and 8 (Goldberg 1991 /
+ * Figueroa 1995: double rounding is innocuous then).
+ *
+ * These are plain loops; the CPU-speed issue vectorises them and must stay
+ * bit-identical to them.
+ */
+#include "ops/ops.h"
+#include "lang/error.h"
+#include <math.h>
+#include <string.h>
+#include <stdio.h>
+
+/* ---- loading and storing in the compute type ---- */
+
+static inline float ld32(dtype_t dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case DT_FP16: return dtype_f16_to_f32(((const uint16_t *)p)[i]);
+    case DT_BF16: return dtype_bf16_to_f32(((const uint16_t *)p)[i]);
+    case DT_FP32: return ((const float *)p)[i];
+    case DT_FP64: return (float)((const double *)p)[i];
+    case DT_INT64: return (float)((const int64_t *)p)[i];
+    default: return NAN;
+    }
+}
+
+static inline double ld64(dtype_t dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case DT_FP16: return dtype_f16_to_f64(((const uint16_t *)p)[i]);
+    case DT_BF16: return dtype_bf16_to_f64(((const uint16_t *)p)[i]);
+    case DT_FP32: return ((const float *)p)[i];
+    case DT_FP64: return ((const double *)p)[i];
+    case DT_INT64: return (double)((const int64_t *)p)[i];
+    default: return NAN;
+    }
+}
+
+static inline void st32(dtype_t dt, void *p, int64_t i, float x)
+{
+    switch (dt) {
+    case DT_FP16: ((uint16_t *)p)[i] = dtype_f32_to_f16(x); break;
+    case DT_BF16: ((uint16_t *)p)[i] = dtype_f32_to_bf16(x); break;
+    case DT_FP32: ((float *)p)[i] = x; break;
+    default: break;
+    }
+}
+
+/* ---- weak scalars ---- */
+
+session_settings_t *op_settings(session_t *s) { return session_settings(s); }
+
+/* A weak value's exact number (fp64 or int64 storage). */
+static double weak_value(const value_t *v)
+{
+    return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
+}
+
+static void need_tensor(value_t *v, span_t span, const char *opname)
+{
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "%s needs a number or tensor here, not a %s", opname, val_kind_name(v));
+}
+
+value_t *op_as_float(value_t *v, session_t *s)
+{
+    dtype_t prec = op_settings(s)->precision;
+    if (v->u.t.weak) {
+        /* Rounded once from the exact value, then held as a weak fp64. */
+        value_t *r = tensor_weak_float(dtype_round_f64(prec, weak_value(v)));
+        return r;
+    }
+    if (v->u.t.dtype == DT_INT64) {
+        value_t *r = tensor_new_raw(prec, v->u.t.ndim, v->u.t.shape);
+        dtype_convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
+        return r;
+    }
+    return val_ref(v);
+}
+
+/* ---- unary ---- */
+
+value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
+{
+    need_tensor(x, span, op->name);
+    value_t *in = op_as_float(x, s);
+    bool weak = in->u.t.weak;
+    /* A weak input is the session precision's value held in fp64: compute
+     * in the session precision's compute type and round to it. */
+    dtype_t dt = weak ? op_settings(s)->precision : (dtype_t)in->u.t.dtype;
+    value_t *out;
+    if (weak) out = tensor_new_raw(DT_FP64, 0, NULL);
+    else out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
+    const void *ip = tensor_data(in);
+    void *op_ = tensor_data(out);
+    int64_t n = in->u.t.size;
+    if (weak) {
+        double v = ((double *)ip)[0];
+        double r = dt == DT_FP64 ? op->f64(v) : dtype_round_f64(dt, (double)op->f32((float)v));
+        ((double *)op_)[0] = r;
+        out->u.t.weak = 1;
+    } else if (dt == DT_FP64) {
+        const double *a = ip; double *o = op_;
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFF) == 0) err_check_interrupt();
+            o[i] = op->f64(a[i]);
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFF) == 0) err_check_interrupt();
+            st32(dt, op_, i, op->f32(ld32(dt, ip, i)));
+        }
+    }
+    val_unref(in);
+    return out;
+}
+
+/* ---- broadcasting ---- */
+
+/* NumPy broadcasting: align shapes at the right; sizes equal or one is 1.
+ * On failure: "shape mismatch: (2, 3) + (4,): ..." with both shapes. */
+static int broadcast_shape(const value_t *a, const value_t *b, int64_t *out, span_t span, const char *sym)
+{
+    int na = a->u.t.ndim, nb = b->u.t.ndim, n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        int64_t da = i < n - na ? 1 : a->u.t.shape[i - (n - na)];
+        int64_t db = i < n - nb ? 1 : b->u.t.shape[i - (n - nb)];
+        if (da != db && da != 1 && db != 1) {
+            char sa[128], sb[128];
+            tensor_shape_str(sa, sizeof sa, na, a->u.t.shape);
+            tensor_shape_str(sb, sizeof sb, nb, b->u.t.shape);
+            err_raise(ERR_SHAPE, span,
+                      "shape mismatch: %s %s %s: dimension %d is %lld on the left and %lld on the right "
+                      "(broadcasting rule: aligned from the right, sizes must be equal or one of them 1)",
+                      sa, sym, sb, i - n, (long long)da, (long long)db);
+        }
+        out[i] = da == 1 ? db : da;
+    }
+    return n;
+}
+
+/* Strides (in elements) of t viewed with the broadcast shape of rank n:
+ * 0 along broadcast dimensions. */
+static void bstrides(const value_t *t, int n, const int64_t *shape, int64_t *st)
+{
+    int nt = t->u.t.ndim;
+    int64_t s = 1;
+    for (int i = n - 1; i >= 0; i--) {
+        int k = i - (n - nt);
+        if (k < 0) { st[i] = 0; continue; }
+        st[i] = t->u.t.shape[k] == 1 && shape[i] != 1 ? 0 : s;
+        s *= t->u.t.shape[k];
+    }
+}
+
+typedef struct bcast_iter {
+    int n;
+    int64_t shape[NN_MAX_DIMS], idx[NN_MAX_DIMS];
+    int64_t st[3][NN_MAX_DIMS];
+    int64_t off[3];
+} bcast_iter_t;
+
+static void bcast_next(bcast_iter_t *it, int nops)
+{
+    for (int d = it->n - 1; d >= 0; d--) {
+        it->idx[d]++;
+        for (int k = 0; k < nops; k++) it->off[k] += it->st[k][d];
+        if (it->idx[d] < it->shape[d]) return;
+        for (int k = 0; k < nops; k++) it->off[k] -= it->st[k][d] * it->shape[d];
+        it->idx[d] = 0;
+    }
+}
+
+/* ---- binary ---- */
+
+static const char *binop_symbol(const op_def_t *op)
+{
+    static const struct { const char *name, *sym; } m[] = {
+        {"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"}, {"mod", "%"},
+        {"power", "^"}, {"less", "<"}, {"less_equal", "<="}, {"greater", ">"},
+        {"greater_equal", ">="}, {"equal", "=="}, {"not_equal", "!="},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        if (strcmp(m[i].name, op->name) == 0) return m[i].sym;
+    return op->name;
+}
+
+static bool is_div(const op_def_t *op) { return strcmp(op->name, "divide") == 0; }
+static bool is_pow(const op_def_t *op) { return strcmp(op->name, "power") == 0; }
+
+/* Integer arithmetic applies when both operands are integers, the op has an
+ * int64 kernel, and it is not true division (`7 / 2` is 3.5) nor a power
+ * with a negative exponent. */
+static bool int_applies(const op_def_t *op, value_t *a, value_t *b)
+{
+    if (!op->i64 || is_div(op)) return false;
+    if (a->u.t.dtype != DT_INT64 || b->u.t.dtype != DT_INT64) return false;
+    if (is_pow(op)) {
+        const int64_t *e = tensor_data(b);
+        for (int64_t i = 0; i < b->u.t.size; i++) if (e[i] < 0) return false;
+    }
+    return true;
+}
+
+static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, bool ints,
+                           span_t span, const char *sym)
+{
+    bcast_iter_t it;
+    memset(&it, 0, sizeof it);
+    it.n = broadcast_shape(a, b, it.shape, span, sym);
+    value_t *out = tensor_new_raw(out_dt, it.n, it.shape);
+    bstrides(a, it.n, it.shape, it.st[0]);
+    bstrides(b, it.n, it.shape, it.st[1]);
+    int64_t n = out->u.t.size;
+    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
+    const void *pa = tensor_data(a), *pb = tensor_data(b);
+    void *po = tensor_data(out);
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        int64_t ia = it.off[0], ib = it.off[1];
+        if (ints) {
+            ((int64_t *)po)[i] = op->i64(((const int64_t *)pa)[ia], ((const int64_t *)pb)[ib], span);
+        } else if (out_dt == DT_FP64) {
+            ((double *)po)[i] = op->b64(ld64(da, pa, ia), ld64(db, pb, ib));
+        } else {
+            st32(out_dt, po, i, op->b32(ld32(da, pa, ia), ld32(db, pb, ib)));
+        }
+        bcast_next(&it, 2);
+    }
+    return out;
+}
+
+/* A weak scalar entering an op with a tensor of dtype dt: it enters at the
+ * op's compute precision (PyTorch's rule: fp16([0.01]) * 65536 is 655.5). */
+static value_t *weak_at_compute(value_t *w, dtype_t dt)
+{
+    dtype_t c = dtype_compute(dt);
+    return tensor_scalar_f64(c, weak_value(w));
+}
+
+/* An int64 tensor meeting a float: converted to that float dtype first, as
+ * jax.numpy does (operands share the result dtype). */
+static value_t *int_to(value_t *t, dtype_t dt)
+{
+    value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
+    dtype_convert(dt, tensor_data(r), DT_INT64, tensor_data(t), t->u.t.size);
+    return r;
+}
+
+value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span_t sa, span_t sb, session_t *s)
+{
+    need_tensor(a, sa, binop_symbol(op));
+    need_tensor(b, sb, binop_symbol(op));
+    const char *sym = binop_symbol(op);
+    dtype_t prec = op_settings(s)->precision;
+    bool wa = a->u.t.weak, wb = b->u.t.weak;
+    value_t *x = NULL, *y = NULL, *out;
+    bool cmp = op->flags & OPF_RETURNS_INT;
+
+    if (wa && wb) {
+        if (int_applies(op, a, b)) {
+            out = run_binary(op, a, b, DT_INT64, true, span, sym);
+            out->u.t.weak = 1;
+            return out;
+        }
+        /* Weak floats alone: round to the session precision, compute in it. */
+        double va = dtype_round_f64(prec, weak_value(a)), vb = dtype_round_f64(prec, weak_value(b));
+        double r = prec == DT_FP64 ? op->b64(va, vb) : dtype_round_f64(prec, (double)op->b32((float)va, (float)vb));
+        if (cmp && a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64) return tensor_weak_int((int64_t)r);
+        return tensor_weak_float(r);
+    }
+    if (wa || wb) {
+        value_t *w = wa ? a : b, *t = wa ? b : a;
+        dtype_t dt = (dtype_t)t->u.t.dtype;
+        if (dt == DT_INT64) {
+            if (w->u.t.dtype == DT_INT64 && int_applies(op, a, b))
+                return run_binary(op, a, b, DT_INT64, true, span, sym);
+            dt = prec;
+            t = int_to(t, dt);
+        } else {
+            val_ref(t);
+        }
+        value_t *wc = weak_at_compute(w, dt);
+        x = wa ? wc : t;
+        y = wa ? t : wc;
+        out = run_binary(op, x, y, dt, false, span, sym);
+        val_unref(x);
+        val_unref(y);
+        return out;
+    }
+    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
+    if (int_applies(op, a, b)) return run_binary(op, a, b, DT_INT64, true, span, sym);
+    dtype_t dt = dtype_promote(da, db);
+    if (dt == DT_INT64) dt = prec;   /* int64 / int64, or int64 ^ negative */
+    x = da == DT_INT64 ? int_to(a, dt) : val_ref(a);
+    y = db == DT_INT64 ? int_to(b, dt) : val_ref(b);
+    out = run_binary(op, x, y, dt, false, span, sym);
+    val_unref(x);
+    val_unref(y);
+    return out;
+}
+
+/* ---- scalar kernels ---- */
+
+static float  add32(float a, float b) { return a + b; }
+static double add64(double a, double b) { return a + b; }
+static float  sub32(float a, float b) { return a - b; }
+static double sub64(double a, double b) { return a - b; }
+static float  mul32(float a, float b) { return a * b; }
+static double mul64(double a, double b) { return a * b; }
+static float  div32(float a, float b) { return a / b; }
+static double div64(double a, double b) { return a / b; }
+/* Python/NumPy modulo: the result has the sign of the divisor
+ * (numpy.remainder); x % 0 is nan for floats. */
+static float  mod32(float a, float b) { float r = fmodf(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+static double mod64(double a, double b) { double r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+static float  pow32(float a, float b) { return powf(a, b); }
+static double pow64(double a, double b) { return pow(a, b); }
+/* IEEE 754 comparisons: any comparison with NaN is false, != is true. */
+static float  lt32(float a, float b) { return a < b; }
+static double lt64(double a, double b) { return a < b; }
+static float  le32(float a, float b) { return a <= b; }
+static double le64(double a, double b) { return a <= b; }
+static float  gt32(float a, float b) { return a > b; }
+static double gt64(double a, double b) { return a > b; }
+static float  ge32(float a, float b) { return a >= b; }
+static double ge64(double a, double b) { return a >= b; }
+static float  eq32(float a, float b) { return a == b; }
+static double eq64(double a, double b) { return a == b; }
+static float  ne32(float a, float b) { return a != b; }
+static double ne64(double a, double b) { return a != b; }
+/* numpy.maximum/minimum: NaN propagates (IEEE 754-2019 maximum, not maxNum). */
+static float  max32(float a, float b) { return (a != a || b != b) ? a + b : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
+static double max64(double a, double b) { return (a != a || b != b) ? a + b : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
+static float  min32(float a, float b) { return (a != a || b != b) ? a + b : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+static double min64(double a, double b) { return (a != a || b != b) ? a + b : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
+
+/* int64 kernels: exact; overflow is an error, never a silent wrap. */
+static int64_t addi(int64_t a, int64_t b, span_t sp) { int64_t r; if (__builtin_add_overflow(a, b, &r)) err_raise(ERR_VALUE, sp, "integer overflow: %lld + %lld does not fit in int64", (long long)a, (long long)b); return r; }
+static int64_t subi(int64_t a, int64_t b, span_t sp) { int64_t r; if (__builtin_sub_overflow(a, b, &r)) err_raise(ERR_VALUE, sp, "integer overflow: %lld - %lld does not fit in int64", (long long)a, (long long)b); return r; }
+static int64_t muli(int64_t a, int64_t b, span_t sp) { int64_t r; if (__builtin_mul_overflow(a, b, &r)) err_raise(ERR_VALUE, sp, "integer overflow: %lld * %lld does not fit in int64", (long long)a, (long long)b); return r; }
+static int64_t modi(int64_t a, int64_t b, span_t sp)
+{
+    if (b == 0) err_raise(ERR_VALUE, sp, "integer modulo by zero");
+    if (b == -1) return 0;
+    int64_t r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+static int64_t powi(int64_t a, int64_t b, span_t sp)
+{
+    int64_t r = 1;
+    while (b > 0) {
+        if (b & 1) r = muli(r, a, sp);
+        b >>= 1;
+        if (b) a = muli(a, a, sp);
+    }
+    return r;
+}
+static int64_t lti(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b; }
+static int64_t lei(int64_t a, int64_t b, span_t sp) { (void)sp; return a <= b; }
+static int64_t gti(int64_t a, int64_t b, span_t sp) { (void)sp; return a > b; }
+static int64_t gei(int64_t a, int64_t b, span_t sp) { (void)sp; return a >= b; }
+static int64_t eqi(int64_t a, int64_t b, span_t sp) { (void)sp; return a == b; }
+static int64_t nei(int64_t a, int64_t b, span_t sp) { (void)sp; return a != b; }
+static int64_t maxi(int64_t a, int64_t b, span_t sp) { (void)sp; return a > b ? a : b; }
+static int64_t mini(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b ? a : b; }
+
+#define BIN_DTYPES "NumPy broadcasting; dtypes promote as JAX (fp16 with bf16 gives fp32); a weak scalar takes the tensor's dtype and enters at its compute precision (fp32, or fp64); int64 with int64 stays int64 (overflow is an error); weak floats alone compute in the session precision"
+#define CMP_DTYPES "result is 0 or 1 in the operands' promoted dtype; any comparison with NaN is false, except != which is true (IEEE 754-2019 §5.11)"
+
+const op_def_t op_family_elementwise[] = {
+    {"add", OPK_BINARY, .b32 = add32, .b64 = add64, .i64 = addi, .min_args = 2, .max_args = 2,
+     .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
+     .formula = "a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)",
+     .shapes = "a, b: broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
+     .source = "IEEE 754-2019 §5.4.1 (addition); NumPy broadcasting rules (numpy.org/doc/stable/user/basics.broadcasting.html)",
+     .example = ":precision fp16\n0.1 + 0.2"},
+    {"subtract", OPK_BINARY, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
+     .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
+     .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
+     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1"},
+    {"multiply", OPK_BINARY, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
+     .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
+     .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
+     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536"},
+    {"divide", OPK_BINARY, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2,
+     .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
+     .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
+     .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
+     .source = "IEEE 754-2019 §5.4.1, §7.3 (division by zero)", .example = "7 / 2"},
+    {"mod", OPK_BINARY, .b32 = mod32, .b64 = mod64, .i64 = modi, .min_args = 2, .max_args = 2,
+     .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
+     .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
+     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
+     .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3"},
+    {"power", OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2,
+     .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
+     .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
+     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
+     .source = "C99 §7.12.7.4 pow (glibc, correctly rounded in practice for fp64, < 1 ulp)", .example = "2 ^ 10\n2 ^ -1"},
+    {"less", OPK_BINARY, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
+     .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
+     .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2"},
+    {"less_equal", OPK_BINARY, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
+     .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
+     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2"},
+    {"greater", OPK_BINARY, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
+     .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
+     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2"},
+    {"greater_equal", OPK_BINARY, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
+     .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
+     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2"},
+    {"equal", OPK_BINARY, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
+     .formula = "1 if a == b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
+     .source = "IEEE 754-2019 §5.11", .example = ":precision fp16\n0.1 + 0.2 == 0.3"},
+    {"not_equal", OPK_BINARY, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
+     .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
+     .source = "IEEE 754-2019 §5.11", .example = "nan != nan"},
+    {"maximum", OPK_BINARY, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
+     .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
+     .formula = "a if a > b else b; nan if either is nan; maximum(-0, 0) is 0",
+     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
+     .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)"},
+    {"minimum", OPK_BINARY, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
+     .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",
+     .formula = "a if a < b else b; nan if either is nan; minimum(-0, 0) is -0",
+     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
+     .source = "numpy.minimum documentation; IEEE 754-2019 §9.6 minimum", .example = "minimum([1, nan, 3], 2)"},
+    {NULL},
+};
+
+const op_def_t *op_for_binop(int binop)
+{
+    static const char *const names[] = {
+        [OP_ADD] = "add", [OP_SUB] = "subtract", [OP_MUL] = "multiply", [OP_DIV] = "divide",
+        [OP_MOD] = "mod", [OP_POW] = "power", [OP_MATMUL] = "matmul", [OP_LT] = "less",
+        [OP_LE] = "less_equal", [OP_GT] = "greater", [OP_GE] = "greater_equal",
+        [OP_EQ] = "equal", [OP_NE] = "not_equal",
+    };
+    return op_find(names[binop]);
+}

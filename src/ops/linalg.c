@@ -1,0 +1,247 @@
+/* linalg.c — matrix multiplication with NumPy's matmul rules.
+ *
+ * Shapes (numpy.matmul): a (..., n, k) @ b (..., k, m) -> (..., n, m), the
+ * batch dimensions (all but the last two) broadcast as in elementwise ops.
+ * A 1-D a (k,) is a row (1, k) whose 1 is removed from the result; a 1-D b
+ * (k,) is a column (k, 1) whose 1 is removed; so 1-D @ 1-D is the 0-d dot
+ * product.  0-d operands are an error (numpy.matmul refuses them too): that
+ * is *.
+ *
+ * Numbers (DESIGN.md §3):
+ *   - fp32 and fp64: CBLAS sgemm/dgemm (OpenBLAS), one call per batch
+ *     matrix.  OpenBLAS's kernels use FMA and their own blocking, so the
+ *     last bit may differ from a naive loop; the accumulation is fp32 (fp64).
+ *   - fp16/bf16: the operands are converted to fp32 (exact), multiplied with
+ *     sgemm (fp32 accumulation, as tensor cores and cuBLAS's
+ *     CUBLAS_COMPUTE_32F do), and the result is rounded once to the dtype.
+ *   - mixed dtypes promote (dtype_promote); an int64 operand meeting a float
+ *     is converted to that float first (rounded once), as in elementwise ops.
+ *   - int64 @ int64 is exact: a product or a total outside int64 is an
+ *     error, never a silent wrap.
+ *   - :accumulate same: a plain loop in the dtype: each product rounded to
+ *     the dtype, then added strictly left to right (p = 0, 1, ..., k-1),
+ *     rounding after every addition.
+ *
+ * Scratch buffers are tensors, so an error or Ctrl-C frees them with the
+ * statement's other temporaries (value.h).
+ */
+#include "ops/ops.h"
+#include "lang/error.h"
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+#include <stdio.h>
+
+static void shape_of(char *buf, int cap, const value_t *t) { tensor_shape_str(buf, cap, t->u.t.ndim, t->u.t.shape); }
+
+static void check_operand(const value_t *v, span_t span, const char *side)
+{
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "matmul needs tensors, not a %s (the %s operand)", val_kind_name(v), side);
+    if (v->u.t.weak)
+        err_raise(ERR_TYPE, span, "matmul needs tensors, not numbers (use * for scaling)");
+    if (v->u.t.ndim == 0)
+        err_raise(ERR_SHAPE, span, "matmul needs tensors of at least 1 dimension; the %s operand is 0-d "
+                  "(use * for scaling)", side);
+}
+
+/* Convert t to dtype dt (a new reference; t itself if already dt). */
+static value_t *as_dtype(value_t *t, dtype_t dt)
+{
+    if ((dtype_t)t->u.t.dtype == dt) return val_ref(t);
+    value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
+    dtype_convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
+    return r;
+}
+
+/* The problem: batch shape, per-batch matrix offsets of a and b. */
+typedef struct mm {
+    int64_t n, k, m;
+    int nbatch_dims;
+    int64_t bshape[NN_MAX_DIMS];
+    int64_t sa[NN_MAX_DIMS], sb[NN_MAX_DIMS];   /* batch strides in matrices (0: broadcast) */
+    int64_t nbatch;
+} mm_t;
+
+/* Offsets (in matrices) of a's and b's operand for batch number bi. */
+static void batch_offsets(const mm_t *p, int64_t bi, int64_t *oa, int64_t *ob)
+{
+    int64_t a = 0, b = 0;
+    for (int d = p->nbatch_dims - 1; d >= 0; d--) {
+        int64_t i = bi % p->bshape[d];
+        bi /= p->bshape[d];
+        a += i * p->sa[d];
+        b += i * p->sb[d];
+    }
+    *oa = a;
+    *ob = b;
+}
+
+/* Batch strides of an operand with batch shape (nd dims) against the
+ * broadcast batch shape of nb dims. */
+static void batch_strides(int nd, const int64_t *shape, int nb, const int64_t *bshape, int64_t *st)
+{
+    int64_t s = 1;
+    for (int i = nb - 1; i >= 0; i--) {
+        int k = i - (nb - nd);
+        if (k < 0) { st[i] = 0; continue; }
+        st[i] = shape[k] == 1 && bshape[i] != 1 ? 0 : s;
+        s *= shape[k];
+    }
+}
+
+/* ---- kernels (row-major, contiguous) ---- */
+
+static void mm_int(const int64_t *A, const int64_t *B, int64_t *C, const mm_t *p, span_t span)
+{
+    for (int64_t i = 0; i < p->n; i++) {
+        err_check_interrupt();
+        for (int64_t j = 0; j < p->m; j++) {
+            int64_t acc = 0;
+            for (int64_t q = 0; q < p->k; q++) {
+                int64_t prod;
+                if (__builtin_mul_overflow(A[i * p->k + q], B[q * p->m + j], &prod) ||
+                    __builtin_add_overflow(acc, prod, &acc))
+                    err_raise(ERR_VALUE, span, "integer overflow in matmul: element (%lld, %lld) does not fit in int64 "
+                              "(cast to fp64 to multiply approximately)", (long long)i, (long long)j);
+            }
+            C[i * p->m + j] = acc;
+        }
+    }
+}
+
+/* :accumulate same: products and running sums rounded to dt every time.
+ * Values travel as doubles: for fp32/fp16/bf16 an operation done in double
+ * and rounded to the dtype equals the dtype's own operation (Figueroa 1995). */
+static inline double rnd(dtype_t dt, double x)
+{
+    switch (dt) {
+    case DT_FP32: return (double)(float)x;
+    case DT_FP64: return x;
+    default: return dtype_round_f64(dt, x);
+    }
+}
+
+static void mm_same(dtype_t dt, const void *A, int64_t oa, const void *B, int64_t ob, void *C, int64_t oc, const mm_t *p)
+{
+    for (int64_t i = 0; i < p->n; i++) {
+        err_check_interrupt();
+        for (int64_t j = 0; j < p->m; j++) {
+            double acc = 0;
+            for (int64_t q = 0; q < p->k; q++) {
+                volatile double prod = rnd(dt, dtype_load_f64(dt, A, oa + i * p->k + q) *
+                                               dtype_load_f64(dt, B, ob + q * p->m + j));
+                acc = rnd(dt, acc + prod);
+            }
+            dtype_store_f64(dt, C, oc + i * p->m + j, acc);
+        }
+    }
+}
+
+/* ---- the op ---- */
+
+value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
+{
+    check_operand(a, span, "left");
+    check_operand(b, span, "right");
+    int na = a->u.t.ndim, nb = b->u.t.ndim;
+    const int64_t *sa = a->u.t.shape, *sb = b->u.t.shape;
+    mm_t p;
+    memset(&p, 0, sizeof p);
+    p.n = na == 1 ? 1 : sa[na - 2];
+    p.k = sa[na - 1];
+    int64_t kb = nb == 1 ? sb[0] : sb[nb - 2];
+    p.m = nb == 1 ? 1 : sb[nb - 1];
+    if (p.k != kb) {
+        char s1[160], s2[160];
+        shape_of(s1, sizeof s1, a);
+        shape_of(s2, sizeof s2, b);
+        err_raise(ERR_SHAPE, span, "shape mismatch: %s @ %s: the inner dimensions %lld and %lld differ (matmul needs %s)",
+                  s1, s2, (long long)p.k, (long long)kb,
+                  nb == 1 ? "a.shape[-1] == b.shape[0] for a 1-D b" : "a.shape[-1] == b.shape[-2]");
+    }
+    /* Batch dimensions: a.shape[:-2] and b.shape[:-2], broadcast. */
+    int ba = na > 2 ? na - 2 : 0, bb = nb > 2 ? nb - 2 : 0;
+    p.nbatch_dims = ba > bb ? ba : bb;
+    p.nbatch = 1;
+    for (int i = 0; i < p.nbatch_dims; i++) {
+        int64_t da = i < p.nbatch_dims - ba ? 1 : sa[i - (p.nbatch_dims - ba)];
+        int64_t db = i < p.nbatch_dims - bb ? 1 : sb[i - (p.nbatch_dims - bb)];
+        if (da != db && da != 1 && db != 1) {
+            char s1[160], s2[160];
+            shape_of(s1, sizeof s1, a);
+            shape_of(s2, sizeof s2, b);
+            err_raise(ERR_SHAPE, span, "shape mismatch: %s @ %s: batch dimension %d is %lld on the left and %lld on the right "
+                      "(matmul broadcasts a.shape[:-2] with b.shape[:-2]: aligned from the right, sizes equal or one of them 1)",
+                      s1, s2, i - p.nbatch_dims, (long long)da, (long long)db);
+        }
+        p.bshape[i] = da == 1 ? db : da;
+        p.nbatch *= p.bshape[i];
+    }
+    batch_strides(ba, sa, p.nbatch_dims, p.bshape, p.sa);
+    batch_strides(bb, sb, p.nbatch_dims, p.bshape, p.sb);
+
+    int ond = 0;
+    int64_t osh[NN_MAX_DIMS];
+    for (int i = 0; i < p.nbatch_dims; i++) osh[ond++] = p.bshape[i];
+    if (na != 1) osh[ond++] = p.n;
+    if (nb != 1) osh[ond++] = p.m;
+
+    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
+    dtype_t dt = dtype_promote(da, db);
+    value_t *out = tensor_new(dt, ond, osh);   /* zeroed: k == 0 gives zeros */
+    int64_t an = p.n * p.k, bn = p.k * p.m, cn = p.n * p.m;
+    if (p.nbatch == 0 || cn == 0 || p.k == 0) return out;
+    if (p.n > INT32_MAX || p.k > INT32_MAX || p.m > INT32_MAX)
+        err_raise(ERR_LIMIT, span, "matmul: a matrix dimension passes 2147483647, more than CBLAS takes");
+
+    if (dt == DT_INT64) {
+        const int64_t *A = tensor_data(a), *B = tensor_data(b);
+        int64_t *C = tensor_data(out);
+        for (int64_t bi = 0; bi < p.nbatch; bi++) {
+            int64_t oa, ob;
+            batch_offsets(&p, bi, &oa, &ob);
+            mm_int(A + oa * an, B + ob * bn, C + bi * cn, &p, span);
+        }
+        return out;
+    }
+
+    value_t *x = as_dtype(a, dt), *y = as_dtype(b, dt);
+    if (op_settings(s)->accumulate_same) {
+        for (int64_t bi = 0; bi < p.nbatch; bi++) {
+            int64_t oa, ob;
+            batch_offsets(&p, bi, &oa, &ob);
+            mm_same(dt, tensor_data(x), oa * an, tensor_data(y), ob * bn, tensor_data(out), bi * cn, &p);
+        }
+    } else if (dt == DT_FP64) {
+        const double *A = tensor_data(x), *B = tensor_data(y);
+        double *C = tensor_data(out);
+        for (int64_t bi = 0; bi < p.nbatch; bi++) {
+            err_check_interrupt();
+            int64_t oa, ob;
+            batch_offsets(&p, bi, &oa, &ob);
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p.n, (int)p.m, (int)p.k, 1.0,
+                        A + oa * an, (int)p.k, B + ob * bn, (int)p.m, 0.0, C + bi * cn, (int)p.m);
+        }
+    } else {
+        /* fp32 compute for fp32, fp16, bf16: convert (exact), sgemm, round once. */
+        value_t *xf = as_dtype(x, DT_FP32), *yf = as_dtype(y, DT_FP32);
+        value_t *cf = dt == DT_FP32 ? val_ref(out) : tensor_new_raw(DT_FP32, ond, osh);
+        const float *A = tensor_data(xf), *B = tensor_data(yf);
+        float *C = tensor_data(cf);
+        for (int64_t bi = 0; bi < p.nbatch; bi++) {
+            err_check_interrupt();
+            int64_t oa, ob;
+            batch_offsets(&p, bi, &oa, &ob);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)p.n, (int)p.m, (int)p.k, 1.0f,
+                        A + oa * an, (int)p.k, B + ob * bn, (int)p.m, 0.0f, C + bi * cn, (int)p.m);
+        }
+        if (dt != DT_FP32) dtype_convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
+        val_unref(cf);
+        val_unref(xf);
+        val_unref(yf);
+    }
+    val_unref(x);
+    val_unref(y);
+    return out;
+}

@@ -1,0 +1,324 @@
+/* math.c — elementwise mathematical functions (exp, log, sqrt, ...), the
+ * NaN/inf tests, clip and where.
+ *
+ * Every unary op here is OPK_UNARY: op_unary (elementwise.c) loads each
+ * element into the compute type (fp32 for fp16/bf16/fp32, fp64 for fp64),
+ * calls the scalar kernel below and rounds the result once to the dtype
+ * (DESIGN.md §3).
+ *
+ * Transcendental functions come from SLEEF 3.5's deterministic scalar
+ * variants (Sleef_finz_*1_u10purecfma): "finz" functions give the same bits
+ * on every architecture and in every vector width, so the vectorised kernels
+ * of the CPU-speed issue can call Sleef_finz_*8_u10avx2 and stay
+ * bit-identical to these plain loops (TOOLCHAIN.md: glibc's tanhf and
+ * SLEEF's differ on about 9% of inputs).  "u10" means the result is within
+ * 1.0 ulp of the exact value in the compute type (SLEEF documentation,
+ * sleef.org/purec.xhtml); after rounding to fp16/bf16 the error is at most
+ * 0.5 ulp of the narrow format plus 2^-13 (bf16: 2^-16) of an ulp, i.e. the
+ * narrow result is the correctly rounded one except extremely near a tie.
+ *
+ * sqrt, abs, floor and round are exact or correctly rounded in C (IEEE
+ * 754-2019 §5.4.1 squareRoot, §5.3.1 roundToIntegral*), so they use libm.
+ */
+#include "ops/ops.h"
+#include "lang/error.h"
+#include <math.h>
+#include <string.h>
+/* sleef.h declares the *purecfma variants only when FP_FAST_FMA is defined
+ * (it defines that itself under __AVX2__).  libsleef always exports them;
+ * they compute with C fma(), which glibc runs as the FMA instruction where
+ * the CPU has it (Debian's baseline x86-64 build has no -mfma).  The
+ * purecfma variants are the scalar twins of the avx2/avx512f finz ones: on
+ * 2.2e9 fp32 inputs tried, Sleef_finz_{exp,tanh}f1_u10purecfma and
+ * Sleef_finz_{exp,tanh}f8_u10avx2 gave identical bits, whereas the purec
+ * (no FMA) variants need not (SLEEF discussion #482). */
+#ifndef FP_FAST_FMA
+#define FP_FAST_FMA
+#define NN_SLEEF_UNDEF_FMA
+#endif
+#include <sleef.h>
+#ifdef NN_SLEEF_UNDEF_FMA
+#undef FP_FAST_FMA
+#undef NN_SLEEF_UNDEF_FMA
+#endif
+
+/* ---- transcendental kernels (SLEEF, deterministic, 1.0 ulp) ---- */
+
+static float  exp32(float x)   { return Sleef_finz_expf1_u10purecfma(x); }
+static double exp64(double x)  { return Sleef_finz_expd1_u10purecfma(x); }
+static float  log32(float x)   { return Sleef_finz_logf1_u10purecfma(x); }
+static double log64(double x)  { return Sleef_finz_logd1_u10purecfma(x); }
+static float  log1p32(float x) { return Sleef_finz_log1pf1_u10purecfma(x); }
+static double log1p64(double x){ return Sleef_finz_log1pd1_u10purecfma(x); }
+static float  expm132(float x) { return Sleef_finz_expm1f1_u10purecfma(x); }
+static double expm164(double x){ return Sleef_finz_expm1d1_u10purecfma(x); }
+static float  sin32(float x)   { return Sleef_finz_sinf1_u10purecfma(x); }
+static double sin64(double x)  { return Sleef_finz_sind1_u10purecfma(x); }
+static float  cos32(float x)   { return Sleef_finz_cosf1_u10purecfma(x); }
+static double cos64(double x)  { return Sleef_finz_cosd1_u10purecfma(x); }
+static float  tanh32(float x)  { return Sleef_finz_tanhf1_u10purecfma(x); }
+static double tanh64(double x) { return Sleef_finz_tanhd1_u10purecfma(x); }
+static float  erf32(float x)   { return Sleef_finz_erff1_u10purecfma(x); }
+static double erf64(double x)  { return Sleef_finz_erfd1_u10purecfma(x); }
+
+/* ---- exact / correctly rounded kernels (libm) ---- */
+
+/* sqrtf/sqrt are correctly rounded (IEEE 754-2019 §5.4.1; C11 F.10.4.5). */
+static float  sqrt32(float x)  { return sqrtf(x); }
+static double sqrt64(double x) { return sqrt(x); }
+static float  abs32(float x)   { return fabsf(x); }
+static double abs64(double x)  { return fabs(x); }
+static float  floor32(float x) { return floorf(x); }
+static double floor64(double x){ return floor(x); }
+/* numpy.round rounds half to even (0.5 -> 0, 1.5 -> 2, 2.5 -> 2):
+ * nearbyint in the default rounding mode is IEEE roundToIntegralTiesToEven
+ * and raises no inexact flag. */
+static float  round32(float x) { return nearbyintf(x); }
+static double round64(double x){ return nearbyint(x); }
+
+/* ---- tests: 0 or 1 ---- */
+
+static float  isnan32(float x)   { return isnan(x) ? 1.0f : 0.0f; }
+static double isnan64(double x)  { return isnan(x) ? 1.0 : 0.0; }
+static float  isinf32(float x)   { return isinf(x) ? 1.0f : 0.0f; }
+static double isinf64(double x)  { return isinf(x) ? 1.0 : 0.0; }
+static float  isfin32(float x)   { return isfinite(x) ? 1.0f : 0.0f; }
+static double isfin64(double x)  { return isfinite(x) ? 1.0 : 0.0; }
+
+/* ---- broadcasting of k operands (where) ---- */
+
+/* NumPy broadcasting of k shapes: aligned at the right, sizes equal or 1.
+ * Fills shape (rank returned) and per-operand element strides, 0 along a
+ * broadcast dimension.  names[] label the operands in the error. */
+static int bcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
+                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname)
+{
+    int n = 0;
+    for (int j = 0; j < k; j++) if (v[j]->u.t.ndim > n) n = v[j]->u.t.ndim;
+    for (int i = 0; i < n; i++) {
+        int64_t d = 1;
+        int who = -1;
+        for (int j = 0; j < k; j++) {
+            int kk = i - (n - v[j]->u.t.ndim);
+            int64_t dj = kk < 0 ? 1 : v[j]->u.t.shape[kk];
+            if (dj == 1) continue;
+            if (d != 1 && dj != d) {
+                char s1[128], s2[128];
+                tensor_shape_str(s1, sizeof s1, v[who]->u.t.ndim, v[who]->u.t.shape);
+                tensor_shape_str(s2, sizeof s2, v[j]->u.t.ndim, v[j]->u.t.shape);
+                err_raise(ERR_SHAPE, span,
+                          "shape mismatch in %s: %s has shape %s and %s has shape %s: dimension %d is %lld "
+                          "and %lld (broadcasting rule: aligned from the right, sizes must be equal or 1)",
+                          opname, names[who], s1, names[j], s2, i - n, (long long)d, (long long)dj);
+            }
+            d = dj;
+            who = j;
+        }
+        shape[i] = d;
+    }
+    for (int j = 0; j < k; j++) {
+        int nt = v[j]->u.t.ndim;
+        int64_t s = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            int kk = i - (n - nt);
+            if (kk < 0) { st[j][i] = 0; continue; }
+            st[j][i] = v[j]->u.t.shape[kk] == 1 && shape[i] != 1 ? 0 : s;
+            s *= v[j]->u.t.shape[kk];
+        }
+    }
+    return n;
+}
+
+/* ---- clip ---- */
+
+/* numpy.clip(x, lo, hi) is minimum(maximum(x, lo), hi): NaN in any operand
+ * propagates, and lo > hi gives hi everywhere (numpy documents this). */
+static value_t *clip_impl(call_t *c)
+{
+    const op_def_t *mx = op_find("maximum"), *mn = op_find("minimum");
+    NN_ASSERT(mx && mn);
+    value_t *v[3] = { op_arg_tensor(c, 0), op_arg_tensor(c, 1), op_arg_tensor(c, 2) };
+    value_t *x = v[0], *lo = v[1], *hi = v[2];
+    /* Check the three shapes together first, so a mismatch names clip's
+     * arguments rather than the inner maximum/minimum. */
+    static const char *const names[3] = { "x", "lo", "hi" };
+    int64_t shape[NN_MAX_DIMS], st[3][NN_MAX_DIMS];
+    bcast_k(v, names, 3, shape, st, c->span, "clip");
+    value_t *t = op_binary(mx, x, lo, c->span, c->arg_spans[0], c->arg_spans[1], c->s);
+    value_t *r = op_binary(mn, t, hi, c->span, c->arg_spans[0], c->arg_spans[2], c->s);
+    val_unref(t);
+    return r;
+}
+
+/* ---- where ---- */
+
+/* where(cond, a, b): a where cond is nonzero (NaN counts as nonzero, as
+ * bool(nan) in NumPy), else b.  The result dtype is the one a binary op
+ * between a and b would give (elementwise.c): two tensors promote as JAX;
+ * a weak scalar takes the tensor's dtype (int64 meeting a weak float gives
+ * the session precision); two weak scalars give a weak scalar when the
+ * result is 0-d, else a tensor of int64 (both integers) or the session
+ * precision.  Each chosen element is read exactly and rounded once. */
+static value_t *where_impl(call_t *c)
+{
+    value_t *v[3] = { op_arg_tensor(c, 0), op_arg_tensor(c, 1), op_arg_tensor(c, 2) };
+    static const char *const names[3] = { "cond", "a", "b" };
+    value_t *a = v[1], *b = v[2];
+    dtype_t prec = op_settings(c->s)->precision;
+    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
+    bool wa = a->u.t.weak, wb = b->u.t.weak;
+
+    int64_t shape[NN_MAX_DIMS], st[3][NN_MAX_DIMS];
+    int n = bcast_k(v, names, 3, shape, st, c->span, "where");
+
+    dtype_t dt;
+    bool weak_out = false;
+    if (wa && wb) {
+        dt = da == DT_INT64 && db == DT_INT64 ? DT_INT64 : prec;
+        weak_out = n == 0;
+    } else if (wa || wb) {
+        value_t *w = wa ? a : b, *t = wa ? b : a;
+        dt = (dtype_t)t->u.t.dtype;
+        if (dt == DT_INT64 && w->u.t.dtype != DT_INT64) dt = prec;
+    } else {
+        dt = da == DT_INT64 && db == DT_INT64 ? DT_INT64 : dtype_promote(da, db);
+        if (dt == DT_INT64 && !(da == DT_INT64 && db == DT_INT64)) dt = prec;
+    }
+    /* A weak float result keeps the exact value in fp64 storage (weak
+     * scalars are held exactly; they round when they meet an op). */
+    dtype_t store = weak_out && dt != DT_INT64 ? DT_FP64 : dt;
+    value_t *out = tensor_new_raw(store, n, shape);
+    if (weak_out) out->u.t.weak = 1;
+
+    int64_t idx[NN_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    int64_t total = out->u.t.size;
+    void *po = tensor_data(out);
+    for (int64_t i = 0; i < total; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        value_t *src = tensor_get_f64(v[0], off[0]) != 0 ? a : b;
+        int64_t so = src == a ? off[1] : off[2];
+        if (store == DT_INT64)   /* both int64: copy exactly (beyond 2^53 a double would not) */
+            ((int64_t *)po)[i] = ((const int64_t *)tensor_data(src))[so];
+        else
+            dtype_store_f64(store, po, i, tensor_get_f64(src, so));
+        /* advance the multi-index, last dimension fastest */
+        for (int d = n - 1; d >= 0; d--) {
+            idx[d]++;
+            for (int j = 0; j < 3; j++) off[j] += st[j][d];
+            if (idx[d] < shape[d]) break;
+            for (int j = 0; j < 3; j++) off[j] -= st[j][d] * idx[d];
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
+
+/* ---- the table ---- */
+
+#define UN_SHAPES "x: any shape -> the same shape"
+#define UN_DTYPES "fp16/bf16/fp32 compute in fp32, fp64 in fp64, and the result is rounded once to x's dtype " \
+    "(round to nearest, ties to even); int64 tensors and weak integers become the session precision; " \
+    "a weak float is rounded to the session precision and computes in it"
+#define SLEEF_SRC(fn) "SLEEF 3.5 " fn ", deterministic scalar variant (Sleef_finz_*1_u10purecfma): error bound 1.0 ulp " \
+    "in the compute type (sleef.org), then one rounding to the dtype; same bits as SLEEF's vector variants"
+#define TEST_DTYPES "result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)"
+
+const op_def_t op_family_math[] = {
+    {"exp", OPK_UNARY, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
+     .signature = "exp(x)", .summary = "e to the power x, elementwise",
+     .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10"),
+     .example = "exp(1)\nexp([0, 1, 2])\n:precision fp16\nexp(12)"},
+    {"log", OPK_UNARY, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
+     .signature = "log(x)", .summary = "natural logarithm, elementwise",
+     .formula = "ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
+     .example = "log(2)\nlog([1, 10, 100])\nlog(0)"},
+    {"log1p", OPK_UNARY, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
+     .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
+     .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10"),
+     .example = "log1p(1e-8)\nlog(1 + 1e-8)"},
+    {"expm1", OPK_UNARY, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
+     .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
+     .formula = "e^x - 1 without the cancellation of exp(x) - 1 near 0",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
+     .example = "expm1(1e-8)\nexp(1e-8) - 1"},
+    {"sqrt", OPK_UNARY, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
+     .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
+     .formula = "√x; sqrt(-0) = -0, sqrt(x < 0) = nan",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
+     .source = "C sqrtf/sqrt: correctly rounded (IEEE 754-2019 §5.4.1 squareRoot); fp32 then fp16/bf16 rounding "
+               "is still correctly rounded since 24 >= 2*11+2 (Figueroa 1995)",
+     .example = "sqrt(2)\nsqrt([1, 4, 9])\n:precision fp16\nsqrt(2)"},
+    {"abs", OPK_UNARY, .f32 = abs32, .f64 = abs64, .min_args = 1, .max_args = 1,
+     .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
+     .formula = "|x|; abs(-0) = 0, abs(nan) = nan",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
+     .example = "abs([-2, 0, 3.5])"},
+    {"sin", OPK_UNARY, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
+     .signature = "sin(x)", .summary = "sine of x radians, elementwise",
+     .formula = "sin x; sin(±inf) = nan",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
+     .example = "sin(1)\nsin([0, 0.5, 1])"},
+    {"cos", OPK_UNARY, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
+     .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
+     .formula = "cos x; cos(±inf) = nan",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
+     .example = "cos(1)\ncos([0, 0.5, 1])"},
+    {"tanh", OPK_UNARY, .f32 = tanh32, .f64 = tanh64, .min_args = 1, .max_args = 1,
+     .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
+     .formula = "(e^x - e^-x) / (e^x + e^-x), range (-1, 1); derivative 1 - tanh(x)^2; "
+                "rounds to exactly 1 beyond about x = 4.5 in fp16 and 9.0 in fp32 (where 1 - tanh x < half an ulp below 1)",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_tanhf_u10 / Sleef_tanh_u10"),
+     .example = "tanh(0.5)\ntanh([-3, 0, 3])\n:precision fp16\ntanh(5) == 1"},
+    {"erf", OPK_UNARY, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
+     .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
+     .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
+     .example = "erf(1)\nerf([-1, 0, 0.5])"},
+    {"floor", OPK_UNARY, .f32 = floor32, .f64 = floor64, .min_args = 1, .max_args = 1,
+     .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
+     .formula = "⌊x⌋; floor(-0.5) = -0; inf and nan unchanged",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
+     .example = "floor([-1.5, 0.5, 2.7])"},
+    {"round", OPK_UNARY, .f32 = round32, .f64 = round64, .min_args = 1, .max_args = 1,
+     .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
+     .formula = "nearest integer to x; a half goes to the even neighbour: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0",
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
+     .source = "C nearbyintf/nearbyint in the default mode (IEEE 754-2019 §5.3.1 roundToIntegralTiesToEven: exact); "
+               "numpy.round documentation (rounds half to even)",
+     .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])"},
+    {"isnan", OPK_UNARY, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+     .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
+     .formula = "1 if x is nan else 0 (nan is the only value not equal to itself)",
+     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
+     .example = "isnan([1, nan, 3])"},
+    {"isinf", OPK_UNARY, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+     .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
+     .formula = "1 if |x| = inf else 0",
+     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isInfinite; numpy.isinf",
+     .example = "isinf(exp([1, 100]))\n:precision fp16\nisinf(exp([1, 12]))"},
+    {"isfinite", OPK_UNARY, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+     .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",
+     .formula = "1 if x is finite else 0",
+     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isFinite; numpy.isfinite",
+     .example = "isfinite([1, nan, 3])\nisfinite(exp([1, 100]))"},
+    {"clip", OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
+     .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
+     .formula = "minimum(maximum(x, lo), hi); NaN in x, lo or hi gives nan; lo > hi gives hi",
+     .shapes = "x, lo, hi: broadcastable shapes -> the broadcast shape",
+     .dtypes = "as maximum and minimum: tensors promote as JAX; a weak scalar takes the tensor's dtype "
+               "(a weak bound on an fp16 tensor keeps it fp16)",
+     .source = "numpy.clip documentation (equivalent to minimum(a_max, maximum(a, a_min)))",
+     .example = "clip([-2, 0.5, 3], 0, 1)\nclip([1, 5, nan], 2, 4)"},
+    {"where", OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
+     .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",
+     .formula = "cond != 0 ? a : b (NaN in cond counts as nonzero, as bool(nan) in NumPy)",
+     .shapes = "cond, a, b: broadcastable shapes -> the broadcast shape",
+     .dtypes = "as a binary op between a and b: tensors promote as JAX; a weak scalar takes the tensor's dtype; "
+               "each chosen element is rounded once to the result dtype",
+     .source = "numpy.where documentation; jax.numpy.where (dtype of a and b promoted)",
+     .example = "where([1, 0, 1], [1, 2, 3], [10, 20, 30])\nx = [-2, -1, 0, 1, 2]\nwhere(x > 0, x, 0)"},
+    {NULL},
+};

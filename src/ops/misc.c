@@ -1,0 +1,95 @@
+/* misc.c — builtins of the language itself: print, range, len, negative. */
+#include "ops/ops.h"
+#include "lang/eval.h"
+#include "lang/print.h"
+#include "lang/error.h"
+#include <string.h>
+#include <math.h>
+
+/* print(a, b, ...): the values separated by spaces, strings raw. */
+static value_t *print_impl(call_t *c)
+{
+    for (int i = 0; i < c->nargs; i++) {
+        if (i) fputc(' ', c->s->out);
+        print_value(c->s->out, c->args[i], &c->s->set, true);
+    }
+    fputc('\n', c->s->out);
+    return val_new(V_NONE);
+}
+
+/* range(stop) / range(start, stop[, step]): int64, as Python's range; the
+ * for loop gives its elements as exact integers. */
+static value_t *range_impl(call_t *c)
+{
+    int64_t a = 0, b, st = 1;
+    if (c->nargs == 1) b = op_to_int(c->args[0], c->arg_spans[0], "range's stop");
+    else {
+        a = op_to_int(c->args[0], c->arg_spans[0], "range's start");
+        b = op_to_int(c->args[1], c->arg_spans[1], "range's stop");
+        if (c->nargs == 3) st = op_to_int(c->args[2], c->arg_spans[2], "range's step");
+    }
+    if (st == 0) err_raise(ERR_VALUE, c->arg_spans[2], "range's step cannot be zero");
+    int64_t n = 0;
+    if (st > 0 && b > a) n = (int64_t)(((__int128)b - a + st - 1) / st);
+    if (st < 0 && b < a) n = (int64_t)(((__int128)a - b - st - 1) / -st);
+    value_t *t = tensor_new_raw(DT_INT64, 1, &n);
+    for (int64_t i = 0; i < n; i++) ((int64_t *)tensor_data(t))[i] = a + i * st;
+    return t;
+}
+
+static value_t *len_impl(call_t *c)
+{
+    value_t *v = c->args[0];
+    if (v->kind == V_LIST) return tensor_weak_int(v->u.list.n);
+    if (v->kind == V_STR) return tensor_weak_int((int64_t)v->u.str.len);
+    if (v->kind == V_TENSOR && v->u.t.ndim > 0) return tensor_weak_int(v->u.t.shape[0]);
+    err_raise(ERR_TYPE, c->arg_spans[0], "len needs a tensor with at least one axis, a list or a string, not a %s",
+              v->kind == V_TENSOR ? "0-d value" : val_kind_name(v));
+}
+
+/* -x: exact in every dtype (IEEE 754 negate flips the sign bit: -0 stays
+ * distinct, NaN stays NaN); integers negate exactly (overflow is an error). */
+static float neg32(float x) { return -x; }
+static double neg64(double x) { return -x; }
+static const op_def_t neg_float = {"negative", OPK_UNARY, .f32 = neg32, .f64 = neg64};
+
+static value_t *negative_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    if (x->u.t.dtype == DT_INT64) {
+        value_t *r = tensor_new_raw(DT_INT64, x->u.t.ndim, x->u.t.shape);
+        const int64_t *a = tensor_data(x);
+        int64_t *o = tensor_data(r);
+        for (int64_t i = 0; i < x->u.t.size; i++) {
+            if (a[i] == INT64_MIN) err_raise(ERR_VALUE, c->span, "integer overflow: -(%lld) does not fit in int64", (long long)a[i]);
+            o[i] = -a[i];
+        }
+        r->u.t.weak = x->u.t.weak;
+        return r;
+    }
+    if (x->u.t.weak) return tensor_weak_float(-((double *)tensor_data(x))[0]);
+    return op_unary(&neg_float, x, c->arg_spans[0], c->s);
+}
+
+const op_def_t op_family_misc[] = {
+    {"print", OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
+     .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
+     .formula = "each value as the REPL shows it; strings without quotes",
+     .shapes = "any values", .dtypes = "numbers print as their dtype holds them (DESIGN.md §3)",
+     .source = "Python's print()", .example = "print(\"x =\", 1 / 3)"},
+    {"range", OPK_FUNC, .impl = range_impl, .min_args = 1, .max_args = 3,
+     .signature = "range(stop) or range(start, stop[, step])", .summary = "integers start, start+step, ... below stop (int64)",
+     .formula = "start + i*step for i = 0 .. ceil((stop-start)/step)-1", .shapes = "integers -> (n,)",
+     .dtypes = "int64; a for loop over it gives exact integers", .source = "Python's range()",
+     .example = "range(5)\nfor i in range(3) { print(i) }"},
+    {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
+     .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string",
+     .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
+     .source = "Python's len()", .example = "len([1, 2, 3])"},
+    {"negative", OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
+     .signature = "negative(x)   also -x", .summary = "elementwise negation",
+     .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",
+     .dtypes = "same dtype as x; int64 exact (overflow is an error)", .source = "IEEE 754-2019 §5.5.1 (negate)",
+     .example = "-[1, 0, -2]"},
+    {NULL},
+};

@@ -1,0 +1,110 @@
+/* ops.h — THE op table: every builtin nnpad knows, declared once.
+ *
+ * Eager evaluation (eval.c), :help, Tab completion and the tests all read
+ * this table; later the tracer, autodiff and the GPU backend read it too.
+ * An op is one op_def_t: its name, kind, kernels, and its documentation
+ * (formula, shapes, dtype rule, source).  tests/unit/test_help checks that
+ * no builtin lacks a field.
+ *
+ * Kinds:
+ *   OPK_UNARY   elementwise math: f32/f64 scalar kernels.  The input is
+ *               loaded into the compute type (fp32 for fp16/bf16/fp32, fp64
+ *               for fp64), f applied, the result rounded once to the dtype.
+ *   OPK_BINARY  elementwise with NumPy broadcasting: b32/b64 kernels (and
+ *               i64 for int64 tensors when the op is exact on integers).
+ *   OPK_FUNC    anything else: impl(call) does the work.
+ *
+ * Weak scalars (DESIGN.md §2) are resolved by op_prepare_* before a kernel
+ * runs, in one place, so every op follows the same promotion rules.
+ */
+#ifndef NN_OPS_H
+#define NN_OPS_H
+#include "lang/value.h"
+#include "lang/session.h"
+
+typedef enum op_kind { OPK_UNARY, OPK_BINARY, OPK_FUNC } op_kind_t;
+
+/* One call of a builtin: arguments are borrowed (the evaluator owns them). */
+typedef struct call {
+    const struct op_def *op;
+    span_t span;                 /* the whole call, e.g. `exp(x)` */
+    int nargs;                   /* positional */
+    value_t **args;
+    span_t *arg_spans;
+    int nkw;                     /* keyword */
+    const char **kw_names;
+    value_t **kw;
+    span_t *kw_spans;
+    const node_t **arg_nodes;    /* the AST of each positional argument (literals for casts) */
+    session_t *s;
+} call_t;
+
+typedef struct op_def {
+    const char *name;
+    op_kind_t kind;
+    float  (*f32)(float);
+    double (*f64)(double);
+    float  (*b32)(float, float);
+    double (*b64)(double, double);
+    int64_t (*i64)(int64_t, int64_t, span_t);   /* binary on int64 (may raise) */
+    value_t *(*impl)(call_t *c);                /* OPK_FUNC; returns a new reference */
+    int min_args, max_args;                     /* positional; max -1: any */
+    const char *kwargs;                         /* accepted keywords, space separated, or NULL */
+    /* documentation (:help NAME) */
+    const char *signature;   /* "exp(x)" */
+    const char *summary;     /* one line */
+    const char *formula;     /* the maths, e.g. "e^x" */
+    const char *shapes;      /* "x: any shape -> the same shape" */
+    const char *dtypes;      /* the dtype rule */
+    const char *source;      /* where the formula/constant/algorithm comes from */
+    const char *example;     /* REPL lines, run as a test (tests/help-examples) */
+    unsigned flags;
+} op_def_t;
+
+enum {
+    OPF_EXACT_LITERAL = 1,   /* a literal argument reaches the op with its exact fp64 values (casts) */
+    OPF_RETURNS_INT   = 2,   /* elementwise result is 0/1 */
+    OPF_HIDDEN        = 4,   /* not listed by :help (operator aliases) */
+};
+
+/* The table is gathered from one array per op family (ops/math.c,
+ * ops/reduce.c, ...; each ends with an entry whose name is NULL), like
+ * tmux's cmd-*.c descriptors.  op_at(i) for 0 <= i < op_count(), sorted
+ * by name. */
+int op_count(void);
+const op_def_t *op_at(int i);
+const op_def_t *op_find(const char *name);
+extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
+    op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[];
+/* The op for an infix operator (binop_t from ast.h). */
+const op_def_t *op_for_binop(int binop);
+
+/* Run a builtin: checks argument counts and keyword names against the
+ * table (errors name the signature), then dispatches.  New reference. */
+value_t *op_call(call_t *c);
+
+/* Elementwise application used by every OPK_UNARY / OPK_BINARY op and by
+ * operators.  Spans are for errors (shape errors show both shapes). */
+value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s);
+value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span_t sa, span_t sb, session_t *s);
+value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s);
+
+/* Helpers for impl functions (all raise clear errors naming the argument). */
+value_t *op_arg_tensor(call_t *c, int i);                  /* positional i as tensor (borrowed) */
+value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
+int64_t op_to_int(value_t *v, span_t span, const char *what);
+double op_to_double(value_t *v, span_t span, const char *what);
+dtype_t op_to_dtype(value_t *v, span_t span);               /* "fp16" or the function fp16 */
+/* A float tensor for math: weak scalars become the session precision (rounded
+ * once from the exact value), int64 becomes the session precision; new ref. */
+value_t *op_as_float(value_t *v, session_t *s);
+/* Shape from arguments: zeros(2, 3), zeros([2, 3]), zeros(shape(x)). */
+int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span);
+/* Axis argument: int in [-ndim, ndim) -> [0, ndim). */
+int op_axis(value_t *v, int ndim, span_t span);
+
+/* The session's settings, for ops. */
+session_settings_t *op_settings(session_t *s);
+
+/* Registered op families (each file appends to op_table through ops.c). */
+#endif

@@ -1,0 +1,413 @@
+/* precision.c — looking at and changing how numbers are stored: cast and
+ * the dtype functions fp16 bf16 fp32 fp64 int64, finfo, eps, ulp,
+ * nextafter and bits.
+ *
+ * Casts carry OPF_EXACT_LITERAL: a literal argument reaches them holding its
+ * exact typed (fp64) value, so fp16([1.0004882812509095]) rounds ONCE, from
+ * the typed number, to 1.0009765625; rounding it to fp32 first would give
+ * 1.00048828125, a tie, and then 1 (double rounding; IEEE 754-2019 §4.3.1
+ * asks for one rounding of the exact value).  All conversions to floats go
+ * through dtype_convert (dtype.c): round to nearest, ties to even.
+ */
+#include "ops/ops.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- conversion ---- */
+
+/* x (any tensor, weak or not) as a new, non-weak tensor of dtype `to`.
+ * Floats round once.  To int64: truncation toward zero as numpy's
+ * astype(int64); NaN, inf and values outside [-2^63, 2^63) are value errors
+ * (NumPy gives INT64_MIN and a RuntimeWarning; an error teaches better). */
+static value_t *convert(value_t *x, dtype_t to, span_t span, const char *opname)
+{
+    dtype_t from = (dtype_t)x->u.t.dtype;
+    value_t *r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
+    int64_t n = x->u.t.size;
+    if (to != DT_INT64 || from == DT_INT64) {
+        dtype_convert(to, tensor_data(r), from, tensor_data(x), n);
+        return r;
+    }
+    int64_t *o = tensor_data(r);
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double v = tensor_get_f64(x, i), d = trunc(v);
+        if (!(d >= -0x1p63 && d < 0x1p63))
+            err_raise(ERR_VALUE, span, "%s: element %lld is %g, which has no int64 value (int64 holds integers "
+                      "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)i, v);
+        o[i] = (int64_t)d;
+    }
+    return r;
+}
+
+static value_t *cast_impl(call_t *c)
+{
+    dtype_t dt = op_to_dtype(c->args[1], c->arg_spans[1]);
+    return convert(op_arg_tensor(c, 0), dt, c->arg_spans[0], "cast");
+}
+
+static value_t *fp16_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_FP16, c->arg_spans[0], "fp16"); }
+static value_t *bf16_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_BF16, c->arg_spans[0], "bf16"); }
+static value_t *fp32_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_FP32, c->arg_spans[0], "fp32"); }
+static value_t *fp64_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_FP64, c->arg_spans[0], "fp64"); }
+static value_t *int64_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_INT64, c->arg_spans[0], "int64"); }
+
+/* ---- finfo, eps ---- */
+
+/* The dtype an argument names: a dtype ("fp16" or the function fp16), or a
+ * tensor's own dtype (a weak number: the session precision), as
+ * numpy.finfo accepts dtypes and arrays. */
+static dtype_t dtype_arg(call_t *c, value_t *v, span_t sp)
+{
+    if (v->kind == V_TENSOR)
+        return v->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v->u.t.dtype;
+    return op_to_dtype(v, sp);
+}
+
+/* The positional argument 0 or the dtype= keyword; default the session
+ * precision. */
+static dtype_t dtype_param(call_t *c, span_t *sp)
+{
+    *sp = c->span;
+    if (c->nargs > 0) { *sp = c->arg_spans[0]; return dtype_arg(c, c->args[0], *sp); }
+    value_t *v = op_kw(c, "dtype", sp);
+    return v ? dtype_arg(c, v, *sp) : op_settings(c->s)->precision;
+}
+
+/* finfo: the facts of a float format, one line in the spirit of numpy's
+ * repr (finfo(resolution=0.001, min=-6.55040e+04, max=6.55040e+04,
+ * dtype=float16)), each number the shortest decimal that reads back as
+ * the exact double (they are all exact doubles). */
+static value_t *finfo_impl(call_t *c)
+{
+    span_t sp;
+    dtype_t dt = dtype_param(c, &sp);
+    char buf[1024];
+    int n;
+    if (dt == DT_INT64) {
+        n = snprintf(buf, sizeof buf, "iinfo(min=%lld, max=%lld, bits=64, dtype=int64)   (integers, exact; "
+                     "finfo describes float dtypes)", (long long)INT64_MIN, (long long)INT64_MAX);
+        return str_new(buf, (size_t)n);
+    }
+    const dtype_traits_t *t = &dtype_traits[dt];
+    char mx[64], mn[64], ep[64], sn[64], ss[64], res[32];
+    dtype_format_shortest(mx, sizeof mx, t->max);
+    dtype_format_shortest(mn, sizeof mn, -t->max);
+    dtype_format_shortest(ep, sizeof ep, t->eps);
+    dtype_format_shortest(sn, sizeof sn, t->min_normal);
+    dtype_format_shortest(ss, sizeof ss, t->min_subnormal);
+    /* numpy: precision = int(-log10(eps)), resolution = 10**-precision */
+    int prec = (int)floor(-log10(t->eps));
+    snprintf(res, sizeof res, "%g", pow(10.0, -prec));
+    n = snprintf(buf, sizeof buf,
+                 "finfo(resolution=%s, min=%s, max=%s, eps=%s, smallest_normal=%s, smallest_subnormal=%s, "
+                 "bits=%d, exponent_bits=%d, mantissa_bits=%d, dtype=%s)",
+                 res, mn, mx, ep, sn, ss, t->size * 8, t->exp_bits, t->man_bits, t->name);
+    return str_new(buf, (size_t)n);
+}
+
+static value_t *eps_impl(call_t *c)
+{
+    span_t sp;
+    dtype_t dt = dtype_param(c, &sp);
+    if (dt == DT_INT64)
+        err_raise(ERR_DTYPE, sp, "eps is the gap from 1 to the next float: it needs fp16, bf16, fp32 or fp64, not int64");
+    return tensor_scalar_f64(dt, dtype_traits[dt].eps);
+}
+
+/* ---- ulp, nextafter ---- */
+
+/* ulp(x): dtype_ulp elementwise in x's dtype (numpy.spacing of |x|); a
+ * weak number is rounded to the session precision first; int64 gives 1. */
+static value_t *ulp_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    dtype_t dt = x->u.t.weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
+    value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
+    void *o = tensor_data(r);
+    for (int64_t i = 0; i < x->u.t.size; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        if (dt == DT_INT64) ((int64_t *)o)[i] = 1;
+        else dtype_store_f64(dt, o, i, dtype_ulp(dt, dtype_round_f64(dt, tensor_get_f64(x, i))));
+    }
+    return r;
+}
+
+/* NumPy broadcasting of k operands (as in math.c's where): shape and
+ * per-operand element strides, 0 along broadcast dimensions. */
+static int bcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
+                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname)
+{
+    int n = 0;
+    for (int j = 0; j < k; j++) if (v[j]->u.t.ndim > n) n = v[j]->u.t.ndim;
+    for (int i = 0; i < n; i++) {
+        int64_t d = 1;
+        int who = -1;
+        for (int j = 0; j < k; j++) {
+            int kk = i - (n - v[j]->u.t.ndim);
+            int64_t dj = kk < 0 ? 1 : v[j]->u.t.shape[kk];
+            if (dj == 1) continue;
+            if (d != 1 && dj != d) {
+                char s1[128], s2[128];
+                tensor_shape_str(s1, sizeof s1, v[who]->u.t.ndim, v[who]->u.t.shape);
+                tensor_shape_str(s2, sizeof s2, v[j]->u.t.ndim, v[j]->u.t.shape);
+                err_raise(ERR_SHAPE, span,
+                          "shape mismatch in %s: %s has shape %s and %s has shape %s: dimension %d is %lld "
+                          "and %lld (broadcasting rule: aligned from the right, sizes must be equal or 1)",
+                          opname, names[who], s1, names[j], s2, i - n, (long long)d, (long long)dj);
+            }
+            d = dj;
+            who = j;
+        }
+        shape[i] = d;
+    }
+    for (int j = 0; j < k; j++) {
+        int nt = v[j]->u.t.ndim;
+        int64_t s = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            int kk = i - (n - nt);
+            if (kk < 0) { st[j][i] = 0; continue; }
+            st[j][i] = v[j]->u.t.shape[kk] == 1 && shape[i] != 1 ? 0 : s;
+            s *= v[j]->u.t.shape[kk];
+        }
+    }
+    return n;
+}
+
+/* nextafter(x, y): the next value of x's dtype after x toward y
+ * (numpy.nextafter, computed in the dtype itself, so fp16 steps by fp16
+ * ulps).  A weak x takes y's dtype when y is a float tensor, else the
+ * session precision; int64 steps by 1. */
+static value_t *nextafter_impl(call_t *c)
+{
+    value_t *v[2] = { op_arg_tensor(c, 0), op_arg_tensor(c, 1) };
+    static const char *const names[2] = { "x", "y" };
+    value_t *x = v[0], *y = v[1];
+    dtype_t dt;
+    if (!x->u.t.weak) dt = (dtype_t)x->u.t.dtype;
+    else if (!y->u.t.weak && y->u.t.dtype != DT_INT64) dt = (dtype_t)y->u.t.dtype;
+    else dt = op_settings(c->s)->precision;
+    int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
+    int n = bcast_k(v, names, 2, shape, st, c->span, "nextafter");
+    value_t *r = tensor_new_raw(dt, n, shape);
+    void *o = tensor_data(r);
+    int64_t idx[NN_MAX_DIMS] = {0}, off[2] = {0, 0};
+    bool xint = dt == DT_INT64;   /* then x is a non-weak int64 tensor */
+    for (int64_t i = 0; i < r->u.t.size; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double toward = tensor_get_f64(y, off[1]);
+        if (xint) {
+            int64_t xi = ((const int64_t *)tensor_data(x))[off[0]];
+            if (toward != toward)
+                err_raise(ERR_VALUE, c->arg_spans[1], "nextafter: an int64 cannot step toward nan");
+            if ((double)xi < toward && xi < INT64_MAX) xi++;
+            else if ((double)xi > toward && xi > INT64_MIN) xi--;
+            ((int64_t *)o)[i] = xi;
+        } else {
+            double xv = dtype_round_f64(dt, tensor_get_f64(x, off[0]));
+            dtype_store_f64(dt, o, i, dtype_nextafter(dt, xv, toward));
+        }
+        for (int d = n - 1; d >= 0; d--) {
+            idx[d]++;
+            off[0] += st[0][d];
+            off[1] += st[1][d];
+            if (idx[d] < shape[d]) break;
+            off[0] -= st[0][d] * idx[d];
+            off[1] -= st[1][d] * idx[d];
+            idx[d] = 0;
+        }
+    }
+    return r;
+}
+
+/* ---- bits ---- */
+
+/* Append to a string value, growing its buffer (owned by the value, so an
+ * error part-way through frees it with the statement's temporaries). */
+static void str_append(value_t *s, const char *text, size_t n)
+{
+    size_t len = s->u.str.len;
+    s->u.str.s = mem_realloc(s->u.str.s, len + 1, len + n + 1);
+    memcpy(s->u.str.s + len, text, n);
+    s->u.str.s[len + n] = '\0';
+    s->u.str.len = len + n;
+}
+
+#define BITS_MAX_ELEMS 64
+
+/* bits(x): one line per element (dtype_bits_line: sign | exponent |
+ * mantissa = exact stored decimal).  A weak number or literal is shown as
+ * the session precision stores it, with the exact typed value it was
+ * rounded from and the error; a tensor shows its dtype and stored values.
+ * Elements of a tensor are labelled with their index; beyond 64 elements
+ * the rest are elided. */
+/* A literal in the source: numbers, lists of them, signs. */
+static bool literal_node(const node_t *n)
+{
+    if (!n) return false;
+    switch (n->kind) {
+    case N_INT: case N_FLOAT: return true;
+    case N_UNARY: return literal_node(n->a);
+    case N_LIST:
+        for (int i = 0; i < n->nitems; i++) if (!literal_node(n->items[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+static value_t *bits_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    bool weak = x->u.t.weak;
+    /* The typed value is worth a note for a literal (even "exact"), or
+     * when a weak value held in a variable is not what the precision
+     * stores; a computed weak value (0.1 + 0.2) already is the stored one. */
+    bool literal = c->arg_nodes && literal_node(c->arg_nodes[0]);
+    dtype_t dt = weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
+    int nd = x->u.t.ndim;
+    int64_t n = x->u.t.size, shown = n > BITS_MAX_ELEMS ? BITS_MAX_ELEMS : n;
+
+    /* width of the index labels, e.g. "[1, 2]" */
+    int lw = 0;
+    if (nd > 0) {
+        char lab[256];
+        int64_t last[NN_MAX_DIMS];
+        for (int d = 0; d < nd; d++) last[d] = x->u.t.shape[d] > 0 ? x->u.t.shape[d] - 1 : 0;
+        int k = 0;
+        for (int d = 0; d < nd; d++) k += snprintf(lab + k, sizeof lab - (size_t)k, "%s%lld", d ? ", " : "[", (long long)last[d]);
+        lw = k + 1;
+    }
+
+    value_t *out = str_new("", 0);
+    char line[4096], lab[256];
+    int64_t idx[NN_MAX_DIMS] = {0};
+    for (int64_t i = 0; i < shown; i++) {
+        int len = 0;
+        if (nd > 0) {
+            int k = 0;
+            for (int d = 0; d < nd; d++) k += snprintf(lab + k, sizeof lab - (size_t)k, "%s%lld", d ? ", " : "[", (long long)idx[d]);
+            snprintf(lab + k, sizeof lab - (size_t)k, "]");
+            len = snprintf(line, sizeof line, "%-*s  ", lw, lab);
+        }
+        if (x->u.t.dtype == DT_INT64 && !weak) {
+            /* exact for every int64 (a double would not be beyond 2^53) */
+            len += snprintf(line + len, sizeof line - (size_t)len, "int64  %lld (integer, exact)",
+                            (long long)((const int64_t *)tensor_data(x))[i]);
+        } else {
+            double stored, typed = tensor_get_f64(x, i);
+            if (weak) {
+                /* round once from the exact value (an int64 weak converts exactly) */
+                char one[8];
+                dtype_convert(dt, one, (dtype_t)x->u.t.dtype, (const char *)tensor_data(x) + (size_t)i * dtype_traits[x->u.t.dtype].size, 1);
+                stored = dtype_load_f64(dt, one, 0);
+            } else {
+                stored = typed;
+            }
+            bool has_typed = weak && (literal || !(stored == typed && signbit(stored) == signbit(typed)));
+            len += dtype_bits_line(line + len, (int)sizeof line - len, dt, stored, has_typed, typed);
+        }
+        if (len > (int)sizeof line - 1) len = (int)sizeof line - 1;
+        if (i) str_append(out, "\n", 1);
+        str_append(out, line, (size_t)len);
+        for (int d = nd - 1; d >= 0; d--) {
+            if (++idx[d] < x->u.t.shape[d]) break;
+            idx[d] = 0;
+        }
+    }
+    if (n > shown) {
+        int len = snprintf(line, sizeof line, "\n... %lld more element%s not shown (bits() lists the first %d; "
+                           "index x to see others)", (long long)(n - shown), n - shown == 1 ? "" : "s", BITS_MAX_ELEMS);
+        str_append(out, line, (size_t)len);
+    }
+    if (n == 0) {
+        char sh[128];
+        tensor_shape_str(sh, sizeof sh, nd, x->u.t.shape);
+        int len = snprintf(line, sizeof line, "(no elements: shape %s, %s)", sh, dtype_traits[dt].name);
+        str_append(out, line, (size_t)len);
+    }
+    return out;
+}
+
+/* ---- the table ---- */
+
+#define CAST_DTYPES_TO(d) "-> " d ", whatever x's dtype; a literal is rounded once from its exact typed value"
+#define CAST_FORMULA "round to nearest, ties to even, once; beyond the largest finite value -> ±inf; " \
+    "below half the smallest subnormal -> ±0; nan stays nan; the sign of zero is kept"
+#define CAST_SRC "IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)"
+
+const op_def_t op_family_precision[] = {
+    {"cast", OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
+     .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
+     .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
+     .shapes = "x: any shape -> the same shape", .dtypes = "-> dtype; a literal is rounded once from its exact typed value",
+     .source = CAST_SRC "; numpy astype (truncation to integers)",
+     .example = "cast(0.1, \"fp16\")\ncast([1.5, -2.7], int64)"},
+    {"fp16", OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
+     .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
+     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp16"), .source = CAST_SRC " (binary16)",
+     .example = "fp16(0.1)\nfp16([1.0004882812509095])\nfp16(65520)"},
+    {"bf16", OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
+     .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
+     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("bf16"),
+     .source = "bfloat16 as in Google Cloud TPU documentation (fp32's top 16 bits, round to nearest even); " CAST_SRC,
+     .example = "bf16(0.1)\nbf16([1, 1.00390625, 257])"},
+    {"fp32", OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
+     .formula = CAST_FORMULA "; eps 2^-23",
+     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp32"), .source = CAST_SRC " (binary32)",
+     .example = "fp32(0.1)\nfp32([16777217])"},
+    {"fp64", OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
+     .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
+     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp64"), .source = CAST_SRC " (binary64)",
+     .example = "fp64(0.1)\nfp64(fp16(0.1))"},
+    {"int64", OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
+     .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
+     .shapes = "x: any shape -> the same shape", .dtypes = "-> int64",
+     .source = "numpy.ndarray.astype(int64) (C conversion, truncation: C11 §6.3.1.4)",
+     .example = "int64([2.7, -2.7, 3])"},
+    {"finfo", OPK_FUNC, .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+     .signature = "finfo(dtype=session precision)", .summary = "the facts of a float format: eps, max, smallest normal and subnormal, bits",
+     .formula = "eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
+                "smallest_normal = 2^(1 - bias); smallest_subnormal = smallest_normal * eps; resolution = 10^-floor(-log10 eps)",
+     .shapes = "dtype: a name (fp16 or \"fp16\") or a tensor (its dtype) -> a line of text",
+     .dtypes = "fp16, bf16, fp32, fp64 (int64 gives its range)",
+     .source = "numpy.finfo (fp16, fp32, fp64) and torch.finfo (bf16); IEEE 754-2019 §3.6 table 3.5",
+     .example = "finfo(fp16)\nfinfo(\"bf16\")\nfinfo()"},
+    {"eps", OPK_FUNC, .impl = eps_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+     .signature = "eps(dtype=session precision)", .summary = "machine epsilon: the gap from 1 to the next larger value",
+     .formula = "2^-mantissa_bits: fp16 2^-10, bf16 2^-7, fp32 2^-23, fp64 2^-52 (numpy.finfo(t).eps)",
+     .shapes = "-> a 0-d tensor", .dtypes = "-> that dtype (default the session precision)",
+     .source = "numpy.finfo eps; IEEE 754-2019 §3.3",
+     .example = "eps()\neps(fp16)\n1 + eps(fp16) / 2 == 1"},
+    {"ulp", OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
+     .signature = "ulp(x)", .summary = "unit in the last place: the gap from |x| to the next larger value of x's dtype",
+     .formula = "nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
+                "ulp(max) = inf; inf and nan give nan",
+     .shapes = "x: any shape -> the same shape",
+     .dtypes = "x's dtype; a weak number is rounded to the session precision first; int64 gives 1",
+     .source = "numpy.spacing; Goldberg, What every computer scientist should know about floating-point arithmetic (1991), §1.2",
+     .example = "ulp(1)\nulp(fp16([1, 1000, 65504]))"},
+    {"nextafter", OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
+     .signature = "nextafter(x, y)", .summary = "the next representable value after x toward y, in x's dtype",
+     .formula = "one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal",
+     .shapes = "x, y: broadcastable shapes -> the broadcast shape",
+     .dtypes = "x's dtype (a weak x: y's float dtype, else the session precision); int64 steps by 1",
+     .source = "numpy.nextafter; IEEE 754-2019 §5.3.1 nextUp/nextDown",
+     .example = "nextafter(fp16(1), 2)\nnextafter(fp16([0, 1]), -1)"},
+    {"bits", OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
+     .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
+                "a number or literal also shows the typed value it was rounded from and the error stored - typed",
+     .shapes = "x: any shape -> text, one line per element (the first 64)",
+     .dtypes = "a number or literal: as the session precision stores it; a tensor: its dtype",
+     .source = "IEEE 754-2019 §3.4 (binary interchange format encodings); exact decimal expansion of the binary value",
+     .example = "bits(0.1)\n:precision fp16\nbits(0.1)\nbits(fp32([1, -2.5]))"},
+    {NULL},
+};

@@ -1,0 +1,450 @@
+/* shape.c — shape ops: shape size ndim reshape transpose concat stack, and
+ * the table entry for matmul (its kernel is op_matmul in linalg.c).
+ *
+ * Every result owns fresh contiguous storage (row-major): views arrive with
+ * the CPU-speed issue, and until then no two tensors share storage, so an
+ * indexed assignment never changes another variable.
+ *
+ * A weak number given where a tensor is expected acts as a 0-d tensor of the
+ * session precision (rounded once), as in the reductions.
+ */
+#include "ops/ops.h"
+#include "ops/shape.h"
+#include "lang/error.h"
+#include <math.h>
+#include <string.h>
+#include <stdio.h>
+
+static double weak_value(const value_t *v)
+{
+    return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
+}
+
+static void need_tensor(const value_t *v, span_t span, const char *opname)
+{
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "%s needs a tensor here, not a %s", opname, val_kind_name(v));
+}
+
+/* v as a non-weak tensor: a new reference. */
+static value_t *strong(value_t *v, session_t *s)
+{
+    if (v->u.t.weak) return tensor_scalar_f64(op_settings(s)->precision, weak_value(v));
+    return val_ref(v);
+}
+
+static void shape_text(char *buf, int cap, int nd, const int64_t *sh) { tensor_shape_str(buf, cap, nd, sh); }
+
+/* ---- shape, size, ndim ---- */
+
+static value_t *shape_impl(call_t *c)
+{
+    value_t *x = c->args[0];
+    need_tensor(x, c->arg_spans[0], "shape");
+    int64_t n = x->u.t.ndim;
+    value_t *out = tensor_new_raw(DT_INT64, 1, &n);
+    for (int i = 0; i < x->u.t.ndim; i++) ((int64_t *)tensor_data(out))[i] = x->u.t.shape[i];
+    return out;
+}
+
+/* Counts are exact integers: weak ints, like Python's x.size and x.ndim. */
+static value_t *size_impl(call_t *c)
+{
+    value_t *x = c->args[0];
+    need_tensor(x, c->arg_spans[0], "size");
+    return tensor_weak_int(x->u.t.size);
+}
+
+static value_t *ndim_impl(call_t *c)
+{
+    value_t *x = c->args[0];
+    need_tensor(x, c->arg_spans[0], "ndim");
+    return tensor_weak_int(x->u.t.ndim);
+}
+
+/* ---- integer lists (shapes, axes) ---- */
+
+/* One integer from element i of tensor t (integral values only). */
+static int64_t tensor_int_at(const value_t *t, int64_t i, span_t span, const char *what)
+{
+    if (t->u.t.dtype == DT_INT64) return ((const int64_t *)tensor_data(t))[i];
+    double d = tensor_get_f64(t, i);
+    if (d != floor(d) || fabs(d) > 0x1p62)
+        err_raise(ERR_VALUE, span, "%s must be whole numbers, not %g", what, d);
+    return (int64_t)d;
+}
+
+/* Integers from a list value, a 1-D tensor (shape(x), [2, 3]) or a single
+ * number; at most cap of them.  Returns the count. */
+static int read_ints(value_t *v, span_t span, int64_t *out, int cap, const char *what)
+{
+    if (v->kind == V_LIST) {
+        if (v->u.list.n > cap)
+            err_raise(ERR_SHAPE, span, "%s: %d values given, at most %d allowed", what, v->u.list.n, cap);
+        for (int i = 0; i < v->u.list.n; i++) out[i] = op_to_int(v->u.list.items[i], span, what);
+        return v->u.list.n;
+    }
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "%s must be integers (a number, a list or a 1-D tensor), not a %s", what, val_kind_name(v));
+    if (v->u.t.ndim == 0) {
+        out[0] = op_to_int(v, span, what);
+        return 1;
+    }
+    if (v->u.t.ndim != 1) {
+        char sh[128];
+        shape_text(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
+        err_raise(ERR_SHAPE, span, "%s must be a 1-D list of integers, not a tensor of shape %s", what, sh);
+    }
+    if (v->u.t.size > cap)
+        err_raise(ERR_SHAPE, span, "%s: %lld values given, at most %d allowed", what, (long long)v->u.t.size, cap);
+    for (int64_t i = 0; i < v->u.t.size; i++) out[i] = tensor_int_at(v, i, span, what);
+    return (int)v->u.t.size;
+}
+
+/* ---- reshape ---- */
+
+static value_t *reshape_impl(call_t *c)
+{
+    value_t *x0 = c->args[0];
+    need_tensor(x0, c->arg_spans[0], "reshape");
+    int64_t sh[NN_MAX_DIMS];
+    int nd = 0;
+    span_t ssp = c->nargs > 1 ? span_join(c->arg_spans[1], c->arg_spans[c->nargs - 1]) : c->span;
+    if (c->nargs == 2 && (c->args[1]->kind == V_LIST ||
+                          (c->args[1]->kind == V_TENSOR && c->args[1]->u.t.ndim == 1))) {
+        nd = read_ints(c->args[1], c->arg_spans[1], sh, NN_MAX_DIMS, "the new shape");
+    } else {
+        if (c->nargs - 1 > NN_MAX_DIMS)
+            err_raise(ERR_SHAPE, ssp, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, c->nargs - 1);
+        for (int i = 1; i < c->nargs; i++) sh[nd++] = op_to_int(c->args[i], c->arg_spans[i], "a dimension");
+    }
+    value_t *x = strong(x0, c->s);
+    int infer = -1;
+    int64_t known = 1;
+    for (int i = 0; i < nd; i++) {
+        if (sh[i] == -1) {
+            if (infer >= 0) err_raise(ERR_SHAPE, ssp, "reshape: only one dimension can be -1 (inferred)");
+            infer = i;
+        } else if (sh[i] < 0) {
+            err_raise(ERR_SHAPE, ssp, "reshape: dimension %d is %lld; sizes are 0 or more (or -1 to infer one)", i, (long long)sh[i]);
+        } else {
+            if (sh[i] != 0 && known > INT64_MAX / sh[i])
+                err_raise(ERR_LIMIT, ssp, "reshape: the new shape has too many elements");
+            known *= sh[i];
+        }
+    }
+    int64_t size = x->u.t.size;
+    char s1[160], s2[160];
+    shape_text(s1, sizeof s1, x->u.t.ndim, x->u.t.shape);
+    shape_text(s2, sizeof s2, nd, sh);
+    if (infer >= 0) {
+        if (known == 0)
+            err_raise(ERR_SHAPE, ssp, "cannot reshape %s (%lld elements) into %s: the -1 cannot be inferred when "
+                      "another dimension is 0", s1, (long long)size, s2);
+        if (size % known != 0)
+            err_raise(ERR_SHAPE, ssp, "cannot reshape %s (%lld elements) into %s: %lld is not a multiple of %lld, "
+                      "the product of the other dimensions", s1, (long long)size, s2, (long long)size, (long long)known);
+        sh[infer] = size / known;
+    } else if (known != size) {
+        err_raise(ERR_SHAPE, ssp, "cannot reshape %s (%lld elements) into %s (%lld elements): reshape keeps the element count",
+                  s1, (long long)size, s2, (long long)known);
+    }
+    value_t *out = tensor_new_raw((dtype_t)x->u.t.dtype, nd, sh);
+    memcpy(tensor_data(out), tensor_data(x), (size_t)size * (size_t)dtype_traits[x->u.t.dtype].size);
+    val_unref(x);
+    return out;
+}
+
+/* ---- transpose ---- */
+
+/* out[i0, ..., i_{n-1}] = x[...] with out dimension d being x dimension
+ * axes[d].  A fresh contiguous tensor. */
+static value_t *permute(const value_t *x, const int *axes)
+{
+    int nd = x->u.t.ndim;
+    int64_t xst[NN_MAX_DIMS], st[NN_MAX_DIMS], osh[NN_MAX_DIMS], idx[NN_MAX_DIMS];
+    int64_t s = 1;
+    for (int d = nd - 1; d >= 0; d--) { xst[d] = s; s *= x->u.t.shape[d]; }
+    for (int d = 0; d < nd; d++) { osh[d] = x->u.t.shape[axes[d]]; st[d] = xst[axes[d]]; idx[d] = 0; }
+    dtype_t dt = (dtype_t)x->u.t.dtype;
+    value_t *out = tensor_new_raw(dt, nd, osh);
+    int es = dtype_traits[dt].size;
+    const char *px = tensor_data(x);
+    char *po = tensor_data(out);
+    int64_t off = 0, n = out->u.t.size;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        switch (es) {
+        case 2: ((uint16_t *)po)[i] = ((const uint16_t *)px)[off]; break;
+        case 4: ((uint32_t *)po)[i] = ((const uint32_t *)px)[off]; break;
+        case 8: ((uint64_t *)po)[i] = ((const uint64_t *)px)[off]; break;
+        default: memcpy(po + i * es, px + off * es, (size_t)es); break;
+        }
+        for (int d = nd - 1; d >= 0; d--) {
+            off += st[d];
+            if (++idx[d] < osh[d]) break;
+            off -= st[d] * osh[d];
+            idx[d] = 0;
+        }
+    }
+    return out;
+}
+
+value_t *op_transpose(value_t *x, span_t span)
+{
+    need_tensor(x, span, "transpose");
+    int nd = x->u.t.ndim;
+    if (nd < 2) return val_ref(x);
+    int axes[NN_MAX_DIMS];
+    for (int d = 0; d < nd; d++) axes[d] = nd - 1 - d;
+    return permute(x, axes);
+}
+
+static value_t *transpose_impl(call_t *c)
+{
+    value_t *x = c->args[0];
+    need_tensor(x, c->arg_spans[0], "transpose");
+    span_t sp;
+    value_t *av = op_kw(c, "axes", &sp);
+    if (!av) return op_transpose(x, c->arg_spans[0]);
+    int nd = x->u.t.ndim;
+    int64_t ax[NN_MAX_DIMS];
+    int na = read_ints(av, sp, ax, NN_MAX_DIMS, "axes");
+    char sh[128];
+    shape_text(sh, sizeof sh, nd, x->u.t.shape);
+    if (na != nd)
+        err_raise(ERR_SHAPE, sp, "axes has %d entries but x has %d dimensions (shape %s): "
+                  "axes must list every dimension once", na, nd, sh);
+    int axes[NN_MAX_DIMS];
+    bool seen[NN_MAX_DIMS] = { false };
+    for (int d = 0; d < nd; d++) {
+        int64_t a = ax[d];
+        if (a < -nd || a >= nd)
+            err_raise(ERR_INDEX, sp, "axis %lld is out of range for a tensor of shape %s (axes go from %d to %d)",
+                      (long long)a, sh, -nd, nd - 1);
+        if (a < 0) a += nd;
+        if (seen[a]) err_raise(ERR_VALUE, sp, "axes repeats dimension %lld: axes must list every dimension once", (long long)a);
+        seen[a] = true;
+        axes[d] = (int)a;
+    }
+    if (nd == 0) return val_ref(x);
+    return permute(x, axes);
+}
+
+/* ---- concat and stack ---- */
+
+/* The one-tensor form: x's leading dimension enumerates the pieces (a
+ * literal [a, b] of equal-shape tensors is itself a stacked tensor).
+ * stack(x, axis=a) moves dimension 0 to a; concat(x, axis=a) does that too
+ * and merges it with the following dimension. */
+static value_t *join_split(call_t *c, value_t *x0, bool stack)
+{
+    const char *name = stack ? "stack" : "concat";
+    value_t *x = strong(x0, c->s);
+    int nd = x->u.t.ndim;
+    if (nd == 0 || (!stack && nd == 1))
+        err_raise(ERR_SHAPE, c->arg_spans[0], "%s needs several tensors (or a list, or a tensor whose first dimension "
+                  "lists them)%s; this is %s", name, stack ? "" : " of at least 1 dimension each",
+                  nd == 0 ? "a single number" : "a 1-D tensor, whose pieces are numbers (use stack, or reshape)");
+    span_t sp = c->span;
+    value_t *av = op_kw(c, "axis", &sp);
+    int a = av ? op_axis(av, stack ? nd : nd - 1, sp) : 0;
+    int axes[NN_MAX_DIMS], k = 0;
+    for (int d = 0; d < nd; d++) {
+        if (d == a) axes[k++] = 0;
+        if (d + 1 < nd) axes[k++] = d + 1;
+    }
+    value_t *out = permute(x, axes);
+    if (!stack) {   /* merge dimensions a (the pieces) and a + 1 */
+        out->u.t.shape[a] *= out->u.t.shape[a + 1];
+        for (int d = a + 1; d < nd - 1; d++) out->u.t.shape[d] = out->u.t.shape[d + 1];
+        out->u.t.ndim = nd - 1;
+    }
+    val_unref(x);
+    return out;
+}
+
+static value_t *join(call_t *c, bool stack)
+{
+    const char *name = stack ? "stack" : "concat";
+    value_t **items;
+    int n;
+    const span_t *spans = NULL;
+    span_t one = c->span;
+    if (c->nargs == 1) {
+        value_t *v = c->args[0];
+        if (v->kind == V_TENSOR) return join_split(c, v, stack);
+        if (v->kind != V_LIST)
+            err_raise(ERR_TYPE, c->arg_spans[0], "%s needs tensors (several, or a list of them), not a %s", name, val_kind_name(v));
+        items = v->u.list.items;
+        n = v->u.list.n;
+        one = c->arg_spans[0];
+        if (n == 0) err_raise(ERR_VALUE, one, "%s needs at least one tensor; the list is empty", name);
+    } else {
+        items = c->args;
+        n = c->nargs;
+        spans = c->arg_spans;
+    }
+#define PSPAN(i) (spans ? spans[i] : one)
+    /* dtype: the promotion of the tensors; weak numbers take it (JAX); only
+     * weak numbers, or int64 tensors with a weak float: the session precision. */
+    dtype_t prec = op_settings(c->s)->precision, dt = prec;
+    bool any_strong = false, weak_float = false;
+    for (int i = 0; i < n; i++) {
+        value_t *v = items[i];
+        if (v->kind != V_TENSOR)
+            err_raise(ERR_TYPE, PSPAN(i), "%s: piece %d is a %s, not a tensor", name, i, val_kind_name(v));
+        if (v->u.t.weak) {
+            if (v->u.t.dtype != DT_INT64) weak_float = true;
+        } else {
+            dt = any_strong ? dtype_promote(dt, (dtype_t)v->u.t.dtype) : (dtype_t)v->u.t.dtype;
+            any_strong = true;
+        }
+    }
+    if (!any_strong || (dt == DT_INT64 && weak_float)) dt = prec;
+
+    /* shapes */
+    const value_t *p0 = items[0];
+    int nd = p0->u.t.ndim;
+    if (!stack && nd == 0)
+        err_raise(ERR_SHAPE, PSPAN(0), "concat joins tensors of at least 1 dimension; piece 0 is a number or 0-d (use stack)");
+    span_t asp = c->span;
+    value_t *av = op_kw(c, "axis", &asp);
+    int a = av ? op_axis(av, stack ? nd + 1 : nd, asp) : 0;
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        const value_t *v = items[i];
+        bool ok = v->u.t.ndim == nd;
+        for (int d = 0; ok && d < nd; d++)
+            if (v->u.t.shape[d] != p0->u.t.shape[d] && (stack || d != a)) ok = false;
+        if (!ok) {
+            char s0[160], s1[160];
+            shape_text(s0, sizeof s0, nd, p0->u.t.shape);
+            shape_text(s1, sizeof s1, v->u.t.ndim, v->u.t.shape);
+            if (stack)
+                err_raise(ERR_SHAPE, PSPAN(i), "shape mismatch: stack piece %d has shape %s but piece 0 has shape %s "
+                          "(stack needs every piece the same shape)", i, s1, s0);
+            err_raise(ERR_SHAPE, PSPAN(i), "shape mismatch: concat piece %d has shape %s but piece 0 has shape %s "
+                      "(concat along axis %d needs the same number of dimensions and every other dimension equal)", i, s1, s0, a);
+        }
+        total += stack ? 1 : v->u.t.shape[a];
+    }
+    int64_t osh[NN_MAX_DIMS];
+    int ond = 0;
+    for (int d = 0; d < nd; d++) {
+        if (stack && d == a) osh[ond++] = n;
+        osh[ond++] = (!stack && d == a) ? total : p0->u.t.shape[d];
+    }
+    if (stack && a == nd) osh[ond++] = n;
+    value_t *out = tensor_new_raw(dt, ond, osh);
+
+    /* Copy: for each index before the axis, each piece's block in turn. */
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < a; d++) outer *= p0->u.t.shape[d];
+    for (int d = stack ? a : a + 1; d < nd; d++) inner *= p0->u.t.shape[d];
+    int es = dtype_traits[dt].size;
+    char *po = tensor_data(out);
+    int64_t at = 0;
+    for (int64_t o = 0; o < outer; o++) {
+        if ((o & 0xFF) == 0) err_check_interrupt();
+        for (int i = 0; i < n; i++) {
+            const value_t *v = items[i];
+            int64_t blk = stack ? inner : v->u.t.shape[a] * inner;
+            if (v->u.t.weak) {
+                if (dt == DT_INT64) ((int64_t *)po)[at] = ((const int64_t *)tensor_data(v))[0];
+                else dtype_store_f64(dt, po, at, weak_value(v));   /* rounded once from the exact value */
+            } else {
+                const char *src = (const char *)tensor_data(v) + o * blk * dtype_traits[v->u.t.dtype].size;
+                dtype_convert(dt, po + at * es, (dtype_t)v->u.t.dtype, src, blk);
+            }
+            at += blk;
+        }
+    }
+#undef PSPAN
+    return out;
+}
+
+static value_t *concat_impl(call_t *c) { return join(c, false); }
+static value_t *stack_impl(call_t *c) { return join(c, true); }
+
+/* ---- matmul's table entry ---- */
+
+static value_t *matmul_impl(call_t *c)
+{
+    for (int i = 0; i < 2; i++) {
+        value_t *v = c->args[i];
+        if (v->kind != V_TENSOR)
+            err_raise(ERR_TYPE, c->arg_spans[i], "matmul needs tensors, not a %s", val_kind_name(v));
+        if (v->u.t.weak)
+            err_raise(ERR_TYPE, c->arg_spans[i], "matmul needs tensors, not numbers (use * for scaling)");
+        if (v->u.t.ndim == 0)
+            err_raise(ERR_SHAPE, c->arg_spans[i], "matmul needs tensors of at least 1 dimension; this one is 0-d (use * for scaling)");
+    }
+    return op_matmul(c->args[0], c->args[1], c->span, c->s);
+}
+
+/* ---- the table ---- */
+
+const op_def_t op_family_shape[] = {
+    {"shape", OPK_FUNC, .impl = shape_impl, .min_args = 1, .max_args = 1,
+     .signature = "shape(x)", .summary = "the dimensions of x as a 1-D int64 tensor",
+     .formula = "(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()",
+     .shapes = "x: any shape -> (ndim(x),)", .dtypes = "result is int64",
+     .source = "numpy.shape documentation",
+     .example = "shape([[1, 2, 3], [4, 5, 6]])\nshape(3)"},
+    {"size", OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
+     .signature = "size(x)", .summary = "the number of elements of x",
+     .formula = "d_0 * d_1 * ... * d_{n-1} (1 for a number)",
+     .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64, like Python's int)",
+     .source = "numpy.ndarray.size documentation",
+     .example = "size([[1, 2, 3], [4, 5, 6]])"},
+    {"ndim", OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
+     .signature = "ndim(x)", .summary = "the number of dimensions of x",
+     .formula = "len(shape(x)); 0 for a number",
+     .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64)",
+     .source = "numpy.ndarray.ndim documentation",
+     .example = "ndim([[1, 2, 3], [4, 5, 6]])\nndim(3)"},
+    {"reshape", OPK_FUNC, .impl = reshape_impl, .min_args = 2, .max_args = -1,
+     .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
+     .summary = "the same elements in row-major order with a new shape; one dimension may be -1 (inferred)",
+     .formula = "out.flat[i] = x.flat[i]; a -1 becomes size(x) / (product of the other dimensions)",
+     .shapes = "x: any shape -> the given shape, whose element count must equal size(x)",
+     .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
+     .source = "numpy.reshape documentation (C order)",
+     .example = "reshape([1, 2, 3, 4, 5, 6], 2, 3)\nreshape([1, 2, 3, 4, 5, 6], [3, -1])"},
+    {"transpose", OPK_FUNC, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
+     .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default)",
+     .formula = "out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged",
+     .shapes = "x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])",
+     .dtypes = "result has x's dtype",
+     .source = "numpy.transpose documentation",
+     .example = "transpose([[1, 2, 3], [4, 5, 6]])\n[[1, 2], [3, 4]]'\nshape(transpose(zeros(2, 3, 4), axes=[1, 0, 2]))"},
+    {"concat", OPK_FUNC, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
+     .signature = "concat(a, b, ..., axis=0)   or concat(list), concat(x)",
+     .summary = "join tensors along an existing axis",
+     .formula = "pieces laid end to end along axis; one tensor argument x counts its leading dimension as the pieces (x[0], x[1], ...)",
+     .shapes = "pieces with equal ndim >= 1 and equal sizes except along axis -> that axis summed",
+     .dtypes = "dtypes promote across pieces (JAX rules: fp16 with bf16 gives fp32); numbers take the tensors' dtype",
+     .source = "numpy.concatenate documentation",
+     .example = "concat([1, 2], [3, 4, 5])\nconcat([[1, 2]], [[3, 4]], axis=0)\nconcat([[1], [2]], [[3], [4]], axis=1)"},
+    {"stack", OPK_FUNC, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
+     .signature = "stack(a, b, ..., axis=0)   or stack(list), stack(x)",
+     .summary = "join equal-shape tensors along a new axis",
+     .formula = "out[..., i, ...] = piece i, the new dimension at position axis; one tensor argument x counts its leading dimension as the pieces",
+     .shapes = "n pieces of one shape (d_0, ..., d_{k-1}) -> that shape with n inserted at axis (axis in [-(k+1), k])",
+     .dtypes = "dtypes promote across pieces (JAX rules); numbers take the tensors' dtype; numbers alone give the session precision",
+     .source = "numpy.stack documentation",
+     .example = "stack([1, 2], [3, 4])\nstack([1, 2], [3, 4], axis=1)\nstack(1, 2, 3)"},
+    {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2,
+     .signature = "matmul(a, b)   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
+     .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
+                "(1-D @ 1-D is the dot product)",
+     .shapes = "(..., n, k) @ (..., k, m) -> (..., n, m), batch dimensions broadcast; (k,) @ (k, m) -> (m,); (n, k) @ (k,) -> (n,); "
+               "(k,) @ (k,) -> (); numbers and 0-d tensors are refused (use *)",
+     .dtypes = "dtypes promote (JAX rules); fp32/fp64 by CBLAS sgemm/dgemm (OpenBLAS); fp16/bf16 convert to fp32, multiply with fp32 "
+               "accumulation (as tensor cores) and round once; int64 @ int64 is exact (overflow is an error); :accumulate same "
+               "rounds every product and every addition to the dtype, left to right",
+     .source = "numpy.matmul documentation; BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F",
+     .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n[1, 2, 3] @ [4, 5, 6]\nmatmul([[1, 2], [3, 4]], [1, 1])"},
+    {NULL},
+};

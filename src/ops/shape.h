@@ -1,0 +1,16 @@
+/* shape.h — shape ops used outside the op table.
+ *
+ * op_transpose is what the evaluator's postfix `x'` calls (transpose(x)
+ * with its axes reversed, as numpy.transpose with no axes): a 0-d or 1-D
+ * tensor, or a weak number, comes back unchanged (a new reference to x
+ * itself, as NumPy's v.T is v for 1-D).  x is borrowed; the result is a new
+ * reference.  A value that is not a tensor raises ERR_TYPE at span.
+ */
+#ifndef NN_OPS_SHAPE_H
+#define NN_OPS_SHAPE_H
+#include "lang/value.h"
+#include "lang/error.h"
+
+value_t *op_transpose(value_t *x, span_t span);
+
+#endif

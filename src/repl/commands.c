@@ -1,0 +1,491 @@
+/* commands.c — the ':commands', one descriptor each in a table (as tmux's
+ * cmd-*.c entries: name, usage, help, exec), shared by the REPL, pipes,
+ * scripts and -e.  Every command validates its argument before changing
+ * anything: a bad argument prints one clear error and leaves the session as
+ * it was.  Confirmations are one line ("precision fp16"). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <readline/tilde.h>
+
+#include "repl/repl_int.h"
+#include "tensor/dtype.h"
+#include "util/mem.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static const char *trim_left(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* Bytes in a human unit.  KB, MB, GB, TB are 1024-based here, as memory
+ * sizes conventionally are (and as :limit reads them). */
+static void fmt_size(char *b, size_t cap, size_t n)
+{
+    static const char *const units[] = { "KB", "MB", "GB", "TB" };
+    if (n < 1024) {
+        snprintf(b, cap, "%zu bytes", n);
+        return;
+    }
+    double v = (double)n;
+    int u = -1;
+    while (v >= 1024 && u < 3) {
+        v /= 1024;
+        u++;
+    }
+    if (v == floor(v))
+        snprintf(b, cap, "%.0f %s", v, units[u]);
+    else
+        snprintf(b, cap, "%.1f %s", v, units[u]);
+}
+
+/* "1MB", "512KB", "2 GB", "1.5g", "100000" (bytes), "64KiB".  Returns false
+ * for anything else, zero, or a size that does not fit in size_t. */
+static bool parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !isfinite(v) || v <= 0)
+        return false;
+    /* strtod also reads "inf", hex and "1e3": accept only decimal digits and '.' */
+    for (const char *p = s; p < end; p++)
+        if (!isdigit((unsigned char)*p) && *p != '.')
+            return false;
+    const char *u = trim_left(end);
+    double mult;
+    if (*u == '\0' || strcasecmp(u, "b") == 0)
+        mult = 1;
+    else if (!strcasecmp(u, "k") || !strcasecmp(u, "kb") || !strcasecmp(u, "kib"))
+        mult = 1024.0;
+    else if (!strcasecmp(u, "m") || !strcasecmp(u, "mb") || !strcasecmp(u, "mib"))
+        mult = 1024.0 * 1024;
+    else if (!strcasecmp(u, "g") || !strcasecmp(u, "gb") || !strcasecmp(u, "gib"))
+        mult = 1024.0 * 1024 * 1024;
+    else if (!strcasecmp(u, "t") || !strcasecmp(u, "tb") || !strcasecmp(u, "tib"))
+        mult = 1024.0 * 1024 * 1024 * 1024;
+    else
+        return false;
+    double bytes = floor(v * mult);
+    if (mult == 1 && bytes != v)
+        return false;             /* "1.5" bytes */
+    if (bytes < 1 || bytes >= 18446744073709551615.0 || bytes >= (double)SIZE_MAX)
+        return false;
+    *out = (size_t)bytes;
+    return true;
+}
+
+static int usage_error(repl_t *r, const repl_cmd_t *c, const char *what, const char *arg)
+{
+    return repl_cmd_error(r, "%s%s%s%s; usage: %s", what, arg ? " '" : "", arg ? arg : "",
+                          arg ? "'" : "", c->usage);
+}
+
+static int no_arg(repl_t *r, const char *name, const char *arg)
+{
+    if (*arg)
+        return repl_cmd_error(r, "':%s' takes no argument (got '%s')", name, arg);
+    return 0;
+}
+
+/* Exact-name test against the session's names, via completion (the session
+ * API has no lookup). */
+struct exact_ctx { const char *name; bool found; };
+static void exact_cb(const char *name, void *ctx)
+{
+    struct exact_ctx *e = ctx;
+    if (strcmp(name, e->name) == 0)
+        e->found = true;
+}
+
+/* ---- the commands ----------------------------------------------------- */
+
+static void print_command_help(repl_t *r, const repl_cmd_t *c)
+{
+    fprintf(r->out, "%s\n    %s\n", c->usage, c->help);
+    if (c->aliases) {
+        fputs("    also:", r->out);
+        for (const char *const *a = c->aliases; *a; a++)
+            fprintf(r->out, " :%s", *a);
+        fputc('\n', r->out);
+    }
+    if (c->detail)
+        fprintf(r->out, "%s", c->detail);
+}
+
+static int cmd_help(repl_t *r, const char *arg)
+{
+    if (*arg == '\0') {
+        int w = 0;
+        for (const repl_cmd_t *c = repl_cmds; c->name; c++)
+            if ((int)strlen(c->usage) > w)
+                w = (int)strlen(c->usage);
+        fputs("commands:\n", r->out);
+        for (const repl_cmd_t *c = repl_cmds; c->name; c++)
+            fprintf(r->out, "  %-*s  %s\n", w, c->usage, c->help);
+        fputc('\n', r->out);
+        session_help(r->s, NULL, r->out);
+        return 0;
+    }
+    if (strchr(arg, ' ') || strchr(arg, '\t'))
+        return usage_error(r, &repl_cmds[0], "one name at a time, not", arg);
+    if (arg[0] == ':') {
+        const repl_cmd_t *c = repl_cmd_find(arg + 1, strlen(arg + 1));
+        if (!c)
+            return repl_cmd_error(r, "unknown command '%s'; did you mean ':%s'?", arg,
+                                  repl_cmd_nearest(arg + 1, strlen(arg + 1)));
+        print_command_help(r, c);
+        return 0;
+    }
+    /* A bare name is a builtin or variable first; a command name second
+     * (":help precision" helps too), else the session's suggestion. */
+    struct exact_ctx e = { arg, false };
+    session_complete(r->s, arg, exact_cb, &e);
+    const repl_cmd_t *c = e.found ? NULL : repl_cmd_find(arg, strlen(arg));
+    if (c) {
+        print_command_help(r, c);
+        return 0;
+    }
+    return session_help(r->s, arg, r->out) ? 1 : 0;
+}
+
+static int cmd_precision(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        int t = dtype_from_name(arg);
+        if (t < 0)
+            return usage_error(r, repl_cmd_find("precision", 9), "unknown precision", arg);
+        if (t != DT_FP16 && t != DT_BF16 && t != DT_FP32 && t != DT_FP64)
+            return repl_cmd_error(r, "precision must be a float type, fp16, bf16, fp32 or fp64 (got '%s')", arg);
+        st->precision = (dtype_t)t;
+    }
+    fprintf(r->out, "precision %s\n", dtype_traits[st->precision].name);
+    return 0;
+}
+
+static int cmd_accumulate(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        if (strcmp(arg, "same") == 0)
+            st->accumulate_same = true;
+        else if (strcmp(arg, "fp32") == 0)
+            st->accumulate_same = false;
+        else
+            return usage_error(r, repl_cmd_find("accumulate", 10), "unknown accumulation", arg);
+    }
+    if (st->accumulate_same)
+        fputs("accumulate same (add left to right, rounding to the dtype after every addition)\n", r->out);
+    else
+        fputs("accumulate fp32 (fp64 for fp64 tensors)\n", r->out);
+    return 0;
+}
+
+static int cmd_digits(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        char *end;
+        errno = 0;
+        long n = strtol(arg, &end, 10);
+        if (end == arg || *end || errno || n < 0 || n > 17)
+            return repl_cmd_error(r, "digits must be 1..17, or 0 for the dtype's default (got '%s')", arg);
+        st->digits = (int)n;
+    }
+    if (st->digits > 0)
+        fprintf(r->out, "digits %d\n", st->digits);
+    else
+        fprintf(r->out, "digits default (%s: %d)\n", dtype_traits[st->precision].name,
+                dtype_traits[st->precision].print_digits);
+    return 0;
+}
+
+static int cmd_vars(repl_t *r, const char *arg)
+{
+    if (no_arg(r, "vars", arg))
+        return 1;
+    session_print_vars(r->s, r->out);
+    return 0;
+}
+
+static int cmd_reset(repl_t *r, const char *arg)
+{
+    if (no_arg(r, "reset", arg))
+        return 1;
+    session_reset(r->s);
+    fputs("reset: all variables removed (settings kept)\n", r->out);
+    return 0;
+}
+
+static int cmd_load(repl_t *r, const char *arg)
+{
+    if (*arg == '\0')
+        return usage_error(r, repl_cmd_find("load", 4), "missing file name", NULL);
+    /* Allow a quoted name (spaces), and ~ like a shell. */
+    size_t n = strlen(arg);
+    char *name;
+    if (n >= 2 && (arg[0] == '"' || arg[0] == '\'') && arg[n - 1] == arg[0])
+        name = strndup(arg + 1, n - 2);
+    else
+        name = strdup(arg);
+    if (!name)
+        return repl_cmd_error(r, "out of memory");
+    char *path = tilde_expand(name);   /* malloc'd by readline */
+    free(name);
+    if (!path)
+        return repl_cmd_error(r, "out of memory");
+    if (r->load_depth >= REPL_MAX_LOAD_DEPTH) {
+        int e = repl_cmd_error(r, ":load nested deeper than %d files (does '%s' load itself?)",
+                               REPL_MAX_LOAD_DEPTH, path);
+        free(path);
+        return e;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = repl_cmd_error(r, "cannot open '%s': %s", path, strerror(errno));
+        free(path);
+        return e;
+    }
+    /* The file runs like a script (first error stops it), its output and
+     * errors going wherever this command's go. */
+    r->load_depth++;
+    int st = repl_run_stream(r, f, path, true, r->out, r->errout);
+    r->load_depth--;
+    fclose(f);
+    /* path must outlive the run only (errors are printed during it). */
+    free(path);
+    return st;
+}
+
+static int cmd_time(repl_t *r, const char *arg)
+{
+    if (*arg == '\0')
+        return usage_error(r, repl_cmd_find("time", 4), "missing expression", NULL);
+    return session_time(r->s, arg, r->out, r->errout) ? 1 : 0;
+}
+
+static int cmd_limit(repl_t *r, const char *arg)
+{
+    char a[64], b[64], c[64];
+    if (*arg == '\0') {
+        fmt_size(a, sizeof a, mem_limit());
+        fmt_size(b, sizeof b, mem_in_use());
+        fmt_size(c, sizeof c, mem_peak());
+        fprintf(r->out, "limit %s (in use %s, peak %s)\n", a, b, c);
+        return 0;
+    }
+    size_t bytes;
+    bool dflt = strcmp(arg, "default") == 0;
+    if (dflt)
+        bytes = mem_default_limit();
+    else if (!parse_size(arg, &bytes))
+        return repl_cmd_error(r, "'%s' is not a size above 0 (say 512KB, 1MB, 2GB, 100000 for bytes, or default)", arg);
+    mem_set_limit(bytes);
+    fmt_size(a, sizeof a, bytes);
+    fprintf(r->out, "limit %s%s", a, dflt ? " (default: half of physical memory)" : "");
+    if (mem_in_use() > bytes) {
+        fmt_size(b, sizeof b, mem_in_use());
+        fprintf(r->out, "; %s already in use, so new allocations will fail", b);
+    }
+    fputc('\n', r->out);
+    return 0;
+}
+
+static int cmd_lessons(repl_t *r, const char *arg)
+{
+    if (no_arg(r, "lessons", arg))
+        return 1;
+    fputs("no lessons yet\n", r->out);
+    return 0;
+}
+
+static int cmd_quit(repl_t *r, const char *arg)
+{
+    if (no_arg(r, "quit", arg))
+        return 1;
+    r->quit = true;
+    return 0;
+}
+
+static const char *const precision_words[] = { "fp16", "bf16", "fp32", "fp64", NULL };
+static const char *const accumulate_words[] = { "fp32", "same", NULL };
+static const char *const limit_words[] = { "default", NULL };
+static const char *const quit_aliases[] = { "q", "exit", NULL };
+
+/* In the order :help lists them. */
+const repl_cmd_t repl_cmds[] = {
+    { "help", NULL, ":help [NAME]", "commands and builtins; :help NAME for one",
+      NULL, REPL_ARG_HELP, NULL, cmd_help },
+    { "precision", NULL, ":precision [fp16|bf16|fp32|fp64]",
+      "dtype of new tensors and of number maths",
+      "    No argument: show it.  Tensors already made keep their dtype; cast\n"
+      "    them with fp16(x) etc.\n",
+      REPL_ARG_WORDS, precision_words, cmd_precision },
+    { "accumulate", NULL, ":accumulate [fp32|same]",
+      "sums and matmuls add in fp32, or in the dtype",
+      "    fp32: accumulate in fp32 (fp64 for fp64 tensors), round once at the end,\n"
+      "          like tensor cores and cuBLAS's 32-bit compute type.\n"
+      "    same: add strictly left to right, rounding after every addition, so you\n"
+      "          can watch a long fp16 sum stall.\n",
+      REPL_ARG_WORDS, accumulate_words, cmd_accumulate },
+    { "digits", NULL, ":digits [N]", "significant digits printed (0: the default)",
+      "    N is 1..17.  Defaults: fp16 5, bf16 4, fp32 9, fp64 the shortest\n"
+      "    string that reads back as the same number.\n",
+      REPL_ARG_TEXT, NULL, cmd_digits },
+    { "vars", NULL, ":vars", "variables with kind, dtype and shape",
+      NULL, REPL_ARG_NONE, NULL, cmd_vars },
+    { "reset", NULL, ":reset", "remove every variable (settings kept)",
+      NULL, REPL_ARG_NONE, NULL, cmd_reset },
+    { "load", NULL, ":load FILE.nn", "run a file as typed; stops at an error",
+      "    Relative names are relative to the current directory.\n",
+      REPL_ARG_FILE, NULL, cmd_load },
+    { "time", NULL, ":time EXPR", "median time of repeated runs of EXPR",
+      NULL, REPL_ARG_EXPR, NULL, cmd_time },
+    { "limit", NULL, ":limit [SIZE|default]", "show or set the memory limit (512KB, 2GB)",
+      "    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
+      "    half of physical memory.  Going past the limit is an error, not a crash.\n",
+      REPL_ARG_WORDS, limit_words, cmd_limit },
+    { "lessons", NULL, ":lessons", "list the guided lessons",
+      NULL, REPL_ARG_NONE, NULL, cmd_lessons },
+    { "quit", quit_aliases, ":quit", "leave nnpad (also :q, :exit, Ctrl-D)",
+      NULL, REPL_ARG_NONE, NULL, cmd_quit },
+    { NULL, NULL, NULL, NULL, NULL, REPL_ARG_NONE, NULL, NULL },
+};
+
+/* ---- lookup and dispatch ---------------------------------------------- */
+
+static bool name_is(const char *s, const char *name, size_t len)
+{
+    return strlen(s) == len && strncmp(s, name, len) == 0;
+}
+
+const repl_cmd_t *repl_cmd_find(const char *name, size_t len)
+{
+    for (const repl_cmd_t *c = repl_cmds; c->name; c++) {
+        if (name_is(c->name, name, len))
+            return c;
+        if (c->aliases)
+            for (const char *const *a = c->aliases; *a; a++)
+                if (name_is(*a, name, len))
+                    return c;
+    }
+    return NULL;
+}
+
+/* Levenshtein distance, for "did you mean"; names here are short. */
+static int edit_distance(const char *a, size_t la, const char *b)
+{
+    size_t lb = strlen(b);
+    if (la > 63)
+        la = 63;
+    if (lb > 63)
+        lb = 63;
+    int prev[64], cur[64];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != b[j - 1]);
+            int del = prev[j] + 1, ins = cur[j - 1] + 1;
+            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+        memcpy(prev, cur, sizeof(int) * (lb + 1));
+    }
+    return prev[lb];
+}
+
+const char *repl_cmd_nearest(const char *name, size_t len)
+{
+    const char *best = "help";
+    int bestd = INT_MAX;
+    for (const repl_cmd_t *c = repl_cmds; c->name; c++) {
+        const char *cands[8];
+        int n = 0;
+        cands[n++] = c->name;
+        if (c->aliases)
+            for (const char *const *a = c->aliases; *a && n < 8; a++)
+                cands[n++] = *a;
+        for (int k = 0; k < n; k++) {
+            /* A typed prefix ("prec") is nearer than any edit. */
+            int d = (len > 0 && strlen(cands[k]) > len && strncasecmp(cands[k], name, len) == 0)
+                    ? 0 : edit_distance(name, len, cands[k]) + 1;
+            if (d < bestd) {
+                bestd = d;
+                best = cands[k];
+            }
+        }
+    }
+    return best;
+}
+
+/* Cut a trailing comment ("# ...") from an argument: a '#' at the start or
+ * after a blank, outside quotes.  Not for EXPR arguments, which the parser
+ * reads (a '#' may sit in a string there). */
+static void cut_comment(char *s)
+{
+    char q = 0;
+    for (char *p = s; *p; p++) {
+        if (q) {
+            if (*p == q)
+                q = 0;
+        } else if (*p == '"' || *p == '\'') {
+            q = *p;
+        } else if (*p == '#' && (p == s || isspace((unsigned char)p[-1]))) {
+            *p = '\0';
+            return;
+        }
+    }
+}
+
+static void trim_right(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+}
+
+int repl_command(repl_t *r, const char *line)
+{
+    const char *p = trim_left(line);
+    if (*p == ':')
+        p++;
+    const char *name = p;
+    while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
+        p++;
+    size_t len = (size_t)(p - name);
+    if (len == 0)
+        return repl_cmd_error(r, "missing command name after ':' (:help lists the commands)");
+    if (*p && !isspace((unsigned char)*p) && *p != '#')
+        return repl_cmd_error(r, "unknown command ':%.*s%c'; did you mean ':%s'?", (int)len, name, *p,
+                              repl_cmd_nearest(name, len));
+    const repl_cmd_t *c = repl_cmd_find(name, len);
+    if (!c)
+        return repl_cmd_error(r, "unknown command ':%.*s'; did you mean ':%s'?", (int)len, name,
+                              repl_cmd_nearest(name, len));
+    char *arg = strdup(trim_left(p));
+    if (!arg)
+        return repl_cmd_error(r, "out of memory");
+    if (c->arg != REPL_ARG_EXPR)
+        cut_comment(arg);
+    trim_right(arg);
+    int st = c->exec(r, arg);
+    free(arg);
+    fflush(r->out);
+    return st ? 1 : 0;
+}

@@ -1,0 +1,367 @@
+/* repl.c — the REPL context, signals, grouping lines into inputs, and the
+ * batch ways in (pipe, script file, -e).  The terminal loop is in
+ * repl_tty.c, the :commands in commands.c. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1     /* getline, sigaction (config.h defines it in the autotools build) */
+#endif
+#include <ctype.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "repl/repl_int.h"
+#include "lang/error.h"
+#include "lang/parse.h"
+
+/* ---- context ---------------------------------------------------------- */
+
+repl_t *repl_new(session_t *s, const repl_options_t *opt)
+{
+    repl_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->s = s;
+    if (opt)
+        r->opt = *opt;
+    r->out = stdout;
+    r->errout = stderr;
+    return r;
+}
+
+void repl_free(repl_t *r)
+{
+    free(r);
+}
+
+const repl_options_t *repl_options(const repl_t *r) { return &r->opt; }
+bool repl_quit_requested(const repl_t *r) { return r->quit; }
+
+void repl_pump_events(void)
+{
+    /* Deliberately empty: the SDL window's event pump (SDL_PollEvent and a
+     * redraw when a figure changed) goes here, so the window stays live
+     * while the user types (DESIGN.md §4, TOOLCHAIN.md "readline + SDL"). */
+}
+
+char *repl_settings_line(repl_t *r, char *buf, size_t cap)
+{
+    const session_settings_t *st = session_settings(r->s);
+    const char *prec = (st->precision >= 0 && st->precision < DT_COUNT)
+                       ? dtype_traits[st->precision].name : "?";
+    snprintf(buf, cap, "%s \u00b7 %s \u00b7 %s", prec,
+             st->device ? st->device : "cpu", st->mode ? st->mode : "eager");
+    return buf;
+}
+
+/* ---- signals ---------------------------------------------------------- */
+
+/* SIGINTs since the loop last consumed one, and the count at which the
+ * handler gives up and lets the default action kill the process (0: never).
+ * sig_atomic_t: written in the handler, read in the loop. */
+static volatile sig_atomic_t sigint_count;
+static volatile sig_atomic_t sigint_kill_at;
+
+static void on_sigint(int sig)
+{
+    /* Only async-signal-safe work here: set flags, write(2), raise(). */
+    err_interrupt_flag = 1;
+    sigint_count = sigint_count + 1;
+    if (sigint_kill_at == REPL_KILL_INTERACTIVE && sigint_count == 1) {
+        /* The terminal has echoed "^C" after the computation's output: end
+         * that line so the "interrupted" message starts on its own. */
+        ssize_t w = write(STDOUT_FILENO, "\n", 1);
+        (void)w;
+    }
+    if (sigint_kill_at > 0 && sigint_count >= sigint_kill_at) {
+        static const char msg[] = "\nnnpad: interrupted again; stopping\n";
+        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)w;
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
+}
+
+/* Called around each computation: count Ctrl-Cs afresh and choose after how
+ * many the process is killed (0: never; the interactive prompt uses 0). */
+void repl_sigint_arm(int kill_at)
+{
+    sigint_count = 0;
+    sigint_kill_at = kill_at;
+}
+
+void repl_install_signals(repl_t *r)
+{
+    (void)r;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;   /* no SA_RESTART: select()/read() return EINTR so the loop sees Ctrl-C at once */
+    sigaction(SIGINT, &sa, NULL);
+    repl_sigint_arm(REPL_KILL_BATCH);
+}
+
+/* ---- command errors --------------------------------------------------- */
+
+int repl_cmd_error(repl_t *r, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(r->out);    /* keep order when out and errout are different streams */
+    if (!r->interactive && r->where_name) {
+        if (r->where_line > 0)
+            fprintf(r->errout, "%s:%d: ", r->where_name, r->where_line);
+        else
+            fprintf(r->errout, "%s: ", r->where_name);
+    }
+    fputs("error: ", r->errout);
+    va_start(ap, fmt);
+    vfprintf(r->errout, fmt, ap);
+    va_end(ap);
+    fputc('\n', r->errout);
+    fflush(r->errout);
+    return 1;
+}
+
+/* ---- grouping lines into inputs --------------------------------------- */
+
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i]))
+            return false;
+    return true;
+}
+
+static bool input_append(repl_input_t *in, const char *line, size_t len)
+{
+    size_t need = in->len + (in->len ? 1 : 0) + len + 1;
+    if (need > in->cap) {
+        size_t cap = in->cap ? in->cap : 256;
+        while (cap < need)
+            cap *= 2;
+        char *b = realloc(in->buf, cap);
+        if (!b)
+            return false;
+        in->buf = b;
+        in->cap = cap;
+    }
+    if (in->len)
+        in->buf[in->len++] = '\n';
+    memcpy(in->buf + in->len, line, len);
+    in->len += len;
+    in->buf[in->len] = '\0';
+    return true;
+}
+
+void repl_input_clear(repl_input_t *in)
+{
+    in->len = 0;
+    if (in->buf)
+        in->buf[0] = '\0';
+}
+
+void repl_input_free(repl_input_t *in)
+{
+    free(in->buf);
+    memset(in, 0, sizeof *in);
+}
+
+static int run_collected(repl_t *r, repl_input_t *in, const char *name)
+{
+    int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, r->out, r->errout);
+    fflush(r->out);
+    fflush(r->errout);
+    repl_input_clear(in);
+    return st ? 1 : 0;
+}
+
+int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
+                   const char *name, int lineno, int *status)
+{
+    *status = 0;
+    if (in->len == 0) {
+        if (is_blank(line, len))
+            return REPL_FEED_DONE;
+        size_t i = 0;
+        while (i < len && isspace((unsigned char)line[i]))
+            i++;
+        if (line[i] == ':') {
+            /* A command is one line; it never continues a block, and a ':'
+             * at the start of a continuation line is left to the parser. */
+            r->where_name = name;
+            r->where_line = lineno;
+            char *cmd = strndup(line, len);
+            *status = cmd ? repl_command(r, cmd) : repl_cmd_error(r, "out of memory");
+            free(cmd);
+            fflush(r->out);
+            return REPL_FEED_DONE;
+        }
+        in->first_line = lineno;
+    }
+    if (len > INT32_MAX / 2 || in->len > (size_t)INT32_MAX / 2) {
+        /* session_run takes an int length. */
+        repl_input_clear(in);
+        r->where_name = name;
+        r->where_line = lineno;
+        *status = repl_cmd_error(r, "input too long");
+        return REPL_FEED_DONE;
+    }
+    if (!input_append(in, line, len)) {
+        repl_input_clear(in);
+        r->where_name = name;
+        r->where_line = lineno;
+        *status = repl_cmd_error(r, "out of memory reading input");
+        return REPL_FEED_DONE;
+    }
+    if (!parse_is_complete(in->buf, (int)in->len))
+        return REPL_FEED_MORE;
+    *status = run_collected(r, in, name);
+    return REPL_FEED_DONE;
+}
+
+int repl_flush_input(repl_t *r, repl_input_t *in, const char *name, int *status)
+{
+    *status = 0;
+    if (in->len == 0)
+        return 0;
+    *status = run_collected(r, in, name);
+    return *status;
+}
+
+/* ---- batch ways in ---------------------------------------------------- */
+
+/* One line source for both streams and memory, so the pipe, scripts and -e
+ * share the loop below. */
+typedef struct line_src {
+    FILE *f;                      /* stream, or NULL for memory */
+    const char *p, *end;          /* memory */
+    char *line;                   /* getline's buffer (malloc'd) */
+    size_t cap;
+} line_src_t;
+
+/* Next line without its newline (and without a '\r' before it, for files
+ * written on Windows).  Returns its length, or -1 at EOF, or -2 on a read
+ * error (errno set). */
+static ssize_t next_line(line_src_t *ls, const char **out)
+{
+    ssize_t n;
+    if (ls->f) {
+        errno = 0;
+        n = getline(&ls->line, &ls->cap, ls->f);
+        if (n < 0)
+            return ferror(ls->f) ? -2 : -1;
+        *out = ls->line;
+    } else {
+        if (ls->p >= ls->end)
+            return -1;
+        const char *nl = memchr(ls->p, '\n', (size_t)(ls->end - ls->p));
+        const char *stop = nl ? nl + 1 : ls->end;
+        *out = ls->p;
+        n = stop - ls->p;
+        ls->p = stop;
+    }
+    if (n > 0 && (*out)[n - 1] == '\n')
+        n--;
+    if (n > 0 && (*out)[n - 1] == '\r')
+        n--;
+    return n;
+}
+
+static int run_lines(repl_t *r, line_src_t *ls, const char *name, bool stop_on_error,
+                     FILE *out, FILE *errout)
+{
+    FILE *save_out = r->out, *save_err = r->errout;
+    bool save_inter = r->interactive;
+    /* A :load typed at the prompt keeps the prompt's Ctrl-C rules. */
+    int kill_at = r->interactive ? REPL_KILL_INTERACTIVE : REPL_KILL_BATCH;
+    r->out = out;
+    r->errout = errout;
+    r->interactive = false;
+
+    repl_input_t in = {0};
+    int lineno = 0, failed = 0, st;
+    for (;;) {
+        const char *line;
+        repl_sigint_arm(kill_at);
+        ssize_t n = next_line(ls, &line);
+        if (n == -2) {
+            if (errno == EINTR && err_interrupt_flag) {
+                /* Ctrl-C while waiting for input: stop reading, like the
+                 * end of input but counted as an error. */
+                err_interrupt_flag = 0;
+                r->where_name = name;
+                r->where_line = lineno;
+                failed = repl_cmd_error(r, "interrupted");
+            } else {
+                r->where_name = name;
+                r->where_line = lineno;
+                failed = repl_cmd_error(r, "cannot read input: %s", strerror(errno));
+            }
+            break;
+        }
+        if (n == -1) {
+            repl_flush_input(r, &in, name, &st);
+            failed |= st;
+            break;
+        }
+        lineno++;
+        if (repl_feed_line(r, &in, line, (size_t)n, name, lineno, &st) == REPL_FEED_DONE) {
+            /* A Ctrl-C that the computation never polled: a script stops
+             * (the user asked it to); a pipe, like the prompt, goes on
+             * without letting it hit the next input. */
+            if (err_interrupt_flag && stop_on_error && st == 0) {
+                r->where_name = name;
+                r->where_line = lineno;
+                st = repl_cmd_error(r, "interrupted");
+            }
+            err_interrupt_flag = 0;
+            failed |= st;
+            if ((st && stop_on_error) || r->quit)
+                break;
+        }
+        repl_pump_events();
+    }
+    repl_input_free(&in);
+    free(ls->line);
+    ls->line = NULL;
+    r->out = save_out;
+    r->errout = save_err;
+    r->interactive = save_inter;
+    return failed ? 1 : 0;
+}
+
+int repl_run_stream(repl_t *r, FILE *in, const char *name, bool stop_on_error,
+                    FILE *out, FILE *errout)
+{
+    line_src_t ls = { .f = in };
+    return run_lines(r, &ls, name, stop_on_error, out, errout);
+}
+
+int repl_run_text(repl_t *r, const char *name, const char *text, size_t len,
+                  FILE *out, FILE *errout)
+{
+    line_src_t ls = { .p = text, .end = text + len };
+    return run_lines(r, &ls, name, true, out, errout);
+}
+
+int repl_run_file(repl_t *r, const char *path, FILE *out, FILE *errout)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    if (!f) {
+        fflush(out);
+        fprintf(errout, "nnpad: cannot open '%s': %s\n", path, strerror(errno));
+        fflush(errout);
+        return 1;
+    }
+    int st = repl_run_stream(r, f, f == stdin ? "<stdin>" : path, true, out, errout);
+    if (f != stdin)
+        fclose(f);
+    return st;
+}

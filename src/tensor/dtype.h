@@ -1,0 +1,147 @@
+/* dtype.h — per-dtype facts in one traits table, and correctly rounded
+ * conversions between the storage formats.
+ *
+ * Storage: fp16 and bf16 as uint16_t bit patterns, fp32 as float, fp64 as
+ * double, int64 as int64_t; fp8 e4m3/e5m2 (arrive with the visual notebook
+ * issue) as uint8_t.
+ *
+ * Rounding: every conversion to a narrower format is IEEE 754
+ * round-to-nearest-even, with gradual underflow (subnormals), overflow to
+ * inf (beyond the overflow threshold, e.g. 65520 for fp16), NaN kept NaN
+ * (quiet; never turned into inf), and the sign of zero kept.  fp64 -> fp16
+ * and fp64 -> bf16 round ONCE from the double (never through fp32: double
+ * rounding is wrong beside ties; PyTorch 1.13 has that flaw; see
+ * tests/refdata/README.md).  Sources: IEEE 754-2019 §4.3.1, §7.4;
+ * bfloat16 as in Google's TPU docs (fp32's top 16 bits, RNE).
+ */
+#ifndef NN_DTYPE_H
+#define NN_DTYPE_H
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef enum dtype {
+    DT_FP16, DT_BF16, DT_FP32, DT_FP64, DT_INT64,
+    DT_COUNT
+} dtype_t;
+
+typedef struct dtype_traits {
+    const char *name;        /* "fp16", "bf16", "fp32", "fp64", "int64" */
+    int size;                /* bytes per element */
+    bool is_float;
+    int exp_bits, man_bits;  /* stored mantissa bits (10, 7, 23, 52); 0 for int64 */
+    int bias;                /* exponent bias (15, 127, 127, 1023) */
+    int print_digits;        /* significant digits printed: 5, 4, 9, 17 (fp64 uses shortest round-trip) */
+    double max, min_normal, min_subnormal, eps;  /* numpy/torch finfo values */
+} dtype_traits_t;
+
+extern const dtype_traits_t dtype_traits[DT_COUNT];
+
+/* "fp16" -> DT_FP16; also accepts "float16", "half", "bfloat16", "float32",
+ * "float", "float64", "double", "int64".  Returns -1 if unknown. */
+int dtype_from_name(const char *name);
+
+/* The compute type for a storage type: fp32 for fp16/bf16/fp32, fp64 for
+ * fp64 (DESIGN.md §3: every op computes in fp32 or fp64 and rounds). */
+static inline dtype_t dtype_compute(dtype_t t) { return t == DT_FP64 ? DT_FP64 : (t == DT_INT64 ? DT_INT64 : DT_FP32); }
+
+/* JAX-style promotion of two tensor dtypes (jax.numpy.promote_types):
+ * same -> same; fp16+bf16 -> fp32; a float with fp64 -> fp64;
+ * fp16/bf16 with fp32 -> fp32; int64 with any float -> that float. */
+dtype_t dtype_promote(dtype_t a, dtype_t b);
+
+/* --- conversions, all round-to-nearest-even ---
+ * Specials (all of them): +-inf -> +-inf; NaN -> a quiet NaN of the same
+ * sign (top payload bits kept, quiet bit set; never inf); +-0 -> +-0;
+ * magnitudes below half the min subnormal -> +-0, exactly half -> +-0 (tie
+ * to even); at or above the overflow threshold ((2 - 2^-p) * 2^emax: fp16
+ * 65520, bf16 0x1.ffp127) -> +-inf.  Widening conversions are exact and
+ * keep NaN payload and sign. */
+uint16_t dtype_f64_to_f16(double x);
+uint16_t dtype_f32_to_f16(float x);
+double   dtype_f16_to_f64(uint16_t h);   /* exact */
+float    dtype_f16_to_f32(uint16_t h);   /* exact */
+uint16_t dtype_f64_to_bf16(double x);
+uint16_t dtype_f32_to_bf16(float x);
+double   dtype_bf16_to_f64(uint16_t h);  /* exact */
+float    dtype_bf16_to_f32(uint16_t h);  /* exact */
+float    dtype_f64_to_f32(double x);     /* the C cast; RNE in the default mode */
+
+/* Round a double to the nearest value of dtype t and return it as a double
+ * (exact).  For DT_INT64 this is not a rounding: the caller checks integers
+ * (x is returned unchanged).  Specials as for the conversions above. */
+double dtype_round_f64(dtype_t t, double x);
+
+/* Read element i of a buffer of dtype t as double (exact for all floats;
+ * int64 beyond 2^53 rounds to the nearest double). */
+double dtype_load_f64(dtype_t t, const void *buf, int64_t i);
+/* Store a double into element i, rounding once (int64: truncation toward 0
+ * is NOT done here; callers convert integers explicitly.  A non-integral x
+ * stored into int64 rounds to nearest-even, out-of-range saturates to
+ * INT64_MIN/INT64_MAX and NaN stores 0: defined, never relied upon). */
+void dtype_store_f64(dtype_t t, void *buf, int64_t i, double x);
+/* The raw bit pattern of element i (fp16/bf16 16 bits, fp32 32, fp64 64). */
+uint64_t dtype_bits(dtype_t t, const void *buf, int64_t i);
+
+/* Convert n elements between buffers of any two dtypes, rounding once
+ * (int64 -> fp16/bf16 rounds from the exact integer, not via a double).
+ * Float -> int64 as dtype_store_f64.  dst == src is allowed only when
+ * to == from. */
+void dtype_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
+
+/* --- printing (DESIGN.md §3) ---
+ * Format a value held by dtype t with the dtype's digits: fp16 5, bf16 4,
+ * fp32 9 significant digits, trailing zeros trimmed; fp64 the shortest string
+ * that round-trips (strtod gives back the same double); int64 exact.
+ * digits > 0 overrides the count (`:digits N`); 0 means the default.
+ * Special values print as "inf", "-inf", "nan", and negative zero as "-0".
+ * Integral values print without a decimal point ("3", "-2"), like "1 (fp16)"
+ * in DESIGN.md §1; large/small magnitudes use exponent form as %g does
+ * ("1e+20", "4.5419e-05").  Writes at most cap bytes including the NUL and
+ * returns the length. */
+int dtype_format(char *out, int cap, dtype_t t, double value, int digits);
+/* (All formatting functions: the value is first rounded to t; out may be
+ * NULL when cap is 0; the return value is the full length, as snprintf's,
+ * even when the output was cut to cap - 1 characters.  The exact rules for
+ * plain vs exponent form are in the comment above dtype_format in dtype.c:
+ * "%.{P}g" for P digits; fp64 shortest uses Python repr's layout, plain for
+ * decimal exponents -4..15, without a trailing ".0".  int64: "%lld" for
+ * integral values, "-0" prints "0"; a non-integral double falls back to the
+ * fp64 shortest form.) */
+
+/* An int64 exactly, "%lld". */
+int dtype_format_int(char *out, int cap, int64_t v);
+
+/* The shortest decimal that round-trips a double (for fp64).  "inf",
+ * "-inf", "nan", "0", "-0" for specials. */
+int dtype_format_shortest(char *out, int cap, double x);
+
+/* The exact decimal expansion of a double (every binary fraction has a finite
+ * decimal one), e.g. 0.1 in fp16 -> "0.0999755859375".  For bits().  Never
+ * exponent form: 2^-1074 needs 1076 characters (returned like snprintf).
+ * "inf", "-inf", "nan", "0", "-0" for specials. */
+int dtype_format_exact(char *out, int cap, double x);
+
+/* bits(): the text form for one value of dtype t, as in DESIGN.md §1:
+ *   fp16  0 | 01011 | 1001100110   = 0.0999755859375   (rounded from 0.1, error -2.44e-05)
+ * `typed` is the exact value the user typed (a weak literal's fp64 value) when
+ * has_typed, else the line ends after the stored value.  The error is
+ * stored - typed.  Writes at most cap bytes; returns the length.
+ * When stored == typed: "(exact)".  Subnormal values add the note
+ * "subnormal"; overflow says "(rounded from 70000, overflow to inf)";
+ * underflow to zero "underflow to 0, error E".  inf prints "= inf", NaN
+ * "= nan" (its bits shown, no note), -0 "= -0" with sign bit 1.
+ * int64: "int64  <value> (integer, exact)". */
+int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed);
+
+/* ulp(x) in dtype t: the gap from |x| to the next larger representable
+ * magnitude (numpy.spacing semantics for positive x; ulp(0) = min subnormal;
+ * inf/nan -> nan). nextafter(x, toward) in dtype t.
+ * Both round x to t first.  ulp(max) = inf (the next larger magnitude is
+ * inf, as numpy.spacing(float16(65504)) gives); always >= 0.  int64: ulp 1.
+ * nextafter: NaN in either argument -> NaN; x == toward -> toward (so the
+ * sign of zero comes from toward, as C's nextafter); +-0 steps to +-min
+ * subnormal; max steps to inf, inf toward 0 steps to max.  int64: x +- 1. */
+double dtype_ulp(dtype_t t, double x);
+double dtype_nextafter(dtype_t t, double x, double toward);
+
+#endif
