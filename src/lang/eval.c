@@ -29,7 +29,7 @@ static size_t stack_budget;
 static void stack_check(span_t span)
 {
     char probe;
-    if (stack_base && (size_t)(stack_base - &probe) > stack_budget)
+    if (stack_base && stack_base > &probe && (size_t)(stack_base - &probe) > stack_budget)
         err_raise(ERR_LIMIT, span, "too deeply nested: the evaluation ran out of stack (recursion too deep?)");
 }
 
@@ -417,15 +417,11 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     const char *kwn[MAX_ARGS];
     const node_t *anode[MAX_ARGS];
     int na = 0, nk = 0;
-    /* Hold argument values in a list so that an error in a later argument
-     * (or in the call) is swept with them. */
-    value_t *hold = list_new(n->nargs);
     bool exact = fn->u.fn.op && (fn->u.fn.op->flags & OPF_EXACT_LITERAL);
     for (int i = 0; i < n->nargs; i++) {
         const node_t *an = n->args[i];
         value_t *v = (exact && !n->arg_names[i] && na == 0 && is_literal_node(an)) ? eval_exact_literal(s, an)
                                                                                     : eval_expr(s, an, scope);
-        list_push_take(hold, v);
         if (n->arg_names[i]) { kwn[nk] = n->arg_names[i]; kw[nk] = v; kspan[nk++] = an->span; }
         else {
             if (nk) err_raise(ERR_SYNTAX, an->span, "a positional argument cannot follow a keyword argument");
@@ -441,7 +437,8 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     } else {
         r = call_user(s, fn, na, args, nk, kwn, kw, kspan, n->span);
     }
-    val_unref(hold);
+    for (int i = 0; i < na; i++) val_unref(args[i]);
+    for (int i = 0; i < nk; i++) val_unref(kw[i]);
     val_unref(fn);
     return r;
 }
@@ -464,6 +461,18 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
         } else if (!strcmp(n->name, "ndim")) r = tensor_weak_int(o->u.t.ndim);
         else if (!strcmp(n->name, "size")) r = tensor_weak_int(o->u.t.size);
         else if (!strcmp(n->name, "T")) r = op_transpose(o, n->span);
+    }
+    if (o->kind == V_SCOPE && n->name[0] != '_') {
+        value_t *f = scope_get_local(o, n->name);
+        if (f) r = val_ref(f);
+        else {
+            char fields[512] = "";
+            size_t k = 0;
+            for (int i = 0; i < o->u.sc.cap && k < sizeof fields - 40; i++)
+                if (o->u.sc.e[i].name && o->u.sc.e[i].name[0] != '_')
+                    k += (size_t)snprintf(fields + k, sizeof fields - k, "%s.%s", k ? ", " : "", o->u.sc.e[i].name);
+            err_raise(ERR_NAME, n->span, "no member '%s' here (it has %s)", n->name, fields);
+        }
     }
     if (!r) {
         if (o->kind == V_TENSOR)
@@ -518,16 +527,16 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         return r;
     }
     case N_BINARY: {
+        /* Temporaries held in C locals need no protection: after an error
+         * the sweep frees whatever the session cannot reach (value.h). */
         value_t *a = eval_expr(s, n->a, scope);
-        value_t *hold = list_new(2);
-        list_push_take(hold, a);
         value_t *b = eval_expr(s, n->b, scope);
-        list_push_take(hold, b);
         err_set_here(n->op_span);
         value_t *r;
         if (n->op == OP_MATMUL) r = op_matmul(a, b, n->op_span, s);
         else r = op_binary(op_for_binop(n->op), a, b, n->op_span, n->a->span, n->b->span, s);
-        val_unref(hold);
+        val_unref(a);
+        val_unref(b);
         return r;
     }
     case N_AND: case N_OR: {
@@ -617,7 +626,6 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
     if (n->nitems == 1) {
         const node_t *t = n->items[0];
         if (t->kind == N_NAME) {
-            if (op_find(t->name) && 0) {}
             scope_set(scope, t->name, v);
         } else if (t->kind == N_INDEX) {
             assign_index(s, t, v, scope);
@@ -710,8 +718,6 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         }
     case N_FOR: {
         value_t *it = eval_expr(s, n->a, scope);
-        value_t *hold = list_new(1);
-        list_push_take(hold, it);
         int64_t len;
         if (it->kind == V_LIST) len = it->u.list.n;
         else if (it->kind == V_TENSOR && it->u.t.ndim > 0) len = it->u.t.shape[0];
@@ -736,7 +742,7 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
             int st = loop_body(s, n->b, scope, ret, &stop);
             if (stop) { res = st; break; }
         }
-        val_unref(hold);
+        val_unref(it);
         return res;
     }
     case N_RETURN:
@@ -756,8 +762,9 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
  * and allow most of the stack limit, keeping 1 MB in reserve. */
 void eval_stack_init(void)
 {
-    if (stack_base) return;
     char here_;
+    /* The stack grows down: keep the shallowest frame seen as the base. */
+    if (stack_base && stack_base >= &here_) return;
     stack_base = &here_;
     struct rlimit rl;
     size_t lim = 8u << 20;

@@ -151,6 +151,20 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
         }
         fputc(']', out);
         break;
+    case V_SCOPE: {
+        /* A record (finfo): its __repr__ line, else its fields. */
+        value_t *r = scope_get_local((value_t *)v, "__repr__");
+        if (r && r->kind == V_STR) { fwrite(r->u.str.s, 1, r->u.str.len, out); break; }
+        fputs("{", out);
+        int k = 0;
+        for (int i = 0; i < v->u.sc.cap; i++)
+            if (v->u.sc.e[i].name) {
+                fprintf(out, "%s%s=", k++ ? ", " : "", v->u.sc.e[i].name);
+                print_value(out, v->u.sc.e[i].val, set, false);
+            }
+        fputs("}", out);
+        break;
+    }
     default: fputs("<nothing>", out); break;
     }
 }

@@ -116,7 +116,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
     }
     eval_stack_init();
     node_t *prog = unit->program;
-    for (int i = 0; i < prog->nitems && rc == 0; i++) {
+    for (volatile int i = 0; i < prog->nitems && rc == 0; i++) {
         const node_t *st = prog->items[i];
         snap_t sn;
         snap_take(s, &sn);

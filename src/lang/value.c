@@ -27,6 +27,7 @@ int64_t val_live_count(void) { return live; }
 static void storage_unref(storage_t *st)
 {
     if (st && --st->refs == 0) {
+        if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }
         mem_free(st->data, st->bytes);
         mem_free(st, sizeof *st);
     }
@@ -160,10 +161,21 @@ static value_t *tensor_alloc(dtype_t dt, int ndim, const int64_t *shape, bool ze
     t->u.t.ndim = ndim;
     t->u.t.size = n;
     for (int i = 0; i < ndim; i++) t->u.t.shape[i] = shape[i];
+    size_t bytes = (size_t)n * (size_t)dtype_traits[dt].size;
+    if (bytes <= 64) {
+        /* One allocation for small tensors: the per-op overhead on scalars
+         * is mostly malloc (bench/README.md). */
+        storage_t *st = mem_alloc(sizeof *st + bytes);
+        st->refs = 1;
+        st->inline_data = true;
+        st->bytes = bytes;
+        st->data = st + 1;
+        t->u.t.st = st;
+        return t;
+    }
     storage_t *st = mem_alloc(sizeof *st);
     st->refs = 1;
     t->u.t.st = st;   /* linked before the data allocation, so a failure frees it */
-    size_t bytes = (size_t)n * (size_t)dtype_traits[dt].size;
     st->data = zero ? mem_alloc(bytes) : mem_alloc_raw(bytes);
     st->bytes = bytes;
     return t;

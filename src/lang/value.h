@@ -25,6 +25,7 @@ typedef enum val_kind { V_NONE, V_TENSOR, V_STR, V_FUNC, V_LIST, V_SCOPE } val_k
 /* Tensor storage: a refcounted buffer (views arrive with the CPU-speed issue). */
 typedef struct storage {
     int refs;
+    bool inline_data;    /* small tensors: data follows the struct in one allocation */
     size_t bytes;
     void *data;
 } storage_t;

@@ -127,7 +127,8 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
 
 /* NumPy broadcasting: align shapes at the right; sizes equal or one is 1.
  * On failure: "shape mismatch: (2, 3) + (4,): ..." with both shapes. */
-static int broadcast_shape(const value_t *a, const value_t *b, int64_t *out, span_t span, const char *sym)
+static const char *binop_symbol(const op_def_t *op);
+static int broadcast_shape(const value_t *a, const value_t *b, int64_t *out, span_t span, const op_def_t *op)
 {
     int na = a->u.t.ndim, nb = b->u.t.ndim, n = na > nb ? na : nb;
     for (int i = 0; i < n; i++) {
@@ -140,7 +141,7 @@ static int broadcast_shape(const value_t *a, const value_t *b, int64_t *out, spa
             err_raise(ERR_SHAPE, span,
                       "shape mismatch: %s %s %s: dimension %d is %lld on the left and %lld on the right "
                       "(broadcasting rule: aligned from the right, sizes must be equal or one of them 1)",
-                      sa, sym, sb, i - n, (long long)da, (long long)db);
+                      sa, binop_symbol(op), sb, i - n, (long long)da, (long long)db);
         }
         out[i] = da == 1 ? db : da;
     }
@@ -193,8 +194,8 @@ static const char *binop_symbol(const op_def_t *op)
     return op->name;
 }
 
-static bool is_div(const op_def_t *op) { return strcmp(op->name, "divide") == 0; }
-static bool is_pow(const op_def_t *op) { return strcmp(op->name, "power") == 0; }
+static bool is_div(const op_def_t *op) { return op->flags & OPF_TRUE_DIV; }
+static bool is_pow(const op_def_t *op) { return op->flags & OPF_POWER; }
 
 /* Integer arithmetic applies when both operands are integers, the op has an
  * int64 kernel, and it is not true division (`7 / 2` is 3.5) nor a power
@@ -210,12 +211,11 @@ static bool int_applies(const op_def_t *op, value_t *a, value_t *b)
     return true;
 }
 
-static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, bool ints,
-                           span_t span, const char *sym)
+static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, bool ints, span_t span)
 {
     bcast_iter_t it;
     memset(&it, 0, sizeof it);
-    it.n = broadcast_shape(a, b, it.shape, span, sym);
+    it.n = broadcast_shape(a, b, it.shape, span, op);
     value_t *out = tensor_new_raw(out_dt, it.n, it.shape);
     bstrides(a, it.n, it.shape, it.st[0]);
     bstrides(b, it.n, it.shape, it.st[1]);
@@ -257,9 +257,8 @@ static value_t *int_to(value_t *t, dtype_t dt)
 
 value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span_t sa, span_t sb, session_t *s)
 {
-    need_tensor(a, sa, binop_symbol(op));
-    need_tensor(b, sb, binop_symbol(op));
-    const char *sym = binop_symbol(op);
+    if (a->kind != V_TENSOR) need_tensor(a, sa, binop_symbol(op));
+    if (b->kind != V_TENSOR) need_tensor(b, sb, binop_symbol(op));
     dtype_t prec = op_settings(s)->precision;
     bool wa = a->u.t.weak, wb = b->u.t.weak;
     value_t *x = NULL, *y = NULL, *out;
@@ -267,7 +266,7 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
 
     if (wa && wb) {
         if (int_applies(op, a, b)) {
-            out = run_binary(op, a, b, DT_INT64, true, span, sym);
+            out = run_binary(op, a, b, DT_INT64, true, span);
             out->u.t.weak = 1;
             return out;
         }
@@ -282,7 +281,7 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         dtype_t dt = (dtype_t)t->u.t.dtype;
         if (dt == DT_INT64) {
             if (w->u.t.dtype == DT_INT64 && int_applies(op, a, b))
-                return run_binary(op, a, b, DT_INT64, true, span, sym);
+                return run_binary(op, a, b, DT_INT64, true, span);
             dt = prec;
             t = int_to(t, dt);
         } else {
@@ -291,18 +290,18 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         value_t *wc = weak_at_compute(w, dt);
         x = wa ? wc : t;
         y = wa ? t : wc;
-        out = run_binary(op, x, y, dt, false, span, sym);
+        out = run_binary(op, x, y, dt, false, span);
         val_unref(x);
         val_unref(y);
         return out;
     }
     dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
-    if (int_applies(op, a, b)) return run_binary(op, a, b, DT_INT64, true, span, sym);
+    if (int_applies(op, a, b)) return run_binary(op, a, b, DT_INT64, true, span);
     dtype_t dt = dtype_promote(da, db);
     if (dt == DT_INT64) dt = prec;   /* int64 / int64, or int64 ^ negative */
     x = da == DT_INT64 ? int_to(a, dt) : val_ref(a);
     y = db == DT_INT64 ? int_to(b, dt) : val_ref(b);
-    out = run_binary(op, x, y, dt, false, span, sym);
+    out = run_binary(op, x, y, dt, false, span);
     val_unref(x);
     val_unref(y);
     return out;
@@ -392,7 +391,7 @@ const op_def_t op_family_elementwise[] = {
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536"},
-    {"divide", OPK_BINARY, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2,
+    {"divide", OPK_BINARY, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
      .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
@@ -402,7 +401,7 @@ const op_def_t op_family_elementwise[] = {
      .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3"},
-    {"power", OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2,
+    {"power", OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
      .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -452,5 +451,7 @@ const op_def_t *op_for_binop(int binop)
         [OP_LE] = "less_equal", [OP_GT] = "greater", [OP_GE] = "greater_equal",
         [OP_EQ] = "equal", [OP_NE] = "not_equal",
     };
-    return op_find(names[binop]);
+    static const op_def_t *cache[OP_NE + 1];
+    if (!cache[binop]) cache[binop] = op_find(names[binop]);
+    return cache[binop];
 }

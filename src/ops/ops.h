@@ -65,6 +65,8 @@ enum {
     OPF_EXACT_LITERAL = 1,   /* a literal argument reaches the op with its exact fp64 values (casts) */
     OPF_RETURNS_INT   = 2,   /* elementwise result is 0/1 */
     OPF_HIDDEN        = 4,   /* not listed by :help (operator aliases) */
+    OPF_TRUE_DIV      = 8,   /* integers in, float out (7 / 2 is 3.5) */
+    OPF_POWER         = 16,  /* int ^ negative int gives a float */
 };
 
 /* The table is gathered from one array per op family (ops/math.c,

@@ -106,7 +106,32 @@ static value_t *finfo_impl(call_t *c)
                  "finfo(resolution=%s, min=%s, max=%s, eps=%s, smallest_normal=%s, smallest_subnormal=%s, "
                  "bits=%d, exponent_bits=%d, mantissa_bits=%d, dtype=%s)",
                  res, mn, mx, ep, sn, ss, t->size * 8, t->exp_bits, t->man_bits, t->name);
-    return str_new(buf, (size_t)n);
+    /* A record (a scope value): it prints as the line above and its fields
+     * are values of the dtype itself, so finfo(fp16).max is 65504 (fp16). */
+    value_t *r = scope_new(NULL);
+    value_t *v = str_new(buf, (size_t)n);
+    scope_set(r, "__repr__", v); val_unref(v);
+    const struct { const char *name; double x; } f[] = {
+        {"eps", t->eps}, {"max", t->max}, {"min", -t->max}, {"min_normal", t->min_normal},
+        {"smallest_normal", t->min_normal}, {"min_subnormal", t->min_subnormal},
+        {"smallest_subnormal", t->min_subnormal}, {"resolution", pow(10.0, -prec)},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        v = tensor_scalar_f64(dt, f[i].x);
+        scope_set(r, f[i].name, v);
+        val_unref(v);
+    }
+    const struct { const char *name; int64_t x; } g[] = {
+        {"bits", t->size * 8}, {"exponent_bits", t->exp_bits}, {"mantissa_bits", t->man_bits},
+    };
+    for (size_t i = 0; i < sizeof g / sizeof g[0]; i++) {
+        v = tensor_weak_int(g[i].x);
+        scope_set(r, g[i].name, v);
+        val_unref(v);
+    }
+    v = str_new(t->name, strlen(t->name));
+    scope_set(r, "dtype", v); val_unref(v);
+    return r;
 }
 
 static value_t *eps_impl(call_t *c)

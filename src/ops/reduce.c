@@ -35,8 +35,10 @@
  * double rounding innocuous?"); likewise for fp16/bf16.  One code path thus
  * serves fp32 accumulation, fp64 accumulation and same-dtype accumulation.
  *
- * Scratch buffers are tensors (value.h), so an error or an interrupt in the
- * middle frees them with the statement's other temporaries.
+ * Elements stream through a 128-value stack buffer (NumPy's block size), so
+ * no reduction needs memory proportional to its input; the one scratch
+ * buffer (the Gram matrix of norm(ord=2)) is a tensor (value.h), so an error
+ * or an interrupt in the middle frees it with the statement's temporaries.
  *
  * Plain loops; the CPU-speed issue vectorises them.
  */
@@ -102,15 +104,49 @@ static acc_t acc_for(dtype_t dt, session_t *s)
     return a;
 }
 
-/* NumPy's pairwise summation (loops_utils.h.src), each addition rounded by R. */
-static double pw_sum(const acc_t *a, const double *x, int64_t n)
+/* The sequence one output element sums: element j of the input at
+ * base + j*stride, loaded exactly and transformed (each step rounded by R). */
+enum { T_ID, T_ABS, T_SQ, T_SQDEV };
+typedef struct seq {
+    const acc_t *a;
+    dtype_t dt;
+    const void *p;
+    int64_t base, stride;
+    int t;
+    double m;              /* the mean, for T_SQDEV */
+} seq_t;
+
+#define BLOCK 128          /* NumPy's PW_BLOCKSIZE */
+
+static void seq_load(const seq_t *q, int64_t j0, int64_t cnt, double *out)
 {
-    if (n < 8) {
-        double r = -0.0;   /* the additive identity: keeps sum([-0.0]) == -0 */
-        for (int64_t i = 0; i < n; i++) r = R(a, r + x[i]);
-        return r;
+    for (int64_t j = 0; j < cnt; j++) {
+        double v = ld(q->dt, q->p, q->base + (j0 + j) * q->stride);
+        switch (q->t) {
+        case T_ABS: v = fabs(v); break;
+        case T_SQ: v = R(q->a, v * v); break;
+        case T_SQDEV: { double d = R(q->a, v - q->m); v = R(q->a, d * d); break; }
+        default: break;
+        }
+        out[j] = v;
     }
-    if (n <= 128) {
+}
+
+/* NumPy's pairwise summation (numpy/core/src/umath/loops_utils.h.src,
+ * pairwise_sum), each addition rounded by R.  Elements are loaded a block
+ * at a time, so no buffer of n values is needed. */
+static double pw_sum(const seq_t *q, int64_t j0, int64_t n)
+{
+    const acc_t *a = q->a;
+    if (n <= BLOCK) {
+        double x[BLOCK];
+        err_check_interrupt();
+        seq_load(q, j0, n, x);
+        if (n < 8) {
+            double r = -0.0;   /* the additive identity: keeps sum([-0.0]) == -0 */
+            for (int64_t i = 0; i < n; i++) r = R(a, r + x[i]);
+            return r;
+        }
         double r[8];
         int64_t i;
         for (int j = 0; j < 8; j++) r[j] = x[j];
@@ -123,23 +159,23 @@ static double pw_sum(const acc_t *a, const double *x, int64_t n)
     }
     int64_t n2 = n / 2;
     n2 -= n2 % 8;
-    return R(a, pw_sum(a, x, n2) + pw_sum(a, x + n2, n - n2));
+    return R(a, pw_sum(q, j0, n2) + pw_sum(q, j0 + n2, n - n2));
 }
 
-/* Sum of n values already rounded to the accumulator: pairwise, or strictly
- * left to right under :accumulate same.  Empty: +0. */
-static double acc_sum(const acc_t *a, const double *x, int64_t n)
+/* The sum of a sequence of n: pairwise, or strictly left to right under
+ * :accumulate same.  The empty sum is +0. */
+static double seq_sum(const seq_t *q, int64_t n)
 {
     if (n == 0) return 0.0;
-    if (a->mode == ACC_SAME) {
-        double r = x[0];
-        for (int64_t i = 1; i < n; i++) {
-            if ((i & 0xFFFF) == 0) err_check_interrupt();
-            r = R(a, r + x[i]);
-        }
-        return r;
+    if (q->a->mode != ACC_SAME) return pw_sum(q, 0, n);
+    double x[BLOCK], r = 0;
+    for (int64_t j0 = 0; j0 < n; j0 += BLOCK) {
+        if ((j0 & 0xFFFF) == 0) err_check_interrupt();
+        int64_t cnt = n - j0 < BLOCK ? n - j0 : BLOCK;
+        seq_load(q, j0, cnt, x);
+        for (int64_t i = 0; i < cnt; i++) r = j0 + i == 0 ? x[0] : R(q->a, r + x[i]);
     }
-    return pw_sum(a, x, n);
+    return r;
 }
 
 /* ---- the common set-up ---- */
@@ -203,16 +239,18 @@ static void red_setup(call_t *c, red_t *r)
     }
 }
 
-/* Load the n elements reduced into output element k as doubles (exact). */
-static void gather(const red_t *r, int64_t k, double *buf)
+/* The sequence reduced into output element k. */
+static seq_t seq_for(const red_t *r, const acc_t *a, int64_t k, int t)
 {
-    int64_t o = k / r->inner, i = k % r->inner;
-    int64_t base = o * r->n * r->inner + i;
-    const void *p = tensor_data(r->x);
-    for (int64_t j = 0; j < r->n; j++) {
-        if ((j & 0xFFFF) == 0) err_check_interrupt();
-        buf[j] = ld(r->dt, p, base + j * r->inner);
-    }
+    seq_t q;
+    q.a = a;
+    q.dt = r->dt;
+    q.p = tensor_data(r->x);
+    q.base = (k / r->inner) * r->n * r->inner + k % r->inner;
+    q.stride = r->inner;
+    q.t = t;
+    q.m = 0;
+    return q;
 }
 
 static int64_t out_count(const red_t *r) { return r->outer * r->inner; }
@@ -242,13 +280,10 @@ static value_t *sum_impl(call_t *c)
         }
     } else {
         acc_t a = acc_for(r.dt, c->s);
-        value_t *hold;
-        double *buf = scratch(&hold, r.n);
         for (int64_t k = 0; k < no; k++) {
-            gather(&r, k, buf);
-            dtype_store_f64(r.dt, tensor_data(out), k, acc_sum(&a, buf, r.n));
+            seq_t q = seq_for(&r, &a, k, T_ID);
+            dtype_store_f64(r.dt, tensor_data(out), k, seq_sum(&q, r.n));
         }
-        val_unref(hold);
     }
     val_unref(r.x);
     return out;
@@ -302,8 +337,6 @@ static value_t *moment(call_t *c, int what)
     value_t *out = tensor_new_raw(odt, r.ondim, r.oshape);
     void *po = tensor_data(out);
     int64_t no = out_count(&r);
-    value_t *hold;
-    double *buf = scratch(&hold, r.n);
     bool same = a.mode == ACC_SAME;
     double cnt = (double)r.n;    /* exact below 2^53 elements; never rounded to fp16 */
     for (int64_t k = 0; k < no; k++) {
@@ -311,17 +344,14 @@ static value_t *moment(call_t *c, int what)
         if (r.n == 0) {
             res = NAN;    /* NumPy warns "Mean of empty slice" and returns nan */
         } else {
-            gather(&r, k, buf);
-            double s = acc_sum(&a, buf, r.n);
+            seq_t q = seq_for(&r, &a, k, T_ID);
+            double s = seq_sum(&q, r.n);
             if (what == M_MEAN) {
                 res = same ? R(&a, s / cnt) : s / cnt;
             } else {
-                double m = R(&a, s / cnt);
-                for (int64_t j = 0; j < r.n; j++) {
-                    double d = R(&a, buf[j] - m);
-                    buf[j] = R(&a, d * d);
-                }
-                double ss = acc_sum(&a, buf, r.n);
+                q.t = T_SQDEV;
+                q.m = R(&a, s / cnt);
+                double ss = seq_sum(&q, r.n);
                 /* NumPy: divisor max(n - ddof, 0); 0 gives inf or nan. */
                 double div = r.n > ddof ? (double)(r.n - ddof) : 0.0;
                 double v = ss / div;
@@ -331,7 +361,6 @@ static value_t *moment(call_t *c, int what)
         }
         dtype_store_f64(odt, po, k, res);
     }
-    val_unref(hold);
     val_unref(r.x);
     return out;
 }
@@ -422,26 +451,23 @@ static int parse_ord(call_t *c, bool *given)
     err_raise(ERR_VALUE, sp, "ord must be 1, 2, inf or \"fro\", not %g", o);
 }
 
-/* A vector norm of n loaded values (buf is overwritten). */
-static double vec_norm(const acc_t *a, double *buf, int64_t n, int ord)
+/* A vector norm of the sequence q of n elements. */
+static double vec_norm(seq_t *q, int64_t n, int ord)
 {
-    bool same = a->mode == ACC_SAME;
     if (ord == ORD_INF) {
         double m = 0;
         for (int64_t j = 0; j < n; j++) {
-            double v = fabs(buf[j]);
+            if ((j & 0xFFFF) == 0) err_check_interrupt();
+            double v = fabs(ld(q->dt, q->p, q->base + j * q->stride));
             if (v != v) return v;
             if (v > m) m = v;
         }
         return m;
     }
-    if (ord == ORD_1) {
-        for (int64_t j = 0; j < n; j++) buf[j] = fabs(buf[j]);
-        return acc_sum(a, buf, n);
-    }
-    for (int64_t j = 0; j < n; j++) buf[j] = R(a, buf[j] * buf[j]);
-    double s = acc_sum(a, buf, n);
-    return same ? R(a, sqrt(s)) : sqrt(s);
+    q->t = ord == ORD_1 ? T_ABS : T_SQ;
+    double s = seq_sum(q, n);
+    if (ord == ORD_1) return s;
+    return q->a->mode == ACC_SAME ? R(q->a, sqrt(s)) : sqrt(s);
 }
 
 /* Largest eigenvalue of the symmetric m x m matrix g (overwritten), by the
@@ -513,19 +539,17 @@ static double mat_norm(const red_t *r, const acc_t *a, int ord)
         val_unref(hold);
         return sqrt(e < 0 ? 0 : e);
     }
+    /* ord=1: the sums of |a_ij| down each column (element k of column v at
+     * v + k*cols); ord=inf: along each row (v*cols + k). */
     bool by_col = ord == ORD_1;
     int64_t nv = by_col ? cols : rows, len = by_col ? rows : cols;
-    value_t *hold;
-    double *buf = scratch(&hold, len);
     double best = 0;
     for (int64_t v = 0; v < nv; v++) {
-        for (int64_t k = 0; k < len; k++)
-            buf[k] = fabs(by_col ? ld(r->dt, p, k * cols + v) : ld(r->dt, p, v * cols + k));
-        double s = acc_sum(a, buf, len);
-        if (s != s) { best = s; break; }
+        seq_t q = { a, r->dt, p, by_col ? v : v * cols, by_col ? cols : 1, T_ABS, 0 };
+        double s = seq_sum(&q, len);
+        if (s != s) return s;
         if (s > best) best = s;
     }
-    val_unref(hold);
     return best;
 }
 
@@ -553,14 +577,11 @@ static value_t *norm_impl(call_t *c)
         dtype_store_f64(odt, tensor_data(out), 0, mat_norm(&r, &a, ord));
     } else {
         if (ord == ORD_FRO) ord = ORD_2;
-        value_t *hold;
-        double *buf = scratch(&hold, r.n);
         int64_t no = out_count(&r);
         for (int64_t k = 0; k < no; k++) {
-            gather(&r, k, buf);
-            dtype_store_f64(odt, tensor_data(out), k, vec_norm(&a, buf, r.n, ord));
+            seq_t q = seq_for(&r, &a, k, T_ID);
+            dtype_store_f64(odt, tensor_data(out), k, vec_norm(&q, r.n, ord));
         }
-        val_unref(hold);
     }
     val_unref(r.x);
     return out;
