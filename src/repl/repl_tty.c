@@ -328,9 +328,28 @@ static bool paste_on(void)
     return v && strcmp(v, "on") == 0;
 }
 
+/* The prompt names the precision, device and mode, since they change
+ * what every number means: "fp16·cpu·eager >>> ".  The continuation prompt
+ * is "... " under the ">>> ". */
 static void set_prompt(void)
 {
-    rl_set_prompt(tty.in.len ? PROMPT_MORE : PROMPT);
+    static char p[128];
+    char set[96];
+    repl_settings_line(tty.r, set, sizeof set);
+    /* compact form: no spaces around the dots */
+    char *w = set;
+    for (char *q = set; *q; q++) {
+        if (*q == ' ' && (q[1] == '\xc2' || (q > set && q[-1] == '\xb7'))) continue;
+        *w++ = *q;
+    }
+    *w = 0;
+    if (tty.in.len) {
+        int n = (int)strlen(set) - 1;   /* the middle dot is 2 bytes, 1 column, twice */
+        snprintf(p, sizeof p, "%*s" PROMPT_MORE, n > 0 ? n : 0, "");
+    } else {
+        snprintf(p, sizeof p, "%s " PROMPT, set);
+    }
+    rl_set_prompt(p);
 }
 
 /* Readline calls this with each line typed (malloc'd; we free it), or NULL
@@ -449,6 +468,8 @@ int repl_interactive(repl_t *r)
     fflush(stdout);
 
     rl_callback_handler_install(PROMPT, on_line);
+    set_prompt();
+    rl_redisplay();
     tty.handler_installed = true;
     while (!r->quit) {
         repl_pump_events();
