@@ -10,6 +10,7 @@ static err_info_t last;
 static const source_t *cur_src;
 static span_t here = {-1, -1};
 volatile int err_interrupt_flag;
+void (*err_trace_hook)(char *buf, size_t cap);
 
 void err_push(err_frame_t *f) { f->prev = top_frame; top_frame = f; }
 
@@ -27,6 +28,8 @@ _Noreturn void err_vraise(err_kind_t kind, span_t span, const char *fmt, va_list
     last.span = span;
     last.src = cur_src;
     vsnprintf(last.msg, sizeof last.msg, fmt, ap);
+    last.trace[0] = 0;
+    if (err_trace_hook) err_trace_hook(last.trace, sizeof last.trace);
     top_frame = f->prev;
     longjmp(f->jb, 1);
 }
@@ -100,6 +103,20 @@ void err_print(FILE *out, const err_info_t *e)
     }
     int line, col;
     int start = e->span.start > src->len ? src->len : e->span.start;
+    /* An error at the end of input points just after the last character,
+     * not at an empty line after the final newline. */
+    int span_end_fix = 0;
+    while (start == src->len && start > 0 && (src->text[start - 1] == '\n' || src->text[start - 1] == '\r')) {
+        start--;
+        span_end_fix = 1;
+    }
+    if (span_end_fix) {
+        err_info_t *m = (err_info_t *)e;
+        m->span.start = start;
+        m->span.end = start;
+        while (start > 0 && (src->text[start - 1] == '\n' || src->text[start - 1] == '\r')) start--;
+        m->span.start = m->span.end = start;
+    }
     err_line_col(src, start, &line, &col);
     fprintf(out, "%s:%d:%d: %s: %s\n", src->name ? src->name : "<input>", line, col, kind_name(e->kind), e->msg);
     int ls = start;
@@ -125,4 +142,5 @@ void err_print(FILE *out, const err_info_t *e)
     for (int i = start + 1; i < end; i++)
         if (((unsigned char)src->text[i] & 0xC0) != 0x80) fputc('~', out);
     fputc('\n', out);
+    fputs(e->trace, out);
 }

@@ -63,7 +63,12 @@ typedef struct err_info {
     span_t span;
     const source_t *src;   /* the source the span refers to (may be NULL) */
     char msg[1024];
+    char trace[1024];      /* "  in f, called at <stdin>:3:5" lines, innermost first (may be empty) */
 } err_info_t;
+
+/* Set by the evaluator: fills the trace of user-function calls active when
+ * an error is raised, so an error inside a function also names its caller. */
+extern void (*err_trace_hook)(char *buf, size_t cap);
 
 /* A try frame; frames nest (a :load inside the REPL, a call to a user
  * function that must restore state).  Use:

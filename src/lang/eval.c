@@ -133,7 +133,13 @@ static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
     }
     dtype_t dt = s->set.precision;
     bool weak_out = false;
-    if (all_weak && exact) { dt = DT_FP64; weak_out = true; }
+    if (all_weak && exact) {
+        /* exact values for a cast: integers stay int64 (no rounding through
+         * a double beyond 2^53), anything else fp64 */
+        dt = DT_INT64;
+        for (int i = 0; i < n; i++) if (items[i]->u.t.dtype != DT_INT64) dt = DT_FP64;
+        weak_out = true;
+    }
     else if (!all_weak) {
         int first = 1;
         for (int i = 0; i < n; i++)
@@ -157,7 +163,9 @@ static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
     for (int i = 0; i < n; i++) {
         value_t *it = items[i];
         /* A weak item that is itself a stacked weak literal holds exact fp64. */
-        if (dt == DT_INT64) {
+        if (dt == DT_INT64 && it->u.t.dtype == DT_INT64) {
+            memcpy((int64_t *)tensor_data(t) + i * per, tensor_data(it), (size_t)per * sizeof(int64_t));
+        } else if (dt == DT_INT64) {
             for (int64_t k = 0; k < per; k++) ((int64_t *)tensor_data(t))[i * per + k] = (int64_t)tensor_get_f64(it, k);
         } else if (it->u.t.dtype == DT_INT64) {
             dtype_convert(dt, (char *)tensor_data(t) + (size_t)(i * per) * dtype_traits[dt].size, DT_INT64,
@@ -346,12 +354,61 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
 
 #define MAX_ARGS 64
 
+/* "f(x, y)" for messages. */
+static void fn_signature(const node_t *d, char *sig, size_t cap)
+{
+    int k = snprintf(sig, cap, "%s(", d->name);
+    for (int i = 0; i < d->nparams && k < (int)cap - 40; i++)
+        k += snprintf(sig + k, cap - (size_t)k, i ? ", %s" : "%s", d->params[i]);
+    snprintf(sig + k, cap - (size_t)k, ")");
+}
+
+/* The user-function calls in progress, for the "called at" lines of an
+ * error raised inside a function (err_trace_hook). */
+static struct frame { const char *name; span_t span; const source_t *src; } calls[EVAL_MAX_DEPTH + 1];
+static int ncalls;
+
+static void call_push(session_t *s, const char *name, span_t span, const source_t *src)
+{
+    (void)s;
+    if (ncalls <= EVAL_MAX_DEPTH) calls[ncalls] = (struct frame){ name, span, src };
+    ncalls++;
+}
+static void call_pop(void) { ncalls--; }
+
+static void trace_hook(char *buf, size_t cap)
+{
+    size_t k = 0;
+    int shown = 0;
+    for (int i = (ncalls > EVAL_MAX_DEPTH ? EVAL_MAX_DEPTH : ncalls) - 1; i >= 0 && k + 100 < cap; i--) {
+        if (shown == 4 && i > 1) {
+            k += (size_t)snprintf(buf + k, cap - k, "  ... %d more calls\n", i - 1);
+            i = 1;
+        }
+        int line = 0, col = 0;
+        if (calls[i].src && calls[i].span.start >= 0) err_line_col(calls[i].src, calls[i].span.start, &line, &col);
+        k += (size_t)snprintf(buf + k, cap - k, "  in %s, called at %s:%d:%d\n", calls[i].name,
+                              calls[i].src && calls[i].src->name ? calls[i].src->name : "?", line, col);
+        shown++;
+    }
+}
+
+void eval_reset_calls(void)
+{
+    ncalls = 0;
+    err_trace_hook = trace_hook;
+}
+
 static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
                           value_t **kw, span_t *kws, span_t span)
 {
     const node_t *d = fn->u.fn.def;
-    if (nargs > d->nparams)
-        err_raise(ERR_TYPE, span, "%s takes %d argument%s, got %d", d->name, d->nparams, d->nparams == 1 ? "" : "s", nargs);
+    if (nargs > d->nparams) {
+        char sig[256];
+        fn_signature(d, sig, sizeof sig);
+        err_raise(ERR_TYPE, span, "%s takes %d argument%s, got %d; usage: %s", d->name, d->nparams,
+                  d->nparams == 1 ? "" : "s", nargs, sig);
+    }
     if (s->depth >= EVAL_MAX_DEPTH)
         err_raise(ERR_LIMIT, span, "recursion too deep (more than %d nested calls)", EVAL_MAX_DEPTH);
     stack_check(span);
@@ -370,12 +427,15 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
         if (scope_get_local(local, d->params[i])) continue;
         if (!d->param_defaults || !d->param_defaults[i]) {
             err_set_source(saved);
-            err_raise(ERR_TYPE, span, "%s is missing argument '%s'", d->name, d->params[i]);
+            char sig[256];
+            fn_signature(d, sig, sizeof sig);
+            err_raise(ERR_TYPE, span, "%s is missing argument '%s'; usage: %s", d->name, d->params[i], sig);
         }
         value_t *dv = eval_expr(s, d->param_defaults[i], fn->u.fn.scope ? fn->u.fn.scope : s->globals);
         scope_set(local, d->params[i], dv);
         val_unref(dv);
     }
+    call_push(s, d->name, span, saved);
     s->depth++;
     value_t *ret = NULL;
     if (d->is_expr_body) {
@@ -387,6 +447,7 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
         if (!ret) ret = none_new();
     }
     s->depth--;
+    call_pop();
     err_set_source(saved);
     val_unref(local);
     return ret;
@@ -630,6 +691,8 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
         } else if (t->kind == N_INDEX) {
             assign_index(s, t, v, scope);
         } else if (t->kind == N_MEMBER) {
+            value_t *o = eval_expr(s, t->a, scope);
+            err_raise(ERR_TYPE, t->span, "a %s's members can't be assigned ('%s' is read-only)", val_kind_name(o), t->name);
             err_raise(ERR_TYPE, t->span, "members can't be assigned here ('%s' is not an assignable member)", t->name);
         } else {
             err_raise(ERR_SYNTAX, t->span, "cannot assign to this");

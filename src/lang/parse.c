@@ -355,6 +355,7 @@ typedef struct parser {
     lexer_t lx;
     token_t cur, prev;
     int depth;              /* nesting, against PARSE_MAX_DEPTH */
+    int links;              /* operator-chain links, against PARSE_MAX_CHAIN */
     int loops;              /* enclosing while/for in the current function */
     int funcs;              /* enclosing defs */
 } parser_t;
@@ -396,6 +397,16 @@ static void enter(parser_t *p)
                PARSE_MAX_DEPTH);
 }
 static void leave(parser_t *p, int n) { p->depth -= n; }
+
+/* Links of an operator chain (a + b + c ..., f(x)[i].y) build a left-deep
+ * tree, so they count against their own, larger limit: a 1000-term sum is
+ * fine, and the evaluator's stack guard covers what walks the tree. */
+static void enter_link(parser_t *p)
+{
+    if (++p->links > PARSE_MAX_CHAIN)
+        syntax(p, p->cur.span, "expression too long: more than %d chained operators", PARSE_MAX_CHAIN);
+}
+static void leave_links(parser_t *p, int n) { p->links -= n; }
 
 /* "L:C" of a byte offset, for messages that point back at an opener. */
 static const char *where(parser_t *p, int off, char *buf, size_t n)
@@ -638,19 +649,19 @@ static node_t *parse_postfix(parser_t *p)
         token_t t = p->cur;
         node_t *n;
         if (t.kind == T_LPAREN) {
-            enter(p); links++;
+            enter_link(p); links++;
             advance(p);
             n = ast_node(p->u, N_CALL, t.span);
             n->a = e;
             parse_args(p, n, t);
         } else if (t.kind == T_LBRACKET) {
-            enter(p); links++;
+            enter_link(p); links++;
             advance(p);
             n = ast_node(p->u, N_INDEX, t.span);
             n->a = e;
             parse_indices(p, n, t);
         } else if (t.kind == T_DOT) {
-            enter(p); links++;
+            enter_link(p); links++;
             advance(p);
             if (!check(p, T_NAME))
                 syntax(p, p->cur.span, "expected a member name after '.', found %s", DESC(p->cur));
@@ -663,7 +674,7 @@ static node_t *parse_postfix(parser_t *p)
             syntax(p, t.span, "expected a member name after '.', found '%.*s'",
                    t.span.end - t.span.start - 1 > 30 ? 30 : t.span.end - t.span.start - 1, p->s + t.span.start + 1);
         } else if (t.kind == T_QUOTE) {
-            enter(p); links++;
+            enter_link(p); links++;
             advance(p);
             n = ast_node(p->u, N_TRANSPOSE, t.span);
             n->a = e;
@@ -674,7 +685,7 @@ static node_t *parse_postfix(parser_t *p)
         n->span = span_make(e->span.start, p->prev.span.end);
         e = n;
     }
-    leave(p, links);
+    leave_links(p, links);
     return e;
 }
 
@@ -737,11 +748,11 @@ static node_t *parse_term(parser_t *p)
         case T_SLASH: op = OP_DIV; break;
         case T_PERCENT: op = OP_MOD; break;
         case T_AT: op = OP_MATMUL; break;
-        default: leave(p, links); return e;
+        default: leave_links(p, links); return e;
         }
         advance(p);
         skip_newlines(p);
-        enter(p); links++;
+        enter_link(p); links++;
         e = binary(p, N_BINARY, op, t, e, parse_unary(p));
     }
 }
@@ -755,10 +766,10 @@ static node_t *parse_sum(parser_t *p)
         token_t t = p->cur;
         advance(p);
         skip_newlines(p);
-        enter(p); links++;
+        enter_link(p); links++;
         e = binary(p, N_BINARY, t.kind == T_PLUS ? OP_ADD : OP_SUB, t, e, parse_term(p));
     }
-    leave(p, links);
+    leave_links(p, links);
     return e;
 }
 
@@ -815,10 +826,10 @@ static node_t *parse_and(parser_t *p)
         token_t t = p->cur;
         advance(p);
         skip_newlines(p);
-        enter(p); links++;
+        enter_link(p); links++;
         e = binary(p, N_AND, 0, t, e, parse_not(p));
     }
-    leave(p, links);
+    leave_links(p, links);
     return e;
 }
 
@@ -831,10 +842,10 @@ static node_t *parse_or(parser_t *p)
         token_t t = p->cur;
         advance(p);
         skip_newlines(p);
-        enter(p); links++;
+        enter_link(p); links++;
         e = binary(p, N_OR, 0, t, e, parse_and(p));
     }
-    leave(p, links);
+    leave_links(p, links);
     return e;
 }
 

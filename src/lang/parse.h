@@ -19,6 +19,7 @@
 #include "lang/ast.h"
 
 #define PARSE_MAX_DEPTH 200
+#define PARSE_MAX_CHAIN 5000
 
 void parse_unit(ast_unit_t *u);
 bool parse_is_complete(const char *text, int len);

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 extern void eval_stack_init(void);
+extern void eval_reset_calls(void);
 
 session_t *session_new(void)
 {
@@ -100,6 +101,11 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
     volatile int rc = 0;
     ast_unit_t *volatile unit = NULL;
     const source_t *volatile saved_src = err_source();
+    /* Until the unit owns its copy, errors (a memory limit while copying)
+     * point into the caller's text. */
+    source_t raw = { name, text, len, line_base };
+    err_set_source(&raw);
+    err_set_here(span_make(0, len));
     err_frame_t f;
     if (err_try(&f) == 0) {
         unit = ast_unit_new(name, text, len, line_base);
@@ -123,7 +129,9 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         ast_unit_t *saved_unit = s->cur_unit;
         s->cur_unit = unit;
         s->depth = 0;
+        eval_reset_calls();
         err_set_source(&unit->src);
+        err_set_here(st->span);
         if (err_try(&f) == 0) {
             value_t *result = NULL;
             if (prints_result(st)) {
@@ -309,6 +317,7 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
     value_t *volatile result = NULL;
     const source_t *saved = err_source();
     eval_stack_init();
+    eval_reset_calls();
     err_frame_t f;
     if (err_try(&f) == 0) {
         unit = ast_unit_new("<eval>", text, (int)strlen(text), 1);

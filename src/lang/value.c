@@ -132,7 +132,7 @@ const char *val_kind_name(const value_t *v)
     case V_FUNC: return "function";
     case V_LIST: return "list";
     case V_SCOPE: return "scope";
-    default: return "nothing";
+    default: return "nothing (the result of a function that returned no value)";
     }
 }
 

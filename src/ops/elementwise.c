@@ -91,6 +91,14 @@ value_t *op_as_float(value_t *v, session_t *s)
 value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
 {
     need_tensor(x, span, op->name);
+    if (op->u64 && x->u.t.dtype == DT_INT64) {
+        value_t *r = tensor_new_raw(DT_INT64, x->u.t.ndim, x->u.t.shape);
+        const int64_t *a = tensor_data(x);
+        int64_t *o = tensor_data(r);
+        for (int64_t i = 0; i < x->u.t.size; i++) o[i] = op->u64(a[i], span);
+        r->u.t.weak = x->u.t.weak;
+        return r;
+    }
     value_t *in = op_as_float(x, s);
     bool weak = in->u.t.weak;
     /* A weak input is the session precision's value held in fp64: compute
@@ -213,6 +221,21 @@ static bool int_applies(const op_def_t *op, value_t *a, value_t *b)
 
 static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, bool ints, span_t span)
 {
+    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
+    const void *pa = tensor_data(a), *pb = tensor_data(b);
+    if (tensor_same_shape(a, b)) {
+        /* No broadcasting: one flat loop (the same arithmetic as below). */
+        value_t *out = tensor_new_raw(out_dt, a->u.t.ndim, a->u.t.shape);
+        void *po = tensor_data(out);
+        int64_t n = out->u.t.size;
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFF) == 0xFFFF) err_check_interrupt();
+            if (ints) ((int64_t *)po)[i] = op->i64(((const int64_t *)pa)[i], ((const int64_t *)pb)[i], span);
+            else if (out_dt == DT_FP64) ((double *)po)[i] = op->b64(ld64(da, pa, i), ld64(db, pb, i));
+            else st32(out_dt, po, i, op->b32(ld32(da, pa, i), ld32(db, pb, i)));
+        }
+        return out;
+    }
     bcast_iter_t it;
     memset(&it, 0, sizeof it);
     it.n = broadcast_shape(a, b, it.shape, span, op);
@@ -220,8 +243,6 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
     bstrides(a, it.n, it.shape, it.st[0]);
     bstrides(b, it.n, it.shape, it.st[1]);
     int64_t n = out->u.t.size;
-    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
-    const void *pa = tensor_data(a), *pb = tensor_data(b);
     void *po = tensor_data(out);
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
@@ -265,6 +286,10 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
     bool cmp = op->flags & OPF_RETURNS_INT;
 
     if (wa && wb) {
+        if (a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64 && op->i64 && !is_div(op) &&
+            !(is_pow(op) && ((int64_t *)tensor_data(b))[0] < 0))
+            /* exact integers: counters and indices never round */
+            return tensor_weak_int(op->i64(((int64_t *)tensor_data(a))[0], ((int64_t *)tensor_data(b))[0], span));
         if (int_applies(op, a, b)) {
             out = run_binary(op, a, b, DT_INT64, true, span);
             out->u.t.weak = 1;
@@ -356,13 +381,16 @@ static int64_t modi(int64_t a, int64_t b, span_t sp)
 }
 static int64_t powi(int64_t a, int64_t b, span_t sp)
 {
-    int64_t r = 1;
-    while (b > 0) {
-        if (b & 1) r = muli(r, a, sp);
-        b >>= 1;
-        if (b) a = muli(a, a, sp);
+    int64_t r = 1, base = a, e = b;
+    while (e > 0) {
+        if ((e & 1) && __builtin_mul_overflow(r, base, &r)) goto overflow;
+        e >>= 1;
+        if (e && __builtin_mul_overflow(base, base, &base)) goto overflow;
     }
     return r;
+overflow:
+    err_raise(ERR_VALUE, sp, "integer overflow: %lld ^ %lld does not fit in int64 (write %lld.0 ^ %lld for a float)",
+              (long long)a, (long long)b, (long long)a, (long long)b);
 }
 static int64_t lti(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b; }
 static int64_t lei(int64_t a, int64_t b, span_t sp) { (void)sp; return a <= b; }

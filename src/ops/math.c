@@ -67,6 +67,14 @@ static double erf64(double x)  { return Sleef_finz_erfd1_u10purecfma(x); }
 static float  sqrt32(float x)  { return sqrtf(x); }
 static double sqrt64(double x) { return sqrt(x); }
 static float  abs32(float x)   { return fabsf(x); }
+/* Integers stay exact integers under abs, floor and round (NumPy keeps
+ * int64 too); abs of the most negative int64 does not fit. */
+static int64_t absi(int64_t x, span_t sp)
+{
+    if (x == INT64_MIN) err_raise(ERR_VALUE, sp, "integer overflow: abs(%lld) does not fit in int64", (long long)x);
+    return x < 0 ? -x : x;
+}
+static int64_t identi(int64_t x, span_t sp) { (void)sp; return x; }
 static double abs64(double x)  { return fabs(x); }
 static float  floor32(float x) { return floorf(x); }
 static double floor64(double x){ return floor(x); }
@@ -251,7 +259,7 @@ const op_def_t op_family_math[] = {
      .source = "C sqrtf/sqrt: correctly rounded (IEEE 754-2019 §5.4.1 squareRoot); fp32 then fp16/bf16 rounding "
                "is still correctly rounded since 24 >= 2*11+2 (Figueroa 1995)",
      .example = "sqrt(2)\nsqrt([1, 4, 9])\n:precision fp16\nsqrt(2)"},
-    {"abs", OPK_UNARY, .f32 = abs32, .f64 = abs64, .min_args = 1, .max_args = 1,
+    {"abs", OPK_UNARY, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
      .formula = "|x|; abs(-0) = 0, abs(nan) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
@@ -277,12 +285,12 @@ const op_def_t op_family_math[] = {
      .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
      .example = "erf(1)\nerf([-1, 0, 0.5])"},
-    {"floor", OPK_UNARY, .f32 = floor32, .f64 = floor64, .min_args = 1, .max_args = 1,
+    {"floor", OPK_UNARY, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
      .formula = "⌊x⌋; floor(-0.5) = -0; inf and nan unchanged",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
      .example = "floor([-1.5, 0.5, 2.7])"},
-    {"round", OPK_UNARY, .f32 = round32, .f64 = round64, .min_args = 1, .max_args = 1,
+    {"round", OPK_UNARY, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
      .formula = "nearest integer to x; a half goes to the even neighbour: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,

@@ -47,6 +47,7 @@ typedef struct op_def {
     float  (*b32)(float, float);
     double (*b64)(double, double);
     int64_t (*i64)(int64_t, int64_t, span_t);   /* binary on int64 (may raise) */
+    int64_t (*u64)(int64_t, span_t);            /* unary on int64, exact (abs, floor, round); NULL: via the session precision */
     value_t *(*impl)(call_t *c);                /* OPK_FUNC; returns a new reference */
     int min_args, max_args;                     /* positional; max -1: any */
     const char *kwargs;                         /* accepted keywords, space separated, or NULL */

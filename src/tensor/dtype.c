@@ -327,6 +327,40 @@ static const char *special_text(double x)
  * least two exponent digits, as C and Python write them), but integral values
  * have no ".0" ("100", not "100.0").  Plain %.{p}g is not used for the layout
  * because its threshold is p itself: 100 would come out "1e+02". */
+/* tmp holds "%.*e" of x ("-d.ddddde-XX"); replace it by the mantissa one
+ * unit of the last place up or down if that round-trips to x (the closer of
+ * the two when both do).  Returns 1 when tmp was replaced. */
+static int shortest_neighbour(char *tmp, size_t cap, double x)
+{
+    char digs[32];
+    int nd = 0, neg = 0;
+    const char *c = tmp;
+    if (*c == '-') { neg = 1; c++; }
+    for (; *c && *c != 'e'; c++)
+        if (*c >= '0' && *c <= '9') digs[nd++] = *c;
+    if (nd < 2 || nd > 18) return 0;
+    digs[nd] = 0;
+    int X = atoi(c + 1);
+    long long m = atoll(digs);
+    char best[64] = "";
+    long double bestd = 0;
+    for (int d = -1; d <= 1; d += 2) {
+        long long v = m + d;
+        char vs[32];
+        int n = snprintf(vs, sizeof vs, "%lld", v);
+        int e = X + (n - nd);          /* 999 + 1 = 1000: one more digit */
+        if (n < 1 || v <= 0) continue;
+        char cand[64];
+        snprintf(cand, sizeof cand, "%s%c.%se%d", neg ? "-" : "", vs[0], vs + 1, e);
+        if (strtod(cand, NULL) != x) continue;
+        long double dist = fabsl(strtold(cand, NULL) - (long double)x);
+        if (!best[0] || dist < bestd) { snprintf(best, sizeof best, "%s", cand); bestd = dist; }
+    }
+    if (!best[0]) return 0;
+    snprintf(tmp, cap, "%s", best);
+    return 1;
+}
+
 int dtype_format_shortest(char *out, int cap, double x)
 {
     const char *sp = special_text(x);
@@ -336,6 +370,11 @@ int dtype_format_shortest(char *out, int cap, double x)
     for (p = 1; p <= 17; p++) {
         snprintf(tmp, sizeof tmp, "%.*e", p - 1, x);
         if (strtod(tmp, NULL) == x) break;
+        /* The nearest p-digit string may miss while a neighbour (last digit
+         * one up or down) still round-trips: at a power of two the gap
+         * below is half the gap above (e.g. 2^-24 is 5.960464477539063e-08,
+         * Python's repr).  Of two that round-trip, take the closer. */
+        if (p >= 2 && shortest_neighbour(tmp, sizeof tmp, x)) break;
     }
     if (p > 17) p = 17;
     /* split "-d.ddde-XX" into sign, digits and exponent */

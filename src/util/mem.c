@@ -47,11 +47,32 @@ static void check(size_t n)
 
 static void account(size_t n) { in_use += n; if (in_use > peak) peak = in_use; }
 
+/* Small blocks (values, scalar tensors) are recycled through free lists by
+ * 16-byte size class: the per-op cost on scalars is mostly malloc/free
+ * otherwise.  Each list keeps at most SMALL_KEEP blocks. */
+#define SMALL_MAX 256
+#define SMALL_KEEP 4096
+typedef struct small { struct small *next; } small_t;
+static small_t *small_free[SMALL_MAX / 16 + 1];
+static int small_count[SMALL_MAX / 16 + 1];
+
+static inline int small_class(size_t n) { return (int)((n + 15) / 16); }
+
+static void *small_pop(size_t n)
+{
+    int c = small_class(n);
+    small_t *b = small_free[c];
+    if (!b) return malloc((size_t)c * 16);
+    small_free[c] = b->next;
+    small_count[c]--;
+    return b;
+}
+
 void *mem_alloc_raw(size_t n)
 {
     if (n == 0) return zero_block;
     check(n);
-    void *p = malloc(n);
+    void *p = n <= SMALL_MAX ? small_pop(n) : malloc(n);
     if (!p) err_raise(ERR_LIMIT, err_here(), "out of memory: the system refused %zu bytes", n);
     account(n);
     return p;
@@ -61,7 +82,13 @@ void *mem_alloc(size_t n)
 {
     if (n == 0) return zero_block;
     check(n);
-    void *p = calloc(1, n);
+    void *p;
+    if (n <= SMALL_MAX) {
+        p = small_pop(n);
+        if (p) memset(p, 0, n);
+    } else {
+        p = calloc(1, n);
+    }
     if (!p) err_raise(ERR_LIMIT, err_here(), "out of memory: the system refused %zu bytes", n);
     account(n);
     return p;
@@ -72,6 +99,17 @@ void *mem_realloc(void *p, size_t old_n, size_t new_n)
     if (p == zero_block || !p) return mem_alloc(new_n);
     if (new_n == 0) { mem_free(p, old_n); return zero_block; }
     if (new_n > old_n) check(new_n - old_n);
+    if (old_n <= SMALL_MAX || new_n <= SMALL_MAX) {
+        /* through the small lists: copy by hand */
+        void *q = new_n <= SMALL_MAX ? small_pop(new_n) : malloc(new_n);
+        if (!q) err_raise(ERR_LIMIT, err_here(), "out of memory: the system refused %zu bytes", new_n);
+        memcpy(q, p, old_n < new_n ? old_n : new_n);
+        in_use += new_n;
+        if (in_use > peak) peak = in_use;
+        mem_free(p, old_n);
+        if (new_n > old_n) memset((char *)q + old_n, 0, new_n - old_n);
+        return q;
+    }
     void *q = realloc(p, new_n);
     if (!q) err_raise(ERR_LIMIT, err_here(), "out of memory: the system refused %zu bytes", new_n);
     in_use -= old_n;
@@ -84,6 +122,16 @@ void mem_free(void *p, size_t n)
 {
     if (!p || p == zero_block) return;
     in_use -= n;
+    if (n <= SMALL_MAX) {
+        int c = small_class(n);
+        if (small_count[c] < SMALL_KEEP) {
+            small_t *b = p;
+            b->next = small_free[c];
+            small_free[c] = b;
+            small_count[c]++;
+            return;
+        }
+    }
     free(p);
 }
 
