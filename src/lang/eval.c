@@ -191,6 +191,25 @@ static bool is_literal_node(const node_t *n)
     }
 }
 
+/* [[1, 2], [3]]: rows written as literals must have one shape (a list of
+ * differently shaped tensors held in variables is a list value). */
+static void ragged_check(const node_t *n, const value_t *tmp)
+{
+    for (int i = 1; i < n->nitems; i++) {
+        value_t *a = tmp->u.list.items[0], *b = tmp->u.list.items[i];
+        bool lit_a = n->items[0]->kind == N_LIST || is_literal_node(n->items[0]);
+        bool lit_b = n->items[i]->kind == N_LIST || is_literal_node(n->items[i]);
+        if (a->kind == V_TENSOR && b->kind == V_TENSOR && !tensor_same_shape(a, b) && lit_a && lit_b) {
+            char sa[128], sb[128];
+            tensor_shape_str(sa, sizeof sa, a->u.t.ndim, a->u.t.shape);
+            tensor_shape_str(sb, sizeof sb, b->u.t.ndim, b->u.t.shape);
+            err_raise(ERR_SHAPE, n->items[i]->span,
+                      "ragged tensor literal: element 1 has shape %s but element %d has shape %s "
+                      "(rows of a tensor literal must all have the same shape)", sa, i + 1, sb);
+        }
+    }
+}
+
 /* Evaluate a literal exactly (for casts): numbers keep their fp64 values. */
 static value_t *eval_exact_literal(session_t *s, const node_t *n)
 {
@@ -215,6 +234,7 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n)
     case N_LIST: {
         value_t *tmp = list_new(n->nitems);   /* holds the items (swept on error) */
         for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_exact_literal(s, n->items[i]));
+        ragged_check(n, tmp);
         err_set_here(n->span);
         value_t *r = make_literal(s, tmp->u.list.items, n->nitems, true);
         val_unref(tmp);
@@ -258,6 +278,9 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
         const node_t *ix = idx->items[d];
         if (ix->kind != N_SLICE) {
             value_t *v = eval_expr(s, ix, scope);
+            if (v->kind == V_TENSOR && v->u.t.ndim > 0)
+                err_raise(ERR_INDEX, ix->span, "indexing with a tensor (NumPy's fancy indexing) is not supported; "
+                          "use integers and slices like x[1, 0:2]");
             int64_t i = op_to_int(v, ix->span, "an index");
             val_unref(v);
             if (i < -len || i >= len)
@@ -557,19 +580,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     case N_LIST: {
         value_t *tmp = list_new(n->nitems);
         for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_expr(s, n->items[i], scope));
-        for (int i = 1; i < n->nitems; i++) {
-            value_t *a = tmp->u.list.items[0], *b = tmp->u.list.items[i];
-            bool lit_a = n->items[0]->kind == N_LIST || is_literal_node(n->items[0]);
-            bool lit_b = n->items[i]->kind == N_LIST || is_literal_node(n->items[i]);
-            if (a->kind == V_TENSOR && b->kind == V_TENSOR && !tensor_same_shape(a, b) && lit_a && lit_b) {
-                char sa[128], sb[128];
-                tensor_shape_str(sa, sizeof sa, a->u.t.ndim, a->u.t.shape);
-                tensor_shape_str(sb, sizeof sb, b->u.t.ndim, b->u.t.shape);
-                err_raise(ERR_SHAPE, n->items[i]->span,
-                          "ragged tensor literal: element 1 has shape %s but element %d has shape %s "
-                          "(rows of a tensor literal must all have the same shape)", sa, i + 1, sb);
-            }
-        }
+        ragged_check(n, tmp);
         err_set_here(n->span);
         value_t *r = make_literal(s, tmp->u.list.items, n->nitems, false);
         val_unref(tmp);
