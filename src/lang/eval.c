@@ -13,6 +13,7 @@
 #include "lang/error.h"
 #include "ops/ops.h"
 #include "ops/shape.h"
+#include "autodiff/ad.h"
 #include "util/mem.h"
 #include <math.h>
 #include <string.h>
@@ -176,6 +177,7 @@ static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
         }
     }
     t->u.t.weak = weak_out;
+    if (ad_active()) ad_record_stack(items, n, t);
     return t;
 }
 
@@ -342,6 +344,33 @@ static void gather_cb(int64_t off, int64_t k, void *ctx)
     memcpy(g->dst + (size_t)k * g->es, g->src + (size_t)off * g->es, g->es);
 }
 
+/* The derivative of x[sel]: g scattered into zeros shaped like x (added,
+ * so a selection that repeats an element would accumulate). */
+typedef struct actx { char *dst; const char *src; dtype_t dt; } actx_t;
+static void scatter_add_cb(int64_t off, int64_t k, void *ctx)
+{
+    actx_t *a = ctx;
+    double v = dtype_load_f64(a->dt, a->dst, off) + dtype_load_f64(a->dt, a->src, k);
+    dtype_store_f64(a->dt, a->dst, off, v);
+}
+
+static value_t *index_backward(value_t *g, value_t *x, const void *aux, session_t *s)
+{
+    (void)s;
+    const sel_t *sel = aux;
+    dtype_t dt = g->u.t.weak ? s->set.precision : (dtype_t)g->u.t.dtype;
+    value_t *gg = g;
+    if (g->u.t.weak || g->u.t.dtype != dt) {
+        gg = tensor_new_raw(dt, g->u.t.ndim, g->u.t.shape);
+        dtype_convert(dt, tensor_data(gg), (dtype_t)g->u.t.dtype, tensor_data(g), g->u.t.size);
+    }
+    value_t *r = tensor_new(dt, x->u.t.ndim, x->u.t.shape);
+    actx_t a = { tensor_data(r), tensor_data(gg), dt };
+    sel_walk(x, sel, scatter_add_cb, &a);
+    if (gg != g) val_unref(gg);
+    return r;
+}
+
 static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *t = eval_expr(s, n->a, scope);
@@ -369,6 +398,7 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
     value_t *r = tensor_new_raw((dtype_t)t->u.t.dtype, nd, shape);
     gctx_t g = { tensor_data(t), tensor_data(r), (size_t)dtype_traits[t->u.t.dtype].size };
     sel_walk(t, &sel, gather_cb, &g);
+    if (t->u.t.ad) ad_record_custom("index", t, r, index_backward, &sel, sizeof sel);
     val_unref(t);
     return r;
 }
@@ -478,16 +508,27 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
 
 value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, span_t span)
 {
+    return eval_call_value_kw(s, fn, nargs, args, 0, NULL, NULL, span);
+}
+
+value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
+                            value_t **kw, span_t span)
+{
     if (fn->kind != V_FUNC) err_raise(ERR_TYPE, span, "a %s is not callable", val_kind_name(fn));
+    if (fn->u.fn.inner) return ad_call(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->u.fn.op) {
         span_t spans[MAX_ARGS];
         const node_t *nodes[MAX_ARGS];
+        span_t kspans[MAX_ARGS];
         for (int i = 0; i < nargs && i < MAX_ARGS; i++) { spans[i] = span; nodes[i] = NULL; }
-        call_t c = { fn->u.fn.op, span, nargs, args, spans, 0, NULL, NULL, NULL, nodes, s };
+        for (int i = 0; i < nkw && i < MAX_ARGS; i++) kspans[i] = span;
+        call_t c = { fn->u.fn.op, span, nargs, args, spans, nkw, kwn, kw, kspans, nodes, s };
         err_set_here(span);
         return op_call(&c);
     }
-    return call_user(s, fn, nargs, args, 0, NULL, NULL, NULL, span);
+    span_t kspans[MAX_ARGS];
+    for (int i = 0; i < nkw && i < MAX_ARGS; i++) kspans[i] = span;
+    return call_user(s, fn, nargs, args, nkw, kwn, kw, kspans, span);
 }
 
 static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
@@ -514,7 +555,9 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     }
     err_check_interrupt();
     value_t *r;
-    if (fn->u.fn.op) {
+    if (fn->u.fn.inner) {
+        r = ad_call(s, fn, na, args, nk, kwn, kw, n->span);
+    } else if (fn->u.fn.op) {
         call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s };
         err_set_here(n->span);
         r = op_call(&c);
@@ -604,9 +647,13 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         value_t *a = eval_expr(s, n->a, scope);
         value_t *b = eval_expr(s, n->b, scope);
         err_set_here(n->op_span);
-        value_t *r;
-        if (n->op == OP_MATMUL) r = op_matmul(a, b, n->op_span, s);
-        else r = op_binary(op_for_binop(n->op), a, b, n->op_span, n->a->span, n->b->span, s);
+        /* Operators go through op_call like any builtin, so grad records
+         * them on its tape. */
+        value_t *args[2] = { a, b };
+        span_t spans[2] = { n->a->span, n->b->span };
+        const node_t *nodes[2] = { n->a, n->b };
+        call_t c = { op_for_binop(n->op), n->op_span, 2, args, spans, 0, NULL, NULL, NULL, nodes, s };
+        value_t *r = op_call(&c);
         val_unref(a);
         val_unref(b);
         return r;

@@ -20,4 +20,6 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope);
 int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret);
 /* Call any function value with positional arguments (borrowed). */
 value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, span_t span);
+value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
+                            value_t **kw, span_t span);
 #endif

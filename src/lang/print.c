@@ -135,7 +135,11 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
         }
         break;
     case V_FUNC:
-        if (v->u.fn.op) fprintf(out, "<builtin %s>", v->u.fn.op->signature);
+        if (v->u.fn.inner) {
+            fprintf(out, "<%s of ", v->u.fn.ad_kind == 1 ? "grad" : "value_and_grad");
+            print_value(out, v->u.fn.inner, set, false);
+            fputc('>', out);
+        } else if (v->u.fn.op) fprintf(out, "<builtin %s>", v->u.fn.op->signature);
         else {
             const node_t *d = v->u.fn.def;
             fprintf(out, "<function %s(", d->name);

@@ -6,6 +6,7 @@
 #include "lang/error.h"
 #include "ops/ops.h"
 #include "util/mem.h"
+#include "autodiff/ad.h"
 #include <string.h>
 #include <stdlib.h>
 #include <time.h>
@@ -156,6 +157,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
             err_print(errout, err_last());
             snap_restore(s, &sn);
             val_sweep(s->globals);
+            ad_reset();
             err_interrupt_flag = 0;
             rc = 1;
         }
@@ -332,6 +334,7 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
     } else {
         err_print(errout, err_last());
         val_sweep(s->globals);
+        ad_reset();
         err_interrupt_flag = 0;
     }
     s->cur_unit = NULL;

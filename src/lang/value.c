@@ -2,6 +2,7 @@
 #include "lang/value.h"
 #include "lang/error.h"
 #include "util/mem.h"
+#include "autodiff/ad.h"
 #include <string.h>
 #include <stdio.h>
 
@@ -41,11 +42,15 @@ static void val_release(value_t *v, bool sweeping)
 {
 #define DROP(c) do { value_t *c_ = (c); if (c_ && (!sweeping || c_->mark)) val_unref(c_); } while (0)
     switch ((val_kind_t)v->kind) {
-    case V_TENSOR: storage_unref(v->u.t.st); break;
+    case V_TENSOR:
+        storage_unref(v->u.t.st);
+        if (v->u.t.ad) ad_links_free(v);
+        break;
     case V_STR: mem_free(v->u.str.s, v->u.str.len + 1); break;
     case V_FUNC:
         if (v->u.fn.unit) ast_unit_unref(v->u.fn.unit);
         DROP(v->u.fn.scope);
+        DROP(v->u.fn.inner);
         break;
     case V_LIST:
         for (int i = 0; i < v->u.list.n; i++) DROP(v->u.list.items[i]);
@@ -91,7 +96,10 @@ static void mark(value_t *v)
     while (v && !v->mark) {
         v->mark = 1;
         switch ((val_kind_t)v->kind) {
-        case V_FUNC: v = v->u.fn.scope; break;
+        case V_FUNC:
+            mark(v->u.fn.inner);
+            v = v->u.fn.scope;
+            break;
         case V_LIST:
             for (int i = 0; i < v->u.list.n; i++) mark(v->u.list.items[i]);
             return;
@@ -235,6 +243,7 @@ value_t *tensor_copy(const value_t *t)
     value_t *c = tensor_new_raw((dtype_t)t->u.t.dtype, t->u.t.ndim, t->u.t.shape);
     memcpy(tensor_data(c), tensor_data(t), t->u.t.st->bytes);
     c->u.t.weak = t->u.t.weak;
+    c->u.t.ad = NULL;
     return c;
 }
 

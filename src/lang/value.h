@@ -50,6 +50,7 @@ struct value {
             int64_t size;       /* number of elements */
             int64_t shape[NN_MAX_DIMS];
             storage_t *st;      /* contiguous row-major data */
+            struct ad_link *ad; /* the tapes and nodes that made it, while grad runs (autodiff/ad.h) */
         } t;
         struct { char *s; size_t len; } str;           /* V_STR: owned, NUL-terminated */
         struct {                                        /* V_FUNC */
@@ -58,6 +59,9 @@ struct value {
             ast_unit_t *unit;                           /* keeps def's source alive */
             value_t *scope;                             /* defining scope (NULL: global) */
             const char *name;                           /* for printing */
+            value_t *inner;                             /* grad(f): f (autodiff/ad.h) */
+            uint8_t ad_kind;                            /* 1 grad, 2 value_and_grad */
+            uint32_t argnums;                           /* bit i: differentiate argument i */
         } fn;
         struct { value_t **items; int n, cap; } list;   /* V_LIST */
         struct {                                        /* V_SCOPE */

@@ -1,6 +1,7 @@
 /* ops.c — the op table gathered from its families, lookup, argument
  * checking and the helpers every impl uses (see ops.h). */
 #include "ops/ops.h"
+#include "autodiff/ad.h"
 #include "lang/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 
 static const op_def_t *const families[] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
-    op_family_shape, op_family_precision, op_family_misc,
+    op_family_shape, op_family_precision, op_family_misc, op_family_autodiff,
 };
 
 #define MAX_OPS 512
@@ -87,12 +88,15 @@ value_t *op_call(call_t *c)
             if (strcmp(c->kw_names[i], c->kw_names[j]) == 0)
                 err_raise(ERR_TYPE, c->kw_spans[i], "keyword '%s' given twice", c->kw_names[i]);
     }
+    value_t *r = NULL;
     switch (op->kind) {
-    case OPK_UNARY: return op_unary(op, c->args[0], c->arg_spans[0], c->s);
-    case OPK_BINARY: return op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s);
-    case OPK_FUNC: return op->impl(c);
+    case OPK_UNARY: r = op_unary(op, c->args[0], c->arg_spans[0], c->s); break;
+    case OPK_BINARY: r = op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s); break;
+    case OPK_FUNC: r = op->impl(c); break;
     }
-    return NULL;
+    /* While grad runs, every op on watched values joins the tape. */
+    if (ad_active()) ad_record(c, r);
+    return r;
 }
 
 /* ---- helpers for impl functions ---- */

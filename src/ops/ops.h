@@ -60,6 +60,11 @@ typedef struct op_def {
     const char *source;      /* where the formula/constant/algorithm comes from */
     const char *example;     /* REPL lines, run as a test (tests/help-examples) */
     unsigned flags;
+    /* Elementwise ops whose derivative is another op (activations): its
+     * name, called with the same arguments, and the formula for :help.  The
+     * derivative rule is then g * deriv(x) (src/autodiff/rules.c). */
+    const char *deriv;
+    const char *deriv_doc;
 } op_def_t;
 
 enum {
@@ -78,7 +83,8 @@ int op_count(void);
 const op_def_t *op_at(int i);
 const op_def_t *op_find(const char *name);
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
-    op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[];
+    op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
+    op_family_autodiff[];
 /* The op for an infix operator (binop_t from ast.h). */
 const op_def_t *op_for_binop(int binop);
 

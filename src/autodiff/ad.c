@@ -1,0 +1,482 @@
+/* ad.c — tapes, recording, the backward pass, and the grad /
+ * value_and_grad builtins (see ad.h). */
+#include "autodiff/ad.h"
+#include "lang/eval.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include <string.h>
+#include <stdio.h>
+
+typedef struct tape {
+    int id;
+    ad_node_t *nodes;
+    int n, cap;
+} tape_t;
+
+#define MAX_TAPES 16
+static tape_t tapes[MAX_TAPES];
+static int ntapes;
+static int next_id = 1;
+
+bool ad_active(void) { return ntapes > 0; }
+
+/* ---- links ---- */
+
+static int link_of(const value_t *v, int tape)
+{
+    if (!v || v->kind != V_TENSOR) return -1;
+    for (ad_link_t *l = v->u.t.ad; l; l = l->next)
+        if (l->tape == tape) return l->node;
+    return -1;
+}
+
+static void link_add(value_t *v, int tape, int node)
+{
+    ad_link_t *l = mem_alloc(sizeof *l);
+    l->tape = tape;
+    l->node = node;
+    l->next = v->u.t.ad;
+    v->u.t.ad = l;
+}
+
+void ad_links_free(value_t *v)
+{
+    ad_link_t *l = v->u.t.ad;
+    while (l) {
+        ad_link_t *n = l->next;
+        mem_free(l, sizeof *l);
+        l = n;
+    }
+    v->u.t.ad = NULL;
+}
+
+/* ---- tapes ---- */
+
+static ad_node_t *tape_push(tape_t *t)
+{
+    if (t->n == t->cap) {
+        int nc = t->cap ? t->cap * 2 : 64;
+        t->nodes = mem_realloc(t->nodes, (size_t)t->cap * sizeof(ad_node_t), (size_t)nc * sizeof(ad_node_t));
+        t->cap = nc;
+    }
+    ad_node_t *n = &t->nodes[t->n++];
+    memset(n, 0, sizeof *n);
+    return n;
+}
+
+static void node_release(ad_node_t *n)
+{
+    for (int i = 0; i < n->nin; i++) val_unref(n->in[i]);
+    mem_free(n->in, (size_t)n->nin * sizeof(value_t *));
+    for (int i = 0; i < n->nkw; i++) {
+        val_unref(n->kw[i]);
+        mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
+    }
+    mem_free(n->kw, (size_t)n->nkw * sizeof(value_t *));
+    mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
+    val_unref(n->out);
+    if (n->aux) mem_free(n->aux, n->auxlen);
+}
+
+static tape_t *tape_begin(void)
+{
+    if (ntapes == MAX_TAPES)
+        err_raise(ERR_LIMIT, err_here(), "grad nested more than %d deep", MAX_TAPES);
+    tape_t *t = &tapes[ntapes++];
+    memset(t, 0, sizeof *t);
+    t->id = next_id++;
+    return t;
+}
+
+static void tape_free(tape_t *t)
+{
+    for (int i = 0; i < t->n; i++) node_release(&t->nodes[i]);
+    mem_free(t->nodes, (size_t)t->cap * sizeof(ad_node_t));
+    t->nodes = NULL;
+    t->n = t->cap = 0;
+}
+
+void ad_reset(void)
+{
+    /* The values were swept already: free only the tapes' own arrays. */
+    for (int k = 0; k < ntapes; k++) {
+        tape_t *t = &tapes[k];
+        for (int i = 0; i < t->n; i++) {
+            ad_node_t *n = &t->nodes[i];
+            mem_free(n->in, (size_t)n->nin * sizeof(value_t *));
+            for (int j = 0; j < n->nkw; j++) mem_free(n->kwn[j], strlen(n->kwn[j]) + 1);
+            mem_free(n->kw, (size_t)n->nkw * sizeof(value_t *));
+            mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
+            if (n->aux) mem_free(n->aux, n->auxlen);
+        }
+        mem_free(t->nodes, (size_t)t->cap * sizeof(ad_node_t));
+    }
+    ntapes = 0;
+}
+
+/* ---- recording ---- */
+
+static bool watched(tape_t *t, value_t **vals, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (link_of(vals[i], t->id) >= 0) return true;
+    return false;
+}
+
+void ad_record(call_t *c, value_t *out)
+{
+    if (!ntapes || !out || out->kind != V_TENSOR) return;
+    for (int k = 0; k < ntapes; k++) {
+        tape_t *t = &tapes[k];
+        if (!watched(t, c->args, c->nargs) && !watched(t, c->kw, c->nkw)) continue;
+        if (link_of(out, t->id) >= 0) continue;   /* an op that returned its input */
+        ad_node_t *n = tape_push(t);
+        n->kind = AD_OP;
+        n->op = c->op;
+        n->nin = c->nargs;
+        n->in = mem_alloc((size_t)c->nargs * sizeof(value_t *));
+        for (int i = 0; i < c->nargs; i++) n->in[i] = val_ref(c->args[i]);
+        n->nkw = c->nkw;
+        n->kw = mem_alloc((size_t)c->nkw * sizeof(value_t *));
+        n->kwn = mem_alloc((size_t)c->nkw * sizeof(char *));
+        for (int i = 0; i < c->nkw; i++) { n->kw[i] = val_ref(c->kw[i]); n->kwn[i] = mem_strdup(c->kw_names[i]); }
+        n->out = val_ref(out);
+        link_add(out, t->id, t->n - 1);
+    }
+}
+
+void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn back, const void *aux, size_t len)
+{
+    for (int k = 0; k < ntapes; k++) {
+        tape_t *t = &tapes[k];
+        if (link_of(x, t->id) < 0) continue;
+        ad_node_t *n = tape_push(t);
+        n->kind = AD_CUSTOM;
+        n->what = what;
+        n->nin = 1;
+        n->in = mem_alloc(sizeof(value_t *));
+        n->in[0] = val_ref(x);
+        n->out = val_ref(out);
+        n->back = back;
+        n->aux = mem_alloc(len);
+        memcpy(n->aux, aux, len);
+        n->auxlen = len;
+        link_add(out, t->id, t->n - 1);
+    }
+}
+
+void ad_record_stack(value_t **items, int n_, value_t *out)
+{
+    for (int k = 0; k < ntapes; k++) {
+        tape_t *t = &tapes[k];
+        if (!watched(t, items, n_)) continue;
+        ad_node_t *n = tape_push(t);
+        n->kind = AD_STACK;
+        n->nin = n_;
+        n->in = mem_alloc((size_t)n_ * sizeof(value_t *));
+        for (int i = 0; i < n_; i++) n->in[i] = val_ref(items[i]);
+        n->out = val_ref(out);
+        link_add(out, t->id, t->n - 1);
+    }
+}
+
+/* ---- helpers for rules ---- */
+
+value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
+{
+    const op_def_t *op = op_find(name);
+    NN_ASSERT(op);
+    span_t sp[8], ksp[8];
+    const node_t *nodes[8] = {0};
+    NN_ASSERT(nargs <= 8 && nkw <= 8);
+    for (int i = 0; i < 8; i++) sp[i] = ksp[i] = err_here();
+    call_t c = { op, err_here(), nargs, args, sp, nkw, kwn, kw, ksp, nodes, s };
+    return op_call(&c);
+}
+
+value_t *ad_op1(const char *name, value_t *a, session_t *s) { return ad_opk(name, 1, &a, 0, NULL, NULL, s); }
+value_t *ad_op2(const char *name, value_t *a, value_t *b, session_t *s)
+{
+    value_t *args[2] = { a, b };
+    return ad_opk(name, 2, args, 0, NULL, NULL, s);
+}
+
+value_t *ad_node_kw(ad_node_t *n, const char *name)
+{
+    for (int i = 0; i < n->nkw; i++) if (!strcmp(n->kwn[i], name)) return n->kw[i];
+    return NULL;
+}
+
+/* Sum g over the axes that broadcasting added or stretched, so the
+ * gradient has the input's shape (NumPy broadcasting run backwards). */
+static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
+{
+    if (g->kind != V_TENSOR || x->kind != V_TENSOR) return val_ref(g);
+    if (tensor_same_shape(g, x)) return val_ref(g);
+    value_t *cur = val_ref(g);
+    int extra = cur->u.t.ndim - x->u.t.ndim;
+    for (int i = 0; i < extra; i++) {
+        value_t *ax = tensor_weak_int(0);
+        const char *kn[1] = {"axis"};
+        value_t *r = ad_opk("sum", 1, &cur, 1, kn, &ax, s);
+        val_unref(ax);
+        val_unref(cur);
+        cur = r;
+    }
+    for (int d = 0; d < x->u.t.ndim; d++) {
+        if (x->u.t.shape[d] == 1 && cur->u.t.shape[d] != 1) {
+            value_t *ax = tensor_weak_int(d);
+            value_t *kd = tensor_weak_int(1);
+            const char *kn[2] = {"axis", "keepdims"};
+            value_t *kv[2] = {ax, kd};
+            value_t *r = ad_opk("sum", 1, &cur, 2, kn, kv, s);
+            val_unref(ax);
+            val_unref(kd);
+            val_unref(cur);
+            cur = r;
+        }
+    }
+    if (x->u.t.ndim == 0 && cur->u.t.ndim != 0) {
+        value_t *r = ad_op1("sum", cur, s);
+        val_unref(cur);
+        cur = r;
+    }
+    return cur;
+}
+
+/* The gradient of an input keeps the input's float dtype (as PyTorch:
+ * x_fp16 * y_fp32 gives x an fp16 gradient). */
+static value_t *to_dtype_of(value_t *g, const value_t *x, session_t *s)
+{
+    if (x->kind != V_TENSOR || g->kind != V_TENSOR || x->u.t.weak || g->u.t.weak) return val_ref(g);
+    if (x->u.t.dtype == g->u.t.dtype || x->u.t.dtype == DT_INT64) return val_ref(g);
+    value_t *dt = str_new(dtype_traits[x->u.t.dtype].name, strlen(dtype_traits[x->u.t.dtype].name));
+    value_t *r = ad_op2("cast", g, dt, s);
+    val_unref(dt);
+    return r;
+}
+
+static value_t *ones_like(value_t *y, session_t *s)
+{
+    (void)s;
+    if (y->u.t.weak) return y->u.t.dtype == DT_INT64 ? tensor_weak_int(1) : tensor_weak_float(1.0);
+    value_t *o = tensor_new_raw((dtype_t)y->u.t.dtype, y->u.t.ndim, y->u.t.shape);
+    for (int64_t i = 0; i < o->u.t.size; i++) {
+        if (o->u.t.dtype == DT_INT64) ((int64_t *)tensor_data(o))[i] = 1;
+        else dtype_store_f64((dtype_t)o->u.t.dtype, tensor_data(o), i, 1.0);
+    }
+    return o;
+}
+
+static value_t *zeros_like(value_t *x)
+{
+    if (x->u.t.weak) return tensor_weak_float(0.0);
+    return tensor_new(x->u.t.dtype == DT_INT64 ? DT_FP32 : (dtype_t)x->u.t.dtype, x->u.t.ndim, x->u.t.shape);
+}
+
+/* ---- backward ---- */
+
+/* Gradient of y with respect to the leaves (node indices) of tape t, which
+ * has already been popped.  Returns new references (zeros where y does not
+ * depend on a leaf). */
+static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_t **leafval, value_t **out,
+                     session_t *s)
+{
+    int yn = link_of(y, t->id);
+    value_t **G = mem_alloc((size_t)(t->n ? t->n : 1) * sizeof(value_t *));
+    if (yn >= 0) G[yn] = ones_like(y, s);
+    for (int i = t->n - 1; i >= 0; i--) {
+        err_check_interrupt();
+        if (!G[i]) continue;
+        ad_node_t *n = &t->nodes[i];
+        if (n->kind == AD_LEAF) continue;
+        value_t *gin[16] = {0};
+        if (n->kind == AD_OP) {
+            const char *doc;
+            ad_rule_fn rule = ad_rule_find(n->op, &doc);
+            if (!rule)
+                err_raise(ERR_TYPE, err_here(), "grad: '%s' has no derivative rule (it is not differentiable here)",
+                          n->op->name);
+            NN_ASSERT(n->nin <= 16);
+            rule(n, G[i], gin, s);
+        } else if (n->kind == AD_CUSTOM) {
+            gin[0] = n->back(G[i], n->in[0], n->aux, s);
+        } else if (n->kind == AD_STACK) {
+            /* [a, b, ...]: the gradient of item k is g[k] */
+            for (int k = 0; k < n->nin && k < 16; k++) {
+                value_t *gk = tensor_new_raw((dtype_t)G[i]->u.t.dtype, G[i]->u.t.ndim - 1, G[i]->u.t.shape + 1);
+                size_t bytes = (size_t)gk->u.t.size * dtype_traits[gk->u.t.dtype].size;
+                memcpy(tensor_data(gk), (char *)tensor_data(G[i]) + bytes * (size_t)k, bytes);
+                gin[k] = gk;
+            }
+        }
+        for (int j = 0; j < n->nin && j < 16; j++) {
+            if (!gin[j]) continue;
+            int k = link_of(n->in[j], t->id);
+            if (k < 0) { val_unref(gin[j]); continue; }
+            value_t *u = unbroadcast(gin[j], n->in[j], s);
+            value_t *c = to_dtype_of(u, n->in[j], s);
+            val_unref(u);
+            val_unref(gin[j]);
+            if (G[k]) {
+                value_t *sum = ad_op2("add", G[k], c, s);
+                val_unref(G[k]);
+                val_unref(c);
+                G[k] = sum;
+            } else {
+                G[k] = c;
+            }
+        }
+        val_unref(G[i]);
+        G[i] = NULL;
+    }
+    for (int k = 0; k < nleaves; k++) {
+        out[k] = G[leaf[k]] ? val_ref(G[leaf[k]]) : zeros_like(leafval[k]);
+    }
+    for (int i = 0; i < t->n; i++) val_unref(G[i]);
+    mem_free(G, (size_t)(t->n ? t->n : 1) * sizeof(value_t *));
+}
+
+/* ---- grad and value_and_grad ---- */
+
+enum { G_GRAD = 1, G_VALUE_AND_GRAD = 2 };
+
+static value_t *identity_back(value_t *g, value_t *x, const void *aux, session_t *s)
+{
+    (void)x; (void)aux; (void)s;
+    return val_ref(g);
+}
+
+/* A new value sharing x's storage, watched as a leaf of t.  If an outer
+ * tape watches x, the new value is recorded there as x itself (identity),
+ * so grad(grad(f)) differentiates through the inner one.  A weak integer
+ * becomes a weak float (as jax.grad wants float inputs): its derivative
+ * is not an integer in general. */
+static value_t *watch(tape_t *t, value_t *x, int *node)
+{
+    value_t *a;
+    if (x->u.t.weak && x->u.t.dtype == DT_INT64) {
+        a = tensor_weak_float((double)((int64_t *)tensor_data(x))[0]);
+    } else {
+        a = val_new(V_TENSOR);
+        a->u.t = x->u.t;
+        a->u.t.ad = NULL;
+        a->u.t.st->refs++;
+    }
+    if (x->u.t.ad) ad_record_custom("watch", x, a, identity_back, "", 1);
+    ad_node_t *n = tape_push(t);
+    n->kind = AD_LEAF;
+    n->out = val_ref(a);
+    *node = t->n - 1;
+    link_add(a, t->id, *node);
+    return a;
+}
+
+value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
+                 span_t span)
+{
+    value_t *f = gfn->u.fn.inner;
+    uint32_t mask = gfn->u.fn.argnums;
+    int nl = 0, leaf[32], which[32];
+    value_t *leafval[32];
+    for (int i = 0; i < nargs && i < 32; i++)
+        if (mask & (1u << i)) {
+            if (args[i]->kind != V_TENSOR)
+                err_raise(ERR_TYPE, span, "grad: argument %d must be a number or tensor to differentiate, not a %s",
+                          i + 1, val_kind_name(args[i]));
+            if (args[i]->u.t.dtype == DT_INT64 && !args[i]->u.t.weak)
+                err_raise(ERR_DTYPE, span, "grad: argument %d is an int64 tensor; differentiate with respect to a "
+                          "float tensor (e.g. fp32(x))", i + 1);
+            which[nl++] = i;
+        }
+    if (nl == 0)
+        err_raise(ERR_TYPE, span, "grad: argnums names argument %d, but only %d argument%s given",
+                  __builtin_ctz(mask) + 1, nargs, nargs == 1 ? " was" : "s were");
+    tape_t *t = tape_begin();
+    int tid = t->id;
+    value_t *a2[64];
+    for (int i = 0; i < nargs; i++) a2[i] = args[i];
+    for (int k = 0; k < nl; k++) {
+        a2[which[k]] = watch(t, args[which[k]], &leaf[k]);
+        leafval[k] = a2[which[k]];
+    }
+    value_t *y;
+    if (f->kind == V_FUNC && f->u.fn.inner) y = ad_call(s, f, nargs, a2, nkw, kwn, kw, span);
+    else if (nkw) y = eval_call_value_kw(s, f, nargs, a2, nkw, kwn, kw, span);
+    else y = eval_call_value(s, f, nargs, a2, span);
+    if (y->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "grad: the function must return a number or tensor, not a %s", val_kind_name(y));
+    /* A non-scalar output: differentiate its sum (TensorFlow's tape.gradient). */
+    value_t *ys = y;
+    if (y->u.t.size != 1 || y->u.t.ndim != 0) ys = ad_op1("sum", y, s);
+    else val_ref(ys);
+    /* Pop this tape (it must be the innermost), then run backward, whose ops
+     * record on the outer tapes. */
+    NN_ASSERT(ntapes > 0 && tapes[ntapes - 1].id == tid);
+    tape_t mine = tapes[--ntapes];
+    value_t *gr[32];
+    backward(&mine, ys, nl, leaf, leafval, gr, s);
+    tape_free(&mine);
+    val_unref(ys);
+    for (int k = 0; k < nl; k++) val_unref(a2[which[k]]);
+    value_t *g;
+    if (nl == 1) g = gr[0];
+    else {
+        g = list_new(nl);
+        for (int k = 0; k < nl; k++) list_push_take(g, gr[k]);
+    }
+    if (gfn->u.fn.ad_kind == G_GRAD) { val_unref(y); return g; }
+    value_t *both = list_new(2);
+    list_push_take(both, y);
+    list_push_take(both, g);
+    return both;
+}
+
+static value_t *make_grad(call_t *c, int kind)
+{
+    value_t *f = c->args[0];
+    if (f->kind != V_FUNC)
+        err_raise(ERR_TYPE, c->arg_spans[0], "%s needs a function (e.g. grad(sigmoid) or grad(f) for a def f), not a %s",
+                  c->op->name, val_kind_name(f));
+    uint32_t mask = 1;
+    span_t sp;
+    value_t *an = op_kw(c, "argnums", &sp);
+    if (an) {
+        if (an->kind != V_TENSOR) err_raise(ERR_TYPE, sp, "argnums is an argument index or a list of them");
+        mask = 0;
+        for (int64_t i = 0; i < an->u.t.size; i++) {
+            double d = tensor_get_f64(an, i);
+            if (d != (int)d || d < 0 || d > 31) err_raise(ERR_VALUE, sp, "argnums must be integers from 0 to 31");
+            mask |= 1u << (int)d;
+        }
+    }
+    value_t *g = val_new(V_FUNC);
+    g->u.fn.inner = val_ref(f);
+    g->u.fn.ad_kind = (uint8_t)kind;
+    g->u.fn.argnums = mask;
+    g->u.fn.name = kind == G_GRAD ? "grad" : "value_and_grad";
+    return g;
+}
+
+static value_t *grad_impl(call_t *c) { return make_grad(c, G_GRAD); }
+static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
+
+const op_def_t op_family_autodiff[] = {
+    {"grad", OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+     .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
+     .formula = "grad(f)(x) = d sum(f(x)) / dx: for a scalar f its gradient; for a non-scalar output the gradient "
+                "of its sum, as TensorFlow's tape.gradient (so grad of an elementwise f is its elementwise "
+                "derivative, ready to plot); argnums picks the argument(s) (a list gives a list of gradients)",
+     .shapes = "the gradient has the shape of the argument it is taken with respect to",
+     .dtypes = "computed in the precision of the values: in fp16 a gradient that underflows is exactly 0",
+     .source = "reverse-mode AD (Griewank & Walther, Evaluating Derivatives, 2008); API as jax.grad; "
+               "one derivative rule per op (src/autodiff/rules.c)",
+     .example = "f(x) = x ^ 3\ngrad(f)(2)\ngrad(grad(f))(2)\ngrad(exp)([0, 1])"},
+    {"value_and_grad", OPK_FUNC, .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+     .signature = "value_and_grad(f, argnums=0)", .summary = "a function returning [f(x), grad(f)(x)]",
+     .formula = "value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)",
+     .shapes = "the value as f returns it; the gradient shaped like the argument",
+     .dtypes = "as grad", .source = "jax.value_and_grad",
+     .example = "f(x) = sum(x ^ 2)\nv, g = value_and_grad(f)([1, 2, 3])\nv\ng"},
+    {NULL},
+};

@@ -1,0 +1,86 @@
+/* ad.h — reverse-mode automatic differentiation on a tape.
+ *
+ * While grad(f)(x) runs f, a tape is active: every op whose inputs are
+ * being watched appends a node (op, input values, keyword values, output).
+ * The backward pass walks the tape from the end, calling one derivative
+ * rule per op (rules.c), each written with ops from the op table — so the
+ * backward pass itself records on any outer tape, which is how
+ * grad(grad(f)) works, and a traced graph can later differentiate the same
+ * way.  Gradients are computed in the precision of the values (an fp16
+ * gradient that underflows shows as 0: that is the lesson).
+ *
+ * Values carry links (value.h: u.t.ad) naming the tape and node that made
+ * them.  Tapes hold references to their values; after a user error the
+ * sweep frees the values and ad_reset frees the tapes.
+ *
+ * Semantics follow JAX's grad/value_and_grad with TensorFlow's rule for a
+ * non-scalar output: grad differentiates sum(f(...)), as tape.gradient does
+ * (so grad of an elementwise f is its elementwise derivative).
+ */
+#ifndef NN_AD_H
+#define NN_AD_H
+#include "ops/ops.h"
+
+typedef struct ad_link { int tape; int node; struct ad_link *next; } ad_link_t;
+
+/* True while any tape is recording. */
+bool ad_active(void);
+
+/* After op_call produced out from the call c: record it on every active
+ * tape that watches one of its inputs. */
+void ad_record(call_t *c, value_t *out);
+
+/* Indexing x[...] -> out (eval.c): the selection is an opaque block of
+ * `len` bytes that ad_scatter_fn(g, x, aux) knows how to scatter back. */
+typedef value_t *(*ad_scatter_fn)(value_t *g, value_t *x, const void *aux, session_t *s);
+void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn back, const void *aux, size_t len);
+
+/* A stacked literal [a, b, ...] -> out (eval.c). */
+void ad_record_stack(value_t **items, int n, value_t *out);
+
+/* Free every value's links (value.c calls this from val_release). */
+void ad_links_free(value_t *v);
+
+/* Drop every tape after a user error (the sweep frees their values). */
+void ad_reset(void);
+
+/* Call a function value made by grad/value_and_grad. */
+value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw, const char **kwn,
+                 value_t **kw, span_t span);
+
+/* The derivative rule's documentation for :help ("d/dx exp(x) = exp(x)"),
+ * or NULL if the op is not differentiable / has no rule. */
+const char *ad_rule_doc(const op_def_t *op);
+/* For tests: does op have a derivative rule (or is it declared to have a
+ * zero / undefined derivative)? */
+bool ad_has_rule(const op_def_t *op);
+
+/* Rules (rules.c) — internal to src/autodiff. */
+typedef struct ad_node ad_node_t;
+struct ad_node {
+    int kind;                /* AD_LEAF, AD_OP, AD_CUSTOM, AD_STACK */
+    const op_def_t *op;
+    int nin;
+    value_t **in;
+    int nkw;
+    char **kwn;
+    value_t **kw;
+    value_t *out;
+    ad_scatter_fn back;
+    void *aux;
+    size_t auxlen;
+    const char *what;
+};
+enum { AD_LEAF, AD_OP, AD_CUSTOM, AD_STACK };
+
+typedef void (*ad_rule_fn)(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
+ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc);
+
+/* Helpers for rules: apply an op by name (recorded on outer tapes). */
+value_t *ad_op1(const char *name, value_t *a, session_t *s);
+value_t *ad_op2(const char *name, value_t *a, value_t *b, session_t *s);
+value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s);
+value_t *ad_node_kw(ad_node_t *n, const char *name);
+void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
+
+#endif

@@ -1,0 +1,418 @@
+/* rules.c — one derivative rule per op (reverse mode: given the output's
+ * gradient g, the gradient of each input), each written with ops from the
+ * op table so that the backward pass records on outer tapes (grad of grad)
+ * and can later be traced.  Where frameworks differ, the rule follows the
+ * accurate formula and says so (DESIGN.md §3).  Sources: the derivative
+ * tables of JAX (jax/_src/lax/lax.py) and PyTorch
+ * (tools/autograd/derivatives.yaml). */
+#include "autodiff/ad.h"
+#include "lang/error.h"
+#include <string.h>
+
+#define R(name) static void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
+#define IN(i) (n->in[i])
+#define OUT (n->out)
+#define U(v) val_unref(v)
+
+static value_t *W(double x) { return tensor_weak_float(x); }
+
+/* a * b with both released */
+static value_t *mul_take(value_t *a, value_t *b, session_t *s) { value_t *r = ad_op2("multiply", a, b, s); U(a); U(b); return r; }
+
+R(r_add) { (void)s; (void)n; gin[0] = val_ref(g); gin[1] = val_ref(g); }
+R(r_sub) { (void)n; gin[0] = val_ref(g); gin[1] = ad_op1("negative", g, s); }
+R(r_mul) { gin[0] = ad_op2("multiply", g, IN(1), s); gin[1] = ad_op2("multiply", g, IN(0), s); }
+/* d(a/b) = g/b, -g*(a/b)/b */
+R(r_div)
+{
+    gin[0] = ad_op2("divide", g, IN(1), s);
+    value_t *q = ad_op2("divide", OUT, IN(1), s);
+    value_t *gq = ad_op2("multiply", g, q, s);
+    gin[1] = ad_op1("negative", gq, s);
+    U(q); U(gq);
+}
+/* d(a^b)/da = b*a^(b-1); d/db = a^b*log(a) (only where b is watched, as
+ * log(a) is nan for a < 0). */
+R(r_pow)
+{
+    value_t *one = W(1), *bm1 = ad_op2("subtract", IN(1), one, s);
+    value_t *p = ad_op2("power", IN(0), bm1, s);
+    value_t *bp = ad_op2("multiply", IN(1), p, s);
+    gin[0] = ad_op2("multiply", g, bp, s);
+    U(one); U(bm1); U(p); U(bp);
+    if (IN(1)->u.t.ad) {
+        value_t *l = ad_op1("log", IN(0), s);
+        value_t *ol = ad_op2("multiply", OUT, l, s);
+        gin[1] = ad_op2("multiply", g, ol, s);
+        U(l); U(ol);
+    }
+}
+/* a % b = a - floor(a/b)*b */
+R(r_mod)
+{
+    gin[0] = val_ref(g);
+    value_t *q = ad_op2("divide", IN(0), IN(1), s);
+    value_t *f = ad_op1("floor", q, s);
+    value_t *gf = ad_op2("multiply", g, f, s);
+    gin[1] = ad_op1("negative", gf, s);
+    U(q); U(f); U(gf);
+}
+/* maximum/minimum: the gradient goes to the larger (smaller) input; on a
+ * tie it is split evenly, as JAX and PyTorch do. */
+static void extreme2(ad_node_t *n, value_t *g, value_t **gin, session_t *s, const char *cmp)
+{
+    value_t *gt = ad_op2(cmp, IN(0), IN(1), s);
+    value_t *eq = ad_op2("equal", IN(0), IN(1), s);
+    value_t *h = W(0.5), *eqh = ad_op2("multiply", eq, h, s);
+    value_t *ma = ad_op2("add", gt, eqh, s);
+    value_t *one = W(1), *mb = ad_op2("subtract", one, ma, s);
+    gin[0] = ad_op2("multiply", g, ma, s);
+    gin[1] = ad_op2("multiply", g, mb, s);
+    U(gt); U(eq); U(h); U(eqh); U(ma); U(one); U(mb);
+}
+R(r_maximum) { extreme2(n, g, gin, s, "greater"); }
+R(r_minimum) { extreme2(n, g, gin, s, "less"); }
+R(r_neg) { (void)n; gin[0] = ad_op1("negative", g, s); }
+R(r_exp) { gin[0] = ad_op2("multiply", g, OUT, s); }
+R(r_log) { gin[0] = ad_op2("divide", g, IN(0), s); }
+/* log1p' = 1/(1+x) */
+R(r_log1p) { value_t *one = W(1), *d = ad_op2("add", IN(0), one, s); gin[0] = ad_op2("divide", g, d, s); U(one); U(d); }
+/* expm1' = e^x = expm1(x) + 1 */
+R(r_expm1) { value_t *one = W(1), *d = ad_op2("add", OUT, one, s); gin[0] = ad_op2("multiply", g, d, s); U(one); U(d); }
+/* sqrt' = 1/(2 sqrt(x)) */
+R(r_sqrt) { value_t *two = W(2), *d = ad_op2("multiply", OUT, two, s); gin[0] = ad_op2("divide", g, d, s); U(two); U(d); }
+/* abs' = sign(x), 0 at 0 (PyTorch and JAX) */
+R(r_abs)
+{
+    value_t *z = W(0), *p = ad_op2("greater", IN(0), z, s), *m = ad_op2("less", IN(0), z, s);
+    value_t *sg = ad_op2("subtract", p, m, s);
+    gin[0] = ad_op2("multiply", g, sg, s);
+    U(z); U(p); U(m); U(sg);
+}
+R(r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
+R(r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
+/* tanh' = 1 - tanh(x)^2 from the output: its relative error is small
+ * wherever the derivative is not tiny; in the tails (|x| large) the true
+ * derivative is below the dtype's resolution of 1 - y^2 and rounds to the
+ * same 0 an exact sech^2 would give in fp16/bf16 once tanh saturates. */
+R(r_tanh)
+{
+    value_t *y2 = ad_op2("multiply", OUT, OUT, s), *one = W(1);
+    value_t *d = ad_op2("subtract", one, y2, s);
+    gin[0] = ad_op2("multiply", g, d, s);
+    U(y2); U(one); U(d);
+}
+/* erf' = 2/sqrt(pi) exp(-x^2) */
+R(r_erf)
+{
+    value_t *x2 = ad_op2("multiply", IN(0), IN(0), s), *nx2 = ad_op1("negative", x2, s);
+    value_t *e = ad_op1("exp", nx2, s), *c = W(1.1283791670955126);   /* 2/sqrt(pi), fp64 nearest */
+    value_t *d = ad_op2("multiply", e, c, s);
+    gin[0] = ad_op2("multiply", g, d, s);
+    U(x2); U(nx2); U(e); U(c); U(d);
+}
+/* clip: the gradient passes where lo <= x <= hi (torch.clamp's closed
+ * interval, tests/refdata/README.md); lo and hi get the rest. */
+R(r_clip)
+{
+    value_t *ge = ad_op2("greater_equal", IN(0), IN(1), s), *le = ad_op2("less_equal", IN(0), IN(2), s);
+    value_t *in = ad_op2("multiply", ge, le, s);
+    gin[0] = ad_op2("multiply", g, in, s);
+    value_t *one = W(1);
+    value_t *below = ad_op2("subtract", one, ge, s), *above = ad_op2("subtract", one, le, s);
+    gin[1] = ad_op2("multiply", g, below, s);
+    gin[2] = ad_op2("multiply", g, above, s);
+    U(ge); U(le); U(in); U(one); U(below); U(above);
+}
+/* where(c, a, b): g where c, 0 elsewhere (and the reverse for b). */
+R(r_where)
+{
+    value_t *z = W(0), *zero = ad_op2("multiply", g, z, s);
+    gin[1] = ad_opk("where", 3, (value_t *[]){IN(0), g, zero}, 0, NULL, NULL, s);
+    gin[2] = ad_opk("where", 3, (value_t *[]){IN(0), zero, g}, 0, NULL, NULL, s);
+    U(z); U(zero);
+}
+/* Piecewise-constant ops: zero derivative almost everywhere (JAX). */
+R(r_zero) { (void)n; (void)s; (void)gin; (void)g; }
+R(r_identity) { (void)n; (void)s; gin[0] = val_ref(g); }
+
+/* Casts: the gradient goes back through the cast (to_dtype_of in ad.c
+ * puts it in the input's dtype). */
+R(r_cast) { (void)n; (void)s; gin[0] = val_ref(g); }
+
+/* ---- reductions: spread g back over the reduced axes ---- */
+
+/* g reshaped with the reduced axes kept as 1, then broadcast against x. */
+static value_t *expand(ad_node_t *n, value_t *g, session_t *s)
+{
+    value_t *x = IN(0);
+    value_t *ax = ad_node_kw(n, "axis"), *kd = ad_node_kw(n, "keepdims");
+    value_t *gk = val_ref(g);
+    bool keep = kd && tensor_get_f64(kd, 0) != 0;
+    if (ax && !keep && x->u.t.ndim > 0) {
+        int64_t sh[NN_MAX_DIMS];
+        int a = (int)tensor_get_f64(ax, 0);
+        if (a < 0) a += x->u.t.ndim;
+        for (int d = 0; d < x->u.t.ndim; d++) sh[d] = d == a ? 1 : x->u.t.shape[d];
+        int64_t nd = x->u.t.ndim;
+        value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
+        memcpy(tensor_data(shape), sh, sizeof(int64_t) * (size_t)nd);
+        value_t *r = ad_op2("reshape", gk, shape, s);
+        U(shape); U(gk);
+        gk = r;
+    }
+    /* broadcast to x's shape: add zeros of x's shape (exact: g + 0 = g) */
+    value_t *zero = tensor_new(gk->u.t.dtype == DT_INT64 ? DT_FP32 : (dtype_t)gk->u.t.dtype, x->u.t.ndim, x->u.t.shape);
+    value_t *r = ad_op2("add", gk, zero, s);
+    U(zero); U(gk);
+    return r;
+}
+
+static double count_reduced(ad_node_t *n)
+{
+    value_t *x = IN(0), *ax = ad_node_kw(n, "axis");
+    if (!ax) return (double)x->u.t.size;
+    int a = (int)tensor_get_f64(ax, 0);
+    if (a < 0) a += x->u.t.ndim;
+    return (double)x->u.t.shape[a];
+}
+
+R(r_sum) { gin[0] = expand(n, g, s); }
+R(r_mean)
+{
+    value_t *e = expand(n, g, s), *c = W(count_reduced(n));
+    gin[0] = ad_op2("divide", e, c, s);
+    U(e); U(c);
+}
+/* max/min: the gradient is shared by the elements equal to the result. */
+R(r_maxmin)
+{
+    value_t *e = expand(n, g, s);
+    value_t *o = expand(n, OUT, s);
+    value_t *mask = ad_op2("equal", IN(0), o, s);
+    value_t *cnt_kw[2];
+    const char *kn[2] = {"axis", "keepdims"};
+    value_t *ax = ad_node_kw(n, "axis");
+    value_t *cnt;
+    if (ax) {
+        cnt_kw[0] = ax; cnt_kw[1] = tensor_weak_int(1);
+        cnt = ad_opk("sum", 1, &mask, 2, kn, cnt_kw, s);
+        U(cnt_kw[1]);
+    } else {
+        cnt = ad_op1("sum", mask, s);
+    }
+    value_t *share = ad_op2("divide", mask, cnt, s);
+    gin[0] = ad_op2("multiply", e, share, s);
+    U(e); U(o); U(mask); U(cnt); U(share);
+}
+/* var = mean((x - m)^2) * n/(n - ddof): d/dx = 2 (x - m) / (n - ddof) */
+static value_t *centered(ad_node_t *n, session_t *s)
+{
+    value_t *ax = ad_node_kw(n, "axis");
+    value_t *m;
+    if (ax) {
+        value_t *kv[2] = { ax, tensor_weak_int(1) };
+        const char *kn[2] = {"axis", "keepdims"};
+        m = ad_opk("mean", 1, &IN(0), 2, kn, kv, s);
+        U(kv[1]);
+    } else {
+        m = ad_op1("mean", IN(0), s);
+    }
+    value_t *c = ad_op2("subtract", IN(0), m, s);
+    U(m);
+    return c;
+}
+static double dof(ad_node_t *n)
+{
+    value_t *d = ad_node_kw(n, "ddof");
+    return count_reduced(n) - (d ? tensor_get_f64(d, 0) : 0);
+}
+R(r_var)
+{
+    value_t *c = centered(n, s), *e = expand(n, g, s), *k = W(2.0 / dof(n));
+    value_t *ck = ad_op2("multiply", c, k, s);
+    gin[0] = ad_op2("multiply", e, ck, s);
+    U(c); U(e); U(k); U(ck);
+}
+/* std' = (x - m) / ((n - ddof) std) */
+R(r_std)
+{
+    value_t *c = centered(n, s), *e = expand(n, g, s), *o = expand(n, OUT, s), *k = W(dof(n));
+    value_t *ok = ad_op2("multiply", o, k, s), *q = ad_op2("divide", c, ok, s);
+    gin[0] = ad_op2("multiply", e, q, s);
+    U(c); U(e); U(o); U(k); U(ok); U(q);
+}
+/* norm (2-norm): x / norm */
+R(r_norm)
+{
+    if (ad_node_kw(n, "ord")) err_raise(ERR_VALUE, err_here(), "grad of norm supports the default 2-norm only");
+    value_t *e = expand(n, g, s), *o = expand(n, OUT, s);
+    value_t *q = ad_op2("divide", IN(0), o, s);
+    gin[0] = ad_op2("multiply", e, q, s);
+    U(e); U(o); U(q);
+}
+
+/* ---- matmul: dA = g @ B^T, dB = A^T @ g (NumPy's 1-D promotion undone) ---- */
+
+static value_t *as2d(value_t *v, bool row, session_t *s)
+{
+    if (v->u.t.ndim != 1) return val_ref(v);
+    int64_t sh[2] = { row ? 1 : v->u.t.shape[0], row ? v->u.t.shape[0] : 1 };
+    int64_t two = 2;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &two);
+    memcpy(tensor_data(shape), sh, sizeof sh);
+    value_t *r = ad_op2("reshape", v, shape, s);
+    U(shape);
+    return r;
+}
+
+static value_t *swap_last(value_t *v, session_t *s)
+{
+    if (v->u.t.ndim < 2) return val_ref(v);
+    int64_t nd = v->u.t.ndim;
+    value_t *axes = tensor_new_raw(DT_INT64, 1, &nd);
+    for (int i = 0; i < nd; i++) ((int64_t *)tensor_data(axes))[i] = i;
+    ((int64_t *)tensor_data(axes))[nd - 1] = nd - 2;
+    ((int64_t *)tensor_data(axes))[nd - 2] = nd - 1;
+    const char *kn[1] = {"axes"};
+    value_t *r = ad_opk("transpose", 1, &v, 1, kn, &axes, s);
+    U(axes);
+    return r;
+}
+
+static value_t *reshape_like(value_t *v, value_t *like, session_t *s)
+{
+    if (tensor_same_shape(v, like)) return val_ref(v);
+    int64_t nd = like->u.t.ndim;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
+    memcpy(tensor_data(shape), like->u.t.shape, sizeof(int64_t) * (size_t)nd);
+    value_t *r = ad_op2("reshape", v, shape, s);
+    U(shape);
+    return r;
+}
+
+R(r_matmul)
+{
+    value_t *a = as2d(IN(0), true, s), *b = as2d(IN(1), false, s);
+    /* g has the output shape; give it the 2-D form a2 @ b2 would have */
+    int64_t gsh[NN_MAX_DIMS];
+    int gn = a->u.t.ndim > b->u.t.ndim ? a->u.t.ndim : b->u.t.ndim;
+    value_t *big = a->u.t.ndim >= b->u.t.ndim ? a : b;
+    for (int d = 0; d < gn - 2; d++) gsh[d] = big->u.t.shape[d];
+    gsh[gn - 2] = a->u.t.shape[a->u.t.ndim - 2];
+    gsh[gn - 1] = b->u.t.shape[b->u.t.ndim - 1];
+    int64_t gnd = gn;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &gnd);
+    memcpy(tensor_data(shape), gsh, sizeof(int64_t) * (size_t)gn);
+    value_t *g2 = ad_op2("reshape", g, shape, s);
+    U(shape);
+    value_t *bt = swap_last(b, s), *at = swap_last(a, s);
+    value_t *ga = ad_op2("matmul", g2, bt, s), *gb = ad_op2("matmul", at, g2, s);
+    /* batch axes that broadcasting added are summed in ad.c (unbroadcast);
+     * here only the 1-D promotion is undone */
+    gin[0] = IN(0)->u.t.ndim == 1 && ga->u.t.ndim == 2 ? reshape_like(ga, IN(0), s) : val_ref(ga);
+    gin[1] = IN(1)->u.t.ndim == 1 && gb->u.t.ndim == 2 ? reshape_like(gb, IN(1), s) : val_ref(gb);
+    U(a); U(b); U(g2); U(bt); U(at); U(ga); U(gb);
+}
+
+/* ---- shape ops ---- */
+
+R(r_reshape) { gin[0] = reshape_like(g, IN(0), s); }
+R(r_transpose)
+{
+    value_t *ax = ad_node_kw(n, "axes");
+    if (!ax) { gin[0] = ad_op1("transpose", g, s); return; }
+    int64_t nd = ax->u.t.size;
+    value_t *inv = tensor_new_raw(DT_INT64, 1, &nd);
+    for (int64_t i = 0; i < nd; i++) {
+        int64_t p = (int64_t)tensor_get_f64(ax, i);
+        if (p < 0) p += nd;
+        ((int64_t *)tensor_data(inv))[p] = i;
+    }
+    const char *kn[1] = {"axes"};
+    gin[0] = ad_opk("transpose", 1, &g, 1, kn, &inv, s);
+    U(inv);
+}
+
+typedef struct rule_entry { const char *op; ad_rule_fn fn; const char *doc; } rule_entry_t;
+
+static const rule_entry_t rules[] = {
+    {"add", r_add, "d(a+b) = da + db"},
+    {"subtract", r_sub, "d(a-b) = da - db"},
+    {"multiply", r_mul, "d(ab) = b da + a db"},
+    {"divide", r_div, "d(a/b) = da/b - (a/b) db/b"},
+    {"power", r_pow, "d(a^b) = b a^(b-1) da + a^b log(a) db"},
+    {"mod", r_mod, "d(a % b) = da - floor(a/b) db"},
+    {"maximum", r_maximum, "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)"},
+    {"minimum", r_minimum, "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)"},
+    {"negative", r_neg, "d(-x) = -dx"},
+    {"exp", r_exp, "exp'(x) = exp(x), from the output"},
+    {"log", r_log, "log'(x) = 1/x"},
+    {"log1p", r_log1p, "log1p'(x) = 1/(1+x)"},
+    {"expm1", r_expm1, "expm1'(x) = expm1(x) + 1"},
+    {"sqrt", r_sqrt, "sqrt'(x) = 1/(2 sqrt(x))"},
+    {"abs", r_abs, "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX)"},
+    {"sin", r_sin, "sin' = cos"},
+    {"cos", r_cos, "cos' = -sin"},
+    {"tanh", r_tanh, "tanh'(x) = 1 - tanh(x)^2"},
+    {"erf", r_erf, "erf'(x) = 2/sqrt(pi) exp(-x^2)"},
+    {"clip", r_clip, "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0"},
+    {"where", r_where, "g flows to a where the condition holds, to b elsewhere"},
+    {"floor", r_zero, "0 (piecewise constant)"},
+    {"round", r_zero, "0 (piecewise constant)"},
+    {"cast", r_cast, "the gradient is cast back to the input's dtype"},
+    {"fp16", r_cast, "the gradient is cast back to the input's dtype"},
+    {"bf16", r_cast, "the gradient is cast back to the input's dtype"},
+    {"fp32", r_cast, "the gradient is cast back to the input's dtype"},
+    {"fp64", r_cast, "the gradient is cast back to the input's dtype"},
+    {"tensor", r_identity, "identity"},
+    {"sum", r_sum, "1 for every summed element"},
+    {"mean", r_mean, "1/n for every averaged element"},
+    {"max", r_maxmin, "1 at the maximum, shared evenly among ties"},
+    {"min", r_maxmin, "1 at the minimum, shared evenly among ties"},
+    {"var", r_var, "2 (x - mean) / (n - ddof)"},
+    {"std", r_std, "(x - mean) / ((n - ddof) std)"},
+    {"norm", r_norm, "x / norm(x) (2-norm)"},
+    {"matmul", r_matmul, "dA = g @ B^T, dB = A^T @ g"},
+    {"reshape", r_reshape, "the gradient reshaped back"},
+    {"transpose", r_transpose, "the gradient transposed back"},
+    /* comparisons, isnan etc. produce 0/1: no gradient flows */
+    {"less", r_zero, "0 (a comparison)"}, {"less_equal", r_zero, "0 (a comparison)"},
+    {"greater", r_zero, "0 (a comparison)"}, {"greater_equal", r_zero, "0 (a comparison)"},
+    {"equal", r_zero, "0 (a comparison)"}, {"not_equal", r_zero, "0 (a comparison)"},
+    {"isnan", r_zero, "0"}, {"isinf", r_zero, "0"}, {"isfinite", r_zero, "0"},
+    {"argmax", r_zero, "0 (an index)"}, {"argmin", r_zero, "0 (an index)"},
+    {NULL, NULL, NULL},
+};
+
+ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc)
+{
+    /* activation families register their own rules (ad_rule_extra) */
+    for (const rule_entry_t *r = rules; r->op; r++)
+        if (!strcmp(r->op, op->name)) { if (doc) *doc = r->doc; return r->fn; }
+    if (op->deriv) {
+        if (doc) *doc = op->deriv_doc;
+        return ad_rule_unary_deriv;
+    }
+    return NULL;
+}
+
+/* Elementwise ops that name a derivative op (op_def.deriv): g * f'(x),
+ * with f' computed by its own accurate kernel (e.g. sigmoid' as
+ * s(x) s(-x), never y (1 - y) from a rounded output). */
+void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
+{
+    value_t *args[8];
+    for (int i = 0; i < n->nin && i < 8; i++) args[i] = n->in[i];
+    value_t *d = ad_opk(n->op->deriv, n->nin, args, n->nkw, (const char **)n->kwn, n->kw, s);
+    gin[0] = ad_op2("multiply", g, d, s);
+    U(d);
+}
+
+const char *ad_rule_doc(const op_def_t *op)
+{
+    const char *doc = NULL;
+    return ad_rule_find(op, &doc) ? doc : NULL;
+}
+
+bool ad_has_rule(const op_def_t *op) { return ad_rule_find(op, NULL) != NULL; }
