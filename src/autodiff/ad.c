@@ -372,34 +372,83 @@ static value_t *watch(tape_t *t, value_t *x, int *node)
     return a;
 }
 
+/* Watch a value in place (a layer's weight inside its record): the link is
+ * removed again by unwatch when the tape ends. */
+static int watch_in_place(tape_t *t, value_t *p)
+{
+    int k = link_of(p, t->id);
+    if (k >= 0) return k;
+    ad_node_t *n = tape_push(t);
+    n->kind = AD_LEAF;
+    n->out = val_ref(p);
+    link_add(p, t->id, t->n - 1);
+    return t->n - 1;
+}
+
+static void unwatch(value_t *p, int tape)
+{
+    ad_link_t **pp = &p->u.t.ad;
+    while (*pp) {
+        if ((*pp)->tape == tape) {
+            ad_link_t *dead = *pp;
+            *pp = dead->next;
+            mem_free(dead, sizeof *dead);
+        } else {
+            pp = &(*pp)->next;
+        }
+    }
+}
+
+#define MAX_LEAVES 256
+
 value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                  span_t span)
 {
     value_t *f = gfn->u.fn.inner;
     uint32_t mask = gfn->u.fn.argnums;
-    int nl = 0, leaf[32], which[32];
-    value_t *leafval[32];
+    int nl = 0, leaf[MAX_LEAVES], which[32];
+    value_t *leafval[MAX_LEAVES];
+    int nw = 0;               /* arguments differentiated */
+    int first_leaf[33];       /* leaves of argument k: first_leaf[k] .. first_leaf[k+1]-1 */
+    value_t *plist[32] = {0}; /* a model's params(), per argument */
     for (int i = 0; i < nargs && i < 32; i++)
         if (mask & (1u << i)) {
+            if (args[i]->kind == V_SCOPE) { which[nw++] = i; continue; }
             if (args[i]->kind != V_TENSOR)
                 err_raise(ERR_TYPE, span, "grad: argument %d must be a number or tensor to differentiate, not a %s",
                           i + 1, val_kind_name(args[i]));
             if (args[i]->u.t.dtype == DT_INT64 && !args[i]->u.t.weak)
                 err_raise(ERR_DTYPE, span, "grad: argument %d is an int64 tensor; differentiate with respect to a "
                           "float tensor (e.g. fp32(x))", i + 1);
-            which[nl++] = i;
+            which[nw++] = i;
         }
-    if (nl == 0)
+    if (nw == 0)
         err_raise(ERR_TYPE, span, "grad: argnums names argument %d, but only %d argument%s given",
                   __builtin_ctz(mask) + 1, nargs, nargs == 1 ? " was" : "s were");
     tape_t *t = tape_begin();
     int tid = t->id;
     value_t *a2[64];
-    for (int i = 0; i < nargs; i++) a2[i] = args[i];
-    for (int k = 0; k < nl; k++) {
-        a2[which[k]] = watch(t, args[which[k]], &leaf[k]);
-        leafval[k] = a2[which[k]];
+    for (int i = 0; i < nargs; i++) a2[i] = val_ref(args[i]);
+    for (int k = 0; k < nw; k++) {
+        int i = which[k];
+        first_leaf[k] = nl;
+        if (args[i]->kind == V_SCOPE) {
+            /* A layer or model: its weights, in the order params() gives
+             * (Keras's model.trainable_variables), watched where they live. */
+            plist[k] = ad_op1("params", args[i], s);
+            for (int j = 0; j < plist[k]->u.list.n; j++) {
+                value_t *p = plist[k]->u.list.items[j];
+                if (nl == MAX_LEAVES) err_raise(ERR_LIMIT, span, "grad: more than %d weights", MAX_LEAVES);
+                leaf[nl] = watch_in_place(t, p);
+                leafval[nl++] = p;
+            }
+        } else {
+            val_unref(a2[i]);
+            a2[i] = watch(t, args[i], &leaf[nl]);
+            leafval[nl++] = a2[i];
+        }
     }
+    first_leaf[nw] = nl;
     value_t *y;
     if (f->kind == V_FUNC && f->u.fn.inner) y = ad_call(s, f, nargs, a2, nkw, kwn, kw, span);
     else if (nkw) y = eval_call_value_kw(s, f, nargs, a2, nkw, kwn, kw, span);
@@ -414,16 +463,31 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
      * record on the outer tapes. */
     NN_ASSERT(ntapes > 0 && tapes[ntapes - 1].id == tid);
     tape_t mine = tapes[--ntapes];
-    value_t *gr[32];
+    value_t *gr[MAX_LEAVES];
     backward(&mine, ys, nl, leaf, leafval, gr, s);
     tape_free(&mine);
     val_unref(ys);
-    for (int k = 0; k < nl; k++) val_unref(a2[which[k]]);
+    for (int k = 0; k < nw; k++)
+        if (plist[k]) {
+            for (int j = 0; j < plist[k]->u.list.n; j++) unwatch(plist[k]->u.list.items[j], tid);
+            val_unref(plist[k]);
+        }
+    for (int i = 0; i < nargs; i++) val_unref(a2[i]);
+    /* one gradient per differentiated argument; a model's is a list */
+    value_t *per[32];
+    for (int k = 0; k < nw; k++) {
+        if (args[which[k]]->kind == V_SCOPE) {
+            per[k] = list_new(first_leaf[k + 1] - first_leaf[k]);
+            for (int j = first_leaf[k]; j < first_leaf[k + 1]; j++) list_push_take(per[k], gr[j]);
+        } else {
+            per[k] = gr[first_leaf[k]];
+        }
+    }
     value_t *g;
-    if (nl == 1) g = gr[0];
+    if (nw == 1) g = per[0];
     else {
-        g = list_new(nl);
-        for (int k = 0; k < nl; k++) list_push_take(g, gr[k]);
+        g = list_new(nw);
+        for (int k = 0; k < nw; k++) list_push_take(g, per[k]);
     }
     if (gfn->u.fn.ad_kind == G_GRAD) { val_unref(y); return g; }
     value_t *both = list_new(2);

@@ -506,6 +506,20 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
     return ret;
 }
 
+/* A record with a __call__ function (a layer or model) is called as
+ * __call__(record, args...). */
+static value_t *call_record(session_t *s, value_t *rec, int nargs, value_t **args, int nkw, const char **kwn,
+                            value_t **kw, span_t span)
+{
+    value_t *f = scope_get_local(rec, "__call__");
+    if (!f) err_raise(ERR_TYPE, span, "this record is not callable");
+    if (nargs + 1 > MAX_ARGS) err_raise(ERR_LIMIT, span, "at most %d arguments", MAX_ARGS - 1);
+    value_t *a2[MAX_ARGS];
+    a2[0] = rec;
+    for (int i = 0; i < nargs; i++) a2[i + 1] = args[i];
+    return eval_call_value_kw(s, f, nargs + 1, a2, nkw, kwn, kw, span);
+}
+
 value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, span_t span)
 {
     return eval_call_value_kw(s, fn, nargs, args, 0, NULL, NULL, span);
@@ -514,6 +528,7 @@ value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, s
 value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
                             value_t **kw, span_t span)
 {
+    if (fn->kind == V_SCOPE) return call_record(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->kind != V_FUNC) err_raise(ERR_TYPE, span, "a %s is not callable", val_kind_name(fn));
     if (fn->u.fn.inner) return ad_call(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->u.fn.op) {
@@ -534,7 +549,7 @@ value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args
 static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *fn = eval_expr(s, n->a, scope);
-    if (fn->kind != V_FUNC)
+    if (fn->kind != V_FUNC && !(fn->kind == V_SCOPE && scope_get_local(fn, "__call__")))
         err_raise(ERR_TYPE, n->a->span, "a %s is not callable", val_kind_name(fn));
     if (n->nargs > MAX_ARGS) err_raise(ERR_LIMIT, n->args[MAX_ARGS]->span, "at most %d arguments", MAX_ARGS);
     value_t *args[MAX_ARGS], *kw[MAX_ARGS];
@@ -555,7 +570,9 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     }
     err_check_interrupt();
     value_t *r;
-    if (fn->u.fn.inner) {
+    if (fn->kind == V_SCOPE) {
+        r = call_record(s, fn, na, args, nk, kwn, kw, n->span);
+    } else if (fn->u.fn.inner) {
         r = ad_call(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.op) {
         call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s };
@@ -739,6 +756,41 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
     val_unref(w);
 }
 
+/* l1.W = v: a record's existing field, keeping its kind and (for a
+ * tensor) its shape, so a layer stays a working layer.  The new tensor is
+ * stored in the field's dtype.  (Records are shared: an assignment made
+ * by a statement that fails later is not undone.) */
+static void assign_member(value_t *o, const node_t *t, value_t *v)
+{
+    if (o->kind != V_SCOPE || t->name[0] == '_')
+        err_raise(ERR_TYPE, t->span, "a %s's member '%s' can't be assigned", val_kind_name(o), t->name);
+    value_t *old = scope_get_local(o, t->name);
+    if (!old) err_raise(ERR_NAME, t->span, "no member '%s' to assign", t->name);
+    if (old->kind == V_TENSOR) {
+        if (v->kind != V_TENSOR)
+            err_raise(ERR_TYPE, t->span, "'%s' holds a tensor; cannot store a %s in it", t->name, val_kind_name(v));
+        bool scalar_ok = v->u.t.size == 1;
+        if (!tensor_same_shape(old, v) && !scalar_ok) {
+            char a[128], b[128];
+            tensor_shape_str(a, sizeof a, old->u.t.ndim, old->u.t.shape);
+            tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
+            err_raise(ERR_SHAPE, t->span, "shape mismatch: '%s' has shape %s, the new value has shape %s", t->name, a, b);
+        }
+        value_t *nv = tensor_new_raw((dtype_t)old->u.t.dtype, old->u.t.ndim, old->u.t.shape);
+        for (int64_t i = 0; i < nv->u.t.size; i++) {
+            double x = tensor_get_f64(v, scalar_ok ? 0 : i);
+            if (nv->u.t.dtype == DT_INT64) ((int64_t *)tensor_data(nv))[i] = (int64_t)x;
+            else dtype_store_f64((dtype_t)nv->u.t.dtype, tensor_data(nv), i, x);
+        }
+        scope_set(o, t->name, nv);
+        val_unref(nv);
+        return;
+    }
+    if (old->kind != v->kind)
+        err_raise(ERR_TYPE, t->span, "'%s' holds a %s; cannot store a %s in it", t->name, val_kind_name(old), val_kind_name(v));
+    scope_set(o, t->name, v);
+}
+
 static void assign(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *v = eval_expr(s, n->a, scope);
@@ -750,7 +802,8 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
             assign_index(s, t, v, scope);
         } else if (t->kind == N_MEMBER) {
             value_t *o = eval_expr(s, t->a, scope);
-            err_raise(ERR_TYPE, t->span, "a %s's members can't be assigned ('%s' is read-only)", val_kind_name(o), t->name);
+            assign_member(o, t, v);
+            val_unref(o);
             err_raise(ERR_TYPE, t->span, "members can't be assigned here ('%s' is not an assignable member)", t->name);
         } else {
             err_raise(ERR_SYNTAX, t->span, "cannot assign to this");
