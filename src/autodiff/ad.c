@@ -165,21 +165,6 @@ void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn 
     }
 }
 
-void ad_record_stack(value_t **items, int n_, value_t *out)
-{
-    for (int k = 0; k < ntapes; k++) {
-        tape_t *t = &tapes[k];
-        if (!watched(t, items, n_)) continue;
-        ad_node_t *n = tape_push(t);
-        n->kind = AD_STACK;
-        n->nin = n_;
-        n->in = mem_alloc((size_t)n_ * sizeof(value_t *));
-        for (int i = 0; i < n_; i++) n->in[i] = val_ref(items[i]);
-        n->out = val_ref(out);
-        link_add(out, t->id, t->n - 1);
-    }
-}
-
 /* ---- helpers for rules ---- */
 
 value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
@@ -301,14 +286,6 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             rule(n, G[i], gin, s);
         } else if (n->kind == AD_CUSTOM) {
             gin[0] = n->back(G[i], n->in[0], n->aux, s);
-        } else if (n->kind == AD_STACK) {
-            /* [a, b, ...]: the gradient of item k is g[k] */
-            for (int k = 0; k < n->nin && k < 16; k++) {
-                value_t *gk = tensor_new_raw((dtype_t)G[i]->u.t.dtype, G[i]->u.t.ndim - 1, G[i]->u.t.shape + 1);
-                size_t bytes = (size_t)gk->u.t.size * dtype_traits[gk->u.t.dtype].size;
-                memcpy(tensor_data(gk), (char *)tensor_data(G[i]) + bytes * (size_t)k, bytes);
-                gin[k] = gk;
-            }
         }
         for (int j = 0; j < n->nin && j < 16; j++) {
             if (!gin[j]) continue;

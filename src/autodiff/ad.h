@@ -30,13 +30,11 @@ bool ad_active(void);
  * tape that watches one of its inputs. */
 void ad_record(call_t *c, value_t *out);
 
-/* Indexing x[...] -> out (eval.c): the selection is an opaque block of
- * `len` bytes that ad_scatter_fn(g, x, aux) knows how to scatter back. */
+/* A node whose backward is a C function of (g, x, aux): used for the
+ * identity that links a nested grad's leaf to the outer tape. */
 typedef value_t *(*ad_scatter_fn)(value_t *g, value_t *x, const void *aux, session_t *s);
 void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn back, const void *aux, size_t len);
 
-/* A stacked literal [a, b, ...] -> out (eval.c). */
-void ad_record_stack(value_t **items, int n, value_t *out);
 
 /* Free every value's links (value.c calls this from val_release). */
 void ad_links_free(value_t *v);
@@ -58,7 +56,7 @@ bool ad_has_rule(const op_def_t *op);
 /* Rules (rules.c) — internal to src/autodiff. */
 typedef struct ad_node ad_node_t;
 struct ad_node {
-    int kind;                /* AD_LEAF, AD_OP, AD_CUSTOM, AD_STACK */
+    int kind;                /* AD_LEAF, AD_OP, AD_CUSTOM */
     const op_def_t *op;
     int nin;
     value_t **in;
@@ -71,7 +69,7 @@ struct ad_node {
     size_t auxlen;
     const char *what;
 };
-enum { AD_LEAF, AD_OP, AD_CUSTOM, AD_STACK };
+enum { AD_LEAF, AD_OP, AD_CUSTOM };
 
 typedef void (*ad_rule_fn)(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
 ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc);

@@ -7,6 +7,7 @@
  * (tools/autograd/derivatives.yaml). */
 #include "autodiff/ad.h"
 #include "lang/error.h"
+#include "ops/indexing.h"
 #include <string.h>
 
 #define R(name) static void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
@@ -91,17 +92,12 @@ R(r_abs)
 }
 R(r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
 R(r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
-/* tanh' = 1 - tanh(x)^2 from the output: its relative error is small
- * wherever the derivative is not tiny; in the tails (|x| large) the true
- * derivative is below the dtype's resolution of 1 - y^2 and rounds to the
- * same 0 an exact sech^2 would give in fp16/bf16 once tanh saturates. */
-R(r_tanh)
-{
-    value_t *y2 = ad_op2("multiply", OUT, OUT, s), *one = W(1);
-    value_t *d = ad_op2("subtract", one, y2, s);
-    gin[0] = ad_op2("multiply", g, d, s);
-    U(y2); U(one); U(d);
-}
+/* tanh' = sech^2 x by its own kernel (tanh_deriv, src/ops/activations.c:
+ * 4e/(1+e)^2 with e = e^-2|x|), not 1 - y^2 from the rounded output y,
+ * which cancels: in fp16 grad(tanh)(3) would be 0.0097656 instead of the
+ * correctly rounded 0.0098648, and exactly 0 from x = 4.5 where y rounds
+ * to 1 while the true sech^2 is still 4.9e-4. */
+R(r_tanh) { gin[0] = mul_take(val_ref(g), ad_op1("tanh_deriv", IN(0), s), s); }
 /* erf' = 2/sqrt(pi) exp(-x^2) */
 R(r_erf)
 {
@@ -317,6 +313,64 @@ R(r_matmul)
 
 /* ---- shape ops ---- */
 
+/* x[sel]: scatter g back (index_scatter); and the reverse */
+R(r_index_select)
+{
+    value_t *args[3] = { g, IN(0), IN(1) };
+    gin[0] = ad_opk("index_scatter", 3, args, 0, NULL, NULL, s);
+}
+R(r_index_scatter)
+{
+    value_t *args[2] = { g, IN(2) };
+    gin[0] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);
+}
+/* stack: item k's gradient is g[k] */
+R(r_stack)
+{
+    value_t *ax = ad_node_kw(n, "axis");
+    int a = ax ? (int)tensor_get_f64(ax, 0) : 0;
+    if (a < 0) a += g->u.t.ndim;
+    for (int k = 0; k < n->nin && k < 16; k++) {
+        sel_t sel = { .nd = g->u.t.ndim };
+        for (int d = 0; d < g->u.t.ndim; d++) {
+            sel.start[d] = d == a ? k : 0;
+            sel.step[d] = 1;
+            sel.count[d] = d == a ? 1 : g->u.t.shape[d];
+            sel.keep[d] = d != a;
+        }
+        value_t *st = sel_to_tensor(&sel);
+        value_t *args[2] = { g, st };
+        gin[k] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);
+        U(st);
+    }
+}
+/* concat: item k's gradient is its slice of g along the axis */
+R(r_concat)
+{
+    value_t *ax = ad_node_kw(n, "axis");
+    int a = ax ? (int)tensor_get_f64(ax, 0) : 0;
+    if (a < 0) a += g->u.t.ndim;
+    int64_t at = 0;
+    for (int k = 0; k < n->nin; k++)
+        if (IN(k)->kind != V_TENSOR)
+            err_raise(ERR_TYPE, err_here(), "grad through concat of a list: pass the tensors as separate arguments");
+    for (int k = 0; k < n->nin && k < 16; k++) {
+        int64_t len = IN(k)->u.t.ndim ? IN(k)->u.t.shape[a] : 1;
+        sel_t sel = { .nd = g->u.t.ndim };
+        for (int d = 0; d < g->u.t.ndim; d++) {
+            sel.start[d] = d == a ? at : 0;
+            sel.step[d] = 1;
+            sel.count[d] = d == a ? len : g->u.t.shape[d];
+            sel.keep[d] = true;
+        }
+        value_t *st = sel_to_tensor(&sel);
+        value_t *args[2] = { g, st };
+        gin[k] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);
+        U(st);
+        at += len;
+    }
+}
+
 R(r_reshape) { gin[0] = reshape_like(g, IN(0), s); }
 R(r_transpose)
 {
@@ -332,6 +386,109 @@ R(r_transpose)
     const char *kn[1] = {"axes"};
     gin[0] = ad_opk("transpose", 1, &g, 1, kn, &inv, s);
     U(inv);
+}
+
+/* ---- activations (src/ops/activations.c): first derivatives come from
+ * each op's `deriv` op (g * f'(x)); these are the rules of those
+ * derivative ops (grad of grad), softmax's and log_softmax's ---- */
+
+/* op(x) with the node's own keywords (alpha, negative_slope, axis, ...) */
+static value_t *with_kw(ad_node_t *n, const char *name, value_t *x, session_t *s)
+{
+    return ad_opk(name, 1, &x, n->nkw, (const char **)n->kwn, n->kw, s);
+}
+
+/* sigmoid'' = s'(x) (s(-x) - s(x)) */
+R(r_sigmoid_d)
+{
+    value_t *sp = ad_op1("sigmoid", IN(0), s), *nx = ad_op1("negative", IN(0), s), *sn = ad_op1("sigmoid", nx, s);
+    value_t *d = ad_op2("subtract", sn, sp, s), *t = ad_op2("multiply", OUT, d, s);
+    gin[0] = ad_op2("multiply", g, t, s);
+    U(sp); U(nx); U(sn); U(d); U(t);
+}
+/* (tanh')' = -2 tanh(x) sech^2(x) */
+R(r_tanh_d)
+{
+    value_t *th = ad_op1("tanh", IN(0), s), *m2 = W(-2), *a = ad_op2("multiply", th, m2, s);
+    value_t *t = ad_op2("multiply", a, OUT, s);
+    gin[0] = ad_op2("multiply", g, t, s);
+    U(th); U(m2); U(a); U(t);
+}
+/* (log_sigmoid')' = (sigmoid(-x))' = -sigmoid'(x) */
+R(r_log_sigmoid_d)
+{
+    value_t *d = ad_op1("sigmoid_deriv", IN(0), s), *gd = ad_op2("multiply", g, d, s);
+    gin[0] = ad_op1("negative", gd, s);
+    U(d); U(gd);
+}
+/* swish'' = s'(x) (2 + x (s(-x) - s(x))) */
+R(r_swish_d)
+{
+    value_t *sd = ad_op1("sigmoid_deriv", IN(0), s), *sp = ad_op1("sigmoid", IN(0), s);
+    value_t *nx = ad_op1("negative", IN(0), s), *sn = ad_op1("sigmoid", nx, s);
+    value_t *df = ad_op2("subtract", sn, sp, s), *xd = ad_op2("multiply", IN(0), df, s), *two = W(2);
+    value_t *k = ad_op2("add", xd, two, s), *t = ad_op2("multiply", sd, k, s);
+    gin[0] = ad_op2("multiply", g, t, s);
+    U(sd); U(sp); U(nx); U(sn); U(df); U(xd); U(two); U(k); U(t);
+}
+/* softsign'' = -2 sign(x) / (1+|x|)^3 = -2 sign(x) softsign'(x) / (1+|x|) */
+R(r_softsign_d)
+{
+    value_t *z = W(0), *p = ad_op2("greater", IN(0), z, s), *m = ad_op2("less", IN(0), z, s);
+    value_t *sg = ad_op2("subtract", p, m, s), *a = ad_op1("abs", IN(0), s), *one = W(1);
+    value_t *q = ad_op2("add", a, one, s), *r = ad_op2("divide", OUT, q, s), *m2 = W(-2);
+    value_t *t = ad_op2("multiply", sg, m2, s), *t2 = ad_op2("multiply", t, r, s);
+    gin[0] = ad_op2("multiply", g, t2, s);
+    U(z); U(p); U(m); U(sg); U(a); U(one); U(q); U(r); U(m2); U(t); U(t2);
+}
+/* elu'' and selu'': the derivative itself where x <= 0 (alpha e^x times
+ * the scale), 0 where x > 0 */
+R(r_elu_d)
+{
+    value_t *z = W(0), *le = ad_op2("less_equal", IN(0), z, s), *t = ad_op2("multiply", OUT, le, s);
+    gin[0] = ad_op2("multiply", g, t, s);
+    U(z); U(le); U(t);
+}
+/* gelu'' = phi(x) (2 - x^2) (exact form only) */
+R(r_gelu_d)
+{
+    value_t *ap = ad_node_kw(n, "approximate");
+    if (ap && !(ap->kind == V_STR ? strcmp(ap->u.str.s, "none") == 0 || strcmp(ap->u.str.s, "false") == 0
+                                  : tensor_get_f64(ap, 0) == 0))
+        err_raise(ERR_VALUE, err_here(), "grad of grad(gelu) is available for the exact gelu only (not approximate=1)");
+    gin[0] = mul_take(val_ref(g), ad_op1("gelu_deriv2", IN(0), s), s);
+}
+/* the axis keyword of a softmax node (default -1) */
+static value_t *soft_axis(ad_node_t *n)
+{
+    value_t *ax = ad_node_kw(n, "axis");
+    return ax ? val_ref(ax) : tensor_weak_int(-1);
+}
+static value_t *sum_keep(value_t *v, value_t *ax, session_t *s)
+{
+    value_t *kd = tensor_weak_int(1);
+    value_t *kv[2] = { ax, kd };
+    const char *kn[2] = { "axis", "keepdims" };
+    value_t *r = ad_opk("sum", 1, &v, 2, kn, kv, s);
+    U(kd);
+    return r;
+}
+/* softmax: J^T g = y (g - sum(g y)) along the axis */
+R(r_softmax)
+{
+    value_t *ax = soft_axis(n), *gy = ad_op2("multiply", g, OUT, s), *sm = sum_keep(gy, ax, s);
+    value_t *ys = ad_op2("multiply", OUT, sm, s);
+    gin[0] = ad_op2("subtract", gy, ys, s);
+    U(ax); U(gy); U(sm); U(ys);
+}
+/* log_softmax: g - softmax(x) sum(g) along the axis (softmax recomputed
+ * from x, not exp of the rounded output) */
+R(r_log_softmax)
+{
+    value_t *ax = soft_axis(n), *sm = with_kw(n, "softmax", IN(0), s), *sg = sum_keep(g, ax, s);
+    value_t *t = ad_op2("multiply", sm, sg, s);
+    gin[0] = ad_op2("subtract", g, t, s);
+    U(ax); U(sm); U(sg); U(t);
 }
 
 typedef struct rule_entry { const char *op; ad_rule_fn fn; const char *doc; } rule_entry_t;
@@ -354,7 +511,7 @@ static const rule_entry_t rules[] = {
     {"abs", r_abs, "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX)"},
     {"sin", r_sin, "sin' = cos"},
     {"cos", r_cos, "cos' = -sin"},
-    {"tanh", r_tanh, "tanh'(x) = 1 - tanh(x)^2"},
+    {"tanh", r_tanh, "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)"},
     {"erf", r_erf, "erf'(x) = 2/sqrt(pi) exp(-x^2)"},
     {"clip", r_clip, "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0"},
     {"where", r_where, "g flows to a where the condition holds, to b elsewhere"},
@@ -375,6 +532,10 @@ static const rule_entry_t rules[] = {
     {"norm", r_norm, "x / norm(x) (2-norm)"},
     {"matmul", r_matmul, "dA = g @ B^T, dB = A^T @ g"},
     {"reshape", r_reshape, "the gradient reshaped back"},
+    {"index_select", r_index_select, "the gradient scattered back to the selected places"},
+    {"index_scatter", r_index_scatter, "the gradient gathered from the selection"},
+    {"stack", r_stack, "item k receives g[k]"},
+    {"concat", r_concat, "each piece receives its slice of g"},
     {"transpose", r_transpose, "the gradient transposed back"},
     /* comparisons, isnan etc. produce 0/1: no gradient flows */
     {"less", r_zero, "0 (a comparison)"}, {"less_equal", r_zero, "0 (a comparison)"},
@@ -382,6 +543,20 @@ static const rule_entry_t rules[] = {
     {"equal", r_zero, "0 (a comparison)"}, {"not_equal", r_zero, "0 (a comparison)"},
     {"isnan", r_zero, "0"}, {"isinf", r_zero, "0"}, {"isfinite", r_zero, "0"},
     {"argmax", r_zero, "0 (an index)"}, {"argmin", r_zero, "0 (an index)"},
+    /* activations (src/ops/activations.c); their first derivatives are their deriv ops */
+    {"linear", r_identity, "linear'(x) = 1"},
+    {"softmax", r_softmax, "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)"},
+    {"log_softmax", r_log_softmax, "grad gives g - softmax(x) * sum(g) along the axis"},
+    {"sigmoid_deriv", r_sigmoid_d, "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))"},
+    {"tanh_deriv", r_tanh_d, "tanh''(x) = -2 tanh(x) sech^2(x)"},
+    {"log_sigmoid_deriv", r_log_sigmoid_d, "log_sigmoid''(x) = -sigmoid'(x)"},
+    {"swish_deriv", r_swish_d, "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))"},
+    {"softsign_deriv", r_softsign_d, "softsign''(x) = -2 sign(x) / (1 + |x|)^3"},
+    {"elu_deriv", r_elu_d, "elu''(x) = alpha e^x for x <= 0, 0 for x > 0"},
+    {"selu_deriv", r_elu_d, "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0"},
+    {"gelu_deriv", r_gelu_d, "gelu''(x) = phi(x) (2 - x^2) (exact form)"},
+    {"relu_deriv", r_zero, "0 (piecewise constant)"}, {"relu6_deriv", r_zero, "0 (piecewise constant)"},
+    {"leaky_relu_deriv", r_zero, "0 (piecewise constant)"}, {"hard_sigmoid_deriv", r_zero, "0 (piecewise constant)"},
     {NULL, NULL, NULL},
 };
 

@@ -32,7 +32,8 @@
  *   postfix    := primary { '(' args ')' | '[' indices ']' | '.' NAME | '\'' }
  *   args       := [ arg { ',' arg } [','] ]    arg := [NAME '='] expr  (keywords after positionals)
  *   indices    := index { ',' index }          index := expr | [expr] ':' [expr] [':' [expr]]
- *   primary    := NUMBER | STRING | NAME | '(' expr ')' | '[' [expr {',' expr} [',']] ']'
+ *   primary    := NUMBER | STRING | NAME | '(' expr ')' | '(' expr ',' [expr {',' expr}] [','] ')' (a tuple: a list)
+ *               | '[' [expr {',' expr} [',']] ']'
  * Newlines inside () and [] are ignored; inside {} they separate statements.
  * A line ending in an operator, ',' or '=' continues on the next line
  * (what parse_is_complete calls incomplete parses once the rest arrives).

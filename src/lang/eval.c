@@ -14,6 +14,7 @@
 #include "ops/ops.h"
 #include "ops/shape.h"
 #include "autodiff/ad.h"
+#include "ops/indexing.h"
 #include "util/mem.h"
 #include <math.h>
 #include <string.h>
@@ -46,6 +47,9 @@ static value_t *constant(const char *name)
     if (!strcmp(name, "e")) return tensor_weak_float(M_E);
     if (!strcmp(name, "inf")) return tensor_weak_float(INFINITY);
     if (!strcmp(name, "nan")) return tensor_weak_float(NAN);
+    /* Python's truth values, as the exact integers comparisons give */
+    if (!strcmp(name, "True")) return tensor_weak_int(1);
+    if (!strcmp(name, "False")) return tensor_weak_int(0);
     return NULL;
 }
 
@@ -121,6 +125,15 @@ static bool truthy(const value_t *v, span_t span)
  * once. */
 static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
 {
+    /* Items that grad is watching stack through the op, so the tape sees it. */
+    for (int i = 0; ad_active() && i < n; i++)
+        if (items[i]->kind == V_TENSOR && items[i]->u.t.ad) {
+            bool same = true;
+            for (int k = 1; k < n; k++)
+                if (items[k]->kind != V_TENSOR || !tensor_same_shape(items[0], items[k])) same = false;
+            if (same) return ad_opk("stack", n, items, 0, NULL, NULL, s);
+            break;
+        }
     bool all_tensors = true, all_weak = true;
     for (int i = 0; i < n; i++) {
         if (items[i]->kind != V_TENSOR) { all_tensors = false; break; }
@@ -177,7 +190,6 @@ static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
         }
     }
     t->u.t.weak = weak_out;
-    if (ad_active()) ad_record_stack(items, n, t);
     return t;
 }
 
@@ -248,12 +260,6 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n)
 
 /* ---- indexing ---- */
 
-typedef struct sel {
-    int nd;                      /* dims of the source */
-    int64_t start[NN_MAX_DIMS], step[NN_MAX_DIMS], count[NN_MAX_DIMS];
-    bool keep[NN_MAX_DIMS];      /* false for an integer index (the axis is dropped) */
-} sel_t;
-
 static int64_t slice_part(session_t *s, const node_t *n, value_t *scope, const char *what)
 {
     value_t *v = eval_expr(s, n, scope);
@@ -316,61 +322,6 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
     }
 }
 
-/* Visit every selected element: cb(src_offset, k) in row-major order. */
-static void sel_walk(const value_t *t, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx)
-{
-    int nd = sel->nd;
-    int64_t total = 1;
-    for (int d = 0; d < nd; d++) total *= sel->count[d];
-    if (total == 0) return;
-    int64_t stride[NN_MAX_DIMS], idx[NN_MAX_DIMS] = {0};
-    int64_t s_ = 1;
-    for (int d = nd - 1; d >= 0; d--) { stride[d] = s_; s_ *= t->u.t.shape[d]; }
-    for (int64_t k = 0; k < total; k++) {
-        int64_t off = 0;
-        for (int d = 0; d < nd; d++) off += (sel->start[d] + idx[d] * sel->step[d]) * stride[d];
-        cb(off, k, ctx);
-        for (int d = nd - 1; d >= 0; d--) {
-            if (++idx[d] < sel->count[d]) break;
-            idx[d] = 0;
-        }
-    }
-}
-
-typedef struct gctx { const char *src; char *dst; size_t es; } gctx_t;
-static void gather_cb(int64_t off, int64_t k, void *ctx)
-{
-    gctx_t *g = ctx;
-    memcpy(g->dst + (size_t)k * g->es, g->src + (size_t)off * g->es, g->es);
-}
-
-/* The derivative of x[sel]: g scattered into zeros shaped like x (added,
- * so a selection that repeats an element would accumulate). */
-typedef struct actx { char *dst; const char *src; dtype_t dt; } actx_t;
-static void scatter_add_cb(int64_t off, int64_t k, void *ctx)
-{
-    actx_t *a = ctx;
-    double v = dtype_load_f64(a->dt, a->dst, off) + dtype_load_f64(a->dt, a->src, k);
-    dtype_store_f64(a->dt, a->dst, off, v);
-}
-
-static value_t *index_backward(value_t *g, value_t *x, const void *aux, session_t *s)
-{
-    (void)s;
-    const sel_t *sel = aux;
-    dtype_t dt = g->u.t.weak ? s->set.precision : (dtype_t)g->u.t.dtype;
-    value_t *gg = g;
-    if (g->u.t.weak || g->u.t.dtype != dt) {
-        gg = tensor_new_raw(dt, g->u.t.ndim, g->u.t.shape);
-        dtype_convert(dt, tensor_data(gg), (dtype_t)g->u.t.dtype, tensor_data(g), g->u.t.size);
-    }
-    value_t *r = tensor_new(dt, x->u.t.ndim, x->u.t.shape);
-    actx_t a = { tensor_data(r), tensor_data(gg), dt };
-    sel_walk(x, sel, scatter_add_cb, &a);
-    if (gg != g) val_unref(gg);
-    return r;
-}
-
 static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *t = eval_expr(s, n->a, scope);
@@ -392,13 +343,17 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
         err_raise(ERR_INDEX, n->op_span, "a 0-d %s cannot be indexed", t->u.t.weak ? "number" : "tensor");
     sel_t sel;
     build_sel(s, t, n, scope, &sel);
-    int64_t shape[NN_MAX_DIMS];
-    int nd = 0;
-    for (int d = 0; d < sel.nd; d++) if (sel.keep[d]) shape[nd++] = sel.count[d];
-    value_t *r = tensor_new_raw((dtype_t)t->u.t.dtype, nd, shape);
-    gctx_t g = { tensor_data(t), tensor_data(r), (size_t)dtype_traits[t->u.t.dtype].size };
-    sel_walk(t, &sel, gather_cb, &g);
-    if (t->u.t.ad) ad_record_custom("index", t, r, index_backward, &sel, sizeof sel);
+    /* an op, so that grad and trace see indexing like any other op */
+    value_t *st = sel_to_tensor(&sel);
+    value_t *args[2] = { t, st };
+    span_t spans[2] = { n->a->span, n->op_span };
+    const node_t *nodes[2] = { n->a, NULL };
+    static const op_def_t *select;
+    if (!select) select = op_find("index_select");
+    call_t c = { select, n->span, 2, args, spans, 0, NULL, NULL, NULL, nodes, s };
+    err_set_here(n->span);
+    value_t *r = op_call(&c);
+    val_unref(st);
     val_unref(t);
     return r;
 }
@@ -751,7 +706,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
     value_t *w = t->refs > 1 ? tensor_copy(t) : val_ref(t);
     w->u.t.weak = 0;
     sctx_t c = { tensor_data(w), (size_t)dtype_traits[w->u.t.dtype].size, (dtype_t)w->u.t.dtype, v, v->u.t.size };
-    sel_walk(w, &sel, scatter_cb, &c);
+    sel_walk(w->u.t.shape, &sel, scatter_cb, &c);
     scope_set(sc, name, w);
     val_unref(w);
 }

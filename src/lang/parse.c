@@ -40,7 +40,7 @@ typedef enum tok_kind {
     T_EOF, T_NEWLINE, T_SEMI, T_ERROR,
     T_NAME, T_NUMBER, T_STRING,
     T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET, T_LBRACE, T_RBRACE,
-    T_COMMA, T_DOT, T_COLON, T_ASSIGN, T_QUOTE, T_AT,
+    T_COMMA, T_DOT, T_COLON, T_ASSIGN, T_AUGASSIGN, T_QUOTE, T_AT,
     T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_CARET, T_STARSTAR,
     T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE,
     /* keywords, in the order of parse_keywords */
@@ -281,6 +281,13 @@ static token_t lex_next(lexer_t *l)
     case ':': return lex_tok(l, T_COLON, start);
     case '\'': return lex_tok(l, T_QUOTE, start);
     case '@': return lex_tok(l, T_AT, start);
+    case '+': case '-': case '/': case '%': case '^': case '*':
+        /* x += 1 (and -= *= /= %= ^=): augmented assignment */
+        if (n == '=' && (l->pos + 1 >= l->len || l->s[l->pos + 1] != '=')) { l->pos++; return lex_tok(l, T_AUGASSIGN, start); }
+        break;
+    default: break;
+    }
+    switch (c) {
     case '+': return lex_tok(l, T_PLUS, start);
     case '-': return lex_tok(l, T_MINUS, start);
     case '/': return lex_tok(l, T_SLASH, start);
@@ -311,7 +318,7 @@ static token_t lex_next(lexer_t *l)
 static bool continues_line(tok_kind_t k)
 {
     switch (k) {
-    case T_COMMA: case T_ASSIGN: case T_AT:
+    case T_COMMA: case T_ASSIGN: case T_AUGASSIGN: case T_AT:
     case T_PLUS: case T_MINUS: case T_STAR: case T_SLASH: case T_PERCENT: case T_CARET: case T_STARSTAR:
     case T_LT: case T_LE: case T_GT: case T_GE: case T_EQ: case T_NE:
     case T_AND: case T_OR: case T_NOT:
@@ -551,9 +558,19 @@ static node_t *parse_primary(parser_t *p)
         advance(p);
         if (check(p, T_RPAREN)) syntax(p, p->cur.span, "expected an expression inside '()'");
         node_t *e = parse_expr(p);
-        if (check(p, T_COMMA))
-            syntax(p, p->cur.span, "expected ')' to close '(' at %s, found ',' (for a list write [a, b])",
-                   WHERE(t.span.start));
+        if (check(p, T_COMMA)) {
+            /* A tuple (a, b) is a list literal, as NumPy takes shapes like
+             * zeros((2, 3)) and reshape(x, (3, 1)). */
+            node_t *l = ast_node(p->u, N_LIST, t.span);
+            int cap = 0;
+            PUSH(p, l->items, l->nitems, cap, e);
+            while (check(p, T_COMMA)) {
+                advance(p);
+                if (check(p, T_RPAREN)) break;
+                PUSH(p, l->items, l->nitems, cap, parse_expr(p));
+            }
+            e = l;
+        }
         expect_close(p, t, T_RPAREN);
         e->span = span_join(t.span, p->prev.span);   /* the caret covers the parentheses */
         return e;
@@ -1101,6 +1118,26 @@ static void check_target(parser_t *p, node_t *e)
 static node_t *parse_simple(parser_t *p)
 {
     node_t *e = parse_expr(p);
+    if (check(p, T_AUGASSIGN)) {
+        /* target OP= expr  is  target = target OP (expr) */
+        token_t op = p->cur;
+        check_target(p, e);
+        advance(p);
+        skip_newlines(p);
+        node_t *rhs = parse_expr(p);
+        node_t *b = ast_node(p->u, N_BINARY, span_join(e->span, rhs->span));
+        char c = p->s[op.span.start];
+        b->op = c == '+' ? OP_ADD : c == '-' ? OP_SUB : c == '*' ? OP_MUL : c == '/' ? OP_DIV : c == '%' ? OP_MOD : OP_POW;
+        b->op_span = op.span;
+        b->a = e;
+        b->b = rhs;
+        node_t *s = ast_node(p->u, N_ASSIGN, b->span);
+        int cap = 0;
+        PUSH(p, s->items, s->nitems, cap, e);
+        s->a = b;
+        s->op_span = op.span;
+        return s;
+    }
     if (!check(p, T_COMMA) && !check(p, T_ASSIGN)) {
         node_t *s = ast_node(p->u, N_EXPR_STMT, e->span);
         s->a = e;

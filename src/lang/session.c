@@ -179,7 +179,7 @@ void session_complete(session_t *s, const char *prefix, void (*cb)(const char *n
         if (g->u.sc.e[i].name && !strncmp(g->u.sc.e[i].name, prefix, n)) cb(g->u.sc.e[i].name, ctx);
     for (int i = 0; i < op_count(); i++)
         if (!(op_at(i)->flags & OPF_HIDDEN) && !strncmp(op_at(i)->name, prefix, n)) cb(op_at(i)->name, ctx);
-    static const char *const consts[] = {"pi", "e", "inf", "nan", NULL};
+    static const char *const consts[] = {"pi", "e", "inf", "nan", "True", "False", NULL};
     for (int i = 0; consts[i]; i++) if (!strncmp(consts[i], prefix, n)) cb(consts[i], ctx);
     for (int i = 0; parse_keywords[i]; i++) if (!strncmp(parse_keywords[i], prefix, n)) cb(parse_keywords[i], ctx);
 }
@@ -225,7 +225,7 @@ int session_help(session_t *s, const char *name, FILE *out)
             if (o->flags & OPF_HIDDEN) continue;
             fprintf(out, "  %-18s %s\n", o->name, o->summary);
         }
-        fputs("Constants: pi e inf nan (exact fp64 values, weak like literals)\n", out);
+        fputs("Constants: pi e inf nan (exact fp64 values, weak like literals); True False (1 and 0)\n", out);
         return 0;
     }
     static const struct { const char *sym, *op; } syms[] = {
@@ -295,13 +295,20 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
     double start = now_s();
     FILE *null = fopen("/dev/null", "w");
     if (!null) return 1;
+    /* Like IPython's %timeit, timing leaves the variables as they were. */
+    snap_t sn;
+    snap_take(s, &sn);
+    int failed = 0;
     while (n < 10000 && (n < 5 || now_s() - start < 0.2)) {
         double t0 = now_s();
         int rc = session_run(s, "<:time>", text, (int)strlen(text), 1, null, errout);
         t[n++] = now_s() - t0;
-        if (rc) { fclose(null); return 1; }
+        if (rc) { failed = 1; break; }
     }
     fclose(null);
+    snap_restore(s, &sn);
+    val_sweep(s->globals);
+    if (failed) return 1;
     qsort(t, n, sizeof t[0], cmp_d);
     double m = t[n / 2];
     const char *unit = "s";

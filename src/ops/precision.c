@@ -283,6 +283,28 @@ static bool literal_node(const node_t *n)
     }
 }
 
+/* The text of literal element i as typed ("0.1", "-1e-400"), for bits()'s
+ * note: a scalar literal, or an element of a 1-D list of literals. */
+static bool literal_text(const node_t *n, int64_t i, char *buf, size_t cap)
+{
+    const node_t *e = n;
+    if (n->kind == N_LIST) {
+        if (i >= n->nitems) return false;
+        e = n->items[i];
+    } else if (i != 0) {
+        return false;
+    }
+    bool neg = false;
+    while (e->kind == N_UNARY) { if (e->op == '-') neg = !neg; e = e->a; }
+    if (e->kind != N_FLOAT && e->kind != N_INT) return false;
+    const source_t *src = err_source();
+    if (!src || !src->text || e->span.end > src->len || e->span.start < 0) return false;
+    int len = e->span.end - e->span.start;
+    if (len <= 0 || (size_t)len + 2 > cap) return false;
+    snprintf(buf, cap, "%s%.*s", neg ? "-" : "", len, src->text + e->span.start);
+    return true;
+}
+
 static value_t *bits_impl(call_t *c)
 {
     value_t *x = op_arg_tensor(c, 0);
@@ -332,7 +354,9 @@ static value_t *bits_impl(call_t *c)
                 stored = typed;
             }
             bool has_typed = weak && (literal || !(stored == typed && signbit(stored) == signbit(typed)));
-            len += dtype_bits_line(line + len, (int)sizeof line - len, dt, stored, has_typed, typed);
+            char text[128];
+            const char *tt = literal && literal_text(c->arg_nodes[0], i, text, sizeof text) ? text : NULL;
+            len += dtype_bits_line_text(line + len, (int)sizeof line - len, dt, stored, has_typed, typed, tt);
         }
         if (len > (int)sizeof line - 1) len = (int)sizeof line - 1;
         if (i) str_append(out, "\n", 1);

@@ -561,6 +561,17 @@ static int append_binary(char *buf, int n, int size, uint64_t v, int width)
  * int64: "int64  <value> (integer, exact)". */
 int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed)
 {
+    return dtype_bits_line_text(out, cap, t, stored, has_typed, typed, NULL);
+}
+
+/* As dtype_bits_line, with the literal's text as typed ("0.1"): the note
+ * then names it and measures the error from the decimal itself, in long
+ * double (64-bit significand: the error's 3 printed digits are right even
+ * for fp64, where 0.1 is stored 5.55e-18 above 0.1), so that fp64 literals
+ * and literals beyond fp64's range (1e-400) are reported truthfully. */
+int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
+                         const char *typed_text)
+{
     char buf[2600], tmp[1100];
     int n = 0;
     buf[0] = '\0';
@@ -600,19 +611,22 @@ int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed
     else {
         if (ex == 0 && man != 0)
             nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "subnormal");
+        long double lt = typed;
+        if (typed_text) lt = strtold(typed_text, NULL);
         if (has_typed && typed == typed) {
-            bool same = v == typed && signbit(v) == signbit(typed);
+            bool same = (long double)v == lt && signbit(v) == signbit(typed);
             char ts[64];
-            dtype_format_shortest(ts, sizeof ts, typed);
+            if (typed_text) snprintf(ts, sizeof ts, "%.60s", typed_text);
+            else dtype_format_shortest(ts, sizeof ts, typed);
             if (nn) nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "; ");
             if (same)
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "exact");
-            else if (isinf(v) && !isinf(typed))
+            else if (isinf(v) && !isinf(lt))
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, overflow to %s", ts, v > 0 ? "inf" : "-inf");
-            else if (v == 0 && typed != 0)
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, underflow to 0, error %.3g", ts, v - typed);
+            else if (v == 0 && lt != 0)
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, underflow to 0, error %.3Lg", ts, (long double)v - lt);
             else
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, error %.3g", ts, v - typed);
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, error %.3Lg", ts, (long double)v - lt);
         }
     }
     if (nn) {

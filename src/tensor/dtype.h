@@ -132,6 +132,10 @@ int dtype_format_exact(char *out, int cap, double x);
  * "= nan" (its bits shown, no note), -0 "= -0" with sign bit 1.
  * int64: "int64  <value> (integer, exact)". */
 int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed);
+/* The same, naming the literal as typed (its text) and measuring the error
+ * from that decimal exactly enough to print (see dtype.c). */
+int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
+                         const char *typed_text);
 
 /* ulp(x) in dtype t: the gap from |x| to the next larger representable
  * magnitude (numpy.spacing semantics for positive x; ulp(0) = min subnormal;

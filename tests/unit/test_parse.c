@@ -336,7 +336,9 @@ static void test_errors(void)
     E("x.", 1, 3, "expected a member name after '.'");
     E("x.1", 1, 2, "expected a member name after '.', found '1'");   /* '.1' lexes as a number */
     E("()", 1, 2, "expected an expression inside '()'");
-    E("(a, b)", 1, 3, "for a list write [a, b]");
+    P("(a, b)", "(list a b)");
+    P("(1,)", "(list 1)");
+    P("zeros((2, 3))", "(call zeros (list 2 3))");
     E("x = $", 1, 5, "unexpected character '$'");
     E("y = 1\nx = a ! b", 2, 7, "unexpected character '!'");
     E("a && b", 1, 3, "write 'and'");

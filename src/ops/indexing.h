@@ -1,0 +1,28 @@
+/* indexing.h — selections (x[i, a:b:c, ...]) as data, and the ops that
+ * gather and scatter them, so that the evaluator, autodiff and the tracer
+ * all see indexing as an ordinary op (index_select / index_scatter).
+ *
+ * A selection over an nd-dimensional tensor holds, per axis, a start, a
+ * step, a count and whether the axis is kept (a slice) or dropped (an
+ * integer index).  As a value it is an int64 tensor of shape (nd, 4):
+ * rows [start, step, count, keep].
+ */
+#ifndef NN_OPS_INDEXING_H
+#define NN_OPS_INDEXING_H
+#include "lang/value.h"
+
+typedef struct sel {
+    int nd;
+    int64_t start[NN_MAX_DIMS], step[NN_MAX_DIMS], count[NN_MAX_DIMS];
+    bool keep[NN_MAX_DIMS];
+} sel_t;
+
+/* Visit every selected element of a tensor of the given shape, in
+ * row-major order of the selection: cb(offset in the source, k). */
+void sel_walk(const int64_t *shape, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx);
+value_t *sel_to_tensor(const sel_t *sel);                 /* new reference */
+void sel_from_tensor(const value_t *t, sel_t *sel);
+/* The result shape of a selection; returns its rank. */
+int sel_shape(const sel_t *sel, int64_t *shape);
+
+#endif
