@@ -324,6 +324,11 @@ static value_t *identity_back(value_t *g, value_t *x, const void *aux, session_t
     return val_ref(g);
 }
 
+void ad_alias(value_t *from, value_t *to)
+{
+    ad_record_custom("alias", from, to, identity_back, "", 1);
+}
+
 /* A new value sharing x's storage, watched as a leaf of t.  If an outer
  * tape watches x, the new value is recorded there as x itself (identity),
  * so grad(grad(f)) differentiates through the inner one.  A weak integer

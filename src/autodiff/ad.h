@@ -36,6 +36,10 @@ typedef value_t *(*ad_scatter_fn)(value_t *g, value_t *x, const void *aux, sessi
 void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn back, const void *aux, size_t len);
 
 
+/* `to` is the same value as `from` (a traced function's parameter): the
+ * gradient passes through unchanged. */
+void ad_alias(value_t *from, value_t *to);
+
 /* Free every value's links (value.c calls this from val_release). */
 void ad_links_free(value_t *v);
 

@@ -15,6 +15,7 @@
 #include "ops/shape.h"
 #include "autodiff/ad.h"
 #include "ops/indexing.h"
+#include "graph/graph.h"
 #include "util/mem.h"
 #include <math.h>
 #include <string.h>
@@ -486,6 +487,7 @@ value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args
     if (fn->kind == V_SCOPE) return call_record(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->kind != V_FUNC) err_raise(ERR_TYPE, span, "a %s is not callable", val_kind_name(fn));
     if (fn->u.fn.inner) return ad_call(s, fn, nargs, args, nkw, kwn, kw, span);
+    if (fn->u.fn.traced) return graph_call(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->u.fn.op) {
         span_t spans[MAX_ARGS];
         const node_t *nodes[MAX_ARGS];
@@ -529,6 +531,8 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
         r = call_record(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.inner) {
         r = ad_call(s, fn, na, args, nk, kwn, kw, n->span);
+    } else if (fn->u.fn.traced) {
+        r = graph_call(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.op) {
         call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s };
         err_set_here(n->span);
@@ -789,6 +793,89 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
     val_unref(v);
 }
 
+/* The names and values of a scope, to see what a branch assigned. */
+typedef struct vsnap { int n; char **names; value_t **vals; } vsnap_t;
+
+static void vsnap_take(value_t *sc, vsnap_t *v)
+{
+    v->n = 0;
+    v->names = mem_alloc((size_t)(sc->u.sc.n + 1) * sizeof(char *));
+    v->vals = mem_alloc((size_t)(sc->u.sc.n + 1) * sizeof(value_t *));
+    for (int i = 0; i < sc->u.sc.cap; i++)
+        if (sc->u.sc.e[i].name) {
+            v->names[v->n] = mem_strdup(sc->u.sc.e[i].name);
+            v->vals[v->n++] = val_ref(sc->u.sc.e[i].val);
+        }
+}
+
+static void vsnap_free(vsnap_t *v)
+{
+    for (int i = 0; i < v->n; i++) { mem_free(v->names[i], strlen(v->names[i]) + 1); val_unref(v->vals[i]); }
+    mem_free(v->names, (size_t)(v->n + 1) * sizeof(char *));
+    mem_free(v->vals, (size_t)(v->n + 1) * sizeof(value_t *));
+}
+
+static value_t *vsnap_get(const vsnap_t *v, const char *name)
+{
+    for (int i = 0; i < v->n; i++) if (!strcmp(v->names[i], name)) return v->vals[i];
+    return NULL;
+}
+
+static void vsnap_restore(value_t *sc, const vsnap_t *v)
+{
+    scope_clear(sc);
+    for (int i = 0; i < v->n; i++) scope_set(sc, v->names[i], v->vals[i]);
+}
+
+/* if c { A } else { B } while tracing, with c a traced tensor: both
+ * branches are traced (each into a region guarded by c), and every
+ * variable either assigns becomes a cond node choosing at run time
+ * (TensorFlow's autograph turns such an if into tf.cond). */
+static int traced_if(session_t *s, const node_t *n, value_t *c, value_t *scope)
+{
+    if (c->u.t.size != 1)
+        err_raise(ERR_VALUE, n->a->span, "the condition of a traced if must be a single element");
+    vsnap_t before, after_then, after_else;
+    vsnap_take(scope, &before);
+    value_t *ret = NULL;
+    int saved = graph_branch_begin(c, true);
+    int st = eval_stmt(s, n->b, scope, &ret);
+    graph_branch_end(saved);
+    if (st != ST_NORMAL)
+        err_raise(ERR_TYPE, n->b->span, "return, break or continue inside an if whose condition is a traced tensor "
+                  "cannot be traced: assign a variable in both branches and return it after the if");
+    vsnap_take(scope, &after_then);
+    vsnap_restore(scope, &before);
+    saved = graph_branch_begin(c, false);
+    if (n->c) st = eval_stmt(s, n->c, scope, &ret);
+    graph_branch_end(saved);
+    if (st != ST_NORMAL)
+        err_raise(ERR_TYPE, n->c->span, "return, break or continue inside an if whose condition is a traced tensor "
+                  "cannot be traced: assign a variable in both branches and return it after the if");
+    vsnap_take(scope, &after_else);
+    vsnap_restore(scope, &before);
+    /* merge what either branch assigned */
+    for (int pass = 0; pass < 2; pass++) {
+        const vsnap_t *from = pass ? &after_else : &after_then;
+        for (int i = 0; i < from->n; i++) {
+            const char *name = from->names[i];
+            value_t *b0 = vsnap_get(&before, name), *tv = vsnap_get(&after_then, name), *ev = vsnap_get(&after_else, name);
+            if (tv == b0 && ev == b0) continue;
+            if (pass == 1 && vsnap_get(&after_then, name) != b0) continue;   /* merged in pass 0 */
+            if (!tv || !ev)
+                err_raise(ERR_NAME, n->span, "'%s' is assigned in only one branch of an if on a traced tensor and has "
+                          "no value before it: give it one before the if", name);
+            value_t *m = graph_merge(c, tv, ev, s);
+            scope_set(scope, name, m);
+            val_unref(m);
+        }
+    }
+    vsnap_free(&before);
+    vsnap_free(&after_then);
+    vsnap_free(&after_else);
+    return ST_NORMAL;
+}
+
 static int loop_body(session_t *s, const node_t *body, value_t *scope, value_t **ret, bool *stop)
 {
     int st = eval_stmt(s, body, scope, ret);
@@ -813,21 +900,31 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
     }
     case N_ASSIGN: assign(s, n, scope); return ST_NORMAL;
     case N_DEF: {
-        if (n->decorator)
-            err_raise(ERR_NAME, n->span, "@%s: decorators are not available yet (tracing arrives with its own issue)",
-                      n->decorator);
+        if (n->decorator && strcmp(n->decorator, "trace"))
+            err_raise(ERR_NAME, n->span, "@%s: the only decorator is @trace", n->decorator);
         value_t *f = val_new(V_FUNC);
         f->u.fn.def = n;
         f->u.fn.name = n->name;
         f->u.fn.unit = s->cur_unit;
         ast_unit_ref(s->cur_unit);
         f->u.fn.scope = scope == s->globals ? NULL : val_ref(scope);
+        if (n->decorator) {
+            /* @trace def f: f is the traced function (tf.function's decorator) */
+            value_t *t = graph_make_traced(f, NULL, n->span);
+            val_unref(f);
+            f = t;
+        }
         scope_set(scope, n->name, f);
         val_unref(f);
         return ST_NORMAL;
     }
     case N_IF: {
         value_t *c = eval_expr(s, n->a, scope);
+        if (graph_tracing() && graph_is_traced(c)) {
+            int st = traced_if(s, n, c, scope);
+            val_unref(c);
+            return st;
+        }
         bool t = truthy(c, n->a->span);
         val_unref(c);
         if (t) return eval_stmt(s, n->b, scope, ret);
@@ -838,6 +935,10 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         for (;;) {
             err_check_interrupt();
             value_t *c = eval_expr(s, n->a, scope);
+            if (graph_tracing() && graph_is_traced(c))
+                err_raise(ERR_TYPE, n->a->span, "a while loop whose condition depends on a traced tensor cannot be "
+                          "traced (as in jax.jit without lax.while_loop): use a host condition, range(n), or call the "
+                          "function without trace");
             bool t = truthy(c, n->a->span);
             val_unref(c);
             if (!t) return ST_NORMAL;

@@ -7,6 +7,7 @@
 #include "ops/ops.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
+#include "graph/graph.h"
 #include <string.h>
 #include <stdlib.h>
 #include <time.h>
@@ -158,6 +159,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
             snap_restore(s, &sn);
             val_sweep(s->globals);
             ad_reset();
+            graph_reset();
             err_interrupt_flag = 0;
             rc = 1;
         }
@@ -342,6 +344,7 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
         err_print(errout, err_last());
         val_sweep(s->globals);
         ad_reset();
+        graph_reset();
         err_interrupt_flag = 0;
     }
     s->cur_unit = NULL;

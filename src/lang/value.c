@@ -3,6 +3,7 @@
 #include "lang/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
+#include "graph/graph.h"
 #include <string.h>
 #include <stdio.h>
 
@@ -29,6 +30,7 @@ static void storage_unref(storage_t *st)
 {
     if (st && --st->refs == 0) {
         if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }
+        if (st->borrowed) { mem_free(st, sizeof *st); return; }
         mem_free(st->data, st->bytes);
         mem_free(st, sizeof *st);
     }
@@ -51,6 +53,7 @@ static void val_release(value_t *v, bool sweeping)
         if (v->u.fn.unit) ast_unit_unref(v->u.fn.unit);
         DROP(v->u.fn.scope);
         DROP(v->u.fn.inner);
+        if (v->u.fn.traced) graph_traced_free(v->u.fn.traced, sweeping);
         break;
     case V_LIST:
         for (int i = 0; i < v->u.list.n; i++) DROP(v->u.list.items[i]);
@@ -98,6 +101,7 @@ static void mark(value_t *v)
         switch ((val_kind_t)v->kind) {
         case V_FUNC:
             mark(v->u.fn.inner);
+            if (v->u.fn.traced) graph_traced_mark(v->u.fn.traced, mark);
             v = v->u.fn.scope;
             break;
         case V_LIST:
@@ -238,12 +242,30 @@ int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape)
     return n;
 }
 
+value_t *tensor_borrow(dtype_t dt, int ndim, const int64_t *shape, void *data)
+{
+    value_t *t = val_new(V_TENSOR);
+    t->u.t.dtype = (uint8_t)dt;
+    t->u.t.ndim = ndim;
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) { t->u.t.shape[i] = shape[i]; n *= shape[i]; }
+    t->u.t.size = n;
+    storage_t *st = mem_alloc(sizeof *st);
+    st->refs = 1;
+    st->borrowed = true;
+    st->data = data;
+    st->bytes = (size_t)n * (size_t)dtype_traits[dt].size;
+    t->u.t.st = st;
+    return t;
+}
+
 value_t *tensor_copy(const value_t *t)
 {
     value_t *c = tensor_new_raw((dtype_t)t->u.t.dtype, t->u.t.ndim, t->u.t.shape);
     memcpy(tensor_data(c), tensor_data(t), t->u.t.st->bytes);
     c->u.t.weak = t->u.t.weak;
     c->u.t.ad = NULL;
+    c->u.t.gid = 0;
     return c;
 }
 

@@ -26,6 +26,7 @@ typedef enum val_kind { V_NONE, V_TENSOR, V_STR, V_FUNC, V_LIST, V_SCOPE } val_k
 typedef struct storage {
     int refs;
     bool inline_data;    /* small tensors: data follows the struct in one allocation */
+    bool borrowed;       /* data belongs to another storage (a block of a fused graph node) */
     size_t bytes;
     void *data;
 } storage_t;
@@ -51,6 +52,7 @@ struct value {
             int64_t shape[NN_MAX_DIMS];
             storage_t *st;      /* contiguous row-major data */
             struct ad_link *ad; /* the tapes and nodes that made it, while grad runs (autodiff/ad.h) */
+            int32_t gid, gnode; /* the graph being traced and its node that made it (graph/graph.h); gid 0: none */
         } t;
         struct { char *s; size_t len; } str;           /* V_STR: owned, NUL-terminated */
         struct {                                        /* V_FUNC */
@@ -62,6 +64,7 @@ struct value {
             value_t *inner;                             /* grad(f): f (autodiff/ad.h) */
             uint8_t ad_kind;                            /* 1 grad, 2 value_and_grad */
             uint32_t argnums;                           /* bit i: differentiate argument i */
+            struct traced *traced;                      /* trace(f): its concrete functions (graph/graph.h) */
         } fn;
         struct { value_t **items; int n, cap; } list;   /* V_LIST */
         struct {                                        /* V_SCOPE */
@@ -87,6 +90,9 @@ double tensor_get_f64(const value_t *t, int64_t i);   /* element i as double (ex
 bool tensor_same_shape(const value_t *a, const value_t *b);
 /* "(2, 3)", "()" for scalars, "(4,)" for 1-d: NumPy's tuple form. */
 int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape);
+/* A tensor of the given dtype/shape whose data is `data`, owned by someone
+ * else who keeps it alive longer (a block of a bigger tensor). */
+value_t *tensor_borrow(dtype_t dt, int ndim, const int64_t *shape, void *data);
 /* A copy that owns fresh storage (for copy-on-write updates). */
 value_t *tensor_copy(const value_t *t);
 /* Element count of a shape, raising ERR_LIMIT (at span) on overflow or a

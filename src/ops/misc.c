@@ -3,14 +3,27 @@
 #include "lang/eval.h"
 #include "lang/print.h"
 #include "lang/error.h"
+#include "graph/graph.h"
 #include <string.h>
 #include <math.h>
 
 /* print(a, b, ...): the values separated by spaces, strings raw. */
 static value_t *print_impl(call_t *c)
 {
+    /* Inside a function being traced, print is a host side effect: it runs
+     * once, at trace time, and shows traced tensors as what they are there
+     * (TensorFlow prints Tensor("...", shape, dtype)); tprint is the node
+     * that prints at every call. */
+    bool tracing = graph_tracing();
+    if (tracing) fputs("[trace time] ", c->s->out);
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', c->s->out);
+        if (tracing && graph_is_traced(c->args[i])) {
+            char b[160];
+            graph_describe(c->args[i], b, sizeof b);
+            fputs(b, c->s->out);
+            continue;
+        }
         print_value(c->s->out, c->args[i], &c->s->set, true);
     }
     fputc('\n', c->s->out);

@@ -2,6 +2,7 @@
  * checking and the helpers every impl uses (see ops.h). */
 #include "ops/ops.h"
 #include "autodiff/ad.h"
+#include "graph/graph.h"
 #include "lang/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 static const op_def_t *const families[] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
-    op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing,
+    op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing, op_family_graph,
 };
 
 #define MAX_OPS 512
@@ -96,6 +97,8 @@ value_t *op_call(call_t *c)
     }
     /* While grad runs, every op on watched values joins the tape. */
     if (ad_active()) ad_record(c, r);
+    /* While a function is traced, the op becomes a graph node. */
+    if (graph_tracing()) graph_record(c, r);
     return r;
 }
 

@@ -1,0 +1,778 @@
+/* graph.c — tracing into graphs, the cache of concrete functions, and the
+ * executor (see graph.h). */
+#include "graph/graph.h"
+#include "lang/eval.h"
+#include "lang/print.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include "autodiff/ad.h"
+#include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+graph_passes_t graph_passes = { true, true, true, true, true, true, false };
+
+/* ---- graphs ---- */
+
+static gnode_t *g_push(graph_t *g)
+{
+    if (g->nn == g->cap) {
+        int nc = g->cap ? g->cap * 2 : 32;
+        g->n = mem_realloc(g->n, (size_t)g->cap * sizeof(gnode_t), (size_t)nc * sizeof(gnode_t));
+        g->cap = nc;
+    }
+    gnode_t *n = &g->n[g->nn++];
+    memset(n, 0, sizeof *n);
+    n->span = SPAN_NONE;
+    return n;
+}
+
+static void node_free(gnode_t *n, bool sweeping)
+{
+    mem_free(n->in, (size_t)n->nin * sizeof(int));
+    for (int i = 0; i < n->nkw; i++) mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
+    mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
+    mem_free(n->kw, (size_t)n->nkw * sizeof(int));
+    if (n->value && (!sweeping || n->value->mark)) val_unref(n->value);
+    if (n->field) mem_free(n->field, strlen(n->field) + 1);
+    if (n->unit) ast_unit_unref(n->unit);
+    for (int i = 0; i < n->nchain; i++) node_free(&n->chain[i], sweeping);
+    mem_free(n->chain, (size_t)n->nchain * sizeof(gnode_t));
+}
+
+void graph_free(graph_t *g, bool sweeping)
+{
+    if (!g) return;
+    for (int i = 0; i < g->nn; i++) node_free(&g->n[i], sweeping);
+    mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
+    mem_free(g->out, (size_t)g->nout * sizeof(int));
+    mem_free(g->reg, (size_t)g->nreg * sizeof(region_t));
+    mem_free(g, sizeof *g);
+}
+
+/* A deep copy (the optimiser works on a copy; the view shows both). */
+static void node_copy(gnode_t *d, const gnode_t *s)
+{
+    *d = *s;
+    d->in = mem_alloc((size_t)s->nin * sizeof(int));
+    memcpy(d->in, s->in, (size_t)s->nin * sizeof(int));
+    d->kwn = mem_alloc((size_t)s->nkw * sizeof(char *));
+    d->kw = mem_alloc((size_t)s->nkw * sizeof(int));
+    for (int i = 0; i < s->nkw; i++) { d->kwn[i] = mem_strdup(s->kwn[i]); d->kw[i] = s->kw[i]; }
+    if (s->value) val_ref(s->value);
+    if (s->field) d->field = mem_strdup(s->field);
+    if (s->unit) ast_unit_ref(s->unit);
+    d->chain = mem_alloc((size_t)s->nchain * sizeof(gnode_t));
+    for (int i = 0; i < s->nchain; i++) node_copy(&d->chain[i], &s->chain[i]);
+}
+
+graph_t *graph_copy(const graph_t *s)
+{
+    graph_t *g = mem_alloc(sizeof *g);
+    g->n = mem_alloc((size_t)(s->nn ? s->nn : 1) * sizeof(gnode_t));
+    g->cap = s->nn ? s->nn : 1;
+    g->nn = s->nn;
+    for (int i = 0; i < s->nn; i++) node_copy(&g->n[i], &s->n[i]);
+    g->out = mem_alloc((size_t)s->nout * sizeof(int));
+    memcpy(g->out, s->out, (size_t)s->nout * sizeof(int));
+    g->nout = s->nout;
+    g->out_list = s->out_list;
+    g->reg = mem_alloc((size_t)s->nreg * sizeof(region_t));
+    memcpy(g->reg, s->reg, (size_t)s->nreg * sizeof(region_t));
+    g->nreg = s->nreg;
+    return g;
+}
+
+/* ---- traced functions ---- */
+
+typedef struct concrete {
+    char *sig;              /* the signature key */
+    char *sig_text;         /* for traces(g): "x: fp32[3], n = 3" */
+    graph_t *raw, *opt;
+    double collapse_diff;   /* affine collapse: max |optimised - eager| on the first call (-1: no collapse) */
+} concrete_t;
+
+struct traced {
+    value_t *f;             /* the Python-level function */
+    value_t *input_sig;     /* input_signature= (a list of shapes) or NULL */
+    concrete_t *c;
+    int nc, cap;
+    int traces;             /* trace_count */
+    int retraces_in_a_row;
+    char *last_sig;
+};
+
+void graph_traced_free(traced_t *t, bool sweeping)
+{
+    if (t->f && (!sweeping || t->f->mark)) val_unref(t->f);
+    if (t->input_sig && (!sweeping || t->input_sig->mark)) val_unref(t->input_sig);
+    for (int i = 0; i < t->nc; i++) {
+        mem_free(t->c[i].sig, strlen(t->c[i].sig) + 1);
+        mem_free(t->c[i].sig_text, strlen(t->c[i].sig_text) + 1);
+        graph_free(t->c[i].raw, sweeping);
+        graph_free(t->c[i].opt, sweeping);
+    }
+    mem_free(t->c, (size_t)t->cap * sizeof(concrete_t));
+    if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
+    mem_free(t, sizeof *t);
+}
+
+static void mark_graph(graph_t *g, void (*mark)(value_t *))
+{
+    if (!g) return;
+    for (int i = 0; i < g->nn; i++) {
+        if (g->n[i].value) mark(g->n[i].value);
+        for (int k = 0; k < g->n[i].nchain; k++)
+            if (g->n[i].chain[k].value) mark(g->n[i].chain[k].value);
+    }
+}
+
+void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
+{
+    mark(t->f);
+    if (t->input_sig) mark(t->input_sig);
+    for (int i = 0; i < t->nc; i++) { mark_graph(t->c[i].raw, mark); mark_graph(t->c[i].opt, mark); }
+}
+
+value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span)
+{
+    if (f->kind != V_FUNC && !(f->kind == V_SCOPE && scope_get_local(f, "__call__")))
+        err_raise(ERR_TYPE, span, "trace needs a function, a layer or a model");
+    value_t *v = val_new(V_FUNC);
+    traced_t *t = mem_alloc(sizeof *t);
+    t->f = val_ref(f);
+    t->input_sig = input_signature ? val_ref(input_signature) : NULL;
+    v->u.fn.traced = t;
+    v->u.fn.name = f->kind == V_FUNC && f->u.fn.def ? f->u.fn.def->name : f->kind == V_FUNC && f->u.fn.op ? f->u.fn.op->name : "model";
+    return v;
+}
+
+/* ---- the trace in progress ---- */
+
+typedef struct tracer {
+    int id;
+    graph_t *g;
+    session_t *s;
+    int region;             /* the region ops are recorded into now */
+    value_t **args;         /* the call's arguments (roots for finding variables) */
+    int nargs;
+} tracer_t;
+
+#define MAX_TRACERS 8
+static tracer_t tracers[MAX_TRACERS];
+static int ntracers;
+static int next_gid = 1;
+
+bool graph_tracing(void) { return ntracers > 0; }
+
+static tracer_t *cur(void) { return ntracers ? &tracers[ntracers - 1] : NULL; }
+
+bool graph_is_traced(const value_t *v)
+{
+    tracer_t *t = cur();
+    return t && v && v->kind == V_TENSOR && v->u.t.gid == t->id;
+}
+
+int graph_describe(const value_t *v, char *buf, int cap)
+{
+    char sh[128];
+    tensor_shape_str(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
+    return snprintf(buf, cap, "<traced %s%s, node %%%d>", dtype_traits[v->u.t.dtype].name, sh, v->u.t.gnode);
+}
+
+void graph_reset(void)
+{
+    /* the graphs under construction: their values were swept already */
+    for (int i = 0; i < ntracers; i++) graph_free(tracers[i].g, true);
+    ntracers = 0;
+}
+
+static void set_meta(gnode_t *n, const value_t *v)
+{
+    n->is_tensor = v->kind == V_TENSOR;
+    if (!n->is_tensor) return;
+    n->dtype = v->u.t.dtype;
+    n->weak = v->u.t.weak;
+    n->ndim = v->u.t.ndim;
+    memcpy(n->shape, v->u.t.shape, sizeof(int64_t) * (size_t)v->u.t.ndim);
+}
+
+static void set_origin(gnode_t *n)
+{
+    n->span = err_here();
+    tracer_t *t = cur();
+    if (t && t->s->cur_unit) {
+        /* the unit whose source the span points into */
+        const source_t *src = err_source();
+        ast_unit_t *u = t->s->cur_unit;
+        if (src && src != &u->src) {
+            /* inside a user function: its unit is the current source's owner */
+            u = (ast_unit_t *)((char *)src - offsetof(ast_unit_t, src));
+        }
+        n->unit = u;
+        ast_unit_ref(u);
+    }
+}
+
+/* Is x a weight of a layer or model reachable from v (a record with
+ * __call__, or a list of them)?  Then it is a variable: found as
+ * (record, field). */
+static bool find_var(value_t *v, const value_t *x, value_t **owner, const char **field, int depth)
+{
+    if (!v || depth > 16) return false;
+    if (v->kind == V_LIST) {
+        for (int i = 0; i < v->u.list.n; i++)
+            if (find_var(v->u.list.items[i], x, owner, field, depth + 1)) return true;
+        return false;
+    }
+    if (v->kind != V_SCOPE || !scope_get_local(v, "__call__")) return false;
+    for (int i = 0; i < v->u.sc.cap; i++) {
+        scope_entry_t *e = &v->u.sc.e[i];
+        if (!e->name) continue;
+        if (e->val == x) { *owner = v; *field = e->name; return true; }
+        if ((e->val->kind == V_SCOPE || e->val->kind == V_LIST) && find_var(e->val, x, owner, field, depth + 1))
+            return true;
+    }
+    return false;
+}
+
+/* The node for an input value: its own if traced, else a capture. */
+static int input_node(tracer_t *t, value_t *v)
+{
+    if (v->kind == V_TENSOR && v->u.t.gid == t->id) return v->u.t.gnode;
+    value_t *owner = NULL;
+    const char *field = NULL;
+    bool var = false;
+    if (v->kind == V_TENSOR && !v->u.t.weak) {
+        for (int i = 0; i < t->nargs && !var; i++) var = find_var(t->args[i], v, &owner, &field, 0);
+        value_t *gl = t->s->globals;
+        for (int i = 0; i < gl->u.sc.cap && !var; i++)
+            if (gl->u.sc.e[i].name) var = find_var(gl->u.sc.e[i].val, v, &owner, &field, 0);
+    }
+    gnode_t *n = g_push(t->g);
+    if (var) {
+        n->kind = G_VAR;
+        n->value = val_ref(owner);
+        n->field = mem_strdup(field);
+    } else {
+        n->kind = G_CONST;
+        n->value = val_ref(v);
+    }
+    set_meta(n, v);
+    int id = t->g->nn - 1;
+    if (v->kind == V_TENSOR && !var && !v->u.t.weak) {
+        /* the same captured tensor is one node */
+        v->u.t.gid = t->id;
+        v->u.t.gnode = id;
+    }
+    return id;
+}
+
+/* Ops that must run at every call and never fold. */
+static bool impure(const op_def_t *op)
+{
+    return !strcmp(op->name, "rand") || !strcmp(op->name, "randn") || !strcmp(op->name, "seed") ||
+           !strcmp(op->name, "print") || !strcmp(op->name, "tprint");
+}
+
+void graph_record(call_t *c, value_t *out)
+{
+    tracer_t *t = cur();
+    if (!t || !out) return;
+    if (!strcmp(c->op->name, "print")) return;   /* a host side effect: trace time only */
+    /* an op with no traced input and no side effect is a constant: fold it
+     * now (what tf.function does with Python values) */
+    bool any = impure(c->op);
+    for (int i = 0; i < c->nargs && !any; i++) any = c->args[i]->kind == V_TENSOR && c->args[i]->u.t.gid == t->id;
+    for (int i = 0; i < c->nkw && !any; i++) any = c->kw[i]->kind == V_TENSOR && c->kw[i]->u.t.gid == t->id;
+    if (!any) return;
+    int in[64], kw[64];
+    int nin = c->nargs < 64 ? c->nargs : 64, nkw = c->nkw < 64 ? c->nkw : 64;
+    for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
+    for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
+    gnode_t *n = g_push(t->g);
+    n->kind = !strcmp(c->op->name, "tprint") ? G_TPRINT : G_OP;
+    n->op = c->op;
+    n->nin = nin;
+    n->in = mem_alloc((size_t)nin * sizeof(int));
+    memcpy(n->in, in, (size_t)nin * sizeof(int));
+    n->nkw = nkw;
+    n->kwn = mem_alloc((size_t)nkw * sizeof(char *));
+    n->kw = mem_alloc((size_t)nkw * sizeof(int));
+    for (int i = 0; i < nkw; i++) { n->kwn[i] = mem_strdup(c->kw_names[i]); n->kw[i] = kw[i]; }
+    n->region = t->region;
+    set_meta(n, out);
+    set_origin(n);
+    if (out->kind == V_TENSOR) {
+        out->u.t.gid = t->id;
+        out->u.t.gnode = t->g->nn - 1;
+    }
+}
+
+/* ---- if on a traced condition ---- */
+
+int graph_branch_begin(value_t *cond, bool when)
+{
+    tracer_t *t = cur();
+    graph_t *g = t->g;
+    int cn = input_node(t, cond);
+    g->reg = mem_realloc(g->reg, (size_t)g->nreg * sizeof(region_t), (size_t)(g->nreg + 1) * sizeof(region_t));
+    g->reg[g->nreg] = (region_t){ cn, when, t->region };
+    int saved = t->region;
+    t->region = ++g->nreg;   /* region ids start at 1 */
+    return saved;
+}
+
+void graph_branch_end(int saved) { cur()->region = saved; }
+
+/* The value a variable has after the if: a cond node choosing between the
+ * branches' values at run time; now, the value of the branch taken. */
+value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t *s)
+{
+    (void)s;
+    tracer_t *t = cur();
+    bool taken = tensor_get_f64(cond, 0) != 0;
+    value_t *now = taken ? then_v : else_v;
+    if (then_v == else_v) return val_ref(now);
+    int c = input_node(t, cond), a = input_node(t, then_v), b = input_node(t, else_v);
+    gnode_t *n = g_push(t->g);
+    n->kind = G_COND;
+    n->nin = 3;
+    n->in = mem_alloc(3 * sizeof(int));
+    n->in[0] = c; n->in[1] = a; n->in[2] = b;
+    n->region = t->region;
+    set_meta(n, now);
+    set_origin(n);
+    /* a new value object, so the link names the cond node */
+    value_t *r;
+    if (now->kind == V_TENSOR) {
+        r = tensor_copy(now);
+        r->u.t.gid = t->id;
+        r->u.t.gnode = t->g->nn - 1;
+    } else {
+        r = val_ref(now);
+    }
+    return r;
+}
+
+/* ---- signatures ---- */
+
+static int sig_of(char *buf, int cap, value_t *v, int depth)
+{
+    int k = 0;
+    if (depth > 8) return snprintf(buf, cap, "...");
+    switch ((val_kind_t)v->kind) {
+    case V_TENSOR:
+        if (v->u.t.weak) {
+            char num[64];
+            if (v->u.t.dtype == DT_INT64) snprintf(num, sizeof num, "%lld", (long long)((int64_t *)tensor_data(v))[0]);
+            else dtype_format_shortest(num, sizeof num, ((double *)tensor_data(v))[0]);
+            return snprintf(buf, cap, "%s", num);
+        }
+        k = snprintf(buf, cap, "%s[", dtype_traits[v->u.t.dtype].name);
+        for (int i = 0; i < v->u.t.ndim && k < cap; i++)
+            k += snprintf(buf + k, cap - k, i ? ",%lld" : "%lld", (long long)v->u.t.shape[i]);
+        if (k < cap) k += snprintf(buf + k, cap - k, "]");
+        return k;
+    case V_STR: return snprintf(buf, cap, "\"%.40s\"", v->u.str.s);
+    case V_LIST:
+        k = snprintf(buf, cap, "[");
+        for (int i = 0; i < v->u.list.n && k < cap; i++) {
+            if (i && k < cap) k += snprintf(buf + k, cap - k, ", ");
+            if (k < cap) k += sig_of(buf + k, cap - k, v->u.list.items[i], depth + 1);
+        }
+        if (k < cap) k += snprintf(buf + k, cap - k, "]");
+        return k;
+    case V_SCOPE: return snprintf(buf, cap, "model@%p", (void *)v);
+    case V_FUNC: return snprintf(buf, cap, "function@%p", (void *)v);
+    default: return snprintf(buf, cap, "?");
+    }
+}
+
+static const char *param_name(traced_t *t, int i)
+{
+    value_t *f = t->f;
+    if (f->kind == V_FUNC && f->u.fn.def && i < f->u.fn.def->nparams) return f->u.fn.def->params[i];
+    static char b[16];
+    snprintf(b, sizeof b, "arg%d", i + 1);
+    return b;
+}
+
+/* The signature key and a readable form.  A tensor is known by dtype and
+ * shape (or, with input_signature, by the pinned form: None matches any
+ * size); a host value by its value (TensorFlow's rule for Python values). */
+static void signature(traced_t *t, int nargs, value_t **args, char *key, int kcap, char *text, int tcap, span_t span)
+{
+    int k = 0, m = 0;
+    key[0] = text[0] = 0;
+    value_t *pin = t->input_sig;
+    if (pin && pin->kind == V_LIST && pin->u.list.n != nargs)
+        err_raise(ERR_TYPE, span, "this traced function's input_signature has %d entries; it was called with %d arguments",
+                  pin->u.list.n, nargs);
+    for (int i = 0; i < nargs; i++) {
+        char one[512];
+        if (pin && pin->kind == V_LIST) {
+            /* input_signature: [shape, ...] with -1 (or None) as a wildcard;
+             * a string entry may give "fp16" etc. after the shape */
+            value_t *spec = pin->u.list.items[i];
+            value_t *a = args[i];
+            if (a->kind != V_TENSOR || a->u.t.weak)
+                err_raise(ERR_TYPE, span, "input_signature pins argument %d (%s) to a tensor; got a %s", i + 1,
+                          param_name(t, i), val_kind_name(a));
+            if (spec->kind != V_TENSOR || spec->u.t.ndim > 1 || (spec->u.t.ndim == 1 && spec->u.t.size != a->u.t.ndim))
+                err_raise(ERR_SHAPE, span, "argument %d (%s) does not match input_signature entry %d", i + 1,
+                          param_name(t, i), i + 1);
+            int q = snprintf(one, sizeof one, "%s[", dtype_traits[a->u.t.dtype].name);
+            for (int d = 0; d < a->u.t.ndim; d++) {
+                double want = tensor_get_f64(spec, d);
+                if (want >= 0 && want != (double)a->u.t.shape[d]) {
+                    char sh[128];
+                    tensor_shape_str(sh, sizeof sh, a->u.t.ndim, a->u.t.shape);
+                    err_raise(ERR_SHAPE, span, "argument %d (%s) has shape %s, which input_signature does not allow "
+                              "(axis %d must be %g)", i + 1, param_name(t, i), sh, d, want);
+                }
+                if (want < 0) q += snprintf(one + q, sizeof one - q, "%sNone", d ? "," : "");
+                else q += snprintf(one + q, sizeof one - q, "%s%lld", d ? "," : "", (long long)a->u.t.shape[d]);
+            }
+            snprintf(one + q, sizeof one - q, "]");
+        } else {
+            sig_of(one, sizeof one, args[i], 0);
+        }
+        k += snprintf(key + k, kcap - k, "%s;", one);
+        if (k >= kcap) k = kcap - 1;
+        bool host = args[i]->kind != V_TENSOR || args[i]->u.t.weak;
+        m += snprintf(text + m, tcap - m, "%s%s%s%s", i ? ", " : "", param_name(t, i), host ? " = " : ": ", one);
+        if (m >= tcap) m = tcap - 1;
+    }
+}
+
+/* Why a new trace: the first argument whose part of the signature changed. */
+static void why(traced_t *t, int nargs, value_t **args, char *buf, int cap, const char *old_key, const char *name)
+{
+    char key[2048], text[2048];
+    /* split both keys on ';' and compare part by part */
+    (void)text;
+    const char *a = old_key, *b;
+    signature(t, nargs, args, key, sizeof key, text, sizeof text, SPAN_NONE);
+    b = key;
+    for (int i = 0; i < nargs; i++) {
+        const char *ea = strchr(a, ';'), *eb = strchr(b, ';');
+        if (!ea || !eb) break;
+        if (ea - a != eb - b || strncmp(a, b, (size_t)(ea - a))) {
+            bool host = args[i]->kind != V_TENSOR || args[i]->u.t.weak;
+            snprintf(buf, cap, "retracing %s: argument %s changed from %.*s to %.*s%s", name, param_name(t, i),
+                     (int)(ea - a), a, (int)(eb - b), b,
+                     host ? " (host values are part of the signature; pass tensor(...) to trace once)"
+                          : " (a new dtype or shape is a new concrete function)");
+            return;
+        }
+        a = ea + 1;
+        b = eb + 1;
+    }
+    snprintf(buf, cap, "retracing %s: the number of arguments changed", name);
+}
+
+/* ---- running a graph ---- */
+
+static bool region_on(const graph_t *g, value_t **vals, int r)
+{
+    while (r > 0) {
+        const region_t *R = &g->reg[r - 1];
+        value_t *c = vals[R->cond];
+        if (!c || (tensor_get_f64(c, 0) != 0) != R->when) return false;
+        r = R->parent;
+    }
+    return true;
+}
+
+value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
+
+static value_t *run_op(gnode_t *n, value_t **vals, session_t *s)
+{
+    value_t *args[64], *kw[64];
+    span_t sp[64], ksp[64];
+    const node_t *nodes[64] = {0};
+    for (int i = 0; i < n->nin; i++) { args[i] = vals[n->in[i]]; sp[i] = n->span; }
+    for (int i = 0; i < n->nkw; i++) { kw[i] = vals[n->kw[i]]; ksp[i] = n->span; }
+    call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, ksp, nodes, s };
+    return op_call(&c);
+}
+
+/* Run graph g on args; returns the outputs (a list when f returned one). */
+value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
+{
+    value_t **vals = mem_alloc((size_t)(g->nn ? g->nn : 1) * sizeof(value_t *));
+    const source_t *saved = err_source();
+    for (int i = 0; i < g->nn; i++) {
+        gnode_t *n = &g->n[i];
+        if (n->note && !strncmp(n->note, "removed", 7)) continue;
+        if (n->region && !region_on(g, vals, n->region)) continue;
+        if (n->unit) err_set_source(&n->unit->src);
+        err_set_here(n->span);
+        switch (n->kind) {
+        case G_PARAM: vals[i] = n->param < nargs ? val_ref(args[n->param]) : NULL; break;
+        case G_CONST: vals[i] = val_ref(n->value); break;
+        case G_VAR: {
+            value_t *v = scope_get_local(n->value, n->field);
+            if (!v) err_raise(ERR_NAME, n->span, "the traced weight '%s' no longer exists", n->field);
+            vals[i] = val_ref(v);
+            break;
+        }
+        case G_OP: vals[i] = run_op(n, vals, s); break;
+        case G_TPRINT: vals[i] = run_op(n, vals, s); break;
+        case G_COND: {
+            bool t = tensor_get_f64(vals[n->in[0]], 0) != 0;
+            vals[i] = val_ref(vals[n->in[t ? 1 : 2]]);
+            break;
+        }
+        case G_FUSED: vals[i] = graph_exec_fused(n, vals, s); break;
+        }
+    }
+    err_set_source(saved);
+    value_t *r;
+    if (g->out_list) {
+        r = list_new(g->nout);
+        for (int k = 0; k < g->nout; k++) list_push_take(r, val_ref(vals[g->out[k]]));
+    } else {
+        r = g->nout ? val_ref(vals[g->out[0]]) : val_new(V_NONE);
+    }
+    for (int i = 0; i < g->nn; i++) if (vals[i]) val_unref(vals[i]);
+    mem_free(vals, (size_t)(g->nn ? g->nn : 1) * sizeof(value_t *));
+    return r;
+}
+
+void graph_optimize(graph_t *g, session_t *s);
+
+/* ---- calling a traced function ---- */
+
+static value_t *call_inner(session_t *s, value_t *f, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
+                           span_t span)
+{
+    return eval_call_value_kw(s, f, nargs, args, nkw, kwn, kw, span);
+}
+
+static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
+{
+    if (y->kind == V_LIST) {
+        g->out_list = true;
+        g->nout = y->u.list.n;
+        g->out = mem_alloc((size_t)g->nout * sizeof(int));
+        for (int i = 0; i < g->nout; i++) g->out[i] = input_node(t, y->u.list.items[i]);
+    } else if (y->kind == V_NONE) {
+        g->nout = 0;
+    } else {
+        g->nout = 1;
+        g->out = mem_alloc(sizeof(int));
+        g->out[0] = input_node(t, y);
+    }
+}
+
+value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
+                    span_t span)
+{
+    (void)kwn; (void)kw;
+    traced_t *t = tfn->u.fn.traced;
+    if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
+    char key[2048], text[2048];
+    signature(t, nargs, args, key, sizeof key, text, sizeof text, span);
+    for (int i = 0; i < t->nc; i++)
+        if (!strcmp(t->c[i].sig, key)) {
+            t->retraces_in_a_row = 0;
+            return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
+        }
+    /* a new signature: trace */
+    const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
+    if (t->traces > 0) {
+        char msg[1024];
+        why(t, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
+        fprintf(s->out, "%s\n", msg);
+        t->retraces_in_a_row++;
+        if (t->retraces_in_a_row == 5)
+            fprintf(s->out, "warning: %s has been retraced 5 times in a row. Tracing is expensive; passing numbers "
+                    "(host values) that change, or tensors of new shapes, makes a new concrete function each time. "
+                    "Pass tensor(n) instead of n, or pin the shapes with input_signature= "
+                    "(TensorFlow prints the same warning).\n", name);
+    }
+    if (ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, span, "traced functions nested more than %d deep", MAX_TRACERS);
+    tracer_t *tr = &tracers[ntracers];
+    memset(tr, 0, sizeof *tr);
+    tr->id = next_gid++;
+    tr->g = mem_alloc(sizeof(graph_t));
+    tr->s = s;
+    tr->args = args;
+    tr->nargs = nargs;
+    ntracers++;
+    value_t *a2[64];
+    for (int i = 0; i < nargs && i < 64; i++) {
+        value_t *a = args[i];
+        if (a->kind == V_TENSOR && !a->u.t.weak) {
+            gnode_t *n = g_push(tr->g);
+            n->kind = G_PARAM;
+            n->param = i;
+            set_meta(n, a);
+            /* a new value sharing the storage, linked to the param node */
+            value_t *p = val_new(V_TENSOR);
+            p->u.t = a->u.t;
+            p->u.t.ad = NULL;
+            p->u.t.st->refs++;
+            if (a->u.t.ad) ad_alias(a, p);   /* grad(trace(f)): p is a as far as the tape knows */
+            p->u.t.gid = tr->id;
+            p->u.t.gnode = tr->g->nn - 1;
+            a2[i] = p;
+        } else {
+            a2[i] = val_ref(a);
+        }
+    }
+    value_t *y = call_inner(s, t->f, nargs, a2, 0, NULL, NULL, span);
+    output_nodes(tr, tr->g, y);
+    graph_t *g = tr->g;
+    ntracers--;
+    for (int i = 0; i < nargs && i < 64; i++) val_unref(a2[i]);
+    /* cache the concrete function */
+    if (t->nc == t->cap) {
+        int nc = t->cap ? t->cap * 2 : 4;
+        t->c = mem_realloc(t->c, (size_t)t->cap * sizeof(concrete_t), (size_t)nc * sizeof(concrete_t));
+        t->cap = nc;
+    }
+    concrete_t *c = &t->c[t->nc++];
+    c->sig = mem_strdup(key);
+    c->sig_text = mem_strdup(text);
+    c->raw = g;
+    c->opt = graph_copy(g);
+    graph_optimize(c->opt, s);
+    /* Affine collapse changes rounding: measure by how much, on this call,
+     * so that the graph view can say it (the other passes are exact). */
+    c->collapse_diff = -1;
+    bool collapsed = false;
+    for (int i = 0; i < c->opt->nn; i++)
+        collapsed |= c->opt->n[i].note && strstr(c->opt->n[i].note, "collapsed");
+    if (collapsed && y->kind == V_TENSOR && !ad_active()) {
+        value_t *y2 = graph_exec(c->opt, nargs, args, s);
+        double d = 0;
+        if (y2->kind == V_TENSOR && y2->u.t.size == y->u.t.size)
+            for (int64_t i = 0; i < y->u.t.size; i++) {
+                double e = fabs(tensor_get_f64(y2, i) - tensor_get_f64(y, i));
+                if (e > d || e != e) d = e;
+            }
+        val_unref(y2);
+        c->collapse_diff = d;
+    }
+    t->traces++;
+    if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
+    t->last_sig = mem_strdup(key);
+    return y;
+}
+
+double graph_collapse_diff(value_t *tfn, int i) { return tfn->u.fn.traced->c[i].collapse_diff; }
+
+void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, graph_t ***opt)
+{
+    static const char *sigs[256];
+    static graph_t *raws[256], *opts[256];
+    traced_t *t = tfn->u.fn.traced;
+    *n = t->nc < 256 ? t->nc : 256;
+    for (int i = 0; i < *n; i++) { sigs[i] = t->c[i].sig_text; raws[i] = t->c[i].raw; opts[i] = t->c[i].opt; }
+    *sig = sigs;
+    *raw = raws;
+    *opt = opts;
+}
+
+/* ---- the builtins ---- */
+
+static value_t *trace_impl(call_t *c)
+{
+    span_t sp;
+    value_t *is = op_kw(c, "input_signature", &sp);
+    if (is && is->kind == V_TENSOR) {
+        /* one shape given as a tensor: a list of one entry */
+        value_t *l = list_new(1);
+        list_push_take(l, val_ref(is));
+        value_t *r = graph_make_traced(c->args[0], l, c->arg_spans[0]);
+        val_unref(l);
+        return r;
+    }
+    return graph_make_traced(c->args[0], is, c->arg_spans[0]);
+}
+
+static traced_t *traced_arg(call_t *c)
+{
+    value_t *v = c->args[0];
+    if (v->kind != V_FUNC || !v->u.fn.traced)
+        err_raise(ERR_TYPE, c->arg_spans[0], "%s needs a traced function (made by trace(f) or @trace def)", c->op->name);
+    return v->u.fn.traced;
+}
+
+static value_t *trace_count_impl(call_t *c) { return tensor_weak_int(traced_arg(c)->traces); }
+
+static value_t *traces_impl(call_t *c)
+{
+    traced_t *t = traced_arg(c);
+    value_t *l = list_new(t->nc);
+    for (int i = 0; i < t->nc; i++) list_push_take(l, str_new(t->c[i].sig_text, strlen(t->c[i].sig_text)));
+    return l;
+}
+
+/* tprint: a print that is a graph node (tf.print): it prints at every call. */
+static value_t *tprint_impl(call_t *c)
+{
+    for (int i = 0; i < c->nargs; i++) {
+        if (i) fputc(' ', c->s->out);
+        print_value(c->s->out, c->args[i], &c->s->set, true);
+    }
+    fputc('\n', c->s->out);
+    return c->nargs && c->args[0]->kind == V_TENSOR ? val_ref(c->args[0]) : val_new(V_NONE);
+}
+
+static value_t *graph_impl(call_t *c)
+{
+    traced_arg(c);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    graph_print(m, c->args[0], false);
+    fclose(m);
+    value_t *r = str_new(buf, len);
+    free(buf);
+    return r;
+}
+
+const op_def_t op_family_graph[] = {
+    {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature",
+     .signature = "trace(f, input_signature=)   also @trace def f(...) { }",
+     .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
+     .formula = "the first call with a new signature runs f and records every op as a graph node (a concrete "
+                "function); later calls with that signature run the optimised graph without running f. The signature "
+                "is each tensor argument's dtype and shape and each host value (number, string) itself, as "
+                "tf.function does with Python values: g(x, 3) then g(x, 4) traces twice, g(x, tensor(3)) then "
+                "g(x, tensor(4)) once. Each retrace prints why; 5 in a row warn. print inside runs at trace time "
+                "only, tprint at every call. Globals bound to tensors are captured as constants at trace time; layer "
+                "and model weights are variables read at every call (tf.Variable). An if on a traced tensor becomes "
+                "a cond node with both branches traced (a branch not taken runs later without a retrace); an if on a "
+                "host value runs at trace time; for over range(n) unrolls. A while whose condition is a traced tensor "
+                "is an error (as in jax.jit without lax.while_loop). grad of a traced function and trace of grad "
+                "both work and give the eager numbers. input_signature=[shape, ...] pins shapes (-1 matches any size)",
+     .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
+     .source = "TensorFlow's tf.function guide (retracing rules, side effects, variables); JAX's jit docs (tracing, "
+               "static vs traced values)",
+     .example = "def f(x, n) { return x * n + 1 }\ng = trace(f)\ng([1, 2], 3)\ng([4, 5], 3)\ntrace_count(g)"},
+    {"trace_count", OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
+     .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",
+     .formula = "the number of concrete functions made so far", .shapes = "a number", .dtypes = "an exact integer",
+     .source = "tf.function.experimental_get_tracing_count", .example = "g = trace(sum)\ng([1, 2])\ntrace_count(g)"},
+    {"traces", OPK_FUNC, .impl = traces_impl, .min_args = 1, .max_args = 1,
+     .signature = "traces(g)", .summary = "the signatures of g's concrete functions",
+     .formula = "one string per concrete function: each argument's dtype[shape] or host value",
+     .shapes = "a list of strings", .dtypes = "strings", .source = "tf.function's pretty_printed_concrete_signatures",
+     .example = "g = trace(sum)\ng([1, 2])\ng([1, 2, 3])\ntraces(g)"},
+    {"tprint", OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
+     .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
+     .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
+     .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)"},
+    {"graph", OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
+     .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation",
+     .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node",
+     .shapes = "a string", .dtypes = "-", .source = "jax.make_jaxpr's text form",
+     .example = "def f(x) { return x * 1 + 2 * 3 }\ng = trace(f)\ng([1, 2])\ngraph(g)"},
+    {NULL},
+};

@@ -1,0 +1,113 @@
+/* graph.h — tracing functions into graphs (TensorFlow's tf.function,
+ * JAX's jit), the graph IR, its optimisation passes and its executor.
+ *
+ * trace(f) makes a traced function.  Calling it computes a signature from
+ * the arguments (tensor arguments by dtype and shape, host values — plain
+ * numbers, strings — by value, layers and models by identity, as
+ * tf.function does); a new signature traces: f runs once while every op it
+ * performs is recorded as a graph node (a concrete function), which is
+ * cached.  Later calls with that signature run the cached, optimised graph
+ * without running f.  Each retrace prints why.
+ *
+ * Tracing here runs f on the call's real values (so the first call's result
+ * is the eager one) and records the ops, the way torch.jit.trace does, with
+ * TensorFlow's semantics on top: host side effects (print) happen only while
+ * tracing; tprint is a node; an `if` whose condition is a traced tensor
+ * traces both branches into a cond; globals bound to tensors are captured as
+ * constants; layer weights are variables, read at every call.
+ *
+ * Nodes are executed through op_call, so a graph gives exactly the eager
+ * bits, and grad of a traced function records on grad's tape like any op.
+ */
+#ifndef NN_GRAPH_H
+#define NN_GRAPH_H
+#include "ops/ops.h"
+
+typedef enum gkind {
+    G_PARAM,     /* argument `param` of the call */
+    G_CONST,     /* a captured value (a global tensor, a literal, a host value) */
+    G_VAR,       /* a layer's weight: record `owner`, field `field`, read at every call */
+    G_OP,        /* op(in..., kw...) */
+    G_COND,      /* in[0] ? in[1] : in[2], the branches computed in regions */
+    G_TPRINT,    /* print the inputs at every call */
+    G_FUSED,     /* a chain of elementwise ops run block by block (fusion pass) */
+} gkind_t;
+
+typedef struct gnode {
+    gkind_t kind;
+    const op_def_t *op;
+    int nin;
+    int *in;                 /* node ids */
+    int nkw;
+    char **kwn;
+    int *kw;                 /* node ids of keyword values */
+    int param;
+    value_t *value;          /* G_CONST: the value; G_VAR: the record */
+    char *field;             /* G_VAR */
+    int region;              /* 0: always; else only when its guard holds */
+    /* what the node produces (from the trace) */
+    uint8_t dtype, weak;
+    int ndim;
+    int64_t shape[NN_MAX_DIMS];
+    bool is_tensor;
+    /* where it came from, for errors and the graph view */
+    span_t span;
+    ast_unit_t *unit;
+    const char *note;        /* set by passes: why the node changed */
+    /* G_FUSED: the chain, as op nodes of the graph it was made from */
+    int nchain;
+    struct gnode *chain;
+} gnode_t;
+
+typedef struct region { int cond; bool when; int parent; } region_t;
+
+typedef struct graph {
+    gnode_t *n;
+    int nn, cap;
+    int *out;
+    int nout;
+    bool out_list;           /* f returned a list */
+    region_t *reg;
+    int nreg;
+} graph_t;
+
+/* The traced function behind a V_FUNC value (value.h: u.fn.traced). */
+typedef struct traced traced_t;
+
+value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span);
+/* sweeping: after an error, free without dropping references to values
+ * (the sweep frees the unreachable ones itself; see value.c). */
+void graph_traced_free(traced_t *t, bool sweeping);
+void graph_traced_mark(traced_t *t, void (*mark)(value_t *));
+value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
+                    span_t span);
+
+/* Recording, while a trace runs (called from op_call and the evaluator). */
+bool graph_tracing(void);
+void graph_record(call_t *c, value_t *out);
+/* A value that is a traced tensor (made by the graph being traced). */
+bool graph_is_traced(const value_t *v);
+/* Describe a traced value for print at trace time: "<traced fp32 (3,)>". */
+int graph_describe(const value_t *v, char *buf, int cap);
+
+/* An `if` on a traced condition: the evaluator runs both branches inside
+ * these brackets (region bookkeeping) and merges assigned variables with
+ * graph_merge. */
+int graph_branch_begin(value_t *cond, bool when);
+void graph_branch_end(int saved);
+value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t *s);
+
+/* After an error: drop every trace in progress. */
+void graph_reset(void);
+
+/* :graph / graph(g): the concrete functions as text. */
+void graph_print(FILE *out, value_t *tfn, bool optimized_only);
+
+/* Pass switches (:passes), all on by default; affine collapse by default
+ * only for fp32/fp64 graphs. */
+typedef struct graph_passes { bool fold, cse, identities, dce, collapse, fuse, collapse_lowp; } graph_passes_t;
+extern graph_passes_t graph_passes;
+
+/* The link from a value to the node that made it (value.h u.t.gid/gnode). */
+
+#endif

@@ -1,0 +1,658 @@
+/* passes.c — the optimisation passes over a concrete function, fused
+ * execution, and the text view (see graph.h).
+ *
+ * Every pass but affine collapse keeps the graph's results bit-identical
+ * to eager execution: folding and fusion call the very same ops (each
+ * fused op still rounds to its dtype), CSE and DCE only remove repeated or
+ * unused work, and the identities used hold exactly in IEEE arithmetic:
+ * x*1 = x, x/1 = x, x-0 = x, -(-x) = x — but not x+0, which turns -0 into +0
+ * (IEEE 754-2019 §6.3).  Affine collapse re-associates a product of
+ * matrices, which changes rounding: it is on by default only where the
+ * graph computes in fp32 or fp64, and the view reports the difference it
+ * made on the first call.
+ */
+#include "graph/graph.h"
+#include "autodiff/ad.h"
+#include "lang/print.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include <string.h>
+#include <stdlib.h>
+#include <stdarg.h>
+#include <math.h>
+
+/* ---- helpers ---- */
+
+static bool removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
+
+static void note(gnode_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char notes[4096][96];
+static int nnotes;
+static void note(gnode_t *n, const char *fmt, ...)
+{
+    /* notes live as long as the process: a ring of short strings is plenty
+     * for the few graphs a session shows */
+    char *b = notes[nnotes++ % 4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, 96, fmt, ap);
+    va_end(ap);
+    n->note = b;
+}
+
+static void replace_uses(graph_t *g, int from, int to)
+{
+    for (int i = 0; i < g->nn; i++) {
+        gnode_t *n = &g->n[i];
+        for (int k = 0; k < n->nin; k++) if (n->in[k] == from) n->in[k] = to;
+        for (int k = 0; k < n->nkw; k++) if (n->kw[k] == from) n->kw[k] = to;
+    }
+    for (int k = 0; k < g->nout; k++) if (g->out[k] == from) g->out[k] = to;
+    for (int r = 0; r < g->nreg; r++) if (g->reg[r].cond == from) g->reg[r].cond = to;
+}
+
+static int uses(const graph_t *g, int id)
+{
+    int u = 0;
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        if (removed(n)) continue;
+        for (int k = 0; k < n->nin; k++) u += n->in[k] == id;
+        for (int k = 0; k < n->nkw; k++) u += n->kw[k] == id;
+    }
+    for (int k = 0; k < g->nout; k++) u += g->out[k] == id;
+    for (int r = 0; r < g->nreg; r++) u += g->reg[r].cond == id;
+    return u;
+}
+
+static bool is_op(const gnode_t *n, const char *name) { return n->kind == G_OP && !removed(n) && !strcmp(n->op->name, name); }
+
+static bool pure(const gnode_t *n)
+{
+    return n->kind == G_OP && strcmp(n->op->name, "rand") && strcmp(n->op->name, "randn") && strcmp(n->op->name, "seed");
+}
+
+static bool same_meta(const gnode_t *a, const gnode_t *b)
+{
+    return a->is_tensor && b->is_tensor && a->dtype == b->dtype && a->weak == b->weak && a->ndim == b->ndim &&
+           !memcmp(a->shape, b->shape, sizeof(int64_t) * (size_t)a->ndim);
+}
+
+static bool const_scalar(const graph_t *g, int id, double want)
+{
+    const gnode_t *n = &g->n[id];
+    if (n->kind != G_CONST || n->value->kind != V_TENSOR || n->value->u.t.size != 1) return false;
+    double v = tensor_get_f64(n->value, 0);
+    return v == want && !signbit(v);
+}
+
+static gnode_t *push(graph_t *g)
+{
+    if (g->nn == g->cap) {
+        int nc = g->cap * 2 + 8;
+        g->n = mem_realloc(g->n, (size_t)g->cap * sizeof(gnode_t), (size_t)nc * sizeof(gnode_t));
+        g->cap = nc;
+    }
+    gnode_t *n = &g->n[g->nn++];
+    memset(n, 0, sizeof *n);
+    n->span = SPAN_NONE;
+    return n;
+}
+
+/* A new op node (appended; the final reorder puts it in place). */
+static int add_op(graph_t *g, const char *opname, int a, int b, const gnode_t *like, const char *why)
+{
+    gnode_t *n = push(g);
+    n->kind = G_OP;
+    n->op = op_find(opname);
+    n->nin = 2;
+    n->in = mem_alloc(2 * sizeof(int));
+    n->in[0] = a;
+    n->in[1] = b;
+    n->kwn = mem_alloc(0);
+    n->kw = mem_alloc(0);
+    n->span = like->span;
+    n->unit = like->unit;
+    if (n->unit) ast_unit_ref(n->unit);
+    n->is_tensor = true;
+    n->dtype = like->dtype;
+    n->note = why;
+    /* shapes: NumPy's matmul and broadcasting rules on the inputs' shapes */
+    const gnode_t *x = &g->n[a], *y = &g->n[b];
+    if (!strcmp(opname, "matmul")) {
+        int64_t sh[NN_MAX_DIMS];
+        int nd = 0;
+        if (x->ndim == 2) sh[nd++] = x->shape[0];
+        if (y->ndim == 2) sh[nd++] = y->shape[1];
+        n->ndim = nd;
+        memcpy(n->shape, sh, sizeof(int64_t) * (size_t)nd);
+    } else {
+        int nd = x->ndim > y->ndim ? x->ndim : y->ndim;
+        for (int i = 0; i < nd; i++) {
+            int64_t dx = i < nd - x->ndim ? 1 : x->shape[i - (nd - x->ndim)];
+            int64_t dy = i < nd - y->ndim ? 1 : y->shape[i - (nd - y->ndim)];
+            n->shape[i] = dx == 1 ? dy : dx;
+        }
+        n->ndim = nd;
+    }
+    return g->nn - 1;
+}
+
+/* ---- constant folding ---- */
+
+static int fold(graph_t *g, session_t *s)
+{
+    int k = 0;
+    for (volatile int i = 0; i < g->nn; i++) {
+        gnode_t *n = &g->n[i];
+        if (removed(n) || !pure(n) || n->region) continue;
+        bool all = true;
+        for (int j = 0; j < n->nin && all; j++) all = g->n[n->in[j]].kind == G_CONST;
+        for (int j = 0; j < n->nkw && all; j++) all = g->n[n->kw[j]].kind == G_CONST;
+        if (!all) continue;
+        value_t *args[64], *kw[64];
+        span_t sp[64];
+        const node_t *nodes[64] = {0};
+        for (int j = 0; j < n->nin; j++) { args[j] = g->n[n->in[j]].value; sp[j] = n->span; }
+        for (int j = 0; j < n->nkw; j++) kw[j] = g->n[n->kw[j]].value;
+        call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, sp, nodes, s };
+        err_frame_t f;
+        if (err_try(&f) == 0) {
+            value_t *v = op_call(&c);
+            err_pop(&f);
+            n->kind = G_CONST;
+            n->value = v;
+            if (v->kind == V_TENSOR) {
+                n->dtype = v->u.t.dtype;
+                n->weak = v->u.t.weak;
+                n->ndim = v->u.t.ndim;
+                memcpy(n->shape, v->u.t.shape, sizeof(int64_t) * (size_t)v->u.t.ndim);
+            }
+            note(n, "folded: %s of constants", n->op->name);
+            k++;
+        } else {
+            /* an op that fails on its constants fails at run time instead */
+        }
+    }
+    return k;
+}
+
+/* ---- common subexpressions ---- */
+
+static bool same_node(const gnode_t *a, const gnode_t *b)
+{
+    if (a->kind != b->kind || a->region != b->region) return false;
+    if (a->kind == G_CONST) {
+        const value_t *x = a->value, *y = b->value;
+        if (x == y) return true;
+        if (x->kind != V_TENSOR || y->kind != V_TENSOR || x->u.t.size != 1 || y->u.t.size != 1) return false;
+        if (x->u.t.dtype != y->u.t.dtype || x->u.t.weak != y->u.t.weak || x->u.t.ndim != y->u.t.ndim) return false;
+        return dtype_bits((dtype_t)x->u.t.dtype, x->u.t.st->data, 0) == dtype_bits((dtype_t)y->u.t.dtype, y->u.t.st->data, 0);
+    }
+    if (a->kind != G_OP || !pure(a) || a->op != b->op || a->nin != b->nin || a->nkw != b->nkw) return false;
+    for (int k = 0; k < a->nin; k++) if (a->in[k] != b->in[k]) return false;
+    for (int k = 0; k < a->nkw; k++) if (a->kw[k] != b->kw[k] || strcmp(a->kwn[k], b->kwn[k])) return false;
+    return true;
+}
+
+static int cse(graph_t *g)
+{
+    int k = 0;
+    for (int i = 0; i < g->nn; i++) {
+        gnode_t *n = &g->n[i];
+        if (removed(n) || (n->kind != G_OP && n->kind != G_CONST)) continue;
+        for (int j = 0; j < i; j++) {
+            if (removed(&g->n[j]) || !same_node(&g->n[j], n)) continue;
+            replace_uses(g, i, j);
+            note(n, "removed: the same as %%%d (CSE)", j);
+            k++;
+            break;
+        }
+    }
+    return k;
+}
+
+/* ---- algebraic identities exact in IEEE arithmetic ---- */
+
+static int identities(graph_t *g)
+{
+    int k = 0;
+    for (int i = 0; i < g->nn; i++) {
+        gnode_t *n = &g->n[i];
+        if (removed(n) || n->kind != G_OP) continue;
+        int keep = -1;
+        const char *rule = NULL;
+        if (is_op(n, "multiply")) {
+            if (const_scalar(g, n->in[1], 1) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x*1 = x"; }
+            else if (const_scalar(g, n->in[0], 1) && same_meta(&g->n[n->in[1]], n)) { keep = n->in[1]; rule = "1*x = x"; }
+        } else if (is_op(n, "divide")) {
+            if (const_scalar(g, n->in[1], 1) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x/1 = x"; }
+        } else if (is_op(n, "subtract")) {
+            if (const_scalar(g, n->in[1], 0) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x-0 = x (not x+0: -0+0 is +0)"; }
+        } else if (is_op(n, "negative")) {
+            const gnode_t *a = &g->n[n->in[0]];
+            if (is_op(a, "negative") && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
+        }
+        if (keep < 0) continue;
+        replace_uses(g, i, keep);
+        note(n, "removed: %s", rule);
+        k++;
+    }
+    return k;
+}
+
+/* ---- affine collapse ---- */
+
+static bool constant_like(const graph_t *g, int id)
+{
+    gkind_t k = g->n[id].kind;
+    return k == G_CONST || k == G_VAR;
+}
+
+/* (x @ W1 + b1) @ W2 + b2  ->  x @ (W1 @ W2) + (b1 @ W2 + b2)   (Keras's row form)
+ * W2 @ (W1 @ x + b1) + b2  ->  (W2 @ W1) @ x + (W2 @ b1 + b2)   (the column form) */
+static int collapse(graph_t *g)
+{
+    int k = 0;
+    for (int i = 0; i < g->nn; i++) {
+        gnode_t *a = &g->n[i];
+        if (!is_op(a, "add") || a->region) continue;
+        bool lowp = a->dtype == DT_FP16 || a->dtype == DT_BF16;
+        if (lowp && !graph_passes.collapse_lowp) continue;
+        for (int side = 0; side < 2; side++) {
+            int m2 = a->in[side], b2 = a->in[1 - side];
+            if (!is_op(&g->n[m2], "matmul") || !constant_like(g, b2) || uses(g, m2) != 1) continue;
+            gnode_t *M2 = &g->n[m2];
+            bool row = !constant_like(g, M2->in[0]) && constant_like(g, M2->in[1]);
+            bool col = constant_like(g, M2->in[0]) && !constant_like(g, M2->in[1]);
+            if (!row && !col) continue;
+            int h = row ? M2->in[0] : M2->in[1], w2 = row ? M2->in[1] : M2->in[0];
+            gnode_t *H = &g->n[h];
+            if (!is_op(H, "add") || uses(g, h) != 1) continue;
+            int m1 = -1, b1 = -1;
+            for (int s2 = 0; s2 < 2; s2++)
+                if (is_op(&g->n[H->in[s2]], "matmul") && constant_like(g, H->in[1 - s2]) && uses(g, H->in[s2]) == 1) {
+                    m1 = H->in[s2];
+                    b1 = H->in[1 - s2];
+                }
+            if (m1 < 0) continue;
+            gnode_t *M1 = &g->n[m1];
+            int x, w1;
+            if (row) {
+                if (constant_like(g, M1->in[0]) || !constant_like(g, M1->in[1])) continue;
+                x = M1->in[0]; w1 = M1->in[1];
+            } else {
+                if (!constant_like(g, M1->in[0]) || constant_like(g, M1->in[1])) continue;
+                w1 = M1->in[0]; x = M1->in[1];
+            }
+            if (g->n[w1].ndim != 2 || g->n[w2].ndim != 2) continue;
+            /* the collapsed weights are graph nodes: folded once for
+             * constants, recomputed every call for layer variables */
+            gnode_t like = *a;
+            int W = row ? add_op(g, "matmul", w1, w2, &like, "affine collapse: W = W1 @ W2")
+                        : add_op(g, "matmul", w2, w1, &like, "affine collapse: W = W2 @ W1");
+            int bw = row ? add_op(g, "matmul", b1, w2, &like, "affine collapse: b1 @ W2")
+                         : add_op(g, "matmul", w2, b1, &like, "affine collapse: W2 @ b1");
+            int B = add_op(g, "add", bw, b2, &like, "affine collapse: b = b1 @ W2 + b2");
+            int M = row ? add_op(g, "matmul", x, W, &like, "affine collapse: x @ W")
+                        : add_op(g, "matmul", W, x, &like, "affine collapse: W @ x");
+            int out = add_op(g, "add", M, B, &like, "affine collapse: one layer");
+            a = &g->n[i];   /* push may have moved the array */
+            g->n[out].ndim = a->ndim;
+            memcpy(g->n[out].shape, a->shape, sizeof a->shape);
+            g->n[out].weak = a->weak;
+            replace_uses(g, i, out);
+            note(&g->n[i], "removed: two affine layers collapsed into %%%d (changes rounding)", out);
+            note(&g->n[m2], "removed: affine collapse");
+            note(&g->n[h], "removed: affine collapse");
+            note(&g->n[m1], "removed: affine collapse");
+            k++;
+            break;
+        }
+    }
+    return k;
+}
+
+/* ---- dead nodes ---- */
+
+static int dce(graph_t *g)
+{
+    bool *live = mem_alloc((size_t)(g->nn + 1));
+    for (int k = 0; k < g->nout; k++) live[g->out[k]] = true;
+    for (int i = 0; i < g->nn; i++)
+        if (!removed(&g->n[i]) && (g->n[i].kind == G_TPRINT || (g->n[i].kind == G_OP && !pure(&g->n[i])))) live[i] = true;
+    for (int i = g->nn - 1; i >= 0; i--) {
+        if (!live[i] || removed(&g->n[i])) continue;
+        gnode_t *n = &g->n[i];
+        for (int k = 0; k < n->nin; k++) live[n->in[k]] = true;
+        for (int k = 0; k < n->nkw; k++) live[n->kw[k]] = true;
+        if (n->region) {
+            for (int r = n->region; r > 0; r = g->reg[r - 1].parent) live[g->reg[r - 1].cond] = true;
+        }
+        for (int k = 0; k < n->nchain; k++)
+            for (int j = 0; j < n->chain[k].nin; j++) if (n->chain[k].in[j] >= 0) live[n->chain[k].in[j]] = true;
+    }
+    int k = 0;
+    for (int i = 0; i < g->nn; i++)
+        if (!live[i] && !removed(&g->n[i]) && g->n[i].kind != G_PARAM) {
+            if (g->n[i].note) {
+                char b[96];
+                snprintf(b, sizeof b, "removed: unused after %s", g->n[i].note);
+                note(&g->n[i], "%s", b);
+            } else {
+                note(&g->n[i], "removed: unused (DCE)");
+            }
+            k++;
+        }
+    mem_free(live, (size_t)(g->nn + 1));
+    return k;
+}
+
+/* ---- elementwise fusion ---- */
+
+static bool elementwise(const gnode_t *n)
+{
+    return n->kind == G_OP && !removed(n) && (n->op->kind == OPK_UNARY || n->op->kind == OPK_BINARY) && n->nkw == 0 &&
+           n->is_tensor && !n->weak && n->ndim > 0;
+}
+
+/* Can node i join a chain of output shape `like`?  Its inputs must be the
+ * chain's previous node, full-shape tensors, or scalars. */
+static bool fits(const graph_t *g, const gnode_t *n, const gnode_t *like)
+{
+    if (!elementwise(n) || n->ndim != like->ndim || memcmp(n->shape, like->shape, sizeof(int64_t) * (size_t)n->ndim))
+        return false;
+    for (int k = 0; k < n->nin; k++) {
+        const gnode_t *a = &g->n[n->in[k]];
+        if (!a->is_tensor) return false;
+        bool scalar = a->ndim == 0;
+        bool full = a->ndim == like->ndim && !memcmp(a->shape, like->shape, sizeof(int64_t) * (size_t)a->ndim);
+        if (!scalar && !full) return false;
+    }
+    return true;
+}
+
+static int fuse(graph_t *g)
+{
+    int made = 0;
+    for (int i = 0; i < g->nn; i++) {
+        if (!elementwise(&g->n[i]) || g->n[i].region) continue;
+        /* grow a chain forward: i -> its single user -> ... */
+        int chain[64], len = 1;
+        chain[0] = i;
+        gnode_t head = g->n[i];
+        if (!fits(g, &head, &head)) continue;
+        for (;;) {
+            int last = chain[len - 1];
+            if (uses(g, last) != 1 || len == 64) break;
+            int user = -1;
+            for (int j = last + 1; j < g->nn && user < 0; j++) {
+                if (removed(&g->n[j])) continue;
+                for (int k = 0; k < g->n[j].nin; k++) if (g->n[j].in[k] == last) user = j;
+            }
+            bool is_out = false;
+            for (int k = 0; k < g->nout; k++) is_out |= g->out[k] == last;
+            if (user < 0 || is_out || g->n[user].region || !fits(g, &g->n[user], &head)) break;
+            chain[len++] = user;
+        }
+        if (len < 2) continue;
+        /* the fused node replaces the chain's last node */
+        gnode_t *F = &g->n[chain[len - 1]];
+        gnode_t *ch = mem_alloc((size_t)len * sizeof(gnode_t));
+        int ext[128], next = 0;
+        for (int c = 0; c < len; c++) {
+            gnode_t *src = &g->n[chain[c]];
+            gnode_t *d = &ch[c];
+            *d = *src;
+            d->in = mem_alloc((size_t)src->nin * sizeof(int));
+            d->kwn = mem_alloc(0);
+            d->kw = mem_alloc(0);
+            d->unit = src->unit;
+            if (d->unit) ast_unit_ref(d->unit);
+            d->value = NULL;
+            d->field = NULL;
+            d->chain = NULL;
+            d->nchain = 0;
+            for (int k = 0; k < src->nin; k++) {
+                int from = src->in[k], pos = -1;
+                for (int q = 0; q < c; q++) if (chain[q] == from) pos = q;
+                /* >= 0: a node of the graph; < 0: -(q+1), element q of the chain */
+                d->in[k] = pos >= 0 ? -(pos + 1) : from;
+                if (pos < 0) ext[next++ % 128] = from;
+            }
+        }
+        for (int c = 0; c < len - 1; c++) note(&g->n[chain[c]], "removed: fused into %%%d", chain[len - 1]);
+        /* F keeps its id, meta and users; its inputs become the externals */
+        mem_free(F->in, (size_t)F->nin * sizeof(int));
+        F->kind = G_FUSED;
+        F->nin = next < 128 ? next : 128;
+        F->in = mem_alloc((size_t)F->nin * sizeof(int));
+        memcpy(F->in, ext, (size_t)F->nin * sizeof(int));
+        F->chain = ch;
+        F->nchain = len;
+        note(F, "fused: %d elementwise ops in one pass over memory", len);
+        made++;
+    }
+    return made;
+}
+
+/* ---- order: a topological order of the live nodes, renumbered ---- */
+
+static void visit(const graph_t *g, int i, bool *seen, int *order, int *no)
+{
+    if (seen[i]) return;
+    seen[i] = true;
+    const gnode_t *n = &g->n[i];
+    for (int k = 0; k < n->nin; k++) visit(g, n->in[k], seen, order, no);
+    for (int k = 0; k < n->nkw; k++) visit(g, n->kw[k], seen, order, no);
+    for (int r = n->region; r > 0; r = g->reg[r - 1].parent) visit(g, g->reg[r - 1].cond, seen, order, no);
+    order[(*no)++] = i;
+}
+
+/* Put appended nodes (affine collapse) before their users: a stable
+ * topological order in which removed nodes keep their place for the view. */
+static void reorder(graph_t *g)
+{
+    bool *seen = mem_alloc((size_t)g->nn);
+    int *order = mem_alloc((size_t)g->nn * sizeof(int)), no = 0;
+    for (int i = 0; i < g->nn; i++) visit(g, i, seen, order, &no);
+    int *pos = mem_alloc((size_t)g->nn * sizeof(int));
+    for (int i = 0; i < no; i++) pos[order[i]] = i;
+    gnode_t *nn = mem_alloc((size_t)g->cap * sizeof(gnode_t));
+    for (int i = 0; i < no; i++) {
+        nn[i] = g->n[order[i]];
+        for (int k = 0; k < nn[i].nin; k++) nn[i].in[k] = pos[nn[i].in[k]];
+        for (int k = 0; k < nn[i].nkw; k++) nn[i].kw[k] = pos[nn[i].kw[k]];
+        for (int c = 0; c < nn[i].nchain; c++)
+            for (int k = 0; k < nn[i].chain[c].nin; k++)
+                if (nn[i].chain[c].in[k] >= 0) nn[i].chain[c].in[k] = pos[nn[i].chain[c].in[k]];
+    }
+    for (int k = 0; k < g->nout; k++) g->out[k] = pos[g->out[k]];
+    for (int r = 0; r < g->nreg; r++) g->reg[r].cond = pos[g->reg[r].cond];
+    /* notes that name nodes (%N) keep the old numbers: rewrite them */
+    for (int i = 0; i < no; i++) {
+        const char *p = nn[i].note ? strchr(nn[i].note, '%') : NULL;
+        if (p) {
+            int old = atoi(p + 1);
+            if (old >= 0 && old < g->nn) {
+                char b[96];
+                snprintf(b, sizeof b, "%.*s%%%d%s", (int)(p - nn[i].note), nn[i].note, pos[old],
+                         p + 1 + strspn(p + 1, "0123456789"));
+                note(&nn[i], "%s", b);
+            }
+        }
+    }
+    mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
+    g->n = nn;
+    mem_free(seen, (size_t)g->nn);
+    mem_free(order, (size_t)g->nn * sizeof(int));
+    mem_free(pos, (size_t)g->nn * sizeof(int));
+}
+
+void graph_optimize(graph_t *g, session_t *s)
+{
+    bool any_lowp = false;
+    for (int i = 0; i < g->nn; i++) any_lowp |= g->n[i].dtype == DT_FP16 || g->n[i].dtype == DT_BF16;
+    (void)any_lowp;
+    if (graph_passes.identities) identities(g);
+    if (graph_passes.collapse) { collapse(g); reorder(g); }
+    if (graph_passes.fold) fold(g, s);
+    if (graph_passes.cse) cse(g);
+    if (graph_passes.fold) fold(g, s);
+    if (graph_passes.dce) dce(g);
+    if (graph_passes.fuse) fuse(g);
+}
+
+/* ---- fused execution ---- */
+
+#define FUSE_BLOCK 4096   /* elements per block: 16 KB of fp32, so each op's block stays in L1/L2 */
+
+static value_t *run_chain_op(gnode_t *c, value_t **in, session_t *s)
+{
+    span_t sp[4] = { c->span, c->span, c->span, c->span };
+    const node_t *nodes[4] = {0};
+    call_t call = { c->op, c->span, c->nin, in, sp, 0, NULL, NULL, NULL, nodes, s };
+    return op_call(&call);
+}
+
+/* Run a fused chain block by block: every op is the eager op on a block,
+ * so each still rounds to its dtype and the bits are eager's. */
+value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
+{
+    int len = F->nchain;
+    gnode_t *last = &F->chain[len - 1];
+    /* While grad records, run the chain op by op on whole tensors, so the
+     * tape sees every op (the same bits). */
+    bool whole = ad_active() || graph_tracing();
+    value_t *tmp[64] = {0};
+    if (whole) {
+        for (int c = 0; c < len; c++) {
+            value_t *in[4];
+            for (int k = 0; k < F->chain[c].nin; k++) {
+                int r = F->chain[c].in[k];
+                in[k] = r >= 0 ? vals[r] : tmp[-r - 1];
+            }
+            tmp[c] = run_chain_op(&F->chain[c], in, s);
+        }
+        value_t *r = tmp[len - 1];
+        for (int c = 0; c < len - 1; c++) val_unref(tmp[c]);
+        return r;
+    }
+    value_t *out = tensor_new_raw((dtype_t)last->dtype, last->ndim, last->shape);
+    int64_t n = out->u.t.size;
+    size_t oes = (size_t)dtype_traits[last->dtype].size;
+    for (int64_t o = 0; o < n; o += FUSE_BLOCK) {
+        int64_t m = n - o < FUSE_BLOCK ? n - o : FUSE_BLOCK;
+        for (int c = 0; c < len; c++) {
+            gnode_t *cn = &F->chain[c];
+            value_t *in[4], *own[4] = {0};
+            for (int k = 0; k < cn->nin; k++) {
+                int r = cn->in[k];
+                if (r < 0) { in[k] = tmp[-r - 1]; continue; }
+                value_t *v = vals[r];
+                if (v->u.t.ndim == 0) { in[k] = v; continue; }
+                /* a block of a full-shape input, without a copy */
+                size_t es = (size_t)dtype_traits[v->u.t.dtype].size;
+                own[k] = tensor_borrow((dtype_t)v->u.t.dtype, 1, &m, (char *)tensor_data(v) + (size_t)o * es);
+                own[k]->u.t.weak = 0;
+                in[k] = own[k];
+            }
+            tmp[c] = run_chain_op(cn, in, s);
+            for (int k = 0; k < cn->nin; k++) if (own[k]) val_unref(own[k]);
+        }
+        memcpy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]), (size_t)m * oes);
+        for (int c = 0; c < len; c++) { val_unref(tmp[c]); tmp[c] = NULL; }
+    }
+    return out;
+}
+
+/* ---- the text view ---- */
+
+static void meta_str(char *b, int cap, const gnode_t *n)
+{
+    if (!n->is_tensor) { snprintf(b, cap, "value"); return; }
+    if (n->weak) { snprintf(b, cap, "%s", n->dtype == DT_INT64 ? "int" : "float"); return; }
+    int k = snprintf(b, cap, "%s[", dtype_traits[n->dtype].name);
+    for (int i = 0; i < n->ndim && k < cap; i++) k += snprintf(b + k, cap - k, i ? ",%lld" : "%lld", (long long)n->shape[i]);
+    if (k < cap) snprintf(b + k, cap - k, "]");
+}
+
+static void print_node(FILE *out, const graph_t *g, int i, const session_settings_t *set)
+{
+    const gnode_t *n = &g->n[i];
+    char m[128];
+    meta_str(m, sizeof m, n);
+    fprintf(out, "  %%%-3d %-10s = ", i, m);
+    switch (n->kind) {
+    case G_PARAM: fprintf(out, "param %d", n->param); break;
+    case G_CONST:
+        fputs("const ", out);
+        if (n->value->kind == V_TENSOR && (n->value->u.t.size > 6 || n->value->u.t.ndim > 1)) {
+            char sh[64];
+            tensor_shape_str(sh, sizeof sh, n->value->u.t.ndim, n->value->u.t.shape);
+            fprintf(out, "<captured tensor %s>", sh);
+        } else {
+            print_value(out, n->value, set, false);
+        }
+        break;
+    case G_VAR: fprintf(out, "variable .%s (read at every call)", n->field); break;
+    case G_OP: case G_TPRINT:
+        fprintf(out, "%s", n->op->name);
+        for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
+        for (int k = 0; k < n->nkw; k++) fprintf(out, ", %s=%%%d", n->kwn[k], n->kw[k]);
+        break;
+    case G_COND: fprintf(out, "cond %%%d ? %%%d : %%%d", n->in[0], n->in[1], n->in[2]); break;
+    case G_FUSED:
+        fputs("fused{", out);
+        for (int c = 0; c < n->nchain; c++) fprintf(out, "%s%s", c ? " -> " : "", n->chain[c].op->name);
+        fputs("}", out);
+        for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
+        break;
+    }
+    if (n->region) {
+        const region_t *r = &g->reg[n->region - 1];
+        fprintf(out, "   [only if %%%d is %s]", r->cond, r->when ? "true" : "false");
+    }
+    if (n->note) fprintf(out, "   # %s", n->note);
+    fputc('\n', out);
+}
+
+static void print_graph(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set)
+{
+    for (int i = 0; i < g->nn; i++) {
+        if (hide_removed && removed(&g->n[i])) continue;
+        print_node(out, g, i, set);
+    }
+    fputs("  return", out);
+    for (int k = 0; k < g->nout; k++) fprintf(out, "%s%%%d", k ? ", " : " ", g->out[k]);
+    if (g->out_list) fputs("   (a list)", out);
+    fputc('\n', out);
+}
+
+/* graph.c's view of the concrete functions */
+double graph_collapse_diff(value_t *tfn, int i);
+void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, graph_t ***opt);
+
+void graph_print(FILE *out, value_t *tfn, bool optimized_only)
+{
+    int nc = 0;
+    const char **sig;
+    graph_t **raw, **opt;
+    graph_concretes(tfn, &nc, &sig, &raw, &opt);
+    session_settings_t set = { .precision = DT_FP32 };
+    if (!nc) { fprintf(out, "%s has not been traced yet: call it once\n", tfn->u.fn.name); return; }
+    for (int i = 0; i < nc; i++) {
+        fprintf(out, "concrete function %s(%s)\n", tfn->u.fn.name, sig[i]);
+        if (!optimized_only) {
+            fputs(" as traced:\n", out);
+            print_graph(out, raw[i], false, &set);
+        }
+        fprintf(out, " after the passes (fold, CSE, identities, affine collapse%s, DCE, fusion):\n",
+                graph_passes.collapse_lowp ? " incl. fp16/bf16" : " in fp32/fp64");
+        print_graph(out, opt[i], false, &set);
+        double d = graph_collapse_diff(tfn, i);
+        if (d >= 0)
+            fprintf(out, " affine collapse re-associates (W1 @ W2 is rounded once): on the first call the collapsed "
+                    "graph differed from eager by at most %.3g\n", d);
+    }
+}
