@@ -420,6 +420,11 @@ static void signature(traced_t *t, int nargs, value_t **args, char *key, int kca
             if (a->kind != V_TENSOR || a->u.t.weak)
                 err_raise(ERR_TYPE, span, "input_signature pins argument %d (%s) to a tensor; got a %s", i + 1,
                           param_name(t, i), val_kind_name(a));
+            if (spec->kind == V_TENSOR && spec->u.t.ndim == 0 && tensor_get_f64(spec, 0) < 0) {
+                /* -1 alone: any shape (only the dtype matters) */
+                snprintf(one, sizeof one, "%s[*]", dtype_traits[a->u.t.dtype].name);
+                goto add;
+            }
             if (spec->kind != V_TENSOR || spec->u.t.ndim > 1 || (spec->u.t.ndim == 1 && spec->u.t.size != a->u.t.ndim))
                 err_raise(ERR_SHAPE, span, "argument %d (%s) does not match input_signature entry %d", i + 1,
                           param_name(t, i), i + 1);
@@ -439,6 +444,7 @@ static void signature(traced_t *t, int nargs, value_t **args, char *key, int kca
         } else {
             sig_of(one, sizeof one, args[i], 0);
         }
+    add:
         k += snprintf(key + k, kcap - k, "%s;", one);
         if (k >= kcap) k = kcap - 1;
         bool host = args[i]->kind != V_TENSOR || args[i]->u.t.weak;
@@ -751,7 +757,8 @@ const op_def_t op_family_graph[] = {
                 "a cond node with both branches traced (a branch not taken runs later without a retrace); an if on a "
                 "host value runs at trace time; for over range(n) unrolls. A while whose condition is a traced tensor "
                 "is an error (as in jax.jit without lax.while_loop). grad of a traced function and trace of grad "
-                "both work and give the eager numbers. input_signature=[shape, ...] pins shapes (-1 matches any size)",
+                "both work and give the eager numbers. input_signature=[spec, ...] pins one spec per argument: a "
+                "shape list with -1 for any size ([-1, 3]), or -1 alone for any shape (tf.TensorSpec with None)",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
      .source = "TensorFlow's tf.function guide (retracing rules, side effects, variables); JAX's jit docs (tracing, "
                "static vs traced values)",

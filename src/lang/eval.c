@@ -517,8 +517,16 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     bool exact = fn->u.fn.op && (fn->u.fn.op->flags & OPF_EXACT_LITERAL);
     for (int i = 0; i < n->nargs; i++) {
         const node_t *an = n->args[i];
-        value_t *v = (exact && !n->arg_names[i] && na == 0 && is_literal_node(an)) ? eval_exact_literal(s, an)
-                                                                                    : eval_expr(s, an, scope);
+        value_t *v;
+        if (exact && !n->arg_names[i] && na == 0 && is_literal_node(an)) {
+            v = eval_exact_literal(s, an);
+        } else if (n->arg_names[i] && !strcmp(n->arg_names[i], "input_signature") && an->kind == N_LIST) {
+            /* one spec per argument, of different shapes: a list, never a stacked tensor */
+            v = list_new(an->nitems);
+            for (int k = 0; k < an->nitems; k++) list_push_take(v, eval_expr(s, an->items[k], scope));
+        } else {
+            v = eval_expr(s, an, scope);
+        }
         if (n->arg_names[i]) { kwn[nk] = n->arg_names[i]; kw[nk] = v; kspan[nk++] = an->span; }
         else {
             if (nk) err_raise(ERR_SYNTAX, an->span, "a positional argument cannot follow a keyword argument");
