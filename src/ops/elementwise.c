@@ -9,11 +9,15 @@
  * since fp32 has more than 2p+2 bits for p = 11 and 8 (Goldberg 1991 /
  * Figueroa 1995: double rounding is innocuous then).
  *
- * These are plain loops; the CPU-speed issue vectorises them and must stay
- * bit-identical to them.
+ * The loops below are the plain reference.  When the CPU allows, the same
+ * work runs through the vector kernels of kernels.h (kern_unary,
+ * kern_binary: AVX2, fp16/bf16 converted in blocks, two threads for large
+ * tensors), which are bit-identical to these loops (tests/unit/test_kernels
+ * checks it); NNPAD_KERNELS=plain forces the loops.
  */
 #include "ops/ops.h"
 #include "lang/error.h"
+#include "ops/kernels.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -115,6 +119,8 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
         double r = dt == DT_FP64 ? op->f64(v) : dtype_round_f64(dt, (double)op->f32((float)v));
         ((double *)op_)[0] = r;
         out->u.t.weak = 1;
+    } else if (kern_unary(op, dt, op_, ip, n)) {
+        /* done by the vector kernels */
     } else if (dt == DT_FP64) {
         const double *a = ip; double *o = op_;
         for (int64_t i = 0; i < n; i++) {
@@ -228,6 +234,8 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
         value_t *out = tensor_new_raw(out_dt, a->u.t.ndim, a->u.t.shape);
         void *po = tensor_data(out);
         int64_t n = out->u.t.size;
+        int64_t one[1] = { 1 };
+        if (!ints && kern_binary(op, out_dt, po, da, pa, one, db, pb, one, 1, &n)) return out;
         for (int64_t i = 0; i < n; i++) {
             if ((i & 0xFFFF) == 0xFFFF) err_check_interrupt();
             if (ints) ((int64_t *)po)[i] = op->i64(((const int64_t *)pa)[i], ((const int64_t *)pb)[i], span);
@@ -244,6 +252,7 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
     bstrides(b, it.n, it.shape, it.st[1]);
     int64_t n = out->u.t.size;
     void *po = tensor_data(out);
+    if (!ints && kern_binary(op, out_dt, po, da, pa, it.st[0], db, pb, it.st[1], it.n, it.shape)) return out;
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
         int64_t ia = it.off[0], ib = it.off[1];

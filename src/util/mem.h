@@ -33,6 +33,13 @@ size_t mem_limit(void);
 void mem_set_limit(size_t bytes);
 size_t mem_default_limit(void);   /* half of physical memory */
 
+/* Large blocks (128 KiB and more) are recycled by size class (quarter
+ * octaves) instead of going back to the system, since the first touch of
+ * fresh pages is slow; mem_cached() is the bytes held for reuse (not in
+ * mem_in_use), mem_trim() hands them all back. */
+size_t mem_cached(void);
+void mem_trim(void);
+
 /* Testing: the next n allocations succeed, then every one fails (n < 0: off). */
 void mem_fail_after(long n);
 

@@ -1,0 +1,102 @@
+/* kernels.h — the CPU fast paths behind the elementwise ops, reductions
+ * and conversions: vector kernels chosen at run time (AVX2 + FMA + F16C
+ * when the CPU has them, checked once with __builtin_cpu_supports), blocked
+ * fp16/bf16 <-> fp32 conversion, and two threads for large work.
+ *
+ * The contract (the CPU-speed issue): every elementwise result is bit
+ * identical to the plain loops of elementwise.c (load into the compute
+ * type, apply the op's scalar kernel, round once): the vector kernels use
+ * the same IEEE operations lane by lane, SLEEF's deterministic (finz)
+ * vector functions whose bits equal the scalar purecfma ones math.c calls,
+ * and conversions with the same round-to-nearest-even and NaN rules as
+ * dtype.c.  Ops without a vector kernel (power, mod, ops added later)
+ * still run blocked: the block is converted to fp32 by vector code and the
+ * op's scalar function runs on it.  tests/unit/test_kernels checks all of
+ * this bit for bit against the plain path.
+ *
+ * Reductions keep the plain path's exact order (NumPy's pairwise sum: 8
+ * accumulators are 8 vector lanes), so they too give the plain path's bits.
+ *
+ * Every entry point returns false (doing nothing) when it has no fast path
+ * for its arguments; the caller then runs its plain loop.  NNPAD_KERNELS=plain
+ * in the environment turns every fast path off (for tests and comparisons).
+ * Nothing here raises errors or allocates: the callers own every buffer.
+ * Kernels may run on a second thread: they never call err_* or mem_*.
+ */
+#ifndef NN_KERNELS_H
+#define NN_KERNELS_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "tensor/dtype.h"
+
+struct op_def;
+
+/* 0: plain C only; 1: AVX2 + FMA + F16C. */
+int kern_level(void);
+const char *kern_level_name(void);
+/* Force a level (tests): min(level, what the CPU has); returns the old one. */
+int kern_set_level(int level);
+
+/* Unary elementwise op over n contiguous elements: out and in both of
+ * dtype dt (fp16, bf16, fp32 or fp64).  Bit-identical to op_unary's loop. */
+bool kern_unary(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
+
+/* Binary elementwise op with broadcasting: out (dtype dto, contiguous, of
+ * the broadcast shape shape[0..nd)) from a (dtype da) and b (dtype db)
+ * read at element strides sta/stb (0 along broadcast dimensions).  dto is
+ * fp64, or fp16/bf16/fp32 with da, db among fp16/bf16/fp32 (and fp64 with
+ * dto fp64).  Bit-identical to run_binary's float loops. */
+bool kern_binary(const struct op_def *op, dtype_t dto, void *out, dtype_t da, const void *a, const int64_t *sta,
+                 dtype_t db, const void *b, const int64_t *stb, int nd, const int64_t *shape);
+
+/* Convert n contiguous elements between fp16, bf16, fp32 and fp64 (the
+ * widening ones exact, the narrowing ones as dtype.c: RNE, NaN kept). */
+bool kern_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
+
+/* NumPy's pairwise sum (reduce.c pw_sum) of n contiguous elements of dtype
+ * dt (fp16/bf16/fp32 accumulate in fp32, fp64 in fp64), each element first
+ * transformed by t: 0 itself, 1 |x|, 2 x*x, 3 (x - m)^2 (each step rounded
+ * to the accumulator).  Returns false when dt or the CPU has no fast path. */
+enum { KT_ID, KT_ABS, KT_SQ, KT_SQDEV };
+bool kern_pwsum(dtype_t dt, int t, double m, const void *p, int64_t n, double *res);
+
+/* Index of the first NaN, else of the first largest (want_max) or smallest
+ * element of n >= 1 contiguous elements of dtype dt (fp16/bf16/fp32/fp64). */
+bool kern_find_ext(dtype_t dt, const void *p, int64_t n, bool want_max, int64_t *idx);
+
+/* Run fn(ctx, lo, hi) over [0, n): on two threads when work (elements
+ * times a cost of about 1 per cheap operation) is large enough, else at
+ * once on this thread.  Chunks split at multiples of `align` elements. */
+typedef void (*kern_range_fn)(void *ctx, int64_t lo, int64_t hi);
+void kern_parallel(kern_range_fn fn, void *ctx, int64_t n, double cost, int64_t align);
+int kern_threads(void);
+
+/* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c) ---- */
+enum {
+    KU_NONE, KU_EXP, KU_LOG, KU_LOG1P, KU_EXPM1, KU_SIN, KU_COS, KU_TANH, KU_ERF,
+    KU_SQRT, KU_ABS, KU_FLOOR, KU_ROUND, KU_ISNAN, KU_ISINF, KU_ISFIN, KU_COUNT
+};
+enum {
+    KB_NONE, KB_ADD, KB_SUB, KB_MUL, KB_DIV, KB_LT, KB_LE, KB_GT, KB_GE, KB_EQ, KB_NE,
+    KB_MAX, KB_MIN, KB_COUNT
+};
+void kavx2_un32(int k, float *o, const float *a, int64_t n);
+void kavx2_un64(int k, double *o, const double *a, int64_t n);
+/* sa, sb: 1 contiguous, 0 one value repeated */
+void kavx2_bin32(int k, float *o, const float *a, int sa, const float *b, int sb, int64_t n);
+void kavx2_bin64(int k, double *o, const double *a, int sa, const double *b, int sb, int64_t n);
+void kavx2_h2f(float *o, const uint16_t *a, int64_t n);
+void kavx2_f2h(uint16_t *o, const float *a, int64_t n);
+void kavx2_b2f(float *o, const uint16_t *a, int64_t n);
+void kavx2_f2b(uint16_t *o, const float *a, int64_t n);
+void kavx2_f2d(double *o, const float *a, int64_t n);
+void kavx2_d2f(float *o, const double *a, int64_t n);
+/* one pairwise block (n <= 128) of already transformed fp32 / fp64 values */
+float kavx2_block32(const float *x, int64_t n);
+double kavx2_block64(const double *x, int64_t n);
+void kavx2_tr32(int t, float m, float *x, int64_t n);
+void kavx2_tr64(int t, double m, double *x, int64_t n);
+int64_t kavx2_ext32(const float *x, int64_t n, bool want_max, float *best);
+int64_t kavx2_ext64(const double *x, int64_t n, bool want_max, double *best);
+
+#endif

@@ -1,0 +1,529 @@
+/* test_kernels.c — the CPU fast paths (src/ops/kernels.h) against the plain
+ * loops, and the numbers against outside references.
+ *
+ *   1. Every elementwise op of the op table (unary and binary), in fp16,
+ *      bf16, fp32 and fp64, at sizes 0, 1, 7, 8, 9, 1023 and 100003 (vector
+ *      tails, blocks, two threads), on random data with NaN (quiet and
+ *      signalling, any payload), ±inf, ±0 and subnormals mixed in: the
+ *      vector path must give the plain path's bits exactly.  Binary ops
+ *      also broadcast (row, column, scalar, weak scalar) and mix dtypes.
+ *   2. Reductions (sum mean var std norm max min argmax argmin), whole and
+ *      along the last axis: bit for bit against the plain loops, and the
+ *      sums within their stated bound of an exact (long double) sum.
+ *   3. matmul in all four dtypes within its stated bound of an fp64
+ *      reference.
+ *   4. exp log log1p expm1 sin cos tanh erf within the ulp bounds :help
+ *      states, against mpmath (tests/unit/kernels_ulp.csv, made by
+ *      gen_kernels_ulp.py) and tests/refdata/activations.csv.
+ *   5. Memory stays flat over a loop of 1,000 large operations.
+ * Expected values come from mpmath or exact arithmetic, never from nnpad;
+ * the bit-exactness checks compare nnpad's two paths, which is their point. */
+#include "tap.h"
+#include "lang/session.h"
+#include "lang/value.h"
+#include "lang/error.h"
+#include "ops/ops.h"
+#include "ops/kernels.h"
+#include "util/mem.h"
+#include "tensor/dtype.h"
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <unistd.h>
+
+static session_t *S;
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t rnd(void)
+{
+    uint64_t x = rng_state;
+    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+    return rng_state = x;
+}
+static double urand(void) { return (double)(rnd() >> 11) * 0x1p-53; }
+
+static const dtype_t DTS[4] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
+static const int64_t SIZES[] = { 0, 1, 7, 8, 9, 1023, 100003 };
+#define NSIZES (int)(sizeof SIZES / sizeof SIZES[0])
+
+/* A random value of dtype dt as raw bits: about 1 in 16 each a NaN (any
+ * payload, quiet or signalling, either sign), an infinity, a zero, a
+ * subnormal, any bit pattern; otherwise a moderate number (|x| from 2^-12
+ * to 2^12, a half-integer now and then for round/floor). */
+static uint64_t rand_bits(dtype_t dt)
+{
+    int E = dtype_traits[dt].exp_bits, M = dtype_traits[dt].man_bits;
+    uint64_t sign = (rnd() & 1) << (E + M), expmask = ((1ull << E) - 1) << M, manmask = (1ull << M) - 1;
+    uint64_t m = rnd() & manmask;
+    switch (rnd() % 16) {
+    case 0: return sign | expmask | (m ? m : 1);       /* NaN */
+    case 1: return sign | expmask;                     /* inf */
+    case 2: return sign;                               /* zero */
+    case 3: return sign | (m ? m : 1);                 /* subnormal */
+    case 4: return rnd() & ((1ull << (E + M + 1)) - 1);
+    default: {
+        double v = ldexp(1.0 + urand(), (int)(rnd() % 25) - 12);
+        if (rnd() % 8 == 0) v = floor(v) + 0.5;
+        if (sign) v = -v;
+        uint64_t b = 0;
+        switch (dt) {
+        case DT_FP16: b = dtype_f64_to_f16(v); break;
+        case DT_BF16: b = dtype_f64_to_bf16(v); break;
+        case DT_FP32: { float f = (float)v; uint32_t u; memcpy(&u, &f, 4); b = u; break; }
+        default: memcpy(&b, &v, 8); break;
+        }
+        return b;
+    }
+    }
+}
+
+static value_t *rand_tensor(dtype_t dt, int nd, const int64_t *shape)
+{
+    value_t *t = tensor_new_raw(dt, nd, shape);
+    void *p = tensor_data(t);
+    for (int64_t i = 0; i < t->u.t.size; i++) {
+        uint64_t b = rand_bits(dt);
+        switch (dt) {
+        case DT_FP16: case DT_BF16: ((uint16_t *)p)[i] = (uint16_t)b; break;
+        case DT_FP32: ((uint32_t *)p)[i] = (uint32_t)b; break;
+        default: ((uint64_t *)p)[i] = b; break;
+        }
+    }
+    return t;
+}
+
+/* Index of the first element whose bits differ, or -1.  any_nan: two
+ * NaNs count as equal whatever their payloads (reductions: which NaN of
+ * several survives a sum depends on the order of the additions). */
+static bool any_nan;
+static int64_t first_diff(const value_t *a, const value_t *b)
+{
+    if (a->u.t.dtype != b->u.t.dtype || a->u.t.size != b->u.t.size || a->u.t.ndim != b->u.t.ndim) return 0;
+    dtype_t dt = (dtype_t)a->u.t.dtype;
+    for (int64_t i = 0; i < a->u.t.size; i++)
+        if (dtype_bits(dt, tensor_data(a), i) != dtype_bits(dt, tensor_data(b), i)) {
+            if (any_nan && dt != DT_INT64 && isnan(tensor_get_f64(a, i)) && isnan(tensor_get_f64(b, i))) continue;
+            return i;
+        }
+    return -1;
+}
+
+/* Run f at the vector level and at the plain level; compare. */
+static char diag[512];
+static bool same_both_ways(value_t *(*f)(void *), void *ctx, const char *what)
+{
+    kern_set_level(1);
+    value_t *fast = f(ctx);
+    kern_set_level(0);
+    value_t *plain = f(ctx);
+    kern_set_level(1);
+    int64_t d = first_diff(fast, plain);
+    if (d >= 0 && !diag[0]) {
+        dtype_t dt = (dtype_t)plain->u.t.dtype;
+        snprintf(diag, sizeof diag, "%s: element %lld: fast bits 0x%llx, plain 0x%llx", what, (long long)d,
+                 d < fast->u.t.size ? (unsigned long long)dtype_bits(dt, tensor_data(fast), d) : 0ull,
+                 (unsigned long long)dtype_bits(dt, tensor_data(plain), d));
+    }
+    val_unref(fast);
+    val_unref(plain);
+    return d < 0;
+}
+
+/* ---- 1. elementwise ---- */
+
+typedef struct { const op_def_t *op; value_t *a, *b; } ew_t;
+static value_t *run_un(void *c) { ew_t *e = c; return op_unary(e->op, e->a, SPAN_NONE, S); }
+static value_t *run_bin(void *c) { ew_t *e = c; return op_binary(e->op, e->a, e->b, SPAN_NONE, SPAN_NONE, SPAN_NONE, S); }
+
+static void test_unary(void)
+{
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *op = op_at(i);
+        if (op->kind != OPK_UNARY || !op->f32 || !op->f64) continue;
+        for (int d = 0; d < 4; d++) {
+            bool ok = true;
+            diag[0] = 0;
+            for (int s = 0; s < NSIZES; s++) {
+                int64_t n = SIZES[s];
+                ew_t e = { op, rand_tensor(DTS[d], 1, &n), NULL };
+                char what[64];
+                snprintf(what, sizeof what, "n=%lld", (long long)n);
+                ok &= same_both_ways(run_un, &e, what);
+                val_unref(e.a);
+            }
+            tap_ok(ok, "%s %s: vector path bit-identical to the plain loop (sizes 0..100003) %s",
+                   op->name, dtype_traits[DTS[d]].name, diag);
+        }
+    }
+}
+
+static void test_binary(void)
+{
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *op = op_at(i);
+        if (op->kind != OPK_BINARY || !op->b32 || !op->b64) continue;
+        for (int d = 0; d < 4; d++) {
+            dtype_t dt = DTS[d];
+            bool ok = true;
+            diag[0] = 0;
+            for (int s = 0; s < NSIZES; s++) {
+                int64_t n = SIZES[s], one = 1;
+                char what[96];
+                /* same shape */
+                ew_t e = { op, rand_tensor(dt, 1, &n), rand_tensor(dt, 1, &n) };
+                snprintf(what, sizeof what, "(%lld) op (%lld)", (long long)n, (long long)n);
+                ok &= same_both_ways(run_bin, &e, what);
+                /* a 0-d tensor on either side */
+                value_t *sc = rand_tensor(dt, 0, NULL);
+                ew_t e2 = { op, e.a, sc }, e3 = { op, sc, e.b };
+                ok &= same_both_ways(run_bin, &e2, "x op 0-d") && same_both_ways(run_bin, &e3, "0-d op x");
+                /* a (1,)-shaped tensor: broadcast of a length-1 dimension */
+                value_t *v1 = rand_tensor(dt, 1, &one);
+                ew_t e4 = { op, e.a, v1 };
+                ok &= same_both_ways(run_bin, &e4, "x op (1,)");
+                /* a weak scalar (enters at the compute precision) */
+                value_t *w = tensor_weak_float(rnd() & 1 ? 0.1 : -3.75);
+                ew_t e5 = { op, w, e.b };
+                ok &= same_both_ways(run_bin, &e5, "weak op x");
+                val_unref(w); val_unref(v1); val_unref(sc); val_unref(e.a); val_unref(e.b);
+                /* 2-D broadcasts: (r, c) op (c,), (r, 1) op (1, c) */
+                int64_t c = n ? (n > 300 ? 317 : n) : 0, r = n > 300 ? n / 317 + 1 : 3;
+                int64_t sh[2] = { r, c }, shc[1] = { c }, shr[2] = { r, 1 }, sh1c[2] = { 1, c };
+                ew_t e6 = { op, rand_tensor(dt, 2, sh), rand_tensor(dt, 1, shc) };
+                ok &= same_both_ways(run_bin, &e6, "(r, c) op (c,)");
+                ew_t e7 = { op, rand_tensor(dt, 2, shr), rand_tensor(dt, 2, sh1c) };
+                ok &= same_both_ways(run_bin, &e7, "(r, 1) op (1, c)");
+                ew_t e8 = { op, e6.b, e6.a };
+                ok &= same_both_ways(run_bin, &e8, "(c,) op (r, c)");
+                val_unref(e6.a); val_unref(e6.b); val_unref(e7.a); val_unref(e7.b);
+                /* mixed dtypes: with each other float dtype */
+                for (int d2 = 0; d2 < 4; d2++) {
+                    if (d2 == d) continue;
+                    ew_t e9 = { op, rand_tensor(dt, 1, &n), rand_tensor(DTS[d2], 1, &n) };
+                    snprintf(what, sizeof what, "%s op %s", dtype_traits[dt].name, dtype_traits[DTS[d2]].name);
+                    ok &= same_both_ways(run_bin, &e9, what);
+                    val_unref(e9.a); val_unref(e9.b);
+                }
+            }
+            tap_ok(ok, "%s %s: vector path bit-identical to the plain loop (same shape, broadcasts, weak scalar, mixed dtypes; sizes 0..100003) %s",
+                   op->name, dtype_traits[dt].name, diag);
+        }
+    }
+}
+
+/* ---- 2. reductions ---- */
+
+typedef struct { const op_def_t *op; value_t *x; int axis; bool has_axis; } red_t;
+
+static value_t *run_red(void *c_)
+{
+    red_t *r = c_;
+    value_t *args[1] = { r->x };
+    span_t spans[1] = { SPAN_NONE };
+    const node_t *nodes[1] = { NULL };
+    const char *kwn[1] = { "axis" };
+    value_t *kw[1];
+    span_t kws[1] = { SPAN_NONE };
+    call_t c;
+    memset(&c, 0, sizeof c);
+    c.op = r->op; c.span = SPAN_NONE; c.nargs = 1; c.args = args; c.arg_spans = spans; c.arg_nodes = nodes; c.s = S;
+    if (r->has_axis) {
+        kw[0] = tensor_weak_int(r->axis);
+        c.nkw = 1; c.kw_names = kwn; c.kw = kw; c.kw_spans = kws;
+    }
+    value_t *v = op_call(&c);
+    if (r->has_axis) val_unref(kw[0]);
+    return v;
+}
+
+/* Finite random values: NaN-free data for the bound checks. */
+static value_t *finite_tensor(dtype_t dt, int nd, const int64_t *shape, double offset)
+{
+    value_t *t = tensor_new_raw(dt, nd, shape);
+    for (int64_t i = 0; i < t->u.t.size; i++) {
+        double v = offset + (urand() * 2 - 1) * (rnd() % 4 ? 1.0 : 100.0);
+        dtype_store_f64(dt, tensor_data(t), i, v);
+    }
+    return t;
+}
+
+static void test_reductions(void)
+{
+    static const char *const names[] = { "sum", "mean", "var", "std", "norm", "max", "min", "argmax", "argmin" };
+    any_nan = true;
+    for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
+        const op_def_t *op = op_find(names[f]);
+        if (!op) continue;
+        for (int d = 0; d < 4; d++) {
+            dtype_t dt = DTS[d];
+            bool ok = true;
+            diag[0] = 0;
+            for (int s = 1; s < NSIZES; s++) {
+                int64_t n = SIZES[s];
+                for (int kind = 0; kind < 2; kind++) {
+                    /* kind 0: random data with specials; 1: finite data */
+                    value_t *x = kind ? finite_tensor(dt, 1, &n, 0.5) : rand_tensor(dt, 1, &n);
+                    red_t r = { op, x, 0, false };
+                    ok &= same_both_ways(run_red, &r, "whole");
+                    val_unref(x);
+                    int64_t c = n > 300 ? 1000 : n, sh[2] = { n > 300 ? n / 1000 + 1 : 5, c };
+                    x = kind ? finite_tensor(dt, 2, sh, 0.5) : rand_tensor(dt, 2, sh);
+                    red_t r2 = { op, x, -1, true }, r3 = { op, x, 0, true };
+                    ok &= same_both_ways(run_red, &r2, "axis=-1") && same_both_ways(run_red, &r3, "axis=0");
+                    val_unref(x);
+                }
+            }
+            tap_ok(ok, "%s %s: vector path bit-identical to the plain loops (whole, axis=-1, axis=0; a NaN result may carry another NaN's payload) %s",
+                   names[f], dtype_traits[dt].name, diag);
+        }
+    }
+    any_nan = false;
+    /* The stated bound (reduce.c, :help sum): pairwise summation with an
+     * fp32 (fp64) accumulator is within (25 + ceil(log2(n / 128))) u sum|x|
+     * of the exact sum, u = 2^-24 (2^-53), plus the final rounding to the
+     * dtype (half an ulp of the result). */
+    const op_def_t *sum = op_find("sum");
+    for (int d = 0; d < 4; d++) {
+        dtype_t dt = DTS[d];
+        double worst = 0;
+        bool ok = true;
+        for (int s = 1; s < NSIZES; s++) {
+            /* fp16 sums stay below 65504 */
+            int64_t n = dt == DT_FP16 ? SIZES[s] + 3 : SIZES[s] * 10 + 3;
+            value_t *x = finite_tensor(dt, 1, &n, 0.25);
+            long double exact = 0, mag = 0;
+            for (int64_t i = 0; i < n; i++) {
+                double v = tensor_get_f64(x, i);
+                exact += v;
+                mag += fabsl((long double)v);
+            }
+            red_t r = { sum, x, 0, false };
+            value_t *got = run_red(&r);
+            double g = tensor_get_f64(got, 0);
+            double u = dt == DT_FP64 ? 0x1p-53 : 0x1p-24;
+            double lg = n > 128 ? ceil(log2((double)n / 128)) : 0;
+            double bound = (25 + lg) * u * (double)mag + dtype_ulp(dt, (double)exact) / 2;
+            double err = fabs(g - (double)exact);
+            if (err / bound > worst) worst = err / bound;
+            ok &= err <= bound;
+            val_unref(got);
+            val_unref(x);
+        }
+        tap_ok(ok, "sum %s within (25 + ceil(log2(n/128))) u sum|x| + half an ulp of the exact sum (worst %.3g of the bound)",
+               dtype_traits[dt].name, worst);
+    }
+}
+
+/* ---- 3. matmul ---- */
+
+static void test_matmul(void)
+{
+    static const int64_t dims[][3] = { { 1, 1, 1 }, { 7, 9, 8 }, { 33, 70, 17 }, { 64, 300, 65 } };
+    for (int d = 0; d < 4; d++) {
+        dtype_t dt = DTS[d];
+        bool ok = true;
+        double worst = 0;
+        for (size_t t = 0; t < sizeof dims / sizeof dims[0]; t++) {
+            int64_t n = dims[t][0], k = dims[t][1], m = dims[t][2];
+            int64_t sa[2] = { n, k }, sb[2] = { k, m };
+            value_t *a = finite_tensor(dt, 2, sa, 0), *b = finite_tensor(dt, 2, sb, 0);
+            value_t *c = op_matmul(a, b, SPAN_NONE, S);
+            /* linalg.c: |C - AB| <= k u sum_p |a_ip||b_pj| with u of the
+             * accumulator (fp32 for fp16/bf16/fp32, fp64 for fp64), plus
+             * half an ulp of the dtype for the final rounding */
+            double u = dt == DT_FP64 ? 0x1p-53 : 0x1p-24;
+            for (int64_t i = 0; i < n; i++)
+                for (int64_t j = 0; j < m; j++) {
+                    long double ex = 0, mag = 0;
+                    for (int64_t p = 0; p < k; p++) {
+                        long double x = tensor_get_f64(a, i * k + p), y = tensor_get_f64(b, p * m + j);
+                        ex += x * y;
+                        mag += fabsl(x * y);
+                    }
+                    double bound = (double)k * u * (double)mag + dtype_ulp(dt, (double)ex) / 2;
+                    double err = fabs(tensor_get_f64(c, i * m + j) - (double)ex);
+                    if (err / bound > worst) worst = err / bound;
+                    ok &= err <= bound;
+                }
+            val_unref(a); val_unref(b); val_unref(c);
+        }
+        tap_ok(ok, "matmul %s within k u sum|a||b| + half an ulp of an exact reference (worst %.3g of the bound)",
+               dtype_traits[dt].name, worst);
+    }
+}
+
+/* ---- 4. ulp bounds against mpmath ---- */
+
+/* The error of y against the exact value hi + lo, in ulps of dtype dt at
+ * the exact value (numpy.spacing convention, subnormal ulps below). */
+static double ulp_err(dtype_t dt, double y, double hi, double lo)
+{
+    if (isnan(y) || isnan(hi)) return isnan(y) && isnan(hi) ? 0 : INFINITY;
+    if (isinf(hi) || isinf(y)) return y == hi ? 0 : INFINITY;
+    int M = dtype_traits[dt].man_bits, emin = 1 - dtype_traits[dt].bias;
+    int e = hi == 0 ? emin : ilogb(hi);
+    if (e < emin) e = emin;
+    double ulp = ldexp(1.0, e - M);
+    return fabs((y - hi) - lo) / ulp;
+}
+
+static double parse_hex(const char *s) { return strtod(s, NULL); }
+
+static void test_ulp(void)
+{
+    const char *dir = getenv("TESTDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/unit/kernels_ulp.csv", dir ? dir : "tests");
+    FILE *fp = fopen(path, "r");
+    if (!fp) { tap_ok(0, "open %s", path); return; }
+    static const char *const fns[] = { "exp", "log", "log1p", "expm1", "sin", "cos", "tanh", "erf" };
+    enum { MAXR = 512 };
+    static double xs[8][MAXR], his[8][MAXR], los[8][MAXR];
+    static int cnt[8];
+    char line[512];
+    if (!fgets(line, sizeof line, fp)) { fclose(fp); return; }
+    while (fgets(line, sizeof line, fp)) {
+        char *f[5], *p = line;
+        for (int i = 0; i < 5; i++) { f[i] = p; p = strchr(p, ','); if (p) *p++ = 0; else break; }
+        for (int k = 0; k < 8; k++)
+            if (!strcmp(f[0], fns[k]) && cnt[k] < MAXR) {
+                xs[k][cnt[k]] = parse_hex(f[1]);
+                his[k][cnt[k]] = parse_hex(f[3]);
+                los[k][cnt[k]] = parse_hex(f[4]);
+                cnt[k]++;
+            }
+    }
+    fclose(fp);
+    for (int k = 0; k < 8; k++) {
+        const op_def_t *op = op_find(fns[k]);
+        for (int d = 0; d < 4; d++) {
+            dtype_t dt = DTS[d];
+            /* the inputs exactly representable in dt, as one tensor (so the
+             * vector kernels run) */
+            int64_t n = 0;
+            static double sel[MAXR], shi[MAXR], slo[MAXR];
+            for (int i = 0; i < cnt[k]; i++) {
+                double x = xs[k][i];
+                if (dtype_round_f64(dt, x) != x) continue;
+                sel[n] = x; shi[n] = his[k][i]; slo[n] = los[k][i]; n++;
+            }
+            value_t *x = tensor_new_raw(dt, 1, &n);
+            for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, tensor_data(x), i, sel[i]);
+            value_t *y = op_unary(op, x, SPAN_NONE, S);
+            /* math.c's stated bounds: SLEEF u10 is 1.0 ulp in fp32/fp64;
+             * rounded once to fp16 (bf16) that is 0.5 ulp + 2^-13 (2^-16)
+             * ulp of the narrow format */
+            double bound = dt == DT_FP16 ? 0.5 + 0x1p-13 : dt == DT_BF16 ? 0.5 + 0x1p-16 : 1.0;
+            double worst = 0;
+            int64_t wi = 0;
+            for (int64_t i = 0; i < n; i++) {
+                double e = ulp_err(dt, tensor_get_f64(y, i), shi[i], slo[i]);
+                /* fp16/bf16: a result below the narrow format's range
+                 * underflows; its error is still measured in its ulps */
+                if (e > worst) { worst = e; wi = i; }
+            }
+            tap_ok(worst <= bound && n > 20, "%s %s: %lld mpmath points within %.6g ulp (worst %.4g ulp at x = %a)",
+                   fns[k], dtype_traits[dt].name, (long long)n, bound, worst, n ? sel[wi] : 0.0);
+            val_unref(x);
+            val_unref(y);
+        }
+    }
+    /* tests/refdata/activations.csv (mpmath): exp, tanh, log1p rows in fp32 */
+    const char *rd = getenv("REFDATA");
+    snprintf(path, sizeof path, "%s/activations.csv", rd ? rd : "tests/refdata");
+    fp = fopen(path, "r");
+    if (!fp) { tap_ok(0, "open %s", path); return; }
+    if (!fgets(line, sizeof line, fp)) { fclose(fp); return; }
+    int rows = 0;
+    double worst = 0;
+    static double ax[3][1024], ay[3][1024];
+    int an[3] = { 0, 0, 0 };
+    static const char *const an_names[3] = { "exp", "tanh", "log1p" };
+    while (fgets(line, sizeof line, fp)) {
+        char *f[8], *p = line;
+        int nf = 0;
+        while (nf < 8) { f[nf++] = p; p = strchr(p, ','); if (!p) break; *p++ = 0; }
+        if (nf < 7) continue;
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(f[1], an_names[k]) && an[k] < 1024) {
+                double xv = strtod(f[3], NULL);
+                if ((double)(float)xv != xv) continue;
+                ax[k][an[k]] = xv;
+                ay[k][an[k]] = strtod(f[6], NULL);
+                an[k]++;
+            }
+    }
+    fclose(fp);
+    for (int k = 0; k < 3; k++) {
+        int64_t n = an[k];
+        value_t *x = tensor_new_raw(DT_FP32, 1, &n);
+        for (int64_t i = 0; i < n; i++) ((float *)tensor_data(x))[i] = (float)ax[k][i];
+        value_t *y = op_unary(op_find(an_names[k]), x, SPAN_NONE, S);
+        for (int64_t i = 0; i < n; i++) {
+            double e = ulp_err(DT_FP32, ((float *)tensor_data(y))[i], ay[k][i], 0);
+            if (e > worst) worst = e;
+            rows++;
+        }
+        val_unref(x);
+        val_unref(y);
+    }
+    tap_ok(rows > 50 && worst <= 1.0 + 0x1p-20, "activations.csv exp/tanh/log1p (%d rows) in fp32 within 1 ulp (worst %.4g)",
+           rows, worst);
+}
+
+/* ---- 5. memory stays flat ---- */
+
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, res = 0;
+    if (f) { if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = 0; fclose(f); }
+    return res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void test_memory(void)
+{
+    const char *setup = "mx = randn(1000000)\nmy = mx * 2 + 1\n";
+    session_run(S, "<test>", setup, (int)strlen(setup), 1, stdout, stdout);
+    size_t base = mem_in_use();
+    mem_reset_peak();
+    long rss0 = rss_kb();
+    const char *loop = "mi = 0\nwhile mi < 1000 { my = mx * 2 + 1; mi = mi + 1 }\n";
+    int rc = session_run(S, "<test>", loop, (int)strlen(loop), 1, stdout, stdout);
+    size_t peak = mem_peak();
+    long rss1 = rss_kb();
+    /* live data: x, y, the temporary x * 2 and the new y: 4 MB each */
+    tap_ok(rc == 0 && peak - base <= 3 * 4000000 + 65536,
+           "1000 x (y = x * 2 + 1) on 1M fp32: peak in use %.1f MB above the start (at most two 4 MB temporaries)",
+           (double)(peak - base) / 1e6);
+    tap_ok(rss1 - rss0 < 32 * 1024, "resident memory grew by %ld KB over the loop (freed buffers are reused)", rss1 - rss0);
+    tap_ok(mem_cached() > 0, "freed large buffers are kept for reuse (%.1f MB cached)", (double)mem_cached() / 1e6);
+}
+
+int main(void)
+{
+    (void)tap_skip;
+    S = session_new();
+    if (!kern_level()) {
+        tap_ok(1, "no AVX2/FMA/F16C on this CPU: only the plain loops run (nothing to compare)");
+        test_reductions();
+        test_ulp();
+        test_memory();
+        tap_done();
+        return 0;
+    }
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        test_unary();
+        test_binary();
+        test_reductions();
+        test_matmul();
+        test_ulp();
+        test_memory();
+        err_pop(&f);
+    } else {
+        tap_ok(0, "an nnpad error escaped a test");
+    }
+    session_free(S);
+    tap_done();
+    return tap_fail ? 1 : 0;
+}
