@@ -1,0 +1,506 @@
+/* layers.c — dense layers, sequential models, time_distributed, params
+ * and collapse: the lesson that every layer is a linear map y = x W + b,
+ * that stacked linear layers collapse into one, and that an activation
+ * between them is what stops the collapse.
+ *
+ * A layer or model is a record (a V_SCOPE value, like finfo's): fields W,
+ * b, activation (dense), layers (sequential), layer (time_distributed);
+ * __call__ holds a hidden builtin (dense_apply, sequential_apply,
+ * time_distributed_apply) so that `l1(x)` calls it with the record first
+ * (eval.c); __kind__ names the kind and __repr__ is how it prints.  Field
+ * assignment (l1.W = v) keeps the field's shape and dtype (eval.c).
+ *
+ * Keras's layout: W has shape (in, out), b (out,), and a layer computes
+ * x @ W + b on batch-first input (batch, in) (a 1-D x is one sample).  In
+ * the column form of the lessons (y = W x + b, W of shape (out, in)) the
+ * same layer's matrix is W transposed.  Weights start Glorot-uniform
+ * (U(-l, l), l = sqrt(6/(in + out)), Glorot & Bengio 2010; Keras's
+ * default kernel_initializer) and biases zero, from the session's random
+ * generator (seed(n), or seed=n on the layer).
+ *
+ * Every computation goes through op_call (matmul, add, cast, reshape and
+ * the activation), so grad differentiates a layer with the ops' rules and
+ * grad(f)(model, ...) watches exactly the values params(model) returns.
+ *
+ * :policy mixed (Keras mixed_float16; mixed_bfloat16 too): weights are
+ * created in fp32 and stay there; a layer casts its input and its weights
+ * to the half type on use and computes in it; softmax outputs and losses
+ * come back in fp32 (activations.c, losses.c).
+ */
+#include "ops/ops.h"
+#include "autodiff/ad.h"
+#include "lang/eval.h"
+#include "lang/error.h"
+#include <string.h>
+#include <math.h>
+#include <stdio.h>
+
+/* ---- records ---- */
+
+static const char *kind_of(value_t *v)
+{
+    if (!v || v->kind != V_SCOPE) return NULL;
+    value_t *k = scope_get_local(v, "__kind__");
+    return k && k->kind == V_STR ? k->u.str.s : NULL;
+}
+
+static void set_str(value_t *rec, const char *name, const char *text)
+{
+    value_t *v = str_new(text, strlen(text));
+    scope_set(rec, name, v);
+    val_unref(v);
+}
+
+static void set_fn(value_t *rec, const char *name, const char *opname)
+{
+    value_t *f = val_new(V_FUNC);
+    f->u.fn.op = op_find(opname);
+    NN_ASSERT(f->u.fn.op);
+    f->u.fn.name = f->u.fn.op->name;
+    scope_set(rec, name, f);
+    val_unref(f);
+}
+
+static value_t *field(value_t *rec, const char *name) { return scope_get_local(rec, name); }
+
+/* The layer/model argument i (a record made here). */
+static value_t *layer_arg(call_t *c, int i, const char *what)
+{
+    value_t *v = c->args[i];
+    if (!kind_of(v))
+        err_raise(ERR_TYPE, c->arg_spans[i], "%s: argument %d must be a layer or model (dense, sequential, "
+                  "time_distributed), not a %s", what, i + 1, val_kind_name(v));
+    return v;
+}
+
+/* The name of an activation function value ("relu", a def's name). */
+static const char *act_name(value_t *f)
+{
+    if (!f || f->kind != V_FUNC) return "?";
+    if (f->u.fn.op) return f->u.fn.op->name;
+    return f->u.fn.name ? f->u.fn.name : "function";
+}
+
+static bool act_is_linear(value_t *f) { return f && f->kind == V_FUNC && f->u.fn.op && !strcmp(f->u.fn.op->name, "linear"); }
+
+/* dtype of new weights: dtype= if given, else fp32 under a mixed policy,
+ * else the session precision */
+static dtype_t weight_dtype(call_t *c)
+{
+    span_t sp;
+    value_t *d = op_kw(c, "dtype", &sp);
+    if (d) {
+        dtype_t dt = op_to_dtype(d, sp);
+        if (dt == DT_INT64) err_raise(ERR_DTYPE, sp, "layer weights are floats: fp16, bf16, fp32 or fp64");
+        return dt;
+    }
+    return op_settings(c->s)->policy ? DT_FP32 : op_settings(c->s)->precision;
+}
+
+/* the compute dtype of a mixed policy, or -1 */
+static int policy_compute(session_t *s)
+{
+    int p = op_settings(s)->policy;
+    return p == 1 ? DT_FP16 : p == 2 ? DT_BF16 : -1;
+}
+
+static void dense_repr(value_t *rec)
+{
+    value_t *W = field(rec, "W"), *b = field(rec, "b"), *a = field(rec, "activation");
+    char buf[256];
+    snprintf(buf, sizeof buf, "dense(%lld -> %lld, activation=%s): W (%lld, %lld) %s%s%s", (long long)W->u.t.shape[0],
+             (long long)W->u.t.shape[1], act_name(a), (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
+             dtype_traits[W->u.t.dtype].name, b ? ", b " : ", no bias", "");
+    if (b) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, sizeof buf - l, "(%lld,) %s", (long long)b->u.t.shape[0], dtype_traits[b->u.t.dtype].name);
+    }
+    set_str(rec, "__repr__", buf);
+}
+
+/* A dense record from its parts (references added). */
+static value_t *dense_record(value_t *W, value_t *b, value_t *act)
+{
+    value_t *rec = scope_new(NULL);
+    set_str(rec, "__kind__", "dense");
+    set_fn(rec, "__call__", "dense_apply");
+    scope_set(rec, "W", W);
+    if (b) scope_set(rec, "b", b);
+    scope_set(rec, "activation", act);
+    dense_repr(rec);
+    return rec;
+}
+
+/* activation=: a name ("relu"), an op (relu) or a def; default linear */
+static value_t *activation_arg(call_t *c)
+{
+    span_t sp;
+    value_t *a = op_kw(c, "activation", &sp);
+    if (!a || (a->kind == V_STR && (!strcmp(a->u.str.s, "linear") || !strcmp(a->u.str.s, "none")))) {
+        value_t *f = val_new(V_FUNC);
+        f->u.fn.op = op_find("linear");
+        f->u.fn.name = "linear";
+        return f;
+    }
+    if (a->kind == V_STR) {
+        const op_def_t *op = op_find(a->u.str.s);
+        if (!op || !op->deriv_doc)
+            if (!op || (strcmp(op->name, "tanh") && strcmp(op->name, "softmax") && strcmp(op->name, "log_softmax")))
+                err_raise(ERR_VALUE, sp, "'%s' is not an activation (try relu, sigmoid, tanh, softmax, gelu, linear, ...)",
+                          a->u.str.s);
+        value_t *f = val_new(V_FUNC);
+        f->u.fn.op = op;
+        f->u.fn.name = op->name;
+        return f;
+    }
+    if (a->kind != V_FUNC) err_raise(ERR_TYPE, sp, "activation is a function (relu) or its name (\"relu\"), not a %s",
+                                     val_kind_name(a));
+    return val_ref(a);
+}
+
+/* ---- dense ---- */
+
+static value_t *dense_impl(call_t *c)
+{
+    int64_t in = op_to_int(c->args[0], c->arg_spans[0], "in (the input size)");
+    int64_t out = op_to_int(c->args[1], c->arg_spans[1], "out (the number of units)");
+    if (in < 1 || out < 1 || in > (1 << 20) || out > (1 << 20))
+        err_raise(ERR_VALUE, c->span, "dense(in, out): sizes must be from 1 to 2^20 (got %lld, %lld)", (long long)in,
+                  (long long)out);
+    dtype_t dt = weight_dtype(c);
+    span_t sp;
+    value_t *sd = op_kw(c, "seed", &sp);
+    if (sd) { value_t *r = ad_op1("seed", sd, c->s); val_unref(r); }
+    value_t *ub = op_kw(c, "use_bias", &sp);
+    bool use_bias = !ub || op_to_double(ub, sp, "use_bias") != 0;
+    value_t *act = activation_arg(c);
+    /* Glorot uniform: u in [0, 1) from rand (fp64), W = (2u - 1) l, rounded once */
+    value_t *a2[2] = { tensor_weak_int(in), tensor_weak_int(out) };
+    value_t *dk = str_new("fp64", 4);
+    const char *kn[1] = { "dtype" };
+    value_t *u = ad_opk("rand", 2, a2, 1, kn, &dk, c->s);
+    double lim = sqrt(6.0 / (double)(in + out));
+    int64_t shape[2] = { in, out };
+    value_t *W = tensor_new_raw(dt, 2, shape);
+    for (int64_t i = 0; i < in * out; i++)
+        dtype_store_f64(dt, tensor_data(W), i, (2.0 * ((double *)tensor_data(u))[i] - 1.0) * lim);
+    value_t *b = use_bias ? tensor_new(dt, 1, &out) : NULL;
+    value_t *rec = dense_record(W, b, act);
+    val_unref(u); val_unref(dk); val_unref(a2[0]); val_unref(a2[1]);
+    val_unref(W); val_unref(act);
+    if (b) val_unref(b);
+    return rec;
+}
+
+static value_t *cast_to(value_t *v, dtype_t dt, session_t *s)
+{
+    if (v->u.t.dtype == dt && !v->u.t.weak) return val_ref(v);
+    value_t *d = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
+    value_t *r = ad_op2("cast", v, d, s);
+    val_unref(d);
+    return r;
+}
+
+/* dense_apply(layer, x) = activation(x @ W + b) */
+static value_t *dense_apply_impl(call_t *c)
+{
+    value_t *rec = layer_arg(c, 0, "dense_apply");
+    value_t *x = op_arg_tensor(c, 1);
+    value_t *W = field(rec, "W"), *b = field(rec, "b"), *act = field(rec, "activation");
+    if (x->u.t.ndim == 0 || x->u.t.shape[x->u.t.ndim - 1] != W->u.t.shape[0]) {
+        char sx[128];
+        tensor_shape_str(sx, sizeof sx, x->u.t.ndim, x->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "this dense layer takes inputs of size %lld on the last axis (W has shape "
+                  "(%lld, %lld)), but x has shape %s", (long long)W->u.t.shape[0], (long long)W->u.t.shape[0],
+                  (long long)W->u.t.shape[1], sx);
+    }
+    int pc = policy_compute(c->s);
+    value_t *xw, *ww, *bw = NULL;
+    if (pc >= 0) {
+        /* mixed precision: compute in the half type, weights cast on use */
+        xw = x->u.t.dtype == DT_INT64 || x->u.t.weak ? op_as_float(x, c->s) : val_ref(x);
+        value_t *t = cast_to(xw, (dtype_t)pc, c->s);
+        val_unref(xw);
+        xw = t;
+        ww = cast_to(W, (dtype_t)pc, c->s);
+        if (b) bw = cast_to(b, (dtype_t)pc, c->s);
+    } else {
+        xw = val_ref(x);
+        ww = val_ref(W);
+        if (b) bw = val_ref(b);
+    }
+    value_t *z = ad_op2("matmul", xw, ww, c->s);
+    if (bw) {
+        value_t *zb = ad_op2("add", z, bw, c->s);
+        val_unref(z);
+        z = zb;
+    }
+    val_unref(xw); val_unref(ww);
+    if (bw) val_unref(bw);
+    if (act_is_linear(act)) return z;
+    value_t *y = eval_call_value(c->s, act, 1, &z, c->span);
+    val_unref(z);
+    return y;
+}
+
+/* ---- sequential ---- */
+
+static int64_t count_params(value_t *m, session_t *s);
+
+static void seq_repr(value_t *rec, session_t *s)
+{
+    value_t *ls = field(rec, "layers");
+    char buf[1024];
+    int k = snprintf(buf, sizeof buf, "sequential(");
+    for (int i = 0; i < ls->u.list.n && k < (int)sizeof buf - 64; i++) {
+        value_t *l = ls->u.list.items[i];
+        const char *kd = kind_of(l);
+        if (!strcmp(kd, "dense")) {
+            value_t *W = field(l, "W");
+            k += snprintf(buf + k, sizeof buf - k, "%sdense(%lld -> %lld, %s)", i ? ", " : "", (long long)W->u.t.shape[0],
+                          (long long)W->u.t.shape[1], act_name(field(l, "activation")));
+        } else {
+            k += snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", kd);
+        }
+    }
+    snprintf(buf + k, sizeof buf - k, "): %lld parameters", (long long)count_params(rec, s));
+    set_str(rec, "__repr__", buf);
+}
+
+static value_t *sequential_impl(call_t *c)
+{
+    if (c->nargs == 0) err_raise(ERR_TYPE, c->span, "sequential needs at least one layer: sequential(l1, l2, ...)");
+    value_t *ls = list_new(c->nargs);
+    for (int i = 0; i < c->nargs; i++) list_push_take(ls, val_ref(layer_arg(c, i, "sequential")));
+    value_t *rec = scope_new(NULL);
+    set_str(rec, "__kind__", "sequential");
+    set_fn(rec, "__call__", "sequential_apply");
+    scope_set(rec, "layers", ls);
+    val_unref(ls);
+    seq_repr(rec, c->s);
+    return rec;
+}
+
+static value_t *sequential_apply_impl(call_t *c)
+{
+    value_t *rec = layer_arg(c, 0, "sequential_apply");
+    value_t *ls = field(rec, "layers");
+    value_t *x = val_ref(c->args[1]);
+    for (int i = 0; i < ls->u.list.n; i++) {
+        value_t *y = eval_call_value(c->s, ls->u.list.items[i], 1, &x, c->span);
+        val_unref(x);
+        x = y;
+    }
+    return x;
+}
+
+/* ---- time_distributed ---- */
+
+static value_t *td_impl(call_t *c)
+{
+    value_t *l = layer_arg(c, 0, "time_distributed");
+    value_t *rec = scope_new(NULL);
+    set_str(rec, "__kind__", "time_distributed");
+    set_fn(rec, "__call__", "time_distributed_apply");
+    scope_set(rec, "layer", l);
+    char buf[128];
+    snprintf(buf, sizeof buf, "time_distributed(%s): the layer applied at every time step", kind_of(l));
+    set_str(rec, "__repr__", buf);
+    return rec;
+}
+
+static value_t *reshape_to(value_t *v, int nd, const int64_t *sh, session_t *s)
+{
+    int64_t n = nd;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &n);
+    memcpy(tensor_data(shape), sh, sizeof(int64_t) * (size_t)nd);
+    value_t *r = ad_op2("reshape", v, shape, s);
+    val_unref(shape);
+    return r;
+}
+
+/* (batch, time, features...) -> the layer on (batch*time, features...) -> (batch, time, out...) */
+static value_t *td_apply_impl(call_t *c)
+{
+    value_t *rec = layer_arg(c, 0, "time_distributed_apply");
+    value_t *x = op_arg_tensor(c, 1);
+    if (x->u.t.ndim < 3) {
+        char sx[128];
+        tensor_shape_str(sx, sizeof sx, x->u.t.ndim, x->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "time_distributed takes (batch, time, features), got shape %s", sx);
+    }
+    int64_t sh[NN_MAX_DIMS];
+    sh[0] = x->u.t.shape[0] * x->u.t.shape[1];
+    for (int d = 2; d < x->u.t.ndim; d++) sh[d - 1] = x->u.t.shape[d];
+    value_t *flat = reshape_to(x, x->u.t.ndim - 1, sh, c->s);
+    value_t *y = eval_call_value(c->s, field(rec, "layer"), 1, &flat, c->span);
+    val_unref(flat);
+    if (y->kind != V_TENSOR || y->u.t.ndim < 1) return y;
+    int64_t osh[NN_MAX_DIMS];
+    osh[0] = x->u.t.shape[0];
+    osh[1] = x->u.t.shape[1];
+    for (int d = 1; d < y->u.t.ndim && d + 1 < NN_MAX_DIMS; d++) osh[d + 1] = y->u.t.shape[d];
+    value_t *r = reshape_to(y, y->u.t.ndim + 1, osh, c->s);
+    val_unref(y);
+    return r;
+}
+
+/* ---- params ---- */
+
+static void params_into(value_t *m, value_t *list)
+{
+    const char *k = kind_of(m);
+    if (!k) return;
+    if (!strcmp(k, "dense")) {
+        list_push_take(list, val_ref(field(m, "W")));
+        if (field(m, "b")) list_push_take(list, val_ref(field(m, "b")));
+    } else if (!strcmp(k, "sequential")) {
+        value_t *ls = field(m, "layers");
+        for (int i = 0; i < ls->u.list.n; i++) params_into(ls->u.list.items[i], list);
+    } else if (!strcmp(k, "time_distributed")) {
+        params_into(field(m, "layer"), list);
+    }
+}
+
+static int64_t count_params(value_t *m, session_t *s)
+{
+    (void)s;
+    value_t *l = list_new(8);
+    params_into(m, l);
+    int64_t n = 0;
+    for (int i = 0; i < l->u.list.n; i++) n += l->u.list.items[i]->u.t.size;
+    val_unref(l);
+    return n;
+}
+
+static value_t *params_impl(call_t *c)
+{
+    value_t *m = layer_arg(c, 0, "params");
+    value_t *l = list_new(8);
+    params_into(m, l);
+    return l;
+}
+
+/* ---- collapse ---- */
+
+/* The dense layers of a model in order (nested sequentials flattened). */
+static void flatten(call_t *c, value_t *m, value_t *out)
+{
+    const char *k = kind_of(m);
+    if (!strcmp(k, "dense")) { list_push_take(out, val_ref(m)); return; }
+    if (!strcmp(k, "sequential")) {
+        value_t *ls = field(m, "layers");
+        for (int i = 0; i < ls->u.list.n; i++) flatten(c, ls->u.list.items[i], out);
+        return;
+    }
+    err_raise(ERR_TYPE, c->arg_spans[0], "collapse works on dense layers and sequential stacks of them, not on %s", k);
+}
+
+static value_t *collapse_impl(call_t *c)
+{
+    value_t *m = layer_arg(c, 0, "collapse");
+    value_t *ls = list_new(8);
+    flatten(c, m, ls);
+    int n = ls->u.list.n;
+    /* every activation but the last must be linear */
+    for (int i = 0; i + 1 < n; i++) {
+        value_t *l = ls->u.list.items[i], *a = field(l, "activation");
+        if (!act_is_linear(a)) {
+            value_t *W = field(l, "W");
+            err_raise(ERR_VALUE, c->arg_spans[0],
+                      "layer %d of %d (dense %lld -> %lld, activation=%s) blocks the collapse: its %s sits between it "
+                      "and layer %d, and only linear maps compose into one (x W1 W2 = x (W1 W2)); a nonlinearity "
+                      "does not distribute", i + 1, n, (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
+                      act_name(a), act_name(a), i + 2);
+        }
+    }
+    /* x W1 + b1, then (x W1 + b1) W2 + b2 = x (W1 W2) + (b1 W2 + b2) */
+    value_t *first = ls->u.list.items[0];
+    value_t *W = val_ref(field(first, "W"));
+    value_t *b = field(first, "b") ? val_ref(field(first, "b")) : NULL;
+    for (int i = 1; i < n; i++) {
+        value_t *l = ls->u.list.items[i], *Wi = field(l, "W"), *bi = field(l, "b");
+        if (Wi->u.t.shape[0] != W->u.t.shape[1])
+            err_raise(ERR_SHAPE, c->arg_spans[0], "layer %d outputs %lld values but layer %d takes %lld", i,
+                      (long long)W->u.t.shape[1], i + 1, (long long)Wi->u.t.shape[0]);
+        value_t *nW = ad_op2("matmul", W, Wi, c->s);
+        value_t *nb = NULL;
+        if (b) nb = ad_op2("matmul", b, Wi, c->s);
+        if (bi) {
+            if (nb) { value_t *t = ad_op2("add", nb, bi, c->s); val_unref(nb); nb = t; }
+            else nb = val_ref(bi);
+        }
+        val_unref(W);
+        if (b) val_unref(b);
+        W = nW;
+        b = nb;
+    }
+    value_t *rec = dense_record(W, b, field(ls->u.list.items[n - 1], "activation"));
+    val_unref(W);
+    if (b) val_unref(b);
+    val_unref(ls);
+    return rec;
+}
+
+#define LAYER_EX "seed(0)\nl1 = dense(3, 4)\nl2 = dense(4, 2)\nm = sequential(l1, l2)\nx = [[1, 2, 3]]\nm(x)\ncollapse(m)(x)"
+
+const op_def_t op_family_layers[] = {
+    {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype",
+     .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=)",
+     .summary = "a fully connected layer y = activation(x @ W + b) (Keras Dense)",
+     .formula = "y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
+                "(batch, in) (a 1-D x is one sample; more axes: applied to the last). In the column form of the "
+                "lessons, y = W' x + b with W' = W transposed (out, in): dense(in, out).W' is the seed's W. "
+                "Weights start Glorot-uniform, U(-l, l) with l = sqrt(6/(in + out)), biases zero (Keras defaults); "
+                "seed=n restarts the generator as seed(n) does. l.W and l.b are readable and assignable (shape and "
+                "dtype kept); params(l) is [W, b]; call it as l(x)",
+     .shapes = "x: (batch, in) or (in,) -> (batch, out) or (out,)",
+     .dtypes = "weights in the session precision (dtype= to choose; fp32 under :policy mixed, computing in fp16/bf16 "
+               "with the weights cast on use); the output has the compute dtype",
+     .source = "keras.layers.Dense (kernel (in, units), glorot_uniform, zeros); Glorot & Bengio, AISTATS 2010",
+     .example = "seed(0)\nl1 = dense(3, 2, activation=relu)\nl1\nl1.W\nl1([1, 2, 3])\nl1([[1, 2, 3], [0, 0, 0]])"},
+    {"dense_apply", OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+     .signature = "dense_apply(layer, x)", .summary = "what calling a dense layer does: activation(x @ W + b)",
+     .formula = "activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first",
+     .shapes = "x: (..., in) -> (..., out)", .dtypes = "the compute dtype",
+     .source = "keras.layers.Dense.call", .example = "l = dense(2, 1)\ndense_apply(l, [1, 2])"},
+    {"sequential", OPK_FUNC, .impl = sequential_impl, .min_args = 1, .max_args = -1,
+     .signature = "sequential(l1, l2, ...)", .summary = "layers applied one after another (Keras Sequential)",
+     .formula = "m(x) = ln(... l2(l1(x))); m.layers lists them; params(m) is [W1, b1, W2, b2, ...]; without "
+                "activations between them the stack is one linear map (collapse)",
+     .shapes = "as its first layer's input -> as its last layer's output", .dtypes = "as the layers",
+     .source = "keras.Sequential", .example = LAYER_EX},
+    {"sequential_apply", OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+     .signature = "sequential_apply(model, x)", .summary = "what calling a sequential model does",
+     .formula = "each layer applied in turn", .shapes = "as the layers", .dtypes = "as the layers",
+     .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\nsequential_apply(m, [1, 2])"},
+    {"time_distributed", OPK_FUNC, .impl = td_impl, .min_args = 1, .max_args = 1,
+     .signature = "time_distributed(layer)", .summary = "apply a layer to every time step of a sequence (Keras TimeDistributed)",
+     .formula = "y[:, t] = layer(x[:, t]) for every t: x (batch, time, features) is reshaped to (batch*time, "
+                "features), the layer applied once, and the result reshaped to (batch, time, out); the same weights "
+                "at every step; params are the layer's",
+     .shapes = "x: (batch, time, in) -> (batch, time, out)", .dtypes = "as the layer",
+     .source = "keras.layers.TimeDistributed",
+     .example = "seed(0)\ntd = time_distributed(dense(2, 3))\nshape(td(ones(4, 5, 2)))"},
+    {"time_distributed_apply", OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+     .signature = "time_distributed_apply(td, x)", .summary = "what calling a time_distributed layer does",
+     .formula = "reshape, apply, reshape back", .shapes = "(batch, time, in) -> (batch, time, out)",
+     .dtypes = "as the layer", .source = "keras.layers.TimeDistributed.call",
+     .example = "td = time_distributed(dense(2, 1))\ntime_distributed_apply(td, ones(1, 3, 2))"},
+    {"params", OPK_FUNC, .impl = params_impl, .min_args = 1, .max_args = 1,
+     .signature = "params(model)", .summary = "a layer's or model's weights in order: [W1, b1, W2, b2, ...]",
+     .formula = "the weight tensors themselves (the values l.W and l.b hold), in Keras's "
+                "model.trainable_variables order; grad(f)(model, ...) returns its gradient in this order",
+     .shapes = "-> a list of tensors", .dtypes = "the weights' dtypes",
+     .source = "keras.Model.trainable_variables; torch.nn.Module.parameters()",
+     .example = "m = sequential(dense(3, 4), dense(4, 2))\np = params(m)\nlen(p)\nshape(p[2])"},
+    {"collapse", OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1,
+     .signature = "collapse(model)", .summary = "the single dense layer equal to a stack of linear layers",
+     .formula = "x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "
+                "in column form W2 W1 and W2 b1 + b2), and so on for more layers; the last layer's activation is "
+                "kept. A nonlinear activation on any earlier layer blocks it, and the error names that layer. "
+                "Rounding does not associate: in fp16 m(x) and collapse(m)(x) differ in the last bits",
+     .shapes = "a model (in -> out) -> dense(in, out)", .dtypes = "the weights' dtype (products accumulate in fp32)",
+     .source = "linear algebra: composition of affine maps is affine", .example = LAYER_EX},
+    {NULL},
+};
