@@ -27,6 +27,7 @@
 
 #include "lang/session.h"
 #include "repl/repl.h"
+#include "view/view.h"
 
 static void usage(FILE *f)
 {
@@ -114,6 +115,8 @@ int main(int argc, char **argv)
         return 1;
     }
     repl_install_signals(r);
+    if (opt.headless)
+        view_set_headless(true);
 
     int status = 0;
     if (n_evals || file) {
@@ -135,6 +138,7 @@ int main(int argc, char **argv)
     }
 
     fflush(stdout);
+    view_window_close();
     repl_free(r);
     session_free(s);
     free(evals);

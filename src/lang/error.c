@@ -1,6 +1,7 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
 #include "lang/error.h"
+#include "view/view.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,7 @@ span_t err_here(void) { return here; }
 
 void err_check_interrupt(void)
 {
+    view_pump_maybe();   /* the window stays live during long computations (at most every 16 ms; view.h) */
     if (err_interrupt_flag) {
         err_interrupt_flag = 0;
         err_raise(ERR_INTERRUPT, here, "stopped by Ctrl-C; every variable keeps the value it had before this statement");

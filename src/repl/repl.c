@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "repl/repl_int.h"
+#include "view/view.h"
 #include "lang/error.h"
 #include "lang/parse.h"
 
@@ -45,9 +46,10 @@ bool repl_quit_requested(const repl_t *r) { return r->quit; }
 
 void repl_pump_events(void)
 {
-    /* Deliberately empty: the SDL window's event pump (SDL_PollEvent and a
-     * redraw when a figure changed) goes here, so the window stays live
-     * while the user types (DESIGN.md §4, TOOLCHAIN.md "readline + SDL"). */
+    /* The window's event pump (SDL_PollEvent, and a redraw when a figure
+     * changed): the window stays live while the user types (DESIGN.md §4,
+     * TOOLCHAIN.md "readline + SDL").  Returns at once without a window. */
+    view_pump_events();
 }
 
 char *repl_settings_line(repl_t *r, char *buf, size_t cap)
@@ -175,7 +177,11 @@ void repl_input_free(repl_input_t *in)
 
 static int run_collected(repl_t *r, repl_input_t *in, const char *name)
 {
-    int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, r->out, r->errout);
+    /* One notebook cell per input: its text is the caption, its output is
+     * kept for the HTML export (view.h: the stream tees into the cell). */
+    FILE *out = view_cell_begin(in->buf, in->len, r->out);
+    int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, out, r->errout == r->out ? out : r->errout);
+    view_cell_end();
     fflush(r->out);
     fflush(r->errout);
     repl_input_clear(in);
@@ -198,7 +204,11 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
             r->where_name = name;
             r->where_line = lineno;
             char *cmd = strndup(line, len);
+            FILE *save_out = r->out;
+            r->out = view_cell_begin(line, len, r->out);    /* commands are cells too (:save FILE.nn replays them) */
             *status = cmd ? repl_command(r, cmd) : repl_cmd_error(r, "out of memory");
+            r->out = save_out;
+            view_cell_end();
             free(cmd);
             fflush(r->out);
             return REPL_FEED_DONE;

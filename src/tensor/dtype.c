@@ -58,6 +58,12 @@ const dtype_traits_t dtype_traits[DT_COUNT] = {
                    0x1.fffffffffffffp1023, 0x1p-1022, 0x1p-1074, 0x1p-52 },
     [DT_INT64] = { "int64", 8, false, 0,  0,    0, 19,
                    0x1.fffffffffffffp62, 1.0, 1.0, 1.0 },
+    /* fp8, from the OCP OFP8 spec rev 1.0 (tests/refdata/constants.csv);
+     * digits ceil(1 + p*log10(2)): p = 4 -> 3, p = 3 -> 2 */
+    [DT_E4M3]  = { "e4m3",  1, true,  4,  3,    7,  3,
+                   448.0, 0x1p-6, 0x1p-9, 0x1p-3 },
+    [DT_E5M2]  = { "e5m2",  1, true,  5,  2,   15,  2,
+                   57344.0, 0x1p-14, 0x1p-16, 0x1p-2 },
 };
 
 int dtype_from_name(const char *name)
@@ -68,6 +74,8 @@ int dtype_from_name(const char *name)
         { "fp32", DT_FP32 },  { "float32", DT_FP32 }, { "float", DT_FP32 },
         { "fp64", DT_FP64 },  { "float64", DT_FP64 }, { "double", DT_FP64 },
         { "int64", DT_INT64 },
+        { "e4m3", DT_E4M3 }, { "e4m3fn", DT_E4M3 }, { "float8_e4m3fn", DT_E4M3 }, { "fp8_e4m3", DT_E4M3 },
+        { "e5m2", DT_E5M2 }, { "float8_e5m2", DT_E5M2 }, { "fp8_e5m2", DT_E5M2 },
     };
     if (!name) return -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -82,6 +90,12 @@ int dtype_from_name(const char *name)
 dtype_t dtype_promote(dtype_t a, dtype_t b)
 {
     if (a == b) return a;
+    /* fp8 is a storage format: with a wider float that float; e4m3 with
+     * e5m2 fp16, which holds every value of both exactly */
+    bool a8 = a == DT_E4M3 || a == DT_E5M2, b8 = b == DT_E4M3 || b == DT_E5M2;
+    if (a8 && b8) return DT_FP16;
+    if (a8) return b == DT_INT64 ? a : b;
+    if (b8) return a == DT_INT64 ? b : a;
     if (a == DT_INT64) return b;
     if (b == DT_INT64) return a;
     if (a == DT_FP64 || b == DT_FP64) return DT_FP64;
@@ -167,6 +181,56 @@ static uint64_t i64_to_format(int64_t v, int E, int M)
 }
 
 uint16_t dtype_f64_to_f16(double x) { return (uint16_t)f64_to_format(x, 5, 10); }
+
+/* e5m2 is IEEE-like: the general routine (inf, NaN, subnormals, overflow). */
+uint8_t dtype_f64_to_e5m2(double x) { return (uint8_t)f64_to_format(x, 5, 2); }
+
+/* E4M3FN: exponent field 15 holds normal numbers (2^8 .. 448) except the
+ * NaN code S.1111.111, so the IEEE routine does not apply.  For |x| < 448
+ * the value is rounded once on its own quantum grid, 2^(e-3) for
+ * 2^e <= |x| < 2^(e+1) with e >= -6 (subnormals share e = -6): x / q is
+ * exact in binary64 and nearbyint() rounds it to nearest even (the default
+ * rounding mode).  448 is on the grid, so nothing below it rounds past it;
+ * beyond, saturate (see dtype.h). */
+uint8_t dtype_f64_to_e4m3(double x)
+{
+    uint8_t sign = signbit(x) ? 0x80 : 0;
+    if (x != x) return sign | 0x7f;
+    double a = fabs(x);
+    if (a >= 448.0) return sign | 0x7e;            /* +-448, also for +-inf */
+    if (a == 0) return sign;
+    int e;
+    frexp(a, &e);
+    e -= 1;                                         /* 2^e <= a < 2^(e+1) */
+    if (e < -6) e = -6;
+    double q = ldexp(1.0, e - 3);
+    double v = nearbyint(a / q) * q;
+    if (v == 0) return sign;
+    frexp(v, &e);
+    e -= 1;
+    if (e < -6) return sign | (uint8_t)(v / 0x1p-9);              /* subnormal: mantissa = v / 2^-9 */
+    return sign | (uint8_t)((e + 7) << 3) | (uint8_t)(ldexp(v, 3 - e) - 8);
+}
+
+double dtype_e4m3_to_f64(uint8_t b)
+{
+    int s = b >> 7, e = (b >> 3) & 15, m = b & 7;
+    double v;
+    if (e == 15 && m == 7) return s ? -NAN : NAN;
+    if (e == 0) v = ldexp(m, -9);
+    else v = ldexp(8 + m, e - 7 - 3);
+    return s ? -v : v;
+}
+
+double dtype_e5m2_to_f64(uint8_t b)
+{
+    int s = b >> 7, e = (b >> 2) & 31, m = b & 3;
+    double v;
+    if (e == 31) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexp(m, -16);
+    else v = ldexp(4 + m, e - 15 - 2);
+    return s ? -v : v;
+}
 uint16_t dtype_f64_to_bf16(double x) { return (uint16_t)f64_to_format(x, 8, 7); }
 /* fp32 -> double is exact, so rounding the double once is rounding the float
  * once. */
@@ -212,6 +276,8 @@ double dtype_round_f64(dtype_t t, double x)
     case DT_FP16: return dtype_f16_to_f64(dtype_f64_to_f16(x));
     case DT_BF16: return dtype_bf16_to_f64(dtype_f64_to_bf16(x));
     case DT_FP32: return (double)(float)x;
+    case DT_E4M3: return dtype_e4m3_to_f64(dtype_f64_to_e4m3(x));
+    case DT_E5M2: return dtype_e5m2_to_f64(dtype_f64_to_e5m2(x));
     default:      return x;
     }
 }
@@ -239,6 +305,8 @@ double dtype_load_f64(dtype_t t, const void *buf, int64_t i)
     case DT_FP32: return (double)((const float *)buf)[i];
     case DT_FP64: return ((const double *)buf)[i];
     case DT_INT64: return (double)((const int64_t *)buf)[i];
+    case DT_E4M3: return dtype_e4m3_to_f64(((const uint8_t *)buf)[i]);
+    case DT_E5M2: return dtype_e5m2_to_f64(((const uint8_t *)buf)[i]);
     default: return NAN;
     }
 }
@@ -251,6 +319,8 @@ void dtype_store_f64(dtype_t t, void *buf, int64_t i, double x)
     case DT_FP32: ((float *)buf)[i] = (float)x; break;
     case DT_FP64: ((double *)buf)[i] = x; break;
     case DT_INT64: ((int64_t *)buf)[i] = f64_to_i64(x); break;
+    case DT_E4M3: ((uint8_t *)buf)[i] = dtype_f64_to_e4m3(x); break;
+    case DT_E5M2: ((uint8_t *)buf)[i] = dtype_f64_to_e5m2(x); break;
     default: break;
     }
 }
@@ -262,6 +332,7 @@ uint64_t dtype_bits(dtype_t t, const void *buf, int64_t i)
     case DT_FP32: { uint32_t u; memcpy(&u, (const float *)buf + i, 4); return u; }
     case DT_FP64: { uint64_t u; memcpy(&u, (const double *)buf + i, 8); return u; }
     case DT_INT64: return (uint64_t)((const int64_t *)buf)[i];
+    case DT_E4M3: case DT_E5M2: return ((const uint8_t *)buf)[i];
     default: return 0;
     }
 }
@@ -281,6 +352,9 @@ void dtype_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t
             case DT_BF16: ((uint16_t *)dst)[i] = (uint16_t)i64_to_format(v, 8, 7); break;
             case DT_FP32: ((float *)dst)[i] = (float)v; break;   /* C: correctly rounded */
             case DT_FP64: ((double *)dst)[i] = (double)v; break;
+            /* fp8: an int64 beyond 2^53 is far beyond fp8's range, so the
+             * double's rounding cannot change the result */
+            case DT_E4M3: case DT_E5M2: dtype_store_f64(to, dst, i, (double)v); break;
             default: break;
             }
         } else if (from == DT_FP32 && to == DT_BF16) {
@@ -588,6 +662,8 @@ int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_
     case DT_FP16: bits = dtype_f64_to_f16(v); break;
     case DT_BF16: bits = dtype_f64_to_bf16(v); break;
     case DT_FP32: bits = f32_bits((float)v); break;
+    case DT_E4M3: bits = dtype_f64_to_e4m3(v); break;
+    case DT_E5M2: bits = dtype_f64_to_e5m2(v); break;
     default:      bits = f64_bits(v); break;
     }
     int E = tr->exp_bits, M = tr->man_bits;
@@ -621,6 +697,8 @@ int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_
             if (nn) nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "; ");
             if (same)
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "exact");
+            else if (t == DT_E4M3 && fabsl(lt) > 448 && fabs(v) == 448)
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, saturated to the largest e4m3 (it has no inf)", ts);
             else if (isinf(v) && !isinf(lt))
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, overflow to %s", ts, v > 0 ? "inf" : "-inf");
             else if (v == 0 && lt != 0)
@@ -654,8 +732,25 @@ static uint16_t step16(uint16_t h, bool up)
 static double dec16(dtype_t t, uint16_t h) { return t == DT_FP16 ? dtype_f16_to_f64(h) : dtype_bf16_to_f64(h); }
 static uint16_t enc16(dtype_t t, double x) { return t == DT_FP16 ? dtype_f64_to_f16(x) : dtype_f64_to_bf16(x); }
 
+/* fp8: one code toward `up` (sign-magnitude codes). */
+static double step8(dtype_t t, double x, bool up)
+{
+    uint8_t b = t == DT_E4M3 ? dtype_f64_to_e4m3(x) : dtype_f64_to_e5m2(x);
+    if ((b & 0x7f) == 0) b = up ? 0x01 : 0x81;
+    else if (((b & 0x80) != 0) != up) b = (uint8_t)(b + 1);   /* away from zero */
+    else b = (uint8_t)(b - 1);
+    double v = t == DT_E4M3 ? dtype_e4m3_to_f64(b) : dtype_e5m2_to_f64(b);
+    if (v != v) return x > 0 ? INFINITY : -INFINITY;          /* e4m3: past 448 is the NaN code: nothing */
+    return v;
+}
+
 double dtype_ulp(dtype_t t, double x)
 {
+    if (t == DT_E4M3 || t == DT_E5M2) {
+        if (x != x || isinf(x)) return NAN;
+        double a = fabs(dtype_round_f64(t, x));
+        return step8(t, a, true) - a;                  /* from max: inf - max = inf */
+    }
     if (x != x || isinf(x)) return NAN;
     if (t == DT_INT64) return 1.0;
     double a = fabs(dtype_round_f64(t, x));
@@ -683,6 +778,10 @@ double dtype_nextafter(dtype_t t, double x, double toward)
     double xv = dtype_round_f64(t, x);
     if (xv == toward) return toward;          /* C nextafter: returns y when x == y */
     bool up = toward > xv;
+    if (t == DT_E4M3 || t == DT_E5M2) {
+        if (isinf(xv)) return xv > 0 ? dtype_traits[t].max : -dtype_traits[t].max;   /* toward 0 */
+        return step8(t, xv, up);
+    }
     switch (t) {
     case DT_FP16: case DT_BF16:
         return dec16(t, step16(enc16(t, xv), up));

@@ -21,6 +21,7 @@
 
 typedef enum dtype {
     DT_FP16, DT_BF16, DT_FP32, DT_FP64, DT_INT64,
+    DT_E4M3, DT_E5M2,   /* fp8 storage formats (OCP OFP8 rev 1.0): ops compute in fp32 and round back */
     DT_COUNT
 } dtype_t;
 
@@ -37,7 +38,9 @@ typedef struct dtype_traits {
 extern const dtype_traits_t dtype_traits[DT_COUNT];
 
 /* "fp16" -> DT_FP16; also accepts "float16", "half", "bfloat16", "float32",
- * "float", "float64", "double", "int64".  Returns -1 if unknown. */
+ * "float", "float64", "double", "int64", and for fp8 "e4m3", "e4m3fn",
+ * "float8_e4m3fn", "fp8_e4m3", "e5m2", "float8_e5m2", "fp8_e5m2".
+ * Returns -1 if unknown. */
 int dtype_from_name(const char *name);
 
 /* The compute type for a storage type: fp32 for fp16/bf16/fp32, fp64 for
@@ -56,6 +59,20 @@ dtype_t dtype_promote(dtype_t a, dtype_t b);
  * to even); at or above the overflow threshold ((2 - 2^-p) * 2^emax: fp16
  * 65520, bf16 0x1.ffp127) -> +-inf.  Widening conversions are exact and
  * keep NaN payload and sign. */
+/* fp8 (OCP 8-bit Floating Point Specification (OFP8) rev 1.0, 2023):
+ *   e4m3 = E4M3FN: bias 7, no inf, NaN only at S.1111.111, max 448,
+ *          min normal 2^-6, min subnormal 2^-9.  It has no inf, so the
+ *          overflow rule is a choice (OFP8 §5.3 allows saturation or NaN):
+ *          nnpad SATURATES, as NVIDIA's cvt...satfinite does: a finite value
+ *          beyond 448 and +-inf become +-448; NaN stays NaN.  Below 448
+ *          round to nearest even.
+ *   e5m2 = IEEE-like: bias 15, inf and NaN as binary16, max 57344; values
+ *          at or beyond (2 - 2^-3) * 2^15 = 61440 round to inf (IEEE §7.4).
+ * Decoding is exact. */
+uint8_t  dtype_f64_to_e4m3(double x);
+uint8_t  dtype_f64_to_e5m2(double x);
+double   dtype_e4m3_to_f64(uint8_t b);
+double   dtype_e5m2_to_f64(uint8_t b);
 uint16_t dtype_f64_to_f16(double x);
 uint16_t dtype_f32_to_f16(float x);
 double   dtype_f16_to_f64(uint16_t h);   /* exact */

@@ -1,0 +1,809 @@
+/* figures.c — the figure builtins: plot, hist, heatmap, numberline,
+ * compare (and the box form of bits, called from precision.c).
+ *
+ * Each builtin checks every argument first (errors raise with a span, as
+ * every op's do), then copies the numbers into a view_figure_t (figures
+ * are data, view.h) and hands it to view_show: a cell of the window, or a
+ * PNG file in headless mode.  Building the figure never raises, so nothing
+ * malloc'd for it can leak on an error.  They return nothing (none).
+ */
+#include "ops/ops.h"
+#include "lang/eval.h"
+#include "lang/error.h"
+#include "view/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double *dalloc(int64_t n)
+{
+    double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (!p) err_raise(ERR_LIMIT, err_here(), "out of memory for a figure of %lld points", (long long)n);
+    return p;
+}
+
+static dtype_t shown_dtype(call_t *c, const value_t *t)
+{
+    return t->u.t.weak ? op_settings(c->s)->precision : (dtype_t)t->u.t.dtype;
+}
+
+/* The values of a tensor as doubles, as its dtype holds them (a weak
+ * number: as the session precision rounds it). */
+static double *values_of(call_t *c, const value_t *t)
+{
+    double *v = dalloc(t->u.t.size);
+    dtype_t dt = shown_dtype(c, t);
+    for (int64_t i = 0; i < t->u.t.size; i++) {
+        double d = tensor_get_f64(t, i);
+        v[i] = t->u.t.weak ? dtype_round_f64(dt, d) : d;
+    }
+    return v;
+}
+
+/* The source text of a span (for default series labels: "sigmoid(x)"). */
+static void span_text(span_t sp, char *out, int cap)
+{
+    const source_t *src = err_source();
+    out[0] = 0;
+    if (!src || !src->text || sp.start < 0 || sp.end > src->len || sp.end <= sp.start) return;
+    int n = sp.end - sp.start;
+    if (n > cap - 4) { snprintf(out, (size_t)cap, "%.*s...", cap - 4, src->text + sp.start); return; }
+    snprintf(out, (size_t)cap, "%.*s", n, src->text + sp.start);
+}
+
+static const char *kw_str(call_t *c, const char *name)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    if (!v) return NULL;
+    if (v->kind != V_STR) err_raise(ERR_TYPE, sp, "%s= must be a string like \"text\", not a %s", name, val_kind_name(v));
+    return v->u.str.s;
+}
+
+static bool kw_flag(call_t *c, const char *name)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    return v && op_to_double(v, sp, name) != 0;
+}
+
+/* xlim=[a, b]: two finite numbers, a < b. */
+static bool kw_range(call_t *c, const char *name, double *a, double *b)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    if (!v) return false;
+    if (v->kind != V_TENSOR || v->u.t.size != 2)
+        err_raise(ERR_TYPE, sp, "%s= takes two numbers [low, high]", name);
+    *a = tensor_get_f64(v, 0);
+    *b = tensor_get_f64(v, 1);
+    if (!(isfinite(*a) && isfinite(*b) && *a < *b))
+        err_raise(ERR_VALUE, sp, "%s= needs finite low < high, got [%g, %g]", name, *a, *b);
+    return true;
+}
+
+static void common_options(call_t *c, view_figure_t *f)
+{
+    const char *t = kw_str(c, "title");
+    if (t) view_set_title(f, t);
+    const char *xl = kw_str(c, "xlabel"), *yl = kw_str(c, "ylabel");
+    if (xl) f->x.label = view_strdup(xl);
+    if (yl) f->y.label = view_strdup(yl);
+}
+
+/* Checks of the options shared by the plot family, before anything is built. */
+static void check_common(call_t *c)
+{
+    kw_str(c, "title"); kw_str(c, "xlabel"); kw_str(c, "ylabel");
+}
+
+static value_t *none(void) { return val_new(V_NONE); }
+
+/* ---- plot ---- */
+
+#define MAX_SERIES 16
+
+/* Evaluate f at one value of dtype dt. */
+static double f_at(call_t *c, value_t *f, dtype_t dt, double x)
+{
+    value_t *a = tensor_scalar_f64(dt, x);
+    value_t *r = eval_call_value(c->s, f, 1, &a, c->span);
+    double y = r->kind == V_TENSOR && r->u.t.size >= 1 ? tensor_get_f64(r, 0) : NAN;
+    val_unref(r);
+    val_unref(a);
+    return y;
+}
+
+/* The derivative of f at x in fp64: grad(f) when nnpad has grad, else a
+ * central difference in fp64 (h = 1e-6 * max(1, |x|): error ~1e-10
+ * relative for smooth f, enough to place where it underflows). */
+static double df_at(call_t *c, value_t *f, value_t *gf, double x)
+{
+    if (gf) return f_at(c, gf, DT_FP64, x);
+    double h = 1e-6 * fmax(1, fabs(x));
+    return (f_at(c, f, DT_FP64, x + h) - f_at(c, f, DT_FP64, x - h)) / (2 * h);
+}
+
+typedef struct sat_pred {
+    call_t *c; value_t *f, *gf; dtype_t dt;
+    int what;        /* 0: f(x) == limit; 1: framework grad == 0; 2: exact grad rounds to 0 */
+    double limit;
+    const char *fname;
+} sat_pred_t;
+
+static bool sat_test(sat_pred_t *p, double x)
+{
+    if (p->what == 0) return f_at(p->c, p->f, p->dt, x) == p->limit;
+    if (p->what == 1) {
+        double y = f_at(p->c, p->f, p->dt, x);
+        /* as a framework computes it from the rounded output, each step rounded */
+        double g = !strcmp(p->fname, "tanh") ? dtype_round_f64(p->dt, 1 - dtype_round_f64(p->dt, y * y))
+                                             : dtype_round_f64(p->dt, y * dtype_round_f64(p->dt, 1 - y));
+        return g == 0;
+    }
+    double d = df_at(p->c, p->f, p->gf, x);
+    return d != 0 && dtype_round_f64(p->dt, d) == 0;
+}
+
+/* a, b representable in dt, test(a) false and test(b) true: the value of
+ * dt nearest a at which the test turns true (bisection on dt's values). */
+static double refine(sat_pred_t *p, double a, double b)
+{
+    for (int it = 0; it < 80; it++) {
+        if (dtype_nextafter(p->dt, a, b) == b) return b;
+        double m = dtype_round_f64(p->dt, a + (b - a) / 2);
+        if (m == a) m = dtype_nextafter(p->dt, a, b);
+        if (m == b) return b;
+        if (sat_test(p, m)) b = m; else a = m;
+    }
+    return b;
+}
+
+/* On each side of the range, where the test turns true from inside out;
+ * adds a marker line at each. */
+static void mark_threshold(view_figure_t *fig, sat_pred_t *p, const double *x, int64_t n, uint32_t color, const char *what)
+{
+    if (n < 2) return;
+    int64_t mid = n / 2;
+    for (int side = 0; side < 2; side++) {
+        int64_t end = side ? n - 1 : 0, step = side ? -1 : 1;
+        double xe = dtype_round_f64(p->dt, x[end]);
+        if (!sat_test(p, xe)) continue;
+        /* walk inward along the grid to the last true point */
+        int64_t i = end;
+        while (i + step != mid && sat_test(p, dtype_round_f64(p->dt, x[i + step]))) i += step;
+        double inner = dtype_round_f64(p->dt, x[i + step]);
+        if (sat_test(p, inner)) continue;
+        double t = refine(p, inner, dtype_round_f64(p->dt, x[i]));
+        char lab[256], xs[64];
+        dtype_format(xs, sizeof xs, p->dt, t, 0);
+        snprintf(lab, sizeof lab, "x %s %s: %s", side ? ">=" : "<=", xs, what);
+        view_add_vline(fig, t, color, lab);
+    }
+}
+
+static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fname, const double *x, const double *y, int64_t n,
+                       dtype_t dt, double thr_rel)
+{
+    /* the exact derivative in fp64, as a second series */
+    value_t *gf = NULL;
+    const op_def_t *g = op_find("grad");
+    if (g) {
+        value_t *gfn = val_new(V_FUNC);
+        gfn->u.fn.op = g;
+        gfn->u.fn.name = g->name;
+        gf = eval_call_value(c->s, gfn, 1, &f, c->span);
+        val_unref(gfn);
+        if (gf->kind != V_FUNC) { val_unref(gf); gf = NULL; }
+    }
+    double *dx = dalloc(n), *dy = dalloc(n);
+    double dmax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 255) == 0) err_check_interrupt();
+        dx[i] = x[i];
+        dy[i] = df_at(c, f, gf, x[i]);
+        if (fabs(dy[i]) > dmax) dmax = fabs(dy[i]);
+    }
+    char lab[96];
+    snprintf(lab, sizeof lab, "%s'(x), exact (fp64)", fname);
+    view_series_t *s = view_add_series(fig, lab, n, dx, dy, DT_FP64);
+    (void)s;
+    /* shade where |f'| < thr_rel * max |f'| */
+    double thr = thr_rel * dmax;
+    for (int64_t i = 0; i < n;) {
+        if (!(fabs(dy[i]) < thr)) { i++; continue; }
+        int64_t j = i;
+        while (j + 1 < n && fabs(dy[j + 1]) < thr) j++;
+        char bl[96];
+        snprintf(bl, sizeof bl, "|%s'| < %g (%g%% of its max)", fname, thr, thr_rel * 100);
+        view_add_band(fig, x[i], x[j], 0x888888, fig->nbands ? NULL : bl);
+        i = j + 1;
+    }
+    sat_pred_t p = { c, f, gf, dt, 0, 0, fname };
+    /* the output becomes exactly its limit: flat at the ends */
+    for (int side = 0; side < 2; side++) {
+        double lim = side ? y[n - 1] : y[0];
+        if (!isfinite(lim)) continue;
+        int64_t run = 0;
+        for (int64_t i = side ? n - 1 : 0; i >= 0 && i < n && y[i] == lim; i += side ? -1 : 1) run++;
+        if (run < 2 || run == n) continue;
+        p.what = 0; p.limit = lim;
+        char what[96], ls[64];
+        dtype_format(ls, sizeof ls, dt, lim, 0);
+        snprintf(what, sizeof what, "%s = %s exactly (%s)", fname, ls, dtype_traits[dt].name);
+        int64_t idx = side ? n - run : run - 1;
+        double inner = dtype_round_f64(dt, x[side ? idx - 1 : idx + 1]);
+        double t = refine(&p, inner, dtype_round_f64(dt, x[idx]));
+        char lab2[256], xs[64];
+        dtype_format(xs, sizeof xs, dt, t, 0);
+        snprintf(lab2, sizeof lab2, "x %s %s: %s", side ? ">=" : "<=", xs, what);
+        view_add_vline(fig, t, 0x000000, lab2);
+    }
+    if (!strcmp(fname, "sigmoid") || !strcmp(fname, "tanh")) {
+        p.what = 1;
+        char what[96];
+        snprintf(what, sizeof what, "%s = 0 (%s)", !strcmp(fname, "tanh") ? "1 - y*y" : "y*(1-y)", dtype_traits[dt].name);
+        mark_threshold(fig, &p, x, n, 0xCC79A7, what);
+    }
+    p.what = 2;
+    char what[96];
+    snprintf(what, sizeof what, "exact %s' underflows to 0 (%s)", fname, dtype_traits[dt].name);
+    mark_threshold(fig, &p, x, n, 0x009E73, what);
+    if (gf) val_unref(gf);
+}
+
+static value_t *plot_impl(call_t *c)
+{
+    check_common(c);
+    /* the x tensor: the first tensor argument when there are two or more */
+    int xi = -1, nt = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        value_t *v = c->args[i];
+        if (v->kind == V_TENSOR) { if (xi < 0) xi = i; nt++; }
+        else if (v->kind != V_FUNC)
+            err_raise(ERR_TYPE, c->arg_spans[i], "plot takes tensors and functions, not a %s; usage: %s", val_kind_name(v), c->op->signature);
+    }
+    if (xi < 0) err_raise(ERR_TYPE, c->span, "plot needs the x values: plot(f, x) or plot(x, y1, y2, ...)");
+    bool only_y = nt == 1 && c->nargs == 1;
+    value_t *x = c->args[xi];
+    if (x->u.t.ndim != 1 || x->u.t.size < 1)
+        err_raise(ERR_SHAPE, c->arg_spans[xi], "plot's x must be a 1-D tensor with at least one value (x = linspace(-6, 6, 121))");
+    if (c->nargs - (only_y ? 0 : 1) > MAX_SERIES)
+        err_raise(ERR_LIMIT, c->span, "plot draws at most %d series at once", MAX_SERIES);
+    int64_t n = x->u.t.size;
+    /* the y values: tensors as given, functions applied to x */
+    value_t *ys[MAX_SERIES];
+    int ny = 0, yarg[MAX_SERIES];
+    value_t *fn1 = NULL;
+    int nfn = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        if (i == xi && !only_y) continue;
+        value_t *v = c->args[i], *y;
+        if (v->kind == V_FUNC) {
+            y = eval_call_value(c->s, v, 1, &x, c->arg_spans[i]);
+            fn1 = v; nfn++;
+            if (y->kind != V_TENSOR)
+                err_raise(ERR_TYPE, c->arg_spans[i], "plot: this function gave a %s, not numbers", val_kind_name(y));
+        } else y = val_ref(v);
+        if (y->u.t.size != n && !(y->u.t.size == 1))
+            err_raise(ERR_SHAPE, c->arg_spans[i], "plot: y has %lld values but x has %lld (each series needs one y per x)",
+                      (long long)y->u.t.size, (long long)n);
+        ys[ny] = y; yarg[ny++] = i;
+    }
+    double xlo, xhi, ylo, yhi;
+    bool hx = kw_range(c, "xlim", &xlo, &xhi), hy = kw_range(c, "ylim", &ylo, &yhi);
+    bool logy = kw_flag(c, "logy"), sat = kw_flag(c, "saturation");
+    double thr = 0.01;
+    span_t tsp;
+    value_t *tv = op_kw(c, "threshold", &tsp);
+    if (tv) {
+        thr = op_to_double(tv, tsp, "threshold");
+        if (!(thr > 0 && thr < 1)) err_raise(ERR_VALUE, tsp, "threshold= is a fraction of the largest |f'|, between 0 and 1");
+    }
+    if (sat && nfn != 1)
+        err_raise(ERR_VALUE, c->span, "saturation=1 needs exactly one function: plot(sigmoid, x, saturation=1)");
+    /* labels */
+    const char *labels[MAX_SERIES] = { 0 };
+    span_t lsp;
+    value_t *lv = op_kw(c, "labels", &lsp);
+    if (lv) {
+        if (lv->kind == V_STR && ny == 1) labels[0] = lv->u.str.s;
+        else if (lv->kind == V_LIST && lv->u.list.n == ny) {
+            for (int i = 0; i < ny; i++) {
+                if (lv->u.list.items[i]->kind != V_STR) err_raise(ERR_TYPE, lsp, "labels= must be strings: labels=[\"a\", \"b\"]");
+                labels[i] = lv->u.list.items[i]->u.str.s;
+            }
+        } else
+            err_raise(ERR_VALUE, lsp, "labels= needs one string per series (%d here): labels=[\"a\", \"b\"]", ny);
+    }
+    /* build */
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "plot");
+    common_options(c, f);
+    dtype_t xdt = shown_dtype(c, x);
+    double *xv = values_of(c, x);
+    for (int k = 0; k < ny; k++) {
+        value_t *y = ys[k];
+        double *xs = malloc((size_t)n * sizeof *xs), *yv = malloc((size_t)n * sizeof *yv);
+        if (!xs || !yv) abort();
+        memcpy(xs, only_y ? xv : xv, (size_t)n * sizeof *xs);
+        if (only_y) for (int64_t i = 0; i < n; i++) xs[i] = (double)i;
+        dtype_t dt = shown_dtype(c, y);
+        for (int64_t i = 0; i < n; i++) {
+            double d = tensor_get_f64(y, y->u.t.size == 1 ? 0 : i);
+            yv[i] = y->u.t.weak ? dtype_round_f64(dt, d) : d;
+        }
+        char lab[80];
+        if (labels[k]) snprintf(lab, sizeof lab, "%s", labels[k]);
+        else if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab, sizeof lab, "%s", c->args[yarg[k]]->u.fn.name ? c->args[yarg[k]]->u.fn.name : "f");
+        else span_text(c->arg_spans[yarg[k]], lab, sizeof lab);
+        if (ny == 1 && !labels[k] && !sat) {
+            /* one series: its name is the y axis' title, no legend */
+            if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x)");
+            if (!f->y.label) f->y.label = view_strdup(lab);
+            view_add_series(f, NULL, n, xs, yv, dt);
+        } else
+            view_add_series(f, lab, n, xs, yv, dt);
+    }
+    if (only_y && !f->x.label) f->x.label = view_strdup("index");
+    else if (!f->x.label && !only_y) {
+        char lab[80];
+        span_text(c->arg_spans[xi], lab, sizeof lab);
+        if (strlen(lab) < 20) f->x.label = view_strdup(lab);
+    }
+    if (hx) { f->x.fixed = true; f->x.lo = xlo; f->x.hi = xhi; }
+    if (hy) { f->y.fixed = true; f->y.lo = ylo; f->y.hi = yhi; }
+    if (logy) {
+        f->y.log = true;
+        if (hy && ylo <= 0) { view_figure_free(f); free(xv); err_raise(ERR_VALUE, c->span, "logy=1 needs ylim above 0"); }
+    }
+    if (sat) {
+        const char *volatile fname = fn1->u.fn.name ? fn1->u.fn.name : "f";
+        /* errors in f are raised before anything else is built; the
+         * figure is freed by its owner if they happen here */
+        err_frame_t fr;
+        if (err_try(&fr) == 0) {
+            saturation(c, f, fn1, fname, xv, f->series[0].y, n, xdt, thr);
+            err_pop(&fr);
+        } else {
+            view_figure_free(f);
+            free(xv);
+            err_rethrow();
+        }
+        if (!f->title) {
+            char t[128];
+            snprintf(t, sizeof t, "%s in %s: where it saturates", fname, dtype_traits[xdt].name);
+            view_set_title(f, t);
+        }
+    }
+    free(xv);
+    for (int k = 0; k < ny; k++) val_unref(ys[k]);
+    view_show(f, c->s->out);
+    return none();
+}
+
+/* ---- hist ---- */
+
+static value_t *hist_impl(call_t *c)
+{
+    check_common(c);
+    value_t *t = op_arg_tensor(c, 0);
+    int64_t bins = 30;
+    span_t bsp;
+    value_t *bv = op_kw(c, "bins", &bsp);
+    if (bv) {
+        bins = op_to_int(bv, bsp, "bins");
+        if (bins < 1 || bins > 10000) err_raise(ERR_VALUE, bsp, "bins= must be between 1 and 10000, got %lld", (long long)bins);
+    }
+    double lo = INFINITY, hi = -INFINITY;
+    int64_t bad = 0, n = t->u.t.size;
+    dtype_t dt = shown_dtype(c, t);
+    bool hr = kw_range(c, "range", &lo, &hi);
+    for (int64_t i = 0; i < n && !hr; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double v = dtype_round_f64(dt, tensor_get_f64(t, i));
+        if (!isfinite(v)) continue;
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+    }
+    if (!(lo <= hi)) err_raise(ERR_VALUE, c->arg_spans[0], "hist: no finite values to count");
+    if (lo == hi) { lo -= 0.5; hi += 0.5; }
+    double *edges = dalloc(bins + 1), *cnt = dalloc(bins);
+    for (int64_t b = 0; b <= bins; b++) edges[b] = lo + (hi - lo) * (double)b / (double)bins;
+    for (int64_t b = 0; b < bins; b++) cnt[b] = 0;
+    int64_t outside = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = dtype_round_f64(dt, tensor_get_f64(t, i));
+        if (!isfinite(v)) { bad++; continue; }
+        if (v < lo || v > hi) { outside++; continue; }
+        /* numpy.histogram: bins are half-open [a, b) except the last, [a, b] */
+        int64_t b = (int64_t)((v - lo) / (hi - lo) * (double)bins);
+        if (b >= bins) b = bins - 1;
+        if (b < 0) b = 0;
+        while (b > 0 && v < edges[b]) b--;
+        while (b < bins - 1 && v >= edges[b + 1]) b++;
+        cnt[b]++;
+    }
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "hist");
+    common_options(c, f);
+    view_series_t *s = view_add_series(f, NULL, bins, edges, cnt, DT_INT64);
+    s->style = VIEW_BARS;
+    f->y.from_zero = true;
+    if (!f->y.label) f->y.label = view_strdup("count");
+    if (!f->x.label) {
+        char lab[80];
+        span_text(c->arg_spans[0], lab, sizeof lab);
+        f->x.label = view_strdup(lab);
+    }
+    char note[200];
+    int k = snprintf(note, sizeof note, "%lld values (%s) in %lld bins of width %g", (long long)(n - bad - outside),
+                     dtype_traits[dt].name, (long long)bins, (hi - lo) / (double)bins);
+    if (bad) k += snprintf(note + k, sizeof note - (size_t)k, "; %lld nan/inf not counted", (long long)bad);
+    if (outside) snprintf(note + k, sizeof note - (size_t)k, "; %lld outside range=", (long long)outside);
+    f->note = view_strdup(note);
+    view_show(f, c->s->out);
+    return none();
+}
+
+/* ---- heatmap ---- */
+
+static value_t *heatmap_impl(call_t *c)
+{
+    check_common(c);
+    value_t *a = op_arg_tensor(c, 0);
+    if (a->u.t.ndim != 2 && a->u.t.ndim != 1)
+        err_raise(ERR_SHAPE, c->arg_spans[0], "heatmap needs a matrix (2-D tensor), got %d dimensions", a->u.t.ndim);
+    int64_t rows = a->u.t.ndim == 2 ? a->u.t.shape[0] : 1, cols = a->u.t.shape[a->u.t.ndim - 1];
+    if (rows < 1 || cols < 1) err_raise(ERR_SHAPE, c->arg_spans[0], "heatmap: the matrix is empty");
+    if (rows > 4096 || cols > 4096) err_raise(ERR_LIMIT, c->arg_spans[0], "heatmap draws at most 4096 x 4096 cells");
+    double zlo, zhi;
+    bool hz = kw_range(c, "zlim", &zlo, &zhi);
+    view_figure_t *f = view_figure_new(VIEW_HEATMAP, "heatmap");
+    common_options(c, f);
+    f->rows = (int)rows; f->cols = (int)cols;
+    f->z = values_of(c, a);
+    f->zdtype = shown_dtype(c, a);
+    if (!hz) {
+        zlo = INFINITY; zhi = -INFINITY;
+        for (int64_t i = 0; i < rows * cols; i++) if (isfinite(f->z[i])) { if (f->z[i] < zlo) zlo = f->z[i]; if (f->z[i] > zhi) zhi = f->z[i]; }
+        if (!(zlo <= zhi)) { zlo = 0; zhi = 1; }
+        if (zlo == zhi) { zlo -= 0.5; zhi += 0.5; }
+    }
+    f->zlo = zlo; f->zhi = zhi;
+    if (!f->x.label) f->x.label = view_strdup("column");
+    if (!f->y.label) f->y.label = view_strdup("row");
+    view_show(f, c->s->out);
+    return none();
+}
+
+/* ---- numberline ---- */
+
+#define NL_MAX 100000
+
+static value_t *numberline_impl(call_t *c)
+{
+    check_common(c);
+    dtype_t dt = op_to_dtype(c->args[0], c->arg_spans[0]);
+    if (!dtype_traits[dt].is_float) err_raise(ERR_DTYPE, c->arg_spans[0], "numberline shows a float dtype, not %s", dtype_traits[dt].name);
+    double lo = op_to_double(c->args[1], c->arg_spans[1], "numberline's lo");
+    double hi = op_to_double(c->args[2], c->arg_spans[2], "numberline's hi");
+    if (!(isfinite(lo) && isfinite(hi) && lo < hi)) err_raise(ERR_VALUE, c->span, "numberline needs finite lo < hi, got %g and %g", lo, hi);
+    double val = NAN;
+    span_t vsp;
+    value_t *vv = c->nargs > 3 ? c->args[3] : op_kw(c, "value", &vsp);
+    if (c->nargs > 3) vsp = c->arg_spans[3];
+    if (vv) val = op_to_double(vv, vsp, "value");
+    /* count first */
+    double v0 = dtype_round_f64(dt, lo);
+    if (v0 < lo) v0 = dtype_nextafter(dt, v0, INFINITY);
+    if (isinf(v0)) v0 = -dtype_traits[dt].max;
+    int64_t n = 0;
+    for (double v = v0; v <= hi && !isinf(v); v = dtype_nextafter(dt, v, INFINITY)) {
+        if (v == 0 && signbit(v)) continue;
+        if (++n > NL_MAX)
+            err_raise(ERR_LIMIT, c->span, "%s has more than %d values in [%g, %g]: narrow the interval", dtype_traits[dt].name, NL_MAX, lo, hi);
+    }
+    double *xs = dalloc(n), *kind = dalloc(n);
+    int64_t k = 0;
+    double mn = dtype_traits[dt].min_normal;
+    for (double v = v0; v <= hi && k < n && !isinf(v); v = dtype_nextafter(dt, v, INFINITY)) {
+        if (v == 0 && signbit(v)) continue;
+        xs[k] = v;
+        double a = fabs(v);
+        int e;
+        double m = frexp(a, &e);
+        kind[k] = v == 0 ? 3 : a < mn ? 1 : m == 0.5 ? 2 : 0;
+        k++;
+    }
+    view_figure_t *f = view_figure_new(VIEW_NUMBERLINE, "numberline");
+    common_options(c, f);
+    view_series_t *s = view_add_series(f, NULL, n, xs, kind, DT_FP64);
+    (void)s;
+    f->x.fixed = true; f->x.lo = lo; f->x.hi = hi;
+    f->nl_dtype = dt;
+    if (!isnan(val)) { f->nl_value = val; f->nl_rounded = dtype_round_f64(dt, val); }
+    char t[160];
+    if (!f->title) {
+        snprintf(t, sizeof t, "the %lld %s values in [%g, %g]", (long long)n, dtype_traits[dt].name, lo, hi);
+        view_set_title(f, t);
+    }
+    /* the same facts as text, for the terminal */
+    FILE *out = c->s->out;
+    fprintf(out, "%s in [%g, %g]: %lld representable values\n", dtype_traits[dt].name, lo, hi, (long long)n);
+    int lines = 0, nb = 0;
+    for (int64_t i = 0; i + 1 < n; i++) nb += kind[i] == 2 || i == 0;
+    for (int64_t i = 0, b = 0; i + 1 < n; i++) {
+        if (kind[i] != 2 && i != 0) continue;
+        if (b++ > 0 && b <= nb - 10) {
+            if (b == 2) fprintf(out, "  ... %d more binades, each spacing twice the one before ...\n", nb - 11);
+            continue;
+        }
+        double a = xs[i], gap = xs[i + 1] - xs[i];
+        int64_t j = i + 1;
+        while (j < n && kind[j] != 2) j++;
+        double b = j < n ? xs[j] : hi;
+        int e = (int)lround(log2(fabs(gap)));
+        bool sub = kind[i] == 1 || kind[i] == 3;
+        fprintf(out, "  [%g, %g): spacing %g%s%d%s\n", a, b, gap, ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
+                sub ? " (subnormal: evenly spaced down to 0)" : "");
+        lines++;
+    }
+    if (!isnan(val)) {
+        char a[64], b[1200];
+        dtype_format_shortest(a, sizeof a, val);
+        dtype_format_exact(b, sizeof b, f->nl_rounded);
+        fprintf(out, "  %s rounds to %s in %s (error %.3g)\n", a, b, dtype_traits[dt].name, f->nl_rounded - val);
+    }
+    view_show(f, out);
+    return none();
+}
+
+/* ---- compare ---- */
+
+#define CMP_MAX 8
+
+static value_t *compare_impl(call_t *c)
+{
+    dtype_t dts[CMP_MAX] = { DT_FP64, DT_FP32, DT_BF16, DT_FP16 };
+    int nd = 4;
+    span_t psp;
+    value_t *pv = op_kw(c, "precision", &psp);
+    if (pv) {
+        if (pv->kind != V_LIST || pv->u.list.n < 1 || pv->u.list.n > CMP_MAX - 1)
+            err_raise(ERR_TYPE, psp, "precision= takes a list of dtypes: precision=[fp32, bf16, fp16]");
+        nd = 0;
+        dts[nd++] = DT_FP64;
+        for (int i = 0; i < pv->u.list.n; i++) {
+            dtype_t d = op_to_dtype(pv->u.list.items[i], psp);
+            if (d != DT_FP64) dts[nd++] = d;
+        }
+    }
+    value_t *fn = c->args[0];
+    bool fform = fn->kind == V_FUNC;
+    if (fform && c->nargs < 2) err_raise(ERR_TYPE, c->span, "compare(f, x) needs x too");
+    if (!fform && c->nargs > 1) err_raise(ERR_TYPE, c->arg_spans[1], "compare(expr) takes one expression; compare(f, x) a function and x");
+    if (!fform && (!c->arg_nodes || !c->arg_nodes[0]))
+        err_raise(ERR_TYPE, c->span, "compare needs the expression written in the call: compare(0.1 + 0.2)");
+    value_t *res[CMP_MAX];
+    session_settings_t *st = op_settings(c->s);
+    dtype_t saved = st->precision;
+    for (int k = 0; k < nd; k++) {
+        if (fform) {
+            value_t *x = op_arg_tensor(c, 1);
+            value_t *xc = tensor_new_raw(dts[k], x->u.t.ndim, x->u.t.shape);
+            dtype_convert(dts[k], tensor_data(xc), (dtype_t)x->u.t.dtype, tensor_data(x), x->u.t.size);
+            res[k] = eval_call_value(c->s, fn, 1, &xc, c->arg_spans[0]);
+            val_unref(xc);
+        } else {
+            /* the expression again, with the session precision set to each
+             * dtype: literals and new tensors follow it (variables keep
+             * their own dtypes) */
+            err_frame_t fr;
+            st->precision = dts[k];
+            if (err_try(&fr) == 0) {
+                res[k] = eval_expr(c->s, c->arg_nodes[0], c->s->globals);
+                err_pop(&fr);
+            } else {
+                st->precision = saved;
+                err_rethrow();
+            }
+            st->precision = saved;
+        }
+        if (res[k]->kind != V_TENSOR || res[k]->u.t.size < 1)
+            err_raise(ERR_TYPE, c->arg_spans[0], "compare: the expression gave a %s, not numbers", val_kind_name(res[k]));
+        if (res[k]->u.t.size != res[0]->u.t.size)
+            err_raise(ERR_SHAPE, c->arg_spans[0], "compare: results of different sizes in different dtypes");
+    }
+    int64_t n = res[0]->u.t.size, shown = n > 4 ? 4 : n;
+    /* table: dtype | value(s) | error vs fp64 | relative error | max |error| */
+    view_figure_t *f = view_figure_new(VIEW_TABLE, "compare");
+    char expr[120];
+    span_text(fform ? span_join(c->arg_spans[0], c->arg_spans[1]) : c->arg_spans[0], expr, sizeof expr);
+    char title[200];
+    snprintf(title, sizeof title, "%s in %d precisions", expr, nd);
+    view_set_title(f, kw_str(c, "title") ? kw_str(c, "title") : title);
+    f->tcols = 5; f->trows = nd + 1;
+    f->cells = calloc((size_t)(f->tcols * f->trows), sizeof *f->cells);
+    if (!f->cells) abort();
+    const char *head[5] = { "dtype", n > 1 ? "values (first 4)" : "value", "error vs fp64", "relative error", "error in ulps" };
+    for (int j = 0; j < 5; j++) f->cells[j] = view_strdup(head[j]);
+    FILE *out = c->s->out;
+    fprintf(out, "%-6s %-28s %-14s %-14s %s\n", "dtype", head[1], head[2], head[3], head[4]);
+    for (int k = 0; k < nd; k++) {
+        dtype_t dt = res[k]->u.t.weak ? st->precision : (dtype_t)res[k]->u.t.dtype;
+        if (res[k]->u.t.weak && k == 0) dt = DT_FP64;
+        char vals[256] = "";
+        int L = 0;
+        double maxerr = 0, maxrel = 0, maxulp = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double v = tensor_get_f64(res[k], i), r = tensor_get_f64(res[0], i);
+            if (res[k]->u.t.weak) v = dtype_round_f64(dts[k], v);
+            if (i < shown) {
+                char s[64];
+                dtype_format(s, sizeof s, res[k]->u.t.weak ? dts[k] : dt, v, 0);
+                L += snprintf(vals + L, sizeof vals - (size_t)L, "%s%s", i ? ", " : "", s);
+            }
+            double e = v - r;
+            if (fabs(e) > fabs(maxerr) || (isnan(e) && !isnan(maxerr))) maxerr = e;
+            if (r != 0 && fabs(e / r) > maxrel) maxrel = fabs(e / r);
+            dtype_t ud = res[k]->u.t.weak ? dts[k] : dt;
+            double u = dtype_ulp(ud, r);
+            if (isfinite(u) && u > 0 && fabs(e) / u > maxulp) maxulp = fabs(e) / u;
+        }
+        if (n > shown) snprintf(vals + L, sizeof vals - (size_t)L, ", ...");
+        char e1[40], e2[40], e3[40];
+        if (k == 0) { snprintf(e1, sizeof e1, "(reference)"); e2[0] = 0; e3[0] = 0; }
+        else {
+            snprintf(e1, sizeof e1, "%.3g", maxerr);
+            snprintf(e2, sizeof e2, "%.3g", maxrel);
+            snprintf(e3, sizeof e3, "%.3g", maxulp);
+        }
+        const char *dn = dtype_traits[res[k]->u.t.weak ? dts[k] : dt].name;
+        const char *row[5] = { dn, vals, e1, e2, e3 };
+        for (int j = 0; j < 5; j++) f->cells[(k + 1) * 5 + j] = view_strdup(row[j]);
+        fprintf(out, "%-6s %-28s %-14s %-14s %s\n", dn, vals, e1, e2, e3);
+    }
+    if (n > 1) f->note = view_strdup("errors are the largest over all elements");
+    for (int k = 0; k < nd; k++) val_unref(res[k]);
+    view_show(f, out);
+    return none();
+}
+
+/* ---- bits as boxes (called by bits() in precision.c) ---- */
+
+void figures_bits_show(call_t *c, const char *text)
+{
+    value_t *x = c->args[0];
+    if (x->kind != V_TENSOR || !text) return;
+    dtype_t dt = shown_dtype(c, x);
+    if (!dtype_traits[dt].is_float) return;
+    int64_t n = x->u.t.size > 16 ? 16 : x->u.t.size;
+    view_figure_t *f = view_figure_new(VIEW_BITS, "bits");
+    f->bitrows = calloc((size_t)(n ? n : 1), sizeof *f->bitrows);
+    if (!f->bitrows) abort();
+    const char *line = text;
+    char src[64];
+    span_text(c->arg_spans[0], src, sizeof src);
+    for (int64_t i = 0; i < n; i++) {
+        view_bitrow_t *r = &f->bitrows[f->nbitrows++];
+        r->E = dtype_traits[dt].exp_bits;
+        r->M = dtype_traits[dt].man_bits;
+        r->dtname = view_strdup(dtype_traits[dt].name);
+        double v;
+        if (x->u.t.weak) {
+            char one[8];
+            dtype_convert(dt, one, (dtype_t)x->u.t.dtype, (const char *)tensor_data(x) + (size_t)i * dtype_traits[x->u.t.dtype].size, 1);
+            v = dtype_load_f64(dt, one, 0);
+            r->bits = dtype_bits(dt, one, 0);
+        } else {
+            v = tensor_get_f64(x, i);
+            r->bits = dtype_bits(dt, tensor_data(x), i);
+        }
+        (void)v;
+        char lab[64];
+        if (x->u.t.ndim == 0) snprintf(lab, sizeof lab, "%s", src);
+        else snprintf(lab, sizeof lab, "[%lld]", (long long)i);
+        r->label = view_strdup(lab);
+        /* the text line's part from '=' on (the exact value and the note) */
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *eq = memchr(line, '=', len);
+        if (eq) {
+            size_t k = len - (size_t)(eq - line);
+            r->text = malloc(k + 1);
+            if (r->text) { memcpy(r->text, eq, k); r->text[k] = 0; }
+        }
+        line = nl ? nl + 1 : line + len;
+    }
+    char t[120];
+    snprintf(t, sizeof t, "bits of %s in %s", src, dtype_traits[dt].name);
+    view_set_title(f, t);
+    view_show_window_only(f, c->s->out);
+}
+
+/* ---- fp8 casts (the storage dtypes that arrive with this issue) ---- */
+
+static value_t *to_fp8(call_t *c, dtype_t dt)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
+    dtype_convert(dt, tensor_data(r), (dtype_t)x->u.t.dtype, tensor_data(x), x->u.t.size);
+    return r;
+}
+static value_t *e4m3_impl(call_t *c) { return to_fp8(c, DT_E4M3); }
+static value_t *e5m2_impl(call_t *c) { return to_fp8(c, DT_E5M2); }
+
+/* ---- the table ---- */
+
+#define FIG_OPTS "title= xlabel= ylabel= (strings; Korean works)"
+
+const op_def_t op_family_figures[] = {
+    {"plot", OPK_FUNC, .impl = plot_impl, .min_args = 1, .max_args = -1,
+     .kwargs = "title labels xlabel ylabel logy xlim ylim saturation threshold",
+     .signature = "plot(x, y1, y2, ...) or plot(f, x)",
+     .summary = "line plot of series against x (a window, or a PNG when headless)",
+     .formula = "each y (a tensor, or a function applied to x) drawn against x; plot(y) uses x = 0..n-1. "
+                "saturation=1 with one function f also draws f' (exact, fp64), shades where |f'| < threshold*max|f'| "
+                "(threshold=0.01), and marks where f(x), computed in x's dtype, becomes exactly its limit, where the "
+                "framework gradient y*(1-y) (sigmoid) or 1-y*y (tanh) rounds to 0, and where the exact f' underflows to 0",
+     .shapes = "x: (n,); each y: (n,) or a function of x -> a figure (returns nothing)",
+     .dtypes = "any; hover prints each series' values as its dtype holds them; " FIG_OPTS
+               "; labels=[...], logy=1, xlim=[a, b], ylim=[a, b]",
+     .source = "lines drawn min/max per pixel column (M4 decimation, Jugel et al., VLDB 2014); palette Okabe & Ito (2008); "
+               "ticks Heckbert, Graphics Gems (1990)",
+     .example = "x = linspace(-6, 6, 121)\nplot(x, tanh(x), exp(-x^2), title=\"tanh\")\nplot(tanh, x)"},
+    {"hist", OPK_FUNC, .impl = hist_impl, .min_args = 1, .max_args = 1, .kwargs = "bins range title xlabel ylabel",
+     .signature = "hist(t, bins=30)", .summary = "histogram of the values of t",
+     .formula = "counts of values in bins equal-width bins over [min, max] (or range=[a, b]); bins are [a, b) except "
+                "the last, [a, b], as numpy.histogram; nan and inf are counted apart",
+     .shapes = "t: any shape (all elements) -> a figure",
+     .dtypes = "values as t's dtype holds them (a weak number: the session precision); " FIG_OPTS,
+     .source = "numpy.histogram (bin edges and the closed last bin)",
+     .example = "seed(1)\nhist(randn(1000), bins=20)"},
+    {"heatmap", OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
+     .signature = "heatmap(A)", .summary = "a matrix as coloured cells with a colour bar (row 0 at the top)",
+     .formula = "cell (i, j) coloured by viridis((A[i,j] - lo) / (hi - lo)), lo/hi the min/max or zlim=[lo, hi]; "
+                "nan is grey; small matrices show their values",
+     .shapes = "A: (rows, cols) or (n,) -> a figure", .dtypes = "any float or int64; " FIG_OPTS,
+     .source = "viridis colour map (van der Walt & Smith, matplotlib 2015): perceptually uniform, colour-blind safe",
+     .example = "heatmap([[1, 2], [3, 4]], title=\"A\")"},
+    {"numberline", OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
+     .signature = "numberline(dtype, lo, hi[, value])",
+     .summary = "every representable value of a dtype in [lo, hi]: spacing, powers of two, subnormals",
+     .formula = "the values v of dtype in [lo, hi], each a tick; the spacing (ulp) is 2^(e - mantissa_bits) in "
+                "[2^e, 2^(e+1)) and doubles at each power of two; below the smallest normal the subnormals are evenly "
+                "spaced by the smallest subnormal; value= shows where that number rounds (nearest, ties to even)",
+     .shapes = "lo < hi, at most 100000 values -> a figure, and the spacing per binade as text",
+     .dtypes = "fp16, bf16, fp32, fp64 (and the fp8 formats)",
+     .source = "IEEE 754-2019 §3.3 (the set of floating-point data), §4.3.1 (roundTiesToEven)",
+     .example = "numberline(fp16, 0, 4)\nnumberline(bf16, 0.5, 2, 1.1)"},
+    {"compare", OPK_FUNC, .impl = compare_impl, .min_args = 1, .max_args = 2, .kwargs = "precision title",
+     .signature = "compare(expr) or compare(f, x)",
+     .summary = "the same computation in fp64, fp32, bf16 and fp16 side by side, each one's error against fp64",
+     .formula = "compare(expr): expr evaluated again with :precision set to each dtype (numbers and new tensors "
+                "follow it; variables keep their dtype); compare(f, x): f(cast(x, dtype)); error = value - fp64 value, "
+                "relative error = error / fp64 value, ulps = |error| / ulp(fp64 value) in that dtype",
+     .shapes = "a value of any shape (the first 4 elements shown; errors are the largest) -> a table, printed and drawn",
+     .dtypes = "precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)",
+     .source = "Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)",
+     .example = "compare(0.1 + 0.2)\ncompare(exp, [1, 10])"},
+    {"e4m3", OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "e4m3(x)", .summary = "x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)",
+     .formula = "round to nearest, ties to even, once; |x| > 448 and ±inf SATURATE to ±448 (nnpad's choice, as NVIDIA's "
+                "satfinite conversion; the OCP spec also allows NaN); nan stays nan (S.1111.111); bias 7, smallest "
+                "normal 2^-6, smallest subnormal 2^-9",
+     .shapes = "x: any shape -> the same shape",
+     .dtypes = "-> e4m3, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value",
+     .source = "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E4M3; NVIDIA CUDA __nv_cvt_double_to_fp8 with __NV_SATFINITE",
+     .example = "e4m3([0.1, 1, 300, 500])\nbits(e4m3(0.3))"},
+    {"e5m2", OPK_FUNC, .impl = e5m2_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+     .signature = "e5m2(x)", .summary = "x in fp8 E5M2 (1 sign, 5 exponent, 2 mantissa bits; IEEE-like, max 57344)",
+     .formula = "round to nearest, ties to even, once; |x| >= 61440 -> ±inf (IEEE 754 overflow); nan stays nan; bias 15, "
+                "smallest normal 2^-14, smallest subnormal 2^-16",
+     .shapes = "x: any shape -> the same shape",
+     .dtypes = "-> e5m2, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value",
+     .source = "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E5M2; IEEE 754-2019 §7.4",
+     .example = "e5m2([0.1, 1, 60000, 70000])"},
+    {NULL},
+};

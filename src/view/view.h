@@ -1,0 +1,223 @@
+/* view.h — figures as data, one drawing code for the window, PNG, SVG and
+ * HTML, the notebook of cells, and the headless/window switch.
+ *
+ * A figure is data first (view_figure_t: series, axes, labels, bands, a
+ * table or bit boxes) and pixels second: view_draw() renders any figure
+ * into any cairo_t (an image surface for PNG and the SDL window, an SVG
+ * surface for SVG and HTML), so tests check the data headless and the
+ * pixels without a display (DESIGN.md §4).
+ *
+ * Ownership: view_figure_new() returns a figure the caller owns until it
+ * hands it to view_show() (which takes it: the notebook keeps it) or frees
+ * it with view_figure_free().  Every string and array inside a figure is
+ * malloc'd and owned by the figure.  Figures live outside mem.h's limit
+ * (they are the session's display, not user data), so building one never
+ * raises: the ops in ops/figures.c check every argument first, then build.
+ *
+ * Whole-file twins: view_sdl.c (the window) or view_headless.c
+ * (./configure --without-sdl) define the view_window_* functions.
+ */
+#ifndef NN_VIEW_H
+#define NN_VIEW_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define VIEW_MAX_TICKS 24
+
+typedef enum view_kind {
+    VIEW_PLOT,        /* lines (plot), bars (hist) */
+    VIEW_HEATMAP,     /* a matrix as colours with a colour bar */
+    VIEW_BITS,        /* sign | exponent | mantissa boxes per element */
+    VIEW_NUMBERLINE,  /* the representable values of a dtype in [lo, hi] */
+    VIEW_TABLE,       /* rows of text (compare) */
+} view_kind_t;
+
+typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS } view_style_t;
+
+typedef struct view_series {
+    char *label;          /* legend text (UTF-8), may be NULL */
+    int64_t n;            /* points; for VIEW_BARS n bars with n+1 edges in x */
+    double *x, *y;        /* x has n (+1 for bars) values, y has n */
+    int dtype;            /* dtype_t of y: hover prints values as it holds them */
+    uint32_t color;       /* 0xRRGGBB */
+    view_style_t style;
+    bool x_sorted;        /* x ascending: enables min/max per pixel column */
+    bool range_ok;        /* ylo/yhi/ypos computed (view_layout) */
+    double ylo, yhi, ypos;/* finite y range; smallest positive y (log axes) */
+} view_series_t;
+
+typedef struct view_axis {
+    double lo, hi;        /* the range shown (after view_layout) */
+    bool log;             /* log10 scale (data <= 0 is not drawn) */
+    bool fixed;           /* lo/hi given by the user (xlim=, ylim=) */
+    bool pad;             /* add 5% margin around the data range */
+    bool from_zero;       /* range includes 0 (bar charts) */
+    int nticks;
+    double tick[VIEW_MAX_TICKS];
+    char tick_label[VIEW_MAX_TICKS][32];
+    char *label;          /* axis title or NULL */
+} view_axis_t;
+
+/* A shaded x interval with a legend entry (saturation=1). */
+typedef struct view_band { double x0, x1; uint32_t color; char *label; } view_band_t;
+/* A vertical marker line with a label at its top. */
+typedef struct view_vline { double x; uint32_t color; char *label; } view_vline_t;
+
+/* bits(): one element's encoding. */
+typedef struct view_bitrow {
+    char *label;          /* "0.1" or "[2]" */
+    int E, M;             /* exponent and stored mantissa bits */
+    uint64_t bits;        /* the pattern, sign at bit E+M */
+    char *dtname;         /* "fp16" */
+    char *text;           /* "= 0.0999755859375   (rounded from 0.1, error -2.44e-05)" */
+} view_bitrow_t;
+
+typedef struct view_figure {
+    view_kind_t kind;
+    char *name;           /* file-name stem: "plot", "hist", ... */
+    char *title;          /* UTF-8 (Korean works: Pango with Noto CJK), may be NULL */
+    char *note;           /* a line of text under the plot area, may be NULL */
+    view_axis_t x, y;
+    int nseries; view_series_t *series;
+    int nbands;  view_band_t *bands;
+    int nvlines; view_vline_t *vlines;
+    /* VIEW_HEATMAP: rows x cols values (row-major), the colour range */
+    int rows, cols; double *z; double zlo, zhi; int zdtype;
+    /* VIEW_BITS */
+    int nbitrows; view_bitrow_t *bitrows;
+    /* VIEW_TABLE: trows x tcols cells (row 0 is the header), UTF-8 */
+    int trows, tcols; char **cells;
+    /* VIEW_NUMBERLINE: the value whose rounding is shown (NAN: none) and
+     * where it rounds to */
+    double nl_value, nl_rounded;
+    int nl_dtype;
+    /* The window's view state: a zoomed/panned range (interaction only). */
+    bool zoomed; double zx0, zx1, zy0, zy1;
+    /* Where the last draw put the plot area (pixels), for hover and tests. */
+    double px, py, pw, ph;
+} view_figure_t;
+
+/* ---- figures as data (view_figure.c) ---- */
+
+view_figure_t *view_figure_new(view_kind_t kind, const char *name);
+void view_figure_free(view_figure_t *f);
+char *view_strdup(const char *s);               /* malloc'd copy or NULL */
+void view_set_title(view_figure_t *f, const char *title);
+/* Add a series; takes x and y (malloc'd arrays).  The colour comes from the
+ * palette in order.  Returns the series. */
+view_series_t *view_add_series(view_figure_t *f, const char *label, int64_t n, double *x, double *y, int dtype);
+void view_add_band(view_figure_t *f, double x0, double x1, uint32_t color, const char *label);
+void view_add_vline(view_figure_t *f, double x, uint32_t color, const char *label);
+
+/* The palette: Okabe & Ito (2008), "Color Universal Design", colours told
+ * apart with every common colour-vision deficiency and on a projector;
+ * the yellow is left out (it vanishes on white). */
+uint32_t view_palette(int i);
+/* Viridis (matplotlib's default colour map, perceptually uniform and
+ * colour-blind safe) at t in [0, 1]: 0xRRGGBB. */
+uint32_t view_viridis(double t);
+
+/* Compute the axes' shown ranges and ticks from the data (or the user's
+ * limits).  Called by view_draw; tests call it to check the data. */
+void view_layout(view_figure_t *f);
+/* Nice tick positions for [lo, hi] (Heckbert, "Nice numbers for graph
+ * labels", Graphics Gems 1990): steps 1, 2, 5 x 10^k, about `want` ticks,
+ * all inside [lo, hi].  Returns the count (<= VIEW_MAX_TICKS). */
+int view_nice_ticks(double lo, double hi, int want, double *ticks, double *step);
+/* Format a tick value for a given step: as few decimals as the step needs,
+ * exponent form for very large or small magnitudes, never "-0". */
+void view_tick_label(char *out, int cap, double v, double step);
+
+/* ---- drawing (view_draw.c) ---- */
+
+struct _cairo;
+/* Draw f into cr over a w x h pixel rectangle at the origin (white
+ * background).  Sets f->px.. to the plot area. */
+void view_draw(view_figure_t *f, struct _cairo *cr, int w, int h);
+/* Hover read-out at pixel (mx, my) of a drawn figure: crosshair and the
+ * value of each series at that x (in its dtype).  Returns false if (mx, my)
+ * is outside the plot area. */
+bool view_draw_hover(view_figure_t *f, struct _cairo *cr, double mx, double my);
+/* Text for a hover at data x: "x = 1.5   sigmoid: 0.81757 (fp16)   ..."
+ * (nearest point of each series).  Returns the length. */
+int view_hover_text(const view_figure_t *f, double x, char *out, int cap);
+/* Pixel <-> data along an axis of the last drawn plot area. */
+double view_x_to_px(const view_figure_t *f, double x);
+double view_y_to_px(const view_figure_t *f, double y);
+double view_px_to_x(const view_figure_t *f, double px);
+double view_px_to_y(const view_figure_t *f, double py);
+
+/* ---- export (view_export.c) ---- */
+
+#define VIEW_W 1200        /* default figure size in pixels (16:10, a projector's shape) */
+#define VIEW_H 750
+/* Write f as PNG or SVG (by the file's extension; SVG sizes in pixels).
+ * Returns 0, or -1 with a message in err. */
+int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err, int errcap);
+/* :save FILE.html / FILE.nn / FILE.png / FILE.svg.  Returns 0 or -1. */
+int view_save(const char *path, char *err, int errcap);
+
+/* ---- the notebook (view_notebook.c) ---- */
+
+typedef struct view_cell {
+    char *caption;        /* the input that made it */
+    char *text;           /* printed output (may be empty) */
+    size_t textlen, textcap;
+    view_figure_t *fig;   /* or NULL */
+    int fignum;           /* headless file number */
+    char *path;           /* file written (headless), or NULL */
+} view_cell_t;
+
+/* Record one input: the REPL calls view_cell_begin before running an input
+ * and view_cell_end after; `out` is where the input's output goes.  It
+ * returns the stream the session should write to (a tee into the cell for
+ * the HTML export; `out` itself when recording is off).  Both are cheap. */
+FILE *view_cell_begin(const char *input, size_t len, FILE *out);
+void view_cell_end(void);
+
+/* Show a figure (takes ownership): a cell in the window, or a file
+ * figures/NNN-name.png in headless mode with its path printed to out. */
+void view_show(view_figure_t *f, FILE *out);
+/* The same, but only where a window is shown (bits(): the text form is
+ * what the terminal and headless mode get). */
+void view_show_window_only(view_figure_t *f, FILE *out);
+
+int view_cell_count(void);
+const view_cell_t *view_cell_at(int i);
+const view_figure_t *view_last_figure(void);
+void view_clear(void);                       /* :clear */
+
+/* Headless or window.  view_set_headless(true) is --headless or :headless
+ * on.  view_is_headless() decides at the first figure when not set: no
+ * DISPLAY/WAYLAND_DISPLAY, NNPAD_TEST, or an SDL driver that shows nothing
+ * means headless (said once). */
+void view_set_headless(bool on);
+bool view_is_headless(void);
+void view_set_figure_dir(const char *dir);   /* default "figures" ($NNPAD_FIGURES) */
+const char *view_figure_dir(void);
+
+/* ---- the window (view_sdl.c, or view_headless.c) ---- */
+
+/* Open the window if needed; false if no window can be shown (the reason
+ * in why).  The SDL build checks the driver SDL picked. */
+bool view_window_open(char *why, int cap);
+bool view_window_available(void);            /* compiled with SDL */
+/* The notebook changed: redraw at the next pump. */
+void view_window_dirty(void);
+/* Poll window events and redraw when needed; returns at once.  The REPL
+ * calls it every 16 ms and between lines (repl_pump_events), long
+ * computations through view_pump_maybe. */
+void view_pump_events(void);
+/* Rate-limited pump for interrupt checkpoints: at most every 16 ms. */
+void view_pump_maybe(void);
+void view_window_close(void);
+/* For bench/tests: draw the notebook once into the window; seconds taken. */
+double view_window_redraw_timed(void);
+
+/* ---- bits() as coloured boxes (ops/figures.c; precision.c's bits calls it
+ * with its text): shown in the window only, the text is the terminal's. */
+struct call;
+void figures_bits_show(struct call *c, const char *text);
+
+#endif

@@ -1,0 +1,241 @@
+/* view_export.c — figures to PNG and SVG, the session to one HTML page or
+ * to a script that replays it (:save).
+ *
+ * SVG: Cairo writes sizes in points unless told otherwise; the document
+ * unit is set to pixels (CAIRO_SVG_UNIT_PX, cairo 1.16) so a 1200 x 750
+ * figure is 1200 x 750 px in a browser, as the PNG is.  Cairo names its
+ * glyphs and clips glyph0-1, clip1, ... in every file, so SVGs inlined in
+ * one HTML page would borrow each other's glyphs: every id (and every
+ * reference to it) gets the figure's own prefix (TOOLCHAIN.md).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "view/view.h"
+
+#include <cairo.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcasecmp(s + a - b, suf) == 0;
+}
+
+static int fail(char *err, int cap, const char *fmt, const char *a, const char *b)
+{
+    snprintf(err, (size_t)cap, fmt, a, b);
+    return -1;
+}
+
+int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
+{
+    if (ends_with(path, ".svg")) {
+        cairo_surface_t *s = cairo_svg_surface_create(path, w, h);
+        cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+        cairo_t *cr = cairo_create(s);
+        view_draw(f, cr, w, h);
+        cairo_destroy(cr);
+        cairo_surface_finish(s);
+        cairo_status_t st = cairo_surface_status(s);
+        cairo_surface_destroy(s);
+        if (st != CAIRO_STATUS_SUCCESS) return fail(err, errcap, "cannot write %s: %s", path, cairo_status_to_string(st));
+        return 0;
+    }
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+    cairo_t *cr = cairo_create(s);
+    view_draw(f, cr, w, h);
+    cairo_destroy(cr);
+    cairo_status_t st = cairo_surface_write_to_png(s, path);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS)
+        return fail(err, errcap, "cannot write %s: %s", path,
+                    st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno ? errno : EIO) : cairo_status_to_string(st));
+    return 0;
+}
+
+/* ---- SVG into memory, ids made unique ---- */
+
+typedef struct buf { char *p; size_t n, cap; } buf_t;
+
+static void put(buf_t *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) abort();
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void puts_(buf_t *b, const char *s) { put(b, s, strlen(s)); }
+
+static cairo_status_t to_buf(void *closure, const unsigned char *data, unsigned int len)
+{
+    put(closure, (const char *)data, len);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+/* Prefix every id="X", href="#X" (xlink too) and url(#X) with "fN-". */
+static void unique_ids(buf_t *out, const char *svg, int n)
+{
+    char pre[32];
+    snprintf(pre, sizeof pre, "f%d-", n);
+    const char *p = svg;
+    /* drop the XML declaration: the SVG is inlined */
+    if (!strncmp(p, "<?xml", 5)) { const char *e = strstr(p, "?>"); if (e) p = e + 2; while (*p == '\n') p++; }
+    while (*p) {
+        static const char *const pats[] = { "id=\"", "href=\"#", "url(#" };
+        int hit = -1;
+        for (int k = 0; k < 3; k++) if (!strncmp(p, pats[k], strlen(pats[k]))) { hit = k; break; }
+        if (hit >= 0) {
+            size_t L = strlen(pats[hit]);
+            put(out, p, L);
+            puts_(out, pre);
+            p += L;
+        } else {
+            put(out, p, 1);
+            p++;
+        }
+    }
+}
+
+static char *figure_svg(view_figure_t *f, int n)
+{
+    buf_t raw = { 0 }, out = { 0 };
+    cairo_surface_t *s = cairo_svg_surface_create_for_stream(to_buf, &raw, VIEW_W, VIEW_H);
+    cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
+    cairo_t *cr = cairo_create(s);
+    view_draw(f, cr, VIEW_W, VIEW_H);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    if (!raw.p) return NULL;
+    unique_ids(&out, raw.p, n);
+    free(raw.p);
+    return out.p;
+}
+
+static void html_escape(buf_t *b, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '<': puts_(b, "&lt;"); break;
+        case '>': puts_(b, "&gt;"); break;
+        case '&': puts_(b, "&amp;"); break;
+        case '"': puts_(b, "&quot;"); break;
+        default: put(b, s, 1);
+        }
+    }
+}
+
+static const char *const CSS =
+    "body{font-family:'DejaVu Sans','Noto Sans CJK KR',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;"
+    "font-size:18px}\n"
+    "h1{font-size:1.5em;border-bottom:2px solid #0072B2;padding-bottom:.2em}\n"
+    ".cell{margin:1.2em 0;page-break-inside:avoid;break-inside:avoid}\n"
+    "pre{margin:0;padding:.45em .7em;white-space:pre-wrap;font-family:'DejaVu Sans Mono',monospace;font-size:.95em}\n"
+    "pre.in{background:#EEF3F8;border-left:4px solid #0072B2}\n"
+    "pre.in::before{content:'>>> ';color:#0072B2}\n"
+    "pre.out{background:#FAFAFA;border-left:4px solid #CCC}\n"
+    ".fig svg{max-width:100%;height:auto;display:block;margin:.4em 0;border:1px solid #DDD}\n"
+    "@media print{body{max-width:none;font-size:12pt}.fig svg{border:none}}\n";
+
+static int save_html(const char *path, char *err, int cap)
+{
+    buf_t b = { 0 };
+    puts_(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>nnpad session</title>\n<style>\n");
+    puts_(&b, CSS);
+    puts_(&b, "</style>\n</head>\n<body>\n<h1>nnpad session</h1>\n");
+    char when[64];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&now));
+    puts_(&b, "<p style=\"color:#666\">Saved ");
+    puts_(&b, when);
+    puts_(&b, " &middot; inputs, printed output and figures</p>\n");
+    for (int i = 0; i < view_cell_count(); i++) {
+        const view_cell_t *c = view_cell_at(i);
+        bool same = i > 0 && c->fig && !strcmp(view_cell_at(i - 1)->caption, c->caption) && !c->text;
+        puts_(&b, "<div class=\"cell\">\n");
+        if (c->caption[0] && !same) {
+            puts_(&b, "<pre class=\"in\">");
+            html_escape(&b, c->caption);
+            puts_(&b, "</pre>\n");
+        }
+        if (c->text && c->textlen) {
+            /* the page shows the figures themselves: leave out the lines
+             * that only said where a headless figure went */
+            buf_t t = { 0 };
+            for (const char *p = c->text; *p;) {
+                const char *e = strchr(p, '\n');
+                size_t L = e ? (size_t)(e - p + 1) : strlen(p);
+                if (strncmp(p, "figure: ", 8) && strncmp(p, "(headless", 9)) put(&t, p, L);
+                p += L;
+            }
+            if (t.n) {
+                puts_(&b, "<pre class=\"out\">");
+                html_escape(&b, t.p);
+                puts_(&b, "</pre>\n");
+            }
+            free(t.p);
+        }
+        if (c->fig) {
+            char *svg = figure_svg(c->fig, i + 1);
+            if (svg) {
+                puts_(&b, "<div class=\"fig\">\n");
+                puts_(&b, svg);
+                puts_(&b, "</div>\n");
+                free(svg);
+            }
+        }
+        puts_(&b, "</div>\n");
+    }
+    puts_(&b, "</body>\n</html>\n");
+    FILE *f = fopen(path, "w");
+    if (!f) { free(b.p); return fail(err, cap, "cannot write %s: %s", path, strerror(errno)); }
+    fwrite(b.p, 1, b.n, f);
+    free(b.p);
+    if (fclose(f) != 0) return fail(err, cap, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}
+
+/* The inputs as a script: :save itself and commands that only concern the
+ * display (:clear, :save) are left out; other commands replay. */
+static int save_script(const char *path, char *err, int cap)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return fail(err, cap, "cannot write %s: %s", path, strerror(errno));
+    fputs("# nnpad session, saved with :save; run with: nnpad FILE.nn\n", f);
+    for (int i = 0; i < view_cell_count(); i++) {
+        const view_cell_t *c = view_cell_at(i);
+        if (!c->caption[0]) continue;
+        if (i > 0 && c->fig && !strcmp(view_cell_at(i - 1)->caption, c->caption) && !c->text) continue;
+        const char *p = c->caption;
+        while (*p == ' ' || *p == '\t') p++;
+        if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) continue;
+        fprintf(f, "%s\n", c->caption);
+    }
+    if (fclose(f) != 0) return fail(err, cap, "cannot write %s: %s", path, strerror(errno));
+    return 0;
+}
+
+int view_save(const char *path, char *err, int cap)
+{
+    if (ends_with(path, ".html") || ends_with(path, ".htm")) return save_html(path, err, cap);
+    if (ends_with(path, ".nn")) return save_script(path, err, cap);
+    if (ends_with(path, ".png") || ends_with(path, ".svg")) {
+        const view_figure_t *f = view_last_figure();
+        if (!f) return fail(err, cap, "%s%sno figure yet: plot something first (plot, hist, heatmap, numberline, ...)", "", "");
+        return view_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
+    }
+    return fail(err, cap, "cannot tell what to write from the name '%s'%s: use FILE.png, FILE.svg, FILE.html or FILE.nn", path, "");
+}

@@ -1,0 +1,18 @@
+/* view_headless.c — the window's twin for ./configure --without-sdl: no
+ * window ever; every figure goes to a file (view_notebook.c). */
+#include "view/view.h"
+#include <stdio.h>
+
+bool view_window_available(void) { return false; }
+
+bool view_window_open(char *why, int cap)
+{
+    snprintf(why, (size_t)cap, "this nnpad was built without SDL (--without-sdl)");
+    return false;
+}
+
+void view_window_dirty(void) {}
+void view_pump_events(void) {}
+void view_pump_maybe(void) {}
+void view_window_close(void) {}
+double view_window_redraw_timed(void) { return -1; }

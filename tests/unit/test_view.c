@@ -1,0 +1,236 @@
+/* test_view.c — figures as data (axis ranges, ticks, series values, bins,
+ * counts) and as pixels (the curve is where the axis maths puts it), all
+ * headless.  Expected values come from first principles: Heckbert's tick
+ * rule, numpy.histogram's bin rule, the count of binary16 values in a
+ * binade (2^10), refdata/saturation.csv for the saturation markers, and
+ * pixel positions from the linear axis map. */
+#include "tap.h"
+#include "lang/session.h"
+#include "tensor/dtype.h"
+#include "view/view.h"
+
+#include <cairo.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static session_t *S;
+static FILE *devnull;
+
+static int run(const char *text)
+{
+    return session_run(S, "<test>", text, (int)strlen(text), 1, devnull, stderr);
+}
+
+static const view_figure_t *fig(void) { return view_last_figure(); }
+
+/* The colour of pixel (x, y) of an ARGB32/RGB24 image, 0xRRGGBB. */
+static uint32_t pixel(cairo_surface_t *s, int x, int y)
+{
+    unsigned char *d = cairo_image_surface_get_data(s);
+    int st = cairo_image_surface_get_stride(s);
+    return *(uint32_t *)(d + (size_t)y * st + (size_t)x * 4) & 0xFFFFFF;
+}
+
+/* Is a pixel within a 2-pixel neighbourhood of (x, y) of colour c (each
+ * channel within 40: antialiasing blends the edges)? */
+static int near_colour(cairo_surface_t *s, double x, double y, uint32_t c)
+{
+    for (int dy = -2; dy <= 2; dy++)
+        for (int dx = -2; dx <= 2; dx++) {
+            uint32_t p = pixel(s, (int)x + dx, (int)y + dy);
+            int ok = 1;
+            for (int k = 0; k < 24; k += 8) if (abs((int)((p >> k) & 255) - (int)((c >> k) & 255)) > 40) ok = 0;
+            if (ok) return 1;
+        }
+    return 0;
+}
+
+static int has_vline_near(const view_figure_t *f, double x)
+{
+    for (int i = 0; i < f->nvlines; i++) if (f->vlines[i].x == x) return 1;
+    return 0;
+}
+
+int main(void)
+{
+    devnull = fopen("/dev/null", "w");
+    setenv("NNPAD_HEADLESS", "1", 1);
+    char dir[] = "/tmp/nnpad-test-view-XXXXXX";
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    view_set_figure_dir(dir);
+    S = session_new();
+
+    /* ---- ticks (Heckbert): [-6, 6] -> step 2 ---- */
+    double t[VIEW_MAX_TICKS], step;
+    int n = view_nice_ticks(-6, 6, 8, t, &step);
+    tap_ok(n == 7 && step == 2 && t[0] == -6 && t[6] == 6, "ticks of [-6, 6] are -6, -4, ..., 6 (got %d, step %g)", n, step);
+    n = view_nice_ticks(0, 1, 6, t, &step);
+    tap_ok(step == 0.2 && n == 6 && fabs(t[3] - 0.6) < 1e-15, "ticks of [0, 1] step 0.2 (got %d, step %g)", n, step);
+    char lab[32];
+    view_tick_label(lab, sizeof lab, 0.6000000000000001, 0.2);
+    tap_ok(!strcmp(lab, "0.6"), "tick label 0.6 (got %s)", lab);
+    view_tick_label(lab, sizeof lab, -0.0, 0.5);
+    tap_ok(!strcmp(lab, "0"), "tick label of -0 is 0 (got %s)", lab);
+
+    /* ---- plot: series values, ranges ---- */
+    tap_ok(run("x = linspace(-6, 6, 121)\nplot(x, tanh(x), x / 6, title=\"t\", labels=[\"tanh\", \"line\"])") == 0, "plot runs");
+    const view_figure_t *f = fig();
+    tap_ok(f && f->kind == VIEW_PLOT && f->nseries == 2, "plot makes a figure with 2 series");
+    tap_ok(f && f->series[0].n == 121 && f->series[0].x[0] == -6 && f->series[0].x[120] == 6 && f->series[0].y[60] == 0,
+           "series 0: 121 points from -6 to 6, tanh(0) = 0");
+    tap_ok(f && !strcmp(f->series[1].label, "line") && !strcmp(f->title, "t"), "labels= and title=");
+    view_layout((view_figure_t *)f);
+    /* y data in [-1, 1] (tanh(6) rounds to 0.99998771 in fp32), padded by 5% of the range */
+    tap_ok(f && f->x.lo == -6 && f->x.hi == 6, "x range is the data range [-6, 6]");
+    tap_ok(f && fabs(f->y.lo - (-1 - 0.1)) < 1e-6 && fabs(f->y.hi - 1.1) < 1e-6, "y range is [-1.1, 1.1] (5%% padding; got %g %g)",
+           f ? f->y.lo : 0, f ? f->y.hi : 0);
+    tap_ok(f && f->x.nticks == 7 && !strcmp(f->x.tick_label[0], "-6") && !strcmp(f->x.tick_label[6], "6"), "x ticks -6 .. 6");
+    tap_ok(f && f->series[0].dtype == DT_FP32, "series dtype is fp32 (the session precision)");
+
+    /* ---- plot(f, x): the function applied to x ---- */
+    tap_ok(run("plot(exp, [0, 1, 2])") == 0, "plot(exp, x) runs");
+    f = fig();
+    tap_ok(f && f->nseries == 1 && fabs(f->series[0].y[1] - 2.718281828) < 1e-6 && !strcmp(f->y.label, "exp(x)"),
+           "plot(exp, x) plots e^x with the y axis named exp(x)");
+    tap_ok(run("plot([3, 1, 2])") == 0 && fig()->series[0].x[2] == 2, "plot(y) uses x = 0..n-1");
+    tap_ok(run("plot(x, x, logy=1, ylim=[0.1, 10])") == 0 && fig()->y.log, "logy=1 with ylim");
+    tap_ok(run("plot(x, [1, 2])") == 1, "plot with mismatched lengths is an error");
+    tap_ok(run("plot(x, x, xlim=[2, 1])") == 1, "xlim with low > high is an error");
+
+    /* ---- saturation markers, against refdata/saturation.csv rows 1, 3, 5 ---- */
+    tap_ok(run("plot(sigmoid, fp16(linspace(-20, 20, 161)), saturation=1)") == 0, "plot(sigmoid, x, saturation=1) runs");
+    f = fig();
+    tap_ok(f && has_vline_near(f, 8.3203125), "fp16 sigmoid is exactly 1 from x = 8.3203125 (saturation.csv row 1)");
+    tap_ok(f && has_vline_near(f, -17.34375), "fp16 sigmoid is exactly 0 from x = -17.34375 (row 3)");
+    tap_ok(f && has_vline_near(f, 17.34375), "the exact derivative underflows in fp16 from x = 17.34375 (row 5)");
+    tap_ok(f && f->nbands >= 2, "the low-gradient regions are shaded");
+
+    /* ---- hist: numpy.histogram([0, 1, 1, 2, 3], bins=3) -> [1, 2, 2] ---- */
+    tap_ok(run("hist([0, 1, 1, 2, 3], bins=3)") == 0, "hist runs");
+    f = fig();
+    tap_ok(f && f->series[0].style == VIEW_BARS && f->series[0].n == 3 && f->series[0].y[0] == 1 && f->series[0].y[1] == 2 &&
+           f->series[0].y[2] == 2, "hist counts [1, 2, 2] as numpy.histogram");
+    tap_ok(f && f->series[0].x[0] == 0 && f->series[0].x[3] == 3, "hist edges 0 .. 3");
+    view_layout((view_figure_t *)f);
+    tap_ok(f && f->y.lo == 0, "hist's y axis starts at 0");
+    tap_ok(run("hist([nan, 1, 2])") == 0 && strstr(fig()->note, "1 nan/inf not counted"), "hist counts nan apart");
+
+    /* ---- heatmap ---- */
+    tap_ok(run("heatmap([[1, 2, 3], [4, 5, 6]])") == 0, "heatmap runs");
+    f = fig();
+    tap_ok(f && f->kind == VIEW_HEATMAP && f->rows == 2 && f->cols == 3 && f->z[5] == 6 && f->zlo == 1 && f->zhi == 6,
+           "heatmap: 2 x 3 cells, colour range [1, 6]");
+    tap_ok(run("heatmap(zeros(2, 2, 2))") == 1, "heatmap of a 3-D tensor is an error");
+
+    /* ---- numberline: binary16 has 2^10 values in [1, 2), so 1025 in [1, 2] ---- */
+    tap_ok(run("numberline(fp16, 1, 2, 1.1)") == 0, "numberline runs");
+    f = fig();
+    tap_ok(f && f->series[0].n == 1025, "fp16 has 1025 values in [1, 2] (got %lld)", f ? (long long)f->series[0].n : -1LL);
+    tap_ok(f && f->nl_rounded == 1.099609375, "1.1 rounds to 1.099609375 in fp16 (1126/1024)");
+    tap_ok(run("numberline(fp16, 0, 0.0001)") == 0 && fig()->series[0].y[1] == 1, "values below 2^-14 are marked subnormal");
+    tap_ok(run("numberline(fp32, 0, 1)") == 1, "numberline with too many values is an error");
+
+    /* ---- compare ---- */
+    tap_ok(run("compare(0.1 + 0.2)") == 0, "compare runs");
+    f = fig();
+    tap_ok(f && f->kind == VIEW_TABLE && f->trows == 5 && !strcmp(f->cells[4 * 5 + 0], "fp16") && !strcmp(f->cells[4 * 5 + 1], "0.2998"),
+           "compare: fp16 row shows 0.2998");
+    tap_ok(f && !strcmp(f->cells[1 * 5 + 1], "0.30000000000000004"), "compare: fp64 row is the reference 0.30000000000000004");
+    tap_ok(run("compare(exp, [1], precision=[fp16])") == 0 && fig()->trows == 3, "compare(f, x, precision=[...])");
+
+    /* ---- pixels: sigmoid's midpoint (0, 0.5) has the series colour ---- */
+    tap_ok(run("plot(sigmoid, linspace(-6, 6, 241))") == 0, "plot sigmoid");
+    view_figure_t *g = (view_figure_t *)fig();
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+    cairo_t *cr = cairo_create(img);
+    view_draw(g, cr, VIEW_W, VIEW_H);
+    cairo_destroy(cr);
+    cairo_surface_flush(img);
+    /* the axis map: px = left + (x - lo) / (hi - lo) * width; py = top + height - (y - lo) / (hi - lo) * height */
+    double X = g->px + (0 - g->x.lo) / (g->x.hi - g->x.lo) * g->pw;
+    double Y = g->py + g->ph - (0.5 - g->y.lo) / (g->y.hi - g->y.lo) * g->ph;
+    tap_ok(near_colour(img, X, Y, g->series[0].color), "the pixel at sigmoid(0) = 0.5 has the series colour");
+    double Y9 = g->py + g->ph - (0.9 - g->y.lo) / (g->y.hi - g->y.lo) * g->ph;
+    tap_ok(!near_colour(img, X, Y9, g->series[0].color), "no curve at (0, 0.9)");
+    tap_ok(pixel(img, 2, 2) == 0xFFFFFF, "background is white");
+    cairo_surface_destroy(img);
+
+    /* ---- PNG export, read back ---- */
+    char path[512];
+    snprintf(path, sizeof path, "%s/sig.png", dir);
+    char err[256];
+    tap_ok(view_save_figure(g, path, VIEW_W, VIEW_H, err, sizeof err) == 0, "PNG written");
+    img = cairo_image_surface_create_from_png(path);
+    tap_ok(cairo_surface_status(img) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(img) == VIEW_W,
+           "PNG reads back at 1200 px wide");
+    tap_ok(near_colour(img, X, Y, g->series[0].color), "PNG: sigmoid's midpoint pixel has the series colour");
+    cairo_surface_destroy(img);
+
+    /* ---- a million points: min/max per column keeps the envelope ---- */
+    tap_ok(run("xx = linspace(0, 1, 1000000)\nplot(xx, sin(xx * 6283.185307179586))") == 0, "plot of 1M points");
+    g = (view_figure_t *)fig();
+    img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+    cr = cairo_create(img);
+    view_draw(g, cr, VIEW_W, VIEW_H);
+    cairo_destroy(cr);
+    cairo_surface_flush(img);
+    /* sin oscillates 1000 times: every column spans [-1, 1]; check the top and bottom at mid-x */
+    double Xm = g->px + g->pw / 2;
+    tap_ok(near_colour(img, Xm, g->py + g->ph - (1 - g->y.lo) / (g->y.hi - g->y.lo) * g->ph, g->series[0].color) &&
+           near_colour(img, Xm, g->py + g->ph - (-1 - g->y.lo) / (g->y.hi - g->y.lo) * g->ph, g->series[0].color),
+           "1M-point sine: the column at mid-x reaches +1 and -1");
+    cairo_surface_destroy(img);
+
+    /* ---- SVG in pixels; HTML with unique ids ---- */
+    snprintf(path, sizeof path, "%s/sig.svg", dir);
+    tap_ok(view_save_figure(g, path, VIEW_W, VIEW_H, err, sizeof err) == 0, "SVG written");
+    FILE *sf = fopen(path, "r");
+    char head[400] = "";
+    if (sf) { fread(head, 1, sizeof head - 1, sf); fclose(sf); }
+    tap_ok(strstr(head, "width=\"1200px\"") != NULL, "SVG size is in pixels");
+    snprintf(path, sizeof path, "%s/s.html", dir);
+    tap_ok(view_save(path, err, sizeof err) == 0, "HTML written");
+    sf = fopen(path, "r");
+    size_t cap = 1 << 26, len = 0;
+    char *html = malloc(cap);
+    if (sf && html) { len = fread(html, 1, cap - 1, sf); fclose(sf); }
+    if (html) html[len] = 0;
+    int dup = 0, ids = 0;
+    /* every id="..." appears once */
+    for (char *p = html; p && (p = strstr(p, " id=\"")); p += 5) {
+        ids++;
+        char id[128];
+        if (sscanf(p + 5, "%127[^\"]", id) != 1) continue;
+        char pat[160];
+        snprintf(pat, sizeof pat, " id=\"%s\"", id);
+        char *q = strstr(html, pat);
+        if (q && q != p) dup++;
+        else if (q && strstr(p + 5, pat)) dup++;
+        if (dup) break;
+    }
+    tap_ok(ids > 0 && dup == 0, "HTML: %d SVG ids, none repeated across figures", ids);
+    free(html);
+
+    /* ---- headless file naming ---- */
+    view_set_headless(true);
+    tap_ok(view_is_headless(), "headless mode");
+    char *buf = NULL;
+    size_t blen = 0;
+    FILE *out = open_memstream(&buf, &blen);
+    { const char *src = "plot([1, 2, 3], title=\"abc\")"; session_run(S, "<test>", src, (int)strlen(src), 1, out, out); }
+    fclose(out);
+    tap_ok(buf && strstr(buf, "figure: ") && strstr(buf, "-plot.png"), "headless: the path figures/NNN-plot.png is printed");
+    char *pp = buf ? strstr(buf, "figure: ") : NULL;
+    if (pp) { pp += 8; char *e = strchr(pp, '\n'); if (e) *e = 0; }
+    tap_ok(pp && access(pp, R_OK) == 0, "headless: the PNG exists (%s)", pp ? pp : "");
+    free(buf);
+
+    session_free(S);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    tap_done();
+    return 0;
+}
