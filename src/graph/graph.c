@@ -99,6 +99,7 @@ struct traced {
     concrete_t *c;
     int nc, cap;
     int traces;             /* trace_count */
+    bool record_all;        /* :mode graph: every op is a node, none folded at trace time */
     int retraces_in_a_row;
     char *last_sig;
 };
@@ -135,6 +136,8 @@ void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
     for (int i = 0; i < t->nc; i++) { mark_graph(t->c[i].raw, mark); mark_graph(t->c[i].opt, mark); }
 }
 
+void graph_record_all(value_t *tfn) { tfn->u.fn.traced->record_all = true; }
+
 value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span)
 {
     if (f->kind != V_FUNC && !(f->kind == V_SCOPE && scope_get_local(f, "__call__")))
@@ -157,6 +160,7 @@ typedef struct tracer {
     int region;             /* the region ops are recorded into now */
     value_t **args;         /* the call's arguments (roots for finding variables) */
     int nargs;
+    bool record_all;
 } tracer_t;
 
 #define MAX_TRACERS 8
@@ -283,7 +287,7 @@ void graph_record(call_t *c, value_t *out)
     if (!strcmp(c->op->name, "print")) return;   /* a host side effect: trace time only */
     /* an op with no traced input and no side effect is a constant: fold it
      * now (what tf.function does with Python values) */
-    bool any = impure(c->op);
+    bool any = impure(c->op) || t->record_all;
     for (int i = 0; i < c->nargs && !any; i++) any = c->args[i]->kind == V_TENSOR && c->args[i]->u.t.gid == t->id;
     for (int i = 0; i < c->nkw && !any; i++) any = c->kw[i]->kind == V_TENSOR && c->kw[i]->u.t.gid == t->id;
     if (!any) return;
@@ -608,6 +612,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     tr->s = s;
     tr->args = args;
     tr->nargs = nargs;
+    tr->record_all = t->record_all;
     ntracers++;
     value_t *a2[64];
     for (int i = 0; i < nargs && i < 64; i++) {

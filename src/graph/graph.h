@@ -79,6 +79,8 @@ value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span);
  * (the sweep frees the unreachable ones itself; see value.c). */
 void graph_traced_free(traced_t *t, bool sweeping);
 void graph_traced_mark(traced_t *t, void (*mark)(value_t *));
+/* :mode graph: record every op of tfn's traces (nothing folded at trace time). */
+void graph_record_all(value_t *tfn);
 value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                     span_t span);
 

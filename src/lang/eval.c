@@ -132,6 +132,17 @@ static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
             bool same = true;
             for (int k = 1; k < n; k++)
                 if (items[k]->kind != V_TENSOR || !tensor_same_shape(items[0], items[k])) same = false;
+            if (same && n == 1) {
+                /* [x]: a new leading axis (stack of one tensor would split it) */
+                int64_t nd = items[0]->u.t.ndim + 1;
+                value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
+                ((int64_t *)tensor_data(shape))[0] = 1;
+                memcpy((int64_t *)tensor_data(shape) + 1, items[0]->u.t.shape, sizeof(int64_t) * (size_t)(nd - 1));
+                value_t *args[2] = { items[0], shape };
+                value_t *r = ad_opk("reshape", 2, args, 0, NULL, NULL, s);
+                val_unref(shape);
+                return r;
+            }
             if (same) return ad_opk("stack", n, items, 0, NULL, NULL, s);
             break;
         }
@@ -771,7 +782,6 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
             value_t *o = eval_expr(s, t->a, scope);
             assign_member(o, t, v);
             val_unref(o);
-            err_raise(ERR_TYPE, t->span, "members can't be assigned here ('%s' is not an assignable member)", t->name);
         } else {
             err_raise(ERR_SYNTAX, t->span, "cannot assign to this");
         }

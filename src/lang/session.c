@@ -96,6 +96,53 @@ static bool prints_result(const node_t *st)
     return st->kind == N_EXPR_STMT;
 }
 
+/* :mode graph — the expression of a statement as a function of no
+ * arguments, traced with every op recorded (global tensors are captured
+ * constants), kept under the hidden name __graph__ for :graph. */
+static value_t *run_as_graph(session_t *s, ast_unit_t *unit, const node_t *st)
+{
+    node_t *d = ast_node(unit, N_DEF, st->span);
+    d->name = "statement";
+    d->is_expr_body = true;
+    d->body = st->a;
+    value_t *f = val_new(V_FUNC);
+    f->u.fn.def = d;
+    f->u.fn.name = "statement";
+    f->u.fn.unit = unit;
+    ast_unit_ref(unit);
+    value_t *tf = graph_make_traced(f, NULL, st->span);
+    val_unref(f);
+    graph_record_all(tf);
+    scope_set(s->globals, "__graph__", tf);
+    value_t *v = graph_call(s, tf, 0, NULL, 0, NULL, NULL, st->span);
+    val_unref(tf);
+    return v;
+}
+
+int session_set_mode(session_t *s, const char *mode)
+{
+    if (!strcmp(mode, "eager")) s->set.mode = "eager";
+    else if (!strcmp(mode, "graph")) s->set.mode = "graph";
+    else return 1;
+    return 0;
+}
+
+int session_graph(session_t *s, const char *name, FILE *out)
+{
+    value_t *g = scope_get_local(s->globals, name && *name ? name : "__graph__");
+    if (!g) {
+        fprintf(out, name && *name ? "no variable '%s'\n" : "no graph yet: :mode graph traces each statement, or "
+                                                            "g = trace(f) then :graph g%s\n", name ? name : "");
+        return 1;
+    }
+    if (g->kind != V_FUNC || !g->u.fn.traced) {
+        fprintf(out, "'%s' is not a traced function (make one with trace(f) or @trace def)\n", name);
+        return 1;
+    }
+    graph_print(out, g, false);
+    return 0;
+}
+
 int session_run(session_t *s, const char *name, const char *text, int len, int line_base, FILE *out, FILE *errout)
 {
     s->out = out;
@@ -136,7 +183,22 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         err_set_here(st->span);
         if (err_try(&f) == 0) {
             value_t *result = NULL;
-            if (prints_result(st)) {
+            bool graph_mode = !strcmp(s->set.mode, "graph") &&
+                              (st->kind == N_EXPR_STMT || (st->kind == N_ASSIGN && st->nitems == 1 && st->items[0]->kind == N_NAME));
+            if (graph_mode) {
+                /* :mode graph: the statement's expression is traced into a
+                 * graph (kept for :graph), then run from it */
+                value_t *v = run_as_graph(s, unit, st);
+                if (st->kind == N_EXPR_STMT) {
+                    if (v->kind != V_NONE) {
+                        print_value(out, v, &s->set, true);
+                        fputc('\n', out);
+                    }
+                } else {
+                    scope_set(s->globals, st->items[0]->name, v);
+                }
+                val_unref(v);
+            } else if (prints_result(st)) {
                 value_t *v = eval_expr(s, st->a, s->globals);
                 result = v;
                 if (v->kind != V_NONE) {
@@ -178,7 +240,8 @@ void session_complete(session_t *s, const char *prefix, void (*cb)(const char *n
     size_t n = strlen(prefix);
     value_t *g = s->globals;
     for (int i = 0; i < g->u.sc.cap; i++)
-        if (g->u.sc.e[i].name && !strncmp(g->u.sc.e[i].name, prefix, n)) cb(g->u.sc.e[i].name, ctx);
+        if (g->u.sc.e[i].name && strncmp(g->u.sc.e[i].name, "__", 2) && !strncmp(g->u.sc.e[i].name, prefix, n))
+            cb(g->u.sc.e[i].name, ctx);
     for (int i = 0; i < op_count(); i++)
         if (!(op_at(i)->flags & OPF_HIDDEN) && !strncmp(op_at(i)->name, prefix, n)) cb(op_at(i)->name, ctx);
     static const char *const consts[] = {"pi", "e", "inf", "nan", "True", "False", NULL};
@@ -194,7 +257,9 @@ void session_print_vars(session_t *s, FILE *out)
     if (g->u.sc.n == 0) { fputs("no variables\n", out); return; }
     const char **names = malloc(sizeof(char *) * (size_t)g->u.sc.n);
     int k = 0;
-    for (int i = 0; i < g->u.sc.cap; i++) if (g->u.sc.e[i].name) names[k++] = g->u.sc.e[i].name;
+    for (int i = 0; i < g->u.sc.cap; i++)
+        if (g->u.sc.e[i].name && strncmp(g->u.sc.e[i].name, "__", 2)) names[k++] = g->u.sc.e[i].name;
+    if (k == 0) { fputs("no variables\n", out); free(names); return; }
     qsort(names, k, sizeof names[0], cmp_str);
     for (int i = 0; i < k; i++) {
         fprintf(out, "%-12s ", names[i]);

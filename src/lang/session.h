@@ -18,6 +18,8 @@ typedef struct session_settings {
     int digits;             /* :digits N — significant digits printed (0: the dtype's default) */
     const char *device;     /* "cpu" (the GPU backend arrives with its issue) */
     const char *mode;       /* "eager" (graph mode arrives with the tracing issue) */
+    int policy;             /* :policy — 0 none (layers in the session precision), 1 mixed_float16, 2 mixed_bfloat16:
+                             * weights stay fp32, layers compute in the half type (Keras mixed precision) */
 } session_settings_t;
 
 /* New session with default settings; caller owns, frees with session_free. */
@@ -43,6 +45,12 @@ void session_print_vars(session_t *s, FILE *out);
 void session_reset(session_t *s);
 /* :help [NAME] — print help to out; returns 1 if NAME is unknown (after printing a suggestion). */
 int session_help(session_t *s, const char *name, FILE *out);
+/* :mode eager|graph — graph traces each statement into a graph before
+ * running it (kept for :graph).  Returns 1 for an unknown mode. */
+int session_set_mode(session_t *s, const char *mode);
+/* :graph [NAME] — print the concrete functions of the traced function
+ * NAME (or of the last statement run in :mode graph). Returns 1 if none. */
+int session_graph(session_t *s, const char *name, FILE *out);
 /* :time EXPR — run EXPR repeatedly (at least 5 times and ~0.2 s), print the median. */
 int session_time(session_t *s, const char *text, FILE *out, FILE *errout);
 

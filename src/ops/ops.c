@@ -13,6 +13,8 @@
 static const op_def_t *const families[] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
     op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing, op_family_graph,
+    op_family_figures,
+    op_family_activations, op_family_losses, op_family_layers,
 };
 
 #define MAX_OPS 512

@@ -84,7 +84,9 @@ const op_def_t *op_at(int i);
 const op_def_t *op_find(const char *name);
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
-    op_family_autodiff[], op_family_indexing[], op_family_graph[];
+    op_family_autodiff[], op_family_indexing[], op_family_graph[],
+    op_family_figures[],
+    op_family_activations[], op_family_losses[], op_family_layers[];
 /* The op for an infix operator (binop_t from ast.h). */
 const op_def_t *op_for_binop(int binop);
 

@@ -22,6 +22,7 @@
 #include "repl/repl_int.h"
 #include "tensor/dtype.h"
 #include "util/mem.h"
+#include "view/view.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -196,6 +197,32 @@ static int cmd_accumulate(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :policy — Keras mixed precision for layers: mixed (= mixed_float16) or
+ * mixed_bfloat16 keep weights in fp32 and compute in the half type; none
+ * (Keras "float32") puts weights and compute in the session precision. */
+static int cmd_policy(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    static const char *const names[] = { "none", "mixed_float16", "mixed_bfloat16" };
+    if (*arg) {
+        if (!strcmp(arg, "mixed") || !strcmp(arg, "mixed_float16") || !strcmp(arg, "mixed_fp16"))
+            st->policy = 1;
+        else if (!strcmp(arg, "mixed_bfloat16") || !strcmp(arg, "mixed_bf16"))
+            st->policy = 2;
+        else if (!strcmp(arg, "none") || !strcmp(arg, "float32") || !strcmp(arg, "off"))
+            st->policy = 0;
+        else
+            return usage_error(r, repl_cmd_find("policy", 6), "unknown policy", arg);
+    }
+    if (st->policy)
+        fprintf(r->out, "policy %s (layer weights fp32, compute %s; softmax outputs and losses fp32)\n",
+                names[st->policy], st->policy == 1 ? "fp16" : "bf16");
+    else
+        fprintf(r->out, "policy none (layer weights and compute in the session precision, %s)\n",
+                dtype_traits[st->precision].name);
+    return 0;
+}
+
 static int cmd_digits(repl_t *r, const char *arg)
 {
     session_settings_t *st = session_settings(r->s);
@@ -213,6 +240,28 @@ static int cmd_digits(repl_t *r, const char *arg)
         fprintf(r->out, "digits default (%s: %d)\n", dtype_traits[st->precision].name,
                 dtype_traits[st->precision].print_digits);
     return 0;
+}
+
+/* :mode eager|graph — graph traces every statement into a graph before
+ * running it, as TF 1's graph mode did; :graph shows the last one. */
+static int cmd_mode(repl_t *r, const char *arg)
+{
+    if (!*arg) {
+        fprintf(r->out, "mode %s\n", session_settings(r->s)->mode);
+        return 0;
+    }
+    if (session_set_mode(r->s, arg))
+        return repl_cmd_error(r, "unknown mode '%s': use eager or graph", arg);
+    fprintf(r->out, "mode %s%s\n", arg, !strcmp(arg, "graph") ? " (each statement is traced into a graph, then run from "
+                                                                  "it; :graph shows the last one)" : "");
+    return 0;
+}
+
+/* :graph [g] — the concrete functions of a traced function, before and
+ * after the optimisation passes. */
+static int cmd_graph(repl_t *r, const char *arg)
+{
+    return session_graph(r->s, arg, r->out);
 }
 
 static int cmd_vars(repl_t *r, const char *arg)
@@ -322,8 +371,62 @@ static int cmd_quit(repl_t *r, const char *arg)
     return 0;
 }
 
+/* ---- the notebook: :save, :clear, :headless, :figures (view.h) ---- */
+
+static int cmd_save(repl_t *r, const char *arg)
+{
+    if (!*arg)
+        return repl_cmd_error(r, "usage: :save FILE.png | FILE.svg | FILE.html | FILE.nn");
+    char *path = tilde_expand(arg);
+    char err[1200];
+    int rc = view_save(path ? path : arg, err, sizeof err);
+    if (rc != 0) {
+        free(path);
+        return repl_cmd_error(r, "%s", err);
+    }
+    fprintf(r->out, "saved %s\n", path ? path : arg);
+    free(path);
+    return 0;
+}
+
+static int cmd_clear(repl_t *r, const char *arg)
+{
+    (void)arg;
+    view_clear();
+    fprintf(r->out, "notebook cleared\n");
+    return 0;
+}
+
+static int cmd_headless(repl_t *r, const char *arg)
+{
+    if (!*arg) {
+        fprintf(r->out, "headless %s (figures %s)\n", view_is_headless() ? "on" : "off",
+                view_is_headless() ? "are written to files" : "open in the window");
+        return 0;
+    }
+    if (strcmp(arg, "on") && strcmp(arg, "off"))
+        return repl_cmd_error(r, "usage: :headless [on|off]");
+    bool on = !strcmp(arg, "on");
+    if (!on && !view_window_available())
+        return repl_cmd_error(r, "this nnpad was built without SDL (--without-sdl): figures can only go to files");
+    view_set_headless(on);
+    if (on) view_window_close();
+    fprintf(r->out, "headless %s\n", arg);
+    return 0;
+}
+
+static int cmd_figures(repl_t *r, const char *arg)
+{
+    if (*arg) view_set_figure_dir(arg);
+    fprintf(r->out, "figures are written to %s/ when headless\n", view_figure_dir());
+    return 0;
+}
+
+static const char *const headless_words[] = { "on", "off", NULL };
 static const char *const precision_words[] = { "fp16", "bf16", "fp32", "fp64", NULL };
+static const char *const mode_words[] = { "eager", "graph", NULL };
 static const char *const accumulate_words[] = { "fp32", "same", NULL };
+static const char *const policy_words[] = { "mixed", "mixed_float16", "mixed_bfloat16", "none", NULL };
 static const char *const limit_words[] = { "default", NULL };
 static const char *const quit_aliases[] = { "q", "exit", NULL };
 
@@ -343,10 +446,21 @@ const repl_cmd_t repl_cmds[] = {
       "    same: add strictly left to right, rounding after every addition, so you\n"
       "          can watch a long fp16 sum stall.\n",
       REPL_ARG_WORDS, accumulate_words, cmd_accumulate },
+    { "policy", NULL, ":policy [mixed|mixed_float16|mixed_bfloat16|none]",
+      "layer weights fp32, compute in fp16/bf16 (Keras mixed precision)",
+      "    mixed (= mixed_float16) or mixed_bfloat16: dense layers keep W and b in\n"
+      "    fp32 and compute in the half type, casting the weights on use; softmax\n"
+      "    outputs and losses stay fp32 (Keras's mixed-precision guide).  none:\n"
+      "    weights and compute in the session precision.  No argument: show it.\n",
+      REPL_ARG_WORDS, policy_words, cmd_policy },
     { "digits", NULL, ":digits [N]", "significant digits printed (0: the default)",
       "    N is 1..17.  Defaults: fp16 5, bf16 4, fp32 9, fp64 the shortest\n"
       "    string that reads back as the same number.\n",
       REPL_ARG_TEXT, NULL, cmd_digits },
+    { "mode", NULL, ":mode [eager|graph]", "eager (the default) or graph: trace each statement into a graph, then run it",
+      NULL, REPL_ARG_WORDS, mode_words, cmd_mode },
+    { "graph", NULL, ":graph [g]", "the graph of a traced function g (or of the last statement in :mode graph), before and after the passes",
+      NULL, REPL_ARG_TEXT, NULL, cmd_graph },
     { "vars", NULL, ":vars", "variables with kind, dtype and shape",
       NULL, REPL_ARG_NONE, NULL, cmd_vars },
     { "reset", NULL, ":reset", "remove every variable (settings kept)",
@@ -362,6 +476,20 @@ const repl_cmd_t repl_cmds[] = {
       REPL_ARG_WORDS, limit_words, cmd_limit },
     { "lessons", NULL, ":lessons", "list the guided lessons",
       NULL, REPL_ARG_NONE, NULL, cmd_lessons },
+    { "save", NULL, ":save FILE.png|FILE.svg|FILE.html|FILE.nn", "save the last figure, the session as a page, or its inputs",
+      "    FILE.png, FILE.svg: the last figure (1200 x 750 px; SVG in pixels).\n"
+      "    FILE.html: the whole session as one page (inputs, output, figures inline),\n"
+      "               readable offline and printable as a handout.\n"
+      "    FILE.nn:   the inputs as a script that replays the session (nnpad FILE.nn).\n",
+      REPL_ARG_FILE, NULL, cmd_save },
+    { "clear", NULL, ":clear", "empty the notebook window (variables kept)",
+      NULL, REPL_ARG_NONE, NULL, cmd_clear },
+    { "headless", NULL, ":headless [on|off]", "figures to files (on) or the window (off)",
+      "    Without a display nnpad is headless by itself: each figure is written\n"
+      "    to figures/NNN-name.png (:figures DIR to change) and its path printed.\n",
+      REPL_ARG_WORDS, headless_words, cmd_headless },
+    { "figures", NULL, ":figures [DIR]", "the folder for headless figures (default figures)",
+      NULL, REPL_ARG_FILE, NULL, cmd_figures },
     { "quit", quit_aliases, ":quit", "leave nnpad (also :q, :exit, Ctrl-D)",
       NULL, REPL_ARG_NONE, NULL, cmd_quit },
     { NULL, NULL, NULL, NULL, NULL, REPL_ARG_NONE, NULL, NULL },
