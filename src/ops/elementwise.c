@@ -32,7 +32,7 @@ static inline float ld32(dtype_t dt, const void *p, int64_t i)
     case DT_FP32: return ((const float *)p)[i];
     case DT_FP64: return (float)((const double *)p)[i];
     case DT_INT64: return (float)((const int64_t *)p)[i];
-    default: return NAN;
+    default: return (float)dtype_load_f64(dt, p, i);   /* fp8: exact in fp32 */
     }
 }
 
@@ -44,7 +44,7 @@ static inline double ld64(dtype_t dt, const void *p, int64_t i)
     case DT_FP32: return ((const float *)p)[i];
     case DT_FP64: return ((const double *)p)[i];
     case DT_INT64: return (double)((const int64_t *)p)[i];
-    default: return NAN;
+    default: return dtype_load_f64(dt, p, i);   /* fp8 */
     }
 }
 
@@ -54,7 +54,7 @@ static inline void st32(dtype_t dt, void *p, int64_t i, float x)
     case DT_FP16: ((uint16_t *)p)[i] = dtype_f32_to_f16(x); break;
     case DT_BF16: ((uint16_t *)p)[i] = dtype_f32_to_bf16(x); break;
     case DT_FP32: ((float *)p)[i] = x; break;
-    default: break;
+    default: dtype_store_f64(dt, p, i, x); break;   /* fp8: computed in fp32, rounded back once */
     }
 }
 

@@ -66,7 +66,7 @@ static inline double ld(dtype_t dt, const void *p, int64_t i)
     case DT_FP32: return ((const float *)p)[i];
     case DT_FP64: return ((const double *)p)[i];
     case DT_INT64: return (double)((const int64_t *)p)[i];
-    default: return NAN;
+    default: return dtype_load_f64(dt, p, i);   /* fp8 */
     }
 }
 
