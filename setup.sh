@@ -7,7 +7,7 @@
 # missing ones (as root, or through sudo).
 set -e
 cd "$(dirname "$0")"
-PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libsdl2-dev libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth"
+PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

@@ -6,6 +6,7 @@
 #include "lang/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
+#include "view/view.h"
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -743,6 +744,7 @@ static value_t *graph_impl(call_t *c)
     FILE *m = open_memstream(&buf, &len);
     graph_print(m, c->args[0], false);
     fclose(m);
+    figures_graph_show(c->s, c->args[0], c->s->out);   /* and drawn: a window cell, or a PNG when headless */
     value_t *r = str_new(buf, len);
     free(buf);
     return r;
@@ -782,9 +784,12 @@ const op_def_t op_family_graph[] = {
      .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
      .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)"},
     {"graph", OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
-     .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation",
-     .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node",
-     .shapes = "a string", .dtypes = "-", .source = "jax.make_jaxpr's text form",
+     .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",
+     .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
+                "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "
+                "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them",
+     .shapes = "a string (and a figure)", .dtypes = "-",
+     .source = "jax.make_jaxpr's text form; Graphviz's dot layout (Gansner, Koutsofios, North & Vo, IEEE TSE 1993)",
      .example = "def f(x) { return x * 1 + 2 * 3 }\ng = trace(f)\ng([1, 2])\ngraph(g)"},
     {NULL},
 };

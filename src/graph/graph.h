@@ -104,6 +104,15 @@ void graph_reset(void);
 
 /* :graph / graph(g): the concrete functions as text. */
 void graph_print(FILE *out, value_t *tfn, bool optimized_only);
+/* The concrete functions of a traced function, for the views (the text in
+ * passes.c, the drawing in ops/figures.c): their count, and for each its
+ * signature text and its graph as traced and after the passes, where the
+ * removed nodes keep their place with a note "removed: ..." (borrowed,
+ * valid until tfn traces again; at most 256). */
+void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, graph_t ***opt);
+/* Affine collapse's largest difference from eager on the first call of
+ * concrete function i, or -1 when it did not collapse. */
+double graph_collapse_diff(value_t *tfn, int i);
 
 /* Pass switches (:passes), all on by default; affine collapse by default
  * only for fp32/fp64 graphs. */

@@ -8,6 +8,7 @@
 #include "util/mem.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
+#include "view/view.h"
 #include <string.h>
 #include <stdlib.h>
 #include <time.h>
@@ -140,6 +141,7 @@ int session_graph(session_t *s, const char *name, FILE *out)
         return 1;
     }
     graph_print(out, g, false);
+    figures_graph_show(s, g, out);   /* and drawn (a window cell, or a PNG when headless) */
     return 0;
 }
 

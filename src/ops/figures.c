@@ -1,5 +1,7 @@
 /* figures.c — the figure builtins: plot, hist, heatmap, numberline,
- * compare (and the box form of bits, called from precision.c).
+ * compare, show (models), gradflow (gradient magnitude per layer), the
+ * box form of bits (called from precision.c) and the drawing of traced
+ * graphs (called by graph(g) and :graph).
  *
  * Each builtin checks every argument first (errors raise with a span, as
  * every op's do), then copies the numbers into a view_figure_t (figures
@@ -11,6 +13,7 @@
 #include "lang/eval.h"
 #include "lang/error.h"
 #include "view/view.h"
+#include "graph/graph.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -722,6 +725,530 @@ void figures_bits_show(call_t *c, const char *text)
     view_show_window_only(f, c->s->out);
 }
 
+/* ---- models: show and gradflow ---- */
+
+#define MAX_MODELS 4
+#define MAX_LAYERS 64
+
+static const char *rec_kind(const value_t *v)
+{
+    if (!v || v->kind != V_SCOPE) return NULL;
+    value_t *k = scope_get_local((value_t *)v, "__kind__");
+    return k && k->kind == V_STR ? k->u.str.s : NULL;
+}
+
+/* The dense layers of a model in order, as params() walks it (layers.c):
+ * sequential flattened, time_distributed's inner layer (borrowed). */
+static void dense_layers(call_t *c, int argi, value_t *m, value_t **out, int *n, int depth)
+{
+    const char *k = rec_kind(m);
+    if (!k || depth > 32)
+        err_raise(ERR_TYPE, c->arg_spans[argi], "%s draws layers and models (dense, sequential), not a %s", c->op->name,
+                  k ? k : val_kind_name(m));
+    if (!strcmp(k, "dense")) {
+        if (*n == MAX_LAYERS) err_raise(ERR_LIMIT, c->arg_spans[argi], "%s draws at most %d layers", c->op->name, MAX_LAYERS);
+        out[(*n)++] = m;
+    } else if (!strcmp(k, "sequential")) {
+        value_t *ls = scope_get_local(m, "layers");
+        for (int i = 0; ls && i < ls->u.list.n; i++) dense_layers(c, argi, ls->u.list.items[i], out, n, depth + 1);
+    } else if (!strcmp(k, "time_distributed")) {
+        dense_layers(c, argi, scope_get_local(m, "layer"), out, n, depth + 1);   /* its layer's weights */
+    } else
+        err_raise(ERR_TYPE, c->arg_spans[argi], "%s draws dense layers and sequential stacks of them, not a %s", c->op->name, k);
+    if (*n == 0) err_raise(ERR_VALUE, c->arg_spans[argi], "%s: this model has no dense layers", c->op->name);
+}
+
+/* Does m hold a time_distributed layer (which takes sequences)? */
+static bool has_td(value_t *m, int depth)
+{
+    const char *k = rec_kind(m);
+    if (!k || depth > 32) return false;
+    if (!strcmp(k, "time_distributed")) return true;
+    if (strcmp(k, "sequential")) return false;
+    value_t *ls = scope_get_local(m, "layers");
+    for (int i = 0; ls && i < ls->u.list.n; i++) if (has_td(ls->u.list.items[i], depth + 1)) return true;
+    return false;
+}
+
+/* Consecutive layers must fit: layer k's out is layer k+1's in. */
+static void check_fit(call_t *c, int argi, value_t **ls, int n)
+{
+    for (int k = 0; k + 1 < n; k++) {
+        value_t *A = scope_get_local(ls[k], "W"), *B = scope_get_local(ls[k + 1], "W");
+        if (A->u.t.shape[1] != B->u.t.shape[0])
+            err_raise(ERR_SHAPE, c->arg_spans[argi], "layer %d outputs %lld values but layer %d takes %lld (W shapes (%lld, %lld) "
+                      "and (%lld, %lld))", k + 1, (long long)A->u.t.shape[1], k + 2, (long long)B->u.t.shape[0],
+                      (long long)A->u.t.shape[0], (long long)A->u.t.shape[1], (long long)B->u.t.shape[0], (long long)B->u.t.shape[1]);
+    }
+}
+
+static const char *activation_of(value_t *layer)
+{
+    value_t *a = scope_get_local(layer, "activation");
+    if (!a || a->kind != V_FUNC) return "?";
+    if (a->u.fn.op) return a->u.fn.op->name;
+    return a->u.fn.name ? a->u.fn.name : "function";
+}
+
+/* A grid of x values for a model's input-output map: n points of [lo, hi]
+ * as an (n, 1) tensor, or n x n points of the plane as (n*n, 2), row r
+ * (top to bottom) at x[1] = hi - r*step, column k at x[0] = lo + k*step. */
+static value_t *map_grid(dtype_t dt, int dims, int n, double lo, double hi)
+{
+    double step = (hi - lo) / (n - 1);
+    int64_t shape[2] = { dims == 1 ? n : (int64_t)n * n, dims };
+    value_t *g = tensor_new_raw(dt, 2, shape);
+    for (int64_t i = 0; i < shape[0]; i++) {
+        if (dims == 1) { dtype_store_f64(dt, tensor_data(g), i, lo + (double)i * step); continue; }
+        int64_t r = i / n, k = i % n;
+        dtype_store_f64(dt, tensor_data(g), 2 * i, lo + (double)k * step);
+        dtype_store_f64(dt, tensor_data(g), 2 * i + 1, hi - (double)r * step);
+    }
+    return g;
+}
+
+#define MAP1_N 241   /* x in [-3, 3] every 0.025 */
+#define MAP2_N 61    /* the plane [-3, 3]^2 every 0.1 */
+
+/* How far a map is from a straight line (a plane): the largest distance
+ * of y from the line through the end points (the plane through three
+ * corners), relative to the range of y. */
+static double map_bend(const value_t *y, int dims, int n)
+{
+    double lo = INFINITY, hi = -INFINITY, dev = 0;
+    int64_t N = dims == 1 ? n : (int64_t)n * n;
+    for (int64_t i = 0; i < N; i++) { double v = tensor_get_f64(y, i); lo = fmin(lo, v); hi = fmax(hi, v); }
+    for (int64_t i = 0; i < N; i++) {
+        double v = tensor_get_f64(y, i), p;
+        if (dims == 1) {
+            double a = tensor_get_f64(y, 0), b = tensor_get_f64(y, n - 1);
+            p = a + (b - a) * (double)i / (n - 1);
+        } else {
+            /* corners: (r, k) = (0, 0), (0, n-1), (n-1, 0); the plane through them */
+            double c00 = tensor_get_f64(y, 0), c0k = tensor_get_f64(y, n - 1), cr0 = tensor_get_f64(y, (int64_t)(n - 1) * n);
+            int64_t r = i / n, k = i % n;
+            p = c00 + (c0k - c00) * (double)k / (n - 1) + (cr0 - c00) * (double)r / (n - 1);
+        }
+        if (fabs(v - p) > dev) dev = fabs(v - p);
+    }
+    return hi > lo ? dev / (hi - lo) : dev;
+}
+
+static value_t *show_impl(call_t *c)
+{
+    check_common(c);
+    if (c->nargs > MAX_MODELS) err_raise(ERR_LIMIT, c->arg_spans[MAX_MODELS], "show draws at most %d models side by side", MAX_MODELS);
+    value_t *layers[MAX_MODELS][MAX_LAYERS];
+    int nl[MAX_MODELS];
+    for (int i = 0; i < c->nargs; i++) {
+        nl[i] = 0;
+        dense_layers(c, i, c->args[i], layers[i], &nl[i], 0);
+        check_fit(c, i, layers[i], nl[i]);
+    }
+    double lo = -3, hi = 3;
+    kw_range(c, "xlim", &lo, &hi);
+    span_t msp;
+    bool want_map = !op_kw(c, "map", &msp) || kw_flag(c, "map");
+    /* the maps first (the models run; errors raise before anything is built) */
+    value_t *ys[MAX_MODELS] = { 0 };
+    int dims[MAX_MODELS] = { 0 };
+    for (int i = 0; i < c->nargs && want_map; i++) {
+        value_t *W0 = scope_get_local(layers[i][0], "W"), *WL = scope_get_local(layers[i][nl[i] - 1], "W");
+        int64_t in = W0->u.t.shape[0], out = WL->u.t.shape[1];
+        if (out != 1 || (in != 1 && in != 2) || has_td(c->args[i], 0)) continue;
+        dims[i] = (int)in;
+        value_t *g = map_grid((dtype_t)W0->u.t.dtype, dims[i], dims[i] == 1 ? MAP1_N : MAP2_N, lo, hi);
+        ys[i] = eval_call_value(c->s, c->args[i], 1, &g, c->arg_spans[i]);
+        val_unref(g);
+        int64_t want = dims[i] == 1 ? MAP1_N : (int64_t)MAP2_N * MAP2_N;
+        if (ys[i]->kind != V_TENSOR || ys[i]->u.t.size != want)
+            err_raise(ERR_SHAPE, c->arg_spans[i], "show: the model gave %s for %lld inputs, not one number each",
+                      ys[i]->kind == V_TENSOR ? "a different number of values" : val_kind_name(ys[i]), (long long)want);
+    }
+    /* build */
+    view_figure_t *f = view_figure_new(VIEW_MODEL, "show");
+    common_options(c, f);
+    FILE *out = c->s->out;
+    double wmax = 0;
+    char names[MAX_MODELS][64];
+    for (int i = 0; i < c->nargs; i++) {
+        span_text(c->arg_spans[i], names[i], sizeof names[i]);
+        view_model_t *m = view_add_model(f, names[i]);
+        int64_t np = 0;
+        int dt = -1;
+        fprintf(out, "%s: ", names[i]);
+        for (int k = 0; k < nl[i]; k++) {
+            value_t *W = scope_get_local(layers[i][k], "W"), *b = scope_get_local(layers[i][k], "b");
+            int64_t ni = W->u.t.shape[0], no = W->u.t.shape[1];
+            const char *act = activation_of(layers[i][k]);
+            view_mlayer_t *l = view_model_add_layer(m, ni, no, b != NULL, act);
+            int si_n, so_n;
+            view_neuron_of(ni, 0, &si_n);
+            view_neuron_of(no, 0, &so_n);
+            for (int si = 0; si < si_n; si++)
+                for (int so = 0; so < so_n; so++) {
+                    int64_t a = view_neuron_of(ni, si, NULL), z = view_neuron_of(no, so, NULL);
+                    if (a >= 0 && z >= 0) l->w[si * VIEW_MAX_NEURONS + so] = tensor_get_f64(W, a * no + z);
+                }
+            for (int64_t e = 0; e < W->u.t.size; e++) {
+                double v = fabs(tensor_get_f64(W, e));
+                if (isfinite(v) && v > wmax) wmax = v;
+            }
+            np += W->u.t.size + (b ? b->u.t.size : 0);
+            dt = W->u.t.dtype;
+            if (k == 0) fprintf(out, "%lld", (long long)ni);
+            fprintf(out, " -> %lld (%s)", (long long)no, act);
+        }
+        char note[128];
+        snprintf(note, sizeof note, "%s · %d layer%s · %lld parameters", dtype_traits[dt].name, nl[i], nl[i] == 1 ? "" : "s",
+                 (long long)np);
+        m->note = view_strdup(note);
+        fprintf(out, "; %lld parameters (%s)\n", (long long)np, dtype_traits[dt].name);
+    }
+    f->wmax = wmax > 0 ? wmax : 1;
+    if (!f->title) {
+        char t[200];
+        if (c->nargs == 1 && strlen(names[0]) <= 24) snprintf(t, sizeof t, "%s: neurons and weights", names[0]);
+        else if (c->nargs == 1) snprintf(t, sizeof t, "neurons and weights");
+        else snprintf(t, sizeof t, "%d models side by side", c->nargs);
+        view_set_title(f, t);
+    }
+    /* 1-D in, 1-D out: one plot with every such model's curve */
+    view_figure_t *p = NULL;
+    char range[64];
+    snprintf(range, sizeof range, "[%g, %g]", lo, hi);
+    for (int i = 0; i < c->nargs; i++) {
+        if (dims[i] != 1) continue;
+        if (!p) {
+            p = view_figure_new(VIEW_PLOT, "show-map");
+            p->x.label = view_strdup("x");
+        }
+        double *xs = dalloc(MAP1_N), *yv = dalloc(MAP1_N);
+        for (int k = 0; k < MAP1_N; k++) { xs[k] = lo + (hi - lo) * k / (MAP1_N - 1); yv[k] = tensor_get_f64(ys[i], k); }
+        char lab[80];
+        snprintf(lab, sizeof lab, "%s(x)", names[i]);
+        view_add_series(p, lab, MAP1_N, xs, yv, ys[i]->u.t.dtype);
+        double bend = map_bend(ys[i], 1, MAP1_N);
+        if (bend < 1e-3)
+            fprintf(out, "%s(x) for x in %s: a straight line (slope %.4g): its layers compose into one linear map\n", names[i],
+                    range, (yv[MAP1_N - 1] - yv[0]) / (hi - lo));
+        else
+            fprintf(out, "%s(x) for x in %s: not a straight line (it bends by up to %.2g%% of its range)\n", names[i], range,
+                    bend * 100);
+    }
+    if (p) {
+        char t[120];
+        snprintf(t, sizeof t, "output for x in %s", range);
+        view_set_title(p, t);
+        if (p->nseries == 1) {
+            /* one curve: its name is the y axis' title, no legend */
+            p->y.label = p->series[0].label;
+            p->series[0].label = NULL;
+        }
+        view_add_side(f, p);
+    }
+    /* 2-D in, 1-D out: the output over the plane, a heatmap each */
+    for (int i = 0; i < c->nargs; i++) {
+        if (dims[i] != 2) continue;
+        view_figure_t *h = view_figure_new(VIEW_HEATMAP, "show-map");
+        h->rows = h->cols = MAP2_N;
+        h->z = values_of(c, ys[i]);
+        h->zdtype = ys[i]->u.t.dtype;
+        h->zlo = INFINITY; h->zhi = -INFINITY;
+        for (int64_t k = 0; k < (int64_t)MAP2_N * MAP2_N; k++)
+            if (isfinite(h->z[k])) { h->zlo = fmin(h->zlo, h->z[k]); h->zhi = fmax(h->zhi, h->z[k]); }
+        if (!(h->zlo < h->zhi)) { h->zlo = isfinite(h->zlo) ? h->zlo - 0.5 : 0; h->zhi = h->zlo + 1; }
+        /* ticks in the plane's coordinates, at cell centres */
+        double t[VIEW_MAX_TICKS], step, cell = (hi - lo) / (MAP2_N - 1);
+        int nt = view_nice_ticks(lo, hi, 7, t, &step);
+        h->x.fixed = h->y.fixed = true;
+        for (int k = 0; k < nt; k++) {
+            h->x.tick[k] = (t[k] - lo) / cell + 0.5;
+            h->y.tick[k] = (hi - t[k]) / cell + 0.5;
+            view_tick_label(h->x.tick_label[k], sizeof h->x.tick_label[k], t[k], step);
+            view_tick_label(h->y.tick_label[k], sizeof h->y.tick_label[k], t[k], step);
+        }
+        h->x.nticks = h->y.nticks = nt;
+        h->x.label = view_strdup("x[0]");
+        h->y.label = view_strdup("x[1]");
+        char tt[120];
+        snprintf(tt, sizeof tt, "%s(x) over the plane %s²", names[i], range);
+        view_set_title(h, tt);
+        double bend = map_bend(ys[i], 2, MAP2_N);
+        if (bend < 1e-3)
+            fprintf(out, "%s(x) over %s²: a plane (its layers compose into one linear map)\n", names[i], range);
+        else
+            fprintf(out, "%s(x) over %s²: not a plane (it bends by up to %.2g%% of its range)\n", names[i], range, bend * 100);
+        view_add_side(f, h);
+    }
+    for (int i = 0; i < c->nargs; i++) if (ys[i]) val_unref(ys[i]);
+    view_show(f, out);
+    return none();
+}
+
+/* gradflow's objective, a hidden builtin so that grad can differentiate
+ * it with respect to the model: loss(y, model(x)). */
+static value_t *gradflow_loss_impl(call_t *c)
+{
+    value_t *yp = eval_call_value(c->s, c->args[0], 1, &c->args[1], c->arg_spans[0]);
+    value_t *a[2] = { c->args[2], yp };
+    value_t *L = eval_call_value(c->s, c->args[3], 2, a, c->arg_spans[3]);
+    val_unref(yp);
+    return L;
+}
+
+static value_t *fn_value(const char *opname)
+{
+    value_t *f = val_new(V_FUNC);
+    f->u.fn.op = op_find(opname);
+    NN_ASSERT(f->u.fn.op);
+    f->u.fn.name = f->u.fn.op->name;
+    return f;
+}
+
+static value_t *gradflow_impl(call_t *c)
+{
+    check_common(c);
+    value_t *m = c->args[0];
+    value_t *layers[MAX_LAYERS];
+    int nl = 0;
+    dense_layers(c, 0, m, layers, &nl, 0);
+    check_fit(c, 0, layers, nl);
+    value_t *x = op_arg_tensor(c, 1);
+    op_arg_tensor(c, 2);
+    int64_t in = scope_get_local(layers[0], "W")->u.t.shape[0];
+    if (x->u.t.ndim == 0 || x->u.t.shape[x->u.t.ndim - 1] != in) {
+        char sx[128];
+        tensor_shape_str(sx, sizeof sx, x->u.t.ndim, x->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "the model takes inputs of size %lld on the last axis (its first W is (%lld, ...)), "
+                  "but x has shape %s", (long long)in, (long long)in, sx);
+    }
+    span_t lsp = c->span;
+    value_t *lv = op_kw(c, "loss", &lsp), *loss;
+    if (!lv) loss = fn_value("mse");
+    else if (lv->kind == V_FUNC) loss = val_ref(lv);
+    else if (lv->kind == V_STR && op_find(lv->u.str.s)) loss = fn_value(lv->u.str.s);
+    else
+        err_raise(ERR_TYPE, lsp, "loss= is a function of (y_true, y_pred) such as mse or binary_crossentropy, or its name");
+    /* value_and_grad(loss(y, model(x))) with respect to the model: one
+     * gradient per weight, in params(model) order (W1, b1, W2, ...) */
+    value_t *obj = fn_value("gradflow_loss"), *vg = fn_value("value_and_grad");
+    value_t *gf = eval_call_value(c->s, vg, 1, &obj, c->span);
+    value_t *args[4] = { m, c->args[1], c->args[2], loss };
+    value_t *r = eval_call_value(c->s, gf, 4, args, c->span);
+    val_unref(gf); val_unref(vg); val_unref(obj);
+    if (r->kind != V_LIST || r->u.list.n != 2 || r->u.list.items[1]->kind != V_LIST)
+        err_raise(ERR_TYPE, c->span, "gradflow: the loss did not give one number");
+    value_t *L = r->u.list.items[0], *gl = r->u.list.items[1];
+    double mean[MAX_LAYERS];
+    int64_t zeros[MAX_LAYERS], size[MAX_LAYERS];
+    int gi = 0, gdt = -1;
+    for (int k = 0; k < nl; k++) {
+        value_t *dW = gi < gl->u.list.n ? gl->u.list.items[gi++] : NULL;
+        if (scope_get_local(layers[k], "b")) gi++;
+        if (!dW || dW->kind != V_TENSOR) err_raise(ERR_TYPE, c->span, "gradflow: no gradient for layer %d's W", k + 1);
+        double s = 0;
+        int64_t z = 0;
+        for (int64_t e = 0; e < dW->u.t.size; e++) {
+            double v = tensor_get_f64(dW, e);
+            s += fabs(v);
+            z += v == 0;
+        }
+        mean[k] = s / (double)dW->u.t.size;
+        zeros[k] = z;
+        size[k] = dW->u.t.size;
+        gdt = dW->u.t.dtype;
+    }
+    /* the text */
+    FILE *out = c->s->out;
+    const char *lname = loss->u.fn.op ? loss->u.fn.op->name : loss->u.fn.name ? loss->u.fn.name : "loss";
+    char lstr[64];
+    dtype_format(lstr, sizeof lstr, L->kind == V_TENSOR ? (dtype_t)L->u.t.dtype : DT_FP64,
+                 L->kind == V_TENSOR && L->u.t.size ? tensor_get_f64(L, 0) : NAN, 0);
+    fprintf(out, "gradient flow: %s(y, model(x)) = %s; dW per layer in %s (layer 1 is next to the input)\n", lname, lstr,
+            dtype_traits[gdt].name);
+    fprintf(out, "layer  %-14s %-11s %-12s %-14s %s\n", "W shape", "activation", "mean |dW|", "vs next layer", "exact zeros in dW");
+    for (int k = 0; k < nl; k++) {
+        value_t *W = scope_get_local(layers[k], "W");
+        char sh[48], ratio[32] = "";
+        snprintf(sh, sizeof sh, "(%lld, %lld)", (long long)W->u.t.shape[0], (long long)W->u.t.shape[1]);
+        if (k + 1 < nl && mean[k + 1] > 0) snprintf(ratio, sizeof ratio, "x%.3g", mean[k] / mean[k + 1]);
+        fprintf(out, "%5d  %-14s %-11s %-12.4g %-14s %lld of %lld (%.0f%%)\n", k + 1, sh, activation_of(layers[k]), mean[k], ratio,
+                (long long)zeros[k], (long long)size[k], 100.0 * (double)zeros[k] / (double)size[k]);
+    }
+    /* the typical shrink per layer: the geometric mean of the ratios */
+    int a = -1, b = -1;
+    for (int k = 0; k < nl; k++) if (mean[k] > 0) { if (a < 0) a = k; b = k; }
+    char trend[160] = "";
+    if (a >= 0 && b > a) {
+        double per = pow(mean[a] / mean[b], 1.0 / (b - a));
+        fprintf(out, "mean |dW| %s about %.2gx per layer toward the input (layers %d to %d)\n", per < 1 ? "shrinks" : "grows",
+                per < 1 ? 1 / per : per, b + 1, a + 1);
+        snprintf(trend, sizeof trend, "mean |dW| %s ~%.2gx per layer toward the input", per < 1 ? "shrinks" : "grows",
+                 per < 1 ? 1 / per : per);
+    }
+    int nz = 0, nall = 0;
+    for (int k = 0; k < nl; k++) nall += zeros[k] == size[k];
+    for (int k = 0; k < nl; k++)
+        if (zeros[k] == size[k])
+            fprintf(out, "%s%d", nz++ ? ", " : nall == 1 ? "dW is exactly 0 everywhere in layer " : "dW is exactly 0 everywhere in layers ", k + 1);
+    if (nz) fprintf(out, ": %s cannot learn from this batch\n", nz == 1 ? "its weights" : "their weights");
+    /* the figure: bars on a log scale, the count of exact zeros on each */
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "gradflow");
+    common_options(c, f);
+    double *xe = dalloc(nl + 1), *yv = dalloc(nl);
+    for (int k = 0; k <= nl; k++) xe[k] = k + 0.5;
+    for (int k = 0; k < nl; k++) yv[k] = mean[k];
+    view_series_t *s = view_add_series(f, NULL, nl, xe, yv, DT_FP64);
+    s->style = VIEW_BARS;
+    f->y.log = true;
+    f->x.fixed = true; f->x.lo = 0.5; f->x.hi = nl + 0.5;
+    f->x.custom = true;
+    int every = nl > 20 ? (nl + 19) / 20 : 1;
+    for (int k = 0; k < nl && f->x.nticks < VIEW_MAX_TICKS; k += every) {
+        f->x.tick[f->x.nticks] = k + 1;
+        snprintf(f->x.tick_label[f->x.nticks], sizeof f->x.tick_label[0], "%d", k + 1);
+        f->x.nticks++;
+    }
+    for (int k = 0; k < nl; k++) {
+        char z[48];
+        snprintf(z, sizeof z, "%lld", (long long)zeros[k]);
+        view_add_text(f, k + 1, mean[k] > 0 ? mean[k] : NAN, zeros[k] ? 0xD55E00 : 0x222222, z);
+    }
+    if (!f->x.label) f->x.label = view_strdup("layer (1 = next to the input)");
+    if (!f->y.label) f->y.label = view_strdup("mean |dW|, log scale");
+    if (!f->title) {
+        char t[160];
+        snprintf(t, sizeof t, "gradient flow: mean |dW| per layer (%s, %s loss)", dtype_traits[gdt].name, lname);
+        view_set_title(f, t);
+    }
+    char note[220];
+    snprintf(note, sizeof note, "on each bar: entries of dW exactly 0%s%s", trend[0] ? " · " : "", trend);
+    f->note = view_strdup(note);
+    val_unref(r);
+    val_unref(loss);
+    view_show(f, out);
+    return none();
+}
+
+/* ---- traced graphs as figures (graph(g), :graph g) ---- */
+
+static void node_meta(char *b, int cap, const gnode_t *n)
+{
+    /* as passes.c's text view: dtype[shape], "int"/"float" for weak scalars */
+    if (!n->is_tensor) { snprintf(b, (size_t)cap, "value"); return; }
+    if (n->weak) { snprintf(b, (size_t)cap, "%s", n->dtype == DT_INT64 ? "int" : "float"); return; }
+    int k = snprintf(b, (size_t)cap, "%s[", dtype_traits[n->dtype].name);
+    for (int i = 0; i < n->ndim && k < cap; i++) k += snprintf(b + k, (size_t)(cap - k), i ? ",%lld" : "%lld", (long long)n->shape[i]);
+    if (k < cap) snprintf(b + k, (size_t)(cap - k), "]");
+}
+
+static bool node_removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
+
+/* One graph_t into a view graph; returns its count of removed nodes. */
+static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
+{
+    int nrem = 0;
+    for (int i = 0; i < g->nn; i++) nrem += node_removed(&g->n[i]);
+    char title[120];
+    if (nrem) snprintf(title, sizeof title, "%s (%d nodes, %d removed)", what, g->nn - nrem, nrem);
+    else snprintf(title, sizeof title, "%s (%d nodes)", what, g->nn);
+    view_graph_t *vg = view_add_graph(f, title);
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        char lab[512], meta[128], what2[256];
+        uint32_t fill = VIEW_G_OP;
+        node_meta(meta, sizeof meta, n);
+        switch (n->kind) {
+        case G_PARAM: snprintf(what2, sizeof what2, "param %d", n->param); fill = VIEW_G_PARAM; break;
+        case G_CONST:
+            fill = VIEW_G_CONST;
+            if (n->value && n->value->kind == V_TENSOR && n->value->u.t.size == 1) {
+                char v[64];
+                dtype_format(v, sizeof v, n->weak ? DT_FP64 : (dtype_t)n->value->u.t.dtype, tensor_get_f64(n->value, 0), 0);
+                snprintf(what2, sizeof what2, "const %s", v);
+            } else if (n->value && n->value->kind == V_STR) {
+                snprintf(what2, sizeof what2, "const \"%.40s\"", n->value->u.str.s);
+            } else
+                snprintf(what2, sizeof what2, "const");
+            break;
+        case G_VAR: snprintf(what2, sizeof what2, "variable .%s", n->field ? n->field : "?"); fill = VIEW_G_VAR; break;
+        case G_OP: snprintf(what2, sizeof what2, "%s", n->op ? n->op->name : "op"); break;
+        case G_COND: snprintf(what2, sizeof what2, "cond"); break;
+        case G_TPRINT: snprintf(what2, sizeof what2, "tprint"); break;
+        case G_FUSED: {
+            int k = snprintf(what2, sizeof what2, "fused ");
+            for (int j = 0; j < n->nchain && k < (int)sizeof what2 - 40; j++)
+                k += snprintf(what2 + k, sizeof what2 - (size_t)k, "%s%s", j ? " → " : "", n->chain[j].op ? n->chain[j].op->name : "?");
+            fill = VIEW_G_FUSED;
+            break;
+        }
+        }
+        int k = snprintf(lab, sizeof lab, "%%%d %s\n%s", i, what2, meta);
+        if (n->region && n->region <= g->nreg)
+            k += snprintf(lab + k, sizeof lab - (size_t)k, "  only if %%%d is %s", g->reg[n->region - 1].cond,
+                          g->reg[n->region - 1].when ? "true" : "false");
+        if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
+        view_graph_node(vg, lab, fill, node_removed(n), false);
+    }
+    int ret = view_graph_node(vg, g->out_list ? "return (a list)" : "return", 0xFFFFFF, false, true);
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        /* a folded constant keeps the inputs it was computed from: drawn
+         * as removed edges (they no longer run) */
+        bool rem = node_removed(n) || n->kind == G_CONST;
+        for (int k = 0; k < n->nin; k++)
+            if (n->in[k] >= 0 && n->in[k] < g->nn) view_graph_edge(vg, n->in[k], i, rem || node_removed(&g->n[n->in[k]]));
+        for (int k = 0; k < n->nkw; k++)
+            if (n->kw[k] >= 0 && n->kw[k] < g->nn) view_graph_edge(vg, n->kw[k], i, rem || node_removed(&g->n[n->kw[k]]));
+    }
+    for (int k = 0; k < g->nout; k++)
+        if (g->out[k] >= 0 && g->out[k] < g->nn) view_graph_edge(vg, g->out[k], ret, false);
+    return nrem;
+}
+
+#define GRAPH_DRAW_MAX 150   /* nodes: beyond this the boxes are too small to read; the text has them all */
+#define GRAPH_FIGS_MAX 4
+
+void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
+{
+    (void)s;
+    if (!tfn || tfn->kind != V_FUNC || !tfn->u.fn.traced) return;
+    int nc = 0;
+    const char **sig;
+    graph_t **raw, **opt;
+    graph_concretes(tfn, &nc, &sig, &raw, &opt);
+    if (nc > GRAPH_FIGS_MAX) fprintf(out, "(drawing the first %d of %d concrete functions)\n", GRAPH_FIGS_MAX, nc);
+    for (int i = 0; i < nc && i < GRAPH_FIGS_MAX; i++) {
+        if (raw[i]->nn > GRAPH_DRAW_MAX || opt[i]->nn > GRAPH_DRAW_MAX) {
+            fprintf(out, "graph not drawn: %d nodes (the drawing shows at most %d; the text has them all)\n",
+                    raw[i]->nn > opt[i]->nn ? raw[i]->nn : opt[i]->nn, GRAPH_DRAW_MAX);
+            continue;
+        }
+        view_figure_t *f = view_figure_new(VIEW_GRAPH, "graph");
+        char t[300];
+        snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
+        view_set_title(f, t);
+        add_graph(f, raw[i], "as traced");
+        add_graph(f, opt[i], "after the passes");
+        double d = graph_collapse_diff(tfn, i);
+        if (d >= 0) {
+            char note[200];
+            snprintf(note, sizeof note, "affine collapse re-associates (W1 @ W2 rounded once): on the first call it differed "
+                     "from eager by at most %.3g", d);
+            f->note = view_strdup(note);
+        }
+        char err[256];
+        for (int k = 0; k < f->ngraphs; k++)
+            if (view_graph_layout(&f->graphs[k], err, sizeof err) != 0) {
+                fprintf(out, "graph not drawn: %s\n", err);
+                view_figure_free(f);
+                return;
+            }
+        view_show(f, out);
+    }
+}
+
 /* ---- fp8 casts (the storage dtypes that arrive with this issue) ---- */
 
 static value_t *to_fp8(call_t *c, dtype_t dt)
@@ -788,6 +1315,47 @@ const op_def_t op_family_figures[] = {
      .dtypes = "precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)",
      .source = "Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)",
      .example = "compare(0.1 + 0.2)\ncompare(exp, [1, 10])"},
+    {"show", OPK_FUNC, .impl = show_impl, .min_args = 1, .max_args = MAX_MODELS, .kwargs = "title xlim map",
+     .signature = "show(model, ...)   e.g. show(m, collapse(m))",
+     .summary = "a model drawn as neurons and weights, with its input-output map beside (several models side by side)",
+     .formula = "each dense layer y = activation(x @ W + b) is a column of neurons joined to the previous column by its "
+                "weights W[i, j]: the line from input i to unit j is coloured by the sign and size of W[i, j] (blue "
+                "positive, red negative, light near 0) and drawn wider as |W[i, j]| grows, on one scale for every model "
+                "shown; columns wider than 12 show their first 6 and last 5 neurons around an ellipsis; each layer's "
+                "activation is written under its column and W's shape (in, out) between the columns. A model with one "
+                "input and one output gets its output for x in [-3, 3] (xlim=) plotted beside it (all such models on "
+                "one plot), one with two inputs a heatmap of its output over the plane; the terminal says whether the map "
+                "is a straight line (a plane): stacked linear layers always give one (collapse), a relu between bends "
+                "it. map=0 leaves the maps out",
+     .shapes = "models: dense layers and sequential stacks of them (time_distributed: its layer); at most 4 models, 64 "
+               "layers each -> a figure, and one line per model as text",
+     .dtypes = "weights as their dtype holds them; the maps run the model in its weights' dtype; title= (a string)",
+     .source = "ColorBrewer RdBu (Brewer, colorbrewer2.org: colour-blind safe) for the weights; node-link drawing as "
+               "TensorFlow Playground (Smilkov & Carter, 2016)",
+     .example = "seed(0)\nm = sequential(dense(1, 8), dense(8, 8), dense(8, 1))\nshow(m, collapse(m))\n"
+                "r = sequential(dense(1, 8, activation=relu), dense(8, 1))\nshow(r)"},
+    {"gradflow", OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
+     .signature = "gradflow(model, x, y, loss=mse)",
+     .summary = "the gradient's size per layer (mean |dW|) as bars on a log scale, with the exact zeros counted",
+     .formula = "dW_k = d loss(y, model(x)) / dW_k for every dense layer k (value_and_grad with respect to the model, "
+                "in the weights' dtype); bar k is mean |dW_k| = sum |dW_k[i, j]| / size, and the number on it counts "
+                "the entries of dW_k that are exactly 0. Through a sigmoid stack each layer multiplies the gradient by "
+                "W' diag(s'(z)) with s' <= 1/4: with unit weights about 4.4x per layer toward the input (1/s'(z*), z* = sigmoid(z*)), the vanishing "
+                "gradient); in fp16 the smallest underflow to exact zeros (below 2^-24) and those weights stop "
+                "learning. The same numbers are printed as a table",
+     .shapes = "model: dense layers and sequential stacks; x: (batch, in) or (in,); y: what loss compares with "
+               "model(x) -> a figure and a table",
+     .dtypes = "the gradients' dtype is the weights' (the session precision when the model was made); mean |dW| is "
+               "summed in fp64 from the stored values",
+     .source = "Hochreiter (1991) and Bengio, Simard & Frasconi (1994) on vanishing gradients; Glorot & Bengio (2010), "
+               "fig. 7 (gradients per layer of a sigmoid network)",
+     .example = "seed(0)\nm = sequential(dense(4, 4, activation=sigmoid), dense(4, 4, activation=sigmoid), dense(4, 1))\n"
+                "x = randn(8, 4)\ny = zeros(8, 1)\ngradflow(m, x, y)"},
+    {"gradflow_loss", OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN,
+     .signature = "gradflow_loss(model, x, y, loss)", .summary = "the objective gradflow differentiates: loss(y, model(x))",
+     .formula = "loss(y, model(x))", .shapes = "as loss", .dtypes = "as loss",
+     .source = "keras.Model.compile(loss=...): the loss of the model's prediction",
+     .example = "m = dense(2, 1)\ngradflow_loss(m, [[1, 2]], [[0]], mse)"},
     {"e4m3", OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .signature = "e4m3(x)", .summary = "x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)",
      .formula = "round to nearest, ties to even, once; |x| > 448 and ±inf SATURATE to ±448 (nnpad's choice, as NVIDIA's "

@@ -31,6 +31,8 @@ typedef enum view_kind {
     VIEW_BITS,        /* sign | exponent | mantissa boxes per element */
     VIEW_NUMBERLINE,  /* the representable values of a dtype in [lo, hi] */
     VIEW_TABLE,       /* rows of text (compare) */
+    VIEW_MODEL,       /* dense stacks as neurons and weighted edges (show), maps beside */
+    VIEW_GRAPH,       /* traced graphs laid out by Graphviz's dot, side by side (graph, :graph) */
 } view_kind_t;
 
 typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS } view_style_t;
@@ -57,12 +59,65 @@ typedef struct view_axis {
     double tick[VIEW_MAX_TICKS];
     char tick_label[VIEW_MAX_TICKS][32];
     char *label;          /* axis title or NULL */
+    bool custom;          /* ticks given by the builder (categories): view_layout keeps them */
 } view_axis_t;
 
 /* A shaded x interval with a legend entry (saturation=1). */
 typedef struct view_band { double x0, x1; uint32_t color; char *label; } view_band_t;
 /* A vertical marker line with a label at its top. */
 typedef struct view_vline { double x; uint32_t color; char *label; } view_vline_t;
+
+/* A text at data coordinates (bar annotations); y = NAN: just above the
+ * x axis (a bar too small for the axis, e.g. 0 on a log scale). */
+typedef struct view_text { double x, y; uint32_t color; char *text; } view_text_t;
+
+/* show(): one dense layer of a model, W (in, out).  At most
+ * VIEW_MAX_NEURONS slots are drawn per column: all neurons when they fit,
+ * else the first ones, an ellipsis slot, and the last ones
+ * (view_neuron_of).  w holds the drawn weights, slot by slot. */
+#define VIEW_MAX_NEURONS 12
+typedef struct view_mlayer {
+    int64_t in, out;      /* W's shape */
+    bool bias;            /* has b (out,) */
+    char *activation;     /* "relu", "linear", a def's name */
+    double *w;            /* VIEW_MAX_NEURONS^2 values: w[si * VIEW_MAX_NEURONS + so] (NAN: an ellipsis slot) */
+} view_mlayer_t;
+typedef struct view_model {
+    char *title;          /* the argument as typed: "m", "collapse(m)" */
+    char *note;           /* "fp32, 2 layers, 26 parameters" */
+    int nlayers;
+    view_mlayer_t *layers;
+    /* where the last draw put the neurons, for tests: column k (k = 0 is
+     * the input) at x = col_x[k]; slot s of a column of ns slots at
+     * y = slot_ymid + (s - (ns - 1) / 2) * slot_dy; radius r (pixels) */
+    double col_x[65];
+    double slot_ymid, slot_dy, r;
+    int ncols;
+} view_model_t;
+
+/* graph(g): one graph laid out (Graphviz coordinates: points, y up). */
+typedef struct view_gnode {
+    char *label;          /* lines separated by '\n': "%3 matmul", "fp32[2,3]", the pass's note */
+    double x, y, w, h;    /* centre and size, points */
+    uint32_t fill;
+    bool removed;         /* removed by a pass: drawn grey */
+    bool output;          /* the return node */
+} view_gnode_t;
+typedef struct view_gedge {
+    int from, to;         /* node indices */
+    bool removed;         /* into or out of a removed node */
+    int npts;             /* cubic Bezier control points: 1 + 3k (x, y pairs), points */
+    double *pts;
+    bool arrow; double ax, ay;  /* arrow tip (Graphviz's end point) */
+} view_gedge_t;
+typedef struct view_graph {
+    char *title;          /* "as traced (7 nodes)" */
+    double bw, bh;        /* bounding box, points */
+    int nn, ne;
+    view_gnode_t *n;
+    view_gedge_t *e;
+    double ox, oy, scale; /* where the last draw put it: pixel = o + scale * (x, bh - y) */
+} view_graph_t;
 
 /* bits(): one element's encoding. */
 typedef struct view_bitrow {
@@ -92,6 +147,17 @@ typedef struct view_figure {
      * where it rounds to */
     double nl_value, nl_rounded;
     int nl_dtype;
+    /* text at data coordinates (VIEW_PLOT) */
+    int ntexts; view_text_t *texts;
+    /* VIEW_MODEL: the models side by side; colour scale |w| <= wmax */
+    int nmodels; view_model_t *models; double wmax;
+    /* VIEW_MODEL: figures drawn in a column to the right (the input-output
+     * maps), owned; ox/oy: where the parent put each on its last draw */
+    int nsides; struct view_figure **sides;
+    double ox, oy;
+    double base_px;       /* body text size in pixels (0: from the figure's size) */
+    /* VIEW_GRAPH: the graphs side by side */
+    int ngraphs; view_graph_t *graphs;
     /* The window's view state: a zoomed/panned range (interaction only). */
     bool zoomed; double zx0, zx1, zy0, zy1;
     /* Where the last draw put the plot area (pixels), for hover and tests. */
@@ -109,6 +175,40 @@ void view_set_title(view_figure_t *f, const char *title);
 view_series_t *view_add_series(view_figure_t *f, const char *label, int64_t n, double *x, double *y, int dtype);
 void view_add_band(view_figure_t *f, double x0, double x1, uint32_t color, const char *label);
 void view_add_vline(view_figure_t *f, double x, uint32_t color, const char *label);
+void view_add_text(view_figure_t *f, double x, double y, uint32_t color, const char *text);
+/* VIEW_MODEL: a new model panel (title copied); its layers are added
+ * with view_model_add_layer, which returns the layer to fill w in. */
+view_model_t *view_add_model(view_figure_t *f, const char *title);
+view_mlayer_t *view_model_add_layer(view_model_t *m, int64_t in, int64_t out, bool bias, const char *activation);
+/* A figure drawn beside a VIEW_MODEL one (takes side). */
+void view_add_side(view_figure_t *f, view_figure_t *side);
+/* Which neuron of a layer of n neurons slot s shows: 0..n-1, or -1 for the
+ * ellipsis slot; *nslots gets the number of slots (n, or VIEW_MAX_NEURONS). */
+int64_t view_neuron_of(int64_t n, int s, int *nslots);
+/* The diverging colour of a weight w with |w| <= wmax: ColorBrewer's RdBu
+ * (Brewer, colorbrewer2.org; marked colour-blind safe), red negative, blue
+ * positive, light grey at 0. */
+uint32_t view_diverging(double w, double wmax);
+
+/* ---- graph layout (view_graph.c): Graphviz's dot ---- */
+
+/* Add a node (label copied; lines split by '\n', the first line bold) or
+ * an edge to a VIEW_GRAPH figure's graph gi; then view_graph_layout lays
+ * it out.  Returns the index. */
+view_graph_t *view_add_graph(view_figure_t *f, const char *title);
+int view_graph_node(view_graph_t *g, const char *label, uint32_t fill, bool removed, bool output);
+/* Fills by node kind (the drawing's key names them). */
+#define VIEW_G_PARAM 0xD6EAF8
+#define VIEW_G_CONST 0xEDEDED
+#define VIEW_G_VAR   0xFCE5CD
+#define VIEW_G_OP    0xFFFFFF
+#define VIEW_G_FUSED 0xD5F0E3
+int view_graph_edge(view_graph_t *g, int from, int to, bool removed);
+/* Lay g out with Graphviz's dot (top to bottom): node boxes sized to their
+ * text as Pango measures it, then gvLayout, then ND_coord/ND_width/
+ * ND_height and ED_spl read back.  Returns 0, or -1 with a message in err
+ * (Graphviz could not load its dot plugin). */
+int view_graph_layout(view_graph_t *g, char *err, int errcap);
 
 /* The palette: Okabe & Ito (2008), "Color Universal Design", colours told
  * apart with every common colour-vision deficiency and on a projector;
@@ -219,5 +319,12 @@ double view_window_redraw_timed(void);
  * with its text): shown in the window only, the text is the terminal's. */
 struct call;
 void figures_bits_show(struct call *c, const char *text);
+/* graph(g) and :graph g (graph.c, session.c): the concrete functions of the
+ * traced function tfn drawn as graphs, "as traced" beside "after the
+ * passes" (ops/figures.c builds them; view_graph.c lays them out).  Writes
+ * a line to out when a graph cannot be drawn; never raises. */
+struct session;
+struct value;
+void figures_graph_show(struct session *s, struct value *tfn, FILE *out);
 
 #endif

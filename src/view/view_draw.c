@@ -13,6 +13,7 @@
  * exactly what plotting every point would show.
  */
 #include "view/view.h"
+#include "view/view_int.h"
 #include "tensor/dtype.h"
 
 #include <cairo.h>
@@ -22,17 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FONT "DejaVu Sans, Noto Sans CJK KR, sans"
-#define MONO "DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace"
-#define C_TEXT  0x222222
-#define C_GRID  0xDDDDDD
-#define C_FRAME 0x555555
-#define C_MUTED 0x666666
+#define FONT VIEW_FONT
+#define MONO VIEW_MONO
+#define C_TEXT  VIEW_C_TEXT
+#define C_GRID  VIEW_C_GRID
+#define C_FRAME VIEW_C_FRAME
+#define C_MUTED VIEW_C_MUTED
 
 static void rgb(cairo_t *cr, uint32_t c) { cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0); }
 static void rgba(cairo_t *cr, uint32_t c, double a) { cairo_set_source_rgba(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0, a); }
 
-typedef struct txt { double size; bool bold, mono, markup; uint32_t color; } txt_t;
+typedef view_txt_t txt_t;
 
 static PangoLayout *layout_for(cairo_t *cr, const char *s, txt_t t)
 {
@@ -40,6 +41,7 @@ static PangoLayout *layout_for(cairo_t *cr, const char *s, txt_t t)
     PangoFontDescription *fd = pango_font_description_from_string(t.mono ? MONO : FONT);
     pango_font_description_set_absolute_size(fd, t.size * PANGO_SCALE);
     if (t.bold) pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
+    if (t.italic) pango_font_description_set_style(fd, PANGO_STYLE_ITALIC);
     pango_layout_set_font_description(l, fd);
     pango_font_description_free(fd);
     if (t.markup) pango_layout_set_markup(l, s, -1);
@@ -73,7 +75,22 @@ static double text_at(cairo_t *cr, const char *s, double x, double y, double ax,
     return iw;
 }
 
-static txt_t T(double size) { return (txt_t){ size, false, false, false, C_TEXT }; }
+static txt_t T(double size) { return (txt_t){ size, false, false, false, false, C_TEXT }; }
+
+/* the helpers, for view_model.c and view_graph.c (view_int.h) */
+void view_rgb(cairo_t *cr, uint32_t c) { rgb(cr, c); }
+void view_rgba(cairo_t *cr, uint32_t c, double a) { rgba(cr, c, a); }
+void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double *h) { text_size(cr, s, t, w, h); }
+double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, view_txt_t t)
+{
+    return text_at(cr, s, x, y, ax, ay, t);
+}
+void view_draw_title(view_figure_t *f, cairo_t *cr, int w, double base)
+{
+    if (!f->title) return;
+    txt_t t = T(base * 1.25); t.bold = true;
+    text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
+}
 
 /* ---- coordinates ---- */
 
@@ -398,6 +415,32 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         cairo_set_dash(cr, NULL, 0, 0);
     }
     cairo_restore(cr);
+    /* texts at data points: above the point (a bar's top), inside it when
+     * the top is near the frame; at the axis when the value cannot be
+     * drawn (0 on a log scale) */
+    for (int i = 0; i < f->ntexts; i++) {
+        view_text_t *tx = &f->texts[i];
+        txt_t t = T(base * 0.8); t.color = tx->color; t.bold = true;
+        double X = view_x_to_px(f, tx->x), th, tw;
+        /* on a bar: as wide as the bar at most (smaller, then the first word only) */
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", tx->text);
+        double room = 1e9;
+        for (int k = 0; k < f->nseries; k++) {
+            const view_series_t *s = &f->series[k];
+            if (s->style != VIEW_BARS) continue;
+            for (int64_t b = 0; b < s->n; b++)
+                if (tx->x >= s->x[b] && tx->x <= s->x[b + 1]) room = fmin(room, view_x_to_px(f, s->x[b + 1]) - view_x_to_px(f, s->x[b]));
+        }
+        text_size(cr, buf, t, &tw, &th);
+        if (tw > room * 0.95) { t.size = fmax(base * 0.55, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
+        if (tw > room * 0.95 && strchr(buf, ' ')) { *strchr(buf, ' ') = 0; t.size = base * 0.8; text_size(cr, buf, t, &tw, &th); }
+        if (tw > room * 0.95) { t.size = fmax(base * 0.45, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
+        if (!drawable(f, tx->y)) { text_at(cr, buf, X, f->py + f->ph - base * 0.2, 0.5, 1, t); continue; }
+        double Y = view_y_to_px(f, tx->y);
+        if (Y - th - base * 0.2 < f->py) { t.color = 0xFFFFFF; text_at(cr, buf, X, Y + base * 0.2, 0.5, 0, t); }
+        else text_at(cr, buf, X, Y - base * 0.15, 0.5, 1, t);
+    }
     /* markers: the x value above each line (once per x), and the full
      * label in a key under the plot, where it covers no data */
     double ky = f->py + f->ph + base * 1.9 + (f->x.label ? base * 1.4 : 0) + (f->note ? base * 1.3 : 0);
@@ -824,6 +867,7 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     double base = h / 30.0;
     if (base > w / 44.0) base = w / 44.0;
     if (base < 9) base = 9;
+    if (f->base_px > 0) base = f->base_px;
     view_layout(f);
     switch (f->kind) {
     case VIEW_PLOT: draw_plot(f, cr, w, h, base); break;
@@ -831,6 +875,8 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     case VIEW_NUMBERLINE: draw_numberline(f, cr, w, h, base); break;
     case VIEW_BITS: draw_bits(f, cr, w, h, base); break;
     case VIEW_TABLE: draw_table(f, cr, w, h, base); break;
+    case VIEW_MODEL: view_draw_model(f, cr, w, h, base); break;
+    case VIEW_GRAPH: view_draw_graph(f, cr, w, h, base); break;
     }
     cairo_restore(cr);
 }

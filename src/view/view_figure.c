@@ -56,6 +56,23 @@ void view_figure_free(view_figure_t *f)
     free(f->bitrows);
     for (int i = 0; i < f->trows * f->tcols; i++) free(f->cells[i]);
     free(f->cells);
+    for (int i = 0; i < f->ntexts; i++) free(f->texts[i].text);
+    free(f->texts);
+    for (int i = 0; i < f->nmodels; i++) {
+        view_model_t *m = &f->models[i];
+        for (int k = 0; k < m->nlayers; k++) { free(m->layers[k].activation); free(m->layers[k].w); }
+        free(m->layers); free(m->title); free(m->note);
+    }
+    free(f->models);
+    for (int i = 0; i < f->nsides; i++) view_figure_free(f->sides[i]);
+    free(f->sides);
+    for (int i = 0; i < f->ngraphs; i++) {
+        view_graph_t *g = &f->graphs[i];
+        for (int k = 0; k < g->nn; k++) free(g->n[k].label);
+        for (int k = 0; k < g->ne; k++) free(g->e[k].pts);
+        free(g->n); free(g->e); free(g->title);
+    }
+    free(f->graphs);
     free(f);
 }
 
@@ -126,6 +143,77 @@ void view_add_vline(view_figure_t *f, double x, uint32_t color, const char *labe
     f->vlines = realloc(f->vlines, (size_t)(f->nvlines + 1) * sizeof *f->vlines);
     if (!f->vlines) abort();
     f->vlines[f->nvlines++] = (view_vline_t){ x, color, view_strdup(label) };
+}
+
+void view_add_text(view_figure_t *f, double x, double y, uint32_t color, const char *text)
+{
+    f->texts = realloc(f->texts, (size_t)(f->ntexts + 1) * sizeof *f->texts);
+    if (!f->texts) abort();
+    f->texts[f->ntexts++] = (view_text_t){ x, y, color, view_strdup(text) };
+}
+
+view_model_t *view_add_model(view_figure_t *f, const char *title)
+{
+    f->models = realloc(f->models, (size_t)(f->nmodels + 1) * sizeof *f->models);
+    if (!f->models) abort();
+    view_model_t *m = &f->models[f->nmodels++];
+    memset(m, 0, sizeof *m);
+    m->title = view_strdup(title);
+    return m;
+}
+
+view_mlayer_t *view_model_add_layer(view_model_t *m, int64_t in, int64_t out, bool bias, const char *activation)
+{
+    m->layers = realloc(m->layers, (size_t)(m->nlayers + 1) * sizeof *m->layers);
+    if (!m->layers) abort();
+    view_mlayer_t *l = &m->layers[m->nlayers++];
+    l->in = in; l->out = out; l->bias = bias;
+    l->activation = view_strdup(activation);
+    l->w = xcalloc(VIEW_MAX_NEURONS * VIEW_MAX_NEURONS, sizeof *l->w);
+    for (int i = 0; i < VIEW_MAX_NEURONS * VIEW_MAX_NEURONS; i++) l->w[i] = NAN;
+    return l;
+}
+
+void view_add_side(view_figure_t *f, view_figure_t *side)
+{
+    f->sides = realloc(f->sides, (size_t)(f->nsides + 1) * sizeof *f->sides);
+    if (!f->sides) abort();
+    f->sides[f->nsides++] = side;
+}
+
+int64_t view_neuron_of(int64_t n, int s, int *nslots)
+{
+    if (n <= VIEW_MAX_NEURONS) {
+        if (nslots) *nslots = (int)n;
+        return s >= 0 && s < n ? s : -1;
+    }
+    /* the first half, an ellipsis, the last ones: 6 + 1 + 5 slots */
+    int head = VIEW_MAX_NEURONS / 2, tail = VIEW_MAX_NEURONS - head - 1;
+    if (nslots) *nslots = VIEW_MAX_NEURONS;
+    if (s < 0 || s >= VIEW_MAX_NEURONS || s == head) return -1;
+    return s < head ? s : n - tail + (s - head - 1);
+}
+
+uint32_t view_diverging(double w, double wmax)
+{
+    /* ColorBrewer RdBu, 11 classes (Cynthia Brewer, colorbrewer2.org),
+     * with its white centre made a light grey so that a weight near 0
+     * still shows on a white background; linear between the classes. */
+    static const uint32_t rdbu[11] = { 0x67001F, 0xB2182B, 0xD6604D, 0xF4A582, 0xFDDBC7, 0xE0E0E0,
+                                       0xD1E5F0, 0x92C5DE, 0x4393C3, 0x2166AC, 0x053061 };
+    double t = wmax > 0 && isfinite(w) ? w / wmax : 0;
+    if (t < -1) t = -1;
+    if (t > 1) t = 1;
+    double s = (t + 1) * 5;
+    int k = (int)s;
+    if (k >= 10) k = 9;
+    double a = s - k;
+    uint32_t c = 0;
+    for (int j = 16; j >= 0; j -= 8) {
+        double x = ((rdbu[k] >> j) & 255) * (1 - a) + ((rdbu[k + 1] >> j) & 255) * a;
+        c = (c << 8) | (uint32_t)lround(x);
+    }
+    return c;
 }
 
 /* ---- ticks ---- */
@@ -201,6 +289,7 @@ static void log_ticks(view_axis_t *a)
 
 static void axis_ticks(view_axis_t *a, int want)
 {
+    if (a->custom) return;
     if (a->log) { log_ticks(a); return; }
     double step;
     a->nticks = view_nice_ticks(a->lo, a->hi, want, a->tick, &step);

@@ -1,0 +1,325 @@
+/* view_graph.c — graphs as figures: nodes as boxes, edges as arrows, laid
+ * out by Graphviz's dot and drawn with Cairo (graph(g), :graph g).
+ *
+ * The layout is Graphviz's layered ("dot") algorithm (Gansner, Koutsofios,
+ * North & Vo, "A Technique for Drawing Directed Graphs", IEEE TSE 1993):
+ * ranks top to bottom, few crossings, edges as splines.  We give dot
+ * fixed-size boxes measured with Pango (the font the figure draws with),
+ * so its layout fits our text exactly, call gvLayout, and read back each
+ * node's centre and size (ND_coord, ND_width/ND_height, in points and
+ * inches) and each edge's Bezier spline (ED_spl) into the figure: figures
+ * are data, so tests check the layout without pixels.  Drawing scales the
+ * graphs of one figure by one factor, so "as traced" and "after the
+ * passes" sit side by side at the same size.
+ */
+#include "view/view.h"
+#include "view/view_int.h"
+
+#include <cairo.h>
+#include <glib.h>
+#include <gvc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FS 14.0          /* layout font size: 14 px at scale 1 (one point per pixel) */
+#define WRAP 30          /* wrap label lines longer than this many bytes at a space */
+
+/* ---- figure data ---- */
+
+view_graph_t *view_add_graph(view_figure_t *f, const char *title)
+{
+    f->graphs = realloc(f->graphs, (size_t)(f->ngraphs + 1) * sizeof *f->graphs);
+    if (!f->graphs) abort();
+    view_graph_t *g = &f->graphs[f->ngraphs++];
+    memset(g, 0, sizeof *g);
+    g->title = view_strdup(title);
+    return g;
+}
+
+/* A copy of s with lines longer than WRAP broken at the last space. */
+static char *wrap(const char *s)
+{
+    size_t n = strlen(s);
+    char *d = malloc(n + 1);
+    if (!d) abort();
+    memcpy(d, s, n + 1);
+    char *line = d;
+    for (char *p = d; *p; p++) {
+        if (*p == '\n') { line = p + 1; continue; }
+        if (p - line >= WRAP) {
+            char *sp = p;
+            while (sp > line && *sp != ' ') sp--;
+            if (sp > line) { *sp = '\n'; line = sp + 1; }
+        }
+    }
+    return d;
+}
+
+int view_graph_node(view_graph_t *g, const char *label, uint32_t fill, bool removed, bool output)
+{
+    g->n = realloc(g->n, (size_t)(g->nn + 1) * sizeof *g->n);
+    if (!g->n) abort();
+    g->n[g->nn] = (view_gnode_t){ wrap(label ? label : ""), 0, 0, 0, 0, fill, removed, output };
+    return g->nn++;
+}
+
+int view_graph_edge(view_graph_t *g, int from, int to, bool removed)
+{
+    for (int i = 0; i < g->ne; i++)
+        if (g->e[i].from == from && g->e[i].to == to) return i;   /* x * x: one arrow */
+    g->e = realloc(g->e, (size_t)(g->ne + 1) * sizeof *g->e);
+    if (!g->e) abort();
+    g->e[g->ne] = (view_gedge_t){ from, to, removed, 0, NULL, false, 0, 0 };
+    return g->ne++;
+}
+
+/* Pango markup for a node's label: the first line bold, the second plain,
+ * the rest (the pass's note) small and italic.  g_free it. */
+static char *markup(const view_gnode_t *n)
+{
+    GString *m = g_string_new(NULL);
+    const char *p = n->label;
+    int line = 0;
+    while (1) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        char *esc = g_markup_escape_text(p, (gssize)len);
+        if (line) g_string_append_c(m, '\n');
+        if (line == 0) g_string_append_printf(m, "<b>%s</b>", esc);
+        else if (line == 1 && !n->removed) g_string_append(m, esc);
+        else g_string_append_printf(m, "<small><i>%s</i></small>", esc);
+        g_free(esc);
+        line++;
+        if (!e) break;
+        p = e + 1;
+    }
+    return g_string_free(m, FALSE);
+}
+
+static view_txt_t label_style(double size, const view_gnode_t *n)
+{
+    view_txt_t t = { size, false, false, true, false, n->removed ? 0x8A8A8A : VIEW_C_TEXT };
+    return t;
+}
+
+/* ---- layout ---- */
+
+static GVC_t *gvc;
+
+int view_graph_layout(view_graph_t *g, char *err, int errcap)
+{
+    if (g->nn == 0) return 0;
+    if (!gvc) gvc = gvContext();
+    if (!gvc) { snprintf(err, (size_t)errcap, "Graphviz could not start (gvContext failed)"); return -1; }
+    /* measure the labels with the figure's own font */
+    cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+    cairo_t *cr = cairo_create(surf);
+    Agraph_t *G = agopen("g", Agdirected, NULL);
+    agattr(G, AGRAPH, "rankdir", "TB");
+    agattr(G, AGRAPH, "nodesep", "0.3");
+    agattr(G, AGRAPH, "ranksep", "0.35");
+    agattr(G, AGNODE, "shape", "box");
+    agattr(G, AGNODE, "fixedsize", "true");
+    agattr(G, AGNODE, "label", "");
+    agattr(G, AGNODE, "width", "1");
+    agattr(G, AGNODE, "height", "0.5");
+    Agnode_t **nodes = malloc((size_t)g->nn * sizeof *nodes);
+    Agedge_t **edges = malloc((size_t)(g->ne ? g->ne : 1) * sizeof *edges);
+    if (!nodes || !edges) abort();
+    for (int i = 0; i < g->nn; i++) {
+        char name[24], wb[32], hb[32];
+        snprintf(name, sizeof name, "n%d", i);
+        nodes[i] = agnode(G, name, 1);
+        char *mk = markup(&g->n[i]);
+        double tw, th;
+        view_text_size(cr, mk, label_style(FS, &g->n[i]), &tw, &th);
+        g_free(mk);
+        /* inches (72 points each), with a margin around the text */
+        snprintf(wb, sizeof wb, "%.4f", (tw + FS * 1.4) / 72.0);
+        snprintf(hb, sizeof hb, "%.4f", (th + FS * 0.8) / 72.0);
+        agset(nodes[i], "width", wb);
+        agset(nodes[i], "height", hb);
+    }
+    for (int i = 0; i < g->ne; i++) edges[i] = agedge(G, nodes[g->e[i].from], nodes[g->e[i].to], NULL, 1);
+    cairo_destroy(cr);
+    cairo_surface_destroy(surf);
+    if (gvLayout(gvc, G, "dot") != 0) {
+        snprintf(err, (size_t)errcap, "Graphviz's dot layout is not available (its plugins are not configured: run `dot -c` as root)");
+        agclose(G);
+        free(nodes); free(edges);
+        return -1;
+    }
+    boxf bb = GD_bb(G);
+    g->bw = bb.UR.x - bb.LL.x;
+    g->bh = bb.UR.y - bb.LL.y;
+    for (int i = 0; i < g->nn; i++) {
+        g->n[i].x = ND_coord(nodes[i]).x - bb.LL.x;
+        g->n[i].y = ND_coord(nodes[i]).y - bb.LL.y;
+        g->n[i].w = ND_width(nodes[i]) * 72.0;
+        g->n[i].h = ND_height(nodes[i]) * 72.0;
+    }
+    for (int i = 0; i < g->ne; i++) {
+        view_gedge_t *e = &g->e[i];
+        splines *spl = ED_spl(edges[i]);
+        if (!spl || spl->size < 1 || spl->list[0].size < 1) continue;
+        bezier *bz = &spl->list[0];
+        e->npts = bz->size;
+        e->pts = malloc((size_t)bz->size * 2 * sizeof(double));
+        if (!e->pts) abort();
+        for (int k = 0; k < bz->size; k++) {
+            e->pts[2 * k] = bz->list[k].x - bb.LL.x;
+            e->pts[2 * k + 1] = bz->list[k].y - bb.LL.y;
+        }
+        e->arrow = bz->eflag != 0;
+        if (e->arrow) { e->ax = bz->ep.x - bb.LL.x; e->ay = bz->ep.y - bb.LL.y; }
+    }
+    gvFreeLayout(gvc, G);
+    agclose(G);
+    free(nodes);
+    free(edges);
+    return 0;
+}
+
+/* ---- drawing ---- */
+
+static void round_rect(cairo_t *cr, double x, double y, double w, double h, double r)
+{
+    cairo_new_sub_path(cr);
+    cairo_arc(cr, x + w - r, y + r, r, -M_PI / 2, 0);
+    cairo_arc(cr, x + w - r, y + h - r, r, 0, M_PI / 2);
+    cairo_arc(cr, x + r, y + h - r, r, M_PI / 2, M_PI);
+    cairo_arc(cr, x + r, y + r, r, M_PI, 3 * M_PI / 2);
+    cairo_close_path(cr);
+}
+
+static void draw_one(view_graph_t *g, cairo_t *cr, double s)
+{
+#define PX(x) (g->ox + s * (x))
+#define PY(y) (g->oy + s * (g->bh - (y)))
+    static const double dash[2] = { 6, 4 };
+    /* edges under the boxes */
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    for (int i = 0; i < g->ne; i++) {
+        view_gedge_t *e = &g->e[i];
+        if (e->npts < 1) continue;
+        uint32_t col = e->removed ? 0xB0B0B0 : 0x444444;
+        view_rgb(cr, col);
+        cairo_set_line_width(cr, fmax(1, s * 1.6));
+        if (e->removed) cairo_set_dash(cr, dash, 2, 0);
+        cairo_move_to(cr, PX(e->pts[0]), PY(e->pts[1]));
+        for (int k = 1; k + 2 < e->npts; k += 3)
+            cairo_curve_to(cr, PX(e->pts[2 * k]), PY(e->pts[2 * k + 1]), PX(e->pts[2 * k + 2]), PY(e->pts[2 * k + 3]),
+                           PX(e->pts[2 * k + 4]), PY(e->pts[2 * k + 5]));
+        double lx = e->pts[2 * (e->npts - 1)], ly = e->pts[2 * (e->npts - 1) + 1];
+        if (e->arrow) cairo_line_to(cr, PX(e->ax), PY(e->ay));
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        if (e->arrow) {
+            /* the head: from the spline's last point to the tip */
+            double tx = PX(e->ax), ty = PY(e->ay), dx = tx - PX(lx), dy = ty - PY(ly), L = hypot(dx, dy);
+            if (L > 0) {
+                dx /= L; dy /= L;
+                double al = fmax(6, s * 10), aw = al * 0.45;
+                cairo_move_to(cr, tx, ty);
+                cairo_line_to(cr, tx - dx * al - dy * aw, ty - dy * al + dx * aw);
+                cairo_line_to(cr, tx - dx * al + dy * aw, ty - dy * al - dx * aw);
+                cairo_close_path(cr);
+                view_rgb(cr, col);
+                cairo_fill(cr);
+            }
+        }
+    }
+    /* boxes and their text */
+    for (int i = 0; i < g->nn; i++) {
+        view_gnode_t *n = &g->n[i];
+        double x = PX(n->x - n->w / 2), y = PY(n->y + n->h / 2), w = s * n->w, h = s * n->h;
+        round_rect(cr, x, y, w, h, fmin(h / 4, s * 6));
+        view_rgb(cr, n->removed ? 0xF2F2F2 : n->fill);
+        cairo_fill_preserve(cr);
+        view_rgb(cr, n->removed ? 0xA8A8A8 : n->output ? 0x000000 : VIEW_C_FRAME);
+        cairo_set_line_width(cr, fmax(1, s * (n->output ? 2.2 : 1.3)));
+        if (n->removed) cairo_set_dash(cr, dash, 2, 0);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        char *mk = markup(n);
+        view_txt_t t = label_style(FS * s, n);
+        view_text_at(cr, mk, PX(n->x), PY(n->y), 0.5, 0.5, t);
+        g_free(mk);
+    }
+#undef PX
+#undef PY
+}
+
+/* The key: what the fills mean. */
+static void draw_key(cairo_t *cr, double x, double y, double base)
+{
+    static const struct { const char *name; uint32_t fill; bool removed; } k[] = {
+        { "parameter", VIEW_G_PARAM, false }, { "constant", VIEW_G_CONST, false }, { "variable", VIEW_G_VAR, false },
+        { "op", VIEW_G_OP, false }, { "fused", VIEW_G_FUSED, false }, { "removed by a pass", 0xF2F2F2, true },
+    };
+    view_txt_t t = { base * 0.7, false, false, false, false, VIEW_C_TEXT };
+    static const double dash[2] = { 4, 3 };
+    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+        round_rect(cr, x, y - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
+        view_rgb(cr, k[i].fill);
+        cairo_fill_preserve(cr);
+        view_rgb(cr, k[i].removed ? 0xA8A8A8 : VIEW_C_FRAME);
+        cairo_set_line_width(cr, 1);
+        if (k[i].removed) cairo_set_dash(cr, dash, 2, 0);
+        cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
+        x += base * 1.4;
+        x += view_text_at(cr, k[i].name, x, y, 0, 0.5, t) + base * 1.0;
+    }
+}
+
+void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+{
+    view_draw_title(f, cr, w, base);
+    double top = f->title ? base * 2.6 : base * 0.8;
+    double bottom = h - base * (f->note ? 2.6 : 1.5);
+    int ng = f->ngraphs;
+    double gap = base * 1.2, th = base * 1.6;   /* between panels; a panel's title */
+    double W = w - base * 1.0, H = bottom - top;
+    /* Side by side, each panel as wide as its graph at one common scale, or
+     * stacked when that is much larger (wide, flat graphs): the scale is
+     * the largest that fits every graph, at most 1.6. */
+    double sumw = 0, maxw = 0, sumh = 0, maxh = 0;
+    for (int i = 0; i < ng; i++) {
+        sumw += f->graphs[i].bw; sumh += f->graphs[i].bh;
+        maxw = fmax(maxw, f->graphs[i].bw); maxh = fmax(maxh, f->graphs[i].bh);
+    }
+    double s_side = fmin((W - gap * (ng - 1)) / fmax(sumw, 1), (H - th) / fmax(maxh, 1));
+    double s_stack = fmin(W / fmax(maxw, 1), (H - ng * th - gap * (ng - 1)) / fmax(sumh, 1));
+    bool stacked = ng > 1 && s_stack > 1.25 * s_side;
+    double s = fmin(1.6, stacked ? s_stack : s_side);
+    /* side by side: the room left over is shared out evenly */
+    double spare = stacked ? 0 : (W - gap * (ng - 1) - s * sumw) / (ng ? ng : 1);
+    double x = base * 0.5, y = top;
+    for (int i = 0; i < ng; i++) {
+        view_graph_t *g = &f->graphs[i];
+        double pw = stacked ? W : s * g->bw + spare;
+        view_txt_t tt = { base * 0.95, true, false, false, false, VIEW_C_TEXT };
+        view_text_at(cr, g->title, x + pw / 2, y, 0.5, 0, tt);
+        if (i > 0) {
+            view_rgb(cr, VIEW_C_GRID);
+            cairo_set_line_width(cr, 1);
+            if (stacked) { cairo_move_to(cr, x, y - gap / 2); cairo_line_to(cr, x + W, y - gap / 2); }
+            else { cairo_move_to(cr, x - gap / 2, top); cairo_line_to(cr, x - gap / 2, bottom); }
+            cairo_stroke(cr);
+        }
+        g->scale = s;
+        g->ox = x + (pw - s * g->bw) / 2;
+        g->oy = y + th;
+        draw_one(g, cr, s);
+        if (stacked) y += th + s * g->bh + gap;
+        else x += pw + gap;
+    }
+    draw_key(cr, base * 0.6, h - base * 0.75, base);
+    if (f->note) {
+        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED };
+        view_text_at(cr, f->note, base * 0.6, h - base * 1.8, 0, 0.5, tn);
+    }
+}

@@ -1,0 +1,31 @@
+/* view_int.h — what the drawing files of src/view share (view_draw.c,
+ * view_model.c, view_graph.c); nothing outside src/view includes it. */
+#ifndef NN_VIEW_INT_H
+#define NN_VIEW_INT_H
+#include "view/view.h"
+#include <cairo.h>
+
+#define VIEW_FONT "DejaVu Sans, Noto Sans CJK KR, sans"
+#define VIEW_MONO "DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace"
+#define VIEW_C_TEXT  0x222222
+#define VIEW_C_GRID  0xDDDDDD
+#define VIEW_C_FRAME 0x555555
+#define VIEW_C_MUTED 0x666666
+
+/* A text style: size in pixels; markup: Pango markup (<b>, <sup>, ...). */
+typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; } view_txt_t;
+
+void view_rgb(cairo_t *cr, uint32_t c);
+void view_rgba(cairo_t *cr, uint32_t c, double a);
+/* Width and height in pixels of s (Pango, with font fallback). */
+void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double *h);
+/* Draw s with its anchor at (x, y): ax/ay 0 = left/top, 0.5 = centre,
+ * 1 = right/bottom.  Returns the width. */
+double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, view_txt_t t);
+/* The figure's title, centred at the top. */
+void view_draw_title(view_figure_t *f, cairo_t *cr, int w, double base);
+
+void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base);
+void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base);
+
+#endif

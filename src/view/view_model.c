@@ -1,0 +1,238 @@
+/* view_model.c — show(model): dense stacks drawn as columns of neurons
+ * joined by their weights, and the input-output maps in a column beside.
+ *
+ * Each model is a panel: column 0 is the input, column k the outputs of
+ * layer k.  Every weight W[i, j] of a drawn pair of neurons is a line from
+ * input neuron i to output neuron j, coloured by sign and size on a
+ * diverging scale shared by every panel of the figure (so show(m,
+ * collapse(m)) compares like with like) and drawn wider when |w| is
+ * larger; the weakest are drawn first so the strong ones stay on top.  A
+ * layer wider than VIEW_MAX_NEURONS shows its first and last neurons with
+ * an ellipsis between (view_neuron_of).  Under each column its activation,
+ * between the columns the shape of W (Keras's (in, out)), at the bottom
+ * the colour key.
+ */
+#include "view/view.h"
+#include "view/view_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct edge { double x0, y0, x1, y1, w; } edge_t;
+
+static int by_size(const void *a, const void *b)
+{
+    double u = fabs(((const edge_t *)a)->w), v = fabs(((const edge_t *)b)->w);
+    return u < v ? -1 : u > v;
+}
+
+/* One row of labels centred at xs[]: in one row when they fit, else
+ * staggered over two rows, shrunk if even that is too tight.  Returns the
+ * rows' total height. */
+static double label_row(cairo_t *cr, int n, const double *xs, char **texts, const uint32_t *colors, double y, view_txt_t t,
+                        double gap, bool draw)
+{
+    double wmax = 0;
+    for (int i = 0; i < n; i++) {
+        double tw; view_text_size(cr, texts[i], t, &tw, NULL);
+        if (tw > wmax) wmax = tw;
+    }
+    bool stagger = n > 1 && wmax > gap * 0.85;
+    if (stagger && wmax > gap * 1.9) { t.size *= gap * 1.9 / wmax; }
+    if (!stagger && n == 1 && wmax > gap * 2) t.size *= gap * 2 / wmax;
+    double lh = t.size * 1.25;
+    for (int i = 0; i < n && draw; i++) {
+        view_txt_t ti = t;
+        if (colors) ti.color = colors[i];
+        view_text_at(cr, texts[i], xs[i], y + (stagger && (i & 1) ? lh : 0), 0.5, 0, ti);
+    }
+    return stagger ? 2 * lh : lh;
+}
+
+static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0, double pw, double top, double bottom,
+                       double base)
+{
+    view_txt_t tt = { base * 1.0, true, false, false, false, VIEW_C_TEXT };
+    /* a long title (the model as typed) shrinks to the panel, then is cut */
+    char title[256];
+    snprintf(title, sizeof title, "%s", m->title ? m->title : "");
+    double tw;
+    view_text_size(cr, title, tt, &tw, NULL);
+    if (tw > pw * 0.95) { tt.size = fmax(base * 0.65, tt.size * pw * 0.95 / tw); view_text_size(cr, title, tt, &tw, NULL); }
+    for (size_t L = strlen(title); tw > pw * 0.95 && L > 4; ) {
+        L -= 2;
+        while (L > 0 && (title[L] & 0xC0) == 0x80) L--;   /* not inside a UTF-8 sequence */
+        memcpy(title + L, "…", 4);
+        view_text_size(cr, title, tt, &tw, NULL);
+    }
+    view_text_at(cr, title, x0 + pw / 2, top, 0.5, 0, tt);
+    view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED };
+    if (m->note) view_text_at(cr, m->note, x0 + pw / 2, top + base * 1.35, 0.5, 0, tn);
+    int ncols = m->nlayers + 1;
+    if (ncols > 65) ncols = 65;
+    m->ncols = ncols;
+    int maxslots = 1;
+    int64_t nunits[65];
+    int nslots[65];
+    for (int k = 0; k < ncols; k++) {
+        nunits[k] = k == 0 ? m->layers[0].in : m->layers[k - 1].out;
+        view_neuron_of(nunits[k], 0, &nslots[k]);
+        if (nslots[k] > maxslots) maxslots = nslots[k];
+    }
+    double margin = fmax(pw * 0.08, base * 2.4);   /* room for the labels under the outer columns */
+    double gap = ncols > 1 ? (pw - 2 * margin) / (ncols - 1) : pw;
+    for (int k = 0; k < ncols; k++) m->col_x[k] = ncols > 1 ? x0 + margin + k * gap : x0 + pw / 2;
+    /* under the columns the activations; under the gaps W's shapes: their
+     * rows' height first, so the neurons fill what is left */
+    char *acts[65] = { 0 }, *shapes[64] = { 0 };
+    uint32_t acol[65] = { 0 };
+    double ax[65] = { 0 }, sx[64] = { 0 };
+    for (int k = 0; k < ncols; k++) {
+        ax[k] = m->col_x[k];
+        if (k == 0) { acts[k] = view_strdup("input"); acol[k] = VIEW_C_MUTED; continue; }
+        const char *a = m->layers[k - 1].activation ? m->layers[k - 1].activation : "?";
+        acts[k] = view_strdup(a);
+        acol[k] = !strcmp(a, "linear") ? VIEW_C_MUTED : 0xD55E00;
+    }
+    for (int k = 0; k + 1 < ncols; k++) {
+        char b[96];
+        snprintf(b, sizeof b, "W (%lld, %lld)", (long long)m->layers[k].in, (long long)m->layers[k].out);
+        shapes[k] = view_strdup(b);
+        sx[k] = (m->col_x[k] + m->col_x[k + 1]) / 2;
+    }
+    view_txt_t ta = { base * 0.8, true, false, false, false, VIEW_C_TEXT };
+    view_txt_t ts = { base * 0.68, false, true, false, false, VIEW_C_TEXT };
+    double ha = label_row(cr, ncols, ax, acts, acol, 0, ta, gap, false);
+    double hs = ncols > 1 ? label_row(cr, ncols - 1, sx, shapes, NULL, 0, ts, gap, false) : 0;
+    double ytop = top + base * 3.6, ybot = bottom - ha - hs - base * 0.9;
+    double dy = fmin((ybot - ytop) / maxslots, base * 2.4);
+    double r = fmin(fmin(dy * 0.36, gap * 0.16), base * 0.75);
+    if (r < 2) r = 2;
+    m->slot_ymid = (ytop + ybot) / 2;
+    m->slot_dy = dy;
+    m->r = r;
+#define SLOT_Y(ns, s) (m->slot_ymid + ((s) - ((ns) - 1) / 2.0) * dy)
+    /* the weights, weakest first */
+    size_t cap = (size_t)m->nlayers * VIEW_MAX_NEURONS * VIEW_MAX_NEURONS, ne = 0;
+    edge_t *E = malloc((cap ? cap : 1) * sizeof *E);
+    if (!E) abort();
+    for (int k = 0; k + 1 < ncols; k++) {
+        view_mlayer_t *l = &m->layers[k];
+        for (int si = 0; si < nslots[k]; si++)
+            for (int so = 0; so < nslots[k + 1]; so++) {
+                double w = l->w[si * VIEW_MAX_NEURONS + so];
+                if (isnan(w)) continue;
+                E[ne++] = (edge_t){ m->col_x[k], SLOT_Y(nslots[k], si), m->col_x[k + 1], SLOT_Y(nslots[k + 1], so), w };
+            }
+    }
+    qsort(E, ne, sizeof *E, by_size);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    double wscale = fmin(base / 25.0, r / 6);
+    for (size_t i = 0; i < ne; i++) {
+        double a = f->wmax > 0 ? fmin(fabs(E[i].w) / f->wmax, 1) : 0;
+        view_rgb(cr, view_diverging(E[i].w, f->wmax));
+        cairo_set_line_width(cr, wscale * (0.8 + 5.5 * a));
+        cairo_move_to(cr, E[i].x0, E[i].y0);
+        cairo_line_to(cr, E[i].x1, E[i].y1);
+        cairo_stroke(cr);
+    }
+    free(E);
+    /* the neurons */
+    view_txt_t tc = { base * 0.75, false, false, false, false, VIEW_C_MUTED };
+    view_txt_t te = { r * 2.2, true, false, false, false, VIEW_C_TEXT };
+    for (int k = 0; k < ncols; k++) {
+        double X = m->col_x[k];
+        for (int s = 0; s < nslots[k]; s++) {
+            double Y = SLOT_Y(nslots[k], s);
+            if (view_neuron_of(nunits[k], s, NULL) < 0) {
+                view_text_at(cr, "⋮", X, Y, 0.5, 0.5, te);
+                continue;
+            }
+            cairo_new_path(cr);   /* the text left a current point: no line to the circle */
+            cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
+            view_rgb(cr, k == 0 ? 0xE8EEF4 : 0xFFFFFF);
+            cairo_fill_preserve(cr);
+            view_rgb(cr, VIEW_C_FRAME);
+            cairo_set_line_width(cr, fmax(1, r / 8));
+            cairo_stroke(cr);
+        }
+        char cnt[32];
+        snprintf(cnt, sizeof cnt, "%lld", (long long)nunits[k]);
+        view_text_at(cr, cnt, X, SLOT_Y(nslots[k], 0) - r - base * 0.25, 0.5, 1, tc);
+    }
+#undef SLOT_Y
+    double y = ybot + base * 0.5;
+    y += label_row(cr, ncols, ax, acts, acol, y, ta, gap, true) + base * 0.15;
+    if (ncols > 1) label_row(cr, ncols - 1, sx, shapes, NULL, y, ts, gap, true);
+    for (int k = 0; k < ncols; k++) free(acts[k]);
+    for (int k = 0; k + 1 < ncols; k++) free(shapes[k]);
+}
+
+/* The key: the diverging scale from -wmax to +wmax. */
+static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double width, double base)
+{
+    double bw = fmin(width * 0.45, base * 14), bh = base * 0.55, bx = cx - bw / 2;
+    cairo_pattern_t *g = cairo_pattern_create_linear(bx, 0, bx + bw, 0);
+    for (int k = 0; k <= 20; k++) {
+        uint32_t c = view_diverging(-f->wmax + 2 * f->wmax * k / 20.0, f->wmax);
+        cairo_pattern_add_color_stop_rgb(g, k / 20.0, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
+    }
+    cairo_rectangle(cr, bx, y, bw, bh);
+    cairo_set_source(cr, g);
+    cairo_fill(cr);
+    cairo_pattern_destroy(g);
+    view_txt_t t = { base * 0.72, false, false, false, false, VIEW_C_TEXT };
+    char lo[48], hi[48];
+    snprintf(lo, sizeof lo, "−%.3g", f->wmax);
+    snprintf(hi, sizeof hi, "+%.3g", f->wmax);
+    view_text_at(cr, lo, bx, y + bh + base * 0.1, 0.5, 0, t);
+    view_text_at(cr, "0", cx, y + bh + base * 0.1, 0.5, 0, t);
+    view_text_at(cr, hi, bx + bw, y + bh + base * 0.1, 0.5, 0, t);
+    view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED };
+    view_text_at(cr, "weight", bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
+    view_text_at(cr, "line width ∝ |w|", bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
+}
+
+void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+{
+    view_draw_title(f, cr, w, base);
+    double top = f->title ? base * 2.6 : base * 0.8;
+    double split = f->nsides ? w * 0.56 : w;
+    double x0 = base * 0.5, dw = split - x0 - base * 0.3;
+    double bottom = h - base * 2.3;
+    int nm = f->nmodels ? f->nmodels : 1;
+    double pw = dw / nm;
+    for (int i = 0; i < f->nmodels; i++) {
+        if (f->models[i].nlayers < 1) continue;
+        draw_panel(f, &f->models[i], cr, x0 + i * pw, pw, top, bottom, base);
+        if (i > 0) {
+            view_rgb(cr, VIEW_C_GRID);
+            cairo_set_line_width(cr, 1);
+            cairo_move_to(cr, x0 + i * pw, top); cairo_line_to(cr, x0 + i * pw, bottom);
+            cairo_stroke(cr);
+        }
+    }
+    if (f->nmodels) draw_key(f, cr, x0 + dw / 2, h - base * 1.9, dw, base);
+    /* the maps: stacked in the column to the right */
+    if (f->nsides) {
+        double sx = split + base * 0.2, sw = w - sx - base * 0.2, sy = top, sh = (h - top - base * 0.3) / f->nsides;
+        for (int i = 0; i < f->nsides; i++) {
+            view_figure_t *s = f->sides[i];
+            if (!s->base_px) s->base_px = base * 0.85;
+            cairo_save(cr);
+            cairo_translate(cr, sx, sy + i * sh);
+            cairo_rectangle(cr, 0, 0, sw, sh);
+            cairo_clip(cr);
+            view_draw(s, cr, (int)sw, (int)sh);
+            cairo_restore(cr);
+            s->ox = sx;
+            s->oy = sy + i * sh;
+        }
+    }
+    if (f->note) {
+        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED };
+        view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
+    }
+}
