@@ -10,9 +10,21 @@
 #   - kernels (bench/kernels.nn vs bench/peers.py, medians of repeated runs,
 #     as nnpad's :time): 10M fp32 tanh, x*y+z fp32 and fp16, fp16 tanh,
 #     1024x1024 fp32 matmul, a softmax-like row reduction on 1000x1000 fp32.
-# Ratio = NumPy time / nnpad time (> 1: nnpad is faster); the last row
-# compares nnpad's fp16 matmul with its own fp32 one.  Both sides run
-# under the same OPENBLAS_CORETYPE (Haswell unless set: TOOLCHAIN.md).
+#   - neural-net maths (bench/nn.nn vs bench/nn_peers.py): sigmoid on 10M
+#     fp32 and fp16 against NumPy's 1/(1+np.exp(-x)), grad of
+#     sum(sigmoid(x)) on 10M fp32 and a tiny (16-element) forward+backward
+#     against PyTorch autograd on the CPU;
+#   - tracing: tanh(sigmoid(x)*2+1)-x on 10M fp32, traced and fused, against
+#     nnpad eager, NumPy, PyTorch eager and torch.jit.trace; its bytes/s
+#     (40 MB read + 40 MB written) against a plain 40 MB copy (np.copyto, the
+#     same run); a cached concrete function on 16 elements per call; the
+#     peak memory of the fused call (VmHWM of a run that only makes x and
+#     the output, subtracted).
+# Ratio = peer time / nnpad time (> 1: nnpad is faster); the peer is NumPy
+# unless the row says otherwise.  Both sides run under the same
+# OPENBLAS_CORETYPE (Haswell unless set: TOOLCHAIN.md).  Every row is the
+# best of ROUNDS rounds (3 unless set), taken in turn on both sides: the
+# machines are shared.
 set -u
 cd "$(dirname "$0")/.."
 NNPAD=${NNPAD:-./nnpad}
@@ -36,13 +48,13 @@ printf 'import numpy as np\nx = np.array([1.5], dtype=np.float32)\ni = 0\nwhile 
 row() {  # row NAME NNPAD_S NUMPY_S TORCH_S AIM_RATIO
   local r=$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.2f", a / b }')
   local met=$(awk -v r="$r" -v aim="$5" 'BEGIN { print (r + 0 >= aim + 0) ? "met" : "MISSED" }')
-  printf '| %-40s | %10s | %10s | %10s | %6sx | %5sx | %-6s |\n' "$1" "$(fmt "$2")" "$(fmt "$3")" "$(fmt "$4")" "$r" "$5" "$met"
+  printf '| %-44s | %10s | %10s | %10s | %6sx | %5sx | %-6s |\n' "$1" "$(fmt "$2")" "$(fmt "$3")" "$(fmt "$4")" "$r" "$5" "$met"
 }
 fmt() { awk -v s="$1" 'BEGIN { if (s == "" || s == "nan") print "-"; else if (s < 1e-3) printf "%.3g µs", s * 1e6; else if (s < 1) printf "%.3g ms", s * 1e3; else printf "%.3g s", s }'; }
 
 echo "nnpad bench: $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 "model name" /proc/cpuinfo | cut -d: -f2 | sed "s/^ //"), $(grep -o -w "avx2\|avx512f\|f16c" /proc/cpuinfo | sort -u | tr "\n" " ")OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE"
-printf '| %-40s | %10s | %10s | %10s | %7s | %6s | %-6s |\n' "benchmark" "nnpad" "numpy" "torch" "ratio" "aim" "aim is"
-printf '|%s|%s|%s|%s|%s|%s|%s|\n' "------------------------------------------" "------------" "------------" "------------" "---------" "--------" "--------"
+printf '| %-44s | %10s | %10s | %10s | %7s | %6s | %-6s |\n' "benchmark" "nnpad" "numpy" "torch" "ratio" "aim" "aim is"
+printf '|%s|%s|%s|%s|%s|%s|%s|\n' "----------------------------------------------" "------------" "------------" "------------" "---------" "--------" "--------"
 
 s1=$(timeit 21 "$NNPAD" -e '1+1'); s2=$(timeit 11 $PY -c 'import numpy')
 row "start-up: -e '1+1' vs import numpy" "$s1" "$s2" "" 1
@@ -55,13 +67,17 @@ o1=$(awk -v a="$l1" -v b="$e1" 'BEGIN { print (a - b) / 1e6 }'); o2=$(awk -v a="
 # median kept (the machines are shared: this keeps a burst of someone
 # else's load from landing on one side only)
 ROUNDS=${ROUNDS:-3}
+tosec() { awk '/^median/ { v = $2; u = $3; if (u == "ns") v /= 1e9; else if (u == "µs") v /= 1e6; else if (u == "ms") v /= 1e3; n++; print n, v }'; }
 for ((r = 1; r <= ROUNDS; r++)); do
-  "$NNPAD" bench/kernels.nn 2>&1 | awk '/^median/ { v = $2; u = $3; if (u == "ns") v /= 1e9; else if (u == "µs") v /= 1e6; else if (u == "ms") v /= 1e3; print NR, v }' >> "$tmp/nn.txt"
+  "$NNPAD" bench/kernels.nn 2>&1 | tosec >> "$tmp/nn.txt"
   $PY bench/peers.py 2>/dev/null >> "$tmp/peers.txt"
+  "$NNPAD" bench/nn.nn 2>&1 | tosec >> "$tmp/nn2.txt"
+  $PY bench/nn_peers.py 2>/dev/null >> "$tmp/peers.txt"
 done
 best() { sort -g | head -1; }
 peer() { awk -v w="$1" -v k="$2" '$1 == w && $2 == k && $3 != "nan" { print $3 }' "$tmp/peers.txt" | best; }
 nn() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/nn.txt" | best; }
+nn2() { awk -v k="$1" '$1 == k { print $2 }' "$tmp/nn2.txt" | best; }
 row "10M fp32 tanh(x)" "$(nn 1)" "$(peer numpy tanh32)" "$(peer torch tanh32)" 2
 row "10M fp32 x*y+z" "$(nn 2)" "$(peer numpy fma32)" "$(peer torch fma32)" 1
 row "10M fp16 x*y+z" "$(nn 3)" "$(peer numpy fma16)" "$(peer torch fma16)" 5
@@ -75,5 +91,61 @@ row "10M fp32 sum(x)" "$(nn 7)" "$(peer numpy sum32)" "$(peer torch sum32)" 1
 row "per-op overhead, 1-element x + x" "$o1" "$(peer numpy op1)" "$(peer torch op1)" 1
 # fp16 matmul against nnpad's own fp32 matmul (aim: within 2x, ratio >= 0.5)
 row "1024x1024 fp16 matmul (peer: nnpad fp32)" "$(nn 8)" "$(nn 5)" "" 0.5
+
+# ---- neural-net maths (issue 4) ----
+row "sigmoid 10M fp32 vs 1/(1+np.exp(-x))" "$(nn2 1)" "$(peer numpy sig32)" "$(peer torch sig32)" 10
+row "sigmoid 10M fp16 vs NumPy float16" "$(nn2 2)" "$(peer numpy sig16)" "" 20
+row "grad sum(sigmoid(x)) 10M fp32 (peer: torch)" "$(nn2 3)" "$(peer torch grad)" "$(peer torch grad)" 5
+# tiny forward + backward: per call in a loop of 20000 (loop cost subtracted)
+ITER=20000
+printf 's = randn(16, dtype="fp32")\nf(x) = sum(sigmoid(x))\ngf = grad(f)\ng = gf(s)\ni = 0\nwhile i < %d { g = gf(s); i = i + 1 }\n' $ITER > "$tmp/tiny.nn"
+printf 's = randn(16, dtype="fp32")\nf(x) = sum(sigmoid(x))\ngf = grad(f)\ng = gf(s)\ni = 0\nwhile i < %d { i = i + 1 }\n' $ITER > "$tmp/tiny0.nn"
+printf 's = randn(16, dtype="fp32")\ndef ch(x) { return tanh(sigmoid(x) * 2 + 1) - x }\ntc = trace(ch)\ny = tc(s)\ni = 0\nwhile i < %d { y = tc(s); i = i + 1 }\n' $ITER > "$tmp/fcall.nn"
+printf 's = randn(16, dtype="fp32")\ndef ch(x) { return tanh(sigmoid(x) * 2 + 1) - x }\ntc = trace(ch)\ny = tc(s)\ni = 0\nwhile i < %d { y = ch(s); i = i + 1 }\n' $ITER > "$tmp/ecall.nn"
+mintime() {  # mintime N cmd... -> best seconds
+  local n=$1; shift
+  for ((i = 0; i < n; i++)); do
+    local t0=$(date +%s.%N); "$@" >/dev/null 2>&1; local t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+  done | sort -g | head -1
+}
+per() { awk -v a="$1" -v b="$2" -v n="$ITER" 'BEGIN { print (a - b) / n }'; }
+N5=$((ROUNDS + 2))
+l0=$(mintime $N5 "$NNPAD" "$tmp/tiny0.nn")
+tiny=$(per "$(mintime $N5 "$NNPAD" "$tmp/tiny.nn")" "$l0")
+fcall=$(per "$(mintime $N5 "$NNPAD" "$tmp/fcall.nn")" "$l0")
+ecall=$(per "$(mintime $N5 "$NNPAD" "$tmp/ecall.nn")" "$l0")
+t_tiny=$(peer torch tiny)
+r=$(awk -v a="$t_tiny" -v b="$tiny" 'BEGIN { printf "%.2f", a / b }')
+met=$(awk -v b="$tiny" 'BEGIN { print (b < 2e-6) ? "met" : "MISSED" }')
+printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "tiny fwd+bwd, 16 fp32 (peer: torch)" "$(fmt "$tiny")" "-" "$(fmt "$t_tiny")" "$r" "<2µs" "$met"
+# ---- tracing and fusion (issue 6) ----
+eager=$(nn2 4); fused=$(nn2 5)
+row "chain 10M fp32: fused vs nnpad eager" "$fused" "$eager" "" 3
+row "chain 10M fp32: fused vs NumPy" "$fused" "$(peer numpy chain)" "$(peer torch chain)" 5
+row "chain 10M fp32: fused vs torch.jit.trace" "$fused" "$(peer torch jit)" "$(peer torch jit)" 1
+# bytes/s: the fused call reads x and writes the result (80 MB); a copy reads and writes 40 MB each
+cp_s=$(peer numpy copy)
+bw=$(awk -v t="$fused" 'BEGIN { printf "%.1f", 80e6 / t / 1e9 }'); bwc=$(awk -v t="$cp_s" 'BEGIN { printf "%.1f", 80e6 / t / 1e9 }')
+r=$(awk -v a="$bw" -v b="$bwc" 'BEGIN { printf "%.2f", a / b }')
+met=$(awk -v r="$r" 'BEGIN { print (r >= 0.5) ? "met" : "MISSED" }')
+printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "chain bytes/s vs a 40 MB copy (GB/s)" "$bw GB/s" "$bwc GB/s" "-" "$r" "0.5x" "$met"
+r=$(awk -v a="$ecall" -v b="$fcall" 'BEGIN { printf "%.2f", a / b }')
+met=$(awk -v b="$fcall" 'BEGIN { print (b < 2e-6) ? "met" : "MISSED" }')
+printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "chain on 16 fp32: traced call (peer: eager)" "$(fmt "$fcall")" "$(fmt "$ecall")" "$(fmt "$(peer torch jit16)")" "$r" "<2µs" "$met"
+# peak memory: the peak resident size (ru_maxrss, VmHWM) of the fused call on 10M fp32 over a run that only
+# makes x and one output (the trace is made on 16 elements with a
+# wildcard signature, so the big call runs the cached graph, not the trace)
+hwm() { $PY -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$NNPAD" "$1"; }
+pre='seed(0)\nx = randn(10000000, dtype="fp32")\ndef ch(x) { return tanh(sigmoid(x) * 2 + 1) - x }\ntc = trace(ch, input_signature=[[-1]])\ny = tc(randn(16, dtype="fp32"))\n'
+printf "$pre"'y = x * 2\n' > "$tmp/m0.nn"
+printf "$pre"'y = tc(x)\n' > "$tmp/m1.nn"
+printf "$pre"'y = ch(x)\n' > "$tmp/m2.nn"
+m0=$(hwm "$tmp/m0.nn"); m1=$(hwm "$tmp/m1.nn"); m2=$(hwm "$tmp/m2.nn")
+if [ -n "$m0" ] && [ -n "$m1" ]; then
+  d1=$(awk -v a="$m1" -v b="$m0" 'BEGIN { printf "%.1f MB", (a - b) / 1024 }'); d2=$(awk -v a="$m2" -v b="$m0" 'BEGIN { printf "%.1f MB", (a - b) / 1024 }')
+  met=$(awk -v a="$m1" -v b="$m0" 'BEGIN { print ((a - b) / 1024 < 40) ? "met" : "MISSED" }')
+  printf '| %-44s | %10s | %10s | %10s | %7s | %6s | %-6s |\n' "chain peak memory over x + output" "$d1" "eager $d2" "-" "-" "<40MB" "$met"
+fi
 echo "(a Python loop's extra time per y = x + x statement with NumPy: $(fmt "$o2"))"
-echo "(ratio = numpy time / nnpad time, > 1: nnpad is faster; aim: the ratio the CPU-speed issue asks for; best of $ROUNDS rounds per side)"
+echo "(ratio = peer time / nnpad time, > 1: nnpad is faster; the peer is NumPy unless the row names another; aim: the ratio the issue asks for; best of $ROUNDS rounds per side)"

@@ -55,7 +55,7 @@ void ad_links_free(value_t *v)
 static ad_node_t *tape_push(tape_t *t)
 {
     if (t->n == t->cap) {
-        int nc = t->cap ? t->cap * 2 : 64;
+        int nc = t->cap ? t->cap * 2 : 8;   /* small first: a tiny grad records a few nodes */
         t->nodes = mem_realloc(t->nodes, (size_t)t->cap * sizeof(ad_node_t), (size_t)nc * sizeof(ad_node_t));
         t->cap = nc;
     }
@@ -167,9 +167,49 @@ void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn 
 
 /* ---- helpers for rules ---- */
 
+/* Rules name their ops by string: a small cache from the name's address
+ * (a literal, or an op's deriv field) to the op saves op_find's binary
+ * search of string compares on every call; a hit is confirmed with one
+ * strcmp, so a reused address can never give the wrong op. */
+#define OPCACHE 32
+static struct { const char *name; const op_def_t *op; } opcache[OPCACHE];
+static int nopcache;
+
+static const op_def_t *find_op_cached(const char *name)
+{
+    for (int i = 0; i < nopcache; i++)
+        if (opcache[i].name == name && !strcmp(name, opcache[i].op->name)) return opcache[i].op;
+    const op_def_t *op = op_find(name);
+    if (op) {
+        int i = nopcache < OPCACHE ? nopcache++ : (int)(((uintptr_t)name >> 3) % OPCACHE);
+        opcache[i].name = name;
+        opcache[i].op = op;
+    }
+    return op;
+}
+
+/* ad_rule_find scans the rule table by name; backward asks for the same
+ * few ops again and again, so remember the answer per op (the table is
+ * static, so an answer never changes). */
+#define RULECACHE 64
+static struct { const op_def_t *op; ad_rule_fn fn; } rulecache[RULECACHE];
+static int nrulecache;
+
+static ad_rule_fn rule_cached(const op_def_t *op)
+{
+    for (int i = 0; i < nrulecache; i++)
+        if (rulecache[i].op == op) return rulecache[i].fn;
+    const char *doc;
+    ad_rule_fn fn = ad_rule_find(op, &doc);
+    int i = nrulecache < RULECACHE ? nrulecache++ : (int)(((uintptr_t)op >> 4) % RULECACHE);
+    rulecache[i].op = op;
+    rulecache[i].fn = fn;
+    return fn;
+}
+
 value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
 {
-    const op_def_t *op = op_find(name);
+    const op_def_t *op = find_op_cached(name);
     NN_ASSERT(op);
     span_t sp[8], ksp[8];
     const node_t *nodes[8] = {0};
@@ -275,10 +315,10 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         if (!G[i]) continue;
         ad_node_t *n = &t->nodes[i];
         if (n->kind == AD_LEAF) continue;
-        value_t *gin[16] = {0};
+        value_t *gin[16];
+        for (int j = 0; j < 16 && j < (n->nin > 0 ? n->nin : 1); j++) gin[j] = NULL;   /* not = {0}: a rep stos per node */
         if (n->kind == AD_OP) {
-            const char *doc;
-            ad_rule_fn rule = ad_rule_find(n->op, &doc);
+            ad_rule_fn rule = rule_cached(n->op);
             if (!rule)
                 err_raise(ERR_TYPE, err_here(), "grad: '%s' has no derivative rule (it is not differentiable here)",
                           n->op->name);
@@ -392,7 +432,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     value_t *leafval[MAX_LEAVES];
     int nw = 0;               /* arguments differentiated */
     int first_leaf[33];       /* leaves of argument k: first_leaf[k] .. first_leaf[k+1]-1 */
-    value_t *plist[32] = {0}; /* a model's params(), per argument */
+    value_t *plist[32];       /* a model's params(), per argument (set below for each of the nw) */
     for (int i = 0; i < nargs && i < 32; i++)
         if (mask & (1u << i)) {
             if (args[i]->kind == V_SCOPE) { which[nw++] = i; continue; }
@@ -413,6 +453,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     for (int i = 0; i < nargs; i++) a2[i] = val_ref(args[i]);
     for (int k = 0; k < nw; k++) {
         int i = which[k];
+        plist[k] = NULL;
         first_leaf[k] = nl;
         if (args[i]->kind == V_SCOPE) {
             /* A layer or model: its weights, in the order params() gives

@@ -8,6 +8,8 @@
 #include "autodiff/ad.h"
 #include "lang/error.h"
 #include "ops/indexing.h"
+#include "ops/kernels.h"
+#include "graph/graph.h"
 #include <string.h>
 
 #define R(name) static void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
@@ -173,7 +175,36 @@ static double count_reduced(ad_node_t *n)
     return (double)x->u.t.shape[a];
 }
 
-R(r_sum) { gin[0] = expand(n, g, s); }
+/* The common case of sum's rule, g one value spread over all of x, is
+ * expand's g + zeros(x) computed once: the same add on the one value
+ * (so -0 becomes +0 exactly as there) and its bits filled into x's shape,
+ * without the zeros tensor and the pass over it.  Only when nothing
+ * records the ops (no outer tape, no trace), since an outer grad or a
+ * trace must see the add. */
+static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
+{
+    value_t *x = IN(0);
+    dtype_t dt = (dtype_t)g->u.t.dtype;
+    if (ad_active() || graph_tracing() || g->kind != V_TENSOR || g->u.t.weak || g->u.t.size != 1 ||
+        x->kind != V_TENSOR || x->u.t.size < 2 || ad_node_kw(n, "axis") ||
+        !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64))
+        return NULL;
+    value_t *zero = tensor_new(dt, 0, NULL);
+    value_t *g0 = tensor_new_raw(dt, 0, NULL);
+    memcpy(tensor_data(g0), tensor_data(g), (size_t)dtype_traits[dt].size);
+    value_t *v = ad_op2("add", g0, zero, s);
+    U(zero); U(g0);
+    value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
+    kern_fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
+    U(v);
+    return r;
+}
+
+R(r_sum)
+{
+    gin[0] = spread_one(n, g, s);
+    if (!gin[0]) gin[0] = expand(n, g, s);
+}
 R(r_mean)
 {
     value_t *e = expand(n, g, s), *c = W(count_reduced(n));

@@ -350,6 +350,24 @@ static void sigmoid_d_avx2(double *o, const double *x, int64_t n)
     for (; i < n; i++) o[i] = k_sigmoid_d(x[i], NULL);
 }
 
+/* The same for fp32 in and out: the fp32 values widened exactly to fp64
+ * (vcvtps2pd), the same fp64 lanes, and each result rounded once to fp32
+ * with vcvtpd2ps (round to nearest even, as the (float) cast of the plain
+ * loop), without the scalar widening and narrowing loops of run_range. */
+__attribute__((target("avx2,fma")))
+static void sigmoid_d32_avx2(float *o, const float *x, int64_t n)
+{
+    const __m256d one = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
+        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
+        __m256d t = _mm256_add_pd(one, e);
+        _mm_storeu_ps(o + i, _mm256_cvtpd_ps(_mm256_div_pd(e, _mm256_mul_pd(t, t))));
+    }
+    for (; i < n; i++) o[i] = (float)k_sigmoid_d((double)x[i], NULL);
+}
+
 /* ---- the elementwise driver ---- */
 
 typedef void (*blk32_t)(float *o, const float *x, int64_t n);
@@ -397,6 +415,10 @@ static void run_range(void *c_, int64_t lo, int64_t hi)
             if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) dst[k] = dtype_f32_to_f16(ob[k]);
             else for (int64_t k = 0; k < m; k++) dst[k] = dtype_f32_to_bf16(ob[k]);
         }
+        return;
+    }
+    if (dt == DT_FP32 && a->blk64 == sigmoid_d_avx2 && kern_level() >= 1) {
+        sigmoid_d32_avx2((float *)c->out + lo, (const float *)c->in + lo, hi - lo);
         return;
     }
     double buf[BLK], ob[BLK];

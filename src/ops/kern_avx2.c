@@ -388,6 +388,34 @@ void kavx2_d2f(float *o, const double *a, int64_t n)
     for (; i < n; i++) o[i] = (float)a[i];
 }
 
+/* ---- fill: a 32-byte pattern repeated (streamed when large and aligned) ---- */
+
+void kavx2_fill(char *o, const char *pat, int64_t n)
+{
+    __m256i v = _mm256_loadu_si256((const __m256i *)pat);
+    int64_t i = 0;
+    if (n >= NT_MIN && ((uintptr_t)o & 31) == 0) {
+        for (; i + 32 <= n; i += 32) _mm256_stream_si256((__m256i *)(o + i), v);
+        _mm_sfence();
+    } else {
+        for (; i + 32 <= n; i += 32) _mm256_storeu_si256((__m256i *)(o + i), v);
+    }
+    if (i < n) memcpy(o + i, pat, (size_t)(n - i));
+}
+
+/* n bytes from a (in the cache) to o, streamed past the cache when o is
+ * 32-byte aligned: the last op of a fused chain writes its block here, so
+ * the output is written without first being read (no read-for-ownership). */
+void kavx2_copy_nt(char *o, const char *a, int64_t n)
+{
+    int64_t i = 0;
+    if (((uintptr_t)o & 31) == 0) {
+        for (; i + 32 <= n; i += 32) _mm256_stream_si256((__m256i *)(o + i), _mm256_loadu_si256((const __m256i *)(a + i)));
+        _mm_sfence();
+    }
+    if (i < n) memcpy(o + i, a + i, (size_t)(n - i));
+}
+
 /* ---- reductions ---- */
 
 /* One block of NumPy's pairwise sum (n <= 128): below 8 elements left to

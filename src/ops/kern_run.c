@@ -441,6 +441,72 @@ bool kern_binary(const op_def_t *op, dtype_t dto, void *out, dtype_t da, const v
     return true;
 }
 
+/* ---- one block, serially (fused chains) ---- */
+
+bool kern_unary_ok(const op_def_t *op, dtype_t dt)
+{
+    if (!kern_level() || !is_f(dt)) return false;
+    int k = kernel_id(op);
+    return dt == DT_FP64 ? op->f64 || k : op->f32 || k;
+}
+
+void kern_unary_blk(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)
+{
+    un_ctx_t c = { op, kernel_id(op), dt, out, in };
+    un_range(&c, 0, n);
+}
+
+bool kern_binary_ok(const op_def_t *op, dtype_t dto, dtype_t da, dtype_t db)
+{
+    if (!kern_level() || !is_f(dto) || !is_f(da) || !is_f(db)) return false;
+    dtype_t ct = dto == DT_FP64 ? DT_FP64 : DT_FP32;
+    if (ct == DT_FP32 && (da == DT_FP64 || db == DT_FP64)) return false;
+    int k = kernel_id(op);
+    return ct == DT_FP64 ? op->b64 || k : op->b32 || k;
+}
+
+void kern_binary_blk(const op_def_t *op, dtype_t dto, void *out, dtype_t da, const void *a, int sa,
+                     dtype_t db, const void *b, int sb, int64_t n)
+{
+    bin_ctx_t c;
+    c.op = op; c.k = kernel_id(op); c.dto = dto; c.da = da; c.db = db;
+    c.ct = dto == DT_FP64 ? DT_FP64 : DT_FP32;
+    c.out = out; c.a = a; c.b = b;
+    c.ia = sa; c.ib = sb;
+    if (c.ct == DT_FP64) seg64(&c, 0, 0, 0, n);
+    else seg32(&c, 0, 0, 0, n);
+}
+
+/* ---- fill ---- */
+
+typedef struct fill_ctx { char *dst; int es; char pat[32]; } fill_ctx_t;
+
+static void fill_range(void *c_, int64_t lo, int64_t hi)
+{
+    fill_ctx_t *c = c_;
+    char *p = c->dst + (size_t)lo * (size_t)c->es;
+    size_t nb = (size_t)(hi - lo) * (size_t)c->es;
+    if (kern_level()) { kavx2_fill(p, c->pat, (int64_t)nb); return; }
+    for (size_t i = 0; i < nb; i += (size_t)c->es) memcpy(p + i, c->pat, (size_t)c->es);
+}
+
+void kern_copy_out(void *dst, const void *src, int64_t n)
+{
+    if (kern_level()) kavx2_copy_nt(dst, src, n);
+    else memcpy(dst, src, (size_t)n);
+}
+
+void kern_fill(void *dst, int es, const void *val, int64_t n)
+{
+    fill_ctx_t c;
+    c.dst = dst;
+    c.es = es;
+    for (int i = 0; i < 32; i += es) memcpy(c.pat + i, val, (size_t)es);
+    /* chunks at multiples of 8192 elements keep each chunk's start 32-byte
+     * aligned when dst is (large tensors come 2 MiB aligned from mem.c) */
+    kern_parallel(fill_range, &c, n, 0.5, 8192);
+}
+
 /* ---- reductions ---- */
 
 #define PW_BLOCK 128   /* NumPy's PW_BLOCKSIZE, as reduce.c */

@@ -49,6 +49,25 @@ bool kern_unary(const struct op_def *op, dtype_t dt, void *out, const void *in, 
 bool kern_binary(const struct op_def *op, dtype_t dto, void *out, dtype_t da, const void *a, const int64_t *sta,
                  dtype_t db, const void *b, const int64_t *stb, int nd, const int64_t *shape);
 
+/* The same two kernels on one block, serially on the calling thread, for
+ * fused chains (graph_exec_fused runs a chain block by block, one thread
+ * per range of blocks): n >= 1 contiguous elements, a binary operand either
+ * contiguous (s = 1) or one value repeated (s = 0).  The same arithmetic,
+ * so the same bits, as kern_unary / kern_binary.  The _ok functions say
+ * beforehand whether a fast path exists (then the _blk call cannot fail). */
+bool kern_unary_ok(const struct op_def *op, dtype_t dt);
+void kern_unary_blk(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
+bool kern_binary_ok(const struct op_def *op, dtype_t dto, dtype_t da, dtype_t db);
+void kern_binary_blk(const struct op_def *op, dtype_t dto, void *out, dtype_t da, const void *a, int sa,
+                     dtype_t db, const void *b, int sb, int64_t n);
+
+/* Fill n elements of es bytes (1, 2, 4 or 8) with the bits at val, on
+ * two threads when large, streaming past the cache.  Always succeeds. */
+void kern_fill(void *dst, int es, const void *val, int64_t n);
+/* Copy n bytes of a block just computed (in the cache) to its place in a
+ * large output, with streaming stores when the CPU has them. */
+void kern_copy_out(void *dst, const void *src, int64_t n);
+
 /* Convert n contiguous elements between fp16, bf16, fp32 and fp64 (the
  * widening ones exact, the narrowing ones as dtype.c: RNE, NaN kept). */
 bool kern_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
@@ -91,6 +110,9 @@ void kavx2_b2f(float *o, const uint16_t *a, int64_t n);
 void kavx2_f2b(uint16_t *o, const float *a, int64_t n);
 void kavx2_f2d(double *o, const float *a, int64_t n);
 void kavx2_d2f(float *o, const double *a, int64_t n);
+/* n bytes at o (32-byte aligned when n >= 64 KiB) set to the 32-byte pattern pat */
+void kavx2_fill(char *o, const char *pat, int64_t n);
+void kavx2_copy_nt(char *o, const char *a, int64_t n);
 /* one pairwise block (n <= 128) of already transformed fp32 / fp64 values */
 float kavx2_block32(const float *x, int64_t n);
 double kavx2_block64(const double *x, int64_t n);
