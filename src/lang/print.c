@@ -34,7 +34,8 @@ static void measure(pctx_t *p, int axis, int64_t off, int64_t stride_base)
     int64_t n = t->u.t.shape[axis];
     int64_t stride = stride_base / (n ? n : 1);
     for (int64_t i = 0; i < n; i++) {
-        if (!shown(p, n, i)) continue;
+        /* an elided axis visits its 2*EDGE shown items only, not every index */
+        if (!shown(p, n, i)) { i = n - EDGE - 1; continue; }
         if (axis == t->u.t.ndim - 1) {
             char b[64];
             int w = fmt_elem(b, sizeof b, t, off + i, p->digits);
@@ -56,6 +57,7 @@ static void emit(pctx_t *p, int axis, int64_t off, int64_t stride_base, int inde
     bool first = true;
     for (int64_t i = 0; i < n; i++) {
         if (!shown(p, n, i)) {
+            i = n - EDGE - 1;   /* jump to the last EDGE items */
             if (!skipped) {
                 skipped = true;
                 if (axis == nd - 1) fputs(", ...", p->out);
