@@ -11,6 +11,9 @@ typedef struct tape {
     int id;
     ad_node_t *nodes;
     int n, cap;
+    bool done;           /* its backward pass runs: it records nothing more */
+    value_t **G;         /* the backward pass's gradients (freed by ad_reset after an error) */
+    int nG;
 } tape_t;
 
 #define MAX_TAPES 16
@@ -18,7 +21,7 @@ static tape_t tapes[MAX_TAPES];
 static int ntapes;
 static int next_id = 1;
 
-bool ad_active(void) { return ntapes > 0; }
+bool ad_active(void) { return ntapes > 0 && !(ntapes == 1 && tapes[0].done); }
 
 /* ---- links ---- */
 
@@ -110,6 +113,8 @@ void ad_reset(void)
             if (n->aux) mem_free(n->aux, n->auxlen);
         }
         mem_free(t->nodes, (size_t)t->cap * sizeof(ad_node_t));
+        if (t->G) mem_free(t->G, (size_t)t->nG * sizeof(value_t *));
+        t->G = NULL;
     }
     ntapes = 0;
 }
@@ -128,6 +133,7 @@ void ad_record(call_t *c, value_t *out)
     if (!ntapes || !out || out->kind != V_TENSOR) return;
     for (int k = 0; k < ntapes; k++) {
         tape_t *t = &tapes[k];
+        if (t->done) continue;
         if (!watched(t, c->args, c->nargs) && !watched(t, c->kw, c->nkw)) continue;
         if (link_of(out, t->id) >= 0) continue;   /* an op that returned its input */
         ad_node_t *n = tape_push(t);
@@ -149,7 +155,7 @@ void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn 
 {
     for (int k = 0; k < ntapes; k++) {
         tape_t *t = &tapes[k];
-        if (link_of(x, t->id) < 0) continue;
+        if (t->done || link_of(x, t->id) < 0) continue;
         ad_node_t *n = tape_push(t);
         n->kind = AD_CUSTOM;
         n->what = what;
@@ -309,6 +315,8 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
 {
     int yn = link_of(y, t->id);
     value_t **G = mem_alloc((size_t)(t->n ? t->n : 1) * sizeof(value_t *));
+    t->G = G;
+    t->nG = t->n ? t->n : 1;
     if (yn >= 0) G[yn] = ones_like(y, s);
     for (int i = t->n - 1; i >= 0; i--) {
         err_check_interrupt();
@@ -352,11 +360,12 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
     }
     for (int i = 0; i < t->n; i++) val_unref(G[i]);
     mem_free(G, (size_t)(t->n ? t->n : 1) * sizeof(value_t *));
+    t->G = NULL;
 }
 
 /* ---- grad and value_and_grad ---- */
 
-enum { G_GRAD = 1, G_VALUE_AND_GRAD = 2 };
+enum { G_GRAD = 1, G_VALUE_AND_GRAD = 2, G_LIST = 4 };
 
 static value_t *identity_back(value_t *g, value_t *x, const void *aux, session_t *s)
 {
@@ -444,9 +453,10 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
                           "float tensor (e.g. fp32(x))", i + 1);
             which[nw++] = i;
         }
-    if (nw == 0)
-        err_raise(ERR_TYPE, span, "grad: argnums names argument %d, but only %d argument%s given",
-                  __builtin_ctz(mask) + 1, nargs, nargs == 1 ? " was" : "s were");
+    int top = 31 - __builtin_clz(mask);
+    if (top >= nargs)
+        err_raise(ERR_TYPE, span, "grad: argnums names argument %d (counting from 0), but only %d argument%s given",
+                  top, nargs, nargs == 1 ? " was" : "s were");
     tape_t *t = tape_begin();
     int tid = t->id;
     value_t *a2[64];
@@ -485,10 +495,14 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     /* Pop this tape (it must be the innermost), then run backward, whose ops
      * record on the outer tapes. */
     NN_ASSERT(ntapes > 0 && tapes[ntapes - 1].id == tid);
-    tape_t mine = tapes[--ntapes];
+    /* The tape stays on the stack while backward runs (so that an error
+     * there frees it in ad_reset), but records nothing more. */
+    tape_t *mine_p = &tapes[ntapes - 1];
+    mine_p->done = true;
     value_t *gr[MAX_LEAVES];
-    backward(&mine, ys, nl, leaf, leafval, gr, s);
-    tape_free(&mine);
+    backward(mine_p, ys, nl, leaf, leafval, gr, s);
+    tape_free(mine_p);
+    ntapes--;
     val_unref(ys);
     for (int k = 0; k < nw; k++)
         if (plist[k]) {
@@ -507,12 +521,12 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
         }
     }
     value_t *g;
-    if (nw == 1) g = per[0];
+    if (nw == 1 && !(gfn->u.fn.ad_kind & G_LIST)) g = per[0];
     else {
         g = list_new(nw);
         for (int k = 0; k < nw; k++) list_push_take(g, per[k]);
     }
-    if (gfn->u.fn.ad_kind == G_GRAD) { val_unref(y); return g; }
+    if ((gfn->u.fn.ad_kind & 3) == G_GRAD) { val_unref(y); return g; }
     value_t *both = list_new(2);
     list_push_take(both, y);
     list_push_take(both, g);
@@ -528,18 +542,25 @@ static value_t *make_grad(call_t *c, int kind)
     uint32_t mask = 1;
     span_t sp;
     value_t *an = op_kw(c, "argnums", &sp);
+    bool as_list = false;
     if (an) {
-        if (an->kind != V_TENSOR) err_raise(ERR_TYPE, sp, "argnums is an argument index or a list of them");
+        if (an->kind != V_TENSOR || an->u.t.ndim > 1)
+            err_raise(ERR_TYPE, sp, "argnums is an argument index (0 for the first) or a list of them, like [0, 1]");
+        if (an->u.t.size == 0) err_raise(ERR_VALUE, sp, "argnums is empty: name at least one argument");
+        as_list = an->u.t.ndim == 1;   /* a list gives a list of gradients, even of one (as jax.grad with a tuple) */
         mask = 0;
         for (int64_t i = 0; i < an->u.t.size; i++) {
             double d = tensor_get_f64(an, i);
             if (d != (int)d || d < 0 || d > 31) err_raise(ERR_VALUE, sp, "argnums must be integers from 0 to 31");
+            if (mask & (1u << (int)d)) err_raise(ERR_VALUE, sp, "argnums names argument %d twice", (int)d);
+            if (i && d < tensor_get_f64(an, i - 1))
+                err_raise(ERR_VALUE, sp, "argnums must be in increasing order (the gradients come in that order)");
             mask |= 1u << (int)d;
         }
     }
     value_t *g = val_new(V_FUNC);
     g->u.fn.inner = val_ref(f);
-    g->u.fn.ad_kind = (uint8_t)kind;
+    g->u.fn.ad_kind = (uint8_t)(kind | (as_list ? G_LIST : 0));
     g->u.fn.argnums = mask;
     g->u.fn.name = kind == G_GRAD ? "grad" : "value_and_grad";
     return g;

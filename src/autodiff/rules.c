@@ -36,19 +36,27 @@ R(r_div)
 }
 /* d(a^b)/da = b*a^(b-1); d/db = a^b*log(a) (only where b is watched, as
  * log(a) is nan for a < 0). */
+/* As JAX: d/da is 0 where b == 0 (x^0 is the constant 1, so its
+ * derivative at 0 is 0, not 0 * 0^-1 = nan), and d/db is 0 where a == 0
+ * (0^b is 0 for b > 0). */
 R(r_pow)
 {
-    value_t *one = W(1), *bm1 = ad_op2("subtract", IN(1), one, s);
+    value_t *one = W(1), *zero = W(0), *bm1 = ad_op2("subtract", IN(1), one, s);
     value_t *p = ad_op2("power", IN(0), bm1, s);
     value_t *bp = ad_op2("multiply", IN(1), p, s);
-    gin[0] = ad_op2("multiply", g, bp, s);
-    U(one); U(bm1); U(p); U(bp);
+    value_t *b0 = ad_op2("equal", IN(1), zero, s);
+    value_t *d = ad_opk("where", 3, (value_t *[]){b0, zero, bp}, 0, NULL, NULL, s);
+    gin[0] = ad_op2("multiply", g, d, s);
+    U(bm1); U(p); U(bp); U(b0); U(d);
     if (IN(1)->u.t.ad) {
         value_t *l = ad_op1("log", IN(0), s);
         value_t *ol = ad_op2("multiply", OUT, l, s);
-        gin[1] = ad_op2("multiply", g, ol, s);
-        U(l); U(ol);
+        value_t *a0 = ad_op2("equal", IN(0), zero, s);
+        value_t *e = ad_opk("where", 3, (value_t *[]){a0, zero, ol}, 0, NULL, NULL, s);
+        gin[1] = ad_op2("multiply", g, e, s);
+        U(l); U(ol); U(a0); U(e);
     }
+    U(one); U(zero);
 }
 /* a % b = a - floor(a/b)*b */
 R(r_mod)
@@ -361,6 +369,15 @@ R(r_stack)
     value_t *ax = ad_node_kw(n, "axis");
     int a = ax ? (int)tensor_get_f64(ax, 0) : 0;
     if (a < 0) a += g->u.t.ndim;
+    if (n->nin == 1) {
+        /* stack(t) of one tensor stacks t's rows again: along axis 0 that
+         * is t itself, so its gradient is g */
+        if (IN(0)->kind != V_TENSOR || a != 0)
+            err_raise(ERR_TYPE, err_here(), "grad through stack of one tensor works along axis 0 only; "
+                      "pass the pieces as separate arguments");
+        gin[0] = val_ref(g);
+        return;
+    }
     for (int k = 0; k < n->nin && k < 16; k++) {
         sel_t sel = { .nd = g->u.t.ndim };
         for (int d = 0; d < g->u.t.ndim; d++) {
@@ -385,6 +402,14 @@ R(r_concat)
     for (int k = 0; k < n->nin; k++)
         if (IN(k)->kind != V_TENSOR)
             err_raise(ERR_TYPE, err_here(), "grad through concat of a list: pass the tensors as separate arguments");
+    if (n->nin == 1) {
+        /* concat(t) of one tensor joins t's rows: along axis 0, t reshaped */
+        if (a != 0)
+            err_raise(ERR_TYPE, err_here(), "grad through concat of one tensor works along axis 0 only; "
+                      "pass the pieces as separate arguments");
+        gin[0] = reshape_like(g, IN(0), s);
+        return;
+    }
     for (int k = 0; k < n->nin && k < 16; k++) {
         int64_t len = IN(k)->u.t.ndim ? IN(k)->u.t.shape[a] : 1;
         sel_t sel = { .nd = g->u.t.ndim };

@@ -29,13 +29,18 @@ static gnode_t *g_push(graph_t *g)
     return n;
 }
 
+/* sweeping: called from the sweep (the values' marks say which live);
+ * after_sweep: the sweep is over and may have freed any value the node
+ * names, so none is touched (the trace that failed). */
+static bool after_sweep;
+
 static void node_free(gnode_t *n, bool sweeping)
 {
     mem_free(n->in, (size_t)n->nin * sizeof(int));
     for (int i = 0; i < n->nkw; i++) mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
     mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
     mem_free(n->kw, (size_t)n->nkw * sizeof(int));
-    if (n->value && (!sweeping || n->value->mark)) val_unref(n->value);
+    if (n->value && !after_sweep && (!sweeping || n->value->mark)) val_unref(n->value);
     if (n->field) mem_free(n->field, strlen(n->field) + 1);
     if (n->unit) ast_unit_unref(n->unit);
     for (int i = 0; i < n->nchain; i++) node_free(&n->chain[i], sweeping);
@@ -188,8 +193,12 @@ int graph_describe(const value_t *v, char *buf, int cap)
 
 void graph_reset(void)
 {
-    /* the graphs under construction: their values were swept already */
+    /* the graphs under construction: their values were swept already
+     * (freed if nothing else held them), so only the graphs' own memory
+     * is given back */
+    after_sweep = true;
     for (int i = 0; i < ntracers; i++) graph_free(tracers[i].g, true);
+    after_sweep = false;
     ntracers = 0;
 }
 
@@ -274,12 +283,18 @@ static int input_node(tracer_t *t, value_t *v)
     return id;
 }
 
-/* Ops that must run at every call and never fold. */
-static bool impure(const op_def_t *op)
+/* Ops with effects beyond their result (random state, printing, figures):
+ * they run at every call and never fold. */
+bool graph_op_impure(const op_def_t *op)
 {
-    return !strcmp(op->name, "rand") || !strcmp(op->name, "randn") || !strcmp(op->name, "seed") ||
-           !strcmp(op->name, "print") || !strcmp(op->name, "tprint");
+    static const char *const names[] = {
+        "rand", "randn", "seed", "print", "tprint", "plot", "hist", "heatmap", "numberline", "compare", "show",
+        "gradflow", "bits", "graph", NULL,
+    };
+    for (int i = 0; names[i]; i++) if (!strcmp(op->name, names[i])) return true;
+    return false;
 }
+#define impure graph_op_impure
 
 void graph_record(call_t *c, value_t *out)
 {

@@ -99,6 +99,9 @@ int graph_branch_begin(value_t *cond, bool when);
 void graph_branch_end(int saved);
 value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t *s);
 
+/* Ops with effects beyond their result (random state, printing, figures). */
+bool graph_op_impure(const op_def_t *op);
+
 /* After an error: drop every trace in progress. */
 void graph_reset(void);
 

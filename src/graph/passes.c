@@ -71,7 +71,7 @@ static bool is_op(const gnode_t *n, const char *name) { return n->kind == G_OP &
 
 static bool pure(const gnode_t *n)
 {
-    return n->kind == G_OP && strcmp(n->op->name, "rand") && strcmp(n->op->name, "randn") && strcmp(n->op->name, "seed");
+    return n->kind == G_OP && !graph_op_impure(n->op);
 }
 
 static bool same_meta(const gnode_t *a, const gnode_t *b)
@@ -647,6 +647,24 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
     /* While grad records, run the chain op by op on whole tensors, so the
      * tape sees every op (the same bits). */
     bool whole = ad_active() || graph_tracing();
+    /* The shape of this call: the full-shape inputs' (a signature with
+     * wildcards, input_signature=[[-1]], runs one graph on many shapes).
+     * If they disagree now, broadcasting is back in play: op by op. */
+    int nd = last->ndim;
+    int64_t shape[NN_MAX_DIMS];
+    memcpy(shape, last->shape, sizeof(int64_t) * (size_t)nd);
+    bool found = false;
+    for (int k = 0; k < F->nin; k++) {
+        value_t *v = vals[F->in[k]];
+        if (!v || v->kind != V_TENSOR || v->u.t.ndim == 0) continue;
+        if (!found) {
+            nd = v->u.t.ndim;
+            memcpy(shape, v->u.t.shape, sizeof(int64_t) * (size_t)nd);
+            found = true;
+        } else if (v->u.t.ndim != nd || memcmp(v->u.t.shape, shape, sizeof(int64_t) * (size_t)nd)) {
+            whole = true;
+        }
+    }
     value_t *tmp[64] = {0};
     if (whole) {
         for (int c = 0; c < len; c++) {
@@ -661,7 +679,7 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
         for (int c = 0; c < len - 1; c++) val_unref(tmp[c]);
         return r;
     }
-    value_t *out = tensor_new_raw((dtype_t)last->dtype, last->ndim, last->shape);
+    value_t *out = tensor_new_raw((dtype_t)last->dtype, nd, shape);
     int64_t n = out->u.t.size;
     size_t oes = (size_t)dtype_traits[last->dtype].size;
     /* the direct path */

@@ -127,8 +127,8 @@ static bool truthy(const value_t *v, span_t span)
 static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
 {
     /* Items that grad is watching stack through the op, so the tape sees it. */
-    for (int i = 0; ad_active() && i < n; i++)
-        if (items[i]->kind == V_TENSOR && items[i]->u.t.ad) {
+    for (int i = 0; (ad_active() || graph_tracing()) && i < n; i++)
+        if (items[i]->kind == V_TENSOR && (items[i]->u.t.ad || graph_is_traced(items[i]))) {
             bool same = true;
             for (int k = 1; k < n; k++)
                 if (items[k]->kind != V_TENSOR || !tensor_same_shape(items[0], items[k])) same = false;
@@ -525,7 +525,7 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     const char *kwn[MAX_ARGS];
     const node_t *anode[MAX_ARGS];
     int na = 0, nk = 0;
-    bool exact = fn->u.fn.op && (fn->u.fn.op->flags & OPF_EXACT_LITERAL);
+    bool exact = fn->kind == V_FUNC && fn->u.fn.op && (fn->u.fn.op->flags & OPF_EXACT_LITERAL);
     for (int i = 0; i < n->nargs; i++) {
         const node_t *an = n->args[i];
         value_t *v;

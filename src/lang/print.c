@@ -137,8 +137,10 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
         }
         break;
     case V_FUNC:
-        if (v->u.fn.inner) {
-            fprintf(out, "<%s of ", v->u.fn.ad_kind == 1 ? "grad" : "value_and_grad");
+        if (v->u.fn.traced) {
+            fprintf(out, "<traced %s>", v->u.fn.name ? v->u.fn.name : "function");
+        } else if (v->u.fn.inner) {
+            fprintf(out, "<%s of ", (v->u.fn.ad_kind & 3) == 1 ? "grad" : "value_and_grad");
             print_value(out, v->u.fn.inner, set, false);
             fputc('>', out);
         } else if (v->u.fn.op) fprintf(out, "<builtin %s>", v->u.fn.op->signature);
@@ -192,6 +194,7 @@ void print_describe(FILE *out, const value_t *v, const session_settings_t *set)
         return;
     }
     if (v->kind == V_LIST) { fprintf(out, "list of %d", v->u.list.n); return; }
+    if (v->kind == V_SCOPE) { fprintf(out, "%s ", val_kind_name(v)); print_value(out, v, set, true); return; }
     fputs(val_kind_name(v), out);
     if (v->kind == V_FUNC || v->kind == V_STR) { fputs(" ", out); print_value(out, v, set, false); }
 }

@@ -89,16 +89,40 @@ static bool blas_load(void)
 PLAIN_GEMM(plain_sgemm, float)
 PLAIN_GEMM(plain_dgemm, double)
 
+/* Rows of C per BLAS call: large products go in panels of about 2^28
+ * multiply-adds, so that Ctrl-C (and the window) are served between them
+ * (a 9000 x 9000 product otherwise runs for seconds inside OpenBLAS).
+ * Each element is still one dot product accumulated as BLAS does. */
+static int panel_rows(int n, int m, int k)
+{
+    double per_row = (double)m * (double)k;
+    int r = per_row > 0 ? (int)((double)(1 << 28) / per_row) : n;
+    if (r < 16) r = 16;
+    return r > n ? n : r;
+}
+
 static void gemm32(int n, int m, int k, const float *A, const float *B, float *C)
 {
-    if (blas_load()) p_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, A, k, B, m, 0.0f, C, m);
-    else plain_sgemm(n, m, k, A, B, C);
+    if (!blas_load()) { plain_sgemm(n, m, k, A, B, C); return; }
+    int R = panel_rows(n, m, k);
+    for (int i = 0; i < n; i += R) {
+        int r = n - i < R ? n - i : R;
+        p_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r, m, k, 1.0f, A + (size_t)i * k, k, B, m, 0.0f,
+                C + (size_t)i * m, m);
+        if (i + r < n) err_check_interrupt();
+    }
 }
 
 static void gemm64(int n, int m, int k, const double *A, const double *B, double *C)
 {
-    if (blas_load()) p_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0, A, k, B, m, 0.0, C, m);
-    else plain_dgemm(n, m, k, A, B, C);
+    if (!blas_load()) { plain_dgemm(n, m, k, A, B, C); return; }
+    int R = panel_rows(n, m, k);
+    for (int i = 0; i < n; i += R) {
+        int r = n - i < R ? n - i : R;
+        p_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r, m, k, 1.0, A + (size_t)i * k, k, B, m, 0.0,
+                C + (size_t)i * m, m);
+        if (i + r < n) err_check_interrupt();
+    }
 }
 
 static void shape_of(char *buf, int cap, const value_t *t) { tensor_shape_str(buf, cap, t->u.t.ndim, t->u.t.shape); }
