@@ -34,6 +34,9 @@ static gnode_t *g_push(graph_t *g)
  * names, so none is touched (the trace that failed). */
 static bool after_sweep;
 
+void graph_free(graph_t *g, bool sweeping);
+graph_t *graph_copy(const graph_t *s);
+
 static void node_free(gnode_t *n, bool sweeping)
 {
     mem_free(n->in, (size_t)n->nin * sizeof(int));
@@ -45,6 +48,7 @@ static void node_free(gnode_t *n, bool sweeping)
     if (n->unit) ast_unit_unref(n->unit);
     for (int i = 0; i < n->nchain; i++) node_free(&n->chain[i], sweeping);
     mem_free(n->chain, (size_t)n->nchain * sizeof(gnode_t));
+    if (n->sub) graph_free(n->sub, sweeping);
 }
 
 void graph_free(graph_t *g, bool sweeping)
@@ -71,6 +75,7 @@ static void node_copy(gnode_t *d, const gnode_t *s)
     if (s->unit) ast_unit_ref(s->unit);
     d->chain = mem_alloc((size_t)s->nchain * sizeof(gnode_t));
     for (int i = 0; i < s->nchain; i++) node_copy(&d->chain[i], &s->chain[i]);
+    if (s->sub) d->sub = graph_copy(s->sub);
 }
 
 graph_t *graph_copy(const graph_t *s)
@@ -129,6 +134,7 @@ static void mark_graph(graph_t *g, void (*mark)(value_t *))
 {
     if (!g) return;
     for (int i = 0; i < g->nn; i++) {
+        if (g->n[i].sub) mark_graph(g->n[i].sub, mark);
         if (g->n[i].value) mark(g->n[i].value);
         for (int k = 0; k < g->n[i].nchain; k++)
             if (g->n[i].chain[k].value) mark(g->n[i].chain[k].value);
@@ -167,6 +173,12 @@ typedef struct tracer {
     value_t **args;         /* the call's arguments (roots for finding variables) */
     int nargs;
     bool record_all;
+    /* a while body's trace: values of the enclosing traces become inputs */
+    bool nested;
+    int nloop;              /* its first nloop params are the loop variables */
+    int ncap;
+    int cap_outer[256];     /* per capture: the node in the enclosing graph */
+    int cap_inner[256];     /* and its param node here */
 } tracer_t;
 
 #define MAX_TRACERS 8
@@ -174,14 +186,22 @@ static tracer_t tracers[MAX_TRACERS];
 static int ntracers;
 static int next_gid = 1;
 
-bool graph_tracing(void) { return ntracers > 0; }
+static int paused;   /* a traced while's remaining iterations run eagerly, unrecorded */
+
+bool graph_tracing(void) { return ntracers > 0 && !paused; }
 
 static tracer_t *cur(void) { return ntracers ? &tracers[ntracers - 1] : NULL; }
 
+/* Made by the trace in progress or by one it is nested in (a while body
+ * sees the enclosing function's traced values). */
 bool graph_is_traced(const value_t *v)
 {
-    tracer_t *t = cur();
-    return t && v && v->kind == V_TENSOR && v->u.t.gid == t->id;
+    if (paused || !v || v->kind != V_TENSOR || !v->u.t.gid) return false;
+    for (int i = ntracers - 1; i >= 0; i--) {
+        if (v->u.t.gid == tracers[i].id) return true;
+        if (!tracers[i].nested) break;
+    }
+    return false;
 }
 
 int graph_describe(const value_t *v, char *buf, int cap)
@@ -200,6 +220,7 @@ void graph_reset(void)
     for (int i = 0; i < ntracers; i++) graph_free(tracers[i].g, true);
     after_sweep = false;
     ntracers = 0;
+    paused = 0;
 }
 
 static void set_meta(gnode_t *n, const value_t *v)
@@ -255,6 +276,27 @@ static bool find_var(value_t *v, const value_t *x, value_t **owner, const char *
 static int input_node(tracer_t *t, value_t *v)
 {
     if (v->kind == V_TENSOR && v->u.t.gid == t->id) return v->u.t.gnode;
+    if (t->nested && v->kind == V_TENSOR && v->u.t.gid) {
+        /* a value of an enclosing trace: an input of the while body */
+        tracer_t *p = t - 1;
+        bool outer = false;
+        for (tracer_t *q = p; q >= tracers; q--) {
+            if (v->u.t.gid == q->id) { outer = true; break; }
+            if (!q->nested) break;
+        }
+        if (outer) {
+            int on = input_node(p, v);
+            for (int k = 0; k < t->ncap; k++) if (t->cap_outer[k] == on) return t->cap_inner[k];
+            if (t->ncap == 256) err_raise(ERR_LIMIT, err_here(), "a traced while loop uses more than 256 outer values");
+            gnode_t *n = g_push(t->g);
+            n->kind = G_PARAM;
+            n->param = t->nloop + t->ncap;
+            set_meta(n, v);
+            t->cap_outer[t->ncap] = on;
+            t->cap_inner[t->ncap++] = t->g->nn - 1;
+            return t->g->nn - 1;
+        }
+    }
     value_t *owner = NULL;
     const char *field = NULL;
     bool var = false;
@@ -304,8 +346,8 @@ void graph_record(call_t *c, value_t *out)
     /* an op with no traced input and no side effect is a constant: fold it
      * now (what tf.function does with Python values) */
     bool any = impure(c->op) || t->record_all;
-    for (int i = 0; i < c->nargs && !any; i++) any = c->args[i]->kind == V_TENSOR && c->args[i]->u.t.gid == t->id;
-    for (int i = 0; i < c->nkw && !any; i++) any = c->kw[i]->kind == V_TENSOR && c->kw[i]->u.t.gid == t->id;
+    for (int i = 0; i < c->nargs && !any; i++) any = graph_is_traced(c->args[i]);
+    for (int i = 0; i < c->nkw && !any; i++) any = graph_is_traced(c->kw[i]);
     if (!any) return;
     int in[64], kw[64];
     int nin = c->nargs < 64 ? c->nargs : 64, nkw = c->nkw < 64 ? c->nkw : 64;
@@ -374,6 +416,107 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t 
         r = val_ref(now);
     }
     return r;
+}
+
+/* ---- while on a traced condition ---- */
+
+static value_t *alias_of(value_t *v, int gid, int node)
+{
+    value_t *a = val_new(V_TENSOR);
+    a->u.t = v->u.t;
+    a->u.t.ad = NULL;
+    a->u.t.st->refs++;
+    a->u.t.gid = gid;
+    a->u.t.gnode = node;
+    if (v->u.t.ad) ad_alias(v, a);   /* grad sees through it */
+    return a;
+}
+
+void graph_loop_begin(int n, value_t **vars, value_t **alias)
+{
+    tracer_t *p = cur();
+    NN_ASSERT(p);
+    if (ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, err_here(), "traced loops nested more than %d deep", MAX_TRACERS);
+    tracer_t *t = &tracers[ntracers];
+    memset(t, 0, sizeof *t);
+    t->id = next_gid++;
+    t->g = mem_alloc(sizeof(graph_t));
+    t->s = p->s;
+    t->args = p->args;
+    t->nargs = p->nargs;
+    t->record_all = p->record_all;
+    t->nested = true;
+    t->nloop = n;
+    ntracers++;
+    for (int i = 0; i < n; i++) {
+        gnode_t *nd = g_push(t->g);
+        nd->kind = G_PARAM;
+        nd->param = i;
+        set_meta(nd, vars[i]);
+        alias[i] = alias_of(vars[i], t->id, t->g->nn - 1);
+    }
+}
+
+void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value_t *cond1, graph_loop_fn run_rest,
+                    void *ctx, value_t **out)
+{
+    tracer_t *t = cur();
+    NN_ASSERT(t && t->nested);
+    graph_t *body = t->g;
+    body->out_list = true;
+    body->nout = n + 1;
+    body->out = mem_alloc((size_t)(n + 1) * sizeof(int));
+    for (int i = 0; i < n; i++) body->out[i] = input_node(t, next[i]);
+    body->out[n] = input_node(t, cond1);
+    int ncap = t->ncap;
+    int caps[256];
+    memcpy(caps, t->cap_outer, sizeof(int) * (size_t)ncap);
+    ntracers--;
+    tracer_t *p = cur();
+    int in[512];
+    for (int i = 0; i < n; i++) in[i] = input_node(p, init[i]);
+    for (int k = 0; k < ncap; k++) in[n + k] = caps[k];
+    in[n + ncap] = input_node(p, cond0);
+    gnode_t *w = g_push(p->g);
+    w->kind = G_WHILE;
+    w->nin = n + ncap + 1;
+    w->in = mem_alloc((size_t)w->nin * sizeof(int));
+    memcpy(w->in, in, (size_t)w->nin * sizeof(int));
+    w->kwn = mem_alloc(0);
+    w->kw = mem_alloc(0);
+    w->sub = body;
+    w->nloop = n;
+    w->region = p->region;
+    set_origin(w);
+    int wid = p->g->nn - 1;
+    /* this call's values: the iteration traced above was the first (when
+     * cond0 held); the rest run eagerly, unrecorded */
+    value_t *curv[256];
+    value_t *c;
+    bool first = tensor_get_f64(cond0, 0) != 0;
+    for (int i = 0; i < n; i++) curv[i] = val_ref(first ? next[i] : init[i]);
+    c = val_ref(first ? cond1 : cond0);
+    paused++;
+    while (tensor_get_f64(c, 0) != 0) {
+        err_check_interrupt();
+        run_rest(ctx, curv, &c);
+    }
+    paused--;
+    val_unref(c);
+    for (int i = 0; i < n; i++) {
+        gnode_t *it = g_push(p->g);
+        it->kind = G_ITEM;
+        it->nin = 1;
+        it->in = mem_alloc(sizeof(int));
+        it->in[0] = wid;
+        it->kwn = mem_alloc(0);
+        it->kw = mem_alloc(0);
+        it->param = i;
+        it->region = p->region;
+        set_meta(it, curv[i]);
+        out[i] = alias_of(curv[i], p->id, p->g->nn - 1);
+        val_unref(curv[i]);
+    }
 }
 
 /* ---- signatures ---- */
@@ -526,6 +669,7 @@ static value_t *run_op(gnode_t *n, value_t **vals, session_t *s)
 }
 
 /* Run graph g on args; returns the outputs (a list when f returned one). */
+static value_t *exec_while(gnode_t *n, value_t **vals, session_t *s);
 value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
 {
     value_t **vals = mem_alloc((size_t)(g->nn ? g->nn : 1) * sizeof(value_t *));
@@ -553,6 +697,8 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
             break;
         }
         case G_FUSED: vals[i] = graph_exec_fused(n, vals, s); break;
+        case G_WHILE: vals[i] = exec_while(n, vals, s); break;
+        case G_ITEM: vals[i] = val_ref(vals[n->in[0]]->u.list.items[n->param]); break;
         }
     }
     err_set_source(saved);
@@ -569,6 +715,31 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
 }
 
 void graph_optimize(graph_t *g, session_t *s);
+
+/* A while node: run the body graph until the condition is false; the
+ * result is the list of the loop variables' final values. */
+static value_t *exec_while(gnode_t *n, value_t **vals, session_t *s)
+{
+    int nl = n->nloop, ncap = n->nin - nl - 1;
+    value_t *args[512];
+    for (int i = 0; i < nl + ncap; i++) args[i] = val_ref(vals[n->in[i]]);
+    value_t *c = val_ref(vals[n->in[nl + ncap]]);
+    while (tensor_get_f64(c, 0) != 0) {
+        err_check_interrupt();
+        value_t *r = graph_exec(n->sub, nl + ncap, args, s);
+        for (int i = 0; i < nl; i++) { val_unref(args[i]); args[i] = val_ref(r->u.list.items[i]); }
+        val_unref(c);
+        c = val_ref(r->u.list.items[nl]);
+        val_unref(r);
+        if (c->kind != V_TENSOR || c->u.t.size != 1)
+            err_raise(ERR_VALUE, n->span, "the condition of a traced while must be a single element");
+    }
+    val_unref(c);
+    value_t *l = list_new(nl);
+    for (int i = 0; i < nl; i++) list_push_take(l, args[i]);
+    for (int i = nl; i < nl + ncap; i++) val_unref(args[i]);
+    return l;
+}
 
 /* ---- calling a traced function ---- */
 
@@ -778,7 +949,9 @@ const op_def_t op_family_graph[] = {
                 "and model weights are variables read at every call (tf.Variable). An if on a traced tensor becomes "
                 "a cond node with both branches traced (a branch not taken runs later without a retrace); an if on a "
                 "host value runs at trace time; for over range(n) unrolls. A while whose condition is a traced tensor "
-                "is an error (as in jax.jit without lax.while_loop). grad of a traced function and trace of grad "
+                "becomes a while node (TensorFlow's tf.while_loop): its body and condition are traced once, the "
+                "variables it assigns are the loop variables (they need values before the loop); reverse mode through "
+                "it records every iteration's values, as TensorFlow's does. grad of a traced function and trace of grad "
                 "both work and give the eager numbers. input_signature=[spec, ...] pins one spec per argument: a "
                 "shape list with -1 for any size ([-1, 3]), or -1 alone for any shape (tf.TensorSpec with None)",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",

@@ -31,6 +31,8 @@ typedef enum gkind {
     G_COND,      /* in[0] ? in[1] : in[2], the branches computed in regions */
     G_TPRINT,    /* print the inputs at every call */
     G_FUSED,     /* a chain of elementwise ops run block by block (fusion pass) */
+    G_WHILE,     /* while in[last] { loop variables = sub(loop variables, captures) }: a list of the final values */
+    G_ITEM,      /* item `param` of the list in[0] (a while's loop variable) */
 } gkind_t;
 
 typedef struct gnode {
@@ -57,6 +59,10 @@ typedef struct gnode {
     /* G_FUSED: the chain, as op nodes of the graph it was made from */
     int nchain;
     struct gnode *chain;
+    /* G_WHILE: the body and condition, a graph of (loop variables,
+     * captures) -> [new loop variables..., new condition]; nloop variables */
+    struct graph *sub;
+    int nloop;
 } gnode_t;
 
 typedef struct region { int cond; bool when; int parent; } region_t;
@@ -101,6 +107,17 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t 
 
 /* Ops with effects beyond their result (random state, printing, figures). */
 bool graph_op_impure(const op_def_t *op);
+
+/* A while on a traced condition (eval.c): loop_begin opens a nested trace
+ * whose parameters are the loop variables (aliases returned in alias[]);
+ * the evaluator runs the body and the condition once in it; loop_end closes
+ * it, adds the while node to the enclosing graph, and returns in out[] the
+ * loop variables' values after the loop (run eagerly now, from `now`, by
+ * run_rest) linked to the while's results. */
+void graph_loop_begin(int n, value_t **vars, value_t **alias);
+typedef void (*graph_loop_fn)(void *ctx, value_t **vars, value_t **cond);
+void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value_t *cond1, graph_loop_fn run_rest,
+                    void *ctx, value_t **out);
 
 /* After an error: drop every trace in progress. */
 void graph_reset(void);

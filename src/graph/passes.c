@@ -493,6 +493,8 @@ static void reorder(graph_t *g)
 
 void graph_optimize(graph_t *g, session_t *s)
 {
+    for (int i = 0; i < g->nn; i++)
+        if (g->n[i].sub) graph_optimize(g->n[i].sub, s);
     bool any_lowp = false;
     for (int i = 0; i < g->nn; i++) any_lowp |= g->n[i].dtype == DT_FP16 || g->n[i].dtype == DT_BF16;
     (void)any_lowp;
@@ -747,12 +749,14 @@ static void meta_str(char *b, int cap, const gnode_t *n)
     if (k < cap) snprintf(b + k, cap - k, "]");
 }
 
-static void print_node(FILE *out, const graph_t *g, int i, const session_settings_t *set)
+static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent);
+
+static void print_node(FILE *out, const graph_t *g, int i, const session_settings_t *set, int indent)
 {
     const gnode_t *n = &g->n[i];
     char m[128];
     meta_str(m, sizeof m, n);
-    fprintf(out, "  %%%-3d %-10s = ", i, m);
+    fprintf(out, "%*s  %%%-3d %-10s = ", indent, "", i, m);
     switch (n->kind) {
     case G_PARAM: fprintf(out, "param %d", n->param); break;
     case G_CONST:
@@ -778,6 +782,15 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         fputs("}", out);
         for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
         break;
+    case G_WHILE:
+        fprintf(out, "while %%%d: loop variables", n->in[n->nin - 1]);
+        for (int k = 0; k < n->nloop; k++) fprintf(out, " %%%d", n->in[k]);
+        if (n->nin - n->nloop - 1 > 0) {
+            fputs(", uses", out);
+            for (int k = n->nloop; k < n->nin - 1; k++) fprintf(out, " %%%d", n->in[k]);
+        }
+        break;
+    case G_ITEM: fprintf(out, "item %d of %%%d", n->param, n->in[0]); break;
     }
     if (n->region) {
         const region_t *r = &g->reg[n->region - 1];
@@ -785,15 +798,25 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
     }
     if (n->note) fprintf(out, "   # %s", n->note);
     fputc('\n', out);
+    if (n->kind == G_WHILE && n->sub) {
+        fprintf(out, "%*s      body (params: loop variables, then the values it uses; returns the new loop "
+                "variables and the new condition):\n", indent, "");
+        print_graph_in(out, n->sub, false, set, indent + 6);
+    }
 }
 
 static void print_graph(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set)
 {
+    print_graph_in(out, g, hide_removed, set, 0);
+}
+
+static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent)
+{
     for (int i = 0; i < g->nn; i++) {
         if (hide_removed && removed(&g->n[i])) continue;
-        print_node(out, g, i, set);
+        print_node(out, g, i, set, indent);
     }
-    fputs("  return", out);
+    fprintf(out, "%*s  return", indent, "");
     for (int k = 0; k < g->nout; k++) fprintf(out, "%s%%%d", k ? ", " : " ", g->out[k]);
     if (g->out_list) fputs("   (a list)", out);
     fputc('\n', out);

@@ -894,6 +894,108 @@ static int traced_if(session_t *s, const node_t *n, value_t *c, value_t *scope)
     return ST_NORMAL;
 }
 
+/* The names a statement assigns (a while's loop variables). */
+static void assigned_names(const node_t *n, const char **names, int *k, int cap)
+{
+    if (!n) return;
+    const char *add = NULL;
+    switch (n->kind) {
+    case N_BLOCK:
+        for (int i = 0; i < n->nitems; i++) assigned_names(n->items[i], names, k, cap);
+        return;
+    case N_ASSIGN:
+        for (int i = 0; i < n->nitems; i++) {
+            const node_t *t = n->items[i];
+            if (t->kind == N_INDEX && t->a->kind == N_NAME) t = t->a;
+            if (t->kind != N_NAME) continue;
+            bool seen = false;
+            for (int j = 0; j < *k; j++) seen |= !strcmp(names[j], t->name);
+            if (!seen && *k < cap) names[(*k)++] = t->name;
+        }
+        return;
+    case N_IF: assigned_names(n->b, names, k, cap); assigned_names(n->c, names, k, cap); return;
+    case N_WHILE: assigned_names(n->b, names, k, cap); return;
+    case N_FOR: add = n->name; assigned_names(n->b, names, k, cap); break;
+    default: return;
+    }
+    if (add) {
+        for (int j = 0; j < *k; j++) if (!strcmp(names[j], add)) return;
+        if (*k < cap) names[(*k)++] = add;
+    }
+}
+
+typedef struct wctx { session_t *s; const node_t *n; value_t *scope; const char **names; int nv; } wctx_t;
+
+static void check_body(int st, const node_t *n)
+{
+    if (st != ST_NORMAL)
+        err_raise(ERR_TYPE, n->b->span, "return, break or continue inside a while whose condition is a traced tensor "
+                  "cannot be traced: let the condition end the loop");
+}
+
+/* The rest of the loop, run eagerly for this call's values. */
+static void while_rest(void *ctx, value_t **vars, value_t **cond)
+{
+    wctx_t *w = ctx;
+    for (int i = 0; i < w->nv; i++) scope_set(w->scope, w->names[i], vars[i]);
+    value_t *ret = NULL;
+    check_body(eval_stmt(w->s, w->n->b, w->scope, &ret), w->n);
+    for (int i = 0; i < w->nv; i++) {
+        val_unref(vars[i]);
+        vars[i] = val_ref(scope_get(w->scope, w->names[i]));
+    }
+    val_unref(*cond);
+    *cond = eval_expr(w->s, w->n->a, w->scope);
+}
+
+/* while c { B } while tracing, with c a traced tensor: the body and the
+ * condition are traced once into a while node whose loop variables are the
+ * names B assigns (TensorFlow's autograph makes tf.while_loop so); this
+ * call's values come from running the loop (the first iteration traced,
+ * the rest eagerly).  Under grad, running the graph records every
+ * iteration's ops, so reverse mode works as TensorFlow's does. */
+static int traced_while(session_t *s, const node_t *n, value_t *c0, value_t *scope)
+{
+    if (c0->u.t.size != 1) err_raise(ERR_VALUE, n->a->span, "the condition of a traced while must be a single element");
+    const char *names[256];
+    int nv = 0;
+    assigned_names(n->b, names, &nv, 256);
+    value_t *init[256], *alias[256], *next[256], *out[256];
+    for (int i = 0; i < nv; i++) {
+        value_t *v = scope_get(scope, names[i]);
+        if (!v)
+            err_raise(ERR_NAME, n->span, "'%s' is first assigned inside a while loop on a traced tensor: give it a "
+                      "value before the loop (its value after the loop comes from the last iteration)", names[i]);
+        if (v->kind != V_TENSOR)
+            err_raise(ERR_TYPE, n->span, "'%s' is a %s; the variables a traced while loop changes must be numbers or "
+                      "tensors", names[i], val_kind_name(v));
+        init[i] = val_ref(v);
+    }
+    graph_loop_begin(nv, init, alias);
+    for (int i = 0; i < nv; i++) { scope_set(scope, names[i], alias[i]); val_unref(alias[i]); }
+    value_t *ret = NULL;
+    check_body(eval_stmt(s, n->b, scope, &ret), n);
+    for (int i = 0; i < nv; i++) {
+        next[i] = val_ref(scope_get(scope, names[i]));
+        if (next[i]->kind != V_TENSOR)
+            err_raise(ERR_TYPE, n->span, "'%s' became a %s inside a traced while loop; it must stay a number or tensor",
+                      names[i], val_kind_name(next[i]));
+    }
+    value_t *c1 = eval_expr(s, n->a, scope);
+    if (c1->kind != V_TENSOR || c1->u.t.size != 1)
+        err_raise(ERR_VALUE, n->a->span, "the condition of a traced while must be a single element");
+    wctx_t w = { s, n, scope, names, nv };
+    graph_loop_end(nv, init, next, c0, c1, while_rest, &w, out);
+    for (int i = 0; i < nv; i++) {
+        scope_set(scope, names[i], out[i]);
+        val_unref(out[i]);
+        val_unref(next[i]);
+        val_unref(init[i]);
+    }
+    val_unref(c1);
+    return ST_NORMAL;
+}
+
 static int loop_body(session_t *s, const node_t *body, value_t *scope, value_t **ret, bool *stop)
 {
     int st = eval_stmt(s, body, scope, ret);
@@ -953,10 +1055,11 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         for (;;) {
             err_check_interrupt();
             value_t *c = eval_expr(s, n->a, scope);
-            if (graph_tracing() && graph_is_traced(c))
-                err_raise(ERR_TYPE, n->a->span, "a while loop whose condition depends on a traced tensor cannot be "
-                          "traced (as in jax.jit without lax.while_loop): use a host condition, range(n), or call the "
-                          "function without trace");
+            if (graph_tracing() && graph_is_traced(c)) {
+                int st = traced_while(s, n, c, scope);
+                val_unref(c);
+                return st;
+            }
             bool t = truthy(c, n->a->span);
             val_unref(c);
             if (!t) return ST_NORMAL;

@@ -149,6 +149,13 @@ int main(void)
     run("def b(x) { y = x; if sum(x) > 0 { y = x * 2 } else { y = -x }; return y }\ntb = trace(b)\ntb([1.0, 2.0])\n");
     tap_ok(same_bits("tb([-1.0, -2.0])", "tensor([1.0, 2.0])", why, sizeof why) && num("trace_count(tb)") == 1,
            "the branch not taken on the first call runs later without a retrace");
+    /* while on a traced tensor: one trace, every trip count right (by hand) */
+    run("def cnt(x) { n = 0; while x > 1 { x = x / 2; n = n + 1 }; return n }\ntw = trace(cnt)\ntw(tensor(8.0))\n");
+    tap_ok(num("tw(tensor(1000.0))") == 10 && num("tw(tensor(0.5))") == 0 && num("tw(tensor(8.0))") == 3 &&
+           num("trace_count(tw)") == 1, "a while on a traced tensor is one while node: 3, 10 and 0 halvings, one trace");
+    run("def dbl(x) { y = x; while sum(y) < 100 { y = y * 2 }; return sum(y * y) }\ntd = trace(dbl)\ntd(tensor([1.0, 2.0]))\n");
+    tap_ok(same_bits("grad(td)(tensor([3.0, 4.0]))", "grad(dbl)(tensor([3.0, 4.0]))", why, sizeof why),
+           "grad through a traced while records every iteration and equals eager grad");
     /* captures: a global tensor is a constant, a layer weight would be a variable */
     run("cst = tensor([10.0])\ndef c(x) { return x + cst }\ntc = trace(c)\ntc([1.0])\ncst = tensor([100.0])\n");
     tap_ok(same_bits("tc([2.0])", "tensor([12.0])", why, sizeof why), "a global tensor is captured by value at trace time");
