@@ -279,9 +279,36 @@ void session_reset(session_t *s)
 
 /* ---- :help ---- */
 
+/* A help field, word-wrapped to 100 columns with a hanging indent, so it
+ * reads in a terminal (the terminal's own wrap breaks words). */
 static void help_field(FILE *out, const char *label, const char *text)
 {
-    if (text && *text) fprintf(out, "  %-9s %s\n", label, text);
+    if (!text || !*text) return;
+    const int width = 100, indent = 12;
+    fprintf(out, "  %-9s ", label);
+    int col = indent;
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ') p++;
+        const char *w = p;
+        while (*p && *p != ' ' && *p != '\n') p++;
+        int len = (int)(p - w);
+        if (len == 0) { if (*p == '\n') p++; continue; }
+        /* columns: count UTF-8 characters, not bytes */
+        int cols = 0;
+        for (const char *q = w; q < p; q++) cols += ((unsigned char)*q & 0xC0) != 0x80;
+        if (col > indent && col + 1 + cols > width) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(w, 1, (size_t)len, out);
+        col += cols;
+        if (*p == '\n') { p++; fprintf(out, "\n%*s", indent, ""); col = indent; }
+    }
+    fputc('\n', out);
 }
 
 int session_help(session_t *s, const char *name, FILE *out)
@@ -327,6 +354,9 @@ int session_help(session_t *s, const char *name, FILE *out)
     help_field(out, "shapes", o->shapes);
     help_field(out, "dtypes", o->dtypes);
     help_field(out, "source", o->source);
+    /* the derivative rule grad uses (src/autodiff/rules.c or op_def.deriv) */
+    const char *d = ad_rule_doc(o);
+    if (d && *d) help_field(out, "grad", d);
     if (o->kwargs) help_field(out, "keywords", o->kwargs);
     if (o->example && *o->example) {
         fputs("  example:\n", out);
