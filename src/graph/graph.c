@@ -349,6 +349,10 @@ void graph_record(call_t *c, value_t *out)
     for (int i = 0; i < c->nargs && !any; i++) any = graph_is_traced(c->args[i]);
     for (int i = 0; i < c->nkw && !any; i++) any = graph_is_traced(c->kw[i]);
     if (!any) return;
+    /* A composite builtin (a layer's __call__, a loss) made its result with
+     * ops that are already nodes: the graph keeps those, so the passes see
+     * the matmuls and adds inside a dense layer (affine collapse) */
+    if (out->kind == V_TENSOR && out->u.t.gid == t->id) return;
     int in[64], kw[64];
     int nin = c->nargs < 64 ? c->nargs : 64, nkw = c->nkw < 64 ? c->nkw : 64;
     for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
@@ -874,6 +878,40 @@ void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, gr
     *sig = sigs;
     *raw = raws;
     *opt = opts;
+}
+
+/* :passes [NAME on|off] — show or switch the optimisation passes; new
+ * concrete functions use the new setting (traced ones keep theirs). */
+int graph_passes_command(const char *arg, FILE *out)
+{
+    static const struct { const char *name, *what; size_t off; } P[] = {
+        {"fold", "constant folding", offsetof(graph_passes_t, fold)},
+        {"cse", "common subexpressions", offsetof(graph_passes_t, cse)},
+        {"identities", "x*1, x/1, x-0, -(-x) (exact in IEEE; never x+0)", offsetof(graph_passes_t, identities)},
+        {"dce", "dead nodes", offsetof(graph_passes_t, dce)},
+        {"collapse", "affine collapse of stacked linear layers in fp32/fp64 (re-associates)", offsetof(graph_passes_t, collapse)},
+        {"collapse-lowp", "affine collapse in fp16/bf16 too (off by default: rounding differs more)", offsetof(graph_passes_t, collapse_lowp)},
+        {"fuse", "elementwise fusion (one pass over memory, same bits)", offsetof(graph_passes_t, fuse)},
+    };
+    const int np = (int)(sizeof P / sizeof P[0]);
+    char name[64] = "", state[16] = "";
+    if (arg && *arg && sscanf(arg, "%63s %15s", name, state) < 1) name[0] = 0;
+    if (!name[0]) {
+        for (int i = 0; i < np; i++)
+            fprintf(out, "  %-14s %-3s  %s\n", P[i].name, *(bool *)((char *)&graph_passes + P[i].off) ? "on" : "off", P[i].what);
+        return 0;
+    }
+    for (int i = 0; i < np; i++)
+        if (!strcmp(name, P[i].name)) {
+            bool *b = (bool *)((char *)&graph_passes + P[i].off);
+            if (!strcmp(state, "on")) *b = true;
+            else if (!strcmp(state, "off")) *b = false;
+            else { fprintf(out, "usage: :passes %s on|off\n", name); return 1; }
+            fprintf(out, "pass %s %s (for functions traced from now on)\n", name, *b ? "on" : "off");
+            return 0;
+        }
+    fprintf(out, "no pass named '%s' (:passes lists them)\n", name);
+    return 1;
 }
 
 /* ---- the builtins ---- */

@@ -139,6 +139,7 @@ double graph_collapse_diff(value_t *tfn, int i);
 typedef struct graph_passes { bool fold, cse, identities, dce, collapse, fuse, collapse_lowp; } graph_passes_t;
 extern graph_passes_t graph_passes;
 
-/* The link from a value to the node that made it (value.h u.t.gid/gnode). */
+/* :passes [NAME on|off]: list or switch the passes; returns 1 on a bad name. */
+int graph_passes_command(const char *arg, FILE *out);
 
 #endif

@@ -840,8 +840,10 @@ void graph_print(FILE *out, value_t *tfn, bool optimized_only)
             fputs(" as traced:\n", out);
             print_graph(out, raw[i], false, &set);
         }
-        fprintf(out, " after the passes (fold, CSE, identities, affine collapse%s, DCE, fusion):\n",
-                graph_passes.collapse_lowp ? " incl. fp16/bf16" : " in fp32/fp64");
+        fprintf(out, " after the passes (%s%s%s%s%s%s):\n", graph_passes.fold ? "fold " : "",
+                graph_passes.cse ? "CSE " : "", graph_passes.identities ? "identities " : "",
+                graph_passes.collapse ? (graph_passes.collapse_lowp ? "affine-collapse(all dtypes) " : "affine-collapse(fp32/fp64) ") : "",
+                graph_passes.dce ? "DCE " : "", graph_passes.fuse ? "fusion" : "");
         print_graph(out, opt[i], false, &set);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0)

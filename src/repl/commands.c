@@ -20,6 +20,7 @@
 #include <readline/tilde.h>
 
 #include "repl/repl_int.h"
+#include "graph/graph.h"
 #include "tensor/dtype.h"
 #include "util/mem.h"
 #include "view/view.h"
@@ -257,6 +258,12 @@ static int cmd_mode(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :passes [NAME on|off] — list or switch the graph optimisation passes. */
+static int cmd_passes(repl_t *r, const char *arg)
+{
+    return graph_passes_command(arg, r->out) ? repl_cmd_error(r, "see :passes for the names") : 0;
+}
+
 /* :graph [g] — the concrete functions of a traced function, before and
  * after the optimisation passes. */
 static int cmd_graph(repl_t *r, const char *arg)
@@ -461,6 +468,8 @@ const repl_cmd_t repl_cmds[] = {
       NULL, REPL_ARG_WORDS, mode_words, cmd_mode },
     { "graph", NULL, ":graph [g]", "the graph of a traced function g (or of the last statement in :mode graph), before and after the passes",
       NULL, REPL_ARG_TEXT, NULL, cmd_graph },
+    { "passes", NULL, ":passes [NAME on|off]", "list or switch the graph optimisation passes (fold, cse, identities, dce, collapse, collapse-lowp, fuse)",
+      NULL, REPL_ARG_TEXT, NULL, cmd_passes },
     { "vars", NULL, ":vars", "variables with kind, dtype and shape",
       NULL, REPL_ARG_NONE, NULL, cmd_vars },
     { "reset", NULL, ":reset", "remove every variable (settings kept)",
