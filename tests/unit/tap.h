@@ -17,6 +17,8 @@ static void tap_ok(int cond, const char *fmt, ...)
     if (!cond) tap_fail++;
     fflush(stdout);
 }
+static void tap_skip(const char *why) __attribute__((unused));
 static void tap_skip(const char *why) { printf("1..0 # SKIP %s\n", why); }
+static void tap_done(void) __attribute__((unused));
 static void tap_done(void) { printf("1..%d\n", tap_n); }
 #endif
