@@ -29,8 +29,13 @@ xvfb-run -a -s "-screen 0 1280x800x24" sh -c '
     sleep 1
   } | "$2" > repl.out 2>&1 &
   pid=$!
-  sleep 1.5
-  xdotool search --name "^nnpad\$" > wid 2>/dev/null
+  # wait for the window (up to 10 s: a loaded machine under make -j starts slower)
+  n=0
+  while [ $n -lt 50 ]; do
+    xdotool search --name "^nnpad\$" > wid 2>/dev/null && [ -s wid ] && break
+    sleep 0.2; n=$((n + 1))
+  done
+  sleep 0.5
   import -window root shot1.png 2>/dev/null
   # during the long loop (about 3 s): resize the window; the event pump at
   # the interrupt checkpoints must redraw it at the new size

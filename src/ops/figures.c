@@ -104,6 +104,20 @@ static void check_common(call_t *c)
 
 static value_t *none(void) { return val_new(V_NONE); }
 
+/* %g with the minus sign U+2212, for text drawn in a figure (the
+ * terminal keeps '-') */
+static void minus_g(char *out, size_t cap, double v)
+{
+    char b[40];
+    snprintf(b, sizeof b, "%g", v);
+    size_t k = 0;
+    for (const char *p = b; *p && k + 4 < cap; p++) {
+        if (*p == '-') { memcpy(out + k, "\u2212", 3); k += 3; }
+        else out[k++] = *p;
+    }
+    out[k] = 0;
+}
+
 /* ---- plot ---- */
 
 #define MAX_SERIES 16
@@ -164,32 +178,47 @@ static double refine(sat_pred_t *p, double a, double b)
     return b;
 }
 
-/* On each side of the range, where the test turns true from inside out;
- * adds a marker line at each. */
-static void mark_threshold(view_figure_t *fig, sat_pred_t *p, const double *x, int64_t n, uint32_t color, const char *what)
+/* Where the test turns true on one side of the range, from inside out
+ * (side 0: the left end, 1: the right); NAN when it is not true at the
+ * end or is true all the way to the middle. */
+static double find_threshold(sat_pred_t *p, const double *x, int64_t n, int side)
 {
-    if (n < 2) return;
+    if (n < 2) return NAN;
     int64_t mid = n / 2;
-    for (int side = 0; side < 2; side++) {
-        int64_t end = side ? n - 1 : 0, step = side ? -1 : 1;
-        double xe = dtype_round_f64(p->dt, x[end]);
-        if (!sat_test(p, xe)) continue;
-        /* walk inward along the grid to the last true point */
-        int64_t i = end;
-        while (i + step != mid && sat_test(p, dtype_round_f64(p->dt, x[i + step]))) i += step;
-        double inner = dtype_round_f64(p->dt, x[i + step]);
-        if (sat_test(p, inner)) continue;
-        double t = refine(p, inner, dtype_round_f64(p->dt, x[i]));
-        char lab[256], xs[64];
-        dtype_format(xs, sizeof xs, p->dt, t, 0);
-        snprintf(lab, sizeof lab, "x %s %s: %s", side ? ">=" : "<=", xs, what);
-        view_add_vline(fig, t, color, lab);
-    }
+    int64_t end = side ? n - 1 : 0, step = side ? -1 : 1;
+    double xe = dtype_round_f64(p->dt, x[end]);
+    if (!sat_test(p, xe)) return NAN;
+    /* walk inward along the grid to the last true point */
+    int64_t i = end;
+    while (i + step != mid && sat_test(p, dtype_round_f64(p->dt, x[i + step]))) i += step;
+    double inner = dtype_round_f64(p->dt, x[i + step]);
+    if (sat_test(p, inner)) return NAN;
+    return refine(p, inner, dtype_round_f64(p->dt, x[i]));
 }
+
+/* The saturation markers: where f becomes exactly its limit (kind 1),
+ * where the framework's gradient from the rounded output rounds to 0
+ * (kind 2), where the exact f' underflows (kind 4).  Markers at the same
+ * x are one line that states every fact at it. */
+#define SAT_MAXM 6
+typedef struct sat_mark { double x; int side, kinds; double lim; } sat_mark_t;
+
+static void add_mark(sat_mark_t *m, int *nm, double x, int side, int kind, double lim)
+{
+    if (isnan(x)) return;
+    for (int i = 0; i < *nm; i++)
+        if (m[i].x == x) { m[i].kinds |= kind; if (kind == 1) m[i].lim = lim; return; }
+    if (*nm < SAT_MAXM) m[(*nm)++] = (sat_mark_t){ x, side, kind, lim };
+}
+
+#define SAT_C_LIMIT 0x000000
+#define SAT_C_FRAME 0xCC79A7
+#define SAT_C_UNDER 0x009E73
 
 static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fname, const double *x, const double *y, int64_t n,
                        dtype_t dt, double thr_rel)
 {
+    const char *dn = dtype_traits[dt].name;
     /* the exact derivative in fp64, as a second series */
     value_t *gf = NULL;
     const op_def_t *g = op_find("grad");
@@ -210,9 +239,8 @@ static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fn
         if (fabs(dy[i]) > dmax) dmax = fabs(dy[i]);
     }
     char lab[96];
-    snprintf(lab, sizeof lab, "%s'(x), exact (fp64)", fname);
-    view_series_t *s = view_add_series(fig, lab, n, dx, dy, DT_FP64);
-    (void)s;
+    snprintf(lab, sizeof lab, "%s\u2032(x), exact (fp64)", fname);
+    view_add_series(fig, lab, n, dx, dy, DT_FP64);
     /* shade where |f'| < thr_rel * max |f'| */
     double thr = thr_rel * dmax;
     for (int64_t i = 0; i < n;) {
@@ -220,12 +248,16 @@ static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fn
         int64_t j = i;
         while (j + 1 < n && fabs(dy[j + 1]) < thr) j++;
         char bl[96];
-        snprintf(bl, sizeof bl, "|%s'| < %g (%g%% of its max)", fname, thr, thr_rel * 100);
+        snprintf(bl, sizeof bl, "|%s\u2032| < %g (%g%% of its max)", fname, thr, thr_rel * 100);
         view_add_band(fig, x[i], x[j], 0x888888, fig->nbands ? NULL : bl);
         i = j + 1;
     }
+    bool sig = !strcmp(fname, "sigmoid"), th = !strcmp(fname, "tanh");
     sat_pred_t p = { c, f, gf, dt, 0, 0, fname };
+    sat_mark_t m[SAT_MAXM];
+    int nm = 0;
     /* the output becomes exactly its limit: flat at the ends */
+    bool reached[2] = { false, false };
     for (int side = 0; side < 2; side++) {
         double lim = side ? y[n - 1] : y[0];
         if (!isfinite(lim)) continue;
@@ -233,27 +265,134 @@ static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fn
         for (int64_t i = side ? n - 1 : 0; i >= 0 && i < n && y[i] == lim; i += side ? -1 : 1) run++;
         if (run < 2 || run == n) continue;
         p.what = 0; p.limit = lim;
-        char what[96], ls[64];
-        dtype_format(ls, sizeof ls, dt, lim, 0);
-        snprintf(what, sizeof what, "%s = %s exactly (%s)", fname, ls, dtype_traits[dt].name);
         int64_t idx = side ? n - run : run - 1;
         double inner = dtype_round_f64(dt, x[side ? idx - 1 : idx + 1]);
-        double t = refine(&p, inner, dtype_round_f64(dt, x[idx]));
-        char lab2[256], xs[64];
-        dtype_format(xs, sizeof xs, dt, t, 0);
-        snprintf(lab2, sizeof lab2, "x %s %s: %s", side ? ">=" : "<=", xs, what);
-        view_add_vline(fig, t, 0x000000, lab2);
+        add_mark(m, &nm, refine(&p, inner, dtype_round_f64(dt, x[idx])), side, 1, lim);
+        reached[side] = true;
     }
-    if (!strcmp(fname, "sigmoid") || !strcmp(fname, "tanh")) {
+    if (sig || th) {
         p.what = 1;
-        char what[96];
-        snprintf(what, sizeof what, "%s = 0 (%s)", !strcmp(fname, "tanh") ? "1 - y*y" : "y*(1-y)", dtype_traits[dt].name);
-        mark_threshold(fig, &p, x, n, 0xCC79A7, what);
+        for (int side = 0; side < 2; side++) add_mark(m, &nm, find_threshold(&p, x, n, side), side, 2, NAN);
     }
     p.what = 2;
-    char what[96];
-    snprintf(what, sizeof what, "exact %s' underflows to 0 (%s)", fname, dtype_traits[dt].name);
-    mark_threshold(fig, &p, x, n, 0x009E73, what);
+    for (int side = 0; side < 2; side++) add_mark(m, &nm, find_threshold(&p, x, n, side), side, 4, NAN);
+    /* lines: one per x; the key: one row per kind of line (both sides of
+     * one kind share a row) */
+    const char *fw = th ? "1\u2212y\u00b2" : "y\u00b7(1\u2212y)";
+    bool done[SAT_MAXM] = { false };
+    for (int i = 0; i < nm; i++) {
+        int k = m[i].kinds;
+        uint32_t col = k & 1 ? SAT_C_LIMIT : k & 2 ? SAT_C_FRAME : SAT_C_UNDER;
+        uint32_t col2 = (k & 4) && (k & 3) ? SAT_C_UNDER : 0;
+        char xs[64], tag[80];
+        dtype_format(xs, sizeof xs, dt, m[i].x, 0);
+        snprintf(tag, sizeof tag, "%s", xs);
+        view_vline_t *v = view_add_vline(fig, m[i].x, col, NULL);
+        v->color2 = col2;
+        v->tag = view_strdup(tag);
+        if (done[i]) continue;
+        /* the condition: this line and any other of the same kinds */
+        char cond[200], lims[96] = "";
+        int L = 0, nl = 0;
+        for (int j = i; j < nm; j++) {
+            if (m[j].kinds != k || done[j]) continue;
+            done[j] = true;
+            char xj[64], lj[64];
+            dtype_format(xj, sizeof xj, dt, m[j].x, 0);
+            L += snprintf(cond + L, sizeof cond - (size_t)L, "%sx %s %s", nl ? " and " : "", m[j].side ? "\u2265" : "\u2264", xj);
+            if (k & 1) {
+                dtype_format(lj, sizeof lj, dt, m[j].lim, 0);
+                size_t ll = strlen(lims);
+                snprintf(lims + ll, sizeof lims - ll, "%s%s", nl ? " or " : "", lj);
+            }
+            nl++;
+        }
+        char facts[400];
+        int F = 0;
+        if (k & 1) F += snprintf(facts + F, sizeof facts - (size_t)F, "%s = %s exactly", fname, lims);
+        if ((k & 2) && (k & 1)) F += snprintf(facts + F, sizeof facts - (size_t)F, ", so the framework\u2019s %s gradient = 0", fw);
+        else if (k & 2) F += snprintf(facts + F, sizeof facts - (size_t)F, "the framework\u2019s %s gradient rounds to 0", fw);
+        if ((k & 4) && (k & 3)) F += snprintf(facts + F, sizeof facts - (size_t)F, "; the true %s\u2032 underflows too", fname);
+        else if (k & 4)
+            F += snprintf(facts + F, sizeof facts - (size_t)F, "the true %s\u2032 is below %s\u2019s smallest value, so it rounds to 0", fname, dn);
+        char key[640];
+        snprintf(key, sizeof key, "%s: %s", cond, facts);
+        free(v->label);
+        v->label = view_strdup(key);
+    }
+    /* a side that never reaches its limit, said (bf16 keeps 8 exponent bits) */
+    char note[300] = "";
+    int N = 0;
+    for (int side = 0; side < 2 && (sig || th); side++) {
+        if (reached[side]) continue;
+        double lim = sig ? (side ? 1 : 0) : (side ? 1 : -1);
+        double e = side ? y[n - 1] : y[0];
+        if (!isfinite(e)) continue;
+        char ls[32], es[64];
+        snprintf(ls, sizeof ls, "%g", lim);
+        dtype_format(es, sizeof es, dt, e, 0);
+        N += snprintf(note + N, sizeof note - (size_t)N, "%s%s never reaches %s on [%g, %g] in %s: at x = %g it is %s (%s goes down to %.2g)",
+                      N ? "\n" : "", fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, dtype_traits[dt].min_subnormal);
+    }
+    if (N) fig->note = view_strdup(note);
+    /* the panel below: how far f is from each limit, on a log scale, with
+     * the true f' and the dtype's smallest value; a value that is exactly
+     * 0 cannot sit on a log axis, so its line dives off the bottom */
+    if (sig || th) {
+        view_figure_t *b = view_figure_new(VIEW_PLOT, "saturation-log");
+        double *x1 = dalloc(n), *y1 = dalloc(n), *x2 = dalloc(n), *y2 = dalloc(n), *x3 = dalloc(n), *y3 = dalloc(n);
+        double ymin = INFINITY;
+        for (int64_t i = 0; i < n; i++) {
+            x1[i] = x2[i] = x3[i] = x[i];
+            double lo = sig ? 0 : -1;
+            y1[i] = dtype_round_f64(dt, y[i] - lo);          /* sigmoid itself, or 1 + tanh */
+            y2[i] = dtype_round_f64(dt, 1 - y[i]);
+            y3[i] = fabs(dy[i]);
+            if (y1[i] > 0) ymin = fmin(ymin, y1[i]);
+            if (y2[i] > 0) ymin = fmin(ymin, y2[i]);
+            if (y3[i] > 0) ymin = fmin(ymin, y3[i]);
+        }
+        char l1[96], l2[96], l3[96];
+        if (sig) snprintf(l1, sizeof l1, "sigmoid(x) in %s", dn);
+        else snprintf(l1, sizeof l1, "1 + tanh(x) in %s", dn);
+        snprintf(l2, sizeof l2, "1 \u2212 %s(x) in %s", fname, dn);
+        snprintf(l3, sizeof l3, "true %s\u2032(x) (fp64)", fname);
+        /* the true f' first and wide: where it equals f (or 1 - f) in the
+         * tails, the dtype's line runs inside it */
+        view_add_series(b, l3, n, x3, y3, DT_FP64);
+        view_add_series(b, l1, n, x1, y1, dt);
+        view_add_series(b, l2, n, x2, y2, dt);
+        b->series[0].color = 0xD55E00; b->series[1].color = 0x0072B2; b->series[2].color = 0x56B4E9;
+        b->series[0].lw = 9;
+        b->legend_above = true;
+        fig->legend_above = true;
+        b->y.log = true;
+        double tiny = dtype_traits[dt].min_subnormal;
+        if (tiny >= ymin / 1e3) {
+            char hl[120];
+            int e = (int)lround(log2(tiny));
+            snprintf(hl, sizeof hl, "%s\u2019s smallest value 2^%d: below it, 0", dn, e);
+            view_add_hline(b, tiny, 0x666666, hl);
+            if (tiny < ymin) ymin = tiny;
+        }
+        b->y.fixed = true;
+        b->y.hi = 3;
+        /* down to the smallest value drawn, but not far below the dtype's smallest */
+        b->y.lo = pow(10, floor(log10(fmax(ymin, tiny * 1e-3))));
+        b->y.label = view_strdup("log scale");
+        b->below_frac = 0.42;
+        fig->below = b;
+    }
+    if (!fig->y.label) {
+        char yl[96];
+        snprintf(yl, sizeof yl, "%s and %s\u2032", fname, fname);
+        fig->y.label = view_strdup(yl);
+    }
+    if (!fig->x.label) {
+        char xl[64];
+        snprintf(xl, sizeof xl, "x (%s)", dn);
+        fig->x.label = view_strdup(xl);
+    }
     if (gf) val_unref(gf);
 }
 
@@ -341,6 +480,8 @@ static value_t *plot_impl(call_t *c)
         if (labels[k]) snprintf(lab, sizeof lab, "%s", labels[k]);
         else if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab, sizeof lab, "%s", c->args[yarg[k]]->u.fn.name ? c->args[yarg[k]]->u.fn.name : "f");
         else span_text(c->arg_spans[yarg[k]], lab, sizeof lab);
+        if (sat && ny == 1 && !labels[k] && c->args[yarg[k]]->kind == V_FUNC)
+            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x) in %s", dtype_traits[dt].name);
         if (ny == 1 && !labels[k] && !sat) {
             /* one series: its name is the y axis' title, no legend */
             if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x)");
@@ -474,6 +615,12 @@ static value_t *heatmap_impl(call_t *c)
         if (zlo == zhi) { zlo -= 0.5; zhi += 0.5; }
     }
     f->zlo = zlo; f->zhi = zhi;
+    if (zlo < 0 && zhi > 0) {
+        /* signed data: a diverging map centred at 0, on a range symmetric about it */
+        double m = fmax(-zlo, zhi);
+        f->zdiverging = true;
+        if (!hz) { f->zlo = -m; f->zhi = m; }
+    }
     if (!f->x.label) f->x.label = view_strdup("column");
     if (!f->y.label) f->y.label = view_strdup("row");
     view_show(f, c->s->out);
@@ -528,7 +675,10 @@ static value_t *numberline_impl(call_t *c)
     if (!isnan(val)) { f->nl_value = val; f->nl_rounded = dtype_round_f64(dt, val); }
     char t[160];
     if (!f->title) {
-        snprintf(t, sizeof t, "the %lld %s values in [%g, %g]", (long long)n, dtype_traits[dt].name, lo, hi);
+        char a[48], b[48];
+        minus_g(a, sizeof a, lo);
+        minus_g(b, sizeof b, hi);
+        snprintf(t, sizeof t, "the %lld %s values in [%s, %s]", (long long)n, dtype_traits[dt].name, a, b);
         view_set_title(f, t);
     }
     /* the same facts as text, for the terminal */
@@ -619,6 +769,7 @@ static value_t *compare_impl(call_t *c)
             err_raise(ERR_SHAPE, c->arg_spans[0], "compare: results of different sizes in different dtypes");
     }
     int64_t n = res[0]->u.t.size, shown = n > 4 ? 4 : n;
+    bool over_half = false;
     /* table: dtype | value(s) | error vs fp64 | relative error | max |error| */
     view_figure_t *f = view_figure_new(VIEW_TABLE, "compare");
     char expr[120];
@@ -649,7 +800,8 @@ static value_t *compare_impl(call_t *c)
             }
             double e = v - r;
             if (fabs(e) > fabs(maxerr) || (isnan(e) && !isnan(maxerr))) maxerr = e;
-            if (r != 0 && fabs(e / r) > maxrel) maxrel = fabs(e / r);
+            /* relative error = error / fp64 value, with its sign (the largest in magnitude) */
+            if (r != 0 && fabs(e / r) > fabs(maxrel)) maxrel = e / r;
             dtype_t ud = res[k]->u.t.weak ? dts[k] : dt;
             double u = dtype_ulp(ud, r);
             if (isfinite(u) && u > 0 && fabs(e) / u > maxulp) maxulp = fabs(e) / u;
@@ -658,16 +810,43 @@ static value_t *compare_impl(call_t *c)
         char e1[40], e2[40], e3[40];
         if (k == 0) { snprintf(e1, sizeof e1, "(reference)"); e2[0] = 0; e3[0] = 0; }
         else {
-            snprintf(e1, sizeof e1, "%.3g", maxerr);
-            snprintf(e2, sizeof e2, "%.3g", maxrel);
-            snprintf(e3, sizeof e3, "%.3g", maxulp);
+            /* one form for every error: signed, 3 significant digits, exponent */
+            snprintf(e1, sizeof e1, maxerr == 0 ? "0" : "%+.2e", maxerr);
+            snprintf(e2, sizeof e2, maxrel == 0 ? "0" : "%+.2e", maxrel);
+            snprintf(e3, sizeof e3, "%.2f", maxulp);
+            if (maxulp > 0.5 + 1e-9) over_half = true;
         }
         const char *dn = dtype_traits[res[k]->u.t.weak ? dts[k] : dt].name;
         const char *row[5] = { dn, vals, e1, e2, e3 };
         for (int j = 0; j < 5; j++) f->cells[(k + 1) * 5 + j] = view_strdup(row[j]);
         fprintf(out, "%-6s %-28s %-14s %-14s %s\n", dn, vals, e1, e2, e3);
     }
-    if (n > 1) f->note = view_strdup("errors are the largest over all elements");
+    char note[400] = "";
+    int L0 = 0;
+    if (n > 1) L0 += snprintf(note + L0, sizeof note - (size_t)L0, "errors are the largest over all elements");
+    if (over_half) {
+        /* one correctly rounded result is within 0.5 ulp of the fp64 value;
+         * more means more roundings: the operands were rounded first */
+        const char *why = "above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first (0.1 and 0.2 "
+                          "each), then the result is rounded again, so the errors add up";
+        if (!fform && strstr(expr, "0.1 + 0.2") == NULL)
+            why = "above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first, then each "
+                  "result is rounded again, so the errors add up";
+        if (fform) why = "above 0.5 ulp: more than one rounding. x is rounded to the dtype first, then f's result "
+                         "is rounded again (and f's own steps may round too)";
+        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", why);
+        fprintf(out, "(%s)\n", why);
+    }
+    if (L0) {
+        /* the figure's note: lines of about 90 characters */
+        char *nt = view_strdup(note);
+        int col = 0;
+        for (char *p = nt; *p; p++) {
+            if (*p == '\n') { col = 0; continue; }
+            if (++col > 90 && *p == ' ') { *p = '\n'; col = 0; }
+        }
+        f->note = nt;
+    }
     for (int k = 0; k < nd; k++) val_unref(res[k]);
     view_show(f, out);
     return none();
@@ -937,8 +1116,10 @@ static value_t *show_impl(call_t *c)
                     bend * 100);
     }
     if (p) {
-        char t[120];
-        snprintf(t, sizeof t, "output for x in %s", range);
+        char t[160], a[48], b2[48];
+        minus_g(a, sizeof a, lo);
+        minus_g(b2, sizeof b2, hi);
+        snprintf(t, sizeof t, "output for x in [%s, %s]", a, b2);
         view_set_title(p, t);
         if (p->nseries == 1) {
             /* one curve: its name is the y axis' title, no legend */
@@ -958,6 +1139,10 @@ static value_t *show_impl(call_t *c)
         for (int64_t k = 0; k < (int64_t)MAP2_N * MAP2_N; k++)
             if (isfinite(h->z[k])) { h->zlo = fmin(h->zlo, h->z[k]); h->zhi = fmax(h->zhi, h->z[k]); }
         if (!(h->zlo < h->zhi)) { h->zlo = isfinite(h->zlo) ? h->zlo - 0.5 : 0; h->zhi = h->zlo + 1; }
+        if (h->zlo < 0 && h->zhi > 0) {
+            double mm = fmax(-h->zlo, h->zhi);
+            h->zlo = -mm; h->zhi = mm; h->zdiverging = true;
+        }
         /* ticks in the plane's coordinates, at cell centres */
         double t[VIEW_MAX_TICKS], step, cell = (hi - lo) / (MAP2_N - 1);
         int nt = view_nice_ticks(lo, hi, 7, t, &step);
@@ -971,8 +1156,10 @@ static value_t *show_impl(call_t *c)
         h->x.nticks = h->y.nticks = nt;
         h->x.label = view_strdup("x[0]");
         h->y.label = view_strdup("x[1]");
-        char tt[120];
-        snprintf(tt, sizeof tt, "%s(x) over the plane %s²", names[i], range);
+        char tt[160], a[48], b2[48];
+        minus_g(a, sizeof a, lo);
+        minus_g(b2, sizeof b2, hi);
+        snprintf(tt, sizeof tt, "%s(x) over the plane [%s, %s]²", names[i], a, b2);
         view_set_title(h, tt);
         double bend = map_bend(ys[i], 2, MAP2_N);
         if (bend < 1e-3)
@@ -1175,6 +1362,8 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
         case G_VAR: snprintf(what2, sizeof what2, "variable .%s", n->field ? n->field : "?"); fill = VIEW_G_VAR; break;
         case G_OP: snprintf(what2, sizeof what2, "%s", n->op ? n->op->name : "op"); break;
         case G_COND: snprintf(what2, sizeof what2, "cond"); break;
+        case G_WHILE: snprintf(what2, sizeof what2, "while"); break;
+        case G_ITEM: snprintf(what2, sizeof what2, "item %d", n->param); break;
         case G_TPRINT: snprintf(what2, sizeof what2, "tprint"); break;
         case G_FUSED: {
             int k = snprintf(what2, sizeof what2, "fused ");
@@ -1291,9 +1480,11 @@ const op_def_t op_family_figures[] = {
     {"heatmap", OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
      .signature = "heatmap(A)", .summary = "a matrix as coloured cells with a colour bar (row 0 at the top)",
      .formula = "cell (i, j) coloured by viridis((A[i,j] - lo) / (hi - lo)), lo/hi the min/max or zlim=[lo, hi]; "
-                "nan is grey; small matrices show their values",
+                "signed data (lo < 0 < hi) by ColorBrewer RdBu centred at 0 over [-m, m], m = max |A| (red negative, blue "
+                "positive); nan is grey; small matrices show their values to 3 (or 2) significant digits when they fit",
      .shapes = "A: (rows, cols) or (n,) -> a figure", .dtypes = "any float or int64; " FIG_OPTS,
-     .source = "viridis colour map (van der Walt & Smith, matplotlib 2015): perceptually uniform, colour-blind safe",
+     .source = "viridis colour map (van der Walt & Smith, matplotlib 2015) and ColorBrewer RdBu (Brewer, colorbrewer2.org): "
+               "colour-blind safe",
      .example = "heatmap([[1, 2], [3, 4]], title=\"A\")"},
     {"numberline", OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
      .signature = "numberline(dtype, lo, hi[, value])",
@@ -1310,7 +1501,8 @@ const op_def_t op_family_figures[] = {
      .summary = "the same computation in fp64, fp32, bf16 and fp16 side by side, each one's error against fp64",
      .formula = "compare(expr): expr evaluated again with :precision set to each dtype (numbers and new tensors "
                 "follow it; variables keep their dtype); compare(f, x): f(cast(x, dtype)); error = value - fp64 value, "
-                "relative error = error / fp64 value, ulps = |error| / ulp(fp64 value) in that dtype",
+                "relative error = error / fp64 value (both signed, the largest in magnitude), ulps = |error| / ulp(fp64 "
+                "value) in that dtype; above 0.5 ulps means more than one rounding (the inputs were rounded first)",
      .shapes = "a value of any shape (the first 4 elements shown; errors are the largest) -> a table, printed and drawn",
      .dtypes = "precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)",
      .source = "Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)",

@@ -44,6 +44,7 @@ typedef struct view_series {
     int dtype;            /* dtype_t of y: hover prints values as it holds them */
     uint32_t color;       /* 0xRRGGBB */
     view_style_t style;
+    double lw;            /* line width in pixels (0: the figure's, 3 px at 750 px high) */
     bool x_sorted;        /* x ascending: enables min/max per pixel column */
     bool range_ok;        /* ylo/yhi/ypos computed (view_layout) */
     double ylo, yhi, ypos;/* finite y range; smallest positive y (log axes) */
@@ -64,8 +65,13 @@ typedef struct view_axis {
 
 /* A shaded x interval with a legend entry (saturation=1). */
 typedef struct view_band { double x0, x1; uint32_t color; char *label; } view_band_t;
-/* A vertical marker line with a label at its top. */
-typedef struct view_vline { double x; uint32_t color; char *label; } view_vline_t;
+/* A vertical marker line (3 px, dashed; two colours alternate along it
+ * when color2 is set: two facts at one x).  tag: a short text above the
+ * plot at the line's x, in its colour (the x value); label: its row in
+ * the key under the plot (NULL: another line's row describes it). */
+typedef struct view_vline { double x; uint32_t color; char *label; uint32_t color2; char *tag; } view_vline_t;
+/* A horizontal reference line (dashed) with a label at its right end. */
+typedef struct view_hline { double y; uint32_t color; char *label; } view_hline_t;
 
 /* A text at data coordinates (bar annotations); y = NAN: just above the
  * x axis (a bar too small for the axis, e.g. 0 on a log scale). */
@@ -137,8 +143,19 @@ typedef struct view_figure {
     int nseries; view_series_t *series;
     int nbands;  view_band_t *bands;
     int nvlines; view_vline_t *vlines;
+    int nhlines; view_hline_t *hlines;
+    /* VIEW_PLOT: a second panel drawn under this one with the same x axis
+     * (owned; its px.. are set by the parent's draw), below_frac of the
+     * height the two share */
+    struct view_figure *below; double below_frac;
+    bool legend_above;    /* the legend as one row above the plot area (a panel below another) */
     /* VIEW_HEATMAP: rows x cols values (row-major), the colour range */
     int rows, cols; double *z; double zlo, zhi; int zdtype;
+    bool zdiverging;      /* signed data: ColorBrewer RdBu centred at 0 (view_diverging), else viridis */
+    /* what the last draw wrote in the cells: significant digits (0: no
+     * values, the cells are too small), the widest label and the cell
+     * size (pixels), for tests */
+    int zsig; double zlabel_w, zcell;
     /* VIEW_BITS */
     int nbitrows; view_bitrow_t *bitrows;
     /* VIEW_TABLE: trows x tcols cells (row 0 is the header), UTF-8 */
@@ -162,6 +179,9 @@ typedef struct view_figure {
     bool zoomed; double zx0, zx1, zy0, zy1;
     /* Where the last draw put the plot area (pixels), for hover and tests. */
     double px, py, pw, ph;
+    /* The bottom of what the last draw drew (pixels): tables and bit boxes
+     * are written cropped to it (view_save_figure). */
+    double content_h;
 } view_figure_t;
 
 /* ---- figures as data (view_figure.c) ---- */
@@ -174,7 +194,8 @@ void view_set_title(view_figure_t *f, const char *title);
  * palette in order.  Returns the series. */
 view_series_t *view_add_series(view_figure_t *f, const char *label, int64_t n, double *x, double *y, int dtype);
 void view_add_band(view_figure_t *f, double x0, double x1, uint32_t color, const char *label);
-void view_add_vline(view_figure_t *f, double x, uint32_t color, const char *label);
+view_vline_t *view_add_vline(view_figure_t *f, double x, uint32_t color, const char *label);
+void view_add_hline(view_figure_t *f, double y, uint32_t color, const char *label);
 void view_add_text(view_figure_t *f, double x, double y, uint32_t color, const char *text);
 /* VIEW_MODEL: a new model panel (title copied); its layers are added
  * with view_model_add_layer, which returns the layer to fill w in. */
@@ -228,6 +249,17 @@ int view_nice_ticks(double lo, double hi, int want, double *ticks, double *step)
 /* Format a tick value for a given step: as few decimals as the step needs,
  * exponent form for very large or small magnitudes, never "-0". */
 void view_tick_label(char *out, int cap, double v, double step);
+/* A heatmap cell's value: the decimals that give the largest magnitude
+ * amax sig significant digits, the same for every cell (amax 2.78, sig 3:
+ * "2.78", "0.08", "-0.00"); %.{sig}g when amax is below 1e-3 or from 1e5.
+ * ASCII (the drawing writes U+2212 for '-'). */
+void view_cell_label(char *out, int cap, double v, int sig, double amax);
+/* The height a figure drawn with the text size of a w x h figure needs:
+ * tables and bit boxes are as tall as their rows (less than h, or more for
+ * many rows); other kinds take h.  view_save_figure uses it. */
+int view_natural_height(view_figure_t *f, int w, int h);
+/* The body text size in pixels of a w x h figure (25 px at 1200 x 750). */
+double view_base_px(int w, int h);
 
 /* ---- drawing (view_draw.c) ---- */
 
@@ -279,8 +311,10 @@ void view_cell_end(void);
 /* Show a figure (takes ownership): a cell in the window, or a file
  * figures/NNN-name.png in headless mode with its path printed to out. */
 void view_show(view_figure_t *f, FILE *out);
-/* The same, but only where a window is shown (bits(): the text form is
- * what the terminal and headless mode get). */
+/* The same for a figure whose text form is the main output (bits()): in
+ * the window, and as a file only when headless was asked for (--headless,
+ * :headless on, NNPAD_HEADLESS); headless by default (no display, the test
+ * suite) it takes no file number. */
 void view_show_window_only(view_figure_t *f, FILE *out);
 
 int view_cell_count(void);

@@ -35,6 +35,33 @@ static void rgba(cairo_t *cr, uint32_t c, double a) { cairo_set_source_rgba(cr, 
 
 typedef view_txt_t txt_t;
 
+/* A number as drawn: '-' becomes U+2212 (the minus sign; the hyphen is
+ * shorter and sits lower), and "b^e" (a power: "10^-8", "2^-14") becomes
+ * b with e raised, at 0.8 of the size but never under 18 px on a
+ * 750-px figure (VIEW_MIN_PX scaled).  Returns Pango markup in out. */
+static void num_markup(char *out, size_t cap, const char *s, double size)
+{
+    size_t k = 0;
+    const char *caret = strchr(s, '^'), *eend = NULL;
+    if (caret) { eend = caret + 1; if (*eend == '-' || *eend == '+') eend++; while (*eend >= '0' && *eend <= '9') eend++; }
+    for (const char *p = s; *p && k + 16 < cap; p++) {
+        if (p == eend && caret) { k += (size_t)snprintf(out + k, cap - k, "</span>"); caret = NULL; }
+        if (p == caret) {
+            double es = fmax(size * 0.8, fmin(size, 18.0));
+            /* Pango units: 1/1024 point; pangocairo draws 96 dpi, 0.75 pt per pixel */
+            k += (size_t)snprintf(out + k, cap - k, "<span font_desc=\"%.1fpx\" rise=\"%d\">", es, (int)(size * 0.42 * 0.75 * 1024));
+            continue;
+        }
+        if (*p == '-') { memcpy(out + k, "\xe2\x88\x92", 3); k += 3; continue; }
+        if (*p == '<') { k += (size_t)snprintf(out + k, cap - k, "&lt;"); continue; }
+        if (*p == '>') { k += (size_t)snprintf(out + k, cap - k, "&gt;"); continue; }
+        if (*p == '&') { k += (size_t)snprintf(out + k, cap - k, "&amp;"); continue; }
+        out[k++] = *p;
+    }
+    if (caret && k + 8 < cap) k += (size_t)snprintf(out + k, cap - k, "</span>");
+    out[k] = 0;
+}
+
 static PangoLayout *layout_for(cairo_t *cr, const char *s, txt_t t)
 {
     PangoLayout *l = pango_cairo_create_layout(cr);
@@ -44,7 +71,11 @@ static PangoLayout *layout_for(cairo_t *cr, const char *s, txt_t t)
     if (t.italic) pango_font_description_set_style(fd, PANGO_STYLE_ITALIC);
     pango_layout_set_font_description(l, fd);
     pango_font_description_free(fd);
-    if (t.markup) pango_layout_set_markup(l, s, -1);
+    if (t.num && !t.markup) {
+        char m[512];
+        num_markup(m, sizeof m, s, t.size);
+        pango_layout_set_markup(l, m, -1);
+    } else if (t.markup) pango_layout_set_markup(l, s, -1);
     else pango_layout_set_text(l, s, -1);
     return l;
 }
@@ -75,7 +106,9 @@ static double text_at(cairo_t *cr, const char *s, double x, double y, double ax,
     return iw;
 }
 
-static txt_t T(double size) { return (txt_t){ size, false, false, false, false, C_TEXT }; }
+static txt_t T(double size) { return (txt_t){ size, false, false, false, false, C_TEXT, false }; }
+/* a number (minus sign, powers) */
+static txt_t N(double size) { txt_t t = T(size); t.num = true; return t; }
 
 /* the helpers, for view_model.c and view_graph.c (view_int.h) */
 void view_rgb(cairo_t *cr, uint32_t c) { rgb(cr, c); }
@@ -132,6 +165,18 @@ static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t 
             else { cairo_move_to(cr, X, Y); if (s->n == 1 || i + 1 >= s->n || !drawable(f, s->y[i + 1])) cairo_line_to(cr, X, Y); }
             pen = true;
         }
+        /* on a log axis a value that is exactly 0 lies at minus infinity:
+         * the line from its neighbour dives off the bottom toward it */
+        if (f->y.log)
+            for (int64_t i = 0; i < s->n; i++) {
+                if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
+                for (int d = -1; d <= 1; d += 2) {
+                    int64_t j = i + d;
+                    if (j < 0 || j >= s->n || s->y[j] != 0 || !isfinite(s->x[j])) continue;
+                    cairo_move_to(cr, clampd(view_x_to_px(f, s->x[i]), -1e5, 1e5), clampd(view_y_to_px(f, s->y[i]), -1e5, 1e5));
+                    cairo_line_to(cr, clampd(view_x_to_px(f, s->x[j]), -1e5, 1e5), f->py + f->ph + lw * 4);
+                }
+            }
         cairo_stroke(cr);
         return;
     }
@@ -228,6 +273,8 @@ static void draw_bars(view_figure_t *f, cairo_t *cr, const view_series_t *s)
 
 /* ---- legend: in the corner of the plot area that the data leave freest ---- */
 
+static bool has_tags(const view_figure_t *f) { for (int i = 0; i < f->nvlines; i++) if (f->vlines[i].tag) return true; return false; }
+
 static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, const char **xlabels, const uint32_t *xcolors,
                         const bool *xband)
 {
@@ -235,32 +282,79 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
     for (int i = 0; i < f->nseries; i++) if (f->series[i].label) n++;
     n += nextra;
     if (n == 0 || (n == 1 && f->nseries == 1 && nextra == 0 && f->series[0].style == VIEW_BARS)) return;
-    txt_t t = T(base * 0.85);
-    double wmax = 0, lh = base * 1.25;
+    txt_t t = T(base * 0.8);
+    double wmax = 0, lh = base * 1.15;
     for (int i = 0; i < f->nseries; i++) if (f->series[i].label) {
         double w; text_size(cr, f->series[i].label, t, &w, NULL); if (w > wmax) wmax = w;
     }
     for (int i = 0; i < nextra; i++) { double w; text_size(cr, xlabels[i], t, &w, NULL); if (w > wmax) wmax = w; }
-    double sw = base * 1.6, pad = base * 0.4;
+    double sw = base * 1.8, pad = base * 0.4;
+    if (f->legend_above) {
+        /* one row in the gap above the plot area */
+        double x = f->px;
+        for (int i = 0; i < f->nseries + nextra; i++) {
+            const char *lab; uint32_t col;
+            if (i < f->nseries) { if (!f->series[i].label) continue; lab = f->series[i].label; col = f->series[i].color; }
+            else { lab = xlabels[i - f->nseries]; col = xcolors[i - f->nseries]; }
+            double ly = f->py - (has_tags(f) ? base * 1.2 : 0) - base * 0.55;
+            if (i >= f->nseries && xband[i - f->nseries]) {
+                rgba(cr, col, 0.35);
+                cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
+                cairo_fill(cr);
+            } else {
+                rgb(cr, col);
+                cairo_set_line_width(cr, fmax(3, base * 0.16));
+                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+                cairo_move_to(cr, x, ly); cairo_line_to(cr, x + sw * 0.8, ly);
+                cairo_stroke(cr);
+            }
+            x += sw * 0.8 + pad * 0.6;
+            x += text_at(cr, lab, x, ly, 0, 0.5, t) + base * 1.0;
+        }
+        return;
+    }
     double bw = pad * 3 + sw + wmax, bh = pad * 2 + lh * n;
-    /* corner with the fewest points under the box */
-    double cx[4] = { f->px + pad, f->px + f->pw - pad - bw, f->px + pad, f->px + f->pw - pad - bw };
-    double cy[4] = { f->py + pad, f->py + pad, f->py + f->ph - pad - bh, f->py + f->ph - pad - bh };
-    long cnt[4] = { 0, 0, 0, 0 };
+    /* the place along the top or the bottom of the plot area with the
+     * fewest points under the box, and no marker line through it;
+     * corners first on a tie */
+    enum { NC = 48 };
+    double cx[NC], cy[NC];
+    long cnt[NC];
+    int nc = 0;
+    double span = f->pw - 2 * pad - bw;
+    int steps = span > 0 ? (int)fmin(NC / 2 - 1, span / (base * 0.8)) : 0;
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k <= steps; k++) {
+            /* from the corners inward: 0, last, 1, last-1, ... */
+            int kk = k % 2 ? steps - k / 2 : k / 2;
+            cx[nc] = f->px + pad + (steps ? span * kk / steps : 0);
+            cy[nc] = r ? f->py + f->ph - pad - bh : f->py + pad;
+            cnt[nc++] = 0;
+        }
     for (int i = 0; i < f->nseries; i++) {
         const view_series_t *s = &f->series[i];
         int64_t stride = s->n > 20000 ? s->n / 20000 : 1;
         for (int64_t k = 0; k < s->n; k += stride) {
             if (!isfinite(s->x[k]) || !drawable(f, s->y[k])) continue;
             double X = view_x_to_px(f, s->x[k]), Y = view_y_to_px(f, s->y[k]);
-            for (int c = 0; c < 4; c++)
+            for (int c = 0; c < nc; c++)
                 if (X >= cx[c] && X <= cx[c] + bw && Y >= cy[c] - base && Y <= cy[c] + bh + base) cnt[c]++;
         }
     }
+    for (int i = 0; i < f->nvlines; i++) {
+        double X = view_x_to_px(f, f->vlines[i].x);
+        for (int c = 0; c < nc; c++) if (X >= cx[c] - base * 0.3 && X <= cx[c] + bw + base * 0.3) cnt[c] += 100000;
+    }
+    /* reference lines' labels sit at the right end, above their line */
+    for (int i = 0; i < f->nhlines; i++) {
+        double Y = view_y_to_px(f, f->hlines[i].y);
+        for (int c = 0; c < nc; c++)
+            if (Y >= cy[c] - base && Y <= cy[c] + bh + base * 1.5) cnt[c] += 1000;
+    }
     int best = 0;
-    for (int c = 1; c < 4; c++) if (cnt[c] < cnt[best]) best = c;
+    for (int c = 1; c < nc; c++) if (cnt[c] < cnt[best]) best = c;
     double x = cx[best], y = cy[best];
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.88);
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
     cairo_rectangle(cr, x, y, bw, bh);
     cairo_fill_preserve(cr);
     rgb(cr, 0xBBBBBB);
@@ -280,7 +374,8 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
             cairo_fill(cr);
         } else {
             rgb(cr, col);
-            cairo_set_line_width(cr, base * 0.14);
+            cairo_set_line_width(cr, fmax(3, base * 0.16));
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
             cairo_move_to(cr, x + pad, ly);
             cairo_line_to(cr, x + pad + sw, ly);
             cairo_stroke(cr);
@@ -292,9 +387,9 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
 
 /* ---- axes frame, grid, ticks ---- */
 
-static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, bool show_y)
+static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, bool show_y, bool xlabels)
 {
-    txt_t t = T(base * 0.85);
+    txt_t t = N(base * 0.85);
     cairo_set_line_width(cr, 1);
     rgb(cr, C_GRID);
     for (int i = 0; i < f->x.nticks; i++) {
@@ -316,15 +411,16 @@ static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, b
         cairo_stroke(cr);
     }
     rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 1.5);
+    cairo_set_line_width(cr, 2);
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
     cairo_stroke(cr);
     for (int i = 0; i < f->x.nticks; i++) {
         double X = view_x_to_px(f, f->x.tick[i]);
+        rgb(cr, C_FRAME);
         cairo_move_to(cr, X, f->py + f->ph); cairo_line_to(cr, X, f->py + f->ph + base * 0.3);
-        text_at(cr, f->x.tick_label[i], X, f->py + f->ph + base * 0.4, 0.5, 0, t);
+        cairo_stroke(cr);
+        if (xlabels) text_at(cr, f->x.tick_label[i], X, f->py + f->ph + base * 0.4, 0.5, 0, t);
     }
-    rgb(cr, C_FRAME);
     if (show_y)
         for (int i = 0; i < f->y.nticks; i++) {
             double Y = view_y_to_px(f, f->y.tick[i]);
@@ -333,17 +429,32 @@ static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, b
             cairo_stroke(cr);
             text_at(cr, f->y.tick_label[i], f->px - base * 0.45, Y, 1, 0.5, t);
         }
-    cairo_stroke(cr);
 }
 
 static double ytick_width(view_figure_t *f, cairo_t *cr, double base)
 {
     double w = 0;
     for (int i = 0; i < f->y.nticks; i++) {
-        double tw; text_size(cr, f->y.tick_label[i], T(base * 0.85), &tw, NULL);
+        double tw; text_size(cr, f->y.tick_label[i], N(base * 0.85), &tw, NULL);
         if (tw > w) w = tw;
     }
     return w;
+}
+
+/* The y axis' title, turned, just left of the tick labels. */
+static void draw_ylabel(view_figure_t *f, cairo_t *cr, double base, double tickw)
+{
+    if (!f->y.label) return;
+    txt_t t = T(base * 0.85);
+    double th;
+    text_size(cr, f->y.label, t, NULL, &th);
+    double x = f->px - base * 0.45 - tickw - base * 0.35 - th;
+    if (x < base * 0.2) x = base * 0.2;
+    cairo_save(cr);
+    cairo_translate(cr, x, f->py + f->ph / 2);
+    cairo_rotate(cr, -M_PI / 2);
+    text_at(cr, f->y.label, 0, 0, 0.5, 0, t);
+    cairo_restore(cr);
 }
 
 static void draw_title_labels(view_figure_t *f, cairo_t *cr, int w, int h, double base)
@@ -353,29 +464,34 @@ static void draw_title_labels(view_figure_t *f, cairo_t *cr, int w, int h, doubl
         txt_t t = T(base * 1.25); t.bold = true;
         text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
     }
-    txt_t t = T(base);
-    if (f->x.label) text_at(cr, f->x.label, f->px + f->pw / 2, f->py + f->ph + base * 1.7, 0.5, 0, t);
-    if (f->y.label) {
-        cairo_save(cr);
-        cairo_translate(cr, base * 0.5, f->py + f->ph / 2);
-        cairo_rotate(cr, -M_PI / 2);
-        text_at(cr, f->y.label, 0, 0, 0.5, 0, t);
-        cairo_restore(cr);
-    }
+    txt_t t = T(base * 0.95);
+    if (f->x.label) text_at(cr, f->x.label, f->px + f->pw / 2, f->py + f->ph + base * 1.6, 0.5, 0, t);
+    if (f->kind != VIEW_HEATMAP) draw_ylabel(f, cr, base, ytick_width(f, cr, base));
     if (f->note) {
-        txt_t tn = T(base * 0.8); tn.color = C_MUTED;
-        text_at(cr, f->note, f->px, f->py + f->ph + base * (f->x.label ? 3.2 : 1.9), 0, 0, tn);
+        txt_t tn = N(base * 0.8); tn.color = C_MUTED;
+        text_at(cr, f->note, f->px, f->py + f->ph + base * (f->x.label ? 3.0 : 1.9), 0, 0, tn);
     }
 }
 
 /* Plot-area rectangle for a figure with axes. */
 static int marker_rows(const view_figure_t *f) { int n = 0; for (int i = 0; i < f->nvlines; i++) n += f->vlines[i].label != NULL; return n; }
+#define KEY_ROW 1.1   /* the key's row height, in base units */
 
 static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base, double right_extra, bool show_y)
 {
-    double top = f->title ? base * 2.6 : base * 1.0;
-    double bottom = base * 1.9 + (f->x.label ? base * 1.4 : 0) + (f->note ? base * 1.3 : 0) + marker_rows(f) * base * 0.95;
-    double left = base * 0.8 + (show_y ? ytick_width(f, cr, base) + base * 0.6 : 0) + (f->y.label ? base * 1.5 : 0);
+    double top = (f->title ? base * 2.6 : base * 1.0) + (has_tags(f) ? base * 1.2 : 0) + (f->legend_above ? base * 1.2 : 0);
+    int nnote = 0;
+    if (f->note) { nnote = 1; for (const char *p = f->note; *p; p++) nnote += *p == '\n'; }
+    double bottom = base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0) +
+                    marker_rows(f) * base * KEY_ROW;
+    double tw = show_y ? ytick_width(f, cr, base) : 0;
+    bool ylab = f->y.label != NULL;
+    if (f->below) {
+        view_figure_t *b = f->below;
+        tw = fmax(tw, ytick_width(b, cr, base));
+        ylab = ylab || b->y.label;
+    }
+    double left = base * 0.8 + (show_y ? tw + base * 0.6 : 0) + (ylab ? base * 1.3 : 0);
     double right = base * 1.2 + right_extra;
     f->px = left; f->py = top;
     f->pw = w - left - right; f->ph = h - top - bottom;
@@ -383,10 +499,38 @@ static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base,
     if (f->ph < 10) f->ph = 10;
 }
 
-static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+/* A marker line's pattern: long dashes; dots for the green (underflow)
+ * kind; two colours alternating when the line stands for two facts. */
+static void stroke_vline(cairo_t *cr, const view_vline_t *v, double x0, double y0, double x1, double y1, double lw)
 {
-    place_plot(f, cr, w, h, base, 0, true);
-    draw_axes(f, cr, base, true, true);
+    cairo_set_line_width(cr, lw);
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    if (v->color2) {
+        double d[2] = { lw * 4, lw * 4 };
+        rgb(cr, v->color);
+        cairo_set_dash(cr, d, 2, 0);
+        cairo_move_to(cr, x0, y0); cairo_line_to(cr, x1, y1);
+        cairo_stroke(cr);
+        rgb(cr, v->color2);
+        cairo_set_dash(cr, d, 2, lw * 4);
+        cairo_move_to(cr, x0, y0); cairo_line_to(cr, x1, y1);
+        cairo_stroke(cr);
+    } else {
+        double dl[2] = { lw * 4, lw * 2 }, dd[2] = { lw * 1.2, lw * 1.5 };
+        bool dots = v->color == 0x009E73;
+        rgb(cr, v->color);
+        cairo_set_dash(cr, dots ? dd : dl, 2, 0);
+        cairo_move_to(cr, x0, y0); cairo_line_to(cr, x1, y1);
+        cairo_stroke(cr);
+    }
+    cairo_set_dash(cr, NULL, 0, 0);
+}
+
+/* One panel: frame, grid, ticks, bands, series, reference lines, marker
+ * lines, texts and the legend. */
+static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels, const view_figure_t *ex)
+{
+    draw_axes(f, cr, base, true, true, xlabels);
     cairo_save(cr);
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
     cairo_clip(cr);
@@ -398,29 +542,43 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         cairo_rectangle(cr, a, f->py, c - a, f->ph);
         cairo_fill(cr);
     }
-    double lw = base * 0.13 < 2 ? 2 : base * 0.13;
-    for (int i = 0; i < f->nseries; i++) {
-        if (f->series[i].style == VIEW_BARS) draw_bars(f, cr, &f->series[i]);
-        else draw_line_series(f, cr, &f->series[i], lw);
-    }
-    static const double dash[2] = { 8, 6 };
-    for (int i = 0; i < f->nvlines; i++) {
-        view_vline_t *v = &f->vlines[i];
-        double X = view_x_to_px(f, v->x);
-        rgb(cr, v->color);
+    double lw = base * 0.13 < 3 ? 3 : base * 0.13;
+    for (int i = 0; i < f->nhlines; i++) {
+        view_hline_t *hl = &f->hlines[i];
+        if (!drawable(f, hl->y)) continue;
+        double Y = view_y_to_px(f, hl->y);
+        static const double d[2] = { 6, 5 };
+        rgb(cr, hl->color);
         cairo_set_line_width(cr, 2);
-        cairo_set_dash(cr, dash, 2, 0);
-        cairo_move_to(cr, X, f->py); cairo_line_to(cr, X, f->py + f->ph);
+        cairo_set_dash(cr, d, 2, 0);
+        cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
     }
+    for (int i = 0; i < f->nseries; i++) {
+        if (f->series[i].style == VIEW_BARS) draw_bars(f, cr, &f->series[i]);
+        else draw_line_series(f, cr, &f->series[i], f->series[i].lw > 0 ? f->series[i].lw : lw);
+    }
     cairo_restore(cr);
+    /* marker lines: through both panels when there are two (ex: the other) */
+    for (int i = 0; i < f->nvlines; i++) {
+        double X = view_x_to_px(f, f->vlines[i].x);
+        if (X < f->px || X > f->px + f->pw) continue;
+        stroke_vline(cr, &f->vlines[i], X, f->py, X, f->py + f->ph, 3);
+        if (ex) stroke_vline(cr, &f->vlines[i], X, ex->py, X, ex->py + ex->ph, 3);
+    }
+    for (int i = 0; i < f->nhlines; i++) {
+        view_hline_t *hl = &f->hlines[i];
+        if (!hl->label || !drawable(f, hl->y)) continue;
+        txt_t t = N(base * 0.75); t.color = hl->color;
+        text_at(cr, hl->label, f->px + f->pw / 2, view_y_to_px(f, hl->y) - 3, 0.5, 1, t);
+    }
     /* texts at data points: above the point (a bar's top), inside it when
      * the top is near the frame; at the axis when the value cannot be
      * drawn (0 on a log scale) */
     for (int i = 0; i < f->ntexts; i++) {
         view_text_t *tx = &f->texts[i];
-        txt_t t = T(base * 0.8); t.color = tx->color; t.bold = true;
+        txt_t t = N(base * 0.8); t.color = tx->color; t.bold = true;
         double X = view_x_to_px(f, tx->x), th, tw;
         /* on a bar: as wide as the bar at most (smaller, then the first word only) */
         char buf[128];
@@ -433,52 +591,123 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
                 if (tx->x >= s->x[b] && tx->x <= s->x[b + 1]) room = fmin(room, view_x_to_px(f, s->x[b + 1]) - view_x_to_px(f, s->x[b]));
         }
         text_size(cr, buf, t, &tw, &th);
-        if (tw > room * 0.95) { t.size = fmax(base * 0.55, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
+        if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
         if (tw > room * 0.95 && strchr(buf, ' ')) { *strchr(buf, ' ') = 0; t.size = base * 0.8; text_size(cr, buf, t, &tw, &th); }
-        if (tw > room * 0.95) { t.size = fmax(base * 0.45, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
+        if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
         if (!drawable(f, tx->y)) { text_at(cr, buf, X, f->py + f->ph - base * 0.2, 0.5, 1, t); continue; }
         double Y = view_y_to_px(f, tx->y);
         if (Y - th - base * 0.2 < f->py) { t.color = 0xFFFFFF; text_at(cr, buf, X, Y + base * 0.2, 0.5, 0, t); }
         else text_at(cr, buf, X, Y - base * 0.15, 0.5, 1, t);
     }
-    /* markers: the x value above each line (once per x), and the full
-     * label in a key under the plot, where it covers no data */
-    double ky = f->py + f->ph + base * 1.9 + (f->x.label ? base * 1.4 : 0) + (f->note ? base * 1.3 : 0);
-    for (int i = 0; i < f->nvlines; i++) {
-        view_vline_t *v = &f->vlines[i];
-        double X = view_x_to_px(f, v->x);
-        bool dup = false;
-        for (int j = 0; j < i; j++) if (fabs(view_x_to_px(f, f->vlines[j].x) - X) < base * 2) dup = true;
-        if (X >= f->px && X <= f->px + f->pw && !dup) {
-            char xs[48];
-            snprintf(xs, sizeof xs, "%.5g", v->x);
-            txt_t t = T(base * 0.75); t.color = v->color; t.bold = true;
-            double tw; text_size(cr, xs, t, &tw, NULL);
-            double ax = X + tw + 8 > f->px + f->pw ? 1 : 0;
-            cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-            cairo_rectangle(cr, X + (ax ? -tw - 7 : 3), f->py + base * 0.15, tw + 4, base * 0.9);
-            cairo_fill(cr);
-            text_at(cr, xs, X + (ax ? -5 : 5), f->py + base * 0.6, ax, 0.5, t);
-        }
-        if (!v->label) continue;
-        rgb(cr, v->color);
-        cairo_set_line_width(cr, 2);
-        cairo_set_dash(cr, dash, 2, 0);
-        cairo_move_to(cr, f->px, ky + base * 0.45); cairo_line_to(cr, f->px + base * 1.6, ky + base * 0.45);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        txt_t t = T(base * 0.75); t.color = C_TEXT;
-        text_at(cr, v->label, f->px + base * 2.0, ky + base * 0.45, 0, 0.5, t);
-        ky += base * 0.95;
-    }
     const char *xl[8]; uint32_t xc[8]; bool xb[8];
     int nx = 0;
     for (int i = 0; i < f->nbands && nx < 4; i++) if (f->bands[i].label) { xl[nx] = f->bands[i].label; xc[nx] = f->bands[i].color; xb[nx++] = true; }
     draw_legend(f, cr, base, nx, xl, xc, xb);
-    draw_title_labels(f, cr, w, h, base);
+}
+
+static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+{
+    view_figure_t *b = f->below;
+    if (b) {
+        /* the panel below shares the x axis */
+        view_layout(b);
+        char *keep = b->x.label;
+        b->x = f->x;
+        b->x.label = keep;
+    }
+    place_plot(f, cr, w, h, base, 0, true);
+    double tickw = fmax(ytick_width(f, cr, base), b ? ytick_width(b, cr, base) : 0);
+    double total = f->ph, gap = b && b->legend_above ? base * 1.5 : base * 0.7;
+    if (b) {
+        double frac = b->below_frac > 0 && b->below_frac < 0.8 ? b->below_frac : 0.4;
+        f->ph = (total - gap) * (1 - frac);
+        b->px = f->px; b->pw = f->pw;
+        b->py = f->py + f->ph + gap; b->ph = total - gap - f->ph;
+    }
+    double bottom = b ? b->py + b->ph : f->py + f->ph;
+    if (b) draw_panel(b, cr, base, true, NULL);
+    draw_panel(f, cr, base, !b, b);
+    if (b) {
+        draw_ylabel(b, cr, base, tickw);
+    }
+    /* tags above the plot (the x of each marker line), in the line's colour,
+     * moved aside when two would overlap */
+    double last_right = -1e9;
+    txt_t tt = N(base * 0.8); tt.bold = true;
+    int order[64], no = 0;
+    for (int i = 0; i < f->nvlines && no < 64; i++) {
+        int k = no++;
+        while (k > 0 && f->vlines[order[k - 1]].x > f->vlines[i].x) { order[k] = order[k - 1]; k--; }
+        order[k] = i;
+    }
+    for (int oi = 0; oi < no; oi++) {
+        view_vline_t *v = &f->vlines[order[oi]];
+        if (!v->tag) continue;
+        double X = view_x_to_px(f, v->x), tw;
+        if (X < f->px - 1 || X > f->px + f->pw + 1) continue;
+        text_size(cr, v->tag, tt, &tw, NULL);
+        double x0 = clampd(X - tw / 2, base * 0.2, w - base * 0.2 - tw);
+        if (x0 < last_right + base * 0.4) x0 = last_right + base * 0.4;
+        txt_t t = tt; t.color = v->color;
+        text_at(cr, v->tag, x0, f->py - base * 0.2, 0, 1, t);
+        last_right = x0 + tw;
+    }
+    /* the key under the plot: one row per kind of marker line, with the
+     * line's own pattern as its sample */
+    view_figure_t *lb = b ? b : f;
+    int nnote = 0;
+    if (f->note) { nnote = 1; for (const char *p = f->note; *p; p++) nnote += *p == '\n'; }
+    double ky = bottom + base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0);
+    for (int i = 0; i < f->nvlines; i++) {
+        view_vline_t *v = &f->vlines[i];
+        if (!v->label) continue;
+        double yk = ky + base * KEY_ROW / 2;
+        stroke_vline(cr, v, base * 0.8, yk, base * 3.2, yk, 3);
+        txt_t t = N(base * 0.75); t.color = C_TEXT;
+        text_at(cr, v->label, base * 3.6, yk, 0, 0.5, t);
+        ky += base * KEY_ROW;
+    }
+    /* title, x label under the lowest panel, note under it */
+    if (f->title) {
+        txt_t t = T(base * 1.25); t.bold = true;
+        text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
+    }
+    txt_t tx = T(base * 0.95);
+    if (f->x.label) text_at(cr, f->x.label, lb->px + lb->pw / 2, bottom + base * 1.6, 0.5, 0, tx);
+    draw_ylabel(f, cr, base, tickw);
+    if (f->note) {
+        txt_t tn = N(base * 0.8); tn.color = C_MUTED;
+        text_at(cr, f->note, f->px, bottom + base * (f->x.label ? 3.0 : 1.9), 0, 0, tn);
+    }
+    if (b) { f->ph = f->ph; }
+    (void)h;
 }
 
 /* ---- heatmap ---- */
+
+/* The colour of a heatmap value: RdBu centred at 0 for signed data,
+ * viridis over [zlo, zhi] otherwise; nan grey. */
+static uint32_t heat_colour(const view_figure_t *f, double v)
+{
+    if (isnan(v)) return 0xBBBBBB;
+    if (f->zdiverging) return view_diverging(v, fmax(fabs(f->zlo), fabs(f->zhi)));
+    double span = f->zhi - f->zlo;
+    return view_viridis(span > 0 ? (v - f->zlo) / span : 0.5);
+}
+
+/* Black or white text on a colour (relative luminance, WCAG 2.0). */
+static uint32_t text_on(uint32_t c)
+{
+    double ch[3];
+    for (int k = 0; k < 3; k++) {
+        double v = ((c >> (16 - 8 * k)) & 255) / 255.0;
+        ch[k] = v <= 0.03928 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+    }
+    double L = 0.2126 * ch[0] + 0.7152 * ch[1] + 0.0722 * ch[2];
+    return L > 0.18 ? 0x000000 : 0xFFFFFF;
+}
+
+#define HEAT_RECT_MAX (128 * 128)   /* cells drawn as rectangles in vector output (crisp SVG/HTML) */
 
 static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
@@ -490,63 +719,101 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
     double zw = 0;
     for (int i = 0; i < nz; i++) {
         view_tick_label(zl[i], 32, zt[i], step);
-        double tw; text_size(cr, zl[i], T(base * 0.85), &tw, NULL);
+        double tw; text_size(cr, zl[i], N(base * 0.85), &tw, NULL);
         if (tw > zw) zw = tw;
     }
-    place_plot(f, cr, w, h, base, cbgap + cbw + base * 0.5 + zw, true);
+    place_plot(f, cr, w, h, base, cbgap + cbw + base * 0.7 + zw, true);
     /* square cells, centred */
     double cell = fmin(f->pw / f->cols, f->ph / f->rows);
     double gw = cell * f->cols, gh = cell * f->rows;
     f->px += (f->pw - gw) / 2; f->pw = gw;
     f->ph = gh;
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f->cols, f->rows);
-    unsigned char *data = cairo_image_surface_get_data(img);
-    int stride = cairo_image_surface_get_stride(img);
-    double span = f->zhi - f->zlo;
-    for (int r = 0; r < f->rows; r++)
-        for (int c = 0; c < f->cols; c++) {
-            double v = f->z[(size_t)r * f->cols + c];
-            uint32_t col = isnan(v) ? 0xBBBBBB : view_viridis(span > 0 ? (v - f->zlo) / span : 0.5);
-            *(uint32_t *)(data + (size_t)r * stride + (size_t)c * 4) = col;
-        }
-    cairo_surface_mark_dirty(img);
-    cairo_save(cr);
-    cairo_translate(cr, f->px, f->py);
-    cairo_scale(cr, cell, cell);
-    cairo_set_source_surface(cr, img, 0, 0);
-    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-    cairo_rectangle(cr, 0, 0, f->cols, f->rows);
-    cairo_fill(cr);
-    cairo_restore(cr);
-    cairo_surface_destroy(img);
-    /* axes: x = column index along the top-left origin, y = row index downward */
-    txt_t t = T(base * 0.85);
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 1.5);
-    cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
-    cairo_stroke(cr);
-    for (int i = 0; i < f->x.nticks; i++)
-        text_at(cr, f->x.tick_label[i], f->px + f->x.tick[i] * cell, f->py + f->ph + base * 0.3, 0.5, 0, t);
-    for (int i = 0; i < f->y.nticks; i++)
-        text_at(cr, f->y.tick_label[i], f->px - base * 0.4, f->py + f->y.tick[i] * cell, 1, 0.5, t);
-    /* values in the cells when they fit */
-    if (f->rows * f->cols <= 144 && cell >= base * 2.2) {
+    bool vector = cairo_surface_get_type(cairo_get_target(cr)) != CAIRO_SURFACE_TYPE_IMAGE;
+    if (vector && (long)f->rows * f->cols <= HEAT_RECT_MAX) {
+        /* rectangles: crisp at any zoom in a browser (an image would be
+         * smoothed); each overlaps its right and lower neighbour by a
+         * fraction of a pixel so no seam shows */
         for (int r = 0; r < f->rows; r++)
             for (int c = 0; c < f->cols; c++) {
-                double v = f->z[(size_t)r * f->cols + c];
-                char s[32];
-                dtype_format(s, sizeof s, (dtype_t)f->zdtype, v, f->zdtype == DT_FP64 || f->zdtype == DT_FP32 ? 4 : 0);
-                double tt = span > 0 ? (v - f->zlo) / span : 0.5;
-                txt_t tv = T(fmin(base * 1.1, cell / 3.6)); tv.color = tt > 0.6 ? 0x000000 : 0xFFFFFF;
-                text_at(cr, s, f->px + (c + 0.5) * cell, f->py + (r + 0.5) * cell, 0.5, 0.5, tv);
+                rgb(cr, heat_colour(f, f->z[(size_t)r * f->cols + c]));
+                double ex = c + 1 < f->cols ? 0.5 : 0, ey = r + 1 < f->rows ? 0.5 : 0;
+                cairo_rectangle(cr, f->px + c * cell, f->py + r * cell, cell + ex, cell + ey);
+                cairo_fill(cr);
             }
+    } else {
+        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f->cols, f->rows);
+        unsigned char *data = cairo_image_surface_get_data(img);
+        int stride = cairo_image_surface_get_stride(img);
+        for (int r = 0; r < f->rows; r++)
+            for (int c = 0; c < f->cols; c++)
+                *(uint32_t *)(data + (size_t)r * stride + (size_t)c * 4) = heat_colour(f, f->z[(size_t)r * f->cols + c]);
+        cairo_surface_mark_dirty(img);
+        cairo_save(cr);
+        cairo_translate(cr, f->px, f->py);
+        cairo_scale(cr, cell, cell);
+        cairo_set_source_surface(cr, img, 0, 0);
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+        cairo_rectangle(cr, 0, 0, f->cols, f->rows);
+        cairo_fill(cr);
+        cairo_restore(cr);
+        cairo_surface_destroy(img);
+    }
+    /* axes: x = column index along the top-left origin, y = row index downward */
+    txt_t t = N(base * 0.85);
+    rgb(cr, C_FRAME);
+    cairo_set_line_width(cr, 2);
+    cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
+    cairo_stroke(cr);
+    double tickw = 0;
+    for (int i = 0; i < f->x.nticks; i++)
+        text_at(cr, f->x.tick_label[i], f->px + f->x.tick[i] * cell, f->py + f->ph + base * 0.3, 0.5, 0, t);
+    for (int i = 0; i < f->y.nticks; i++) {
+        double tw = text_at(cr, f->y.tick_label[i], f->px - base * 0.4, f->py + f->y.tick[i] * cell, 1, 0.5, t);
+        if (tw > tickw) tickw = tw;
+    }
+    /* values in the cells: 3 significant digits when every label fits in
+     * its cell at a readable size, else 2, else none */
+    f->zsig = 0; f->zlabel_w = 0; f->zcell = cell;
+    double minpx = fmax(base * 0.72, 9);
+    double amax = 0;
+    bool ints = true;
+    for (long k = 0; k < (long)f->rows * f->cols; k++) {
+        if (isfinite(f->z[k]) && fabs(f->z[k]) > amax) amax = fabs(f->z[k]);
+        if (isfinite(f->z[k]) && f->z[k] != floor(f->z[k])) ints = false;
+    }
+    /* whole numbers as they are: the largest one's digits are all significant */
+    if (ints && amax > 0 && amax < 1e5) amax = 1e4;   /* no decimals */
+    if ((long)f->rows * f->cols <= 400 && cell >= minpx * 2.2) {
+        for (int sig = 3; sig >= 2 && !f->zsig; sig--) {
+            double size = fmin(base * 0.95, cell / 2.6), wmax = 0;
+            for (int r = 0; r < f->rows; r++)
+                for (int c = 0; c < f->cols; c++) {
+                    char sv[32];
+                    view_cell_label(sv, sizeof sv, f->z[(size_t)r * f->cols + c], sig, amax);
+                    double tw; text_size(cr, sv, N(size), &tw, NULL);
+                    if (tw > wmax) wmax = tw;
+                }
+            /* shrink to fit (not below the smallest readable size) */
+            if (wmax > cell * 0.88) { size *= cell * 0.88 / wmax; wmax = cell * 0.88; }
+            if (size < minpx) continue;
+            f->zsig = sig;
+            f->zlabel_w = wmax;
+            for (int r = 0; r < f->rows; r++)
+                for (int c = 0; c < f->cols; c++) {
+                    double v = f->z[(size_t)r * f->cols + c];
+                    char sv[32];
+                    view_cell_label(sv, sizeof sv, v, sig, amax);
+                    txt_t tv = N(size); tv.color = text_on(heat_colour(f, v));
+                    text_at(cr, sv, f->px + (c + 0.5) * cell, f->py + (r + 0.5) * cell, 0.5, 0.5, tv);
+                }
+        }
     }
     /* colour bar */
-    double bx = f->px + f->pw + cbgap, by = f->py, bh = f->ph;
+    double bx = f->px + f->pw + cbgap, by = f->py, bh = f->ph, span = f->zhi - f->zlo;
     cairo_pattern_t *g = cairo_pattern_create_linear(0, by + bh, 0, by);
-    for (int k = 0; k <= 16; k++) {
-        uint32_t c = view_viridis(k / 16.0);
-        cairo_pattern_add_color_stop_rgb(g, k / 16.0, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
+    for (int k = 0; k <= 32; k++) {
+        uint32_t c = heat_colour(f, f->zlo + span * k / 32.0);
+        cairo_pattern_add_color_stop_rgb(g, k / 32.0, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
     }
     cairo_rectangle(cr, bx, by, cbw, bh);
     cairo_set_source(cr, g);
@@ -559,23 +826,146 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
     for (int i = 0; i < nz; i++) {
         double Y = span > 0 ? by + bh - (zt[i] - f->zlo) / span * bh : by + bh / 2;
         rgb(cr, C_FRAME);
-        cairo_move_to(cr, bx + cbw, Y); cairo_line_to(cr, bx + cbw + base * 0.25, Y);
+        cairo_set_line_width(cr, 2);
+        cairo_move_to(cr, bx + cbw, Y); cairo_line_to(cr, bx + cbw + base * 0.3, Y);
         cairo_stroke(cr);
-        text_at(cr, zl[i], bx + cbw + base * 0.35, Y, 0, 0.5, t);
+        text_at(cr, zl[i], bx + cbw + base * 0.6, Y, 0, 0.5, t);
     }
     draw_title_labels(f, cr, w, h, base);
+    draw_ylabel(f, cr, base * 1.0, tickw - base * 0.05);
 }
 
 /* ---- numberline ---- */
 
+static double log2i(double g) { return log2(g); }
+
+/* "2^-10" for a power of two, else the number (%.3g) */
+static void pow2_text(char *out, int cap, double g)
+{
+    int e = (int)lround(log2(g));
+    if (ldexp(1, e) == g) snprintf(out, (size_t)cap, "2^%d", e);
+    else snprintf(out, (size_t)cap, "%.3g", g);
+}
+
 static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     place_plot(f, cr, w, h, base, 0, false);
-    f->px += base * 2.2; f->pw -= base * 2.2;
-    /* the line in the middle; values as ticks above it */
-    double Y = f->py + f->ph * 0.48;
+    f->py += base * 1.2; f->ph -= base * 1.2;            /* the key's row */
+    f->px += base * 3.6; f->pw -= base * 3.6;            /* the spacing panel's labels */
+    double Y = f->py + f->ph * 0.36;
     f->y.lo = 0; f->y.hi = 1;
-    txt_t t = T(base * 0.85);
+    txt_t t = N(base * 0.85);
+    if (f->nseries < 1) { draw_title_labels(f, cr, w, h, base); return; }
+    const view_series_t *s = &f->series[0];   /* x: values, y: kind (0 normal, 1 subnormal, 2 power of two, 3 zero) */
+    double tall = f->ph * 0.22, scale = f->pw / (f->x.hi - f->x.lo);
+    double mn = f->nl_dtype >= 0 && f->nl_dtype < DT_COUNT ? dtype_traits[f->nl_dtype].min_normal : 0;
+    const uint32_t C_NORM = 0x0072B2, C_SUB = 0xD55E00;
+    bool any_sub = false, any_band = false, any_p2 = false;
+    /* runs of equal spacing (a binade, or the subnormals): values a..b */
+    int64_t n = s->n;
+    double gmin_vis = INFINITY, gmax_vis = 0, gmin_all = INFINITY;
+    for (int64_t a = 0; a + 1 < n || (n == 1 && a == 0);) {
+        if (n == 1) {
+            double X = round(view_x_to_px(f, s->x[0]));
+            rgb(cr, (int)s->y[0] == 1 ? C_SUB : C_NORM);
+            cairo_set_line_width(cr, 2);
+            cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall * 0.55);
+            cairo_stroke(cr);
+            break;
+        }
+        double g = s->x[a + 1] - s->x[a];
+        int64_t b = a + 1;
+        /* a run ends at a power of two (the subnormals and the first
+         * binade have the same spacing but are two runs) */
+        while (b + 1 < n && (int)s->y[b] != 2 && s->x[b + 1] - s->x[b] == g) b++;
+        double Xa = view_x_to_px(f, s->x[a]), Xb = view_x_to_px(f, s->x[b]);
+        bool sub = fabs(s->x[a] + g / 2) < mn;
+        uint32_t col = sub ? C_SUB : C_NORM;
+        any_sub |= sub && fmin(Xb, f->px + f->pw) - fmax(Xa, f->px) >= 2;
+        double ps = g * scale;                 /* pixels between two values */
+        if (g < gmin_all) gmin_all = g;
+        if (Xb - Xa >= 3) { gmin_vis = fmin(gmin_vis, g); gmax_vis = fmax(gmax_vis, g); }
+        if (ps >= 5) {
+            /* resolvable: one crisp tick per value */
+            rgb(cr, col);
+            cairo_set_line_width(cr, 2);
+            for (int64_t i = a; i <= b; i++) {
+                double X = round(view_x_to_px(f, s->x[i]));
+                if (X < f->px - 1 || X > f->px + f->pw + 1) continue;
+                cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall * 0.55);
+            }
+            cairo_stroke(cr);
+        } else if (Xb > f->px && Xa < f->px + f->pw) {
+            /* too dense to draw apart: a band, darker the more values share a pixel */
+            double vpp = 1 / ps, al = clampd(0.3 + 0.09 * log2(vpp), 0.3, 0.85);
+            rgba(cr, col, al);
+            double x0 = clampd(Xa, f->px, f->px + f->pw), x1 = clampd(Xb, f->px, f->px + f->pw);
+            cairo_rectangle(cr, x0, Y - tall * 0.55, fmax(x1 - x0, 1), tall * 0.55);
+            cairo_fill(cr);
+            any_band = true;
+        }
+        a = b;
+    }
+    /* powers of two: tall lines, from the largest magnitude toward 0 on
+     * each side while they stay apart; the rest are counted */
+    int nhidden = 0, ehid_lo = 0, ehid_hi = 0, hid_sides = 0;
+    txt_t tp = N(base * 0.85); tp.color = 0x000000;
+    for (int side = 0; side < 2; side++) {
+        double last = side ? -1e9 : 1e9, last_lab = side ? -1e9 : 1e9;
+        int hid = 0;
+        for (int64_t j = 0; j < n; j++) {
+            int64_t i = side ? j : n - 1 - j;          /* side 0: positives from the right; 1: negatives from the left */
+            double v = s->x[i];
+            if (side ? v >= 0 : v < 0) continue;
+            int k = (int)s->y[i];
+            if (k != 2 && k != 3) continue;
+            double X = round(view_x_to_px(f, v));
+            if (X < f->px - 1 || X > f->px + f->pw + 1) continue;
+            if (k == 2 && (hid || fabs(last - X) < base * 1.2)) {
+                int e = (int)lround(log2(fabs(v)));
+                if (!nhidden) ehid_hi = e;
+                if (!nhidden || e < ehid_lo) ehid_lo = e;
+                if (e > ehid_hi) ehid_hi = e;
+                if (!hid) hid_sides++;
+                hid++; nhidden++;
+                continue;
+            }
+            rgb(cr, 0x000000);
+            cairo_set_line_width(cr, 2);
+            cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall);
+            cairo_stroke(cr);
+            last = X;
+            if (k != 2) continue;
+            any_p2 = true;
+            char lab[48];
+            int e = (int)lround(log2(fabs(v)));
+            snprintf(lab, sizeof lab, "%s2^%d", v < 0 ? "-" : "", e);
+            double tw; text_size(cr, lab, tp, &tw, NULL);
+            if (side ? X - tw / 2 > last_lab + base * 0.3 : X + tw / 2 < last_lab - base * 0.3) {
+                text_at(cr, lab, X, Y - tall - base * 0.15, 0.5, 1, tp);
+                last_lab = side ? X + tw / 2 : X - tw / 2;
+            }
+        }
+    }
+    /* the ulp of each run between drawn powers of two, written above it */
+    txt_t tb = N(base * 0.8);
+    for (int64_t a = 0; a + 1 < n;) {
+        double g = s->x[a + 1] - s->x[a];
+        int64_t b = a + 1;
+        while (b + 1 < n && (int)s->y[b] != 2 && s->x[b + 1] - s->x[b] == g) b++;
+        double Xa = fmax(view_x_to_px(f, s->x[a]), f->px), Xb = fmin(view_x_to_px(f, s->x[b]), f->px + f->pw);
+        char gs[48], lab[80];
+        pow2_text(gs, sizeof gs, g);
+        bool sub = fabs(s->x[a] + g / 2) < mn;
+        snprintf(lab, sizeof lab, "ulp %s%s", gs, sub ? " (subnormal)" : "");
+        double tw; text_size(cr, lab, tb, &tw, NULL);
+        if (Xb - Xa > tw + base * 0.6) {
+            tb.color = sub ? C_SUB : C_NORM;
+            text_at(cr, lab, (Xa + Xb) / 2, Y - tall * 0.55 - base * 0.25, 0.5, 1, tb);
+        }
+        a = b;
+    }
+    /* the axis under the line */
     rgb(cr, C_FRAME);
     cairo_set_line_width(cr, 2);
     cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
@@ -584,62 +974,30 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         double X = view_x_to_px(f, f->x.tick[i]);
         cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y + base * 0.4);
         cairo_stroke(cr);
-        text_at(cr, f->x.tick_label[i], X, Y + base * 0.5, 0.5, 0, t);
+        double tw; text_size(cr, f->x.tick_label[i], t, &tw, NULL);
+        text_at(cr, f->x.tick_label[i], clampd(X, tw / 2 + 4, w - tw / 2 - 4), Y + base * 0.5, 0.5, 0, t);
     }
-    if (f->nseries < 1) { draw_title_labels(f, cr, w, h, base); return; }
-    const view_series_t *s = &f->series[0];   /* x: values, y: kind (0 normal, 1 subnormal, 2 power of two, 3 zero) */
-    double tall = f->ph * 0.26;
-    uint32_t kc[4] = { 0x0072B2, 0xD55E00, 0x000000, 0x000000 };
-    double kh[4] = { 0.55, 0.55, 1.0, 1.0 };
-    cairo_set_line_width(cr, s->n > f->pw / 3 ? 1 : 2);
-    for (int k = 0; k < 4; k++) {
-        rgb(cr, kc[k]);
-        for (int64_t i = 0; i < s->n; i++) {
-            if ((int)s->y[i] != k) continue;
-            double X = s->n > f->pw / 3 ? view_x_to_px(f, s->x[i]) : round(view_x_to_px(f, s->x[i])) + 0.5;
-            cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall * kh[k]);
-        }
-        cairo_stroke(cr);
-    }
-    /* binade labels: the ulp between consecutive marked powers of two */
-    txt_t tb = T(base * 0.75); tb.markup = true; tb.color = 0x0072B2;
-    double prev = NAN, last_p2 = -1e9;
-    int nlab = 0;
-    for (int64_t i = 0; i <= s->n && nlab < 40; i++) {
-        bool p2 = i < s->n && (int)s->y[i] == 2;
-        if (!p2 && i < s->n) continue;
-        double cur = i < s->n ? s->x[i] : f->x.hi;
-        double from = isnan(prev) ? f->x.lo : prev;
-        /* the ulp inside (from, cur): the gap between two values there */
-        double gap = NAN;
-        for (int64_t k = 1; k < s->n; k++)
-            if (s->x[k - 1] >= from && s->x[k] <= cur && (s->x[k - 1] > 0) == (s->x[k] > 0) && s->y[k - 1] != 3 && s->y[k] != 3) {
-                if ((s->x[k - 1] + s->x[k]) / 2 > from && (s->x[k - 1] + s->x[k]) / 2 < cur) { gap = s->x[k] - s->x[k - 1]; break; }
-            }
-        double a = view_x_to_px(f, from), b = view_x_to_px(f, cur);
-        if (!isnan(gap) && b - a > base * 4.5) {
-            char lab[96];
-            int e = (int)lround(log2(gap));
-            if (ldexp(1, e) == gap) snprintf(lab, sizeof lab, "ulp 2<sup>%d</sup>", e);
-            else snprintf(lab, sizeof lab, "ulp %g", gap);
-            text_at(cr, lab, (a + b) / 2, Y - tall - base * 0.3, 0.5, 1, tb);
-            nlab++;
-        }
-        if (p2 && i < s->n && b >= f->px && b <= f->px + f->pw && b - last_p2 > base * 2.2) {
-            last_p2 = b;
-            char lab[64];
-            double v = s->x[i];
-            int e = (int)lround(log2(fabs(v)));
-            snprintf(lab, sizeof lab, "%s2<sup>%d</sup>", v < 0 ? "−" : "", e);
-            txt_t tp = T(base * 0.7); tp.markup = true;
-            text_at(cr, lab, b, Y - tall - base * 1.5, 0.5, 1, tp);
-        }
-        prev = cur;
+    double below = Y + base * 1.8;
+    if (nhidden > 1) {
+        /* "near 0: 11 more binades, from 2^-14 to 2^-3": the exponents raised */
+        txt_t tn = N(base * 0.75);
+        double x = f->px;
+        char part[120], a[32], b[32];
+        snprintf(part, sizeof part, "near 0: %d more binades%s, from ", hid_sides > 1 ? nhidden / 2 : nhidden,
+                 hid_sides > 1 ? " on each side" : "");
+        snprintf(a, sizeof a, "2^%d", ehid_lo);
+        snprintf(b, sizeof b, "2^%d", ehid_hi);
+        x += text_at(cr, part, x, below, 0, 0, T(base * 0.75));
+        x += text_at(cr, a, x, below, 0, 0, tn);
+        x += text_at(cr, " to ", x, below, 0, 0, T(base * 0.75));
+        x += text_at(cr, b, x, below, 0, 0, tn);
+        text_at(cr, " in magnitude, too narrow to draw apart here", x, below, 0, 0, T(base * 0.75));
+        below += base * 1.1;
     }
     /* where a value rounds */
     if (!isnan(f->nl_value)) {
         double X0 = view_x_to_px(f, f->nl_value), X1 = view_x_to_px(f, f->nl_rounded);
-        double yy = Y + base * 2.2;
+        double yy = below + base * 0.6;
         rgb(cr, 0xD55E00);
         cairo_set_line_width(cr, 3);
         cairo_arc(cr, X0, Y, base * 0.25, 0, 2 * M_PI);
@@ -657,64 +1015,77 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         dtype_format_exact(b, sizeof b, f->nl_rounded);
         if (strlen(b) > 40) dtype_format_shortest(b, sizeof b, f->nl_rounded);
         snprintf(lab, sizeof lab, "%s rounds to %s (error %.3g)", a, b, f->nl_rounded - f->nl_value);
-        txt_t tv = T(base * 0.85); tv.color = 0xD55E00;
+        txt_t tv = N(base * 0.85); tv.color = 0xD55E00;
         double xm = (X0 + X1) / 2;
         double tw; text_size(cr, lab, tv, &tw, NULL);
         xm = clampd(xm, f->px + tw / 2, f->px + f->pw - tw / 2);
         text_at(cr, lab, xm, yy + base * 0.3, 0.5, 0, tv);
+        below = yy + base * 1.5;
     }
     /* the spacing to the next value on a log scale: a staircase that
      * steps up one power of two at each power of two (flat over the
-     * subnormals) */
-    double sy0 = Y + base * (isnan(f->nl_value) ? 4.2 : 5.4), sy1 = f->py + f->ph;
-    if (s->n >= 2 && sy1 - sy0 > base * 3) {
-        double gmin = INFINITY, gmax = 0;
-        for (int64_t i = 0; i + 1 < s->n; i++) {
-            double g = s->x[i + 1] - s->x[i];
-            if (g > 0 && g < gmin) gmin = g;
-            if (g > gmax) gmax = g;
-        }
-        double l0 = floor(log2(gmin)), l1 = ceil(log2(gmax));
+     * subnormals); its range covers the runs wide enough to see, and a
+     * step below it runs off the bottom */
+    double sy0 = below + base * 1.6, sy1 = f->py + f->ph;
+    if (n >= 2 && sy1 - sy0 > base * 3) {
+        if (!(gmin_vis <= gmax_vis)) { gmin_vis = gmin_all; gmax_vis = gmin_all; }
+        double l0 = floor(log2i(gmin_vis)), l1 = ceil(log2i(gmax_vis));
         if (l1 <= l0) { l0 -= 1; l1 += 1; }
-        #define GY(g) (sy1 - (log2(g) - l0) / (l1 - l0) * (sy1 - sy0))
-        rgb(cr, C_GRID);
-        cairo_set_line_width(cr, 1);
-        int every = (int)((l1 - l0) / 6) + 1;
-        txt_t tg = T(base * 0.7); tg.markup = true;
+        double m0 = l0 - 0.35, m1 = l1 + 0.35;   /* margins: no step on the frame */
+        #define GY(g) (sy1 - (log2(g) - m0) / (m1 - m0) * (sy1 - sy0))
+        int every = (int)((l1 - l0) / 5) + 1;
+        txt_t tg = N(base * 0.85);
         for (double e = l0; e <= l1; e++) {
             if ((int)(e - l0) % every) continue;
-            double yy = GY(ldexp(1, (int)e));
+            double yy = round(GY(ldexp(1, (int)e))) + 0.5;
             rgb(cr, C_GRID);
+            cairo_set_line_width(cr, 1);
             cairo_move_to(cr, f->px, yy); cairo_line_to(cr, f->px + f->pw, yy);
             cairo_stroke(cr);
             char lab[48];
-            snprintf(lab, sizeof lab, "2<sup>%d</sup>", (int)e);
+            snprintf(lab, sizeof lab, "2^%d", (int)e);
             text_at(cr, lab, f->px - base * 0.3, yy, 1, 0.5, tg);
         }
+        rgb(cr, C_FRAME);
+        cairo_set_line_width(cr, 2);
+        cairo_rectangle(cr, f->px, sy0, f->pw, sy1 - sy0);
+        cairo_stroke(cr);
+        cairo_save(cr);
+        cairo_rectangle(cr, f->px, sy0 - 2, f->pw, sy1 - sy0 + 2);
+        cairo_clip(cr);
         rgb(cr, 0x0072B2);
         cairo_set_line_width(cr, 3);
-        for (int64_t i = 0; i + 1 < s->n; i++) {
+        for (int64_t i = 0; i + 1 < n; i++) {
             double g = s->x[i + 1] - s->x[i];
-            double a = view_x_to_px(f, s->x[i]), b = view_x_to_px(f, s->x[i + 1]), yy = GY(g);
+            double a = view_x_to_px(f, s->x[i]), b = view_x_to_px(f, s->x[i + 1]), yy = fmin(GY(g), sy1 + 10);
             if (i == 0) cairo_move_to(cr, a, yy); else cairo_line_to(cr, a, yy);
             cairo_line_to(cr, b, yy);
         }
         cairo_stroke(cr);
+        cairo_restore(cr);
         #undef GY
-        txt_t tl = T(base * 0.8); tl.color = C_MUTED;
-        text_at(cr, "spacing to the next value (ulp), log scale", f->px + base * 0.3, sy0 - base * 0.2, 0, 1, tl);
+        /* its y axis' title, turned */
+        txt_t tl = T(base * 0.85);
+        cairo_save(cr);
+        cairo_translate(cr, base * 0.4, (sy0 + sy1) / 2);
+        cairo_rotate(cr, -M_PI / 2);
+        text_at(cr, "ulp", 0, 0, 0.5, 0, tl);
+        cairo_restore(cr);
+        txt_t ts = T(base * 0.8); ts.color = C_MUTED;
+        text_at(cr, "spacing to the next value (ulp), log scale", f->px + base * 0.3, sy0 - base * 0.15, 0, 1, ts);
     }
-    /* key */
-    txt_t tk = T(base * 0.75);
-    double kx = f->px, ky = f->py + base * 0.2;
-    const char *kn[3] = { "normal values", "subnormal values", "powers of two" };
-    uint32_t kcol[3] = { 0x0072B2, 0xD55E00, 0x000000 };
-    for (int k = 0; k < 3; k++) {
-        rgb(cr, kcol[k]);
-        cairo_rectangle(cr, kx, ky + base * 0.15, base * 0.25, base * 0.7);
+    /* key: only what is drawn */
+    txt_t tk = T(base * 0.8);
+    double kx = f->px, ky = f->py - base * 1.2;
+    const char *kn[4] = { "normal values", "subnormal values", "powers of two", "too dense to draw apart (darker: denser)" };
+    uint32_t kcol[4] = { C_NORM, C_SUB, 0x000000, C_NORM };
+    bool kon[4] = { true, any_sub, any_p2, any_band };
+    for (int k = 0; k < 4; k++) {
+        if (!kon[k]) continue;
+        if (k == 3) { rgba(cr, kcol[k], 0.55); cairo_rectangle(cr, kx, ky + base * 0.15, base * 1.2, base * 0.7); kx += base * 1.5; }
+        else { rgb(cr, kcol[k]); cairo_rectangle(cr, kx, ky + base * 0.12, 3, base * 0.76); kx += base * 0.45; }
         cairo_fill(cr);
-        kx += base * 0.45;
-        kx += text_at(cr, kn[k], kx, ky, 0, 0, tk) + base * 1.2;
+        kx += text_at(cr, kn[k], kx, ky, 0, 0, tk) + base * 1.1;
     }
     draw_title_labels(f, cr, w, h, base);
 }
@@ -723,44 +1094,42 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
 
 static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
-    double top = f->title ? base * 2.6 : base * 1.0;
+    (void)h;
+    double top = f->title ? base * 2.6 : base * 1.0, margin = base * 0.8;
     int rows = f->nbitrows;
     int maxbits = 0;
     for (int i = 0; i < rows; i++) if (f->bitrows[i].E + f->bitrows[i].M + 1 > maxbits) maxbits = f->bitrows[i].E + f->bitrows[i].M + 1;
-    double labw = 0;
-    txt_t tl = T(base); tl.mono = true;
-    for (int i = 0; i < rows; i++) {
-        char lab[160];
-        snprintf(lab, sizeof lab, "%s  %s", f->bitrows[i].label ? f->bitrows[i].label : "", f->bitrows[i].dtname);
-        double tw; text_size(cr, lab, tl, &tw, NULL);
-        if (tw > labw) labw = tw;
-    }
-    double left = base * 0.8 + labw + base * 0.8;
-    double avail = w - left - base * 1.0;
-    double box = fmin(base * 2.0, avail / (maxbits + 2.0));
-    double rowh = box + base * 2.4;
-    double headh = base * 1.6;
-    double need = top + headh + rows * rowh;
-    double scale = need > h ? h / need : 1;
-    if (scale < 1) { box *= scale; rowh *= scale; base *= scale; }
-    double y = top + headh;
+    /* boxes as wide as the figure allows (at most 2 base); when the
+     * digits would be smaller than the body text allows, the pattern
+     * wraps onto a second line after 32 bits */
+    double avail = w - 2 * margin;
+    int per_line = maxbits;
+    double box = fmin(base * 2.0, avail / (maxbits + 0.8));
+    if (box * 0.55 < base * 0.75 && maxbits > 32) { per_line = 32; box = fmin(base * 2.0, avail / (32 + 0.8)); }
+    double y = top;
     uint32_t cs = 0xCC79A7, ce = 0x56B4E9, cm = 0xE69F00;
+    txt_t tl = T(base * 0.9); tl.mono = true; tl.bold = true;
+    txt_t th = T(base * 0.75); th.color = C_MUTED;
     for (int i = 0; i < rows; i++) {
         const view_bitrow_t *r = &f->bitrows[i];
         int nb = r->E + r->M + 1;
         char lab[160];
-        snprintf(lab, sizeof lab, "%s  %s", r->label ? r->label : "", r->dtname);
-        txt_t tlab = tl; tlab.size = base;
-        text_at(cr, lab, base * 0.8, y + box / 2, 0, 0.5, tlab);
-        double x = left;
-        double gx[4] = { 0, 0, 0, 0 };
+        snprintf(lab, sizeof lab, "%s  (%s)", r->label ? r->label : "", r->dtname);
+        double lh;
+        text_size(cr, lab, tl, NULL, &lh);
+        text_at(cr, lab, margin, y, 0, 0, tl);
+        y += lh + base * 0.25;
+        if (i == 0) y += base * 1.0;      /* the field names over the first row */
+        double x = margin, gx[4] = { 0, 0, 0, 0 }, gy[4] = { 0, 0, 0, 0 };
+        double y0 = y;
         for (int b = 0; b < nb; b++) {
+            if (b > 0 && b % per_line == 0) { x = margin; y += box + base * 0.3; }
             int bit = (int)((r->bits >> (nb - 1 - b)) & 1);
             uint32_t col = b == 0 ? cs : b <= r->E ? ce : cm;
             if (b == 1 || b == r->E + 1) x += box * 0.35;
-            if (b == 0) gx[0] = x;
-            if (b == 1) gx[1] = x;
-            if (b == r->E + 1) gx[2] = x;
+            if (b == 0) { gx[0] = x; gy[0] = y; }
+            if (b == 1) { gx[1] = x; gy[1] = y; }
+            if (b == r->E + 1) { gx[2] = x; gy[2] = y; }
             rgba(cr, col, bit ? 1.0 : 0.28);
             cairo_rectangle(cr, x + 1, y, box - 2, box);
             cairo_fill(cr);
@@ -770,33 +1139,41 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         }
         gx[3] = x;
         if (i == 0) {
-            txt_t th = T(base * 0.75); th.color = C_MUTED;
             char eh[64], mh[64];
             snprintf(eh, sizeof eh, "exponent (%d bits)", r->E);
             snprintf(mh, sizeof mh, "mantissa (%d bits)", r->M);
-            text_at(cr, "sign", gx[0] + box / 2, y - base * 0.2, 0.5, 1, th);
-            text_at(cr, eh, (gx[1] + gx[2] - box * 0.35) / 2, y - base * 0.2, 0.5, 1, th);
-            text_at(cr, mh, (gx[2] + gx[3]) / 2, y - base * 0.2, 0.5, 1, th);
+            text_at(cr, "sign", gx[0] + box / 2, y0 - base * 0.2, 0.5, 1, th);
+            text_at(cr, eh, gx[1], y0 - base * 0.2, 0, 1, th);
+            double mx = gy[2] == y0 ? fmax(gx[2], gx[1] + box * r->E + base * 0.4) : margin;
+            if (gy[2] == y0) {
+                double tw; text_size(cr, eh, th, &tw, NULL);
+                mx = fmax(gx[2], gx[1] + tw + base * 0.6);
+            }
+            text_at(cr, mh, mx, gy[2] == y0 ? y0 - base * 0.2 : gy[2] - base * 0.2, 0, 1, th);
         }
-        txt_t tt = T(base * 0.8); tt.mono = true;
+        y += box + base * 0.3;
+        txt_t tt = N(base * 0.8); tt.mono = true;
         /* the text may be long (exact decimals): cut to the width */
         char buf[512];
         snprintf(buf, sizeof buf, "%s", r->text ? r->text : "");
         double tw; text_size(cr, buf, tt, &tw, NULL);
-        while (tw > w - left && strlen(buf) > 8) {
+        while (tw > w - 2 * margin && strlen(buf) > 8) {
             size_t L = strlen(buf);
-            size_t cut = L - (size_t)((double)L * (tw - (w - left)) / tw) - 2;
+            size_t cut = L - (size_t)((double)L * (tw - (w - 2 * margin)) / tw) - 2;
             if (cut >= L - 1) cut = L - 2;
             memcpy(buf + cut, "…", 4);
             buf[cut + 3] = 0;
             text_size(cr, buf, tt, &tw, NULL);
         }
-        text_at(cr, buf, left, y + box + base * 0.3, 0, 0, tt);
-        y += rowh;
+        double ht;
+        text_size(cr, buf, tt, NULL, &ht);
+        text_at(cr, buf, margin, y, 0, 0, tt);
+        y += ht + base * 0.9;
     }
+    f->content_h = y;
     if (f->title) {
-        txt_t t = T(base * 1.25 / scale); t.bold = true;
-        text_at(cr, f->title, w / 2.0, base / scale * 0.6, 0.5, 0, t);
+        txt_t t = T(base * 1.25); t.bold = true;
+        text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
     }
 }
 
@@ -836,7 +1213,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         }
         double x = x0;
         for (int c = 0; c < nc; c++) {
-            txt_t t = T(base * scale); t.mono = r > 0 && c > 0; t.bold = r == 0 || c == 0;
+            txt_t t = T(base * scale); t.mono = r > 0 && c > 0; t.bold = r == 0 || c == 0; t.num = r > 0 && c > 0;
             const char *s = f->cells[r * f->tcols + c];
             if (c == 0) text_at(cr, s, x + base * scale * 0.7, y + rowh / 2, 0, 0.5, t);
             else text_at(cr, s, x + colw[c] - base * scale * 0.7, y + rowh / 2, 1, 0.5, t);
@@ -852,10 +1229,38 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         txt_t t = T(base * 1.25); t.bold = true;
         text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
     }
+    f->content_h = y;
     if (f->note) {
-        txt_t tn = T(base * 0.8); tn.color = C_MUTED;
+        txt_t tn = N(base * 0.8); tn.color = 0x444444;
+        double nh;
+        text_size(cr, f->note, tn, NULL, &nh);
         text_at(cr, f->note, x0, y + base * 0.6, 0, 0, tn);
+        f->content_h = y + base * 0.6 + nh;
     }
+}
+
+double view_base_px(int w, int h)
+{
+    double base = h / 30.0;
+    if (base > w / 44.0) base = w / 44.0;
+    if (base < 9) base = 9;
+    return base;
+}
+
+int view_natural_height(view_figure_t *f, int w, int h)
+{
+    if (f->kind != VIEW_TABLE && f->kind != VIEW_BITS) return h;
+    double saved = f->base_px;
+    if (!(saved > 0)) f->base_px = view_base_px(w, h);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
+    cairo_t *cr = cairo_create(s);
+    view_draw(f, cr, w, h * 4);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    int hn = (int)ceil(f->content_h + f->base_px * 0.8);
+    f->base_px = saved;
+    if (hn < h / 4) hn = h / 4;
+    return hn;
 }
 
 void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
@@ -864,10 +1269,9 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_rectangle(cr, 0, 0, w, h);
     cairo_fill(cr);
-    double base = h / 30.0;
-    if (base > w / 44.0) base = w / 44.0;
-    if (base < 9) base = 9;
+    double base = view_base_px(w, h);
     if (f->base_px > 0) base = f->base_px;
+    f->content_h = h;
     view_layout(f);
     switch (f->kind) {
     case VIEW_PLOT: draw_plot(f, cr, w, h, base); break;

@@ -33,7 +33,20 @@ static int fail(char *err, int cap, const char *fmt, const char *a, const char *
     return -1;
 }
 
+static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, char *err, int errcap);
+
 int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
+{
+    /* tables and bit boxes: cropped to their rows, at the text size of w x h */
+    double saved = f->base_px;
+    int hn = view_natural_height(f, w, h);
+    if (hn != h && !(saved > 0)) f->base_px = view_base_px(w, h);
+    int rc = save_figure_sized(f, path, w, hn, err, errcap);
+    f->base_px = saved;
+    return rc;
+}
+
+static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
 {
     if (ends_with(path, ".svg")) {
         cairo_surface_t *s = cairo_svg_surface_create(path, w, h);
@@ -112,10 +125,14 @@ static void unique_ids(buf_t *out, const char *svg, int n)
 static char *figure_svg(view_figure_t *f, int n)
 {
     buf_t raw = { 0 }, out = { 0 };
-    cairo_surface_t *s = cairo_svg_surface_create_for_stream(to_buf, &raw, VIEW_W, VIEW_H);
+    double saved = f->base_px;
+    int hn = view_natural_height(f, VIEW_W, VIEW_H);
+    if (hn != VIEW_H && !(saved > 0)) f->base_px = view_base_px(VIEW_W, VIEW_H);
+    cairo_surface_t *s = cairo_svg_surface_create_for_stream(to_buf, &raw, VIEW_W, hn);
     cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
     cairo_t *cr = cairo_create(s);
-    view_draw(f, cr, VIEW_W, VIEW_H);
+    view_draw(f, cr, VIEW_W, hn);
+    f->base_px = saved;
     cairo_destroy(cr);
     cairo_surface_finish(s);
     cairo_surface_destroy(s);
@@ -148,6 +165,8 @@ static const char *const CSS =
     "pre.in::before{content:'>>> ';color:#0072B2}\n"
     "pre.out{background:#FAFAFA;border-left:4px solid #CCC}\n"
     ".fig svg{max-width:100%;height:auto;display:block;margin:.4em 0;border:1px solid #DDD}\n"
+    /* a large heatmap is an image in the SVG: cells stay sharp squares */
+    ".fig svg image{image-rendering:pixelated;image-rendering:crisp-edges}\n"
     "@media print{body{max-width:none;font-size:12pt}.fig svg{border:none}}\n";
 
 static int save_html(const char *path, char *err, int cap)

@@ -47,8 +47,11 @@ void view_figure_free(view_figure_t *f)
     free(f->series);
     for (int i = 0; i < f->nbands; i++) free(f->bands[i].label);
     free(f->bands);
-    for (int i = 0; i < f->nvlines; i++) free(f->vlines[i].label);
+    for (int i = 0; i < f->nvlines; i++) { free(f->vlines[i].label); free(f->vlines[i].tag); }
     free(f->vlines);
+    for (int i = 0; i < f->nhlines; i++) free(f->hlines[i].label);
+    free(f->hlines);
+    view_figure_free(f->below);
     free(f->z);
     for (int i = 0; i < f->nbitrows; i++) {
         free(f->bitrows[i].label); free(f->bitrows[i].dtname); free(f->bitrows[i].text);
@@ -138,11 +141,19 @@ void view_add_band(view_figure_t *f, double x0, double x1, uint32_t color, const
     f->bands[f->nbands++] = (view_band_t){ x0, x1, color, view_strdup(label) };
 }
 
-void view_add_vline(view_figure_t *f, double x, uint32_t color, const char *label)
+view_vline_t *view_add_vline(view_figure_t *f, double x, uint32_t color, const char *label)
 {
     f->vlines = realloc(f->vlines, (size_t)(f->nvlines + 1) * sizeof *f->vlines);
     if (!f->vlines) abort();
-    f->vlines[f->nvlines++] = (view_vline_t){ x, color, view_strdup(label) };
+    f->vlines[f->nvlines] = (view_vline_t){ x, color, view_strdup(label), 0, NULL };
+    return &f->vlines[f->nvlines++];
+}
+
+void view_add_hline(view_figure_t *f, double y, uint32_t color, const char *label)
+{
+    f->hlines = realloc(f->hlines, (size_t)(f->nhlines + 1) * sizeof *f->hlines);
+    if (!f->hlines) abort();
+    f->hlines[f->nhlines++] = (view_hline_t){ y, color, view_strdup(label) };
 }
 
 void view_add_text(view_figure_t *f, double x, double y, uint32_t color, const char *text)
@@ -266,6 +277,24 @@ void view_tick_label(char *out, int cap, double v, double step)
     snprintf(out, (size_t)cap, "%.*f", dec, v);
 }
 
+void view_cell_label(char *out, int cap, double v, int sig, double amax)
+{
+    if (isnan(v)) { snprintf(out, (size_t)cap, "nan"); return; }
+    if (isinf(v)) { snprintf(out, (size_t)cap, v > 0 ? "inf" : "-inf"); return; }
+    if (sig < 1) sig = 1;
+    if (!(amax > 0) || amax < 1e-3 || amax >= 1e5) {
+        /* very small or large magnitudes: each value its own exponent */
+        if (v == 0) snprintf(out, (size_t)cap, "0");
+        else snprintf(out, (size_t)cap, "%.*g", sig, v);
+        return;
+    }
+    /* the decimals that give the largest magnitude sig digits, for all */
+    int e = (int)floor(log10(amax));
+    int dec = sig - 1 - e;
+    if (dec < 0) dec = 0;
+    snprintf(out, (size_t)cap, "%.*f", dec, v);
+}
+
 /* Log ticks: powers of ten inside [lo, hi] (data units), or 1-2-5 steps of
  * the decade when the range spans less than two decades. */
 static void log_ticks(view_axis_t *a)
@@ -273,15 +302,19 @@ static void log_ticks(view_axis_t *a)
     a->nticks = 0;
     double l0 = floor(log10(a->lo)), l1 = ceil(log10(a->hi));
     int span = (int)(l1 - l0);
-    int every = span > 12 ? (span + 11) / 12 : 1;
+    /* at most about 6 decades labelled, at multiples of the stride (10^-8, 10^-6, ...) */
+    int every = span > 6 ? (span + 5) / 6 : 1;
+    bool expo = span > 2 && (l0 < -3 || l1 > 4);
     for (double e = l0; e <= l1 && a->nticks < VIEW_MAX_TICKS; e++) {
         static const double m[3] = { 1, 2, 5 };
         for (int k = 0; k < (span <= 2 ? 3 : 1); k++) {
             double t = m[k] * pow(10, e);
-            if (((int)(e - l0)) % every) continue;
+            if (((int)e % every + every) % every) continue;
             if (t < a->lo * (1 - 1e-12) || t > a->hi * (1 + 1e-12) || a->nticks >= VIEW_MAX_TICKS) continue;
             a->tick[a->nticks] = t;
-            snprintf(a->tick_label[a->nticks], sizeof a->tick_label[0], "%g", t);
+            /* "10^-8": the drawing writes it as 10 with a raised exponent */
+            if (k == 0 && expo && e != 0 && e != 1) snprintf(a->tick_label[a->nticks], sizeof a->tick_label[0], "10^%d", (int)e);
+            else snprintf(a->tick_label[a->nticks], sizeof a->tick_label[0], "%g", t);
             a->nticks++;
         }
     }

@@ -13,7 +13,8 @@
 #define VIEW_C_MUTED 0x666666
 
 /* A text style: size in pixels; markup: Pango markup (<b>, <sup>, ...). */
-typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; } view_txt_t;
+/* num: a number: '-' is drawn as U+2212 (the minus sign). */
+typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; bool num; } view_txt_t;
 
 void view_rgb(cairo_t *cr, uint32_t c);
 void view_rgba(cairo_t *cr, uint32_t c, double a);

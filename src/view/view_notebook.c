@@ -22,6 +22,7 @@ static struct {
     int cur;                 /* the cell of the running input, or -1 */
     int fignum;              /* figures made this session (headless numbering) */
     int mode;                /* -1 undecided, 0 window, 1 headless */
+    bool asked;              /* headless because it was asked for (--headless, :headless on, NNPAD_HEADLESS) */
     bool said_headless;
     char dir[1024];
     FILE *tee_out, *tee_err; /* the cookie streams handed to the session */
@@ -120,6 +121,7 @@ void view_clear(void)
 void view_set_headless(bool on)
 {
     nb.mode = on ? 1 : (view_window_available() ? -1 : 1);
+    nb.asked = on;
     if (!on) nb.said_headless = false;
 }
 
@@ -141,7 +143,7 @@ bool view_is_headless(void)
     if (nb.mode >= 0) return nb.mode == 1;
     const char *drv = getenv("SDL_VIDEODRIVER");
     if (!view_window_available()) headless_reason = "this nnpad was built without SDL (--without-sdl)";
-    else if (getenv("NNPAD_HEADLESS") && *getenv("NNPAD_HEADLESS")) headless_reason = "NNPAD_HEADLESS is set";
+    else if (getenv("NNPAD_HEADLESS") && *getenv("NNPAD_HEADLESS")) { headless_reason = "NNPAD_HEADLESS is set"; nb.asked = true; }
     else if (getenv("NNPAD_TEST") && !(drv && *drv)) headless_reason = "running under the test suite";
     else if (!(drv && *drv) && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) headless_reason = "no display";
     else return false;   /* undecided until a figure tries the window */
@@ -188,10 +190,10 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     view_cell_t *c = cell_for_figure();
     int idx = (int)(c - nb.cells);
     c->fig = f;
-    c->fignum = ++nb.fignum;
     if (!view_is_headless()) {
         if (view_window_open(why_buf, sizeof why_buf)) {
             nb.mode = 0;
+            c->fignum = ++nb.fignum;
             view_window_dirty();
             view_pump_events();
             return;
@@ -199,7 +201,11 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         nb.mode = 1;
         headless_reason = why_buf;
     }
-    if (window_only) return;
+    /* a text-first figure (bits) is written when headless was asked for;
+     * otherwise its text is the output, and it takes no file number (the
+     * HTML export still shows it) */
+    if (window_only && !nb.asked) return;
+    c->fignum = ++nb.fignum;
     say_headless(out, headless_reason);
     const char *dir = view_figure_dir();
     char path[1200], err[256];

@@ -106,6 +106,20 @@ int main(void)
     tap_ok(f && has_vline_near(f, -17.34375), "fp16 sigmoid is exactly 0 from x = -17.34375 (row 3)");
     tap_ok(f && has_vline_near(f, 17.34375), "the exact derivative underflows in fp16 from x = 17.34375 (row 5)");
     tap_ok(f && f->nbands >= 2, "the low-gradient regions are shaded");
+    /* at -17.34375 three facts coincide (sigmoid = 0, so y(1-y) = 0, and the
+     * exact sigmoid' = sigmoid(x)(1 - sigmoid(x)) < 2^-24 underflows): one
+     * line in two colours, not three lines drawn over each other */
+    int at = 0, keyed = 0;
+    for (int i = 0; f && i < f->nvlines; i++) {
+        if (f->vlines[i].x == -17.34375) { at++; if (f->vlines[i].color2) keyed++; }
+    }
+    tap_ok(at == 1 && keyed == 1, "coinciding markers are one line in two colours (%d line(s) at -17.34375)", at);
+    int rows = 0;
+    for (int i = 0; f && i < f->nvlines; i++) rows += f->vlines[i].label != NULL;
+    tap_ok(f && rows == 3 && f->nvlines == 3, "three lines (-17.34, 8.32, 17.34), one key row each (got %d lines, %d rows)",
+           f ? f->nvlines : -1, rows);
+    tap_ok(f && f->below && f->below->y.log && f->below->nseries == 3 && f->below->nhlines == 1 && f->below->hlines[0].y == ldexp(1, -24),
+           "a log panel below: sigmoid, 1 - sigmoid, sigmoid', and fp16's smallest value 2^-24");
 
     /* ---- hist: numpy.histogram([0, 1, 1, 2, 3], bins=3) -> [1, 2, 2] ---- */
     tap_ok(run("hist([0, 1, 1, 2, 3], bins=3)") == 0, "hist runs");
@@ -123,6 +137,55 @@ int main(void)
     tap_ok(f && f->kind == VIEW_HEATMAP && f->rows == 2 && f->cols == 3 && f->z[5] == 6 && f->zlo == 1 && f->zhi == 6,
            "heatmap: 2 x 3 cells, colour range [1, 6]");
     tap_ok(run("heatmap(zeros(2, 2, 2))") == 1, "heatmap of a 3-D tensor is an error");
+    tap_ok(f && !f->zdiverging, "heatmap: non-negative data get viridis");
+    /* cell labels: the decimals that give the largest magnitude 3 (or 2) significant digits */
+    char cl[32];
+    view_cell_label(cl, sizeof cl, 0.08082, 3, 2.78);
+    tap_ok(!strcmp(cl, "0.08"), "cell label of 0.08082 next to 2.78 is 0.08 (got %s)", cl);
+    view_cell_label(cl, sizeof cl, -0.003729, 3, 2.78);
+    tap_ok(!strcmp(cl, "-0.00"), "cell label of -0.003729 next to 2.78 is -0.00 (got %s)", cl);
+    view_cell_label(cl, sizeof cl, -1.356, 2, 2.78);
+    tap_ok(!strcmp(cl, "-1.4"), "2 significant digits: -1.356 -> -1.4 (got %s)", cl);
+    /* signed data: RdBu centred at 0 over [-2, 2]; -1 is halfway between
+     * the classes #D6604D and #F4A582 (t = -0.5: class 2.5 of 0..10) */
+    tap_ok(run("heatmap([[-1, 2], [0.5, -2]])") == 0, "heatmap of signed data");
+    view_figure_t *hm = (view_figure_t *)fig();
+    tap_ok(hm && hm->zdiverging && hm->zlo == -2 && hm->zhi == 2, "signed data: diverging map over [-2, 2]");
+    if (hm) {
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw(hm, c2, VIEW_W, VIEW_H);
+        cairo_destroy(c2);
+        cairo_surface_flush(im);
+        uint32_t p = pixel(im, (int)hm->px + 4, (int)hm->py + 4);
+        uint32_t want = ((0xD6 + 0xF4 + 1) / 2) << 16 | ((0x60 + 0xA5 + 1) / 2) << 8 | ((0x4D + 0x82 + 1) / 2);
+        int okc = 1;
+        for (int k = 0; k < 24; k += 8) if (abs((int)((p >> k) & 255) - (int)((want >> k) & 255)) > 2) okc = 0;
+        tap_ok(okc, "cell (0, 0) = -1 is RdBu's colour for -1/2 (#%06X, got #%06X)", want, p);
+        cairo_surface_destroy(im);
+    }
+    tap_ok(run("seed(0)\nheatmap(randn(8, 8))") == 0, "heatmap of 8 x 8");
+    hm = (view_figure_t *)fig();
+    if (hm) {
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw(hm, c2, VIEW_W, VIEW_H);
+        cairo_destroy(c2);
+        cairo_surface_destroy(im);
+    }
+    tap_ok(hm && (hm->zsig == 2 || hm->zsig == 3) && hm->zlabel_w <= hm->zcell * 0.9,
+           "8 x 8 at 1200 x 750: values with %d significant digits, the widest %.0f px in a %.0f px cell",
+           hm ? hm->zsig : -1, hm ? hm->zlabel_w : 0, hm ? hm->zcell : 0);
+    tap_ok(run("heatmap(randn(40, 40))") == 0, "heatmap of 40 x 40");
+    hm = (view_figure_t *)fig();
+    if (hm) {
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw(hm, c2, VIEW_W, VIEW_H);
+        cairo_destroy(c2);
+        cairo_surface_destroy(im);
+    }
+    tap_ok(hm && hm->zsig == 0, "40 x 40: cells of %.0f px get no values", hm ? hm->zcell : 0);
 
     /* ---- numberline: binary16 has 2^10 values in [1, 2), so 1025 in [1, 2] ---- */
     tap_ok(run("numberline(fp16, 1, 2, 1.1)") == 0, "numberline runs");
@@ -138,6 +201,18 @@ int main(void)
     tap_ok(f && f->kind == VIEW_TABLE && f->trows == 5 && !strcmp(f->cells[4 * 5 + 0], "fp16") && !strcmp(f->cells[4 * 5 + 1], "0.2998"),
            "compare: fp16 row shows 0.2998");
     tap_ok(f && !strcmp(f->cells[1 * 5 + 1], "0.30000000000000004"), "compare: fp64 row is the reference 0.30000000000000004");
+    /* fp16: 0.1 -> 0.0999755859375, 0.2 -> 0.199951171875, the sum 0.2999267578125
+     * is 1228.5 steps of 2^-12: a tie, to even 1228 -> 0.2998046875; error
+     * -1.953125e-4, relative -1.953125e-4 / 0.3 = -6.51e-4.  bf16: 0.10009765625
+     * + 0.2001953125 = 0.30029296875 = 153.75 steps of 2^-9 -> 154 -> 0.30078125,
+     * relative +2.60e-3 */
+    tap_ok(f && !strcmp(f->cells[4 * 5 + 2], "-1.95e-04") && !strcmp(f->cells[4 * 5 + 3], "-6.51e-04"),
+           "compare: fp16's error and relative error are negative (%s, %s)", f ? f->cells[4 * 5 + 2] : "", f ? f->cells[4 * 5 + 3] : "");
+    tap_ok(f && !strcmp(f->cells[3 * 5 + 3], "+2.60e-03"), "compare: bf16's relative error is +2.60e-03 (got %s)", f ? f->cells[3 * 5 + 3] : "");
+    /* fp16's error is 0.8 of an ulp (2^-12 at 0.3): more than one rounding, said */
+    tap_ok(f && !strcmp(f->cells[4 * 5 + 4], "0.80") && f->note && strstr(f->note, "0.5 ulp"), "compare: 0.80 ulps, and why above 0.5");
+    tap_ok(f && view_natural_height((view_figure_t *)f, VIEW_W, VIEW_H) < VIEW_H * 0.6,
+           "compare's table is written cropped to its rows (%d px high)", f ? view_natural_height((view_figure_t *)f, VIEW_W, VIEW_H) : 0);
     tap_ok(run("compare(exp, [1], precision=[fp16])") == 0 && fig()->trows == 3, "compare(f, x, precision=[...])");
 
     /* ---- pixels: sigmoid's midpoint (0, 0.5) has the series colour ---- */
@@ -211,6 +286,9 @@ int main(void)
         if (dup) break;
     }
     tap_ok(ids > 0 && dup == 0, "HTML: %d SVG ids, none repeated across figures", ids);
+    /* the heatmaps above are rectangles in SVG (a browser would smooth an
+     * image), and a large one's image is drawn pixelated */
+    tap_ok(html && !strstr(html, "<image") && strstr(html, "image-rendering:pixelated"), "HTML: heatmaps are crisp (no smoothed image)");
     free(html);
 
     /* ---- headless file naming ---- */
@@ -225,6 +303,21 @@ int main(void)
     char *pp = buf ? strstr(buf, "figure: ") : NULL;
     if (pp) { pp += 8; char *e = strchr(pp, '\n'); if (e) *e = 0; }
     tap_ok(pp && access(pp, R_OK) == 0, "headless: the PNG exists (%s)", pp ? pp : "");
+    free(buf);
+    /* bits: asked-for headless writes its boxes too, numbered in turn */
+    buf = NULL; blen = 0;
+    out = open_memstream(&buf, &blen);
+    { const char *src = "bits(fp16(0.1))"; session_run(S, "<test>", src, (int)strlen(src), 1, out, out); }
+    fclose(out);
+    pp = buf ? strstr(buf, "figure: ") : NULL;
+    if (pp) { pp += 8; char *e = strchr(pp, '\n'); if (e) *e = 0; }
+    tap_ok(pp && strstr(pp, "-bits.png") && access(pp, R_OK) == 0, "headless: bits writes figures/NNN-bits.png (%s)", pp ? pp : "");
+    if (pp) {
+        cairo_surface_t *bi = cairo_image_surface_create_from_png(pp);
+        tap_ok(cairo_surface_status(bi) == CAIRO_STATUS_SUCCESS && cairo_image_surface_get_width(bi) == VIEW_W &&
+               cairo_image_surface_get_height(bi) < VIEW_H, "the bits PNG is 1200 px wide, cropped to its rows");
+        cairo_surface_destroy(bi);
+    } else tap_ok(0, "the bits PNG");
     free(buf);
 
     session_free(S);
