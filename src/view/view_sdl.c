@@ -20,6 +20,7 @@
 #include "view/view.h"
 
 #include <SDL.h>
+#include <dlfcn.h>
 #include <cairo.h>
 #include <pango/pangocairo.h>
 #include <math.h>
@@ -48,6 +49,53 @@ static struct {
 
 bool view_window_available(void) { return true; }
 
+/* SDL is opened with dlopen when the first window opens: linking it loads
+ * some thirty libraries (X11, audio, ...) at every start, which doubled
+ * nnpad's start-up (TOOLCHAIN.md: start-up must stay instant).  The
+ * functions this file uses are reached through pointers of their exact
+ * types; the macros below make the code read as plain SDL. */
+#define SDL_FUNCS(X) X(SDL_Init) X(SDL_SetHint) X(SDL_GetError) X(SDL_GetCurrentVideoDriver) X(SDL_CreateWindow) \
+    X(SDL_DestroyWindow) X(SDL_GetWindowSize) X(SDL_GetWindowSurface) X(SDL_UpdateWindowSurface) X(SDL_PollEvent) \
+    X(SDL_GetModState) X(SDL_CreateRGBSurfaceWithFormatFrom) X(SDL_FreeSurface) X(SDL_LockSurface) \
+    X(SDL_UnlockSurface) X(SDL_UpperBlit)
+#define SDL_PTR(f) static __typeof__(f) *p_##f;
+SDL_FUNCS(SDL_PTR)
+static bool sdl_loaded;
+
+static bool sdl_load(char *why, int cap)
+{
+    if (sdl_loaded) return true;
+    void *h = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h) h = dlopen("libSDL2.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, (size_t)cap, "no window: SDL2 could not be loaded (%s)", dlerror());
+        return false;
+    }
+#define SDL_SYM(f) p_##f = (__typeof__(f) *)dlsym(h, #f); \
+    if (!p_##f) { snprintf(why, (size_t)cap, "no window: SDL2 lacks %s", #f); return false; }
+    SDL_FUNCS(SDL_SYM)
+#undef SDL_SYM
+    sdl_loaded = true;
+    return true;
+}
+#define SDL_Init (*p_SDL_Init)
+#define SDL_SetHint (*p_SDL_SetHint)
+#define SDL_GetError (*p_SDL_GetError)
+#define SDL_GetCurrentVideoDriver (*p_SDL_GetCurrentVideoDriver)
+#define SDL_CreateWindow (*p_SDL_CreateWindow)
+#define SDL_DestroyWindow (*p_SDL_DestroyWindow)
+#define SDL_GetWindowSize (*p_SDL_GetWindowSize)
+#define SDL_GetWindowSurface (*p_SDL_GetWindowSurface)
+#define SDL_UpdateWindowSurface (*p_SDL_UpdateWindowSurface)
+#define SDL_PollEvent (*p_SDL_PollEvent)
+#define SDL_GetModState (*p_SDL_GetModState)
+#define SDL_CreateRGBSurfaceWithFormatFrom (*p_SDL_CreateRGBSurfaceWithFormatFrom)
+#define SDL_FreeSurface (*p_SDL_FreeSurface)
+#define SDL_LockSurface (*p_SDL_LockSurface)
+#define SDL_UnlockSurface (*p_SDL_UnlockSurface)
+#undef SDL_BlitSurface
+#define SDL_BlitSurface (*p_SDL_UpperBlit)
+
 static double now_s(void)
 {
     struct timespec t;
@@ -58,6 +106,7 @@ static double now_s(void)
 bool view_window_open(char *why, int cap)
 {
     if (win.win) return true;
+    if (!sdl_load(why, cap)) return false;
     if (!win.inited) {
         /* nnpad handles Ctrl-C itself (cancel the line, interrupt a
          * computation): SDL must not turn SIGINT into SDL_QUIT. */
