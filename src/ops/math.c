@@ -93,50 +93,6 @@ static double isinf64(double x)  { return isinf(x) ? 1.0 : 0.0; }
 static float  isfin32(float x)   { return isfinite(x) ? 1.0f : 0.0f; }
 static double isfin64(double x)  { return isfinite(x) ? 1.0 : 0.0; }
 
-/* ---- broadcasting of k operands (where) ---- */
-
-/* NumPy broadcasting of k shapes: aligned at the right, sizes equal or 1.
- * Fills shape (rank returned) and per-operand element strides, 0 along a
- * broadcast dimension.  names[] label the operands in the error. */
-static int bcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
-                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname)
-{
-    int n = 0;
-    for (int j = 0; j < k; j++) if (v[j]->u.t.ndim > n) n = v[j]->u.t.ndim;
-    for (int i = 0; i < n; i++) {
-        int64_t d = 1;
-        int who = -1;
-        for (int j = 0; j < k; j++) {
-            int kk = i - (n - v[j]->u.t.ndim);
-            int64_t dj = kk < 0 ? 1 : v[j]->u.t.shape[kk];
-            if (dj == 1) continue;
-            if (d != 1 && dj != d) {
-                char s1[128], s2[128];
-                tensor_shape_str(s1, sizeof s1, v[who]->u.t.ndim, v[who]->u.t.shape);
-                tensor_shape_str(s2, sizeof s2, v[j]->u.t.ndim, v[j]->u.t.shape);
-                err_raise(ERR_SHAPE, span,
-                          "shape mismatch in %s: %s has shape %s and %s has shape %s: dimension %d is %lld "
-                          "and %lld (broadcasting rule: aligned from the right, sizes must be equal or 1)",
-                          opname, names[who], s1, names[j], s2, i - n, (long long)d, (long long)dj);
-            }
-            d = dj;
-            who = j;
-        }
-        shape[i] = d;
-    }
-    for (int j = 0; j < k; j++) {
-        int nt = v[j]->u.t.ndim;
-        int64_t s = 1;
-        for (int i = n - 1; i >= 0; i--) {
-            int kk = i - (n - nt);
-            if (kk < 0) { st[j][i] = 0; continue; }
-            st[j][i] = v[j]->u.t.shape[kk] == 1 && shape[i] != 1 ? 0 : s;
-            s *= v[j]->u.t.shape[kk];
-        }
-    }
-    return n;
-}
-
 /* ---- clip ---- */
 
 /* numpy.clip(x, lo, hi) is minimum(maximum(x, lo), hi): NaN in any operand
@@ -151,7 +107,7 @@ static value_t *clip_impl(call_t *c)
      * arguments rather than the inner maximum/minimum. */
     static const char *const names[3] = { "x", "lo", "hi" };
     int64_t shape[NN_MAX_DIMS], st[3][NN_MAX_DIMS];
-    bcast_k(v, names, 3, shape, st, c->span, "clip");
+    op_broadcast_k(v, names, 3, shape, st, c->span, "clip");
     value_t *t = op_binary(mx, x, lo, c->span, c->arg_spans[0], c->arg_spans[1], c->s);
     value_t *r = op_binary(mn, t, hi, c->span, c->arg_spans[0], c->arg_spans[2], c->s);
     val_unref(t);
@@ -177,7 +133,7 @@ static value_t *where_impl(call_t *c)
     bool wa = a->u.t.weak, wb = b->u.t.weak;
 
     int64_t shape[NN_MAX_DIMS], st[3][NN_MAX_DIMS];
-    int n = bcast_k(v, names, 3, shape, st, c->span, "where");
+    int n = op_broadcast_k(v, names, 3, shape, st, c->span, "where");
 
     dtype_t dt;
     bool weak_out = false;

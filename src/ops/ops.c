@@ -196,3 +196,44 @@ int op_axis(value_t *v, int ndim, span_t span)
     return (int)(a < 0 ? a + ndim : a);
 }
 
+/* NumPy broadcasting of k shapes: aligned at the right, sizes equal or 1.
+ * Fills shape (rank returned) and per-operand element strides, 0 along a
+ * broadcast dimension.  names[] label the operands in the error. */
+int op_broadcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
+                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname)
+{
+    int n = 0;
+    for (int j = 0; j < k; j++) if (v[j]->u.t.ndim > n) n = v[j]->u.t.ndim;
+    for (int i = 0; i < n; i++) {
+        int64_t d = 1;
+        int who = -1;
+        for (int j = 0; j < k; j++) {
+            int kk = i - (n - v[j]->u.t.ndim);
+            int64_t dj = kk < 0 ? 1 : v[j]->u.t.shape[kk];
+            if (dj == 1) continue;
+            if (d != 1 && dj != d) {
+                char s1[128], s2[128];
+                tensor_shape_str(s1, sizeof s1, v[who]->u.t.ndim, v[who]->u.t.shape);
+                tensor_shape_str(s2, sizeof s2, v[j]->u.t.ndim, v[j]->u.t.shape);
+                err_raise(ERR_SHAPE, span,
+                          "shape mismatch in %s: %s has shape %s and %s has shape %s: dimension %d is %lld "
+                          "and %lld (broadcasting rule: aligned from the right, sizes must be equal or 1)",
+                          opname, names[who], s1, names[j], s2, i - n, (long long)d, (long long)dj);
+            }
+            d = dj;
+            who = j;
+        }
+        shape[i] = d;
+    }
+    for (int j = 0; j < k; j++) {
+        int nt = v[j]->u.t.ndim;
+        int64_t s = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            int kk = i - (n - nt);
+            if (kk < 0) { st[j][i] = 0; continue; }
+            st[j][i] = v[j]->u.t.shape[kk] == 1 && shape[i] != 1 ? 0 : s;
+            s *= v[j]->u.t.shape[kk];
+        }
+    }
+    return n;
+}

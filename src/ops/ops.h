@@ -111,6 +111,11 @@ dtype_t op_to_dtype(value_t *v, span_t span);               /* "fp16" or the fun
 value_t *op_as_float(value_t *v, session_t *s);
 /* Shape from arguments: zeros(2, 3), zeros([2, 3]), zeros(shape(x)). */
 int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span);
+/* NumPy broadcasting of k operands (where, clip, nextafter): the shape
+ * (rank returned) and each operand's element strides, 0 along broadcast
+ * axes; a mismatch raises ERR_SHAPE naming both operands (names[]). */
+int op_broadcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
+                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname);
 /* Axis argument: int in [-ndim, ndim) -> [0, ndim). */
 int op_axis(value_t *v, int ndim, span_t span);
 

@@ -166,47 +166,6 @@ static value_t *ulp_impl(call_t *c)
     return r;
 }
 
-/* NumPy broadcasting of k operands (as in math.c's where): shape and
- * per-operand element strides, 0 along broadcast dimensions. */
-static int bcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
-                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname)
-{
-    int n = 0;
-    for (int j = 0; j < k; j++) if (v[j]->u.t.ndim > n) n = v[j]->u.t.ndim;
-    for (int i = 0; i < n; i++) {
-        int64_t d = 1;
-        int who = -1;
-        for (int j = 0; j < k; j++) {
-            int kk = i - (n - v[j]->u.t.ndim);
-            int64_t dj = kk < 0 ? 1 : v[j]->u.t.shape[kk];
-            if (dj == 1) continue;
-            if (d != 1 && dj != d) {
-                char s1[128], s2[128];
-                tensor_shape_str(s1, sizeof s1, v[who]->u.t.ndim, v[who]->u.t.shape);
-                tensor_shape_str(s2, sizeof s2, v[j]->u.t.ndim, v[j]->u.t.shape);
-                err_raise(ERR_SHAPE, span,
-                          "shape mismatch in %s: %s has shape %s and %s has shape %s: dimension %d is %lld "
-                          "and %lld (broadcasting rule: aligned from the right, sizes must be equal or 1)",
-                          opname, names[who], s1, names[j], s2, i - n, (long long)d, (long long)dj);
-            }
-            d = dj;
-            who = j;
-        }
-        shape[i] = d;
-    }
-    for (int j = 0; j < k; j++) {
-        int nt = v[j]->u.t.ndim;
-        int64_t s = 1;
-        for (int i = n - 1; i >= 0; i--) {
-            int kk = i - (n - nt);
-            if (kk < 0) { st[j][i] = 0; continue; }
-            st[j][i] = v[j]->u.t.shape[kk] == 1 && shape[i] != 1 ? 0 : s;
-            s *= v[j]->u.t.shape[kk];
-        }
-    }
-    return n;
-}
-
 /* nextafter(x, y): the next value of x's dtype after x toward y
  * (numpy.nextafter, computed in the dtype itself, so fp16 steps by fp16
  * ulps).  A weak x takes y's dtype when y is a float tensor, else the
@@ -221,7 +180,7 @@ static value_t *nextafter_impl(call_t *c)
     else if (!y->u.t.weak && y->u.t.dtype != DT_INT64) dt = (dtype_t)y->u.t.dtype;
     else dt = op_settings(c->s)->precision;
     int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
-    int n = bcast_k(v, names, 2, shape, st, c->span, "nextafter");
+    int n = op_broadcast_k(v, names, 2, shape, st, c->span, "nextafter");
     value_t *r = tensor_new_raw(dt, n, shape);
     void *o = tensor_data(r);
     int64_t idx[NN_MAX_DIMS] = {0}, off[2] = {0, 0};
