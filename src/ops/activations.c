@@ -42,15 +42,7 @@
 /* SLEEF's scalar purecfma variants are declared when FP_FAST_FMA is (see
  * math.c); its AVX2 variants only under __AVX__, so they are declared here
  * for the target("avx2") functions below. */
-#ifndef FP_FAST_FMA
-#define FP_FAST_FMA
-#define NN_SLEEF_UNDEF_FMA
-#endif
-#include <sleef.h>
-#ifdef NN_SLEEF_UNDEF_FMA
-#undef FP_FAST_FMA
-#undef NN_SLEEF_UNDEF_FMA
-#endif
+#include "util/sleef_det.h"
 #ifndef __AVX__
 extern __m256 Sleef_finz_expf8_u10avx2(__m256);
 extern __m256d Sleef_finz_expd4_u10avx2(__m256d);

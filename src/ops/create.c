@@ -16,17 +16,7 @@
 #include "lang/error.h"
 #include <math.h>
 #include <string.h>
-/* The purecfma SLEEF variants are declared only under FP_FAST_FMA; see the
- * note in math.c (they are the scalar twins of the vector finz variants). */
-#ifndef FP_FAST_FMA
-#define FP_FAST_FMA
-#define NN_SLEEF_UNDEF_FMA
-#endif
-#include <sleef.h>
-#ifdef NN_SLEEF_UNDEF_FMA
-#undef FP_FAST_FMA
-#undef NN_SLEEF_UNDEF_FMA
-#endif
+#include "util/sleef_det.h"   /* SLEEF's deterministic scalar functions */
 
 /* ---- helpers ---- */
 
@@ -36,31 +26,6 @@ static dtype_t kw_dtype(call_t *c, dtype_t def)
     span_t sp;
     value_t *v = op_kw(c, "dtype", &sp);
     return v ? op_to_dtype(v, sp) : def;
-}
-
-/* x (any tensor, weak or not) as a new, non-weak tensor of dtype `to`.
- * Floats round once (dtype_convert: exact int64 sources round once too).
- * To int64: truncation toward zero, as numpy's astype; NaN, inf and values
- * outside int64 are value errors (numpy gives INT64_MIN with a warning). */
-static value_t *convert(value_t *x, dtype_t to, span_t span, const char *opname)
-{
-    dtype_t from = (dtype_t)x->u.t.dtype;
-    value_t *r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
-    int64_t n = x->u.t.size;
-    if (to != DT_INT64 || from == DT_INT64) {
-        dtype_convert(to, tensor_data(r), from, tensor_data(x), n);
-        return r;
-    }
-    int64_t *o = tensor_data(r);
-    for (int64_t i = 0; i < n; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        double d = trunc(tensor_get_f64(x, i));
-        if (!(d >= -0x1p63 && d < 0x1p63))
-            err_raise(ERR_VALUE, span, "%s: element %lld is %g, which has no int64 value (int64 holds integers "
-                      "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)i, tensor_get_f64(x, i));
-        o[i] = (int64_t)d;
-    }
-    return r;
 }
 
 /* Shape from positional arguments [first, last) with a clear error for a
@@ -83,7 +48,7 @@ static value_t *tensor_impl(call_t *c)
     dtype_t def = x->u.t.weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
     dtype_t dt = kw_dtype(c, def);
     if (!x->u.t.weak && dt == (dtype_t)x->u.t.dtype) return tensor_copy(x);
-    return convert(x, dt, c->arg_spans[0], "tensor");
+    return op_convert(x, dt, c->arg_spans[0], "tensor");
 }
 
 /* ---- zeros, ones, full, eye ---- */
@@ -119,7 +84,7 @@ static value_t *full_impl(call_t *c)
         err_raise(ERR_SHAPE, c->arg_spans[1], "full: the fill value must be a single number, not a tensor of %lld elements",
                   (long long)v->u.t.size);
     dtype_t dt = kw_dtype(c, v->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v->u.t.dtype);
-    value_t *one = convert(v, dt, c->arg_spans[1], "full");   /* rounded once */
+    value_t *one = op_convert(v, dt, c->arg_spans[1], "full");   /* rounded once */
     value_t *r = tensor_new_raw(dt, nd, shape);
     size_t es = (size_t)dtype_traits[dt].size;
     char *p = tensor_data(r);

@@ -32,15 +32,7 @@
  * 2.2e9 fp32 inputs tried, Sleef_finz_{exp,tanh}f1_u10purecfma and
  * Sleef_finz_{exp,tanh}f8_u10avx2 gave identical bits, whereas the purec
  * (no FMA) variants need not (SLEEF discussion #482). */
-#ifndef FP_FAST_FMA
-#define FP_FAST_FMA
-#define NN_SLEEF_UNDEF_FMA
-#endif
-#include <sleef.h>
-#ifdef NN_SLEEF_UNDEF_FMA
-#undef FP_FAST_FMA
-#undef NN_SLEEF_UNDEF_FMA
-#endif
+#include "util/sleef_det.h"
 
 /* ---- transcendental kernels (SLEEF, deterministic, 1.0 ulp) ---- */
 

@@ -111,6 +111,11 @@ dtype_t op_to_dtype(value_t *v, span_t span);               /* "fp16" or the fun
 value_t *op_as_float(value_t *v, session_t *s);
 /* Shape from arguments: zeros(2, 3), zeros([2, 3]), zeros(shape(x)). */
 int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span);
+/* x (any tensor, weak or not) as a new, non-weak tensor of dtype `to`:
+ * floats round once (from the exact value); to int64, truncation toward
+ * zero as numpy's astype, with NaN, inf and out-of-range values a value
+ * error naming opname.  New reference. */
+value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname);
 /* NumPy broadcasting of k operands (where, clip, nextafter): the shape
  * (rank returned) and each operand's element strides, 0 along broadcast
  * axes; a mismatch raises ERR_SHAPE naming both operands (names[]). */

@@ -24,7 +24,7 @@
  * Floats round once.  To int64: truncation toward zero as numpy's
  * astype(int64); NaN, inf and values outside [-2^63, 2^63) are value errors
  * (NumPy gives INT64_MIN and a RuntimeWarning; an error teaches better). */
-static value_t *convert(value_t *x, dtype_t to, span_t span, const char *opname)
+value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
 {
     dtype_t from = (dtype_t)x->u.t.dtype;
     value_t *r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
@@ -51,14 +51,14 @@ static value_t *convert(value_t *x, dtype_t to, span_t span, const char *opname)
 static value_t *cast_impl(call_t *c)
 {
     dtype_t dt = op_to_dtype(c->args[1], c->arg_spans[1]);
-    return convert(op_arg_tensor(c, 0), dt, c->arg_spans[0], "cast");
+    return op_convert(op_arg_tensor(c, 0), dt, c->arg_spans[0], "cast");
 }
 
-static value_t *fp16_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_FP16, c->arg_spans[0], "fp16"); }
-static value_t *bf16_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_BF16, c->arg_spans[0], "bf16"); }
-static value_t *fp32_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_FP32, c->arg_spans[0], "fp32"); }
-static value_t *fp64_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_FP64, c->arg_spans[0], "fp64"); }
-static value_t *int64_impl(call_t *c) { return convert(op_arg_tensor(c, 0), DT_INT64, c->arg_spans[0], "int64"); }
+static value_t *fp16_impl(call_t *c) { return op_convert(op_arg_tensor(c, 0), DT_FP16, c->arg_spans[0], "fp16"); }
+static value_t *bf16_impl(call_t *c) { return op_convert(op_arg_tensor(c, 0), DT_BF16, c->arg_spans[0], "bf16"); }
+static value_t *fp32_impl(call_t *c) { return op_convert(op_arg_tensor(c, 0), DT_FP32, c->arg_spans[0], "fp32"); }
+static value_t *fp64_impl(call_t *c) { return op_convert(op_arg_tensor(c, 0), DT_FP64, c->arg_spans[0], "fp64"); }
+static value_t *int64_impl(call_t *c) { return op_convert(op_arg_tensor(c, 0), DT_INT64, c->arg_spans[0], "int64"); }
 
 /* ---- finfo, eps ---- */
 
