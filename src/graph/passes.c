@@ -326,6 +326,7 @@ static int dce(graph_t *g)
     for (int i = g->nn - 1; i >= 0; i--) {
         if (!live[i] || removed(&g->n[i])) continue;
         gnode_t *n = &g->n[i];
+        if (n->kind == G_CONST) continue;   /* folded: its former inputs are not needed */
         for (int k = 0; k < n->nin; k++) live[n->in[k]] = true;
         for (int k = 0; k < n->nkw; k++) live[n->kw[k]] = true;
         if (n->region) {

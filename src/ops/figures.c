@@ -331,8 +331,14 @@ static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fn
         char ls[32], es[64];
         snprintf(ls, sizeof ls, "%g", lim);
         dtype_format(es, sizeof es, dt, e, 0);
-        N += snprintf(note + N, sizeof note - (size_t)N, "%s%s never reaches %s on [%g, %g] in %s: at x = %g it is %s (%s goes down to %.2g)",
-                      N ? "\n" : "", fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, dtype_traits[dt].min_subnormal);
+        /* what the dtype holds next to the limit: below 1 its largest value
+         * under 1, above 0 (or -1) its smallest step away */
+        double near = lim == 1 ? dtype_nextafter(dt, 1.0, 0.0) : dtype_nextafter(dt, lim, 1.0);
+        char ns[64];
+        dtype_format(ns, sizeof ns, dt, near, 0);
+        N += snprintf(note + N, sizeof note - (size_t)N, "%s%s never reaches %s on [%g, %g] in %s: at x = %g it is %s "
+                      "(the %s value nearest %s is %s)",
+                      N ? "\n" : "", fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, ls, ns);
     }
     if (N) fig->note = view_strdup(note);
     /* the panel below: how far f is from each limit, on a log scale, with
@@ -783,7 +789,7 @@ static value_t *compare_impl(call_t *c)
     const char *head[5] = { "dtype", n > 1 ? "values (first 4)" : "value", "error vs fp64", "relative error", "error in ulps" };
     for (int j = 0; j < 5; j++) f->cells[j] = view_strdup(head[j]);
     FILE *out = c->s->out;
-    fprintf(out, "%-6s %-28s %-14s %-14s %s\n", "dtype", head[1], head[2], head[3], head[4]);
+    fprintf(out, "%-6s %-28s %-14s %-15s %s\n", "dtype", head[1], head[2], head[3], head[4]);
     for (int k = 0; k < nd; k++) {
         dtype_t dt = res[k]->u.t.weak ? st->precision : (dtype_t)res[k]->u.t.dtype;
         if (res[k]->u.t.weak && k == 0) dt = DT_FP64;
