@@ -355,8 +355,11 @@ static int dce(graph_t *g)
 
 static bool elementwise(const gnode_t *n)
 {
-    return n->kind == G_OP && !removed(n) && (n->op->kind == OPK_UNARY || n->op->kind == OPK_BINARY) && n->nkw == 0 &&
-           n->is_tensor && !n->weak && n->ndim > 0;
+    /* the unary and binary ops, and activations that offer block kernels
+     * with their exact bits (op_def.blk32 and .f64: sigmoid) */
+    bool ew = n->kind == G_OP && (n->op->kind == OPK_UNARY || n->op->kind == OPK_BINARY ||
+                                  (n->op->kind == OPK_FUNC && n->op->blk32 && n->op->f64 && n->nin == 1));
+    return ew && !removed(n) && n->nkw == 0 && n->is_tensor && !n->weak && n->ndim > 0;
 }
 
 /* Can node i join a chain of output shape `like`?  Its inputs must be the

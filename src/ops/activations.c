@@ -522,6 +522,8 @@ static double leaky_slope(call_t *c)
 
 ACT(linear, k_linear, NULL, NULL)
 ACT(sigmoid, k_sigmoid, sigmoid32_block, NULL)
+/* sigmoid's fp64 scalar kernel, for fused graph chains (op_def.f64) */
+static double sigmoid64(double x) { return k_sigmoid(x, NULL); }
 ACT(sigmoid_d, k_sigmoid_d, NULL, sigmoid_d_avx2)
 ACT(log_sigmoid, k_log_sigmoid, NULL, NULL)
 ACT(log_sigmoid_d, k_log_sigmoid_d, NULL, NULL)
@@ -657,6 +659,7 @@ const op_def_t op_family_activations[] = {
      .shapes = A_SHAPES, .dtypes = "x's dtype (int64 and weak numbers: the session precision); exact",
      .source = "keras.activations.linear", .example = "linear([-1, 0, 2])\ngrad(linear)([1, 2])"},
     {"sigmoid", OPK_FUNC, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
+     .blk32 = sigmoid32_block, .f64 = sigmoid64,
      .deriv = "sigmoid_deriv", .deriv_doc = "sigmoid'(x) = s(x) s(-x) = e/(1+e)^2 with e = exp(-|x|), never y(1-y)",
      .signature = "sigmoid(x)", .summary = "the logistic function 1/(1+e^-x): binary and multi-label outputs",
      .formula = "sigmoid(x) = 1/(1 + e^-x), computed as 1/(1+e) for x >= 0 and e/(1+e) below, e = e^-|x| (no overflow); "

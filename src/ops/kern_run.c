@@ -287,6 +287,7 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         float *o = (float *)c->out + lo;
         const float *a = (const float *)c->in + lo;
         if (c->k) kavx2_un32(c->k, o, a, n);
+        else if (c->op->blk32) c->op->blk32(o, a, n);
         else for (int64_t i = 0; i < n; i++) o[i] = c->op->f32(a[i]);
         return;
     }
@@ -295,6 +296,7 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         int64_t m = n - i < BLK ? n - i : BLK;
         to_f32(t, c->dt, (const uint16_t *)c->in + lo + i, m);
         if (c->k) kavx2_un32(c->k, t, t, m);
+        else if (c->op->blk32) c->op->blk32(t, t, m);
         else for (int64_t j = 0; j < m; j++) t[j] = c->op->f32(t[j]);
         from_f32(c->dt, (uint16_t *)c->out + lo + i, t, m);
     }
@@ -447,7 +449,7 @@ bool kern_unary_ok(const op_def_t *op, dtype_t dt)
 {
     if (!kern_level() || !is_f(dt)) return false;
     int k = kernel_id(op);
-    return dt == DT_FP64 ? op->f64 || k : op->f32 || k;
+    return dt == DT_FP64 ? op->f64 || k : op->f32 || k || op->blk32;
 }
 
 void kern_unary_blk(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)

@@ -65,6 +65,10 @@ typedef struct op_def {
      * derivative rule is then g * deriv(x) (src/autodiff/rules.c). */
     const char *deriv;
     const char *deriv_doc;
+    /* An elementwise OPK_FUNC op (an activation) may also offer its fp32
+     * block kernel and fp64 scalar kernel, giving exactly the op's bits, so
+     * that fused graph chains (src/graph/passes.c) can run it in place. */
+    void (*blk32)(float *out, const float *in, int64_t n);
 } op_def_t;
 
 enum {

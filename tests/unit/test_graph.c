@@ -82,6 +82,7 @@ int main(void)
     }
     const char *composites[] = {
         "tanh(exp(a) * 2 + 1) - a",
+        "tanh(sigmoid(a) * 2 + 1) - a",
         "sum(a * b) + max(a)",
         "sqrt(abs(a)) / (1 + a * a)",
         "(m @ n) * 2 - 1",
