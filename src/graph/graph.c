@@ -102,6 +102,8 @@ typedef struct concrete {
     char *sig_text;         /* for traces(g): "x: fp32[3], n = 3" */
     graph_t *raw, *opt;
     double collapse_diff;   /* affine collapse: max |optimised - eager| on the first call (-1: no collapse) */
+    uint64_t fast[64];      /* the signature in binary (fast_key), for the per-call check; fast_n 0: none */
+    int fast_n;
 } concrete_t;
 
 struct traced {
@@ -769,12 +771,43 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
     }
 }
 
+/* The signature as a few words, for a cheap check at every call: each
+ * argument's dtype, rank, shape, or a number's exact bits.  0 (no fast key)
+ * when an argument is a string, list or model, or input_signature is set:
+ * those go through the text signature. */
+static int fast_key(traced_t *t, int nargs, value_t **args, uint64_t *k, int cap)
+{
+    if (t->input_sig) return 0;
+    int n = 0;
+    if (n < cap) k[n++] = (uint64_t)nargs;
+    for (int i = 0; i < nargs; i++) {
+        value_t *v = args[i];
+        if (v->kind != V_TENSOR || n + 3 + v->u.t.ndim > cap) return 0;
+        k[n++] = (uint64_t)v->u.t.dtype | (uint64_t)v->u.t.weak << 8 | (uint64_t)v->u.t.ndim << 16;
+        if (v->u.t.weak) {
+            uint64_t b;
+            memcpy(&b, tensor_data(v), 8);   /* an int64 or an fp64: 8 bytes either way */
+            k[n++] = b;
+        } else {
+            for (int d = 0; d < v->u.t.ndim; d++) k[n++] = (uint64_t)v->u.t.shape[d];
+        }
+    }
+    return n;
+}
+
 value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                     span_t span)
 {
     (void)kwn; (void)kw;
     traced_t *t = tfn->u.fn.traced;
     if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
+    uint64_t fk[64];
+    int fn = fast_key(t, nargs, args, fk, 64);
+    for (int i = 0; fn && i < t->nc; i++)
+        if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) {
+            t->retraces_in_a_row = 0;
+            return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
+        }
     char key[2048], text[2048];
     signature(t, nargs, args, key, sizeof key, text, sizeof text, span);
     for (int i = 0; i < t->nc; i++)
@@ -838,6 +871,8 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
         t->cap = nc;
     }
     concrete_t *c = &t->c[t->nc++];
+    c->fast_n = fn;
+    memcpy(c->fast, fk, sizeof(uint64_t) * (size_t)fn);
     c->sig = mem_strdup(key);
     c->sig_text = mem_strdup(text);
     c->raw = g;
