@@ -13,7 +13,7 @@
  * and gives wrong results beside ties (e.g. 1 + 2^-11 + 2^-40 must give
  * 1.0009765625 in fp16; PyTorch 1.13 gives 1.0, see tests/refdata/README.md).
  *
- * Build flags: -std=gnu11 -ffp-contract=off; never -ffast-math (it would
+ * Build flags: -std=gnu11 -ffp-contract=off; never the fast-math flags (it would
  * break NaN tests, signed zeros and the strtod round-trip checks).
  */
 #include "tensor/dtype.h"
