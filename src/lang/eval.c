@@ -17,6 +17,7 @@
 #include "ops/indexing.h"
 #include "graph/graph.h"
 #include "util/mem.h"
+#include "util/text.h"
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
@@ -54,28 +55,11 @@ static value_t *constant(const char *name)
     return NULL;
 }
 
-static int edit_distance(const char *a, const char *b)
-{
-    int la = (int)strlen(a), lb = (int)strlen(b);
-    if (la > 40 || lb > 40) return 99;
-    int d[41][41];
-    for (int i = 0; i <= la; i++) d[i][0] = i;
-    for (int j = 0; j <= lb; j++) d[0][j] = j;
-    for (int i = 1; i <= la; i++)
-        for (int j = 1; j <= lb; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
-
 typedef struct near { const char *best; int dist; const char *want; } near_t;
 static void near_cb(const char *name, void *ctx)
 {
     near_t *n = ctx;
-    int d = edit_distance(n->want, name);
+    int d = text_edit_distance(n->want, strlen(n->want), name, strlen(name));
     if (d < n->dist) { n->dist = d; n->best = name; }
 }
 

@@ -6,6 +6,7 @@
 #include "lang/error.h"
 #include "ops/ops.h"
 #include "util/mem.h"
+#include "util/text.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
 #include "view/view.h"
@@ -337,12 +338,8 @@ int session_help(session_t *s, const char *name, FILE *out)
         int bd = 3;
         for (int i = 0; i < op_count(); i++) {
             const char *a = op_at(i)->name;
-            /* cheap distance: common prefix */
-            int d = 0;
-            size_t la = strlen(a), lb = strlen(name);
-            size_t m = la < lb ? la : lb, k = 0;
-            while (k < m && a[k] == name[k]) k++;
-            d = (int)((la > lb ? la : lb) - k);
+            if (op_at(i)->flags & OPF_HIDDEN) continue;
+            int d = text_edit_distance(name, strlen(name), a, strlen(a));
             if (d < bd) { bd = d; best = a; }
         }
         if (best) fprintf(out, "no builtin named '%s'; did you mean '%s'? (:help lists them all)\n", name, best);

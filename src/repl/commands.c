@@ -23,6 +23,7 @@
 #include "graph/graph.h"
 #include "tensor/dtype.h"
 #include "util/mem.h"
+#include "util/text.h"
 #include "view/view.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -524,29 +525,6 @@ const repl_cmd_t *repl_cmd_find(const char *name, size_t len)
     return NULL;
 }
 
-/* Levenshtein distance, for "did you mean"; names here are short. */
-static int edit_distance(const char *a, size_t la, const char *b)
-{
-    size_t lb = strlen(b);
-    if (la > 63)
-        la = 63;
-    if (lb > 63)
-        lb = 63;
-    int prev[64], cur[64];
-    for (size_t j = 0; j <= lb; j++)
-        prev[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        cur[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int sub = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != b[j - 1]);
-            int del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-        memcpy(prev, cur, sizeof(int) * (lb + 1));
-    }
-    return prev[lb];
-}
-
 const char *repl_cmd_nearest(const char *name, size_t len)
 {
     const char *best = "help";
@@ -561,7 +539,7 @@ const char *repl_cmd_nearest(const char *name, size_t len)
         for (int k = 0; k < n; k++) {
             /* A typed prefix ("prec") is nearer than any edit. */
             int d = (len > 0 && strlen(cands[k]) > len && strncasecmp(cands[k], name, len) == 0)
-                    ? 0 : edit_distance(name, len, cands[k]) + 1;
+                    ? 0 : text_edit_distance(name, len, cands[k], strlen(cands[k])) + 1;
             if (d < bestd) {
                 bestd = d;
                 best = cands[k];
