@@ -16,7 +16,7 @@ graph_passes_t graph_passes = { true, true, true, true, true, true, false };
 
 /* ---- graphs ---- */
 
-static gnode_t *g_push(graph_t *g)
+gnode_t *graph_push(graph_t *g)
 {
     if (g->nn == g->cap) {
         int nc = g->cap ? g->cap * 2 : 32;
@@ -290,7 +290,7 @@ static int input_node(tracer_t *t, value_t *v)
             int on = input_node(p, v);
             for (int k = 0; k < t->ncap; k++) if (t->cap_outer[k] == on) return t->cap_inner[k];
             if (t->ncap == 256) err_raise(ERR_LIMIT, err_here(), "a traced while loop uses more than 256 outer values");
-            gnode_t *n = g_push(t->g);
+            gnode_t *n = graph_push(t->g);
             n->kind = G_PARAM;
             n->param = t->nloop + t->ncap;
             set_meta(n, v);
@@ -308,7 +308,7 @@ static int input_node(tracer_t *t, value_t *v)
         for (int i = 0; i < gl->u.sc.cap && !var; i++)
             if (gl->u.sc.e[i].name) var = find_var(gl->u.sc.e[i].val, v, &owner, &field, 0);
     }
-    gnode_t *n = g_push(t->g);
+    gnode_t *n = graph_push(t->g);
     if (var) {
         n->kind = G_VAR;
         n->value = val_ref(owner);
@@ -359,7 +359,7 @@ void graph_record(call_t *c, value_t *out)
     int nin = c->nargs < 64 ? c->nargs : 64, nkw = c->nkw < 64 ? c->nkw : 64;
     for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
     for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
-    gnode_t *n = g_push(t->g);
+    gnode_t *n = graph_push(t->g);
     n->kind = !strcmp(c->op->name, "tprint") ? G_TPRINT : G_OP;
     n->op = c->op;
     n->nin = nin;
@@ -404,7 +404,7 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t 
     value_t *now = taken ? then_v : else_v;
     if (then_v == else_v) return val_ref(now);
     int c = input_node(t, cond), a = input_node(t, then_v), b = input_node(t, else_v);
-    gnode_t *n = g_push(t->g);
+    gnode_t *n = graph_push(t->g);
     n->kind = G_COND;
     n->nin = 3;
     n->in = mem_alloc(3 * sizeof(int));
@@ -455,7 +455,7 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
     t->nloop = n;
     ntracers++;
     for (int i = 0; i < n; i++) {
-        gnode_t *nd = g_push(t->g);
+        gnode_t *nd = graph_push(t->g);
         nd->kind = G_PARAM;
         nd->param = i;
         set_meta(nd, vars[i]);
@@ -483,7 +483,7 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
     for (int i = 0; i < n; i++) in[i] = input_node(p, init[i]);
     for (int k = 0; k < ncap; k++) in[n + k] = caps[k];
     in[n + ncap] = input_node(p, cond0);
-    gnode_t *w = g_push(p->g);
+    gnode_t *w = graph_push(p->g);
     w->kind = G_WHILE;
     w->nin = n + ncap + 1;
     w->in = mem_alloc((size_t)w->nin * sizeof(int));
@@ -510,7 +510,7 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
     paused--;
     val_unref(c);
     for (int i = 0; i < n; i++) {
-        gnode_t *it = g_push(p->g);
+        gnode_t *it = graph_push(p->g);
         it->kind = G_ITEM;
         it->nin = 1;
         it->in = mem_alloc(sizeof(int));
@@ -842,7 +842,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     for (int i = 0; i < nargs && i < 64; i++) {
         value_t *a = args[i];
         if (a->kind == V_TENSOR && !a->u.t.weak) {
-            gnode_t *n = g_push(tr->g);
+            gnode_t *n = graph_push(tr->g);
             n->kind = G_PARAM;
             n->param = i;
             set_meta(n, a);

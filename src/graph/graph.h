@@ -139,6 +139,8 @@ double graph_collapse_diff(value_t *tfn, int i);
 typedef struct graph_passes { bool fold, cse, identities, dce, collapse, fuse, collapse_lowp; } graph_passes_t;
 extern graph_passes_t graph_passes;
 
+/* A new zeroed node at the end of g (the array may move). */
+gnode_t *graph_push(graph_t *g);
 /* :passes [NAME on|off]: list or switch the passes; returns 1 on a bad name. */
 int graph_passes_command(const char *arg, FILE *out);
 

@@ -88,23 +88,10 @@ static bool const_scalar(const graph_t *g, int id, double want)
     return v == want && !signbit(v);
 }
 
-static gnode_t *push(graph_t *g)
-{
-    if (g->nn == g->cap) {
-        int nc = g->cap * 2 + 8;
-        g->n = mem_realloc(g->n, (size_t)g->cap * sizeof(gnode_t), (size_t)nc * sizeof(gnode_t));
-        g->cap = nc;
-    }
-    gnode_t *n = &g->n[g->nn++];
-    memset(n, 0, sizeof *n);
-    n->span = SPAN_NONE;
-    return n;
-}
-
 /* A new op node (appended; the final reorder puts it in place). */
 static int add_op(graph_t *g, const char *opname, int a, int b, const gnode_t *like, const char *why)
 {
-    gnode_t *n = push(g);
+    gnode_t *n = graph_push(g);
     n->kind = G_OP;
     n->op = op_find(opname);
     n->nin = 2;

@@ -401,17 +401,27 @@ static const char *special_text(double x)
  * least two exponent digits, as C and Python write them), but integral values
  * have no ".0" ("100", not "100.0").  Plain %.{p}g is not used for the layout
  * because its threshold is p itself: 100 would come out "1e+02". */
+/* Split "%e" text "-d.ddde-XX" into its sign and digits; returns a pointer
+ * to the 'e' (the exponent follows). */
+static const char *split_e(const char *tmp, char *digs, int *nd, int *neg)
+{
+    const char *c = tmp;
+    *nd = 0;
+    *neg = 0;
+    if (*c == '-') { *neg = 1; c++; }
+    for (; *c && *c != 'e'; c++)
+        if (*c >= '0' && *c <= '9' && *nd < 31) digs[(*nd)++] = *c;
+    return c;
+}
+
 /* tmp holds "%.*e" of x ("-d.ddddde-XX"); replace it by the mantissa one
  * unit of the last place up or down if that round-trips to x (the closer of
  * the two when both do).  Returns 1 when tmp was replaced. */
 static int shortest_neighbour(char *tmp, size_t cap, double x)
 {
     char digs[32];
-    int nd = 0, neg = 0;
-    const char *c = tmp;
-    if (*c == '-') { neg = 1; c++; }
-    for (; *c && *c != 'e'; c++)
-        if (*c >= '0' && *c <= '9') digs[nd++] = *c;
+    int nd, neg;
+    const char *c = split_e(tmp, digs, &nd, &neg);
     if (nd < 2 || nd > 18) return 0;
     digs[nd] = 0;
     int X = atoi(c + 1);
@@ -451,13 +461,9 @@ int dtype_format_shortest(char *out, int cap, double x)
         if (p >= 2 && shortest_neighbour(tmp, sizeof tmp, x)) break;
     }
     if (p > 17) p = 17;
-    /* split "-d.ddde-XX" into sign, digits and exponent */
     char digs[32];
-    int nd = 0, neg = 0;
-    const char *c = tmp;
-    if (*c == '-') { neg = 1; c++; }
-    for (; *c && *c != 'e'; c++)
-        if (*c >= '0' && *c <= '9') digs[nd++] = *c;
+    int nd, neg;
+    const char *c = split_e(tmp, digs, &nd, &neg);
     int X = atoi(c + 1);
     while (nd > 1 && digs[nd - 1] == '0') nd--;   /* defensive: drop trailing zeros */
     digs[nd] = '\0';

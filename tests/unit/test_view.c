@@ -25,27 +25,7 @@ static int run(const char *text)
 
 static const view_figure_t *fig(void) { return view_last_figure(); }
 
-/* The colour of pixel (x, y) of an ARGB32/RGB24 image, 0xRRGGBB. */
-static uint32_t pixel(cairo_surface_t *s, int x, int y)
-{
-    unsigned char *d = cairo_image_surface_get_data(s);
-    int st = cairo_image_surface_get_stride(s);
-    return *(uint32_t *)(d + (size_t)y * st + (size_t)x * 4) & 0xFFFFFF;
-}
-
-/* Is a pixel within a 2-pixel neighbourhood of (x, y) of colour c (each
- * channel within 40: antialiasing blends the edges)? */
-static int near_colour(cairo_surface_t *s, double x, double y, uint32_t c)
-{
-    for (int dy = -2; dy <= 2; dy++)
-        for (int dx = -2; dx <= 2; dx++) {
-            uint32_t p = pixel(s, (int)x + dx, (int)y + dy);
-            int ok = 1;
-            for (int k = 0; k < 24; k += 8) if (abs((int)((p >> k) & 255) - (int)((c >> k) & 255)) > 40) ok = 0;
-            if (ok) return 1;
-        }
-    return 0;
-}
+#include "pixels.h"
 
 static int has_vline_near(const view_figure_t *f, double x)
 {
