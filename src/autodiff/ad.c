@@ -221,7 +221,7 @@ value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char
     const node_t *nodes[8] = {0};
     NN_ASSERT(nargs <= 8 && nkw <= 8);
     for (int i = 0; i < 8; i++) sp[i] = ksp[i] = err_here();
-    call_t c = { op, err_here(), nargs, args, sp, nkw, kwn, kw, ksp, nodes, s };
+    call_t c = { op, err_here(), nargs, args, sp, nkw, kwn, kw, ksp, nodes, s, false };
     return op_call(&c);
 }
 
@@ -323,19 +323,29 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         if (!G[i]) continue;
         ad_node_t *n = &t->nodes[i];
         if (n->kind == AD_LEAF) continue;
-        value_t *gin[16];
-        for (int j = 0; j < 16 && j < (n->nin > 0 ? n->nin : 1); j++) gin[j] = NULL;   /* not = {0}: a rep stos per node */
+        value_t *gin_small[16], **gin = gin_small;
+        if (n->nin > 16) {
+            /* a literal or stack of many watched items: one buffer grown as
+             * needed (backward never runs inside a rule, so it is not reentered) */
+            static value_t **big;
+            static int bigcap;
+            if (n->nin > bigcap) {
+                big = mem_realloc(big, (size_t)bigcap * sizeof *big, (size_t)n->nin * sizeof *big);
+                bigcap = n->nin;
+            }
+            gin = big;
+        }
+        for (int j = 0; j < (n->nin > 0 ? n->nin : 1); j++) gin[j] = NULL;   /* not = {0}: a rep stos per node */
         if (n->kind == AD_OP) {
             ad_rule_fn rule = rule_cached(n->op);
             if (!rule)
                 err_raise(ERR_TYPE, err_here(), "grad: '%s' has no derivative rule (it is not differentiable here)",
                           n->op->name);
-            NN_ASSERT(n->nin <= 16);
             rule(n, G[i], gin, s);
         } else if (n->kind == AD_CUSTOM) {
             gin[0] = n->back(G[i], n->in[0], n->aux, s);
         }
-        for (int j = 0; j < n->nin && j < 16; j++) {
+        for (int j = 0; j < n->nin; j++) {
             if (!gin[j]) continue;
             int k = link_of(n->in[j], t->id);
             if (k < 0) { val_unref(gin[j]); continue; }

@@ -353,15 +353,57 @@ R(r_matmul)
 /* ---- shape ops ---- */
 
 /* x[sel]: scatter g back (index_scatter); and the reverse */
+/* index_select: g goes back to the selected places of zeros shaped like x
+ * (index_scatter onto zeros: the transpose of a gather). */
 R(r_index_select)
 {
-    value_t *args[3] = { g, IN(0), IN(1) };
+    dtype_t dt = g->u.t.weak || g->u.t.dtype == DT_INT64 ? op_settings(s)->precision : (dtype_t)g->u.t.dtype;
+    int64_t nd = IN(0)->u.t.ndim;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
+    memcpy(tensor_data(shape), IN(0)->u.t.shape, sizeof(int64_t) * (size_t)nd);
+    value_t *dts = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
+    const char *kn[1] = {"dtype"};
+    value_t *z = ad_opk("zeros", 1, &shape, 1, kn, &dts, s);
+    value_t *args[3] = { z, g, IN(1) };
     gin[0] = ad_opk("index_scatter", 3, args, 0, NULL, NULL, s);
+    U(shape); U(dts); U(z);
 }
+/* index_scatter(x, v, sel): x's gradient is g with the selection zeroed
+ * (those elements were overwritten); v's is g at the selection, summed when
+ * v was broadcast from one element. */
 R(r_index_scatter)
 {
-    value_t *args[2] = { g, IN(2) };
-    gin[0] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);
+    value_t *zero = tensor_weak_int(0);
+    value_t *a0[3] = { g, zero, IN(2) };
+    gin[0] = ad_opk("index_scatter", 3, a0, 0, NULL, NULL, s);
+    value_t *a1[2] = { g, IN(2) };
+    value_t *gv = ad_opk("index_select", 2, a1, 0, NULL, NULL, s);
+    if (IN(1)->u.t.size == 1 && !tensor_same_shape(gv, IN(1))) {
+        value_t *t = ad_op1("sum", gv, s);
+        U(gv);
+        gv = reshape_like(t, IN(1), s);
+        U(t);
+    }
+    gin[1] = gv;
+    U(zero);
+}
+/* literal [a, b, ...]: item k receives g[k] */
+R(r_literal)
+{
+    for (int k = 0; k < n->nin; k++) {
+        if (IN(k)->kind != V_TENSOR || !IN(k)->u.t.ad) continue;
+        sel_t sel = { .nd = g->u.t.ndim };
+        for (int d = 0; d < g->u.t.ndim; d++) {
+            sel.start[d] = d ? 0 : k;
+            sel.step[d] = 1;
+            sel.count[d] = d ? g->u.t.shape[d] : 1;
+            sel.keep[d] = d != 0;
+        }
+        value_t *st = sel_to_tensor(&sel);
+        value_t *args[2] = { g, st };
+        gin[k] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);
+        U(st);
+    }
 }
 /* stack: item k's gradient is g[k] */
 R(r_stack)
@@ -378,7 +420,7 @@ R(r_stack)
         gin[0] = val_ref(g);
         return;
     }
-    for (int k = 0; k < n->nin && k < 16; k++) {
+    for (int k = 0; k < n->nin; k++) {
         sel_t sel = { .nd = g->u.t.ndim };
         for (int d = 0; d < g->u.t.ndim; d++) {
             sel.start[d] = d == a ? k : 0;
@@ -410,7 +452,7 @@ R(r_concat)
         gin[0] = reshape_like(g, IN(0), s);
         return;
     }
-    for (int k = 0; k < n->nin && k < 16; k++) {
+    for (int k = 0; k < n->nin; k++) {
         int64_t len = IN(k)->u.t.ndim ? IN(k)->u.t.shape[a] : 1;
         sel_t sel = { .nd = g->u.t.ndim };
         for (int d = 0; d < g->u.t.ndim; d++) {
@@ -591,6 +633,7 @@ static const rule_entry_t rules[] = {
     {"index_select", r_index_select, "the gradient scattered back to the selected places"},
     {"index_scatter", r_index_scatter, "the gradient gathered from the selection"},
     {"stack", r_stack, "item k receives g[k]"},
+    {"literal", r_literal, "item k receives g[k]"},
     {"concat", r_concat, "each piece receives its slice of g"},
     {"transpose", r_transpose, "the gradient transposed back"},
     /* comparisons, isnan etc. produce 0/1: no gradient flows */

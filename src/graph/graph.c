@@ -355,20 +355,24 @@ void graph_record(call_t *c, value_t *out)
      * ops that are already nodes: the graph keeps those, so the passes see
      * the matmuls and adds inside a dense layer (affine collapse) */
     if (out->kind == V_TENSOR && out->u.t.gid == t->id) return;
-    int in[64], kw[64];
-    int nin = c->nargs < 64 ? c->nargs : 64, nkw = c->nkw < 64 ? c->nkw : 64;
+    int nin = c->nargs, nkw = c->nkw;
+    /* the executor and the passes call a node's op with at most 64 inputs */
+    if (nin > 64 || nkw > 64)
+        err_raise(ERR_LIMIT, c->span, "%s with %d inputs cannot be traced (at most 64 inputs to one graph node); "
+                  "build the tensor with stack() or concat() of fewer pieces", c->op->name, nin > 64 ? nin : nkw);
+    /* input nodes first (they may push constants), then this node */
+    int *in = mem_alloc((size_t)nin * sizeof(int)), *kw = mem_alloc((size_t)nkw * sizeof(int));
     for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
     for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
     gnode_t *n = graph_push(t->g);
     n->kind = !strcmp(c->op->name, "tprint") ? G_TPRINT : G_OP;
     n->op = c->op;
     n->nin = nin;
-    n->in = mem_alloc((size_t)nin * sizeof(int));
-    memcpy(n->in, in, (size_t)nin * sizeof(int));
+    n->in = in;
     n->nkw = nkw;
     n->kwn = mem_alloc((size_t)nkw * sizeof(char *));
-    n->kw = mem_alloc((size_t)nkw * sizeof(int));
-    for (int i = 0; i < nkw; i++) { n->kwn[i] = mem_strdup(c->kw_names[i]); n->kw[i] = kw[i]; }
+    n->kw = kw;
+    for (int i = 0; i < nkw; i++) n->kwn[i] = mem_strdup(c->kw_names[i]);
     n->region = t->region;
     set_meta(n, out);
     set_origin(n);
@@ -670,7 +674,7 @@ static value_t *run_op(gnode_t *n, value_t **vals, session_t *s)
     const node_t *nodes[64] = {0};
     for (int i = 0; i < n->nin; i++) { args[i] = vals[n->in[i]]; sp[i] = n->span; }
     for (int i = 0; i < n->nkw; i++) { kw[i] = vals[n->kw[i]]; ksp[i] = n->span; }
-    call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, ksp, nodes, s };
+    call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, ksp, nodes, s, false };
     return op_call(&c);
 }
 

@@ -144,7 +144,7 @@ static int fold(graph_t *g, session_t *s)
         const node_t *nodes[64] = {0};
         for (int j = 0; j < n->nin; j++) { args[j] = g->n[n->in[j]].value; sp[j] = n->span; }
         for (int j = 0; j < n->nkw; j++) kw[j] = g->n[n->kw[j]].value;
-        call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, sp, nodes, s };
+        call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, sp, nodes, s, false };
         err_frame_t f;
         if (err_try(&f) == 0) {
             value_t *v = op_call(&c);
@@ -506,7 +506,7 @@ static value_t *run_chain_op(gnode_t *c, value_t **in, session_t *s)
 {
     span_t sp[4] = { c->span, c->span, c->span, c->span };
     const node_t *nodes[4] = {0};
-    call_t call = { c->op, c->span, c->nin, in, sp, 0, NULL, NULL, NULL, nodes, s };
+    call_t call = { c->op, c->span, c->nin, in, sp, 0, NULL, NULL, NULL, nodes, s, false };
     return op_call(&call);
 }
 

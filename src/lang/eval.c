@@ -12,7 +12,6 @@
 #include "lang/print.h"
 #include "lang/error.h"
 #include "ops/ops.h"
-#include "ops/shape.h"
 #include "autodiff/ad.h"
 #include "ops/indexing.h"
 #include "graph/graph.h"
@@ -38,6 +37,37 @@ static void stack_check(span_t span)
 }
 
 static value_t *none_new(void) { return val_new(V_NONE); }
+
+/* ---- the one path ----
+ * Every construct that makes or changes a tensor (operators, `x'`, `.T`,
+ * literals, indexing, index assignment, unpacking, `for` over a tensor)
+ * calls an op through op_call, so eager evaluation, grad's tape, the tracer
+ * and the graph executor all see the same op (DESIGN.md §4).  Operators
+ * bind to ops found in the table, never to names the user can rebind. */
+static const op_def_t *op_named(const char *name)
+{
+    const op_def_t *op = op_find(name);
+    NN_ASSERT(op);
+    return op;
+}
+static const op_def_t *op_neg, *op_transp, *op_select, *op_scatter, *op_literal, *op_cast, *op_reshape;
+#define OP(var, name) ((var) ? (var) : ((var) = op_named(name)))
+
+static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **args, const span_t *spans,
+                       int nkw, const char **kwn, value_t **kw, span_t span, bool reuse_first)
+{
+    const node_t *nodes[8] = {0};
+    span_t sp[8], ksp[4];
+    NN_ASSERT(nkw <= 4);
+    for (int i = 0; i < nkw; i++) ksp[i] = span;
+    if (!spans && nargs <= 8) {
+        for (int i = 0; i < nargs; i++) sp[i] = span;
+        spans = sp;
+    }   /* else NULL: every argument's span is the call's (ops.h) */
+    call_t c = { op, span, nargs, args, (span_t *)spans, nkw, kwn, kw, ksp, nargs <= 8 ? nodes : NULL, s, reuse_first };
+    err_set_here(span);
+    return op_call(&c);
+}
 
 /* ---- names ---- */
 
@@ -104,89 +134,29 @@ static bool truthy(const value_t *v, span_t span)
 /* ---- tensor literals ---- */
 
 /* [a, b, ...]: items that are all numbers/tensors of one shape stack into a
- * tensor with a new leading axis (like numpy.array); anything else makes a
- * list.  Numbers alone give the session precision — or, when `exact`, a
- * weak fp64 tensor holding the exact literal values, for a cast to round
- * once. */
-static value_t *make_literal(session_t *s, value_t **items, int n, bool exact)
+ * tensor with a new leading axis (like numpy.array) through the `literal`
+ * op (src/ops/create.c), so grad and trace see it; anything else makes a
+ * list.  `exact` asks for a weak fp64 tensor holding the exact literal
+ * values, for a cast to round once. */
+static value_t *make_literal(session_t *s, const node_t *lit, value_t **items, int n, bool exact)
 {
-    /* Items that grad is watching stack through the op, so the tape sees it. */
-    for (int i = 0; (ad_active() || graph_tracing()) && i < n; i++)
-        if (items[i]->kind == V_TENSOR && (items[i]->u.t.ad || graph_is_traced(items[i]))) {
-            bool same = true;
-            for (int k = 1; k < n; k++)
-                if (items[k]->kind != V_TENSOR || !tensor_same_shape(items[0], items[k])) same = false;
-            if (same && n == 1) {
-                /* [x]: a new leading axis (stack of one tensor would split it) */
-                int64_t nd = items[0]->u.t.ndim + 1;
-                value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
-                ((int64_t *)tensor_data(shape))[0] = 1;
-                memcpy((int64_t *)tensor_data(shape) + 1, items[0]->u.t.shape, sizeof(int64_t) * (size_t)(nd - 1));
-                value_t *args[2] = { items[0], shape };
-                value_t *r = ad_opk("reshape", 2, args, 0, NULL, NULL, s);
-                val_unref(shape);
-                return r;
-            }
-            if (same) return ad_opk("stack", n, items, 0, NULL, NULL, s);
-            break;
-        }
-    bool all_tensors = true, all_weak = true;
-    for (int i = 0; i < n; i++) {
-        if (items[i]->kind != V_TENSOR) { all_tensors = false; break; }
-        if (!items[i]->u.t.weak) all_weak = false;
-        if (i && !tensor_same_shape(items[0], items[i])) { all_tensors = false; break; }
-    }
+    bool all_tensors = true;
+    for (int i = 0; i < n && all_tensors; i++)
+        if (items[i]->kind != V_TENSOR || (i && !tensor_same_shape(items[0], items[i]))) all_tensors = false;
     if (!all_tensors) {
         value_t *l = list_new(n);
         for (int i = 0; i < n; i++) list_push_take(l, val_ref(items[i]));
         return l;
     }
-    dtype_t dt = s->set.precision;
-    bool weak_out = false;
-    if (all_weak && exact) {
-        /* exact values for a cast: integers stay int64 (no rounding through
-         * a double beyond 2^53), anything else fp64 */
-        dt = DT_INT64;
-        for (int i = 0; i < n; i++) if (items[i]->u.t.dtype != DT_INT64) dt = DT_FP64;
-        weak_out = true;
-    }
-    else if (!all_weak) {
-        int first = 1;
-        for (int i = 0; i < n; i++)
-            if (!items[i]->u.t.weak) {
-                dtype_t d = (dtype_t)items[i]->u.t.dtype;
-                dt = first ? d : dtype_promote(dt, d);
-                first = 0;
-            }
-        if (dt == DT_INT64) {
-            for (int i = 0; i < n; i++)
-                if (items[i]->u.t.weak && items[i]->u.t.dtype != DT_INT64) dt = s->set.precision;
-        }
-    }
-    int64_t shape[NN_MAX_DIMS];
-    int nd = n ? items[0]->u.t.ndim : 0;
-    if (nd + 1 > NN_MAX_DIMS) err_raise(ERR_SHAPE, err_here(), "a tensor has at most %d dimensions", NN_MAX_DIMS);
-    shape[0] = n;
-    for (int i = 0; i < nd; i++) shape[i + 1] = items[0]->u.t.shape[i];
-    value_t *t = tensor_new_raw(dt, nd + 1, shape);
-    int64_t per = n ? items[0]->u.t.size : 0;
-    for (int i = 0; i < n; i++) {
-        value_t *it = items[i];
-        /* A weak item that is itself a stacked weak literal holds exact fp64. */
-        if (dt == DT_INT64 && it->u.t.dtype == DT_INT64) {
-            memcpy((int64_t *)tensor_data(t) + i * per, tensor_data(it), (size_t)per * sizeof(int64_t));
-        } else if (dt == DT_INT64) {
-            for (int64_t k = 0; k < per; k++) ((int64_t *)tensor_data(t))[i * per + k] = (int64_t)tensor_get_f64(it, k);
-        } else if (it->u.t.dtype == DT_INT64) {
-            dtype_convert(dt, (char *)tensor_data(t) + (size_t)(i * per) * dtype_traits[dt].size, DT_INT64,
-                          tensor_data(it), per);
-        } else {
-            dtype_convert(dt, (char *)tensor_data(t) + (size_t)(i * per) * dtype_traits[dt].size,
-                          (dtype_t)it->u.t.dtype, tensor_data(it), per);
-        }
-    }
-    t->u.t.weak = weak_out;
-    return t;
+    /* the items' spans, for errors at an item; a long literal's errors
+     * point at the whole literal */
+    span_t spans[64];
+    for (int i = 0; i < n && i < 64; i++) spans[i] = lit->items[i]->span;
+    value_t *one = tensor_weak_int(1);
+    const char *kn[1] = { "exact" };
+    value_t *r = run_op(s, OP(op_literal, "literal"), n, items, n <= 64 ? spans : NULL, exact ? 1 : 0, kn, &one, lit->span, false);
+    val_unref(one);
+    return r;
 }
 
 static bool is_literal_node(const node_t *n)
@@ -246,7 +216,7 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n)
         for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_exact_literal(s, n->items[i]));
         ragged_check(n, tmp);
         err_set_here(n->span);
-        value_t *r = make_literal(s, tmp->u.list.items, n->nitems, true);
+        value_t *r = make_literal(s, n, tmp->u.list.items, n->nitems, true);
         val_unref(tmp);
         return r;
     }
@@ -343,12 +313,7 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
     value_t *st = sel_to_tensor(&sel);
     value_t *args[2] = { t, st };
     span_t spans[2] = { n->a->span, n->op_span };
-    const node_t *nodes[2] = { n->a, NULL };
-    static const op_def_t *select;
-    if (!select) select = op_find("index_select");
-    call_t c = { select, n->span, 2, args, spans, 0, NULL, NULL, NULL, nodes, s };
-    err_set_here(n->span);
-    value_t *r = op_call(&c);
+    value_t *r = run_op(s, OP(op_select, "index_select"), 2, args, spans, 0, NULL, NULL, n->span, false);
     val_unref(st);
     val_unref(t);
     return r;
@@ -489,7 +454,7 @@ value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args
         span_t kspans[MAX_ARGS];
         for (int i = 0; i < nargs && i < MAX_ARGS; i++) { spans[i] = span; nodes[i] = NULL; }
         for (int i = 0; i < nkw && i < MAX_ARGS; i++) kspans[i] = span;
-        call_t c = { fn->u.fn.op, span, nargs, args, spans, nkw, kwn, kw, kspans, nodes, s };
+        call_t c = { fn->u.fn.op, span, nargs, args, spans, nkw, kwn, kw, kspans, nodes, s, false };
         err_set_here(span);
         return op_call(&c);
     }
@@ -537,7 +502,7 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     } else if (fn->u.fn.traced) {
         r = graph_call(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.op) {
-        call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s };
+        call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s, false };
         err_set_here(n->span);
         r = op_call(&c);
     } else {
@@ -566,7 +531,7 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
             r = str_new(nm, strlen(nm));
         } else if (!strcmp(n->name, "ndim")) r = tensor_weak_int(o->u.t.ndim);
         else if (!strcmp(n->name, "size")) r = tensor_weak_int(o->u.t.size);
-        else if (!strcmp(n->name, "T")) r = op_transpose(o, n->span);
+        else if (!strcmp(n->name, "T")) r = run_op(s, OP(op_transp, "transpose"), 1, &o, &n->a->span, 0, NULL, NULL, n->span, false);
     }
     if (o->kind == V_SCOPE && n->name[0] != '_') {
         value_t *f = scope_get_local(o, n->name);
@@ -604,7 +569,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_expr(s, n->items[i], scope));
         ragged_check(n, tmp);
         err_set_here(n->span);
-        value_t *r = make_literal(s, tmp->u.list.items, n->nitems, false);
+        value_t *r = make_literal(s, n, tmp->u.list.items, n->nitems, false);
         val_unref(tmp);
         return r;
     }
@@ -614,9 +579,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
             if (v->kind != V_TENSOR) err_raise(ERR_TYPE, n->op_span, "unary + needs a number or tensor, not a %s", val_kind_name(v));
             return v;
         }
-        value_t *fn = lookup(s, "negative", s->globals, n->op_span);
-        value_t *r = eval_call_value(s, fn, 1, &v, n->op_span);
-        val_unref(fn);
+        value_t *r = run_op(s, OP(op_neg, "negative"), 1, &v, &n->a->span, 0, NULL, NULL, n->op_span, false);
         val_unref(v);
         return r;
     }
@@ -631,7 +594,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         value_t *args[2] = { a, b };
         span_t spans[2] = { n->a->span, n->b->span };
         const node_t *nodes[2] = { n->a, n->b };
-        call_t c = { op_for_binop(n->op), n->op_span, 2, args, spans, 0, NULL, NULL, NULL, nodes, s };
+        call_t c = { op_for_binop(n->op), n->op_span, 2, args, spans, 0, NULL, NULL, NULL, nodes, s, false };
         value_t *r = op_call(&c);
         val_unref(a);
         val_unref(b);
@@ -659,8 +622,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     case N_MEMBER: return eval_member(s, n, scope);
     case N_TRANSPOSE: {
         value_t *a = eval_expr(s, n->a, scope);
-        err_set_here(n->span);
-        value_t *r = op_transpose(a, n->span);
+        value_t *r = run_op(s, OP(op_transp, "transpose"), 1, &a, &n->a->span, 0, NULL, NULL, n->span, false);
         val_unref(a);
         return r;
     }
@@ -673,18 +635,39 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
 
 /* ---- statements ---- */
 
-typedef struct sctx { const char *src; size_t es; dtype_t dt; const value_t *v; int64_t vn; } sctx_t;
-static void scatter_cb(int64_t off, int64_t k, void *ctx)
+/* t[i] along the first axis (unpacking, `for r in t`): index_select. */
+static value_t *row_of(session_t *s, value_t *t, int64_t i, span_t span)
 {
-    sctx_t *c = ctx;
-    double x = tensor_get_f64(c->v, c->vn == 1 ? 0 : k);
-    if (c->dt == DT_INT64) ((int64_t *)c->src)[off] = (int64_t)x;
-    else dtype_store_f64(c->dt, (void *)c->src, off, x);
+    sel_t sel = { .nd = t->u.t.ndim };
+    for (int d = 0; d < sel.nd; d++) {
+        sel.start[d] = d ? 0 : i;
+        sel.step[d] = 1;
+        sel.count[d] = d ? t->u.t.shape[d] : 1;
+        sel.keep[d] = d != 0;
+    }
+    value_t *st = sel_to_tensor(&sel);
+    value_t *args[2] = { t, st };
+    value_t *r = run_op(s, OP(op_select, "index_select"), 2, args, NULL, 0, NULL, NULL, span, false);
+    val_unref(st);
+    return r;
 }
 
-/* x[i, j] = v: copy-on-write (a tensor shared with another name or with the
- * statement's undo snapshot is copied first), then write v broadcast to the
- * selection, rounded once to x's dtype. */
+/* The one element of a size-1 tensor as a 0-d tensor: reshape(v, []). */
+static value_t *flat0(session_t *s, value_t *v, span_t span)
+{
+    int64_t z = 0;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &z);
+    value_t *a[2] = { v, shape };
+    value_t *r = run_op(s, OP(op_reshape, "reshape"), 2, a, NULL, 0, NULL, NULL, span, false);
+    val_unref(shape);
+    return r;
+}
+
+/* x[i, j] = v runs index_scatter(x, v, sel): x with the selection set to
+ * v (broadcast, rounded once to x's dtype), which becomes x's new value.
+ * The variable's tensor is passed with reuse_first: when nothing else
+ * holds it or its storage (and no tape or tracer is watching), the op may
+ * write in place instead of copying (copy-on-write). */
 static void assign_index(session_t *s, const node_t *target, value_t *v, value_t *scope)
 {
     if (target->a->kind != N_NAME)
@@ -699,21 +682,11 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
     if (v->kind != V_TENSOR) err_raise(ERR_TYPE, target->span, "cannot store a %s in a tensor", val_kind_name(v));
     sel_t sel;
     build_sel(s, t, target, scope, &sel);
-    int64_t shape[NN_MAX_DIMS];
-    int nd = 0;
-    int64_t total = 1;
-    for (int d = 0; d < sel.nd; d++) { total *= sel.count[d]; if (sel.keep[d]) shape[nd++] = sel.count[d]; }
-    if (v->u.t.size != 1 && !(v->u.t.ndim == nd && memcmp(v->u.t.shape, shape, sizeof(int64_t) * nd) == 0)) {
-        char a[128], b[128];
-        tensor_shape_str(a, sizeof a, nd, shape);
-        tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
-        err_raise(ERR_SHAPE, target->span, "shape mismatch: the selection has shape %s but the value has shape %s", a, b);
-    }
-    (void)total;
-    value_t *w = t->refs > 1 ? tensor_copy(t) : val_ref(t);
-    w->u.t.weak = 0;
-    sctx_t c = { tensor_data(w), (size_t)dtype_traits[w->u.t.dtype].size, (dtype_t)w->u.t.dtype, v, v->u.t.size };
-    sel_walk(w->u.t.shape, &sel, scatter_cb, &c);
+    value_t *st = sel_to_tensor(&sel);
+    value_t *args[3] = { t, v, st };
+    span_t spans[3] = { target->a->span, target->span, target->span };
+    value_t *w = run_op(s, OP(op_scatter, "index_scatter"), 3, args, spans, 0, NULL, NULL, target->span, true);
+    val_unref(st);
     scope_set(sc, name, w);
     val_unref(w);
 }
@@ -722,7 +695,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
  * tensor) its shape, so a layer stays a working layer.  The new tensor is
  * stored in the field's dtype.  (Records are shared: an assignment made
  * by a statement that fails later is not undone.) */
-static void assign_member(value_t *o, const node_t *t, value_t *v)
+static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
 {
     if (o->kind != V_SCOPE || t->name[0] == '_')
         err_raise(ERR_TYPE, t->span, "a %s's member '%s' can't be assigned", val_kind_name(o), t->name);
@@ -738,11 +711,27 @@ static void assign_member(value_t *o, const node_t *t, value_t *v)
             tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
             err_raise(ERR_SHAPE, t->span, "shape mismatch: '%s' has shape %s, the new value has shape %s", t->name, a, b);
         }
-        value_t *nv = tensor_new_raw((dtype_t)old->u.t.dtype, old->u.t.ndim, old->u.t.shape);
-        for (int64_t i = 0; i < nv->u.t.size; i++) {
-            double x = tensor_get_f64(v, scalar_ok ? 0 : i);
-            if (nv->u.t.dtype == DT_INT64) ((int64_t *)tensor_data(nv))[i] = (int64_t)x;
-            else dtype_store_f64((dtype_t)nv->u.t.dtype, tensor_data(nv), i, x);
+        /* the whole field set to v: index_scatter over every element, so
+         * the conversion to the field's dtype is an op grad and trace see */
+        value_t *nv;
+        if (old->u.t.ndim == 0) {
+            value_t *a[2] = { v, str_new(dtype_traits[old->u.t.dtype].name, strlen(dtype_traits[old->u.t.dtype].name)) };
+            nv = run_op(s, OP(op_cast, "cast"), 2, a, NULL, 0, NULL, NULL, t->span, false);
+            val_unref(a[1]);
+            if (nv->u.t.ndim != 0) {   /* a (1,) value into a 0-d field */
+                value_t *r = row_of(s, nv, 0, t->span);
+                val_unref(nv);
+                nv = r;
+            }
+        } else {
+            sel_t sel = { .nd = old->u.t.ndim };
+            for (int d = 0; d < sel.nd; d++) { sel.start[d] = 0; sel.step[d] = 1; sel.count[d] = old->u.t.shape[d]; sel.keep[d] = true; }
+            value_t *st = sel_to_tensor(&sel), *vv = v;
+            if (scalar_ok && v->u.t.ndim > 0 && !tensor_same_shape(old, v)) vv = flat0(s, v, t->span);
+            value_t *a[3] = { old, vv, st };
+            nv = run_op(s, OP(op_scatter, "index_scatter"), 3, a, NULL, 0, NULL, NULL, t->span, false);
+            if (vv != v) val_unref(vv);
+            val_unref(st);
         }
         scope_set(o, t->name, nv);
         val_unref(nv);
@@ -764,7 +753,7 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
             assign_index(s, t, v, scope);
         } else if (t->kind == N_MEMBER) {
             value_t *o = eval_expr(s, t->a, scope);
-            assign_member(o, t, v);
+            assign_member(s, o, t, v);
             val_unref(o);
         } else {
             err_raise(ERR_SYNTAX, t->span, "cannot assign to this");
@@ -781,14 +770,7 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
     for (int i = 0; i < n->nitems; i++) {
         if (n->items[i]->kind != N_NAME) err_raise(ERR_SYNTAX, n->items[i]->span, "unpacking assigns to names only");
         if (v->kind == V_LIST) list_push_take(parts, val_ref(v->u.list.items[i]));
-        else {
-            int64_t sh[NN_MAX_DIMS];
-            for (int d = 1; d < v->u.t.ndim; d++) sh[d - 1] = v->u.t.shape[d];
-            value_t *p = tensor_new_raw((dtype_t)v->u.t.dtype, v->u.t.ndim - 1, sh);
-            size_t bytes = (size_t)p->u.t.size * dtype_traits[v->u.t.dtype].size;
-            memcpy(tensor_data(p), (char *)tensor_data(v) + bytes * i, bytes);
-            list_push_take(parts, p);
-        }
+        else list_push_take(parts, row_of(s, v, i, n->a->span));
     }
     for (int i = 0; i < n->nitems; i++) scope_set(scope, n->items[i]->name, parts->u.list.items[i]);
     val_unref(parts);
@@ -1063,14 +1045,9 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
             err_check_interrupt();
             value_t *x;
             if (it->kind == V_LIST) x = val_ref(it->u.list.items[i]);
-            else if (it->u.t.ndim == 1 && it->u.t.dtype == DT_INT64) x = tensor_weak_int(((int64_t *)tensor_data(it))[i]);
-            else {
-                int64_t sh[NN_MAX_DIMS];
-                for (int d = 1; d < it->u.t.ndim; d++) sh[d - 1] = it->u.t.shape[d];
-                x = tensor_new_raw((dtype_t)it->u.t.dtype, it->u.t.ndim - 1, sh);
-                size_t bytes = (size_t)x->u.t.size * dtype_traits[it->u.t.dtype].size;
-                memcpy(tensor_data(x), (char *)tensor_data(it) + bytes * i, bytes);
-            }
+            else if (it->u.t.ndim == 1 && it->u.t.dtype == DT_INT64 && !it->u.t.ad && !graph_is_traced(it))
+                x = tensor_weak_int(((int64_t *)tensor_data(it))[i]);   /* range(n): exact host counters */
+            else x = row_of(s, it, i, n->a->span);
             scope_set(scope, n->name, x);
             val_unref(x);
             bool stop;

@@ -269,6 +269,17 @@ value_t *tensor_copy(const value_t *t)
     return c;
 }
 
+value_t *tensor_share(const value_t *t)
+{
+    value_t *c = val_new(V_TENSOR);
+    c->u.t = t->u.t;
+    c->u.t.st->refs++;
+    c->u.t.ad = NULL;
+    c->u.t.gid = 0;
+    c->u.t.gnode = 0;
+    return c;
+}
+
 /* ---- strings and lists ---- */
 
 value_t *str_new(const char *s, size_t len)

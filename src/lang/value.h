@@ -95,6 +95,9 @@ int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape);
 value_t *tensor_borrow(dtype_t dt, int ndim, const int64_t *shape, void *data);
 /* A copy that owns fresh storage (for copy-on-write updates). */
 value_t *tensor_copy(const value_t *t);
+/* A new value on the same storage (one more reference to it): for a
+ * writer that has checked nothing else holds the storage. */
+value_t *tensor_share(const value_t *t);
 /* Element count of a shape, raising ERR_LIMIT (at span) on overflow or a
  * size beyond the memory limit. */
 int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span);

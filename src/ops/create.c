@@ -344,7 +344,81 @@ static value_t *seed_impl(call_t *c)
 #define NEW_DTYPES "dtype= fp16, bf16, fp32, fp64 or int64 (a name or a string); default the session precision (:precision)"
 #define SHAPE_ARGS "zeros(2, 3), zeros([2, 3]) and zeros(shape(x)) all give shape (2, 3); no arguments give a 0-d tensor"
 
+
+/* ---- tensor literals ---- */
+
+/* literal(a, b, ..., exact=0): what `[a, b, ...]` runs when its items are
+ * numbers or tensors of one shape (the evaluator makes a list otherwise).
+ * Items stack along a new leading axis.  Numbers alone give the session
+ * precision; numbers among tensors take the tensors' promoted dtype (JAX's
+ * weak-type rule), an int64 tensor meeting a float number the session
+ * precision.  With exact=1 (a literal argument of a cast, OPF_EXACT_LITERAL),
+ * numbers alone give a weak int64 or fp64 tensor holding the exact values,
+ * so that the cast rounds once.  Every value is converted once from its
+ * exact value. */
+static value_t *literal_impl(call_t *c)
+{
+    int n = c->nargs;
+    value_t **items = c->args;
+    for (int i = 0; i < n; i++) {
+        op_arg_tensor(c, i);
+        if (i && !tensor_same_shape(items[0], items[i]))
+            err_raise(ERR_SHAPE, op_arg_span(c, i), "literal: item %d has another shape than item 1", i + 1);
+    }
+    value_t *ex = op_kw(c, "exact", NULL);
+    bool exact = ex && op_to_int(ex, c->span, "exact") != 0;
+    bool all_weak = true;
+    for (int i = 0; i < n; i++) if (!items[i]->u.t.weak) all_weak = false;
+    dtype_t dt = op_settings(c->s)->precision;
+    bool weak_out = false;
+    if (all_weak && exact) {
+        /* exact values for a cast: integers stay int64 (no rounding through
+         * a double beyond 2^53), anything else fp64 */
+        dt = DT_INT64;
+        for (int i = 0; i < n; i++) if (items[i]->u.t.dtype != DT_INT64) dt = DT_FP64;
+        weak_out = true;
+    } else if (!all_weak) {
+        int first = 1;
+        for (int i = 0; i < n; i++)
+            if (!items[i]->u.t.weak) {
+                dtype_t d = (dtype_t)items[i]->u.t.dtype;
+                dt = first ? d : dtype_promote(dt, d);
+                first = 0;
+            }
+        if (dt == DT_INT64)
+            for (int i = 0; i < n; i++)
+                if (items[i]->u.t.weak && items[i]->u.t.dtype != DT_INT64) dt = op_settings(c->s)->precision;
+    }
+    int64_t shape[NN_MAX_DIMS];
+    int nd = n ? items[0]->u.t.ndim : 0;
+    if (nd + 1 > NN_MAX_DIMS) err_raise(ERR_SHAPE, c->span, "a tensor has at most %d dimensions", NN_MAX_DIMS);
+    shape[0] = n;
+    for (int i = 0; i < nd; i++) shape[i + 1] = items[0]->u.t.shape[i];
+    value_t *t = tensor_new_raw(dt, nd + 1, shape);
+    int64_t per = n ? items[0]->u.t.size : 0;
+    size_t es = dtype_traits[dt].size;
+    for (int i = 0; i < n; i++) {
+        value_t *it = items[i];
+        char *dst = (char *)tensor_data(t) + (size_t)(i * per) * es;
+        if (dt == DT_INT64 && it->u.t.dtype == DT_INT64)
+            memcpy(dst, tensor_data(it), (size_t)per * sizeof(int64_t));
+        else if (dt == DT_INT64)
+            for (int64_t k = 0; k < per; k++) ((int64_t *)dst)[k] = (int64_t)tensor_get_f64(it, k);
+        else
+            dtype_convert(dt, dst, (dtype_t)it->u.t.dtype, tensor_data(it), per);
+    }
+    t->u.t.weak = weak_out;
+    return t;
+}
+
 const op_def_t op_family_create[] = {
+    {"literal", OPK_FUNC, .impl = literal_impl, .min_args = 0, .max_args = -1, .kwargs = "exact", .flags = OPF_HIDDEN,
+     .signature = "literal(a, b, ...)   also [a, b, ...]", .summary = "stack numbers or equal-shape tensors along a new first axis (what a [ ] literal runs)",
+     .formula = "out[i] = item i, converted once to the result dtype",
+     .shapes = "n items of one shape s -> (n, *s)",
+     .dtypes = "numbers alone: the session precision; with tensors: their promoted dtype (JAX rules; numbers are weak)",
+     .source = "numpy.array on nested lists; JAX weak-type promotion (jax.readthedocs.io type_promotion)",
+     .example = "[1, 2, 3]\n[[1, 2], [3, 4]]"},
     {"tensor", OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
      .flags = OPF_EXACT_LITERAL,
      .signature = "tensor(x, dtype=)", .summary = "a tensor from a number, a literal list or another tensor (a copy)",

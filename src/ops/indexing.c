@@ -2,6 +2,8 @@
 #include "ops/indexing.h"
 #include "ops/ops.h"
 #include "lang/error.h"
+#include "autodiff/ad.h"
+#include "graph/graph.h"
 #include <string.h>
 
 void sel_walk(const int64_t *shape, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx)
@@ -97,38 +99,49 @@ static value_t *select_impl(call_t *c)
     return r;
 }
 
-typedef struct actx { char *dst; const value_t *src; dtype_t dt; } actx_t;
-static void scatter_add_cb(int64_t off, int64_t k, void *ctx)
+typedef struct pctx { char *dst; const char *src; size_t es; bool bcast; } pctx_t;
+static void put_cb(int64_t off, int64_t k, void *ctx)
 {
-    actx_t *a = ctx;
-    double v = dtype_load_f64(a->dt, a->dst, off) + tensor_get_f64(a->src, k);
-    dtype_store_f64(a->dt, a->dst, off, v);
+    pctx_t *p = ctx;
+    memcpy(p->dst + (size_t)off * p->es, p->src + (p->bcast ? 0 : (size_t)k * p->es), p->es);
 }
 
-/* index_scatter(g, like, sel): zeros shaped like `like`, with g added at
- * the selection — the derivative of index_select.  The result takes g's
- * float dtype (the session precision for a weak g). */
+/* index_scatter(x, v, sel): x with the selected elements set to v — what
+ * `x[sel] = v` runs, and (with x zeros) the derivative of index_select.
+ * v has the selection's shape or one element (broadcast); it is converted
+ * once to x's dtype (rounded to nearest-even; to int64 by truncation, NaN
+ * and inf an error), as NumPy's assignment casts.  A basic selection names
+ * each element once, so set and scatter-add agree.  The result is a new
+ * tensor, except that the evaluator's `x[...] = v` (reuse_first) may write
+ * into x's storage when nothing else holds it (copy-on-write). */
 static value_t *scatter_impl(call_t *c)
 {
-    value_t *g = op_arg_tensor(c, 0), *like = op_arg_tensor(c, 1);
+    value_t *x = op_arg_tensor(c, 0), *v = op_arg_tensor(c, 1);
+    if (x->u.t.ndim == 0) err_raise(ERR_INDEX, c->arg_spans[0], "index_scatter: a 0-d tensor has no elements to select");
     sel_t sel;
-    check_sel(c, like, 2, &sel);
+    check_sel(c, x, 2, &sel);
     int64_t shape[NN_MAX_DIMS];
     int nd = sel_shape(&sel, shape);
-    if (g->u.t.size != 1 && !(g->u.t.ndim == nd && !memcmp(g->u.t.shape, shape, sizeof(int64_t) * (size_t)nd)))
-        err_raise(ERR_SHAPE, c->arg_spans[0], "index_scatter: the values do not have the selection's shape");
-    dtype_t dt = g->u.t.weak || g->u.t.dtype == DT_INT64 ? op_settings(c->s)->precision : (dtype_t)g->u.t.dtype;
-    value_t *r = tensor_new(dt, like->u.t.ndim, like->u.t.shape);
-    actx_t a = { tensor_data(r), g, dt };
-    if (g->u.t.size == 1 && !(g->u.t.ndim == nd)) {
-        value_t *full = tensor_new_raw(DT_FP64, nd, shape);
-        for (int64_t i = 0; i < full->u.t.size; i++) ((double *)tensor_data(full))[i] = tensor_get_f64(g, 0);
-        a.src = full;
-        sel_walk(like->u.t.shape, &sel, scatter_add_cb, &a);
-        val_unref(full);
-    } else {
-        sel_walk(like->u.t.shape, &sel, scatter_add_cb, &a);
+    if (v->u.t.size != 1 && !(v->u.t.ndim == nd && !memcmp(v->u.t.shape, shape, sizeof(int64_t) * (size_t)nd))) {
+        char a[128], b[128];
+        tensor_shape_str(a, sizeof a, nd, shape);
+        tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
+        err_raise(ERR_SHAPE, c->span, "shape mismatch: the selection has shape %s but the value has shape %s", a, b);
     }
+    dtype_t dt = (dtype_t)x->u.t.dtype;
+    if (x->u.t.weak && dt != DT_INT64) dt = op_settings(c->s)->precision;   /* never reached from x[...] = v (0-d) */
+    value_t *vc = op_convert(v, dt, c->arg_spans[1], "index assignment");
+    value_t *r;
+    if (c->reuse_first && x->refs == 1 && x->u.t.st->refs == 1 && !x->u.t.st->borrowed && !x->u.t.ad &&
+        !x->u.t.weak && !ad_active() && !graph_tracing()) {
+        r = tensor_share(x);   /* the variable's storage, written in place */
+    } else {
+        r = x->u.t.dtype == dt ? tensor_copy(x) : op_convert(x, dt, c->arg_spans[0], "index assignment");
+    }
+    r->u.t.weak = 0;
+    pctx_t p = { tensor_data(r), tensor_data(vc), dtype_traits[dt].size, vc->u.t.size == 1 };
+    sel_walk(r->u.t.shape, &sel, put_cb, &p);
+    val_unref(vc);
     return r;
 }
 
@@ -140,9 +153,11 @@ const op_def_t op_family_indexing[] = {
      .dtypes = "x's dtype (a copy; no rounding)", .source = "NumPy basic indexing (numpy.org/doc/stable/user/basics.indexing.html)",
      .example = "x = [10, 20, 30, 40]\nx[1:3]\nx[-1]"},
     {"index_scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_HIDDEN,
-     .signature = "index_scatter(g, like, sel)", .summary = "zeros shaped like `like` with g added at the selection (the derivative of indexing)",
-     .formula = "r = 0; r[sel] += g", .shapes = "g: the selection's shape (or one element); like: the source shape",
-     .dtypes = "g's float dtype (the session precision for a number)", .source = "the transpose of a gather (JAX's scatter-add)",
-     .example = "f(x) = x[0] * x[1]\ngrad(f)([3, 4])"},
+     .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
+     .formula = "r = copy of x; r[sel] = v (v broadcast when it has one element)",
+     .shapes = "x: any shape with axes; v: the selection's shape or one element; sel: (x.ndim, 4) -> x's shape",
+     .dtypes = "x's dtype: v is converted once (rounded to nearest-even; to int64 by truncation, as NumPy's assignment)",
+     .source = "NumPy basic-indexing assignment; JAX's x.at[sel].set(v)",
+     .example = "x = [1, 2, 3]\nx[1] = 20\nx\ndef h(x) { y = x * 2; y[0] = x[1]; return sum(y) }\ngrad(h)([1.0, 5.0, 0.0])"},
     {NULL},
 };

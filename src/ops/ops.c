@@ -110,7 +110,7 @@ value_t *op_arg_tensor(call_t *c, int i)
 {
     value_t *v = c->args[i];
     if (v->kind != V_TENSOR)
-        err_raise(ERR_TYPE, c->arg_spans[i], "%s: argument %d must be a number or tensor, not a %s; usage: %s",
+        err_raise(ERR_TYPE, op_arg_span(c, i), "%s: argument %d must be a number or tensor, not a %s; usage: %s",
                   c->op->name, i + 1, val_kind_name(v), c->op->signature);
     return v;
 }

@@ -30,13 +30,17 @@ typedef struct call {
     span_t span;                 /* the whole call, e.g. `exp(x)` */
     int nargs;                   /* positional */
     value_t **args;
-    span_t *arg_spans;
+    span_t *arg_spans;           /* NULL only for the literal op of a long [ ]: use op_arg_span */
     int nkw;                     /* keyword */
     const char **kw_names;
     value_t **kw;
     span_t *kw_spans;
     const node_t **arg_nodes;    /* the AST of each positional argument (literals for casts) */
     session_t *s;
+    /* Set by the evaluator for `x[...] = v` only: args[0] is the variable's
+     * own tensor, which the op may overwrite in place when nothing else
+     * holds it or its storage (copy-on-write; index_scatter). */
+    bool reuse_first;
 } call_t;
 
 typedef struct op_def {
@@ -105,6 +109,7 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
 value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s);
 
 /* Helpers for impl functions (all raise clear errors naming the argument). */
+static inline span_t op_arg_span(const call_t *c, int i) { return c->arg_spans ? c->arg_spans[i] : c->span; }
 value_t *op_arg_tensor(call_t *c, int i);                  /* positional i as tensor (borrowed) */
 value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
 int64_t op_to_int(value_t *v, span_t span, const char *what);
