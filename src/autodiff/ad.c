@@ -194,24 +194,6 @@ static const op_def_t *find_op_cached(const char *name)
     return op;
 }
 
-/* ad_rule_find scans the rule table by name; backward asks for the same
- * few ops again and again, so remember the answer per op (the table is
- * static, so an answer never changes). */
-#define RULECACHE 64
-static struct { const op_def_t *op; ad_rule_fn fn; } rulecache[RULECACHE];
-static int nrulecache;
-
-static ad_rule_fn rule_cached(const op_def_t *op)
-{
-    for (int i = 0; i < nrulecache; i++)
-        if (rulecache[i].op == op) return rulecache[i].fn;
-    const char *doc;
-    ad_rule_fn fn = ad_rule_find(op, &doc);
-    int i = nrulecache < RULECACHE ? nrulecache++ : (int)(((uintptr_t)op >> 4) % RULECACHE);
-    rulecache[i].op = op;
-    rulecache[i].fn = fn;
-    return fn;
-}
 
 value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
 {
@@ -337,7 +319,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         }
         for (int j = 0; j < (n->nin > 0 ? n->nin : 1); j++) gin[j] = NULL;   /* not = {0}: a rep stos per node */
         if (n->kind == AD_OP) {
-            ad_rule_fn rule = rule_cached(n->op);
+            ad_rule_fn rule = ad_rule_find(n->op, NULL);
             if (!rule)
                 err_raise(ERR_TYPE, err_here(), "grad: '%s' has no derivative rule (it is not differentiable here)",
                           n->op->name);

@@ -53,9 +53,6 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
 /* The derivative rule's documentation for :help ("d/dx exp(x) = exp(x)"),
  * or NULL if the op is not differentiable / has no rule. */
 const char *ad_rule_doc(const op_def_t *op);
-/* For tests: does op have a derivative rule (or is it declared to have a
- * zero / undefined derivative)? */
-bool ad_has_rule(const op_def_t *op);
 
 /* Rules (rules.c) — internal to src/autodiff. */
 typedef struct ad_node ad_node_t;

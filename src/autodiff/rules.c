@@ -6,13 +6,14 @@
  * tables of JAX (jax/_src/lax/lax.py) and PyTorch
  * (tools/autograd/derivatives.yaml). */
 #include "autodiff/ad.h"
+#include "autodiff/rules.h"
 #include "lang/error.h"
 #include "ops/indexing.h"
 #include "ops/kernels.h"
 #include "graph/graph.h"
 #include <string.h>
 
-#define R(name) static void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
+#define R(name) void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
 #define IN(i) (n->in[i])
 #define OUT (n->out)
 #define U(v) val_unref(v)
@@ -22,11 +23,11 @@ static value_t *W(double x) { return tensor_weak_float(x); }
 /* a * b with both released */
 static value_t *mul_take(value_t *a, value_t *b, session_t *s) { value_t *r = ad_op2("multiply", a, b, s); U(a); U(b); return r; }
 
-R(r_add) { (void)s; (void)n; gin[0] = val_ref(g); gin[1] = val_ref(g); }
-R(r_sub) { (void)n; gin[0] = val_ref(g); gin[1] = ad_op1("negative", g, s); }
-R(r_mul) { gin[0] = ad_op2("multiply", g, IN(1), s); gin[1] = ad_op2("multiply", g, IN(0), s); }
+R(ad_r_add) { (void)s; (void)n; gin[0] = val_ref(g); gin[1] = val_ref(g); }
+R(ad_r_sub) { (void)n; gin[0] = val_ref(g); gin[1] = ad_op1("negative", g, s); }
+R(ad_r_mul) { gin[0] = ad_op2("multiply", g, IN(1), s); gin[1] = ad_op2("multiply", g, IN(0), s); }
 /* d(a/b) = g/b, -g*(a/b)/b */
-R(r_div)
+R(ad_r_div)
 {
     gin[0] = ad_op2("divide", g, IN(1), s);
     value_t *q = ad_op2("divide", OUT, IN(1), s);
@@ -39,7 +40,7 @@ R(r_div)
 /* As JAX: d/da is 0 where b == 0 (x^0 is the constant 1, so its
  * derivative at 0 is 0, not 0 * 0^-1 = nan), and d/db is 0 where a == 0
  * (0^b is 0 for b > 0). */
-R(r_pow)
+R(ad_r_pow)
 {
     value_t *one = W(1), *zero = W(0), *bm1 = ad_op2("subtract", IN(1), one, s);
     value_t *p = ad_op2("power", IN(0), bm1, s);
@@ -59,7 +60,7 @@ R(r_pow)
     U(one); U(zero);
 }
 /* a % b = a - floor(a/b)*b */
-R(r_mod)
+R(ad_r_mod)
 {
     gin[0] = val_ref(g);
     value_t *q = ad_op2("divide", IN(0), IN(1), s);
@@ -81,35 +82,35 @@ static void extreme2(ad_node_t *n, value_t *g, value_t **gin, session_t *s, cons
     gin[1] = ad_op2("multiply", g, mb, s);
     U(gt); U(eq); U(h); U(eqh); U(ma); U(one); U(mb);
 }
-R(r_maximum) { extreme2(n, g, gin, s, "greater"); }
-R(r_minimum) { extreme2(n, g, gin, s, "less"); }
-R(r_neg) { (void)n; gin[0] = ad_op1("negative", g, s); }
-R(r_exp) { gin[0] = ad_op2("multiply", g, OUT, s); }
-R(r_log) { gin[0] = ad_op2("divide", g, IN(0), s); }
+R(ad_r_maximum) { extreme2(n, g, gin, s, "greater"); }
+R(ad_r_minimum) { extreme2(n, g, gin, s, "less"); }
+R(ad_r_neg) { (void)n; gin[0] = ad_op1("negative", g, s); }
+R(ad_r_exp) { gin[0] = ad_op2("multiply", g, OUT, s); }
+R(ad_r_log) { gin[0] = ad_op2("divide", g, IN(0), s); }
 /* log1p' = 1/(1+x) */
-R(r_log1p) { value_t *one = W(1), *d = ad_op2("add", IN(0), one, s); gin[0] = ad_op2("divide", g, d, s); U(one); U(d); }
+R(ad_r_log1p) { value_t *one = W(1), *d = ad_op2("add", IN(0), one, s); gin[0] = ad_op2("divide", g, d, s); U(one); U(d); }
 /* expm1' = e^x = expm1(x) + 1 */
-R(r_expm1) { value_t *one = W(1), *d = ad_op2("add", OUT, one, s); gin[0] = ad_op2("multiply", g, d, s); U(one); U(d); }
+R(ad_r_expm1) { value_t *one = W(1), *d = ad_op2("add", OUT, one, s); gin[0] = ad_op2("multiply", g, d, s); U(one); U(d); }
 /* sqrt' = 1/(2 sqrt(x)) */
-R(r_sqrt) { value_t *two = W(2), *d = ad_op2("multiply", OUT, two, s); gin[0] = ad_op2("divide", g, d, s); U(two); U(d); }
+R(ad_r_sqrt) { value_t *two = W(2), *d = ad_op2("multiply", OUT, two, s); gin[0] = ad_op2("divide", g, d, s); U(two); U(d); }
 /* abs' = sign(x), 0 at 0 (PyTorch and JAX) */
-R(r_abs)
+R(ad_r_abs)
 {
     value_t *z = W(0), *p = ad_op2("greater", IN(0), z, s), *m = ad_op2("less", IN(0), z, s);
     value_t *sg = ad_op2("subtract", p, m, s);
     gin[0] = ad_op2("multiply", g, sg, s);
     U(z); U(p); U(m); U(sg);
 }
-R(r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
-R(r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
+R(ad_r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
+R(ad_r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
 /* tanh' = sech^2 x by its own kernel (tanh_deriv, src/ops/activations.c:
  * 4e/(1+e)^2 with e = e^-2|x|), not 1 - y^2 from the rounded output y,
  * which cancels: in fp16 grad(tanh)(3) would be 0.0097656 instead of the
  * correctly rounded 0.0098648, and exactly 0 from x = 4.5 where y rounds
  * to 1 while the true sech^2 is still 4.9e-4. */
-R(r_tanh) { gin[0] = mul_take(val_ref(g), ad_op1("tanh_deriv", IN(0), s), s); }
+R(ad_r_tanh) { gin[0] = mul_take(val_ref(g), ad_op1("tanh_deriv", IN(0), s), s); }
 /* erf' = 2/sqrt(pi) exp(-x^2) */
-R(r_erf)
+R(ad_r_erf)
 {
     value_t *x2 = ad_op2("multiply", IN(0), IN(0), s), *nx2 = ad_op1("negative", x2, s);
     value_t *e = ad_op1("exp", nx2, s), *c = W(1.1283791670955126);   /* 2/sqrt(pi), fp64 nearest */
@@ -119,7 +120,7 @@ R(r_erf)
 }
 /* clip: the gradient passes where lo <= x <= hi (torch.clamp's closed
  * interval, tests/refdata/README.md); lo and hi get the rest. */
-R(r_clip)
+R(ad_r_clip)
 {
     value_t *ge = ad_op2("greater_equal", IN(0), IN(1), s), *le = ad_op2("less_equal", IN(0), IN(2), s);
     value_t *in = ad_op2("multiply", ge, le, s);
@@ -131,7 +132,7 @@ R(r_clip)
     U(ge); U(le); U(in); U(one); U(below); U(above);
 }
 /* where(c, a, b): g where c, 0 elsewhere (and the reverse for b). */
-R(r_where)
+R(ad_r_where)
 {
     value_t *z = W(0), *zero = ad_op2("multiply", g, z, s);
     gin[1] = ad_opk("where", 3, (value_t *[]){IN(0), g, zero}, 0, NULL, NULL, s);
@@ -139,12 +140,12 @@ R(r_where)
     U(z); U(zero);
 }
 /* Piecewise-constant ops: zero derivative almost everywhere (JAX). */
-R(r_zero) { (void)n; (void)s; (void)gin; (void)g; }
-R(r_identity) { (void)n; (void)s; gin[0] = val_ref(g); }
+R(ad_r_zero) { (void)n; (void)s; (void)gin; (void)g; }
+R(ad_r_identity) { (void)n; (void)s; gin[0] = val_ref(g); }
 
 /* Casts: the gradient goes back through the cast (to_dtype_of in ad.c
  * puts it in the input's dtype). */
-R(r_cast) { (void)n; (void)s; gin[0] = val_ref(g); }
+R(ad_r_cast) { (void)n; (void)s; gin[0] = val_ref(g); }
 
 /* ---- reductions: spread g back over the reduced axes ---- */
 
@@ -208,19 +209,19 @@ static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
     return r;
 }
 
-R(r_sum)
+R(ad_r_sum)
 {
     gin[0] = spread_one(n, g, s);
     if (!gin[0]) gin[0] = expand(n, g, s);
 }
-R(r_mean)
+R(ad_r_mean)
 {
     value_t *e = expand(n, g, s), *c = W(count_reduced(n));
     gin[0] = ad_op2("divide", e, c, s);
     U(e); U(c);
 }
 /* max/min: the gradient is shared by the elements equal to the result. */
-R(r_maxmin)
+R(ad_r_maxmin)
 {
     value_t *e = expand(n, g, s);
     value_t *o = expand(n, OUT, s);
@@ -262,7 +263,7 @@ static double dof(ad_node_t *n)
     value_t *d = ad_node_kw(n, "ddof");
     return count_reduced(n) - (d ? tensor_get_f64(d, 0) : 0);
 }
-R(r_var)
+R(ad_r_var)
 {
     value_t *c = centered(n, s), *e = expand(n, g, s), *k = W(2.0 / dof(n));
     value_t *ck = ad_op2("multiply", c, k, s);
@@ -270,7 +271,7 @@ R(r_var)
     U(c); U(e); U(k); U(ck);
 }
 /* std' = (x - m) / ((n - ddof) std) */
-R(r_std)
+R(ad_r_std)
 {
     value_t *c = centered(n, s), *e = expand(n, g, s), *o = expand(n, OUT, s), *k = W(dof(n));
     value_t *ok = ad_op2("multiply", o, k, s), *q = ad_op2("divide", c, ok, s);
@@ -278,7 +279,7 @@ R(r_std)
     U(c); U(e); U(o); U(k); U(ok); U(q);
 }
 /* norm (2-norm): x / norm */
-R(r_norm)
+R(ad_r_norm)
 {
     if (ad_node_kw(n, "ord")) err_raise(ERR_VALUE, err_here(), "grad of norm supports the default 2-norm only");
     value_t *e = expand(n, g, s), *o = expand(n, OUT, s);
@@ -326,7 +327,7 @@ static value_t *reshape_like(value_t *v, value_t *like, session_t *s)
     return r;
 }
 
-R(r_matmul)
+R(ad_r_matmul)
 {
     value_t *a = as2d(IN(0), true, s), *b = as2d(IN(1), false, s);
     /* g has the output shape; give it the 2-D form a2 @ b2 would have */
@@ -355,7 +356,7 @@ R(r_matmul)
 /* x[sel]: scatter g back (index_scatter); and the reverse */
 /* index_select: g goes back to the selected places of zeros shaped like x
  * (index_scatter onto zeros: the transpose of a gather). */
-R(r_index_select)
+R(ad_r_index_select)
 {
     dtype_t dt = g->u.t.weak || g->u.t.dtype == DT_INT64 ? op_settings(s)->precision : (dtype_t)g->u.t.dtype;
     int64_t nd = IN(0)->u.t.ndim;
@@ -371,7 +372,7 @@ R(r_index_select)
 /* index_scatter(x, v, sel): x's gradient is g with the selection zeroed
  * (those elements were overwritten); v's is g at the selection, summed when
  * v was broadcast from one element. */
-R(r_index_scatter)
+R(ad_r_index_scatter)
 {
     value_t *zero = tensor_weak_int(0);
     value_t *a0[3] = { g, zero, IN(2) };
@@ -388,7 +389,7 @@ R(r_index_scatter)
     U(zero);
 }
 /* literal [a, b, ...]: item k receives g[k] */
-R(r_literal)
+R(ad_r_literal)
 {
     for (int k = 0; k < n->nin; k++) {
         if (IN(k)->kind != V_TENSOR || !IN(k)->u.t.ad) continue;
@@ -406,7 +407,7 @@ R(r_literal)
     }
 }
 /* stack: item k's gradient is g[k] */
-R(r_stack)
+R(ad_r_stack)
 {
     value_t *ax = ad_node_kw(n, "axis");
     int a = ax ? (int)tensor_get_f64(ax, 0) : 0;
@@ -435,7 +436,7 @@ R(r_stack)
     }
 }
 /* concat: item k's gradient is its slice of g along the axis */
-R(r_concat)
+R(ad_r_concat)
 {
     value_t *ax = ad_node_kw(n, "axis");
     int a = ax ? (int)tensor_get_f64(ax, 0) : 0;
@@ -469,8 +470,8 @@ R(r_concat)
     }
 }
 
-R(r_reshape) { gin[0] = reshape_like(g, IN(0), s); }
-R(r_transpose)
+R(ad_r_reshape) { gin[0] = reshape_like(g, IN(0), s); }
+R(ad_r_transpose)
 {
     value_t *ax = ad_node_kw(n, "axes");
     if (!ax) { gin[0] = ad_op1("transpose", g, s); return; }
@@ -497,7 +498,7 @@ static value_t *with_kw(ad_node_t *n, const char *name, value_t *x, session_t *s
 }
 
 /* sigmoid'' = s'(x) (s(-x) - s(x)) */
-R(r_sigmoid_d)
+R(ad_r_sigmoid_d)
 {
     value_t *sp = ad_op1("sigmoid", IN(0), s), *nx = ad_op1("negative", IN(0), s), *sn = ad_op1("sigmoid", nx, s);
     value_t *d = ad_op2("subtract", sn, sp, s), *t = ad_op2("multiply", OUT, d, s);
@@ -505,7 +506,7 @@ R(r_sigmoid_d)
     U(sp); U(nx); U(sn); U(d); U(t);
 }
 /* (tanh')' = -2 tanh(x) sech^2(x) */
-R(r_tanh_d)
+R(ad_r_tanh_d)
 {
     value_t *th = ad_op1("tanh", IN(0), s), *m2 = W(-2), *a = ad_op2("multiply", th, m2, s);
     value_t *t = ad_op2("multiply", a, OUT, s);
@@ -513,14 +514,14 @@ R(r_tanh_d)
     U(th); U(m2); U(a); U(t);
 }
 /* (log_sigmoid')' = (sigmoid(-x))' = -sigmoid'(x) */
-R(r_log_sigmoid_d)
+R(ad_r_log_sigmoid_d)
 {
     value_t *d = ad_op1("sigmoid_deriv", IN(0), s), *gd = ad_op2("multiply", g, d, s);
     gin[0] = ad_op1("negative", gd, s);
     U(d); U(gd);
 }
 /* swish'' = s'(x) (2 + x (s(-x) - s(x))) */
-R(r_swish_d)
+R(ad_r_swish_d)
 {
     value_t *sd = ad_op1("sigmoid_deriv", IN(0), s), *sp = ad_op1("sigmoid", IN(0), s);
     value_t *nx = ad_op1("negative", IN(0), s), *sn = ad_op1("sigmoid", nx, s);
@@ -530,7 +531,7 @@ R(r_swish_d)
     U(sd); U(sp); U(nx); U(sn); U(df); U(xd); U(two); U(k); U(t);
 }
 /* softsign'' = -2 sign(x) / (1+|x|)^3 = -2 sign(x) softsign'(x) / (1+|x|) */
-R(r_softsign_d)
+R(ad_r_softsign_d)
 {
     value_t *z = W(0), *p = ad_op2("greater", IN(0), z, s), *m = ad_op2("less", IN(0), z, s);
     value_t *sg = ad_op2("subtract", p, m, s), *a = ad_op1("abs", IN(0), s), *one = W(1);
@@ -541,14 +542,14 @@ R(r_softsign_d)
 }
 /* elu'' and selu'': the derivative itself where x <= 0 (alpha e^x times
  * the scale), 0 where x > 0 */
-R(r_elu_d)
+R(ad_r_elu_d)
 {
     value_t *z = W(0), *le = ad_op2("less_equal", IN(0), z, s), *t = ad_op2("multiply", OUT, le, s);
     gin[0] = ad_op2("multiply", g, t, s);
     U(z); U(le); U(t);
 }
 /* gelu'' = phi(x) (2 - x^2) (exact form only) */
-R(r_gelu_d)
+R(ad_r_gelu_d)
 {
     value_t *ap = ad_node_kw(n, "approximate");
     if (ap && !(ap->kind == V_STR ? strcmp(ap->u.str.s, "none") == 0 || strcmp(ap->u.str.s, "false") == 0
@@ -572,7 +573,7 @@ static value_t *sum_keep(value_t *v, value_t *ax, session_t *s)
     return r;
 }
 /* softmax: J^T g = y (g - sum(g y)) along the axis */
-R(r_softmax)
+R(ad_r_softmax)
 {
     value_t *ax = soft_axis(n), *gy = ad_op2("multiply", g, OUT, s), *sm = sum_keep(gy, ax, s);
     value_t *ys = ad_op2("multiply", OUT, sm, s);
@@ -581,7 +582,7 @@ R(r_softmax)
 }
 /* log_softmax: g - softmax(x) sum(g) along the axis (softmax recomputed
  * from x, not exp of the rounded output) */
-R(r_log_softmax)
+R(ad_r_log_softmax)
 {
     value_t *ax = soft_axis(n), *sm = with_kw(n, "softmax", IN(0), s), *sg = sum_keep(g, ax, s);
     value_t *t = ad_op2("multiply", sm, sg, s);
@@ -589,81 +590,14 @@ R(r_log_softmax)
     U(ax); U(sm); U(sg); U(t);
 }
 
-typedef struct rule_entry { const char *op; ad_rule_fn fn; const char *doc; } rule_entry_t;
 
-static const rule_entry_t rules[] = {
-    {"add", r_add, "d(a+b) = da + db"},
-    {"subtract", r_sub, "d(a-b) = da - db"},
-    {"multiply", r_mul, "d(ab) = b da + a db"},
-    {"divide", r_div, "d(a/b) = da/b - (a/b) db/b"},
-    {"power", r_pow, "d(a^b) = b a^(b-1) da + a^b log(a) db"},
-    {"mod", r_mod, "d(a % b) = da - floor(a/b) db"},
-    {"maximum", r_maximum, "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)"},
-    {"minimum", r_minimum, "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)"},
-    {"negative", r_neg, "d(-x) = -dx"},
-    {"exp", r_exp, "exp'(x) = exp(x), from the output"},
-    {"log", r_log, "log'(x) = 1/x"},
-    {"log1p", r_log1p, "log1p'(x) = 1/(1+x)"},
-    {"expm1", r_expm1, "expm1'(x) = expm1(x) + 1"},
-    {"sqrt", r_sqrt, "sqrt'(x) = 1/(2 sqrt(x))"},
-    {"abs", r_abs, "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX)"},
-    {"sin", r_sin, "sin' = cos"},
-    {"cos", r_cos, "cos' = -sin"},
-    {"tanh", r_tanh, "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)"},
-    {"erf", r_erf, "erf'(x) = 2/sqrt(pi) exp(-x^2)"},
-    {"clip", r_clip, "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0"},
-    {"where", r_where, "g flows to a where the condition holds, to b elsewhere"},
-    {"floor", r_zero, "0 (piecewise constant)"},
-    {"round", r_zero, "0 (piecewise constant)"},
-    {"cast", r_cast, "the gradient is cast back to the input's dtype"},
-    {"fp16", r_cast, "the gradient is cast back to the input's dtype"},
-    {"bf16", r_cast, "the gradient is cast back to the input's dtype"},
-    {"fp32", r_cast, "the gradient is cast back to the input's dtype"},
-    {"fp64", r_cast, "the gradient is cast back to the input's dtype"},
-    {"tensor", r_identity, "identity"},
-    {"sum", r_sum, "1 for every summed element"},
-    {"mean", r_mean, "1/n for every averaged element"},
-    {"max", r_maxmin, "1 at the maximum, shared evenly among ties"},
-    {"min", r_maxmin, "1 at the minimum, shared evenly among ties"},
-    {"var", r_var, "2 (x - mean) / (n - ddof)"},
-    {"std", r_std, "(x - mean) / ((n - ddof) std)"},
-    {"norm", r_norm, "x / norm(x) (2-norm)"},
-    {"matmul", r_matmul, "dA = g @ B^T, dB = A^T @ g"},
-    {"reshape", r_reshape, "the gradient reshaped back"},
-    {"index_select", r_index_select, "the gradient scattered back to the selected places"},
-    {"index_scatter", r_index_scatter, "the gradient gathered from the selection"},
-    {"stack", r_stack, "item k receives g[k]"},
-    {"literal", r_literal, "item k receives g[k]"},
-    {"concat", r_concat, "each piece receives its slice of g"},
-    {"transpose", r_transpose, "the gradient transposed back"},
-    /* comparisons, isnan etc. produce 0/1: no gradient flows */
-    {"less", r_zero, "0 (a comparison)"}, {"less_equal", r_zero, "0 (a comparison)"},
-    {"greater", r_zero, "0 (a comparison)"}, {"greater_equal", r_zero, "0 (a comparison)"},
-    {"equal", r_zero, "0 (a comparison)"}, {"not_equal", r_zero, "0 (a comparison)"},
-    {"isnan", r_zero, "0"}, {"isinf", r_zero, "0"}, {"isfinite", r_zero, "0"},
-    {"argmax", r_zero, "0 (an index)"}, {"argmin", r_zero, "0 (an index)"},
-    /* activations (src/ops/activations.c); their first derivatives are their deriv ops */
-    {"linear", r_identity, "linear'(x) = 1"},
-    {"softmax", r_softmax, "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)"},
-    {"log_softmax", r_log_softmax, "grad gives g - softmax(x) * sum(g) along the axis"},
-    {"sigmoid_deriv", r_sigmoid_d, "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))"},
-    {"tanh_deriv", r_tanh_d, "tanh''(x) = -2 tanh(x) sech^2(x)"},
-    {"log_sigmoid_deriv", r_log_sigmoid_d, "log_sigmoid''(x) = -sigmoid'(x)"},
-    {"swish_deriv", r_swish_d, "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))"},
-    {"softsign_deriv", r_softsign_d, "softsign''(x) = -2 sign(x) / (1 + |x|)^3"},
-    {"elu_deriv", r_elu_d, "elu''(x) = alpha e^x for x <= 0, 0 for x > 0"},
-    {"selu_deriv", r_elu_d, "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0"},
-    {"gelu_deriv", r_gelu_d, "gelu''(x) = phi(x) (2 - x^2) (exact form)"},
-    {"relu_deriv", r_zero, "0 (piecewise constant)"}, {"relu6_deriv", r_zero, "0 (piecewise constant)"},
-    {"leaky_relu_deriv", r_zero, "0 (piecewise constant)"}, {"hard_sigmoid_deriv", r_zero, "0 (piecewise constant)"},
-    {NULL, NULL, NULL},
-};
 
 ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc)
 {
-    /* activation families register their own rules (ad_rule_extra) */
-    for (const rule_entry_t *r = rules; r->op; r++)
-        if (!strcmp(r->op, op->name)) { if (doc) *doc = r->doc; return r->fn; }
+    if (op->grad) {
+        if (doc) *doc = op->grad_doc;
+        return op->grad;
+    }
     if (op->deriv) {
         if (doc) *doc = op->deriv_doc;
         return ad_rule_unary_deriv;
@@ -688,5 +622,3 @@ const char *ad_rule_doc(const op_def_t *op)
     const char *doc = NULL;
     return ad_rule_find(op, &doc) ? doc : NULL;
 }
-
-bool ad_has_rule(const op_def_t *op) { return ad_rule_find(op, NULL) != NULL; }

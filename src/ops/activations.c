@@ -32,6 +32,7 @@
  * NaN in gives NaN out, values and derivatives alike (relu(nan) is nan).
  */
 #include "ops/ops.h"
+#include "autodiff/rules.h"
 #include "ops/kernels.h"
 #include "lang/error.h"
 #include "util/mem.h"
@@ -653,6 +654,7 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 
 const op_def_t op_family_activations[] = {
     {"linear", OPK_FUNC, .impl = linear_impl, .min_args = 1, .max_args = 1,
+     .grad = ad_r_identity, .grad_doc = "linear'(x) = 1",
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
      .formula = "linear(x) = x; range (-inf, inf); derivative 1. Typical use: the output of a regression model; "
                 "a stack of dense layers with linear activations collapses into one (collapse)",
@@ -680,6 +682,7 @@ const op_def_t op_family_activations[] = {
                "thresholds from tests/refdata/saturation.csv (mpmath and NumPy)",
      .example = "sigmoid([-2, 0, 2])\n:precision fp16\nsigmoid(12) == 1\ngrad(sigmoid)(10)\ngrad(sigmoid)([0, 8, 17, 18])"},
     {"sigmoid_deriv", OPK_FUNC, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_sigmoid_d, .grad_doc = "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))",
      .signature = "sigmoid_deriv(x)", .summary = "sigmoid'(x) = s(x) s(-x), the accurate derivative (used by grad)",
      .formula = "e/(1+e)^2 with e = e^-|x|: no cancellation, underflows only where the true value does",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx 1/(1+e^-x); tests/refdata/activations.csv (mpmath)",
@@ -694,10 +697,12 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.log_sigmoid, torch.nn.functional.logsigmoid, jax.nn.log_sigmoid",
      .example = "log_sigmoid([-200, 0, 3])\nlog(sigmoid(fp32(-200)))"},
     {"log_sigmoid_deriv", OPK_FUNC, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_log_sigmoid_d, .grad_doc = "log_sigmoid''(x) = -sigmoid'(x)",
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
     {"tanh_deriv", OPK_FUNC, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_tanh_d, .grad_doc = "tanh''(x) = -2 tanh(x) sech^2(x)",
      .signature = "tanh_deriv(x)", .summary = "tanh'(x) = sech^2 x = 1 - tanh^2 x without cancellation (used by grad)",
      .formula = "4e/(1+e)^2 with e = e^-2|x|: equal to 1 - tanh(x)^2 but without its cancellation, so in fp16 "
                 "grad(tanh)(3) is 0.0098648 (correctly rounded), not the 0.0097656 of 1 - y^2 from a rounded y, and "
@@ -714,6 +719,7 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.relu, torch.relu (Nair & Hinton 2010)",
      .example = "relu([-2, 0, 3, nan])\ngrad(relu)([-1, 0, 1])"},
     {"relu_deriv", OPK_FUNC, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu_deriv(x)", .summary = "relu'(x): 1 for x > 0 else 0 (0 at 0; used by grad)",
      .formula = "1 if x > 0 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF and PyTorch: relu'(0) = 0", .example = HIDDEN_EX("relu")},
@@ -727,6 +733,7 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.relu6, torch.nn.functional.relu6 (Krizhevsky 2010)",
      .example = "relu6([-1, 3, 7])\ngrad(relu6)([-1, 3, 7])"},
     {"relu6_deriv", OPK_FUNC, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu6_deriv(x)", .summary = "relu6'(x): 1 on (0, 6) else 0 (used by grad)",
      .formula = "1 if 0 < x < 6 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF relu6 gradient", .example = HIDDEN_EX("relu6")},
@@ -742,6 +749,7 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.leaky_relu (negative_slope=0.2), torch.nn.functional.leaky_relu (0.01); Maas et al. 2013",
      .example = "leaky_relu([-2, 0, 2])\nleaky_relu([-2, 0, 2], negative_slope=0.01)\ngrad(leaky_relu)([-1, 0, 1])"},
     {"leaky_relu_deriv", OPK_FUNC, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
+     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN, .signature = "leaky_relu_deriv(x, negative_slope=0.2)",
      .summary = "leaky_relu'(x): 1 for x > 0, else the slope (used by grad)",
      .formula = "1 if x > 0 else negative_slope", .shapes = A_SHAPES, .dtypes = D_DTYPES,
@@ -758,6 +766,7 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.elu, torch.nn.functional.elu; Clevert, Unterthiner & Hochreiter 2016",
      .example = "elu([-2, -1e-8, 0, 2])\ngrad(elu)([-1, 0, 1])"},
     {"elu_deriv", OPK_FUNC, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN,
+     .grad = ad_r_elu_d, .grad_doc = "elu''(x) = alpha e^x for x <= 0, 0 for x > 0",
      .signature = "elu_deriv(x, alpha=1)", .summary = "elu'(x): 1 for x > 0, alpha e^x below (used by grad)",
      .formula = "1 if x > 0 else alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward (from the input)", .example = HIDDEN_EX("elu")},
@@ -774,6 +783,7 @@ const op_def_t op_family_activations[] = {
                "keras.activations.selu, torch.selu (the same fp64 constants)",
      .example = "selu([-1, 0, 1])\ngrad(selu)([-1, 0, 1])"},
     {"selu_deriv", OPK_FUNC, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_elu_d, .grad_doc = "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0",
      .signature = "selu_deriv(x)", .summary = "selu'(x) (used by grad)",
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward with selu's constants", .example = HIDDEN_EX("selu")},
@@ -790,6 +800,7 @@ const op_def_t op_family_activations[] = {
                "torch.nn.functional.gelu(approximate='none'); SLEEF erfc (1.5 ulp)",
      .example = "gelu([-3, 0, 1])\ngelu([-3, 0, 1], approximate=1)\ngrad(gelu)([-1, 0, 1])"},
     {"gelu_deriv", OPK_FUNC, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
+     .grad = ad_r_gelu_d, .grad_doc = "gelu''(x) = phi(x) (2 - x^2) (exact form)",
      .flags = OPF_HIDDEN, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
@@ -806,6 +817,7 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.swish / silu, torch.nn.functional.silu; Ramachandran, Zoph & Le 2017; Elfwing et al. 2018",
      .example = "swish([-2, 0, 2])\ngrad(swish)([-2, 0, 2])"},
     {"swish_deriv", OPK_FUNC, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_swish_d, .grad_doc = "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))",
      .signature = "swish_deriv(x)", .summary = "swish'(x) (used by grad)",
      .formula = "s(x) + x s(x) s(-x)", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x sigmoid(x)",
      .example = HIDDEN_EX("swish")},
@@ -827,6 +839,7 @@ const op_def_t op_family_activations[] = {
      .shapes = A_SHAPES, .dtypes = A_DTYPES, .source = "keras.activations.softsign, torch.nn.functional.softsign",
      .example = "softsign([-3, 0, 3])\ngrad(softsign)([-3, 0, 3])"},
     {"softsign_deriv", OPK_FUNC, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN,
+     .grad = ad_r_softsign_d, .grad_doc = "softsign''(x) = -2 sign(x) / (1 + |x|)^3",
      .signature = "softsign_deriv(x)", .summary = "softsign'(x) = 1/(1+|x|)^2 (used by grad)",
      .formula = "1/(1 + |x|)^2", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x/(1+|x|)",
      .example = HIDDEN_EX("softsign")},
@@ -844,12 +857,14 @@ const op_def_t op_family_activations[] = {
                "torch.nn.functional.hardsigmoid, jax.nn.hard_sigmoid",
      .example = "hard_sigmoid([-4, 0, 1, 4])\nhard_sigmoid([-4, 0, 1, 4], variant=\"keras2\")\ngrad(hard_sigmoid)([-3, 0, 3])"},
     {"hard_sigmoid_deriv", OPK_FUNC, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
+     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN, .signature = "hard_sigmoid_deriv(x, variant=\"keras3\")",
      .summary = "hard_sigmoid'(x) (used by grad)",
      .formula = "keras3: 1/6 if -3 < x < 3 else 0; keras2: 0.2 if -2.5 <= x <= 2.5 else 0", .shapes = A_SHAPES,
      .dtypes = D_DTYPES, .source = "PyTorch hardsigmoid_backward; torch.clamp gradient",
      .example = HIDDEN_EX("hard_sigmoid")},
     {"softmax", OPK_FUNC, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
+     .grad = ad_r_softmax, .grad_doc = "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)",
      .signature = "softmax(x, axis=-1)", .summary = "exp(x) normalised to sum to 1 along an axis (multi-class outputs)",
      .formula = "softmax(x)_i = e^(x_i - m) / sum_j e^(x_j - m), m = max(x) along the axis (stable: [1000, 1001, 1002] "
                 "works; the naive form is nan). range (0, 1), sums to 1. Computed in fp64 and rounded once; an axis "
@@ -862,6 +877,7 @@ const op_def_t op_family_activations[] = {
      .source = "keras.activations.softmax (axis=-1), torch.softmax, jax.nn.softmax; tests/refdata/softmax.csv",
      .example = "softmax([1, 2, 3])\nsoftmax([1000, 1001, 1002])\nsoftmax([[1, 2], [3, 5]], axis=0)"},
     {"log_softmax", OPK_FUNC, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
+     .grad = ad_r_log_softmax, .grad_doc = "grad gives g - softmax(x) * sum(g) along the axis",
      .signature = "log_softmax(x, axis=-1)", .summary = "log of softmax by log-sum-exp: log-probabilities for nll",
      .formula = "log_softmax(x)_i = (x_i - m) - log sum_j e^(x_j - m), m = max (log-sum-exp; never log(softmax), "
                 "which is -inf where softmax underflows: log_softmax([0, -200]) is [0, -200] in fp32). range "

@@ -13,6 +13,7 @@
  * restarts it.  The state is process-wide: one session per process.
  */
 #include "ops/ops.h"
+#include "autodiff/rules.h"
 #include "lang/error.h"
 #include <math.h>
 #include <string.h>
@@ -413,6 +414,7 @@ static value_t *literal_impl(call_t *c)
 
 const op_def_t op_family_create[] = {
     {"literal", OPK_FUNC, .impl = literal_impl, .min_args = 0, .max_args = -1, .kwargs = "exact", .flags = OPF_HIDDEN,
+     .grad = ad_r_literal, .grad_doc = "item k receives g[k]",
      .signature = "literal(a, b, ...)   also [a, b, ...]", .summary = "stack numbers or equal-shape tensors along a new first axis (what a [ ] literal runs)",
      .formula = "out[i] = item i, converted once to the result dtype",
      .shapes = "n items of one shape s -> (n, *s)",
@@ -420,6 +422,7 @@ const op_def_t op_family_create[] = {
      .source = "numpy.array on nested lists; JAX weak-type promotion (jax.readthedocs.io type_promotion)",
      .example = "[1, 2, 3]\n[[1, 2], [3, 4]]"},
     {"tensor", OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
+     .grad = ad_r_identity, .grad_doc = "identity",
      .flags = OPF_EXACT_LITERAL,
      .signature = "tensor(x, dtype=)", .summary = "a tensor from a number, a literal list or another tensor (a copy)",
      .formula = "a literal is rounded once from its exact typed value to dtype; a tensor is copied (and converted "

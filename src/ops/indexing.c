@@ -1,5 +1,6 @@
 /* indexing.c — gather and scatter by selection (see indexing.h). */
 #include "ops/indexing.h"
+#include "autodiff/rules.h"
 #include "ops/ops.h"
 #include "lang/error.h"
 #include "autodiff/ad.h"
@@ -147,12 +148,14 @@ static value_t *scatter_impl(call_t *c)
 
 const op_def_t op_family_indexing[] = {
     {"index_select", OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+     .grad = ad_r_index_select, .grad_doc = "the gradient scattered back to the selected places",
      .signature = "index_select(x, sel)   also x[i, a:b]", .summary = "the elements of x at a selection (what x[...] does)",
      .formula = "x[start + k*step] along each axis; integer indices drop their axis",
      .shapes = "x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape",
      .dtypes = "x's dtype (a copy; no rounding)", .source = "NumPy basic indexing (numpy.org/doc/stable/user/basics.indexing.html)",
      .example = "x = [10, 20, 30, 40]\nx[1:3]\nx[-1]"},
     {"index_scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_HIDDEN,
+     .grad = ad_r_index_scatter, .grad_doc = "the gradient gathered from the selection",
      .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
      .formula = "r = copy of x; r[sel] = v (v broadcast when it has one element)",
      .shapes = "x: any shape with axes; v: the selection's shape or one element; sel: (x.ndim, 4) -> x's shape",

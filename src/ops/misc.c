@@ -1,5 +1,6 @@
 /* misc.c — builtins of the language itself: print, range, len, negative. */
 #include "ops/ops.h"
+#include "autodiff/rules.h"
 #include "lang/eval.h"
 #include "lang/print.h"
 #include "lang/error.h"
@@ -103,6 +104,7 @@ const op_def_t op_family_misc[] = {
      .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
      .source = "Python's len()", .example = "len([1, 2, 3])"},
     {"negative", OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
+     .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",
      .dtypes = "same dtype as x; int64 exact (overflow is an error)", .source = "IEEE 754-2019 §5.5.1 (negate)",

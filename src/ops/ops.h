@@ -43,6 +43,7 @@ typedef struct call {
     bool reuse_first;
 } call_t;
 
+struct ad_node;
 typedef struct op_def {
     const char *name;
     op_kind_t kind;
@@ -64,11 +65,17 @@ typedef struct op_def {
     const char *source;      /* where the formula/constant/algorithm comes from */
     const char *example;     /* REPL lines, run as a test (tests/help-examples) */
     unsigned flags;
-    /* Elementwise ops whose derivative is another op (activations): its
-     * name, called with the same arguments, and the formula for :help.  The
-     * derivative rule is then g * deriv(x) (src/autodiff/rules.c). */
+    /* Differentiation (src/autodiff): exactly one of
+     *   grad      the rule (src/autodiff/rules.h), grad_doc its formula;
+     *   deriv     (elementwise) the op computing f'(x) with the same
+     *             arguments, deriv_doc its formula: the rule is g * deriv(x);
+     *   OPF_COMPOSITE  the op computes with other ops, which the tape records;
+     *   nograd    why there is no derivative (tests/unit/test_ops checks). */
+    void (*grad)(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
+    const char *grad_doc;
     const char *deriv;
     const char *deriv_doc;
+    const char *nograd;
     /* An elementwise OPK_FUNC op (an activation) may also offer its fp32
      * block kernel and fp64 scalar kernel, giving exactly the op's bits, so
      * that fused graph chains (src/graph/passes.c) can run it in place. */

@@ -9,6 +9,7 @@
  * session precision (rounded once), as in the reductions.
  */
 #include "ops/ops.h"
+#include "autodiff/rules.h"
 #include "ops/shape.h"
 #include "lang/error.h"
 #include <math.h>
@@ -405,6 +406,7 @@ const op_def_t op_family_shape[] = {
      .source = "numpy.ndarray.ndim documentation",
      .example = "ndim([[1, 2, 3], [4, 5, 6]])\nndim(3)"},
     {"reshape", OPK_FUNC, .impl = reshape_impl, .min_args = 2, .max_args = -1,
+     .grad = ad_r_reshape, .grad_doc = "the gradient reshaped back",
      .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
      .summary = "the same elements in row-major order with a new shape; one dimension may be -1 (inferred)",
      .formula = "out.flat[i] = x.flat[i]; a -1 becomes size(x) / (product of the other dimensions)",
@@ -413,6 +415,7 @@ const op_def_t op_family_shape[] = {
      .source = "numpy.reshape documentation (C order)",
      .example = "reshape([1, 2, 3, 4, 5, 6], 2, 3)\nreshape([1, 2, 3, 4, 5, 6], [3, -1])"},
     {"transpose", OPK_FUNC, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
+     .grad = ad_r_transpose, .grad_doc = "the gradient transposed back",
      .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default)",
      .formula = "out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged",
      .shapes = "x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])",
@@ -420,6 +423,7 @@ const op_def_t op_family_shape[] = {
      .source = "numpy.transpose documentation",
      .example = "transpose([[1, 2, 3], [4, 5, 6]])\n[[1, 2], [3, 4]]'\nshape(transpose(zeros(2, 3, 4), axes=[1, 0, 2]))"},
     {"concat", OPK_FUNC, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
+     .grad = ad_r_concat, .grad_doc = "each piece receives its slice of g",
      .signature = "concat(a, b, ..., axis=0)   or concat(list), concat(x)",
      .summary = "join tensors along an existing axis",
      .formula = "pieces laid end to end along axis; one tensor argument x counts its leading dimension as the pieces (x[0], x[1], ...)",
@@ -428,6 +432,7 @@ const op_def_t op_family_shape[] = {
      .source = "numpy.concatenate documentation",
      .example = "concat([1, 2], [3, 4, 5])\nconcat([[1, 2]], [[3, 4]], axis=0)\nconcat([[1], [2]], [[3], [4]], axis=1)"},
     {"stack", OPK_FUNC, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
+     .grad = ad_r_stack, .grad_doc = "item k receives g[k]",
      .signature = "stack(a, b, ..., axis=0)   or stack(list), stack(x)",
      .summary = "join equal-shape tensors along a new axis",
      .formula = "out[..., i, ...] = piece i, the new dimension at position axis; one tensor argument x counts its leading dimension as the pieces",
@@ -436,6 +441,7 @@ const op_def_t op_family_shape[] = {
      .source = "numpy.stack documentation",
      .example = "stack([1, 2], [3, 4])\nstack([1, 2], [3, 4], axis=1)\nstack(1, 2, 3)"},
     {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2,
+     .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
      .signature = "matmul(a, b)   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
      .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
                 "(1-D @ 1-D is the dot product)",
