@@ -138,11 +138,17 @@ const op_def_t op_family_indexing[] = {
      .formula = "x[start + k*step] along each axis; integer indices drop their axis",
      .shapes = "x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape",
      .dtypes = "x's dtype (a copy; no rounding)", .source = "NumPy basic indexing (numpy.org/doc/stable/user/basics.indexing.html)",
-     .example = "x = [10, 20, 30, 40]\nx[1:3]\nx[-1]"},
+     .example = "x = [10, 20, 30, 40]\n"
+                "x[1:3]\n"
+                "#> [20, 30] (fp32)\n"
+                "x[-1]\n"
+                "#> 40 (fp32)"},
     {"index_scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_HIDDEN,
      .signature = "index_scatter(g, like, sel)", .summary = "zeros shaped like `like` with g added at the selection (the derivative of indexing)",
      .formula = "r = 0; r[sel] += g", .shapes = "g: the selection's shape (or one element); like: the source shape",
      .dtypes = "g's float dtype (the session precision for a number)", .source = "the transpose of a gather (JAX's scatter-add)",
-     .example = "f(x) = x[0] * x[1]\ngrad(f)([3, 4])"},
+     .example = "f(x) = x[0] * x[1]\n"
+                "grad(f)([3, 4])\n"
+                "#> [4, 3] (fp32)"},
     {NULL},
 };
