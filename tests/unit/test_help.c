@@ -153,8 +153,8 @@ static bool nth_line(const char *text, int n, const char **line, int *len)
 static int first_difference(const char *want, const char *got)
 {
     for (int n = 1;; n++) {
-        const char *a, *b;
-        int la, lb;
+        const char *a = NULL, *b = NULL;
+        int la = 0, lb = 0;
         bool ha = nth_line(want, n, &a, &la), hb = nth_line(got, n, &b, &lb);
         if (!ha && !hb) return 0;
         if (ha != hb || la != lb || memcmp(a, b, (size_t)la)) return n;
@@ -180,7 +180,9 @@ int main(void)
     setenv("NNPAD_FIGURES", "figures", 1);
     unsetenv("SDL_VIDEODRIVER");
     unsetenv("NNPAD_HEADLESS");
-    char root[] = "/tmp/nnpad-help.XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char root[512];
+    snprintf(root, sizeof root, "%s/nnpad-help.XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(root)) {
         printf("Bail out! cannot make a temporary folder: %s\n", strerror(errno));
         return 1;
@@ -202,7 +204,7 @@ int main(void)
         bool need = !(o->flags & OPF_HIDDEN);
         if (need) tap_ok(stated > 0, "%s: its :help example states its output (\"#> \" lines)", o->name);
 
-        char dir[64];
+        char dir[600];
         snprintf(dir, sizeof dir, "%s/%d", root, i);
         char *got = NULL;
         int st = 0;
@@ -228,7 +230,7 @@ int main(void)
         }
         free(got);
     }
-    char cmd[128];
+    char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
     if (system(cmd) != 0) printf("# could not remove %s\n", root);
     tap_done();
