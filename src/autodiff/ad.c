@@ -571,12 +571,23 @@ const op_def_t op_family_autodiff[] = {
      .dtypes = "computed in the precision of the values: in fp16 a gradient that underflows is exactly 0",
      .source = "reverse-mode AD (Griewank & Walther, Evaluating Derivatives, 2008); API as jax.grad; "
                "one derivative rule per op (src/autodiff/rules.c)",
-     .example = "f(x) = x ^ 3\ngrad(f)(2)\ngrad(grad(f))(2)\ngrad(exp)([0, 1])"},
+     .example = "f(x) = x ^ 3\n"
+                "grad(f)(2)\n"
+                "#> 12 (fp32)\n"
+                "grad(grad(f))(2)\n"
+                "#> 12 (fp32)\n"
+                "grad(exp)([0, 1])\n"
+                "#> [1, 2.71828175] (fp32)"},
     {"value_and_grad", OPK_FUNC, .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .signature = "value_and_grad(f, argnums=0)", .summary = "a function returning [f(x), grad(f)(x)]",
      .formula = "value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)",
      .shapes = "the value as f returns it; the gradient shaped like the argument",
      .dtypes = "as grad", .source = "jax.value_and_grad",
-     .example = "f(x) = sum(x ^ 2)\nv, g = value_and_grad(f)([1, 2, 3])\nv\ng"},
+     .example = "f(x) = sum(x ^ 2)\n"
+                "v, g = value_and_grad(f)([1, 2, 3])\n"
+                "v\n"
+                "#> 14 (fp32)\n"
+                "g\n"
+                "#> [2, 4, 6] (fp32)"},
     {NULL},
 };

@@ -1034,20 +1034,40 @@ const op_def_t op_family_graph[] = {
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
      .source = "TensorFlow's tf.function guide (retracing rules, side effects, variables); JAX's jit docs (tracing, "
                "static vs traced values)",
-     .example = "def f(x, n) { return x * n + 1 }\ng = trace(f)\ng([1, 2], 3)\ng([4, 5], 3)\ntrace_count(g)"},
+     .example = "def f(x, n) { return x * n + 1 }\n"
+                "g = trace(f)\n"
+                "g([1, 2], 3)\n"
+                "#> [4, 7] (fp32)\n"
+                "g([4, 5], 3)\n"
+                "#> [13, 16] (fp32)\n"
+                "trace_count(g)\n"
+                "#> 1"},
     {"trace_count", OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
      .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",
      .formula = "the number of concrete functions made so far", .shapes = "a number", .dtypes = "an exact integer",
-     .source = "tf.function.experimental_get_tracing_count", .example = "g = trace(sum)\ng([1, 2])\ntrace_count(g)"},
+     .source = "tf.function.experimental_get_tracing_count", .example = "g = trace(sum)\n"
+                                                                        "g([1, 2])\n"
+                                                                        "#> 3 (fp32)\n"
+                                                                        "trace_count(g)\n"
+                                                                        "#> 1"},
     {"traces", OPK_FUNC, .impl = traces_impl, .min_args = 1, .max_args = 1,
      .signature = "traces(g)", .summary = "the signatures of g's concrete functions",
      .formula = "one string per concrete function: each argument's dtype[shape] or host value",
      .shapes = "a list of strings", .dtypes = "strings", .source = "tf.function's pretty_printed_concrete_signatures",
-     .example = "g = trace(sum)\ng([1, 2])\ng([1, 2, 3])\ntraces(g)"},
+     .example = "g = trace(sum)\n"
+                "g([1, 2])\n"
+                "#> 3 (fp32)\n"
+                "g([1, 2, 3])\n"
+                "#> retracing sum: argument arg1 changed from fp32[2] to fp32[3] (a new dtype or shape is a new concrete function)\n"
+                "#> 6 (fp32)\n"
+                "traces(g)\n"
+                "#> [\"arg1: fp32[2]\", \"arg1: fp32[3]\"]"},
     {"tprint", OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
      .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
      .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
-     .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)"},
+     .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)\n"
+                                                             "#> 2\n"
+                                                             "#> 2"},
     {"graph", OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
      .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",
      .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
@@ -1055,6 +1075,28 @@ const op_def_t op_family_graph[] = {
                 "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them",
      .shapes = "a string (and a figure)", .dtypes = "-",
      .source = "jax.make_jaxpr's text form; Graphviz's dot layout (Gansner, Koutsofios, North & Vo, IEEE TSE 1993)",
-     .example = "def f(x) { return x * 1 + 2 * 3 }\ng = trace(f)\ng([1, 2])\ngraph(g)"},
+     .example = "def f(x) { return x * 1 + 2 * 3 }\n"
+                "g = trace(f)\n"
+                "g([1, 2])\n"
+                "#> [7, 8] (fp32)\n"
+                "graph(g)\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-graph.png\n"
+                "#> concrete function f(x: fp32[2])\n"
+                "#>  as traced:\n"
+                "#>   %0   fp32[2]    = param 0\n"
+                "#>   %1   int        = const 1\n"
+                "#>   %2   fp32[2]    = multiply %0, %1\n"
+                "#>   %3   int        = const 6\n"
+                "#>   %4   fp32[2]    = add %2, %3\n"
+                "#>   return %4\n"
+                "#>  after the passes (fold CSE identities affine-collapse(fp32/fp64) DCE fusion):\n"
+                "#>   %0   fp32[2]    = param 0\n"
+                "#>   %1   int        = const 1   # removed: unused (DCE)\n"
+                "#>   %2   fp32[2]    = multiply %0, %1   # removed: x*1 = x\n"
+                "#>   %3   int        = const 6\n"
+                "#>   %4   fp32[2]    = add %0, %3\n"
+                "#>   return %4\n"
+                "#>"},
     {NULL},
 };

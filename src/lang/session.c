@@ -361,7 +361,11 @@ int session_help(session_t *s, const char *name, FILE *out)
         while (*p) {
             const char *e = strchr(p, '\n');
             int l = e ? (int)(e - p) : (int)strlen(p);
-            fprintf(out, "    >>> %.*s\n", l, p);
+            /* "#> " lines are the output the input above them prints */
+            if (l >= 2 && p[0] == '#' && p[1] == '>' && (l == 2 || p[2] == ' '))
+                fprintf(out, l > 3 ? "    %.*s\n" : "\n", l - 3, p + (l > 3 ? 3 : 0));
+            else
+                fprintf(out, "    >>> %.*s\n", l, p);
             p += l + (e ? 1 : 0);
         }
     }

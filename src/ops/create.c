@@ -420,7 +420,11 @@ const op_def_t op_family_create[] = {
      .shapes = "n items of one shape s -> (n, *s)",
      .dtypes = "numbers alone: the session precision; with tensors: their promoted dtype (JAX rules; numbers are weak)",
      .source = "numpy.array on nested lists; JAX weak-type promotion (jax.readthedocs.io type_promotion)",
-     .example = "[1, 2, 3]\n[[1, 2], [3, 4]]"},
+     .example = "[1, 2, 3]\n"
+                "#> [1, 2, 3] (fp32)\n"
+                "[[1, 2], [3, 4]]\n"
+                "#> [[1, 2],\n"
+                "#>  [3, 4]] (fp32)"},
     {"tensor", OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
      .grad = ad_r_identity, .grad_doc = "identity",
      .flags = OPF_EXACT_LITERAL,
@@ -430,33 +434,69 @@ const op_def_t op_family_create[] = {
      .shapes = "x: any shape -> the same shape; tensor(3) is 0-d",
      .dtypes = "numbers and literals: dtype=, default the session precision; a tensor keeps its dtype unless dtype= is given",
      .source = "numpy.array / torch.tensor semantics; rounding IEEE 754-2019 §4.3.1 (roundTiesToEven)",
-     .example = "tensor(3)\ntensor([0.1, 0.2], dtype=\"fp16\")\ntensor(2.7, dtype=\"int64\")"},
+     .example = "tensor(3)\n"
+                "#> 3 (fp32)\n"
+                "tensor([0.1, 0.2], dtype=\"fp16\")\n"
+                "#> [0.099976, 0.19995] (fp16)\n"
+                "tensor(2.7, dtype=\"int64\")\n"
+                "#> 2 (int64)"},
     {"zeros", OPK_FUNC, .impl = zeros_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .signature = "zeros(shape..., dtype=)", .summary = "a tensor of zeros",
      .formula = "every element +0", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
-     .source = "numpy.zeros", .example = "zeros(3)\nzeros(2, 3)\nzeros([2, 2], dtype=\"fp16\")"},
+     .source = "numpy.zeros", .example = "zeros(3)\n"
+                                         "#> [0, 0, 0] (fp32)\n"
+                                         "zeros(2, 3)\n"
+                                         "#> [[0, 0, 0],\n"
+                                         "#>  [0, 0, 0]] (fp32)\n"
+                                         "zeros([2, 2], dtype=\"fp16\")\n"
+                                         "#> [[0, 0],\n"
+                                         "#>  [0, 0]] (fp16)"},
     {"ones", OPK_FUNC, .impl = ones_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .signature = "ones(shape..., dtype=)", .summary = "a tensor of ones",
      .formula = "every element 1", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
-     .source = "numpy.ones", .example = "ones(3)\nones(2, 2, dtype=\"int64\")"},
+     .source = "numpy.ones", .example = "ones(3)\n"
+                                        "#> [1, 1, 1] (fp32)\n"
+                                        "ones(2, 2, dtype=\"int64\")\n"
+                                        "#> [[1, 1],\n"
+                                        "#>  [1, 1]] (int64)"},
     {"full", OPK_FUNC, .impl = full_impl, .min_args = 2, .max_args = 2, .kwargs = "dtype",
      .signature = "full(shape, value, dtype=)", .summary = "a tensor filled with one value",
      .formula = "every element value, rounded once from its exact value to dtype",
      .shapes = "shape: an integer, a list like [2, 3] or shape(x) -> that shape",
      .dtypes = "dtype=, default value's dtype when it is a tensor, else the session precision",
-     .source = "numpy.full", .example = "full([2, 3], 0.1)\nfull(4, 0.1, dtype=\"fp16\")"},
+     .source = "numpy.full", .example = "full([2, 3], 0.1)\n"
+                                        "#> [[0.100000001, 0.100000001, 0.100000001],\n"
+                                        "#>  [0.100000001, 0.100000001, 0.100000001]] (fp32)\n"
+                                        "full(4, 0.1, dtype=\"fp16\")\n"
+                                        "#> [0.099976, 0.099976, 0.099976, 0.099976] (fp16)"},
     {"eye", OPK_FUNC, .impl = eye_impl, .min_args = 1, .max_args = 2, .kwargs = "m k dtype",
      .signature = "eye(n, m=n, k=0, dtype=)", .summary = "an n×m matrix with ones on a diagonal (identity for n×n)",
      .formula = "I[i, j] = 1 if j - i = k else 0",
      .shapes = "-> (n, m)", .dtypes = NEW_DTYPES, .source = "numpy.eye",
-     .example = "eye(3)\neye(2, 3)\neye(3, k=1)"},
+     .example = "eye(3)\n"
+                "#> [[1, 0, 0],\n"
+                "#>  [0, 1, 0],\n"
+                "#>  [0, 0, 1]] (fp32)\n"
+                "eye(2, 3)\n"
+                "#> [[1, 0, 0],\n"
+                "#>  [0, 1, 0]] (fp32)\n"
+                "eye(3, k=1)\n"
+                "#> [[0, 1, 0],\n"
+                "#>  [0, 0, 1],\n"
+                "#>  [0, 0, 0]] (fp32)"},
     {"linspace", OPK_FUNC, .impl = linspace_impl, .min_args = 2, .max_args = 3, .kwargs = "num dtype",
      .signature = "linspace(start, stop, num=50, dtype=)", .summary = "num evenly spaced points from start to stop, both included",
      .formula = "y[i] = start + i * (stop - start)/(num - 1) computed in fp64 (as NumPy), y[num-1] = stop exactly, "
                 "then each rounded once to dtype",
      .shapes = "-> (num,)", .dtypes = NEW_DTYPES "; int64 floors the points, as NumPy",
      .source = "numpy.linspace (numpy/core/function_base.py, NumPy 1.24)",
-     .example = "linspace(0, 1, 5)\nx = linspace(-6, 6, 121)\n:precision fp16\nlinspace(0, 1, 11)"},
+     .example = "linspace(0, 1, 5)\n"
+                "#> [0, 0.25, 0.5, 0.75, 1] (fp32)\n"
+                "x = linspace(-6, 6, 121)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "linspace(0, 1, 11)\n"
+                "#> [0, 0.099976, 0.19995, 0.30005, 0.3999, 0.5, 0.6001, 0.7002, 0.7998, 0.8999, 1] (fp16)"},
     {"arange", OPK_FUNC, .impl = arange_impl, .min_args = 1, .max_args = 3, .kwargs = "dtype",
      .signature = "arange(stop)   arange(start, stop, step=1, dtype=)", .summary = "evenly spaced values in [start, stop)",
      .formula = "start + i*step for i = 0 .. ceil((stop - start)/step) - 1; step 0 is an error",
@@ -464,7 +504,14 @@ const op_def_t op_family_create[] = {
      .dtypes = "int64 when every argument is an integer (exact), else the session precision (computed in fp64 as "
                "NumPy, start + i*((start + step) - start), rounded once); dtype= overrides",
      .source = "numpy.arange (length rule ceil((stop - start)/step); values as NumPy's DOUBLE_fill)",
-     .example = "arange(5)\narange(2, 10, 3)\narange(0, 1, 0.25)\narange(5, 0, -1)"},
+     .example = "arange(5)\n"
+                "#> [0, 1, 2, 3, 4] (int64)\n"
+                "arange(2, 10, 3)\n"
+                "#> [2, 5, 8] (int64)\n"
+                "arange(0, 1, 0.25)\n"
+                "#> [0, 0.25, 0.5, 0.75] (fp32)\n"
+                "arange(5, 0, -1)\n"
+                "#> [5, 4, 3, 2, 1] (int64)"},
     {"rand", OPK_FUNC, .impl = rand_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .signature = "rand(shape..., dtype=)", .summary = "uniform random numbers in [0, 1)",
      .formula = "k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
@@ -472,7 +519,12 @@ const op_def_t op_family_create[] = {
      .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision",
      .source = "xoshiro256** seeded by splitmix64 (Blackman & Vigna, ACM TOMS 47(4), 2021; prng.di.unimi.it); "
                "p-bit fractions as PyTorch's uniform_; seed(n) restarts, sessions start at seed 0",
-     .example = "seed(1)\nrand(3)\nrand(2, 2, dtype=\"fp16\")"},
+     .example = "seed(1)\n"
+                "rand(3)\n"
+                "#> [0.702921808, 0.520436585, 0.57410568] (fp32)\n"
+                "rand(2, 2, dtype=\"fp16\")\n"
+                "#> [[ 0.39111,  0.69678],\n"
+                "#>  [ 0.14355, 0.070801]] (fp16)"},
     {"randn", OPK_FUNC, .impl = randn_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .signature = "randn(shape..., dtype=)", .summary = "standard normal random numbers (mean 0, variance 1)",
      .formula = "Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
@@ -480,12 +532,21 @@ const op_def_t op_family_create[] = {
      .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision",
      .source = "Box & Muller, Ann. Math. Statist. 29(2), 1958; uniforms from xoshiro256** (Blackman & Vigna 2021); "
                "log and sincospi from SLEEF's deterministic fp64 functions (1.0 and 0.506 ulp)",
-     .example = "seed(0)\nrandn(3)\nrandn(2, 2)"},
+     .example = "seed(0)\n"
+                "randn(3)\n"
+                "#> [-0.018964991, -1.35593021, -0.403721094] (fp32)\n"
+                "randn(2, 2)\n"
+                "#> [[    1.62511003, -0.00256868638],\n"
+                "#>  [   -1.02124882,   -0.232692271]] (fp32)"},
     {"seed", OPK_FUNC, .impl = seed_impl, .min_args = 1, .max_args = 1,
      .signature = "seed(n)", .summary = "restart the random number generator from seed n (an integer)",
      .formula = "xoshiro256** state = four splitmix64 outputs from n; the same seed gives the same numbers",
      .shapes = "n: one integer", .dtypes = "n: an integer (int64)",
      .source = "Vigna's seeding recommendation for xoshiro (prng.di.unimi.it): splitmix64 (Steele, Lea & Flood, OOPSLA 2014)",
-     .example = "seed(42)\na = rand(3)\nseed(42)\nrand(3) == a"},
+     .example = "seed(42)\n"
+                "a = rand(3)\n"
+                "seed(42)\n"
+                "rand(3) == a\n"
+                "#> [1, 1, 1] (fp32)"},
     {NULL},
 };

@@ -421,77 +421,97 @@ const op_def_t op_family_elementwise[] = {
      .formula = "a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)",
      .shapes = "a, b: broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "IEEE 754-2019 §5.4.1 (addition); NumPy broadcasting rules (numpy.org/doc/stable/user/basics.broadcasting.html)",
-     .example = ":precision fp16\n0.1 + 0.2"},
+     .example = ":precision fp16\n"
+                "#> precision fp16\n"
+                "0.1 + 0.2\n"
+                "#> 0.2998 (fp16)"},
     {"subtract", OPK_BINARY, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
      .grad = ad_r_sub, .grad_doc = "d(a-b) = da - db",
      .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
      .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
-     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1"},
+     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
+                                                                        "#> [2, 1, 0] (fp32)"},
     {"multiply", OPK_BINARY, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
      .grad = ad_r_mul, .grad_doc = "d(ab) = b da + a db",
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
-     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536"},
+     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
+                                                                        "#> [655.5] (fp16)"},
     {"divide", OPK_BINARY, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
      .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
-     .source = "IEEE 754-2019 §5.4.1, §7.3 (division by zero)", .example = "7 / 2"},
+     .source = "IEEE 754-2019 §5.4.1, §7.3 (division by zero)", .example = "7 / 2\n"
+                                                                           "#> 3.5 (fp32)"},
     {"mod", OPK_BINARY, .b32 = mod32, .b64 = mod64, .i64 = modi, .min_args = 2, .max_args = 2,
      .grad = ad_r_mod, .grad_doc = "d(a % b) = da - floor(a/b) db",
      .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
      .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3"},
+     .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3\n"
+                                                                             "#> 2"},
     {"power", OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .grad = ad_r_pow, .grad_doc = "d(a^b) = b a^(b-1) da + a^b log(a) db",
      .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
      .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "C99 §7.12.7.4 pow (glibc, correctly rounded in practice for fp64, < 1 ulp)", .example = "2 ^ 10\n2 ^ -1"},
+     .source = "C99 §7.12.7.4 pow (glibc, correctly rounded in practice for fp64, < 1 ulp)", .example = "2 ^ 10\n"
+                                                                                                        "#> 1024\n"
+                                                                                                        "2 ^ -1\n"
+                                                                                                        "#> 0.5 (fp32)"},
     {"less", OPK_BINARY, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
      .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2"},
+     .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
+                                                               "#> [1, 0, 0] (fp32)"},
     {"less_equal", OPK_BINARY, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
      .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2"},
+     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
+                                                 "#> [1, 1, 0] (fp32)"},
     {"greater", OPK_BINARY, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
      .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2"},
+     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
+                                                 "#> [0, 0, 1] (fp32)"},
     {"greater_equal", OPK_BINARY, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
      .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2"},
+     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
+                                                 "#> [0, 1, 1] (fp32)"},
     {"equal", OPK_BINARY, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
      .formula = "1 if a == b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = ":precision fp16\n0.1 + 0.2 == 0.3"},
+     .source = "IEEE 754-2019 §5.11", .example = ":precision fp16\n"
+                                                 "#> precision fp16\n"
+                                                 "0.1 + 0.2 == 0.3\n"
+                                                 "#> 0 (fp16)"},
     {"not_equal", OPK_BINARY, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
      .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "nan != nan"},
+     .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
+                                                 "#> 1 (fp32)"},
     {"maximum", OPK_BINARY, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
      .grad = ad_r_maximum, .grad_doc = "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)",
      .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
      .formula = "a if a > b else b; nan if either is nan; maximum(-0, 0) is 0",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)"},
+     .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)\n"
+                                                                                     "#> [2, nan, 3] (fp32)"},
     {"minimum", OPK_BINARY, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
      .grad = ad_r_minimum, .grad_doc = "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)",
      .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",
      .formula = "a if a < b else b; nan if either is nan; minimum(-0, 0) is -0",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.minimum documentation; IEEE 754-2019 §9.6 minimum", .example = "minimum([1, nan, 3], 2)"},
+     .source = "numpy.minimum documentation; IEEE 754-2019 §9.6 minimum", .example = "minimum([1, nan, 3], 2)\n"
+                                                                                     "#> [1, nan, 2] (fp32)"},
     {NULL},
 };
 

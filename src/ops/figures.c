@@ -1474,7 +1474,12 @@ const op_def_t op_family_figures[] = {
                "; labels=[...], logy=1, xlim=[a, b], ylim=[a, b]",
      .source = "lines drawn min/max per pixel column (M4 decimation, Jugel et al., VLDB 2014); palette Okabe & Ito (2008); "
                "ticks Heckbert, Graphics Gems (1990)",
-     .example = "x = linspace(-6, 6, 121)\nplot(x, tanh(x), exp(-x^2), title=\"tanh\")\nplot(tanh, x)"},
+     .example = "x = linspace(-6, 6, 121)\n"
+                "plot(x, tanh(x), exp(-x^2), title=\"tanh\")\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-plot.png\n"
+                "plot(tanh, x)\n"
+                "#> figure: figures/002-plot.png"},
     {"hist", OPK_FUNC, .impl = hist_impl, .min_args = 1, .max_args = 1, .kwargs = "bins range title xlabel ylabel",
      .signature = "hist(t, bins=30)", .summary = "histogram of the values of t",
      .formula = "counts of values in bins equal-width bins over [min, max] (or range=[a, b]); bins are [a, b) except "
@@ -1482,7 +1487,10 @@ const op_def_t op_family_figures[] = {
      .shapes = "t: any shape (all elements) -> a figure",
      .dtypes = "values as t's dtype holds them (a weak number: the session precision); " FIG_OPTS,
      .source = "numpy.histogram (bin edges and the closed last bin)",
-     .example = "seed(1)\nhist(randn(1000), bins=20)"},
+     .example = "seed(1)\n"
+                "hist(randn(1000), bins=20)\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-hist.png"},
     {"heatmap", OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
      .signature = "heatmap(A)", .summary = "a matrix as coloured cells with a colour bar (row 0 at the top)",
      .formula = "cell (i, j) coloured by viridis((A[i,j] - lo) / (hi - lo)), lo/hi the min/max or zlim=[lo, hi]; "
@@ -1491,7 +1499,9 @@ const op_def_t op_family_figures[] = {
      .shapes = "A: (rows, cols) or (n,) -> a figure", .dtypes = "any float or int64; " FIG_OPTS,
      .source = "viridis colour map (van der Walt & Smith, matplotlib 2015) and ColorBrewer RdBu (Brewer, colorbrewer2.org): "
                "colour-blind safe",
-     .example = "heatmap([[1, 2], [3, 4]], title=\"A\")"},
+     .example = "heatmap([[1, 2], [3, 4]], title=\"A\")\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-heatmap.png"},
     {"numberline", OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
      .signature = "numberline(dtype, lo, hi[, value])",
      .summary = "every representable value of a dtype in [lo, hi]: spacing, powers of two, subnormals",
@@ -1501,7 +1511,28 @@ const op_def_t op_family_figures[] = {
      .shapes = "lo < hi, at most 100000 values -> a figure, and the spacing per binade as text",
      .dtypes = "fp16, bf16, fp32, fp64 (and the fp8 formats)",
      .source = "IEEE 754-2019 §3.3 (the set of floating-point data), §4.3.1 (roundTiesToEven)",
-     .example = "numberline(fp16, 0, 4)\nnumberline(bf16, 0.5, 2, 1.1)"},
+     .example = "numberline(fp16, 0, 4)\n"
+                "#> fp16 in [0, 4]: 17409 representable values\n"
+                "#>   [0, 6.10352e-05): spacing 5.96046e-08 = 2^-24 (subnormal: evenly spaced down to 0)\n"
+                "#>   ... 6 more binades, each spacing twice the one before ...\n"
+                "#>   [0.00390625, 0.0078125): spacing 3.8147e-06 = 2^-18\n"
+                "#>   [0.0078125, 0.015625): spacing 7.62939e-06 = 2^-17\n"
+                "#>   [0.015625, 0.03125): spacing 1.52588e-05 = 2^-16\n"
+                "#>   [0.03125, 0.0625): spacing 3.05176e-05 = 2^-15\n"
+                "#>   [0.0625, 0.125): spacing 6.10352e-05 = 2^-14\n"
+                "#>   [0.125, 0.25): spacing 0.00012207 = 2^-13\n"
+                "#>   [0.25, 0.5): spacing 0.000244141 = 2^-12\n"
+                "#>   [0.5, 1): spacing 0.000488281 = 2^-11\n"
+                "#>   [1, 2): spacing 0.000976562 = 2^-10\n"
+                "#>   [2, 4): spacing 0.00195312 = 2^-9\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-numberline.png\n"
+                "numberline(bf16, 0.5, 2, 1.1)\n"
+                "#> bf16 in [0.5, 2]: 257 representable values\n"
+                "#>   [0.5, 1): spacing 0.00390625 = 2^-8\n"
+                "#>   [1, 2): spacing 0.0078125 = 2^-7\n"
+                "#>   1.1 rounds to 1.1015625 in bf16 (error 0.00156)\n"
+                "#> figure: figures/002-numberline.png"},
     {"compare", OPK_FUNC, .impl = compare_impl, .min_args = 1, .max_args = 2, .kwargs = "precision title",
      .signature = "compare(expr) or compare(f, x)",
      .summary = "the same computation in fp64, fp32, bf16 and fp16 side by side, each one's error against fp64",
@@ -1512,7 +1543,22 @@ const op_def_t op_family_figures[] = {
      .shapes = "a value of any shape (the first 4 elements shown; errors are the largest) -> a table, printed and drawn",
      .dtypes = "precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)",
      .source = "Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)",
-     .example = "compare(0.1 + 0.2)\ncompare(exp, [1, 10])"},
+     .example = "compare(0.1 + 0.2)\n"
+                "#> dtype  value                        error vs fp64  relative error  error in ulps\n"
+                "#> fp64   0.30000000000000004          (reference)                   \n"
+                "#> fp32   0.300000012                  +1.19e-08      +3.97e-08      0.40\n"
+                "#> bf16   0.3008                       +7.81e-04      +2.60e-03      0.40\n"
+                "#> fp16   0.2998                       -1.95e-04      -6.51e-04      0.80\n"
+                "#> (above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first (0.1 and 0.2 each), then the result is rounded again, so the errors add up)\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-compare.png\n"
+                "compare(exp, [1, 10])\n"
+                "#> dtype  values (first 4)             error vs fp64  relative error  error in ulps\n"
+                "#> fp64   2.718281828459045, 22026.465794806718 (reference)                   \n"
+                "#> fp32   2.71828175, 22026.4648       -9.51e-04      -4.32e-08      0.49\n"
+                "#> bf16   2.719, 2.202e+04             -1.05e+01      -4.75e-04      0.08\n"
+                "#> fp16   2.7188, 22032                +5.53e+00      +2.51e-04      0.35\n"
+                "#> figure: figures/002-compare.png"},
     {"show", OPK_FUNC, .impl = show_impl, .min_args = 1, .max_args = MAX_MODELS, .kwargs = "title xlim map",
      .signature = "show(model, ...)   e.g. show(m, collapse(m))",
      .summary = "a model drawn as neurons and weights, with its input-output map beside (several models side by side)",
@@ -1530,8 +1576,20 @@ const op_def_t op_family_figures[] = {
      .dtypes = "weights as their dtype holds them; the maps run the model in its weights' dtype; title= (a string)",
      .source = "ColorBrewer RdBu (Brewer, colorbrewer2.org: colour-blind safe) for the weights; node-link drawing as "
                "TensorFlow Playground (Smilkov & Carter, 2016)",
-     .example = "seed(0)\nm = sequential(dense(1, 8), dense(8, 8), dense(8, 1))\nshow(m, collapse(m))\n"
-                "r = sequential(dense(1, 8, activation=relu), dense(8, 1))\nshow(r)"},
+     .example = "seed(0)\n"
+                "m = sequential(dense(1, 8), dense(8, 8), dense(8, 1))\n"
+                "show(m, collapse(m))\n"
+                "#> m: 1 -> 8 (linear) -> 8 (linear) -> 1 (linear); 97 parameters (fp32)\n"
+                "#> collapse(m): 1 -> 1 (linear); 2 parameters (fp32)\n"
+                "#> m(x) for x in [-3, 3]: a straight line (slope 0.1458): its layers compose into one linear map\n"
+                "#> collapse(m)(x) for x in [-3, 3]: a straight line (slope 0.1458): its layers compose into one linear map\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-show.png\n"
+                "r = sequential(dense(1, 8, activation=relu), dense(8, 1))\n"
+                "show(r)\n"
+                "#> r: 1 -> 8 (relu) -> 1 (linear); 25 parameters (fp32)\n"
+                "#> r(x) for x in [-3, 3]: not a straight line (it bends by up to 45% of its range)\n"
+                "#> figure: figures/002-show.png"},
     {"gradflow", OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
      .signature = "gradflow(model, x, y, loss=mse)",
      .summary = "the gradient's size per layer (mean |dW|) as bars on a log scale, with the exact zeros counted",
@@ -1547,13 +1605,26 @@ const op_def_t op_family_figures[] = {
                "summed in fp64 from the stored values",
      .source = "Hochreiter (1991) and Bengio, Simard & Frasconi (1994) on vanishing gradients; Glorot & Bengio (2010), "
                "fig. 7 (gradients per layer of a sigmoid network)",
-     .example = "seed(0)\nm = sequential(dense(4, 4, activation=sigmoid), dense(4, 4, activation=sigmoid), dense(4, 1))\n"
-                "x = randn(8, 4)\ny = zeros(8, 1)\ngradflow(m, x, y)"},
+     .example = "seed(0)\n"
+                "m = sequential(dense(4, 4, activation=sigmoid), dense(4, 4, activation=sigmoid), dense(4, 1))\n"
+                "x = randn(8, 4)\n"
+                "y = zeros(8, 1)\n"
+                "gradflow(m, x, y)\n"
+                "#> gradient flow: mse(y, model(x)) = 0.883413553; dW per layer in fp32 (layer 1 is next to the input)\n"
+                "#> layer  W shape        activation  mean |dW|    vs next layer  exact zeros in dW\n"
+                "#>     1  (4, 4)         sigmoid     0.03053      x0.18          0 of 16 (0%)\n"
+                "#>     2  (4, 4)         sigmoid     0.1698       x0.174         0 of 16 (0%)\n"
+                "#>     3  (4, 1)         linear      0.9736                      0 of 4 (0%)\n"
+                "#> mean |dW| shrinks about 5.6x per layer toward the input (layers 3 to 1)\n"
+                "#> (headless, running under the test suite: figures are written to figures/)\n"
+                "#> figure: figures/001-gradflow.png"},
     {"gradflow_loss", OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN,
      .signature = "gradflow_loss(model, x, y, loss)", .summary = "the objective gradflow differentiates: loss(y, model(x))",
      .formula = "loss(y, model(x))", .shapes = "as loss", .dtypes = "as loss",
      .source = "keras.Model.compile(loss=...): the loss of the model's prediction",
-     .example = "m = dense(2, 1)\ngradflow_loss(m, [[1, 2]], [[0]], mse)"},
+     .example = "m = dense(2, 1)\n"
+                "gradflow_loss(m, [[1, 2]], [[0]], mse)\n"
+                "#> 2.84946871 (fp32)"},
     {"e4m3", OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .signature = "e4m3(x)", .summary = "x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)",
      .formula = "round to nearest, ties to even, once; |x| > 448 and ±inf SATURATE to ±448 (nnpad's choice, as NVIDIA's "
@@ -1562,7 +1633,10 @@ const op_def_t op_family_figures[] = {
      .shapes = "x: any shape -> the same shape",
      .dtypes = "-> e4m3, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value",
      .source = "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E4M3; NVIDIA CUDA __nv_cvt_double_to_fp8 with __NV_SATFINITE",
-     .example = "e4m3([0.1, 1, 300, 500])\nbits(e4m3(0.3))"},
+     .example = "e4m3([0.1, 1, 300, 500])\n"
+                "#> [0.102, 1, 288, 448] (e4m3)\n"
+                "bits(e4m3(0.3))\n"
+                "#> e4m3  0 | 0101 | 010   = 0.3125"},
     {"e5m2", OPK_FUNC, .impl = e5m2_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .signature = "e5m2(x)", .summary = "x in fp8 E5M2 (1 sign, 5 exponent, 2 mantissa bits; IEEE-like, max 57344)",
      .formula = "round to nearest, ties to even, once; |x| >= 61440 -> ±inf (IEEE 754 overflow); nan stays nan; bias 15, "
@@ -1570,6 +1644,7 @@ const op_def_t op_family_figures[] = {
      .shapes = "x: any shape -> the same shape",
      .dtypes = "-> e5m2, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value",
      .source = "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E5M2; IEEE 754-2019 §7.4",
-     .example = "e5m2([0.1, 1, 60000, 70000])"},
+     .example = "e5m2([0.1, 1, 60000, 70000])\n"
+                "#> [0.094, 1, 5.7e+04, inf] (e5m2)"},
     {NULL},
 };

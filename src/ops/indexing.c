@@ -153,7 +153,11 @@ const op_def_t op_family_indexing[] = {
      .formula = "x[start + k*step] along each axis; integer indices drop their axis",
      .shapes = "x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape",
      .dtypes = "x's dtype (a copy; no rounding)", .source = "NumPy basic indexing (numpy.org/doc/stable/user/basics.indexing.html)",
-     .example = "x = [10, 20, 30, 40]\nx[1:3]\nx[-1]"},
+     .example = "x = [10, 20, 30, 40]\n"
+                "x[1:3]\n"
+                "#> [20, 30] (fp32)\n"
+                "x[-1]\n"
+                "#> 40 (fp32)"},
     {"index_scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_HIDDEN,
      .grad = ad_r_index_scatter, .grad_doc = "the gradient gathered from the selection",
      .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
@@ -161,6 +165,12 @@ const op_def_t op_family_indexing[] = {
      .shapes = "x: any shape with axes; v: the selection's shape or one element; sel: (x.ndim, 4) -> x's shape",
      .dtypes = "x's dtype: v is converted once (rounded to nearest-even; to int64 by truncation, as NumPy's assignment)",
      .source = "NumPy basic-indexing assignment; JAX's x.at[sel].set(v)",
-     .example = "x = [1, 2, 3]\nx[1] = 20\nx\ndef h(x) { y = x * 2; y[0] = x[1]; return sum(y) }\ngrad(h)([1.0, 5.0, 0.0])"},
+     .example = "x = [1, 2, 3]\n"
+                "x[1] = 20\n"
+                "x\n"
+                "#> [1, 20, 3] (fp32)\n"
+                "def h(x) { y = x * 2; y[0] = x[1]; return sum(y) }\n"
+                "grad(h)([1.0, 5.0, 0.0])\n"
+                "#> [0, 3, 2] (fp32)"},
     {NULL},
 };

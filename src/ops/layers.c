@@ -442,7 +442,11 @@ static value_t *collapse_impl(call_t *c)
     return rec;
 }
 
-#define LAYER_EX "seed(0)\nl1 = dense(3, 4)\nl2 = dense(4, 2)\nm = sequential(l1, l2)\nx = [[1, 2, 3]]\nm(x)\ncollapse(m)(x)"
+#define LAYER_EX "seed(0)\nl1 = dense(3, 4)\nl2 = dense(4, 2)\nm = sequential(l1, l2)\nx = [[1, 2, 3]]\n" \
+                 "m(x)\n" \
+                 "#> [[-3.95228362,  3.16557598]] (fp32)\n" \
+                 "collapse(m)(x)\n" \
+                 "#> [[-3.95228362,  3.16557598]] (fp32)"
 
 const op_def_t op_family_layers[] = {
     {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype",
@@ -458,12 +462,26 @@ const op_def_t op_family_layers[] = {
      .dtypes = "weights in the session precision (dtype= to choose; fp32 under :policy mixed, computing in fp16/bf16 "
                "with the weights cast on use); the output has the compute dtype",
      .source = "keras.layers.Dense (kernel (in, units), glorot_uniform, zeros); Glorot & Bengio, AISTATS 2010",
-     .example = "seed(0)\nl1 = dense(3, 2, activation=relu)\nl1\nl1.W\nl1([1, 2, 3])\nl1([[1, 2, 3], [0, 0, 0]])"},
+     .example = "seed(0)\n"
+                "l1 = dense(3, 2, activation=relu)\n"
+                "l1\n"
+                "#> dense(3 -> 2, activation=relu): W (3, 2) fp32, b (2,) fp32\n"
+                "l1.W\n"
+                "#> [[ 0.221856117,  0.542845845],\n"
+                "#>  [-0.869739652, -0.182744175],\n"
+                "#>  [  0.51047039,   1.09489393]] (fp32)\n"
+                "l1([1, 2, 3])\n"
+                "#> [0.0137879848, 3.46203923] (fp32)\n"
+                "l1([[1, 2, 3], [0, 0, 0]])\n"
+                "#> [[0.0137879848,   3.46203923],\n"
+                "#>  [           0,            0]] (fp32)"},
     {"dense_apply", OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .signature = "dense_apply(layer, x)", .summary = "what calling a dense layer does: activation(x @ W + b)",
      .formula = "activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first",
      .shapes = "x: (..., in) -> (..., out)", .dtypes = "the compute dtype",
-     .source = "keras.layers.Dense.call", .example = "l = dense(2, 1)\ndense_apply(l, [1, 2])"},
+     .source = "keras.layers.Dense.call", .example = "l = dense(2, 1)\n"
+                                                     "dense_apply(l, [1, 2])\n"
+                                                     "#> [1.68803692] (fp32)"},
     {"sequential", OPK_FUNC, .impl = sequential_impl, .min_args = 1, .max_args = -1,
      .signature = "sequential(l1, l2, ...)", .summary = "layers applied one after another (Keras Sequential)",
      .formula = "m(x) = ln(... l2(l1(x))); m.layers lists them; params(m) is [W1, b1, W2, b2, ...]; without "
@@ -473,7 +491,9 @@ const op_def_t op_family_layers[] = {
     {"sequential_apply", OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .signature = "sequential_apply(model, x)", .summary = "what calling a sequential model does",
      .formula = "each layer applied in turn", .shapes = "as the layers", .dtypes = "as the layers",
-     .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\nsequential_apply(m, [1, 2])"},
+     .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\n"
+                                                   "sequential_apply(m, [1, 2])\n"
+                                                   "#> [-0.837899804] (fp32)"},
     {"time_distributed", OPK_FUNC, .impl = td_impl, .min_args = 1, .max_args = 1,
      .signature = "time_distributed(layer)", .summary = "apply a layer to every time step of a sequence (Keras TimeDistributed)",
      .formula = "y[:, t] = layer(x[:, t]) for every t: x (batch, time, features) is reshaped to (batch*time, "
@@ -481,19 +501,31 @@ const op_def_t op_family_layers[] = {
                 "at every step; params are the layer's",
      .shapes = "x: (batch, time, in) -> (batch, time, out)", .dtypes = "as the layer",
      .source = "keras.layers.TimeDistributed",
-     .example = "seed(0)\ntd = time_distributed(dense(2, 3))\nshape(td(ones(4, 5, 2)))"},
+     .example = "seed(0)\n"
+                "td = time_distributed(dense(2, 3))\n"
+                "shape(td(ones(4, 5, 2)))\n"
+                "#> [4, 5, 3] (int64)"},
     {"time_distributed_apply", OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .signature = "time_distributed_apply(td, x)", .summary = "what calling a time_distributed layer does",
      .formula = "reshape, apply, reshape back", .shapes = "(batch, time, in) -> (batch, time, out)",
      .dtypes = "as the layer", .source = "keras.layers.TimeDistributed.call",
-     .example = "td = time_distributed(dense(2, 1))\ntime_distributed_apply(td, ones(1, 3, 2))"},
+     .example = "td = time_distributed(dense(2, 1))\n"
+                "time_distributed_apply(td, ones(1, 3, 2))\n"
+                "#> [[[0.987226009],\n"
+                "#>   [0.987226009],\n"
+                "#>   [0.987226009]]] (fp32)"},
     {"params", OPK_FUNC, .impl = params_impl, .min_args = 1, .max_args = 1,
      .signature = "params(model)", .summary = "a layer's or model's weights in order: [W1, b1, W2, b2, ...]",
      .formula = "the weight tensors themselves (the values l.W and l.b hold), in Keras's "
                 "model.trainable_variables order; grad(f)(model, ...) returns its gradient in this order",
      .shapes = "-> a list of tensors", .dtypes = "the weights' dtypes",
      .source = "keras.Model.trainable_variables; torch.nn.Module.parameters()",
-     .example = "m = sequential(dense(3, 4), dense(4, 2))\np = params(m)\nlen(p)\nshape(p[2])"},
+     .example = "m = sequential(dense(3, 4), dense(4, 2))\n"
+                "p = params(m)\n"
+                "len(p)\n"
+                "#> 4\n"
+                "shape(p[2])\n"
+                "#> [4, 2] (int64)"},
     {"collapse", OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1,
      .signature = "collapse(model)", .summary = "the single dense layer equal to a stack of linear layers",
      .formula = "x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "

@@ -253,13 +253,17 @@ const op_def_t op_family_losses[] = {
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
      .source = "keras.losses.mean_squared_error / MeanSquaredError; torch.nn.MSELoss (mean over all elements: the same "
                "for equal-length samples)",
-     .example = "mse([1, 2, 3], [1, 2, 5])\nmse([[0, 1], [1, 1]], [[0, 0], [1, 1]], reduction=\"none\")"},
+     .example = "mse([1, 2, 3], [1, 2, 5])\n"
+                "#> 1.33333337 (fp32)\n"
+                "mse([[0, 1], [1, 1]], [[0, 0], [1, 1]], reduction=\"none\")\n"
+                "#> [0.5, 0] (fp32)"},
     {"mae", OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = "mean absolute error (robust regression)",
      .formula = "per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
                 "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)",
      .shapes = L_SHAPES, .dtypes = L_DTYPES, .source = "keras.losses.mean_absolute_error; torch.nn.L1Loss",
-     .example = "mae([1, 2, 3], [1, 2, 5])"},
+     .example = "mae([1, 2, 3], [1, 2, 5])\n"
+                "#> 0.666666687 (fp32)"},
     {"binary_crossentropy", OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of 0/1 targets (binary and multi-label outputs)",
@@ -273,8 +277,12 @@ const op_def_t op_family_losses[] = {
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
      .source = "keras.losses.binary_crossentropy (Keras 3: clip to [epsilon, 1 - epsilon]); "
                "tf.nn.sigmoid_cross_entropy_with_logits (max(z,0) - z y + log1p(e^-|z|)); torch BCEWithLogitsLoss",
-     .example = "binary_crossentropy([1, 0], [0.9, 0.2])\nbinary_crossentropy([0], [40], from_logits=1)\n"
-                "binary_crossentropy([0], sigmoid(fp32([40])))"},
+     .example = "binary_crossentropy([1, 0], [0.9, 0.2])\n"
+                "#> 0.164252043 (fp32)\n"
+                "binary_crossentropy([0], [40], from_logits=1)\n"
+                "#> 40 (fp32)\n"
+                "binary_crossentropy([0], sigmoid(fp32([40])))\n"
+                "#> 15.9423847 (fp32)"},
     {"categorical_crossentropy", OPK_FUNC, .impl = cce_impl, .min_args = 2, .max_args = 2,
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
@@ -287,7 +295,9 @@ const op_def_t op_family_losses[] = {
      .dtypes = L_DTYPES,
      .source = "keras.losses.categorical_crossentropy; torch.nn.CrossEntropyLoss (from logits, class probabilities)",
      .example = "categorical_crossentropy([[0, 1, 0]], [[0.1, 0.8, 0.1]])\n"
-                "categorical_crossentropy([[0, 1, 0]], [[1, 3, 0]], from_logits=1)"},
+                "#> 0.223143533 (fp32)\n"
+                "categorical_crossentropy([[0, 1, 0]], [[1, 3, 0]], from_logits=1)\n"
+                "#> 0.169846013 (fp32)"},
     {"sparse_categorical_crossentropy", OPK_FUNC, .impl = scce_impl, .min_args = 2, .max_args = 2,
      .kwargs = "from_logits reduction",
      .signature = "sparse_categorical_crossentropy(labels, y_pred, from_logits=0, reduction=\"mean\")",
@@ -299,7 +309,9 @@ const op_def_t op_family_losses[] = {
      .dtypes = L_DTYPES,
      .source = "keras.losses.sparse_categorical_crossentropy; torch.nn.CrossEntropyLoss with class indices",
      .example = "sparse_categorical_crossentropy([1, 0], [[0.1, 0.9], [0.6, 0.4]])\n"
-                "sparse_categorical_crossentropy([2], [[1, 2, 3]], from_logits=1)"},
+                "#> 0.308093071 (fp32)\n"
+                "sparse_categorical_crossentropy([2], [[1, 2, 3]], from_logits=1)\n"
+                "#> 0.407605976 (fp32)"},
     {"nll", OPK_FUNC, .impl = nll_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .signature = "nll(log_probs, labels, reduction=\"mean\")",
      .summary = "negative log-likelihood of class labels given log-probabilities (PyTorch's NLLLoss)",
@@ -308,6 +320,10 @@ const op_def_t op_family_losses[] = {
                 "sparse_categorical_crossentropy(y, z, from_logits=1). derivative -1 at each sample's label, / batch",
      .shapes = "log_probs: (batch, classes); labels: (batch,) integers -> a scalar (reduction=\"none\": (batch,))",
      .dtypes = L_DTYPES, .source = "torch.nn.NLLLoss / torch.nn.functional.nll_loss (reduction='mean')",
-     .example = "z = [[1, 2, 3], [1, 5, 1]]\nnll(log_softmax(z), [2, 1])\nsparse_categorical_crossentropy([2, 1], z, from_logits=1)"},
+     .example = "z = [[1, 2, 3], [1, 5, 1]]\n"
+                "nll(log_softmax(z), [2, 1])\n"
+                "#> 0.221791133 (fp32)\n"
+                "sparse_categorical_crossentropy([2, 1], z, from_logits=1)\n"
+                "#> 0.221791133 (fp32)"},
     {NULL},
 };

@@ -187,25 +187,43 @@ const op_def_t op_family_math[] = {
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
      .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10"),
-     .example = "exp(1)\nexp([0, 1, 2])\n:precision fp16\nexp(12)"},
+     .example = "exp(1)\n"
+                "#> 2.71828175 (fp32)\n"
+                "exp([0, 1, 2])\n"
+                "#> [1, 2.71828175, 7.38905621] (fp32)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "exp(12)\n"
+                "#> inf (fp16)"},
     {"log", OPK_UNARY, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
      .grad = ad_r_log, .grad_doc = "log'(x) = 1/x",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
      .formula = "ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
-     .example = "log(2)\nlog([1, 10, 100])\nlog(0)"},
+     .example = "log(2)\n"
+                "#> 0.693147182 (fp32)\n"
+                "log([1, 10, 100])\n"
+                "#> [0, 2.30258512, 4.60517025] (fp32)\n"
+                "log(0)\n"
+                "#> -inf (fp32)"},
     {"log1p", OPK_UNARY, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
      .grad = ad_r_log1p, .grad_doc = "log1p'(x) = 1/(1+x)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
      .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10"),
-     .example = "log1p(1e-8)\nlog(1 + 1e-8)"},
+     .example = "log1p(1e-8)\n"
+                "#> 9.99999994e-09 (fp32)\n"
+                "log(1 + 1e-8)\n"
+                "#> 0 (fp32)"},
     {"expm1", OPK_UNARY, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
      .grad = ad_r_expm1, .grad_doc = "expm1'(x) = expm1(x) + 1",
      .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
      .formula = "e^x - 1 without the cancellation of exp(x) - 1 near 0",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
-     .example = "expm1(1e-8)\nexp(1e-8) - 1"},
+     .example = "expm1(1e-8)\n"
+                "#> 9.99999994e-09 (fp32)\n"
+                "exp(1e-8) - 1\n"
+                "#> 0 (fp32)"},
     {"sqrt", OPK_UNARY, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
      .grad = ad_r_sqrt, .grad_doc = "sqrt'(x) = 1/(2 sqrt(x))",
      .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
@@ -213,44 +231,69 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
      .source = "C sqrtf/sqrt: correctly rounded (IEEE 754-2019 §5.4.1 squareRoot); fp32 then fp16/bf16 rounding "
                "is still correctly rounded since 24 >= 2*11+2 (Figueroa 1995)",
-     .example = "sqrt(2)\nsqrt([1, 4, 9])\n:precision fp16\nsqrt(2)"},
+     .example = "sqrt(2)\n"
+                "#> 1.41421354 (fp32)\n"
+                "sqrt([1, 4, 9])\n"
+                "#> [1, 2, 3] (fp32)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "sqrt(2)\n"
+                "#> 1.4141 (fp16)"},
     {"abs", OPK_UNARY, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
      .grad = ad_r_abs, .grad_doc = "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX)",
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
      .formula = "|x|; abs(-0) = 0, abs(nan) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
-     .example = "abs([-2, 0, 3.5])"},
+     .example = "abs([-2, 0, 3.5])\n"
+                "#> [2, 0, 3.5] (fp32)"},
     {"sin", OPK_UNARY, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
      .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
      .formula = "sin x; sin(±inf) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
-     .example = "sin(1)\nsin([0, 0.5, 1])"},
+     .example = "sin(1)\n"
+                "#> 0.841470957 (fp32)\n"
+                "sin([0, 0.5, 1])\n"
+                "#> [0, 0.47942555, 0.841470957] (fp32)"},
     {"cos", OPK_UNARY, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
      .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
      .formula = "cos x; cos(±inf) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
-     .example = "cos(1)\ncos([0, 0.5, 1])"},
+     .example = "cos(1)\n"
+                "#> 0.540302336 (fp32)\n"
+                "cos([0, 0.5, 1])\n"
+                "#> [1, 0.87758255, 0.540302336] (fp32)"},
     {"tanh", OPK_UNARY, .f32 = tanh32, .f64 = tanh64, .min_args = 1, .max_args = 1,
      .grad = ad_r_tanh, .grad_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
      .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
      .formula = "(e^x - e^-x) / (e^x + e^-x), range (-1, 1); derivative 1 - tanh(x)^2; "
                 "rounds to exactly 1 beyond about x = 4.5 in fp16 and 9.0 in fp32 (where 1 - tanh x < half an ulp below 1)",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_tanhf_u10 / Sleef_tanh_u10"),
-     .example = "tanh(0.5)\ntanh([-3, 0, 3])\n:precision fp16\ntanh(5) == 1"},
+     .example = "tanh(0.5)\n"
+                "#> 0.462117165 (fp32)\n"
+                "tanh([-3, 0, 3])\n"
+                "#> [-0.995054781, 0, 0.995054781] (fp32)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "tanh(5) == 1\n"
+                "#> 1 (fp16)"},
     {"erf", OPK_UNARY, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
      .grad = ad_r_erf, .grad_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2)",
      .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
      .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
-     .example = "erf(1)\nerf([-1, 0, 0.5])"},
+     .example = "erf(1)\n"
+                "#> 0.842700779 (fp32)\n"
+                "erf([-1, 0, 0.5])\n"
+                "#> [-0.842700779, 0, 0.520499885] (fp32)"},
     {"floor", OPK_UNARY, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
      .formula = "⌊x⌋; floor(-0.5) = -0; inf and nan unchanged",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
-     .example = "floor([-1.5, 0.5, 2.7])"},
+     .example = "floor([-1.5, 0.5, 2.7])\n"
+                "#> [-2, 0, 2] (fp32)"},
     {"round", OPK_UNARY, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
@@ -258,25 +301,35 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
      .source = "C nearbyintf/nearbyint in the default mode (IEEE 754-2019 §5.3.1 roundToIntegralTiesToEven: exact); "
                "numpy.round documentation (rounds half to even)",
-     .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])"},
+     .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])\n"
+                "#> [0, 2, 2, -0, 3] (fp32)"},
     {"isnan", OPK_UNARY, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
      .formula = "1 if x is nan else 0 (nan is the only value not equal to itself)",
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
-     .example = "isnan([1, nan, 3])"},
+     .example = "isnan([1, nan, 3])\n"
+                "#> [0, 1, 0] (fp32)"},
     {"isinf", OPK_UNARY, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
      .formula = "1 if |x| = inf else 0",
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isInfinite; numpy.isinf",
-     .example = "isinf(exp([1, 100]))\n:precision fp16\nisinf(exp([1, 12]))"},
+     .example = "isinf(exp([1, 100]))\n"
+                "#> [0, 1] (fp32)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "isinf(exp([1, 12]))\n"
+                "#> [0, 1] (fp16)"},
     {"isfinite", OPK_UNARY, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",
      .formula = "1 if x is finite else 0",
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isFinite; numpy.isfinite",
-     .example = "isfinite([1, nan, 3])\nisfinite(exp([1, 100]))"},
+     .example = "isfinite([1, nan, 3])\n"
+                "#> [1, 0, 1] (fp32)\n"
+                "isfinite(exp([1, 100]))\n"
+                "#> [1, 0] (fp32)"},
     {"clip", OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
      .grad = ad_r_clip, .grad_doc = "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0",
      .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
@@ -285,7 +338,10 @@ const op_def_t op_family_math[] = {
      .dtypes = "as maximum and minimum: tensors promote as JAX; a weak scalar takes the tensor's dtype "
                "(a weak bound on an fp16 tensor keeps it fp16)",
      .source = "numpy.clip documentation (equivalent to minimum(a_max, maximum(a, a_min)))",
-     .example = "clip([-2, 0.5, 3], 0, 1)\nclip([1, 5, nan], 2, 4)"},
+     .example = "clip([-2, 0.5, 3], 0, 1)\n"
+                "#> [0, 0.5, 1] (fp32)\n"
+                "clip([1, 5, nan], 2, 4)\n"
+                "#> [2, 4, nan] (fp32)"},
     {"where", OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
      .grad = ad_r_where, .grad_doc = "g flows to a where the condition holds, to b elsewhere",
      .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",
@@ -294,6 +350,10 @@ const op_def_t op_family_math[] = {
      .dtypes = "as a binary op between a and b: tensors promote as JAX; a weak scalar takes the tensor's dtype; "
                "each chosen element is rounded once to the result dtype",
      .source = "numpy.where documentation; jax.numpy.where (dtype of a and b promoted)",
-     .example = "where([1, 0, 1], [1, 2, 3], [10, 20, 30])\nx = [-2, -1, 0, 1, 2]\nwhere(x > 0, x, 0)"},
+     .example = "where([1, 0, 1], [1, 2, 3], [10, 20, 30])\n"
+                "#> [1, 20, 3] (fp32)\n"
+                "x = [-2, -1, 0, 1, 2]\n"
+                "where(x > 0, x, 0)\n"
+                "#> [0, 0, 0, 1, 2] (fp32)"},
     {NULL},
 };

@@ -93,21 +93,29 @@ const op_def_t op_family_misc[] = {
      .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
      .formula = "each value as the REPL shows it; strings without quotes",
      .shapes = "any values", .dtypes = "numbers print as their dtype holds them (DESIGN.md §3)",
-     .source = "Python's print()", .example = "print(\"x =\", 1 / 3)"},
+     .source = "Python's print()", .example = "print(\"x =\", 1 / 3)\n"
+                                              "#> x = 0.333333343 (fp32)"},
     {"range", OPK_FUNC, .impl = range_impl, .min_args = 1, .max_args = 3,
      .signature = "range(stop) or range(start, stop[, step])", .summary = "integers start, start+step, ... below stop (int64)",
      .formula = "start + i*step for i = 0 .. ceil((stop-start)/step)-1", .shapes = "integers -> (n,)",
      .dtypes = "int64; a for loop over it gives exact integers", .source = "Python's range()",
-     .example = "range(5)\nfor i in range(3) { print(i) }"},
+     .example = "range(5)\n"
+                "#> [0, 1, 2, 3, 4] (int64)\n"
+                "for i in range(3) { print(i) }\n"
+                "#> 0\n"
+                "#> 1\n"
+                "#> 2"},
     {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
      .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string",
      .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
-     .source = "Python's len()", .example = "len([1, 2, 3])"},
+     .source = "Python's len()", .example = "len([1, 2, 3])\n"
+                                            "#> 3"},
     {"negative", OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
      .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",
      .dtypes = "same dtype as x; int64 exact (overflow is an error)", .source = "IEEE 754-2019 §5.5.1 (negate)",
-     .example = "-[1, 0, -2]"},
+     .example = "-[1, 0, -2]\n"
+                "#> [-1, -0, 2] (fp32)"},
     {NULL},
 };

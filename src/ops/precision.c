@@ -360,38 +360,56 @@ const op_def_t op_family_precision[] = {
      .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
      .shapes = "x: any shape -> the same shape", .dtypes = "-> dtype; a literal is rounded once from its exact typed value",
      .source = CAST_SRC "; numpy astype (truncation to integers)",
-     .example = "cast(0.1, \"fp16\")\ncast([1.5, -2.7], int64)"},
+     .example = "cast(0.1, \"fp16\")\n"
+                "#> 0.099976 (fp16)\n"
+                "cast([1.5, -2.7], int64)\n"
+                "#> [1, -2] (int64)"},
     {"fp16", OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
      .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp16"), .source = CAST_SRC " (binary16)",
-     .example = "fp16(0.1)\nfp16([1.0004882812509095])\nfp16(65520)"},
+     .example = "fp16(0.1)\n"
+                "#> 0.099976 (fp16)\n"
+                "fp16([1.0004882812509095])\n"
+                "#> [1.001] (fp16)\n"
+                "fp16(65520)\n"
+                "#> inf (fp16)"},
     {"bf16", OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
      .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("bf16"),
      .source = "bfloat16 as in Google Cloud TPU documentation (fp32's top 16 bits, round to nearest even); " CAST_SRC,
-     .example = "bf16(0.1)\nbf16([1, 1.00390625, 257])"},
+     .example = "bf16(0.1)\n"
+                "#> 0.1001 (bf16)\n"
+                "bf16([1, 1.00390625, 257])\n"
+                "#> [1, 1, 256] (bf16)"},
     {"fp32", OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
      .formula = CAST_FORMULA "; eps 2^-23",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp32"), .source = CAST_SRC " (binary32)",
-     .example = "fp32(0.1)\nfp32([16777217])"},
+     .example = "fp32(0.1)\n"
+                "#> 0.100000001 (fp32)\n"
+                "fp32([16777217])\n"
+                "#> [16777216] (fp32)"},
     {"fp64", OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
      .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp64"), .source = CAST_SRC " (binary64)",
-     .example = "fp64(0.1)\nfp64(fp16(0.1))"},
+     .example = "fp64(0.1)\n"
+                "#> 0.1\n"
+                "fp64(fp16(0.1))\n"
+                "#> 0.0999755859375"},
     {"int64", OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
      .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
      .shapes = "x: any shape -> the same shape", .dtypes = "-> int64",
      .source = "numpy.ndarray.astype(int64) (C conversion, truncation: C11 §6.3.1.4)",
-     .example = "int64([2.7, -2.7, 3])"},
+     .example = "int64([2.7, -2.7, 3])\n"
+                "#> [2, -2, 3] (int64)"},
     {"finfo", OPK_FUNC, .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
      .signature = "finfo(dtype=session precision)", .summary = "the facts of a float format: eps, max, smallest normal and subnormal, bits",
      .formula = "eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
@@ -399,13 +417,23 @@ const op_def_t op_family_precision[] = {
      .shapes = "dtype: a name (fp16 or \"fp16\") or a tensor (its dtype) -> a line of text",
      .dtypes = "fp16, bf16, fp32, fp64 (int64 gives its range)",
      .source = "numpy.finfo (fp16, fp32, fp64) and torch.finfo (bf16); IEEE 754-2019 §3.6 table 3.5",
-     .example = "finfo(fp16)\nfinfo(\"bf16\")\nfinfo()"},
+     .example = "finfo(fp16)\n"
+                "#> finfo(resolution=0.001, min=-65504, max=65504, eps=0.0009765625, smallest_normal=6.103515625e-05, smallest_subnormal=5.960464477539063e-08, bits=16, exponent_bits=5, mantissa_bits=10, dtype=fp16)\n"
+                "finfo(\"bf16\")\n"
+                "#> finfo(resolution=0.01, min=-3.3895313892515355e+38, max=3.3895313892515355e+38, eps=0.0078125, smallest_normal=1.1754943508222875e-38, smallest_subnormal=9.183549615799121e-41, bits=16, exponent_bits=8, mantissa_bits=7, dtype=bf16)\n"
+                "finfo()\n"
+                "#> finfo(resolution=1e-06, min=-3.4028234663852886e+38, max=3.4028234663852886e+38, eps=1.1920928955078125e-07, smallest_normal=1.1754943508222875e-38, smallest_subnormal=1.401298464324817e-45, bits=32, exponent_bits=8, mantissa_bits=23, dtype=fp32)"},
     {"eps", OPK_FUNC, .impl = eps_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
      .signature = "eps(dtype=session precision)", .summary = "machine epsilon: the gap from 1 to the next larger value",
      .formula = "2^-mantissa_bits: fp16 2^-10, bf16 2^-7, fp32 2^-23, fp64 2^-52 (numpy.finfo(t).eps)",
      .shapes = "-> a 0-d tensor", .dtypes = "-> that dtype (default the session precision)",
      .source = "numpy.finfo eps; IEEE 754-2019 §3.3",
-     .example = "eps()\neps(fp16)\n1 + eps(fp16) / 2 == 1"},
+     .example = "eps()\n"
+                "#> 1.1920929e-07 (fp32)\n"
+                "eps(fp16)\n"
+                "#> 0.00097656 (fp16)\n"
+                "1 + eps(fp16) / 2 == 1\n"
+                "#> 1 (fp16)"},
     {"ulp", OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
      .signature = "ulp(x)", .summary = "unit in the last place: the gap from |x| to the next larger value of x's dtype",
      .formula = "nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
@@ -413,14 +441,20 @@ const op_def_t op_family_precision[] = {
      .shapes = "x: any shape -> the same shape",
      .dtypes = "x's dtype; a weak number is rounded to the session precision first; int64 gives 1",
      .source = "numpy.spacing; Goldberg, What every computer scientist should know about floating-point arithmetic (1991), §1.2",
-     .example = "ulp(1)\nulp(fp16([1, 1000, 65504]))"},
+     .example = "ulp(1)\n"
+                "#> 1.1920929e-07 (fp32)\n"
+                "ulp(fp16([1, 1000, 65504]))\n"
+                "#> [0.00097656, 0.5, inf] (fp16)"},
     {"nextafter", OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
      .signature = "nextafter(x, y)", .summary = "the next representable value after x toward y, in x's dtype",
      .formula = "one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal",
      .shapes = "x, y: broadcastable shapes -> the broadcast shape",
      .dtypes = "x's dtype (a weak x: y's float dtype, else the session precision); int64 steps by 1",
      .source = "numpy.nextafter; IEEE 754-2019 §5.3.1 nextUp/nextDown",
-     .example = "nextafter(fp16(1), 2)\nnextafter(fp16([0, 1]), -1)"},
+     .example = "nextafter(fp16(1), 2)\n"
+                "#> 1.001 (fp16)\n"
+                "nextafter(fp16([0, 1]), -1)\n"
+                "#> [-5.9605e-08, 0.99951] (fp16)"},
     {"bits", OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
      .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
      .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
@@ -428,6 +462,14 @@ const op_def_t op_family_precision[] = {
      .shapes = "x: any shape -> text, one line per element (the first 64)",
      .dtypes = "a number or literal: as the session precision stores it; a tensor: its dtype",
      .source = "IEEE 754-2019 §3.4 (binary interchange format encodings); exact decimal expansion of the binary value",
-     .example = "bits(0.1)\n:precision fp16\nbits(0.1)\nbits(fp32([1, -2.5]))"},
+     .example = "bits(0.1)\n"
+                "#> fp32  0 | 01111011 | 10011001100110011001101   = 0.100000001490116119384765625   (rounded from 0.1, error 1.49e-09)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "bits(0.1)\n"
+                "#> fp16  0 | 01011 | 1001100110   = 0.0999755859375   (rounded from 0.1, error -2.44e-05)\n"
+                "bits(fp32([1, -2.5]))\n"
+                "#> [0]  fp32  0 | 01111111 | 00000000000000000000000   = 1\n"
+                "#> [1]  fp32  1 | 10000000 | 01000000000000000000000   = -2.5"},
     {NULL},
 };

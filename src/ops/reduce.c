@@ -697,7 +697,17 @@ const op_def_t op_family_reduce[] = {
      .shapes = RED_SHAPES,
      .dtypes = "result has x's dtype; " ACC_NOTE "; int64 sums exactly (an overflowing total is an error); a weak number acts as a 0-d session-precision tensor",
      .source = PAIRWISE_SRC "; numpy.sum documentation",
-     .example = "sum([1, 2, 3])\nsum([[1, 2], [3, 4]], axis=0)\nsum([[1, 2], [3, 4]], axis=-1, keepdims=1)\n:precision fp16\nsum(ones(3000))"},
+     .example = "sum([1, 2, 3])\n"
+                "#> 6 (fp32)\n"
+                "sum([[1, 2], [3, 4]], axis=0)\n"
+                "#> [4, 6] (fp32)\n"
+                "sum([[1, 2], [3, 4]], axis=-1, keepdims=1)\n"
+                "#> [[3],\n"
+                "#>  [7]] (fp32)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "sum(ones(3000))\n"
+                "#> 3000 (fp16)"},
     {"mean", OPK_FUNC, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_mean, .grad_doc = "1/n for every averaged element",
      .signature = "mean(x, axis=, keepdims=0)", .summary = "arithmetic mean, over all elements or along one axis",
@@ -705,35 +715,52 @@ const op_def_t op_family_reduce[] = {
      .shapes = RED_SHAPES,
      .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
      .source = "numpy.mean documentation (float16 means accumulate in float32); " PAIRWISE_SRC,
-     .example = "mean([1, 2, 3, 4])\nmean([[1, 2], [3, 5]], axis=1)"},
+     .example = "mean([1, 2, 3, 4])\n"
+                "#> 2.5 (fp32)\n"
+                "mean([[1, 2], [3, 5]], axis=1)\n"
+                "#> [1.5, 4] (fp32)"},
     {"max", OPK_FUNC, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_maxmin, .grad_doc = "1 at the maximum, shared evenly among ties",
      .signature = "max(x, axis=, keepdims=0)", .summary = "largest element (NaN propagates, as numpy.max)",
      .formula = "max_j x_j; nan if any x_j is nan; exact (the element itself)",
      .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
      .source = "numpy.amax documentation (NaN values are propagated)",
-     .example = "max([3, 1, 4, 1, 5])\nmax([1, nan, 3])\nmax([[1, 5], [7, 2]], axis=1)"},
+     .example = "max([3, 1, 4, 1, 5])\n"
+                "#> 5 (fp32)\n"
+                "max([1, nan, 3])\n"
+                "#> nan (fp32)\n"
+                "max([[1, 5], [7, 2]], axis=1)\n"
+                "#> [5, 7] (fp32)"},
     {"min", OPK_FUNC, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_maxmin, .grad_doc = "1 at the minimum, shared evenly among ties",
      .signature = "min(x, axis=, keepdims=0)", .summary = "smallest element (NaN propagates, as numpy.min)",
      .formula = "min_j x_j; nan if any x_j is nan; exact (the element itself)",
      .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
      .source = "numpy.amin documentation (NaN values are propagated)",
-     .example = "min([3, 1, 4, 1, 5])\nmin([[1, 5], [7, 2]], axis=0)"},
+     .example = "min([3, 1, 4, 1, 5])\n"
+                "#> 1 (fp32)\n"
+                "min([[1, 5], [7, 2]], axis=0)\n"
+                "#> [1, 2] (fp32)"},
     {"argmax", OPK_FUNC, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_zero, .grad_doc = "0 (an index)",
      .signature = "argmax(x, axis=, keepdims=0)", .summary = "index of the largest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = max(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
      .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
      .source = "numpy.argmax documentation",
-     .example = "argmax([3, 1, 4, 1, 5])\nargmax([[1, 5], [7, 2]], axis=1)"},
+     .example = "argmax([3, 1, 4, 1, 5])\n"
+                "#> 4 (int64)\n"
+                "argmax([[1, 5], [7, 2]], axis=1)\n"
+                "#> [1, 0] (int64)"},
     {"argmin", OPK_FUNC, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_zero, .grad_doc = "0 (an index)",
      .signature = "argmin(x, axis=, keepdims=0)", .summary = "index of the smallest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = min(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
      .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
      .source = "numpy.argmin documentation",
-     .example = "argmin([3, 1, 4, 1, 5])\nargmin([[1, 5], [7, 2]], axis=0)"},
+     .example = "argmin([3, 1, 4, 1, 5])\n"
+                "#> 1 (int64)\n"
+                "argmin([[1, 5], [7, 2]], axis=0)\n"
+                "#> [0, 1] (int64)"},
     {"var", OPK_FUNC, .impl = var_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
      .grad = ad_r_var, .grad_doc = "2 (x - mean) / (n - ddof)",
      .signature = "var(x, axis=, keepdims=0, ddof=0)", .summary = "variance (population variance by default; ddof=1 for the sample variance)",
@@ -741,7 +768,10 @@ const op_def_t op_family_reduce[] = {
      .shapes = RED_SHAPES,
      .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
      .source = "numpy.var documentation (two-pass algorithm: Chan, Golub & LeVeque, \"Algorithms for computing the sample variance\", Am. Stat. 37(3), 1983); " PAIRWISE_SRC,
-     .example = "var([1, 2, 3, 4])\nvar([1, 2, 3, 4], ddof=1)"},
+     .example = "var([1, 2, 3, 4])\n"
+                "#> 1.25 (fp32)\n"
+                "var([1, 2, 3, 4], ddof=1)\n"
+                "#> 1.66666663 (fp32)"},
     {"std", OPK_FUNC, .impl = std_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
      .grad = ad_r_std, .grad_doc = "(x - mean) / ((n - ddof) std)",
      .signature = "std(x, axis=, keepdims=0, ddof=0)", .summary = "standard deviation: sqrt(var(x))",
@@ -749,7 +779,10 @@ const op_def_t op_family_reduce[] = {
      .shapes = RED_SHAPES,
      .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
      .source = "numpy.std documentation; " PAIRWISE_SRC,
-     .example = "std([2, 4, 4, 4, 5, 5, 7, 9])\nstd([[1, 2], [3, 5]], axis=0, ddof=1)"},
+     .example = "std([2, 4, 4, 4, 5, 5, 7, 9])\n"
+                "#> 2 (fp32)\n"
+                "std([[1, 2], [3, 5]], axis=0, ddof=1)\n"
+                "#> [1.41421354, 2.12132025] (fp32)"},
     {"norm", OPK_FUNC, .impl = norm_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ord",
      .grad = ad_r_norm, .grad_doc = "x / norm(x) (2-norm)",
      .signature = "norm(x, ord=2, axis=, keepdims=0)", .summary = "vector 2-norm (Frobenius norm of a matrix); ord=1, 2, inf or \"fro\"",
@@ -759,6 +792,13 @@ const op_def_t op_family_reduce[] = {
      .shapes = RED_SHAPES "; ord= without axis= needs a 1-D or 2-D x",
      .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
      .source = "numpy.linalg.norm documentation; G. H. Golub and C. F. Van Loan, Matrix Computations, 4th ed., §2.3 (matrix norms), §8.5 (Jacobi)",
-     .example = "norm([3, 4])\nnorm([[1, 2], [3, 4]])\nnorm([3, -4], ord=1)\nnorm([[1, 2], [3, 4]], ord=inf)"},
+     .example = "norm([3, 4])\n"
+                "#> 5 (fp32)\n"
+                "norm([[1, 2], [3, 4]])\n"
+                "#> 5.47722578 (fp32)\n"
+                "norm([3, -4], ord=1)\n"
+                "#> 7 (fp32)\n"
+                "norm([[1, 2], [3, 4]], ord=inf)\n"
+                "#> 7 (fp32)"},
     {NULL},
 };

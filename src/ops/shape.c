@@ -392,19 +392,26 @@ const op_def_t op_family_shape[] = {
      .formula = "(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()",
      .shapes = "x: any shape -> (ndim(x),)", .dtypes = "result is int64",
      .source = "numpy.shape documentation",
-     .example = "shape([[1, 2, 3], [4, 5, 6]])\nshape(3)"},
+     .example = "shape([[1, 2, 3], [4, 5, 6]])\n"
+                "#> [2, 3] (int64)\n"
+                "shape(3)\n"
+                "#> [] (int64)"},
     {"size", OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
      .signature = "size(x)", .summary = "the number of elements of x",
      .formula = "d_0 * d_1 * ... * d_{n-1} (1 for a number)",
      .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64, like Python's int)",
      .source = "numpy.ndarray.size documentation",
-     .example = "size([[1, 2, 3], [4, 5, 6]])"},
+     .example = "size([[1, 2, 3], [4, 5, 6]])\n"
+                "#> 6"},
     {"ndim", OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
      .signature = "ndim(x)", .summary = "the number of dimensions of x",
      .formula = "len(shape(x)); 0 for a number",
      .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64)",
      .source = "numpy.ndarray.ndim documentation",
-     .example = "ndim([[1, 2, 3], [4, 5, 6]])\nndim(3)"},
+     .example = "ndim([[1, 2, 3], [4, 5, 6]])\n"
+                "#> 2\n"
+                "ndim(3)\n"
+                "#> 0"},
     {"reshape", OPK_FUNC, .impl = reshape_impl, .min_args = 2, .max_args = -1,
      .grad = ad_r_reshape, .grad_doc = "the gradient reshaped back",
      .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
@@ -413,7 +420,13 @@ const op_def_t op_family_shape[] = {
      .shapes = "x: any shape -> the given shape, whose element count must equal size(x)",
      .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
      .source = "numpy.reshape documentation (C order)",
-     .example = "reshape([1, 2, 3, 4, 5, 6], 2, 3)\nreshape([1, 2, 3, 4, 5, 6], [3, -1])"},
+     .example = "reshape([1, 2, 3, 4, 5, 6], 2, 3)\n"
+                "#> [[1, 2, 3],\n"
+                "#>  [4, 5, 6]] (fp32)\n"
+                "reshape([1, 2, 3, 4, 5, 6], [3, -1])\n"
+                "#> [[1, 2],\n"
+                "#>  [3, 4],\n"
+                "#>  [5, 6]] (fp32)"},
     {"transpose", OPK_FUNC, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
      .grad = ad_r_transpose, .grad_doc = "the gradient transposed back",
      .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default)",
@@ -421,7 +434,15 @@ const op_def_t op_family_shape[] = {
      .shapes = "x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])",
      .dtypes = "result has x's dtype",
      .source = "numpy.transpose documentation",
-     .example = "transpose([[1, 2, 3], [4, 5, 6]])\n[[1, 2], [3, 4]]'\nshape(transpose(zeros(2, 3, 4), axes=[1, 0, 2]))"},
+     .example = "transpose([[1, 2, 3], [4, 5, 6]])\n"
+                "#> [[1, 4],\n"
+                "#>  [2, 5],\n"
+                "#>  [3, 6]] (fp32)\n"
+                "[[1, 2], [3, 4]]'\n"
+                "#> [[1, 3],\n"
+                "#>  [2, 4]] (fp32)\n"
+                "shape(transpose(zeros(2, 3, 4), axes=[1, 0, 2]))\n"
+                "#> [3, 2, 4] (int64)"},
     {"concat", OPK_FUNC, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
      .grad = ad_r_concat, .grad_doc = "each piece receives its slice of g",
      .signature = "concat(a, b, ..., axis=0)   or concat(list), concat(x)",
@@ -430,7 +451,14 @@ const op_def_t op_family_shape[] = {
      .shapes = "pieces with equal ndim >= 1 and equal sizes except along axis -> that axis summed",
      .dtypes = "dtypes promote across pieces (JAX rules: fp16 with bf16 gives fp32); numbers take the tensors' dtype",
      .source = "numpy.concatenate documentation",
-     .example = "concat([1, 2], [3, 4, 5])\nconcat([[1, 2]], [[3, 4]], axis=0)\nconcat([[1], [2]], [[3], [4]], axis=1)"},
+     .example = "concat([1, 2], [3, 4, 5])\n"
+                "#> [1, 2, 3, 4, 5] (fp32)\n"
+                "concat([[1, 2]], [[3, 4]], axis=0)\n"
+                "#> [[1, 2],\n"
+                "#>  [3, 4]] (fp32)\n"
+                "concat([[1], [2]], [[3], [4]], axis=1)\n"
+                "#> [[1, 3],\n"
+                "#>  [2, 4]] (fp32)"},
     {"stack", OPK_FUNC, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
      .grad = ad_r_stack, .grad_doc = "item k receives g[k]",
      .signature = "stack(a, b, ..., axis=0)   or stack(list), stack(x)",
@@ -439,7 +467,14 @@ const op_def_t op_family_shape[] = {
      .shapes = "n pieces of one shape (d_0, ..., d_{k-1}) -> that shape with n inserted at axis (axis in [-(k+1), k])",
      .dtypes = "dtypes promote across pieces (JAX rules); numbers take the tensors' dtype; numbers alone give the session precision",
      .source = "numpy.stack documentation",
-     .example = "stack([1, 2], [3, 4])\nstack([1, 2], [3, 4], axis=1)\nstack(1, 2, 3)"},
+     .example = "stack([1, 2], [3, 4])\n"
+                "#> [[1, 2],\n"
+                "#>  [3, 4]] (fp32)\n"
+                "stack([1, 2], [3, 4], axis=1)\n"
+                "#> [[1, 3],\n"
+                "#>  [2, 4]] (fp32)\n"
+                "stack(1, 2, 3)\n"
+                "#> [1, 2, 3] (fp32)"},
     {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2,
      .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
      .signature = "matmul(a, b)   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
@@ -451,6 +486,12 @@ const op_def_t op_family_shape[] = {
                "accumulation (as tensor cores) and round once; int64 @ int64 is exact (overflow is an error); :accumulate same "
                "rounds every product and every addition to the dtype, left to right",
      .source = "numpy.matmul documentation; BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F",
-     .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n[1, 2, 3] @ [4, 5, 6]\nmatmul([[1, 2], [3, 4]], [1, 1])"},
+     .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n"
+                "#> [[19, 22],\n"
+                "#>  [43, 50]] (fp32)\n"
+                "[1, 2, 3] @ [4, 5, 6]\n"
+                "#> 32 (fp32)\n"
+                "matmul([[1, 2], [3, 4]], [1, 1])\n"
+                "#> [3, 7] (fp32)"},
     {NULL},
 };
