@@ -6,7 +6,7 @@
 #include "lang/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
-#include "view/view.h"
+#include "view/figures.h"
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>

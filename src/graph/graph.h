@@ -125,7 +125,7 @@ void graph_reset(void);
 /* :graph / graph(g): the concrete functions as text. */
 void graph_print(FILE *out, value_t *tfn, bool optimized_only);
 /* The concrete functions of a traced function, for the views (the text in
- * passes.c, the drawing in ops/figures.c): their count, and for each its
+ * passes.c, the drawing in view/fig_graph.c): their count, and for each its
  * signature text and its graph as traced and after the passes, where the
  * removed nodes keep their place with a note "removed: ..." (borrowed,
  * valid until tfn traces again; at most 256). */

@@ -1,7 +1,6 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
 #include "lang/error.h"
-#include "view/view.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@ static const source_t *cur_src;
 static span_t here = {-1, -1};
 volatile int err_interrupt_flag;
 void (*err_trace_hook)(char *buf, size_t cap);
+void (*err_pump_hook)(void);
 
 void err_push(err_frame_t *f) { f->prev = top_frame; top_frame = f; }
 
@@ -58,7 +58,7 @@ span_t err_here(void) { return here; }
 
 void err_check_interrupt(void)
 {
-    view_pump_maybe();   /* the window stays live during long computations (at most every 16 ms; view.h) */
+    if (err_pump_hook) err_pump_hook();   /* the window stays live during long computations (error.h) */
     if (err_interrupt_flag) {
         err_interrupt_flag = 0;
         err_raise(ERR_INTERRUPT, here, "stopped by Ctrl-C; every variable keeps the value it had before this statement");

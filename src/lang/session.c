@@ -9,7 +9,7 @@
 #include "util/text.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
-#include "view/view.h"
+#include "view/figures.h"
 #include <string.h>
 #include <stdlib.h>
 #include <time.h>

@@ -14,7 +14,7 @@
 #include "ops/kernels.h"
 #include "lang/error.h"
 #include "util/mem.h"
-#include "view/view.h"
+#include "view/figures.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -342,7 +342,7 @@ static value_t *bits_impl(call_t *c)
         int len = snprintf(line, sizeof line, "(no elements: shape %s, %s)", sh, dtype_traits[dt].name);
         str_append(out, line, (size_t)len);
     }
-    figures_bits_show(c, out->u.str.s);   /* the same as coloured boxes, in the window (view.h) */
+    figures_bits_show(c, out->u.str.s);   /* the same as coloured boxes, in the window (figures.h) */
     return out;
 }
 

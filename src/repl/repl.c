@@ -33,6 +33,7 @@ repl_t *repl_new(session_t *s, const repl_options_t *opt)
         r->opt = *opt;
     r->out = stdout;
     r->errout = stderr;
+    err_pump_hook = view_pump_maybe;   /* the window stays live during long computations (error.h) */
     return r;
 }
 

@@ -12,7 +12,8 @@
  * it with view_figure_free().  Every string and array inside a figure is
  * malloc'd and owned by the figure.  Figures live outside mem.h's limit
  * (they are the session's display, not user data), so building one never
- * raises: the ops in ops/figures.c check every argument first, then build.
+ * raises: the figure builtins (src/view/fig_*.c) check every argument
+ * first, then build.
  *
  * Whole-file twins: view_sdl.c (the window) or view_headless.c
  * (./configure --without-sdl) define the view_window_* functions.
@@ -341,24 +342,12 @@ bool view_window_available(void);            /* compiled with SDL */
 void view_window_dirty(void);
 /* Poll window events and redraw when needed; returns at once.  The REPL
  * calls it every 16 ms and between lines (repl_pump_events), long
- * computations through view_pump_maybe. */
+ * computations through view_pump_maybe (err_pump_hook, set by repl_new). */
 void view_pump_events(void);
 /* Rate-limited pump for interrupt checkpoints: at most every 16 ms. */
 void view_pump_maybe(void);
 void view_window_close(void);
 /* For bench/tests: draw the notebook once into the window; seconds taken. */
 double view_window_redraw_timed(void);
-
-/* ---- bits() as coloured boxes (ops/figures.c; precision.c's bits calls it
- * with its text): shown in the window only, the text is the terminal's. */
-struct call;
-void figures_bits_show(struct call *c, const char *text);
-/* graph(g) and :graph g (graph.c, session.c): the concrete functions of the
- * traced function tfn drawn as graphs, "as traced" beside "after the
- * passes" (ops/figures.c builds them; view_graph.c lays them out).  Writes
- * a line to out when a graph cannot be drawn; never raises. */
-struct session;
-struct value;
-void figures_graph_show(struct session *s, struct value *tfn, FILE *out);
 
 #endif

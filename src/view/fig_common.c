@@ -1,0 +1,158 @@
+/* fig_common.c — what the figure builtins share (fig_int.h): argument
+ * helpers for the plot family's options, numbers as their dtype holds
+ * them, the source text of an argument, and the dense layers of a model
+ * (show and gradflow). */
+#include "view/fig_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double *fig_dalloc(int64_t n)
+{
+    double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    if (!p) err_raise(ERR_LIMIT, err_here(), "out of memory for a figure of %lld points", (long long)n);
+    return p;
+}
+
+dtype_t fig_shown_dtype(call_t *c, const value_t *t)
+{
+    return t->u.t.weak ? op_settings(c->s)->precision : (dtype_t)t->u.t.dtype;
+}
+
+/* The values of a tensor as doubles, as its dtype holds them (a weak
+ * number: as the session precision rounds it). */
+double *fig_values_of(call_t *c, const value_t *t)
+{
+    double *v = fig_dalloc(t->u.t.size);
+    dtype_t dt = fig_shown_dtype(c, t);
+    for (int64_t i = 0; i < t->u.t.size; i++) {
+        double d = tensor_get_f64(t, i);
+        v[i] = t->u.t.weak ? dtype_round_f64(dt, d) : d;
+    }
+    return v;
+}
+
+/* The source text of a span (for default series labels: "sigmoid(x)"). */
+void fig_span_text(span_t sp, char *out, int cap)
+{
+    const source_t *src = err_source();
+    out[0] = 0;
+    if (!src || !src->text || sp.start < 0 || sp.end > src->len || sp.end <= sp.start) return;
+    int n = sp.end - sp.start;
+    if (n > cap - 4) { snprintf(out, (size_t)cap, "%.*s...", cap - 4, src->text + sp.start); return; }
+    snprintf(out, (size_t)cap, "%.*s", n, src->text + sp.start);
+}
+
+const char *fig_kw_str(call_t *c, const char *name)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    if (!v) return NULL;
+    if (v->kind != V_STR) err_raise(ERR_TYPE, sp, "%s= must be a string like \"text\", not a %s", name, val_kind_name(v));
+    return v->u.str.s;
+}
+
+bool fig_kw_flag(call_t *c, const char *name)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    return v && op_to_double(v, sp, name) != 0;
+}
+
+/* xlim=[a, b]: two finite numbers, a < b. */
+bool fig_kw_range(call_t *c, const char *name, double *a, double *b)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    if (!v) return false;
+    if (v->kind != V_TENSOR || v->u.t.size != 2)
+        err_raise(ERR_TYPE, sp, "%s= takes two numbers [low, high]", name);
+    *a = tensor_get_f64(v, 0);
+    *b = tensor_get_f64(v, 1);
+    if (!(isfinite(*a) && isfinite(*b) && *a < *b))
+        err_raise(ERR_VALUE, sp, "%s= needs finite low < high, got [%g, %g]", name, *a, *b);
+    return true;
+}
+
+void fig_common_options(call_t *c, view_figure_t *f)
+{
+    const char *t = fig_kw_str(c, "title");
+    if (t) view_set_title(f, t);
+    const char *xl = fig_kw_str(c, "xlabel"), *yl = fig_kw_str(c, "ylabel");
+    if (xl) f->x.label = view_strdup(xl);
+    if (yl) f->y.label = view_strdup(yl);
+}
+
+/* Checks of the options shared by the plot family, before anything is built. */
+void fig_check_common(call_t *c)
+{
+    fig_kw_str(c, "title"); fig_kw_str(c, "xlabel"); fig_kw_str(c, "ylabel");
+}
+
+value_t *fig_none(void) { return val_new(V_NONE); }
+
+/* %g with the minus sign U+2212, for text drawn in a figure (the
+ * terminal keeps '-') */
+void fig_minus_g(char *out, size_t cap, double v)
+{
+    char b[40];
+    snprintf(b, sizeof b, "%g", v);
+    size_t k = 0;
+    for (const char *p = b; *p && k + 4 < cap; p++) {
+        if (*p == '-') { memcpy(out + k, "\u2212", 3); k += 3; }
+        else out[k++] = *p;
+    }
+    out[k] = 0;
+}
+
+/* ---- models (show, gradflow) ---- */
+
+const char *fig_rec_kind(const value_t *v)
+{
+    if (!v || v->kind != V_SCOPE) return NULL;
+    value_t *k = scope_get_local((value_t *)v, "__kind__");
+    return k && k->kind == V_STR ? k->u.str.s : NULL;
+}
+
+/* The dense layers of a model in order, as params() walks it (layers.c):
+ * sequential flattened, time_distributed's inner layer (borrowed). */
+void fig_dense_layers(call_t *c, int argi, value_t *m, value_t **out, int *n, int depth)
+{
+    const char *k = fig_rec_kind(m);
+    if (!k || depth > 32)
+        err_raise(ERR_TYPE, c->arg_spans[argi], "%s draws layers and models (dense, sequential), not a %s", c->op->name,
+                  k ? k : val_kind_name(m));
+    if (!strcmp(k, "dense")) {
+        if (*n == MAX_LAYERS) err_raise(ERR_LIMIT, c->arg_spans[argi], "%s draws at most %d layers", c->op->name, MAX_LAYERS);
+        out[(*n)++] = m;
+    } else if (!strcmp(k, "sequential")) {
+        value_t *ls = scope_get_local(m, "layers");
+        for (int i = 0; ls && i < ls->u.list.n; i++) fig_dense_layers(c, argi, ls->u.list.items[i], out, n, depth + 1);
+    } else if (!strcmp(k, "time_distributed")) {
+        fig_dense_layers(c, argi, scope_get_local(m, "layer"), out, n, depth + 1);   /* its layer's weights */
+    } else
+        err_raise(ERR_TYPE, c->arg_spans[argi], "%s draws dense layers and sequential stacks of them, not a %s", c->op->name, k);
+    if (*n == 0) err_raise(ERR_VALUE, c->arg_spans[argi], "%s: this model has no dense layers", c->op->name);
+}
+
+/* Consecutive layers must fit: layer k's out is layer k+1's in. */
+void fig_check_fit(call_t *c, int argi, value_t **ls, int n)
+{
+    for (int k = 0; k + 1 < n; k++) {
+        value_t *A = scope_get_local(ls[k], "W"), *B = scope_get_local(ls[k + 1], "W");
+        if (A->u.t.shape[1] != B->u.t.shape[0])
+            err_raise(ERR_SHAPE, c->arg_spans[argi], "layer %d outputs %lld values but layer %d takes %lld (W shapes (%lld, %lld) "
+                      "and (%lld, %lld))", k + 1, (long long)A->u.t.shape[1], k + 2, (long long)B->u.t.shape[0],
+                      (long long)A->u.t.shape[0], (long long)A->u.t.shape[1], (long long)B->u.t.shape[0], (long long)B->u.t.shape[1]);
+    }
+}
+
+const char *fig_activation_of(value_t *layer)
+{
+    value_t *a = scope_get_local(layer, "activation");
+    if (!a || a->kind != V_FUNC) return "?";
+    if (a->u.fn.op) return a->u.fn.op->name;
+    return a->u.fn.name ? a->u.fn.name : "function";
+}

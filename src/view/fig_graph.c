@@ -1,0 +1,127 @@
+/* fig_graph.c — traced graphs drawn (figures.h): graph(g) (graph.c) and
+ * :graph g (session.c) hand the traced function here; "as traced" beside
+ * "after the passes", laid out by view_graph.c. */
+#include "view/fig_int.h"
+#include "view/figures.h"
+#include "graph/graph.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void node_meta(char *b, int cap, const gnode_t *n)
+{
+    /* as passes.c's text view: dtype[shape], "int"/"float" for weak scalars */
+    if (!n->is_tensor) { snprintf(b, (size_t)cap, "value"); return; }
+    if (n->weak) { snprintf(b, (size_t)cap, "%s", n->dtype == DT_INT64 ? "int" : "float"); return; }
+    int k = snprintf(b, (size_t)cap, "%s[", dtype_traits[n->dtype].name);
+    for (int i = 0; i < n->ndim && k < cap; i++) k += snprintf(b + k, (size_t)(cap - k), i ? ",%lld" : "%lld", (long long)n->shape[i]);
+    if (k < cap) snprintf(b + k, (size_t)(cap - k), "]");
+}
+
+static bool node_removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
+
+/* One graph_t into a view graph; returns its count of removed nodes. */
+static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
+{
+    int nrem = 0;
+    for (int i = 0; i < g->nn; i++) nrem += node_removed(&g->n[i]);
+    char title[120];
+    if (nrem) snprintf(title, sizeof title, "%s (%d nodes, %d removed)", what, g->nn - nrem, nrem);
+    else snprintf(title, sizeof title, "%s (%d nodes)", what, g->nn);
+    view_graph_t *vg = view_add_graph(f, title);
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        char lab[512], meta[128], what2[256];
+        uint32_t fill = VIEW_G_OP;
+        node_meta(meta, sizeof meta, n);
+        switch (n->kind) {
+        case G_PARAM: snprintf(what2, sizeof what2, "param %d", n->param); fill = VIEW_G_PARAM; break;
+        case G_CONST:
+            fill = VIEW_G_CONST;
+            if (n->value && n->value->kind == V_TENSOR && n->value->u.t.size == 1) {
+                char v[64];
+                dtype_format(v, sizeof v, n->weak ? DT_FP64 : (dtype_t)n->value->u.t.dtype, tensor_get_f64(n->value, 0), 0);
+                snprintf(what2, sizeof what2, "const %s", v);
+            } else if (n->value && n->value->kind == V_STR) {
+                snprintf(what2, sizeof what2, "const \"%.40s\"", n->value->u.str.s);
+            } else
+                snprintf(what2, sizeof what2, "const");
+            break;
+        case G_VAR: snprintf(what2, sizeof what2, "variable .%s", n->field ? n->field : "?"); fill = VIEW_G_VAR; break;
+        case G_OP: snprintf(what2, sizeof what2, "%s", n->op ? n->op->name : "op"); break;
+        case G_COND: snprintf(what2, sizeof what2, "cond"); break;
+        case G_WHILE: snprintf(what2, sizeof what2, "while"); break;
+        case G_ITEM: snprintf(what2, sizeof what2, "item %d", n->param); break;
+        case G_TPRINT: snprintf(what2, sizeof what2, "tprint"); break;
+        case G_FUSED: {
+            int k = snprintf(what2, sizeof what2, "fused ");
+            for (int j = 0; j < n->nchain && k < (int)sizeof what2 - 40; j++)
+                k += snprintf(what2 + k, sizeof what2 - (size_t)k, "%s%s", j ? " → " : "", n->chain[j].op ? n->chain[j].op->name : "?");
+            fill = VIEW_G_FUSED;
+            break;
+        }
+        }
+        int k = snprintf(lab, sizeof lab, "%%%d %s\n%s", i, what2, meta);
+        if (n->region && n->region <= g->nreg)
+            k += snprintf(lab + k, sizeof lab - (size_t)k, "  only if %%%d is %s", g->reg[n->region - 1].cond,
+                          g->reg[n->region - 1].when ? "true" : "false");
+        if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
+        view_graph_node(vg, lab, fill, node_removed(n), false);
+    }
+    int ret = view_graph_node(vg, g->out_list ? "return (a list)" : "return", 0xFFFFFF, false, true);
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        /* a folded constant keeps the inputs it was computed from: drawn
+         * as removed edges (they no longer run) */
+        bool rem = node_removed(n) || n->kind == G_CONST;
+        for (int k = 0; k < n->nin; k++)
+            if (n->in[k] >= 0 && n->in[k] < g->nn) view_graph_edge(vg, n->in[k], i, rem || node_removed(&g->n[n->in[k]]));
+        for (int k = 0; k < n->nkw; k++)
+            if (n->kw[k] >= 0 && n->kw[k] < g->nn) view_graph_edge(vg, n->kw[k], i, rem || node_removed(&g->n[n->kw[k]]));
+    }
+    for (int k = 0; k < g->nout; k++)
+        if (g->out[k] >= 0 && g->out[k] < g->nn) view_graph_edge(vg, g->out[k], ret, false);
+    return nrem;
+}
+
+#define GRAPH_DRAW_MAX 150   /* nodes: beyond this the boxes are too small to read; the text has them all */
+#define GRAPH_FIGS_MAX 4
+
+void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
+{
+    (void)s;
+    if (!tfn || tfn->kind != V_FUNC || !tfn->u.fn.traced) return;
+    int nc = 0;
+    const char **sig;
+    graph_t **raw, **opt;
+    graph_concretes(tfn, &nc, &sig, &raw, &opt);
+    if (nc > GRAPH_FIGS_MAX) fprintf(out, "(drawing the first %d of %d concrete functions)\n", GRAPH_FIGS_MAX, nc);
+    for (int i = 0; i < nc && i < GRAPH_FIGS_MAX; i++) {
+        if (raw[i]->nn > GRAPH_DRAW_MAX || opt[i]->nn > GRAPH_DRAW_MAX) {
+            fprintf(out, "graph not drawn: %d nodes (the drawing shows at most %d; the text has them all)\n",
+                    raw[i]->nn > opt[i]->nn ? raw[i]->nn : opt[i]->nn, GRAPH_DRAW_MAX);
+            continue;
+        }
+        view_figure_t *f = view_figure_new(VIEW_GRAPH, "graph");
+        char t[300];
+        snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
+        view_set_title(f, t);
+        add_graph(f, raw[i], "as traced");
+        add_graph(f, opt[i], "after the passes");
+        double d = graph_collapse_diff(tfn, i);
+        if (d >= 0) {
+            char note[200];
+            snprintf(note, sizeof note, "affine collapse re-associates (W1 @ W2 rounded once): on the first call it differed "
+                     "from eager by at most %.3g", d);
+            f->note = view_strdup(note);
+        }
+        char err[256];
+        for (int k = 0; k < f->ngraphs; k++)
+            if (view_graph_layout(&f->graphs[k], err, sizeof err) != 0) {
+                fprintf(out, "graph not drawn: %s\n", err);
+                view_figure_free(f);
+                return;
+            }
+        view_show(f, out);
+    }
+}

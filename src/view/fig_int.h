@@ -1,0 +1,68 @@
+/* fig_int.h — what the figure builtins of src/view share (fig_*.c); nothing
+ * outside them includes it.
+ *
+ * One file per figure kind, each exporting its op_def array (declared in
+ * ops.h's family list and gathered in ops.c's families[], as tmux's
+ * cmd-*.c descriptors): fig_plot.c, fig_hist.c, fig_heatmap.c,
+ * fig_numberline.c, fig_compare.c, fig_show.c, fig_gradflow.c; fig_bits.c
+ * and fig_graph.c draw for bits() and graph(g) (figures.h).
+ *
+ * Each builtin checks every argument first (errors raise with a span, as
+ * every op's do), then copies the numbers into a view_figure_t (figures
+ * are data, view.h) and hands it to view_show: a cell of the window, or a
+ * PNG file in headless mode.  Building the figure never raises, so nothing
+ * malloc'd for it can leak on an error.  They return nothing (none).
+ */
+#ifndef NN_VIEW_FIG_INT_H
+#define NN_VIEW_FIG_INT_H
+#include "ops/ops.h"
+#include "lang/eval.h"
+#include "lang/error.h"
+#include "view/view.h"
+
+/* The plot family's options, in each op's documentation. */
+#define FIG_OPTS "title= xlabel= ylabel= (strings; Korean works)"
+
+/* n doubles (malloc'd, at least one); out of memory is a limit error. */
+double *fig_dalloc(int64_t n);
+/* The dtype t's values are shown in: its own, the session precision for a
+ * weak number. */
+dtype_t fig_shown_dtype(call_t *c, const value_t *t);
+/* The values of a tensor as doubles (fig_dalloc'd), as its dtype holds
+ * them (a weak number: as the session precision rounds it). */
+double *fig_values_of(call_t *c, const value_t *t);
+/* The source text of a span (for default series labels: "sigmoid(x)"),
+ * cut with "..." to fit cap. */
+void fig_span_text(span_t sp, char *out, int cap);
+
+/* Keyword arguments: a string (NULL if absent), a number read as a flag,
+ * xlim=[a, b] (two finite numbers, a < b; false if absent).  Each raises
+ * on a wrong value. */
+const char *fig_kw_str(call_t *c, const char *name);
+bool fig_kw_flag(call_t *c, const char *name);
+bool fig_kw_range(call_t *c, const char *name, double *a, double *b);
+/* title=, xlabel=, ylabel=: checked before anything is built
+ * (fig_check_common), then set on the figure (fig_common_options). */
+void fig_check_common(call_t *c);
+void fig_common_options(call_t *c, view_figure_t *f);
+
+value_t *fig_none(void);   /* what a figure builtin returns (new reference) */
+/* %g with the minus sign U+2212, for text drawn in a figure (the terminal
+ * keeps '-'). */
+void fig_minus_g(char *out, size_t cap, double v);
+
+/* ---- models (show, gradflow) ---- */
+
+#define MAX_LAYERS 64
+/* A layer record's __kind__ ("dense", "sequential", ...) or NULL. */
+const char *fig_rec_kind(const value_t *v);
+/* The dense layers of model m (argument argi) in order into out[*n]
+ * (borrowed), as params() walks it; raises on anything else or more than
+ * MAX_LAYERS. */
+void fig_dense_layers(call_t *c, int argi, value_t *m, value_t **out, int *n, int depth);
+/* Raises unless layer k's out is layer k+1's in for every k. */
+void fig_check_fit(call_t *c, int argi, value_t **ls, int n);
+/* A layer's activation's name ("relu", a def's name, "?"). */
+const char *fig_activation_of(value_t *layer);
+
+#endif
