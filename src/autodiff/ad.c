@@ -563,6 +563,7 @@ static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
 
 const op_def_t op_family_autodiff[] = {
     {"grad", OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+     .nograd = "returns a function (grad(grad(f)) differentiates again)",
      .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
      .formula = "grad(f)(x) = d sum(f(x)) / dx: for a scalar f its gradient; for a non-scalar output the gradient "
                 "of its sum, as TensorFlow's tape.gradient (so grad of an elementwise f is its elementwise "
@@ -579,6 +580,7 @@ const op_def_t op_family_autodiff[] = {
                 "grad(exp)([0, 1])\n"
                 "#> [1, 2.71828175] (fp32)"},
     {"value_and_grad", OPK_FUNC, .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+     .nograd = "returns a function",
      .signature = "value_and_grad(f, argnums=0)", .summary = "a function returning [f(x), grad(f)(x)]",
      .formula = "value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)",
      .shapes = "the value as f returns it; the gradient shaped like the argument",

@@ -329,22 +329,14 @@ static int input_node(tracer_t *t, value_t *v)
 
 /* Ops with effects beyond their result (random state, printing, figures):
  * they run at every call and never fold. */
-bool graph_op_impure(const op_def_t *op)
-{
-    static const char *const names[] = {
-        "rand", "randn", "seed", "print", "tprint", "plot", "hist", "heatmap", "numberline", "compare", "show",
-        "gradflow", "bits", "graph", NULL,
-    };
-    for (int i = 0; names[i]; i++) if (!strcmp(op->name, names[i])) return true;
-    return false;
-}
+bool graph_op_impure(const op_def_t *op) { return op->flags & OPF_IMPURE; }
 #define impure graph_op_impure
 
 void graph_record(call_t *c, value_t *out)
 {
     tracer_t *t = cur();
     if (!t || !out) return;
-    if (!strcmp(c->op->name, "print")) return;   /* a host side effect: trace time only */
+    if (c->op->flags & OPF_TRACE_TIME) return;   /* a host side effect: trace time only */
     /* an op with no traced input and no side effect is a constant: fold it
      * now (what tf.function does with Python values) */
     bool any = impure(c->op) || t->record_all;
@@ -365,7 +357,7 @@ void graph_record(call_t *c, value_t *out)
     for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
     for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
     gnode_t *n = graph_push(t->g);
-    n->kind = !strcmp(c->op->name, "tprint") ? G_TPRINT : G_OP;
+    n->kind = G_OP;
     n->op = c->op;
     n->nin = nin;
     n->in = in;
@@ -700,7 +692,6 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
             break;
         }
         case G_OP: vals[i] = run_op(n, vals, s); break;
-        case G_TPRINT: vals[i] = run_op(n, vals, s); break;
         case G_COND: {
             bool t = tensor_get_f64(vals[n->in[0]], 0) != 0;
             vals[i] = val_ref(vals[n->in[t ? 1 : 2]]);
@@ -1015,6 +1006,7 @@ static value_t *graph_impl(call_t *c)
 
 const op_def_t op_family_graph[] = {
     {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature",
+     .nograd = "returns a traced function (grad differentiates through its graph when called)",
      .signature = "trace(f, input_signature=)   also @trace def f(...) { }",
      .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
      .formula = "the first call with a new signature runs f and records every op as a graph node (a concrete "
@@ -1043,6 +1035,7 @@ const op_def_t op_family_graph[] = {
                 "trace_count(g)\n"
                 "#> 1"},
     {"trace_count", OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
+     .nograd = "an integer count",
      .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",
      .formula = "the number of concrete functions made so far", .shapes = "a number", .dtypes = "an exact integer",
      .source = "tf.function.experimental_get_tracing_count", .example = "g = trace(sum)\n"
@@ -1051,6 +1044,7 @@ const op_def_t op_family_graph[] = {
                                                                         "trace_count(g)\n"
                                                                         "#> 1"},
     {"traces", OPK_FUNC, .impl = traces_impl, .min_args = 1, .max_args = 1,
+     .nograd = "a list of strings",
      .signature = "traces(g)", .summary = "the signatures of g's concrete functions",
      .formula = "one string per concrete function: each argument's dtype[shape] or host value",
      .shapes = "a list of strings", .dtypes = "strings", .source = "tf.function's pretty_printed_concrete_signatures",
@@ -1063,12 +1057,14 @@ const op_def_t op_family_graph[] = {
                 "traces(g)\n"
                 "#> [\"arg1: fp32[2]\", \"arg1: fp32[3]\"]"},
     {"tprint", OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
+      .flags = OPF_IMPURE, .nograd = "prints its arguments when the graph runs",
      .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
      .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
      .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)\n"
                                                              "#> 2\n"
                                                              "#> 2"},
     {"graph", OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
+      .flags = OPF_IMPURE, .nograd = "draws a graph",
      .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",
      .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "

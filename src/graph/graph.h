@@ -29,7 +29,6 @@ typedef enum gkind {
     G_VAR,       /* a layer's weight: record `owner`, field `field`, read at every call */
     G_OP,        /* op(in..., kw...) */
     G_COND,      /* in[0] ? in[1] : in[2], the branches computed in regions */
-    G_TPRINT,    /* print the inputs at every call */
     G_FUSED,     /* a chain of elementwise ops run block by block (fusion pass) */
     G_WHILE,     /* while in[last] { loop variables = sub(loop variables, captures) }: a list of the final values */
     G_ITEM,      /* item `param` of the list in[0] (a while's loop variable) */

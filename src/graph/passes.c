@@ -309,7 +309,7 @@ static int dce(graph_t *g)
     bool *live = mem_alloc((size_t)(g->nn + 1));
     for (int k = 0; k < g->nout; k++) live[g->out[k]] = true;
     for (int i = 0; i < g->nn; i++)
-        if (!removed(&g->n[i]) && (g->n[i].kind == G_TPRINT || (g->n[i].kind == G_OP && !pure(&g->n[i])))) live[i] = true;
+        if (!removed(&g->n[i]) && g->n[i].kind == G_OP && !pure(&g->n[i])) live[i] = true;
     for (int i = g->nn - 1; i >= 0; i--) {
         if (!live[i] || removed(&g->n[i])) continue;
         gnode_t *n = &g->n[i];
@@ -761,7 +761,7 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         }
         break;
     case G_VAR: fprintf(out, "variable .%s (read at every call)", n->field); break;
-    case G_OP: case G_TPRINT:
+    case G_OP:
         fprintf(out, "%s", n->op->name);
         for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
         for (int k = 0; k < n->nkw; k++) fprintf(out, ", %s=%%%d", n->kwn[k], n->kw[k]);

@@ -186,6 +186,8 @@ static const char *const binop_names[] = {
     [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=",
 };
 
+const char *ast_binop_symbol(int op) { return binop_names[op]; }
+
 static void dump(dumpbuf_t *d, const node_t *n);
 
 static void dump_opt(dumpbuf_t *d, const node_t *n)

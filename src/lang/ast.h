@@ -128,4 +128,7 @@ void ast_unit_unref(ast_unit_t *u);  /* frees at 0 */
  * NUL-terminated when cap > 0); returns the length the whole dump needs. */
 int ast_dump(const node_t *n, char *buf, int cap);
 
+/* The source symbol of a binary operator ("+", "@", "<="). */
+const char *ast_binop_symbol(int op);
+
 #endif

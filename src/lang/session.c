@@ -325,13 +325,9 @@ int session_help(session_t *s, const char *name, FILE *out)
         fputs("Constants: pi e inf nan (exact fp64 values, weak like literals); True False (1 and 0)\n", out);
         return 0;
     }
-    static const struct { const char *sym, *op; } syms[] = {
-        {"+", "add"}, {"-", "subtract"}, {"*", "multiply"}, {"/", "divide"}, {"%", "mod"}, {"^", "power"},
-        {"**", "power"}, {"@", "matmul"}, {"<", "less"}, {"<=", "less_equal"}, {">", "greater"},
-        {">=", "greater_equal"}, {"==", "equal"}, {"!=", "not_equal"}, {"'", "transpose"},
-    };
-    for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
-        if (!strcmp(name, syms[i].sym)) name = syms[i].op;
+    /* an operator's symbol names its op (op_def_t.symbol); ** is ^ */
+    const op_def_t *by_sym = op_for_symbol(!strcmp(name, "**") ? "^" : name);
+    if (by_sym) name = by_sym->name;
     const op_def_t *o = op_find(name);
     if (!o) {
         const char *best = NULL;

@@ -197,17 +197,7 @@ static void bcast_next(bcast_iter_t *it, int nops)
 
 /* ---- binary ---- */
 
-static const char *binop_symbol(const op_def_t *op)
-{
-    static const struct { const char *name, *sym; } m[] = {
-        {"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"}, {"mod", "%"},
-        {"power", "^"}, {"less", "<"}, {"less_equal", "<="}, {"greater", ">"},
-        {"greater_equal", ">="}, {"equal", "=="}, {"not_equal", "!="},
-    };
-    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
-        if (strcmp(m[i].name, op->name) == 0) return m[i].sym;
-    return op->name;
-}
+static const char *binop_symbol(const op_def_t *op) { return op->symbol ? op->symbol : op->name; }
 
 static bool is_div(const op_def_t *op) { return op->flags & OPF_TRUE_DIV; }
 static bool is_pow(const op_def_t *op) { return op->flags & OPF_POWER; }
@@ -416,6 +406,7 @@ static int64_t mini(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b ? 
 
 const op_def_t op_family_elementwise[] = {
     {"add", OPK_BINARY, .b32 = add32, .b64 = add64, .i64 = addi, .min_args = 2, .max_args = 2,
+     .symbol = "+", .ulp = ULP_CORRECT,
      .grad = ad_r_add, .grad_doc = "d(a+b) = da + db",
      .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
      .formula = "a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)",
@@ -426,18 +417,21 @@ const op_def_t op_family_elementwise[] = {
                 "0.1 + 0.2\n"
                 "#> 0.2998 (fp16)"},
     {"subtract", OPK_BINARY, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
+     .symbol = "-", .ulp = ULP_CORRECT,
      .grad = ad_r_sub, .grad_doc = "d(a-b) = da - db",
      .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
      .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
                                                                         "#> [2, 1, 0] (fp32)"},
     {"multiply", OPK_BINARY, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
+     .symbol = "*", .ulp = ULP_CORRECT,
      .grad = ad_r_mul, .grad_doc = "d(ab) = b da + a db",
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
                                                                         "#> [655.5] (fp16)"},
     {"divide", OPK_BINARY, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
+     .symbol = "/", .ulp = ULP_CORRECT,
      .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
      .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
@@ -445,6 +439,7 @@ const op_def_t op_family_elementwise[] = {
      .source = "IEEE 754-2019 §5.4.1, §7.3 (division by zero)", .example = "7 / 2\n"
                                                                            "#> 3.5 (fp32)"},
     {"mod", OPK_BINARY, .b32 = mod32, .b64 = mod64, .i64 = modi, .min_args = 2, .max_args = 2,
+     .symbol = "%", .ulp = ULP_CORRECT,
      .grad = ad_r_mod, .grad_doc = "d(a % b) = da - floor(a/b) db",
      .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
      .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
@@ -452,6 +447,7 @@ const op_def_t op_family_elementwise[] = {
      .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3\n"
                                                                              "#> 2"},
     {"power", OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
+     .symbol = "^", .ulp = ULP_POW,
      .grad = ad_r_pow, .grad_doc = "d(a^b) = b a^(b-1) da + a^b log(a) db",
      .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
      .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
@@ -461,30 +457,35 @@ const op_def_t op_family_elementwise[] = {
                                                                                                         "2 ^ -1\n"
                                                                                                         "#> 0.5 (fp32)"},
     {"less", OPK_BINARY, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .symbol = "<", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
      .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
                                                                "#> [1, 0, 0] (fp32)"},
     {"less_equal", OPK_BINARY, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .symbol = "<=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
      .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
                                                  "#> [1, 1, 0] (fp32)"},
     {"greater", OPK_BINARY, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .symbol = ">", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
      .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
                                                  "#> [0, 0, 1] (fp32)"},
     {"greater_equal", OPK_BINARY, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .symbol = ">=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
      .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
                                                  "#> [0, 1, 1] (fp32)"},
     {"equal", OPK_BINARY, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .symbol = "==", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
      .formula = "1 if a == b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
@@ -493,12 +494,14 @@ const op_def_t op_family_elementwise[] = {
                                                  "0.1 + 0.2 == 0.3\n"
                                                  "#> 0 (fp16)"},
     {"not_equal", OPK_BINARY, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+     .symbol = "!=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
      .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
                                                  "#> 1 (fp32)"},
     {"maximum", OPK_BINARY, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_maximum, .grad_doc = "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)",
      .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
      .formula = "a if a > b else b; nan if either is nan; maximum(-0, 0) is 0",
@@ -506,6 +509,7 @@ const op_def_t op_family_elementwise[] = {
      .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)\n"
                                                                                      "#> [2, nan, 3] (fp32)"},
     {"minimum", OPK_BINARY, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_minimum, .grad_doc = "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)",
      .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",
      .formula = "a if a < b else b; nan if either is nan; minimum(-0, 0) is -0",
@@ -517,13 +521,10 @@ const op_def_t op_family_elementwise[] = {
 
 const op_def_t *op_for_binop(int binop)
 {
-    static const char *const names[] = {
-        [OP_ADD] = "add", [OP_SUB] = "subtract", [OP_MUL] = "multiply", [OP_DIV] = "divide",
-        [OP_MOD] = "mod", [OP_POW] = "power", [OP_MATMUL] = "matmul", [OP_LT] = "less",
-        [OP_LE] = "less_equal", [OP_GT] = "greater", [OP_GE] = "greater_equal",
-        [OP_EQ] = "equal", [OP_NE] = "not_equal",
-    };
     static const op_def_t *cache[OP_NE + 1];
-    if (!cache[binop]) cache[binop] = op_find(names[binop]);
+    if (!cache[binop]) {
+        cache[binop] = op_for_symbol(ast_binop_symbol(binop));
+        NN_ASSERT(cache[binop]);
+    }
     return cache[binop];
 }

@@ -450,6 +450,7 @@ static value_t *collapse_impl(call_t *c)
 
 const op_def_t op_family_layers[] = {
     {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype",
+     .nograd = "builds a layer (differentiate a function that calls it)",
      .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=)",
      .summary = "a fully connected layer y = activation(x @ W + b) (Keras Dense)",
      .formula = "y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
@@ -475,7 +476,8 @@ const op_def_t op_family_layers[] = {
                 "l1([[1, 2, 3], [0, 0, 0]])\n"
                 "#> [[0.0137879848,   3.46203923],\n"
                 "#>  [           0,            0]] (fp32)"},
-    {"dense_apply", OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+    {"dense_apply", OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+     
      .signature = "dense_apply(layer, x)", .summary = "what calling a dense layer does: activation(x @ W + b)",
      .formula = "activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first",
      .shapes = "x: (..., in) -> (..., out)", .dtypes = "the compute dtype",
@@ -483,18 +485,21 @@ const op_def_t op_family_layers[] = {
                                                      "dense_apply(l, [1, 2])\n"
                                                      "#> [1.68803692] (fp32)"},
     {"sequential", OPK_FUNC, .impl = sequential_impl, .min_args = 1, .max_args = -1,
+     .nograd = "builds a model (differentiate a function that calls it)",
      .signature = "sequential(l1, l2, ...)", .summary = "layers applied one after another (Keras Sequential)",
      .formula = "m(x) = ln(... l2(l1(x))); m.layers lists them; params(m) is [W1, b1, W2, b2, ...]; without "
                 "activations between them the stack is one linear map (collapse)",
      .shapes = "as its first layer's input -> as its last layer's output", .dtypes = "as the layers",
      .source = "keras.Sequential", .example = LAYER_EX},
-    {"sequential_apply", OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+    {"sequential_apply", OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+     
      .signature = "sequential_apply(model, x)", .summary = "what calling a sequential model does",
      .formula = "each layer applied in turn", .shapes = "as the layers", .dtypes = "as the layers",
      .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\n"
                                                    "sequential_apply(m, [1, 2])\n"
                                                    "#> [-0.837899804] (fp32)"},
     {"time_distributed", OPK_FUNC, .impl = td_impl, .min_args = 1, .max_args = 1,
+     .nograd = "builds a layer (differentiate a function that calls it)",
      .signature = "time_distributed(layer)", .summary = "apply a layer to every time step of a sequence (Keras TimeDistributed)",
      .formula = "y[:, t] = layer(x[:, t]) for every t: x (batch, time, features) is reshaped to (batch*time, "
                 "features), the layer applied once, and the result reshaped to (batch, time, out); the same weights "
@@ -505,7 +510,8 @@ const op_def_t op_family_layers[] = {
                 "td = time_distributed(dense(2, 3))\n"
                 "shape(td(ones(4, 5, 2)))\n"
                 "#> [4, 5, 3] (int64)"},
-    {"time_distributed_apply", OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+    {"time_distributed_apply", OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+     
      .signature = "time_distributed_apply(td, x)", .summary = "what calling a time_distributed layer does",
      .formula = "reshape, apply, reshape back", .shapes = "(batch, time, in) -> (batch, time, out)",
      .dtypes = "as the layer", .source = "keras.layers.TimeDistributed.call",
@@ -515,6 +521,7 @@ const op_def_t op_family_layers[] = {
                 "#>   [0.987226009],\n"
                 "#>   [0.987226009]]] (fp32)"},
     {"params", OPK_FUNC, .impl = params_impl, .min_args = 1, .max_args = 1,
+     .nograd = "a list of a model's weights (grad differentiates with respect to them)",
      .signature = "params(model)", .summary = "a layer's or model's weights in order: [W1, b1, W2, b2, ...]",
      .formula = "the weight tensors themselves (the values l.W and l.b hold), in Keras's "
                 "model.trainable_variables order; grad(f)(model, ...) returns its gradient in this order",
@@ -527,6 +534,7 @@ const op_def_t op_family_layers[] = {
                 "shape(p[2])\n"
                 "#> [4, 2] (int64)"},
     {"collapse", OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1,
+     .nograd = "builds a layer from a model's weights",
      .signature = "collapse(model)", .summary = "the single dense layer equal to a stack of linear layers",
      .formula = "x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "
                 "in column form W2 W1 and W2 b1 + b2), and so on for more layers; the last layer's activation is "

@@ -183,6 +183,7 @@ static value_t *where_impl(call_t *c)
 
 const op_def_t op_family_math[] = {
     {"exp", OPK_UNARY, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
      .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
@@ -196,6 +197,7 @@ const op_def_t op_family_math[] = {
                 "exp(12)\n"
                 "#> inf (fp16)"},
     {"log", OPK_UNARY, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_log, .grad_doc = "log'(x) = 1/x",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
      .formula = "ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf",
@@ -207,6 +209,7 @@ const op_def_t op_family_math[] = {
                 "log(0)\n"
                 "#> -inf (fp32)"},
     {"log1p", OPK_UNARY, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_log1p, .grad_doc = "log1p'(x) = 1/(1+x)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
      .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
@@ -216,6 +219,7 @@ const op_def_t op_family_math[] = {
                 "log(1 + 1e-8)\n"
                 "#> 0 (fp32)"},
     {"expm1", OPK_UNARY, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_expm1, .grad_doc = "expm1'(x) = expm1(x) + 1",
      .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
      .formula = "e^x - 1 without the cancellation of exp(x) - 1 near 0",
@@ -225,6 +229,7 @@ const op_def_t op_family_math[] = {
                 "exp(1e-8) - 1\n"
                 "#> 0 (fp32)"},
     {"sqrt", OPK_UNARY, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_sqrt, .grad_doc = "sqrt'(x) = 1/(2 sqrt(x))",
      .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
      .formula = "√x; sqrt(-0) = -0, sqrt(x < 0) = nan",
@@ -240,6 +245,7 @@ const op_def_t op_family_math[] = {
                 "sqrt(2)\n"
                 "#> 1.4141 (fp16)"},
     {"abs", OPK_UNARY, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_abs, .grad_doc = "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX)",
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
      .formula = "|x|; abs(-0) = 0, abs(nan) = nan",
@@ -247,6 +253,7 @@ const op_def_t op_family_math[] = {
      .example = "abs([-2, 0, 3.5])\n"
                 "#> [2, 0, 3.5] (fp32)"},
     {"sin", OPK_UNARY, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
      .formula = "sin x; sin(±inf) = nan",
@@ -256,6 +263,7 @@ const op_def_t op_family_math[] = {
                 "sin([0, 0.5, 1])\n"
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
     {"cos", OPK_UNARY, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
      .formula = "cos x; cos(±inf) = nan",
@@ -265,6 +273,7 @@ const op_def_t op_family_math[] = {
                 "cos([0, 0.5, 1])\n"
                 "#> [1, 0.87758255, 0.540302336] (fp32)"},
     {"tanh", OPK_UNARY, .f32 = tanh32, .f64 = tanh64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_tanh, .grad_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
      .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
      .formula = "(e^x - e^-x) / (e^x + e^-x), range (-1, 1); derivative 1 - tanh(x)^2; "
@@ -279,6 +288,7 @@ const op_def_t op_family_math[] = {
                 "tanh(5) == 1\n"
                 "#> 1 (fp16)"},
     {"erf", OPK_UNARY, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
+     .ulp = ULP_SLEEF_U10,
      .grad = ad_r_erf, .grad_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2)",
      .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
      .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
@@ -288,6 +298,7 @@ const op_def_t op_family_math[] = {
                 "erf([-1, 0, 0.5])\n"
                 "#> [-0.842700779, 0, 0.520499885] (fp32)"},
     {"floor", OPK_UNARY, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
      .formula = "⌊x⌋; floor(-0.5) = -0; inf and nan unchanged",
@@ -295,6 +306,7 @@ const op_def_t op_family_math[] = {
      .example = "floor([-1.5, 0.5, 2.7])\n"
                 "#> [-2, 0, 2] (fp32)"},
     {"round", OPK_UNARY, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
      .formula = "nearest integer to x; a half goes to the even neighbour: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0",
@@ -304,6 +316,7 @@ const op_def_t op_family_math[] = {
      .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])\n"
                 "#> [0, 2, 2, -0, 3] (fp32)"},
     {"isnan", OPK_UNARY, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
      .formula = "1 if x is nan else 0 (nan is the only value not equal to itself)",
@@ -311,6 +324,7 @@ const op_def_t op_family_math[] = {
      .example = "isnan([1, nan, 3])\n"
                 "#> [0, 1, 0] (fp32)"},
     {"isinf", OPK_UNARY, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
      .formula = "1 if |x| = inf else 0",
@@ -322,6 +336,7 @@ const op_def_t op_family_math[] = {
                 "isinf(exp([1, 12]))\n"
                 "#> [0, 1] (fp16)"},
     {"isfinite", OPK_UNARY, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",
      .formula = "1 if x is finite else 0",
@@ -331,6 +346,7 @@ const op_def_t op_family_math[] = {
                 "isfinite(exp([1, 100]))\n"
                 "#> [1, 0] (fp32)"},
     {"clip", OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
+      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_clip, .grad_doc = "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0",
      .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
      .formula = "minimum(maximum(x, lo), hi); NaN in x, lo or hi gives nan; lo > hi gives hi",
@@ -343,6 +359,7 @@ const op_def_t op_family_math[] = {
                 "clip([1, 5, nan], 2, 4)\n"
                 "#> [2, 4, nan] (fp32)"},
     {"where", OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
+      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_where, .grad_doc = "g flows to a where the condition holds, to b elsewhere",
      .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",
      .formula = "cond != 0 ? a : b (NaN in cond counts as nonzero, as bool(nan) in NumPy)",

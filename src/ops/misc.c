@@ -90,12 +90,14 @@ static value_t *negative_impl(call_t *c)
 
 const op_def_t op_family_misc[] = {
     {"print", OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
+      .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
      .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
      .formula = "each value as the REPL shows it; strings without quotes",
      .shapes = "any values", .dtypes = "numbers print as their dtype holds them (DESIGN.md §3)",
      .source = "Python's print()", .example = "print(\"x =\", 1 / 3)\n"
                                               "#> x = 0.333333343 (fp32)"},
     {"range", OPK_FUNC, .impl = range_impl, .min_args = 1, .max_args = 3,
+     .nograd = "integers",
      .signature = "range(stop) or range(start, stop[, step])", .summary = "integers start, start+step, ... below stop (int64)",
      .formula = "start + i*step for i = 0 .. ceil((stop-start)/step)-1", .shapes = "integers -> (n,)",
      .dtypes = "int64; a for loop over it gives exact integers", .source = "Python's range()",
@@ -106,11 +108,13 @@ const op_def_t op_family_misc[] = {
                 "#> 1\n"
                 "#> 2"},
     {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
+     .nograd = "an integer of the shape",
      .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string",
      .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
      .source = "Python's len()", .example = "len([1, 2, 3])\n"
                                             "#> 3"},
     {"negative", OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
+      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",

@@ -53,6 +53,14 @@ const op_def_t *op_find(const char *name)
     return NULL;
 }
 
+const op_def_t *op_for_symbol(const char *sym)
+{
+    init();
+    for (int i = 0; i < nsorted; i++)
+        if (sorted[i]->symbol && !strcmp(sorted[i]->symbol, sym)) return sorted[i];
+    return NULL;
+}
+
 /* ---- argument checking ---- */
 
 static bool kw_accepted(const op_def_t *op, const char *name)

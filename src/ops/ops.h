@@ -76,6 +76,13 @@ typedef struct op_def {
     const char *deriv;
     const char *deriv_doc;
     const char *nograd;
+    /* The infix or postfix symbol that runs this op ("+", "@", "'"), or NULL. */
+    const char *symbol;
+    /* The stated error bound of an elementwise float op, in ulps of the
+     * result at the exact value, per dtype (indexed by dtype_t: fp16, bf16,
+     * fp32, fp64); 0: none stated.  The tests check the bounds against
+     * mpmath (test_kernels, test_activations); the GPU check enforces them. */
+    double ulp[4];
     /* An elementwise OPK_FUNC op (an activation) may also offer its fp32
      * block kernel and fp64 scalar kernel, giving exactly the op's bits, so
      * that fused graph chains (src/graph/passes.c) can run it in place. */
@@ -88,7 +95,29 @@ enum {
     OPF_HIDDEN        = 4,   /* not listed by :help (operator aliases) */
     OPF_TRUE_DIV      = 8,   /* integers in, float out (7 / 2 is 3.5) */
     OPF_POWER         = 16,  /* int ^ negative int gives a float */
+    OPF_ELEMENTWISE   = 32,  /* an OPK_FUNC op that maps each element (OPK_UNARY/BINARY are by kind) */
+    OPF_IMPURE        = 64,  /* effects beyond the result (random state, printing, figures): runs at every
+                                call of a graph, never folded */
+    OPF_COMPOSITE     = 128, /* computes with other ops, which the tape and the tracer record */
+    OPF_TRACE_TIME    = 256, /* a host effect that runs while tracing only, never in the graph (Python's
+                                print inside tf.function; tprint is the graph's print) */
 };
+
+/* Stated ulp bounds (op_def_t.ulp), with their sources:
+ * correctly rounded (IEEE 754 basic operations; exact selections and
+ * conversions rounded once); SLEEF's u10 functions, 1.0 ulp in fp32/fp64,
+ * which after the one rounding to fp16 (bf16) is 0.5 ulp + 2^-13 (2^-16)
+ * ulp of the narrow format (src/ops/math.c); the activations computed in
+ * fp64 and rounded once (src/ops/activations.c: tested within 1 ulp in
+ * fp16/bf16, 2 in fp32, 4 in fp64, gelu 8); power through C99 powf/pow. */
+#define ULP_CORRECT    { 0.5, 0.5, 0.5, 0.5 }
+#define ULP_SLEEF_U10  { 0.5 + 0x1p-13, 0.5 + 0x1p-16, 1.0, 1.0 }
+#define ULP_ACTIVATION { 1.0, 1.0, 2.0, 4.0 }
+#define ULP_GELU       { 1.0, 1.0, 2.0, 8.0 }
+#define ULP_POW        { 1.0, 1.0, 1.0, 1.0 }
+
+/* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
+static inline bool op_is_elementwise(const struct op_def *op);
 
 /* The table is gathered from one array per op family (ops/math.c,
  * ops/reduce.c, ...; each ends with an entry whose name is NULL), like
@@ -102,8 +131,16 @@ extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduc
     op_family_autodiff[], op_family_indexing[], op_family_graph[],
     op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_fp8[],
     op_family_activations[], op_family_losses[], op_family_layers[];
-/* The op for an infix operator (binop_t from ast.h). */
+static inline bool op_is_elementwise(const op_def_t *op)
+{
+    return op->kind == OPK_UNARY || op->kind == OPK_BINARY || (op->flags & OPF_ELEMENTWISE);
+}
+
+/* The op for an infix operator (binop_t from ast.h): the op whose symbol
+ * is the operator's. */
 const op_def_t *op_for_binop(int binop);
+/* The op whose op_def_t.symbol is sym ("+", "'"), or NULL. */
+const op_def_t *op_for_symbol(const char *sym);
 
 /* Run a builtin: checks argument counts and keyword names against the
  * table (errors name the signature), then dispatches.  New reference. */

@@ -354,7 +354,8 @@ static value_t *bits_impl(call_t *c)
 #define CAST_SRC "IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)"
 
 const op_def_t op_family_precision[] = {
-    {"cast", OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
+    {"cast", OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
      .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
@@ -364,7 +365,8 @@ const op_def_t op_family_precision[] = {
                 "#> 0.099976 (fp16)\n"
                 "cast([1.5, -2.7], int64)\n"
                 "#> [1, -2] (int64)"},
-    {"fp16", OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+    {"fp16", OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
      .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
@@ -375,7 +377,8 @@ const op_def_t op_family_precision[] = {
                 "#> [1.001] (fp16)\n"
                 "fp16(65520)\n"
                 "#> inf (fp16)"},
-    {"bf16", OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+    {"bf16", OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
      .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
@@ -385,7 +388,8 @@ const op_def_t op_family_precision[] = {
                 "#> 0.1001 (bf16)\n"
                 "bf16([1, 1.00390625, 257])\n"
                 "#> [1, 1, 256] (bf16)"},
-    {"fp32", OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+    {"fp32", OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
      .formula = CAST_FORMULA "; eps 2^-23",
@@ -394,7 +398,8 @@ const op_def_t op_family_precision[] = {
                 "#> 0.100000001 (fp32)\n"
                 "fp32([16777217])\n"
                 "#> [16777216] (fp32)"},
-    {"fp64", OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+    {"fp64", OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
      .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
@@ -403,7 +408,8 @@ const op_def_t op_family_precision[] = {
                 "#> 0.1\n"
                 "fp64(fp16(0.1))\n"
                 "#> 0.0999755859375"},
-    {"int64", OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+    {"int64", OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+      .nograd = "an integer result (piecewise constant)",
      .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
      .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
      .shapes = "x: any shape -> the same shape", .dtypes = "-> int64",
@@ -411,6 +417,7 @@ const op_def_t op_family_precision[] = {
      .example = "int64([2.7, -2.7, 3])\n"
                 "#> [2, -2, 3] (int64)"},
     {"finfo", OPK_FUNC, .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+     .nograd = "a record of a dtype's constants",
      .signature = "finfo(dtype=session precision)", .summary = "the facts of a float format: eps, max, smallest normal and subnormal, bits",
      .formula = "eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
                 "smallest_normal = 2^(1 - bias); smallest_subnormal = smallest_normal * eps; resolution = 10^-floor(-log10 eps)",
@@ -424,6 +431,7 @@ const op_def_t op_family_precision[] = {
                 "finfo()\n"
                 "#> finfo(resolution=1e-06, min=-3.4028234663852886e+38, max=3.4028234663852886e+38, eps=1.1920928955078125e-07, smallest_normal=1.1754943508222875e-38, smallest_subnormal=1.401298464324817e-45, bits=32, exponent_bits=8, mantissa_bits=23, dtype=fp32)"},
     {"eps", OPK_FUNC, .impl = eps_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+     .nograd = "a dtype constant",
      .signature = "eps(dtype=session precision)", .summary = "machine epsilon: the gap from 1 to the next larger value",
      .formula = "2^-mantissa_bits: fp16 2^-10, bf16 2^-7, fp32 2^-23, fp64 2^-52 (numpy.finfo(t).eps)",
      .shapes = "-> a 0-d tensor", .dtypes = "-> that dtype (default the session precision)",
@@ -435,6 +443,7 @@ const op_def_t op_family_precision[] = {
                 "1 + eps(fp16) / 2 == 1\n"
                 "#> 1 (fp16)"},
     {"ulp", OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
+      .flags = OPF_ELEMENTWISE, .nograd = "the spacing of the dtype at x: piecewise constant, no gradient is defined (JAX defines none for nextafter either)",
      .signature = "ulp(x)", .summary = "unit in the last place: the gap from |x| to the next larger value of x's dtype",
      .formula = "nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
                 "ulp(max) = inf; inf and nan give nan",
@@ -446,6 +455,7 @@ const op_def_t op_family_precision[] = {
                 "ulp(fp16([1, 1000, 65504]))\n"
                 "#> [0.00097656, 0.5, inf] (fp16)"},
     {"nextafter", OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
+      .flags = OPF_ELEMENTWISE, .nograd = "the neighbouring representable number: no gradient is defined (as in JAX)", .ulp = ULP_CORRECT,
      .signature = "nextafter(x, y)", .summary = "the next representable value after x toward y, in x's dtype",
      .formula = "one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal",
      .shapes = "x, y: broadcastable shapes -> the broadcast shape",
@@ -455,7 +465,8 @@ const op_def_t op_family_precision[] = {
                 "#> 1.001 (fp16)\n"
                 "nextafter(fp16([0, 1]), -1)\n"
                 "#> [-5.9605e-08, 0.99951] (fp16)"},
-    {"bits", OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL,
+    {"bits", OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
+      .nograd = "prints the stored bits",
      .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
      .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
                 "a number or literal also shows the typed value it was rounded from and the error stored - typed",

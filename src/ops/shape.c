@@ -388,6 +388,7 @@ static value_t *matmul_impl(call_t *c)
 
 const op_def_t op_family_shape[] = {
     {"shape", OPK_FUNC, .impl = shape_impl, .min_args = 1, .max_args = 1,
+     .nograd = "integers of the shape",
      .signature = "shape(x)", .summary = "the dimensions of x as a 1-D int64 tensor",
      .formula = "(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()",
      .shapes = "x: any shape -> (ndim(x),)", .dtypes = "result is int64",
@@ -397,6 +398,7 @@ const op_def_t op_family_shape[] = {
                 "shape(3)\n"
                 "#> [] (int64)"},
     {"size", OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
+     .nograd = "an integer of the shape",
      .signature = "size(x)", .summary = "the number of elements of x",
      .formula = "d_0 * d_1 * ... * d_{n-1} (1 for a number)",
      .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64, like Python's int)",
@@ -404,6 +406,7 @@ const op_def_t op_family_shape[] = {
      .example = "size([[1, 2, 3], [4, 5, 6]])\n"
                 "#> 6"},
     {"ndim", OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
+     .nograd = "an integer of the shape",
      .signature = "ndim(x)", .summary = "the number of dimensions of x",
      .formula = "len(shape(x)); 0 for a number",
      .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64)",
@@ -428,6 +431,7 @@ const op_def_t op_family_shape[] = {
                 "#>  [3, 4],\n"
                 "#>  [5, 6]] (fp32)"},
     {"transpose", OPK_FUNC, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
+     .symbol = "'",
      .grad = ad_r_transpose, .grad_doc = "the gradient transposed back",
      .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default)",
      .formula = "out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged",
@@ -476,6 +480,7 @@ const op_def_t op_family_shape[] = {
                 "stack(1, 2, 3)\n"
                 "#> [1, 2, 3] (fp32)"},
     {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2,
+     .symbol = "@",
      .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
      .signature = "matmul(a, b)   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
      .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
