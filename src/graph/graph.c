@@ -1057,14 +1057,14 @@ const op_def_t op_family_graph[] = {
                 "traces(g)\n"
                 "#> [\"arg1: fp32[2]\", \"arg1: fp32[3]\"]"},
     {"tprint", OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
-      .flags = OPF_IMPURE, .nograd = "prints its arguments when the graph runs",
+     .flags = OPF_IMPURE, .nograd = "prints its arguments when the graph runs",
      .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
      .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
      .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)\n"
                                                              "#> 2\n"
                                                              "#> 2"},
     {"graph", OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_IMPURE, .nograd = "draws a graph",
+     .flags = OPF_IMPURE, .nograd = "draws a graph",
      .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",
      .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "

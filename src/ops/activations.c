@@ -654,7 +654,7 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 
 const op_def_t op_family_activations[] = {
     {"linear", OPK_FUNC, .impl = linear_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_identity, .grad_doc = "linear'(x) = 1",
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
      .formula = "linear(x) = x; range (-inf, inf); derivative 1. Typical use: the output of a regression model; "
@@ -665,7 +665,7 @@ const op_def_t op_family_activations[] = {
                                                       "grad(linear)([1, 2])\n"
                                                       "#> [1, 1] (fp32)"},
     {"sigmoid", OPK_FUNC, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .blk32 = sigmoid32_block, .f64 = sigmoid64,
      .deriv = "sigmoid_deriv", .deriv_doc = "sigmoid'(x) = s(x) s(-x) = e/(1+e)^2 with e = exp(-|x|), never y(1-y)",
      .signature = "sigmoid(x)", .summary = "the logistic function 1/(1+e^-x): binary and multi-label outputs",
@@ -696,14 +696,14 @@ const op_def_t op_family_activations[] = {
                 "grad(sigmoid)([0, 8, 17, 18])\n"
                 "#> [0.25, 0.00033522, 5.9605e-08, 0] (fp16)"},
     {"sigmoid_deriv", OPK_FUNC, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_sigmoid_d, .grad_doc = "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))",
      .signature = "sigmoid_deriv(x)", .summary = "sigmoid'(x) = s(x) s(-x), the accurate derivative (used by grad)",
      .formula = "e/(1+e)^2 with e = e^-|x|: no cancellation, underflows only where the true value does",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx 1/(1+e^-x); tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("sigmoid")},
     {"log_sigmoid", OPK_FUNC, .impl = log_sigmoid_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "log_sigmoid_deriv", .deriv_doc = "log_sigmoid'(x) = sigmoid(-x)",
      .signature = "log_sigmoid(x)", .summary = "log(sigmoid(x)) without underflow: -softplus(-x)",
      .formula = "log_sigmoid(x) = min(x, 0) - log1p(e^-|x|) = -softplus(-x); range (-inf, 0); never -inf for finite "
@@ -716,13 +716,13 @@ const op_def_t op_family_activations[] = {
                 "log(sigmoid(fp32(-200)))\n"
                 "#> -inf (fp32)"},
     {"log_sigmoid_deriv", OPK_FUNC, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_log_sigmoid_d, .grad_doc = "log_sigmoid''(x) = -sigmoid'(x)",
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
     {"tanh_deriv", OPK_FUNC, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_tanh_d, .grad_doc = "tanh''(x) = -2 tanh(x) sech^2(x)",
      .signature = "tanh_deriv(x)", .summary = "tanh'(x) = sech^2 x = 1 - tanh^2 x without cancellation (used by grad)",
      .formula = "4e/(1+e)^2 with e = e^-2|x|: equal to 1 - tanh(x)^2 but without its cancellation, so in fp16 "
@@ -731,7 +731,7 @@ const op_def_t op_family_activations[] = {
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx tanh x = sech^2 x; tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("tanh") "\n:precision fp16\ngrad(tanh)(3)"},
     {"relu", OPK_FUNC, .impl = relu_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "relu_deriv", .deriv_doc = "relu'(x) = 1 for x > 0, else 0 (relu'(0) = 0 as TF and PyTorch)",
      .signature = "relu(x)", .summary = "rectified linear unit max(x, 0): the default hidden activation",
      .formula = "relu(x) = max(x, 0); range [0, inf); relu(nan) = nan (not 0). derivative 1 for x > 0, 0 for x < 0, "
@@ -744,13 +744,13 @@ const op_def_t op_family_activations[] = {
                 "grad(relu)([-1, 0, 1])\n"
                 "#> [0, 0, 1] (fp32)"},
     {"relu_deriv", OPK_FUNC, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu_deriv(x)", .summary = "relu'(x): 1 for x > 0 else 0 (0 at 0; used by grad)",
      .formula = "1 if x > 0 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF and PyTorch: relu'(0) = 0", .example = HIDDEN_EX("relu")},
     {"relu6", OPK_FUNC, .impl = relu6_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "relu6_deriv", .deriv_doc = "relu6'(x) = 1 on (0, 6), else 0 (0 at both kinks, as TF and torch.hardtanh)",
      .signature = "relu6(x)", .summary = "relu capped at 6: min(max(x, 0), 6)",
      .formula = "relu6(x) = min(max(x, 0), 6); range [0, 6]. derivative 1 on the open interval (0, 6), else 0 "
@@ -763,13 +763,13 @@ const op_def_t op_family_activations[] = {
                 "grad(relu6)([-1, 3, 7])\n"
                 "#> [0, 1, 0] (fp32)"},
     {"relu6_deriv", OPK_FUNC, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu6_deriv(x)", .summary = "relu6'(x): 1 on (0, 6) else 0 (used by grad)",
      .formula = "1 if 0 < x < 6 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF relu6 gradient", .example = HIDDEN_EX("relu6")},
     {"leaky_relu", OPK_FUNC, .impl = leaky_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "leaky_relu_deriv", .deriv_doc = "leaky_relu'(x) = 1 for x > 0, else negative_slope (slope at 0, as PyTorch)",
      .signature = "leaky_relu(x, negative_slope=0.2)", .summary = "relu with a small slope for x < 0",
      .formula = "leaky_relu(x) = x for x > 0, negative_slope * x otherwise; range (-inf, inf). Default slope 0.2 as "
@@ -786,14 +786,14 @@ const op_def_t op_family_activations[] = {
                 "grad(leaky_relu)([-1, 0, 1])\n"
                 "#> [0.200000003, 0.200000003, 1] (fp32)"},
     {"leaky_relu_deriv", OPK_FUNC, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "leaky_relu_deriv(x, negative_slope=0.2)",
      .summary = "leaky_relu'(x): 1 for x > 0, else the slope (used by grad)",
      .formula = "1 if x > 0 else negative_slope", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch leaky_relu_backward (x > 0)", .example = HIDDEN_EX("leaky_relu")},
     {"elu", OPK_FUNC, .impl = elu_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha",
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "elu_deriv", .deriv_doc = "elu'(x) = 1 for x > 0, alpha e^x for x <= 0 (alpha at 0, as PyTorch)",
      .signature = "elu(x, alpha=1)", .summary = "exponential linear unit: x for x > 0, alpha (e^x - 1) below",
      .formula = "elu(x) = x for x > 0, alpha*expm1(x) for x <= 0 (expm1: accurate for tiny x, elu(-1e-300) is -1e-300, "
@@ -808,13 +808,13 @@ const op_def_t op_family_activations[] = {
                 "grad(elu)([-1, 0, 1])\n"
                 "#> [0.36787945, 1, 1] (fp32)"},
     {"elu_deriv", OPK_FUNC, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_elu_d, .grad_doc = "elu''(x) = alpha e^x for x <= 0, 0 for x > 0",
      .signature = "elu_deriv(x, alpha=1)", .summary = "elu'(x): 1 for x > 0, alpha e^x below (used by grad)",
      .formula = "1 if x > 0 else alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward (from the input)", .example = HIDDEN_EX("elu")},
     {"selu", OPK_FUNC, .impl = selu_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "selu_deriv", .deriv_doc = "selu'(x) = scale for x > 0, scale*alpha*e^x for x <= 0 (scale*alpha at 0, as PyTorch)",
      .signature = "selu(x)", .summary = "scaled elu with the self-normalising constants",
      .formula = "selu(x) = scale * (x for x > 0, alpha*expm1(x) for x <= 0), alpha = 1.6732632423543772848170429916717, "
@@ -830,13 +830,13 @@ const op_def_t op_family_activations[] = {
                 "grad(selu)([-1, 0, 1])\n"
                 "#> [0.64676863, 1.75809932, 1.05070102] (fp32)"},
     {"selu_deriv", OPK_FUNC, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_elu_d, .grad_doc = "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0",
      .signature = "selu_deriv(x)", .summary = "selu'(x) (used by grad)",
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward with selu's constants", .example = HIDDEN_EX("selu")},
     {"gelu", OPK_FUNC, .impl = gelu_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_GELU,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_GELU,
      .deriv = "gelu_deriv", .deriv_doc = "gelu'(x) = Phi(x) + x phi(x) (exact); the tanh form's own derivative with approximate=1",
      .signature = "gelu(x, approximate=0)", .summary = "Gaussian error linear unit x*Phi(x) (transformers)",
      .formula = "gelu(x) = x Phi(x) = x/2 erfc(-x/sqrt 2), exact by default (Keras 3, PyTorch; erfc avoids the "
@@ -854,19 +854,19 @@ const op_def_t op_family_activations[] = {
                 "grad(gelu)([-1, 0, 1])\n"
                 "#> [-0.0833154693, 0.5, 1.08331549] (fp32)"},
     {"gelu_deriv", OPK_FUNC, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
-      .ulp = ULP_GELU,
+     .ulp = ULP_GELU,
      .grad = ad_r_gelu_d, .grad_doc = "gelu''(x) = phi(x) (2 - x^2) (exact form)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
     {"gelu_deriv2", OPK_FUNC, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_GELU,
+     .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_GELU,
      .signature = "gelu_deriv2(x)", .summary = "gelu''(x) = phi(x)(2 - x^2), exact form (grad of grad)",
      .formula = "phi(x)(2 - x^2), phi(x) = e^(-x^2/2)/sqrt(2 pi)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "d/dx (Phi(x) + x phi(x))", .example = "grad(grad(gelu))([-1, 0, 1])\n"
                                                       "#> [0.241970718, 0.797884583, 0.241970718] (fp32)"},
     {"swish", OPK_FUNC, .impl = swish_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "swish_deriv", .deriv_doc = "swish'(x) = s(x) + x s(x) s(-x)",
      .signature = "swish(x)", .summary = "x * sigmoid(x) (also called silu)",
      .formula = "swish(x) = x sigmoid(x); range about [-0.278, inf). derivative s(x) + x s(x) s(-x) (= s(x)(1 + x(1 - s(x))) "
@@ -878,13 +878,13 @@ const op_def_t op_family_activations[] = {
                 "grad(swish)([-2, 0, 2])\n"
                 "#> [-0.0907842517, 0.5, 1.09078419] (fp32)"},
     {"swish_deriv", OPK_FUNC, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_swish_d, .grad_doc = "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))",
      .signature = "swish_deriv(x)", .summary = "swish'(x) (used by grad)",
      .formula = "s(x) + x s(x) s(-x)", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x sigmoid(x)",
      .example = HIDDEN_EX("swish")},
     {"softplus", OPK_FUNC, .impl = softplus_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "sigmoid", .deriv_doc = "softplus'(x) = sigmoid(x)",
      .signature = "softplus(x)", .summary = "log(1 + e^x), a smooth relu (non-negative outputs)",
      .formula = "softplus(x) = log(1 + e^x) = max(x, 0) + log1p(e^-|x|): never overflows (the naive log(1+exp(x)) is "
@@ -902,7 +902,7 @@ const op_def_t op_family_activations[] = {
                 "log(1 + exp(12))\n"
                 "#> inf (fp16)"},
     {"softsign", OPK_FUNC, .impl = softsign_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "softsign_deriv", .deriv_doc = "softsign'(x) = 1/(1+|x|)^2",
      .signature = "softsign(x)", .summary = "x/(1 + |x|): like tanh but with polynomial tails",
      .formula = "softsign(x) = x/(1 + |x|); range (-1, 1). derivative 1/(1 + |x|)^2 (saturates polynomially, not "
@@ -913,13 +913,13 @@ const op_def_t op_family_activations[] = {
                 "grad(softsign)([-3, 0, 3])\n"
                 "#> [0.0625, 1, 0.0625] (fp32)"},
     {"softsign_deriv", OPK_FUNC, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-      .ulp = ULP_ACTIVATION,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_softsign_d, .grad_doc = "softsign''(x) = -2 sign(x) / (1 + |x|)^3",
      .signature = "softsign_deriv(x)", .summary = "softsign'(x) = 1/(1+|x|)^2 (used by grad)",
      .formula = "1/(1 + |x|)^2", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x/(1+|x|)",
      .example = HIDDEN_EX("softsign")},
     {"hard_sigmoid", OPK_FUNC, .impl = hsig_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "hard_sigmoid_deriv",
      .deriv_doc = "1/6 on (-3, 3), 0 outside and at the kinks (keras3); 0.2 on [-2.5, 2.5] (keras2)",
      .signature = "hard_sigmoid(x, variant=\"keras3\")", .summary = "a piecewise-linear sigmoid",
@@ -938,7 +938,7 @@ const op_def_t op_family_activations[] = {
                 "grad(hard_sigmoid)([-3, 0, 3])\n"
                 "#> [0, 0.166666672, 0] (fp32)"},
     {"hard_sigmoid_deriv", OPK_FUNC, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "hard_sigmoid_deriv(x, variant=\"keras3\")",
      .summary = "hard_sigmoid'(x) (used by grad)",

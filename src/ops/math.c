@@ -346,7 +346,7 @@ const op_def_t op_family_math[] = {
                 "isfinite(exp([1, 100]))\n"
                 "#> [1, 0] (fp32)"},
     {"clip", OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_clip, .grad_doc = "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0",
      .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
      .formula = "minimum(maximum(x, lo), hi); NaN in x, lo or hi gives nan; lo > hi gives hi",
@@ -359,7 +359,7 @@ const op_def_t op_family_math[] = {
                 "clip([1, 5, nan], 2, 4)\n"
                 "#> [2, 4, nan] (fp32)"},
     {"where", OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_where, .grad_doc = "g flows to a where the condition holds, to b elsewhere",
      .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",
      .formula = "cond != 0 ? a : b (NaN in cond counts as nonzero, as bool(nan) in NumPy)",

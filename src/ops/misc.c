@@ -90,7 +90,7 @@ static value_t *negative_impl(call_t *c)
 
 const op_def_t op_family_misc[] = {
     {"print", OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
-      .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
+     .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
      .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
      .formula = "each value as the REPL shows it; strings without quotes",
      .shapes = "any values", .dtypes = "numbers print as their dtype holds them (DESIGN.md §3)",
@@ -114,7 +114,7 @@ const op_def_t op_family_misc[] = {
      .source = "Python's len()", .example = "len([1, 2, 3])\n"
                                             "#> 3"},
     {"negative", OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",

@@ -355,7 +355,7 @@ static value_t *bits_impl(call_t *c)
 
 const op_def_t op_family_precision[] = {
     {"cast", OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
      .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
@@ -366,7 +366,7 @@ const op_def_t op_family_precision[] = {
                 "cast([1.5, -2.7], int64)\n"
                 "#> [1, -2] (int64)"},
     {"fp16", OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
      .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
@@ -378,7 +378,7 @@ const op_def_t op_family_precision[] = {
                 "fp16(65520)\n"
                 "#> inf (fp16)"},
     {"bf16", OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
      .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
@@ -389,7 +389,7 @@ const op_def_t op_family_precision[] = {
                 "bf16([1, 1.00390625, 257])\n"
                 "#> [1, 1, 256] (bf16)"},
     {"fp32", OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
      .formula = CAST_FORMULA "; eps 2^-23",
@@ -399,7 +399,7 @@ const op_def_t op_family_precision[] = {
                 "fp32([16777217])\n"
                 "#> [16777216] (fp32)"},
     {"fp64", OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-      .ulp = ULP_CORRECT,
+     .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
      .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
@@ -409,7 +409,7 @@ const op_def_t op_family_precision[] = {
                 "fp64(fp16(0.1))\n"
                 "#> 0.0999755859375"},
     {"int64", OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-      .nograd = "an integer result (piecewise constant)",
+     .nograd = "an integer result (piecewise constant)",
      .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
      .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
      .shapes = "x: any shape -> the same shape", .dtypes = "-> int64",
@@ -443,7 +443,7 @@ const op_def_t op_family_precision[] = {
                 "1 + eps(fp16) / 2 == 1\n"
                 "#> 1 (fp16)"},
     {"ulp", OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
-      .flags = OPF_ELEMENTWISE, .nograd = "the spacing of the dtype at x: piecewise constant, no gradient is defined (JAX defines none for nextafter either)",
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT, .nograd = "the spacing of the dtype at x: piecewise constant, no gradient is defined (JAX defines none for nextafter either)",
      .signature = "ulp(x)", .summary = "unit in the last place: the gap from |x| to the next larger value of x's dtype",
      .formula = "nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
                 "ulp(max) = inf; inf and nan give nan",
@@ -455,7 +455,7 @@ const op_def_t op_family_precision[] = {
                 "ulp(fp16([1, 1000, 65504]))\n"
                 "#> [0.00097656, 0.5, inf] (fp16)"},
     {"nextafter", OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
-      .flags = OPF_ELEMENTWISE, .nograd = "the neighbouring representable number: no gradient is defined (as in JAX)", .ulp = ULP_CORRECT,
+     .flags = OPF_ELEMENTWISE, .nograd = "the neighbouring representable number: no gradient is defined (as in JAX)", .ulp = ULP_CORRECT,
      .signature = "nextafter(x, y)", .summary = "the next representable value after x toward y, in x's dtype",
      .formula = "one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal",
      .shapes = "x, y: broadcastable shapes -> the broadcast shape",
@@ -466,7 +466,7 @@ const op_def_t op_family_precision[] = {
                 "nextafter(fp16([0, 1]), -1)\n"
                 "#> [-5.9605e-08, 0.99951] (fp16)"},
     {"bits", OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
-      .nograd = "prints the stored bits",
+     .nograd = "prints the stored bits",
      .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
      .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
                 "a number or literal also shows the typed value it was rounded from and the error stored - typed",

@@ -152,7 +152,7 @@ static value_t *gradflow_impl(call_t *c)
 
 const op_def_t op_family_gradflow[] = {
     {"gradflow", OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
-      .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "gradflow(model, x, y, loss=mse)",
      .summary = "the gradient's size per layer (mean |dW|) as bars on a log scale, with the exact zeros counted",
      .formula = "dW_k = d loss(y, model(x)) / dW_k for every dense layer k (value_and_grad with respect to the model, "
@@ -181,7 +181,7 @@ const op_def_t op_family_gradflow[] = {
                 "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-gradflow.png"},
     {"gradflow_loss", OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_IMPURE,
-      .nograd = "a helper of gradflow (a figure)",
+     .nograd = "a helper of gradflow (a figure)",
      .signature = "gradflow_loss(model, x, y, loss)", .summary = "the objective gradflow differentiates: loss(y, model(x))",
      .formula = "loss(y, model(x))", .shapes = "as loss", .dtypes = "as loss",
      .source = "keras.Model.compile(loss=...): the loss of the model's prediction",

@@ -1,0 +1,270 @@
+/* test_ops.c — walks every op of the table (as ggml's test-backend-ops
+ * walks every op on every backend), so that a new op that lacks any of
+ * these fails the build:
+ *
+ *  1. its derivative: exactly one of a rule (.grad), a derivative op
+ *     (.deriv), "made of recorded ops" (OPF_COMPOSITE) or a stated reason
+ *     (.nograd);
+ *  2. an elementwise float op states its ulp bound in all four dtypes;
+ *  3. an elementwise op gives graph == eager bit for bit in fp16, bf16,
+ *     fp32 and fp64, on inputs with NaN, ±inf, ±0 and subnormals; the graph
+ *     is traced on one input and run on another, so a captured constant
+ *     cannot pass;
+ *  4. every differentiable op's fp64 gradient matches a central
+ *     difference: elementwise ops at points away from their kinks, the
+ *     others through the case listed for them in CASES below (an op with
+ *     none fails);
+ *  5. every op documents an example (test_help runs them and compares
+ *     their stated output).
+ */
+#include "tap.h"
+#include "lang/session.h"
+#include "lang/value.h"
+#include "ops/ops.h"
+#include "tensor/dtype.h"
+#include "autodiff/rules.h"
+#include <string.h>
+#include <stdlib.h>
+#include <math.h>
+
+static session_t *S;
+static FILE *null;
+
+static int run(const char *text)
+{
+    return session_run(S, "<test>", text, (int)strlen(text), 1, null, stdout);
+}
+
+static value_t *val(const char *expr) { return session_eval(S, expr, stdout); }
+
+/* ---- 1, 2, 5: what each op_def must say ---- */
+
+static void facts(const op_def_t *o)
+{
+    int n = (o->grad != NULL) + (o->deriv != NULL) + ((o->flags & OPF_COMPOSITE) != 0) + (o->nograd != NULL);
+    tap_ok(n == 1, "%s: exactly one derivative story (rule, derivative op, composite, or a reason why not): %d given",
+           o->name, n);
+    if (o->grad) tap_ok(o->grad_doc && *o->grad_doc, "%s: its rule states its formula", o->name);
+    if (op_is_elementwise(o) && !(o->flags & OPF_RETURNS_INT) && strcmp(o->name, "int64")) {
+        bool all = true;
+        for (int d = DT_FP16; d <= DT_FP64; d++) all = all && o->ulp[d] > 0;
+        tap_ok(all, "%s: elementwise, states its ulp bound in fp16, bf16, fp32, fp64 (%g %g %g %g)", o->name,
+               o->ulp[0], o->ulp[1], o->ulp[2], o->ulp[3]);
+    }
+    tap_ok(o->example && *o->example, "%s: has a :help example", o->name);
+}
+
+/* ---- 3: graph == eager for every elementwise op ---- */
+
+static const char *const dtypes[] = {"fp16", "bf16", "fp32", "fp64"};
+
+/* The call of an elementwise op on the parameters a, b, c. */
+static void call_text(const op_def_t *o, char *buf, size_t cap)
+{
+    if (!strcmp(o->name, "cast")) { snprintf(buf, cap, "cast(a, \"fp16\")"); return; }
+    int k = o->min_args < 1 ? 1 : o->min_args;
+    snprintf(buf, cap, "%s(%s)", o->name, k == 1 ? "a" : k == 2 ? "a, b" : "a, b, c");
+}
+
+static int same_bits(value_t *x, value_t *y, char *why, size_t cap)
+{
+    int ok = x && y && x->kind == V_TENSOR && y->kind == V_TENSOR && x->u.t.dtype == y->u.t.dtype &&
+             x->u.t.size == y->u.t.size && x->u.t.ndim == y->u.t.ndim;
+    snprintf(why, cap, "%s", ok ? "" : "different dtype or shape (or an error)");
+    for (int64_t i = 0; ok && i < x->u.t.size; i++)
+        if (dtype_bits((dtype_t)x->u.t.dtype, tensor_data(x), i) != dtype_bits((dtype_t)y->u.t.dtype, tensor_data(y), i)) {
+            snprintf(why, cap, "element %lld: graph %.17g, eager %.17g", (long long)i, tensor_get_f64(x, i),
+                     tensor_get_f64(y, i));
+            ok = 0;
+        }
+    return ok;
+}
+
+static void graph_eager(const op_def_t *o)
+{
+    char call[128], b[2048], why[256];
+    call_text(o, call, sizeof call);
+    for (int d = 0; d < 4; d++) {
+        /* two different input sets: the trace sees the first, runs the second */
+        snprintf(b, sizeof b,
+                 "seed(11)\n"
+                 "x1 = cast(concat(randn(12) * 3, [0, -0.0, inf, -inf, nan, 1e-40, 6e-5, 0.5]), \"%s\")\n"
+                 "y1 = cast(concat(randn(12) * 2 + 1, [-0.0, 1, -inf, 2, 1e-39, -6e-5, 0.5, 3]), \"%s\")\n"
+                 "z1 = y1 + 2\n"
+                 "x2 = cast(concat(randn(12) * 4, [-0.0, 0, nan, inf, -inf, -1e-40, -6e-5, 2.5]), \"%s\")\n"
+                 "y2 = cast(concat(randn(12) * 2 - 1, [0, -1, inf, -2, -1e-39, 6e-5, 1.5, -3]), \"%s\")\n"
+                 "z2 = y2 + 3\n"
+                 "def __f(a, b, c) { return %s }\n",
+                 dtypes[d], dtypes[d], dtypes[d], dtypes[d], call);
+        int rc = run(b);
+        /* an op that refuses non-finite values (int64) raises eagerly on
+         * them; it is compared on the finite values instead */
+        bool finite = false;
+        if (rc == 0 && run("__f(x1, y1, z1)") != 0) {
+            finite = true;
+            rc = run("x1 = where(isfinite(x1), x1, 1)\ny1 = where(isfinite(y1), y1, 1)\nz1 = y1 + 2\n"
+                     "x2 = where(isfinite(x2), x2, 1)\ny2 = where(isfinite(y2), y2, 1)\nz2 = y2 + 3\n");
+        }
+        if (rc == 0) rc = run("__g = trace(__f)\n__g(x1, y1, z1)\n");
+        value_t *g = rc ? NULL : val("__g(x2, y2, z2)");
+        value_t *e = rc ? NULL : val("__f(x2, y2, z2)");
+        int ok = rc == 0 && same_bits(g, e, why, sizeof why);
+        tap_ok(ok, "%s: graph == eager bit for bit in %s on %sinputs the trace did not see%s%s", call, dtypes[d],
+               finite ? "finite " : "", ok ? "" : ": ", ok ? "" : (rc ? "the trace failed" : why));
+        if (g) session_release(g);
+        if (e) session_release(e);
+    }
+}
+
+/* ---- 4: gradients against central differences (fp64) ---- */
+
+/* A case: f's body in terms of x (a (4,) fp64 tensor), and its points.
+ * Non-elementwise differentiable ops must each have one. */
+typedef struct gcase { const char *op, *body; } gcase_t;
+static const gcase_t CASES[] = {
+    {"sum", "sum(x * [1, 2, 3, 4])"},
+    {"mean", "mean(x * x)"},
+    {"max", "max(x * [1, 3, 2, 0.5])"},
+    {"min", "min(x * [1, 3, 2, 0.5])"},
+    {"var", "var(x)"},
+    {"std", "std(x)"},
+    {"norm", "norm(x)"},
+    {"argmax", "argmax(x) + sum(x)"},
+    {"argmin", "argmin(x) + sum(x)"},
+    {"matmul", "sum(reshape(x, 2, 2) @ [[1, 2], [3, 4]] @ reshape(x, 2, 2))"},
+    {"reshape", "sum(reshape(x, 2, 2) * [[1, 2], [3, 4]])"},
+    {"transpose", "sum(transpose(reshape(x, 2, 2)) * [[1, 2], [3, 4]])"},
+    {"concat", "sum(concat(x, x * x) * [1, 2, 3, 4, 5, 6, 7, 8])"},
+    {"stack", "sum(stack(x, x * x) * [[1, 2, 3, 4], [5, 6, 7, 8]])"},
+    {"literal", "sum([x, x * x, [1, 2, 3, 4]] * [[1], [2], [3]])"},
+    {"index_select", "sum(x[1:3] * [5, 7]) + x[3] * x[0]"},
+    {"index_scatter", "sum(index_scatter(x * 2, x[0:2] * x[2:4], int64([[0, 1, 2, 1]])) * [1, 2, 3, 4])"},
+    {"tensor", "sum(tensor(x) * x)"},
+    {"softmax", "sum(softmax(x) * [1, 2, 3, 4])"},
+    {"log_softmax", "sum(log_softmax(x) * [1, 2, 3, 4])"},
+    {"mse", "mse([1, 2, 3, 4], x * x)"},
+    {"mae", "mae([0, 0, 0, 0], x * x)"},
+    {"binary_crossentropy", "binary_crossentropy([1, 0, 1, 0], sigmoid(x)) + binary_crossentropy([1, 0, 1, 0], x, from_logits=1)"},
+    {"categorical_crossentropy", "categorical_crossentropy([[0, 1, 0, 0]], reshape(softmax(x), 1, 4)) + "
+                                 "categorical_crossentropy([[0, 0, 1, 0]], reshape(x, 1, 4), from_logits=1)"},
+    {"sparse_categorical_crossentropy", "sparse_categorical_crossentropy([2], reshape(x, 1, 4), from_logits=1)"},
+    {"nll", "nll(log_softmax(reshape(x, 1, 4)), [1])"},
+    {"dense_apply", "__m = dense(4, 2, activation=tanh); sum(__m(reshape(x, 1, 4)))"},
+    {"sequential_apply", "__s = sequential(dense(4, 3, activation=tanh), dense(3, 1)); sum(__s(reshape(x, 1, 4)))"},
+    {"time_distributed_apply", "__t = time_distributed(dense(2, 2, activation=tanh)); sum(__t(reshape(x, 1, 2, 2)))"},
+};
+
+/* A 4-element fp64 literal. */
+static void vec(char *buf, size_t cap, const double *v)
+{
+    snprintf(buf, cap, "fp64([%.17g, %.17g, %.17g, %.17g])", v[0], v[1], v[2], v[3]);
+}
+
+/* The fp64 gradient of f at p against central differences, element by
+ * element; returns the worst relative error (inf if anything failed). */
+static double check_fd(const double *p, char *why, size_t cap)
+{
+    char e[512], xs[256];
+    vec(xs, sizeof xs, p);
+    snprintf(e, sizeof e, "grad(__f)(%s)", xs);
+    value_t *g = val(e);
+    if (!g || g->kind != V_TENSOR || g->u.t.size != 4) {
+        snprintf(why, cap, "grad failed");
+        if (g) session_release(g);
+        return INFINITY;
+    }
+    double worst = 0;
+    for (int i = 0; i < 4; i++) {
+        double h = 1e-6 * (fabs(p[i]) > 1 ? fabs(p[i]) : 1), q[4];
+        double fv[2];
+        for (int s = 0; s < 2; s++) {
+            memcpy(q, p, sizeof q);
+            q[i] += s ? -h : h;
+            vec(xs, sizeof xs, q);
+            snprintf(e, sizeof e, "__f(%s)", xs);
+            value_t *y = val(e);
+            fv[s] = y && y->kind == V_TENSOR ? tensor_get_f64(y, 0) : NAN;
+            if (y) session_release(y);
+        }
+        double fd = (fv[0] - fv[1]) / (2 * h), gi = tensor_get_f64(g, i);
+        double err = fabs(gi - fd) / (fabs(fd) > 1e-3 ? fabs(fd) : 1e-3);
+        if (!(err <= worst)) {
+            worst = err;
+            snprintf(why, cap, "d/dx[%d] = %.17g, central difference %.17g", i, gi, fd);
+        }
+    }
+    session_release(g);
+    return worst;
+}
+
+/* Points away from every op's kinks (integers, half-integers, 0, ±2.5,
+ * ±3, 6) and inside every domain (log, sqrt: positive). */
+static const double P1[4] = {0.37, 0.81, 1.43, 2.29};
+static const double P2[4] = {1.13, 0.67, 2.71, 0.23};
+
+static void grad_fd(const op_def_t *o)
+{
+    char b[1024], call[128], why[256] = "";
+    if (o->grad == ad_r_cast) {
+        /* a cast is differentiated as the identity it approximates (the
+         * rounding is no function to take differences of): g passes through */
+        snprintf(b, sizeof b, "def __c(x) { return sum(%s(x%s) * 1) }", o->name, strcmp(o->name, "cast") ? "" : ", \"fp16\"");
+        value_t *v = run(b) ? NULL : val("min(grad(__c)(fp64([0.3, -7, 1e5, 2])) == 1)");
+        tap_ok(v && v->kind == V_TENSOR && tensor_get_f64(v, 0) == 1, "%s: the gradient passes through the cast unchanged",
+               o->name);
+        if (v) session_release(v);
+        return;
+    }
+    if (op_is_elementwise(o)) {
+        if (!strcmp(o->name, "cast")) snprintf(call, sizeof call, "cast(x, \"fp64\")");
+        else {
+            int k = o->min_args < 1 ? 1 : o->min_args;
+            /* the other arguments are fixed tensors; clip's bounds inside the points' range */
+            snprintf(call, sizeof call, "%s(x%s)", o->name,
+                     k == 1 ? "" : k == 2 ? ", fp64([1.7, 0.9, 2.1, 0.6])" : ", fp64([0.5, 0.5, 0.5, 0.5]), fp64([2, 2, 2, 2])");
+        }
+        snprintf(b, sizeof b, "def __f(x) { return sum(%s * [1, 2, 3, 4]) }", call);
+    } else {
+        const gcase_t *c = NULL;
+        for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+            if (!strcmp(CASES[i].op, o->name)) c = &CASES[i];
+        if (!c) {
+            tap_ok(0, "%s: differentiable but no finite-difference case in test_ops.c CASES: add one", o->name);
+            return;
+        }
+        /* a body "setup; expr" puts the setup outside the function */
+        const char *semi = strrchr(c->body, ';');
+        if (semi) snprintf(b, sizeof b, "seed(3)\n%.*s\ndef __f(x) { return %s }", (int)(semi - c->body), c->body, semi + 1);
+        else snprintf(b, sizeof b, "def __f(x) { return %s }", c->body);
+        snprintf(call, sizeof call, "%s", c->body);
+    }
+    if (run(b)) {
+        tap_ok(0, "%s: define the finite-difference case", o->name);
+        return;
+    }
+    double w1 = check_fd(P1, why, sizeof why), w2 = w1 <= 1e-6 ? check_fd(P2, why, sizeof why) : w1;
+    double worst = w1 > w2 ? w1 : w2;
+    tap_ok(worst <= 1e-6, "%s: fp64 gradient of %s matches central differences at 8 points (worst rel %.2g)%s%s", o->name,
+           call, worst, worst <= 1e-6 ? "" : ": ", worst <= 1e-6 ? "" : why);
+}
+
+int main(void)
+{
+    null = fopen("/dev/null", "w");
+    S = session_new();
+    for (int i = 0; i < op_count(); i++) facts(op_at(i));
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *o = op_at(i);
+        if (op_is_elementwise(o) && !(o->flags & OPF_IMPURE)) graph_eager(o);
+    }
+    session_settings(S)->precision = DT_FP64;
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *o = op_at(i);
+        if (o->nograd) continue;
+        grad_fd(o);
+    }
+    session_free(S);
+    fclose(null);
+    tap_done();
+    return tap_fail ? 1 : 0;
+}
