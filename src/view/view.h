@@ -346,8 +346,6 @@ void view_pump_events(void);
 /* Rate-limited pump for interrupt checkpoints: at most every 16 ms. */
 void view_pump_maybe(void);
 void view_window_close(void);
-/* For bench/tests: draw the notebook once into the window; seconds taken. */
-double view_window_redraw_timed(void);
 
 /* ---- bits() as coloured boxes (ops/figures.c; precision.c's bits calls it
  * with its text): shown in the window only, the text is the terminal's. */
