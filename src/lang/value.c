@@ -9,7 +9,6 @@
 
 /* The registry: a circular doubly linked list through every live value. */
 static value_t reg = { .gnext = &reg, .gprev = &reg };
-static int64_t live;
 
 value_t *val_new(val_kind_t kind)
 {
@@ -20,11 +19,8 @@ value_t *val_new(val_kind_t kind)
     v->gprev = &reg;
     reg.gnext->gprev = v;
     reg.gnext = v;
-    live++;
     return v;
 }
-
-int64_t val_live_count(void) { return live; }
 
 static void storage_unref(storage_t *st)
 {
@@ -77,7 +73,6 @@ static void val_free_struct(value_t *v)
 {
     v->gprev->gnext = v->gnext;
     v->gnext->gprev = v->gprev;
-    live--;
     mem_free(v, sizeof *v);
 }
 

@@ -115,7 +115,6 @@ void scope_clear(value_t *sc);
 
 /* After an error: mark everything reachable from root, free the rest. */
 void val_sweep(value_t *root);
-int64_t val_live_count(void);
 
 const char *val_kind_name(const value_t *v);  /* "tensor", "string", "function", "list" */
 

@@ -30,7 +30,6 @@ static void detect(void)
 }
 
 int kern_level(void) { if (level < 0) detect(); return level; }
-const char *kern_level_name(void) { return kern_level() ? "avx2+fma+f16c" : "plain C"; }
 int kern_set_level(int l)
 {
     detect();

@@ -33,7 +33,6 @@ struct op_def;
 
 /* 0: plain C only; 1: AVX2 + FMA + F16C. */
 int kern_level(void);
-const char *kern_level_name(void);
 /* Force a level (tests): min(level, what the CPU has); returns the old one. */
 int kern_set_level(int level);
 

@@ -42,7 +42,6 @@ void repl_free(repl_t *r)
     free(r);
 }
 
-const repl_options_t *repl_options(const repl_t *r) { return &r->opt; }
 bool repl_quit_requested(const repl_t *r) { return r->quit; }
 
 void repl_pump_events(void)

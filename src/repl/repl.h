@@ -41,9 +41,6 @@ typedef struct repl repl_t;
 repl_t *repl_new(session_t *s, const repl_options_t *opt);
 void repl_free(repl_t *r);
 
-/* The options given at start-up (never NULL for a live r). */
-const repl_options_t *repl_options(const repl_t *r);
-
 /* Install the SIGINT (and SIGWINCH) handlers: Ctrl-C sets
  * err_interrupt_flag, which the evaluator polls (error.h) and the
  * interactive loop uses to cancel the line being typed.  Installed without

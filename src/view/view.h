@@ -347,7 +347,5 @@ void view_pump_events(void);
 /* Rate-limited pump for interrupt checkpoints: at most every 16 ms. */
 void view_pump_maybe(void);
 void view_window_close(void);
-/* For bench/tests: draw the notebook once into the window; seconds taken. */
-double view_window_redraw_timed(void);
 
 #endif

@@ -112,7 +112,6 @@ static txt_t N(double size) { txt_t t = T(size); t.num = true; return t; }
 
 /* the helpers, for view_model.c and view_graph.c (view_int.h) */
 void view_rgb(cairo_t *cr, uint32_t c) { rgb(cr, c); }
-void view_rgba(cairo_t *cr, uint32_t c, double a) { rgba(cr, c, a); }
 void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double *h) { text_size(cr, s, t, w, h); }
 double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, view_txt_t t)
 {

@@ -15,4 +15,3 @@ void view_window_dirty(void) {}
 void view_pump_events(void) {}
 void view_pump_maybe(void) {}
 void view_window_close(void) {}
-double view_window_redraw_timed(void) { return -1; }

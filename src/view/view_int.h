@@ -17,7 +17,6 @@
 typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; bool num; } view_txt_t;
 
 void view_rgb(cairo_t *cr, uint32_t c);
-void view_rgba(cairo_t *cr, uint32_t c, double a);
 /* Width and height in pixels of s (Pango, with font fallback). */
 void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double *h);
 /* Draw s with its anchor at (x, y): ax/ay 0 = left/top, 0.5 = centre,

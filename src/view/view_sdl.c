@@ -96,13 +96,6 @@ static bool sdl_load(char *why, int cap)
 #undef SDL_BlitSurface
 #define SDL_BlitSurface (*p_SDL_UpperBlit)
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 bool view_window_open(char *why, int cap)
 {
     if (win.win) return true;
@@ -360,15 +353,6 @@ static void redraw(void)
     }
     SDL_UpdateWindowSurface(win.win);
     win.dirty = false;
-}
-
-double view_window_redraw_timed(void)
-{
-    if (!win.win) return -1;
-    for (int i = 0; i < win.ncache; i++) win.cache[i].fig = NULL;   /* force re-render */
-    double t0 = now_s();
-    redraw();
-    return now_s() - t0;
 }
 
 /* ---- events ---- */

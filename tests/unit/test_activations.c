@@ -98,7 +98,7 @@ static void fp64_table(const char *dir)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, "activations.csv")) { printf("Bail out! cannot read activations.csv\n"); exit(1); }
+    if (!csv_open(&c, dir, "activations.csv")) tap_bail("cannot read activations.csv");
     session_settings(S)->precision = DT_FP64;
     while (csv_next(&c, &r)) {
         const amap_t *m = amap(col(&c, &r, "activation"));
@@ -108,14 +108,14 @@ static void fp64_table(const char *dir)
         snprintf(what, sizeof what, "activations.csv id=%s (%s)", col(&c, &r, "id"), col(&c, &r, "x_note"));
         check_point(m, DT_FP64, col(&c, &r, "x"), y, dy, m->fp64_bound, m->fp64_bound, what);
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 static void lowp_table(const char *dir)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, "activations_lowp.csv")) { printf("Bail out! cannot read activations_lowp.csv\n"); exit(1); }
+    if (!csv_open(&c, dir, "activations_lowp.csv")) tap_bail("cannot read activations_lowp.csv");
     while (csv_next(&c, &r)) {
         const amap_t *m = amap(col(&c, &r, "activation"));
         if (!m) continue;
@@ -127,7 +127,7 @@ static void lowp_table(const char *dir)
         snprintf(what, sizeof what, "activations_lowp.csv id=%s", col(&c, &r, "id"));
         check_point(m, t, col(&c, &r, "x"), y, dy, t == DT_FP16 ? 1 : 2, 2, what);
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 /* softmax.csv: one vector at a time (rows of a vector are consecutive) */
@@ -135,7 +135,7 @@ static void softmax_table(const char *dir)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, "softmax.csv")) { printf("Bail out! cannot read softmax.csv\n"); exit(1); }
+    if (!csv_open(&c, dir, "softmax.csv")) tap_bail("cannot read softmax.csv");
     char cur[64] = "", curdt[16] = "";
     char xs[4096];
     double ref_s[64], ref_l[64];
@@ -192,7 +192,7 @@ static void softmax_table(const char *dir)
             n++;
         }
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 /* saturation.csv: sigmoid == 1 and sigmoid' == 0, correctly rounded
@@ -202,7 +202,7 @@ static void saturation_table(const char *dir)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, "saturation.csv")) { printf("Bail out! cannot read saturation.csv\n"); exit(1); }
+    if (!csv_open(&c, dir, "saturation.csv")) tap_bail("cannot read saturation.csv");
     while (csv_next(&c, &r)) {
         const char *fn = col(&c, &r, "function"), *cond = col(&c, &r, "condition"), *meth = col(&c, &r, "method");
         const char *dts = col(&c, &r, "dtype");
@@ -230,7 +230,7 @@ static void saturation_table(const char *dir)
                "saturation.csv id=%s %s %s %s: %s -> %.17g (want %.17g), neighbour %.17g (want %.17g)", col(&c, &r, "id"),
                fn, cond, dts, e, got, want, gotp, prev_want);
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 /* NaN in gives NaN out, values and derivatives, every dtype. */
@@ -264,7 +264,22 @@ static double ev(const char *e, int64_t k, dtype_t *dt)
 }
 
 /* Values the issue names. */
-static void named_values(void)
+/* A row of selu_constants.csv (gen_selu.py: mpmath from the paper's closed
+ * forms, rounded once to fp64). */
+static double selu_const(const char *dir, const char *name)
+{
+    csv_t c;
+    row_t r;
+    double v = NAN;
+    if (!csv_open(&c, dir, "selu_constants.csv")) tap_bail("cannot read %s/selu_constants.csv", dir);
+    while (csv_next(&c, &r))
+        if (!strcmp(col(&c, &r, "name"), name)) v = strtod(col(&c, &r, "value_hex"), NULL);
+    csv_close(&c);
+    if (isnan(v)) tap_bail("selu_constants.csv has no row %s", name);
+    return v;
+}
+
+static void named_values(const char *dir)
 {
     double v;
     dtype_t dt = DT_INT64;
@@ -283,11 +298,18 @@ static void named_values(void)
     tap_ok(v == -1000, "log_sigmoid(-1000) = -1000 (got %.17g)", v);
     v = ev("elu(fp64(-1e-300))", 0, NULL);
     tap_ok(v == -1e-300, "elu(-1e-300) = -1e-300 (expm1; got %.17g)", v);
-    /* SELU's constants, to full fp64 precision (Klambauer et al. 2017) */
+    /* SELU's constants, to full fp64 precision (Klambauer et al. 2017;
+     * selu_constants.csv): selu(1) = scale, selu(-inf) = -scale*alpha
+     * (scale * (alpha * expm1(-inf)) = scale * -alpha: two roundings, as
+     * the kernel's order), selu'(0) = scale*alpha */
+    double scale = selu_const(dir, "scale"), alpha = selu_const(dir, "alpha");
+    double scale_alpha = selu_const(dir, "scale_alpha");
     v = ev("selu(fp64(1))", 0, NULL);
-    tap_ok(v == 1.0507009873554805, "selu(1) = scale = 1.0507009873554805 (got %.17g)", v);
+    tap_ok(v == scale, "selu(1) = scale = %.17g (got %.17g)", scale, v);
+    v = ev("selu(fp64(-inf))", 0, NULL);
+    tap_ok(v == -(scale * alpha), "selu(-inf) = -scale*alpha = %.17g (got %.17g)", -(scale * alpha), v);
     v = ev("grad(selu)(fp64(0))", 0, NULL);
-    tap_ok(v == 1.0507009873554805 * 1.6732632423543772, "selu'(0) = scale*alpha (PyTorch's convention; got %.17g)", v);
+    tap_ok(v == scale_alpha, "selu'(0) = scale*alpha = %.17g (PyTorch's convention; got %.17g)", scale_alpha, v);
     v = ev("grad(relu)(fp32(0))", 0, NULL);
     tap_ok(v == 0, "relu'(0) = 0 (TF, PyTorch; got %g)", v);
     v = ev("grad(elu)(fp32(0))", 0, NULL);
@@ -315,14 +337,13 @@ static void named_values(void)
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
-    (void)tap_skip;
     S = session_new();
     fp64_table(dir);
     lowp_table(dir);
     softmax_table(dir);
     saturation_table(dir);
     nan_checks();
-    named_values();
+    named_values(dir);
     tap_done();
     session_free(S);
     return 0;

@@ -1,6 +1,7 @@
 /* test_parse.c — the lexer and parser, checked through ast_dump strings and
  * the syntax errors they raise (line:col of the offending token and the
- * message).  Prints TAP: the plan first, then one line per check. */
+ * message).  Prints TAP through tap.h. */
+#include "tap.h"
 #include "lang/ast.h"
 #include "lang/parse.h"
 #include "lang/error.h"
@@ -10,36 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* TAP lines are collected and printed after the plan at exit. */
-static char *out;
-static size_t out_len, out_cap;
-static int ntests, nfail;
-
-static void emit(const char *fmt, ...)
-{
-    char line[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    if (n < 0) return;
-    if ((size_t)n >= sizeof line) n = sizeof line - 1;
-    if (out_len + (size_t)n + 1 > out_cap) {
-        out_cap = (out_cap + (size_t)n + 1) * 2;
-        out = realloc(out, out_cap);
-        if (!out) abort();
-    }
-    memcpy(out + out_len, line, (size_t)n);
-    out_len += (size_t)n;
-    out[out_len] = 0;
-}
-
-static void result(int ok, const char *desc)
-{
-    ntests++;
-    if (!ok) nfail++;
-    emit("%s %d - %s\n", ok ? "ok" : "not ok", ntests, desc);
-}
+/* result(): one check, in tap.h's words */
+#define result(ok, desc) tap_ok((ok), "%s", (desc))
 
 /* Parse src; on success write the statements' dumps joined by "; " into
  * buf and return 1; on a syntax error return 0 with err_last() set. */
@@ -80,8 +53,8 @@ static void P(const char *src, const char *want)
     for (char *c = desc; *c; c++) if (*c == '\n') *c = '|';
     if (ok && strcmp(buf, want) == 0) { result(1, desc); return; }
     result(0, desc);
-    if (ok) emit("#   got:  %s\n#   want: %s\n", buf, want);
-    else emit("#   error %d:%d: %s\n#   want: %s\n", line, col, msg, want);
+    if (ok) tap_diag("  got:  %s\n  want: %s", buf, want);
+    else tap_diag("  error %d:%d: %s\n  want: %s", line, col, msg, want);
 }
 
 /* E: src (of length len) is a syntax error at line:col whose message
@@ -95,8 +68,8 @@ static void E_len(const char *src, int len, const char *name, int wline, int wco
     for (char *c = desc; *c; c++) if (*c == '\n') *c = '|';
     if (!ok && line == wline && col == wcol && strstr(msg, want)) { result(1, desc); return; }
     result(0, desc);
-    if (ok) emit("#   parsed as: %.300s\n", buf);
-    else emit("#   got error %d:%d: %s\n", line, col, msg);
+    if (ok) tap_diag("  parsed as: %.300s", buf);
+    else tap_diag("  got error %d:%d: %s", line, col, msg);
 }
 static void E(const char *src, int wline, int wcol, const char *want)
 {
@@ -391,7 +364,7 @@ static void D(const char *a, int n, const char *mid, const char *b, int m, const
     snprintf(desc, sizeof desc, "nesting too deep, not a crash: %s", name);
     int good = !ok && (strstr(msg, "nesting too deep") || strstr(msg, "expression too long")) && line >= 1;
     result(good, desc);
-    if (!good) emit("#   got %s %d:%d: %s\n", ok ? "a parse" : "error", line, col, ok ? buf : msg);
+    if (!good) tap_diag("  got %s %d:%d: %s", ok ? "a parse" : "error", line, col, ok ? buf : msg);
     free(s);
 }
 
@@ -618,7 +591,5 @@ int main(void)
     test_fuzz();
     result(mem_in_use() == 0, "every unit freed: no memory in use at the end");
     err_pop(&top);
-    printf("1..%d\n%s", ntests, out ? out : "");
-    free(out);
-    return nfail ? 1 : 0;
+    return tap_done();
 }

@@ -46,7 +46,7 @@ static void round_table(const char *dir, const char *file, const char *fn, const
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, file)) { printf("Bail out! cannot read %s/%s\n", dir, file); exit(1); }
+    if (!csv_open(&c, dir, file)) tap_bail("cannot read %s/%s", dir, file);
     while (csv_next(&c, &r)) {
         char x[128], e1[256], e2[256];
         lit(x, sizeof x, col(&c, &r, "x"));
@@ -62,14 +62,14 @@ static void round_table(const char *dir, const char *file, const char *fn, const
                    (unsigned long long)exp, ok ? (unsigned long long)exp : (unsigned long long)b);
         }
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 static void ops_table(const char *dir, const char *file, const char *fn, dtype_t want)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, file)) { printf("Bail out! cannot read %s/%s\n", dir, file); exit(1); }
+    if (!csv_open(&c, dir, file)) tap_bail("cannot read %s/%s", dir, file);
     while (csv_next(&c, &r)) {
         char a[128], b[128], e[512];
         const char *op = col(&c, &r, "op");
@@ -86,14 +86,14 @@ static void ops_table(const char *dir, const char *file, const char *fn, dtype_t
         tap_ok(ok, "%s id=%s %s [%s] -> 0x%04llx (got 0x%04llx)", file, col(&c, &r, "id"), e, col(&c, &r, "category"),
                (unsigned long long)exp, (unsigned long long)got);
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 static void constants(const char *dir)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, "constants.csv")) { printf("Bail out! cannot read constants.csv\n"); exit(1); }
+    if (!csv_open(&c, dir, "constants.csv")) tap_bail("cannot read constants.csv");
     while (csv_next(&c, &r)) {
         const char *dt = col(&c, &r, "dtype");
         if (strcmp(dt, "fp16") && strcmp(dt, "bf16") && strcmp(dt, "fp32") && strcmp(dt, "fp64")) continue;
@@ -112,7 +112,7 @@ static void constants(const char *dir)
             tap_ok(ok, "constants.csv %s: %s == %s (got %.17g)", dt, e, col(&c, &r, q[k].colname), v);
         }
     }
-    fclose(c.fp);
+    csv_close(&c);
 }
 
 int main(int argc, char **argv)
