@@ -521,17 +521,16 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
     value_t *o = eval_expr(s, n->a, scope);
     value_t *r = NULL;
     if (o->kind == V_TENSOR) {
-        if (!strcmp(n->name, "shape")) {
-            int64_t nd = o->u.t.ndim;
-            r = tensor_new_raw(DT_INT64, 1, &nd);
-            for (int i = 0; i < o->u.t.ndim; i++) ((int64_t *)tensor_data(r))[i] = o->u.t.shape[i];
+        /* .shape, .ndim, .size and .T are their ops (one path) */
+        const char *as_op = !strcmp(n->name, "shape") ? "shape" : !strcmp(n->name, "ndim") ? "ndim"
+                          : !strcmp(n->name, "size") ? "size" : !strcmp(n->name, "T") ? "transpose" : NULL;
+        if (as_op) {
+            r = run_op(s, op_named(as_op), 1, &o, &n->a->span, 0, NULL, NULL, n->span, false);
         } else if (!strcmp(n->name, "dtype")) {
             const char *nm = o->u.t.weak ? (o->u.t.dtype == DT_INT64 ? "int (weak)" : "float (weak)")
                                          : dtype_traits[o->u.t.dtype].name;
             r = str_new(nm, strlen(nm));
-        } else if (!strcmp(n->name, "ndim")) r = tensor_weak_int(o->u.t.ndim);
-        else if (!strcmp(n->name, "size")) r = tensor_weak_int(o->u.t.size);
-        else if (!strcmp(n->name, "T")) r = run_op(s, OP(op_transp, "transpose"), 1, &o, &n->a->span, 0, NULL, NULL, n->span, false);
+        }
     }
     if (o->kind == V_SCOPE && n->name[0] != '_') {
         value_t *f = scope_get_local(o, n->name);
