@@ -4,6 +4,8 @@
 #include "lang/eval.h"
 #include "lang/error.h"
 #include "util/mem.h"
+#include "lang/state.h"
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -17,11 +19,28 @@ typedef struct tape {
 } tape_t;
 
 #define MAX_TAPES 16
-static tape_t tapes[MAX_TAPES];
-static int ntapes;
-static int next_id = 1;
+/* This module's part of the session's state (lang/state.h). */
+struct ad_state {
+    tape_t tapes[MAX_TAPES];
+    int ntapes;
+    int next_id;
+};
 
-bool ad_active(void) { return ntapes > 0 && !(ntapes == 1 && tapes[0].done); }
+static struct ad_state *ad_state(void)
+{
+    nn_state_t *st = nn_state();
+    if (!st->ad) {
+        st->ad = calloc(1, sizeof *st->ad);
+        NN_ASSERT(st->ad);
+        st->ad->next_id = 1;
+    }
+    return st->ad;
+}
+#define AD (ad_state())
+
+void ad_state_free(struct ad_state *a) { free(a); }
+
+bool ad_active(void) { return AD->ntapes > 0 && !(AD->ntapes == 1 && AD->tapes[0].done); }
 
 /* ---- links ---- */
 
@@ -53,7 +72,7 @@ void ad_links_free(value_t *v)
     v->u.t.ad = NULL;
 }
 
-/* ---- tapes ---- */
+/* ---- AD->tapes ---- */
 
 static ad_node_t *tape_push(tape_t *t)
 {
@@ -83,11 +102,11 @@ static void node_release(ad_node_t *n)
 
 static tape_t *tape_begin(void)
 {
-    if (ntapes == MAX_TAPES)
+    if (AD->ntapes == MAX_TAPES)
         err_raise(ERR_LIMIT, err_here(), "grad nested more than %d deep", MAX_TAPES);
-    tape_t *t = &tapes[ntapes++];
+    tape_t *t = &AD->tapes[AD->ntapes++];
     memset(t, 0, sizeof *t);
-    t->id = next_id++;
+    t->id = AD->next_id++;
     return t;
 }
 
@@ -101,9 +120,9 @@ static void tape_free(tape_t *t)
 
 void ad_reset(void)
 {
-    /* The values were swept already: free only the tapes' own arrays. */
-    for (int k = 0; k < ntapes; k++) {
-        tape_t *t = &tapes[k];
+    /* The values were swept already: free only the AD->tapes' own arrays. */
+    for (int k = 0; k < AD->ntapes; k++) {
+        tape_t *t = &AD->tapes[k];
         for (int i = 0; i < t->n; i++) {
             ad_node_t *n = &t->nodes[i];
             mem_free(n->in, (size_t)n->nin * sizeof(value_t *));
@@ -116,7 +135,7 @@ void ad_reset(void)
         if (t->G) mem_free(t->G, (size_t)t->nG * sizeof(value_t *));
         t->G = NULL;
     }
-    ntapes = 0;
+    AD->ntapes = 0;
 }
 
 /* ---- recording ---- */
@@ -130,9 +149,9 @@ static bool watched(tape_t *t, value_t **vals, int n)
 
 void ad_record(call_t *c, value_t *out)
 {
-    if (!ntapes || !out || out->kind != V_TENSOR) return;
-    for (int k = 0; k < ntapes; k++) {
-        tape_t *t = &tapes[k];
+    if (!AD->ntapes || !out || out->kind != V_TENSOR) return;
+    for (int k = 0; k < AD->ntapes; k++) {
+        tape_t *t = &AD->tapes[k];
         if (t->done) continue;
         if (!watched(t, c->args, c->nargs) && !watched(t, c->kw, c->nkw)) continue;
         if (link_of(out, t->id) >= 0) continue;   /* an op that returned its input */
@@ -153,8 +172,8 @@ void ad_record(call_t *c, value_t *out)
 
 void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn back, const void *aux, size_t len)
 {
-    for (int k = 0; k < ntapes; k++) {
-        tape_t *t = &tapes[k];
+    for (int k = 0; k < AD->ntapes; k++) {
+        tape_t *t = &AD->tapes[k];
         if (t->done || link_of(x, t->id) < 0) continue;
         ad_node_t *n = tape_push(t);
         n->kind = AD_CUSTOM;
@@ -485,16 +504,16 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     if (y->u.t.size != 1 || y->u.t.ndim != 0) ys = ad_op1("sum", y, s);
     else val_ref(ys);
     /* Pop this tape (it must be the innermost), then run backward, whose ops
-     * record on the outer tapes. */
-    NN_ASSERT(ntapes > 0 && tapes[ntapes - 1].id == tid);
+     * record on the outer AD->tapes. */
+    NN_ASSERT(AD->ntapes > 0 && AD->tapes[AD->ntapes - 1].id == tid);
     /* The tape stays on the stack while backward runs (so that an error
      * there frees it in ad_reset), but records nothing more. */
-    tape_t *mine_p = &tapes[ntapes - 1];
+    tape_t *mine_p = &AD->tapes[AD->ntapes - 1];
     mine_p->done = true;
     value_t *gr[MAX_LEAVES];
     backward(mine_p, ys, nl, leaf, leafval, gr, s);
     tape_free(mine_p);
-    ntapes--;
+    AD->ntapes--;
     val_unref(ys);
     for (int k = 0; k < nw; k++)
         if (plist[k]) {

@@ -1,6 +1,7 @@
 /* graph.c — tracing into graphs, the cache of concrete functions, and the
  * executor (see graph.h). */
 #include "graph/graph.h"
+#include "lang/state.h"
 #include "lang/eval.h"
 #include "lang/print.h"
 #include "lang/error.h"
@@ -184,24 +185,40 @@ typedef struct tracer {
 } tracer_t;
 
 #define MAX_TRACERS 8
-static tracer_t tracers[MAX_TRACERS];
-static int ntracers;
-static int next_gid = 1;
+/* This module's part of the session's state (lang/state.h). */
+struct graph_state {
+    tracer_t tracers[MAX_TRACERS];
+    int ntracers;
+    int next_gid;
+    int paused;   /* a traced while's remaining iterations run eagerly, unrecorded */
+};
 
-static int paused;   /* a traced while's remaining iterations run eagerly, unrecorded */
+static struct graph_state *graph_state(void)
+{
+    nn_state_t *st = nn_state();
+    if (!st->graph) {
+        st->graph = calloc(1, sizeof *st->graph);
+        NN_ASSERT(st->graph);
+        st->graph->next_gid = 1;
+    }
+    return st->graph;
+}
+#define GS (graph_state())
 
-bool graph_tracing(void) { return ntracers > 0 && !paused; }
+void graph_state_free(struct graph_state *g) { free(g); }
 
-static tracer_t *cur(void) { return ntracers ? &tracers[ntracers - 1] : NULL; }
+bool graph_tracing(void) { return GS->ntracers > 0 && !GS->paused; }
+
+static tracer_t *cur(void) { return GS->ntracers ? &GS->tracers[GS->ntracers - 1] : NULL; }
 
 /* Made by the trace in progress or by one it is nested in (a while body
  * sees the enclosing function's traced values). */
 bool graph_is_traced(const value_t *v)
 {
-    if (paused || !v || v->kind != V_TENSOR || !v->u.t.gid) return false;
-    for (int i = ntracers - 1; i >= 0; i--) {
-        if (v->u.t.gid == tracers[i].id) return true;
-        if (!tracers[i].nested) break;
+    if (GS->paused || !v || v->kind != V_TENSOR || !v->u.t.gid) return false;
+    for (int i = GS->ntracers - 1; i >= 0; i--) {
+        if (v->u.t.gid == GS->tracers[i].id) return true;
+        if (!GS->tracers[i].nested) break;
     }
     return false;
 }
@@ -219,10 +236,10 @@ void graph_reset(void)
      * (freed if nothing else held them), so only the graphs' own memory
      * is given back */
     after_sweep = true;
-    for (int i = 0; i < ntracers; i++) graph_free(tracers[i].g, true);
+    for (int i = 0; i < GS->ntracers; i++) graph_free(GS->tracers[i].g, true);
     after_sweep = false;
-    ntracers = 0;
-    paused = 0;
+    GS->ntracers = 0;
+    GS->paused = 0;
 }
 
 static void set_meta(gnode_t *n, const value_t *v)
@@ -282,7 +299,7 @@ static int input_node(tracer_t *t, value_t *v)
         /* a value of an enclosing trace: an input of the while body */
         tracer_t *p = t - 1;
         bool outer = false;
-        for (tracer_t *q = p; q >= tracers; q--) {
+        for (tracer_t *q = p; q >= GS->tracers; q--) {
             if (v->u.t.gid == q->id) { outer = true; break; }
             if (!q->nested) break;
         }
@@ -438,10 +455,10 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
 {
     tracer_t *p = cur();
     NN_ASSERT(p);
-    if (ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, err_here(), "traced loops nested more than %d deep", MAX_TRACERS);
-    tracer_t *t = &tracers[ntracers];
+    if (GS->ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, err_here(), "traced loops nested more than %d deep", MAX_TRACERS);
+    tracer_t *t = &GS->tracers[GS->ntracers];
     memset(t, 0, sizeof *t);
-    t->id = next_gid++;
+    t->id = GS->next_gid++;
     t->g = mem_alloc(sizeof(graph_t));
     t->s = p->s;
     t->args = p->args;
@@ -449,7 +466,7 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
     t->record_all = p->record_all;
     t->nested = true;
     t->nloop = n;
-    ntracers++;
+    GS->ntracers++;
     for (int i = 0; i < n; i++) {
         gnode_t *nd = graph_push(t->g);
         nd->kind = G_PARAM;
@@ -473,7 +490,7 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
     int ncap = t->ncap;
     int caps[256];
     memcpy(caps, t->cap_outer, sizeof(int) * (size_t)ncap);
-    ntracers--;
+    GS->ntracers--;
     tracer_t *p = cur();
     int in[512];
     for (int i = 0; i < n; i++) in[i] = input_node(p, init[i]);
@@ -498,12 +515,12 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
     bool first = tensor_get_f64(cond0, 0) != 0;
     for (int i = 0; i < n; i++) curv[i] = val_ref(first ? next[i] : init[i]);
     c = val_ref(first ? cond1 : cond0);
-    paused++;
+    GS->paused++;
     while (tensor_get_f64(c, 0) != 0) {
         err_check_interrupt();
         run_rest(ctx, curv, &c);
     }
-    paused--;
+    GS->paused--;
     val_unref(c);
     for (int i = 0; i < n; i++) {
         gnode_t *it = graph_push(p->g);
@@ -823,16 +840,16 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
                     "Pass tensor(n) instead of n, or pin the shapes with input_signature= "
                     "(TensorFlow prints the same warning).\n", name);
     }
-    if (ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, span, "traced functions nested more than %d deep", MAX_TRACERS);
-    tracer_t *tr = &tracers[ntracers];
+    if (GS->ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, span, "traced functions nested more than %d deep", MAX_TRACERS);
+    tracer_t *tr = &GS->tracers[GS->ntracers];
     memset(tr, 0, sizeof *tr);
-    tr->id = next_gid++;
+    tr->id = GS->next_gid++;
     tr->g = mem_alloc(sizeof(graph_t));
     tr->s = s;
     tr->args = args;
     tr->nargs = nargs;
     tr->record_all = t->record_all;
-    ntracers++;
+    GS->ntracers++;
     value_t *a2[64];
     for (int i = 0; i < nargs && i < 64; i++) {
         value_t *a = args[i];
@@ -857,7 +874,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     value_t *y = call_inner(s, t->f, nargs, a2, 0, NULL, NULL, span);
     output_nodes(tr, tr->g, y);
     graph_t *g = tr->g;
-    ntracers--;
+    GS->ntracers--;
     for (int i = 0; i < nargs && i < 64; i++) val_unref(a2[i]);
     /* cache the concrete function */
     if (t->nc == t->cap) {

@@ -3,6 +3,7 @@
 #define NN_EVAL_H
 #include "lang/value.h"
 #include "lang/session.h"
+#include "lang/state.h"
 
 #define EVAL_MAX_DEPTH 400       /* user-function call depth: deeper is an error, not a stack overflow */
 
@@ -12,6 +13,7 @@ struct session {
     int depth;                   /* current call depth */
     FILE *out, *errout;
     ast_unit_t *cur_unit;        /* the unit being run (user defs keep a reference) */
+    nn_state_t st;               /* tapes, tracers, the random generator (lang/state.h) */
 };
 
 /* Evaluate an expression in scope; returns a new reference; raises on error. */

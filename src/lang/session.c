@@ -25,6 +25,7 @@ session_t *session_new(void)
     s->set.precision = DT_FP32;
     s->set.device = "cpu";
     s->set.mode = "eager";
+    nn_state_use(&s->st);
     err_frame_t f;
     if (err_try(&f) == 0) {
         s->globals = scope_new(NULL);
@@ -37,10 +38,26 @@ session_t *session_new(void)
     return s;
 }
 
+/* ---- the current state (lang/state.h) ---- */
+
+static nn_state_t default_state, *current = &default_state;
+nn_state_t *nn_state(void) { return current; }
+void nn_state_use(nn_state_t *st) { current = st ? st : &default_state; }
+void nn_state_free_parts(nn_state_t *st)
+{
+    ad_state_free(st->ad);
+    graph_state_free(st->graph);
+    st->ad = NULL;
+    st->graph = NULL;
+}
+
 void session_free(session_t *s)
 {
     if (!s) return;
+    nn_state_use(&s->st);
     val_unref(s->globals);
+    nn_state_free_parts(&s->st);
+    nn_state_use(NULL);
     free(s);
 }
 
@@ -148,6 +165,7 @@ int session_graph(session_t *s, const char *name, FILE *out)
 
 int session_run(session_t *s, const char *name, const char *text, int len, int line_base, FILE *out, FILE *errout)
 {
+    nn_state_use(&s->st);
     s->out = out;
     s->errout = errout;
     volatile int rc = 0;
@@ -418,6 +436,7 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
 
 struct value *session_eval(session_t *s, const char *text, FILE *errout)
 {
+    nn_state_use(&s->st);
     ast_unit_t *volatile unit = NULL;
     value_t *volatile result = NULL;
     const source_t *saved = err_source();

@@ -10,11 +10,12 @@
  * "Scrambled linear pseudorandom number generators", ACM TOMS 47(4), 2021;
  * reference code prng.di.unimi.it).  The generator starts seeded with 0, so
  * a fresh session (and a script) gives the same numbers every run; seed(n)
- * restarts it.  The state is process-wide: one session per process.
+ * restarts it.  The state belongs to the session (lang/state.h).
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
 #include "lang/error.h"
+#include "lang/state.h"
 #include <math.h>
 #include <string.h>
 #include "util/sleef_det.h"   /* SLEEF's deterministic scalar functions */
@@ -233,8 +234,8 @@ static value_t *arange_impl(call_t *c)
 
 /* ---- random numbers ---- */
 
-static uint64_t rng[4];
-static bool rng_ready;
+/* The generator's state is the session's (lang/state.h). */
+#define RNG (nn_state())
 
 /* splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014): Vigna's recommended way to fill xoshiro's
@@ -249,8 +250,8 @@ static uint64_t splitmix64(uint64_t *x)
 
 static void rng_seed(uint64_t s)
 {
-    for (int i = 0; i < 4; i++) rng[i] = splitmix64(&s);
-    rng_ready = true;
+    for (int i = 0; i < 4; i++) RNG->rng[i] = splitmix64(&s);
+    RNG->rng_ready = true;
 }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
@@ -258,7 +259,8 @@ static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k
 /* xoshiro256** 1.0 (Blackman & Vigna 2021), as in xoshiro256starstar.c. */
 static uint64_t rng_next(void)
 {
-    if (!rng_ready) rng_seed(0);
+    if (!RNG->rng_ready) rng_seed(0);
+    uint64_t *rng = RNG->rng;
     uint64_t result = rotl(rng[1] * 5, 7) * 9;
     uint64_t t = rng[1] << 17;
     rng[2] ^= rng[0];

@@ -100,7 +100,7 @@ static void graph_eager(const op_def_t *o)
         /* an op that refuses non-finite values (int64) raises eagerly on
          * them; it is compared on the finite values instead */
         bool finite = false;
-        if (rc == 0 && run("__f(x1, y1, z1)") != 0) {
+        if (rc == 0 && session_run(S, "<probe>", "__f(x1, y1, z1)", 15, 1, null, null) != 0) {
             finite = true;
             rc = run("x1 = where(isfinite(x1), x1, 1)\ny1 = where(isfinite(y1), y1, 1)\nz1 = y1 + 2\n"
                      "x2 = where(isfinite(x2), x2, 1)\ny2 = where(isfinite(y2), y2, 1)\nz2 = y2 + 3\n");
@@ -263,6 +263,21 @@ int main(void)
         if (o->nograd) continue;
         grad_fd(o);
     }
+    /* the random generator is the session's (lang/state.h): another
+     * session drawing numbers in between changes nothing */
+    session_t *a = session_new(), *b = session_new(), *c = session_new();
+    session_run(a, "<a>", "seed(5)", 7, 1, null, stdout);
+    session_run(b, "<b>", "seed(9)\nrand(100)", 19, 1, null, stdout);
+    value_t *ra = session_eval(a, "rand(3)", stdout);
+    session_run(c, "<c>", "seed(5)", 7, 1, null, stdout);
+    value_t *rc = session_eval(c, "rand(3)", stdout);
+    char why[256];
+    tap_ok(ra && rc && same_bits(ra, rc, why, sizeof why), "each session has its own random generator");
+    if (ra) session_release(ra);
+    if (rc) session_release(rc);
+    session_free(a);
+    session_free(b);
+    session_free(c);
     session_free(S);
     fclose(null);
     tap_done();

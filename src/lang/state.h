@@ -1,0 +1,29 @@
+/* state.h — the run-time state a session owns, in one struct: grad's tapes
+ * (autodiff/ad.c), the tracers (graph/graph.c) and the random generator
+ * (ops/create.c).  Each module keeps its part behind an opaque pointer it
+ * allocates on first use and frees when the session ends, and reaches it
+ * through nn_state(): the state of the session running now, which
+ * session_run and session_eval make current (one session runs at a time
+ * per process; a process with no session uses a default state).
+ */
+#ifndef NN_STATE_H
+#define NN_STATE_H
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct nn_state {
+    struct ad_state *ad;          /* tapes (autodiff/ad.c) */
+    struct graph_state *graph;    /* tracers (graph/graph.c) */
+    uint64_t rng[4];              /* xoshiro256** (ops/create.c) */
+    bool rng_ready;
+} nn_state_t;
+
+nn_state_t *nn_state(void);
+/* Make st current (NULL: the default state). */
+void nn_state_use(nn_state_t *st);
+/* Free a state's parts (the session calls this as it ends). */
+void nn_state_free_parts(nn_state_t *st);
+void ad_state_free(struct ad_state *a);
+void graph_state_free(struct graph_state *g);
+
+#endif
