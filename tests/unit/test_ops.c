@@ -267,7 +267,7 @@ int main(void)
      * session drawing numbers in between changes nothing */
     session_t *a = session_new(), *b = session_new(), *c = session_new();
     session_run(a, "<a>", "seed(5)", 7, 1, null, stdout);
-    session_run(b, "<b>", "seed(9)\nrand(100)", 19, 1, null, stdout);
+    session_run(b, "<b>", "seed(9)\nrand(100)", 17, 1, null, stdout);
     value_t *ra = session_eval(a, "rand(3)", stdout);
     session_run(c, "<c>", "seed(5)", 7, 1, null, stdout);
     value_t *rc = session_eval(c, "rand(3)", stdout);
