@@ -477,7 +477,6 @@ const op_def_t op_family_layers[] = {
                 "#> [[0.0137879848,   3.46203923],\n"
                 "#>  [           0,            0]] (fp32)"},
     {"dense_apply", OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     
      .signature = "dense_apply(layer, x)", .summary = "what calling a dense layer does: activation(x @ W + b)",
      .formula = "activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first",
      .shapes = "x: (..., in) -> (..., out)", .dtypes = "the compute dtype",
@@ -492,7 +491,6 @@ const op_def_t op_family_layers[] = {
      .shapes = "as its first layer's input -> as its last layer's output", .dtypes = "as the layers",
      .source = "keras.Sequential", .example = LAYER_EX},
     {"sequential_apply", OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     
      .signature = "sequential_apply(model, x)", .summary = "what calling a sequential model does",
      .formula = "each layer applied in turn", .shapes = "as the layers", .dtypes = "as the layers",
      .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\n"
@@ -511,7 +509,6 @@ const op_def_t op_family_layers[] = {
                 "shape(td(ones(4, 5, 2)))\n"
                 "#> [4, 5, 3] (int64)"},
     {"time_distributed_apply", OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     
      .signature = "time_distributed_apply(td, x)", .summary = "what calling a time_distributed layer does",
      .formula = "reshape, apply, reshape back", .shapes = "(batch, time, in) -> (batch, time, out)",
      .dtypes = "as the layer", .source = "keras.layers.TimeDistributed.call",

@@ -247,7 +247,6 @@ static value_t *nll_impl(call_t *c)
 const op_def_t op_family_losses[] = {
     {"mse", OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMPOSITE,
-     
      .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = "mean squared error (regression)",
      .formula = "per sample mean((y_pred - y_true)^2) over the last axis, then the mean over the batch (Keras's "
                 "sum_over_batch_size); reduction=\"sum\" adds the per-sample losses, \"none\" returns them. "
@@ -261,7 +260,6 @@ const op_def_t op_family_losses[] = {
                 "#> [0.5, 0] (fp32)"},
     {"mae", OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMPOSITE,
-     
      .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = "mean absolute error (robust regression)",
      .formula = "per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
                 "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)",
@@ -270,14 +268,14 @@ const op_def_t op_family_losses[] = {
                 "#> 0.666666687 (fp32)"},
     {"binary_crossentropy", OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
      .flags = OPF_COMPOSITE,
-     
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of 0/1 targets (binary and multi-label outputs)",
      .formula = "from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
                 "epsilon; in fp16 1 - 1e-7 rounds to 1, so a saturated p = 1 with y = 0 gives inf: use logits or "
                 ":policy mixed); from_logits=1: softplus(z) - y z, finite and exact for any z (TF's "
                 "sigmoid_cross_entropy_with_logits), so binary_crossentropy(0, 40, from_logits=1) is 40 while "
-                "sigmoid(40) rounds to 1 and the probability form gives -log(1e-7) = 16.1. Mean over the last axis, "
+                "sigmoid(40) rounds to 1 and the probability form gives -log(1 - (1 - 1e-7)), which in fp32 (where 1 - 1e-7 "
+                "rounds to 1 - 2^-23) is -log(2^-23) = 15.94. Mean over the last axis, "
                 "then over the batch. derivative from logits sigmoid(z) - y. Pairs with a sigmoid output (or "
                 "linear logits)",
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
@@ -291,7 +289,6 @@ const op_def_t op_family_losses[] = {
                 "#> 15.9423847 (fp32)"},
     {"categorical_crossentropy", OPK_FUNC, .impl = cce_impl, .min_args = 2, .max_args = 2,
      .flags = OPF_COMPOSITE,
-     
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)",
@@ -308,7 +305,6 @@ const op_def_t op_family_losses[] = {
                 "#> 0.169846013 (fp32)"},
     {"sparse_categorical_crossentropy", OPK_FUNC, .impl = scce_impl, .min_args = 2, .max_args = 2,
      .flags = OPF_COMPOSITE,
-     
      .kwargs = "from_logits reduction",
      .signature = "sparse_categorical_crossentropy(labels, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "categorical cross-entropy with integer class labels",
@@ -324,7 +320,6 @@ const op_def_t op_family_losses[] = {
                 "#> 0.407605976 (fp32)"},
     {"nll", OPK_FUNC, .impl = nll_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMPOSITE,
-     
      .signature = "nll(log_probs, labels, reduction=\"mean\")",
      .summary = "negative log-likelihood of class labels given log-probabilities (PyTorch's NLLLoss)",
      .formula = "-mean over the batch of log_probs[n, labels[n]] (PyTorch argument order: input first). With "
