@@ -374,6 +374,9 @@ R(ad_r_index_select)
  * v was broadcast from one element. */
 R(ad_r_index_scatter)
 {
+    if (IN(0)->u.t.dtype == DT_INT64 && IN(1)->u.t.ad && IN(1)->u.t.dtype != DT_INT64)
+        err_raise(ERR_TYPE, err_here(), "grad: storing a float into an int64 tensor truncates it, which has no "
+                  "derivative (as int64(x) has none)");
     value_t *zero = tensor_weak_int(0);
     value_t *a0[3] = { g, zero, IN(2) };
     gin[0] = ad_opk("index_scatter", 3, a0, 0, NULL, NULL, s);
@@ -384,6 +387,19 @@ R(ad_r_index_scatter)
         U(gv);
         gv = reshape_like(t, IN(1), s);
         U(t);
+    } else if (gv->u.t.ndim < IN(1)->u.t.ndim) {
+        /* v had leading 1s the assignment dropped: put them back (ad.c's
+         * unbroadcast sums the other broadcast axes) */
+        value_t *t = gv;
+        int64_t sh[NN_MAX_DIMS];
+        int k = IN(1)->u.t.ndim - gv->u.t.ndim;
+        for (int d = 0; d < IN(1)->u.t.ndim; d++) sh[d] = d < k ? 1 : gv->u.t.shape[d - k];
+        int64_t nd = IN(1)->u.t.ndim;
+        value_t *shp = tensor_new_raw(DT_INT64, 1, &nd);
+        memcpy(tensor_data(shp), sh, sizeof(int64_t) * (size_t)nd);
+        value_t *a[2] = { t, shp };
+        gv = ad_opk("reshape", 2, a, 0, NULL, NULL, s);
+        U(t); U(shp);
     }
     gin[1] = gv;
     U(zero);

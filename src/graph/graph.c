@@ -176,6 +176,7 @@ typedef struct tracer {
     value_t **args;         /* the call's arguments (roots for finding variables) */
     int nargs;
     bool record_all;
+    bool shapes_fixed;      /* no input_signature wildcards: every shape is a constant of this trace */
     /* a while body's trace: values of the enclosing traces become inputs */
     bool nested;
     int nloop;              /* its first nloop params are the loop variables */
@@ -213,6 +214,28 @@ static tracer_t *cur(void) { return GS->ntracers ? &GS->tracers[GS->ntracers - 1
 
 /* Made by the trace in progress or by one it is nested in (a while body
  * sees the enclosing function's traced values). */
+/* A value the tracer will not see again: its host value read now would be
+ * frozen into the graph (a trace of a tf.function reads no tensor's value;
+ * JAX raises ConcretizationTypeError).  :mode graph runs each statement's
+ * graph once, for the values it was traced on, so it needs no check. */
+void graph_need_concrete(const value_t *v, span_t span, const char *what)
+{
+    if (!graph_tracing() || !graph_is_traced(v) || cur()->record_all) return;
+    err_raise(ERR_TYPE, span, "%s is computed from a traced tensor: while tracing, a tensor's value is not fixed (only "
+              "its dtype and shape are), so using it here would freeze this call's value into the graph (JAX raises "
+              "ConcretizationTypeError). Pass it as a number (part of the signature, as a Python int is for "
+              "tf.function), or compute it outside the traced function", what);
+}
+
+/* Whether every shape the traced function sees is fixed by its signature
+ * (no input_signature wildcards): shape(x), len(x) and a loop over x's
+ * rows are then constants of the concrete function. */
+bool graph_shapes_fixed(void)
+{
+    tracer_t *t = cur();
+    return !t || t->shapes_fixed;
+}
+
 bool graph_is_traced(const value_t *v)
 {
     if (GS->paused || !v || v->kind != V_TENSOR || !v->u.t.gid) return false;
@@ -354,6 +377,9 @@ void graph_record(call_t *c, value_t *out)
     tracer_t *t = cur();
     if (!t || !out) return;
     if (c->op->flags & OPF_TRACE_TIME) return;   /* a host side effect: trace time only */
+    /* shape(x), len(x), ...: constants of the concrete function when the
+     * signature fixes every shape */
+    if ((c->op->flags & OPF_STATIC) && t->shapes_fixed && !t->record_all) return;
     /* an op with no traced input and no side effect is a constant: fold it
      * now (what tf.function does with Python values) */
     bool any = impure(c->op) || t->record_all;
@@ -584,7 +610,17 @@ static const char *param_name(traced_t *t, int i)
 /* The signature key and a readable form.  A tensor is known by dtype and
  * shape (or, with input_signature, by the pinned form: None matches any
  * size); a host value by its value (TensorFlow's rule for Python values). */
-static void signature(traced_t *t, int nargs, value_t **args, char *key, int kcap, char *text, int tcap, span_t span)
+/* The session settings a graph bakes in: weak numbers and new tensors take
+ * the :precision, layers the :policy.  A change is a new concrete function
+ * (as jax.jit keys on its config), never a stale graph. */
+static int settings_word(session_t *s)
+{
+    session_settings_t *set = op_settings(s);
+    return (int)set->precision | set->policy << 8;
+}
+
+static void signature(traced_t *t, session_t *s, int nargs, value_t **args, char *key, int kcap, char *text, int tcap,
+                      span_t span)
 {
     int k = 0, m = 0;
     key[0] = text[0] = 0;
@@ -633,16 +669,20 @@ static void signature(traced_t *t, int nargs, value_t **args, char *key, int kca
         m += snprintf(text + m, tcap - m, "%s%s%s%s", i ? ", " : "", param_name(t, i), host ? " = " : ": ", one);
         if (m >= tcap) m = tcap - 1;
     }
+    /* after the arguments' parts: the settings (why() reads it last) */
+    int w = settings_word(s);
+    snprintf(key + k, kcap - k, "@%s,%d", dtype_traits[w & 0xff].name, w >> 8);
 }
 
 /* Why a new trace: the first argument whose part of the signature changed. */
-static void why(traced_t *t, int nargs, value_t **args, char *buf, int cap, const char *old_key, const char *name)
+static void why(traced_t *t, session_t *s, int nargs, value_t **args, char *buf, int cap, const char *old_key,
+                const char *name)
 {
     char key[2048], text[2048];
     /* split both keys on ';' and compare part by part */
     (void)text;
     const char *a = old_key, *b;
-    signature(t, nargs, args, key, sizeof key, text, sizeof text, SPAN_NONE);
+    signature(t, s, nargs, args, key, sizeof key, text, sizeof text, SPAN_NONE);
     b = key;
     for (int i = 0; i < nargs; i++) {
         const char *ea = strchr(a, ';'), *eb = strchr(b, ';');
@@ -657,6 +697,11 @@ static void why(traced_t *t, int nargs, value_t **args, char *buf, int cap, cons
         }
         a = ea + 1;
         b = eb + 1;
+    }
+    if (*a == '@' && *b == '@' && strcmp(a, b)) {
+        snprintf(buf, cap, "retracing %s: the session settings (:precision, :policy) changed from %s to %s "
+                 "(a graph bakes them in)", name, a + 1, b + 1);
+        return;
     }
     snprintf(buf, cap, "retracing %s: the number of arguments changed", name);
 }
@@ -787,11 +832,11 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
  * argument's dtype, rank, shape, or a number's exact bits.  0 (no fast key)
  * when an argument is a string, list or model, or input_signature is set:
  * those go through the text signature. */
-static int fast_key(traced_t *t, int nargs, value_t **args, uint64_t *k, int cap)
+static int fast_key(traced_t *t, session_t *s, int nargs, value_t **args, uint64_t *k, int cap)
 {
     if (t->input_sig) return 0;
     int n = 0;
-    if (n < cap) k[n++] = (uint64_t)nargs;
+    k[n++] = (uint64_t)nargs | (uint64_t)settings_word(s) << 32;
     for (int i = 0; i < nargs; i++) {
         value_t *v = args[i];
         if (v->kind != V_TENSOR || n + 3 + v->u.t.ndim > cap) return 0;
@@ -814,14 +859,14 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     traced_t *t = tfn->u.fn.traced;
     if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
     uint64_t fk[64];
-    int fn = fast_key(t, nargs, args, fk, 64);
+    int fn = fast_key(t, s, nargs, args, fk, 64);
     for (int i = 0; fn && i < t->nc; i++)
         if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) {
             t->retraces_in_a_row = 0;
             return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
         }
     char key[2048], text[2048];
-    signature(t, nargs, args, key, sizeof key, text, sizeof text, span);
+    signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
     for (int i = 0; i < t->nc; i++)
         if (!strcmp(t->c[i].sig, key)) {
             t->retraces_in_a_row = 0;
@@ -831,7 +876,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
     if (t->traces > 0) {
         char msg[1024];
-        why(t, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
+        why(t, s, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
         fprintf(s->out, "%s\n", msg);
         t->retraces_in_a_row++;
         if (t->retraces_in_a_row == 5)
@@ -849,6 +894,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     tr->args = args;
     tr->nargs = nargs;
     tr->record_all = t->record_all;
+    tr->shapes_fixed = !t->input_sig;
     GS->ntracers++;
     value_t *a2[64];
     for (int i = 0; i < nargs && i < 64; i++) {

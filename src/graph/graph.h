@@ -94,6 +94,10 @@ bool graph_tracing(void);
 void graph_record(call_t *c, value_t *out);
 /* A value that is a traced tensor (made by the graph being traced). */
 bool graph_is_traced(const value_t *v);
+/* Raise a clear error (at span) when v's host value is read while v is
+ * being traced: `what` is what the value would choose ("an index"). */
+void graph_need_concrete(const value_t *v, span_t span, const char *what);
+bool graph_shapes_fixed(void);
 /* Describe a traced value for print at trace time: "<traced fp32 (3,)>". */
 int graph_describe(const value_t *v, char *buf, int cap);
 

@@ -123,6 +123,7 @@ static bool truthy(const value_t *v, span_t span)
 {
     if (v->kind != V_TENSOR)
         err_raise(ERR_TYPE, span, "a condition must be a number, not a %s", val_kind_name(v));
+    graph_need_concrete(v, span, "a truth value");
     if (v->u.t.size != 1)
         err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; "
                   "use a single element, or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))",
@@ -765,6 +766,8 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
     if (len < 0) err_raise(ERR_TYPE, n->a->span, "cannot unpack a %s into %d names", val_kind_name(v), n->nitems);
     if (len != n->nitems)
         err_raise(ERR_VALUE, n->a->span, "cannot unpack %lld values into %d names", (long long)len, n->nitems);
+    if (v->kind == V_TENSOR && graph_tracing() && graph_is_traced(v) && !graph_shapes_fixed())
+        err_raise(ERR_TYPE, n->a->span, "unpacking a traced tensor whose length input_signature leaves open");
     value_t *parts = list_new(n->nitems);
     for (int i = 0; i < n->nitems; i++) {
         if (n->items[i]->kind != N_NAME) err_raise(ERR_SYNTAX, n->items[i]->span, "unpacking assigns to names only");
@@ -1039,6 +1042,9 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         else if (it->kind == V_TENSOR && it->u.t.ndim > 0) len = it->u.t.shape[0];
         else err_raise(ERR_TYPE, n->a->span, "a for loop needs a tensor with at least one axis, a list or range(n), not a %s",
                        it->kind == V_TENSOR ? "number" : val_kind_name(it));
+        if (it->kind == V_TENSOR && graph_tracing() && graph_is_traced(it) && !graph_shapes_fixed())
+            err_raise(ERR_TYPE, n->a->span, "a for loop over a traced tensor whose length input_signature leaves open: "
+                      "the loop would be unrolled for this call's length only; use a while loop on a tensor condition");
         int res = ST_NORMAL;
         for (int64_t i = 0; i < len; i++) {
             err_check_interrupt();

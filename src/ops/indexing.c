@@ -123,11 +123,19 @@ static value_t *scatter_impl(call_t *c)
     check_sel(c, x, 2, &sel);
     int64_t shape[NN_MAX_DIMS];
     int nd = sel_shape(&sel, shape);
-    if (v->u.t.size != 1 && !(v->u.t.ndim == nd && !memcmp(v->u.t.shape, shape, sizeof(int64_t) * (size_t)nd))) {
+    /* v broadcasts to the selection's shape (NumPy's assignment rule:
+     * aligned from the right, sizes equal or 1, v's extra leading 1s dropped) */
+    int vn = v->u.t.ndim;
+    const int64_t *vs = v->u.t.shape;
+    while (vn > nd && vs[0] == 1) { vs++; vn--; }
+    bool fits = vn <= nd;
+    for (int i = 0; fits && i < vn; i++) fits = vs[i] == 1 || vs[i] == shape[nd - vn + i];
+    if (!fits) {
         char a[128], b[128];
         tensor_shape_str(a, sizeof a, nd, shape);
         tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
-        err_raise(ERR_SHAPE, c->span, "shape mismatch: the selection has shape %s but the value has shape %s", a, b);
+        err_raise(ERR_SHAPE, c->span, "shape mismatch: the selection has shape %s but the value has shape %s, which "
+                  "does not broadcast to it (aligned from the right, sizes must be equal or 1)", a, b);
     }
     dtype_t dt = (dtype_t)x->u.t.dtype;
     if (x->u.t.weak && dt != DT_INT64) dt = op_settings(c->s)->precision;   /* never reached from x[...] = v (0-d) */
@@ -140,6 +148,28 @@ static value_t *scatter_impl(call_t *c)
         r = x->u.t.dtype == dt ? tensor_copy(x) : op_convert(x, dt, c->arg_spans[0], "index assignment");
     }
     r->u.t.weak = 0;
+    if (vc->u.t.size != 1 && !(vn == nd && !memcmp(vs, shape, sizeof(int64_t) * (size_t)nd))) {
+        /* spread v over the selection's shape first */
+        value_t *full = tensor_new_raw(dt, nd, shape);
+        int64_t vst[NN_MAX_DIMS], idx[NN_MAX_DIMS] = {0}, s_ = 1, off = 0;
+        for (int d = nd - 1; d >= 0; d--) {
+            int k = d - (nd - vn);
+            vst[d] = k < 0 || vs[k] == 1 ? 0 : s_;
+            if (k >= 0) s_ *= vs[k];
+        }
+        size_t es = dtype_traits[dt].size;
+        for (int64_t k = 0; k < full->u.t.size; k++) {
+            memcpy((char *)tensor_data(full) + (size_t)k * es, (char *)tensor_data(vc) + (size_t)off * es, es);
+            for (int d = nd - 1; d >= 0; d--) {
+                off += vst[d];
+                if (++idx[d] < shape[d]) break;
+                off -= vst[d] * shape[d];
+                idx[d] = 0;
+            }
+        }
+        val_unref(vc);
+        vc = full;
+    }
     pctx_t p = { tensor_data(r), tensor_data(vc), dtype_traits[dt].size, vc->u.t.size == 1 };
     sel_walk(r->u.t.shape, &sel, put_cb, &p);
     val_unref(vc);

@@ -108,7 +108,7 @@ const op_def_t op_family_misc[] = {
                 "#> 1\n"
                 "#> 2"},
     {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
-     .nograd = "an integer of the shape",
+     .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string",
      .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
      .source = "Python's len()", .example = "len([1, 2, 3])\n"

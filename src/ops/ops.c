@@ -135,6 +135,7 @@ value_t *op_kw(call_t *c, const char *name, span_t *span)
 
 int64_t op_to_int(value_t *v, span_t span, const char *what)
 {
+    graph_need_concrete(v, span, what);
     if (v->kind != V_TENSOR || v->u.t.size != 1)
         err_raise(ERR_TYPE, span, "%s must be a single integer, not a %s", what,
                   v->kind == V_TENSOR ? "tensor with several elements" : val_kind_name(v));
@@ -170,6 +171,7 @@ int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span)
     int n = 0;
     if (last - first == 1 && c->args[first]->kind == V_TENSOR && c->args[first]->u.t.ndim == 1) {
         value_t *t = c->args[first];
+        graph_need_concrete(t, c->arg_spans[first], "a shape");
         if (t->u.t.size > NN_MAX_DIMS)
             err_raise(ERR_SHAPE, c->arg_spans[first], "a tensor has at most %d dimensions, this shape has %lld",
                       NN_MAX_DIMS, (long long)t->u.t.size);

@@ -99,6 +99,8 @@ enum {
     OPF_IMPURE        = 64,  /* effects beyond the result (random state, printing, figures): runs at every
                                 call of a graph, never folded */
     OPF_COMPOSITE     = 128, /* computes with other ops, which the tape and the tracer record */
+    OPF_STATIC        = 512, /* the result depends on shapes only (shape, len): a constant of a concrete
+                                function whose signature fixes the shapes */
     OPF_TRACE_TIME    = 256, /* a host effect that runs while tracing only, never in the graph (Python's
                                 print inside tf.function; tprint is the graph's print) */
 };

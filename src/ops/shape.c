@@ -388,7 +388,7 @@ static value_t *matmul_impl(call_t *c)
 
 const op_def_t op_family_shape[] = {
     {"shape", OPK_FUNC, .impl = shape_impl, .min_args = 1, .max_args = 1,
-     .nograd = "integers of the shape",
+     .flags = OPF_STATIC, .nograd = "integers of the shape",
      .signature = "shape(x)", .summary = "the dimensions of x as a 1-D int64 tensor",
      .formula = "(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()",
      .shapes = "x: any shape -> (ndim(x),)", .dtypes = "result is int64",
@@ -398,7 +398,7 @@ const op_def_t op_family_shape[] = {
                 "shape(3)\n"
                 "#> [] (int64)"},
     {"size", OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
-     .nograd = "an integer of the shape",
+     .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "size(x)", .summary = "the number of elements of x",
      .formula = "d_0 * d_1 * ... * d_{n-1} (1 for a number)",
      .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64, like Python's int)",
@@ -406,7 +406,7 @@ const op_def_t op_family_shape[] = {
      .example = "size([[1, 2, 3], [4, 5, 6]])\n"
                 "#> 6"},
     {"ndim", OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
-     .nograd = "an integer of the shape",
+     .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "ndim(x)", .summary = "the number of dimensions of x",
      .formula = "len(shape(x)); 0 for a number",
      .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64)",

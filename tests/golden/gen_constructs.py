@@ -50,6 +50,12 @@ CASES = [
      lambda x: jnp.sum(x * x + x[0] * x[0]), [[1.0, 2.0], [-2.0, 3.0]]),
     ("if on a tensor value", "def c16(x) { if sum(x) > 0 { y = x * 3 } else { y = -x }; return sum(y * x) }",
      lambda x: jnp.sum(jnp.where(jnp.sum(x) > 0, x * 3, -x) * x), [[1.0, 2.0], [-1.0, -4.0]]),
+    ("slice assignment broadcasting a column", "def c18(v) { y = zeros(2, 3); y[:, 1:] = v; return sum(y * [[1, 2, 3], [4, 5, 6]] * y) }",
+     lambda v: jnp.sum(jnp.zeros((2, 3)).at[:, 1:].set(v) ** 2 * jnp.array([[1.0, 2, 3], [4, 5, 6]])),
+     [[[1.0], [2.0]], [[3.0], [-1.0]]]),
+    ("slice assignment broadcasting a row", "def c19(v) { y = ones(2, 3); y[:, 0:2] = v * v; return sum(y * [[1, 2, 3], [4, 5, 6]]) }",
+     lambda v: jnp.sum(jnp.ones((2, 3)).at[:, 0:2].set(v * v) * jnp.array([[1.0, 2, 3], [4, 5, 6]])),
+     [[1.0, 2.0], [-0.5, 3.0]]),
     ("index assignment inside a loop", "def c17(x) { y = x * 0; for i in range(2) { y[i] = x[i + 1] * x[i] }; return sum(y) }",
      lambda x: x[1] * x[0] + x[2] * x[1], [[1.0, 2.0, 3.0], [2.0, -1.0, 4.0]]),
 ]
