@@ -42,6 +42,8 @@ typedef struct call {
 typedef struct op_def {
     const char *name;
     op_kind_t kind;
+    int kern;            /* the backend kernel (backend.h: KU_* for OPK_UNARY, KB_* for OPK_BINARY, KA_* for
+                          * activations); 0: the plain loop of the scalar functions below */
     float  (*f32)(float);
     double (*f64)(double);
     float  (*b32)(float, float);

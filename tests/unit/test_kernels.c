@@ -1,4 +1,4 @@
-/* test_kernels.c — the CPU fast paths (src/ops/kernels.h) against the plain
+/* test_kernels.c — the CPU fast paths (src/backend/: backend.h, cpu/kernels.h) against the plain
  * loops, and the numbers against outside references.
  *
  *   1. Every elementwise op of the op table (unary and binary), in fp16,
@@ -23,7 +23,7 @@
 #include "lang/value.h"
 #include "lang/error.h"
 #include "ops/ops.h"
-#include "ops/kernels.h"
+#include "backend/backend.h"
 #include "util/mem.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
@@ -111,11 +111,11 @@ static int64_t first_diff(const value_t *a, const value_t *b)
 static char diag[512];
 static bool same_both_ways(value_t *(*f)(void *), void *ctx, const char *what)
 {
-    kern_set_level(1);
+    bk_cpu_set_level(1);
     value_t *fast = f(ctx);
-    kern_set_level(0);
+    bk_cpu_set_level(0);
     value_t *plain = f(ctx);
-    kern_set_level(1);
+    bk_cpu_set_level(1);
     int64_t d = first_diff(fast, plain);
     if (d >= 0 && !diag[0]) {
         dtype_t dt = (dtype_t)plain->u.t.dtype;
@@ -503,7 +503,7 @@ int main(void)
 {
     (void)tap_skip;
     S = session_new();
-    if (!kern_level()) {
+    if (!bk_cpu_level()) {
         tap_ok(1, "no AVX2/FMA/F16C on this CPU: only the plain loops run (nothing to compare)");
         test_reductions();
         test_ulp();
