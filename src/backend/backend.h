@@ -11,7 +11,7 @@
  *
  * Which kernel an op runs is a fact of its op_def (`.kern`, one of the ids
  * below); the scalar reference functions an op_def also names (f32, f64,
- * b32, b64, i64, u64, blk32) are what the plain loops run, and every
+ * b32, b64, i64, u64) are what the plain loops run, and every
  * vector kernel gives exactly their bits (tests/unit/test_kernels).
  *
  * Statuses: every kernel returns BK_OK, or BK_UNSUPPORTED (it did nothing:

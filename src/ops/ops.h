@@ -67,9 +67,9 @@ typedef struct op_def {
      * derivative rule is then g * deriv(x) (src/autodiff/rules.c). */
     const char *deriv;
     const char *deriv_doc;
-    /* An elementwise OPK_FUNC op (an activation) may also offer its fp32
-     * block kernel and fp64 scalar kernel, giving exactly the op's bits, so
-     * that fused graph chains (src/graph/passes.c) can run it in place. */
+    /* Unused since the activations' kernels moved to the backend (fused
+     * chains ask backend_t.chain_takes); to be deleted with the op_def
+     * rework. */
     void (*blk32)(float *out, const float *in, int64_t n);
 } op_def_t;
 

@@ -499,10 +499,61 @@ static void test_memory(void)
     tap_ok(mem_cached() > 0, "freed large buffers are kept for reuse (%.1f MB cached)", (double)mem_cached() / 1e6);
 }
 
+/* ---- 0. the op table names the kernels; the backend's buffers ---- */
+
+/* Each op_def names its kernel (.kern): every kernel id of backend.h is
+ * named by exactly one op of the right kind, and no op names an id of
+ * another kind (a typo or a forgotten .kern fails here). */
+static void test_kernel_ids(void)
+{
+    int ku[KU_COUNT] = {0}, kb[KB_COUNT] = {0}, ka[KA_END] = {0};
+    int wrong = 0;
+    char bad[128] = "";
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *op = op_at(i);
+        int k = op->kern;
+        bool ok = op->kind == OPK_UNARY ? k >= 0 && k < KU_COUNT
+                : op->kind == OPK_BINARY ? k >= 0 && k < KB_COUNT
+                : k == 0 || (k >= KA_FIRST && k < KA_END);
+        if (!ok) { wrong++; if (!bad[0]) snprintf(bad, sizeof bad, "%s names %d", op->name, k); continue; }
+        if (!k) continue;
+        if (op->kind == OPK_UNARY) ku[k]++;
+        else if (op->kind == OPK_BINARY) kb[k]++;
+        else ka[k]++;
+    }
+    tap_ok(wrong == 0, "every op names a kernel id of its kind %s", bad);
+    int miss = 0;
+    for (int k = 1; k < KU_COUNT; k++) if (ku[k] != 1) { miss++; if (!bad[0]) snprintf(bad, sizeof bad, "KU %d: %d ops", k, ku[k]); }
+    for (int k = 1; k < KB_COUNT; k++) if (kb[k] != 1) { miss++; if (!bad[0]) snprintf(bad, sizeof bad, "KB %d: %d ops", k, kb[k]); }
+    for (int k = KA_FIRST; k < KA_END; k++) if (ka[k] != 1) { miss++; if (!bad[0]) snprintf(bad, sizeof bad, "KA %d: %d ops", k, ka[k]); }
+    tap_ok(miss == 0, "every kernel id is named by exactly one op %s", bad);
+}
+
+static void test_buffers(void)
+{
+    const backend_t *b = backend_get(BK_CPU);
+    tap_ok(b && b->device == BK_CPU && !strcmp(b->name, "cpu"), "backend_get(BK_CPU) is the CPU backend");
+    tap_ok(backend_get(BK_CUDA) == NULL || backend_get(BK_CUDA)->device == BK_CUDA, "backend_get(BK_CUDA): none or the CUDA one");
+    if (!b) return;
+    double host[5] = { 1.5, -0.0, 3, 1e300, -7 }, back[5] = {0};
+    size_t sz = sizeof host;
+    char *d = b->buf_alloc(sz, true), *e = b->buf_alloc(sz, false);
+    bool zero = true;
+    for (size_t i = 0; i < sz; i++) zero &= d[i] == 0;
+    tap_ok(zero, "buf_alloc(zero) gives zeroed memory");
+    bool ok = b->buf_set(d, host, sz) == BK_OK && backend_copy(BK_CPU, e, BK_CPU, d, sz) == BK_OK &&
+              b->buf_get(back, e, sz) == BK_OK;
+    tap_ok(ok && !memcmp(host, back, sz), "buf_set, backend_copy, buf_get give the bytes back");
+    b->buf_free(d, sz);
+    b->buf_free(e, sz);
+}
+
 int main(void)
 {
     (void)tap_skip;
     S = session_new();
+    test_kernel_ids();
+    test_buffers();
     if (!bk_cpu_level()) {
         tap_ok(1, "no AVX2/FMA/F16C on this CPU: only the plain loops run (nothing to compare)");
         test_reductions();

@@ -1,10 +1,10 @@
-/* kernels.h — the CPU fast paths behind the elementwise ops, reductions
+/* kernels.h — inside the CPU backend only: the fast paths behind the elementwise ops, reductions
  * and conversions: vector kernels chosen at run time (AVX2 + FMA + F16C
  * when the CPU has them, checked once with __builtin_cpu_supports), blocked
  * fp16/bf16 <-> fp32 conversion, and two threads for large work.
  *
  * The contract (the CPU-speed issue): every elementwise result is bit
- * identical to the plain loops of elementwise.c (load into the compute
+ * identical to the plain loops of cpu.c (load into the compute
  * type, apply the op's scalar kernel, round once): the vector kernels use
  * the same IEEE operations lane by lane, SLEEF's deterministic (finz)
  * vector functions whose bits equal the scalar purecfma ones math.c calls,
