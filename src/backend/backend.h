@@ -115,13 +115,18 @@ typedef struct bk_sum {
     double *res;
 } bk_sum_t;
 
-/* Matrix product of row-major n x k and k x m matrices of dtype dt (fp32
- * or fp64), C = A B, each element one dot product accumulated in dt. */
+/* Matrix product of row-major n x k and k x m matrices of dtype dt,
+ * C = A B, each element one dot product: fp32 or fp64 accumulated in dt
+ * (any order: BLAS); int64 exact (overflow is an error at span); with
+ * same, any float dtype with every product and running sum rounded to dt,
+ * strictly left to right (:accumulate same). */
 typedef struct bk_matmul {
     dtype_t dt;
     int n, m, k;
     const void *a, *b;
     void *c;
+    bool same;
+    span_t span;
 } bk_matmul_t;
 
 /* A fused elementwise chain (graph passes): op k reads the chain's earlier

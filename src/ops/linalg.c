@@ -101,54 +101,6 @@ static void batch_strides(int nd, const int64_t *shape, int nb, const int64_t *b
     }
 }
 
-/* ---- kernels (row-major, contiguous) ---- */
-
-static void mm_int(const int64_t *A, const int64_t *B, int64_t *C, const mm_t *p, span_t span)
-{
-    for (int64_t i = 0; i < p->n; i++) {
-        err_check_interrupt();
-        for (int64_t j = 0; j < p->m; j++) {
-            int64_t acc = 0;
-            for (int64_t q = 0; q < p->k; q++) {
-                int64_t prod;
-                if (__builtin_mul_overflow(A[i * p->k + q], B[q * p->m + j], &prod) ||
-                    __builtin_add_overflow(acc, prod, &acc))
-                    err_raise(ERR_VALUE, span, "integer overflow in matmul: element (%lld, %lld) does not fit in int64 "
-                              "(cast to fp64 to multiply approximately)", (long long)i, (long long)j);
-            }
-            C[i * p->m + j] = acc;
-        }
-    }
-}
-
-/* :accumulate same: products and running sums rounded to dt every time.
- * Values travel as doubles: for fp32/fp16/bf16 an operation done in double
- * and rounded to the dtype equals the dtype's own operation (Figueroa 1995). */
-static inline double rnd(dtype_t dt, double x)
-{
-    switch (dt) {
-    case DT_FP32: return (double)(float)x;
-    case DT_FP64: return x;
-    default: return dtype_round_f64(dt, x);
-    }
-}
-
-static void mm_same(dtype_t dt, const void *A, int64_t oa, const void *B, int64_t ob, void *C, int64_t oc, const mm_t *p)
-{
-    for (int64_t i = 0; i < p->n; i++) {
-        err_check_interrupt();
-        for (int64_t j = 0; j < p->m; j++) {
-            double acc = 0;
-            for (int64_t q = 0; q < p->k; q++) {
-                volatile double prod = rnd(dt, dtype_load_f64(dt, A, oa + i * p->k + q) *
-                                               dtype_load_f64(dt, B, ob + q * p->m + j));
-                acc = rnd(dt, acc + prod);
-            }
-            dtype_store_f64(dt, C, oc + i * p->m + j, acc);
-        }
-    }
-}
-
 /* ---- the op ---- */
 
 value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
@@ -212,7 +164,8 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            mm_int(A + oa * an, B + ob * bn, C + bi * cn, &p, span);
+            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            backend_get(BK_CPU)->matmul(&mm);
         }
         return out;
     }
@@ -222,7 +175,12 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            mm_same(dt, tensor_data(x), oa * an, tensor_data(y), ob * bn, tensor_data(out), bi * cn, &p);
+            size_t es = (size_t)dtype_traits[dt].size;
+            bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
+                               (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span };
+            if (backend_get(BK_CPU)->matmul(&mm) != BK_OK)
+                err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
     } else if (dt == DT_FP64) {
         const double *A = tensor_data(x), *B = tensor_data(y);
@@ -231,7 +189,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn };
+            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
             backend_get(BK_CPU)->matmul(&mm);
         }
     } else {
@@ -244,7 +202,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn };
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
             backend_get(BK_CPU)->matmul(&mm);
         }
         if (dt != DT_FP32) backend_get(BK_CPU)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);

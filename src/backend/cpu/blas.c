@@ -91,8 +91,58 @@ static void gemm64(int n, int m, int k, const double *A, const double *B, double
     }
 }
 
+/* ---- exact int64, and :accumulate same ---- */
+
+static void mm_int(const int64_t *A, const int64_t *B, int64_t *C, const bk_matmul_t *p)
+{
+    for (int64_t i = 0; i < p->n; i++) {
+        err_check_interrupt();
+        for (int64_t j = 0; j < p->m; j++) {
+            int64_t acc = 0;
+            for (int64_t q = 0; q < p->k; q++) {
+                int64_t prod;
+                if (__builtin_mul_overflow(A[i * p->k + q], B[q * p->m + j], &prod) ||
+                    __builtin_add_overflow(acc, prod, &acc))
+                    err_raise(ERR_VALUE, p->span, "integer overflow in matmul: element (%lld, %lld) does not fit in int64 "
+                              "(cast to fp64 to multiply approximately)", (long long)i, (long long)j);
+            }
+            C[i * p->m + j] = acc;
+        }
+    }
+}
+
+/* :accumulate same: products and running sums rounded to dt every time.
+ * Values travel as doubles: for fp32/fp16/bf16 an operation done in double
+ * and rounded to the dtype equals the dtype's own operation (Figueroa 1995). */
+static inline double rnd(dtype_t dt, double x)
+{
+    switch (dt) {
+    case DT_FP32: return (double)(float)x;
+    case DT_FP64: return x;
+    default: return dtype_round_f64(dt, x);
+    }
+}
+
+static void mm_same(dtype_t dt, const void *A, const void *B, void *C, const bk_matmul_t *p)
+{
+    for (int64_t i = 0; i < p->n; i++) {
+        err_check_interrupt();
+        for (int64_t j = 0; j < p->m; j++) {
+            double acc = 0;
+            for (int64_t q = 0; q < p->k; q++) {
+                volatile double prod = rnd(dt, dtype_load_f64(dt, A, i * p->k + q) *
+                                               dtype_load_f64(dt, B, q * p->m + j));
+                acc = rnd(dt, acc + prod);
+            }
+            dtype_store_f64(dt, C, i * p->m + j, acc);
+        }
+    }
+}
+
 bk_status_t bk_cpu_matmul(const bk_matmul_t *mm)
 {
+    if (mm->dt == DT_INT64) { mm_int(mm->a, mm->b, mm->c, mm); return BK_OK; }
+    if (mm->same) { mm_same(mm->dt, mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->dt == DT_FP64) gemm64(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
     else if (mm->dt == DT_FP32) gemm32(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
     else return BK_UNSUPPORTED;
