@@ -228,8 +228,19 @@ static bool int_applies(const op_def_t *op, value_t *a, value_t *b)
  * its compute type from a and b as they are (the caller has promoted). */
 static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, span_t span)
 {
-    value_t *v[2] = { a, b };
     int es[2] = { dtype_traits[a->u.t.dtype].size, dtype_traits[b->u.t.dtype].size }, who, j, dim;
+    if (tensor_same_shape(a, b)) {
+        /* nothing to broadcast: one flat run of a's size (the common case,
+         * kept free of the stride set-up that one-element ops would feel) */
+        value_t *out = tensor_new_raw(out_dt, a->u.t.ndim, a->u.t.shape);
+        int64_t n = out->u.t.size, sa = es[0], sb = es[1];
+        bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
+                           tensor_data(a), tensor_data(b), 1, &n, &sa, &sb, span };
+        if (bk()->binary(&bb) != BK_OK)
+            err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
+        return out;
+    }
+    value_t *v[2] = { a, b };
     int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
     int n = broadcast(v, es, 2, shape, st, &who, &j, &dim);
     if (n < 0) {

@@ -103,7 +103,7 @@ static bk_status_t cpu_unary(const bk_unary_t *u)
 /* ---- binary ---- */
 
 /* One element of the plain loop: a at element ia, b at ib, out at i. */
-static inline void bin_one(const bk_binary_t *b, const void *pa, int64_t ia, const void *pb, int64_t ib, int64_t i)
+static inline __attribute__((always_inline)) void bin_one(const bk_binary_t *b, const void *pa, int64_t ia, const void *pb, int64_t ib, int64_t i)
 {
     const op_def_t *op = b->op;
     if (b->dto == DT_INT64)
@@ -114,21 +114,32 @@ static inline void bin_one(const bk_binary_t *b, const void *pa, int64_t ia, con
         st32(b->dto, b->out, i, op->b32(ld32(b->da, pa, ia), ld32(b->db, pb, ib)));
 }
 
-static bk_status_t cpu_binary(const bk_binary_t *b)
+/* A byte stride in elements (INT64_MIN: not a whole number of them); the
+ * common strides (one element, a broadcast 0) without a division, since
+ * one-element ops run this per call. */
+static inline int64_t elem_stride(int64_t bytes, int64_t es)
+{
+    if (bytes == es) return 1;
+    if (bytes == 0) return 0;
+    return bytes % es ? INT64_MIN : bytes / es;
+}
+
+static bk_status_t binary_walk(const bk_binary_t *b, int64_t n, const int64_t *sta, const int64_t *stb);
+
+/* The many-element case of cpu_binary. */
+static __attribute__((noinline)) bk_status_t binary_n(const bk_binary_t *b, int64_t n)
 {
     const op_def_t *op = b->op;
     bool ints = b->dto == DT_INT64;
-    if (ints ? !op->i64 : b->dto == DT_FP64 ? !op->b64 : !op->b32) return BK_UNSUPPORTED;
     int nd = b->nd;
     size_t ea = (size_t)dtype_traits[b->da].size, eb = (size_t)dtype_traits[b->db].size;
     /* the kernels and the loops below index elements: byte strides of whole elements */
-    int64_t sta[NN_MAX_DIMS], stb[NN_MAX_DIMS], n = 1;
+    int64_t sta[NN_MAX_DIMS], stb[NN_MAX_DIMS];
     bool flat = true;
     for (int d = 0; d < nd; d++) {
-        if (b->sta[d] % (int64_t)ea || b->stb[d] % (int64_t)eb) return BK_UNSUPPORTED;
-        sta[d] = b->sta[d] / (int64_t)ea;
-        stb[d] = b->stb[d] / (int64_t)eb;
-        n *= b->shape[d];
+        sta[d] = elem_stride(b->sta[d], (int64_t)ea);
+        stb[d] = elem_stride(b->stb[d], (int64_t)eb);
+        if (sta[d] == INT64_MIN || stb[d] == INT64_MIN) return BK_UNSUPPORTED;
     }
     /* contiguous operands of the output's shape: one flat loop */
     {
@@ -148,7 +159,13 @@ static bk_status_t cpu_binary(const bk_binary_t *b)
         return BK_OK;
     }
     if (!ints && kern_binary(op, b->dto, b->out, b->da, b->a, sta, b->db, b->b, stb, nd, b->shape)) return BK_OK;
-    /* the plain walk: an odometer over the output's index */
+    return binary_walk(b, n, sta, stb);
+}
+
+/* The plain walk: an odometer over the output's index. */
+static bk_status_t binary_walk(const bk_binary_t *b, int64_t n, const int64_t *sta, const int64_t *stb)
+{
+    int nd = b->nd;
     int64_t idx[NN_MAX_DIMS] = {0}, oa = 0, ob = 0;
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
@@ -164,6 +181,19 @@ static bk_status_t cpu_binary(const bk_binary_t *b)
         }
     }
     return BK_OK;
+}
+
+static bk_status_t cpu_binary(const bk_binary_t *b)
+{
+    const op_def_t *op = b->op;
+    if (b->dto == DT_INT64 ? !op->i64 : b->dto == DT_FP64 ? !op->b64 : !op->b32) return BK_UNSUPPORTED;
+    int64_t n = 1;
+    for (int d = 0; d < b->nd; d++) n *= b->shape[d];
+    if (n == 1) {   /* one element (scalars, counters): nothing to walk */
+        bin_one(b, b->a, 0, b->b, 0, 0);
+        return BK_OK;
+    }
+    return binary_n(b, n);
 }
 
 /* ---- conversion, fill ---- */
@@ -227,7 +257,7 @@ static bool cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC &&
 
 /* ---- the backend ---- */
 
-static const backend_t cpu_backend = {
+const backend_t bk_cpu_backend = {
     .name = "cpu",
     .device = BK_CPU,
     .level_name = kern_level_name,
@@ -248,7 +278,6 @@ static const backend_t cpu_backend = {
     .chain_takes = cpu_chain_takes,
 };
 
-const backend_t *bk_cpu(void) { return &cpu_backend; }
 
 int bk_cpu_level(void) { return kern_level(); }
 int bk_cpu_set_level(int level) { return kern_set_level(level); }

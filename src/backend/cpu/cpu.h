@@ -6,7 +6,7 @@
 #define NN_BACKEND_CPU_H
 #include "backend/backend.h"
 
-const backend_t *bk_cpu(void);
+extern const backend_t bk_cpu_backend;
 bk_status_t bk_cpu_matmul(const bk_matmul_t *mm);
 bk_status_t bk_cpu_chain(const bk_chain_t *ch);
 
