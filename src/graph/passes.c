@@ -16,8 +16,7 @@
 #include "lang/print.h"
 #include "lang/error.h"
 #include "util/mem.h"
-#include "ops/kernels.h"
-#include <stdatomic.h>
+#include "backend/backend.h"
 #include <string.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -342,10 +341,10 @@ static int dce(graph_t *g)
 
 static bool elementwise(const gnode_t *n)
 {
-    /* the unary and binary ops, and activations that offer block kernels
-     * with their exact bits (op_def.blk32 and .f64: sigmoid) */
+    /* the unary and binary ops, and activations the backend's chain runs
+     * in blocks with their exact bits (sigmoid) */
     bool ew = n->kind == G_OP && (n->op->kind == OPK_UNARY || n->op->kind == OPK_BINARY ||
-                                  (n->op->kind == OPK_FUNC && n->op->blk32 && n->op->f64 && n->nin == 1));
+                                  (n->op->kind == OPK_FUNC && n->nin == 1 && backend_get(BK_CPU)->chain_takes(n->op)));
     return ew && !removed(n) && n->nkw == 0 && n->is_tensor && !n->weak && n->ndim > 0;
 }
 
@@ -510,27 +509,12 @@ static value_t *run_chain_op(gnode_t *c, value_t **in, session_t *s)
     return op_call(&call);
 }
 
-/* The direct path: each op of the chain is one call of the vector kernels
- * (kernels.h kern_unary_blk / kern_binary_blk) on a block, with exactly
- * the dtypes op_unary / op_binary would choose (a weak scalar enters at
- * the tensor's compute precision, rounded once, as op_binary's
- * weak_at_compute; tensors promote as dtype_promote), and every result is
- * rounded to its op's dtype in a block buffer, so the bits are eager's.
- * Ranges of blocks run on the two threads; nothing but the output and one
+/* The direct path: the backend's fused chain (backend.h chain), given
+ * exactly the dtypes op_unary / op_binary would choose (a weak scalar
+ * enters at the tensor's compute precision, rounded once, as op_binary's
+ * weak_at_compute; tensors promote as dtype_promote); every op rounds to
+ * its dtype, so the bits are eager's.  Nothing but the output and one
  * block per op (per thread) is allocated. */
-typedef struct fx_arg { int q; int stride; dtype_t dt; const char *p; size_t es; } fx_arg_t;  /* q >= 0: chain temp */
-typedef struct fx_op { const op_def_t *op; bool bin; dtype_t dto; size_t es; fx_arg_t a[2]; } fx_op_t;
-typedef struct fx_ctx {
-    int len;
-    fx_op_t op[64];
-    char *out;
-    int64_t blk;
-    char *scratch;            /* 2 slots of len blocks of blk fp64-sized elements */
-    bool nt;                  /* a large output: the last op writes to scratch, streamed out */
-    size_t slot_bytes;
-    atomic_int busy[2];
-} fx_ctx_t;
-
 static bool fx_float(dtype_t t) { return t == DT_FP16 || t == DT_BF16 || t == DT_FP32 || t == DT_FP64; }
 
 static double fx_weak_value(const value_t *v)
@@ -538,60 +522,30 @@ static double fx_weak_value(const value_t *v)
     return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
 }
 
-static void fx_range(void *c_, int64_t lo, int64_t hi)
-{
-    fx_ctx_t *c = c_;
-    int slot = atomic_exchange(&c->busy[0], 1) == 0 ? 0 : 1;
-    if (slot) atomic_store(&c->busy[1], 1);
-    char *scr = c->scratch + (size_t)slot * c->slot_bytes;
-    size_t bstride = (size_t)c->blk * 8;
-    for (int64_t o = lo; o < hi; o += c->blk) {
-        int64_t m = hi - o < c->blk ? hi - o : c->blk;
-        for (int k = 0; k < c->len; k++) {
-            const fx_op_t *f = &c->op[k];
-            bool lastop = k == c->len - 1;
-            void *dst = lastop && !c->nt ? c->out + (size_t)o * f->es : scr + (size_t)k * bstride;
-            const void *src[2];
-            for (int j = 0; j < (f->bin ? 2 : 1); j++) {
-                const fx_arg_t *a = &f->a[j];
-                src[j] = a->q >= 0 ? scr + (size_t)a->q * bstride : a->stride ? a->p + (size_t)o * a->es : a->p;
-            }
-            if (f->bin)
-                kern_binary_blk(f->op, f->dto, dst, f->a[0].dt, src[0], f->a[0].stride, f->a[1].dt, src[1],
-                                f->a[1].stride, m);
-            else
-                kern_unary_blk(f->op, f->dto, dst, src[0], m);
-            if (lastop && c->nt) kern_copy_out(c->out + (size_t)o * f->es, dst, m * (int64_t)f->es);
-        }
-    }
-    atomic_store(&c->busy[slot], 0);
-}
-
 /* Set up the direct path; false (nothing to undo but *own) when some op
  * needs what only op_call does (int64, fp8, two weak scalars, no kernel). */
-static bool fx_setup(fx_ctx_t *c, gnode_t *F, value_t **vals, value_t **own, int *nown)
+static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, int *nown)
 {
     c->len = F->nchain;
-    if (c->len > 64) return false;
+    if (c->len > BK_CHAIN_MAX) return false;
     for (int k = 0; k < c->len; k++) {
         gnode_t *cn = &F->chain[k];
-        fx_op_t *f = &c->op[k];
+        bk_chain_op_t *f = &c->op[k];
+        memset(f, 0, sizeof *f);
         f->op = cn->op;
         f->bin = cn->op->kind == OPK_BINARY;
         f->dto = (dtype_t)cn->dtype;
-        f->es = (size_t)dtype_traits[cn->dtype].size;
         if (cn->nin != (f->bin ? 2 : 1) || cn->nkw || !fx_float(f->dto)) return false;
         const value_t *v[2] = {0};
         bool weak[2] = {0};
         for (int j = 0; j < cn->nin; j++) {
-            fx_arg_t *a = &f->a[j];
+            bk_chain_arg_t *a = &f->a[j];
             int r = cn->in[j];
             if (r < 0) {
                 a->q = -r - 1;
                 a->stride = 1;
                 a->dt = (dtype_t)F->chain[a->q].dtype;
                 a->p = NULL;
-                a->es = (size_t)dtype_traits[a->dt].size;
                 continue;
             }
             value_t *x = vals[r];
@@ -599,14 +553,13 @@ static bool fx_setup(fx_ctx_t *c, gnode_t *F, value_t **vals, value_t **own, int
             a->q = -1;
             a->dt = (dtype_t)x->u.t.dtype;
             a->p = tensor_data(x);
-            a->es = (size_t)dtype_traits[a->dt].size;
             a->stride = x->u.t.ndim > 0;
             v[j] = x;
             weak[j] = x->u.t.weak;
             if (!weak[j] && !fx_float(a->dt)) return false;
         }
         if (!f->bin) {
-            if (weak[0] || f->a[0].dt != f->dto || !kern_unary_ok(f->op, f->dto)) return false;
+            if (weak[0] || f->a[0].dt != f->dto) return false;
             continue;
         }
         dtype_t dt;
@@ -621,12 +574,11 @@ static bool fx_setup(fx_ctx_t *c, gnode_t *F, value_t **vals, value_t **own, int
             own[(*nown)++] = wc;
             f->a[w].dt = (dtype_t)wc->u.t.dtype;
             f->a[w].p = tensor_data(wc);
-            f->a[w].es = (size_t)dtype_traits[wc->u.t.dtype].size;
             f->a[w].stride = 0;
         } else {
             dt = dtype_promote(f->a[0].dt, f->a[1].dt);
         }
-        if (dt != f->dto || !kern_binary_ok(f->op, dt, f->a[0].dt, f->a[1].dt)) return false;
+        if (dt != f->dto) return false;
     }
     return true;
 }
@@ -675,9 +627,9 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
     value_t *out = tensor_new_raw((dtype_t)last->dtype, nd, shape);
     int64_t n = out->u.t.size;
     size_t oes = (size_t)dtype_traits[last->dtype].size;
-    /* the direct path */
+    /* the direct path: the backend's fused chain */
     {
-        fx_ctx_t c;
+        bk_chain_t c;
         value_t *own[128];
         int nown = 0;
         bool ok = n > 0 && fx_setup(&c, F, vals, own, &nown);
@@ -686,17 +638,8 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
                 if (c.op[k].a[j].q < 0 && c.op[k].a[j].stride && vals[F->chain[k].in[j]]->u.t.size != n) ok = false;
         if (ok) {
             c.out = tensor_data(out);
-            c.blk = n < FUSE_BLOCK ? (n + 63) / 64 * 64 : FUSE_BLOCK;
-            c.nt = n >= ((int64_t)1 << 18);   /* past the caches */
-            c.slot_bytes = (size_t)len * (size_t)c.blk * 8;
-            size_t sb = 2 * c.slot_bytes;
-            c.scratch = mem_alloc_raw(sb);
-            atomic_init(&c.busy[0], 0);
-            atomic_init(&c.busy[1], 0);
-            double cost = 0;
-            for (int k = 0; k < len; k++) cost += c.op[k].op->kind == OPK_UNARY ? 8.0 : 1.0;
-            kern_parallel(fx_range, &c, n, cost, c.blk);
-            mem_free(c.scratch, sb);
+            c.n = n;
+            ok = backend_get(BK_CPU)->chain(&c) == BK_OK;
         }
         for (int k = 0; k < nown; k++) val_unref(own[k]);
         if (ok) {

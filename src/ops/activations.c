@@ -33,437 +33,51 @@
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
-#include "ops/kernels.h"
+#include "backend/backend.h"
 #include "lang/error.h"
 #include "util/mem.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
-#include <immintrin.h>
-/* SLEEF's scalar purecfma variants are declared when FP_FAST_FMA is (see
- * math.c); its AVX2 variants only under __AVX__, so they are declared here
- * for the target("avx2") functions below. */
 #include "util/sleef_det.h"
-#ifndef __AVX__
-extern __m256 Sleef_finz_expf8_u10avx2(__m256);
-extern __m256d Sleef_finz_expd4_u10avx2(__m256d);
-#endif
 
-/* ---- constants ---- */
-
-/* SELU (Klambauer, Unterthiner, Mayr & Hochreiter, "Self-Normalizing Neural
- * Networks", NeurIPS 2017, eq. 14), evaluated in mpmath to 32 digits:
- * alpha = 1.6732632423543772848170429916717, scale =
- * 1.0507009873554804934193349852946; the nearest doubles equal torch's
- * and Keras's constants. */
-#define SELU_ALPHA 1.6732632423543772848170429916717
-#define SELU_SCALE 1.0507009873554804934193349852946
-#define SQRT1_2    0.70710678118654752440084436210485   /* 1/√2 */
-#define INV_SQRT2PI 0.39894228040143267793994605993438  /* 1/√(2π) */
-#define SQRT_2_PI  0.79788456080286535587989211986876   /* √(2/π) */
-#define GELU_C     0.044715                              /* Hendrycks & Gimpel 2016 */
-
-typedef struct aparam { double a; int variant; } aparam_t;
-typedef double (*akern_t)(double x, const aparam_t *p);
-
-/* ---- fp64 building blocks (SLEEF deterministic, 1.0 ulp; erfc 1.5) ---- */
-
+/* softmax's building blocks (SLEEF deterministic, 1.0 ulp) */
 static inline double ex(double x)   { return Sleef_finz_expd1_u10purecfma(x); }
-static inline double em1(double x)  { return Sleef_finz_expm1d1_u10purecfma(x); }
 static inline double l1p(double x)  { return Sleef_finz_log1pd1_u10purecfma(x); }
-static inline double erfc_(double x){ return Sleef_finz_erfcd1_u15purecfma(x); }
 
-/* σ(x) and σ(-x) from one e = e^-|x| (no overflow, no cancellation). */
-static inline void sig_pair(double x, double *sp, double *sn)
-{
-    double e = ex(-fabs(x)), t = 1.0 + e;
-    double big = 1.0 / t, small = e / t;
-    if (x >= 0) { *sp = big; *sn = small; } else { *sp = small; *sn = big; }
-    if (x != x) *sp = *sn = x;
-}
+/* ---- the elementwise activations: front ends of the backend's kernels ----
+ * The kernels (backend.h KA_*, src/backend/cpu/kern_act.c) are named by
+ * each op_def's .kern; a parameter (negative_slope, alpha) or a variant
+ * (gelu's approximate, hard_sigmoid's keras2) travels with the call. */
 
-/* e^(-x²/2) with x² split exactly (fma), so the exponent carries no
- * rounding error: relative error ~1 ulp even where x²/2 is large. */
-static inline double gauss(double x)
-{
-    double h = x * x, l = fma(x, x, -h);
-    double g = ex(-0.5 * h);
-    return g - g * 0.5 * l;
-}
-
-/* ---- the kernels (value, derivative) ---- */
-
-static double k_linear(double x, const aparam_t *p) { (void)p; return x; }
-
-static double k_sigmoid(double x, const aparam_t *p)
-{
-    (void)p;
-    double e = ex(-fabs(x));
-    return (x >= 0 ? 1.0 : e) / (1.0 + e);   /* NaN: e is NaN */
-}
-/* σ'(x) = σ(x)σ(-x) = e/(1+e)² with e = e^-|x| */
-static double k_sigmoid_d(double x, const aparam_t *p)
-{
-    (void)p;
-    double e = ex(-fabs(x)), t = 1.0 + e;
-    return e / (t * t);
-}
-/* log σ(x) = min(x,0) - log1p(e^-|x|) */
-static double k_log_sigmoid(double x, const aparam_t *p)
-{
-    (void)p;
-    if (x != x) return x;
-    return (x < 0 ? x : 0.0) - l1p(ex(-fabs(x)));
-}
-/* (log σ)'(x) = σ(-x) */
-static double k_log_sigmoid_d(double x, const aparam_t *p)
-{
-    (void)p;
-    double sp, sn;
-    sig_pair(x, &sp, &sn);
-    return sn;
-}
-/* tanh'(x) = sech²x = 4e/(1+e)² with e = e^-2|x| (exact doubling) */
-static double k_tanh_d(double x, const aparam_t *p)
-{
-    (void)p;
-    double e = ex(-2.0 * fabs(x)), t = 1.0 + e;
-    return 4.0 * e / (t * t);
-}
-/* Branch-free forms (selects compile to max/blend; inputs are random
- * signs, so branches would mispredict half the time). */
-static inline double sel(bool c, double a, double b) { return c ? a : b; }
-static double k_relu(double x, const aparam_t *p) { (void)p; return sel(x != x, x, sel(x > 0, x, 0.0)); }
-static double k_relu_d(double x, const aparam_t *p) { (void)p; return sel(x != x, x, sel(x > 0, 1.0, 0.0)); }
-static double k_relu6(double x, const aparam_t *p)
-{
-    (void)p;
-    if (x != x) return x;
-    return x > 0 ? (x < 6 ? x : 6.0) : 0.0;
-}
-static double k_relu6_d(double x, const aparam_t *p) { (void)p; return x != x ? x : (x > 0 && x < 6 ? 1.0 : 0.0); }
-static double k_leaky(double x, const aparam_t *p) { return sel(x > 0, x, p->a * x); }
-static double k_leaky_d(double x, const aparam_t *p) { return sel(x != x, x, sel(x > 0, 1.0, p->a)); }
-static double k_elu(double x, const aparam_t *p) { return x > 0 ? x : p->a * em1(x); }
-static double k_elu_d(double x, const aparam_t *p) { return x > 0 ? 1.0 : p->a * ex(x); }
-static double k_selu(double x, const aparam_t *p)
-{
-    (void)p;
-    return SELU_SCALE * (x > 0 ? x : SELU_ALPHA * em1(x));
-}
-static double k_selu_d(double x, const aparam_t *p)
-{
-    (void)p;
-    return x > 0 ? SELU_SCALE : SELU_SCALE * SELU_ALPHA * ex(x);
-}
-/* gelu.  Exact form x Φ(x) = x/2 erfc(z), z = -x/√2.  For x << 0 erfc(z)
- * ~ e^-z², so a rounding of z by δ shifts the result by 2z²δ (hundreds of
- * ulp at x = -30): z is carried as zh + zl (fma) and erfc corrected to
- * first order, erfc(zh + zl) = erfc(zh) - 2/√π e^-zh² zl. */
-#define SQRT1_2_LO (-4.833646656726457e-17)   /* 1/√2 - SQRT1_2 (mpmath) */
-#define SQRT_2_PI_LO (-4.98465440455546e-17)  /* √(2/π) - SQRT_2_PI */
-#define GELU_C_LO  2.1960211427085595e-18     /* 0.044715 (exact decimal) - GELU_C */
-#define TWO_SQRTPI 1.1283791670955126         /* 2/√π */
-
-static double erfc_neg_x_sqrt1_2(double x)
-{
-    double zh = -x * SQRT1_2;
-    double zl = -(fma(x, SQRT1_2, -(x * SQRT1_2)) + x * SQRT1_2_LO);
-    return erfc_(zh) - TWO_SQRTPI * gauss(zh * 1.4142135623730951) * zl;   /* e^-zh² = e^-(√2 zh)²/2 */
-}
-
-/* The tanh form: t = 2u = 2√(2/π)(x + 0.044715 x³) as th + tl (fma
- * products), since σ(t) ~ e^t for t << 0 magnifies t's rounding. */
-static void gelu_t(double x, double *th, double *tl)
-{
-    double x2 = x * x, x2l = fma(x, x, -x2);
-    double x3 = x2 * x, x3l = fma(x2, x, -x3) + x2l * x;
-    double p = GELU_C * x3, pl = fma(GELU_C, x3, -p) + GELU_C * x3l + GELU_C_LO * x3;
-    double sh = x + p, bb = sh - x, sl = (x - (sh - bb)) + (p - bb) + pl;   /* two-sum */
-    double uh = SQRT_2_PI * sh, ul = fma(SQRT_2_PI, sh, -uh) + SQRT_2_PI * sl + SQRT_2_PI_LO * sh;
-    *th = 2.0 * uh;
-    *tl = 2.0 * ul;
-}
-
-static double k_gelu(double x, const aparam_t *p)
-{
-    if (x != x) return x;
-    if (isinf(x)) return x > 0 ? x : -0.0;
-    if (p->variant) {
-        double th, tl, sp, sn;
-        gelu_t(x, &th, &tl);
-        sig_pair(th, &sp, &sn);
-        return x * (sp + sp * sn * tl);   /* σ(th + tl) = σ(th) + σ'(th) tl */
-    }
-    return 0.5 * x * erfc_neg_x_sqrt1_2(x);
-}
-/* exact: Φ(x) + x φ(x); tanh form: σ(t) + x σ(t)σ(-t) t', t = 2u */
-static double k_gelu_d(double x, const aparam_t *p)
-{
-    if (x != x) return x;
-    if (isinf(x)) return x > 0 ? 1.0 : 0.0;
-    if (p->variant) {
-        double th, tl, sp, sn;
-        gelu_t(x, &th, &tl);
-        if (isinf(th)) return x > 0 ? 1.0 : 0.0;
-        sig_pair(th, &sp, &sn);
-        double c = sp * sn * tl;
-        sp += c;
-        sn -= c;
-        double dt = 2.0 * SQRT_2_PI * (1.0 + 3.0 * GELU_C * x * x);
-        return sp + x * sp * sn * dt;
-    }
-    return 0.5 * erfc_neg_x_sqrt1_2(x) + x * INV_SQRT2PI * gauss(x);
-}
-/* swish(x) = x σ(x); swish' = σ(x) + x σ(x) σ(-x) */
-/* gelu'' (exact form): φ(x)(2 - x²) */
-static double k_gelu_d2(double x, const aparam_t *p)
-{
-    (void)p;
-    if (x != x) return x;
-    if (isinf(x)) return 0.0;
-    return INV_SQRT2PI * gauss(x) * (2.0 - x * x);
-}
-/* Far left (x < -700) x σ(x) = x e^x where e^x is already subnormal:
- * computed as -exp(x + log(-x)) so that e^x's own underflow loses
- * nothing; likewise swish' = e^x (1 + x) there. */
-static double k_swish(double x, const aparam_t *p)
-{
-    (void)p;
-    if (isinf(x)) return x > 0 ? x : -0.0;
-    if (x < -700) return -ex(x + Sleef_finz_logd1_u10purecfma(-x));
-    return x * k_sigmoid(x, NULL);
-}
-static double k_swish_d(double x, const aparam_t *p)
-{
-    (void)p;
-    if (isinf(x)) return x > 0 ? 1.0 : 0.0;
-    if (x < -700) return -ex(x + Sleef_finz_logd1_u10purecfma(-1.0 - x));
-    double sp, sn;
-    sig_pair(x, &sp, &sn);
-    return sp + x * sp * sn;
-}
-/* softplus(x) = max(x,0) + log1p(e^-|x|): never overflows; softplus' = σ */
-static double k_softplus(double x, const aparam_t *p)
-{
-    (void)p;
-    if (x != x) return x;
-    return (x > 0 ? x : 0.0) + l1p(ex(-fabs(x)));
-}
-static double k_softsign(double x, const aparam_t *p)
-{
-    (void)p;
-    if (isinf(x)) return x > 0 ? 1.0 : -1.0;
-    return x / (1.0 + fabs(x));
-}
-static double k_softsign_d(double x, const aparam_t *p)
-{
-    (void)p;
-    double t = 1.0 + fabs(x);
-    return 1.0 / (t * t);
-}
-/* hard_sigmoid: Keras 3 / PyTorch / JAX relu6(x+3)/6 (variant 0);
- * Keras 2 clip(0.2x + 0.5, 0, 1) = clip((x + 2.5)/5, 0, 1) (variant 1). */
-static double k_hsig(double x, const aparam_t *p)
-{
-    if (x != x) return x;
-    if (p->variant) {
-        double t = (x + 2.5) / 5.0;
-        return t < 0 ? 0.0 : (t > 1 ? 1.0 : t);
-    }
-    double t = x + 3.0;
-    return (t < 0 ? 0.0 : (t > 6 ? 6.0 : t)) / 6.0;
-}
-/* Kinks: Keras 3 form 0 at ±3 (torch's hardsigmoid backward: open
- * interval); Keras 2 form 0.2 at ±2.5 (closed: torch.clamp, TF's clip). */
-static double k_hsig_d(double x, const aparam_t *p)
-{
-    if (x != x) return x;
-    if (p->variant) return x >= -2.5 && x <= 2.5 ? 0.2 : 0.0;
-    return x > -3 && x < 3 ? 1.0 / 6.0 : 0.0;
-}
-
-/* ---- sigmoid in fp32 (the fast path, see the top of the file) ---- */
-
-static inline float sigmoid32(float x)
-{
-    float e = Sleef_finz_expf1_u10purecfma(-fabsf(x));
-    return (x >= 0 ? 1.0f : e) / (1.0f + e);
-}
-
-__attribute__((target("avx2,fma")))
-static void sigmoid32_avx2(float *o, const float *x, int64_t n)
-{
-    const __m256 one = _mm256_set1_ps(1.0f), sgn = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 v = _mm256_loadu_ps(x + i);
-        __m256 e = Sleef_finz_expf8_u10avx2(_mm256_or_ps(v, sgn));
-        __m256 num = _mm256_blendv_ps(e, one, _mm256_cmp_ps(v, zero, _CMP_GE_OQ));
-        _mm256_storeu_ps(o + i, _mm256_div_ps(num, _mm256_add_ps(one, e)));
-    }
-    for (; i < n; i++) o[i] = sigmoid32(x[i]);
-}
-
-/* fp16 in and out through F16C (IEEE round to nearest even, as dtype.c) */
-__attribute__((target("avx2,fma,f16c")))
-static void sigmoid16_avx2(uint16_t *o, const uint16_t *x, int64_t n)
-{
-    float buf[256];
-    for (int64_t i = 0; i < n; i += 256) {
-        int64_t m = n - i < 256 ? n - i : 256, k = 0;
-        for (; k + 8 <= m; k += 8)
-            _mm256_storeu_ps(buf + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i + k))));
-        for (; k < m; k++) buf[k] = dtype_f16_to_f32(x[i + k]);
-        sigmoid32_avx2(buf, buf, m);
-        for (k = 0; k + 8 <= m; k += 8)
-            _mm_storeu_si128((__m128i *)(o + i + k), _mm256_cvtps_ph(_mm256_loadu_ps(buf + k), _MM_FROUND_TO_NEAREST_INT));
-        for (; k < m; k++) o[i + k] = dtype_f32_to_f16(buf[k]);
-    }
-}
-
-static void sigmoid32_block(float *o, const float *x, int64_t n)
-{
-    if (kern_level() >= 1) { sigmoid32_avx2(o, x, n); return; }
-    for (int64_t i = 0; i < n; i++) o[i] = sigmoid32(x[i]);
-}
-
-/* σ'(x) in fp64 lanes: e = e^-|x|, e/(1+e)² — same bits as k_sigmoid_d */
-__attribute__((target("avx2,fma")))
-static void sigmoid_d_avx2(double *o, const double *x, int64_t n)
-{
-    const __m256d one = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_loadu_pd(x + i);
-        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
-        __m256d t = _mm256_add_pd(one, e);
-        _mm256_storeu_pd(o + i, _mm256_div_pd(e, _mm256_mul_pd(t, t)));
-    }
-    for (; i < n; i++) o[i] = k_sigmoid_d(x[i], NULL);
-}
-
-/* The same for fp32 in and out: the fp32 values widened exactly to fp64
- * (vcvtps2pd), the same fp64 lanes, and each result rounded once to fp32
- * with vcvtpd2ps (round to nearest even, as the (float) cast of the plain
- * loop), without the scalar widening and narrowing loops of run_range. */
-__attribute__((target("avx2,fma")))
-static void sigmoid_d32_avx2(float *o, const float *x, int64_t n)
-{
-    const __m256d one = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
-        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
-        __m256d t = _mm256_add_pd(one, e);
-        _mm_storeu_ps(o + i, _mm256_cvtpd_ps(_mm256_div_pd(e, _mm256_mul_pd(t, t))));
-    }
-    for (; i < n; i++) o[i] = (float)k_sigmoid_d((double)x[i], NULL);
-}
-
-/* ---- the elementwise driver ---- */
-
-typedef void (*blk32_t)(float *o, const float *x, int64_t n);
-typedef void (*blk64_t)(double *o, const double *x, int64_t n);
-
-typedef void (*blkf_t)(double *o, const double *x, int64_t n, const aparam_t *p);
-
-typedef struct act {
-    akern_t f;       /* fp64 kernel */
-    blk32_t blk32;   /* fp32-compute block kernel (sigmoid), or NULL */
-    blk64_t blk64;   /* vector twin of f, or NULL */
-    blkf_t blkf;     /* f over a block (inlined: no call per element) */
-} act_t;
-
-/* f over a block, with f inlined */
-#define BLOCK(fn) \
-    static void blk_##fn(double *o, const double *x, int64_t n, const aparam_t *p) \
-    { for (int64_t i = 0; i < n; i++) o[i] = fn(x[i], p); }
-
-typedef struct run_ctx {
-    const act_t *a; const aparam_t *p; dtype_t dt; void *out; const void *in;
-} run_ctx_t;
-
-#define BLK 256
-
-static void run_range(void *c_, int64_t lo, int64_t hi)
-{
-    run_ctx_t *c = c_;
-    const act_t *a = c->a;
-    dtype_t dt = c->dt;
-    if (a->blk32 && dt != DT_FP64) {
-        float buf[BLK], ob[BLK];
-        for (int64_t i = lo; i < hi; i += BLK) {
-            int64_t m = hi - i < BLK ? hi - i : BLK;
-            if (dt == DT_FP32) { a->blk32((float *)c->out + i, (const float *)c->in + i, m); continue; }
-            if (dt == DT_FP16 && a->blk32 == sigmoid32_block && kern_level() >= 1) {
-                sigmoid16_avx2((uint16_t *)c->out + i, (const uint16_t *)c->in + i, m);
-                continue;
-            }
-            const uint16_t *src = (const uint16_t *)c->in + i;
-            uint16_t *dst = (uint16_t *)c->out + i;
-            if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) buf[k] = dtype_f16_to_f32(src[k]);
-            else for (int64_t k = 0; k < m; k++) buf[k] = dtype_bf16_to_f32(src[k]);
-            a->blk32(ob, buf, m);
-            if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) dst[k] = dtype_f32_to_f16(ob[k]);
-            else for (int64_t k = 0; k < m; k++) dst[k] = dtype_f32_to_bf16(ob[k]);
-        }
-        return;
-    }
-    if (dt == DT_FP32 && a->blk64 == sigmoid_d_avx2 && kern_level() >= 1) {
-        sigmoid_d32_avx2((float *)c->out + lo, (const float *)c->in + lo, hi - lo);
-        return;
-    }
-    double buf[BLK], ob[BLK];
-    for (int64_t i = lo; i < hi; i += BLK) {
-        int64_t m = hi - i < BLK ? hi - i : BLK;
-        const double *x;
-        double *o = dt == DT_FP64 ? (double *)c->out + i : ob;
-        if (dt == DT_FP64) x = (const double *)c->in + i;
-        else {
-            if (dt == DT_FP32) for (int64_t k = 0; k < m; k++) buf[k] = ((const float *)c->in)[i + k];
-            else if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) buf[k] = dtype_f16_to_f64(((const uint16_t *)c->in)[i + k]);
-            else for (int64_t k = 0; k < m; k++) buf[k] = dtype_bf16_to_f64(((const uint16_t *)c->in)[i + k]);
-            x = buf;
-        }
-        if (a->blk64 && kern_level() >= 1) a->blk64(o, x, m);
-        else a->blkf(o, x, m, c->p);
-        if (dt == DT_FP32) for (int64_t k = 0; k < m; k++) ((float *)c->out)[i + k] = (float)ob[k];
-        else if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) ((uint16_t *)c->out)[i + k] = dtype_f64_to_f16(ob[k]);
-        else if (dt == DT_BF16) for (int64_t k = 0; k < m; k++) ((uint16_t *)c->out)[i + k] = dtype_f64_to_bf16(ob[k]);
-    }
-}
-
-/* Apply an activation to argument 0 of c: a weak scalar gives a weak
- * scalar rounded to the session precision; int64 becomes the session
- * precision; a tensor keeps its dtype.  New reference. */
-static value_t *act_run(call_t *c, const act_t *a, const aparam_t *p)
+/* Apply the op's activation kernel (c->op->kern) to argument 0 of c, with
+ * a parameter and a variant: a weak scalar gives a weak scalar rounded to
+ * the session precision (the kernel runs on it held in that precision, so
+ * it sees what a tensor of it would); int64 becomes the session precision;
+ * a tensor keeps its dtype.  New reference. */
+static value_t *act_run(call_t *c, double param, int variant)
 {
     value_t *x = op_arg_tensor(c, 0);
     value_t *in = op_as_float(x, c->s);
     dtype_t prec = op_settings(c->s)->precision;
-    if (in->u.t.weak) {
-        double v = ((double *)tensor_data(in))[0], r;
-        if (a->blk32 && prec != DT_FP64) {
-            float fx = (float)v, fo;
-            a->blk32(&fo, &fx, 1);
-            r = dtype_round_f64(prec, fo);
-        } else {
-            r = dtype_round_f64(prec, a->f(v, p));
-        }
-        val_unref(in);
-        value_t *o = tensor_new_raw(DT_FP64, 0, NULL);
-        ((double *)tensor_data(o))[0] = r;
-        o->u.t.weak = 1;
-        return o;
+    const backend_t *b = backend_get(BK_CPU);
+    bool weak = in->u.t.weak;
+    dtype_t dt = weak ? prec : (dtype_t)in->u.t.dtype;
+    char one_in[8], one_out[8];
+    value_t *out = NULL;
+    bk_unary_t u = { c->op, dt, one_out, one_in, 1, c->span, param, variant };
+    if (weak) {
+        /* the exact value, already rounded to prec by op_as_float */
+        dtype_store_f64(prec, one_in, 0, ((double *)tensor_data(in))[0]);
+    } else {
+        out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
+        u.out = tensor_data(out);
+        u.in = tensor_data(in);
+        u.n = in->u.t.size;
     }
-    dtype_t dt = (dtype_t)in->u.t.dtype;
-    value_t *out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
-    run_ctx_t rc = { a, p, dt, tensor_data(out), tensor_data(in) };
-    int64_t n = in->u.t.size;
-    if (n >= 65536) kern_parallel(run_range, &rc, n, 8.0, 1024);
-    else run_range(&rc, 0, n);
-    err_check_interrupt();
+    if (b->unary(&u) != BK_OK)
+        err_raise(ERR_DTYPE, c->arg_spans[0], "%s has no kernel for %s", c->op->name, dtype_traits[dt].name);
+    if (weak) out = tensor_weak_float(dtype_load_f64(prec, one_out, 0));
     val_unref(in);
     return out;
 }
@@ -516,56 +130,18 @@ static double leaky_slope(call_t *c)
 
 /* ---- impls ---- */
 
-#define ACT(name, fn, b32, b64) \
-    BLOCK(fn) \
-    static const act_t A_##name = { fn, b32, b64, blk_##fn }; \
-    static value_t *name##_impl(call_t *c) { aparam_t p = { 0, 0 }; return act_run(c, &A_##name, &p); }
-
-ACT(linear, k_linear, NULL, NULL)
-ACT(sigmoid, k_sigmoid, sigmoid32_block, NULL)
-/* sigmoid's fp64 scalar kernel, for fused graph chains (op_def.f64) */
-static double sigmoid64(double x) { return k_sigmoid(x, NULL); }
-ACT(sigmoid_d, k_sigmoid_d, NULL, sigmoid_d_avx2)
-ACT(log_sigmoid, k_log_sigmoid, NULL, NULL)
-ACT(log_sigmoid_d, k_log_sigmoid_d, NULL, NULL)
-ACT(tanh_d, k_tanh_d, NULL, NULL)
-ACT(relu, k_relu, NULL, NULL)
-ACT(relu_d, k_relu_d, NULL, NULL)
-ACT(relu6, k_relu6, NULL, NULL)
-ACT(relu6_d, k_relu6_d, NULL, NULL)
-ACT(selu, k_selu, NULL, NULL)
-ACT(selu_d, k_selu_d, NULL, NULL)
-ACT(swish, k_swish, NULL, NULL)
-ACT(swish_d, k_swish_d, NULL, NULL)
-ACT(softplus, k_softplus, NULL, NULL)
-ACT(softsign, k_softsign, NULL, NULL)
-ACT(softsign_d, k_softsign_d, NULL, NULL)
-ACT(gelu_d2, k_gelu_d2, NULL, NULL)
-
-BLOCK(k_leaky)
-BLOCK(k_leaky_d)
-static const act_t A_leaky = { k_leaky, NULL, NULL, blk_k_leaky }, A_leaky_d = { k_leaky_d, NULL, NULL, blk_k_leaky_d };
-static value_t *leaky_impl(call_t *c) { aparam_t p = { leaky_slope(c), 0 }; return act_run(c, &A_leaky, &p); }
-static value_t *leaky_d_impl(call_t *c) { aparam_t p = { leaky_slope(c), 0 }; return act_run(c, &A_leaky_d, &p); }
-BLOCK(k_elu)
-BLOCK(k_elu_d)
-static const act_t A_elu = { k_elu, NULL, NULL, blk_k_elu }, A_elu_d = { k_elu_d, NULL, NULL, blk_k_elu_d };
-static value_t *elu_impl(call_t *c) { aparam_t p = { kw_num(c, "alpha", 1.0), 0 }; return act_run(c, &A_elu, &p); }
-static value_t *elu_d_impl(call_t *c) { aparam_t p = { kw_num(c, "alpha", 1.0), 0 }; return act_run(c, &A_elu_d, &p); }
-BLOCK(k_gelu)
-BLOCK(k_gelu_d)
-static const act_t A_gelu = { k_gelu, NULL, NULL, blk_k_gelu }, A_gelu_d = { k_gelu_d, NULL, NULL, blk_k_gelu_d };
-static value_t *gelu_impl(call_t *c) { aparam_t p = { 0, kw_flag(c, "approximate") }; return act_run(c, &A_gelu, &p); }
-static value_t *gelu_d_impl(call_t *c)
-{
-    aparam_t p = { 0, kw_flag(c, "approximate") };
-    return act_run(c, &A_gelu_d, &p);
-}
-BLOCK(k_hsig)
-BLOCK(k_hsig_d)
-static const act_t A_hsig = { k_hsig, NULL, NULL, blk_k_hsig }, A_hsig_d = { k_hsig_d, NULL, NULL, blk_k_hsig_d };
-static value_t *hsig_impl(call_t *c) { aparam_t p = { 0, hsig_variant(c) }; return act_run(c, &A_hsig, &p); }
-static value_t *hsig_d_impl(call_t *c) { aparam_t p = { 0, hsig_variant(c) }; return act_run(c, &A_hsig_d, &p); }
+#define ACT(name) static value_t *name##_impl(call_t *c) { return act_run(c, 0, 0); }
+ACT(linear) ACT(sigmoid) ACT(sigmoid_d) ACT(log_sigmoid) ACT(log_sigmoid_d) ACT(tanh_d) ACT(relu) ACT(relu_d)
+ACT(relu6) ACT(relu6_d) ACT(selu) ACT(selu_d) ACT(swish) ACT(swish_d) ACT(softplus) ACT(softsign)
+ACT(softsign_d) ACT(gelu_d2)
+static value_t *leaky_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
+static value_t *leaky_d_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
+static value_t *elu_impl(call_t *c) { return act_run(c, kw_num(c, "alpha", 1.0), 0); }
+static value_t *elu_d_impl(call_t *c) { return act_run(c, kw_num(c, "alpha", 1.0), 0); }
+static value_t *gelu_impl(call_t *c) { return act_run(c, 0, kw_flag(c, "approximate")); }
+static value_t *gelu_d_impl(call_t *c) { return act_run(c, 0, kw_flag(c, "approximate")); }
+static value_t *hsig_impl(call_t *c) { return act_run(c, 0, hsig_variant(c)); }
+static value_t *hsig_d_impl(call_t *c) { return act_run(c, 0, hsig_variant(c)); }
 
 /* ---- softmax and log_softmax ---- */
 
@@ -653,7 +229,7 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 #define HIDDEN_EX(n) "grad(" n ")([-2, 0, 2])"
 
 const op_def_t op_family_activations[] = {
-    {"linear", OPK_FUNC, .impl = linear_impl, .min_args = 1, .max_args = 1,
+    {"linear", OPK_FUNC, .kern = KA_LINEAR, .impl = linear_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_identity, .grad_doc = "linear'(x) = 1",
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
@@ -664,9 +240,8 @@ const op_def_t op_family_activations[] = {
                                                       "#> [-1, 0, 2] (fp32)\n"
                                                       "grad(linear)([1, 2])\n"
                                                       "#> [1, 1] (fp32)"},
-    {"sigmoid", OPK_FUNC, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
+    {"sigmoid", OPK_FUNC, .kern = KA_SIGMOID, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .blk32 = sigmoid32_block, .f64 = sigmoid64,
      .deriv = "sigmoid_deriv", .deriv_doc = "sigmoid'(x) = s(x) s(-x) = e/(1+e)^2 with e = exp(-|x|), never y(1-y)",
      .signature = "sigmoid(x)", .summary = "the logistic function 1/(1+e^-x): binary and multi-label outputs",
      .formula = "sigmoid(x) = 1/(1 + e^-x), computed as 1/(1+e) for x >= 0 and e/(1+e) below, e = e^-|x| (no overflow); "
@@ -695,14 +270,14 @@ const op_def_t op_family_activations[] = {
                 "#> 4.5419e-05 (fp16)\n"
                 "grad(sigmoid)([0, 8, 17, 18])\n"
                 "#> [0.25, 0.00033522, 5.9605e-08, 0] (fp16)"},
-    {"sigmoid_deriv", OPK_FUNC, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"sigmoid_deriv", OPK_FUNC, .kern = KA_SIGMOID_D, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_sigmoid_d, .grad_doc = "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))",
      .signature = "sigmoid_deriv(x)", .summary = "sigmoid'(x) = s(x) s(-x), the accurate derivative (used by grad)",
      .formula = "e/(1+e)^2 with e = e^-|x|: no cancellation, underflows only where the true value does",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx 1/(1+e^-x); tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("sigmoid")},
-    {"log_sigmoid", OPK_FUNC, .impl = log_sigmoid_impl, .min_args = 1, .max_args = 1,
+    {"log_sigmoid", OPK_FUNC, .kern = KA_LOG_SIGMOID, .impl = log_sigmoid_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "log_sigmoid_deriv", .deriv_doc = "log_sigmoid'(x) = sigmoid(-x)",
      .signature = "log_sigmoid(x)", .summary = "log(sigmoid(x)) without underflow: -softplus(-x)",
@@ -715,13 +290,13 @@ const op_def_t op_family_activations[] = {
                 "#> [-200, -0.693147182, -0.048587352] (fp32)\n"
                 "log(sigmoid(fp32(-200)))\n"
                 "#> -inf (fp32)"},
-    {"log_sigmoid_deriv", OPK_FUNC, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"log_sigmoid_deriv", OPK_FUNC, .kern = KA_LOG_SIGMOID_D, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_log_sigmoid_d, .grad_doc = "log_sigmoid''(x) = -sigmoid'(x)",
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
-    {"tanh_deriv", OPK_FUNC, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"tanh_deriv", OPK_FUNC, .kern = KA_TANH_D, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_tanh_d, .grad_doc = "tanh''(x) = -2 tanh(x) sech^2(x)",
      .signature = "tanh_deriv(x)", .summary = "tanh'(x) = sech^2 x = 1 - tanh^2 x without cancellation (used by grad)",
@@ -730,7 +305,7 @@ const op_def_t op_family_activations[] = {
                 "it stays nonzero beyond x = 4.5 where tanh rounds to 1 (true value underflows in fp16 near x = 9)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx tanh x = sech^2 x; tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("tanh") "\n:precision fp16\ngrad(tanh)(3)"},
-    {"relu", OPK_FUNC, .impl = relu_impl, .min_args = 1, .max_args = 1,
+    {"relu", OPK_FUNC, .kern = KA_RELU, .impl = relu_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "relu_deriv", .deriv_doc = "relu'(x) = 1 for x > 0, else 0 (relu'(0) = 0 as TF and PyTorch)",
      .signature = "relu(x)", .summary = "rectified linear unit max(x, 0): the default hidden activation",
@@ -743,13 +318,13 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0, 3, nan] (fp32)\n"
                 "grad(relu)([-1, 0, 1])\n"
                 "#> [0, 0, 1] (fp32)"},
-    {"relu_deriv", OPK_FUNC, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"relu_deriv", OPK_FUNC, .kern = KA_RELU_D, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu_deriv(x)", .summary = "relu'(x): 1 for x > 0 else 0 (0 at 0; used by grad)",
      .formula = "1 if x > 0 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF and PyTorch: relu'(0) = 0", .example = HIDDEN_EX("relu")},
-    {"relu6", OPK_FUNC, .impl = relu6_impl, .min_args = 1, .max_args = 1,
+    {"relu6", OPK_FUNC, .kern = KA_RELU6, .impl = relu6_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "relu6_deriv", .deriv_doc = "relu6'(x) = 1 on (0, 6), else 0 (0 at both kinks, as TF and torch.hardtanh)",
      .signature = "relu6(x)", .summary = "relu capped at 6: min(max(x, 0), 6)",
@@ -762,13 +337,13 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 3, 6] (fp32)\n"
                 "grad(relu6)([-1, 3, 7])\n"
                 "#> [0, 1, 0] (fp32)"},
-    {"relu6_deriv", OPK_FUNC, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"relu6_deriv", OPK_FUNC, .kern = KA_RELU6_D, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu6_deriv(x)", .summary = "relu6'(x): 1 on (0, 6) else 0 (used by grad)",
      .formula = "1 if 0 < x < 6 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF relu6 gradient", .example = HIDDEN_EX("relu6")},
-    {"leaky_relu", OPK_FUNC, .impl = leaky_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
+    {"leaky_relu", OPK_FUNC, .kern = KA_LEAKY_RELU, .impl = leaky_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "leaky_relu_deriv", .deriv_doc = "leaky_relu'(x) = 1 for x > 0, else negative_slope (slope at 0, as PyTorch)",
      .signature = "leaky_relu(x, negative_slope=0.2)", .summary = "relu with a small slope for x < 0",
@@ -785,14 +360,14 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.0199999996, 0, 2] (fp32)\n"
                 "grad(leaky_relu)([-1, 0, 1])\n"
                 "#> [0.200000003, 0.200000003, 1] (fp32)"},
-    {"leaky_relu_deriv", OPK_FUNC, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
+    {"leaky_relu_deriv", OPK_FUNC, .kern = KA_LEAKY_RELU_D, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "leaky_relu_deriv(x, negative_slope=0.2)",
      .summary = "leaky_relu'(x): 1 for x > 0, else the slope (used by grad)",
      .formula = "1 if x > 0 else negative_slope", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch leaky_relu_backward (x > 0)", .example = HIDDEN_EX("leaky_relu")},
-    {"elu", OPK_FUNC, .impl = elu_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha",
+    {"elu", OPK_FUNC, .kern = KA_ELU, .impl = elu_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "elu_deriv", .deriv_doc = "elu'(x) = 1 for x > 0, alpha e^x for x <= 0 (alpha at 0, as PyTorch)",
      .signature = "elu(x, alpha=1)", .summary = "exponential linear unit: x for x > 0, alpha (e^x - 1) below",
@@ -807,13 +382,13 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.864664733, -9.99999994e-09, 0, 2] (fp32)\n"
                 "grad(elu)([-1, 0, 1])\n"
                 "#> [0.36787945, 1, 1] (fp32)"},
-    {"elu_deriv", OPK_FUNC, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"elu_deriv", OPK_FUNC, .kern = KA_ELU_D, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_elu_d, .grad_doc = "elu''(x) = alpha e^x for x <= 0, 0 for x > 0",
      .signature = "elu_deriv(x, alpha=1)", .summary = "elu'(x): 1 for x > 0, alpha e^x below (used by grad)",
      .formula = "1 if x > 0 else alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward (from the input)", .example = HIDDEN_EX("elu")},
-    {"selu", OPK_FUNC, .impl = selu_impl, .min_args = 1, .max_args = 1,
+    {"selu", OPK_FUNC, .kern = KA_SELU, .impl = selu_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "selu_deriv", .deriv_doc = "selu'(x) = scale for x > 0, scale*alpha*e^x for x <= 0 (scale*alpha at 0, as PyTorch)",
      .signature = "selu(x)", .summary = "scaled elu with the self-normalising constants",
@@ -829,13 +404,13 @@ const op_def_t op_family_activations[] = {
                 "#> [-1.11133075, 0, 1.05070102] (fp32)\n"
                 "grad(selu)([-1, 0, 1])\n"
                 "#> [0.64676863, 1.75809932, 1.05070102] (fp32)"},
-    {"selu_deriv", OPK_FUNC, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"selu_deriv", OPK_FUNC, .kern = KA_SELU_D, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_elu_d, .grad_doc = "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0",
      .signature = "selu_deriv(x)", .summary = "selu'(x) (used by grad)",
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward with selu's constants", .example = HIDDEN_EX("selu")},
-    {"gelu", OPK_FUNC, .impl = gelu_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
+    {"gelu", OPK_FUNC, .kern = KA_GELU, .impl = gelu_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_GELU,
      .deriv = "gelu_deriv", .deriv_doc = "gelu'(x) = Phi(x) + x phi(x) (exact); the tanh form's own derivative with approximate=1",
      .signature = "gelu(x, approximate=0)", .summary = "Gaussian error linear unit x*Phi(x) (transformers)",
@@ -853,19 +428,19 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.00363739207, 0, 0.841192007] (fp32)\n"
                 "grad(gelu)([-1, 0, 1])\n"
                 "#> [-0.0833154693, 0.5, 1.08331549] (fp32)"},
-    {"gelu_deriv", OPK_FUNC, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
+    {"gelu_deriv", OPK_FUNC, .kern = KA_GELU_D, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
      .ulp = ULP_GELU,
      .grad = ad_r_gelu_d, .grad_doc = "gelu''(x) = phi(x) (2 - x^2) (exact form)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
-    {"gelu_deriv2", OPK_FUNC, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"gelu_deriv2", OPK_FUNC, .kern = KA_GELU_D2, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_GELU,
      .signature = "gelu_deriv2(x)", .summary = "gelu''(x) = phi(x)(2 - x^2), exact form (grad of grad)",
      .formula = "phi(x)(2 - x^2), phi(x) = e^(-x^2/2)/sqrt(2 pi)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "d/dx (Phi(x) + x phi(x))", .example = "grad(grad(gelu))([-1, 0, 1])\n"
                                                       "#> [0.241970718, 0.797884583, 0.241970718] (fp32)"},
-    {"swish", OPK_FUNC, .impl = swish_impl, .min_args = 1, .max_args = 1,
+    {"swish", OPK_FUNC, .kern = KA_SWISH, .impl = swish_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "swish_deriv", .deriv_doc = "swish'(x) = s(x) + x s(x) s(-x)",
      .signature = "swish(x)", .summary = "x * sigmoid(x) (also called silu)",
@@ -877,13 +452,13 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.238405839, 0, 1.76159418] (fp32)\n"
                 "grad(swish)([-2, 0, 2])\n"
                 "#> [-0.0907842517, 0.5, 1.09078419] (fp32)"},
-    {"swish_deriv", OPK_FUNC, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"swish_deriv", OPK_FUNC, .kern = KA_SWISH_D, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_swish_d, .grad_doc = "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))",
      .signature = "swish_deriv(x)", .summary = "swish'(x) (used by grad)",
      .formula = "s(x) + x s(x) s(-x)", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x sigmoid(x)",
      .example = HIDDEN_EX("swish")},
-    {"softplus", OPK_FUNC, .impl = softplus_impl, .min_args = 1, .max_args = 1,
+    {"softplus", OPK_FUNC, .kern = KA_SOFTPLUS, .impl = softplus_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "sigmoid", .deriv_doc = "softplus'(x) = sigmoid(x)",
      .signature = "softplus(x)", .summary = "log(1 + e^x), a smooth relu (non-negative outputs)",
@@ -901,7 +476,7 @@ const op_def_t op_family_activations[] = {
                 "#> 12 (fp16)\n"
                 "log(1 + exp(12))\n"
                 "#> inf (fp16)"},
-    {"softsign", OPK_FUNC, .impl = softsign_impl, .min_args = 1, .max_args = 1,
+    {"softsign", OPK_FUNC, .kern = KA_SOFTSIGN, .impl = softsign_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "softsign_deriv", .deriv_doc = "softsign'(x) = 1/(1+|x|)^2",
      .signature = "softsign(x)", .summary = "x/(1 + |x|): like tanh but with polynomial tails",
@@ -912,13 +487,13 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.75, 0, 0.75] (fp32)\n"
                 "grad(softsign)([-3, 0, 3])\n"
                 "#> [0.0625, 1, 0.0625] (fp32)"},
-    {"softsign_deriv", OPK_FUNC, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {"softsign_deriv", OPK_FUNC, .kern = KA_SOFTSIGN_D, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_softsign_d, .grad_doc = "softsign''(x) = -2 sign(x) / (1 + |x|)^3",
      .signature = "softsign_deriv(x)", .summary = "softsign'(x) = 1/(1+|x|)^2 (used by grad)",
      .formula = "1/(1 + |x|)^2", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x/(1+|x|)",
      .example = HIDDEN_EX("softsign")},
-    {"hard_sigmoid", OPK_FUNC, .impl = hsig_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
+    {"hard_sigmoid", OPK_FUNC, .kern = KA_HARD_SIGMOID, .impl = hsig_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = "hard_sigmoid_deriv",
      .deriv_doc = "1/6 on (-3, 3), 0 outside and at the kinks (keras3); 0.2 on [-2.5, 2.5] (keras2)",
@@ -937,7 +512,7 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0.5, 0.699999988, 1] (fp32)\n"
                 "grad(hard_sigmoid)([-3, 0, 3])\n"
                 "#> [0, 0.166666672, 0] (fp32)"},
-    {"hard_sigmoid_deriv", OPK_FUNC, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
+    {"hard_sigmoid_deriv", OPK_FUNC, .kern = KA_HARD_SIGMOID_D, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "hard_sigmoid_deriv(x, variant=\"keras3\")",

@@ -14,6 +14,7 @@
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
+#include "backend/backend.h"
 #include "lang/error.h"
 #include "lang/state.h"
 #include <math.h>
@@ -60,15 +61,13 @@ static value_t *fill_value(call_t *c, int first, int last, double v)
     int64_t shape[NN_MAX_DIMS];
     int nd = shape_from(c, first, last, shape);
     dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
-    value_t *r = tensor_new(dt, nd, shape);
-    if (v != 0) {
-        void *p = tensor_data(r);
-        for (int64_t i = 0; i < r->u.t.size; i++) {
-            if ((i & 0xFFFF) == 0) err_check_interrupt();
-            if (dt == DT_INT64) ((int64_t *)p)[i] = (int64_t)v;
-            else dtype_store_f64(dt, p, i, v);
-        }
-    }
+    if (v == 0) return tensor_new(dt, nd, shape);   /* zeroed storage */
+    /* v rounded once to dt, then its bits repeated by the backend */
+    value_t *r = tensor_new_raw(dt, nd, shape);
+    char one[8];
+    if (dt == DT_INT64) { int64_t iv = (int64_t)v; memcpy(one, &iv, sizeof iv); }
+    else dtype_store_f64(dt, one, 0, v);
+    backend_get(BK_CPU)->fill(tensor_data(r), dtype_traits[dt].size, one, r->u.t.size);
     return r;
 }
 
@@ -88,13 +87,7 @@ static value_t *full_impl(call_t *c)
     dtype_t dt = kw_dtype(c, v->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v->u.t.dtype);
     value_t *one = op_convert(v, dt, c->arg_spans[1], "full");   /* rounded once */
     value_t *r = tensor_new_raw(dt, nd, shape);
-    size_t es = (size_t)dtype_traits[dt].size;
-    char *p = tensor_data(r);
-    const char *src = tensor_data(one);
-    for (int64_t i = 0; i < r->u.t.size; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        memcpy(p + (size_t)i * es, src, es);
-    }
+    backend_get(BK_CPU)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(one), r->u.t.size);
     val_unref(one);
     return r;
 }

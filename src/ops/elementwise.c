@@ -9,55 +9,22 @@
  * since fp32 has more than 2p+2 bits for p = 11 and 8 (Goldberg 1991 /
  * Figueroa 1995: double rounding is innocuous then).
  *
- * The loops below are the plain reference.  When the CPU allows, the same
- * work runs through the vector kernels of kernels.h (kern_unary,
- * kern_binary: AVX2, fp16/bf16 converted in blocks, two threads for large
- * tensors), which are bit-identical to these loops (tests/unit/test_kernels
- * checks it); NNPAD_KERNELS=plain forces the loops.
+ * This file is the front end: it checks operands, resolves weak scalars
+ * and promotion, broadcasts, allocates the output and calls the backend
+ * (backend.h unary / binary), whose plain loops are the reference and
+ * whose vector kernels give their bits (tests/unit/test_kernels).
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
+#include "backend/backend.h"
 #include "lang/error.h"
-#include "ops/kernels.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
 
-/* ---- loading and storing in the compute type ---- */
-
-static inline float ld32(dtype_t dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case DT_FP16: return dtype_f16_to_f32(((const uint16_t *)p)[i]);
-    case DT_BF16: return dtype_bf16_to_f32(((const uint16_t *)p)[i]);
-    case DT_FP32: return ((const float *)p)[i];
-    case DT_FP64: return (float)((const double *)p)[i];
-    case DT_INT64: return (float)((const int64_t *)p)[i];
-    default: return (float)dtype_load_f64(dt, p, i);   /* fp8: exact in fp32 */
-    }
-}
-
-static inline double ld64(dtype_t dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case DT_FP16: return dtype_f16_to_f64(((const uint16_t *)p)[i]);
-    case DT_BF16: return dtype_bf16_to_f64(((const uint16_t *)p)[i]);
-    case DT_FP32: return ((const float *)p)[i];
-    case DT_FP64: return ((const double *)p)[i];
-    case DT_INT64: return (double)((const int64_t *)p)[i];
-    default: return dtype_load_f64(dt, p, i);   /* fp8 */
-    }
-}
-
-static inline void st32(dtype_t dt, void *p, int64_t i, float x)
-{
-    switch (dt) {
-    case DT_FP16: ((uint16_t *)p)[i] = dtype_f32_to_f16(x); break;
-    case DT_BF16: ((uint16_t *)p)[i] = dtype_f32_to_bf16(x); break;
-    case DT_FP32: ((float *)p)[i] = x; break;
-    default: dtype_store_f64(dt, p, i, x); break;   /* fp8: computed in fp32, rounded back once */
-    }
-}
+/* The backend of the operands' device (all CPU until the tensor layer
+ * gives storage a device). */
+static inline const backend_t *bk(void) { return backend_get(BK_CPU); }
 
 /* ---- weak scalars ---- */
 
@@ -85,7 +52,7 @@ value_t *op_as_float(value_t *v, session_t *s)
     }
     if (v->u.t.dtype == DT_INT64) {
         value_t *r = tensor_new_raw(prec, v->u.t.ndim, v->u.t.shape);
-        dtype_convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
+        bk()->convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
         return r;
     }
     return val_ref(v);
@@ -93,14 +60,45 @@ value_t *op_as_float(value_t *v, session_t *s)
 
 /* ---- unary ---- */
 
+/* One scalar through the backend: v rounded to the compute type of dt,
+ * f applied there (unary: b == NULL), the result exact in fp64 (the caller
+ * rounds it to dt once). */
+static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double *vb, span_t span)
+{
+    dtype_t ct = dt == DT_FP64 ? DT_FP64 : DT_FP32;
+    union { float f; double d; } a, b, r;
+    if (ct == DT_FP64) { a.d = va; if (vb) b.d = *vb; }
+    else { a.f = (float)va; if (vb) b.f = (float)*vb; }
+    bk_status_t st;
+    if (vb) {
+        int64_t one = 1, es = ct == DT_FP64 ? 8 : 4;
+        bk_binary_t bb = { op, ct, ct, ct, &r, &a, &b, 1, &one, &es, &es, span };
+        st = bk()->binary(&bb);
+    } else {
+        bk_unary_t u = { op, ct, &r, &a, 1, span, 0, 0 };
+        st = bk()->unary(&u);
+    }
+    if (st != BK_OK) err_raise(ERR_TYPE, span, "%s has no kernel for %s", op->name, dtype_traits[ct].name);
+    return ct == DT_FP64 ? r.d : (double)r.f;
+}
+
+/* Two exact integers through the backend's int64 kernel (overflow is an
+ * error at span). */
+static int64_t scalar_int(const op_def_t *op, int64_t a, int64_t b, span_t span)
+{
+    int64_t r, one = 1, es = 8;
+    bk_binary_t bb = { op, DT_INT64, DT_INT64, DT_INT64, &r, &a, &b, 1, &one, &es, &es, span };
+    if (bk()->binary(&bb) != BK_OK) err_raise(ERR_TYPE, span, "%s has no integer kernel", op->name);
+    return r;
+}
+
 value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
 {
     need_tensor(x, span, op->name);
     if (op->u64 && x->u.t.dtype == DT_INT64) {
         value_t *r = tensor_new_raw(DT_INT64, x->u.t.ndim, x->u.t.shape);
-        const int64_t *a = tensor_data(x);
-        int64_t *o = tensor_data(r);
-        for (int64_t i = 0; i < x->u.t.size; i++) o[i] = op->u64(a[i], span);
+        bk_unary_t u = { op, DT_INT64, tensor_data(r), tensor_data(x), x->u.t.size, span, 0, 0 };
+        bk()->unary(&u);
         r->u.t.weak = x->u.t.weak;
         return r;
     }
@@ -110,89 +108,89 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
      * in the session precision's compute type and round to it. */
     dtype_t dt = weak ? op_settings(s)->precision : (dtype_t)in->u.t.dtype;
     value_t *out;
-    if (weak) out = tensor_new_raw(DT_FP64, 0, NULL);
-    else out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
-    const void *ip = tensor_data(in);
-    void *op_ = tensor_data(out);
-    int64_t n = in->u.t.size;
     if (weak) {
-        double v = ((double *)ip)[0];
-        double r = dt == DT_FP64 ? op->f64(v) : dtype_round_f64(dt, (double)op->f32((float)v));
-        ((double *)op_)[0] = r;
-        out->u.t.weak = 1;
-    } else if (kern_unary(op, dt, op_, ip, n)) {
-        /* done by the vector kernels */
-    } else if (dt == DT_FP64) {
-        const double *a = ip; double *o = op_;
-        for (int64_t i = 0; i < n; i++) {
-            if ((i & 0xFFFF) == 0) err_check_interrupt();
-            o[i] = op->f64(a[i]);
-        }
+        double v = ((double *)tensor_data(in))[0];
+        double r = scalar_op(op, dt, v, NULL, span);
+        out = tensor_weak_float(dt == DT_FP64 ? r : dtype_round_f64(dt, r));
     } else {
-        for (int64_t i = 0; i < n; i++) {
-            if ((i & 0xFFFF) == 0) err_check_interrupt();
-            st32(dt, op_, i, op->f32(ld32(dt, ip, i)));
-        }
+        out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
+        bk_unary_t u = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
+        if (bk()->unary(&u) != BK_OK)
+            err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
     }
     val_unref(in);
     return out;
 }
 
-/* ---- broadcasting ---- */
+/* ---- broadcasting: the one broadcaster ---- */
 
-/* NumPy broadcasting: align shapes at the right; sizes equal or one is 1.
- * On failure: "shape mismatch: (2, 3) + (4,): ..." with both shapes. */
-static const char *binop_symbol(const op_def_t *op);
-static int broadcast_shape(const value_t *a, const value_t *b, int64_t *out, span_t span, const op_def_t *op)
+/* NumPy broadcasting of k operands: shapes aligned at the right, sizes
+ * equal or 1.  Fills shape (rank returned) and each operand's strides in
+ * units of es[j] bytes per element (es 1: element strides; the element
+ * size: byte strides, what the backend's binary kernel reads), 0 along a
+ * broadcast dimension.  On a mismatch returns -1 with *who and *bad the two
+ * operands and *dim the dimension (counted from the right, negative). */
+static int broadcast(value_t *const *v, const int *es, int k, int64_t *shape, int64_t st[][NN_MAX_DIMS],
+                     int *who, int *bad, int *dim)
 {
-    int na = a->u.t.ndim, nb = b->u.t.ndim, n = na > nb ? na : nb;
+    int n = 0;
+    for (int j = 0; j < k; j++) if (v[j]->u.t.ndim > n) n = v[j]->u.t.ndim;
     for (int i = 0; i < n; i++) {
-        int64_t da = i < n - na ? 1 : a->u.t.shape[i - (n - na)];
-        int64_t db = i < n - nb ? 1 : b->u.t.shape[i - (n - nb)];
-        if (da != db && da != 1 && db != 1) {
-            char sa[128], sb[128];
-            tensor_shape_str(sa, sizeof sa, na, a->u.t.shape);
-            tensor_shape_str(sb, sizeof sb, nb, b->u.t.shape);
-            err_raise(ERR_SHAPE, span,
-                      "shape mismatch: %s %s %s: dimension %d is %lld on the left and %lld on the right "
-                      "(broadcasting rule: aligned from the right, sizes must be equal or one of them 1)",
-                      sa, binop_symbol(op), sb, i - n, (long long)da, (long long)db);
+        int64_t d = 1;
+        int w = -1;
+        for (int j = 0; j < k; j++) {
+            int kk = i - (n - v[j]->u.t.ndim);
+            int64_t dj = kk < 0 ? 1 : v[j]->u.t.shape[kk];
+            if (dj == 1) continue;
+            if (d != 1 && dj != d) {
+                *who = w;
+                *bad = j;
+                *dim = i - n;
+                return -1;
+            }
+            d = dj;
+            w = j;
         }
-        out[i] = da == 1 ? db : da;
+        shape[i] = d;
+    }
+    for (int j = 0; j < k; j++) {
+        int nt = v[j]->u.t.ndim;
+        int64_t s = es[j];
+        for (int i = n - 1; i >= 0; i--) {
+            int kk = i - (n - nt);
+            if (kk < 0) { st[j][i] = 0; continue; }
+            st[j][i] = v[j]->u.t.shape[kk] == 1 && shape[i] != 1 ? 0 : s;
+            s *= v[j]->u.t.shape[kk];
+        }
     }
     return n;
 }
 
-/* Strides (in elements) of t viewed with the broadcast shape of rank n:
- * 0 along broadcast dimensions. */
-static void bstrides(const value_t *t, int n, const int64_t *shape, int64_t *st)
+static int64_t dim_from_right(const value_t *t, int dim)
 {
-    int nt = t->u.t.ndim;
-    int64_t s = 1;
-    for (int i = n - 1; i >= 0; i--) {
-        int k = i - (n - nt);
-        if (k < 0) { st[i] = 0; continue; }
-        st[i] = t->u.t.shape[k] == 1 && shape[i] != 1 ? 0 : s;
-        s *= t->u.t.shape[k];
-    }
+    int kk = t->u.t.ndim + dim;
+    return kk < 0 ? 1 : t->u.t.shape[kk];
 }
 
-typedef struct bcast_iter {
-    int n;
-    int64_t shape[NN_MAX_DIMS], idx[NN_MAX_DIMS];
-    int64_t st[3][NN_MAX_DIMS];
-    int64_t off[3];
-} bcast_iter_t;
-
-static void bcast_next(bcast_iter_t *it, int nops)
+/* The broadcaster for ops of k operands (where, clip, nextafter): element
+ * strides; a mismatch names both operands (names[]). */
+int op_broadcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
+                   int64_t st[][NN_MAX_DIMS], span_t span, const char *opname)
 {
-    for (int d = it->n - 1; d >= 0; d--) {
-        it->idx[d]++;
-        for (int k = 0; k < nops; k++) it->off[k] += it->st[k][d];
-        if (it->idx[d] < it->shape[d]) return;
-        for (int k = 0; k < nops; k++) it->off[k] -= it->st[k][d] * it->shape[d];
-        it->idx[d] = 0;
+    int es[8] = { 1, 1, 1, 1, 1, 1, 1, 1 }, who, j, dim;
+    NN_ASSERT(k <= 8);
+    int n = broadcast(v, es, k, shape, st, &who, &j, &dim);
+    if (n < 0) {
+        char s1[128], s2[128];
+        tensor_shape_str(s1, sizeof s1, v[who]->u.t.ndim, v[who]->u.t.shape);
+        tensor_shape_str(s2, sizeof s2, v[j]->u.t.ndim, v[j]->u.t.shape);
+        err_raise(ERR_SHAPE, span,
+                  "shape mismatch in %s: %s has shape %s and %s has shape %s: dimension %d is %lld "
+                  "and %lld (broadcasting rule: aligned from the right, sizes must be equal or 1)",
+                  opname, names[who], s1, names[j], s2, dim, (long long)dim_from_right(v[who], dim),
+                  (long long)dim_from_right(v[j], dim));
     }
+    return n;
 }
 
 /* ---- binary ---- */
@@ -216,46 +214,41 @@ static bool int_applies(const op_def_t *op, value_t *a, value_t *b)
     return true;
 }
 
-static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, bool ints, span_t span)
+/* a (op) b, broadcast, into a new tensor of out_dt: int64 runs the op's
+ * exact integer kernel (both operands int64), a float dtype computes in
+ * its compute type from a and b as they are (the caller has promoted). */
+static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t out_dt, span_t span)
 {
-    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
-    const void *pa = tensor_data(a), *pb = tensor_data(b);
+    int es[2] = { dtype_traits[a->u.t.dtype].size, dtype_traits[b->u.t.dtype].size }, who, j, dim;
     if (tensor_same_shape(a, b)) {
-        /* No broadcasting: one flat loop (the same arithmetic as below). */
+        /* nothing to broadcast: one flat run of a's size (the common case,
+         * kept free of the stride set-up that one-element ops would feel) */
         value_t *out = tensor_new_raw(out_dt, a->u.t.ndim, a->u.t.shape);
-        void *po = tensor_data(out);
-        int64_t n = out->u.t.size;
-        int64_t one[1] = { 1 };
-        if (!ints && kern_binary(op, out_dt, po, da, pa, one, db, pb, one, 1, &n)) return out;
-        for (int64_t i = 0; i < n; i++) {
-            if ((i & 0xFFFF) == 0xFFFF) err_check_interrupt();
-            if (ints) ((int64_t *)po)[i] = op->i64(((const int64_t *)pa)[i], ((const int64_t *)pb)[i], span);
-            else if (out_dt == DT_FP64) ((double *)po)[i] = op->b64(ld64(da, pa, i), ld64(db, pb, i));
-            else st32(out_dt, po, i, op->b32(ld32(da, pa, i), ld32(db, pb, i)));
-        }
+        int64_t n = out->u.t.size, sa = es[0], sb = es[1];
+        bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
+                           tensor_data(a), tensor_data(b), 1, &n, &sa, &sb, span };
+        if (bk()->binary(&bb) != BK_OK)
+            err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
         return out;
     }
-    bcast_iter_t it;
-    memset(&it, 0, sizeof it);
-    it.n = broadcast_shape(a, b, it.shape, span, op);
-    value_t *out = tensor_new_raw(out_dt, it.n, it.shape);
-    bstrides(a, it.n, it.shape, it.st[0]);
-    bstrides(b, it.n, it.shape, it.st[1]);
-    int64_t n = out->u.t.size;
-    void *po = tensor_data(out);
-    if (!ints && kern_binary(op, out_dt, po, da, pa, it.st[0], db, pb, it.st[1], it.n, it.shape)) return out;
-    for (int64_t i = 0; i < n; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        int64_t ia = it.off[0], ib = it.off[1];
-        if (ints) {
-            ((int64_t *)po)[i] = op->i64(((const int64_t *)pa)[ia], ((const int64_t *)pb)[ib], span);
-        } else if (out_dt == DT_FP64) {
-            ((double *)po)[i] = op->b64(ld64(da, pa, ia), ld64(db, pb, ib));
-        } else {
-            st32(out_dt, po, i, op->b32(ld32(da, pa, ia), ld32(db, pb, ib)));
-        }
-        bcast_next(&it, 2);
+    value_t *v[2] = { a, b };
+    int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
+    int n = broadcast(v, es, 2, shape, st, &who, &j, &dim);
+    if (n < 0) {
+        /* "shape mismatch: (2, 3) + (4,): ..." with both shapes */
+        char sa[128], sb[128];
+        tensor_shape_str(sa, sizeof sa, a->u.t.ndim, a->u.t.shape);
+        tensor_shape_str(sb, sizeof sb, b->u.t.ndim, b->u.t.shape);
+        err_raise(ERR_SHAPE, span,
+                  "shape mismatch: %s %s %s: dimension %d is %lld on the left and %lld on the right "
+                  "(broadcasting rule: aligned from the right, sizes must be equal or one of them 1)",
+                  sa, binop_symbol(op), sb, dim, (long long)dim_from_right(a, dim), (long long)dim_from_right(b, dim));
     }
+    value_t *out = tensor_new_raw(out_dt, n, shape);
+    bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
+                       tensor_data(a), tensor_data(b), n, shape, st[0], st[1], span };
+    if (bk()->binary(&bb) != BK_OK)
+        err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
     return out;
 }
 
@@ -272,7 +265,7 @@ static value_t *weak_at_compute(value_t *w, dtype_t dt)
 static value_t *int_to(value_t *t, dtype_t dt)
 {
     value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
-    dtype_convert(dt, tensor_data(r), DT_INT64, tensor_data(t), t->u.t.size);
+    bk()->convert(dt, tensor_data(r), DT_INT64, tensor_data(t), t->u.t.size);
     return r;
 }
 
@@ -289,15 +282,16 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         if (a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64 && op->i64 && !is_div(op) &&
             !(is_pow(op) && ((int64_t *)tensor_data(b))[0] < 0))
             /* exact integers: counters and indices never round */
-            return tensor_weak_int(op->i64(((int64_t *)tensor_data(a))[0], ((int64_t *)tensor_data(b))[0], span));
+            return tensor_weak_int(scalar_int(op, ((int64_t *)tensor_data(a))[0], ((int64_t *)tensor_data(b))[0], span));
         if (int_applies(op, a, b)) {
-            out = run_binary(op, a, b, DT_INT64, true, span);
+            out = run_binary(op, a, b, DT_INT64, span);
             out->u.t.weak = 1;
             return out;
         }
         /* Weak floats alone: round to the session precision, compute in it. */
         double va = dtype_round_f64(prec, weak_value(a)), vb = dtype_round_f64(prec, weak_value(b));
-        double r = prec == DT_FP64 ? op->b64(va, vb) : dtype_round_f64(prec, (double)op->b32((float)va, (float)vb));
+        double r = scalar_op(op, prec, va, &vb, span);
+        if (prec != DT_FP64) r = dtype_round_f64(prec, r);
         if (cmp && a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64) return tensor_weak_int((int64_t)r);
         return tensor_weak_float(r);
     }
@@ -306,7 +300,7 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         dtype_t dt = (dtype_t)t->u.t.dtype;
         if (dt == DT_INT64) {
             if (w->u.t.dtype == DT_INT64 && int_applies(op, a, b))
-                return run_binary(op, a, b, DT_INT64, true, span);
+                return run_binary(op, a, b, DT_INT64, span);
             dt = prec;
             t = int_to(t, dt);
         } else {
@@ -315,18 +309,18 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         value_t *wc = weak_at_compute(w, dt);
         x = wa ? wc : t;
         y = wa ? t : wc;
-        out = run_binary(op, x, y, dt, false, span);
+        out = run_binary(op, x, y, dt, span);
         val_unref(x);
         val_unref(y);
         return out;
     }
     dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
-    if (int_applies(op, a, b)) return run_binary(op, a, b, DT_INT64, true, span);
+    if (int_applies(op, a, b)) return run_binary(op, a, b, DT_INT64, span);
     dtype_t dt = dtype_promote(da, db);
     if (dt == DT_INT64) dt = prec;   /* int64 / int64, or int64 ^ negative */
     x = da == DT_INT64 ? int_to(a, dt) : val_ref(a);
     y = db == DT_INT64 ? int_to(b, dt) : val_ref(b);
-    out = run_binary(op, x, y, dt, false, span);
+    out = run_binary(op, x, y, dt, span);
     val_unref(x);
     val_unref(y);
     return out;
@@ -405,7 +399,7 @@ static int64_t mini(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b ? 
 #define CMP_DTYPES "result is 0 or 1 in the operands' promoted dtype; any comparison with NaN is false, except != which is true (IEEE 754-2019 §5.11)"
 
 const op_def_t op_family_elementwise[] = {
-    {"add", OPK_BINARY, .b32 = add32, .b64 = add64, .i64 = addi, .min_args = 2, .max_args = 2,
+    {"add", OPK_BINARY, .kern = KB_ADD, .b32 = add32, .b64 = add64, .i64 = addi, .min_args = 2, .max_args = 2,
      .symbol = "+", .ulp = ULP_CORRECT,
      .grad = ad_r_add, .grad_doc = "d(a+b) = da + db",
      .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
@@ -416,21 +410,21 @@ const op_def_t op_family_elementwise[] = {
                 "#> precision fp16\n"
                 "0.1 + 0.2\n"
                 "#> 0.2998 (fp16)"},
-    {"subtract", OPK_BINARY, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
+    {"subtract", OPK_BINARY, .kern = KB_SUB, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
      .symbol = "-", .ulp = ULP_CORRECT,
      .grad = ad_r_sub, .grad_doc = "d(a-b) = da - db",
      .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
      .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
                                                                         "#> [2, 1, 0] (fp32)"},
-    {"multiply", OPK_BINARY, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
+    {"multiply", OPK_BINARY, .kern = KB_MUL, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
      .symbol = "*", .ulp = ULP_CORRECT,
      .grad = ad_r_mul, .grad_doc = "d(ab) = b da + a db",
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
                                                                         "#> [655.5] (fp16)"},
-    {"divide", OPK_BINARY, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
+    {"divide", OPK_BINARY, .kern = KB_DIV, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .symbol = "/", .ulp = ULP_CORRECT,
      .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
@@ -456,35 +450,35 @@ const op_def_t op_family_elementwise[] = {
                                                                                                         "#> 1024\n"
                                                                                                         "2 ^ -1\n"
                                                                                                         "#> 0.5 (fp32)"},
-    {"less", OPK_BINARY, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {"less", OPK_BINARY, .kern = KB_LT, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
      .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
                                                                "#> [1, 0, 0] (fp32)"},
-    {"less_equal", OPK_BINARY, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {"less_equal", OPK_BINARY, .kern = KB_LE, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
      .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
                                                  "#> [1, 1, 0] (fp32)"},
-    {"greater", OPK_BINARY, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {"greater", OPK_BINARY, .kern = KB_GT, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
      .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
                                                  "#> [0, 0, 1] (fp32)"},
-    {"greater_equal", OPK_BINARY, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {"greater_equal", OPK_BINARY, .kern = KB_GE, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
      .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
                                                  "#> [0, 1, 1] (fp32)"},
-    {"equal", OPK_BINARY, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {"equal", OPK_BINARY, .kern = KB_EQ, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "==", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
@@ -493,14 +487,14 @@ const op_def_t op_family_elementwise[] = {
                                                  "#> precision fp16\n"
                                                  "0.1 + 0.2 == 0.3\n"
                                                  "#> 0 (fp16)"},
-    {"not_equal", OPK_BINARY, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {"not_equal", OPK_BINARY, .kern = KB_NE, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "!=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
      .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
                                                  "#> 1 (fp32)"},
-    {"maximum", OPK_BINARY, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
+    {"maximum", OPK_BINARY, .kern = KB_MAX, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
      .grad = ad_r_maximum, .grad_doc = "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)",
      .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
@@ -508,7 +502,7 @@ const op_def_t op_family_elementwise[] = {
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)\n"
                                                                                      "#> [2, nan, 3] (fp32)"},
-    {"minimum", OPK_BINARY, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
+    {"minimum", OPK_BINARY, .kern = KB_MIN, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
      .grad = ad_r_minimum, .grad_doc = "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)",
      .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",

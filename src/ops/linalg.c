@@ -12,7 +12,7 @@
  *     the first matmul so start-up stays fast), one call per batch matrix.  OpenBLAS's kernels use FMA and their own blocking, so the
  *     last bit may differ from a naive loop; the accumulation is fp32 (fp64).
  *   - fp16/bf16: the operands are converted to fp32 (exact; F16C or shifts,
- *     kernels.h), multiplied with sgemm (fp32 accumulation, as tensor cores
+ *     the backend's convert), multiplied with sgemm (fp32 accumulation, as tensor cores
  *     and cuBLAS's CUBLAS_COMPUTE_32F do), and the result is rounded once
  *     to the dtype.
  *   - The error bound (stated in :help matmul, checked by
@@ -36,94 +36,11 @@
  */
 #include "ops/ops.h"
 #include "lang/error.h"
-#include "ops/kernels.h"
-#include <cblas.h>
-#include <dlfcn.h>
+#include "backend/backend.h"
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
-
-/* ---- OpenBLAS, loaded on first use ----
- * Linking libopenblas makes every start-up about 4 ms slower (it loads and
- * starts its threads), three times nnpad's own start-up, so it is opened
- * with dlopen at the first fp32/fp64 matmul instead.  cblas.h still gives
- * the types.  Without any CBLAS library a plain loop does the work (slow,
- * same bound). */
-static __typeof__(cblas_sgemm) *p_sgemm;
-static __typeof__(cblas_dgemm) *p_dgemm;
-static int blas_state;   /* 0 not tried, 1 loaded, -1 none */
-
-static bool blas_load(void)
-{
-    if (blas_state) return blas_state > 0;
-    static const char *const names[] = { "libopenblas.so.0", "libopenblas.so", "libcblas.so.3", "libblas.so.3" };
-    blas_state = -1;
-    if (getenv("NNPAD_BLAS") && strcmp(getenv("NNPAD_BLAS"), "none") == 0) return false;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        void *h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (!h) continue;
-        p_sgemm = (__typeof__(cblas_sgemm) *)dlsym(h, "cblas_sgemm");
-        p_dgemm = (__typeof__(cblas_dgemm) *)dlsym(h, "cblas_dgemm");
-        if (p_sgemm && p_dgemm) { blas_state = 1; return true; }
-        dlclose(h);
-    }
-    return false;
-}
-
-/* C = A B for row-major n x k and k x m, without BLAS: i-p-j order, so
- * the inner loop runs along rows of B and C. */
-#define PLAIN_GEMM(NAME, T)                                                                  \
-    static void NAME(int n, int m, int k, const T *A, const T *B, T *C)                     \
-    {                                                                                        \
-        for (int i = 0; i < n; i++) {                                                        \
-            T *c = C + (size_t)i * m;                                                        \
-            for (int j = 0; j < m; j++) c[j] = 0;                                            \
-            for (int p = 0; p < k; p++) {                                                    \
-                T a = A[(size_t)i * k + p];                                                  \
-                const T *b = B + (size_t)p * m;                                              \
-                for (int j = 0; j < m; j++) c[j] += a * b[j];                                \
-            }                                                                                \
-        }                                                                                    \
-    }
-PLAIN_GEMM(plain_sgemm, float)
-PLAIN_GEMM(plain_dgemm, double)
-
-/* Rows of C per BLAS call: large products go in panels of about 2^28
- * multiply-adds, so that Ctrl-C (and the window) are served between them
- * (a 9000 x 9000 product otherwise runs for seconds inside OpenBLAS).
- * Each element is still one dot product accumulated as BLAS does. */
-static int panel_rows(int n, int m, int k)
-{
-    double per_row = (double)m * (double)k;
-    int r = per_row > 0 ? (int)((double)(1 << 28) / per_row) : n;
-    if (r < 16) r = 16;
-    return r > n ? n : r;
-}
-
-static void gemm32(int n, int m, int k, const float *A, const float *B, float *C)
-{
-    if (!blas_load()) { plain_sgemm(n, m, k, A, B, C); return; }
-    int R = panel_rows(n, m, k);
-    for (int i = 0; i < n; i += R) {
-        int r = n - i < R ? n - i : R;
-        p_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r, m, k, 1.0f, A + (size_t)i * k, k, B, m, 0.0f,
-                C + (size_t)i * m, m);
-        if (i + r < n) err_check_interrupt();
-    }
-}
-
-static void gemm64(int n, int m, int k, const double *A, const double *B, double *C)
-{
-    if (!blas_load()) { plain_dgemm(n, m, k, A, B, C); return; }
-    int R = panel_rows(n, m, k);
-    for (int i = 0; i < n; i += R) {
-        int r = n - i < R ? n - i : R;
-        p_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, r, m, k, 1.0, A + (size_t)i * k, k, B, m, 0.0,
-                C + (size_t)i * m, m);
-        if (i + r < n) err_check_interrupt();
-    }
-}
 
 static void shape_of(char *buf, int cap, const value_t *t) { tensor_shape_str(buf, cap, t->u.t.ndim, t->u.t.shape); }
 
@@ -144,8 +61,7 @@ static value_t *as_dtype(value_t *t, dtype_t dt)
     if ((dtype_t)t->u.t.dtype == dt) return val_ref(t);
     value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
     /* fp16/bf16 -> fp32 with F16C or shifts (exact either way) */
-    if (!kern_convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size))
-        dtype_convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
+    backend_get(BK_CPU)->convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
     return r;
 }
 
@@ -182,54 +98,6 @@ static void batch_strides(int nd, const int64_t *shape, int nb, const int64_t *b
         if (k < 0) { st[i] = 0; continue; }
         st[i] = shape[k] == 1 && bshape[i] != 1 ? 0 : s;
         s *= shape[k];
-    }
-}
-
-/* ---- kernels (row-major, contiguous) ---- */
-
-static void mm_int(const int64_t *A, const int64_t *B, int64_t *C, const mm_t *p, span_t span)
-{
-    for (int64_t i = 0; i < p->n; i++) {
-        err_check_interrupt();
-        for (int64_t j = 0; j < p->m; j++) {
-            int64_t acc = 0;
-            for (int64_t q = 0; q < p->k; q++) {
-                int64_t prod;
-                if (__builtin_mul_overflow(A[i * p->k + q], B[q * p->m + j], &prod) ||
-                    __builtin_add_overflow(acc, prod, &acc))
-                    err_raise(ERR_VALUE, span, "integer overflow in matmul: element (%lld, %lld) does not fit in int64 "
-                              "(cast to fp64 to multiply approximately)", (long long)i, (long long)j);
-            }
-            C[i * p->m + j] = acc;
-        }
-    }
-}
-
-/* :accumulate same: products and running sums rounded to dt every time.
- * Values travel as doubles: for fp32/fp16/bf16 an operation done in double
- * and rounded to the dtype equals the dtype's own operation (Figueroa 1995). */
-static inline double rnd(dtype_t dt, double x)
-{
-    switch (dt) {
-    case DT_FP32: return (double)(float)x;
-    case DT_FP64: return x;
-    default: return dtype_round_f64(dt, x);
-    }
-}
-
-static void mm_same(dtype_t dt, const void *A, int64_t oa, const void *B, int64_t ob, void *C, int64_t oc, const mm_t *p)
-{
-    for (int64_t i = 0; i < p->n; i++) {
-        err_check_interrupt();
-        for (int64_t j = 0; j < p->m; j++) {
-            double acc = 0;
-            for (int64_t q = 0; q < p->k; q++) {
-                volatile double prod = rnd(dt, dtype_load_f64(dt, A, oa + i * p->k + q) *
-                                               dtype_load_f64(dt, B, ob + q * p->m + j));
-                acc = rnd(dt, acc + prod);
-            }
-            dtype_store_f64(dt, C, oc + i * p->m + j, acc);
-        }
     }
 }
 
@@ -296,7 +164,8 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            mm_int(A + oa * an, B + ob * bn, C + bi * cn, &p, span);
+            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            backend_get(BK_CPU)->matmul(&mm);
         }
         return out;
     }
@@ -306,7 +175,12 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            mm_same(dt, tensor_data(x), oa * an, tensor_data(y), ob * bn, tensor_data(out), bi * cn, &p);
+            size_t es = (size_t)dtype_traits[dt].size;
+            bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
+                               (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span };
+            if (backend_get(BK_CPU)->matmul(&mm) != BK_OK)
+                err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
     } else if (dt == DT_FP64) {
         const double *A = tensor_data(x), *B = tensor_data(y);
@@ -315,7 +189,8 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            gemm64((int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn);
+            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            backend_get(BK_CPU)->matmul(&mm);
         }
     } else {
         /* fp32 compute for fp32, fp16, bf16: convert (exact), sgemm, round once. */
@@ -327,10 +202,10 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            gemm32((int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn);
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            backend_get(BK_CPU)->matmul(&mm);
         }
-        if (dt != DT_FP32 && !kern_convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size))
-            dtype_convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
+        if (dt != DT_FP32) backend_get(BK_CPU)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
         val_unref(cf);
         val_unref(xf);
         val_unref(yf);

@@ -22,6 +22,7 @@
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
+#include "backend/backend.h"
 #include "lang/error.h"
 #include <math.h>
 #include <string.h>
@@ -182,7 +183,7 @@ static value_t *where_impl(call_t *c)
 #define TEST_DTYPES "result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)"
 
 const op_def_t op_family_math[] = {
-    {"exp", OPK_UNARY, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
+    {"exp", OPK_UNARY, .kern = KU_EXP, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
@@ -196,7 +197,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "exp(12)\n"
                 "#> inf (fp16)"},
-    {"log", OPK_UNARY, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
+    {"log", OPK_UNARY, .kern = KU_LOG, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_log, .grad_doc = "log'(x) = 1/x",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
@@ -208,7 +209,7 @@ const op_def_t op_family_math[] = {
                 "#> [0, 2.30258512, 4.60517025] (fp32)\n"
                 "log(0)\n"
                 "#> -inf (fp32)"},
-    {"log1p", OPK_UNARY, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
+    {"log1p", OPK_UNARY, .kern = KU_LOG1P, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_log1p, .grad_doc = "log1p'(x) = 1/(1+x)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
@@ -218,7 +219,7 @@ const op_def_t op_family_math[] = {
                 "#> 9.99999994e-09 (fp32)\n"
                 "log(1 + 1e-8)\n"
                 "#> 0 (fp32)"},
-    {"expm1", OPK_UNARY, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
+    {"expm1", OPK_UNARY, .kern = KU_EXPM1, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_expm1, .grad_doc = "expm1'(x) = expm1(x) + 1",
      .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
@@ -228,7 +229,7 @@ const op_def_t op_family_math[] = {
                 "#> 9.99999994e-09 (fp32)\n"
                 "exp(1e-8) - 1\n"
                 "#> 0 (fp32)"},
-    {"sqrt", OPK_UNARY, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
+    {"sqrt", OPK_UNARY, .kern = KU_SQRT, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_sqrt, .grad_doc = "sqrt'(x) = 1/(2 sqrt(x))",
      .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
@@ -244,7 +245,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "sqrt(2)\n"
                 "#> 1.4141 (fp16)"},
-    {"abs", OPK_UNARY, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
+    {"abs", OPK_UNARY, .kern = KU_ABS, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_abs, .grad_doc = "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX)",
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
@@ -252,7 +253,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
      .example = "abs([-2, 0, 3.5])\n"
                 "#> [2, 0, 3.5] (fp32)"},
-    {"sin", OPK_UNARY, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
+    {"sin", OPK_UNARY, .kern = KU_SIN, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
@@ -262,7 +263,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.841470957 (fp32)\n"
                 "sin([0, 0.5, 1])\n"
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
-    {"cos", OPK_UNARY, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
+    {"cos", OPK_UNARY, .kern = KU_COS, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
@@ -272,7 +273,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.540302336 (fp32)\n"
                 "cos([0, 0.5, 1])\n"
                 "#> [1, 0.87758255, 0.540302336] (fp32)"},
-    {"tanh", OPK_UNARY, .f32 = tanh32, .f64 = tanh64, .min_args = 1, .max_args = 1,
+    {"tanh", OPK_UNARY, .kern = KU_TANH, .f32 = tanh32, .f64 = tanh64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_tanh, .grad_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
      .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
@@ -287,7 +288,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "tanh(5) == 1\n"
                 "#> 1 (fp16)"},
-    {"erf", OPK_UNARY, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
+    {"erf", OPK_UNARY, .kern = KU_ERF, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_erf, .grad_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2)",
      .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
@@ -297,7 +298,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.842700779 (fp32)\n"
                 "erf([-1, 0, 0.5])\n"
                 "#> [-0.842700779, 0, 0.520499885] (fp32)"},
-    {"floor", OPK_UNARY, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
+    {"floor", OPK_UNARY, .kern = KU_FLOOR, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
@@ -305,7 +306,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
      .example = "floor([-1.5, 0.5, 2.7])\n"
                 "#> [-2, 0, 2] (fp32)"},
-    {"round", OPK_UNARY, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
+    {"round", OPK_UNARY, .kern = KU_ROUND, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
@@ -315,7 +316,7 @@ const op_def_t op_family_math[] = {
                "numpy.round documentation (rounds half to even)",
      .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])\n"
                 "#> [0, 2, 2, -0, 3] (fp32)"},
-    {"isnan", OPK_UNARY, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {"isnan", OPK_UNARY, .kern = KU_ISNAN, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
@@ -323,7 +324,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
      .example = "isnan([1, nan, 3])\n"
                 "#> [0, 1, 0] (fp32)"},
-    {"isinf", OPK_UNARY, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {"isinf", OPK_UNARY, .kern = KU_ISINF, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
@@ -335,7 +336,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "isinf(exp([1, 12]))\n"
                 "#> [0, 1] (fp16)"},
-    {"isfinite", OPK_UNARY, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {"isfinite", OPK_UNARY, .kern = KU_ISFIN, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",

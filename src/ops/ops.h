@@ -47,6 +47,8 @@ struct ad_node;
 typedef struct op_def {
     const char *name;
     op_kind_t kind;
+    int kern;            /* the backend kernel (backend.h: KU_* for OPK_UNARY, KB_* for OPK_BINARY, KA_* for
+                          * activations); 0: the plain loop of the scalar functions below */
     float  (*f32)(float);
     double (*f64)(double);
     float  (*b32)(float, float);
@@ -83,10 +85,6 @@ typedef struct op_def {
      * fp32, fp64); 0: none stated.  The tests check the bounds against
      * mpmath (test_kernels, test_activations); the GPU check enforces them. */
     double ulp[4];
-    /* An elementwise OPK_FUNC op (an activation) may also offer its fp32
-     * block kernel and fp64 scalar kernel, giving exactly the op's bits, so
-     * that fused graph chains (src/graph/passes.c) can run it in place. */
-    void (*blk32)(float *out, const float *in, int64_t n);
 } op_def_t;
 
 enum {

@@ -11,7 +11,7 @@
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
-#include "ops/kernels.h"
+#include "backend/backend.h"
 #include "lang/error.h"
 #include "util/mem.h"
 #include "view/figures.h"
@@ -33,8 +33,7 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
     if (to != DT_INT64 || from == DT_INT64) {
         /* the vector converters where they apply (fp16/bf16/fp32/fp64, same
          * rounding bit for bit), the exact scalar ones otherwise */
-        if (!kern_convert(to, tensor_data(r), from, tensor_data(x), n))
-            dtype_convert(to, tensor_data(r), from, tensor_data(x), n);
+        backend_get(BK_CPU)->convert(to, tensor_data(r), from, tensor_data(x), n);
         return r;
     }
     int64_t *o = tensor_data(r);

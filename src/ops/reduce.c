@@ -42,7 +42,7 @@
  *
  * The loops below are the plain reference.  Where a sequence is contiguous
  * (a reduction over the last axis, or over everything) and the CPU allows,
- * kernels.h runs the same pairwise tree with vector instructions: NumPy's 8
+ * the backend (backend.h sum, sum_rows) runs the same pairwise tree with vector instructions: NumPy's 8
  * accumulators are the 8 lanes of one AVX2 register, the blocks of 128 are
  * converted from fp16/bf16 to fp32 on the stack, and independent rows (or
  * the two halves of one long sum) go to two threads.  The order of every
@@ -51,7 +51,7 @@
  */
 #include "ops/ops.h"
 #include "autodiff/rules.h"
-#include "ops/kernels.h"
+#include "backend/backend.h"
 #include "lang/error.h"
 #include <math.h>
 #include <string.h>
@@ -115,14 +115,14 @@ static acc_t acc_for(dtype_t dt, session_t *s)
 
 /* The sequence one output element sums: element j of the input at
  * base + j*stride, loaded exactly and transformed (each step rounded by R). */
-enum { T_ID, T_ABS, T_SQ, T_SQDEV };
+/* transforms: backend.h's KT_ID, KT_ABS, KT_SQ, KT_SQDEV */
 typedef struct seq {
     const acc_t *a;
     dtype_t dt;
     const void *p;
     int64_t base, stride;
     int t;
-    double m;              /* the mean, for T_SQDEV */
+    double m;              /* the mean, for KT_SQDEV */
 } seq_t;
 
 #define BLOCK 128          /* NumPy's PW_BLOCKSIZE */
@@ -132,9 +132,9 @@ static void seq_load(const seq_t *q, int64_t j0, int64_t cnt, double *out)
     for (int64_t j = 0; j < cnt; j++) {
         double v = ld(q->dt, q->p, q->base + (j0 + j) * q->stride);
         switch (q->t) {
-        case T_ABS: v = fabs(v); break;
-        case T_SQ: v = R(q->a, v * v); break;
-        case T_SQDEV: { double d = R(q->a, v - q->m); v = R(q->a, d * d); break; }
+        case KT_ABS: v = fabs(v); break;
+        case KT_SQ: v = R(q->a, v * v); break;
+        case KT_SQDEV: { double d = R(q->a, v - q->m); v = R(q->a, d * d); break; }
         default: break;
         }
         out[j] = v;
@@ -177,7 +177,7 @@ static double pw_sum(const seq_t *q, int64_t j0, int64_t n)
  * accumulated the default way (fp32 for fp16/bf16/fp32, fp64 for fp64). */
 static bool fast_ok(const acc_t *a, dtype_t dt, int64_t stride)
 {
-    if (stride != 1 || !kern_level()) return false;
+    if (stride != 1) return false;
     if (a->mode == ACC_F32) return dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32;
     if (a->mode == ACC_F64) return dt == DT_FP64;
     return false;
@@ -187,9 +187,11 @@ static double seq_sum(const seq_t *q, int64_t n)
 {
     if (n == 0) return 0.0;
     double fr;
-    if (fast_ok(q->a, q->dt, q->stride) &&
-        kern_pwsum(q->dt, q->t, q->m, (const char *)q->p + (size_t)q->base * (size_t)dtype_traits[q->dt].size, n, &fr))
-        return fr;
+    if (fast_ok(q->a, q->dt, q->stride)) {
+        bk_sum_t sm = { q->dt, q->t, q->m, (const char *)q->p + (size_t)q->base * (size_t)dtype_traits[q->dt].size,
+                        n, &fr };
+        if (backend_get(BK_CPU)->sum(&sm) == BK_OK) return fr;
+    }
     if (q->a->mode != ACC_SAME) return pw_sum(q, 0, n);
     double x[BLOCK], r = 0;
     for (int64_t j0 = 0; j0 < n; j0 += BLOCK) {
@@ -281,34 +283,14 @@ static int64_t out_count(const red_t *r) { return r->outer * r->inner; }
 /* ---- many rows at once ---- */
 
 /* With inner == 1 every output reduces one contiguous row; when the
- * kernels can sum them, all rows are summed here (on two threads when the
- * work is large): res[k] = the sum of row k, transformed by t (with the
- * mean m[k] for KT_SQDEV).  Returns false to take the plain loops. */
-typedef struct rows_ctx {
-    const red_t *r;
-    int t;
-    const double *m;
-    double *res;
-} rows_ctx_t;
-
-static void rows_range(void *c_, int64_t lo, int64_t hi)
-{
-    rows_ctx_t *c = c_;
-    const red_t *r = c->r;
-    size_t es = (size_t)dtype_traits[r->dt].size;
-    const char *p = tensor_data(r->x);
-    for (int64_t k = lo; k < hi; k++)
-        kern_pwsum(r->dt, c->t, c->m ? c->m[k] : 0, p + (size_t)k * (size_t)r->n * es, r->n, &c->res[k]);
-}
-
+ * backend can sum them, all rows are summed there (on two threads when
+ * the work is large): res[k] = the sum of row k, transformed by t (with
+ * the mean m[k] for KT_SQDEV).  Returns false to take the plain loops. */
 static bool fast_rows(const red_t *r, const acc_t *a, int t, const double *m, double *res)
 {
     if (r->inner != 1 || r->n == 0 || !fast_ok(a, r->dt, 1)) return false;
-    rows_ctx_t c = { r, t, m, res };
-    /* many short rows: split the rows; one long row: kern_pwsum splits it */
-    if (out_count(r) > 1) kern_parallel(rows_range, &c, out_count(r), (double)r->n, 1);
-    else rows_range(&c, 0, 1);
-    return true;
+    bk_sum_t sm = { r->dt, t, 0, tensor_data(r->x), r->n, res };
+    return backend_get(BK_CPU)->sum_rows(&sm, out_count(r), m) == BK_OK;
 }
 
 /* ---- sum ---- */
@@ -338,11 +320,11 @@ static value_t *sum_impl(call_t *c)
         acc_t a = acc_for(r.dt, c->s);
         value_t *hold;
         double *res = scratch(&hold, no);
-        if (fast_rows(&r, &a, T_ID, NULL, res)) {
+        if (fast_rows(&r, &a, KT_ID, NULL, res)) {
             for (int64_t k = 0; k < no; k++) dtype_store_f64(r.dt, tensor_data(out), k, res[k]);
         } else {
             for (int64_t k = 0; k < no; k++) {
-                seq_t q = seq_for(&r, &a, k, T_ID);
+                seq_t q = seq_for(&r, &a, k, KT_ID);
                 dtype_store_f64(r.dt, tensor_data(out), k, seq_sum(&q, r.n));
             }
         }
@@ -404,12 +386,12 @@ static value_t *moment(call_t *c, int what)
     double cnt = (double)r.n;    /* exact below 2^53 elements; never rounded to fp16 */
     value_t *hold1, *hold2;
     double *sums = scratch(&hold1, no), *sq = NULL;
-    if (fast_rows(&r, &a, T_ID, NULL, sums)) {
+    if (fast_rows(&r, &a, KT_ID, NULL, sums)) {
         /* the same arithmetic as the loop below, with the sums from the kernels */
         if (what != M_MEAN) {
             sq = scratch(&hold2, no);
             for (int64_t k = 0; k < no; k++) sums[k] = R(&a, sums[k] / cnt);   /* the means */
-            fast_rows(&r, &a, T_SQDEV, sums, sq);
+            fast_rows(&r, &a, KT_SQDEV, sums, sq);
         }
         for (int64_t k = 0; k < no; k++) {
             double res;
@@ -433,12 +415,12 @@ static value_t *moment(call_t *c, int what)
         if (r.n == 0) {
             res = NAN;    /* NumPy warns "Mean of empty slice" and returns nan */
         } else {
-            seq_t q = seq_for(&r, &a, k, T_ID);
+            seq_t q = seq_for(&r, &a, k, KT_ID);
             double s = seq_sum(&q, r.n);
             if (what == M_MEAN) {
                 res = same ? R(&a, s / cnt) : s / cnt;
             } else {
-                q.t = T_SQDEV;
+                q.t = KT_SQDEV;
                 q.m = R(&a, s / cnt);
                 double ss = seq_sum(&q, r.n);
                 /* NumPy: divisor max(n - ddof, 0); 0 gives inf or nan. */
@@ -480,7 +462,8 @@ static int64_t find_ext(const red_t *r, int64_t k, bool want_max)
     }
     int64_t fi;
     if (r->inner == 1 &&
-        kern_find_ext(r->dt, (const char *)p + (size_t)base * (size_t)dtype_traits[r->dt].size, r->n, want_max, &fi))
+        backend_get(BK_CPU)->find_ext(r->dt, (const char *)p + (size_t)base * (size_t)dtype_traits[r->dt].size, r->n,
+                                      want_max, &fi) == BK_OK)
         return fi;
     double bv = ld(r->dt, p, base);
     if (bv != bv) return 0;
@@ -557,7 +540,7 @@ static double vec_norm(seq_t *q, int64_t n, int ord)
         }
         return m;
     }
-    q->t = ord == ORD_1 ? T_ABS : T_SQ;
+    q->t = ord == ORD_1 ? KT_ABS : KT_SQ;
     double s = seq_sum(q, n);
     if (ord == ORD_1) return s;
     return q->a->mode == ACC_SAME ? R(q->a, sqrt(s)) : sqrt(s);
@@ -638,7 +621,7 @@ static double mat_norm(const red_t *r, const acc_t *a, int ord)
     int64_t nv = by_col ? cols : rows, len = by_col ? rows : cols;
     double best = 0;
     for (int64_t v = 0; v < nv; v++) {
-        seq_t q = { a, r->dt, p, by_col ? v : v * cols, by_col ? cols : 1, T_ABS, 0 };
+        seq_t q = { a, r->dt, p, by_col ? v : v * cols, by_col ? cols : 1, KT_ABS, 0 };
         double s = seq_sum(&q, len);
         if (s != s) return s;
         if (s > best) best = s;
@@ -672,7 +655,7 @@ static value_t *norm_impl(call_t *c)
         if (ord == ORD_FRO) ord = ORD_2;
         int64_t no = out_count(&r);
         for (int64_t k = 0; k < no; k++) {
-            seq_t q = seq_for(&r, &a, k, T_ID);
+            seq_t q = seq_for(&r, &a, k, KT_ID);
             dtype_store_f64(odt, tensor_data(out), k, vec_norm(&q, r.n, ord));
         }
     }

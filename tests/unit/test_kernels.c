@@ -1,4 +1,4 @@
-/* test_kernels.c — the CPU fast paths (src/ops/kernels.h) against the plain
+/* test_kernels.c — the CPU fast paths (src/backend/: backend.h, cpu/kernels.h) against the plain
  * loops, and the numbers against outside references.
  *
  *   1. Every elementwise op of the op table (unary and binary), in fp16,
@@ -28,7 +28,7 @@
 #include "lang/value.h"
 #include "lang/error.h"
 #include "ops/ops.h"
-#include "ops/kernels.h"
+#include "backend/backend.h"
 #include "util/mem.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
@@ -120,11 +120,11 @@ static int64_t first_diff(const value_t *a, const value_t *b)
 static char diag[512];
 static bool same_both_ways(value_t *(*f)(void *), void *ctx, const char *what)
 {
-    kern_set_level(1);
+    bk_cpu_set_level(1);
     value_t *fast = f(ctx);
-    kern_set_level(0);
+    bk_cpu_set_level(0);
     value_t *plain = f(ctx);
-    kern_set_level(1);
+    bk_cpu_set_level(1);
     int64_t d = first_diff(fast, plain);
     if (d >= 0 && !diag[0]) {
         dtype_t dt = (dtype_t)plain->u.t.dtype;
@@ -509,12 +509,63 @@ static void test_memory(void)
     tap_ok(mem_cached() > 0, "freed large buffers are kept for reuse (%.1f MB cached)", (double)mem_cached() / 1e6);
 }
 
+/* ---- 0. the op table names the kernels; the backend's buffers ---- */
+
+/* Each op_def names its kernel (.kern): every kernel id of backend.h is
+ * named by exactly one op of the right kind, and no op names an id of
+ * another kind (a typo or a forgotten .kern fails here). */
+static void test_kernel_ids(void)
+{
+    int ku[KU_COUNT] = {0}, kb[KB_COUNT] = {0}, ka[KA_END] = {0};
+    int wrong = 0;
+    char bad[128] = "";
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *op = op_at(i);
+        int k = op->kern;
+        bool ok = op->kind == OPK_UNARY ? k >= 0 && k < KU_COUNT
+                : op->kind == OPK_BINARY ? k >= 0 && k < KB_COUNT
+                : k == 0 || (k >= KA_FIRST && k < KA_END);
+        if (!ok) { wrong++; if (!bad[0]) snprintf(bad, sizeof bad, "%s names %d", op->name, k); continue; }
+        if (!k) continue;
+        if (op->kind == OPK_UNARY) ku[k]++;
+        else if (op->kind == OPK_BINARY) kb[k]++;
+        else ka[k]++;
+    }
+    tap_ok(wrong == 0, "every op names a kernel id of its kind %s", bad);
+    int miss = 0;
+    for (int k = 1; k < KU_COUNT; k++) if (ku[k] != 1) { miss++; if (!bad[0]) snprintf(bad, sizeof bad, "KU %d: %d ops", k, ku[k]); }
+    for (int k = 1; k < KB_COUNT; k++) if (kb[k] != 1) { miss++; if (!bad[0]) snprintf(bad, sizeof bad, "KB %d: %d ops", k, kb[k]); }
+    for (int k = KA_FIRST; k < KA_END; k++) if (ka[k] != 1) { miss++; if (!bad[0]) snprintf(bad, sizeof bad, "KA %d: %d ops", k, ka[k]); }
+    tap_ok(miss == 0, "every kernel id is named by exactly one op %s", bad);
+}
+
+static void test_buffers(void)
+{
+    const backend_t *b = backend_get(BK_CPU);
+    tap_ok(b && b->device == BK_CPU && !strcmp(b->name, "cpu"), "backend_get(BK_CPU) is the CPU backend");
+    tap_ok(backend_get(BK_CUDA) == NULL || backend_get(BK_CUDA)->device == BK_CUDA, "backend_get(BK_CUDA): none or the CUDA one");
+    if (!b) return;
+    double host[5] = { 1.5, -0.0, 3, 1e300, -7 }, back[5] = {0};
+    size_t sz = sizeof host;
+    char *d = b->buf_alloc(sz, true), *e = b->buf_alloc(sz, false);
+    bool zero = true;
+    for (size_t i = 0; i < sz; i++) zero &= d[i] == 0;
+    tap_ok(zero, "buf_alloc(zero) gives zeroed memory");
+    bool ok = b->buf_set(d, host, sz) == BK_OK && backend_copy(BK_CPU, e, BK_CPU, d, sz) == BK_OK &&
+              b->buf_get(back, e, sz) == BK_OK;
+    tap_ok(ok && !memcmp(host, back, sz), "buf_set, backend_copy, buf_get give the bytes back");
+    b->buf_free(d, sz);
+    b->buf_free(e, sz);
+}
+
 int main(void)
 {
     S = session_new();
-    int old = kern_set_level(1);
-    vec = kern_level() > 0;
-    kern_set_level(old);
+    test_kernel_ids();
+    test_buffers();
+    int old = bk_cpu_set_level(1);
+    vec = bk_cpu_level() > 0;
+    bk_cpu_set_level(old);
     if (!vec) tap_diag("%s: the bit-exactness checks skip", NO_VEC);
     err_frame_t f;
     if (err_try(&f) == 0) {

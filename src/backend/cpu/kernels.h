@@ -1,10 +1,10 @@
-/* kernels.h — the CPU fast paths behind the elementwise ops, reductions
+/* kernels.h — inside the CPU backend only: the fast paths behind the elementwise ops, reductions
  * and conversions: vector kernels chosen at run time (AVX2 + FMA + F16C
  * when the CPU has them, checked once with __builtin_cpu_supports), blocked
  * fp16/bf16 <-> fp32 conversion, and two threads for large work.
  *
  * The contract (the CPU-speed issue): every elementwise result is bit
- * identical to the plain loops of elementwise.c (load into the compute
+ * identical to the plain loops of cpu.c (load into the compute
  * type, apply the op's scalar kernel, round once): the vector kernels use
  * the same IEEE operations lane by lane, SLEEF's deterministic (finz)
  * vector functions whose bits equal the scalar purecfma ones math.c calls,
@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "tensor/dtype.h"
+#include "backend/backend.h"
 
 struct op_def;
 
@@ -73,9 +74,9 @@ bool kern_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t 
 
 /* NumPy's pairwise sum (reduce.c pw_sum) of n contiguous elements of dtype
  * dt (fp16/bf16/fp32 accumulate in fp32, fp64 in fp64), each element first
- * transformed by t: 0 itself, 1 |x|, 2 x*x, 3 (x - m)^2 (each step rounded
- * to the accumulator).  Returns false when dt or the CPU has no fast path. */
-enum { KT_ID, KT_ABS, KT_SQ, KT_SQDEV };
+ * transformed by t (backend.h KT_*: 0 itself, 1 |x|, 2 x*x, 3 (x - m)^2;
+ * each step rounded to the accumulator).  Returns false when dt or the CPU
+ * has no fast path. */
 bool kern_pwsum(dtype_t dt, int t, double m, const void *p, int64_t n, double *res);
 
 /* Index of the first NaN, else of the first largest (want_max) or smallest
@@ -89,15 +90,16 @@ typedef void (*kern_range_fn)(void *ctx, int64_t lo, int64_t hi);
 void kern_parallel(kern_range_fn fn, void *ctx, int64_t n, double cost, int64_t align);
 int kern_threads(void);
 
+/* ---- the activations (kern_act.c) ---- */
+/* The backend's unary kernel for an activation id (backend.h KA_*). */
+bk_status_t bk_cpu_act(const bk_unary_t *u);
+/* Whether the activation has an fp32 block kernel (sigmoid), and it and
+ * its fp64 kernel (default parameters) over a block, for fused chains. */
+bool kact_blockable(int kern);
+void kact_blk32(int kern, float *o, const float *x, int64_t n);
+void kact_blk64(int kern, double *o, const double *x, int64_t n);
+
 /* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c) ---- */
-enum {
-    KU_NONE, KU_EXP, KU_LOG, KU_LOG1P, KU_EXPM1, KU_SIN, KU_COS, KU_TANH, KU_ERF,
-    KU_SQRT, KU_ABS, KU_FLOOR, KU_ROUND, KU_ISNAN, KU_ISINF, KU_ISFIN, KU_COUNT
-};
-enum {
-    KB_NONE, KB_ADD, KB_SUB, KB_MUL, KB_DIV, KB_LT, KB_LE, KB_GT, KB_GE, KB_EQ, KB_NE,
-    KB_MAX, KB_MIN, KB_COUNT
-};
 void kavx2_un32(int k, float *o, const float *a, int64_t n);
 void kavx2_un64(int k, double *o, const double *a, int64_t n);
 /* sa, sb: 1 contiguous, 0 one value repeated */

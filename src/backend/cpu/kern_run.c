@@ -7,7 +7,7 @@
  * Built with the project's ordinary flags: no vector instruction is used
  * here, only calls into kern_avx2.c after kern_level() says the CPU has
  * AVX2, FMA and F16C. */
-#include "ops/kernels.h"
+#include "backend/cpu/kernels.h"
 #include "ops/ops.h"
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,38 +38,12 @@ int kern_set_level(int l)
     return old;
 }
 
-/* ---- the op -> kernel maps (by name: the op table stays the one place
- * an op is declared; this only says which ops have vector twins) ---- */
-
-static const struct { const char *name; int k; } un_names[] = {
-    {"exp", KU_EXP}, {"log", KU_LOG}, {"log1p", KU_LOG1P}, {"expm1", KU_EXPM1}, {"sin", KU_SIN},
-    {"cos", KU_COS}, {"tanh", KU_TANH}, {"erf", KU_ERF}, {"sqrt", KU_SQRT}, {"abs", KU_ABS},
-    {"floor", KU_FLOOR}, {"round", KU_ROUND}, {"isnan", KU_ISNAN}, {"isinf", KU_ISINF}, {"isfinite", KU_ISFIN},
-};
-static const struct { const char *name; int k; } bin_names[] = {
-    {"add", KB_ADD}, {"subtract", KB_SUB}, {"multiply", KB_MUL}, {"divide", KB_DIV}, {"less", KB_LT},
-    {"less_equal", KB_LE}, {"greater", KB_GT}, {"greater_equal", KB_GE}, {"equal", KB_EQ},
-    {"not_equal", KB_NE}, {"maximum", KB_MAX}, {"minimum", KB_MIN},
-};
-
-/* A small cache op pointer -> kernel id (ids found by name once). */
-#define MAPN 64
-static const op_def_t *map_op[MAPN];
-static int map_k[MAPN], map_n;
-
-static int kernel_id(const op_def_t *op)
+/* The vector kernel an op names in its op_def (backend.h KU_* / KB_*);
+ * 0 for ops of other kinds (an activation's KA_* id runs through
+ * kern_act.c's block kernels here). */
+static inline int kernel_id(const op_def_t *op)
 {
-    for (int i = 0; i < map_n; i++) if (map_op[i] == op) return map_k[i];
-    int k = 0;
-    if (op->kind == OPK_UNARY) {
-        for (size_t i = 0; i < sizeof un_names / sizeof un_names[0]; i++)
-            if (!strcmp(op->name, un_names[i].name)) k = un_names[i].k;
-    } else if (op->kind == OPK_BINARY) {
-        for (size_t i = 0; i < sizeof bin_names / sizeof bin_names[0]; i++)
-            if (!strcmp(op->name, bin_names[i].name)) k = bin_names[i].k;
-    }
-    if (map_n < MAPN) { map_op[map_n] = op; map_k[map_n] = k; map_n++; }
-    return k;
+    return op->kind == OPK_UNARY || op->kind == OPK_BINARY ? op->kern : 0;
 }
 
 /* Rough cost per element, for the threading threshold. */
@@ -275,10 +249,12 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
 {
     un_ctx_t *c = c_;
     int64_t n = hi - lo;
+    int ka = c->op->kind == OPK_FUNC ? c->op->kern : 0;   /* an activation (fused chains) */
     if (c->dt == DT_FP64) {
         double *o = (double *)c->out + lo;
         const double *a = (const double *)c->in + lo;
         if (c->k) kavx2_un64(c->k, o, a, n);
+        else if (ka) kact_blk64(ka, o, a, n);
         else for (int64_t i = 0; i < n; i++) o[i] = c->op->f64(a[i]);
         return;
     }
@@ -286,7 +262,7 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         float *o = (float *)c->out + lo;
         const float *a = (const float *)c->in + lo;
         if (c->k) kavx2_un32(c->k, o, a, n);
-        else if (c->op->blk32) c->op->blk32(o, a, n);
+        else if (ka) kact_blk32(ka, o, a, n);
         else for (int64_t i = 0; i < n; i++) o[i] = c->op->f32(a[i]);
         return;
     }
@@ -295,7 +271,7 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         int64_t m = n - i < BLK ? n - i : BLK;
         to_f32(t, c->dt, (const uint16_t *)c->in + lo + i, m);
         if (c->k) kavx2_un32(c->k, t, t, m);
-        else if (c->op->blk32) c->op->blk32(t, t, m);
+        else if (ka) kact_blk32(ka, t, t, m);
         else for (int64_t j = 0; j < m; j++) t[j] = c->op->f32(t[j]);
         from_f32(c->dt, (uint16_t *)c->out + lo + i, t, m);
     }
@@ -448,7 +424,8 @@ bool kern_unary_ok(const op_def_t *op, dtype_t dt)
 {
     if (!kern_level() || !is_f(dt)) return false;
     int k = kernel_id(op);
-    return dt == DT_FP64 ? op->f64 || k : op->f32 || k || op->blk32;
+    if (op->kind == OPK_FUNC) return kact_blockable(op->kern);
+    return dt == DT_FP64 ? op->f64 || k : op->f32 || k;
 }
 
 void kern_unary_blk(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)

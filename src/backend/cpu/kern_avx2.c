@@ -12,7 +12,7 @@
  * whose results equal the scalar Sleef_finz_*1_u10purecfma ones.
  * A tail of fewer than 8 (fp64: 4) elements goes through a padded buffer,
  * so it sees the same instructions. */
-#include "ops/kernels.h"
+#include "backend/cpu/kernels.h"
 #include <immintrin.h>
 #include <string.h>
 #include <stdint.h>

@@ -1,0 +1,203 @@
+/* backend.h — the one door between the ops and the machines that compute.
+ *
+ * In the spirit of ggml's ggml-backend (ggml-backend-impl.h): a backend is a
+ * struct of function pointers (buffers and kernels) behind a registry,
+ * backend_get(device).  The ops in src/ops/ are front ends: they check
+ * arguments, resolve weak scalars (one set of promotion rules), allocate
+ * the output on the inputs' device and call a kernel here.  Nothing outside
+ * src/backend/ calls a kernel.  The CPU backend (src/backend/cpu/) holds
+ * the plain loops, the AVX2 kernels, the thread pool and the BLAS loading;
+ * a CUDA backend goes beside it in src/backend/cuda/.
+ *
+ * Which kernel an op runs is a fact of its op_def (`.kern`, one of the ids
+ * below); the scalar reference functions an op_def also names (f32, f64,
+ * b32, b64, i64, u64) are what the plain loops run, and every
+ * vector kernel gives exactly their bits (tests/unit/test_kernels).
+ *
+ * Statuses: every kernel returns BK_OK, or BK_UNSUPPORTED (it did nothing:
+ * this backend has no kernel for these dtypes or this op; the front end
+ * says so or takes another route).  Memory: buffers come from the device's
+ * allocator; on the CPU that is mem.c's choke point, which raises ERR_LIMIT
+ * (longjmp) past the memory limit like every allocation in nnpad.  The
+ * CPU's plain loops run on the calling thread and honour Ctrl-C through
+ * err_check_interrupt (which unwinds to the statement); the exact int64
+ * kernels raise an overflow error at the span they are given.  Kernels on
+ * the worker thread never raise and never allocate.
+ *
+ * Pointers are device pointers of the backend's device; shapes and counts
+ * are in elements, strides in bytes (as ggml's nb[]).
+ */
+#ifndef NN_BACKEND_H
+#define NN_BACKEND_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "tensor/dtype.h"
+#include "lang/error.h"
+
+struct op_def;
+
+typedef enum bk_status { BK_OK = 0, BK_UNSUPPORTED = 1 } bk_status_t;
+
+typedef enum bk_device { BK_CPU = 0, BK_CUDA = 1, BK_NDEVICES } bk_device_t;
+
+/* ---- kernel ids: an op_def names one in `.kern` (0: the plain loop of
+ * its scalar function only) ---- */
+
+/* OPK_UNARY ops */
+enum {
+    KU_NONE, KU_EXP, KU_LOG, KU_LOG1P, KU_EXPM1, KU_SIN, KU_COS, KU_TANH, KU_ERF,
+    KU_SQRT, KU_ABS, KU_FLOOR, KU_ROUND, KU_ISNAN, KU_ISINF, KU_ISFIN, KU_COUNT
+};
+/* OPK_BINARY ops */
+enum {
+    KB_NONE, KB_ADD, KB_SUB, KB_MUL, KB_DIV, KB_LT, KB_LE, KB_GT, KB_GE, KB_EQ, KB_NE,
+    KB_MAX, KB_MIN, KB_COUNT
+};
+
+/* OPK_FUNC activations (src/ops/activations.c; kernels in
+ * src/backend/cpu/kern_act.c): a range of their own, so an id says which
+ * kind of kernel it is */
+enum {
+    KA_FIRST = 64,
+    KA_LINEAR = KA_FIRST, KA_SIGMOID, KA_SIGMOID_D, KA_LOG_SIGMOID, KA_LOG_SIGMOID_D, KA_TANH_D,
+    KA_RELU, KA_RELU_D, KA_RELU6, KA_RELU6_D, KA_LEAKY_RELU, KA_LEAKY_RELU_D, KA_ELU, KA_ELU_D,
+    KA_SELU, KA_SELU_D, KA_GELU, KA_GELU_D, KA_GELU_D2, KA_SWISH, KA_SWISH_D, KA_SOFTPLUS,
+    KA_SOFTSIGN, KA_SOFTSIGN_D, KA_HARD_SIGMOID, KA_HARD_SIGMOID_D, KA_END
+};
+
+/* ---- kernel arguments ---- */
+
+/* Unary elementwise: out[i] = f(in[i]) for n contiguous elements of dtype
+ * dt (both), computed in dt's compute type and rounded once; int64 runs
+ * the op's exact u64 kernel (errors at span).  An activation (op->kern a
+ * KA_* id) computes in fp64 from the exact input and rounds once (sigmoid
+ * in fp32 below fp64), with its parameter (leaky_relu's slope, elu's
+ * alpha) and variant (gelu's approximate, hard_sigmoid's keras2). */
+typedef struct bk_unary {
+    const struct op_def *op;
+    dtype_t dt;
+    void *out;
+    const void *in;
+    int64_t n;
+    span_t span;
+    double param;
+    int variant;
+} bk_unary_t;
+
+/* Binary elementwise with broadcasting: out (dtype dto, contiguous, of
+ * shape[0..nd)) from a (dtype da) and b (dtype db) read at byte strides
+ * sta/stb (0 along a broadcast dimension; the broadcaster's strides).
+ * dto is the compute dtype's output: fp16/bf16/fp32 (with a and b among
+ * fp16/bf16/fp32/int-free), fp64, or int64 with both operands int64 (the
+ * op's exact i64 kernel; errors at span). */
+typedef struct bk_binary {
+    const struct op_def *op;
+    dtype_t dto, da, db;
+    void *out;
+    const void *a, *b;
+    int nd;
+    const int64_t *shape;
+    const int64_t *sta, *stb;   /* bytes */
+    span_t span;
+} bk_binary_t;
+
+/* Pairwise sum (NumPy's pairwise_sum, blocks of 128, 8 accumulators) of n
+ * contiguous elements of a float dtype dt, accumulated in fp32 (fp64 for
+ * fp64), each element first transformed by t: x, |x|, x*x or (x - m)^2. */
+enum { KT_ID, KT_ABS, KT_SQ, KT_SQDEV };
+typedef struct bk_sum {
+    dtype_t dt;
+    int t;
+    double m;
+    const void *p;
+    int64_t n;
+    double *res;
+} bk_sum_t;
+
+/* Matrix product of row-major n x k and k x m matrices of dtype dt,
+ * C = A B, each element one dot product: fp32 or fp64 accumulated in dt
+ * (any order: BLAS); int64 exact (overflow is an error at span); with
+ * same, any float dtype with every product and running sum rounded to dt,
+ * strictly left to right (:accumulate same). */
+typedef struct bk_matmul {
+    dtype_t dt;
+    int n, m, k;
+    const void *a, *b;
+    void *c;
+    bool same;
+    span_t span;
+} bk_matmul_t;
+
+/* A fused elementwise chain (graph passes): op k reads the chain's earlier
+ * results (q >= 0) or an outside tensor at p, contiguous (stride 1) or one
+ * repeated value (stride 0), and writes its dtype dto; the last op's
+ * result is the output (n elements at out).  Every op rounds to its dtype
+ * as the eager op does, so the bits are eager's. */
+typedef struct bk_chain_arg { int q; int stride; dtype_t dt; const void *p; } bk_chain_arg_t;
+typedef struct bk_chain_op { const struct op_def *op; bool bin; dtype_t dto; bk_chain_arg_t a[2]; } bk_chain_op_t;
+#define BK_CHAIN_MAX 64
+typedef struct bk_chain {
+    int len;
+    bk_chain_op_t op[BK_CHAIN_MAX];
+    void *out;
+    int64_t n;
+} bk_chain_t;
+
+/* ---- the backend ---- */
+
+typedef struct backend {
+    const char *name;           /* "cpu" */
+    bk_device_t device;
+
+    /* Buffers.  alloc: bytes of device memory (zeroed when zero), freed by
+     * free with the same size.  set/get copy between host memory and the
+     * device, copy within the device. */
+    void *(*buf_alloc)(size_t bytes, bool zero);
+    void (*buf_free)(void *p, size_t bytes);
+    bk_status_t (*buf_set)(void *dst, const void *host, size_t bytes);
+    bk_status_t (*buf_get)(void *host, const void *src, size_t bytes);
+    bk_status_t (*buf_copy)(void *dst, const void *src, size_t bytes);
+
+    /* Kernels. */
+    bk_status_t (*unary)(const bk_unary_t *u);
+    bk_status_t (*binary)(const bk_binary_t *b);
+    /* n elements from dtype `from` to `to`: floats round once (RNE, NaN
+     * kept); to int64 is the front end's (it raises on NaN). */
+    bk_status_t (*convert)(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
+    /* n elements of es bytes (1, 2, 4, 8) set to the bits at val */
+    bk_status_t (*fill)(void *dst, int es, const void *val, int64_t n);
+    /* sum: one sequence; sum_rows: rows of n at p + k*n elements, k < rows,
+     * res[k] (with the mean m[k] for KT_SQDEV when m is not NULL) */
+    bk_status_t (*sum)(const bk_sum_t *s);
+    bk_status_t (*sum_rows)(const bk_sum_t *s, int64_t rows, const double *m);
+    /* index of the first NaN, else of the first largest (want_max) or
+     * smallest of n >= 1 contiguous float elements */
+    bk_status_t (*find_ext)(dtype_t dt, const void *p, int64_t n, bool want_max, int64_t *idx);
+    bk_status_t (*matmul)(const bk_matmul_t *mm);
+    /* BK_UNSUPPORTED (nothing done) when some op of the chain has no block
+     * kernel for its dtypes: the graph then runs the ops one by one */
+    bk_status_t (*chain)(const bk_chain_t *ch);
+    /* Whether chain can run this OPK_FUNC op (an activation) in blocks
+     * with its eager bits: the graph pass fuses only those. */
+    bool (*chain_takes)(const struct op_def *op);
+} backend_t;
+
+/* The backend of a device, or NULL when this build or machine has none
+ * (inline: every op asks, and a one-element op costs about 0.1 µs). */
+extern const backend_t *const bk_registry[BK_NDEVICES];
+static inline const backend_t *backend_get(bk_device_t device)
+{
+    return (unsigned)device < BK_NDEVICES ? bk_registry[device] : NULL;
+}
+/* Copy bytes between devices (through the host when neither side can
+ * reach the other). */
+bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, const void *src, size_t bytes);
+
+/* The CPU's kernel level (0 plain C, 1 AVX2+FMA+F16C; NNPAD_KERNELS=plain
+ * gives 0), for the tests that compare the two paths: bk_cpu_set_level
+ * returns the old level and clamps to what the CPU has. */
+int bk_cpu_level(void);
+int bk_cpu_set_level(int level);
+
+#endif

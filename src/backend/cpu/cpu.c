@@ -1,0 +1,282 @@
+/* cpu.c — the CPU backend (backend.h): host memory from mem.c, and for
+ * every kernel first the fast path of kern_run.c / kern_avx2.c (AVX2,
+ * fp16/bf16 in fp32 blocks, two threads for large work) and otherwise the
+ * plain loops below, which are the reference: load each element into the
+ * compute type (fp32 for fp16/bf16/fp32, fp64 for fp64), apply the op's
+ * scalar function, round once to the output dtype.  The fast paths give
+ * exactly these loops' bits (tests/unit/test_kernels); NNPAD_KERNELS=plain
+ * takes the loops, NNPAD_THREADS=1 keeps one thread, NNPAD_BLAS=none
+ * multiplies matrices without OpenBLAS (blas.c).
+ *
+ * Rounding (DESIGN.md §3): for + - * / and sqrt the fp32 result rounded to
+ * fp16/bf16 is exactly the IEEE-correct narrow result, since fp32 has more
+ * than 2p+2 bits for p = 11 and 8 (Goldberg 1991 / Figueroa 1995: double
+ * rounding is innocuous then). */
+#include "backend/backend.h"
+#include "backend/cpu/kernels.h"
+#include "backend/cpu/cpu.h"
+#include "ops/ops.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include <string.h>
+#include <stdatomic.h>
+
+/* ---- buffers ---- */
+
+static void *cpu_alloc(size_t bytes, bool zero) { return zero ? mem_alloc(bytes) : mem_alloc_raw(bytes); }
+static void cpu_free(void *p, size_t bytes) { mem_free(p, bytes); }
+static bk_status_t cpu_copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes) memmove(dst, src, bytes);
+    return BK_OK;
+}
+
+/* ---- loading and storing in the compute type ---- */
+
+static inline float ld32(dtype_t dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case DT_FP16: return dtype_f16_to_f32(((const uint16_t *)p)[i]);
+    case DT_BF16: return dtype_bf16_to_f32(((const uint16_t *)p)[i]);
+    case DT_FP32: return ((const float *)p)[i];
+    case DT_FP64: return (float)((const double *)p)[i];
+    case DT_INT64: return (float)((const int64_t *)p)[i];
+    default: return (float)dtype_load_f64(dt, p, i);   /* fp8: exact in fp32 */
+    }
+}
+
+static inline double ld64(dtype_t dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case DT_FP16: return dtype_f16_to_f64(((const uint16_t *)p)[i]);
+    case DT_BF16: return dtype_bf16_to_f64(((const uint16_t *)p)[i]);
+    case DT_FP32: return ((const float *)p)[i];
+    case DT_FP64: return ((const double *)p)[i];
+    case DT_INT64: return (double)((const int64_t *)p)[i];
+    default: return dtype_load_f64(dt, p, i);   /* fp8 */
+    }
+}
+
+static inline void st32(dtype_t dt, void *p, int64_t i, float x)
+{
+    switch (dt) {
+    case DT_FP16: ((uint16_t *)p)[i] = dtype_f32_to_f16(x); break;
+    case DT_BF16: ((uint16_t *)p)[i] = dtype_f32_to_bf16(x); break;
+    case DT_FP32: ((float *)p)[i] = x; break;
+    default: dtype_store_f64(dt, p, i, x); break;   /* fp8: computed in fp32, rounded back once */
+    }
+}
+
+/* ---- unary ---- */
+
+static bk_status_t cpu_unary(const bk_unary_t *u)
+{
+    const op_def_t *op = u->op;
+    int64_t n = u->n;
+    if (op->kern >= KA_FIRST) return bk_cpu_act(u);
+    if (u->dt == DT_INT64) {
+        if (!op->u64) return BK_UNSUPPORTED;
+        const int64_t *a = u->in;
+        int64_t *o = u->out;
+        for (int64_t i = 0; i < n; i++) o[i] = op->u64(a[i], u->span);
+        return BK_OK;
+    }
+    if (kern_unary(op, u->dt, u->out, u->in, n)) return BK_OK;
+    if (u->dt == DT_FP64) {
+        if (!op->f64) return BK_UNSUPPORTED;
+        const double *a = u->in;
+        double *o = u->out;
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFF) == 0) err_check_interrupt();
+            o[i] = op->f64(a[i]);
+        }
+        return BK_OK;
+    }
+    if (!op->f32) return BK_UNSUPPORTED;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        st32(u->dt, u->out, i, op->f32(ld32(u->dt, u->in, i)));
+    }
+    return BK_OK;
+}
+
+/* ---- binary ---- */
+
+/* One element of the plain loop: a at element ia, b at ib, out at i. */
+static inline __attribute__((always_inline)) void bin_one(const bk_binary_t *b, const void *pa, int64_t ia, const void *pb, int64_t ib, int64_t i)
+{
+    const op_def_t *op = b->op;
+    if (b->dto == DT_INT64)
+        ((int64_t *)b->out)[i] = op->i64(((const int64_t *)pa)[ia], ((const int64_t *)pb)[ib], b->span);
+    else if (b->dto == DT_FP64)
+        ((double *)b->out)[i] = op->b64(ld64(b->da, pa, ia), ld64(b->db, pb, ib));
+    else
+        st32(b->dto, b->out, i, op->b32(ld32(b->da, pa, ia), ld32(b->db, pb, ib)));
+}
+
+/* A byte stride in elements (INT64_MIN: not a whole number of them); the
+ * common strides (one element, a broadcast 0) without a division, since
+ * one-element ops run this per call. */
+static inline int64_t elem_stride(int64_t bytes, int64_t es)
+{
+    if (bytes == es) return 1;
+    if (bytes == 0) return 0;
+    return bytes % es ? INT64_MIN : bytes / es;
+}
+
+static bk_status_t binary_walk(const bk_binary_t *b, int64_t n, const int64_t *sta, const int64_t *stb);
+
+/* The many-element case of cpu_binary. */
+static __attribute__((noinline)) bk_status_t binary_n(const bk_binary_t *b, int64_t n)
+{
+    const op_def_t *op = b->op;
+    bool ints = b->dto == DT_INT64;
+    int nd = b->nd;
+    size_t ea = (size_t)dtype_traits[b->da].size, eb = (size_t)dtype_traits[b->db].size;
+    /* the kernels and the loops below index elements: byte strides of whole elements */
+    int64_t sta[NN_MAX_DIMS], stb[NN_MAX_DIMS];
+    bool flat = true;
+    for (int d = 0; d < nd; d++) {
+        sta[d] = elem_stride(b->sta[d], (int64_t)ea);
+        stb[d] = elem_stride(b->stb[d], (int64_t)eb);
+        if (sta[d] == INT64_MIN || stb[d] == INT64_MIN) return BK_UNSUPPORTED;
+    }
+    /* contiguous operands of the output's shape: one flat loop */
+    {
+        int64_t s = 1;
+        for (int d = nd - 1; d >= 0; d--) {
+            if (b->shape[d] != 1 && (sta[d] != s || stb[d] != s)) flat = false;
+            s *= b->shape[d];
+        }
+    }
+    if (flat) {
+        int64_t one[1] = { 1 };
+        if (!ints && kern_binary(op, b->dto, b->out, b->da, b->a, one, b->db, b->b, one, 1, &n)) return BK_OK;
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFF) == 0xFFFF) err_check_interrupt();
+            bin_one(b, b->a, i, b->b, i, i);
+        }
+        return BK_OK;
+    }
+    if (!ints && kern_binary(op, b->dto, b->out, b->da, b->a, sta, b->db, b->b, stb, nd, b->shape)) return BK_OK;
+    return binary_walk(b, n, sta, stb);
+}
+
+/* The plain walk: an odometer over the output's index. */
+static bk_status_t binary_walk(const bk_binary_t *b, int64_t n, const int64_t *sta, const int64_t *stb)
+{
+    int nd = b->nd;
+    int64_t idx[NN_MAX_DIMS] = {0}, oa = 0, ob = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        bin_one(b, b->a, oa, b->b, ob, i);
+        for (int d = nd - 1; d >= 0; d--) {
+            idx[d]++;
+            oa += sta[d];
+            ob += stb[d];
+            if (idx[d] < b->shape[d]) break;
+            oa -= sta[d] * b->shape[d];
+            ob -= stb[d] * b->shape[d];
+            idx[d] = 0;
+        }
+    }
+    return BK_OK;
+}
+
+static bk_status_t cpu_binary(const bk_binary_t *b)
+{
+    const op_def_t *op = b->op;
+    if (b->dto == DT_INT64 ? !op->i64 : b->dto == DT_FP64 ? !op->b64 : !op->b32) return BK_UNSUPPORTED;
+    int64_t n = 1;
+    for (int d = 0; d < b->nd; d++) n *= b->shape[d];
+    if (n == 1) {   /* one element (scalars, counters): nothing to walk */
+        bin_one(b, b->a, 0, b->b, 0, 0);
+        return BK_OK;
+    }
+    return binary_n(b, n);
+}
+
+/* ---- conversion, fill ---- */
+
+static bk_status_t cpu_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n)
+{
+    /* to int64 from a float is the front end's (NaN and range are errors) */
+    if (to == DT_INT64 && from != DT_INT64) return BK_UNSUPPORTED;
+    if (!kern_convert(to, dst, from, src, n)) dtype_convert(to, dst, from, src, n);
+    return BK_OK;
+}
+
+static bk_status_t cpu_fill(void *dst, int es, const void *val, int64_t n)
+{
+    if (es != 1 && es != 2 && es != 4 && es != 8) return BK_UNSUPPORTED;
+    kern_fill(dst, es, val, n);
+    return BK_OK;
+}
+
+/* ---- reductions ---- */
+
+static bool sum_ok(dtype_t dt)
+{
+    return kern_level() && (dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64);
+}
+
+static bk_status_t cpu_sum(const bk_sum_t *s)
+{
+    if (!sum_ok(s->dt)) return BK_UNSUPPORTED;
+    return kern_pwsum(s->dt, s->t, s->m, s->p, s->n, s->res) ? BK_OK : BK_UNSUPPORTED;
+}
+
+typedef struct rows_ctx { const bk_sum_t *s; const double *m; } rows_ctx_t;
+
+static void rows_range(void *c_, int64_t lo, int64_t hi)
+{
+    rows_ctx_t *c = c_;
+    const bk_sum_t *s = c->s;
+    size_t es = (size_t)dtype_traits[s->dt].size;
+    for (int64_t k = lo; k < hi; k++)
+        kern_pwsum(s->dt, s->t, c->m ? c->m[k] : 0, (const char *)s->p + (size_t)k * (size_t)s->n * es, s->n,
+                   &s->res[k]);
+}
+
+static bk_status_t cpu_sum_rows(const bk_sum_t *s, int64_t rows, const double *m)
+{
+    if (!sum_ok(s->dt) || s->n == 0) return BK_UNSUPPORTED;
+    rows_ctx_t c = { s, m };
+    /* many short rows: split the rows; one long row: kern_pwsum splits it */
+    if (rows > 1) kern_parallel(rows_range, &c, rows, (double)s->n, 1);
+    else rows_range(&c, 0, rows);
+    return BK_OK;
+}
+
+static bk_status_t cpu_find_ext(dtype_t dt, const void *p, int64_t n, bool want_max, int64_t *idx)
+{
+    return kern_find_ext(dt, p, n, want_max, idx) ? BK_OK : BK_UNSUPPORTED;
+}
+
+static bool cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC && kact_blockable(op->kern); }
+
+/* ---- the backend ---- */
+
+const backend_t bk_cpu_backend = {
+    .name = "cpu",
+    .device = BK_CPU,
+    .buf_alloc = cpu_alloc,
+    .buf_free = cpu_free,
+    .buf_set = cpu_copy,
+    .buf_get = cpu_copy,
+    .buf_copy = cpu_copy,
+    .unary = cpu_unary,
+    .binary = cpu_binary,
+    .convert = cpu_convert,
+    .fill = cpu_fill,
+    .sum = cpu_sum,
+    .sum_rows = cpu_sum_rows,
+    .find_ext = cpu_find_ext,
+    .matmul = bk_cpu_matmul,
+    .chain = bk_cpu_chain,
+    .chain_takes = cpu_chain_takes,
+};
+
+
+int bk_cpu_level(void) { return kern_level(); }
+int bk_cpu_set_level(int level) { return kern_set_level(level); }
