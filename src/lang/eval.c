@@ -710,7 +710,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
         err_raise(ERR_SHAPE, target->span, "shape mismatch: the selection has shape %s but the value has shape %s", a, b);
     }
     (void)total;
-    value_t *w = t->refs > 1 ? tensor_copy(t) : val_ref(t);
+    value_t *w = !tensor_is_unique(t) ? tensor_copy(t) : val_ref(t);   /* a view may share t's storage: tensor.h */
     w->u.t.weak = 0;
     sctx_t c = { tensor_data(w), (size_t)dtype_traits[w->u.t.dtype].size, (dtype_t)w->u.t.dtype, v, v->u.t.size };
     sel_walk(w->u.t.shape, &sel, scatter_cb, &c);
