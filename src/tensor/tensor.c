@@ -5,26 +5,11 @@
 
 /* ---- storage ---- */
 
-/* Small storage (INLINE_MAX bytes or less) is one allocation with its data
- * behind the struct: the per-op cost on scalars is mostly malloc
- * (bench/README.md).  Larger data is its own allocation, so that it gets
- * mem.c's recycled, 2 MiB-aligned large blocks. */
-#define INLINE_MAX 64
 _Static_assert(sizeof(storage_t) % 16 == 0, "inline data stays 16-byte aligned");
 
-storage_t *storage_new(int device, size_t bytes, bool zero)
+storage_t *storage_new_block(int device, size_t bytes, bool zero)
 {
     NN_ASSERT(device == NN_DEV_CPU);
-    if (bytes <= INLINE_MAX) {
-        storage_t *st = zero ? mem_alloc(sizeof *st + bytes) : mem_alloc_raw(sizeof *st + bytes);
-        st->refs = 1;
-        st->device = device;
-        st->inline_data = true;
-        st->borrowed = false;
-        st->bytes = bytes;
-        st->data = st + 1;
-        return st;
-    }
     storage_t *st = mem_alloc(sizeof *st);
     err_frame_t f;
     if (err_try(&f) == 0) {
@@ -51,9 +36,8 @@ storage_t *storage_borrow(int device, void *data, size_t bytes)
     return st;
 }
 
-void storage_unref(storage_t *st)
+void storage_free(storage_t *st)
 {
-    if (!st || --st->refs > 0) return;
     if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }
     if (!st->borrowed) mem_free(st->data, st->bytes);
     mem_free(st, sizeof *st);
@@ -76,21 +60,6 @@ int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span)
     return n;
 }
 
-void tensor_layout(tensor_t *t, dtype_t dt, int ndim, const int64_t *shape, int64_t size)
-{
-    t->dtype = (uint8_t)dt;
-    t->ndim = ndim;
-    t->size = size;
-    int64_t s = dtype_traits[dt].size;
-    for (int d = ndim - 1; d >= 0; d--) {
-        t->shape[d] = shape[d];
-        t->strides[d] = s;
-        s *= shape[d];
-    }
-    t->offset = 0;
-    t->contig = 1;
-}
-
 /* Contiguous: the strides are the row-major ones, ignoring axes of length
  * 1 (their stride never multiplies a non-zero index); an empty tensor is. */
 void tensor_update_contig(tensor_t *t)
@@ -103,12 +72,6 @@ void tensor_update_contig(tensor_t *t)
         s *= t->shape[d];
     }
     t->contig = c;
-}
-
-void tensor_release(tensor_t *t)
-{
-    storage_unref(t->st);
-    t->st = NULL;
 }
 
 /* ---- strided reads ---- */

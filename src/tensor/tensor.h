@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include "tensor/dtype.h"
 #include "lang/error.h"
+#include "util/mem.h"
 
 #define NN_MAX_DIMS 8
 
@@ -54,12 +55,31 @@ typedef struct storage {
 } storage_t;
 
 /* The one place storage is allocated: `bytes` of data on `device`, zeroed
- * when zero is set (else uninitialised: the caller writes every byte). */
-storage_t *storage_new(int device, size_t bytes, bool zero);
+ * when zero is set (else uninitialised: the caller writes every byte).
+ * Small host storage (STORAGE_INLINE_MAX bytes or less) is one allocation
+ * with its data behind the struct, inline here: the per-op cost on scalars
+ * is mostly allocation (bench/README.md).  Larger data is its own
+ * allocation (storage_new_block), so that it gets mem.c's recycled,
+ * 2 MiB-aligned large blocks. */
+#define STORAGE_INLINE_MAX 64
+storage_t *storage_new_block(int device, size_t bytes, bool zero);
+static inline storage_t *storage_new(int device, size_t bytes, bool zero)
+{
+    if (device != NN_DEV_CPU || bytes > STORAGE_INLINE_MAX) return storage_new_block(device, bytes, zero);
+    storage_t *st = zero ? mem_alloc(sizeof *st + bytes) : mem_alloc_raw(sizeof *st + bytes);
+    st->refs = 1;
+    st->device = device;
+    st->inline_data = true;
+    st->borrowed = false;
+    st->bytes = bytes;
+    st->data = st + 1;
+    return st;
+}
 /* A storage whose data is someone else's and outlives it. */
 storage_t *storage_borrow(int device, void *data, size_t bytes);
 static inline storage_t *storage_ref(storage_t *st) { if (st) st->refs++; return st; }
-void storage_unref(storage_t *st);
+void storage_free(storage_t *st);   /* at refs 0: storage_unref's slow path */
+static inline void storage_unref(storage_t *st) { if (st && --st->refs == 0) storage_free(st); }
 
 typedef struct tensor {
     uint8_t dtype;      /* dtype_t */
@@ -82,12 +102,25 @@ int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span);
 
 /* Sets dtype, ndim, shape, size and row-major strides with offset 0 (not
  * st, weak, ad, gid).  shape may be NULL when ndim == 0. */
-void tensor_layout(tensor_t *t, dtype_t dt, int ndim, const int64_t *shape, int64_t size);
+static inline void tensor_layout(tensor_t *t, dtype_t dt, int ndim, const int64_t *shape, int64_t size)
+{
+    t->dtype = (uint8_t)dt;
+    t->ndim = ndim;
+    t->size = size;
+    int64_t s = dtype_traits[dt].size;
+    for (int d = ndim - 1; d >= 0; d--) {
+        t->shape[d] = shape[d];
+        t->strides[d] = s;
+        s *= shape[d];
+    }
+    t->offset = 0;
+    t->contig = 1;
+}
 /* Recomputes t->contig from shape and strides (after changing them). */
 void tensor_update_contig(tensor_t *t);
 static inline size_t tensor_nbytes(const tensor_t *t) { return (size_t)t->size * (size_t)dtype_traits[t->dtype].size; }
 /* Drops the storage reference (the tensor's fields are left as they are). */
-void tensor_release(tensor_t *t);
+static inline void tensor_release(tensor_t *t) { storage_unref(t->st); t->st = NULL; }
 
 /* Row-major contiguous data of t: t's own when t->contig, else t is
  * materialised in place first (one copy into new storage on t's device;
