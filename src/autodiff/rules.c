@@ -593,8 +593,8 @@ static const rule_entry_t rules[] = {
     {"stack", r_stack, "item k receives g[k]"},
     {"concat", r_concat, "each piece receives its slice of g"},
     {"transpose", r_transpose, "the gradient transposed back"},
-    {"broadcast_to", r_identity, "the gradient summed over the stretched axes (ad.c: unbroadcast)"},
-    {"expand", r_identity, "the gradient summed over the stretched axes (ad.c: unbroadcast)"},
+    {"broadcast_to", r_identity, "the gradient summed over the stretched and added axes (broadcasting run backwards)"},
+    {"expand", r_identity, "the gradient summed over the stretched and added axes (broadcasting run backwards)"},
     /* comparisons, isnan etc. produce 0/1: no gradient flows */
     {"less", r_zero, "0 (a comparison)"}, {"less_equal", r_zero, "0 (a comparison)"},
     {"greater", r_zero, "0 (a comparison)"}, {"greater_equal", r_zero, "0 (a comparison)"},
