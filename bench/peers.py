@@ -25,6 +25,7 @@ h, hy, hz = x.astype(np.float16), y.astype(np.float16), z.astype(np.float16)
 a = rng.standard_normal((1024, 1024), dtype=np.float32)
 m = rng.standard_normal((1000, 1000), dtype=np.float32)
 one = np.array([1.5], dtype=np.float32)
+v = rng.standard_normal((4096, 4096), dtype=np.float32)
 
 def softmax(m):
     e = np.exp(m - m.max(axis=-1, keepdims=True))
@@ -39,9 +40,10 @@ cases = {
     "softmax": lambda: softmax(m),
     "sum32": lambda: x.sum(),
     "op1": lambda: np.add(one, one),
+    "transpose": lambda: v.T,
 }
 for k, f in cases.items():
-    print("numpy", k, med(f, 10000 if k == "op1" else 1))
+    print("numpy", k, med(f, 10000 if k in ("op1", "transpose") else 1))
 sys.stdout.flush()
 
 try:
@@ -50,7 +52,7 @@ except Exception:
     sys.exit(0)
 tx, ty, tz = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(z)
 th, thy, thz = tx.half(), ty.half(), tz.half()
-ta, tm, tone = torch.from_numpy(a), torch.from_numpy(m), torch.from_numpy(one)
+ta, tm, tone, tv = torch.from_numpy(a), torch.from_numpy(m), torch.from_numpy(one), torch.from_numpy(v)
 def tsoftmax(m):
     e = torch.exp(m - m.max(dim=-1, keepdim=True).values)
     return e / e.sum(dim=-1, keepdim=True)
@@ -63,9 +65,10 @@ tcases = {
     "softmax": lambda: tsoftmax(tm),
     "sum32": lambda: tx.sum(),
     "op1": lambda: tone + tone,
+    "transpose": lambda: tv.T,
 }
 for k, f in tcases.items():
     try:
-        print("torch", k, med(f, 10000 if k == "op1" else 1))
+        print("torch", k, med(f, 10000 if k in ("op1", "transpose") else 1))
     except Exception:
         print("torch", k, "nan")

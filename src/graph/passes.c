@@ -175,7 +175,7 @@ static bool same_node(const gnode_t *a, const gnode_t *b)
         if (x == y) return true;
         if (x->kind != V_TENSOR || y->kind != V_TENSOR || x->u.t.size != 1 || y->u.t.size != 1) return false;
         if (x->u.t.dtype != y->u.t.dtype || x->u.t.weak != y->u.t.weak || x->u.t.ndim != y->u.t.ndim) return false;
-        return dtype_bits((dtype_t)x->u.t.dtype, x->u.t.st->data, 0) == dtype_bits((dtype_t)y->u.t.dtype, y->u.t.st->data, 0);
+        return dtype_bits((dtype_t)x->u.t.dtype, tensor_data(x), 0) == dtype_bits((dtype_t)y->u.t.dtype, tensor_data(y), 0);
     }
     if (a->kind != G_OP || !pure(a) || a->op != b->op || a->nin != b->nin || a->nkw != b->nkw) return false;
     for (int k = 0; k < a->nin; k++) if (a->in[k] != b->in[k]) return false;

@@ -7,11 +7,15 @@
 #define ELIDE_THRESHOLD 1000   /* numpy.set_printoptions(threshold=1000) */
 #define EDGE 3                 /* numpy edgeitems */
 
-static int fmt_elem(char *buf, int cap, const value_t *t, int64_t i, int digits)
+/* The element at byte offset off of t's storage.  Printing walks the
+ * strides (a view is printed where it lies: an elided 4096x4096 transpose
+ * reads its 36 shown elements and copies nothing). */
+static int fmt_elem(char *buf, int cap, const value_t *t, int64_t off, int digits)
 {
     dtype_t dt = (dtype_t)t->u.t.dtype;
-    if (dt == DT_INT64) return snprintf(buf, cap, "%lld", (long long)((int64_t *)t->u.t.st->data)[i]);
-    return dtype_format(buf, cap, dt, tensor_get_f64(t, i), digits);
+    const char *p = (const char *)t->u.t.st->data + off;
+    if (dt == DT_INT64) { int64_t v; memcpy(&v, p, sizeof v); return snprintf(buf, cap, "%lld", (long long)v); }
+    return dtype_format(buf, cap, dt, dtype_load_f64(dt, p, 0), digits);
 }
 
 typedef struct pctx {
@@ -28,30 +32,31 @@ static bool shown(const pctx_t *p, int64_t n, int64_t i)
     return !p->elide || n <= 2 * EDGE || i < EDGE || i >= n - EDGE;
 }
 
-static void measure(pctx_t *p, int axis, int64_t off, int64_t stride_base)
+/* off: the byte offset of the sub-tensor being walked. */
+static void measure(pctx_t *p, int axis, int64_t off)
 {
     const value_t *t = p->t;
     int64_t n = t->u.t.shape[axis];
-    int64_t stride = stride_base / (n ? n : 1);
+    int64_t stride = t->u.t.strides[axis];
     for (int64_t i = 0; i < n; i++) {
         /* an elided axis visits its 2*EDGE shown items only, not every index */
         if (!shown(p, n, i)) { i = n - EDGE - 1; continue; }
         if (axis == t->u.t.ndim - 1) {
             char b[64];
-            int w = fmt_elem(b, sizeof b, t, off + i, p->digits);
+            int w = fmt_elem(b, sizeof b, t, off + i * stride, p->digits);
             if (w > p->width) p->width = w;
         } else {
-            measure(p, axis + 1, off + i * stride, stride);
+            measure(p, axis + 1, off + i * stride);
         }
     }
 }
 
-static void emit(pctx_t *p, int axis, int64_t off, int64_t stride_base, int indent)
+static void emit(pctx_t *p, int axis, int64_t off, int indent)
 {
     const value_t *t = p->t;
     int nd = t->u.t.ndim;
     int64_t n = t->u.t.shape[axis];
-    int64_t stride = stride_base / (n ? n : 1);
+    int64_t stride = t->u.t.strides[axis];
     fputc('[', p->out);
     bool skipped = false;
     bool first = true;
@@ -80,11 +85,11 @@ static void emit(pctx_t *p, int axis, int64_t off, int64_t stride_base, int inde
         first = false;
         if (axis == nd - 1) {
             char b[64];
-            fmt_elem(b, sizeof b, t, off + i, p->digits);
+            fmt_elem(b, sizeof b, t, off + i * stride, p->digits);
             /* Columns line up in matrices; a vector needs no padding. */
             fprintf(p->out, "%*s", nd > 1 ? p->width : 0, b);
         } else {
-            emit(p, axis + 1, off + i * stride, stride, indent + 1);
+            emit(p, axis + 1, off + i * stride, indent + 1);
         }
     }
     fputc(']', p->out);
@@ -100,22 +105,22 @@ static void print_tensor(FILE *out, const value_t *t, const session_settings_t *
     dtype_t dt = (dtype_t)t->u.t.dtype;
     char b[64];
     if (t->u.t.weak && t->u.t.ndim == 0) {
-        if (dt == DT_INT64) { fprintf(out, "%lld", (long long)((int64_t *)t->u.t.st->data)[0]); return; }
+        if (dt == DT_INT64) { fmt_elem(b, sizeof b, t, t->u.t.offset, 0); fputs(b, out); return; }
         dtype_t p = set->precision;
-        dtype_format(b, sizeof b, p, dtype_round_f64(p, ((double *)t->u.t.st->data)[0]), set->digits);
+        dtype_format(b, sizeof b, p, dtype_round_f64(p, tensor_get_f64(t, 0)), set->digits);
         fputs(b, out);
         dtype_suffix(out, p);
         return;
     }
     if (t->u.t.ndim == 0) {
-        fmt_elem(b, sizeof b, t, 0, set->digits);
+        fmt_elem(b, sizeof b, t, t->u.t.offset, set->digits);
         fputs(b, out);
         dtype_suffix(out, dt);
         return;
     }
     pctx_t p = { out, t, 0, t->u.t.size > ELIDE_THRESHOLD, set->digits };
-    measure(&p, 0, 0, t->u.t.size);
-    emit(&p, 0, 0, t->u.t.size, 0);
+    measure(&p, 0, t->u.t.offset);
+    emit(&p, 0, t->u.t.offset, 0);
     dtype_suffix(out, dt);
 }
 

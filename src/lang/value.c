@@ -22,15 +22,6 @@ value_t *val_new(val_kind_t kind)
     return v;
 }
 
-static void storage_unref(storage_t *st)
-{
-    if (st && --st->refs == 0) {
-        if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }
-        if (st->borrowed) { mem_free(st, sizeof *st); return; }
-        mem_free(st->data, st->bytes);
-        mem_free(st, sizeof *st);
-    }
-}
 
 /* Release what v holds: its buffers, and its references to other values —
  * all of them (normal path), or during a sweep only those still marked
@@ -41,7 +32,7 @@ static void val_release(value_t *v, bool sweeping)
 #define DROP(c) do { value_t *c_ = (c); if (c_ && (!sweeping || c_->mark)) val_unref(c_); } while (0)
     switch ((val_kind_t)v->kind) {
     case V_TENSOR:
-        storage_unref(v->u.t.st);
+        tensor_release(&v->u.t);
         if (v->u.t.ad) ad_links_free(v);
         break;
     case V_STR: mem_free(v->u.str.s, v->u.str.len + 1); break;
@@ -145,46 +136,14 @@ const char *val_kind_name(const value_t *v)
 
 /* ---- tensors ---- */
 
-int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span)
-{
-    if (ndim > NN_MAX_DIMS)
-        err_raise(ERR_SHAPE, span, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, ndim);
-    int64_t n = 1;
-    for (int i = 0; i < ndim; i++) {
-        if (shape[i] < 0)
-            err_raise(ERR_SHAPE, span, "dimension %d is negative (%lld)", i, (long long)shape[i]);
-        if (shape[i] != 0 && n > INT64_MAX / 8 / shape[i])
-            err_raise(ERR_LIMIT, span, "this tensor would have more elements than fit in memory");
-        n *= shape[i];
-    }
-    return n;
-}
-
 static value_t *tensor_alloc(dtype_t dt, int ndim, const int64_t *shape, bool zero)
 {
     int64_t n = tensor_numel_checked(ndim, shape, err_here());
     value_t *t = val_new(V_TENSOR);
-    t->u.t.dtype = (uint8_t)dt;
-    t->u.t.ndim = ndim;
-    t->u.t.size = n;
-    for (int i = 0; i < ndim; i++) t->u.t.shape[i] = shape[i];
-    size_t bytes = (size_t)n * (size_t)dtype_traits[dt].size;
-    if (bytes <= 64) {
-        /* One allocation for small tensors: the per-op overhead on scalars
-         * is mostly malloc (bench/README.md). */
-        storage_t *st = mem_alloc(sizeof *st + bytes);
-        st->refs = 1;
-        st->inline_data = true;
-        st->bytes = bytes;
-        st->data = st + 1;
-        t->u.t.st = st;
-        return t;
-    }
-    storage_t *st = mem_alloc(sizeof *st);
-    st->refs = 1;
-    t->u.t.st = st;   /* linked before the data allocation, so a failure frees it */
-    st->data = zero ? mem_alloc(bytes) : mem_alloc_raw(bytes);
-    st->bytes = bytes;
+    tensor_layout(&t->u.t, dt, ndim, shape, n);
+    /* the value is linked before its storage is allocated: a failure leaves
+     * a value without storage for the sweep */
+    t->u.t.st = storage_new(NN_DEV_CPU, (size_t)n * (size_t)dtype_traits[dt].size, zero);
     return t;
 }
 
@@ -214,10 +173,16 @@ value_t *tensor_weak_int(int64_t i)
     return t;
 }
 
-double tensor_get_f64(const value_t *t, int64_t i)
+value_t *tensor_view(const value_t *x)
 {
-    if (t->u.t.dtype == DT_INT64) return (double)((const int64_t *)tensor_data(t))[i];
-    return dtype_load_f64((dtype_t)t->u.t.dtype, tensor_data(t), i);
+    value_t *v = val_new(V_TENSOR);
+    v->u.t = x->u.t;
+    storage_ref(v->u.t.st);
+    v->u.t.weak = 0;
+    v->u.t.ad = NULL;
+    v->u.t.gid = 0;
+    v->u.t.gnode = 0;
+    return v;
 }
 
 bool tensor_same_shape(const value_t *a, const value_t *b)
@@ -240,38 +205,18 @@ int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape)
 value_t *tensor_borrow(dtype_t dt, int ndim, const int64_t *shape, void *data)
 {
     value_t *t = val_new(V_TENSOR);
-    t->u.t.dtype = (uint8_t)dt;
-    t->u.t.ndim = ndim;
     int64_t n = 1;
-    for (int i = 0; i < ndim; i++) { t->u.t.shape[i] = shape[i]; n *= shape[i]; }
-    t->u.t.size = n;
-    storage_t *st = mem_alloc(sizeof *st);
-    st->refs = 1;
-    st->borrowed = true;
-    st->data = data;
-    st->bytes = (size_t)n * (size_t)dtype_traits[dt].size;
-    t->u.t.st = st;
+    for (int i = 0; i < ndim; i++) n *= shape[i];
+    tensor_layout(&t->u.t, dt, ndim, shape, n);
+    t->u.t.st = storage_borrow(NN_DEV_CPU, data, (size_t)n * (size_t)dtype_traits[dt].size);
     return t;
 }
 
 value_t *tensor_copy(const value_t *t)
 {
     value_t *c = tensor_new_raw((dtype_t)t->u.t.dtype, t->u.t.ndim, t->u.t.shape);
-    memcpy(tensor_data(c), tensor_data(t), t->u.t.st->bytes);
+    tensor_gather(tensor_data(c), &t->u.t);
     c->u.t.weak = t->u.t.weak;
-    c->u.t.ad = NULL;
-    c->u.t.gid = 0;
-    return c;
-}
-
-value_t *tensor_share(const value_t *t)
-{
-    value_t *c = val_new(V_TENSOR);
-    c->u.t = t->u.t;
-    c->u.t.st->refs++;
-    c->u.t.ad = NULL;
-    c->u.t.gid = 0;
-    c->u.t.gnode = 0;
     return c;
 }
 

@@ -16,20 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "tensor/dtype.h"
+#include "tensor/tensor.h"
 #include "lang/ast.h"
 
-#define NN_MAX_DIMS 8
-
 typedef enum val_kind { V_NONE, V_TENSOR, V_STR, V_FUNC, V_LIST, V_SCOPE } val_kind_t;
-
-/* Tensor storage: a refcounted buffer (views arrive with the CPU-speed issue). */
-typedef struct storage {
-    int refs;
-    bool inline_data;    /* small tensors: data follows the struct in one allocation */
-    bool borrowed;       /* data belongs to another storage (a block of a fused graph node) */
-    size_t bytes;
-    void *data;
-} storage_t;
 
 struct op_def;
 typedef struct value value_t;
@@ -44,16 +34,7 @@ struct value {
     int refs;
     value_t *gnext, *gprev;     /* the registry */
     union {
-        struct {                /* V_TENSOR */
-            uint8_t dtype;      /* dtype_t */
-            uint8_t weak;       /* a weak scalar (JAX's term): a literal or arithmetic among literals */
-            int ndim;
-            int64_t size;       /* number of elements */
-            int64_t shape[NN_MAX_DIMS];
-            storage_t *st;      /* contiguous row-major data */
-            struct ad_link *ad; /* the tapes and nodes that made it, while grad runs (autodiff/ad.h) */
-            int32_t gid, gnode; /* the graph being traced and its node that made it (graph/graph.h); gid 0: none */
-        } t;
+        tensor_t t;             /* V_TENSOR (src/tensor/tensor.h): the value wraps a tensor */
         struct { char *s; size_t len; } str;           /* V_STR: owned, NUL-terminated */
         struct {                                        /* V_FUNC */
             const struct op_def *op;                    /* a builtin, or NULL */
@@ -78,29 +59,45 @@ value_t *val_new(val_kind_t kind);
 static inline value_t *val_ref(value_t *v) { if (v) v->refs++; return v; }
 void val_unref(value_t *v);
 
-/* Tensors.  shape may be NULL when ndim == 0.  Storage is uninitialised for
- * tensor_new_raw (the caller writes every element), zeroed for tensor_new. */
+/* Tensors: values wrapping a tensor_t (src/tensor/tensor.h).  shape may
+ * be NULL when ndim == 0.  Storage is uninitialised for tensor_new_raw (the
+ * caller writes every element), zeroed for tensor_new. */
 value_t *tensor_new(dtype_t dt, int ndim, const int64_t *shape);
 value_t *tensor_new_raw(dtype_t dt, int ndim, const int64_t *shape);
 value_t *tensor_scalar_f64(dtype_t dt, double x);     /* 0-d, rounded once */
 value_t *tensor_weak_float(double x);                 /* weak fp64 0-d (exact) */
 value_t *tensor_weak_int(int64_t i);                  /* weak int64 0-d */
-static inline void *tensor_data(const value_t *t) { return t->u.t.st->data; }
-double tensor_get_f64(const value_t *t, int64_t i);   /* element i as double (exact) */
+/* Row-major contiguous data.  A view is materialised in place first (its
+ * value does not change: tensor.h), so this may allocate and raise
+ * ERR_LIMIT.  Writing through it is allowed only into a tensor that
+ * nothing else can see: a fresh result, or tensor_is_unique. */
+static inline void *tensor_data(const value_t *v)
+{
+    tensor_t *t = (tensor_t *)&v->u.t;
+    return t->contig ? (char *)t->st->data + t->offset : tensor_contiguous_data(t);
+}
+/* Element at row-major index i as double (exact); reads through the
+ * strides, never copies. */
+static inline double tensor_get_f64(const value_t *v, int64_t i) { return tensor_load_f64(&v->u.t, i); }
+/* True when an in-place write into v's data cannot be seen by any other
+ * value: v has one reference and its storage one user (no view shares it).
+ * Copy-on-write checks this, never v->refs alone. */
+static inline bool tensor_is_unique(const value_t *v)
+{
+    return v->refs == 1 && v->u.t.st->refs == 1 && !v->u.t.st->borrowed;
+}
+/* A new value viewing x's storage with x's dtype, shape, strides and
+ * offset (weak cleared; no autodiff or graph links): the start of every
+ * view op, which then changes its layout with tensor.h's functions. */
+value_t *tensor_view(const value_t *x);
 bool tensor_same_shape(const value_t *a, const value_t *b);
 /* "(2, 3)", "()" for scalars, "(4,)" for 1-d: NumPy's tuple form. */
 int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape);
 /* A tensor of the given dtype/shape whose data is `data`, owned by someone
  * else who keeps it alive longer (a block of a bigger tensor). */
 value_t *tensor_borrow(dtype_t dt, int ndim, const int64_t *shape, void *data);
-/* A copy that owns fresh storage (for copy-on-write updates). */
+/* A contiguous copy that owns fresh storage (for copy-on-write updates). */
 value_t *tensor_copy(const value_t *t);
-/* A new value on the same storage (one more reference to it): for a
- * writer that has checked nothing else holds the storage. */
-value_t *tensor_share(const value_t *t);
-/* Element count of a shape, raising ERR_LIMIT (at span) on overflow or a
- * size beyond the memory limit. */
-int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span);
 
 value_t *str_new(const char *s, size_t len);
 value_t *list_new(int cap);

@@ -78,14 +78,11 @@ static void check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
     }
 }
 
-typedef struct gctx { const char *src; char *dst; size_t es; } gctx_t;
-static void gather_cb(int64_t off, int64_t k, void *ctx)
-{
-    gctx_t *g = ctx;
-    memcpy(g->dst + (size_t)k * g->es, g->src + (size_t)off * g->es, g->es);
-}
-
-/* index_select(x, sel) = x[sel]: a copy of the selected elements, same dtype. */
+/* index_select(x, sel) = x[sel]: a view (NumPy's basic indexing): the
+ * selection becomes an offset and strides (start * stride, stride * step),
+ * integer indices drop their axis; no copy, whatever the size.  A single
+ * element (every axis an integer) is copied instead, as NumPy returns a
+ * scalar: it would otherwise keep a large storage alive for one number. */
 static value_t *select_impl(call_t *c)
 {
     value_t *x = op_arg_tensor(c, 0);
@@ -93,9 +90,13 @@ static value_t *select_impl(call_t *c)
     check_sel(c, x, 1, &sel);
     int64_t shape[NN_MAX_DIMS];
     int nd = sel_shape(&sel, shape);
-    value_t *r = tensor_new_raw((dtype_t)x->u.t.dtype, nd, shape);
-    gctx_t g = { tensor_data(x), tensor_data(r), (size_t)dtype_traits[x->u.t.dtype].size };
-    sel_walk(x->u.t.shape, &sel, gather_cb, &g);
+    value_t *r = tensor_view(x);
+    tensor_select(&r->u.t, sel.start, sel.step, sel.count, sel.keep);
+    if (nd == 0) {
+        value_t *one = tensor_copy(r);
+        val_unref(r);
+        r = one;
+    }
     r->u.t.weak = x->u.t.weak && nd == 0 ? x->u.t.weak : 0;
     return r;
 }
@@ -141,9 +142,9 @@ static value_t *scatter_impl(call_t *c)
     if (x->u.t.weak && dt != DT_INT64) dt = op_settings(c->s)->precision;   /* never reached from x[...] = v (0-d) */
     value_t *vc = op_convert(v, dt, c->arg_spans[1], "index assignment");
     value_t *r;
-    if (c->reuse_first && x->refs == 1 && x->u.t.st->refs == 1 && !x->u.t.st->borrowed && !x->u.t.ad &&
-        !x->u.t.weak && !ad_active() && !graph_tracing()) {
-        r = tensor_share(x);   /* the variable's storage, written in place */
+    if (c->reuse_first && tensor_is_unique(x) && !x->u.t.ad && !x->u.t.weak && !ad_active() && !graph_tracing()) {
+        r = tensor_view(x);   /* the variable's storage, written in place (tensor_data below makes a
+                                 non-contiguous view contiguous first) */
     } else {
         r = x->u.t.dtype == dt ? tensor_copy(x) : op_convert(x, dt, c->arg_spans[0], "index assignment");
     }

@@ -226,6 +226,7 @@ static void red_setup(call_t *c, red_t *r)
     } else {
         r->x = val_ref(v);
     }
+    tensor_data(r->x);   /* a view is materialised here, not by two worker threads at once (rows_range) */
     r->dt = (dtype_t)r->x->u.t.dtype;
     int nd = r->x->u.t.ndim;
     const int64_t *sh = r->x->u.t.shape;

@@ -1,9 +1,13 @@
 /* shape.c — shape ops: shape size ndim reshape transpose concat stack, and
  * the table entry for matmul (its kernel is op_matmul in linalg.c).
  *
- * Every result owns fresh contiguous storage (row-major): views arrive with
- * the CPU-speed issue, and until then no two tensors share storage, so an
- * indexed assignment never changes another variable.
+ * transpose, reshape (when the strides allow it: always for a contiguous
+ * x), broadcast_to and expand return VIEWS: a new value sharing x's
+ * storage with its own shape and byte strides (src/tensor/tensor.h), O(1)
+ * whatever the size, as NumPy's and PyTorch's.  Values stay values: a
+ * storage is shared copy-on-write (an index assignment into a tensor whose
+ * storage another value uses copies first: tensor_is_unique), so no later
+ * change of x shows through a view, nor the reverse.
  *
  * A weak number given where a tensor is expected acts as a 0-d tensor of the
  * session precision (rounded once), as in the reductions.
@@ -104,21 +108,44 @@ static int read_ints(value_t *v, span_t span, int64_t *out, int cap, const char 
 
 /* ---- reshape ---- */
 
-static value_t *reshape_impl(call_t *c)
+/* The shape arguments of reshape, broadcast_to and expand: one list or
+ * 1-D tensor (reshape(x, [2, 3]), reshape(x, shape(y))) or one integer per
+ * dimension (reshape(x, 2, 3)).  Returns the count; *ssp spans them. */
+static int shape_args(call_t *c, int64_t *sh, span_t *ssp)
 {
-    value_t *x0 = c->args[0];
-    need_tensor(x0, c->arg_spans[0], "reshape");
-    int64_t sh[NN_MAX_DIMS];
     int nd = 0;
-    span_t ssp = c->nargs > 1 ? span_join(c->arg_spans[1], c->arg_spans[c->nargs - 1]) : c->span;
+    *ssp = c->nargs > 1 ? span_join(c->arg_spans[1], c->arg_spans[c->nargs - 1]) : c->span;
     if (c->nargs == 2 && (c->args[1]->kind == V_LIST ||
                           (c->args[1]->kind == V_TENSOR && c->args[1]->u.t.ndim == 1))) {
         nd = read_ints(c->args[1], c->arg_spans[1], sh, NN_MAX_DIMS, "the new shape");
     } else {
         if (c->nargs - 1 > NN_MAX_DIMS)
-            err_raise(ERR_SHAPE, ssp, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, c->nargs - 1);
+            err_raise(ERR_SHAPE, *ssp, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, c->nargs - 1);
         for (int i = 1; i < c->nargs; i++) sh[nd++] = op_to_int(c->args[i], c->arg_spans[i], "a dimension");
     }
+    return nd;
+}
+
+/* x with shape sh (same size): a view when the strides allow it, else x is
+ * materialised (in place: its value is unchanged) and viewed. */
+static value_t *reshaped(value_t *x, int nd, const int64_t *sh)
+{
+    value_t *out = tensor_view(x);
+    if (!tensor_reshape_view(&out->u.t, nd, sh)) {
+        tensor_data(out);
+        bool ok = tensor_reshape_view(&out->u.t, nd, sh);
+        NN_ASSERT(ok);
+    }
+    return out;
+}
+
+static value_t *reshape_impl(call_t *c)
+{
+    value_t *x0 = c->args[0];
+    need_tensor(x0, c->arg_spans[0], "reshape");
+    int64_t sh[NN_MAX_DIMS];
+    span_t ssp;
+    int nd = shape_args(c, sh, &ssp);
     value_t *x = strong(x0, c->s);
     int infer = -1;
     int64_t known = 1;
@@ -150,44 +177,64 @@ static value_t *reshape_impl(call_t *c)
         err_raise(ERR_SHAPE, ssp, "cannot reshape %s (%lld elements) into %s (%lld elements): reshape keeps the element count",
                   s1, (long long)size, s2, (long long)known);
     }
-    value_t *out = tensor_new_raw((dtype_t)x->u.t.dtype, nd, sh);
-    memcpy(tensor_data(out), tensor_data(x), (size_t)size * (size_t)dtype_traits[x->u.t.dtype].size);
+    value_t *out = reshaped(x, nd, sh);
     val_unref(x);
     return out;
 }
 
+/* ---- broadcast_to and expand ---- */
+
+/* x viewed with shape sh by NumPy broadcasting (stride 0 along stretched
+ * and new axes).  expand: a -1 keeps x's size on that axis (PyTorch). */
+static value_t *broadcast_common(call_t *c, const char *name, bool expand)
+{
+    value_t *x0 = c->args[0];
+    need_tensor(x0, c->arg_spans[0], name);
+    int64_t sh[NN_MAX_DIMS];
+    span_t ssp;
+    int nd = shape_args(c, sh, &ssp);
+    value_t *x = strong(x0, c->s);
+    char s1[160], s2[160];
+    shape_text(s1, sizeof s1, x->u.t.ndim, x->u.t.shape);
+    if (nd < x->u.t.ndim) {
+        shape_text(s2, sizeof s2, nd, sh);
+        err_raise(ERR_SHAPE, ssp, "%s: cannot broadcast shape %s to %s: the target has fewer dimensions (%d) than x (%d)",
+                  name, s1, s2, nd, x->u.t.ndim);
+    }
+    int lead = nd - x->u.t.ndim;
+    for (int d = 0; d < nd; d++) {
+        if (expand && sh[d] == -1) {
+            if (d < lead)
+                err_raise(ERR_SHAPE, ssp, "expand: -1 (keep the size) is not allowed for the new leading dimension %d", d);
+            sh[d] = x->u.t.shape[d - lead];
+        }
+        if (sh[d] < 0)
+            err_raise(ERR_SHAPE, ssp, "%s: dimension %d is %lld; sizes are 0 or more%s", name, d, (long long)sh[d],
+                      expand ? " (or -1 to keep x's size)" : "");
+    }
+    tensor_numel_checked(nd, sh, ssp);
+    value_t *out = tensor_view(x);
+    int bad = tensor_broadcast(&out->u.t, nd, sh);
+    if (bad >= 0) {
+        shape_text(s2, sizeof s2, nd, sh);
+        err_raise(ERR_SHAPE, ssp, "%s: cannot broadcast shape %s to %s: dimension %d of the target is %lld, "
+                  "and x's matching dimension is %lld (it must be equal, or 1 to be stretched)",
+                  name, s1, s2, bad, (long long)sh[bad], (long long)x->u.t.shape[bad - lead]);
+    }
+    val_unref(x);
+    return out;
+}
+
+static value_t *broadcast_to_impl(call_t *c) { return broadcast_common(c, "broadcast_to", false); }
+static value_t *expand_impl(call_t *c) { return broadcast_common(c, "expand", true); }
+
 /* ---- transpose ---- */
 
-/* out[i0, ..., i_{n-1}] = x[...] with out dimension d being x dimension
- * axes[d].  A fresh contiguous tensor. */
+/* out dimension d is x dimension axes[d]: a view (new strides, no copy). */
 static value_t *permute(const value_t *x, const int *axes)
 {
-    int nd = x->u.t.ndim;
-    int64_t xst[NN_MAX_DIMS], st[NN_MAX_DIMS], osh[NN_MAX_DIMS], idx[NN_MAX_DIMS];
-    int64_t s = 1;
-    for (int d = nd - 1; d >= 0; d--) { xst[d] = s; s *= x->u.t.shape[d]; }
-    for (int d = 0; d < nd; d++) { osh[d] = x->u.t.shape[axes[d]]; st[d] = xst[axes[d]]; idx[d] = 0; }
-    dtype_t dt = (dtype_t)x->u.t.dtype;
-    value_t *out = tensor_new_raw(dt, nd, osh);
-    int es = dtype_traits[dt].size;
-    const char *px = tensor_data(x);
-    char *po = tensor_data(out);
-    int64_t off = 0, n = out->u.t.size;
-    for (int64_t i = 0; i < n; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        switch (es) {
-        case 2: ((uint16_t *)po)[i] = ((const uint16_t *)px)[off]; break;
-        case 4: ((uint32_t *)po)[i] = ((const uint32_t *)px)[off]; break;
-        case 8: ((uint64_t *)po)[i] = ((const uint64_t *)px)[off]; break;
-        default: memcpy(po + i * es, px + off * es, (size_t)es); break;
-        }
-        for (int d = nd - 1; d >= 0; d--) {
-            off += st[d];
-            if (++idx[d] < osh[d]) break;
-            off -= st[d] * osh[d];
-            idx[d] = 0;
-        }
-    }
+    value_t *out = tensor_view(x);
+    tensor_permute(&out->u.t, axes);
     return out;
 }
 
@@ -257,9 +304,12 @@ static value_t *join_split(call_t *c, value_t *x0, bool stack)
     }
     value_t *out = permute(x, axes);
     if (!stack) {   /* merge dimensions a (the pieces) and a + 1 */
-        out->u.t.shape[a] *= out->u.t.shape[a + 1];
-        for (int d = a + 1; d < nd - 1; d++) out->u.t.shape[d] = out->u.t.shape[d + 1];
-        out->u.t.ndim = nd - 1;
+        int64_t sh[NN_MAX_DIMS];
+        for (int d = 0; d < nd - 1; d++) sh[d] = out->u.t.shape[d + (d > a)];
+        sh[a] = out->u.t.shape[a] * out->u.t.shape[a + 1];
+        value_t *m = reshaped(out, nd - 1, sh);
+        val_unref(out);
+        out = m;
     }
     val_unref(x);
     return out;
@@ -418,7 +468,7 @@ const op_def_t op_family_shape[] = {
     {"reshape", OPK_FUNC, .impl = reshape_impl, .min_args = 2, .max_args = -1,
      .grad = ad_r_reshape, .grad_doc = "the gradient reshaped back",
      .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
-     .summary = "the same elements in row-major order with a new shape; one dimension may be -1 (inferred)",
+     .summary = "the same elements in row-major order with a new shape (a view when the layout allows it); one dimension may be -1 (inferred)",
      .formula = "out.flat[i] = x.flat[i]; a -1 becomes size(x) / (product of the other dimensions)",
      .shapes = "x: any shape -> the given shape, whose element count must equal size(x)",
      .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
@@ -430,10 +480,39 @@ const op_def_t op_family_shape[] = {
                 "#> [[1, 2],\n"
                 "#>  [3, 4],\n"
                 "#>  [5, 6]] (fp32)"},
+    {"broadcast_to", OPK_FUNC, .impl = broadcast_to_impl, .min_args = 2, .max_args = -1,
+     .grad = ad_r_identity, .grad_doc = "the gradient summed over the stretched and added axes (broadcasting run backwards)",
+     .signature = "broadcast_to(x, [d0, d1, ...])   or broadcast_to(x, d0, d1, ...)",
+     .summary = "x stretched to a shape by broadcasting, as a view (no copy)",
+     .formula = "out[..., i_k, ...] = x[..., j_k, ...] with x's dimensions aligned at the right: j_k = i_k where x's size "
+                "equals the target's, 0 where x's size is 1; new leading dimensions repeat x",
+     .shapes = "x: (a_0, ..., a_{m-1}) -> (d_0, ..., d_{n-1}), n >= m, each a_k equal to d_{n-m+k} or 1",
+     .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
+     .source = "numpy.broadcast_to documentation; NumPy broadcasting rules (stride 0 along stretched axes)",
+     .example = "broadcast_to([1, 2, 3], [2, 3])\n"
+                "#> [[1, 2, 3],\n"
+                "#>  [1, 2, 3]] (fp32)\n"
+                "broadcast_to([[1], [2]], 2, 3)\n"
+                "#> [[1, 1, 1],\n"
+                "#>  [2, 2, 2]] (fp32)"},
+    {"expand", OPK_FUNC, .impl = expand_impl, .min_args = 2, .max_args = -1,
+     .grad = ad_r_identity, .grad_doc = "the gradient summed over the stretched and added axes (broadcasting run backwards)",
+     .signature = "expand(x, d0, d1, ...)   or expand(x, [d0, d1, ...])",
+     .summary = "x stretched to a shape by broadcasting, -1 keeping a size, as a view (no copy)",
+     .formula = "broadcast_to(x, sizes) after each -1 is replaced by x's size on that axis (aligned at the right)",
+     .shapes = "x: (a_0, ..., a_{m-1}) -> (d_0, ..., d_{n-1}), n >= m; d = -1 keeps x's size (not for new leading dimensions)",
+     .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
+     .source = "torch.Tensor.expand documentation",
+     .example = "expand([[1], [2]], -1, 3)\n"
+                "#> [[1, 1, 1],\n"
+                "#>  [2, 2, 2]] (fp32)\n"
+                "expand([1, 2], 2, 2)\n"
+                "#> [[1, 2],\n"
+                "#>  [1, 2]] (fp32)"},
     {"transpose", OPK_FUNC, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
      .symbol = "'",
      .grad = ad_r_transpose, .grad_doc = "the gradient transposed back",
-     .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default)",
+     .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default), as a view (no copy)",
      .formula = "out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged",
      .shapes = "x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])",
      .dtypes = "result has x's dtype",

@@ -134,6 +134,8 @@ static const gcase_t CASES[] = {
     {"matmul", "sum(reshape(x, 2, 2) @ [[1, 2], [3, 4]] @ reshape(x, 2, 2))"},
     {"reshape", "sum(reshape(x, 2, 2) * [[1, 2], [3, 4]])"},
     {"transpose", "sum(transpose(reshape(x, 2, 2)) * [[1, 2], [3, 4]])"},
+    {"broadcast_to", "sum(broadcast_to(x * x, [3, 4]) * [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])"},
+    {"expand", "sum(expand(reshape(x, 4, 1), -1, 3) * [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 3, 5]])"},
     {"concat", "sum(concat(x, x * x) * [1, 2, 3, 4, 5, 6, 7, 8])"},
     {"stack", "sum(stack(x, x * x) * [[1, 2, 3, 4], [5, 6, 7, 8]])"},
     {"literal", "sum([x, x * x, [1, 2, 3, 4]] * [[1], [2], [3]])"},

@@ -1,0 +1,278 @@
+/* tensor.c — storage, layout, strided reads and views (see tensor.h). */
+#include "tensor/tensor.h"
+#include "util/mem.h"
+#include <string.h>
+
+/* ---- storage ---- */
+
+_Static_assert(sizeof(storage_t) % 16 == 0, "inline data stays 16-byte aligned");
+
+storage_t *storage_new_block(int device, size_t bytes, bool zero)
+{
+    NN_ASSERT(device == NN_DEV_CPU);
+    storage_t *st = mem_alloc(sizeof *st);
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        st->data = zero ? mem_alloc(bytes) : mem_alloc_raw(bytes);
+        err_pop(&f);
+    } else {
+        mem_free(st, sizeof *st);   /* nothing allocated stays behind */
+        err_rethrow();
+    }
+    st->refs = 1;
+    st->device = device;
+    st->bytes = bytes;
+    return st;
+}
+
+storage_t *storage_borrow(int device, void *data, size_t bytes)
+{
+    storage_t *st = mem_alloc(sizeof *st);
+    st->refs = 1;
+    st->device = device;
+    st->borrowed = true;
+    st->bytes = bytes;
+    st->data = data;
+    return st;
+}
+
+void storage_free(storage_t *st)
+{
+    if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }
+    if (!st->borrowed) mem_free(st->data, st->bytes);
+    mem_free(st, sizeof *st);
+}
+
+/* ---- layout ---- */
+
+int64_t tensor_numel_checked(int ndim, const int64_t *shape, span_t span)
+{
+    if (ndim > NN_MAX_DIMS)
+        err_raise(ERR_SHAPE, span, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, ndim);
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0)
+            err_raise(ERR_SHAPE, span, "dimension %d is negative (%lld)", i, (long long)shape[i]);
+        if (shape[i] != 0 && n > INT64_MAX / 8 / shape[i])
+            err_raise(ERR_LIMIT, span, "this tensor would have more elements than fit in memory");
+        n *= shape[i];
+    }
+    return n;
+}
+
+/* Contiguous: the strides are the row-major ones, ignoring axes of length
+ * 1 (their stride never multiplies a non-zero index); an empty tensor is. */
+void tensor_update_contig(tensor_t *t)
+{
+    int64_t s = dtype_traits[t->dtype].size;
+    bool c = true;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        if (t->shape[d] == 0) { c = true; break; }
+        if (t->shape[d] != 1 && t->strides[d] != s) c = false;
+        s *= t->shape[d];
+    }
+    t->contig = c;
+}
+
+/* ---- strided reads ---- */
+
+int64_t tensor_elem_offset(const tensor_t *t, int64_t i)
+{
+    if (t->contig) return t->offset + i * dtype_traits[t->dtype].size;
+    int64_t off = t->offset;
+    for (int d = t->ndim - 1; d >= 0 && i; d--) {
+        int64_t n = t->shape[d];
+        off += (i % n) * t->strides[d];
+        i /= n;
+    }
+    return off;
+}
+
+double tensor_load_f64(const tensor_t *t, int64_t i)
+{
+    const char *p = (const char *)t->st->data + tensor_elem_offset(t, i);
+    if (t->dtype == DT_INT64) { int64_t v; memcpy(&v, p, sizeof v); return (double)v; }
+    return dtype_load_f64((dtype_t)t->dtype, p, 0);
+}
+
+/* Copy one row of n elements of size es, src stride ss bytes, to a packed dst. */
+static void copy_row(char *dst, const char *src, int64_t n, int64_t ss, int es)
+{
+    if (ss == es) { memcpy(dst, src, (size_t)(n * es)); return; }
+    switch (es) {
+    case 1: for (int64_t k = 0; k < n; k++) dst[k] = src[k * ss]; break;
+    case 2: for (int64_t k = 0; k < n; k++) memcpy(dst + 2 * k, src + k * ss, 2); break;
+    case 4: for (int64_t k = 0; k < n; k++) memcpy(dst + 4 * k, src + k * ss, 4); break;
+    case 8: for (int64_t k = 0; k < n; k++) memcpy(dst + 8 * k, src + k * ss, 8); break;
+    default: for (int64_t k = 0; k < n; k++) memcpy(dst + k * es, src + k * ss, (size_t)es); break;
+    }
+}
+
+/* A transposed 2-D walk (the source's columns are the destination's rows)
+ * reads one cache line per element; tiles of 32x32 reuse each line 32
+ * times (Intel's optimisation manual, "loop blocking"). */
+#define TILE 32
+static void copy_tiled(char *dst, const char *src, int64_t rows, int64_t cols, int64_t sr, int64_t sc, int es)
+{
+    for (int64_t i0 = 0; i0 < rows; i0 += TILE)
+        for (int64_t j0 = 0; j0 < cols; j0 += TILE) {
+            int64_t i1 = i0 + TILE < rows ? i0 + TILE : rows, j1 = j0 + TILE < cols ? j0 + TILE : cols;
+            for (int64_t i = i0; i < i1; i++)
+                copy_row(dst + (i * cols + j0) * es, src + i * sr + j0 * sc, j1 - j0, sc, es);
+        }
+}
+
+void tensor_gather(void *dst_, const tensor_t *t)
+{
+    char *dst = dst_;
+    int es = dtype_traits[t->dtype].size;
+    const char *src = (const char *)t->st->data + t->offset;
+    if (t->size == 0) return;
+    if (t->contig) { memcpy(dst, src, tensor_nbytes(t)); return; }
+    /* Merge neighbouring axes that are one run in memory, drop axes of
+     * length 1: a transposed matrix stays 2-D, a slice of rows becomes rows. */
+    int64_t sh[NN_MAX_DIMS], st[NN_MAX_DIMS];
+    int nd = 0;
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] == 1) continue;
+        if (nd > 0 && st[nd - 1] == t->strides[d] * t->shape[d]) {
+            sh[nd - 1] *= t->shape[d];
+            st[nd - 1] = t->strides[d];
+        } else {
+            sh[nd] = t->shape[d];
+            st[nd] = t->strides[d];
+            nd++;
+        }
+    }
+    if (nd == 0) { memcpy(dst, src, (size_t)es); return; }
+    int64_t n = sh[nd - 1], ss = st[nd - 1];
+    if (nd >= 2 && ss != es && st[nd - 2] != 0 && sh[nd - 2] >= TILE && n >= TILE) {
+        /* the last two axes as a tiled 2-D copy, the others walked */
+        int64_t rows = sh[nd - 2], idx[NN_MAX_DIMS] = {0}, off = 0, outer = t->size / (rows * n);
+        for (int64_t o = 0; o < outer; o++) {
+            copy_tiled(dst + o * rows * n * es, src + off, rows, n, st[nd - 2], ss, es);
+            for (int d = nd - 3; d >= 0; d--) {
+                off += st[d];
+                if (++idx[d] < sh[d]) break;
+                off -= st[d] * sh[d];
+                idx[d] = 0;
+            }
+        }
+        return;
+    }
+    int64_t idx[NN_MAX_DIMS] = {0}, off = 0, rows = t->size / n;
+    for (int64_t r = 0; r < rows; r++) {
+        copy_row(dst + r * n * es, src + off, n, ss, es);
+        for (int d = nd - 2; d >= 0; d--) {
+            off += st[d];
+            if (++idx[d] < sh[d]) break;
+            off -= st[d] * sh[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+void *tensor_contiguous_data(tensor_t *t)
+{
+    if (!t->contig) {
+        storage_t *st = storage_new(t->st->device, tensor_nbytes(t), false);
+        tensor_gather(st->data, t);
+        storage_unref(t->st);
+        t->st = st;
+        int64_t s = dtype_traits[t->dtype].size;
+        for (int d = t->ndim - 1; d >= 0; d--) { t->strides[d] = s; s *= t->shape[d]; }
+        t->offset = 0;
+        t->contig = 1;
+    }
+    return (char *)t->st->data + t->offset;
+}
+
+/* ---- views ---- */
+
+void tensor_permute(tensor_t *t, const int *axes)
+{
+    int64_t sh[NN_MAX_DIMS], st[NN_MAX_DIMS];
+    for (int d = 0; d < t->ndim; d++) { sh[d] = t->shape[axes[d]]; st[d] = t->strides[axes[d]]; }
+    memcpy(t->shape, sh, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(t->strides, st, sizeof(int64_t) * (size_t)t->ndim);
+    tensor_update_contig(t);
+}
+
+/* NumPy's _attempt_nocopy_reshape (numpy/core/src/multiarray/shape.c):
+ * walk old and new axes in groups whose products agree; inside a group the
+ * old axes must be one run in memory (stride[i] == stride[i+1] * shape[i+1]),
+ * and the new axes get strides from the group's last old stride. */
+bool tensor_reshape_view(tensor_t *t, int ndim, const int64_t *shape)
+{
+    int64_t nst[NN_MAX_DIMS];
+    if (t->contig || t->size == 0) {
+        int64_t s = dtype_traits[t->dtype].size;
+        for (int d = ndim - 1; d >= 0; d--) { nst[d] = s; s *= shape[d]; }
+        if (t->size == 0) t->offset = 0;
+    } else {
+        int64_t osh[NN_MAX_DIMS], ost[NN_MAX_DIMS];
+        int ond = 0;
+        for (int d = 0; d < t->ndim; d++)
+            if (t->shape[d] != 1) { osh[ond] = t->shape[d]; ost[ond] = t->strides[d]; ond++; }
+        int oi = 0, oj = 1, ni = 0, nj = 1;
+        while (ni < ndim && oi < ond) {
+            int64_t np = shape[ni], op = osh[oi];
+            while (np != op) {
+                if (np < op) np *= shape[nj++];
+                else op *= osh[oj++];
+            }
+            for (int k = oi; k < oj - 1; k++)
+                if (ost[k] != osh[k + 1] * ost[k + 1]) return false;
+            nst[nj - 1] = ost[oj - 1];
+            for (int k = nj - 1; k > ni; k--) nst[k - 1] = nst[k] * shape[k];
+            ni = nj++;
+            oi = oj++;
+        }
+        /* trailing new axes of length 1 */
+        int64_t last = ni > 0 ? nst[ni - 1] : dtype_traits[t->dtype].size;
+        for (int k = ni; k < ndim; k++) nst[k] = last;
+    }
+    t->ndim = ndim;
+    for (int d = 0; d < ndim; d++) { t->shape[d] = shape[d]; t->strides[d] = nst[d]; }
+    tensor_update_contig(t);
+    return true;
+}
+
+void tensor_select(tensor_t *t, const int64_t *start, const int64_t *step, const int64_t *count, const bool *keep)
+{
+    int nd = 0;
+    int64_t off = t->offset, size = 1;
+    bool empty = false;
+    for (int d = 0; d < t->ndim; d++) {
+        if (count[d] == 0) empty = true;
+        else off += start[d] * t->strides[d];
+        if (!keep[d]) continue;
+        t->shape[nd] = count[d];
+        t->strides[nd] = t->strides[d] * step[d];
+        size *= count[d];
+        nd++;
+    }
+    t->ndim = nd;
+    t->size = size;
+    t->offset = empty ? t->offset : off;
+    tensor_update_contig(t);
+}
+
+int tensor_broadcast(tensor_t *t, int ndim, const int64_t *shape)
+{
+    if (ndim < t->ndim) return 0;
+    int lead = ndim - t->ndim;
+    for (int d = 0; d < t->ndim; d++)
+        if (t->shape[d] != shape[lead + d] && t->shape[d] != 1) return lead + d;
+    int64_t st[NN_MAX_DIMS], size = 1;
+    for (int d = 0; d < ndim; d++) {
+        int od = d - lead;
+        st[d] = od < 0 || t->shape[od] != shape[d] ? 0 : t->strides[od];
+        size *= shape[d];
+    }
+    t->ndim = ndim;
+    for (int d = 0; d < ndim; d++) { t->shape[d] = shape[d]; t->strides[d] = st[d]; }
+    t->size = size;
+    tensor_update_contig(t);
+    return -1;
+}
