@@ -409,13 +409,8 @@ R(ad_r_literal)
 {
     for (int k = 0; k < n->nin; k++) {
         if (IN(k)->kind != V_TENSOR || !IN(k)->u.t.ad) continue;
-        sel_t sel = { .nd = g->u.t.ndim };
-        for (int d = 0; d < g->u.t.ndim; d++) {
-            sel.start[d] = d ? 0 : k;
-            sel.step[d] = 1;
-            sel.count[d] = d ? g->u.t.shape[d] : 1;
-            sel.keep[d] = d != 0;
-        }
+        sel_t sel;
+        sel_at(&sel, g->u.t.ndim, g->u.t.shape, 0, k);
         value_t *st = sel_to_tensor(&sel);
         value_t *args[2] = { g, st };
         gin[k] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);
@@ -438,13 +433,8 @@ R(ad_r_stack)
         return;
     }
     for (int k = 0; k < n->nin; k++) {
-        sel_t sel = { .nd = g->u.t.ndim };
-        for (int d = 0; d < g->u.t.ndim; d++) {
-            sel.start[d] = d == a ? k : 0;
-            sel.step[d] = 1;
-            sel.count[d] = d == a ? 1 : g->u.t.shape[d];
-            sel.keep[d] = d != a;
-        }
+        sel_t sel;
+        sel_at(&sel, g->u.t.ndim, g->u.t.shape, a, k);
         value_t *st = sel_to_tensor(&sel);
         value_t *args[2] = { g, st };
         gin[k] = ad_opk("index_select", 2, args, 0, NULL, NULL, s);

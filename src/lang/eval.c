@@ -638,13 +638,8 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
 /* t[i] along the first axis (unpacking, `for r in t`): index_select. */
 static value_t *row_of(session_t *s, value_t *t, int64_t i, span_t span)
 {
-    sel_t sel = { .nd = t->u.t.ndim };
-    for (int d = 0; d < sel.nd; d++) {
-        sel.start[d] = d ? 0 : i;
-        sel.step[d] = 1;
-        sel.count[d] = d ? t->u.t.shape[d] : 1;
-        sel.keep[d] = d != 0;
-    }
+    sel_t sel;
+    sel_at(&sel, t->u.t.ndim, t->u.t.shape, 0, i);
     value_t *st = sel_to_tensor(&sel);
     value_t *args[2] = { t, st };
     value_t *r = run_op(s, OP(op_select, "index_select"), 2, args, NULL, 0, NULL, NULL, span, false);
@@ -724,8 +719,8 @@ static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
                 nv = r;
             }
         } else {
-            sel_t sel = { .nd = old->u.t.ndim };
-            for (int d = 0; d < sel.nd; d++) { sel.start[d] = 0; sel.step[d] = 1; sel.count[d] = old->u.t.shape[d]; sel.keep[d] = true; }
+            sel_t sel;
+            sel_at(&sel, old->u.t.ndim, old->u.t.shape, 0, -1);
             value_t *st = sel_to_tensor(&sel), *vv = v;
             if (scalar_ok && v->u.t.ndim > 0 && !tensor_same_shape(old, v)) vv = flat0(s, v, t->span);
             value_t *a[3] = { old, vv, st };

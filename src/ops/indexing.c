@@ -28,6 +28,18 @@ void sel_walk(const int64_t *shape, const sel_t *sel, void (*cb)(int64_t off, in
     }
 }
 
+void sel_at(sel_t *sel, int ndim, const int64_t *shape, int axis, int64_t k)
+{
+    sel->nd = ndim;
+    for (int d = 0; d < ndim; d++) {
+        bool pick = k >= 0 && d == axis;
+        sel->start[d] = pick ? k : 0;
+        sel->step[d] = 1;
+        sel->count[d] = pick ? 1 : shape[d];
+        sel->keep[d] = !pick;
+    }
+}
+
 value_t *sel_to_tensor(const sel_t *sel)
 {
     int64_t sh[2] = { sel->nd, 4 };

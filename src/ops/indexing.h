@@ -21,6 +21,10 @@ typedef struct sel {
  * row-major order of the selection: cb(offset in the source, k). */
 void sel_walk(const int64_t *shape, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx);
 value_t *sel_to_tensor(const sel_t *sel);                 /* new reference */
+/* The selection of element k along one axis of a tensor of the given
+ * shape (that axis dropped, the others whole): t[k] for axis 0; with
+ * k < 0, every element (all axes kept). */
+void sel_at(sel_t *sel, int ndim, const int64_t *shape, int axis, int64_t k);
 void sel_from_tensor(const value_t *t, sel_t *sel);
 /* The result shape of a selection; returns its rank. */
 int sel_shape(const sel_t *sel, int64_t *shape);
