@@ -174,6 +174,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
     /* Until the unit owns its copy, errors (a memory limit while copying)
      * point into the caller's text. */
     source_t raw = { name, text, len, line_base };
+    eval_reset_calls();   /* a syntax error has no call trace (not the last error's) */
     err_set_source(&raw);
     err_set_here(span_make(0, len));
     err_frame_t f;

@@ -26,7 +26,7 @@ static value_t *numberline_impl(call_t *c)
     if (isinf(v0)) v0 = -dtype_traits[dt].max;
     int64_t n = 0;
     for (double v = v0; v <= hi && !isinf(v); v = dtype_nextafter(dt, v, INFINITY)) {
-        if (v == 0 && signbit(v)) continue;
+        if (v == 0 && signbit(v)) v = 0.0;   /* -0 and +0 are one point; nextafter(-0) would skip +0 */
         if (++n > NL_MAX)
             err_raise(ERR_LIMIT, c->span, "%s has more than %d values in [%g, %g]: narrow the interval", dtype_traits[dt].name, NL_MAX, lo, hi);
     }
@@ -34,7 +34,7 @@ static value_t *numberline_impl(call_t *c)
     int64_t k = 0;
     double mn = dtype_traits[dt].min_normal;
     for (double v = v0; v <= hi && k < n && !isinf(v); v = dtype_nextafter(dt, v, INFINITY)) {
-        if (v == 0 && signbit(v)) continue;
+        if (v == 0 && signbit(v)) v = 0.0;   /* -0 and +0 are one point; nextafter(-0) would skip +0 */
         xs[k] = v;
         double a = fabs(v);
         int e;

@@ -5,6 +5,7 @@
  * binade (2^10), refdata/saturation.csv for the saturation markers, and
  * pixel positions from the linear axis map. */
 #include "tap.h"
+#include "csv.h"
 #include "lang/session.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
@@ -174,6 +175,27 @@ int main(void)
     tap_ok(f && f->nl_rounded == 1.099609375, "1.1 rounds to 1.099609375 in fp16 (1126/1024)");
     tap_ok(run("numberline(fp16, 0, 0.0001)") == 0 && fig()->series[0].y[1] == 1, "values below 2^-14 are marked subnormal");
     tap_ok(run("numberline(fp32, 0, 1)") == 1, "numberline with too many values is an error");
+    /* counts against NumPy/ml_dtypes over every bit pattern (zero once):
+     * tests/refdata/numberline_counts.csv */
+    {
+        csv_t cv;
+        row_t r;
+        int rows = 0;
+        const char *rd = getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
+        if (csv_open(&cv, rd, "numberline_counts.csv")) {
+            while (csv_next(&cv, &r)) {
+                char e[160];
+                snprintf(e, sizeof e, "numberline(%s, %s, %s)", col(&cv, &r, "dtype"), col(&cv, &r, "lo"), col(&cv, &r, "hi"));
+                long long want = atoll(col(&cv, &r, "count"));
+                int rc = run(e);
+                long long got = rc == 0 && fig() ? (long long)fig()->series[0].n : -1;
+                tap_ok(got == want, "%s counts %lld values (NumPy: %lld)", e, got, want);
+                rows++;
+            }
+            csv_close(&cv);
+        }
+        tap_ok(rows >= 10, "numberline_counts.csv read (%d rows)", rows);
+    }
 
     /* ---- compare ---- */
     tap_ok(run("compare(0.1 + 0.2)") == 0, "compare runs");
