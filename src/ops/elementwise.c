@@ -254,12 +254,10 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
 
 /* An operand as it enters the kernel (op_promote's in[]): a weak value
  * rounded once to dt, an int64 tensor converted to a float dt (as
- * jax.numpy does: operands share the result dtype), else itself.  New
- * reference. */
+ * jax.numpy does: operands share the result dtype).  New reference. */
 static value_t *enter(value_t *v, dtype_t dt)
 {
     if (v->u.t.weak) return tensor_scalar_f64(dt, weak_value(v));
-    if (v->u.t.dtype == dt) return val_ref(v);
     value_t *r = tensor_new_raw(dt, v->u.t.ndim, v->u.t.shape);
     op_backend(v)->convert(dt, tensor_data(r), (dtype_t)v->u.t.dtype, tensor_data(v), v->u.t.size);
     return r;
@@ -286,10 +284,12 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
             return tensor_weak_int((int64_t)r);
         return tensor_weak_float(r);
     }
-    value_t *x = enter(a, pr.in[0]), *y = enter(b, pr.in[1]);
+    /* operands that enter as they are (the common case) take no reference */
+    value_t *x = a->u.t.weak || a->u.t.dtype != pr.in[0] ? enter(a, pr.in[0]) : a;
+    value_t *y = b->u.t.weak || b->u.t.dtype != pr.in[1] ? enter(b, pr.in[1]) : b;
     value_t *out = run_binary(op, x, y, pr.dt, span);
-    val_unref(x);
-    val_unref(y);
+    if (x != a) val_unref(x);
+    if (y != b) val_unref(y);
     return out;
 }
 

@@ -206,34 +206,6 @@ int op_axis(value_t *v, int ndim, span_t span)
     return (int)(a < 0 ? a + ndim : a);
 }
 
-/* ---- promotion: the one copy of the weak-scalar rules (ops.h) ---- */
-
-op_promo_t op_promote(dtype_t da, bool wa, dtype_t db, bool wb, bool int_ok, dtype_t prec)
-{
-    op_promo_t p = { prec, { prec, prec }, false, wa && wb };
-    bool ints = int_ok && da == DT_INT64 && db == DT_INT64;
-    if (ints) {
-        p.dt = p.in[0] = p.in[1] = DT_INT64;
-        p.ints = true;
-        return p;
-    }
-    if (wa && wb) return p;
-    if (wa || wb) {
-        int w = wa ? 0 : 1;
-        dtype_t dt = wa ? db : da;
-        if (dt == DT_INT64) dt = prec;
-        p.dt = p.in[1 - w] = dt;
-        p.in[w] = dtype_compute(dt);
-        return p;
-    }
-    dtype_t dt = dtype_promote(da, db);
-    if (dt == DT_INT64) dt = prec;   /* int64 / int64, or int64 ^ negative */
-    p.dt = dt;
-    p.in[0] = da == DT_INT64 ? dt : da;
-    p.in[1] = db == DT_INT64 ? dt : db;
-    return p;
-}
-
 /* ---- broadcast operands as views (ops.h) ---- */
 
 const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64_t *bst)
