@@ -16,7 +16,10 @@
  *
  * Statuses: every kernel returns BK_OK, or BK_UNSUPPORTED (it did nothing:
  * this backend has no kernel for these dtypes or this op; the front end
- * says so or takes another route).  Memory: buffers come from the device's
+ * says so or takes another route), or BK_RANGE (a result has no value in
+ * its dtype: an int64 sum past int64, a float with no int64 value; the
+ * kernel says which element in its `bad`, the output is unfinished, and
+ * the front end raises the error).  Memory: buffers come from the device's
  * allocator; on the CPU that is mem.c's choke point, which raises ERR_LIMIT
  * (longjmp) past the memory limit like every allocation in nnpad.  The
  * CPU's plain loops run on the calling thread and honour Ctrl-C through
@@ -37,7 +40,7 @@
 
 struct op_def;
 
-typedef enum bk_status { BK_OK = 0, BK_UNSUPPORTED = 1 } bk_status_t;
+typedef enum bk_status { BK_OK = 0, BK_UNSUPPORTED = 1, BK_RANGE = 2 } bk_status_t;
 
 typedef enum bk_device { BK_CPU = 0, BK_CUDA = 1, BK_NDEVICES } bk_device_t;
 
@@ -102,18 +105,77 @@ typedef struct bk_binary {
     span_t span;
 } bk_binary_t;
 
-/* Pairwise sum (NumPy's pairwise_sum, blocks of 128, 8 accumulators) of n
- * contiguous elements of a float dtype dt, accumulated in fp32 (fp64 for
- * fp64), each element first transformed by t: x, |x|, x*x or (x - m)^2. */
+/* Reductions (src/ops/reduce.c's front end; the CPU's are in
+ * src/backend/cpu/reduce.c).  The input, contiguous of dtype dt, is viewed
+ * as (outer, n, inner): output element k = o*inner + i (k < outer*inner,
+ * contiguous of dtype dto) reduces the n elements at o*n*inner + j*inner
+ * + i, j < n (no axis: outer = inner = 1).
+ *   SUM        dto == dt; int64 exact (BK_RANGE, bad = k, past int64)
+ *   MEAN VAR STD (ddof)  NORM1 NORM2 NORMINF (vector norms)  any dtype
+ *              to a float dto; n == 0: mean/var/std nan, norms 0
+ *   MAX MIN    dto == dt, the element itself; ARGMAX ARGMIN dto int64,
+ *              the first NaN's index, else the first extreme's; n >= 1
+ *   MNORM1 MNORM2 MNORMINF  the matrix norm of an outer x n matrix
+ *              (inner 1) into one output (numpy.linalg.norm's ord 1, 2, inf)
+ * Accumulation: pairwise (NumPy's pairwise_sum: blocks of 128 with 8
+ * accumulators) in fp32 for fp16/bf16/fp32/fp8, fp64 for fp64 and int64,
+ * rounded once to dto; with same (:accumulate same), every operation
+ * rounded to dt, sums strictly left to right (int64 there: unsupported;
+ * the front end converts first).  The transforms of the sums inside: */
 enum { KT_ID, KT_ABS, KT_SQ, KT_SQDEV };
-typedef struct bk_sum {
-    dtype_t dt;
-    int t;
-    double m;
-    const void *p;
-    int64_t n;
-    double *res;
-} bk_sum_t;
+enum {
+    BK_R_SUM, BK_R_MEAN, BK_R_VAR, BK_R_STD, BK_R_NORM1, BK_R_NORM2, BK_R_NORMINF,
+    BK_R_MAX, BK_R_MIN, BK_R_ARGMAX, BK_R_ARGMIN, BK_R_MNORM1, BK_R_MNORM2, BK_R_MNORMINF
+};
+typedef struct bk_reduce {
+    int what;           /* BK_R_* */
+    dtype_t dt, dto;
+    bool same;
+    int64_t ddof;
+    const void *in;
+    void *out;
+    int64_t outer, n, inner;
+    int64_t bad;        /* out: the output element of a BK_RANGE */
+} bk_reduce_t;
+
+/* softmax (log: log_softmax) along the middle axis of (outer, n, inner),
+ * in fp64 from the exact input (dtype dt, a float), rounded once to dto:
+ * e^(x-m) / sum e^(x-m) and (x - m) - log1p(sum over the others), m the
+ * max; NaN (or an infinite max) in a row gives a row of NaN. */
+typedef struct bk_softmax {
+    dtype_t dt, dto;
+    bool log;
+    const void *in;
+    void *out;
+    int64_t outer, n, inner;
+} bk_softmax_t;
+
+/* where(c, a, b) with broadcasting: out (dtype dto, contiguous, of
+ * shape[0..nd)) element i is a's where c's is nonzero (NaN is), else b's;
+ * each operand read at its byte strides (0 along a broadcast axis).  dto
+ * int64 needs a and b int64 (copied exactly); a float dto gets the chosen
+ * element read exactly (int64 as the nearest double) and rounded once. */
+typedef struct bk_where {
+    dtype_t dto, dc, da, db;
+    void *out;
+    const void *c, *a, *b;
+    int nd;
+    const int64_t *shape;
+    const int64_t *stc, *sta, *stb;   /* bytes */
+} bk_where_t;
+
+/* nextafter(x, y) with broadcasting (strides as bk_where): the next value
+ * of dto after x (rounded once to dto) toward y, in dto itself; dto int64
+ * (x int64) steps by 1, and BK_RANGE (bad = i) where y is NaN. */
+typedef struct bk_nextafter {
+    dtype_t dto, dx, dy;
+    void *out;
+    const void *x, *y;
+    int nd;
+    const int64_t *shape;
+    const int64_t *stx, *sty;         /* bytes */
+    int64_t bad;
+} bk_nextafter_t;
 
 /* Matrix product of row-major n x k and k x m matrices of dtype dt,
  * C = A B, each element one dot product: fp32 or fp64 accumulated in dt
@@ -163,17 +225,21 @@ typedef struct backend {
     bk_status_t (*unary)(const bk_unary_t *u);
     bk_status_t (*binary)(const bk_binary_t *b);
     /* n elements from dtype `from` to `to`: floats round once (RNE, NaN
-     * kept); to int64 is the front end's (it raises on NaN). */
+     * kept); int64 to int64 copies; a float to int64 is to_int64's. */
     bk_status_t (*convert)(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
     /* n elements of es bytes (1, 2, 4, 8) set to the bits at val */
     bk_status_t (*fill)(void *dst, int es, const void *val, int64_t n);
-    /* sum: one sequence; sum_rows: rows of n at p + k*n elements, k < rows,
-     * res[k] (with the mean m[k] for KT_SQDEV when m is not NULL) */
-    bk_status_t (*sum)(const bk_sum_t *s);
-    bk_status_t (*sum_rows)(const bk_sum_t *s, int64_t rows, const double *m);
-    /* index of the first NaN, else of the first largest (want_max) or
-     * smallest of n >= 1 contiguous float elements */
-    bk_status_t (*find_ext)(dtype_t dt, const void *p, int64_t n, bool want_max, int64_t *idx);
+    /* n floats (dtype from) to int64, truncating toward zero; BK_RANGE
+     * with *bad the first element that has no int64 value (NaN, inf,
+     * outside [-2^63, 2^63)) */
+    bk_status_t (*to_int64)(int64_t *dst, dtype_t from, const void *src, int64_t n, int64_t *bad);
+    /* ulp(x) of n elements (dtype from) in dtype to: the spacing at |x|
+     * rounded once to `to` (numpy.spacing); int64 gives 1 */
+    bk_status_t (*ulp)(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
+    bk_status_t (*where)(const bk_where_t *w);
+    bk_status_t (*nextafter)(bk_nextafter_t *na);
+    bk_status_t (*reduce)(bk_reduce_t *r);
+    bk_status_t (*softmax)(const bk_softmax_t *sm);
     bk_status_t (*matmul)(const bk_matmul_t *mm);
     /* BK_UNSUPPORTED (nothing done) when some op of the chain has no block
      * kernel for its dtypes: the graph then runs the ops one by one */

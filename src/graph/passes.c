@@ -510,9 +510,9 @@ static value_t *run_chain_op(gnode_t *c, value_t **in, session_t *s)
 }
 
 /* The direct path: the backend's fused chain (backend.h chain), given
- * exactly the dtypes op_unary / op_binary would choose (a weak scalar
- * enters at the tensor's compute precision, rounded once, as op_binary's
- * weak_at_compute; tensors promote as dtype_promote); every op rounds to
+ * exactly the dtypes op_unary / op_binary would choose (op_promote, the
+ * one copy of the weak-scalar rules: a weak scalar enters at the tensor's
+ * compute precision, rounded once; tensors promote as JAX); every op rounds to
  * its dtype, so the bits are eager's.  Nothing but the output and one
  * block per op (per thread) is allocated. */
 static bool fx_float(dtype_t t) { return t == DT_FP16 || t == DT_BF16 || t == DT_FP32 || t == DT_FP64; }
@@ -524,7 +524,7 @@ static double fx_weak_value(const value_t *v)
 
 /* Set up the direct path; false (nothing to undo but *own) when some op
  * needs what only op_call does (int64, fp8, two weak scalars, no kernel). */
-static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, int *nown)
+static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec)
 {
     c->len = F->nchain;
     if (c->len > BK_CHAIN_MAX) return false;
@@ -562,22 +562,24 @@ static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, i
             if (weak[0] || f->a[0].dt != f->dto) return false;
             continue;
         }
-        dtype_t dt;
-        if (weak[0] && weak[1]) return false;
-        if (weak[0] || weak[1]) {
-            int w = weak[0] ? 0 : 1;
-            dt = f->a[1 - w].dt;
-            /* op_binary's weak_at_compute: the exact value rounded once to
-             * the tensor's compute dtype */
+        /* op_binary's rules (op_promote): two weak scalars, or int64
+         * arithmetic, are op_call's */
+        op_promo_t pr = op_promote(f->a[0].dt, weak[0], f->a[1].dt, weak[1], false, prec);
+        if (pr.weak || pr.ints) return false;
+        for (int j = 0; j < 2; j++) {
+            if (!weak[j]) {
+                if (pr.in[j] != f->a[j].dt) return false;
+                continue;
+            }
+            /* the exact value rounded once to the dtype it enters in */
             if (*nown == 128) return false;
-            value_t *wc = tensor_scalar_f64(dtype_compute(dt), fx_weak_value(v[w]));
+            value_t *wc = tensor_scalar_f64(pr.in[j], fx_weak_value(v[j]));
             own[(*nown)++] = wc;
-            f->a[w].dt = (dtype_t)wc->u.t.dtype;
-            f->a[w].p = tensor_data(wc);
-            f->a[w].stride = 0;
-        } else {
-            dt = dtype_promote(f->a[0].dt, f->a[1].dt);
+            f->a[j].dt = (dtype_t)wc->u.t.dtype;
+            f->a[j].p = tensor_data(wc);
+            f->a[j].stride = 0;
         }
+        dtype_t dt = pr.dt;
         if (dt != f->dto) return false;
     }
     return true;
@@ -632,7 +634,7 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
         bk_chain_t c;
         value_t *own[128];
         int nown = 0;
-        bool ok = n > 0 && fx_setup(&c, F, vals, own, &nown);
+        bool ok = n > 0 && fx_setup(&c, F, vals, own, &nown, op_settings(s)->precision);
         for (int k = 0; ok && k < len; k++)
             for (int j = 0; j < (c.op[k].bin ? 2 : 1); j++)
                 if (c.op[k].a[j].q < 0 && c.op[k].a[j].stride && vals[F->chain[k].in[j]]->u.t.size != n) ok = false;

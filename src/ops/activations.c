@@ -41,10 +41,6 @@
 #include <stdio.h>
 #include "util/sleef_det.h"
 
-/* softmax's building blocks (SLEEF deterministic, 1.0 ulp) */
-static inline double ex(double x)   { return Sleef_finz_expd1_u10purecfma(x); }
-static inline double l1p(double x)  { return Sleef_finz_log1pd1_u10purecfma(x); }
-
 /* ---- the elementwise activations: front ends of the backend's kernels ----
  * The kernels (backend.h KA_*, src/backend/cpu/kern_act.c) are named by
  * each op_def's .kern; a parameter (negative_slope, alpha) or a variant
@@ -60,7 +56,7 @@ static value_t *act_run(call_t *c, double param, int variant)
     value_t *x = op_arg_tensor(c, 0);
     value_t *in = op_as_float(x, c->s);
     dtype_t prec = op_settings(c->s)->precision;
-    const backend_t *b = backend_get(BK_CPU);
+    const backend_t *b = op_backend(in);
     bool weak = in->u.t.weak;
     dtype_t dt = weak ? prec : (dtype_t)in->u.t.dtype;
     char one_in[8], one_out[8];
@@ -155,6 +151,10 @@ static dtype_t soft_out_dtype(call_t *c, dtype_t dt)
     return dt;
 }
 
+/* softmax / log_softmax along an axis through the backend (backend.h
+ * softmax: fp64 from the exact input, rounded once).  A single number is
+ * a row of one: softmax 1, log_softmax 0 (nan for nan or inf); a weak one
+ * gives a weak result, computed from its session-precision value. */
 static value_t *soft_run(call_t *c, bool logf)
 {
     value_t *x = op_arg_tensor(c, 0);
@@ -162,54 +162,18 @@ static value_t *soft_run(call_t *c, bool logf)
     span_t asp = c->span;
     value_t *axv = op_kw(c, "axis", &asp);
     int nd = in->u.t.ndim;
-    if (nd == 0) {
-        /* a single number: softmax is 1, log_softmax 0 (nan stays nan) */
-        double v = tensor_get_f64(in, 0);
-        double r = v != v || isinf(v) ? NAN : (logf ? 0.0 : 1.0);
-        value_t *o;
-        if (in->u.t.weak) { o = tensor_weak_float(r); }
-        else o = tensor_scalar_f64(soft_out_dtype(c, (dtype_t)in->u.t.dtype), r);
-        val_unref(in);
-        return o;
-    }
-    int ax = axv ? op_axis(axv, nd, asp) : nd - 1;
+    int ax = nd == 0 ? 0 : axv ? op_axis(axv, nd, asp) : nd - 1;
     dtype_t dt = (dtype_t)in->u.t.dtype, odt = soft_out_dtype(c, dt);
+    bool weak = in->u.t.weak;
+    if (weak) odt = DT_FP64;   /* held exactly, as weak floats are */
     value_t *out = tensor_new_raw(odt, nd, in->u.t.shape);
-    int64_t len = in->u.t.shape[ax], inner = 1, outer = 1;
+    if (weak) out->u.t.weak = 1;
+    int64_t len = nd ? in->u.t.shape[ax] : 1, inner = 1, outer = 1;
     for (int d = ax + 1; d < nd; d++) inner *= in->u.t.shape[d];
     for (int d = 0; d < ax; d++) outer *= in->u.t.shape[d];
-    const void *ip = tensor_data(in);
-    void *op_ = tensor_data(out);
-    for (int64_t o = 0; o < outer; o++) {
-        err_check_interrupt();
-        for (int64_t k = 0; k < inner; k++) {
-            int64_t base = o * len * inner + k;
-            double m = -INFINITY;
-            bool nan = false;
-            for (int64_t j = 0; j < len; j++) {
-                double v = dtype_load_f64(dt, ip, base + j * inner);
-                if (v != v) nan = true;
-                if (v > m) m = v;
-            }
-            /* s = 1 + s1: the max's own term is exactly 1; log s =
-             * log1p(s1) keeps log_softmax of the largest element accurate
-             * when it is tiny (-4.5e-5 for [-20, -30, -40]). */
-            double s1 = 0;
-            bool seen = false;
-            for (int64_t j = 0; j < len; j++) {
-                double v = dtype_load_f64(dt, ip, base + j * inner);
-                if (v == m && !seen) { seen = true; continue; }
-                s1 += ex(v - m);
-            }
-            double s = 1.0 + s1, ls = l1p(s1);
-            for (int64_t j = 0; j < len; j++) {
-                double d = dtype_load_f64(dt, ip, base + j * inner) - m;
-                double r = logf ? d - ls : ex(d) / s;
-                if (nan || m == -INFINITY || m == INFINITY) r = NAN;   /* all -inf: undefined; inf: inf - inf */
-                dtype_store_f64(odt, op_, base + j * inner, r);
-            }
-        }
-    }
+    bk_softmax_t sm = { dt, odt, logf, tensor_data(in), tensor_data(out), outer, len, inner };
+    if (op_backend(in)->softmax(&sm) != BK_OK)
+        err_raise(ERR_DTYPE, c->arg_spans[0], "%s has no kernel for %s", c->op->name, dtype_traits[dt].name);
     val_unref(in);
     return out;
 }

@@ -67,7 +67,7 @@ static value_t *fill_value(call_t *c, int first, int last, double v)
     char one[8];
     if (dt == DT_INT64) { int64_t iv = (int64_t)v; memcpy(one, &iv, sizeof iv); }
     else dtype_store_f64(dt, one, 0, v);
-    backend_get(BK_CPU)->fill(tensor_data(r), dtype_traits[dt].size, one, r->u.t.size);
+    op_backend(r)->fill(tensor_data(r), dtype_traits[dt].size, one, r->u.t.size);
     return r;
 }
 
@@ -87,7 +87,7 @@ static value_t *full_impl(call_t *c)
     dtype_t dt = kw_dtype(c, v->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v->u.t.dtype);
     value_t *one = op_convert(v, dt, c->arg_spans[1], "full");   /* rounded once */
     value_t *r = tensor_new_raw(dt, nd, shape);
-    backend_get(BK_CPU)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(one), r->u.t.size);
+    op_backend(r)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(one), r->u.t.size);
     val_unref(one);
     return r;
 }

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <stdio.h>
 
-/* The backend of the operands' device (all CPU until the tensor layer
- * gives storage a device). */
+/* The host's backend, for weak scalars computed on the C stack; a tensor's
+ * op runs on the backend of its storage's device (op_backend). */
 static inline const backend_t *bk(void) { return backend_get(BK_CPU); }
 
 /* ---- weak scalars ---- */
@@ -52,7 +52,7 @@ value_t *op_as_float(value_t *v, session_t *s)
     }
     if (v->u.t.dtype == DT_INT64) {
         value_t *r = tensor_new_raw(prec, v->u.t.ndim, v->u.t.shape);
-        bk()->convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
+        op_backend(v)->convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
         return r;
     }
     return val_ref(v);
@@ -98,7 +98,7 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
     if (op->u64 && x->u.t.dtype == DT_INT64) {
         value_t *r = tensor_new_raw(DT_INT64, x->u.t.ndim, x->u.t.shape);
         bk_unary_t u = { op, DT_INT64, tensor_data(r), tensor_data(x), x->u.t.size, span, 0, 0 };
-        bk()->unary(&u);
+        op_backend(x)->unary(&u);
         r->u.t.weak = x->u.t.weak;
         return r;
     }
@@ -115,7 +115,7 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
     } else {
         out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
         bk_unary_t u = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
-        if (bk()->unary(&u) != BK_OK)
+        if (op_backend(in)->unary(&u) != BK_OK)
             err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
     }
     val_unref(in);
@@ -227,7 +227,7 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
         int64_t n = out->u.t.size, sa = es[0], sb = es[1];
         bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
                            tensor_data(a), tensor_data(b), 1, &n, &sa, &sb, span };
-        if (bk()->binary(&bb) != BK_OK)
+        if (op_backend(a)->binary(&bb) != BK_OK)
             err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
         return out;
     }
@@ -247,25 +247,19 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
     value_t *out = tensor_new_raw(out_dt, n, shape);
     bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
                        tensor_data(a), tensor_data(b), n, shape, st[0], st[1], span };
-    if (bk()->binary(&bb) != BK_OK)
+    if (op_backend(a)->binary(&bb) != BK_OK)
         err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
     return out;
 }
 
-/* A weak scalar entering an op with a tensor of dtype dt: it enters at the
- * op's compute precision (PyTorch's rule: fp16([0.01]) * 65536 is 655.5). */
-static value_t *weak_at_compute(value_t *w, dtype_t dt)
+/* An operand as it enters the kernel (op_promote's in[]): a weak value
+ * rounded once to dt, an int64 tensor converted to a float dt (as
+ * jax.numpy does: operands share the result dtype).  New reference. */
+static value_t *enter(value_t *v, dtype_t dt)
 {
-    dtype_t c = dtype_compute(dt);
-    return tensor_scalar_f64(c, weak_value(w));
-}
-
-/* An int64 tensor meeting a float: converted to that float dtype first, as
- * jax.numpy does (operands share the result dtype). */
-static value_t *int_to(value_t *t, dtype_t dt)
-{
-    value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
-    bk()->convert(dt, tensor_data(r), DT_INT64, tensor_data(t), t->u.t.size);
+    if (v->u.t.weak) return tensor_scalar_f64(dt, weak_value(v));
+    value_t *r = tensor_new_raw(dt, v->u.t.ndim, v->u.t.shape);
+    op_backend(v)->convert(dt, tensor_data(r), (dtype_t)v->u.t.dtype, tensor_data(v), v->u.t.size);
     return r;
 }
 
@@ -274,55 +268,28 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
     if (a->kind != V_TENSOR) need_tensor(a, sa, binop_symbol(op));
     if (b->kind != V_TENSOR) need_tensor(b, sb, binop_symbol(op));
     dtype_t prec = op_settings(s)->precision;
-    bool wa = a->u.t.weak, wb = b->u.t.weak;
-    value_t *x = NULL, *y = NULL, *out;
-    bool cmp = op->flags & OPF_RETURNS_INT;
-
-    if (wa && wb) {
-        if (a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64 && op->i64 && !is_div(op) &&
-            !(is_pow(op) && ((int64_t *)tensor_data(b))[0] < 0))
-            /* exact integers: counters and indices never round */
+    op_promo_t pr = op_promote((dtype_t)a->u.t.dtype, a->u.t.weak, (dtype_t)b->u.t.dtype, b->u.t.weak,
+                               int_applies(op, a, b), prec);
+    if (pr.ints) {
+        if (pr.weak)   /* exact integers: counters and indices never round */
             return tensor_weak_int(scalar_int(op, ((int64_t *)tensor_data(a))[0], ((int64_t *)tensor_data(b))[0], span));
-        if (int_applies(op, a, b)) {
-            out = run_binary(op, a, b, DT_INT64, span);
-            out->u.t.weak = 1;
-            return out;
-        }
+        return run_binary(op, a, b, DT_INT64, span);
+    }
+    if (pr.weak) {
         /* Weak floats alone: round to the session precision, compute in it. */
         double va = dtype_round_f64(prec, weak_value(a)), vb = dtype_round_f64(prec, weak_value(b));
         double r = scalar_op(op, prec, va, &vb, span);
         if (prec != DT_FP64) r = dtype_round_f64(prec, r);
-        if (cmp && a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64) return tensor_weak_int((int64_t)r);
+        if ((op->flags & OPF_RETURNS_INT) && a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64)
+            return tensor_weak_int((int64_t)r);
         return tensor_weak_float(r);
     }
-    if (wa || wb) {
-        value_t *w = wa ? a : b, *t = wa ? b : a;
-        dtype_t dt = (dtype_t)t->u.t.dtype;
-        if (dt == DT_INT64) {
-            if (w->u.t.dtype == DT_INT64 && int_applies(op, a, b))
-                return run_binary(op, a, b, DT_INT64, span);
-            dt = prec;
-            t = int_to(t, dt);
-        } else {
-            val_ref(t);
-        }
-        value_t *wc = weak_at_compute(w, dt);
-        x = wa ? wc : t;
-        y = wa ? t : wc;
-        out = run_binary(op, x, y, dt, span);
-        val_unref(x);
-        val_unref(y);
-        return out;
-    }
-    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
-    if (int_applies(op, a, b)) return run_binary(op, a, b, DT_INT64, span);
-    dtype_t dt = dtype_promote(da, db);
-    if (dt == DT_INT64) dt = prec;   /* int64 / int64, or int64 ^ negative */
-    x = da == DT_INT64 ? int_to(a, dt) : val_ref(a);
-    y = db == DT_INT64 ? int_to(b, dt) : val_ref(b);
-    out = run_binary(op, x, y, dt, span);
-    val_unref(x);
-    val_unref(y);
+    /* operands that enter as they are (the common case) take no reference */
+    value_t *x = a->u.t.weak || a->u.t.dtype != pr.in[0] ? enter(a, pr.in[0]) : a;
+    value_t *y = b->u.t.weak || b->u.t.dtype != pr.in[1] ? enter(b, pr.in[1]) : b;
+    value_t *out = run_binary(op, x, y, pr.dt, span);
+    if (x != a) val_unref(x);
+    if (y != b) val_unref(y);
     return out;
 }
 

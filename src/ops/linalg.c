@@ -61,7 +61,7 @@ static value_t *as_dtype(value_t *t, dtype_t dt)
     if ((dtype_t)t->u.t.dtype == dt) return val_ref(t);
     value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
     /* fp16/bf16 -> fp32 with F16C or shifts (exact either way) */
-    backend_get(BK_CPU)->convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
+    op_backend(t)->convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
     return r;
 }
 
@@ -165,7 +165,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
             bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
-            backend_get(BK_CPU)->matmul(&mm);
+            op_backend(a)->matmul(&mm);
         }
         return out;
     }
@@ -179,7 +179,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
                                (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span };
-            if (backend_get(BK_CPU)->matmul(&mm) != BK_OK)
+            if (op_backend(a)->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
     } else if (dt == DT_FP64) {
@@ -190,7 +190,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
             bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
-            backend_get(BK_CPU)->matmul(&mm);
+            op_backend(a)->matmul(&mm);
         }
     } else {
         /* fp32 compute for fp32, fp16, bf16: convert (exact), sgemm, round once. */
@@ -203,9 +203,9 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
             bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
-            backend_get(BK_CPU)->matmul(&mm);
+            op_backend(a)->matmul(&mm);
         }
-        if (dt != DT_FP32) backend_get(BK_CPU)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
+        if (dt != DT_FP32) op_backend(a)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
         val_unref(cf);
         val_unref(xf);
         val_unref(yf);

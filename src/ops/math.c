@@ -124,50 +124,30 @@ static value_t *where_impl(call_t *c)
     value_t *a = v[1], *b = v[2];
     dtype_t prec = op_settings(c->s)->precision;
     dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
-    bool wa = a->u.t.weak, wb = b->u.t.weak;
 
     int64_t shape[NN_MAX_DIMS], st[3][NN_MAX_DIMS];
     int n = op_broadcast_k(v, names, 3, shape, st, c->span, "where");
 
-    dtype_t dt;
-    bool weak_out = false;
-    if (wa && wb) {
-        dt = da == DT_INT64 && db == DT_INT64 ? DT_INT64 : prec;
-        weak_out = n == 0;
-    } else if (wa || wb) {
-        value_t *w = wa ? a : b, *t = wa ? b : a;
-        dt = (dtype_t)t->u.t.dtype;
-        if (dt == DT_INT64 && w->u.t.dtype != DT_INT64) dt = prec;
-    } else {
-        dt = da == DT_INT64 && db == DT_INT64 ? DT_INT64 : dtype_promote(da, db);
-        if (dt == DT_INT64 && !(da == DT_INT64 && db == DT_INT64)) dt = prec;
-    }
+    /* the dtype a binary op between a and b gives (selecting is exact on int64) */
+    op_promo_t pr = op_promote(da, a->u.t.weak, db, b->u.t.weak, true, prec);
+    dtype_t dt = pr.dt;
+    bool weak_out = pr.weak && n == 0;
     /* A weak float result keeps the exact value in fp64 storage (weak
      * scalars are held exactly; they round when they meet an op). */
     dtype_t store = weak_out && dt != DT_INT64 ? DT_FP64 : dt;
     value_t *out = tensor_new_raw(store, n, shape);
     if (weak_out) out->u.t.weak = 1;
 
-    int64_t idx[NN_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
-    int64_t total = out->u.t.size;
-    void *po = tensor_data(out);
-    for (int64_t i = 0; i < total; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        value_t *src = tensor_get_f64(v[0], off[0]) != 0 ? a : b;
-        int64_t so = src == a ? off[1] : off[2];
-        if (store == DT_INT64)   /* both int64: copy exactly (beyond 2^53 a double would not) */
-            ((int64_t *)po)[i] = ((const int64_t *)tensor_data(src))[so];
-        else
-            dtype_store_f64(store, po, i, tensor_get_f64(src, so));
-        /* advance the multi-index, last dimension fastest */
-        for (int d = n - 1; d >= 0; d--) {
-            idx[d]++;
-            for (int j = 0; j < 3; j++) off[j] += st[j][d];
-            if (idx[d] < shape[d]) break;
-            for (int j = 0; j < 3; j++) off[j] -= st[j][d] * idx[d];
-            idx[d] = 0;
-        }
-    }
+    /* the backend reads the operands through their own strides: a view
+     * (a broadcast_to of a scalar, a transpose) is not copied */
+    int64_t bst[3][NN_MAX_DIMS];
+    const void *p[3];
+    for (int j = 0; j < 3; j++) p[j] = op_view_strides(v[j], n, shape, bst[j]);
+    bk_where_t w = { store, (dtype_t)v[0]->u.t.dtype, da, db, tensor_data(out), p[0], p[1], p[2], n, shape,
+                     bst[0], bst[1], bst[2] };
+    if (op_backend(v[0])->where(&w) != BK_OK)
+        err_raise(ERR_DTYPE, c->span, "where has no kernel for %s from %s and %s", dtype_traits[store].name,
+                  dtype_traits[da].name, dtype_traits[db].name);
     return out;
 }
 

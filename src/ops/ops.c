@@ -205,3 +205,15 @@ int op_axis(value_t *v, int ndim, span_t span)
     }
     return (int)(a < 0 ? a + ndim : a);
 }
+
+/* ---- broadcast operands as views (ops.h) ---- */
+
+const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64_t *bst)
+{
+    const tensor_t *t = &v->u.t;
+    for (int d = 0; d < n; d++) {
+        int kk = d - (n - t->ndim);
+        bst[d] = kk < 0 || (t->shape[kk] == 1 && shape[d] != 1) ? 0 : t->strides[kk];
+    }
+    return (const char *)t->st->data + t->offset;
+}

@@ -14,13 +14,15 @@
  *               i64 for int64 tensors when the op is exact on integers).
  *   OPK_FUNC    anything else: impl(call) does the work.
  *
- * Weak scalars (DESIGN.md §2) are resolved by op_prepare_* before a kernel
- * runs, in one place, so every op follows the same promotion rules.
+ * Weak scalars (DESIGN.md §2) are resolved by op_promote before a kernel
+ * runs, in one place, so every op (and the graph's fused chains) follows
+ * the same promotion rules.
  */
 #ifndef NN_OPS_H
 #define NN_OPS_H
 #include "lang/value.h"
 #include "lang/session.h"
+#include "backend/backend.h"
 
 typedef enum op_kind { OPK_UNARY, OPK_BINARY, OPK_FUNC } op_kind_t;
 
@@ -174,8 +176,70 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname);
  * axes; a mismatch raises ERR_SHAPE naming both operands (names[]). */
 int op_broadcast_k(value_t *const *v, const char *const *names, int k, int64_t *shape,
                    int64_t st[][NN_MAX_DIMS], span_t span, const char *opname);
+/* v's byte strides (bst[0..n)) over the broadcast shape shape[0..n) that
+ * op_broadcast_k gave, read through v's own strides and offset (0 along a
+ * broadcast axis), so a view reaches the backend without a copy; returns
+ * the address of v's first element. */
+const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64_t *bst);
 /* Axis argument: int in [-ndim, ndim) -> [0, ndim). */
 int op_axis(value_t *v, int ndim, span_t span);
+
+/* The weak-scalar and promotion rules of a binary elementwise op
+ * (DESIGN.md §2; HACKING.md "Numbers"), the one copy that op_binary,
+ * where and the graph's fused chains (passes.c) follow.  Operands a and b
+ * by dtype and weakness; int_ok: the op computes exactly on these int64
+ * values (an int64 kernel, not true division, no negative power); prec:
+ * the session precision.
+ *   both weak:  exact int64 when both are int64 and int_ok, else the
+ *               session precision (each rounded once to it); a weak result
+ *   one weak:   the tensor's dtype (an int64 tensor meeting a weak float,
+ *               or an op not exact on it: the session precision); the weak
+ *               value enters at that dtype's compute precision (PyTorch's
+ *               rule: fp16([0.01]) * 65536 is 655.5)
+ *   no weak:    int64 with int64 when int_ok; else dtype_promote (JAX's
+ *               table), int64 giving the session precision; an int64
+ *               operand is converted to the result dtype first */
+typedef struct op_promo {
+    dtype_t dt;         /* the result's dtype (the kernel's output) */
+    dtype_t in[2];      /* each operand enters the kernel in this dtype: a weak value rounded once to it, an int64 tensor converted */
+    bool ints;          /* exact int64 arithmetic (both operands int64, as they are) */
+    bool weak;          /* both weak: the result is a weak scalar */
+} op_promo_t;
+/* (inline: every binary op asks, and a one-element op costs about 0.1 µs) */
+static inline op_promo_t op_promote(dtype_t da, bool wa, dtype_t db, bool wb, bool int_ok, dtype_t prec)
+{
+    op_promo_t p = { prec, { prec, prec }, false, wa && wb };
+    if (int_ok && da == DT_INT64 && db == DT_INT64) {
+        p.dt = p.in[0] = p.in[1] = DT_INT64;
+        p.ints = true;
+        return p;
+    }
+    if (wa && wb) return p;
+    if (wa || wb) {
+        int w = wa ? 0 : 1;
+        dtype_t dt = wa ? db : da;
+        if (dt == DT_INT64) dt = prec;
+        p.dt = p.in[1 - w] = dt;
+        p.in[w] = dtype_compute(dt);
+        return p;
+    }
+    dtype_t dt = da == db ? da : dtype_promote(da, db);
+    if (dt == DT_INT64) dt = prec;   /* int64 / int64, or int64 ^ negative */
+    p.dt = dt;
+    p.in[0] = da == DT_INT64 ? dt : da;
+    p.in[1] = db == DT_INT64 ? dt : db;
+    return p;
+}
+
+/* The backend of the device holding v's storage: an op computes where its
+ * input lives (storage is only ever allocated through a device's backend,
+ * so there is one). */
+static inline const backend_t *op_backend(const value_t *v)
+{
+    const backend_t *b = backend_get((bk_device_t)v->u.t.st->device);
+    NN_ASSERT(b);
+    return b;
+}
 
 /* The session's settings, for ops. */
 session_settings_t *op_settings(session_t *s);

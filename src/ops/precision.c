@@ -29,22 +29,17 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
 {
     dtype_t from = (dtype_t)x->u.t.dtype;
     value_t *r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
-    int64_t n = x->u.t.size;
+    int64_t n = x->u.t.size, bad;
+    const backend_t *b = op_backend(x);
     if (to != DT_INT64 || from == DT_INT64) {
         /* the vector converters where they apply (fp16/bf16/fp32/fp64, same
          * rounding bit for bit), the exact scalar ones otherwise */
-        backend_get(BK_CPU)->convert(to, tensor_data(r), from, tensor_data(x), n);
+        b->convert(to, tensor_data(r), from, tensor_data(x), n);
         return r;
     }
-    int64_t *o = tensor_data(r);
-    for (int64_t i = 0; i < n; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        double v = tensor_get_f64(x, i), d = trunc(v);
-        if (!(d >= -0x1p63 && d < 0x1p63))
-            err_raise(ERR_VALUE, span, "%s: element %lld is %g, which has no int64 value (int64 holds integers "
-                      "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)i, v);
-        o[i] = (int64_t)d;
-    }
+    if (b->to_int64(tensor_data(r), from, tensor_data(x), n, &bad) != BK_OK)
+        err_raise(ERR_VALUE, span, "%s: element %lld is %g, which has no int64 value (int64 holds integers "
+                  "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)bad, tensor_get_f64(x, bad));
     return r;
 }
 
@@ -157,12 +152,7 @@ static value_t *ulp_impl(call_t *c)
     value_t *x = op_arg_tensor(c, 0);
     dtype_t dt = x->u.t.weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
     value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
-    void *o = tensor_data(r);
-    for (int64_t i = 0; i < x->u.t.size; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        if (dt == DT_INT64) ((int64_t *)o)[i] = 1;
-        else dtype_store_f64(dt, o, i, dtype_ulp(dt, dtype_round_f64(dt, tensor_get_f64(x, i))));
-    }
+    op_backend(x)->ulp(dt, tensor_data(r), (dtype_t)x->u.t.dtype, tensor_data(x), x->u.t.size);
     return r;
 }
 
@@ -182,33 +172,15 @@ static value_t *nextafter_impl(call_t *c)
     int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
     int n = op_broadcast_k(v, names, 2, shape, st, c->span, "nextafter");
     value_t *r = tensor_new_raw(dt, n, shape);
-    void *o = tensor_data(r);
-    int64_t idx[NN_MAX_DIMS] = {0}, off[2] = {0, 0};
-    bool xint = dt == DT_INT64;   /* then x is a non-weak int64 tensor */
-    for (int64_t i = 0; i < r->u.t.size; i++) {
-        if ((i & 0xFFFF) == 0) err_check_interrupt();
-        double toward = tensor_get_f64(y, off[1]);
-        if (xint) {
-            int64_t xi = ((const int64_t *)tensor_data(x))[off[0]];
-            if (toward != toward)
-                err_raise(ERR_VALUE, c->arg_spans[1], "nextafter: an int64 cannot step toward nan");
-            if ((double)xi < toward && xi < INT64_MAX) xi++;
-            else if ((double)xi > toward && xi > INT64_MIN) xi--;
-            ((int64_t *)o)[i] = xi;
-        } else {
-            double xv = dtype_round_f64(dt, tensor_get_f64(x, off[0]));
-            dtype_store_f64(dt, o, i, dtype_nextafter(dt, xv, toward));
-        }
-        for (int d = n - 1; d >= 0; d--) {
-            idx[d]++;
-            off[0] += st[0][d];
-            off[1] += st[1][d];
-            if (idx[d] < shape[d]) break;
-            off[0] -= st[0][d] * idx[d];
-            off[1] -= st[1][d] * idx[d];
-            idx[d] = 0;
-        }
-    }
+    /* read through the operands' own strides (a view is not copied) */
+    int64_t bst[2][NN_MAX_DIMS];
+    const void *px = op_view_strides(x, n, shape, bst[0]), *py = op_view_strides(y, n, shape, bst[1]);
+    bk_nextafter_t na = { dt, (dtype_t)x->u.t.dtype, (dtype_t)y->u.t.dtype, tensor_data(r), px, py, n, shape,
+                          bst[0], bst[1], 0 };
+    bk_status_t bs = op_backend(x)->nextafter(&na);
+    if (bs == BK_RANGE) err_raise(ERR_VALUE, c->arg_spans[1], "nextafter: an int64 cannot step toward nan");
+    if (bs != BK_OK)
+        err_raise(ERR_DTYPE, c->span, "nextafter has no kernel for %s", dtype_traits[dt].name);
     return r;
 }
 

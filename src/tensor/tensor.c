@@ -7,13 +7,19 @@
 
 _Static_assert(sizeof(storage_t) % 16 == 0, "inline data stays 16-byte aligned");
 
+/* The header lives on the host; the data is a buffer of the device's
+ * backend.  A backend's buf_alloc raises past the memory limit (the CPU's,
+ * through mem.c) or returns NULL, which is the same error here. */
 storage_t *storage_new_block(int device, size_t bytes, bool zero)
 {
-    NN_ASSERT(device == NN_DEV_CPU);
+    const backend_t *b = backend_get((bk_device_t)device);
+    NN_ASSERT(b);
     storage_t *st = mem_alloc(sizeof *st);
     err_frame_t f;
     if (err_try(&f) == 0) {
-        st->data = zero ? mem_alloc(bytes) : mem_alloc_raw(bytes);
+        st->data = b->buf_alloc(bytes, zero);
+        if (!st->data && bytes)
+            err_raise(ERR_LIMIT, err_here(), "out of memory on %s: %zu bytes", b->name, bytes);
         err_pop(&f);
     } else {
         mem_free(st, sizeof *st);   /* nothing allocated stays behind */
@@ -38,8 +44,8 @@ storage_t *storage_borrow(int device, void *data, size_t bytes)
 
 void storage_free(storage_t *st)
 {
-    if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }
-    if (!st->borrowed) mem_free(st->data, st->bytes);
+    if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }   /* the CPU's buf_free, directly (tensor.h) */
+    if (!st->borrowed) backend_get((bk_device_t)st->device)->buf_free(st->data, st->bytes);
     mem_free(st, sizeof *st);
 }
 

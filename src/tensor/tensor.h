@@ -38,34 +38,39 @@
 #include "tensor/dtype.h"
 #include "lang/error.h"
 #include "util/mem.h"
+#include "backend/backend.h"
 
 #define NN_MAX_DIMS 8
 
-/* Devices.  Only the host today; the backend interface (issue 9's
- * src/backend/) adds its buffers behind storage_new. */
-enum { NN_DEV_CPU = 0 };
+/* Devices are backend.h's (bk_device_t): a storage's data is a buffer of
+ * its device's backend (backend_get(device)->buf_alloc / buf_free). */
+enum { NN_DEV_CPU = BK_CPU };
 
 typedef struct storage {
     int refs;
-    int device;          /* NN_DEV_CPU: data is host memory */
+    int device;          /* bk_device_t; NN_DEV_CPU: data is host memory */
     bool inline_data;    /* small: data follows the struct in the same allocation */
     bool borrowed;       /* data belongs to another storage (a block of a fused graph node): not freed here */
     size_t bytes;        /* of data */
     void *data;
 } storage_t;
 
-/* The one place storage is allocated: `bytes` of data on `device`, zeroed
- * when zero is set (else uninitialised: the caller writes every byte).
- * Small host storage (STORAGE_INLINE_MAX bytes or less) is one allocation
- * with its data behind the struct, inline here: the per-op cost on scalars
- * is mostly allocation (bench/README.md).  Larger data is its own
- * allocation (storage_new_block), so that it gets mem.c's recycled,
- * 2 MiB-aligned large blocks. */
+/* The one place storage is allocated: `bytes` of data on `device`, from
+ * that device's backend (buf_alloc; freed by its buf_free), zeroed when
+ * zero is set (else uninitialised: the caller writes every byte).
+ * Small host storage (STORAGE_INLINE_MAX bytes or less) is one buffer of
+ * the CPU backend with the data behind the struct, inline here: the per-op
+ * cost on scalars is mostly allocation (bench/README.md).  Larger data, and
+ * data on any other device, is its own buffer (storage_new_block), so that
+ * on the host it gets mem.c's recycled, 2 MiB-aligned large blocks. */
 #define STORAGE_INLINE_MAX 64
 storage_t *storage_new_block(int device, size_t bytes, bool zero);
 static inline storage_t *storage_new(int device, size_t bytes, bool zero)
 {
     if (device != NN_DEV_CPU || bytes > STORAGE_INLINE_MAX) return storage_new_block(device, bytes, zero);
+    /* the CPU backend's buf_alloc is mem.c's allocator: called directly
+     * here, since the indirect call costs ~7 instructions per scalar op
+     * (callgrind, bench/README.md's 1-element loop) */
     storage_t *st = zero ? mem_alloc(sizeof *st + bytes) : mem_alloc_raw(sizeof *st + bytes);
     st->refs = 1;
     st->device = device;

@@ -509,6 +509,95 @@ static void test_memory(void)
     tap_ok(mem_cached() > 0, "freed large buffers are kept for reuse (%.1f MB cached)", (double)mem_cached() / 1e6);
 }
 
+/* ---- 6. the backend's strided operands and its BK_RANGE reports ---- */
+
+/* op name(args) through op_call, positional arguments only. */
+static value_t *call_op(const char *name, int n, value_t **args)
+{
+    span_t spans[3] = { SPAN_NONE, SPAN_NONE, SPAN_NONE };
+    const node_t *nodes[3] = { NULL, NULL, NULL };
+    call_t c;
+    memset(&c, 0, sizeof c);
+    c.op = op_find(name); c.span = SPAN_NONE; c.nargs = n; c.args = args; c.arg_spans = spans; c.arg_nodes = nodes; c.s = S;
+    return op_call(&c);
+}
+
+/* where and nextafter hand the backend their operands' own strides
+ * (op_view_strides): a transposed and a broadcast view must give the bits
+ * their contiguous copies give. */
+static void test_views(void)
+{
+    static const dtype_t VD[5] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64, DT_INT64 };
+    for (int k = 0; k < 5; k++) {
+        dtype_t dt = VD[k];
+        int64_t sx[2] = { 33, 17 }, sy[2] = { 17, 33 }, sr[1] = { 33 }, sb[2] = { 17, 33 };
+        value_t *x, *y, *r;
+        if (dt == DT_INT64) {
+            x = tensor_new_raw(dt, 2, sx); y = tensor_new_raw(dt, 2, sy); r = tensor_new_raw(dt, 1, sr);
+            value_t *all[3] = { x, y, r };
+            for (int j = 0; j < 3; j++)
+                for (int64_t i = 0; i < all[j]->u.t.size; i++) ((int64_t *)tensor_data(all[j]))[i] = (int64_t)(rnd() % 7) - 3;
+        } else {
+            x = rand_tensor(dt, 2, sx); y = rand_tensor(dt, 2, sy); r = rand_tensor(dt, 1, sr);
+        }
+        value_t *a1[1] = { x };
+        value_t *xt = call_op("transpose", 1, a1);
+        value_t *shp = tensor_new_raw(DT_INT64, 1, (int64_t[]){ 2 });
+        memcpy(tensor_data(shp), sb, sizeof sb);
+        value_t *a2[2] = { r, shp };
+        value_t *rb = call_op("broadcast_to", 2, a2);
+        bool views = !xt->u.t.contig && rb->u.t.strides[0] == 0;
+        value_t *xtc = tensor_copy(xt), *rbc = tensor_copy(rb);
+        value_t *w1[3] = { xt, rb, y }, *w2[3] = { xtc, rbc, y };
+        value_t *p = call_op("where", 3, w1), *q = call_op("where", 3, w2);
+        int64_t d = first_diff(p, q);
+        tap_ok(views && d < 0, "where(transposed view, broadcast view, y) %s: the bits of where on their copies%s",
+               dtype_traits[dt].name, views ? "" : " (the arguments were not views)");
+        val_unref(p); val_unref(q);
+        value_t *n1[2] = { xt, rb }, *n2[2] = { xtc, rbc };
+        p = call_op("nextafter", 2, n1);
+        q = call_op("nextafter", 2, n2);
+        d = first_diff(p, q);
+        tap_ok(d < 0, "nextafter(transposed view, broadcast view) %s: the bits of nextafter on their copies",
+               dtype_traits[dt].name);
+        val_unref(p); val_unref(q);
+        value_t *all[8] = { x, y, r, xt, shp, rb, xtc, rbc };
+        for (int j = 0; j < 8; j++) val_unref(all[j]);
+    }
+}
+
+/* The error text of one statement (empty when it succeeds). */
+static void error_of(const char *text, char *buf, size_t cap)
+{
+    FILE *f = fmemopen(buf, cap, "w");
+    value_t *v = session_eval(S, text, f);
+    fclose(f);
+    if (v) { session_release(v); buf[0] = 0; }
+    char *nl = strchr(buf, '\n');   /* the message line only */
+    if (nl) *nl = 0;
+}
+
+/* A kernel that meets a value with no place in its result dtype returns
+ * BK_RANGE and the element; the front end's error names it. */
+static void test_range(void)
+{
+    char e[512];
+    error_of("int64(fp32([1.5, -2, inf, nan]))", e, sizeof e);
+    tap_ok(strstr(e, "element 2 is inf") != NULL, "int64 of [1.5, -2, inf, nan] names element 2 (inf): %s", e);
+    error_of("int64(transpose(fp64([[1, nan], [3, 4]])))", e, sizeof e);
+    tap_ok(strstr(e, "element 2 is nan") != NULL, "int64 of a transposed view names row-major element 2 (nan): %s", e);
+    error_of("sum(int64([[1, 9223372036854775807], [1, 2]]), axis=1)", e, sizeof e);
+    tap_ok(strstr(e, "integer overflow: the sum does not fit in int64") != NULL, "an int64 sum past 2^63-1 is an error: %s", e);
+    error_of("sum(int64([9223372036854775807, 1, -2])) == 9223372036854775805", e, sizeof e);
+    tap_ok(e[0] == 0, "an int64 sum whose partial sum passes 2^63-1 but whose total fits is no error%s%s", e[0] ? ": " : "", e);
+    value_t *v = session_eval(S, "sum(int64([9223372036854775807, 1, -2]))", stderr);
+    tap_ok(v && v->u.t.dtype == DT_INT64 && ((int64_t *)tensor_data(v))[0] == INT64_MAX - 1,
+           "sum(int64([2^63-1, 1, -2])) is 2^63-2 exactly (128-bit accumulation)");
+    if (v) session_release(v);
+    error_of("nextafter(int64([3, 5]), [4, nan])", e, sizeof e);
+    tap_ok(strstr(e, "cannot step toward nan") != NULL, "nextafter of int64 toward nan is an error: %s", e);
+}
+
 /* ---- 0. the op table names the kernels; the backend's buffers ---- */
 
 /* Each op_def names its kernel (.kern): every kernel id of backend.h is
@@ -575,6 +664,8 @@ int main(void)
         test_matmul();
         test_ulp();
         test_memory();
+        test_views();
+        test_range();
         err_pop(&f);
     } else {
         tap_ok(0, "an nnpad error escaped a test");

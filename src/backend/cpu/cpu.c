@@ -18,6 +18,7 @@
 #include "ops/ops.h"
 #include "lang/error.h"
 #include "util/mem.h"
+#include <math.h>
 #include <string.h>
 #include <stdatomic.h>
 
@@ -213,44 +214,94 @@ static bk_status_t cpu_fill(void *dst, int es, const void *val, int64_t n)
     return BK_OK;
 }
 
-/* ---- reductions ---- */
+/* ---- float to int64 ---- */
 
-static bool sum_ok(dtype_t dt)
+/* Truncation toward zero (numpy's astype(int64)); NaN, inf and values
+ * outside [-2^63, 2^63) have no int64 value: BK_RANGE with the first such
+ * element's index in *bad (the front end names it in its error). */
+static bk_status_t cpu_to_int64(int64_t *dst, dtype_t from, const void *src, int64_t n, int64_t *bad)
 {
-    return kern_level() && (dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64);
-}
-
-static bk_status_t cpu_sum(const bk_sum_t *s)
-{
-    if (!sum_ok(s->dt)) return BK_UNSUPPORTED;
-    return kern_pwsum(s->dt, s->t, s->m, s->p, s->n, s->res) ? BK_OK : BK_UNSUPPORTED;
-}
-
-typedef struct rows_ctx { const bk_sum_t *s; const double *m; } rows_ctx_t;
-
-static void rows_range(void *c_, int64_t lo, int64_t hi)
-{
-    rows_ctx_t *c = c_;
-    const bk_sum_t *s = c->s;
-    size_t es = (size_t)dtype_traits[s->dt].size;
-    for (int64_t k = lo; k < hi; k++)
-        kern_pwsum(s->dt, s->t, c->m ? c->m[k] : 0, (const char *)s->p + (size_t)k * (size_t)s->n * es, s->n,
-                   &s->res[k]);
-}
-
-static bk_status_t cpu_sum_rows(const bk_sum_t *s, int64_t rows, const double *m)
-{
-    if (!sum_ok(s->dt) || s->n == 0) return BK_UNSUPPORTED;
-    rows_ctx_t c = { s, m };
-    /* many short rows: split the rows; one long row: kern_pwsum splits it */
-    if (rows > 1) kern_parallel(rows_range, &c, rows, (double)s->n, 1);
-    else rows_range(&c, 0, rows);
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double d = trunc(ld64(from, src, i));
+        if (!(d >= -0x1p63 && d < 0x1p63)) { *bad = i; return BK_RANGE; }
+        dst[i] = (int64_t)d;
+    }
     return BK_OK;
 }
 
-static bk_status_t cpu_find_ext(dtype_t dt, const void *p, int64_t n, bool want_max, int64_t *idx)
+/* ---- ulp ---- */
+
+static bk_status_t cpu_ulp(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n)
 {
-    return kern_find_ext(dt, p, n, want_max, idx) ? BK_OK : BK_UNSUPPORTED;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        if (to == DT_INT64) ((int64_t *)dst)[i] = 1;
+        else dtype_store_f64(to, dst, i, dtype_ulp(to, dtype_round_f64(to, ld64(from, src, i))));
+    }
+    return BK_OK;
+}
+
+/* ---- where, nextafter: k operands read at byte strides ---- */
+
+/* Advance the odometer idx over shape[0..nd), moving each of the k byte
+ * offsets off[j] by its strides st[j]. */
+static inline void odometer(int nd, const int64_t *shape, int64_t *idx, int k, int64_t *off, const int64_t *const *st)
+{
+    for (int d = nd - 1; d >= 0; d--) {
+        idx[d]++;
+        for (int j = 0; j < k; j++) off[j] += st[j][d];
+        if (idx[d] < shape[d]) break;
+        for (int j = 0; j < k; j++) off[j] -= st[j][d] * idx[d];
+        idx[d] = 0;
+    }
+}
+
+static bk_status_t cpu_where(const bk_where_t *w)
+{
+    int64_t n = 1, idx[NN_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    for (int d = 0; d < w->nd; d++) n *= w->shape[d];
+    if (w->dto == DT_INT64 && (w->da != DT_INT64 || w->db != DT_INT64)) return BK_UNSUPPORTED;
+    const int64_t *st[3] = { w->stc, w->sta, w->stb };
+    const char *pc = w->c, *pa = w->a, *pb = w->b;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        bool first = ld64(w->dc, pc + off[0], 0) != 0;   /* NaN is nonzero */
+        const char *src = first ? pa + off[1] : pb + off[2];
+        if (w->dto == DT_INT64)   /* both int64: copy exactly (beyond 2^53 a double would not) */
+            memcpy((int64_t *)w->out + i, src, sizeof(int64_t));
+        else
+            dtype_store_f64(w->dto, w->out, i, ld64(first ? w->da : w->db, src, 0));
+        odometer(w->nd, w->shape, idx, 3, off, st);
+    }
+    return BK_OK;
+}
+
+static bk_status_t cpu_nextafter(bk_nextafter_t *na)
+{
+    int64_t n = 1, idx[NN_MAX_DIMS] = {0}, off[2] = {0, 0};
+    for (int d = 0; d < na->nd; d++) n *= na->shape[d];
+    bool xint = na->dto == DT_INT64;
+    if (xint && na->dx != DT_INT64) return BK_UNSUPPORTED;
+    const int64_t *st[2] = { na->stx, na->sty };
+    const char *px = na->x, *py = na->y;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        double toward = ld64(na->dy, py + off[1], 0);
+        if (xint) {
+            int64_t xi;
+            memcpy(&xi, px + off[0], sizeof xi);
+            if (toward != toward) { na->bad = i; return BK_RANGE; }   /* an integer cannot step toward nan */
+            if ((double)xi < toward && xi < INT64_MAX) xi++;
+            else if ((double)xi > toward && xi > INT64_MIN) xi--;
+            ((int64_t *)na->out)[i] = xi;
+        } else {
+            double xv = dtype_round_f64(na->dto, ld64(na->dx, px + off[0], 0));
+            dtype_store_f64(na->dto, na->out, i, dtype_nextafter(na->dto, xv, toward));
+        }
+        odometer(na->nd, na->shape, idx, 2, off, st);
+    }
+    return BK_OK;
 }
 
 static bool cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC && kact_blockable(op->kern); }
@@ -269,9 +320,12 @@ const backend_t bk_cpu_backend = {
     .binary = cpu_binary,
     .convert = cpu_convert,
     .fill = cpu_fill,
-    .sum = cpu_sum,
-    .sum_rows = cpu_sum_rows,
-    .find_ext = cpu_find_ext,
+    .to_int64 = cpu_to_int64,
+    .ulp = cpu_ulp,
+    .where = cpu_where,
+    .nextafter = cpu_nextafter,
+    .reduce = bk_cpu_reduce,
+    .softmax = bk_cpu_softmax,
     .matmul = bk_cpu_matmul,
     .chain = bk_cpu_chain,
     .chain_takes = cpu_chain_takes,
