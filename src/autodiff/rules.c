@@ -204,7 +204,7 @@ static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
     value_t *v = ad_op2("add", g0, zero, s);
     U(zero); U(g0);
     value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
-    backend_get(BK_CPU)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
+    op_backend(r)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
     U(v);
     return r;
 }

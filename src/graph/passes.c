@@ -641,7 +641,7 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
         if (ok) {
             c.out = tensor_data(out);
             c.n = n;
-            ok = backend_get(BK_CPU)->chain(&c) == BK_OK;
+            ok = op_backend(out)->chain(&c) == BK_OK;
         }
         for (int k = 0; k < nown; k++) val_unref(own[k]);
         if (ok) {
