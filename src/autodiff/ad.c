@@ -40,7 +40,11 @@ static struct ad_state *ad_state(void)
 
 void ad_state_free(struct ad_state *a) { free(a); }
 
-bool ad_active(void) { return AD->ntapes > 0 && !(AD->ntapes == 1 && AD->tapes[0].done); }
+bool ad_active(void)
+{
+    const struct ad_state *a = nn_state()->ad;   /* NULL until grad first runs: nothing to allocate here */
+    return a && a->ntapes > 0 && !(a->ntapes == 1 && a->tapes[0].done);
+}
 
 /* ---- links ---- */
 

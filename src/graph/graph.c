@@ -208,7 +208,11 @@ static struct graph_state *graph_state(void)
 
 void graph_state_free(struct graph_state *g) { free(g); }
 
-bool graph_tracing(void) { return GS->ntracers > 0 && !GS->paused; }
+bool graph_tracing(void)
+{
+    const struct graph_state *g = nn_state()->graph;   /* NULL until a trace first runs */
+    return g && g->ntracers > 0 && !g->paused;
+}
 
 static tracer_t *cur(void) { return GS->ntracers ? &GS->tracers[GS->ntracers - 1] : NULL; }
 

@@ -40,9 +40,9 @@ session_t *session_new(void)
 
 /* ---- the current state (lang/state.h) ---- */
 
-static nn_state_t default_state, *current = &default_state;
-nn_state_t *nn_state(void) { return current; }
-void nn_state_use(nn_state_t *st) { current = st ? st : &default_state; }
+static nn_state_t default_state;
+nn_state_t *nn_state_current = &default_state;
+void nn_state_use(nn_state_t *st) { nn_state_current = st ? st : &default_state; }
 void nn_state_free_parts(nn_state_t *st)
 {
     ad_state_free(st->ad);

@@ -18,7 +18,9 @@ typedef struct nn_state {
     bool rng_ready;
 } nn_state_t;
 
-nn_state_t *nn_state(void);
+/* The current state (session.c sets it); inline: every op_call asks. */
+extern nn_state_t *nn_state_current;
+static inline nn_state_t *nn_state(void) { return nn_state_current; }
 /* Make st current (NULL: the default state). */
 void nn_state_use(nn_state_t *st);
 /* Free a state's parts (the session calls this as it ends). */
