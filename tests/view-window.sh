@@ -84,7 +84,7 @@ curves() {
 }
 
 [ -s "$tmp/wid" ]; ok $? "an X window named nnpad opened for the first figure $(cat "$tmp/xfind.err" 2>/dev/null)"
-! grep -q '^figure: ' "$tmp/repl.out" && ! grep -q headless "$tmp/repl.out"; ok $? "the figure went to the window, not a file"
+grep -q '^done' "$tmp/repl.out" 2>/dev/null && ! grep -q '^figure: ' "$tmp/repl.out" && ! grep -q headless "$tmp/repl.out"; ok $? "the figure went to the window, not a file"
 curves "$tmp/shot1.png"; ok $? "the screen shows sigmoid, tanh and relu where they must be"
 grep -q '^done 12000000$' "$tmp/repl.out"; ok $? "input typed after the figure ran while the window was open"
 [ "$(cat "$tmp/status" 2>/dev/null)" = 0 ]; ok $? "nnpad exited with status 0 (got $(cat "$tmp/status" 2>/dev/null))"
@@ -96,6 +96,7 @@ bg=$("$PIXTOOL" pixel "$tmp/shot2.png" 890 300 2>&1)
     { exit !((hex(substr($1, 1, 2)) - 237) ^ 2 <= 25 && (hex(substr($1, 3, 2)) - 240) ^ 2 <= 25 && (hex(substr($1, 5, 2)) - 242) ^ 2 <= 25) }'
 ok $? "resized during a long computation, the window redrew at the new size (pixel at 890,300: $bg)"
 curves "$tmp/shot2.png"; ok $? "the resized window shows the curves where they must be at its new size"
+rm -f "$out/view-window.png" "$out/view-window-resized.png"
 cp "$tmp/shot1.png" "$out/view-window.png" 2>/dev/null; cp "$tmp/shot2.png" "$out/view-window-resized.png" 2>/dev/null
 [ -s "$out/view-window.png" ]; ok $? "screenshot kept: tests/out/view-window.png"
 rm -rf "$tmp"
