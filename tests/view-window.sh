@@ -51,7 +51,7 @@ xrun sh -c '
   # the pointer away from where the window opens: no hover line or tooltip
   "$3" xpointer 1279 799
   # input typed after the figure, then a loop that only Ctrl-C ends (the
-  # test sends SIGINT once it has seen the window redraw during it), so no
+  # test sends SIGINT once it has taken its screenshots), so no
   # timing decides whether the loop is still running; timeout kills nnpad
   # if it hangs (--foreground: it forwards SIGINT to nnpad once, not also
   # to its process group; a second SIGINT would end nnpad, by design)
@@ -66,6 +66,7 @@ xrun sh -c '
     echo "while i < 2000000000 { i = i + 1 }"
     echo "print(\"done\")"
   } > in &
+  feeder=$!
   # wait for the window (up to 20 s: a loaded machine under make -j starts slower)
   "$3" xfind nnpad 20 > wid 2> xfind.err
   n=0
@@ -79,9 +80,10 @@ xrun sh -c '
   sleep 1
   [ -n "$w" ] && "$3" xshot "$w" shot2.png
   grep -q "^done" repl.out && echo "loop already over" > too-late
-  kill -INT $pid
+  kill -INT $pid 2>/dev/null
   wait $pid
   echo $? > status
+  kill $feeder 2>/dev/null   # still blocked opening the fifo if nnpad never ran
   wait
 ' _ "$tmp" "$NNPAD" "$PIXTOOL"
 
