@@ -5,11 +5,11 @@
  *
  *   pixtool size FILE                  "W H"
  *   pixtool pixel FILE X Y             "RRGGBB"
- *   pixtool share FILE RRGGBB TOL      share of pixels of that colour (each channel within TOL)
  *   pixtool run FILE RRGGBB TOL        "x0 x1": the longest run of adjacent columns that hold
- *                                      the colour (a series drawn across the plot)
+ *                                      the colour, each channel within TOL (a series drawn
+ *                                      across the plot)
  *   pixtool rows FILE RRGGBB TOL X...  for each column X, the mean row of the largest cluster
- *                                      of the colour in it (rows at most 2 apart), or -1
+ *                                      of the colour in it (rows at most 3 apart), or -1
  *   pixtool xpointer X Y               move the X pointer (away from the window: no hover)
  *   pixtool xfind NAME SECONDS         the id of the X window named NAME, waiting up to SECONDS
  *   pixtool xresize WID W H            resize it
@@ -21,6 +21,7 @@
 #include "pixels.h"
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #ifdef HAVE_SDL
 #include <SDL.h>
@@ -82,7 +83,7 @@ static cairo_surface_t *load(const char *path)
 }
 
 /* The mean row of the largest cluster of colour c in column x (matching
- * rows at most 2 apart), or -1: a curve's stroke, not a stray glyph. */
+ * rows at most 3 apart), or -1: a curve's stroke, not a stray glyph. */
 static double column_row(cairo_surface_t *s, int x, uint32_t c, int tol)
 {
     int h = cairo_image_surface_get_height(s), w = cairo_image_surface_get_width(s);
@@ -118,15 +119,10 @@ static int image_cmd(int argc, char **argv)
         int x = atoi(argv[3]), y = atoi(argv[4]);
         if (x < 0 || y < 0 || x >= w || y >= h) rc = fail("pixel outside the image %s", argv[2]);
         else printf("%06X\n", (unsigned)pixel(s, x, y));
-    } else if ((!strcmp(cmd, "share") || !strcmp(cmd, "run") || !strcmp(cmd, "rows")) && argc >= 5) {
+    } else if ((!strcmp(cmd, "run") || !strcmp(cmd, "rows")) && argc >= 5) {
         uint32_t c = (uint32_t)strtoul(argv[3][0] == '#' ? argv[3] + 1 : argv[3], NULL, 16);
         int tol = atoi(argv[4]);
-        if (!strcmp(cmd, "share")) {
-            long n = 0;
-            for (int y = 0; y < h; y++)
-                for (int x = 0; x < w; x++) n += colour_close(pixel(s, x, y), c, tol);
-            printf("%.6f\n", (double)n / ((double)w * h));
-        } else if (!strcmp(cmd, "run")) {
+        if (!strcmp(cmd, "run")) {
             int best0 = -1, best1 = -2, r0 = -1;
             for (int x = 0; x < w; x++) {
                 if (!column_has(s, x, c, tol)) { r0 = -1; continue; }
@@ -212,6 +208,6 @@ int main(int argc, char **argv)
 #else
     if (argc >= 3) return fail("%s: built without SDL (no X window)", argv[1]);
 #endif
-    fprintf(stderr, "usage: pixtool size|pixel|share|run|rows FILE ... | xfind|xpointer|xresize|xshot ...\n");
+    fprintf(stderr, "usage: pixtool size|pixel|run|rows FILE ... | xfind|xpointer|xresize|xshot ...\n");
     return 2;
 }
