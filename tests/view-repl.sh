@@ -2,13 +2,21 @@
 # view-repl.sh — the notebook through the REPL (a pipe): headless figures
 # and their paths, :save to PNG/SVG/HTML/.nn, a saved script replays, and
 # (SDL builds) the window under SDL's dummy driver draws the curve.
+# Every nnpad run's exit status is checked: a crash (a signal, status > 128)
+# fails the test even when the output looked right.
 : "${NNPAD:=./nnpad}"
+: "${PIXTOOL:=$(pwd)/tests/unit/pixtool}"
+case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-view-repl.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..16"
+echo "1..17"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
+# nn WANT ARGS...: run nnpad (stdin and redirections as given); a status
+# other than WANT (0, or 1 for a script that stops at an error) is recorded
+# in bad.st, so a crash cannot pass for a check whose output looked right
+nn() { want=$1; shift; "$NNPAD" "$@"; st=$?; [ "$st" = "$want" ] || echo "nnpad $* exited $st, not $want" >> bad.st; return $st; }
 
 cat > in.nn <<'IN'
 x = linspace(-6, 6, 121)
@@ -21,7 +29,7 @@ hist(x)
 :save s.nn
 :clear
 IN
-"$NNPAD" --headless < in.nn > out 2>&1
+nn 0 --headless < in.nn > out 2>&1
 ok $? "a session with figures runs headless"
 [ "$(grep -c '^(headless' out)" = 1 ]; ok $? "headless is said once"
 grep -q '^figure: figures/001-plot.png$' out && [ -s figures/001-plot.png ]; ok $? "the first figure is figures/001-plot.png"
@@ -32,35 +40,46 @@ grep -q '<pre class="in">plot(x, sigmoid(x), tanh(x)' s.html && grep -q '<pre cl
 ok $? ":save s.html holds inputs, printed output and both figures"
 grep -q 'id="f2-glyph' s.html && grep -q 'id="f4-glyph' s.html; ok $? "SVG ids carry each figure's prefix"
 grep -q '^plot(x, sigmoid(x)' s.nn && ! grep -q '^:save' s.nn; ok $? ":save s.nn lists the inputs without :save"
-"$NNPAD" --headless s.nn > replay 2>&1 && grep -q '^2$' replay && grep -q 'figure: ' replay; ok $? "the saved script replays"
-printf ':save nothing.png\n' | "$NNPAD" --headless > o2 2>&1; grep -q 'no figure yet' o2; ok $? ":save with no figure says so"
+nn 0 --headless s.nn > replay 2>&1 && grep -q '^2$' replay && grep -q 'figure: ' replay; ok $? "the saved script replays"
+printf ':save nothing.png\n' | nn 1 --headless > o2 2>&1; grep -q 'no figure yet' o2; ok $? ":save with no figure says so"
 # no display at all: headless by itself, and said why
-env -u DISPLAY -u WAYLAND_DISPLAY -u NNPAD_TEST -u SDL_VIDEODRIVER "$NNPAD" -e 'plot([1, 2])' > o3 2>&1
+(unset DISPLAY WAYLAND_DISPLAY NNPAD_TEST SDL_VIDEODRIVER; nn 0 -e 'plot([1, 2])') > o3 2>&1
 grep -q '^(headless, ' o3 && grep -q '^figure: ' o3; ok $? "no display: headless, with the reason"
 # bits: --headless writes its boxes as a numbered PNG; headless by default
 # (here: the test suite) its text is the output and it takes no number
 rm -rf figures
-printf 'bits(fp16(0.1))\nplot([1, 2])\n' | "$NNPAD" --headless > o5 2>&1
+printf 'bits(fp16(0.1))\nplot([1, 2])\n' | nn 0 --headless > o5 2>&1
 grep -q '^figure: figures/001-bits.png$' o5 && [ -s figures/001-bits.png ] && grep -q '^figure: figures/002-plot.png$' o5
 ok $? "--headless: bits writes figures/NNN-bits.png, the next figure takes the next number"
 rm -rf figures
-printf 'bits(fp16(0.1))\nplot([1, 2])\n' | NNPAD_TEST=1 "$NNPAD" > o6 2>&1
+printf 'bits(fp16(0.1))\nplot([1, 2])\n' | (NNPAD_TEST=1; export NNPAD_TEST; nn 0 > o6 2>&1)
 grep -q '^figure: figures/001-plot.png$' o6 && ! grep -q 'bits.png' o6
 ok $? "headless by default: bits takes no figure number"
-# the window under SDL's dummy driver: no file, a frame with the curve's colour
+# the window under SDL's dummy driver: no file, and the frame it saves
+# (SDL_window*.bmp, read through SDL by tests/unit/pixtool) shows the curve
 rm -f SDL_window*.bmp
-SDL_VIDEODRIVER=dummy SDL_VIDEO_DUMMY_SAVE_FRAMES=1 env -u NNPAD_TEST "$NNPAD" -e 'plot(sigmoid, linspace(-6, 6, 121))' > o4 2>&1
+(unset NNPAD_TEST; SDL_VIDEODRIVER=dummy SDL_VIDEO_DUMMY_SAVE_FRAMES=1; export SDL_VIDEODRIVER SDL_VIDEO_DUMMY_SAVE_FRAMES; nn 0 -e 'plot(sigmoid, linspace(-6, 6, 121))') > o4 2>&1
 if grep -q 'built without SDL' o4; then
-  echo "ok 15 # SKIP built without SDL"; echo "ok 16 # SKIP built without SDL"
+  echo "ok 15 # SKIP built without SDL"; echo "ok 16 # SKIP built without SDL"; i=16
 else
-  i=$((i + 1)); if ! grep -q '^figure: ' o4; then echo "ok $i - dummy driver: the figure goes to the window, not a file"; else echo "not ok $i - dummy driver: the figure goes to the window"; fi
+  ! grep -q '^figure: ' o4; ok $? "dummy driver: the figure goes to the window, not a file"
   f=$(ls SDL_window*.bmp 2>/dev/null | tail -1)
-  if [ -z "$f" ] || ! command -v convert >/dev/null; then
-    echo "ok 16 # SKIP no frame saved or no ImageMagick"
-  else
-    # the share of pixels in the series colour (#0072B2, Okabe-Ito blue)
-    share=$(convert "$f" -fuzz 12% -fill black -opaque '#0072B2' -fill white +opaque black -negate -format '%[fx:mean]' info:)
-    awk -v s="$share" 'BEGIN { exit !(s > 0.002) }'; ok $? "dummy driver: the window frame shows the curve (share of blue pixels $share)"
-  fi
+  # sigmoid where it must be: its stroke (#0072B2, Okabe-Ito blue) spans
+  # x = -6..6, which fixes the columns; its rows at x = -4 and 4 fix the
+  # map y -> row; at x = -2, -1, 0, 1, 2 the stroke must lie within 3 px of
+  # sigmoid(x) on that map (sigmoid from awk's exp, libm)
+  run=$("$PIXTOOL" run "${f:-none.bmp}" 0072B2 30 2>&1)
+  cols=$(echo "$run" | awk '$1 >= 0 && $2 - $1 > 300 { for (x = -4; x <= 4; x++) printf "%d ", $1 + (x + 6) / 12 * ($2 - $1) + 0.5 }')
+  rows=$([ -n "$cols" ] && "$PIXTOOL" rows "$f" 0072B2 30 $cols)
+  echo "$rows" | awk -v run="$run" 'function sg(x) { return 1 / (1 + exp(-x)) }
+    { if (NF != 9) { print "# no curve: run " run; exit 1 }
+      for (j = 1; j <= 9; j++) r[j - 5] = $j
+      k = (r[4] - r[-4]) / (sg(4) - sg(-4)); bad = (k > -100)
+      for (x = -2; x <= 2; x++) { want = r[-4] + (sg(x) - sg(-4)) * k
+        printf "# x=%d row %.1f, sigmoid says %.1f\n", x, r[x], want
+        if (r[x] < 0 || (r[x] - want) > 3 || (want - r[x]) > 3) bad = 1 }
+      exit bad }'
+  ok $? "dummy driver: the window frame shows sigmoid where it must be (${f:-no frame saved}, columns ${run})"
 fi
+[ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 cd / && rm -rf "$tmp"
