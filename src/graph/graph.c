@@ -1143,7 +1143,6 @@ const op_def_t op_family_graph[] = {
                 "g([1, 2])\n"
                 "#> [7, 8] (fp32)\n"
                 "graph(g)\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-graph.png\n"
                 "#> concrete function f(x: fp32[2])\n"
                 "#>  as traced:\n"

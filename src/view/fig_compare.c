@@ -164,7 +164,6 @@ const op_def_t op_family_compare[] = {
                 "#> bf16   0.3008                       +7.81e-04      +2.60e-03      0.40\n"
                 "#> fp16   0.2998                       -1.95e-04      -6.51e-04      0.80\n"
                 "#> (above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first (0.1 and 0.2 each), then the result is rounded again, so the errors add up)\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-compare.png\n"
                 "compare(exp, [1, 10])\n"
                 "#> dtype  values (first 4)             error vs fp64  relative error  error in ulps\n"

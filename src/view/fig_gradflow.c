@@ -178,7 +178,6 @@ const op_def_t op_family_gradflow[] = {
                 "#>     2  (4, 4)         sigmoid     0.1698       x0.174         0 of 16 (0%)\n"
                 "#>     3  (4, 1)         linear      0.9736                      0 of 4 (0%)\n"
                 "#> mean |dW| shrinks about 5.6x per layer toward the input (layers 3 to 1)\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-gradflow.png"},
     {"gradflow_loss", OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_IMPURE,
      .nograd = "a helper of gradflow (a figure)",

@@ -50,7 +50,6 @@ const op_def_t op_family_heatmap[] = {
      .source = "viridis colour map (van der Walt & Smith, matplotlib 2015) and ColorBrewer RdBu (Brewer, colorbrewer2.org): "
                "colour-blind safe",
      .example = "heatmap([[1, 2], [3, 4]], title=\"A\")\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-heatmap.png"},
     {NULL},
 };

@@ -76,7 +76,6 @@ const op_def_t op_family_hist[] = {
      .source = "numpy.histogram (bin edges and the closed last bin)",
      .example = "seed(1)\n"
                 "hist(randn(1000), bins=20)\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-hist.png"},
     {NULL},
 };

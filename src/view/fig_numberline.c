@@ -113,7 +113,6 @@ const op_def_t op_family_numberline[] = {
                 "#>   [0.5, 1): spacing 0.000488281 = 2^-11\n"
                 "#>   [1, 2): spacing 0.000976562 = 2^-10\n"
                 "#>   [2, 4): spacing 0.00195312 = 2^-9\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-numberline.png\n"
                 "numberline(bf16, 0.5, 2, 1.1)\n"
                 "#> bf16 in [0.5, 2]: 257 representable values\n"

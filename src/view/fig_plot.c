@@ -439,7 +439,6 @@ const op_def_t op_family_plot[] = {
                "ticks Heckbert, Graphics Gems (1990)",
      .example = "x = linspace(-6, 6, 121)\n"
                 "plot(x, tanh(x), exp(-x^2), title=\"tanh\")\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-plot.png\n"
                 "plot(tanh, x)\n"
                 "#> figure: figures/002-plot.png"},

@@ -251,7 +251,6 @@ const op_def_t op_family_show[] = {
                 "#> collapse(m): 1 -> 1 (linear); 2 parameters (fp32)\n"
                 "#> m(x) for x in [-3, 3]: a straight line (slope 0.1458): its layers compose into one linear map\n"
                 "#> collapse(m)(x) for x in [-3, 3]: a straight line (slope 0.1458): its layers compose into one linear map\n"
-                "#> (headless, running under the test suite: figures are written to figures/)\n"
                 "#> figure: figures/001-show.png\n"
                 "r = sequential(dense(1, 8, activation=relu), dense(8, 1))\n"
                 "show(r)\n"
