@@ -740,7 +740,12 @@ static value_t *run_op(gnode_t *n, value_t **vals, session_t *s)
 static value_t *exec_while(gnode_t *n, value_t **vals, session_t *s);
 value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
 {
-    value_t **vals = mem_alloc((size_t)(g->nn ? g->nn : 1) * sizeof(value_t *));
+    /* the nodes' values live in a list value, so that an error raised
+     * while the graph runs (a NaN into int64, Ctrl-C) frees them with the
+     * statement's other temporaries (value.h's sweep) */
+    value_t *hold = list_new(g->nn);
+    hold->u.list.n = g->nn;
+    value_t **vals = hold->u.list.items;
     const source_t *saved = err_source();
     for (int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
@@ -776,8 +781,7 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
     } else {
         r = g->nout ? val_ref(vals[g->out[0]]) : val_new(V_NONE);
     }
-    for (int i = 0; i < g->nn; i++) if (vals[i]) val_unref(vals[i]);
-    mem_free(vals, (size_t)(g->nn ? g->nn : 1) * sizeof(value_t *));
+    val_unref(hold);   /* and every node's value with it */
     return r;
 }
 

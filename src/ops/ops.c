@@ -105,8 +105,9 @@ value_t *op_call(call_t *c)
     case OPK_BINARY: r = op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s); break;
     case OPK_FUNC: r = op->impl(c); break;
     }
-    /* While grad runs, every op on watched values joins the tape. */
-    if (ad_active()) ad_record(c, r);
+    /* While grad runs, every op on watched values joins the tape; a
+     * result that depends on shapes only (len, shape) is a constant. */
+    if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);
     /* While a function is traced, the op becomes a graph node. */
     if (graph_tracing()) graph_record(c, r);
     return r;

@@ -56,6 +56,8 @@ CASES = [
     ("slice assignment broadcasting a row", "def c19(v) { y = ones(2, 3); y[:, 0:2] = v * v; return sum(y * [[1, 2, 3], [4, 5, 6]]) }",
      lambda v: jnp.sum(jnp.ones((2, 3)).at[:, 0:2].set(v * v) * jnp.array([[1.0, 2, 3], [4, 5, 6]])),
      [[1.0, 2.0], [-0.5, 3.0]]),
+    ("shapes as numbers under grad", "def c20(x) { return sum(x * x) / len(x) + sum(x) * size(x) / ndim(x) * shape(x)[1] }",
+     lambda x: jnp.sum(x * x) / x.shape[0] + jnp.sum(x) * x.size / x.ndim * x.shape[1], [[[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 3.0]]]),
     ("index assignment inside a loop", "def c17(x) { y = x * 0; for i in range(2) { y[i] = x[i + 1] * x[i] }; return sum(y) }",
      lambda x: x[1] * x[0] + x[2] * x[1], [[1.0, 2.0, 3.0], [2.0, -1.0, 4.0]]),
 ]

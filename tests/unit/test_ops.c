@@ -23,6 +23,7 @@
 #include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "autodiff/rules.h"
+#include "util/mem.h"
 #include <string.h>
 #include <stdlib.h>
 #include <math.h>
@@ -265,6 +266,16 @@ int main(void)
         if (o->nograd) continue;
         grad_fd(o);
     }
+    /* an error while a traced graph runs (NaN into int64) leaves nothing
+     * behind: 100 failing calls */
+    run("def __lk(x) { return int64(x * 2) + 1 }\n__gl = trace(__lk)\n__gl([1.0, 2.0])\n");
+    int fails = 0;
+    for (int i = 0; i < 5; i++) fails += session_run(S, "<leak>", "__gl([nan, 2.0])", 16, 1, null, null);   /* warm */
+    size_t m0 = mem_in_use();
+    for (int i = 0; i < 100; i++) fails += session_run(S, "<leak>", "__gl([nan, 2.0])", 16, 1, null, null);
+    tap_ok(fails == 105 && mem_in_use() <= m0 + 512, "100 errors inside a traced graph leak nothing (%lld bytes more in use)",
+           (long long)mem_in_use() - (long long)m0);
+
     /* the random generator is the session's (lang/state.h): another
      * session drawing numbers in between changes nothing */
     session_t *a = session_new(), *b = session_new(), *c = session_new();
