@@ -202,10 +202,10 @@ const op_def_t op_family_indexing[] = {
                 "x[-1]\n"
                 "#> 40 (fp32)"},
     {"index_scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_HIDDEN,
-     .grad = ad_r_index_scatter, .grad_doc = "the gradient gathered from the selection",
+     .grad = ad_r_index_scatter, .grad_doc = "x receives g with the selection zeroed (overwritten); v receives g at the selection, summed over the axes it was broadcast along",
      .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
-     .formula = "r = copy of x; r[sel] = v (v broadcast when it has one element)",
-     .shapes = "x: any shape with axes; v: the selection's shape or one element; sel: (x.ndim, 4) -> x's shape",
+     .formula = "r = copy of x; r[sel] = v (v broadcast to the selection, as NumPy's assignment does)",
+     .shapes = "x: any shape with axes; v: broadcastable to the selection's shape (aligned from the right, extra leading 1s dropped); sel: (x.ndim, 4) -> x's shape",
      .dtypes = "x's dtype: v is converted once (rounded to nearest-even; to int64 by truncation, as NumPy's assignment)",
      .source = "NumPy basic-indexing assignment; JAX's x.at[sel].set(v)",
      .example = "x = [1, 2, 3]\n"
