@@ -71,6 +71,11 @@ static bk_status_t cpu_copy_strided(void *dst_, const int64_t *dst_st, const voi
     char *dst = dst_;
     const char *src = src_;
     if (nd < 0 || nd > NN_MAX_DIMS || es <= 0) return BK_UNSUPPORTED;
+    if (nd == 1) {   /* a row: the common small case, no bookkeeping */
+        if (dst_st[0] == es && sst[0] == es) memcpy(dst, src, (size_t)(shape[0] * es));
+        else if (shape[0] > 0) copy_row(dst, dst_st[0], src, sst[0], shape[0], es);
+        return BK_OK;
+    }
     /* Drop axes of length 1 and merge neighbours that are one run in both
      * (a contiguous tensor becomes one row, a transposed matrix stays 2-D,
      * a slice of rows becomes rows); an empty shape copies nothing. */
@@ -92,6 +97,7 @@ static bk_status_t cpu_copy_strided(void *dst_, const int64_t *dst_st, const voi
     }
     if (m == 0) { memcpy(dst, src, (size_t)es); return BK_OK; }
     int64_t n = sh[m - 1], ds = d_st[m - 1], ss = s_st[m - 1];
+    if (m == 1) { copy_row(dst, ds, src, ss, n, es); return BK_OK; }
     if (m >= 2 && sh[m - 2] >= TILE && n >= TILE && ss != 0 && s_st[m - 2] != 0 &&
         (llabs(ss) > llabs(s_st[m - 2])) != (llabs(ds) > llabs(d_st[m - 2]))) {
         /* a transpose (the two sides disagree on which of the last two
