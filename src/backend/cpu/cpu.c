@@ -65,17 +65,10 @@ static void copy_tiled(char *dst, const int64_t *ds, const char *src, const int6
         }
 }
 
-static bk_status_t cpu_copy_strided(void *dst_, const int64_t *dst_st, const void *src_, const int64_t *sst,
-                                    const int64_t *shape, int nd, int es)
+static __attribute__((noinline)) bk_status_t copy_nd(char *dst, const int64_t *dst_st, const char *src,
+                                                     const int64_t *sst, const int64_t *shape, int nd, int es)
 {
-    char *dst = dst_;
-    const char *src = src_;
     if (nd < 0 || nd > NN_MAX_DIMS || es <= 0) return BK_UNSUPPORTED;
-    if (nd == 1) {   /* a row: the common small case, no bookkeeping */
-        if (dst_st[0] == es && sst[0] == es) memcpy(dst, src, (size_t)(shape[0] * es));
-        else if (shape[0] > 0) copy_row(dst, dst_st[0], src, sst[0], shape[0], es);
-        return BK_OK;
-    }
     /* Drop axes of length 1 and merge neighbours that are one run in both
      * (a contiguous tensor becomes one row, a transposed matrix stays 2-D,
      * a slice of rows becomes rows); an empty shape copies nothing. */
@@ -132,6 +125,19 @@ static bk_status_t cpu_copy_strided(void *dst_, const int64_t *dst_st, const voi
         }
     }
     return BK_OK;
+}
+
+/* One element or one contiguous row (a literal's item, a concat piece,
+ * a selected number) without copy_nd's bookkeeping. */
+static bk_status_t cpu_copy_strided(void *dst, const int64_t *dst_st, const void *src, const int64_t *sst,
+                                    const int64_t *shape, int nd, int es)
+{
+    if (nd == 0 && es > 0) { memcpy(dst, src, (size_t)es); return BK_OK; }
+    if (nd == 1 && dst_st[0] == es && sst[0] == es && shape[0] >= 0 && es > 0) {
+        memcpy(dst, src, (size_t)(shape[0] * es));
+        return BK_OK;
+    }
+    return copy_nd(dst, dst_st, src, sst, shape, nd, es);
 }
 
 /* ---- loading and storing in the compute type ---- */
@@ -303,9 +309,18 @@ static bk_status_t cpu_binary(const bk_binary_t *b)
 
 static bk_status_t cpu_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n)
 {
+    /* one number into fp32 (a literal's item at the default precision):
+     * C's conversions round once to nearest-even, as dtype_convert does */
+    if (n == 1 && to == DT_FP32 && (from == DT_FP64 || from == DT_INT64)) {
+        float f = from == DT_FP64 ? (float)*(const double *)src : (float)*(const int64_t *)src;
+        memcpy(dst, &f, sizeof f);
+        return BK_OK;
+    }
     /* to int64 from a float is the front end's (NaN and range are errors) */
     if (to == DT_INT64 && from != DT_INT64) return BK_UNSUPPORTED;
-    if (!kern_convert(to, dst, from, src, n)) dtype_convert(to, dst, from, src, n);
+    /* a few elements (a literal's numbers): the plain loop, without the
+     * vector path's set-up (same bits) */
+    if (n < 16 || !kern_convert(to, dst, from, src, n)) dtype_convert(to, dst, from, src, n);
     return BK_OK;
 }
 
