@@ -41,6 +41,14 @@ static bk_status_t cpu_copy(void *dst, const void *src, size_t bytes)
 static void copy_row(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, int es)
 {
     if (ds == es && ss == es) { memcpy(dst, src, (size_t)(n * es)); return; }
+    if (ds == es) {   /* a gather into a packed row (a view materialised) */
+        switch (es) {
+        case 2: for (int64_t k = 0; k < n; k++) memcpy(dst + 2 * k, src + k * ss, 2); return;
+        case 4: for (int64_t k = 0; k < n; k++) memcpy(dst + 4 * k, src + k * ss, 4); return;
+        case 8: for (int64_t k = 0; k < n; k++) memcpy(dst + 8 * k, src + k * ss, 8); return;
+        default: break;
+        }
+    }
     switch (es) {
     case 1: for (int64_t k = 0; k < n; k++) dst[k * ds] = src[k * ss]; break;
     case 2: for (int64_t k = 0; k < n; k++) memcpy(dst + k * ds, src + k * ss, 2); break;
