@@ -227,6 +227,16 @@ typedef struct backend {
     /* n elements from dtype `from` to `to`: floats round once (RNE, NaN
      * kept); int64 to int64 copies; a float to int64 is to_int64's. */
     bk_status_t (*convert)(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
+    /* Strided copy: the elements of shape[0..nd) (nd <= 8, NN_MAX_DIMS; each
+     * es bytes, any size, copied as bytes: no conversion) from src at byte
+     * strides sst to dst at byte strides dst_st.  Strides may be negative
+     * (a reversed slice) or 0 in the source (a broadcast: one element read
+     * many times); dst's elements are distinct and do not overlap src's.
+     * What materialises a view, writes an index assignment, joins concat,
+     * stack and literal rows.  Never raises (no interrupt checks: the
+     * caller may hold a storage it has not linked yet). */
+    bk_status_t (*copy_strided)(void *dst, const int64_t *dst_st, const void *src, const int64_t *sst,
+                                const int64_t *shape, int nd, int es);
     /* n elements of es bytes (1, 2, 4, 8) set to the bits at val */
     bk_status_t (*fill)(void *dst, int es, const void *val, int64_t n);
     /* n floats (dtype from) to int64, truncating toward zero; BK_RANGE

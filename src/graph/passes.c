@@ -668,7 +668,7 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
             tmp[c] = run_chain_op(cn, in, s);
             for (int k = 0; k < cn->nin; k++) if (own[k]) val_unref(own[k]);
         }
-        memcpy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]), (size_t)m * oes);
+        op_backend(out)->buf_copy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]), (size_t)m * oes);
         for (int c = 0; c < len; c++) { val_unref(tmp[c]); tmp[c] = NULL; }
     }
     return out;

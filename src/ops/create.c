@@ -391,17 +391,36 @@ static value_t *literal_impl(call_t *c)
     shape[0] = n;
     for (int i = 0; i < nd; i++) shape[i + 1] = items[0]->u.t.shape[i];
     value_t *t = tensor_new_raw(dt, nd + 1, shape);
+    /* Item i becomes row i, on t's device: the same dtype is one buffer
+     * copy, or one strided copy from a view's own layout (not
+     * materialised); another dtype is converted once into the row by the
+     * backend. */
     int64_t per = n ? items[0]->u.t.size : 0;
     size_t es = dtype_traits[dt].size;
+    const backend_t *bk = op_backend(t);
+    char *base = tensor_data(t);
     for (int i = 0; i < n; i++) {
         value_t *it = items[i];
-        char *dst = (char *)tensor_data(t) + (size_t)(i * per) * es;
-        if (dt == DT_INT64 && it->u.t.dtype == DT_INT64)
-            memcpy(dst, tensor_data(it), (size_t)per * sizeof(int64_t));
-        else if (dt == DT_INT64)
-            for (int64_t k = 0; k < per; k++) ((int64_t *)dst)[k] = (int64_t)tensor_get_f64(it, k);
-        else
-            dtype_convert(dt, dst, (dtype_t)it->u.t.dtype, tensor_data(it), per);
+        char *dst = base + (size_t)(i * per) * es;
+        dtype_t from = (dtype_t)it->u.t.dtype;
+        bk_status_t st;
+        if (from == dt && it->u.t.contig) {
+            st = bk->buf_copy(dst, (const char *)it->u.t.st->data + it->u.t.offset, (size_t)per * es);
+        } else if (from == dt) {
+            st = bk->copy_strided(dst, t->u.t.strides + 1, (const char *)it->u.t.st->data + it->u.t.offset,
+                                  it->u.t.strides, it->u.t.shape, nd, (int)es);
+        } else if (dt != DT_INT64) {
+            st = bk->convert(dt, dst, from, tensor_data(it), per);
+        } else {
+            int64_t bad = 0;
+            st = bk->to_int64((int64_t *)dst, from, tensor_data(it), per, &bad);
+            if (st == BK_RANGE)
+                err_raise(ERR_VALUE, op_arg_span(c, i), "literal: item %d has %g, which has no int64 value", i + 1,
+                          tensor_get_f64(it, bad));
+        }
+        if (st != BK_OK)
+            err_raise(ERR_TYPE, op_arg_span(c, i), "literal: this device cannot put a %s item into a %s tensor",
+                      dtype_traits[from].name, dtype_traits[dt].name);
     }
     t->u.t.weak = weak_out;
     return t;

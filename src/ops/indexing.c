@@ -7,27 +7,6 @@
 #include "graph/graph.h"
 #include <string.h>
 
-void sel_walk(const int64_t *shape, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx)
-{
-    int nd = sel->nd;
-    int64_t total = 1;
-    for (int d = 0; d < nd; d++) total *= sel->count[d];
-    if (total == 0) return;
-    int64_t stride[NN_MAX_DIMS], idx[NN_MAX_DIMS] = {0};
-    int64_t s_ = 1;
-    for (int d = nd - 1; d >= 0; d--) { stride[d] = s_; s_ *= shape[d]; }
-    for (int64_t k = 0; k < total; k++) {
-        if ((k & 0xFFFF) == 0xFFFF) err_check_interrupt();
-        int64_t off = 0;
-        for (int d = 0; d < nd; d++) off += (sel->start[d] + idx[d] * sel->step[d]) * stride[d];
-        cb(off, k, ctx);
-        for (int d = nd - 1; d >= 0; d--) {
-            if (++idx[d] < sel->count[d]) break;
-            idx[d] = 0;
-        }
-    }
-}
-
 void sel_at(sel_t *sel, int ndim, const int64_t *shape, int axis, int64_t k)
 {
     sel->nd = ndim;
@@ -113,13 +92,6 @@ static value_t *select_impl(call_t *c)
     return r;
 }
 
-typedef struct pctx { char *dst; const char *src; size_t es; bool bcast; } pctx_t;
-static void put_cb(int64_t off, int64_t k, void *ctx)
-{
-    pctx_t *p = ctx;
-    memcpy(p->dst + (size_t)off * p->es, p->src + (p->bcast ? 0 : (size_t)k * p->es), p->es);
-}
-
 /* index_scatter(x, v, sel): x with the selected elements set to v — what
  * `x[sel] = v` runs, and (with x zeros) the derivative of index_select.
  * v has the selection's shape or one element (broadcast); it is converted
@@ -161,30 +133,25 @@ static value_t *scatter_impl(call_t *c)
         r = x->u.t.dtype == dt ? tensor_copy(x) : op_convert(x, dt, c->arg_spans[0], "index assignment");
     }
     r->u.t.weak = 0;
-    if (vc->u.t.size != 1 && !(vn == nd && !memcmp(vs, shape, sizeof(int64_t) * (size_t)nd))) {
-        /* spread v over the selection's shape first */
-        value_t *full = tensor_new_raw(dt, nd, shape);
-        int64_t vst[NN_MAX_DIMS], idx[NN_MAX_DIMS] = {0}, s_ = 1, off = 0;
-        for (int d = nd - 1; d >= 0; d--) {
-            int k = d - (nd - vn);
-            vst[d] = k < 0 || vs[k] == 1 ? 0 : s_;
-            if (k >= 0) s_ *= vs[k];
-        }
-        size_t es = dtype_traits[dt].size;
-        for (int64_t k = 0; k < full->u.t.size; k++) {
-            memcpy((char *)tensor_data(full) + (size_t)k * es, (char *)tensor_data(vc) + (size_t)off * es, es);
-            for (int d = nd - 1; d >= 0; d--) {
-                off += vst[d];
-                if (++idx[d] < shape[d]) break;
-                off -= vst[d] * shape[d];
-                idx[d] = 0;
-            }
-        }
-        val_unref(vc);
-        vc = full;
+    /* One strided copy on r's device: the selection of r is a view (start
+     * * stride, stride * step; integer indices dropped), v is read at its
+     * own strides, 0 along the axes it is broadcast over. */
+    char *base = tensor_data(r);   /* r contiguous: a broadcast view must not be written through */
+    const int64_t *rst = r->u.t.strides;
+    int64_t dst_st[NN_MAX_DIMS], src_st[NN_MAX_DIMS], off = 0;
+    int k = 0;
+    for (int d = 0; d < sel.nd; d++) {
+        off += sel.start[d] * rst[d];
+        if (sel.keep[d]) dst_st[k++] = rst[d] * sel.step[d];
     }
-    pctx_t p = { tensor_data(r), tensor_data(vc), dtype_traits[dt].size, vc->u.t.size == 1 };
-    sel_walk(r->u.t.shape, &sel, put_cb, &p);
+    const int64_t *vst = vc->u.t.strides + (vc->u.t.ndim - vn);   /* v's leading 1s dropped, as vs */
+    for (int d = 0; d < nd; d++) {
+        int j = d - (nd - vn);
+        src_st[d] = j < 0 || vs[j] == 1 ? 0 : vst[j];
+    }
+    if (op_backend(r)->copy_strided(base + off, dst_st, (const char *)vc->u.t.st->data + vc->u.t.offset, src_st,
+                                    shape, nd, dtype_traits[dt].size) != BK_OK)
+        err_raise(ERR_TYPE, c->span, "index_scatter: this device cannot copy %s elements", dtype_traits[dt].name);
     val_unref(vc);
     return r;
 }

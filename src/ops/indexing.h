@@ -17,9 +17,6 @@ typedef struct sel {
     bool keep[NN_MAX_DIMS];
 } sel_t;
 
-/* Visit every selected element of a tensor of the given shape, in
- * row-major order of the selection: cb(offset in the source, k). */
-void sel_walk(const int64_t *shape, const sel_t *sel, void (*cb)(int64_t off, int64_t k, void *ctx), void *ctx);
 value_t *sel_to_tensor(const sel_t *sel);                 /* new reference */
 /* The selection of element k along one axis of a tensor of the given
  * shape (that axis dropped, the others whole): t[k] for axis 0; with

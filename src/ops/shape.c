@@ -391,27 +391,23 @@ static value_t *join(call_t *c, bool stack)
     if (stack && a == nd) osh[ond++] = n;
     value_t *out = tensor_new_raw(dt, ond, osh);
 
-    /* Copy: for each index before the axis, each piece's block in turn. */
-    int64_t outer = 1, inner = 1;
-    for (int d = 0; d < a; d++) outer *= p0->u.t.shape[d];
-    for (int d = stack ? a : a + 1; d < nd; d++) inner *= p0->u.t.shape[d];
-    int es = dtype_traits[dt].size;
+    /* Each piece is one strided copy on out's device into its slice of
+     * out: out's strides (stack: without the new axis), offset by the
+     * piece's place along the axis; the piece read at its own strides (a
+     * view is not materialised).  A piece of another dtype, or a weak
+     * number, is converted first, once from its exact value. */
+    const backend_t *bk = op_backend(out);
     char *po = tensor_data(out);
-    int64_t at = 0;
-    for (int64_t o = 0; o < outer; o++) {
-        if ((o & 0xFF) == 0) err_check_interrupt();
-        for (int i = 0; i < n; i++) {
-            const value_t *v = items[i];
-            int64_t blk = stack ? inner : v->u.t.shape[a] * inner;
-            if (v->u.t.weak) {
-                if (dt == DT_INT64) ((int64_t *)po)[at] = ((const int64_t *)tensor_data(v))[0];
-                else dtype_store_f64(dt, po, at, weak_value(v));   /* rounded once from the exact value */
-            } else {
-                const char *src = (const char *)tensor_data(v) + o * blk * dtype_traits[v->u.t.dtype].size;
-                dtype_convert(dt, po + at * es, (dtype_t)v->u.t.dtype, src, blk);
-            }
-            at += blk;
-        }
+    int64_t dst_st[NN_MAX_DIMS], at = 0;
+    for (int d = 0, k = 0; d < ond; d++) if (!(stack && d == a)) dst_st[k++] = out->u.t.strides[d];
+    for (int i = 0; i < n; i++) {
+        value_t *v = items[i], *cv = NULL;
+        if (v->u.t.weak || v->u.t.dtype != dt) v = cv = op_convert(v, dt, PSPAN(i), name);
+        if (bk->copy_strided(po + at * out->u.t.strides[a], dst_st, (const char *)v->u.t.st->data + v->u.t.offset,
+                             v->u.t.strides, v->u.t.shape, nd, dtype_traits[dt].size) != BK_OK)
+            err_raise(ERR_TYPE, c->span, "%s: this device cannot copy %s elements", name, dtype_traits[dt].name);
+        at += stack ? 1 : v->u.t.shape[a];
+        if (cv) val_unref(cv);
     }
 #undef PSPAN
     return out;

@@ -647,11 +647,85 @@ static void test_buffers(void)
     b->buf_free(e, sz);
 }
 
+/* ---- copy_strided: what materialises views and writes selections ---- */
+
+/* The reference: every element, one at a time, at its byte offsets. */
+static void naive_copy(char *dst, const int64_t *dst_st, const char *src, const int64_t *sst,
+                       const int64_t *shape, int nd, int es)
+{
+    int64_t n = 1, idx[8] = {0};
+    for (int d = 0; d < nd; d++) n *= shape[d];
+    for (int64_t i = 0; i < n; i++) {
+        int64_t doff = 0, soff = 0;
+        for (int d = 0; d < nd; d++) { doff += idx[d] * dst_st[d]; soff += idx[d] * sst[d]; }
+        memcpy(dst + doff, src + soff, (size_t)es);
+        for (int d = nd - 1; d >= 0; d--) { if (++idx[d] < shape[d]) break; idx[d] = 0; }
+    }
+}
+
+/* Layouts in units of elements: the source (and destination) buffers hold
+ * `sn` (`dn`) elements, the first element at element offset `s0` (`d0`). */
+typedef struct cl {
+    const char *what;
+    int nd;
+    int64_t shape[3], sst[3], dst[3], s0, sn, d0, dn;
+} cl_t;
+
+static void test_copy_strided(void)
+{
+    const backend_t *b = backend_get(BK_CPU);
+    static const cl_t L[] = {
+        /* a 67x45 view of a 45x67 matrix, gathered (tiled) and scattered */
+        { "transposed 67x45 gathered", 2, {67, 45}, {1, 67}, {45, 1}, 0, 45 * 67, 0, 67 * 45 },
+        { "67x45 scattered into a transposed layout", 2, {67, 45}, {45, 1}, {1, 67}, 0, 67 * 45, 0, 45 * 67 },
+        { "small transposed 5x3", 2, {5, 3}, {1, 5}, {3, 1}, 0, 15, 0, 15 },
+        /* broadcasts: a row repeated, a column repeated, one element everywhere */
+        { "broadcast row (stride 0) 40x33", 2, {40, 33}, {0, 1}, {33, 1}, 0, 33, 0, 40 * 33 },
+        { "broadcast column (stride 0) 40x33", 2, {40, 33}, {1, 0}, {33, 1}, 0, 40, 0, 40 * 33 },
+        { "broadcast scalar 3x4x5", 3, {3, 4, 5}, {0, 0, 0}, {20, 5, 1}, 0, 1, 0, 60 },
+        /* x[::-1, ::-2] of a 50x70 matrix (50x35) */
+        { "negative steps 50x35", 2, {50, 35}, {-70, -2}, {35, 1}, 49 * 70 + 69, 50 * 70, 0, 50 * 35 },
+        /* reversed and contiguous: one run backwards */
+        { "reversed 1-D of 100", 1, {100}, {-1}, {1}, 99, 100, 0, 100 },
+        /* permutations of a contiguous 3x40x37 (and 6x7x9) source */
+        { "3-D permuted (0,2,1) 3x37x40", 3, {3, 37, 40}, {40 * 37, 1, 37}, {37 * 40, 40, 1}, 0, 3 * 40 * 37, 0, 3 * 37 * 40 },
+        { "3-D permuted (2,0,1) 37x3x40", 3, {37, 3, 40}, {1, 40 * 37, 37}, {120, 40, 1}, 0, 3 * 40 * 37, 0, 37 * 3 * 40 },
+        { "3-D permuted (2,1,0) 9x7x6", 3, {9, 7, 6}, {1, 9, 63}, {42, 6, 1}, 0, 378, 0, 378 },
+        /* a contiguous 4x5 block written into columns 3..7 of a 4x9 (concat's piece) */
+        { "contiguous into a 4x5 slice of 4x9", 2, {4, 5}, {5, 1}, {9, 1}, 0, 20, 3, 36 },
+        { "empty 0x5", 2, {0, 5}, {5, 1}, {5, 1}, 0, 1, 0, 1 },
+        { "0-d", 0, {0}, {0}, {0}, 0, 1, 0, 1 },
+    };
+    static const int ES[4] = { 1, 2, 4, 8 };
+    for (size_t l = 0; l < sizeof L / sizeof L[0]; l++)
+        for (int e = 0; e < 4; e++) {
+            const cl_t *c = &L[l];
+            int es = ES[e];
+            int64_t sst[3], dst[3];
+            for (int d = 0; d < c->nd; d++) { sst[d] = c->sst[d] * es; dst[d] = c->dst[d] * es; }
+            size_t sb = (size_t)(c->sn * es), db = (size_t)(c->dn * es);
+            char *src = b->buf_alloc(sb, false), *got = b->buf_alloc(db, false), *want = b->buf_alloc(db, false);
+            for (size_t i = 0; i < sb; i++) src[i] = (char)rnd();
+            memset(got, 0xA5, db);
+            memset(want, 0xA5, db);
+            naive_copy(want + c->d0 * es, dst, src + c->s0 * es, sst, c->shape, c->nd, es);
+            bk_status_t st = b->copy_strided(got + c->d0 * es, dst, src + c->s0 * es, sst, c->shape, c->nd, es);
+            size_t bad = 0;
+            while (bad < db && got[bad] == want[bad]) bad++;
+            tap_ok(st == BK_OK && bad == db, "copy_strided %s, %d-byte elements: the naive loop's bytes%s",
+                   c->what, es, bad == db ? "" : " (a byte differs)");
+            b->buf_free(src, sb);
+            b->buf_free(got, db);
+            b->buf_free(want, db);
+        }
+}
+
 int main(void)
 {
     S = session_new();
     test_kernel_ids();
     test_buffers();
+    test_copy_strided();
     int old = bk_cpu_set_level(1);
     vec = bk_cpu_level() > 0;
     bk_cpu_set_level(old);
