@@ -192,6 +192,11 @@ struct graph_state {
     int ntracers;
     int next_gid;
     int paused;   /* a traced while's remaining iterations run eagerly, unrecorded */
+    /* the node-value arrays of the graphs running now (graph_exec nests
+     * through while nodes): an error unwinds past them, and graph_reset
+     * gives back what is left (the values in them were swept already) */
+    struct { value_t **vals; size_t bytes; } *running;
+    int nrunning, caprunning;
 };
 
 static struct graph_state *graph_state(void)
@@ -206,7 +211,11 @@ static struct graph_state *graph_state(void)
 }
 #define GS (graph_state())
 
-void graph_state_free(struct graph_state *g) { free(g); }
+void graph_state_free(struct graph_state *g)
+{
+    if (g) free(g->running);
+    free(g);
+}
 
 bool graph_tracing(void)
 {
@@ -267,6 +276,10 @@ void graph_reset(void)
     after_sweep = false;
     GS->ntracers = 0;
     GS->paused = 0;
+    while (GS->nrunning > 0) {
+        GS->nrunning--;
+        mem_free(GS->running[GS->nrunning].vals, GS->running[GS->nrunning].bytes);
+    }
 }
 
 static void set_meta(gnode_t *n, const value_t *v)
@@ -740,12 +753,22 @@ static value_t *run_op(gnode_t *n, value_t **vals, session_t *s)
 static value_t *exec_while(gnode_t *n, value_t **vals, session_t *s);
 value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
 {
-    /* the nodes' values live in a list value, so that an error raised
-     * while the graph runs (a NaN into int64, Ctrl-C) frees them with the
-     * statement's other temporaries (value.h's sweep) */
-    value_t *hold = list_new(g->nn);
-    hold->u.list.n = g->nn;
-    value_t **vals = hold->u.list.items;
+    /* the nodes' values: registered as running, so that after an error
+     * raised while the graph runs (a NaN into int64, Ctrl-C) graph_reset
+     * frees the array (the sweep has freed the values) */
+    struct graph_state *gs = GS;
+    size_t bytes = (size_t)(g->nn ? g->nn : 1) * sizeof(value_t *);
+    if (gs->nrunning == gs->caprunning) {
+        int cap = gs->caprunning ? 2 * gs->caprunning : 8;
+        void *p = realloc(gs->running, (size_t)cap * sizeof *gs->running);
+        NN_ASSERT(p);
+        gs->running = p;
+        gs->caprunning = cap;
+    }
+    value_t **vals = mem_alloc(bytes);
+    gs->running[gs->nrunning].vals = vals;
+    gs->running[gs->nrunning].bytes = bytes;
+    gs->nrunning++;
     const source_t *saved = err_source();
     for (int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
@@ -781,7 +804,9 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
     } else {
         r = g->nout ? val_ref(vals[g->out[0]]) : val_new(V_NONE);
     }
-    val_unref(hold);   /* and every node's value with it */
+    for (int i = 0; i < g->nn; i++) if (vals[i]) val_unref(vals[i]);
+    gs->nrunning--;
+    mem_free(vals, bytes);
     return r;
 }
 
