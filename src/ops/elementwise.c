@@ -84,12 +84,12 @@ static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double 
 
 /* Two exact integers through the backend's int64 kernel (overflow is an
  * error at span). */
+/* Exact integers among weak numbers (counters, indices) are host numbers,
+ * like Python's ints: the op's scalar function, with no tensor set-up. */
 static int64_t scalar_int(const op_def_t *op, int64_t a, int64_t b, span_t span)
 {
-    int64_t r, one = 1, es = 8;
-    bk_binary_t bb = { op, DT_INT64, DT_INT64, DT_INT64, &r, &a, &b, 1, &one, &es, &es, span };
-    if (bk()->binary(&bb) != BK_OK) err_raise(ERR_TYPE, span, "%s has no integer kernel", op->name);
-    return r;
+    if (!op->i64) err_raise(ERR_TYPE, span, "%s has no integer kernel", op->name);
+    return op->i64(a, b, span);
 }
 
 value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
