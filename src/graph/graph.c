@@ -1054,6 +1054,18 @@ static value_t *trace_impl(call_t *c)
         val_unref(l);
         return r;
     }
+    /* a def's parameter count is known now: an input_signature of another
+     * length is an error here, not at the first call */
+    value_t *f = c->args[0];
+    if (is && is->kind == V_LIST && f->kind == V_FUNC && f->u.fn.def && !f->u.fn.traced && !f->u.fn.inner) {
+        const node_t *d = f->u.fn.def;
+        int required = 0;
+        for (int i = 0; i < d->nparams; i++) if (!d->param_defaults || !d->param_defaults[i]) required++;
+        if (is->u.list.n < required || is->u.list.n > d->nparams)
+            err_raise(ERR_TYPE, sp, "input_signature has %d entr%s but %s takes %d parameter%s: one entry per parameter",
+                      is->u.list.n, is->u.list.n == 1 ? "y" : "ies", f->u.fn.name ? f->u.fn.name : "the function",
+                      d->nparams, d->nparams == 1 ? "" : "s");
+    }
     return graph_make_traced(c->args[0], is, c->arg_spans[0]);
 }
 

@@ -267,9 +267,42 @@ static void seq_repr(value_t *rec, session_t *s)
     set_str(rec, "__repr__", buf);
 }
 
+/* A layer's input and output widths where its weights fix them (dense:
+ * W's shape; sequential: its first and last layers'; time_distributed: its
+ * layer's); -1 where unknown. */
+static void layer_io(value_t *l, int64_t *in, int64_t *out)
+{
+    *in = *out = -1;
+    const char *k = kind_of(l);
+    if (!k) return;
+    if (!strcmp(k, "dense")) {
+        value_t *W = field(l, "W");
+        if (W && W->kind == V_TENSOR && W->u.t.ndim == 2) { *in = W->u.t.shape[0]; *out = W->u.t.shape[1]; }
+    } else if (!strcmp(k, "sequential")) {
+        value_t *ls = field(l, "layers");
+        if (!ls || ls->kind != V_LIST || ls->u.list.n == 0) return;
+        int64_t a, b;
+        layer_io(ls->u.list.items[0], in, &a);
+        layer_io(ls->u.list.items[ls->u.list.n - 1], &b, out);
+    } else if (!strcmp(k, "time_distributed")) {
+        value_t *inner = field(l, "layer");
+        if (inner) layer_io(inner, in, out);
+    }
+}
+
 static value_t *sequential_impl(call_t *c)
 {
     if (c->nargs == 0) err_raise(ERR_TYPE, c->span, "sequential needs at least one layer: sequential(l1, l2, ...)");
+    /* consecutive widths must agree, checked now (Keras checks as it builds) */
+    for (int i = 1; i < c->nargs; i++) {
+        int64_t pin, pout, in, out;
+        layer_io(layer_arg(c, i - 1, "sequential"), &pin, &pout);
+        layer_io(layer_arg(c, i, "sequential"), &in, &out);
+        if (pout >= 0 && in >= 0 && pout != in)
+            err_raise(ERR_SHAPE, c->arg_spans[i], "sequential: layer %d takes %lld inputs but layer %d gives %lld outputs "
+                      "(a layer's input width must be the previous layer's output width)", i + 1, (long long)in, i,
+                      (long long)pout);
+    }
     value_t *ls = list_new(c->nargs);
     for (int i = 0; i < c->nargs; i++) list_push_take(ls, val_ref(layer_arg(c, i, "sequential")));
     value_t *rec = scope_new(NULL);

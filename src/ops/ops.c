@@ -80,14 +80,7 @@ static bool kw_accepted(const op_def_t *op, const char *name)
 value_t *op_call(call_t *c)
 {
     const op_def_t *op = c->op;
-    if (c->nargs < op->min_args || (op->max_args >= 0 && c->nargs > op->max_args)) {
-        span_t sp = c->nargs > op->max_args && op->max_args >= 0 ? c->arg_spans[op->max_args] : c->span;
-        if (op->min_args == op->max_args)
-            err_raise(ERR_TYPE, sp, "%s takes %d argument%s, got %d; usage: %s", op->name, op->min_args,
-                      op->min_args == 1 ? "" : "s", c->nargs, op->signature);
-        err_raise(ERR_TYPE, sp, "%s got %d argument%s; usage: %s", op->name, c->nargs, c->nargs == 1 ? "" : "s",
-                  op->signature);
-    }
+    /* keywords first: sigmoid(x=2) is a wrong keyword, not a missing argument */
     for (int i = 0; i < c->nkw; i++) {
         if (!kw_accepted(op, c->kw_names[i])) {
             if (op->kwargs)
@@ -98,6 +91,14 @@ value_t *op_call(call_t *c)
         for (int j = 0; j < i; j++)
             if (strcmp(c->kw_names[i], c->kw_names[j]) == 0)
                 err_raise(ERR_TYPE, c->kw_spans[i], "keyword '%s' given twice", c->kw_names[i]);
+    }
+    if (c->nargs < op->min_args || (op->max_args >= 0 && c->nargs > op->max_args)) {
+        span_t sp = c->nargs > op->max_args && op->max_args >= 0 ? c->arg_spans[op->max_args] : c->span;
+        if (op->min_args == op->max_args)
+            err_raise(ERR_TYPE, sp, "%s takes %d argument%s, got %d; usage: %s", op->name, op->min_args,
+                      op->min_args == 1 ? "" : "s", c->nargs, op->signature);
+        err_raise(ERR_TYPE, sp, "%s got %d argument%s; usage: %s", op->name, c->nargs, c->nargs == 1 ? "" : "s",
+                  op->signature);
     }
     value_t *r = NULL;
     switch (op->kind) {
