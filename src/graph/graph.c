@@ -67,7 +67,7 @@ static void node_copy(gnode_t *d, const gnode_t *s)
 {
     *d = *s;
     d->in = mem_alloc((size_t)s->nin * sizeof(int));
-    memcpy(d->in, s->in, (size_t)s->nin * sizeof(int));
+    if (s->nin) memcpy(d->in, s->in, (size_t)s->nin * sizeof(int));
     d->kwn = mem_alloc((size_t)s->nkw * sizeof(char *));
     d->kw = mem_alloc((size_t)s->nkw * sizeof(int));
     for (int i = 0; i < s->nkw; i++) { d->kwn[i] = mem_strdup(s->kwn[i]); d->kw[i] = s->kw[i]; }
@@ -87,11 +87,11 @@ graph_t *graph_copy(const graph_t *s)
     g->nn = s->nn;
     for (int i = 0; i < s->nn; i++) node_copy(&g->n[i], &s->n[i]);
     g->out = mem_alloc((size_t)s->nout * sizeof(int));
-    memcpy(g->out, s->out, (size_t)s->nout * sizeof(int));
+    if (s->nout) memcpy(g->out, s->out, (size_t)s->nout * sizeof(int));
     g->nout = s->nout;
     g->out_list = s->out_list;
     g->reg = mem_alloc((size_t)s->nreg * sizeof(region_t));
-    memcpy(g->reg, s->reg, (size_t)s->nreg * sizeof(region_t));
+    if (s->nreg) memcpy(g->reg, s->reg, (size_t)s->nreg * sizeof(region_t));
     g->nreg = s->nreg;
     return g;
 }

@@ -68,7 +68,7 @@ static uint64_t rand_bits(dtype_t dt)
     case 1: return sign | expmask;                     /* inf */
     case 2: return sign;                               /* zero */
     case 3: return sign | (m ? m : 1);                 /* subnormal */
-    case 4: return rnd() & ((1ull << (E + M + 1)) - 1);
+    case 4: return rnd() & (E + M + 1 >= 64 ? ~0ull : (1ull << (E + M + 1)) - 1);
     default: {
         double v = ldexp(1.0 + urand(), (int)(rnd() % 25) - 12);
         if (rnd() % 8 == 0) v = floor(v) + 0.5;
