@@ -262,7 +262,8 @@ AUTOGRAPH_WHILE_X = [float(v) for v in np.random.default_rng(0).uniform(size=5).
 
 
 @example("function_guide/autograph_while", "tensorflow", FUNC, "cell 59 (yCQTtTPTW3WF)",
-         note="tf.random.uniform([5]) replaced by the fixed float32 input in inputs.x")
+         note="tf.random.uniform([5]) replaced by the fixed float32 input in inputs.x; TensorFlow's "
+              "tanh is within a few ulp, inputs.numpy_correctly_rounded is the correctly rounded loop")
 def _(ex):
     @tf.function
     def f(x):
@@ -273,6 +274,16 @@ def _(ex):
     ex.track("f", f)
     ex.d["inputs"]["x"] = AUTOGRAPH_WHILE_X
     ex.call("f(tf.constant(x))", lambda: f(tf.constant(AUTOGRAPH_WHILE_X, tf.float32)))
+    # TensorFlow's CPU tanh (Eigen's rational approximation) is not correctly
+    # rounded; the same loop with tanh computed in float64 and rounded to
+    # float32 at every step, for a comparison that is not TensorFlow's ulps.
+    ref, steps = np.array(AUTOGRAPH_WHILE_X, np.float32), 0
+    while ref.sum(dtype=np.float32) > 1:
+        ref = np.tanh(ref.astype(np.float64)).astype(np.float32)
+        steps += 1
+    ex.d["inputs"]["numpy_correctly_rounded"] = {
+        "how": "tanh in float64 rounded to float32 at every step (NumPy)",
+        "iterations": steps, "result": [float(v) for v in ref]}
 
 
 @example("function_guide/fizzbuzz", "tensorflow", FUNC, "cell 63 (BOQl8PMq2Sf3)")
@@ -639,11 +650,13 @@ def _(ex):
         return x + i
     f_jit_correct, nf = jax_counted(f, static_argnums=0)
     g_jit_correct, ng = jax_counted(g, static_argnames=['n'])
+    g_jit_decorated, nd = jax_counted(g, static_argnames=['n'])   # @jax.jit(static_argnames=['n']) on g's body
     ex.track("f_jit_correct", nf)
     ex.track("g_jit_correct", ng)
+    ex.track("g_jit_decorated", nd)
     ex.call("f_jit_correct(10)", lambda: f_jit_correct(10))
     ex.call("g_jit_correct(10, 20)", lambda: g_jit_correct(10, 20))
-    ex.call("g_jit_decorated(10, 20)   # the same function as g, decorated", lambda: g_jit_correct(10, 20))
+    ex.call("g_jit_decorated(10, 20)", lambda: g_jit_decorated(10, 20))
 
 
 # ---------------------------------------------------------------- JAX: control-flow.md
