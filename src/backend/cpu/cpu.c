@@ -162,18 +162,6 @@ static inline float ld32(dtype_t dt, const void *p, int64_t i)
     }
 }
 
-static inline double ld64(dtype_t dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case DT_FP16: return dtype_f16_to_f64(((const uint16_t *)p)[i]);
-    case DT_BF16: return dtype_bf16_to_f64(((const uint16_t *)p)[i]);
-    case DT_FP32: return ((const float *)p)[i];
-    case DT_FP64: return ((const double *)p)[i];
-    case DT_INT64: return (double)((const int64_t *)p)[i];
-    default: return dtype_load_f64(dt, p, i);   /* fp8 */
-    }
-}
-
 static inline void st32(dtype_t dt, void *p, int64_t i, float x)
 {
     switch (dt) {
@@ -226,7 +214,7 @@ static inline __attribute__((always_inline)) void bin_one(const bk_binary_t *b, 
     if (b->dto == DT_INT64)
         ((int64_t *)b->out)[i] = op->i64(((const int64_t *)pa)[ia], ((const int64_t *)pb)[ib], b->span);
     else if (b->dto == DT_FP64)
-        ((double *)b->out)[i] = op->b64(ld64(b->da, pa, ia), ld64(b->db, pb, ib));
+        ((double *)b->out)[i] = op->b64(bk_cpu_ld64(b->da, pa, ia), bk_cpu_ld64(b->db, pb, ib));
     else
         st32(b->dto, b->out, i, op->b32(ld32(b->da, pa, ia), ld32(b->db, pb, ib)));
 }
@@ -348,7 +336,7 @@ static bk_status_t cpu_to_int64(int64_t *dst, dtype_t from, const void *src, int
 {
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
-        double d = trunc(ld64(from, src, i));
+        double d = trunc(bk_cpu_ld64(from, src, i));
         if (!(d >= -0x1p63 && d < 0x1p63)) { *bad = i; return BK_RANGE; }
         dst[i] = (int64_t)d;
     }
@@ -362,7 +350,7 @@ static bk_status_t cpu_ulp(dtype_t to, void *dst, dtype_t from, const void *src,
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
         if (to == DT_INT64) ((int64_t *)dst)[i] = 1;
-        else dtype_store_f64(to, dst, i, dtype_ulp(to, dtype_round_f64(to, ld64(from, src, i))));
+        else dtype_store_f64(to, dst, i, dtype_ulp(to, dtype_round_f64(to, bk_cpu_ld64(from, src, i))));
     }
     return BK_OK;
 }
@@ -391,12 +379,12 @@ static bk_status_t cpu_where(const bk_where_t *w)
     const char *pc = w->c, *pa = w->a, *pb = w->b;
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
-        bool first = ld64(w->dc, pc + off[0], 0) != 0;   /* NaN is nonzero */
+        bool first = bk_cpu_ld64(w->dc, pc + off[0], 0) != 0;   /* NaN is nonzero */
         const char *src = first ? pa + off[1] : pb + off[2];
         if (w->dto == DT_INT64)   /* both int64: copy exactly (beyond 2^53 a double would not) */
             memcpy((int64_t *)w->out + i, src, sizeof(int64_t));
         else
-            dtype_store_f64(w->dto, w->out, i, ld64(first ? w->da : w->db, src, 0));
+            dtype_store_f64(w->dto, w->out, i, bk_cpu_ld64(first ? w->da : w->db, src, 0));
         odometer(w->nd, w->shape, idx, 3, off, st);
     }
     return BK_OK;
@@ -412,7 +400,7 @@ static bk_status_t cpu_nextafter(bk_nextafter_t *na)
     const char *px = na->x, *py = na->y;
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
-        double toward = ld64(na->dy, py + off[1], 0);
+        double toward = bk_cpu_ld64(na->dy, py + off[1], 0);
         if (xint) {
             int64_t xi;
             memcpy(&xi, px + off[0], sizeof xi);
@@ -421,7 +409,7 @@ static bk_status_t cpu_nextafter(bk_nextafter_t *na)
             else if ((double)xi > toward && xi > INT64_MIN) xi--;
             ((int64_t *)na->out)[i] = xi;
         } else {
-            double xv = dtype_round_f64(na->dto, ld64(na->dx, px + off[0], 0));
+            double xv = dtype_round_f64(na->dto, bk_cpu_ld64(na->dx, px + off[0], 0));
             dtype_store_f64(na->dto, na->out, i, dtype_nextafter(na->dto, xv, toward));
         }
         odometer(na->nd, na->shape, idx, 2, off, st);

@@ -12,4 +12,19 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch);
 bk_status_t bk_cpu_reduce(bk_reduce_t *r);             /* reduce.c */
 bk_status_t bk_cpu_softmax(const bk_softmax_t *sm);    /* reduce.c */
 
+
+/* Element i of a dtype_t array as a double (exact for every dtype but
+ * int64 beyond 2^53): what the plain loops and the reductions load. */
+static inline double bk_cpu_ld64(dtype_t dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case DT_FP16: return dtype_f16_to_f64(((const uint16_t *)p)[i]);
+    case DT_BF16: return dtype_bf16_to_f64(((const uint16_t *)p)[i]);
+    case DT_FP32: return ((const float *)p)[i];
+    case DT_FP64: return ((const double *)p)[i];
+    case DT_INT64: return (double)((const int64_t *)p)[i];
+    default: return dtype_load_f64(dt, p, i);   /* fp8 */
+    }
+}
+
 #endif

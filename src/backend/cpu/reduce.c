@@ -55,17 +55,6 @@
 
 /* ---- loading ---- */
 
-static inline double ld(dtype_t dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case DT_FP16: return dtype_f16_to_f64(((const uint16_t *)p)[i]);
-    case DT_BF16: return dtype_bf16_to_f64(((const uint16_t *)p)[i]);
-    case DT_FP32: return ((const float *)p)[i];
-    case DT_FP64: return ((const double *)p)[i];
-    case DT_INT64: return (double)((const int64_t *)p)[i];
-    default: return dtype_load_f64(dt, p, i);   /* fp8 */
-    }
-}
 
 /* ---- accumulation modes and rounding ---- */
 
@@ -113,7 +102,7 @@ typedef struct seq {
 static void seq_load(const seq_t *q, int64_t j0, int64_t cnt, double *out)
 {
     for (int64_t j = 0; j < cnt; j++) {
-        double v = ld(q->dt, q->p, q->base + (j0 + j) * q->stride);
+        double v = bk_cpu_ld64(q->dt, q->p, q->base + (j0 + j) * q->stride);
         switch (q->t) {
         case KT_ABS: v = fabs(v); break;
         case KT_SQ: v = R(q->a, v * v); break;
@@ -361,11 +350,11 @@ static int64_t find_ext(const bk_reduce_t *r, int64_t k, bool want_max)
     if (r->inner == 1 &&
         kern_find_ext(r->dt, (const char *)p + (size_t)base * (size_t)dtype_traits[r->dt].size, r->n, want_max, &fi))
         return fi;
-    double bv = ld(r->dt, p, base);
+    double bv = bk_cpu_ld64(r->dt, p, base);
     if (bv != bv) return 0;
     for (int64_t j = 1; j < r->n; j++) {
         if ((j & 0xFFFF) == 0) err_check_interrupt();
-        double v = ld(r->dt, p, base + j * r->inner);
+        double v = bk_cpu_ld64(r->dt, p, base + j * r->inner);
         if (v != v) return j;
         if (want_max ? v > bv : v < bv) { bv = v; best = j; }
     }
@@ -402,7 +391,7 @@ static double vec_norm(seq_t *q, int64_t n, int what)
         double m = 0;
         for (int64_t j = 0; j < n; j++) {
             if ((j & 0xFFFF) == 0) err_check_interrupt();
-            double v = fabs(ld(q->dt, q->p, q->base + j * q->stride));
+            double v = fabs(bk_cpu_ld64(q->dt, q->p, q->base + j * q->stride));
             if (v != v) return v;
             if (v > m) m = v;
         }
@@ -472,8 +461,8 @@ static double mat_norm2(const bk_reduce_t *r)
             for (int64_t j = i; j < m; j++) {
                 double s = 0;
                 for (int64_t k = 0; k < l; k++) {
-                    double u = t ? ld(r->dt, p, i * cols + k) : ld(r->dt, p, k * cols + i);
-                    double v = t ? ld(r->dt, p, j * cols + k) : ld(r->dt, p, k * cols + j);
+                    double u = t ? bk_cpu_ld64(r->dt, p, i * cols + k) : bk_cpu_ld64(r->dt, p, k * cols + i);
+                    double v = t ? bk_cpu_ld64(r->dt, p, j * cols + k) : bk_cpu_ld64(r->dt, p, k * cols + j);
                     s += u * v;
                 }
                 g[i * m + j] = g[j * m + i] = s;
