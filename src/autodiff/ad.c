@@ -250,6 +250,18 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
     if (g->kind != V_TENSOR || x->kind != V_TENSOR) return val_ref(g);
     if (tensor_same_shape(g, x)) return val_ref(g);
     value_t *cur = val_ref(g);
+    if (cur->u.t.ndim < x->u.t.ndim) {
+        /* x had leading 1s that the op dropped (NumPy's assignment does):
+         * put them back; the stretched axes are summed below */
+        int64_t nd = x->u.t.ndim, k = nd - cur->u.t.ndim;
+        value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
+        for (int64_t d = 0; d < nd; d++) ((int64_t *)tensor_data(shape))[d] = d < k ? 1 : cur->u.t.shape[d - k];
+        value_t *a[2] = { cur, shape };
+        value_t *r = ad_opk("reshape", 2, a, 0, NULL, NULL, s);
+        val_unref(shape);
+        val_unref(cur);
+        cur = r;
+    }
     int extra = cur->u.t.ndim - x->u.t.ndim;
     for (int i = 0; i < extra; i++) {
         value_t *ax = tensor_weak_int(0);

@@ -370,8 +370,8 @@ R(ad_r_index_select)
     U(shape); U(dts); U(z);
 }
 /* index_scatter(x, v, sel): x's gradient is g with the selection zeroed
- * (those elements were overwritten); v's is g at the selection, summed when
- * v was broadcast from one element. */
+ * (those elements were overwritten); v's is g at the selection (ad.c's
+ * unbroadcast sums it over the axes v was broadcast along). */
 R(ad_r_index_scatter)
 {
     if (IN(0)->u.t.dtype == DT_INT64 && IN(1)->u.t.ad && IN(1)->u.t.dtype != DT_INT64)
@@ -381,27 +381,7 @@ R(ad_r_index_scatter)
     value_t *a0[3] = { g, zero, IN(2) };
     gin[0] = ad_opk("index_scatter", 3, a0, 0, NULL, NULL, s);
     value_t *a1[2] = { g, IN(2) };
-    value_t *gv = ad_opk("index_select", 2, a1, 0, NULL, NULL, s);
-    if (IN(1)->u.t.size == 1 && !tensor_same_shape(gv, IN(1))) {
-        value_t *t = ad_op1("sum", gv, s);
-        U(gv);
-        gv = reshape_like(t, IN(1), s);
-        U(t);
-    } else if (gv->u.t.ndim < IN(1)->u.t.ndim) {
-        /* v had leading 1s the assignment dropped: put them back (ad.c's
-         * unbroadcast sums the other broadcast axes) */
-        value_t *t = gv;
-        int64_t sh[NN_MAX_DIMS];
-        int k = IN(1)->u.t.ndim - gv->u.t.ndim;
-        for (int d = 0; d < IN(1)->u.t.ndim; d++) sh[d] = d < k ? 1 : gv->u.t.shape[d - k];
-        int64_t nd = IN(1)->u.t.ndim;
-        value_t *shp = tensor_new_raw(DT_INT64, 1, &nd);
-        memcpy(tensor_data(shp), sh, sizeof(int64_t) * (size_t)nd);
-        value_t *a[2] = { t, shp };
-        gv = ad_opk("reshape", 2, a, 0, NULL, NULL, s);
-        U(t); U(shp);
-    }
-    gin[1] = gv;
+    gin[1] = ad_opk("index_select", 2, a1, 0, NULL, NULL, s);
     U(zero);
 }
 /* literal [a, b, ...]: item k receives g[k] */
