@@ -709,23 +709,18 @@ static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
         /* the whole field set to v: index_scatter over every element, so
          * the conversion to the field's dtype is an op grad and trace see */
         value_t *nv;
-        if (old->u.t.ndim == 0) {
-            value_t *a[2] = { v, str_new(dtype_traits[old->u.t.dtype].name, strlen(dtype_traits[old->u.t.dtype].name)) };
+        if (old->u.t.ndim == 0) {   /* a 0-d field: v cast to its dtype, one element as 0-d */
+            value_t *vv = v->u.t.ndim ? flat0(s, v, t->span) : val_ref(v);
+            value_t *a[2] = { vv, str_new(dtype_traits[old->u.t.dtype].name, strlen(dtype_traits[old->u.t.dtype].name)) };
             nv = run_op(s, OP(op_cast, "cast"), 2, a, NULL, 0, NULL, NULL, t->span, false);
             val_unref(a[1]);
-            if (nv->u.t.ndim != 0) {   /* a (1,) value into a 0-d field */
-                value_t *r = row_of(s, nv, 0, t->span);
-                val_unref(nv);
-                nv = r;
-            }
-        } else {
+            val_unref(vv);
+        } else {   /* index_scatter broadcasts a one-element v itself */
             sel_t sel;
             sel_at(&sel, old->u.t.ndim, old->u.t.shape, 0, -1);
-            value_t *st = sel_to_tensor(&sel), *vv = v;
-            if (scalar_ok && v->u.t.ndim > 0 && !tensor_same_shape(old, v)) vv = flat0(s, v, t->span);
-            value_t *a[3] = { old, vv, st };
+            value_t *st = sel_to_tensor(&sel);
+            value_t *a[3] = { old, v, st };
             nv = run_op(s, OP(op_scatter, "index_scatter"), 3, a, NULL, 0, NULL, NULL, t->span, false);
-            if (vv != v) val_unref(vv);
             val_unref(st);
         }
         scope_set(o, t->name, nv);
