@@ -412,19 +412,20 @@ void graph_record(call_t *c, value_t *out)
     if (nin > 64 || nkw > 64)
         err_raise(ERR_LIMIT, c->span, "%s with %d inputs cannot be traced (at most 64 inputs to one graph node); "
                   "build the tensor with stack() or concat() of fewer pieces", c->op->name, nin > 64 ? nin : nkw);
-    /* input nodes first (they may push constants), then this node */
-    int *in = mem_alloc((size_t)nin * sizeof(int)), *kw = mem_alloc((size_t)nkw * sizeof(int));
+    /* input nodes first (they may push constants, or raise), then this node */
+    int in[64], kw[64];
     for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
     for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
     gnode_t *n = graph_push(t->g);
     n->kind = G_OP;
     n->op = c->op;
     n->nin = nin;
-    n->in = in;
+    n->in = mem_alloc((size_t)nin * sizeof(int));
+    memcpy(n->in, in, (size_t)nin * sizeof(int));
     n->nkw = nkw;
     n->kwn = mem_alloc((size_t)nkw * sizeof(char *));
-    n->kw = kw;
-    for (int i = 0; i < nkw; i++) n->kwn[i] = mem_strdup(c->kw_names[i]);
+    n->kw = mem_alloc((size_t)nkw * sizeof(int));
+    for (int i = 0; i < nkw; i++) { n->kwn[i] = mem_strdup(c->kw_names[i]); n->kw[i] = kw[i]; }
     n->region = t->region;
     set_meta(n, out);
     set_origin(n);
