@@ -99,10 +99,10 @@ enum {
     OPF_IMPURE        = 64,  /* effects beyond the result (random state, printing, figures): runs at every
                                 call of a graph, never folded */
     OPF_COMPOSITE     = 128, /* computes with other ops, which the tape and the tracer record */
-    OPF_STATIC        = 512, /* the result depends on shapes only (shape, len): a constant of a concrete
-                                function whose signature fixes the shapes */
     OPF_TRACE_TIME    = 256, /* a host effect that runs while tracing only, never in the graph (Python's
                                 print inside tf.function; tprint is the graph's print) */
+    OPF_STATIC        = 512, /* the result depends on shapes only (shape, len): a constant of a concrete
+                                function whose signature fixes the shapes */
 };
 
 /* Stated ulp bounds (op_def_t.ulp), with their sources:
@@ -118,9 +118,6 @@ enum {
 #define ULP_GELU       { 1.0, 1.0, 2.0, 8.0 }
 #define ULP_POW        { 1.0, 1.0, 1.0, 1.0 }
 
-/* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
-static inline bool op_is_elementwise(const struct op_def *op);
-
 /* The table is gathered from one array per op family (ops/math.c,
  * ops/reduce.c, ...; each ends with an entry whose name is NULL), like
  * tmux's cmd-*.c descriptors.  op_at(i) for 0 <= i < op_count(), sorted
@@ -133,6 +130,7 @@ extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduc
     op_family_autodiff[], op_family_indexing[], op_family_graph[],
     op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_fp8[],
     op_family_activations[], op_family_losses[], op_family_layers[];
+/* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
 static inline bool op_is_elementwise(const op_def_t *op)
 {
     return op->kind == OPK_UNARY || op->kind == OPK_BINARY || (op->flags & OPF_ELEMENTWISE);
