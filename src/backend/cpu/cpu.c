@@ -73,6 +73,21 @@ static void copy_tiled(char *dst, const int64_t *ds, const char *src, const int6
         }
 }
 
+/* Advance the index over the first `axes` axes (last fastest), moving both
+ * byte offsets by their strides. */
+static inline void next_index(int64_t *idx, const int64_t *sh, const int64_t *d_st, const int64_t *s_st, int axes,
+                              int64_t *doff, int64_t *soff)
+{
+    for (int d = axes - 1; d >= 0; d--) {
+        *doff += d_st[d];
+        *soff += s_st[d];
+        if (++idx[d] < sh[d]) return;
+        *doff -= d_st[d] * sh[d];
+        *soff -= s_st[d] * sh[d];
+        idx[d] = 0;
+    }
+}
+
 static __attribute__((noinline)) bk_status_t copy_nd(char *dst, const int64_t *dst_st, const char *src,
                                                      const int64_t *sst, const int64_t *shape, int nd, int es)
 {
@@ -108,14 +123,7 @@ static __attribute__((noinline)) bk_status_t copy_nd(char *dst, const int64_t *d
         for (int d = 0; d < m - 2; d++) outer *= sh[d];
         for (int64_t o = 0; o < outer; o++) {
             copy_tiled(dst + doff, d_st + m - 2, src + soff, s_st + m - 2, rows, n, es);
-            for (int d = m - 3; d >= 0; d--) {
-                doff += d_st[d];
-                soff += s_st[d];
-                if (++idx[d] < sh[d]) break;
-                doff -= d_st[d] * sh[d];
-                soff -= s_st[d] * sh[d];
-                idx[d] = 0;
-            }
+            next_index(idx, sh, d_st, s_st, m - 2, &doff, &soff);
         }
         return BK_OK;
     }
@@ -123,14 +131,7 @@ static __attribute__((noinline)) bk_status_t copy_nd(char *dst, const int64_t *d
     for (int d = 0; d < m - 1; d++) rows *= sh[d];
     for (int64_t r = 0; r < rows; r++) {
         copy_row(dst + doff, ds, src + soff, ss, n, es);
-        for (int d = m - 2; d >= 0; d--) {
-            doff += d_st[d];
-            soff += s_st[d];
-            if (++idx[d] < sh[d]) break;
-            doff -= d_st[d] * sh[d];
-            soff -= s_st[d] * sh[d];
-            idx[d] = 0;
-        }
+        next_index(idx, sh, d_st, s_st, m - 1, &doff, &soff);
     }
     return BK_OK;
 }
