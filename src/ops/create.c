@@ -365,7 +365,7 @@ static value_t *literal_impl(call_t *c)
     bool exact = ex && op_to_int(ex, c->span, "exact") != 0;
     bool all_weak = true;
     for (int i = 0; i < n; i++) if (!items[i]->u.t.weak) all_weak = false;
-    dtype_t dt = op_settings(c->s)->precision;
+    dtype_t dt = op_join_dtype(items, n, op_settings(c->s)->precision);
     bool weak_out = false;
     if (all_weak && exact) {
         /* exact values for a cast: integers stay int64 (no rounding through
@@ -373,17 +373,6 @@ static value_t *literal_impl(call_t *c)
         dt = DT_INT64;
         for (int i = 0; i < n; i++) if (items[i]->u.t.dtype != DT_INT64) dt = DT_FP64;
         weak_out = true;
-    } else if (!all_weak) {
-        int first = 1;
-        for (int i = 0; i < n; i++)
-            if (!items[i]->u.t.weak) {
-                dtype_t d = (dtype_t)items[i]->u.t.dtype;
-                dt = first ? d : dtype_promote(dt, d);
-                first = 0;
-            }
-        if (dt == DT_INT64)
-            for (int i = 0; i < n; i++)
-                if (items[i]->u.t.weak && items[i]->u.t.dtype != DT_INT64) dt = op_settings(c->s)->precision;
     }
     int64_t shape[NN_MAX_DIMS];
     int nd = n ? items[0]->u.t.ndim : 0;

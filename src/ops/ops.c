@@ -197,6 +197,22 @@ int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span)
     return n;
 }
 
+dtype_t op_join_dtype(value_t *const *items, int n, dtype_t prec)
+{
+    dtype_t dt = prec;
+    bool any_strong = false, weak_float = false;
+    for (int i = 0; i < n; i++) {
+        const value_t *v = items[i];
+        if (v->u.t.weak) {
+            if (v->u.t.dtype != DT_INT64) weak_float = true;
+        } else {
+            dt = any_strong ? dtype_promote(dt, (dtype_t)v->u.t.dtype) : (dtype_t)v->u.t.dtype;
+            any_strong = true;
+        }
+    }
+    return !any_strong || (dt == DT_INT64 && weak_float) ? prec : dt;
+}
+
 int op_axis(value_t *v, int ndim, span_t span)
 {
     int64_t a = op_to_int(v, span, "axis");

@@ -179,6 +179,11 @@ int op_broadcast_k(value_t *const *v, const char *const *names, int k, int64_t *
  * broadcast axis), so a view reaches the backend without a copy; returns
  * the address of v's first element. */
 const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64_t *bst);
+/* The dtype of pieces joined into one tensor (literals, concat, stack):
+ * the promotion of the non-weak tensors (JAX rules); weak numbers take it;
+ * only weak numbers, or int64 tensors meeting a weak float: prec.  Every
+ * item must be a tensor. */
+dtype_t op_join_dtype(value_t *const *items, int n, dtype_t prec);
 /* Axis argument: int in [-ndim, ndim) -> [0, ndim). */
 int op_axis(value_t *v, int ndim, span_t span);
 

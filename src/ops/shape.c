@@ -341,20 +341,10 @@ static value_t *join(call_t *c, bool stack)
 #define PSPAN(i) (spans ? spans[i] : one)
     /* dtype: the promotion of the tensors; weak numbers take it (JAX); only
      * weak numbers, or int64 tensors with a weak float: the session precision. */
-    dtype_t prec = op_settings(c->s)->precision, dt = prec;
-    bool any_strong = false, weak_float = false;
-    for (int i = 0; i < n; i++) {
-        value_t *v = items[i];
-        if (v->kind != V_TENSOR)
-            err_raise(ERR_TYPE, PSPAN(i), "%s: piece %d is a %s, not a tensor", name, i, val_kind_name(v));
-        if (v->u.t.weak) {
-            if (v->u.t.dtype != DT_INT64) weak_float = true;
-        } else {
-            dt = any_strong ? dtype_promote(dt, (dtype_t)v->u.t.dtype) : (dtype_t)v->u.t.dtype;
-            any_strong = true;
-        }
-    }
-    if (!any_strong || (dt == DT_INT64 && weak_float)) dt = prec;
+    for (int i = 0; i < n; i++)
+        if (items[i]->kind != V_TENSOR)
+            err_raise(ERR_TYPE, PSPAN(i), "%s: piece %d is a %s, not a tensor", name, i, val_kind_name(items[i]));
+    dtype_t dt = op_join_dtype(items, n, op_settings(c->s)->precision);
 
     /* shapes */
     const value_t *p0 = items[0];
