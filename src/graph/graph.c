@@ -1,7 +1,6 @@
 /* graph.c — tracing into graphs, the cache of concrete functions, and the
  * executor (see graph.h). */
-#include "graph/graph.h"
-#include "lang/state.h"
+#include "graph/graph_int.h"
 #include "lang/eval.h"
 #include "lang/print.h"
 #include "lang/error.h"
@@ -96,27 +95,6 @@ graph_t *graph_copy(const graph_t *s)
     return g;
 }
 
-/* ---- traced functions ---- */
-
-typedef struct concrete {
-    char *sig;              /* the signature key */
-    char *sig_text;         /* for traces(g): "x: fp32[3], n = 3" */
-    graph_t *raw, *opt;
-    double collapse_diff;   /* affine collapse: max |optimised - eager| on the first call (-1: no collapse) */
-    uint64_t fast[64];      /* the signature in binary (fast_key), for the per-call check; fast_n 0: none */
-    int fast_n;
-} concrete_t;
-
-struct traced {
-    value_t *f;             /* the Python-level function */
-    value_t *input_sig;     /* input_signature= (a list of shapes) or NULL */
-    concrete_t *c;
-    int nc, cap;
-    int traces;             /* trace_count */
-    bool record_all;        /* :mode graph: every op is a node, none folded at trace time */
-    int retraces_in_a_row;
-    char *last_sig;
-};
 
 void graph_traced_free(traced_t *t, bool sweeping)
 {
@@ -166,40 +144,8 @@ value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span)
     return v;
 }
 
-/* ---- the trace in progress ---- */
 
-typedef struct tracer {
-    int id;
-    graph_t *g;
-    session_t *s;
-    int region;             /* the region ops are recorded into now */
-    value_t **args;         /* the call's arguments (roots for finding variables) */
-    int nargs;
-    bool record_all;
-    bool shapes_fixed;      /* no input_signature wildcards: every shape is a constant of this trace */
-    /* a while body's trace: values of the enclosing traces become inputs */
-    bool nested;
-    int nloop;              /* its first nloop params are the loop variables */
-    int ncap;
-    int cap_outer[256];     /* per capture: the node in the enclosing graph */
-    int cap_inner[256];     /* and its param node here */
-} tracer_t;
-
-#define MAX_TRACERS 8
-/* This module's part of the session's state (lang/state.h). */
-struct graph_state {
-    tracer_t tracers[MAX_TRACERS];
-    int ntracers;
-    int next_gid;
-    int paused;   /* a traced while's remaining iterations run eagerly, unrecorded */
-    /* the node-value arrays of the graphs running now (graph_exec nests
-     * through while nodes): an error unwinds past them, and graph_reset
-     * gives back what is left (the values in them were swept already) */
-    struct { value_t **vals; size_t bytes; } *running;
-    int nrunning, caprunning;
-};
-
-static struct graph_state *graph_state(void)
+struct graph_state *graph_state(void)
 {
     nn_state_t *st = nn_state();
     if (!st->graph) {
@@ -209,7 +155,6 @@ static struct graph_state *graph_state(void)
     }
     return st->graph;
 }
-#define GS (graph_state())
 
 void graph_state_free(struct graph_state *g)
 {
@@ -582,262 +527,6 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
     }
 }
 
-/* ---- signatures ---- */
-
-static int sig_of(char *buf, int cap, value_t *v, int depth)
-{
-    int k = 0;
-    if (depth > 8) return snprintf(buf, cap, "...");
-    switch ((val_kind_t)v->kind) {
-    case V_TENSOR:
-        if (v->u.t.weak) {
-            char num[64];
-            if (v->u.t.dtype == DT_INT64) snprintf(num, sizeof num, "%lld", (long long)((int64_t *)tensor_data(v))[0]);
-            else dtype_format_shortest(num, sizeof num, ((double *)tensor_data(v))[0]);
-            return snprintf(buf, cap, "%s", num);
-        }
-        k = snprintf(buf, cap, "%s[", dtype_traits[v->u.t.dtype].name);
-        for (int i = 0; i < v->u.t.ndim && k < cap; i++)
-            k += snprintf(buf + k, cap - k, i ? ",%lld" : "%lld", (long long)v->u.t.shape[i]);
-        if (k < cap) k += snprintf(buf + k, cap - k, "]");
-        return k;
-    case V_STR: return snprintf(buf, cap, "\"%.40s\"", v->u.str.s);
-    case V_LIST:
-        k = snprintf(buf, cap, "[");
-        for (int i = 0; i < v->u.list.n && k < cap; i++) {
-            if (i && k < cap) k += snprintf(buf + k, cap - k, ", ");
-            if (k < cap) k += sig_of(buf + k, cap - k, v->u.list.items[i], depth + 1);
-        }
-        if (k < cap) k += snprintf(buf + k, cap - k, "]");
-        return k;
-    case V_SCOPE: return snprintf(buf, cap, "model@%p", (void *)v);
-    case V_FUNC: return snprintf(buf, cap, "function@%p", (void *)v);
-    default: return snprintf(buf, cap, "?");
-    }
-}
-
-static const char *param_name(traced_t *t, int i)
-{
-    value_t *f = t->f;
-    if (f->kind == V_FUNC && f->u.fn.def && i < f->u.fn.def->nparams) return f->u.fn.def->params[i];
-    static char b[16];
-    snprintf(b, sizeof b, "arg%d", i + 1);
-    return b;
-}
-
-/* The signature key and a readable form.  A tensor is known by dtype and
- * shape (or, with input_signature, by the pinned form: None matches any
- * size); a host value by its value (TensorFlow's rule for Python values). */
-/* The session settings a graph bakes in: weak numbers and new tensors take
- * the :precision, layers the :policy.  A change is a new concrete function
- * (as jax.jit keys on its config), never a stale graph. */
-static int settings_word(session_t *s)
-{
-    session_settings_t *set = op_settings(s);
-    return (int)set->precision | set->policy << 8;
-}
-
-static void signature(traced_t *t, session_t *s, int nargs, value_t **args, char *key, int kcap, char *text, int tcap,
-                      span_t span)
-{
-    int k = 0, m = 0;
-    key[0] = text[0] = 0;
-    value_t *pin = t->input_sig;
-    if (pin && pin->kind == V_LIST && pin->u.list.n != nargs)
-        err_raise(ERR_TYPE, span, "this traced function's input_signature has %d entries; it was called with %d arguments",
-                  pin->u.list.n, nargs);
-    for (int i = 0; i < nargs; i++) {
-        char one[512];
-        if (pin && pin->kind == V_LIST) {
-            /* input_signature: [shape, ...] with -1 (or None) as a wildcard;
-             * a string entry may give "fp16" etc. after the shape */
-            value_t *spec = pin->u.list.items[i];
-            value_t *a = args[i];
-            if (a->kind != V_TENSOR || a->u.t.weak)
-                err_raise(ERR_TYPE, span, "input_signature pins argument %d (%s) to a tensor; got a %s", i + 1,
-                          param_name(t, i), val_kind_name(a));
-            if (spec->kind == V_TENSOR && spec->u.t.ndim == 0 && tensor_get_f64(spec, 0) < 0) {
-                /* -1 alone: any shape (only the dtype matters) */
-                snprintf(one, sizeof one, "%s[*]", dtype_traits[a->u.t.dtype].name);
-                goto add;
-            }
-            if (spec->kind != V_TENSOR || spec->u.t.ndim > 1 || (spec->u.t.ndim == 1 && spec->u.t.size != a->u.t.ndim))
-                err_raise(ERR_SHAPE, span, "argument %d (%s) does not match input_signature entry %d", i + 1,
-                          param_name(t, i), i + 1);
-            int q = snprintf(one, sizeof one, "%s[", dtype_traits[a->u.t.dtype].name);
-            for (int d = 0; d < a->u.t.ndim; d++) {
-                double want = tensor_get_f64(spec, d);
-                if (want >= 0 && want != (double)a->u.t.shape[d]) {
-                    char sh[128];
-                    tensor_shape_str(sh, sizeof sh, a->u.t.ndim, a->u.t.shape);
-                    err_raise(ERR_SHAPE, span, "argument %d (%s) has shape %s, which input_signature does not allow "
-                              "(axis %d must be %g)", i + 1, param_name(t, i), sh, d, want);
-                }
-                if (want < 0) q += snprintf(one + q, sizeof one - q, "%sNone", d ? "," : "");
-                else q += snprintf(one + q, sizeof one - q, "%s%lld", d ? "," : "", (long long)a->u.t.shape[d]);
-            }
-            snprintf(one + q, sizeof one - q, "]");
-        } else {
-            sig_of(one, sizeof one, args[i], 0);
-        }
-    add:
-        k += snprintf(key + k, kcap - k, "%s;", one);
-        if (k >= kcap) k = kcap - 1;
-        bool host = args[i]->kind != V_TENSOR || args[i]->u.t.weak;
-        m += snprintf(text + m, tcap - m, "%s%s%s%s", i ? ", " : "", param_name(t, i), host ? " = " : ": ", one);
-        if (m >= tcap) m = tcap - 1;
-    }
-    /* after the arguments' parts: the settings (why() reads it last) */
-    int w = settings_word(s);
-    snprintf(key + k, kcap - k, "@%s,%d", dtype_traits[w & 0xff].name, w >> 8);
-}
-
-/* Why a new trace: the first argument whose part of the signature changed. */
-static void why(traced_t *t, session_t *s, int nargs, value_t **args, char *buf, int cap, const char *old_key,
-                const char *name)
-{
-    char key[2048], text[2048];
-    /* split both keys on ';' and compare part by part */
-    (void)text;
-    const char *a = old_key, *b;
-    signature(t, s, nargs, args, key, sizeof key, text, sizeof text, SPAN_NONE);
-    b = key;
-    for (int i = 0; i < nargs; i++) {
-        const char *ea = strchr(a, ';'), *eb = strchr(b, ';');
-        if (!ea || !eb) break;
-        if (ea - a != eb - b || strncmp(a, b, (size_t)(ea - a))) {
-            bool host = args[i]->kind != V_TENSOR || args[i]->u.t.weak;
-            snprintf(buf, cap, "retracing %s: argument %s changed from %.*s to %.*s%s", name, param_name(t, i),
-                     (int)(ea - a), a, (int)(eb - b), b,
-                     host ? " (host values are part of the signature; pass tensor(...) to trace once)"
-                          : " (a new dtype or shape is a new concrete function)");
-            return;
-        }
-        a = ea + 1;
-        b = eb + 1;
-    }
-    if (*a == '@' && *b == '@' && strcmp(a, b)) {
-        snprintf(buf, cap, "retracing %s: the session settings (:precision, :policy) changed from %s to %s "
-                 "(a graph bakes them in)", name, a + 1, b + 1);
-        return;
-    }
-    snprintf(buf, cap, "retracing %s: the number of arguments changed", name);
-}
-
-/* ---- running a graph ---- */
-
-static bool region_on(const graph_t *g, value_t **vals, int r)
-{
-    while (r > 0) {
-        const region_t *R = &g->reg[r - 1];
-        value_t *c = vals[R->cond];
-        if (!c || (tensor_get_f64(c, 0) != 0) != R->when) return false;
-        r = R->parent;
-    }
-    return true;
-}
-
-value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
-
-static value_t *run_op(gnode_t *n, value_t **vals, session_t *s)
-{
-    value_t *args[64], *kw[64];
-    span_t sp[64], ksp[64];
-    const node_t *nodes[64] = {0};
-    for (int i = 0; i < n->nin; i++) { args[i] = vals[n->in[i]]; sp[i] = n->span; }
-    for (int i = 0; i < n->nkw; i++) { kw[i] = vals[n->kw[i]]; ksp[i] = n->span; }
-    call_t c = { n->op, n->span, n->nin, args, sp, n->nkw, (const char **)n->kwn, kw, ksp, nodes, s, false };
-    return op_call(&c);
-}
-
-/* Run graph g on args; returns the outputs (a list when f returned one). */
-static value_t *exec_while(gnode_t *n, value_t **vals, session_t *s);
-value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
-{
-    /* the nodes' values: registered as running, so that after an error
-     * raised while the graph runs (a NaN into int64, Ctrl-C) graph_reset
-     * frees the array (the sweep has freed the values) */
-    struct graph_state *gs = GS;
-    size_t bytes = (size_t)(g->nn ? g->nn : 1) * sizeof(value_t *);
-    if (gs->nrunning == gs->caprunning) {
-        int cap = gs->caprunning ? 2 * gs->caprunning : 8;
-        void *p = realloc(gs->running, (size_t)cap * sizeof *gs->running);
-        NN_ASSERT(p);
-        gs->running = p;
-        gs->caprunning = cap;
-    }
-    value_t **vals = mem_alloc(bytes);
-    gs->running[gs->nrunning].vals = vals;
-    gs->running[gs->nrunning].bytes = bytes;
-    gs->nrunning++;
-    const source_t *saved = err_source();
-    for (int i = 0; i < g->nn; i++) {
-        gnode_t *n = &g->n[i];
-        if (n->note && !strncmp(n->note, "removed", 7)) continue;
-        if (n->region && !region_on(g, vals, n->region)) continue;
-        if (n->unit) err_set_source(&n->unit->src);
-        err_set_here(n->span);
-        switch (n->kind) {
-        case G_PARAM: vals[i] = n->param < nargs ? val_ref(args[n->param]) : NULL; break;
-        case G_CONST: vals[i] = val_ref(n->value); break;
-        case G_VAR: {
-            value_t *v = scope_get_local(n->value, n->field);
-            if (!v) err_raise(ERR_NAME, n->span, "the traced weight '%s' no longer exists", n->field);
-            vals[i] = val_ref(v);
-            break;
-        }
-        case G_OP: vals[i] = run_op(n, vals, s); break;
-        case G_COND: {
-            bool t = tensor_get_f64(vals[n->in[0]], 0) != 0;
-            vals[i] = val_ref(vals[n->in[t ? 1 : 2]]);
-            break;
-        }
-        case G_FUSED: vals[i] = graph_exec_fused(n, vals, s); break;
-        case G_WHILE: vals[i] = exec_while(n, vals, s); break;
-        case G_ITEM: vals[i] = val_ref(vals[n->in[0]]->u.list.items[n->param]); break;
-        }
-    }
-    err_set_source(saved);
-    value_t *r;
-    if (g->out_list) {
-        r = list_new(g->nout);
-        for (int k = 0; k < g->nout; k++) list_push_take(r, val_ref(vals[g->out[k]]));
-    } else {
-        r = g->nout ? val_ref(vals[g->out[0]]) : val_new(V_NONE);
-    }
-    for (int i = 0; i < g->nn; i++) if (vals[i]) val_unref(vals[i]);
-    gs->nrunning--;
-    mem_free(vals, bytes);
-    return r;
-}
-
-void graph_optimize(graph_t *g, session_t *s);
-
-/* A while node: run the body graph until the condition is false; the
- * result is the list of the loop variables' final values. */
-static value_t *exec_while(gnode_t *n, value_t **vals, session_t *s)
-{
-    int nl = n->nloop, ncap = n->nin - nl - 1;
-    value_t *args[512];
-    for (int i = 0; i < nl + ncap; i++) args[i] = val_ref(vals[n->in[i]]);
-    value_t *c = val_ref(vals[n->in[nl + ncap]]);
-    while (tensor_get_f64(c, 0) != 0) {
-        err_check_interrupt();
-        value_t *r = graph_exec(n->sub, nl + ncap, args, s);
-        for (int i = 0; i < nl; i++) { val_unref(args[i]); args[i] = val_ref(r->u.list.items[i]); }
-        val_unref(c);
-        c = val_ref(r->u.list.items[nl]);
-        val_unref(r);
-        if (c->kind != V_TENSOR || c->u.t.size != 1)
-            err_raise(ERR_VALUE, n->span, "the condition of a traced while must be a single element");
-    }
-    val_unref(c);
-    value_t *l = list_new(nl);
-    for (int i = 0; i < nl; i++) list_push_take(l, args[i]);
-    for (int i = nl; i < nl + ncap; i++) val_unref(args[i]);
-    return l;
-}
-
 /* ---- calling a traced function ---- */
 
 static value_t *call_inner(session_t *s, value_t *f, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
@@ -861,31 +550,6 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
         g->out[0] = input_node(t, y);
     }
 }
-
-/* The signature as a few words, for a cheap check at every call: each
- * argument's dtype, rank, shape, or a number's exact bits.  0 (no fast key)
- * when an argument is a string, list or model, or input_signature is set:
- * those go through the text signature. */
-static int fast_key(traced_t *t, session_t *s, int nargs, value_t **args, uint64_t *k, int cap)
-{
-    if (t->input_sig) return 0;
-    int n = 0;
-    k[n++] = (uint64_t)nargs | (uint64_t)settings_word(s) << 32;
-    for (int i = 0; i < nargs; i++) {
-        value_t *v = args[i];
-        if (v->kind != V_TENSOR || n + 3 + v->u.t.ndim > cap) return 0;
-        k[n++] = (uint64_t)v->u.t.dtype | (uint64_t)v->u.t.weak << 8 | (uint64_t)v->u.t.ndim << 16;
-        if (v->u.t.weak) {
-            uint64_t b;
-            memcpy(&b, tensor_data(v), 8);   /* an int64 or an fp64: 8 bytes either way */
-            k[n++] = b;
-        } else {
-            for (int d = 0; d < v->u.t.ndim; d++) k[n++] = (uint64_t)v->u.t.shape[d];
-        }
-    }
-    return n;
-}
-
 value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                     span_t span)
 {
@@ -893,14 +557,14 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     traced_t *t = tfn->u.fn.traced;
     if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
     uint64_t fk[64];
-    int fn = fast_key(t, s, nargs, args, fk, 64);
+    int fn = graph_fast_key(t, s, nargs, args, fk, 64);
     for (int i = 0; fn && i < t->nc; i++)
         if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) {
             t->retraces_in_a_row = 0;
             return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
         }
     char key[2048], text[2048];
-    signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
+    graph_signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
     for (int i = 0; i < t->nc; i++)
         if (!strcmp(t->c[i].sig, key)) {
             t->retraces_in_a_row = 0;
@@ -910,7 +574,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
     if (t->traces > 0) {
         char msg[1024];
-        why(t, s, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
+        graph_why(t, s, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
         fprintf(s->out, "%s\n", msg);
         t->retraces_in_a_row++;
         if (t->retraces_in_a_row == 5)
