@@ -369,6 +369,28 @@ R(ad_r_index_select)
     gin[0] = ad_opk("index_scatter", 3, args, 0, NULL, NULL, s);
     U(shape); U(dts); U(z);
 }
+/* take(x, i, axis): x receives g at position i of axis (read now: the
+ * backward pass runs on values), zero elsewhere */
+R(ad_r_take)
+{
+    int axis = 0;
+    for (int k = 0; k < n->nkw; k++)
+        if (!strcmp(n->kwn[k], "axis")) axis = op_axis(n->kw[k], IN(0)->u.t.ndim, err_here());
+    int64_t len = IN(0)->u.t.shape[axis], i = op_to_int(IN(1), err_here(), "an index");
+    sel_t sel;
+    sel_at(&sel, IN(0)->u.t.ndim, IN(0)->u.t.shape, axis, i < 0 ? i + len : i);
+    value_t *st = sel_to_tensor(&sel);
+    dtype_t dt = g->u.t.weak || g->u.t.dtype == DT_INT64 ? op_settings(s)->precision : (dtype_t)g->u.t.dtype;
+    int64_t nd = IN(0)->u.t.ndim;
+    value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
+    memcpy(tensor_data(shape), IN(0)->u.t.shape, sizeof(int64_t) * (size_t)nd);
+    value_t *dts = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
+    const char *kn[1] = {"dtype"};
+    value_t *z = ad_opk("zeros", 1, &shape, 1, kn, &dts, s);
+    value_t *args[3] = { z, g, st };
+    gin[0] = ad_opk("index_scatter", 3, args, 0, NULL, NULL, s);
+    U(shape); U(dts); U(z); U(st);
+}
 /* index_scatter(x, v, sel): x's gradient is g with the selection zeroed
  * (those elements were overwritten); v's is g at the selection (ad.c's
  * unbroadcast sums it over the axes v was broadcast along). */

@@ -22,6 +22,7 @@ void ad_r_gelu_d(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_identity(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_index_scatter(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_index_select(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
+void ad_r_take(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_literal(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_log(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_log1p(struct ad_node *n, value_t *g, value_t **gin, session_t *s);

@@ -75,6 +75,12 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s)
         case G_FUSED: vals[i] = graph_exec_fused(n, vals, s); break;
         case G_WHILE: vals[i] = exec_while(n, vals, s); break;
         case G_ITEM: vals[i] = val_ref(vals[n->in[0]]->u.list.items[n->param]); break;
+        case G_CALL: {
+            value_t *a[64];
+            for (int k = 0; k < n->nin; k++) a[k] = vals[n->in[k]];
+            vals[i] = graph_exec(n->sub, n->nin, a, s);
+            break;
+        }
         }
     }
     err_set_source(saved);

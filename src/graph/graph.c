@@ -165,29 +165,40 @@ void graph_state_free(struct graph_state *g)
 bool graph_tracing(void)
 {
     const struct graph_state *g = nn_state()->graph;   /* NULL until a trace first runs */
-    return g && g->ntracers > 0 && !g->paused;
+    return g && g->ntracers > 0;
 }
 
 static tracer_t *cur(void) { return GS->ntracers ? &GS->tracers[GS->ntracers - 1] : NULL; }
 
-/* Made by the trace in progress or by one it is nested in (a while body
- * sees the enclosing function's traced values). */
-/* A value the tracer will not see again: its host value read now would be
- * frozen into the graph (a trace of a tf.function reads no tensor's value;
- * JAX raises ConcretizationTypeError).  :mode graph runs each statement's
- * graph once, for the values it was traced on, so it needs no check. */
+/* A traced value's host value is unknown while tracing: reading it (a
+ * truth value, an index, a shape, a count) would freeze a placeholder into
+ * the graph.  TensorFlow and JAX raise (ConcretizationTypeError); so does
+ * nnpad, at the user's line, saying what to write instead.  :mode graph
+ * records everything and needs no check: a statement has no arguments. */
 void graph_need_concrete(const value_t *v, span_t span, const char *what)
 {
-    if (!graph_tracing() || !graph_is_traced(v) || cur()->record_all) return;
-    err_raise(ERR_TYPE, span, "%s is computed from a traced tensor: while tracing, a tensor's value is not fixed (only "
-              "its dtype and shape are), so using it here would freeze this call's value into the graph (JAX raises "
-              "ConcretizationTypeError). Pass it as a number (part of the signature, as a Python int is for "
-              "tf.function), or compute it outside the traced function", what);
+    if (!graph_tracing() || !graph_is_traced(v)) return;
+    const char *instead =
+        !strcmp(what, "a truth value")
+            ? "if, while, and, or and not on a traced tensor become graph control flow; this use of a truth value "
+              "(a condition the language reads on the host) has no graph form: compute it outside the traced "
+              "function, or use where(c, a, b)"
+        : !strcmp(what, "an index")
+            ? "a tensor can be indexed by a traced integer only with one index, x[i] (take(x, i)); a list needs a "
+              "host index: pass the index as a number (part of the signature, as a Python int is for tf.function)"
+        : strstr(what, "shape") || strstr(what, "dimension") || strstr(what, "count") || strstr(what, "slice") ||
+          strstr(what, "length") || strstr(what, "size")
+            ? "shapes are fixed when a graph is traced, and this value would decide one: use the shape of an argument "
+              "(x.shape[0] is a number unless input_signature leaves it open), or pass it as a number (part of the "
+              "signature, as a Python int is for tf.function)"
+            : "pass it as a number (part of the signature, as a Python int is for tf.function), or compute it "
+              "outside the traced function";
+    err_raise(ERR_TYPE, span, "%s is computed from a traced tensor, whose value is unknown while tracing (only its "
+              "dtype and shape are known; JAX raises ConcretizationTypeError here): %s", what, instead);
 }
 
 /* Whether every shape the traced function sees is fixed by its signature
- * (no input_signature wildcards): shape(x), len(x) and a loop over x's
- * rows are then constants of the concrete function. */
+ * (no input_signature wildcards). */
 bool graph_shapes_fixed(void)
 {
     tracer_t *t = cur();
@@ -196,7 +207,7 @@ bool graph_shapes_fixed(void)
 
 bool graph_is_traced(const value_t *v)
 {
-    if (GS->paused || !v || v->kind != V_TENSOR || !v->u.t.gid) return false;
+    if (!v || v->kind != V_TENSOR || !v->u.t.gid) return false;
     for (int i = GS->ntracers - 1; i >= 0; i--) {
         if (v->u.t.gid == GS->tracers[i].id) return true;
         if (!GS->tracers[i].nested) break;
@@ -220,7 +231,6 @@ void graph_reset(void)
     for (int i = 0; i < GS->ntracers; i++) graph_free(GS->tracers[i].g, true);
     after_sweep = false;
     GS->ntracers = 0;
-    GS->paused = 0;
     while (GS->nrunning > 0) {
         GS->nrunning--;
         mem_free(GS->running[GS->nrunning].vals, GS->running[GS->nrunning].bytes);
@@ -276,10 +286,22 @@ static bool find_var(value_t *v, const value_t *x, value_t **owner, const char *
     return false;
 }
 
+static bool var_of(tracer_t *t, value_t *v, value_t **owner, const char **field);
+
+/* The node of an effect whose result stands for what it returns when it
+ * runs (bits' text, a figure's none), or -1. */
+static int effect_node(const graph_t *g, const value_t *v)
+{
+    for (int i = g->nn - 1; i >= 0; i--)
+        if (g->n[i].kind == G_OP && g->n[i].value == v) return i;
+    return -1;
+}
+
 /* The node for an input value: its own if traced, else a capture. */
 static int input_node(tracer_t *t, value_t *v)
 {
     if (v->kind == V_TENSOR && v->u.t.gid == t->id) return v->u.t.gnode;
+    if (v->kind != V_TENSOR && effect_node(t->g, v) >= 0) return effect_node(t->g, v);
     if (t->nested && v->kind == V_TENSOR && v->u.t.gid) {
         /* a value of an enclosing trace: an input of the while body */
         tracer_t *p = t - 1;
@@ -301,15 +323,13 @@ static int input_node(tracer_t *t, value_t *v)
             return t->g->nn - 1;
         }
     }
+    if (v->kind == V_TENSOR && v->u.t.sym)
+        err_raise(ERR_TYPE, err_here(), "this value was traced in another trace (a traced function defined inside "
+                  "another, or a value kept from an earlier trace): its value is unknown here; pass it as an "
+                  "argument instead");
     value_t *owner = NULL;
     const char *field = NULL;
-    bool var = false;
-    if (v->kind == V_TENSOR && !v->u.t.weak) {
-        for (int i = 0; i < t->nargs && !var; i++) var = find_var(t->args[i], v, &owner, &field, 0);
-        value_t *gl = t->s->globals;
-        for (int i = 0; i < gl->u.sc.cap && !var; i++)
-            if (gl->u.sc.e[i].name) var = find_var(gl->u.sc.e[i].val, v, &owner, &field, 0);
-    }
+    bool var = var_of(t, v, &owner, &field);
     gnode_t *n = graph_push(t->g);
     if (var) {
         n->kind = G_VAR;
@@ -321,8 +341,9 @@ static int input_node(tracer_t *t, value_t *v)
     }
     set_meta(n, v);
     int id = t->g->nn - 1;
-    if (v->kind == V_TENSOR && !var && !v->u.t.weak) {
-        /* the same captured tensor is one node */
+    if (v->kind == V_TENSOR && !v->u.t.weak) {
+        /* the same captured tensor or weight is one node (not a traced
+         * value: its storage holds the value) */
         v->u.t.gid = t->id;
         v->u.t.gnode = id;
     }
@@ -332,26 +353,120 @@ static int input_node(tracer_t *t, value_t *v)
 /* Ops with effects beyond their result (random state, printing, figures):
  * they run at every call and never fold. */
 bool graph_op_impure(const op_def_t *op) { return op->flags & OPF_IMPURE; }
-#define impure graph_op_impure
 
-void graph_record(call_t *c, value_t *out)
+/* ---- traced values ---- */
+
+static value_t *traced_in(tracer_t *t, int node, dtype_t dt, int ndim, const int64_t *shape, bool weak)
+{
+    /* one element broadcast to the shape (strides 0): an op that needs it
+     * contiguous materialises it; nothing reads it as a value */
+    value_t *p = tensor_new_raw(dt, 0, NULL);
+    char one[8];
+    if (dt == DT_INT64) { int64_t i = 1; memcpy(one, &i, sizeof i); }
+    else dtype_store_f64(dt, one, 0, 1.0);
+    memcpy(tensor_data(p), one, dtype_traits[dt].size);
+    tensor_t *x = &p->u.t;
+    x->ndim = ndim;
+    x->size = 1;
+    for (int d = 0; d < ndim; d++) { x->shape[d] = shape[d]; x->strides[d] = 0; x->size *= shape[d]; }
+    tensor_update_contig(x);
+    x->weak = weak;
+    x->sym = 1;
+    x->gid = t->id;
+    x->gnode = node;
+    return p;
+}
+
+value_t *graph_traced_value(int node, dtype_t dt, int ndim, const int64_t *shape, bool weak)
+{
+    NN_ASSERT(cur());
+    return traced_in(cur(), node, dt, ndim, shape, weak);
+}
+
+/* The traced value of node id of t's graph (a tensor node). */
+static value_t *node_value(tracer_t *t, int id)
+{
+    const gnode_t *n = &t->g->n[id];
+    return traced_in(t, id, (dtype_t)n->dtype, n->ndim, n->shape, n->weak);
+}
+
+/* The wildcard dims of a traced value (0 for anything else). */
+static uint16_t value_wild(const value_t *v)
+{
+    if (v->kind != V_TENSOR || !v->u.t.gid) return 0;
+    for (int i = GS->ntracers - 1; i >= 0; i--) {
+        tracer_t *q = &GS->tracers[i];
+        if (v->u.t.gid == q->id) return v->u.t.gnode < q->g->nn ? q->g->n[v->u.t.gnode].wild : 0;
+        if (!q->nested) break;
+    }
+    return 0;
+}
+
+static bool var_of(tracer_t *t, value_t *v, value_t **owner, const char **field)
+{
+    if (v->kind != V_TENSOR || v->u.t.weak || v->u.t.sym) return false;
+    for (int i = 0; i < t->nargs; i++)
+        if (find_var(t->args[i], v, owner, field, 0)) return true;
+    value_t *gl = t->s->globals;
+    for (int i = 0; i < gl->u.sc.cap; i++)
+        if (gl->u.sc.e[i].name && find_var(gl->u.sc.e[i].val, v, owner, field, 0)) return true;
+    return false;
+}
+
+bool graph_is_variable(value_t *v)
 {
     tracer_t *t = cur();
-    if (!t || !out) return;
-    if (c->op->flags & OPF_TRACE_TIME) return;   /* a host side effect: trace time only */
-    /* shape(x), len(x), ...: constants of the concrete function when the
-     * signature fixes every shape */
-    if ((c->op->flags & OPF_STATIC) && t->shapes_fixed && !t->record_all) return;
-    /* an op with no traced input and no side effect is a constant: fold it
-     * now (what tf.function does with Python values) */
-    bool any = impure(c->op) || t->record_all;
-    for (int i = 0; i < c->nargs && !any; i++) any = graph_is_traced(c->args[i]);
-    for (int i = 0; i < c->nkw && !any; i++) any = graph_is_traced(c->kw[i]);
-    if (!any) return;
-    /* A composite builtin (a layer's __call__, a loss) made its result with
-     * ops that are already nodes: the graph keeps those, so the passes see
-     * the matmuls and adds inside a dense layer (affine collapse) */
-    if (out->kind == V_TENSOR && out->u.t.gid == t->id) return;
+    value_t *o;
+    const char *f;
+    return t && v->kind == V_TENSOR && !graph_is_traced(v) && var_of(t, v, &o, &f);
+}
+
+/* ---- recording ---- */
+
+/* Output dims that are wildcards: an elementwise op keeps its inputs'
+ * (aligned from the right); any other op on a value with a wildcard gives
+ * an output whose every dim counts as one (TensorFlow's unknown shape). */
+static uint16_t out_wild(const call_t *c, const value_t *out)
+{
+    if (out->kind != V_TENSOR) return 0;
+    bool ew = op_is_elementwise(c->op), any = false;
+    uint16_t w = 0;
+    for (int i = 0; i < c->nargs; i++) {
+        const value_t *a = c->args[i];
+        uint16_t aw = value_wild(a);
+        if (!aw) continue;
+        any = true;
+        for (int d = 0; ew && d < a->u.t.ndim; d++)
+            if (aw >> d & 1) {
+                int od = d + out->u.t.ndim - a->u.t.ndim;
+                if (od >= 0) w |= (uint16_t)(1u << od);
+            }
+    }
+    if (!any) return 0;
+    return ew ? w : (uint16_t)((1u << out->u.t.ndim) - 1);
+}
+
+/* A shape-only op (shape, len, size, ndim) whose answer the signature
+ * fixes: no input dim it reads is a wildcard. */
+static bool static_known(const call_t *c)
+{
+    if (!strcmp(c->op->name, "ndim")) return true;
+    for (int i = 0; i < c->nargs; i++) {
+        uint16_t w = value_wild(c->args[i]);
+        if (!strcmp(c->op->name, "len") ? (w & 1) : w) return false;
+    }
+    return true;
+}
+
+static void tag(tracer_t *t, value_t *v, int id)
+{
+    v->u.t.gid = t->id;
+    v->u.t.gnode = id;
+    v->u.t.sym = 1;
+}
+
+static int record_node(tracer_t *t, call_t *c, value_t *out)
+{
     int nin = c->nargs, nkw = c->nkw;
     /* the executor and the passes call a node's op with at most 64 inputs */
     if (nin > 64 || nkw > 64)
@@ -361,23 +476,103 @@ void graph_record(call_t *c, value_t *out)
     int in[64], kw[64];
     for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
     for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
+    uint16_t wild = out_wild(c, out);
     gnode_t *n = graph_push(t->g);
     n->kind = G_OP;
     n->op = c->op;
     n->nin = nin;
     n->in = mem_alloc((size_t)nin * sizeof(int));
-    memcpy(n->in, in, (size_t)nin * sizeof(int));
+    if (nin) memcpy(n->in, in, (size_t)nin * sizeof(int));
     n->nkw = nkw;
     n->kwn = mem_alloc((size_t)nkw * sizeof(char *));
     n->kw = mem_alloc((size_t)nkw * sizeof(int));
     for (int i = 0; i < nkw; i++) { n->kwn[i] = mem_strdup(c->kw_names[i]); n->kw[i] = kw[i]; }
     n->region = t->region;
     set_meta(n, out);
+    n->wild = wild;
     set_origin(n);
-    if (out->kind == V_TENSOR) {
-        out->u.t.gid = t->id;
-        out->u.t.gnode = t->g->nn - 1;
+    int id = t->g->nn - 1;
+    if (out->kind == V_TENSOR) tag(t, out, id);
+    else if (out->kind == V_LIST) {
+        /* each tensor of a list result is an item node */
+        for (int k = 0; k < out->u.list.n; k++) {
+            value_t *it = out->u.list.items[k];
+            if (it->kind != V_TENSOR) continue;
+            gnode_t *m = graph_push(t->g);
+            m->kind = G_ITEM;
+            m->nin = 1;
+            m->in = mem_alloc(sizeof(int));
+            m->in[0] = id;
+            m->kwn = mem_alloc(0);
+            m->kw = mem_alloc(0);
+            m->param = k;
+            m->region = t->region;
+            set_meta(m, it);
+            m->wild = wild;
+            set_origin(m);
+            tag(t, it, t->g->nn - 1);
+        }
     }
+    return id;
+}
+
+void graph_record(call_t *c, value_t *out)
+{
+    tracer_t *t = cur();
+    if (!t || !out) return;
+    if (c->op->flags & OPF_TRACE_TIME) return;   /* a host side effect: trace time only */
+    bool any = t->record_all;
+    for (int i = 0; i < c->nargs && !any; i++) any = graph_is_traced(c->args[i]);
+    for (int i = 0; i < c->nkw && !any; i++) any = graph_is_traced(c->kw[i]);
+    /* a weight is a variable: an op on it is a node, read at every call */
+    for (int i = 0; i < c->nargs && !any; i++) any = graph_is_variable(c->args[i]);
+    for (int i = 0; i < c->nkw && !any; i++) any = graph_is_variable(c->kw[i]);
+    /* an op with no traced input and no side effect is a constant: folded
+     * now (what tf.function does with Python values) */
+    if (!any) return;
+    /* shape(x), len(x), ...: constants when the signature fixes the dims they read */
+    if ((c->op->flags & OPF_STATIC) && !t->record_all && static_known(c)) return;
+    /* A composite builtin (a layer's __call__, a loss) made its result with
+     * ops that are already nodes: the graph keeps those, so the passes see
+     * the matmuls and adds inside a dense layer (affine collapse) */
+    if (out->kind == V_TENSOR && out->u.t.gid == t->id && graph_is_traced(out)) return;
+    /* an op that returned one of its inputs: that input's node is the result */
+    for (int i = 0; i < c->nargs; i++) if (c->args[i] == out) return;
+    if (out->kind == V_LIST) {
+        bool all = out->u.list.n > 0;
+        for (int k = 0; k < out->u.list.n && all; k++) all = graph_is_traced(out->u.list.items[k]);
+        if (all) return;
+    }
+    record_node(t, c, out);
+}
+
+static value_t *tprint_impl(call_t *c);
+
+value_t *graph_trace_effect(call_t *c)
+{
+    tracer_t *t = cur();
+    if (!t) return NULL;
+    if ((c->op->flags & OPF_TRACE_TIME) && !t->record_all) return NULL;   /* print: now, while tracing */
+    value_t *r;
+    if (c->op->flags & OPF_RANDOM) {
+        /* the draw's dtype and shape, with the generator put back: the
+         * graph draws at every run, the trace never */
+        nn_state_t *st = nn_state();
+        uint64_t saved[4];
+        memcpy(saved, st->rng, sizeof saved);
+        bool ready = st->rng_ready;
+        r = c->op->impl(c);
+        memcpy(st->rng, saved, sizeof saved);
+        st->rng_ready = ready;
+    } else if (c->op->impl == tprint_impl && c->nargs && c->args[0]->kind == V_TENSOR) {
+        r = tensor_view(c->args[0]);   /* tprint's result, a new value: printing happens in order */
+        r->u.t.weak = c->args[0]->u.t.weak;
+    } else {
+        r = val_new(V_NONE);   /* what it returns is known when it runs: this object stands for it */
+    }
+    int id = record_node(t, c, r);
+    if (r->kind != V_TENSOR && r->kind != V_LIST) t->g->n[id].value = val_ref(r);
+    return r;
 }
 
 /* ---- if on a traced condition ---- */
@@ -391,54 +586,74 @@ int graph_branch_begin(value_t *cond, bool when)
     g->reg[g->nreg] = (region_t){ cn, when, t->region };
     int saved = t->region;
     t->region = ++g->nreg;   /* region ids start at 1 */
+    t->branch[when ? 0 : 1] = t->region;
     return saved;
 }
 
 void graph_branch_end(int saved) { cur()->region = saved; }
 
-/* The value a variable has after the if: a cond node choosing between the
- * branches' values at run time; now, the value of the branch taken. */
-value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t *s)
+static value_t *cast_in(tracer_t *t, value_t *v, dtype_t dt, span_t span)
 {
-    (void)s;
+    static const op_def_t *cast;
+    if (!cast) cast = op_find("cast");
+    const char *nm = dtype_traits[dt].name;
+    value_t *a[2] = { v, str_new(nm, strlen(nm)) };
+    span_t sp[2] = { span, span };
+    call_t c = { cast, span, 2, a, sp, 0, NULL, NULL, NULL, NULL, t->s, false };
+    value_t *r = op_call(&c);
+    val_unref(a[1]);
+    return r;
+}
+
+/* The value a variable has after the if: a cond node choosing between the
+ * branches' values at run time. */
+value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char *name, span_t span)
+{
     tracer_t *t = cur();
-    bool taken = tensor_get_f64(cond, 0) != 0;
-    value_t *now = taken ? then_v : else_v;
-    if (then_v == else_v) return val_ref(now);
-    int c = input_node(t, cond), a = input_node(t, then_v), b = input_node(t, else_v);
+    if (then_v == else_v) return val_ref(then_v);
+    if (then_v->kind != V_TENSOR || else_v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, span, "'%s' is a %s after one branch of this if and a %s after the other; the if's "
+                  "condition is a traced tensor, so the graph chooses at run time (tf.cond) and needs a number or "
+                  "tensor from both", name, val_kind_name(then_v), val_kind_name(else_v));
+    if (!tensor_same_shape(then_v, else_v)) {
+        char a[128], b[128];
+        tensor_shape_str(a, sizeof a, then_v->u.t.ndim, then_v->u.t.shape);
+        tensor_shape_str(b, sizeof b, else_v->u.t.ndim, else_v->u.t.shape);
+        err_raise(ERR_SHAPE, span, "'%s' has shape %s after the if branch and %s after the else branch; the if's "
+                  "condition is a traced tensor, so both must give one shape (as tf.cond's branches must)", name, a, b);
+    }
+    value_t *v[2] = { val_ref(then_v), val_ref(else_v) };
+    bool weak = then_v->u.t.weak && else_v->u.t.weak && then_v->u.t.dtype == else_v->u.t.dtype;
+    dtype_t want = weak ? (dtype_t)then_v->u.t.dtype : op_join_dtype(v, 2, op_settings(t->s)->precision);
+    for (int k = 0; k < 2 && !weak; k++)
+        if (v[k]->u.t.dtype != want || v[k]->u.t.weak) {
+            /* the branch's value converted to the joined dtype, in its branch */
+            int saved = t->region;
+            t->region = t->branch[k];
+            value_t *cv = cast_in(t, v[k], want, span);
+            t->region = saved;
+            val_unref(v[k]);
+            v[k] = cv;
+        }
+    int c = input_node(t, cond), a = input_node(t, v[0]), b = input_node(t, v[1]);
     gnode_t *n = graph_push(t->g);
     n->kind = G_COND;
     n->nin = 3;
     n->in = mem_alloc(3 * sizeof(int));
     n->in[0] = c; n->in[1] = a; n->in[2] = b;
+    n->kwn = mem_alloc(0);
+    n->kw = mem_alloc(0);
     n->region = t->region;
-    set_meta(n, now);
+    set_meta(n, v[0]);
+    n->weak = weak;
+    n->wild = value_wild(v[0]) | value_wild(v[1]);
     set_origin(n);
-    /* a new value object, so the link names the cond node */
-    value_t *r;
-    if (now->kind == V_TENSOR) {
-        r = tensor_copy(now);
-        r->u.t.gid = t->id;
-        r->u.t.gnode = t->g->nn - 1;
-    } else {
-        r = val_ref(now);
-    }
-    return r;
+    val_unref(v[0]);
+    val_unref(v[1]);
+    return node_value(t, t->g->nn - 1);
 }
 
 /* ---- while on a traced condition ---- */
-
-static value_t *alias_of(value_t *v, int gid, int node)
-{
-    value_t *a = val_new(V_TENSOR);
-    a->u.t = v->u.t;
-    a->u.t.ad = NULL;
-    a->u.t.st->refs++;
-    a->u.t.gid = gid;
-    a->u.t.gnode = node;
-    if (v->u.t.ad) ad_alias(v, a);   /* grad sees through it */
-    return a;
-}
 
 void graph_loop_begin(int n, value_t **vars, value_t **alias)
 {
@@ -453,6 +668,7 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
     t->args = p->args;
     t->nargs = p->nargs;
     t->record_all = p->record_all;
+    t->shapes_fixed = p->shapes_fixed;
     t->nested = true;
     t->nloop = n;
     GS->ntracers++;
@@ -461,15 +677,37 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
         nd->kind = G_PARAM;
         nd->param = i;
         set_meta(nd, vars[i]);
-        alias[i] = alias_of(vars[i], t->id, t->g->nn - 1);
+        nd->wild = value_wild(vars[i]);
+        alias[i] = node_value(t, t->g->nn - 1);
     }
 }
 
-void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value_t *cond1, graph_loop_fn run_rest,
-                    void *ctx, value_t **out)
+void graph_loop_abort(void)
 {
     tracer_t *t = cur();
     NN_ASSERT(t && t->nested);
+    graph_free(t->g, false);
+    GS->ntracers--;
+}
+
+void graph_loop_end(int n, const char **names, value_t **init, value_t **next, value_t *cond0, value_t *cond1,
+                    value_t **out, span_t span)
+{
+    tracer_t *t = cur();
+    NN_ASSERT(t && t->nested);
+    for (int i = 0; i < n; i++)
+        if (next[i]->kind != V_TENSOR || next[i]->u.t.dtype != init[i]->u.t.dtype || !tensor_same_shape(next[i], init[i])) {
+            char a[160], b[160];
+            snprintf(a, sizeof a, "%s", dtype_traits[init[i]->u.t.dtype].name);
+            tensor_shape_str(a + strlen(a), (int)(sizeof a - strlen(a)), init[i]->u.t.ndim, init[i]->u.t.shape);
+            if (next[i]->kind == V_TENSOR) {
+                snprintf(b, sizeof b, "%s", dtype_traits[next[i]->u.t.dtype].name);
+                tensor_shape_str(b + strlen(b), (int)(sizeof b - strlen(b)), next[i]->u.t.ndim, next[i]->u.t.shape);
+            } else snprintf(b, sizeof b, "a %s", val_kind_name(next[i]));
+            err_raise(ERR_TYPE, span, "'%s' is %s before this loop and %s after one iteration; a loop on a traced "
+                      "tensor becomes a graph while loop (tf.while_loop), whose variables keep their dtype and shape: "
+                      "give '%s' its final dtype and shape before the loop", names[i], a, b, names[i]);
+        }
     graph_t *body = t->g;
     body->out_list = true;
     body->nout = n + 1;
@@ -497,20 +735,6 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
     w->region = p->region;
     set_origin(w);
     int wid = p->g->nn - 1;
-    /* this call's values: the iteration traced above was the first (when
-     * cond0 held); the rest run eagerly, unrecorded */
-    value_t *curv[256];
-    value_t *c;
-    bool first = tensor_get_f64(cond0, 0) != 0;
-    for (int i = 0; i < n; i++) curv[i] = val_ref(first ? next[i] : init[i]);
-    c = val_ref(first ? cond1 : cond0);
-    GS->paused++;
-    while (tensor_get_f64(c, 0) != 0) {
-        err_check_interrupt();
-        run_rest(ctx, curv, &c);
-    }
-    GS->paused--;
-    val_unref(c);
     for (int i = 0; i < n; i++) {
         gnode_t *it = graph_push(p->g);
         it->kind = G_ITEM;
@@ -521,9 +745,10 @@ void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value
         it->kw = mem_alloc(0);
         it->param = i;
         it->region = p->region;
-        set_meta(it, curv[i]);
-        out[i] = alias_of(curv[i], p->id, p->g->nn - 1);
-        val_unref(curv[i]);
+        set_meta(it, init[i]);
+        it->wild = value_wild(init[i]);
+        set_origin(it);
+        out[i] = node_value(p, p->g->nn - 1);
     }
 }
 
@@ -542,7 +767,7 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
         g->nout = y->u.list.n;
         g->out = mem_alloc((size_t)g->nout * sizeof(int));
         for (int i = 0; i < g->nout; i++) g->out[i] = input_node(t, y->u.list.items[i]);
-    } else if (y->kind == V_NONE) {
+    } else if (y->kind == V_NONE && effect_node(g, y) < 0) {
         g->nout = 0;
     } else {
         g->nout = 1;
@@ -550,27 +775,92 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
         g->out[0] = input_node(t, y);
     }
 }
-value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
-                    span_t span)
+
+/* The wildcard dims input_signature gives argument i (a tensor). */
+static uint16_t arg_wild(traced_t *t, int i, const value_t *a)
 {
-    (void)kwn; (void)kw;
-    traced_t *t = tfn->u.fn.traced;
-    if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
-    uint64_t fk[64];
-    int fn = graph_fast_key(t, s, nargs, args, fk, 64);
-    for (int i = 0; fn && i < t->nc; i++)
-        if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) {
-            t->retraces_in_a_row = 0;
-            return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
+    value_t *pin = t->input_sig;
+    if (!pin || pin->kind != V_LIST || i >= pin->u.list.n) return 0;
+    value_t *spec = pin->u.list.items[i];
+    if (spec->kind != V_TENSOR) return 0;
+    if (spec->u.t.ndim == 0) return tensor_get_f64(spec, 0) < 0 ? (uint16_t)((1u << a->u.t.ndim) - 1) : 0;
+    uint16_t w = 0;
+    for (int d = 0; d < spec->u.t.size && d < a->u.t.ndim; d++)
+        if (tensor_get_f64(spec, d) < 0) w |= (uint16_t)(1u << d);
+    return w;
+}
+
+/* A call of a traced function inside another trace: one call node running
+ * its optimised graph (the inner function's trace is its own, counted by
+ * its trace_count, as tf.function's is). */
+static value_t *call_node(tracer_t *tr, const graph_t *g, int nargs, value_t **args)
+{
+    if (nargs > 64) err_raise(ERR_LIMIT, err_here(), "a traced function called with more than 64 arguments inside a trace");
+    int in[64];
+    for (int i = 0; i < nargs; i++) in[i] = input_node(tr, args[i]);
+    gnode_t *n = graph_push(tr->g);
+    n->kind = G_CALL;
+    n->nin = nargs;
+    n->in = mem_alloc((size_t)nargs * sizeof(int));
+    if (nargs) memcpy(n->in, in, (size_t)nargs * sizeof(int));
+    n->kwn = mem_alloc(0);
+    n->kw = mem_alloc(0);
+    n->sub = graph_copy(g);
+    n->region = tr->region;
+    set_origin(n);
+    int id = tr->g->nn - 1;
+    const graph_t *sub = tr->g->n[id].sub;
+    if (!sub->out_list && sub->nout == 0) return val_new(V_NONE);
+    int nout = sub->out_list ? sub->nout : 1;
+    value_t *l = sub->out_list ? list_new(nout) : NULL, *one = NULL;
+    for (int k = 0; k < nout; k++) {
+        const gnode_t *o = &sub->n[sub->out[k]];
+        int src = id;
+        if (sub->out_list) {
+            gnode_t *it = graph_push(tr->g);
+            it->kind = G_ITEM;
+            it->nin = 1;
+            it->in = mem_alloc(sizeof(int));
+            it->in[0] = id;
+            it->kwn = mem_alloc(0);
+            it->kw = mem_alloc(0);
+            it->param = k;
+            it->region = tr->region;
+            set_origin(it);
+            src = tr->g->nn - 1;
         }
-    char key[2048], text[2048];
-    graph_signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
-    for (int i = 0; i < t->nc; i++)
-        if (!strcmp(t->c[i].sig, key)) {
-            t->retraces_in_a_row = 0;
-            return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
+        gnode_t *m = &tr->g->n[src];
+        value_t *v;
+        if (o->is_tensor) {
+            m->is_tensor = true;
+            m->dtype = o->dtype;
+            m->weak = o->weak;
+            m->ndim = o->ndim;
+            memcpy(m->shape, o->shape, sizeof m->shape);
+            m->wild = o->wild;
+            v = node_value(tr, src);
+        } else {
+            v = o->kind == G_CONST ? val_ref(o->value) : val_new(V_NONE);
         }
-    /* a new signature: trace */
+        if (l) list_push_take(l, v); else one = v;
+    }
+    return l ? l : one;
+}
+
+static bool has_effects(const graph_t *g)
+{
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        if ((n->kind == G_OP && (n->op->flags & OPF_IMPURE)) || (n->sub && has_effects(n->sub))) return true;
+    }
+    return false;
+}
+
+/* A new signature: trace f on traced values of the arguments' dtypes and
+ * shapes into a concrete function, cached in t. */
+static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs, value_t **args, const char *key,
+                             const char *text, const uint64_t *fk, int fn, span_t span)
+{
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
     if (t->traces > 0) {
         char msg[1024];
@@ -602,21 +892,15 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
             n->kind = G_PARAM;
             n->param = i;
             set_meta(n, a);
-            /* a new value sharing the storage, linked to the param node */
-            value_t *p = val_new(V_TENSOR);
-            p->u.t = a->u.t;
-            p->u.t.ad = NULL;
-            p->u.t.st->refs++;
-            if (a->u.t.ad) ad_alias(a, p);   /* grad(trace(f)): p is a as far as the tape knows */
-            p->u.t.gid = tr->id;
-            p->u.t.gnode = tr->g->nn - 1;
-            a2[i] = p;
+            n->wild = arg_wild(t, i, a);
+            a2[i] = node_value(tr, tr->g->nn - 1);
         } else {
             a2[i] = val_ref(a);
         }
     }
     value_t *y = call_inner(s, t->f, nargs, a2, 0, NULL, NULL, span);
     output_nodes(tr, tr->g, y);
+    val_unref(y);
     graph_t *g = tr->g;
     GS->ntracers--;
     for (int i = 0; i < nargs && i < 64; i++) val_unref(a2[i]);
@@ -634,27 +918,63 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     c->raw = g;
     c->opt = graph_copy(g);
     graph_optimize(c->opt, s);
-    /* Affine collapse changes rounding: measure by how much, on this call,
-     * so that the graph view can say it (the other passes are exact). */
     c->collapse_diff = -1;
-    bool collapsed = false;
+    c->measure = false;
     for (int i = 0; i < c->opt->nn; i++)
-        collapsed |= c->opt->n[i].note && strstr(c->opt->n[i].note, "collapsed");
-    if (collapsed && y->kind == V_TENSOR && !ad_active()) {
-        value_t *y2 = graph_exec(c->opt, nargs, args, s);
-        double d = 0;
-        if (y2->kind == V_TENSOR && y2->u.t.size == y->u.t.size)
-            for (int64_t i = 0; i < y->u.t.size; i++) {
-                double e = fabs(tensor_get_f64(y2, i) - tensor_get_f64(y, i));
-                if (e > d || e != e) d = e;
-            }
-        val_unref(y2);
-        c->collapse_diff = d;
-    }
+        c->measure |= c->opt->n[i].note && strstr(c->opt->n[i].note, "collapsed");
+    c->measure = c->measure && !has_effects(g);
     t->traces++;
     if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
     t->last_sig = mem_strdup(key);
-    return y;
+    return c;
+}
+
+value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
+                    span_t span)
+{
+    (void)kwn; (void)kw;
+    traced_t *t = tfn->u.fn.traced;
+    if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
+    /* grad taken inside a trace: the tape must see every op, so the inner
+     * function runs inline on the traced values (not as a call node) */
+    if (graph_tracing())
+        for (int i = 0; i < nargs; i++)
+            if (args[i]->kind == V_TENSOR && args[i]->u.t.ad) return call_inner(s, t->f, nargs, args, 0, NULL, NULL, span);
+    concrete_t *c = NULL;
+    uint64_t fk[64];
+    int fn = graph_fast_key(t, s, nargs, args, fk, 64);
+    for (int i = 0; fn && i < t->nc && !c; i++)
+        if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) c = &t->c[i];
+    if (!c) {
+        char key[2048], text[2048];
+        graph_signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
+        for (int i = 0; i < t->nc && !c; i++)
+            if (!strcmp(t->c[i].sig, key)) c = &t->c[i];
+        if (!c) c = trace_new(s, t, tfn, nargs, args, key, text, fk, fn, span);
+        else t->retraces_in_a_row = 0;
+    } else {
+        t->retraces_in_a_row = 0;
+    }
+    graph_t *g = c->opt ? c->opt : c->raw;
+    if (graph_tracing()) return call_node(cur(), g, nargs, args);
+    value_t *r = graph_exec(g, nargs, args, s);
+    /* Affine collapse changes rounding: measure by how much, on the first
+     * call, so that the graph view can say it (the other passes are exact) */
+    if (c->measure) {
+        c->measure = false;
+        if (r->kind == V_TENSOR && !ad_active()) {
+            value_t *r0 = graph_exec(c->raw, nargs, args, s);
+            double d = 0;
+            if (r0->kind == V_TENSOR && r0->u.t.size == r->u.t.size)
+                for (int64_t i = 0; i < r->u.t.size; i++) {
+                    double e = fabs(tensor_get_f64(r, i) - tensor_get_f64(r0, i));
+                    if (e > d || e != e) d = e;
+                }
+            val_unref(r0);
+            c->collapse_diff = d;
+        }
+    }
+    return r;
 }
 
 double graph_collapse_diff(value_t *tfn, int i) { return tfn->u.fn.traced->c[i].collapse_diff; }

@@ -9,12 +9,17 @@
  * cached.  Later calls with that signature run the cached, optimised graph
  * without running f.  Each retrace prints why.
  *
- * Tracing here runs f on the call's real values (so the first call's result
- * is the eager one) and records the ops, the way torch.jit.trace does, with
- * TensorFlow's semantics on top: host side effects (print) happen only while
- * tracing; tprint is a node; an `if` whose condition is a traced tensor
- * traces both branches into a cond; globals bound to tensors are captured as
- * constants; layer weights are variables, read at every call.
+ * Tracing is symbolic (TensorFlow's FuncGraph, JAX's abstract values): f
+ * runs on traced tensors that carry a dtype and a shape but no value (their
+ * storage is a placeholder of ones that nothing may read:
+ * graph_need_concrete stops every host read), and every op on them becomes a
+ * node.  The first call then runs the graph, exactly as every later call.
+ * TensorFlow's semantics on top (AutoGraph): host side effects (print) happen
+ * only while tracing; tprint, random draws and figures are nodes that run at
+ * every call; if, while, for over a traced tensor or range(traced), break,
+ * continue, return and and/or/not on traced tensors become graph control
+ * flow (eval.c); globals bound to tensors are captured as constants; layer
+ * weights are variables, read at every call.
  *
  * Nodes are executed through op_call, so a graph gives exactly the eager
  * bits, and grad of a traced function records on grad's tape like any op.
@@ -31,7 +36,8 @@ typedef enum gkind {
     G_COND,      /* in[0] ? in[1] : in[2], the branches computed in regions */
     G_FUSED,     /* a chain of elementwise ops run block by block (fusion pass) */
     G_WHILE,     /* while in[last] { loop variables = sub(loop variables, captures) }: a list of the final values */
-    G_ITEM,      /* item `param` of the list in[0] (a while's loop variable) */
+    G_ITEM,      /* item `param` of the list in[0] (a while's loop variable, a call's output) */
+    G_CALL,      /* a traced function called inside another trace: sub run on in[] (a list when out_list) */
 } gkind_t;
 
 typedef struct gnode {
@@ -50,6 +56,7 @@ typedef struct gnode {
     uint8_t dtype, weak;
     int ndim;
     int64_t shape[NN_MAX_DIMS];
+    uint16_t wild;           /* dims whose size is a wildcard of the signature (input_signature -1) */
     bool is_tensor;
     /* where it came from, for errors and the graph view */
     span_t span;
@@ -106,21 +113,38 @@ int graph_describe(const value_t *v, char *buf, int cap);
  * graph_merge. */
 int graph_branch_begin(value_t *cond, bool when);
 void graph_branch_end(int saved);
-value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, session_t *s);
+/* graph_merge: the variable `name` after the if, a cond node; a weak and a
+ * typed value join as elementwise ops do (a cast in the branch); shapes
+ * must agree. */
+value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char *name, span_t span);
 
 /* Ops with effects beyond their result (random state, printing, figures). */
 bool graph_op_impure(const op_def_t *op);
 
 /* A while on a traced condition (eval.c): loop_begin opens a nested trace
- * whose parameters are the loop variables (aliases returned in alias[]);
- * the evaluator runs the body and the condition once in it; loop_end closes
- * it, adds the while node to the enclosing graph, and returns in out[] the
- * loop variables' values after the loop (run eagerly now, from `now`, by
- * run_rest) linked to the while's results. */
+ * whose parameters are the loop variables (traced values returned in
+ * alias[]); the evaluator runs the body and the condition once in it;
+ * loop_end closes it, adds the while node to the enclosing graph, and
+ * returns in out[] the loop variables after the loop (traced values of the
+ * while's results).  A loop variable must keep its dtype and shape
+ * (names[] for the error). */
 void graph_loop_begin(int n, value_t **vars, value_t **alias);
-typedef void (*graph_loop_fn)(void *ctx, value_t **vars, value_t **cond);
-void graph_loop_end(int n, value_t **init, value_t **next, value_t *cond0, value_t *cond1, graph_loop_fn run_rest,
-                    void *ctx, value_t **out);
+/* Drop the loop's trace (the evaluator traces the body again with loop
+ * variables of the dtypes one iteration gave). */
+void graph_loop_abort(void);
+void graph_loop_end(int n, const char **names, value_t **init, value_t **next, value_t *cond0, value_t *cond1,
+                    value_t **out, span_t span);
+/* op_call while tracing, for an op with effects (OPF_IMPURE,
+ * OPF_TRACE_TIME): records it as a node without running it (a random
+ * draw computes its shape with the generator put back) and returns its
+ * traced result; NULL when the op runs now (print at trace time). */
+value_t *graph_trace_effect(call_t *c);
+/* A traced value (dtype, shape) for a node of the trace in progress: a
+ * placeholder nothing reads. */
+value_t *graph_traced_value(int node, dtype_t dt, int ndim, const int64_t *shape, bool weak);
+/* Whether a value is a layer's weight (a variable) that the trace in
+ * progress reads: ops on it are nodes (read at every call). */
+bool graph_is_variable(value_t *v);
 
 /* After an error: drop every trace in progress. */
 void graph_reset(void);

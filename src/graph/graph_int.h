@@ -15,6 +15,7 @@ typedef struct concrete {
     double collapse_diff;   /* affine collapse: max |optimised - eager| on the first call (-1: no collapse) */
     uint64_t fast[64];      /* the signature in binary (fast_key), for the per-call check; fast_n 0: none */
     int fast_n;
+    bool measure;           /* the first call measures affine collapse's difference */
 } concrete_t;
 
 struct traced {
@@ -35,6 +36,7 @@ typedef struct tracer {
     graph_t *g;
     session_t *s;
     int region;             /* the region ops are recorded into now */
+    int branch[2];          /* the regions of the last if's then and else branches */
     value_t **args;         /* the call's arguments (roots for finding variables) */
     int nargs;
     bool record_all;
@@ -53,7 +55,6 @@ struct graph_state {
     tracer_t tracers[MAX_TRACERS];
     int ntracers;
     int next_gid;
-    int paused;   /* a traced while's remaining iterations run eagerly, unrecorded */
     /* the node-value arrays of the graphs running now (graph_exec nests
      * through while nodes): an error unwinds past them, and graph_reset
      * gives back what is left (the values in them were swept already) */

@@ -484,7 +484,7 @@ static void reorder(graph_t *g)
 void graph_optimize(graph_t *g, session_t *s)
 {
     for (int i = 0; i < g->nn; i++)
-        if (g->n[i].sub) graph_optimize(g->n[i].sub, s);
+        if (g->n[i].sub && g->n[i].kind == G_WHILE) graph_optimize(g->n[i].sub, s);   /* a call's graph is optimised already */
     bool any_lowp = false;
     for (int i = 0; i < g->nn; i++) any_lowp |= g->n[i].dtype == DT_FP16 || g->n[i].dtype == DT_BF16;
     (void)any_lowp;
@@ -727,6 +727,10 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         }
         break;
     case G_ITEM: fprintf(out, "item %d of %%%d", n->param, n->in[0]); break;
+    case G_CALL:
+        fputs("call", out);
+        for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
+        break;
     }
     if (n->region) {
         const region_t *r = &g->reg[n->region - 1];
@@ -738,6 +742,9 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         fprintf(out, "%*s      body (params: loop variables, then the values it uses; returns the new loop "
                 "variables and the new condition):\n", indent, "");
         print_graph_in(out, n->sub, false, set, indent + 6);
+    } else if (n->kind == G_CALL && n->sub) {
+        fprintf(out, "%*s      the called function's graph (params: the call's inputs):\n", indent, "");
+        print_graph_in(out, n->sub, true, set, indent + 6);
     }
 }
 

@@ -22,7 +22,9 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-enum { ST_NORMAL, ST_RETURN, ST_BREAK, ST_CONTINUE };
+/* How a statement ended; ST_PENDING: under a traced condition, some path
+ * may have returned, broken or continued (AutoGraph's flags, below). */
+enum { ST_NORMAL, ST_RETURN, ST_BREAK, ST_CONTINUE, ST_PENDING };
 
 /* C-stack guard: user recursion and deep expressions are errors, never a
  * stack overflow.  The budget is measured from the first session_run. */
@@ -68,6 +70,11 @@ static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **ar
     err_set_here(span);
     return op_call(&c);
 }
+
+static value_t *flat0(session_t *s, value_t *v, span_t span);
+static value_t *truth_of(session_t *s, value_t *v, span_t span);
+static value_t *logic(session_t *s, char op, value_t *a, value_t *b, span_t span);
+static bool is_traced(const value_t *v);
 
 /* ---- names ---- */
 
@@ -236,7 +243,11 @@ static int64_t slice_part(session_t *s, const node_t *n, value_t *scope, const c
 }
 
 /* Python slice semantics (clamping), NumPy integer indexing (bounds-checked). */
-static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t *scope, sel_t *sel)
+/* A traced integer index (x[i] inside a traced function): its axis is kept
+ * whole here and taken after the selection with take(y, i, axis). */
+typedef struct dyn_index { int axis; value_t *v; span_t span; } dyn_index_t;
+
+static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t *scope, sel_t *sel, dyn_index_t *dyn)
 {
     int nd = t->u.t.ndim;
     if (idx->nitems > nd) {
@@ -256,6 +267,13 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
             if (v->kind == V_TENSOR && v->u.t.ndim > 0)
                 err_raise(ERR_INDEX, ix->span, "indexing with a tensor (NumPy's fancy indexing) is not supported; "
                           "use integers and slices like x[1, 0:2]");
+            if (dyn && !dyn->v && is_traced(v)) {
+                dyn->axis = d;
+                dyn->v = v;
+                dyn->span = ix->span;
+                sel->start[d] = 0; sel->step[d] = 1; sel->count[d] = len; sel->keep[d] = true;
+                continue;
+            }
             int64_t i = op_to_int(v, ix->span, "an index");
             val_unref(v);
             if (i < -len || i >= len)
@@ -309,7 +327,8 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
     if (t->u.t.ndim == 0)
         err_raise(ERR_INDEX, n->op_span, "a 0-d %s cannot be indexed", t->u.t.weak ? "number" : "tensor");
     sel_t sel;
-    build_sel(s, t, n, scope, &sel);
+    dyn_index_t dyn = { 0, NULL, SPAN_NONE };
+    build_sel(s, t, n, scope, &sel, &dyn);
     /* an op, so that grad and trace see indexing like any other op */
     value_t *st = sel_to_tensor(&sel);
     value_t *args[2] = { t, st };
@@ -317,6 +336,20 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
     value_t *r = run_op(s, OP(op_select, "index_select"), 2, args, spans, 0, NULL, NULL, n->span, false);
     val_unref(st);
     val_unref(t);
+    if (dyn.v) {
+        /* the traced index's axis in r: the kept axes before it */
+        int ax = 0;
+        for (int d = 0; d < dyn.axis; d++) ax += sel.keep[d];
+        value_t *axv = tensor_weak_int(ax);
+        value_t *a2[2] = { r, dyn.v };
+        const char *kn[1] = { "axis" };
+        span_t sp2[2] = { n->a->span, dyn.span };
+        value_t *r2 = run_op(s, op_named("take"), 2, a2, sp2, 1, kn, &axv, n->span, false);
+        val_unref(axv);
+        val_unref(r);
+        val_unref(dyn.v);
+        r = r2;
+    }
     return r;
 }
 
@@ -414,6 +447,10 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
         int st = eval_stmt(s, d->body, local, &ret);
         if (st == ST_BREAK || st == ST_CONTINUE)
             err_raise(ERR_SYNTAX, d->body->span, "break/continue outside a loop in %s", d->name);
+        if (st == ST_PENDING && graph_tracing() && graph_is_traced(scope_get_local(local, "%ret")))
+            err_raise(ERR_TYPE, d->body->span, "%s returns a value on some paths of an if on a traced tensor but "
+                      "reaches its end on others: a traced function returns on every path or on none (AutoGraph's "
+                      "rule); add a return at the end", d->name);
         if (!ret) ret = none_new();
     }
     s->depth--;
@@ -602,17 +639,38 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     }
     case N_AND: case N_OR: {
         value_t *a = eval_expr(s, n->a, scope);
+        if (is_traced(a)) {
+            /* a and b on a traced tensor: the graph's logical and/or (both
+             * sides are computed, as tf.logical_and does) */
+            value_t *ta = truth_of(s, a, n->a->span);
+            value_t *b = eval_expr(s, n->b, scope);
+            value_t *tb = truth_of(s, b, n->b->span);
+            value_t *r = logic(s, n->kind == N_AND ? '&' : '|', ta, tb, n->op_span);
+            val_unref(a); val_unref(b); val_unref(ta); val_unref(tb);
+            return r;
+        }
         bool ta = truthy(a, n->a->span);
         val_unref(a);
         if (n->kind == N_AND && !ta) return tensor_weak_int(0);
         if (n->kind == N_OR && ta) return tensor_weak_int(1);
         value_t *b = eval_expr(s, n->b, scope);
+        if (is_traced(b)) {
+            value_t *tb = truth_of(s, b, n->b->span);
+            val_unref(b);
+            return tb;
+        }
         bool tb = truthy(b, n->b->span);
         val_unref(b);
         return tensor_weak_int(tb);
     }
     case N_NOT: {
         value_t *a = eval_expr(s, n->a, scope);
+        if (is_traced(a)) {
+            value_t *ta = truth_of(s, a, n->a->span);
+            value_t *r = logic(s, 'n', ta, NULL, n->span);
+            val_unref(a); val_unref(ta);
+            return r;
+        }
         bool ta = truthy(a, n->a->span);
         val_unref(a);
         return tensor_weak_int(!ta);
@@ -676,7 +734,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
         err_raise(ERR_TYPE, target->a->span, "'%s' is not a tensor with axes; only tensors can be index-assigned", name);
     if (v->kind != V_TENSOR) err_raise(ERR_TYPE, target->span, "cannot store a %s in a tensor", val_kind_name(v));
     sel_t sel;
-    build_sel(s, t, target, scope, &sel);
+    build_sel(s, t, target, scope, &sel, NULL);
     value_t *st = sel_to_tensor(&sel);
     value_t *args[3] = { t, v, st };
     span_t spans[3] = { target->a->span, target->span, target->span };
@@ -803,56 +861,212 @@ static void vsnap_restore(value_t *sc, const vsnap_t *v)
     for (int i = 0; i < v->n; i++) scope_set(sc, v->names[i], v->vals[i]);
 }
 
-/* if c { A } else { B } while tracing, with c a traced tensor: both
- * branches are traced (each into a region guarded by c), and every
- * variable either assigns becomes a cond node choosing at run time
- * (TensorFlow's autograph turns such an if into tf.cond). */
-static int traced_if(session_t *s, const node_t *n, value_t *c, value_t *scope)
+/* ---- AutoGraph: control flow on traced tensors ----
+ * TensorFlow's AutoGraph rules, on the evaluator: an if whose condition is
+ * a traced tensor traces both branches (each a region of the graph that
+ * runs only when its guard holds) and merges the variables they assign with
+ * cond nodes; a while on a traced condition, a for over a traced tensor or
+ * over range(traced) becomes a while node whose body is traced once.
+ * return, break and continue under a traced condition set flags (hidden
+ * variables %ret, %retv, %brk, %cont, merged like any other), the
+ * statements after them run in a region guarded by "no flag set" (the
+ * status ST_PENDING says a flag may be set), and a loop's condition
+ * includes "not broken". */
+
+#define F_RET "%ret"
+#define F_RETV "%retv"
+#define F_BRK "%brk"
+#define F_CONT "%cont"
+
+static value_t *op_on(session_t *s, const char *name, int n, value_t **a, span_t span)
 {
-    if (c->u.t.size != 1)
-        err_raise(ERR_VALUE, n->a->span, "the condition of a traced if must be a single element");
-    vsnap_t before, after_then, after_else;
+    return run_op(s, op_named(name), n, a, NULL, 0, NULL, NULL, span, false);
+}
+
+static value_t *op_on2(session_t *s, const char *name, value_t *a, value_t *b, span_t span)
+{
+    value_t *x[2] = { a, b };
+    return op_on(s, name, 2, x, span);
+}
+
+/* A single-element value as int64 0 or 1 (NaN is true, as in Python): the
+ * graph's truth value. */
+static value_t *truth_of(session_t *s, value_t *v, span_t span)
+{
+    if (v->kind != V_TENSOR) err_raise(ERR_TYPE, span, "a condition must be a number, not a %s", val_kind_name(v));
+    if (v->u.t.size != 1)
+        err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; use a single element, "
+                  "or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))", (long long)v->u.t.size);
+    value_t *f = v->u.t.ndim ? flat0(s, v, span) : val_ref(v);
+    value_t *z = tensor_weak_int(0);
+    value_t *ne = op_on2(s, "not_equal", f, z, span);
+    value_t *dt = str_new("int64", 5);
+    value_t *r = op_on2(s, "cast", ne, dt, span);
+    val_unref(dt); val_unref(ne); val_unref(z); val_unref(f);
+    return r;
+}
+
+/* Logic on int64 0/1 values: 'n' not a, '&' a and b, '|' a or b. */
+static value_t *logic(session_t *s, char op, value_t *a, value_t *b, span_t span)
+{
+    if (op == 'n') {
+        value_t *z = tensor_weak_int(0);
+        value_t *r = op_on2(s, "equal", a, z, span);
+        val_unref(z);
+        return r;
+    }
+    return op_on2(s, op == '&' ? "multiply" : "maximum", a, b, span);
+}
+
+static bool is_traced(const value_t *v) { return v && graph_tracing() && graph_is_traced(v); }
+
+static void set_flag(value_t *scope, const char *name, int64_t v)
+{
+    value_t *f = tensor_weak_int(v);
+    scope_set(scope, name, f);
+    val_unref(f);
+}
+
+/* "some path returned, broke or continued" as a traced 0/1, or NULL when no
+ * flag is a traced value (host flags are 0 here: a host 1 is a definite
+ * status, never pending). */
+static value_t *pending_flag(session_t *s, value_t *scope, span_t span, bool *only_ret)
+{
+    static const char *const fl[3] = { F_RET, F_BRK, F_CONT };
+    value_t *p = NULL;
+    *only_ret = true;
+    for (int k = 0; k < 3; k++) {
+        value_t *v = scope_get_local(scope, fl[k]);
+        if (!is_traced(v)) continue;
+        if (k) *only_ret = false;
+        value_t *t = truth_of(s, v, span);
+        if (p) {
+            value_t *q = logic(s, '|', p, t, span);
+            val_unref(p);
+            val_unref(t);
+            p = q;
+        } else p = t;
+    }
+    return p;
+}
+
+typedef int (*branch_fn)(session_t *s, const void *ctx, value_t *scope, value_t **ret);
+
+static int run_stmt(session_t *s, const void *ctx, value_t *scope, value_t **ret)
+{
+    return eval_stmt(s, ctx, scope, ret);
+}
+
+/* What a branch's ending leaves for the merge. */
+static void note_exit(value_t *scope, int st, value_t *ret)
+{
+    if (st == ST_RETURN) { set_flag(scope, F_RET, 1); scope_set(scope, F_RETV, ret); }
+    else if (st == ST_BREAK) set_flag(scope, F_BRK, 1);
+    else if (st == ST_CONTINUE) set_flag(scope, F_CONT, 1);
+}
+
+/* if c { th } else { el } with c a traced tensor. *st_then gets the then
+ * branch's own status. */
+static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, branch_fn el, const void *ec,
+                       value_t *scope, value_t **ret, span_t span, int *st_then)
+{
+    if (c->u.t.size != 1) err_raise(ERR_VALUE, span, "the condition of a traced if must be a single element");
+    if (c->u.t.ad)
+        err_raise(ERR_TYPE, span, "grad inside a traced function cannot go through an if on a traced tensor (the tape "
+                  "would see both branches); take grad outside: grad(trace(f)), or use where(c, a, b)");
+    vsnap_t before, after[2];
     vsnap_take(scope, &before);
-    value_t *ret = NULL;
-    int saved = graph_branch_begin(c, true);
-    int st = eval_stmt(s, n->b, scope, &ret);
-    graph_branch_end(saved);
-    if (st != ST_NORMAL)
-        err_raise(ERR_TYPE, n->b->span, "return, break or continue inside an if whose condition is a traced tensor "
-                  "cannot be traced: assign a variable in both branches and return it after the if");
-    vsnap_take(scope, &after_then);
-    vsnap_restore(scope, &before);
-    saved = graph_branch_begin(c, false);
-    if (n->c) st = eval_stmt(s, n->c, scope, &ret);
-    graph_branch_end(saved);
-    if (st != ST_NORMAL)
-        err_raise(ERR_TYPE, n->c->span, "return, break or continue inside an if whose condition is a traced tensor "
-                  "cannot be traced: assign a variable in both branches and return it after the if");
-    vsnap_take(scope, &after_else);
-    vsnap_restore(scope, &before);
+    int st[2];
+    for (int k = 0; k < 2; k++) {
+        value_t *r = NULL;
+        int saved = graph_branch_begin(c, k == 0);
+        st[k] = k == 0 ? th(s, tc, scope, &r) : el ? el(s, ec, scope, &r) : ST_NORMAL;
+        note_exit(scope, st[k], r);
+        if (r) val_unref(r);
+        graph_branch_end(saved);
+        vsnap_take(scope, &after[k]);
+        vsnap_restore(scope, &before);
+    }
     /* merge what either branch assigned */
     for (int pass = 0; pass < 2; pass++) {
-        const vsnap_t *from = pass ? &after_else : &after_then;
+        const vsnap_t *from = &after[pass];
         for (int i = 0; i < from->n; i++) {
             const char *name = from->names[i];
-            value_t *b0 = vsnap_get(&before, name), *tv = vsnap_get(&after_then, name), *ev = vsnap_get(&after_else, name);
+            value_t *b0 = vsnap_get(&before, name), *tv = vsnap_get(&after[0], name), *ev = vsnap_get(&after[1], name);
             if (tv == b0 && ev == b0) continue;
-            if (pass == 1 && vsnap_get(&after_then, name) != b0) continue;   /* merged in pass 0 */
-            if (!tv || !ev)
-                err_raise(ERR_NAME, n->span, "'%s' is assigned in only one branch of an if on a traced tensor and has "
-                          "no value before it: give it one before the if", name);
-            value_t *m = graph_merge(c, tv, ev, s);
+            if (pass == 1 && tv) continue;   /* merged in pass 0 */
+            value_t *zero = NULL;
+            if (!tv || !ev) {
+                if (name[0] == '%' && strcmp(name, F_RETV)) {
+                    zero = tensor_weak_int(0);   /* a flag the other branch never set */
+                    if (!tv) tv = zero; else ev = zero;
+                } else if (!strcmp(name, F_RETV)) {
+                    if (!tv) tv = ev; else ev = tv;   /* no return on that path: the flag says so */
+                } else {
+                    err_raise(ERR_NAME, span, "'%s' is assigned in only one branch of an if on a traced tensor and has "
+                              "no value before it: give it one before the if (the graph's cond needs a value from "
+                              "both branches)", name);
+                }
+            }
+            value_t *m = graph_merge(c, tv, ev, name, span);
             scope_set(scope, name, m);
             val_unref(m);
+            if (zero) val_unref(zero);
         }
     }
     vsnap_free(&before);
-    vsnap_free(&after_then);
-    vsnap_free(&after_else);
+    vsnap_free(&after[0]);
+    vsnap_free(&after[1]);
+    if (st_then) *st_then = st[0];
+    if (st[0] == st[1] && st[0] != ST_PENDING) {
+        if (st[0] == ST_RETURN) *ret = val_ref(scope_get_local(scope, F_RETV));
+        return st[0];
+    }
+    return ST_PENDING;
+}
+
+/* Run fn only where no return, break or continue is pending. */
+static int guarded(session_t *s, value_t *scope, value_t **ret, branch_fn fn, const void *ctx, span_t span)
+{
+    bool only_ret;
+    value_t *p = pending_flag(s, scope, span, &only_ret);
+    if (!p) return fn(s, ctx, scope, ret);
+    value_t *go = logic(s, 'n', p, NULL, span);
+    int st_then;
+    int st = traced_cond(s, go, fn, ctx, NULL, NULL, scope, ret, span, &st_then);
+    val_unref(go);
+    val_unref(p);
+    if (st_then == ST_RETURN && only_ret) {
+        /* every path has returned: earlier ones set the flag, this one now */
+        if (!*ret) *ret = val_ref(scope_get_local(scope, F_RETV));
+        return ST_RETURN;
+    }
+    if (st == ST_RETURN && *ret) { val_unref(*ret); *ret = NULL; }
+    return ST_PENDING;
+}
+
+typedef struct rest { const node_t *blk; int from; } rest_t;
+static int exec_items(session_t *s, const node_t *blk, int from, value_t *scope, value_t **ret);
+static int run_rest(session_t *s, const void *ctx, value_t *scope, value_t **ret)
+{
+    const rest_t *r = ctx;
+    return exec_items(s, r->blk, r->from, scope, ret);
+}
+
+static int exec_items(session_t *s, const node_t *blk, int from, value_t *scope, value_t **ret)
+{
+    for (int i = from; i < blk->nitems; i++) {
+        int st = eval_stmt(s, blk->items[i], scope, ret);
+        if (st == ST_PENDING && i + 1 < blk->nitems) {
+            rest_t r = { blk, i + 1 };
+            return guarded(s, scope, ret, run_rest, &r, blk->items[i + 1]->span);
+        }
+        if (st != ST_NORMAL) return st;
+    }
     return ST_NORMAL;
 }
 
-/* The names a statement assigns (a while's loop variables). */
+/* The names a statement assigns (a traced loop's variables). */
 static void assigned_names(const node_t *n, const char **names, int *k, int cap)
 {
     if (!n) return;
@@ -882,83 +1096,304 @@ static void assigned_names(const node_t *n, const char **names, int *k, int cap)
     }
 }
 
-typedef struct wctx { session_t *s; const node_t *n; value_t *scope; const char **names; int nv; } wctx_t;
-
-static void check_body(int st, const node_t *n)
+/* Whether a loop body has a break or continue of its own (not of a loop
+ * inside it). */
+static bool has_jump(const node_t *n)
 {
-    if (st != ST_NORMAL)
-        err_raise(ERR_TYPE, n->b->span, "return, break or continue inside a while whose condition is a traced tensor "
-                  "cannot be traced: let the condition end the loop");
-}
-
-/* The rest of the loop, run eagerly for this call's values. */
-static void while_rest(void *ctx, value_t **vars, value_t **cond)
-{
-    wctx_t *w = ctx;
-    for (int i = 0; i < w->nv; i++) scope_set(w->scope, w->names[i], vars[i]);
-    value_t *ret = NULL;
-    check_body(eval_stmt(w->s, w->n->b, w->scope, &ret), w->n);
-    for (int i = 0; i < w->nv; i++) {
-        val_unref(vars[i]);
-        vars[i] = val_ref(scope_get(w->scope, w->names[i]));
+    if (!n) return false;
+    switch (n->kind) {
+    case N_BREAK: case N_CONTINUE: return true;
+    case N_BLOCK:
+        for (int i = 0; i < n->nitems; i++) if (has_jump(n->items[i])) return true;
+        return false;
+    case N_IF: return has_jump(n->b) || has_jump(n->c);
+    default: return false;
     }
-    val_unref(*cond);
-    *cond = eval_expr(w->s, w->n->a, w->scope);
 }
 
-/* while c { B } while tracing, with c a traced tensor: the body and the
- * condition are traced once into a while node whose loop variables are the
- * names B assigns (TensorFlow's autograph makes tf.while_loop so); this
- * call's values come from running the loop (the first iteration traced,
- * the rest eagerly).  Under grad, running the graph records every
- * iteration's ops, so reverse mode works as TensorFlow's does. */
-static int traced_while(session_t *s, const node_t *n, value_t *c0, value_t *scope)
+enum { LOOP_WHILE, LOOP_TENSOR, LOOP_RANGE };
+typedef struct loopspec {
+    const node_t *n;           /* the while or for statement */
+    int kind;
+    value_t *it;               /* LOOP_TENSOR: the tensor; LOOP_RANGE: stop */
+    value_t *start, *step;     /* LOOP_RANGE (host numbers) */
+    int64_t count;             /* LOOP_TENSOR: the number of rows */
+} loopspec_t;
+
+#define F_I "%i"
+
+/* The loop's condition now, as int64 0/1. */
+static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, bool brk)
 {
-    if (c0->u.t.size != 1) err_raise(ERR_VALUE, n->a->span, "the condition of a traced while must be a single element");
+    const node_t *n = L->n;
+    value_t *c;
+    if (L->kind == LOOP_WHILE) {
+        /* the while node tests c != 0 itself (NaN is true) */
+        c = eval_expr(s, n->a, scope);
+        if (c->kind != V_TENSOR || c->u.t.size != 1) {
+            value_t *t = truth_of(s, c, n->a->span);   /* raises the error */
+            val_unref(c);
+            c = t;
+        }
+    } else {
+        value_t *i = scope_get_local(scope, F_I);
+        /* len(x): a number, or a traced value where input_signature leaves the rows open */
+        value_t *lim = L->kind == LOOP_TENSOR ? op_on(s, "len", 1, (value_t **)&L->it, n->a->span) : val_ref(L->it);
+        bool down = L->kind == LOOP_RANGE && op_to_double(L->step, n->a->span, "a range step") < 0;
+        c = op_on2(s, down ? "greater" : "less", i, lim, n->a->span);
+        val_unref(lim);
+    }
+    value_t *bv = brk ? scope_get_local(scope, F_BRK) : NULL;
+    if (bv && is_traced(bv)) {
+        value_t *tb = truth_of(s, bv, n->span), *nb = logic(s, 'n', tb, NULL, n->span), *tc = truth_of(s, c, n->span);
+        value_t *r = logic(s, '&', tc, nb, n->span);
+        val_unref(tb); val_unref(nb); val_unref(c); val_unref(tc);
+        c = r;
+    }
+    return c;
+}
+
+/* A loop that the graph runs (tf.while_loop): the body and the condition
+ * are traced once, with the variables the body assigns as loop variables
+ * (they need a value before the loop and keep their dtype and shape). */
+static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope)
+{
+    const node_t *n = L->n;
     const char *names[256];
     int nv = 0;
+    bool brk = has_jump(n->b) || scope_get_local(scope, F_BRK);
+    if (L->kind != LOOP_WHILE) names[nv++] = F_I;
+    if (brk) names[nv++] = F_BRK;
     assigned_names(n->b, names, &nv, 256);
+    const char *var = L->kind == LOOP_WHILE ? NULL : n->name;
+    /* the for's own variable is carried only when it has a value before the loop */
+    bool carry_var = var && scope_get(scope, var);
+    if (carry_var) {
+        bool seen = false;
+        for (int j = 0; j < nv; j++) seen |= !strcmp(names[j], var);
+        if (!seen && nv < 256) names[nv++] = var;
+    }
+    if (nv >= 256) err_raise(ERR_LIMIT, n->span, "a traced loop assigns more than 250 variables");
     value_t *init[256], *alias[256], *next[256], *out[256];
+    if (L->kind == LOOP_RANGE) scope_set(scope, F_I, L->start);
+    if (L->kind == LOOP_TENSOR) set_flag(scope, F_I, 0);
+    if (brk && !is_traced(scope_get_local(scope, F_BRK))) set_flag(scope, F_BRK, 0);
+    int nvars = 0;
     for (int i = 0; i < nv; i++) {
+        if (var && !carry_var && !strcmp(names[i], var)) continue;
         value_t *v = scope_get(scope, names[i]);
         if (!v)
-            err_raise(ERR_NAME, n->span, "'%s' is first assigned inside a while loop on a traced tensor: give it a "
-                      "value before the loop (its value after the loop comes from the last iteration)", names[i]);
+            err_raise(ERR_NAME, n->span, "'%s' is first assigned inside a loop that becomes a graph while loop (its "
+                      "condition or what it runs over is a traced tensor): give it a value before the loop (its value "
+                      "after the loop comes from the last iteration; tf.while_loop needs it too)", names[i]);
         if (v->kind != V_TENSOR)
-            err_raise(ERR_TYPE, n->span, "'%s' is a %s; the variables a traced while loop changes must be numbers or "
+            err_raise(ERR_TYPE, n->span, "'%s' is a %s; the variables of a loop on a traced tensor must be numbers or "
                       "tensors", names[i], val_kind_name(v));
-        init[i] = val_ref(v);
+        if (v->u.t.ad)
+            err_raise(ERR_TYPE, n->span, "grad inside a traced function cannot go through a loop on a traced tensor; "
+                      "take grad outside: grad(trace(f))");
+        names[nvars] = names[i];
+        init[nvars++] = val_ref(v);
     }
-    graph_loop_begin(nv, init, alias);
-    for (int i = 0; i < nv; i++) { scope_set(scope, names[i], alias[i]); val_unref(alias[i]); }
-    value_t *ret = NULL;
-    check_body(eval_stmt(s, n->b, scope, &ret), n);
-    for (int i = 0; i < nv; i++) {
-        next[i] = val_ref(scope_get(scope, names[i]));
-        if (next[i]->kind != V_TENSOR)
-            err_raise(ERR_TYPE, n->span, "'%s' became a %s inside a traced while loop; it must stay a number or tensor",
-                      names[i], val_kind_name(next[i]));
+    nv = nvars;
+    vsnap_t before;
+    vsnap_take(scope, &before);
+    for (int attempt = 0;; attempt++) {
+        value_t *c0 = loop_cond(s, L, scope, brk);
+        graph_loop_begin(nv, init, alias);
+        for (int i = 0; i < nv; i++) { scope_set(scope, names[i], alias[i]); val_unref(alias[i]); }
+        if (var) {
+            value_t *iv = scope_get_local(scope, F_I), *x;
+            if (L->kind == LOOP_TENSOR) {
+                value_t *a[2] = { L->it, iv };
+                x = op_on(s, "take", 2, a, n->a->span);
+            } else x = val_ref(iv);
+            scope_set(scope, var, x);
+            val_unref(x);
+        }
+        if (scope_get_local(scope, F_CONT)) set_flag(scope, F_CONT, 0);
+        value_t *ret = NULL;
+        int st = eval_stmt(s, n->b, scope, &ret);
+        if (ret) val_unref(ret);
+        if (st == ST_RETURN || is_traced(scope_get_local(scope, F_RET)))
+            err_raise(ERR_TYPE, n->span, "return inside a loop whose condition (or what it runs over) is a traced tensor "
+                      "cannot be traced: break out of the loop and return after it");
+        if (st == ST_BREAK) set_flag(scope, F_BRK, 1);
+        if (L->kind != LOOP_WHILE) {
+            value_t *one = L->kind == LOOP_RANGE ? val_ref(L->step) : tensor_weak_int(1);
+            value_t *i2 = op_on2(s, "add", scope_get_local(scope, F_I), one, n->span);
+            scope_set(scope, F_I, i2);
+            val_unref(i2);
+            val_unref(one);
+        }
+        for (int i = 0; i < nv; i++) next[i] = val_ref(scope_get(scope, names[i]));
+        value_t *c1 = loop_cond(s, L, scope, brk);
+        /* a weak number before the loop that one iteration made a typed
+         * tensor of the same shape (s = 0; s = s + x[i]): start from that
+         * dtype and trace the body again */
+        bool again = false;
+        for (int i = 0; i < nv && attempt == 0; i++)
+            if (next[i]->kind == V_TENSOR && init[i]->u.t.weak && !next[i]->u.t.weak &&
+                tensor_same_shape(next[i], init[i]) &&
+                (next[i]->u.t.dtype != init[i]->u.t.dtype || next[i]->u.t.dtype == DT_INT64))
+                again = true;
+        if (again) {
+            graph_loop_abort();
+            vsnap_restore(scope, &before);
+            for (int i = 0; i < nv; i++)
+                if (next[i]->kind == V_TENSOR && init[i]->u.t.weak && !next[i]->u.t.weak &&
+                    tensor_same_shape(next[i], init[i])) {
+                    value_t *dt = str_new(dtype_traits[next[i]->u.t.dtype].name, strlen(dtype_traits[next[i]->u.t.dtype].name));
+                    value_t *cv = op_on2(s, "cast", init[i], dt, n->span);
+                    val_unref(dt);
+                    val_unref(init[i]);
+                    init[i] = cv;
+                    scope_set(scope, names[i], cv);
+                }
+            for (int i = 0; i < nv; i++) val_unref(next[i]);
+            val_unref(c0);
+            val_unref(c1);
+            continue;
+        }
+        graph_loop_end(nv, names, init, next, c0, c1, out, n->span);
+        vsnap_restore(scope, &before);
+        for (int i = 0; i < nv; i++) {
+            scope_set(scope, names[i], out[i]);
+            val_unref(out[i]);
+            val_unref(next[i]);
+            val_unref(init[i]);
+        }
+        val_unref(c0);
+        val_unref(c1);
+        break;
     }
-    value_t *c1 = eval_expr(s, n->a, scope);
-    if (c1->kind != V_TENSOR || c1->u.t.size != 1)
-        err_raise(ERR_VALUE, n->a->span, "the condition of a traced while must be a single element");
-    wctx_t w = { s, n, scope, names, nv };
-    graph_loop_end(nv, init, next, c0, c1, while_rest, &w, out);
-    for (int i = 0; i < nv; i++) {
-        scope_set(scope, names[i], out[i]);
-        val_unref(out[i]);
-        val_unref(next[i]);
-        val_unref(init[i]);
-    }
-    val_unref(c1);
+    vsnap_free(&before);
+    scope_del(scope, F_I);
+    scope_del(scope, F_CONT);
     return ST_NORMAL;
 }
 
-static int loop_body(session_t *s, const node_t *body, value_t *scope, value_t **ret, bool *stop)
+/* One iteration of a host loop while tracing: run where no return or
+ * break is pending (a continue lasts one iteration). */
+static int host_iteration(session_t *s, const node_t *body, value_t *scope, value_t **ret)
 {
-    int st = eval_stmt(s, body, scope, ret);
-    *stop = st == ST_RETURN || st == ST_BREAK;
-    return st == ST_RETURN ? ST_RETURN : ST_NORMAL;
+    if (scope_get_local(scope, F_CONT)) set_flag(scope, F_CONT, 0);
+    bool tr = is_traced(scope_get_local(scope, F_BRK)) || is_traced(scope_get_local(scope, F_RET));
+    return tr ? guarded(s, scope, ret, run_stmt, body, body->span) : eval_stmt(s, body, scope, ret);
+}
+
+/* A host loop's flags are its own: an enclosing loop's come back after it. */
+typedef struct flags_saved { value_t *brk, *cont; } flags_saved_t;
+static void flags_push(value_t *scope, flags_saved_t *f)
+{
+    f->brk = scope_get_local(scope, F_BRK);
+    f->cont = scope_get_local(scope, F_CONT);
+    if (f->brk) { val_ref(f->brk); scope_del(scope, F_BRK); }
+    if (f->cont) { val_ref(f->cont); scope_del(scope, F_CONT); }
+}
+static int flags_pop(value_t *scope, flags_saved_t *f, int st)
+{
+    scope_del(scope, F_BRK);
+    scope_del(scope, F_CONT);
+    if (f->brk) { scope_set(scope, F_BRK, f->brk); val_unref(f->brk); }
+    if (f->cont) { scope_set(scope, F_CONT, f->cont); val_unref(f->cont); }
+    if (st == ST_NORMAL && is_traced(scope_get_local(scope, F_RET))) return ST_PENDING;
+    return st;
+}
+
+static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret)
+{
+    /* for i in range(traced): a graph loop (range's arguments, not its tensor) */
+    const node_t *a = n->a;
+    if (graph_tracing() && a->kind == N_CALL && a->a->kind == N_NAME && !strcmp(a->a->name, "range") &&
+        !scope_get(scope, "range") && a->nargs >= 1 && a->nargs <= 3) {
+        value_t *args[3];
+        bool any = false;
+        for (int i = 0; i < a->nargs; i++) {
+            if (a->arg_names[i]) err_raise(ERR_TYPE, a->args[i]->span, "range takes no keyword arguments");
+            args[i] = eval_expr(s, a->args[i], scope);
+            any |= is_traced(args[i]);
+        }
+        if (any) {
+            loopspec_t L = { n, LOOP_RANGE, NULL, NULL, NULL, 0 };
+            L.start = a->nargs >= 2 ? args[0] : tensor_weak_int(0);
+            L.it = a->nargs >= 2 ? args[1] : args[0];
+            L.step = a->nargs == 3 ? args[2] : tensor_weak_int(1);
+            for (int i = 0; i < a->nargs; i++)
+                if (i != (a->nargs >= 2 ? 1 : 0)) graph_need_concrete(args[i], a->args[i]->span, "a range start or step");
+            if (op_to_double(L.step, a->span, "a range step") == 0)
+                err_raise(ERR_VALUE, a->args[2]->span, "range() step must not be zero");
+            int st = traced_loop(s, &L, scope);
+            if (a->nargs < 2) val_unref(L.start);
+            if (a->nargs < 3) val_unref(L.step);
+            for (int i = 0; i < a->nargs; i++) val_unref(args[i]);
+            return st;
+        }
+        for (int i = 0; i < a->nargs; i++) val_unref(args[i]);
+    }
+    value_t *it = eval_expr(s, n->a, scope);
+    int64_t len;
+    if (it->kind == V_LIST) len = it->u.list.n;
+    else if (it->kind == V_TENSOR && it->u.t.ndim > 0) len = it->u.t.shape[0];
+    else err_raise(ERR_TYPE, n->a->span, "a for loop needs a tensor with at least one axis, a list or range(n), not a %s",
+                   it->kind == V_TENSOR ? "number" : val_kind_name(it));
+    if (is_traced(it)) {
+        /* for r in x, x traced: a graph loop over x's rows (AutoGraph) */
+        loopspec_t L = { n, LOOP_TENSOR, it, NULL, NULL, len };
+        int st = traced_loop(s, &L, scope);
+        val_unref(it);
+        return st;
+    }
+    flags_saved_t fs;
+    bool tracing = graph_tracing();
+    if (tracing) flags_push(scope, &fs);
+    int res = ST_NORMAL;
+    for (int64_t i = 0; i < len; i++) {
+        err_check_interrupt();
+        value_t *x;
+        if (it->kind == V_LIST) x = val_ref(it->u.list.items[i]);
+        else if (it->u.t.ndim == 1 && it->u.t.dtype == DT_INT64 && !it->u.t.ad && !graph_is_traced(it))
+            x = tensor_weak_int(((int64_t *)tensor_data(it))[i]);   /* range(n): exact host counters */
+        else x = row_of(s, it, i, n->a->span);
+        scope_set(scope, n->name, x);
+        val_unref(x);
+        int st = tracing ? host_iteration(s, n->b, scope, ret) : eval_stmt(s, n->b, scope, ret);
+        if (st == ST_RETURN) { res = ST_RETURN; break; }
+        if (st == ST_BREAK) break;
+    }
+    val_unref(it);
+    return tracing ? flags_pop(scope, &fs, res) : res;
+}
+
+static int eval_while(session_t *s, const node_t *n, value_t *scope, value_t **ret)
+{
+    flags_saved_t fs;
+    bool tracing = graph_tracing();
+    if (tracing) flags_push(scope, &fs);
+    int res = ST_NORMAL;
+    for (;;) {
+        err_check_interrupt();
+        value_t *c = eval_expr(s, n->a, scope);
+        bool pend = tracing && is_traced(scope_get_local(scope, F_BRK));
+        if (is_traced(c) || pend) {
+            /* the condition (or a break under a traced if) is a traced
+             * tensor: the rest of the loop is a graph while loop */
+            val_unref(c);
+            if (is_traced(scope_get_local(scope, F_RET)))
+                err_raise(ERR_TYPE, n->span, "return under an if on a traced tensor inside a while loop cannot be "
+                          "traced: break out of the loop and return after it");
+            loopspec_t L = { n, LOOP_WHILE, NULL, NULL, NULL, 0 };
+            traced_loop(s, &L, scope);
+            break;
+        }
+        bool t = truthy(c, n->a->span);
+        val_unref(c);
+        if (!t) break;
+        int st = tracing ? host_iteration(s, n->b, scope, ret) : eval_stmt(s, n->b, scope, ret);
+        if (st == ST_RETURN) { res = ST_RETURN; break; }
+        if (st == ST_BREAK) break;
+    }
+    return tracing ? flags_pop(scope, &fs, res) : res;
 }
 
 int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
@@ -966,11 +1401,7 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
     err_check_interrupt();
     switch (n->kind) {
     case N_BLOCK:
-        for (int i = 0; i < n->nitems; i++) {
-            int st = eval_stmt(s, n->items[i], scope, ret);
-            if (st != ST_NORMAL) return st;
-        }
-        return ST_NORMAL;
+        return exec_items(s, n, 0, scope, ret);
     case N_EXPR_STMT: {
         value_t *v = eval_expr(s, n->a, scope);
         val_unref(v);
@@ -998,8 +1429,9 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
     }
     case N_IF: {
         value_t *c = eval_expr(s, n->a, scope);
-        if (graph_tracing() && graph_is_traced(c)) {
-            int st = traced_if(s, n, c, scope);
+        if (is_traced(c)) {
+            /* the graph's cond tests c != 0 itself (NaN is true) */
+            int st = traced_cond(s, c, run_stmt, n->b, n->c ? run_stmt : NULL, n->c, scope, ret, n->span, NULL);
             val_unref(c);
             return st;
         }
@@ -1009,49 +1441,8 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         if (n->c) return eval_stmt(s, n->c, scope, ret);
         return ST_NORMAL;
     }
-    case N_WHILE:
-        for (;;) {
-            err_check_interrupt();
-            value_t *c = eval_expr(s, n->a, scope);
-            if (graph_tracing() && graph_is_traced(c)) {
-                int st = traced_while(s, n, c, scope);
-                val_unref(c);
-                return st;
-            }
-            bool t = truthy(c, n->a->span);
-            val_unref(c);
-            if (!t) return ST_NORMAL;
-            bool stop;
-            int st = loop_body(s, n->b, scope, ret, &stop);
-            if (stop) return st;
-        }
-    case N_FOR: {
-        value_t *it = eval_expr(s, n->a, scope);
-        int64_t len;
-        if (it->kind == V_LIST) len = it->u.list.n;
-        else if (it->kind == V_TENSOR && it->u.t.ndim > 0) len = it->u.t.shape[0];
-        else err_raise(ERR_TYPE, n->a->span, "a for loop needs a tensor with at least one axis, a list or range(n), not a %s",
-                       it->kind == V_TENSOR ? "number" : val_kind_name(it));
-        if (it->kind == V_TENSOR && graph_tracing() && graph_is_traced(it) && !graph_shapes_fixed())
-            err_raise(ERR_TYPE, n->a->span, "a for loop over a traced tensor whose length input_signature leaves open: "
-                      "the loop would be unrolled for this call's length only; use a while loop on a tensor condition");
-        int res = ST_NORMAL;
-        for (int64_t i = 0; i < len; i++) {
-            err_check_interrupt();
-            value_t *x;
-            if (it->kind == V_LIST) x = val_ref(it->u.list.items[i]);
-            else if (it->u.t.ndim == 1 && it->u.t.dtype == DT_INT64 && !it->u.t.ad && !graph_is_traced(it))
-                x = tensor_weak_int(((int64_t *)tensor_data(it))[i]);   /* range(n): exact host counters */
-            else x = row_of(s, it, i, n->a->span);
-            scope_set(scope, n->name, x);
-            val_unref(x);
-            bool stop;
-            int st = loop_body(s, n->b, scope, ret, &stop);
-            if (stop) { res = st; break; }
-        }
-        val_unref(it);
-        return res;
-    }
+    case N_WHILE: return eval_while(s, n, scope, ret);
+    case N_FOR: return eval_for(s, n, scope, ret);
     case N_RETURN:
         if (scope == s->globals) err_raise(ERR_SYNTAX, n->span, "'return' outside a function");
         *ret = n->a ? eval_expr(s, n->a, scope) : none_new();

@@ -522,7 +522,7 @@ const op_def_t op_family_create[] = {
                 "arange(5, 0, -1)\n"
                 "#> [5, 4, 3, 2, 1] (int64)"},
     {"rand", OPK_FUNC, .impl = rand_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
-     .flags = OPF_IMPURE, .nograd = "random numbers (nothing to differentiate)",
+     .flags = OPF_IMPURE | OPF_RANDOM, .nograd = "random numbers (nothing to differentiate)",
      .signature = "rand(shape..., dtype=)", .summary = "uniform random numbers in [0, 1)",
      .formula = "k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
                 "exact, never 1; bits from xoshiro256**",
@@ -536,7 +536,7 @@ const op_def_t op_family_create[] = {
                 "#> [[ 0.39111,  0.69678],\n"
                 "#>  [ 0.14355, 0.070801]] (fp16)"},
     {"randn", OPK_FUNC, .impl = randn_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
-     .flags = OPF_IMPURE, .nograd = "random numbers (nothing to differentiate)",
+     .flags = OPF_IMPURE | OPF_RANDOM, .nograd = "random numbers (nothing to differentiate)",
      .signature = "randn(shape..., dtype=)", .summary = "standard normal random numbers (mean 0, variance 1)",
      .formula = "Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
                 "rounded once to dtype",

@@ -6,6 +6,7 @@
 #include "autodiff/ad.h"
 #include "graph/graph.h"
 #include <string.h>
+#include <math.h>
 
 void sel_at(sel_t *sel, int ndim, const int64_t *shape, int axis, int64_t k)
 {
@@ -156,7 +157,62 @@ static value_t *scatter_impl(call_t *c)
     return r;
 }
 
+/* take(x, i, axis=0): x[i] along one axis with i a single integer tensor,
+ * which may be a traced value (JAX's dynamic index; what `for r in x` and
+ * x[i] with a traced i run inside a traced function).  While tracing, i has
+ * no value yet: the result's dtype and shape are all the trace needs. */
+static value_t *take_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0), *iv = op_arg_tensor(c, 1);
+    span_t asp = c->span;
+    value_t *av = op_kw(c, "axis", &asp);
+    if (x->u.t.ndim == 0) err_raise(ERR_INDEX, c->arg_spans[0], "take: a 0-d tensor has no axis to index");
+    int axis = av ? op_axis(av, x->u.t.ndim, asp) : 0;
+    if (iv->u.t.size != 1 || (iv->u.t.dtype != DT_INT64 && !iv->u.t.weak))
+        err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be a single integer (int64), not a %s%s tensor",
+                  dtype_traits[iv->u.t.dtype].name, iv->u.t.size != 1 ? " multi-element" : "");
+    int64_t len = x->u.t.shape[axis], i = 0;
+    if (!graph_is_traced(iv)) {
+        if (iv->u.t.dtype == DT_INT64) i = ((int64_t *)tensor_data(iv))[0];
+        else {
+            double d = tensor_get_f64(iv, 0);
+            if (d != floor(d) || d != d) err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be an integer, got %g", d);
+            i = (int64_t)d;
+        }
+        if (i < -len || i >= len)
+            err_raise(ERR_INDEX, c->arg_spans[1], "index %lld is out of bounds for axis %d with size %lld", (long long)i,
+                      axis, (long long)len);
+        if (i < 0) i += len;
+    } else if (len == 0) {
+        err_raise(ERR_INDEX, c->arg_spans[1], "take: axis %d has size 0, so no index is in bounds", axis);
+    }
+    sel_t sel;
+    sel_at(&sel, x->u.t.ndim, x->u.t.shape, axis, i);
+    value_t *r = tensor_view(x);
+    tensor_select(&r->u.t, sel.start, sel.step, sel.count, sel.keep);
+    if (r->u.t.ndim == 0) {
+        value_t *one = tensor_copy(r);
+        val_unref(r);
+        r = one;
+    }
+    r->u.t.weak = x->u.t.weak && r->u.t.ndim == 0 ? x->u.t.weak : 0;
+    return r;
+}
+
 const op_def_t op_family_indexing[] = {
+    {"take", OPK_FUNC, .impl = take_impl, .min_args = 2, .max_args = 2, .kwargs = "axis",
+     .grad = ad_r_take, .grad_doc = "the gradient scattered back to position i (zero elsewhere); none for i",
+     .signature = "take(x, i, axis=0)", .summary = "x[i] along one axis, i a single integer tensor (may be traced)",
+     .formula = "the slice of x at index i of axis (i < 0 counts from the end); inside a traced function i may be "
+                "a traced value, as x[i] with a traced i and `for r in x` use it (JAX's dynamic indexing)",
+     .shapes = "x: (..., n, ...); i: one integer -> x's shape without that axis",
+     .dtypes = "x's dtype (a copy of the elements; no rounding)",
+     .source = "numpy.take with a scalar index; jax.lax.dynamic_index_in_dim",
+     .example = "x = [[1, 2], [3, 4]]\n"
+                "take(x, int64(1))\n"
+                "#> [3, 4] (fp32)\n"
+                "take(x, -1, axis=1)\n"
+                "#> [2, 4] (fp32)"},
     {"index_select", OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .grad = ad_r_index_select, .grad_doc = "the gradient scattered back to the selected places",
      .signature = "index_select(x, sel)   also x[i, a:b]", .summary = "the elements of x at a selection (what x[...] does)",

@@ -100,7 +100,17 @@ value_t *op_call(call_t *c)
         err_raise(ERR_TYPE, sp, "%s got %d argument%s; usage: %s", op->name, c->nargs, c->nargs == 1 ? "" : "s",
                   op->signature);
     }
+    /* a traced value kept past its trace has no value (a placeholder) */
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !graph_is_traced(c->args[i]))
+            err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[i] : c->span, "%s: argument %d is a traced value kept "
+                      "from a finished trace (stored outside the traced function while it was traced); it has no "
+                      "value: return it from the traced function instead", op->name, i + 1);
     value_t *r = NULL;
+    if ((op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) && graph_tracing()) {
+        r = graph_trace_effect(c);
+        if (r) return r;
+    }
     switch (op->kind) {
     case OPK_UNARY: r = op_unary(op, c->args[0], c->arg_spans[0], c->s); break;
     case OPK_BINARY: r = op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s); break;

@@ -103,6 +103,8 @@ enum {
                                 print inside tf.function; tprint is the graph's print) */
     OPF_STATIC        = 512, /* the result depends on shapes only (shape, len): a constant of a concrete
                                 function whose signature fixes the shapes */
+    OPF_RANDOM        = 1024,/* draws from the session's random generator (with OPF_IMPURE): a trace
+                                draws nothing; each run of the graph draws */
 };
 
 /* Stated ulp bounds (op_def_t.ulp), with their sources:

@@ -90,6 +90,7 @@ typedef struct tensor {
     uint8_t dtype;      /* dtype_t */
     uint8_t weak;       /* a weak scalar (JAX's term): a literal or arithmetic among literals */
     uint8_t contig;     /* row-major contiguous from data + offset (kept by every function below) */
+    uint8_t sym;        /* a traced value: its data is a placeholder, not a value (graph/graph.h) */
     int ndim;
     int64_t size;       /* number of elements */
     int64_t shape[NN_MAX_DIMS];

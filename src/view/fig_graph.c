@@ -52,6 +52,7 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
         case G_COND: snprintf(what2, sizeof what2, "cond"); break;
         case G_WHILE: snprintf(what2, sizeof what2, "while"); break;
         case G_ITEM: snprintf(what2, sizeof what2, "item %d", n->param); break;
+        case G_CALL: snprintf(what2, sizeof what2, "call (a traced function)"); break;
         case G_FUSED: {
             int k = snprintf(what2, sizeof what2, "fused ");
             for (int j = 0; j < n->nchain && k < (int)sizeof what2 - 40; j++)

@@ -141,6 +141,7 @@ static const gcase_t CASES[] = {
     {"stack", "sum(stack(x, x * x) * [[1, 2, 3, 4], [5, 6, 7, 8]])"},
     {"literal", "sum([x, x * x, [1, 2, 3, 4]] * [[1], [2], [3]])"},
     {"index_select", "sum(x[1:3] * [5, 7]) + x[3] * x[0]"},
+    {"take", "sum(take(reshape(x, 2, 2), int64(1)) * [3, 5]) + take(x, -1) * take(reshape(x, 2, 2), 0, axis=1)[1]"},
     {"index_scatter", "sum(index_scatter(x * 2, x[0:2] * x[2:4], int64([[0, 1, 2, 1]])) * [1, 2, 3, 4])"},
     {"tensor", "sum(tensor(x) * x)"},
     {"softmax", "sum(softmax(x) * [1, 2, 3, 4])"},
