@@ -199,6 +199,12 @@ void graph_need_concrete(const value_t *v, span_t span, const char *what)
 
 /* Whether every shape the traced function sees is fixed by its signature
  * (no input_signature wildcards). */
+bool graph_retracing(void)
+{
+    tracer_t *t = graph_tracing() ? cur() : NULL;
+    return t && t->retrace;
+}
+
 bool graph_shapes_fixed(void)
 {
     tracer_t *t = cur();
@@ -668,6 +674,7 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
     t->args = p->args;
     t->nargs = p->nargs;
     t->record_all = p->record_all;
+    t->retrace = p->retrace;
     t->shapes_fixed = p->shapes_fixed;
     t->nested = true;
     t->nloop = n;
@@ -882,6 +889,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs,
     tr->args = args;
     tr->nargs = nargs;
     tr->record_all = t->record_all;
+    tr->retrace = t->traces > 0;
     tr->shapes_fixed = !t->input_sig;
     GS->ntracers++;
     value_t *a2[64];

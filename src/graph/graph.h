@@ -105,6 +105,8 @@ bool graph_is_traced(const value_t *v);
  * being traced: `what` is what the value would choose ("an index"). */
 void graph_need_concrete(const value_t *v, span_t span, const char *what);
 bool graph_shapes_fixed(void);
+/* A trace of a function that has traced before (creating variables is an error). */
+bool graph_retracing(void);
 /* Describe a traced value for print at trace time: "<traced fp32 (3,)>". */
 int graph_describe(const value_t *v, char *buf, int cap);
 

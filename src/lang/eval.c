@@ -52,7 +52,7 @@ static const op_def_t *op_named(const char *name)
     NN_ASSERT(op);
     return op;
 }
-static const op_def_t *op_neg, *op_transp, *op_select, *op_scatter, *op_literal, *op_cast, *op_reshape;
+static const op_def_t *op_neg, *op_transp, *op_select, *op_scatter, *op_literal, *op_reshape;
 #define OP(var, name) ((var) ? (var) : ((var) = op_named(name)))
 
 static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **args, const span_t *spans,
@@ -744,50 +744,20 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
     val_unref(w);
 }
 
-/* l1.W = v: a record's existing field, keeping its kind and (for a
- * tensor) its shape, so a layer stays a working layer.  The new tensor is
- * stored in the field's dtype.  (Records are shared: an assignment made
- * by a statement that fails later is not undone.) */
+/* l1.W = v runs the op assign(l1, "W", v) (src/ops/layers.c).  Inside a
+ * traced function it is a node: the record keeps its value while tracing,
+ * and a read of the field after the assignment is a new variable read
+ * (the old value's link to its node is dropped), so it runs after it. */
 static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
 {
-    if (o->kind != V_SCOPE || t->name[0] == '_')
-        err_raise(ERR_TYPE, t->span, "a %s's member '%s' can't be assigned", val_kind_name(o), t->name);
-    value_t *old = scope_get_local(o, t->name);
-    if (!old) err_raise(ERR_NAME, t->span, "no member '%s' to assign", t->name);
-    if (old->kind == V_TENSOR) {
-        if (v->kind != V_TENSOR)
-            err_raise(ERR_TYPE, t->span, "'%s' holds a tensor; cannot store a %s in it", t->name, val_kind_name(v));
-        bool scalar_ok = v->u.t.size == 1;
-        if (!tensor_same_shape(old, v) && !scalar_ok) {
-            char a[128], b[128];
-            tensor_shape_str(a, sizeof a, old->u.t.ndim, old->u.t.shape);
-            tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
-            err_raise(ERR_SHAPE, t->span, "shape mismatch: '%s' has shape %s, the new value has shape %s", t->name, a, b);
-        }
-        /* the whole field set to v: index_scatter over every element, so
-         * the conversion to the field's dtype is an op grad and trace see */
-        value_t *nv;
-        if (old->u.t.ndim == 0) {   /* a 0-d field: v cast to its dtype, one element as 0-d */
-            value_t *vv = v->u.t.ndim ? flat0(s, v, t->span) : val_ref(v);
-            value_t *a[2] = { vv, str_new(dtype_traits[old->u.t.dtype].name, strlen(dtype_traits[old->u.t.dtype].name)) };
-            nv = run_op(s, OP(op_cast, "cast"), 2, a, NULL, 0, NULL, NULL, t->span, false);
-            val_unref(a[1]);
-            val_unref(vv);
-        } else {   /* index_scatter broadcasts a one-element v itself */
-            sel_t sel;
-            sel_at(&sel, old->u.t.ndim, old->u.t.shape, 0, -1);
-            value_t *st = sel_to_tensor(&sel);
-            value_t *a[3] = { old, v, st };
-            nv = run_op(s, OP(op_scatter, "index_scatter"), 3, a, NULL, 0, NULL, NULL, t->span, false);
-            val_unref(st);
-        }
-        scope_set(o, t->name, nv);
-        val_unref(nv);
-        return;
-    }
-    if (old->kind != v->kind)
-        err_raise(ERR_TYPE, t->span, "'%s' holds a %s; cannot store a %s in it", t->name, val_kind_name(old), val_kind_name(v));
-    scope_set(o, t->name, v);
+    value_t *nm = str_new(t->name, strlen(t->name));
+    value_t *a[3] = { o, nm, v };
+    span_t sp[3] = { t->a->span, t->span, t->span };
+    value_t *r = run_op(s, op_named("assign"), 3, a, sp, 0, NULL, NULL, t->span, false);
+    val_unref(r);
+    val_unref(nm);
+    value_t *old = o->kind == V_SCOPE ? scope_get_local(o, t->name) : NULL;
+    if (graph_tracing() && old && old->kind == V_TENSOR && !old->u.t.sym) { old->u.t.gid = 0; old->u.t.gnode = 0; }
 }
 
 static void assign(session_t *s, const node_t *n, value_t *scope)

@@ -28,6 +28,7 @@
  * come back in fp32 (activations.c, losses.c).
  */
 #include "ops/ops.h"
+#include "ops/indexing.h"
 #include "autodiff/ad.h"
 #include "lang/eval.h"
 #include "lang/error.h"
@@ -481,9 +482,79 @@ static value_t *collapse_impl(call_t *c)
                  "collapse(m)(x)\n" \
                  "#> [[-3.95228362,  3.16557598]] (fp32)"
 
+/* assign(layer, "W", v): what `layer.W = v` runs — the record's existing
+ * field set to v, keeping its kind and (for a tensor) its shape, so a layer
+ * stays a working layer; the new tensor is stored in the field's dtype
+ * (converted by ops, so grad and trace see the conversion).  Inside a
+ * traced function it is a node that runs at every call (a tf.Variable's
+ * assign): reads of the field after it read the new value.  (Records are
+ * shared: an assignment made by a statement that fails later is not
+ * undone.) */
+static value_t *assign_impl(call_t *c)
+{
+    value_t *o = c->args[0], *nm = c->args[1], *v = c->args[2];
+    if (nm->kind != V_STR) err_raise(ERR_TYPE, c->arg_spans[1], "assign: the field name must be a string");
+    const char *name = nm->u.str.s;
+    if (o->kind != V_SCOPE || name[0] == '_')
+        err_raise(ERR_TYPE, c->span, "a %s's member '%s' can't be assigned", val_kind_name(o), name);
+    value_t *old = scope_get_local(o, name);
+    if (!old) err_raise(ERR_NAME, c->span, "no member '%s' to assign", name);
+    if (old->kind != V_TENSOR) {
+        if (old->kind != v->kind)
+            err_raise(ERR_TYPE, c->span, "'%s' holds a %s; cannot store a %s in it", name, val_kind_name(old), val_kind_name(v));
+        scope_set(o, name, v);
+        return val_new(V_NONE);
+    }
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, c->span, "'%s' holds a tensor; cannot store a %s in it", name, val_kind_name(v));
+    if (!tensor_same_shape(old, v) && v->u.t.size != 1) {
+        char a[128], b[128];
+        tensor_shape_str(a, sizeof a, old->u.t.ndim, old->u.t.shape);
+        tensor_shape_str(b, sizeof b, v->u.t.ndim, v->u.t.shape);
+        err_raise(ERR_SHAPE, c->span, "shape mismatch: '%s' has shape %s, the new value has shape %s", name, a, b);
+    }
+    value_t *nv;
+    const char *dn = dtype_traits[old->u.t.dtype].name;
+    value_t *dts = str_new(dn, strlen(dn));
+    if (old->u.t.ndim == 0) {   /* a 0-d field: v cast to its dtype, one element as 0-d */
+        value_t *vv;
+        if (v->u.t.ndim) {
+            value_t *shape = tensor_new_raw(DT_INT64, 1, (int64_t[]){0});
+            value_t *a[2] = { v, shape };
+            vv = ad_opk("reshape", 2, a, 0, NULL, NULL, c->s);
+            val_unref(shape);
+        } else vv = val_ref(v);
+        value_t *a[2] = { vv, dts };
+        nv = ad_opk("cast", 2, a, 0, NULL, NULL, c->s);
+        val_unref(vv);
+    } else {   /* every element set to v: index_scatter broadcasts a one-element v itself */
+        sel_t sel;
+        sel_at(&sel, old->u.t.ndim, old->u.t.shape, 0, -1);
+        value_t *st = sel_to_tensor(&sel);
+        value_t *a[3] = { old, v, st };
+        nv = ad_opk("index_scatter", 3, a, 0, NULL, NULL, c->s);
+        val_unref(st);
+    }
+    val_unref(dts);
+    scope_set(o, name, nv);
+    val_unref(nv);
+    return val_new(V_NONE);
+}
+
 const op_def_t op_family_layers[] = {
+    {"assign", OPK_FUNC, .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
+     .nograd = "sets a layer's field (differentiate the function that uses the layer)",
+     .signature = "assign(layer, \"W\", v)   also layer.W = v",
+     .summary = "set a layer's weight (what layer.W = v runs; a node inside a traced function, as tf.Variable.assign)",
+     .formula = "the field set to v converted to the field's dtype; the shape must match (or v is one element, broadcast)",
+     .shapes = "v: the field's shape, or one element", .dtypes = "the field's dtype (v rounded once to it)",
+     .source = "tf.Variable.assign inside tf.function",
+     .example = "l = dense(1, 1)\n"
+                "l.b = [2.5]\n"
+                "l.b\n"
+                "#> [2.5] (fp32)"},
     {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype",
-     .nograd = "builds a layer (differentiate a function that calls it)",
+     .flags = OPF_VARIABLES, .nograd = "builds a layer (differentiate a function that calls it)",
      .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=)",
      .summary = "a fully connected layer y = activation(x @ W + b) (Keras Dense)",
      .formula = "y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
@@ -563,7 +634,7 @@ const op_def_t op_family_layers[] = {
                 "#> 4\n"
                 "shape(p[2])\n"
                 "#> [4, 2] (int64)"},
-    {"collapse", OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1,
+    {"collapse", OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1, .flags = OPF_VARIABLES,
      .nograd = "builds a layer from a model's weights",
      .signature = "collapse(model)", .summary = "the single dense layer equal to a stack of linear layers",
      .formula = "x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "

@@ -106,6 +106,10 @@ value_t *op_call(call_t *c)
             err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[i] : c->span, "%s: argument %d is a traced value kept "
                       "from a finished trace (stored outside the traced function while it was traced); it has no "
                       "value: return it from the traced function instead", op->name, i + 1);
+    if ((op->flags & OPF_VARIABLES) && graph_retracing())
+        err_raise(ERR_TYPE, c->span, "%s creates variables (a layer's weights) inside a traced function that is "
+                  "tracing again: variables may be created on the first trace only (tf.function raises ValueError "
+                  "here); create the layer outside the function and pass it in", op->name);
     value_t *r = NULL;
     if ((op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) && graph_tracing()) {
         r = graph_trace_effect(c);

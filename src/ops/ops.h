@@ -105,6 +105,8 @@ enum {
                                 function whose signature fixes the shapes */
     OPF_RANDOM        = 1024,/* draws from the session's random generator (with OPF_IMPURE): a trace
                                 draws nothing; each run of the graph draws */
+    OPF_VARIABLES     = 2048,/* creates variables (a layer's weights): allowed in a traced function's
+                                first trace only, as tf.function allows */
 };
 
 /* Stated ulp bounds (op_def_t.ulp), with their sources:
