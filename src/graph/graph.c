@@ -1,6 +1,7 @@
 /* graph.c — tracing into graphs, the cache of concrete functions, and the
  * executor (see graph.h). */
 #include "graph/graph_int.h"
+#include "ops/indexing.h"
 #include "lang/eval.h"
 #include "lang/print.h"
 #include "lang/error.h"
@@ -293,6 +294,7 @@ static bool find_var(value_t *v, const value_t *x, value_t **owner, const char *
 }
 
 static bool var_of(tracer_t *t, value_t *v, value_t **owner, const char **field);
+static uint16_t value_wild(const value_t *v);
 
 /* The node of an effect whose result stands for what it returns when it
  * runs (bits' text, a figure's none), or -1. */
@@ -324,6 +326,7 @@ static int input_node(tracer_t *t, value_t *v)
             n->kind = G_PARAM;
             n->param = t->nloop + t->ncap;
             set_meta(n, v);
+            n->wild = value_wild(v);
             t->cap_outer[t->ncap] = on;
             t->cap_inner[t->ncap++] = t->g->nn - 1;
             return t->g->nn - 1;
@@ -464,6 +467,27 @@ static bool static_known(const call_t *c)
     return true;
 }
 
+/* x.shape[k] (index_select of shape(x)) is a number when the signature
+ * fixes dim k, even where another dim is a wildcard (TensorFlow's static
+ * shape: x.shape[1] of a [None, 3] tensor is 3). */
+static bool shape_item_known(tracer_t *t, const call_t *c)
+{
+    if (strcmp(c->op->name, "index_select") || c->nargs != 2) return false;
+    const value_t *sv = c->args[0];
+    if (sv->kind != V_TENSOR || sv->u.t.gid != t->id || !sv->u.t.sym || graph_is_traced(c->args[1])) return false;
+    const gnode_t *sn = &t->g->n[sv->u.t.gnode];
+    if (sn->kind != G_OP || strcmp(sn->op->name, "shape") || sn->nin < 1) return false;
+    uint16_t w = t->g->n[sn->in[0]].wild;
+    sel_t sel;
+    sel_from_tensor(c->args[1], &sel);
+    if (sel.nd != 1) return false;
+    for (int64_t k = 0; k < sel.count[0]; k++) {
+        int64_t d = sel.start[0] + k * sel.step[0];
+        if (d < 0 || d >= 16 || (w >> d & 1)) return false;
+    }
+    return true;
+}
+
 static void tag(tracer_t *t, value_t *v, int id)
 {
     v->u.t.gid = t->id;
@@ -538,6 +562,11 @@ void graph_record(call_t *c, value_t *out)
     if (!any) return;
     /* shape(x), len(x), ...: constants when the signature fixes the dims they read */
     if ((c->op->flags & OPF_STATIC) && !t->record_all && static_known(c)) return;
+    if (!t->record_all && out->kind == V_TENSOR && shape_item_known(t, c)) {
+        out->u.t.sym = 0;   /* a number: the placeholder's shape holds the signature's size */
+        out->u.t.gid = 0;
+        return;
+    }
     /* A composite builtin (a layer's __call__, a loss) made its result with
      * ops that are already nodes: the graph keeps those, so the passes see
      * the matmuls and adds inside a dense layer (affine collapse) */
