@@ -4,6 +4,9 @@
 #
 #   tap_ok STATUS DESC        "ok N - DESC" when STATUS is 0, else "not ok N - DESC"
 #   tap_skip_one WHY DESC     "ok N - DESC # SKIP WHY" (counted as SKIP)
+#   tap_todo_one WHY DESC     "not ok N - DESC # TODO WHY": a known failure,
+#                             counted (XFAIL) but not failing; never write it
+#                             for a check that passes (an XPASS fails the run)
 #   tap_diag TEXT...          "# TEXT" (with no argument: each line of stdin)
 #   tap_skip_all WHY          the whole script skips: "1..0 # SKIP WHY"
 #   tap_done                  the plan "1..N" (TAP allows it last); returns 1
@@ -19,6 +22,7 @@ tap_ok() {
   else echo "not ok $tap_n - $(tap_clean "$2")"; tap_fail=$((tap_fail + 1)); fi
 }
 tap_skip_one() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $(tap_clean "$2") # SKIP $(tap_clean "$1")"; }
+tap_todo_one() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $(tap_clean "$2") # TODO $(tap_clean "$1")"; }
 tap_diag() { if [ $# -gt 0 ]; then printf '%s\n' "$*" | sed 's/^/# /'; else sed 's/^/# /'; fi; }
 tap_skip_all() { echo "1..0 # SKIP $(tap_clean "$1")"; }
 tap_done() { echo "1..$tap_n"; [ "$tap_fail" = 0 ]; }
