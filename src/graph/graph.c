@@ -235,7 +235,7 @@ void graph_reset(void)
      * (freed if nothing else held them), so only the graphs' own memory
      * is given back */
     after_sweep = true;
-    for (int i = 0; i < GS->ntracers; i++) graph_free(GS->tracers[i].g, true);
+    for (int i = 0; i < GS->ntracers; i++) { graph_free(GS->tracers[i].g, true); GS->tracers[i].nrecs = 0; }
     after_sweep = false;
     GS->ntracers = 0;
     while (GS->nrunning > 0) {
@@ -411,9 +411,28 @@ static uint16_t value_wild(const value_t *v)
     return 0;
 }
 
+void graph_note_record(value_t *rec)
+{
+    tracer_t *t = graph_tracing() ? cur() : NULL;
+    if (!t || rec->kind != V_SCOPE || !scope_get_local(rec, "__call__")) return;
+    for (int i = 0; i < t->nrecs; i++) if (t->recs[i] == rec) return;
+    if (t->nrecs < 32) t->recs[t->nrecs++] = val_ref(rec);
+}
+
+static void drop_records(tracer_t *t)
+{
+    for (int i = 0; i < t->nrecs; i++) val_unref(t->recs[i]);
+    t->nrecs = 0;
+}
+
 static bool var_of(tracer_t *t, value_t *v, value_t **owner, const char **field)
 {
     if (v->kind != V_TENSOR || v->u.t.weak || v->u.t.sym) return false;
+    for (tracer_t *q = t; q >= GS->tracers; q--) {
+        for (int i = 0; i < q->nrecs; i++)
+            if (find_var(q->recs[i], v, owner, field, 0)) return true;
+        if (!q->nested) break;
+    }
     for (int i = 0; i < t->nargs; i++)
         if (find_var(t->args[i], v, owner, field, 0)) return true;
     value_t *gl = t->s->globals;
@@ -723,6 +742,7 @@ void graph_loop_abort(void)
     tracer_t *t = cur();
     NN_ASSERT(t && t->nested);
     graph_free(t->g, false);
+    drop_records(t);
     GS->ntracers--;
 }
 
@@ -753,6 +773,7 @@ void graph_loop_end(int n, const char **names, value_t **init, value_t **next, v
     int ncap = t->ncap;
     int caps[256];
     memcpy(caps, t->cap_outer, sizeof(int) * (size_t)ncap);
+    drop_records(t);
     GS->ntracers--;
     tracer_t *p = cur();
     int in[512];
@@ -939,6 +960,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs,
     output_nodes(tr, tr->g, y);
     val_unref(y);
     graph_t *g = tr->g;
+    drop_records(tr);
     GS->ntracers--;
     for (int i = 0; i < nargs && i < 64; i++) val_unref(a2[i]);
     /* cache the concrete function */

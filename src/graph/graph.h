@@ -147,6 +147,9 @@ value_t *graph_traced_value(int node, dtype_t dt, int ndim, const int64_t *shape
 /* Whether a value is a layer's weight (a variable) that the trace in
  * progress reads: ops on it are nodes (read at every call). */
 bool graph_is_variable(value_t *v);
+/* A layer record the trace reads or creates: its weights are variables
+ * even when no argument or global reaches it. */
+void graph_note_record(value_t *rec);
 
 /* After an error: drop every trace in progress. */
 void graph_reset(void);

@@ -40,6 +40,8 @@ typedef struct tracer {
     value_t **args;         /* the call's arguments (roots for finding variables) */
     int nargs;
     bool record_all;
+    value_t *recs[32];      /* layer records the trace read or made (their weights are variables) */
+    int nrecs;
     bool retrace;           /* the traced function has traced before (variables may not be created) */
     bool shapes_fixed;      /* no input_signature wildcards: every shape is a constant of this trace */
     /* a while body's trace: values of the enclosing traces become inputs */

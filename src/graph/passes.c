@@ -73,6 +73,17 @@ static bool pure(const gnode_t *n)
     return n->kind == G_OP && !graph_op_impure(n->op);
 }
 
+/* A node with an effect somewhere (an impure op, or a while or call whose
+ * graph has one): never removed, never merged. */
+static bool has_effect(const gnode_t *n)
+{
+    if (n->kind == G_OP) return graph_op_impure(n->op);
+    if (n->sub)
+        for (int i = 0; i < n->sub->nn; i++)
+            if (has_effect(&n->sub->n[i])) return true;
+    return false;
+}
+
 static bool same_meta(const gnode_t *a, const gnode_t *b)
 {
     return a->is_tensor && b->is_tensor && a->dtype == b->dtype && a->weak == b->weak && a->ndim == b->ndim &&
@@ -308,7 +319,7 @@ static int dce(graph_t *g)
     bool *live = mem_alloc((size_t)(g->nn + 1));
     for (int k = 0; k < g->nout; k++) live[g->out[k]] = true;
     for (int i = 0; i < g->nn; i++)
-        if (!removed(&g->n[i]) && g->n[i].kind == G_OP && !pure(&g->n[i])) live[i] = true;
+        if (!removed(&g->n[i]) && has_effect(&g->n[i])) live[i] = true;
     for (int i = g->nn - 1; i >= 0; i--) {
         if (!live[i] || removed(&g->n[i])) continue;
         gnode_t *n = &g->n[i];

@@ -73,6 +73,7 @@ static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **ar
 
 static value_t *flat0(session_t *s, value_t *v, span_t span);
 static value_t *truth_of(session_t *s, value_t *v, span_t span);
+static value_t *truth_elem(session_t *s, value_t *v, span_t span);
 static value_t *logic(session_t *s, char op, value_t *a, value_t *b, span_t span);
 static bool is_traced(const value_t *v);
 
@@ -571,6 +572,7 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
         }
     }
     if (o->kind == V_SCOPE && n->name[0] != '_') {
+        graph_note_record(o);   /* while tracing: its weights are variables, read at every call */
         value_t *f = scope_get_local(o, n->name);
         if (f) r = val_ref(f);
         else {
@@ -642,9 +644,9 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         if (is_traced(a)) {
             /* a and b on a traced tensor: the graph's logical and/or (both
              * sides are computed, as tf.logical_and does) */
-            value_t *ta = truth_of(s, a, n->a->span);
+            value_t *ta = truth_elem(s, a, n->a->span);
             value_t *b = eval_expr(s, n->b, scope);
-            value_t *tb = truth_of(s, b, n->b->span);
+            value_t *tb = truth_elem(s, b, n->b->span);
             value_t *r = logic(s, n->kind == N_AND ? '&' : '|', ta, tb, n->op_span);
             val_unref(a); val_unref(b); val_unref(ta); val_unref(tb);
             return r;
@@ -655,7 +657,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         if (n->kind == N_OR && ta) return tensor_weak_int(1);
         value_t *b = eval_expr(s, n->b, scope);
         if (is_traced(b)) {
-            value_t *tb = truth_of(s, b, n->b->span);
+            value_t *tb = truth_elem(s, b, n->b->span);
             val_unref(b);
             return tb;
         }
@@ -666,7 +668,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     case N_NOT: {
         value_t *a = eval_expr(s, n->a, scope);
         if (is_traced(a)) {
-            value_t *ta = truth_of(s, a, n->a->span);
+            value_t *ta = truth_elem(s, a, n->a->span);
             value_t *r = logic(s, 'n', ta, NULL, n->span);
             val_unref(a); val_unref(ta);
             return r;
@@ -750,6 +752,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
  * (the old value's link to its node is dropped), so it runs after it. */
 static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
 {
+    graph_note_record(o);
     value_t *nm = str_new(t->name, strlen(t->name));
     value_t *a[3] = { o, nm, v };
     span_t sp[3] = { t->a->span, t->span, t->span };
@@ -861,6 +864,19 @@ static value_t *op_on2(session_t *s, const char *name, value_t *a, value_t *b, s
 
 /* A single-element value as int64 0 or 1 (NaN is true, as in Python): the
  * graph's truth value. */
+/* Elementwise x != 0 as int64 0/1: and, or and not on traced tensors are
+ * tf.logical_and/or/not (elementwise, as AutoGraph converts them). */
+static value_t *truth_elem(session_t *s, value_t *v, span_t span)
+{
+    if (v->kind != V_TENSOR) err_raise(ERR_TYPE, span, "and, or and not need numbers or tensors, not a %s", val_kind_name(v));
+    value_t *z = tensor_weak_int(0);
+    value_t *ne = op_on2(s, "not_equal", v, z, span);
+    value_t *dt = str_new("int64", 5);
+    value_t *r = op_on2(s, "cast", ne, dt, span);
+    val_unref(dt); val_unref(ne); val_unref(z);
+    return r;
+}
+
 static value_t *truth_of(session_t *s, value_t *v, span_t span)
 {
     if (v->kind != V_TENSOR) err_raise(ERR_TYPE, span, "a condition must be a number, not a %s", val_kind_name(v));

@@ -123,6 +123,7 @@ value_t *op_call(call_t *c)
     /* While grad runs, every op on watched values joins the tape; a
      * result that depends on shapes only (len, shape) is a constant. */
     if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);
+    if ((op->flags & OPF_VARIABLES) && r && graph_tracing()) graph_note_record(r);
     /* While a function is traced, the op becomes a graph node. */
     if (graph_tracing()) graph_record(c, r);
     return r;

@@ -74,6 +74,13 @@ HOST = ("a plain number argument is a host value, part of the signature and "
 # "printed" (list of lines), "value" (the value line's text after "value "),
 # "count" ({nnpad name: n}), and "why" (required).
 DESIGN = {
+    ("intro_to_graphs/non_strict", 2): {
+        "value": "error",
+        "count": {"unused_return_graph": 0},
+        "why": "shapes are static in a trace: x[1] of a fp32[1] tensor is out of "
+               "bounds when the function is traced, an error at the user's line "
+               "(as jax.jit raises IndexError while tracing); TensorFlow's graph "
+               "prunes the unused gather and returns x [0] (issue 10 decided: by design)"},
     ("intro_to_graphs/polymorphism", 3): {
         "count": {"my_relu": 2},
         "why": "a list literal is a tensor: my_relu([1, -1]) at call 2 traced "
