@@ -100,14 +100,14 @@ void graph_traced_free(traced_t *t, bool sweeping)
 {
     if (t->f && (!sweeping || t->f->mark)) val_unref(t->f);
     if (t->input_sig && (!sweeping || t->input_sig->mark)) val_unref(t->input_sig);
+    if (t->spec) mem_free(t->spec, sizeof(sig_spec_t) * (size_t)(t->nspec ? t->nspec : 1));
     for (int i = 0; i < t->nc; i++) {
-        mem_free(t->c[i].sig, strlen(t->c[i].sig) + 1);
+        graph_sig_free(&t->c[i], sweeping);
         mem_free(t->c[i].sig_text, strlen(t->c[i].sig_text) + 1);
         graph_free(t->c[i].raw, sweeping);
         graph_free(t->c[i].opt, sweeping);
     }
     mem_free(t->c, (size_t)t->cap * sizeof(concrete_t));
-    if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
     mem_free(t, sizeof *t);
 }
 
@@ -126,10 +126,16 @@ void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
 {
     mark(t->f);
     if (t->input_sig) mark(t->input_sig);
-    for (int i = 0; i < t->nc; i++) { mark_graph(t->c[i].raw, mark); mark_graph(t->c[i].opt, mark); }
+    for (int i = 0; i < t->nc; i++) {
+        mark_graph(t->c[i].raw, mark);
+        mark_graph(t->c[i].opt, mark);
+        graph_sig_mark(&t->c[i], mark);
+    }
 }
 
 void graph_record_all(value_t *tfn) { tfn->u.fn.traced->record_all = true; }
+
+value_t *graph_python_function(value_t *tfn) { return tfn->u.fn.traced->f; }
 
 value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span)
 {
@@ -553,28 +559,31 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
 value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                     span_t span)
 {
-    (void)kwn; (void)kw;
     traced_t *t = tfn->u.fn.traced;
-    if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
-    uint64_t fk[64];
-    int fn = graph_fast_key(t, s, nargs, args, fk, 64);
-    for (int i = 0; fn && i < t->nc; i++)
-        if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) {
-            t->retraces_in_a_row = 0;
-            return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
-        }
-    char key[2048], text[2048];
-    graph_signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
-    for (int i = 0; i < t->nc; i++)
-        if (!strcmp(t->c[i].sig, key)) {
-            t->retraces_in_a_row = 0;
-            return graph_exec(t->c[i].opt ? t->c[i].opt : t->c[i].raw, nargs, args, s);
-        }
-    /* a new signature: trace */
+    /* the arguments in parameter order (keywords bound, defaults filled
+     * in): from here on they are the graph's parameters */
+    graph_args_t ga;
+    graph_bind(t, s, nargs, args, nkw, kwn, kw, &ga, span);
+    nargs = ga.n;
+    args = ga.v;
+    int ci = graph_lookup(t, s, &ga);
+    if (ci >= 0) {
+        t->retraces_in_a_row = 0;
+        value_t *r = graph_exec(t->c[ci].opt ? t->c[ci].opt : t->c[ci].raw, nargs, args, s);
+        graph_args_release(&ga);
+        return r;
+    }
+    /* a new signature: trace, with the dimensions input_signature or
+     * reduce_retracing leave open */
+    if (t->input_sig) graph_check_spec(t, s, &ga, span);
+    uint32_t wild[GRAPH_MAX_ARGS];
+    graph_new_wild(t, s, &ga, wild);
+    char text[2048];
+    graph_sig_text(t, &ga, wild, text, sizeof text);
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
-    if (t->traces > 0) {
+    if (t->traces > 0 && t->nc > 0) {
         char msg[1024];
-        graph_why(t, s, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
+        graph_why(t, s, &ga, wild, msg, sizeof msg, name);
         fprintf(s->out, "%s\n", msg);
         t->retraces_in_a_row++;
         if (t->retraces_in_a_row == 5)
@@ -592,10 +601,14 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     tr->args = args;
     tr->nargs = nargs;
     tr->record_all = t->record_all;
-    tr->shapes_fixed = !t->input_sig;
+    tr->shapes_fixed = true;
+    for (int i = 0; i < nargs; i++) {
+        tr->wild[i] = wild[i];
+        if (wild[i]) tr->shapes_fixed = false;
+    }
     GS->ntracers++;
-    value_t *a2[64];
-    for (int i = 0; i < nargs && i < 64; i++) {
+    value_t *a2[GRAPH_MAX_ARGS];
+    for (int i = 0; i < nargs; i++) {
         value_t *a = args[i];
         if (a->kind == V_TENSOR && !a->u.t.weak) {
             gnode_t *n = graph_push(tr->g);
@@ -615,11 +628,11 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
             a2[i] = val_ref(a);
         }
     }
-    value_t *y = call_inner(s, t->f, nargs, a2, 0, NULL, NULL, span);
+    value_t *y = call_inner(s, t->f, ga.npos, a2, ga.n - ga.npos, ga.kwn, a2 + ga.npos, span);
     output_nodes(tr, tr->g, y);
     graph_t *g = tr->g;
     GS->ntracers--;
-    for (int i = 0; i < nargs && i < 64; i++) val_unref(a2[i]);
+    for (int i = 0; i < nargs; i++) val_unref(a2[i]);
     /* cache the concrete function */
     if (t->nc == t->cap) {
         int nc = t->cap ? t->cap * 2 : 4;
@@ -627,9 +640,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
         t->cap = nc;
     }
     concrete_t *c = &t->c[t->nc++];
-    c->fast_n = fn;
-    memcpy(c->fast, fk, sizeof(uint64_t) * (size_t)fn);
-    c->sig = mem_strdup(key);
+    graph_sig_store(t, s, c, &ga, wild);
     c->sig_text = mem_strdup(text);
     c->raw = g;
     c->opt = graph_copy(g);
@@ -652,8 +663,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
         c->collapse_diff = d;
     }
     t->traces++;
-    if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
-    t->last_sig = mem_strdup(key);
+    graph_args_release(&ga);
     return y;
 }
 
@@ -709,29 +719,27 @@ int graph_passes_command(const char *arg, FILE *out)
 
 static value_t *trace_impl(call_t *c)
 {
-    span_t sp;
+    span_t sp, rsp;
     value_t *is = op_kw(c, "input_signature", &sp);
-    if (is && is->kind == V_TENSOR) {
-        /* one shape given as a tensor: a list of one entry */
-        value_t *l = list_new(1);
-        list_push_take(l, val_ref(is));
-        value_t *r = graph_make_traced(c->args[0], l, c->arg_spans[0]);
-        val_unref(l);
-        return r;
-    }
+    value_t *rr = op_kw(c, "reduce_retracing", &rsp);
+    bool reduce = rr && op_to_int(rr, rsp, "reduce_retracing (1 or 0)") != 0;
+    value_t *f = c->args[0];
+    value_t *r = graph_make_traced(f, is, c->arg_spans[0]);
+    traced_t *t = r->u.fn.traced;
+    if (is) graph_spec_parse(t, is, sp);
     /* a def's parameter count is known now: an input_signature of another
      * length is an error here, not at the first call */
-    value_t *f = c->args[0];
-    if (is && is->kind == V_LIST && f->kind == V_FUNC && f->u.fn.def && !f->u.fn.traced && !f->u.fn.inner) {
+    if (is && f->kind == V_FUNC && f->u.fn.def && !f->u.fn.traced && !f->u.fn.inner) {
         const node_t *d = f->u.fn.def;
         int required = 0;
         for (int i = 0; i < d->nparams; i++) if (!d->param_defaults || !d->param_defaults[i]) required++;
-        if (is->u.list.n < required || is->u.list.n > d->nparams)
+        if (t->nspec < required || t->nspec > d->nparams)
             err_raise(ERR_TYPE, sp, "input_signature has %d entr%s but %s takes %d parameter%s: one entry per parameter",
-                      is->u.list.n, is->u.list.n == 1 ? "y" : "ies", f->u.fn.name ? f->u.fn.name : "the function",
+                      t->nspec, t->nspec == 1 ? "y" : "ies", f->u.fn.name ? f->u.fn.name : "the function",
                       d->nparams, d->nparams == 1 ? "" : "s");
     }
-    return graph_make_traced(c->args[0], is, c->arg_spans[0]);
+    t->reduce_retracing = reduce;
+    return r;
 }
 
 static traced_t *traced_arg(call_t *c)
@@ -778,15 +786,18 @@ static value_t *graph_impl(call_t *c)
 }
 
 const op_def_t op_family_graph[] = {
-    {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature",
+    {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
-     .signature = "trace(f, input_signature=)   also @trace def f(...) { }",
+     .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }",
      .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
      .formula = "the first call with a new signature runs f and records every op as a graph node (a concrete "
                 "function); later calls with that signature run the optimised graph without running f. The signature "
                 "is each tensor argument's dtype and shape and each host value (number, string) itself, as "
                 "tf.function does with Python values: g(x, 3) then g(x, 4) traces twice, g(x, tensor(3)) then "
-                "g(x, tensor(4)) once. Each retrace prints why; 5 in a row warn. print inside runs at trace time "
+                "g(x, tensor(4)) once, and 3 then 3.0 twice (they compute differently; TensorFlow takes them as one); "
+                "a list is a host value too (the tensors in it are constants of the graph, "
+                "compared by value). Keyword arguments and defaults bind to f's parameters as in a call of f, so "
+                "g(x, n=3) and g(x, 3) are one signature. Each retrace prints why; 5 in a row warn. print inside runs at trace time "
                 "only, tprint at every call. Globals bound to tensors are captured as constants at trace time; layer "
                 "and model weights are variables read at every call (tf.Variable). An if on a traced tensor becomes "
                 "a cond node with both branches traced (a branch not taken runs later without a retrace); an if on a "
@@ -794,8 +805,15 @@ const op_def_t op_family_graph[] = {
                 "becomes a while node (TensorFlow's tf.while_loop): its body and condition are traced once, the "
                 "variables it assigns are the loop variables (they need values before the loop); reverse mode through "
                 "it records every iteration's values, as TensorFlow's does. grad of a traced function and trace of grad "
-                "both work and give the eager numbers. input_signature=[spec, ...] pins one spec per argument: a "
-                "shape list with -1 for any size ([-1, 3]), or -1 alone for any shape (tf.TensorSpec with None)",
+                "both work and give the eager numbers. input_signature=[spec, ...] pins one spec per argument, its dtype "
+                "as well as its shape: a shape list with -1 for any size ([-1, 3]) or -1 alone for any shape pins the "
+                "dtype of the call that first traces, TensorSpec(shape, dtype=) names it; a call of another dtype or "
+                "shape is an error, not a retrace. reduce_retracing=1 (TensorFlow's): a call whose tensors differ "
+                "from a concrete function's only in sizes traces once more with those dimensions open (None; a "
+                "different rank opens the whole shape), and later calls of any size reuse that graph. "
+                "g.python_function is f. Each trace(f) has its own concrete functions, so wrapping f twice shares "
+                "nothing (the tf.function guide: \"Separate tf.function objects are guaranteed not to share "
+                "traces\")",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
      .source = "TensorFlow's tf.function guide (retracing rules, side effects, variables); JAX's jit docs (tracing, "
                "static vs traced values)",
@@ -803,10 +821,33 @@ const op_def_t op_family_graph[] = {
                 "g = trace(f)\n"
                 "g([1, 2], 3)\n"
                 "#> [4, 7] (fp32)\n"
-                "g([4, 5], 3)\n"
+                "g([4, 5], n=3)\n"
                 "#> [13, 16] (fp32)\n"
                 "trace_count(g)\n"
-                "#> 1"},
+                "#> 1\n"
+                "g.python_function\n"
+                "#> <function f(x, n)>"},
+    {"TensorSpec", OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 1, .kwargs = "shape dtype",
+     .nograd = "describes a traced function's argument",
+     .signature = "TensorSpec(shape, dtype=\"fp32\")",
+     .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",
+     .formula = "shape: a list of sizes with -1 (TensorFlow's None) for any size, [] for a scalar, or -1 alone for "
+                "any shape; dtype: fp16, bf16, fp32, fp64 or int64, fp32 when not given (as tf.TensorSpec's float32). "
+                "trace(f, input_signature=[TensorSpec(...), ...]) accepts a call whose argument has that dtype and a "
+                "shape that fits; another dtype or shape is an error, not a retrace. A bare shape in input_signature "
+                "pins the dtype of the first call instead",
+     .shapes = "a record: .shape (int64, -1 where open), .dtype (a string)", .dtypes = "-",
+     .source = "tf.TensorSpec; the tf.function guide's input_signature section",
+     .example = "def f(x) { return x * 2 }\n"
+                "g = trace(f, input_signature=[TensorSpec([-1], dtype=\"int64\")])\n"
+                "g(int64([1, 2, 3]))\n"
+                "#> [2, 4, 6] (int64)\n"
+                "g(int64([4, 5]))\n"
+                "#> [8, 10] (int64)\n"
+                "trace_count(g)\n"
+                "#> 1\n"
+                "TensorSpec([2, -1])\n"
+                "#> TensorSpec(shape=(2, None), dtype=fp32)"},
     {"trace_count", OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
      .nograd = "an integer count",
      .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",
