@@ -99,16 +99,16 @@ graph_t *graph_copy(const graph_t *s)
 
 void graph_traced_free(traced_t *t, bool sweeping)
 {
+    if (t->spec) mem_free(t->spec, sizeof(sig_spec_t) * (size_t)(t->nspec ? t->nspec : 1));
     if (t->f && (!sweeping || t->f->mark)) val_unref(t->f);
     if (t->input_sig && (!sweeping || t->input_sig->mark)) val_unref(t->input_sig);
     for (int i = 0; i < t->nc; i++) {
-        mem_free(t->c[i].sig, strlen(t->c[i].sig) + 1);
+        graph_sig_free(&t->c[i], sweeping);
         mem_free(t->c[i].sig_text, strlen(t->c[i].sig_text) + 1);
         graph_free(t->c[i].raw, sweeping);
         graph_free(t->c[i].opt, sweeping);
     }
     mem_free(t->c, (size_t)t->cap * sizeof(concrete_t));
-    if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
     mem_free(t, sizeof *t);
 }
 
@@ -127,8 +127,14 @@ void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
 {
     mark(t->f);
     if (t->input_sig) mark(t->input_sig);
-    for (int i = 0; i < t->nc; i++) { mark_graph(t->c[i].raw, mark); mark_graph(t->c[i].opt, mark); }
+    for (int i = 0; i < t->nc; i++) {
+        mark_graph(t->c[i].raw, mark);
+        mark_graph(t->c[i].opt, mark);
+        graph_sig_mark(&t->c[i], mark);
+    }
 }
+
+value_t *graph_python_function(value_t *tfn) { return tfn->u.fn.traced->f; }
 
 void graph_record_all(value_t *tfn) { tfn->u.fn.traced->record_all = true; }
 
@@ -833,20 +839,6 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
     }
 }
 
-/* The wildcard dims input_signature gives argument i (a tensor). */
-static uint16_t arg_wild(traced_t *t, int i, const value_t *a)
-{
-    value_t *pin = t->input_sig;
-    if (!pin || pin->kind != V_LIST || i >= pin->u.list.n) return 0;
-    value_t *spec = pin->u.list.items[i];
-    if (spec->kind != V_TENSOR) return 0;
-    if (spec->u.t.ndim == 0) return tensor_get_f64(spec, 0) < 0 ? (uint16_t)((1u << a->u.t.ndim) - 1) : 0;
-    uint16_t w = 0;
-    for (int d = 0; d < spec->u.t.size && d < a->u.t.ndim; d++)
-        if (tensor_get_f64(spec, d) < 0) w |= (uint16_t)(1u << d);
-    return w;
-}
-
 /* A call of a traced function inside another trace: one call node running
  * its optimised graph (the inner function's trace is its own, counted by
  * its trace_count, as tf.function's is). */
@@ -915,13 +907,20 @@ static bool has_effects(const graph_t *g)
 
 /* A new signature: trace f on traced values of the arguments' dtypes and
  * shapes into a concrete function, cached in t. */
-static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs, value_t **args, const char *key,
-                             const char *text, const uint64_t *fk, int fn, span_t span)
+static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args_t *ga, span_t span)
 {
+    int nargs = ga->n;
+    value_t **args = ga->v;
+    /* the dimensions input_signature or reduce_retracing leave open */
+    if (t->input_sig) graph_check_spec(t, s, ga, span);
+    uint32_t wild[GRAPH_MAX_ARGS];
+    graph_new_wild(t, s, ga, wild);
+    char text[2048];
+    graph_sig_text(t, ga, wild, text, sizeof text);
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
-    if (t->traces > 0) {
+    if (t->traces > 0 && t->nc > 0) {
         char msg[1024];
-        graph_why(t, s, nargs, args, msg, sizeof msg, t->last_sig ? t->last_sig : "", name);
+        graph_why(t, s, ga, wild, msg, sizeof msg, name);
         fprintf(s->out, "%s\n", msg);
         t->retraces_in_a_row++;
         if (t->retraces_in_a_row == 5)
@@ -940,29 +939,33 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs,
     tr->nargs = nargs;
     tr->record_all = t->record_all;
     tr->retrace = t->traces > 0;
-    tr->shapes_fixed = !t->input_sig;
+    tr->shapes_fixed = true;
+    for (int i = 0; i < nargs; i++) {
+        tr->wild[i] = wild[i];
+        if (wild[i]) tr->shapes_fixed = false;
+    }
     GS->ntracers++;
-    value_t *a2[64];
-    for (int i = 0; i < nargs && i < 64; i++) {
+    value_t *a2[GRAPH_MAX_ARGS];
+    for (int i = 0; i < nargs; i++) {
         value_t *a = args[i];
         if (a->kind == V_TENSOR && !a->u.t.weak) {
             gnode_t *n = graph_push(tr->g);
             n->kind = G_PARAM;
             n->param = i;
             set_meta(n, a);
-            n->wild = arg_wild(t, i, a);
+            n->wild = (uint16_t)(tr->wild[i] & GRAPH_ANY_RANK ? (1u << a->u.t.ndim) - 1 : tr->wild[i]);
             a2[i] = node_value(tr, tr->g->nn - 1);
         } else {
             a2[i] = val_ref(a);
         }
     }
-    value_t *y = call_inner(s, t->f, nargs, a2, 0, NULL, NULL, span);
+    value_t *y = call_inner(s, t->f, ga->npos, a2, ga->n - ga->npos, ga->kwn, a2 + ga->npos, span);
     output_nodes(tr, tr->g, y);
     val_unref(y);
     graph_t *g = tr->g;
     drop_records(tr);
     GS->ntracers--;
-    for (int i = 0; i < nargs && i < 64; i++) val_unref(a2[i]);
+    for (int i = 0; i < nargs; i++) val_unref(a2[i]);
     /* cache the concrete function */
     if (t->nc == t->cap) {
         int nc = t->cap ? t->cap * 2 : 4;
@@ -970,9 +973,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs,
         t->cap = nc;
     }
     concrete_t *c = &t->c[t->nc++];
-    c->fast_n = fn;
-    memcpy(c->fast, fk, sizeof(uint64_t) * (size_t)fn);
-    c->sig = mem_strdup(key);
+    graph_sig_store(t, s, c, ga, wild);
     c->sig_text = mem_strdup(text);
     c->raw = g;
     c->opt = graph_copy(g);
@@ -983,39 +984,38 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, int nargs,
         c->measure |= c->opt->n[i].note && strstr(c->opt->n[i].note, "collapsed");
     c->measure = c->measure && !has_effects(g);
     t->traces++;
-    if (t->last_sig) mem_free(t->last_sig, strlen(t->last_sig) + 1);
-    t->last_sig = mem_strdup(key);
     return c;
 }
 
 value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                     span_t span)
 {
-    (void)kwn; (void)kw;
     traced_t *t = tfn->u.fn.traced;
-    if (nkw) err_raise(ERR_TYPE, span, "a traced function takes positional arguments only");
     /* grad taken inside a trace: the tape must see every op, so the inner
      * function runs inline on the traced values (not as a call node) */
     if (graph_tracing())
         for (int i = 0; i < nargs; i++)
-            if (args[i]->kind == V_TENSOR && args[i]->u.t.ad) return call_inner(s, t->f, nargs, args, 0, NULL, NULL, span);
-    concrete_t *c = NULL;
-    uint64_t fk[64];
-    int fn = graph_fast_key(t, s, nargs, args, fk, 64);
-    for (int i = 0; fn && i < t->nc && !c; i++)
-        if (t->c[i].fast_n == fn && !memcmp(t->c[i].fast, fk, sizeof(uint64_t) * (size_t)fn)) c = &t->c[i];
-    if (!c) {
-        char key[2048], text[2048];
-        graph_signature(t, s, nargs, args, key, sizeof key, text, sizeof text, span);
-        for (int i = 0; i < t->nc && !c; i++)
-            if (!strcmp(t->c[i].sig, key)) c = &t->c[i];
-        if (!c) c = trace_new(s, t, tfn, nargs, args, key, text, fk, fn, span);
-        else t->retraces_in_a_row = 0;
-    } else {
+            if (args[i]->kind == V_TENSOR && args[i]->u.t.ad) return call_inner(s, t->f, nargs, args, nkw, kwn, kw, span);
+    /* the arguments in parameter order (keywords bound, defaults filled
+     * in): from here on they are the graph's parameters */
+    graph_args_t ga;
+    graph_bind(t, s, nargs, args, nkw, kwn, kw, &ga, span);
+    nargs = ga.n;
+    args = ga.v;
+    int ci = graph_lookup(t, s, &ga);
+    concrete_t *c;
+    if (ci >= 0) {
         t->retraces_in_a_row = 0;
+        c = &t->c[ci];
+    } else {
+        c = trace_new(s, t, tfn, &ga, span);
     }
     graph_t *g = c->opt ? c->opt : c->raw;
-    if (graph_tracing()) return call_node(cur(), g, nargs, args);
+    if (graph_tracing()) {
+        value_t *r = call_node(cur(), g, nargs, args);
+        graph_args_release(&ga);
+        return r;
+    }
     value_t *r = graph_exec(g, nargs, args, s);
     /* Affine collapse changes rounding: measure by how much, on the first
      * call, so that the graph view can say it (the other passes are exact) */
@@ -1033,6 +1033,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
             c->collapse_diff = d;
         }
     }
+    graph_args_release(&ga);
     return r;
 }
 
@@ -1088,29 +1089,27 @@ int graph_passes_command(const char *arg, FILE *out)
 
 static value_t *trace_impl(call_t *c)
 {
-    span_t sp;
+    span_t sp, rsp;
     value_t *is = op_kw(c, "input_signature", &sp);
-    if (is && is->kind == V_TENSOR) {
-        /* one shape given as a tensor: a list of one entry */
-        value_t *l = list_new(1);
-        list_push_take(l, val_ref(is));
-        value_t *r = graph_make_traced(c->args[0], l, c->arg_spans[0]);
-        val_unref(l);
-        return r;
-    }
+    value_t *rr = op_kw(c, "reduce_retracing", &rsp);
+    bool reduce = rr && op_to_int(rr, rsp, "reduce_retracing (1 or 0)") != 0;
+    value_t *f = c->args[0];
+    value_t *r = graph_make_traced(f, is, c->arg_spans[0]);
+    traced_t *t = r->u.fn.traced;
+    if (is) graph_spec_parse(t, is, sp);
     /* a def's parameter count is known now: an input_signature of another
      * length is an error here, not at the first call */
-    value_t *f = c->args[0];
-    if (is && is->kind == V_LIST && f->kind == V_FUNC && f->u.fn.def && !f->u.fn.traced && !f->u.fn.inner) {
+    if (is && f->kind == V_FUNC && f->u.fn.def && !f->u.fn.traced && !f->u.fn.inner) {
         const node_t *d = f->u.fn.def;
         int required = 0;
         for (int i = 0; i < d->nparams; i++) if (!d->param_defaults || !d->param_defaults[i]) required++;
-        if (is->u.list.n < required || is->u.list.n > d->nparams)
+        if (t->nspec < required || t->nspec > d->nparams)
             err_raise(ERR_TYPE, sp, "input_signature has %d entr%s but %s takes %d parameter%s: one entry per parameter",
-                      is->u.list.n, is->u.list.n == 1 ? "y" : "ies", f->u.fn.name ? f->u.fn.name : "the function",
+                      t->nspec, t->nspec == 1 ? "y" : "ies", f->u.fn.name ? f->u.fn.name : "the function",
                       d->nparams, d->nparams == 1 ? "" : "s");
     }
-    return graph_make_traced(c->args[0], is, c->arg_spans[0]);
+    t->reduce_retracing = reduce;
+    return r;
 }
 
 static traced_t *traced_arg(call_t *c)
@@ -1157,16 +1156,19 @@ static value_t *graph_impl(call_t *c)
 }
 
 const op_def_t op_family_graph[] = {
-    {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature",
+    {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
-     .signature = "trace(f, input_signature=)   also @trace def f(...) { }",
+     .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }",
      .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
      .formula = "tf.function's rules. A call with a new signature traces: f runs on traced tensors that have a "
                 "dtype and a shape but no value (TensorFlow's symbolic tensors, JAX's abstract values), and every op "
                 "on them becomes a node of a graph (a concrete function); then the graph runs, for this call and for "
                 "every later call with that signature, without running f. The signature is each tensor argument's "
                 "dtype and shape and each host value (number, string) itself: g(x, 3) then g(x, 4) traces twice, "
-                "g(x, tensor(3)) then g(x, tensor(4)) once. Each retrace prints why; 5 in a row warn. "
+                "g(x, tensor(3)) then g(x, tensor(4)) once, and 3 then 3.0 twice (they compute differently; TensorFlow takes "
+                "them as one); a list is a host value too (the tensors in it are constants of the graph, compared by "
+                "value). Keyword arguments and defaults bind to f's parameters as in a call of f, so g(x, n=3) and "
+                "g(x, 3) are one signature. Each retrace prints why; 5 in a row warn. "
                 "AutoGraph: an if, a while, a for over a traced tensor or over range(traced), and and/or/not on "
                 "traced tensors become graph control flow (cond, while loop, elementwise logical ops); break, continue "
                 "and return under a traced condition work (a traced function returns on every path or on none); on "
@@ -1182,8 +1184,14 @@ const op_def_t op_family_graph[] = {
                 "instead (JAX's ConcretizationTypeError); x[i] with a traced i works (take). "
                 "Static and dynamic shapes: x.shape[k], len(x) and shape(x) are numbers where the signature fixes "
                 "the size and traced values where input_signature leaves it open (-1), as tf.Tensor.shape vs "
-                "tf.shape. input_signature=[spec, ...] pins one spec per argument: a shape list with -1 for any size "
-                "([-1, 3]), or -1 alone for any shape. The first call runs the graph, exactly as later calls: grad of a "
+                "tf.shape. input_signature=[spec, ...] pins one spec per argument, its dtype as well as its shape: a "
+                "shape list with -1 for any size ([-1, 3]) or -1 alone for any shape pins the dtype of the call that "
+                "first traces, TensorSpec(shape, dtype=) names it; a call of another dtype or shape is an error, not a "
+                "retrace. reduce_retracing=1 (TensorFlow's): a call whose tensors differ from a concrete function's "
+                "only in sizes traces once more with those dimensions open (None; a different rank opens the whole "
+                "shape), and later calls of any size reuse that graph. g.python_function is f. Each trace(f) has its "
+                "own concrete functions, so wrapping f twice shares nothing (the tf.function guide: \"Separate "
+                "tf.function objects are guaranteed not to share traces\"). The first call runs the graph, exactly as later calls: grad of a "
                 "traced function records the graph's ops (through its ifs and loops), and trace(grad(f)) works where "
                 "f's control flow does not depend on traced tensors. "
                 "Deliberate differences from TensorFlow: a list literal is a tensor (TensorFlow traces a Python list "
@@ -1211,6 +1219,27 @@ const op_def_t op_family_graph[] = {
                 "#> 6 (fp32)\n"
                 "k(ones(5, 2))\n"
                 "#> 10 (fp32)"},
+    {"TensorSpec", OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 1, .kwargs = "shape dtype",
+     .nograd = "describes a traced function's argument",
+     .signature = "TensorSpec(shape, dtype=\"fp32\")",
+     .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",
+     .formula = "shape: a list of sizes with -1 (TensorFlow's None) for any size, [] for a scalar, or -1 alone for "
+                "any shape; dtype: fp16, bf16, fp32, fp64 or int64, fp32 when not given (as tf.TensorSpec's float32). "
+                "trace(f, input_signature=[TensorSpec(...), ...]) accepts a call whose argument has that dtype and a "
+                "shape that fits; another dtype or shape is an error, not a retrace. A bare shape in input_signature "
+                "pins the dtype of the first call instead",
+     .shapes = "a record: .shape (int64, -1 where open), .dtype (a string)", .dtypes = "-",
+     .source = "tf.TensorSpec; the tf.function guide's input_signature section",
+     .example = "def f(x) { return x * 2 }\n"
+                "g = trace(f, input_signature=[TensorSpec([-1], dtype=\"int64\")])\n"
+                "g(int64([1, 2, 3]))\n"
+                "#> [2, 4, 6] (int64)\n"
+                "g(int64([4, 5]))\n"
+                "#> [8, 10] (int64)\n"
+                "trace_count(g)\n"
+                "#> 1\n"
+                "TensorSpec([2, -1])\n"
+                "#> TensorSpec(shape=(2, None), dtype=fp32)"},
     {"trace_count", OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
      .nograd = "an integer count",
      .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",

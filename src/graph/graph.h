@@ -87,6 +87,8 @@ typedef struct graph {
 typedef struct traced traced_t;
 
 value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span);
+/* g.python_function: the function tfn traces (borrowed; TensorFlow's attribute). */
+value_t *graph_python_function(value_t *tfn);
 /* sweeping: after an error, free without dropping references to values
  * (the sweep frees the unreachable ones itself; see value.c). */
 void graph_traced_free(traced_t *t, bool sweeping);

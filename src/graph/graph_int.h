@@ -8,25 +8,77 @@
 
 /* ---- traced functions ---- */
 
+/* ---- signatures (signature.c) ---- */
+
+#define GRAPH_MAX_ARGS 64
+
+/* Wildcard dimensions: what a trace must not take as constants.  Per
+ * traced argument a mask: bit d set when dimension d is open (any size,
+ * TensorFlow's None in a TensorSpec shape); GRAPH_ANY_RANK (with every
+ * dimension bit) when the rank is open too (input_signature's -1 alone,
+ * or reduce_retracing across ranks: TensorShape(None)).  0 for a host
+ * value and for a tensor whose shape the signature fixes.  Made by
+ * graph_new_wild for each new trace (from input_signature, or from
+ * reduce_retracing's generalisation); the trace in progress has them in
+ * tracer_t.wild, a concrete function in its arg[i].wild. */
+#define GRAPH_ANY_RANK 0x80000000u
+#define GRAPH_ALL_DIMS ((1u << NN_MAX_DIMS) - 1)
+
+/* A call's arguments as a concrete function takes them (graph_bind):
+ * for a def (or a record whose __call__ is a def), every parameter in
+ * order, keyword arguments bound and defaults filled in as call_user
+ * does; for another callee the positional arguments, then the keyword
+ * arguments sorted by name.  These n values are the graph's parameters
+ * 0..n-1 (param i of a G_PARAM node is v[i]). */
+typedef struct graph_args {
+    int n, npos;                      /* v[npos..n-1] are keyword arguments named kwn[i - npos] */
+    value_t *v[GRAPH_MAX_ARGS];       /* borrowed, except the defaults (owned: graph_args_release) */
+    const char *kwn[GRAPH_MAX_ARGS];
+    uint64_t owned;                   /* bit i: v[i] is a default evaluated for this call */
+} graph_args_t;
+
+/* One argument's part of a concrete function's signature. */
+typedef struct sig_arg {
+    bool tensor;                      /* a traced tensor: dtype, ndim, shape (-1 where open), wild */
+    int8_t dtype, ndim;
+    uint32_t wild;                    /* the wildcard mask (above) */
+    int64_t shape[NN_MAX_DIMS];
+    value_t *host;                    /* a host value (number, string, list, model): matched by value; owned ref */
+    char *kw;                         /* a keyword argument's name (owned), or NULL */
+} sig_arg_t;
+
+/* One input_signature entry. */
+typedef struct sig_spec {
+    int8_t dtype;                     /* -1 until the first trace pins it (a shape without a dtype) */
+    int8_t ndim;                      /* -1: any shape */
+    bool named;                       /* the dtype was given (TensorSpec) */
+    int64_t dim[NN_MAX_DIMS];         /* -1: any size */
+} sig_spec_t;
+
+/* ---- traced functions ---- */
+
 typedef struct concrete {
-    char *sig;              /* the signature key */
+    sig_arg_t *arg;         /* the pattern it serves: narg arguments, the first npos positional */
+    int narg, npos;
+    int settings;           /* graph_settings_word when traced */
+    int nwild;              /* open dimensions in all (dispatch prefers the fewest) */
     char *sig_text;         /* for traces(g): "x: fp32[3], n = 3" */
     graph_t *raw, *opt;
     double collapse_diff;   /* affine collapse: max |optimised - eager| on the first call (-1: no collapse) */
-    uint64_t fast[64];      /* the signature in binary (fast_key), for the per-call check; fast_n 0: none */
-    int fast_n;
     bool measure;           /* the first call measures affine collapse's difference */
 } concrete_t;
 
 struct traced {
-    value_t *f;             /* the Python-level function */
-    value_t *input_sig;     /* input_signature= (a list of shapes) or NULL */
+    value_t *f;             /* the Python-level function (g.python_function) */
+    value_t *input_sig;     /* input_signature= as given, or NULL */
+    sig_spec_t *spec;       /* and parsed: nspec entries */
+    int nspec;
+    bool reduce_retracing;  /* trace(f, reduce_retracing=1) */
     concrete_t *c;
     int nc, cap;
     int traces;             /* trace_count */
     bool record_all;        /* :mode graph: every op is a node, none folded at trace time */
     int retraces_in_a_row;
-    char *last_sig;
 };
 
 /* ---- the trace in progress ---- */
@@ -43,7 +95,8 @@ typedef struct tracer {
     value_t *recs[32];      /* layer records the trace read or made (their weights are variables) */
     int nrecs;
     bool retrace;           /* the traced function has traced before (variables may not be created) */
-    bool shapes_fixed;      /* no input_signature wildcards: every shape is a constant of this trace */
+    bool shapes_fixed;      /* no wildcards: every shape is a constant of this trace */
+    uint32_t wild[GRAPH_MAX_ARGS];  /* per argument (args[i]), its wildcard mask (above); a while body's: 0 */
     /* a while body's trace: values of the enclosing traces become inputs */
     bool nested;
     int nloop;              /* its first nloop params are the loop variables */
@@ -69,13 +122,25 @@ struct graph_state *graph_state(void);
 #define GS (graph_state())
 
 /* signature.c */
-const char *graph_param_name(traced_t *t, int i);
+void graph_bind(traced_t *t, session_t *s, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
+                graph_args_t *a, span_t span);
+void graph_args_release(graph_args_t *a);
+const char *graph_arg_name(const traced_t *t, const graph_args_t *a, int i);
 int graph_settings_word(session_t *s);
-void graph_signature(traced_t *t, session_t *s, int nargs, value_t **args, char *key, int kcap, char *text, int tcap,
-                     span_t span);
-void graph_why(traced_t *t, session_t *s, int nargs, value_t **args, char *buf, int cap, const char *old_key,
+/* the concrete function for a call (index), or -1 */
+int graph_lookup(traced_t *t, session_t *s, const graph_args_t *a);
+/* input_signature: parse it (trace()), check a call that fits no concrete function (raises) */
+void graph_spec_parse(traced_t *t, value_t *is, span_t span);
+void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t span);
+/* a new trace: its wildcard masks (wild[0..a->n-1]), why it traces, its signature kept in c */
+void graph_new_wild(traced_t *t, session_t *s, const graph_args_t *a, uint32_t *wild);
+void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uint32_t *wild, char *buf, int cap,
                const char *name);
-int graph_fast_key(traced_t *t, session_t *s, int nargs, value_t **args, uint64_t *k, int cap);
+void graph_sig_text(const traced_t *t, const graph_args_t *a, const uint32_t *wild, char *text, int cap);
+void graph_sig_store(traced_t *t, session_t *s, concrete_t *c, const graph_args_t *a, const uint32_t *wild);
+void graph_sig_free(concrete_t *c, bool sweeping);
+void graph_sig_mark(concrete_t *c, void (*mark)(value_t *));
+value_t *graph_tensorspec_impl(call_t *c);
 
 /* exec.c */
 value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s);

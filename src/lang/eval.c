@@ -571,6 +571,8 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
             r = str_new(nm, strlen(nm));
         }
     }
+    if (o->kind == V_FUNC && o->u.fn.traced && !strcmp(n->name, "python_function"))
+        r = val_ref(graph_python_function(o));   /* tf.function's attribute: the function traced */
     if (o->kind == V_SCOPE && n->name[0] != '_') {
         graph_note_record(o);   /* while tracing: its weights are variables, read at every call */
         value_t *f = scope_get_local(o, n->name);
