@@ -802,38 +802,27 @@ static void assign(session_t *s, const node_t *n, value_t *scope)
     val_unref(v);
 }
 
-/* The names and values of a scope, to see what a branch assigned. */
-typedef struct vsnap { int n; char **names; value_t **vals; } vsnap_t;
+/* The names and values of a scope, to see what a branch assigned: a copy
+ * of the scope, itself a value, so that an error inside a branch leaves
+ * nothing behind (the sweep frees it). */
+typedef struct vsnap { value_t *sc; } vsnap_t;
 
 static void vsnap_take(value_t *sc, vsnap_t *v)
 {
-    v->n = 0;
-    v->names = mem_alloc((size_t)(sc->u.sc.n + 1) * sizeof(char *));
-    v->vals = mem_alloc((size_t)(sc->u.sc.n + 1) * sizeof(value_t *));
+    v->sc = scope_new(NULL);
     for (int i = 0; i < sc->u.sc.cap; i++)
-        if (sc->u.sc.e[i].name) {
-            v->names[v->n] = mem_strdup(sc->u.sc.e[i].name);
-            v->vals[v->n++] = val_ref(sc->u.sc.e[i].val);
-        }
+        if (sc->u.sc.e[i].name) scope_set(v->sc, sc->u.sc.e[i].name, sc->u.sc.e[i].val);
 }
 
-static void vsnap_free(vsnap_t *v)
-{
-    for (int i = 0; i < v->n; i++) { mem_free(v->names[i], strlen(v->names[i]) + 1); val_unref(v->vals[i]); }
-    mem_free(v->names, (size_t)(v->n + 1) * sizeof(char *));
-    mem_free(v->vals, (size_t)(v->n + 1) * sizeof(value_t *));
-}
+static void vsnap_free(vsnap_t *v) { val_unref(v->sc); }
 
-static value_t *vsnap_get(const vsnap_t *v, const char *name)
-{
-    for (int i = 0; i < v->n; i++) if (!strcmp(v->names[i], name)) return v->vals[i];
-    return NULL;
-}
+static value_t *vsnap_get(const vsnap_t *v, const char *name) { return scope_get_local(v->sc, name); }
 
 static void vsnap_restore(value_t *sc, const vsnap_t *v)
 {
     scope_clear(sc);
-    for (int i = 0; i < v->n; i++) scope_set(sc, v->names[i], v->vals[i]);
+    for (int i = 0; i < v->sc->u.sc.cap; i++)
+        if (v->sc->u.sc.e[i].name) scope_set(sc, v->sc->u.sc.e[i].name, v->sc->u.sc.e[i].val);
 }
 
 /* ---- AutoGraph: control flow on traced tensors ----
@@ -977,9 +966,10 @@ static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, b
     }
     /* merge what either branch assigned */
     for (int pass = 0; pass < 2; pass++) {
-        const vsnap_t *from = &after[pass];
-        for (int i = 0; i < from->n; i++) {
-            const char *name = from->names[i];
+        const value_t *from = after[pass].sc;
+        for (int i = 0; i < from->u.sc.cap; i++) {
+            const char *name = from->u.sc.e[i].name;
+            if (!name) continue;
             value_t *b0 = vsnap_get(&before, name), *tv = vsnap_get(&after[0], name), *ev = vsnap_get(&after[1], name);
             if (tv == b0 && ev == b0) continue;
             if (pass == 1 && tv) continue;   /* merged in pass 0 */
