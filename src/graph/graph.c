@@ -228,10 +228,20 @@ bool graph_is_traced(const value_t *v)
     return false;
 }
 
+static uint16_t value_wild(const value_t *v);
+
 int graph_describe(const value_t *v, char *buf, int cap)
 {
-    char sh[128];
-    tensor_shape_str(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
+    /* the shape as the trace knows it: None where the signature leaves a
+     * dim open (TensorFlow prints shape=(None, 3)) */
+    uint16_t w = value_wild(v);
+    char sh[160];
+    int k = snprintf(sh, sizeof sh, "(");
+    for (int d = 0; d < v->u.t.ndim && k < (int)sizeof sh - 24; d++) {
+        if (w >> d & 1) k += snprintf(sh + k, sizeof sh - (size_t)k, d ? ", None" : "None");
+        else k += snprintf(sh + k, sizeof sh - (size_t)k, d ? ", %lld" : "%lld", (long long)v->u.t.shape[d]);
+    }
+    snprintf(sh + k, sizeof sh - (size_t)k, v->u.t.ndim == 1 ? ",)" : ")");
     return snprintf(buf, cap, "<traced %s%s, node %%%d>", dtype_traits[v->u.t.dtype].name, sh, v->u.t.gnode);
 }
 
