@@ -986,6 +986,10 @@ static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, b
                               "both branches)", name);
                 }
             }
+            if ((tv->kind == V_TENSOR && tv->u.t.ad) || (ev->kind == V_TENSOR && ev->u.t.ad))
+                err_raise(ERR_TYPE, span, "grad inside a traced function cannot go through an if on a traced tensor "
+                          "('%s' depends on the watched value); take grad outside: grad(trace(f)), or use where(c, a, b)",
+                          name);
             value_t *m = graph_merge(c, tv, ev, name, span);
             scope_set(scope, name, m);
             val_unref(m);
@@ -1204,7 +1208,12 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope)
             val_unref(i2);
             val_unref(one);
         }
-        for (int i = 0; i < nv; i++) next[i] = val_ref(scope_get(scope, names[i]));
+        for (int i = 0; i < nv; i++) {
+            next[i] = val_ref(scope_get(scope, names[i]));
+            if (next[i]->kind == V_TENSOR && next[i]->u.t.ad)
+                err_raise(ERR_TYPE, n->span, "grad inside a traced function cannot go through a loop on a traced "
+                          "tensor ('%s' depends on the watched value); take grad outside: grad(trace(f))", names[i]);
+        }
         value_t *c1 = loop_cond(s, L, scope, brk);
         /* a weak number before the loop that one iteration made a typed
          * tensor of the same shape (s = 0; s = s + x[i]): start from that
