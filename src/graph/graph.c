@@ -172,8 +172,12 @@ void graph_state_free(struct graph_state *g)
 bool graph_tracing(void)
 {
     const struct graph_state *g = nn_state()->graph;   /* NULL until a trace first runs */
-    return g && g->ntracers > 0;
+    return g && g->ntracers > 0 && !g->paused;
 }
+
+void graph_pause(void) { GS->paused++; }
+void graph_resume(void) { GS->paused--; }
+
 
 static tracer_t *cur(void) { return GS->ntracers ? &GS->tracers[GS->ntracers - 1] : NULL; }
 
@@ -220,7 +224,7 @@ bool graph_shapes_fixed(void)
 
 bool graph_is_traced(const value_t *v)
 {
-    if (!v || v->kind != V_TENSOR || !v->u.t.gid) return false;
+    if (!v || v->kind != V_TENSOR || !v->u.t.gid || GS->paused) return false;
     for (int i = GS->ntracers - 1; i >= 0; i--) {
         if (v->u.t.gid == GS->tracers[i].id) return true;
         if (!GS->tracers[i].nested) break;
@@ -229,6 +233,18 @@ bool graph_is_traced(const value_t *v)
 }
 
 static uint16_t value_wild(const value_t *v);
+
+uint16_t graph_wild(const value_t *v) { return value_wild(v); }
+
+/* A traced value of a trace in progress (paused or not): its placeholder
+ * may be computed with; one of a finished trace may not. */
+bool graph_is_live(const value_t *v)
+{
+    const struct graph_state *g = nn_state()->graph;
+    if (!g || v->kind != V_TENSOR || !v->u.t.gid) return false;
+    for (int i = 0; i < g->ntracers; i++) if (g->tracers[i].id == v->u.t.gid) return true;
+    return false;
+}
 
 int graph_describe(const value_t *v, char *buf, int cap)
 {
@@ -254,6 +270,7 @@ void graph_reset(void)
     for (int i = 0; i < GS->ntracers; i++) { graph_free(GS->tracers[i].g, true); GS->tracers[i].nrecs = 0; }
     after_sweep = false;
     GS->ntracers = 0;
+    GS->paused = 0;
     while (GS->nrunning > 0) {
         GS->nrunning--;
         mem_free(GS->running[GS->nrunning].vals, GS->running[GS->nrunning].bytes);
@@ -457,6 +474,33 @@ static bool var_of(tracer_t *t, value_t *v, value_t **owner, const char **field)
     return false;
 }
 
+/* A variable's read as a traced value (a G_VAR node): what the evaluator
+ * gets for layer.W inside a trace, and what grad watches when it is given a
+ * weight (so the gradient is computed at every call, not once). */
+value_t *graph_read_variable(value_t *rec, const char *field, value_t *v)
+{
+    tracer_t *t = graph_tracing() ? cur() : NULL;
+    if (!t || v->kind != V_TENSOR || v->u.t.weak || v->u.t.sym) return val_ref(v);
+    graph_note_record(rec);
+    gnode_t *n = graph_push(t->g);
+    n->kind = G_VAR;
+    n->value = val_ref(rec);
+    n->field = mem_strdup(field);
+    set_meta(n, v);
+    n->region = t->region;
+    set_origin(n);
+    return node_value(t, t->g->nn - 1);
+}
+
+value_t *graph_lift_variable(value_t *v)
+{
+    tracer_t *t = graph_tracing() ? cur() : NULL;
+    value_t *owner;
+    const char *field;
+    if (!t || v->kind != V_TENSOR || graph_is_traced(v) || !var_of(t, v, &owner, &field)) return val_ref(v);
+    return graph_read_variable(owner, field, v);
+}
+
 bool graph_is_variable(value_t *v)
 {
     tracer_t *t = cur();
@@ -616,6 +660,17 @@ void graph_record(call_t *c, value_t *out)
     record_node(t, c, out);
 }
 
+/* An op traced as one node although it computes with other ops (a loss
+ * that reads labels on the host): it ran outside the trace on the traced
+ * values; its result is the node's. */
+void graph_record_opaque(call_t *c, value_t *out)
+{
+    tracer_t *t = cur();
+    if (!t || !out) return;
+    if (out->kind == V_TENSOR) out->u.t.gid = 0;
+    record_node(t, c, out);
+}
+
 static value_t *tprint_impl(call_t *c);
 
 value_t *graph_trace_effect(call_t *c)
@@ -681,19 +736,35 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char
 {
     tracer_t *t = cur();
     if (then_v == else_v) return val_ref(then_v);
+    /* the evaluator's hidden names, as the user knows them */
+    char shown[160];
+    if (!strcmp(name, "%retv")) snprintf(shown, sizeof shown, "the returned value");
+    else snprintf(shown, sizeof shown, "'%s'", name);
     if (then_v->kind != V_TENSOR || else_v->kind != V_TENSOR)
-        err_raise(ERR_TYPE, span, "'%s' is a %s after one branch of this if and a %s after the other; the if's "
-                  "condition is a traced tensor, so the graph chooses at run time (tf.cond) and needs a number or "
-                  "tensor from both", name, val_kind_name(then_v), val_kind_name(else_v));
+        err_raise(ERR_TYPE, span, "%s is a %s on one path of this if and a %s on the other; the if's condition is a "
+                  "traced tensor, so the graph chooses at run time (tf.cond) and needs a number or tensor from both",
+                  shown, val_kind_name(then_v), val_kind_name(else_v));
     if (!tensor_same_shape(then_v, else_v)) {
         char a[128], b[128];
         tensor_shape_str(a, sizeof a, then_v->u.t.ndim, then_v->u.t.shape);
         tensor_shape_str(b, sizeof b, else_v->u.t.ndim, else_v->u.t.shape);
-        err_raise(ERR_SHAPE, span, "'%s' has shape %s after the if branch and %s after the else branch; the if's "
-                  "condition is a traced tensor, so both must give one shape (as tf.cond's branches must)", name, a, b);
+        err_raise(ERR_SHAPE, span, "%s has shape %s on one path of this if and %s on the other; the if's condition "
+                  "is a traced tensor, so both must give one shape (as tf.cond's branches must)", shown, a, b);
+    }
+    /* dtypes: a weak number joins a typed tensor (it would in arithmetic);
+     * two different typed dtypes, or a weak int and a weak float, are an
+     * error (tf.cond and lax.cond raise): eager's dtype would depend on the
+     * branch taken */
+    bool wa = then_v->u.t.weak, wb = else_v->u.t.weak;
+    if (then_v->u.t.dtype != else_v->u.t.dtype && wa == wb) {
+        const char *da = wa ? (then_v->u.t.dtype == DT_INT64 ? "an int" : "a float") : dtype_traits[then_v->u.t.dtype].name;
+        const char *db = wb ? (else_v->u.t.dtype == DT_INT64 ? "an int" : "a float") : dtype_traits[else_v->u.t.dtype].name;
+        err_raise(ERR_DTYPE, span, "%s is %s on one path of this if and %s on the other; the if's condition is a "
+                  "traced tensor, so the graph needs one dtype (tf.cond raises TypeError here): %s", shown, da, db,
+                  wa ? "write both as floats (1.0, not 1)" : "convert one, e.g. fp32(...)");
     }
     value_t *v[2] = { val_ref(then_v), val_ref(else_v) };
-    bool weak = then_v->u.t.weak && else_v->u.t.weak && then_v->u.t.dtype == else_v->u.t.dtype;
+    bool weak = wa && wb;
     dtype_t want = weak ? (dtype_t)then_v->u.t.dtype : op_join_dtype(v, 2, op_settings(t->s)->precision);
     for (int k = 0; k < 2 && !weak; k++)
         if (v[k]->u.t.dtype != want || v[k]->u.t.weak) {
@@ -1020,7 +1091,10 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     } else {
         c = trace_new(s, t, tfn, &ga, span);
     }
-    graph_t *g = c->opt ? c->opt : c->raw;
+    /* under grad the graph as traced runs: the same ops as eager in the same
+     * order, so the gradient is eager's to the bit (the passes may reorder
+     * a sum of gradient contributions: x*1 = x) */
+    graph_t *g = c->opt && !ad_active() ? c->opt : c->raw;
     if (graph_tracing()) {
         value_t *r = call_node(cur(), g, nargs, args);
         graph_args_release(&ga);

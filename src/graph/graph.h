@@ -103,6 +103,10 @@ bool graph_tracing(void);
 void graph_record(call_t *c, value_t *out);
 /* A value that is a traced tensor (made by the graph being traced). */
 bool graph_is_traced(const value_t *v);
+/* Made by a trace still in progress (paused or not). */
+bool graph_is_live(const value_t *v);
+/* The dims of a traced value whose size the signature leaves open (bit d). */
+uint16_t graph_wild(const value_t *v);
 /* Raise a clear error (at span) when v's host value is read while v is
  * being traced: `what` is what the value would choose ("an index"). */
 void graph_need_concrete(const value_t *v, span_t span, const char *what);
@@ -149,6 +153,16 @@ value_t *graph_traced_value(int node, dtype_t dt, int ndim, const int64_t *shape
 /* Whether a value is a layer's weight (a variable) that the trace in
  * progress reads: ops on it are nodes (read at every call). */
 bool graph_is_variable(value_t *v);
+/* Run an op outside the trace in progress (op_call: creating a layer; a
+ * composite that reads values on the host, then recorded as one node). */
+void graph_pause(void);
+void graph_resume(void);
+void graph_record_opaque(call_t *c, value_t *out);
+/* While tracing: layer.W read as a variable node's traced value (new
+ * reference; v itself when not tracing or not a tensor); a weight found
+ * among the trace's roots lifted the same way. */
+value_t *graph_read_variable(value_t *rec, const char *field, value_t *v);
+value_t *graph_lift_variable(value_t *v);
 /* A layer record the trace reads or creates: its weights are variables
  * even when no argument or global reaches it. */
 void graph_note_record(value_t *rec);

@@ -111,6 +111,7 @@ struct graph_state {
     tracer_t tracers[MAX_TRACERS];
     int ntracers;
     int next_gid;
+    int paused;   /* an op that runs outside the trace (creating a layer, a loss's impl on traced values) */
     /* the node-value arrays of the graphs running now (graph_exec nests
      * through while nodes): an error unwinds past them, and graph_reset
      * gives back what is left (the values in them were swept already) */

@@ -104,6 +104,10 @@ static void near_cb(const char *name, void *ctx)
 static value_t *lookup(session_t *s, const char *name, value_t *scope, span_t span)
 {
     value_t *v = scope_get(scope, name);
+    if (v && v->undef)
+        err_raise(ERR_NAME, span, "'%s' has no value here: it was first assigned inside a branch of an if, or inside a "
+                  "loop, whose condition is a traced tensor, and the graph cannot know whether that ran (AutoGraph's "
+                  "rule); give '%s' a value before the if or loop", name, name);
     if (v) return val_ref(v);
     const op_def_t *op = op_find(name);
     if (op) {
@@ -259,9 +263,19 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
                   nd == 1 ? "" : "s", idx->nitems);
     }
     sel->nd = nd;
+    /* an axis whose size a traced function's signature leaves open keeps
+     * the index or slice as written, resolved when the graph runs */
+    uint16_t wild = is_traced(t) ? graph_wild(t) : 0;
     for (int d = 0; d < nd; d++) {
         int64_t len = t->u.t.shape[d];
-        if (d >= idx->nitems) { sel->start[d] = 0; sel->step[d] = 1; sel->count[d] = len; sel->keep[d] = true; continue; }
+        bool w = wild >> d & 1;
+        sel->raw[d] = 0;
+        if (d >= idx->nitems) {
+            sel->start[d] = w ? SEL_OMITTED : 0; sel->step[d] = 1; sel->count[d] = w ? SEL_OMITTED : len;
+            sel->keep[d] = true;
+            if (w) sel->raw[d] = SEL_SLICE;
+            continue;
+        }
         const node_t *ix = idx->items[d];
         if (ix->kind != N_SLICE) {
             value_t *v = eval_expr(s, ix, scope);
@@ -272,11 +286,18 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
                 dyn->axis = d;
                 dyn->v = v;
                 dyn->span = ix->span;
-                sel->start[d] = 0; sel->step[d] = 1; sel->count[d] = len; sel->keep[d] = true;
+                sel->start[d] = w ? SEL_OMITTED : 0; sel->step[d] = 1; sel->count[d] = w ? SEL_OMITTED : len;
+                sel->keep[d] = true;
+                if (w) sel->raw[d] = SEL_SLICE;
                 continue;
             }
             int64_t i = op_to_int(v, ix->span, "an index");
             val_unref(v);
+            if (w) {   /* checked against the size when the graph runs */
+                sel->start[d] = i; sel->step[d] = 1; sel->count[d] = 1; sel->keep[d] = false;
+                sel->raw[d] = SEL_INDEX;
+                continue;
+            }
             if (i < -len || i >= len)
                 err_raise(ERR_INDEX, ix->span, "index %lld is out of bounds for axis %d with size %lld", (long long)i, d,
                           (long long)len);
@@ -288,6 +309,14 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
         }
         int64_t step = ix->c ? slice_part(s, ix->c, scope, "a slice step") : 1;
         if (step == 0) err_raise(ERR_VALUE, ix->c->span, "slice step cannot be zero");
+        if (w) {
+            sel->start[d] = ix->a ? slice_part(s, ix->a, scope, "a slice start") : SEL_OMITTED;
+            sel->count[d] = ix->b ? slice_part(s, ix->b, scope, "a slice stop") : SEL_OMITTED;
+            sel->step[d] = step;
+            sel->keep[d] = true;
+            sel->raw[d] = SEL_SLICE;
+            continue;
+        }
         /* CPython's PySlice_AdjustIndices: clamp, then count. */
         int64_t lo, hi;
         if (ix->a) {
@@ -537,6 +566,10 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
     if (fn->kind == V_SCOPE) {
         r = call_record(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.inner) {
+        /* grad given a weight inside a trace: it watches the variable's
+         * read, so the gradient is a graph computed at every call */
+        if (graph_tracing())
+            for (int i = 0; i < na; i++) { value_t *l = graph_lift_variable(args[i]); val_unref(args[i]); args[i] = l; }
         r = ad_call(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.traced) {
         r = graph_call(s, fn, na, args, nk, kwn, kw, n->span);
@@ -576,7 +609,7 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
     if (o->kind == V_SCOPE && n->name[0] != '_') {
         graph_note_record(o);   /* while tracing: its weights are variables, read at every call */
         value_t *f = scope_get_local(o, n->name);
-        if (f) r = val_ref(f);
+        if (f) r = graph_tracing() && scope_get_local(o, "__call__") ? graph_read_variable(o, n->name, f) : val_ref(f);
         else {
             char fields[512] = "";
             size_t k = 0;
@@ -643,9 +676,31 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     }
     case N_AND: case N_OR: {
         value_t *a = eval_expr(s, n->a, scope);
+        if (is_traced(a) && a->u.t.size == 1) {
+            /* a and b, a a traced number: b is computed only where it
+             * decides (AutoGraph's lazy and/or, a cond): a region of the
+             * graph runs it when a is true (and) or false (or) */
+            bool is_and = n->kind == N_AND;
+            value_t *ta = truth_of(s, a, n->a->span);
+            int saved = graph_branch_begin(ta, is_and);
+            value_t *b = eval_expr(s, n->b, scope);
+            value_t *tb = is_traced(b) || b->kind != V_TENSOR || b->u.t.size != 1 ? truth_of(s, b, n->b->span)
+                                                                                  : NULL;
+            if (!tb) {   /* a host number: its truth as int64 */
+                tb = tensor_new(DT_INT64, 0, NULL);
+                ((int64_t *)tensor_data(tb))[0] = truthy(b, n->b->span);
+            }
+            graph_branch_end(saved);
+            value_t *k = tensor_new(DT_INT64, 0, NULL);
+            ((int64_t *)tensor_data(k))[0] = !is_and;
+            value_t *r = graph_merge(ta, is_and ? tb : k, is_and ? k : tb, is_and ? "the result of and" : "the result of or",
+                                     n->op_span);
+            val_unref(a); val_unref(b); val_unref(ta); val_unref(tb); val_unref(k);
+            return r;
+        }
         if (is_traced(a)) {
-            /* a and b on a traced tensor: the graph's logical and/or (both
-             * sides are computed, as tf.logical_and does) */
+            /* a and b on a traced tensor of several elements: the graph's
+             * elementwise logical and/or (tf.logical_and), both computed */
             value_t *ta = truth_elem(s, a, n->a->span);
             value_t *b = eval_expr(s, n->b, scope);
             value_t *tb = truth_elem(s, b, n->b->span);
@@ -841,6 +896,7 @@ static void vsnap_restore(value_t *sc, const vsnap_t *v)
 #define F_RETV "%retv"
 #define F_BRK "%brk"
 #define F_CONT "%cont"
+#define F_I "%i"
 
 static value_t *op_on(session_t *s, const char *name, int n, value_t **a, span_t span)
 {
@@ -902,6 +958,15 @@ static void set_flag(value_t *scope, const char *name, int64_t v)
     value_t *f = tensor_weak_int(v);
     scope_set(scope, name, f);
     val_unref(f);
+}
+
+/* name has no value after a traced if or loop (only some paths set it) */
+static void set_undef(value_t *scope, const char *name)
+{
+    value_t *u = val_new(V_NONE);
+    u->undef = 1;
+    scope_set(scope, name, u);
+    val_unref(u);
 }
 
 /* "some path returned, broke or continued" as a traced 0/1, or NULL when no
@@ -981,10 +1046,13 @@ static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, b
                 } else if (!strcmp(name, F_RETV)) {
                     if (!tv) tv = ev; else ev = tv;   /* no return on that path: the flag says so */
                 } else {
-                    err_raise(ERR_NAME, span, "'%s' is assigned in only one branch of an if on a traced tensor and has "
-                              "no value before it: give it one before the if (the graph's cond needs a value from "
-                              "both branches)", name);
+                    set_undef(scope, name);   /* a temporary of one branch: an error only if read after */
+                    continue;
                 }
+            }
+            if ((tv->kind == V_NONE && tv->undef) || (ev->kind == V_NONE && ev->undef)) {
+                set_undef(scope, name);
+                continue;
             }
             if ((tv->kind == V_TENSOR && tv->u.t.ad) || (ev->kind == V_TENSOR && ev->u.t.ad))
                 err_raise(ERR_TYPE, span, "grad inside a traced function cannot go through an if on a traced tensor "
@@ -1093,6 +1161,35 @@ static bool has_jump(const node_t *n)
     }
 }
 
+/* The hidden variables of an enclosing construct, set aside while a loop
+ * runs: each loop has its own break, continue and counter; a traced loop
+ * also sets aside a return pending from the code before it (the loop runs
+ * in that code's guarded region). */
+enum { H_BRK = 1, H_CONT = 2, H_I = 4, H_RET = 8 };
+typedef struct hidden { value_t *v[5]; unsigned which; } hidden_t;
+static const char *const HNAME[5] = { F_BRK, F_CONT, F_I, F_RET, F_RETV };
+static unsigned hbit(int k) { return k == 4 ? H_RET : 1u << k; }
+
+static void hide(value_t *scope, hidden_t *h, unsigned which)
+{
+    h->which = which;
+    for (int k = 0; k < 5; k++) {
+        h->v[k] = NULL;
+        if (!(which & hbit(k))) continue;
+        h->v[k] = val_ref(scope_get_local(scope, HNAME[k]));
+        if (h->v[k]) scope_del(scope, HNAME[k]);
+    }
+}
+
+static void unhide(value_t *scope, hidden_t *h)
+{
+    for (int k = 0; k < 5; k++) {
+        if (!(h->which & hbit(k))) continue;
+        scope_del(scope, HNAME[k]);
+        if (h->v[k]) { scope_set(scope, HNAME[k], h->v[k]); val_unref(h->v[k]); }
+    }
+}
+
 enum { LOOP_WHILE, LOOP_TENSOR, LOOP_RANGE };
 typedef struct loopspec {
     const node_t *n;           /* the while or for statement */
@@ -1102,7 +1199,6 @@ typedef struct loopspec {
     int64_t count;             /* LOOP_TENSOR: the number of rows */
 } loopspec_t;
 
-#define F_I "%i"
 
 /* The loop's condition now, as int64 0/1. */
 static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, bool brk)
@@ -1138,12 +1234,16 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
 /* A loop that the graph runs (tf.while_loop): the body and the condition
  * are traced once, with the variables the body assigns as loop variables
  * (they need a value before the loop and keep their dtype and shape). */
-static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope)
+static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool own_brk)
 {
     const node_t *n = L->n;
+    /* the enclosing code's hidden variables wait outside (own_brk: a host
+     * while whose break became traced hands its flag to this loop) */
+    hidden_t hid;
+    hide(scope, &hid, (own_brk ? 0 : H_BRK) | H_CONT | H_I | H_RET);
     const char *names[256];
     int nv = 0;
-    bool brk = has_jump(n->b) || scope_get_local(scope, F_BRK);
+    bool brk = has_jump(n->b) || own_brk;
     if (L->kind != LOOP_WHILE) names[nv++] = F_I;
     if (brk) names[nv++] = F_BRK;
     assigned_names(n->b, names, &nv, 256);
@@ -1161,13 +1261,17 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope)
     if (L->kind == LOOP_TENSOR) set_flag(scope, F_I, 0);
     if (brk && !is_traced(scope_get_local(scope, F_BRK))) set_flag(scope, F_BRK, 0);
     int nvars = 0;
+    const char *local[256];
+    int nlocal = 0;
     for (int i = 0; i < nv; i++) {
-        if (var && !carry_var && !strcmp(names[i], var)) continue;
+        if (var && !carry_var && !strcmp(names[i], var)) { local[nlocal++] = names[i]; continue; }
         value_t *v = scope_get(scope, names[i]);
-        if (!v)
-            err_raise(ERR_NAME, n->span, "'%s' is first assigned inside a loop that becomes a graph while loop (its "
-                      "condition or what it runs over is a traced tensor): give it a value before the loop (its value "
-                      "after the loop comes from the last iteration; tf.while_loop needs it too)", names[i]);
+        if (!v || (v->kind == V_NONE && v->undef)) {
+            /* first assigned inside: a temporary of the body, with no value
+             * after the loop (AutoGraph's rule) */
+            local[nlocal++] = names[i];
+            continue;
+        }
         if (v->kind != V_TENSOR)
             err_raise(ERR_TYPE, n->span, "'%s' is a %s; the variables of a loop on a traced tensor must be numbers or "
                       "tensors", names[i], val_kind_name(v));
@@ -1255,8 +1359,9 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope)
         break;
     }
     vsnap_free(&before);
-    scope_del(scope, F_I);
-    scope_del(scope, F_CONT);
+    for (int i = 0; i < nlocal; i++) set_undef(scope, local[i]);
+    if (!own_brk) scope_del(scope, F_BRK);
+    unhide(scope, &hid);
     return ST_NORMAL;
 }
 
@@ -1269,21 +1374,11 @@ static int host_iteration(session_t *s, const node_t *body, value_t *scope, valu
     return tr ? guarded(s, scope, ret, run_stmt, body, body->span) : eval_stmt(s, body, scope, ret);
 }
 
-/* A host loop's flags are its own: an enclosing loop's come back after it. */
-typedef struct flags_saved { value_t *brk, *cont; } flags_saved_t;
-static void flags_push(value_t *scope, flags_saved_t *f)
+/* A host loop's status after its flags come back: a return pending inside
+ * it is pending after it. */
+static int host_loop_end(value_t *scope, hidden_t *h, int st)
 {
-    f->brk = scope_get_local(scope, F_BRK);
-    f->cont = scope_get_local(scope, F_CONT);
-    if (f->brk) { val_ref(f->brk); scope_del(scope, F_BRK); }
-    if (f->cont) { val_ref(f->cont); scope_del(scope, F_CONT); }
-}
-static int flags_pop(value_t *scope, flags_saved_t *f, int st)
-{
-    scope_del(scope, F_BRK);
-    scope_del(scope, F_CONT);
-    if (f->brk) { scope_set(scope, F_BRK, f->brk); val_unref(f->brk); }
-    if (f->cont) { scope_set(scope, F_CONT, f->cont); val_unref(f->cont); }
+    unhide(scope, h);
     if (st == ST_NORMAL && is_traced(scope_get_local(scope, F_RET))) return ST_PENDING;
     return st;
 }
@@ -1310,7 +1405,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
                 if (i != (a->nargs >= 2 ? 1 : 0)) graph_need_concrete(args[i], a->args[i]->span, "a range start or step");
             if (op_to_double(L.step, a->span, "a range step") == 0)
                 err_raise(ERR_VALUE, a->args[2]->span, "range() step must not be zero");
-            int st = traced_loop(s, &L, scope);
+            int st = traced_loop(s, &L, scope, false);
             if (a->nargs < 2) val_unref(L.start);
             if (a->nargs < 3) val_unref(L.step);
             for (int i = 0; i < a->nargs; i++) val_unref(args[i]);
@@ -1327,13 +1422,13 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
     if (is_traced(it)) {
         /* for r in x, x traced: a graph loop over x's rows (AutoGraph) */
         loopspec_t L = { n, LOOP_TENSOR, it, NULL, NULL, len };
-        int st = traced_loop(s, &L, scope);
+        int st = traced_loop(s, &L, scope, false);
         val_unref(it);
         return st;
     }
-    flags_saved_t fs;
+    hidden_t fs;
     bool tracing = graph_tracing();
-    if (tracing) flags_push(scope, &fs);
+    if (tracing) hide(scope, &fs, H_BRK | H_CONT);
     int res = ST_NORMAL;
     for (int64_t i = 0; i < len; i++) {
         err_check_interrupt();
@@ -1349,14 +1444,14 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
         if (st == ST_BREAK) break;
     }
     val_unref(it);
-    return tracing ? flags_pop(scope, &fs, res) : res;
+    return tracing ? host_loop_end(scope, &fs, res) : res;
 }
 
 static int eval_while(session_t *s, const node_t *n, value_t *scope, value_t **ret)
 {
-    flags_saved_t fs;
+    hidden_t fs;
     bool tracing = graph_tracing();
-    if (tracing) flags_push(scope, &fs);
+    if (tracing) hide(scope, &fs, H_BRK | H_CONT);
     int res = ST_NORMAL;
     for (;;) {
         err_check_interrupt();
@@ -1366,11 +1461,8 @@ static int eval_while(session_t *s, const node_t *n, value_t *scope, value_t **r
             /* the condition (or a break under a traced if) is a traced
              * tensor: the rest of the loop is a graph while loop */
             val_unref(c);
-            if (is_traced(scope_get_local(scope, F_RET)))
-                err_raise(ERR_TYPE, n->span, "return under an if on a traced tensor inside a while loop cannot be "
-                          "traced: break out of the loop and return after it");
             loopspec_t L = { n, LOOP_WHILE, NULL, NULL, NULL, 0 };
-            traced_loop(s, &L, scope);
+            traced_loop(s, &L, scope, pend);
             break;
         }
         bool t = truthy(c, n->a->span);
@@ -1380,7 +1472,7 @@ static int eval_while(session_t *s, const node_t *n, value_t *scope, value_t **r
         if (st == ST_RETURN) { res = ST_RETURN; break; }
         if (st == ST_BREAK) break;
     }
-    return tracing ? flags_pop(scope, &fs, res) : res;
+    return tracing ? host_loop_end(scope, &fs, res) : res;
 }
 
 int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)

@@ -31,6 +31,8 @@ typedef struct scope_entry { char *name; value_t *val; } scope_entry_t;
 struct value {
     uint8_t kind;
     uint8_t mark;
+    uint8_t undef;              /* V_NONE standing for a name a traced if or loop left without a value
+                                   (AutoGraph's undefined): reading it is an error (eval.c) */
     int refs;
     value_t *gnext, *gprev;     /* the registry */
     union {

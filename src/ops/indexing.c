@@ -17,6 +17,7 @@ void sel_at(sel_t *sel, int ndim, const int64_t *shape, int axis, int64_t k)
         sel->step[d] = 1;
         sel->count[d] = pick ? 1 : shape[d];
         sel->keep[d] = !pick;
+        sel->raw[d] = 0;
     }
 }
 
@@ -29,7 +30,7 @@ value_t *sel_to_tensor(const sel_t *sel)
         p[4 * d] = sel->start[d];
         p[4 * d + 1] = sel->step[d];
         p[4 * d + 2] = sel->count[d];
-        p[4 * d + 3] = sel->keep[d];
+        p[4 * d + 3] = sel->raw[d] ? sel->raw[d] : sel->keep[d];
     }
     return t;
 }
@@ -43,6 +44,35 @@ void sel_from_tensor(const value_t *t, sel_t *sel)
         sel->step[d] = p[4 * d + 1];
         sel->count[d] = p[4 * d + 2];
         sel->keep[d] = p[4 * d + 3] != 0;
+        sel->raw[d] = p[4 * d + 3] == SEL_SLICE || p[4 * d + 3] == SEL_INDEX ? (uint8_t)p[4 * d + 3] : 0;
+    }
+}
+
+void sel_resolve(sel_t *sel, const int64_t *shape)
+{
+    for (int d = 0; d < sel->nd; d++) {
+        int64_t len = shape[d];
+        if (sel->raw[d] == SEL_INDEX) {
+            int64_t i = sel->start[d];
+            sel->start[d] = i < 0 ? i + len : i;   /* out of bounds: check_sel says so */
+            sel->step[d] = 1;
+            sel->count[d] = 1;
+            sel->keep[d] = false;
+        } else if (sel->raw[d] == SEL_SLICE) {
+            /* CPython's PySlice_AdjustIndices: clamp, then count */
+            int64_t step = sel->step[d], lo = sel->start[d], hi = sel->count[d];
+            if (lo == SEL_OMITTED) lo = step < 0 ? len - 1 : 0;
+            else if (lo < 0) { lo += len; if (lo < 0) lo = step < 0 ? -1 : 0; }
+            else if (lo >= len) lo = step < 0 ? len - 1 : len;
+            if (hi == SEL_OMITTED) hi = step < 0 ? -1 : len;
+            else if (hi < 0) { hi += len; if (hi < 0) hi = step < 0 ? -1 : 0; }
+            else if (hi >= len) hi = step < 0 ? len - 1 : len;
+            if (step > 0) sel->count[d] = hi > lo ? (hi - lo - 1) / step + 1 : 0;
+            else sel->count[d] = lo > hi ? (lo - hi - 1) / (-step) + 1 : 0;
+            sel->start[d] = lo;
+            sel->keep[d] = true;
+        }
+        sel->raw[d] = 0;
     }
 }
 
@@ -62,11 +92,17 @@ static void check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
         t->u.t.shape[0] != x->u.t.ndim)
         err_raise(ERR_TYPE, c->arg_spans[i], "%s: the selection must be an int64 tensor of shape (ndim, 4)", c->op->name);
     sel_from_tensor(t, sel);
+    for (int d = 0; d < sel->nd; d++)
+        if (sel->raw[d] == SEL_INDEX && (sel->start[d] < -x->u.t.shape[d] || sel->start[d] >= x->u.t.shape[d]))
+            err_raise(ERR_INDEX, c->arg_spans[i], "index %lld is out of bounds for axis %d with size %lld",
+                      (long long)sel->start[d], d, (long long)x->u.t.shape[d]);
+    sel_resolve(sel, x->u.t.shape);
     for (int d = 0; d < sel->nd; d++) {
         int64_t last = sel->start[d] + (sel->count[d] - 1) * sel->step[d];
         if (sel->count[d] < 0 || (sel->count[d] > 0 && (sel->start[d] < 0 || sel->start[d] >= x->u.t.shape[d] ||
                                                            last < 0 || last >= x->u.t.shape[d])))
-            err_raise(ERR_INDEX, c->arg_spans[i], "%s: selection out of range on axis %d", c->op->name, d);
+            err_raise(ERR_INDEX, c->arg_spans[i], "index out of bounds on axis %d, which has size %lld", d,
+                      (long long)x->u.t.shape[d]);
     }
 }
 
@@ -184,7 +220,11 @@ static value_t *take_impl(call_t *c)
                       axis, (long long)len);
         if (i < 0) i += len;
     } else if (len == 0) {
-        err_raise(ERR_INDEX, c->arg_spans[1], "take: axis %d has size 0, so no index is in bounds", axis);
+        /* traced: the result's dtype and shape (a loop over no rows never runs it) */
+        int64_t shape[NN_MAX_DIMS];
+        int k = 0;
+        for (int d = 0; d < x->u.t.ndim; d++) if (d != axis) shape[k++] = x->u.t.shape[d];
+        return tensor_new((dtype_t)x->u.t.dtype, k, shape);
     }
     sel_t sel;
     sel_at(&sel, x->u.t.ndim, x->u.t.shape, axis, i);

@@ -15,7 +15,17 @@ typedef struct sel {
     int nd;
     int64_t start[NN_MAX_DIMS], step[NN_MAX_DIMS], count[NN_MAX_DIMS];
     bool keep[NN_MAX_DIMS];
+    /* SEL_SLICE / SEL_INDEX: the axis is written as Python wrote it and
+     * resolved against its length when the op runs (sel_resolve): an axis
+     * whose size a traced function's signature leaves open.  A slice keeps
+     * start and stop (SEL_OMITTED when left out) in start and count; an
+     * index may be negative. */
+    uint8_t raw[NN_MAX_DIMS];
 } sel_t;
+enum { SEL_SLICE = 2, SEL_INDEX = 3 };
+#define SEL_OMITTED INT64_MIN
+/* Resolve the raw axes against a tensor's shape (CPython's slice rules). */
+void sel_resolve(sel_t *sel, const int64_t *shape);
 
 value_t *sel_to_tensor(const sel_t *sel);                 /* new reference */
 /* The selection of element k along one axis of a tensor of the given

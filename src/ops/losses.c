@@ -21,6 +21,7 @@
  * (Keras: losses in float32).
  */
 #include "ops/ops.h"
+#include "graph/graph.h"
 #include "autodiff/ad.h"
 #include "lang/error.h"
 #include <string.h>
@@ -64,6 +65,7 @@ static bool from_logits(call_t *c)
 {
     span_t sp;
     value_t *v = op_kw(c, "from_logits", &sp);
+    if (v) graph_need_concrete(v, sp, "from_logits (it decides how the loss is computed)");
     return v && op_to_double(v, sp, "from_logits") != 0;
 }
 
@@ -189,6 +191,7 @@ static value_t *one_hot(call_t *c, value_t *lab, span_t lsp, int64_t classes, dt
     for (int d = 0; d < lab->u.t.ndim; d++) shape[d] = lab->u.t.shape[d];
     shape[lab->u.t.ndim] = classes;
     value_t *o = tensor_new(dt, lab->u.t.ndim + 1, shape);
+    graph_need_concrete(lab, lsp, "a label (the loss picks a class on the host)");
     for (int64_t i = 0; i < lab->u.t.size; i++) {
         double k = tensor_get_f64(lab, i);
         if (k != floor(k) || k < 0 || k >= (double)classes)
@@ -246,7 +249,7 @@ static value_t *nll_impl(call_t *c)
 
 const op_def_t op_family_losses[] = {
     {"mse", OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE,
+     .flags = OPF_COMPOSITE | OPF_HOST_READS,
      .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = "mean squared error (regression)",
      .formula = "per sample mean((y_pred - y_true)^2) over the last axis, then the mean over the batch (Keras's "
                 "sum_over_batch_size); reduction=\"sum\" adds the per-sample losses, \"none\" returns them. "
@@ -259,7 +262,7 @@ const op_def_t op_family_losses[] = {
                 "mse([[0, 1], [1, 1]], [[0, 0], [1, 1]], reduction=\"none\")\n"
                 "#> [0.5, 0] (fp32)"},
     {"mae", OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE,
+     .flags = OPF_COMPOSITE | OPF_HOST_READS,
      .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = "mean absolute error (robust regression)",
      .formula = "per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
                 "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)",
@@ -267,7 +270,7 @@ const op_def_t op_family_losses[] = {
      .example = "mae([1, 2, 3], [1, 2, 5])\n"
                 "#> 0.666666687 (fp32)"},
     {"binary_crossentropy", OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
-     .flags = OPF_COMPOSITE,
+     .flags = OPF_COMPOSITE | OPF_HOST_READS,
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of 0/1 targets (binary and multi-label outputs)",
      .formula = "from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
@@ -288,7 +291,7 @@ const op_def_t op_family_losses[] = {
                 "binary_crossentropy([0], sigmoid(fp32([40])))\n"
                 "#> 15.9423847 (fp32)"},
     {"categorical_crossentropy", OPK_FUNC, .impl = cce_impl, .min_args = 2, .max_args = 2,
-     .flags = OPF_COMPOSITE,
+     .flags = OPF_COMPOSITE | OPF_HOST_READS,
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)",
@@ -304,7 +307,7 @@ const op_def_t op_family_losses[] = {
                 "categorical_crossentropy([[0, 1, 0]], [[1, 3, 0]], from_logits=1)\n"
                 "#> 0.169846013 (fp32)"},
     {"sparse_categorical_crossentropy", OPK_FUNC, .impl = scce_impl, .min_args = 2, .max_args = 2,
-     .flags = OPF_COMPOSITE,
+     .flags = OPF_COMPOSITE | OPF_HOST_READS,
      .kwargs = "from_logits reduction",
      .signature = "sparse_categorical_crossentropy(labels, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "categorical cross-entropy with integer class labels",
@@ -319,7 +322,7 @@ const op_def_t op_family_losses[] = {
                 "sparse_categorical_crossentropy([2], [[1, 2, 3]], from_logits=1)\n"
                 "#> 0.407605976 (fp32)"},
     {"nll", OPK_FUNC, .impl = nll_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE,
+     .flags = OPF_COMPOSITE | OPF_HOST_READS,
      .signature = "nll(log_probs, labels, reduction=\"mean\")",
      .summary = "negative log-likelihood of class labels given log-probabilities (PyTorch's NLLLoss)",
      .formula = "-mean over the batch of log_probs[n, labels[n]] (PyTorch argument order: input first). With "

@@ -102,7 +102,7 @@ value_t *op_call(call_t *c)
     }
     /* a traced value kept past its trace has no value (a placeholder) */
     for (int i = 0; i < c->nargs; i++)
-        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !graph_is_traced(c->args[i]))
+        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !graph_is_live(c->args[i]))
             err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[i] : c->span, "%s: argument %d is a traced value kept "
                       "from a finished trace (stored outside the traced function while it was traced); it has no "
                       "value: return it from the traced function instead", op->name, i + 1);
@@ -111,9 +111,27 @@ value_t *op_call(call_t *c)
                   "tracing again: variables may be created on the first trace only (tf.function raises ValueError "
                   "here); create the layer outside the function and pass it in", op->name);
     value_t *r = NULL;
-    if ((op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) && graph_tracing()) {
-        r = graph_trace_effect(c);
-        if (r) return r;
+    if (graph_tracing() && (op->flags & (OPF_IMPURE | OPF_TRACE_TIME | OPF_VARIABLES | OPF_HOST_READS))) {
+        if (op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) {
+            r = graph_trace_effect(c);
+            if (r) return r;
+        }
+        bool traced_in = false;
+        for (int i = 0; i < c->nargs && !traced_in; i++) traced_in = graph_is_traced(c->args[i]) || graph_is_variable(c->args[i]);
+        for (int i = 0; i < c->nkw && !traced_in; i++) traced_in = graph_is_traced(c->kw[i]);
+        /* a layer's weights are made once, outside the trace (tf.function's
+         * variable creation); a composite that reads values on the host runs
+         * outside it on the traced values and becomes one node (with a tape
+         * inside the trace it is decomposed, and its host reads must be
+         * concrete) */
+        if ((op->flags & OPF_VARIABLES) || ((op->flags & OPF_HOST_READS) && traced_in && !ad_active())) {
+            graph_pause();
+            r = op->impl(c);
+            graph_resume();
+            if (op->flags & OPF_VARIABLES) graph_note_record(r);
+            else graph_record_opaque(c, r);
+            return r;
+        }
     }
     switch (op->kind) {
     case OPK_UNARY: r = op_unary(op, c->args[0], c->arg_spans[0], c->s); break;
@@ -123,7 +141,6 @@ value_t *op_call(call_t *c)
     /* While grad runs, every op on watched values joins the tape; a
      * result that depends on shapes only (len, shape) is a constant. */
     if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);
-    if ((op->flags & OPF_VARIABLES) && r && graph_tracing()) graph_note_record(r);
     /* While a function is traced, the op becomes a graph node. */
     if (graph_tracing()) graph_record(c, r);
     return r;

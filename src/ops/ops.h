@@ -106,7 +106,9 @@ enum {
     OPF_RANDOM        = 1024,/* draws from the session's random generator (with OPF_IMPURE): a trace
                                 draws nothing; each run of the graph draws */
     OPF_VARIABLES     = 2048,/* creates variables (a layer's weights): allowed in a traced function's
-                                first trace only, as tf.function allows */
+                                first trace only, as tf.function allows; runs outside the trace */
+    OPF_HOST_READS    = 4096,/* with OPF_COMPOSITE: reads its inputs' values on the host (labels, modes),
+                                so a trace records it as one node and the reads happen at every call */
 };
 
 /* Stated ulp bounds (op_def_t.ulp), with their sources:
