@@ -1100,7 +1100,9 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
         graph_args_release(&ga);
         return r;
     }
+    eval_frame_push(tfn->u.fn.name ? tfn->u.fn.name : "function", span);
     value_t *r = graph_exec(g, nargs, args, s);
+    eval_frame_pop();
     /* Affine collapse changes rounding: measure by how much, on the first
      * call, so that the graph view can say it (the other passes are exact) */
     if (c->measure) {
@@ -1308,7 +1310,7 @@ const op_def_t op_family_graph[] = {
      .signature = "TensorSpec(shape, dtype=\"fp32\")",
      .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",
      .formula = "shape: a list of sizes with -1 (TensorFlow's None) for any size, [] for a scalar, or -1 alone for "
-                "any shape; dtype: fp16, bf16, fp32, fp64 or int64, fp32 when not given (as tf.TensorSpec's float32). "
+                "any shape; dtype: fp16, bf16, fp32, fp64, int64 or the fp8 formats e4m3 and e5m2, fp32 when not given (as tf.TensorSpec's float32). "
                 "trace(f, input_signature=[TensorSpec(...), ...]) accepts a call whose argument has that dtype and a "
                 "shape that fits; another dtype or shape is an error, not a retrace. A bare shape in input_signature "
                 "pins the dtype of the first call instead",

@@ -409,6 +409,9 @@ static void call_push(session_t *s, const char *name, span_t span, const source_
 }
 static void call_pop(void) { ncalls--; }
 
+void eval_frame_push(const char *name, span_t span) { call_push(NULL, name, span, err_source()); }
+void eval_frame_pop(void) { call_pop(); }
+
 static void trace_hook(char *buf, size_t cap)
 {
     size_t k = 0;

@@ -20,6 +20,10 @@ struct session {
 value_t *eval_expr(session_t *s, const node_t *n, value_t *scope);
 /* Run statement; returns the control outcome (see eval.c). */
 int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret);
+/* A frame for the error trace ("in f, called at ...") around code that runs
+ * a function without the evaluator (a traced function's graph). */
+void eval_frame_push(const char *name, span_t span);
+void eval_frame_pop(void);
 /* Call any function value with positional arguments (borrowed). */
 value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, span_t span);
 value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
