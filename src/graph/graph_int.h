@@ -75,6 +75,7 @@ int graph_fast_key(traced_t *t, session_t *s, int nargs, value_t **args, uint64_
 
 /* exec.c */
 value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s);
+void graph_plan_free(struct gplan *p);
 /* passes.c */
 void graph_optimize(graph_t *g, session_t *s);
 value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
