@@ -161,7 +161,8 @@ int main(void)
      * by op); with the vector kernels and without (NNPAD_KERNELS=plain:
      * the chain is unsupported and the graph runs its other ways). */
     static const long sizes[] = { 1, 7, 64, 65, 1000, 4097, 70001, 262149, 300000 };
-    static const char *const big[] = { "x * 2 + 1 - x / 3", "relu(x * 3 - 1) / (x + 2)", "relu(x) * x - 0.5" };
+    static const char *const big[] = { "x * 2 + 1 - x / 3", "relu(x * 3 - 1) / (x + 2)", "relu(x) * x - 0.5",
+                                       "relu(x * 2 - 1)", "(1 - x) * 2 / (x * x + 1)" };
     static const char *const bdt[] = { "fp32", "fp16", "fp64" };
     for (int level = 1; level >= 0; level--) {
         int old = bk_cpu_set_level(level);

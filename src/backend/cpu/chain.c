@@ -1,26 +1,29 @@
 /* chain.c — fused elementwise chains on the CPU (backend.h chain): each op
- * of the chain runs on a block of the output held in the cache, with the
+ * of the chain runs on a stretch of the output held in the cache, with the
  * dtypes the graph pass worked out (those op_unary / op_binary would use),
  * every result rounded to its op's dtype, so the bits are eager's.  Ranges
- * of blocks run on the two threads; nothing but one block per op (per
- * thread) and the tiles of broadcast rows is allocated, and a large output
- * is streamed out of the cache.
+ * run on the two threads; nothing but a slot per op (per thread) and the
+ * tiles of broadcast rows is allocated, and a large output is streamed.
  *
- * Two ways through a block:
- *   - the register path: a chain of fp32 +, -, *, / only (the memory-bound
- *     case, x * 2 + 1 - x / 3) runs 64 elements at a time, each op one
- *     short AVX2 loop over a 256-byte slot that stays in L1, the last op
- *     streamed to the output.  The operations are the kernels' (kern_avx2.c
- *     bin32: vaddps/vmulps in the same operand order), so the same bits.
+ * Two ways through a stretch:
+ *   - the register path: a chain of fp32 +, -, *, / and relu (x * 2 + 1 -
+ *     x / 3, relu(x @ W + b)) runs SUB elements at a time, each op one
+ *     unrolled AVX2 loop specialised for where its operands are (a slot in
+ *     L1, memory, a scalar in a register), the last op writing (streaming,
+ *     past 2^18 elements) the output itself.  The operations are the
+ *     kernels' (kern_avx2.c bin32: vaddps/vmulps in the same operand
+ *     order; relu as kern_act.c rounds it), so the same bits.  On 10M fp32
+ *     it runs x * 2 + 1 - x / 3 in 2.7 ms where the block kernels take
+ *     7.5 ms and eager 9 ms (one thread, the project's 2-core machine).
  *   - otherwise each op is one call of the block kernels (kern_unary_blk /
- *     kern_binary_blk) on FUSE_BLOCK elements; an activation without an
- *     fp32 block kernel (relu) runs as kern_act.c does: widened to fp64,
- *     its fp64 kernel, rounded once.
+ *     kern_binary_blk) on blocks of FUSE_BLOCK elements; an activation
+ *     without an fp32 block kernel (relu) runs as kern_act.c does: widened
+ *     to fp64, its fp64 kernel, rounded once.
  * Blocks are small (512 elements): in a C model of x * 2 + 1 - x / 3 on
- * 10M fp32 (one thread, this project's 2-core Zen machine), blocks of 4096
- * ran two to five times slower than blocks of 64 to 512, as a long chain's
- * slots fall out of L1; the slots are spaced so that no two share their
- * address modulo 4 KiB (4K aliasing stalls loads behind unrelated stores). */
+ * 10M fp32, blocks of 4096 ran two to five times slower than blocks of 64
+ * to 512, as a long chain's slots fall out of L1; the slots are spaced so
+ * that no two share their address modulo 4 KiB (4K aliasing stalls loads
+ * behind unrelated stores). */
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
 #include "ops/ops.h"
@@ -30,7 +33,7 @@
 #include <immintrin.h>
 
 #define FUSE_BLOCK 512    /* elements per block */
-#define SUB 64            /* elements per step of the register path */
+#define SUB 256            /* elements per step of the register path */
 #define TILE_MAX 4096     /* the longest broadcast row (elements) a chain takes */
 #define SLOT_PAD 192      /* bytes between block slots: consecutive slots differ modulo 4 KiB */
 
@@ -119,66 +122,100 @@ static bool fast_ok(const bk_chain_t *ch)
     return true;
 }
 
-/* One step of 8 lanes: mask holds the lanes that exist (the chain's last
- * partial step); outside operands are read through it, so nothing past the
- * end of a tensor is touched. */
-#define FX_LOOP(EXPR)                                                                        \
-    if (!fa && !fb)                                                                          \
-        for (int v = 0; v < SUB; v += 8) {                                                   \
-            __m256 a = _mm256_loadu_ps(A + v), b = _mm256_loadu_ps(B + v);                   \
-            (void)b;                                                                         \
-            _mm256_store_ps(d + v, EXPR);                                                    \
-        }                                                                                    \
-    else                                                                                     \
-        for (int v = 0; v < SUB; v += 8) {                                                   \
-            __m256 a = fa ? _mm256_maskload_ps(A + v, mk[v / 8]) : _mm256_loadu_ps(A + v);  \
-            __m256 b = fb ? _mm256_maskload_ps(B + v, mk[v / 8]) : _mm256_loadu_ps(B + v);  \
-            (void)b;                                                                         \
-            _mm256_store_ps(d + v, EXPR);                                                    \
+/* One op over n elements (a multiple of 8), specialised by the caller's
+ * constants: kb the op (0: relu), sa/sb an operand held in a register (a
+ * scalar), sm where the result goes: 0 its slot, 1 the output, 2 the
+ * output, streamed (aligned). */
+__attribute__((target("avx2"), always_inline)) static inline void fx_op(int kb, const float *A, __m256 va, int sa,
+                                                                        const float *B, __m256 vb, int sb, float *d,
+                                                                        int sm, int n)
+{
+#pragma GCC unroll 4
+    for (int v = 0; v < n; v += 8) {
+        __m256 a = sa ? va : _mm256_loadu_ps(A + v), b = sb ? vb : _mm256_loadu_ps(B + v), r;
+        switch (kb) {
+        case KB_ADD: r = fx_add(a, b); break;
+        case KB_SUB: r = _mm256_sub_ps(a, b); break;
+        case KB_MUL: r = fx_mul(a, b); break;
+        case KB_DIV: r = _mm256_div_ps(a, b); break;
+        default: r = fx_relu(a); break;
         }
+        if (sm == 2) _mm256_stream_ps(d + v, r);
+        else if (sm) _mm256_storeu_ps(d + v, r);
+        else _mm256_store_ps(d + v, r);
+    }
+}
+
+#define FX_OPS(K, SM)                                                                                  \
+    if (sa) fx_op(K, A, va, 1, B, vb, 0, d, SM, lanes);                                                \
+    else if (sb) fx_op(K, A, va, 0, B, vb, 1, d, SM, lanes);                                           \
+    else fx_op(K, A, va, 0, B, vb, 0, d, SM, lanes);
+#define FX_CASE(K)                                                                                     \
+    case K:                                                                                            \
+        if (sm == 2) { FX_OPS(K, 2) } else if (sm) { FX_OPS(K, 1) } else { FX_OPS(K, 0) }            \
+        break;
 
 /* Elements [o, o + cnt) (cnt <= SUB) of the chain: slot k of R holds op k's
- * result; the last op's is stored (or streamed) to the output.  Every
- * outside operand is a pointer: a full tensor at o, a row's or a scalar's
- * tile at o % period (a tile holds at least SUB elements from there). */
-__attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t o, int cnt, float (*R)[SUB])
+ * result, the last op writes the output.  An outside operand is a full
+ * tensor at o, a scalar in a register, or a row's tile at ph = o % period
+ * (a tile holds at least SUB elements from there; the caller steps ph
+ * without a division: a 64-bit idiv per operand per step cost more than
+ * the arithmetic).  A step that ends inside a vector (the last, when n is
+ * not a multiple of 8) reads full operands through a mask, so nothing past
+ * the end of a tensor is read, and stores through it. */
+__attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t o, int cnt, float (*R)[SUB],
+                                                     const int64_t (*ph)[2])
 {
     const bk_chain_t *ch = c->ch;
+    bool part = cnt % 8 != 0;     /* a step that ends inside a vector: its full operands read through a mask */
+    int lanes = (cnt + 7) & ~7;   /* the elements of the vectors that hold the step's elements */
     __m256i mk[SUB / 8];
-    for (int v = 0; v < SUB; v += 8) {
-        __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        mk[v / 8] = _mm256_cmpgt_epi32(_mm256_set1_epi32(cnt - v), lane);
-    }
+    if (part)
+        for (int v = 0; v < lanes; v += 8)
+            mk[v / 8] = _mm256_cmpgt_epi32(_mm256_set1_epi32(cnt - v), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     for (int k = 0; k < ch->len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
         const bk_chain_arg_t *x = &f->a[0], *y = &f->a[1];
-        /* in the last partial step, full outside operands are read through
-         * the mask; slots and tiles are long enough to read whole */
-        bool part = cnt < SUB;
-        bool fa = part && x->q < 0 && !c->per[k][0], fb = part && f->bin && y->q < 0 && !c->per[k][1];
-        const float *A = x->q >= 0 ? R[x->q] : (const float *)c->ap[k][0] + (c->per[k][0] ? o % c->per[k][0] : o);
+        const float *A = x->q >= 0 ? R[x->q] : (const float *)c->ap[k][0] + (c->per[k][0] ? ph[k][0] : o);
         const float *B = !f->bin ? A
-                       : y->q >= 0 ? R[y->q] : (const float *)c->ap[k][1] + (c->per[k][1] ? o % c->per[k][1] : o);
+                       : y->q >= 0 ? R[y->q] : (const float *)c->ap[k][1] + (c->per[k][1] ? ph[k][1] : o);
+        int kb = f->bin ? f->op->kern : 0;
         float *d = R[k];
-        if (!f->bin) {
-            FX_LOOP(fx_relu(a))
+        if (part) {
+            bool fa = x->q < 0 && !c->per[k][0], fb = f->bin && y->q < 0 && !c->per[k][1];
+            bool sa = x->q < 0 && c->per[k][0] == 1, sb = f->bin && y->q < 0 && c->per[k][1] == 1;
+            for (int v = 0; v < lanes; v += 8) {
+                __m256 a = sa ? _mm256_broadcast_ss(A) : fa ? _mm256_maskload_ps(A + v, mk[v / 8]) : _mm256_loadu_ps(A + v);
+                __m256 b = sb ? _mm256_broadcast_ss(B) : fb ? _mm256_maskload_ps(B + v, mk[v / 8]) : _mm256_loadu_ps(B + v), r;
+                switch (kb) {
+                case KB_ADD: r = fx_add(a, b); break;
+                case KB_SUB: r = _mm256_sub_ps(a, b); break;
+                case KB_MUL: r = fx_mul(a, b); break;
+                case KB_DIV: r = _mm256_div_ps(a, b); break;
+                default: r = fx_relu(a); break;
+                }
+                _mm256_store_ps(d + v, r);
+            }
             continue;
         }
-        switch (f->op->kern) {
-        case KB_ADD: FX_LOOP(fx_add(a, b)) break;
-        case KB_SUB: FX_LOOP(_mm256_sub_ps(a, b)) break;
-        case KB_MUL: FX_LOOP(fx_mul(a, b)) break;
-        default: FX_LOOP(_mm256_div_ps(a, b)) break;
+        /* the last op writes the output: streamed when large and aligned */
+        int sm = 0;
+        if (k == ch->len - 1) {
+            d = (float *)c->out + o;
+            sm = c->nt && ((uintptr_t)d & 31) == 0 ? 2 : 1;
+        }
+        int sa = x->q < 0 && c->per[k][0] == 1, sb = f->bin && y->q < 0 && c->per[k][1] == 1;
+        __m256 va = _mm256_broadcast_ss(A), vb = _mm256_broadcast_ss(B);
+        switch (kb) {
+        FX_CASE(KB_ADD) FX_CASE(KB_SUB) FX_CASE(KB_MUL) FX_CASE(KB_DIV)
+        default: if (sm == 2) { FX_OPS(0, 2) } else if (sm) { FX_OPS(0, 1) } else { FX_OPS(0, 0) } break;
         }
     }
-    const float *r = R[ch->len - 1];
-    float *dst = (float *)c->out + o;
-    if (cnt == SUB && c->nt && ((uintptr_t)dst & 31) == 0)
-        for (int v = 0; v < SUB; v += 8) _mm256_stream_ps(dst + v, _mm256_load_ps(r + v));
-    else if (cnt == SUB)
-        for (int v = 0; v < SUB; v += 8) _mm256_storeu_ps(dst + v, _mm256_load_ps(r + v));
-    else
+    if (part) {
+        const float *r = R[ch->len - 1];
+        float *dst = (float *)c->out + o;
         for (int v = 0; v < cnt; v += 8) _mm256_maskstore_ps(dst + v, mk[v / 8], _mm256_load_ps(r + v));
+    }
 }
 
 /* ---- blocks ---- */
@@ -195,7 +232,7 @@ static void generic_blk(const fx_ctx_t *c, char *scr, int64_t o, int64_t m)
         int st[2];
         for (int j = 0; j < (f->bin ? 2 : 1); j++) {
             const bk_chain_arg_t *a = &f->a[j];
-            st[j] = a->q >= 0 || a->stride != 0;
+            st[j] = a->q >= 0 || (a->stride != 0 && c->per[k][j] != 1);   /* a row of one is a scalar */
             src[j] = a->q >= 0 ? scr + (size_t)a->q * c->bstride
                    : c->per[k][j] ? c->ap[k][j] + (size_t)(o % c->per[k][j]) * c->aes[k][j]
                    : a->stride ? c->ap[k][j] + (size_t)o * c->aes[k][j] : c->ap[k][j];
@@ -216,12 +253,26 @@ static void fx_range(void *c_, int64_t lo, int64_t hi)
     int slot = atomic_exchange(&c->busy[0], 1) == 0 ? 0 : 1;
     if (slot) atomic_store(&c->busy[1], 1);
     char *scr = c->scratch + (size_t)slot * c->slot_bytes;
-    float R[BK_CHAIN_MAX][SUB] __attribute__((aligned(32)));
-    for (int64_t o = lo; o < hi; o += c->blk) {
-        int64_t m = hi - o < c->blk ? hi - o : c->blk, done = 0;
-        if (c->fast)
-            for (; done < m; done += SUB) fast_sub(c, o + done, m - done < SUB ? (int)(m - done) : SUB, R);
-        if (done < m) generic_blk(c, scr, o + done, m - done);
+    if (c->fast) {
+        /* the slots: SUB floats per op, on this thread's stack */
+        float (*R)[SUB] = (float (*)[SUB])(((uintptr_t)__builtin_alloca((size_t)c->ch->len * SUB * 4 + 32) + 31) &
+                                           ~(uintptr_t)31);
+        /* the tiles' offsets o % period, stepped by SUB % period */
+        int64_t ph[BK_CHAIN_MAX][2], st[BK_CHAIN_MAX][2];
+        for (int k = 0; k < c->ch->len; k++)
+            for (int j = 0; j < 2; j++) {
+                int64_t p = c->per[k][j];
+                ph[k][j] = p > 1 ? lo % p : 0;
+                st[k][j] = p > 1 ? SUB % p : 0;
+            }
+        for (int64_t o = lo; o < hi; o += SUB) {
+            fast_sub(c, o, hi - o < SUB ? (int)(hi - o) : SUB, R, (const int64_t (*)[2])ph);
+            for (int k = 0; k < c->ch->len; k++)
+                for (int j = 0; j < 2; j++)
+                    if (st[k][j] && (ph[k][j] += st[k][j]) >= c->per[k][j]) ph[k][j] -= c->per[k][j];
+        }
+    } else {
+        for (int64_t o = lo; o < hi; o += c->blk) generic_blk(c, scr, o, hi - o < c->blk ? hi - o : c->blk);
     }
     if (c->fast && c->nt) _mm_sfence();   /* streamed stores visible before the caller reads them */
     atomic_store(&c->busy[slot], 0);
@@ -238,11 +289,12 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
     c.blk = n < FUSE_BLOCK ? (n + 63) / 64 * 64 : FUSE_BLOCK;
     double cost = 0;
     size_t tiles = 0;   /* elements of the tiles, in fp64-sized units */
+    int64_t tlen = c.blk > SUB ? c.blk : SUB;   /* a tile holds period + tlen elements */
     for (int k = 0; k < len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
-        if (f->bin ? !kern_binary_ok(f->op, f->dto, f->a[0].dt, f->a[1].dt)
-                   : !(act_via64(f->op) || kern_unary_ok(f->op, f->dto)))
-            return BK_UNSUPPORTED;
+        if (!c.fast && (f->bin ? !kern_binary_ok(f->op, f->dto, f->a[0].dt, f->a[1].dt)
+                               : !(act_via64(f->op) || kern_unary_ok(f->op, f->dto))))
+            return BK_UNSUPPORTED;   /* (the register path's ops all have their kernels) */
         c.es[k] = (size_t)dtype_traits[f->dto].size;
         for (int j = 0; j < (f->bin ? 2 : 1); j++) {
             const bk_chain_arg_t *a = &f->a[j];
@@ -254,9 +306,9 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
                 if (a->period < 1 || a->period > TILE_MAX || n % a->period) return BK_UNSUPPORTED;
                 c.per[k][j] = a->period;
             } else if (a->stride == 0 && c.fast) {
-                c.per[k][j] = 1;   /* the register path reads a scalar from a tile too */
+                c.per[k][j] = 1;   /* the register path's mark of a scalar (no tile: a register) */
             }
-            if (c.per[k][j]) tiles += (size_t)(c.per[k][j] + c.blk + 8);
+            if (c.per[k][j] > 1) tiles += (size_t)(c.per[k][j] + tlen + 8);
         }
         cost += f->op->kind == OPK_BINARY ? 1.0 : 8.0;
     }
@@ -275,8 +327,8 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
     for (int k = 0; k < len; k++)
         for (int j = 0; j < (ch->op[k].bin ? 2 : 1); j++) {
             int64_t p = c.per[k][j];
-            if (!p) continue;
-            size_t es = c.aes[k][j], tn = (size_t)(p + c.blk), filled = (size_t)p;
+            if (p < 2) continue;
+            size_t es = c.aes[k][j], tn = (size_t)(p + tlen), filled = (size_t)p;
             memcpy(t, ch->op[k].a[j].p, filled * es);
             while (filled < tn) {   /* doubling: the filled part is a whole number of periods */
                 size_t m = tn - filled < filled ? tn - filled : filled;
