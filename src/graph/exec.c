@@ -175,6 +175,7 @@ enum { PH_VALUE, PH_ARENA, PH_FRESH };            /* where a direct step's resul
 
 typedef struct pnode {
     uint8_t step, home;
+    bool skip;                 /* a removed node */
     size_t off, bytes;
     int mm[3];                 /* PS_MATMUL: n, m, k */
     int what;                  /* PS_REDUCE: BK_R_SUM or BK_R_MEAN over (outer, n, inner) */
@@ -187,12 +188,19 @@ typedef struct pnode {
 
 struct gplan {
     bool ok;                   /* false: the graph runs the general way */
-    int busy;                  /* the running depth of the call using it (0: none) */
+    bool busy;                 /* a call is running it (a nested call runs the general way) */
     dtype_t prec;              /* the session precision it was made for */
     int nn;
     pnode_t *p;
     char *arena;
     size_t abytes;
+    /* one call's state: node i's value (borrowed, or owned when own[i]),
+     * or its data when a direct step put it in the arena; the constants'
+     * stay set between calls */
+    value_t **cv;
+    void **ptr;
+    bool *own;
+    int *work, nwork;          /* the nodes a call has work for, in order */
 };
 
 void graph_plan_free(struct gplan *P)
@@ -206,6 +214,10 @@ void graph_plan_free(struct gplan *P)
     }
     if (P->p) mem_free(P->p, (size_t)P->nn * sizeof(pnode_t));
     if (P->arena) mem_free(P->arena, P->abytes);
+    if (P->cv) mem_free(P->cv, (size_t)P->nn * sizeof(value_t *));
+    if (P->ptr) mem_free(P->ptr, (size_t)P->nn * sizeof(void *));
+    if (P->own) mem_free(P->own, (size_t)P->nn);
+    if (P->work) mem_free(P->work, (size_t)P->nn * sizeof(int));
     mem_free(P, sizeof *P);
 }
 
@@ -356,6 +368,16 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
     P->nn = g->nn;
     P->prec = op_settings(s)->precision;
     P->p = mem_alloc((size_t)g->nn * sizeof(pnode_t));
+    P->cv = mem_alloc((size_t)g->nn * sizeof(value_t *));
+    P->ptr = mem_alloc((size_t)g->nn * sizeof(void *));
+    P->own = mem_alloc((size_t)g->nn);
+    P->work = mem_alloc((size_t)g->nn * sizeof(int));
+    for (int i = 0; i < g->nn; i++) {
+        P->p[i].skip = removed(&g->n[i]);
+        if (P->p[i].skip) continue;
+        if (g->n[i].kind == G_CONST) P->cv[i] = g->n[i].value;   /* held by the graph */
+        else P->work[P->nwork++] = i;
+    }
     bool ok = g->nreg == 0;
     for (int i = 0; ok && i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
@@ -400,8 +422,10 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
 /* Does value v have node n's traced dtype and shape? */
 static bool meta_is(const value_t *v, const gnode_t *n)
 {
-    return v && v->kind == V_TENSOR && v->u.t.dtype == n->dtype && v->u.t.weak == n->weak && v->u.t.ndim == n->ndim &&
-           !memcmp(v->u.t.shape, n->shape, sizeof(int64_t) * (size_t)n->ndim);
+    if (!v || v->kind != V_TENSOR || v->u.t.dtype != n->dtype || v->u.t.weak != n->weak || v->u.t.ndim != n->ndim)
+        return false;
+    for (int i = 0; i < n->ndim; i++) if (v->u.t.shape[i] != n->shape[i]) return false;
+    return true;
 }
 
 /* One call's state: cv[i] is node i's value (borrowed or owned), ptr[i]
@@ -496,30 +520,43 @@ static bool step_direct(prun_t *R, int i, void *out)
     return false;
 }
 
-/* Run g by its plan; NULL when it must run the general way (nothing done). */
+/* Run g by its plan; NULL when it must run the general way (nothing done).
+ * An error raised while it runs unwinds through here (the plan is free
+ * again; the sweep frees the values this call made, as for the general
+ * way). */
 static value_t *plan_run(graph_t *g, int nargs, value_t **args, session_t *s)
 {
     if (ad_active() || graph_tracing()) return NULL;
     struct gplan *P = g->plan;
-    struct graph_state *gs = GS;
-    if (P && P->busy && P->busy <= gs->nrunning) return NULL;   /* running already (a nested call) */
+    if (P && P->busy) return NULL;   /* running already: a nested call */
     if (!P) P = plan_new(g, s);
     if (!P->ok || P->prec != op_settings(s)->precision) return NULL;
-    size_t bytes = (size_t)(g->nn ? g->nn : 1) * (2 * sizeof(void *) + sizeof(bool));
-    char *mem = running_alloc(bytes);
-    P->busy = gs->nrunning;
-    prun_t R = { g, P, (value_t **)mem, (void **)(mem + (size_t)g->nn * sizeof(void *)),
-                 (bool *)(mem + (size_t)g->nn * 2 * sizeof(void *)), s };
+    prun_t R = { g, P, P->cv, P->ptr, P->own, s };
+    /* what an error left behind (the sweep freed those values) */
+    for (int w = 0; w < P->nwork; w++) { R.cv[P->work[w]] = NULL; R.own[P->work[w]] = false; }
     const source_t *saved = err_source();
-    for (int i = 0; i < g->nn; i++) {
+    err_frame_t f;
+    if (err_try(&f) != 0) {
+        P->busy = false;
+        err_rethrow();
+    }
+    P->busy = true;
+    for (int w = 0; w < P->nwork; w++) {
+        int i = P->work[w];
         gnode_t *n = &g->n[i];
         pnode_t *q = &P->p[i];
-        if (removed(n)) continue;
-        switch (n->kind) {
-        case G_PARAM: R.cv[i] = n->param < nargs ? args[n->param] : NULL; continue;
-        case G_CONST: R.cv[i] = n->value; continue;
-        default: break;
+        if (n->kind == G_PARAM) {
+            R.cv[i] = n->param < nargs ? args[n->param] : NULL;
+            continue;
         }
+        if (q->step != PS_OP && q->home == PH_ARENA) {
+            void *out = P->arena + q->off;
+            if (step_direct(&R, i, out)) {
+                R.ptr[i] = out;
+                continue;
+            }
+        }
+        /* from here on an error names this node */
         if (n->unit) err_set_source(&n->unit->src);
         err_set_here(n->span);
         if (n->kind == G_VAR) {
@@ -529,29 +566,27 @@ static value_t *plan_run(graph_t *g, int nargs, value_t **args, session_t *s)
             R.own[i] = true;
             continue;
         }
-        if (q->step != PS_OP) {
-            value_t *fresh = NULL;
-            void *out;
-            if (q->home == PH_ARENA) {
-                out = P->arena + q->off;
-            } else {
-                fresh = tensor_new_raw((dtype_t)n->dtype, n->ndim, n->shape);
-                out = tensor_data(fresh);
-            }
-            if (step_direct(&R, i, out)) {
-                if (fresh) { R.cv[i] = fresh; R.own[i] = true; }
-                else R.ptr[i] = out;
+        if (q->step != PS_OP && q->home == PH_FRESH) {
+            value_t *fresh = tensor_new_raw((dtype_t)n->dtype, n->ndim, n->shape);
+            if (step_direct(&R, i, tensor_data(fresh))) {
+                R.cv[i] = fresh;
+                R.own[i] = true;
                 continue;
             }
-            if (fresh) val_unref(fresh);
+            val_unref(fresh);
         }
         R.cv[i] = node_general(&R, i);
         R.own[i] = true;
     }
+    err_pop(&f);
     err_set_source(saved);
     value_t *r = outputs(g, R.cv);
-    for (int i = 0; i < g->nn; i++) if (R.own[i]) val_unref(R.cv[i]);
-    P->busy = 0;
-    running_free(mem, bytes);
+    for (int w = 0; w < P->nwork; w++) {
+        int i = P->work[w];
+        if (R.own[i]) val_unref(R.cv[i]);
+        R.cv[i] = NULL;
+        R.own[i] = false;
+    }
+    P->busy = false;
     return r;
 }
