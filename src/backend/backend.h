@@ -205,9 +205,9 @@ typedef struct bk_chain_op { const struct op_def *op; bool bin; dtype_t dto; bk_
 #define BK_CHAIN_MAX 64
 typedef struct bk_chain {
     int len;
-    bk_chain_op_t op[BK_CHAIN_MAX];
     void *out;
     int64_t n;
+    bk_chain_op_t op[BK_CHAIN_MAX];   /* last: a holder of a short chain may allocate only its len ops */
 } bk_chain_t;
 
 /* ---- the backend ---- */

@@ -25,6 +25,7 @@
 #include "autodiff/ad.h"
 #include "lang/error.h"
 #include "util/mem.h"
+#include <stddef.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -180,7 +181,8 @@ typedef struct pnode {
     int mm[3];                 /* PS_MATMUL: n, m, k */
     int what;                  /* PS_REDUCE: BK_R_SUM or BK_R_MEAN over (outer, n, inner) */
     int64_t red[3];
-    bk_chain_t *ch;            /* PS_FUSED: the chain; its outside operands' data set at each call */
+    bk_chain_t *ch;            /* PS_FUSED: the chain (its len ops only); outside operands' data set at each call */
+    size_t chbytes;
     int next, *ext;            /* (k * 2 + j, node) of each outside operand read from memory */
     uint64_t *wk;              /* the weak scalars, rounded to the dtype they enter in */
     int nwk;
@@ -208,7 +210,7 @@ void graph_plan_free(struct gplan *P)
     if (!P) return;
     for (int i = 0; P->p && i < P->nn; i++) {
         pnode_t *q = &P->p[i];
-        if (q->ch) mem_free(q->ch, sizeof *q->ch);
+        if (q->ch) mem_free(q->ch, q->chbytes);
         if (q->ext) mem_free(q->ext, (size_t)q->next * 2 * sizeof(int));
         if (q->wk) mem_free(q->wk, (size_t)q->nwk * sizeof(uint64_t));
     }
@@ -314,10 +316,11 @@ static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t p
             stand[F->in[k]]->u.t.weak = e->weak;
         }
     }
-    bk_chain_t *ch = mem_alloc(sizeof *ch);
+    size_t chbytes = offsetof(bk_chain_t, op) + (size_t)(F->nchain <= BK_CHAIN_MAX ? F->nchain : 0) * sizeof(bk_chain_op_t);
+    bk_chain_t *ch = mem_alloc(chbytes);
     value_t *own[128];
     int nown = 0;
-    ok = ok && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape);
+    ok = ok && F->nchain <= BK_CHAIN_MAX && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape);
     int ext[2 * 2 * BK_CHAIN_MAX], next = 0, w = 0;
     uint64_t wk[128];
     for (int k = 0; ok && k < ch->len; k++)
@@ -351,8 +354,9 @@ static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t p
         q->ext = mem_alloc((size_t)next * 2 * sizeof(int));
         memcpy(q->ext, ext, (size_t)next * 2 * sizeof(int));
         q->ch = ch;
+        q->chbytes = chbytes;
     } else {
-        mem_free(ch, sizeof *ch);
+        mem_free(ch, chbytes);
     }
     for (int k = 0; k < nown; k++) val_unref(own[k]);
     for (int k = 0; k < F->nin; k++) if (stand[F->in[k]]) { val_unref(stand[F->in[k]]); stand[F->in[k]] = NULL; }

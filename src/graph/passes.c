@@ -389,30 +389,32 @@ static int fuse(graph_t *g)
 {
     int made = 0;
     int *users = mem_alloc((size_t)(g->nn + 1) * sizeof(int));
-    bool *in = mem_alloc((size_t)(g->nn + 1));
-    for (int i = 0; i < g->nn; i++) users[i] = uses(g, i);
+    int *inside = mem_alloc((size_t)(g->nn + 1) * sizeof(int));
+    /* every node's uses (as uses() counts them), in one pass */
+    for (int i = 0; i < g->nn; i++) {
+        const gnode_t *n = &g->n[i];
+        if (removed(n)) continue;
+        for (int k = 0; k < n->nin; k++) users[n->in[k]]++;
+        for (int k = 0; k < n->nkw; k++) users[n->kw[k]]++;
+    }
+    for (int k = 0; k < g->nout; k++) users[g->out[k]]++;
+    for (int q = 0; q < g->nreg; q++) users[g->reg[q].cond]++;
     for (int r = g->nn - 1; r >= 0; r--) {
         gnode_t *root = &g->n[r];
         if (!elementwise(root) || root->region || !fits(g, root, root)) continue;
         /* grow backward: j joins when every use of j is by a member */
         int member[BK_CHAIN_MAX], len = 1;
         member[0] = r;
-        memset(in, 0, (size_t)g->nn);
-        in[r] = true;
+        memset(inside, 0, (size_t)g->nn * sizeof(int));   /* uses of each node by the members */
+        for (int k = 0; k < root->nin; k++) inside[root->in[k]]++;
         for (int j = r - 1; j >= 0 && len < BK_CHAIN_MAX; j--) {
             gnode_t *c = &g->n[j];
-            if (c->region || !fits(g, c, root)) continue;
+            if (!inside[j] || inside[j] != users[j] || c->region || !fits(g, c, root)) continue;
             bool is_out = false;
             for (int k = 0; k < g->nout; k++) is_out |= g->out[k] == j;
-            if (is_out || users[j] == 0) continue;
-            int inside = 0;
-            for (int q = 0; q < len; q++) {
-                const gnode_t *m = &g->n[member[q]];
-                for (int k = 0; k < m->nin; k++) inside += m->in[k] == j;
-            }
-            if (inside != users[j]) continue;
+            if (is_out) continue;
             member[len++] = j;
-            in[j] = true;
+            for (int k = 0; k < c->nin; k++) inside[c->in[k]]++;
         }
         if (len < 2) continue;
         /* graph order: ascending ids */
@@ -458,10 +460,14 @@ static int fuse(graph_t *g)
         F->chain = ch;
         F->nchain = len;
         note(F, "fused: %d elementwise ops in one pass over memory", len);
-        for (int i = 0; i < g->nn; i++) users[i] = removed(&g->n[i]) ? 0 : uses(g, i);
+        /* the use counts after the change: the members' uses of the
+         * outside inputs became one use each by F */
+        for (int c = 0; c < len; c++)
+            for (int k = 0; k < ch[c].nin; k++) if (ch[c].in[k] >= 0) users[ch[c].in[k]]--;
+        for (int k = 0; k < F->nin; k++) users[F->in[k]]++;
         made++;
     }
-    mem_free(in, (size_t)(g->nn + 1));
+    mem_free(inside, (size_t)(g->nn + 1) * sizeof(int));
     mem_free(users, (size_t)(g->nn + 1) * sizeof(int));
     return made;
 }
@@ -564,7 +570,8 @@ static double fx_weak_value(const value_t *v)
  * output shape (nd, shape); false (nothing to undo but *own) when some op
  * needs what only op_call does (int64, fp8, two weak scalars, no kernel).
  * Weak scalars are rounded once into new 0-d tensors in own[] (at most
- * 128), which the chain's arguments point into.  (exec.c's plan calls it
+ * 128), which the chain's arguments point into; c needs room for F's
+ * chain's ops only (bk_chain_t.op is last).  (exec.c's plan calls it
  * once per fused node, on the traced dtypes and shapes.) */
 bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
                        const int64_t *shape)
