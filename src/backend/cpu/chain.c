@@ -132,7 +132,7 @@ __attribute__((target("avx2"), always_inline)) static inline void fx_op(int kb, 
 {
 #pragma GCC unroll 4
     for (int v = 0; v < n; v += 8) {
-        __m256 a = sa ? va : _mm256_loadu_ps(A + v), b = sb ? vb : _mm256_loadu_ps(B + v), r;
+        __m256 a = sa ? va : _mm256_loadu_ps(A + v), b = sb || !kb ? vb : _mm256_loadu_ps(B + v), r;   /* relu: no b */
         switch (kb) {
         case KB_ADD: r = fx_add(a, b); break;
         case KB_SUB: r = _mm256_sub_ps(a, b); break;
@@ -186,7 +186,8 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
             bool sa = x->q < 0 && c->per[k][0] == 1, sb = f->bin && y->q < 0 && c->per[k][1] == 1;
             for (int v = 0; v < lanes; v += 8) {
                 __m256 a = sa ? _mm256_broadcast_ss(A) : fa ? _mm256_maskload_ps(A + v, mk[v / 8]) : _mm256_loadu_ps(A + v);
-                __m256 b = sb ? _mm256_broadcast_ss(B) : fb ? _mm256_maskload_ps(B + v, mk[v / 8]) : _mm256_loadu_ps(B + v), r;
+                __m256 b = !f->bin ? a : sb ? _mm256_broadcast_ss(B) : fb ? _mm256_maskload_ps(B + v, mk[v / 8])
+                         : _mm256_loadu_ps(B + v), r;
                 switch (kb) {
                 case KB_ADD: r = fx_add(a, b); break;
                 case KB_SUB: r = _mm256_sub_ps(a, b); break;
@@ -296,11 +297,11 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
                                : !(act_via64(f->op) || kern_unary_ok(f->op, f->dto))))
             return BK_UNSUPPORTED;   /* (the register path's ops all have their kernels) */
         c.es[k] = (size_t)dtype_traits[f->dto].size;
+        c.per[k][0] = c.per[k][1] = 0;
         for (int j = 0; j < (f->bin ? 2 : 1); j++) {
             const bk_chain_arg_t *a = &f->a[j];
             c.aes[k][j] = (size_t)dtype_traits[a->dt].size;
             c.ap[k][j] = a->p;
-            c.per[k][j] = 0;
             if (a->q >= 0) continue;
             if (a->stride == BK_CHAIN_ROW) {
                 if (a->period < 1 || a->period > TILE_MAX || n % a->period) return BK_UNSUPPORTED;
