@@ -290,7 +290,9 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
     c.blk = n < FUSE_BLOCK ? (n + 63) / 64 * 64 : FUSE_BLOCK;
     double cost = 0;
     size_t tiles = 0;   /* elements of the tiles, in fp64-sized units */
-    int64_t tlen = c.blk > SUB ? c.blk : SUB;   /* a tile holds period + tlen elements */
+    /* a tile holds period + tlen elements: what one block (generic) or one
+     * step (register path, at most n rounded up to a vector) reads */
+    int64_t tlen = c.fast ? (n < SUB ? (n + 7) / 8 * 8 : SUB) : c.blk;
     for (int k = 0; k < len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
         if (!c.fast && (f->bin ? !kern_binary_ok(f->op, f->dto, f->a[0].dt, f->a[1].dt)
