@@ -364,6 +364,23 @@ static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t p
     return ok;
 }
 
+/* Whether node n and its inputs have dtypes and fixed shapes in the
+ * graph (a dimension traced as a wildcard, kept symbolic, is negative):
+ * only then can a step be worked out once. */
+static bool fixed(const gnode_t *v)
+{
+    if (!v->is_tensor) return false;
+    for (int d = 0; d < v->ndim; d++) if (v->shape[d] < 0) return false;
+    return true;
+}
+
+static bool known(const graph_t *g, const gnode_t *n)
+{
+    if (!fixed(n)) return false;
+    for (int k = 0; k < n->nin; k++) if (!fixed(&g->n[n->in[k]])) return false;
+    return true;
+}
+
 /* The plan of g (ok false when g has control flow: regions, cond and
  * while nodes run the general way). */
 static struct gplan *plan_new(graph_t *g, session_t *s)
@@ -395,6 +412,7 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
         const gnode_t *n = &g->n[i];
         pnode_t *q = &P->p[i];
         if (removed(n)) continue;
+        if (!known(g, n)) continue;
         if (n->kind == G_FUSED && plan_fused(g, n, q, P->prec)) q->step = PS_FUSED;
         else if (n->kind == G_OP && plan_matmul(g, n, q)) q->step = PS_MATMUL;
         else if (n->kind == G_OP && plan_reduce(g, n, q)) q->step = PS_REDUCE;
