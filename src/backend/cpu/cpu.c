@@ -418,7 +418,6 @@ static bk_status_t cpu_nextafter(bk_nextafter_t *na)
     return BK_OK;
 }
 
-
 /* ---- the backend ---- */
 
 const backend_t bk_cpu_backend = {
