@@ -25,10 +25,20 @@ out = {
     "sig16": lambda: one / (one + np.exp(-h)),
     "chain": lambda: np.tanh(1 / (1 + np.exp(-x)) * 2 + 1) - x,
     "copy": lambda: np.copyto(dst, x),
+    "mchain": lambda: x * 2 + 1 - x / 3,
 }
 for k, f in out.items():
     print("numpy", k, med(f))
 print("numpy chain16", med(lambda: np.tanh(1 / (1 + np.exp(-s16)) * 2 + 1) - s16, 1000))
+# issue 10: the 3-layer MLP and its mean squared loss on a batch of 8, as bench/run.sh's
+r = np.random.default_rng(1)
+mw = [r.standard_normal(s, dtype=np.float32) for s in [(4, 16), (16,), (16, 16), (16,), (16, 1), (1,)]]
+mx, mt = r.standard_normal((8, 4), dtype=np.float32), r.standard_normal((8, 1), dtype=np.float32)
+def np_mlp(x, t):
+    h = np.maximum(x @ mw[0] + mw[1], 0)
+    h = np.maximum(h @ mw[2] + mw[3], 0)
+    return np.mean((h @ mw[4] + mw[5] - t) ** 2)
+print("numpy mlp", med(lambda: np_mlp(mx, mt), 1000))
 sys.stdout.flush()
 try:
     import torch
@@ -53,10 +63,27 @@ with torch.no_grad():
         "sig32": lambda: torch.sigmoid(tx),
         "chain": lambda: chain(tx),
         "jit": lambda: jt(tx),
+        "mchain": lambda: tx * 2 + 1 - tx / 3,
     }
     for k, f in tcases.items():
         print("torch", k, med(f))
     print("torch jit16", med(lambda: jt16(ts16), 1000))
     print("torch chain16", med(lambda: chain(ts16), 1000))
+    tw = [torch.from_numpy(w) for w in mw]
+    tmx, tmt = torch.from_numpy(mx), torch.from_numpy(mt)
+    def t_mlp(x, t):
+        h = torch.relu(x @ tw[0] + tw[1])
+        h = torch.relu(h @ tw[2] + tw[3])
+        return torch.mean((h @ tw[4] + tw[5] - t) ** 2)
+    jmlp = torch.jit.trace(t_mlp, (tmx, tmt))
+    for _ in range(3): jmlp(tmx, tmt)
+    print("torch mlp", med(lambda: t_mlp(tmx, tmt), 1000))
+    print("torch mlpjit", med(lambda: jmlp(tmx, tmt), 1000))
+    # the first trace of a 20-op function (bench/run.sh's f20), each time a new trace
+    def f20(x):
+        a = x * 2 + 1; b = torch.tanh(a) - x; c = b * b + a; d = torch.sigmoid(c) * 3 - b
+        e = d / 2 + c; g = torch.exp(-e) * a + d; h = g - e * 0.5; k = h * h + g
+        return k - 1
+    print("torch trace20", med(lambda: torch.jit.trace(f20, (ts16,))))
 print("torch grad", med(lambda: tgrad(xg)))
 print("torch tiny", med(lambda: tgrad(sg), 1000))

@@ -22,7 +22,14 @@
 #     (40 MB read + 40 MB written) against a plain 40 MB copy (np.copyto, the
 #     same run); a cached concrete function on 16 elements per call; the
 #     peak memory of the fused call (VmHWM of a run that only makes x and
-#     the output, subtracted).
+#     the output, subtracted);
+#   - tracing speed (issue 10): a memory-bound chain x * 2 + 1 - x / 3 on 10M
+#     fp32, fused against nnpad eager, and its bytes/s (40 MB read + 40 MB
+#     written) against a 40 MB np.copyto in the same run; a 3-layer MLP
+#     (4-16-16-1, relu) and its mse loss on a batch of 8, traced against
+#     eager (per call in a loop, assigned so that nothing prints); the first
+#     trace of a 20-op function on 16 elements (a new trace(f) each time)
+#     against torch.jit.trace of the same function.
 # Ratio = peer time / nnpad time (> 1: nnpad is faster); the peer is NumPy
 # unless the row says otherwise.  Both sides run under the same
 # OPENBLAS_CORETYPE (Haswell unless set: TOOLCHAIN.md).  Every row is the
@@ -145,6 +152,45 @@ printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "chain bytes/s vs 
 r=$(awk -v a="$ecall" -v b="$fcall" 'BEGIN { printf "%.2f", a / b }')
 met=$(awk -v b="$fcall" 'BEGIN { print (b < 2e-6) ? "met" : "MISSED" }')
 printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "chain on 16 fp32: traced call (peer: eager)" "$(fmt "$fcall")" "$(fmt "$ecall")" "$(fmt "$(peer torch jit16)")" "$r" "<2µs" "$met"
+# ---- tracing speed (issue 10) ----
+meager=$(nn2 6); mfused=$(nn2 7)
+row "mem-bound x*2+1-x/3 10M fp32: fused vs eager" "$mfused" "$meager" "" 3
+refrow() {  # refrow NAME NNPAD_S NUMPY_S TORCH_S: side by side, no aim
+  local r=$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.2f", a / b }')
+  printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "$1" "$(fmt "$2")" "$(fmt "$3")" "$(fmt "$4")" "$r" "-" "-"
+}
+refrow "mem-bound x*2+1-x/3 10M fp32: fused vs NumPy" "$mfused" "$(peer numpy mchain)" "$(peer torch mchain)"
+# bytes/s: 80 MB moved (x read, the result written), as the copy's 40 + 40
+bw=$(awk -v t="$mfused" 'BEGIN { printf "%.1f", 80e6 / t / 1e9 }')
+r=$(awk -v a="$cp_s" -v b="$mfused" 'BEGIN { printf "%.2f", a / b }')
+met=$(awk -v r="$r" 'BEGIN { print (r >= 0.8) ? "met" : "MISSED" }')
+printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "mem-bound chain bytes/s vs np.copyto 40 MB" "$bw GB/s" "$bwc GB/s" "-" "$r" "0.8x" "$met"
+# and against nnpad's own one streaming pass over the same memory (y = x * 1, two threads)
+bwp=$(awk -v t="$(nn2 8)" 'BEGIN { printf "%.1f", 80e6 / t / 1e9 }')
+r=$(awk -v a="$(nn2 8)" -v b="$mfused" 'BEGIN { printf "%.2f", a / b }')
+printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "mem-bound chain bytes/s vs nnpad y = x * 1" "$bw GB/s" "$bwp GB/s" "-" "$r" "-" "-"
+# the MLP: per call in a loop of MITER, the empty loop's time subtracted
+MITER=50000
+mpre='seed(0)\nW1 = randn(4, 16, dtype="fp32")\nb1 = randn(16, dtype="fp32")\nW2 = randn(16, 16, dtype="fp32")\nb2 = randn(16, dtype="fp32")\nW3 = randn(16, 1, dtype="fp32")\nb3 = randn(1, dtype="fp32")\nx = randn(8, 4, dtype="fp32")\nt = randn(8, 1, dtype="fp32")\ndef mlp(x, t) { h = relu(x @ W1 + b1); h = relu(h @ W2 + b2); return mse(t, h @ W3 + b3) }\ntm = trace(mlp)\nl = tm(x, t)\nl = mlp(x, t)\ni = 0\n'
+printf "$mpre"'while i < %d { i = i + 1 }\n' $MITER > "$tmp/mlp0.nn"
+printf "$mpre"'while i < %d { l = mlp(x, t); i = i + 1 }\n' $MITER > "$tmp/mlpe.nn"
+printf "$mpre"'while i < %d { l = tm(x, t); i = i + 1 }\n' $MITER > "$tmp/mlpt.nn"
+mper() { awk -v a="$1" -v b="$2" -v n="$MITER" 'BEGIN { print (a - b) / n }'; }
+m0=$(mintime $N5 "$NNPAD" "$tmp/mlp0.nn")
+mlpe=$(mper "$(mintime $N5 "$NNPAD" "$tmp/mlpe.nn")" "$m0")
+mlpt=$(mper "$(mintime $N5 "$NNPAD" "$tmp/mlpt.nn")" "$m0")
+row "MLP 4-16-16-1 + mse, batch 8: traced vs eager" "$mlpt" "$mlpe" "$(peer torch mlp)" 3
+refrow "MLP traced vs NumPy (torch: torch.jit.trace)" "$mlpt" "$(peer numpy mlp)" "$(peer torch mlpjit)"
+# the first trace of a 20-op function: a new trace(f20) called once per loop step
+TITER=2000
+tpre='s = randn(16, dtype="fp32")\ndef f20(x) { a = x * 2 + 1; b = tanh(a) - x; c = b * b + a; d = sigmoid(c) * 3 - b; e = d / 2 + c; g = exp(-e) * a + d; h = g - e * 0.5; k = h * h + g; return k - 1 }\ny = trace(f20)(s)\ni = 0\n'
+printf "$tpre"'while i < %d { i = i + 1 }\n' $TITER > "$tmp/tr0.nn"
+printf "$tpre"'while i < %d { y = trace(f20)(s); i = i + 1 }\n' $TITER > "$tmp/tr1.nn"
+tr=$(awk -v a="$(mintime $N5 "$NNPAD" "$tmp/tr1.nn")" -v b="$(mintime $N5 "$NNPAD" "$tmp/tr0.nn")" -v n=$TITER 'BEGIN { print (a - b) / n }')
+ttr=$(peer torch trace20)
+r=$(awk -v a="$ttr" -v b="$tr" 'BEGIN { printf "%.2f", a / b }')
+met=$(awk -v b="$tr" 'BEGIN { print (b != "" && b < 1e-3) ? "met" : "MISSED" }')
+printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "first trace+call, 20-op fn (torch.jit.trace)" "$(fmt "$tr")" "-" "$(fmt "$ttr")" "$r" "<1ms" "$met"
 # peak memory: the peak resident size (ru_maxrss, VmHWM) of the fused call on 10M fp32 over a run that only
 # makes x and one output (the trace is made on 16 elements with a
 # wildcard signature, so the big call runs the cached graph, not the trace)

@@ -192,18 +192,22 @@ typedef struct bk_matmul {
 } bk_matmul_t;
 
 /* A fused elementwise chain (graph passes): op k reads the chain's earlier
- * results (q >= 0) or an outside tensor at p, contiguous (stride 1) or one
- * repeated value (stride 0), and writes its dtype dto; the last op's
- * result is the output (n elements at out).  Every op rounds to its dtype
- * as the eager op does, so the bits are eager's. */
-typedef struct bk_chain_arg { int q; int stride; dtype_t dt; const void *p; } bk_chain_arg_t;
+ * results (q >= 0) or an outside tensor at p: contiguous (stride 1), one
+ * repeated value (stride 0), or a row of `period` contiguous elements
+ * repeated along the output (stride BK_CHAIN_ROW: element i reads
+ * p[i % period]; a bias broadcast over a batch; period divides n), and
+ * writes its dtype dto; the last op's result is the output (n elements at
+ * out).  Every op rounds to its dtype as the eager op does, so the bits
+ * are eager's. */
+#define BK_CHAIN_ROW 2
+typedef struct bk_chain_arg { int q; int stride; dtype_t dt; const void *p; int64_t period; } bk_chain_arg_t;
 typedef struct bk_chain_op { const struct op_def *op; bool bin; dtype_t dto; bk_chain_arg_t a[2]; } bk_chain_op_t;
 #define BK_CHAIN_MAX 64
 typedef struct bk_chain {
     int len;
-    bk_chain_op_t op[BK_CHAIN_MAX];
     void *out;
     int64_t n;
+    bk_chain_op_t op[BK_CHAIN_MAX];   /* last: a holder of a short chain may allocate only its len ops */
 } bk_chain_t;
 
 /* ---- the backend ---- */

@@ -59,6 +59,7 @@ void graph_free(graph_t *g, bool sweeping)
     mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
     mem_free(g->out, (size_t)g->nout * sizeof(int));
     mem_free(g->reg, (size_t)g->nreg * sizeof(region_t));
+    graph_plan_free(g->plan);
     mem_free(g, sizeof *g);
 }
 

@@ -81,6 +81,7 @@ typedef struct graph {
     bool out_list;           /* f returned a list */
     region_t *reg;
     int nreg;
+    struct gplan *plan;      /* exec.c's plan for running it (built at the first run; graph_free frees it) */
 } graph_t;
 
 /* The traced function behind a V_FUNC value (value.h: u.fn.traced). */

@@ -145,8 +145,11 @@ value_t *graph_tensorspec_impl(call_t *c);
 
 /* exec.c */
 value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s);
+void graph_plan_free(struct gplan *p);
 /* passes.c */
 void graph_optimize(graph_t *g, session_t *s);
 value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
+bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
+                       const int64_t *shape);
 
 #endif

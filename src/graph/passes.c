@@ -11,7 +11,7 @@
  * graph computes in fp32 or fp64, and the view reports the difference it
  * made on the first call.
  */
-#include "graph/graph.h"
+#include "graph/graph_int.h"
 #include "autodiff/ad.h"
 #include "lang/print.h"
 #include "lang/error.h"
@@ -359,48 +359,80 @@ static bool elementwise(const gnode_t *n)
     return ew && !removed(n) && n->nkw == 0 && n->is_tensor && !n->weak && n->ndim > 0;
 }
 
-/* Can node i join a chain of output shape `like`?  Its inputs must be the
- * chain's previous node, full-shape tensors, or scalars. */
+/* How an input of shape (nd, sh) enters a chain whose ops all have the
+ * output shape `like`: FX_FULL (the same shape), FX_SCALAR (one element),
+ * FX_ROW (after leading 1s, the trailing dimensions of `like`: a bias
+ * broadcast over a batch, element i is row[i % size]), or -1 (another
+ * broadcast, e.g. a column: not fused). */
+enum { FX_FULL, FX_SCALAR, FX_ROW };
+static int fx_kind(int nd, const int64_t *sh, int lnd, const int64_t *lsh)
+{
+    int64_t size = 1;
+    for (int i = 0; i < nd; i++) size *= sh[i];
+    if (nd == lnd && !memcmp(sh, lsh, sizeof(int64_t) * (size_t)nd)) return FX_FULL;
+    if (size == 1 && nd <= lnd) return FX_SCALAR;
+    int lead = 0;
+    while (lead < nd && sh[lead] == 1) lead++;
+    int k = nd - lead;
+    if (nd > lnd || k == 0) return -1;
+    return !memcmp(sh + lead, lsh + (lnd - k), sizeof(int64_t) * (size_t)k) ? FX_ROW : -1;
+}
+
+/* Can node n join a chain of output shape `like`?  Its inputs must be the
+ * chain's other nodes or tensors the chain can read (fx_kind). */
 static bool fits(const graph_t *g, const gnode_t *n, const gnode_t *like)
 {
     if (!elementwise(n) || n->ndim != like->ndim || memcmp(n->shape, like->shape, sizeof(int64_t) * (size_t)n->ndim))
         return false;
     for (int k = 0; k < n->nin; k++) {
         const gnode_t *a = &g->n[n->in[k]];
-        if (!a->is_tensor) return false;
-        bool scalar = a->ndim == 0;
-        bool full = a->ndim == like->ndim && !memcmp(a->shape, like->shape, sizeof(int64_t) * (size_t)a->ndim);
-        if (!scalar && !full) return false;
+        if (!a->is_tensor || fx_kind(a->ndim, a->shape, like->ndim, like->shape) < 0) return false;
     }
     return true;
 }
 
+/* Fusion: a root elementwise node and every elementwise node of its shape
+ * that feeds it and has no user outside the group (x * 2 + 1 - x / 3 is
+ * one group: the divide feeds the subtract) become one G_FUSED node, run
+ * in one pass over memory.  The group's nodes keep their graph order,
+ * which is a topological order. */
 static int fuse(graph_t *g)
 {
     int made = 0;
+    int *users = mem_alloc((size_t)(g->nn + 1) * sizeof(int));
+    int *inside = mem_alloc((size_t)(g->nn + 1) * sizeof(int));
+    /* every node's uses (as uses() counts them), in one pass */
     for (int i = 0; i < g->nn; i++) {
-        if (!elementwise(&g->n[i]) || g->n[i].region) continue;
-        /* grow a chain forward: i -> its single user -> ... */
-        int chain[64], len = 1;
-        chain[0] = i;
-        gnode_t head = g->n[i];
-        if (!fits(g, &head, &head)) continue;
-        for (;;) {
-            int last = chain[len - 1];
-            if (uses(g, last) != 1 || len == 64) break;
-            int user = -1;
-            for (int j = last + 1; j < g->nn && user < 0; j++) {
-                if (removed(&g->n[j])) continue;
-                for (int k = 0; k < g->n[j].nin; k++) if (g->n[j].in[k] == last) user = j;
-            }
+        const gnode_t *n = &g->n[i];
+        if (removed(n)) continue;
+        for (int k = 0; k < n->nin; k++) users[n->in[k]]++;
+        for (int k = 0; k < n->nkw; k++) users[n->kw[k]]++;
+    }
+    for (int k = 0; k < g->nout; k++) users[g->out[k]]++;
+    for (int q = 0; q < g->nreg; q++) users[g->reg[q].cond]++;
+    for (int r = g->nn - 1; r >= 0; r--) {
+        gnode_t *root = &g->n[r];
+        if (!elementwise(root) || root->region || !fits(g, root, root)) continue;
+        /* grow backward: j joins when every use of j is by a member */
+        int member[BK_CHAIN_MAX], len = 1;
+        member[0] = r;
+        memset(inside, 0, (size_t)g->nn * sizeof(int));   /* uses of each node by the members */
+        for (int k = 0; k < root->nin; k++) inside[root->in[k]]++;
+        for (int j = r - 1; j >= 0 && len < BK_CHAIN_MAX; j--) {
+            gnode_t *c = &g->n[j];
+            if (!inside[j] || inside[j] != users[j] || c->region || !fits(g, c, root)) continue;
             bool is_out = false;
-            for (int k = 0; k < g->nout; k++) is_out |= g->out[k] == last;
-            if (user < 0 || is_out || g->n[user].region || !fits(g, &g->n[user], &head)) break;
-            chain[len++] = user;
+            for (int k = 0; k < g->nout; k++) is_out |= g->out[k] == j;
+            if (is_out) continue;
+            member[len++] = j;
+            for (int k = 0; k < c->nin; k++) inside[c->in[k]]++;
         }
         if (len < 2) continue;
-        /* the fused node replaces the chain's last node */
-        gnode_t *F = &g->n[chain[len - 1]];
+        /* graph order: ascending ids */
+        int chain[BK_CHAIN_MAX];
+        for (int q = 0; q < len; q++) chain[q] = member[len - 1 - q];
+        /* the fused node replaces the root */
+        gnode_t *F = &g->n[r];
         gnode_t *ch = mem_alloc((size_t)len * sizeof(gnode_t));
         int ext[128], next = 0;
         for (int c = 0; c < len; c++) {
@@ -421,10 +453,15 @@ static int fuse(graph_t *g)
                 for (int q = 0; q < c; q++) if (chain[q] == from) pos = q;
                 /* >= 0: a node of the graph; < 0: -(q+1), element q of the chain */
                 d->in[k] = pos >= 0 ? -(pos + 1) : from;
-                if (pos < 0) ext[next++ % 128] = from;
+                bool seen = false;
+                for (int e = 0; e < next && e < 128; e++) seen |= ext[e] == from;
+                if (pos < 0 && !seen) ext[next++ % 128] = from;
             }
         }
-        for (int c = 0; c < len - 1; c++) note(&g->n[chain[c]], "removed: fused into %%%d", chain[len - 1]);
+        for (int c = 0; c < len - 1; c++) {
+            note(&g->n[chain[c]], "removed: fused into %%%d", r);
+            users[chain[c]] = 0;
+        }
         /* F keeps its id, meta and users; its inputs become the externals */
         mem_free(F->in, (size_t)F->nin * sizeof(int));
         F->kind = G_FUSED;
@@ -434,8 +471,15 @@ static int fuse(graph_t *g)
         F->chain = ch;
         F->nchain = len;
         note(F, "fused: %d elementwise ops in one pass over memory", len);
+        /* the use counts after the change: the members' uses of the
+         * outside inputs became one use each by F */
+        for (int c = 0; c < len; c++)
+            for (int k = 0; k < ch[c].nin; k++) if (ch[c].in[k] >= 0) users[ch[c].in[k]]--;
+        for (int k = 0; k < F->nin; k++) users[F->in[k]]++;
         made++;
     }
+    mem_free(inside, (size_t)(g->nn + 1) * sizeof(int));
+    mem_free(users, (size_t)(g->nn + 1) * sizeof(int));
     return made;
 }
 
@@ -533,14 +577,20 @@ static double fx_weak_value(const value_t *v)
     return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
 }
 
-/* Set up the direct path; false (nothing to undo but *own) when some op
- * needs what only op_call does (int64, fp8, two weak scalars, no kernel). */
-static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec)
+/* Set up the direct path for the inputs in vals (indexed by node) and the
+ * output shape (nd, shape); false (nothing to undo but *own) when some op
+ * needs what only op_call does (int64, fp8, two weak scalars, no kernel).
+ * Weak scalars are rounded once into new 0-d tensors in own[] (at most
+ * 128), which the chain's arguments point into; c needs room for F's
+ * chain's ops only (bk_chain_t.op is last).  (exec.c's plan calls it
+ * once per fused node, on the traced dtypes and shapes.) */
+bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
+                       const int64_t *shape)
 {
     c->len = F->nchain;
     if (c->len > BK_CHAIN_MAX) return false;
     for (int k = 0; k < c->len; k++) {
-        gnode_t *cn = &F->chain[k];
+        const gnode_t *cn = &F->chain[k];
         bk_chain_op_t *f = &c->op[k];
         memset(f, 0, sizeof *f);
         f->op = cn->op;
@@ -564,7 +614,10 @@ static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, i
             a->q = -1;
             a->dt = (dtype_t)x->u.t.dtype;
             a->p = tensor_data(x);
-            a->stride = x->u.t.ndim > 0;
+            int kind = fx_kind(x->u.t.ndim, x->u.t.shape, nd, shape);
+            if (kind < 0) return false;
+            a->stride = kind == FX_FULL ? 1 : kind == FX_SCALAR ? 0 : BK_CHAIN_ROW;
+            a->period = kind == FX_ROW ? x->u.t.size : 0;
             v[j] = x;
             weak[j] = x->u.t.weak;
             if (!weak[j] && !fx_float(a->dt)) return false;
@@ -596,93 +649,108 @@ static bool fx_setup(bk_chain_t *c, gnode_t *F, value_t **vals, value_t **own, i
     return true;
 }
 
-/* Run a fused chain block by block: every op is the eager op on a block,
- * so each still rounds to its dtype and the bits are eager's. */
+/* The shape of this call: the broadcast of the fused node's inputs (a
+ * signature with wildcards, input_signature=[[-1]], runs one graph on
+ * many shapes); false when some input is no tensor or enters other than
+ * as fx_kind allows (then op by op).  *rows: some input is a row. */
+static bool fx_shape(const gnode_t *F, value_t **vals, int *nd, int64_t *shape, bool *rows)
+{
+    const value_t *big = NULL;
+    for (int k = 0; k < F->nin; k++) {
+        const value_t *v = vals[F->in[k]];
+        if (!v || v->kind != V_TENSOR) return false;
+        if (!big || v->u.t.size > big->u.t.size || (v->u.t.size == big->u.t.size && v->u.t.ndim > big->u.t.ndim))
+            big = v;
+    }
+    if (!big) return false;
+    *nd = big->u.t.ndim;
+    memcpy(shape, big->u.t.shape, sizeof(int64_t) * (size_t)*nd);
+    *rows = false;
+    for (int k = 0; k < F->nin; k++) {
+        const value_t *v = vals[F->in[k]];
+        int kind = fx_kind(v->u.t.ndim, v->u.t.shape, *nd, shape);
+        if (kind < 0) return false;
+        *rows |= kind == FX_ROW;
+    }
+    return true;
+}
+
+/* Run a fused chain: the backend's chain (every op of the chain on a block
+ * in the cache, rounded to its dtype: eager's bits), else block by block
+ * through op_call, else (grad recording, a trace, a broadcast the chain
+ * does not take) op by op on whole tensors. */
 value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
 {
     int len = F->nchain;
     gnode_t *last = &F->chain[len - 1];
+    int nd;
+    int64_t shape[NN_MAX_DIMS];
+    bool rows;
     /* While grad records, run the chain op by op on whole tensors, so the
      * tape sees every op (the same bits). */
-    bool whole = ad_active() || graph_tracing();
-    /* The shape of this call: the full-shape inputs' (a signature with
-     * wildcards, input_signature=[[-1]], runs one graph on many shapes).
-     * If they disagree now, broadcasting is back in play: op by op. */
-    int nd = last->ndim;
-    int64_t shape[NN_MAX_DIMS];
-    memcpy(shape, last->shape, sizeof(int64_t) * (size_t)nd);
-    bool found = false;
-    for (int k = 0; k < F->nin; k++) {
-        value_t *v = vals[F->in[k]];
-        if (!v || v->kind != V_TENSOR || v->u.t.ndim == 0) continue;
-        if (!found) {
-            nd = v->u.t.ndim;
-            memcpy(shape, v->u.t.shape, sizeof(int64_t) * (size_t)nd);
-            found = true;
-        } else if (v->u.t.ndim != nd || memcmp(v->u.t.shape, shape, sizeof(int64_t) * (size_t)nd)) {
-            whole = true;
-        }
-    }
-    value_t *tmp[64] = {0};
-    if (whole) {
-        for (int c = 0; c < len; c++) {
-            value_t *in[4];
-            for (int k = 0; k < F->chain[c].nin; k++) {
-                int r = F->chain[c].in[k];
-                in[k] = r >= 0 ? vals[r] : tmp[-r - 1];
-            }
-            tmp[c] = run_chain_op(&F->chain[c], in, s);
-        }
-        value_t *r = tmp[len - 1];
-        for (int c = 0; c < len - 1; c++) val_unref(tmp[c]);
-        return r;
-    }
-    value_t *out = tensor_new_raw((dtype_t)last->dtype, nd, shape);
-    int64_t n = out->u.t.size;
-    size_t oes = (size_t)dtype_traits[last->dtype].size;
-    /* the direct path: the backend's fused chain */
-    {
+    bool whole = ad_active() || graph_tracing() || !fx_shape(F, vals, &nd, shape, &rows);
+    value_t *tmp[BK_CHAIN_MAX] = {0};
+    if (!whole) {
+        value_t *out = tensor_new_raw((dtype_t)last->dtype, nd, shape);
+        int64_t n = out->u.t.size;
         bk_chain_t c;
         value_t *own[128];
         int nown = 0;
-        bool ok = n > 0 && fx_setup(&c, F, vals, own, &nown, op_settings(s)->precision);
-        for (int k = 0; ok && k < len; k++)
-            for (int j = 0; j < (c.op[k].bin ? 2 : 1); j++)
-                if (c.op[k].a[j].q < 0 && c.op[k].a[j].stride && vals[F->chain[k].in[j]]->u.t.size != n) ok = false;
+        bool ok = n > 0 && graph_fused_setup(&c, F, vals, own, &nown, op_settings(s)->precision, nd, shape);
         if (ok) {
             c.out = tensor_data(out);
             c.n = n;
             ok = op_backend(out)->chain(&c) == BK_OK;
         }
         for (int k = 0; k < nown; k++) val_unref(own[k]);
-        if (ok) {
+        if (ok || n == 0) {
             err_check_interrupt();
             return out;
         }
-    }
-    for (int64_t o = 0; o < n; o += FUSE_BLOCK) {
-        int64_t m = n - o < FUSE_BLOCK ? n - o : FUSE_BLOCK;
-        for (int c = 0; c < len; c++) {
-            gnode_t *cn = &F->chain[c];
-            value_t *in[4], *own[4] = {0};
-            for (int k = 0; k < cn->nin; k++) {
-                int r = cn->in[k];
-                if (r < 0) { in[k] = tmp[-r - 1]; continue; }
-                value_t *v = vals[r];
-                if (v->u.t.ndim == 0) { in[k] = v; continue; }
-                /* a block of a full-shape input, without a copy */
-                size_t es = (size_t)dtype_traits[v->u.t.dtype].size;
-                own[k] = tensor_borrow((dtype_t)v->u.t.dtype, 1, &m, (char *)tensor_data(v) + (size_t)o * es);
-                own[k]->u.t.weak = 0;
-                in[k] = own[k];
+        if (!rows) {
+            /* block by block through op_call: a block of each full-shape
+             * input without a copy, scalars whole */
+            size_t oes = (size_t)dtype_traits[last->dtype].size;
+            for (int64_t o = 0; o < n; o += FUSE_BLOCK) {
+                int64_t m = n - o < FUSE_BLOCK ? n - o : FUSE_BLOCK;
+                for (int c = 0; c < len; c++) {
+                    gnode_t *cn = &F->chain[c];
+                    value_t *in[4], *bown[4] = {0};
+                    for (int k = 0; k < cn->nin; k++) {
+                        int r = cn->in[k];
+                        if (r < 0) { in[k] = tmp[-r - 1]; continue; }
+                        value_t *v = vals[r];
+                        if (v->u.t.weak || fx_kind(v->u.t.ndim, v->u.t.shape, nd, shape) != FX_FULL) {
+                            in[k] = v;
+                            continue;
+                        }
+                        size_t es = (size_t)dtype_traits[v->u.t.dtype].size;
+                        bown[k] = tensor_borrow((dtype_t)v->u.t.dtype, 1, &m, (char *)tensor_data(v) + (size_t)o * es);
+                        bown[k]->u.t.weak = 0;
+                        in[k] = bown[k];
+                    }
+                    tmp[c] = run_chain_op(cn, in, s);
+                    for (int k = 0; k < cn->nin; k++) if (bown[k]) val_unref(bown[k]);
+                }
+                op_backend(out)->buf_copy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]),
+                                          (size_t)m * oes);
+                for (int c = 0; c < len; c++) { val_unref(tmp[c]); tmp[c] = NULL; }
             }
-            tmp[c] = run_chain_op(cn, in, s);
-            for (int k = 0; k < cn->nin; k++) if (own[k]) val_unref(own[k]);
+            return out;
         }
-        op_backend(out)->buf_copy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]), (size_t)m * oes);
-        for (int c = 0; c < len; c++) { val_unref(tmp[c]); tmp[c] = NULL; }
+        val_unref(out);
     }
-    return out;
+    for (int c = 0; c < len; c++) {
+        value_t *in[4];
+        for (int k = 0; k < F->chain[c].nin; k++) {
+            int r = F->chain[c].in[k];
+            in[k] = r >= 0 ? vals[r] : tmp[-r - 1];
+        }
+        tmp[c] = run_chain_op(&F->chain[c], in, s);
+    }
+    value_t *r = tmp[len - 1];
+    for (int c = 0; c < len - 1; c++) val_unref(tmp[c]);
+    return r;
 }
 
 /* ---- the text view ---- */

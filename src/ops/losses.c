@@ -249,7 +249,7 @@ static value_t *nll_impl(call_t *c)
 
 const op_def_t op_family_losses[] = {
     {"mse", OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE | OPF_HOST_READS,
+     .flags = OPF_COMPOSITE,
      .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = "mean squared error (regression)",
      .formula = "per sample mean((y_pred - y_true)^2) over the last axis, then the mean over the batch (Keras's "
                 "sum_over_batch_size); reduction=\"sum\" adds the per-sample losses, \"none\" returns them. "
@@ -262,7 +262,7 @@ const op_def_t op_family_losses[] = {
                 "mse([[0, 1], [1, 1]], [[0, 0], [1, 1]], reduction=\"none\")\n"
                 "#> [0.5, 0] (fp32)"},
     {"mae", OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE | OPF_HOST_READS,
+     .flags = OPF_COMPOSITE,
      .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = "mean absolute error (robust regression)",
      .formula = "per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
                 "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)",
@@ -270,7 +270,7 @@ const op_def_t op_family_losses[] = {
      .example = "mae([1, 2, 3], [1, 2, 5])\n"
                 "#> 0.666666687 (fp32)"},
     {"binary_crossentropy", OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
-     .flags = OPF_COMPOSITE | OPF_HOST_READS,
+     .flags = OPF_COMPOSITE,
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of 0/1 targets (binary and multi-label outputs)",
      .formula = "from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
@@ -291,7 +291,7 @@ const op_def_t op_family_losses[] = {
                 "binary_crossentropy([0], sigmoid(fp32([40])))\n"
                 "#> 15.9423847 (fp32)"},
     {"categorical_crossentropy", OPK_FUNC, .impl = cce_impl, .min_args = 2, .max_args = 2,
-     .flags = OPF_COMPOSITE | OPF_HOST_READS,
+     .flags = OPF_COMPOSITE,
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)",

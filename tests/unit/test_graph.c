@@ -14,6 +14,7 @@
 #include "lang/value.h"
 #include "ops/ops.h"
 #include "graph/graph.h"
+#include "backend/backend.h"
 #include <string.h>
 #include <stdlib.h>
 #include <math.h>
@@ -105,6 +106,14 @@ int main(void)
         "mean(a @ b, axis=0)",
         "a[3:9] * b[0:6]",
         "(-(-a) * 1 - 0) * b",   /* the passes simplify the left side to a; one op stays */
+        /* fusion: a group with two inputs from memory, relu in a group
+         * (NaN, -0), a bias row broadcast into a group after a matmul, a
+         * group whose value its last op uses twice, reductions after */
+        "a * 2 + 1 - a / 3",
+        "relu(a * b - 1) + a",
+        "relu(a @ b + b[0]) * 2 - (a @ b)",
+        "sum((a @ b - b[1]) * (a @ b - b[1]), axis=1)",
+        "mean(relu(a @ b - 1)) + sum(a @ b)",
     };
     int ncomp = sizeof composites / sizeof composites[0];
     for (int mode = 0; mode < 2; mode++) {
@@ -144,6 +153,90 @@ int main(void)
     }
     graph_passes = (graph_passes_t){ true, true, true, true, true, true, false };
     char why[256];
+
+    /* Fused groups at sizes around the register path's 64-element steps,
+     * its 512-element blocks, the streamed output (2^18 elements) and the
+     * two threads, with NaN, infinities and -0 in the input; with rows
+     * broadcast into them (one longer than the 4096 a group tiles: then op
+     * by op); with the vector kernels and without (NNPAD_KERNELS=plain:
+     * the chain is unsupported and the graph runs its other ways). */
+    static const long sizes[] = { 1, 7, 64, 65, 1000, 4097, 70001, 262149, 300000 };
+    static const char *const big[] = { "x * 2 + 1 - x / 3", "relu(x * 3 - 1) / (x + 2)", "relu(x) * x - 0.5",
+                                       "relu(x * 2 - 1)", "(1 - x) * 2 / (x * x + 1)" };
+    static const char *const bdt[] = { "fp32", "fp16", "fp64" };
+    for (int level = 1; level >= 0; level--) {
+        int old = bk_cpu_set_level(level);
+        for (int d = 0; d < (level ? 3 : 1); d++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                char b[1024];
+                snprintf(b, sizeof b,
+                         "seed(%d)\nxs = cast(randn(%ld) * 3, \"%s\")\nxs2 = cast(randn(%ld) * 3, \"%s\")\n"
+                         "xs[0] = nan\nxs2[%ld] = -inf\nxs2[%ld] = -0.0\nxs[%ld] = inf\n",
+                         (int)z, sizes[z], bdt[d], sizes[z], bdt[d], sizes[z] - 1, sizes[z] / 2, sizes[z] / 3);
+                int rc = run(b);
+                for (size_t e = 0; e < sizeof big / sizeof big[0]; e++) {
+                    snprintf(b, sizeof b, "def fb(x) { return %s }\ngb = trace(fb)\ngb(xs)\n", big[e]);
+                    int ok = rc == 0 && run(b) == 0;
+                    ok = ok && same_bits("gb(xs)", "fb(xs)", why, sizeof why) && same_bits("gb(xs2)", "fb(xs2)", why, sizeof why);
+                    tap_ok(ok, "graph == eager bit for bit: %s on %ld %s elements%s%s%s", big[e], sizes[z], bdt[d],
+                           level ? "" : " (NNPAD_KERNELS=plain)", ok ? "" : ": ", ok ? "" : why);
+                }
+            }
+        static const char *const rowcase[] = { "(250, 40) and (40,)", "(3, 5000) and (5000,)", "(6000, 8) and (1, 8)" };
+        static const char *const rowset[] = {
+            "ra = randn(250, 40) * 2\nrb = randn(40)\nra2 = randn(250, 40)\nrb2 = randn(40)\n",
+            "ra = randn(3, 5000) * 2\nrb = randn(5000)\nra2 = randn(3, 5000)\nrb2 = randn(5000)\n",
+            "ra = randn(6000, 8) * 2\nrb = randn(1, 8)\nra2 = randn(6000, 8)\nrb2 = randn(1, 8)\n",
+        };
+        for (int r = 0; r < 3; r++)
+            for (int d = 0; d < 3; d++) {
+                char b[1024];
+                snprintf(b, sizeof b,
+                         "seed(11)\n%sra = cast(ra, \"%s\")\nrb = cast(rb, \"%s\")\nra2 = cast(ra2, \"%s\")\nrb2 = cast(rb2, \"%s\")\n"
+                         "def fr(a, b) { return relu(b - a * 2) * (a / b) }\ngr = trace(fr)\ngr(ra, rb)\n",
+                         rowset[r], bdt[d], bdt[d], bdt[d], bdt[d]);
+                int ok = run(b) == 0 && same_bits("gr(ra, rb)", "fr(ra, rb)", why, sizeof why) &&
+                         same_bits("gr(ra2, rb2)", "fr(ra2, rb2)", why, sizeof why) && num("trace_count(gr)") == 1;
+                tap_ok(ok, "graph == eager bit for bit: a row broadcast into a fused group, shapes %s in %s%s%s%s", rowcase[r],
+                       bdt[d], level ? "" : " (NNPAD_KERNELS=plain)", ok ? "" : ": ", ok ? "" : why);
+            }
+        bk_cpu_set_level(old);
+    }
+
+    /* The executor's plan: a 3-layer MLP and its loss (matmuls, fused bias
+     * and relu, a fused loss, two means run directly) gives eager's bits;
+     * a weight given another shape, and a wildcard signature called on a
+     * new shape, run the nodes whose inputs changed the general way */
+    run("seed(5)\nW1 = randn(4, 16)\nb1 = randn(16)\nW2 = randn(16, 16)\nb2 = randn(16)\nW3 = randn(16, 1)\nb3 = randn(1)\n"
+        "xm1 = randn(8, 4)\ntm1 = randn(8, 1)\nxm2 = randn(8, 4)\ntm2 = randn(8, 1)\n"
+        "def mlp(x, t) { h = relu(x @ W1 + b1); h = relu(h @ W2 + b2); return mse(t, h @ W3 + b3) }\n"
+        "gm = trace(mlp)\ngm(xm1, tm1)\n");
+    tap_ok(same_bits("gm(xm1, tm1)", "mlp(xm1, tm1)", why, sizeof why) && same_bits("gm(xm2, tm2)", "mlp(xm2, tm2)", why, sizeof why),
+           "a traced MLP and its mse loss give eager's bits on two sets of inputs %s", why);
+    struct value *gmt = session_eval(S, "graph(gm)", stdout);
+    tap_ok(gmt && gmt->kind == V_STR && strstr(gmt->u.str.s, "fused{add -> relu}") &&
+           strstr(gmt->u.str.s, "fused{add -> subtract -> multiply}"),
+           "the MLP's bias adds fuse with their relu, and the loss's add, subtract and square fuse");
+    if (gmt) session_release(gmt);
+    run("seed(6)\nlw = dense(3, 5, activation=relu)\ndef fw(x) { return sum(lw(x) * 2 + 1, axis=1) }\ngw = trace(fw)\n"
+        "xw = randn(4, 3)\ngw(xw)\n");
+    tap_ok(same_bits("gw(xw)", "fw(xw)", why, sizeof why), "a traced layer with a variable weight gives eager's bits %s", why);
+    run("lw.W = randn(3, 5)\nlw.b = randn(5)\n");
+    tap_ok(same_bits("gw(xw)", "fw(xw)", why, sizeof why) && num("trace_count(gw)") == 1,
+           "after the weights change (same shapes), the plan reads the new ones %s", why);
+    run("def fv(a, b) { return relu(b' @ a' + 1) * 2 }\ngv = trace(fv)\nav = randn(4, 3)\nbv = randn(3, 5)\ngv(av, bv)\n");
+    tap_ok(same_bits("gv(av, bv)", "fv(av, bv)", why, sizeof why), "views (transposes) into a direct matmul give eager's bits %s", why);
+    /* an error in the middle of a planned run, then a normal call */
+    run("def fe(x) { y = relu(x * 2 - 1); return int64(y @ y') + 1 }\nge = trace(fe)\nge(randn(3, 4))\n");
+    const char *bad = "ge(tensor([[nan, 1.0], [2.0, 3.0]]))\n";
+    int rc1 = session_run(S, "<test>", bad, (int)strlen(bad), 1, null, null);
+    int rc2 = session_run(S, "<test>", bad, (int)strlen(bad), 1, null, null);
+    tap_ok(rc1 != 0 && rc2 != 0 && run("xe = randn(3, 4)\n") == 0 && same_bits("ge(xe)", "fe(xe)", why, sizeof why),
+           "after errors raised inside a planned graph (NaN to int64), the next call runs and gives eager's bits %s", why);
+    run("def fs(x) { return sum(relu(x * 2 - 1) * x, axis=0) }\ngs = trace(fs, input_signature=[[-1, 3]])\n"
+        "gs(randn(5, 3))\nxq = randn(9, 3)\n");
+    tap_ok(same_bits("gs(xq)", "fs(xq)", why, sizeof why) && num("trace_count(gs)") == 1,
+           "a wildcard signature on a new shape: the direct steps give way, one trace %s", why);
 
     /* retracing, as tf.function's guide counts it */
     run("def f(x, n) { return x * n }\ng = trace(f)\n"

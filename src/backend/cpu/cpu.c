@@ -418,8 +418,6 @@ static bk_status_t cpu_nextafter(bk_nextafter_t *na)
     return BK_OK;
 }
 
-static bool cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC && kact_blockable(op->kern); }
-
 /* ---- the backend ---- */
 
 const backend_t bk_cpu_backend = {
@@ -443,7 +441,7 @@ const backend_t bk_cpu_backend = {
     .softmax = bk_cpu_softmax,
     .matmul = bk_cpu_matmul,
     .chain = bk_cpu_chain,
-    .chain_takes = cpu_chain_takes,
+    .chain_takes = bk_cpu_chain_takes,
 };
 
 
