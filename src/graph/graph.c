@@ -170,14 +170,12 @@ void graph_state_free(struct graph_state *g)
     free(g);
 }
 
-bool graph_tracing(void)
-{
-    const struct graph_state *g = nn_state()->graph;   /* NULL until a trace first runs */
-    return g && g->ntracers > 0 && !g->paused;
-}
+/* nn_state()->tracing, which graph_tracing() reads inline on every op:
+ * a trace is in progress and not paused. */
+static void sync_tracing(void) { nn_state()->tracing = GS->ntracers > 0 && !GS->paused; }
 
-void graph_pause(void) { GS->paused++; }
-void graph_resume(void) { GS->paused--; }
+void graph_pause(void) { GS->paused++; sync_tracing(); }
+void graph_resume(void) { GS->paused--; sync_tracing(); }
 
 
 static tracer_t *cur(void) { return GS->ntracers ? &GS->tracers[GS->ntracers - 1] : NULL; }
@@ -272,6 +270,7 @@ void graph_reset(void)
     after_sweep = false;
     GS->ntracers = 0;
     GS->paused = 0;
+    sync_tracing();
     while (GS->nrunning > 0) {
         GS->nrunning--;
         mem_free(GS->running[GS->nrunning].vals, GS->running[GS->nrunning].bytes);
@@ -815,6 +814,7 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
     t->nested = true;
     t->nloop = n;
     GS->ntracers++;
+    sync_tracing();
     for (int i = 0; i < n; i++) {
         gnode_t *nd = graph_push(t->g);
         nd->kind = G_PARAM;
@@ -832,6 +832,7 @@ void graph_loop_abort(void)
     graph_free(t->g, false);
     drop_records(t);
     GS->ntracers--;
+    sync_tracing();
 }
 
 void graph_loop_end(int n, const char **names, value_t **init, value_t **next, value_t *cond0, value_t *cond1,
@@ -863,6 +864,7 @@ void graph_loop_end(int n, const char **names, value_t **init, value_t **next, v
     memcpy(caps, t->cap_outer, sizeof(int) * (size_t)ncap);
     drop_records(t);
     GS->ntracers--;
+    sync_tracing();
     tracer_t *p = cur();
     int in[512];
     for (int i = 0; i < n; i++) in[i] = input_node(p, init[i]);
@@ -1027,6 +1029,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
         if (wild[i]) tr->shapes_fixed = false;
     }
     GS->ntracers++;
+    sync_tracing();
     value_t *a2[GRAPH_MAX_ARGS];
     for (int i = 0; i < nargs; i++) {
         value_t *a = args[i];
@@ -1047,6 +1050,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     graph_t *g = tr->g;
     drop_records(tr);
     GS->ntracers--;
+    sync_tracing();
     for (int i = 0; i < nargs; i++) val_unref(a2[i]);
     /* cache the concrete function */
     if (t->nc == t->cap) {

@@ -27,6 +27,7 @@
 #ifndef NN_GRAPH_H
 #define NN_GRAPH_H
 #include "ops/ops.h"
+#include "lang/state.h"
 
 typedef enum gkind {
     G_PARAM,     /* argument `param` of the call */
@@ -100,7 +101,8 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
                     span_t span);
 
 /* Recording, while a trace runs (called from op_call and the evaluator). */
-bool graph_tracing(void);
+/* A trace is recording now (inline: every op_call asks). */
+static inline bool graph_tracing(void) { return nn_state()->tracing; }
 void graph_record(call_t *c, value_t *out);
 /* A value that is a traced tensor (made by the graph being traced). */
 bool graph_is_traced(const value_t *v);

@@ -823,7 +823,7 @@ static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
     if (graph_tracing() && old && old->kind == V_TENSOR && !old->u.t.sym) { old->u.t.gid = 0; old->u.t.gnode = 0; }
 }
 
-static void assign(session_t *s, const node_t *n, value_t *scope)
+static inline __attribute__((always_inline)) void assign(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *v = eval_expr(s, n->a, scope);
     if (n->nitems == 1) {

@@ -14,6 +14,7 @@
 typedef struct nn_state {
     struct ad_state *ad;          /* tapes (autodiff/ad.c) */
     struct graph_state *graph;    /* tracers (graph/graph.c) */
+    bool tracing;                 /* a trace is recording now (graph.c keeps it; graph_tracing() reads it) */
     uint64_t rng[4];              /* xoshiro256** (ops/create.c) */
     bool rng_ready;
 } nn_state_t;

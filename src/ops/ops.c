@@ -3,6 +3,7 @@
 #include "ops/ops.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
+#include "lang/state.h"
 #include "lang/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
@@ -100,37 +101,42 @@ value_t *op_call(call_t *c)
         err_raise(ERR_TYPE, sp, "%s got %d argument%s; usage: %s", op->name, c->nargs, c->nargs == 1 ? "" : "s",
                   op->signature);
     }
-    /* a traced value kept past its trace has no value (a placeholder) */
-    for (int i = 0; i < c->nargs; i++)
-        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !graph_is_live(c->args[i]))
-            err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[i] : c->span, "%s: argument %d is a traced value kept "
-                      "from a finished trace (stored outside the traced function while it was traced); it has no "
-                      "value: return it from the traced function instead", op->name, i + 1);
-    if ((op->flags & OPF_VARIABLES) && graph_retracing())
-        err_raise(ERR_TYPE, c->span, "%s creates variables (a layer's weights) inside a traced function that is "
-                  "tracing again: variables may be created on the first trace only (tf.function raises ValueError "
-                  "here); create the layer outside the function and pass it in", op->name);
+    /* nn_state()->graph is NULL until a session first traces: eager code
+     * pays one load here for everything below */
+    bool traced_ever = nn_state()->graph != NULL;
     value_t *r = NULL;
-    if (graph_tracing() && (op->flags & (OPF_IMPURE | OPF_TRACE_TIME | OPF_VARIABLES | OPF_HOST_READS))) {
-        if (op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) {
-            r = graph_trace_effect(c);
-            if (r) return r;
-        }
-        bool traced_in = false;
-        for (int i = 0; i < c->nargs && !traced_in; i++) traced_in = graph_is_traced(c->args[i]) || graph_is_variable(c->args[i]);
-        for (int i = 0; i < c->nkw && !traced_in; i++) traced_in = graph_is_traced(c->kw[i]);
-        /* a layer's weights are made once, outside the trace (tf.function's
-         * variable creation); a composite that reads values on the host runs
-         * outside it on the traced values and becomes one node (with a tape
-         * inside the trace it is decomposed, and its host reads must be
-         * concrete) */
-        if ((op->flags & OPF_VARIABLES) || ((op->flags & OPF_HOST_READS) && traced_in && !ad_active())) {
-            graph_pause();
-            r = op->impl(c);
-            graph_resume();
-            if (op->flags & OPF_VARIABLES) graph_note_record(r);
-            else graph_record_opaque(c, r);
-            return r;
+    if (traced_ever) {
+        /* a traced value kept past its trace has no value (a placeholder) */
+        for (int i = 0; i < c->nargs; i++)
+            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !graph_is_live(c->args[i]))
+                err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[i] : c->span, "%s: argument %d is a traced value kept "
+                          "from a finished trace (stored outside the traced function while it was traced); it has no "
+                          "value: return it from the traced function instead", op->name, i + 1);
+        if ((op->flags & OPF_VARIABLES) && graph_retracing())
+            err_raise(ERR_TYPE, c->span, "%s creates variables (a layer's weights) inside a traced function that is "
+                      "tracing again: variables may be created on the first trace only (tf.function raises ValueError "
+                      "here); create the layer outside the function and pass it in", op->name);
+        if (graph_tracing() && (op->flags & (OPF_IMPURE | OPF_TRACE_TIME | OPF_VARIABLES | OPF_HOST_READS))) {
+            if (op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) {
+                r = graph_trace_effect(c);
+                if (r) return r;
+            }
+            bool traced_in = false;
+            for (int i = 0; i < c->nargs && !traced_in; i++) traced_in = graph_is_traced(c->args[i]) || graph_is_variable(c->args[i]);
+            for (int i = 0; i < c->nkw && !traced_in; i++) traced_in = graph_is_traced(c->kw[i]);
+            /* a layer's weights are made once, outside the trace (tf.function's
+             * variable creation); a composite that reads values on the host runs
+             * outside it on the traced values and becomes one node (with a tape
+             * inside the trace it is decomposed, and its host reads must be
+             * concrete) */
+            if ((op->flags & OPF_VARIABLES) || ((op->flags & OPF_HOST_READS) && traced_in && !ad_active())) {
+                graph_pause();
+                r = op->impl(c);
+                graph_resume();
+                if (op->flags & OPF_VARIABLES) graph_note_record(r);
+                else graph_record_opaque(c, r);
+                return r;
+            }
         }
     }
     switch (op->kind) {
@@ -142,7 +148,7 @@ value_t *op_call(call_t *c)
      * result that depends on shapes only (len, shape) is a constant. */
     if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);
     /* While a function is traced, the op becomes a graph node. */
-    if (graph_tracing()) graph_record(c, r);
+    if (traced_ever && graph_tracing()) graph_record(c, r);
     return r;
 }
 
