@@ -841,12 +841,13 @@ void graph_loop_end(int n, const char **names, value_t **init, value_t **next, v
     tracer_t *t = cur();
     NN_ASSERT(t && t->nested);
     for (int i = 0; i < n; i++)
-        if (next[i]->kind != V_TENSOR || next[i]->u.t.dtype != init[i]->u.t.dtype || !tensor_same_shape(next[i], init[i])) {
+        if (next[i]->kind != V_TENSOR || next[i]->u.t.dtype != init[i]->u.t.dtype || !tensor_same_shape(next[i], init[i]) ||
+            next[i]->u.t.weak != init[i]->u.t.weak) {
             char a[160], b[160];
-            snprintf(a, sizeof a, "%s", dtype_traits[init[i]->u.t.dtype].name);
+            snprintf(a, sizeof a, "%s%s", init[i]->u.t.weak ? "a plain number " : "", dtype_traits[init[i]->u.t.dtype].name);
             tensor_shape_str(a + strlen(a), (int)(sizeof a - strlen(a)), init[i]->u.t.ndim, init[i]->u.t.shape);
             if (next[i]->kind == V_TENSOR) {
-                snprintf(b, sizeof b, "%s", dtype_traits[next[i]->u.t.dtype].name);
+                snprintf(b, sizeof b, "%s%s", next[i]->u.t.weak ? "a plain number " : "", dtype_traits[next[i]->u.t.dtype].name);
                 tensor_shape_str(b + strlen(b), (int)(sizeof b - strlen(b)), next[i]->u.t.ndim, next[i]->u.t.shape);
             } else snprintf(b, sizeof b, "a %s", val_kind_name(next[i]));
             err_raise(ERR_TYPE, span, "'%s' is %s before this loop and %s after one iteration; a loop on a traced "

@@ -1328,8 +1328,7 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
         bool again = false;
         for (int i = 0; i < nv && attempt == 0; i++)
             if (next[i]->kind == V_TENSOR && init[i]->u.t.weak && !next[i]->u.t.weak &&
-                tensor_same_shape(next[i], init[i]) &&
-                (next[i]->u.t.dtype != init[i]->u.t.dtype || next[i]->u.t.dtype == DT_INT64))
+                tensor_same_shape(next[i], init[i]))
                 again = true;
         if (again) {
             graph_loop_abort();
