@@ -369,27 +369,42 @@ R(ad_r_index_select)
     gin[0] = ad_opk("index_scatter", 3, args, 0, NULL, NULL, s);
     U(shape); U(dts); U(z);
 }
-/* take(x, i, axis): x receives g at position i of axis (read now: the
- * backward pass runs on values), zero elsewhere */
+/* take(x, i, axis): x receives g at position i of axis, zero elsewhere:
+ * where(positions == i, g, 0) with g given back its axis — ops only, so
+ * it works when i is traced (trace of grad through a loop over rows) */
 R(ad_r_take)
 {
     int axis = 0;
     for (int k = 0; k < n->nkw; k++)
         if (!strcmp(n->kwn[k], "axis")) axis = op_axis(n->kw[k], IN(0)->u.t.ndim, err_here());
-    int64_t len = IN(0)->u.t.shape[axis], i = op_to_int(IN(1), err_here(), "an index");
-    sel_t sel;
-    sel_at(&sel, IN(0)->u.t.ndim, IN(0)->u.t.shape, axis, i < 0 ? i + len : i);
-    value_t *st = sel_to_tensor(&sel);
-    dtype_t dt = g->u.t.weak || g->u.t.dtype == DT_INT64 ? op_settings(s)->precision : (dtype_t)g->u.t.dtype;
-    int64_t nd = IN(0)->u.t.ndim;
-    value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
-    memcpy(tensor_data(shape), IN(0)->u.t.shape, sizeof(int64_t) * (size_t)nd);
-    value_t *dts = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
-    const char *kn[1] = {"dtype"};
-    value_t *z = ad_opk("zeros", 1, &shape, 1, kn, &dts, s);
-    value_t *args[3] = { z, g, st };
-    gin[0] = ad_opk("index_scatter", 3, args, 0, NULL, NULL, s);
-    U(shape); U(dts); U(z); U(st);
+    int nd = IN(0)->u.t.ndim;
+    int64_t len = IN(0)->u.t.shape[axis];
+    value_t *lenv = tensor_weak_int(len), *zero = tensor_weak_int(0);
+    value_t *a2[3];
+    a2[0] = IN(1); a2[1] = zero;
+    value_t *neg = ad_opk("less", 2, a2, 0, NULL, NULL, s);
+    a2[1] = lenv;
+    value_t *wrapped = ad_opk("add", 2, a2, 0, NULL, NULL, s);
+    a2[0] = neg; a2[1] = wrapped; a2[2] = IN(1);
+    value_t *i = ad_opk("where", 3, a2, 0, NULL, NULL, s);
+    /* positions along axis, shaped (1, ..., len, ..., 1); g shaped with 1 there */
+    value_t *pos0 = ad_opk("arange", 1, &lenv, 0, NULL, NULL, s);
+    int64_t ps = nd, gs = nd;
+    value_t *pshape = tensor_new_raw(DT_INT64, 1, &ps), *gshape = tensor_new_raw(DT_INT64, 1, &gs);
+    int64_t *pp = tensor_data(pshape), *gp = tensor_data(gshape);
+    for (int d = 0, k = 0; d < nd; d++) {
+        pp[d] = d == axis ? len : 1;
+        gp[d] = d == axis ? 1 : g->u.t.shape[k++];
+    }
+    a2[0] = pos0; a2[1] = pshape;
+    value_t *pos = ad_opk("reshape", 2, a2, 0, NULL, NULL, s);
+    a2[0] = g; a2[1] = gshape;
+    value_t *gx = ad_opk("reshape", 2, a2, 0, NULL, NULL, s);
+    a2[0] = pos; a2[1] = i;
+    value_t *mask = ad_opk("equal", 2, a2, 0, NULL, NULL, s);
+    a2[0] = mask; a2[1] = gx; a2[2] = zero;
+    gin[0] = ad_opk("where", 3, a2, 0, NULL, NULL, s);
+    U(lenv); U(zero); U(neg); U(wrapped); U(i); U(pos0); U(pshape); U(gshape); U(pos); U(gx); U(mask);
 }
 /* index_scatter(x, v, sel): x's gradient is g with the selection zeroed
  * (those elements were overwritten); v's is g at the selection (ad.c's

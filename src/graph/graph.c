@@ -209,6 +209,12 @@ void graph_need_concrete(const value_t *v, span_t span, const char *what)
 
 /* Whether every shape the traced function sees is fixed by its signature
  * (no input_signature wildcards). */
+bool graph_in_control_flow(void)
+{
+    tracer_t *t = graph_tracing() ? cur() : NULL;
+    return t && (t->nested || t->region);
+}
+
 bool graph_retracing(void)
 {
     tracer_t *t = graph_tracing() ? cur() : NULL;
@@ -702,7 +708,7 @@ value_t *graph_trace_effect(call_t *c)
 
 /* ---- if on a traced condition ---- */
 
-int graph_branch_begin(value_t *cond, bool when)
+int graph_branch_begin(value_t *cond, bool when, int *region)
 {
     tracer_t *t = cur();
     graph_t *g = t->g;
@@ -711,7 +717,7 @@ int graph_branch_begin(value_t *cond, bool when)
     g->reg[g->nreg] = (region_t){ cn, when, t->region };
     int saved = t->region;
     t->region = ++g->nreg;   /* region ids start at 1 */
-    t->branch[when ? 0 : 1] = t->region;
+    if (region) *region = t->region;
     return saved;
 }
 
@@ -732,10 +738,33 @@ static value_t *cast_in(tracer_t *t, value_t *v, dtype_t dt, span_t span)
 
 /* The value a variable has after the if: a cond node choosing between the
  * branches' values at run time. */
-value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char *name, span_t span)
+bool graph_weak_exact(const value_t *v, dtype_t dt)
+{
+    if (!v->u.t.weak) return false;
+    /* a traced plain number has no value yet: a weak float is an fp64, so
+     * fp64 holds it; a weak int (a counter) fits int64 or fp64 */
+    if (graph_is_traced(v))
+        return cur()->optimistic || dt == DT_FP64 || (dt == DT_INT64 && v->u.t.dtype == DT_INT64);
+    double x = tensor_get_f64(v, 0);
+    if (dt == DT_INT64) return v->u.t.dtype == DT_INT64;
+    char b[8];
+    dtype_store_f64(dt, b, 0, x);
+    double y = dtype_load_f64(dt, b, 0);
+    return y == x || (x != x && y != y);
+}
+
+value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, int rthen, int relse, const char *name,
+                     span_t span)
 {
     tracer_t *t = cur();
     if (then_v == else_v) return val_ref(then_v);
+    if (then_v->kind == V_LIST && else_v->kind == V_LIST && then_v->u.list.n == else_v->u.list.n) {
+        /* a list (a tuple returned by both paths): merged item by item */
+        value_t *l = list_new(then_v->u.list.n);
+        for (int k = 0; k < then_v->u.list.n; k++)
+            list_push_take(l, graph_merge(cond, then_v->u.list.items[k], else_v->u.list.items[k], rthen, relse, name, span));
+        return l;
+    }
     /* the evaluator's hidden names, as the user knows them */
     char shown[160];
     if (!strcmp(name, "%retv")) snprintf(shown, sizeof shown, "the returned value");
@@ -765,12 +794,25 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char
     }
     value_t *v[2] = { val_ref(then_v), val_ref(else_v) };
     bool weak = wa && wb;
-    dtype_t want = weak ? (dtype_t)then_v->u.t.dtype : op_join_dtype(v, 2, op_settings(t->s)->precision);
+    dtype_t want = weak ? (dtype_t)then_v->u.t.dtype : (dtype_t)(wa ? else_v : then_v)->u.t.dtype;
+    /* a plain number joins the typed side only when that dtype holds it
+     * exactly (0, 1, 0.5 into fp16; any int into int64): a float into
+     * int64, or 0.1 into fp16, would change eager's answer */
+    if (!weak && (wa || wb) && !graph_weak_exact(wa ? then_v : else_v, want)) {
+        value_t *w = wa ? then_v : else_v;
+        char num[64] = "";
+        if (!graph_is_traced(w)) dtype_format_shortest(num, sizeof num, tensor_get_f64(w, 0));
+        err_raise(ERR_DTYPE, span, "%s is the plain number%s%s on one path of this if and %s on the other; the if's "
+                  "condition is a traced tensor, so the graph needs one dtype, and %s %s: write it as %s(...) (tf.cond "
+                  "raises TypeError for any mismatch)", shown, num[0] ? " " : "", num, dtype_traits[want].name,
+                  dtype_traits[want].name, want == DT_INT64 ? "is an integer type (a float joins only floats)" : "cannot hold it exactly",
+                  dtype_traits[want].name);
+    }
     for (int k = 0; k < 2 && !weak; k++)
         if (v[k]->u.t.dtype != want || v[k]->u.t.weak) {
             /* the branch's value converted to the joined dtype, in its branch */
             int saved = t->region;
-            t->region = t->branch[k];
+            t->region = k == 0 ? rthen : relse;
             value_t *cv = cast_in(t, v[k], want, span);
             t->region = saved;
             val_unref(v[k]);
@@ -796,7 +838,7 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char
 
 /* ---- while on a traced condition ---- */
 
-void graph_loop_begin(int n, value_t **vars, value_t **alias)
+void graph_loop_begin(int n, value_t **vars, value_t **alias, bool first)
 {
     tracer_t *p = cur();
     NN_ASSERT(p);
@@ -812,6 +854,7 @@ void graph_loop_begin(int n, value_t **vars, value_t **alias)
     t->retrace = p->retrace;
     t->shapes_fixed = p->shapes_fixed;
     t->nested = true;
+    t->optimistic = first;
     t->nloop = n;
     GS->ntracers++;
     sync_tracing();
@@ -1034,7 +1077,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     value_t *a2[GRAPH_MAX_ARGS];
     for (int i = 0; i < nargs; i++) {
         value_t *a = args[i];
-        if (a->kind == V_TENSOR && !a->u.t.weak) {
+        if (a->kind == V_TENSOR && (!a->u.t.weak || a->u.t.sym)) {
             gnode_t *n = graph_push(tr->g);
             n->kind = G_PARAM;
             n->param = i;

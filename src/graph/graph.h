@@ -116,18 +116,24 @@ void graph_need_concrete(const value_t *v, span_t span, const char *what);
 bool graph_shapes_fixed(void);
 /* A trace of a function that has traced before (creating variables is an error). */
 bool graph_retracing(void);
+/* Tracing inside a traced if's branch or a traced loop's body. */
+bool graph_in_control_flow(void);
 /* Describe a traced value for print at trace time: "<traced fp32 (3,)>". */
 int graph_describe(const value_t *v, char *buf, int cap);
 
 /* An `if` on a traced condition: the evaluator runs both branches inside
  * these brackets (region bookkeeping) and merges assigned variables with
  * graph_merge. */
-int graph_branch_begin(value_t *cond, bool when);
+int graph_branch_begin(value_t *cond, bool when, int *region);
 void graph_branch_end(int saved);
 /* graph_merge: the variable `name` after the if, a cond node; a weak and a
  * typed value join as elementwise ops do (a cast in the branch); shapes
  * must agree. */
-value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, const char *name, span_t span);
+value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, int rthen, int relse, const char *name,
+                     span_t span);
+/* A plain (weak) number that dtype dt holds exactly (a typed graph value
+ * can stand for it without changing eager's answer). */
+bool graph_weak_exact(const value_t *v, dtype_t dt);
 
 /* Ops with effects beyond their result (random state, printing, figures). */
 bool graph_op_impure(const op_def_t *op);
@@ -139,7 +145,7 @@ bool graph_op_impure(const op_def_t *op);
  * returns in out[] the loop variables after the loop (traced values of the
  * while's results).  A loop variable must keep its dtype and shape
  * (names[] for the error). */
-void graph_loop_begin(int n, value_t **vars, value_t **alias);
+void graph_loop_begin(int n, value_t **vars, value_t **alias, bool first);
 /* Drop the loop's trace (the evaluator traces the body again with loop
  * variables of the dtypes one iteration gave). */
 void graph_loop_abort(void);

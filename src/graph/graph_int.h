@@ -40,6 +40,7 @@ typedef struct graph_args {
 /* One argument's part of a concrete function's signature. */
 typedef struct sig_arg {
     bool tensor;                      /* a traced tensor: dtype, ndim, shape (-1 where open), wild */
+    bool weak;                        /* a traced plain number (a counter of the caller's trace) */
     int8_t dtype, ndim;
     uint32_t wild;                    /* the wildcard mask (above) */
     int64_t shape[NN_MAX_DIMS];
@@ -88,13 +89,14 @@ typedef struct tracer {
     graph_t *g;
     session_t *s;
     int region;             /* the region ops are recorded into now */
-    int branch[2];          /* the regions of the last if's then and else branches */
     value_t **args;         /* the call's arguments (roots for finding variables) */
     int nargs;
     bool record_all;
     value_t *recs[32];      /* layer records the trace read or made (their weights are variables) */
     int nrecs;
     bool retrace;           /* the traced function has traced before (variables may not be created) */
+    bool optimistic;        /* a loop body's first trace: a traced plain number joins any dtype (the loop
+                               traces again from a typed start, checked exactly, when it did) */
     bool shapes_fixed;      /* no wildcards: every shape is a constant of this trace */
     uint32_t wild[GRAPH_MAX_ARGS];  /* per argument (args[i]), its wildcard mask (above); a while body's: 0 */
     /* a while body's trace: values of the enclosing traces become inputs */

@@ -129,7 +129,10 @@ void graph_args_release(graph_args_t *a)
 /* A tensor argument is traced (a parameter of the graph, known by dtype
  * and shape); anything else is a host value, part of the signature by
  * value (TensorFlow's rule for Python values), weak numbers included. */
-static bool is_traced_arg(const value_t *v) { return v->kind == V_TENSOR && !v->u.t.weak; }
+static bool is_traced_arg(const value_t *v) { return v->kind == V_TENSOR && (!v->u.t.weak || v->u.t.sym); }
+/* The dims of an argument the caller's own trace leaves open (a traced
+ * function called inside another): the inner graph must leave them open. */
+static uint32_t caller_wild(const value_t *v) { return v->kind == V_TENSOR && v->u.t.sym ? graph_wild(v) : 0; }
 
 /* Host values compared as the graph bakes them in: numbers by weak dtype
  * and exact bits (3 and 3.0 compute differently, so they are two
@@ -238,8 +241,9 @@ static int wild_count(uint32_t w)
 static bool arg_fits(const sig_arg_t *p, const value_t *v)
 {
     if (!p->tensor) return !is_traced_arg(v) && host_equal(p->host, v, 0);
-    if (!is_traced_arg(v) || v->u.t.dtype != p->dtype) return false;
+    if (!is_traced_arg(v) || v->u.t.dtype != p->dtype || v->u.t.weak != p->weak) return false;
     if (p->wild & GRAPH_ANY_RANK) return true;
+    if (caller_wild(v) & ~p->wild) return false;
     if (v->u.t.ndim != p->ndim) return false;
     for (int d = 0; d < p->ndim; d++)
         if (!(p->wild >> d & 1) && v->u.t.shape[d] != p->shape[d]) return false;
@@ -446,17 +450,20 @@ void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t s
  * a rank that differs opens the whole shape (TensorShape(None)). */
 void graph_new_wild(traced_t *t, session_t *s, const graph_args_t *a, uint32_t *wild)
 {
-    memset(wild, 0, sizeof(uint32_t) * (size_t)a->n);
+    /* what the caller's own trace leaves open stays open here */
+    for (int i = 0; i < a->n; i++) wild[i] = caller_wild(a->v[i]);
     if (t->input_sig) {
         for (int i = 0; i < t->nspec && i < a->n; i++) {
             const sig_spec_t *sp = &t->spec[i];
-            if (sp->ndim < 0) wild[i] = GRAPH_ANY_RANK | GRAPH_ALL_DIMS;
+            if (sp->ndim < 0) wild[i] |= GRAPH_ANY_RANK | GRAPH_ALL_DIMS;
             for (int d = 0; d < sp->ndim; d++) if (sp->dim[d] < 0) wild[i] |= 1u << d;
         }
         return;
     }
     if (!t->reduce_retracing) return;
     int w = graph_settings_word(s);
+    uint32_t base[GRAPH_MAX_ARGS];
+    memcpy(base, wild, sizeof(uint32_t) * (size_t)a->n);
     uint32_t next[GRAPH_MAX_ARGS];
     for (int ci = 0; ci < t->nc; ci++) {
         const concrete_t *c = &t->c[ci];
@@ -465,9 +472,9 @@ void graph_new_wild(traced_t *t, session_t *s, const graph_args_t *a, uint32_t *
         for (int i = 0; i < a->n && ok; i++) {
             const sig_arg_t *p = &c->arg[i];
             const value_t *v = a->v[i];
-            next[i] = wild[i];
+            next[i] = wild[i] | base[i];
             if (!p->tensor) { ok = !is_traced_arg(v) && host_equal(p->host, v, 0); continue; }
-            if (!is_traced_arg(v) || v->u.t.dtype != p->dtype) { ok = false; continue; }
+            if (!is_traced_arg(v) || v->u.t.dtype != p->dtype || v->u.t.weak != p->weak) { ok = false; continue; }
             if ((p->wild | wild[i]) & GRAPH_ANY_RANK || p->ndim != v->u.t.ndim) {
                 next[i] = GRAPH_ANY_RANK | GRAPH_ALL_DIMS;
                 continue;
@@ -501,6 +508,7 @@ void graph_sig_store(traced_t *t, session_t *s, concrete_t *c, const graph_args_
             continue;
         }
         p->tensor = true;
+        p->weak = v->u.t.weak;
         p->dtype = (int8_t)v->u.t.dtype;
         p->ndim = (int8_t)v->u.t.ndim;
         p->wild = wild[i];

@@ -685,7 +685,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
              * graph runs it when a is true (and) or false (or) */
             bool is_and = n->kind == N_AND;
             value_t *ta = truth_of(s, a, n->a->span);
-            int saved = graph_branch_begin(ta, is_and);
+            int region, saved = graph_branch_begin(ta, is_and, &region);
             value_t *b = eval_expr(s, n->b, scope);
             value_t *tb = is_traced(b) || b->kind != V_TENSOR || b->u.t.size != 1 ? truth_of(s, b, n->b->span)
                                                                                   : NULL;
@@ -696,8 +696,8 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
             graph_branch_end(saved);
             value_t *k = tensor_new(DT_INT64, 0, NULL);
             ((int64_t *)tensor_data(k))[0] = !is_and;
-            value_t *r = graph_merge(ta, is_and ? tb : k, is_and ? k : tb, is_and ? "the result of and" : "the result of or",
-                                     n->op_span);
+            value_t *r = graph_merge(ta, is_and ? tb : k, is_and ? k : tb, is_and ? region : saved, is_and ? saved : region,
+                                     is_and ? "the result of and" : "the result of or", n->op_span);
             val_unref(a); val_unref(b); val_unref(ta); val_unref(tb); val_unref(k);
             return r;
         }
@@ -1021,10 +1021,10 @@ static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, b
                   "would see both branches); take grad outside: grad(trace(f)), or use where(c, a, b)");
     vsnap_t before, after[2];
     vsnap_take(scope, &before);
-    int st[2];
+    int st[2], reg[2];
     for (int k = 0; k < 2; k++) {
         value_t *r = NULL;
-        int saved = graph_branch_begin(c, k == 0);
+        int saved = graph_branch_begin(c, k == 0, &reg[k]);
         st[k] = k == 0 ? th(s, tc, scope, &r) : el ? el(s, ec, scope, &r) : ST_NORMAL;
         note_exit(scope, st[k], r);
         if (r) val_unref(r);
@@ -1061,7 +1061,7 @@ static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, b
                 err_raise(ERR_TYPE, span, "grad inside a traced function cannot go through an if on a traced tensor "
                           "('%s' depends on the watched value); take grad outside: grad(trace(f)), or use where(c, a, b)",
                           name);
-            value_t *m = graph_merge(c, tv, ev, name, span);
+            value_t *m = graph_merge(c, tv, ev, reg[0], reg[1], name, span);
             scope_set(scope, name, m);
             val_unref(m);
             if (zero) val_unref(zero);
@@ -1203,19 +1203,17 @@ typedef struct loopspec {
 } loopspec_t;
 
 
-/* The loop's condition now, as int64 0/1. */
-static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, bool brk)
+/* The loop's condition now (given: the while's condition, already
+ * evaluated), with "not broken" when the body may break. */
+static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, bool brk, value_t *given)
 {
     const node_t *n = L->n;
     value_t *c;
-    if (L->kind == LOOP_WHILE) {
+    if (given) {
+        c = val_ref(given);
+    } else if (L->kind == LOOP_WHILE) {
         /* the while node tests c != 0 itself (NaN is true) */
         c = eval_expr(s, n->a, scope);
-        if (c->kind != V_TENSOR || c->u.t.size != 1) {
-            value_t *t = truth_of(s, c, n->a->span);   /* raises the error */
-            val_unref(c);
-            c = t;
-        }
     } else {
         value_t *i = scope_get_local(scope, F_I);
         /* len(x): a number, or a traced value where input_signature leaves the rows open */
@@ -1224,7 +1222,17 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
         c = op_on2(s, down ? "greater" : "less", i, lim, n->a->span);
         val_unref(lim);
     }
+    if (c->kind != V_TENSOR || c->u.t.size != 1) {
+        value_t *t = truth_of(s, c, n->a->span);   /* raises the error */
+        val_unref(c);
+        c = t;
+    }
     value_t *bv = brk ? scope_get_local(scope, F_BRK) : NULL;
+    if (bv && !is_traced(bv) && truthy(bv, n->span)) {
+        /* the body broke on every path: the loop ends */
+        val_unref(c);
+        return tensor_weak_int(0);
+    }
     if (bv && is_traced(bv)) {
         value_t *tb = truth_of(s, bv, n->span), *nb = logic(s, 'n', tb, NULL, n->span), *tc = truth_of(s, c, n->span);
         value_t *r = logic(s, '&', tc, nb, n->span);
@@ -1237,7 +1245,7 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
 /* A loop that the graph runs (tf.while_loop): the body and the condition
  * are traced once, with the variables the body assigns as loop variables
  * (they need a value before the loop and keep their dtype and shape). */
-static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool own_brk)
+static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool own_brk, value_t *cond0)
 {
     const node_t *n = L->n;
     /* the enclosing code's hidden variables wait outside (own_brk: a host
@@ -1287,9 +1295,11 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
     nv = nvars;
     vsnap_t before;
     vsnap_take(scope, &before);
+    /* the condition before the first iteration: once (a retrace of the body
+     * must not run its effects again) */
+    value_t *c0 = loop_cond(s, L, scope, brk, cond0);
     for (int attempt = 0;; attempt++) {
-        value_t *c0 = loop_cond(s, L, scope, brk);
-        graph_loop_begin(nv, init, alias);
+        graph_loop_begin(nv, init, alias, attempt == 0);
         for (int i = 0; i < nv; i++) { scope_set(scope, names[i], alias[i]); val_unref(alias[i]); }
         if (var) {
             value_t *iv = scope_get_local(scope, F_I), *x;
@@ -1321,15 +1331,26 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
                 err_raise(ERR_TYPE, n->span, "grad inside a traced function cannot go through a loop on a traced "
                           "tensor ('%s' depends on the watched value); take grad outside: grad(trace(f))", names[i]);
         }
-        value_t *c1 = loop_cond(s, L, scope, brk);
+        value_t *c1 = loop_cond(s, L, scope, brk, NULL);
         /* a weak number before the loop that one iteration made a typed
          * tensor of the same shape (s = 0; s = s + x[i]): start from that
          * dtype and trace the body again */
         bool again = false;
         for (int i = 0; i < nv && attempt == 0; i++)
             if (next[i]->kind == V_TENSOR && init[i]->u.t.weak && !next[i]->u.t.weak &&
-                tensor_same_shape(next[i], init[i]))
+                tensor_same_shape(next[i], init[i])) {
+                dtype_t dt = (dtype_t)next[i]->u.t.dtype;
+                if (!graph_weak_exact(init[i], dt)) {
+                    char num[64] = "...";
+                    if (!is_traced(init[i])) dtype_format_shortest(num, sizeof num, tensor_get_f64(init[i], 0));
+                    err_raise(ERR_DTYPE, n->span, "'%s' starts as a plain number (%s) and one iteration makes it %s, "
+                              "which %s: the graph's loop variable needs one dtype from the start (tf.while_loop "
+                              "raises TypeError here); write %s = %s(%s) before the loop", names[i], num,
+                              dtype_traits[dt].name, dt == DT_INT64 ? "holds no fraction" : "cannot hold it exactly",
+                              names[i], dtype_traits[dt].name, num);
+                }
                 again = true;
+            }
         if (again) {
             graph_loop_abort();
             vsnap_restore(scope, &before);
@@ -1344,7 +1365,6 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
                     scope_set(scope, names[i], cv);
                 }
             for (int i = 0; i < nv; i++) val_unref(next[i]);
-            val_unref(c0);
             val_unref(c1);
             continue;
         }
@@ -1356,12 +1376,13 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
             val_unref(next[i]);
             val_unref(init[i]);
         }
-        val_unref(c0);
         val_unref(c1);
         break;
     }
+    val_unref(c0);
     vsnap_free(&before);
     for (int i = 0; i < nlocal; i++) set_undef(scope, local[i]);
+    if (var && !carry_var) set_undef(scope, var);   /* the for's own name, set only inside */
     if (!own_brk) scope_del(scope, F_BRK);
     unhide(scope, &hid);
     return ST_NORMAL;
@@ -1407,7 +1428,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
                 if (i != (a->nargs >= 2 ? 1 : 0)) graph_need_concrete(args[i], a->args[i]->span, "a range start or step");
             if (op_to_double(L.step, a->span, "a range step") == 0)
                 err_raise(ERR_VALUE, a->args[2]->span, "range() step must not be zero");
-            int st = traced_loop(s, &L, scope, false);
+            int st = traced_loop(s, &L, scope, false, NULL);
             if (a->nargs < 2) val_unref(L.start);
             if (a->nargs < 3) val_unref(L.step);
             for (int i = 0; i < a->nargs; i++) val_unref(args[i]);
@@ -1424,7 +1445,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
     if (is_traced(it)) {
         /* for r in x, x traced: a graph loop over x's rows (AutoGraph) */
         loopspec_t L = { n, LOOP_TENSOR, it, NULL, NULL, len };
-        int st = traced_loop(s, &L, scope, false);
+        int st = traced_loop(s, &L, scope, false, NULL);
         val_unref(it);
         return st;
     }
@@ -1461,10 +1482,11 @@ static int eval_while(session_t *s, const node_t *n, value_t *scope, value_t **r
         bool pend = tracing && is_traced(scope_get_local(scope, F_BRK));
         if (is_traced(c) || pend) {
             /* the condition (or a break under a traced if) is a traced
-             * tensor: the rest of the loop is a graph while loop */
-            val_unref(c);
+             * tensor: the rest of the loop is a graph while loop, from this
+             * evaluation of the condition */
             loopspec_t L = { n, LOOP_WHILE, NULL, NULL, NULL, 0 };
-            traced_loop(s, &L, scope, pend);
+            traced_loop(s, &L, scope, pend, c);
+            val_unref(c);
             break;
         }
         bool t = truthy(c, n->a->span);

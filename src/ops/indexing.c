@@ -85,25 +85,37 @@ int sel_shape(const sel_t *sel, int64_t *shape)
 
 /* A selection argument must fit the tensor it selects from (the evaluator
  * builds them in range; this guards direct calls). */
-static void check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
+/* A selection argument must fit the tensor it selects from.  Returns
+ * false (no error) while tracing when an index falls outside an axis whose
+ * size the signature leaves open: the placeholder has this trace's size,
+ * and the bounds are checked when the graph runs on each call's size; the
+ * caller then gives a result of the right dtype and shape only. */
+static bool check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
 {
     value_t *t = c->args[i];
     if (t->kind != V_TENSOR || t->u.t.dtype != DT_INT64 || t->u.t.ndim != 2 || t->u.t.shape[1] != 4 ||
         t->u.t.shape[0] != x->u.t.ndim)
         err_raise(ERR_TYPE, c->arg_spans[i], "%s: the selection must be an int64 tensor of shape (ndim, 4)", c->op->name);
     sel_from_tensor(t, sel);
+    uint16_t wild = graph_is_traced(x) ? graph_wild(x) : 0;
+    bool ok = true;
     for (int d = 0; d < sel->nd; d++)
-        if (sel->raw[d] == SEL_INDEX && (sel->start[d] < -x->u.t.shape[d] || sel->start[d] >= x->u.t.shape[d]))
+        if (sel->raw[d] == SEL_INDEX && (sel->start[d] < -x->u.t.shape[d] || sel->start[d] >= x->u.t.shape[d])) {
+            if (wild >> d & 1) { ok = false; sel->start[d] = 0; continue; }
             err_raise(ERR_INDEX, c->arg_spans[i], "index %lld is out of bounds for axis %d with size %lld",
                       (long long)sel->start[d], d, (long long)x->u.t.shape[d]);
+        }
     sel_resolve(sel, x->u.t.shape);
     for (int d = 0; d < sel->nd; d++) {
         int64_t last = sel->start[d] + (sel->count[d] - 1) * sel->step[d];
         if (sel->count[d] < 0 || (sel->count[d] > 0 && (sel->start[d] < 0 || sel->start[d] >= x->u.t.shape[d] ||
-                                                           last < 0 || last >= x->u.t.shape[d])))
+                                                           last < 0 || last >= x->u.t.shape[d]))) {
+            if (wild >> d & 1) { ok = false; continue; }
             err_raise(ERR_INDEX, c->arg_spans[i], "index out of bounds on axis %d, which has size %lld", d,
                       (long long)x->u.t.shape[d]);
+        }
     }
+    return ok;
 }
 
 /* index_select(x, sel) = x[sel]: a view (NumPy's basic indexing): the
@@ -115,9 +127,14 @@ static value_t *select_impl(call_t *c)
 {
     value_t *x = op_arg_tensor(c, 0);
     sel_t sel;
-    check_sel(c, x, 1, &sel);
+    bool ok = check_sel(c, x, 1, &sel);
     int64_t shape[NN_MAX_DIMS];
     int nd = sel_shape(&sel, shape);
+    if (!ok) {   /* tracing, outside this trace's size of an open axis: the result's dtype and shape */
+        value_t *z = tensor_new((dtype_t)x->u.t.dtype, nd, shape);
+        z->u.t.weak = x->u.t.weak && nd == 0 ? x->u.t.weak : 0;
+        return z;
+    }
     value_t *r = tensor_view(x);
     tensor_select(&r->u.t, sel.start, sel.step, sel.count, sel.keep);
     if (nd == 0) {
@@ -142,7 +159,7 @@ static value_t *scatter_impl(call_t *c)
     value_t *x = op_arg_tensor(c, 0), *v = op_arg_tensor(c, 1);
     if (x->u.t.ndim == 0) err_raise(ERR_INDEX, c->arg_spans[0], "index_scatter: a 0-d tensor has no elements to select");
     sel_t sel;
-    check_sel(c, x, 2, &sel);
+    if (!check_sel(c, x, 2, &sel)) return tensor_copy(x);   /* tracing: x's dtype and shape */
     int64_t shape[NN_MAX_DIMS];
     int nd = sel_shape(&sel, shape);
     /* v broadcasts to the selection's shape (NumPy's assignment rule:

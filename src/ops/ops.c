@@ -129,6 +129,16 @@ value_t *op_call(call_t *c)
              * outside it on the traced values and becomes one node (with a tape
              * inside the trace it is decomposed, and its host reads must be
              * concrete) */
+            if (op->flags & OPF_VARIABLES) {
+                /* made now, once: its sizes must be numbers, and it cannot sit in
+                 * a branch or loop that the graph runs zero or many times */
+                for (int i = 0; i < c->nargs; i++) graph_need_concrete(c->args[i], op_arg_span(c, i), "a layer's size");
+                for (int i = 0; i < c->nkw; i++) graph_need_concrete(c->kw[i], c->kw_spans[i], "a layer's setting");
+                if (graph_in_control_flow())
+                    err_raise(ERR_TYPE, c->span, "%s creates a layer inside a branch or loop whose condition is a traced "
+                              "tensor: its weights would be made once, while tracing, whatever the graph runs later "
+                              "(tf.function raises here); create the layer before the if or loop", op->name);
+            }
             if ((op->flags & OPF_VARIABLES) || ((op->flags & OPF_HOST_READS) && traced_in && !ad_active())) {
                 graph_pause();
                 r = op->impl(c);
