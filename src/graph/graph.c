@@ -1335,7 +1335,11 @@ const op_def_t op_family_graph[] = {
                 "by value); plain numbers are host values, part of the signature, where jax.jit makes them tracers; "
                 "print shows <traced dtype(shape), node %N> for a traced value; int32 is int64; an index out of a "
                 "fixed shape's bounds is an error while tracing (as in JAX), where TensorFlow's graph drops an unused "
-                "gather; a layer created inside works on the first trace, where TensorFlow raises",
+                "gather; a layer created inside works on the first trace, where TensorFlow raises; a plain number joins "
+                "a typed tensor in a traced if or loop when the dtype holds it exactly, where TensorFlow raises (the "
+                "joined value is typed where eager's untaken path would keep it plain); the affine-collapse pass "
+                "(stacked linear layers in fp32/fp64) re-associates, so those graphs may differ from eager in the last "
+                "bits (:graph shows by how much; :passes collapse off keeps eager's bits); every other pass is exact",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
      .source = "TensorFlow's tf.function and intro_to_graphs guides (retracing, AutoGraph, side effects, variables); "
                "JAX's jit and control-flow docs (tracing, static vs traced values); tests/conformance compares nnpad "
