@@ -193,6 +193,9 @@ void graph_need_concrete(const value_t *v, span_t span, const char *what)
             ? "if, while, and, or and not on a traced tensor become graph control flow; this use of a truth value "
               "(a condition the language reads on the host) has no graph form: compute it outside the traced "
               "function, or use where(c, a, b)"
+        : !strcmp(what, "the index of an assignment")
+            ? "x[i] = v needs a number i while tracing (a tf.Tensor cannot be assigned at all); write it with "
+              "where: x = where(arange(len(x)) == i, v, x), or pass i as a number (part of the signature)"
         : !strcmp(what, "an index")
             ? "a tensor can be indexed by a traced integer only with one index, x[i] (take(x, i)); a list needs a "
               "host index: pass the index as a number (part of the signature, as a Python int is for tf.function)"

@@ -291,7 +291,7 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
                 if (w) sel->raw[d] = SEL_SLICE;
                 continue;
             }
-            int64_t i = op_to_int(v, ix->span, "an index");
+            int64_t i = op_to_int(v, ix->span, dyn ? "an index" : "the index of an assignment");
             val_unref(v);
             if (w) {   /* checked against the size when the graph runs */
                 sel->start[d] = i; sel->step[d] = 1; sel->count[d] = 1; sel->keep[d] = false;
