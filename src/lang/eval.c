@@ -984,7 +984,7 @@ static value_t *pending_flag(session_t *s, value_t *scope, span_t span, bool *on
         value_t *v = scope_get_local(scope, fl[k]);
         if (!is_traced(v)) continue;
         if (k) *only_ret = false;
-        value_t *t = truth_of(s, v, span);
+        value_t *t = val_ref(v);   /* a flag is already 0 or 1 */
         if (p) {
             value_t *q = logic(s, '|', p, t, span);
             val_unref(p);
