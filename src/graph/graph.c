@@ -747,7 +747,8 @@ bool graph_weak_exact(const value_t *v, dtype_t dt)
     /* a traced plain number has no value yet: a weak float is an fp64, so
      * fp64 holds it; a weak int (a counter) fits int64 or fp64 */
     if (graph_is_traced(v))
-        return cur()->optimistic || dt == DT_FP64 || (dt == DT_INT64 && v->u.t.dtype == DT_INT64);
+        return cur()->optimistic || dt == DT_FP64 ||
+               (v->u.t.dtype == DT_INT64 && (dt == DT_INT64 || dt == DT_FP32));   /* an int meets fp32 as fp32 */
     double x = tensor_get_f64(v, 0);
     if (dt == DT_INT64) return v->u.t.dtype == DT_INT64;
     char b[8];
