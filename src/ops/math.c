@@ -39,11 +39,28 @@
 /* ---- transcendental kernels (SLEEF, deterministic, 1.0 ulp) ---- */
 
 static float  exp32(float x)   { return Sleef_finz_expf1_u10purecfma(x); }
-static double exp64(double x)  { return Sleef_finz_expd1_u10purecfma(x); }
+/* SLEEF's exp returns inf for every x above 709.7827111495575, but exp(x)
+ * stays below DBL_MAX up to ln(DBL_MAX) = 709.782712893384 (15 million
+ * doubles more).  There exp(x) = 2^1024 (1 + expm1(w)) with
+ * w = x - 1024 ln 2 in [-1.8e-6, 0): w from the exact x - 1024 LN2_HI
+ * (Sterbenz) minus 1024 LN2_LO, expm1(w) from three terms of its series
+ * (w^4/24 < 2^-77), one rounding in 1 + p, and two exact scalings by
+ * powers of two; when 1 + p rounds to 1 the result is inf, as exp(x)
+ * rounds.  kern_avx2.c does the same operations lane by lane. */
+static double exp64_top(double x)
+{
+    double w = (x - 1024.0 * NN_LN2_HI) - 1024.0 * NN_LN2_LO;
+    double p = w * (1.0 + w * (0.5 + w * (1.0 / 6.0)));
+    return (1.0 + p) * 0x1p1023 * 2.0;
+}
+static double exp64(double x)  { return x > NN_SLEEF_EXP_MAX ? exp64_top(x) : Sleef_finz_expd1_u10purecfma(x); }
 static float  log32(float x)   { return Sleef_finz_logf1_u10purecfma(x); }
 static double log64(double x)  { return Sleef_finz_logd1_u10purecfma(x); }
-static float  log1p32(float x) { return Sleef_finz_log1pf1_u10purecfma(x); }
-static double log1p64(double x){ return Sleef_finz_log1pd1_u10purecfma(x); }
+/* SLEEF's log1p returns inf above 1e38 (fp32) and 1e307 (fp64).  Far
+ * below those, log1p(x) = log(x) + log1p(1/x) and the second term is under
+ * 2^-64 (2^-512) of the first's ulp: log(x) is log1p(x) there. */
+static float  log1p32(float x) { return x > NN_LOG1P_BIG32 ? Sleef_finz_logf1_u10purecfma(x) : Sleef_finz_log1pf1_u10purecfma(x); }
+static double log1p64(double x){ return x > NN_LOG1P_BIG64 ? Sleef_finz_logd1_u10purecfma(x) : Sleef_finz_log1pd1_u10purecfma(x); }
 static float  expm132(float x) { return Sleef_finz_expm1f1_u10purecfma(x); }
 static double expm164(double x){ return Sleef_finz_expm1d1_u10purecfma(x); }
 static float  sin32(float x)   { return Sleef_finz_sinf1_u10purecfma(x); }
@@ -168,7 +185,9 @@ const op_def_t op_family_math[] = {
      .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
      .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10"),
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10") "; fp64 above 709.7827111495575, where SLEEF's exp gives inf, "
+               "2^1024 (1 + expm1(x - 1024 ln 2)) with one rounding, so exp is finite up to 709.782712893384 = ln(max) "
+               "(tests/refdata/range_edges.csv)",
      .example = "exp(1)\n"
                 "#> 2.71828175 (fp32)\n"
                 "exp([0, 1, 2])\n"
@@ -194,7 +213,9 @@ const op_def_t op_family_math[] = {
      .grad = ad_r_log1p, .grad_doc = "log1p'(x) = 1/(1+x)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
      .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10"),
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10") "; above 2^64 (fp64: 2^512) log(x), which equals "
+               "log1p(x) there to far below an ulp (SLEEF's log1p gives inf from 1e38 / 1e307), so log1p(max) is finite "
+               "in every dtype: 88.72 in fp32, 709.78 in fp64 (tests/refdata/range_edges.csv)",
      .example = "log1p(1e-8)\n"
                 "#> 9.99999994e-09 (fp32)\n"
                 "log(1 + 1e-8)\n"

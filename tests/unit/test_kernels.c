@@ -480,6 +480,72 @@ static void test_ulp(void)
            rows, worst);
 }
 
+/* tests/refdata/range_edges.csv (gen_range_edges.py, mpmath): log1p at
+ * the top of every dtype's range and fp64 exp between SLEEF's cut-off and
+ * the first x whose exp rounds to inf (issue 11: both gave inf early),
+ * within the op's stated bound and the same bits in both paths. */
+static void test_range_edges(void)
+{
+    const char *rd = getenv("REFDATA");
+    csv_t c;
+    row_t r;
+    if (!csv_open(&c, rd ? rd : "tests/refdata", "range_edges.csv")) tap_bail("cannot read range_edges.csv");
+    static const char *const fns[2] = { "log1p", "exp" };
+    enum { MAXE = 4096 };
+    static double xs[2][4][MAXE], his[2][4][MAXE], los[2][4][MAXE];
+    static int64_t cnt[2][4];
+    int bad = 0;
+    while (csv_next(&c, &r)) {
+        int k = !strcmp(col(&c, &r, "func"), "exp"), d = -1;
+        for (int j = 0; j < 4; j++)
+            if (!strcmp(col(&c, &r, "dtype"), dtype_traits[DTS[j]].name)) d = j;
+        if (d < 0 || cnt[k][d] >= MAXE) { bad++; continue; }
+        int64_t i = cnt[k][d]++;
+        xs[k][d][i] = parse_hex(col(&c, &r, "x"));
+        his[k][d][i] = parse_hex(col(&c, &r, "y_hi"));
+        los[k][d][i] = parse_hex(col(&c, &r, "y_lo"));
+        if (dtype_round_f64(DTS[d], xs[k][d][i]) != xs[k][d][i]) bad++;
+    }
+    csv_close(&c);
+    tap_ok(bad == 0, "range_edges.csv: every row names log1p/exp and a float dtype and its x is exact in it (%d bad)", bad);
+    for (int k = 0; k < 2; k++)
+        for (int d = 0; d < 4; d++) {
+            int64_t n = cnt[k][d];
+            if (!n) continue;
+            dtype_t dt = DTS[d];
+            const op_def_t *op = op_find(fns[k]);
+            value_t *x = tensor_new_raw(dt, 1, &n);
+            for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, tensor_data(x), i, xs[k][d][i]);
+            value_t *y[2];
+            for (int lv = 0; lv < 2; lv++) {   /* plain, then vector (where the CPU has it) */
+                int old = bk_cpu_set_level(lv);
+                y[lv] = op_unary(op, x, SPAN_NONE, S);
+                bk_cpu_set_level(old);
+            }
+            double worst = 0;
+            int64_t wi = 0, ninf = 0;
+            for (int64_t i = 0; i < n; i++) {
+                double v = tensor_get_f64(y[0], i);
+                double e = ulp_err(dt, v, his[k][d][i], los[k][d][i]);
+                if (isinf(v)) ninf++;
+                if (e > worst) { worst = e; wi = i; }
+            }
+            tap_ok(worst <= op->ulp[dt], "%s %s at the top of the range: %lld mpmath points within %.6g ulp "
+                   "(worst %.4g ulp at x = %a, where it gives %a; %lld inf)", fns[k], dtype_traits[dt].name,
+                   (long long)n, op->ulp[dt], worst, xs[k][d][wi], tensor_get_f64(y[0], wi), (long long)ninf);
+            if (vec) {
+                int64_t fd = first_diff(y[1], y[0]);
+                tap_ok(fd < 0, "%s %s at the top of the range: vector bits equal plain bits (first difference at %lld)",
+                       fns[k], dtype_traits[dt].name, (long long)fd);
+            } else {
+                tap_skip_one(NO_VEC, "%s %s at the top of the range: vector bits equal plain bits", fns[k], dtype_traits[dt].name);
+            }
+            val_unref(x);
+            val_unref(y[0]);
+            val_unref(y[1]);
+        }
+}
+
 /* ---- 5. memory stays flat ---- */
 
 static long rss_kb(void)
@@ -737,6 +803,7 @@ int main(void)
         test_reductions();
         test_matmul();
         test_ulp();
+        test_range_edges();
         test_memory();
         test_views();
         test_range();

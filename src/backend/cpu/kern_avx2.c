@@ -16,7 +16,7 @@
 #include <immintrin.h>
 #include <string.h>
 #include <stdint.h>
-#include <sleef.h>
+#include "util/sleef_det.h"
 
 /* Which NaN comes out of a + b when both are NaN depends on the operand
  * order (IEEE 754 leaves it open; x86 returns the first source's NaN,
@@ -49,7 +49,12 @@ static inline __m256 un32(int k, __m256 x)
     switch (k) {
     case KU_EXP: return Sleef_finz_expf8_u10avx2(x);
     case KU_LOG: return Sleef_finz_logf8_u10avx2(x);
-    case KU_LOG1P: return Sleef_finz_log1pf8_u10avx2(x);
+    case KU_LOG1P: {   /* math.c's log1p32: log(x) above NN_LOG1P_BIG32 */
+        __m256 r = Sleef_finz_log1pf8_u10avx2(x);
+        __m256 big = _mm256_cmp_ps(x, _mm256_set1_ps(NN_LOG1P_BIG32), _CMP_GT_OQ);
+        if (_mm256_movemask_ps(big)) r = _mm256_blendv_ps(r, Sleef_finz_logf8_u10avx2(x), big);
+        return r;
+    }
     case KU_EXPM1: return Sleef_finz_expm1f8_u10avx2(x);
     case KU_SIN: return Sleef_finz_sinf8_u10avx2(x);
     case KU_COS: return Sleef_finz_cosf8_u10avx2(x);
@@ -102,9 +107,26 @@ static inline __m256d un64(int k, __m256d x)
     const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
     const __m256d inf = _mm256_set1_pd(__builtin_inf());
     switch (k) {
-    case KU_EXP: return Sleef_finz_expd4_u10avx2(x);
+    case KU_EXP: {     /* math.c's exp64: exp64_top above NN_SLEEF_EXP_MAX */
+        __m256d r = Sleef_finz_expd4_u10avx2(x);
+        __m256d top = _mm256_cmp_pd(x, _mm256_set1_pd(NN_SLEEF_EXP_MAX), _CMP_GT_OQ);
+        if (_mm256_movemask_pd(top)) {
+            __m256d w = _mm256_sub_pd(_mm256_sub_pd(x, _mm256_set1_pd(1024.0 * NN_LN2_HI)), _mm256_set1_pd(1024.0 * NN_LN2_LO));
+            __m256d p = mul_pd(w, _mm256_set1_pd(1.0 / 6.0));
+            p = mul_pd(w, add_pd(_mm256_set1_pd(0.5), p));
+            p = mul_pd(w, add_pd(_mm256_set1_pd(1.0), p));
+            __m256d e = mul_pd(mul_pd(add_pd(_mm256_set1_pd(1.0), p), _mm256_set1_pd(0x1p1023)), _mm256_set1_pd(2.0));
+            r = _mm256_blendv_pd(r, e, top);
+        }
+        return r;
+    }
     case KU_LOG: return Sleef_finz_logd4_u10avx2(x);
-    case KU_LOG1P: return Sleef_finz_log1pd4_u10avx2(x);
+    case KU_LOG1P: {   /* math.c's log1p64: log(x) above NN_LOG1P_BIG64 */
+        __m256d r = Sleef_finz_log1pd4_u10avx2(x);
+        __m256d big = _mm256_cmp_pd(x, _mm256_set1_pd(NN_LOG1P_BIG64), _CMP_GT_OQ);
+        if (_mm256_movemask_pd(big)) r = _mm256_blendv_pd(r, Sleef_finz_logd4_u10avx2(x), big);
+        return r;
+    }
     case KU_EXPM1: return Sleef_finz_expm1d4_u10avx2(x);
     case KU_SIN: return Sleef_finz_sind4_u10avx2(x);
     case KU_COS: return Sleef_finz_cosd4_u10avx2(x);
