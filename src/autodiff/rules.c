@@ -86,9 +86,26 @@ R(ad_r_maximum) { extreme2(n, g, gin, s, "greater"); }
 R(ad_r_minimum) { extreme2(n, g, gin, s, "less"); }
 R(ad_r_neg) { (void)n; gin[0] = ad_op1("negative", g, s); }
 R(ad_r_exp) { gin[0] = ad_op2("multiply", g, OUT, s); }
-R(ad_r_log) { gin[0] = ad_op2("divide", g, IN(0), s); }
-/* log1p' = 1/(1+x) */
-R(ad_r_log1p) { value_t *one = W(1), *d = ad_op2("add", IN(0), one, s); gin[0] = ad_op2("divide", g, d, s); U(one); U(d); }
+/* d where the output is a number, the output's NaN where it is NaN:
+ * outside a function's domain its derivative is NaN too (issue 11), where
+ * the formula alone would give a number (1/x for log at x < 0, 1/(1+x) for
+ * log1p at x < -1, 0 at -inf).  d is released. */
+static value_t *nan_where_out(ad_node_t *n, value_t *d, session_t *s)
+{
+    value_t *bad = ad_op1("isnan", OUT, s);
+    value_t *r = ad_opk("where", 3, (value_t *[]){bad, OUT, d}, 0, NULL, NULL, s);
+    U(bad); U(d);
+    return r;
+}
+/* log' = 1/x; nan where log is (x < 0, -inf) */
+R(ad_r_log) { gin[0] = nan_where_out(n, ad_op2("divide", g, IN(0), s), s); }
+/* log1p' = 1/(1+x); nan where log1p is (x < -1, -inf) */
+R(ad_r_log1p)
+{
+    value_t *one = W(1), *d = ad_op2("add", IN(0), one, s);
+    gin[0] = nan_where_out(n, ad_op2("divide", g, d, s), s);
+    U(one); U(d);
+}
 /* expm1' = e^x = expm1(x) + 1 */
 R(ad_r_expm1) { value_t *one = W(1), *d = ad_op2("add", OUT, one, s); gin[0] = ad_op2("multiply", g, d, s); U(one); U(d); }
 /* sqrt' = 1/(2 sqrt(x)) */

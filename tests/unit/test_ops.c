@@ -15,7 +15,11 @@
  *     others through the case listed for them in CASES below (an op with
  *     none fails);
  *  5. every op documents an example (test_help runs them and compares
- *     their stated output).
+ *     their stated output);
+ *  6. every differentiable unary elementwise op's derivative is NaN
+ *     wherever the op itself is NaN at a non-NaN input (just outside its
+ *     domain: log and sqrt below 0, log1p below -1, ...), in all four
+ *     float dtypes (issue 11).
  */
 #include "tap.h"
 #include "lang/session.h"
@@ -252,6 +256,66 @@ static void grad_fd(const op_def_t *o)
            call, worst, worst <= 1e-6 ? "" : ": ", worst <= 1e-6 ? "" : why);
 }
 
+/* ---- 6: f' is NaN wherever f is NaN ---- */
+
+/* Probes around the usual domain edges, in dtype dt: each edge (0, -1, 1)
+ * and the dt values just beyond it, the smallest subnormals, large values,
+ * ±inf. */
+static int probes(dtype_t dt, double *v)
+{
+    int M = dtype_traits[dt].man_bits, emin = 1 - dtype_traits[dt].bias;
+    double u = ldexp(1.0, -M), sub = ldexp(1.0, emin - M), big = dtype_round_f64(dt, 1e30);
+    double base[] = { -INFINITY, -big, -3, -2, -1.5, -1 - 2 * u, -1 - u, -1, -1 + u / 2, -0.5, -sub, -0.0, 0.0, sub,
+                      0.5, 1 - u / 2, 1, 1 + u, 1 + 2 * u, 1.5, 2, 3, big, INFINITY };
+    int n = (int)(sizeof base / sizeof base[0]);
+    for (int i = 0; i < n; i++) v[i] = dtype_round_f64(dt, base[i]);
+    return n;
+}
+
+static void nan_domain(const op_def_t *o, int *nan_pts)
+{
+    static const dtype_t dts[4] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
+    char b[2048], lit[1536], why[256] = "";
+    snprintf(b, sizeof b, "def __nd(x) { return sum(%s(x)) }", o->name);
+    if (run(b)) { tap_ok(0, "%s: define sum(%s(x))", o->name, o->name); return; }
+    bool ok = true;
+    int npts = 0;
+    for (int d = 0; d < 4 && ok; d++) {
+        double v[32];
+        int n = probes(dts[d], v), k;
+        /* finite values as %.17g (exact in fp64, and each is a dt value) */
+        k = snprintf(lit, sizeof lit, "%s([", dtype_traits[dts[d]].name);
+        for (int i = 0; i < n; i++) {
+            if (isinf(v[i])) k += snprintf(lit + k, sizeof lit - k, "%s%s", i ? ", " : "", v[i] < 0 ? "-inf" : "inf");
+            else k += snprintf(lit + k, sizeof lit - k, "%s%.17g", i ? ", " : "", v[i]);
+        }
+        snprintf(lit + k, sizeof lit - k, "])");
+        snprintf(b, sizeof b, "%s(%s)", o->name, lit);
+        value_t *f = val(b);
+        snprintf(b, sizeof b, "grad(__nd)(%s)", lit);
+        value_t *g = val(b);
+        if (!f || !g || f->kind != V_TENSOR || g->kind != V_TENSOR || f->u.t.size != n || g->u.t.size != n) {
+            snprintf(why, sizeof why, "%s: %s failed", dtype_traits[dts[d]].name, f ? "grad" : "the op");
+            ok = false;
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (!isnan(tensor_get_f64(f, i))) continue;
+                npts++;
+                if (!isnan(tensor_get_f64(g, i)) && ok) {
+                    snprintf(why, sizeof why, "%s: f(%.9g) is nan, f' = %.9g", dtype_traits[dts[d]].name, v[i],
+                             tensor_get_f64(g, i));
+                    ok = false;
+                }
+            }
+        }
+        if (f) session_release(f);
+        if (g) session_release(g);
+    }
+    *nan_pts = npts;
+    tap_ok(ok, "%s: f' is nan at each of the %d probes (4 dtypes) where f is nan%s%s", o->name, npts, ok ? "" : ": ",
+           ok ? "" : why);
+}
+
 int main(void)
 {
     null = fopen("/dev/null", "w");
@@ -267,6 +331,22 @@ int main(void)
         if (o->nograd) continue;
         grad_fd(o);
     }
+    /* 6: the derivative is nan where the function is nan */
+    int have[3] = { 0, 0, 0 };
+    static const char *const must[3] = { "log", "log1p", "sqrt" };
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *o = op_at(i);
+        if (!op_is_elementwise(o) || o->nograd || o->min_args != 1 || (o->flags & OPF_IMPURE) || o->grad == ad_r_cast ||
+            !strcmp(o->name, "cast"))
+            continue;
+        int np = 0;
+        nan_domain(o, &np);
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(o->name, must[k])) have[k] = np;
+    }
+    tap_ok(have[0] >= 4 * 8 && have[1] >= 4 * 6 && have[2] >= 4 * 8,
+           "the nan-domain probes reach outside log (%d points), log1p (%d), sqrt (%d)", have[0], have[1], have[2]);
+
     /* an error while a traced graph runs (NaN into int64) leaves nothing
      * behind: 100 failing calls */
     run("def __lk(x) { return int64(x * 2) + 1 }\n__gl = trace(__lk)\n__gl([1.0, 2.0])\n");
