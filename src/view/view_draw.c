@@ -1152,22 +1152,32 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         }
         y += box + base * 0.3;
         txt_t tt = N(base * 0.8); tt.mono = true;
-        /* the text may be long (exact decimals): cut to the width */
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", r->text ? r->text : "");
-        double tw; text_size(cr, buf, tt, &tw, NULL);
-        while (tw > w - 2 * margin && strlen(buf) > 8) {
-            size_t L = strlen(buf);
-            size_t cut = L - (size_t)((double)L * (tw - (w - 2 * margin)) / tw) - 2;
-            if (cut >= L - 1) cut = L - 2;
-            memcpy(buf + cut, "…", 4);
-            buf[cut + 3] = 0;
-            text_size(cr, buf, tt, &tw, NULL);
-        }
-        double ht;
-        text_size(cr, buf, tt, NULL, &ht);
-        text_at(cr, buf, margin, y, 0, 0, tt);
-        y += ht + base * 0.9;
+        /* the text may be long (an exact decimal: a tiny fp64 has over
+         * a thousand characters): wrapped to the width, every digit kept.
+         * The face is monospaced, so a line holds as many characters as
+         * the width over one digit's width (bytes are counted: a line with
+         * a multibyte character is only shorter).  Each line is measured
+         * once: the cost is linear in the length. */
+        const char *s = r->text ? r->text : "";
+        double cw;
+        text_size(cr, "0000000000", tt, &cw, NULL);
+        size_t per = cw > 0 ? (size_t)((w - 2 * margin) / (cw / 10)) : 80;
+        if (per < 8) per = 8;
+        if (per > 120) per = 120;     /* num_markup's buffer holds 512 bytes */
+        size_t L = strlen(s), off = 0;
+        do {
+            size_t k = L - off < per ? L - off : per;
+            while (k > 1 && off + k < L && ((unsigned char)s[off + k] & 0xC0) == 0x80) k--;  /* whole UTF-8 characters */
+            char buf[128];
+            memcpy(buf, s + off, k);
+            buf[k] = 0;
+            double ht;
+            text_size(cr, buf, tt, NULL, &ht);
+            text_at(cr, buf, margin, y, 0, 0, tt);
+            y += ht;
+            off += k;
+        } while (off < L);
+        y += base * 0.9;
     }
     f->content_h = y;
     if (f->title) {

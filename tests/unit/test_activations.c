@@ -334,6 +334,68 @@ static void named_values(const char *dir)
     tap_ok(fabs(v - 0.24197072451914337) < 1e-15, "grad(grad(gelu))(1) = phi(1) (got %.17g)", v);
 }
 
+/* loss_logits.csv (gen_loss_logits.py, mpmath): the cross-entropies from
+ * logits, loss and derivative in the first logit, where the loss is tiny
+ * (issue 11: binary_crossentropy(1, fp64(40), from_logits=1) was 0, true
+ * 4.25e-18).  Bounds in ulps of the dtype at the exact value: LOSS_BOUND
+ * for the loss, DLOSS_BOUND for the derivative (both cover softplus's and
+ * log_softmax's own bounds and the few roundings the loss adds); for
+ * y = 0.5 the derivative sigmoid(z) - y is held to DLOSS_BOUND ulps of y
+ * where it is smaller than y (near z = 0 it is the difference of two
+ * numbers near y: the rounding of sigmoid(z) alone is an ulp of 0.5). */
+#define LOSS_BOUND 4
+#define DLOSS_BOUND 4
+static void loss_logits_table(const char *dir)
+{
+    csv_t c;
+    row_t r;
+    if (!csv_open(&c, dir, "loss_logits.csv")) tap_bail("cannot read loss_logits.csv");
+    while (csv_next(&c, &r)) {
+        const char *loss = col(&c, &r, "loss"), *dn = col(&c, &r, "dtype"), *y = col(&c, &r, "y"), *z = col(&c, &r, "z");
+        dtype_t t = (dtype_t)dtype_from_name(dn);
+        session_settings(S)->precision = t;
+        double want = strtod(col(&c, &r, "loss_value"), NULL), dwant = strtod(col(&c, &r, "dloss_dz0"), NULL);
+        char call[256], e[400];
+        if (!strcmp(loss, "bce"))
+            snprintf(call, sizeof call, "binary_crossentropy(%s(%s), %%s, from_logits=1)", dn, y);
+        else if (!strcmp(loss, "cce"))
+            snprintf(call, sizeof call, "categorical_crossentropy(%s([%s]), %%s, from_logits=1)", dn, y);
+        else
+            snprintf(call, sizeof call, "sparse_categorical_crossentropy([%s], %%s, from_logits=1)", y);
+        char zarg[128];
+        snprintf(zarg, sizeof zarg, !strcmp(loss, "bce") ? "%s(%s)" : "%s([%s])", dn, z);
+        double got, u;
+        dtype_t dt;
+        snprintf(e, sizeof e, call, zarg);
+        got = NAN;
+        int ok = eval_at(e, 0, &got, NULL, &dt) == 0 && dt == t;
+        u = ok ? ulps(t, got, want) : 1e300;
+        tap_ok(ok && u <= LOSS_BOUND, "loss_logits.csv %s: %s = %.17g, mpmath %.17g (%.2g ulp, bound %d)", dn, e, got,
+               want, u, LOSS_BOUND);
+        char def[400];
+        snprintf(def, sizeof def, "lossfn(z) = %s", call);
+        snprintf(e, sizeof e, def, "z");
+        char defz[400];
+        snprintf(defz, sizeof defz, "%s", e);
+        FILE *nul = fopen("/dev/null", "w");
+        if (!nul) tap_bail("cannot open /dev/null");
+        int rc = session_run(S, "<test>", e, (int)strlen(e), 1, nul, stdout);
+        fclose(nul);
+        snprintf(e, sizeof e, "grad(lossfn)(%s)", zarg);
+        got = NAN;
+        ok = rc == 0 && eval_at(e, 0, &got, NULL, &dt) == 0 && dt == t;
+        u = ok ? ulps(t, got, dwant) : 1e300;
+        /* a soft target's derivative sigmoid(z) - y near z = 0 is the
+         * difference of two numbers near y: measured in ulps of y there */
+        double ys = strtod(y, NULL);
+        if (ok && !strcmp(loss, "bce") && ys != 0 && ys != 1 && fabs(dwant) < fabs(ys) && !isnan(got))
+            u = fabs(got - dwant) / dtype_ulp(t, ys);
+        tap_ok(ok && u <= DLOSS_BOUND, "loss_logits.csv %s: %s of %s = %.17g, mpmath %.17g (%.2g ulp, bound %d)", dn, e,
+               defz, got, dwant, u, DLOSS_BOUND);
+    }
+    csv_close(&c);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
@@ -344,6 +406,7 @@ int main(int argc, char **argv)
     saturation_table(dir);
     nan_checks();
     named_values(dir);
+    loss_logits_table(dir);
     tap_done();
     session_free(S);
     return 0;
