@@ -583,6 +583,23 @@ static void tag(tracer_t *t, value_t *v, int id)
     v->u.t.sym = 1;
 }
 
+/* Item k of the list node `of` (a list op's result, a while's loop
+ * variables, a call's outputs): a new node in t's region; its id. */
+static int push_item(tracer_t *t, int of, int k)
+{
+    gnode_t *m = graph_push(t->g);
+    m->kind = G_ITEM;
+    m->nin = 1;
+    m->in = mem_alloc(sizeof(int));
+    m->in[0] = of;
+    m->kwn = mem_alloc(0);
+    m->kw = mem_alloc(0);
+    m->param = k;
+    m->region = t->region;
+    set_origin(m);
+    return t->g->nn - 1;
+}
+
 static int record_node(tracer_t *t, call_t *c, value_t *out)
 {
     int nin = c->nargs, nkw = c->nkw;
@@ -616,19 +633,10 @@ static int record_node(tracer_t *t, call_t *c, value_t *out)
         for (int k = 0; k < out->u.list.n; k++) {
             value_t *it = out->u.list.items[k];
             if (it->kind != V_TENSOR) continue;
-            gnode_t *m = graph_push(t->g);
-            m->kind = G_ITEM;
-            m->nin = 1;
-            m->in = mem_alloc(sizeof(int));
-            m->in[0] = id;
-            m->kwn = mem_alloc(0);
-            m->kw = mem_alloc(0);
-            m->param = k;
-            m->region = t->region;
-            set_meta(m, it);
-            m->wild = wild;
-            set_origin(m);
-            tag(t, it, t->g->nn - 1);
+            int mi = push_item(t, id, k);
+            set_meta(&t->g->n[mi], it);
+            t->g->n[mi].wild = wild;
+            tag(t, it, mi);
         }
     }
     return id;
@@ -882,6 +890,14 @@ void graph_loop_abort(void)
     sync_tracing();
 }
 
+/* "fp32(2,)", "a plain number fp64()", "a list": a loop variable for an error */
+static void loop_var_str(char *buf, size_t cap, const value_t *v)
+{
+    if (v->kind != V_TENSOR) { snprintf(buf, cap, "a %s", val_kind_name(v)); return; }
+    snprintf(buf, cap, "%s%s", v->u.t.weak ? "a plain number " : "", dtype_traits[v->u.t.dtype].name);
+    tensor_shape_str(buf + strlen(buf), (int)(cap - strlen(buf)), v->u.t.ndim, v->u.t.shape);
+}
+
 void graph_loop_end(int n, const char **names, value_t **init, value_t **next, value_t *cond0, value_t *cond1,
                     value_t **out, span_t span)
 {
@@ -891,12 +907,8 @@ void graph_loop_end(int n, const char **names, value_t **init, value_t **next, v
         if (next[i]->kind != V_TENSOR || next[i]->u.t.dtype != init[i]->u.t.dtype || !tensor_same_shape(next[i], init[i]) ||
             next[i]->u.t.weak != init[i]->u.t.weak) {
             char a[160], b[160];
-            snprintf(a, sizeof a, "%s%s", init[i]->u.t.weak ? "a plain number " : "", dtype_traits[init[i]->u.t.dtype].name);
-            tensor_shape_str(a + strlen(a), (int)(sizeof a - strlen(a)), init[i]->u.t.ndim, init[i]->u.t.shape);
-            if (next[i]->kind == V_TENSOR) {
-                snprintf(b, sizeof b, "%s%s", next[i]->u.t.weak ? "a plain number " : "", dtype_traits[next[i]->u.t.dtype].name);
-                tensor_shape_str(b + strlen(b), (int)(sizeof b - strlen(b)), next[i]->u.t.ndim, next[i]->u.t.shape);
-            } else snprintf(b, sizeof b, "a %s", val_kind_name(next[i]));
+            loop_var_str(a, sizeof a, init[i]);
+            loop_var_str(b, sizeof b, next[i]);
             err_raise(ERR_TYPE, span, "'%s' is %s before this loop and %s after one iteration; a loop on a traced "
                       "tensor becomes a graph while loop (tf.while_loop), whose variables keep their dtype and shape: "
                       "give '%s' its final dtype and shape before the loop", names[i], a, b, names[i]);
@@ -931,19 +943,10 @@ void graph_loop_end(int n, const char **names, value_t **init, value_t **next, v
     set_origin(w);
     int wid = p->g->nn - 1;
     for (int i = 0; i < n; i++) {
-        gnode_t *it = graph_push(p->g);
-        it->kind = G_ITEM;
-        it->nin = 1;
-        it->in = mem_alloc(sizeof(int));
-        it->in[0] = wid;
-        it->kwn = mem_alloc(0);
-        it->kw = mem_alloc(0);
-        it->param = i;
-        it->region = p->region;
-        set_meta(it, init[i]);
-        it->wild = value_wild(init[i]);
-        set_origin(it);
-        out[i] = node_value(p, p->g->nn - 1);
+        int ii = push_item(p, wid, i);
+        set_meta(&p->g->n[ii], init[i]);
+        p->g->n[ii].wild = value_wild(init[i]);
+        out[i] = node_value(p, ii);
     }
 }
 
@@ -997,19 +1000,7 @@ static value_t *call_node(tracer_t *tr, const graph_t *g, int nargs, value_t **a
     for (int k = 0; k < nout; k++) {
         const gnode_t *o = &sub->n[sub->out[k]];
         int src = id;
-        if (sub->out_list) {
-            gnode_t *it = graph_push(tr->g);
-            it->kind = G_ITEM;
-            it->nin = 1;
-            it->in = mem_alloc(sizeof(int));
-            it->in[0] = id;
-            it->kwn = mem_alloc(0);
-            it->kw = mem_alloc(0);
-            it->param = k;
-            it->region = tr->region;
-            set_origin(it);
-            src = tr->g->nn - 1;
-        }
+        if (sub->out_list) src = push_item(tr, id, k);
         gnode_t *m = &tr->g->n[src];
         value_t *v;
         if (o->is_tensor) {

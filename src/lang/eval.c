@@ -934,11 +934,8 @@ static value_t *truth_of(session_t *s, value_t *v, span_t span)
         err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; use a single element, "
                   "or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))", (long long)v->u.t.size);
     value_t *f = v->u.t.ndim ? flat0(s, v, span) : val_ref(v);
-    value_t *z = tensor_weak_int(0);
-    value_t *ne = op_on2(s, "not_equal", f, z, span);
-    value_t *dt = str_new("int64", 5);
-    value_t *r = op_on2(s, "cast", ne, dt, span);
-    val_unref(dt); val_unref(ne); val_unref(z); val_unref(f);
+    value_t *r = truth_elem(s, f, span);
+    val_unref(f);
     return r;
 }
 

@@ -118,6 +118,22 @@ static bool check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
     return ok;
 }
 
+/* x[sel] as a view of x (a resolved selection); a single element is a
+ * copy, as NumPy returns a scalar (a view would keep a large storage alive
+ * for one number), weak when x is. */
+static value_t *select_view(const value_t *x, const sel_t *sel)
+{
+    value_t *r = tensor_view(x);
+    tensor_select(&r->u.t, sel->start, sel->step, sel->count, sel->keep);
+    if (r->u.t.ndim == 0) {
+        value_t *one = tensor_copy(r);
+        val_unref(r);
+        r = one;
+    }
+    r->u.t.weak = x->u.t.weak && r->u.t.ndim == 0 ? x->u.t.weak : 0;
+    return r;
+}
+
 /* index_select(x, sel) = x[sel]: a view (NumPy's basic indexing): the
  * selection becomes an offset and strides (start * stride, stride * step),
  * integer indices drop their axis; no copy, whatever the size.  A single
@@ -135,15 +151,7 @@ static value_t *select_impl(call_t *c)
         z->u.t.weak = x->u.t.weak && nd == 0 ? x->u.t.weak : 0;
         return z;
     }
-    value_t *r = tensor_view(x);
-    tensor_select(&r->u.t, sel.start, sel.step, sel.count, sel.keep);
-    if (nd == 0) {
-        value_t *one = tensor_copy(r);
-        val_unref(r);
-        r = one;
-    }
-    r->u.t.weak = x->u.t.weak && nd == 0 ? x->u.t.weak : 0;
-    return r;
+    return select_view(x, &sel);
 }
 
 /* index_scatter(x, v, sel): x with the selected elements set to v — what
@@ -245,15 +253,7 @@ static value_t *take_impl(call_t *c)
     }
     sel_t sel;
     sel_at(&sel, x->u.t.ndim, x->u.t.shape, axis, i);
-    value_t *r = tensor_view(x);
-    tensor_select(&r->u.t, sel.start, sel.step, sel.count, sel.keep);
-    if (r->u.t.ndim == 0) {
-        value_t *one = tensor_copy(r);
-        val_unref(r);
-        r = one;
-    }
-    r->u.t.weak = x->u.t.weak && r->u.t.ndim == 0 ? x->u.t.weak : 0;
-    return r;
+    return select_view(x, &sel);
 }
 
 const op_def_t op_family_indexing[] = {
