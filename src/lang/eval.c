@@ -252,6 +252,16 @@ static int64_t slice_part(session_t *s, const node_t *n, value_t *scope, const c
  * whole here and taken after the selection with take(y, i, axis). */
 typedef struct dyn_index { int axis; value_t *v; span_t span; } dyn_index_t;
 
+/* Axis d taken whole (`:`); on an open axis (w), as written, resolved per call. */
+static void whole_axis(sel_t *sel, int d, int64_t len, bool w)
+{
+    sel->start[d] = w ? SEL_OMITTED : 0;
+    sel->step[d] = 1;
+    sel->count[d] = w ? SEL_OMITTED : len;
+    sel->keep[d] = true;
+    sel->raw[d] = w ? SEL_SLICE : 0;
+}
+
 static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t *scope, sel_t *sel, dyn_index_t *dyn)
 {
     int nd = t->u.t.ndim;
@@ -270,12 +280,7 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
         int64_t len = t->u.t.shape[d];
         bool w = wild >> d & 1;
         sel->raw[d] = 0;
-        if (d >= idx->nitems) {
-            sel->start[d] = w ? SEL_OMITTED : 0; sel->step[d] = 1; sel->count[d] = w ? SEL_OMITTED : len;
-            sel->keep[d] = true;
-            if (w) sel->raw[d] = SEL_SLICE;
-            continue;
-        }
+        if (d >= idx->nitems) { whole_axis(sel, d, len, w); continue; }
         const node_t *ix = idx->items[d];
         if (ix->kind != N_SLICE) {
             value_t *v = eval_expr(s, ix, scope);
@@ -286,9 +291,7 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
                 dyn->axis = d;
                 dyn->v = v;
                 dyn->span = ix->span;
-                sel->start[d] = w ? SEL_OMITTED : 0; sel->step[d] = 1; sel->count[d] = w ? SEL_OMITTED : len;
-                sel->keep[d] = true;
-                if (w) sel->raw[d] = SEL_SLICE;
+                whole_axis(sel, d, len, w);
                 continue;
             }
             int64_t i = op_to_int(v, ix->span, dyn ? "an index" : "the index of an assignment");
