@@ -736,13 +736,10 @@ void graph_branch_end(int saved) { cur()->region = saved; }
 
 static value_t *cast_in(tracer_t *t, value_t *v, dtype_t dt, span_t span)
 {
-    static const op_def_t *cast;
-    if (!cast) cast = op_find("cast");
     const char *nm = dtype_traits[dt].name;
     value_t *a[2] = { v, str_new(nm, strlen(nm)) };
-    span_t sp[2] = { span, span };
-    call_t c = { cast, span, 2, a, sp, 0, NULL, NULL, NULL, NULL, t->s, false };
-    value_t *r = op_call(&c);
+    err_set_here(span);
+    value_t *r = ad_opk("cast", 2, a, 0, NULL, NULL, t->s);
     val_unref(a[1]);
     return r;
 }
