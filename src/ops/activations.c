@@ -1,5 +1,5 @@
 /* activations.c — the activation functions of neural networks and their
- * derivatives, in every dtype: linear sigmoid tanh(math.c) relu relu6
+ * derivatives, in every dtype: linear sigmoid tanh relu relu6
  * leaky_relu elu selu gelu swish softplus softsign hard_sigmoid log_sigmoid
  * softmax log_softmax.
  *
@@ -8,16 +8,13 @@
  * g * f'(x) with f' from its own accurate kernel (src/autodiff/rules.c);
  * second derivatives are rules on the derivative ops, written with ops.
  *
- * Precision.  Every kernel here except sigmoid's forward computes in fp64
- * from the exact input and rounds ONCE to the dtype, so fp16/bf16/fp32
- * results are correctly rounded except within ~2^-29 relative of a tie
- * (the fp64 formula's own error); fp64 results are within a few ulp (each
- * formula's bound is in its :help).  sigmoid's forward, the op the class
- * plots on 10M points, computes in fp32 for fp16/bf16/fp32 (AVX2 when the
- * CPU has it; the scalar loop gives the same bits, as SLEEF's finz
- * functions do): at most 2 ulp in fp32, and after the one further rounding
- * at most 1 ulp in fp16/bf16 (tests/unit/test_activations checks both
- * against tests/refdata/activations_lowp.csv).
+ * Precision.  fp16, bf16 and fp32 results are correctly rounded and fp64
+ * results within 1 ulp, values and derivatives alike (the op table's
+ * ULP_ACTIVATION): src/backend/cpu/kern_act.c evaluates a fast fp64 form,
+ * checks that it is far enough from a rounding boundary, and otherwise
+ * evaluates a careful long double form (with the residual that the tie
+ * needs) and rounds once.  tests/unit/test_exhaustive checks every fp16
+ * and bf16 input and a dense fp32/fp64 sample against mpmath.
  *
  * Stable forms (no overflow, no cancellation): sigmoid(x) = 1/(1+e^-x) for
  * x >= 0 and e^x/(1+e^x) below; sigmoid'(x) = e/(1+e)^2 with e = e^-|x|
@@ -127,7 +124,7 @@ static double leaky_slope(call_t *c)
 /* ---- impls ---- */
 
 #define ACT(name) static value_t *name##_impl(call_t *c) { return act_run(c, 0, 0); }
-ACT(linear) ACT(sigmoid) ACT(sigmoid_d) ACT(log_sigmoid) ACT(log_sigmoid_d) ACT(tanh_d) ACT(relu) ACT(relu_d)
+ACT(linear) ACT(tanh) ACT(sigmoid) ACT(sigmoid_d) ACT(log_sigmoid) ACT(log_sigmoid_d) ACT(tanh_d) ACT(relu) ACT(relu_d)
 ACT(relu6) ACT(relu6_d) ACT(selu) ACT(selu_d) ACT(swish) ACT(swish_d) ACT(softplus) ACT(softsign)
 ACT(softsign_d) ACT(gelu_d2)
 static value_t *leaky_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
@@ -184,12 +181,12 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 /* ---- the table ---- */
 
 #define A_SHAPES "x: any shape -> the same shape"
-#define A_DTYPES "computed in fp64 from the exact input and rounded once to x's dtype: fp16/bf16/fp32 correctly " \
-    "rounded except within ~2^-29 of a tie (tested: within 1 ulp in fp16, 2 in fp32, values and derivatives); fp64 " \
-    "within 4 ulp (gelu 8) at the reference points of tests/refdata/activations.csv; int64 and weak numbers become " \
-    "the session precision"
-#define D_DTYPES "computed in fp64 from the exact input and rounded once to x's dtype, so an fp16 derivative that " \
-    "underflows shows as 0 (the lesson) and one that does not is never lost to cancellation"
+#define A_DTYPES "correctly rounded in fp16, bf16 and fp32 (0.5 ulp: a fast fp64 evaluation, checked to be " \
+    "far from a rounding boundary, else a careful one in 64-bit-significand long double, rounded once) and within " \
+    "1 ulp in fp64 (the careful evaluation rounded once); every fp16 and bf16 input and a dense fp32/fp64 sample " \
+    "are tested against mpmath (tests/unit/test_exhaustive); int64 and weak numbers become the session precision"
+#define D_DTYPES "rounded once like the activations (0.5 ulp in fp16/bf16/fp32, 1 ulp in fp64), so an fp16 " \
+    "derivative that underflows shows as 0 (the lesson) and one that does not is never lost to cancellation"
 #define HIDDEN_EX(n) "grad(" n ")([-2, 0, 2])"
 
 const op_def_t op_family_activations[] = {
@@ -216,16 +213,14 @@ const op_def_t op_family_activations[] = {
                 "when computed step by step in fp16 as NumPy does 1/(1+np.exp(-x)) (np.float16: sigmoid(8) is "
                 "1.0 and y(1-y) is 0, true 3.35e-4); in fp32 from 16.6 (per step) / 17.3 (rounded once). "
                 "Typical use: the output of a binary classifier (with binary_crossentropy) and of a multi-label "
-                "one (one sigmoid per class); hidden layers saturate (vanishing gradients). Error bound: forward "
-                "computed in fp32 (SLEEF expf, 1 ulp) then one division: at most 2 ulp in fp32, 1 ulp in fp16/bf16; "
-                "fp64 a few ulp; derivative: correctly rounded in fp16/bf16/fp32 (fp64 computation)",
+                "one (one sigmoid per class); hidden layers saturate (vanishing gradients). Error bound: value and "
+                "derivative correctly rounded in fp16/bf16/fp32, within 1 ulp in fp64",
      .shapes = A_SHAPES,
-     .dtypes = "fp16/bf16/fp32 compute in fp32 (AVX2 when present; same bits either way) and round once to x's "
-               "dtype; fp64 in fp64; int64 and weak numbers become the session precision",
+     .dtypes = A_DTYPES,
      .source = "keras.activations.sigmoid, torch.sigmoid; stable split form as jax.nn.sigmoid (lax.logistic); "
                "thresholds from tests/refdata/saturation.csv (mpmath and NumPy)",
      .example = "sigmoid([-2, 0, 2])\n"
-                "#> [0.119202919, 0.5, 0.880797029] (fp32)\n"
+                "#> [0.119202919, 0.5, 0.880797088] (fp32)\n"
                 ":precision fp16\n"
                 "#> precision fp16\n"
                 "sigmoid(12) == 1\n"
@@ -260,6 +255,29 @@ const op_def_t op_family_activations[] = {
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
+    {"tanh", OPK_FUNC, .kern = KA_TANH, .impl = tanh_impl, .min_args = 1, .max_args = 1,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .deriv = "tanh_deriv", .deriv_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
+     .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
+     .formula = "(e^x - e^-x) / (e^x + e^-x), range (-1, 1); derivative 1 - tanh(x)^2. Correctly rounded, it "
+                "becomes exactly 1 where 1 - tanh x is at most half an ulp below 1: from x = 3.4652 in bf16, "
+                "4.5054 in fp16, 9.0109 in fp32 and 19.062 in fp64 (mpmath: atanh(1 - 2^-9), ... atanh(1 - 2^-54)). "
+                "A tanh computed in fp32 with a 1-ulp error (SLEEF, glibc's tanhf) reaches 1 earlier, near 8.66",
+     .shapes = A_SHAPES, .dtypes = A_DTYPES,
+     .source = "keras.activations.tanh, torch.tanh; fp64 SLEEF 3.5 Sleef_tanh_u10 (1.0 ulp); glibc tanhl where "
+               "the rounding needs it (see the error bound)",
+     .example = "tanh(0.5)\n"
+                "#> 0.462117165 (fp32)\n"
+                "tanh([-3, 0, 3])\n"
+                "#> [-0.995054781, 0, 0.995054781] (fp32)\n"
+                "tanh(fp32(9.01)) == 1\n"
+                "#> 0 (fp32)\n"
+                "tanh(fp32(9.011)) == 1\n"
+                "#> 1 (fp32)\n"
+                ":precision fp16\n"
+                "#> precision fp16\n"
+                "tanh(5) == 1\n"
+                "#> 1 (fp16)"},
     {"tanh_deriv", OPK_FUNC, .kern = KA_TANH_D, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_tanh_d, .grad_doc = "tanh''(x) = -2 tanh(x) sech^2(x)",
@@ -375,7 +393,7 @@ const op_def_t op_family_activations[] = {
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward with selu's constants", .example = HIDDEN_EX("selu")},
     {"gelu", OPK_FUNC, .kern = KA_GELU, .impl = gelu_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
-     .flags = OPF_ELEMENTWISE, .ulp = ULP_GELU,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = "gelu_deriv", .deriv_doc = "gelu'(x) = Phi(x) + x phi(x) (exact); the tanh form's own derivative with approximate=1",
      .signature = "gelu(x, approximate=0)", .summary = "Gaussian error linear unit x*Phi(x) (transformers)",
      .formula = "gelu(x) = x Phi(x) = x/2 erfc(-x/sqrt 2), exact by default (Keras 3, PyTorch; erfc avoids the "
@@ -393,13 +411,13 @@ const op_def_t op_family_activations[] = {
                 "grad(gelu)([-1, 0, 1])\n"
                 "#> [-0.0833154693, 0.5, 1.08331549] (fp32)"},
     {"gelu_deriv", OPK_FUNC, .kern = KA_GELU_D, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
-     .ulp = ULP_GELU,
+     .ulp = ULP_ACTIVATION,
      .grad = ad_r_gelu_d, .grad_doc = "gelu''(x) = phi(x) (2 - x^2) (exact form)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
     {"gelu_deriv2", OPK_FUNC, .kern = KA_GELU_D2, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
-     .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_GELU,
+     .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_ACTIVATION,
      .signature = "gelu_deriv2(x)", .summary = "gelu''(x) = phi(x)(2 - x^2), exact form (grad of grad)",
      .formula = "phi(x)(2 - x^2), phi(x) = e^(-x^2/2)/sqrt(2 pi)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "d/dx (Phi(x) + x phi(x))", .example = "grad(grad(gelu))([-1, 0, 1])\n"

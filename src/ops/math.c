@@ -67,8 +67,6 @@ static float  sin32(float x)   { return Sleef_finz_sinf1_u10purecfma(x); }
 static double sin64(double x)  { return Sleef_finz_sind1_u10purecfma(x); }
 static float  cos32(float x)   { return Sleef_finz_cosf1_u10purecfma(x); }
 static double cos64(double x)  { return Sleef_finz_cosd1_u10purecfma(x); }
-static float  tanh32(float x)  { return Sleef_finz_tanhf1_u10purecfma(x); }
-static double tanh64(double x) { return Sleef_finz_tanhd1_u10purecfma(x); }
 static float  erf32(float x)   { return Sleef_finz_erff1_u10purecfma(x); }
 static double erf64(double x)  { return Sleef_finz_erfd1_u10purecfma(x); }
 
@@ -274,21 +272,6 @@ const op_def_t op_family_math[] = {
                 "#> 0.540302336 (fp32)\n"
                 "cos([0, 0.5, 1])\n"
                 "#> [1, 0.87758255, 0.540302336] (fp32)"},
-    {"tanh", OPK_UNARY, .kern = KU_TANH, .f32 = tanh32, .f64 = tanh64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
-     .grad = ad_r_tanh, .grad_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
-     .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
-     .formula = "(e^x - e^-x) / (e^x + e^-x), range (-1, 1); derivative 1 - tanh(x)^2; "
-                "rounds to exactly 1 beyond about x = 4.5 in fp16 and 9.0 in fp32 (where 1 - tanh x < half an ulp below 1)",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_tanhf_u10 / Sleef_tanh_u10"),
-     .example = "tanh(0.5)\n"
-                "#> 0.462117165 (fp32)\n"
-                "tanh([-3, 0, 3])\n"
-                "#> [-0.995054781, 0, 0.995054781] (fp32)\n"
-                ":precision fp16\n"
-                "#> precision fp16\n"
-                "tanh(5) == 1\n"
-                "#> 1 (fp16)"},
     {"erf", OPK_UNARY, .kern = KU_ERF, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
      .ulp = ULP_SLEEF_U10,
      .grad = ad_r_erf, .grad_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2)",

@@ -299,17 +299,20 @@ static void named_values(const char *dir)
     v = ev("elu(fp64(-1e-300))", 0, NULL);
     tap_ok(v == -1e-300, "elu(-1e-300) = -1e-300 (expm1; got %.17g)", v);
     /* SELU's constants, to full fp64 precision (Klambauer et al. 2017;
-     * selu_constants.csv): selu(1) = scale, selu(-inf) = -scale*alpha
-     * (scale * (alpha * expm1(-inf)) = scale * -alpha: two roundings, as
-     * the kernel's order), selu'(0) = scale*alpha */
-    double scale = selu_const(dir, "scale"), alpha = selu_const(dir, "alpha");
-    double scale_alpha = selu_const(dir, "scale_alpha");
+     * selu_constants.csv): selu(1) = scale, selu(-inf) = -scale*alpha and
+     * selu'(0) = scale*alpha (PyTorch's convention at the kink), the
+     * product of the exact constants rounded once (PyTorch multiplies the
+     * two rounded constants and gets one ulp less, scale_alpha) */
+    double scale = selu_const(dir, "scale");
+    double scale_alpha = selu_const(dir, "scale_alpha_exact"), torch_sa = selu_const(dir, "scale_alpha");
     v = ev("selu(fp64(1))", 0, NULL);
     tap_ok(v == scale, "selu(1) = scale = %.17g (got %.17g)", scale, v);
     v = ev("selu(fp64(-inf))", 0, NULL);
-    tap_ok(v == -(scale * alpha), "selu(-inf) = -scale*alpha = %.17g (got %.17g)", -(scale * alpha), v);
+    tap_ok(v == -scale_alpha, "selu(-inf) = -scale*alpha = %.17g (got %.17g)", -scale_alpha, v);
     v = ev("grad(selu)(fp64(0))", 0, NULL);
-    tap_ok(v == scale_alpha, "selu'(0) = scale*alpha = %.17g (PyTorch's convention; got %.17g)", scale_alpha, v);
+    tap_ok(v == scale_alpha && torch_sa != scale_alpha,
+           "selu'(0) = scale*alpha = %.17g, correctly rounded (PyTorch's convention at 0; its product of the rounded "
+           "constants is %.17g; got %.17g)", scale_alpha, torch_sa, v);
     v = ev("grad(relu)(fp32(0))", 0, NULL);
     tap_ok(v == 0, "relu'(0) = 0 (TF, PyTorch; got %g)", v);
     v = ev("grad(elu)(fp32(0))", 0, NULL);

@@ -51,31 +51,11 @@ typedef struct fx_ctx {
     atomic_int busy[2];
 } fx_ctx_t;
 
-/* ---- activations through fp64 (kern_act.c's run_range without blk32) ---- */
+/* ---- activations ---- */
 
-/* The activations a chain takes: those with an fp32 block kernel
- * (sigmoid) and relu, whose fp64 kernel takes no parameter (a chain holds
- * no keywords) and has no vector twin, so that widening a block to fp64,
- * kact_blk64 and rounding once is exactly what bk_cpu_act does. */
-static bool act_via64(const op_def_t *op) { return op->kind == OPK_FUNC && op->kern == KA_RELU; }
-
-bool bk_cpu_chain_takes(const op_def_t *op)
-{
-    return op->kind == OPK_FUNC && (kact_blockable(op->kern) || act_via64(op));
-}
-
-static void act64_blk(int ka, dtype_t dt, void *out, const void *in, int64_t n)
-{
-    double buf[FUSE_BLOCK], ob[FUSE_BLOCK];
-    if (dt == DT_FP64) { kact_blk64(ka, out, in, n); return; }
-    if (dt == DT_FP32) for (int64_t k = 0; k < n; k++) buf[k] = ((const float *)in)[k];
-    else if (dt == DT_FP16) for (int64_t k = 0; k < n; k++) buf[k] = dtype_f16_to_f64(((const uint16_t *)in)[k]);
-    else for (int64_t k = 0; k < n; k++) buf[k] = dtype_bf16_to_f64(((const uint16_t *)in)[k]);
-    kact_blk64(ka, ob, buf, n);
-    if (dt == DT_FP32) for (int64_t k = 0; k < n; k++) ((float *)out)[k] = (float)ob[k];
-    else if (dt == DT_FP16) for (int64_t k = 0; k < n; k++) ((uint16_t *)out)[k] = dtype_f64_to_f16(ob[k]);
-    else for (int64_t k = 0; k < n; k++) ((uint16_t *)out)[k] = dtype_f64_to_bf16(ob[k]);
-}
+/* The activations a chain takes (kern_act.c: those without keywords),
+ * run block by block exactly as bk_cpu_act runs them. */
+bool bk_cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC && kact_chainable(op->kern); }
 
 /* ---- the register path ---- */
 
@@ -113,7 +93,7 @@ static bool fast_ok(const bk_chain_t *ch)
         const bk_chain_op_t *f = &ch->op[k];
         if (f->dto != DT_FP32 || f->a[0].dt != DT_FP32) return false;
         if (!f->bin) {
-            if (!act_via64(f->op)) return false;
+            if (!(f->op->kind == OPK_FUNC && f->op->kern == KA_RELU)) return false;
             continue;
         }
         int kb = f->op->kind == OPK_BINARY ? f->op->kern : 0;
@@ -240,8 +220,8 @@ static void generic_blk(const fx_ctx_t *c, char *scr, int64_t o, int64_t m)
         }
         if (f->bin)
             kern_binary_blk(f->op, f->dto, dst, f->a[0].dt, src[0], st[0], f->a[1].dt, src[1], st[1], m);
-        else if (act_via64(f->op))
-            act64_blk(f->op->kern, f->dto, dst, src[0], m);
+        else if (f->op->kind == OPK_FUNC)
+            kact_run(f->op->kern, f->dto, dst, src[0], m);
         else
             kern_unary_blk(f->op, f->dto, dst, src[0], m);
         if (lastop && c->nt) kern_copy_out(c->out + (size_t)o * c->es[k], dst, m * (int64_t)c->es[k]);
@@ -296,7 +276,7 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
     for (int k = 0; k < len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
         if (!c.fast && (f->bin ? !kern_binary_ok(f->op, f->dto, f->a[0].dt, f->a[1].dt)
-                               : !(act_via64(f->op) || kern_unary_ok(f->op, f->dto))))
+                               : !kern_unary_ok(f->op, f->dto)))
             return BK_UNSUPPORTED;   /* (the register path's ops all have their kernels) */
         c.es[k] = (size_t)dtype_traits[f->dto].size;
         c.per[k][0] = c.per[k][1] = 0;

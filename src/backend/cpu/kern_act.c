@@ -2,15 +2,34 @@
  * ids, named by each activation's op_def in src/ops/activations.c, which
  * documents the formulas and their sources).
  *
- * Precision.  Every kernel here except sigmoid's forward computes in fp64
- * from the exact input and rounds ONCE to the dtype; sigmoid's forward
- * computes in fp32 for fp16/bf16/fp32 (AVX2 when the CPU has it; the
- * scalar loop gives the same bits, as SLEEF's finz functions do).  Stable
- * forms throughout (see activations.c's header); NaN in gives NaN out.
+ * Precision: one rounding, and the right one.  Each activation has two
+ * kernels:
+ *   - a fast one in fp64 (k_*: SLEEF's deterministic 1-ulp functions and
+ *     stable forms, error at most a few fp64 ulps), with a vector twin for
+ *     sigmoid, sigmoid' and tanh;
+ *   - a careful one (c_*) in x87 extended precision (64-bit significand,
+ *     glibc's expl/expm1l/log1pl/tanhl/erfcl, a few ulps of that format)
+ *     that returns the value as hi + lo, where lo carries what hi cannot
+ *     hold (x/2 + x^2/4 for swish at a tiny x, x*a exactly for leaky_relu),
+ *     and near the zeros of swish' and gelu' a Taylor series around the
+ *     zero (tests/refdata/gen_act_roots.py, mpmath).
+ * fp16, bf16 and fp32 results are correctly rounded (Ziv's strategy): the
+ * fast value y is rounded to the dtype at y(1 - 2^-40) and y(1 + 2^-40);
+ * when the two agree (all but about one input in 2^16) that is the
+ * correctly rounded result, since the fast kernel's error is far below
+ * 2^-40; otherwise the careful value is rounded to odd in fp64 (which keeps
+ * the sticky information) and then to the dtype, once.  fp64 results are
+ * the careful value rounded once (within 0.5 ulp + the careful kernel's
+ * error, under 2^-8 ulp), except where the fast kernel is exact or
+ * correctly rounded in fp64 (relu, relu6, leaky_relu, linear, the
+ * piecewise derivatives) or within 1 ulp by SLEEF's bound (tanh).
+ * tests/unit/test_exhaustive checks every fp16 and bf16 input and a dense
+ * fp32/fp64 sample against mpmath.  NaN in gives NaN out.
  *
- * The table at the end maps a kernel id to its fp64 kernel, its fp32
- * block kernel (sigmoid) and its vector twin (sigmoid'), and the driver
- * runs any of them over a tensor in blocks, on two threads when large. */
+ * The driver runs a kernel over a tensor in blocks: the input widened to
+ * fp64, the fast kernel (or its vector twin), then the rounding check per
+ * element (vectorised for fp32 and fp16), the careful kernel for the few
+ * that need it; on two threads when large. */
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
 #include "ops/ops.h"
@@ -23,8 +42,8 @@
  * for the target("avx2") functions below. */
 #include "util/sleef_det.h"
 #ifndef __AVX__
-extern __m256 Sleef_finz_expf8_u10avx2(__m256);
 extern __m256d Sleef_finz_expd4_u10avx2(__m256d);
+extern __m256d Sleef_finz_tanhd4_u10avx2(__m256d);
 #endif
 
 /* ---- constants ---- */
@@ -69,6 +88,58 @@ static inline double gauss(double x)
     return g - g * 0.5 * l;
 }
 
+/* ---- near the zeros of swish' and gelu' ----
+ * d = x - x0 with x0 = hi + lo (d exact but for lo's rounding, 2^-64
+ * relative in long double), and f(x) = sum c_k d^k (k = 1..10) by Horner.
+ * The coefficients and the check of their error are printed by
+ * tests/refdata/gen_act_roots.py (mpmath). */
+typedef struct root { double hi, lo; long double c[10]; } root_t;
+#define ROOT_WINDOW 0x1p-6
+/* SWISH_D: zero at -1.27846454276107379510935873902; series error at |d| = 2^-6: 1.2e-23 */
+static const root_t ROOT_SWISH_D = { -0x1.474973c84120bp+0, -0x1.f8d74bc9ac154p-54, {
+    0.2178117057198000987797029L,
+    0.1466487969969469001794081L,
+    0.01887481422378231340716336L,
+    -0.01522265522318803168878182L,
+    -0.006606589138356696436301172L,
+    0.0001266274100811219972716417L,
+    0.0007985218818397997761221495L,
+    0.0001857072436118649565274327L,
+    -0.00004090534237428611680515426L,
+    -0.0000297335422132639158387753L } };
+/* GELU_D: zero at -0.75179152469356445745790494678; series error at |d| = 2^-6: 1.76e-22 */
+static const root_t ROOT_GELU_D = { -0x1.80ead197f00b4p-1, 0x1.13e74c58cada8p-56, {
+    0.4314939923140469197865072L,
+    0.3882849829905519978580804L,
+    -0.01819967639867108710056929L,
+    -0.114008233297221708552437L,
+    -0.01477152214824433771783813L,
+    0.01942167983818906588903428L,
+    0.004539228379125415573634314L,
+    -0.002239538068073497151278949L,
+    -0.0007448268386746816242731353L,
+    0.0001863397462323351328044368L } };
+/* GELU_T_D: zero at -0.752461422071016258487954443289; series error at |d| = 2^-6: 2.55e-22 */
+static const root_t ROOT_GELU_T_D = { -0x1.81429f9e97e4dp-1, 0x1.4f523ed77dbdcp-55, {
+    0.4304000910248585090799274L,
+    0.3875184461357889264213778L,
+    -0.0157828535218480283419059L,
+    -0.1139444830809589871106425L,
+    -0.01661932834305256269227603L,
+    0.01968230945983311748701955L,
+    0.005261059254921911879379609L,
+    -0.002422731845875097299239679L,
+    -0.0009274420230205448962683819L,
+    0.0002639276405268105256778031L } };
+
+static inline bool near_root(const root_t *r, double x) { return fabs(x - r->hi) < ROOT_WINDOW; }
+static long double root_at(const root_t *r, double x)
+{
+    long double d = ((long double)x - r->hi) - r->lo, s = r->c[9];
+    for (int k = 8; k >= 0; k--) s = s * d + r->c[k];
+    return s * d;
+}
+
 /* ---- the kernels (value, derivative) ---- */
 
 static double k_linear(double x, const aparam_t *p) { (void)p; return x; }
@@ -108,6 +179,8 @@ static double k_tanh_d(double x, const aparam_t *p)
     double e = ex(-2.0 * fabs(x)), t = 1.0 + e;
     return 4.0 * e / (t * t);
 }
+/* tanh: SLEEF's fp64 tanh (1.0 ulp) */
+static double k_tanh(double x, const aparam_t *p) { (void)p; return Sleef_finz_tanhd1_u10purecfma(x); }
 /* Branch-free forms (selects compile to max/blend; inputs are random
  * signs, so branches would mispredict half the time). */
 static inline double sel(bool c, double a, double b) { return c ? a : b; }
@@ -124,9 +197,11 @@ static double k_leaky(double x, const aparam_t *p) { return sel(x > 0, x, p->a *
 static double k_leaky_d(double x, const aparam_t *p) { return sel(x != x, x, sel(x > 0, 1.0, p->a)); }
 static double k_elu(double x, const aparam_t *p) { return x > 0 ? x : p->a * em1(x); }
 static double k_elu_d(double x, const aparam_t *p) { return x > 0 ? 1.0 : p->a * ex(x); }
+#define SELU_SCALE_ALPHA 1.7580993408473768599402175208123   /* scale alpha (mpmath), the limit at -inf */
 static double k_selu(double x, const aparam_t *p)
 {
     (void)p;
+    if (x == -INFINITY) return -SELU_SCALE_ALPHA;
     return SELU_SCALE * (x > 0 ? x : SELU_ALPHA * em1(x));
 }
 static double k_selu_d(double x, const aparam_t *p)
@@ -180,6 +255,8 @@ static double k_gelu_d(double x, const aparam_t *p)
 {
     if (x != x) return x;
     if (isinf(x)) return x > 0 ? 1.0 : 0.0;
+    if (near_root(p->variant ? &ROOT_GELU_T_D : &ROOT_GELU_D, x))
+        return (double)root_at(p->variant ? &ROOT_GELU_T_D : &ROOT_GELU_D, x);
     if (p->variant) {
         double th, tl, sp, sn;
         gelu_t(x, &th, &tl);
@@ -217,6 +294,7 @@ static double k_swish_d(double x, const aparam_t *p)
     (void)p;
     if (isinf(x)) return x > 0 ? 1.0 : 0.0;
     if (x < -700) return -ex(x + Sleef_finz_logd1_u10purecfma(-1.0 - x));
+    if (near_root(&ROOT_SWISH_D, x)) return (double)root_at(&ROOT_SWISH_D, x);
     double sp, sn;
     sig_pair(x, &sp, &sn);
     return sp + x * sp * sn;
@@ -261,193 +339,279 @@ static double k_hsig_d(double x, const aparam_t *p)
     return x > -3 && x < 3 ? 1.0 / 6.0 : 0.0;
 }
 
-/* ---- sigmoid in fp32 (the fast path, see the top of the file) ---- */
+/* ---- the careful kernels: long double, value as hi + lo ---- */
 
-static inline float sigmoid32(float x)
+typedef long double ld;
+typedef struct ldd { ld hi, lo; } ldd_t;
+typedef ldd_t (*ckern_t)(double x, const aparam_t *p);
+
+#define SELU_ALPHA_L 1.6732632423543772848170429916717L
+#define SELU_SCALE_L 1.0507009873554804934193349852946L
+#define INV_SQRT2PI_L 0.39894228040143267793994605993438L
+#define SQRT_2_PI_L 0.79788456080286535587989211986876L
+#define TWO_SQRTPI_L 1.1283791670955125738961589031215L
+#define GELU_C_L 0.044715L
+#define TINY 0x1p-40   /* below it, the two leading terms of the series are the value to 2^-80 */
+
+static inline ldd_t one(ld v) { return (ldd_t){ v, 0 }; }
+static inline ld sigl(ld x)
 {
-    float e = Sleef_finz_expf1_u10purecfma(-fabsf(x));
-    return (x >= 0 ? 1.0f : e) / (1.0f + e);
+    ld e = expl(-fabsl(x));
+    return (x >= 0 ? 1.0L : e) / (1.0L + e);
+}
+/* σ(th + tl) and σ(-(th + tl)) for |tl| << 1 ulp of th, to first order in tl */
+static inline void sigl_pair(double th, double tl, ld *sp, ld *sn)
+{
+    ld e = expl(-fabsl((ld)th)), t = 1.0L + e;
+    ld big = 1.0L / t, small = e / t;
+    if (th >= 0) { *sp = big; *sn = small; } else { *sp = small; *sn = big; }
+    ld c = *sp * *sn * tl;
+    *sp += c;
+    *sn -= c;
+}
+/* e^(-x²/2) with x² = h + l exactly (fma) */
+static inline ld gaussl(double x)
+{
+    double h = x * x, l = fma(x, x, -h);
+    return expl(-0.5L * h) * (1.0L - 0.5L * l);
+}
+/* erfc(-x/√2), z = -x/√2 carried as zh + zl (see erfc_neg_x_sqrt1_2) */
+static inline ld erfc_nx(double x)
+{
+    double zh = -x * SQRT1_2;
+    double zl = -(fma(x, SQRT1_2, -(x * SQRT1_2)) + x * SQRT1_2_LO);
+    return erfcl(zh) - TWO_SQRTPI_L * expl(-(ld)zh * zh) * zl;
 }
 
-__attribute__((target("avx2,fma")))
-static void sigmoid32_avx2(float *o, const float *x, int64_t n)
+static ldd_t c_exact(double x, const aparam_t *p);   /* the fast kernel, exact: see the table */
+static ldd_t c_sigmoid(double x, const aparam_t *p) { (void)p; return one(sigl(x)); }
+static ldd_t c_sigmoid_d(double x, const aparam_t *p)
 {
-    const __m256 one = _mm256_set1_ps(1.0f), sgn = _mm256_set1_ps(-0.0f), zero = _mm256_setzero_ps();
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 v = _mm256_loadu_ps(x + i);
-        __m256 e = Sleef_finz_expf8_u10avx2(_mm256_or_ps(v, sgn));
-        __m256 num = _mm256_blendv_ps(e, one, _mm256_cmp_ps(v, zero, _CMP_GE_OQ));
-        _mm256_storeu_ps(o + i, _mm256_div_ps(num, _mm256_add_ps(one, e)));
+    (void)p;
+    ld e = expl(-fabsl((ld)x)), t = 1.0L + e;
+    return one(e / (t * t));
+}
+static ldd_t c_log_sigmoid(double x, const aparam_t *p)
+{
+    (void)p;
+    return one((x < 0 ? (ld)x : 0.0L) - log1pl(expl(-fabsl((ld)x))));
+}
+static ldd_t c_log_sigmoid_d(double x, const aparam_t *p) { (void)p; return one(sigl(-(ld)x)); }
+static ldd_t c_tanh(double x, const aparam_t *p) { (void)p; return one(tanhl(x)); }
+static ldd_t c_tanh_d(double x, const aparam_t *p)
+{
+    (void)p;
+    ld e = expl(-2.0L * fabsl((ld)x)), t = 1.0L + e;
+    return one(4.0L * e / (t * t));
+}
+static ldd_t c_leaky(double x, const aparam_t *p)
+{
+    if (x > 0) return one(x);
+    double h = p->a * x;
+    return (ldd_t){ h, fma(p->a, x, -h) };   /* a x exactly */
+}
+static ldd_t c_elu(double x, const aparam_t *p) { return one(x > 0 ? (ld)x : p->a * expm1l(x)); }
+static ldd_t c_elu_d(double x, const aparam_t *p) { return one(x > 0 ? 1.0L : p->a * expl(x)); }
+static ldd_t c_selu(double x, const aparam_t *p)
+{
+    (void)p;
+    return one(SELU_SCALE_L * (x > 0 ? (ld)x : SELU_ALPHA_L * expm1l(x)));
+}
+static ldd_t c_selu_d(double x, const aparam_t *p)
+{
+    (void)p;
+    return one(x > 0 ? SELU_SCALE_L : SELU_SCALE_L * SELU_ALPHA_L * expl(x));
+}
+/* gelu at a tiny x, both forms: x/2 + x²/√(2π) */
+static ldd_t c_gelu(double x, const aparam_t *p)
+{
+    if (fabs(x) < TINY) return (ldd_t){ 0.5L * x, (ld)x * x * INV_SQRT2PI_L };
+    if (p->variant) {
+        double th, tl;
+        ld sp, sn;
+        gelu_t(x, &th, &tl);
+        sigl_pair(th, tl, &sp, &sn);
+        return one(x * sp);
     }
-    for (; i < n; i++) o[i] = sigmoid32(x[i]);
+    return one(0.5L * x * erfc_nx(x));
 }
-
-/* fp16 in and out through F16C (IEEE round to nearest even, as dtype.c) */
-__attribute__((target("avx2,fma,f16c")))
-static void sigmoid16_avx2(uint16_t *o, const uint16_t *x, int64_t n)
+static ldd_t c_gelu_d(double x, const aparam_t *p)
 {
-    float buf[256];
-    for (int64_t i = 0; i < n; i += 256) {
-        int64_t m = n - i < 256 ? n - i : 256, k = 0;
-        for (; k + 8 <= m; k += 8)
-            _mm256_storeu_ps(buf + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i + k))));
-        for (; k < m; k++) buf[k] = dtype_f16_to_f32(x[i + k]);
-        sigmoid32_avx2(buf, buf, m);
-        for (k = 0; k + 8 <= m; k += 8)
-            _mm_storeu_si128((__m128i *)(o + i + k), _mm256_cvtps_ph(_mm256_loadu_ps(buf + k), _MM_FROUND_TO_NEAREST_INT));
-        for (; k < m; k++) o[i + k] = dtype_f32_to_f16(buf[k]);
+    if (p->variant) {
+        if (near_root(&ROOT_GELU_T_D, x)) return one(root_at(&ROOT_GELU_T_D, x));
+        double th, tl;
+        ld sp, sn;
+        gelu_t(x, &th, &tl);
+        if (isinf(th)) return one(x > 0 ? 1.0L : 0.0L);
+        sigl_pair(th, tl, &sp, &sn);
+        ld dt = 2.0L * SQRT_2_PI_L * (1.0L + 3.0L * GELU_C_L * ((ld)x * x));
+        return one(sp + x * sp * sn * dt);
     }
+    if (near_root(&ROOT_GELU_D, x)) return one(root_at(&ROOT_GELU_D, x));
+    return one(0.5L * erfc_nx(x) + x * INV_SQRT2PI_L * gaussl(x));
 }
-
-static void sigmoid32_block(float *o, const float *x, int64_t n)
+static ldd_t c_gelu_d2(double x, const aparam_t *p)
 {
-    if (kern_level() >= 1) { sigmoid32_avx2(o, x, n); return; }
-    for (int64_t i = 0; i < n; i++) o[i] = sigmoid32(x[i]);
+    (void)p;
+    double h = x * x, l = fma(x, x, -h);
+    return one(INV_SQRT2PI_L * gaussl(x) * ((2.0L - h) - l));   /* 2 - h exact near √2 */
 }
-
-/* σ'(x) in fp64 lanes: e = e^-|x|, e/(1+e)² — same bits as k_sigmoid_d */
-__attribute__((target("avx2,fma")))
-static void sigmoid_d_avx2(double *o, const double *x, int64_t n)
+/* swish at a tiny x: x/2 + x²/4 */
+static ldd_t c_swish(double x, const aparam_t *p)
 {
-    const __m256d one = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_loadu_pd(x + i);
-        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
-        __m256d t = _mm256_add_pd(one, e);
-        _mm256_storeu_pd(o + i, _mm256_div_pd(e, _mm256_mul_pd(t, t)));
+    (void)p;
+    if (fabs(x) < TINY) return (ldd_t){ 0.5L * x, 0.25L * x * x };
+    return one(x * sigl(x));
+}
+static ldd_t c_swish_d(double x, const aparam_t *p)
+{
+    (void)p;
+    if (near_root(&ROOT_SWISH_D, x)) return one(root_at(&ROOT_SWISH_D, x));
+    ld sp = sigl(x), sn = sigl(-(ld)x);
+    return one(sp + x * sp * sn);
+}
+static ldd_t c_softplus(double x, const aparam_t *p)
+{
+    (void)p;
+    return one((x > 0 ? (ld)x : 0.0L) + log1pl(expl(-fabsl((ld)x))));
+}
+static ldd_t c_softsign(double x, const aparam_t *p) { (void)p; return one(x / (1.0L + fabsl((ld)x))); }
+static ldd_t c_softsign_d(double x, const aparam_t *p)
+{
+    (void)p;
+    ld t = 1.0L + fabsl((ld)x);
+    return one(1.0L / (t * t));
+}
+static ldd_t c_hsig(double x, const aparam_t *p)
+{
+    if (p->variant) {
+        ld t = ((ld)x + 2.5L) / 5.0L;
+        return one(t < 0 ? 0.0L : (t > 1 ? 1.0L : t));
     }
-    for (; i < n; i++) o[i] = k_sigmoid_d(x[i], NULL);
+    ld t = (ld)x + 3.0L;
+    return one((t < 0 ? 0.0L : (t > 6 ? 6.0L : t)) / 6.0L);
 }
 
-/* The same for fp32 in and out: the fp32 values widened exactly to fp64
- * (vcvtps2pd), the same fp64 lanes, and each result rounded once to fp32
- * with vcvtpd2ps (round to nearest even, as the (float) cast of the plain
- * loop), without the scalar widening and narrowing loops of run_range. */
-__attribute__((target("avx2,fma")))
-static void sigmoid_d32_avx2(float *o, const float *x, int64_t n)
+/* ---- rounding once ---- */
+
+/* hi + lo rounded to odd in fp64: the nearest double if exact, else the
+ * one of the two neighbours with an odd last bit.  Rounding that to a
+ * format of at most 51 significant bits gives the correctly rounded value
+ * of hi + lo (Boldo & Melquiond, "Emulation of FMA and correctly rounded
+ * sums: proved algorithms using rounding to odd", IEEE TC 2008). */
+static double odd64(ldd_t v)
 {
-    const __m256d one = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
-        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
-        __m256d t = _mm256_add_pd(one, e);
-        _mm_storeu_ps(o + i, _mm256_cvtpd_ps(_mm256_div_pd(e, _mm256_mul_pd(t, t))));
+    ld s = v.hi + v.lo, e = (v.hi - s) + v.lo;   /* two-sum (|lo| < ulp of hi) */
+    double d = (double)s;
+    ld r = (s - (ld)d) + e;
+    if (r != 0 && !isinf(d)) {
+        uint64_t b;
+        memcpy(&b, &d, 8);
+        if (!(b & 1)) d = nextafter(d, r > 0 ? INFINITY : -INFINITY);
     }
-    for (; i < n; i++) o[i] = (float)k_sigmoid_d((double)x[i], NULL);
+    return d;
 }
 
-/* ---- the elementwise driver ---- */
+/* The careful value rounded once to dt (as a double holding dt's value). */
+static double careful_round(ckern_t c, double x, const aparam_t *p, dtype_t dt)
+{
+    ldd_t v = c(x, p);
+    if (dt == DT_FP64) return (double)(v.hi + v.lo);
+    return dtype_round_f64(dt, odd64(v));
+}
 
-typedef void (*blk32_t)(float *o, const float *x, int64_t n);
+/* ---- the table: kernel id -> kernels ---- */
+
 typedef void (*blk64_t)(double *o, const double *x, int64_t n);
-
 typedef void (*blkf_t)(double *o, const double *x, int64_t n, const aparam_t *p);
 
 typedef struct act {
-    akern_t f;       /* fp64 kernel */
-    blk32_t blk32;   /* fp32-compute block kernel (sigmoid), or NULL */
-    blk64_t blk64;   /* vector twin of f, or NULL */
+    akern_t f;       /* the fast fp64 kernel */
+    ckern_t c;       /* the careful kernel (c_exact: f is exact) */
+    blk64_t v64;     /* vector twin of f (AVX2), or NULL */
     blkf_t blkf;     /* f over a block (inlined: no call per element) */
+    bool fast64;     /* f meets the fp64 bound by itself (exact, correctly rounded, or SLEEF's 1 ulp) */
 } act_t;
 
-/* f over a block, with f inlined */
 #define BLOCK(fn) \
     static void blk_##fn(double *o, const double *x, int64_t n, const aparam_t *p) \
     { for (int64_t i = 0; i < n; i++) o[i] = fn(x[i], p); }
 
-typedef struct run_ctx {
-    const act_t *a; const aparam_t *p; dtype_t dt; void *out; const void *in;
-} run_ctx_t;
+BLOCK(k_linear) BLOCK(k_sigmoid) BLOCK(k_sigmoid_d) BLOCK(k_log_sigmoid) BLOCK(k_log_sigmoid_d) BLOCK(k_tanh)
+BLOCK(k_tanh_d) BLOCK(k_relu) BLOCK(k_relu_d) BLOCK(k_relu6) BLOCK(k_relu6_d) BLOCK(k_leaky) BLOCK(k_leaky_d)
+BLOCK(k_elu) BLOCK(k_elu_d) BLOCK(k_selu) BLOCK(k_selu_d) BLOCK(k_gelu) BLOCK(k_gelu_d) BLOCK(k_gelu_d2)
+BLOCK(k_swish) BLOCK(k_swish_d) BLOCK(k_softplus) BLOCK(k_softsign) BLOCK(k_softsign_d) BLOCK(k_hsig)
+BLOCK(k_hsig_d)
 
-#define BLK 256
+/* ---- vector twins (fp64 lanes; the same bits as the scalar kernels) ---- */
 
-static void run_range(void *c_, int64_t lo, int64_t hi)
+/* σ(x): e = e^-|x|, (x >= 0 ? 1 : e) / (1 + e) */
+__attribute__((target("avx2,fma")))
+static void sigmoid_avx2(double *o, const double *x, int64_t n)
 {
-    run_ctx_t *c = c_;
-    const act_t *a = c->a;
-    dtype_t dt = c->dt;
-    if (a->blk32 && dt != DT_FP64) {
-        float buf[BLK], ob[BLK];
-        for (int64_t i = lo; i < hi; i += BLK) {
-            int64_t m = hi - i < BLK ? hi - i : BLK;
-            if (dt == DT_FP32) { a->blk32((float *)c->out + i, (const float *)c->in + i, m); continue; }
-            if (dt == DT_FP16 && a->blk32 == sigmoid32_block && kern_level() >= 1) {
-                sigmoid16_avx2((uint16_t *)c->out + i, (const uint16_t *)c->in + i, m);
-                continue;
-            }
-            const uint16_t *src = (const uint16_t *)c->in + i;
-            uint16_t *dst = (uint16_t *)c->out + i;
-            if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) buf[k] = dtype_f16_to_f32(src[k]);
-            else for (int64_t k = 0; k < m; k++) buf[k] = dtype_bf16_to_f32(src[k]);
-            a->blk32(ob, buf, m);
-            if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) dst[k] = dtype_f32_to_f16(ob[k]);
-            else for (int64_t k = 0; k < m; k++) dst[k] = dtype_f32_to_bf16(ob[k]);
-        }
-        return;
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_loadu_pd(x + i);
+        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
+        __m256d num = _mm256_blendv_pd(e, one_, _mm256_cmp_pd(v, zero, _CMP_GE_OQ));
+        _mm256_storeu_pd(o + i, _mm256_div_pd(num, _mm256_add_pd(one_, e)));
     }
-    if (dt == DT_FP32 && a->blk64 == sigmoid_d_avx2 && kern_level() >= 1) {
-        sigmoid_d32_avx2((float *)c->out + lo, (const float *)c->in + lo, hi - lo);
-        return;
+    for (; i < n; i++) o[i] = k_sigmoid(x[i], NULL);
+}
+/* σ'(x) = e/(1+e)² */
+__attribute__((target("avx2,fma")))
+static void sigmoid_d_avx2(double *o, const double *x, int64_t n)
+{
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_loadu_pd(x + i);
+        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
+        __m256d t = _mm256_add_pd(one_, e);
+        _mm256_storeu_pd(o + i, _mm256_div_pd(e, _mm256_mul_pd(t, t)));
     }
-    double buf[BLK], ob[BLK];
-    for (int64_t i = lo; i < hi; i += BLK) {
-        int64_t m = hi - i < BLK ? hi - i : BLK;
-        const double *x;
-        double *o = dt == DT_FP64 ? (double *)c->out + i : ob;
-        if (dt == DT_FP64) x = (const double *)c->in + i;
-        else {
-            if (dt == DT_FP32) for (int64_t k = 0; k < m; k++) buf[k] = ((const float *)c->in)[i + k];
-            else if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) buf[k] = dtype_f16_to_f64(((const uint16_t *)c->in)[i + k]);
-            else for (int64_t k = 0; k < m; k++) buf[k] = dtype_bf16_to_f64(((const uint16_t *)c->in)[i + k]);
-            x = buf;
-        }
-        if (a->blk64 && kern_level() >= 1) a->blk64(o, x, m);
-        else a->blkf(o, x, m, c->p);
-        if (dt == DT_FP32) for (int64_t k = 0; k < m; k++) ((float *)c->out)[i + k] = (float)ob[k];
-        else if (dt == DT_FP16) for (int64_t k = 0; k < m; k++) ((uint16_t *)c->out)[i + k] = dtype_f64_to_f16(ob[k]);
-        else if (dt == DT_BF16) for (int64_t k = 0; k < m; k++) ((uint16_t *)c->out)[i + k] = dtype_f64_to_bf16(ob[k]);
-    }
+    for (; i < n; i++) o[i] = k_sigmoid_d(x[i], NULL);
+}
+__attribute__((target("avx2,fma")))
+static void tanh_avx2(double *o, const double *x, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(o + i, Sleef_finz_tanhd4_u10avx2(_mm256_loadu_pd(x + i)));
+    for (; i < n; i++) o[i] = k_tanh(x[i], NULL);
 }
 
+static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one(0); }   /* never called */
 
-/* ---- the table: kernel id -> kernels ---- */
-
-BLOCK(k_linear) BLOCK(k_sigmoid) BLOCK(k_sigmoid_d) BLOCK(k_log_sigmoid) BLOCK(k_log_sigmoid_d) BLOCK(k_tanh_d)
-BLOCK(k_relu) BLOCK(k_relu_d) BLOCK(k_relu6) BLOCK(k_relu6_d) BLOCK(k_leaky) BLOCK(k_leaky_d) BLOCK(k_elu)
-BLOCK(k_elu_d) BLOCK(k_selu) BLOCK(k_selu_d) BLOCK(k_gelu) BLOCK(k_gelu_d) BLOCK(k_gelu_d2) BLOCK(k_swish)
-BLOCK(k_swish_d) BLOCK(k_softplus) BLOCK(k_softsign) BLOCK(k_softsign_d) BLOCK(k_hsig) BLOCK(k_hsig_d)
-
-#define A(id, fn, b32, b64) [id - KA_FIRST] = { fn, b32, b64, blk_##fn }
+#define A(id, fn, cfn, v, f64ok) [id - KA_FIRST] = { fn, cfn, v, blk_##fn, f64ok }
 static const act_t acts[KA_END - KA_FIRST] = {
-    A(KA_LINEAR, k_linear, NULL, NULL),
-    A(KA_SIGMOID, k_sigmoid, sigmoid32_block, NULL),
-    A(KA_SIGMOID_D, k_sigmoid_d, NULL, sigmoid_d_avx2),
-    A(KA_LOG_SIGMOID, k_log_sigmoid, NULL, NULL),
-    A(KA_LOG_SIGMOID_D, k_log_sigmoid_d, NULL, NULL),
-    A(KA_TANH_D, k_tanh_d, NULL, NULL),
-    A(KA_RELU, k_relu, NULL, NULL),
-    A(KA_RELU_D, k_relu_d, NULL, NULL),
-    A(KA_RELU6, k_relu6, NULL, NULL),
-    A(KA_RELU6_D, k_relu6_d, NULL, NULL),
-    A(KA_LEAKY_RELU, k_leaky, NULL, NULL),
-    A(KA_LEAKY_RELU_D, k_leaky_d, NULL, NULL),
-    A(KA_ELU, k_elu, NULL, NULL),
-    A(KA_ELU_D, k_elu_d, NULL, NULL),
-    A(KA_SELU, k_selu, NULL, NULL),
-    A(KA_SELU_D, k_selu_d, NULL, NULL),
-    A(KA_GELU, k_gelu, NULL, NULL),
-    A(KA_GELU_D, k_gelu_d, NULL, NULL),
-    A(KA_GELU_D2, k_gelu_d2, NULL, NULL),
-    A(KA_SWISH, k_swish, NULL, NULL),
-    A(KA_SWISH_D, k_swish_d, NULL, NULL),
-    A(KA_SOFTPLUS, k_softplus, NULL, NULL),
-    A(KA_SOFTSIGN, k_softsign, NULL, NULL),
-    A(KA_SOFTSIGN_D, k_softsign_d, NULL, NULL),
-    A(KA_HARD_SIGMOID, k_hsig, NULL, NULL),
-    A(KA_HARD_SIGMOID_D, k_hsig_d, NULL, NULL),
+    A(KA_LINEAR, k_linear, c_exact, NULL, true),
+    A(KA_SIGMOID, k_sigmoid, c_sigmoid, sigmoid_avx2, false),
+    A(KA_SIGMOID_D, k_sigmoid_d, c_sigmoid_d, sigmoid_d_avx2, false),
+    A(KA_LOG_SIGMOID, k_log_sigmoid, c_log_sigmoid, NULL, false),
+    A(KA_LOG_SIGMOID_D, k_log_sigmoid_d, c_log_sigmoid_d, NULL, false),
+    A(KA_TANH, k_tanh, c_tanh, tanh_avx2, true),
+    A(KA_TANH_D, k_tanh_d, c_tanh_d, NULL, false),
+    A(KA_RELU, k_relu, c_exact, NULL, true),
+    A(KA_RELU_D, k_relu_d, c_exact, NULL, true),
+    A(KA_RELU6, k_relu6, c_exact, NULL, true),
+    A(KA_RELU6_D, k_relu6_d, c_exact, NULL, true),
+    A(KA_LEAKY_RELU, k_leaky, c_leaky, NULL, true),
+    A(KA_LEAKY_RELU_D, k_leaky_d, c_exact, NULL, true),
+    A(KA_ELU, k_elu, c_elu, NULL, false),
+    A(KA_ELU_D, k_elu_d, c_elu_d, NULL, false),
+    A(KA_SELU, k_selu, c_selu, NULL, false),
+    A(KA_SELU_D, k_selu_d, c_selu_d, NULL, false),
+    A(KA_GELU, k_gelu, c_gelu, NULL, false),
+    A(KA_GELU_D, k_gelu_d, c_gelu_d, NULL, false),
+    A(KA_GELU_D2, k_gelu_d2, c_gelu_d2, NULL, false),
+    A(KA_SWISH, k_swish, c_swish, NULL, false),
+    A(KA_SWISH_D, k_swish_d, c_swish_d, NULL, false),
+    A(KA_SOFTPLUS, k_softplus, c_softplus, NULL, false),
+    A(KA_SOFTSIGN, k_softsign, c_softsign, NULL, false),
+    A(KA_SOFTSIGN_D, k_softsign_d, c_softsign_d, NULL, false),
+    A(KA_HARD_SIGMOID, k_hsig, c_hsig, NULL, false),
+    A(KA_HARD_SIGMOID_D, k_hsig_d, c_exact, NULL, true),
 };
 
 static const act_t *act_of(int kern)
@@ -457,6 +621,149 @@ static const act_t *act_of(int kern)
     return a->f ? a : NULL;
 }
 
+/* ---- the driver ---- */
+
+#define ZIV 0x1p-40   /* far above every fast kernel's relative error */
+#define BLK 256
+
+/* One element: the fast value y of x rounded to dt, checked (see the top). */
+static double finish1(const act_t *a, const aparam_t *p, dtype_t dt, double x, double y)
+{
+    if (y != y || a->c == c_exact) return dtype_round_f64(dt, y);
+    double r0 = dtype_round_f64(dt, y * (1 - ZIV)), r1 = dtype_round_f64(dt, y * (1 + ZIV));
+    if (r0 == r1) return r0;
+    return careful_round(a->c, x, p, dt);
+}
+
+static void store1(dtype_t dt, void *out, int64_t i, double v)
+{
+    if (dt == DT_FP32) ((float *)out)[i] = (float)v;
+    else if (dt == DT_FP16) ((uint16_t *)out)[i] = dtype_f64_to_f16(v);
+    else ((uint16_t *)out)[i] = dtype_f64_to_bf16(v);
+}
+
+/* fp32: four lanes at a time; a lane whose two roundings differ (or NaN)
+ * takes the scalar path. */
+__attribute__((target("avx2,fma")))
+static void finish32_avx2(const act_t *a, const aparam_t *p, float *o, const double *x, const double *y, int64_t n)
+{
+    const __m256d lo = _mm256_set1_pd(1 - ZIV), hi = _mm256_set1_pd(1 + ZIV);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_loadu_pd(y + i);
+        __m128 r0 = _mm256_cvtpd_ps(_mm256_mul_pd(v, lo)), r1 = _mm256_cvtpd_ps(_mm256_mul_pd(v, hi));
+        _mm_storeu_ps(o + i, r0);
+        int bad = _mm_movemask_ps(_mm_cmp_ps(r0, r1, _CMP_NEQ_UQ));
+        if (bad)
+            for (int k = 0; k < 4; k++)
+                if (bad >> k & 1) o[i + k] = (float)finish1(a, p, DT_FP32, x[i + k], y[i + k]);
+    }
+    for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], y[i]);
+}
+
+/* fp16: y(1 ± 2^-40) rounded to odd in fp32, which F16C then rounds to
+ * fp16 correctly (24 >= 11 + 2 bits); the two agree or the scalar path
+ * decides. */
+__attribute__((target("avx2,fma")))
+static inline __m128 odd32(__m256d v)
+{
+    __m128 r = _mm256_cvtpd_ps(v);
+    __m256d back = _mm256_cvtps_pd(r);
+    __m128i inexact = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+        _mm256_castpd_si256(_mm256_cmp_pd(back, v, _CMP_NEQ_OQ)), _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)));
+    const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    __m128i up = _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+        _mm256_castpd_si256(_mm256_cmp_pd(_mm256_and_pd(v, absm), _mm256_and_pd(back, absm), _CMP_GT_OQ)),
+        _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)));
+    __m128i bits = _mm_castps_si128(r);
+    __m128i even = _mm_cmpeq_epi32(_mm_and_si128(bits, _mm_set1_epi32(1)), _mm_setzero_si128());
+    __m128i fix = _mm_and_si128(inexact, even);
+    /* magnitude up: +1 on the bits; down: -1 (up is all ones where |v| > |back|) */
+    __m128i step = _mm_or_si128(_mm_and_si128(up, _mm_set1_epi32(1)), _mm_andnot_si128(up, _mm_set1_epi32(-1)));
+    return _mm_castsi128_ps(_mm_add_epi32(bits, _mm_and_si128(fix, step)));
+}
+
+__attribute__((target("avx2,fma,f16c")))
+static void finish16_avx2(const act_t *a, const aparam_t *p, uint16_t *o, const double *x, const double *y, int64_t n)
+{
+    const __m256d lo = _mm256_set1_pd(1 - ZIV), hi = _mm256_set1_pd(1 + ZIV);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256d v0 = _mm256_loadu_pd(y + i), v1 = _mm256_loadu_pd(y + i + 4);
+        __m256 r0 = _mm256_set_m128(odd32(_mm256_mul_pd(v1, lo)), odd32(_mm256_mul_pd(v0, lo)));
+        __m256 r1 = _mm256_set_m128(odd32(_mm256_mul_pd(v1, hi)), odd32(_mm256_mul_pd(v0, hi)));
+        __m128i h0 = _mm256_cvtps_ph(r0, _MM_FROUND_TO_NEAREST_INT), h1 = _mm256_cvtps_ph(r1, _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128((__m128i *)(o + i), h0);
+        /* NaN: the scalar path (equal NaN bits would compare equal) */
+        int bad = _mm_movemask_epi8(_mm_cmpeq_epi16(h0, h1)) ^ 0xffff;
+        bad |= _mm256_movemask_ps(_mm256_cmp_ps(r0, r0, _CMP_UNORD_Q)) ? 0xffff : 0;
+        if (bad)
+            for (int k = 0; k < 8; k++)
+                if (bad >> (2 * k) & 3) o[i + k] = dtype_f64_to_f16(finish1(a, p, DT_FP16, x[i + k], y[i + k]));
+    }
+    for (; i < n; i++) o[i] = dtype_f64_to_f16(finish1(a, p, DT_FP16, x[i], y[i]));
+}
+
+/* Widen n elements of dt at in to fp64. */
+__attribute__((target("avx2,fma,f16c")))
+static void widen_avx2(dtype_t dt, double *o, const void *in, int64_t n)
+{
+    int64_t i = 0;
+    if (dt == DT_FP32)
+        for (; i + 4 <= n; i += 4) _mm256_storeu_pd(o + i, _mm256_cvtps_pd(_mm_loadu_ps((const float *)in + i)));
+    else if (dt == DT_FP16)
+        for (; i + 4 <= n; i += 4)
+            _mm256_storeu_pd(o + i, _mm256_cvtps_pd(_mm_cvtph_ps(_mm_loadl_epi64((const __m128i *)((const uint16_t *)in + i)))));
+    for (; i < n; i++)
+        o[i] = dt == DT_FP32 ? ((const float *)in)[i] : dt == DT_FP16 ? dtype_f16_to_f64(((const uint16_t *)in)[i])
+                                                                         : dtype_bf16_to_f64(((const uint16_t *)in)[i]);
+}
+static void widen(dtype_t dt, double *o, const void *in, int64_t n)
+{
+    if (kern_level() >= 1) { widen_avx2(dt, o, in, n); return; }
+    for (int64_t i = 0; i < n; i++)
+        o[i] = dt == DT_FP32 ? ((const float *)in)[i] : dt == DT_FP16 ? dtype_f16_to_f64(((const uint16_t *)in)[i])
+                                                                         : dtype_bf16_to_f64(((const uint16_t *)in)[i]);
+}
+
+/* f over [lo, hi) of in, rounded once to dt into out. */
+static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, const void *in, int64_t lo, int64_t hi)
+{
+    double xb[BLK], yb[BLK];
+    bool vec = kern_level() >= 1;
+    for (int64_t i = lo; i < hi; i += BLK) {
+        int64_t m = hi - i < BLK ? hi - i : BLK;
+        if (dt == DT_FP64) {
+            const double *x = (const double *)in + i;
+            double *o = (double *)out + i;
+            if (a->fast64) {
+                if (a->v64 && vec) a->v64(o, x, m);
+                else a->blkf(o, x, m, p);
+            } else {
+                for (int64_t k = 0; k < m; k++)
+                    o[k] = isfinite(x[k]) ? careful_round(a->c, x[k], p, DT_FP64) : a->f(x[k], p);
+            }
+            continue;
+        }
+        widen(dt, xb, (const char *)in + (size_t)i * dtype_traits[dt].size, m);
+        if (a->v64 && vec) a->v64(yb, xb, m);
+        else a->blkf(yb, xb, m, p);
+        if (dt == DT_FP32 && vec) finish32_avx2(a, p, (float *)out + i, xb, yb, m);
+        else if (dt == DT_FP16 && vec) finish16_avx2(a, p, (uint16_t *)out + i, xb, yb, m);
+        else for (int64_t k = 0; k < m; k++) store1(dt, out, i + k, finish1(a, p, dt, xb[k], yb[k]));
+    }
+}
+
+typedef struct run_ctx {
+    const act_t *a; const aparam_t *p; dtype_t dt; void *out; const void *in;
+} run_ctx_t;
+
+static void run_range(void *c_, int64_t lo, int64_t hi)
+{
+    run_ctx_t *c = c_;
+    act_range(c->a, c->p, c->dt, c->out, c->in, lo, hi);
+}
+
 bk_status_t bk_cpu_act(const bk_unary_t *u)
 {
     const act_t *a = act_of(u->op->kern);
@@ -464,25 +771,19 @@ bk_status_t bk_cpu_act(const bk_unary_t *u)
     if (!a || !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return BK_UNSUPPORTED;
     aparam_t p = { u->param, u->variant };
     run_ctx_t rc = { a, &p, dt, u->out, u->in };
-    if (u->n >= 65536) kern_parallel(run_range, &rc, u->n, 8.0, 1024);
-    else run_range(&rc, 0, u->n);
+    /* fp64 through the careful kernels costs about 40 times an add */
+    double cost = dt == DT_FP64 && !a->fast64 ? 40.0 : 8.0;
+    kern_parallel(run_range, &rc, u->n, cost, 1024);
     err_check_interrupt();
     return BK_OK;
 }
 
-/* Fused chains run an activation block by block when it has an fp32
- * block kernel (sigmoid): fp32 blocks through it, fp64 blocks through its
- * fp64 kernel with the default parameters (a chain holds no keywords). */
-bool kact_blockable(int kern)
-{
-    const act_t *a = act_of(kern);
-    return a && a->blk32;
-}
+/* Fused chains take the activations that need no keyword (a chain holds
+ * none): sigmoid, tanh and relu, run over a block exactly as above. */
+bool kact_chainable(int kern) { return kern == KA_SIGMOID || kern == KA_TANH || kern == KA_RELU; }
 
-void kact_blk32(int kern, float *o, const float *x, int64_t n) { act_of(kern)->blk32(o, x, n); }
-
-void kact_blk64(int kern, double *o, const double *x, int64_t n)
+void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
     aparam_t p = { 0, 0 };
-    act_of(kern)->blkf(o, x, n, &p);
+    act_range(act_of(kern), &p, dt, out, in, 0, n);
 }

@@ -58,7 +58,6 @@ static inline __m256 un32(int k, __m256 x)
     case KU_EXPM1: return Sleef_finz_expm1f8_u10avx2(x);
     case KU_SIN: return Sleef_finz_sinf8_u10avx2(x);
     case KU_COS: return Sleef_finz_cosf8_u10avx2(x);
-    case KU_TANH: return Sleef_finz_tanhf8_u10avx2(x);
     case KU_ERF: return Sleef_finz_erff8_u10avx2(x);
     case KU_SQRT: return _mm256_sqrt_ps(x);
     case KU_ABS: return _mm256_and_ps(x, absmask);
@@ -86,7 +85,7 @@ void kavx2_un32(int k, float *o, const float *a, int64_t n)
     int nt = use_nt(o, n);
     switch (k) {
     UN32_LOOP(KU_EXP) UN32_LOOP(KU_LOG) UN32_LOOP(KU_LOG1P) UN32_LOOP(KU_EXPM1)
-    UN32_LOOP(KU_SIN) UN32_LOOP(KU_COS) UN32_LOOP(KU_TANH) UN32_LOOP(KU_ERF)
+    UN32_LOOP(KU_SIN) UN32_LOOP(KU_COS) UN32_LOOP(KU_ERF)
     UN32_LOOP(KU_SQRT) UN32_LOOP(KU_ABS) UN32_LOOP(KU_FLOOR) UN32_LOOP(KU_ROUND)
     UN32_LOOP(KU_ISNAN) UN32_LOOP(KU_ISINF) UN32_LOOP(KU_ISFIN)
     default: break;
@@ -130,7 +129,6 @@ static inline __m256d un64(int k, __m256d x)
     case KU_EXPM1: return Sleef_finz_expm1d4_u10avx2(x);
     case KU_SIN: return Sleef_finz_sind4_u10avx2(x);
     case KU_COS: return Sleef_finz_cosd4_u10avx2(x);
-    case KU_TANH: return Sleef_finz_tanhd4_u10avx2(x);
     case KU_ERF: return Sleef_finz_erfd4_u10avx2(x);
     case KU_SQRT: return _mm256_sqrt_pd(x);
     case KU_ABS: return _mm256_and_pd(x, absmask);
@@ -156,7 +154,7 @@ void kavx2_un64(int k, double *o, const double *a, int64_t n)
     int nt = use_nt(o, n);
     switch (k) {
     UN64_LOOP(KU_EXP) UN64_LOOP(KU_LOG) UN64_LOOP(KU_LOG1P) UN64_LOOP(KU_EXPM1)
-    UN64_LOOP(KU_SIN) UN64_LOOP(KU_COS) UN64_LOOP(KU_TANH) UN64_LOOP(KU_ERF)
+    UN64_LOOP(KU_SIN) UN64_LOOP(KU_COS) UN64_LOOP(KU_ERF)
     UN64_LOOP(KU_SQRT) UN64_LOOP(KU_ABS) UN64_LOOP(KU_FLOOR) UN64_LOOP(KU_ROUND)
     UN64_LOOP(KU_ISNAN) UN64_LOOP(KU_ISINF) UN64_LOOP(KU_ISFIN)
     default: break;

@@ -40,7 +40,7 @@ int kern_set_level(int l)
 
 /* The vector kernel an op names in its op_def (backend.h KU_* / KB_*);
  * 0 for ops of other kinds (an activation's KA_* id runs through
- * kern_act.c's block kernels here). */
+ * kern_act.c's kact_run here). */
 static inline int kernel_id(const op_def_t *op)
 {
     return op->kind == OPK_UNARY || op->kind == OPK_BINARY ? op->kern : 0;
@@ -249,12 +249,15 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
 {
     un_ctx_t *c = c_;
     int64_t n = hi - lo;
-    int ka = c->op->kind == OPK_FUNC ? c->op->kern : 0;   /* an activation (fused chains) */
+    if (c->op->kind == OPK_FUNC) {   /* an activation (fused chains) */
+        size_t es = (size_t)dtype_traits[c->dt].size;
+        kact_run(c->op->kern, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
+        return;
+    }
     if (c->dt == DT_FP64) {
         double *o = (double *)c->out + lo;
         const double *a = (const double *)c->in + lo;
         if (c->k) kavx2_un64(c->k, o, a, n);
-        else if (ka) kact_blk64(ka, o, a, n);
         else for (int64_t i = 0; i < n; i++) o[i] = c->op->f64(a[i]);
         return;
     }
@@ -262,7 +265,6 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         float *o = (float *)c->out + lo;
         const float *a = (const float *)c->in + lo;
         if (c->k) kavx2_un32(c->k, o, a, n);
-        else if (ka) kact_blk32(ka, o, a, n);
         else for (int64_t i = 0; i < n; i++) o[i] = c->op->f32(a[i]);
         return;
     }
@@ -271,7 +273,6 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         int64_t m = n - i < BLK ? n - i : BLK;
         to_f32(t, c->dt, (const uint16_t *)c->in + lo + i, m);
         if (c->k) kavx2_un32(c->k, t, t, m);
-        else if (ka) kact_blk32(ka, t, t, m);
         else for (int64_t j = 0; j < m; j++) t[j] = c->op->f32(t[j]);
         from_f32(c->dt, (uint16_t *)c->out + lo + i, t, m);
     }
@@ -424,7 +425,7 @@ bool kern_unary_ok(const op_def_t *op, dtype_t dt)
 {
     if (!kern_level() || !is_f(dt)) return false;
     int k = kernel_id(op);
-    if (op->kind == OPK_FUNC) return kact_blockable(op->kern);
+    if (op->kind == OPK_FUNC) return kact_chainable(op->kern);
     return dt == DT_FP64 ? op->f64 || k : op->f32 || k;
 }
 

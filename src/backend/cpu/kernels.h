@@ -93,11 +93,11 @@ int kern_threads(void);
 /* ---- the activations (kern_act.c) ---- */
 /* The backend's unary kernel for an activation id (backend.h KA_*). */
 bk_status_t bk_cpu_act(const bk_unary_t *u);
-/* Whether the activation has an fp32 block kernel (sigmoid), and it and
- * its fp64 kernel (default parameters) over a block, for fused chains. */
-bool kact_blockable(int kern);
-void kact_blk32(int kern, float *o, const float *x, int64_t n);
-void kact_blk64(int kern, double *o, const double *x, int64_t n);
+/* Whether a fused chain takes the activation (one without keywords:
+ * sigmoid, tanh, relu), and the activation over n elements of dt with its
+ * default parameters, rounded once as bk_cpu_act does. */
+bool kact_chainable(int kern);
+void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
 
 /* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c) ---- */
 void kavx2_un32(int k, float *o, const float *a, int64_t n);
