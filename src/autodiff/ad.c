@@ -140,6 +140,7 @@ void ad_reset(void)
         t->G = NULL;
     }
     AD->ntapes = 0;
+    nn_state()->numerics_grad_of = NULL;   /* an error in a rule left it set */
 }
 
 /* ---- recording ---- */
@@ -162,6 +163,8 @@ void ad_record(call_t *c, value_t *out)
         ad_node_t *n = tape_push(t);
         n->kind = AD_OP;
         n->op = c->op;
+        n->span = c->span;
+        n->src = err_source();
         n->nin = c->nargs;
         n->in = mem_alloc((size_t)c->nargs * sizeof(value_t *));
         for (int i = 0; i < c->nargs; i++) n->in[i] = val_ref(c->args[i]);
@@ -358,7 +361,19 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             if (!rule)
                 err_raise(ERR_TYPE, err_here(), "grad: '%s' has no derivative rule (it is not differentiable here)",
                           n->op->name);
+            /* its ops report their errors at the forward op, as its
+             * gradient's (:numerics check names it) */
+            nn_state_t *st = nn_state();
+            const char *outer = st->numerics_grad_of;
+            span_t here = err_here();
+            const source_t *src = err_source();
+            st->numerics_grad_of = n->op->name;
+            err_set_here(n->span);
+            if (n->src) err_set_source(n->src);
             rule(n, G[i], gin, s);
+            st->numerics_grad_of = outer;
+            err_set_here(here);
+            err_set_source(src);
         } else if (n->kind == AD_CUSTOM) {
             gin[0] = n->back(G[i], n->in[0], n->aux, s);
         }

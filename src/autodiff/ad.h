@@ -69,6 +69,8 @@ struct ad_node {
     void *aux;
     size_t auxlen;
     const char *what;
+    span_t span;             /* the forward op's span and source (AD_OP): an error in its rule points there */
+    const source_t *src;
 };
 enum { AD_LEAF, AD_OP, AD_CUSTOM };
 

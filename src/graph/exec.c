@@ -554,7 +554,8 @@ static bool step_direct(prun_t *R, int i, void *out)
  * way). */
 static value_t *plan_run(graph_t *g, int nargs, value_t **args, session_t *s)
 {
-    if (ad_active() || graph_tracing()) return NULL;
+    /* :numerics check runs every node through op_call, which checks it */
+    if (ad_active() || graph_tracing() || op_settings(s)->numerics_check) return NULL;
     struct gplan *P = g->plan;
     if (P && P->busy) return NULL;   /* running already: a nested call */
     if (!P) P = plan_new(g, s);

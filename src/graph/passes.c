@@ -687,8 +687,9 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
     int64_t shape[NN_MAX_DIMS];
     bool rows;
     /* While grad records, run the chain op by op on whole tensors, so the
-     * tape sees every op (the same bits). */
-    bool whole = ad_active() || graph_tracing() || !fx_shape(F, vals, &nd, shape, &rows);
+     * tape sees every op (the same bits); under :numerics check too, so
+     * that op_call checks each node. */
+    bool whole = ad_active() || graph_tracing() || op_settings(s)->numerics_check || !fx_shape(F, vals, &nd, shape, &rows);
     value_t *tmp[BK_CHAIN_MAX] = {0};
     if (!whole) {
         value_t *out = tensor_new_raw((dtype_t)last->dtype, nd, shape);

@@ -55,6 +55,7 @@ typedef enum err_kind {
     ERR_LIMIT,      /* "limit error" (memory limit, recursion depth) */
     ERR_INTERRUPT,  /* "interrupted" (Ctrl-C) */
     ERR_IO,         /* "io error" */
+    ERR_NUMERICS,   /* "numerics check" (:numerics check found inf or NaN in an op's result) */
 } err_kind_t;
 
 /* The error being handled: filled by err_raise before the longjmp. */

@@ -18,6 +18,7 @@ typedef struct session_settings {
     int digits;             /* :digits N — significant digits printed (0: the dtype's default) */
     const char *device;     /* "cpu" (the GPU backend arrives with its issue) */
     const char *mode;       /* "eager" (graph mode arrives with the tracing issue) */
+    bool numerics_check;    /* :numerics check — an op whose float result holds inf or NaN is an error */
     int policy;             /* :policy — 0 none (layers in the session precision), 1 mixed_float16, 2 mixed_bfloat16:
                              * weights stay fp32, layers compute in the half type (Keras mixed precision) */
 } session_settings_t;

@@ -17,6 +17,7 @@ typedef struct nn_state {
     bool tracing;                 /* a trace is recording now (graph.c keeps it; graph_tracing() reads it) */
     uint64_t rng[4];              /* xoshiro256** (ops/create.c) */
     bool rng_ready;
+    const char *numerics_grad_of; /* the op whose gradient rule runs now (autodiff/ad.c), for :numerics check */
 } nn_state_t;
 
 /* The current state (session.c sets it); inline: every op_call asks. */

@@ -4,6 +4,7 @@
 #include "autodiff/ad.h"
 #include "graph/graph.h"
 #include "lang/state.h"
+#include "lang/eval.h"
 #include "lang/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
@@ -76,6 +77,266 @@ static bool kw_accepted(const op_def_t *op, const char *name)
         p = e;
     }
     return false;
+}
+
+/* ---- :numerics check (tf.debugging.check_numerics) ---- */
+
+/* Ops that only move or select values (TensorFlow's SAFE_OPS in
+ * check_numerics_callback.py: Concat, Reshape, Transpose, Gather, ...,
+ * Maximum, Minimum) cannot make inf or NaN: never checked.  negative is
+ * here too: `-inf` is how a user writes minus infinity. */
+static bool numerics_mover(const char *name)
+{
+    static const char *const movers[] = { "index_select", "index_scatter", "transpose", "reshape", "broadcast_to",
+                                           "expand", "concat", "stack", "take", "maximum", "minimum", "negative",
+                                           "full", NULL };
+    for (const char *const *m = movers; *m; m++) if (!strcmp(name, *m)) return true;
+    return false;
+}
+/* Ops that convert what they are given (a literal's rows into the session
+ * precision, casts): they stop when they make a non-finite value from
+ * finite inputs (fp16(70000) overflows), and pass on the inf and NaN they
+ * are given (fp16(inf), [1, nan]). */
+static bool numerics_carrier(const char *name)
+{
+    static const char *const carriers[] = { "literal", "cast", "fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2", NULL };
+    for (const char *const *m = carriers; *m; m++) if (!strcmp(name, *m)) return true;
+    return false;
+}
+
+/* The elements of v as host memory, row-major: the storage itself on the
+ * CPU when contiguous, else a copy (*own, to mem_free with *bytes) made
+ * through the storage's backend: buf_get from a device (backend.h), so the
+ * check reads results where any backend put them. */
+static const void *numerics_host(value_t *v, void **own, size_t *bytes)
+{
+    const tensor_t *t = &v->u.t;
+    *own = NULL;
+    *bytes = tensor_nbytes(t);
+    const backend_t *bk = op_backend(v);
+    if (bk->device == BK_CPU && t->contig) return (const char *)t->st->data + t->offset;
+    void *h = mem_alloc(*bytes ? *bytes : 1);
+    *own = h;
+    if (bk->device == BK_CPU) {
+        tensor_gather(h, t);
+    } else {
+        const void *d = tensor_data(v);
+        if (bk->buf_get(h, d, *bytes) != BK_OK) { mem_free(h, *bytes ? *bytes : 1); *own = NULL; return NULL; }
+    }
+    return h;
+}
+
+typedef struct nstats {
+    int64_t nan, pinf, ninf, first;   /* first: the row-major index of the first non-finite element (-1: none) */
+    double lo, hi, firstv;            /* range of the finite elements (lo > hi: none) */
+} nstats_t;
+
+static bool numerics_stats(value_t *v, nstats_t *st)
+{
+    st->nan = st->pinf = st->ninf = 0;
+    st->first = -1;
+    st->lo = INFINITY;
+    st->hi = -INFINITY;
+    st->firstv = 0;
+    void *own;
+    size_t bytes;
+    const void *p = numerics_host(v, &own, &bytes);
+    if (!p) return false;
+    dtype_t dt = (dtype_t)v->u.t.dtype;
+    int64_t n = v->u.t.size;
+    for (int64_t i = 0; i < n; i++) {
+        double x = dt == DT_FP32 ? (double)((const float *)p)[i] : dt == DT_FP64 ? ((const double *)p)[i]
+                                                                                 : dtype_load_f64(dt, p, i);
+        if (isfinite(x)) {
+            if (x < st->lo) st->lo = x;
+            if (x > st->hi) st->hi = x;
+            continue;
+        }
+        if (st->first < 0) { st->first = i; st->firstv = x; }
+        if (x != x) st->nan++;
+        else if (x > 0) st->pinf++;
+        else st->ninf++;
+    }
+    if (own) mem_free(own, bytes ? bytes : 1);
+    return true;
+}
+
+/* Does v hold a non-finite value?  (int64 and non-tensors cannot.) */
+static bool numerics_float(const value_t *v)
+{
+    return v->kind == V_TENSOR && dtype_traits[v->u.t.dtype].is_float && !v->u.t.sym;
+}
+
+static int numerics_num(char *b, int cap, dtype_t dt, double x)
+{
+    return dtype_format(b, cap, dt, x, 0);
+}
+
+static int numerics_shape(char *b, int cap, const tensor_t *t)
+{
+    int k = snprintf(b, cap, "(");
+    for (int d = 0; d < t->ndim && k < cap; d++)
+        k += snprintf(b + k, cap - k, "%s%lld", d ? ", " : "", (long long)t->shape[d]);
+    if (k < cap) k += snprintf(b + k, cap - k, t->ndim == 1 ? ",)" : ")");
+    return k;
+}
+
+/* Row-major index i of a tensor of shape (nd, shape) as "[i, j]". */
+static void numerics_index(char *b, int cap, int nd, const int64_t *shape, int64_t i, int64_t *idx)
+{
+    for (int d = nd - 1; d >= 0; d--) { idx[d] = shape[d] ? i % shape[d] : 0; i = shape[d] ? i / shape[d] : 0; }
+    int k = snprintf(b, cap, "[");
+    for (int d = 0; d < nd && k < cap; d++) k += snprintf(b + k, cap - k, "%s%lld", d ? ", " : "", (long long)idx[d]);
+    if (k < cap) snprintf(b + k, cap - k, "]");
+}
+
+/* The element of input v that result index idx (shape nd) reads, when v
+ * broadcasts to the result's shape (NumPy's rule); -1 when it does not. */
+static int64_t numerics_bcast(const tensor_t *v, int nd, const int64_t *shape, const int64_t *idx)
+{
+    if (v->ndim > nd) return -1;
+    int64_t i = 0;
+    for (int d = 0; d < v->ndim; d++) {
+        int rd = d + nd - v->ndim;
+        if (v->shape[d] != 1 && v->shape[d] != shape[rd]) return -1;
+        i = i * v->shape[d] + (v->shape[d] == 1 ? 0 : idx[rd]);
+    }
+    return i;
+}
+
+static const char *numerics_arg_text(const call_t *c, int i, char *b, int cap)
+{
+    const source_t *src = err_source();
+    b[0] = 0;
+    if (!c->arg_spans || !src || !src->text) return b;
+    span_t a = c->arg_spans[i];
+    if (a.start < 0 || a.end > src->len || a.end <= a.start || (a.start == c->span.start && a.end == c->span.end))
+        return b;
+    int n = a.end - a.start;
+    if (n > 24 || memchr(src->text + a.start, '\n', (size_t)n)) return b;
+    snprintf(b, cap, " (%.*s)", n, src->text + a.start);
+    return b;
+}
+
+__attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t *r)
+{
+    if (!dtype_traits[r->u.t.dtype].is_float || r->u.t.size == 0) return;
+    const op_def_t *op = c->op;
+    if (numerics_mover(op->name)) return;
+    nstats_t rs;
+    if (!numerics_stats(r, &rs) || rs.first < 0) return;
+    /* the inputs: what they held already */
+    enum { NIN = 8 };
+    int nin = c->nargs < NIN ? c->nargs : NIN;
+    nstats_t is[NIN];
+    bool have[NIN] = {0}, inputs_finite = true;
+    for (int i = 0; i < nin; i++) {
+        value_t *a = c->args[i];
+        if (a->kind != V_TENSOR || a->u.t.sym) continue;
+        if (dtype_traits[a->u.t.dtype].is_float) {
+            if (!numerics_stats(a, &is[i])) continue;
+            have[i] = true;
+            if (is[i].first >= 0) inputs_finite = false;
+        }
+    }
+    for (int i = nin; i < c->nargs; i++)
+        if (numerics_float(c->args[i])) inputs_finite = false;   /* not shown: assume it may hold them */
+    if (numerics_carrier(op->name) && !inputs_finite) return;   /* passed on what it was given */
+    dtype_t dt = (dtype_t)r->u.t.dtype;
+    const char *dn = dtype_traits[dt].name;
+    char msg[1024], num[64], ix[160];
+    int k = 0;
+    const char *what = rs.nan && !rs.pinf && !rs.ninf ? "NaN" : !rs.nan && rs.pinf && !rs.ninf ? "inf"
+                       : !rs.nan && !rs.pinf && rs.ninf ? "-inf" : "non-finite values";
+    const nn_state_t *nst = nn_state();
+    if (nst->numerics_grad_of)
+        k += snprintf(msg + k, sizeof msg - k, "in the gradient of %s: ", nst->numerics_grad_of);
+    k += snprintf(msg + k, sizeof msg - k, "%s gave %s", op->name, what);
+    /* the first non-finite element and, for an elementwise op, the inputs it read */
+    int64_t idx[NN_MAX_DIMS];
+    numerics_index(ix, sizeof ix, r->u.t.ndim, r->u.t.shape, rs.first, idx);
+    bool zero_in = false, elem_known = op_is_elementwise(op) && c->nargs >= 1 && c->nargs <= 3;
+    char detail[256];
+    int dk = 0;
+    detail[0] = 0;
+    if (elem_known) {
+        double xv[3];
+        dtype_t xd[3];
+        for (int i = 0; i < c->nargs && elem_known; i++) {
+            value_t *a = c->args[i];
+            if (a->kind != V_TENSOR || a->u.t.sym) { elem_known = false; break; }
+            int64_t j = numerics_bcast(&a->u.t, r->u.t.ndim, r->u.t.shape, idx);
+            if (j < 0) { elem_known = false; break; }
+            xv[i] = tensor_get_f64(a, j);
+            xd[i] = a->u.t.dtype == DT_INT64 || a->u.t.weak ? DT_FP64 : (dtype_t)a->u.t.dtype;
+            if (xv[i] == 0) zero_in = true;
+        }
+        if (elem_known) {
+            char a0[64], a1[64];
+            numerics_num(a0, sizeof a0, xd[0], xv[0]);
+            if (c->nargs == 2 && op->symbol) {
+                numerics_num(a1, sizeof a1, xd[1], xv[1]);
+                dk += snprintf(detail + dk, sizeof detail - dk, "%s %s %s", a0, op->symbol, a1);
+            } else {
+                dk += snprintf(detail + dk, sizeof detail - dk, "%s(%s", op->name, a0);
+                for (int i = 1; i < c->nargs && dk < (int)sizeof detail; i++) {
+                    numerics_num(a1, sizeof a1, xd[i], xv[i]);
+                    dk += snprintf(detail + dk, sizeof detail - dk, ", %s", a1);
+                }
+                if (dk < (int)sizeof detail) dk += snprintf(detail + dk, sizeof detail - dk, ")");
+            }
+        }
+    }
+    /* why, as a teacher would say it */
+    if (!inputs_finite) {
+        k += snprintf(msg + k, sizeof msg - k, " (an input already held inf or NaN)");
+    } else if (rs.first >= 0 && rs.firstv != rs.firstv) {
+        k += snprintf(msg + k, sizeof msg - k, " from finite inputs: an invalid operation (0/0, 0 * inf, inf - inf, "
+                      "log or sqrt of a negative number)");
+    } else if (elem_known && zero_in && !rs.nan) {
+        k += snprintf(msg + k, sizeof msg - k, " from finite inputs: a pole (division by zero, log(0))");
+    } else {
+        numerics_num(num, sizeof num, dt, dtype_traits[dt].max);
+        k += snprintf(msg + k, sizeof msg - k, ": %s overflow (its inputs are finite; the largest finite %s is %s)", dn,
+                      dn, num);
+    }
+    numerics_num(num, sizeof num, dt, rs.firstv);
+    char shp[96];
+    numerics_shape(shp, sizeof shp, &r->u.t);
+    int64_t bad = rs.nan + rs.pinf + rs.ninf;
+    k += snprintf(msg + k, sizeof msg - k, "; %lld of %lld element%s non-finite (%lld NaN, %lld inf, %lld -inf), "
+                  "the first at %s: %s%s%s", (long long)bad, (long long)r->u.t.size, r->u.t.size == 1 ? "" : "s",
+                  (long long)rs.nan, (long long)rs.pinf, (long long)rs.ninf, r->u.t.ndim ? ix : "()",
+                  detail[0] ? detail : "", detail[0] ? " = " : "", num);
+    for (int i = 0; i < c->nargs && k < (int)sizeof msg; i++) {
+        value_t *a = c->args[i];
+        if (a->kind != V_TENSOR || a->u.t.sym) continue;
+        char nm[48];
+        numerics_arg_text(c, i, nm, sizeof nm);
+        numerics_shape(shp, sizeof shp, &a->u.t);
+        const char *adn = a->u.t.weak ? (a->u.t.dtype == DT_INT64 ? "int" : "float") : dtype_traits[a->u.t.dtype].name;
+        k += snprintf(msg + k, sizeof msg - k, " | input %d%s: %s %s", i + 1, nm, adn, shp);
+        if (i >= NIN || !have[i]) {
+            if (a->u.t.size == 1) {
+                numerics_num(num, sizeof num, a->u.t.dtype == DT_INT64 ? DT_INT64 : DT_FP64, tensor_get_f64(a, 0));
+                k += snprintf(msg + k, sizeof msg - k, " %s", num);
+            }
+            continue;
+        }
+        dtype_t ad = a->u.t.weak ? DT_FP64 : (dtype_t)a->u.t.dtype;
+        if (is[i].lo <= is[i].hi) {
+            char lo[64], hi[64];
+            numerics_num(lo, sizeof lo, ad, is[i].lo);
+            numerics_num(hi, sizeof hi, ad, is[i].hi);
+            k += snprintf(msg + k, sizeof msg - k, ", range [%s, %s]", lo, hi);
+        }
+        if (is[i].first < 0)
+            k += snprintf(msg + k, sizeof msg - k, ", all finite");
+        else
+            k += snprintf(msg + k, sizeof msg - k, ", already held %lld NaN, %lld inf, %lld -inf", (long long)is[i].nan,
+                          (long long)is[i].pinf, (long long)is[i].ninf);
+    }
+    err_raise(ERR_NUMERICS, c->span, "%s", msg);
 }
 
 value_t *op_call(call_t *c)
@@ -154,6 +415,11 @@ value_t *op_call(call_t *c)
     case OPK_BINARY: r = op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s); break;
     case OPK_FUNC: r = op->impl(c); break;
     }
+    /* :numerics check (tf.debugging.check_numerics): the first op whose
+     * float result holds inf or NaN stops the statement.  Off, this is one
+     * load and a branch. */
+    if (c->s && c->s->set.numerics_check && r && r->kind == V_TENSOR && !r->u.t.sym)
+        op_check_numerics(c, r);
     /* While grad runs, every op on watched values joins the tape; a
      * result that depends on shapes only (len, shape) is a constant. */
     if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);

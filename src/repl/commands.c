@@ -199,6 +199,26 @@ static int cmd_accumulate(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :numerics check|off — tf.debugging.check_numerics after every op (the
+ * check itself is op_call's, src/ops/ops.c). */
+static int cmd_numerics(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        if (strcmp(arg, "check") == 0)
+            st->numerics_check = true;
+        else if (strcmp(arg, "off") == 0)
+            st->numerics_check = false;
+        else
+            return usage_error(r, repl_cmd_find("numerics", 8), "unknown numerics mode", arg);
+    }
+    if (st->numerics_check)
+        fputs("numerics check (the first op whose result holds inf or NaN stops the statement)\n", r->out);
+    else
+        fputs("numerics off (inf and NaN are values like any other)\n", r->out);
+    return 0;
+}
+
 /* :policy — Keras mixed precision for layers: mixed (= mixed_float16) or
  * mixed_bfloat16 keep weights in fp32 and compute in the half type; none
  * (Keras "float32") puts weights and compute in the session precision. */
@@ -434,6 +454,7 @@ static const char *const headless_words[] = { "on", "off", NULL };
 static const char *const precision_words[] = { "fp16", "bf16", "fp32", "fp64", NULL };
 static const char *const mode_words[] = { "eager", "graph", NULL };
 static const char *const accumulate_words[] = { "fp32", "same", NULL };
+static const char *const numerics_words[] = { "check", "off", NULL };
 static const char *const policy_words[] = { "mixed", "mixed_float16", "mixed_bfloat16", "none", NULL };
 static const char *const limit_words[] = { "default", NULL };
 static const char *const quit_aliases[] = { "q", "exit", NULL };
@@ -454,6 +475,27 @@ const repl_cmd_t repl_cmds[] = {
       "    same: add strictly left to right, rounding after every addition, so you\n"
       "          can watch a long fp16 sum stall.\n",
       REPL_ARG_WORDS, accumulate_words, cmd_accumulate },
+    { "numerics", NULL, ":numerics [check|off]",
+      "stop at the first op whose result holds inf or NaN (check), or not (off, the default)",
+      "    check: after every op (eagerly, in traced functions, in gradients), the\n"
+      "           first float result holding inf or NaN stops the statement with an\n"
+      "           error at that op: which op, the first bad element and the inputs it\n"
+      "           read, how many NaN/inf/-inf, and each input's dtype, shape, range and\n"
+      "           how many inf/NaN it already held.  \"overflow\" when the inputs were\n"
+      "           finite.  Variables are kept, as after any error.  int64 results are\n"
+      "           not checked (they hold no inf or NaN).\n"
+      "    off:   inf and NaN are values like any other (the default).\n"
+      "    As tf.debugging.check_numerics / tf.debugging.enable_check_numerics:\n"
+      "    like TensorFlow only the result is checked (an input that already held\n"
+      "    NaN stops the first op whose result holds it), and ops that only move\n"
+      "    values are not (TensorFlow's SAFE_OPS: indexing, reshape, transpose,\n"
+      "    concat, stack, maximum, minimum; here also negative and full).  inf and\n"
+      "    nan are constants, not op results, so `-inf` and `[1, nan]` pass; a\n"
+      "    literal or cast stops only when it makes inf from a finite number\n"
+      "    (fp16(70000)), and passes on the inf and NaN it is given (fp16(inf)).\n"
+      "    A traced function runs op by op (no fused chains) while checking, so it\n"
+      "    stops at the same op as eager code.\n",
+      REPL_ARG_WORDS, numerics_words, cmd_numerics },
     { "policy", NULL, ":policy [mixed|mixed_float16|mixed_bfloat16|none]",
       "layer weights fp32, compute in fp16/bf16 (Keras mixed precision)",
       "    mixed (= mixed_float16) or mixed_bfloat16: dense layers keep W and b in\n"
