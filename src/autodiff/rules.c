@@ -78,9 +78,14 @@ static void extreme2(ad_node_t *n, value_t *g, value_t **gin, session_t *s, cons
     value_t *h = W(0.5), *eqh = ad_op2("multiply", eq, h, s);
     value_t *ma = ad_op2("add", gt, eqh, s);
     value_t *one = W(1), *mb = ad_op2("subtract", one, ma, s);
-    gin[0] = ad_op2("multiply", g, ma, s);
-    gin[1] = ad_op2("multiply", g, mb, s);
-    U(gt); U(eq); U(h); U(eqh); U(ma); U(one); U(mb);
+    /* selected, not multiplied: the input not chosen gets exactly 0 even
+     * where g is inf (PyTorch's masked_fill, TF's select in clip's
+     * gradient); inf * 0 would be NaN (a clipped fp16 cross-entropy's
+     * 1/eps overflows to inf before the clip) */
+    value_t *zero = W(0), *ga = ad_op2("multiply", g, ma, s), *gb = ad_op2("multiply", g, mb, s);
+    gin[0] = ad_opk("where", 3, (value_t *[]){ma, ga, zero}, 0, NULL, NULL, s);
+    gin[1] = ad_opk("where", 3, (value_t *[]){mb, gb, zero}, 0, NULL, NULL, s);
+    U(gt); U(eq); U(h); U(eqh); U(ma); U(one); U(mb); U(zero); U(ga); U(gb);
 }
 R(ad_r_maximum) { extreme2(n, g, gin, s, "greater"); }
 R(ad_r_minimum) { extreme2(n, g, gin, s, "less"); }
@@ -120,12 +125,6 @@ R(ad_r_abs)
 }
 R(ad_r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
 R(ad_r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
-/* tanh' = sech^2 x by its own kernel (tanh_deriv, src/ops/activations.c:
- * 4e/(1+e)^2 with e = e^-2|x|), not 1 - y^2 from the rounded output y,
- * which cancels: in fp16 grad(tanh)(3) would be 0.0097656 instead of the
- * correctly rounded 0.0098648, and exactly 0 from x = 4.5 where y rounds
- * to 1 while the true sech^2 is still 4.9e-4. */
-R(ad_r_tanh) { gin[0] = mul_take(val_ref(g), ad_op1("tanh_deriv", IN(0), s), s); }
 /* erf' = 2/sqrt(pi) exp(-x^2) */
 R(ad_r_erf)
 {
@@ -136,25 +135,29 @@ R(ad_r_erf)
     U(x2); U(nx2); U(e); U(c); U(d);
 }
 /* clip: the gradient passes where lo <= x <= hi (torch.clamp's closed
- * interval, tests/refdata/README.md); lo and hi get the rest. */
+ * interval, tests/refdata/README.md); lo and hi get the rest.  Selected,
+ * not multiplied by a 0/1 mask, so a clipped element's gradient is exactly
+ * 0 even where g is inf (as TF's clip_by_value and torch.clamp: a clipped
+ * fp16 cross-entropy's 1/eps overflows to inf before the clip). */
 R(ad_r_clip)
 {
     value_t *ge = ad_op2("greater_equal", IN(0), IN(1), s), *le = ad_op2("less_equal", IN(0), IN(2), s);
     value_t *in = ad_op2("multiply", ge, le, s);
-    gin[0] = ad_op2("multiply", g, in, s);
-    value_t *one = W(1);
+    value_t *zero = W(0), *one = W(1);
     value_t *below = ad_op2("subtract", one, ge, s), *above = ad_op2("subtract", one, le, s);
-    gin[1] = ad_op2("multiply", g, below, s);
-    gin[2] = ad_op2("multiply", g, above, s);
-    U(ge); U(le); U(in); U(one); U(below); U(above);
+    gin[0] = ad_opk("where", 3, (value_t *[]){in, g, zero}, 0, NULL, NULL, s);
+    gin[1] = ad_opk("where", 3, (value_t *[]){below, g, zero}, 0, NULL, NULL, s);
+    gin[2] = ad_opk("where", 3, (value_t *[]){above, g, zero}, 0, NULL, NULL, s);
+    U(ge); U(le); U(in); U(zero); U(one); U(below); U(above);
 }
-/* where(c, a, b): g where c, 0 elsewhere (and the reverse for b). */
+/* where(c, a, b): g where c, exactly 0 elsewhere (not g * 0, which is NaN
+ * where g is inf), and the reverse for b. */
 R(ad_r_where)
 {
-    value_t *z = W(0), *zero = ad_op2("multiply", g, z, s);
+    value_t *zero = W(0);
     gin[1] = ad_opk("where", 3, (value_t *[]){IN(0), g, zero}, 0, NULL, NULL, s);
     gin[2] = ad_opk("where", 3, (value_t *[]){IN(0), zero, g}, 0, NULL, NULL, s);
-    U(z); U(zero);
+    U(zero);
 }
 /* Piecewise-constant ops: zero derivative almost everywhere (JAX). */
 R(ad_r_zero) { (void)n; (void)s; (void)gin; (void)g; }

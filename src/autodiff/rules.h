@@ -49,7 +49,6 @@ void ad_r_std(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_sub(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_sum(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_swish_d(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
-void ad_r_tanh(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_tanh_d(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_transpose(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_var(struct ad_node *n, value_t *g, value_t **gin, session_t *s);

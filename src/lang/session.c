@@ -11,6 +11,7 @@
 #include "graph/graph.h"
 #include "view/figures.h"
 #include <string.h>
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 #include <sys/resource.h>
@@ -331,6 +332,42 @@ static void help_field(FILE *out, const char *label, const char *text)
     fputc('\n', out);
 }
 
+/* An elementwise op's stated error bound (op_def_t.ulp), the one the
+ * tests enforce against mpmath (tests/unit/test_exhaustive), and its
+ * derivative op's when it has one. */
+static void help_bound_of(char *b, size_t n, const op_def_t *o)
+{
+    static const char *const dn[4] = { "fp16", "bf16", "fp32", "fp64" };
+    size_t l = 0;
+    for (int d = 0; d < 4 && l < n; d++) {
+        double u = o->ulp[d], t = u - 0.5;
+        int e = t > 0 ? ilogb(t) : 0;
+        if (t > 0 && t < 0.01 && ldexp(1.0, e) == t)   /* SLEEF's bound after the narrowing: 0.5 + 2^-13 */
+            l += (size_t)snprintf(b + l, n - l, "%s%s 0.5+2^%d", d ? ", " : "", dn[d], e);
+        else
+            l += (size_t)snprintf(b + l, n - l, "%s%s %g", d ? ", " : "", dn[d], u);
+    }
+}
+static void help_bound(FILE *out, const char *label, const op_def_t *o)
+{
+    if (o->ulp[0] <= 0 || (o->flags & OPF_RETURNS_INT)) return;
+    /* the unary ops are the ones test_exhaustive sweeps */
+    bool unary = o->kind == OPK_UNARY || (o->kind == OPK_FUNC && o->max_args == 1);
+    const char *how = unary ? "ulps of the exact result; 0.5 is correctly rounded; tested against mpmath on every "
+                              "fp16 and bf16 input and a dense fp32/fp64 sample"
+                            : "ulps of the exact result; 0.5 is correctly rounded";
+    char b[640], v[128], dv[128];
+    help_bound_of(v, sizeof v, o);
+    const op_def_t *d = o->deriv ? op_find(o->deriv) : NULL;
+    if (d && d->ulp[0] > 0) {
+        help_bound_of(dv, sizeof dv, d);
+        snprintf(b, sizeof b, "%s ulp; derivative (%s): %s ulp (%s)", v, d->name, dv, how);
+    } else {
+        snprintf(b, sizeof b, "%s ulp (%s)", v, how);
+    }
+    help_field(out, label, b);
+}
+
 int session_help(session_t *s, const char *name, FILE *out)
 {
     (void)s;
@@ -366,6 +403,7 @@ int session_help(session_t *s, const char *name, FILE *out)
     help_field(out, "shapes", o->shapes);
     help_field(out, "dtypes", o->dtypes);
     help_field(out, "source", o->source);
+    help_bound(out, "accuracy", o);
     /* the derivative rule grad uses (src/autodiff/rules.c or op_def.deriv) */
     const char *d = ad_rule_doc(o);
     if (d && *d) help_field(out, "grad", d);

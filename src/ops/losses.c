@@ -28,6 +28,16 @@
 #include <math.h>
 
 #define EPS 1e-7   /* keras.backend.epsilon() */
+/* What happens at p = 0 or 1 (issue 11), for the three cross-entropies
+ * from probabilities; tests/refdata/loss_clip.csv (Keras 3) checks it. */
+#define CLIP_AT_01 " At p = 0 or 1: p is clipped to [1e-7, 1 - 1e-7] as Keras does, so the loss stays finite " \
+    "(y = 1, p = 0 gives -log(1e-7) = 16.118 in fp32; y = 0, p = 1 gives 15.942, as 1 - 1e-7 rounds to 1 - 2^-23) " \
+    "and the gradient in a clipped p is exactly 0 (clip's derivative outside the interval), where calculus says " \
+    "-y/p (-inf at p = 0): a saturated wrong prediction gets no push back from the loss. In fp16 the bound 1 - 1e-7 " \
+    "is 1 once rounded: y = 0, p = 1 gives inf and y = 1, p = 1 gives 0 * log 0 = nan, as in Keras (which, casting " \
+    "epsilon to float16 first, also lets a gradient through at p = 1 where nnpad, clipping in the fp32 compute " \
+    "precision, gives 0). The remedy is from_logits=1 on the pre-activation z: loss and gradient stay finite and " \
+    "nonzero for any z."
 
 /* Temporaries of one loss, released together. */
 typedef struct tmps { value_t *v[48]; int n; } tmps_t;
@@ -293,7 +303,7 @@ const op_def_t op_family_losses[] = {
                 "then over the batch. derivative from logits sigmoid(z) - y, within 4 ulp for y = 0 or 1 (as "
                 "(1 - y) sigmoid(z) - y sigmoid(-z): no 1 - sigmoid(z) cancelling); for a soft y it is a "
                 "difference of numbers near y, good to an ulp of y. Pairs with a sigmoid output (or "
-                "linear logits)",
+                "linear logits)." CLIP_AT_01,
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
      .source = "keras.losses.binary_crossentropy (Keras 3: clip to [epsilon, 1 - epsilon]); "
                "tf.nn.sigmoid_cross_entropy_with_logits (max(z,0) - z y + log1p(e^-|z|)); torch BCEWithLogitsLoss",
@@ -314,7 +324,7 @@ const op_def_t op_family_losses[] = {
                 "1.5796578428307375e-17 in fp64, within 4 ulp). Then the mean over the batch. derivative from "
                 "logits softmax(z) - y (at a dominant logit's class taken as -expm1 of log_softmax, so -1 + p does "
                 "not cancel: within 4 ulp). Pairs with a "
-                "softmax output (or linear logits)",
+                "softmax output (or linear logits)." CLIP_AT_01,
      .shapes = "y_true, y_pred: the same shape (batch, classes) -> a scalar (or (batch,) with reduction=\"none\")",
      .dtypes = L_DTYPES,
      .source = "keras.losses.categorical_crossentropy; torch.nn.CrossEntropyLoss (from logits, class probabilities)",
@@ -330,7 +340,7 @@ const op_def_t op_family_losses[] = {
      .formula = "as categorical_crossentropy with y the one-hot of the labels: -log p[label] (clipped as there) or "
                 "-log_softmax(z)[label] from logits (a dominant logit's small loss and its derivative keep their "
                 "digits, within 4 ulp, as there); then the mean over the batch. An out-of-range label is an "
-                "error (Keras on the CPU raises too)",
+                "error (Keras on the CPU raises too)." CLIP_AT_01,
      .shapes = "labels: (batch,) integers in [0, classes); y_pred: (batch, classes) -> a scalar",
      .dtypes = L_DTYPES,
      .source = "keras.losses.sparse_categorical_crossentropy; torch.nn.CrossEntropyLoss with class indices",

@@ -399,6 +399,66 @@ static void loss_logits_table(const char *dir)
     csv_close(&c);
 }
 
+/* loss_clip.csv (gen_loss_clip.py, Keras 3 on TensorFlow): the
+ * cross-entropies from probabilities at p = 0 and p = 1.  Keras clips p to
+ * [1e-7, 1 - 1e-7]: the loss is finite and the gradient in a clipped p is
+ * 0.  Checked: every fp32 row (loss within 2 ulp, gradient exactly; -0 == 0), and
+ * the fp16 losses of bce and cce and their gradients at p = 0 (exactly 0,
+ * though 1/eps overflows fp16 before the clip), (in fp16 1 - 1e-7 rounds to 1: y = 0,
+ * p = 1 gives inf and y = 1, p = 1 gives 0 * log 0 = NaN, as Keras).  Not
+ * checked: fp16 gradients at a p = 1 and scce's fp16 loss, where Keras first casts
+ * epsilon to float16 while nnpad's weak bound enters at the compute
+ * precision fp32 (elementwise.c), so a p = 1 counts as clipped here (its
+ * gradient 0) and not in Keras; TF's sparse kernel also computes its fp16
+ * loss through float32. */
+static void loss_clip_table(const char *dir)
+{
+    csv_t c;
+    row_t r;
+    if (!csv_open(&c, dir, "loss_clip.csv")) tap_bail("cannot read loss_clip.csv");
+    int n = 0;
+    while (csv_next(&c, &r)) {
+        const char *loss = col(&c, &r, "loss"), *dn = col(&c, &r, "dtype"), *y = col(&c, &r, "y"), *p = col(&c, &r, "p");
+        dtype_t t = (dtype_t)dtype_from_name(dn);
+        bool fp16 = t == DT_FP16;
+        if (fp16 && !strcmp(loss, "scce")) continue;
+        session_settings(S)->precision = t;
+        double want = strtod(col(&c, &r, "loss_value"), NULL), dwant = strtod(col(&c, &r, "dloss_dp0"), NULL);
+        char def[400], e[400];
+        if (!strcmp(loss, "bce"))
+            snprintf(def, sizeof def, "clipfn(p) = binary_crossentropy(%s([%s]), p)", dn, y);
+        else if (!strcmp(loss, "cce"))
+            snprintf(def, sizeof def, "clipfn(p) = categorical_crossentropy(%s([%s]), p)", dn, y);
+        else
+            snprintf(def, sizeof def, "clipfn(p) = sparse_categorical_crossentropy([%s], p)", y);
+        FILE *nul = fopen("/dev/null", "w");
+        if (!nul) tap_bail("cannot open /dev/null");
+        int rc = session_run(S, "<test>", def, (int)strlen(def), 1, nul, stdout);
+        fclose(nul);
+        const char *pw = !strcmp(loss, "bce") ? "%s(%s)" : "%s([%s])";
+        char parg[128];
+        snprintf(parg, sizeof parg, pw, dn, p);
+        double got = NAN;
+        dtype_t dt;
+        snprintf(e, sizeof e, "clipfn(%s)", parg);
+        int ok = rc == 0 && eval_at(e, 0, &got, NULL, &dt) == 0 && dt == t;
+        /* within 2 ulp: log's own bound (1 ulp in fp32) and Keras's (-log(1 - 2^-23) is just above a
+         * rounding midpoint; SLEEF's logf and TF's sparse kernel fall on either side of it) */
+        bool same = got == want || (isnan(got) && isnan(want)) ||
+                    (isfinite(want) && isfinite(got) && ulps(t, got, want) <= 2);
+        tap_ok(ok && same, "loss_clip.csv %s: %s with %s = %.9g, Keras %.9g", dn, e, def, got, want);
+        n++;
+        if (fp16 && strchr(p, '1')) continue;   /* a p = 1: clipped here, not in Keras (above) */
+        snprintf(e, sizeof e, "grad(clipfn)(%s)", parg);
+        got = NAN;
+        ok = rc == 0 && eval_at(e, 0, &got, NULL, &dt) == 0 && dt == t;
+        tap_ok(ok && got == dwant, "loss_clip.csv %s: %s = %.9g, Keras %.9g (clipped: 0, where calculus says -y/p)",
+               dn, e, got, dwant);
+    }
+    csv_close(&c);
+    tap_ok(n >= 15, "loss_clip.csv: %d rows read", n);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
@@ -407,6 +467,7 @@ int main(int argc, char **argv)
     lowp_table(dir);
     softmax_table(dir);
     saturation_table(dir);
+    loss_clip_table(dir);
     nan_checks();
     named_values(dir);
     loss_logits_table(dir);
