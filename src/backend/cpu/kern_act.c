@@ -528,7 +528,7 @@ typedef void (*blkf_t)(double *o, const double *x, int64_t n, const aparam_t *p)
 typedef struct act {
     akern_t f;       /* the fast fp64 kernel */
     ckern_t c;       /* the careful kernel (c_exact: f is exact) */
-    blk64_t v64;     /* vector twin of f (AVX2), or NULL */
+    blk64_t v64;     /* vector twin of f for fp64 results (fast64), or NULL */
     blkf_t blkf;     /* f over a block (inlined: no call per element) */
     bool fast64;     /* f meets the fp64 bound by itself (exact, correctly rounded, or SLEEF's 1 ulp) */
 } act_t;
@@ -543,36 +543,13 @@ BLOCK(k_elu) BLOCK(k_elu_d) BLOCK(k_selu) BLOCK(k_selu_d) BLOCK(k_gelu) BLOCK(k_
 BLOCK(k_swish) BLOCK(k_swish_d) BLOCK(k_softplus) BLOCK(k_softsign) BLOCK(k_softsign_d) BLOCK(k_hsig)
 BLOCK(k_hsig_d)
 
-/* ---- vector twins (fp64 lanes; the same bits as the scalar kernels) ---- */
-
-/* σ(x): e = e^-|x|, (x >= 0 ? 1 : e) / (1 + e) */
-__attribute__((target("avx2,fma")))
-static void sigmoid_avx2(double *o, const double *x, int64_t n)
-{
-    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_loadu_pd(x + i);
-        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
-        __m256d num = _mm256_blendv_pd(e, one_, _mm256_cmp_pd(v, zero, _CMP_GE_OQ));
-        _mm256_storeu_pd(o + i, _mm256_div_pd(num, _mm256_add_pd(one_, e)));
-    }
-    for (; i < n; i++) o[i] = k_sigmoid(x[i], NULL);
-}
-/* σ'(x) = e/(1+e)² */
-__attribute__((target("avx2,fma")))
-static void sigmoid_d_avx2(double *o, const double *x, int64_t n)
-{
-    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_loadu_pd(x + i);
-        __m256d e = Sleef_finz_expd4_u10avx2(_mm256_or_pd(v, sgn));
-        __m256d t = _mm256_add_pd(one_, e);
-        _mm256_storeu_pd(o + i, _mm256_div_pd(e, _mm256_mul_pd(t, t)));
-    }
-    for (; i < n; i++) o[i] = k_sigmoid_d(x[i], NULL);
-}
+/* ---- vector kernels ----
+ * tanh's fp64 results (fast64) come from SLEEF's vector tanh, the same
+ * bits as k_tanh.  For fp32 and fp16 results, sigmoid, sigmoid' and tanh
+ * run one fused loop (load, widen, fast value in fp64 lanes, rounding
+ * check, store) whose fast values come from exp_lanes below: not SLEEF's
+ * bits, but any fast value within 2^-40 gives the same, correctly rounded,
+ * result after the check. */
 __attribute__((target("avx2,fma")))
 static void tanh_avx2(double *o, const double *x, int64_t n)
 {
@@ -581,13 +558,55 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
     for (; i < n; i++) o[i] = k_tanh(x[i], NULL);
 }
 
+/* e^t - 1 and e^t for t in [-708, 40] (callers clamp; NaN stays NaN):
+ * t = k ln2 + r, |r| <= ln2/2, e^r - 1 by its Taylor series to r^12
+ * (truncation r^13/13! < 2^-50 relative), e^t - 1 = 2^k (e^r - 1) +
+ * (2^k - 1) without cancellation for t >= 0.  Relative error about 2^-50. */
+__attribute__((target("avx2,fma")))
+static inline __m256d em1_lanes(__m256d t, __m256d *e)
+{
+    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2hi = _mm256_set1_pd(0x1.62e42fefa3800p-1),
+                  ln2lo = _mm256_set1_pd(0x1.ef35793c76730p-45), one_ = _mm256_set1_pd(1.0);
+    __m256d k = _mm256_round_pd(_mm256_mul_pd(t, log2e), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256d r = _mm256_fnmadd_pd(k, ln2hi, t);
+    r = _mm256_fnmadd_pd(k, ln2lo, r);
+    static const double c[12] = { 1.0 / 479001600, 1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320,
+                                  1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    __m256d p = _mm256_set1_pd(c[0]);
+    for (int j = 1; j < 12; j++) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(c[j]));
+    p = _mm256_mul_pd(p, r);   /* e^r - 1 */
+    __m256i ki = _mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(k));
+    __m256d s = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(ki, _mm256_set1_epi64x(1023)), 52));
+    *e = _mm256_fmadd_pd(s, p, s);
+    return _mm256_fmadd_pd(s, p, _mm256_sub_pd(s, one_));
+}
+
+/* The fast value of sigmoid, sigmoid' or tanh in fp64 lanes. */
+__attribute__((target("avx2,fma")))
+static inline __m256d act_lanes(int kern, __m256d x)
+{
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    __m256d e, t = _mm256_max_pd(lo, _mm256_or_pd(x, sgn));   /* -|x|, NaN kept */
+    if (kern == KA_TANH) {
+        /* tanh|x| = u/(u + 2), u = e^(2|x|) - 1; |x| > 20 rounds to 1 in every dtype below fp64 */
+        __m256d a = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x), _mm256_andnot_pd(sgn, x)));
+        __m256d u = em1_lanes(a, &e);
+        return _mm256_or_pd(_mm256_div_pd(u, _mm256_add_pd(u, _mm256_set1_pd(2.0))), _mm256_and_pd(x, sgn));
+    }
+    em1_lanes(t, &e);   /* e = e^-|x| */
+    __m256d d = _mm256_add_pd(one_, e);
+    if (kern == KA_SIGMOID_D) return _mm256_div_pd(e, _mm256_mul_pd(d, d));
+    __m256d num = _mm256_blendv_pd(e, one_, _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GE_OQ));
+    return _mm256_div_pd(num, d);
+}
+
 static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one(0); }   /* never called */
 
 #define A(id, fn, cfn, v, f64ok) [id - KA_FIRST] = { fn, cfn, v, blk_##fn, f64ok }
 static const act_t acts[KA_END - KA_FIRST] = {
     A(KA_LINEAR, k_linear, c_exact, NULL, true),
-    A(KA_SIGMOID, k_sigmoid, c_sigmoid, sigmoid_avx2, false),
-    A(KA_SIGMOID_D, k_sigmoid_d, c_sigmoid_d, sigmoid_d_avx2, false),
+    A(KA_SIGMOID, k_sigmoid, c_sigmoid, NULL, false),
+    A(KA_SIGMOID_D, k_sigmoid_d, c_sigmoid_d, NULL, false),
     A(KA_LOG_SIGMOID, k_log_sigmoid, c_log_sigmoid, NULL, false),
     A(KA_LOG_SIGMOID_D, k_log_sigmoid_d, c_log_sigmoid_d, NULL, false),
     A(KA_TANH, k_tanh, c_tanh, tanh_avx2, true),
@@ -704,6 +723,92 @@ static void finish16_avx2(const act_t *a, const aparam_t *p, uint16_t *o, const 
     for (; i < n; i++) o[i] = dtype_f64_to_f16(finish1(a, p, DT_FP16, x[i], y[i]));
 }
 
+/* The fused loops for sigmoid, sigmoid' and tanh (act_lanes), whose
+ * values lie in [-1, 1].  The rounding check looks at the bits of the fast
+ * value y: the dtype's rounding boundaries (midpoints) are where the bits
+ * below its last kept bit read 100...0, so y is safe when those bits are
+ * more than W fp64 ulps from that pattern, W far above the fast value's
+ * error (2^-50 relative: a few ulps).  fp32: the 29 bits below, W = 2^12;
+ * fp16: the 42 bits below, W = 2^29, which also keeps y more than half an
+ * fp32 ulp from an fp16 midpoint, so rounding to fp32 and then to fp16
+ * (F16C) is one correct rounding.  Results below the dtype's normal range
+ * (other boundaries) and NaN take the scalar path, as flagged lanes do. */
+static bool fused_ok(int kern) { return kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_TANH; }
+
+__attribute__((target("avx2,fma")))
+static inline int near_mid(__m256d y, int64_t mask, int64_t mid, int64_t w, double tiny)
+{
+    const __m256d absm = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffffLL));
+    __m256i m = _mm256_and_si256(_mm256_castpd_si256(y), _mm256_set1_epi64x(mask));
+    __m256i d = _mm256_sub_epi64(m, _mm256_set1_epi64x(mid - w));
+    __m256i in = _mm256_and_si256(_mm256_cmpgt_epi64(d, _mm256_set1_epi64x(-1)),
+                                  _mm256_cmpgt_epi64(_mm256_set1_epi64x(2 * w), d));
+    __m256d small = _mm256_cmp_pd(_mm256_and_pd(y, absm), _mm256_set1_pd(tiny), _CMP_NGE_UQ);   /* or NaN */
+    return _mm256_movemask_pd(_mm256_or_pd(_mm256_castsi256_pd(in), small));
+}
+#define NEAR32(y) near_mid(y, (1LL << 29) - 1, 1LL << 28, 1LL << 12, 0x1p-126)
+#define NEAR16(y) near_mid(y, (1LL << 42) - 1, 1LL << 41, 1LL << 29, 0x1p-14)
+
+#define FUSED32(K)                                                                                     \
+    case K:                                                                                            \
+        for (; i + 4 <= n; i += 4) {                                                                   \
+            __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i)), y = act_lanes(K, v);                     \
+            _mm_storeu_ps(o + i, _mm256_cvtpd_ps(y));                                                  \
+            int bad = NEAR32(y);                                                                       \
+            if (bad) {                                                                                 \
+                double xv[4], yv[4];                                                                   \
+                _mm256_storeu_pd(xv, v);                                                               \
+                _mm256_storeu_pd(yv, y);                                                               \
+                for (int k = 0; k < 4; k++)                                                            \
+                    if (bad >> k & 1) o[i + k] = (float)finish1(a, p, DT_FP32, xv[k], yv[k]);          \
+            }                                                                                          \
+        }                                                                                              \
+        break;
+
+__attribute__((target("avx2,fma")))
+static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const float *x, int64_t n)
+{
+    int64_t i = 0;
+    switch (kern) {
+    FUSED32(KA_SIGMOID) FUSED32(KA_SIGMOID_D) FUSED32(KA_TANH)
+    default: break;
+    }
+    for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
+}
+
+#define FUSED16(K)                                                                                     \
+    case K:                                                                                            \
+        for (; i + 8 <= n; i += 8) {                                                                   \
+            __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i)));                    \
+            __m256d v0 = _mm256_cvtps_pd(_mm256_castps256_ps128(xf)), v1 = _mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1)); \
+            __m256d y0 = act_lanes(K, v0), y1 = act_lanes(K, v1);                                      \
+            __m256 r = _mm256_set_m128(_mm256_cvtpd_ps(y1), _mm256_cvtpd_ps(y0));                      \
+            _mm_storeu_si128((__m128i *)(o + i), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT));       \
+            int bad = NEAR16(y0) | NEAR16(y1) << 4;                                                    \
+            if (bad) {                                                                                 \
+                double xv[8], yv[8];                                                                   \
+                _mm256_storeu_pd(xv, v0); _mm256_storeu_pd(xv + 4, v1);                                \
+                _mm256_storeu_pd(yv, y0); _mm256_storeu_pd(yv + 4, y1);                                \
+                for (int k = 0; k < 8; k++)                                                            \
+                    if (bad >> k & 1) o[i + k] = dtype_f64_to_f16(finish1(a, p, DT_FP16, xv[k], yv[k])); \
+            }                                                                                          \
+        }                                                                                              \
+        break;
+
+__attribute__((target("avx2,fma,f16c")))
+static void fused16(int kern, const act_t *a, const aparam_t *p, uint16_t *o, const uint16_t *x, int64_t n)
+{
+    int64_t i = 0;
+    switch (kern) {
+    FUSED16(KA_SIGMOID) FUSED16(KA_SIGMOID_D) FUSED16(KA_TANH)
+    default: break;
+    }
+    for (; i < n; i++) {
+        double xv = dtype_f16_to_f64(x[i]);
+        o[i] = dtype_f64_to_f16(finish1(a, p, DT_FP16, xv, a->f(xv, p)));
+    }
+}
+
 /* Widen n elements of dt at in to fp64. */
 __attribute__((target("avx2,fma,f16c")))
 static void widen_avx2(dtype_t dt, double *o, const void *in, int64_t n)
@@ -731,6 +836,7 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
 {
     double xb[BLK], yb[BLK];
     bool vec = kern_level() >= 1;
+    int kern = (int)(a - acts) + KA_FIRST;
     for (int64_t i = lo; i < hi; i += BLK) {
         int64_t m = hi - i < BLK ? hi - i : BLK;
         if (dt == DT_FP64) {
@@ -743,6 +849,11 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
                 for (int64_t k = 0; k < m; k++)
                     o[k] = isfinite(x[k]) ? careful_round(a->c, x[k], p, DT_FP64) : a->f(x[k], p);
             }
+            continue;
+        }
+        if (vec && fused_ok(kern) && (dt == DT_FP32 || dt == DT_FP16)) {
+            if (dt == DT_FP32) fused32(kern, a, p, (float *)out + i, (const float *)in + i, m);
+            else fused16(kern, a, p, (uint16_t *)out + i, (const uint16_t *)in + i, m);
             continue;
         }
         widen(dt, xb, (const char *)in + (size_t)i * dtype_traits[dt].size, m);
