@@ -1,0 +1,565 @@
+/* test_exhaustive.c — every unary op and every derivative op against the
+ * correctly rounded references of tests/refdata/exh_*.bin (mpmath and
+ * exact rationals, made by tests/refdata/gen_exhaustive.py; the format is
+ * in tests/refdata/README.md, section "Exhaustive").
+ *
+ *   fp16, bf16   EVERY input bit pattern, as one tensor through the op
+ *                table (op_call, keywords as a user writes them): the result
+ *                bits must be the correctly rounded bits; at a recorded
+ *                near-midpoint input the other neighbour of the midpoint is
+ *                accepted when its error 0.5 + eps (eps: the exact value's
+ *                distance from the midpoint) is within the op's .ulp[dt];
+ *                anything else is an error of at least one step.  NaN must
+ *                match NaN (any payload).
+ *   fp32, fp64   a dense sample (every binade, the subnormal binades, the
+ *                thresholds where the rounded result becomes inf, 0, the
+ *                smallest subnormal, ±1 or a limit, kinks and domain edges
+ *                with ±4 ulp, random points): the ulp error against the
+ *                exact value hi + lo, within .ulp[dt].
+ *   domain       every op and derivative op gives NaN for NaN, log/sqrt/
+ *                log1p give NaN below their domain (sqrt(-0) = -0), and
+ *                grad(f) through the language is NaN there too.
+ *
+ * Signed zeros: a forward op's zero must have PyTorch's sign (bits
+ * compared); a derivative op's zero may have either sign (-0 == 0).
+ * One TAP line per (function, dtype) and, as comments, the table of the
+ * worst error per function and dtype. */
+#include "tap.h"
+#include "lang/session.h"
+#include "lang/value.h"
+#include "lang/error.h"
+#include "ops/ops.h"
+#include "tensor/dtype.h"
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <math.h>
+
+static session_t *S;
+static const char *refdir;
+
+/* ---- reading the files ---- */
+
+static unsigned char *slurp(const char *name, size_t *n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", refdir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) tap_bail("cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = malloc((size_t)len + 1);
+    if (!b || fread(b, 1, (size_t)len, f) != (size_t)len) tap_bail("cannot read %s", path);
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+typedef struct rd { const unsigned char *p, *end; } rd_t;
+static void need(rd_t *r, size_t k) { if ((size_t)(r->end - r->p) < k) tap_bail("exhaustive reference file truncated"); }
+static uint32_t u32(rd_t *r) { need(r, 4); uint32_t v; memcpy(&v, r->p, 4); r->p += 4; return v; }
+static double f64(rd_t *r) { need(r, 8); double v; memcpy(&v, r->p, 8); r->p += 8; return v; }
+static uint64_t uvar(rd_t *r)
+{
+    uint64_t v = 0;
+    for (int sh = 0;; sh += 7) {
+        need(r, 1);
+        unsigned char b = *r->p++;
+        v |= (uint64_t)(b & 0x7f) << sh;
+        if (!(b & 0x80)) return v;
+        if (sh > 56) tap_bail("bad varint");
+    }
+}
+static void name_of(rd_t *r, char *out)
+{
+    need(r, 1);
+    int n = *r->p++;
+    need(r, (size_t)n);
+    memcpy(out, r->p, (size_t)n);
+    out[n] = 0;
+    r->p += n;
+}
+
+/* ---- calling a function: "op" or "op/keyword=value" ---- */
+
+typedef struct fn { char name[64], op[48], kw[32], val[32]; const op_def_t *def; bool deriv; } fn_t;
+
+static void fn_parse(fn_t *f, const char *name)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    const char *sl = strchr(name, '/');
+    snprintf(f->op, sizeof f->op, "%.*s", sl ? (int)(sl - name) : (int)strlen(name), name);
+    if (sl) {
+        const char *eq = strchr(sl, '=');
+        if (!eq) tap_bail("bad function name %s", name);
+        snprintf(f->kw, sizeof f->kw, "%.*s", (int)(eq - sl - 1), sl + 1);
+        snprintf(f->val, sizeof f->val, "%s", eq + 1);
+    }
+    f->def = op_find(f->op);
+    if (!f->def) tap_bail("no op %s", f->op);
+    f->deriv = strstr(f->op, "_deriv") != NULL;
+}
+
+/* f(x) through op_call as the evaluator calls it; NULL (and the message
+ * in err) when the op raises an error. */
+static value_t *fn_call(const fn_t *f, value_t *x, char *err, size_t cap)
+{
+    value_t *args[1] = { x };
+    span_t spans[1] = { SPAN_NONE }, kws[1] = { SPAN_NONE };
+    const node_t *nodes[1] = { NULL };
+    const char *kwn[1] = { f->kw };
+    value_t *kw[1] = { NULL };
+    call_t c;
+    memset(&c, 0, sizeof c);
+    c.op = f->def; c.span = SPAN_NONE; c.nargs = 1; c.args = args; c.arg_spans = spans; c.arg_nodes = nodes; c.s = S;
+    if (f->kw[0]) {
+        kw[0] = (f->val[0] >= '0' && f->val[0] <= '9') ? tensor_weak_int(atoi(f->val)) : str_new(f->val, strlen(f->val));
+        c.nkw = 1; c.kw_names = kwn; c.kw = kw; c.kw_spans = kws;
+    }
+    value_t *v = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) == 0) {
+        v = op_call(&c);
+        err_pop(&fr);
+    } else {
+        snprintf(err, cap, "%s", err_last()->msg);
+    }
+    if (kw[0]) val_unref(kw[0]);
+    return v;
+}
+
+/* ---- the summary table ---- */
+
+#define MAXF 64
+static char tab_name[MAXF][64];
+static char tab_cell[MAXF][4][24];
+static int tab_n;
+static void tab_put(const char *name, int d, const char *cell)
+{
+    int i = 0;
+    while (i < tab_n && strcmp(tab_name[i], name)) i++;
+    if (i == tab_n) {
+        if (tab_n == MAXF) return;
+        snprintf(tab_name[tab_n++], 64, "%s", name);
+    }
+    snprintf(tab_cell[i][d], 24, "%s", cell);
+}
+
+/* ---- fp16 / bf16: every input ---- */
+
+/* bits -> an integer in value order (-0 just below +0) */
+static int32_t ord16(uint16_t b) { return b & 0x8000 ? -(int32_t)(b & 0x7fff) - 1 : (int32_t)b; }
+static bool nan16(dtype_t dt, uint16_t b)
+{
+    return dt == DT_FP16 ? (b & 0x7c00) == 0x7c00 && (b & 0x3ff) : (b & 0x7f80) == 0x7f80 && (b & 0x7f);
+}
+
+static void lowp_file(dtype_t dt, const char *file)
+{
+    size_t n;
+    unsigned char *blob = slurp(file, &n);
+    rd_t r = { blob, blob + n };
+    need(&r, 8);
+    if (memcmp(r.p, "NNEXH16\n", 8)) tap_bail("%s: not an exhaustive fp16/bf16 file", file);
+    r.p += 8;
+    uint32_t nf = u32(&r);
+    const char *dn = dtype_traits[dt].name;
+    int d = dt == DT_FP16 ? 0 : 1;
+    int64_t sh = 65536;
+    value_t *x = tensor_new_raw(dt, 1, &sh);
+    for (int i = 0; i < 65536; i++) ((uint16_t *)tensor_data(x))[i] = (uint16_t)i;
+    static uint16_t ref[65536];
+    static uint8_t side[65536];
+    static uint64_t eps[65536];
+    for (uint32_t k = 0; k < nf; k++) {
+        char name[256];
+        name_of(&r, name);
+        uint32_t len = u32(&r);
+        need(&r, len);
+        rd_t s = { r.p, r.p + len };
+        r.p += len;
+        /* second differences, zero runs as one token */
+        int64_t prev = 0, pd = 0;
+        int i = 0;
+        while (s.p < s.end && i < 65536) {
+            uint64_t t = uvar(&s);
+            if (t & 1) {
+                for (uint64_t j = 0; j < (t >> 1) && i < 65536; j++) { prev += pd; ref[i++] = (uint16_t)prev; }
+            } else {
+                uint64_t z = t >> 1;
+                int64_t dd = (z & 1) ? -(int64_t)((z + 1) >> 1) : (int64_t)(z >> 1);
+                pd += dd;
+                prev += pd;
+                ref[i++] = (uint16_t)prev;
+            }
+        }
+        if (i != 65536 || s.p != s.end) tap_bail("%s %s: bad output stream (%d values)", file, name, i);
+        memset(side, 0xff, sizeof side);
+        uint32_t nm = u32(&r);
+        for (uint32_t j = 0; j < nm; j++) {
+            need(&r, 11);
+            uint16_t b; memcpy(&b, r.p, 2);
+            side[b] = r.p[2];
+            memcpy(&eps[b], r.p + 3, 8);
+            r.p += 11;
+        }
+        fn_t f;
+        fn_parse(&f, name);
+        double bound = f.def->ulp[d];
+        char err[1100] = "";
+        value_t *y = fn_call(&f, x, err, sizeof err);
+        if (!y || y->u.t.dtype != (unsigned)dt || y->u.t.size != 65536) {
+            tap_ok(0, "%s %s: the call failed: %s", name, dn, y ? "wrong dtype or size" : err);
+            tab_put(name, d, "error");
+            if (y) val_unref(y);
+            continue;
+        }
+        const uint16_t *got = tensor_data(y);
+        int64_t bad = 0, accepted = 0, first = -1;
+        int32_t worst_steps = 0;
+        double worst_acc = 0;
+        for (int j = 0; j < 65536; j++) {
+            uint16_t g = got[j], w = ref[j];
+            bool gn = nan16(dt, g), wn = nan16(dt, w);
+            if (gn || wn) {
+                if (gn != wn) { bad++; if (first < 0) first = j; worst_steps = INT32_MAX; }
+                continue;
+            }
+            if (f.deriv) { if (g == 0x8000) g = 0; if (w == 0x8000) w = 0; }
+            if (g == w) continue;
+            int32_t st = ord16(g) - ord16(w);
+            if ((st == 1 || st == -1) && side[j] != 0xff) {
+                /* the other neighbour of a midpoint: error 0.5 + eps ulp */
+                bool other = side[j] == 2 || (side[j] == 1 && st == -1) || (side[j] == 0 && st == 1);
+                double e = 0.5 + (double)eps[j] * 0x1p-48;
+                if (other && e <= bound) {
+                    accepted++;
+                    if (e > worst_acc) worst_acc = e;
+                    continue;
+                }
+            }
+            int32_t a = st < 0 ? -st : st;
+            /* -0 vs +0 of a forward op is one step: the sign of zero */
+            bad++;
+            if (first < 0) first = j;
+            if (a > worst_steps) worst_steps = a;
+        }
+        char cell[24], fx[160] = "";
+        if (bad) {
+            if (worst_steps == INT32_MAX) snprintf(cell, sizeof cell, "NaN mismatch");
+            else snprintf(cell, sizeof cell, "off by %d step%s", worst_steps, worst_steps > 1 ? "s" : "");
+            double xv = dt == DT_FP16 ? dtype_f16_to_f64((uint16_t)first) : dtype_bf16_to_f64((uint16_t)first);
+            snprintf(fx, sizeof fx, "; first at x = %a = %.9g (bits 0x%04x): got 0x%04x, correctly rounded 0x%04x", xv, xv,
+                     (unsigned)first, got[first], ref[first]);
+        } else if (accepted) snprintf(cell, sizeof cell, "%.6g", worst_acc);
+        else snprintf(cell, sizeof cell, "cr");
+        tab_put(name, d, cell);
+        tap_ok(bad == 0, "%s %s: 65536 inputs, %lld not correctly rounded (%lld near-midpoint results within the bound), "
+               "worst %s%s; bound %.9g ulp", name, dn, (long long)bad, (long long)accepted,
+               bad ? cell : accepted ? "within the bound" : "correctly rounded", fx, bound);
+        val_unref(y);
+    }
+    if (r.p != r.end) tap_bail("%s: trailing bytes", file);
+    val_unref(x);
+    free(blob);
+}
+
+/* ---- fp32 / fp64: the sample ---- */
+
+/* test_kernels' ulp_err: |y - (hi + lo)| in ulps of the dtype at hi */
+static double ulp_err(dtype_t dt, double y, double hi, double lo)
+{
+    if (isnan(y) || isnan(hi)) return isnan(y) && isnan(hi) ? 0 : INFINITY;
+    if (dt == DT_FP32 && isinf(y) && !isinf(hi))
+        /* fp32 overflows to inf from max + ulp/2 = 2^128 - 2^103 */
+        return fabs(hi) >= 0x1.ffffffp127 && (y > 0) == (hi > 0) ? 0 : INFINITY;
+    if (isinf(hi) || isinf(y)) return y == hi ? 0 : INFINITY;
+    int M = dtype_traits[dt].man_bits, emin = 1 - dtype_traits[dt].bias;
+    int e = hi == 0 ? emin : ilogb(hi);
+    if (e < emin) e = emin;
+    double ulp = ldexp(1.0, e - M);
+    return fabs((y - hi) - lo) / ulp;
+}
+
+static void sample_file(dtype_t dt, const char *file)
+{
+    size_t n;
+    unsigned char *blob = slurp(file, &n);
+    rd_t r = { blob, blob + n };
+    need(&r, 8);
+    if (memcmp(r.p, "NNEXHSP\n", 8)) tap_bail("%s: not an exhaustive sample file", file);
+    r.p += 8;
+    uint32_t nf = u32(&r), np = u32(&r);
+    const char *dn = dtype_traits[dt].name;
+    int d = dt == DT_FP32 ? 2 : 3;
+    double *xs = malloc(np * sizeof *xs), *hi = malloc(np * sizeof *hi), *lo = malloc(np * sizeof *lo);
+    int64_t sh = np;
+    value_t *x = tensor_new_raw(dt, 1, &sh);
+    for (uint32_t i = 0; i < np; i++) {
+        xs[i] = f64(&r);
+        if (dt == DT_FP32) ((float *)tensor_data(x))[i] = (float)xs[i];
+        else ((double *)tensor_data(x))[i] = xs[i];
+    }
+    for (uint32_t k = 0; k < nf; k++) {
+        char name[256];
+        name_of(&r, name);
+        uint32_t len = u32(&r);
+        need(&r, len);
+        rd_t s = { r.p, r.p + len };
+        r.p += len;
+        double ph = NAN;
+        for (uint32_t i = 0; i < np; i++) {
+            need(&s, 1);
+            int tag = *s.p++;
+            lo[i] = 0;
+            switch (tag) {
+            case 0: hi[i] = NAN; break;
+            case 1: hi[i] = ph; break;
+            case 2: hi[i] = xs[i]; break;
+            case 3: hi[i] = f64(&s); break;
+            case 4: {
+                hi[i] = f64(&s);
+                float q; need(&s, 4); memcpy(&q, s.p, 4); s.p += 4;
+                int e = ilogb(hi[i]) - 52;
+                if (e < -1074) e = -1074;
+                lo[i] = ldexp((double)q, e);
+                break;
+            }
+            default: tap_bail("%s %s: bad tag %d", file, name, tag);
+            }
+            ph = hi[i];
+        }
+        if (s.p != s.end) tap_bail("%s %s: bad sample stream", file, name);
+        fn_t f;
+        fn_parse(&f, name);
+        double bound = f.def->ulp[d];
+        char err[1100] = "";
+        value_t *y = fn_call(&f, x, err, sizeof err);
+        if (!y || y->u.t.dtype != (unsigned)dt || y->u.t.size != (int64_t)np) {
+            tap_ok(0, "%s %s: the call failed: %s", name, dn, y ? "wrong dtype or size" : err);
+            tab_put(name, d, "error");
+            if (y) val_unref(y);
+            continue;
+        }
+        int64_t bad = 0, notcr = 0, first = -1, wi = -1;
+        double worst = 0;
+        for (uint32_t i = 0; i < np; i++) {
+            double g = tensor_get_f64(y, i);
+            double e = ulp_err(dt, g, hi[i], lo[i]);
+            /* a forward op's zero has PyTorch's sign */
+            if (e == 0 && g == 0 && hi[i] == 0 && lo[i] == 0 && !f.deriv && signbit(g) != signbit(hi[i])) e = 1;
+            if (e > 0.5) notcr++;
+            if (e > worst || wi < 0) { if (e > worst) worst = e; if (wi < 0 || e >= worst) wi = i; }
+            if (e > bound) { bad++; if (first < 0) first = i; }
+        }
+        char cell[24], fx[200] = "";
+        snprintf(cell, sizeof cell, "%.4g", worst);
+        if (bad) {
+            double g = tensor_get_f64(y, first);
+            snprintf(fx, sizeof fx, "; first beyond the bound at x = %a = %.17g: got %.17g, exact %.17g + %.3g (%.4g ulp)",
+                     xs[first], xs[first], g, hi[first], lo[first], ulp_err(dt, g, hi[first], lo[first]));
+        }
+        tab_put(name, d, cell);
+        tap_ok(bad == 0, "%s %s: %u inputs, %lld not correctly rounded, %lld beyond the bound, worst %.4g ulp at x = %a%s; "
+               "bound %.9g ulp", name, dn, np, (long long)notcr, (long long)bad, worst, wi >= 0 ? xs[wi] : 0.0, fx, bound);
+        val_unref(y);
+    }
+    if (r.p != r.end) tap_bail("%s: trailing bytes", file);
+    val_unref(x);
+    free(xs); free(hi); free(lo);
+    free(blob);
+}
+
+/* ---- domain ---- */
+
+static const char *const FWD[] = { "exp", "log", "log1p", "expm1", "sqrt", "abs", "sin", "cos", "tanh", "erf", "floor",
+    "round", "linear", "sigmoid", "log_sigmoid", "relu", "relu6", "leaky_relu", "elu", "selu", "gelu",
+    "gelu/approximate=1", "swish", "softplus", "softsign", "hard_sigmoid", "hard_sigmoid/variant=keras2" };
+static const char *const DER[] = { "sigmoid_deriv", "log_sigmoid_deriv", "tanh_deriv", "relu_deriv", "relu6_deriv",
+    "leaky_relu_deriv", "elu_deriv", "selu_deriv", "gelu_deriv", "gelu_deriv/approximate=1", "gelu_deriv2",
+    "swish_deriv", "softsign_deriv", "hard_sigmoid_deriv", "hard_sigmoid_deriv/variant=keras2" };
+#define NFWD (int)(sizeof FWD / sizeof FWD[0])
+#define NDER (int)(sizeof DER / sizeof DER[0])
+
+static const dtype_t DTS[4] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
+
+/* NaNs of dtype dt: quiet and signalling, both signs, several payloads */
+static value_t *nans(dtype_t dt)
+{
+    int64_t n = 8;
+    value_t *t = tensor_new_raw(dt, 1, &n);
+    int E = dtype_traits[dt].exp_bits, M = dtype_traits[dt].man_bits;
+    uint64_t em = ((1ull << E) - 1) << M;
+    uint64_t pay[4] = { 1ull << (M - 1), 1, (1ull << (M - 1)) | 1, (1ull << M) - 1 };
+    for (int i = 0; i < 8; i++) {
+        uint64_t b = em | pay[i % 4] | ((uint64_t)(i / 4) << (E + M));
+        switch (dt) {
+        case DT_FP16: case DT_BF16: ((uint16_t *)tensor_data(t))[i] = (uint16_t)b; break;
+        case DT_FP32: ((uint32_t *)tensor_data(t))[i] = (uint32_t)b; break;
+        default: ((uint64_t *)tensor_data(t))[i] = b; break;
+        }
+    }
+    return t;
+}
+
+static void domain_nan(void)
+{
+    for (int k = 0; k < NFWD + NDER; k++) {
+        fn_t f;
+        fn_parse(&f, k < NFWD ? FWD[k] : DER[k - NFWD]);
+        bool ok = true;
+        char why[1200] = "";
+        for (int d = 0; d < 4; d++) {
+            value_t *x = nans(DTS[d]);
+            value_t *y = fn_call(&f, x, why, sizeof why);
+            if (!y) { ok = false; val_unref(x); continue; }
+            for (int64_t i = 0; i < y->u.t.size; i++)
+                if (!isnan(tensor_get_f64(y, i))) {
+                    ok = false;
+                    snprintf(why, sizeof why, "%s element %lld: %g", dtype_traits[DTS[d]].name, (long long)i, tensor_get_f64(y, i));
+                }
+            val_unref(y);
+            val_unref(x);
+        }
+        tap_ok(ok, "%s: NaN for NaN input (quiet and signalling, both signs, 4 payloads) in fp16 bf16 fp32 fp64 %s", f.name, why);
+    }
+}
+
+/* Every fp16 / bf16 value below lo (lo itself when incl), -inf included;
+ * the negative zero left out. */
+static value_t *below(dtype_t dt, double lo, bool incl)
+{
+    int64_t n = 0, cap = 65536;
+    value_t *t = tensor_new_raw(dt, 1, &cap);
+    uint16_t *p = tensor_data(t);
+    for (int b = 0; b < 65536; b++) {
+        double v = dt == DT_FP16 ? dtype_f16_to_f64((uint16_t)b) : dtype_bf16_to_f64((uint16_t)b);
+        if (isnan(v) || v == 0) continue;
+        if (v < lo || (incl && v == lo)) p[n++] = (uint16_t)b;
+    }
+    t->u.t.size = n;
+    t->u.t.shape[0] = n;
+    return t;
+}
+
+/* the fp16 / bf16 values of t as a literal the language reads exactly */
+static char *literal(const value_t *t)
+{
+    size_t cap = (size_t)t->u.t.size * 28 + 64, k = 0;
+    char *s = malloc(cap);
+    k += (size_t)snprintf(s + k, cap - k, "%s([", dtype_traits[t->u.t.dtype].name);
+    for (int64_t i = 0; i < t->u.t.size; i++) {
+        double v = tensor_get_f64(t, i);
+        k += (size_t)snprintf(s + k, cap - k, "%s%s", i ? ", " : "", isinf(v) ? (v < 0 ? "-inf" : "inf") : "");
+        if (!isinf(v)) k += (size_t)snprintf(s + k, cap - k, "%.17g", v);
+    }
+    snprintf(s + k, cap - k, "])");
+    return s;
+}
+
+static void domain_edges(void)
+{
+    static const struct { const char *fn; double lo; } D[] = { { "log", 0 }, { "sqrt", 0 }, { "log1p", -1 } };
+    for (int k = 0; k < 3; k++) {
+        fn_t f;
+        fn_parse(&f, D[k].fn);
+        for (int d = 0; d < 2; d++) {
+            dtype_t dt = DTS[d];
+            value_t *x = below(dt, D[k].lo, false);
+            char why[1200] = "";
+            value_t *y = fn_call(&f, x, why, sizeof why);
+            int64_t bad = 0, first = -1;
+            if (y) for (int64_t i = 0; i < y->u.t.size; i++)
+                if (!isnan(tensor_get_f64(y, i))) { bad++; if (first < 0) first = i; }
+            tap_ok(y && !bad, "%s %s: NaN at all %lld values below %g (-inf included)%s %s%s", f.name, dtype_traits[dt].name,
+                   (long long)x->u.t.size, D[k].lo, bad ? ": not at x = " : "", bad ? "" : "", why);
+            if (bad) tap_diag("first: x = %a", tensor_get_f64(x, first));
+            if (y) val_unref(y);
+            /* grad(f) through the language at the same inputs */
+            char *lit = literal(x);
+            size_t cap = strlen(lit) + 64;
+            char *e = malloc(cap);
+            snprintf(e, cap, "grad(%s)(%s)", f.op, lit);
+            value_t *g = session_eval(S, e, stdout);
+            bad = 0;
+            if (g) for (int64_t i = 0; i < g->u.t.size; i++) if (!isnan(tensor_get_f64(g, i))) bad++;
+            tap_ok(g && g->kind == V_TENSOR && g->u.t.size == x->u.t.size && !bad,
+                   "grad(%s) %s: NaN at all %lld values below %g (%lld not NaN)", f.op, dtype_traits[dt].name,
+                   (long long)x->u.t.size, D[k].lo, (long long)bad);
+            if (g) session_release(g);
+            free(e); free(lit);
+            val_unref(x);
+        }
+    }
+    /* sqrt(-0) = -0, log(±0) = -inf, log1p(-1) = -inf (IEEE 754) */
+    for (int d = 0; d < 4; d++) {
+        char e[128];
+        double v;
+        const char *dn = dtype_traits[DTS[d]].name;
+        snprintf(e, sizeof e, "sqrt(%s(-0.0))", dn);
+        value_t *y = session_eval(S, e, stdout);
+        v = y ? tensor_get_f64(y, 0) : NAN;
+        tap_ok(y && v == 0 && signbit(v), "%s = -0 (got %g)", e, v);
+        if (y) session_release(y);
+        snprintf(e, sizeof e, "log(%s([0, -0.0]))", dn);
+        y = session_eval(S, e, stdout);
+        tap_ok(y && tensor_get_f64(y, 0) == -INFINITY && tensor_get_f64(y, 1) == -INFINITY, "%s = [-inf, -inf]", e);
+        if (y) session_release(y);
+        snprintf(e, sizeof e, "log1p(%s(-1))", dn);
+        y = session_eval(S, e, stdout);
+        tap_ok(y && tensor_get_f64(y, 0) == -INFINITY, "%s = -inf", e);
+        if (y) session_release(y);
+    }
+}
+
+/* grad of every forward op at NaN, through the language */
+static void domain_grad_nan(void)
+{
+    for (int k = 0; k < NFWD; k++) {
+        fn_t f;
+        fn_parse(&f, FWD[k]);
+        bool ok = true;
+        char def[256];
+        if (f.kw[0] && !(f.val[0] >= '0' && f.val[0] <= '9'))
+            snprintf(def, sizeof def, "def __g(x) { return %s(x, %s=\"%s\") }", f.op, f.kw, f.val);
+        else if (f.kw[0])
+            snprintf(def, sizeof def, "def __g(x) { return %s(x, %s=%s) }", f.op, f.kw, f.val);
+        else
+            snprintf(def, sizeof def, "def __g(x) { return %s(x) }", f.op);
+        if (session_run(S, "<test>", def, (int)strlen(def), 1, NULL, stdout)) { tap_ok(0, "define %s", def); continue; }
+        for (int d = 0; d < 4; d++) {
+            char e[256];
+            snprintf(e, sizeof e, "grad(__g)(%s([nan, -nan, 1, -1]))", dtype_traits[DTS[d]].name);
+            value_t *g = session_eval(S, e, stdout);
+            if (!g || g->kind != V_TENSOR || g->u.t.size != 4 || !isnan(tensor_get_f64(g, 0)) || !isnan(tensor_get_f64(g, 1))) {
+                ok = false;
+                tap_diag("%s with %s: %s", e, def, g ? "not NaN" : "error");
+            }
+            if (g) session_release(g);
+        }
+        tap_ok(ok, "grad(%s) at NaN is NaN in fp16 bf16 fp32 fp64", f.name);
+    }
+}
+
+int main(void)
+{
+    refdir = getenv("REFDATA");
+    if (!refdir) refdir = "tests/refdata";
+    S = session_new();
+    lowp_file(DT_FP16, "exh_fp16.bin");
+    lowp_file(DT_BF16, "exh_bf16.bin");
+    sample_file(DT_FP32, "exh_fp32.bin");
+    sample_file(DT_FP64, "exh_fp64.bin");
+    domain_nan();
+    domain_edges();
+    domain_grad_nan();
+    tap_diag("worst error per function and dtype (fp16/bf16: cr = every result correctly rounded, a number = the worst");
+    tap_diag("accepted near-midpoint result in ulps, off by k steps = results that are neither; fp32/fp64: ulps)");
+    tap_diag("%-36s %-16s %-16s %-12s %-12s", "function", "fp16", "bf16", "fp32", "fp64");
+    for (int i = 0; i < tab_n; i++)
+        tap_diag("%-36s %-16s %-16s %-12s %-12s", tab_name[i], tab_cell[i][0], tab_cell[i][1], tab_cell[i][2], tab_cell[i][3]);
+    session_free(S);
+    return tap_done();
+}
