@@ -116,13 +116,25 @@ R(ad_r_expm1) { value_t *one = W(1), *d = ad_op2("add", OUT, one, s); gin[0] = a
 /* sqrt' = 1/(2 sqrt(x)) */
 R(ad_r_sqrt) { value_t *two = W(2), *d = ad_op2("multiply", OUT, two, s); gin[0] = ad_op2("divide", g, d, s); U(two); U(d); }
 /* abs' = sign(x), 0 at 0 (PyTorch and JAX) */
+/* abs' = sign(x) (0 at 0); nan at nan */
 R(ad_r_abs)
 {
     value_t *z = W(0), *p = ad_op2("greater", IN(0), z, s), *m = ad_op2("less", IN(0), z, s);
     value_t *sg = ad_op2("subtract", p, m, s);
-    gin[0] = ad_op2("multiply", g, sg, s);
+    gin[0] = nan_where_out(n, ad_op2("multiply", g, sg, s), s);
     U(z); U(p); U(m); U(sg);
 }
+/* floor, round: 0 (piecewise constant), but nan at nan (issue 11: a
+ * derivative is NaN wherever its function is) */
+R(ad_r_step)
+{
+    (void)g;
+    value_t *bad = ad_op1("isnan", OUT, s), *z = W(0);
+    gin[0] = ad_opk("where", 3, (value_t *[]){bad, OUT, z}, 0, NULL, NULL, s);
+    U(bad); U(z);
+}
+/* linear' = 1, nan at nan */
+R(ad_r_linear) { gin[0] = nan_where_out(n, val_ref(g), s); }
 R(ad_r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
 R(ad_r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
 /* erf' = 2/sqrt(pi) exp(-x^2) */

@@ -192,7 +192,7 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 const op_def_t op_family_activations[] = {
     {"linear", OPK_FUNC, .kern = KA_LINEAR, .impl = linear_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .grad = ad_r_identity, .grad_doc = "linear'(x) = 1",
+     .grad = ad_r_linear, .grad_doc = "linear'(x) = 1 (nan at nan)",
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
      .formula = "linear(x) = x; range (-inf, inf); derivative 1. Typical use: the output of a regression model; "
                 "a stack of dense layers with linear activations collapses into one (collapse)",

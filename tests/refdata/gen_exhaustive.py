@@ -210,11 +210,21 @@ DERIV_OF = {"sigmoid_deriv": "sigmoid", "log_sigmoid_deriv": "log_sigmoid", "tan
             "selu_deriv": "selu", "gelu_deriv": "gelu", "gelu_deriv/approximate=1": "gelu/approximate=1",
             "swish_deriv": "swish", "softsign_deriv": "softsign", "hard_sigmoid_deriv": "hard_sigmoid"}
 
+# Where PyTorch and JAX disagree on the sign of an exact zero, the IEEE
+# evaluation of the defining formula decides (as jax.nn does): relu(-0) =
+# maximum(-0, +0) = +0 (IEEE 754-2019 maximum orders -0 below +0; torch
+# gives -0), relu6 likewise; elu(-0) = alpha expm1(-0) = -0 (C99 F.10.3.3:
+# expm1(±0) = ±0; torch computes exp(x) - 1 and gives +0), selu likewise.
+ZERO_SIGN_IEEE = {"relu": lambda x: 0, "relu6": lambda x: 0,
+                  "elu": lambda x: 1 if math.copysign(1.0, x) < 0 else 0,
+                  "selu": lambda x: 1 if math.copysign(1.0, x) < 0 else 0}
+
 _zero_sign_cache = {}
 def zero_sign(name, x):
     """1 if PyTorch's f(x) in fp64 is -0, else 0 (forward functions); the
     derivative ops' exact zeros are +0 (their sign is not compared)."""
     if FBY[name][6]: return 0
+    if name in ZERO_SIGN_IEEE: return ZERO_SIGN_IEEE[name](x)
     key = (name, x, math.copysign(1.0, x))
     if key not in _zero_sign_cache:
         import torch

@@ -231,8 +231,12 @@ static void lowp_file(dtype_t dt, const char *file)
             if (g == w) continue;
             int32_t st = ord16(g) - ord16(w);
             if ((st == 1 || st == -1) && side[j] != 0xff) {
-                /* the other neighbour of a midpoint: error 0.5 + eps ulp */
-                bool other = side[j] == 2 || (side[j] == 1 && st == -1) || (side[j] == 0 && st == 1);
+                /* the other neighbour of a midpoint: error 0.5 + eps ulp.  side is
+                 * in magnitude (1: the exact value's magnitude is below the
+                 * result's), so a negative result's step is counted in
+                 * magnitude too */
+                int32_t sm = w & 0x8000 ? -st : st;
+                bool other = side[j] == 2 || (side[j] == 1 && sm == -1) || (side[j] == 0 && sm == 1);
                 double e = 0.5 + (double)eps[j] * 0x1p-48;
                 if (other && e <= bound) {
                     accepted++;

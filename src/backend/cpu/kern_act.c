@@ -162,7 +162,7 @@ static double k_log_sigmoid(double x, const aparam_t *p)
 {
     (void)p;
     if (x != x) return x;
-    return (x < 0 ? x : 0.0) - l1p(ex(-fabs(x)));
+    return x < 0 ? x - l1p(ex(x)) : -l1p(ex(-x));   /* -0 where the tiny negative value underflows */
 }
 /* (log σ)'(x) = σ(-x) */
 static double k_log_sigmoid_d(double x, const aparam_t *p)
@@ -197,11 +197,9 @@ static double k_leaky(double x, const aparam_t *p) { return sel(x > 0, x, p->a *
 static double k_leaky_d(double x, const aparam_t *p) { return sel(x != x, x, sel(x > 0, 1.0, p->a)); }
 static double k_elu(double x, const aparam_t *p) { return x > 0 ? x : p->a * em1(x); }
 static double k_elu_d(double x, const aparam_t *p) { return x > 0 ? 1.0 : p->a * ex(x); }
-#define SELU_SCALE_ALPHA 1.7580993408473768599402175208123   /* scale alpha (mpmath), the limit at -inf */
 static double k_selu(double x, const aparam_t *p)
 {
     (void)p;
-    if (x == -INFINITY) return -SELU_SCALE_ALPHA;
     return SELU_SCALE * (x > 0 ? x : SELU_ALPHA * em1(x));
 }
 static double k_selu_d(double x, const aparam_t *p)
@@ -345,8 +343,11 @@ typedef long double ld;
 typedef struct ldd { ld hi, lo; } ldd_t;
 typedef ldd_t (*ckern_t)(double x, const aparam_t *p);
 
-#define SELU_ALPHA_L 1.6732632423543772848170429916717L
-#define SELU_SCALE_L 1.0507009873554804934193349852946L
+/* SELU's constants as the doubles every framework uses (Keras, PyTorch,
+ * JAX: the paper's 32 digits as a Python float / C double); the function
+ * nnpad rounds is the one with these constants, exactly multiplied */
+#define SELU_ALPHA_L ((ld)SELU_ALPHA)
+#define SELU_SCALE_L ((ld)SELU_SCALE)
 #define INV_SQRT2PI_L 0.39894228040143267793994605993438L
 #define SQRT_2_PI_L 0.79788456080286535587989211986876L
 #define TWO_SQRTPI_L 1.1283791670955125738961589031215L
@@ -394,7 +395,7 @@ static ldd_t c_sigmoid_d(double x, const aparam_t *p)
 static ldd_t c_log_sigmoid(double x, const aparam_t *p)
 {
     (void)p;
-    return one((x < 0 ? (ld)x : 0.0L) - log1pl(expl(-fabsl((ld)x))));
+    return one(x < 0 ? (ld)x - log1pl(expl(x)) : -log1pl(expl(-(ld)x)));
 }
 static ldd_t c_log_sigmoid_d(double x, const aparam_t *p) { (void)p; return one(sigl(-(ld)x)); }
 static ldd_t c_tanh(double x, const aparam_t *p) { (void)p; return one(tanhl(x)); }
@@ -423,8 +424,13 @@ static ldd_t c_selu_d(double x, const aparam_t *p)
     return one(x > 0 ? SELU_SCALE_L : SELU_SCALE_L * SELU_ALPHA_L * expl(x));
 }
 /* gelu at a tiny x, both forms: x/2 + x²/√(2π) */
+/* Beyond |x| = 50 every form is x or -0 (gelu), 1 or 0 (gelu'), -0
+ * (gelu'') once rounded, even in fp64 (the tail is below e^-1250), and the
+ * formulas would overflow in x^2, x^3. */
+#define GELU_FAR 50.0
 static ldd_t c_gelu(double x, const aparam_t *p)
 {
+    if (fabs(x) > GELU_FAR) return one(x > 0 ? (ld)x : -0.0L);
     if (fabs(x) < TINY) return (ldd_t){ 0.5L * x, (ld)x * x * INV_SQRT2PI_L };
     if (p->variant) {
         double th, tl;
@@ -437,6 +443,7 @@ static ldd_t c_gelu(double x, const aparam_t *p)
 }
 static ldd_t c_gelu_d(double x, const aparam_t *p)
 {
+    if (fabs(x) > GELU_FAR) return one(x > 0 ? 1.0L : 0.0L);
     if (p->variant) {
         if (near_root(&ROOT_GELU_T_D, x)) return one(root_at(&ROOT_GELU_T_D, x));
         double th, tl;
@@ -453,6 +460,7 @@ static ldd_t c_gelu_d(double x, const aparam_t *p)
 static ldd_t c_gelu_d2(double x, const aparam_t *p)
 {
     (void)p;
+    if (fabs(x) > GELU_FAR) return one(-0.0L);
     double h = x * x, l = fma(x, x, -h);
     return one(INV_SQRT2PI_L * gaussl(x) * ((2.0L - h) - l));   /* 2 - h exact near √2 */
 }
