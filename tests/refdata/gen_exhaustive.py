@@ -450,7 +450,17 @@ def kinks(fname):
     for r in roots:
         s, man, exp, bc = r._mpf_
         pts.append(bits_to_float(f, round_triple(f, s, man, exp)[0]))
-    return pts
+    # issue 11's reproductions, each a regression row (with its neighbours):
+    # swish at the smallest fp32 subnormal, fp32 tanh where a 1-ulp tanhf
+    # reaches 1 and where the correctly rounded one does, gelu's tanh form
+    # at 0.1, log1p near the top of the range, fp64 exp just below
+    # ln(DBL_MAX), binary_crossentropy's z = 20 and 40
+    issue = [2.0 ** -149, 8.66434, 9.0109, 0.1, 20.0, 40.0, 2e38, 1e307, 1.7976931348623157e308,
+             709.7827128933839]
+    for x in issue:
+        s, man, exp, bc = mpmath.mpf(x)._mpf_
+        if man: pts.append(bits_to_float(f, round_triple(f, s, man, exp)[0]))
+    return [p for p in pts if not math.isinf(p)]
 
 def neighbours(f, xs, k=4):
     out = set()

@@ -524,6 +524,7 @@ static double odd64(ldd_t v)
 static double careful_round(ckern_t c, double x, const aparam_t *p, dtype_t dt)
 {
     ldd_t v = c(x, p);
+    if (v.lo == 0) v.lo = v.hi * 0;   /* hi + lo keeps hi's zero sign (-0 + +0 is +0) */
     if (dt == DT_FP64) return (double)(v.hi + v.lo);
     return dtype_round_f64(dt, odd64(v));
 }
