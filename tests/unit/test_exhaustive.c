@@ -30,6 +30,7 @@
 #include "lang/error.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"
+#include "backend/cpu/kernels.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
@@ -556,6 +557,17 @@ int main(void)
     lowp_file(DT_BF16, "exh_bf16.bin");
     sample_file(DT_FP32, "exh_fp32.bin");
     sample_file(DT_FP64, "exh_fp64.bin");
+    /* again through the plain loops (NNPAD_KERNELS=plain, a CPU without
+     * AVX2): the same correctly rounded results by another path */
+    if (kern_level() >= 1) {
+        tap_diag("the same tables through the plain (non-AVX2) kernels");
+        int old = kern_set_level(0);
+        lowp_file(DT_FP16, "exh_fp16.bin");
+        lowp_file(DT_BF16, "exh_bf16.bin");
+        sample_file(DT_FP32, "exh_fp32.bin");
+        sample_file(DT_FP64, "exh_fp64.bin");
+        kern_set_level(old);
+    }
     domain_nan();
     domain_edges();
     domain_grad_nan();
