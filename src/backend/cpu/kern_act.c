@@ -36,6 +36,7 @@
 #include "lang/error.h"
 #include <math.h>
 #include <string.h>
+#include <stdlib.h>
 #include <immintrin.h>
 /* SLEEF's scalar purecfma variants are declared when FP_FAST_FMA is (see
  * math.c); its AVX2 variants only under __AVX__, so they are declared here
@@ -886,12 +887,57 @@ static void run_range(void *c_, int64_t lo, int64_t hi)
     act_range(c->a, c->p, c->dt, c->out, c->in, lo, hi);
 }
 
+/* ---- 16-bit tables ----
+ * fp16 and bf16 have 65536 inputs each: over a large tensor an activation
+ * looks each element up in the table of its 65536 results, made once per
+ * kernel, parameter, variant and dtype by act_range itself (so the bits
+ * are those of the direct computation), 128 KiB each, at most TAB_MAX of
+ * them for the life of the process (outside :limit, like the code). */
+#define TAB_MIN 65536
+#define TAB_MAX 16
+typedef struct tab { int kern, variant; double a; dtype_t dt; uint16_t *v; } tab_t;
+static tab_t tabs[TAB_MAX];
+static int ntabs;
+
+static const uint16_t *table_for(const act_t *a, const aparam_t *p, dtype_t dt)
+{
+    int kern = (int)(a - acts) + KA_FIRST;
+    for (int i = 0; i < ntabs; i++)
+        if (tabs[i].kern == kern && tabs[i].variant == p->variant && tabs[i].dt == dt &&
+            memcmp(&tabs[i].a, &p->a, sizeof(double)) == 0)
+            return tabs[i].v;
+    if (ntabs == TAB_MAX) return NULL;
+    uint16_t *in = malloc(65536 * sizeof(uint16_t)), *v = malloc(65536 * sizeof(uint16_t));
+    if (!in || !v) { free(in); free(v); return NULL; }
+    for (int b = 0; b < 65536; b++) in[b] = (uint16_t)b;
+    act_range(a, p, dt, v, in, 0, 65536);
+    free(in);
+    tabs[ntabs++] = (tab_t){ kern, p->variant, p->a, dt, v };
+    return v;
+}
+
+typedef struct look_ctx { const uint16_t *tab, *in; uint16_t *out; } look_ctx_t;
+static void look_range(void *c_, int64_t lo, int64_t hi)
+{
+    look_ctx_t *c = c_;
+    for (int64_t i = lo; i < hi; i++) c->out[i] = c->tab[c->in[i]];
+}
+
 bk_status_t bk_cpu_act(const bk_unary_t *u)
 {
     const act_t *a = act_of(u->op->kern);
     dtype_t dt = u->dt;
     if (!a || !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return BK_UNSUPPORTED;
     aparam_t p = { u->param, u->variant };
+    if ((dt == DT_FP16 || dt == DT_BF16) && u->n >= TAB_MIN && kern_level() >= 1) {
+        const uint16_t *tab = table_for(a, &p, dt);
+        if (tab) {
+            look_ctx_t lc = { tab, u->in, u->out };
+            kern_parallel(look_range, &lc, u->n, 1.0, 4096);
+            err_check_interrupt();
+            return BK_OK;
+        }
+    }
     run_ctx_t rc = { a, &p, dt, u->out, u->in };
     /* fp64 through the careful kernels costs about 40 times an add */
     double cost = dt == DT_FP64 && !a->fast64 ? 40.0 : 8.0;
