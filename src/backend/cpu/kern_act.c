@@ -568,29 +568,34 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
     for (; i < n; i++) o[i] = k_tanh(x[i], NULL);
 }
 
-/* e^t - 1 and e^t for t in [-708, 40] (callers clamp; NaN stays NaN):
- * t = k ln2 + r, |r| <= ln2/2, e^r - 1 by its Taylor series to r^10
- * (truncation r^11/11! < 2^-43 relative to e^r - 1 near |r| = ln2/2, and
- * smaller nearer 0), e^t - 1 = 2^k (e^r - 1) + (2^k - 1) without
- * cancellation for t >= 0.  Relative error under 2^-42: far enough below
- * the rounding check's window (2^-39). */
+/* e^t for t in [-708, 40] (callers clamp; NaN stays NaN), and e^t - 1
+ * when em1 is asked for: t = k ln2 + r, |r| <= ln2/2, k rounded by the
+ * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), e^r - 1 =
+ * r q(r) by the Taylor series to r^10 (truncation r^11/11! < 2^-43
+ * relative near |r| = ln2/2, smaller nearer 0), e^t = (1 + r q) with k
+ * added to its exponent bits (the result stays normal: k >= -1021);
+ * e^t - 1 is r q itself when k = 0 and e^t - 1 otherwise (t >= ln2/2:
+ * no cancellation).  Relative error under 2^-42, far below the rounding
+ * check's window (2^-39). */
 __attribute__((target("avx2,fma")))
-static inline __m256d em1_lanes(__m256d t, __m256d *e)
+static inline __m256d exp_lanes(__m256d t, __m256d *em1)
 {
     const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2hi = _mm256_set1_pd(0x1.62e42fefa3800p-1),
-                  ln2lo = _mm256_set1_pd(0x1.ef35793c76730p-45), one_ = _mm256_set1_pd(1.0);
-    __m256d k = _mm256_round_pd(_mm256_mul_pd(t, log2e), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+                  ln2lo = _mm256_set1_pd(0x1.ef35793c76730p-45), one_ = _mm256_set1_pd(1.0),
+                  magic = _mm256_set1_pd(0x1.8p52);
+    __m256d km = _mm256_fmadd_pd(t, log2e, magic), k = _mm256_sub_pd(km, magic);
     __m256d r = _mm256_fnmadd_pd(k, ln2hi, t);
     r = _mm256_fnmadd_pd(k, ln2lo, r);
     static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
                                   1.0 / 24, 1.0 / 6, 0.5, 1.0 };
-    __m256d p = _mm256_set1_pd(c[0]);
-    for (int j = 1; j < 10; j++) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(c[j]));
-    p = _mm256_mul_pd(p, r);   /* e^r - 1 */
-    __m256i ki = _mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(k));
-    __m256d s = _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(ki, _mm256_set1_epi64x(1023)), 52));
-    *e = _mm256_fmadd_pd(s, p, s);
-    return _mm256_fmadd_pd(s, p, _mm256_sub_pd(s, one_));
+    __m256d q = _mm256_set1_pd(c[0]);
+    for (int j = 1; j < 10; j++) q = _mm256_fmadd_pd(q, r, _mm256_set1_pd(c[j]));
+    __m256d e = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r, q, one_)),
+                                                     _mm256_slli_epi64(_mm256_castpd_si256(km), 52)));
+    if (em1)
+        *em1 = _mm256_blendv_pd(_mm256_sub_pd(e, one_), _mm256_mul_pd(r, q),
+                                _mm256_cmp_pd(k, _mm256_setzero_pd(), _CMP_EQ_OQ));
+    return e;
 }
 
 /* The fast value of sigmoid, sigmoid' or tanh in fp64 lanes. */
@@ -598,14 +603,15 @@ __attribute__((target("avx2,fma")))
 static inline __m256d act_lanes(int kern, __m256d x)
 {
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
-    __m256d e, t = _mm256_max_pd(lo, _mm256_or_pd(x, sgn));   /* -|x|, NaN kept */
+    __m256d t = _mm256_max_pd(lo, _mm256_or_pd(x, sgn));   /* -|x|, NaN kept */
     if (kern == KA_TANH) {
         /* tanh|x| = u/(u + 2), u = e^(2|x|) - 1; |x| > 20 rounds to 1 in every dtype below fp64 */
         __m256d a = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x), _mm256_andnot_pd(sgn, x)));
-        __m256d u = em1_lanes(a, &e);
+        __m256d u;
+        exp_lanes(a, &u);
         return _mm256_or_pd(_mm256_div_pd(u, _mm256_add_pd(u, _mm256_set1_pd(2.0))), _mm256_and_pd(x, sgn));
     }
-    em1_lanes(t, &e);   /* e = e^-|x| */
+    __m256d e = exp_lanes(t, NULL);   /* e^-|x| */
     __m256d d = _mm256_add_pd(one_, e);
     if (kern == KA_SIGMOID_D) return _mm256_div_pd(e, _mm256_mul_pd(d, d));
     __m256d num = _mm256_blendv_pd(e, one_, _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GE_OQ));
