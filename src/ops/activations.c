@@ -522,7 +522,7 @@ const op_def_t op_family_activations[] = {
                 "#> [[ 0.119202919, 0.0474258736],\n"
                 "#>  [ 0.880797088,  0.952574134]] (fp32)"},
     {"log_softmax", OPK_FUNC, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
-     .grad = ad_r_log_softmax, .grad_doc = "grad gives g - softmax(x) * sum(g) along the axis",
+     .grad = ad_r_log_softmax, .grad_doc = "grad gives g - softmax(x) * sum(g) along the axis; where softmax(x) > 1/2 it is computed as (g - sum(g)) - expm1(log_softmax(x)) * sum(g), so that 1 - softmax(x) does not cancel (a dominant logit's small gradient keeps its digits)",
      .signature = "log_softmax(x, axis=-1)", .summary = "log of softmax by log-sum-exp: log-probabilities for nll",
      .formula = "log_softmax(x)_i = (x_i - m) - log sum_j e^(x_j - m), m = max (log-sum-exp; never log(softmax), "
                 "which is -inf where softmax underflows: log_softmax([0, -200]) is [0, -200] in fp32). range "
