@@ -794,6 +794,85 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
     for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
 }
 
+/* The same fused loop in AVX-512 (kern_level 2: a CPU with AVX-512F/DQ,
+ * whose 512-bit units run eight fp64 lanes at once, as Zen 5 does): the
+ * same operations lane by lane, so the same fast values and, after the
+ * same check, the same correctly rounded results. */
+#define T512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
+T512 static inline __m512d exp512(__m512d t, __m512d *em1)
+{
+    const __m512d log2e = _mm512_set1_pd(1.4426950408889634), ln2hi = _mm512_set1_pd(0x1.62e42fefa3800p-1),
+                  ln2lo = _mm512_set1_pd(0x1.ef35793c76730p-45), one_ = _mm512_set1_pd(1.0),
+                  magic = _mm512_set1_pd(0x1.8p52);
+    __m512d km = _mm512_fmadd_pd(t, log2e, magic), k = _mm512_sub_pd(km, magic);
+    __m512d r = _mm512_fnmadd_pd(k, ln2hi, t);
+    r = _mm512_fnmadd_pd(k, ln2lo, r);
+    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
+                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    __m512d q = _mm512_set1_pd(c[0]);
+    for (int j = 1; j < 10; j++) q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(c[j]));
+    __m512d e = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(_mm512_fmadd_pd(r, q, one_)),
+                                                     _mm512_slli_epi64(_mm512_castpd_si512(km), 52)));
+    if (em1)
+        *em1 = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(k, _mm512_setzero_pd(), _CMP_EQ_OQ), _mm512_sub_pd(e, one_),
+                                    _mm512_mul_pd(r, q));
+    return e;
+}
+T512 static inline __m512d act512(int kern, __m512d x)
+{
+    const __m512d one_ = _mm512_set1_pd(1.0), lo = _mm512_set1_pd(-708.0);
+    const __m512i sgn = _mm512_set1_epi64(INT64_MIN);
+    __m512d ax = _mm512_castsi512_pd(_mm512_andnot_si512(sgn, _mm512_castpd_si512(x)));
+    if (kern == KA_TANH) {
+        __m512d a = _mm512_min_pd(_mm512_set1_pd(40.0), _mm512_add_pd(ax, ax)), u;
+        exp512(a, &u);
+        __m512d th = _mm512_div_pd(u, _mm512_add_pd(u, _mm512_set1_pd(2.0)));
+        return _mm512_castsi512_pd(_mm512_or_si512(_mm512_castpd_si512(th),
+                                                   _mm512_and_si512(_mm512_castpd_si512(x), sgn)));
+    }
+    __m512d t = _mm512_max_pd(lo, _mm512_castsi512_pd(_mm512_or_si512(_mm512_castpd_si512(x), sgn)));
+    __m512d e = exp512(t, NULL), d = _mm512_add_pd(one_, e);
+    if (kern == KA_SIGMOID_D) return _mm512_div_pd(e, _mm512_mul_pd(d, d));
+    __m512d num = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(x, _mm512_setzero_pd(), _CMP_GE_OQ), e, one_);
+    return _mm512_div_pd(num, d);
+}
+/* near_mid's check for fp32 results, eight lanes: a mask of the lanes to redo */
+T512 static inline unsigned near512(__m512d y)
+{
+    const int64_t w = 1LL << 13, mid = 1LL << 28, mask = (1LL << 29) - 1;
+    __m512i d = _mm512_and_si512(_mm512_sub_epi64(_mm512_castpd_si512(y), _mm512_set1_epi64(mid - w)),
+                                 _mm512_set1_epi64(mask));
+    __mmask8 in = _mm512_cmpgt_epi64_mask(_mm512_set1_epi64(2 * w), d);
+    __m512d ay = _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(y), _mm512_set1_epi64(INT64_MAX)));
+    __mmask8 small = _mm512_cmp_pd_mask(ay, _mm512_set1_pd(0x1p-126), _CMP_NGE_UQ);
+    return (unsigned)(in | small);
+}
+#define FUSED512(K)                                                                                    \
+    case K:                                                                                            \
+        for (; i + 8 <= n; i += 8) {                                                                   \
+            __m512d v = _mm512_cvtps_pd(_mm256_loadu_ps(x + i)), y = act512(K, v);                     \
+            _mm256_storeu_ps(o + i, _mm512_cvtpd_ps(y));                                               \
+            unsigned bad = near512(y);                                                                 \
+            if (bad) {                                                                                 \
+                double xv[8], yv[8];                                                                   \
+                _mm512_storeu_pd(xv, v);                                                               \
+                _mm512_storeu_pd(yv, y);                                                               \
+                for (int k = 0; k < 8; k++)                                                            \
+                    if (bad >> k & 1) o[i + k] = (float)finish1(a, p, DT_FP32, xv[k], yv[k]);          \
+            }                                                                                          \
+        }                                                                                              \
+        break;
+
+T512 static void fused32_512(int kern, const act_t *a, const aparam_t *p, float *o, const float *x, int64_t n)
+{
+    int64_t i = 0;
+    switch (kern) {
+    FUSED512(KA_SIGMOID) FUSED512(KA_SIGMOID_D) FUSED512(KA_TANH)
+    default: break;
+    }
+    for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
+}
+
 #define FUSED16(K)                                                                                     \
     case K:                                                                                            \
         for (; i + 8 <= n; i += 8) {                                                                   \
@@ -870,7 +949,8 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
             continue;
         }
         if (vec && fused_ok(kern) && (dt == DT_FP32 || dt == DT_FP16)) {
-            if (dt == DT_FP32) fused32(kern, a, p, (float *)out + i, (const float *)in + i, m);
+            if (dt == DT_FP32 && kern_level() >= 2) fused32_512(kern, a, p, (float *)out + i, (const float *)in + i, m);
+            else if (dt == DT_FP32) fused32(kern, a, p, (float *)out + i, (const float *)in + i, m);
             else fused16(kern, a, p, (uint16_t *)out + i, (const uint16_t *)in + i, m);
             continue;
         }

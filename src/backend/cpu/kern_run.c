@@ -25,8 +25,10 @@ static void detect(void)
     if (cpu_level >= 0) return;
     __builtin_cpu_init();
     cpu_level = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) ? 1 : 0;
+    /* level 2: also AVX-512F/DQ (used by kern_act.c's fused activation loops) */
+    if (cpu_level && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) cpu_level = 2;
     const char *env = getenv("NNPAD_KERNELS");
-    level = env && strcmp(env, "plain") == 0 ? 0 : cpu_level;
+    level = env && strcmp(env, "plain") == 0 ? 0 : env && strcmp(env, "avx2") == 0 && cpu_level > 1 ? 1 : cpu_level;
 }
 
 int kern_level(void) { if (level < 0) detect(); return level; }

@@ -32,7 +32,8 @@
 
 struct op_def;
 
-/* 0: plain C only; 1: AVX2 + FMA + F16C. */
+/* 0: plain C only; 1: AVX2 + FMA + F16C; 2: also AVX-512F/DQ (kern_act.c's fused
+ * activation loops; NNPAD_KERNELS=avx2 stops at 1, =plain at 0). */
 int kern_level(void);
 /* Force a level (tests): min(level, what the CPU has); returns the old one. */
 int kern_set_level(int level);
