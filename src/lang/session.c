@@ -12,6 +12,7 @@
 #include "view/figures.h"
 #include <string.h>
 #include <math.h>
+#include "backend/backend.h"
 #include <stdlib.h>
 #include <time.h>
 #include <sys/resource.h>
@@ -350,9 +351,13 @@ static void help_bound_of(char *b, size_t n, const op_def_t *o)
 }
 static void help_bound(FILE *out, const char *label, const op_def_t *o)
 {
-    if (o->ulp[0] <= 0 || (o->flags & OPF_RETURNS_INT)) return;
-    /* the unary ops are the ones test_exhaustive sweeps */
-    bool unary = o->kind == OPK_UNARY || (o->kind == OPK_FUNC && o->max_args == 1);
+    /* the elementwise maths: operators, functions, activations (not casts,
+     * whose result has another dtype) */
+    bool act = o->kind == OPK_FUNC && o->kern >= KA_FIRST && o->kern < KA_END;
+    if (o->ulp[0] <= 0 || (o->flags & OPF_RETURNS_INT) || !(o->kind == OPK_UNARY || o->kind == OPK_BINARY || act))
+        return;
+    /* the unary ones are what test_exhaustive sweeps */
+    bool unary = o->kind == OPK_UNARY || act;
     const char *how = unary ? "ulps of the exact result; 0.5 is correctly rounded; tested against mpmath on every "
                               "fp16 and bf16 input and a dense fp32/fp64 sample"
                             : "ulps of the exact result; 0.5 is correctly rounded";

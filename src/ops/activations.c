@@ -97,7 +97,10 @@ static int kw_flag(call_t *c, const char *name)
         if (!strcmp(v->u.str.s, "none") || !strcmp(v->u.str.s, "false") || !strcmp(v->u.str.s, "False")) return 0;
         err_raise(ERR_VALUE, sp, "%s is 0 or 1 (or \"tanh\" / \"none\" as in PyTorch), not \"%s\"", name, v->u.str.s);
     }
-    return op_to_double(v, sp, name) != 0;
+    double d = op_to_double(v, sp, name);
+    if (d != 0 && d != 1)
+        err_raise(ERR_VALUE, sp, "%s is 0 or 1 (or \"tanh\" / \"none\" as in PyTorch), not %g", name, d);
+    return d != 0;
 }
 
 static int hsig_variant(call_t *c)

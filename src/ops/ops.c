@@ -99,7 +99,8 @@ static bool numerics_mover(const char *name)
  * are given (fp16(inf), [1, nan]). */
 static bool numerics_carrier(const char *name)
 {
-    static const char *const carriers[] = { "literal", "cast", "fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2", NULL };
+    static const char *const carriers[] = { "literal", "cast", "tensor", "fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2",
+                                             NULL };
     for (const char *const *m = carriers; *m; m++) if (!strcmp(name, *m)) return true;
     return false;
 }
@@ -218,6 +219,16 @@ static const char *numerics_arg_text(const call_t *c, int i, char *b, int cap)
     return b;
 }
 
+/* An op that a trace runs on traced values (its impl on their placeholder
+ * storage, for the result's dtype and shape) computes nothing real: the
+ * graph's run checks the node when it has values. */
+static bool numerics_traced(const call_t *c)
+{
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i] && c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym) return true;
+    return false;
+}
+
 __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t *r)
 {
     if (!dtype_traits[r->u.t.dtype].is_float || r->u.t.size == 0) return;
@@ -242,7 +253,8 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
     for (int i = nin; i < c->nargs; i++)
         if (numerics_float(c->args[i])) inputs_finite = false;   /* not shown: assume it may hold them */
     if (numerics_carrier(op->name) && !inputs_finite) return;   /* passed on what it was given */
-    dtype_t dt = (dtype_t)r->u.t.dtype;
+    /* a weak result is held in fp64 but is a number of the session precision */
+    dtype_t dt = r->u.t.weak ? op_settings(c->s)->precision : (dtype_t)r->u.t.dtype;
     const char *dn = dtype_traits[dt].name;
     char msg[1024], num[64], ix[160];
     int k = 0;
@@ -418,7 +430,7 @@ value_t *op_call(call_t *c)
     /* :numerics check (tf.debugging.check_numerics): the first op whose
      * float result holds inf or NaN stops the statement.  Off, this is one
      * load and a branch. */
-    if (c->s && c->s->set.numerics_check && r && r->kind == V_TENSOR && !r->u.t.sym)
+    if (c->s && c->s->set.numerics_check && r && r->kind == V_TENSOR && !r->u.t.sym && !numerics_traced(c))
         op_check_numerics(c, r);
     /* While grad runs, every op on watched values joins the tape; a
      * result that depends on shapes only (len, shape) is a constant. */

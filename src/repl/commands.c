@@ -493,8 +493,11 @@ const repl_cmd_t repl_cmds[] = {
       "    nan are constants, not op results, so `-inf` and `[1, nan]` pass; a\n"
       "    literal or cast stops only when it makes inf from a finite number\n"
       "    (fp16(70000)), and passes on the inf and NaN it is given (fp16(inf)).\n"
-      "    A traced function runs op by op (no fused chains) while checking, so it\n"
-      "    stops at the same op as eager code.\n",
+      "    A bare number is a weak scalar held exactly until an op uses it\n"
+      "    (y = 1e5 under fp16 is not yet inf): the first op that rounds it to inf\n"
+      "    stops.  A traced function runs op by op (no fused chains) while\n"
+      "    checking, so it stops at the same op as eager code; tracing itself\n"
+      "    computes nothing and is not checked.\n",
       REPL_ARG_WORDS, numerics_words, cmd_numerics },
     { "policy", NULL, ":policy [mixed|mixed_float16|mixed_bfloat16|none]",
       "layer weights fp32, compute in fp16/bf16 (Keras mixed precision)",
