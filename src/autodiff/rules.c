@@ -27,12 +27,15 @@ R(ad_r_add) { (void)s; (void)n; gin[0] = val_ref(g); gin[1] = val_ref(g); }
 R(ad_r_sub) { (void)n; gin[0] = val_ref(g); gin[1] = ad_op1("negative", g, s); }
 R(ad_r_mul) { gin[0] = ad_op2("multiply", g, IN(1), s); gin[1] = ad_op2("multiply", g, IN(0), s); }
 /* d(a/b) = g/b, -g*(a/b)/b */
+static value_t *nan_where_out(ad_node_t *n, value_t *d, session_t *s);
+/* d(a/b)/da = 1/b, d/db = -a/b^2 = -(a/b)/b; nan where a/b is (0/0,
+ * inf/inf: issue 11), not the inf that 1/b alone would give at 0/0 */
 R(ad_r_div)
 {
-    gin[0] = ad_op2("divide", g, IN(1), s);
+    gin[0] = nan_where_out(n, ad_op2("divide", g, IN(1), s), s);
     value_t *q = ad_op2("divide", OUT, IN(1), s);
     value_t *gq = ad_op2("multiply", g, q, s);
-    gin[1] = ad_op1("negative", gq, s);
+    gin[1] = nan_where_out(n, ad_op1("negative", gq, s), s);
     U(q); U(gq);
 }
 /* d(a^b)/da = b*a^(b-1); d/db = a^b*log(a) (only where b is watched, as

@@ -393,7 +393,7 @@ const op_def_t op_family_elementwise[] = {
                                                                         "#> [655.5] (fp16)"},
     {"divide", OPK_BINARY, .kern = KB_DIV, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .symbol = "/", .ulp = ULP_CORRECT,
-     .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b",
+     .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
      .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
