@@ -136,6 +136,8 @@ R(ad_r_step)
     gin[0] = ad_opk("where", 3, (value_t *[]){bad, OUT, z}, 0, NULL, NULL, s);
     U(bad); U(z);
 }
+/* to(x, device): the gradient is g on x's device */
+R(ad_r_to) { (void)s; gin[0] = tensor_to_device(g, (bk_device_t)IN(0)->u.t.st->device); }
 /* linear' = 1, nan at nan */
 R(ad_r_linear) { gin[0] = nan_where_out(n, val_ref(g), s); }
 R(ad_r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }

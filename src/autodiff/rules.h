@@ -7,6 +7,7 @@
 #define NN_AD_RULES_H
 #include "ops/ops.h"
 struct ad_node;
+void ad_r_to(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_step(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_linear(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
 void ad_r_abs(struct ad_node *n, value_t *g, value_t **gin, session_t *s);

@@ -1,10 +1,89 @@
-/* backend.c — the registry: which backend serves a device (backend.h). */
+/* backend.c — the registry: which backend serves a device (backend.h),
+ * and the loader of the GPU module. */
 #include "backend/backend.h"
 #include "backend/cpu/cpu.h"
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <dlfcn.h>
+#include <unistd.h>
+#include <limits.h>
 
-/* src/backend/cuda/ registers here when built */
-const backend_t *const bk_registry[BK_NDEVICES] = { [BK_CPU] = &bk_cpu_backend };
+/* The CPU's backend is built in; the CUDA one registers when its module
+ * (nnpad-cuda.so, built from kernels/ and src/backend/cuda/) is opened. */
+const backend_t *bk_registry[BK_NDEVICES] = { [BK_CPU] = &bk_cpu_backend };
+
+/* ---- the GPU module ----
+ * Opened with dlopen on first use (TOOLCHAIN.md: linking cuBLAS would cost
+ * every start 0.4 s and 225 MB, and nnpad must run where no CUDA library
+ * is).  Looked for at $NNPAD_CUDA_MODULE, beside the executable (the build
+ * tree), then in the installed pkglibexecdir (only there when
+ * $NNPAD_CUDA_MODULE names one).  Its one entry point,
+ * nn_cuda_init, returns the backend or says why there is none (no driver,
+ * no device).  The answer is kept: a second :device gpu does not retry. */
+static int cuda_state;              /* 0 not tried, 1 loaded, -1 failed */
+static char cuda_why[512];
+
+static void *open_module(char *why, size_t cap)
+{
+    char cand[3][PATH_MAX];
+    int nc = 0;
+    const char *env = getenv("NNPAD_CUDA_MODULE");
+    if (env && *env) {   /* named: that one only */
+        if (access(env, F_OK) != 0) { snprintf(why, cap, "no GPU module at %s (NNPAD_CUDA_MODULE)", env); return NULL; }
+        void *h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+        if (!h) snprintf(why, cap, "the GPU module could not be opened: %s", dlerror());
+        return h;
+    }
+    char exe[PATH_MAX - 32];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l > 0) {
+        exe[l] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) { *slash = 0; snprintf(cand[nc++], PATH_MAX, "%s/nnpad-cuda.so", exe); }
+    }
+#ifdef NN_PKGLIBEXECDIR
+    snprintf(cand[nc++], PATH_MAX, "%s/nnpad-cuda.so", NN_PKGLIBEXECDIR);
+#endif
+    const char *first_err = NULL;
+    char errbuf[256] = "";
+    for (int i = 0; i < nc; i++) {
+        if (access(cand[i], F_OK) != 0) continue;
+        void *h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
+        if (h) return h;
+        if (!first_err) { snprintf(errbuf, sizeof errbuf, "%s", dlerror()); first_err = errbuf; }
+    }
+    if (first_err) snprintf(why, cap, "the GPU module could not be opened: %s", first_err);
+    else snprintf(why, cap, "this nnpad was built without the GPU module (configure --with-cuda, which needs nvcc)");
+    return NULL;
+}
+
+extern const backend_t bk_mock_gpu_backend;   /* mockgpu.c */
+
+bool backend_cuda_load(const char **why)
+{
+    if (cuda_state == 0 && getenv("NNPAD_FAKE_GPU") && *getenv("NNPAD_FAKE_GPU") == '1') {
+        bk_registry[BK_CUDA] = &bk_mock_gpu_backend;   /* the tests' stand-in (mockgpu.c) */
+        cuda_state = 1;
+    }
+    if (cuda_state == 0) {
+        cuda_state = -1;
+        void *h = open_module(cuda_why, sizeof cuda_why);
+        if (h) {
+            const backend_t *(*init)(char *, size_t) = (const backend_t *(*)(char *, size_t))dlsym(h, "nn_cuda_init");
+            const backend_t *b = init ? init(cuda_why, sizeof cuda_why) : NULL;
+            if (!init) snprintf(cuda_why, sizeof cuda_why, "the GPU module has no entry point nn_cuda_init");
+            if (b) {
+                bk_registry[BK_CUDA] = b;
+                cuda_state = 1;
+            }
+            /* a module without a device stays open: unloading CUDA's
+             * libraries is not supported */
+        }
+    }
+    if (why) *why = cuda_state == 1 ? NULL : cuda_why;
+    return cuda_state == 1;
+}
 
 bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, const void *src, size_t bytes)
 {

@@ -265,11 +265,15 @@ typedef struct backend {
 
 /* The backend of a device, or NULL when this build or machine has none
  * (inline: every op asks, and a one-element op costs about 0.1 µs). */
-extern const backend_t *const bk_registry[BK_NDEVICES];
+extern const backend_t *bk_registry[BK_NDEVICES];
 static inline const backend_t *backend_get(bk_device_t device)
 {
     return (unsigned)device < BK_NDEVICES ? bk_registry[device] : NULL;
 }
+/* Open the GPU module and register its backend (once; later calls give
+ * the first answer).  false, with *why saying why (no module in this
+ * build, no driver, no device), when there is no GPU. */
+bool backend_cuda_load(const char **why);
 /* Copy bytes between devices (through the host when neither side can
  * reach the other). */
 bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, const void *src, size_t bytes);

@@ -55,6 +55,38 @@ static const op_def_t *op_named(const char *name)
 static const op_def_t *op_neg, *op_transp, *op_select, *op_scatter, *op_literal, *op_reshape;
 #define OP(var, name) ((var) ? (var) : ((var) = op_named(name)))
 
+/* The tensors of an elementwise op, matmul or where must live on one
+ * device (PyTorch's rule): a tensor on the GPU meeting one on the CPU is
+ * an error naming both.  Numbers (weak scalars) and 0-d tensors go
+ * anywhere, as PyTorch's CPU scalars do.  (Other ops take the indices and
+ * keys the evaluator makes on the CPU, and put their result on the GPU.) */
+static void same_device(const call_t *c)
+{
+    int first = -1;
+    for (int i = 0; i < c->nargs; i++) {
+        const value_t *a = c->args[i];
+        if (!a || a->kind != V_TENSOR || a->u.t.weak || a->u.t.sym || a->u.t.ndim == 0) continue;
+        if (first < 0) { first = i; continue; }
+        const value_t *f = c->args[first];
+        if (a->u.t.st->device != f->u.t.st->device) {
+            int g = a->u.t.st->device != NN_DEV_CPU ? i : first, h = g == i ? first : i;
+            err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[h] : c->span,
+                      "%s: all tensors must be on one device, but argument %d is on the gpu and argument %d on the "
+                      "cpu (move one with to(x, \"gpu\") or to(x, \"cpu\"))", c->op->name, g + 1, h + 1);
+        }
+    }
+}
+
+/* op_call for a call the user's code makes (not the ops' own calls, such as
+ * the gradient rules'): with a GPU, its tensors must share a device. */
+static value_t *user_op_call(call_t *c)
+{
+    const op_def_t *op = c->op;
+    if (bk_registry[BK_CUDA] && (op_is_elementwise(op) || !strcmp(op->name, "matmul") || !strcmp(op->name, "where")))
+        same_device(c);
+    return op_call(c);
+}
+
 static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **args, const span_t *spans,
                        int nkw, const char **kwn, value_t **kw, span_t span, bool reuse_first)
 {
@@ -68,7 +100,7 @@ static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **ar
     }   /* else NULL: every argument's span is the call's (ops.h) */
     call_t c = { op, span, nargs, args, (span_t *)spans, nkw, kwn, kw, ksp, nargs <= 8 ? nodes : NULL, s, reuse_first };
     err_set_here(span);
-    return op_call(&c);
+    return user_op_call(&c);
 }
 
 static value_t *flat0(session_t *s, value_t *v, span_t span);
@@ -521,7 +553,7 @@ value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args
     if (fn->kind == V_SCOPE) return call_record(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->kind != V_FUNC) err_raise(ERR_TYPE, span, "a %s is not callable", val_kind_name(fn));
     if (fn->u.fn.inner) return ad_call(s, fn, nargs, args, nkw, kwn, kw, span);
-    if (fn->u.fn.traced) return graph_call(s, fn, nargs, args, nkw, kwn, kw, span);
+    if (fn->u.fn.traced) return op_place_result(s, graph_call(s, fn, nargs, args, nkw, kwn, kw, span), args, nargs);
     if (fn->u.fn.op) {
         span_t spans[MAX_ARGS];
         const node_t *nodes[MAX_ARGS];
@@ -530,7 +562,7 @@ value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args
         for (int i = 0; i < nkw && i < MAX_ARGS; i++) kspans[i] = span;
         call_t c = { fn->u.fn.op, span, nargs, args, spans, nkw, kwn, kw, kspans, nodes, s, false };
         err_set_here(span);
-        return op_call(&c);
+        return user_op_call(&c);
     }
     span_t kspans[MAX_ARGS];
     for (int i = 0; i < nkw && i < MAX_ARGS; i++) kspans[i] = span;
@@ -578,11 +610,11 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
             for (int i = 0; i < na; i++) { value_t *l = graph_lift_variable(args[i]); val_unref(args[i]); args[i] = l; }
         r = ad_call(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.traced) {
-        r = graph_call(s, fn, na, args, nk, kwn, kw, n->span);
+        r = op_place_result(s, graph_call(s, fn, na, args, nk, kwn, kw, n->span), args, na);
     } else if (fn->u.fn.op) {
         call_t c = { fn->u.fn.op, n->span, na, args, aspan, nk, kwn, kw, kspan, anode, s, false };
         err_set_here(n->span);
-        r = op_call(&c);
+        r = user_op_call(&c);
     } else {
         r = call_user(s, fn, na, args, nk, kwn, kw, kspan, n->span);
     }
@@ -675,7 +707,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         span_t spans[2] = { n->a->span, n->b->span };
         const node_t *nodes[2] = { n->a, n->b };
         call_t c = { op_for_binop(n->op), n->op_span, 2, args, spans, 0, NULL, NULL, NULL, nodes, s, false };
-        value_t *r = op_call(&c);
+        value_t *r = user_op_call(&c);
         val_unref(a);
         val_unref(b);
         return r;

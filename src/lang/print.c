@@ -13,7 +13,7 @@
 static int fmt_elem(char *buf, int cap, const value_t *t, int64_t off, int digits)
 {
     dtype_t dt = (dtype_t)t->u.t.dtype;
-    const char *p = (const char *)t->u.t.st->data + off;
+    const char *p = (const char *)storage_host(t->u.t.st) + off;
     if (dt == DT_INT64) { int64_t v; memcpy(&v, p, sizeof v); return snprintf(buf, cap, "%lld", (long long)v); }
     return dtype_format(buf, cap, dt, dtype_load_f64(dt, p, 0), digits);
 }
@@ -100,6 +100,14 @@ static void dtype_suffix(FILE *out, dtype_t dt)
     if (dt != DT_FP64) fprintf(out, " (%s)", dtype_traits[dt].name);
 }
 
+/* The dtype suffix, and where the tensor lives when that is not the CPU:
+ * "(fp32, gpu)" (PyTorch prints device='cuda:0'). */
+static void tensor_suffix(FILE *out, const value_t *t, dtype_t dt)
+{
+    if (t->u.t.st->device == NN_DEV_CPU) { dtype_suffix(out, dt); return; }
+    fprintf(out, " (%s, gpu)", dtype_traits[dt].name);
+}
+
 static void print_tensor(FILE *out, const value_t *t, const session_settings_t *set)
 {
     dtype_t dt = (dtype_t)t->u.t.dtype;
@@ -115,13 +123,13 @@ static void print_tensor(FILE *out, const value_t *t, const session_settings_t *
     if (t->u.t.ndim == 0) {
         fmt_elem(b, sizeof b, t, t->u.t.offset, set->digits);
         fputs(b, out);
-        dtype_suffix(out, dt);
+        tensor_suffix(out, t, dt);
         return;
     }
     pctx_t p = { out, t, 0, t->u.t.size > ELIDE_THRESHOLD, set->digits };
     measure(&p, 0, t->u.t.offset);
     emit(&p, 0, t->u.t.offset, 0);
-    dtype_suffix(out, dt);
+    tensor_suffix(out, t, dt);
 }
 
 void print_value(FILE *out, const value_t *v, const session_settings_t *set, bool top)

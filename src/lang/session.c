@@ -26,7 +26,15 @@ session_t *session_new(void)
     NN_ASSERT(s);
     s->set.precision = DT_FP32;
     s->set.device = "cpu";
+    s->set.dev = BK_CPU;
     s->set.mode = "eager";
+    /* NNPAD_DEVICE=gpu starts on the GPU when there is one (quietly; on the
+     * CPU otherwise, as CUDA_VISIBLE_DEVICES leaves PyTorch) */
+    const char *dv = getenv("NNPAD_DEVICE");
+    if (dv && (!strcmp(dv, "gpu") || !strcmp(dv, "cuda")) && backend_cuda_load(NULL)) {
+        s->set.device = "gpu";
+        s->set.dev = BK_CUDA;
+    }
     nn_state_use(&s->st);
     err_frame_t f;
     if (err_try(&f) == 0) {

@@ -16,7 +16,8 @@ typedef struct session_settings {
     dtype_t precision;      /* :precision — dtype of new tensors and of weak-only arithmetic (default fp32) */
     bool accumulate_same;   /* :accumulate same — reductions add left to right in the dtype */
     int digits;             /* :digits N — significant digits printed (0: the dtype's default) */
-    const char *device;     /* "cpu" (the GPU backend arrives with its issue) */
+    const char *device;     /* "cpu" or "gpu": where new tensors live (:device) */
+    int dev;                /* the same as a bk_device_t (BK_CPU, BK_CUDA) */
     const char *mode;       /* "eager" (graph mode arrives with the tracing issue) */
     bool numerics_check;    /* :numerics check — an op whose float result holds inf or NaN is an error */
     int policy;             /* :policy — 0 none (layers in the session precision), 1 mixed_float16, 2 mixed_bfloat16:

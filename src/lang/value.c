@@ -148,6 +148,22 @@ static value_t *tensor_alloc(dtype_t dt, int ndim, const int64_t *shape, bool ze
 }
 
 value_t *tensor_new(dtype_t dt, int ndim, const int64_t *shape) { return tensor_alloc(dt, ndim, shape, true); }
+
+value_t *tensor_to_device(const value_t *x, bk_device_t dev)
+{
+    if (x->u.t.st->device == (int)dev) return val_ref((value_t *)x);
+    const void *host = tensor_data(x);   /* contiguous host data, or a device tensor's host copy */
+    size_t bytes = tensor_nbytes(&x->u.t);
+    value_t *t = val_new(V_TENSOR);
+    tensor_layout(&t->u.t, (dtype_t)x->u.t.dtype, x->u.t.ndim, x->u.t.shape, x->u.t.size);
+    t->u.t.st = storage_new((int)dev, bytes, false);
+    if (dev == BK_CPU) {
+        if (bytes) memcpy(t->u.t.st->data, host, bytes);
+    } else if (bytes && backend_get(dev)->buf_set(t->u.t.st->data, host, bytes) != BK_OK) {
+        err_raise(ERR_TYPE, err_here(), "could not copy %zu bytes to the %s", bytes, backend_get(dev)->name);
+    }
+    return t;
+}
 value_t *tensor_new_raw(dtype_t dt, int ndim, const int64_t *shape) { return tensor_alloc(dt, ndim, shape, false); }
 
 value_t *tensor_scalar_f64(dtype_t dt, double x)
@@ -215,7 +231,7 @@ value_t *tensor_borrow(dtype_t dt, int ndim, const int64_t *shape, void *data)
 value_t *tensor_copy(const value_t *t)
 {
     value_t *c = tensor_new_raw((dtype_t)t->u.t.dtype, t->u.t.ndim, t->u.t.shape);
-    tensor_gather(tensor_data(c), &t->u.t);
+    tensor_gather_host(tensor_data(c), &t->u.t);   /* a CPU copy, from a device tensor's host copy */
     c->u.t.weak = t->u.t.weak;
     return c;
 }

@@ -76,6 +76,10 @@ value_t *tensor_weak_int(int64_t i);                  /* weak int64 0-d */
 static inline void *tensor_data(const value_t *v)
 {
     tensor_t *t = (tensor_t *)&v->u.t;
+    if (t->st->device != NN_DEV_CPU) {   /* on a device: its host copy (tensor.h storage_host) */
+        if (!t->contig) tensor_contiguous_data(t);
+        return (char *)storage_host(t->st) + t->offset;
+    }
     return t->contig ? (char *)t->st->data + t->offset : tensor_contiguous_data(t);
 }
 /* Element at row-major index i as double (exact); reads through the
@@ -86,12 +90,15 @@ static inline double tensor_get_f64(const value_t *v, int64_t i) { return tensor
  * Copy-on-write checks this, never v->refs alone. */
 static inline bool tensor_is_unique(const value_t *v)
 {
-    return v->refs == 1 && v->u.t.st->refs == 1 && !v->u.t.st->borrowed;
+    return v->refs == 1 && v->u.t.st->refs == 1 && !v->u.t.st->borrowed && v->u.t.st->device == NN_DEV_CPU;
 }
 /* A new value viewing x's storage with x's dtype, shape, strides and
  * offset (weak cleared; no autodiff or graph links): the start of every
  * view op, which then changes its layout with tensor.h's functions. */
 value_t *tensor_view(const value_t *x);
+/* x's values in a new contiguous tensor on device dev (x itself, with a
+ * reference, when it is there already); weak stays clear. */
+value_t *tensor_to_device(const value_t *x, bk_device_t dev);
 bool tensor_same_shape(const value_t *a, const value_t *b);
 /* "(2, 3)", "()" for scalars, "(4,)" for 1-d: NumPy's tuple form. */
 int tensor_shape_str(char *buf, int cap, int ndim, const int64_t *shape);

@@ -397,9 +397,9 @@ static value_t *literal_impl(call_t *c)
         dtype_t from = (dtype_t)it->u.t.dtype;
         bk_status_t st;
         if (from == dt && it->u.t.contig) {
-            st = bk->buf_copy(dst, (const char *)it->u.t.st->data + it->u.t.offset, (size_t)per * es);
+            st = bk->buf_copy(dst, (const char *)storage_host(it->u.t.st) + it->u.t.offset, (size_t)per * es);
         } else if (from == dt) {
-            st = bk->copy_strided(dst, t->u.t.strides + 1, (const char *)it->u.t.st->data + it->u.t.offset,
+            st = bk->copy_strided(dst, t->u.t.strides + 1, (const char *)storage_host(it->u.t.st) + it->u.t.offset,
                                   it->u.t.strides, it->u.t.shape, nd, (int)es);
         } else if (dt != DT_INT64) {
             st = bk->convert(dt, dst, from, tensor_data(it), per);

@@ -1,5 +1,6 @@
 /* misc.c — builtins of the language itself: print, range, len, negative. */
 #include "ops/ops.h"
+#include "backend/backend.h"
 #include "autodiff/rules.h"
 #include "lang/eval.h"
 #include "lang/print.h"
@@ -88,7 +89,60 @@ static value_t *negative_impl(call_t *c)
     return op_unary(&neg_float, x, c->arg_spans[0], c->s);
 }
 
+/* ---- devices (issue 12) ---- */
+
+/* The device a name names: "cpu", or "gpu" / "cuda" (opened on first use:
+ * no GPU is an error here, at the argument, saying why). */
+static bk_device_t device_arg(call_t *c, int i)
+{
+    value_t *v = c->args[i];
+    if (v->kind != V_STR)
+        err_raise(ERR_TYPE, c->arg_spans[i], "the device is \"cpu\" or \"gpu\", not %s", val_kind_name(v));
+    const char *s = v->u.str.s;
+    if (!strcmp(s, "cpu")) return BK_CPU;
+    if (!strcmp(s, "gpu") || !strcmp(s, "cuda")) {
+        const char *why = NULL;
+        if (!backend_cuda_load(&why)) err_raise(ERR_VALUE, c->arg_spans[i], "no GPU: %s", why);
+        return BK_CUDA;
+    }
+    err_raise(ERR_VALUE, c->arg_spans[i], "the device is \"cpu\" or \"gpu\", not \"%s\"", s);
+}
+
+/* to(x, device): x's values on that device (x itself when it is there),
+ * as PyTorch's x.to("cuda"); gradients flow through as through a copy. */
+static value_t *to_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    bk_device_t d = device_arg(c, 1);
+    if (x->u.t.sym)
+        err_raise(ERR_TYPE, c->span, "to() inside a traced function is not supported yet: move the arguments "
+                  "before calling it");
+    if (x->u.t.weak) return val_ref(x);   /* a number: no device */
+    return tensor_to_device(x, d);
+}
+
+/* device(x): "cpu" or "gpu" */
+static value_t *device_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    const char *d = x->u.t.st->device == NN_DEV_CPU ? "cpu" : "gpu";
+    return str_new(d, strlen(d));
+}
+
 const op_def_t op_family_misc[] = {
+    {"to", OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
+     .grad = ad_r_to, .grad_doc = "the gradient comes back to x's device",
+     .signature = "to(x, device)", .summary = "x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))",
+     .formula = "a copy on that device (x itself when it is there already); a number stays a number. "
+                "\"gpu\" opens the GPU (as :device gpu); with no GPU it is an error saying why",
+     .shapes = "x: any shape -> the same shape", .dtypes = "x's dtype",
+     .source = "torch.Tensor.to; jax.device_put", .example = "device(to([1, 2], \"cpu\"))\n#> cpu"},
+    {"device", OPK_FUNC, .impl = device_impl, .min_args = 1, .max_args = 1, .flags = OPF_STATIC,
+     .nograd = "a device is a name, not a number",
+     .signature = "device(x)", .summary = "where a tensor lives: \"cpu\" or \"gpu\"",
+     .formula = "the device of x's storage (:device sets where new tensors go)",
+     .shapes = "x: any shape -> a string", .dtypes = "-",
+     .source = "torch.Tensor.device; jax.Array.devices()", .example = "device([1, 2])\n#> cpu"},
     {"print", OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
      .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
      .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",

@@ -106,24 +106,19 @@ static bool numerics_carrier(const char *name)
 }
 
 /* The elements of v as host memory, row-major: the storage itself on the
- * CPU when contiguous, else a copy (*own, to mem_free with *bytes) made
- * through the storage's backend: buf_get from a device (backend.h), so the
- * check reads results where any backend put them. */
+ * CPU when contiguous, else a copy (*own, to mem_free with *bytes); a
+ * device tensor's host copy (storage_host, made with the device backend's
+ * buf_get), so the check reads results where any backend put them. */
 static const void *numerics_host(value_t *v, void **own, size_t *bytes)
 {
     const tensor_t *t = &v->u.t;
     *own = NULL;
     *bytes = tensor_nbytes(t);
-    const backend_t *bk = op_backend(v);
-    if (bk->device == BK_CPU && t->contig) return (const char *)t->st->data + t->offset;
+    if (t->st->device != NN_DEV_CPU) return tensor_data(v);   /* its host copy (storage_host) */
+    if (t->contig) return (const char *)t->st->data + t->offset;
     void *h = mem_alloc(*bytes ? *bytes : 1);
     *own = h;
-    if (bk->device == BK_CPU) {
-        tensor_gather(h, t);
-    } else {
-        const void *d = tensor_data(v);
-        if (bk->buf_get(h, d, *bytes) != BK_OK) { mem_free(h, *bytes ? *bytes : 1); *own = NULL; return NULL; }
-    }
+    tensor_gather(h, t);
     return h;
 }
 
@@ -217,6 +212,36 @@ static const char *numerics_arg_text(const call_t *c, int i, char *b, int cap)
     if (n > 24 || memchr(src->text + a.start, '\n', (size_t)n)) return b;
     snprintf(b, cap, " (%.*s)", n, src->text + a.start);
     return b;
+}
+
+/* Where a result of c belongs: the device of its first input on a
+ * device, else the session's.  A fresh CPU result moves there (one copy);
+ * a view of a device tensor is there already; weak scalars and traced
+ * values stay (host numbers, placeholders). */
+static value_t *op_place(call_t *c, value_t *r)
+{
+    if (r->kind != V_TENSOR || r->u.t.weak || r->u.t.sym || r->u.t.st->device != NN_DEV_CPU ||
+        (c->op->flags & OPF_DEVICE))
+        return r;
+    int target = c->s ? c->s->set.dev : BK_CPU;
+    for (int i = 0; i < c->nargs; i++) {
+        const value_t *a = c->args[i];
+        if (a && a->kind == V_TENSOR && !a->u.t.weak && a->u.t.st->device != NN_DEV_CPU) { target = a->u.t.st->device; break; }
+    }
+    if (target == BK_CPU || !backend_get((bk_device_t)target)) return r;
+    value_t *m = tensor_to_device(r, (bk_device_t)target);
+    val_unref(r);
+    return m;
+}
+
+value_t *op_place_result(session_t *s, value_t *r, value_t **args, int nargs)
+{
+    if (!bk_registry[BK_CUDA] || !r) return r;
+    call_t c;
+    memset(&c, 0, sizeof c);
+    static const op_def_t none = { .name = "graph call" };
+    c.op = &none; c.args = args; c.nargs = nargs; c.s = s;
+    return op_place(&c, r);
 }
 
 /* An op that a trace runs on traced values (its impl on their placeholder
@@ -432,6 +457,10 @@ value_t *op_call(call_t *c)
      * load and a branch. */
     if (c->s && c->s->set.numerics_check && r && r->kind == V_TENSOR && !r->u.t.sym && !numerics_traced(c))
         op_check_numerics(c, r);
+    /* Devices (issue 12): once a GPU is registered, a tensor an op makes on
+     * the CPU goes to the device of its GPU inputs, or to the session's
+     * device (:device gpu).  Off the GPU this is one load. */
+    if (bk_registry[BK_CUDA] && r) r = op_place(c, r);
     /* While grad runs, every op on watched values joins the tape; a
      * result that depends on shapes only (len, shape) is a constant. */
     if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);
@@ -559,5 +588,5 @@ const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64
         int kk = d - (n - t->ndim);
         bst[d] = kk < 0 || (t->shape[kk] == 1 && shape[d] != 1) ? 0 : t->strides[kk];
     }
-    return (const char *)t->st->data + t->offset;
+    return (const char *)storage_host(t->st) + t->offset;
 }

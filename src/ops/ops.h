@@ -109,6 +109,8 @@ enum {
                                 first trace only, as tf.function allows; runs outside the trace */
     OPF_HOST_READS    = 4096,/* with OPF_COMPOSITE: reads its inputs' values on the host (labels, modes),
                                 so a trace records it as one node and the reads happen at every call */
+    OPF_DEVICE        = 8192,/* places its result itself (to): op_call does not move it, and it may
+                                take tensors on different devices */
 };
 
 /* Stated ulp bounds (op_def_t.ulp), with their sources:
@@ -163,6 +165,9 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s);
 /* Helpers for impl functions (all raise clear errors naming the argument). */
 static inline span_t op_arg_span(const call_t *c, int i) { return c->arg_spans ? c->arg_spans[i] : c->span; }
 value_t *op_arg_tensor(call_t *c, int i);                  /* positional i as tensor (borrowed) */
+/* A traced function's result placed as an op's would be (op_call): on the
+ * device of its first argument on a device, else the session's.  Takes r. */
+value_t *op_place_result(session_t *s, value_t *r, value_t **args, int nargs);
 value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
 int64_t op_to_int(value_t *v, span_t span, const char *what);
 double op_to_double(value_t *v, span_t span, const char *what);
@@ -245,11 +250,14 @@ static inline op_promo_t op_promote(dtype_t da, bool wa, dtype_t db, bool wb, bo
 /* The backend of the device holding v's storage: an op computes where its
  * input lives (storage is only ever allocated through a device's backend,
  * so there is one). */
+/* The backend an op computes with for its input v: the CPU's, for every
+ * tensor for now.  A tensor on the GPU is read through its host copy
+ * (tensor_data, storage_host) and op_call moves the result to the device
+ * (issue 12: the ops move to their GPU kernels one family at a time). */
 static inline const backend_t *op_backend(const value_t *v)
 {
-    const backend_t *b = backend_get((bk_device_t)v->u.t.st->device);
-    NN_ASSERT(b);
-    return b;
+    (void)v;
+    return backend_get(BK_CPU);
 }
 
 /* The session's settings, for ops. */

@@ -393,7 +393,7 @@ static value_t *join(call_t *c, bool stack)
     for (int i = 0; i < n; i++) {
         value_t *v = items[i], *cv = NULL;
         if (v->u.t.weak || v->u.t.dtype != dt) v = cv = op_convert(v, dt, PSPAN(i), name);
-        if (bk->copy_strided(po + at * out->u.t.strides[a], dst_st, (const char *)v->u.t.st->data + v->u.t.offset,
+        if (bk->copy_strided(po + at * out->u.t.strides[a], dst_st, (const char *)storage_host(v->u.t.st) + v->u.t.offset,
                              v->u.t.strides, v->u.t.shape, nd, dtype_traits[dt].size) != BK_OK)
             err_raise(ERR_TYPE, c->span, "%s: this device cannot copy %s elements", name, dtype_traits[dt].name);
         at += stack ? 1 : v->u.t.shape[a];

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "backend/backend.h"
 #include <strings.h>
 #include <readline/tilde.h>
 
@@ -216,6 +217,41 @@ static int cmd_numerics(repl_t *r, const char *arg)
         fputs("numerics check (the first op whose result holds inf or NaN stops the statement)\n", r->out);
     else
         fputs("numerics off (inf and NaN are values like any other)\n", r->out);
+    return 0;
+}
+
+/* :device cpu|gpu — where new tensors live (issue 12).  gpu opens the GPU
+ * module (src/backend/backend.c); with no GPU it is a note, not an error,
+ * so a script goes on (and exits 0) on the CPU.  Placement is op_call's
+ * (src/ops/ops.c): results go to the device; ops still compute on the CPU
+ * from a device tensor's host copy (storage_host) until they have GPU
+ * kernels. */
+static int cmd_device(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        if (strcmp(arg, "cpu") == 0) {
+            st->device = "cpu";
+            st->dev = BK_CPU;
+        } else if (strcmp(arg, "gpu") == 0 || strcmp(arg, "cuda") == 0) {
+            const char *why = NULL;
+            if (!backend_cuda_load(&why)) {
+                fprintf(r->out, "note: no GPU (%s); tensors stay on the CPU\n", why ? why : "unknown reason");
+                st->device = "cpu";
+                st->dev = BK_CPU;
+            } else {
+                st->device = "gpu";
+                st->dev = BK_CUDA;
+            }
+        } else {
+            return usage_error(r, repl_cmd_find("device", 6), "unknown device", arg);
+        }
+    }
+    if (st->dev == BK_CUDA)
+        fprintf(r->out, "device gpu (%s; ops still compute on the CPU, reading a tensor's host copy, and their "
+                        "results go to the GPU)\n", backend_get(BK_CUDA)->name);
+    else
+        fprintf(r->out, "device %s\n", st->device ? st->device : "cpu");
     return 0;
 }
 
@@ -455,6 +491,7 @@ static const char *const precision_words[] = { "fp16", "bf16", "fp32", "fp64", N
 static const char *const mode_words[] = { "eager", "graph", NULL };
 static const char *const accumulate_words[] = { "fp32", "same", NULL };
 static const char *const numerics_words[] = { "check", "off", NULL };
+static const char *const device_words[] = { "cpu", "gpu", NULL };
 static const char *const policy_words[] = { "mixed", "mixed_float16", "mixed_bfloat16", "none", NULL };
 static const char *const limit_words[] = { "default", NULL };
 static const char *const quit_aliases[] = { "q", "exit", NULL };
@@ -475,6 +512,19 @@ const repl_cmd_t repl_cmds[] = {
       "    same: add strictly left to right, rounding after every addition, so you\n"
       "          can watch a long fp16 sum stall.\n",
       REPL_ARG_WORDS, accumulate_words, cmd_accumulate },
+    { "device", NULL, ":device [cpu|gpu]",
+      "where new tensors live: the CPU, or the GPU when there is one",
+      "    cpu: the CPU (the default).\n"
+      "    gpu: opens the GPU module (built by configure --with-cuda when nvcc is\n"
+      "         found) and its CUDA device.  Without a GPU, a driver or the module\n"
+      "         this is a note saying why, not an error: a script goes on, on the\n"
+      "         CPU.  On the GPU, every tensor an op makes lives in GPU memory\n"
+      "         (to(x, \"gpu\") moves one, device(x) says where it is; an op mixing\n"
+      "         a GPU tensor with a CPU tensor is an error, as in PyTorch).  In\n"
+      "         this build the ops still compute on the CPU from a host copy of\n"
+      "         their GPU inputs; the GPU kernels (kernels/*.cu) are built and\n"
+      "         tested on their own (tests/gpu/device-check.sh).\n",
+      REPL_ARG_WORDS, device_words, cmd_device },
     { "numerics", NULL, ":numerics [check|off]",
       "stop at the first op whose result holds inf or NaN (check), or not (off, the default)",
       "    check: after every op (eagerly, in traced functions, in gradients), the\n"

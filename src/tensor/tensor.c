@@ -28,6 +28,7 @@ storage_t *storage_new_block(int device, size_t bytes, bool zero)
     st->refs = 1;
     st->device = device;
     st->bytes = bytes;
+    st->mirror = NULL;
     return st;
 }
 
@@ -39,6 +40,7 @@ storage_t *storage_borrow(int device, void *data, size_t bytes)
     st->borrowed = true;
     st->bytes = bytes;
     st->data = data;
+    st->mirror = NULL;
     return st;
 }
 
@@ -46,7 +48,22 @@ void storage_free(storage_t *st)
 {
     if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }   /* the CPU's buf_free, directly (tensor.h) */
     if (!st->borrowed) backend_get((bk_device_t)st->device)->buf_free(st->data, st->bytes);
+    if (st->mirror) mem_free(st->mirror, st->bytes ? st->bytes : 1);
     mem_free(st, sizeof *st);
+}
+
+void *storage_host_slow(storage_t *st)
+{
+    if (!st->mirror) {
+        void *m = mem_alloc_raw(st->bytes ? st->bytes : 1);   /* raises past :limit */
+        if (st->bytes && backend_get((bk_device_t)st->device)->buf_get(m, st->data, st->bytes) != BK_OK) {
+            mem_free(m, st->bytes);
+            err_raise(ERR_TYPE, err_here(), "could not copy %zu bytes from the %s", st->bytes,
+                      backend_get((bk_device_t)st->device)->name);
+        }
+        st->mirror = m;
+    }
+    return st->mirror;
 }
 
 /* ---- layout ---- */
@@ -96,7 +113,7 @@ int64_t tensor_elem_offset(const tensor_t *t, int64_t i)
 
 double tensor_load_f64(const tensor_t *t, int64_t i)
 {
-    const char *p = (const char *)t->st->data + tensor_elem_offset(t, i);
+    const char *p = (const char *)storage_host(t->st) + tensor_elem_offset(t, i);
     if (t->dtype == DT_INT64) { int64_t v; memcpy(&v, p, sizeof v); return (double)v; }
     return dtype_load_f64((dtype_t)t->dtype, p, 0);
 }
@@ -117,6 +134,23 @@ void tensor_gather(void *dst, const tensor_t *t)
     int64_t st[NN_MAX_DIMS], s = dtype_traits[t->dtype].size;
     for (int d = t->ndim - 1; d >= 0; d--) { st[d] = s; s *= t->shape[d]; }
     r = b->copy_strided(dst, st, src, t->strides, t->shape, t->ndim, dtype_traits[t->dtype].size);
+    NN_ASSERT(r == BK_OK);
+}
+
+void tensor_gather_host(void *dst, const tensor_t *t)
+{
+    if (t->st->device == NN_DEV_CPU) { tensor_gather(dst, t); return; }
+    if (t->size == 0) return;
+    const backend_t *b = backend_get(BK_CPU);
+    const char *src = (const char *)storage_host(t->st) + t->offset;
+    bk_status_t r;
+    if (t->contig) {
+        r = b->buf_copy(dst, src, tensor_nbytes(t));
+    } else {
+        int64_t st[NN_MAX_DIMS], s = dtype_traits[t->dtype].size;
+        for (int d = t->ndim - 1; d >= 0; d--) { st[d] = s; s *= t->shape[d]; }
+        r = b->copy_strided(dst, st, src, t->strides, t->shape, t->ndim, dtype_traits[t->dtype].size);
+    }
     NN_ASSERT(r == BK_OK);
 }
 

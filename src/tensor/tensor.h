@@ -53,6 +53,8 @@ typedef struct storage {
     bool borrowed;       /* data belongs to another storage (a block of a fused graph node): not freed here */
     size_t bytes;        /* of data */
     void *data;
+    void *mirror;        /* device data: its host copy, made by the first host read (storage_host) */
+    void *spare_;        /* keeps the struct a multiple of 16 bytes (inline data aligned) */
 } storage_t;
 
 /* The one place storage is allocated: `bytes` of data on `device`, from
@@ -78,8 +80,17 @@ static inline storage_t *storage_new(int device, size_t bytes, bool zero)
     st->borrowed = false;
     st->bytes = bytes;
     st->data = st + 1;
+    st->mirror = NULL;
     return st;
 }
+/* The storage's data as host memory: the data itself on the CPU; for data
+ * on a device, a host copy made at the first call and kept (a device
+ * storage is never written after it is made: ops write fresh CPU results,
+ * which op_call moves to the device, and tensor_is_unique is false for
+ * device data, so nothing writes in place).  Ops compute on the CPU from
+ * these copies until they have GPU kernels (issue 12). */
+void *storage_host_slow(storage_t *st);
+static inline void *storage_host(storage_t *st) { return st->device == NN_DEV_CPU ? st->data : storage_host_slow(st); }
 /* A storage whose data is someone else's and outlives it. */
 storage_t *storage_borrow(int device, void *data, size_t bytes);
 static inline storage_t *storage_ref(storage_t *st) { if (st) st->refs++; return st; }
@@ -133,8 +144,12 @@ static inline void tensor_release(tensor_t *t) { storage_unref(t->st); t->st = N
  * the old storage loses a reference).  Raises ERR_LIMIT when the copy does
  * not fit, leaving t unchanged. */
 void *tensor_contiguous_data(tensor_t *t);
-/* Copy t's elements in row-major order into dst (tensor_nbytes(t) bytes). */
+/* Copy t's elements in row-major order into dst (tensor_nbytes(t) bytes),
+ * memory of t's device. */
 void tensor_gather(void *dst, const tensor_t *t);
+/* The same into host memory dst, from any device (a device tensor's
+ * elements are read from its host copy, storage_host). */
+void tensor_gather_host(void *dst, const tensor_t *t);
 /* Byte offset from st->data of the element at row-major index i. */
 int64_t tensor_elem_offset(const tensor_t *t, int64_t i);
 /* Element at row-major index i as a double (exact for every float dtype;

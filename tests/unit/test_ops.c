@@ -127,6 +127,7 @@ static void graph_eager(const op_def_t *o)
  * Non-elementwise differentiable ops must each have one. */
 typedef struct gcase { const char *op, *body; } gcase_t;
 static const gcase_t CASES[] = {
+    {"to", "sum(to(x, \"cpu\") * [1, 2, 3, 4])"},
     {"sum", "sum(x * [1, 2, 3, 4])"},
     {"mean", "mean(x * x)"},
     {"max", "max(x * [1, 3, 2, 0.5])"},

@@ -1,0 +1,69 @@
+/* mockgpu.c — a stand-in GPU for the tests (NNPAD_FAKE_GPU=1): a backend
+ * registered as BK_CUDA whose buffers are host memory behind pointers with
+ * bit 62 flipped, an address no host instruction can reach, so any place
+ * that reads a device pointer on the host (instead of through the
+ * backend's buffer copies or storage_host) crashes in the test that meets
+ * it.  Its buffer, fill and strided-copy entries undo the flip and run the
+ * CPU's; every other kernel says BK_UNSUPPORTED, as a backend without that
+ * kernel does.  It lets the device plumbing (:device, to(), placement of
+ * results, mixed devices, printing, copies) run in `make check` on machines
+ * without a GPU.  The real GPU backend is src/backend/cuda/ + kernels/. */
+#include "backend/backend.h"
+#include "backend/cpu/cpu.h"
+#include "util/mem.h"
+#include <stdint.h>
+#include <string.h>
+
+#define POISON (1ull << 62)
+static void *dev(void *p) { return p ? (void *)((uintptr_t)p ^ POISON) : NULL; }
+static const void *cdev(const void *p) { return p ? (const void *)((uintptr_t)p ^ POISON) : NULL; }
+
+static void *mock_alloc(size_t bytes, bool zero)
+{
+    void *p = zero ? mem_alloc(bytes ? bytes : 1) : mem_alloc_raw(bytes ? bytes : 1);
+    return dev(p);
+}
+static void mock_free(void *p, size_t bytes) { if (p) mem_free(dev(p), bytes ? bytes : 1); }
+static bk_status_t mock_set(void *d, const void *h, size_t n) { memcpy(dev(d), h, n); return BK_OK; }
+static bk_status_t mock_get(void *h, const void *s, size_t n) { memcpy(h, cdev(s), n); return BK_OK; }
+static bk_status_t mock_copy(void *d, const void *s, size_t n) { memmove(dev(d), cdev(s), n); return BK_OK; }
+static bk_status_t mock_copy_strided(void *d, const int64_t *dst, const void *s, const int64_t *sst, const int64_t *shape,
+                                     int nd, int es)
+{
+    return bk_cpu_backend.copy_strided(dev(d), dst, cdev(s), sst, shape, nd, es);
+}
+static bk_status_t mock_fill(void *d, int es, const void *val, int64_t n) { return bk_cpu_backend.fill(dev(d), es, val, n); }
+static bk_status_t mock_unary(const bk_unary_t *u) { (void)u; return BK_UNSUPPORTED; }
+static bk_status_t mock_binary(const bk_binary_t *b) { (void)b; return BK_UNSUPPORTED; }
+static bk_status_t mock_convert(dtype_t to, void *d, dtype_t from, const void *s, int64_t n)
+{
+    return bk_cpu_backend.convert(to, dev(d), from, cdev(s), n);
+}
+static bk_status_t mock_to_int64(int64_t *d, dtype_t from, const void *s, int64_t n, int64_t *bad)
+{
+    (void)d; (void)from; (void)s; (void)n; (void)bad;
+    return BK_UNSUPPORTED;
+}
+static bk_status_t mock_ulp(dtype_t to, void *d, dtype_t from, const void *s, int64_t n)
+{
+    (void)to; (void)d; (void)from; (void)s; (void)n;
+    return BK_UNSUPPORTED;
+}
+static bk_status_t mock_where(const bk_where_t *w) { (void)w; return BK_UNSUPPORTED; }
+static bk_status_t mock_nextafter(bk_nextafter_t *na) { (void)na; return BK_UNSUPPORTED; }
+static bk_status_t mock_reduce(bk_reduce_t *r) { (void)r; return BK_UNSUPPORTED; }
+static bk_status_t mock_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSUPPORTED; }
+static bk_status_t mock_matmul(const bk_matmul_t *mm) { (void)mm; return BK_UNSUPPORTED; }
+static bk_status_t mock_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
+static bool mock_chain_takes(const struct op_def *op) { (void)op; return false; }
+
+const backend_t bk_mock_gpu_backend = {
+    .name = "gpu (simulated: NNPAD_FAKE_GPU)",
+    .device = BK_CUDA,
+    .buf_alloc = mock_alloc, .buf_free = mock_free,
+    .buf_set = mock_set, .buf_get = mock_get, .buf_copy = mock_copy,
+    .unary = mock_unary, .binary = mock_binary, .convert = mock_convert,
+    .copy_strided = mock_copy_strided, .fill = mock_fill, .to_int64 = mock_to_int64, .ulp = mock_ulp,
+    .where = mock_where, .nextafter = mock_nextafter, .reduce = mock_reduce, .softmax = mock_softmax,
+    .matmul = mock_matmul, .chain = mock_chain, .chain_takes = mock_chain_takes,
+};

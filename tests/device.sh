@@ -1,0 +1,49 @@
+#!/bin/sh
+# device.sh — :device (issue 12) as a script meets it on any machine: with
+# no GPU, no driver or no GPU module, `:device gpu` is a note saying why,
+# never an error, and the script goes on on the CPU and exits 0; with a GPU
+# (the device machine) it says the GPU is there.  An unknown device is a
+# usage error.  The note's reason depends on the machine, so only its form
+# is checked here; tests/unit/test_cuda_gpu checks the module itself.
+: "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
+case $TESTDIR in /*) ;; *) TESTDIR=$(pwd)/$TESTDIR ;; esac
+case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
+tmp=${TMPDIR:-/tmp}/nnpad-device.$$
+rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
+echo "1..9"
+i=0
+ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
+printf 'not a module\n' > bad.so
+NNPAD_CUDA_MODULE=$tmp/bad.so "$NNPAD" -e ':device gpu' > out 2>&1
+grep -q '^note: no GPU (the GPU module could not be opened: .*bad.so' out; ok $? "a module that will not open is a note with dlopen's reason"
+printf ':device\n:device gpu\nx = [1, 2] * 2\nx\n' > s.nn
+"$NNPAD" s.nn > out 2>&1
+st=$?
+[ "$st" = 0 ]; ok $? "a script with :device gpu exits 0 (status $st)"
+head -1 out | grep -qx 'device cpu'; ok $? ":device alone says where tensors live"
+sed -n 2p out | grep -Eq '^note: (no GPU \(.+\); tensors stay on the CPU|a GPU is present)'; ok $? ":device gpu is a note with its reason: $(sed -n 2p out)"
+grep -qx '\[2, 4\] (fp32)' out; ok $? "the script goes on after it"
+# the module that is not there: the reason names it
+NNPAD_CUDA_MODULE=/nonexistent/nnpad-cuda.so "$NNPAD" -e ':device gpu' > out 2>&1
+grep -q '^note: no GPU (no GPU module at /nonexistent/nnpad-cuda.so (NNPAD_CUDA_MODULE)); tensors stay on the CPU$' out
+ok $? "a missing module is a note naming it"
+"$NNPAD" -e ':device tpu' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -q "unknown device 'tpu'; usage: :device \[cpu|gpu\]" out; ok $? "an unknown device is a usage error"
+# the device plumbing with the stand-in GPU (src/backend/mockgpu.c), whose
+# device pointers crash any host read that bypasses the backend
+gold=$TESTDIR/device/sim.nn
+grep -v '^#> ' "$gold" | grep -v '^#>$' > in
+sed -n -e 's/^#> //p' -e 's/^#>$//p' "$gold" > want
+NNPAD_FAKE_GPU=1 "$NNPAD" < in > out 2>&1
+cmp -s want out; r=$?; : > out.keep; [ $r = 0 ] || diff want out | head -20 > out.keep; mv out.keep out
+ok $r "tests/device/sim.nn with the stand-in GPU (placement, to(), device(), mixed devices)"
+# every construct of the JAX conformance transcript, on the stand-in GPU
+# from the start (NNPAD_DEVICE=gpu): the same numbers, only the suffix says gpu
+gold=$TESTDIR/golden/constructs.nn
+grep -v '^#> ' "$gold" | grep -v '^#>$' > in
+sed -n -e 's/^#> //p' -e 's/^#>$//p' "$gold" > want
+NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" < in 2>&1 | sed 's/ (fp64, gpu)$//; s/, gpu)/)/g' > out
+cmp -s want out; r=$?; : > out.keep; [ $r = 0 ] || diff want out | head -20 > out.keep; mv out.keep out
+ok $r "golden/constructs.nn on the stand-in GPU gives the CPU's transcript (JAX's numbers)"
+cd / && rm -rf "$tmp"
