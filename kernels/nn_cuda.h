@@ -1,0 +1,116 @@
+/* nn_cuda.h — the plain C API of the CUDA kernels in kernels/ (.cu files, prefix
+ * nncu_).  No CUDA type crosses this header: fp16/bf16 are uint16_t bits,
+ * dtypes and kernel ids are ints with nnpad's values, pointers are device
+ * pointers from nncu_alloc.  src/backend/cuda/cuda.c is the one caller; it
+ * checks with _Static_assert that the NNCU_* values below equal dtype.h's
+ * DT_* and backend.h's KB_* / KU_* (keep them in step by hand).
+ *
+ * Every function returns NNCU_OK (0), or
+ *   NNCU_ERR (-1)          a CUDA/cuBLAS call failed or an argument is bad:
+ *                          nncu_error() names the call and gives the reason
+ *                          (cudaGetErrorString / cublasGetStatusString);
+ *   NNCU_RANGE (-2)        a result has no value in its dtype (an int64
+ *                          overflow); *bad (where the function has one) is
+ *                          the output element;
+ *   NNCU_UNSUPPORTED (-3)  nothing done: no kernel for this op or dtype.
+ * The kernels run on the default stream; every call that returns results
+ * to the host synchronizes first. */
+#ifndef NN_CUDA_H
+#define NN_CUDA_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { NNCU_OK = 0, NNCU_ERR = -1, NNCU_RANGE = -2, NNCU_UNSUPPORTED = -3 };
+
+/* dtype.h's dtype_t (asserted equal in cuda.c) */
+enum { NNCU_FP16 = 0, NNCU_BF16 = 1, NNCU_FP32 = 2, NNCU_FP64 = 3, NNCU_INT64 = 4 };
+
+/* backend.h's KB_* (asserted equal in cuda.c) */
+enum {
+    NNCU_KB_NONE, NNCU_KB_ADD, NNCU_KB_SUB, NNCU_KB_MUL, NNCU_KB_DIV, NNCU_KB_LT, NNCU_KB_LE, NNCU_KB_GT,
+    NNCU_KB_GE, NNCU_KB_EQ, NNCU_KB_NE, NNCU_KB_MAX, NNCU_KB_MIN, NNCU_KB_COUNT
+};
+/* backend.h's KU_* (asserted equal in cuda.c); the GPU has the exact ones:
+ * SQRT ABS FLOOR ROUND ISNAN ISINF ISFIN */
+enum {
+    NNCU_KU_NONE, NNCU_KU_EXP, NNCU_KU_LOG, NNCU_KU_LOG1P, NNCU_KU_EXPM1, NNCU_KU_SIN, NNCU_KU_COS, NNCU_KU_ERF,
+    NNCU_KU_SQRT, NNCU_KU_ABS, NNCU_KU_FLOOR, NNCU_KU_ROUND, NNCU_KU_ISNAN, NNCU_KU_ISINF, NNCU_KU_ISFIN,
+    NNCU_KU_COUNT
+};
+/* backend.h's BK_R_* that the GPU has (asserted equal in cuda.c) */
+enum { NNCU_R_SUM = 0, NNCU_R_MEAN = 1, NNCU_R_MAX = 7, NNCU_R_MIN = 8, NNCU_R_ARGMAX = 9, NNCU_R_ARGMIN = 10 };
+
+/* matmul modes */
+enum {
+    NNCU_MM_DEFAULT = 0,   /* cuBLAS, fp32/fp64 compute (fp16/bf16: fp32 compute, rounded once) */
+    NNCU_MM_TF32 = 1,      /* fp32 through CUBLAS_COMPUTE_32F_FAST_TF32 (inputs rounded to 10 bits) */
+    NNCU_MM_SAME = 2,      /* :accumulate same: every product and running sum rounded to dt, left to
+                              right (nnpad's CPU bits); one thread per output, slow */
+    NNCU_MM_F16ACC = 3     /* fp16 through CUBLAS_COMPUTE_16F (fp16 accumulation, cuBLAS's order) */
+};
+
+/* The reason for the last failure (a static string; thread-local). */
+const char *nncu_error(void);
+
+/* ---- runtime (runtime.cu) ---- */
+int nncu_device_count(int *count);
+/* select device 0 and create its context (cudaSetDevice, cudaFree(0)) */
+int nncu_init(void);
+int nncu_device_name(int dev, char *name, size_t cap);
+/* bytes of device memory (zeroed when zero != 0); *p NULL and -1 on failure
+ * (nncu_error: "cudaMalloc(N bytes): out of memory") */
+int nncu_alloc(void **p, size_t bytes, int zero);
+int nncu_free(void *p);
+int nncu_h2d(void *dst, const void *host, size_t bytes);
+int nncu_d2h(void *host, const void *src, size_t bytes);
+int nncu_d2d(void *dst, const void *src, size_t bytes);
+int nncu_memset(void *dst, int byte, size_t bytes);
+int nncu_sync(void);
+/* GPU time of the work between begin and end, in milliseconds */
+int nncu_time_begin(void);
+int nncu_time_end(float *ms);
+
+/* ---- elementwise (elementwise.cu) ---- */
+/* out (dtype dto, contiguous, shape[0..nd), nd <= 8) = op(a, b), a (da) and
+ * b (db) at byte strides (0: broadcast).  dto fp16/bf16/fp32: operands read
+ * exactly, converted to fp32, computed and rounded once; fp64: in fp64;
+ * int64: both int64, exact (NNCU_RANGE, *bad = element, on overflow). */
+int nncu_binary(int kb, int dto, void *out, int da, const void *a, const int64_t *sta, int db, const void *b,
+                const int64_t *stb, int nd, const int64_t *shape, int64_t *bad);
+/* n contiguous elements of dt (in and out): SQRT ABS FLOOR ROUND ISNAN
+ * ISINF ISFIN on floats; ABS FLOOR ROUND on int64 (abs of INT64_MIN:
+ * NNCU_RANGE with *bad). */
+int nncu_unary(int ku, int dt, void *out, const void *in, int64_t n, int64_t *bad);
+/* n elements of es bytes (1, 2, 4, 8) set to the bits at val (host) */
+int nncu_fill(void *dst, int es, const void *val, int64_t n);
+/* n elements from dtype `from` to `to`, rounded once (RNE, NaN kept);
+ * int64 -> int64 copies; a float to int64: NNCU_UNSUPPORTED */
+int nncu_convert(int to, void *dst, int from, const void *src, int64_t n);
+/* backend.h's copy_strided: es bytes per element (any size), byte strides */
+int nncu_copy_strided(void *dst, const int64_t *dst_st, const void *src, const int64_t *sst, const int64_t *shape,
+                      int nd, int es);
+
+/* ---- reductions (reduce.cu) ---- */
+/* bk_reduce_t's (outer, n, inner) layout; what SUM MEAN MAX MIN ARGMAX
+ * ARGMIN (others NNCU_UNSUPPORTED); dto == dt for SUM/MAX/MIN, a float for
+ * MEAN, int64 for ARGMAX/ARGMIN.  Sums accumulate in fp32 (fp16, bf16,
+ * fp32) or fp64 (fp64, int64 for MEAN) in a tree (not nnpad's CPU order:
+ * the bits may differ) and round once; same != 0: strictly left to right,
+ * every partial sum rounded to dt (the CPU's bits).  int64 SUM exact
+ * (NNCU_RANGE with *bad the output element).  MAX/MIN: the first NaN, else
+ * the first extreme, bit for bit; ARG*: its index; n >= 1. */
+int nncu_reduce(int what, int dt, int dto, int same, const void *in, void *out, int64_t outer, int64_t n,
+                int64_t inner, int64_t *bad);
+
+/* ---- matmul (matmul.cu) ---- */
+/* row-major C (n x m) = A (n x k) B (k x m) of dtype dt, mode NNCU_MM_* */
+int nncu_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c, int mode);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

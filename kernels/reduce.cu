@@ -1,0 +1,208 @@
+/* reduce.cu — sum, mean, max, min, argmax, argmin over bk_reduce_t's
+ * (outer, n, inner) layout: output k = o*inner + i reduces the n elements
+ * at o*n*inner + j*inner + i.
+ *
+ * Sums: one block of 256 threads per output (grid-stride over outputs);
+ * each thread accumulates every 256th element in fp32 (fp16, bf16, fp32)
+ * or fp64 (fp64; int64 for mean), then a tree in shared memory; rounded
+ * once to dto.  The order is not the CPU's pairwise order, so the bits can
+ * differ within the accumulator's error bound.  :accumulate same is the
+ * slow teaching path: one thread per output, strictly left to right, every
+ * partial sum rounded to dt (4096 fp16 ones sum to 2048), the CPU's bits.
+ * int64 sums are exact (128-bit), one thread per output. */
+#include "nncu_impl.cuh"
+#include "nn_math.cuh"
+
+static __device__ __forceinline__ double ld64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case NNCU_FP16: return nncu_f16_to_f64(((const uint16_t *)p)[i]);
+    case NNCU_BF16: return nncu_bf16_to_f64(((const uint16_t *)p)[i]);
+    case NNCU_FP32: return nncu_f32_to_f64(((const float *)p)[i]);
+    case NNCU_FP64: return ((const double *)p)[i];
+    default: return nncu_i64_to_f64(((const int64_t *)p)[i]);
+    }
+}
+static __device__ __forceinline__ float ld32(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case NNCU_FP16: return nncu_f16_to_f32(((const uint16_t *)p)[i]);
+    case NNCU_BF16: return nncu_bf16_to_f32(((const uint16_t *)p)[i]);
+    default: return ((const float *)p)[i];
+    }
+}
+/* dtype_store_f64: one rounding from the double */
+static __device__ __forceinline__ void st64(int dt, void *p, int64_t i, double x)
+{
+    switch (dt) {
+    case NNCU_FP16: ((uint16_t *)p)[i] = nncu_f64_to_f16(x); break;
+    case NNCU_BF16: ((uint16_t *)p)[i] = nncu_f64_to_bf16(x); break;
+    case NNCU_FP32: ((float *)p)[i] = nncu_f64_to_f32(x); break;
+    default: ((double *)p)[i] = x; break;
+    }
+}
+/* the CPU's R(): an operation's double result rounded to dt */
+static __device__ __forceinline__ double round_to(int dt, double x)
+{
+    switch (dt) {
+    case NNCU_FP16: return nncu_f16_to_f64(nncu_f64_to_f16(x));
+    case NNCU_BF16: return nncu_bf16_to_f64(nncu_f64_to_bf16(x));
+    case NNCU_FP32: return nncu_f32_to_f64(nncu_f64_to_f32(x));
+    default: return x;
+    }
+}
+
+static __device__ __forceinline__ int64_t base_of(int64_t k, int64_t n, int64_t inner)
+{
+    return (k / inner) * n * inner + k % inner;
+}
+
+/* fp32 accumulation (fp16, bf16, fp32) */
+__global__ void k_sum32(int what, int dt, int dto, const void *in, void *out, int64_t nout, int64_t n, int64_t inner)
+{
+    __shared__ float part[NNCU_THREADS];
+    for (int64_t k = blockIdx.x; k < nout; k += gridDim.x) {
+        int64_t base = base_of(k, n, inner);
+        float acc = 0.0f;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) acc = __fadd_rn(acc, ld32(dt, in, base + j * inner));
+        part[threadIdx.x] = acc;
+        __syncthreads();
+        for (int s = blockDim.x / 2; s > 0; s /= 2) {
+            if ((int)threadIdx.x < s) part[threadIdx.x] = __fadd_rn(part[threadIdx.x], part[threadIdx.x + s]);
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            double s = nncu_f32_to_f64(part[0]);
+            if (what == NNCU_R_MEAN) s = n ? __ddiv_rn(s, (double)n) : nncu_u2d(0x7ff8000000000000ull);
+            st64(dto, out, k, s);
+        }
+        __syncthreads();
+    }
+}
+/* fp64 accumulation (fp64; int64 for the mean) */
+__global__ void k_sum64(int what, int dt, int dto, const void *in, void *out, int64_t nout, int64_t n, int64_t inner)
+{
+    __shared__ double part[NNCU_THREADS];
+    for (int64_t k = blockIdx.x; k < nout; k += gridDim.x) {
+        int64_t base = base_of(k, n, inner);
+        double acc = 0.0;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) acc = __dadd_rn(acc, ld64(dt, in, base + j * inner));
+        part[threadIdx.x] = acc;
+        __syncthreads();
+        for (int s = blockDim.x / 2; s > 0; s /= 2) {
+            if ((int)threadIdx.x < s) part[threadIdx.x] = __dadd_rn(part[threadIdx.x], part[threadIdx.x + s]);
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) {
+            double s = part[0];
+            if (what == NNCU_R_MEAN) s = n ? __ddiv_rn(s, (double)n) : nncu_u2d(0x7ff8000000000000ull);
+            st64(dto, out, k, s);
+        }
+        __syncthreads();
+    }
+}
+/* :accumulate same, one thread per output, left to right (reduce.c's
+ * seq_sum with ACC_SAME, and red_moment's R(s / cnt)) */
+__global__ void k_sum_same(int what, int dt, int dto, const void *in, void *out, int64_t nout, int64_t n,
+                           int64_t inner)
+{
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nout; k += (int64_t)gridDim.x * blockDim.x) {
+        int64_t base = base_of(k, n, inner);
+        double s = 0;
+        for (int64_t j = 0; j < n; j++) {
+            double x = ld64(dt, in, base + j * inner);
+            s = j == 0 ? x : round_to(dt, __dadd_rn(s, x));
+        }
+        if (what == NNCU_R_MEAN) s = n ? round_to(dt, __ddiv_rn(s, (double)n)) : nncu_u2d(0x7ff8000000000000ull);
+        st64(dto, out, k, s);
+    }
+}
+/* int64 sum, exact */
+__global__ void k_sum_i64(const int64_t *in, int64_t *out, int64_t nout, int64_t n, int64_t inner,
+                          unsigned long long *bad)
+{
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nout; k += (int64_t)gridDim.x * blockDim.x) {
+        int64_t base = base_of(k, n, inner);
+        __int128 s = 0;
+        for (int64_t j = 0; j < n; j++) s += in[base + j * inner];
+        if (s > (__int128)INT64_MAX || s < (__int128)INT64_MIN) { atomicMin(bad, (unsigned long long)k); s = 0; }
+        out[k] = (int64_t)s;
+    }
+}
+/* max/min and their indices (reduce.c's find_ext): the first NaN, else
+ * the first extreme; the element's bits copied */
+__global__ void k_extreme(int what, int dt, const void *in, void *out, int64_t nout, int64_t n, int64_t inner)
+{
+    bool want_max = what == NNCU_R_MAX || what == NNCU_R_ARGMAX;
+    bool want_index = what == NNCU_R_ARGMAX || what == NNCU_R_ARGMIN;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nout; k += (int64_t)gridDim.x * blockDim.x) {
+        int64_t base = base_of(k, n, inner), best = 0;
+        if (dt == NNCU_INT64) {
+            const int64_t *q = (const int64_t *)in;
+            int64_t bv = q[base];
+            for (int64_t j = 1; j < n; j++) {
+                int64_t v = q[base + j * inner];
+                if (want_max ? v > bv : v < bv) { bv = v; best = j; }
+            }
+        } else {
+            double bv = ld64(dt, in, base);
+            if (!nncu_isnan64(bv)) {
+                for (int64_t j = 1; j < n; j++) {
+                    double v = ld64(dt, in, base + j * inner);
+                    if (nncu_isnan64(v)) { best = j; break; }
+                    if (want_max ? v > bv : v < bv) { bv = v; best = j; }
+                }
+            }
+        }
+        int64_t src = base + best * inner;
+        if (want_index) ((int64_t *)out)[k] = best;
+        else if (dt == NNCU_FP16 || dt == NNCU_BF16) ((uint16_t *)out)[k] = ((const uint16_t *)in)[src];
+        else if (dt == NNCU_FP32) ((uint32_t *)out)[k] = ((const uint32_t *)in)[src];
+        else ((uint64_t *)out)[k] = ((const uint64_t *)in)[src];
+    }
+}
+
+static bool is_dt(int dt) { return dt >= NNCU_FP16 && dt <= NNCU_INT64; }
+
+extern "C" int nncu_reduce(int what, int dt, int dto, int same, const void *in, void *out, int64_t outer, int64_t n,
+                           int64_t inner, int64_t *bad)
+{
+    if (!is_dt(dt) || !is_dt(dto)) return NNCU_UNSUPPORTED;
+    int64_t nout = outer * inner;
+    if (nout == 0) return NNCU_OK;
+    unsigned nb = nncu_blocks(nout);
+    switch (what) {
+    case NNCU_R_MAX: case NNCU_R_MIN: case NNCU_R_ARGMAX: case NNCU_R_ARGMIN:
+        if (n < 1) return NNCU_UNSUPPORTED;
+        if ((what == NNCU_R_MAX || what == NNCU_R_MIN) ? dto != dt : dto != NNCU_INT64) return NNCU_UNSUPPORTED;
+        k_extreme<<<nb, NNCU_THREADS>>>(what, dt, in, out, nout, n, inner);
+        NNCU_LAUNCHED("k_extreme");
+        return NNCU_OK;
+    case NNCU_R_SUM: case NNCU_R_MEAN:
+        break;
+    default:
+        return NNCU_UNSUPPORTED;
+    }
+    if (what == NNCU_R_SUM ? dto != dt : dto == NNCU_INT64) return NNCU_UNSUPPORTED;
+    if (dt == NNCU_INT64 && what == NNCU_R_SUM) {
+        if (same) return NNCU_UNSUPPORTED;   /* the front end converts first */
+        unsigned long long *w;
+        int rc = nncu_bad_reset(&w);
+        if (rc) return rc;
+        k_sum_i64<<<nb, NNCU_THREADS>>>((const int64_t *)in, (int64_t *)out, nout, n, inner, w);
+        NNCU_LAUNCHED("k_sum_i64");
+        return nncu_bad_read(w, bad);
+    }
+    if (same) {
+        if (dt == NNCU_INT64) return NNCU_UNSUPPORTED;
+        k_sum_same<<<nb, NNCU_THREADS>>>(what, dt, dto, in, out, nout, n, inner);
+        NNCU_LAUNCHED("k_sum_same");
+        return NNCU_OK;
+    }
+    /* one block per output, at most 2^20 blocks (grid-stride over outputs) */
+    unsigned blocks = nout > (1 << 20) ? (1u << 20) : (unsigned)nout;
+    if (dt == NNCU_FP64 || dt == NNCU_INT64) k_sum64<<<blocks, NNCU_THREADS>>>(what, dt, dto, in, out, nout, n, inner);
+    else k_sum32<<<blocks, NNCU_THREADS>>>(what, dt, dto, in, out, nout, n, inner);
+    NNCU_LAUNCHED("k_sum");
+    return NNCU_OK;
+}

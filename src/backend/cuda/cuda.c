@@ -1,0 +1,187 @@
+/* cuda.c — the CUDA backend: backend.h's backend_t over the kernels of
+ * kernels/ (kernels/nn_cuda.h's plain C API).  Built with -fPIC into the
+ * module nnpad-cuda.so, which the executable loads on first use; it calls
+ * no function of libnnpad (the executable exports none) and uses backend.h,
+ * dtype.h and ops.h for their types only.
+ *
+ * What runs here: buffers, the exact unary ops (sqrt abs floor round isnan
+ * isinf isfinite), binary ops with broadcasting, convert, copy_strided,
+ * fill, reductions (sum mean max min argmax argmin), matmul (cuBLAS; with
+ * :accumulate same nnpad's own left-to-right loop).  Everything else
+ * returns BK_UNSUPPORTED.  A CUDA call that fails also gives
+ * BK_UNSUPPORTED (backend.h has no error status), with the reason in
+ * nn_cuda_error(). */
+#include "backend/cuda/cuda.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "ops/ops.h"
+#include "tensor/dtype.h"
+#include "nn_cuda.h"   /* kernels/ (-I$(srcdir)/kernels) */
+
+/* the kernels take nnpad's numbers as ints */
+#define EQ(a, b) ((int)(a) == (int)(b))
+_Static_assert(EQ(NNCU_FP16, DT_FP16) && EQ(NNCU_BF16, DT_BF16) && EQ(NNCU_FP32, DT_FP32) && EQ(NNCU_FP64, DT_FP64) &&
+                   EQ(NNCU_INT64, DT_INT64), "nn_cuda.h's dtypes are dtype.h's");
+_Static_assert(EQ(NNCU_KB_ADD, KB_ADD) && EQ(NNCU_KB_SUB, KB_SUB) && EQ(NNCU_KB_MUL, KB_MUL) && EQ(NNCU_KB_DIV, KB_DIV) &&
+                   EQ(NNCU_KB_LT, KB_LT) && EQ(NNCU_KB_LE, KB_LE) && EQ(NNCU_KB_GT, KB_GT) && EQ(NNCU_KB_GE, KB_GE) &&
+                   EQ(NNCU_KB_EQ, KB_EQ) && EQ(NNCU_KB_NE, KB_NE) && EQ(NNCU_KB_MAX, KB_MAX) && EQ(NNCU_KB_MIN, KB_MIN) &&
+                   EQ(NNCU_KB_COUNT, KB_COUNT),
+               "nn_cuda.h's KB ids are backend.h's");
+_Static_assert(EQ(NNCU_KU_EXP, KU_EXP) && EQ(NNCU_KU_ERF, KU_ERF) && EQ(NNCU_KU_SQRT, KU_SQRT) && EQ(NNCU_KU_ABS, KU_ABS) &&
+                   EQ(NNCU_KU_FLOOR, KU_FLOOR) && EQ(NNCU_KU_ROUND, KU_ROUND) && EQ(NNCU_KU_ISNAN, KU_ISNAN) &&
+                   EQ(NNCU_KU_ISINF, KU_ISINF) && EQ(NNCU_KU_ISFIN, KU_ISFIN) && EQ(NNCU_KU_COUNT, KU_COUNT),
+               "nn_cuda.h's KU ids are backend.h's");
+_Static_assert(EQ(NNCU_R_SUM, BK_R_SUM) && EQ(NNCU_R_MEAN, BK_R_MEAN) && EQ(NNCU_R_MAX, BK_R_MAX) &&
+                   EQ(NNCU_R_MIN, BK_R_MIN) && EQ(NNCU_R_ARGMAX, BK_R_ARGMAX) && EQ(NNCU_R_ARGMIN, BK_R_ARGMIN),
+               "nn_cuda.h's reductions are backend.h's");
+
+static int64_t last_bad = -1;
+
+const char *nn_cuda_error(void) { return nncu_error(); }
+int64_t nn_cuda_bad(void) { return last_bad; }
+
+/* a kernel's return code as a status */
+static bk_status_t st(int rc)
+{
+    switch (rc) {
+    case NNCU_OK: return BK_OK;
+    case NNCU_RANGE: return BK_RANGE;
+    default: return BK_UNSUPPORTED;   /* NNCU_UNSUPPORTED, or NNCU_ERR with nncu_error() */
+    }
+}
+
+/* ---- buffers ---- */
+
+static void *cu_alloc(size_t bytes, bool zero)
+{
+    void *p;
+    return nncu_alloc(&p, bytes, zero) == NNCU_OK ? p : NULL;
+}
+static void cu_free(void *p, size_t bytes)
+{
+    (void)bytes;
+    if (p) nncu_free(p);
+}
+static bk_status_t cu_set(void *dst, const void *host, size_t bytes) { return st(nncu_h2d(dst, host, bytes)); }
+static bk_status_t cu_get(void *host, const void *src, size_t bytes) { return st(nncu_d2h(host, src, bytes)); }
+static bk_status_t cu_copy(void *dst, const void *src, size_t bytes) { return st(nncu_d2d(dst, src, bytes)); }
+
+/* ---- kernels ---- */
+
+static bk_status_t cu_unary(const bk_unary_t *u)
+{
+    int k = u->op->kern;
+    if (k <= KU_NONE || k >= KU_COUNT) return BK_UNSUPPORTED;   /* activations, plain loops: the CPU's */
+    int64_t bad = -1;
+    int rc = nncu_unary(k, (int)u->dt, u->out, u->in, u->n, &bad);
+    if (rc == NNCU_RANGE) last_bad = bad;
+    return st(rc);
+}
+
+static bk_status_t cu_binary(const bk_binary_t *b)
+{
+    int k = b->op->kern;
+    if (k <= KB_NONE || k >= KB_COUNT) return BK_UNSUPPORTED;
+    int64_t bad = -1;
+    int rc = nncu_binary(k, (int)b->dto, b->out, (int)b->da, b->a, b->sta, (int)b->db, b->b, b->stb, b->nd,
+                         b->shape, &bad);
+    if (rc == NNCU_RANGE) last_bad = bad;
+    return st(rc);
+}
+
+static bk_status_t cu_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n)
+{
+    return st(nncu_convert((int)to, dst, (int)from, src, n));
+}
+
+static bk_status_t cu_copy_strided(void *dst, const int64_t *dst_st, const void *src, const int64_t *sst,
+                                   const int64_t *shape, int nd, int es)
+{
+    return st(nncu_copy_strided(dst, dst_st, src, sst, shape, nd, es));
+}
+
+static bk_status_t cu_fill(void *dst, int es, const void *val, int64_t n) { return st(nncu_fill(dst, es, val, n)); }
+
+static bk_status_t cu_reduce(bk_reduce_t *r)
+{
+    int64_t bad = -1;
+    int rc = nncu_reduce(r->what, (int)r->dt, (int)r->dto, r->same, r->in, r->out, r->outer, r->n, r->inner, &bad);
+    if (rc == NNCU_RANGE) r->bad = bad;
+    return st(rc);
+}
+
+static bk_status_t cu_matmul(const bk_matmul_t *mm)
+{
+    return st(nncu_matmul((int)mm->dt, mm->n, mm->m, mm->k, mm->a, mm->b, mm->c,
+                          mm->same ? NNCU_MM_SAME : NNCU_MM_DEFAULT));
+}
+
+/* ---- not on the GPU yet ---- */
+
+static bk_status_t no_to_int64(int64_t *dst, dtype_t from, const void *src, int64_t n, int64_t *bad)
+{
+    (void)dst; (void)from; (void)src; (void)n; (void)bad;
+    return BK_UNSUPPORTED;
+}
+static bk_status_t no_ulp(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n)
+{
+    (void)to; (void)dst; (void)from; (void)src; (void)n;
+    return BK_UNSUPPORTED;
+}
+static bk_status_t no_where(const bk_where_t *w) { (void)w; return BK_UNSUPPORTED; }
+static bk_status_t no_nextafter(bk_nextafter_t *na) { (void)na; return BK_UNSUPPORTED; }
+static bk_status_t no_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSUPPORTED; }
+static bk_status_t no_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
+static bool no_chain_takes(const struct op_def *op) { (void)op; return false; }
+
+const backend_t bk_cuda_backend = {
+    .name = "cuda",
+    .device = BK_CUDA,
+    .buf_alloc = cu_alloc,
+    .buf_free = cu_free,
+    .buf_set = cu_set,
+    .buf_get = cu_get,
+    .buf_copy = cu_copy,
+    .unary = cu_unary,
+    .binary = cu_binary,
+    .convert = cu_convert,
+    .copy_strided = cu_copy_strided,
+    .fill = cu_fill,
+    .to_int64 = no_to_int64,
+    .ulp = no_ulp,
+    .where = no_where,
+    .nextafter = no_nextafter,
+    .reduce = cu_reduce,
+    .softmax = no_softmax,
+    .matmul = cu_matmul,
+    .chain = no_chain,
+    .chain_takes = no_chain_takes,
+};
+
+/* ---- the entry point ---- */
+
+const backend_t *nn_cuda_init(char *why, size_t cap)
+{
+    int count = 0;
+    if (nncu_device_count(&count) != NNCU_OK) {
+        const char *e = nncu_error();
+        const char *reason = strchr(e, ':') ? strchr(e, ':') + 2 : e;   /* past "cudaGetDeviceCount(count): " */
+        snprintf(why, cap, "%s: %s", strstr(reason, "driver") ? "no CUDA driver" : "no CUDA device", reason);
+        return NULL;
+    }
+    if (count < 1) {
+        snprintf(why, cap, "no CUDA device");
+        return NULL;
+    }
+    if (nncu_init() != NNCU_OK) {
+        snprintf(why, cap, "CUDA device 0 unusable: %s", nncu_error());
+        return NULL;
+    }
+    char name[256];
+    if (nncu_device_name(0, name, sizeof name) != NNCU_OK) snprintf(name, sizeof name, "CUDA device 0");
+    snprintf(why, cap, "%s", name);
+    return &bk_cuda_backend;
+}

@@ -1,0 +1,14 @@
+/* cuda_host_ref.c — the CPU's scalar kernels for test_cuda_host.cu, which
+ * nvcc compiles as C++ and so cannot include ops.h (C-only constructs in
+ * tensor.h).  Plain lookups in the op table; nothing else. */
+#include "ops/ops.h"
+
+const void *ref_op(const char *name) { return op_find(name); }
+int ref_kern(const void *op) { return ((const op_def_t *)op)->kern; }
+float ref_b32(const void *op, float a, float b) { return ((const op_def_t *)op)->b32(a, b); }
+double ref_b64(const void *op, double a, double b) { return ((const op_def_t *)op)->b64(a, b); }
+int ref_has_i64(const void *op) { return ((const op_def_t *)op)->i64 != NULL; }
+/* only for operands whose result fits (the kernel raises otherwise) */
+int64_t ref_i64(const void *op, int64_t a, int64_t b) { return ((const op_def_t *)op)->i64(a, b, SPAN_NONE); }
+float ref_f32(const void *op, float x) { return ((const op_def_t *)op)->f32(x); }
+double ref_f64(const void *op, double x) { return ((const op_def_t *)op)->f64(x); }

@@ -1,0 +1,265 @@
+/* test_cuda_host.cu — kernels/nn_math.cuh (the per-element maths of the
+ * CUDA kernels) on the host against nnpad's CPU, bit for bit; no GPU.
+ *
+ *   - every fp16 and bf16 bit pattern widened to fp32 and fp64 against
+ *     dtype.c;
+ *   - narrowing fp64 -> fp16/bf16 and fp32 -> fp16/bf16 against dtype.c on
+ *     every representable value, every midpoint between neighbours (ties)
+ *     and the doubles/floats just beside each midpoint, the overflow
+ *     thresholds, and millions of random bit patterns (NaN payloads,
+ *     subnormals, both signs);
+ *   - int64 -> fp16/bf16 (one rounding from the integer) against
+ *     dtype_convert, fp32 <-> fp64 against the C casts (x86's NaN);
+ *   - the binary ops (nncu_bin32/64, nncu_bini) against the op table's
+ *     b32/b64/i64, and the exact unary ops against f32/f64, on random
+ *     operands with NaN (several payloads), +-inf, +-0, subnormals.
+ * nn_math.cuh is a second implementation (rint on a scaled double), so a
+ * bug in either side shows.  Built by tests/gpu/build-module.sh. */
+#define _Noreturn [[noreturn]]
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+extern "C" {
+#include "tensor/dtype.h"
+#include "tap.h"
+const void *ref_op(const char *name);
+int ref_kern(const void *op);
+float ref_b32(const void *op, float a, float b);
+double ref_b64(const void *op, double a, double b);
+int ref_has_i64(const void *op);
+int64_t ref_i64(const void *op, int64_t a, int64_t b);
+float ref_f32(const void *op, float x);
+double ref_f64(const void *op, double x);
+}
+#include "nn_cuda.h"
+#include "nn_math.cuh"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static uint64_t next_u64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static uint32_t fb(float x) { return nncu_f2u(x); }
+static uint64_t db(double x) { return nncu_d2u(x); }
+
+/* ---- widening: every pattern ---- */
+
+static void test_widen(void)
+{
+    long bad16_32 = 0, bad16_64 = 0, badb_32 = 0, badb_64 = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        uint16_t x = (uint16_t)h;
+        if (fb(nncu_f16_to_f32(x)) != fb(dtype_f16_to_f32(x))) bad16_32++;
+        if (db(nncu_f16_to_f64(x)) != db(dtype_f16_to_f64(x))) bad16_64++;
+        if (fb(nncu_bf16_to_f32(x)) != fb(dtype_bf16_to_f32(x))) badb_32++;
+        if (db(nncu_bf16_to_f64(x)) != db(dtype_bf16_to_f64(x))) badb_64++;
+    }
+    tap_ok(bad16_32 == 0, "fp16 -> fp32: all 65536 patterns as dtype.c (%ld differ)", bad16_32);
+    tap_ok(bad16_64 == 0, "fp16 -> fp64: all 65536 patterns as dtype.c (%ld differ)", bad16_64);
+    tap_ok(badb_32 == 0, "bf16 -> fp32: all 65536 patterns as dtype.c (%ld differ)", badb_32);
+    tap_ok(badb_64 == 0, "bf16 -> fp64: all 65536 patterns as dtype.c (%ld differ)", badb_64);
+}
+
+/* ---- narrowing ---- */
+
+typedef struct nar { long n, bad; double first; } nar_t;
+
+static void check64(nar_t *r, int bf, double x)
+{
+    uint16_t a = bf ? nncu_f64_to_bf16(x) : nncu_f64_to_f16(x);
+    uint16_t b = bf ? dtype_f64_to_bf16(x) : dtype_f64_to_f16(x);
+    r->n++;
+    if (a != b && r->bad++ == 0) r->first = x;
+}
+static void check32(nar_t *r, int bf, float x)
+{
+    uint16_t a = bf ? nncu_f32_to_bf16(x) : nncu_f32_to_f16(x);
+    uint16_t b = bf ? dtype_f32_to_bf16(x) : dtype_f32_to_f16(x);
+    r->n++;
+    if (a != b && r->bad++ == 0) r->first = x;
+}
+
+static void test_narrow(int bf)
+{
+    const char *name = bf ? "bf16" : "fp16";
+    nar_t g64 = {0, 0, 0}, g32 = {0, 0, 0}, r64 = {0, 0, 0}, r32 = {0, 0, 0};
+    double top = bf ? 0x1p128 : 0x1p16;   /* the value after max, were the exponent unbounded */
+    for (uint32_t h = 0; h < 0x7f80u; h++) {
+        uint16_t x = (uint16_t)h;
+        double v = bf ? dtype_bf16_to_f64(x) : dtype_f16_to_f64(x);
+        if (isinf(v) || isnan(v)) break;
+        uint16_t nx = (uint16_t)(h + 1);
+        double w = bf ? dtype_bf16_to_f64(nx) : dtype_f16_to_f64(nx);
+        if (isinf(w)) w = top;              /* the midpoint past max is the overflow threshold */
+        double mid = v + (w - v) / 2;       /* exact: one more bit */
+        double pts64[] = { v, mid, nextafter(mid, 0), nextafter(mid, INFINITY), nextafter(v, INFINITY) };
+        for (double p : pts64) { check64(&g64, bf, p); check64(&g64, bf, -p); }
+        float mf = (float)mid;              /* exact: fp16/bf16 midpoints have <= 12 bits */
+        float pts32[] = { (float)v, mf, nextafterf(mf, 0), nextafterf(mf, INFINITY) };
+        for (float p : pts32) { check32(&g32, bf, p); check32(&g32, bf, -p); }
+    }
+    /* specials and the edges by name */
+    double edges[] = { 0.0, INFINITY, NAN, 65504.0, 65519.99999999999, 65520.0, 65536.0, 0x1p-24, 0x1p-25,
+                       0x1.0000000000001p-25, 0x1p-26, 0x1.ffp127, 0x1.ff8p127, 0x1.ff7ffffffffffp127, 0x1p-133,
+                       0x1p-134, 0x1.0000000000001p-134, 1 + 0x1p-11 + 0x1p-40, DBL_MAX, DBL_TRUE_MIN };
+    for (double e : edges) { check64(&g64, bf, e); check64(&g64, bf, -e); }
+    for (int i = 0; i < 3000000; i++) {
+        uint64_t u = next_u64();
+        check64(&r64, bf, nncu_u2d(u));
+        /* doubles near the format's range: exponent within +-40 of 1 */
+        uint64_t e = (uint64_t)(1023 - 150 + (int)((u >> 52) % 300));
+        check64(&r64, bf, nncu_u2d((u & 0x800fffffffffffffull) | (e << 52)));
+        check32(&r32, bf, nncu_u2f((uint32_t)u));
+        check32(&r32, bf, nncu_u2f((uint32_t)(u >> 32)));
+    }
+    tap_ok(g64.bad == 0, "fp64 -> %s: every value, midpoint and its neighbours, edges (%ld values, %ld differ, first %a)",
+           name, g64.n, g64.bad, g64.first);
+    tap_ok(g32.bad == 0, "fp32 -> %s: every value, midpoint and its neighbours (%ld values, %ld differ, first %a)", name,
+           g32.n, g32.bad, g32.first);
+    tap_ok(r64.bad == 0, "fp64 -> %s: random bit patterns (%ld, %ld differ, first %a)", name, r64.n, r64.bad, r64.first);
+    tap_ok(r32.bad == 0, "fp32 -> %s: random bit patterns (%ld, %ld differ, first %a)", name, r32.n, r32.bad, r32.first);
+}
+
+static void test_int64(void)
+{
+    long bad = 0, n = 0;
+    for (int i = 0; i < 1000000; i++) {
+        uint64_t u = next_u64();
+        int64_t v = (int64_t)(u >> (u & 63));   /* every magnitude */
+        if (i & 1) v = -v;
+        if (i == 0) v = INT64_MIN;
+        if (i == 2) v = INT64_MAX;
+        if (i == 4) v = 65520;
+        if (i == 6) v = 65519;
+        if (i == 8) v = (int64_t)((1ull << 62) + (1ull << 54) + 1);   /* bf16 tie broken by a low bit */
+        uint16_t h, b;
+        float f;
+        double d;
+        dtype_convert(DT_FP16, &h, DT_INT64, &v, 1);
+        dtype_convert(DT_BF16, &b, DT_INT64, &v, 1);
+        dtype_convert(DT_FP32, &f, DT_INT64, &v, 1);
+        dtype_convert(DT_FP64, &d, DT_INT64, &v, 1);
+        n++;
+        if (nncu_i64_to_f16(v) != h || nncu_i64_to_bf16(v) != b || fb(nncu_i64_to_f32(v)) != fb(f) ||
+            db(nncu_i64_to_f64(v)) != db(d))
+            bad++;
+    }
+    tap_ok(bad == 0, "int64 -> fp16/bf16/fp32/fp64 as dtype_convert (%ld values, %ld differ)", n, bad);
+    long bw = 0, bn = 0;
+    for (int i = 0; i < 2000000; i++) {
+        uint64_t u = next_u64();
+        float x = nncu_u2f((uint32_t)u);
+        double y = nncu_u2d(u);
+        if (db(nncu_f32_to_f64(x)) != db((double)x)) bw++;
+        if (fb(nncu_f64_to_f32(y)) != fb((float)y)) bn++;
+    }
+    tap_ok(bw == 0, "fp32 -> fp64 as x86's cvtss2sd, NaN payloads included (%ld differ)", bw);
+    tap_ok(bn == 0, "fp64 -> fp32 as x86's cvtsd2ss, NaN payloads included (%ld differ)", bn);
+}
+
+/* ---- operands ---- */
+
+static float pick32(void)
+{
+    static const uint32_t sp[] = { 0x7fc00000u, 0xffc00000u, 0x7f800001u, 0x7fa00005u, 0xffffffffu, 0x7f800000u,
+                                   0xff800000u, 0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x007fffffu,
+                                   0x00800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x3f000000u, 0xbf000000u,
+                                   0x3fc00000u, 0x40200000u };
+    uint64_t u = next_u64();
+    switch (u & 3) {
+    case 0: return nncu_u2f(sp[(u >> 8) % (sizeof sp / sizeof sp[0])]);
+    case 1: return nncu_u2f((uint32_t)(u >> 16));                           /* any pattern */
+    case 2: return (float)((int64_t)(u >> 40) % 9 - 4) * 0.5f;             /* small halves: ties for round */
+    default: return nncu_u2f((uint32_t)(((u >> 20) & 0x807fffffu) | ((uint32_t)(100 + (u >> 56) % 56) << 23)));
+    }
+}
+static double pick64(void)
+{
+    uint64_t u = next_u64();
+    if ((u & 7) == 7) return nncu_u2d(next_u64());
+    if ((u & 7) == 6) return nncu_u2d(next_u64() & 0x800fffffffffffffull);  /* subnormals */
+    if ((u & 7) == 5) return (double)((int64_t)(u >> 40) % 9 - 4) * 0.5;
+    return nncu_f32_to_f64(pick32());
+}
+static int64_t picki(void)
+{
+    static const int64_t sp[] = { 0, 1, -1, INT64_MAX, INT64_MIN, INT64_MIN + 1, 3037000499, 3037000500, -3037000500,
+                                  4294967296LL };
+    uint64_t u = next_u64();
+    if ((u & 3) == 0) return sp[(u >> 8) % (sizeof sp / sizeof sp[0])];
+    if ((u & 3) == 1) return (int64_t)(u >> 20) % 1000;
+    return (int64_t)(next_u64() >> (u >> 58));
+}
+
+static void test_binary(void)
+{
+    static const char *names[] = { NULL, "add", "subtract", "multiply", "divide", "less", "less_equal", "greater",
+                                   "greater_equal", "equal", "not_equal", "maximum", "minimum" };
+    for (int kb = NNCU_KB_ADD; kb < NNCU_KB_COUNT; kb++) {
+        const void *op = ref_op(names[kb]);
+        if (!op || ref_kern(op) != kb) { tap_ok(0, "%s: in the op table with kernel id %d", names[kb], kb); continue; }
+        long b32 = 0, b64 = 0, bi = 0, ni = 0, ovf_bad = 0;
+        uint32_t fa = 0, fb_ = 0;
+        for (int i = 0; i < 1000000; i++) {
+            float a = pick32(), b = pick32();
+            if (fb(nncu_bin32(kb, a, b)) != fb(ref_b32(op, a, b)) && b32++ == 0) { fa = fb(a); fb_ = fb(b); }
+            double x = pick64(), y = pick64();
+            if (db(nncu_bin64(kb, x, y)) != db(ref_b64(op, x, y))) b64++;
+            if (!ref_has_i64(op)) continue;
+            int64_t p = picki(), q = picki(), r;
+            bool ovf = false, want;
+            switch (kb) {
+            case NNCU_KB_ADD: want = __builtin_add_overflow(p, q, &r); break;
+            case NNCU_KB_SUB: want = __builtin_sub_overflow(p, q, &r); break;
+            case NNCU_KB_MUL: want = __builtin_mul_overflow(p, q, &r); break;
+            default: want = false; break;
+            }
+            int64_t got = nncu_bini(kb, p, q, &ovf);
+            if (ovf != want) ovf_bad++;
+            if (!want) { ni++; if (got != ref_i64(op, p, q)) bi++; }
+        }
+        tap_ok(b32 == 0, "%s fp32: 1e6 random operand pairs bit for bit as %s's b32 (%ld differ; first %08x %08x)",
+               names[kb], names[kb], b32, fa, fb_);
+        tap_ok(b64 == 0, "%s fp64: 1e6 random operand pairs bit for bit as b64 (%ld differ)", names[kb], b64);
+        if (ref_has_i64(op))
+            tap_ok(bi == 0 && ovf_bad == 0, "%s int64: %ld pairs as i64, overflow flagged exactly (%ld differ, %ld flags wrong)",
+                   names[kb], ni, bi, ovf_bad);
+        else
+            tap_ok(!nncu_bini_has(kb), "%s int64: no kernel on either side", names[kb]);
+    }
+}
+
+static void test_unary(void)
+{
+    static const char *names[] = { "sqrt", "abs", "floor", "round", "isnan", "isinf", "isfinite" };
+    for (int k = 0; k < 7; k++) {
+        const void *op = ref_op(names[k]);
+        int ku = op ? ref_kern(op) : -1;
+        if (!op || ku != NNCU_KU_SQRT + k) { tap_ok(0, "%s: in the op table with kernel id %d", names[k], NNCU_KU_SQRT + k); continue; }
+        long b32 = 0, b64 = 0;
+        for (int i = 0; i < 1000000; i++) {
+            float a = pick32();
+            double x = pick64();
+            if (fb(nncu_un32(ku, a)) != fb(ref_f32(op, a))) b32++;
+            if (db(nncu_un64(ku, x)) != db(ref_f64(op, x))) b64++;
+        }
+        tap_ok(b32 == 0 && b64 == 0, "%s: 1e6 fp32 and 1e6 fp64 operands bit for bit as f32/f64 (%ld, %ld differ)",
+               names[k], b32, b64);
+    }
+}
+
+int main(void)
+{
+    test_widen();
+    test_narrow(0);
+    test_narrow(1);
+    test_int64();
+    test_binary();
+    test_unary();
+    return tap_done();
+}
