@@ -11,6 +11,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu.h"
 #include "util/mem.h"
+#include "ops/ops.h"
 #include <stdint.h>
 #include <string.h>
 
@@ -48,8 +49,27 @@ static bk_status_t mock_copy_strided(void *d, const int64_t *dst, const void *s,
     return bk_cpu_backend.copy_strided(dev(d), dst, cdev(s), sst, shape, nd, es);
 }
 static bk_status_t mock_fill(void *d, int es, const void *val, int64_t n) { return bk_cpu_backend.fill(dev(d), es, val, n); }
-static bk_status_t mock_unary(const bk_unary_t *u) { (void)u; return BK_UNSUPPORTED; }
-static bk_status_t mock_binary(const bk_binary_t *b) { (void)b; return BK_UNSUPPORTED; }
+/* The elementwise kernels a device has (the CUDA backend's set): binary
+ * ops, and the exact unary ops; the CPU's, on the real addresses. */
+static bk_status_t mock_unary(const bk_unary_t *u)
+{
+    switch (u->op->kind == OPK_UNARY ? u->op->kern : 0) {
+    case KU_SQRT: case KU_ABS: case KU_FLOOR: case KU_ROUND: case KU_ISNAN: case KU_ISINF: case KU_ISFIN: break;
+    default: return BK_UNSUPPORTED;
+    }
+    bk_unary_t h = *u;
+    h.out = dev(u->out);
+    h.in = cdev(u->in);
+    return bk_cpu_backend.unary(&h);
+}
+static bk_status_t mock_binary(const bk_binary_t *b)
+{
+    bk_binary_t h = *b;
+    h.out = dev(b->out);
+    h.a = cdev(b->a);
+    h.b = cdev(b->b);
+    return bk_cpu_backend.binary(&h);
+}
 static bk_status_t mock_convert(dtype_t to, void *d, dtype_t from, const void *s, int64_t n)
 {
     return bk_cpu_backend.convert(to, dev(d), from, cdev(s), n);

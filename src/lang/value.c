@@ -149,6 +149,16 @@ static value_t *tensor_alloc(dtype_t dt, int ndim, const int64_t *shape, bool ze
 
 value_t *tensor_new(dtype_t dt, int ndim, const int64_t *shape) { return tensor_alloc(dt, ndim, shape, true); }
 
+value_t *tensor_new_raw_on(int dev, dtype_t dt, int ndim, const int64_t *shape)
+{
+    if (dev == NN_DEV_CPU) return tensor_alloc(dt, ndim, shape, false);
+    int64_t n = tensor_numel_checked(ndim, shape, err_here());
+    value_t *t = val_new(V_TENSOR);
+    tensor_layout(&t->u.t, dt, ndim, shape, n);
+    t->u.t.st = storage_new(dev, (size_t)n * (size_t)dtype_traits[dt].size, false);
+    return t;
+}
+
 value_t *tensor_to_device(const value_t *x, bk_device_t dev)
 {
     if (x->u.t.st->device == (int)dev) return val_ref((value_t *)x);

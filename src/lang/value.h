@@ -96,6 +96,17 @@ static inline bool tensor_is_unique(const value_t *v)
  * offset (weak cleared; no autodiff or graph links): the start of every
  * view op, which then changes its layout with tensor.h's functions. */
 value_t *tensor_view(const value_t *x);
+/* A tensor of uninitialised storage on device dev (tensor_new_raw's twin:
+ * the caller's kernel writes every element there). */
+value_t *tensor_new_raw_on(int dev, dtype_t dt, int ndim, const int64_t *shape);
+/* Row-major contiguous data where it lives: a device pointer for a tensor
+ * on a device (a view materialised there first), only for that device's
+ * kernels; tensor_data gives host memory. */
+static inline void *tensor_dev_data(const value_t *v)
+{
+    tensor_t *t = (tensor_t *)&v->u.t;
+    return t->contig ? (char *)t->st->data + t->offset : tensor_contiguous_data(t);
+}
 /* x's values in a new contiguous tensor on device dev (x itself, with a
  * reference, when it is there already); weak stays clear. */
 value_t *tensor_to_device(const value_t *x, bk_device_t dev);

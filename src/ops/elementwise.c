@@ -112,6 +112,18 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
         double v = ((double *)tensor_data(in))[0];
         double r = scalar_op(op, dt, v, NULL, span);
         out = tensor_weak_float(dt == DT_FP64 ? r : dtype_round_f64(dt, r));
+    } else if (in->u.t.st->device != NN_DEV_CPU && (out = tensor_new_raw_on(in->u.t.st->device, dt, in->u.t.ndim,
+                                                                            in->u.t.shape))) {
+        /* on its device when the device has the kernel (the exact ops: abs,
+         * floor, round, sqrt, the tests), else from the host copy */
+        bk_unary_t u = { op, dt, tensor_dev_data(out), tensor_dev_data(in), in->u.t.size, span, 0, 0 };
+        if (backend_get((bk_device_t)in->u.t.st->device)->unary(&u) != BK_OK) {
+            val_unref(out);
+            out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
+            bk_unary_t h = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
+            if (op_backend(in)->unary(&h) != BK_OK)
+                err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
+        }
     } else {
         out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
         bk_unary_t u = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
@@ -252,6 +264,62 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
     return out;
 }
 
+/* ---- on a device (issue 12) ----
+ * When an operand lives on a device, the op runs there if that device's
+ * backend has the kernel: operands enter on the device (a weak number as a
+ * 0-d tensor copied there, a dtype change by the device's convert), the
+ * result is allocated there, and the kernel gets device pointers.  NULL
+ * when the device says BK_UNSUPPORTED: the caller then computes on the CPU
+ * from the host copies, and op_call moves the result to the device. */
+
+/* The device of the non-weak operands (CPU when none is on a device). */
+static int operands_device(const value_t *a, const value_t *b)
+{
+    if (a && a->kind == V_TENSOR && !a->u.t.weak && a->u.t.st->device != NN_DEV_CPU) return a->u.t.st->device;
+    if (b && b->kind == V_TENSOR && !b->u.t.weak && b->u.t.st->device != NN_DEV_CPU) return b->u.t.st->device;
+    return NN_DEV_CPU;
+}
+
+/* v as it enters a kernel on dev in dtype dt (new reference), or NULL */
+static value_t *dev_enter(value_t *v, dtype_t dt, int dev)
+{
+    value_t *on;
+    if (v->u.t.weak) {
+        value_t *s1 = tensor_scalar_f64(dt, weak_value(v));
+        on = tensor_to_device(s1, (bk_device_t)dev);
+        val_unref(s1);
+        return on;
+    }
+    on = tensor_to_device(v, (bk_device_t)dev);   /* v itself when it is there (a 0-d CPU tensor is copied) */
+    if (on->u.t.dtype == dt) return on;
+    value_t *r = tensor_new_raw_on(dev, dt, on->u.t.ndim, on->u.t.shape);
+    bk_status_t st = backend_get((bk_device_t)dev)->convert(dt, tensor_dev_data(r), (dtype_t)on->u.t.dtype,
+                                                            tensor_dev_data(on), on->u.t.size);
+    val_unref(on);
+    if (st != BK_OK) { val_unref(r); return NULL; }
+    return r;
+}
+
+static value_t *dev_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t ina, dtype_t inb, dtype_t out_dt,
+                           int dev, span_t span)
+{
+    value_t *x = dev_enter(a, ina, dev), *y = x ? dev_enter(b, inb, dev) : NULL, *out = NULL;
+    if (!x || !y) goto done;
+    int es[2] = { dtype_traits[x->u.t.dtype].size, dtype_traits[y->u.t.dtype].size }, who, j, dim;
+    value_t *v[2] = { x, y };
+    int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
+    int n = broadcast(v, es, 2, shape, st, &who, &j, &dim);
+    if (n < 0) goto done;   /* the host path says what does not match */
+    out = tensor_new_raw_on(dev, out_dt, n, shape);
+    bk_binary_t bb = { op, out_dt, (dtype_t)x->u.t.dtype, (dtype_t)y->u.t.dtype, tensor_dev_data(out),
+                       tensor_dev_data(x), tensor_dev_data(y), n, shape, st[0], st[1], span };
+    if (backend_get((bk_device_t)dev)->binary(&bb) != BK_OK) { val_unref(out); out = NULL; }
+done:
+    if (x) val_unref(x);
+    if (y) val_unref(y);
+    return out;
+}
+
 /* An operand as it enters the kernel (op_promote's in[]): a weak value
  * rounded once to dt, an int64 tensor converted to a float dt (as
  * jax.numpy does: operands share the result dtype).  New reference. */
@@ -283,6 +351,11 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         if ((op->flags & OPF_RETURNS_INT) && a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64)
             return tensor_weak_int((int64_t)r);
         return tensor_weak_float(r);
+    }
+    int dev = operands_device(a, b);
+    if (dev != NN_DEV_CPU) {
+        value_t *r = dev_binary(op, a, b, pr.in[0], pr.in[1], pr.dt, dev, span);
+        if (r) return r;
     }
     /* operands that enter as they are (the common case) take no reference */
     value_t *x = a->u.t.weak || a->u.t.dtype != pr.in[0] ? enter(a, pr.in[0]) : a;

@@ -218,8 +218,21 @@ static const char *numerics_arg_text(const call_t *c, int i, char *b, int cap)
  * device, else the session's.  A fresh CPU result moves there (one copy);
  * a view of a device tensor is there already; weak scalars and traced
  * values stay (host numbers, placeholders). */
+/* How the ops on a device went since :device gpu (what :device says):
+ * ran there with the device's kernels, or computed on the CPU from host
+ * copies and moved. */
+static int64_t n_on_device, n_moved;
+void op_device_counts(int64_t *on, int64_t *moved) { *on = n_on_device; *moved = n_moved; }
+void op_device_count_reset(void) { n_on_device = n_moved = 0; }
+
 static value_t *op_place(call_t *c, value_t *r)
 {
+    if (r->kind == V_TENSOR && !r->u.t.weak && !r->u.t.sym && r->u.t.st->device != NN_DEV_CPU &&
+        !(c->op->flags & OPF_DEVICE)) {
+        /* made on the device by the op's kernel (a view of a device tensor counts too) */
+        n_on_device++;
+        return r;
+    }
     if (r->kind != V_TENSOR || r->u.t.weak || r->u.t.sym || r->u.t.st->device != NN_DEV_CPU ||
         (c->op->flags & OPF_DEVICE))
         return r;
@@ -229,6 +242,7 @@ static value_t *op_place(call_t *c, value_t *r)
         if (a && a->kind == V_TENSOR && !a->u.t.weak && a->u.t.st->device != NN_DEV_CPU) { target = a->u.t.st->device; break; }
     }
     if (target == BK_CPU || !backend_get((bk_device_t)target)) return r;
+    n_moved++;
     value_t *m = tensor_to_device(r, (bk_device_t)target);
     val_unref(r);
     return m;

@@ -168,6 +168,11 @@ value_t *op_arg_tensor(call_t *c, int i);                  /* positional i as te
 /* A traced function's result placed as an op's would be (op_call): on the
  * device of its first argument on a device, else the session's.  Takes r. */
 value_t *op_place_result(session_t *s, value_t *r, value_t **args, int nargs);
+/* Ops since the last reset whose tensor result was made on a device by its
+ * kernels, and those computed on the CPU from host copies and moved there
+ * (:device shows both). */
+void op_device_counts(int64_t *on, int64_t *moved);
+void op_device_count_reset(void);
 value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
 int64_t op_to_int(value_t *v, span_t span, const char *what);
 double op_to_double(value_t *v, span_t span, const char *what);

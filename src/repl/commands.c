@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backend/backend.h"
+#include "ops/ops.h"
 #include <strings.h>
 #include <readline/tilde.h>
 
@@ -223,9 +224,9 @@ static int cmd_numerics(repl_t *r, const char *arg)
 /* :device cpu|gpu — where new tensors live (issue 12).  gpu opens the GPU
  * module (src/backend/backend.c); with no GPU it is a note, not an error,
  * so a script goes on (and exits 0) on the CPU.  Placement is op_call's
- * (src/ops/ops.c): results go to the device; ops still compute on the CPU
- * from a device tensor's host copy (storage_host) until they have GPU
- * kernels. */
+ * (src/ops/ops.c): results go to the device; the elementwise front ends
+ * run on the device's kernels (elementwise.c dev_binary), every other op
+ * computes on the CPU from a device tensor's host copy (storage_host). */
 static int cmd_device(repl_t *r, const char *arg)
 {
     session_settings_t *st = session_settings(r->s);
@@ -240,6 +241,7 @@ static int cmd_device(repl_t *r, const char *arg)
                 st->device = "cpu";
                 st->dev = BK_CPU;
             } else {
+                if (st->dev != BK_CUDA) op_device_count_reset();
                 st->device = "gpu";
                 st->dev = BK_CUDA;
             }
@@ -247,10 +249,13 @@ static int cmd_device(repl_t *r, const char *arg)
             return usage_error(r, repl_cmd_find("device", 6), "unknown device", arg);
         }
     }
-    if (st->dev == BK_CUDA)
-        fprintf(r->out, "device gpu (%s; ops still compute on the CPU, reading a tensor's host copy, and their "
-                        "results go to the GPU)\n", backend_get(BK_CUDA)->name);
-    else
+    if (st->dev == BK_CUDA) {
+        int64_t on, moved;
+        op_device_counts(&on, &moved);
+        fprintf(r->out, "device gpu (%s): %lld ops ran on it, %lld computed on the CPU from host copies (ops "
+                        "without GPU kernels yet) and moved there\n",
+                backend_get(BK_CUDA)->name, (long long)on, (long long)moved);
+    } else
         fprintf(r->out, "device %s\n", st->device ? st->device : "cpu");
     return 0;
 }
@@ -520,10 +525,12 @@ const repl_cmd_t repl_cmds[] = {
       "         this is a note saying why, not an error: a script goes on, on the\n"
       "         CPU.  On the GPU, every tensor an op makes lives in GPU memory\n"
       "         (to(x, \"gpu\") moves one, device(x) says where it is; an op mixing\n"
-      "         a GPU tensor with a CPU tensor is an error, as in PyTorch).  In\n"
-      "         this build the ops still compute on the CPU from a host copy of\n"
-      "         their GPU inputs; the GPU kernels (kernels/*.cu) are built and\n"
-      "         tested on their own (tests/gpu/device-check.sh).\n",
+      "         a GPU tensor with a CPU tensor is an error, as in PyTorch).\n"
+      "         Arithmetic, comparisons, maximum/minimum and the exact functions\n"
+      "         (abs, floor, round, sqrt, isnan, ...) run on the GPU with its\n"
+      "         kernels (kernels/*.cu); every other op still computes on the CPU\n"
+      "         from a host copy of its GPU inputs and its result moves to the\n"
+      "         GPU.  :device alone says how many ops went each way.\n",
       REPL_ARG_WORDS, device_words, cmd_device },
     { "numerics", NULL, ":numerics [check|off]",
       "stop at the first op whose result holds inf or NaN (check), or not (off, the default)",
