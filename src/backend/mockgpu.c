@@ -86,9 +86,29 @@ static bk_status_t mock_ulp(dtype_t to, void *d, dtype_t from, const void *s, in
 }
 static bk_status_t mock_where(const bk_where_t *w) { (void)w; return BK_UNSUPPORTED; }
 static bk_status_t mock_nextafter(bk_nextafter_t *na) { (void)na; return BK_UNSUPPORTED; }
-static bk_status_t mock_reduce(bk_reduce_t *r) { (void)r; return BK_UNSUPPORTED; }
+/* reductions: the CUDA backend's set (sum, mean, max, min, argmax, argmin) */
+static bk_status_t mock_reduce(bk_reduce_t *r)
+{
+    switch (r->what) {
+    case BK_R_SUM: case BK_R_MEAN: case BK_R_MAX: case BK_R_MIN: case BK_R_ARGMAX: case BK_R_ARGMIN: break;
+    default: return BK_UNSUPPORTED;
+    }
+    bk_reduce_t h = *r;
+    h.in = cdev(r->in);
+    h.out = dev(r->out);
+    bk_status_t st = bk_cpu_backend.reduce(&h);
+    r->bad = h.bad;
+    return st;
+}
 static bk_status_t mock_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSUPPORTED; }
-static bk_status_t mock_matmul(const bk_matmul_t *mm) { (void)mm; return BK_UNSUPPORTED; }
+static bk_status_t mock_matmul(const bk_matmul_t *mm)
+{
+    bk_matmul_t h = *mm;
+    h.a = cdev(mm->a);
+    h.b = cdev(mm->b);
+    h.c = dev(mm->c);
+    return bk_cpu_backend.matmul(&h);
+}
 static bk_status_t mock_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
 static bool mock_chain_takes(const struct op_def *op) { (void)op; return false; }
 

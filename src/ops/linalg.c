@@ -101,6 +101,62 @@ static void batch_strides(int nd, const int64_t *shape, int nb, const int64_t *b
     }
 }
 
+/* ---- on a device (issue 12) ----
+ * a and b on one device: the product there when the device has the
+ * kernels, as the CPU does it (fp32 compute for the 16-bit types: convert,
+ * multiply, round once; fp64 in fp64; :accumulate same in the dtype, left
+ * to right).  NULL when the device lacks a kernel (the caller computes on
+ * the CPU from the host copies); cpu_out, the caller's zeroed CPU result,
+ * is released when the device one is returned. */
+static value_t *dev_as(value_t *t, dtype_t dt, int dev)
+{
+    if ((dtype_t)t->u.t.dtype == dt) return val_ref(t);
+    value_t *r = tensor_new_raw_on(dev, dt, t->u.t.ndim, t->u.t.shape);
+    if (backend_get((bk_device_t)dev)->convert(dt, tensor_dev_data(r), (dtype_t)t->u.t.dtype, tensor_dev_data(t),
+                                               t->u.t.size) != BK_OK) {
+        val_unref(r);
+        return NULL;
+    }
+    return r;
+}
+
+static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, int ond, const int64_t *osh, bool same,
+                           span_t span, value_t *cpu_out)
+{
+    int dev = a->u.t.st->device;
+    const backend_t *bk = backend_get((bk_device_t)dev);
+    dtype_t ct = same || dt == DT_FP64 ? dt : DT_FP32;   /* the compute dtype */
+    value_t *x = dev_as(a, ct, dev), *y = x ? dev_as(b, ct, dev) : NULL, *c = NULL, *out = NULL;
+    if (!x || !y) goto done;
+    c = tensor_new_raw_on(dev, ct, ond, osh);
+    size_t es = (size_t)dtype_traits[ct].size;
+    int64_t an = p->n * p->k, bn = p->k * p->m, cn = p->n * p->m;
+    for (int64_t bi = 0; bi < p->nbatch; bi++) {
+        int64_t oa, ob;
+        batch_offsets(p, bi, &oa, &ob);
+        bk_matmul_t mm = { ct, (int)p->n, (int)p->m, (int)p->k, (const char *)tensor_dev_data(x) + (size_t)(oa * an) * es,
+                           (const char *)tensor_dev_data(y) + (size_t)(ob * bn) * es,
+                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span };
+        if (bk->matmul(&mm) != BK_OK) goto done;
+    }
+    if (ct == dt) {
+        out = c;
+        c = NULL;
+    } else {
+        out = tensor_new_raw_on(dev, dt, ond, osh);
+        if (bk->convert(dt, tensor_dev_data(out), ct, tensor_dev_data(c), out->u.t.size) != BK_OK) {
+            val_unref(out);
+            out = NULL;
+        }
+    }
+done:
+    if (x) val_unref(x);
+    if (y) val_unref(y);
+    if (c) val_unref(c);
+    if (out) val_unref(cpu_out);
+    return out;
+}
+
 /* ---- the op ---- */
 
 value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
@@ -170,6 +226,10 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         return out;
     }
 
+    if (a->u.t.st->device != NN_DEV_CPU && a->u.t.st->device == b->u.t.st->device) {
+        value_t *r = dev_matmul(a, b, &p, dt, ond, osh, op_settings(s)->accumulate_same, span, out);
+        if (r) return r;
+    }
     value_t *x = as_dtype(a, dt), *y = as_dtype(b, dt);
     if (op_settings(s)->accumulate_same) {
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
