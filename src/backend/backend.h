@@ -189,6 +189,9 @@ typedef struct bk_matmul {
     void *c;
     bool same;
     span_t span;
+    bool tf32;          /* :tf32 on: an fp32 product may round its inputs to TF32 (10-bit
+                           significands) on hardware that has it (the GPU's tensor cores);
+                           the CPU has none and ignores it */
 } bk_matmul_t;
 
 /* A fused elementwise chain (graph passes): op k reads the chain's earlier

@@ -15,6 +15,7 @@ typedef struct session session_t;
 typedef struct session_settings {
     dtype_t precision;      /* :precision — dtype of new tensors and of weak-only arithmetic (default fp32) */
     bool accumulate_same;   /* :accumulate same — reductions add left to right in the dtype */
+    bool tf32;              /* :tf32 on — fp32 matmuls on the GPU may use TF32 tensor cores (off by default) */
     int digits;             /* :digits N — significant digits printed (0: the dtype's default) */
     const char *device;     /* "cpu" or "gpu": where new tensors live (:device) */
     int dev;                /* the same as a bk_device_t (BK_CPU, BK_CUDA) */

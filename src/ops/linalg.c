@@ -121,7 +121,7 @@ static value_t *dev_as(value_t *t, dtype_t dt, int dev)
 }
 
 static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, int ond, const int64_t *osh, bool same,
-                           span_t span, value_t *cpu_out)
+                           bool tf32, span_t span, value_t *cpu_out)
 {
     int dev = a->u.t.st->device;
     const backend_t *bk = backend_get((bk_device_t)dev);
@@ -136,7 +136,7 @@ static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, in
         batch_offsets(p, bi, &oa, &ob);
         bk_matmul_t mm = { ct, (int)p->n, (int)p->m, (int)p->k, (const char *)tensor_dev_data(x) + (size_t)(oa * an) * es,
                            (const char *)tensor_dev_data(y) + (size_t)(ob * bn) * es,
-                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span };
+                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32 };
         if (bk->matmul(&mm) != BK_OK) goto done;
     }
     if (ct == dt) {
@@ -220,14 +220,14 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false };
             op_backend(a)->matmul(&mm);
         }
         return out;
     }
 
     if (a->u.t.st->device != NN_DEV_CPU && a->u.t.st->device == b->u.t.st->device) {
-        value_t *r = dev_matmul(a, b, &p, dt, ond, osh, op_settings(s)->accumulate_same, span, out);
+        value_t *r = dev_matmul(a, b, &p, dt, ond, osh, op_settings(s)->accumulate_same, op_settings(s)->tf32, span, out);
         if (r) return r;
     }
     value_t *x = as_dtype(a, dt), *y = as_dtype(b, dt);
@@ -238,7 +238,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             size_t es = (size_t)dtype_traits[dt].size;
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
-                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span };
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false };
             if (op_backend(a)->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
@@ -249,7 +249,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false };
             op_backend(a)->matmul(&mm);
         }
     } else {
@@ -262,7 +262,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span };
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false };
             op_backend(a)->matmul(&mm);
         }
         if (dt != DT_FP32) op_backend(a)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);

@@ -260,6 +260,24 @@ static int cmd_device(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :tf32 on|off — TF32 tensor cores for fp32 matmuls on the GPU (PyTorch's
+ * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12). */
+static int cmd_tf32(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        if (strcmp(arg, "on") == 0) st->tf32 = true;
+        else if (strcmp(arg, "off") == 0) st->tf32 = false;
+        else return usage_error(r, repl_cmd_find("tf32", 4), "unknown tf32 mode", arg);
+    }
+    if (st->tf32)
+        fputs("tf32 on (fp32 matmuls on the GPU may round their inputs to 10-bit significands on tensor cores; "
+              "the CPU is unaffected)\n", r->out);
+    else
+        fputs("tf32 off (fp32 matmuls in full fp32)\n", r->out);
+    return 0;
+}
+
 /* :policy — Keras mixed precision for layers: mixed (= mixed_float16) or
  * mixed_bfloat16 keep weights in fp32 and compute in the half type; none
  * (Keras "float32") puts weights and compute in the session precision. */
@@ -497,6 +515,7 @@ static const char *const mode_words[] = { "eager", "graph", NULL };
 static const char *const accumulate_words[] = { "fp32", "same", NULL };
 static const char *const numerics_words[] = { "check", "off", NULL };
 static const char *const device_words[] = { "cpu", "gpu", NULL };
+static const char *const tf32_words[] = { "on", "off", NULL };
 static const char *const policy_words[] = { "mixed", "mixed_float16", "mixed_bfloat16", "none", NULL };
 static const char *const limit_words[] = { "default", NULL };
 static const char *const quit_aliases[] = { "q", "exit", NULL };
@@ -532,6 +551,16 @@ const repl_cmd_t repl_cmds[] = {
       "         from a host copy of its GPU inputs and its result moves to the\n"
       "         GPU.  :device alone says how many ops went each way.\n",
       REPL_ARG_WORDS, device_words, cmd_device },
+    { "tf32", NULL, ":tf32 [on|off]",
+      "let fp32 matmuls on the GPU use TF32 tensor cores (off by default)",
+      "    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"
+      "         CUBLAS_COMPUTE_32F_FAST_TF32: its inputs are rounded to TF32 (an fp32\n"
+      "         exponent, a 10-bit significand like fp16's) and the products summed\n"
+      "         in fp32.  Faster, and the last bits change: [[1 + 2^-12]] @ [[1]] is\n"
+      "         exact in fp32 and 1 in TF32.\n"
+      "    off: full fp32 (the default, as PyTorch's allow_tf32 since 1.12).\n"
+      "    The CPU has no TF32 and ignores it.\n",
+      REPL_ARG_WORDS, tf32_words, cmd_tf32 },
     { "numerics", NULL, ":numerics [check|off]",
       "stop at the first op whose result holds inf or NaN (check), or not (off, the default)",
       "    check: after every op (eagerly, in traced functions, in gradients), the\n"

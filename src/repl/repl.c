@@ -57,8 +57,8 @@ char *repl_settings_line(repl_t *r, char *buf, size_t cap)
     const session_settings_t *st = session_settings(r->s);
     const char *prec = (st->precision >= 0 && st->precision < DT_COUNT)
                        ? dtype_traits[st->precision].name : "?";
-    snprintf(buf, cap, "%s \u00b7 %s \u00b7 %s", prec,
-             st->device ? st->device : "cpu", st->mode ? st->mode : "eager");
+    snprintf(buf, cap, "%s \u00b7 %s \u00b7 %s%s", prec,
+             st->device ? st->device : "cpu", st->mode ? st->mode : "eager", st->tf32 ? " \u00b7 tf32" : "");
     return buf;
 }
 

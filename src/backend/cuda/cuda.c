@@ -116,7 +116,7 @@ static bk_status_t cu_reduce(bk_reduce_t *r)
 static bk_status_t cu_matmul(const bk_matmul_t *mm)
 {
     return st(nncu_matmul((int)mm->dt, mm->n, mm->m, mm->k, mm->a, mm->b, mm->c,
-                          mm->same ? NNCU_MM_SAME : NNCU_MM_DEFAULT));
+                          mm->same ? NNCU_MM_SAME : mm->tf32 && mm->dt == DT_FP32 ? NNCU_MM_TF32 : NNCU_MM_DEFAULT));
 }
 
 /* ---- not on the GPU yet ---- */
