@@ -53,6 +53,13 @@ enum {
     NNCU_MM_F16ACC = 3     /* fp16 through CUBLAS_COMPUTE_16F (fp16 accumulation, cuBLAS's order) */
 };
 
+/* ---- NVRTC (rtc.cu): CUDA C source to PTX (cubin 0) or an sm_90 cubin
+ * (cubin 1), no GPU needed.  *out (NUL-terminated; *out_len bytes) and
+ * *log (NVRTC's messages, or NULL) are malloc'd: free with nncu_rtc_free.
+ * The source may #include "nn_math.cuh". ---- */
+int nncu_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log);
+void nncu_rtc_free(void *p);
+
 /* The reason for the last failure (a static string; thread-local). */
 const char *nncu_error(void);
 

@@ -10,7 +10,7 @@ case $TESTDIR in /*) ;; *) TESTDIR=$(pwd)/$TESTDIR ;; esac
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
-echo "1..9"
+echo "1..12"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -46,4 +46,18 @@ sed -n -e 's/^#> //p' -e 's/^#>$//p' "$gold" > want
 NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" < in 2>&1 | sed 's/ (fp64, gpu)$//; s/, gpu)/)/g' > out
 cmp -s want out; r=$?; : > out.keep; [ $r = 0 ] || diff want out | head -20 > out.keep; mv out.keep out
 ok $r "golden/constructs.nn on the stand-in GPU gives the CPU's transcript (JAX's numbers)"
+# :ptx and :sass: NVRTC through the GPU module, no GPU needed
+mod=$(dirname "$NNPAD")/nnpad-cuda.so
+"$NNPAD" -e ':ptx multiply fp32' > out 2>&1
+if [ -f "$mod" ]; then
+  grep -q 'mul.rn.f32.*<- fp32 arithmetic, rounded to nearest (.rn) once' out && grep -q '^\.entry nn_chain' out
+  ok $? ":ptx multiply fp32 prints the kernel's PTX, the multiply marked"
+else
+  grep -q 'no PTX: this nnpad was built without the GPU module' out; ok $? ":ptx without the module says so"
+fi
+"$NNPAD" -e ':ptx sigmoid' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -q 'sigmoid has no GPU kernel in a chain yet' out; ok $? ":ptx of an op without a GPU kernel is an error naming it"
+PATH=/usr/bin:/bin "$NNPAD" -e ':sass add' > out 2>&1
+grep -q 'nvdisasm' out; ok $? ":sass says what it needs (nvdisasm) or lists the SASS"
 cd / && rm -rf "$tmp"

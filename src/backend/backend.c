@@ -23,6 +23,7 @@ const backend_t *bk_registry[BK_NDEVICES] = { [BK_CPU] = &bk_cpu_backend };
  * no device).  The answer is kept: a second :device gpu does not retry. */
 static int cuda_state;              /* 0 not tried, 1 loaded, -1 failed */
 static char cuda_why[512];
+static void *cuda_module;           /* the open module, device or not (NVRTC needs none) */
 
 static void *open_module(char *why, size_t cap)
 {
@@ -68,7 +69,8 @@ bool backend_cuda_load(const char **why)
     }
     if (cuda_state == 0) {
         cuda_state = -1;
-        void *h = open_module(cuda_why, sizeof cuda_why);
+        void *h = cuda_module ? cuda_module : open_module(cuda_why, sizeof cuda_why);
+        cuda_module = h;
         if (h) {
             const backend_t *(*init)(char *, size_t) = (const backend_t *(*)(char *, size_t))dlsym(h, "nn_cuda_init");
             const backend_t *b = init ? init(cuda_why, sizeof cuda_why) : NULL;
@@ -83,6 +85,29 @@ bool backend_cuda_load(const char **why)
     }
     if (why) *why = cuda_state == 1 ? NULL : cuda_why;
     return cuda_state == 1;
+}
+
+int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log, const char **why)
+{
+    static char w[512];
+    *out = NULL;
+    *log = NULL;
+    if (!cuda_module) {
+        cuda_module = open_module(w, sizeof w);
+        if (!cuda_module) { *why = w; return -1; }
+    }
+    int (*rtc)(const char *, int, char **, size_t *, char **) =
+        (int (*)(const char *, int, char **, size_t *, char **))dlsym(cuda_module, "nn_cuda_rtc");
+    if (!rtc) { *why = "the GPU module has no entry point nn_cuda_rtc"; return -1; }
+    int r = rtc(src, cubin, out, out_len, log);
+    *why = r ? "NVRTC could not compile it" : NULL;
+    return r;
+}
+
+void backend_cuda_rtc_free(void *p)
+{
+    void (*f)(void *) = cuda_module ? (void (*)(void *))dlsym(cuda_module, "nn_cuda_rtc_free") : NULL;
+    if (f) f(p);
 }
 
 bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, const void *src, size_t bytes)

@@ -277,6 +277,12 @@ static inline const backend_t *backend_get(bk_device_t device)
  * the first answer).  false, with *why saying why (no module in this
  * build, no driver, no device), when there is no GPU. */
 bool backend_cuda_load(const char **why);
+/* NVRTC through the GPU module, which works without a device or driver:
+ * CUDA C source to PTX (cubin 0) or an sm_90 cubin (cubin 1).  0 with *out
+ * (and *log, NVRTC's messages, or NULL); -1 with *why (and *log when NVRTC
+ * said more).  Free *out and *log with backend_cuda_rtc_free. */
+int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log, const char **why);
+void backend_cuda_rtc_free(void *p);
 /* Copy bytes between devices (through the host when neither side can
  * reach the other). */
 bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, const void *src, size_t bytes);

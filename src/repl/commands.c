@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backend/backend.h"
+#include <unistd.h>
+#include "backend/cuda/chain_src.h"
 #include "ops/ops.h"
 #include <strings.h>
 #include <readline/tilde.h>
@@ -257,6 +259,151 @@ static int cmd_device(repl_t *r, const char *arg)
                 backend_get(BK_CUDA)->name, (long long)on, (long long)moved);
     } else
         fprintf(r->out, "device %s\n", st->device ? st->device : "cpu");
+    return 0;
+}
+
+/* ---- :ptx and :sass (issue 12): what the GPU would run ----
+ * The kernel of one op in a dtype, generated as CUDA C (chain_src.c, a
+ * chain of one op) and compiled by NVRTC through the GPU module, which
+ * needs no GPU: PTX (:ptx), or an sm_90 cubin that nvdisasm lists as SASS
+ * (:sass).  The instructions a class should notice are marked. */
+static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, size_t cap)
+{
+    char name[64] = "", dtn[32] = "";
+    if (sscanf(arg, "%63s %31s", name, dtn) < 1) {
+        repl_cmd_error(r, "usage: :ptx OP [DTYPE]  (e.g. :ptx multiply fp16, :ptx abs, :ptx +)");
+        return false;
+    }
+    const op_def_t *op = op_find(name);
+    if (!op) op = op_for_symbol(name);
+    if (!op) { repl_cmd_error(r, "no op named '%s' (:help lists them)", name); return false; }
+    session_settings_t *st = session_settings(r->s);
+    int dt = dtn[0] ? dtype_from_name(dtn) : (int)st->precision;
+    if (dt < 0 || dt > DT_FP64) { repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn); return false; }
+    memset(ch, 0, sizeof *ch);
+    ch->len = 1;
+    ch->op[0].op = op;
+    ch->op[0].bin = op->kind == OPK_BINARY;
+    ch->op[0].dto = (dtype_t)dt;
+    for (int j = 0; j < 2; j++) ch->op[0].a[j] = (bk_chain_arg_t){ -1, 1, (dtype_t)dt, NULL, 0 };
+    char why[256];
+    if (bk_cuda_chain_source(ch, src, cap, why, sizeof why) < 0) { repl_cmd_error(r, "%s", why); return false; }
+    return true;
+}
+
+static const char *ptx_mark(const char *line)
+{
+    if (strstr(line, "fma.")) return "  <- a fused multiply-add (one rounding for two operations)";
+    if (strstr(line, ".f64") && (strstr(line, "add.") || strstr(line, "mul.") || strstr(line, "sub.") || strstr(line, "div.")))
+        return "  <- fp64 arithmetic";
+    if ((strstr(line, "add.rn.f32") || strstr(line, "mul.rn.f32") || strstr(line, "sub.rn.f32") || strstr(line, "div.rn.f32")))
+        return "  <- fp32 arithmetic, rounded to nearest (.rn) once";
+    if (strstr(line, ".f16") || strstr(line, ".bf16")) return "  <- half-precision";
+    if (strstr(line, "sqrt.rn")) return "  <- correctly rounded square root";
+    return NULL;
+}
+
+static int cmd_ptx(repl_t *r, const char *arg)
+{
+    static char src[8192];
+    bk_chain_t ch;
+    if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
+    char *out = NULL, *log = NULL;
+    const char *why = NULL;
+    if (backend_cuda_rtc(src, 0, &out, NULL, &log, &why) != 0) {
+        repl_cmd_error(r, "no PTX: %s%s%s", why ? why : "?", log ? ":\n" : "", log ? log : "");
+        backend_cuda_rtc_free(out);
+        backend_cuda_rtc_free(log);
+        return 1;
+    }
+    fputs("// the CUDA C (nnpad's kernel for this op; nn_math.cuh holds the per-element maths):\n", r->out);
+    fputs(src, r->out);
+    fputs("// its PTX from NVRTC (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true), the kernel's body:\n", r->out);
+    const char *p = strstr(out, ".entry");
+    for (const char *l = p ? p : out; *l;) {
+        const char *e = strchr(l, '\n');
+        int len = e ? (int)(e - l) : (int)strlen(l);
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", len < 500 ? len : 500, l);
+        const char *m = ptx_mark(line);
+        fprintf(r->out, "%s%s\n", line, m ? m : "");
+        l += len + (e ? 1 : 0);
+    }
+    backend_cuda_rtc_free(out);
+    backend_cuda_rtc_free(log);
+    return 0;
+}
+
+/* nvdisasm: on PATH, beside nvcc, or from PyPI's nvidia-cuda-nvdisasm */
+static bool find_nvdisasm(char *path, size_t cap)
+{
+    const char *cands[] = { "/usr/local/cuda/bin/nvdisasm", NULL };
+    const char *pathenv = getenv("PATH");
+    if (pathenv) {
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%s", pathenv);
+        for (char *d = strtok(buf, ":"); d; d = strtok(NULL, ":")) {
+            snprintf(path, cap, "%s/nvdisasm", d);
+            if (access(path, X_OK) == 0) return true;
+        }
+    }
+    for (int i = 0; cands[i]; i++)
+        if (access(cands[i], X_OK) == 0) { snprintf(path, cap, "%s", cands[i]); return true; }
+    return false;
+}
+
+static const char *sass_mark(const char *line)
+{
+    if (strstr(line, "HMMA")) return "  <- tensor-core matrix multiply-accumulate";
+    if (strstr(line, "HFMA2") || strstr(line, "HADD2") || strstr(line, "HMUL2")) return "  <- packed fp16 (two lanes)";
+    if (strstr(line, "DFMA") || strstr(line, "DADD") || strstr(line, "DMUL")) return "  <- fp64";
+    if (strstr(line, "FFMA")) return "  <- fp32 fused multiply-add";
+    if (strstr(line, "FADD") || strstr(line, "FMUL")) return "  <- fp32";
+    if (strstr(line, "F2F")) return "  <- a conversion between float formats";
+    return NULL;
+}
+
+static int cmd_sass(repl_t *r, const char *arg)
+{
+    static char src[8192];
+    char tool[1024];
+    if (!find_nvdisasm(tool, sizeof tool)) {
+        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH or beside nvcc (it is missing from some CUDA "
+                              "installs). Get it with `pip install nvidia-cuda-nvdisasm` and put "
+                              "site-packages/nvidia/cu13/bin on PATH; :ptx shows the PTX meanwhile");
+    }
+    bk_chain_t ch;
+    if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
+    char *out = NULL, *log = NULL;
+    size_t n = 0;
+    const char *why = NULL;
+    if (backend_cuda_rtc(src, 1, &out, &n, &log, &why) != 0) {
+        repl_cmd_error(r, "no cubin: %s%s%s", why ? why : "?", log ? ":\n" : "", log ? log : "");
+        backend_cuda_rtc_free(out);
+        backend_cuda_rtc_free(log);
+        return 1;
+    }
+    char tmp[] = "/tmp/nnpad-sass-XXXXXX";
+    int fd = mkstemp(tmp);
+    bool ok = fd >= 0 && write(fd, out, n) == (ssize_t)n;
+    if (fd >= 0) close(fd);
+    backend_cuda_rtc_free(out);
+    backend_cuda_rtc_free(log);
+    if (!ok) { repl_cmd_error(r, "could not write the cubin: %s", strerror(errno)); unlink(tmp); return 1; }
+    char cmd[2200];
+    snprintf(cmd, sizeof cmd, "'%s' -c '%s' 2>&1", tool, tmp);
+    FILE *p = popen(cmd, "r");
+    if (!p) { repl_cmd_error(r, "could not run nvdisasm: %s", strerror(errno)); unlink(tmp); return 1; }
+    fputs("// SASS for sm_90 (nvdisasm); HMMA tensor cores, HFMA2/HADD2 packed fp16, FFMA/FADD/FMUL fp32, "
+          "DFMA/DADD fp64, F2F conversions:\n", r->out);
+    char line[512];
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = 0;
+        const char *m = sass_mark(line);
+        fprintf(r->out, "%s%s\n", line, m ? m : "");
+    }
+    pclose(p);
+    unlink(tmp);
     return 0;
 }
 
@@ -551,6 +698,21 @@ const repl_cmd_t repl_cmds[] = {
       "         from a host copy of its GPU inputs and its result moves to the\n"
       "         GPU.  :device alone says how many ops went each way.\n",
       REPL_ARG_WORDS, device_words, cmd_device },
+    { "ptx", NULL, ":ptx OP [DTYPE]",
+      "the PTX of the GPU kernel of an op in a dtype (needs the CUDA toolkit, not a GPU)",
+      "    The kernel nnpad generates for OP (a binary op such as multiply or +,\n"
+      "    or one of abs, floor, round, sqrt, isnan, isinf, isfinite) in DTYPE\n"
+      "    (default: the session precision), as CUDA C and as the PTX that NVRTC\n"
+      "    makes of it, arithmetic and conversions marked.  fp16 is computed in\n"
+      "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n",
+      REPL_ARG_TEXT, NULL, cmd_ptx },
+    { "sass", NULL, ":sass OP [DTYPE]",
+      "the sm_90 SASS of the GPU kernel of an op (needs nvdisasm, not a GPU)",
+      "    As :ptx, compiled to an H100/H200 (sm_90) cubin and disassembled by\n"
+      "    nvdisasm (on PATH or beside nvcc; PyPI's nvidia-cuda-nvdisasm ships it),\n"
+      "    the instructions a class should notice marked (HMMA, HFMA2, FFMA, DFMA,\n"
+      "    F2F).\n",
+      REPL_ARG_TEXT, NULL, cmd_sass },
     { "tf32", NULL, ":tf32 [on|off]",
       "let fp32 matmuls on the GPU use TF32 tensor cores (off by default)",
       "    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"

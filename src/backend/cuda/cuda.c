@@ -185,3 +185,13 @@ const backend_t *nn_cuda_init(char *why, size_t cap)
     snprintf(why, cap, "%s", name);
     return &bk_cuda_backend;
 }
+
+/* The module's second entry point (src/backend/backend.c backend_cuda_rtc):
+ * NVRTC, which works without a device.  0, or -1 with *log saying why. */
+int nn_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log);
+int nn_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log)
+{
+    return nncu_rtc(src, cubin, out, out_len, log) == NNCU_OK ? 0 : -1;
+}
+void nn_cuda_rtc_free(void *p);
+void nn_cuda_rtc_free(void *p) { nncu_rtc_free(p); }

@@ -1,0 +1,140 @@
+/* chain_src.c — the CUDA C source of a fused elementwise chain (issue 12):
+ * one kernel, nn_chain, that runs the chain's ops element by element with
+ * the kernels' own per-element maths (kernels/nn_math.cuh), every op
+ * rounded to its dtype as the eager op and the CPU chain round it (chain.c,
+ * backend.h bk_chain_t), so the bits are eager's.  Plain C, built into
+ * nnpad itself (no CUDA header): the text goes to NVRTC through the GPU
+ * module (backend_cuda_rtc), for the GPU's chains and for :ptx / :sass,
+ * and tests/unit/test_cuda_rtc compiles it without a GPU.
+ *
+ * What it takes: binary ops (KB_*) and the exact unary ops (KU_SQRT ..
+ * KU_ISFIN) in fp16, bf16, fp32 and fp64; an argument that is an earlier
+ * result, or an outside tensor read contiguously, as one value or as a
+ * repeated row.  Anything else (activations, transcendental functions,
+ * int64) makes it say why and return -1. */
+#include "backend/cuda/chain_src.h"
+#include "ops/ops.h"
+#include <stdio.h>
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct sb { char *p; size_t cap, n; bool over; } sb_t;
+static void put(sb_t *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->p + b->n, b->n < b->cap ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0 || b->n + (size_t)k >= b->cap) b->over = true;
+    else b->n += (size_t)k;
+}
+
+static const char *ctype(dtype_t dt) { return dt == DT_FP64 ? "double" : "float"; }
+
+/* the value of an argument, in compute type ct */
+static void load(sb_t *b, const bk_chain_t *ch, const bk_chain_arg_t *a, int *narg, dtype_t ct, const int *argno, int k, int j)
+{
+    (void)ch;
+    if (a->q >= 0) {
+        dtype_t qd = ch->op[a->q].dto;
+        if (ct == DT_FP64 && qd != DT_FP64) put(b, "(double)v%d", a->q);
+        else if (ct != DT_FP64 && qd == DT_FP64) put(b, "nncu_f64_to_f32(v%d)", a->q);   /* (not made by the pass) */
+        else put(b, "v%d", a->q);
+        return;
+    }
+    (void)narg;
+    const char *idx = a->stride == 0 ? "0" : a->stride == BK_CHAIN_ROW ? "(i %% per%d)" : "i";
+    char ix[32];
+    snprintf(ix, sizeof ix, idx, argno[k * 2 + j]);
+    int p = argno[k * 2 + j];
+    switch (a->dt) {
+    case DT_FP16:
+        put(b, ct == DT_FP64 ? "nncu_f16_to_f64(((const uint16_t *)p%d)[%s])" : "nncu_f16_to_f32(((const uint16_t *)p%d)[%s])", p, ix);
+        break;
+    case DT_BF16:
+        put(b, ct == DT_FP64 ? "nncu_bf16_to_f64(((const uint16_t *)p%d)[%s])" : "nncu_bf16_to_f32(((const uint16_t *)p%d)[%s])", p, ix);
+        break;
+    case DT_FP32:
+        put(b, ct == DT_FP64 ? "nncu_f32_to_f64(((const float *)p%d)[%s])" : "((const float *)p%d)[%s]", p, ix);
+        break;
+    default:
+        put(b, "((const double *)p%d)[%s]", p, ix);
+        break;
+    }
+}
+
+int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why, size_t wcap)
+{
+    sb_t b = { buf, cap, 0, false };
+    if (cap) buf[0] = 0;
+    if (ch->len < 1 || ch->len > BK_CHAIN_MAX) { snprintf(why, wcap, "an empty chain"); return -1; }
+    int argno[BK_CHAIN_MAX * 2], nargs = 0;
+    int64_t period[BK_CHAIN_MAX * 2];
+    for (int k = 0; k < ch->len; k++) {
+        const bk_chain_op_t *f = &ch->op[k];
+        const op_def_t *op = f->op;
+        bool ok = f->bin ? op->kind == OPK_BINARY && op->kern >= KB_ADD && op->kern <= KB_MIN
+                         : op->kind == OPK_UNARY && op->kern >= KU_SQRT && op->kern <= KU_ISFIN;
+        if (!ok) {
+            snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops and abs, floor, round, sqrt, "
+                     "isnan, isinf, isfinite do)", op->name);
+            return -1;
+        }
+        if (f->dto == DT_INT64 || !dtype_traits[f->dto].is_float || f->dto > DT_FP64) {
+            snprintf(why, wcap, "%s in %s: a chain on the GPU takes fp16, bf16, fp32 and fp64", op->name,
+                     dtype_traits[f->dto].name);
+            return -1;
+        }
+        for (int j = 0; j < (f->bin ? 2 : 1); j++) {
+            const bk_chain_arg_t *a = &f->a[j];
+            argno[k * 2 + j] = -1;
+            if (a->q >= 0) continue;
+            if (a->dt > DT_FP64) {
+                snprintf(why, wcap, "%s reads a %s tensor", op->name, dtype_traits[a->dt].name);
+                return -1;
+            }
+            period[nargs] = a->stride == BK_CHAIN_ROW ? a->period : 0;
+            argno[k * 2 + j] = nargs++;
+        }
+    }
+    const bk_chain_op_t *last = &ch->op[ch->len - 1];
+    put(&b, "// nnpad: a fused chain of %d op%s (src/backend/cuda/chain_src.c)\n", ch->len, ch->len > 1 ? "s" : "");
+    put(&b, "#include \"nn_math.cuh\"\n");
+    put(&b, "extern \"C\" __global__ void nn_chain(void *out");
+    for (int i = 0; i < nargs; i++) put(&b, ", const void *p%d", i);
+    put(&b, ", long long n)\n{\n");
+    for (int i = 0; i < nargs; i++)
+        if (period[i]) put(&b, "    const long long per%d = %lldLL;\n", i, (long long)period[i]);
+    put(&b, "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"
+            "         i += (long long)gridDim.x * blockDim.x) {\n");
+    for (int k = 0; k < ch->len; k++) {
+        const bk_chain_op_t *f = &ch->op[k];
+        dtype_t ct = f->dto == DT_FP64 ? DT_FP64 : DT_FP32;
+        const char *w = ct == DT_FP64 ? "64" : "32";
+        put(&b, "        %s v%d = ", ctype(ct), k);
+        /* round the compute-type result to the op's dtype, held back in the compute type */
+        const char *pre = f->dto == DT_FP16 ? "nncu_f16_to_f32(nncu_f32_to_f16(" : f->dto == DT_BF16 ? "nncu_bf16_to_f32(nncu_f32_to_bf16(" : "";
+        put(&b, "%s", pre);
+        if (f->bin) {
+            put(&b, "nncu_bin%s(%d, ", w, f->op->kern);
+            load(&b, ch, &f->a[0], &nargs, ct, argno, k, 0);
+            put(&b, ", ");
+            load(&b, ch, &f->a[1], &nargs, ct, argno, k, 1);
+            put(&b, ")");
+        } else {
+            put(&b, "nncu_un%s(%d, ", w, f->op->kern);
+            load(&b, ch, &f->a[0], &nargs, ct, argno, k, 0);
+            put(&b, ")");
+        }
+        put(&b, "%s;   // %s -> %s\n", *pre ? "))" : "", f->op->name, dtype_traits[f->dto].name);
+    }
+    switch (last->dto) {
+    case DT_FP16: put(&b, "        ((uint16_t *)out)[i] = nncu_f32_to_f16(v%d);\n", ch->len - 1); break;
+    case DT_BF16: put(&b, "        ((uint16_t *)out)[i] = nncu_f32_to_bf16(v%d);\n", ch->len - 1); break;
+    case DT_FP32: put(&b, "        ((float *)out)[i] = v%d;\n", ch->len - 1); break;
+    default: put(&b, "        ((double *)out)[i] = v%d;\n", ch->len - 1); break;
+    }
+    put(&b, "    }\n}\n");
+    if (b.over) { snprintf(why, wcap, "the source needs more than %zu bytes", cap); return -1; }
+    return (int)b.n;
+}
