@@ -10,7 +10,7 @@ case $TESTDIR in /*) ;; *) TESTDIR=$(pwd)/$TESTDIR ;; esac
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
-echo "1..12"
+echo "1..16"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -60,4 +60,19 @@ st=$?
 [ "$st" != 0 ] && grep -q 'sigmoid has no GPU kernel in a chain yet' out; ok $? ":ptx of an op without a GPU kernel is an error naming it"
 PATH=/usr/bin:/bin "$NNPAD" -e ':sass add' > out 2>&1
 grep -q 'nvdisasm' out; ok $? ":sass says what it needs (nvdisasm) or lists the SASS"
+# :check gpu: every elementwise op on both devices
+"$NNPAD" -e ':check gpu' > out 2>&1
+st=$?
+[ "$st" = 0 ] && grep -q '^note: no GPU (' out; ok $? ":check gpu without a GPU is a note (status $st)"
+NNPAD_FAKE_GPU=1 "$NNPAD" -e ':check gpu' > out 2>&1
+st=$?
+[ "$st" = 0 ] && grep -q ' 0 failed' out && grep -Eq '^add +fp32 +0 +0  on gpu +pass$' out &&
+  grep -Eq '^sigmoid +fp32 +0 +0  via cpu +pass$' out
+ok $? ":check gpu on the stand-in GPU: every row passes, add ran on it, sigmoid through the CPU"
+NNPAD_FAKE_GPU=broken "$NNPAD" -e ':check gpu add' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -Eq '^add +fp32 +1 +0  on gpu +FAIL$' out && grep -Eq '^add +fp64 .* pass$' out
+ok $? ":check gpu catches a GPU add one ulp off (NNPAD_FAKE_GPU=broken)"
+"$NNPAD" -e ':check tpu' > out 2>&1
+grep -q "unknown check 'tpu'" out; ok $? ":check with another word is a usage error"
 cd / && rm -rf "$tmp"

@@ -173,6 +173,9 @@ value_t *op_place_result(session_t *s, value_t *r, value_t **args, int nargs);
  * (:device shows both). */
 void op_device_counts(int64_t *on, int64_t *moved);
 void op_device_count_reset(void);
+/* :check gpu (devcheck.c): every elementwise op (or the one named) on the CPU
+ * and the GPU in every float dtype, a table to out; 1 when a row fails. */
+int op_check_gpu(session_t *s, FILE *out, const char *only);
 value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
 int64_t op_to_int(value_t *v, span_t span, const char *what);
 double op_to_double(value_t *v, span_t span, const char *what);

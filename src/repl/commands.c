@@ -407,6 +407,16 @@ static int cmd_sass(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :check gpu [OP] — every elementwise op (or OP) on both devices (devcheck.c) */
+static int cmd_check(repl_t *r, const char *arg)
+{
+    char what[16] = "", op[64] = "";
+    if (sscanf(arg, "%15s %63s", what, op) < 1 || strcmp(what, "gpu"))
+        return usage_error(r, repl_cmd_find("check", 5), "unknown check", *arg ? arg : NULL);
+    return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops differ between the CPU and the GPU beyond "
+                                                                 "their bound (the rows marked FAIL)") : 0;
+}
+
 /* :tf32 on|off — TF32 tensor cores for fp32 matmuls on the GPU (PyTorch's
  * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12). */
 static int cmd_tf32(repl_t *r, const char *arg)
@@ -713,6 +723,15 @@ const repl_cmd_t repl_cmds[] = {
       "    the instructions a class should notice marked (HMMA, HFMA2, FFMA, DFMA,\n"
       "    F2F).\n",
       REPL_ARG_TEXT, NULL, cmd_sass },
+    { "check", NULL, ":check gpu [OP]",
+      "run every elementwise op (or OP) on the CPU and the GPU and compare",
+      "    Every elementwise op of the op table (or the one named), in fp16, bf16,\n"
+      "    fp32 and fp64, on 2048 inputs (random over 2^-20..2^20 with both signs,\n"
+      "    and 0, -0, inf, nan, the extremes), on both devices: a table of the\n"
+      "    largest difference in ulps per op and dtype, what the op's stated bound\n"
+      "    allows (0 for a correctly rounded op: the bits must match), whether the\n"
+      "    GPU ran it with its own kernels, and pass/fail.  Without a GPU, a note.\n",
+      REPL_ARG_TEXT, NULL, cmd_check },
     { "tf32", NULL, ":tf32 [on|off]",
       "let fp32 matmuls on the GPU use TF32 tensor cores (off by default)",
       "    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"

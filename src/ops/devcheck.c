@@ -1,0 +1,152 @@
+/* devcheck.c — :check gpu (issue 12): every elementwise op of the op table
+ * (operators, functions, activations)
+ * on the CPU and on the GPU, in every float dtype, on the same inputs
+ * (random values over many binades plus 0, -0, ±inf, NaN, the smallest
+ * subnormal and the largest finite), compared element by element.  The
+ * table gives, per op and dtype, the largest difference in ulps of the dtype
+ * (NaN against a number counts as a mismatch), the most the op's stated
+ * bound allows between two results that each keep it (0 where the op is
+ * correctly rounded: then the bits must match; twice the bound otherwise),
+ * whether the GPU ran it with its own kernels or from host copies, and pass
+ * or fail.  The CPU-vs-GPU check of ggml's and llm.c's developer tests, as a
+ * command a class can run. */
+#include "ops/ops.h"
+#include "backend/backend.h"
+#include "lang/error.h"
+#include "lang/session.h"
+#include <math.h>
+#include <string.h>
+#include <stdio.h>
+
+enum { NCHECK = 2048 };
+
+static double lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*s >> 11) * 0x1p-53;
+}
+
+/* NCHECK inputs of dtype dt on the CPU: specials first, then ±m 2^e */
+static value_t *inputs(dtype_t dt, uint64_t seed)
+{
+    int64_t n = NCHECK;
+    value_t *x = tensor_new_raw(dt, 1, &n);
+    const dtype_traits_t *tr = &dtype_traits[dt];
+    double sp[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, tr->max, -tr->max, tr->min_subnormal, 1.0, -1.0, 0.5, 2.0 };
+    uint64_t s = seed;
+    for (int64_t i = 0; i < n; i++) {
+        double v;
+        if (i < (int64_t)(sizeof sp / sizeof sp[0])) v = sp[i];
+        else {
+            double e = floor(lcg(&s) * 40.0) - 20.0, m = 1.0 + lcg(&s);
+            v = ldexp(m, (int)e) * (lcg(&s) < 0.5 ? -1.0 : 1.0);
+        }
+        dtype_store_f64(dt, tensor_data(x), i, v);
+    }
+    return x;
+}
+
+static value_t *run(session_t *s, const op_def_t *op, value_t **args, int nargs, char *err, size_t cap)
+{
+    span_t spans[2] = { SPAN_NONE, SPAN_NONE };
+    const node_t *nodes[2] = { NULL, NULL };
+    call_t c;
+    memset(&c, 0, sizeof c);
+    c.op = op; c.span = SPAN_NONE; c.nargs = nargs; c.args = args; c.arg_spans = spans; c.arg_nodes = nodes; c.s = s;
+    value_t *volatile r = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        r = op_call(&c);
+        err_pop(&f);
+    } else {
+        snprintf(err, cap, "%.400s", err_last()->msg);
+    }
+    return r;
+}
+
+/* the largest difference between a and b (the same dtype and size) in ulps
+ * of the dtype at the CPU's value; INFINITY for a NaN mismatch */
+static double diff_ulps(value_t *a, value_t *b)
+{
+    dtype_t dt = (dtype_t)a->u.t.dtype;
+    double worst = 0;
+    for (int64_t i = 0; i < a->u.t.size; i++) {
+        double x = tensor_get_f64(a, i), y = tensor_get_f64(b, i);
+        if (isnan(x) || isnan(y)) { if (isnan(x) != isnan(y)) return INFINITY; continue; }
+        if (x == y) { if (signbit(x) != signbit(y) && dtype_traits[dt].is_float) worst = worst > 0.5 ? worst : 0.5; continue; }
+        if (isinf(x) || isinf(y)) return INFINITY;
+        double u = dt == DT_INT64 ? 1.0 : dtype_ulp(dt, x);
+        double d = fabs(x - y) / u;
+        if (d > worst) worst = d;
+    }
+    return worst;
+}
+
+int op_check_gpu(session_t *s, FILE *out, const char *only)
+{
+    const char *why = NULL;
+    if (!backend_cuda_load(&why)) {
+        fprintf(out, "note: no GPU (%s): nothing to compare\n", why ? why : "?");
+        return 0;
+    }
+    static const dtype_t dts[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
+    fprintf(out, "CPU vs %s, %d inputs per op and dtype (random over 2^-20..2^20, signed, and 0, -0, inf, nan, "
+                 "the extremes); ulps of the dtype\n", backend_get(BK_CUDA)->name, NCHECK);
+    fprintf(out, "%-16s %-5s %12s %9s  %-9s %s\n", "op", "dtype", "max diff", "allowed", "ran", "result");
+    int fails = 0, rows = 0;
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *op = op_at(i);
+        bool act = op->kind == OPK_FUNC && (op->flags & OPF_ELEMENTWISE) && op->min_args == 1 && op->max_args == 1;
+        if (!(op->kind == OPK_UNARY || op->kind == OPK_BINARY || act) || (op->flags & OPF_HIDDEN)) continue;
+        if (only && *only && strcmp(only, op->name)) continue;
+        int nargs = op->kind == OPK_BINARY ? 2 : 1;
+        for (int d = 0; d < 4; d++) {
+            dtype_t dt = dts[d];
+            char err[512] = "";
+            value_t *in[2] = { inputs(dt, 0x9e3779b97f4a7c15ull + (uint64_t)i * 131 + d), NULL };
+            if (nargs == 2) in[1] = inputs(dt, 0x2545f4914f6cdd1dull + (uint64_t)i * 131 + d);
+            session_settings_t *set = session_settings(s);
+            int saved = set->dev;
+            const char *saved_name = set->device;
+            set->dev = BK_CPU;
+            set->device = "cpu";
+            value_t *rc = run(s, op, in, nargs, err, sizeof err);
+            value_t *g[2] = { NULL, NULL };
+            for (int j = 0; j < nargs; j++) g[j] = tensor_to_device(in[j], BK_CUDA);
+            int64_t on0, mv0, on1, mv1;
+            op_device_counts(&on0, &mv0);
+            value_t *rg = rc ? run(s, op, g, nargs, err, sizeof err) : NULL;
+            op_device_counts(&on1, &mv1);
+            set->dev = saved;
+            set->device = saved_name;
+            const char *ran = on1 > on0 ? "on gpu" : "via cpu";
+            double bound = op->ulp[dt] <= 0.5 ? 0 : 2 * op->ulp[dt];
+            if (op->flags & OPF_RETURNS_INT) bound = 0;
+            if (!rc) {
+                /* the CPU refuses these inputs (int64(inf)): nothing to compare */
+                fprintf(out, "%-16s %-5s %12s %9s  %-9s skipped (the CPU refuses these inputs: %.80s)\n", op->name,
+                        dtype_traits[dt].name, "-", "-", "-", err);
+            } else if (!rg) {
+                fprintf(out, "%-16s %-5s %12s %9s  %-9s FAIL: %s\n", op->name, dtype_traits[dt].name, "-", "-", "-", err);
+                fails++;
+            } else {
+                double w = diff_ulps(rc, rg);
+                bool ok = w <= bound;
+                fails += !ok;
+                char wb[32], bb[32];
+                if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
+                else snprintf(wb, sizeof wb, "%.3g", w);
+                snprintf(bb, sizeof bb, "%.3g", bound);
+                fprintf(out, "%-16s %-5s %12s %9s  %-9s %s\n", op->name, dtype_traits[dt].name, wb, bb, ran,
+                        ok ? "pass" : "FAIL");
+            }
+            rows++;
+            if (rc) val_unref(rc);
+            if (rg) val_unref(rg);
+            for (int j = 0; j < nargs; j++) { val_unref(in[j]); if (g[j]) val_unref(g[j]); }
+        }
+    }
+    fprintf(out, "%d rows, %d failed (allowed: 0 where the op is correctly rounded, so the bits must match; else "
+                 "twice the op's stated bound)\n", rows, fails);
+    return fails ? 1 : 0;
+}
