@@ -264,6 +264,9 @@ typedef struct backend {
     /* Whether chain can run this OPK_FUNC op (an activation) in blocks
      * with its eager bits: the graph pass fuses only those. */
     bool (*chain_takes)(const struct op_def *op);
+    /* Wait until every kernel launched so far has finished (a GPU runs
+     * them asynchronously); NULL: nothing to wait for (the CPU). */
+    bk_status_t (*sync)(void);
 } backend_t;
 
 /* The backend of a device, or NULL when this build or machine has none

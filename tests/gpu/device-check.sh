@@ -65,6 +65,15 @@ NNPAD_DEVICE=gpu "$b/nnpad" < "$out/constructs.in" 2>&1 | sed 's/ (fp64, gpu)$//
 if cmp -s "$out/constructs.want" "$out/constructs.got"; then row "constructs on the GPU" pass "JAX's numbers"
 else row "constructs on the GPU" FAIL "$(diff "$out/constructs.want" "$out/constructs.got" | grep -c '^[<>]') lines differ"; fi
 
+# 3b. every elementwise op on both devices (:check gpu), and the PTX of one
+"$b/nnpad" -e ':check gpu' > "$out/check-gpu.txt" 2>&1
+st=$?
+if [ $st = 0 ]; then row ":check gpu" pass "$(tail -1 "$out/check-gpu.txt")"
+else row ":check gpu" FAIL "$(grep -c 'FAIL' "$out/check-gpu.txt") rows (check-gpu.txt)"; fi
+"$b/nnpad" -e ':tf32 on' -e ':device gpu' -e 'a = fp32([[1 + 2^-12]])' -e 'b = fp32([[1]])' -e 'a @ b' -e ':tf32 off' -e 'a @ b' \
+  > "$out/tf32.txt" 2>&1
+row ":tf32" info "$(tail -4 "$out/tf32.txt" | tr '\n' ' ')"
+
 # 4. the whole suite in the CUDA build
 (cd "$b" && make -j"$jobs" check) > "$out/check.log" 2>&1
 st=$?

@@ -137,6 +137,8 @@ static bk_status_t no_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSU
 static bk_status_t no_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
 static bool no_chain_takes(const struct op_def *op) { (void)op; return false; }
 
+static bk_status_t cu_sync(void) { return st(nncu_sync()); }
+
 const backend_t bk_cuda_backend = {
     .name = "cuda",
     .device = BK_CUDA,
@@ -159,6 +161,7 @@ const backend_t bk_cuda_backend = {
     .matmul = cu_matmul,
     .chain = no_chain,
     .chain_takes = no_chain_takes,
+    .sync = cu_sync,
 };
 
 /* ---- the entry point ---- */
