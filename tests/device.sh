@@ -10,7 +10,7 @@ case $TESTDIR in /*) ;; *) TESTDIR=$(pwd)/$TESTDIR ;; esac
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
-echo "1..16"
+echo "1..17"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -75,4 +75,9 @@ st=$?
 ok $? ":check gpu catches a GPU add one ulp off (NNPAD_FAKE_GPU=broken)"
 "$NNPAD" -e ':check tpu' > out 2>&1
 grep -q "unknown check 'tpu'" out; ok $? ":check with another word is a usage error"
+# :vars past :limit with a GPU tensor: listed (its value not shown), no crash
+printf 'x = [1.0, 2.0]\nbig = zeros(1000000)\n:limit 1MB\n:vars\n' | NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" > out 2>&1
+st=$?
+[ "$st" = 0 ] && grep -q '^x  .*(not shown: memory limit' out && grep -q '^big ' out
+ok $? ":vars past :limit lists a GPU tensor without its value, and nnpad goes on (status $st)"
 cd / && rm -rf "$tmp"

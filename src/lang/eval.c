@@ -55,11 +55,11 @@ static const op_def_t *op_named(const char *name)
 static const op_def_t *op_neg, *op_transp, *op_select, *op_scatter, *op_literal, *op_reshape;
 #define OP(var, name) ((var) ? (var) : ((var) = op_named(name)))
 
-/* The tensors of an elementwise op, matmul or where must live on one
- * device (PyTorch's rule): a tensor on the GPU meeting one on the CPU is
- * an error naming both.  Numbers (weak scalars) and 0-d tensors go
- * anywhere, as PyTorch's CPU scalars do.  (Other ops take the indices and
- * keys the evaluator makes on the CPU, and put their result on the GPU.) */
+/* The tensors of an op the user calls must live on one device (PyTorch's
+ * rule): a tensor on the GPU meeting one on the CPU is an error naming
+ * both.  Numbers (weak scalars) and 0-d tensors go anywhere, as PyTorch's
+ * CPU scalars do.  Not checked: to() (it moves between them) and the
+ * indexing ops, whose index arrays the evaluator makes on the CPU. */
 static void same_device(const call_t *c)
 {
     int first = -1;
@@ -72,7 +72,8 @@ static void same_device(const call_t *c)
             int g = a->u.t.st->device != NN_DEV_CPU ? i : first, h = g == i ? first : i;
             err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[h] : c->span,
                       "%s: all tensors must be on one device, but argument %d is on the gpu and argument %d on the "
-                      "cpu (move one with to(x, \"gpu\") or to(x, \"cpu\"))", c->op->name, g + 1, h + 1);
+                      "cpu (move one with to(x, \"gpu\") or to(x, \"cpu\"))",
+                      strcmp(c->op->name, "literal") ? c->op->name : "a list [...]", g + 1, h + 1);
         }
     }
 }
@@ -82,7 +83,8 @@ static void same_device(const call_t *c)
 static value_t *user_op_call(call_t *c)
 {
     const op_def_t *op = c->op;
-    if (bk_registry[BK_CUDA] && (op_is_elementwise(op) || !strcmp(op->name, "matmul") || !strcmp(op->name, "where")))
+    if (bk_registry[BK_CUDA] && !(op->flags & OPF_DEVICE) && strcmp(op->name, "index_select") &&
+        strcmp(op->name, "index_scatter"))
         same_device(c);
     return op_call(c);
 }

@@ -31,9 +31,16 @@ session_t *session_new(void)
     /* NNPAD_DEVICE=gpu starts on the GPU when there is one (quietly; on the
      * CPU otherwise, as CUDA_VISIBLE_DEVICES leaves PyTorch) */
     const char *dv = getenv("NNPAD_DEVICE");
-    if (dv && (!strcmp(dv, "gpu") || !strcmp(dv, "cuda")) && backend_cuda_load(NULL)) {
-        s->set.device = "gpu";
-        s->set.dev = BK_CUDA;
+    if (dv && *dv && strcmp(dv, "cpu")) {
+        const char *why = NULL;
+        if (strcmp(dv, "gpu") && strcmp(dv, "cuda")) {
+            fprintf(stderr, "note: NNPAD_DEVICE=%s is not a device (cpu or gpu); starting on the CPU\n", dv);
+        } else if (backend_cuda_load(&why)) {
+            s->set.device = "gpu";
+            s->set.dev = BK_CUDA;
+        } else {
+            fprintf(stderr, "note: NNPAD_DEVICE=%s but no GPU (%s); starting on the CPU\n", dv, why ? why : "?");
+        }
     }
     nn_state_use(&s->st);
     err_frame_t f;
@@ -295,7 +302,15 @@ void session_print_vars(session_t *s, FILE *out)
     qsort(names, k, sizeof names[0], cmp_str);
     for (int i = 0; i < k; i++) {
         fprintf(out, "%-12s ", names[i]);
-        print_describe(out, scope_get_local(g, names[i]), &s->set);
+        /* describing may need memory (a GPU tensor's host copy): an error
+         * there (past :limit) is said in the listing, not raised */
+        err_frame_t f;
+        if (err_try(&f) == 0) {
+            print_describe(out, scope_get_local(g, names[i]), &s->set);
+            err_pop(&f);
+        } else {
+            fprintf(out, "(not shown: %s)", err_last()->msg);
+        }
         fputc('\n', out);
     }
     free(names);

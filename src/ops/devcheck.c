@@ -124,7 +124,7 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
             if (op->flags & OPF_RETURNS_INT) bound = 0;
             if (!rc) {
                 /* the CPU refuses these inputs (int64(inf)): nothing to compare */
-                fprintf(out, "%-16s %-5s %12s %9s  %-9s skipped (the CPU refuses these inputs: %.80s)\n", op->name,
+                fprintf(out, "%-16s %-5s %12s %9s  %-9s skipped (the CPU refuses these inputs: %.160s)\n", op->name,
                         dtype_traits[dt].name, "-", "-", "-", err);
             } else if (!rg) {
                 fprintf(out, "%-16s %-5s %12s %9s  %-9s FAIL: %s\n", op->name, dtype_traits[dt].name, "-", "-", "-", err);

@@ -97,7 +97,7 @@ static bk_device_t device_arg(call_t *c, int i)
 {
     value_t *v = c->args[i];
     if (v->kind != V_STR)
-        err_raise(ERR_TYPE, c->arg_spans[i], "the device is \"cpu\" or \"gpu\", not %s", val_kind_name(v));
+        err_raise(ERR_TYPE, c->arg_spans[i], "the device is \"cpu\" or \"gpu\" (or \"cuda\"), not %s", val_kind_name(v));
     const char *s = v->u.str.s;
     if (!strcmp(s, "cpu")) return BK_CPU;
     if (!strcmp(s, "gpu") || !strcmp(s, "cuda")) {
@@ -105,7 +105,7 @@ static bk_device_t device_arg(call_t *c, int i)
         if (!backend_cuda_load(&why)) err_raise(ERR_VALUE, c->arg_spans[i], "no GPU: %s", why);
         return BK_CUDA;
     }
-    err_raise(ERR_VALUE, c->arg_spans[i], "the device is \"cpu\" or \"gpu\", not \"%s\"", s);
+    err_raise(ERR_VALUE, c->arg_spans[i], "the device is \"cpu\" or \"gpu\" (or \"cuda\"), not \"%s\"", s);
 }
 
 /* to(x, device): x's values on that device (x itself when it is there),

@@ -237,6 +237,11 @@ static value_t *op_place(call_t *c, value_t *r)
         (c->op->flags & OPF_DEVICE))
         return r;
     int target = c->s ? c->s->set.dev : BK_CPU;
+    if ((c->reuse_first || !strcmp(c->op->name, "index_scatter")) && c->nargs > 0 && c->args[0]->kind == V_TENSOR) {
+        /* x[i] = v: x keeps its device (a value from elsewhere is copied in) */
+        target = c->args[0]->u.t.st->device;
+        if (target == BK_CPU) return r;
+    }
     for (int i = 0; i < c->nargs; i++) {
         const value_t *a = c->args[i];
         if (a && a->kind == V_TENSOR && !a->u.t.weak && a->u.t.st->device != NN_DEV_CPU) { target = a->u.t.st->device; break; }

@@ -271,7 +271,7 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
 {
     char name[64] = "", dtn[32] = "";
     if (sscanf(arg, "%63s %31s", name, dtn) < 1) {
-        repl_cmd_error(r, "usage: :ptx OP [DTYPE]  (e.g. :ptx multiply fp16, :ptx abs, :ptx +)");
+        repl_cmd_error(r, "usage: :ptx OP [DTYPE] or :sass OP [DTYPE]  (e.g. :ptx multiply fp16, :ptx abs, :ptx +)");
         return false;
     }
     const op_def_t *op = op_find(name);
@@ -367,13 +367,13 @@ static int cmd_sass(repl_t *r, const char *arg)
 {
     static char src[8192];
     char tool[1024];
+    bk_chain_t ch;
+    if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     if (!find_nvdisasm(tool, sizeof tool)) {
         return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH or beside nvcc (it is missing from some CUDA "
                               "installs). Get it with `pip install nvidia-cuda-nvdisasm` and put "
                               "site-packages/nvidia/cu13/bin on PATH; :ptx shows the PTX meanwhile");
     }
-    bk_chain_t ch;
-    if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     char *out = NULL, *log = NULL;
     size_t n = 0;
     const char *why = NULL;
@@ -410,9 +410,19 @@ static int cmd_sass(repl_t *r, const char *arg)
 /* :check gpu [OP] — every elementwise op (or OP) on both devices (devcheck.c) */
 static int cmd_check(repl_t *r, const char *arg)
 {
-    char what[16] = "", op[64] = "";
-    if (sscanf(arg, "%15s %63s", what, op) < 1 || strcmp(what, "gpu"))
+    char what[16] = "", op[64] = "", extra[8] = "";
+    if (sscanf(arg, "%15s %63s %7s", what, op, extra) < 1 || strcmp(what, "gpu") || extra[0])
         return usage_error(r, repl_cmd_find("check", 5), "unknown check", *arg ? arg : NULL);
+    if (op[0]) {
+        const op_def_t *o = op_find(op);
+        if (!o) o = op_for_symbol(op);
+        if (!o) return repl_cmd_error(r, "no op named '%s' (:help lists them)", op);
+        bool elementwise = o->kind == OPK_UNARY || o->kind == OPK_BINARY ||
+                           (o->kind == OPK_FUNC && (o->flags & OPF_ELEMENTWISE) && o->max_args == 1);
+        if (!elementwise || (o->flags & OPF_HIDDEN))
+            return repl_cmd_error(r, ":check gpu compares elementwise ops; %s is not one", o->name);
+        snprintf(op, sizeof op, "%s", o->name);
+    }
     return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops differ between the CPU and the GPU beyond "
                                                                  "their bound (the rows marked FAIL)") : 0;
 }
