@@ -10,7 +10,8 @@ case $TESTDIR in /*) ;; *) TESTDIR=$(pwd)/$TESTDIR ;; esac
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
-echo "1..17"
+unset NNPAD_FIGURES
+echo "1..20"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -80,4 +81,19 @@ printf 'x = [1.0, 2.0]\nbig = zeros(1000000)\n:limit 1MB\n:vars\n' | NNPAD_FAKE_
 st=$?
 [ "$st" = 0 ] && grep -q '^x  .*(not shown: memory limit' out && grep -q '^big ' out
 ok $? ":vars past :limit lists a GPU tensor without its value, and nnpad goes on (status $st)"
+# roofline(): the ops :time timed, under the CPU's measured roofs (times
+# vary; the FLOP counts and intensities do not)
+"$NNPAD" --headless -e 'x = randn(100000)' -e ':time y = x * 2' -e 'a = randn(64, 64)' -e ':time z = a @ a' \
+  -e 'h = fp16(x)' -e ':time s = sum(h)' -e 'roofline(table=1)' > out 2>&1
+st=$?
+[ "$st" = 0 ] && grep -Eq '^roofline \(cpu\): memory [0-9.e+]+ GB/s .*fp32 [0-9.e+]+ GFLOP/s' out &&
+  grep -Eq '^multiply +fp32 +1e\+05 +0\.125 ' out && grep -Eq '^matmul +fp32 +5\.243e\+05 +10\.67 ' out &&
+  grep -Eq '^sum +fp16 +1e\+05 +0\.5 ' out && grep -q '^figure: figures/.*-roofline.png' out &&
+  [ -s figures/001-roofline.png ]
+ok $? "roofline() after :time: the roofs, each timed op's FLOPs and intensity, and the figure"
+"$NNPAD" -e 'roofline()' > out 2>&1
+grep -q '^no ops timed on the cpu yet: time some with :time' out; ok $? "roofline() with nothing timed says how to time ops"
+"$NNPAD" -e 'roofline(device="gpu")' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -q 'roofline: no GPU (' out; ok $? "roofline(device=\"gpu\") without a GPU is an error saying why"
 cd / && rm -rf "$tmp"

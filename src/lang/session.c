@@ -482,7 +482,9 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
     int failed = 0;
     while (n < 10000 && (n < 5 || now_s() - start < 0.2)) {
         double t0 = now_s();
+        op_timing_begin();   /* roofline() points */
         int rc = session_run(s, "<:time>", text, (int)strlen(text), 1, null, errout);
+        op_timing_end();
         /* a GPU runs its kernels asynchronously: the time is until they are done */
         const backend_t *g = backend_get(BK_CUDA);
         if (g && g->sync) g->sync();

@@ -8,6 +8,7 @@
 #include "lang/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 static const op_def_t *const families[] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
     op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing, op_family_graph,
-    op_family_plot, op_family_hist, op_family_heatmap, op_family_numberline, op_family_compare, op_family_show, op_family_gradflow, op_family_fp8,
+    op_family_plot, op_family_hist, op_family_heatmap, op_family_numberline, op_family_compare, op_family_show, op_family_gradflow, op_family_roofline, op_family_fp8,
     op_family_activations, op_family_losses, op_family_layers,
 };
 
@@ -395,7 +396,78 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
     err_raise(ERR_NUMERICS, c->span, "%s", msg);
 }
 
+/* ---- op timings for roofline() (issue 12) ----
+ * While :time runs a statement (op_timing_begin ... end), every outermost
+ * op that has a FLOP model is timed: FLOPs and bytes from its shapes
+ * (elementwise: one FLOP per result element; matmul: 2 n m k; the
+ * reductions: one per input element; bytes: every non-weak tensor read
+ * and the result), its device, and the best time per (op, dtype, FLOPs,
+ * bytes, device).  Off (the rest of the time) it costs one branch. */
+#define NTIMING 128
+static op_timing_t timings[NTIMING];
+static int ntimings, timing_depth;
+static bool timing_on;
+void op_timing_begin(void) { timing_on = true; timing_depth = 0; }
+void op_timing_end(void) { timing_on = false; timing_depth = 0; }
+int op_timing_count(void) { return ntimings; }
+const op_timing_t *op_timing_at(int i) { return i >= 0 && i < ntimings ? &timings[i] : NULL; }
+void op_timing_clear(void) { ntimings = 0; }
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void timing_record(const call_t *c, const value_t *r, double ns)
+{
+    if (!r || r->kind != V_TENSOR || r->u.t.sym || r->u.t.weak) return;
+    const op_def_t *op = c->op;
+    double flops = 0, bytes = (double)tensor_nbytes(&r->u.t);
+    for (int i = 0; i < c->nargs; i++) {
+        const value_t *a = c->args[i];
+        if (a && a->kind == V_TENSOR && !a->u.t.weak) bytes += (double)tensor_nbytes(&a->u.t);
+    }
+    if (op_is_elementwise(op)) flops = (double)r->u.t.size;
+    else if (!strcmp(op->name, "matmul") && c->nargs == 2 && c->args[0]->kind == V_TENSOR && c->args[0]->u.t.ndim >= 1) {
+        const value_t *a = c->args[0];
+        flops = 2.0 * (double)r->u.t.size * (double)a->u.t.shape[a->u.t.ndim - 1];
+    } else if ((!strcmp(op->name, "sum") || !strcmp(op->name, "mean") || !strcmp(op->name, "max") ||
+                !strcmp(op->name, "min")) && c->nargs >= 1 && c->args[0]->kind == V_TENSOR)
+        flops = (double)c->args[0]->u.t.size;
+    if (flops <= 0) return;
+    int dev = r->u.t.st->device;
+    for (int i = 0; i < ntimings; i++) {
+        op_timing_t *t = &timings[i];
+        if (t->op == op && t->dtype == r->u.t.dtype && t->flops == flops && t->bytes == bytes && t->device == dev) {
+            if (ns < t->ns) t->ns = ns;
+            t->runs++;
+            return;
+        }
+    }
+    if (ntimings == NTIMING) return;
+    timings[ntimings++] = (op_timing_t){ op, r->u.t.dtype, dev, flops, bytes, ns, 1 };
+}
+
+static value_t *op_call_inner(call_t *c);
 value_t *op_call(call_t *c)
+{
+    if (__builtin_expect(!timing_on, 1)) return op_call_inner(c);
+    if (timing_depth > 0) return op_call_inner(c);   /* inside another op: its parent is timed */
+    timing_depth = 1;
+    double t0 = now_ns();
+    value_t *r = op_call_inner(c);
+    /* a GPU's kernels run asynchronously: wait for them */
+    const backend_t *g = backend_get(BK_CUDA);
+    if (g && g->sync && r && r->kind == V_TENSOR && r->u.t.st->device != NN_DEV_CPU) g->sync();
+    double ns = now_ns() - t0;
+    timing_depth = 0;
+    timing_record(c, r, ns);
+    return r;
+}
+
+static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
 {
     const op_def_t *op = c->op;
     /* keywords first: sigmoid(x=2) is a wrong keyword, not a missing argument */

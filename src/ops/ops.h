@@ -138,7 +138,7 @@ const op_def_t *op_find(const char *name);
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
     op_family_autodiff[], op_family_indexing[], op_family_graph[],
-    op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_fp8[],
+    op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_roofline[], op_family_fp8[],
     op_family_activations[], op_family_losses[], op_family_layers[];
 /* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
 static inline bool op_is_elementwise(const op_def_t *op)
@@ -176,6 +176,19 @@ void op_device_count_reset(void);
 /* :check gpu (devcheck.c): every elementwise op (or the one named) on the CPU
  * and the GPU in every float dtype, a table to out; 1 when a row fails. */
 int op_check_gpu(session_t *s, FILE *out, const char *only);
+/* Op timings for roofline() (ops.c): :time turns recording on around its
+ * runs; each outermost op with a FLOP model keeps its best time. */
+typedef struct op_timing {
+    const struct op_def *op;
+    int dtype, device;
+    double flops, bytes, ns;
+    int runs;
+} op_timing_t;
+void op_timing_begin(void);
+void op_timing_end(void);
+int op_timing_count(void);
+const op_timing_t *op_timing_at(int i);
+void op_timing_clear(void);
 value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
 int64_t op_to_int(value_t *v, span_t span, const char *what);
 double op_to_double(value_t *v, span_t span, const char *what);

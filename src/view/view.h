@@ -36,7 +36,7 @@ typedef enum view_kind {
     VIEW_GRAPH,       /* traced graphs laid out by Graphviz's dot, side by side (graph, :graph) */
 } view_kind_t;
 
-typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS } view_style_t;
+typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS, VIEW_POINTS } view_style_t;
 
 typedef struct view_series {
     char *label;          /* legend text (UTF-8), may be NULL */

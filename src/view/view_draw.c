@@ -147,6 +147,23 @@ static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > 
 
 static bool drawable(const view_figure_t *f, double y) { return isfinite(y) && !(f->y.log && y <= 0); }
 
+/* A series as filled dots with a dark rim (roofline's ops) */
+static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, double r)
+{
+    if (r < 4) r = 4;
+    for (int64_t i = 0; i < s->n; i++) {
+        if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
+        double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
+        if (X < f->px - r || X > f->px + f->pw + r) continue;
+        cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
+        rgb(cr, s->color);
+        cairo_fill_preserve(cr);
+        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+        cairo_set_line_width(cr, 1.2);
+        cairo_stroke(cr);
+    }
+}
+
 static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t *s, double lw)
 {
     rgb(cr, s->color);
@@ -556,6 +573,7 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
     }
     for (int i = 0; i < f->nseries; i++) {
         if (f->series[i].style == VIEW_BARS) draw_bars(f, cr, &f->series[i]);
+        else if (f->series[i].style == VIEW_POINTS) draw_points(f, cr, &f->series[i], base * 0.32);
         else draw_line_series(f, cr, &f->series[i], f->series[i].lw > 0 ? f->series[i].lw : lw);
     }
     cairo_restore(cr);
