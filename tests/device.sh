@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..20"
+echo "1..21"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -96,4 +96,10 @@ grep -q '^no ops timed on the cpu yet: time some with :time' out; ok $? "rooflin
 "$NNPAD" -e 'roofline(device="gpu")' > out 2>&1
 st=$?
 [ "$st" != 0 ] && grep -q 'roofline: no GPU (' out; ok $? "roofline(device=\"gpu\") without a GPU is an error saying why"
+# a kernel that fails on the device (NNPAD_FAKE_GPU=fail): an error naming
+# the op and the reason, the variables kept, the CPU carries on
+printf ':device gpu\nx = [1.0, 2.0]\ny = x + 1\n:device cpu\nz = to(x, "cpu") + 1\nz\n' | NNPAD_FAKE_GPU=fail "$NNPAD" > out 2>&1
+grep -q 'failed in add: simulated launch failure (NNPAD_FAKE_GPU=fail) (the variables are kept' out &&
+  grep -qx '\[2, 3\] (fp32)' out
+ok $? "a failed GPU kernel is an error naming the op and why; the session goes on on the CPU"
 cd / && rm -rf "$tmp"

@@ -64,7 +64,7 @@ extern const backend_t bk_mock_gpu_backend;   /* mockgpu.c */
 bool backend_cuda_load(const char **why)
 {
     const char *fake = getenv("NNPAD_FAKE_GPU");
-    if (cuda_state == 0 && fake && (!strcmp(fake, "1") || !strcmp(fake, "broken"))) {
+    if (cuda_state == 0 && fake && (!strcmp(fake, "1") || !strcmp(fake, "broken") || !strcmp(fake, "fail"))) {
         bk_registry[BK_CUDA] = &bk_mock_gpu_backend;   /* the tests' stand-in (mockgpu.c) */
         cuda_state = 1;
     }
@@ -86,6 +86,13 @@ bool backend_cuda_load(const char **why)
     }
     if (why) *why = cuda_state == 1 ? NULL : cuda_why;
     return cuda_state == 1;
+}
+
+void backend_raise_failed(const backend_t *b, const char *opname, span_t span)
+{
+    const char *why = b->last_error ? b->last_error() : NULL;
+    err_raise(ERR_TYPE, span, "the %s failed in %s: %s (the variables are kept; :device cpu and to(x, \"cpu\") "
+              "continue on the CPU)", b->name, opname, why && *why ? why : "no reason given");
 }
 
 int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log, const char **why)

@@ -40,7 +40,9 @@
 
 struct op_def;
 
-typedef enum bk_status { BK_OK = 0, BK_UNSUPPORTED = 1, BK_RANGE = 2 } bk_status_t;
+/* BK_ERROR: a device's kernel failed (a failed launch, a lost device);
+ * backend_t.last_error says why. */
+typedef enum bk_status { BK_OK = 0, BK_UNSUPPORTED = 1, BK_RANGE = 2, BK_ERROR = 3 } bk_status_t;
 
 typedef enum bk_device { BK_CPU = 0, BK_CUDA = 1, BK_NDEVICES } bk_device_t;
 
@@ -267,7 +269,13 @@ typedef struct backend {
     /* Wait until every kernel launched so far has finished (a GPU runs
      * them asynchronously); NULL: nothing to wait for (the CPU). */
     bk_status_t (*sync)(void);
+    /* Why the last call returned BK_ERROR (a device's own words); NULL:
+     * this backend never does. */
+    const char *(*last_error)(void);
 } backend_t;
+/* A device kernel failed (BK_ERROR): raise, at span, the error that names
+ * the op and the device's reason (src/backend/backend.c). */
+__attribute__((noreturn)) void backend_raise_failed(const backend_t *b, const char *opname, span_t span);
 
 /* The backend of a device, or NULL when this build or machine has none
  * (inline: every op asks, and a one-element op costs about 0.1 µs). */

@@ -71,6 +71,9 @@ static bk_status_t mock_binary(const bk_binary_t *b)
     h.out = dev(b->out);
     h.a = cdev(b->a);
     h.b = cdev(b->b);
+    static int failing = -1;
+    if (failing < 0) failing = getenv("NNPAD_FAKE_GPU") && !strcmp(getenv("NNPAD_FAKE_GPU"), "fail");
+    if (failing) return BK_ERROR;
     bk_status_t st = bk_cpu_backend.binary(&h);
     static int broken = -1;
     if (broken < 0) broken = getenv("NNPAD_FAKE_GPU") && !strcmp(getenv("NNPAD_FAKE_GPU"), "broken");
@@ -122,6 +125,7 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
 }
 static bk_status_t mock_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
 static bool mock_chain_takes(const struct op_def *op) { (void)op; return false; }
+static const char *mock_error(void) { return "simulated launch failure (NNPAD_FAKE_GPU=fail)"; }
 
 const backend_t bk_mock_gpu_backend = {
     .name = "gpu (simulated: NNPAD_FAKE_GPU)",
@@ -131,5 +135,5 @@ const backend_t bk_mock_gpu_backend = {
     .unary = mock_unary, .binary = mock_binary, .convert = mock_convert,
     .copy_strided = mock_copy_strided, .fill = mock_fill, .to_int64 = mock_to_int64, .ulp = mock_ulp,
     .where = mock_where, .nextafter = mock_nextafter, .reduce = mock_reduce, .softmax = mock_softmax,
-    .matmul = mock_matmul, .chain = mock_chain, .chain_takes = mock_chain_takes,
+    .matmul = mock_matmul, .chain = mock_chain, .chain_takes = mock_chain_takes, .last_error = mock_error,
 };

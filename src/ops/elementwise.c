@@ -117,7 +117,9 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
         /* on its device when the device has the kernel (the exact ops: abs,
          * floor, round, sqrt, the tests), else from the host copy */
         bk_unary_t u = { op, dt, tensor_dev_data(out), tensor_dev_data(in), in->u.t.size, span, 0, 0 };
-        if (backend_get((bk_device_t)in->u.t.st->device)->unary(&u) != BK_OK) {
+        bk_status_t ust = backend_get((bk_device_t)in->u.t.st->device)->unary(&u);
+        if (ust == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)in->u.t.st->device), op->name, span);
+        if (ust != BK_OK) {
             val_unref(out);
             out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
             bk_unary_t h = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
@@ -313,7 +315,9 @@ static value_t *dev_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t i
     out = tensor_new_raw_on(dev, out_dt, n, shape);
     bk_binary_t bb = { op, out_dt, (dtype_t)x->u.t.dtype, (dtype_t)y->u.t.dtype, tensor_dev_data(out),
                        tensor_dev_data(x), tensor_dev_data(y), n, shape, st[0], st[1], span };
-    if (backend_get((bk_device_t)dev)->binary(&bb) != BK_OK) { val_unref(out); out = NULL; }
+    bk_status_t bst = backend_get((bk_device_t)dev)->binary(&bb);
+    if (bst == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)dev), op->name, span);
+    if (bst != BK_OK) { val_unref(out); out = NULL; }
 done:
     if (x) val_unref(x);
     if (y) val_unref(y);

@@ -137,7 +137,9 @@ static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, in
         bk_matmul_t mm = { ct, (int)p->n, (int)p->m, (int)p->k, (const char *)tensor_dev_data(x) + (size_t)(oa * an) * es,
                            (const char *)tensor_dev_data(y) + (size_t)(ob * bn) * es,
                            (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32 };
-        if (bk->matmul(&mm) != BK_OK) goto done;
+        bk_status_t st = bk->matmul(&mm);
+        if (st == BK_ERROR) backend_raise_failed(bk, "matmul", span);
+        if (st != BK_OK) goto done;
     }
     if (ct == dt) {
         out = c;

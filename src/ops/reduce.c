@@ -109,6 +109,7 @@ static value_t *red_run(call_t *c, red_t *r, int what, dtype_t odt, int64_t ddof
         if (rd.dt == DT_INT64) rd.same = false;
         bk_status_t st = backend_get((bk_device_t)dev)->reduce(&rd);
         if (st == BK_OK) { val_unref(r->x); return out; }
+        if (st == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)dev), c->op->name, c->span);
         val_unref(out);
         if (st == BK_RANGE)
             err_raise(ERR_VALUE, c->span, "integer overflow: the sum does not fit in int64 "

@@ -49,7 +49,8 @@ static bk_status_t st(int rc)
     switch (rc) {
     case NNCU_OK: return BK_OK;
     case NNCU_RANGE: return BK_RANGE;
-    default: return BK_UNSUPPORTED;   /* NNCU_UNSUPPORTED, or NNCU_ERR with nncu_error() */
+    case NNCU_ERR: return BK_ERROR;   /* a CUDA or cuBLAS call failed: nncu_error() says which and why */
+    default: return BK_UNSUPPORTED;
     }
 }
 
@@ -162,6 +163,7 @@ const backend_t bk_cuda_backend = {
     .chain = no_chain,
     .chain_takes = no_chain_takes,
     .sync = cu_sync,
+    .last_error = nn_cuda_error,
 };
 
 /* ---- the entry point ---- */
