@@ -529,7 +529,10 @@ const op_def_t op_family_create[] = {
      .signature = "rand(shape..., dtype=)", .summary = "uniform random numbers in [0, 1)",
      .formula = "k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
                 "exact, never 1; bits from xoshiro256**",
-     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision",
+     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision; under "
+                                     ":device gpu the numbers are drawn on the CPU from the same seeded stream and "
+                                     "moved to the GPU, so seed(k) gives the same values on both devices (unlike "
+                                     "torch.randn(device=\"cuda\"), whose GPU generator differs)",
      .source = "xoshiro256** seeded by splitmix64 (Blackman & Vigna, ACM TOMS 47(4), 2021; prng.di.unimi.it); "
                "p-bit fractions as PyTorch's uniform_; seed(n) restarts, sessions start at seed 0",
      .example = "seed(1)\n"
@@ -543,7 +546,10 @@ const op_def_t op_family_create[] = {
      .signature = "randn(shape..., dtype=)", .summary = "standard normal random numbers (mean 0, variance 1)",
      .formula = "Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
                 "rounded once to dtype",
-     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision",
+     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision; under "
+                                     ":device gpu the numbers are drawn on the CPU from the same seeded stream and "
+                                     "moved to the GPU, so seed(k) gives the same values on both devices (unlike "
+                                     "torch.randn(device=\"cuda\"), whose GPU generator differs)",
      .source = "Box & Muller, Ann. Math. Statist. 29(2), 1958; uniforms from xoshiro256** (Blackman & Vigna 2021); "
                "log and sincospi from SLEEF's deterministic fp64 functions (1.0 and 0.506 ulp)",
      .example = "seed(0)\n"
