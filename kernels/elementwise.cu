@@ -143,6 +143,18 @@ __global__ void k_un32(int ku, int dt, void *out, const void *in, int64_t n)
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
         st32(dt, out, i, nncu_un32(ku, ld32(dt, (const char *)in + i * (dt == NNCU_FP32 ? 4 : 2))));
 }
+/* exp, log, ... below fp64: nn_math.cuh's nncu_tr64 of the exact input, rounded once */
+__global__ void k_tr(int ku, int dt, void *out, const void *in, int64_t n)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        double y;
+        switch (dt) {
+        case NNCU_FP16: y = nncu_tr64(ku, nncu_f16_to_f64(((const uint16_t *)in)[i])); ((uint16_t *)out)[i] = nncu_f64_to_f16(y); break;
+        case NNCU_BF16: y = nncu_tr64(ku, nncu_bf16_to_f64(((const uint16_t *)in)[i])); ((uint16_t *)out)[i] = nncu_f64_to_bf16(y); break;
+        default: y = nncu_tr64(ku, nncu_f32_to_f64(((const float *)in)[i])); ((float *)out)[i] = nncu_f64_to_f32(y); break;
+        }
+    }
+}
 __global__ void k_un64(int ku, double *out, const double *in, int64_t n)
 {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
@@ -162,9 +174,14 @@ __global__ void k_uni(int ku, int64_t *out, const int64_t *in, int64_t n, unsign
 
 extern "C" int nncu_unary(int ku, int dt, void *out, const void *in, int64_t n, int64_t *bad)
 {
-    if (!es_of(dt) || !nncu_un32_has(ku)) return NNCU_UNSUPPORTED;
+    if (!es_of(dt) || !(nncu_un32_has(ku) || (nncu_tr_has(ku) && dt <= NNCU_FP32))) return NNCU_UNSUPPORTED;
     if (n <= 0) return NNCU_OK;
     unsigned nb = nncu_blocks(n);
+    if (nncu_tr_has(ku)) {
+        k_tr<<<nb, NNCU_THREADS>>>(ku, dt, out, in, n);
+        NNCU_LAUNCHED("k_tr");
+        return NNCU_OK;
+    }
     if (dt == NNCU_INT64) {
         if (ku != NNCU_KU_ABS && ku != NNCU_KU_FLOOR && ku != NNCU_KU_ROUND) return NNCU_UNSUPPORTED;
         unsigned long long *w;

@@ -34,12 +34,19 @@ enum {
     NNCU_KB_NONE, NNCU_KB_ADD, NNCU_KB_SUB, NNCU_KB_MUL, NNCU_KB_DIV, NNCU_KB_LT, NNCU_KB_LE, NNCU_KB_GT,
     NNCU_KB_GE, NNCU_KB_EQ, NNCU_KB_NE, NNCU_KB_MAX, NNCU_KB_MIN, NNCU_KB_COUNT
 };
-/* backend.h's KU_* (asserted equal in cuda.c); the GPU has the exact ones:
- * SQRT ABS FLOOR ROUND ISNAN ISINF ISFIN */
+/* backend.h's KU_* (asserted equal in cuda.c) */
 enum {
     NNCU_KU_NONE, NNCU_KU_EXP, NNCU_KU_LOG, NNCU_KU_LOG1P, NNCU_KU_EXPM1, NNCU_KU_SIN, NNCU_KU_COS, NNCU_KU_ERF,
     NNCU_KU_SQRT, NNCU_KU_ABS, NNCU_KU_FLOOR, NNCU_KU_ROUND, NNCU_KU_ISNAN, NNCU_KU_ISINF, NNCU_KU_ISFIN,
     NNCU_KU_COUNT
+};
+/* backend.h's KA_* ids (asserted equal in src/backend/cuda/cuda.c) */
+enum {
+    NNCU_KA_LINEAR = 64, NNCU_KA_SIGMOID, NNCU_KA_SIGMOID_D, NNCU_KA_LOG_SIGMOID, NNCU_KA_LOG_SIGMOID_D, NNCU_KA_TANH,
+    NNCU_KA_TANH_D, NNCU_KA_RELU, NNCU_KA_RELU_D, NNCU_KA_RELU6, NNCU_KA_RELU6_D, NNCU_KA_LEAKY_RELU,
+    NNCU_KA_LEAKY_RELU_D, NNCU_KA_ELU, NNCU_KA_ELU_D, NNCU_KA_SELU, NNCU_KA_SELU_D, NNCU_KA_GELU, NNCU_KA_GELU_D,
+    NNCU_KA_GELU_D2, NNCU_KA_SWISH, NNCU_KA_SWISH_D, NNCU_KA_SOFTPLUS, NNCU_KA_SOFTSIGN, NNCU_KA_SOFTSIGN_D,
+    NNCU_KA_HARD_SIGMOID, NNCU_KA_HARD_SIGMOID_D
 };
 /* backend.h's BK_R_* that the GPU has (asserted equal in cuda.c) */
 enum { NNCU_R_SUM = 0, NNCU_R_MEAN = 1, NNCU_R_MAX = 7, NNCU_R_MIN = 8, NNCU_R_ARGMAX = 9, NNCU_R_ARGMIN = 10 };
@@ -89,8 +96,10 @@ int nncu_time_end(float *ms);
 int nncu_binary(int kb, int dto, void *out, int da, const void *a, const int64_t *sta, int db, const void *b,
                 const int64_t *stb, int nd, const int64_t *shape, int64_t *bad);
 /* n contiguous elements of dt (in and out): SQRT ABS FLOOR ROUND ISNAN
- * ISINF ISFIN on floats; ABS FLOOR ROUND on int64 (abs of INT64_MIN:
- * NNCU_RANGE with *bad). */
+ * ISINF ISFIN on floats (bit for bit as the CPU); EXP LOG LOG1P EXPM1 SIN
+ * COS ERF on fp16/bf16/fp32 (the fp64 function rounded once: within an
+ * ulp of the CPU, whose bound math.c states); ABS FLOOR ROUND on int64
+ * (abs of INT64_MIN: NNCU_RANGE with *bad). */
 int nncu_unary(int ku, int dt, void *out, const void *in, int64_t n, int64_t *bad);
 /* n elements of es bytes (1, 2, 4, 8) set to the bits at val (host) */
 int nncu_fill(void *dst, int es, const void *val, int64_t n);
@@ -100,6 +109,21 @@ int nncu_convert(int to, void *dst, int from, const void *src, int64_t n);
 /* backend.h's copy_strided: es bytes per element (any size), byte strides */
 int nncu_copy_strided(void *dst, const int64_t *dst_st, const void *src, const int64_t *sst, const int64_t *shape,
                       int nd, int es);
+
+/* ---- activations (act.cu) ---- */
+/* out = f(in) for n contiguous elements of dt (fp16, bf16, fp32), f the
+ * activation ka (nn_act.cuh's nncu_act_has) with parameter a (leaky_relu's
+ * slope, elu's alpha) and variant v (hard_sigmoid's keras2), rounded once
+ * by nn_act.cuh's check.  The elements it cannot round with certainty
+ * (NaN, or a fast value too near a rounding boundary) are left unwritten:
+ * their indices go to fix_idx and their inputs to fix_in (host arrays of
+ * cap entries), *nfix their count; the caller computes those on the CPU and
+ * writes them with nncu_scatter.  NNCU_UNSUPPORTED: no kernel for ka or
+ * dt, or more than cap elements to fix (out is then incomplete). */
+int nncu_act(int ka, int dt, void *out, const void *in, int64_t n, double a, int v, int64_t *fix_idx,
+             void *fix_in, int64_t cap, int64_t *nfix);
+/* out[idx[i]] = vals[i] for i < m (idx and vals on the host), es bytes each */
+int nncu_scatter(void *out, int es, const int64_t *idx, const void *vals, int64_t m);
 
 /* ---- reductions (reduce.cu) ---- */
 /* bk_reduce_t's (outer, n, inner) layout; what SUM MEAN MAX MIN ARGMAX

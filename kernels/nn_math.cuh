@@ -348,4 +348,27 @@ NNCU_HD double nncu_un64(int ku, double x)
 }
 NNCU_HD bool nncu_un32_has(int ku) { return ku >= 8 && ku <= 14; }
 
+/* ---- the transcendental unary ops (ku 1..7: exp log log1p expm1 sin cos
+ * erf) below fp64: the fp64 function of the exact input (CUDA's, within 2
+ * fp64 ulps; the host's libm in the host test), rounded once to the dtype
+ * by the caller, so the result is within an ulp of the dtype's correctly
+ * rounded one (the CPU's is too: math.c's bound).  A NaN input gives it
+ * back quiet; an invalid one (log(-1), sin(inf)) x86's default NaN. ---- */
+NNCU_HD bool nncu_tr_has(int ku) { return ku >= 1 && ku <= 7; }
+NNCU_HD double nncu_tr64(int ku, double x)
+{
+    if (nncu_isnan64(x)) return nncu_quiet64(x);
+    double r;
+    switch (ku) {
+    case 1: r = exp(x); break;
+    case 2: r = log(x); break;
+    case 3: r = log1p(x); break;
+    case 4: r = expm1(x); break;
+    case 5: r = sin(x); break;
+    case 6: r = cos(x); break;
+    default: r = erf(x); break;
+    }
+    return nncu_isnan64(r) ? nncu_u2d(NNCU_DEFAULT_NAN64) : r;
+}
+
 #endif

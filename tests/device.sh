@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..21"
+echo "1..23"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -68,8 +68,8 @@ st=$?
 NNPAD_FAKE_GPU=1 "$NNPAD" -e ':check gpu' > out 2>&1
 st=$?
 [ "$st" = 0 ] && grep -q ' 0 failed' out && grep -Eq '^add +fp32 +0 +0  on gpu +pass$' out &&
-  grep -Eq '^sigmoid +fp32 +0 +0  via cpu +pass$' out
-ok $? ":check gpu on the stand-in GPU: every row passes, add ran on it, sigmoid through the CPU"
+  grep -Eq '^sigmoid +fp32 +0 +0  on gpu +pass$' out && grep -Eq '^gelu +fp32 +0 +0  via cpu +pass$' out
+ok $? ":check gpu on the stand-in GPU: every row passes, add and sigmoid ran on it, gelu through the CPU"
 NNPAD_FAKE_GPU=broken "$NNPAD" -e ':check gpu add' > out 2>&1
 st=$?
 [ "$st" != 0 ] && grep -Eq '^add +fp32 +1 +0  on gpu +FAIL$' out && grep -Eq '^add +fp64 .* pass$' out
@@ -102,4 +102,16 @@ printf ':device gpu\nx = [1.0, 2.0]\ny = x + 1\n:device cpu\nz = to(x, "cpu") + 
 grep -q 'failed in add: simulated launch failure (NNPAD_FAKE_GPU=fail) (the variables are kept' out &&
   grep -qx '\[2, 3\] (fp32)' out
 ok $? "a failed GPU kernel is an error naming the op and why; the session goes on on the CPU"
+# an activation on the device whose elements all need the CPU's careful
+# kernel (10000 NaNs: more than the device keeps room for) falls back to the
+# CPU whole, and the result is on the device
+printf ':device gpu\nx = zeros(10000) / 0\ny = sigmoid(x)\nsum(isnan(y))\ndevice(y)\n' | NNPAD_FAKE_GPU=1 "$NNPAD" > out 2>&1
+grep -qx '10000 (fp32, gpu)' out && grep -qx 'gpu' out
+ok $? "sigmoid of 10000 NaNs on the stand-in GPU: all NaN, on the gpu"
+# :help OP says where the op computes on the GPU
+"$NNPAD" -e ':help tanh' -e ':help gelu' -e ':help exp' > out 2>&1
+grep -q '^  gpu       fp16, bf16 and fp32 run on the GPU (kernels/act.cu' out &&
+  grep -q '^  gpu       computes on the CPU from a host copy of its GPU inputs' out &&
+  grep -q "^  gpu       fp16, bf16 and fp32 run on the GPU (kernels/elementwise.cu: CUDA's fp64" out
+ok $? ":help says where tanh, gelu and exp compute on the GPU"
 cd / && rm -rf "$tmp"

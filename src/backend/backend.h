@@ -88,6 +88,12 @@ typedef struct bk_unary {
     span_t span;
     double param;
     int variant;
+    /* An activation on a device: the CPU's kernel (bk_cpu_backend.unary),
+     * which the device calls on host copies of the elements it cannot
+     * round with certainty (its fast value too near a rounding boundary,
+     * or NaN), so every result has the CPU's bits.  NULL: the device runs
+     * no activation (BK_UNSUPPORTED). */
+    bk_status_t (*careful)(const struct bk_unary *u);
 } bk_unary_t;
 
 /* Binary elementwise with broadcasting: out (dtype dto, contiguous, of
@@ -284,6 +290,9 @@ static inline const backend_t *backend_get(bk_device_t device)
 {
     return (unsigned)device < BK_NDEVICES ? bk_registry[device] : NULL;
 }
+/* Whether the GPU runs activation ka (a KA_* id) with its own kernel in
+ * fp16/bf16/fp32 (kernels/nn_act.cuh's list), for :help. */
+bool bk_gpu_act_has(int ka);
 /* Open the GPU module and register its backend (once; later calls give
  * the first answer).  false, with *why saying why (no module in this
  * build, no driver, no device), when there is no GPU. */

@@ -4,8 +4,9 @@
  * that reads a device pointer on the host (instead of through the
  * backend's buffer copies or storage_host) crashes in the test that meets
  * it.  Its buffer, fill and strided-copy entries undo the flip and run the
- * CPU's; every other kernel says BK_UNSUPPORTED, as a backend without that
- * kernel does.  It lets the device plumbing (:device, to(), placement of
+ * CPU's; its elementwise kernels are the CUDA backend's set (the activations
+ * by the GPU's own per-element code, kernels/nn_act.cuh), and every other
+ * kernel says BK_UNSUPPORTED, as a backend without that kernel does.  It lets the device plumbing (:device, to(), placement of
  * results, mixed devices, printing, copies) run in `make check` on machines
  * without a GPU.  The real GPU backend is src/backend/cuda/ + kernels/. */
 #include "backend/backend.h"
@@ -15,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
+#include "../../kernels/nn_act.cuh"   /* the GPU's per-element activations, compiled as C */
 
 #define POISON (1ull << 62)
 static void *dev(void *p) { return p ? (void *)((uintptr_t)p ^ POISON) : NULL; }
@@ -52,9 +54,53 @@ static bk_status_t mock_copy_strided(void *d, const int64_t *dst, const void *s,
 static bk_status_t mock_fill(void *d, int es, const void *val, int64_t n) { return bk_cpu_backend.fill(dev(d), es, val, n); }
 /* The elementwise kernels a device has (the CUDA backend's set): binary
  * ops, and the exact unary ops; the CPU's, on the real addresses. */
+/* The activations as kernels/act.cu runs them: nn_act.cuh per element;
+ * what it leaves (NaN, near a rounding boundary) by the CPU's careful
+ * kernel through u->careful, gathered and written back as cuda.c does. */
+static bk_status_t mock_act(const bk_unary_t *u)
+{
+    if (!u->careful || u->dt > DT_FP32 || !nncu_act_has(u->op->kern)) return BK_UNSUPPORTED;
+    int es = u->dt == DT_FP32 ? 4 : 2;
+    int64_t cap = 4096 + u->n / 256, m = 0;
+    int64_t *idx = malloc((size_t)cap * sizeof *idx);
+    char *fin = malloc((size_t)cap * es), *fout = malloc((size_t)cap * es);
+    char *out = dev(u->out);
+    const char *in = cdev(u->in);
+    bk_status_t r = idx && fin && fout ? BK_OK : BK_UNSUPPORTED;
+    for (int64_t i = 0; i < u->n && r == BK_OK; i++)
+        if (!nncu_act_one(u->op->kern, (int)u->dt, out, in, i, u->param, u->variant)) {
+            if (m == cap) r = BK_UNSUPPORTED;
+            else idx[m++] = i;
+        }
+    if (r == BK_OK && m > 0) {
+        for (int64_t k = 0; k < m; k++) memcpy(fin + k * es, in + idx[k] * es, (size_t)es);
+        bk_unary_t h = *u;
+        h.out = fout;
+        h.in = fin;
+        h.n = m;
+        h.careful = NULL;
+        r = u->careful(&h);
+        for (int64_t k = 0; k < m && r == BK_OK; k++) memcpy(out + idx[k] * es, fout + k * es, (size_t)es);
+    }
+    free(idx);
+    free(fin);
+    free(fout);
+    return r;
+}
+
 static bk_status_t mock_unary(const bk_unary_t *u)
 {
-    switch (u->op->kind == OPK_UNARY ? u->op->kern : 0) {
+    if (u->op->kern >= KA_FIRST && u->op->kern < KA_END) return mock_act(u);
+    int k = u->op->kind == OPK_UNARY ? u->op->kern : 0;
+    if (nncu_tr_has(k) && u->dt <= DT_FP32) {
+        /* exp, log, ...: kernels/elementwise.cu's k_tr, per element */
+        char *out = dev(u->out);
+        const char *in = cdev(u->in);
+        for (int64_t i = 0; i < u->n; i++)
+            dtype_store_f64(u->dt, out, i, nncu_tr64(k, dtype_load_f64(u->dt, in, i)));
+        return BK_OK;
+    }
+    switch (k) {
     case KU_SQRT: case KU_ABS: case KU_FLOOR: case KU_ROUND: case KU_ISNAN: case KU_ISINF: case KU_ISFIN: break;
     default: return BK_UNSUPPORTED;
     }

@@ -436,6 +436,7 @@ int session_help(session_t *s, const char *name, FILE *out)
     const char *d = ad_rule_doc(o);
     if (d && *d) help_field(out, "grad", d);
     if (o->kwargs) help_field(out, "keywords", o->kwargs);
+    if (op_is_elementwise(o) || o->impl) help_field(out, "gpu", op_gpu_doc(o));
     if (o->example && *o->example) {
         fputs("  example:\n", out);
         const char *p = o->example;

@@ -58,10 +58,31 @@ static value_t *act_run(call_t *c, double param, int variant)
     dtype_t dt = weak ? prec : (dtype_t)in->u.t.dtype;
     char one_in[8], one_out[8];
     value_t *out = NULL;
-    bk_unary_t u = { c->op, dt, one_out, one_in, 1, c->span, param, variant };
+    bk_unary_t u = { c->op, dt, one_out, one_in, 1, c->span, param, variant, NULL };
     if (weak) {
         /* the exact value, already rounded to prec by op_as_float */
         dtype_store_f64(prec, one_in, 0, ((double *)tensor_data(in))[0]);
+    } else if (in->u.t.st->device != NN_DEV_CPU &&
+               (out = tensor_new_raw_on(in->u.t.st->device, dt, in->u.t.ndim, in->u.t.shape))) {
+        /* on its device when the device has the activation (kernels/act.cu:
+         * the elements it cannot round with certainty come back for the
+         * CPU's careful kernel, u.careful), else from the host copy */
+        const backend_t *db = backend_get((bk_device_t)in->u.t.st->device);
+        u.out = tensor_dev_data(out);
+        u.in = tensor_dev_data(in);
+        u.n = in->u.t.size;
+        u.careful = b->unary;
+        bk_status_t st = db->unary(&u);
+        if (st == BK_ERROR) backend_raise_failed(db, c->op->name, c->span);
+        if (st == BK_OK) {
+            val_unref(in);
+            return out;
+        }
+        val_unref(out);
+        out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
+        u.out = tensor_data(out);
+        u.in = tensor_data(in);
+        u.careful = NULL;
     } else {
         out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
         u.out = tensor_data(out);

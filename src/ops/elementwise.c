@@ -75,7 +75,7 @@ static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double 
         bk_binary_t bb = { op, ct, ct, ct, &r, &a, &b, 1, &one, &es, &es, span };
         st = bk()->binary(&bb);
     } else {
-        bk_unary_t u = { op, ct, &r, &a, 1, span, 0, 0 };
+        bk_unary_t u = { op, ct, &r, &a, 1, span, 0, 0, NULL };
         st = bk()->unary(&u);
     }
     if (st != BK_OK) err_raise(ERR_TYPE, span, "%s has no kernel for %s", op->name, dtype_traits[ct].name);
@@ -97,7 +97,7 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
     need_tensor(x, span, op->name);
     if (op->u64 && x->u.t.dtype == DT_INT64) {
         value_t *r = tensor_new_raw(DT_INT64, x->u.t.ndim, x->u.t.shape);
-        bk_unary_t u = { op, DT_INT64, tensor_data(r), tensor_data(x), x->u.t.size, span, 0, 0 };
+        bk_unary_t u = { op, DT_INT64, tensor_data(r), tensor_data(x), x->u.t.size, span, 0, 0, NULL };
         op_backend(x)->unary(&u);
         r->u.t.weak = x->u.t.weak;
         return r;
@@ -116,19 +116,19 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
                                                                             in->u.t.shape))) {
         /* on its device when the device has the kernel (the exact ops: abs,
          * floor, round, sqrt, the tests), else from the host copy */
-        bk_unary_t u = { op, dt, tensor_dev_data(out), tensor_dev_data(in), in->u.t.size, span, 0, 0 };
+        bk_unary_t u = { op, dt, tensor_dev_data(out), tensor_dev_data(in), in->u.t.size, span, 0, 0, NULL };
         bk_status_t ust = backend_get((bk_device_t)in->u.t.st->device)->unary(&u);
         if (ust == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)in->u.t.st->device), op->name, span);
         if (ust != BK_OK) {
             val_unref(out);
             out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
-            bk_unary_t h = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
+            bk_unary_t h = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0, NULL };
             if (op_backend(in)->unary(&h) != BK_OK)
                 err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
         }
     } else {
         out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
-        bk_unary_t u = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0 };
+        bk_unary_t u = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0, NULL };
         if (op_backend(in)->unary(&u) != BK_OK)
             err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
     }

@@ -681,3 +681,41 @@ const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64
     }
     return (const char *)storage_host(t->st) + t->offset;
 }
+
+/* Where op computes when its inputs are on the GPU: the CUDA backend's
+ * coverage (src/backend/cuda/cuda.c, kernels/) as :help states it. */
+const char *op_gpu_doc(const op_def_t *o)
+{
+    static const char *const reductions[] = { "sum", "mean", "max", "min", "argmax", "argmin" };
+    static const char *const casts[] = { "fp16", "bf16", "fp32", "fp64", "int64", "cast" };
+    const char *cpu = "computes on the CPU from a host copy of its GPU inputs; the result moves to the GPU";
+    if (o->flags & OPF_DEVICE) return "moves tensors between the devices";
+    if (o->kind == OPK_BINARY && o->kern > KB_NONE && o->kern < KB_COUNT)
+        return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, broadcasting on the device, bit "
+               "for bit as on the CPU";
+    if (o->kind == OPK_UNARY && o->kern >= KU_SQRT && o->kern < KU_COUNT)
+        return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, bit for bit as on the CPU";
+    if (o->kind == OPK_UNARY && o->kern > KU_NONE && o->kern < KU_SQRT)
+        return "fp16, bf16 and fp32 run on the GPU (kernels/elementwise.cu: CUDA's fp64 function rounded once, within "
+               "1 ulp of the CPU's result; NaN where the CPU gives NaN); fp64 and int64 compute on the CPU from a host "
+               "copy and the result moves to the GPU";
+    if (o->kern >= KA_FIRST && o->kern < KA_END)
+        return bk_gpu_act_has(o->kern)
+                   ? "fp16, bf16 and fp32 run on the GPU (kernels/act.cu: the fast fp64 value and its rounding check; "
+                     "the few elements the check cannot settle, and NaN, are computed by the CPU's careful kernel), "
+                     "so the bits are the CPU's; fp64 computes on the CPU from a host copy and moves"
+                   : cpu;
+    for (size_t i = 0; i < sizeof reductions / sizeof reductions[0]; i++)
+        if (!strcmp(o->name, reductions[i]))
+            return "runs on the GPU (kernels/reduce.cu): sums accumulate in fp32 (fp64 for fp64) in a tree, so the "
+                   "last bits may differ from the CPU's; under :accumulate same strictly left to right, as on the CPU; "
+                   "max, min and the arg* bit for bit";
+    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
+        if (!strcmp(o->name, casts[i]))
+            return "runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float "
+                   "to int64, which computes on the CPU from a host copy and moves";
+    if (!strcmp(o->name, "matmul"))
+        return "runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
+               "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)";
+    return cpu;
+}

@@ -284,5 +284,8 @@ static inline const backend_t *op_backend(const value_t *v)
 /* The session's settings, for ops. */
 session_settings_t *op_settings(session_t *s);
 
+/* Where op computes when its inputs are on the GPU (:help's "gpu" line). */
+const char *op_gpu_doc(const op_def_t *op);
+
 /* Registered op families (each file appends to op_table through ops.c). */
 #endif

@@ -28,8 +28,18 @@
 value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
 {
     dtype_t from = (dtype_t)x->u.t.dtype;
-    value_t *r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
     int64_t n = x->u.t.size, bad;
+    value_t *r;
+    if (!x->u.t.weak && x->u.t.st->device != NN_DEV_CPU && (to != DT_INT64 || from == DT_INT64) &&
+        (r = tensor_new_raw_on(x->u.t.st->device, to, x->u.t.ndim, x->u.t.shape))) {
+        /* on its device (kernels/elementwise.cu's convert: the same rounding, bit for bit) */
+        const backend_t *db = backend_get((bk_device_t)x->u.t.st->device);
+        bk_status_t st = db->convert(to, tensor_dev_data(r), from, tensor_dev_data(x), n);
+        if (st == BK_ERROR) backend_raise_failed(db, opname, span);
+        if (st == BK_OK) return r;
+        val_unref(r);
+    }
+    r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
     const backend_t *b = op_backend(x);
     if (to != DT_INT64 || from == DT_INT64) {
         /* the vector converters where they apply (fp16/bf16/fp32/fp64, same

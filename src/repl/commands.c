@@ -712,11 +712,13 @@ const repl_cmd_t repl_cmds[] = {
       "         CPU.  On the GPU, every tensor an op makes lives in GPU memory\n"
       "         (to(x, \"gpu\") moves one, device(x) says where it is; an op mixing\n"
       "         a GPU tensor with a CPU tensor is an error, as in PyTorch).\n"
-      "         Arithmetic, comparisons, maximum/minimum and the exact functions\n"
-      "         (abs, floor, round, sqrt, isnan, ...) run on the GPU with its\n"
+      "         Arithmetic, comparisons, maximum/minimum, abs/floor/round/sqrt,\n"
+      "         the casts, sums and the other reductions, matmul (cuBLAS), most\n"
+      "         activations and exp/log/sin/... below fp64 run on the GPU with its\n"
       "         kernels (kernels/*.cu); every other op still computes on the CPU\n"
       "         from a host copy of its GPU inputs and its result moves to the\n"
-      "         GPU.  :device alone says how many ops went each way.\n",
+      "         GPU.  :help OP says which (its gpu line); :device alone says how\n"
+      "         many ops went each way.\n",
       REPL_ARG_WORDS, device_words, cmd_device },
     { "ptx", NULL, ":ptx OP [DTYPE]",
       "the PTX of the GPU kernel of an op in a dtype (needs the CUDA toolkit, not a GPU)",

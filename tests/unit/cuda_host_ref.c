@@ -2,6 +2,7 @@
  * nvcc compiles as C++ and so cannot include ops.h (C-only constructs in
  * tensor.h).  Plain lookups in the op table; nothing else. */
 #include "ops/ops.h"
+#include "backend/backend.h"
 
 const void *ref_op(const char *name) { return op_find(name); }
 int ref_kern(const void *op) { return ((const op_def_t *)op)->kern; }
@@ -12,3 +13,9 @@ int ref_has_i64(const void *op) { return ((const op_def_t *)op)->i64 != NULL; }
 int64_t ref_i64(const void *op, int64_t a, int64_t b) { return ((const op_def_t *)op)->i64(a, b, SPAN_NONE); }
 float ref_f32(const void *op, float x) { return ((const op_def_t *)op)->f32(x); }
 double ref_f64(const void *op, double x) { return ((const op_def_t *)op)->f64(x); }
+/* the CPU backend's activation kernel on n host elements */
+int ref_act(const void *op, int dt, void *out, const void *in, int64_t n, double param, int variant)
+{
+    bk_unary_t u = { op, (dtype_t)dt, out, in, n, SPAN_NONE, param, variant, NULL };
+    return backend_get(BK_CPU)->unary(&u) == BK_OK;
+}

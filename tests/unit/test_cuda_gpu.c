@@ -10,7 +10,9 @@
  *                (every pair), fill, copy_strided (negative and zero
  *                strides, odd element sizes), the exact unary ops, max/min/
  *                argmax/argmin, sums and means under :accumulate same,
- *                int64 sums, matmul under same;
+ *                int64 sums, matmul under same, the activations of
+ *                kernels/act.cu (fp16/bf16/fp32: the elements its check
+ *                leaves go to the CPU's kernel through careful);
  *   in a bound   sum and mean (fp32 accumulation in a different order):
  *                |gpu - cpu| <= 2 n u S + eps_out (|gpu| + |cpu|), u the
  *                accumulator's unit roundoff, S the sum of |x|; matmul:
@@ -19,7 +21,9 @@
  *   facts        the fp16 sum of 4096 ones under same stalls at 2048;
  *                TF32 (nncu_matmul's NNCU_MM_TF32) rounds 1 + 2^-12 to 1
  *                where fp32 is exact; int64 overflow gives BK_RANGE with
- *                the element; a 1 PiB allocation fails with a reason.
+ *                the element; a 1 PiB allocation fails with a reason; an
+ *                activation of a tensor of NaNs (more to fix than it
+ *                keeps room for) gives BK_UNSUPPORTED.
  * NNPAD_CUDA_FAKE=cpu runs the same checks with the CPU backend standing in
  * for the GPU (no module): it checks this test's own plumbing here; the
  * facts only the GPU has are skipped then. */
@@ -263,8 +267,8 @@ static void test_unary(void)
             void *h = rand_buf((dtype_t)t, n, R_BITS);
             if (t == DT_INT64) ((int64_t *)h)[0] = INT64_MIN + 1;
             void *c = malloc(n * es), *g = malloc(n * es), *din = up(h, n * es), *dout = dev_new(n * es);
-            bk_unary_t uc = { op, (dtype_t)t, c, h, n, SPAN_NONE, 0, 0 };
-            bk_unary_t ug = { op, (dtype_t)t, dout, din, n, SPAN_NONE, 0, 0 };
+            bk_unary_t uc = { op, (dtype_t)t, c, h, n, SPAN_NONE, 0, 0, NULL };
+            bk_unary_t ug = { op, (dtype_t)t, dout, din, n, SPAN_NONE, 0, 0, NULL };
             bk_status_t sc = C->unary(&uc), sg = G->unary(&ug);
             down(g, dout, n * es);
             int64_t first, bad = bits_differ(g, c, n, es, &first);
@@ -275,12 +279,50 @@ static void test_unary(void)
     }
     int64_t v[3] = { 5, INT64_MIN, -7 };
     void *din = up(v, 24), *dout = dev_new(24);
-    bk_unary_t ug = { op_find("abs"), DT_INT64, dout, din, 3, SPAN_NONE, 0, 0 };
+    bk_unary_t ug = { op_find("abs"), DT_INT64, dout, din, 3, SPAN_NONE, 0, 0, NULL };
     bk_status_t s = fake ? BK_OK : G->unary(&ug);
     if (fake) tap_skip_one("CPU stand-in raises instead", "abs(INT64_MIN) gives BK_RANGE at element 1");
     else tap_ok(s == BK_RANGE && mod_bad() == 1, "abs(INT64_MIN) gives BK_RANGE at element 1 (status %d, element %lld)",
                 (int)s, (long long)mod_bad());
     dev_free(din, 24); dev_free(dout, 24);
+}
+
+/* ---- activations ---- */
+
+static void test_act(void)
+{
+    static const struct { const char *name; double param; int variant; } cases[] = {
+        { "sigmoid", 0, 0 }, { "sigmoid_deriv", 0, 0 }, { "log_sigmoid", 0, 0 }, { "log_sigmoid_deriv", 0, 0 },
+        { "tanh", 0, 0 }, { "tanh_deriv", 0, 0 }, { "relu", 0, 0 }, { "relu_deriv", 0, 0 }, { "relu6", 0, 0 },
+        { "relu6_deriv", 0, 0 }, { "leaky_relu", 0.01, 0 }, { "leaky_relu_deriv", 0.2, 0 }, { "elu", 1.0, 0 },
+        { "elu_deriv", 0.5, 0 }, { "selu", 0, 0 }, { "selu_deriv", 0, 0 }, { "softplus", 0, 0 },
+        { "softsign", 0, 0 }, { "softsign_deriv", 0, 0 }, { "hard_sigmoid", 0, 0 }, { "hard_sigmoid", 0, 1 },
+        { "hard_sigmoid_deriv", 0, 0 }, { "linear", 0, 0 },
+    };
+    int64_t n = 100000;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const op_def_t *op = op_find(cases[k].name);
+        for (int t = DT_FP16; t <= DT_FP32; t++) {
+            size_t es = es_of((dtype_t)t);
+            void *h = rand_buf((dtype_t)t, n, k & 1 ? R_FINITE : R_BITS);
+            void *c = malloc(n * es), *g = malloc(n * es), *din = up(h, n * es), *dout = dev_new(n * es);
+            bk_unary_t uc = { op, (dtype_t)t, c, h, n, SPAN_NONE, cases[k].param, cases[k].variant, NULL };
+            bk_unary_t ug = { op, (dtype_t)t, dout, din, n, SPAN_NONE, cases[k].param, cases[k].variant, C->unary };
+            bk_status_t sc = C->unary(&uc), sg = G->unary(&ug);
+            down(g, dout, n * es);
+            int64_t first, bad = bits_differ(g, c, n, es, &first);
+            tap_ok(sc == BK_OK && sg == BK_OK && bad == 0, "%s %s on the device: %lld of %lld differ (first %lld; "
+                   "status %d)", cases[k].name, dt_name[t], (long long)bad, (long long)n, (long long)first, (int)sg);
+            dev_free(din, n * es); dev_free(dout, n * es); free(h); free(c); free(g);
+        }
+    }
+    float *nan = malloc(n * 4);
+    for (int64_t i = 0; i < n; i++) nan[i] = NAN;
+    void *din = up(nan, n * 4), *dout = dev_new(n * 4);
+    bk_unary_t ug = { op_find("sigmoid"), DT_FP32, dout, din, n, SPAN_NONE, 0, 0, C->unary };
+    if (fake) tap_skip_one("CPU stand-in computes everything", "sigmoid of 100000 NaNs: BK_UNSUPPORTED");
+    else tap_ok(G->unary(&ug) == BK_UNSUPPORTED, "sigmoid of 100000 NaNs: BK_UNSUPPORTED (the caller computes it on the CPU)");
+    dev_free(din, n * 4); dev_free(dout, n * 4); free(nan);
 }
 
 /* ---- reductions ---- */
@@ -530,6 +572,7 @@ int main(void)
     test_fill();
     test_copy_strided();
     test_unary();
+    test_act();
     test_reduce();
     test_matmul();
     test_alloc();

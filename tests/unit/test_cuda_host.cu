@@ -12,7 +12,16 @@
  *     dtype_convert, fp32 <-> fp64 against the C casts (x86's NaN);
  *   - the binary ops (nncu_bin32/64, nncu_bini) against the op table's
  *     b32/b64/i64, and the exact unary ops against f32/f64, on random
- *     operands with NaN (several payloads), +-inf, +-0, subnormals.
+ *     operands with NaN (several payloads), +-inf, +-0, subnormals;
+ *   - the activations (nn_act.cuh, kernels/act.cu) against the CPU
+ *     backend's kernels: every fp16 and bf16 pattern and 2^21 fp32 ones
+ *     (random bits, and values in [-40, 40]); an element the check settles
+ *     must have the CPU's bits, and under 2% may be left to the CPU (ties:
+ *     hard_sigmoid's (x + 3)/6 is often one);
+ *   - exp log log1p expm1 sin cos erf below fp64 (nncu_tr64, rounded once)
+ *     against the CPU's kernels: within 1 ulp on every fp16 and bf16
+ *     pattern and 2^20 fp32 ones, NaN where the CPU gives NaN (its bits
+ *     are SLEEF's and differ by function: not compared).
  * nn_math.cuh is a second implementation (rint on a scaled double), so a
  * bug in either side shows.  Built by tests/gpu/build-module.sh. */
 #define _Noreturn [[noreturn]]
@@ -31,9 +40,11 @@ int ref_has_i64(const void *op);
 int64_t ref_i64(const void *op, int64_t a, int64_t b);
 float ref_f32(const void *op, float x);
 double ref_f64(const void *op, double x);
+int ref_act(const void *op, int dt, void *out, const void *in, int64_t n, double param, int variant);
 }
 #include "nn_cuda.h"
 #include "nn_math.cuh"
+#include "nn_act.cuh"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next_u64(void)
@@ -253,6 +264,143 @@ static void test_unary(void)
     }
 }
 
+/* ---- activations ---- */
+
+typedef struct actcase { const char *name; double param; int variant; } actcase_t;
+static const actcase_t act_cases[] = {
+    { "linear", 0, 0 }, { "sigmoid", 0, 0 }, { "sigmoid_deriv", 0, 0 }, { "log_sigmoid", 0, 0 },
+    { "log_sigmoid_deriv", 0, 0 }, { "tanh", 0, 0 }, { "tanh_deriv", 0, 0 }, { "relu", 0, 0 },
+    { "relu_deriv", 0, 0 }, { "relu6", 0, 0 }, { "relu6_deriv", 0, 0 }, { "leaky_relu", 0.2, 0 },
+    { "leaky_relu", 0.01, 0 }, { "leaky_relu_deriv", 0.3, 0 }, { "elu", 1.0, 0 }, { "elu", 0.5, 0 },
+    { "elu_deriv", 1.0, 0 }, { "selu", 0, 0 }, { "selu_deriv", 0, 0 }, { "softplus", 0, 0 },
+    { "softsign", 0, 0 }, { "softsign_deriv", 0, 0 }, { "hard_sigmoid", 0, 0 }, { "hard_sigmoid", 0, 1 },
+    { "hard_sigmoid_deriv", 0, 0 }, { "hard_sigmoid_deriv", 0, 1 },
+};
+
+/* in: n elements of dt; every element nncu_act_one settles against the
+ * CPU's bits; *left counts the non-NaN ones it leaves */
+static long act_compare(const void *op, const actcase_t *c, int dt, const void *in, int64_t n, long *left,
+                        uint32_t *first_bad)
+{
+    int es = dt == NNCU_FP32 ? 4 : 2;
+    char *ref = (char *)malloc((size_t)n * es), *got = (char *)malloc((size_t)n * es);
+    long bad = 0;
+    *left = 0;
+    if (!ref_act(op, dt, ref, in, n, c->param, c->variant)) { free(ref); free(got); return -1; }
+    for (int64_t i = 0; i < n; i++) {
+        if (!nncu_act_one(ref_kern(op), dt, got, in, i, c->param, c->variant)) {
+            if (!nncu_isnan64(nncu_act_load(dt, in, i))) (*left)++;
+            continue;
+        }
+        if (memcmp(got + i * es, ref + i * es, (size_t)es)) {
+            if (bad++ == 0) *first_bad = dt == NNCU_FP32 ? ((const uint32_t *)in)[i] : ((const uint16_t *)in)[i];
+        }
+    }
+    free(ref);
+    free(got);
+    return bad;
+}
+
+static void test_act(void)
+{
+    enum { N32 = 1 << 21 };
+    uint16_t *all = (uint16_t *)malloc(65536 * 2);
+    uint32_t *f = (uint32_t *)malloc((size_t)N32 * 4);
+    for (uint32_t h = 0; h < 65536; h++) all[h] = (uint16_t)h;
+    for (int i = 0; i < N32; i++) {
+        if (i & 1) {
+            f[i] = (uint32_t)next_u64();
+        } else {
+            float x = (float)((double)(next_u64() >> 11) * 0x1p-53 * 80.0 - 40.0);
+            memcpy(&f[i], &x, 4);
+        }
+    }
+    static const uint32_t special[] = { 0, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00001u, 0xffc12345u, 1u,
+                                        0x80000001u, 0x7f7fffffu, 0xff7fffffu, 0x3f800000u, 0x40c00000u,
+                                        0xc0400000u, 0x40400000u, 0xc0200000u, 0x40200000u };
+    memcpy(f, special, sizeof special);
+    for (size_t k = 0; k < sizeof act_cases / sizeof act_cases[0]; k++) {
+        const actcase_t *c = &act_cases[k];
+        const void *op = ref_op(c->name);
+        if (!op) { tap_ok(0, "activation %s is in the op table", c->name); continue; }
+        tap_ok(nncu_act_has(ref_kern(op)), "%s: the GPU has its kernel", c->name);
+        for (int dt = NNCU_FP16; dt <= NNCU_FP32; dt++) {
+            long left = 0;
+            uint32_t first = 0;
+            int64_t n = dt == NNCU_FP32 ? N32 : 65536;
+            long bad = act_compare(op, c, dt, dt == NNCU_FP32 ? (const void *)f : (const void *)all, n, &left, &first);
+            const char *dn = dt == NNCU_FP16 ? "fp16" : dt == NNCU_BF16 ? "bf16" : "fp32";
+            tap_ok(bad == 0 && left * 50 < n, "%s(param %g, variant %d) %s: %lld inputs, the GPU's bits are the "
+                   "CPU's (%ld differ, first input bits 0x%x); %ld left to the careful kernel",
+                   c->name, c->param, c->variant, dn, (long long)n, bad, first, left);
+        }
+    }
+    free(all);
+    free(f);
+}
+
+/* ---- the transcendental unary ops ---- */
+
+/* distance in ulps of two non-NaN values of one dtype (bits as ordered integers) */
+static int64_t ord(uint32_t u, int es)
+{
+    uint32_t sign = es == 4 ? 0x80000000u : 0x8000u;
+    return (u & sign) ? -(int64_t)(u & (sign - 1)) : (int64_t)u;
+}
+
+static void test_tr(void)
+{
+    static const char *names[] = { "exp", "log", "log1p", "expm1", "sin", "cos", "erf" };
+    enum { N32 = 1 << 20 };
+    uint16_t *all = (uint16_t *)malloc(65536 * 2);
+    uint32_t *f = (uint32_t *)malloc((size_t)N32 * 4);
+    for (uint32_t h = 0; h < 65536; h++) all[h] = (uint16_t)h;
+    for (int i = 0; i < N32; i++) f[i] = fb(pick32());
+    for (int k = 0; k < 7; k++) {
+        const void *op = ref_op(names[k]);
+        int ku = op ? ref_kern(op) : -1;
+        if (!op || ku != NNCU_KU_EXP + k) { tap_ok(0, "%s: in the op table with kernel id %d", names[k], NNCU_KU_EXP + k); continue; }
+        for (int dt = NNCU_FP16; dt <= NNCU_FP32; dt++) {
+            int es = dt == NNCU_FP32 ? 4 : 2;
+            int64_t n = dt == NNCU_FP32 ? N32 : 65536;
+            const void *in = dt == NNCU_FP32 ? (const void *)f : (const void *)all;
+            char *ref = (char *)malloc((size_t)n * es);
+            int ok = ref_act(op, dt, ref, in, n, 0, 0);
+            long far = 0, nanbad = 0;
+            int64_t worst = 0;
+            uint32_t first = 0;
+            for (int64_t i = 0; i < n && ok; i++) {
+                double y = nncu_tr64(ku, nncu_act_load(dt, in, i));
+                uint32_t g, c;
+                bool gn, cn;
+                if (dt == NNCU_FP32) {
+                    g = fb(nncu_f64_to_f32(y)); c = ((uint32_t *)ref)[i];
+                    gn = nncu_isnan32(nncu_u2f(g)); cn = nncu_isnan32(nncu_u2f(c));
+                } else {
+                    g = dt == NNCU_FP16 ? nncu_f64_to_f16(y) : nncu_f64_to_bf16(y); c = ((uint16_t *)ref)[i];
+                    gn = (g & 0x7fff) > (dt == NNCU_FP16 ? 0x7c00 : 0x7f80);
+                    cn = (c & 0x7fff) > (dt == NNCU_FP16 ? 0x7c00 : 0x7f80);
+                }
+                if (gn || cn) {
+                    if (gn != cn && nanbad++ == 0) first = dt == NNCU_FP32 ? f[i] : all[i];
+                    continue;
+                }
+                int64_t d = ord(g, es) - ord(c, es);
+                if (d < 0) d = -d;
+                if (d > worst) worst = d;
+                if (d > 1 && far++ == 0) first = dt == NNCU_FP32 ? f[i] : all[i];
+            }
+            const char *dn = dt == NNCU_FP16 ? "fp16" : dt == NNCU_BF16 ? "bf16" : "fp32";
+            tap_ok(ok && far == 0 && nanbad == 0, "%s %s: %lld inputs within 1 ulp of the CPU (largest %lld; %ld "
+                   "beyond, %ld NaN on one side only; first input 0x%x)", names[k], dn, (long long)n,
+                   (long long)worst, far, nanbad, first);
+            free(ref);
+        }
+    }
+    free(all);
+    free(f);
+}
+
 int main(void)
 {
     test_widen();
@@ -261,5 +409,7 @@ int main(void)
     test_int64();
     test_binary();
     test_unary();
+    test_act();
+    test_tr();
     return tap_done();
 }

@@ -5,15 +5,17 @@
  * dtype.h and ops.h for their types only.
  *
  * What runs here: buffers, the exact unary ops (sqrt abs floor round isnan
- * isinf isfinite), binary ops with broadcasting, convert, copy_strided,
- * fill, reductions (sum mean max min argmax argmin), matmul (cuBLAS; with
- * :accumulate same nnpad's own left-to-right loop).  Everything else
- * returns BK_UNSUPPORTED.  A CUDA call that fails also gives
- * BK_UNSUPPORTED (backend.h has no error status), with the reason in
- * nn_cuda_error(). */
+ * isinf isfinite), the activations of nn_act.cuh in fp16/bf16/fp32 (the
+ * elements they cannot round with certainty by the CPU's careful kernel,
+ * bk_unary_t.careful), binary ops with broadcasting, convert,
+ * copy_strided, fill, reductions (sum mean max min argmax argmin), matmul
+ * (cuBLAS; with :accumulate same nnpad's own left-to-right loop).
+ * Everything else returns BK_UNSUPPORTED.  A CUDA call that fails gives
+ * BK_ERROR, with the reason in nn_cuda_error(). */
 #include "backend/cuda/cuda.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backend/backend.h"
@@ -37,6 +39,9 @@ _Static_assert(EQ(NNCU_KU_EXP, KU_EXP) && EQ(NNCU_KU_ERF, KU_ERF) && EQ(NNCU_KU_
 _Static_assert(EQ(NNCU_R_SUM, BK_R_SUM) && EQ(NNCU_R_MEAN, BK_R_MEAN) && EQ(NNCU_R_MAX, BK_R_MAX) &&
                    EQ(NNCU_R_MIN, BK_R_MIN) && EQ(NNCU_R_ARGMAX, BK_R_ARGMAX) && EQ(NNCU_R_ARGMIN, BK_R_ARGMIN),
                "nn_cuda.h's reductions are backend.h's");
+_Static_assert(EQ(NNCU_KA_LINEAR, KA_LINEAR) && EQ(NNCU_KA_TANH, KA_TANH) && EQ(NNCU_KA_SELU_D, KA_SELU_D) &&
+                   EQ(NNCU_KA_SOFTPLUS, KA_SOFTPLUS) && EQ(NNCU_KA_HARD_SIGMOID_D + 1, KA_END),
+               "nn_cuda.h's KA ids are backend.h's");
 
 static int64_t last_bad = -1;
 
@@ -72,10 +77,41 @@ static bk_status_t cu_copy(void *dst, const void *src, size_t bytes) { return st
 
 /* ---- kernels ---- */
 
+/* An activation: the kernel rounds what it can; the rest (few: NaN, and
+ * about 2^-16 of fp32 results) come back to the host for the CPU's careful
+ * kernel and are written in place.  BK_UNSUPPORTED when more than cap need
+ * it (a tensor of NaNs): the caller then computes the whole op on the CPU. */
+static bk_status_t cu_act(const bk_unary_t *u)
+{
+    if (!u->careful || u->dt > DT_FP32) return BK_UNSUPPORTED;
+    int es = u->dt == DT_FP32 ? 4 : 2;
+    int64_t cap = 4096 + u->n / 256, nfix = 0;
+    int64_t *idx = malloc((size_t)cap * sizeof *idx);
+    char *fin = malloc((size_t)cap * es), *fout = malloc((size_t)cap * es);
+    bk_status_t r = BK_UNSUPPORTED;
+    if (idx && fin && fout) {
+        r = st(nncu_act(u->op->kern, (int)u->dt, u->out, u->in, u->n, u->param, u->variant, idx, fin, cap, &nfix));
+        if (r == BK_OK && nfix > 0) {
+            bk_unary_t h = *u;
+            h.out = fout;
+            h.in = fin;
+            h.n = nfix;
+            h.careful = NULL;
+            r = u->careful(&h);
+            if (r == BK_OK) r = st(nncu_scatter(u->out, es, idx, fout, nfix));
+        }
+    }
+    free(idx);
+    free(fin);
+    free(fout);
+    return r;
+}
+
 static bk_status_t cu_unary(const bk_unary_t *u)
 {
     int k = u->op->kern;
-    if (k <= KU_NONE || k >= KU_COUNT) return BK_UNSUPPORTED;   /* activations, plain loops: the CPU's */
+    if (k >= KA_FIRST && k < KA_END) return cu_act(u);
+    if (k <= KU_NONE || k >= KU_COUNT) return BK_UNSUPPORTED;   /* plain loops: the CPU's */
     int64_t bad = -1;
     int rc = nncu_unary(k, (int)u->dt, u->out, u->in, u->n, &bad);
     if (rc == NNCU_RANGE) last_bad = bad;
