@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..23"
+echo "1..26"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -114,4 +114,20 @@ grep -q '^  gpu       fp16, bf16 and fp32 run on the GPU (kernels/act.cu' out &&
   grep -q '^  gpu       computes on the CPU from a host copy of its GPU inputs' out &&
   grep -q "^  gpu       fp16, bf16 and fp32 run on the GPU (kernels/elementwise.cu: CUDA's fp64" out
 ok $? ":help says where tanh, gelu and exp compute on the GPU"
+# check_gpu(f, x): one function on both devices, per dtype
+printf 'def f(x) { return sigmoid(x) * 2 - 1 }\ncheck_gpu(f, [0.5, -3, 8])\ncheck_gpu(f, 1)\n' > cg.nn
+NNPAD_FAKE_GPU=1 "$NNPAD" cg.nn > out 2>&1
+st=$?
+[ "$st" = 0 ] && grep -q '^f on the CPU and on gpu (simulated: NNPAD_FAKE_GPU), its inputs cast to each dtype' out &&
+  grep -Eq '^fp16 +0  identical +3 / 0$' out && grep -Eq '^fp64 +0  identical +2 / 1$' out &&
+  [ "$(grep -c '^fp32 ' out)" = 2 ]
+ok $? "check_gpu(f, x) on the stand-in GPU: a row per dtype, the bits identical, the ops counted (status $st)"
+"$NNPAD" cg.nn > out 2>&1
+st=$?
+[ "$st" = 0 ] && [ "$(grep -c '^note: no GPU (.*): nothing to compare$' out)" = 2 ]
+ok $? "check_gpu without a GPU is a note (status $st)"
+"$NNPAD" -e 'check_gpu(3)' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -q 'check_gpu: the first argument is a function' out
+ok $? "check_gpu(3) is an error saying what it takes"
 cd / && rm -rf "$tmp"

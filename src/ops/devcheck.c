@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "lang/error.h"
 #include "lang/session.h"
+#include "lang/eval.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -150,3 +151,125 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
                  "twice the op's stated bound)\n", rows, fails);
     return fails ? 1 : 0;
 }
+
+/* ---- check_gpu(f, x, ...): one function on both devices ---- */
+
+/* f(args) with the session's device set to dev (args already there); NULL
+ * and err set when it raises */
+static value_t *run_fn(session_t *s, value_t *fn, value_t **args, int nargs, int dev, span_t span, char *err,
+                       size_t cap)
+{
+    session_settings_t *set = session_settings(s);
+    int saved = set->dev;
+    const char *saved_name = set->device;
+    set->dev = dev;
+    set->device = dev == BK_CPU ? "cpu" : "gpu";
+    value_t *volatile r = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        r = eval_call_value(s, fn, nargs, args, span);
+        err_pop(&f);
+    } else {
+        snprintf(err, cap, "%.400s", err_last()->msg);
+    }
+    set->dev = saved;
+    set->device = saved_name;
+    return r;
+}
+
+static value_t *check_gpu_impl(call_t *c)
+{
+    FILE *out = c->s->out;
+    if (c->nargs == 0 || c->args[0]->kind == V_STR) {
+        /* check_gpu() or check_gpu("op"): :check gpu's table */
+        int fails = op_check_gpu(c->s, out, c->nargs ? c->args[0]->u.str.s : NULL);
+        if (fails) err_raise(ERR_VALUE, c->span, "check_gpu: some ops differ between the CPU and the GPU beyond their bound");
+        return val_new(V_NONE);
+    }
+    value_t *fn = c->args[0];
+    if (fn->kind != V_FUNC)
+        err_raise(ERR_TYPE, c->arg_spans[0], "check_gpu: the first argument is a function (check_gpu(f, x, ...)), or "
+                  "an op's name in quotes, or nothing (every op)");
+    int nin = c->nargs - 1;
+    if (nin < 1) err_raise(ERR_TYPE, c->span, "check_gpu(f, x, ...): give f's inputs (they are cast to each dtype)");
+    for (int j = 0; j < nin; j++)
+        if (c->args[1 + j]->kind != V_TENSOR)
+            err_raise(ERR_TYPE, c->arg_spans[1 + j], "check_gpu: f's inputs are numbers or tensors");
+    const char *why = NULL;
+    if (!backend_cuda_load(&why)) {
+        fprintf(out, "note: no GPU (%s): nothing to compare\n", why ? why : "?");
+        return val_new(V_NONE);
+    }
+    static const dtype_t dts[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
+    const char *name = fn->u.fn.name ? fn->u.fn.name : fn->u.fn.op ? fn->u.fn.op->name : "f";
+    fprintf(out, "%s on the CPU and on %s, its inputs cast to each dtype; the largest difference in ulps of the "
+                 "dtype at the CPU's value\n", name, backend_get(BK_CUDA)->name);
+    fprintf(out, "%-5s %12s  %-14s %s\n", "dtype", "max diff", "bits", "ops on the gpu / from host copies");
+    value_t *in[8], *g[8];
+    if (nin > 8) err_raise(ERR_TYPE, c->span, "check_gpu: at most 8 inputs");
+    for (int d = 0; d < 4; d++) {
+        dtype_t dt = dts[d];
+        char err[512] = "";
+        for (int j = 0; j < nin; j++) {
+            value_t *a = c->args[1 + j];
+            value_t *h = tensor_to_device(a, BK_CPU);
+            in[j] = a->u.t.weak || dtype_traits[a->u.t.dtype].is_float ? op_convert(h, dt, c->arg_spans[1 + j], "check_gpu")
+                                                                       : (val_ref(h), h);
+            val_unref(h);
+            g[j] = tensor_to_device(in[j], BK_CUDA);
+        }
+        value_t *rc = run_fn(c->s, fn, in, nin, BK_CPU, c->span, err, sizeof err);
+        int64_t on0, mv0, on1, mv1;
+        op_device_counts(&on0, &mv0);
+        value_t *rg = rc ? run_fn(c->s, fn, g, nin, BK_CUDA, c->span, err, sizeof err) : NULL;
+        op_device_counts(&on1, &mv1);
+        if (!rc || !rg) {
+            fprintf(out, "%-5s %12s  %s on the %s: %s\n", dtype_traits[dt].name, "-", rc ? "failed" : "failed",
+                    rc ? "GPU" : "CPU", err);
+        } else if (rc->kind != V_TENSOR || rg->kind != V_TENSOR || rc->u.t.size != rg->u.t.size ||
+                   rc->u.t.dtype != rg->u.t.dtype) {
+            fprintf(out, "%-5s %12s  the two results differ in kind, dtype or size\n", dtype_traits[dt].name, "-");
+        } else {
+            value_t *rh = tensor_to_device(rg, BK_CPU);
+            double w = diff_ulps(rc, rh);
+            /* bits: identical, or differing only in NaN payloads, or not */
+            const char *bits = "identical";
+            size_t es = (size_t)dtype_traits[rc->u.t.dtype].size;
+            const char *pc = tensor_data(rc), *pg = tensor_data(rh);
+            for (int64_t i = 0; i < rc->u.t.size; i++) {
+                if (!memcmp(pc + i * es, pg + i * es, es)) continue;
+                if (isnan(tensor_get_f64(rc, i)) && isnan(tensor_get_f64(rh, i))) bits = "NaN bits only";
+                else { bits = "differ"; break; }
+            }
+            char wb[32];
+            if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
+            else snprintf(wb, sizeof wb, "%.3g", w);
+            fprintf(out, "%-5s %12s  %-14s %lld / %lld\n", dtype_traits[rc->u.t.dtype].name, wb,
+                    bits, (long long)(on1 - on0), (long long)(mv1 - mv0));
+            val_unref(rh);
+        }
+        if (rc) val_unref(rc);
+        if (rg) val_unref(rg);
+        for (int j = 0; j < nin; j++) { val_unref(in[j]); val_unref(g[j]); }
+    }
+    return val_new(V_NONE);
+}
+
+const op_def_t op_family_devcheck[] = {
+    {"check_gpu", OPK_FUNC, .impl = check_gpu_impl, .min_args = 0, .max_args = 9, .flags = OPF_IMPURE,
+     .nograd = "a report",
+     .signature = "check_gpu(f, x, ...) | check_gpu(\"op\") | check_gpu()",
+     .summary = "run a function (or every op) on the CPU and on the GPU and compare, in every dtype",
+     .formula = "check_gpu(f, x, ...): f's inputs cast to fp16, bf16, fp32 and fp64 (int64 inputs kept), f run with "
+                "them on the CPU and again with copies on the GPU; per dtype the largest difference in ulps of the "
+                "dtype at the CPU's value (NaN against a number: mismatch), whether the bits are identical (or differ in "
+                "NaN payloads only: the GPU's exp, log, ... give x86's default NaN, the CPU's SLEEF its own), and how "
+                "many ops ran on the GPU's kernels or from host copies. check_gpu(\"op\") and check_gpu() are "
+                ":check gpu op and :check gpu (every elementwise op, against its stated bound; an error when one "
+                "fails). Without a GPU: a note",
+     .shapes = "-> nothing (a table)", .dtypes = "any",
+     .source = "the CPU-vs-GPU checks of ggml's test-backend-ops and llm.c, as a command",
+     .example = "def f(x): return sigmoid(x) * 2 - 1\n"
+                "check_gpu(f, [0.5, -3, 8])"},
+    {NULL},
+};
