@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..26"
+echo "1..27"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -130,4 +130,10 @@ ok $? "check_gpu without a GPU is a note (status $st)"
 st=$?
 [ "$st" != 0 ] && grep -q 'check_gpu: the first argument is a function' out
 ok $? "check_gpu(3) is an error saying what it takes"
+# :time on the GPU: also the GPU's clock (events), after a warm-up run; not on the CPU
+printf ':device gpu\nx = randn(1000)\n:time y = x * 2\n:device cpu\nz = randn(1000)\n:time w = z * 2\n' |
+  NNPAD_FAKE_GPU=1 "$NNPAD" > out 2>&1
+[ "$(grep -c '^median .* over [0-9]* runs (parse included); on the GPU.s clock (CUDA events, after a warm-up run) median [0-9.]* [mµn]*s$' out)" = 1 ] &&
+  grep -Eq '^median [0-9.]+ [mµn]*s over [0-9]+ runs \(parse included\)$' out
+ok $? ":time of a GPU line gives the GPU's clock too; a CPU line only the wall time"
 cd / && rm -rf "$tmp"

@@ -278,6 +278,11 @@ typedef struct backend {
     /* Why the last call returned BK_ERROR (a device's own words); NULL:
      * this backend never does. */
     const char *(*last_error)(void);
+    /* The device's own clock (CUDA events on the default stream): begin
+     * marks a point, end marks another, waits for it and gives the device
+     * time between the two in seconds.  NULL: no device clock (the CPU). */
+    bk_status_t (*timer_begin)(void);
+    bk_status_t (*timer_end)(double *seconds);
 } backend_t;
 /* A device kernel failed (BK_ERROR): raise, at span, the error that names
  * the op and the device's reason (src/backend/backend.c). */

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <stdlib.h>
+#include <time.h>
 #include "../../kernels/nn_act.cuh"   /* the GPU's per-element activations, compiled as C */
 
 #define POISON (1ull << 62)
@@ -173,6 +174,17 @@ static bk_status_t mock_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPP
 static bool mock_chain_takes(const struct op_def *op) { (void)op; return false; }
 static const char *mock_error(void) { return "simulated launch failure (NNPAD_FAKE_GPU=fail)"; }
 
+/* the device clock: the host's monotonic clock (its kernels run at once) */
+static double mock_t0;
+static double mock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+static bk_status_t mock_timer_begin(void) { mock_t0 = mock_now(); return BK_OK; }
+static bk_status_t mock_timer_end(double *seconds) { *seconds = mock_now() - mock_t0; return BK_OK; }
+
 const backend_t bk_mock_gpu_backend = {
     .name = "gpu (simulated: NNPAD_FAKE_GPU)",
     .device = BK_CUDA,
@@ -182,4 +194,5 @@ const backend_t bk_mock_gpu_backend = {
     .copy_strided = mock_copy_strided, .fill = mock_fill, .to_int64 = mock_to_int64, .ulp = mock_ulp,
     .where = mock_where, .nextafter = mock_nextafter, .reduce = mock_reduce, .softmax = mock_softmax,
     .matmul = mock_matmul, .chain = mock_chain, .chain_takes = mock_chain_takes, .last_error = mock_error,
+    .timer_begin = mock_timer_begin, .timer_end = mock_timer_end,
 };

@@ -803,7 +803,12 @@ const repl_cmd_t repl_cmds[] = {
       "    Relative names are relative to the current directory.\n",
       REPL_ARG_FILE, NULL, cmd_load },
     { "time", NULL, ":time EXPR", "median time of repeated runs of EXPR",
-      NULL, REPL_ARG_EXPR, NULL, cmd_time },
+      "    At least 5 runs, until about 0.2 s (at most 10,000), like IPython's\n"
+      "    %timeit; the variables are left as they were.  The wall time waits for\n"
+      "    the GPU.  When EXPR runs on the GPU it also gives the GPU's own clock\n"
+      "    (CUDA events around each run, after one warm-up run that is not\n"
+      "    counted), as torch.cuda.Event timing does.\n",
+      REPL_ARG_EXPR, NULL, cmd_time },
     { "limit", NULL, ":limit [SIZE|default]", "show or set the memory limit (512KB, 2GB)",
       "    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
       "    half of physical memory.  Going past the limit is an error, not a crash.\n",

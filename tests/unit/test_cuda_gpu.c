@@ -23,7 +23,8 @@
  *                where fp32 is exact; int64 overflow gives BK_RANGE with
  *                the element; a 1 PiB allocation fails with a reason; an
  *                activation of a tensor of NaNs (more to fix than it
- *                keeps room for) gives BK_UNSUPPORTED.
+ *                keeps room for) gives BK_UNSUPPORTED; CUDA events
+ *                (timer_begin/timer_end) time a fill.
  * NNPAD_CUDA_FAKE=cpu runs the same checks with the CPU backend standing in
  * for the GPU (no module): it checks this test's own plumbing here; the
  * facts only the GPU has are skipped then. */
@@ -576,5 +577,17 @@ int main(void)
     test_reduce();
     test_matmul();
     test_alloc();
+    if (fake) {
+        tap_skip_one("the CPU has no device clock", "CUDA events time a fill");
+    } else {
+        double sec = -1;
+        int64_t n = 1 << 24;
+        void *d = dev_new((size_t)n * 4);
+        float one = 1;
+        bk_status_t a = G->timer_begin(), b = G->fill(d, 4, &one, n), e = G->timer_end(&sec);
+        tap_ok(a == BK_OK && b == BK_OK && e == BK_OK && sec > 0 && sec < 1,
+               "CUDA events time a fill of 64 MiB: %.3g ms (statuses %d %d %d)", sec * 1e3, (int)a, (int)b, (int)e);
+        dev_free(d, (size_t)n * 4);
+    }
     return tap_done();
 }

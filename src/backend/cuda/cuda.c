@@ -174,6 +174,14 @@ static bk_status_t no_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSU
 static bk_status_t no_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
 static bool no_chain_takes(const struct op_def *op) { (void)op; return false; }
 
+static bk_status_t cu_timer_begin(void) { return st(nncu_time_begin()); }
+static bk_status_t cu_timer_end(double *seconds)
+{
+    float ms = 0;
+    int rc = nncu_time_end(&ms);
+    *seconds = ms * 1e-3;
+    return st(rc);
+}
 static bk_status_t cu_sync(void) { return st(nncu_sync()); }
 
 const backend_t bk_cuda_backend = {
@@ -200,6 +208,8 @@ const backend_t bk_cuda_backend = {
     .chain_takes = no_chain_takes,
     .sync = cu_sync,
     .last_error = nn_cuda_error,
+    .timer_begin = cu_timer_begin,
+    .timer_end = cu_timer_end,
 };
 
 /* ---- the entry point ---- */
