@@ -25,6 +25,20 @@ jobs=$(nproc 2>/dev/null || echo 2)
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
 [ -f Makefile ] && [ Makefile -nt Makefile.am ] && [ Makefile -nt configure ] || ./configure -q
 make -s -j"$jobs"
+# :sass lists SASS with nvdisasm, which some CUDA installs lack (the one at
+# /usr/local/cuda here; ../shared/TOOLCHAIN.md).  With the GPU module built
+# and no nvdisasm on PATH or beside nvcc, PyPI's nvidia-cuda-nvdisasm (the
+# toolkit's major version) goes into tools/nvdisasm, where nnpad looks.
+# Without a network this is a note: :sass then says how to get it.
+nvcc=$(sed -n 's/^NVCC = //p' Makefile)
+if [ -f nnpad-cuda.so ] && [ -n "$nvcc" ] && ! command -v nvdisasm >/dev/null 2>&1 &&
+   [ ! -x "$(dirname "$nvcc")/nvdisasm" ] && ! ls tools/nvdisasm/nvidia/*/bin/nvdisasm >/dev/null 2>&1; then
+  major=$("$nvcc" --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+  echo "setup: installing nvdisasm (PyPI nvidia-cuda-nvdisasm==$major.*) into tools/nvdisasm for :sass"
+  PIP_ROOT_USER_ACTION=ignore python3 -m pip install -q --disable-pip-version-check --no-warn-script-location --target tools/nvdisasm \
+    "nvidia-cuda-nvdisasm==$major.*" ||
+    echo "setup: note: could not install nvdisasm (no network or no pip); :sass will say how to get it"
+fi
 case "${1:-}" in
   run) exec ./nnpad ;;
   check) make -s -j"$jobs" check ;;

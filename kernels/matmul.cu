@@ -13,6 +13,7 @@
 #include <cuda_fp16.h>
 #include "nncu_impl.cuh"
 #include "nn_math.cuh"
+#include "teach_gemm.cuh"
 
 static cublasHandle_t handle;
 
@@ -80,6 +81,19 @@ extern "C" int nncu_matmul(int dt, int n, int m, int k, const void *a, const voi
     size_t es = dt == NNCU_FP64 ? 8 : dt == NNCU_FP32 ? 4 : 2;
     if (k == 0) {   /* empty sums: zeros (cuBLAS would leave C as beta*C) */
         NNCU_CK(cudaMemset(c, 0, (size_t)n * (size_t)m * es));
+        return NNCU_OK;
+    }
+    if (mode == NNCU_MM_TEACH) {
+        /* the teaching kernel (teach_gemm.cuh): a warp per 16 x 16 tile of C */
+        dim3 grid((unsigned)((m + 15) / 16), (unsigned)((n + 15) / 16));
+        if (dt == NNCU_FP16)
+            nn_teach_gemm_f16<<<grid, 32>>>((const __half *)a, (const __half *)b, (__half *)c, n, m, k);
+        else if (dt == NNCU_BF16)
+            nn_teach_gemm_bf16<<<grid, 32>>>((const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b, (__nv_bfloat16 *)c,
+                                             n, m, k);
+        else
+            return NNCU_UNSUPPORTED;
+        NNCU_LAUNCHED("nn_teach_gemm");
         return NNCU_OK;
     }
     if (mode == NNCU_MM_SAME) {

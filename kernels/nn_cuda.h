@@ -57,7 +57,8 @@ enum {
     NNCU_MM_TF32 = 1,      /* fp32 through CUBLAS_COMPUTE_32F_FAST_TF32 (inputs rounded to 10 bits) */
     NNCU_MM_SAME = 2,      /* :accumulate same: every product and running sum rounded to dt, left to
                               right (nnpad's CPU bits); one thread per output, slow */
-    NNCU_MM_F16ACC = 3     /* fp16 through CUBLAS_COMPUTE_16F (fp16 accumulation, cuBLAS's order) */
+    NNCU_MM_F16ACC = 3,    /* fp16 through CUBLAS_COMPUTE_16F (fp16 accumulation, cuBLAS's order) */
+    NNCU_MM_TEACH = 4      /* fp16/bf16: teach_gemm.cuh's readable WMMA kernel (fp32 accumulation) */
 };
 
 /* ---- NVRTC (rtc.cu): CUDA C source to PTX (cubin 0) or an sm_90 cubin
@@ -65,7 +66,16 @@ enum {
  * *log (NVRTC's messages, or NULL) are malloc'd: free with nncu_rtc_free.
  * The source may #include "nn_math.cuh". ---- */
 int nncu_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log);
+/* teach_gemm.cuh's text, for :sass matmul teach (NVRTC compiles it as it is) */
+const char *nncu_teach_source(void);
 void nncu_rtc_free(void *p);
+/* Run kernel nn_chain(out, p[0], ..., p[np-1], n) of src (a fused chain,
+ * src/backend/cuda/chain_src.c): compiled to PTX by NVRTC once per source
+ * text, kept in memory and in cache_dir (NULL: no disk cache), loaded with
+ * cudaLibraryLoadData and launched over n elements. */
+int nncu_chain_launch(const char *src, const char *cache_dir, void *out, const void *const *p, int np, int64_t n);
+/* how many chains were compiled, read from the disk cache, found in memory */
+void nncu_chain_stats(unsigned long *compiled, unsigned long *from_disk, unsigned long *from_memory);
 
 /* The reason for the last failure (a static string; thread-local). */
 const char *nncu_error(void);

@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..27"
+echo "1..29"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -59,8 +59,12 @@ fi
 "$NNPAD" -e ':ptx sigmoid' > out 2>&1
 st=$?
 [ "$st" != 0 ] && grep -q 'sigmoid has no GPU kernel in a chain yet' out; ok $? ":ptx of an op without a GPU kernel is an error naming it"
-PATH=/usr/bin:/bin "$NNPAD" -e ':sass add' > out 2>&1
-grep -q 'nvdisasm' out; ok $? ":sass says what it needs (nvdisasm) or lists the SASS"
+PATH=/usr/bin:/bin "$NNPAD" -e ':sass multiply fp32' > out 2>&1
+if grep -q '^// SASS for sm_90 (nvdisasm)' out; then
+  grep -Eq 'FMUL.*<- ' out; ok $? ":sass multiply fp32 lists the SASS (nvdisasm found: on PATH, beside nvcc or in tools/nvdisasm), FMUL marked"
+else
+  grep -q 'pip install nvidia-cuda-nvdisasm' out; ok $? ":sass without nvdisasm says how to get it"
+fi
 # :check gpu: every elementwise op on both devices
 "$NNPAD" -e ':check gpu' > out 2>&1
 st=$?
@@ -136,4 +140,36 @@ printf ':device gpu\nx = randn(1000)\n:time y = x * 2\n:device cpu\nz = randn(10
 [ "$(grep -c '^median .* over [0-9]* runs (parse included); on the GPU.s clock (CUDA events, after a warm-up run) median [0-9.]* [mµn]*s$' out)" = 1 ] &&
   grep -Eq '^median [0-9.]+ [mµn]*s over [0-9]+ runs \(parse included\)$' out
 ok $? ":time of a GPU line gives the GPU's clock too; a CPU line only the wall time"
+# a traced function on the GPU: its fused chains run as one device kernel
+# each (the stand-in runs chain_src.c's kernel element by element), with
+# eager's values on the device; an activation in the chain runs op by op
+cat > tr.nn <<'EOF'
+:device gpu
+def f(x) { return (x * 2 + 1) / 3 - x }
+g = trace(f)
+x = randn(1000)
+print(device(g(x)), sum(g(x) == f(x)))
+def h(x) { return exp(x * 0.3) + 1 }
+th = trace(h)
+y = fp16(randn(100)) * 20
+print(sum(th(y) == h(y)))
+def k(x) { return sigmoid(x * 2) + x }
+tk = trace(k)
+print(sum(tk(x) == k(x)))
+:device
+EOF
+NNPAD_FAKE_GPU=1 "$NNPAD" tr.nn > out 2>&1
+grep -qx 'gpu 1000 (fp32, gpu)' out && grep -qx '100 (fp16, gpu)' out && grep -qx '1000 (fp32, gpu)' out &&
+  grep -q '; 3 fused chains of traced functions ran as one GPU kernel each$' out
+ok $? "traced functions on the stand-in GPU: fused chains as one kernel each, eager's values on the GPU"
+# :ptx F: the CUDA C and PTX of a traced function's fused chain
+printf 'def f(x) { return (x * 2 + 1) / 3 - x }\ng = trace(f)\ny = g(randn(10))\n:ptx g\n:ptx g 2\n' | "$NNPAD" > out 2>&1
+if [ -f "$mod" ]; then
+  grep -q '^// g: fused chain 1 of 1 (concrete function 1, node %7' out &&
+    grep -q 'float v3 = nncu_bin32(2, v2, ((const float \*)p4)\[i\]);   // subtract -> fp32' out &&
+    grep -q '^\.entry nn_chain' out && grep -q 'g has 1 fused chain: :ptx g K with K from 1 to 1' out
+  ok $? ":ptx g shows the traced function's fused chain as one kernel (CUDA C and PTX); :ptx g 2 says how many"
+else
+  grep -q 'g: fused chain 1 of 1' out; ok $? ":ptx g without the module names the chain"
+fi
 cd / && rm -rf "$tmp"

@@ -11,9 +11,11 @@
  * without a GPU.  The real GPU backend is src/backend/cuda/ + kernels/. */
 #include "backend/backend.h"
 #include "backend/cpu/cpu.h"
+#include "backend/cuda/chain_src.h"
 #include "util/mem.h"
 #include "ops/ops.h"
 #include <stdint.h>
+#include <stddef.h>
 #include <string.h>
 #include <stdlib.h>
 #include <time.h>
@@ -170,7 +172,70 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
     h.c = dev(mm->c);
     return bk_cpu_backend.matmul(&h);
 }
-static bk_status_t mock_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
+/* A fused chain: the GPU takes the chains whose CUDA C chain_src.c can
+ * generate (BK_UNSUPPORTED for the others, as the CUDA backend says), and
+ * runs them here as that generated kernel computes, element by element with
+ * nn_math.cuh's functions (a second reading of chain_src.c's output: a
+ * difference from eager on the stand-in GPU is a bug in one of the two). */
+static void chain_ld(const bk_chain_t *ch, const bk_chain_arg_t *a, int64_t i, bool w64, const float *v32,
+                     const double *v64, float *x32, double *x64)
+{
+    if (a->q >= 0) {
+        bool q64 = ch->op[a->q].dto == DT_FP64;
+        if (w64) *x64 = q64 ? v64[a->q] : nncu_f32_to_f64(v32[a->q]);
+        else *x32 = q64 ? nncu_f64_to_f32(v64[a->q]) : v32[a->q];
+        return;
+    }
+    int64_t j = a->stride == 0 ? 0 : a->stride == BK_CHAIN_ROW ? i % a->period : i;
+    const char *p = cdev(a->p);
+    switch (a->dt) {
+    case DT_FP16: { uint16_t h; memcpy(&h, p + 2 * j, 2); if (w64) *x64 = nncu_f16_to_f64(h); else *x32 = nncu_f16_to_f32(h); break; }
+    case DT_BF16: { uint16_t h; memcpy(&h, p + 2 * j, 2); if (w64) *x64 = nncu_bf16_to_f64(h); else *x32 = nncu_bf16_to_f32(h); break; }
+    case DT_FP32: { float f; memcpy(&f, p + 4 * j, 4); if (w64) *x64 = nncu_f32_to_f64(f); else *x32 = f; break; }
+    default: { double d; memcpy(&d, p + 8 * j, 8); if (w64) *x64 = d; else *x32 = (float)d; break; }
+    }
+}
+static float chain_round(dtype_t dto, float r)
+{
+    return dto == DT_FP16 ? nncu_f16_to_f32(nncu_f32_to_f16(r)) : dto == DT_BF16 ? nncu_bf16_to_f32(nncu_f32_to_bf16(r)) : r;
+}
+static bk_status_t mock_chain(const bk_chain_t *ch)
+{
+    char src[1 << 14], why[256];
+    if (bk_cuda_chain_source(ch, src, sizeof src, why, sizeof why) <= 0) return BK_UNSUPPORTED;
+    float v32[BK_CHAIN_MAX];
+    double v64[BK_CHAIN_MAX];
+    char *out = dev(ch->out);
+    const bk_chain_op_t *last = &ch->op[ch->len - 1];
+    for (int64_t i = 0; i < ch->n; i++) {
+        for (int k = 0; k < ch->len; k++) {
+            const bk_chain_op_t *f = &ch->op[k];
+            int kern = f->op->kern;
+            bool w64 = f->dto == DT_FP64;
+            float a32 = 0, b32 = 0;
+            double a64 = 0, b64 = 0;
+            if (!f->bin && nncu_tr_has(kern) && f->op->kind == OPK_UNARY) {
+                chain_ld(ch, &f->a[0], i, true, v32, v64, &a32, &a64);
+                double y = nncu_tr64(kern, a64);
+                v32[k] = f->dto == DT_FP16 ? nncu_f16_to_f32(nncu_f64_to_f16(y))
+                         : f->dto == DT_BF16 ? nncu_bf16_to_f32(nncu_f64_to_bf16(y)) : nncu_f64_to_f32(y);
+                continue;
+            }
+            chain_ld(ch, &f->a[0], i, w64, v32, v64, &a32, &a64);
+            if (f->bin) chain_ld(ch, &f->a[1], i, w64, v32, v64, &b32, &b64);
+            if (w64) v64[k] = f->bin ? nncu_bin64(kern, a64, b64) : nncu_un64(kern, a64);
+            else v32[k] = chain_round(f->dto, f->bin ? nncu_bin32(kern, a32, b32) : nncu_un32(kern, a32));
+        }
+        int k = ch->len - 1;
+        switch (last->dto) {
+        case DT_FP16: { uint16_t h = nncu_f32_to_f16(v32[k]); memcpy(out + 2 * i, &h, 2); break; }
+        case DT_BF16: { uint16_t h = nncu_f32_to_bf16(v32[k]); memcpy(out + 2 * i, &h, 2); break; }
+        case DT_FP32: memcpy(out + 4 * i, &v32[k], 4); break;
+        default: memcpy(out + 8 * i, &v64[k], 8); break;
+        }
+    }
+    return BK_OK;
+}
 static bool mock_chain_takes(const struct op_def *op) { (void)op; return false; }
 static const char *mock_error(void) { return "simulated launch failure (NNPAD_FAKE_GPU=fail)"; }
 

@@ -308,25 +308,40 @@ static bool plan_reduce(const graph_t *g, const gnode_t *n, pnode_t *q)
 /* A fused node's chain worked out once on the traced dtypes and shapes
  * (passes.c's graph_fused_setup on stand-ins that carry them), the weak
  * scalars rounded into the plan. */
-static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t prec)
+/* Stand-ins for F's inputs (indexed by node; NULL elsewhere): values that
+ * carry the traced dtype and shape and no data, the graph's constants
+ * themselves; *ok false when some input cannot be stood in for. */
+static value_t **standins(const graph_t *g, const gnode_t *F, bool *ok)
 {
     value_t **stand = mem_alloc((size_t)g->nn * sizeof(value_t *));
-    bool ok = F->is_tensor && !F->weak && F->ndim > 0;
-    for (int k = 0; ok && k < F->nin; k++) {
+    *ok = F->is_tensor && !F->weak && F->ndim > 0;
+    for (int k = 0; *ok && k < F->nin; k++) {
         const gnode_t *e = &g->n[F->in[k]];
         if (stand[F->in[k]]) continue;
-        if (!e->is_tensor || (e->weak && e->kind != G_CONST)) ok = false;
+        if (!e->is_tensor || (e->weak && e->kind != G_CONST)) *ok = false;
         else if (e->kind == G_CONST) stand[F->in[k]] = val_ref(e->value);
         else {
             stand[F->in[k]] = tensor_borrow((dtype_t)e->dtype, e->ndim, e->shape, NULL);
             stand[F->in[k]]->u.t.weak = e->weak;
         }
     }
+    return stand;
+}
+static void standins_free(const graph_t *g, const gnode_t *F, value_t **stand)
+{
+    for (int k = 0; k < F->nin; k++) if (stand[F->in[k]]) { val_unref(stand[F->in[k]]); stand[F->in[k]] = NULL; }
+    mem_free(stand, (size_t)g->nn * sizeof(value_t *));
+}
+
+static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t prec)
+{
+    bool ok;
+    value_t **stand = standins(g, F, &ok);
     size_t chbytes = offsetof(bk_chain_t, op) + (size_t)(F->nchain <= BK_CHAIN_MAX ? F->nchain : 0) * sizeof(bk_chain_op_t);
     bk_chain_t *ch = mem_alloc(chbytes);
     value_t *own[128];
     int nown = 0;
-    ok = ok && F->nchain <= BK_CHAIN_MAX && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape);
+    ok = ok && F->nchain <= BK_CHAIN_MAX && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape, BK_CPU);
     int ext[2 * 2 * BK_CHAIN_MAX], next = 0, w = 0;
     uint64_t wk[128];
     for (int k = 0; ok && k < ch->len; k++)
@@ -365,9 +380,43 @@ static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t p
         mem_free(ch, chbytes);
     }
     for (int k = 0; k < nown; k++) val_unref(own[k]);
-    for (int k = 0; k < F->nin; k++) if (stand[F->in[k]]) { val_unref(stand[F->in[k]]); stand[F->in[k]] = NULL; }
-    mem_free(stand, (size_t)g->nn * sizeof(value_t *));
+    standins_free(g, F, stand);
     return ok;
+}
+
+/* The fused chains of a traced function's concrete functions (their
+ * optimized graphs), each worked out on the traced dtypes and shapes as the
+ * plan does, handed to each(ctx, i, node, chain): :ptx g and :sass g. */
+int graph_fused_chains(value_t *tfn, dtype_t prec, void (*each)(void *ctx, int conc, int node, const bk_chain_t *ch),
+                       void *ctx)
+{
+    int nc, count = 0;
+    const char **sig;
+    graph_t **raw, **opt;
+    graph_concretes(tfn, &nc, &sig, &raw, &opt);
+    for (int i = 0; i < nc; i++) {
+        const graph_t *g = opt[i];
+        if (!g) continue;
+        for (int j = 0; j < g->nn; j++) {
+            const gnode_t *F = &g->n[j];
+            if (F->kind != G_FUSED || F->nchain > BK_CHAIN_MAX) continue;
+            bool ok;
+            value_t **stand = standins(g, F, &ok);
+            size_t chbytes = offsetof(bk_chain_t, op) + (size_t)F->nchain * sizeof(bk_chain_op_t);
+            bk_chain_t *ch = mem_alloc(chbytes);
+            value_t *own[128];
+            int nown = 0;
+            if (ok && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape, BK_CPU)) {
+                ch->n = 1;
+                each(ctx, i, j, ch);
+                count++;
+            }
+            for (int k = 0; k < nown; k++) val_unref(own[k]);
+            mem_free(ch, chbytes);
+            standins_free(g, F, stand);
+        }
+    }
+    return count;
 }
 
 /* Whether node n and its inputs have dtypes and fixed shapes in the
@@ -556,6 +605,11 @@ static value_t *plan_run(graph_t *g, int nargs, value_t **args, session_t *s)
 {
     /* :numerics check runs every node through op_call, which checks it */
     if (ad_active() || graph_tracing() || op_settings(s)->numerics_check) return NULL;
+    /* the plan's direct steps are the CPU's kernels: with an argument on a
+     * device the general way runs each op (and each fused chain) there */
+    for (int i = 0; i < nargs; i++)
+        if (args[i] && args[i]->kind == V_TENSOR && !args[i]->u.t.weak && args[i]->u.t.st->device != NN_DEV_CPU)
+            return NULL;
     struct gplan *P = g->plan;
     if (P && P->busy) return NULL;   /* running already: a nested call */
     if (!P) P = plan_new(g, s);

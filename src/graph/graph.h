@@ -201,4 +201,12 @@ gnode_t *graph_push(graph_t *g);
 /* :passes [NAME on|off]: list or switch the passes; returns 1 on a bad name. */
 int graph_passes_command(const char *arg, FILE *out);
 
+/* How many fused chains ran with the device's own chain kernel (the GPU's
+ * NVRTC kernels), for :device. */
+int64_t graph_fused_on_device(void);
+/* Each fused chain of traced function tfn's concrete functions, worked out
+ * on the traced dtypes and shapes (no data), handed to each(ctx,
+ * concrete function, node, chain); the count. */
+int graph_fused_chains(struct value *tfn, dtype_t prec,
+                       void (*each)(void *ctx, int conc, int node, const struct bk_chain *ch), void *ctx);
 #endif

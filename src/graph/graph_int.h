@@ -152,6 +152,6 @@ void graph_plan_free(struct gplan *p);
 void graph_optimize(graph_t *g, session_t *s);
 value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
 bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
-                       const int64_t *shape);
+                       const int64_t *shape, int dev);
 
 #endif

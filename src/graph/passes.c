@@ -583,9 +583,11 @@ static double fx_weak_value(const value_t *v)
  * Weak scalars are rounded once into new 0-d tensors in own[] (at most
  * 128), which the chain's arguments point into; c needs room for F's
  * chain's ops only (bk_chain_t.op is last).  (exec.c's plan calls it
- * once per fused node, on the traced dtypes and shapes.) */
+ * once per fused node, on the traced dtypes and shapes.)  dev: the device
+ * whose memory the chain reads (every tensor in vals is there; the weak
+ * scalars are copied there). */
 bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
-                       const int64_t *shape)
+                       const int64_t *shape, int dev)
 {
     c->len = F->nchain;
     if (c->len > BK_CHAIN_MAX) return false;
@@ -613,7 +615,7 @@ bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t 
             if (x->kind != V_TENSOR) return false;
             a->q = -1;
             a->dt = (dtype_t)x->u.t.dtype;
-            a->p = tensor_data(x);
+            a->p = dev == BK_CPU ? tensor_data(x) : tensor_dev_data(x);
             int kind = fx_kind(x->u.t.ndim, x->u.t.shape, nd, shape);
             if (kind < 0) return false;
             a->stride = kind == FX_FULL ? 1 : kind == FX_SCALAR ? 0 : BK_CHAIN_ROW;
@@ -638,9 +640,14 @@ bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t 
             /* the exact value rounded once to the dtype it enters in */
             if (*nown == 128) return false;
             value_t *wc = tensor_scalar_f64(pr.in[j], fx_weak_value(v[j]));
+            if (dev != BK_CPU) {
+                value_t *wd = tensor_to_device(wc, (bk_device_t)dev);
+                val_unref(wc);
+                wc = wd;
+            }
             own[(*nown)++] = wc;
             f->a[j].dt = (dtype_t)wc->u.t.dtype;
-            f->a[j].p = tensor_data(wc);
+            f->a[j].p = dev == BK_CPU ? tensor_data(wc) : tensor_dev_data(wc);
             f->a[j].stride = 0;
         }
         dtype_t dt = pr.dt;
@@ -675,6 +682,25 @@ static bool fx_shape(const gnode_t *F, value_t **vals, int *nd, int64_t *shape, 
     return true;
 }
 
+/* Where a fused node's tensor inputs live: BK_CPU, a device when every
+ * non-weak tensor is on it, -1 when they are on two. */
+static int64_t fused_on_device;
+int64_t graph_fused_on_device(void) { return fused_on_device; }
+static int fx_device(const gnode_t *F, value_t **vals)
+{
+    int dev = BK_CPU;
+    bool cpu = false;
+    for (int k = 0; k < F->nin; k++) {
+        const value_t *v = vals[F->in[k]];
+        if (!v || v->kind != V_TENSOR || v->u.t.weak) continue;
+        int d = v->u.t.st->device;
+        if (d == NN_DEV_CPU) cpu = true;
+        else if (dev == BK_CPU) dev = d;
+        else if (d != dev) return -1;
+    }
+    return dev != BK_CPU && cpu ? -1 : dev;
+}
+
 /* Run a fused chain: the backend's chain (every op of the chain on a block
  * in the cache, rounded to its dtype: eager's bits), else block by block
  * through op_call, else (grad recording, a trace, a broadcast the chain
@@ -683,21 +709,53 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
 {
     int len = F->nchain;
     gnode_t *last = &F->chain[len - 1];
-    int nd;
+    int nd = 0;
     int64_t shape[NN_MAX_DIMS];
-    bool rows;
+    bool rows = false;
     /* While grad records, run the chain op by op on whole tensors, so the
      * tape sees every op (the same bits); under :numerics check too, so
      * that op_call checks each node. */
     bool whole = ad_active() || graph_tracing() || op_settings(s)->numerics_check || !fx_shape(F, vals, &nd, shape, &rows);
     value_t *tmp[BK_CHAIN_MAX] = {0};
+    /* On a device when its tensor inputs are all there: the device's chain
+     * (the GPU's NVRTC kernel), else op by op on whole tensors (the ops'
+     * own device kernels) */
+    int dev = fx_device(F, vals);
+    if (!whole && dev > BK_CPU) {
+        const backend_t *b = backend_get((bk_device_t)dev);
+        value_t *out = tensor_new_raw_on(dev, (dtype_t)last->dtype, nd, shape);
+        bk_chain_t c;
+        value_t *own[128];
+        int nown = 0;
+        bool ok = out && out->u.t.size > 0 &&
+                  graph_fused_setup(&c, F, vals, own, &nown, op_settings(s)->precision, nd, shape, dev);
+        bk_status_t st = BK_UNSUPPORTED;
+        if (ok) {
+            c.out = tensor_dev_data(out);
+            c.n = out->u.t.size;
+            st = b->chain(&c);
+        }
+        for (int k = 0; k < nown; k++) val_unref(own[k]);
+        if (st == BK_ERROR) {
+            val_unref(out);
+            backend_raise_failed(b, "a fused chain", last->span);
+        }
+        if (st == BK_OK || (out && out->u.t.size == 0)) {
+            fused_on_device++;
+            err_check_interrupt();
+            return out;
+        }
+        if (out) val_unref(out);
+        whole = true;
+    }
+    if (!whole && dev < 0) whole = true;   /* tensors on two devices: op by op, whose ops say so */
     if (!whole) {
         value_t *out = tensor_new_raw((dtype_t)last->dtype, nd, shape);
         int64_t n = out->u.t.size;
         bk_chain_t c;
         value_t *own[128];
         int nown = 0;
-        bool ok = n > 0 && graph_fused_setup(&c, F, vals, own, &nown, op_settings(s)->precision, nd, shape);
+        bool ok = n > 0 && graph_fused_setup(&c, F, vals, own, &nown, op_settings(s)->precision, nd, shape, BK_CPU);
         if (ok) {
             c.out = tensor_data(out);
             c.n = n;

@@ -574,3 +574,5 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
 }
 
 void session_release(struct value *v) { val_unref(v); }
+
+struct value *session_var(session_t *s, const char *name) { return scope_get_local(s->globals, name); }

@@ -54,6 +54,8 @@ int session_set_mode(session_t *s, const char *mode);
 /* :graph [NAME] — print the concrete functions of the traced function
  * NAME (or of the last statement run in :mode graph). Returns 1 if none. */
 int session_graph(session_t *s, const char *name, FILE *out);
+/* The global variable name (borrowed), or NULL. */
+struct value *session_var(session_t *s, const char *name);
 /* :time EXPR — run EXPR repeatedly (at least 5 times and ~0.2 s), print the median. */
 int session_time(session_t *s, const char *text, FILE *out, FILE *errout);
 

@@ -266,10 +266,18 @@ const op_def_t op_family_devcheck[] = {
                 "NaN payloads only: the GPU's exp, log, ... give x86's default NaN, the CPU's SLEEF its own), and how "
                 "many ops ran on the GPU's kernels or from host copies. check_gpu(\"op\") and check_gpu() are "
                 ":check gpu op and :check gpu (every elementwise op, against its stated bound; an error when one "
-                "fails). Without a GPU: a note",
+                "fails). Without a GPU: a note. (The example ran on the stand-in GPU of nnpad's tests, NNPAD_FAKE_GPU=1, "
+                "which runs the GPU's per-element code on the CPU; fp64 sigmoid is computed on the CPU and moved.)",
      .shapes = "-> nothing (a table)", .dtypes = "any",
      .source = "the CPU-vs-GPU checks of ggml's test-backend-ops and llm.c, as a command",
-     .example = "def f(x): return sigmoid(x) * 2 - 1\n"
-                "check_gpu(f, [0.5, -3, 8])"},
+     .example = "def f(x) { return sigmoid(x) * 2 - 1 }\n"
+                "check_gpu(f, [0.5, -3, 8])\n"
+                "#> f on the CPU and on gpu (simulated: NNPAD_FAKE_GPU), its inputs cast to each dtype; the largest "
+                "difference in ulps of the dtype at the CPU's value\n"
+                "#> dtype     max diff  bits           ops on the gpu / from host copies\n"
+                "#> fp16             0  identical      3 / 0\n"
+                "#> bf16             0  identical      3 / 0\n"
+                "#> fp32             0  identical      3 / 0\n"
+                "#> fp64             0  identical      2 / 1"},
     {NULL},
 };

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "backend/backend.h"
 #include <unistd.h>
+#include <glob.h>
 #include "backend/cuda/chain_src.h"
 #include "ops/ops.h"
 #include <strings.h>
@@ -255,8 +256,11 @@ static int cmd_device(repl_t *r, const char *arg)
         int64_t on, moved;
         op_device_counts(&on, &moved);
         fprintf(r->out, "device gpu (%s): %lld ops ran on it, %lld computed on the CPU from host copies (ops "
-                        "without GPU kernels yet) and moved there\n",
+                        "without GPU kernels yet) and moved there",
                 backend_get(BK_CUDA)->name, (long long)on, (long long)moved);
+        int64_t fused = graph_fused_on_device();
+        if (fused) fprintf(r->out, "; %lld fused chains of traced functions ran as one GPU kernel each", (long long)fused);
+        fputc('\n', r->out);
     } else
         fprintf(r->out, "device %s\n", st->device ? st->device : "cpu");
     return 0;
@@ -267,12 +271,44 @@ static int cmd_device(repl_t *r, const char *arg)
  * chain of one op) and compiled by NVRTC through the GPU module, which
  * needs no GPU: PTX (:ptx), or an sm_90 cubin that nvdisasm lists as SASS
  * (:sass).  The instructions a class should notice are marked. */
+typedef struct ptx_pick { int want, seen; char *src; size_t cap; char why[256]; int conc, node; bool ok; } ptx_pick_t;
+static void ptx_pick_each(void *ctx, int conc, int node, const bk_chain_t *ch)
+{
+    ptx_pick_t *p = ctx;
+    if (++p->seen != p->want) return;
+    p->conc = conc;
+    p->node = node;
+    p->ok = bk_cuda_chain_source(ch, p->src, p->cap, p->why, sizeof p->why) > 0;
+}
+
 static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, size_t cap)
 {
     char name[64] = "", dtn[32] = "";
     if (sscanf(arg, "%63s %31s", name, dtn) < 1) {
-        repl_cmd_error(r, "usage: :ptx OP [DTYPE] or :sass OP [DTYPE]  (e.g. :ptx multiply fp16, :ptx abs, :ptx +)");
+        repl_cmd_error(r, "usage: :ptx OP [DTYPE] or :sass OP [DTYPE] (e.g. :ptx multiply fp16, :ptx abs, :ptx +), "
+                          "or :ptx F [K] for the K-th fused chain of a traced function F");
         return false;
+    }
+    value_t *fv = session_var(r->s, name);
+    if (fv && fv->kind == V_FUNC && fv->u.fn.traced) {
+        /* a traced function: its K-th fused chain (K from 1) */
+        ptx_pick_t p = { dtn[0] ? atoi(dtn) : 1, 0, src, cap, "", 0, 0, false };
+        int n = graph_fused_chains(fv, session_settings(r->s)->precision, ptx_pick_each, &p);
+        if (n == 0) {
+            repl_cmd_error(r, "%s has no fused chains (call it once so that it is traced; :graph %s shows its nodes)",
+                           name, name);
+            return false;
+        }
+        if (p.want < 1 || p.want > n) {
+            repl_cmd_error(r, "%s has %d fused chain%s: :ptx %s K with K from 1 to %d", name, n, n > 1 ? "s" : "",
+                           name, n);
+            return false;
+        }
+        if (!p.ok) { repl_cmd_error(r, "fused chain %d of %s: %s", p.want, name, p.why); return false; }
+        fprintf(r->out, "// %s: fused chain %d of %d (concrete function %d, node %%%d; :graph %s shows it)\n", name,
+                p.want, n, p.conc + 1, p.node, name);
+        memset(ch, 0, sizeof *ch);
+        return true;
     }
     const op_def_t *op = op_find(name);
     if (!op) op = op_for_symbol(name);
@@ -316,7 +352,7 @@ static int cmd_ptx(repl_t *r, const char *arg)
         backend_cuda_rtc_free(log);
         return 1;
     }
-    fputs("// the CUDA C (nnpad's kernel for this op; nn_math.cuh holds the per-element maths):\n", r->out);
+    fputs("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh holds the per-element maths):\n", r->out);
     fputs(src, r->out);
     fputs("// its PTX from NVRTC (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true), the kernel's body:\n", r->out);
     const char *p = strstr(out, ".entry");
@@ -334,10 +370,15 @@ static int cmd_ptx(repl_t *r, const char *arg)
     return 0;
 }
 
-/* nvdisasm: on PATH, beside nvcc, or from PyPI's nvidia-cuda-nvdisasm */
+/* nvdisasm: $NNPAD_NVDISASM, on PATH, beside nvcc, or where ./setup.sh
+ * put PyPI's nvidia-cuda-nvdisasm (tools/nvdisasm/ beside the executable) */
 static bool find_nvdisasm(char *path, size_t cap)
 {
-    const char *cands[] = { "/usr/local/cuda/bin/nvdisasm", NULL };
+    const char *env = getenv("NNPAD_NVDISASM");
+    if (env && *env) {
+        snprintf(path, cap, "%s", env);
+        return access(path, X_OK) == 0;
+    }
     const char *pathenv = getenv("PATH");
     if (pathenv) {
         char buf[4096];
@@ -347,8 +388,29 @@ static bool find_nvdisasm(char *path, size_t cap)
             if (access(path, X_OK) == 0) return true;
         }
     }
-    for (int i = 0; cands[i]; i++)
-        if (access(cands[i], X_OK) == 0) { snprintf(path, cap, "%s", cands[i]); return true; }
+#ifdef NN_CUDA_HOME
+    snprintf(path, cap, "%s/bin/nvdisasm", NN_CUDA_HOME);
+    if (access(path, X_OK) == 0) return true;
+#endif
+    char exe[PATH_MAX - 64];
+    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (l > 0) {
+        exe[l] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            char pat[PATH_MAX];
+            snprintf(pat, sizeof pat, "%s/tools/nvdisasm/nvidia/*/bin/nvdisasm", exe);
+            glob_t g;
+            bool found = false;
+            if (glob(pat, 0, NULL, &g) == 0) {
+                for (size_t i = 0; i < g.gl_pathc && !found; i++)
+                    if (access(g.gl_pathv[i], X_OK) == 0) { snprintf(path, cap, "%s", g.gl_pathv[i]); found = true; }
+                globfree(&g);
+            }
+            if (found) return true;
+        }
+    }
     return false;
 }
 
@@ -370,7 +432,7 @@ static int cmd_sass(repl_t *r, const char *arg)
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     if (!find_nvdisasm(tool, sizeof tool)) {
-        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH or beside nvcc (it is missing from some CUDA "
+        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH, beside nvcc or in tools/nvdisasm (it is missing from some CUDA "
                               "installs). Get it with `pip install nvidia-cuda-nvdisasm` and put "
                               "site-packages/nvidia/cu13/bin on PATH; :ptx shows the PTX meanwhile");
     }
@@ -720,15 +782,17 @@ const repl_cmd_t repl_cmds[] = {
       "         GPU.  :help OP says which (its gpu line); :device alone says how\n"
       "         many ops went each way.\n",
       REPL_ARG_WORDS, device_words, cmd_device },
-    { "ptx", NULL, ":ptx OP [DTYPE]",
-      "the PTX of the GPU kernel of an op in a dtype (needs the CUDA toolkit, not a GPU)",
+    { "ptx", NULL, ":ptx OP [DTYPE] | :ptx F [K]",
+      "the PTX of the GPU kernel of an op in a dtype, or of a traced function's fused chain (needs the CUDA toolkit, not a GPU)",
       "    The kernel nnpad generates for OP (a binary op such as multiply or +,\n"
       "    or one of abs, floor, round, sqrt, isnan, isinf, isfinite) in DTYPE\n"
       "    (default: the session precision), as CUDA C and as the PTX that NVRTC\n"
       "    makes of it, arithmetic and conversions marked.  fp16 is computed in\n"
-      "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n",
+      "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n"
+      "    :ptx F [K]: the K-th (default 1st) fused chain of traced function F,\n"
+      "    the one kernel its ops run as on the GPU (:graph F shows the chains).\n",
       REPL_ARG_TEXT, NULL, cmd_ptx },
-    { "sass", NULL, ":sass OP [DTYPE]",
+    { "sass", NULL, ":sass OP [DTYPE] | :sass F [K]",
       "the sm_90 SASS of the GPU kernel of an op (needs nvdisasm, not a GPU)",
       "    As :ptx, compiled to an H100/H200 (sm_90) cubin and disassembled by\n"
       "    nvdisasm (on PATH or beside nvcc; PyPI's nvidia-cuda-nvdisasm ships it),\n"

@@ -24,7 +24,9 @@
  *                the element; a 1 PiB allocation fails with a reason; an
  *                activation of a tensor of NaNs (more to fix than it
  *                keeps room for) gives BK_UNSUPPORTED; CUDA events
- *                (timer_begin/timer_end) time a fill.
+ *                (timer_begin/timer_end) time a fill; a fused fp16 chain
+ *                through NVRTC has the CPU chain's bits, and exp in a
+ *                chain the eager GPU kernel's.
  * NNPAD_CUDA_FAKE=cpu runs the same checks with the CPU backend standing in
  * for the GPU (no module): it checks this test's own plumbing here; the
  * facts only the GPU has are skipped then. */
@@ -528,6 +530,54 @@ static void test_matmul(void)
     free(a); free(b); free(c32); free(ctf);
 }
 
+/* ---- fused chains (NVRTC) ---- */
+
+static void test_chain(void)
+{
+    if (fake) { tap_skip_one("the CPU stand-in has its own chain", "fused chains through NVRTC"); return; }
+    int64_t n = 100003, per = 7;
+    /* v0 = x * s (fp16); v1 = v0 + row (fp16); v2 = sqrt(v1); v3 = minimum(v2, x): the CPU chain's bits */
+    void *hx = rand_buf(DT_FP16, n, R_BITS), *hs = rand_buf(DT_FP16, 1, R_FINITE), *hr = rand_buf(DT_FP16, per, R_BITS);
+    void *dx = up(hx, n * 2), *ds = up(hs, 2), *dr = up(hr, per * 2), *dout = dev_new(n * 2);
+    void *c = malloc(n * 2), *g = malloc(n * 2);
+    bk_chain_t ch;
+    memset(&ch, 0, sizeof ch);
+    ch.len = 4;
+    ch.n = n;
+    bk_chain_op_t o0 = { op_find("multiply"), true, DT_FP16, { { -1, 1, DT_FP16, hx, 0 }, { -1, 0, DT_FP16, hs, 0 } } };
+    bk_chain_op_t o1 = { op_find("add"), true, DT_FP16, { { 0, 1, DT_FP16, NULL, 0 }, { -1, BK_CHAIN_ROW, DT_FP16, hr, per } } };
+    bk_chain_op_t o2 = { op_find("sqrt"), false, DT_FP16, { { 1, 1, DT_FP16, NULL, 0 } } };
+    bk_chain_op_t o3 = { op_find("minimum"), true, DT_FP16, { { 2, 1, DT_FP16, NULL, 0 }, { -1, 1, DT_FP16, hx, 0 } } };
+    ch.op[0] = o0; ch.op[1] = o1; ch.op[2] = o2; ch.op[3] = o3;
+    ch.out = c;
+    bk_status_t sc = C->chain(&ch);
+    ch.op[0].a[0].p = dx; ch.op[0].a[1].p = ds; ch.op[1].a[1].p = dr; ch.op[3].a[0].p = NULL; ch.op[3].a[1].p = dx;
+    ch.out = dout;
+    bk_status_t sg = G->chain(&ch);
+    down(g, dout, n * 2);
+    int64_t first, bad = bits_differ(g, c, n, 2, &first);
+    tap_ok(sc == BK_OK && sg == BK_OK && bad == 0, "a fused fp16 chain (x*s + row, sqrt, minimum) through NVRTC: %lld "
+           "of %lld differ from the CPU's chain (first %lld; status %d: %s)", (long long)bad, (long long)n,
+           (long long)first, (int)sg, sg == BK_OK ? "ok" : why_failed());
+    /* exp in a chain == the eager GPU exp of the same values */
+    memset(&ch, 0, sizeof ch);
+    ch.len = 1;
+    ch.n = n;
+    bk_chain_op_t e0 = { op_find("exp"), false, DT_FP16, { { -1, 1, DT_FP16, dx, 0 } } };
+    ch.op[0] = e0;
+    ch.out = dout;
+    sg = G->chain(&ch);
+    down(g, dout, n * 2);
+    bk_unary_t ue = { op_find("exp"), DT_FP16, dout, dx, n, SPAN_NONE, 0, 0, NULL };
+    bk_status_t su = G->unary(&ue);
+    down(c, dout, n * 2);
+    bad = bits_differ(g, c, n, 2, &first);
+    tap_ok(sg == BK_OK && su == BK_OK && bad == 0, "exp fp16 in a chain has the eager GPU kernel's bits (%lld differ)",
+           (long long)bad);
+    dev_free(dx, n * 2); dev_free(ds, 2); dev_free(dr, per * 2); dev_free(dout, n * 2);
+    free(hx); free(hs); free(hr); free(c); free(g);
+}
+
 static void test_alloc(void)
 {
     if (fake) { tap_skip_one("CPU stand-in raises instead", "a 1 PiB allocation fails with a reason"); return; }
@@ -576,6 +626,7 @@ int main(void)
     test_act();
     test_reduce();
     test_matmul();
+    test_chain();
     test_alloc();
     if (fake) {
         tap_skip_one("the CPU has no device clock", "CUDA events time a fill");

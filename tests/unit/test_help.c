@@ -17,7 +17,8 @@
  * NNPAD_FIGURES=figures (and no SDL_VIDEODRIVER or NNPAD_HEADLESS), so a
  * figure prints "figure: figures/NNN-name.png"; the one-time "(headless,
  * REASON: ...)" note before the first one depends on the build (SDL or not)
- * and is left out of the transcript.
+ * and is left out of the transcript.  NNPAD_FAKE_GPU=1: the stand-in GPU
+ * (check_gpu's example compares with it).
  */
 #include "tap.h"
 #include "ops/ops.h"
@@ -183,6 +184,10 @@ int main(void)
     /* the settings every example's output is stated under (see the top) */
     setenv("NNPAD_TEST", "1", 1);
     setenv("NNPAD_FIGURES", "figures", 1);
+    /* check_gpu's example compares with a GPU: the stand-in one
+     * (src/backend/mockgpu.c), the same on every machine */
+    setenv("NNPAD_FAKE_GPU", "1", 1);
+    unsetenv("NNPAD_DEVICE");
     unsetenv("SDL_VIDEODRIVER");
     unsetenv("NNPAD_HEADLESS");
     const char *tmp = getenv("TMPDIR");

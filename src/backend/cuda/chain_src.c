@@ -8,10 +8,14 @@
  * and tests/unit/test_cuda_rtc compiles it without a GPU.
  *
  * What it takes: binary ops (KB_*) and the exact unary ops (KU_SQRT ..
- * KU_ISFIN) in fp16, bf16, fp32 and fp64; an argument that is an earlier
- * result, or an outside tensor read contiguously, as one value or as a
- * repeated row.  Anything else (activations, transcendental functions,
- * int64) makes it say why and return -1. */
+ * KU_ISFIN) in fp16, bf16, fp32 and fp64, and exp log log1p expm1 sin cos
+ * erf below fp64 (the eager GPU kernel's nncu_tr64, rounded once from
+ * fp64); an argument that is an earlier result, or an outside tensor read
+ * contiguously, as one value or as a repeated row.  Anything else
+ * (activations, int64) makes it say why and return -1.
+ *
+ * Also compiled into the GPU module (src/backend/cuda/cuda.c's chain), so
+ * it uses no function or data of libnnpad: only the op table's types. */
 #include "backend/cuda/chain_src.h"
 #include "ops/ops.h"
 #include <stdio.h>
@@ -30,6 +34,12 @@ static void put(sb_t *b, const char *fmt, ...)
 }
 
 static const char *ctype(dtype_t dt) { return dt == DT_FP64 ? "double" : "float"; }
+static const char *dname(dtype_t dt)
+{
+    static const char *const n[] = { "fp16", "bf16", "fp32", "fp64", "int64" };
+    return (unsigned)dt < 5 ? n[dt] : "another dtype";
+}
+static bool tr(const op_def_t *op) { return op->kind == OPK_UNARY && op->kern > KU_NONE && op->kern < KU_SQRT; }
 
 /* the value of an argument, in compute type ct */
 static void load(sb_t *b, const bk_chain_t *ch, const bk_chain_arg_t *a, int *narg, dtype_t ct, const int *argno, int k, int j)
@@ -37,7 +47,7 @@ static void load(sb_t *b, const bk_chain_t *ch, const bk_chain_arg_t *a, int *na
     (void)ch;
     if (a->q >= 0) {
         dtype_t qd = ch->op[a->q].dto;
-        if (ct == DT_FP64 && qd != DT_FP64) put(b, "(double)v%d", a->q);
+        if (ct == DT_FP64 && qd != DT_FP64) put(b, "nncu_f32_to_f64(v%d)", a->q);   /* x86's NaN widening, as eager loads */
         else if (ct != DT_FP64 && qd == DT_FP64) put(b, "nncu_f64_to_f32(v%d)", a->q);   /* (not made by the pass) */
         else put(b, "v%d", a->q);
         return;
@@ -75,14 +85,15 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
         const op_def_t *op = f->op;
         bool ok = f->bin ? op->kind == OPK_BINARY && op->kern >= KB_ADD && op->kern <= KB_MIN
                          : op->kind == OPK_UNARY && op->kern >= KU_SQRT && op->kern <= KU_ISFIN;
+        if (!f->bin && tr(op) && f->dto < DT_FP64) ok = true;
         if (!ok) {
-            snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops and abs, floor, round, sqrt, "
-                     "isnan, isinf, isfinite do)", op->name);
+            snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, "
+                     "isnan, isinf, isfinite, and exp, log, log1p, expm1, sin, cos, erf below fp64 do)", op->name);
             return -1;
         }
-        if (f->dto == DT_INT64 || !dtype_traits[f->dto].is_float || f->dto > DT_FP64) {
+        if (f->dto > DT_FP64) {
             snprintf(why, wcap, "%s in %s: a chain on the GPU takes fp16, bf16, fp32 and fp64", op->name,
-                     dtype_traits[f->dto].name);
+                     dname(f->dto));
             return -1;
         }
         for (int j = 0; j < (f->bin ? 2 : 1); j++) {
@@ -90,7 +101,7 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
             argno[k * 2 + j] = -1;
             if (a->q >= 0) continue;
             if (a->dt > DT_FP64) {
-                snprintf(why, wcap, "%s reads a %s tensor", op->name, dtype_traits[a->dt].name);
+                snprintf(why, wcap, "%s reads a %s tensor", op->name, dname(a->dt));
                 return -1;
             }
             period[nargs] = a->stride == BK_CHAIN_ROW ? a->period : 0;
@@ -114,6 +125,8 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
         put(&b, "        %s v%d = ", ctype(ct), k);
         /* round the compute-type result to the op's dtype, held back in the compute type */
         const char *pre = f->dto == DT_FP16 ? "nncu_f16_to_f32(nncu_f32_to_f16(" : f->dto == DT_BF16 ? "nncu_bf16_to_f32(nncu_f32_to_bf16(" : "";
+        if (!f->bin && tr(f->op))   /* rounded once from fp64, below */
+            pre = f->dto == DT_FP16 ? "nncu_f16_to_f32(nncu_f64_to_f16(" : f->dto == DT_BF16 ? "nncu_bf16_to_f32(nncu_f64_to_bf16(" : "";
         put(&b, "%s", pre);
         if (f->bin) {
             put(&b, "nncu_bin%s(%d, ", w, f->op->kern);
@@ -121,12 +134,17 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
             put(&b, ", ");
             load(&b, ch, &f->a[1], &nargs, ct, argno, k, 1);
             put(&b, ")");
+        } else if (tr(f->op)) {
+            /* the eager kernel's k_tr: the fp64 function of the exact input, rounded once to the dtype */
+            put(&b, "%snncu_tr64(%d, ", f->dto == DT_FP32 ? "nncu_f64_to_f32(" : "", f->op->kern);
+            load(&b, ch, &f->a[0], &nargs, DT_FP64, argno, k, 0);
+            put(&b, f->dto == DT_FP32 ? "))" : ")");
         } else {
             put(&b, "nncu_un%s(%d, ", w, f->op->kern);
             load(&b, ch, &f->a[0], &nargs, ct, argno, k, 0);
             put(&b, ")");
         }
-        put(&b, "%s;   // %s -> %s\n", *pre ? "))" : "", f->op->name, dtype_traits[f->dto].name);
+        put(&b, "%s;   // %s -> %s\n", *pre ? "))" : "", f->op->name, dname(f->dto));
     }
     switch (last->dto) {
     case DT_FP16: put(&b, "        ((uint16_t *)out)[i] = nncu_f32_to_f16(v%d);\n", ch->len - 1); break;
@@ -137,4 +155,16 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
     put(&b, "    }\n}\n");
     if (b.over) { snprintf(why, wcap, "the source needs more than %zu bytes", cap); return -1; }
     return (int)b.n;
+}
+
+int bk_cuda_chain_args(const bk_chain_t *ch, const void **p, int cap)
+{
+    int n = 0;
+    for (int k = 0; k < ch->len && k < BK_CHAIN_MAX; k++)
+        for (int j = 0; j < (ch->op[k].bin ? 2 : 1); j++)
+            if (ch->op[k].a[j].q < 0) {
+                if (n == cap) return -1;
+                p[n++] = ch->op[k].a[j].p;
+            }
+    return n;
 }

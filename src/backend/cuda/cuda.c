@@ -9,7 +9,8 @@
  * elements they cannot round with certainty by the CPU's careful kernel,
  * bk_unary_t.careful), binary ops with broadcasting, convert,
  * copy_strided, fill, reductions (sum mean max min argmax argmin), matmul
- * (cuBLAS; with :accumulate same nnpad's own left-to-right loop).
+ * (cuBLAS; with :accumulate same nnpad's own left-to-right loop), fused
+ * chains of traced functions (chain_src.c's CUDA C through NVRTC).
  * Everything else returns BK_UNSUPPORTED.  A CUDA call that fails gives
  * BK_ERROR, with the reason in nn_cuda_error(). */
 #include "backend/cuda/cuda.h"
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "backend/cuda/chain_src.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "nn_cuda.h"   /* kernels/ (-I$(srcdir)/kernels) */
@@ -171,7 +173,36 @@ static bk_status_t no_ulp(dtype_t to, void *dst, dtype_t from, const void *src, 
 static bk_status_t no_where(const bk_where_t *w) { (void)w; return BK_UNSUPPORTED; }
 static bk_status_t no_nextafter(bk_nextafter_t *na) { (void)na; return BK_UNSUPPORTED; }
 static bk_status_t no_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSUPPORTED; }
-static bk_status_t no_chain(const bk_chain_t *ch) { (void)ch; return BK_UNSUPPORTED; }
+/* A fused chain: its CUDA C (chain_src.c, compiled into this module too),
+ * through NVRTC once per source text (cached in memory and under
+ * $XDG_CACHE_HOME/nnpad/cuda, else ~/.cache/nnpad/cuda), launched.
+ * BK_UNSUPPORTED when the generator does not take some op (the graph then
+ * runs the chain op by op on the GPU). */
+static const char *cache_dir(void)
+{
+    static char dir[4096];
+    static int done;
+    if (!done) {
+        done = 1;
+        const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+        if (x && *x == '/') snprintf(dir, sizeof dir, "%s/nnpad/cuda", x);
+        else if (h && *h) snprintf(dir, sizeof dir, "%s/.cache/nnpad/cuda", h);
+    }
+    return dir[0] ? dir : NULL;
+}
+static bk_status_t cu_chain(const bk_chain_t *ch)
+{
+    enum { SRC = 1 << 16 };
+    char *src = malloc(SRC), why[256];
+    const void *p[2 * BK_CHAIN_MAX];
+    if (!src) return BK_UNSUPPORTED;
+    int np = bk_cuda_chain_args(ch, p, 2 * BK_CHAIN_MAX);
+    bk_status_t r = BK_UNSUPPORTED;
+    if (np >= 0 && bk_cuda_chain_source(ch, src, SRC, why, sizeof why) > 0)
+        r = st(nncu_chain_launch(src, cache_dir(), ch->out, p, np, ch->n));
+    free(src);
+    return r;
+}
 static bool no_chain_takes(const struct op_def *op) { (void)op; return false; }
 
 static bk_status_t cu_timer_begin(void) { return st(nncu_time_begin()); }
@@ -204,7 +235,7 @@ const backend_t bk_cuda_backend = {
     .reduce = cu_reduce,
     .softmax = no_softmax,
     .matmul = cu_matmul,
-    .chain = no_chain,
+    .chain = cu_chain,
     .chain_takes = no_chain_takes,
     .sync = cu_sync,
     .last_error = nn_cuda_error,
