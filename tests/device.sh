@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..29"
+echo "1..31"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -171,5 +171,31 @@ if [ -f "$mod" ]; then
   ok $? ":ptx g shows the traced function's fused chain as one kernel (CUDA C and PTX); :ptx g 2 says how many"
 else
   grep -q 'g: fused chain 1 of 1' out; ok $? ":ptx g without the module names the chain"
+fi
+# matmul(impl="teach"): the GPU's teaching tensor-core kernel (fp16/bf16),
+# within an ulp of cuBLAS (:check gpu matmul); on the CPU an error
+cat > te.nn <<'EOF'
+:device gpu
+a = fp16(randn(40, 33))
+b = fp16(randn(33, 20))
+c = matmul(a, b, impl="teach")
+print(device(c), max(abs(fp32(c) - fp32(a @ b))) <= 0.01)
+matmul(fp32(a), fp32(b), impl="teach")
+:device cpu
+matmul(to(a, "cpu"), to(b, "cpu"), impl="teach")
+:check gpu matmul
+EOF
+NNPAD_FAKE_GPU=1 "$NNPAD" < te.nn > out 2>&1
+grep -qx 'gpu 1 (fp32, gpu)' out && grep -q 'takes two fp16 or two bf16 tensors (tensor cores), not fp32 and fp32' out &&
+  grep -q 'is the GPU.s teaching kernel: both tensors on the GPU' out && grep -Eq '^matmul teach +bf16 +0 +1  vs cublas pass$' out
+ok $? "matmul(impl=\"teach\") on the stand-in GPU; its errors; :check gpu matmul compares it with the default"
+"$NNPAD" -e ':sass matmul teach' > out 2>&1
+if grep -q '^// SASS for sm_90' out; then
+  grep -q 'HMMA.16816.F32.BF16 .*<- tensor-core matrix multiply-accumulate' out
+  ok $? ":sass matmul teach shows the tensor cores' HMMA, marked"
+elif [ -f "$mod" ]; then
+  grep -q 'nvdisasm' out; ok $? ":sass matmul teach without nvdisasm says what it needs"
+else
+  grep -q 'no teaching kernel: ' out; ok $? ":sass matmul teach without the module says why"
 fi
 cd / && rm -rf "$tmp"

@@ -113,6 +113,18 @@ int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, ch
     return r;
 }
 
+const char *backend_cuda_teach_source(const char **why)
+{
+    static char w[512];
+    if (!cuda_module) {
+        cuda_module = open_module(w, sizeof w);
+        if (!cuda_module) { *why = w; return NULL; }
+    }
+    const char *(*f)(void) = (const char *(*)(void))dlsym(cuda_module, "nncu_teach_source");
+    if (!f) { *why = "the GPU module has no entry point nncu_teach_source"; return NULL; }
+    return f();
+}
+
 void backend_cuda_rtc_free(void *p)
 {
     void (*f)(void *) = cuda_module ? (void (*)(void *))dlsym(cuda_module, "nn_cuda_rtc_free") : NULL;

@@ -200,6 +200,8 @@ typedef struct bk_matmul {
     bool tf32;          /* :tf32 on: an fp32 product may round its inputs to TF32 (10-bit
                            significands) on hardware that has it (the GPU's tensor cores);
                            the CPU has none and ignores it */
+    bool teach;         /* matmul(impl="teach"): fp16/bf16 through the device's teaching
+                           tensor-core kernel; BK_UNSUPPORTED where there is none (the CPU) */
 } bk_matmul_t;
 
 /* A fused elementwise chain (graph passes): op k reads the chain's earlier
@@ -307,6 +309,9 @@ bool backend_cuda_load(const char **why);
  * (and *log, NVRTC's messages, or NULL); -1 with *why (and *log when NVRTC
  * said more).  Free *out and *log with backend_cuda_rtc_free. */
 int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log, const char **why);
+/* The text of the GPU module's teaching GEMM (kernels/teach_gemm.cuh), for
+ * :sass matmul teach; NULL with *why when there is no module. */
+const char *backend_cuda_teach_source(const char **why);
 void backend_cuda_rtc_free(void *p);
 /* Copy bytes between devices (through the host when neither side can
  * reach the other). */

@@ -170,7 +170,24 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
     h.a = cdev(mm->a);
     h.b = cdev(mm->b);
     h.c = dev(mm->c);
-    return bk_cpu_backend.matmul(&h);
+    if (!mm->teach) return bk_cpu_backend.matmul(&h);
+    /* the teaching kernel: fp16/bf16, fp32 products and sums, rounded once
+     * (as teach_gemm.cuh; the tensor cores' order of the sums differs) */
+    if (mm->dt != DT_FP16 && mm->dt != DT_BF16) return BK_UNSUPPORTED;
+    size_t na = (size_t)mm->n * mm->k, nb = (size_t)mm->k * mm->m, nc = (size_t)mm->n * mm->m;
+    float *a = malloc(na * 4 + 1), *b = malloc(nb * 4 + 1), *c = malloc(nc * 4 + 1);
+    bk_status_t r = a && b && c ? BK_OK : BK_UNSUPPORTED;
+    if (r == BK_OK) {
+        bk_cpu_backend.convert(DT_FP32, a, mm->dt, h.a, (int64_t)na);
+        bk_cpu_backend.convert(DT_FP32, b, mm->dt, h.b, (int64_t)nb);
+        bk_matmul_t f = { DT_FP32, mm->n, mm->m, mm->k, a, b, c, false, mm->span, false, false };
+        r = bk_cpu_backend.matmul(&f);
+        if (r == BK_OK) r = bk_cpu_backend.convert(mm->dt, h.c, DT_FP32, c, (int64_t)nc);
+    }
+    free(a);
+    free(b);
+    free(c);
+    return r;
 }
 /* A fused chain: the GPU takes the chains whose CUDA C chain_src.c can
  * generate (BK_UNSUPPORTED for the others, as the CUDA backend says), and

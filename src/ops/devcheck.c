@@ -8,8 +8,9 @@
  * bound allows between two results that each keep it (0 where the op is
  * correctly rounded: then the bits must match; twice the bound otherwise),
  * whether the GPU ran it with its own kernels or from host copies, and pass
- * or fail.  The CPU-vs-GPU check of ggml's and llm.c's developer tests, as a
- * command a class can run. */
+ * or fail; then the teaching GEMM (matmul impl="teach") against cuBLAS's
+ * matmul on the GPU, in fp16 and bf16.  The CPU-vs-GPU check of ggml's and
+ * llm.c's developer tests, as a command a class can run. */
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "lang/error.h"
@@ -145,6 +146,49 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
             if (rc) val_unref(rc);
             if (rg) val_unref(rg);
             for (int j = 0; j < nargs; j++) { val_unref(in[j]); if (g[j]) val_unref(g[j]); }
+        }
+    }
+    /* the teaching GEMM against cuBLAS, on the GPU: both accumulate in fp32
+     * and round once, in different orders: an ulp of the output at most */
+    if (!only || !*only || !strcmp(only, "matmul")) {
+        for (int d = 0; d < 2; d++) {
+            dtype_t dt = d ? DT_BF16 : DT_FP16;
+            int64_t sa[2] = { 70, 45 }, sb[2] = { 45, 33 };
+            value_t *ha = tensor_new_raw(dt, 2, sa), *hb = tensor_new_raw(dt, 2, sb);
+            uint64_t seed = 0x5851f42d4c957f2dull + (uint64_t)d;
+            for (int64_t i = 0; i < 70 * 45; i++) dtype_store_f64(dt, tensor_data(ha), i, 2 * lcg(&seed) - 1);
+            for (int64_t i = 0; i < 45 * 33; i++) dtype_store_f64(dt, tensor_data(hb), i, 2 * lcg(&seed) - 1);
+            value_t *ga = tensor_to_device(ha, BK_CUDA), *gb = tensor_to_device(hb, BK_CUDA);
+            value_t *volatile rc = NULL, *volatile rt = NULL;
+            char err[512] = "";
+            err_frame_t f;
+            if (err_try(&f) == 0) {
+                rc = op_matmul(ga, gb, SPAN_NONE, s);
+                rt = op_matmul_teach(ga, gb, SPAN_NONE, s);
+                err_pop(&f);
+            } else {
+                snprintf(err, sizeof err, "%.400s", err_last()->msg);
+            }
+            if (!rc || !rt) {
+                fprintf(out, "%-16s %-5s %12s %9s  %-9s FAIL: %s\n", "matmul teach", dtype_traits[dt].name, "-", "-", "-", err);
+                fails++;
+            } else {
+                value_t *hc = tensor_to_device(rc, BK_CPU), *ht = tensor_to_device(rt, BK_CPU);
+                double w = diff_ulps(hc, ht);
+                bool ok = w <= 1;
+                fails += !ok;
+                char wb[32];
+                if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
+                else snprintf(wb, sizeof wb, "%.3g", w);
+                fprintf(out, "%-16s %-5s %12s %9s  %-9s %s\n", "matmul teach", dtype_traits[dt].name, wb, "1", "vs cublas",
+                        ok ? "pass" : "FAIL");
+                val_unref(hc);
+                val_unref(ht);
+            }
+            rows++;
+            if (rc) val_unref(rc);
+            if (rt) val_unref(rt);
+            val_unref(ga); val_unref(gb); val_unref(ha); val_unref(hb);
         }
     }
     fprintf(out, "%d rows, %d failed (allowed: 0 where the op is correctly rounded, so the bits must match; else "

@@ -136,7 +136,7 @@ static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, in
         batch_offsets(p, bi, &oa, &ob);
         bk_matmul_t mm = { ct, (int)p->n, (int)p->m, (int)p->k, (const char *)tensor_dev_data(x) + (size_t)(oa * an) * es,
                            (const char *)tensor_dev_data(y) + (size_t)(ob * bn) * es,
-                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32 };
+                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32, false };
         bk_status_t st = bk->matmul(&mm);
         if (st == BK_ERROR) backend_raise_failed(bk, "matmul", span);
         if (st != BK_OK) goto done;
@@ -156,6 +156,38 @@ done:
     if (y) val_unref(y);
     if (c) val_unref(c);
     if (out) val_unref(cpu_out);
+    return out;
+}
+
+/* matmul(a, b, impl="teach"): 2-D fp16/bf16 tensors on one GPU through
+ * the teaching kernel (backend.h bk_matmul_t.teach; kernels/teach_gemm.cuh) */
+value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
+{
+    (void)s;
+    if (a->u.t.st->device == NN_DEV_CPU || b->u.t.st->device != a->u.t.st->device)
+        err_raise(ERR_VALUE, span, "matmul(impl=\"teach\") is the GPU's teaching kernel: both tensors on the GPU "
+                  "(to(x, \"gpu\"), or :device gpu)");
+    dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
+    if (da != db || (da != DT_FP16 && da != DT_BF16))
+        err_raise(ERR_DTYPE, span, "matmul(impl=\"teach\") takes two fp16 or two bf16 tensors (tensor cores), not %s "
+                  "and %s", dtype_traits[da].name, dtype_traits[db].name);
+    if (a->u.t.ndim != 2 || b->u.t.ndim != 2 || a->u.t.shape[1] != b->u.t.shape[0])
+        err_raise(ERR_SHAPE, span, "matmul(impl=\"teach\") takes (n, k) @ (k, m) matrices");
+    int64_t n = a->u.t.shape[0], k = a->u.t.shape[1], m = b->u.t.shape[1];
+    if (n > INT32_MAX || k > INT32_MAX || m > INT32_MAX)
+        err_raise(ERR_LIMIT, span, "matmul: a matrix dimension passes 2147483647");
+    int64_t osh[2] = { n, m };
+    int dev = a->u.t.st->device;
+    const backend_t *bk = backend_get((bk_device_t)dev);
+    value_t *out = tensor_new_raw_on(dev, da, 2, osh);
+    bk_matmul_t mm = { da, (int)n, (int)m, (int)k, tensor_dev_data(a), tensor_dev_data(b), tensor_dev_data(out), false,
+                       span, false, true };
+    bk_status_t st = bk->matmul(&mm);
+    if (st == BK_ERROR) { val_unref(out); backend_raise_failed(bk, "matmul", span); }
+    if (st != BK_OK) {
+        val_unref(out);
+        err_raise(ERR_VALUE, span, "matmul(impl=\"teach\"): this device has no teaching kernel");
+    }
     return out;
 }
 
@@ -222,7 +254,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false };
+            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false };
             op_backend(a)->matmul(&mm);
         }
         return out;
@@ -240,7 +272,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             size_t es = (size_t)dtype_traits[dt].size;
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
-                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false };
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false, false };
             if (op_backend(a)->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
@@ -251,7 +283,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false };
+            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false };
             op_backend(a)->matmul(&mm);
         }
     } else {
@@ -264,7 +296,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false };
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false };
             op_backend(a)->matmul(&mm);
         }
         if (dt != DT_FP32) op_backend(a)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);

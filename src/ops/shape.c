@@ -419,7 +419,14 @@ static value_t *matmul_impl(call_t *c)
         if (v->u.t.ndim == 0)
             err_raise(ERR_SHAPE, c->arg_spans[i], "matmul needs tensors of at least 1 dimension; this one is 0-d (use * for scaling)");
     }
-    return op_matmul(c->args[0], c->args[1], c->span, c->s);
+    span_t sp;
+    value_t *impl = op_kw(c, "impl", &sp);
+    if (!impl) return op_matmul(c->args[0], c->args[1], c->span, c->s);
+    if (impl->kind != V_STR || (strcmp(impl->u.str.s, "teach") && strcmp(impl->u.str.s, "default")))
+        err_raise(ERR_VALUE, sp, "impl is \"default\" (cuBLAS on the GPU, OpenBLAS on the CPU) or \"teach\" (the GPU's "
+                  "teaching tensor-core kernel)");
+    if (!strcmp(impl->u.str.s, "default")) return op_matmul(c->args[0], c->args[1], c->span, c->s);
+    return op_matmul_teach(c->args[0], c->args[1], c->span, c->s);
 }
 
 /* ---- the table ---- */
@@ -546,7 +553,7 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 4]] (fp32)\n"
                 "stack(1, 2, 3)\n"
                 "#> [1, 2, 3] (fp32)"},
-    {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2,
+    {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
      .symbol = "@",
      .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
      .signature = "matmul(a, b)   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
@@ -556,8 +563,11 @@ const op_def_t op_family_shape[] = {
                "(k,) @ (k,) -> (); numbers and 0-d tensors are refused (use *)",
      .dtypes = "dtypes promote (JAX rules); fp32/fp64 by CBLAS sgemm/dgemm (OpenBLAS); fp16/bf16 convert to fp32, multiply with fp32 "
                "accumulation (as tensor cores) and round once; int64 @ int64 is exact (overflow is an error); :accumulate same "
-               "rounds every product and every addition to the dtype, left to right",
-     .source = "numpy.matmul documentation; BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F",
+               "rounds every product and every addition to the dtype, left to right. impl=\"teach\": fp16/bf16 2-D "
+               "tensors on the GPU through nnpad's own tensor-core kernel (kernels/teach_gemm.cuh: one warp per 16x16 "
+               "tile, WMMA, fp32 accumulation, rounded once; within an ulp of cuBLAS; :sass matmul teach shows its HMMA)",
+     .source = "numpy.matmul documentation; BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F; "
+               "CUDA C++ Programming Guide, Warp Matrix Functions (WMMA)",
      .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n"
                 "#> [[19, 22],\n"
                 "#>  [43, 50]] (fp32)\n"

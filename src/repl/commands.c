@@ -310,6 +310,14 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
         memset(ch, 0, sizeof *ch);
         return true;
     }
+    if (!strcmp(name, "matmul") && !strcmp(dtn, "teach")) {
+        /* the teaching GEMM (matmul(a, b, impl="teach")) */
+        const char *why = NULL, *t = backend_cuda_teach_source(&why);
+        if (!t) { repl_cmd_error(r, "no teaching kernel: %s", why ? why : "?"); return false; }
+        snprintf(src, cap, "%s", t);
+        memset(ch, 0, sizeof *ch);
+        return true;
+    }
     const op_def_t *op = op_find(name);
     if (!op) op = op_for_symbol(name);
     if (!op) { repl_cmd_error(r, "no op named '%s' (:help lists them)", name); return false; }
@@ -341,7 +349,7 @@ static const char *ptx_mark(const char *line)
 
 static int cmd_ptx(repl_t *r, const char *arg)
 {
-    static char src[8192];
+    static char src[16384];
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     char *out = NULL, *log = NULL;
@@ -427,7 +435,7 @@ static const char *sass_mark(const char *line)
 
 static int cmd_sass(repl_t *r, const char *arg)
 {
-    static char src[8192];
+    static char src[16384];
     char tool[1024];
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
@@ -481,8 +489,9 @@ static int cmd_check(repl_t *r, const char *arg)
         if (!o) return repl_cmd_error(r, "no op named '%s' (:help lists them)", op);
         bool elementwise = o->kind == OPK_UNARY || o->kind == OPK_BINARY ||
                            (o->kind == OPK_FUNC && (o->flags & OPF_ELEMENTWISE) && o->max_args == 1);
-        if (!elementwise || (o->flags & OPF_HIDDEN))
-            return repl_cmd_error(r, ":check gpu compares elementwise ops; %s is not one", o->name);
+        if ((!elementwise || (o->flags & OPF_HIDDEN)) && strcmp(o->name, "matmul"))
+            return repl_cmd_error(r, ":check gpu compares elementwise ops (and matmul's teaching kernel with cuBLAS); "
+                                     "%s is not one", o->name);
         snprintf(op, sizeof op, "%s", o->name);
     }
     return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops differ between the CPU and the GPU beyond "

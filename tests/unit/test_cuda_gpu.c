@@ -26,7 +26,8 @@
  *                keeps room for) gives BK_UNSUPPORTED; CUDA events
  *                (timer_begin/timer_end) time a fill; a fused fp16 chain
  *                through NVRTC has the CPU chain's bits, and exp in a
- *                chain the eager GPU kernel's.
+ *                chain the eager GPU kernel's; the teaching GEMM within
+ *                an ulp of cuBLAS in fp16 and bf16.
  * NNPAD_CUDA_FAKE=cpu runs the same checks with the CPU backend standing in
  * for the GPU (no module): it checks this test's own plumbing here; the
  * facts only the GPU has are skipped then. */
@@ -463,8 +464,8 @@ static void test_matmul(void)
         void *dc = dev_new((size_t)n * m * es), *g = malloc((size_t)n * m * es), *c = malloc((size_t)n * m * es);
         /* the default path: within 2 k u sum|a b| of the CPU (fp32/fp64) or
          * of the exact product (fp16/bf16, which the CPU leaves to the front end) */
-        bk_matmul_t mg = { dt, n, m, k, da, db, dc, false, SPAN_NONE, false };
-        bk_matmul_t mc = { dt, n, m, k, ha, hb, c, false, SPAN_NONE, false };
+        bk_matmul_t mg = { dt, n, m, k, da, db, dc, false, SPAN_NONE, false, false };
+        bk_matmul_t mc = { dt, n, m, k, ha, hb, c, false, SPAN_NONE, false, false };
         bk_status_t sg = G->matmul(&mg), sc = dt == DT_FP32 || dt == DT_FP64 ? C->matmul(&mc) : BK_OK;
         down(g, dc, (size_t)n * m * es);
         double u = dt == DT_FP64 ? 0x1p-53 : 0x1p-24;
@@ -522,7 +523,7 @@ static void test_matmul(void)
     tap_ok(r1 == 0 && memcmp(c32, a, (size_t)s * s * 4) == 0, "fp32 matmul by the identity is exact (c[0] = %a)", (double)c32[0]);
     tap_ok(r2 == 0 && ctf[0] == 1.0f, "TF32 matmul by the identity rounds 1 + 2^-12 to 1 (c[0] = %a)", (double)ctf[0]);
     /* the same through the backend's bk_matmul_t.tf32 (what :tf32 on sets) */
-    bk_matmul_t mt = { DT_FP32, s, s, s, da, db, dc, false, SPAN_NONE, true };
+    bk_matmul_t mt = { DT_FP32, s, s, s, da, db, dc, false, SPAN_NONE, true, false };
     bk_status_t r3 = G->matmul(&mt);
     down(ctf, dc, (size_t)s * s * 4);
     tap_ok(r3 == BK_OK && ctf[0] == 1.0f, "bk_matmul_t.tf32 (:tf32 on) reaches TF32: c[0] = %a", (double)ctf[0]);
@@ -578,6 +579,38 @@ static void test_chain(void)
     free(hx); free(hs); free(hr); free(c); free(g);
 }
 
+/* ---- the teaching GEMM (matmul impl="teach") against cuBLAS ---- */
+
+static void test_teach(void)
+{
+    if (fake) { tap_skip_one("the CPU has no teaching kernel", "the teaching GEMM against cuBLAS"); return; }
+    for (int t = DT_FP16; t <= DT_BF16; t++) {
+        int n = 70, m = 33, k = 45;
+        void *ha = rand_buf((dtype_t)t, (int64_t)n * k, R_FINITE), *hb = rand_buf((dtype_t)t, (int64_t)k * m, R_FINITE);
+        void *da = up(ha, (size_t)n * k * 2), *db = up(hb, (size_t)k * m * 2);
+        void *dc = dev_new((size_t)n * m * 2), *dt_ = dev_new((size_t)n * m * 2);
+        uint16_t *c = malloc((size_t)n * m * 2), *tt = malloc((size_t)n * m * 2);
+        bk_matmul_t mc = { (dtype_t)t, n, m, k, da, db, dc, false, SPAN_NONE, false, false };
+        bk_matmul_t mt = { (dtype_t)t, n, m, k, da, db, dt_, false, SPAN_NONE, false, true };
+        bk_status_t sc = G->matmul(&mc), st_ = G->matmul(&mt);
+        down(c, dc, (size_t)n * m * 2);
+        down(tt, dt_, (size_t)n * m * 2);
+        int64_t far = 0, worst = 0;
+        for (int i = 0; i < n * m; i++) {
+            double x = dtype_load_f64((dtype_t)t, c, i), y = dtype_load_f64((dtype_t)t, tt, i);
+            double u = dtype_ulp((dtype_t)t, x), d = fabs(x - y) / u;
+            if (d > worst) worst = (int64_t)d;
+            if (d > 1) far++;
+        }
+        tap_ok(sc == BK_OK && st_ == BK_OK && far == 0, "teaching GEMM %s 70x45 @ 45x33: within 1 ulp of cuBLAS (%lld "
+               "beyond, largest %lld; status %d %d: %s)", dt_name[t], (long long)far, (long long)worst, (int)sc,
+               (int)st_, st_ == BK_OK ? "ok" : why_failed());
+        dev_free(da, (size_t)n * k * 2); dev_free(db, (size_t)k * m * 2);
+        dev_free(dc, (size_t)n * m * 2); dev_free(dt_, (size_t)n * m * 2);
+        free(ha); free(hb); free(c); free(tt);
+    }
+}
+
 static void test_alloc(void)
 {
     if (fake) { tap_skip_one("CPU stand-in raises instead", "a 1 PiB allocation fails with a reason"); return; }
@@ -627,6 +660,7 @@ int main(void)
     test_reduce();
     test_matmul();
     test_chain();
+    test_teach();
     test_alloc();
     if (fake) {
         tap_skip_one("the CPU has no device clock", "CUDA events time a fill");

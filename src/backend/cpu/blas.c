@@ -141,6 +141,7 @@ static void mm_same(dtype_t dt, const void *A, const void *B, void *C, const bk_
 
 bk_status_t bk_cpu_matmul(const bk_matmul_t *mm)
 {
+    if (mm->teach) return BK_UNSUPPORTED;   /* the GPU's teaching kernel */
     if (mm->dt == DT_INT64) { mm_int(mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->same) { mm_same(mm->dt, mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->dt == DT_FP64) gemm64(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
