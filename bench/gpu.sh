@@ -33,8 +33,15 @@ for d in "fp16 0 0" "bf16 1 0" "fp32 2 0" "tf32 2 1" "fp64 3 0"; do
   peer=$("$tmp/h" "$mod" gemm "$2" 8192 "$3")
   echo "| GEMM 8192^3 $1 (TFLOP/s) | $tfl | $peer (cuBLAS) | $(awk -v a="$tfl" -v b="$peer" 'BEGIN { printf "%.2f", a / b }') | 0.95 |"
 done
-# host overhead of one small op
+# host overhead of one small op vs a bare launch + synchronisation
 t=$(printf ':device gpu\nx = fp32([1])\ny = x + x\n:time y = x + x\n' | "$NNPAD" 2>&1 | ms)
-echo "| one 1-element x + x on the GPU (µs) | $(awk -v t="$t" 'BEGIN { printf "%.3g", t * 1e3 }') | - | - | < launch + 10 |"
-echo "| fused 5-op chain vs one kernel per op | not yet (GPU chains: NVRTC sources exist, launching them does not) | - | - | 3 |"
+us=$(awk -v t="$t" 'BEGIN { printf "%.3g", t * 1e3 }')
+peer=$("$tmp/h" "$mod" launch)
+echo "| one 1-element x + x on the GPU (µs) | $us | $peer (bare launch + sync) | +$(awk -v a="$us" -v b="$peer" 'BEGIN { printf "%.3g", a - b }') µs | < +10 µs |"
+# a traced 5-op chain (one NVRTC kernel) vs the same 5 ops eagerly (5 kernels), 64M fp32
+printf '%s\n' ':device gpu' 'def f(x) { return ((x * 2 + 1) * x - 3) / 4 }' 'g = trace(f)' \
+  'x = randn(67108864, dtype="fp32")' 'y = g(x)' 'z = f(x)' ':time z = f(x)' ':time y = g(x)' > "$tmp/chain.nn"
+ts=$("$NNPAD" < "$tmp/chain.nn" 2>&1 | ms)
+te=$(echo "$ts" | sed -n 1p); tf=$(echo "$ts" | sed -n 2p)
+echo "| 5-op chain on 64M fp32: traced (fused) ms vs eager ms | $tf | $te (5 kernels) | $(awk -v a="$te" -v b="$tf" 'BEGIN { printf "%.2f", a / b }')x | 3x |"
 rm -rf "$tmp"

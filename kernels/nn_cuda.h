@@ -147,6 +147,11 @@ int nncu_scatter(void *out, int es, const int64_t *idx, const void *vals, int64_
 int nncu_reduce(int what, int dt, int dto, int same, const void *in, void *out, int64_t outer, int64_t n,
                 int64_t inner, int64_t *bad);
 
+/* softmax (logf 0) or log_softmax (1) along n of bk_softmax_t's (outer, n,
+ * inner) layout, dt in, dto out (fp16..fp64): the CPU's algorithm step for
+ * step in fp64, one thread per row (CUDA's exp and log1p) */
+int nncu_softmax(int dt, int dto, int logf, const void *in, void *out, int64_t outer, int64_t n, int64_t inner);
+
 /* ---- matmul (matmul.cu) ---- */
 /* row-major C (n x m) = A (n x k) B (k x m) of dtype dt, mode NNCU_MM_* */
 int nncu_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c, int mode);

@@ -206,3 +206,69 @@ extern "C" int nncu_reduce(int what, int dt, int dto, int same, const void *in, 
     NNCU_LAUNCHED("k_sum");
     return NNCU_OK;
 }
+
+/* ---- softmax, log_softmax (the CPU's bk_cpu_softmax, src/backend/cpu/reduce.c,
+ * step for step: fp64 from the exact input, the max, s1 = the sum of
+ * e^(x - max) over all but the max's first occurrence (its term is exactly
+ * 1), s = 1 + s1, log s = log1p(s1), rounded once to dto).  One thread per
+ * row, summing in the CPU's order; only exp and log1p (CUDA's, SLEEF's:
+ * both within 1 fp64 ulp) differ. ---- */
+
+static __device__ __forceinline__ double sm_ld(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case NNCU_FP16: return nncu_f16_to_f64(((const uint16_t *)p)[i]);
+    case NNCU_BF16: return nncu_bf16_to_f64(((const uint16_t *)p)[i]);
+    case NNCU_FP32: return nncu_f32_to_f64(((const float *)p)[i]);
+    default: return ((const double *)p)[i];
+    }
+}
+static __device__ __forceinline__ void sm_st(int dt, void *p, int64_t i, double x)
+{
+    switch (dt) {
+    case NNCU_FP16: ((uint16_t *)p)[i] = nncu_f64_to_f16(x); break;
+    case NNCU_BF16: ((uint16_t *)p)[i] = nncu_f64_to_bf16(x); break;
+    case NNCU_FP32: ((float *)p)[i] = nncu_f64_to_f32(x); break;
+    default: ((double *)p)[i] = x; break;
+    }
+}
+
+__global__ void k_softmax(int dt, int dto, int logf, const void *in, void *out, int64_t outer, int64_t n, int64_t inner)
+{
+    const double qnan = nncu_u2d(0x7ff8000000000000ull);   /* C's NAN, as the CPU stores it */
+    for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < outer * inner;
+         r += (int64_t)gridDim.x * blockDim.x) {
+        int64_t base = (r / inner) * n * inner + r % inner;
+        double m = -INFINITY;
+        bool nan = false;
+        for (int64_t j = 0; j < n; j++) {
+            double v = sm_ld(dt, in, base + j * inner);
+            if (v != v) nan = true;
+            if (v > m) m = v;
+        }
+        double s1 = 0;
+        bool seen = false;
+        for (int64_t j = 0; j < n; j++) {
+            double v = sm_ld(dt, in, base + j * inner);
+            if (v == m && !seen) { seen = true; continue; }
+            s1 = __dadd_rn(s1, exp(__dsub_rn(v, m)));
+        }
+        double s = __dadd_rn(1.0, s1), ls = log1p(s1);
+        for (int64_t j = 0; j < n; j++) {
+            double d = __dsub_rn(sm_ld(dt, in, base + j * inner), m);
+            double y = logf ? __dsub_rn(d, ls) : __ddiv_rn(exp(d), s);
+            if (nan || m == -INFINITY || m == INFINITY) y = qnan;
+            sm_st(dto, out, base + j * inner, y);
+        }
+    }
+}
+
+extern "C" int nncu_softmax(int dt, int dto, int logf, const void *in, void *out, int64_t outer, int64_t n,
+                            int64_t inner)
+{
+    if (dt < NNCU_FP16 || dt > NNCU_FP64 || dto < NNCU_FP16 || dto > NNCU_FP64) return NNCU_UNSUPPORTED;
+    if (outer <= 0 || n <= 0 || inner <= 0) return NNCU_OK;
+    k_softmax<<<nncu_blocks(outer * inner), NNCU_THREADS>>>(dt, dto, logf, in, out, outer, n, inner);
+    NNCU_LAUNCHED("k_softmax");
+    return NNCU_OK;
+}

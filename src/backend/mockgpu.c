@@ -163,7 +163,13 @@ static bk_status_t mock_reduce(bk_reduce_t *r)
     r->bad = h.bad;
     return st;
 }
-static bk_status_t mock_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSUPPORTED; }
+static bk_status_t mock_softmax(const bk_softmax_t *sm)
+{
+    bk_softmax_t h = *sm;
+    h.in = cdev(sm->in);
+    h.out = dev(sm->out);
+    return bk_cpu_backend.softmax(&h);
+}
 static bk_status_t mock_matmul(const bk_matmul_t *mm)
 {
     bk_matmul_t h = *mm;

@@ -187,11 +187,25 @@ static value_t *soft_run(call_t *c, bool logf)
     dtype_t dt = (dtype_t)in->u.t.dtype, odt = soft_out_dtype(c, dt);
     bool weak = in->u.t.weak;
     if (weak) odt = DT_FP64;   /* held exactly, as weak floats are */
-    value_t *out = tensor_new_raw(odt, nd, in->u.t.shape);
-    if (weak) out->u.t.weak = 1;
     int64_t len = nd ? in->u.t.shape[ax] : 1, inner = 1, outer = 1;
     for (int d = ax + 1; d < nd; d++) inner *= in->u.t.shape[d];
     for (int d = 0; d < ax; d++) outer *= in->u.t.shape[d];
+    value_t *out;
+    if (!weak && in->u.t.st->device != NN_DEV_CPU &&
+        (out = tensor_new_raw_on(in->u.t.st->device, odt, nd, in->u.t.shape))) {
+        /* on its device (kernels/reduce.cu: the CPU's algorithm in fp64, one thread per row) */
+        const backend_t *db = backend_get((bk_device_t)in->u.t.st->device);
+        bk_softmax_t dsm = { dt, odt, logf, tensor_dev_data(in), tensor_dev_data(out), outer, len, inner };
+        bk_status_t st = db->softmax(&dsm);
+        if (st == BK_ERROR) backend_raise_failed(db, c->op->name, c->span);
+        if (st == BK_OK) {
+            val_unref(in);
+            return out;
+        }
+        val_unref(out);
+    }
+    out = tensor_new_raw(odt, nd, in->u.t.shape);
+    if (weak) out->u.t.weak = 1;
     bk_softmax_t sm = { dt, odt, logf, tensor_data(in), tensor_data(out), outer, len, inner };
     if (op_backend(in)->softmax(&sm) != BK_OK)
         err_raise(ERR_DTYPE, c->arg_spans[0], "%s has no kernel for %s", c->op->name, dtype_traits[dt].name);

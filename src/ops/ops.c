@@ -714,6 +714,9 @@ const char *op_gpu_doc(const op_def_t *o)
         if (!strcmp(o->name, casts[i]))
             return "runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float "
                    "to int64, which computes on the CPU from a host copy and moves";
+    if (!strcmp(o->name, "softmax") || !strcmp(o->name, "log_softmax"))
+        return "runs on the GPU (kernels/reduce.cu: the CPU's algorithm step for step in fp64, one thread per row, "
+               "with CUDA's exp and log1p: within an ulp of the CPU's result)";
     if (!strcmp(o->name, "matmul"))
         return "runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
                "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)";

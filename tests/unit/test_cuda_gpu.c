@@ -26,7 +26,8 @@
  *                keeps room for) gives BK_UNSUPPORTED; CUDA events
  *                (timer_begin/timer_end) time a fill; a fused fp16 chain
  *                through NVRTC has the CPU chain's bits, and exp in a
- *                chain the eager GPU kernel's; the teaching GEMM within
+ *                chain the eager GPU kernel's; softmax and log_softmax
+ *                within an ulp of the CPU (8 in fp64); the teaching GEMM within
  *                an ulp of cuBLAS in fp16 and bf16.
  * NNPAD_CUDA_FAKE=cpu runs the same checks with the CPU backend standing in
  * for the GPU (no module): it checks this test's own plumbing here; the
@@ -531,6 +532,38 @@ static void test_matmul(void)
     free(a); free(b); free(c32); free(ctf);
 }
 
+/* ---- softmax, log_softmax ---- */
+
+static void test_softmax(void)
+{
+    for (int logf = 0; logf < 2; logf++)
+        for (int t = DT_FP16; t <= DT_FP64; t++) {
+            int64_t outer = 37, n = 61, inner = 3, tot = outer * n * inner;
+            size_t es = es_of((dtype_t)t);
+            void *h = rand_buf((dtype_t)t, tot, R_BITS);
+            for (int64_t i = 0; i < tot; i++)   /* mostly finite rows: a NaN or inf makes the whole row NaN */
+                if (!isfinite(dtype_load_f64((dtype_t)t, h, i)) && i % 7) dtype_store_f64((dtype_t)t, h, i, 0.5);
+            void *c = malloc(tot * es), *g = malloc(tot * es), *din = up(h, tot * es), *dout = dev_new(tot * es);
+            bk_softmax_t sc = { (dtype_t)t, (dtype_t)t, logf, h, c, outer, n, inner };
+            bk_softmax_t sg = { (dtype_t)t, (dtype_t)t, logf, din, dout, outer, n, inner };
+            bk_status_t a = C->softmax(&sc), b = G->softmax(&sg);
+            down(g, dout, tot * es);
+            int64_t far = 0;
+            double worst = 0, allowed = t == DT_FP64 ? 8 : 1;
+            for (int64_t i = 0; i < tot; i++) {
+                double x = dtype_load_f64((dtype_t)t, c, i), y = dtype_load_f64((dtype_t)t, g, i);
+                if (isnan(x) || isnan(y)) { if (isnan(x) != isnan(y)) far++; continue; }
+                if (x == y) continue;
+                double d = fabs(x - y) / dtype_ulp((dtype_t)t, x);
+                if (d > worst) worst = d;
+                if (d > allowed) far++;
+            }
+            tap_ok(a == BK_OK && b == BK_OK && far == 0, "%s %s on the device: within %g ulp of the CPU (%lld beyond, "
+                   "largest %g)", logf ? "log_softmax" : "softmax", dt_name[t], allowed, (long long)far, worst);
+            dev_free(din, tot * es); dev_free(dout, tot * es); free(h); free(c); free(g);
+        }
+}
+
 /* ---- fused chains (NVRTC) ---- */
 
 static void test_chain(void)
@@ -659,6 +692,7 @@ int main(void)
     test_act();
     test_reduce();
     test_matmul();
+    test_softmax();
     test_chain();
     test_teach();
     test_alloc();

@@ -8,7 +8,8 @@
  * isinf isfinite), the activations of nn_act.cuh in fp16/bf16/fp32 (the
  * elements they cannot round with certainty by the CPU's careful kernel,
  * bk_unary_t.careful), binary ops with broadcasting, convert,
- * copy_strided, fill, reductions (sum mean max min argmax argmin), matmul
+ * copy_strided, fill, reductions (sum mean max min argmax argmin), softmax
+ * and log_softmax, matmul
  * (cuBLAS; with :accumulate same nnpad's own left-to-right loop), fused
  * chains of traced functions (chain_src.c's CUDA C through NVRTC).
  * Everything else returns BK_UNSUPPORTED.  A CUDA call that fails gives
@@ -173,7 +174,10 @@ static bk_status_t no_ulp(dtype_t to, void *dst, dtype_t from, const void *src, 
 }
 static bk_status_t no_where(const bk_where_t *w) { (void)w; return BK_UNSUPPORTED; }
 static bk_status_t no_nextafter(bk_nextafter_t *na) { (void)na; return BK_UNSUPPORTED; }
-static bk_status_t no_softmax(const bk_softmax_t *sm) { (void)sm; return BK_UNSUPPORTED; }
+static bk_status_t cu_softmax(const bk_softmax_t *sm)
+{
+    return st(nncu_softmax((int)sm->dt, (int)sm->dto, sm->log, sm->in, sm->out, sm->outer, sm->n, sm->inner));
+}
 /* A fused chain: its CUDA C (chain_src.c, compiled into this module too),
  * through NVRTC once per source text (cached in memory and under
  * $XDG_CACHE_HOME/nnpad/cuda, else ~/.cache/nnpad/cuda), launched.
@@ -234,7 +238,7 @@ const backend_t bk_cuda_backend = {
     .where = no_where,
     .nextafter = no_nextafter,
     .reduce = cu_reduce,
-    .softmax = no_softmax,
+    .softmax = cu_softmax,
     .matmul = cu_matmul,
     .chain = cu_chain,
     .chain_takes = no_chain_takes,
