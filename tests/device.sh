@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..31"
+echo "1..32"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -198,4 +198,12 @@ elif [ -f "$mod" ]; then
 else
   grep -q 'no teaching kernel: ' out; ok $? ":sass matmul teach without the module says why"
 fi
+# a layer called with a GPU input: its weights meet it on the GPU for the
+# call (to(), whose gradient goes back to the CPU weights); the same numbers
+printf '%s\n' 'seed(1)' 'm = dense(4, 3, activation="relu")' 'x = randn(5, 4)' \
+  'def loss(m, x) { return sum(m(x)) }' 'a = grad(loss)(m, x)' 'b = grad(loss)(m, to(x, "gpu"))' \
+  'print(device(m(to(x, "gpu"))), device(b[0]), sum(a[0] != b[0]), sum(a[1] != b[1]))' > ly.nn
+NNPAD_FAKE_GPU=1 "$NNPAD" ly.nn > out 2>&1
+grep -qx 'gpu cpu 0 (fp32) 0 (fp32)' out
+ok $? "a dense layer with a GPU input computes on the GPU; its gradients, on the CPU weights, are the CPU's"
 cd / && rm -rf "$tmp"

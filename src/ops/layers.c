@@ -230,6 +230,22 @@ static value_t *dense_apply_impl(call_t *c)
         ww = val_ref(W);
         if (b) bw = val_ref(b);
     }
+    if (!x->u.t.weak && !x->u.t.sym && x->u.t.st->device != NN_DEV_CPU) {
+        /* x on the GPU: the weights meet it there (copied for this call
+         * through to(), whose gradient goes back to the weights' device) */
+        value_t *dn = str_new("gpu", 3);
+        if (!ww->u.t.sym && ww->u.t.st->device != x->u.t.st->device) {
+            value_t *t = ad_op2("to", ww, dn, c->s);
+            val_unref(ww);
+            ww = t;
+        }
+        if (bw && !bw->u.t.sym && bw->u.t.st->device != x->u.t.st->device) {
+            value_t *t = ad_op2("to", bw, dn, c->s);
+            val_unref(bw);
+            bw = t;
+        }
+        val_unref(dn);
+    }
     value_t *z = ad_op2("matmul", xw, ww, c->s);
     if (bw) {
         value_t *zb = ad_op2("add", z, bw, c->s);
