@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..32"
+echo "1..35"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -58,7 +58,7 @@ else
 fi
 "$NNPAD" -e ':ptx sigmoid' > out 2>&1
 st=$?
-[ "$st" != 0 ] && grep -q 'sigmoid has no GPU kernel in a chain yet' out; ok $? ":ptx of an op without a GPU kernel is an error naming it"
+[ "$st" != 0 ] && grep -q 'sigmoid is not generated into a fused chain: on the GPU it runs as its own kernel' out; ok $? ":ptx of an activation says it runs as its own kernel, not in a chain"
 PATH=/usr/bin:/bin "$NNPAD" -e ':sass multiply fp32' > out 2>&1
 if grep -q '^// SASS for sm_90 (nvdisasm)' out; then
   grep -Eq 'FMUL.*<- ' out; ok $? ":sass multiply fp32 lists the SASS (nvdisasm found: on PATH, beside nvcc or in tools/nvdisasm), FMUL marked"
@@ -206,4 +206,27 @@ printf '%s\n' 'seed(1)' 'm = dense(4, 3, activation="relu")' 'x = randn(5, 4)' \
 NNPAD_FAKE_GPU=1 "$NNPAD" ly.nn > out 2>&1
 grep -qx 'gpu cpu 0 (fp32) 0 (fp32)' out
 ok $? "a dense layer with a GPU input computes on the GPU; its gradients, on the CPU weights, are the CPU's"
+# results follow their inputs (PyTorch, JAX): a CPU tensor's ops stay on the
+# CPU under :device gpu; only what has no tensor input goes to the session's
+# device; shapes and axes are read wherever they live; shape() is host
+# metadata; a gradient comes back on its argument's device
+printf '%s\n' ':device gpu' 'c = to([1.0, 2.0, 3.0], "cpu")' 'print(device(c + c), device(sigmoid(c)), device(sum(c)), device([1.0]))' \
+  'where(c > 1, c, 0)' 'g = to([1.0, 2, 3], "gpu")' ':device cpu' 'print(device(reshape(g, (3, 1))), device(broadcast_to(g, [2, 3])))' \
+  'print(device(shape(g)), device(zeros(shape(g))))' 'def b(x) { return sum(x * 3) }' 'print(device(grad(b)(g)), grad(b)(g))' > pl.nn
+NNPAD_FAKE_GPU=1 "$NNPAD" pl.nn > out 2>&1
+grep -qx 'cpu cpu cpu gpu' out && grep -qx '\[0, 2, 3\] (fp32)' out && grep -qx 'gpu gpu' out && grep -qx 'cpu cpu' out &&
+  grep -qx 'gpu \[3, 3, 3\] (fp32, gpu)' out
+ok $? "placement: results follow their inputs; shapes anywhere; shape() on the host; gradients on their argument's device"
+# check_gpu's arguments as :check gpu's; rows by the dtype the inputs were
+# cast to; both runs draw the same random numbers; a device failure is a
+# device error
+printf '%s\n' 'check_gpu("nosuch")' 'check_gpu("softmax")' 'check_gpu("gelu", 3)' 'def p(x) { return x + randn(2) }' \
+  'check_gpu(p, [1.0, 2])' 'def s(x) { return "abc" }' 'check_gpu(s, [1.0])' | NNPAD_FAKE_GPU=1 "$NNPAD" > out 2>&1
+grep -q "check_gpu: no op named 'nosuch'" out && grep -q 'softmax is not one (check_gpu(f, x) compares any function)' out &&
+  grep -q 'check_gpu("op") takes no inputs' out && grep -Eq '^fp16 +0  identical +1 / 1  \(the result is fp32\)$' out &&
+  grep -Eq '^bf16 +0  identical' out && grep -q '^fp64 .*f returned a string, not a tensor: nothing to compare$' out
+ok $? "check_gpu: names checked as :check gpu does, rows by the cast dtype, the same random draws, non-tensor results said"
+printf ':device gpu\nx = [1.0, 2.0]\ny = x + 1\n' | NNPAD_FAKE_GPU=fail "$NNPAD" > out 2>&1
+grep -q '^<stdin>:3:7: device error: the gpu (simulated: NNPAD_FAKE_GPU) failed in add' out
+ok $? "a failed GPU kernel is a device error"
 cd / && rm -rf "$tmp"

@@ -399,6 +399,15 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
     }
     for (int k = 0; k < nleaves; k++) {
         out[k] = G[leaf[k]] ? val_ref(G[leaf[k]]) : zeros_like(leafval[k]);
+        /* a gradient lives where its argument does (some rules compute on
+         * the CPU: the seed, a sum's broadcast) */
+        const value_t *x = leafval[k];
+        if (out[k] && out[k]->kind == V_TENSOR && !out[k]->u.t.weak && !out[k]->u.t.sym && x && x->kind == V_TENSOR &&
+            !x->u.t.weak && !x->u.t.sym && out[k]->u.t.st->device != x->u.t.st->device) {
+            value_t *m = tensor_to_device(out[k], (bk_device_t)x->u.t.st->device);
+            val_unref(out[k]);
+            out[k] = m;
+        }
     }
     for (int i = 0; i < t->n; i++) val_unref(G[i]);
     mem_free(G, (size_t)(t->n ? t->n : 1) * sizeof(value_t *));

@@ -92,8 +92,8 @@ bool backend_cuda_load(const char **why)
 void backend_raise_failed(const backend_t *b, const char *opname, span_t span)
 {
     const char *why = b->last_error ? b->last_error() : NULL;
-    err_raise(ERR_TYPE, span, "the %s failed in %s: %s (the variables are kept; :device cpu and to(x, \"cpu\") "
-              "continue on the CPU)", b->name, opname, why && *why ? why : "no reason given");
+    err_raise(ERR_DEVICE, span, "the %s failed in %s: %s (the variables are kept; to(x, \"cpu\") continues on the "
+              "CPU)", b->name, opname, why && *why ? why : "no reason given");
 }
 
 int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log, const char **why)

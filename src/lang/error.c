@@ -89,7 +89,7 @@ static const char *kind_name(err_kind_t k)
         [ERR_SYNTAX] = "syntax error", [ERR_NAME] = "name error", [ERR_TYPE] = "type error",
         [ERR_SHAPE] = "shape error", [ERR_DTYPE] = "dtype error", [ERR_VALUE] = "value error",
         [ERR_INDEX] = "index error", [ERR_LIMIT] = "limit error", [ERR_INTERRUPT] = "interrupted",
-        [ERR_IO] = "io error", [ERR_NUMERICS] = "numerics check",
+        [ERR_IO] = "io error", [ERR_NUMERICS] = "numerics check", [ERR_DEVICE] = "device error",
     };
     return names[k];
 }

@@ -56,6 +56,7 @@ typedef enum err_kind {
     ERR_INTERRUPT,  /* "interrupted" (Ctrl-C) */
     ERR_IO,         /* "io error" */
     ERR_NUMERICS,   /* "numerics check" (:numerics check found inf or NaN in an op's result) */
+    ERR_DEVICE,     /* "device error" (a GPU kernel, launch or copy failed: backend_raise_failed) */
 } err_kind_t;
 
 /* The error being handled: filled by err_raise before the longjmp. */

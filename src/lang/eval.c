@@ -78,14 +78,28 @@ static void same_device(const call_t *c)
     }
 }
 
+/* The ops whose tensor arguments are all data that one kernel combines:
+ * the elementwise ops, matmul, the losses, and the joins.  Other ops' later
+ * arguments are shapes, axes or indices (reshape(x, (3, 1)), transpose(x,
+ * [1, 0]), x[i]), read on the host wherever they live. */
+static bool combines_data(const op_def_t *op)
+{
+    static const char *const names[] = { "matmul", "literal", "concat", "stack", "mse", "mae", "nll",
+                                         "binary_crossentropy", "categorical_crossentropy",
+                                         "sparse_categorical_crossentropy" };
+    if (op_is_elementwise(op)) return true;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(op->name, names[i])) return true;
+    return false;
+}
+
 /* op_call for a call the user's code makes (not the ops' own calls, such as
- * the gradient rules'): with a GPU, its tensors must share a device. */
+ * the gradient rules'): with a GPU, the tensors it combines must share a
+ * device. */
 static value_t *user_op_call(call_t *c)
 {
     const op_def_t *op = c->op;
-    if (bk_registry[BK_CUDA] && !(op->flags & OPF_DEVICE) && strcmp(op->name, "index_select") &&
-        strcmp(op->name, "index_scatter"))
-        same_device(c);
+    if (bk_registry[BK_CUDA] && !(op->flags & OPF_DEVICE) && combines_data(op)) same_device(c);
     return op_call(c);
 }
 
@@ -206,10 +220,20 @@ static value_t *make_literal(session_t *s, const node_t *lit, value_t **items, i
     return r;
 }
 
+/* the exact constants (pi e inf nan) by name, as literals: fp64([inf,
+ * 5e-324]) keeps 5e-324 (a list holding a name was built in the session
+ * precision first) */
+static bool is_constant_name(const node_t *n)
+{
+    return n->kind == N_NAME && n->name &&
+           (!strcmp(n->name, "inf") || !strcmp(n->name, "nan") || !strcmp(n->name, "pi") || !strcmp(n->name, "e"));
+}
+
 static bool is_literal_node(const node_t *n)
 {
     switch (n->kind) {
     case N_INT: case N_FLOAT: return true;
+    case N_NAME: return is_constant_name(n);
     case N_UNARY: return is_literal_node(n->a);
     case N_LIST:
         for (int i = 0; i < n->nitems; i++) if (!is_literal_node(n->items[i])) return false;
@@ -238,13 +262,13 @@ static void ragged_check(const node_t *n, const value_t *tmp)
 }
 
 /* Evaluate a literal exactly (for casts): numbers keep their fp64 values. */
-static value_t *eval_exact_literal(session_t *s, const node_t *n)
+static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope)
 {
     switch (n->kind) {
     case N_INT: return tensor_weak_int(n->ival);
     case N_FLOAT: return tensor_weak_float(n->fval);
     case N_UNARY: {
-        value_t *v = eval_exact_literal(s, n->a);
+        value_t *v = eval_exact_literal(s, n->a, scope);
         if (n->op == '+') return v;
         value_t *r;
         if (v->u.t.dtype == DT_INT64) {
@@ -260,14 +284,14 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n)
     }
     case N_LIST: {
         value_t *tmp = list_new(n->nitems);   /* holds the items (swept on error) */
-        for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_exact_literal(s, n->items[i]));
+        for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_exact_literal(s, n->items[i], scope));
         ragged_check(n, tmp);
         err_set_here(n->span);
         value_t *r = make_literal(s, n, tmp->u.list.items, n->nitems, true);
         val_unref(tmp);
         return r;
     }
-    default: return eval_expr(s, n, s->globals);
+    default: return eval_expr(s, n, scope);   /* a constant's name (or what the code bound to it) */
     }
 }
 
@@ -587,7 +611,7 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
         const node_t *an = n->args[i];
         value_t *v;
         if (exact && !n->arg_names[i] && na == 0 && is_literal_node(an)) {
-            v = eval_exact_literal(s, an);
+            v = eval_exact_literal(s, an, scope);
         } else if (n->arg_names[i] && !strcmp(n->arg_names[i], "input_signature") && an->kind == N_LIST) {
             /* one spec per argument, of different shapes: a list, never a stacked tensor */
             v = list_new(an->nitems);

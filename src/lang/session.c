@@ -436,7 +436,8 @@ int session_help(session_t *s, const char *name, FILE *out)
     const char *d = ad_rule_doc(o);
     if (d && *d) help_field(out, "grad", d);
     if (o->kwargs) help_field(out, "keywords", o->kwargs);
-    if (op_is_elementwise(o) || o->impl) help_field(out, "gpu", op_gpu_doc(o));
+    const char *gd = op_gpu_doc(o);
+    if (gd) help_field(out, "gpu", gd);
     if (o->example && *o->example) {
         fputs("  example:\n", out);
         const char *p = o->example;
@@ -492,8 +493,8 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
     snap_t sn;
     snap_take(s, &sn);
     int failed = 0;
-    /* When the line runs on the GPU (:device gpu, or an op on a GPU
-     * tensor) also the device's own clock, CUDA events around each run,
+    /* When the line runs on the GPU (an op ran there, or moved its result
+     * or a tensor there) also the device's own clock, CUDA events around each run,
      * after one warm-up run (module loading, first-launch costs) that is not
      * counted. */
     static double tg[10000];
@@ -508,7 +509,7 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
         op_device_counts(&on1, &mv1);
         if (g->sync) g->sync();
         if (rc) failed = 1;
-        events = s->set.dev == BK_CUDA || on1 > on0 || mv1 > mv0;
+        events = on1 > on0 || mv1 > mv0;
         start = now_s();
     }
     while (!failed && n < 10000 && (n < 5 || now_s() - start < 0.2)) {

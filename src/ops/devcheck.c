@@ -16,6 +16,7 @@
 #include "lang/error.h"
 #include "lang/session.h"
 #include "lang/eval.h"
+#include "lang/state.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -82,6 +83,25 @@ static double diff_ulps(value_t *a, value_t *b)
         if (d > worst) worst = d;
     }
     return worst;
+}
+
+bool op_check_gpu_name(const char *name, char *canon, size_t cap, char *why, size_t wcap)
+{
+    const op_def_t *o = op_find(name);
+    if (!o) o = op_for_symbol(name);
+    if (!o) {
+        snprintf(why, wcap, "no op named '%s' (:help lists them)", name);
+        return false;
+    }
+    bool elementwise = o->kind == OPK_UNARY || o->kind == OPK_BINARY ||
+                       (o->kind == OPK_FUNC && (o->flags & OPF_ELEMENTWISE) && o->max_args == 1);
+    if ((!elementwise || (o->flags & OPF_HIDDEN)) && strcmp(o->name, "matmul")) {
+        snprintf(why, wcap, ":check gpu compares elementwise ops (and matmul's teaching kernel with cuBLAS); %s is not "
+                 "one (check_gpu(f, x) compares any function)", o->name);
+        return false;
+    }
+    snprintf(canon, cap, "%s", o->name);
+    return true;
 }
 
 int op_check_gpu(session_t *s, FILE *out, const char *only)
@@ -226,8 +246,13 @@ static value_t *check_gpu_impl(call_t *c)
     FILE *out = c->s->out;
     if (c->nargs == 0 || c->args[0]->kind == V_STR) {
         /* check_gpu() or check_gpu("op"): :check gpu's table */
-        int fails = op_check_gpu(c->s, out, c->nargs ? c->args[0]->u.str.s : NULL);
-        if (fails) err_raise(ERR_VALUE, c->span, "check_gpu: some ops differ between the CPU and the GPU beyond their bound");
+        char name[64] = "", why[256];
+        if (c->nargs > 1) err_raise(ERR_TYPE, c->arg_spans[1], "check_gpu(\"op\") takes no inputs: it makes its own");
+        if (c->nargs && !op_check_gpu_name(c->args[0]->u.str.s, name, sizeof name, why, sizeof why))
+            err_raise(ERR_VALUE, c->arg_spans[0], "check_gpu: %s", why);
+        int fails = op_check_gpu(c->s, out, name);
+        if (fails)
+            err_raise(ERR_VALUE, c->span, "check_gpu: some ops failed on the GPU or differ from the CPU beyond their bound");
         return val_new(V_NONE);
     }
     value_t *fn = c->args[0];
@@ -248,11 +273,16 @@ static value_t *check_gpu_impl(call_t *c)
     const char *name = fn->u.fn.name ? fn->u.fn.name : fn->u.fn.op ? fn->u.fn.op->name : "f";
     fprintf(out, "%s on the CPU and on %s, its inputs cast to each dtype; the largest difference in ulps of the "
                  "dtype at the CPU's value\n", name, backend_get(BK_CUDA)->name);
+    bool any_float = false;
+    for (int j = 0; j < nin; j++)
+        if (c->args[1 + j]->u.t.weak || dtype_traits[c->args[1 + j]->u.t.dtype].is_float) any_float = true;
+    if (!any_float) fprintf(out, "(the inputs are all int64, which are not cast: one row)\n");
     fprintf(out, "%-5s %12s  %-14s %s\n", "dtype", "max diff", "bits", "ops on the gpu / from host copies");
     value_t *in[8], *g[8];
     if (nin > 8) err_raise(ERR_TYPE, c->span, "check_gpu: at most 8 inputs");
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < (any_float ? 4 : 1); d++) {
         dtype_t dt = dts[d];
+        const char *rowname = any_float ? dtype_traits[dt].name : "int64";
         char err[512] = "";
         for (int j = 0; j < nin; j++) {
             value_t *a = c->args[1 + j];
@@ -262,17 +292,27 @@ static value_t *check_gpu_impl(call_t *c)
             val_unref(h);
             g[j] = tensor_to_device(in[j], BK_CUDA);
         }
+        /* both runs draw the same random numbers (drawn on the CPU's stream
+         * on either device): the generator is put back between them */
+        uint64_t rng[4];
+        bool ready = nn_state()->rng_ready;
+        memcpy(rng, nn_state()->rng, sizeof rng);
         value_t *rc = run_fn(c->s, fn, in, nin, BK_CPU, c->span, err, sizeof err);
+        memcpy(nn_state()->rng, rng, sizeof rng);
+        nn_state()->rng_ready = ready;
         int64_t on0, mv0, on1, mv1;
         op_device_counts(&on0, &mv0);
         value_t *rg = rc ? run_fn(c->s, fn, g, nin, BK_CUDA, c->span, err, sizeof err) : NULL;
         op_device_counts(&on1, &mv1);
         if (!rc || !rg) {
-            fprintf(out, "%-5s %12s  %s on the %s: %s\n", dtype_traits[dt].name, "-", rc ? "failed" : "failed",
-                    rc ? "GPU" : "CPU", err);
-        } else if (rc->kind != V_TENSOR || rg->kind != V_TENSOR || rc->u.t.size != rg->u.t.size ||
-                   rc->u.t.dtype != rg->u.t.dtype) {
-            fprintf(out, "%-5s %12s  the two results differ in kind, dtype or size\n", dtype_traits[dt].name, "-");
+            fprintf(out, "%-5s %12s  failed on the %s: %s\n", rowname, "-", rc ? "GPU" : "CPU", err);
+        } else if (rc->kind != V_TENSOR || rg->kind != V_TENSOR) {
+            fprintf(out, "%-5s %12s  f returned a %s, not a tensor: nothing to compare\n", rowname, "-",
+                    val_kind_name(rc->kind != V_TENSOR ? rc : rg));
+        } else if (rc->u.t.size != rg->u.t.size || rc->u.t.dtype != rg->u.t.dtype) {
+            fprintf(out, "%-5s %12s  the two results differ in dtype or size (%s, %lld elements on the CPU; %s, %lld "
+                    "on the GPU)\n", rowname, "-", dtype_traits[rc->u.t.dtype].name, (long long)rc->u.t.size,
+                    dtype_traits[rg->u.t.dtype].name, (long long)rg->u.t.size);
         } else {
             value_t *rh = tensor_to_device(rg, BK_CPU);
             double w = diff_ulps(rc, rh);
@@ -288,8 +328,11 @@ static value_t *check_gpu_impl(call_t *c)
             char wb[32];
             if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
             else snprintf(wb, sizeof wb, "%.3g", w);
-            fprintf(out, "%-5s %12s  %-14s %lld / %lld\n", dtype_traits[rc->u.t.dtype].name, wb,
-                    bits, (long long)(on1 - on0), (long long)(mv1 - mv0));
+            char note[48] = "";
+            if (any_float && rc->u.t.dtype != (unsigned)dt)
+                snprintf(note, sizeof note, "  (the result is %s)", dtype_traits[rc->u.t.dtype].name);
+            fprintf(out, "%-5s %12s  %-14s %lld / %lld%s\n", rowname, wb, bits, (long long)(on1 - on0),
+                    (long long)(mv1 - mv0), note);
             val_unref(rh);
         }
         if (rc) val_unref(rc);
@@ -308,7 +351,8 @@ const op_def_t op_family_devcheck[] = {
                 "them on the CPU and again with copies on the GPU; per dtype the largest difference in ulps of the "
                 "dtype at the CPU's value (NaN against a number: mismatch), whether the bits are identical (or differ in "
                 "NaN payloads only: the GPU's exp, log, ... give x86's default NaN, the CPU's SLEEF its own), and how "
-                "many ops ran on the GPU's kernels or from host copies. check_gpu(\"op\") and check_gpu() are "
+                "many ops ran on the GPU's kernels or from host copies; the random generator is put back between the two runs, "
+                "so both draw the same numbers. check_gpu(\"op\") and check_gpu() are "
                 ":check gpu op and :check gpu (every elementwise op, against its stated bound; an error when one "
                 "fails). Without a GPU: a note. (The example ran on the stand-in GPU of nnpad's tests, NNPAD_FAKE_GPU=1, "
                 "which runs the GPU's per-element code on the CPU; fp64 sigmoid is computed on the CPU and moved.)",

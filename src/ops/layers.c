@@ -186,6 +186,19 @@ static value_t *dense_impl(call_t *c)
     for (int64_t i = 0; i < in * out; i++)
         dtype_store_f64(dt, tensor_data(W), i, (2.0 * ((double *)tensor_data(u))[i] - 1.0) * lim);
     value_t *b = use_bias ? tensor_new(dt, 1, &out) : NULL;
+    int dev = op_settings(c->s)->dev;
+    if (dev != BK_CPU && backend_get((bk_device_t)dev)) {
+        /* made under :device gpu: the weights live there (Keras creates
+         * variables on the default device) */
+        value_t *m = tensor_to_device(W, (bk_device_t)dev);
+        val_unref(W);
+        W = m;
+        if (b) {
+            m = tensor_to_device(b, (bk_device_t)dev);
+            val_unref(b);
+            b = m;
+        }
+    }
     value_t *rec = dense_record(W, b, act);
     val_unref(u); val_unref(dk); val_unref(a2[0]); val_unref(a2[1]);
     val_unref(W); val_unref(act);

@@ -171,8 +171,12 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
     if (da != db || (da != DT_FP16 && da != DT_BF16))
         err_raise(ERR_DTYPE, span, "matmul(impl=\"teach\") takes two fp16 or two bf16 tensors (tensor cores), not %s "
                   "and %s", dtype_traits[da].name, dtype_traits[db].name);
-    if (a->u.t.ndim != 2 || b->u.t.ndim != 2 || a->u.t.shape[1] != b->u.t.shape[0])
-        err_raise(ERR_SHAPE, span, "matmul(impl=\"teach\") takes (n, k) @ (k, m) matrices");
+    if (a->u.t.ndim != 2 || b->u.t.ndim != 2 || a->u.t.shape[1] != b->u.t.shape[0]) {
+        char s1[160], s2[160];
+        shape_of(s1, sizeof s1, a);
+        shape_of(s2, sizeof s2, b);
+        err_raise(ERR_SHAPE, span, "matmul(impl=\"teach\") takes (n, k) @ (k, m) matrices, not %s @ %s", s1, s2);
+    }
     int64_t n = a->u.t.shape[0], k = a->u.t.shape[1], m = b->u.t.shape[1];
     if (n > INT32_MAX || k > INT32_MAX || m > INT32_MAX)
         err_raise(ERR_LIMIT, span, "matmul: a matrix dimension passes 2147483647");

@@ -215,10 +215,13 @@ static const char *numerics_arg_text(const call_t *c, int i, char *b, int cap)
     return b;
 }
 
-/* Where a result of c belongs: the device of its first input on a
- * device, else the session's.  A fresh CPU result moves there (one copy);
- * a view of a device tensor is there already; weak scalars and traced
- * values stay (host numbers, placeholders). */
+/* Where a result of c belongs: the device of its first tensor input on a
+ * device; with tensor inputs all on the CPU, the CPU (PyTorch's and JAX's
+ * rule: results follow their inputs); with no tensor input (a literal, a
+ * number's op, zeros(3)), the session's device (torch.set_default_device).
+ * A fresh CPU result moves there (one copy); a view of a device tensor is
+ * there already; weak scalars, traced values and the shape queries (shape,
+ * size, len, ndim: host metadata) stay. */
 /* How the ops on a device went since :device gpu (what :device says):
  * ran there with the device's kernels, or computed on the CPU from host
  * copies and moved. */
@@ -234,8 +237,13 @@ static value_t *op_place(call_t *c, value_t *r)
         n_on_device++;
         return r;
     }
+    if (r->kind == V_TENSOR && !r->u.t.weak && !r->u.t.sym && r->u.t.st->device != NN_DEV_CPU &&
+        (c->op->flags & OPF_DEVICE)) {
+        n_on_device++;   /* to(x, "gpu"): a copy onto the device */
+        return r;
+    }
     if (r->kind != V_TENSOR || r->u.t.weak || r->u.t.sym || r->u.t.st->device != NN_DEV_CPU ||
-        (c->op->flags & OPF_DEVICE))
+        (c->op->flags & (OPF_DEVICE | OPF_STATIC)))
         return r;
     int target = c->s ? c->s->set.dev : BK_CPU;
     if ((c->reuse_first || !strcmp(c->op->name, "index_scatter")) && c->nargs > 0 && c->args[0]->kind == V_TENSOR) {
@@ -243,10 +251,21 @@ static value_t *op_place(call_t *c, value_t *r)
         target = c->args[0]->u.t.st->device;
         if (target == BK_CPU) return r;
     }
-    for (int i = 0; i < c->nargs; i++) {
+    bool tensor_in = false;
+    int found = -1;
+    for (int i = 0; i < c->nargs && found < 0; i++) {
         const value_t *a = c->args[i];
-        if (a && a->kind == V_TENSOR && !a->u.t.weak && a->u.t.st->device != NN_DEV_CPU) { target = a->u.t.st->device; break; }
+        /* a list argument (concat([a, b])): its tensors */
+        int n = a && a->kind == V_LIST ? a->u.list.n : 1;
+        for (int j = 0; j < n && found < 0; j++) {
+            const value_t *e = a && a->kind == V_LIST ? a->u.list.items[j] : a;
+            if (!e || e->kind != V_TENSOR || e->u.t.weak || e->u.t.sym) continue;
+            tensor_in = true;
+            if (e->u.t.st->device != NN_DEV_CPU) found = e->u.t.st->device;
+        }
     }
+    if (found >= 0) target = found;
+    else if (tensor_in) target = BK_CPU;
     if (target == BK_CPU || !backend_get((bk_device_t)target)) return r;
     n_moved++;
     value_t *m = tensor_to_device(r, (bk_device_t)target);
@@ -690,6 +709,20 @@ const char *op_gpu_doc(const op_def_t *o)
     static const char *const casts[] = { "fp16", "bf16", "fp32", "fp64", "int64", "cast" };
     const char *cpu = "computes on the CPU from a host copy of its GPU inputs; the result moves to the GPU";
     if (o->flags & OPF_DEVICE) return "moves tensors between the devices";
+    /* what makes no tensor from tensors says nothing here: shape queries,
+     * figures, printing, reports, functions of functions */
+    static const char *const quiet[] = { "print", "tprint", "bits", "check_gpu", "grad", "value_and_grad", "seed",
+                                         "TensorSpec", "finfo", "dtypes", "assign" };
+    if (o->flags & OPF_STATIC) return NULL;
+    if (o->nograd && (!strncmp(o->nograd, "a figure", 8) || !strncmp(o->nograd, "draws", 5))) return NULL;
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
+        if (!strcmp(o->name, quiet[i])) return NULL;
+    if (!strcmp(o->name, "trace"))
+        return "a traced function runs where its arguments are: each op on the GPU's kernels, each fused chain of "
+               "elementwise ops as one GPU kernel generated as CUDA C and compiled by NVRTC (:ptx F shows it)";
+    if (o->nograd && !strncmp(o->nograd, "random numbers", 14))
+        return "under :device gpu drawn on the CPU from the seeded stream and moved to the GPU (seed(k) gives the same "
+               "numbers on both devices)";
     if (o->kind == OPK_BINARY && o->kern > KB_NONE && o->kern < KB_COUNT)
         return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, broadcasting on the device, bit "
                "for bit as on the CPU";

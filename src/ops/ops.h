@@ -176,6 +176,8 @@ void op_device_counts(int64_t *on, int64_t *moved);
 void op_device_count_reset(void);
 /* :check gpu (devcheck.c): every elementwise op (or the one named) on the CPU
  * and the GPU in every float dtype, a table to out; 1 when a row fails. */
+/* :check gpu OP's argument: its op's name into canon, or false with why */
+bool op_check_gpu_name(const char *name, char *canon, size_t cap, char *why, size_t wcap);
 int op_check_gpu(session_t *s, FILE *out, const char *only);
 /* Op timings for roofline() (ops.c): :time turns recording on around its
  * runs; each outermost op with a FLOP model keeps its best time. */

@@ -565,7 +565,8 @@ const op_def_t op_family_shape[] = {
                "accumulation (as tensor cores) and round once; int64 @ int64 is exact (overflow is an error); :accumulate same "
                "rounds every product and every addition to the dtype, left to right. impl=\"teach\": fp16/bf16 2-D "
                "tensors on the GPU through nnpad's own tensor-core kernel (kernels/teach_gemm.cuh: one warp per 16x16 "
-               "tile, WMMA, fp32 accumulation, rounded once; within an ulp of cuBLAS; :sass matmul teach shows its HMMA)",
+               "tile, WMMA, fp32 accumulation whatever :accumulate says (tensor cores add in fp32), rounded once; within an "
+               "ulp of cuBLAS; :sass matmul teach shows its HMMA)",
      .source = "numpy.matmul documentation; BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F; "
                "CUDA C++ Programming Guide, Warp Matrix Functions (WMMA)",
      .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n"

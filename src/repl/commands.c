@@ -259,7 +259,9 @@ static int cmd_device(repl_t *r, const char *arg)
                         "without GPU kernels yet) and moved there",
                 backend_get(BK_CUDA)->name, (long long)on, (long long)moved);
         int64_t fused = graph_fused_on_device();
-        if (fused) fprintf(r->out, "; %lld fused chains of traced functions ran as one GPU kernel each", (long long)fused);
+        if (fused)
+            fprintf(r->out, "; %lld fused chain%s of traced functions ran as one GPU kernel each", (long long)fused,
+                    fused == 1 ? "" : "s");
         fputc('\n', r->out);
     } else
         fprintf(r->out, "device %s\n", st->device ? st->device : "cpu");
@@ -290,6 +292,11 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
         return false;
     }
     value_t *fv = session_var(r->s, name);
+    if (fv && fv->kind == V_FUNC && !fv->u.fn.traced && !fv->u.fn.op) {
+        repl_cmd_error(r, "%s is a function that is not traced: g = trace(%s), call g once, then :ptx g shows its fused "
+                          "chains", name, name);
+        return false;
+    }
     if (fv && fv->kind == V_FUNC && fv->u.fn.traced) {
         /* a traced function: its K-th fused chain (K from 1) */
         ptx_pick_t p = { dtn[0] ? atoi(dtn) : 1, 0, src, cap, "", 0, 0, false };
@@ -483,19 +490,10 @@ static int cmd_check(repl_t *r, const char *arg)
     char what[16] = "", op[64] = "", extra[8] = "";
     if (sscanf(arg, "%15s %63s %7s", what, op, extra) < 1 || strcmp(what, "gpu") || extra[0])
         return usage_error(r, repl_cmd_find("check", 5), "unknown check", *arg ? arg : NULL);
-    if (op[0]) {
-        const op_def_t *o = op_find(op);
-        if (!o) o = op_for_symbol(op);
-        if (!o) return repl_cmd_error(r, "no op named '%s' (:help lists them)", op);
-        bool elementwise = o->kind == OPK_UNARY || o->kind == OPK_BINARY ||
-                           (o->kind == OPK_FUNC && (o->flags & OPF_ELEMENTWISE) && o->max_args == 1);
-        if ((!elementwise || (o->flags & OPF_HIDDEN)) && strcmp(o->name, "matmul"))
-            return repl_cmd_error(r, ":check gpu compares elementwise ops (and matmul's teaching kernel with cuBLAS); "
-                                     "%s is not one", o->name);
-        snprintf(op, sizeof op, "%s", o->name);
-    }
-    return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops differ between the CPU and the GPU beyond "
-                                                                 "their bound (the rows marked FAIL)") : 0;
+    char why[256];
+    if (op[0] && !op_check_gpu_name(op, op, sizeof op, why, sizeof why)) return repl_cmd_error(r, "%s", why);
+    return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops failed on the GPU or differ from the CPU "
+                                                                 "beyond their bound (the rows marked FAIL)") : 0;
 }
 
 /* :tf32 on|off — TF32 tensor cores for fp32 matmuls on the GPU (PyTorch's
@@ -780,9 +778,12 @@ const repl_cmd_t repl_cmds[] = {
       "    gpu: opens the GPU module (built by configure --with-cuda when nvcc is\n"
       "         found) and its CUDA device.  Without a GPU, a driver or the module\n"
       "         this is a note saying why, not an error: a script goes on, on the\n"
-      "         CPU.  On the GPU, every tensor an op makes lives in GPU memory\n"
-      "         (to(x, \"gpu\") moves one, device(x) says where it is; an op mixing\n"
-      "         a GPU tensor with a CPU tensor is an error, as in PyTorch).\n"
+      "         CPU.  New tensors (literals, zeros, randn, layers' weights) live\n"
+      "         on the GPU; an op's result lives where its tensor inputs are, as\n"
+      "         in PyTorch and JAX (to(x, \"gpu\") and to(x, \"cpu\") move one,\n"
+      "         device(x) says where it is; an op combining a GPU tensor with a\n"
+      "         CPU tensor is an error, as in PyTorch; a gradient comes back on\n"
+      "         its argument's device).\n"
       "         Arithmetic, comparisons, maximum/minimum, abs/floor/round/sqrt,\n"
       "         the casts, sums and the other reductions, matmul (cuBLAS), most\n"
       "         activations and exp/log/sin/... below fp64 run on the GPU with its\n"

@@ -87,8 +87,14 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
                          : op->kind == OPK_UNARY && op->kern >= KU_SQRT && op->kern <= KU_ISFIN;
         if (!f->bin && tr(op) && f->dto < DT_FP64) ok = true;
         if (!ok) {
-            snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, "
-                     "isnan, isinf, isfinite, and exp, log, log1p, expm1, sin, cos, erf below fp64 do)", op->name);
+            if (op->kern >= KA_FIRST && op->kern < KA_END)
+                snprintf(why, wcap, "%s is not generated into a fused chain: on the GPU it runs as its own kernel "
+                         "(kernels/act.cu, whose careful elements go back to the CPU; :help %s), and a chain that "
+                         "holds it runs op by op (chains take binary ops, abs, floor, round, sqrt, isnan, isinf, "
+                         "isfinite, and exp, log, log1p, expm1, sin, cos, erf below fp64)", op->name, op->name);
+            else
+                snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, "
+                         "isnan, isinf, isfinite, and exp, log, log1p, expm1, sin, cos, erf below fp64 do)", op->name);
             return -1;
         }
         if (f->dto > DT_FP64) {
