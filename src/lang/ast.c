@@ -183,7 +183,7 @@ static void putstr(dumpbuf_t *d, const char *s, int n)
 static const char *const binop_names[] = {
     [OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
     [OP_POW] = "^", [OP_MATMUL] = "@", [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">",
-    [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=",
+    [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=", [OP_FLOORDIV] = "//",
 };
 
 const char *ast_binop_symbol(int op) { return binop_names[op]; }
@@ -247,6 +247,7 @@ static void dump(dumpbuf_t *d, const node_t *n)
     case N_MEMBER: puts_(d, "(. "); dump(d, n->a); puts_(d, " "); puts_(d, n->name); puts_(d, ")"); break;
     case N_TRANSPOSE: puts_(d, "(' "); dump(d, n->a); puts_(d, ")"); break;
     case N_EXPR_STMT: dump(d, n->a); break;
+    case N_DEL: puts_(d, "(del"); dump_items(d, n->items, n->nitems); puts_(d, ")"); break;
     case N_ASSIGN:
         puts_(d, "(=");
         dump_items(d, n->items, n->nitems);

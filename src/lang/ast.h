@@ -69,6 +69,7 @@ typedef enum node_kind {
     /* statements */
     N_EXPR_STMT,  /* a */
     N_ASSIGN,     /* items = targets (N_NAME, N_MEMBER, N_INDEX), nitems; a = value */
+    N_DEL,        /* del a, b: items = the names (N_NAME), nitems (Python's del of variables) */
     N_DEF,        /* name; params (names), param_defaults (NULL or expr), nparams;
                      body (N_BLOCK, or for a one-line function an expression: see is_expr_body);
                      decorator: NULL or name (e.g. "trace") */
@@ -82,7 +83,7 @@ typedef enum node_kind {
 
 typedef enum binop {
     OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_POW, OP_MATMUL,
-    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,
+    OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE, OP_FLOORDIV,
 } binop_t;
 
 typedef struct node node_t;

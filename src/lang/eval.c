@@ -138,6 +138,8 @@ static value_t *constant(const char *name)
     /* Python's truth values, as the exact integers comparisons give */
     if (!strcmp(name, "True")) return tensor_weak_int(1);
     if (!strcmp(name, "False")) return tensor_weak_int(0);
+    /* Python's None: nothing (what print returns; activation=None) */
+    if (!strcmp(name, "None")) return val_new(V_NONE);
     return NULL;
 }
 
@@ -166,13 +168,20 @@ static value_t *lookup(session_t *s, const char *name, value_t *scope, span_t sp
     }
     value_t *c = constant(name);
     if (c) return c;
+    static const char *const modules[] = { "np", "numpy", "torch", "tf", "tensorflow", "jnp", "jax", "keras", "math",
+                                           "F", "nn", "scipy", NULL };
+    for (int i = 0; modules[i]; i++)
+        if (!strcmp(name, modules[i]))
+            err_raise(ERR_NAME, span, "'%s' is not defined: nnpad has no modules, its builtins are already here (np.exp "
+                      "is exp, torch.tanh is tanh, tf.matmul is matmul; :help lists them all)", name);
     near_t n = { NULL, 3, name };
     session_complete(s, "", near_cb, &n);
     for (value_t *sc = scope; sc; sc = sc->u.sc.parent)
         for (int i = 0; i < sc->u.sc.cap; i++)
             if (sc->u.sc.e[i].name) near_cb(sc->u.sc.e[i].name, &n);
     int len = (int)strlen(name);
-    if (n.best && n.dist <= (len <= 3 ? 1 : 2))
+    /* a one-letter name is no suggestion for a longer one (np is not p) */
+    if (n.best && n.dist <= (len <= 3 ? 1 : 2) && (strlen(n.best) > 1 || len == 1))
         err_raise(ERR_NAME, span, "'%s' is not defined; did you mean '%s'?", name, n.best);
     err_raise(ERR_NAME, span, "'%s' is not defined (:vars lists the variables, :help the builtins)", name);
 }
@@ -401,6 +410,19 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
 static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *t = eval_expr(s, n->a, scope);
+    bool model = false;
+    if (t->kind == V_SCOPE) {
+        /* model[i]: a sequential model's i-th layer (Keras's model.layers[i],
+         * PyTorch's nn.Sequential[i]) */
+        value_t *ls = scope_get_local(t, "layers");
+        if (!ls || ls->kind != V_LIST)
+            err_raise(ERR_TYPE, n->a->span, "a layer cannot be indexed (a sequential model can: model[0] is "
+                      "model.layers[0])");
+        value_t *old = t;
+        t = val_ref(ls);
+        val_unref(old);
+        model = true;
+    }
     if (t->kind == V_LIST) {
         if (n->nitems != 1 || n->items[0]->kind == N_SLICE)
             err_raise(ERR_INDEX, n->op_span, "a list takes one integer index");
@@ -408,7 +430,8 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
         int64_t i = op_to_int(iv, n->items[0]->span, "an index");
         int64_t len = t->u.list.n;
         if (i < -len || i >= len)
-            err_raise(ERR_INDEX, n->items[0]->span, "index %lld is out of range for a list of %lld", (long long)i, (long long)len);
+            err_raise(ERR_INDEX, n->items[0]->span, "index %lld is out of range for a %s of %lld%s", (long long)i,
+                      model ? "model" : "list", (long long)len, model ? " layers" : "");
         value_t *r = val_ref(t->u.list.items[i < 0 ? i + len : i]);
         val_unref(iv);
         val_unref(t);
@@ -1569,6 +1592,18 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         return ST_NORMAL;
     }
     case N_ASSIGN: assign(s, n, scope); return ST_NORMAL;
+    case N_DEL:
+        for (int i = 0; i < n->nitems; i++) {
+            const char *name = n->items[i]->name;
+            if (scope_del(scope, name)) continue;
+            if (op_find(name) || constant(name))
+                err_raise(ERR_NAME, n->items[i]->span, "'%s' is a builtin, not a variable: del forgets variables", name);
+            if (scope != s->globals && scope_get(scope, name))
+                err_raise(ERR_NAME, n->items[i]->span, "'%s' is the session's, not this function's: del it at the top "
+                          "level", name);
+            err_raise(ERR_NAME, n->items[i]->span, "'%s' is not defined (:vars lists the variables)", name);
+        }
+        return ST_NORMAL;
     case N_DEF: {
         if (n->decorator && strcmp(n->decorator, "trace"))
             err_raise(ERR_NAME, n->span, "@%s: the only decorator is @trace", n->decorator);

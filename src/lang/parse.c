@@ -41,7 +41,7 @@ typedef enum tok_kind {
     T_NAME, T_NUMBER, T_STRING,
     T_LPAREN, T_RPAREN, T_LBRACKET, T_RBRACKET, T_LBRACE, T_RBRACE,
     T_COMMA, T_DOT, T_COLON, T_ASSIGN, T_AUGASSIGN, T_QUOTE, T_AT,
-    T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_CARET, T_STARSTAR,
+    T_PLUS, T_MINUS, T_STAR, T_SLASH, T_SLASHSLASH, T_PERCENT, T_CARET, T_STARSTAR,
     T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE,
     /* keywords, in the order of parse_keywords */
     T_DEF, T_IF, T_ELSE, T_WHILE, T_FOR, T_IN, T_RETURN, T_BREAK, T_CONTINUE,
@@ -281,7 +281,12 @@ static token_t lex_next(lexer_t *l)
     case ':': return lex_tok(l, T_COLON, start);
     case '\'': return lex_tok(l, T_QUOTE, start);
     case '@': return lex_tok(l, T_AT, start);
-    case '+': case '-': case '/': case '%': case '^': case '*':
+    case '/':
+        /* x //= 2: floor-divide assignment; a // b: floor division */
+        if (n == '/' && l->pos + 1 < l->len && l->s[l->pos + 1] == '=') { l->pos += 2; return lex_tok(l, T_AUGASSIGN, start); }
+        if (n == '/') { l->pos++; return lex_tok(l, T_SLASHSLASH, start); }
+        /* fall through */
+    case '+': case '-': case '%': case '^': case '*':
         /* x += 1 (and -= *= /= %= ^=): augmented assignment */
         if (n == '=' && (l->pos + 1 >= l->len || l->s[l->pos + 1] != '=')) { l->pos++; return lex_tok(l, T_AUGASSIGN, start); }
         break;
@@ -319,7 +324,7 @@ static bool continues_line(tok_kind_t k)
 {
     switch (k) {
     case T_COMMA: case T_ASSIGN: case T_AUGASSIGN: case T_AT:
-    case T_PLUS: case T_MINUS: case T_STAR: case T_SLASH: case T_PERCENT: case T_CARET: case T_STARSTAR:
+    case T_PLUS: case T_MINUS: case T_STAR: case T_SLASH: case T_SLASHSLASH: case T_PERCENT: case T_CARET: case T_STARSTAR:
     case T_LT: case T_LE: case T_GT: case T_GE: case T_EQ: case T_NE:
     case T_AND: case T_OR: case T_NOT:
         return true;
@@ -552,6 +557,9 @@ static node_t *parse_primary(parser_t *p)
         advance(p);
         node_t *e = ast_node(p->u, N_NAME, t.span);
         e->name = tok_name(p, t);
+        if (!strcmp(e->name, "lambda") && (check(p, T_NAME) || check(p, T_COLON)))
+            syntax(p, t.span, "nnpad has no lambda; write a one-line function and use its name: f(x) = x * 2 (or "
+                   "def f(x) { return x * 2 })");
         return e;
     }
     case T_LPAREN: {
@@ -763,6 +771,7 @@ static node_t *parse_term(parser_t *p)
         switch (t.kind) {
         case T_STAR: op = OP_MUL; break;
         case T_SLASH: op = OP_DIV; break;
+        case T_SLASHSLASH: op = OP_FLOORDIV; break;
         case T_PERCENT: op = OP_MOD; break;
         case T_AT: op = OP_MATMUL; break;
         default: leave_links(p, links); return e;
@@ -1127,7 +1136,9 @@ static node_t *parse_simple(parser_t *p)
         node_t *rhs = parse_expr(p);
         node_t *b = ast_node(p->u, N_BINARY, span_join(e->span, rhs->span));
         char c = p->s[op.span.start];
-        b->op = c == '+' ? OP_ADD : c == '-' ? OP_SUB : c == '*' ? OP_MUL : c == '/' ? OP_DIV : c == '%' ? OP_MOD : OP_POW;
+        bool two = op.span.end - op.span.start == 3;   /* //= */
+        b->op = c == '+' ? OP_ADD : c == '-' ? OP_SUB : c == '*' ? OP_MUL : c == '/' ? (two ? OP_FLOORDIV : OP_DIV)
+                : c == '%' ? OP_MOD : OP_POW;
         b->op_span = op.span;
         b->a = e;
         b->b = rhs;
@@ -1167,6 +1178,27 @@ static node_t *parse_simple(parser_t *p)
 /* stmt := 'def' ... | '@' NAME NEWLINE? 'def' ... | 'if' ... | 'while' ... | 'for' ...
  *       | 'return' [expr] | 'break' | 'continue'
  *       | NAME '(' params ')' '=' expr | target { ',' target } '=' expr | expr */
+/* del := 'del' NAME { ',' NAME }: forget variables (Python's del) */
+static node_t *parse_del(parser_t *p)
+{
+    token_t t = p->cur;
+    advance(p);
+    node_t *n = ast_node(p->u, N_DEL, t.span);
+    int cap = 0;
+    for (;;) {
+        if (!check(p, T_NAME))
+            syntax(p, p->cur.span, "expected a variable's name after 'del', found %s", DESC(p->cur));
+        node_t *a = ast_node(p->u, N_NAME, p->cur.span);
+        a->name = tok_name(p, p->cur);
+        advance(p);
+        PUSH(p, n->items, n->nitems, cap, a);
+        n->span = span_join(t.span, a->span);
+        if (!check(p, T_COMMA)) break;
+        advance(p);
+    }
+    return n;
+}
+
 static node_t *parse_stmt(parser_t *p)
 {
     token_t t = p->cur;
@@ -1211,10 +1243,18 @@ static node_t *parse_stmt(parser_t *p)
     case T_RPAREN: syntax(p, t.span, "unexpected ')' with no matching '('");
     case T_RBRACKET: syntax(p, t.span, "unexpected ']' with no matching '['");
     case T_RBRACE: syntax(p, t.span, "unexpected '}': no block is open");
-    case T_NAME:
+    case T_NAME: {
+        const char *w = tok_name(p, t);
+        lexer_t la = p->lx;
+        token_t nx = lex_next(&la);   /* the token after the name */
+        if ((!strcmp(w, "import") || !strcmp(w, "from")) && nx.kind == T_NAME)
+            syntax(p, t.span, "nnpad has no modules to %s: its builtins are already here (NumPy's np.exp is exp, "
+                   "torch.tanh is tanh, tf.matmul is matmul; :help lists them all)", w[0] == 'i' ? "import" : "import from");
+        if (!strcmp(w, "del") && nx.kind == T_NAME) { n = parse_del(p); break; }
         if (is_oneline_def(p)) { n = parse_oneline_def(p); break; }
         n = parse_simple(p);
         break;
+    }
     default:
         n = parse_simple(p);
         break;

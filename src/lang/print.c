@@ -186,7 +186,7 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
         fputs("}", out);
         break;
     }
-    default: fputs("<nothing>", out); break;
+    default: fputs("None", out); break;
     }
 }
 

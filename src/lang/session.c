@@ -283,7 +283,7 @@ void session_complete(session_t *s, const char *prefix, void (*cb)(const char *n
             cb(g->u.sc.e[i].name, ctx);
     for (int i = 0; i < op_count(); i++)
         if (!(op_at(i)->flags & OPF_HIDDEN) && !strncmp(op_at(i)->name, prefix, n)) cb(op_at(i)->name, ctx);
-    static const char *const consts[] = {"pi", "e", "inf", "nan", "True", "False", NULL};
+    static const char *const consts[] = {"pi", "e", "inf", "nan", "True", "False", "None", NULL};
     for (int i = 0; consts[i]; i++) if (!strncmp(consts[i], prefix, n)) cb(consts[i], ctx);
     for (int i = 0; parse_keywords[i]; i++) if (!strncmp(parse_keywords[i], prefix, n)) cb(parse_keywords[i], ctx);
 }
@@ -396,6 +396,88 @@ static void help_bound(FILE *out, const char *label, const op_def_t *o)
     help_field(out, label, b);
 }
 
+/* ---- :help for the language: keywords, statements, and one page on all of it ---- */
+
+typedef struct lang_page { const char *names; const char *text; } lang_page_t;
+static const lang_page_t lang_pages[] = {
+    { " syntax language ",
+      "the nnpad language in one page (Python's expressions, braces for blocks)\n"
+      "  statements   one per line, or several separated by ';'.  # starts a comment.\n"
+      "  assignment   x = 1;  x += 1 (also -= *= /= //= %= ^=);  layer.W = w;  x[0] = 5\n"
+      "  numbers      1 and 2.5 are exact until they meet a tensor (weak, as in JAX); [1, 2] is a tensor;\n"
+      "               fp16([1, 2]) makes one in a dtype; pi e inf nan True False None are constants\n"
+      "  operators    + - * / // % ^ (or **) @ (matmul) ' (transpose), == != < <= > >=, and or not\n"
+      "  calls        f(x, axis=0): keyword arguments after positional ones\n"
+      "  functions    def f(x, y=2) { return x * y }   or on one line   f(x) = x * 2\n"
+      "               @trace def g(x) { ... } traces g (like tf.function); there is no lambda\n"
+      "  blocks       braces: if x > 0 { ... } else if x < 0 { ... } else { ... }\n"
+      "               while n < 10 { n += 1 }    for i in range(3) { print(i) }    (break, continue)\n"
+      "  del x        forgets a variable\n"
+      "  commands     lines starting with ':' (:help, :vars, :device gpu, ...)\n"
+      "  not here     import (the builtins are already here: np.exp is exp), classes, lambda, with, try\n"
+      "  :help NAME   a builtin's formula, shapes, dtypes and example; :help if (or for, def, ...) a statement\n" },
+    { " def return ",
+      "def NAME(PARAMS) { BODY } — a function (Python's def, with braces)\n"
+      "    def f(x, y=2) { return x * y }\n"
+      "    f(x) = x * 2            the same on one line (an expression body)\n"
+      "    @trace def g(x) { ... } g is traced (tf.function / jax.jit): :help trace\n"
+      "  return EXPR ends the function with a value; without one it gives None.  Parameters may have\n"
+      "  defaults; calls may name them (f(1, y=3)).  A function reads the session's variables and\n"
+      "  assigns its own locals.  There is no lambda: write a one-line function and use its name.\n" },
+    { " if else ",
+      "if COND { ... } else if COND { ... } else { ... } — choose by a condition\n"
+      "    if x > 0 { y = 1 } else { y = -1 }\n"
+      "  COND is a number (nonzero is true, nan is true, as in Python); a tensor of several elements is\n"
+      "  ambiguous (use max(x) > 0 or sum(...)).  'else' goes on the line of the closing '}'.  Inside\n"
+      "  trace, a condition on a traced value becomes a graph conditional (AutoGraph's rule).\n" },
+    { " while ",
+      "while COND { ... } — repeat while COND is true\n"
+      "    n = 0; while n < 3 { n += 1 }\n"
+      "  break leaves the loop, continue starts the next round.  Inside trace, a loop on a traced\n"
+      "  condition becomes a graph loop (tf.while_loop).\n" },
+    { " for in ",
+      "for NAME in ITERABLE { ... } — repeat for each item\n"
+      "    for i in range(3) { print(i) }        0, 1, 2\n"
+      "    for row in [[1, 2], [3, 4]] { ... }  each row of a tensor (its first axis)\n"
+      "    for layer in model.layers { ... }     each item of a list\n"
+      "  break and continue work as in Python.\n" },
+    { " break continue ",
+      "break / continue — leave a loop, or go on with its next round (in while and for)\n" },
+    { " and or not ",
+      "and, or, not — logic on truth values (Python's)\n"
+      "    x > 0 and x < 1     a and b gives b when a is true, else a; b is not computed when a decides\n"
+      "  For tensors elementwise, use comparisons and arithmetic: (x > 0) * (x < 1).\n" },
+    { " del ",
+      "del NAME [, NAME] — forget variables (Python's del); builtins cannot be deleted\n"
+      "    x = 1; del x; x       name error: 'x' is not defined\n" },
+    { " None True False ",
+      "None, True, False — Python's constants: None is nothing (what print returns; activation=None is a\n"
+      "  linear layer, as in Keras); True and False are the integers 1 and 0\n" },
+    { " lambda ",
+      "lambda — nnpad has none; write a one-line function and use its name:\n"
+      "    f(x) = x * 2\n"
+      "    grad(f)(3)\n" },
+    { " import from ",
+      "import — nnpad has no modules: every builtin is already here (NumPy's np.exp is exp, torch.tanh is\n"
+      "  tanh, tf.matmul is matmul, keras.layers.Dense is dense); :help lists them all\n" },
+    { NULL, NULL },
+};
+
+/* A page for a keyword, a statement or the language itself; false when
+ * name has none. */
+static bool help_language(const char *name, FILE *out)
+{
+    char key[64];
+    if (!name || strlen(name) > 40 || strchr(name, ' ')) return false;
+    snprintf(key, sizeof key, " %s ", name);
+    for (const lang_page_t *p = lang_pages; p->names; p++)
+        if (strstr(p->names, key)) {
+            fputs(p->text, out);
+            return true;
+        }
+    return false;
+}
+
 int session_help(session_t *s, const char *name, FILE *out)
 {
     (void)s;
@@ -409,6 +491,7 @@ int session_help(session_t *s, const char *name, FILE *out)
         fputs("Constants: pi e inf nan (exact fp64 values, weak like literals); True False (1 and 0)\n", out);
         return 0;
     }
+    if (help_language(name, out)) return 0;
     /* an operator's symbol names its op (op_def_t.symbol); ** is ^ */
     const op_def_t *by_sym = op_for_symbol(!strcmp(name, "**") ? "^" : name);
     if (by_sym) name = by_sym->name;

@@ -384,6 +384,25 @@ static double div64(double a, double b) { return a / b; }
  * (numpy.remainder); x % 0 is nan for floats. */
 static float  mod32(float a, float b) { float r = fmodf(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
 static double mod64(double a, double b) { double r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
+/* a // b: NumPy's npy_floor_divide (npy_divmod in npymath), in the compute
+ * type: the quotient of a - fmod(a, b) (exact) by b, stepped down when the
+ * remainder's sign differs from b's, then floored with a half-ulp guard; b
+ * == 0 gives a / b (±inf, nan).  Python's a // b for floats. */
+#define FLOORDIV(T, FMOD, FLOOR, COPYSIGN)                                                  \
+    {                                                                                      \
+        if (!b) return a / b;                                                              \
+        T mod = FMOD(a, b), div = (a - mod) / b, fl;                                       \
+        if (mod && ((b < 0) != (mod < 0))) div -= (T)1;                                    \
+        if (div) {                                                                         \
+            fl = FLOOR(div);                                                               \
+            if (div - fl > (T)0.5) fl += (T)1;                                             \
+        } else {                                                                           \
+            fl = COPYSIGN((T)0, a / b);                                                    \
+        }                                                                                  \
+        return fl;                                                                         \
+    }
+static float fdiv32(float a, float b) FLOORDIV(float, fmodf, floorf, copysignf)
+static double fdiv64(double a, double b) FLOORDIV(double, fmod, floor, copysign)
 static float  pow32(float a, float b) { return powf(a, b); }
 static double pow64(double a, double b) { return pow(a, b); }
 /* IEEE 754 comparisons: any comparison with NaN is false, != is true. */
@@ -416,6 +435,15 @@ static int64_t modi(int64_t a, int64_t b, span_t sp)
     int64_t r = a % b;
     if (r != 0 && ((r < 0) != (b < 0))) r += b;
     return r;
+}
+/* Python's int // int: the floor of the exact quotient */
+static int64_t fdivi(int64_t a, int64_t b, span_t sp)
+{
+    if (b == 0) err_raise(ERR_VALUE, sp, "integer division by zero (a // b with b = 0)");
+    if (a == INT64_MIN && b == -1) err_raise(ERR_VALUE, sp, "int64 overflow: -9223372036854775808 // -1 is 2^63");
+    int64_t q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+    return q;
 }
 static int64_t powi(int64_t a, int64_t b, span_t sp)
 {
@@ -484,6 +512,21 @@ const op_def_t op_family_elementwise[] = {
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3\n"
                                                                              "#> 2"},
+    {"floor_divide", OPK_BINARY, .b32 = fdiv32, .b64 = fdiv64, .i64 = fdivi, .min_args = 2, .max_args = 2,
+     .symbol = "//", .ulp = ULP_CORRECT,
+     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant, as JAX's floor_divide)",
+     .signature = "floor_divide(a, b)   also a // b", .summary = "elementwise floor division (Python's //, numpy.floor_divide)",
+     .formula = "floor(a / b) as NumPy computes it: (a - fmod(a, b)) / b, one less when the remainder's sign differs "
+                "from b's, then floored (so 1 // 0.1 is 9, as in Python: 0.1 is a little more than 1/10); a // 0 is "
+                "a / 0 (±inf, or nan for 0 // 0); int64 // int64 is exact, and // 0 an error",
+     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
+     .source = "numpy.floor_divide documentation and npymath's npy_divmod; Python's // (PEP 238)",
+     .example = "7 // 2\n"
+                "#> 3\n"
+                "-7 // 2\n"
+                "#> -4\n"
+                "1 // 0.1\n"
+                "#> 9 (fp32)"},
     {"power", OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .symbol = "^", .ulp = ULP_POW,
      .grad = ad_r_pow, .grad_doc = "d(a^b) = b a^(b-1) da + a^b log(a) db",

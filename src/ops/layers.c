@@ -137,7 +137,7 @@ static value_t *activation_arg(call_t *c)
 {
     span_t sp;
     value_t *a = op_kw(c, "activation", &sp);
-    if (!a || (a->kind == V_STR && (!strcmp(a->u.str.s, "linear") || !strcmp(a->u.str.s, "none")))) {
+    if (!a || a->kind == V_NONE || (a->kind == V_STR && (!strcmp(a->u.str.s, "linear") || !strcmp(a->u.str.s, "none")))) {
         value_t *f = val_new(V_FUNC);
         f->u.fn.op = op_find("linear");
         f->u.fn.name = "linear";
