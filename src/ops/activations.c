@@ -368,8 +368,9 @@ const op_def_t op_family_activations[] = {
      .deriv = "leaky_relu_deriv", .deriv_doc = "leaky_relu'(x) = 1 for x > 0, else negative_slope (slope at 0, as PyTorch)",
      .signature = "leaky_relu(x, negative_slope=0.2)", .summary = "relu with a small slope for x < 0",
      .formula = "leaky_relu(x) = x for x > 0, negative_slope * x otherwise; range (-inf, inf). Default slope 0.2 as "
-                "Keras 3 (keras.activations.leaky_relu) and tf.nn.leaky_relu; PyTorch's default is 0.01 "
-                "(leaky_relu(x, negative_slope=0.01)); the old Keras 2 LeakyReLU layer used 0.3. alpha= is a "
+                "Keras 3's function (keras.activations.leaky_relu) and tf.nn.leaky_relu; Keras 3's layer "
+                "(keras.layers.LeakyReLU) still defaults to 0.3 (leaky_relu(x, negative_slope=0.3)), and PyTorch's "
+                "to 0.01 (leaky_relu(x, negative_slope=0.01)): name the slope when porting a model. alpha= is a "
                 "synonym. derivative 1 for x > 0, the slope for x <= 0 (slope at 0, as PyTorch). Typical use: "
                 "hidden layers without dead units",
      .shapes = A_SHAPES, .dtypes = A_DTYPES " (the slope enters as its exact value)",
