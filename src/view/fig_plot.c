@@ -341,6 +341,24 @@ static value_t *plot_impl(call_t *c)
     }
     if (sat && nfn != 1)
         err_raise(ERR_VALUE, c->span, "saturation=1 needs exactly one function: plot(sigmoid, x, saturation=1)");
+    /* style= (matplotlib's linestyles) and marker= for every series of the call */
+    int dash = -1;
+    bool marker = false;
+    span_t ssp;
+    value_t *sv = op_kw(c, "style", &ssp);
+    if (sv) {
+        static const char *const st[] = { "-", "--", ":", "-." };
+        for (int k = 0; k < 4 && sv->kind == V_STR; k++) if (!strcmp(sv->u.str.s, st[k])) dash = k;
+        if (dash < 0)
+            err_raise(ERR_VALUE, ssp, "style= is \"-\" (solid), \"--\" (dashed), \":\" (dotted) or \"-.\" (dash-dot), "
+                      "as matplotlib's linestyle");
+    }
+    value_t *mv = op_kw(c, "marker", &ssp);
+    if (mv) {
+        if (mv->kind != V_STR || (strcmp(mv->u.str.s, "o") && strcmp(mv->u.str.s, "none") && strcmp(mv->u.str.s, "")))
+            err_raise(ERR_VALUE, ssp, "marker= is \"o\" (a dot at each point) or \"none\"");
+        marker = !strcmp(mv->u.str.s, "o");
+    }
     /* labels */
     const char *labels[MAX_SERIES] = { 0 };
     span_t lsp;
@@ -381,9 +399,14 @@ static value_t *plot_impl(call_t *c)
             /* one series: its name is the y axis' title, no legend */
             if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x)");
             if (!f->y.label) f->y.label = view_strdup(lab);
-            view_add_series(f, NULL, n, xs, yv, dt);
-        } else
-            view_add_series(f, lab, n, xs, yv, dt);
+            view_series_t *se = view_add_series(f, NULL, n, xs, yv, dt);
+            if (dash >= 0) se->dash = dash;
+            se->marker = marker;
+        } else {
+            view_series_t *se = view_add_series(f, lab, n, xs, yv, dt);
+            if (dash >= 0) se->dash = dash;
+            se->marker = marker;
+        }
     }
     if (only_y && !f->x.label) f->x.label = view_strdup("index");
     else if (!f->x.label && !only_y) {
@@ -425,7 +448,7 @@ static value_t *plot_impl(call_t *c)
 const op_def_t op_family_plot[] = {
     {"plot", OPK_FUNC, .impl = plot_impl, .min_args = 1, .max_args = -1,
      .flags = OPF_IMPURE, .nograd = "a figure",
-     .kwargs = "title labels xlabel ylabel logy xlim ylim saturation threshold",
+     .kwargs = "title labels xlabel ylabel logy xlim ylim saturation threshold style marker",
      .signature = "plot(x, y1, y2, ...) or plot(f, x)",
      .summary = "line plot of series against x (a window, or a PNG when headless)",
      .formula = "each y (a tensor, or a function applied to x) drawn against x; plot(y) uses x = 0..n-1. "
@@ -434,8 +457,10 @@ const op_def_t op_family_plot[] = {
                 "framework gradient y*(1-y) (sigmoid) or 1-y*y (tanh) rounds to 0, and where the exact f' underflows to 0",
      .shapes = "x: (n,); each y: (n,) or a function of x -> a figure (returns nothing)",
      .dtypes = "any; hover prints each series' values as its dtype holds them; " FIG_OPTS
-               "; labels=[...], logy=1, xlim=[a, b], ylim=[a, b]",
-     .source = "lines drawn min/max per pixel column (M4 decimation, Jugel et al., VLDB 2014); palette Okabe & Ito (2008); "
+               "; labels=[...], logy=1, xlim=[a, b], ylim=[a, b], style=\"--\" (or \"-\", \":\", \"-.\"), marker=\"o\". "
+               "Twelve series get twelve colours; series 13 to 16 repeat them dashed; with more than five named "
+               "series each name is also written at its line's right end",
+     .source = "lines drawn min/max per pixel column (M4 decimation, Jugel et al., VLDB 2014); palette Okabe & Ito (2008) and Tableau 10; "
                "ticks Heckbert, Graphics Gems (1990)",
      .example = "x = linspace(-6, 6, 121)\n"
                 "plot(x, tanh(x), exp(-x^2), title=\"tanh\")\n"

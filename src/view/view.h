@@ -46,6 +46,8 @@ typedef struct view_series {
     uint32_t color;       /* 0xRRGGBB */
     view_style_t style;
     double lw;            /* line width in pixels (0: the figure's, 3 px at 750 px high) */
+    int dash;             /* VIEW_LINE: 0 solid, 1 dashed, 2 dotted, 3 dash-dot (series 13 and on, style=) */
+    bool marker;          /* VIEW_LINE: a dot at each point too (marker="o") */
     bool x_sorted;        /* x ascending: enables min/max per pixel column */
     bool range_ok;        /* ylo/yhi/ypos computed (view_layout) */
     double ylo, yhi, ypos;/* finite y range; smallest positive y (log axes) */
@@ -232,9 +234,12 @@ int view_graph_edge(view_graph_t *g, int from, int to, bool removed);
  * (Graphviz could not load its dot plugin). */
 int view_graph_layout(view_graph_t *g, char *err, int errcap);
 
-/* The palette: Okabe & Ito (2008), "Color Universal Design", colours told
- * apart with every common colour-vision deficiency and on a projector;
- * the yellow is left out (it vanishes on white). */
+/* The palette: 12 colours told apart on a projector: Okabe & Ito (2008),
+ * "Color Universal Design" (told apart with every common colour-vision
+ * deficiency; the yellow left out, it vanishes on white), then five of
+ * Tableau 10 that differ from them (red, purple, brown, grey, olive).  A
+ * figure's series 13 and on repeat the colours with a dash pattern
+ * (view_add_series). */
 uint32_t view_palette(int i);
 /* Viridis (matplotlib's default colour map, perceptually uniform and
  * colour-blind safe) at t in [0, 1]: 0xRRGGBB. */

@@ -164,13 +164,46 @@ static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, d
     }
 }
 
+/* A series' dash pattern (view_series_t.dash), scaled by the line width */
+static void set_dash(cairo_t *cr, int dash, double lw)
+{
+    double d1[2] = { lw * 4, lw * 2.5 }, d2[2] = { lw * 0.1, lw * 2.2 }, d3[4] = { lw * 4, lw * 2, lw * 0.1, lw * 2 };
+    switch (dash) {
+    case 1: cairo_set_dash(cr, d1, 2, 0); break;
+    case 2: cairo_set_dash(cr, d2, 2, 0); break;
+    case 3: cairo_set_dash(cr, d3, 4, 0); break;
+    default: cairo_set_dash(cr, NULL, 0, 0); break;
+    }
+}
+
+/* marker="o": a dot at each point (at most one per 3 pixels of x) */
+static void draw_markers(view_figure_t *f, cairo_t *cr, const view_series_t *s, double lw)
+{
+    double r = fmax(2.5, lw * 1.2), last = -1e9;
+    rgb(cr, s->color);
+    for (int64_t i = 0; i < s->n; i++) {
+        if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
+        double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
+        if (X < f->px - r || X > f->px + f->pw + r || Y < f->py - r || Y > f->py + f->ph + r) continue;
+        if (s->x_sorted && X - last < 3) continue;
+        last = X;
+        cairo_new_sub_path(cr);
+        cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
+    }
+    cairo_fill(cr);
+}
+
 static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t *s, double lw)
 {
+    if (s->marker) draw_markers(f, cr, s, lw);
     rgb(cr, s->color);
     cairo_set_line_width(cr, lw);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-    bool decimate = s->x_sorted && s->n > (int64_t)(4 * f->pw);
+    /* a dashed line is drawn point to point (the per-column boxes below
+     * would fill its gaps) */
+    bool decimate = s->x_sorted && s->n > (int64_t)(4 * f->pw) && !s->dash;
+    set_dash(cr, s->dash, lw);
     bool pen = false;
     if (!decimate) {
         for (int64_t i = 0; i < s->n; i++) {
@@ -194,6 +227,7 @@ static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t 
                 }
             }
         cairo_stroke(cr);
+        cairo_set_dash(cr, NULL, 0, 0);
         return;
     }
     if (!f->y.log) {
@@ -291,16 +325,31 @@ static void draw_bars(view_figure_t *f, cairo_t *cr, const view_series_t *s)
 
 static bool has_tags(const view_figure_t *f) { for (int i = 0; i < f->nvlines; i++) if (f->vlines[i].tag) return true; return false; }
 
+/* More than five named lines: each name goes at its line's right end
+ * instead of into a legend box that would cover the data (direct labels,
+ * as Tufte and the Datawrapper guides advise). */
+static bool direct_labels(const view_figure_t *f)
+{
+    if (f->kind != VIEW_PLOT || f->below || f->legend_above) return false;
+    int n = 0;
+    for (int i = 0; i < f->nseries; i++) {
+        if (f->series[i].style != VIEW_LINE) return false;
+        n += f->series[i].label != NULL;
+    }
+    return n > 5;
+}
+
 static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, const char **xlabels, const uint32_t *xcolors,
                         const bool *xband)
 {
     int n = 0;
-    for (int i = 0; i < f->nseries; i++) if (f->series[i].label) n++;
+    bool direct = direct_labels(f);
+    for (int i = 0; i < f->nseries; i++) if (f->series[i].label && !direct) n++;
     n += nextra;
     if (n == 0 || (n == 1 && f->nseries == 1 && nextra == 0 && f->series[0].style == VIEW_BARS)) return;
     txt_t t = T(base * 0.8);
     double wmax = 0, lh = base * 1.15;
-    for (int i = 0; i < f->nseries; i++) if (f->series[i].label) {
+    for (int i = 0; i < f->nseries; i++) if (f->series[i].label && !direct) {
         double w; text_size(cr, f->series[i].label, t, &w, NULL); if (w > wmax) wmax = w;
     }
     for (int i = 0; i < nextra; i++) { double w; text_size(cr, xlabels[i], t, &w, NULL); if (w > wmax) wmax = w; }
@@ -321,8 +370,10 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
                 rgb(cr, col);
                 cairo_set_line_width(cr, fmax(3, base * 0.16));
                 cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+                if (i < f->nseries) set_dash(cr, f->series[i].dash, fmax(3, base * 0.16));
                 cairo_move_to(cr, x, ly); cairo_line_to(cr, x + sw * 0.8, ly);
                 cairo_stroke(cr);
+                cairo_set_dash(cr, NULL, 0, 0);
             }
             x += sw * 0.8 + pad * 0.6;
             x += text_at(cr, lab, x, ly, 0, 0.5, t) + base * 1.0;
@@ -380,7 +431,7 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
     for (int i = 0; i < f->nseries + nextra; i++) {
         const char *lab; uint32_t col; bool band = false;
         if (i < f->nseries) {
-            if (!f->series[i].label) continue;
+            if (!f->series[i].label || direct) continue;
             lab = f->series[i].label; col = f->series[i].color; band = f->series[i].style == VIEW_BARS;
         } else { lab = xlabels[i - f->nseries]; col = xcolors[i - f->nseries]; band = xband[i - f->nseries]; }
         double ly = y + pad + lh * row + lh / 2;
@@ -392,9 +443,15 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
             rgb(cr, col);
             cairo_set_line_width(cr, fmax(3, base * 0.16));
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+            if (i < f->nseries) set_dash(cr, f->series[i].dash, fmax(3, base * 0.16));
             cairo_move_to(cr, x + pad, ly);
             cairo_line_to(cr, x + pad + sw, ly);
             cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+            if (i < f->nseries && f->series[i].marker) {
+                cairo_arc(cr, x + pad + sw / 2, ly, fmax(2.5, base * 0.2), 0, 2 * M_PI);
+                cairo_fill(cr);
+            }
         }
         text_at(cr, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
         row++;
@@ -632,7 +689,13 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         b->x = f->x;
         b->x.label = keep;
     }
-    place_plot(f, cr, w, h, base, 0, true);
+    bool direct = direct_labels(f);
+    double dlw = 0;
+    txt_t dt_ = N(base * 0.8);
+    if (direct)
+        for (int i = 0; i < f->nseries; i++)
+            if (f->series[i].label) { double tw_; text_size(cr, f->series[i].label, dt_, &tw_, NULL); dlw = fmax(dlw, tw_); }
+    place_plot(f, cr, w, h, base, direct ? fmin(dlw + base * 0.6, w * 0.3) : 0, true);
     double tickw = fmax(ytick_width(f, cr, base), b ? ytick_width(b, cr, base) : 0);
     double total = f->ph, gap = b && b->legend_above ? base * 1.5 : base * 0.7;
     if (b) {
@@ -646,6 +709,34 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     draw_panel(f, cr, base, !b, b);
     if (b) {
         draw_ylabel(b, cr, base, tickw);
+    }
+    if (direct) {
+        /* each name at the height of its line's last point on screen, pushed
+         * apart so that no two overlap, then kept inside the plot's height */
+        enum { ND = 32 };
+        int idx[ND], nd = 0;
+        double ys_[ND], th = base * 0.95;
+        for (int i = 0; i < f->nseries && nd < ND; i++) {
+            const view_series_t *se = &f->series[i];
+            if (!se->label) continue;
+            double Y = NAN;
+            for (int64_t j = se->n - 1; j >= 0; j--)
+                if (isfinite(se->x[j]) && drawable(f, se->y[j]) && se->x[j] <= f->x.hi) { Y = view_y_to_px(f, se->y[j]); break; }
+            if (!isfinite(Y)) continue;
+            int k = nd++;
+            while (k > 0 && ys_[k - 1] > Y) { ys_[k] = ys_[k - 1]; idx[k] = idx[k - 1]; k--; }
+            ys_[k] = clampd(Y, f->py, f->py + f->ph);
+            idx[k] = i;
+        }
+        for (int k = 1; k < nd; k++) if (ys_[k] < ys_[k - 1] + th) ys_[k] = ys_[k - 1] + th;
+        double over = nd ? ys_[nd - 1] - (f->py + f->ph) : 0;
+        if (over > 0) for (int k = 0; k < nd; k++) ys_[k] -= over;
+        for (int k = nd - 2; k >= 0; k--) if (ys_[k] > ys_[k + 1] - th) ys_[k] = ys_[k + 1] - th;
+        for (int k = 0; k < nd; k++) {
+            txt_t t = dt_;
+            t.color = f->series[idx[k]].color;
+            text_at(cr, f->series[idx[k]].label, f->px + f->pw + base * 0.4, ys_[k], 0, 0.5, t);
+        }
     }
     /* tags above the plot (the x of each marker line), in the line's colour,
      * moved aside when two would overlap */

@@ -88,9 +88,10 @@ void view_set_title(view_figure_t *f, const char *title)
 uint32_t view_palette(int i)
 {
     /* Okabe-Ito: blue, vermillion, bluish green, reddish purple, orange,
-     * sky blue, black. */
-    static const uint32_t p[] = { 0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000 };
-    return p[(i % 7 + 7) % 7];
+     * sky blue, black; then Tableau 10's red, purple, brown, grey, olive. */
+    static const uint32_t p[] = { 0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000,
+                                  0xD62728, 0x9467BD, 0x8C564B, 0x7F7F7F, 0xBCBD22 };
+    return p[(i % 12 + 12) % 12];
 }
 
 uint32_t view_viridis(double t)
@@ -126,6 +127,7 @@ view_series_t *view_add_series(view_figure_t *f, const char *label, int64_t n, d
     s->label = view_strdup(label);
     s->n = n; s->x = x; s->y = y; s->dtype = dtype;
     s->color = view_palette(f->nseries);
+    s->dash = (f->nseries / 12) % 4;   /* past 12 series the colours come back dashed, then dotted */
     s->style = VIEW_LINE;
     s->x_sorted = true;
     for (int64_t i = 1; i < n && x; i++)

@@ -322,6 +322,42 @@ int main(void)
     } else tap_ok(0, "the bits PNG");
     free(buf);
 
+    /* ---- many series (issue 13): 12 distinct colours, then dashes; style=,
+     * marker=; more than five names written at the lines' right ends ---- */
+    tap_ok(run("x = linspace(-3, 3, 61)\nplot(x, x, 2*x, 3*x, 4*x, 5*x, 6*x, 7*x, 8*x, 9*x, 10*x, 11*x, 12*x, -x)") == 0,
+           "plot of 13 series runs");
+    f = fig();
+    int distinct = f && f->nseries == 13;
+    for (int i = 0; distinct && i < 12; i++)
+        for (int j = 0; j < i; j++) if (f->series[i].color == f->series[j].color) distinct = 0;
+    tap_ok(distinct, "the first 12 series have 12 different colours");
+    tap_ok(f && f->series[12].color == f->series[0].color && f->series[12].dash == 1 && f->series[0].dash == 0,
+           "series 13 repeats the first colour, dashed");
+    if (f) {
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw((view_figure_t *)f, c2, VIEW_W, VIEW_H);
+        cairo_destroy(c2);
+        cairo_surface_flush(im);
+        /* the names right of the plot area, in their lines' colours; no legend box inside it */
+        int right = 0, inside_box = 0;
+        for (int y = (int)f->py; y < (int)(f->py + f->ph); y++) {
+            for (int x = (int)(f->px + f->pw + 3); x < VIEW_W; x++)
+                if (colour_close(pixel(im, x, y), f->series[8].color, 30)) right++;
+        }
+        /* a legend box would be white with a grey rim inside the area's top right corner */
+        for (int y = (int)f->py + 4; y < (int)f->py + 40; y++)
+            for (int x = (int)(f->px + f->pw - 60); x < (int)(f->px + f->pw - 4); x++)
+                if (colour_close(pixel(im, x, y), 0x000000, 20)) inside_box++;
+        tap_ok(right > 20 && inside_box < 40, "13 named series: each name beside its line's end, right of the plot "
+               "(%d pixels of series 9's colour there; %d dark pixels in the corner where a legend would be)",
+               right, inside_box);
+        cairo_surface_destroy(im);
+    }
+    tap_ok(run("plot(x, tanh(x), style=\"--\", marker=\"o\")") == 0 && fig()->series[0].dash == 1 &&
+           fig()->series[0].marker, "style=\"--\" dashes the line, marker=\"o\" dots its points");
+    tap_ok(run("plot(x, tanh(x), style=\"~\")") == 1, "style=\"~\" is an error");
+
     session_free(S);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
