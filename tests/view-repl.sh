@@ -10,7 +10,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-view-repl.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..17"
+echo "1..18"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 # nn WANT ARGS...: run nnpad (stdin and redirections as given); a status
@@ -34,6 +34,10 @@ ok $? "a session with figures runs headless"
 [ "$(grep -c '^(headless' out)" = 1 ]; ok $? "headless is said once"
 grep -q '^figure: figures/001-plot.png$' out && [ -s figures/001-plot.png ]; ok $? "the first figure is figures/001-plot.png"
 grep -q '^figure: figures/002-hist.png$' out && [ -s figures/002-hist.png ]; ok $? "the second is figures/002-hist.png"
+# a second session in the same folder continues the numbering (nothing overwritten)
+printf 'plot([1, 2])\n' | nn 0 --headless > out2 2>&1
+grep -q '^figure: figures/003-plot.png$' out2 && [ -s figures/001-plot.png ] && [ -s figures/003-plot.png ]
+ok $? "a second session's first figure is figures/003-plot.png: the first session's stay"
 head -c 8 s.png | od -An -c | grep -q 'P   N   G'; ok $? ":save s.png writes a PNG"
 grep -q 'width="1200px"' s.svg; ok $? ":save s.svg writes an SVG sized in pixels"
 grep -q '<pre class="in">plot(x, sigmoid(x), tanh(x)' s.html && grep -q '<pre class="out">2' s.html && [ "$(grep -c '<svg' s.html)" = 2 ]

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <dirent.h>
 
 #define CELL_TEXT_MAX (64 * 1024)   /* output kept per cell for the HTML page */
 
@@ -25,6 +26,7 @@ static struct {
     bool asked;              /* headless because it was asked for (--headless, :headless on, NNPAD_HEADLESS) */
     bool said_headless;
     char dir[1024];
+    char scanned[1024];      /* the figure folder whose existing numbers were read */
     FILE *tee_out, *tee_err; /* the cookie streams handed to the session */
     FILE *real_out;
 } nb = { .cur = -1, .mode = -1 };
@@ -205,9 +207,22 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
      * otherwise its text is the output, and it takes no file number (the
      * HTML export still shows it) */
     if (window_only && !nb.asked) return;
+    const char *dir = view_figure_dir();
+    /* continue after the highest number already in the folder, so that a
+     * second session does not overwrite the first one's figures */
+    if (strcmp(nb.scanned, dir)) {
+        snprintf(nb.scanned, sizeof nb.scanned, "%s", dir);
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            int k = 0, used = 0;
+            if (sscanf(e->d_name, "%d-%n", &k, &used) == 1 && used >= 4 && strstr(e->d_name, ".png") && k > nb.fignum)
+                nb.fignum = k;
+        }
+        if (d) closedir(d);
+    }
     c->fignum = ++nb.fignum;
     say_headless(out, headless_reason);
-    const char *dir = view_figure_dir();
     char path[1200], err[256];
     snprintf(path, sizeof path, "%s/%03d-%s.png", dir, c->fignum, f->name);
     if (make_dirs(dir) != 0) {
