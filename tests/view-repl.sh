@@ -10,7 +10,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-view-repl.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..18"
+echo "1..20"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 # nn WANT ARGS...: run nnpad (stdin and redirections as given); a status
@@ -34,6 +34,11 @@ ok $? "a session with figures runs headless"
 [ "$(grep -c '^(headless' out)" = 1 ]; ok $? "headless is said once"
 grep -q '^figure: figures/001-plot.png$' out && [ -s figures/001-plot.png ]; ok $? "the first figure is figures/001-plot.png"
 grep -q '^figure: figures/002-hist.png$' out && [ -s figures/002-hist.png ]; ok $? "the second is figures/002-hist.png"
+# :clear empties the window only: what :save writes after it is the whole session
+printf ':figures clr\nx = [1.0, 2.0]\nplot(x)\nprint(41 + 1)\n:clear\nplot(x * 2)\n:save all.html\n:save all.nn\n' | nn 0 --headless > out3 2>&1
+grep -q 'notebook cleared (the window only' out3 && [ "$(grep -c '<svg' all.html)" = 2 ] && grep -q '<pre class="out">42' all.html &&
+  grep -q '^plot(x)$' all.nn && grep -q '^plot(x \* 2)$' all.nn
+ok $? ":clear keeps the record: :save x.html and x.nn after it hold the inputs, output and figures from before"
 # a second session in the same folder continues the numbering (nothing overwritten)
 printf 'plot([1, 2])\n' | nn 0 --headless > out2 2>&1
 grep -q '^figure: figures/003-plot.png$' out2 && [ -s figures/001-plot.png ] && [ -s figures/003-plot.png ]
@@ -64,7 +69,7 @@ ok $? "headless by default: bits takes no figure number"
 rm -f SDL_window*.bmp
 (unset NNPAD_TEST; SDL_VIDEODRIVER=dummy SDL_VIDEO_DUMMY_SAVE_FRAMES=1; export SDL_VIDEODRIVER SDL_VIDEO_DUMMY_SAVE_FRAMES; nn 0 -e 'plot(sigmoid, linspace(-6, 6, 121))') > o4 2>&1
 if grep -q 'built without SDL' o4; then
-  echo "ok 15 # SKIP built without SDL"; echo "ok 16 # SKIP built without SDL"; i=16
+  echo "ok 17 # SKIP built without SDL"; echo "ok 18 # SKIP built without SDL"; echo "ok 19 # SKIP built without SDL"; i=19
 else
   ! grep -q '^figure: ' o4; ok $? "dummy driver: the figure goes to the window, not a file"
   f=$(ls SDL_window*.bmp 2>/dev/null | tail -1)
@@ -84,6 +89,18 @@ else
         if (r[x] < 0 || (r[x] - want) > 3 || (want - r[x]) > 3) bad = 1 }
       exit bad }'
   ok $? "dummy driver: the window frame shows sigmoid where it must be (${f:-no frame saved}, columns ${run})"
+  # after :clear the window shows the new figure (a flat line), not an
+  # image cached for the cell the old figure had (its cache is keyed by the
+  # figure's serial number, never by an address that can come back)
+  rm -f SDL_window*.bmp
+  (unset NNPAD_TEST; SDL_VIDEODRIVER=dummy SDL_VIDEO_DUMMY_SAVE_FRAMES=1; export SDL_VIDEODRIVER SDL_VIDEO_DUMMY_SAVE_FRAMES
+   nn 0 -e 'x = linspace(-6, 6, 121)' -e 'plot(sigmoid, x)' -e ':clear' -e 'plot(x, x * 0 + 0.5, ylim=[0, 1])') > o7 2>&1
+  f=$(ls SDL_window*.bmp 2>/dev/null | tail -1)
+  run=$("$PIXTOOL" run "${f:-none.bmp}" 0072B2 30 2>&1)
+  cols=$(echo "$run" | awk '$1 >= 0 && $2 - $1 > 300 { for (k = 1; k <= 9; k++) printf "%d ", $1 + k / 10 * ($2 - $1) }')
+  rows=$([ -n "$cols" ] && "$PIXTOOL" rows "$f" 0072B2 30 $cols)
+  echo "$rows" | awk '{ if (NF != 9) exit 1; for (j = 2; j <= 9; j++) if ($j != $1 || $j < 0) exit 1 }'
+  ok $? "dummy driver: after :clear the window shows the new flat line, not the old sigmoid (rows: $rows)"
 fi
 [ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 cd / && rm -rf "$tmp"

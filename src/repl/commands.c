@@ -716,7 +716,7 @@ static int cmd_clear(repl_t *r, const char *arg)
 {
     (void)arg;
     view_clear();
-    fprintf(r->out, "notebook cleared\n");
+    fprintf(r->out, "notebook cleared (the window only: :save x.html and x.nn still write the whole session)\n");
     return 0;
 }
 
@@ -896,7 +896,9 @@ const repl_cmd_t repl_cmds[] = {
       "    FILE.nn:   the inputs as a script that replays the session (nnpad FILE.nn).\n",
       REPL_ARG_FILE, NULL, cmd_save },
     { "clear", NULL, ":clear", "empty the notebook window (variables kept)",
-      NULL, REPL_ARG_NONE, NULL, cmd_clear },
+      "    The window starts afresh; the session's record is kept whole, so\n"
+      "    :save x.html and :save x.nn still write every input, output and figure.\n",
+      REPL_ARG_NONE, NULL, cmd_clear },
     { "headless", NULL, ":headless [on|off]", "figures to files (on) or the window (off)",
       "    Without a display nnpad is headless by itself: each figure is written\n"
       "    to figures/NNN-name.png (:figures DIR to change) and its path printed.\n",

@@ -139,6 +139,8 @@ typedef struct view_bitrow {
 
 typedef struct view_figure {
     view_kind_t kind;
+    uint64_t serial;      /* unique per figure made in this process (the window's image cache key:
+                             a freed figure's address can come back for a new one) */
     char *name;           /* file-name stem: "plot", "hist", ... */
     char *title;          /* UTF-8 (Korean works: Pango with Noto CJK), may be NULL */
     char *note;           /* a line of text under the plot area, may be NULL */
@@ -326,7 +328,9 @@ void view_show_window_only(view_figure_t *f, FILE *out);
 int view_cell_count(void);
 const view_cell_t *view_cell_at(int i);
 const view_figure_t *view_last_figure(void);
-void view_clear(void);                       /* :clear */
+void view_clear(void);                       /* :clear: the window shows cells from here on; the
+                                                record (:save x.html, x.nn) keeps them all */
+int view_cell_first(void);                   /* the first cell the window shows */
 
 /* Headless or window.  view_set_headless(true) is --headless or :headless
  * on.  view_is_headless() decides at the first figure when not set: no

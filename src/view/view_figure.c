@@ -28,8 +28,10 @@ char *view_strdup(const char *s)
 
 view_figure_t *view_figure_new(view_kind_t kind, const char *name)
 {
+    static uint64_t serials;
     view_figure_t *f = xcalloc(1, sizeof *f);
     f->kind = kind;
+    f->serial = ++serials;
     f->name = view_strdup(name ? name : "figure");
     f->y.pad = true;
     f->nl_value = NAN;

@@ -22,6 +22,7 @@ static struct {
     int n, cap;
     int cur;                 /* the cell of the running input, or -1 */
     int fignum;              /* figures made this session (headless numbering) */
+    int first;               /* the first cell the window shows (:clear moves it) */
     int mode;                /* -1 undecided, 0 window, 1 headless */
     bool asked;              /* headless because it was asked for (--headless, :headless on, NNPAD_HEADLESS) */
     bool said_headless;
@@ -106,17 +107,16 @@ const view_figure_t *view_last_figure(void)
     return NULL;
 }
 
+/* :clear empties the window only: the cells stay for the record that
+ * :save x.html and x.nn write (the whole session), and the window shows
+ * the cells from the current one (the :clear itself) on. */
 void view_clear(void)
 {
-    for (int i = 0; i < nb.n; i++) {
-        if (i == nb.cur) continue;
-        free(nb.cells[i].caption); free(nb.cells[i].text); free(nb.cells[i].path);
-        view_figure_free(nb.cells[i].fig);
-    }
-    if (nb.cur >= 0) { nb.cells[0] = nb.cells[nb.cur]; nb.n = 1; nb.cur = 0; }
-    else nb.n = 0;
+    nb.first = nb.cur >= 0 ? nb.cur : nb.n;
     if (nb.mode == 0) view_window_dirty();
 }
+
+int view_cell_first(void) { return nb.first < nb.n ? nb.first : nb.n; }
 
 /* ---- headless or window ---- */
 

@@ -32,7 +32,7 @@
 #define MARGIN 14
 #define CAP_FONT "DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace"
 
-typedef struct cache { cairo_surface_t *img; int w, h; const view_figure_t *fig; } cache_t;
+typedef struct cache { cairo_surface_t *img; int w, h; const view_figure_t *fig; uint64_t serial; } cache_t;
 
 static struct {
     bool inited;
@@ -183,7 +183,7 @@ static double cell_height(const view_cell_t *c)
 static double total_height(void)
 {
     double t = MARGIN;
-    for (int i = 0; i < view_cell_count(); i++) t += cell_height(view_cell_at(i));
+    for (int i = view_cell_first(); i < view_cell_count(); i++) t += cell_height(view_cell_at(i));
     return t;
 }
 
@@ -211,13 +211,13 @@ static cache_t *cache_for(int i)
 static cairo_surface_t *figure_image(int i, view_figure_t *f, int w, int h)
 {
     cache_t *c = cache_for(i);
-    if (c->img && c->w == w && c->h == h && c->fig == f) return c->img;
+    if (c->img && c->w == w && c->h == h && c->fig == f && c->serial == f->serial) return c->img;
     if (c->img) cairo_surface_destroy(c->img);
     c->img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
     cairo_t *cr = cairo_create(c->img);
     view_draw(f, cr, w, h);
     cairo_destroy(cr);
-    c->w = w; c->h = h; c->fig = f;
+    c->w = w; c->h = h; c->fig = f; c->serial = f->serial;
     return c->img;
 }
 
@@ -242,7 +242,7 @@ static void draw_text(cairo_t *cr, const char *s, double x, double y, double siz
 static int figure_at(double x, double y, double *ox, double *oy)
 {
     double top = MARGIN - win.scroll;
-    for (int i = 0; i < view_cell_count(); i++) {
+    for (int i = view_cell_first(); i < view_cell_count(); i++) {
         const view_cell_t *c = view_cell_at(i);
         double h = cell_height(c);
         if (c->fig) {
@@ -263,13 +263,13 @@ static void render(cairo_t *cr)
     cairo_set_source_rgb(cr, 0.93, 0.94, 0.95);
     cairo_paint(cr);
     int n = view_cell_count();
-    if (n == 0) {
+    if (n == view_cell_first()) {
         draw_text(cr, "nnpad notebook: figures appear here (:clear empties it)", MARGIN, MARGIN, 18, 0x666666, 1);
         return;
     }
     double top = MARGIN - win.scroll;
     int fw = (int)fig_w(), fh = (int)fig_h();
-    for (int i = 0; i < n; i++) {
+    for (int i = view_cell_first(); i < n; i++) {
         const view_cell_t *c = view_cell_at(i);
         double h = cell_height(c);
         if (top + h >= 0 && top < win.H) {
