@@ -71,13 +71,22 @@ static value_t *numberline_impl(call_t *c)
         double a = xs[i], gap = xs[i + 1] - xs[i];
         int64_t j = i + 1;
         while (j < n && kind[j] != 2) j++;
-        double b = j < n ? xs[j] : hi;
+        double b = j < n ? xs[j] : fmin(hi, dtype_traits[dt].max);
         int e = (int)lround(log2(fabs(gap)));
         bool sub = kind[i] == 1 || kind[i] == 3;
-        fprintf(out, "  [%g, %g): spacing %g%s%d%s\n", a, b, gap, ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
+        fprintf(out, "  [%g, %g%c: spacing %g%s%d%s\n", a, b, j >= n && hi > dtype_traits[dt].max ? ']' : ')', gap,
+                ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
                 sub ? " (subnormal: evenly spaced down to 0)" : "");
         lines++;
     }
+    /* past the largest finite value */
+    double mx = dtype_traits[dt].max, ulp = mx - dtype_nextafter(dt, mx, 0);
+    if (hi > mx)
+        fprintf(out, "  %.17g is %s's largest finite value; from %.17g (halfway to the next power of two, ties to "
+                "even) a value rounds to inf\n", mx, dtype_traits[dt].name, mx + ulp / 2);
+    if (lo < -mx)
+        fprintf(out, "  %.17g is %s's most negative finite value; from %.17g down a value rounds to -inf\n", -mx,
+                dtype_traits[dt].name, -(mx + ulp / 2));
     if (!isnan(val)) {
         char a[64], b[1200];
         dtype_format_shortest(a, sizeof a, val);

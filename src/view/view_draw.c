@@ -1073,6 +1073,36 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         }
         a = b;
     }
+    /* past the largest finite value: a red stretch where a value rounds to
+     * inf (from max + ulp/2, the midpoint to the next power of two, ties
+     * to even going to inf), and the largest value itself marked */
+    if (f->nl_dtype >= 0 && f->nl_dtype < DT_COUNT) {
+        double mx = dtype_traits[f->nl_dtype].max, ulp = mx - dtype_nextafter((dtype_t)f->nl_dtype, mx, 0);
+        for (int sgn = 1; sgn >= -1; sgn -= 2) {
+            double m = sgn * mx, thr = sgn * (mx + ulp / 2);
+            if (!(sgn > 0 ? f->x.hi > mx : f->x.lo < -mx)) continue;
+            double X0 = clampd(view_x_to_px(f, thr), f->px, f->px + f->pw);
+            double X1 = sgn > 0 ? f->px + f->pw : f->px;
+            rgba(cr, 0xD62728, 0.25);
+            cairo_rectangle(cr, fmin(X0, X1), Y - tall, fabs(X1 - X0), tall);
+            cairo_fill(cr);
+            txt_t tr = N(base * 0.8);
+            tr.color = 0xB2181B;
+            char lab[96], ms[48];
+            snprintf(ms, sizeof ms, "%s%.17g", m < 0 ? "\xe2\x88\x92" : "", fabs(m));
+            snprintf(lab, sizeof lab, "rounds to %sinf", sgn < 0 ? "\xe2\x88\x92" : "");
+            if (fabs(X1 - X0) > base * 5) text_at(cr, lab, (X0 + X1) / 2, Y - tall / 2, 0.5, 0.5, tr);
+            double Xm = round(view_x_to_px(f, m));
+            if (Xm >= f->px - 1 && Xm <= f->px + f->pw + 1) {
+                rgb(cr, 0xB2181B);
+                cairo_set_line_width(cr, 3);
+                cairo_move_to(cr, Xm, Y + base * 0.1); cairo_line_to(cr, Xm, Y - tall * 1.25);
+                cairo_stroke(cr);
+                snprintf(lab, sizeof lab, "%s, the largest %s", ms, dtype_traits[f->nl_dtype].name);
+                text_at(cr, lab, Xm + (sgn > 0 ? -base * 0.3 : base * 0.3), Y - tall * 1.25, sgn > 0 ? 1 : 0, 0, tr);
+            }
+        }
+    }
     /* the axis under the line */
     rgb(cr, C_FRAME);
     cairo_set_line_width(cr, 2);
