@@ -328,6 +328,12 @@ void view_show_window_only(view_figure_t *f, FILE *out);
 int view_cell_count(void);
 const view_cell_t *view_cell_at(int i);
 const view_figure_t *view_last_figure(void);
+/* For the tests: record the ink box (device pixels) of every text drawn
+ * between begin and end. */
+typedef struct view_text_box { double x, y, w, h; char text[64]; } view_text_box_t;
+void view_text_boxes_begin(void);
+const view_text_box_t *view_text_boxes_end(int *n);
+
 void view_clear(void);                       /* :clear: the window shows cells from here on; the
                                                 record (:save x.html, x.nn) keeps them all */
 int view_cell_first(void);                   /* the first cell the window shows */

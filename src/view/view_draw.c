@@ -45,7 +45,13 @@ static void num_markup(char *out, size_t cap, const char *s, double size)
     const char *caret = strchr(s, '^'), *eend = NULL;
     if (caret) { eend = caret + 1; if (*eend == '-' || *eend == '+') eend++; while (*eend >= '0' && *eend <= '9') eend++; }
     for (const char *p = s; *p && k + 16 < cap; p++) {
-        if (p == eend && caret) { k += (size_t)snprintf(out + k, cap - k, "</span>"); caret = NULL; }
+        if (p == eend && caret) {
+            /* the exponent ends; the next ^ (if any) raises the next one: every
+             * power in one layout shares one baseline */
+            k += (size_t)snprintf(out + k, cap - k, "</span>");
+            caret = strchr(p, '^');
+            if (caret) { eend = caret + 1; if (*eend == '-' || *eend == '+') eend++; while (*eend >= '0' && *eend <= '9') eend++; }
+        }
         if (p == caret) {
             double es = fmax(size * 0.8, fmin(size, 18.0));
             /* Pango units: 1/1024 point; pangocairo draws 96 dpi, 0.75 pt per pixel */
@@ -77,6 +83,10 @@ static PangoLayout *layout_for(cairo_t *cr, const char *s, txt_t t)
         pango_layout_set_markup(l, m, -1);
     } else if (t.markup) pango_layout_set_markup(l, s, -1);
     else pango_layout_set_text(l, s, -1);
+    if (t.wrap > 0) {
+        pango_layout_set_width(l, (int)(t.wrap * PANGO_SCALE));
+        pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
+    }
     return l;
 }
 
@@ -93,22 +103,71 @@ static void text_size(cairo_t *cr, const char *s, txt_t t, double *w, double *h)
 
 /* Draw s with its anchor at (x, y): ax/ay 0 = left/top, 0.5 = centre,
  * 1 = right/bottom.  Returns the width. */
+/* The tests' record of every text drawn: its ink box in device pixels
+ * (view_text_boxes_*, view.h), to check that none leaves the canvas and no
+ * two overlap. */
+static view_text_box_t *rec_boxes;
+static int rec_n, rec_cap;
+static bool rec_on;
+void view_text_boxes_begin(void) { rec_n = 0; rec_on = true; }
+const view_text_box_t *view_text_boxes_end(int *n)
+{
+    rec_on = false;
+    *n = rec_n;
+    return rec_boxes;
+}
+
 static double text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, txt_t t)
 {
     if (!s || !*s) return 0;
     PangoLayout *l = layout_for(cr, s, t);
+    if (t.wrap > 0 && ax == 0.5) pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
     int iw, ih;
     pango_layout_get_pixel_size(l, &iw, &ih);
     rgb(cr, t.color);
-    cairo_move_to(cr, x - ax * iw, y - ay * ih);
+    double x0 = x - ax * iw, y0 = y - ay * ih;
+    cairo_move_to(cr, x0, y0);
+    if (rec_on) {
+        PangoRectangle ink;
+        pango_layout_get_pixel_extents(l, &ink, NULL);
+        double ux = x0 + ink.x, uy = y0 + ink.y, uw = ink.width, uh = ink.height;
+        cairo_user_to_device(cr, &ux, &uy);
+        cairo_user_to_device_distance(cr, &uw, &uh);
+        if (rec_n == rec_cap) {
+            rec_cap = rec_cap ? rec_cap * 2 : 256;
+            rec_boxes = realloc(rec_boxes, (size_t)rec_cap * sizeof *rec_boxes);
+            if (!rec_boxes) abort();
+        }
+        view_text_box_t *b = &rec_boxes[rec_n++];
+        b->x = ux; b->y = uy; b->w = uw; b->h = uh;
+        snprintf(b->text, sizeof b->text, "%s", s);
+    }
     pango_cairo_show_layout(cr, l);
     g_object_unref(l);
     return iw;
 }
 
-static txt_t T(double size) { return (txt_t){ size, false, false, false, false, C_TEXT, false }; }
+static txt_t T(double size) { return (txt_t){ size, false, false, false, false, C_TEXT, false, 0 }; }
 /* a number (minus sign, powers) */
 static txt_t N(double size) { txt_t t = T(size); t.num = true; return t; }
+
+/* The note under a plot: wrapped to the canvas' width from x0 */
+static txt_t note_txt(double base, double x0, int w)
+{
+    txt_t t = N(base * 0.8);
+    t.color = C_MUTED;
+    t.wrap = fmax(base * 10, w - x0 - base * 0.6);
+    return t;
+}
+/* its lines once wrapped */
+static int note_lines(cairo_t *cr, const char *note, double base, double x0, int w)
+{
+    if (!note) return 0;
+    PangoLayout *l = layout_for(cr, note, note_txt(base, x0, w));
+    int n = pango_layout_get_line_count(l);
+    g_object_unref(l);
+    return n;
+}
 
 /* the helpers, for view_model.c and view_graph.c (view_int.h) */
 void view_rgb(cairo_t *cr, uint32_t c) { rgb(cr, c); }
@@ -117,11 +176,28 @@ double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, d
 {
     return text_at(cr, s, x, y, ax, ay, t);
 }
+/* The title: bold, centred, wrapped to the canvas (a long one takes more
+ * lines, and the plot starts lower: view_title_top). */
+static txt_t title_txt(double base, int w)
+{
+    txt_t t = T(base * 1.25);
+    t.bold = true;
+    t.wrap = w - base * 1.6;
+    return t;
+}
 void view_draw_title(view_figure_t *f, cairo_t *cr, int w, double base)
 {
     if (!f->title) return;
-    txt_t t = T(base * 1.25); t.bold = true;
-    text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
+    text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, title_txt(base, w));
+}
+/* where the content starts under the title (none base units without one) */
+double view_title_top(const view_figure_t *f, cairo_t *cr, int w, double base, double none)
+{
+    if (!f->title) return base * none;
+    PangoLayout *l = layout_for(cr, f->title, title_txt(base, w));
+    int n = pango_layout_get_line_count(l);
+    g_object_unref(l);
+    return base * 2.6 + (n > 1 ? (n - 1) * base * 1.5 : 0);
 }
 
 /* ---- coordinates ---- */
@@ -533,17 +609,11 @@ static void draw_ylabel(view_figure_t *f, cairo_t *cr, double base, double tickw
 static void draw_title_labels(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     (void)h;
-    if (f->title) {
-        txt_t t = T(base * 1.25); t.bold = true;
-        text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
-    }
+    view_draw_title(f, cr, w, base);
     txt_t t = T(base * 0.95);
     if (f->x.label) text_at(cr, f->x.label, f->px + f->pw / 2, f->py + f->ph + base * 1.6, 0.5, 0, t);
     if (f->kind != VIEW_HEATMAP) draw_ylabel(f, cr, base, ytick_width(f, cr, base));
-    if (f->note) {
-        txt_t tn = N(base * 0.8); tn.color = C_MUTED;
-        text_at(cr, f->note, f->px, f->py + f->ph + base * (f->x.label ? 3.0 : 1.9), 0, 0, tn);
-    }
+    if (f->note) text_at(cr, f->note, f->px, f->py + f->ph + base * (f->x.label ? 3.0 : 1.9), 0, 0, note_txt(base, f->px, w));
 }
 
 /* Plot-area rectangle for a figure with axes. */
@@ -552,11 +622,7 @@ static int marker_rows(const view_figure_t *f) { int n = 0; for (int i = 0; i < 
 
 static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base, double right_extra, bool show_y)
 {
-    double top = (f->title ? base * 2.6 : base * 1.0) + (has_tags(f) ? base * 1.2 : 0) + (f->legend_above ? base * 1.2 : 0);
-    int nnote = 0;
-    if (f->note) { nnote = 1; for (const char *p = f->note; *p; p++) nnote += *p == '\n'; }
-    double bottom = base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0) +
-                    marker_rows(f) * base * KEY_ROW;
+    double top = view_title_top(f, cr, w, base, 1.0) + (has_tags(f) ? base * 1.2 : 0) + (f->legend_above ? base * 1.2 : 0);
     double tw = show_y ? ytick_width(f, cr, base) : 0;
     bool ylab = f->y.label != NULL;
     if (f->below) {
@@ -565,6 +631,9 @@ static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base,
         ylab = ylab || b->y.label;
     }
     double left = base * 0.8 + (show_y ? tw + base * 0.6 : 0) + (ylab ? base * 1.3 : 0);
+    int nnote = note_lines(cr, f->note, base, left, w);
+    double bottom = base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0) +
+                    marker_rows(f) * base * KEY_ROW;
     double right = base * 1.2 + right_extra;
     f->px = left; f->py = top;
     f->pw = w - left - right; f->ph = h - top - bottom;
@@ -763,8 +832,7 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     /* the key under the plot: one row per kind of marker line, with the
      * line's own pattern as its sample */
     view_figure_t *lb = b ? b : f;
-    int nnote = 0;
-    if (f->note) { nnote = 1; for (const char *p = f->note; *p; p++) nnote += *p == '\n'; }
+    int nnote = note_lines(cr, f->note, base, f->px, w);
     double ky = bottom + base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0);
     for (int i = 0; i < f->nvlines; i++) {
         view_vline_t *v = &f->vlines[i];
@@ -776,17 +844,11 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         ky += base * KEY_ROW;
     }
     /* title, x label under the lowest panel, note under it */
-    if (f->title) {
-        txt_t t = T(base * 1.25); t.bold = true;
-        text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
-    }
+    view_draw_title(f, cr, w, base);
     txt_t tx = T(base * 0.95);
     if (f->x.label) text_at(cr, f->x.label, lb->px + lb->pw / 2, bottom + base * 1.6, 0.5, 0, tx);
     draw_ylabel(f, cr, base, tickw);
-    if (f->note) {
-        txt_t tn = N(base * 0.8); tn.color = C_MUTED;
-        text_at(cr, f->note, f->px, bottom + base * (f->x.label ? 3.0 : 1.9), 0, 0, tn);
-    }
+    if (f->note) text_at(cr, f->note, f->px, bottom + base * (f->x.label ? 3.0 : 1.9), 0, 0, note_txt(base, f->px, w));
     if (b) { f->ph = f->ph; }
     (void)h;
 }
@@ -1125,11 +1187,10 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
                  hid_sides > 1 ? " on each side" : "");
         snprintf(a, sizeof a, "2^%d", ehid_lo);
         snprintf(b, sizeof b, "2^%d", ehid_hi);
-        x += text_at(cr, part, x, below, 0, 0, T(base * 0.75));
-        x += text_at(cr, a, x, below, 0, 0, tn);
-        x += text_at(cr, " to ", x, below, 0, 0, T(base * 0.75));
-        x += text_at(cr, b, x, below, 0, 0, tn);
-        text_at(cr, " in magnitude, too narrow to draw apart here", x, below, 0, 0, T(base * 0.75));
+        /* one layout: the powers' bases sit on the sentence's baseline */
+        char all[320];
+        snprintf(all, sizeof all, "%s%s to %s in magnitude, too narrow to draw apart here", part, a, b);
+        text_at(cr, all, x, below, 0, 0, tn);
         below += base * 1.1;
     }
     /* where a value rounds */
@@ -1233,7 +1294,7 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
 static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     (void)h;
-    double top = f->title ? base * 2.6 : base * 1.0, margin = base * 0.8;
+    double top = view_title_top(f, cr, w, base, 1.0), margin = base * 0.8;
     int rows = f->nbitrows;
     int maxbits = 0;
     for (int i = 0; i < rows; i++) if (f->bitrows[i].E + f->bitrows[i].M + 1 > maxbits) maxbits = f->bitrows[i].E + f->bitrows[i].M + 1;
@@ -1319,17 +1380,14 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         y += base * 0.9;
     }
     f->content_h = y;
-    if (f->title) {
-        txt_t t = T(base * 1.25); t.bold = true;
-        text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
-    }
+    view_draw_title(f, cr, w, base);
 }
 
 /* ---- table ---- */
 
 static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
-    double top = f->title ? base * 2.8 : base * 1.0;
+    double top = view_title_top(f, cr, w, base, 1.0) + (f->title ? base * 0.2 : 0);
     double colw[16] = { 0 };
     int nc = f->tcols > 16 ? 16 : f->tcols;
     double scale = 1;
@@ -1373,10 +1431,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     cairo_set_line_width(cr, 1);
     cairo_move_to(cr, x0, top + rowh); cairo_line_to(cr, x0 + total, top + rowh);
     cairo_stroke(cr);
-    if (f->title) {
-        txt_t t = T(base * 1.25); t.bold = true;
-        text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, t);
-    }
+    view_draw_title(f, cr, w, base);
     f->content_h = y;
     if (f->note) {
         txt_t tn = N(base * 0.8); tn.color = 0x444444;

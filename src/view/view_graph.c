@@ -100,7 +100,7 @@ static char *markup(const view_gnode_t *n)
 
 static view_txt_t label_style(double size, const view_gnode_t *n)
 {
-    view_txt_t t = { size, false, false, true, false, n->removed ? 0x8A8A8A : VIEW_C_TEXT, false };
+    view_txt_t t = { size, false, false, true, false, n->removed ? 0x8A8A8A : VIEW_C_TEXT, false, 0 };
     return t;
 }
 
@@ -259,7 +259,7 @@ static void draw_key(cairo_t *cr, double x, double y, double base)
         { "parameter", VIEW_G_PARAM, false }, { "constant", VIEW_G_CONST, false }, { "variable", VIEW_G_VAR, false },
         { "op", VIEW_G_OP, false }, { "fused", VIEW_G_FUSED, false }, { "removed by a pass", 0xF2F2F2, true },
     };
-    view_txt_t t = { base * 0.7, false, false, false, false, VIEW_C_TEXT, false };
+    view_txt_t t = { base * 0.7, false, false, false, false, VIEW_C_TEXT, false, 0 };
     static const double dash[2] = { 4, 3 };
     for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
         round_rect(cr, x, y - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
@@ -278,7 +278,7 @@ static void draw_key(cairo_t *cr, double x, double y, double base)
 void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     view_draw_title(f, cr, w, base);
-    double top = f->title ? base * 2.6 : base * 0.8;
+    double top = view_title_top(f, cr, w, base, 0.8);
     double bottom = h - base * (f->note ? 2.6 : 1.5);
     int ng = f->ngraphs;
     double gap = base * 1.2, th = base * 1.6;   /* between panels; a panel's title */
@@ -301,7 +301,7 @@ void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     for (int i = 0; i < ng; i++) {
         view_graph_t *g = &f->graphs[i];
         double pw = stacked ? W : s * g->bw + spare;
-        view_txt_t tt = { base * 0.95, true, false, false, false, VIEW_C_TEXT, false };
+        view_txt_t tt = { base * 0.95, true, false, false, false, VIEW_C_TEXT, false, 0 };
         view_text_at(cr, g->title, x + pw / 2, y, 0.5, 0, tt);
         if (i > 0) {
             view_rgb(cr, VIEW_C_GRID);
@@ -319,7 +319,7 @@ void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     }
     draw_key(cr, base * 0.6, h - base * 0.75, base);
     if (f->note) {
-        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false };
+        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
         view_text_at(cr, f->note, base * 0.6, h - base * 1.8, 0, 0.5, tn);
     }
 }

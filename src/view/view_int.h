@@ -14,7 +14,8 @@
 
 /* A text style: size in pixels; markup: Pango markup (<b>, <sup>, ...). */
 /* num: a number: '-' is drawn as U+2212 (the minus sign). */
-typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; bool num; } view_txt_t;
+/* wrap: > 0 wraps the text at word boundaries to that many pixels */
+typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; bool num; double wrap; } view_txt_t;
 
 void view_rgb(cairo_t *cr, uint32_t c);
 /* Width and height in pixels of s (Pango, with font fallback). */
@@ -24,6 +25,9 @@ void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double 
 double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, view_txt_t t);
 /* The figure's title, centred at the top. */
 void view_draw_title(view_figure_t *f, cairo_t *cr, int w, double base);
+/* where a figure's content starts under its (wrapped) title; none: base
+ * units without a title */
+double view_title_top(const view_figure_t *f, cairo_t *cr, int w, double base, double none);
 
 void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base);

@@ -54,7 +54,7 @@ static double label_row(cairo_t *cr, int n, const double *xs, char **texts, cons
 static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0, double pw, double top, double bottom,
                        double base)
 {
-    view_txt_t tt = { base * 1.0, true, false, false, false, VIEW_C_TEXT, false };
+    view_txt_t tt = { base * 1.0, true, false, false, false, VIEW_C_TEXT, false, 0 };
     /* a long title (the model as typed) shrinks to the panel, then is cut */
     char title[256];
     snprintf(title, sizeof title, "%s", m->title ? m->title : "");
@@ -68,7 +68,7 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
         view_text_size(cr, title, tt, &tw, NULL);
     }
     view_text_at(cr, title, x0 + pw / 2, top, 0.5, 0, tt);
-    view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false };
+    view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
     if (m->note) view_text_at(cr, m->note, x0 + pw / 2, top + base * 1.35, 0.5, 0, tn);
     int ncols = m->nlayers + 1;
     if (ncols > 65) ncols = 65;
@@ -102,8 +102,8 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
         shapes[k] = view_strdup(b);
         sx[k] = (m->col_x[k] + m->col_x[k + 1]) / 2;
     }
-    view_txt_t ta = { base * 0.8, true, false, false, false, VIEW_C_TEXT, false };
-    view_txt_t ts = { base * 0.68, false, true, false, false, VIEW_C_TEXT, false };
+    view_txt_t ta = { base * 0.8, true, false, false, false, VIEW_C_TEXT, false, 0 };
+    view_txt_t ts = { base * 0.68, false, true, false, false, VIEW_C_TEXT, false, 0 };
     double ha = label_row(cr, ncols, ax, acts, acol, 0, ta, gap, false);
     double hs = ncols > 1 ? label_row(cr, ncols - 1, sx, shapes, NULL, 0, ts, gap, false) : 0;
     double ytop = top + base * 3.6, ybot = bottom - ha - hs - base * 0.9;
@@ -140,8 +140,8 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
     }
     free(E);
     /* the neurons */
-    view_txt_t tc = { base * 0.75, false, false, false, false, VIEW_C_MUTED, false };
-    view_txt_t te = { r * 2.2, true, false, false, false, VIEW_C_TEXT, false };
+    view_txt_t tc = { base * 0.75, false, false, false, false, VIEW_C_MUTED, false, 0 };
+    view_txt_t te = { r * 2.2, true, false, false, false, VIEW_C_TEXT, false, 0 };
     for (int k = 0; k < ncols; k++) {
         double X = m->col_x[k];
         for (int s = 0; s < nslots[k]; s++) {
@@ -183,14 +183,14 @@ static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double 
     cairo_set_source(cr, g);
     cairo_fill(cr);
     cairo_pattern_destroy(g);
-    view_txt_t t = { base * 0.72, false, false, false, false, VIEW_C_TEXT, false };
+    view_txt_t t = { base * 0.72, false, false, false, false, VIEW_C_TEXT, false, 0 };
     char lo[48], hi[48];
     snprintf(lo, sizeof lo, "−%.3g", f->wmax);
     snprintf(hi, sizeof hi, "+%.3g", f->wmax);
     view_text_at(cr, lo, bx, y + bh + base * 0.1, 0.5, 0, t);
     view_text_at(cr, "0", cx, y + bh + base * 0.1, 0.5, 0, t);
     view_text_at(cr, hi, bx + bw, y + bh + base * 0.1, 0.5, 0, t);
-    view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false };
+    view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
     view_text_at(cr, "weight", bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
     view_text_at(cr, "line width ∝ |w|", bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
 }
@@ -198,7 +198,7 @@ static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double 
 void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     view_draw_title(f, cr, w, base);
-    double top = f->title ? base * 2.6 : base * 0.8;
+    double top = view_title_top(f, cr, w, base, 0.8);
     double split = f->nsides ? w * 0.56 : w;
     double x0 = base * 0.5, dw = split - x0 - base * 0.3;
     double bottom = h - base * 2.3;
@@ -232,7 +232,7 @@ void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         }
     }
     if (f->note) {
-        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false };
+        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
         view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
     }
 }

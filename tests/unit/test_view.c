@@ -358,6 +358,58 @@ int main(void)
            fig()->series[0].marker, "style=\"--\" dashes the line, marker=\"o\" dots its points");
     tap_ok(run("plot(x, tanh(x), style=\"~\")") == 1, "style=\"~\" is an error");
 
+    /* ---- text (issue 13): every figure kind, with long titles and labels:
+     * no text leaves the canvas, no two texts overlap (Pango's ink boxes) ---- */
+    static const char *const kinds[] = {
+        "x = linspace(-10, 10, 201)\nplot(sigmoid, x, saturation=1)",
+        "plot(x, tanh(x), sigmoid(x), title=\"a rather long title for a projector, with activation functions and more words\", "
+        "xlabel=\"the input x, a long axis label\", ylabel=\"the activation\", labels=[\"tanh of x\", \"sigmoid of x\"])",
+        "plot(x, x, 2*x, 3*x, 4*x, 5*x, 6*x, 7*x, 8*x, 9*x, 10*x, 11*x, 12*x, -x)",
+        "hist(randn(1000), title=\"the histogram of a thousand normal samples with a long title\")",
+        "heatmap(randn(8, 8), title=\"a heatmap\")",
+        "numberline(fp16, 0, 4)",
+        "numberline(fp16, 60000, 70000)",
+        "numberline(fp16, 0.1, 0.2, 0.15)",
+        "compare(0.1 + 0.2)",
+        "compare([0.1, 0.2, 0.3] * 3)",
+        "roofline()",
+        "bits(fp16(0.1))",
+        "m = sequential(dense(2, 8, activation=\"relu\"), dense(8, 8, activation=\"relu\"), dense(8, 1))\nshow(m)",
+        "gradflow(m, randn(16, 2), randn(16, 1))",
+        "def fg(x) { return tanh(x * 2 + 1) - x }\ntg = trace(fg)\nyg = tg(randn(4))\ngraph(tg)",
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (run(kinds[k]) != 0) { tap_ok(0, "text check: %s runs", kinds[k]); continue; }
+        view_figure_t *tf = (view_figure_t *)fig();
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_text_boxes_begin();
+        view_draw(tf, c2, VIEW_W, VIEW_H);
+        int nb = 0;
+        const view_text_box_t *bx = view_text_boxes_end(&nb);
+        cairo_destroy(c2);
+        cairo_surface_destroy(im);
+        char why[400] = "";
+        int bad = 0;
+        for (int i = 0; i < nb; i++) {
+            const view_text_box_t *a = &bx[i];
+            if (a->w <= 0 || a->h <= 0) continue;
+            if (a->x < -0.5 || a->y < -0.5 || a->x + a->w > VIEW_W + 0.5 || a->y + a->h > VIEW_H + 0.5) {
+                if (!bad++) snprintf(why, sizeof why, "\"%s\" leaves the canvas (%.0f,%.0f %.0fx%.0f)", a->text, a->x, a->y, a->w, a->h);
+            }
+            for (int j = 0; j < i; j++) {
+                const view_text_box_t *b = &bx[j];
+                if (b->w <= 0 || b->h <= 0) continue;
+                double ox = fmin(a->x + a->w, b->x + b->w) - fmax(a->x, b->x);
+                double oy = fmin(a->y + a->h, b->y + b->h) - fmax(a->y, b->y);
+                if (ox > 1 && oy > 1 && !bad++)
+                    snprintf(why, sizeof why, "\"%s\" overlaps \"%s\" (%.0fx%.0f px)", a->text, b->text, ox, oy);
+            }
+        }
+        tap_ok(bad == 0 && nb > 0, "text check %zu (%.50s...): %d texts, all inside the canvas, none overlapping%s%s", k,
+               kinds[k], nb, bad ? ": " : "", why);
+    }
+
     session_free(S);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
