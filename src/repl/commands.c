@@ -514,6 +514,34 @@ static int cmd_tf32(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :present on|off, :fontscale [X] — figures for a projector: every text,
+ * line width and margin scaled (1.4 for :present on); the window also
+ * zooms with Ctrl+plus/minus (Ctrl+0 resets). */
+static int cmd_present(repl_t *r, const char *arg)
+{
+    if (*arg) {
+        if (!strcmp(arg, "on")) view_set_scale(1.4);
+        else if (!strcmp(arg, "off")) view_set_scale(1);
+        else return usage_error(r, repl_cmd_find("present", 7), "unknown present mode", arg);
+        view_window_dirty();
+    }
+    fprintf(r->out, "present %s (figure text and lines at %.2gx)\n", view_scale() > 1 ? "on" : "off", view_scale());
+    return 0;
+}
+static int cmd_fontscale(repl_t *r, const char *arg)
+{
+    if (*arg) {
+        char *end;
+        double v = strtod(arg, &end);
+        if (end == arg || *end || !(v >= 0.5 && v <= 3))
+            return repl_cmd_error(r, "usage: :fontscale X, a number from 0.5 to 3 (1 is the default; :present on is 1.4)");
+        view_set_scale(v);
+        view_window_dirty();
+    }
+    fprintf(r->out, "fontscale %.3g\n", view_scale());
+    return 0;
+}
+
 /* :policy — Keras mixed precision for layers: mixed (= mixed_float16) or
  * mixed_bfloat16 keep weights in fp32 and compute in the half type; none
  * (Keras "float32") puts weights and compute in the session precision. */
@@ -818,6 +846,15 @@ const repl_cmd_t repl_cmds[] = {
       "    allows (0 for a correctly rounded op: the bits must match), whether the\n"
       "    GPU ran it with its own kernels, and pass/fail.  Without a GPU, a note.\n",
       REPL_ARG_TEXT, NULL, cmd_check },
+    { "present", NULL, ":present [on|off]", "figures for a projector: larger text and thicker lines (1.4x)",
+      "    on:  every figure's text, line widths and margins grow 1.4 times, so a\n"
+      "         class can read them from the back of the room (new figures, and the\n"
+      "         window's redraws).  :fontscale X sets any factor from 0.5 to 3.\n"
+      "    off: the normal size.  In the window Ctrl+plus / Ctrl+minus zoom too and\n"
+      "         Ctrl+0 resets.\n",
+      REPL_ARG_WORDS, tf32_words, cmd_present },
+    { "fontscale", NULL, ":fontscale [X]", "scale every figure's text and lines by X (0.5 to 3; :present on is 1.4)",
+      NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
     { "tf32", NULL, ":tf32 [on|off]",
       "let fp32 matmuls on the GPU use TF32 tensor cores (off by default)",
       "    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"

@@ -131,14 +131,8 @@ static value_t *compare_impl(call_t *c)
         fprintf(out, "(%s)\n", why);
     }
     if (L0) {
-        /* the figure's note: lines of about 90 characters */
-        char *nt = view_strdup(note);
-        int col = 0;
-        for (char *p = nt; *p; p++) {
-            if (*p == '\n') { col = 0; continue; }
-            if (++col > 90 && *p == ' ') { *p = '\n'; col = 0; }
-        }
-        f->note = nt;
+        /* the figure's note (the drawing wraps it to the figure's width) */
+        f->note = view_strdup(note);
     }
     for (int k = 0; k < nd; k++) val_unref(res[k]);
     view_show(f, out);

@@ -328,6 +328,12 @@ void view_show_window_only(view_figure_t *f, FILE *out);
 int view_cell_count(void);
 const view_cell_t *view_cell_at(int i);
 const view_figure_t *view_last_figure(void);
+/* Projector scale (:present, :fontscale, Ctrl+plus/minus in the window):
+ * every figure's text, line widths and margins grow by s (1: the default;
+ * 0.5 to 3). */
+void view_set_scale(double s);
+double view_scale(void);
+
 /* For the tests: record the ink box (device pixels) of every text drawn
  * between begin and end. */
 typedef struct view_text_box { double x, y, w, h; char text[64]; } view_text_box_t;

@@ -125,14 +125,20 @@ static double text_at(cairo_t *cr, const char *s, double x, double y, double ax,
     int iw, ih;
     pango_layout_get_pixel_size(l, &iw, &ih);
     rgb(cr, t.color);
-    double x0 = x - ax * iw, y0 = y - ay * ih;
+    /* centred and wrapped: the layout is t.wrap wide and Pango centres each line in it */
+    double x0 = t.wrap > 0 && ax == 0.5 ? x - t.wrap / 2 : x - ax * iw, y0 = y - ay * ih;
     cairo_move_to(cr, x0, y0);
     if (rec_on) {
         PangoRectangle ink;
         pango_layout_get_pixel_extents(l, &ink, NULL);
-        double ux = x0 + ink.x, uy = y0 + ink.y, uw = ink.width, uh = ink.height;
-        cairo_user_to_device(cr, &ux, &uy);
-        cairo_user_to_device_distance(cr, &uw, &uh);
+        /* the four corners in device space (a rotated y label too) */
+        double lo_x = 1e18, lo_y = 1e18, hi_x = -1e18, hi_y = -1e18;
+        for (int c = 0; c < 4; c++) {
+            double cx = x0 + ink.x + (c & 1 ? ink.width : 0), cy = y0 + ink.y + (c & 2 ? ink.height : 0);
+            cairo_user_to_device(cr, &cx, &cy);
+            lo_x = fmin(lo_x, cx); hi_x = fmax(hi_x, cx); lo_y = fmin(lo_y, cy); hi_y = fmax(hi_y, cy);
+        }
+        double ux = lo_x, uy = lo_y, uw = hi_x - lo_x, uh = hi_y - lo_y;
         if (rec_n == rec_cap) {
             rec_cap = rec_cap ? rec_cap * 2 : 256;
             rec_boxes = realloc(rec_boxes, (size_t)rec_cap * sizeof *rec_boxes);
@@ -431,8 +437,17 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
     for (int i = 0; i < nextra; i++) { double w; text_size(cr, xlabels[i], t, &w, NULL); if (w > wmax) wmax = w; }
     double sw = base * 1.8, pad = base * 0.4;
     if (f->legend_above) {
-        /* one row in the gap above the plot area */
-        double x = f->px;
+        /* one row in the gap above the plot area (smaller text when it would not fit) */
+        double x = f->px, textw = 0, fixed = 0;
+        for (int i = 0; i < f->nseries + nextra; i++) {
+            const char *lab = i < f->nseries ? f->series[i].label : xlabels[i - f->nseries];
+            if (!lab) continue;
+            double lw_; text_size(cr, lab, t, &lw_, NULL);
+            textw += lw_;
+            fixed += sw * 0.8 + pad * 0.6 + base * 1.0;
+        }
+        double room = f->px + f->pw + base * 1.0 - x;
+        if (fixed + textw > room && textw > 0) t.size *= fmax(0.5, (room - fixed) / textw);
         for (int i = 0; i < f->nseries + nextra; i++) {
             const char *lab; uint32_t col;
             if (i < f->nseries) { if (!f->series[i].label) continue; lab = f->series[i].label; col = f->series[i].color; }
@@ -570,14 +585,21 @@ static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, b
         cairo_stroke(cr);
         if (xlabels) text_at(cr, f->x.tick_label[i], X, f->py + f->ph + base * 0.4, 0.5, 0, t);
     }
-    if (show_y)
+    if (show_y) {
+        /* a label is left out when it would touch the last one drawn (a
+         * short panel, or large text for a projector): every other one */
+        double last = -1e9;
         for (int i = 0; i < f->y.nticks; i++) {
-            double Y = view_y_to_px(f, f->y.tick[i]);
+            double Y = view_y_to_px(f, f->y.tick[i]), th;
             rgb(cr, C_FRAME);
             cairo_move_to(cr, f->px - base * 0.3, Y); cairo_line_to(cr, f->px, Y);
             cairo_stroke(cr);
+            text_size(cr, f->y.tick_label[i], t, NULL, &th);
+            if (fabs(Y - last) < th * 0.95) continue;
             text_at(cr, f->y.tick_label[i], f->px - base * 0.45, Y, 1, 0.5, t);
+            last = Y;
         }
+    }
 }
 
 static double ytick_width(view_figure_t *f, cairo_t *cr, double base)
@@ -595,8 +617,10 @@ static void draw_ylabel(view_figure_t *f, cairo_t *cr, double base, double tickw
 {
     if (!f->y.label) return;
     txt_t t = T(base * 0.85);
-    double th;
-    text_size(cr, f->y.label, t, NULL, &th);
+    double th, tw;
+    text_size(cr, f->y.label, t, &tw, &th);
+    /* no longer than its panel is high (a short panel, or a projector's large text) */
+    if (tw > f->ph * 0.98 && tw > 0) { t.size *= fmax(0.5, f->ph * 0.98 / tw); text_size(cr, f->y.label, t, &tw, &th); }
     double x = f->px - base * 0.45 - tickw - base * 0.35 - th;
     if (x < base * 0.2) x = base * 0.2;
     cairo_save(cr);
@@ -1190,7 +1214,11 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         /* one layout: the powers' bases sit on the sentence's baseline */
         char all[320];
         snprintf(all, sizeof all, "%s%s to %s in magnitude, too narrow to draw apart here", part, a, b);
+        tn.wrap = w - x - base * 0.5;
+        double sh;
+        text_size(cr, all, tn, NULL, &sh);
         text_at(cr, all, x, below, 0, 0, tn);
+        below += sh - base * 1.1 > 0 ? sh - base * 1.1 : 0;
         below += base * 1.1;
     }
     /* where a value rounds */
@@ -1273,12 +1301,16 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         txt_t ts = T(base * 0.8); ts.color = C_MUTED;
         text_at(cr, "spacing to the next value (ulp), log scale", f->px + base * 0.3, sy0 - base * 0.15, 0, 1, ts);
     }
-    /* key: only what is drawn */
+    /* key: only what is drawn, in one row (smaller text when it would not fit) */
     txt_t tk = T(base * 0.8);
     double kx = f->px, ky = f->py - base * 1.2;
     const char *kn[4] = { "normal values", "subnormal values", "powers of two", "too dense to draw apart (darker: denser)" };
     uint32_t kcol[4] = { C_NORM, C_SUB, 0x000000, C_NORM };
     bool kon[4] = { true, any_sub, any_p2, any_band };
+    double krow = 0;
+    for (int k = 0; k < 4; k++)
+        if (kon[k]) { double kw; text_size(cr, kn[k], tk, &kw, NULL); krow += kw + base * (k == 3 ? 2.6 : 1.55); }
+    if (krow > w - kx - base * 0.5) tk.size *= fmax(0.5, (w - kx - base * 0.5) / krow);
     for (int k = 0; k < 4; k++) {
         if (!kon[k]) continue;
         if (k == 3) { rgba(cr, kcol[k], 0.55); cairo_rectangle(cr, kx, ky + base * 0.15, base * 1.2, base * 0.7); kx += base * 1.5; }
@@ -1435,6 +1467,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     f->content_h = y;
     if (f->note) {
         txt_t tn = N(base * 0.8); tn.color = 0x444444;
+        tn.wrap = w - x0 - base * 0.5;
         double nh;
         text_size(cr, f->note, tn, NULL, &nh);
         text_at(cr, f->note, x0, y + base * 0.6, 0, 0, tn);
@@ -1442,12 +1475,16 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     }
 }
 
+static double scale = 1;
+void view_set_scale(double s) { scale = s < 0.5 ? 0.5 : s > 3 ? 3 : s; }
+double view_scale(void) { return scale; }
+
 double view_base_px(int w, int h)
 {
     double base = h / 30.0;
     if (base > w / 44.0) base = w / 44.0;
     if (base < 9) base = 9;
-    return base;
+    return base * scale;
 }
 
 int view_natural_height(view_figure_t *f, int w, int h)

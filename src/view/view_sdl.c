@@ -32,7 +32,7 @@
 #define MARGIN 14
 #define CAP_FONT "DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace"
 
-typedef struct cache { cairo_surface_t *img; int w, h; const view_figure_t *fig; uint64_t serial; } cache_t;
+typedef struct cache { cairo_surface_t *img; int w, h; const view_figure_t *fig; uint64_t serial; double scale; } cache_t;
 
 static struct {
     bool inited;
@@ -211,13 +211,13 @@ static cache_t *cache_for(int i)
 static cairo_surface_t *figure_image(int i, view_figure_t *f, int w, int h)
 {
     cache_t *c = cache_for(i);
-    if (c->img && c->w == w && c->h == h && c->fig == f && c->serial == f->serial) return c->img;
+    if (c->img && c->w == w && c->h == h && c->fig == f && c->serial == f->serial && c->scale == view_scale()) return c->img;
     if (c->img) cairo_surface_destroy(c->img);
     c->img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
     cairo_t *cr = cairo_create(c->img);
     view_draw(f, cr, w, h);
     cairo_destroy(cr);
-    c->w = w; c->h = h; c->fig = f; c->serial = f->serial;
+    c->w = w; c->h = h; c->fig = f; c->serial = f->serial; c->scale = view_scale();
     return c->img;
 }
 
@@ -399,6 +399,19 @@ static void handle(SDL_Event *e)
         case SDLK_PAGEDOWN: win.scroll += win.H * 0.9; win.follow = false; break;
         case SDLK_HOME: win.scroll = 0; win.follow = false; break;
         case SDLK_END: win.follow = true; break;
+        /* Ctrl+plus / Ctrl+minus / Ctrl+0: zoom every figure's text and lines (a projector) */
+        case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS:
+            if (!(SDL_GetModState() & KMOD_CTRL)) return;
+            view_set_scale(view_scale() * 1.15);
+            break;
+        case SDLK_MINUS: case SDLK_KP_MINUS:
+            if (!(SDL_GetModState() & KMOD_CTRL)) return;
+            view_set_scale(view_scale() / 1.15);
+            break;
+        case SDLK_0: case SDLK_KP_0:
+            if (!(SDL_GetModState() & KMOD_CTRL)) return;
+            view_set_scale(1);
+            break;
         case SDLK_UP: win.scroll -= 60; win.follow = false; break;
         case SDLK_DOWN: win.scroll += 60; win.follow = false; break;
         case SDLK_r:

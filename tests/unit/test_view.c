@@ -378,7 +378,10 @@ int main(void)
         "gradflow(m, randn(16, 2), randn(16, 1))",
         "def fg(x) { return tanh(x * 2 + 1) - x }\ntg = trace(fg)\nyg = tg(randn(4))\ngraph(tg)",
     };
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+    for (size_t kk = 0; kk < 2 * sizeof kinds / sizeof kinds[0]; kk++) {
+        size_t k = kk % (sizeof kinds / sizeof kinds[0]);
+        double sc = kk < sizeof kinds / sizeof kinds[0] ? 1.0 : 1.4;   /* then at :present on's scale */
+        view_set_scale(sc);
         if (run(kinds[k]) != 0) { tap_ok(0, "text check: %s runs", kinds[k]); continue; }
         view_figure_t *tf = (view_figure_t *)fig();
         cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
@@ -406,9 +409,18 @@ int main(void)
                     snprintf(why, sizeof why, "\"%s\" overlaps \"%s\" (%.0fx%.0f px)", a->text, b->text, ox, oy);
             }
         }
-        tap_ok(bad == 0 && nb > 0, "text check %zu (%.50s...): %d texts, all inside the canvas, none overlapping%s%s", k,
-               kinds[k], nb, bad ? ": " : "", why);
+        tap_ok(bad == 0 && nb > 0, "text check %zu at scale %.1f (%.50s...): %d texts, all inside the canvas, none "
+               "overlapping%s%s", k, sc, kinds[k], nb, bad ? ": " : "", why);
+        /* a title is centred on the canvas */
+        for (int i = 0; i < nb && tf->title; i++)
+            if (!strncmp(bx[i].text, tf->title, 20)) {
+                double cx = bx[i].x + bx[i].w / 2;
+                tap_ok(fabs(cx - VIEW_W / 2.0) < 4, "text check %zu at scale %.1f: the title is centred (its middle "
+                       "at %.1f px of %d)", k, sc, cx, VIEW_W);
+                break;
+            }
     }
+    view_set_scale(1);
 
     session_free(S);
     char cmd[600];
