@@ -76,13 +76,13 @@ static value_t *compare_impl(call_t *c)
     const char *head[5] = { "dtype", n > 1 ? "values (first 4)" : "value", "error vs fp64", "relative error", "error in ulps" };
     for (int j = 0; j < 5; j++) f->cells[j] = view_strdup(head[j]);
     FILE *out = c->s->out;
-    fprintf(out, "%-6s %-28s %-14s %-15s %s\n", "dtype", head[1], head[2], head[3], head[4]);
     for (int k = 0; k < nd; k++) {
         dtype_t dt = res[k]->u.t.weak ? st->precision : (dtype_t)res[k]->u.t.dtype;
         if (res[k]->u.t.weak && k == 0) dt = DT_FP64;
         char vals[256] = "";
         int L = 0;
         double maxerr = 0, maxrel = 0, maxulp = 0;
+        int64_t at_err = -1, at_rel = -1;   /* which elements (they may differ: said in the cells) */
         for (int64_t i = 0; i < n; i++) {
             double v = tensor_get_f64(res[k], i), r = tensor_get_f64(res[0], i);
             if (res[k]->u.t.weak) v = dtype_round_f64(dts[k], v);
@@ -92,9 +92,9 @@ static value_t *compare_impl(call_t *c)
                 L += snprintf(vals + L, sizeof vals - (size_t)L, "%s%s", i ? ", " : "", s);
             }
             double e = v - r;
-            if (fabs(e) > fabs(maxerr) || (isnan(e) && !isnan(maxerr))) maxerr = e;
+            if (fabs(e) > fabs(maxerr) || (isnan(e) && !isnan(maxerr))) { maxerr = e; at_err = i; }
             /* relative error = error / fp64 value, with its sign (the largest in magnitude) */
-            if (r != 0 && fabs(e / r) > fabs(maxrel)) maxrel = e / r;
+            if (r != 0 && fabs(e / r) > fabs(maxrel)) { maxrel = e / r; at_rel = i; }
             dtype_t ud = res[k]->u.t.weak ? dts[k] : dt;
             double u = dtype_ulp(ud, r);
             if (isfinite(u) && u > 0 && fabs(e) / u > maxulp) maxulp = fabs(e) / u;
@@ -106,17 +106,33 @@ static value_t *compare_impl(call_t *c)
             /* one form for every error: signed, 3 significant digits, exponent */
             snprintf(e1, sizeof e1, maxerr == 0 ? "0" : "%+.2e", maxerr);
             snprintf(e2, sizeof e2, maxrel == 0 ? "0" : "%+.2e", maxrel);
+            /* a vector: which element each largest error is (NumPy's flat index) */
+            if (n > 1 && maxerr != 0 && at_err >= 0) snprintf(e1 + strlen(e1), sizeof e1 - strlen(e1), " [%lld]", (long long)at_err);
+            if (n > 1 && maxrel != 0 && at_rel >= 0) snprintf(e2 + strlen(e2), sizeof e2 - strlen(e2), " [%lld]", (long long)at_rel);
             snprintf(e3, sizeof e3, "%.2f", maxulp);
             if (maxulp > 0.5 + 1e-9) over_half = true;
         }
         const char *dn = dtype_traits[res[k]->u.t.weak ? dts[k] : dt].name;
         const char *row[5] = { dn, vals, e1, e2, e3 };
         for (int j = 0; j < 5; j++) f->cells[(k + 1) * 5 + j] = view_strdup(row[j]);
-        fprintf(out, "%-6s %-28s %-14s %-14s %s\n", dn, vals, e1, e2, e3);
+    }
+    /* the terminal: columns as wide as their widest cell (the figure's table is the same) */
+    int cw[5] = { 0 };
+    for (int r = 0; r <= nd; r++)
+        for (int j = 0; j < 5; j++) { int l = (int)strlen(f->cells[r * 5 + j]); if (l > cw[j]) cw[j] = l; }
+    for (int r = 0; r <= nd; r++) {
+        char line[600];
+        int L = 0;
+        for (int j = 0; j < 5; j++)
+            L += snprintf(line + L, sizeof line - (size_t)L, j < 4 ? "%-*s  " : "%-*s", j < 4 ? cw[j] : 0, f->cells[r * 5 + j]);
+        while (L > 0 && line[L - 1] == ' ') line[--L] = 0;
+        fprintf(out, "%s\n", line);
     }
     char note[400] = "";
     int L0 = 0;
-    if (n > 1) L0 += snprintf(note + L0, sizeof note - (size_t)L0, "errors are the largest over all elements");
+    if (n > 1)
+        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "errors are the largest over all elements; [i] says which "
+                       "element (the largest absolute and relative errors can be different ones)");
     if (over_half) {
         /* one correctly rounded result is within 0.5 ulp of the fp64 value;
          * more means more roundings: the operands were rounded first */
@@ -152,19 +168,19 @@ const op_def_t op_family_compare[] = {
      .dtypes = "precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)",
      .source = "Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)",
      .example = "compare(0.1 + 0.2)\n"
-                "#> dtype  value                        error vs fp64  relative error  error in ulps\n"
-                "#> fp64   0.30000000000000004          (reference)                   \n"
-                "#> fp32   0.300000012                  +1.19e-08      +3.97e-08      0.40\n"
-                "#> bf16   0.3008                       +7.81e-04      +2.60e-03      0.40\n"
-                "#> fp16   0.2998                       -1.95e-04      -6.51e-04      0.80\n"
+                "#> dtype  value                error vs fp64  relative error  error in ulps\n"
+                "#> fp64   0.30000000000000004  (reference)\n"
+                "#> fp32   0.300000012          +1.19e-08      +3.97e-08       0.40\n"
+                "#> bf16   0.3008               +7.81e-04      +2.60e-03       0.40\n"
+                "#> fp16   0.2998               -1.95e-04      -6.51e-04       0.80\n"
                 "#> (above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first (0.1 and 0.2 each), then the result is rounded again, so the errors add up)\n"
                 "#> figure: figures/001-compare.png\n"
                 "compare(exp, [1, 10])\n"
-                "#> dtype  values (first 4)             error vs fp64  relative error  error in ulps\n"
-                "#> fp64   2.718281828459045, 22026.465794806718 (reference)                   \n"
-                "#> fp32   2.71828175, 22026.4648       -9.51e-04      -4.32e-08      0.49\n"
-                "#> bf16   2.719, 2.202e+04             -1.05e+01      -4.75e-04      0.08\n"
-                "#> fp16   2.7188, 22032                +5.53e+00      +2.51e-04      0.35\n"
+                "#> dtype  values (first 4)                       error vs fp64  relative error  error in ulps\n"
+                "#> fp64   2.718281828459045, 22026.465794806718  (reference)\n"
+                "#> fp32   2.71828175, 22026.4648                 -9.51e-04 [1]  -4.32e-08 [1]   0.49\n"
+                "#> bf16   2.719, 2.202e+04                       -1.05e+01 [1]  -4.75e-04 [1]   0.08\n"
+                "#> fp16   2.7188, 22032                          +5.53e+00 [1]  +2.51e-04 [1]   0.35\n"
                 "#> figure: figures/002-compare.png"},
     {NULL},
 };

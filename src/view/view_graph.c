@@ -76,7 +76,7 @@ int view_graph_edge(view_graph_t *g, int from, int to, bool removed)
 }
 
 /* Pango markup for a node's label: the first line bold, the second plain,
- * the rest (the pass's note) small and italic.  g_free it. */
+ * the rest (the pass's note) italic.  g_free it. */
 static char *markup(const view_gnode_t *n)
 {
     GString *m = g_string_new(NULL);
@@ -89,7 +89,7 @@ static char *markup(const view_gnode_t *n)
         if (line) g_string_append_c(m, '\n');
         if (line == 0) g_string_append_printf(m, "<b>%s</b>", esc);
         else if (line == 1 && !n->removed) g_string_append(m, esc);
-        else g_string_append_printf(m, "<small><i>%s</i></small>", esc);
+        else g_string_append_printf(m, "<i>%s</i>", esc);   /* the pass note: italic, full size (a projector) */
         g_free(esc);
         line++;
         if (!e) break;
