@@ -532,6 +532,18 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
             cairo_fill(cr);
         } else {
             rgb(cr, col);
+            if (i < f->nseries && f->series[i].style == VIEW_POINTS) {
+                /* a point series: its dot, rimmed as drawn */
+                cairo_new_path(cr);
+                cairo_arc(cr, x + pad + sw / 2, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
+                cairo_fill_preserve(cr);
+                cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+                cairo_set_line_width(cr, 1.2);
+                cairo_stroke(cr);
+                text_at(cr, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
+                row++;
+                continue;
+            }
             cairo_set_line_width(cr, fmax(3, base * 0.16));
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
             if (i < f->nseries) set_dash(cr, f->series[i].dash, fmax(3, base * 0.16));

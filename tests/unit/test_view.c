@@ -358,6 +358,24 @@ int main(void)
            fig()->series[0].marker, "style=\"--\" dashes the line, marker=\"o\" dots its points");
     tap_ok(run("plot(x, tanh(x), style=\"~\")") == 1, "style=\"~\" is an error");
 
+    /* ---- scatter and bar (issue 13) ---- */
+    tap_ok(run("scatter([1, 2, 3, 4], [1, 4, 9, 16], labels=[0, 1, 0, 1], fit=[0, 5, 10, 15])") == 0, "scatter runs");
+    f = fig();
+    tap_ok(f && f->nseries == 3 && f->series[0].style == VIEW_POINTS && f->series[1].style == VIEW_POINTS &&
+           !strcmp(f->series[0].label, "class 0") && !strcmp(f->series[1].label, "class 1") && f->series[0].n == 2 &&
+           f->series[0].x[1] == 3 && f->series[1].y[1] == 16 && f->series[2].style == VIEW_LINE &&
+           !strcmp(f->series[2].label, "fit") && f->series[2].y[3] == 15,
+           "scatter: a point series per class (class 0: x = 1, 3; class 1: y = 4, 16) and the fit as a line");
+    tap_ok(run("scatter([1, 2], [1, 2, 3])") == 1 && run("scatter([1, 2], [3, 4], labels=[0])") == 1,
+           "scatter: mismatched lengths are errors");
+    tap_ok(run("bar([0.5, 0.25], [1, 2], labels=[\"a\", \"b\"], names=[\"p\", \"q\"])") == 0, "bar runs");
+    f = fig();
+    tap_ok(f && f->nseries == 2 && f->series[0].style == VIEW_BARS && f->series[0].y[0] == 0.5 && isnan(f->series[0].y[1]) &&
+           f->series[0].y[2] == 0.25 && f->series[1].x[0] > f->series[0].x[0] && f->series[1].x[0] < 1.5 &&
+           f->x.nticks == 2 && !strcmp(f->x.tick_label[1], "b") && !strcmp(f->series[1].label, "q") && f->ntexts == 4,
+           "bar: series side by side in each category, labels on the x axis, names in the legend, values on the bars");
+    tap_ok(run("bar([1, 2], [1, 2, 3])") == 1 && run("bar([1, 2], labels=[\"a\"])") == 1, "bar: mismatched sizes are errors");
+
     /* ---- text (issue 13): every figure kind, with long titles and labels:
      * no text leaves the canvas, no two texts overlap (Pango's ink boxes) ---- */
     static const char *const kinds[] = {
@@ -373,6 +391,8 @@ int main(void)
         "compare(0.1 + 0.2)",
         "compare([0.1, 0.2, 0.3] * 3)",
         "roofline()",
+        "scatter(randn(50), randn(50), labels=int64(randn(50) > 0), title=\"two classes\")",
+        "bar(sigmoid([2.0, 1.0, 0.1]), softmax([2.0, 1.0, 0.1]), labels=[\"cat\", \"dog\", \"bird\"], names=[\"sigmoid\", \"softmax\"])",
         "bits(fp16(0.1))",
         "m = sequential(dense(2, 8, activation=\"relu\"), dense(8, 8, activation=\"relu\"), dense(8, 1))\nshow(m)",
         "gradflow(m, randn(16, 2), randn(16, 1))",
