@@ -3,6 +3,7 @@
 #include "tensor/dtype.h"
 #include "ops/ops.h"
 #include <string.h>
+#include <stdlib.h>
 
 #define ELIDE_THRESHOLD 1000   /* numpy.set_printoptions(threshold=1000) */
 #define EDGE 3                 /* numpy edgeitems */
@@ -164,14 +165,36 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
             fputs(")>", out);
         }
         break;
-    case V_LIST:
+    case V_LIST: {
+        /* items that print on several lines (matrices) go one per line, each
+         * line of an item indented under the list's '[' (NumPy's and
+         * PyTorch's printing of a list of arrays); short ones stay inline */
+        char *txt[64];
+        size_t len[64];
+        int n = v->u.list.n, shown = n < 64 ? n : 64;
+        bool multi = false;
+        for (int i = 0; i < shown; i++) {
+            txt[i] = NULL;
+            len[i] = 0;
+            FILE *m = open_memstream(&txt[i], &len[i]);
+            if (!m) { txt[i] = NULL; continue; }
+            print_value(m, v->u.list.items[i], set, false);
+            fclose(m);
+            if (txt[i] && strchr(txt[i], '\n')) multi = true;
+        }
         fputc('[', out);
-        for (int i = 0; i < v->u.list.n; i++) {
-            if (i) fputs(", ", out);
-            print_value(out, v->u.list.items[i], set, false);
+        for (int i = 0; i < n; i++) {
+            if (i) fputs(multi ? ",\n " : ", ", out);
+            if (i >= shown || !txt[i]) { print_value(out, v->u.list.items[i], set, false); continue; }
+            for (const char *p = txt[i]; *p; p++) {
+                fputc(*p, out);
+                if (*p == '\n' && multi) fputc(' ', out);
+            }
         }
         fputc(']', out);
+        for (int i = 0; i < shown; i++) free(txt[i]);
         break;
+    }
     case V_SCOPE: {
         /* A record (finfo): its __repr__ line, else its fields. */
         value_t *r = scope_get_local((value_t *)v, "__repr__");

@@ -366,8 +366,11 @@ static value_t *td_impl(call_t *c)
     set_str(rec, "__kind__", "time_distributed");
     set_fn(rec, "__call__", "time_distributed_apply");
     scope_set(rec, "layer", l);
-    char buf[128];
-    snprintf(buf, sizeof buf, "time_distributed(%s): the layer applied at every time step", kind_of(l));
+    /* the inner layer as it prints (Keras's TimeDistributed(Dense(...))) */
+    char buf[400];
+    value_t *ir = scope_get_local(l, "__repr__");
+    snprintf(buf, sizeof buf, "time_distributed(%s): the layer applied at every time step",
+             ir && ir->kind == V_STR ? ir->u.str.s : kind_of(l));
     set_str(rec, "__repr__", buf);
     return rec;
 }
