@@ -173,7 +173,18 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
 /* The key: the diverging scale from -wmax to +wmax. */
 static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double width, double base)
 {
-    double bw = fmin(width * 0.45, base * 14), bh = base * 0.55, bx = cx - bw / 2;
+    /* "weight" [bar] "line width ∝ |w|", the group centred in the panel's
+     * width and the bar narrowed so that the labels stay inside it (the map
+     * beside is drawn over anything that crosses into its column) */
+    view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
+    double wl, wr;
+    view_text_size(cr, "weight", tm, &wl, NULL);
+    view_text_size(cr, "line width ∝ |w|", tm, &wr, NULL);
+    double bw = fmin(fmin(width * 0.45, base * 14), width - wl - wr - base * 3.6), bh = base * 0.55;
+    if (bw < base * 3) bw = base * 3;
+    double group = wl + base * 1.6 + bw + base * 1.6 + wr;
+    double bx = cx - group / 2 + wl + base * 1.6;
+    cx = bx + bw / 2;
     cairo_pattern_t *g = cairo_pattern_create_linear(bx, 0, bx + bw, 0);
     for (int k = 0; k <= 20; k++) {
         uint32_t c = view_diverging(-f->wmax + 2 * f->wmax * k / 20.0, f->wmax);
@@ -190,7 +201,6 @@ static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double 
     view_text_at(cr, lo, bx, y + bh + base * 0.1, 0.5, 0, t);
     view_text_at(cr, "0", cx, y + bh + base * 0.1, 0.5, 0, t);
     view_text_at(cr, hi, bx + bw, y + bh + base * 0.1, 0.5, 0, t);
-    view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
     view_text_at(cr, "weight", bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
     view_text_at(cr, "line width ∝ |w|", bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
 }

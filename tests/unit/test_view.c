@@ -431,6 +431,11 @@ int main(void)
         }
         tap_ok(bad == 0 && nb > 0, "text check %zu at scale %.1f (%.50s...): %d texts, all inside the canvas, none "
                "overlapping%s%s", k, sc, kinds[k], nb, bad ? ": " : "", why);
+        /* show(): the panel's key stays in its column (the map beside is drawn over anything that crosses) */
+        for (int i = 0; i < nb && tf->nsides > 0; i++)
+            if (!strncmp(bx[i].text, "line width", 10))
+                tap_ok(bx[i].x + bx[i].w <= tf->sides[0]->ox + 0.5, "text check %zu at scale %.1f: show's key ends at %.0f "
+                       "px, left of the map's column at %.0f", k, sc, bx[i].x + bx[i].w, tf->sides[0]->ox);
         /* a title is centred on the canvas */
         for (int i = 0; i < nb && tf->title; i++)
             if (!strncmp(bx[i].text, tf->title, 20)) {
