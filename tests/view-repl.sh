@@ -10,7 +10,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-view-repl.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..20"
+echo "1..21"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 # nn WANT ARGS...: run nnpad (stdin and redirections as given); a status
@@ -39,6 +39,12 @@ printf ':figures clr\nx = [1.0, 2.0]\nplot(x)\nprint(41 + 1)\n:clear\nplot(x * 2
 grep -q 'notebook cleared (the window only' out3 && [ "$(grep -c '<svg' all.html)" = 2 ] && grep -q '<pre class="out">42' all.html &&
   grep -q '^plot(x)$' all.nn && grep -q '^plot(x \* 2)$' all.nn
 ok $? ":clear keeps the record: :save x.html and x.nn after it hold the inputs, output and figures from before"
+# :load inside a session: its output prints once (the notebook's tee once
+# wrote into itself forever: a crash), and :save x.nn keeps the :load, not its lines
+printf 'print(40 + 1)\n' > loaded.nn
+printf ':load loaded.nn\nprint(2)\n:save ld.nn\n' | nn 0 --headless > out4 2>&1
+[ "$(grep -c '^41$' out4)" = 1 ] && grep -qx '2' out4 && grep -qx ':load loaded.nn' ld.nn && ! grep -q 'print(40' ld.nn
+ok $? ":load runs a file that prints, once; :save x.nn after it replays through the :load"
 # a second session in the same folder continues the numbering (nothing overwritten)
 printf 'plot([1, 2])\n' | nn 0 --headless > out2 2>&1
 grep -q '^figure: figures/003-plot.png$' out2 && [ -s figures/001-plot.png ] && [ -s figures/003-plot.png ]

@@ -307,6 +307,7 @@ typedef struct view_cell {
     view_figure_t *fig;   /* or NULL */
     int fignum;           /* headless file number */
     char *path;           /* file written (headless), or NULL */
+    bool nested;          /* made inside another cell (a :load's inputs): :save x.nn keeps the :load only */
 } view_cell_t;
 
 /* Record one input: the REPL calls view_cell_begin before running an input

@@ -236,7 +236,7 @@ static int save_script(const char *path, char *err, int cap)
     fputs("# nnpad session, saved with :save; run with: nnpad FILE.nn\n", f);
     for (int i = 0; i < view_cell_count(); i++) {
         const view_cell_t *c = view_cell_at(i);
-        if (!c->caption[0]) continue;
+        if (!c->caption[0] || c->nested) continue;   /* a :load's inputs replay through the :load */
         if (i > 0 && c->fig && !strcmp(view_cell_at(i - 1)->caption, c->caption) && !c->text) continue;
         const char *p = c->caption;
         while (*p == ' ' || *p == '\t') p++;

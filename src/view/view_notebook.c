@@ -77,24 +77,34 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t n)
     return (ssize_t)n;
 }
 
+/* Cells nest (:load runs a file's inputs inside the :load's own cell): the
+ * enclosing cells' indices wait on a stack, and a nested cell's stream is
+ * the tee itself, whose real stream stays the outermost one (set to itself,
+ * the tee would write into itself forever). */
+static int cur_stack[32], ncur;
+
 FILE *view_cell_begin(const char *input, size_t len, FILE *out)
 {
     while (len && (input[len - 1] == '\n' || input[len - 1] == ' ')) len--;
+    if (ncur < 32) cur_stack[ncur] = nb.cur;
+    ncur++;
     cell_new(input, len);
     nb.cur = nb.n - 1;
+    nb.cells[nb.cur].nested = ncur > 1;
     if (!nb.tee_out) {
         cookie_io_functions_t io = { .write = tee_write };
         nb.tee_out = fopencookie(&nb.real_out, "w", io);
         if (nb.tee_out) setvbuf(nb.tee_out, NULL, _IONBF, 0);
     }
-    nb.real_out = out;
+    if (out != nb.tee_out) nb.real_out = out;
     return nb.tee_out ? nb.tee_out : out;
 }
 
 void view_cell_end(void)
 {
     if (nb.tee_out) fflush(nb.tee_out);
-    nb.cur = -1;
+    if (ncur > 0) ncur--;
+    nb.cur = ncur > 0 && ncur <= 32 ? cur_stack[ncur] : -1;
     if (nb.mode == 0) view_window_dirty();
 }
 
@@ -181,7 +191,9 @@ static view_cell_t *cell_for_figure(void)
         view_cell_t *c = &nb.cells[nb.cur];
         if (!c->fig) return c;
         /* a second figure from one input: a cell of its own, same caption */
-        view_cell_t *d = cell_new(c->caption, strlen(c->caption));
+        bool nested = c->nested;
+        view_cell_t *d = cell_new(c->caption, strlen(c->caption));   /* (c may have moved) */
+        d->nested = nested;
         return d;
     }
     return cell_new("", 0);

@@ -14,12 +14,15 @@
  *   pixtool xfind NAME SECONDS         the id of the X window named NAME, waiting up to SECONDS
  *   pixtool xresize WID W H            resize it
  *   pixtool xshot WID|root FILE.png    write what the X server shows of it as a PNG
+ *   pixtool xkey WID KEYSYM [ctrl]     send the window a key press and release (XSendEvent; with
+ *                                      ctrl: Control_L held around it), e.g. xkey WID equal ctrl
  *
  * Exit status 0, or 1 with a message on stderr (a file that does not read,
  * no X display, no such window). */
 #include "config.h"
 #include "pixels.h"
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -27,6 +30,7 @@
 #include <SDL.h>
 #include <X11/Xlib.h>
 #include <X11/Xutil.h>
+#include <X11/keysym.h>
 #include <cairo-xlib.h>
 #endif
 
@@ -179,6 +183,33 @@ static int x_cmd(int argc, char **argv)
     } else if (!strcmp(cmd, "xresize") && argc == 5) {
         XResizeWindow(d, (Window)strtoul(argv[2], NULL, 0), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
         XSync(d, False);
+    } else if (!strcmp(cmd, "xkey") && (argc == 4 || argc == 5)) {
+        Window w = (Window)strtoul(argv[2], NULL, 0);
+        KeySym ks = XStringToKeysym(argv[3]);
+        bool ctrl = argc == 5 && !strcmp(argv[4], "ctrl");
+        if (ks == NoSymbol) rc = fail("no keysym %s", argv[3]);
+        else {
+            XKeyEvent e;
+            memset(&e, 0, sizeof e);
+            e.display = d; e.window = w; e.root = DefaultRootWindow(d); e.subwindow = None;
+            e.time = CurrentTime; e.same_screen = True; e.x = e.y = e.x_root = e.y_root = 1;
+            KeyCode cc = XKeysymToKeycode(d, XK_Control_L);
+            if (ctrl) {
+                e.type = KeyPress; e.keycode = cc; e.state = 0;
+                XSendEvent(d, w, True, KeyPressMask, (XEvent *)&e);
+            }
+            e.keycode = XKeysymToKeycode(d, ks);
+            e.state = ctrl ? ControlMask : 0;
+            e.type = KeyPress;
+            XSendEvent(d, w, True, KeyPressMask, (XEvent *)&e);
+            e.type = KeyRelease;
+            XSendEvent(d, w, True, KeyReleaseMask, (XEvent *)&e);
+            if (ctrl) {
+                e.type = KeyRelease; e.keycode = cc; e.state = ControlMask;
+                XSendEvent(d, w, True, KeyReleaseMask, (XEvent *)&e);
+            }
+            XSync(d, False);
+        }
     } else if (!strcmp(cmd, "xshot") && argc == 4) {
         Window w = !strcmp(argv[2], "root") ? DefaultRootWindow(d) : (Window)strtoul(argv[2], NULL, 0);
         XWindowAttributes a;
@@ -208,6 +239,6 @@ int main(int argc, char **argv)
 #else
     if (argc >= 3) return fail("%s: built without SDL (no X window)", argv[1]);
 #endif
-    fprintf(stderr, "usage: pixtool size|pixel|run|rows FILE ... | xfind|xpointer|xresize|xshot ...\n");
+    fprintf(stderr, "usage: pixtool size|pixel|run|rows FILE ... | xfind|xpointer|xresize|xshot|xkey ...\n");
     return 2;
 }
