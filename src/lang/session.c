@@ -496,6 +496,13 @@ int session_help(session_t *s, const char *name, FILE *out)
     const op_def_t *by_sym = op_for_symbol(!strcmp(name, "**") ? "^" : name);
     if (by_sym) name = by_sym->name;
     const op_def_t *o = op_find(name);
+    const char *dot = strrchr(name, '.');
+    if (!o && dot && dot[1] && op_find(dot + 1)) {
+        /* np.exp, torch.tanh: nnpad has no modules; the builtin is the last part */
+        fprintf(out, "no builtin named '%s': nnpad has no modules, its builtins are already here: '%s' is %s "
+                     "(:help %s)\n", name, name, dot + 1, dot + 1);
+        return 1;
+    }
     if (!o) {
         const char *best = NULL;
         int bd = 3;

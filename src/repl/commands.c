@@ -533,8 +533,9 @@ static int cmd_fontscale(repl_t *r, const char *arg)
     if (*arg) {
         char *end;
         double v = strtod(arg, &end);
-        if (end == arg || *end || !(v >= 0.5 && v <= 3))
-            return repl_cmd_error(r, "usage: :fontscale X, a number from 0.5 to 3 (1 is the default; :present on is 1.4)");
+        if (end == arg || *end || !(v >= 0.5 && v <= 1.6))
+            return repl_cmd_error(r, "usage: :fontscale X, a number from 0.5 to 1.6 (1 is the default; :present on is "
+                                     "1.4; beyond 1.6 a 1200x750 figure has no room left for its plot)");
         view_set_scale(v);
         view_window_dirty();
     }
@@ -849,11 +850,12 @@ const repl_cmd_t repl_cmds[] = {
     { "present", NULL, ":present [on|off]", "figures for a projector: larger text and thicker lines (1.4x)",
       "    on:  every figure's text, line widths and margins grow 1.4 times, so a\n"
       "         class can read them from the back of the room (new figures, and the\n"
-      "         window's redraws).  :fontscale X sets any factor from 0.5 to 3.\n"
+      "         window's redraws).  :fontscale X sets any factor from 0.5 to 1.6;\n"
+      "         each of the two sets the one scale (the last one given wins).\n"
       "    off: the normal size.  In the window Ctrl+plus / Ctrl+minus zoom too and\n"
       "         Ctrl+0 resets.\n",
       REPL_ARG_WORDS, tf32_words, cmd_present },
-    { "fontscale", NULL, ":fontscale [X]", "scale every figure's text and lines by X (0.5 to 3; :present on is 1.4)",
+    { "fontscale", NULL, ":fontscale [X]", "scale every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)",
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
     { "tf32", NULL, ":tf32 [on|off]",
       "let fp32 matmuls on the GPU use TF32 tensor cores (off by default)",

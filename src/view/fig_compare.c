@@ -91,7 +91,8 @@ static value_t *compare_impl(call_t *c)
                 dtype_format(s, sizeof s, res[k]->u.t.weak ? dts[k] : dt, v, 0);
                 L += snprintf(vals + L, sizeof vals - (size_t)L, "%s%s", i ? ", " : "", s);
             }
-            double e = v - r;
+            /* equal values (two infinities of one sign, two NaNs) have no error */
+            double e = v == r || (isnan(v) && isnan(r)) ? 0 : v - r;
             if (fabs(e) > fabs(maxerr) || (isnan(e) && !isnan(maxerr))) { maxerr = e; at_err = i; }
             /* relative error = error / fp64 value, with its sign (the largest in magnitude) */
             if (r != 0 && fabs(e / r) > fabs(maxrel)) { maxrel = e / r; at_rel = i; }
@@ -104,8 +105,8 @@ static value_t *compare_impl(call_t *c)
         if (k == 0) { snprintf(e1, sizeof e1, "(reference)"); e2[0] = 0; e3[0] = 0; }
         else {
             /* one form for every error: signed, 3 significant digits, exponent */
-            snprintf(e1, sizeof e1, maxerr == 0 ? "0" : "%+.2e", maxerr);
-            snprintf(e2, sizeof e2, maxrel == 0 ? "0" : "%+.2e", maxrel);
+            snprintf(e1, sizeof e1, maxerr == 0 ? "0" : isnan(maxerr) ? "nan" : "%+.2e", maxerr);
+            snprintf(e2, sizeof e2, maxrel == 0 ? "0" : isnan(maxrel) ? "nan" : "%+.2e", maxrel);
             /* a vector: which element each largest error is (NumPy's flat index) */
             if (n > 1 && maxerr != 0 && at_err >= 0) snprintf(e1 + strlen(e1), sizeof e1 - strlen(e1), " [%lld]", (long long)at_err);
             if (n > 1 && maxrel != 0 && at_rel >= 0) snprintf(e2 + strlen(e2), sizeof e2 - strlen(e2), " [%lld]", (long long)at_rel);

@@ -81,12 +81,18 @@ static value_t *numberline_impl(call_t *c)
     }
     /* past the largest finite value */
     double mx = dtype_traits[dt].max, ulp = mx - dtype_nextafter(dt, mx, 0);
-    if (hi > mx)
-        fprintf(out, "  %.17g is %s's largest finite value; from %.17g (halfway to the next power of two, ties to "
-                "even) a value rounds to inf\n", mx, dtype_traits[dt].name, mx + ulp / 2);
-    if (lo < -mx)
-        fprintf(out, "  %.17g is %s's most negative finite value; from %.17g down a value rounds to -inf\n", -mx,
-                dtype_traits[dt].name, -(mx + ulp / 2));
+    if (dt == DT_E4M3 && (hi > mx || lo < -mx))
+        /* OCP e4m3 (the "fn" variant) has no inf: nnpad's conversion saturates */
+        fprintf(out, "  %.17g is e4m3's largest finite value; e4m3 has no inf: a larger magnitude saturates to "
+                "±%.17g\n", mx, mx);
+    else {
+        if (hi > mx)
+            fprintf(out, "  %.17g is %s's largest finite value; from %.17g (halfway to the next power of two, ties to "
+                    "even) a value rounds to inf\n", mx, dtype_traits[dt].name, mx + ulp / 2);
+        if (lo < -mx)
+            fprintf(out, "  %.17g is %s's most negative finite value; from %.17g down a value rounds to -inf\n", -mx,
+                    dtype_traits[dt].name, -(mx + ulp / 2));
+    }
     if (!isnan(val)) {
         char a[64], b[1200];
         dtype_format_shortest(a, sizeof a, val);

@@ -35,6 +35,7 @@ static value_t *scatter_impl(call_t *c)
     span_t lsp;
     value_t *lv = op_kw(c, "labels", &lsp);
     char *cls_name[MAX_CLASSES] = { 0 };
+    double cls_num[MAX_CLASSES] = { 0 };
     int ncls = 0, *cls = NULL;
     if (lv) {
         cls = malloc((size_t)n * sizeof *cls);
@@ -55,7 +56,7 @@ static value_t *scatter_impl(call_t *c)
             } else {
                 double d = tensor_get_f64(lv, i);
                 if (d != floor(d)) { free(cls); free(xv); free(yv); err_raise(ERR_VALUE, lsp, "scatter: labels= are class numbers (integers), not %g", d); }
-                snprintf(key, sizeof key, "class %.0f", d);
+                snprintf(key, sizeof key, "class %.15g", d);
             }
             int k = 0;
             while (k < ncls && strcmp(cls_name[k], key)) k++;
@@ -65,10 +66,26 @@ static value_t *scatter_impl(call_t *c)
                     free(cls); free(xv); free(yv);
                     err_raise(ERR_VALUE, lsp, "scatter: at most %d classes", MAX_CLASSES);
                 }
+                cls_num[ncls] = strs ? 0 : tensor_get_f64(lv, i);
                 cls_name[ncls++] = view_strdup(key);
             }
             cls[i] = k;
         }
+        /* classes in order (numbers ascending, strings alphabetically), so a
+         * class keeps its colour from one figure to the next */
+        int order[MAX_CLASSES], rank[MAX_CLASSES];
+        for (int k = 0; k < ncls; k++) order[k] = k;
+        for (int a = 1; a < ncls; a++)
+            for (int b = a; b > 0; b--) {
+                int p = order[b - 1], q = order[b];
+                bool less = strs ? strcmp(cls_name[q], cls_name[p]) < 0 : cls_num[q] < cls_num[p];
+                if (!less) break;
+                order[b - 1] = q; order[b] = p;
+            }
+        char *sorted[MAX_CLASSES];
+        for (int k = 0; k < ncls; k++) { rank[order[k]] = k; sorted[k] = cls_name[order[k]]; }
+        for (int k = 0; k < ncls; k++) cls_name[k] = sorted[k];
+        for (int64_t i = 0; i < n; i++) cls[i] = rank[cls[i]];
     }
     /* fit=: fitted values (a regression's predictions), drawn as a line over x */
     value_t *fv = op_kw(c, "fit", &lsp);
@@ -106,6 +123,15 @@ static value_t *scatter_impl(call_t *c)
         s->color = 0x000000;
         free(ord);
         free(fit);
+    }
+    /* points a figure cannot place (nan, inf) are said, not silently dropped */
+    int64_t gone = 0;
+    for (int64_t i = 0; i < n; i++) gone += !isfinite(xv[i]) || !isfinite(yv[i]);
+    if (gone) {
+        char note[120];
+        snprintf(note, sizeof note, "%lld of %lld points not drawn: x or y is nan or inf", (long long)gone, (long long)n);
+        f->note = view_strdup(note);
+        fprintf(c->s->out, "scatter: %s\n", note);
     }
     if (!f->x.label) { char lab[80]; fig_span_text(c->arg_spans[0], lab, sizeof lab); if (strlen(lab) < 30) f->x.label = view_strdup(lab); }
     if (!f->y.label) { char lab[80]; fig_span_text(c->arg_spans[1], lab, sizeof lab); if (strlen(lab) < 30) f->y.label = view_strdup(lab); }

@@ -800,7 +800,7 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     if (direct)
         for (int i = 0; i < f->nseries; i++)
             if (f->series[i].label) { double tw_; text_size(cr, f->series[i].label, dt_, &tw_, NULL); dlw = fmax(dlw, tw_); }
-    place_plot(f, cr, w, h, base, direct ? fmin(dlw + base * 0.6, w * 0.3) : 0, true);
+    place_plot(f, cr, w, h, base, direct ? fmin(dlw + base * 1.9, w * 0.3) : 0, true);
     double tickw = fmax(ytick_width(f, cr, base), b ? ytick_width(b, cr, base) : 0);
     double total = f->ph, gap = b && b->legend_above ? base * 1.5 : base * 0.7;
     if (b) {
@@ -838,9 +838,19 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         if (over > 0) for (int k = 0; k < nd; k++) ys_[k] -= over;
         for (int k = nd - 2; k >= 0; k--) if (ys_[k] > ys_[k + 1] - th) ys_[k] = ys_[k + 1] - th;
         for (int k = 0; k < nd; k++) {
+            const view_series_t *se = &f->series[idx[k]];
             txt_t t = dt_;
-            t.color = f->series[idx[k]].color;
-            text_at(cr, f->series[idx[k]].label, f->px + f->pw + base * 0.4, ys_[k], 0, 0.5, t);
+            t.color = se->color;
+            /* a short sample of the line (its dashes: series 13 and on share colours) */
+            double lx = f->px + f->pw + base * 0.3, slw = fmax(2, base * 0.13);
+            rgb(cr, se->color);
+            cairo_set_line_width(cr, slw);
+            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+            set_dash(cr, se->dash, slw);
+            cairo_move_to(cr, lx, ys_[k]); cairo_line_to(cr, lx + base * 1.2, ys_[k]);
+            cairo_stroke(cr);
+            cairo_set_dash(cr, NULL, 0, 0);
+            text_at(cr, se->label, lx + base * 1.5, ys_[k], 0, 0.5, t);
         }
     }
     /* tags above the plot (the x of each marker line), in the line's colour,
@@ -1176,8 +1186,9 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
      * to even going to inf), and the largest value itself marked */
     if (f->nl_dtype >= 0 && f->nl_dtype < DT_COUNT) {
         double mx = dtype_traits[f->nl_dtype].max, ulp = mx - dtype_nextafter((dtype_t)f->nl_dtype, mx, 0);
+        bool sat = f->nl_dtype == DT_E4M3;   /* no inf: a larger magnitude saturates to the largest */
         for (int sgn = 1; sgn >= -1; sgn -= 2) {
-            double m = sgn * mx, thr = sgn * (mx + ulp / 2);
+            double m = sgn * mx, thr = sgn * (sat ? mx : mx + ulp / 2);
             if (!(sgn > 0 ? f->x.hi > mx : f->x.lo < -mx)) continue;
             double X0 = clampd(view_x_to_px(f, thr), f->px, f->px + f->pw);
             double X1 = sgn > 0 ? f->px + f->pw : f->px;
@@ -1188,7 +1199,8 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
             tr.color = 0xB2181B;
             char lab[96], ms[48];
             snprintf(ms, sizeof ms, "%s%.17g", m < 0 ? "\xe2\x88\x92" : "", fabs(m));
-            snprintf(lab, sizeof lab, "rounds to %sinf", sgn < 0 ? "\xe2\x88\x92" : "");
+            if (sat) snprintf(lab, sizeof lab, "saturates to %s%.17g", sgn < 0 ? "\xe2\x88\x92" : "", mx);
+            else snprintf(lab, sizeof lab, "rounds to %sinf", sgn < 0 ? "\xe2\x88\x92" : "");
             if (fabs(X1 - X0) > base * 5) text_at(cr, lab, (X0 + X1) / 2, Y - tall / 2, 0.5, 0.5, tr);
             double Xm = round(view_x_to_px(f, m));
             if (Xm >= f->px - 1 && Xm <= f->px + f->pw + 1) {
@@ -1488,7 +1500,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 }
 
 static double scale = 1;
-void view_set_scale(double s) { scale = s < 0.5 ? 0.5 : s > 3 ? 3 : s; }
+void view_set_scale(double s) { scale = s < 0.5 ? 0.5 : s > 1.6 ? 1.6 : s; }
 double view_scale(void) { return scale; }
 
 double view_base_px(int w, int h)

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <dirent.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #define CELL_TEXT_MAX (64 * 1024)   /* output kept per cell for the HTML page */
 
@@ -233,13 +235,20 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         }
         if (d) closedir(d);
     }
-    c->fignum = ++nb.fignum;
     say_headless(out, headless_reason);
     char path[1200], err[256];
-    snprintf(path, sizeof path, "%s/%03d-%s.png", dir, c->fignum, f->name);
     if (make_dirs(dir) != 0) {
         fprintf(out, "figure not written: cannot make the folder %s: %s\n", dir, strerror(errno));
         return;
+    }
+    /* the number is reserved by creating its file (O_EXCL): two sessions
+     * writing into one folder at once take different numbers */
+    for (int tries = 0; tries < 10000; tries++) {
+        c->fignum = ++nb.fignum;
+        snprintf(path, sizeof path, "%s/%03d-%s.png", dir, c->fignum, f->name);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) { close(fd); break; }
+        if (errno != EEXIST) break;
     }
     if (view_save_figure(f, path, VIEW_W, VIEW_H, err, sizeof err) != 0) {
         fprintf(out, "figure not written: %s\n", err);

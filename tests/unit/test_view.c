@@ -366,6 +366,10 @@ int main(void)
            f->series[0].x[1] == 3 && f->series[1].y[1] == 16 && f->series[2].style == VIEW_LINE &&
            !strcmp(f->series[2].label, "fit") && f->series[2].y[3] == 15,
            "scatter: a point series per class (class 0: x = 1, 3; class 1: y = 4, 16) and the fit as a line");
+    tap_ok(run("scatter([1, 2, 3, 4, 5, 6], [1, 2, nan, 4, inf, 6], labels=[2, 2, 0, 0, 1, 1])") == 0 &&
+           fig()->nseries == 3 && !strcmp(fig()->series[0].label, "class 0") && !strcmp(fig()->series[2].label, "class 2") &&
+           fig()->note && strstr(fig()->note, "2 of 6 points not drawn"),
+           "scatter: classes in order (class 0 first, whatever the data's order), undrawable points counted in a note");
     tap_ok(run("scatter([1, 2], [1, 2, 3])") == 1 && run("scatter([1, 2], [3, 4], labels=[0])") == 1,
            "scatter: mismatched lengths are errors");
     tap_ok(run("bar([0.5, 0.25], [1, 2], labels=[\"a\", \"b\"], names=[\"p\", \"q\"])") == 0, "bar runs");
