@@ -10,7 +10,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-view-repl.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..21"
+echo "1..22"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 # nn WANT ARGS...: run nnpad (stdin and redirections as given); a status
@@ -45,6 +45,10 @@ printf 'print(40 + 1)\n' > loaded.nn
 printf ':load loaded.nn\nprint(2)\n:save ld.nn\n' | nn 0 --headless > out4 2>&1
 [ "$(grep -c '^41$' out4)" = 1 ] && grep -qx '2' out4 && grep -qx ':load loaded.nn' ld.nn && ! grep -q 'print(40' ld.nn
 ok $? ":load runs a file that prints, once; :save x.nn after it replays through the :load"
+# four sessions writing figures into one folder at once: every figure kept
+mkdir par && (cd par && for k in 1 2 3 4; do printf 'plot([1, 2])\nplot([2, 1])\nplot([3, 1])\n' | nn 0 --headless > o$k 2>&1 & done; wait)
+[ "$(ls par/figures | wc -l)" = 12 ]
+ok $? "four sessions at once in one folder: 12 figures, none overwritten ($(ls par/figures | wc -l) files)"
 # a second session in the same folder continues the numbering (nothing overwritten)
 printf 'plot([1, 2])\n' | nn 0 --headless > out2 2>&1
 grep -q '^figure: figures/003-plot.png$' out2 && [ -s figures/001-plot.png ] && [ -s figures/003-plot.png ]
