@@ -21,7 +21,7 @@ out=$(pwd)/tests/out
 mkdir -p "$out"
 tmp=${TMPDIR:-/tmp}/nnpad-view-window.$$
 rm -rf "$tmp"; mkdir -p "$tmp"
-echo "1..9"
+echo "1..10"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 
@@ -79,6 +79,11 @@ xrun sh -c '
   [ -n "$w" ] && "$3" xresize "$w" 900 640
   sleep 1
   [ -n "$w" ] && "$3" xshot "$w" shot2.png
+  # + (the = key) twice: every figure zooms for a projector (Ctrl+plus too;
+  # a synthetic event carries no Ctrl state SDL would believe)
+  [ -n "$w" ] && "$3" xkey "$w" equal && sleep 0.3 && "$3" xkey "$w" equal
+  sleep 1
+  [ -n "$w" ] && "$3" xshot "$w" shot3.png
   grep -q "^done" repl.out && echo "loop already over" > too-late
   kill -INT $pid 2>/dev/null
   wait $pid
@@ -129,6 +134,10 @@ bg=$("$PIXTOOL" pixel "$tmp/shot2.png" 890 300 2>&1)
     { exit !((hex(substr($1, 1, 2)) - 237) ^ 2 <= 25 && (hex(substr($1, 3, 2)) - 240) ^ 2 <= 25 && (hex(substr($1, 5, 2)) - 242) ^ 2 <= 25) }'
 ok $? "resized during a long computation, the window redrew at the new size (pixel at 890,300: $bg)"
 curves "$tmp/shot2.png"; ok $? "the resized window shows the curves where they must be at its new size"
+# zoomed with +: larger text and margins leave the curves a narrower plot (relu's stroke spans fewer columns)
+r2=$("$PIXTOOL" run "$tmp/shot2.png" 009E73 30 2>&1); r3=$("$PIXTOOL" run "$tmp/shot3.png" 009E73 30 2>&1)
+echo "$r2 $r3" | awk '{ exit !(NF == 4 && $2 - $1 > 300 && $4 - $3 > 200 && ($4 - $3) < ($2 - $1) - 8) }'
+ok $? "+ zooms the window's figure: relu spans columns $r2 before and $r3 after"
 rm -f "$out/view-window.png" "$out/view-window-resized.png"
 cp "$tmp/shot1.png" "$out/view-window.png" 2>/dev/null; cp "$tmp/shot2.png" "$out/view-window-resized.png" 2>/dev/null
 [ -s "$out/view-window.png" ]; ok $? "screenshot kept: tests/out/view-window.png"

@@ -852,8 +852,8 @@ const repl_cmd_t repl_cmds[] = {
       "         class can read them from the back of the room (new figures, and the\n"
       "         window's redraws).  :fontscale X sets any factor from 0.5 to 1.6;\n"
       "         each of the two sets the one scale (the last one given wins).\n"
-      "    off: the normal size.  In the window Ctrl+plus / Ctrl+minus zoom too and\n"
-      "         Ctrl+0 resets.\n",
+      "    off: the normal size.  In the window + and - zoom too (with or without\n"
+      "         Ctrl) and 0 resets.\n",
       REPL_ARG_WORDS, tf32_words, cmd_present },
     { "fontscale", NULL, ":fontscale [X]", "scale every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)",
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },

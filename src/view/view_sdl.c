@@ -399,17 +399,16 @@ static void handle(SDL_Event *e)
         case SDLK_PAGEDOWN: win.scroll += win.H * 0.9; win.follow = false; break;
         case SDLK_HOME: win.scroll = 0; win.follow = false; break;
         case SDLK_END: win.follow = true; break;
-        /* Ctrl+plus / Ctrl+minus / Ctrl+0: zoom every figure's text and lines (a projector) */
+        /* + and - (with or without Ctrl, as in a browser) zoom every figure's
+         * text and lines for a projector; 0 resets (typing goes to the
+         * terminal, so these keys are free in the window) */
         case SDLK_EQUALS: case SDLK_PLUS: case SDLK_KP_PLUS:
-            if (!(SDL_GetModState() & KMOD_CTRL)) return;
             view_set_scale(view_scale() * 1.15);
             break;
         case SDLK_MINUS: case SDLK_KP_MINUS:
-            if (!(SDL_GetModState() & KMOD_CTRL)) return;
             view_set_scale(view_scale() / 1.15);
             break;
         case SDLK_0: case SDLK_KP_0:
-            if (!(SDL_GetModState() & KMOD_CTRL)) return;
             view_set_scale(1);
             break;
         case SDLK_UP: win.scroll -= 60; win.follow = false; break;

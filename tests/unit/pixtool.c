@@ -194,6 +194,11 @@ static int x_cmd(int argc, char **argv)
             e.display = d; e.window = w; e.root = DefaultRootWindow(d); e.subwindow = None;
             e.time = CurrentTime; e.same_screen = True; e.x = e.y = e.x_root = e.y_root = 1;
             KeyCode cc = XKeysymToKeycode(d, XK_Control_L);
+            /* the window takes the keyboard first (no window manager gives it focus under Xvfb) */
+            XSetInputFocus(d, w, RevertToParent, CurrentTime);
+            XSync(d, False);
+            struct timespec ts = { 0, 200000000 };
+            nanosleep(&ts, NULL);
             if (ctrl) {
                 e.type = KeyPress; e.keycode = cc; e.state = 0;
                 XSendEvent(d, w, True, KeyPressMask, (XEvent *)&e);
