@@ -289,6 +289,11 @@ static void seq_repr(value_t *rec, session_t *s)
             value_t *W = field(l, "W");
             k += snprintf(buf + k, sizeof buf - k, "%sdense(%lld -> %lld, %s)", i ? ", " : "", (long long)W->u.t.shape[0],
                           (long long)W->u.t.shape[1], act_name(field(l, "activation")));
+        } else if (!strcmp(kd, "time_distributed") && field(l, "layer") && !strcmp(kind_of(field(l, "layer")), "dense")) {
+            /* the wrapper with its layer (Keras: TimeDistributed(Dense(...))) */
+            value_t *in = field(l, "layer"), *W = field(in, "W");
+            k += snprintf(buf + k, sizeof buf - k, "%stime_distributed(dense(%lld -> %lld, %s))", i ? ", " : "",
+                          (long long)W->u.t.shape[0], (long long)W->u.t.shape[1], act_name(field(in, "activation")));
         } else {
             k += snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", kd);
         }
