@@ -160,6 +160,7 @@ static const gcase_t CASES[] = {
     {"nll", "nll(log_softmax(reshape(x, 1, 4)), [1])"},
     {"dense_apply", "__m = dense(4, 2, activation=tanh); sum(__m(reshape(x, 1, 4)))"},
     {"sequential_apply", "__s = sequential(dense(4, 3, activation=tanh), dense(3, 1)); sum(__s(reshape(x, 1, 4)))"},
+    {"fit_loss", "__m = dense(2, 1, activation=sigmoid); fit_loss(__m, reshape(x, 2, 2), [[1], [0]], \"binary_crossentropy\")"},
     {"time_distributed_apply", "__t = time_distributed(dense(2, 2, activation=tanh)); sum(__t(reshape(x, 1, 2, 2)))"},
 };
 

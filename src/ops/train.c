@@ -1,0 +1,793 @@
+/* train.c — training in class (issue 14, first part): the TensorFlow
+ * Playground's data sets and scikit-learn's moons, split, the optimisers
+ * as values with Keras 3's update formulas and defaults, step(opt, model,
+ * grads) for a hand-written loop, and fit(model, x, y, ...).
+ *
+ * Everything that makes or changes a tensor goes through the op table
+ * (rand/randn for the draws, the arithmetic ops for the updates, assign
+ * for the weights), so the session's seed decides the data and grad and
+ * trace see the same ops as a hand-written loop. */
+#include "ops/ops.h"
+#include "autodiff/ad.h"
+#include "lang/error.h"
+#include "lang/eval.h"
+#include "lang/value.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- helpers ---- */
+
+static value_t *num(double v) { return tensor_weak_float(v); }
+static value_t *inum(int64_t v) { return tensor_weak_int(v); }
+
+/* n x k draws of rand (uniform [0, 1)) or randn, in fp64, from the session's generator */
+static value_t *draws(session_t *s, const char *op, int64_t n, int64_t k)
+{
+    value_t *a[2] = { inum(n), inum(k) };
+    value_t *dk = str_new("fp64", 4);
+    const char *kn[1] = { "dtype" };
+    value_t *r = ad_opk(op, 2, a, 1, kn, &dk, s);
+    val_unref(a[0]); val_unref(a[1]); val_unref(dk);
+    return r;
+}
+static double at(value_t *t, int64_t i) { return tensor_get_f64(t, i); }
+
+static int64_t count_arg(call_t *c, const char *fn)
+{
+    int64_t n = op_to_int(c->args[0], c->arg_spans[0], "n (the number of points)");
+    if (n < 2 || n > 10000000) err_raise(ERR_VALUE, c->arg_spans[0], "%s(n): n from 2 to 10^7 points, not %lld", fn, (long long)n);
+    return n;
+}
+static double noise_arg(call_t *c, double dflt)
+{
+    span_t sp;
+    value_t *v = op_kw(c, "noise", &sp);
+    double d = v ? op_to_double(v, sp, "noise") : dflt;
+    if (!(d >= 0 && d <= 10)) err_raise(ERR_VALUE, sp, "noise= is from 0 to 10 (the Playground's slider is 0 to 0.5)");
+    return d;
+}
+
+/* [x, y]: x (n, 2) in the session precision, y (n, 1) of 0/1 */
+static value_t *xy(call_t *c, int64_t n, const double *px, const double *py, const int *lab)
+{
+    dtype_t dt = op_settings(c->s)->precision;
+    int64_t sx[2] = { n, 2 }, sy[2] = { n, 1 };
+    value_t *x = tensor_new_raw(dt, 2, sx), *y = tensor_new_raw(dt, 2, sy);
+    for (int64_t i = 0; i < n; i++) {
+        dtype_store_f64(dt, tensor_data(x), 2 * i, px[i]);
+        dtype_store_f64(dt, tensor_data(x), 2 * i + 1, py[i]);
+        dtype_store_f64(dt, tensor_data(y), i, lab[i]);
+    }
+    value_t *l = list_new(2);
+    list_push_take(l, x);
+    list_push_take(l, y);
+    return l;
+}
+
+typedef struct pts { double *x, *y; int *l; } pts_t;
+static pts_t pts_new(int64_t n)
+{
+    pts_t p = { mem_alloc((size_t)n * sizeof(double)), mem_alloc((size_t)n * sizeof(double)), mem_alloc((size_t)n * sizeof(int)) };
+    return p;
+}
+static value_t *pts_done(call_t *c, int64_t n, pts_t p)
+{
+    value_t *r = xy(c, n, p.x, p.y, p.l);
+    mem_free(p.x, (size_t)n * sizeof(double));
+    mem_free(p.y, (size_t)n * sizeof(double));
+    mem_free(p.l, (size_t)n * sizeof(int));
+    return r;
+}
+
+/* the rows idx[0..m) of x, through the op table: take(x, i) per row, then
+ * stack (both differentiable, so a batch is an ordinary value) */
+static value_t *rows(session_t *s, value_t *x, const int64_t *idx, int64_t m)
+{
+    value_t *l = list_new((int)m);
+    for (int64_t k = 0; k < m; k++) {
+        value_t *ix = inum(idx[k]);
+        list_push_take(l, ad_op2("take", x, ix, s));
+        val_unref(ix);
+    }
+    value_t *r = ad_op1("stack", l, s);
+    val_unref(l);
+    return r;
+}
+
+/* ---- the data sets (playground's dataset.ts; labels 1 -> 1, -1 -> 0) ---- */
+
+/* xor: uniform in [-5, 5]^2 pushed 0.3 off the axes; the class from the
+ * quadrant of the point plus uniform(-5, 5) * noise per coordinate */
+static value_t *xor_impl(call_t *c)
+{
+    int64_t n = count_arg(c, "xor");
+    double noise = noise_arg(c, 0);
+    value_t *u = draws(c->s, "rand", n, 4);
+    pts_t p = pts_new(n);
+    for (int64_t i = 0; i < n; i++) {
+        double x = 10 * at(u, 4 * i) - 5, y = 10 * at(u, 4 * i + 1) - 5;
+        x += x > 0 ? 0.3 : -0.3;
+        y += y > 0 ? 0.3 : -0.3;
+        double nx = (10 * at(u, 4 * i + 2) - 5) * noise, ny = (10 * at(u, 4 * i + 3) - 5) * noise;
+        p.x[i] = x; p.y[i] = y; p.l[i] = (x + nx) * (y + ny) >= 0;
+    }
+    val_unref(u);
+    return pts_done(c, n, p);
+}
+
+/* circles: half inside radius 2.5 (class 1), half at 3.5 to 5 (class 0),
+ * the class from the noisy point's distance */
+static value_t *circles_impl(call_t *c)
+{
+    int64_t n = count_arg(c, "circles");
+    double noise = noise_arg(c, 0), R = 5;
+    value_t *u = draws(c->s, "rand", n, 4);
+    pts_t p = pts_new(n);
+    for (int64_t i = 0; i < n; i++) {
+        bool in = i < n / 2;
+        double r = in ? at(u, 4 * i) * R * 0.5 : R * 0.7 + at(u, 4 * i) * R * 0.3;
+        double a = at(u, 4 * i + 1) * 2 * M_PI;
+        double x = r * sin(a), y = r * cos(a);
+        double nx = (2 * at(u, 4 * i + 2) - 1) * R * noise, ny = (2 * at(u, 4 * i + 3) - 1) * R * noise;
+        p.x[i] = x; p.y[i] = y; p.l[i] = hypot(x + nx, y + ny) < R * 0.5;
+    }
+    val_unref(u);
+    return pts_done(c, n, p);
+}
+
+/* gauss: two normal clouds at (2, 2) (class 1) and (-2, -2), variance
+ * 0.5 + 7 noise (the Playground maps noise 0..0.5 to 0.5..4) */
+static value_t *gauss_impl(call_t *c)
+{
+    int64_t n = count_arg(c, "gauss");
+    double noise = noise_arg(c, 0), sd = sqrt(0.5 + 7 * noise);
+    value_t *z = draws(c->s, "randn", n, 2);
+    pts_t p = pts_new(n);
+    for (int64_t i = 0; i < n; i++) {
+        bool one = i < n / 2;
+        double cx = one ? 2 : -2;
+        p.x[i] = cx + sd * at(z, 2 * i); p.y[i] = cx + sd * at(z, 2 * i + 1); p.l[i] = one;
+    }
+    val_unref(z);
+    return pts_done(c, n, p);
+}
+
+/* spiral: two arms, r = i/m * 5, t = 1.75 * 2 pi i/m (+ pi for class 0),
+ * each coordinate plus uniform(-1, 1) * noise */
+static value_t *spiral_impl(call_t *c)
+{
+    int64_t n = count_arg(c, "spiral");
+    double noise = noise_arg(c, 0);
+    value_t *u = draws(c->s, "rand", n, 2);
+    pts_t p = pts_new(n);
+    int64_t m = n / 2;
+    for (int64_t i = 0; i < n; i++) {
+        bool one = i < m;
+        int64_t k = one ? i : i - m, mm = one ? m : n - m;
+        double r = (double)k / (double)mm * 5, t = 1.75 * (double)k / (double)mm * 2 * M_PI + (one ? 0 : M_PI);
+        p.x[i] = r * sin(t) + (2 * at(u, 2 * i) - 1) * noise;
+        p.y[i] = r * cos(t) + (2 * at(u, 2 * i + 1) - 1) * noise;
+        p.l[i] = one;
+    }
+    val_unref(u);
+    return pts_done(c, n, p);
+}
+
+/* moons: scikit-learn's make_moons(n, noise, shuffle=False): the outer half
+ * circle (class 0) from angle 0 to pi, the inner one (class 1) shifted to
+ * (1, 0.5) and flipped, plus normal noise of that standard deviation */
+static value_t *moons_impl(call_t *c)
+{
+    int64_t n = count_arg(c, "moons");
+    double noise = noise_arg(c, 0);
+    value_t *z = noise > 0 ? draws(c->s, "randn", n, 2) : NULL;
+    pts_t p = pts_new(n);
+    int64_t nout = n / 2, nin = n - nout;
+    for (int64_t i = 0; i < n; i++) {
+        bool out = i < nout;
+        int64_t k = out ? i : i - nout, m = out ? nout : nin;
+        double a = m > 1 ? M_PI * (double)k / (double)(m - 1) : 0;   /* numpy.linspace(0, pi, m) */
+        p.x[i] = out ? cos(a) : 1 - cos(a);
+        p.y[i] = out ? sin(a) : 1 - sin(a) - 0.5;
+        if (z) { p.x[i] += noise * at(z, 2 * i); p.y[i] += noise * at(z, 2 * i + 1); }
+        p.l[i] = !out;
+    }
+    if (z) val_unref(z);
+    return pts_done(c, n, p);
+}
+
+/* split(x, y, test=0.5): the rows shuffled (the session's generator), the
+ * last fraction for testing: [x_train, x_test, y_train, y_test]
+ * (scikit-learn's train_test_split order) */
+static value_t *split_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0), *y = op_arg_tensor(c, 1);
+    if (x->u.t.ndim < 1 || y->u.t.ndim < 1 || x->u.t.shape[0] != y->u.t.shape[0])
+        err_raise(ERR_SHAPE, c->span, "split(x, y): x and y need the same number of rows (%lld and %lld)",
+                  (long long)(x->u.t.ndim ? x->u.t.shape[0] : 0), (long long)(y->u.t.ndim ? y->u.t.shape[0] : 0));
+    span_t sp;
+    value_t *tv = op_kw(c, "test", &sp);
+    double test = tv ? op_to_double(tv, sp, "test") : 0.5;
+    if (!(test > 0 && test < 1)) err_raise(ERR_VALUE, sp, "test= is the fraction of rows held out, between 0 and 1");
+    int64_t n = x->u.t.shape[0], nt = (int64_t)ceil(test * (double)n);   /* as scikit-learn rounds the test size */
+    if (nt < 1 || nt >= n) err_raise(ERR_VALUE, c->span, "split: %lld rows leave no row on one side at test=%g", (long long)n, test);
+    /* a random permutation: the ranks of n uniform draws (stable for ties) */
+    value_t *u = draws(c->s, "rand", n, 1);
+    int64_t *perm = mem_alloc((size_t)n * sizeof *perm);
+    for (int64_t i = 0; i < n; i++) perm[i] = i;
+    /* Fisher-Yates from the draws */
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = (int64_t)(at(u, i) * (double)(i + 1));
+        if (j > i) j = i;
+        int64_t t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+    }
+    val_unref(u);
+    value_t *r = list_new(4);
+    list_push_take(r, rows(c->s, x, perm, n - nt));
+    list_push_take(r, rows(c->s, x, perm + (n - nt), nt));
+    list_push_take(r, rows(c->s, y, perm, n - nt));
+    list_push_take(r, rows(c->s, y, perm + (n - nt), nt));
+    mem_free(perm, (size_t)n * sizeof *perm);
+    return r;
+}
+
+/* ---- optimisers: records with Keras 3's hyperparameters and state ---- */
+
+static void set_num(value_t *rec, const char *name, double v)
+{
+    value_t *n = num(v);
+    scope_set(rec, name, n);
+    val_unref(n);
+}
+static double get_num(value_t *rec, const char *name)
+{
+    value_t *v = scope_get_local(rec, name);
+    return v && v->kind == V_TENSOR ? tensor_get_f64(v, 0) : NAN;
+}
+static void set_text(value_t *rec, const char *name, const char *text)
+{
+    value_t *v = str_new(text, strlen(text));
+    scope_set(rec, name, v);
+    val_unref(v);
+}
+
+static double kw_pos(call_t *c, const char *name, double dflt, bool zero_ok)
+{
+    span_t sp;
+    value_t *v = op_kw(c, name, &sp);
+    double d = v ? op_to_double(v, sp, name) : dflt;
+    if (!(zero_ok ? d >= 0 : d > 0) || !isfinite(d))
+        err_raise(ERR_VALUE, sp, "%s= must be %s, not %g", name, zero_ok ? "0 or more" : "above 0", d);
+    return d;
+}
+
+static value_t *opt_new(const char *name, const char *repr)
+{
+    value_t *rec = scope_new(NULL);
+    set_text(rec, "__kind__", "optimizer");
+    set_text(rec, "name", name);
+    set_text(rec, "__repr__", repr);
+    set_num(rec, "iterations", 0);
+    return rec;
+}
+
+static value_t *sgd_impl(call_t *c)
+{
+    double lr = kw_pos(c, "lr", 0.01, false), mom = kw_pos(c, "momentum", 0, true);
+    span_t sp;
+    value_t *nv = op_kw(c, "nesterov", &sp);
+    bool nest = nv && op_to_double(nv, sp, "nesterov") != 0;
+    if (mom >= 1) err_raise(ERR_VALUE, c->span, "momentum= is below 1 (Keras: 0 to 1), not %g", mom);
+    char r[160];
+    snprintf(r, sizeof r, "sgd(lr=%g, momentum=%g, nesterov=%d)", lr, mom, nest);
+    value_t *o = opt_new("sgd", r);
+    set_num(o, "lr", lr); set_num(o, "momentum", mom); set_num(o, "nesterov", nest);
+    return o;
+}
+
+static value_t *adam_impl(call_t *c)
+{
+    double lr = kw_pos(c, "lr", 0.001, false), b1 = kw_pos(c, "beta1", 0.9, true), b2 = kw_pos(c, "beta2", 0.999, true);
+    double eps = kw_pos(c, "eps", 1e-7, false);
+    if (b1 >= 1 || b2 >= 1) err_raise(ERR_VALUE, c->span, "beta1= and beta2= are below 1");
+    char r[160];
+    snprintf(r, sizeof r, "adam(lr=%g, beta1=%g, beta2=%g, eps=%g)", lr, b1, b2, eps);
+    value_t *o = opt_new("adam", r);
+    set_num(o, "lr", lr); set_num(o, "beta1", b1); set_num(o, "beta2", b2); set_num(o, "eps", eps);
+    return o;
+}
+
+static value_t *rmsprop_impl(call_t *c)
+{
+    double lr = kw_pos(c, "lr", 0.001, false), rho = kw_pos(c, "rho", 0.9, true), mom = kw_pos(c, "momentum", 0, true);
+    double eps = kw_pos(c, "eps", 1e-7, false);
+    if (rho >= 1 || mom >= 1) err_raise(ERR_VALUE, c->span, "rho= and momentum= are below 1");
+    char r[160];
+    snprintf(r, sizeof r, "rmsprop(lr=%g, rho=%g, momentum=%g, eps=%g)", lr, rho, mom, eps);
+    value_t *o = opt_new("rmsprop", r);
+    set_num(o, "lr", lr); set_num(o, "rho", rho); set_num(o, "momentum", mom); set_num(o, "eps", eps);
+    return o;
+}
+
+/* ---- step ---- */
+
+/* the (layer, field) of each weight, in params(model)'s order */
+typedef struct slot { value_t *rec; const char *name; } slot_t;
+static int slots_of(value_t *m, slot_t *s, int cap, int n)
+{
+    value_t *k = m && m->kind == V_SCOPE ? scope_get_local(m, "__kind__") : NULL;
+    if (!k || k->kind != V_STR) return n;
+    if (!strcmp(k->u.str.s, "dense")) {
+        if (n < cap) s[n++] = (slot_t){ m, "W" };
+        if (scope_get_local(m, "b") && n < cap) s[n++] = (slot_t){ m, "b" };
+    } else if (!strcmp(k->u.str.s, "sequential")) {
+        value_t *ls = scope_get_local(m, "layers");
+        for (int i = 0; ls && i < ls->u.list.n; i++) n = slots_of(ls->u.list.items[i], s, cap, n);
+    } else if (!strcmp(k->u.str.s, "time_distributed")) {
+        n = slots_of(scope_get_local(m, "layer"), s, cap, n);
+    }
+    return n;
+}
+
+static bool is_opt(value_t *v)
+{
+    value_t *k = v && v->kind == V_SCOPE ? scope_get_local(v, "__kind__") : NULL;
+    return k && k->kind == V_STR && !strcmp(k->u.str.s, "optimizer");
+}
+
+/* a op b, through the op table (the weights' dtype; a number enters rounded to it) */
+static value_t *f2(session_t *s, const char *op, value_t *a, value_t *b) { return ad_op2(op, a, b, s); }
+static value_t *f2n(session_t *s, const char *op, value_t *a, double b)
+{
+    value_t *n = num(b), *r = ad_op2(op, a, n, s);
+    val_unref(n);
+    return r;
+}
+static value_t *nf2(session_t *s, const char *op, double a, value_t *b)
+{
+    value_t *n = num(a), *r = ad_op2(op, n, b, s);
+    val_unref(n);
+    return r;
+}
+
+/* zeros of w's shape and dtype (the op table's zeros) */
+static value_t *zeros_of(session_t *s, value_t *w)
+{
+    value_t *sh = ad_op1("shape", w, s);
+    const char *dn = dtype_traits[w->u.t.dtype].name;
+    value_t *d = str_new(dn, strlen(dn));
+    const char *kn[1] = { "dtype" };
+    value_t *r = ad_opk("zeros", 1, &sh, 1, kn, &d, s);
+    val_unref(sh);
+    val_unref(d);
+    return r;
+}
+
+/* the optimiser's state list `key` (one tensor per weight, zeros at first) */
+static value_t *state(session_t *s, value_t *opt, const char *key, value_t **w, int n)
+{
+    value_t *st = scope_get_local(opt, key);
+    if (st && st->kind == V_LIST && st->u.list.n == n) return st;
+    value_t *l = list_new(n);
+    for (int i = 0; i < n; i++) list_push_take(l, zeros_of(s, w[i]));
+    scope_set(opt, key, l);
+    val_unref(l);
+    return scope_get_local(opt, key);
+}
+static void state_set(value_t *st, int i, value_t *v)
+{
+    val_unref(st->u.list.items[i]);
+    st->u.list.items[i] = v;
+}
+
+/* one update of every weight: Keras 3's update_step, op for op */
+static void apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t **g, int n, span_t span)
+{
+    const char *name = scope_get_local(opt, "name")->u.str.s;
+    double it = get_num(opt, "iterations") + 1;   /* Keras's local_step: iterations + 1 */
+    for (int i = 0; i < n; i++) {
+        if (g[i]->kind != V_TENSOR || !tensor_same_shape(g[i], w[i]))
+            err_raise(ERR_SHAPE, span, "step: gradient %d does not have its weight's shape", i);
+    }
+    value_t *nw[256];
+    if (!strcmp(name, "sgd")) {
+        double lr = get_num(opt, "lr"), mom = get_num(opt, "momentum");
+        bool nest = get_num(opt, "nesterov") != 0;
+        value_t *ms = mom != 0 ? state(s, opt, "momentums", w, n) : NULL;
+        for (int i = 0; i < n; i++) {
+            if (!ms) { value_t *t = f2n(s, "multiply", g[i], lr); nw[i] = f2(s, "subtract", w[i], t); val_unref(t); continue; }
+            /* m = m * momentum - g * lr; w += (nesterov: m * momentum - g * lr) or m */
+            value_t *a = f2n(s, "multiply", ms->u.list.items[i], mom), *b = f2n(s, "multiply", g[i], lr);
+            value_t *m = f2(s, "subtract", a, b);
+            val_unref(a); val_unref(b);
+            state_set(ms, i, m);
+            if (nest) {
+                a = f2n(s, "multiply", m, mom); b = f2n(s, "multiply", g[i], lr);
+                value_t *d = f2(s, "subtract", a, b);
+                nw[i] = f2(s, "add", w[i], d);
+                val_unref(a); val_unref(b); val_unref(d);
+            } else {
+                nw[i] = f2(s, "add", w[i], m);
+            }
+        }
+    } else if (!strcmp(name, "adam")) {
+        double lr = get_num(opt, "lr"), b1 = get_num(opt, "beta1"), b2 = get_num(opt, "beta2"), eps = get_num(opt, "eps");
+        value_t *ms = state(s, opt, "momentums", w, n), *vs = state(s, opt, "velocities", w, n);
+        for (int i = 0; i < n; i++) {
+            /* in the weight's dtype: beta powers, alpha = lr sqrt(1 - b2^t) / (1 - b1^t) */
+            dtype_t dt = (dtype_t)w[i]->u.t.dtype;
+            value_t *b1t = tensor_scalar_f64(dt, b1), *b2t = tensor_scalar_f64(dt, b2), *tt = tensor_scalar_f64(dt, it);
+            value_t *lrt = tensor_scalar_f64(dt, lr);
+            value_t *p1 = f2(s, "power", b1t, tt), *p2 = f2(s, "power", b2t, tt);
+            value_t *q2 = nf2(s, "subtract", 1, p2), *sq = ad_op1("sqrt", q2, s), *num_ = f2(s, "multiply", lrt, sq);
+            value_t *q1 = nf2(s, "subtract", 1, p1), *alpha = f2(s, "divide", num_, q1);
+            /* m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2) */
+            value_t *d = f2(s, "subtract", g[i], ms->u.list.items[i]), *e = f2n(s, "multiply", d, 1 - b1);
+            value_t *m = f2(s, "add", ms->u.list.items[i], e);
+            val_unref(d); val_unref(e);
+            state_set(ms, i, m);
+            value_t *g2 = f2(s, "multiply", g[i], g[i]);
+            d = f2(s, "subtract", g2, vs->u.list.items[i]); e = f2n(s, "multiply", d, 1 - b2);
+            value_t *v = f2(s, "add", vs->u.list.items[i], e);
+            val_unref(g2); val_unref(d); val_unref(e);
+            state_set(vs, i, v);
+            /* w -= (m alpha) / (sqrt(v) + eps) */
+            value_t *ma = f2(s, "multiply", m, alpha), *sv = ad_op1("sqrt", v, s), *den = f2n(s, "add", sv, eps);
+            value_t *inc = f2(s, "divide", ma, den);
+            nw[i] = f2(s, "subtract", w[i], inc);
+            value_t *drop[] = { b1t, b2t, tt, lrt, p1, p2, q2, sq, num_, q1, alpha, ma, sv, den, inc };
+            for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++) val_unref(drop[k]);
+        }
+    } else {   /* rmsprop */
+        double lr = get_num(opt, "lr"), rho = get_num(opt, "rho"), mom = get_num(opt, "momentum"), eps = get_num(opt, "eps");
+        value_t *vs = state(s, opt, "velocities", w, n), *ms = mom > 0 ? state(s, opt, "momentums", w, n) : NULL;
+        for (int i = 0; i < n; i++) {
+            /* velocity = rho velocity + (1 - rho) g^2; increment = lr g / sqrt(velocity + eps) */
+            value_t *a = f2n(s, "multiply", vs->u.list.items[i], rho), *g2 = f2(s, "multiply", g[i], g[i]);
+            value_t *b = nf2(s, "multiply", 1 - rho, g2), *v = f2(s, "add", a, b);
+            val_unref(a); val_unref(g2); val_unref(b);
+            state_set(vs, i, v);
+            value_t *lg = nf2(s, "multiply", lr, g[i]), *den = f2n(s, "add", v, eps), *sd = ad_op1("sqrt", den, s);
+            value_t *inc = f2(s, "divide", lg, sd);
+            val_unref(lg); val_unref(den); val_unref(sd);
+            if (ms) {
+                value_t *mm = f2n(s, "multiply", ms->u.list.items[i], mom), *m = f2(s, "add", mm, inc);
+                val_unref(mm);
+                state_set(ms, i, m);
+                nw[i] = f2(s, "subtract", w[i], m);
+            } else {
+                nw[i] = f2(s, "subtract", w[i], inc);
+            }
+            val_unref(inc);
+        }
+    }
+    /* the new weights into the layers (assign keeps each field's shape and dtype) */
+    for (int i = 0; i < n; i++) {
+        value_t *nm = str_new(sl[i].name, strlen(sl[i].name));
+        value_t *a[3] = { sl[i].rec, nm, nw[i] };
+        value_t *r = ad_opk("assign", 3, a, 0, NULL, NULL, s);
+        val_unref(r); val_unref(nm); val_unref(nw[i]);
+    }
+    set_num(opt, "iterations", it);
+}
+
+static int weights_of(call_t *c, value_t *model, slot_t *sl, value_t **w, int argi)
+{
+    int n = slots_of(model, sl, 256, 0);
+    if (n == 0)
+        err_raise(ERR_TYPE, c->arg_spans[argi], "a model or layer with weights (dense, sequential), not a %s",
+                  val_kind_name(model));
+    for (int i = 0; i < n; i++) w[i] = scope_get_local(sl[i].rec, sl[i].name);
+    return n;
+}
+
+/* step(opt, model, grads): one update of model's weights in place, grads
+ * in params(model)'s order (what grad(loss)(model, ...) gives) */
+static value_t *step_impl(call_t *c)
+{
+    value_t *opt = c->args[0], *model = c->args[1], *gl = c->args[2];
+    if (!is_opt(opt)) err_raise(ERR_TYPE, c->arg_spans[0], "step: the first argument is an optimiser (sgd(), adam(), rmsprop())");
+    slot_t sl[256];
+    value_t *w[256];
+    int n = weights_of(c, model, sl, w, 1);
+    if (gl->kind == V_TENSOR && n == 1) {
+        value_t *g[1] = { gl };
+        apply(c->s, opt, sl, w, g, 1, c->span);
+    } else if (gl->kind == V_TENSOR && gl->u.t.ndim >= 1 && gl->u.t.shape[0] == n) {
+        /* weights of one shape written as a list literal stack into one tensor: its rows are the gradients */
+        value_t *g[256];
+        for (int i = 0; i < n; i++) {
+            value_t *ix = inum(i);
+            g[i] = ad_op2("take", gl, ix, c->s);
+            val_unref(ix);
+        }
+        apply(c->s, opt, sl, w, g, n, c->span);
+        for (int i = 0; i < n; i++) val_unref(g[i]);
+    } else {
+        if (gl->kind != V_LIST || gl->u.list.n != n)
+            err_raise(ERR_TYPE, c->arg_spans[2], "step: the gradients are a list of %d tensors in params(model)'s order "
+                      "(what grad(loss)(model, ...) gives)", n);
+        apply(c->s, opt, sl, w, gl->u.list.items, n, c->span);
+    }
+    return val_new(V_NONE);
+}
+
+/* ---- fit ---- */
+
+/* fit_loss(model, x, y, "loss"): loss(y, model(x)), the batch loss that
+ * fit differentiates (hidden) */
+static value_t *fit_loss_impl(call_t *c)
+{
+    value_t *model = c->args[0], *x = c->args[1], *y = c->args[2], *ln = c->args[3];
+    if (ln->kind != V_STR) err_raise(ERR_TYPE, c->arg_spans[3], "fit_loss: the loss's name");
+    value_t *pred = eval_call_value(c->s, model, 1, &x, c->span);
+    value_t *r = ad_op2(ln->u.str.s, y, pred, c->s);
+    val_unref(pred);
+    return r;
+}
+
+static value_t *fit_impl(call_t *c)
+{
+    value_t *model = c->args[0], *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
+    slot_t sl[256];
+    value_t *w[256];
+    int nw = weights_of(c, model, sl, w, 0);
+    if (x->u.t.ndim < 1 || y->u.t.ndim < 1 || x->u.t.shape[0] != y->u.t.shape[0])
+        err_raise(ERR_SHAPE, c->span, "fit: x and y need the same number of rows (%lld and %lld)",
+                  (long long)(x->u.t.ndim ? x->u.t.shape[0] : 0), (long long)(y->u.t.ndim ? y->u.t.shape[0] : 0));
+    span_t sp;
+    value_t *lv = op_kw(c, "loss", &sp);
+    const char *lname = lv && lv->kind == V_STR ? lv->u.str.s : lv && lv->kind == V_FUNC && lv->u.fn.name ? lv->u.fn.name : "mse";
+    const op_def_t *lop = op_find(lname);
+    if (!lop || (strcmp(lname, "mse") && strcmp(lname, "mae") && strcmp(lname, "binary_crossentropy") &&
+                 strcmp(lname, "categorical_crossentropy") && strcmp(lname, "sparse_categorical_crossentropy")))
+        err_raise(ERR_VALUE, sp, "fit: loss= is mse, mae, binary_crossentropy, categorical_crossentropy or "
+                  "sparse_categorical_crossentropy, not %s", lname);
+    value_t *opt = op_kw(c, "optimizer", &sp);
+    bool own_opt = false;
+    if (opt && !is_opt(opt)) err_raise(ERR_TYPE, sp, "fit: optimizer= is an optimiser: sgd(), adam(), rmsprop()");
+    if (!opt) {
+        call_t oc = *c;
+        oc.nkw = 0;
+        opt = adam_impl(&oc);   /* Keras's compile() default is rmsprop; model.fit examples use adam: say so in :help */
+        own_opt = true;
+    }
+    value_t *ev = op_kw(c, "epochs", &sp);
+    int64_t epochs = ev ? op_to_int(ev, sp, "epochs") : 1;
+    value_t *bv = op_kw(c, "batch_size", &sp);
+    int64_t bs = bv ? op_to_int(bv, sp, "batch_size") : 32;
+    value_t *vv = op_kw(c, "verbose", &sp);
+    int64_t verbose = vv ? op_to_int(vv, sp, "verbose") : 1;
+    if (epochs < 1 || epochs > 1000000) err_raise(ERR_VALUE, c->span, "fit: epochs= from 1");
+    if (bs < 1) err_raise(ERR_VALUE, c->span, "fit: batch_size= from 1");
+    int64_t n = x->u.t.shape[0];
+    if (bs > n) bs = n;
+    /* the loss of a batch as a function of the model: value_and_grad through the op table */
+    value_t *lstr = str_new(lname, strlen(lname));
+    value_t *fl = val_new(V_FUNC);
+    fl->u.fn.op = op_find("fit_loss");
+    fl->u.fn.name = "fit_loss";
+    value_t *vgf = ad_op1("value_and_grad", fl, c->s);
+    val_unref(fl);
+    value_t *hist_loss = list_new(16), *hist_acc = list_new(16);
+    FILE *out = c->s->out;
+    bool binary = !strcmp(lname, "binary_crossentropy") || !strcmp(lname, "mse") || !strcmp(lname, "mae");
+    int64_t done_epochs = 0;
+    bool stopped = false;
+    for (int64_t ep = 0; ep < epochs && !stopped; ep++) {
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        /* shuffle the rows each epoch (Keras's shuffle=True) */
+        value_t *u = draws(c->s, "rand", n, 1);
+        int64_t *perm = mem_alloc((size_t)n * sizeof *perm);
+        for (int64_t i = 0; i < n; i++) perm[i] = i;
+        for (int64_t i = n - 1; i > 0; i--) {
+            int64_t j = (int64_t)(at(u, i) * (double)(i + 1));
+            if (j > i) j = i;
+            int64_t t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+        }
+        val_unref(u);
+        volatile double lsum = 0;
+        volatile int64_t seen = 0;
+        err_frame_t f;
+        if (err_try(&f) == 0) {
+            for (int64_t b0 = 0; b0 < n; b0 += bs) {
+                int64_t m = n - b0 < bs ? n - b0 : bs;
+                value_t *xb = rows(c->s, x, perm + b0, m), *yb = rows(c->s, y, perm + b0, m);
+                /* the loss and its gradient with respect to the weights:
+                 * value_and_grad(fit_loss)(model, xb, yb, "loss") */
+                value_t *a4[4] = { model, xb, yb, lstr };
+                value_t *vg = eval_call_value(c->s, vgf, 4, a4, c->span);
+                double lval = tensor_get_f64(vg->u.list.items[0], 0);
+                value_t *grads = vg->u.list.items[1];
+                apply(c->s, opt, sl, w, grads->u.list.items, nw, c->span);
+                for (int i = 0; i < nw; i++) w[i] = scope_get_local(sl[i].rec, sl[i].name);
+                val_unref(vg); val_unref(xb); val_unref(yb);
+                lsum += lval * (double)m;
+                seen += m;
+                err_check_interrupt();
+            }
+            err_pop(&f);
+        } else {
+            if (err_last()->kind != ERR_INTERRUPT) { mem_free(perm, (size_t)n * sizeof *perm); err_rethrow(); }
+            stopped = true;
+        }
+        mem_free(perm, (size_t)n * sizeof *perm);
+        if (seen == 0) break;
+        /* the epoch's loss (the mean over its batches, as Keras reports) and accuracy on all of x */
+        double loss = lsum / (double)seen, acc = NAN;
+        if (binary && y->u.t.ndim == 2 && y->u.t.shape[1] == 1) {
+            value_t *p = eval_call_value(c->s, model, 1, &x, c->span);
+            int64_t right = 0;
+            for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(p, i) > 0.5) == (tensor_get_f64(y, i) > 0.5);
+            acc = (double)right / (double)n;
+            val_unref(p);
+        }
+        list_push_take(hist_loss, num(loss));
+        list_push_take(hist_acc, num(acc));
+        done_epochs++;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
+        bool show = verbose == 1 && (epochs <= 20 || ep == 0 || ep + 1 == epochs || (ep + 1) % (epochs / 10) == 0);
+        if (verbose == 2 || show || stopped) {
+            fprintf(out, "epoch %lld/%lld  loss %.4g", (long long)(ep + 1), (long long)epochs, loss);
+            if (!isnan(acc)) fprintf(out, "  accuracy %.3f", acc);
+            fprintf(out, "  %.3g ms%s\n", ms, stopped ? "  (stopped by Ctrl-C: the weights reached are kept)" : "");
+            fflush(out);
+        }
+    }
+    val_unref(vgf);
+    val_unref(lstr);
+    if (own_opt) val_unref(opt);
+    value_t *h = scope_new(NULL);
+    set_text(h, "__kind__", "history");
+    /* one number per epoch, as 1-D tensors (plot(h.loss), max(h.accuracy)) */
+    value_t *tl = hist_loss->u.list.n ? ad_op1("stack", hist_loss, c->s) : NULL;
+    value_t *ta = hist_acc->u.list.n ? ad_op1("stack", hist_acc, c->s) : NULL;
+    if (tl) { scope_set(h, "loss", tl); val_unref(tl); } else scope_set(h, "loss", hist_loss);
+    if (ta) { scope_set(h, "accuracy", ta); val_unref(ta); } else scope_set(h, "accuracy", hist_acc);
+    set_num(h, "epochs", (double)done_epochs);
+    char r[160];
+    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g", (long long)done_epochs, done_epochs == 1 ? "" : "s",
+             hist_loss->u.list.n ? tensor_get_f64(hist_loss->u.list.items[hist_loss->u.list.n - 1], 0) : NAN);
+    set_text(h, "__repr__", r);
+    val_unref(hist_loss);
+    val_unref(hist_acc);
+    return h;
+}
+
+/* ---- the table ---- */
+
+#define DATA_SHAPES "n (>= 2) -> [x, y]: x (n, 2) in the session precision, y (n, 1) holding 0 or 1"
+#define DATA_SRC "TensorFlow Playground, src/dataset.ts (labels 1 and -1 become 1 and 0)"
+const op_def_t op_family_train[] = {
+    {"xor", OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+     .nograd = "random data",
+     .signature = "xor(n, noise=0)", .summary = "the Playground's XOR data: class 1 where x1 and x2 have one sign",
+     .formula = "points uniform in [-5, 5]^2, each coordinate pushed 0.3 away from 0; class 1 when x1 x2 >= 0 for the "
+                "point plus uniform(-5, 5) noise per coordinate (the point itself is stored without the noise)",
+     .shapes = DATA_SHAPES, .dtypes = "x and y in the session precision; the session's generator (seed(k))",
+     .source = DATA_SRC,
+     .example = "seed(0)\n"
+                "x, y = xor(200)\n"
+                "shape(x)\n"
+                "#> [200, 2] (int64)\n"
+                "sum((x[:, 0] * x[:, 1] >= 0) != y[:, 0])\n"
+                "#> 0 (fp32)"},
+    {"circles", OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+     .nograd = "random data",
+     .signature = "circles(n, noise=0)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
+     .formula = "the first half at radius uniform in [0, 2.5], the second at [3.5, 5], angles uniform; class 1 when the "
+                "point plus uniform(-5, 5) noise per coordinate lies within 2.5 of the centre",
+     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
+     .example = "seed(0)\n"
+                "x, y = circles(100)\n"
+                "sum(y)\n"
+                "#> 50 (fp32)"},
+    {"gauss", OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+     .nograd = "random data",
+     .signature = "gauss(n, noise=0)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
+     .formula = "each coordinate normal with variance 0.5 + 7 noise (the Playground's slider, noise 0 to 0.5, maps to "
+                "variance 0.5 to 4)",
+     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
+     .example = "seed(0)\n"
+                "x, y = gauss(100)\n"
+                "sum(y)\n"
+                "#> 50 (fp32)"},
+    {"spiral", OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+     .nograd = "random data",
+     .signature = "spiral(n, noise=0)", .summary = "the Playground's two-arm spiral",
+     .formula = "arm k of m points: r = k/m * 5, t = 1.75 * 2 pi k/m (+ pi for class 0), the point (r sin t, r cos t) "
+                "plus uniform(-1, 1) noise per coordinate",
+     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
+     .example = "x, y = spiral(100)\n"
+                "sum(y)\n"
+                "#> 50 (fp32)"},
+    {"moons", OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+     .nograd = "random data",
+     .signature = "moons(n, noise=0)", .summary = "scikit-learn's two moons: two interleaving half circles",
+     .formula = "class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
+                "normal noise of standard deviation noise; not shuffled (make_moons(shuffle=False))",
+     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator",
+     .source = "sklearn.datasets.make_moons",
+     .example = "x, y = moons(4)\n"
+                "x\n"
+                "#> [[             1,              0],\n"
+                "#>  [            -1, 1.22464685e-16],\n"
+                "#>  [             0,            0.5],\n"
+                "#>  [             2,            0.5]] (fp32)"},
+    {"split", OPK_FUNC, .impl = split_impl, .min_args = 2, .max_args = 2, .kwargs = "test", .flags = OPF_IMPURE,
+     .nograd = "a random split",
+     .signature = "split(x, y, test=0.5)",
+     .summary = "rows shuffled, a fraction held out: [x_train, x_test, y_train, y_test]",
+     .formula = "a random permutation of the rows (the session's generator), the last ceil(test n) rows for testing "
+                "(scikit-learn's train_test_split, in its order of results)",
+     .shapes = "x (n, ...), y (n, ...) -> four tensors", .dtypes = "x's and y's",
+     .source = "sklearn.model_selection.train_test_split",
+     .example = "x, y = xor(10)\n"
+                "xtr, xte, ytr, yte = split(x, y, test=0.3)\n"
+                "shape(xte)\n"
+                "#> [3, 2] (int64)"},
+    {"sgd", OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov",
+     .nograd = "an optimiser",
+     .signature = "sgd(lr=0.01, momentum=0, nesterov=0)", .summary = "stochastic gradient descent (Keras 3's SGD)",
+     .formula = "without momentum w -= lr g; with it m = momentum m - lr g and w += m (nesterov=1: w += momentum m - lr "
+                "g); every product and sum in the weight's dtype, as Keras computes it",
+     .shapes = "-> an optimiser (a record; step(opt, model, grads) or fit(..., optimizer=))", .dtypes = "the weights'",
+     .source = "keras.optimizers.SGD (Keras 3 update_step)",
+     .example = "sgd(lr=0.1, momentum=0.9)\n"
+                "#> sgd(lr=0.1, momentum=0.9, nesterov=0)"},
+    {"adam", OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps",
+     .nograd = "an optimiser",
+     .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)", .summary = "Adam (Keras 3's)",
+     .formula = "t = step number; alpha = lr sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1); v += (g^2 - v)"
+                "(1 - beta2); w -= m alpha / (sqrt(v) + eps); in the weight's dtype, op for op as Keras",
+     .shapes = "-> an optimiser", .dtypes = "the weights'",
+     .source = "keras.optimizers.Adam (Keras 3 update_step); Kingma & Ba, Adam, ICLR 2015",
+     .example = "adam()\n"
+                "#> adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-07)"},
+    {"rmsprop", OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps",
+     .nograd = "an optimiser",
+     .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)", .summary = "RMSprop (Keras 3's)",
+     .formula = "v = rho v + (1 - rho) g^2; increment = lr g / sqrt(v + eps); w -= increment (momentum > 0: m = "
+                "momentum m + increment, w -= m); in the weight's dtype",
+     .shapes = "-> an optimiser", .dtypes = "the weights'",
+     .source = "keras.optimizers.RMSprop (Keras 3 update_step); Hinton, Coursera lecture 6e",
+     .example = "rmsprop(lr=0.01)\n"
+                "#> rmsprop(lr=0.01, rho=0.9, momentum=0, eps=1e-07)"},
+    {"step", OPK_FUNC, .impl = step_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE,
+     .nograd = "changes the model's weights",
+     .signature = "step(opt, model, grads)", .summary = "one optimiser update of a model's weights, in place",
+     .formula = "grads in params(model)'s order (what grad(loss)(model, ...) gives); the optimiser keeps its state "
+                "(moments, step count) from call to call",
+     .shapes = "-> nothing (the model's weights change)", .dtypes = "the weights'",
+     .source = "keras.optimizers.Optimizer.apply_gradients",
+     .example = "m = dense(1, 1, use_bias=0)\n"
+                "m.W = [[2.0]]\n"
+                "step(sgd(lr=0.5), m, [[1.0]])\n"
+                "m.W\n"
+                "#> [[1.5]] (fp32)"},
+    {"fit", OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
+     .kwargs = "loss optimizer epochs batch_size verbose", .flags = OPF_IMPURE,
+     .nograd = "trains the model",
+     .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, verbose=1)",
+     .summary = "train a model on x, y in mini-batches (Keras's model.fit); returns a history",
+     .formula = "each epoch shuffles the rows, then for each batch computes loss(y, model(x)) and its gradient "
+                "(value_and_grad) and updates the weights with the optimiser; a line per epoch (every epoch up to 20, "
+                "else about ten) with the mean batch loss, the accuracy on all of x for a one-column 0/1 target, and "
+                "the time; Ctrl-C stops between batches and keeps the weights reached and the history so far",
+     .shapes = "x (n, ...), y (n, ...) -> a history record (.loss, .accuracy: one number per epoch)",
+     .dtypes = "the model's", .source = "keras.Model.fit",
+     .example = "seed(0)\n"
+                "m = dense(1, 1)\n"
+                "h = fit(m, [[1.0], [2.0]], [[2.0], [4.0]], optimizer=sgd(lr=0.1), epochs=3, verbose=0)\n"
+                "len(h.loss)\n"
+                "#> 3"},
+    {"fit_loss", OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+     .signature = "fit_loss(model, x, y, loss)", .summary = "loss(y, model(x)) (what fit differentiates)",
+     .formula = "loss(y, model(x))", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
+     .example = "x, y = xor(4)\nm = dense(2, 1)\nshape(fit_loss(m, x, y, \"mse\"))\n#> [] (int64)"},
+    {NULL},
+};
