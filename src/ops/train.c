@@ -311,6 +311,49 @@ static value_t *rmsprop_impl(call_t *c)
     return o;
 }
 
+/* loss_scale_optimizer(opt, initial_scale=2^15, dynamic_growth_steps=2000):
+ * Keras 3's LossScaleOptimizer around another optimiser.  step() and fit()
+ * hand it the gradients of the loss times .scale; it unscales them, and on
+ * an inf or NaN halves the scale and skips the step, else applies them and
+ * doubles the scale after dynamic_growth_steps good steps in a row. */
+static void ls_repr(value_t *o)
+{
+    char r[320];
+    value_t *in = scope_get_local(o, "inner"), *ir = in ? scope_get_local(in, "__repr__") : NULL;
+    snprintf(r, sizeof r, "loss_scale_optimizer(%s, scale=%g, step_counter=%g, dynamic_growth_steps=%g)",
+             ir && ir->kind == V_STR ? ir->u.str.s : "?", get_num(o, "scale"), get_num(o, "step_counter"),
+             get_num(o, "dynamic_growth_steps"));
+    set_text(o, "__repr__", r);
+}
+
+static bool is_opt(value_t *v);
+static bool is_ls(value_t *v)
+{
+    value_t *n = is_opt(v) ? scope_get_local(v, "name") : NULL;
+    return n && n->kind == V_STR && !strcmp(n->u.str.s, "loss_scale");
+}
+
+static value_t *ls_new(value_t *inner, double scale, double growth)
+{
+    value_t *o = opt_new("loss_scale", "");
+    scope_set(o, "inner", inner);
+    set_num(o, "scale", scale);
+    set_num(o, "step_counter", 0);
+    set_num(o, "dynamic_growth_steps", growth);
+    ls_repr(o);
+    return o;
+}
+
+static value_t *loss_scale_impl(call_t *c)
+{
+    value_t *in = c->args[0];
+    if (!is_opt(in) || is_ls(in))
+        err_raise(ERR_TYPE, c->arg_spans[0], "loss_scale_optimizer: wraps an optimiser: sgd(), adam(), rmsprop()");
+    double sc = kw_pos(c, "initial_scale", 32768, false), gr = kw_pos(c, "dynamic_growth_steps", 2000, false);
+    if (gr != floor(gr) || gr > 1e9) err_raise(ERR_VALUE, c->span, "dynamic_growth_steps= is a whole number of steps, not %g", gr);
+    return ls_new(in, sc, gr);
+}
+
 /* ---- step ---- */
 
 /* the (layer, field) of each weight, in params(model)'s order */
@@ -382,15 +425,48 @@ static void state_set(value_t *st, int i, value_t *v)
     st->u.list.items[i] = v;
 }
 
+static void grad_shape_check(value_t *g, value_t *w, int i, span_t span)
+{
+    if (g->kind != V_TENSOR) err_raise(ERR_TYPE, span, "step: gradient %d is a %s, not a tensor", i, val_kind_name(g));
+    if (!tensor_same_shape(g, w)) {
+        char a[96], b[96];
+        tensor_shape_str(a, sizeof a, g->u.t.ndim, g->u.t.shape);
+        tensor_shape_str(b, sizeof b, w->u.t.ndim, w->u.t.shape);
+        err_raise(ERR_SHAPE, span, "step: gradient %d has shape %s, its weight %s", i, a, b);
+    }
+}
+
 /* one update of every weight: Keras 3's update_step, op for op */
-static void apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t **g, int n, span_t span)
+static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t **g, int n, span_t span)
 {
     const char *name = scope_get_local(opt, "name")->u.str.s;
-    double it = get_num(opt, "iterations") + 1;   /* Keras's local_step: iterations + 1 */
-    for (int i = 0; i < n; i++) {
-        if (g[i]->kind != V_TENSOR || !tensor_same_shape(g[i], w[i]))
-            err_raise(ERR_SHAPE, span, "step: gradient %d does not have its weight's shape", i);
+    if (!strcmp(name, "loss_scale")) {
+        for (int i = 0; i < n; i++) {
+            grad_shape_check(g[i], w[i], i, span);
+        }
+        bool finite = true;
+        for (int i = 0; i < n && finite; i++)
+            for (int64_t k = 0; k < g[i]->u.t.size && finite; k++) finite = isfinite(tensor_get_f64(g[i], k));
+        double sc = get_num(opt, "scale"), cnt = get_num(opt, "step_counter");
+        if (finite) {
+            /* unscale (g / scale, in g's dtype), apply, then grow the scale or count */
+            value_t *ug[256];
+            for (int i = 0; i < n; i++) ug[i] = f2n(s, "divide", g[i], sc);
+            apply(s, scope_get_local(opt, "inner"), sl, w, ug, n, span);
+            for (int i = 0; i < n; i++) val_unref(ug[i]);
+            if (cnt == get_num(opt, "dynamic_growth_steps") - 1) { set_num(opt, "step_counter", 0); set_num(opt, "scale", sc * 2); }
+            else set_num(opt, "step_counter", cnt + 1);
+            set_num(opt, "iterations", get_num(opt, "iterations") + 1);
+        } else {
+            /* an inf or NaN: skip the step, halve the scale */
+            set_num(opt, "step_counter", 0);
+            set_num(opt, "scale", sc * 0.5);
+        }
+        ls_repr(opt);
+        return finite;
     }
+    double it = get_num(opt, "iterations") + 1;   /* Keras's local_step: iterations + 1 */
+    for (int i = 0; i < n; i++) grad_shape_check(g[i], w[i], i, span);
     value_t *nw[256];
     if (!strcmp(name, "sgd")) {
         double lr = get_num(opt, "lr"), mom = get_num(opt, "momentum");
@@ -471,6 +547,7 @@ static void apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
         val_unref(r); val_unref(nm); val_unref(nw[i]);
     }
     set_num(opt, "iterations", it);
+    return true;
 }
 
 static int weights_of(call_t *c, value_t *model, slot_t *sl, value_t **w, int argi)
@@ -492,7 +569,7 @@ static value_t *step_impl(call_t *c)
     slot_t sl[256];
     value_t *w[256];
     int n = weights_of(c, model, sl, w, 1);
-    if (gl->kind == V_TENSOR && n == 1) {
+    if (gl->kind == V_TENSOR && n == 1 && tensor_same_shape(gl, w[0])) {
         value_t *g[1] = { gl };
         apply(c->s, opt, sl, w, g, 1, c->span);
     } else if (gl->kind == V_TENSOR && gl->u.t.ndim >= 1 && gl->u.t.shape[0] == n) {
@@ -516,8 +593,8 @@ static value_t *step_impl(call_t *c)
 
 /* ---- fit ---- */
 
-/* fit_loss(model, x, y, "loss"): loss(y, model(x)), the batch loss that
- * fit differentiates (hidden) */
+/* fit_loss(model, x, y, "loss", scale=1): loss(y, model(x)) times scale,
+ * the batch loss that fit differentiates (hidden) */
 static value_t *fit_loss_impl(call_t *c)
 {
     value_t *model = c->args[0], *x = c->args[1], *y = c->args[2], *ln = c->args[3];
@@ -525,7 +602,55 @@ static value_t *fit_loss_impl(call_t *c)
     value_t *pred = eval_call_value(c->s, model, 1, &x, c->span);
     value_t *r = ad_op2(ln->u.str.s, y, pred, c->s);
     val_unref(pred);
+    if (c->nargs > 4) {
+        value_t *t = f2(c->s, "multiply", r, c->args[4]);
+        val_unref(r);
+        r = t;
+    }
     return r;
+}
+
+/* the loss of model on x, y (no tape) and, for a one-column 0/1 target,
+ * the fraction right at threshold 0.5 (else NaN) */
+static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const char *lname, bool binary, double *acc)
+{
+    value_t *p = eval_call_value(c->s, model, 1, &x, c->span);
+    value_t *l = ad_op2(lname, y, p, c->s);
+    double loss = tensor_get_f64(l, 0);
+    val_unref(l);
+    *acc = NAN;
+    if (binary && y->u.t.ndim == 2 && y->u.t.shape[1] == 1 && p->kind == V_TENSOR && p->u.t.size == y->u.t.size) {
+        int64_t right = 0, n = y->u.t.shape[0];
+        for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(p, i) > 0.5) == (tensor_get_f64(y, i) > 0.5);
+        *acc = (double)right / (double)n;
+    }
+    val_unref(p);
+    return loss;
+}
+
+/* what fit records per step, in memory that survives a longjmp */
+typedef struct rec_buf { double *v; size_t n, cap; } rec_buf_t;
+static void rb_push(rec_buf_t *b, double v)
+{
+    if (b->n == b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 256;
+        b->v = mem_realloc(b->v, b->cap * sizeof *b->v, nc * sizeof *b->v);
+        b->cap = nc;
+    }
+    b->v[b->n++] = v;
+}
+static value_t *rb_tensor(rec_buf_t *b, int ndim, int64_t d1, int64_t d2)
+{
+    int64_t shape[3] = { (int64_t)b->n / (d1 * d2), d1, d2 };
+    value_t *t = tensor_new(DT_FP64, ndim, shape);
+    if (b->n) memcpy(tensor_data(t), b->v, b->n * sizeof *b->v);
+    return t;
+}
+
+/* the smallest normal number of a dtype */
+static double min_normal(dtype_t dt)
+{
+    return dt == DT_FP16 ? 0x1p-14 : dt == DT_FP64 ? 0x1p-1022 : 0x1p-126;
 }
 
 static value_t *fit_impl(call_t *c)
@@ -546,24 +671,90 @@ static value_t *fit_impl(call_t *c)
         err_raise(ERR_VALUE, sp, "fit: loss= is mse, mae, binary_crossentropy, categorical_crossentropy or "
                   "sparse_categorical_crossentropy, not %s", lname);
     value_t *opt = op_kw(c, "optimizer", &sp);
+    if (opt && !is_opt(opt))
+        err_raise(ERR_TYPE, sp, "fit: optimizer= is an optimiser: sgd(), adam(), rmsprop(), loss_scale_optimizer(...)");
+    value_t *ev = op_kw(c, "epochs", &sp);
+    int64_t epochs = ev ? op_to_int(ev, sp, "epochs") : 1;
+    if (epochs < 1 || epochs > 1000000) err_raise(ERR_VALUE, sp, "fit: epochs= from 1 to 1000000, not %lld", (long long)epochs);
+    value_t *bv = op_kw(c, "batch_size", &sp);
+    int64_t bs = bv ? op_to_int(bv, sp, "batch_size") : 32;
+    if (bs < 1) err_raise(ERR_VALUE, sp, "fit: batch_size= from 1, not %lld", (long long)bs);
+    value_t *vv = op_kw(c, "verbose", &sp);
+    int64_t verbose = vv ? op_to_int(vv, sp, "verbose") : 1;
+    /* loss_scale=: a number (fixed, Keras's loss_scale_factor) or "dynamic"
+     * (a LossScaleOptimizer around the optimiser) */
+    value_t *lsv = op_kw(c, "loss_scale", &sp);
+    double fixed_scale = 1;
+    bool dynamic = false;
+    if (lsv && lsv->kind == V_STR) {
+        if (strcmp(lsv->u.str.s, "dynamic"))
+            err_raise(ERR_VALUE, sp, "fit: loss_scale= is a number (a fixed scale, such as 2^15) or \"dynamic\", not \"%s\"",
+                      lsv->u.str.s);
+        dynamic = true;
+    } else if (lsv) {
+        fixed_scale = op_to_double(lsv, sp, "loss_scale");
+        if (!(fixed_scale > 0) || !isfinite(fixed_scale))
+            err_raise(ERR_VALUE, sp, "fit: loss_scale= is above 0 and finite, not %g", fixed_scale);
+    }
+    if (opt && is_ls(opt)) {
+        if (lsv && !dynamic)
+            err_raise(ERR_VALUE, sp, "fit: a loss_scale_optimizer scales the loss itself; leave out loss_scale=%g", fixed_scale);
+        dynamic = false;   /* the given optimiser already is one */
+    }
+    /* validation=[x_val, y_val] (Keras's validation_data) or a fraction of the
+     * rows, the last ones before shuffling (Keras's validation_split) */
+    value_t *valv = op_kw(c, "validation", &sp);
+    value_t *xv = NULL, *yv = NULL, *xt = x, *yt = y;
+    int64_t n = x->u.t.shape[0];
+    bool own_xy = false;
+    if (valv && valv->kind == V_LIST) {
+        if (valv->u.list.n != 2 || valv->u.list.items[0]->kind != V_TENSOR || valv->u.list.items[1]->kind != V_TENSOR)
+            err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
+        xv = valv->u.list.items[0];
+        yv = valv->u.list.items[1];
+        if (xv->u.t.ndim < 1 || yv->u.t.ndim < 1 || xv->u.t.shape[0] != yv->u.t.shape[0])
+            err_raise(ERR_SHAPE, sp, "fit: validation's x and y need the same number of rows (%lld and %lld)",
+                      (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
+        val_ref(xv); val_ref(yv);
+    } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
+        /* [x_val, y_val] of one shape: the list literal stacked them */
+        value_t *i0 = inum(0), *i1 = inum(1);
+        xv = ad_op2("take", valv, i0, c->s);
+        yv = ad_op2("take", valv, i1, c->s);
+        val_unref(i0); val_unref(i1);
+    } else if (valv) {
+        if (valv->kind != V_TENSOR || valv->u.t.size != 1)
+            err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
+        double fr = op_to_double(valv, sp, "validation");
+        int64_t nv = (int64_t)floor(fr * (double)n);
+        if (!(fr > 0 && fr < 1) || nv < 1 || nv >= n)
+            err_raise(ERR_VALUE, sp, "fit: validation= as a fraction keeps at least one row on each side: between 0 and 1, "
+                      "not %g (%lld rows)", fr, (long long)n);
+        int64_t *idx = mem_alloc((size_t)n * sizeof *idx);
+        for (int64_t i = 0; i < n; i++) idx[i] = i;
+        xt = rows(c->s, x, idx, n - nv); yt = rows(c->s, y, idx, n - nv);
+        xv = rows(c->s, x, idx + (n - nv), nv); yv = rows(c->s, y, idx + (n - nv), nv);
+        mem_free(idx, (size_t)n * sizeof *idx);
+        n -= nv;
+        own_xy = true;
+    }
+    if (bs > n) bs = n;
     bool own_opt = false;
-    if (opt && !is_opt(opt)) err_raise(ERR_TYPE, sp, "fit: optimizer= is an optimiser: sgd(), adam(), rmsprop()");
     if (!opt) {
         call_t oc = *c;
         oc.nkw = 0;
         opt = adam_impl(&oc);   /* Keras's compile() default is rmsprop; model.fit examples use adam: say so in :help */
         own_opt = true;
     }
-    value_t *ev = op_kw(c, "epochs", &sp);
-    int64_t epochs = ev ? op_to_int(ev, sp, "epochs") : 1;
-    value_t *bv = op_kw(c, "batch_size", &sp);
-    int64_t bs = bv ? op_to_int(bv, sp, "batch_size") : 32;
-    value_t *vv = op_kw(c, "verbose", &sp);
-    int64_t verbose = vv ? op_to_int(vv, sp, "verbose") : 1;
-    if (epochs < 1 || epochs > 1000000) err_raise(ERR_VALUE, c->span, "fit: epochs= from 1");
-    if (bs < 1) err_raise(ERR_VALUE, c->span, "fit: batch_size= from 1");
-    int64_t n = x->u.t.shape[0];
-    if (bs > n) bs = n;
+    if (dynamic) {
+        value_t *o = ls_new(opt, 32768, 2000);
+        if (own_opt) val_unref(opt);
+        opt = o;
+        own_opt = true;
+    }
+    bool scaled = is_ls(opt) || fixed_scale != 1;
+    /* the dtype the gradients were computed in: a mixed policy's half type */
+    int pol = op_settings(c->s)->policy;
     /* the loss of a batch as a function of the model: value_and_grad through the op table */
     value_t *lstr = str_new(lname, strlen(lname));
     value_t *fl = val_new(V_FUNC);
@@ -571,10 +762,16 @@ static value_t *fit_impl(call_t *c)
     fl->u.fn.name = "fit_loss";
     value_t *vgf = ad_op1("value_and_grad", fl, c->s);
     val_unref(fl);
-    value_t *hist_loss = list_new(16), *hist_acc = list_new(16);
+    rec_buf_t hl = {0}, ha = {0}, hvl = {0}, hva = {0}, hsc = {0}, hcl = {0};
     FILE *out = c->s->out;
-    bool binary = !strcmp(lname, "binary_crossentropy") || !strcmp(lname, "mse") || !strcmp(lname, "mae");
-    int64_t done_epochs = 0;
+    /* accuracy (threshold 0.5) for binary_crossentropy, and for mse or mae
+     * when every target is 0 or 1 */
+    bool binary = !strcmp(lname, "binary_crossentropy");
+    if (!binary && (!strcmp(lname, "mse") || !strcmp(lname, "mae"))) {
+        binary = true;
+        for (int64_t i = 0; i < yt->u.t.size && binary; i++) { double v = tensor_get_f64(yt, i); binary = v == 0 || v == 1; }
+    }
+    int64_t done_epochs = 0, skipped = 0, steps = 0;
     bool stopped = false;
     for (int64_t ep = 0; ep < epochs && !stopped; ep++) {
         struct timespec t0, t1;
@@ -590,43 +787,74 @@ static value_t *fit_impl(call_t *c)
         }
         val_unref(u);
         volatile double lsum = 0;
-        volatile int64_t seen = 0;
+        volatile int64_t seen = 0, nsteps = 0;
         err_frame_t f;
         if (err_try(&f) == 0) {
             for (int64_t b0 = 0; b0 < n; b0 += bs) {
                 int64_t m = n - b0 < bs ? n - b0 : bs;
-                value_t *xb = rows(c->s, x, perm + b0, m), *yb = rows(c->s, y, perm + b0, m);
-                /* the loss and its gradient with respect to the weights:
-                 * value_and_grad(fit_loss)(model, xb, yb, "loss") */
-                value_t *a4[4] = { model, xb, yb, lstr };
-                value_t *vg = eval_call_value(c->s, vgf, 4, a4, c->span);
-                double lval = tensor_get_f64(vg->u.list.items[0], 0);
-                value_t *grads = vg->u.list.items[1];
-                apply(c->s, opt, sl, w, grads->u.list.items, nw, c->span);
+                value_t *xb = rows(c->s, xt, perm + b0, m), *yb = rows(c->s, yt, perm + b0, m);
+                /* the loss (times the loss scale) and its gradient with respect to
+                 * the weights: value_and_grad(fit_loss)(model, xb, yb, "loss", scale) */
+                double sc = is_ls(opt) ? get_num(opt, "scale") : fixed_scale;
+                value_t *scv = num(sc);
+                value_t *a5[5] = { model, xb, yb, lstr, scv };
+                value_t *vg = eval_call_value(c->s, vgf, scaled ? 5 : 4, a5, c->span);
+                val_unref(scv);
+                double lval = tensor_get_f64(vg->u.list.items[0], 0) / sc;
+                value_t **g = vg->u.list.items[1]->u.list.items;
+                /* each gradient's entries: exactly zero, subnormal, normal, inf or NaN
+                 * (in the dtype they were computed in, before unscaling) */
+                for (int i = 0; i < nw; i++) {
+                    dtype_t dt = pol == 1 ? DT_FP16 : pol == 2 ? DT_BF16 : (dtype_t)g[i]->u.t.dtype;
+                    double mn = min_normal(dt), k[4] = {0};
+                    int64_t sz = g[i]->u.t.size;
+                    for (int64_t e = 0; e < sz; e++) {
+                        double v = fabs(tensor_get_f64(g[i], e));
+                        k[v == 0 ? 0 : v < mn ? 1 : isfinite(v) ? 2 : 3]++;
+                    }
+                    for (int q = 0; q < 4; q++) rb_push(&hcl, sz ? k[q] / (double)sz : 0);
+                }
+                rb_push(&hsc, sc);
+                if (is_ls(opt)) {
+                    if (!apply(c->s, opt, sl, w, g, nw, c->span)) skipped++;
+                } else if (fixed_scale != 1) {
+                    value_t *ug[256];
+                    for (int i = 0; i < nw; i++) ug[i] = f2n(c->s, "divide", g[i], fixed_scale);
+                    apply(c->s, opt, sl, w, ug, nw, c->span);
+                    for (int i = 0; i < nw; i++) val_unref(ug[i]);
+                } else {
+                    apply(c->s, opt, sl, w, g, nw, c->span);
+                }
                 for (int i = 0; i < nw; i++) w[i] = scope_get_local(sl[i].rec, sl[i].name);
                 val_unref(vg); val_unref(xb); val_unref(yb);
                 lsum += lval * (double)m;
                 seen += m;
+                nsteps++;
+                steps++;
                 err_check_interrupt();
             }
             err_pop(&f);
         } else {
-            if (err_last()->kind != ERR_INTERRUPT) { mem_free(perm, (size_t)n * sizeof *perm); err_rethrow(); }
+            if (err_last()->kind != ERR_INTERRUPT) {
+                mem_free(perm, (size_t)n * sizeof *perm);
+                rec_buf_t *all[] = { &hl, &ha, &hvl, &hva, &hsc, &hcl };
+                for (int i = 0; i < 6; i++) mem_free(all[i]->v, all[i]->cap * sizeof(double));
+                if (own_xy) { val_unref(xt); val_unref(yt); }
+                if (xv) { val_unref(xv); val_unref(yv); }
+                val_unref(vgf); val_unref(lstr);
+                if (own_opt) val_unref(opt);
+                err_rethrow();
+            }
             stopped = true;
         }
         mem_free(perm, (size_t)n * sizeof *perm);
         if (seen == 0) break;
-        /* the epoch's loss (the mean over its batches, as Keras reports) and accuracy on all of x */
-        double loss = lsum / (double)seen, acc = NAN;
-        if (binary && y->u.t.ndim == 2 && y->u.t.shape[1] == 1) {
-            value_t *p = eval_call_value(c->s, model, 1, &x, c->span);
-            int64_t right = 0;
-            for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(p, i) > 0.5) == (tensor_get_f64(y, i) > 0.5);
-            acc = (double)right / (double)n;
-            val_unref(p);
-        }
-        list_push_take(hist_loss, num(loss));
-        list_push_take(hist_acc, num(acc));
+        /* the epoch's loss (the mean over its batches, as Keras reports), the
+         * accuracy on all the training rows, and the validation loss */
+        double loss = lsum / (double)seen, acc, vacc = NAN, vloss = NAN;
+        eval_loss(c, model, xt, yt, lname, binary, &acc);
+        if (xv) vloss = eval_loss(c, model, xv, yv, lname, binary, &vacc);
+        rb_push(&hl, loss); rb_push(&ha, acc); rb_push(&hvl, vloss); rb_push(&hva, vacc);
         done_epochs++;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
@@ -634,27 +862,45 @@ static value_t *fit_impl(call_t *c)
         if (verbose == 2 || show || stopped) {
             fprintf(out, "epoch %lld/%lld  loss %.4g", (long long)(ep + 1), (long long)epochs, loss);
             if (!isnan(acc)) fprintf(out, "  accuracy %.3f", acc);
-            fprintf(out, "  %.3g ms%s\n", ms, stopped ? "  (stopped by Ctrl-C: the weights reached are kept)" : "");
+            if (xv) fprintf(out, "  val_loss %.4g", vloss);
+            if (!isnan(vacc)) fprintf(out, "  val_accuracy %.3f", vacc);
+            if (is_ls(opt)) fprintf(out, "  scale %g", get_num(opt, "scale"));
+            fprintf(out, "  %.3g ms, %.0f steps/s%s\n", ms, ms > 0 ? (double)nsteps * 1e3 / ms : 0,
+                    stopped ? "  (stopped by Ctrl-C: the weights reached are kept)" : "");
             fflush(out);
         }
     }
     val_unref(vgf);
     val_unref(lstr);
-    if (own_opt) val_unref(opt);
+    if (own_xy) { val_unref(xt); val_unref(yt); }
+    if (xv) { val_unref(xv); val_unref(yv); }
+    /* the history: one number per epoch as 1-D tensors (plot(h.loss),
+     * max(h.accuracy)), and per step the loss scale and the gradients' classes */
     value_t *h = scope_new(NULL);
     set_text(h, "__kind__", "history");
-    /* one number per epoch, as 1-D tensors (plot(h.loss), max(h.accuracy)) */
-    value_t *tl = hist_loss->u.list.n ? ad_op1("stack", hist_loss, c->s) : NULL;
-    value_t *ta = hist_acc->u.list.n ? ad_op1("stack", hist_acc, c->s) : NULL;
-    if (tl) { scope_set(h, "loss", tl); val_unref(tl); } else scope_set(h, "loss", hist_loss);
-    if (ta) { scope_set(h, "accuracy", ta); val_unref(ta); } else scope_set(h, "accuracy", hist_acc);
-    set_num(h, "epochs", (double)done_epochs);
-    char r[160];
-    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g", (long long)done_epochs, done_epochs == 1 ? "" : "s",
-             hist_loss->u.list.n ? tensor_get_f64(hist_loss->u.list.items[hist_loss->u.list.n - 1], 0) : NAN);
+    struct { const char *name; rec_buf_t *b; int nd; int64_t d1, d2; } fields[] = {
+        { "loss", &hl, 1, 1, 1 }, { "accuracy", &ha, 1, 1, 1 }, { "val_loss", &hvl, 1, 1, 1 },
+        { "val_accuracy", &hva, 1, 1, 1 }, { "loss_scale", &hsc, 1, 1, 1 }, { "grad_classes", &hcl, 3, nw, 4 },
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if (i == 2 && !xv) continue;
+        if (i == 3 && !xv) continue;
+        value_t *t = rb_tensor(fields[i].b, fields[i].nd, fields[i].d1, fields[i].d2);
+        scope_set(h, fields[i].name, t);
+        val_unref(t);
+    }
+    value_t *iv[3] = { inum(done_epochs), inum(steps), inum(skipped) };
+    scope_set(h, "epochs", iv[0]); scope_set(h, "steps", iv[1]); scope_set(h, "skipped", iv[2]);
+    for (int i = 0; i < 3; i++) val_unref(iv[i]);
+    char r[200];
+    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g%s", (long long)done_epochs, done_epochs == 1 ? "" : "s",
+             hl.n ? hl.v[hl.n - 1] : NAN, stopped ? " (stopped by Ctrl-C)" : "");
+    if (skipped) snprintf(r + strlen(r), sizeof r - strlen(r), ", %lld step%s skipped (inf or NaN gradients)",
+                          (long long)skipped, skipped == 1 ? "" : "s");
     set_text(h, "__repr__", r);
-    val_unref(hist_loss);
-    val_unref(hist_acc);
+    rec_buf_t *all[] = { &hl, &ha, &hvl, &hva, &hsc, &hcl };
+    for (int i = 0; i < 6; i++) mem_free(all[i]->v, all[i]->cap * sizeof(double));
+    if (own_opt) val_unref(opt);
     return h;
 }
 
@@ -757,6 +1003,25 @@ const op_def_t op_family_train[] = {
      .source = "keras.optimizers.RMSprop (Keras 3 update_step); Hinton, Coursera lecture 6e",
      .example = "rmsprop(lr=0.01)\n"
                 "#> rmsprop(lr=0.01, rho=0.9, momentum=0, eps=1e-07)"},
+    {"loss_scale_optimizer", OPK_FUNC, .impl = loss_scale_impl, .min_args = 1, .max_args = 1,
+     .kwargs = "initial_scale dynamic_growth_steps", .nograd = "an optimiser",
+     .signature = "loss_scale_optimizer(opt, initial_scale=32768, dynamic_growth_steps=2000)",
+     .summary = "dynamic loss scaling around an optimiser (Keras 3's LossScaleOptimizer), for fp16 gradients",
+     .formula = "fit multiplies the loss by .scale before differentiating (step takes the gradients of that scaled "
+                "loss); if every gradient entry is finite they are divided by .scale and applied, and after "
+                "dynamic_growth_steps such steps in a row the scale doubles; an inf or NaN skips the step and halves "
+                "the scale",
+     .shapes = "-> an optimiser (.scale, .step_counter)", .dtypes = "the weights'",
+     .source = "keras.optimizers.LossScaleOptimizer (Keras 3); Micikevicius et al., Mixed Precision Training, ICLR 2018",
+     .example = "o = loss_scale_optimizer(sgd(lr=1), initial_scale=4)\n"
+                "m = dense(1, 1, use_bias=0)\n"
+                "m.W = [[1.0]]\n"
+                "step(o, m, [[inf]])\n"
+                "o.scale\n"
+                "#> 2 (fp32)\n"
+                "step(o, m, [[2.0]])\n"
+                "m.W\n"
+                "#> [[0]] (fp32)"},
     {"step", OPK_FUNC, .impl = step_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE,
      .nograd = "changes the model's weights",
      .signature = "step(opt, model, grads)", .summary = "one optimiser update of a model's weights, in place",
@@ -770,7 +1035,7 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
     {"fit", OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "loss optimizer epochs batch_size verbose", .flags = OPF_IMPURE,
+     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale", .flags = OPF_IMPURE,
      .nograd = "trains the model",
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, verbose=1)",
      .summary = "train a model on x, y in mini-batches (Keras's model.fit); returns a history",
@@ -785,9 +1050,9 @@ const op_def_t op_family_train[] = {
                 "h = fit(m, [[1.0], [2.0]], [[2.0], [4.0]], optimizer=sgd(lr=0.1), epochs=3, verbose=0)\n"
                 "len(h.loss)\n"
                 "#> 3"},
-    {"fit_loss", OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     .signature = "fit_loss(model, x, y, loss)", .summary = "loss(y, model(x)) (what fit differentiates)",
-     .formula = "loss(y, model(x))", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
+    {"fit_loss", OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 5, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+     .signature = "fit_loss(model, x, y, loss, scale=1)", .summary = "loss(y, model(x)) (what fit differentiates)",
+     .formula = "loss(y, model(x)) * scale (the loss scale)", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
      .example = "x, y = xor(4)\nm = dense(2, 1)\nshape(fit_loss(m, x, y, \"mse\"))\n#> [] (int64)"},
     {NULL},
 };

@@ -1,7 +1,7 @@
 /* test_pty.c — the REPL in a real terminal (a pty): Ctrl-C interrupts a
  * running `while 1 { }` and the session goes on with its variables; Ctrl-C
  * while typing cancels the line; `:limit 1MB` then `zeros(1000000)` is an
- * error, not an exit. */
+ * error, not an exit; Ctrl-C during fit keeps the weights and the history. */
 #define _GNU_SOURCE
 #include "tap.h"
 #include <pty.h>
@@ -70,6 +70,24 @@ int main(void)
     drain(200);
     type("y\n");
     tap_ok(wait_for("not defined", mark, 5000), "Ctrl-C while typing cancels the line (y was never assigned)");
+    /* Ctrl-C during fit stops between steps: the weights reached and the
+     * history so far are kept, and so is the session */
+    mark = slen;
+    type("seed(0)\n");
+    type("x, y = moons(1000)\n");
+    type("m = sequential(dense(2, 16, activation=\"tanh\"), dense(16, 1, activation=\"sigmoid\"))\n");
+    type("w0 = m.layers[0].W + 0\n");
+    type("h = fit(m, x, y, loss=\"binary_crossentropy\", epochs=1000000, batch_size=1, verbose=0)\n");
+    drain(800);
+    mark = slen;
+    type("\x03");
+    tap_ok(wait_for("stopped by Ctrl-C", mark, 5000), "Ctrl-C stops fit between steps and says so");
+    mark = slen;
+    type("h\n");
+    tap_ok(wait_for("(stopped by Ctrl-C)", mark, 5000), "fit still returns its history after Ctrl-C");
+    mark = slen;
+    type("if sum(m.layers[0].W != w0) > 0 and x[0, 0] == 1 { print(\"weights-kept\") }\n");
+    tap_ok(wait_for("weights-kept", mark, 5000), "after Ctrl-C in fit the model keeps the weights it reached and x is there");
     mark = slen;
     type(":limit 1MB\n");
     drain(200);
