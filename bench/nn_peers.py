@@ -87,3 +87,41 @@ with torch.no_grad():
     print("torch trace20", med(lambda: torch.jit.trace(f20, (ts16,))))
 print("torch grad", med(lambda: tgrad(xg)))
 print("torch tiny", med(lambda: tgrad(sg), 1000))
+# issue 14: one epoch of two moons, as bench/nn.nn's fit(..., epochs=1, batch_size=32):
+# 1,000 points made the same way as nnpad's moons(1000, noise=0.1) (scikit-learn's
+# make_moons(shuffle=False): two half circles plus normal noise of deviation 0.1),
+# with NumPy's generator, so the same shape and distribution, not the same numbers
+# (the timing does not depend on them); fp32; 2-16-16-1 nn.Linear + tanh, a sigmoid
+# output and BCELoss, torch.optim.Adam(lr=0.001), batch 32; each epoch a new
+# permutation (torch.randperm) sliced into batches (no DataLoader, as a careful user
+# would write it), and, as fit, the epoch's mean batch loss and the accuracy on all
+# 1,000 points (one forward, no grad).  The same model trains on from one epoch to the
+# next, as nnpad's; threads as above (set_num_threads(2), nnpad's two).
+def moons(n, noise, rng):
+    no, ni = n // 2, n - n // 2
+    ao, ai = np.linspace(0, np.pi, no), np.linspace(0, np.pi, ni)
+    p = np.concatenate([np.stack([np.cos(ao), np.sin(ao)], 1), np.stack([1 - np.cos(ai), 0.5 - np.sin(ai)], 1)])
+    p += noise * rng.standard_normal(p.shape)
+    return p.astype(np.float32), np.concatenate([np.zeros(no), np.ones(ni)]).astype(np.float32)[:, None]
+torch.manual_seed(0)
+fx, fy = (torch.from_numpy(a) for a in moons(1000, 0.1, np.random.default_rng(0)))
+fm = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 16), torch.nn.Tanh(),
+                         torch.nn.Linear(16, 1), torch.nn.Sigmoid())
+fopt = torch.optim.Adam(fm.parameters(), lr=0.001)
+fbce = torch.nn.BCELoss()
+def fit_epoch(bs=32):
+    n = fx.shape[0]
+    perm = torch.randperm(n)
+    lsum = 0.0
+    for b0 in range(0, n, bs):
+        idx = perm[b0:b0 + bs]
+        xb, yb = fx[idx], fy[idx]
+        fopt.zero_grad(set_to_none=True)
+        loss = fbce(fm(xb), yb)
+        loss.backward()
+        fopt.step()
+        lsum += loss.item() * len(idx)
+    with torch.no_grad():
+        acc = ((fm(fx) > 0.5) == (fy > 0.5)).float().mean().item()
+    return lsum / n, acc
+print("torch fit", med(fit_epoch))

@@ -30,6 +30,11 @@
 #     eager (per call in a loop, assigned so that nothing prints); the first
 #     trace of a 20-op function on 16 elements (a new trace(f) each time)
 #     against torch.jit.trace of the same function.
+#   - training (issue 14): one epoch of fit on two moons (1,000 points,
+#     2-16-16-1 tanh, sigmoid output, binary cross-entropy, Adam, batch 32,
+#     shuffled, fp32; :time median of single-epoch fits) against the same
+#     model and loop in PyTorch on the CPU (randperm and slicing, no
+#     DataLoader; n/a without torch).
 # Ratio = peer time / nnpad time (> 1: nnpad is faster); the peer is NumPy
 # unless the row says otherwise.  Both sides run under the same
 # OPENBLAS_CORETYPE (Haswell unless set: TOOLCHAIN.md).  Every row is the
@@ -205,5 +210,16 @@ if [ -n "$m0" ] && [ -n "$m1" ]; then
   met=$(awk -v a="$m1" -v b="$m0" 'BEGIN { print ((a - b) / 1024 < 40) ? "met" : "MISSED" }')
   printf '| %-44s | %10s | %10s | %10s | %7s | %6s | %-6s |\n' "chain peak memory over x + output" "$d1" "eager $d2" "-" "-" "<40MB" "$met"
 fi
+# ---- training (issue 14) ----
+# one epoch of fit on two moons (bench/nn.nn's last :time line) against the same
+# model and loop in PyTorch (nn_peers.py's "torch fit"); n/a without torch
+ffit=$(nn2 9); tfit=$(peer torch fit)
+if [ -n "$tfit" ] && [ -n "$ffit" ]; then
+  r=$(awk -v a="$tfit" -v b="$ffit" 'BEGIN { printf "%.2fx", a / b }')
+  met=$(awk -v a="$tfit" -v b="$ffit" 'BEGIN { print (a / b >= 3) ? "met" : "MISSED" }')
+else
+  r="n/a"; met="n/a"
+fi
+printf '| %-44s | %10s | %10s | %10s | %7s | %5sx | %-6s |\n' "fit: one epoch of two moons (peer: torch)" "$(fmt "$ffit")" "-" "$(if [ -n "$tfit" ]; then fmt "$tfit"; else echo n/a; fi)" "$r" 3 "$met"
 echo "(a Python loop's time per y = x + x statement with NumPy, measured as nnpad's: $(fmt "$o2"))"
 echo "(ratio = peer time / nnpad time, > 1: nnpad is faster; the peer is NumPy unless the row names another; aim: the ratio the issue asks for; best of $ROUNDS rounds per side)"
