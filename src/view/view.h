@@ -169,6 +169,11 @@ typedef struct view_figure {
      * where it rounds to */
     double nl_value, nl_rounded;
     int nl_dtype;
+    /* VIEW_PLOT: a field drawn under the series (boundary): fn x fn values
+     * in [0, 1] at the grid points of [fx0, fx1] x [fy0, fy1], row 0 at fy1
+     * (the top); 0 light in fc0, 0.5 white, 1 light in fc1, and the line
+     * where the field crosses 0.5 */
+    int fn; double *field; double fx0, fx1, fy0, fy1; uint32_t fc0, fc1;
     /* text at data coordinates (VIEW_PLOT) */
     int ntexts; view_text_t *texts;
     /* VIEW_MODEL: the models side by side; colour scale |w| <= wmax */

@@ -704,6 +704,57 @@ static void stroke_vline(cairo_t *cr, const view_vline_t *v, double x0, double y
     cairo_set_dash(cr, NULL, 0, 0);
 }
 
+/* boundary's field: each grid point's cell coloured from fc0 (0) through
+ * white (0.5) to fc1 (1), light enough for the points on top; then the
+ * 0.5 line by marching squares (a segment per crossed grid square) */
+static uint32_t field_colour(const view_figure_t *f, double v)
+{
+    if (isnan(v)) return 0xBBBBBB;
+    double t = fmin(1, fmax(-1, 2 * v - 1)), a = fabs(t) * 0.5;
+    uint32_t c = t < 0 ? f->fc0 : f->fc1;
+    int r = (int)lround(255 * (1 - a) + ((c >> 16) & 255) * a), g = (int)lround(255 * (1 - a) + ((c >> 8) & 255) * a);
+    int b = (int)lround(255 * (1 - a) + (c & 255) * a);
+    return (uint32_t)(r << 16 | g << 8 | b);
+}
+
+static void draw_field(view_figure_t *f, cairo_t *cr)
+{
+    int n = f->fn;
+    double dx = (f->fx1 - f->fx0) / (n - 1), dy = (f->fy1 - f->fy0) / (n - 1);
+    for (int r = 0; r < n; r++)
+        for (int k = 0; k < n; k++) {
+            double cx = f->fx0 + k * dx, cy = f->fy1 - r * dy;
+            double X0 = view_x_to_px(f, cx - dx / 2), X1 = view_x_to_px(f, cx + dx / 2);
+            double Y0 = view_y_to_px(f, cy + dy / 2), Y1 = view_y_to_px(f, cy - dy / 2);
+            rgb(cr, field_colour(f, f->field[(int64_t)r * n + k]));
+            /* a hair wider than the cell: no seams between cells */
+            cairo_rectangle(cr, floor(X0), floor(Y0), ceil(X1) - floor(X0) + 1, ceil(Y1) - floor(Y0) + 1);
+            cairo_fill(cr);
+        }
+    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
+    cairo_set_line_width(cr, 2);
+    for (int r = 0; r + 1 < n; r++)
+        for (int k = 0; k + 1 < n; k++) {
+            /* corners in order around the square: (r,k) (r,k+1) (r+1,k+1) (r+1,k) */
+            int rr[4] = { r, r, r + 1, r + 1 }, kk[4] = { k, k + 1, k + 1, k };
+            double px[4], py[4];
+            int np = 0;
+            for (int e = 0; e < 4; e++) {
+                int a = e, b = (e + 1) % 4;
+                double va = f->field[(int64_t)rr[a] * n + kk[a]] - 0.5, vb = f->field[(int64_t)rr[b] * n + kk[b]] - 0.5;
+                if (!(isfinite(va) && isfinite(vb)) || (va < 0) == (vb < 0)) continue;
+                double t = va / (va - vb);
+                double xa = f->fx0 + kk[a] * dx, ya = f->fy1 - rr[a] * dy, xb = f->fx0 + kk[b] * dx, yb = f->fy1 - rr[b] * dy;
+                if (np < 4) { px[np] = view_x_to_px(f, xa + t * (xb - xa)); py[np] = view_y_to_px(f, ya + t * (yb - ya)); np++; }
+            }
+            for (int q = 0; q + 1 < np; q += 2) {
+                cairo_move_to(cr, px[q], py[q]);
+                cairo_line_to(cr, px[q + 1], py[q + 1]);
+            }
+        }
+    cairo_stroke(cr);
+}
+
 /* One panel: frame, grid, ticks, bands, series, reference lines, marker
  * lines, texts and the legend. */
 static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels, const view_figure_t *ex)
@@ -712,6 +763,7 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
     cairo_save(cr);
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
     cairo_clip(cr);
+    if (f->field && f->fn > 1) draw_field(f, cr);
     for (int i = 0; i < f->nbands; i++) {
         view_band_t *b = &f->bands[i];
         double a = clampd(view_x_to_px(f, b->x0), f->px - 1, f->px + f->pw + 1);

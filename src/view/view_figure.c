@@ -55,6 +55,7 @@ void view_figure_free(view_figure_t *f)
     free(f->hlines);
     view_figure_free(f->below);
     free(f->z);
+    free(f->field);
     for (int i = 0; i < f->nbitrows; i++) {
         free(f->bitrows[i].label); free(f->bitrows[i].dtname); free(f->bitrows[i].text);
     }

@@ -380,6 +380,49 @@ int main(void)
            "bar: series side by side in each category, labels on the x axis, names in the legend, values on the bars");
     tap_ok(run("bar([1, 2], [1, 2, 3])") == 1 && run("bar([1, 2], labels=[\"a\"])") == 1, "bar: mismatched sizes are errors");
 
+    /* ---- boundary (issue 14): the model over a grid of the plane, under the points ---- */
+    tap_ok(run("bm = dense(2, 1, activation=\"sigmoid\")\nbm.W = [[1.0], [2.0]]\nbm.b = [0.5]\n"
+               "boundary(bm, [[-1.0, -1.0], [1.0, 1.0], [2.0, -3.0]], [[0], [1], [1]])") == 0, "boundary runs");
+    f = fig();
+    if (f && f->field && f->fn > 1) {
+        /* grid point (r, k) at (fx0 + k dx, fy1 - r dy): the model there is sigmoid(x0 + 2 x1 + 0.5), in fp32 */
+        int n = f->fn;
+        double worst = 0, dx = (f->fx1 - f->fx0) / (n - 1), dy = (f->fy1 - f->fy0) / (n - 1);
+        for (int r = 0; r < n; r += 7)
+            for (int k = 0; k < n; k += 5) {
+                double x0 = (float)(f->fx0 + k * dx), x1 = (float)(f->fy1 - r * dy);
+                double want = 1 / (1 + exp(-(x0 + 2 * x1 + 0.5)));
+                worst = fmax(worst, fabs(f->field[r * n + k] - want));
+            }
+        tap_ok(worst < 1e-6 && f->fx0 < -1 && f->fx1 > 2 && f->fy0 < -3 && f->fy1 > 1,
+               "boundary: the field is the model at each grid point of the points' range (row 0 at the top; worst %.2g)", worst);
+        tap_ok(f->nseries == 2 && f->series[0].n == 1 && f->series[1].n == 2 && f->series[0].x[0] == -1 &&
+               f->note && strstr(f->note, "accuracy 0.667") && strstr(f->note, "> 0.5"),
+               "boundary: the points per class and the accuracy (2 of 3: (2, -3) is class 1 but bm gives 0.08)");
+        /* drawn: class 0's side (bottom left) is tinted with class 0's colour, class 1's (top right) with class 1's */
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw((view_figure_t *)f, c2, VIEW_W, VIEW_H);
+        cairo_destroy(c2);
+        cairo_surface_flush(im);
+        const uint8_t *d = cairo_image_surface_get_data(im);
+        int st = cairo_image_surface_get_stride(im);
+        uint32_t lo = *(const uint32_t *)(d + (int)(f->py + f->ph - 4) * st + 4 * (int)(f->px + 4)) & 0xFFFFFF;
+        uint32_t hi = *(const uint32_t *)(d + (int)(f->py + 4) * st + 4 * (int)(f->px + f->pw - 4)) & 0xFFFFFF;
+        /* class 0 blue (0x0072B2): blue over red; class 1 vermillion (0xD55E00): red over blue */
+        tap_ok((lo & 0xFF) > (lo >> 16) + 40 && (hi >> 16) > (hi & 0xFF) + 40,
+               "boundary: the field is drawn in the classes' colours (bottom left %06X, top right %06X)", lo, hi);
+        cairo_surface_destroy(im);
+    } else {
+        tap_ok(0, "boundary: the figure has a field");
+    }
+    tap_ok(run("bt = dense(2, 1, activation=\"tanh\")\nboundary(bt, [[1.0, 2.0], [3.0, 4.0]], [0, 1])") == 0 && fig()->note &&
+           strstr(fig()->note, "> 0 "), "boundary: a tanh output is a score split at 0");
+    tap_ok(run("boundary(bm, [[1.0, 2.0, 3.0]], [[1]])") == 1 && run("boundary(bm, [[1.0, 2.0]], [[2]])") == 1 &&
+           run("boundary(bm, [[1.0, 2.0]], [[1], [0]])") == 1 && run("boundary(3, [[1.0, 2.0]], [[1]])") == 1 &&
+           run("boundary(dense(2, 3), [[1.0, 2.0]], [[1]])") == 1,
+           "boundary: x not (n, 2), a class other than 0 or 1, a y of another length, no model, two outputs: errors");
+
     /* ---- text (issue 13): every figure kind, with long titles and labels:
      * no text leaves the canvas, no two texts overlap (Pango's ink boxes) ---- */
     static const char *const kinds[] = {
@@ -396,6 +439,7 @@ int main(void)
         "compare([0.1, 0.2, 0.3] * 3)",
         "roofline()",
         "scatter(randn(50), randn(50), labels=int64(randn(50) > 0), title=\"two classes\")",
+        "bq = dense(2, 1, activation=\"sigmoid\")\nboundary(bq, randn(40, 2), int64(randn(40, 1) > 0), title=\"decision regions of a model with a long title\")",
         "bar(sigmoid([2.0, 1.0, 0.1]), softmax([2.0, 1.0, 0.1]), labels=[\"cat\", \"dog\", \"bird\"], names=[\"sigmoid\", \"softmax\"])",
         "bits(fp16(0.1))",
         "m = sequential(dense(2, 8, activation=\"relu\"), dense(8, 8, activation=\"relu\"), dense(8, 1))\nshow(m)",

@@ -1,0 +1,162 @@
+/* fig_boundary.c — boundary(model, x, y): a classifier's decision regions
+ * over the plane as a light field under the data points, with the line
+ * where the output crosses the threshold (TensorFlow Playground's output
+ * view).  The model runs on a grid of the plane through the op table, as
+ * any call of it does. */
+#include "view/fig_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD_N 81   /* grid points per side */
+
+/* column j of an (n, 2) tensor as doubles (fig_dalloc'd) */
+static double *column(call_t *c, value_t *x, int j)
+{
+    int64_t n = x->u.t.shape[0];
+    double *v = fig_dalloc(n);
+    (void)c;
+    for (int64_t i = 0; i < n; i++) v[i] = tensor_get_f64(x, 2 * i + j);
+    return v;
+}
+
+static void range_of(const double *v, int64_t n, double *lo, double *hi)
+{
+    *lo = INFINITY; *hi = -INFINITY;
+    for (int64_t i = 0; i < n; i++) if (isfinite(v[i])) { *lo = fmin(*lo, v[i]); *hi = fmax(*hi, v[i]); }
+    if (!(*lo <= *hi)) { *lo = -1; *hi = 1; }
+    double pad = (*hi - *lo) * 0.08;
+    if (pad == 0) pad = 1;
+    *lo -= pad; *hi += pad;
+}
+
+static value_t *boundary_impl(call_t *c)
+{
+    fig_check_common(c);
+    value_t *model = c->args[0];
+    value_t *ls[MAX_LAYERS];
+    int nl = 0;
+    fig_dense_layers(c, 0, model, ls, &nl, 0);
+    if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[0], "boundary: the first argument is a model (dense, sequential)");
+    fig_check_fit(c, 0, ls, nl);
+    value_t *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
+    char sh[96];
+    if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2) {
+        tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "boundary: x is (n, 2), points of the plane; this x is %s", sh);
+    }
+    int64_t n = x->u.t.shape[0];
+    if (n < 1) err_raise(ERR_SHAPE, c->arg_spans[1], "boundary: x has no points");
+    if (y->u.t.size != n || y->u.t.ndim > 2 || (y->u.t.ndim == 2 && y->u.t.shape[1] != 1)) {
+        char sy[96];
+        tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
+        tensor_shape_str(sy, sizeof sy, y->u.t.ndim, y->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[2], "boundary: y is one class (0 or 1) per point, (n, 1) or (n,): x is %s, y %s", sh, sy);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        double v = tensor_get_f64(y, i);
+        if (v != 0 && v != 1)
+            err_raise(ERR_VALUE, c->arg_spans[2], "boundary: y holds classes 0 and 1; y[%lld] is %g", (long long)i, v);
+    }
+    /* the model on a grid of the plane (row 0 at the top), then on x */
+    double *x0 = column(c, x, 0), *x1 = column(c, x, 1);
+    double xlo, xhi, ylo, yhi;
+    range_of(x0, n, &xlo, &xhi);
+    range_of(x1, n, &ylo, &yhi);
+    dtype_t dt = dtype_traits[x->u.t.dtype].is_float && !x->u.t.weak ? (dtype_t)x->u.t.dtype : op_settings(c->s)->precision;
+    int64_t shape[2] = { (int64_t)FIELD_N * FIELD_N, 2 };
+    value_t *g = tensor_new_raw(dt, 2, shape);
+    for (int64_t i = 0; i < shape[0]; i++) {
+        int64_t r = i / FIELD_N, k = i % FIELD_N;
+        dtype_store_f64(dt, tensor_data(g), 2 * i, xlo + (xhi - xlo) * (double)k / (FIELD_N - 1));
+        dtype_store_f64(dt, tensor_data(g), 2 * i + 1, yhi - (yhi - ylo) * (double)r / (FIELD_N - 1));
+    }
+    value_t *pg = NULL, *px = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) == 0) {
+        pg = eval_call_value(c->s, model, 1, &g, c->span);
+        px = eval_call_value(c->s, model, 1, &x, c->span);
+        err_pop(&fr);
+    } else {
+        val_unref(g);
+        if (pg) val_unref(pg);
+        free(x0); free(x1);
+        err_rethrow();
+    }
+    val_unref(g);
+    if (pg->kind != V_TENSOR || pg->u.t.size != shape[0] || px->kind != V_TENSOR || px->u.t.size != n) {
+        int64_t k = pg->kind == V_TENSOR ? pg->u.t.size / shape[0] : 0;
+        val_unref(pg); val_unref(px); free(x0); free(x1);
+        err_raise(ERR_SHAPE, c->arg_spans[0], "boundary: the model gives one output per point (the probability of class 1); "
+                  "this one gives %lld", (long long)k);
+    }
+    /* a probability (sigmoid) is split at 0.5; outputs outside [0, 1] (tanh,
+     * linear) are a score split at 0, drawn as (score + 1) / 2 */
+    bool prob = true;
+    for (int64_t i = 0; i < shape[0]; i++) { double v = tensor_get_f64(pg, i); if (v < 0 || v > 1) prob = false; }
+    for (int64_t i = 0; i < n; i++) { double v = tensor_get_f64(px, i); if (v < 0 || v > 1) prob = false; }
+    double thr = prob ? 0.5 : 0;
+    double *field = fig_dalloc(shape[0]);
+    for (int64_t i = 0; i < shape[0]; i++) {
+        double v = tensor_get_f64(pg, i);
+        field[i] = prob ? v : fmin(1, fmax(0, (v + 1) / 2));
+    }
+    int64_t right = 0;
+    for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(px, i) > thr) == (tensor_get_f64(y, i) == 1);
+    val_unref(pg); val_unref(px);
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "boundary");
+    fig_common_options(c, f);
+    for (int k = 0; k < 2; k++) {
+        int64_t m = 0, j = 0;
+        for (int64_t i = 0; i < n; i++) m += tensor_get_f64(y, i) == k;
+        double *sx = fig_dalloc(m), *sy = fig_dalloc(m);
+        for (int64_t i = 0; i < n; i++)
+            if (tensor_get_f64(y, i) == k) { sx[j] = x0[i]; sy[j] = x1[i]; j++; }
+        view_series_t *s = view_add_series(f, k ? "class 1" : "class 0", m, sx, sy, dt);
+        s->style = VIEW_POINTS;
+    }
+    f->fn = FIELD_N; f->field = field;
+    f->fx0 = xlo; f->fx1 = xhi; f->fy0 = ylo; f->fy1 = yhi;
+    f->fc0 = f->series[0].color; f->fc1 = f->series[1].color;
+    f->x.lo = xlo; f->x.hi = xhi; f->y.lo = ylo; f->y.hi = yhi;
+    f->x.fixed = f->y.fixed = true;
+    if (!f->x.label) f->x.label = view_strdup("x[:, 0]");
+    if (!f->y.label) f->y.label = view_strdup("x[:, 1]");
+    char name[40], t[200], note[200];
+    fig_span_text(c->arg_spans[0], name, sizeof name);
+    if (!f->title) {
+        snprintf(t, sizeof t, "%s: decision regions", name);
+        view_set_title(f, t);
+    }
+    snprintf(note, sizeof note, "class 1 where %s(x) > %g (the line); accuracy %.3f on these %lld points", name, thr,
+             (double)right / (double)n, (long long)n);
+    f->note = view_strdup(note);
+    fprintf(c->s->out, "boundary: %s\n", note);
+    free(x0); free(x1);
+    view_show(f, c->s->out);
+    return fig_none();
+}
+
+const op_def_t op_family_boundary[] = {
+    {"boundary", OPK_FUNC, .impl = boundary_impl, .min_args = 3, .max_args = 3, .kwargs = "title xlabel ylabel",
+     .flags = OPF_IMPURE, .nograd = "a figure",
+     .signature = "boundary(model, x, y)",
+     .summary = "a classifier's decision regions over the plane, under the data points (TensorFlow Playground's output)",
+     .formula = "the model runs on an 81 x 81 grid over the points' range (8% margin); a sigmoid output p is the "
+                "probability of class 1, drawn from class 0's colour (p = 0) through white (0.5) to class 1's (p = 1), "
+                "with the line p = 0.5; outputs outside [0, 1] (tanh, linear) are a score split at 0; the points are "
+                "drawn in their class's colour, and the note gives the accuracy on them",
+     .shapes = "model: 2 inputs, 1 output; x (n, 2); y (n, 1) or (n,) holding 0 or 1 -> a figure, and one line as text",
+     .dtypes = "the grid in x's dtype; " FIG_OPTS,
+     .source = "TensorFlow Playground (Smilkov & Carter, 2016), its output heat map; the 0.5 line by marching squares",
+     .example = "seed(0)\n"
+                "x, y = gauss(100)\n"
+                "m = dense(2, 1, activation=\"sigmoid\")\n"
+                "m.W = [[1.0], [1.0]]\n"
+                "boundary(m, x, y)\n"
+                "#> boundary: class 1 where m(x) > 0.5 (the line); accuracy 1.000 on these 100 points\n"
+                "#> figure: figures/001-boundary.png"},
+    {NULL},
+};
