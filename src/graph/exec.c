@@ -84,8 +84,22 @@ static void running_free(void *p, size_t bytes)
     mem_free(p, bytes);
 }
 
+/* nested lists of outputs, as the function returned them (graph_t.tree) */
+static value_t *rebuild(const graph_t *g, value_t **vals, int *ti, int *oi)
+{
+    int n = g->tree[(*ti)++];
+    if (n < 0) return val_ref(vals[g->out[(*oi)++]]);
+    value_t *r = list_new(n);
+    for (int k = 0; k < n; k++) list_push_take(r, rebuild(g, vals, ti, oi));
+    return r;
+}
+
 static value_t *outputs(const graph_t *g, value_t **vals)
 {
+    if (g->tree) {
+        int ti = 0, oi = 0;
+        return rebuild(g, vals, &ti, &oi);
+    }
     if (g->out_list) {
         value_t *r = list_new(g->nout);
         for (int k = 0; k < g->nout; k++) list_push_take(r, val_ref(vals[g->out[k]]));

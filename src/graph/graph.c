@@ -58,6 +58,7 @@ void graph_free(graph_t *g, bool sweeping)
     for (int i = 0; i < g->nn; i++) node_free(&g->n[i], sweeping);
     mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
     mem_free(g->out, (size_t)g->nout * sizeof(int));
+    if (g->tree) mem_free(g->tree, (size_t)g->ntree * sizeof(int));
     mem_free(g->reg, (size_t)g->nreg * sizeof(region_t));
     graph_plan_free(g->plan);
     mem_free(g, sizeof *g);
@@ -91,6 +92,11 @@ graph_t *graph_copy(const graph_t *s)
     if (s->nout) memcpy(g->out, s->out, (size_t)s->nout * sizeof(int));
     g->nout = s->nout;
     g->out_list = s->out_list;
+    if (s->tree) {
+        g->tree = mem_alloc((size_t)s->ntree * sizeof(int));
+        memcpy(g->tree, s->tree, (size_t)s->ntree * sizeof(int));
+        g->ntree = s->ntree;
+    }
     g->reg = mem_alloc((size_t)s->nreg * sizeof(region_t));
     if (s->nreg) memcpy(g->reg, s->reg, (size_t)s->nreg * sizeof(region_t));
     g->nreg = s->nreg;
@@ -348,6 +354,15 @@ static int effect_node(const graph_t *g, const value_t *v)
 }
 
 /* The node for an input value: its own if traced, else a capture. */
+/* does a list hold a traced value (at any depth)? */
+static bool holds_traced(const value_t *v, int depth)
+{
+    if (v->kind == V_TENSOR) return v->u.t.sym;
+    if (v->kind != V_LIST || depth > 32) return false;
+    for (int i = 0; i < v->u.list.n; i++) if (holds_traced(v->u.list.items[i], depth + 1)) return true;
+    return false;
+}
+
 static int input_node(tracer_t *t, value_t *v)
 {
     if (v->kind == V_TENSOR && v->u.t.gid == t->id) return v->u.t.gnode;
@@ -378,6 +393,9 @@ static int input_node(tracer_t *t, value_t *v)
         err_raise(ERR_TYPE, err_here(), "this value was traced in another trace (a traced function defined inside "
                   "another, or a value kept from an earlier trace): its value is unknown here; pass it as an "
                   "argument instead");
+    if (v->kind == V_LIST && holds_traced(v, 0))
+        err_raise(ERR_TYPE, err_here(), "a list holding traced values is used where a graph needs one value (it would be "
+                  "frozen as a constant): pass its items one by one, or stack(list) into one tensor");
     value_t *owner = NULL;
     const char *field = NULL;
     bool var = var_of(t, v, &owner, &field);
@@ -955,8 +973,40 @@ static value_t *call_inner(session_t *s, value_t *f, int nargs, value_t **args, 
     return eval_call_value_kw(s, f, nargs, args, nkw, kwn, kw, span);
 }
 
+/* the tensors of nested lists in order (into out, when not NULL), and
+ * their nesting into tree (preorder: n >= 0 a list of n items, -1 a
+ * tensor); counts both */
+static void flatten_out(tracer_t *t, value_t *y, int *out, int *nout, int *tree, int *ntree, int depth)
+{
+    if (depth > 32) err_raise(ERR_LIMIT, err_here(), "a traced function returns lists nested more than 32 deep");
+    if (y->kind == V_LIST) {
+        if (tree) tree[*ntree] = y->u.list.n;
+        (*ntree)++;
+        for (int i = 0; i < y->u.list.n; i++) flatten_out(t, y->u.list.items[i], out, nout, tree, ntree, depth + 1);
+        return;
+    }
+    if (tree) tree[*ntree] = -1;
+    (*ntree)++;
+    if (out) out[*nout] = input_node(t, y);
+    (*nout)++;
+}
+
 static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
 {
+    bool nested = false;
+    for (int i = 0; y->kind == V_LIST && i < y->u.list.n; i++) nested |= y->u.list.items[i]->kind == V_LIST;
+    if (nested) {
+        int n = 0, nt = 0;
+        flatten_out(t, y, NULL, &n, NULL, &nt, 0);
+        g->out_list = true;
+        g->out = mem_alloc((size_t)(n ? n : 1) * sizeof(int));
+        g->tree = mem_alloc((size_t)nt * sizeof(int));
+        g->ntree = nt;
+        g->nout = 0;
+        nt = 0;
+        flatten_out(t, y, g->out, &g->nout, g->tree, &nt, 0);
+        return;
+    }
     if (y->kind == V_LIST) {
         g->out_list = true;
         g->nout = y->u.list.n;
@@ -991,6 +1041,9 @@ static value_t *call_node(tracer_t *tr, const graph_t *g, int nargs, value_t **a
     set_origin(n);
     int id = tr->g->nn - 1;
     const graph_t *sub = tr->g->n[id].sub;
+    if (sub->tree)
+        err_raise(ERR_TYPE, err_here(), "a traced function that returns nested lists ([loss, [dW, db]]) is called inside "
+                  "another trace: call the inner function without trace() there (the outer trace covers it)");
     if (!sub->out_list && sub->nout == 0) return val_new(V_NONE);
     int nout = sub->out_list ? sub->nout : 1;
     value_t *l = sub->out_list ? list_new(nout) : NULL, *one = NULL;

@@ -80,6 +80,12 @@ typedef struct graph {
     int *out;
     int nout;
     bool out_list;           /* f returned a list */
+    /* f returned lists inside its list ([loss, [dW, db]], what
+     * value_and_grad of a model gives): out[] holds the tensors in order and
+     * tree the nesting, in preorder: n >= 0 a list of n items, -1 a tensor
+     * (out[] in turn); NULL for one flat list */
+    int *tree;
+    int ntree;
     region_t *reg;
     int nreg;
     struct gplan *plan;      /* exec.c's plan for running it (built at the first run; graph_free frees it) */

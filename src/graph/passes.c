@@ -899,7 +899,8 @@ static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const
     }
     fprintf(out, "%*s  return", indent, "");
     for (int k = 0; k < g->nout; k++) fprintf(out, "%s%%%d", k ? ", " : " ", g->out[k]);
-    if (g->out_list) fputs("   (a list)", out);
+    if (g->tree) fputs("   (nested lists)", out);
+    else if (g->out_list) fputs("   (a list)", out);
     fputc('\n', out);
 }
 
