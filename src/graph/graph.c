@@ -144,6 +144,8 @@ void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
 value_t *graph_python_function(value_t *tfn) { return tfn->u.fn.traced->f; }
 
 void graph_record_all(value_t *tfn) { tfn->u.fn.traced->record_all = true; }
+void graph_quiet(value_t *tfn) { tfn->u.fn.traced->quiet = true; }
+int graph_concrete_count(const value_t *tfn) { return tfn->u.fn.traced->nc; }
 
 value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span)
 {
@@ -1091,7 +1093,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     char text[2048];
     graph_sig_text(t, ga, wild, text, sizeof text);
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
-    if (t->traces > 0 && t->nc > 0) {
+    if (t->traces > 0 && t->nc > 0 && !t->quiet) {
         char msg[1024];
         graph_why(t, s, ga, wild, msg, sizeof msg, name);
         fprintf(s->out, "%s\n", msg);

@@ -103,6 +103,10 @@ void graph_traced_free(traced_t *t, bool sweeping);
 void graph_traced_mark(traced_t *t, void (*mark)(value_t *));
 /* :mode graph: record every op of tfn's traces (nothing folded at trace time). */
 void graph_record_all(value_t *tfn);
+/* fit's training step: retraces (a new batch shape) say nothing. */
+void graph_quiet(value_t *tfn);
+/* How many concrete functions tfn holds (traces that are kept). */
+int graph_concrete_count(const value_t *tfn);
 value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                     span_t span);
 

@@ -80,6 +80,7 @@ struct traced {
     int traces;             /* trace_count */
     bool record_all;        /* :mode graph: every op is a node, none folded at trace time */
     int retraces_in_a_row;
+    bool quiet;             /* fit's training step: a new batch shape traces without a "retracing" line */
 };
 
 /* ---- the trace in progress ---- */

@@ -8,6 +8,7 @@
  * for the weights), so the session's seed decides the data and grad and
  * trace see the same ops as a hand-written loop. */
 #include "ops/ops.h"
+#include "graph/graph.h"
 #include "autodiff/ad.h"
 #include "lang/error.h"
 #include "lang/eval.h"
@@ -762,6 +763,17 @@ static value_t *fit_impl(call_t *c)
     fl->u.fn.name = "fit_loss";
     value_t *vgf = ad_op1("value_and_grad", fl, c->s);
     val_unref(fl);
+    /* the step traced (tf.function / jax.jit of value_and_grad): one
+     * concrete function per batch shape, the weights read at every call;
+     * eager=1 runs it op by op */
+    value_t *egv = op_kw(c, "eager", &sp);
+    bool eager = egv && op_to_int(egv, sp, "eager (1 or 0)") != 0;
+    if (!eager) {
+        value_t *t = graph_make_traced(vgf, NULL, c->span);
+        graph_quiet(t);
+        val_unref(vgf);
+        vgf = t;
+    }
     rec_buf_t hl = {0}, ha = {0}, hvl = {0}, hva = {0}, hsc = {0}, hcl = {0};
     FILE *out = c->s->out;
     /* accuracy (threshold 0.5) for binary_crossentropy, and for mse or mae
@@ -796,7 +808,8 @@ static value_t *fit_impl(call_t *c)
                 /* the loss (times the loss scale) and its gradient with respect to
                  * the weights: value_and_grad(fit_loss)(model, xb, yb, "loss", scale) */
                 double sc = is_ls(opt) ? get_num(opt, "scale") : fixed_scale;
-                value_t *scv = num(sc);
+                /* a 0-d tensor, not a number: a new scale is not a new signature */
+                value_t *scv = tensor_scalar_f64((dtype_t)w[0]->u.t.dtype, sc);
                 value_t *a5[5] = { model, xb, yb, lstr, scv };
                 value_t *vg = eval_call_value(c->s, vgf, scaled ? 5 : 4, a5, c->span);
                 val_unref(scv);
@@ -870,6 +883,7 @@ static value_t *fit_impl(call_t *c)
             fflush(out);
         }
     }
+    int64_t ncf = eager ? 0 : graph_concrete_count(vgf);
     val_unref(vgf);
     val_unref(lstr);
     if (own_xy) { val_unref(xt); val_unref(yt); }
@@ -889,9 +903,10 @@ static value_t *fit_impl(call_t *c)
         scope_set(h, fields[i].name, t);
         val_unref(t);
     }
-    value_t *iv[3] = { inum(done_epochs), inum(steps), inum(skipped) };
+    value_t *iv[4] = { inum(done_epochs), inum(steps), inum(skipped), inum(ncf) };
     scope_set(h, "epochs", iv[0]); scope_set(h, "steps", iv[1]); scope_set(h, "skipped", iv[2]);
-    for (int i = 0; i < 3; i++) val_unref(iv[i]);
+    scope_set(h, "concrete_functions", iv[3]);
+    for (int i = 0; i < 4; i++) val_unref(iv[i]);
     char r[200];
     snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g%s", (long long)done_epochs, done_epochs == 1 ? "" : "s",
              hl.n ? hl.v[hl.n - 1] : NAN, stopped ? " (stopped by Ctrl-C)" : "");
@@ -1035,15 +1050,26 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
     {"fit", OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale", .flags = OPF_IMPURE,
+     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager", .flags = OPF_IMPURE,
      .nograd = "trains the model",
-     .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, verbose=1)",
+     .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
+                  "eager=0, verbose=1)",
      .summary = "train a model on x, y in mini-batches (Keras's model.fit); returns a history",
      .formula = "each epoch shuffles the rows, then for each batch computes loss(y, model(x)) and its gradient "
-                "(value_and_grad) and updates the weights with the optimiser; a line per epoch (every epoch up to 20, "
-                "else about ten) with the mean batch loss, the accuracy on all of x for a one-column 0/1 target, and "
-                "the time; Ctrl-C stops between batches and keeps the weights reached and the history so far",
-     .shapes = "x (n, ...), y (n, ...) -> a history record (.loss, .accuracy: one number per epoch)",
+                "(value_and_grad, traced: one concrete function per batch shape, as Keras's compiled train step; eager=1 "
+                "runs op by op, to the same bits) and updates the weights with the optimiser (Keras's compile() default "
+                "is rmsprop; fit's is adam, as most Keras examples use); a line per epoch (every epoch up to 20, else "
+                "about ten) with the mean batch loss, the accuracy on all of x (threshold 0.5, for binary_crossentropy or "
+                "0/1 targets), the validation loss and accuracy, the loss scale, the time and steps per second. "
+                "validation=[x_val, y_val] (Keras's validation_data) or a fraction: the last rows before shuffling "
+                "(validation_split). loss_scale=2^15 multiplies the loss before differentiating and divides the "
+                "gradients after (fixed, Keras's loss_scale_factor); loss_scale=\"dynamic\" wraps the optimiser in "
+                "loss_scale_optimizer (start 2^15, halve and skip on inf/NaN, double after 2000 good steps). "
+                "Ctrl-C stops between batches and keeps the weights reached and the history so far",
+     .shapes = "x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
+               "step .loss_scale and .grad_classes (steps, weights, 4): the fraction of each gradient's entries that are "
+               "exactly 0, subnormal, normal and inf/NaN in the dtype it was computed in (fp16 under :policy mixed, "
+               "before unscaling); .epochs, .steps, .skipped, .concrete_functions",
      .dtypes = "the model's", .source = "keras.Model.fit",
      .example = "seed(0)\n"
                 "m = dense(1, 1)\n"
