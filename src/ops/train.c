@@ -903,6 +903,26 @@ static value_t *fit_impl(call_t *c)
         scope_set(h, fields[i].name, t);
         val_unref(t);
     }
+    /* which layer each weight belongs to (0, 1, ...) and its size: underflow(h) pools a layer's W and b */
+    {
+        int64_t shp[1] = { nw };
+        value_t *gl = tensor_new(DT_INT64, 1, shp), *gs = tensor_new(DT_INT64, 1, shp);
+        int64_t *pl = tensor_data(gl), *ps = tensor_data(gs), layer = -1;
+        for (int i = 0; i < nw; i++) {
+            if (i == 0 || sl[i].rec != sl[i - 1].rec) layer++;
+            pl[i] = layer;
+            ps[i] = w[i]->u.t.size;
+        }
+        scope_set(h, "grad_layer", gl);
+        scope_set(h, "grad_size", gs);
+        val_unref(gl); val_unref(gs);
+        char sc[64];
+        if (is_ls(opt)) snprintf(sc, sizeof sc, "dynamic");
+        else if (fixed_scale != 1) snprintf(sc, sizeof sc, "fixed %g", fixed_scale);
+        else snprintf(sc, sizeof sc, "none");
+        set_text(h, "scaling", sc);
+        set_text(h, "compute_dtype", dtype_traits[pol == 1 ? DT_FP16 : pol == 2 ? DT_BF16 : w[0]->u.t.dtype].name);
+    }
     value_t *iv[4] = { inum(done_epochs), inum(steps), inum(skipped), inum(ncf) };
     scope_set(h, "epochs", iv[0]); scope_set(h, "steps", iv[1]); scope_set(h, "skipped", iv[2]);
     scope_set(h, "concrete_functions", iv[3]);

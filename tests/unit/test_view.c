@@ -7,6 +7,7 @@
 #include "tap.h"
 #include "csv.h"
 #include "lang/session.h"
+#include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
 
@@ -422,6 +423,23 @@ int main(void)
            run("boundary(bm, [[1.0, 2.0]], [[1], [0]])") == 1 && run("boundary(3, [[1.0, 2.0]], [[1]])") == 1 &&
            run("boundary(dense(2, 3), [[1.0, 2.0]], [[1]])") == 1,
            "boundary: x not (n, 2), a class other than 0 or 1, a y of another length, no model, two outputs: errors");
+
+    /* ---- underflow (issue 14): fp16 gradients that round to 0, per layer and step ---- */
+    op_settings(S)->policy = 1;   /* :policy mixed (mixed_float16) */
+    int urc = run("ux = fp32([[0.001], [0.002], [0.003], [0.004]])\nuy = ux * 1.5 + 1e-6\n"
+                  "um = dense(1, 1, use_bias=0)\num.W = [[1.5]]\n"
+                  "uh1 = fit(um, ux, uy, optimizer=sgd(lr=1), epochs=3, batch_size=2, verbose=0)\n"
+                  "uh2 = fit(um, ux, uy, optimizer=sgd(lr=1), epochs=3, batch_size=2, verbose=0, loss_scale=\"dynamic\")");
+    op_settings(S)->policy = 0;
+    tap_ok(urc == 0 && run("underflow(uh1)") == 0, "underflow runs on fit's history");
+    f = fig();
+    tap_ok(f && f->nseries == 2 && f->series[0].n == 6 && f->series[0].y[0] == 1 && f->series[0].y[5] == 1 &&
+           !strcmp(f->series[0].label, "layer 1: exactly 0") && f->series[1].dash == 1 && !f->below &&
+           f->title && strstr(f->title, "fp16") && strstr(f->title, "no loss scaling"),
+           "underflow: without scaling every fp16 gradient entry of the layer was exactly 0 at each of the 6 steps");
+    tap_ok(run("underflow(uh2)") == 0 && fig()->series[0].y[0] == 0 && fig()->below && fig()->below->series[0].y[0] == 32768 &&
+           strstr(fig()->title, "dynamic"), "underflow: with dynamic scaling none is 0, and the loss scale is drawn below");
+    tap_ok(run("underflow(3)") == 1 && run("underflow(um)") == 1, "underflow: anything but a history is an error");
 
     /* ---- text (issue 13): every figure kind, with long titles and labels:
      * no text leaves the canvas, no two texts overlap (Pango's ink boxes) ---- */
