@@ -5,7 +5,8 @@
 # pump runs at interrupt checkpoints; the loop ends only when the test sends
 # Ctrl-C, so no race decides it), nnpad exits without a crash, and
 # screenshots are kept as
-# artifacts (tests/out/view-window.png, view-window-resized.png).
+# artifacts (tests/out/view-window.png, view-window-resized.png,
+# view-window-fit.png: fit's live loss curve and decision regions).
 # The X side goes through tests/unit/pixtool (Xlib and cairo-xlib: finding
 # the window, resizing it, screenshots; Cairo reads the PNGs back), so the
 # test needs no tool beyond Xvfb. It skips only in a build without SDL (no
@@ -21,7 +22,7 @@ out=$(pwd)/tests/out
 mkdir -p "$out"
 tmp=${TMPDIR:-/tmp}/nnpad-view-window.$$
 rm -rf "$tmp"; mkdir -p "$tmp"
-echo "1..10"
+echo "1..14"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 
@@ -138,6 +139,45 @@ curves "$tmp/shot2.png"; ok $? "the resized window shows the curves where they m
 r2=$("$PIXTOOL" run "$tmp/shot2.png" 009E73 30 2>&1); r3=$("$PIXTOOL" run "$tmp/shot3.png" 009E73 30 2>&1)
 echo "$r2 $r3" | awk '{ exit !(NF == 4 && $2 - $1 > 300 && $4 - $3 > 200 && ($4 - $3) < ($2 - $1) - 8) }'
 ok $? "+ zooms the window's figure: relu spans columns $r2 before and $r3 after"
+# fit(show=...) in the window: the loss curve and the decision regions are
+# cells redrawn in place while training runs (two screenshots a second
+# apart differ), no file is written, and Ctrl-C keeps the history
+xrun sh -c '
+  cd "$1"
+  unset NNPAD_TEST SDL_VIDEODRIVER
+  "$3" xpointer 1279 799
+  mkfifo in2
+  timeout --foreground -s KILL 120 "$2" < in2 > fit.out 2>&1 &
+  pid=$!
+  { echo "seed(0)"
+    echo "x, y = circles(200, noise=0.1)"
+    echo "m = sequential(dense(2, 8, activation=\"tanh\"), dense(8, 1, activation=\"sigmoid\"))"
+    echo "print(\"training\")"
+    echo "h = fit(m, x, y, loss=\"binary_crossentropy\", epochs=1000000, verbose=0, show=[\"loss\", \"boundary\"])"
+    echo "print(h)"
+    sleep 60
+  } > in2 &
+  feeder=$!
+  "$3" xfind nnpad 20 > wid2 2> xfind2.err
+  n=0
+  while [ $n -lt 200 ] && ! grep -q "^training" fit.out; do sleep 0.1; n=$((n + 1)); done
+  sleep 2
+  w=$(head -1 wid2)
+  [ -n "$w" ] && "$3" xshot "$w" fit1.png
+  sleep 1.5
+  [ -n "$w" ] && "$3" xshot "$w" fit2.png
+  kill -INT $pid 2>/dev/null
+  n=0
+  while [ $n -lt 100 ] && ! grep -q "^history" fit.out; do sleep 0.1; n=$((n + 1)); done
+  kill $feeder 2>/dev/null
+  kill $pid 2>/dev/null
+  wait
+' _ "$tmp" "$NNPAD" "$PIXTOOL"
+[ -s "$tmp/wid2" ] && [ -s "$tmp/fit1.png" ] && [ -s "$tmp/fit2.png" ]; ok $? "fit(show=...) opened the window and it was shot twice $(cat "$tmp/xfind2.err" 2>/dev/null)"
+! grep -q '^figure: \|headless' "$tmp/fit.out"; ok $? "fit's live figures went to the window, no file written: $(head -c 300 "$tmp/fit.out" | tr '\n' ' ')"
+! cmp -s "$tmp/fit1.png" "$tmp/fit2.png"; ok $? "the window changed while fit trained (the live figures are redrawn in place)"
+grep -q '^history: .*stopped by Ctrl-C' "$tmp/fit.out"; ok $? "Ctrl-C stopped fit and it returned its history: $(grep history "$tmp/fit.out" | head -1)"
+cp "$tmp/fit2.png" "$out/view-window-fit.png" 2>/dev/null
 rm -f "$out/view-window.png" "$out/view-window-resized.png"
 cp "$tmp/shot1.png" "$out/view-window.png" 2>/dev/null; cp "$tmp/shot2.png" "$out/view-window-resized.png" 2>/dev/null
 [ -s "$out/view-window.png" ]; ok $? "screenshot kept: tests/out/view-window.png"

@@ -109,8 +109,14 @@ static void dense_repr(value_t *rec)
 {
     value_t *W = field(rec, "W"), *b = field(rec, "b"), *a = field(rec, "activation");
     char buf[256];
-    snprintf(buf, sizeof buf, "dense(%lld -> %lld, activation=%s): W (%lld, %lld) %s%s%s", (long long)W->u.t.shape[0],
-             (long long)W->u.t.shape[1], act_name(a), (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
+    char reg[64] = "";
+    for (int i = 0; i < 2; i++) {
+        value_t *r = field(rec, i ? "l2" : "l1");
+        if (r && r->kind == V_TENSOR && r->u.t.size == 1)
+            snprintf(reg + strlen(reg), sizeof reg - strlen(reg), ", %s=%g", i ? "l2" : "l1", tensor_get_f64(r, 0));
+    }
+    snprintf(buf, sizeof buf, "dense(%lld -> %lld, activation=%s%s): W (%lld, %lld) %s%s%s", (long long)W->u.t.shape[0],
+             (long long)W->u.t.shape[1], act_name(a), reg, (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
              dtype_traits[W->u.t.dtype].name, b ? ", b " : ", no bias", "");
     if (b) {
         size_t l = strlen(buf);
@@ -175,6 +181,17 @@ static value_t *dense_impl(call_t *c)
     value_t *ub = op_kw(c, "use_bias", &sp);
     bool use_bias = !ub || op_to_double(ub, sp, "use_bias") != 0;
     value_t *act = activation_arg(c);
+    /* l1=, l2=: the kernel's penalty factors (Keras kernel_regularizer=L1L2) */
+    double pen[2] = { 0, 0 };
+    for (int i = 0; i < 2; i++) {
+        value_t *r = op_kw(c, i ? "l2" : "l1", &sp);
+        if (!r) continue;
+        pen[i] = op_to_double(r, sp, i ? "l2" : "l1");
+        if (!(pen[i] >= 0) || !isfinite(pen[i])) {
+            val_unref(act);
+            err_raise(ERR_VALUE, sp, "dense: %s= is a penalty factor, a number >= 0 (Keras L1L2), not %g", i ? "l2" : "l1", pen[i]);
+        }
+    }
     /* Glorot uniform: u in [0, 1) from rand (fp64), W = (2u - 1) l, rounded once */
     value_t *a2[2] = { tensor_weak_int(in), tensor_weak_int(out) };
     value_t *dk = str_new("fp64", 4);
@@ -200,6 +217,13 @@ static value_t *dense_impl(call_t *c)
         }
     }
     value_t *rec = dense_record(W, b, act);
+    for (int i = 0; i < 2; i++)
+        if (pen[i] > 0) {
+            value_t *t = tensor_weak_float(pen[i]);
+            scope_set(rec, i ? "l2" : "l1", t);
+            val_unref(t);
+        }
+    if (pen[0] > 0 || pen[1] > 0) dense_repr(rec);
     val_unref(u); val_unref(dk); val_unref(a2[0]); val_unref(a2[1]);
     val_unref(W); val_unref(act);
     if (b) val_unref(b);
@@ -590,16 +614,18 @@ const op_def_t op_family_layers[] = {
                 "l.b = [2.5]\n"
                 "l.b\n"
                 "#> [2.5] (fp32)"},
-    {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype",
+    {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype l1 l2",
      .flags = OPF_VARIABLES, .nograd = "builds a layer (differentiate a function that calls it)",
-     .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=)",
+     .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=, l1=0, l2=0)",
      .summary = "a fully connected layer y = activation(x @ W + b) (Keras Dense)",
      .formula = "y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
                 "(batch, in) (a 1-D x is one sample; more axes: applied to the last). In the column form of the "
                 "lessons, y = W' x + b with W' = W transposed (out, in): dense(in, out).W' is the seed's W. "
                 "Weights start Glorot-uniform, U(-l, l) with l = sqrt(6/(in + out)), biases zero (Keras defaults); "
                 "seed=n restarts the generator as seed(n) does. l.W and l.b are readable and assignable (shape and "
-                "dtype kept); params(l) is [W, b]; call it as l(x)",
+                "dtype kept); params(l) is [W, b]; call it as l(x). l1=a, l2=b penalise the kernel as Keras's "
+                "kernel_regularizer=L1L2(a, b): fit adds a sum(|W|) + b sum(W^2) to the loss (regularization(model) "
+                "gives it for a hand-written loop); the bias is not penalised",
      .shapes = "x: (batch, in) or (in,) -> (batch, out) or (out,)",
      .dtypes = "weights in the session precision (dtype= to choose; fp32 under :policy mixed, computing in fp16/bf16 "
                "with the weights cast on use); the output has the compute dtype",

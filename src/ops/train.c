@@ -15,6 +15,7 @@
 #include "lang/value.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -592,6 +593,87 @@ static value_t *step_impl(call_t *c)
     return val_new(V_NONE);
 }
 
+/* ---- regularisation ---- */
+
+/* the penalty of the dense layers' l1=/l2= in m, through the op table
+ * (Keras's L1L2: l1 * sum(|W|) + l2 * sum(W^2) per kernel, the layers'
+ * terms added in order); NULL when no layer has one */
+static value_t *penalty_of(session_t *s, value_t *m, span_t span)
+{
+    slot_t sl[256];
+    int n = slots_of(m, sl, 256, 0);
+    double fac[256][2];
+    int layer = 0;
+    for (int i = 0; i < n; i++) {   /* checked before anything is made */
+        layer += !strcmp(sl[i].name, "W");
+        for (int k = 0; k < 2; k++) {
+            const char *nm = k ? "l2" : "l1";
+            value_t *f = strcmp(sl[i].name, "W") ? NULL : scope_get_local(sl[i].rec, nm);
+            fac[i][k] = 0;
+            if (!f) continue;
+            double a = f->kind == V_TENSOR && f->u.t.size == 1 ? tensor_get_f64(f, 0) : NAN;
+            if (!(a >= 0) || !isfinite(a)) {
+                char got[48];
+                if (f->kind == V_TENSOR && f->u.t.size == 1) snprintf(got, sizeof got, "%g", a);
+                else snprintf(got, sizeof got, "a %s", val_kind_name(f));
+                err_raise(ERR_VALUE, span, "layer %d's %s is a penalty factor, a number >= 0, not %s", layer, nm, got);
+            }
+            fac[i][k] = a;
+        }
+    }
+    value_t *total = NULL;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(sl[i].name, "W")) continue;
+        value_t *W = scope_get_local(sl[i].rec, "W"), *reg = NULL;
+        for (int k = 0; k < 2; k++) {
+            double a = fac[i][k];
+            if (a == 0) continue;
+            value_t *t = k ? f2(s, "multiply", W, W) : ad_op1("abs", W, s), *sm = ad_op1("sum", t, s);
+            val_unref(t);
+            value_t *term = f2n(s, "multiply", sm, a);
+            val_unref(sm);
+            if (reg) {
+                value_t *r2 = f2(s, "add", reg, term);
+                val_unref(reg); val_unref(term);
+                reg = r2;
+            } else {
+                reg = term;
+            }
+        }
+        if (!reg) continue;
+        if (total) {
+            value_t *t2 = f2(s, "add", total, reg);
+            val_unref(total); val_unref(reg);
+            total = t2;
+        } else {
+            total = reg;
+        }
+    }
+    return total;
+}
+
+/* regularization(model): the sum of its layers' penalties (0 if none) */
+static value_t *regularization_impl(call_t *c)
+{
+    slot_t sl[1];
+    if (slots_of(c->args[0], sl, 1, 0) == 0)
+        err_raise(ERR_TYPE, c->arg_spans[0], "regularization: a model or layer with weights (dense, sequential), not a %s",
+                  val_kind_name(c->args[0]));
+    value_t *p = penalty_of(c->s, c->args[0], c->arg_spans[0]);
+    if (p) return p;
+    value_t *W = scope_get_local(sl[0].rec, sl[0].name);
+    return tensor_new(W->u.t.dtype, 0, NULL);
+}
+
+/* loss + the penalty p (both taken; p may be NULL) */
+static value_t *with_penalty(session_t *s, value_t *loss, value_t *p)
+{
+    if (!p) return loss;
+    value_t *r = f2(s, "add", loss, p);
+    val_unref(loss); val_unref(p);
+    return r;
+}
+
 /* ---- fit ---- */
 
 /* fit_loss(model, x, y, "loss", scale=1): loss(y, model(x)) times scale,
@@ -600,8 +682,9 @@ static value_t *fit_loss_impl(call_t *c)
 {
     value_t *model = c->args[0], *x = c->args[1], *y = c->args[2], *ln = c->args[3];
     if (ln->kind != V_STR) err_raise(ERR_TYPE, c->arg_spans[3], "fit_loss: the loss's name");
+    value_t *pen = penalty_of(c->s, model, c->arg_spans[0]);
     value_t *pred = eval_call_value(c->s, model, 1, &x, c->span);
-    value_t *r = ad_op2(ln->u.str.s, y, pred, c->s);
+    value_t *r = with_penalty(c->s, ad_op2(ln->u.str.s, y, pred, c->s), pen);
     val_unref(pred);
     if (c->nargs > 4) {
         value_t *t = f2(c->s, "multiply", r, c->args[4]);
@@ -615,8 +698,9 @@ static value_t *fit_loss_impl(call_t *c)
  * the fraction right at threshold 0.5 (else NaN) */
 static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const char *lname, bool binary, double *acc)
 {
+    value_t *pen = penalty_of(c->s, model, c->span);
     value_t *p = eval_call_value(c->s, model, 1, &x, c->span);
-    value_t *l = ad_op2(lname, y, p, c->s);
+    value_t *l = with_penalty(c->s, ad_op2(lname, y, p, c->s), pen);
     double loss = tensor_get_f64(l, 0);
     val_unref(l);
     *acc = NAN;
@@ -652,6 +736,111 @@ static value_t *rb_tensor(rec_buf_t *b, int ndim, int64_t d1, int64_t d2)
 static double min_normal(dtype_t dt)
 {
     return dt == DT_FP16 ? 0x1p-14 : dt == DT_FP64 ? 0x1p-1022 : 0x1p-126;
+}
+
+/* what fit records, per epoch and per step */
+typedef struct fit_rec {
+    rec_buf_t loss, acc, vloss, vacc;      /* per epoch */
+    rec_buf_t sloss, scale, cls, gmean;    /* per step (cls: 4 per weight, gmean: 1 per weight) */
+    int nw;
+    slot_t *sl;
+    value_t **w;
+    bool has_val, stopped;
+    int64_t epochs, epochs_asked, steps, skipped, steps_per_epoch, concrete;
+    int pol;
+    double seconds;                        /* the epochs' wall time (live redraws in, final figures out) */
+    char scaling[64];
+} fit_rec_t;
+
+static void fit_rec_free(fit_rec_t *R)
+{
+    rec_buf_t *all[] = { &R->loss, &R->acc, &R->vloss, &R->vacc, &R->sloss, &R->scale, &R->cls, &R->gmean };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        mem_free(all[i]->v, all[i]->cap * sizeof(double));
+        *all[i] = (rec_buf_t){0};
+    }
+}
+
+/* the history record: per epoch .loss, .accuracy (.val_loss,
+ * .val_accuracy) as 1-D tensors (plot(h.loss), max(h.accuracy)); per step
+ * .step_loss, .loss_scale, .grad_classes (steps, weights, 4) and
+ * .grad_mean (steps, weights); the weights' layers and sizes; counts */
+static value_t *fit_history(fit_rec_t *R, bool full)
+{
+    int nw = R->nw;
+    value_t *h = scope_new(NULL);
+    set_text(h, "__kind__", "history");
+    struct { const char *name; rec_buf_t *b; int nd; int64_t d1, d2; } fields[] = {
+        { "loss", &R->loss, 1, 1, 1 }, { "accuracy", &R->acc, 1, 1, 1 }, { "val_loss", &R->vloss, 1, 1, 1 },
+        { "val_accuracy", &R->vacc, 1, 1, 1 }, { "step_loss", &R->sloss, 1, 1, 1 }, { "loss_scale", &R->scale, 1, 1, 1 },
+        { "grad_classes", &R->cls, 3, nw, 4 }, { "grad_mean", &R->gmean, 2, nw, 1 },
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        if ((i == 2 || i == 3) && !R->has_val) continue;
+        if (i == 6 && !full) continue;   /* the live figures do not draw the classes */
+        value_t *t = rb_tensor(fields[i].b, fields[i].nd, fields[i].d1, fields[i].d2);
+        scope_set(h, fields[i].name, t);
+        val_unref(t);
+    }
+    /* which layer each weight belongs to (0, 1, ...) and its size: underflow(h) pools a layer's W and b */
+    int64_t shp[1] = { nw };
+    value_t *gl = tensor_new(DT_INT64, 1, shp), *gs = tensor_new(DT_INT64, 1, shp);
+    int64_t *pl = tensor_data(gl), *ps = tensor_data(gs), layer = -1;
+    for (int i = 0; i < nw; i++) {
+        if (i == 0 || R->sl[i].rec != R->sl[i - 1].rec) layer++;
+        pl[i] = layer;
+        ps[i] = R->w[i]->u.t.size;
+    }
+    scope_set(h, "grad_layer", gl);
+    scope_set(h, "grad_size", gs);
+    val_unref(gl); val_unref(gs);
+    set_text(h, "scaling", R->scaling);
+    set_text(h, "compute_dtype", dtype_traits[R->pol == 1 ? DT_FP16 : R->pol == 2 ? DT_BF16 : R->w[0]->u.t.dtype].name);
+    value_t *iv[6] = { inum(R->epochs), inum(R->steps), inum(R->skipped), inum(R->concrete), inum(R->steps_per_epoch),
+                       inum(R->epochs_asked) };
+    const char *in[6] = { "epochs", "steps", "skipped", "concrete_functions", "steps_per_epoch", "epochs_asked" };
+    for (int i = 0; i < 6; i++) { scope_set(h, in[i], iv[i]); val_unref(iv[i]); }
+    value_t *secs = tensor_weak_float(R->seconds);
+    scope_set(h, "seconds", secs);
+    val_unref(secs);
+    char r[200];
+    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g%s", (long long)R->epochs, R->epochs == 1 ? "" : "s",
+             R->loss.n ? R->loss.v[R->loss.n - 1] : NAN, R->stopped ? " (stopped by Ctrl-C)" : "");
+    if (R->skipped) snprintf(r + strlen(r), sizeof r - strlen(r), ", %lld step%s skipped (inf or NaN gradients)",
+                             (long long)R->skipped, R->skipped == 1 ? "" : "s");
+    set_text(h, "__repr__", r);
+    return h;
+}
+
+static __attribute__((noinline)) value_t *fn_of(const char *opname)
+{
+    value_t *f = val_new(V_FUNC);
+    f->u.fn.op = op_find(opname);
+    NN_ASSERT(f->u.fn.op);
+    f->u.fn.name = f->u.fn.op->name;
+    return f;
+}
+
+/* one live figure: the hidden op fit_figure(what, live, history, model, x,
+ * y, last) (src/view/fig_fit.c) through the op table; returns its handle */
+static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_t *R, value_t *model, value_t *x,
+                    value_t *y, bool last, span_t span)
+{
+    value_t *h = fit_history(R, false);
+    value_t *a[7] = { str_new(what, strlen(what)), inum(live), h, model, x, y, inum(last) };
+    value_t *r = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        r = eval_call_value(c->s, fn, 7, a, span);
+        err_pop(&f);
+    } else {
+        val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
+        err_rethrow();
+    }
+    int k = r && r->kind == V_TENSOR ? (int)tensor_get_f64(r, 0) : -1;
+    if (r) val_unref(r);
+    val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
+    return k;
 }
 
 static value_t *fit_impl(call_t *c)
@@ -774,7 +963,21 @@ static value_t *fit_impl(call_t *c)
         val_unref(vgf);
         vgf = t;
     }
-    rec_buf_t hl = {0}, ha = {0}, hvl = {0}, hva = {0}, hsc = {0}, hcl = {0};
+    /* what the history records (static: it must survive a longjmp, and fit
+     * does not nest) */
+    static fit_rec_t R;
+    fit_rec_free(&R);
+    memset(&R, 0, sizeof R);
+    R.nw = nw;
+    R.sl = sl;
+    R.w = w;
+    R.has_val = xv != NULL;
+    R.steps_per_epoch = (n + bs - 1) / bs;
+    R.epochs_asked = epochs;
+    R.pol = pol;
+    if (is_ls(opt)) snprintf(R.scaling, sizeof R.scaling, "dynamic");
+    else if (fixed_scale != 1) snprintf(R.scaling, sizeof R.scaling, "fixed %g", fixed_scale);
+    else snprintf(R.scaling, sizeof R.scaling, "none");
     FILE *out = c->s->out;
     /* accuracy (threshold 0.5) for binary_crossentropy, and for mse or mae
      * when every target is 0 or 1 */
@@ -783,9 +986,55 @@ static value_t *fit_impl(call_t *c)
         binary = true;
         for (int64_t i = 0; i < yt->u.t.size && binary; i++) { double v = tensor_get_f64(yt, i); binary = v == 0 || v == 1; }
     }
+    /* show=: live figures, each a hidden figure op (view's) called through
+     * the op table: made once before training (so a wrong one is an error
+     * before any step), redrawn at most every 250 ms and so that redrawing
+     * takes at most 1/20 of the time, and a last time at the end */
+    int nshow = 0;
+    const char *shows[4];
+    int live[4] = { -1, -1, -1, -1 };
+    value_t *shv = op_kw(c, "show", &sp);
+    span_t show_span = sp;
+    if (shv) {
+        value_t *items[4];
+        int ni = 0;
+        if (shv->kind == V_STR) items[ni++] = shv;
+        else if (shv->kind == V_LIST && shv->u.list.n <= 4)
+            for (int i = 0; i < shv->u.list.n; i++) items[ni++] = shv->u.list.items[i];
+        else
+            err_raise(ERR_TYPE, sp, "fit: show= is a figure's name or a list of them: \"loss\", \"boundary\", \"neurons\", \"gradflow\"");
+        for (int i = 0; i < ni; i++) {
+            const char *nm = items[i]->kind == V_STR ? items[i]->u.str.s : "";
+            if (strcmp(nm, "loss") && strcmp(nm, "boundary") && strcmp(nm, "neurons") && strcmp(nm, "gradflow"))
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not %s%s%s",
+                          items[i]->kind == V_STR ? "\"" : "a ", items[i]->kind == V_STR ? nm : val_kind_name(items[i]),
+                          items[i]->kind == V_STR ? "\"" : "");
+            for (int k = 0; k < nshow; k++)
+                if (!strcmp(shows[k], nm)) err_raise(ERR_VALUE, sp, "fit: show= names \"%s\" twice", nm);
+            shows[nshow++] = nm;
+        }
+    }
+    value_t *showfn = nshow ? fn_of("fit_figure") : NULL;
+    double show_every = 0.25, show_cost = 0;
+    struct timespec tlast;
+    clock_gettime(CLOCK_MONOTONIC, &tlast);
     int64_t done_epochs = 0, skipped = 0, steps = 0;
     bool stopped = false;
-    for (int64_t ep = 0; ep < epochs && !stopped; ep++) {
+    err_frame_t f0;
+    if (err_try(&f0) != 0) {
+        /* an error while making the first figures */
+        fit_rec_free(&R);
+        if (showfn) val_unref(showfn);
+        if (own_xy) { val_unref(xt); val_unref(yt); }
+        if (xv) { val_unref(xv); val_unref(yv); }
+        val_unref(vgf); val_unref(lstr);
+        if (own_opt) val_unref(opt);
+        err_rethrow();
+    }
+    /* checked (a wrong one is an error before any step), shown from the first redraw on */
+    for (int k = 0; k < nshow; k++) live[k] = fit_show(c, showfn, shows[k], -2, &R, model, xt, yt, false, show_span);
+    err_pop(&f0);
+    for (volatile int64_t ep = 0; ep < epochs && !stopped; ep++) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         /* shuffle the rows each epoch (Keras's shuffle=True) */
@@ -816,18 +1065,22 @@ static value_t *fit_impl(call_t *c)
                 double lval = tensor_get_f64(vg->u.list.items[0], 0) / sc;
                 value_t **g = vg->u.list.items[1]->u.list.items;
                 /* each gradient's entries: exactly zero, subnormal, normal, inf or NaN
-                 * (in the dtype they were computed in, before unscaling) */
+                 * (in the dtype they were computed in, before unscaling), and its
+                 * mean |g| (unscaled) */
                 for (int i = 0; i < nw; i++) {
                     dtype_t dt = pol == 1 ? DT_FP16 : pol == 2 ? DT_BF16 : (dtype_t)g[i]->u.t.dtype;
-                    double mn = min_normal(dt), k[4] = {0};
+                    double mn = min_normal(dt), k[4] = {0}, sum = 0;
                     int64_t sz = g[i]->u.t.size;
                     for (int64_t e = 0; e < sz; e++) {
                         double v = fabs(tensor_get_f64(g[i], e));
                         k[v == 0 ? 0 : v < mn ? 1 : isfinite(v) ? 2 : 3]++;
+                        sum += v;
                     }
-                    for (int q = 0; q < 4; q++) rb_push(&hcl, sz ? k[q] / (double)sz : 0);
+                    for (int q = 0; q < 4; q++) rb_push(&R.cls, sz ? k[q] / (double)sz : 0);
+                    rb_push(&R.gmean, sz ? sum / (double)sz / sc : 0);
                 }
-                rb_push(&hsc, sc);
+                rb_push(&R.scale, sc);
+                rb_push(&R.sloss, lval);
                 if (is_ls(opt)) {
                     if (!apply(c->s, opt, sl, w, g, nw, c->span)) skipped++;
                 } else if (fixed_scale != 1) {
@@ -844,14 +1097,31 @@ static value_t *fit_impl(call_t *c)
                 seen += m;
                 nsteps++;
                 steps++;
+                R.steps = steps; R.skipped = skipped;
+                if (nshow) {
+                    struct timespec tn;
+                    clock_gettime(CLOCK_MONOTONIC, &tn);
+                    double since = (double)(tn.tv_sec - tlast.tv_sec) + (double)(tn.tv_nsec - tlast.tv_nsec) * 1e-9;
+                    if (since >= show_every) {
+                        /* -3: nothing to redraw before the end (headless) */
+                        bool first = live[0] == -1;   /* makes the cells, may open the window: not the pace */
+                        for (int k = 0; k < nshow; k++)
+                            if (live[k] != -3) live[k] = fit_show(c, showfn, shows[k], live[k], &R, model, xt, yt, false, show_span);
+                        clock_gettime(CLOCK_MONOTONIC, &tlast);
+                        show_cost = (double)(tlast.tv_sec - tn.tv_sec) + (double)(tlast.tv_nsec - tn.tv_nsec) * 1e-9;
+                        /* drawing takes at most 1/20 of the time, yet the figure
+                         * never stands still for more than 2 s */
+                        if (!first) show_every = fmin(2.0, fmax(0.25, 19 * show_cost));
+                    }
+                }
                 err_check_interrupt();
             }
             err_pop(&f);
         } else {
             if (err_last()->kind != ERR_INTERRUPT) {
                 mem_free(perm, (size_t)n * sizeof *perm);
-                rec_buf_t *all[] = { &hl, &ha, &hvl, &hva, &hsc, &hcl };
-                for (int i = 0; i < 6; i++) mem_free(all[i]->v, all[i]->cap * sizeof(double));
+                fit_rec_free(&R);
+                if (showfn) val_unref(showfn);
                 if (own_xy) { val_unref(xt); val_unref(yt); }
                 if (xv) { val_unref(xv); val_unref(yv); }
                 val_unref(vgf); val_unref(lstr);
@@ -867,10 +1137,12 @@ static value_t *fit_impl(call_t *c)
         double loss = lsum / (double)seen, acc, vacc = NAN, vloss = NAN;
         eval_loss(c, model, xt, yt, lname, binary, &acc);
         if (xv) vloss = eval_loss(c, model, xv, yv, lname, binary, &vacc);
-        rb_push(&hl, loss); rb_push(&ha, acc); rb_push(&hvl, vloss); rb_push(&hva, vacc);
+        rb_push(&R.loss, loss); rb_push(&R.acc, acc); rb_push(&R.vloss, vloss); rb_push(&R.vacc, vacc);
         done_epochs++;
+        R.epochs = done_epochs;
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
+        R.seconds += ms * 1e-3;
         bool show = verbose == 1 && (epochs <= 20 || ep == 0 || ep + 1 == epochs || (ep + 1) % (epochs / 10) == 0);
         if (verbose == 2 || show || stopped) {
             fprintf(out, "epoch %lld/%lld  loss %.4g", (long long)(ep + 1), (long long)epochs, loss);
@@ -883,58 +1155,29 @@ static value_t *fit_impl(call_t *c)
             fflush(out);
         }
     }
-    int64_t ncf = eager ? 0 : graph_concrete_count(vgf);
+    R.concrete = eager ? 0 : graph_concrete_count(vgf);
+    R.stopped = stopped;
     val_unref(vgf);
     val_unref(lstr);
+    /* the figures' last state (headless: written now, once) */
+    err_frame_t f2;
+    if (err_try(&f2) == 0) {
+        for (int k = 0; k < nshow; k++)
+            live[k] = fit_show(c, showfn, shows[k], live[k] == -3 ? -1 : live[k], &R, model, xt, yt, true, show_span);
+        err_pop(&f2);
+    } else {
+        fit_rec_free(&R);
+        if (showfn) val_unref(showfn);
+        if (own_xy) { val_unref(xt); val_unref(yt); }
+        if (xv) { val_unref(xv); val_unref(yv); }
+        if (own_opt) val_unref(opt);
+        err_rethrow();
+    }
+    if (showfn) val_unref(showfn);
     if (own_xy) { val_unref(xt); val_unref(yt); }
     if (xv) { val_unref(xv); val_unref(yv); }
-    /* the history: one number per epoch as 1-D tensors (plot(h.loss),
-     * max(h.accuracy)), and per step the loss scale and the gradients' classes */
-    value_t *h = scope_new(NULL);
-    set_text(h, "__kind__", "history");
-    struct { const char *name; rec_buf_t *b; int nd; int64_t d1, d2; } fields[] = {
-        { "loss", &hl, 1, 1, 1 }, { "accuracy", &ha, 1, 1, 1 }, { "val_loss", &hvl, 1, 1, 1 },
-        { "val_accuracy", &hva, 1, 1, 1 }, { "loss_scale", &hsc, 1, 1, 1 }, { "grad_classes", &hcl, 3, nw, 4 },
-    };
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        if (i == 2 && !xv) continue;
-        if (i == 3 && !xv) continue;
-        value_t *t = rb_tensor(fields[i].b, fields[i].nd, fields[i].d1, fields[i].d2);
-        scope_set(h, fields[i].name, t);
-        val_unref(t);
-    }
-    /* which layer each weight belongs to (0, 1, ...) and its size: underflow(h) pools a layer's W and b */
-    {
-        int64_t shp[1] = { nw };
-        value_t *gl = tensor_new(DT_INT64, 1, shp), *gs = tensor_new(DT_INT64, 1, shp);
-        int64_t *pl = tensor_data(gl), *ps = tensor_data(gs), layer = -1;
-        for (int i = 0; i < nw; i++) {
-            if (i == 0 || sl[i].rec != sl[i - 1].rec) layer++;
-            pl[i] = layer;
-            ps[i] = w[i]->u.t.size;
-        }
-        scope_set(h, "grad_layer", gl);
-        scope_set(h, "grad_size", gs);
-        val_unref(gl); val_unref(gs);
-        char sc[64];
-        if (is_ls(opt)) snprintf(sc, sizeof sc, "dynamic");
-        else if (fixed_scale != 1) snprintf(sc, sizeof sc, "fixed %g", fixed_scale);
-        else snprintf(sc, sizeof sc, "none");
-        set_text(h, "scaling", sc);
-        set_text(h, "compute_dtype", dtype_traits[pol == 1 ? DT_FP16 : pol == 2 ? DT_BF16 : w[0]->u.t.dtype].name);
-    }
-    value_t *iv[4] = { inum(done_epochs), inum(steps), inum(skipped), inum(ncf) };
-    scope_set(h, "epochs", iv[0]); scope_set(h, "steps", iv[1]); scope_set(h, "skipped", iv[2]);
-    scope_set(h, "concrete_functions", iv[3]);
-    for (int i = 0; i < 4; i++) val_unref(iv[i]);
-    char r[200];
-    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g%s", (long long)done_epochs, done_epochs == 1 ? "" : "s",
-             hl.n ? hl.v[hl.n - 1] : NAN, stopped ? " (stopped by Ctrl-C)" : "");
-    if (skipped) snprintf(r + strlen(r), sizeof r - strlen(r), ", %lld step%s skipped (inf or NaN gradients)",
-                          (long long)skipped, skipped == 1 ? "" : "s");
-    set_text(h, "__repr__", r);
-    rec_buf_t *all[] = { &hl, &ha, &hvl, &hva, &hsc, &hcl };
-    for (int i = 0; i < 6; i++) mem_free(all[i]->v, all[i]->cap * sizeof(double));
+    value_t *h = fit_history(&R, true);
+    fit_rec_free(&R);
     if (own_opt) val_unref(opt);
     return h;
 }
@@ -1070,12 +1313,12 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
     {"fit", OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager", .flags = OPF_IMPURE,
+     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show", .flags = OPF_IMPURE,
      .nograd = "trains the model",
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
-                  "eager=0, verbose=1)",
+                  "eager=0, verbose=1, show=)",
      .summary = "train a model on x, y in mini-batches (Keras's model.fit); returns a history",
-     .formula = "each epoch shuffles the rows, then for each batch computes loss(y, model(x)) and its gradient "
+     .formula = "each epoch shuffles the rows, then for each batch computes loss(y, model(x)) + regularization(model) (the layers' l1=/l2=, as Keras adds model.losses) and its gradient "
                 "(value_and_grad, traced: one concrete function per batch shape, as Keras's compiled train step; eager=1 "
                 "runs op by op, to the same bits) and updates the weights with the optimiser (Keras's compile() default "
                 "is rmsprop; fit's is adam, as most Keras examples use); a line per epoch (every epoch up to 20, else "
@@ -1085,20 +1328,39 @@ const op_def_t op_family_train[] = {
                 "(validation_split). loss_scale=2^15 multiplies the loss before differentiating and divides the "
                 "gradients after (fixed, Keras's loss_scale_factor); loss_scale=\"dynamic\" wraps the optimiser in "
                 "loss_scale_optimizer (start 2^15, halve and skip on inf/NaN, double after 2000 good steps). "
+                "show=\"loss\" (or a list of up to four of \"loss\", \"boundary\", \"neurons\", \"gradflow\") draws "
+                "figures that are redrawn in place in the window while training runs (at most every 0.25 s, and so that "
+                "drawing takes at most a twentieth of the time); headless, each is written once at the end. "
                 "Ctrl-C stops between batches and keeps the weights reached and the history so far",
      .shapes = "x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
-               "step .loss_scale and .grad_classes (steps, weights, 4): the fraction of each gradient's entries that are "
+               "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "
+               "weights, 4): the fraction of each gradient's entries that are "
                "exactly 0, subnormal, normal and inf/NaN in the dtype it was computed in (fp16 under :policy mixed, "
-               "before unscaling); .epochs, .steps, .skipped, .concrete_functions",
+               "before unscaling); .grad_layer and .grad_size (each weight's layer and size); .epochs, .epochs_asked, "
+               ".steps, .steps_per_epoch, .skipped, .concrete_functions, .seconds (the epochs' time), .scaling, "
+               ".compute_dtype",
      .dtypes = "the model's", .source = "keras.Model.fit",
      .example = "seed(0)\n"
                 "m = dense(1, 1)\n"
                 "h = fit(m, [[1.0], [2.0]], [[2.0], [4.0]], optimizer=sgd(lr=0.1), epochs=3, verbose=0)\n"
                 "len(h.loss)\n"
                 "#> 3"},
+    {"regularization", OPK_FUNC, .impl = regularization_impl, .min_args = 1, .max_args = 1, .flags = OPF_COMPOSITE,
+     .signature = "regularization(model)",
+     .summary = "the sum of the penalties of a model's l1=/l2= layers (Keras: sum(model.losses))",
+     .formula = "sum over dense layers with l1=a or l2=b of a * sum(|W|) + b * sum(W^2), the kernels only, in the "
+                "weights' dtype, layer by layer in order (keras.regularizers.L1L2); 0 when no layer has one. fit adds "
+                "it to the loss it minimises and reports (loss and val_loss, as Keras does); a hand-written loop adds it "
+                "itself: def L(m) { return mse(y, m(x)) + regularization(m) } and grad(L)(m)",
+     .shapes = "model -> a number", .dtypes = "the weights'",
+     .source = "keras.regularizers.L1L2, keras.Model.losses",
+     .example = "m = dense(2, 1, l2=0.5)\n"
+                "m.W = [[1.0], [-2.0]]\n"
+                "regularization(m)\n"
+                "#> 2.5 (fp32)"},
     {"fit_loss", OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 5, .flags = OPF_HIDDEN | OPF_COMPOSITE,
      .signature = "fit_loss(model, x, y, loss, scale=1)", .summary = "loss(y, model(x)) (what fit differentiates)",
-     .formula = "loss(y, model(x)) * scale (the loss scale)", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
+     .formula = "(loss(y, model(x)) + regularization(model)) * scale (the loss scale)", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
      .example = "x, y = xor(4)\nm = dense(2, 1)\nshape(fit_loss(m, x, y, \"mse\"))\n#> [] (int64)"},
     {NULL},
 };

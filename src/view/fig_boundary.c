@@ -32,33 +32,33 @@ static void range_of(const double *v, int64_t n, double *lo, double *hi)
     *lo -= pad; *hi += pad;
 }
 
-static value_t *boundary_impl(call_t *c)
+/* The figure of boundary(model, x, y): checks the arguments (ai: their
+ * argument numbers in c, for the carets), runs the model, and writes the
+ * note (accuracy) into note. */
+view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], char *note, int cap)
 {
-    fig_check_common(c);
-    value_t *model = c->args[0];
     value_t *ls[MAX_LAYERS];
     int nl = 0;
-    fig_dense_layers(c, 0, model, ls, &nl, 0);
-    if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[0], "boundary: the first argument is a model (dense, sequential)");
-    fig_check_fit(c, 0, ls, nl);
-    value_t *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
+    fig_dense_layers(c, ai[0], model, ls, &nl, 0);
+    if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "boundary: the first argument is a model (dense, sequential)");
+    fig_check_fit(c, ai[0], ls, nl);
     char sh[96];
     if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2) {
         tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
-        err_raise(ERR_SHAPE, c->arg_spans[1], "boundary: x is (n, 2), points of the plane; this x is %s", sh);
+        err_raise(ERR_SHAPE, c->arg_spans[ai[1]], "boundary: x is (n, 2), points of the plane; this x is %s", sh);
     }
     int64_t n = x->u.t.shape[0];
-    if (n < 1) err_raise(ERR_SHAPE, c->arg_spans[1], "boundary: x has no points");
+    if (n < 1) err_raise(ERR_SHAPE, c->arg_spans[ai[1]], "boundary: x has no points");
     if (y->u.t.size != n || y->u.t.ndim > 2 || (y->u.t.ndim == 2 && y->u.t.shape[1] != 1)) {
         char sy[96];
         tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
         tensor_shape_str(sy, sizeof sy, y->u.t.ndim, y->u.t.shape);
-        err_raise(ERR_SHAPE, c->arg_spans[2], "boundary: y is one class (0 or 1) per point, (n, 1) or (n,): x is %s, y %s", sh, sy);
+        err_raise(ERR_SHAPE, c->arg_spans[ai[2]], "boundary: y is one class (0 or 1) per point, (n, 1) or (n,): x is %s, y %s", sh, sy);
     }
     for (int64_t i = 0; i < n; i++) {
         double v = tensor_get_f64(y, i);
         if (v != 0 && v != 1)
-            err_raise(ERR_VALUE, c->arg_spans[2], "boundary: y holds classes 0 and 1; y[%lld] is %g", (long long)i, v);
+            err_raise(ERR_VALUE, c->arg_spans[ai[2]], "boundary: y holds classes 0 and 1; y[%lld] is %g", (long long)i, v);
     }
     /* the model on a grid of the plane (row 0 at the top), then on x */
     double *x0 = column(c, x, 0), *x1 = column(c, x, 1);
@@ -89,7 +89,7 @@ static value_t *boundary_impl(call_t *c)
     if (pg->kind != V_TENSOR || pg->u.t.size != shape[0] || px->kind != V_TENSOR || px->u.t.size != n) {
         int64_t k = pg->kind == V_TENSOR ? pg->u.t.size / shape[0] : 0;
         val_unref(pg); val_unref(px); free(x0); free(x1);
-        err_raise(ERR_SHAPE, c->arg_spans[0], "boundary: the model gives one output per point (the probability of class 1); "
+        err_raise(ERR_SHAPE, c->arg_spans[ai[0]], "boundary: the model gives one output per point (the probability of class 1); "
                   "this one gives %lld", (long long)k);
     }
     /* a probability (sigmoid) is split at 0.5; outputs outside [0, 1] (tanh,
@@ -107,7 +107,6 @@ static value_t *boundary_impl(call_t *c)
     for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(px, i) > thr) == (tensor_get_f64(y, i) == 1);
     val_unref(pg); val_unref(px);
     view_figure_t *f = view_figure_new(VIEW_PLOT, "boundary");
-    fig_common_options(c, f);
     for (int k = 0; k < 2; k++) {
         int64_t m = 0, j = 0;
         for (int64_t i = 0; i < n; i++) m += tensor_get_f64(y, i) == k;
@@ -124,17 +123,31 @@ static value_t *boundary_impl(call_t *c)
     f->x.fixed = f->y.fixed = true;
     if (!f->x.label) f->x.label = view_strdup("x[:, 0]");
     if (!f->y.label) f->y.label = view_strdup("x[:, 1]");
-    char name[40], t[200], note[200];
-    fig_span_text(c->arg_spans[0], name, sizeof name);
+    char name[40], t[200];
+    fig_span_text(c->arg_spans[ai[0]], name, sizeof name);
+    /* the model's name as written (m), or "model" for an expression */
+    bool ident = name[0] != 0;
+    for (const char *q = name; *q; q++) ident &= (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'));
+    if (!ident || strlen(name) > 20) snprintf(name, sizeof name, "model");
     if (!f->title) {
         snprintf(t, sizeof t, "%s: decision regions", name);
         view_set_title(f, t);
     }
-    snprintf(note, sizeof note, "class 1 where %s(x) > %g (the line); accuracy %.3f on these %lld points", name, thr,
+    snprintf(note, (size_t)cap, "class 1 where %s(x) > %g (the line); accuracy %.3f on these %lld points", name, thr,
              (double)right / (double)n, (long long)n);
     f->note = view_strdup(note);
-    fprintf(c->s->out, "boundary: %s\n", note);
     free(x0); free(x1);
+    return f;
+}
+
+static value_t *boundary_impl(call_t *c)
+{
+    fig_check_common(c);
+    static const int ai[3] = { 0, 1, 2 };
+    char note[200];
+    view_figure_t *f = fig_boundary_make(c, c->args[0], op_arg_tensor(c, 1), op_arg_tensor(c, 2), ai, note, sizeof note);
+    fig_common_options(c, f);
+    fprintf(c->s->out, "boundary: %s\n", note);
     view_show(f, c->s->out);
     return fig_none();
 }

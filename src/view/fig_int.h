@@ -65,4 +65,12 @@ void fig_check_fit(call_t *c, int argi, value_t **ls, int n);
 /* A layer's activation's name ("relu", a def's name, "?"). */
 const char *fig_activation_of(value_t *layer);
 
+/* ---- training (fit's show=, boundary) ---- */
+
+/* boundary(model, x, y)'s figure, not shown (ai: the arguments' numbers in
+ * c for the carets); note gets the line it prints. */
+view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], char *note, int cap);
+/* neurons(model, x)'s figure, not shown (ai: model's and x's argument numbers). */
+view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int ai[2]);
+
 #endif

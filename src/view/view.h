@@ -34,6 +34,7 @@ typedef enum view_kind {
     VIEW_TABLE,       /* rows of text (compare) */
     VIEW_MODEL,       /* dense stacks as neurons and weighted edges (show), maps beside */
     VIEW_GRAPH,       /* traced graphs laid out by Graphviz's dot, side by side (graph, :graph) */
+    VIEW_TILES,       /* small maps over the input plane in columns (neurons: one per neuron, by layer) */
 } view_kind_t;
 
 typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS, VIEW_POINTS } view_style_t;
@@ -103,6 +104,11 @@ typedef struct view_model {
     double slot_ymid, slot_dy, r;
     int ncols;
 } view_model_t;
+
+/* neurons(): one neuron's output at n x n points of the input plane (row 0
+ * at the top), drawn from red (-scale) through white (0) to blue (scale),
+ * in column col (a layer), row row. */
+typedef struct view_tile { int col, row, n; double *v; double scale; char *label; } view_tile_t;
 
 /* graph(g): one graph laid out (Graphviz coordinates: points, y up). */
 typedef struct view_gnode {
@@ -183,6 +189,9 @@ typedef struct view_figure {
     int nsides; struct view_figure **sides;
     double ox, oy;
     double base_px;       /* body text size in pixels (0: from the figure's size) */
+    /* VIEW_TILES: the maps and each column's title */
+    int ntiles; view_tile_t *tiles;
+    int ntcols; char *tcol_title[32]; char *tcol_more[32];
     /* VIEW_GRAPH: the graphs side by side */
     int ngraphs; view_graph_t *graphs;
     /* The window's view state: a zoomed/panned range (interaction only). */
@@ -330,6 +339,12 @@ void view_show(view_figure_t *f, FILE *out);
  * :headless on, NNPAD_HEADLESS); headless by default (no display, the test
  * suite) it takes no file number. */
 void view_show_window_only(view_figure_t *f, FILE *out);
+
+/* A figure that changes while a computation runs (fit's show=): in the
+ * window a cell whose figure each call replaces (live: -1 the first time,
+ * then what the call before returned); headless, nothing until last, which
+ * is written as view_show writes any figure.  Takes f; returns the handle. */
+int view_show_live(int live, view_figure_t *f, bool last, FILE *out);
 
 int view_cell_count(void);
 const view_cell_t *view_cell_at(int i);

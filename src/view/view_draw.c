@@ -233,6 +233,39 @@ static bool drawable(const view_figure_t *f, double y) { return isfinite(y) && !
 static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, double r)
 {
     if (r < 4) r = 4;
+    if (cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE && s->n > 64) {
+        /* on pixels: one dot drawn once and stamped at each point (a scatter
+         * of thousands redraws a few times a second in fit's live figures);
+         * the stamp sits on the pixel grid, the dot inside it at the
+         * point's fraction of a pixel, in 4 steps each way */
+        int sz = (int)ceil(2 * r + 4);
+        cairo_surface_t *st[4][4] = { { 0 } };
+        for (int64_t i = 0; i < s->n; i++) {
+            if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
+            double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
+            if (X < f->px - r || X > f->px + f->pw + r) continue;
+            double bx = floor(X - sz / 2.0), by = floor(Y - sz / 2.0);
+            int qx = (int)((X - sz / 2.0 - bx) * 4) & 3, qy = (int)((Y - sz / 2.0 - by) * 4) & 3;
+            if (!st[qx][qy]) {
+                st[qx][qy] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz + 1, sz + 1);
+                cairo_t *c2 = cairo_create(st[qx][qy]);
+                cairo_arc(c2, sz / 2.0 + qx / 4.0, sz / 2.0 + qy / 4.0, r, 0, 2 * M_PI);
+                rgb(c2, s->color);
+                cairo_fill_preserve(c2);
+                cairo_set_source_rgb(c2, 0.15, 0.15, 0.15);
+                cairo_set_line_width(c2, 1.2);
+                cairo_stroke(c2);
+                cairo_destroy(c2);
+            }
+            cairo_set_source_surface(cr, st[qx][qy], bx, by);
+            cairo_rectangle(cr, bx, by, sz + 1, sz + 1);
+            cairo_fill(cr);
+        }
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 4; b++)
+                if (st[a][b]) cairo_surface_destroy(st[a][b]);
+        return;
+    }
     for (int64_t i = 0; i < s->n; i++) {
         if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
         double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
@@ -721,16 +754,27 @@ static void draw_field(view_figure_t *f, cairo_t *cr)
 {
     int n = f->fn;
     double dx = (f->fx1 - f->fx0) / (n - 1), dy = (f->fy1 - f->fy0) / (n - 1);
+    /* one pixel per grid point, scaled onto the plot (smoothly): pixel k
+     * covers [fx0 + (k - 1/2) dx, fx0 + (k + 1/2) dx] */
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
+    unsigned char *data = cairo_image_surface_get_data(img);
+    int stride = cairo_image_surface_get_stride(img);
     for (int r = 0; r < n; r++)
-        for (int k = 0; k < n; k++) {
-            double cx = f->fx0 + k * dx, cy = f->fy1 - r * dy;
-            double X0 = view_x_to_px(f, cx - dx / 2), X1 = view_x_to_px(f, cx + dx / 2);
-            double Y0 = view_y_to_px(f, cy + dy / 2), Y1 = view_y_to_px(f, cy - dy / 2);
-            rgb(cr, field_colour(f, f->field[(int64_t)r * n + k]));
-            /* a hair wider than the cell: no seams between cells */
-            cairo_rectangle(cr, floor(X0), floor(Y0), ceil(X1) - floor(X0) + 1, ceil(Y1) - floor(Y0) + 1);
-            cairo_fill(cr);
-        }
+        for (int k = 0; k < n; k++)
+            *(uint32_t *)(data + (size_t)r * stride + (size_t)k * 4) = field_colour(f, f->field[(int64_t)r * n + k]);
+    cairo_surface_mark_dirty(img);
+    double X0 = view_x_to_px(f, f->fx0 - dx / 2), X1 = view_x_to_px(f, f->fx1 + dx / 2);
+    double Y0 = view_y_to_px(f, f->fy1 + dy / 2), Y1 = view_y_to_px(f, f->fy0 - dy / 2);
+    cairo_save(cr);
+    cairo_translate(cr, X0, Y0);
+    cairo_scale(cr, (X1 - X0) / n, (Y1 - Y0) / n);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
+    cairo_rectangle(cr, 0, 0, n, n);
+    cairo_fill(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(img);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 2);
     for (int r = 0; r + 1 < n; r++)
@@ -1597,6 +1641,7 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     case VIEW_TABLE: draw_table(f, cr, w, h, base); break;
     case VIEW_MODEL: view_draw_model(f, cr, w, h, base); break;
     case VIEW_GRAPH: view_draw_graph(f, cr, w, h, base); break;
+    case VIEW_TILES: view_draw_tiles(f, cr, w, h, base); break;
     }
     cairo_restore(cr);
 }

@@ -56,6 +56,9 @@ void view_figure_free(view_figure_t *f)
     view_figure_free(f->below);
     free(f->z);
     free(f->field);
+    for (int i = 0; i < f->ntiles; i++) { free(f->tiles[i].v); free(f->tiles[i].label); }
+    free(f->tiles);
+    for (int i = 0; i < f->ntcols; i++) { free(f->tcol_title[i]); free(f->tcol_more[i]); }
     for (int i = 0; i < f->nbitrows; i++) {
         free(f->bitrows[i].label); free(f->bitrows[i].dtname); free(f->bitrows[i].text);
     }

@@ -31,5 +31,6 @@ double view_title_top(const view_figure_t *f, cairo_t *cr, int w, double base, d
 
 void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base);
+void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 
 #endif

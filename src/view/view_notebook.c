@@ -260,4 +260,24 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
 }
 
 void view_show(view_figure_t *f, FILE *out) { show(f, out, false); }
+
+int view_show_live(int live, view_figure_t *f, bool last, FILE *out)
+{
+    if (view_is_headless()) {
+        /* no window to update: only the last state becomes a file */
+        if (last) show(f, out, false);
+        else view_figure_free(f);
+        return -1;
+    }
+    if (live >= 0 && live < nb.n && nb.cells[live].fig) {
+        view_figure_free(nb.cells[live].fig);
+        nb.cells[live].fig = f;   /* a new serial: the window draws it afresh */
+        view_window_dirty();
+        view_pump_events();
+        return live;
+    }
+    show(f, out, false);
+    for (int i = nb.n - 1; i >= 0; i--) if (nb.cells[i].fig == f) return i;
+    return -1;
+}
 void view_show_window_only(view_figure_t *f, FILE *out) { show(f, out, true); }

@@ -144,6 +144,10 @@ static int image_cmd(int argc, char **argv)
 }
 
 #ifdef HAVE_SDL
+/* a window may be destroyed while the tree is walked (SDL makes and drops
+ * helper windows as it starts): that is not an error for xfind */
+static int ignore_x_error(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
+
 static Window find_named(Display *d, Window w, const char *name)
 {
     char *n = NULL;
@@ -170,6 +174,7 @@ static int x_cmd(int argc, char **argv)
     int rc = 0;
     if (!strcmp(cmd, "xfind") && argc == 4) {
         double wait = atof(argv[3]);
+        XSetErrorHandler(ignore_x_error);
         Window w = 0;
         for (double t = 0; !(w = find_named(d, DefaultRootWindow(d), argv[2])) && t < wait; t += 0.1) {
             struct timespec ts = { 0, 100000000 };

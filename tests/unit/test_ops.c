@@ -161,6 +161,8 @@ static const gcase_t CASES[] = {
     {"dense_apply", "__m = dense(4, 2, activation=tanh); sum(__m(reshape(x, 1, 4)))"},
     {"sequential_apply", "__s = sequential(dense(4, 3, activation=tanh), dense(3, 1)); sum(__s(reshape(x, 1, 4)))"},
     {"fit_loss", "__m = dense(2, 1, activation=sigmoid); fit_loss(__m, reshape(x, 2, 2), [[1], [0]], \"binary_crossentropy\")"},
+    {"regularization", "__r = dense(2, 2, l1=0.3, l2=0.7, dtype=fp64); "
+                       "def __pen(w) { __r.W = reshape(w, 2, 2); return regularization(__r) }; __pen(x)"},
     {"time_distributed_apply", "__t = time_distributed(dense(2, 2, activation=tanh)); sum(__t(reshape(x, 1, 2, 2)))"},
 };
 

@@ -29,6 +29,15 @@ static const view_figure_t *fig(void) { return view_last_figure(); }
 
 #include "pixels.h"
 
+/* an expression that evaluates to 0 (nothing differs) */
+static int unchanged(const char *text)
+{
+    value_t *v = session_eval(S, text, stderr);
+    int ok = v && v->kind == V_TENSOR && v->u.t.size == 1 && tensor_get_f64(v, 0) == 0;
+    if (v) session_release(v);
+    return ok;
+}
+
 static int has_vline_near(const view_figure_t *f, double x)
 {
     for (int i = 0; i < f->nvlines; i++) if (f->vlines[i].x == x) return 1;
@@ -440,6 +449,65 @@ int main(void)
     tap_ok(run("underflow(uh2)") == 0 && fig()->series[0].y[0] == 0 && fig()->below && fig()->below->series[0].y[0] == 32768 &&
            strstr(fig()->title, "dynamic"), "underflow: with dynamic scaling none is 0, and the loss scale is drawn below");
     tap_ok(run("underflow(3)") == 1 && run("underflow(um)") == 1, "underflow: anything but a history is an error");
+
+    /* ---- neurons (issue 14): each unit over a grid of the plane, by layer ---- */
+    tap_ok(run("nm = sequential(dense(2, 2, activation=\"tanh\"), dense(2, 1, activation=\"sigmoid\"))\n"
+               "nm.layers[0].W = [[1.0, -0.5], [2.0, 0.25]]\nnm.layers[0].b = [0.5, -1.0]\n"
+               "nm.layers[1].W = [[3.0], [-2.0]]\nnm.layers[1].b = [0.125]\n"
+               "neurons(nm, [[-1.0, -2.0], [1.0, 3.0]])") == 0, "neurons runs");
+    f = fig();
+    if (f && f->kind == VIEW_TILES && f->ntiles == 5 && f->ntcols == 3) {
+        /* the input tiles hold the grid's coordinates; each unit is the model's formula there (fp32) */
+        const view_tile_t *t = f->tiles;
+        int g = t[0].n, okc = t[0].col == 0 && t[1].col == 0 && t[2].col == 1 && t[3].col == 1 && t[4].col == 2;
+        double worst = 0;
+        for (int i = 0; i < g * g; i++) {
+            double x0 = t[0].v[i], x1 = t[1].v[i];
+            double h0 = tanh(x0 + 2 * x1 + 0.5), h1 = tanh(-0.5 * x0 + 0.25 * x1 - 1.0);
+            double o = 1 / (1 + exp(-(3 * h0 - 2 * h1 + 0.125)));
+            worst = fmax(worst, fmax(fabs(t[2].v[i] - h0), fabs(t[3].v[i] - h1)));
+            worst = fmax(worst, fabs(t[4].v[i] - (o - 0.5)));   /* a sigmoid is drawn around 0.5 */
+        }
+        /* the grid covers the points' range with an 8% margin, x[0] left to right, x[1] top to bottom */
+        double pad0 = 2 * 0.08, pad1 = 5 * 0.08;
+        int okg = fabs(t[0].v[0] - (-1 - pad0)) < 1e-6 && fabs(t[0].v[g - 1] - (1 + pad0)) < 1e-6 &&
+                  fabs(t[1].v[0] - (3 + pad1)) < 1e-6 && fabs(t[1].v[(g - 1) * g] - (-2 - pad1)) < 1e-6;
+        tap_ok(okc && okg && worst < 1e-6, "neurons: the maps are each unit of each layer at the grid points (columns %d, "
+               "grid %d, worst %.2g)", okc, okg, worst);
+        tap_ok(!strcmp(f->tcol_title[1], "layer 1: tanh") && strstr(f->tcol_title[2], "sigmoid") && t[4].scale == 0.5,
+               "neurons: each column says its layer and activation; a sigmoid's scale is 0.5 around 0.5");
+    } else {
+        tap_ok(0, "neurons: two inputs, two hidden units and an output in three columns");
+    }
+    tap_ok(run("neurons(sequential(dense(2, 11), dense(11, 1)), randn(5, 2))") == 0 && fig()->ntiles == 2 + 8 + 1 &&
+           fig()->tcol_more[1] && !strcmp(fig()->tcol_more[1], "and 3 more"), "neurons: at most 8 per column, the rest counted");
+    tap_ok(run("neurons(nm, 3)") == 1 && run("neurons(nm, [[1.0, 2.0, 3.0]])") == 1 && run("neurons(3, [[1.0, 2.0]])") == 1 &&
+           run("neurons(dense(3, 1), [[1.0, 2.0]])") == 1 && run("neurons(nm, zeros(0, 2))") == 1,
+           "neurons: x not (n, 2), no model, a first layer not taking 2 inputs, no points: errors");
+
+    /* ---- fit(show=) headless (issue 14): each figure written once, at the end, from the history ---- */
+    {
+        int nbefore = view_cell_count();
+        int frc = run("fx, fy = xor(40)\nfm = sequential(dense(2, 3, activation=\"tanh\"), dense(3, 1, activation=\"sigmoid\"))\n"
+                      "fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=3, batch_size=16, verbose=0, show=\"loss\")");
+        f = fig();
+        value_t *fl = session_var(S, "fh");
+        value_t *el = fl ? scope_get_local(fl, "loss") : NULL, *sl = fl ? scope_get_local(fl, "step_loss") : NULL;
+        int same = f && el && sl && f->nseries == 2 && f->series[1].n == 3 && f->series[0].n == 9 && sl->u.t.size == 9;
+        for (int i = 0; same && i < 3; i++) same = f->series[1].y[i] == tensor_get_f64(el, i) && f->series[1].x[i] == i + 1;
+        for (int i = 0; same && i < 9; i++) same = f->series[0].y[i] == tensor_get_f64(sl, i);
+        tap_ok(frc == 0 && view_cell_count() == nbefore + 1 && same && !strcmp(f->name, "fit-loss") &&
+               strstr(f->title, "epoch 3.0 of 3"), "fit(show=\"loss\") headless: one figure at the end, its curves are the "
+               "history's batch and epoch losses");
+        frc = run("fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=2, batch_size=16, verbose=0, show=[\"gradflow\", \"neurons\"])");
+        tap_ok(frc == 0 && view_cell_count() == nbefore + 3 && fig()->kind == VIEW_TILES, "fit(show=[gradflow, neurons]): "
+               "two figures, in the order asked");
+        tap_ok(run("fit(fm, fx, fy, epochs=1, show=\"bogus\")") == 1 && run("fit(fm, fx, fy, epochs=1, show=[\"loss\", \"loss\"])") == 1 &&
+               run("fit(fm, fx, fy, epochs=1, show=3)") == 1 && run("d3 = dense(3, 1)\nw3 = d3.W * 1") == 0 &&
+               run("fit(d3, randn(4, 3), randn(4, 1), epochs=1, show=\"boundary\")") == 1 &&
+               unchanged("sum(d3.W != w3)") && view_cell_count() == nbefore + 3, "fit(show=): an unknown name, a name twice, a number, or a model the figure "
+               "cannot draw: errors before any step, nothing drawn");
+    }
 
     /* ---- text (issue 13): every figure kind, with long titles and labels:
      * no text leaves the canvas, no two texts overlap (Pango's ink boxes) ---- */

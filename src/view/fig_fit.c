@@ -1,0 +1,187 @@
+/* fig_fit.c — fit's live figures (show=["loss", "boundary", "neurons",
+ * "gradflow"]): the hidden op fit_figure, which fit calls through the op
+ * table a few times a second and once at the end (ops never call view;
+ * the figure ops are ops).  In the window each figure is a cell redrawn in
+ * place (view_show_live); headless, only the last state is written. */
+#include "view/fig_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static value_t *hfield(value_t *h, const char *name) { return scope_get_local(h, name); }
+static double hnum(value_t *h, const char *name)
+{
+    value_t *v = hfield(h, name);
+    return v && v->kind == V_TENSOR && v->u.t.size ? tensor_get_f64(v, 0) : NAN;
+}
+
+/* the epoch axis: all the epochs asked for, or (for very many) a fifth
+ * more than reached so far, so the curve is not a sliver at the left */
+static double epoch_axis(value_t *h)
+{
+    double asked = fmax(1, hnum(h, "epochs_asked")), spe = hnum(h, "steps_per_epoch");
+    double now = spe > 0 ? hnum(h, "steps") / spe : 0;
+    if (asked <= 200) return asked;
+    return fmin(asked, fmax(10, ceil(now * 1.2)));
+}
+
+static void progress_title(view_figure_t *f, value_t *h, const char *what)
+{
+    char t[200];
+    int64_t steps = (int64_t)hnum(h, "steps"), spe = (int64_t)hnum(h, "steps_per_epoch");
+    double ep = spe > 0 ? (double)steps / (double)spe : 0;
+    snprintf(t, sizeof t, "%s · epoch %.1f of %lld", what, ep, (long long)hnum(h, "epochs_asked"));
+    view_set_title(f, t);
+}
+
+/* the loss per step (light) and per epoch, and the validation loss */
+static view_figure_t *loss_fig(value_t *h)
+{
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "fit-loss");
+    value_t *sl = hfield(h, "step_loss"), *el = hfield(h, "loss"), *vl = hfield(h, "val_loss");
+    double spe = hnum(h, "steps_per_epoch");
+    if (!(spe > 0)) spe = 1;
+    int64_t S = sl ? sl->u.t.size : 0, E = el ? el->u.t.size : 0;
+    if (S > 0) {
+        double *x = fig_dalloc(S), *y = fig_dalloc(S);
+        for (int64_t t = 0; t < S; t++) { x[t] = (double)(t + 1) / spe; y[t] = tensor_get_f64(sl, t); }
+        view_series_t *s = view_add_series(f, "batch loss", S, x, y, DT_FP64);
+        s->color = 0xB0B0B0;
+        s->lw = 1.5;
+    }
+    if (E > 0) {
+        double *x = fig_dalloc(E), *y = fig_dalloc(E);
+        for (int64_t e = 0; e < E; e++) { x[e] = (double)(e + 1); y[e] = tensor_get_f64(el, e); }
+        view_series_t *s = view_add_series(f, "train loss (epoch mean)", E, x, y, DT_FP64);
+        s->color = 0x0072B2;
+        s->marker = E <= 60;
+    }
+    if (vl && vl->u.t.size > 0) {
+        int64_t V = vl->u.t.size;
+        double *x = fig_dalloc(V), *y = fig_dalloc(V);
+        for (int64_t e = 0; e < V; e++) { x[e] = (double)(e + 1); y[e] = tensor_get_f64(vl, e); }
+        view_series_t *s = view_add_series(f, "validation loss", V, x, y, DT_FP64);
+        s->color = 0xD55E00;
+        s->marker = V <= 60;
+    }
+    if (f->nseries == 0) {
+        /* nothing yet: an empty frame with the right axes */
+        double *x = fig_dalloc(1), *y = fig_dalloc(1);
+        x[0] = 0; y[0] = NAN;
+        view_add_series(f, NULL, 1, x, y, DT_FP64);
+    }
+    f->x.fixed = true;
+    f->x.lo = 0;
+    f->x.hi = epoch_axis(h);
+    f->x.label = view_strdup("epoch");
+    f->y.label = view_strdup("loss");
+    progress_title(f, h, "loss");
+    return f;
+}
+
+/* mean |dW| per layer and step (log scale): a deep sigmoid network's
+ * first layers get gradients orders of magnitude smaller than its last */
+static view_figure_t *gradflow_fig(value_t *h)
+{
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "fit-gradflow");
+    value_t *gm = hfield(h, "grad_mean"), *gl = hfield(h, "grad_layer"), *gs = hfield(h, "grad_size");
+    int64_t S = gm && gm->u.t.ndim == 2 ? gm->u.t.shape[0] : 0, nw = gm && gm->u.t.ndim == 2 ? gm->u.t.shape[1] : 0;
+    double spe = hnum(h, "steps_per_epoch");
+    if (!(spe > 0)) spe = 1;
+    int nl = 0;
+    for (int64_t k = 0; k < nw; k++) nl = (int)fmax(nl, tensor_get_f64(gl, k) + 1);
+    if (nl > 12) nl = 12;
+    /* each step's mean |dW|, averaged over the last epoch's steps (a
+     * trailing window of steps_per_epoch, at most 100): one batch's
+     * gradient is noisy */
+    int64_t win = (int64_t)fmin(100, spe);
+    for (int L = 0; L < nl && S > 0; L++) {
+        double *x = fig_dalloc(S), *y = fig_dalloc(S), *raw = fig_dalloc(S), acc = 0;
+        for (int64_t t = 0; t < S; t++) {
+            double n = 0, a = 0;
+            for (int64_t k = 0; k < nw; k++) {
+                if ((int)tensor_get_f64(gl, k) != L) continue;
+                double sz = tensor_get_f64(gs, k);
+                n += sz;
+                a += sz * tensor_get_f64(gm, t * nw + k);
+            }
+            raw[t] = n > 0 ? a / n : 0;
+            acc += raw[t];
+            if (t >= win) acc -= raw[t - win];
+            x[t] = (double)(t + 1) / spe;
+            y[t] = acc / (double)(t + 1 < win ? t + 1 : win);
+        }
+        free(raw);
+        char lab[48];
+        snprintf(lab, sizeof lab, "layer %d", L + 1);
+        view_add_series(f, lab, S, x, y, DT_FP64);
+    }
+    if (f->nseries == 0) {
+        double *x = fig_dalloc(1), *y = fig_dalloc(1);
+        x[0] = 0; y[0] = NAN;
+        view_add_series(f, NULL, 1, x, y, DT_FP64);
+    }
+    f->y.log = true;
+    f->x.fixed = true;
+    f->x.lo = 0;
+    f->x.hi = epoch_axis(h);
+    f->x.label = view_strdup("epoch");
+    f->y.label = view_strdup("mean |dW| (over an epoch's steps), log scale");
+    progress_title(f, h, "gradient flow (layer 1 is next to the input)");
+    return f;
+}
+
+/* fit_figure(what, live, h, model, x, y, last) -> the live handle */
+static value_t *fit_figure_impl(call_t *c)
+{
+    value_t *w = c->args[0], *h = c->args[2];
+    if (w->kind != V_STR || h->kind != V_SCOPE) err_raise(ERR_TYPE, c->span, "fit_figure: (what, live, history, model, x, y, last)");
+    int live = (int)op_to_double(c->args[1], c->arg_spans[1], "live");
+    bool last = op_to_double(c->args[6], c->arg_spans[6], "last") != 0;
+    const char *what = w->u.str.s;
+    /* headless: only the last state becomes a file; nothing to build before */
+    if (!last && view_is_headless() && live == -1) return tensor_weak_int(-3);
+    view_figure_t *f;
+    if (!strcmp(what, "loss")) {
+        f = loss_fig(h);
+    } else if (!strcmp(what, "gradflow")) {
+        f = gradflow_fig(h);
+    } else if (!strcmp(what, "boundary")) {
+        static const int ai[3] = { 3, 4, 5 };
+        char note[200];
+        f = fig_boundary_make(c, c->args[3], op_arg_tensor(c, 4), op_arg_tensor(c, 5), ai, note, sizeof note);
+        progress_title(f, h, "decision regions");
+        if (last) fprintf(c->s->out, "boundary: %s\n", note);
+    } else if (!strcmp(what, "neurons")) {
+        static const int ai[2] = { 3, 4 };
+        f = fig_neurons_make(c, c->args[3], op_arg_tensor(c, 4), ai);
+        progress_title(f, h, "neurons");
+    } else {
+        err_raise(ERR_VALUE, c->arg_spans[0], "fit_figure: no figure %s", what);
+    }
+    /* live -2: only checked (before the first step); headless: nothing
+     * written before the last */
+    if (live == -2 || (!last && view_is_headless())) {
+        view_figure_free(f);
+        return tensor_weak_int(view_is_headless() ? -3 : -1);   /* -3: nothing to redraw before the last */
+    }
+    return tensor_weak_int(view_show_live(live, f, last, c->s->out));
+}
+
+const op_def_t op_family_fit_figure[] = {
+    {"fit_figure", OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 7, .flags = OPF_IMPURE | OPF_HIDDEN,
+     .nograd = "a figure",
+     .signature = "fit_figure(what, live, history, model, x, y, last)",
+     .summary = "fit's live figures (show=): loss, boundary, neurons, gradflow",
+     .formula = "loss: the batch loss per step and the epoch means (train, validation); gradflow: mean |dW| per layer per "
+                "step, log scale; boundary and neurons: as boundary() and neurons(); redrawn in place in the window, "
+                "written once at the end headless",
+     .shapes = "-> the live figure's handle (-3: headless, call again only at the end)", .dtypes = "-", .source = "fit",
+     .example = "x, y = xor(64)\n"
+                "m = dense(2, 1, activation=\"sigmoid\")\n"
+                "h = fit(m, x, y, epochs=1, verbose=0, show=\"loss\")\n"
+                "#> figure: figures/001-fit-loss.png"},
+    {NULL},
+};

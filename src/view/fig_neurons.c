@@ -1,0 +1,156 @@
+/* fig_neurons.c — neurons(model, x): every neuron's output over the input
+ * plane as a small map, in columns by layer (the two inputs first, the
+ * output last), as TensorFlow Playground shows a network.  The layers run
+ * on a grid of the plane through the op table, one after the other. */
+#include "view/fig_int.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRID 31        /* points per side of each map */
+#define MAX_ROWS 8     /* neurons drawn per column (the rest counted) */
+
+static void add_tile(view_figure_t *f, int col, int row, double *v, const char *label)
+{
+    view_tile_t *t = realloc(f->tiles, (size_t)(f->ntiles + 1) * sizeof *t);
+    if (!t) abort();
+    f->tiles = t;
+    t[f->ntiles++] = (view_tile_t){ .col = col, .row = row, .n = GRID, .v = v, .label = view_strdup(label) };
+}
+
+view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int ai[2])
+{
+    value_t *ls[MAX_LAYERS];
+    int nl = 0;
+    fig_dense_layers(c, ai[0], model, ls, &nl, 0);
+    if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "neurons: the first argument is a model (dense, sequential)");
+    fig_check_fit(c, ai[0], ls, nl);
+    if (nl > 30) err_raise(ERR_LIMIT, c->arg_spans[ai[0]], "neurons draws at most 30 layers");
+    char sh[96];
+    if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2 || x->u.t.shape[0] < 1) {
+        tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[ai[1]], "neurons: x is (n, 2), points of the plane (the maps cover their range); "
+                  "this x is %s", sh);
+    }
+    if (scope_get_local(ls[0], "W")->u.t.shape[0] != 2)
+        err_raise(ERR_SHAPE, c->arg_spans[ai[0]], "neurons: the model's first layer takes 2 inputs (the plane); this one takes %lld",
+                  (long long)scope_get_local(ls[0], "W")->u.t.shape[0]);
+    int64_t n = x->u.t.shape[0];
+    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+    for (int64_t i = 0; i < n; i++)
+        for (int j = 0; j < 2; j++) {
+            double v = tensor_get_f64(x, 2 * i + j);
+            if (isfinite(v)) { lo[j] = fmin(lo[j], v); hi[j] = fmax(hi[j], v); }
+        }
+    for (int j = 0; j < 2; j++) {
+        if (!(lo[j] <= hi[j])) { lo[j] = -1; hi[j] = 1; }
+        double pad = (hi[j] - lo[j]) * 0.08;
+        if (pad == 0) pad = 1;
+        lo[j] -= pad; hi[j] += pad;
+    }
+    dtype_t dt = dtype_traits[x->u.t.dtype].is_float && !x->u.t.weak ? (dtype_t)x->u.t.dtype : op_settings(c->s)->precision;
+    int64_t shape[2] = { (int64_t)GRID * GRID, 2 };
+    value_t *a = tensor_new_raw(dt, 2, shape);
+    for (int64_t i = 0; i < shape[0]; i++) {
+        int64_t r = i / GRID, k = i % GRID;
+        dtype_store_f64(dt, tensor_data(a), 2 * i, lo[0] + (hi[0] - lo[0]) * (double)k / (GRID - 1));
+        dtype_store_f64(dt, tensor_data(a), 2 * i + 1, hi[1] - (hi[1] - lo[1]) * (double)r / (GRID - 1));
+    }
+    view_figure_t *f = view_figure_new(VIEW_TILES, "neurons");
+    f->ntcols = nl + 1;
+    f->tcol_title[0] = view_strdup("input");
+    for (int j = 0; j < 2; j++) {
+        double *v = fig_dalloc(GRID * GRID), m = fmax(fabs(lo[j]), fabs(hi[j]));
+        for (int64_t i = 0; i < shape[0]; i++) v[i] = tensor_get_f64(a, 2 * i + j);
+        add_tile(f, 0, j, v, j ? "x[1]" : "x[0]");
+        f->tiles[f->ntiles - 1].scale = m;
+    }
+    /* each layer on the outputs of the one before, through the op table */
+    for (int L = 0; L < nl; L++) {
+        value_t *b = NULL;
+        err_frame_t fr;
+        if (err_try(&fr) == 0) {
+            b = eval_call_value(c->s, ls[L], 1, &a, c->span);
+            err_pop(&fr);
+        } else {
+            val_unref(a);
+            view_figure_free(f);
+            err_rethrow();
+        }
+        val_unref(a);
+        a = b;
+        int64_t units = a->u.t.ndim == 2 ? a->u.t.shape[1] : 1;
+        /* a sigmoid's outputs (0 to 1) are drawn around 0.5: white there */
+        const char *act = fig_activation_of(ls[L]);
+        double centre = !strcmp(act, "sigmoid") ? 0.5 : 0, m = 0;
+        for (int64_t i = 0; i < a->u.t.size; i++) {
+            double v = fabs(tensor_get_f64(a, i) - centre);
+            if (isfinite(v) && v > m) m = v;
+        }
+        if (centre != 0) m = 0.5;
+        char title[64];
+        snprintf(title, sizeof title, "%s %d: %s%s", L + 1 == nl ? "output" : "layer", L + 1, act,
+                 centre != 0 ? " (white 0.5)" : "");
+        f->tcol_title[L + 1] = view_strdup(title);
+        int shown = units > MAX_ROWS ? MAX_ROWS : (int)units;
+        for (int u = 0; u < shown; u++) {
+            double *v = fig_dalloc(GRID * GRID);
+            for (int64_t i = 0; i < shape[0]; i++) v[i] = tensor_get_f64(a, i * units + u) - centre;
+            char lab[16];
+            snprintf(lab, sizeof lab, "%d", u + 1);
+            add_tile(f, L + 1, u, v, lab);
+            f->tiles[f->ntiles - 1].scale = m;
+        }
+        if (units > shown) {
+            char more[48];
+            snprintf(more, sizeof more, "and %lld more", (long long)(units - shown));
+            f->tcol_more[L + 1] = view_strdup(more);
+        }
+    }
+    val_unref(a);
+    char note[300], a0[32], a1[32];
+    fig_minus_g(a0, sizeof a0, lo[0]);
+    fig_minus_g(a1, sizeof a1, hi[0]);
+    snprintf(note, sizeof note, "each map: a neuron's output over the points' range (x[0] from %s to %s, left to right); red "
+             "below 0, white 0 (0.5 for sigmoid), blue above, one scale per column", a0, a1);
+    f->note = view_strdup(note);
+    return f;
+}
+
+static value_t *neurons_impl(call_t *c)
+{
+    fig_check_common(c);
+    static const int ai[2] = { 0, 1 };
+    view_figure_t *f = fig_neurons_make(c, c->args[0], op_arg_tensor(c, 1), ai);
+    fig_common_options(c, f);
+    if (!f->title) {
+        char t[120], name[40];
+        fig_span_text(c->arg_spans[0], name, sizeof name);
+        snprintf(t, sizeof t, "%s: every neuron over the input plane", strlen(name) <= 20 ? name : "the model");
+        view_set_title(f, t);
+    }
+    view_show(f, c->s->out);
+    return fig_none();
+}
+
+const op_def_t op_family_neurons[] = {
+    {"neurons", OPK_FUNC, .impl = neurons_impl, .min_args = 2, .max_args = 2, .kwargs = "title",
+     .flags = OPF_IMPURE, .nograd = "a figure",
+     .signature = "neurons(model, x)",
+     .summary = "every neuron's output over the input plane as a small map, in columns by layer (TensorFlow Playground)",
+     .formula = "the layers run one after the other on a 31 x 31 grid over x's range (8% margin); each unit's output is a "
+                "map coloured by ColorBrewer RdBu (red negative, white 0, blue positive; a sigmoid's around 0.5) on its "
+                "column's scale (the largest |output| of that layer); the inputs x[0] and x[1] first, the output last; at most 8 neurons per "
+                "column (the rest counted)",
+     .shapes = "model: dense layers taking 2 inputs; x (n, 2) -> a figure",
+     .dtypes = "the grid in x's dtype; title= (a string)",
+     .source = "TensorFlow Playground (Smilkov & Carter, 2016): its neurons drawn as heat maps of the input plane",
+     .example = "seed(0)\n"
+                "x, y = circles(100)\n"
+                "m = sequential(dense(2, 4, activation=\"tanh\"), dense(4, 1, activation=\"sigmoid\"))\n"
+                "neurons(m, x)\n"
+                "#> figure: figures/001-neurons.png"},
+    {NULL},
+};
