@@ -161,6 +161,7 @@ static const gcase_t CASES[] = {
     {"dense_apply", "__m = dense(4, 2, activation=tanh); sum(__m(reshape(x, 1, 4)))"},
     {"sequential_apply", "__s = sequential(dense(4, 3, activation=tanh), dense(3, 1)); sum(__s(reshape(x, 1, 4)))"},
     {"fit_loss", "__m = dense(2, 1, activation=sigmoid); fit_loss(__m, reshape(x, 2, 2), [[1], [0]], \"binary_crossentropy\")"},
+    {"features", "sum(features(reshape(x, 2, 2), \"x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)\") * [[1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1]])"},
     {"time_distributed_apply", "__t = time_distributed(dense(2, 2, activation=tanh)); sum(__t(reshape(x, 1, 2, 2)))"},
 };
 
