@@ -16,7 +16,7 @@
 static const op_def_t *const families[] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
     op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing, op_family_graph,
-    op_family_plot, op_family_hist, op_family_heatmap, op_family_numberline, op_family_compare, op_family_show, op_family_gradflow, op_family_roofline, op_family_scatter, op_family_boundary, op_family_underflow, op_family_neurons, op_family_fit_figure, op_family_train, op_family_devcheck, op_family_fp8,
+    op_family_plot, op_family_hist, op_family_heatmap, op_family_numberline, op_family_compare, op_family_show, op_family_gradflow, op_family_roofline, op_family_scatter, op_family_boundary, op_family_underflow, op_family_neurons, op_family_fit_figure, op_family_train, op_family_data, op_family_devcheck, op_family_fp8,
     op_family_activations, op_family_losses, op_family_layers,
 };
 
@@ -750,6 +750,12 @@ const char *op_gpu_doc(const op_def_t *o)
     if (!strcmp(o->name, "softmax") || !strcmp(o->name, "log_softmax"))
         return "runs on the GPU (kernels/reduce.cu: the CPU's algorithm step for step in fp64, one thread per row, "
                "with CUDA's exp and log1p: within an ulp of the CPU's result)";
+    if (!strcmp(o->name, "load_csv"))
+        return "reads the file on the host; under :device gpu one tensor moves to the GPU, while [x, y] (y=) stays on "
+               "the CPU as a data set's lists do (to(x, \"gpu\") moves it)";
+    if (!strcmp(o->name, "features"))
+        return "made of ops (take, multiply, sin, stack), each running for a GPU input as it does alone (multiply and "
+               "sin on the GPU's kernels)";
     if (!strcmp(o->name, "matmul"))
         return "runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
                "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)";

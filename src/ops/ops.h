@@ -138,7 +138,7 @@ const op_def_t *op_find(const char *name);
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
     op_family_autodiff[], op_family_indexing[], op_family_graph[],
-    op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_roofline[], op_family_scatter[], op_family_boundary[], op_family_underflow[], op_family_neurons[], op_family_fit_figure[], op_family_train[], op_family_devcheck[], op_family_fp8[],
+    op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_roofline[], op_family_scatter[], op_family_boundary[], op_family_underflow[], op_family_neurons[], op_family_fit_figure[], op_family_train[], op_family_data[], op_family_devcheck[], op_family_fp8[],
     op_family_activations[], op_family_losses[], op_family_layers[];
 /* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
 static inline bool op_is_elementwise(const op_def_t *op)

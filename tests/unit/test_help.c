@@ -19,6 +19,9 @@
  * REASON: ...)" note before the first one depends on the build (SDL or not)
  * and is left out of the transcript.  NNPAD_FAKE_GPU=1: the stand-in GPU
  * (check_gpu's example compares with it).
+ *
+ * Files: the folder holds points.csv (EXAMPLE_CSV below), which
+ * load_csv's example reads; its example says what the file holds.
  */
 #include "tap.h"
 #include "ops/ops.h"
@@ -107,6 +110,9 @@ static void child(const char *ex, int fd)
     }
     _exit(failed ? 1 : 0);
 }
+
+/* The file every example's folder holds (load_csv's example reads it) */
+#define EXAMPLE_CSV "x1,x2,label\n0.5,1.5,1\n-2,0.25,0\n3,-1,1\n"
 
 /* Run example ex in a forked child inside folder dir; the transcript in
  * *out (malloc'd), the child's wait status in *status.  0, or -1 if the
@@ -218,7 +224,12 @@ int main(void)
         snprintf(dir, sizeof dir, "%s/%d", root, i);
         char *got = NULL;
         int st = 0;
-        if (mkdir(dir, 0777) != 0 || run_example(o->example, dir, &got, &st) != 0) {
+        char csv[700];
+        snprintf(csv, sizeof csv, "%s/points.csv", dir);
+        FILE *cf = mkdir(dir, 0777) == 0 ? fopen(csv, "w") : NULL;
+        bool made = cf && fputs(EXAMPLE_CSV, cf) >= 0;
+        if (cf && fclose(cf) != 0) made = false;
+        if (!made || run_example(o->example, dir, &got, &st) != 0) {
             tap_ok(0, "%s: its :help example runs (cannot start it: %s)", o->name, strerror(errno));
             free(got);
             continue;

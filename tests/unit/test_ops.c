@@ -163,6 +163,7 @@ static const gcase_t CASES[] = {
     {"fit_loss", "__m = dense(2, 1, activation=sigmoid); fit_loss(__m, reshape(x, 2, 2), [[1], [0]], \"binary_crossentropy\")"},
     {"regularization", "__r = dense(2, 2, l1=0.3, l2=0.7, dtype=fp64); "
                        "def __pen(w) { __r.W = reshape(w, 2, 2); return regularization(__r) }; __pen(x)"},
+    {"features", "sum(features(reshape(x, 2, 2), \"x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)\") * [[1, 2, 3, 4, 5, 6, 7], [7, 6, 5, 4, 3, 2, 1]])"},
     {"time_distributed_apply", "__t = time_distributed(dense(2, 2, activation=tanh)); sum(__t(reshape(x, 1, 2, 2)))"},
 };
 
