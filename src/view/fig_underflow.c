@@ -35,6 +35,9 @@ static value_t *underflow_impl(call_t *c)
         if (gc->u.t.shape[0] < 1)
             err_raise(ERR_VALUE, c->arg_spans[i], "underflow: this history has no steps (fit stopped before the first)");
     }
+    /* several histories (with and without scaling) share the step axis */
+    int64_t Smax = 0;
+    for (int i = 0; i < c->nargs; i++) Smax = (int64_t)fmax((double)Smax, (double)field_of(c->args[i], "grad_classes")->u.t.shape[0]);
     for (int i = 0; i < c->nargs; i++) {
         value_t *h = c->args[i], *gc = field_of(h, "grad_classes"), *gl = field_of(h, "grad_layer");
         value_t *gs = field_of(h, "grad_size"), *ls = field_of(h, "loss_scale"), *sc = field_of(h, "scaling");
@@ -56,17 +59,19 @@ static value_t *underflow_impl(call_t *c)
         /* per layer (its W and b pooled, weighted by their sizes) the
          * fraction exactly 0; over all layers the fraction subnormal and
          * (when any) inf or nan */
-        double *px = fig_dalloc(S), *psub = fig_dalloc(S), *pbad = fig_dalloc(S);
+        double *px = fig_dalloc(S), *psub = fig_dalloc(S), *pbad = fig_dalloc(S), *pnorm = fig_dalloc(S);
         for (int64_t t = 0; t < S; t++) {
-            double n = 0, b = 0, d = 0;
+            double n = 0, b = 0, d = 0, o = 0;
             for (int64_t k = 0; k < nw; k++) {
                 double sz = tensor_get_f64(gs, k);
                 n += sz;
                 b += sz * tensor_get_f64(gc, (t * nw + k) * 4 + 1);
+                o += sz * tensor_get_f64(gc, (t * nw + k) * 4 + 2);
                 d += sz * tensor_get_f64(gc, (t * nw + k) * 4 + 3);
             }
             px[t] = (double)(t + 1);
             psub[t] = n > 0 ? b / n : NAN;
+            pnorm[t] = n > 0 ? o / n : NAN;
             pbad[t] = n > 0 ? d / n : NAN;
         }
         for (int L = 0; L < nl; L++) {
@@ -93,7 +98,14 @@ static value_t *underflow_impl(call_t *c)
         view_series_t *s2 = view_add_series(f, "all layers: subnormal", S, px, psub, DT_FP64);
         s2->color = 0x000000;
         s2->dash = 1;
-        fprintf(out, "  all layers: on average %.1f%% subnormal\n", 100 * ssum / (double)S);
+        double nsum = 0, *x4 = fig_dalloc(S);
+        for (int64_t t = 0; t < S; t++) nsum += pnorm[t];
+        memcpy(x4, px, (size_t)S * sizeof *px);
+        view_series_t *s4 = view_add_series(f, "all layers: normal", S, x4, pnorm, DT_FP64);
+        s4->color = 0x000000;
+        s4->lw = 1;
+        fprintf(out, "  all layers: on average %.1f%% subnormal, %.1f%% normal\n", 100 * ssum / (double)S,
+                100 * nsum / (double)S);
         if (any_bad) {
             double *x3 = fig_dalloc(S);
             memcpy(x3, px, (size_t)S * sizeof *px);
@@ -105,6 +117,7 @@ static value_t *underflow_impl(call_t *c)
         }
         f->y.fixed = true;
         f->y.lo = -0.02; f->y.hi = 1.02;
+        if (c->nargs > 1) { f->x.fixed = true; f->x.lo = 0; f->x.hi = (double)Smax + 1; }
         f->y.label = view_strdup("fraction of entries");
         if (!f->x.label) f->x.label = view_strdup("training step");
         if (!f->title) {
@@ -117,6 +130,7 @@ static value_t *underflow_impl(call_t *c)
             view_figure_t *b = view_figure_new(VIEW_PLOT, "underflow-scale");
             double *x = fig_dalloc(S), *y = fig_dalloc(S);
             for (int64_t t = 0; t < S; t++) { x[t] = (double)(t + 1); y[t] = tensor_get_f64(ls, t); }
+            if (c->nargs > 1) { b->x.fixed = true; b->x.lo = 0; b->x.hi = (double)Smax + 1; }
             view_series_t *s = view_add_series(b, "loss scale", S, x, y, DT_FP64);
             s->color = 0x000000;
             b->y.log = true;
@@ -141,10 +155,11 @@ const op_def_t op_family_underflow[] = {
      .summary = "from fit's history: per layer and step, the fraction of gradient entries that were exactly 0 or "
                 "subnormal, and the loss scale",
      .formula = "for each training step and layer (its W and b pooled), the fraction of gradient entries that were "
-                "exactly 0 (a line per layer, at most 10), and over all layers the fraction subnormal (dashed) and inf or nan (dotted, when any) in the dtype they were computed "
+                "exactly 0 (a line per layer, at most 10), and over all layers the fraction subnormal (dashed), normal (thin) and inf or nan (dotted, when any) in the dtype they were computed "
                 "in (fp16 under :policy mixed), before unscaling; below, the loss scale per step (log scale) when the "
                 "history used one. A gradient entry that is exactly 0 moves nothing: fp16 training without scaling "
-                "stalls where its gradients underflow. One figure per history",
+                "stalls where its gradients underflow. One figure per history; given several (without and with scaling), "
+                "they share the step axis so that they compare side by side",
      .shapes = "histories from fit (at most 4) -> a figure each, and lines of text",
      .dtypes = "the history's; " FIG_OPTS,
      .source = "Micikevicius et al., Mixed Precision Training (ICLR 2018), figure 3; Keras's LossScaleOptimizer",
@@ -155,7 +170,7 @@ const op_def_t op_family_underflow[] = {
                 "underflow(h)\n"
                 "#> underflow: 4 steps, gradients in fp32, loss scaling none\n"
                 "#>   layer 1: on average 0.0% of its gradient entries were exactly 0\n"
-                "#>   all layers: on average 0.0% subnormal\n"
+                "#>   all layers: on average 0.0% subnormal, 100.0% normal\n"
                 "#> figure: figures/001-underflow.png"},
     {NULL},
 };

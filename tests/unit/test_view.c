@@ -442,12 +442,17 @@ int main(void)
     op_settings(S)->policy = 0;
     tap_ok(urc == 0 && run("underflow(uh1)") == 0, "underflow runs on fit's history");
     f = fig();
-    tap_ok(f && f->nseries == 2 && f->series[0].n == 6 && f->series[0].y[0] == 1 && f->series[0].y[5] == 1 &&
+    tap_ok(f && f->nseries == 3 && f->series[0].n == 6 && f->series[0].y[0] == 1 && f->series[0].y[5] == 1 &&
            !strcmp(f->series[0].label, "layer 1: exactly 0") && f->series[1].dash == 1 && !f->below &&
+           !strcmp(f->series[2].label, "all layers: normal") && f->series[2].y[0] == 0 && f->series[2].y[5] == 0 &&
            f->title && strstr(f->title, "fp16") && strstr(f->title, "no loss scaling"),
            "underflow: without scaling every fp16 gradient entry of the layer was exactly 0 at each of the 6 steps");
-    tap_ok(run("underflow(uh2)") == 0 && fig()->series[0].y[0] == 0 && fig()->below && fig()->below->series[0].y[0] == 32768 &&
-           strstr(fig()->title, "dynamic"), "underflow: with dynamic scaling none is 0, and the loss scale is drawn below");
+    tap_ok(run("underflow(uh2)") == 0 && fig()->series[0].y[0] == 0 && fig()->series[2].y[0] == 1 && fig()->below &&
+           fig()->below->series[0].y[0] == 32768 && strstr(fig()->title, "dynamic"),
+           "underflow: with dynamic scaling none is 0 (all normal), and the loss scale is drawn below");
+    tap_ok(run("uh3 = fit(um, ux, uy, optimizer=sgd(lr=1), epochs=1, batch_size=2, verbose=0)\nunderflow(uh3, uh2)") == 0 &&
+           fig()->x.fixed && fig()->x.hi == 7 && fig()->below->x.hi == 7,
+           "underflow(h1, h2): the figures share the step axis (the longer history's 6 steps)");
     tap_ok(run("underflow(3)") == 1 && run("underflow(um)") == 1, "underflow: anything but a history is an error");
 
     /* ---- neurons (issue 14): each unit over a grid of the plane, by layer ---- */
