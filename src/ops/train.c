@@ -467,6 +467,22 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
         ls_repr(opt);
         return finite;
     }
+    /* an optimiser's state belongs to the weights of its first step (Keras
+     * builds it for one list of variables and rejects others) */
+    value_t *bf = scope_get_local(opt, "built_for");
+    if (bf && bf->kind == V_LIST) {
+        bool same = bf->u.list.n == n;
+        for (int i = 0; i < n && same; i++) same = bf->u.list.items[i] == sl[i].rec;
+        if (!same)
+            err_raise(ERR_VALUE, span, "this %s optimiser has taken %g steps on another model's weights (its momenta "
+                      "belong to them); make a new one for this model, e.g. o2 = %s(), as Keras does", name,
+                      get_num(opt, "iterations"), name);
+    } else {
+        value_t *l = list_new(n);
+        for (int i = 0; i < n; i++) list_push_take(l, val_ref(sl[i].rec));
+        scope_set(opt, "built_for", l);
+        val_unref(l);
+    }
     double it = get_num(opt, "iterations") + 1;   /* Keras's local_step: iterations + 1 */
     for (int i = 0; i < n; i++) grad_shape_check(g[i], w[i], i, span);
     value_t *nw[256];
