@@ -40,6 +40,10 @@ static int64_t count_arg(call_t *c, const char *fn)
 {
     int64_t n = op_to_int(c->args[0], c->arg_spans[0], "n (the number of points)");
     if (n < 2 || n > 10000000) err_raise(ERR_VALUE, c->arg_spans[0], "%s(n): n from 2 to 10^7 points, not %lld", fn, (long long)n);
+    /* seed=n restarts the generator first, as seed(n) (and dense's seed=) do */
+    span_t sp;
+    value_t *sd = op_kw(c, "seed", &sp);
+    if (sd) { value_t *r = ad_op1("seed", sd, c->s); val_unref(r); }
     return n;
 }
 static double noise_arg(call_t *c, double dflt)
@@ -1203,9 +1207,9 @@ static value_t *fit_impl(call_t *c)
 #define DATA_SHAPES "n (>= 2) -> [x, y]: x (n, 2) in the session precision, y (n, 1) holding 0 or 1"
 #define DATA_SRC "TensorFlow Playground, src/dataset.ts (labels 1 and -1 become 1 and 0)"
 const op_def_t op_family_train[] = {
-    {"xor", OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+    {"xor", OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "xor(n, noise=0)", .summary = "the Playground's XOR data: class 1 where x1 and x2 have one sign",
+     .signature = "xor(n, noise=0, seed=)", .summary = "the Playground's XOR data: class 1 where x1 and x2 have one sign",
      .formula = "points uniform in [-5, 5]^2, each coordinate pushed 0.3 away from 0; class 1 when x1 x2 >= 0 for the "
                 "point plus uniform(-5, 5) noise per coordinate (the point itself is stored without the noise)",
      .shapes = DATA_SHAPES, .dtypes = "x and y in the session precision; the session's generator (seed(k))",
@@ -1216,9 +1220,9 @@ const op_def_t op_family_train[] = {
                 "#> [200, 2] (int64)\n"
                 "sum((x[:, 0] * x[:, 1] >= 0) != y[:, 0])\n"
                 "#> 0 (fp32)"},
-    {"circles", OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+    {"circles", OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "circles(n, noise=0)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
+     .signature = "circles(n, noise=0, seed=)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
      .formula = "the first half at radius uniform in [0, 2.5], the second at [3.5, 5], angles uniform; class 1 when the "
                 "point plus uniform(-5, 5) noise per coordinate lies within 2.5 of the centre",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
@@ -1226,9 +1230,9 @@ const op_def_t op_family_train[] = {
                 "x, y = circles(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"gauss", OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+    {"gauss", OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "gauss(n, noise=0)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
+     .signature = "gauss(n, noise=0, seed=)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
      .formula = "each coordinate normal with variance 0.5 + 7 noise (the Playground's slider, noise 0 to 0.5, maps to "
                 "variance 0.5 to 4)",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
@@ -1236,18 +1240,18 @@ const op_def_t op_family_train[] = {
                 "x, y = gauss(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"spiral", OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+    {"spiral", OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "spiral(n, noise=0)", .summary = "the Playground's two-arm spiral",
+     .signature = "spiral(n, noise=0, seed=)", .summary = "the Playground's two-arm spiral",
      .formula = "arm k of m points: r = k/m * 5, t = 1.75 * 2 pi k/m (+ pi for class 0), the point (r sin t, r cos t) "
                 "plus uniform(-1, 1) noise per coordinate",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
      .example = "x, y = spiral(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"moons", OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise", .flags = OPF_IMPURE,
+    {"moons", OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "moons(n, noise=0)", .summary = "scikit-learn's two moons: two interleaving half circles",
+     .signature = "moons(n, noise=0, seed=)", .summary = "scikit-learn's two moons: two interleaving half circles",
      .formula = "class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
                 "normal noise of standard deviation noise; not shuffled (make_moons(shuffle=False))",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator",
