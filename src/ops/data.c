@@ -164,8 +164,9 @@ static void csv_free(csv_t *r)
     r->off = r->nlen = NULL;
 }
 
-/* The next line into r->line (without its \n and a final \r); false at
- * the end of the file with nothing read */
+/* The next line into r->line, without its end: \n, \r\n or a lone \r
+ * (Python's universal newlines, as np.loadtxt reads a file); false at the
+ * end of the file with nothing read */
 static bool csv_line(csv_t *r)
 {
     r->len = 0;
@@ -174,6 +175,11 @@ static bool csv_line(csv_t *r)
     while ((ch = getc_unlocked(r->f)) != EOF) {
         any = true;
         if (ch == '\n') break;
+        if (ch == '\r') {
+            int nx = getc_unlocked(r->f);
+            if (nx != '\n' && nx != EOF) ungetc(nx, r->f);
+            break;
+        }
         if (r->len + 2 > r->cap) {
             size_t nc = r->cap < 256 ? 256 : r->cap * 2;
             r->line = mem_realloc(r->line, r->cap, nc);   /* raises past :limit (csv_free runs) */

@@ -560,6 +560,11 @@ static value_t *assign_impl(call_t *c)
         err_raise(ERR_TYPE, c->span, "a %s's member '%s' can't be assigned", val_kind_name(o), name);
     value_t *old = scope_get_local(o, name);
     if (!old) err_raise(ERR_NAME, c->span, "no member '%s' to assign", name);
+    /* a model's structure is read-only, as Keras's model.layers: a layer
+     * list that held a number, or the model itself, would break every use */
+    if (kind_of(o) && (!strcmp(name, "layers") || !strcmp(name, "layer")))
+        err_raise(ERR_TYPE, c->span, "a model's .%s is read-only (as Keras's model.layers): build a new one, "
+                  "sequential(l1, l2, ...)", name);
     if (old->kind != V_TENSOR) {
         if (old->kind != v->kind)
             err_raise(ERR_TYPE, c->span, "'%s' holds a %s; cannot store a %s in it", name, val_kind_name(old), val_kind_name(v));

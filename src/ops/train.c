@@ -42,6 +42,8 @@ static int64_t count_arg(call_t *c, const char *fn)
     if (n < 2 || n > 10000000) err_raise(ERR_VALUE, c->arg_spans[0], "%s(n): n from 2 to 10^7 points, not %lld", fn, (long long)n);
     /* seed=n restarts the generator first, as seed(n) (and dense's seed=) do */
     span_t sp;
+    value_t *sh = op_kw(c, "shuffle", &sp);
+    if (sh) (void)op_to_double(sh, sp, "shuffle (1 or 0)");   /* checked before anything is made */
     value_t *sd = op_kw(c, "seed", &sp);
     if (sd) { value_t *r = ad_op1("seed", sd, c->s); val_unref(r); }
     return n;
@@ -78,6 +80,38 @@ static pts_t pts_new(int64_t n)
     pts_t p = { mem_alloc((size_t)n * sizeof(double)), mem_alloc((size_t)n * sizeof(double)), mem_alloc((size_t)n * sizeof(int)) };
     return p;
 }
+/* shuffle=1 (the default, as scikit-learn's make_moons(shuffle=True) and
+ * the Playground): the rows in the order of n uniform keys drawn after the
+ * points, so a validation fraction (the last rows) holds both classes */
+static const double *shuf_keys;
+static int shuf_cmp(const void *a, const void *b)
+{
+    int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
+    return shuf_keys[i] < shuf_keys[j] ? -1 : shuf_keys[i] > shuf_keys[j] ? 1 : (i > j) - (i < j);
+}
+static void pts_shuffle(call_t *c, int64_t n, pts_t p)
+{
+    span_t sp;
+    value_t *v = op_kw(c, "shuffle", &sp);
+    if (v && op_to_double(v, sp, "shuffle (1 or 0)") == 0) return;
+    value_t *u = draws(c->s, "rand", n, 1);
+    double *key = mem_alloc((size_t)n * sizeof *key), *t = mem_alloc((size_t)n * sizeof *t);
+    int64_t *idx = mem_alloc((size_t)n * sizeof *idx);
+    int *tl = mem_alloc((size_t)n * sizeof *tl);
+    for (int64_t i = 0; i < n; i++) { key[i] = at(u, i); idx[i] = i; }
+    val_unref(u);
+    shuf_keys = key;
+    qsort(idx, (size_t)n, sizeof *idx, shuf_cmp);
+    for (int64_t i = 0; i < n; i++) t[i] = p.x[idx[i]];
+    memcpy(p.x, t, (size_t)n * sizeof *t);
+    for (int64_t i = 0; i < n; i++) t[i] = p.y[idx[i]];
+    memcpy(p.y, t, (size_t)n * sizeof *t);
+    for (int64_t i = 0; i < n; i++) tl[i] = p.l[idx[i]];
+    memcpy(p.l, tl, (size_t)n * sizeof *tl);
+    mem_free(key, (size_t)n * sizeof *key); mem_free(t, (size_t)n * sizeof *t);
+    mem_free(idx, (size_t)n * sizeof *idx); mem_free(tl, (size_t)n * sizeof *tl);
+}
+
 static value_t *pts_done(call_t *c, int64_t n, pts_t p)
 {
     value_t *r = xy(c, n, p.x, p.y, p.l);
@@ -140,6 +174,7 @@ static value_t *circles_impl(call_t *c)
         p.x[i] = x; p.y[i] = y; p.l[i] = hypot(x + nx, y + ny) < R * 0.5;
     }
     val_unref(u);
+    pts_shuffle(c, n, p);
     return pts_done(c, n, p);
 }
 
@@ -157,6 +192,7 @@ static value_t *gauss_impl(call_t *c)
         p.x[i] = cx + sd * at(z, 2 * i); p.y[i] = cx + sd * at(z, 2 * i + 1); p.l[i] = one;
     }
     val_unref(z);
+    pts_shuffle(c, n, p);
     return pts_done(c, n, p);
 }
 
@@ -178,10 +214,11 @@ static value_t *spiral_impl(call_t *c)
         p.l[i] = one;
     }
     val_unref(u);
+    pts_shuffle(c, n, p);
     return pts_done(c, n, p);
 }
 
-/* moons: scikit-learn's make_moons(n, noise, shuffle=False): the outer half
+/* moons: scikit-learn's make_moons(n, noise) (rows shuffled unless shuffle=0): the outer half
  * circle (class 0) from angle 0 to pi, the inner one (class 1) shifted to
  * (1, 0.5) and flipped, plus normal noise of that standard deviation */
 static value_t *moons_impl(call_t *c)
@@ -201,6 +238,7 @@ static value_t *moons_impl(call_t *c)
         p.l[i] = !out;
     }
     if (z) val_unref(z);
+    pts_shuffle(c, n, p);
     return pts_done(c, n, p);
 }
 
@@ -210,9 +248,12 @@ static value_t *moons_impl(call_t *c)
 static value_t *split_impl(call_t *c)
 {
     value_t *x = op_arg_tensor(c, 0), *y = op_arg_tensor(c, 1);
-    if (x->u.t.ndim < 1 || y->u.t.ndim < 1 || x->u.t.shape[0] != y->u.t.shape[0])
+    for (int i = 0; i < 2; i++)
+        if ((i ? y : x)->u.t.ndim < 1)
+            err_raise(ERR_SHAPE, c->arg_spans[i], "split: %s is rows of data, (n, ...), not a single number", i ? "y" : "x");
+    if (x->u.t.shape[0] != y->u.t.shape[0])
         err_raise(ERR_SHAPE, c->span, "split(x, y): x and y need the same number of rows (%lld and %lld)",
-                  (long long)(x->u.t.ndim ? x->u.t.shape[0] : 0), (long long)(y->u.t.ndim ? y->u.t.shape[0] : 0));
+                  (long long)x->u.t.shape[0], (long long)y->u.t.shape[0]);
     span_t sp;
     value_t *tv = op_kw(c, "test", &sp);
     double test = tv ? op_to_double(tv, sp, "test") : 0.5;
@@ -259,10 +300,23 @@ static void set_text(value_t *rec, const char *name, const char *text)
     val_unref(v);
 }
 
+/* a keyword also spelled Keras's way (lr= or learning_rate=, beta1= or
+ * beta_1=, eps= or epsilon=) */
+static const char *keras_name(const char *name)
+{
+    static const char *const al[][2] = { { "lr", "learning_rate" }, { "beta1", "beta_1" }, { "beta2", "beta_2" },
+                                         { "eps", "epsilon" } };
+    for (size_t i = 0; i < sizeof al / sizeof al[0]; i++) if (!strcmp(al[i][0], name)) return al[i][1];
+    return NULL;
+}
 static double kw_pos(call_t *c, const char *name, double dflt, bool zero_ok)
 {
-    span_t sp;
+    span_t sp, sp2;
     value_t *v = op_kw(c, name, &sp);
+    const char *kn = keras_name(name);
+    value_t *v2 = kn ? op_kw(c, kn, &sp2) : NULL;
+    if (v && v2) err_raise(ERR_VALUE, sp2, "%s= and %s= are the same setting: give one", name, kn);
+    if (v2) { v = v2; sp = sp2; name = kn; }
     double d = v ? op_to_double(v, sp, name) : dflt;
     if (!(zero_ok ? d >= 0 : d > 0) || !isfinite(d))
         err_raise(ERR_VALUE, sp, "%s= must be %s, not %g", name, zero_ok ? "0 or more" : "above 0", d);
@@ -281,10 +335,12 @@ static value_t *opt_new(const char *name, const char *repr)
 
 static value_t *sgd_impl(call_t *c)
 {
-    double lr = kw_pos(c, "lr", 0.01, false), mom = kw_pos(c, "momentum", 0, true);
+    double lr = kw_pos(c, "lr", 0.01, true), mom = kw_pos(c, "momentum", 0, true);
     span_t sp;
     value_t *nv = op_kw(c, "nesterov", &sp);
-    bool nest = nv && op_to_double(nv, sp, "nesterov") != 0;
+    double nd = nv ? op_to_double(nv, sp, "nesterov") : 0;
+    if (nd != 0 && nd != 1) err_raise(ERR_VALUE, sp, "nesterov= is 1 or 0, not %g", nd);
+    bool nest = nd != 0;
     if (mom >= 1) err_raise(ERR_VALUE, c->span, "momentum= is below 1 (Keras: 0 to 1), not %g", mom);
     char r[160];
     snprintf(r, sizeof r, "sgd(lr=%g, momentum=%g, nesterov=%d)", lr, mom, nest);
@@ -295,7 +351,7 @@ static value_t *sgd_impl(call_t *c)
 
 static value_t *adam_impl(call_t *c)
 {
-    double lr = kw_pos(c, "lr", 0.001, false), b1 = kw_pos(c, "beta1", 0.9, true), b2 = kw_pos(c, "beta2", 0.999, true);
+    double lr = kw_pos(c, "lr", 0.001, true), b1 = kw_pos(c, "beta1", 0.9, true), b2 = kw_pos(c, "beta2", 0.999, true);
     double eps = kw_pos(c, "eps", 1e-7, false);
     if (b1 >= 1 || b2 >= 1) err_raise(ERR_VALUE, c->span, "beta1= and beta2= are below 1");
     char r[160];
@@ -307,7 +363,7 @@ static value_t *adam_impl(call_t *c)
 
 static value_t *rmsprop_impl(call_t *c)
 {
-    double lr = kw_pos(c, "lr", 0.001, false), rho = kw_pos(c, "rho", 0.9, true), mom = kw_pos(c, "momentum", 0, true);
+    double lr = kw_pos(c, "lr", 0.001, true), rho = kw_pos(c, "rho", 0.9, true), mom = kw_pos(c, "momentum", 0, true);
     double eps = kw_pos(c, "eps", 1e-7, false);
     if (rho >= 1 || mom >= 1) err_raise(ERR_VALUE, c->span, "rho= and momentum= are below 1");
     char r[160];
@@ -443,9 +499,34 @@ static void grad_shape_check(value_t *g, value_t *w, int i, span_t span)
 }
 
 /* one update of every weight: Keras 3's update_step, op for op */
+/* an optimiser's settings, checked at every step: a field assigned after
+ * it was made (o.lr = -5, o.beta1 = 1) is an error, not NaN weights */
+static void check_opt(value_t *opt, const char *name, span_t span)
+{
+    static const struct { const char *opt, *field; double lo, hi; bool hi_open; } R[] = {
+        { "sgd", "lr", 0, INFINITY, true }, { "sgd", "momentum", 0, 1, true }, { "sgd", "nesterov", 0, 1, false },
+        { "adam", "lr", 0, INFINITY, true }, { "adam", "beta1", 0, 1, true }, { "adam", "beta2", 0, 1, true },
+        { "adam", "eps", 0, INFINITY, true }, { "rmsprop", "lr", 0, INFINITY, true }, { "rmsprop", "rho", 0, 1, true },
+        { "rmsprop", "momentum", 0, 1, true }, { "rmsprop", "eps", 0, INFINITY, true },
+        { "loss_scale", "scale", 0x1p-1074, INFINITY, true }, { "loss_scale", "dynamic_growth_steps", 1, 1e9, false },
+    };
+    for (size_t i = 0; i < sizeof R / sizeof R[0]; i++) {
+        if (strcmp(R[i].opt, name)) continue;
+        double v = get_num(opt, R[i].field);
+        if (!(v >= R[i].lo) || !(R[i].hi_open ? v < R[i].hi : v <= R[i].hi)) {
+            if (isinf(R[i].hi))
+                err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be %s and finite", name, R[i].field, v,
+                          R[i].lo > 0 ? "above 0" : "0 or more");
+            err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be from %g %s %g", name, R[i].field, v,
+                      R[i].lo, R[i].hi_open ? "to below" : "to", R[i].hi);
+        }
+    }
+}
+
 static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t **g, int n, span_t span)
 {
     const char *name = scope_get_local(opt, "name")->u.str.s;
+    check_opt(opt, name, span);
     if (!strcmp(name, "loss_scale")) {
         for (int i = 0; i < n; i++) {
             grad_shape_check(g[i], w[i], i, span);
@@ -714,9 +795,12 @@ static value_t *fit_loss_impl(call_t *c)
     return r;
 }
 
-/* the loss of model on x, y (no tape) and, for a one-column 0/1 target,
- * the fraction right at threshold 0.5 (else NaN) */
-static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const char *lname, bool binary, double *acc)
+/* the loss of model on x, y (no tape) and the accuracy as Keras's
+ * "accuracy" metric picks it (else NaN): binary (1): for a one-column 0/1
+ * target, the fraction right at threshold 0.5; categorical (2): the
+ * fraction of rows whose largest output is the target's (argmax, the
+ * first of equal ones) */
+static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const char *lname, int binary, double *acc)
 {
     value_t *pen = penalty_of(c->s, model, c->span);
     value_t *p = eval_call_value(c->s, model, 1, &x, c->span);
@@ -724,13 +808,33 @@ static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const
     double loss = tensor_get_f64(l, 0);
     val_unref(l);
     *acc = NAN;
-    if (binary && y->u.t.ndim == 2 && y->u.t.shape[1] == 1 && p->kind == V_TENSOR && p->u.t.size == y->u.t.size) {
+    if (binary == 2 && y->u.t.ndim == 2 && p->kind == V_TENSOR && p->u.t.ndim == 2 && p->u.t.size == y->u.t.size) {
+        int64_t right = 0, n = y->u.t.shape[0], k = y->u.t.shape[1];
+        for (int64_t i = 0; i < n; i++) {
+            int64_t ay = 0, ap = 0;
+            for (int64_t j = 1; j < k; j++) {
+                if (tensor_get_f64(y, i * k + j) > tensor_get_f64(y, i * k + ay)) ay = j;
+                if (tensor_get_f64(p, i * k + j) > tensor_get_f64(p, i * k + ap)) ap = j;
+            }
+            right += ay == ap;
+        }
+        *acc = (double)right / (double)n;
+    } else if (binary == 1 && y->u.t.ndim == 2 && y->u.t.shape[1] == 1 && p->kind == V_TENSOR && p->u.t.size == y->u.t.size) {
         int64_t right = 0, n = y->u.t.shape[0];
         for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(p, i) > 0.5) == (tensor_get_f64(y, i) > 0.5);
         *acc = (double)right / (double)n;
     }
     val_unref(p);
     return loss;
+}
+
+/* a loss as the progress line shows it: %.4g, but NaN as "nan" whatever
+ * its sign bit (printf writes "-nan" for a negative NaN) */
+static const char *gnum(char *b, size_t cap, double v)
+{
+    if (isnan(v)) snprintf(b, cap, "nan");
+    else snprintf(b, cap, "%.4g", v);
+    return b;
 }
 
 /* what fit records per step, in memory that survives a longjmp */
@@ -820,12 +924,14 @@ static value_t *fit_history(fit_rec_t *R, bool full)
                        inum(R->epochs_asked) };
     const char *in[6] = { "epochs", "steps", "skipped", "concrete_functions", "steps_per_epoch", "epochs_asked" };
     for (int i = 0; i < 6; i++) { scope_set(h, in[i], iv[i]); val_unref(iv[i]); }
-    value_t *secs = tensor_weak_float(R->seconds);
+    value_t *secs = tensor_new(DT_FP64, 0, NULL);
+    ((double *)tensor_data(secs))[0] = R->seconds;
     scope_set(h, "seconds", secs);
     val_unref(secs);
     char r[200];
-    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %.4g%s", (long long)R->epochs, R->epochs == 1 ? "" : "s",
-             R->loss.n ? R->loss.v[R->loss.n - 1] : NAN, R->stopped ? " (stopped by Ctrl-C)" : "");
+    char lb[32];
+    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %s%s", (long long)R->epochs, R->epochs == 1 ? "" : "s",
+             gnum(lb, sizeof lb, R->loss.n ? R->loss.v[R->loss.n - 1] : NAN), R->stopped ? " (stopped by Ctrl-C)" : "");
     if (R->skipped) snprintf(r + strlen(r), sizeof r - strlen(r), ", %lld step%s skipped (inf or NaN gradients)",
                              (long long)R->skipped, R->skipped == 1 ? "" : "s");
     set_text(h, "__repr__", r);
@@ -863,23 +969,111 @@ static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_
     return k;
 }
 
+/* What the model gives for one row of x: its shape after the batch axis
+ * (out[0..*nd-1]); raises what the model raises. */
+static void model_out_shape(call_t *c, value_t *model, value_t *x, int64_t *out, int *nd)
+{
+    int64_t i0 = 0;
+    value_t *x1 = rows(c->s, x, &i0, 1);
+    value_t *p = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        p = eval_call_value(c->s, model, 1, &x1, c->span);
+        err_pop(&f);
+    } else {
+        val_unref(x1);
+        err_rethrow();
+    }
+    val_unref(x1);
+    *nd = p->kind == V_TENSOR && p->u.t.ndim >= 1 ? p->u.t.ndim - 1 : -1;
+    for (int d = 0; d < *nd && d < 8; d++) out[d] = p->u.t.shape[d + 1];
+    val_unref(p);
+}
+
+/* The targets y as Keras's losses take them, checked before anything is
+ * made (sp: their caret): for mse, mae and binary_crossentropy y (n,)
+ * against outputs (n, 1) is read as (n, 1); sparse labels (n,) or (n, 1)
+ * must be class indices in [0, classes); otherwise y's rows have the
+ * output's shape.  Returns 1 when y (n,) is to be read as (n, 1). */
+static int check_targets(value_t *y, const char *lname, const int64_t *out, int nd, span_t sp, const char *what)
+{
+    char sy[96], so[96];
+    tensor_shape_str(sy, sizeof sy, y->u.t.ndim, y->u.t.shape);
+    int64_t oshape[9];
+    oshape[0] = y->u.t.shape[0];
+    for (int d = 0; d < nd && d < 8; d++) oshape[d + 1] = out[d];
+    tensor_shape_str(so, sizeof so, nd + 1, oshape);
+    if (!strcmp(lname, "sparse_categorical_crossentropy")) {
+        if (nd != 1 || !(y->u.t.ndim == 1 || (y->u.t.ndim == 2 && y->u.t.shape[1] == 1)))
+            err_raise(ERR_SHAPE, sp, "fit: sparse_categorical_crossentropy takes %s as one class index per row, (n,) or "
+                      "(n, 1), against outputs (n, classes): %s is %s, the model gives %s", what, what, sy, so);
+        for (int64_t i = 0; i < y->u.t.size; i++) {
+            double k = tensor_get_f64(y, i);
+            if (k != floor(k) || !(k >= 0) || k >= (double)out[0])
+                err_raise(ERR_VALUE, sp, "fit: %s[%lld] is %g, not a class index in [0, %lld) (the model has %lld outputs)",
+                          what, (long long)i, k, (long long)out[0], (long long)out[0]);
+        }
+        return 0;
+    }
+    if (nd == 1 && out[0] == 1 && y->u.t.ndim == 1 && strcmp(lname, "categorical_crossentropy")) return 1;
+    bool same = nd >= 0 && y->u.t.ndim == nd + 1;
+    for (int d = 0; same && d < nd; d++) same = y->u.t.shape[d + 1] == out[d];
+    if (!same)
+        err_raise(ERR_SHAPE, sp, "fit: %s is %s but the model gives %s for x: each row of %s is what the model should output",
+                  what, sy, so, what);
+    return 0;
+}
+
+/* y made ready for the step (a new reference): (n,) read as (n, 1), or
+ * sparse labels turned into one-hot rows in dtype dt (the step then
+ * computes categorical_crossentropy of them: the ops that
+ * sparse_categorical_crossentropy runs, with no label read on the host,
+ * so the step traces) */
+static value_t *ready_targets(call_t *c, value_t *y, bool sparse, int64_t classes, int as_col, dtype_t dt)
+{
+    if (sparse) {
+        int64_t n = y->u.t.shape[0], shape[2] = { n, classes };
+        value_t *o = tensor_new(dt, 2, shape);
+        for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, tensor_data(o), i * classes + (int64_t)tensor_get_f64(y, i), 1.0);
+        return o;
+    }
+    if (as_col) {
+        value_t *a[3] = { y, inum(y->u.t.shape[0]), inum(1) };
+        value_t *r = ad_opk("reshape", 3, a, 0, NULL, NULL, c->s);
+        val_unref(a[1]); val_unref(a[2]);
+        return r;
+    }
+    return val_ref(y);
+}
+
 static value_t *fit_impl(call_t *c)
 {
     value_t *model = c->args[0], *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
     slot_t sl[256];
     value_t *w[256];
     int nw = weights_of(c, model, sl, w, 0);
-    if (x->u.t.ndim < 1 || y->u.t.ndim < 1 || x->u.t.shape[0] != y->u.t.shape[0])
+    for (int i = 1; i <= 2; i++)
+        if ((i == 1 ? x : y)->u.t.ndim < 1)
+            err_raise(ERR_SHAPE, c->arg_spans[i], "fit: %s is rows of data, (n, ...), not a single number", i == 1 ? "x" : "y");
+    if (x->u.t.shape[0] != y->u.t.shape[0])
         err_raise(ERR_SHAPE, c->span, "fit: x and y need the same number of rows (%lld and %lld)",
-                  (long long)(x->u.t.ndim ? x->u.t.shape[0] : 0), (long long)(y->u.t.ndim ? y->u.t.shape[0] : 0));
+                  (long long)x->u.t.shape[0], (long long)y->u.t.shape[0]);
+    if (x->u.t.shape[0] < 1) err_raise(ERR_SHAPE, c->arg_spans[1], "fit: x has no rows to train on");
     span_t sp;
     value_t *lv = op_kw(c, "loss", &sp);
+    if (lv && lv->kind != V_STR && !(lv->kind == V_FUNC && lv->u.fn.name))
+        err_raise(ERR_TYPE, sp, "fit: loss= is a loss's name (\"mse\") or the loss (mse), not a %s", val_kind_name(lv));
     const char *lname = lv && lv->kind == V_STR ? lv->u.str.s : lv && lv->kind == V_FUNC && lv->u.fn.name ? lv->u.fn.name : "mse";
     const op_def_t *lop = op_find(lname);
     if (!lop || (strcmp(lname, "mse") && strcmp(lname, "mae") && strcmp(lname, "binary_crossentropy") &&
                  strcmp(lname, "categorical_crossentropy") && strcmp(lname, "sparse_categorical_crossentropy")))
         err_raise(ERR_VALUE, sp, "fit: loss= is mse, mae, binary_crossentropy, categorical_crossentropy or "
                   "sparse_categorical_crossentropy, not %s", lname);
+    bool sparse = !strcmp(lname, "sparse_categorical_crossentropy");
+    int64_t oshape[8];
+    int ond = 0;
+    model_out_shape(c, model, x, oshape, &ond);
+    int y_col = check_targets(y, lname, oshape, ond, c->arg_spans[2], "y");
     value_t *opt = op_kw(c, "optimizer", &sp);
     if (opt && !is_opt(opt))
         err_raise(ERR_TYPE, sp, "fit: optimizer= is an optimiser: sgd(), adam(), rmsprop(), loss_scale_optimizer(...)");
@@ -890,7 +1084,14 @@ static value_t *fit_impl(call_t *c)
     int64_t bs = bv ? op_to_int(bv, sp, "batch_size") : 32;
     if (bs < 1) err_raise(ERR_VALUE, sp, "fit: batch_size= from 1, not %lld", (long long)bs);
     value_t *vv = op_kw(c, "verbose", &sp);
+    value_t *egv = op_kw(c, "eager", &sp);
+    int64_t eg = egv ? op_to_int(egv, sp, "eager (1 or 0)") : 0;
+    if (eg != 0 && eg != 1) err_raise(ERR_VALUE, sp, "fit: eager= is 1 (op by op) or 0 (the step traced), not %lld", (long long)eg);
+    bool eager = eg != 0;
     int64_t verbose = vv ? op_to_int(vv, sp, "verbose") : 1;
+    if (verbose < 0 || verbose > 2)
+        err_raise(ERR_VALUE, sp, "fit: verbose= is 0 (silent), 1 (about ten epoch lines) or 2 (every epoch), as Keras's, not %lld",
+                  (long long)verbose);
     /* loss_scale=: a number (fixed, Keras's loss_scale_factor) or "dynamic"
      * (a LossScaleOptimizer around the optimiser) */
     value_t *lsv = op_kw(c, "loss_scale", &sp);
@@ -922,9 +1123,11 @@ static value_t *fit_impl(call_t *c)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
         xv = valv->u.list.items[0];
         yv = valv->u.list.items[1];
-        if (xv->u.t.ndim < 1 || yv->u.t.ndim < 1 || xv->u.t.shape[0] != yv->u.t.shape[0])
-            err_raise(ERR_SHAPE, sp, "fit: validation's x and y need the same number of rows (%lld and %lld)",
+        if (xv->u.t.ndim < 1 || yv->u.t.ndim < 1 || xv->u.t.shape[0] != yv->u.t.shape[0] || xv->u.t.shape[0] < 1)
+            err_raise(ERR_SHAPE, sp, "fit: validation's x and y need the same number of rows, at least one (%lld and %lld)",
                       (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
+        if (check_targets(yv, lname, oshape, ond, sp, "validation's y") != y_col)
+            err_raise(ERR_SHAPE, sp, "fit: validation's y has another shape than y");
         val_ref(xv); val_ref(yv);
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
@@ -947,6 +1150,22 @@ static value_t *fit_impl(call_t *c)
         mem_free(idx, (size_t)n * sizeof *idx);
         n -= nv;
         own_xy = true;
+    }
+    /* the targets as the loss takes them (Keras's squeeze_or_expand_to_same_rank;
+     * sparse labels one-hot) */
+    if (sparse || y_col) {
+        dtype_t ydt = (dtype_t)w[0]->u.t.dtype;
+        value_t *t = ready_targets(c, yt, sparse, oshape[0], y_col, ydt);
+        if (own_xy) val_unref(yt);
+        else val_ref(xt);
+        yt = t;
+        own_xy = true;
+        if (yv) {
+            t = ready_targets(c, yv, sparse, oshape[0], y_col, ydt);
+            val_unref(yv);
+            yv = t;
+        }
+        if (sparse) lname = "categorical_crossentropy";
     }
     if (bs > n) bs = n;
     bool own_opt = false;
@@ -975,8 +1194,6 @@ static value_t *fit_impl(call_t *c)
     /* the step traced (tf.function / jax.jit of value_and_grad): one
      * concrete function per batch shape, the weights read at every call;
      * eager=1 runs it op by op */
-    value_t *egv = op_kw(c, "eager", &sp);
-    bool eager = egv && op_to_int(egv, sp, "eager (1 or 0)") != 0;
     if (!eager) {
         value_t *t = graph_make_traced(vgf, NULL, c->span);
         graph_quiet(t);
@@ -1001,9 +1218,9 @@ static value_t *fit_impl(call_t *c)
     FILE *out = c->s->out;
     /* accuracy (threshold 0.5) for binary_crossentropy, and for mse or mae
      * when every target is 0 or 1 */
-    bool binary = !strcmp(lname, "binary_crossentropy");
+    int binary = !strcmp(lname, "binary_crossentropy") ? 1 : !strcmp(lname, "categorical_crossentropy") ? 2 : 0;
     if (!binary && (!strcmp(lname, "mse") || !strcmp(lname, "mae"))) {
-        binary = true;
+        binary = 1;
         for (int64_t i = 0; i < yt->u.t.size && binary; i++) { double v = tensor_get_f64(yt, i); binary = v == 0 || v == 1; }
     }
     /* show=: live figures, each a hidden figure op (view's) called through
@@ -1038,8 +1255,10 @@ static value_t *fit_impl(call_t *c)
     double show_every = 0.25, show_cost = 0;
     struct timespec tlast;
     clock_gettime(CLOCK_MONOTONIC, &tlast);
-    int64_t done_epochs = 0, skipped = 0, steps = 0;
-    bool stopped = false;
+    /* volatile: read after a longjmp out of the loop */
+    volatile int64_t done_epochs = 0, skipped = 0, steps = 0;
+    volatile int64_t bad_steps = 0;   /* steps whose inf or NaN gradients were applied */
+    volatile bool stopped = false, stop_said = false;
     err_frame_t f0;
     if (err_try(&f0) != 0) {
         /* an error while making the first figures */
@@ -1054,6 +1273,22 @@ static value_t *fit_impl(call_t *c)
     /* checked (a wrong one is an error before any step), shown from the first redraw on */
     for (int k = 0; k < nshow; k++) live[k] = fit_show(c, showfn, shows[k], -2, &R, model, xt, yt, false, show_span);
     err_pop(&f0);
+    /* Ctrl-C anywhere in the loop (a step, the epoch's evaluation, a
+     * redraw) stops training with the weights reached and the history so
+     * far; any other error goes on after the buffers are freed */
+    err_frame_t fo;
+    if (err_try(&fo) != 0) {
+        if (err_last()->kind != ERR_INTERRUPT) {
+            fit_rec_free(&R);
+            if (showfn) val_unref(showfn);
+            if (own_xy) { val_unref(xt); val_unref(yt); }
+            if (xv) { val_unref(xv); val_unref(yv); }
+            val_unref(vgf); val_unref(lstr);
+            if (own_opt) val_unref(opt);
+            err_rethrow();
+        }
+        stopped = true;
+    } else {
     for (volatile int64_t ep = 0; ep < epochs && !stopped; ep++) {
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -1087,6 +1322,7 @@ static value_t *fit_impl(call_t *c)
                 /* each gradient's entries: exactly zero, subnormal, normal, inf or NaN
                  * (in the dtype they were computed in, before unscaling), and its
                  * mean |g| (unscaled) */
+                bool step_bad = false;
                 for (int i = 0; i < nw; i++) {
                     dtype_t dt = pol == 1 ? DT_FP16 : pol == 2 ? DT_BF16 : (dtype_t)g[i]->u.t.dtype;
                     double mn = min_normal(dt), k[4] = {0}, sum = 0;
@@ -1096,11 +1332,13 @@ static value_t *fit_impl(call_t *c)
                         k[v == 0 ? 0 : v < mn ? 1 : isfinite(v) ? 2 : 3]++;
                         sum += v;
                     }
+                    step_bad |= k[3] > 0;
                     for (int q = 0; q < 4; q++) rb_push(&R.cls, sz ? k[q] / (double)sz : 0);
                     rb_push(&R.gmean, sz ? sum / (double)sz / sc : 0);
                 }
                 rb_push(&R.scale, sc);
                 rb_push(&R.sloss, lval);
+                if (step_bad && !is_ls(opt)) bad_steps++;   /* applied as they are: the weights take the inf or NaN */
                 if (is_ls(opt)) {
                     if (!apply(c->s, opt, sl, w, g, nw, c->span)) skipped++;
                 } else if (fixed_scale != 1) {
@@ -1140,13 +1378,7 @@ static value_t *fit_impl(call_t *c)
         } else {
             if (err_last()->kind != ERR_INTERRUPT) {
                 mem_free(perm, (size_t)n * sizeof *perm);
-                fit_rec_free(&R);
-                if (showfn) val_unref(showfn);
-                if (own_xy) { val_unref(xt); val_unref(yt); }
-                if (xv) { val_unref(xv); val_unref(yv); }
-                val_unref(vgf); val_unref(lstr);
-                if (own_opt) val_unref(opt);
-                err_rethrow();
+                err_rethrow();   /* to the loop's frame, which frees the rest */
             }
             stopped = true;
         }
@@ -1165,18 +1397,31 @@ static value_t *fit_impl(call_t *c)
         R.seconds += ms * 1e-3;
         bool show = verbose == 1 && (epochs <= 20 || ep == 0 || ep + 1 == epochs || (ep + 1) % (epochs / 10) == 0);
         if (verbose == 2 || show || stopped) {
-            fprintf(out, "epoch %lld/%lld  loss %.4g", (long long)(ep + 1), (long long)epochs, loss);
+            char lb[32];
+            fprintf(out, "epoch %lld/%lld  loss %s", (long long)(ep + 1), (long long)epochs, gnum(lb, sizeof lb, loss));
             if (!isnan(acc)) fprintf(out, "  accuracy %.3f", acc);
-            if (xv) fprintf(out, "  val_loss %.4g", vloss);
+            if (xv) fprintf(out, "  val_loss %s", gnum(lb, sizeof lb, vloss));
             if (!isnan(vacc)) fprintf(out, "  val_accuracy %.3f", vacc);
             if (is_ls(opt)) fprintf(out, "  scale %g", get_num(opt, "scale"));
             fprintf(out, "  %.3g ms, %.0f steps/s%s\n", ms, ms > 0 ? (double)nsteps * 1e3 / ms : 0,
                     stopped ? "  (stopped by Ctrl-C: the weights reached are kept)" : "");
+            stop_said = stopped;
             fflush(out);
         }
     }
+    err_pop(&fo);
+    }
+    if (stopped && !stop_said) {
+        fprintf(out, "stopped by Ctrl-C after %lld steps: the weights reached are kept\n", (long long)steps);
+        fflush(out);
+    }
     R.concrete = eager ? 0 : graph_concrete_count(vgf);
     R.stopped = stopped;
+    if (bad_steps && verbose) {
+        fprintf(out, "fit: %lld of %lld steps had inf or NaN gradients and applied them", (long long)bad_steps, (long long)R.steps);
+        if (fixed_scale != 1) fprintf(out, " (the fixed loss scale %g overflowed: loss_scale=\"dynamic\" halves it and skips those steps)\n", fixed_scale);
+        else fprintf(out, " (the weights now hold them)\n");
+    }
     val_unref(vgf);
     val_unref(lstr);
     /* the figures' last state (headless: written now, once) */
@@ -1220,9 +1465,9 @@ const op_def_t op_family_train[] = {
                 "#> [200, 2] (int64)\n"
                 "sum((x[:, 0] * x[:, 1] >= 0) != y[:, 0])\n"
                 "#> 0 (fp32)"},
-    {"circles", OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
+    {"circles", OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "circles(n, noise=0, seed=)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
+     .signature = "circles(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
      .formula = "the first half at radius uniform in [0, 2.5], the second at [3.5, 5], angles uniform; class 1 when the "
                 "point plus uniform(-5, 5) noise per coordinate lies within 2.5 of the centre",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
@@ -1230,9 +1475,9 @@ const op_def_t op_family_train[] = {
                 "x, y = circles(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"gauss", OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
+    {"gauss", OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "gauss(n, noise=0, seed=)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
+     .signature = "gauss(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
      .formula = "each coordinate normal with variance 0.5 + 7 noise (the Playground's slider, noise 0 to 0.5, maps to "
                 "variance 0.5 to 4)",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
@@ -1240,23 +1485,23 @@ const op_def_t op_family_train[] = {
                 "x, y = gauss(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"spiral", OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
+    {"spiral", OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "spiral(n, noise=0, seed=)", .summary = "the Playground's two-arm spiral",
+     .signature = "spiral(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's two-arm spiral",
      .formula = "arm k of m points: r = k/m * 5, t = 1.75 * 2 pi k/m (+ pi for class 0), the point (r sin t, r cos t) "
                 "plus uniform(-1, 1) noise per coordinate",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
      .example = "x, y = spiral(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"moons", OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
+    {"moons", OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
-     .signature = "moons(n, noise=0, seed=)", .summary = "scikit-learn's two moons: two interleaving half circles",
+     .signature = "moons(n, noise=0, seed=, shuffle=1)", .summary = "scikit-learn's two moons: two interleaving half circles",
      .formula = "class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
                 "normal noise of standard deviation noise; not shuffled (make_moons(shuffle=False))",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator",
      .source = "sklearn.datasets.make_moons",
-     .example = "x, y = moons(4)\n"
+     .example = "x, y = moons(4, shuffle=0)\n"
                 "x\n"
                 "#> [[             1,              0],\n"
                 "#>  [            -1, 1.22464685e-16],\n"
@@ -1274,27 +1519,27 @@ const op_def_t op_family_train[] = {
                 "xtr, xte, ytr, yte = split(x, y, test=0.3)\n"
                 "shape(xte)\n"
                 "#> [3, 2] (int64)"},
-    {"sgd", OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov",
+    {"sgd", OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov learning_rate",
      .nograd = "an optimiser",
-     .signature = "sgd(lr=0.01, momentum=0, nesterov=0)", .summary = "stochastic gradient descent (Keras 3's SGD)",
+     .signature = "sgd(lr=0.01, momentum=0, nesterov=0)   (Keras's learning_rate= also works)", .summary = "stochastic gradient descent (Keras 3's SGD)",
      .formula = "without momentum w -= lr g; with it m = momentum m - lr g and w += m (nesterov=1: w += momentum m - lr "
                 "g); every product and sum in the weight's dtype, as Keras computes it",
      .shapes = "-> an optimiser (a record; step(opt, model, grads) or fit(..., optimizer=))", .dtypes = "the weights'",
      .source = "keras.optimizers.SGD (Keras 3 update_step)",
      .example = "sgd(lr=0.1, momentum=0.9)\n"
                 "#> sgd(lr=0.1, momentum=0.9, nesterov=0)"},
-    {"adam", OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps",
+    {"adam", OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps learning_rate beta_1 beta_2 epsilon",
      .nograd = "an optimiser",
-     .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)", .summary = "Adam (Keras 3's)",
+     .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)   (Keras's learning_rate=, beta_1=, beta_2=, epsilon= also work)", .summary = "Adam (Keras 3's)",
      .formula = "t = step number; alpha = lr sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1); v += (g^2 - v)"
                 "(1 - beta2); w -= m alpha / (sqrt(v) + eps); in the weight's dtype, op for op as Keras",
      .shapes = "-> an optimiser", .dtypes = "the weights'",
      .source = "keras.optimizers.Adam (Keras 3 update_step); Kingma & Ba, Adam, ICLR 2015",
      .example = "adam()\n"
                 "#> adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-07)"},
-    {"rmsprop", OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps",
+    {"rmsprop", OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps learning_rate epsilon",
      .nograd = "an optimiser",
-     .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)", .summary = "RMSprop (Keras 3's)",
+     .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)   (Keras's learning_rate=, epsilon= also work)", .summary = "RMSprop (Keras 3's)",
      .formula = "v = rho v + (1 - rho) g^2; increment = lr g / sqrt(v + eps); w -= increment (momentum > 0: m = "
                 "momentum m + increment, w -= m); in the weight's dtype",
      .shapes = "-> an optimiser", .dtypes = "the weights'",

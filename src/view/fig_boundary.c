@@ -37,11 +37,20 @@ static void range_of(const double *v, int64_t n, double *lo, double *hi)
  * note (accuracy) into note. */
 view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], char *note, int cap)
 {
-    value_t *ls[MAX_LAYERS];
-    int nl = 0;
-    fig_dense_layers(c, ai[0], model, ls, &nl, 0);
-    if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "boundary: the first argument is a model (dense, sequential)");
-    fig_check_fit(c, ai[0], ls, nl);
+    /* a model, or any function of the points (a def that computes
+     * features first: def pm(p) { return m(features(p, "x1^2 x2^2")) }) */
+    if (model->kind != V_FUNC) {
+        value_t *ls[MAX_LAYERS];
+        int nl = 0;
+        fig_dense_layers(c, ai[0], model, ls, &nl, 0);
+        if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "boundary: the first argument is a model (dense, sequential)");
+        fig_check_fit(c, ai[0], ls, nl);
+        value_t *W0 = scope_get_local(ls[0], "W");
+        if (W0 && W0->kind == V_TENSOR && W0->u.t.ndim == 2 && W0->u.t.shape[0] != 2)
+            err_raise(ERR_SHAPE, c->arg_spans[ai[0]], "boundary: the model's first layer takes 2 inputs (the plane); this one "
+                      "takes %lld (for a model on features, draw def pm(p) { return m(features(p, ...)) })",
+                      (long long)W0->u.t.shape[0]);
+    }
     char sh[96];
     if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2) {
         tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
@@ -92,16 +101,14 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
         err_raise(ERR_SHAPE, c->arg_spans[ai[0]], "boundary: the model gives one output per point (the probability of class 1); "
                   "this one gives %lld", (long long)k);
     }
-    /* a probability (sigmoid) is split at 0.5; outputs outside [0, 1] (tanh,
-     * linear) are a score split at 0, drawn as (score + 1) / 2 */
-    bool prob = true;
-    for (int64_t i = 0; i < shape[0]; i++) { double v = tensor_get_f64(pg, i); if (v < 0 || v > 1) prob = false; }
-    for (int64_t i = 0; i < n; i++) { double v = tensor_get_f64(px, i); if (v < 0 || v > 1) prob = false; }
-    double thr = prob ? 0.5 : 0;
+    /* class 1 where the output is above 0.5, whatever the activation (the
+     * targets are 0 and 1): as fit's accuracy and Keras's BinaryAccuracy;
+     * the field's colours saturate outside [0, 1] */
+    double thr = 0.5;
     double *field = fig_dalloc(shape[0]);
     for (int64_t i = 0; i < shape[0]; i++) {
         double v = tensor_get_f64(pg, i);
-        field[i] = prob ? v : fmin(1, fmax(0, (v + 1) / 2));
+        field[i] = isnan(v) ? v : fmin(1, fmax(0, v));
     }
     int64_t right = 0;
     for (int64_t i = 0; i < n; i++) right += (tensor_get_f64(px, i) > thr) == (tensor_get_f64(y, i) == 1);
@@ -159,9 +166,12 @@ const op_def_t op_family_boundary[] = {
      .summary = "a classifier's decision regions over the plane, under the data points (TensorFlow Playground's output)",
      .formula = "the model runs on an 81 x 81 grid over the points' range (8% margin); a sigmoid output p is the "
                 "probability of class 1, drawn from class 0's colour (p = 0) through white (0.5) to class 1's (p = 1), "
-                "with the line p = 0.5; outputs outside [0, 1] (tanh, linear) are a score split at 0; the points are "
-                "drawn in their class's colour, and the note gives the accuracy on them",
-     .shapes = "model: 2 inputs, 1 output; x (n, 2); y (n, 1) or (n,) holding 0 or 1 -> a figure, and one line as text",
+                "with the line p = 0.5: class 1 where the output is above 0.5 whatever the activation (as fit's accuracy "
+                "and Keras's BinaryAccuracy; outputs outside [0, 1] saturate the colours); the points are "
+                "drawn in their class's colour, and the note gives the accuracy on them. The model may be a function "
+                "of the points: def pm(p) { return m(features(p, \"x1^2 x2^2\")) } draws a model trained on features",
+     .shapes = "model (or a function): 2 inputs, 1 output; x (n, 2); y (n, 1) or (n,) holding 0 or 1 -> a figure, and "
+               "one line as text",
      .dtypes = "the grid in x's dtype; " FIG_OPTS,
      .source = "TensorFlow Playground (Smilkov & Carter, 2016), its output heat map; the 0.5 line by marching squares",
      .example = "seed(0)\n"

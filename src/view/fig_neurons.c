@@ -113,8 +113,8 @@ view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int
     char note[300], a0[32], a1[32];
     fig_minus_g(a0, sizeof a0, lo[0]);
     fig_minus_g(a1, sizeof a1, hi[0]);
-    snprintf(note, sizeof note, "each map: a neuron's output over the points' range (x[0] from %s to %s, left to right); red "
-             "below 0, white 0 (0.5 for sigmoid), blue above, one scale per column", a0, a1);
+    snprintf(note, sizeof note, "each map: a neuron's output over the points' range (x[0] from %s to %s, left to right); blue "
+             "below 0, white 0 (0.5 for sigmoid), vermillion above, as boundary's classes; one scale per column", a0, a1);
     f->note = view_strdup(note);
     return f;
 }
@@ -141,7 +141,7 @@ const op_def_t op_family_neurons[] = {
      .signature = "neurons(model, x)",
      .summary = "every neuron's output over the input plane as a small map, in columns by layer (TensorFlow Playground)",
      .formula = "the layers run one after the other on a 31 x 31 grid over x's range (8% margin); each unit's output is a "
-                "map coloured by ColorBrewer RdBu (red negative, white 0, blue positive; a sigmoid's around 0.5) on its "
+                "map coloured from blue (negative) through white (0) to vermillion (positive), boundary's class colours (a sigmoid's around 0.5) on its "
                 "column's scale (the largest |output| of that layer); the inputs x[0] and x[1] first, the output last; at most 8 neurons per "
                 "column (the rest counted)",
      .shapes = "model: dense layers taking 2 inputs; x (n, 2) -> a figure",

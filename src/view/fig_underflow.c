@@ -34,6 +34,20 @@ static value_t *underflow_impl(call_t *c)
                       val_kind_name(h));
         if (gc->u.t.shape[0] < 1)
             err_raise(ERR_VALUE, c->arg_spans[i], "underflow: this history has no steps (fit stopped before the first)");
+        /* a history whose fields were assigned since fit made it must still hang together */
+        value_t *gl = field_of(h, "grad_layer"), *gs = field_of(h, "grad_size"), *cd = field_of(h, "compute_dtype");
+        int64_t nw = gc->u.t.shape[1];
+        bool ok = gc->u.t.shape[2] == 4 && gl && gs && gl->kind == V_TENSOR && gs->kind == V_TENSOR &&
+                  gl->u.t.size == nw && gs->u.t.size == nw && cd && cd->kind == V_STR;
+        for (int64_t k = 0; ok && k < nw; k++) {
+            double L = tensor_get_f64(gl, k), z = tensor_get_f64(gs, k), prev = k ? tensor_get_f64(gl, k - 1) : 0;
+            ok = L == floor(L) && L >= 0 && L < nw && L >= prev && L <= prev + 1 && z == floor(z) && z >= 1;
+        }
+        ok = ok && (!strcmp(cd->u.str.s, "fp16") || !strcmp(cd->u.str.s, "bf16") || !strcmp(cd->u.str.s, "fp32") ||
+                    !strcmp(cd->u.str.s, "fp64"));
+        if (!ok)
+            err_raise(ERR_VALUE, c->arg_spans[i], "underflow: this history's grad_layer, grad_size, grad_classes or "
+                      "compute_dtype no longer hang together (changed since fit made it)");
     }
     /* several histories (with and without scaling) share the step axis */
     int64_t Smax = 0;
@@ -107,11 +121,16 @@ static value_t *underflow_impl(call_t *c)
         fprintf(out, "  all layers: on average %.1f%% subnormal, %.1f%% normal\n", 100 * ssum / (double)S,
                 100 * nsum / (double)S);
         if (any_bad) {
+            double bsum = 0;
+            for (int64_t t = 0; t < S; t++) bsum += pbad[t];
+            fprintf(out, "  all layers: on average %.1f%% inf or nan (the weights take them unless the step is skipped)\n",
+                    100 * bsum / (double)S);
             double *x3 = fig_dalloc(S);
             memcpy(x3, px, (size_t)S * sizeof *px);
             view_series_t *s3 = view_add_series(f, "all layers: inf or nan", S, x3, pbad, DT_FP64);
             s3->color = 0xCC0000;
             s3->dash = 2;
+            s3->lw = 4;
         } else {
             free(pbad);
         }

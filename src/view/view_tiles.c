@@ -1,11 +1,49 @@
 /* view_tiles.c — drawing VIEW_TILES (neurons): small square maps over the
  * input plane in columns, one column per layer (the inputs first), each
- * map coloured from red (negative) through white (0) to blue (positive)
- * on its column's scale, as TensorFlow Playground draws its neurons. */
+ * map coloured from blue (negative) through white (0) to vermillion
+ * (positive) on its column's scale, as TensorFlow Playground draws its
+ * neurons, in boundary's colours (class 0 blue, class 1 vermillion: a
+ * sigmoid's map, centred at 0.5, reads as boundary's field does). */
 #include "view/view_int.h"
 
 #include <math.h>
 #include <stdlib.h>
+
+static uint32_t tile_colour(double v, double scale)
+{
+    if (!isfinite(v)) return 0xBBBBBB;
+    double t = fmin(1, fmax(-1, v / (scale > 0 ? scale : 1))), a = fabs(t) * 0.9;
+    uint32_t c = t < 0 ? 0x0072B2 : 0xD55E00;
+    int r = (int)lround(255 * (1 - a) + ((c >> 16) & 255) * a), g = (int)lround(255 * (1 - a) + ((c >> 8) & 255) * a);
+    int b = (int)lround(255 * (1 - a) + (c & 255) * a);
+    return (uint32_t)(r << 16 | g << 8 | b);
+}
+
+/* one map: a pixel per grid point, scaled onto the tile smoothly */
+static void draw_tile(cairo_t *cr, const view_tile_t *t, double x, double y, double tile)
+{
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, t->n, t->n);
+    unsigned char *data = cairo_image_surface_get_data(img);
+    int st = cairo_image_surface_get_stride(img);
+    cairo_surface_flush(img);
+    for (int r = 0; r < t->n; r++)
+        for (int k = 0; k < t->n; k++)
+            *(uint32_t *)(data + (size_t)r * st + 4 * (size_t)k) = tile_colour(t->v[(size_t)r * t->n + k], t->scale);
+    cairo_surface_mark_dirty(img);
+    cairo_save(cr);
+    cairo_rectangle(cr, x, y, tile, tile);
+    cairo_clip(cr);
+    /* pixel k covers [k - 1/2, k + 1/2] of the grid: centres at the grid points */
+    double sc = tile / (t->n - 1);
+    cairo_translate(cr, x - sc / 2, y - sc / 2);
+    cairo_scale(cr, sc, sc);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
+    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(img);
+}
 
 void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
@@ -31,14 +69,8 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         for (int i = 0; i < f->ntiles; i++) {
             view_tile_t *t = &f->tiles[i];
             if (t->col != c) continue;
-            double x = cx - tile / 2, y = y0 + t->row * (tile + gap), cell = tile / t->n;
-            for (int r = 0; r < t->n; r++)
-                for (int k = 0; k < t->n; k++) {
-                    double v = t->v[(size_t)r * t->n + k];
-                    view_rgb(cr, isfinite(v) ? view_diverging(v, t->scale > 0 ? t->scale : 1) : 0xBBBBBB);
-                    cairo_rectangle(cr, floor(x + k * cell), floor(y + r * cell), ceil(cell) + 1, ceil(cell) + 1);
-                    cairo_fill(cr);
-                }
+            double x = cx - tile / 2, y = y0 + t->row * (tile + gap);
+            if (t->n > 1) draw_tile(cr, t, x, y, tile);
             view_rgb(cr, VIEW_C_FRAME);
             cairo_set_line_width(cr, 1);
             cairo_rectangle(cr, x, y, tile, tile);

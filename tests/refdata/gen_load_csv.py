@@ -22,7 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "golden", "data")
 OUT = os.path.join(HERE, "..", "golden", "load_csv_numpy.nn")
 
-GOOD = ["points.csv", "crlf.csv", "nofinal.csv", "savetxt.csv"]
+GOOD = ["points.csv", "crlf.csv", "cr.csv", "nofinal.csv", "savetxt.csv"]
 YCOL = {"points.csv": ["label", "x1"], "crlf.csv": ["b"]}
 BAD = ["empty.csv", "blank.csv", "header.csv", "short.csv", "long.csv", "badcell.csv", "emptycell.csv", "utf8.csv",
        "hex.csv", "underscore.csv", "quoted.csv"]

@@ -74,7 +74,7 @@ int main(void)
      * history so far are kept, and so is the session */
     mark = slen;
     type("seed(0)\n");
-    type("x, y = moons(1000)\n");
+    type("x, y = moons(1000, shuffle=0)\n");
     type("m = sequential(dense(2, 16, activation=\"tanh\"), dense(16, 1, activation=\"sigmoid\"))\n");
     type("w0 = m.layers[0].W + 0\n");
     type("h = fit(m, x, y, loss=\"binary_crossentropy\", epochs=1000000, batch_size=1, verbose=0)\n");

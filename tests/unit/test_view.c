@@ -426,8 +426,12 @@ int main(void)
     } else {
         tap_ok(0, "boundary: the figure has a field");
     }
-    tap_ok(run("bt = dense(2, 1, activation=\"tanh\")\nboundary(bt, [[1.0, 2.0], [3.0, 4.0]], [0, 1])") == 0 && fig()->note &&
-           strstr(fig()->note, "> 0 "), "boundary: a tanh output is a score split at 0");
+    tap_ok(run("bt = dense(2, 1, activation=\"tanh\")\nbt.W = [[0.1], [0.1]]\nboundary(bt, [[1.0, 2.0], [3.0, 4.0]], [0, 1])") == 0 &&
+           fig()->note && strstr(fig()->note, "> 0.5 ") && strstr(fig()->note, "accuracy 1.000"),
+           "boundary: a tanh output is split at 0.5 too, as fit's accuracy (tanh(0.3) is class 0, tanh(0.7) class 1)");
+    tap_ok(run("def bf(p) { return bm(p) }\nboundary(bf, [[-1.0, -1.0], [1.0, 1.0], [2.0, -3.0]], [[0], [1], [1]])") == 0 &&
+           fig()->field && fabs(fig()->field[0] - 1 / (1 + exp(-((float)fig()->fx0 + 2 * (float)fig()->fy1 + 0.5)))) < 1e-6 &&
+           strstr(fig()->note, "accuracy 0.667"), "boundary: a function of the points (a def around the model) draws the same");
     tap_ok(run("boundary(bm, [[1.0, 2.0, 3.0]], [[1]])") == 1 && run("boundary(bm, [[1.0, 2.0]], [[2]])") == 1 &&
            run("boundary(bm, [[1.0, 2.0]], [[1], [0]])") == 1 && run("boundary(3, [[1.0, 2.0]], [[1]])") == 1 &&
            run("boundary(dense(2, 3), [[1.0, 2.0]], [[1]])") == 1,
