@@ -685,11 +685,8 @@ bool lesson_take_input(lesson_runner_t *lr, const char *text, size_t len, FILE *
     for (const char *p = c; *p && used < sizeof offer - 4; p++)
         if (isalpha((unsigned char)*p) && p[1] == ')' && (p == c || p[-1] == ' ' || p[-1] == '|'))
             used += (size_t)snprintf(offer + used, sizeof offer - used, "%s%c", used ? ", " : "", *p);
-    if (!strchr(offer, letter[0])) {
-        fprintf(out, L(lr, M_NOT_A_CHOICE), offer);
-        fputc('\n', out);
-        return true;
-    }
+    if (!strchr(offer, letter[0]))
+        return false;          /* not on offer: a name (x, y, ...) runs as usual */
     char why[300];
     bool ok = check_input(lr, st, letter, 0, why, sizeof why);
     respond(lr, ok, why, out);
