@@ -62,6 +62,14 @@ bad-answer 9 does not pass the @check
 bad-no-hint-ko 10 @hint.en but no @hint.ko
 LIST
 
+# the complete example of lessons/README.md (between its ```` lines) works
+d=$(mktemp -d "$tmp/run.XXXXXX")
+awk '/^````$/ { f = !f; next } f' "$lessons/README.md" > "$d/my-lesson.md"
+(cd "$d" && "$NNPAD" --check-lesson my-lesson.md > out 2> err)
+st=$?
+tap_ok $st "the example lesson of lessons/README.md passes --check-lesson (exit $st)"
+[ $st = 0 ] || tap_diag < "$d/err"
+
 # an unknown lesson is an error, never a crash
 d=$(mktemp -d "$tmp/run.XXXXXX")
 (cd "$d" && "$NNPAD" --lesson no-such-lesson --auto > out 2> err)
