@@ -15,6 +15,9 @@
 #endif
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,9 +380,18 @@ static bool is_directive(const char *line, const char *name, const char **arg)
 lesson_t *lesson_load(const char *path, FILE *err)
 {
     reader_t rd = { path, err, 0 };
-    FILE *f = fopen(path, "rb");
+    /* only a regular file (O_NONBLOCK: a FIFO cannot hang the reader) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fprintf(err, "%s: error: cannot open the lesson: %s\n", path, fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0) close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
     if (!f) {
         fprintf(err, "%s: error: cannot open the lesson: %s\n", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     lesson_t *l = calloc(1, sizeof *l);
