@@ -7,6 +7,10 @@
  *   nnpad -e EXPR ...     run each EXPR in order (may repeat); stops at the
  *                         first error (exit 1)
  *   --headless            figures to files, never a window (remembered)
+ *   --lesson NAME|N|FILE  start in a guided lesson; with --auto play it
+ *                         through (all: every lesson) and exit
+ *   --check-lesson FILE   validate a lesson file and play it in a temporary folder
+ *   --lang en|ko          the lessons' language (default from the locale)
  *   --version, --help
  *
  * Exit status: 0 success, 1 an error in the input, 2 bad usage.  This is
@@ -28,6 +32,7 @@
 #include "lang/session.h"
 #include "repl/repl.h"
 #include "view/view.h"
+#include "lesson/lesson.h"
 
 static void usage(FILE *f)
 {
@@ -41,6 +46,14 @@ static void usage(FILE *f)
           "  -e, --eval EXPR   evaluate EXPR and print its value; may be repeated,\n"
           "                    each runs in order in the same session\n"
           "      --headless    write figures to PNG/SVG files instead of a window\n"
+          "      --lesson NAME|N|FILE\n"
+          "                    start in a guided lesson (:lessons lists them)\n"
+          "      --auto        with --lesson: play it through, typing each answer;\n"
+          "                    exit 0 only if every check passed (--lesson all: every lesson)\n"
+          "      --check-lesson FILE\n"
+          "                    check a lesson file (FILE:LINE: errors) and play it\n"
+          "                    through in a temporary folder\n"
+          "      --lang en|ko  the lessons' language (default from LANG)\n"
           "  -h, --help        show this help\n"
           "  -V, --version     show the version\n"
           "\n"
@@ -50,15 +63,22 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_HEADLESS = 256 };
+    enum { OPT_HEADLESS = 256, OPT_LESSON, OPT_AUTO, OPT_CHECK_LESSON, OPT_LANG };
     static const struct option longopts[] = {
         { "eval", required_argument, NULL, 'e' },
         { "headless", no_argument, NULL, OPT_HEADLESS },
+        { "lesson", required_argument, NULL, OPT_LESSON },
+        { "auto", no_argument, NULL, OPT_AUTO },
+        { "check-lesson", required_argument, NULL, OPT_CHECK_LESSON },
+        { "lang", required_argument, NULL, OPT_LANG },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     repl_options_t opt = { .headless = false };
+    const char *lesson = NULL, *check_lesson = NULL;
+    bool lesson_auto_run = false;
+    int lang = -1;
     /* -e texts point into argv: no copies to free. */
     const char **evals = calloc((size_t)argc + 1, sizeof *evals);
     int n_evals = 0;
@@ -77,6 +97,23 @@ int main(int argc, char **argv)
         case OPT_HEADLESS:
             opt.headless = true;
             break;
+        case OPT_LESSON:
+            lesson = optarg;
+            break;
+        case OPT_AUTO:
+            lesson_auto_run = true;
+            break;
+        case OPT_CHECK_LESSON:
+            check_lesson = optarg;
+            break;
+        case OPT_LANG:
+            lang = lesson_lang_from_name(optarg);
+            if (lang < 0) {
+                fprintf(stderr, "nnpad: --lang takes en or ko (got '%s')\nTry 'nnpad --help'.\n", optarg);
+                free(evals);
+                return 2;
+            }
+            break;
         case 'h':
             usage(stdout);
             free(evals);
@@ -88,6 +125,8 @@ int main(int argc, char **argv)
         default:
             if (optopt == 'e')
                 fputs("nnpad: -e needs an expression\n", stderr);
+            else if (optopt == OPT_LESSON || optopt == OPT_CHECK_LESSON || optopt == OPT_LANG)
+                fprintf(stderr, "nnpad: %s needs an argument\n", argv[optind - 1]);
             else if (optopt)
                 fprintf(stderr, "nnpad: unknown option '-%c'\n", optopt);
             else
@@ -98,6 +137,14 @@ int main(int argc, char **argv)
         }
     }
     const char *file = optind < argc ? argv[optind] : NULL;
+    const char *clash = lesson_auto_run && !lesson ? "--auto goes with --lesson NAME"
+                        : (lesson || check_lesson) && (file || n_evals) ? "--lesson and --check-lesson take no FILE or -e"
+                        : lesson && check_lesson ? "--lesson and --check-lesson cannot be combined" : NULL;
+    if (clash) {
+        fprintf(stderr, "nnpad: %s\nTry 'nnpad --help'.\n", clash);
+        free(evals);
+        return 2;
+    }
     if (argc - optind > 1 || (file && n_evals)) {
         fprintf(stderr, "nnpad: %s\nTry 'nnpad --help'.\n",
                 n_evals ? "-e and a FILE cannot be combined" : "only one FILE may be given");
@@ -119,7 +166,25 @@ int main(int argc, char **argv)
         view_set_headless(true);
 
     int status = 0;
-    if (n_evals || file) {
+    if (lang >= 0)
+        lesson_set_lang(repl_lesson(r), lang);
+    if (check_lesson || (lesson && lesson_auto_run)) {
+        /* played through without a person: output and errors on their own
+         * streams, line-buffered so that they interleave in order */
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        status = check_lesson ? lesson_check_file(repl_lesson(r), check_lesson, stdout, stderr)
+                              : lesson_auto(repl_lesson(r), lesson, stdout, stderr);
+    } else if (lesson) {
+        char err[4096];
+        if (lesson_start(repl_lesson(r), lesson, stdout, err, sizeof err) != 0) {
+            fprintf(stderr, "nnpad: %s\n", err);
+            status = 1;
+        } else if (isatty(STDIN_FILENO)) {
+            status = repl_interactive(r);
+        } else {
+            status = repl_run_stream(r, stdin, "<stdin>", false, stdout, stdout);
+        }
+    } else if (n_evals || file) {
         /* Output and errors go to different streams here: line buffering
          * keeps them in order when both are captured together (2>&1). */
         setvbuf(stdout, NULL, _IOLBF, 0);

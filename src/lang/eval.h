@@ -14,6 +14,7 @@ struct session {
     FILE *out, *errout;
     ast_unit_t *cur_unit;        /* the unit being run (user defs keep a reference) */
     nn_state_t st;               /* tapes, tracers, the random generator (lang/state.h) */
+    bool keep_last;              /* session_keep_last: the last statement's value under "__last__" */
 };
 
 /* Evaluate an expression in scope; returns a new reference; raises on error. */

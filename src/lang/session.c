@@ -209,6 +209,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         return 1;
     }
     eval_stack_init();
+    if (s->keep_last) scope_del(s->globals, "__last__");
     node_t *prog = unit->program;
     for (volatile int i = 0; i < prog->nitems && rc == 0; i++) {
         const node_t *st = prog->items[i];
@@ -236,6 +237,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                 } else {
                     scope_set(s->globals, st->items[0]->name, v);
                 }
+                if (s->keep_last) scope_set(s->globals, "__last__", v);
                 val_unref(v);
             } else if (prints_result(st)) {
                 value_t *v = eval_expr(s, st->a, s->globals);
@@ -244,6 +246,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                     print_value(out, v, &s->set, true);
                     fputc('\n', out);
                 }
+                if (s->keep_last) scope_set(s->globals, "__last__", v);
                 val_unref(result);
             } else {
                 value_t *ret = NULL;
@@ -251,6 +254,12 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                 if (ret) val_unref(ret);
                 if (c != 0)
                     err_raise(ERR_SYNTAX, st->span, "'break' or 'continue' outside a loop");
+                if (s->keep_last) {
+                    value_t *a = st->kind == N_ASSIGN && st->nitems == 1 && st->items[0]->kind == N_NAME
+                                 ? scope_get_local(s->globals, st->items[0]->name) : NULL;
+                    if (a) scope_set(s->globals, "__last__", a);
+                    else scope_del(s->globals, "__last__");
+                }
             }
             err_pop(&f);
             snap_drop(&sn);
@@ -267,6 +276,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         s->cur_unit = saved_unit;
         fflush(out);
     }
+    if (rc && s->keep_last) scope_del(s->globals, "__last__");
     err_set_source(saved_src);
     ast_unit_unref(unit);
     return rc;
@@ -667,3 +677,17 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
 void session_release(struct value *v) { val_unref(v); }
 
 struct value *session_var(session_t *s, const char *name) { return scope_get_local(s->globals, name); }
+
+void session_set_var(session_t *s, const char *name, struct value *v)
+{
+    if (v) scope_set(s->globals, name, v);
+    else scope_del(s->globals, name);
+}
+
+void session_keep_last(session_t *s, bool on)
+{
+    s->keep_last = on;
+    if (!on) scope_del(s->globals, "__last__");
+}
+
+struct value *session_last_value(session_t *s) { return s->keep_last ? scope_get_local(s->globals, "__last__") : NULL; }

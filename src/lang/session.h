@@ -66,4 +66,16 @@ struct value;
 struct value *session_eval(session_t *s, const char *text, FILE *errout);
 void session_release(struct value *v);
 
+/* For lessons.  session_set_var binds the global variable name to v (a
+ * reference is added), or removes it when v is NULL; names starting with
+ * "__" are hidden from :vars and completion, and a value the caller parks
+ * under one survives the sweep after an error (session_eval's results do
+ * not: park them).  With session_keep_last(s, true), each session_run
+ * leaves the value of its last statement under the hidden name "__last__"
+ * (session_last_value: an expression's value, or the variable a plain
+ * `name = ...` assigned; NULL after an error or any other statement). */
+void session_set_var(session_t *s, const char *name, struct value *v);
+void session_keep_last(session_t *s, bool on);
+struct value *session_last_value(session_t *s);
+
 #endif

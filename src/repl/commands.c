@@ -30,6 +30,7 @@
 #include "util/mem.h"
 #include "util/text.h"
 #include "view/view.h"
+#include "lesson/lesson.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -707,12 +708,41 @@ static int cmd_limit(repl_t *r, const char *arg)
     return 0;
 }
 
-static int cmd_lessons(repl_t *r, const char *arg)
+/* ---- the guided lessons (src/lesson/): each command hands over to the
+ * runner, which prints in the lesson language and fills err on a user
+ * error ---- */
+
+static int lesson_result(repl_t *r, int rc, const char *err)
 {
-    if (no_arg(r, "lessons", arg))
-        return 1;
-    fputs("no lessons yet\n", r->out);
-    return 0;
+    return rc ? repl_cmd_error(r, "%s", err) : 0;
+}
+
+#define LESSON_CMD(fname, call, cmdname)                                     \
+    static int fname(repl_t *r, const char *arg)                             \
+    {                                                                        \
+        char err[4096];                                                      \
+        if (no_arg(r, cmdname, arg))                                         \
+            return 1;                                                        \
+        return lesson_result(r, call(r->lesson, r->out, err, sizeof err), err); \
+    }
+LESSON_CMD(cmd_lessons, lesson_list, "lessons")
+LESSON_CMD(cmd_next, lesson_next, "next")
+LESSON_CMD(cmd_back, lesson_back, "back")
+LESSON_CMD(cmd_hint, lesson_hint, "hint")
+LESSON_CMD(cmd_skip, lesson_skip, "skip")
+LESSON_CMD(cmd_play, lesson_play, "play")
+LESSON_CMD(cmd_quit_lesson, lesson_quit, "quit-lesson")
+
+static int cmd_lesson(repl_t *r, const char *arg)
+{
+    char err[4096];
+    return lesson_result(r, lesson_start(r->lesson, arg, r->out, err, sizeof err), err);
+}
+
+static int cmd_lang(repl_t *r, const char *arg)
+{
+    char err[512];
+    return lesson_result(r, lesson_lang_cmd(r->lesson, arg, r->out, err, sizeof err), err);
 }
 
 static int cmd_quit(repl_t *r, const char *arg)
@@ -786,6 +816,8 @@ static const char *const limit_words[] = { "default", NULL };
 static const char *const quit_aliases[] = { "q", "exit", NULL };
 
 /* In the order :help lists them. */
+static const char *const lang_words[] = { "en", "ko", NULL };
+
 const repl_cmd_t repl_cmds[] = {
     { "help", NULL, ":help [NAME]", "commands and builtins; :help NAME for one",
       NULL, REPL_ARG_HELP, NULL, cmd_help },
@@ -926,8 +958,23 @@ const repl_cmd_t repl_cmds[] = {
       "    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
       "    half of physical memory.  Going past the limit is an error, not a crash.\n",
       REPL_ARG_WORDS, limit_words, cmd_limit },
-    { "lessons", NULL, ":lessons", "list the guided lessons",
-      NULL, REPL_ARG_NONE, NULL, cmd_lessons },
+    { "lessons", NULL, ":lessons", "list the guided lessons with your progress in each",
+      "    Lessons are files in lessons/ (or $NNPAD_LESSONS); progress is kept in\n"
+      "    $XDG_STATE_HOME/nnpad/lessons (default ~/.local/state/nnpad/lessons).\n",
+      REPL_ARG_NONE, NULL, cmd_lessons },
+    { "lesson", NULL, ":lesson NAME|N|FILE", "start a guided lesson, or pick it up where you left it",
+      "    In a lesson, type your answers as ordinary input: each is run as usual,\n"
+      "    then checked.  A wrong answer gets a hint, a second one the expected input.\n"
+      "    :next, :back, :hint, :skip, :play (explore; :next returns), :quit-lesson.\n"
+      "    A teacher's own file runs with :lesson path/to/file.md (lessons/README.md).\n",
+      REPL_ARG_FILE, NULL, cmd_lesson },
+    { "next", NULL, ":next", "lesson: the next step (or back from :play)", NULL, REPL_ARG_NONE, NULL, cmd_next },
+    { "back", NULL, ":back", "lesson: the step before", NULL, REPL_ARG_NONE, NULL, cmd_back },
+    { "hint", NULL, ":hint", "lesson: the step's hint", NULL, REPL_ARG_NONE, NULL, cmd_hint },
+    { "skip", NULL, ":skip", "lesson: skip the step (its answer is typed for you)", NULL, REPL_ARG_NONE, NULL, cmd_skip },
+    { "play", NULL, ":play", "lesson: explore freely, nothing checked (:next returns)", NULL, REPL_ARG_NONE, NULL, cmd_play },
+    { "quit-lesson", NULL, ":quit-lesson", "lesson: leave it (progress kept)", NULL, REPL_ARG_NONE, NULL, cmd_quit_lesson },
+    { "lang", NULL, ":lang [en|ko]", "the lessons' language (default from LANG)", NULL, REPL_ARG_WORDS, lang_words, cmd_lang },
     { "save", NULL, ":save FILE.png|FILE.svg|FILE.html|FILE.nn", "save the last figure, the session as a page, or its inputs",
       "    FILE.png, FILE.svg: the last figure (1200 x 750 px; SVG in pixels).\n"
       "    FILE.html: the whole session as one page (inputs, output, figures inline),\n"

@@ -20,8 +20,19 @@
 #include "view/view.h"
 #include "lang/error.h"
 #include "lang/parse.h"
+#include "lesson/lesson.h"
 
 /* ---- context ---------------------------------------------------------- */
+
+/* The lesson runner runs demonstrations and answers as typed input, through
+ * the same grouping and cells as everything else (stopping at an error). */
+static int lesson_run_cb(void *ctx, const char *text, size_t len, FILE *out)
+{
+    repl_t *r = ctx;
+    return repl_run_text(r, "<lesson>", text, len, out, out);   /* errors beside the code, as in a transcript */
+}
+
+struct lesson_runner *repl_lesson(repl_t *r) { return r->lesson; }
 
 repl_t *repl_new(session_t *s, const repl_options_t *opt)
 {
@@ -34,11 +45,19 @@ repl_t *repl_new(session_t *s, const repl_options_t *opt)
     r->out = stdout;
     r->errout = stderr;
     err_pump_hook = view_pump_maybe;   /* the window stays live during long computations (error.h) */
+    r->lesson = lesson_runner_new(s, lesson_run_cb, r);
+    if (!r->lesson) {
+        free(r);
+        return NULL;
+    }
     return r;
 }
 
 void repl_free(repl_t *r)
 {
+    if (!r)
+        return;
+    lesson_runner_free(r->lesson);
     free(r);
 }
 
@@ -177,10 +196,19 @@ void repl_input_free(repl_input_t *in)
 
 static int run_collected(repl_t *r, repl_input_t *in, const char *name)
 {
+    /* A lesson's multiple-choice step takes a letter itself. */
+    if (lesson_take_input(r->lesson, in->buf, in->len, r->out)) {
+        fflush(r->out);
+        repl_input_clear(in);
+        return 0;
+    }
     /* One notebook cell per input: its text is the caption, its output is
      * kept for the HTML export (view.h: the stream tees into the cell). */
     FILE *out = view_cell_begin(in->buf, in->len, r->out);
+    lesson_before_input(r->lesson);
     int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, out, r->errout == r->out ? out : r->errout);
+    /* an active lesson checks the input against its step (and may move on) */
+    lesson_after_input(r->lesson, in->buf, in->len, st, out);
     view_cell_end();
     fflush(r->out);
     fflush(r->errout);

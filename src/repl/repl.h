@@ -75,6 +75,10 @@ int repl_run_text(repl_t *r, const char *name, const char *text, size_t len,
  * printed to errout.  Returns 0 or 1. */
 int repl_run_file(repl_t *r, const char *path, FILE *out, FILE *errout);
 
+/* The REPL's lesson runner (src/lesson/lesson.h; owned by the REPL), for
+ * main's --lesson, --auto, --check-lesson and --lang. */
+struct lesson_runner *repl_lesson(repl_t *r);
+
 /* True once :quit (or Ctrl-D interactively) has been seen. */
 bool repl_quit_requested(const repl_t *r);
 

@@ -15,6 +15,7 @@ struct repl {
     bool interactive;          /* command errors print without a file:line prefix */
     bool quit;                 /* :quit seen */
     int load_depth;            /* :load nesting */
+    struct lesson_runner *lesson;   /* the guided lessons (src/lesson/lesson.h); owned */
     /* Where the command being run came from, for its error messages. */
     const char *where_name;
     int where_line;

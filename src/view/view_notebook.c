@@ -84,11 +84,15 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t n)
  * the tee itself, whose real stream stays the outermost one (set to itself,
  * the tee would write into itself forever). */
 static int cur_stack[32], ncur;
+/* ... and the real stream each cell found, put back when it ends: a nested
+ * cell given another stream (a lesson replaying its steps into /dev/null)
+ * must not leave the tee writing there. */
+static FILE *real_stack[32];
 
 FILE *view_cell_begin(const char *input, size_t len, FILE *out)
 {
     while (len && (input[len - 1] == '\n' || input[len - 1] == ' ')) len--;
-    if (ncur < 32) cur_stack[ncur] = nb.cur;
+    if (ncur < 32) { cur_stack[ncur] = nb.cur; real_stack[ncur] = nb.real_out; }
     ncur++;
     cell_new(input, len);
     nb.cur = nb.n - 1;
@@ -106,6 +110,7 @@ void view_cell_end(void)
 {
     if (nb.tee_out) fflush(nb.tee_out);
     if (ncur > 0) ncur--;
+    if (ncur < 32 && ncur > 0) nb.real_out = real_stack[ncur];
     nb.cur = ncur > 0 && ncur <= 32 ? cur_stack[ncur] : -1;
     if (nb.mode == 0) view_window_dirty();
 }

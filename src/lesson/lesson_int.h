@@ -1,0 +1,67 @@
+/* lesson_int.h — what the lesson module's files share (not for others). */
+#ifndef NN_LESSON_INT_H
+#define NN_LESSON_INT_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "lesson/lesson.h"
+
+#define LESSON_MAX_BINDS 8
+#define LESSON_MAX_DIMS 8
+
+typedef enum lesson_check_kind {
+    CK_NONE, CK_VALUE, CK_SHAPE, CK_DTYPE, CK_VAR, CK_EQUIV, CK_FIGURE, CK_CHOICE
+} lesson_check_kind_t;
+
+/* One step.  Strings are malloc'd and owned by the lesson; text[] and
+ * hint[] are indexed by LESSON_EN / LESSON_KO.  *_line: the file's line
+ * numbers (0: absent). */
+typedef struct lesson_step {
+    int line;                          /* its '--- step' line */
+    char *text[2]; int text_line[2];
+    char *code; int code_line;         /* the ```nn fence's first code line; NULL: none */
+    lesson_check_kind_t check; int check_line;
+    char *expr;                        /* value, var (may be NULL), equiv */
+    char *name;                        /* var NAME, dtype NAME, figure KIND, choice letter */
+    int ndim; int64_t shape[LESSON_MAX_DIMS];
+    int nbind; char *bind_name[LESSON_MAX_BINDS]; char *bind_expr[LESSON_MAX_BINDS];
+    char *answer; int answer_line;
+    char *hint[2]; int hint_line[2];
+    char *choices[2]; int choices_line[2];
+    bool needs_gpu; int needs_line;
+    bool expect_error; int expect_line; /* @expect error: the code is meant to fail (a shape error read aloud) */
+} lesson_step_t;
+
+typedef struct lesson {
+    char *path;                        /* as given */
+    char *name;                        /* the file's stem: "01-tensors" (the progress key) */
+    char *title[2];
+    int nsteps;
+    lesson_step_t *steps;
+} lesson_t;
+
+/* Read and validate the file at path.  Every problem is printed to err as
+ * "PATH:LINE: error: ..." (in English: teachers' tools speak one language,
+ * as compilers do); returns NULL if there was any. */
+lesson_t *lesson_load(const char *path, FILE *err);
+void lesson_free(lesson_t *l);
+/* True if text parses as nnpad input; else false with the parser's message
+ * (and the line within text, 1-based) filled in. */
+bool lesson_parses(const char *text, char *msg, size_t cap, int *line);
+/* Does the demonstration code call a builtin that draws a figure? */
+bool lesson_code_draws(const char *code);
+
+/* ---- the runner's messages in both languages (lesson_msg.c) ---- */
+typedef enum lesson_msg {
+    M_STEP, M_DEMO_NEXT, M_TEXT_NEXT, M_ASK, M_ASK_CHOICE, M_CORRECT, M_WRONG_HINT, M_WRONG_NOHINT,
+    M_OFFER, M_NO_HINT, M_NO_LESSON, M_SKIPPED, M_FIRST_STEP, M_PLAY, M_PLAY_BACK, M_NOT_PLAYING,
+    M_DONE, M_QUIT, M_LIST_HEAD, M_LIST_NONE, M_LIST_NEW, M_LIST_DONE, M_LIST_HOW, M_UNKNOWN,
+    M_RESUME, M_RESTART, M_NEEDS_GPU, M_ANSWER_FIRST, M_NOT_A_CHOICE, M_LANG, M_BAD_LANG,
+    M_SAVE_FAILED, M_NO_DIR, M_AUTO_TYPES, M_AUTO_OK, M_AUTO_FAIL, M_WHY_ERROR, M_WHY_VALUE,
+    M_WHY_SHAPE, M_WHY_DTYPE, M_WHY_NOVAR, M_WHY_VARFALSE, M_WHY_EQUIV, M_WHY_FIGURE, M_WHY_CHOICE,
+    M_WHY_NOVALUE, M_SKIP_CHOICE, M_REPLAY, M_LESSON_N, M_FIGURE_MISSING, M_DEMO_FAILED, M_DEMO_NO_ERROR,
+    M_COUNT
+} lesson_msg_t;
+const char *lesson_msg(int lang, lesson_msg_t m);
+
+#endif

@@ -1,0 +1,1052 @@
+/* lesson_run.c — the lesson runner: finding lessons, showing steps, checking
+ * the student's inputs, progress on disk, --auto and --check-lesson
+ * (lesson.h has the states and the hooks). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lesson/lesson_int.h"
+#include "backend/backend.h"
+#include "lang/print.h"
+#include "lang/value.h"
+#include "view/view.h"
+
+#define NBOUND_MAX LESSON_MAX_BINDS
+#define EQUIV_ROUNDS 5
+
+struct lesson_runner {
+    session_t *s;                  /* borrowed */
+    lesson_run_fn run;
+    void *ctx;
+    int lang;
+    lesson_t *cur;                 /* the active lesson, or NULL (idle) */
+    int step;                      /* current step, 0-based */
+    int tries;                     /* wrong answers at this step */
+    bool play;                     /* :play: inputs not checked */
+    bool busy;                     /* running its own code: the hooks stand aside */
+    bool auto_mode;                /* --auto: no progress written */
+    int cells_before;              /* view_cell_count() before the input being checked */
+    bool bound;                    /* an equiv step's names are bound for the input */
+    bool had[NBOUND_MAX];          /* ... and whether each had a value before */
+    bool save_warned;
+    FILE *devnull;
+};
+
+static const char *L(lesson_runner_t *lr, lesson_msg_t m) { return lesson_msg(lr->lang, m); }
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d) abort();
+    return d;
+}
+
+/* ---- language ---- */
+
+int lesson_lang_from_name(const char *name)
+{
+    if (!strcmp(name, "en") || !strcmp(name, "english") || !strcmp(name, "English")) return LESSON_EN;
+    if (!strcmp(name, "ko") || !strcmp(name, "korean") || !strcmp(name, "Korean") || !strcmp(name, "한국어")) return LESSON_KO;
+    return -1;
+}
+
+int lesson_lang_default(void)
+{
+    /* POSIX's precedence: LC_ALL, then LC_MESSAGES, then LANG */
+    const char *v[] = { getenv("LC_ALL"), getenv("LC_MESSAGES"), getenv("LANG") };
+    for (int i = 0; i < 3; i++)
+        if (v[i] && *v[i]) return !strncmp(v[i], "ko", 2) ? LESSON_KO : LESSON_EN;
+    return LESSON_EN;
+}
+
+/* ---- the runner ---- */
+
+lesson_runner_t *lesson_runner_new(session_t *s, lesson_run_fn run, void *ctx)
+{
+    lesson_runner_t *lr = calloc(1, sizeof *lr);
+    if (!lr) return NULL;
+    lr->s = s;
+    lr->run = run;
+    lr->ctx = ctx;
+    lr->lang = lesson_lang_default();
+    return lr;
+}
+
+void lesson_runner_free(lesson_runner_t *lr)
+{
+    if (!lr) return;
+    lesson_free(lr->cur);
+    if (lr->devnull) fclose(lr->devnull);
+    free(lr);
+}
+
+void lesson_set_lang(lesson_runner_t *lr, int lang) { lr->lang = lang == LESSON_KO ? LESSON_KO : LESSON_EN; }
+int lesson_lang(const lesson_runner_t *lr) { return lr->lang; }
+bool lesson_active(const lesson_runner_t *lr) { return lr && lr->cur; }
+
+const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap)
+{
+    if (!lr->cur) { if (cap) buf[0] = 0; return buf; }
+    snprintf(buf, cap, "%s \u00b7 %d/%d%s", lr->cur->name, lr->step + 1, lr->cur->nsteps, lr->play ? " \u00b7 play" : "");
+    return buf;
+}
+
+static FILE *null_stream(lesson_runner_t *lr)
+{
+    if (!lr->devnull) lr->devnull = fopen("/dev/null", "w");
+    return lr->devnull;
+}
+
+/* Run text through the host (the REPL's path), with the hooks aside. */
+static int run_text(lesson_runner_t *lr, const char *text, FILE *out)
+{
+    bool was = lr->busy;
+    lr->busy = true;
+    int st = lr->run(lr->ctx, text, strlen(text), out);
+    lr->busy = was;
+    return st;
+}
+
+/* ---- where lessons are ---- */
+
+static bool is_dir(const char *p)
+{
+    struct stat sb;
+    return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+/* The folder of lessons: $NNPAD_LESSONS, then lessons/ beside the
+ * executable, the source tree's lessons/ (a build not installed), then the
+ * installed $(pkgdatadir)/lessons.  Writes the places tried into tried. */
+static bool lessons_dir(char *out, size_t cap, char *tried, size_t tcap)
+{
+    char cand[4][PATH_MAX];
+    int n = 0;
+    const char *env = getenv("NNPAD_LESSONS");
+    if (env && *env) {
+        snprintf(out, cap, "%s", env);
+        snprintf(tried, tcap, "%s ($NNPAD_LESSONS)", env);
+        return is_dir(env);
+    }
+    char exe[PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k > 0) {
+        exe[k] = 0;
+        char *sl = strrchr(exe, '/');
+        if (sl && sl - exe < PATH_MAX - 10) { memcpy(cand[n], exe, (size_t)(sl - exe)); memcpy(cand[n] + (sl - exe), "/lessons", 9); n++; }
+    }
+#ifdef NN_LESSONS_SRCDIR
+    snprintf(cand[n++], PATH_MAX, "%s", NN_LESSONS_SRCDIR);
+#endif
+#ifdef NN_PKGDATADIR
+    snprintf(cand[n++], PATH_MAX, "%s/lessons", NN_PKGDATADIR);
+#endif
+    size_t used = 0;
+    if (tcap) tried[0] = 0;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(cand[i]);
+        if (is_dir(cand[i]) && len < cap) { memcpy(out, cand[i], len + 1); return true; }
+        if (used < tcap) used += (size_t)snprintf(tried + used, tcap - used, "%s%s", i ? ", " : "", cand[i]);
+    }
+    return false;
+}
+
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The lesson files of dir (*.md but README.md), sorted; caller frees. */
+static int list_files(const char *dir, char ***names)
+{
+    *names = NULL;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".md") || !strcmp(e->d_name, "README.md") || e->d_name[0] == '.') continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nn = realloc(*names, (size_t)cap * sizeof *nn);
+            if (!nn) abort();
+            *names = nn;
+        }
+        (*names)[n++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (n) qsort(*names, (size_t)n, sizeof **names, cmp_names);
+    return n;
+}
+
+static void free_names(char **names, int n)
+{
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+}
+
+/* NAME|N|FILE to a path (malloc'd), or NULL. */
+static char *resolve(const char *which)
+{
+    size_t wl = strlen(which);
+    struct stat sb;
+    if ((strchr(which, '/') || (wl > 3 && !strcmp(which + wl - 3, ".md"))) && stat(which, &sb) == 0 && S_ISREG(sb.st_mode))
+        return xstrdup(which);
+    char dir[PATH_MAX], tried[1024];
+    if (!lessons_dir(dir, sizeof dir, tried, sizeof tried)) return NULL;
+    char **names;
+    int n = list_files(dir, &names);
+    char *found = NULL;
+    bool digits = wl > 0 && wl < 6;
+    for (size_t i = 0; i < wl; i++) if (!isdigit((unsigned char)which[i])) digits = false;
+    for (int i = 0; i < n && !found; i++) {
+        char stem[NAME_MAX + 1];
+        snprintf(stem, sizeof stem, "%.*s", (int)(strlen(names[i]) - 3), names[i]);
+        const char *bare = stem;
+        while (isdigit((unsigned char)*bare)) bare++;
+        if (*bare == '-' && bare != stem) bare++; else bare = stem;
+        if ((digits && atoi(which) == i + 1) || !strcmp(which, stem) || !strcmp(which, bare) || !strcmp(which, names[i])) {
+            size_t need = strlen(dir) + strlen(names[i]) + 2;
+            found = malloc(need);
+            if (!found) abort();
+            snprintf(found, need, "%s/%s", dir, names[i]);
+        }
+    }
+    free_names(names, n);
+    return found;
+}
+
+/* ---- progress: $XDG_STATE_HOME/nnpad/lessons, lines "NAME STEP TOTAL [done]" ---- */
+
+static bool state_dir(char *out, size_t cap)
+{
+    const char *x = getenv("XDG_STATE_HOME");
+    if (x && *x == '/') { snprintf(out, cap, "%s/nnpad", x); return true; }
+    const char *h = getenv("HOME");
+    if (!h || !*h) return false;
+    snprintf(out, cap, "%s/.local/state/nnpad", h);
+    return true;
+}
+
+static int mkdirs(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+typedef struct prog { char name[256]; int step, total; bool done; } prog_t;
+
+/* Read every entry (at most cap); a malformed line is skipped. */
+static int prog_read(prog_t *p, int cap)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16];
+    if (!state_dir(dir, sizeof dir)) return 0;
+    snprintf(path, sizeof path, "%s/lessons", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char line[512];
+    int n = 0;
+    while (n < cap && fgets(line, sizeof line, f)) {
+        char done[16] = "";
+        if (line[0] == '#') continue;
+        if (sscanf(line, "%255s %d %d %15s", p[n].name, &p[n].step, &p[n].total, done) >= 3 && p[n].step >= 0 && p[n].total > 0) {
+            p[n].done = !strcmp(done, "done");
+            n++;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+#define PROG_MAX 256
+
+static bool prog_find(const char *name, prog_t *out)
+{
+    prog_t *p = malloc(PROG_MAX * sizeof *p);
+    if (!p) return false;
+    int n = prog_read(p, PROG_MAX);
+    bool found = false;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(p[i].name, name)) { *out = p[i]; found = true; }
+    free(p);
+    return found;
+}
+
+/* Write the whole file again with this lesson's entry changed: to a temp
+ * file in the same folder, fsync, rename over the old one (atomic: a
+ * crash leaves the old file or the new one, never half of one). */
+static int prog_save(const char *name, int step, int total, bool done, char *why, size_t cap)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+    if (!state_dir(dir, sizeof dir)) { snprintf(why, cap, "neither XDG_STATE_HOME nor HOME is set"); return 1; }
+    if (mkdirs(dir) != 0) { snprintf(why, cap, "cannot make %s: %s", dir, strerror(errno)); return 1; }
+    snprintf(path, sizeof path, "%s/lessons", dir);
+    snprintf(tmp, sizeof tmp, "%s/.lessons.XXXXXX", dir);
+    prog_t *p = malloc(PROG_MAX * sizeof *p);
+    if (!p) { snprintf(why, cap, "out of memory"); return 1; }
+    int n = prog_read(p, PROG_MAX), k = -1;
+    for (int i = 0; i < n; i++) if (!strcmp(p[i].name, name)) k = i;
+    if (k < 0 && n < PROG_MAX) k = n++;
+    if (k >= 0) {
+        snprintf(p[k].name, sizeof p[k].name, "%s", name);
+        p[k].step = step;
+        p[k].total = total;
+        p[k].done = done;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) { snprintf(why, cap, "cannot write in %s: %s", dir, strerror(errno)); free(p); return 1; }
+    FILE *f = fdopen(fd, "w");
+    if (!f) { close(fd); unlink(tmp); free(p); snprintf(why, cap, "%s", strerror(errno)); return 1; }
+    fputs("# nnpad lesson progress: NAME STEP TOTAL [done] (written by nnpad; safe to delete)\n", f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s %d %d%s\n", p[i].name, p[i].step, p[i].total, p[i].done ? " done" : "");
+    free(p);
+    bool bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) { bad = true; e = errno; }
+    if (bad || rename(tmp, path) != 0) {
+        if (!bad) e = errno;
+        unlink(tmp);
+        snprintf(why, cap, "cannot write %s: %s", path, strerror(e));
+        return 1;
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY);   /* the rename itself reaches the disk */
+    if (dfd >= 0) { fsync(dfd); close(dfd); }
+    return 0;
+}
+
+/* The progress key: the file's stem without blanks. */
+static void key_of(const lesson_t *l, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", l->name);
+    for (char *p = out; *p; p++) if (isspace((unsigned char)*p)) *p = '_';
+}
+
+static void save_now(lesson_runner_t *lr, FILE *out, bool done)
+{
+    if (lr->auto_mode || !lr->cur) return;
+    char key[256], why[PATH_MAX + 400];
+    key_of(lr->cur, key, sizeof key);
+    if (prog_save(key, done ? lr->cur->nsteps : lr->step, lr->cur->nsteps, done, why, sizeof why) != 0 && !lr->save_warned) {
+        fprintf(out, L(lr, M_SAVE_FAILED), why);
+        fputc('\n', out);
+        lr->save_warned = true;
+    }
+}
+
+/* ---- showing a step ---- */
+
+static void print_indented(FILE *out, const char *text, const char *pre)
+{
+    const char *p = text;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        fprintf(out, "%s%.*s\n", pre, (int)n, p);
+        p += n;
+        if (*p) p++;
+    }
+}
+
+static bool gpu_missing(char *why, size_t cap)
+{
+    const char *w = NULL;
+    if (backend_cuda_load(&w)) return false;
+    snprintf(why, cap, "%s", w ? w : "no GPU");
+    return true;
+}
+
+/* Show the current step: header, text, choices; run its code when
+ * run_code (a demonstration, or the set-up of an asking step).  Returns
+ * the code's status (0 without code); *figs: figures it made. */
+static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
+{
+    lesson_t *l = lr->cur;
+    lesson_step_t *st = &l->steps[lr->step];
+    int rc = 0;
+    if (figs) *figs = 0;
+    fputc('\n', out);
+    fprintf(out, L(lr, M_STEP), l->title[lr->lang], lr->step + 1, l->nsteps);
+    fputc('\n', out);
+    print_indented(out, st->text[lr->lang], "");
+    if (st->needs_gpu) {
+        char why[300];
+        if (gpu_missing(why, sizeof why)) {
+            fprintf(out, L(lr, M_NEEDS_GPU), why);
+            fputc('\n', out);
+        }
+    }
+    if (st->code && *st->code) {
+        fputc('\n', out);
+        print_indented(out, st->code, "    ");
+        if (run_code) {
+            fflush(out);
+            int before = view_cell_count();
+            rc = run_text(lr, st->code, out);
+            if (figs)
+                for (int i = before; i < view_cell_count(); i++)
+                    if (view_cell_at(i)->fig) (*figs)++;
+        }
+    }
+    if (st->check == CK_CHOICE) {
+        const char *c = st->choices[lr->lang];
+        while (*c) {
+            while (*c == ' ' || *c == '|') c++;
+            const char *e = strchr(c, '|');
+            size_t n = e ? (size_t)(e - c) : strlen(c);
+            while (n && c[n - 1] == ' ') n--;
+            if (n) fprintf(out, "    %.*s\n", (int)n, c);
+            c = e ? e + 1 : c + strlen(c);
+        }
+    }
+    fputs(L(lr, st->check == CK_CHOICE ? M_ASK_CHOICE : st->check ? M_ASK : st->code ? M_DEMO_NEXT : M_TEXT_NEXT), out);
+    fputc('\n', out);
+    fflush(out);
+    return rc;
+}
+
+/* ---- checks ---- */
+
+/* Elements of a and b equal after rounding both to the less precise of
+ * their dtypes (int64: exactly); NaN equals NaN.  Same shape required. */
+static bool same_values(const value_t *a, const value_t *b)
+{
+    const tensor_t *x = &a->u.t, *y = &b->u.t;
+    if (x->ndim != y->ndim) return false;
+    for (int d = 0; d < x->ndim; d++) if (x->shape[d] != y->shape[d]) return false;
+    dtype_t dt = (dtype_t)x->dtype;
+    const dtype_traits_t *tx = &dtype_traits[x->dtype], *ty = &dtype_traits[y->dtype];
+    if (tx->is_float && ty->is_float && ty->man_bits < tx->man_bits) dt = (dtype_t)y->dtype;
+    if (!tx->is_float && ty->is_float) dt = (dtype_t)y->dtype;
+    for (int64_t i = 0; i < x->size; i++) {
+        double p = tensor_get_f64(a, i), q = tensor_get_f64(b, i);
+        if (dtype_traits[dt].is_float) { p = dtype_round_f64(dt, p); q = dtype_round_f64(dt, q); }
+        if (isnan(p) && isnan(q)) continue;
+        if (p != q) return false;
+    }
+    return true;
+}
+
+static char *printed(lesson_runner_t *lr, const value_t *v)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) return NULL;
+    print_value(m, v, session_settings(lr->s), true);
+    fclose(m);
+    return buf;
+}
+
+static bool values_match(lesson_runner_t *lr, const value_t *got, const value_t *want)
+{
+    if (got->kind == V_TENSOR && want->kind == V_TENSOR) {
+        if (got->u.t.sym || want->u.t.sym) return false;
+        return same_values(got, want);
+    }
+    if (got->kind != want->kind) return false;
+    char *p = printed(lr, got), *q = printed(lr, want);
+    bool same = p && q && !strcmp(p, q);
+    free(p);
+    free(q);
+    return same;
+}
+
+static bool truthy(const value_t *v)
+{
+    if (v->kind != V_TENSOR || v->u.t.sym || v->u.t.size == 0) return false;
+    for (int64_t i = 0; i < v->u.t.size; i++) if (tensor_get_f64(v, i) == 0) return false;
+    return true;
+}
+
+/* Evaluate text with session_eval and park the result under the hidden
+ * name (so that a later error's sweep cannot free it); NULL on error. */
+static value_t *eval_parked(lesson_runner_t *lr, const char *name, const char *text, FILE *errout)
+{
+    value_t *v = session_eval(lr->s, text, errout);
+    if (!v) { session_set_var(lr->s, name, NULL); return NULL; }
+    session_set_var(lr->s, name, v);
+    session_release(v);
+    return session_var(lr->s, name);
+}
+
+static void unpark(lesson_runner_t *lr)
+{
+    session_set_var(lr->s, "__lesson_got__", NULL);
+    session_set_var(lr->s, "__lesson_want__", NULL);
+}
+
+/* An equiv step's names: save what the student had (under hidden names),
+ * then bind each to a fresh draw of its expression. */
+static bool bind_draw(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
+{
+    for (int i = 0; i < st->nbind; i++) {
+        value_t *v = session_eval(lr->s, st->bind_expr[i], errout);
+        if (!v) return false;
+        session_set_var(lr->s, st->bind_name[i], v);
+        session_release(v);
+    }
+    return true;
+}
+
+static void bind_begin(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
+{
+    char hidden[300];
+    for (int i = 0; i < st->nbind; i++) {
+        value_t *old = session_var(lr->s, st->bind_name[i]);
+        lr->had[i] = old != NULL;
+        snprintf(hidden, sizeof hidden, "__lesson_saved_%s", st->bind_name[i]);
+        session_set_var(lr->s, hidden, old);
+    }
+    lr->bound = true;
+    bind_draw(lr, st, errout);
+}
+
+static void bind_end(lesson_runner_t *lr, const lesson_step_t *st)
+{
+    if (!lr->bound) return;
+    char hidden[300];
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_saved_%s", st->bind_name[i]);
+        session_set_var(lr->s, st->bind_name[i], lr->had[i] ? session_var(lr->s, hidden) : NULL);
+        session_set_var(lr->s, hidden, NULL);
+    }
+    lr->bound = false;
+}
+
+/* Did the input (text, its status) answer the step?  If not, why says so
+ * in the runner's language. */
+static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char *text, int status,
+                        char *why, size_t cap)
+{
+    FILE *quiet = null_stream(lr);
+    FILE *errout = quiet ? quiet : stderr;
+    bool ok = false;
+    char a[128], b[128];
+    if (status != 0) {
+        snprintf(why, cap, "%s", L(lr, M_WHY_ERROR));
+        return false;
+    }
+    value_t *got = session_last_value(lr->s);
+    switch (st->check) {
+    case CK_VALUE: {
+        if (!got) { snprintf(why, cap, "%s", L(lr, M_WHY_NOVALUE)); break; }
+        session_set_var(lr->s, "__lesson_got__", got);
+        got = session_var(lr->s, "__lesson_got__");
+        value_t *want = eval_parked(lr, "__lesson_want__", st->expr, stderr);
+        ok = want && values_match(lr, got, want);
+        if (!ok) snprintf(why, cap, "%s", L(lr, M_WHY_VALUE));
+        break;
+    }
+    case CK_SHAPE:
+        if (!got || got->kind != V_TENSOR) { snprintf(why, cap, "%s", L(lr, M_WHY_NOVALUE)); break; }
+        ok = got->u.t.ndim == st->ndim;
+        for (int d = 0; ok && d < st->ndim; d++) ok = got->u.t.shape[d] == st->shape[d];
+        if (!ok) {
+            tensor_shape_str(a, sizeof a, got->u.t.ndim, got->u.t.shape);
+            tensor_shape_str(b, sizeof b, st->ndim, st->shape);
+            snprintf(why, cap, L(lr, M_WHY_SHAPE), a, b);
+        }
+        break;
+    case CK_DTYPE:
+        if (!got || got->kind != V_TENSOR) { snprintf(why, cap, "%s", L(lr, M_WHY_NOVALUE)); break; }
+        ok = !strcmp(dtype_traits[got->u.t.dtype].name, st->name);
+        if (!ok) snprintf(why, cap, L(lr, M_WHY_DTYPE), dtype_traits[got->u.t.dtype].name, st->name);
+        break;
+    case CK_VAR:
+        if (!session_var(lr->s, st->name)) { snprintf(why, cap, L(lr, M_WHY_NOVAR), st->name); break; }
+        if (!st->expr) { ok = true; break; }
+        {
+            value_t *v = eval_parked(lr, "__lesson_want__", st->expr, errout);
+            ok = v && truthy(v);
+        }
+        if (!ok) snprintf(why, cap, L(lr, M_WHY_VARFALSE), st->name);
+        break;
+    case CK_EQUIV: {
+        ok = true;
+        for (int r = 0; r < EQUIV_ROUNDS && ok; r++) {
+            if (r > 0 && !bind_draw(lr, st, stderr)) { ok = false; break; }
+            value_t *g = eval_parked(lr, "__lesson_got__", text, errout);
+            value_t *w = eval_parked(lr, "__lesson_want__", st->expr, stderr);
+            ok = g && w && values_match(lr, g, w);
+        }
+        if (!ok) {
+            size_t used = 0;
+            a[0] = 0;
+            for (int i = 0; i < st->nbind && used < sizeof a; i++)
+                used += (size_t)snprintf(a + used, sizeof a - used, "%s%s", i ? ", " : "", st->bind_name[i]);
+            snprintf(why, cap, L(lr, M_WHY_EQUIV), a);
+        }
+        break;
+    }
+    case CK_FIGURE:
+        for (int i = lr->cells_before; i < view_cell_count() && !ok; i++) {
+            const view_cell_t *c = view_cell_at(i);
+            if (!c || !c->fig || !c->fig->name) continue;
+            size_t n = strlen(st->name);
+            ok = !strcmp(c->fig->name, st->name) || (!strncmp(c->fig->name, st->name, n) && c->fig->name[n] == '-');
+        }
+        if (!ok) snprintf(why, cap, L(lr, M_WHY_FIGURE), st->name);
+        break;
+    case CK_CHOICE:
+        ok = text && !strcmp(text, st->name);
+        if (!ok) snprintf(why, cap, "%s", L(lr, M_WHY_CHOICE));
+        break;
+    case CK_NONE:
+        ok = true;
+        break;
+    }
+    unpark(lr);
+    return ok;
+}
+
+/* ---- moving between steps ---- */
+
+static void finish(lesson_runner_t *lr, FILE *out)
+{
+    save_now(lr, out, true);
+    fputc('\n', out);
+    fprintf(out, L(lr, M_DONE), lr->cur->title[lr->lang]);
+    fputc('\n', out);
+    lesson_free(lr->cur);
+    lr->cur = NULL;
+    lr->play = false;
+    session_keep_last(lr->s, false);
+}
+
+static void go_to(lesson_runner_t *lr, int step, FILE *out, bool run_code)
+{
+    lr->step = step;
+    lr->tries = 0;
+    lr->play = false;
+    if (step >= lr->cur->nsteps) { finish(lr, out); return; }
+    save_now(lr, out, false);
+    show_step(lr, out, run_code, NULL);
+}
+
+static void respond(lesson_runner_t *lr, bool ok, const char *why, FILE *out)
+{
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    if (ok) {
+        fprintf(out, "%s\n", L(lr, M_CORRECT));
+        go_to(lr, lr->step + 1, out, true);
+        return;
+    }
+    lr->tries++;
+    if (lr->tries == 1 && st->hint[lr->lang])
+        fprintf(out, L(lr, M_WRONG_HINT), why, st->hint[lr->lang]);
+    else if (lr->tries == 1)
+        fprintf(out, L(lr, M_WRONG_NOHINT), why);
+    else
+        fprintf(out, L(lr, M_OFFER), why, st->answer);
+    fputc('\n', out);
+    fflush(out);
+}
+
+static bool checking(const lesson_runner_t *lr)
+{
+    return lr && lr->cur && !lr->busy && !lr->play && lr->cur->steps[lr->step].check != CK_NONE;
+}
+
+bool lesson_take_input(lesson_runner_t *lr, const char *text, size_t len, FILE *out)
+{
+    if (!checking(lr) || lr->cur->steps[lr->step].check != CK_CHOICE) return false;
+    while (len && isspace((unsigned char)*text)) { text++; len--; }
+    while (len && isspace((unsigned char)text[len - 1])) len--;
+    if (len == 2 && text[1] == ')') len = 1;
+    if (len != 1 || !isalpha((unsigned char)text[0])) return false;
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    char letter[2] = { (char)tolower((unsigned char)text[0]), 0 };
+    /* the letters on offer */
+    char offer[64] = "";
+    size_t used = 0;
+    const char *c = st->choices[lr->lang];
+    for (const char *p = c; *p && used < sizeof offer - 4; p++)
+        if (isalpha((unsigned char)*p) && p[1] == ')' && (p == c || p[-1] == ' ' || p[-1] == '|'))
+            used += (size_t)snprintf(offer + used, sizeof offer - used, "%s%c", used ? ", " : "", *p);
+    if (!strchr(offer, letter[0]))
+        return false;          /* not on offer: a name (x, y, ...) runs as usual */
+    char why[300];
+    bool ok = check_input(lr, st, letter, 0, why, sizeof why);
+    respond(lr, ok, why, out);
+    return true;
+}
+
+void lesson_before_input(lesson_runner_t *lr)
+{
+    if (!checking(lr)) return;
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    lr->cells_before = view_cell_count();
+    if (st->check == CK_EQUIV) bind_begin(lr, st, stderr);
+}
+
+void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int status, FILE *out)
+{
+    if (!checking(lr)) return;
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    char *t = strndup(text, len);
+    if (!t) return;
+    char why[400];
+    bool ok = check_input(lr, st, t, status, why, sizeof why);
+    if (st->check == CK_EQUIV) bind_end(lr, st);
+    free(t);
+    respond(lr, ok, why, out);
+}
+
+/* ---- the commands ---- */
+
+static int fail(lesson_runner_t *lr, char *err, size_t cap, lesson_msg_t m, ...)
+{
+    va_list ap;
+    va_start(ap, m);
+    vsnprintf(err, cap, L(lr, m), ap);
+    va_end(ap);
+    return 1;
+}
+
+#define NEED_LESSON() do { if (!lr->cur) return fail(lr, err, cap, M_NO_LESSON); } while (0)
+
+int lesson_list(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    char dir[PATH_MAX], tried[1024];
+    char **names = NULL;
+    int n = 0;
+    if (lessons_dir(dir, sizeof dir, tried, sizeof tried)) n = list_files(dir, &names);
+    else snprintf(dir, sizeof dir, "%s", tried);
+    if (n == 0) {
+        free_names(names, n);
+        return fail(lr, err, cap, M_LIST_NONE, dir);
+    }
+    fprintf(out, L(lr, M_LIST_HEAD), dir);
+    fputc('\n', out);
+    FILE *quiet = null_stream(lr);
+    for (int i = 0; i < n; i++) {
+        char path[PATH_MAX + NAME_MAX + 2];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        lesson_t *l = quiet ? lesson_load(path, quiet) : NULL;
+        char prog[64];
+        prog_t p;
+        char key[256];
+        if (l) key_of(l, key, sizeof key);
+        if (!l) snprintf(prog, sizeof prog, "(nnpad --check-lesson %s)", names[i]);
+        else if (!prog_find(key, &p)) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_NEW));
+        else if (p.done) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_DONE));
+        else snprintf(prog, sizeof prog, "%d/%d", p.step, l->nsteps);
+        fprintf(out, "  %2d. %s  [%s]%s%s\n", i + 1, l ? l->title[lr->lang] : names[i], prog,
+                lr->cur && l && !strcmp(lr->cur->name, l->name) ? "  \u25c0" : "", "");
+        lesson_free(l);
+    }
+    free_names(names, n);
+    fprintf(out, "%s\n", L(lr, M_LIST_HOW));
+    return 0;
+}
+
+/* Load a lesson for the runner: errors into err (the first lines). */
+static lesson_t *load_into(const char *path, char *err, size_t cap)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) { snprintf(err, cap, "out of memory"); return NULL; }
+    lesson_t *l = lesson_load(path, m);
+    fclose(m);
+    if (!l) {
+        while (n && buf[n - 1] == '\n') buf[--n] = 0;
+        /* lesson_load's lines say "PATH:LINE: error: ..."; the REPL adds "error: " itself */
+        snprintf(err, cap, "the lesson file has errors:\n%s", buf ? buf : "");
+    }
+    free(buf);
+    return l;
+}
+
+int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, size_t cap)
+{
+    if (!*which) {
+        if (lr->cur) { show_step(lr, out, false, NULL); return 0; }
+        return lesson_list(lr, out, err, cap);
+    }
+    char *path = resolve(which);
+    if (!path) return fail(lr, err, cap, M_UNKNOWN, which);
+    lesson_t *l = load_into(path, err, cap);
+    free(path);
+    if (!l) return 1;
+    if (lr->cur) { save_now(lr, out, false); lesson_free(lr->cur); }
+    lr->cur = l;
+    lr->step = 0;
+    lr->tries = 0;
+    lr->play = false;
+    session_keep_last(lr->s, true);
+    char key[256];
+    key_of(l, key, sizeof key);
+    prog_t p;
+    int from = 0;
+    if (prog_find(key, &p) && !lr->auto_mode) {
+        if (p.done) {
+            fprintf(out, "%s\n", L(lr, M_RESTART));
+        } else if (p.step > 0 && p.step < l->nsteps) {
+            /* the earlier steps' code again, quietly, so that the names
+             * they made exist in this session */
+            FILE *quiet = null_stream(lr);
+            for (int i = 0; i < p.step && quiet; i++) {
+                const lesson_step_t *st = &l->steps[i];
+                if (st->code && *st->code) run_text(lr, st->code, quiet);
+                if (st->check != CK_NONE && st->check != CK_CHOICE && st->answer) run_text(lr, st->answer, quiet);
+            }
+            from = p.step;
+        }
+    }
+    fputc('\n', out);
+    fprintf(out, "%s\n", l->title[lr->lang]);
+    if (from) {
+        fprintf(out, L(lr, M_RESUME), from + 1);
+        fputc('\n', out);
+    }
+    go_to(lr, from, out, true);
+    return 0;
+}
+
+int lesson_next(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    NEED_LESSON();
+    if (lr->play) {
+        lr->play = false;
+        fprintf(out, "%s\n", L(lr, M_PLAY_BACK));
+        show_step(lr, out, false, NULL);
+        return 0;
+    }
+    if (lr->cur->steps[lr->step].check != CK_NONE) return fail(lr, err, cap, M_ANSWER_FIRST);
+    go_to(lr, lr->step + 1, out, true);
+    return 0;
+}
+
+int lesson_back(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    NEED_LESSON();
+    if (lr->step == 0) return fail(lr, err, cap, M_FIRST_STEP);
+    go_to(lr, lr->step - 1, out, true);
+    return 0;
+}
+
+int lesson_hint(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    NEED_LESSON();
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    if (!st->hint[lr->lang]) return fail(lr, err, cap, M_NO_HINT);
+    fprintf(out, "%s\n", st->hint[lr->lang]);
+    return 0;
+}
+
+int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    NEED_LESSON();
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    if (st->check == CK_CHOICE) {
+        fprintf(out, L(lr, M_SKIP_CHOICE), st->answer);
+        fputc('\n', out);
+    } else if (st->check != CK_NONE) {
+        /* the answer runs, so that later steps find what it makes */
+        fprintf(out, "%s\n    %s\n", L(lr, M_SKIPPED), st->answer);
+        fflush(out);
+        if (st->check == CK_EQUIV) bind_begin(lr, st, stderr);
+        run_text(lr, st->answer, out);
+        if (st->check == CK_EQUIV) bind_end(lr, st);
+    }
+    (void)err; (void)cap;
+    go_to(lr, lr->step + 1, out, true);
+    return 0;
+}
+
+int lesson_play(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    NEED_LESSON();
+    lr->play = true;
+    fprintf(out, "%s\n", L(lr, M_PLAY));
+    return 0;
+}
+
+int lesson_quit(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
+{
+    NEED_LESSON();
+    save_now(lr, out, false);
+    char key[256];
+    key_of(lr->cur, key, sizeof key);
+    fprintf(out, L(lr, M_QUIT), lr->step + 1, lr->cur->nsteps, key);
+    fputc('\n', out);
+    lesson_free(lr->cur);
+    lr->cur = NULL;
+    lr->play = false;
+    session_keep_last(lr->s, false);
+    return 0;
+}
+
+int lesson_lang_cmd(lesson_runner_t *lr, const char *arg, FILE *out, char *err, size_t cap)
+{
+    if (*arg) {
+        int k = lesson_lang_from_name(arg);
+        if (k < 0) return fail(lr, err, cap, M_BAD_LANG, arg);
+        lr->lang = k;
+    }
+    fprintf(out, "%s\n", L(lr, M_LANG));
+    return 0;
+}
+
+/* ---- --auto and --check-lesson ---- */
+
+/* Play one loaded lesson (taken) through; returns the failed steps. */
+static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
+{
+    int failed = 0;
+    lr->cur = l;
+    lr->play = false;
+    session_keep_last(lr->s, true);
+    fputc('\n', out);
+    fprintf(out, "%s\n", l->title[lr->lang]);
+    for (lr->step = 0; lr->step < l->nsteps; lr->step++) {
+        lesson_step_t *st = &l->steps[lr->step];
+        lr->tries = 0;
+        int figs = 0;
+        int rc = show_step(lr, out, true, &figs);
+        const char *why_demo = NULL;
+        if (rc && !st->expect_error) why_demo = L(lr, M_DEMO_FAILED);
+        else if (!rc && st->expect_error) why_demo = L(lr, M_DEMO_NO_ERROR);
+        else if (st->code && st->check == CK_NONE && lesson_code_draws(st->code) && figs == 0) why_demo = L(lr, M_FIGURE_MISSING);
+        if (why_demo) {
+            fflush(out);
+            fprintf(err, "%s:%d: step %d: %s\n", l->path, st->code_line, lr->step + 1, why_demo);
+            fflush(err);
+            failed++;
+            continue;
+        }
+        if (st->check == CK_NONE) continue;
+        fprintf(out, L(lr, M_AUTO_TYPES), st->answer);
+        fputc('\n', out);
+        fflush(out);
+        char why[400];
+        bool ok;
+        if (st->check == CK_CHOICE) {
+            ok = check_input(lr, st, st->answer, 0, why, sizeof why);
+        } else {
+            lr->cells_before = view_cell_count();
+            if (st->check == CK_EQUIV) bind_begin(lr, st, err);
+            int status = run_text(lr, st->answer, out);
+            ok = check_input(lr, st, st->answer, status, why, sizeof why);
+            if (st->check == CK_EQUIV) bind_end(lr, st);
+        }
+        fprintf(out, "%s\n", ok ? L(lr, M_CORRECT) : why);
+        if (!ok) {
+            fflush(out);
+            fprintf(err, "%s:%d: step %d: the @answer does not pass the @check: %s\n", l->path, st->answer_line,
+                    lr->step + 1, why);
+            fflush(err);
+            failed++;
+        }
+    }
+    char key[256];
+    key_of(l, key, sizeof key);
+    fputc('\n', out);
+    if (failed) fprintf(out, L(lr, M_AUTO_FAIL), key, failed);
+    else fprintf(out, L(lr, M_AUTO_OK), key);
+    fputc('\n', out);
+    fflush(out);
+    lr->cur = NULL;
+    lesson_free(l);
+    session_keep_last(lr->s, false);
+    return failed;
+}
+
+int lesson_auto(lesson_runner_t *lr, const char *which, FILE *out, FILE *err)
+{
+    char **paths = NULL;
+    int n = 0;
+    if (!strcmp(which, "all")) {
+        char dir[PATH_MAX], tried[1024];
+        if (!lessons_dir(dir, sizeof dir, tried, sizeof tried)) {
+            fprintf(err, "nnpad: no lessons found (looked in: %s)\n", tried);
+            return 1;
+        }
+        char **names;
+        n = list_files(dir, &names);
+        if (n == 0) {
+            fprintf(err, "nnpad: no lessons in %s\n", dir);
+            return 1;
+        }
+        paths = calloc((size_t)n, sizeof *paths);
+        if (!paths) abort();
+        for (int i = 0; i < n; i++) {
+            size_t need = strlen(dir) + strlen(names[i]) + 2;
+            paths[i] = malloc(need);
+            if (!paths[i]) abort();
+            snprintf(paths[i], need, "%s/%s", dir, names[i]);
+        }
+        free_names(names, n);
+    } else {
+        char *p = resolve(which);
+        if (!p) {
+            fprintf(err, "nnpad: ");
+            fprintf(err, L(lr, M_UNKNOWN), which);
+            fputc('\n', err);
+            return 1;
+        }
+        paths = calloc(1, sizeof *paths);
+        if (!paths) abort();
+        paths[n++] = p;
+    }
+    lr->auto_mode = true;
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0) session_reset(lr->s);
+        lesson_t *l = lesson_load(paths[i], err);
+        if (!l) { bad++; continue; }
+        if (auto_one(lr, l, out, err)) bad++;
+    }
+    lr->auto_mode = false;
+    free_names(paths, n);
+    return bad ? 1 : 0;
+}
+
+static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb; (void)flag; (void)ftw;
+    return remove(p) == 0 ? 0 : 0;
+}
+
+int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *err)
+{
+    lesson_t *l = lesson_load(path, err);
+    if (!l) return 1;
+    const char *tmpbase = getenv("TMPDIR");
+    char tmp[PATH_MAX], cwd[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/nnpad-lesson.XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(tmp) || chdir(tmp) != 0) {
+        fprintf(err, "%s: error: cannot make a temporary folder to run it in: %s\n", path, strerror(errno));
+        lesson_free(l);
+        return 1;
+    }
+    lr->auto_mode = true;
+    int bad = auto_one(lr, l, out, err);
+    lr->auto_mode = false;
+    if (chdir(cwd) != 0) fprintf(err, "nnpad: cannot go back to %s: %s\n", cwd, strerror(errno));
+    nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return bad ? 1 : 0;
+}
