@@ -105,6 +105,69 @@ has out3 "레슨을 멈췄습니다" ":quit-lesson in Korean"
 rm -rf "$XDG_STATE_HOME"
 LANG=ko_KR.UTF-8 "$NNPAD" < in3 > out4 2>&1
 has out4 "첫-단계" "LANG=ko_KR.UTF-8 gives Korean"
+# value checks allow the dtype's rounding: in fp32 (0.1 + 0.1) + 0.7 is 0.9
+# and 0.1 + (0.1 + 0.7) is 0.90000004 (NumPy), one ulp apart: both right;
+# 0.9001 is wrong
+cat > tol.md <<'MD'
+# en: Tolerance
+# ko: 허용 오차
+
+--- step
+@en
+TOL-ASK-EN
+@ko
+허용-질문
+@check value (a + b) + c
+@answer (a + b) + c
+@hint.en TOL-HINT
+@hint.ko 허용-힌트
+
+--- step
+@en
+TOL-DONE-EN
+@ko
+허용-끝
+MD
+printf 'a = fp32(0.1)\nb = fp32(0.1)\nc = fp32(0.7)\n:lesson tol.md\nfp32(0.9001)\nprint(a + (b + c) == (a + b) + c)\na + (b + c)\n:quit-lesson\n' > in6
+"$NNPAD" < in6 > out6 2>&1
+has out6 "TOL-HINT" "a value 1e-4 off is wrong"
+has out6 "0 (fp32)" "the two orders of the sum differ in fp32"
+has out6 "TOL-DONE-EN" "the other order, an ulp away, is right (within the dtype's rounding)"
+
+# a lesson's code may hold REPL commands (:precision), run as typed;
+# --check-lesson accepts them and plays the lesson through
+cat > cmd.md <<'MD'
+# en: Commands
+# ko: 명령
+
+--- step
+@en
+CMD-DEMO-EN
+@ko
+명령-보기
+```nn
+:precision fp16
+h = ones(2) * 0.1
+:precision fp32
+```
+
+--- step
+@en
+CMD-ASK-EN
+@ko
+명령-질문
+@check dtype fp16
+@answer h
+@hint.en CMD-HINT
+@hint.ko 명령-힌트
+MD
+"$NNPAD" --check-lesson cmd.md > out7 2>&1
+tap_ok $? "--check-lesson takes a lesson whose code holds :precision lines: $(head -c 300 out7 | tr '\n' ' ')"
+printf ':lesson cmd.md\n:next\nh\n' > in7
+"$NNPAD" < in7 > out8 2>&1
+has out8 "precision fp16" "the lesson's :precision fp16 ran"
+has out8 "[0.099976, 0.099976] (fp16)" "and the code after it computed in fp16"
+
 printf ':lang fr\n:next\n' > in5
 "$NNPAD" < in5 > out5 2>&1
 has out5 "unknown language 'fr'" ":lang fr is an error"

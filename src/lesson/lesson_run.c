@@ -218,7 +218,11 @@ static char *resolve(const char *which)
         const char *bare = stem;
         while (isdigit((unsigned char)*bare)) bare++;
         if (*bare == '-' && bare != stem) bare++; else bare = stem;
-        if ((digits && atoi(which) == i + 1) || !strcmp(which, stem) || !strcmp(which, bare) || !strcmp(which, names[i])) {
+        /* N is the file's number (07-saturation.md is 7), else its place in the list */
+        int num = isdigit((unsigned char)names[i][0]) ? atoi(names[i]) : i + 1;
+        /* a unique start of the name after the number (sigmoid for 06-sigmoid-softmax) */
+        bool start = !digits && wl >= 3 && !strncmp(which, bare, wl) && bare[wl] == '-';
+        if ((digits && atoi(which) == num) || !strcmp(which, stem) || !strcmp(which, bare) || !strcmp(which, names[i]) || start) {
             size_t need = strlen(dir) + strlen(names[i]) + 2;
             found = malloc(need);
             if (!found) abort();
@@ -428,8 +432,12 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
 
 /* ---- checks ---- */
 
-/* Elements of a and b equal after rounding both to the less precise of
- * their dtypes (int64: exactly); NaN equals NaN.  Same shape required. */
+/* Elements of a and b equal within the rounding of the less precise of
+ * their dtypes: after rounding both to it, |a - b| at most 8 of its ulps
+ * relative to the larger of |a|, |b| and the largest |b| in the tensor
+ * (two orders of the same sum, sigmoid(a - b) against a 2-class softmax,
+ * differ by an ulp or two); int64 exactly; NaN equals NaN, an infinity
+ * only itself.  Same shape required. */
 static bool same_values(const value_t *a, const value_t *b)
 {
     const tensor_t *x = &a->u.t, *y = &b->u.t;
@@ -439,11 +447,19 @@ static bool same_values(const value_t *a, const value_t *b)
     const dtype_traits_t *tx = &dtype_traits[x->dtype], *ty = &dtype_traits[y->dtype];
     if (tx->is_float && ty->is_float && ty->man_bits < tx->man_bits) dt = (dtype_t)y->dtype;
     if (!tx->is_float && ty->is_float) dt = (dtype_t)y->dtype;
+    bool fl = dtype_traits[dt].is_float;
+    double scale = 0, tol = fl ? 8 * ldexp(1.0, -dtype_traits[dt].man_bits) : 0;
+    for (int64_t i = 0; fl && i < y->size; i++) {
+        double q = fabs(tensor_get_f64(b, i));
+        if (isfinite(q) && q > scale) scale = q;
+    }
     for (int64_t i = 0; i < x->size; i++) {
         double p = tensor_get_f64(a, i), q = tensor_get_f64(b, i);
-        if (dtype_traits[dt].is_float) { p = dtype_round_f64(dt, p); q = dtype_round_f64(dt, q); }
+        if (fl) { p = dtype_round_f64(dt, p); q = dtype_round_f64(dt, q); }
         if (isnan(p) && isnan(q)) continue;
-        if (p != q) return false;
+        if (p == q) continue;
+        if (!fl || !isfinite(p) || !isfinite(q)) return false;
+        if (fabs(p - q) > tol * fmax(fmax(fabs(p), fabs(q)), scale)) return false;
     }
     return true;
 }
@@ -753,7 +769,7 @@ int lesson_list(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
         else if (!prog_find(key, &p)) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_NEW));
         else if (p.done) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_DONE));
         else snprintf(prog, sizeof prog, "%d/%d", p.step, l->nsteps);
-        fprintf(out, "  %2d. %s  [%s]%s%s\n", i + 1, l ? l->title[lr->lang] : names[i], prog,
+        fprintf(out, "  %2d. %s  [%s]%s%s\n", isdigit((unsigned char)names[i][0]) ? atoi(names[i]) : i + 1, l ? l->title[lr->lang] : names[i], prog,
                 lr->cur && l && !strcmp(lr->cur->name, l->name) ? "  \u25c0" : "", "");
         lesson_free(l);
     }
