@@ -26,8 +26,9 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
     int nrem = 0;
     for (int i = 0; i < g->nn; i++) nrem += node_removed(&g->n[i]);
     char title[120];
-    if (nrem) snprintf(title, sizeof title, "%s (%d nodes, %d removed)", what, g->nn - nrem, nrem);
-    else snprintf(title, sizeof title, "%s (%d nodes)", what, g->nn);
+    int kept = nrem ? g->nn - nrem : g->nn;
+    if (nrem) snprintf(title, sizeof title, "%s (%d node%s, %d removed)", what, kept, kept == 1 ? "" : "s", nrem);
+    else snprintf(title, sizeof title, "%s (%d node%s)", what, kept, kept == 1 ? "" : "s");
     view_graph_t *vg = view_add_graph(f, title);
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
