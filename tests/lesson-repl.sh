@@ -168,6 +168,60 @@ printf ':lesson cmd.md\n:next\nh\n' > in7
 has out8 "precision fp16" "the lesson's :precision fp16 ran"
 has out8 "[0.099976, 0.099976] (fp16)" "and the code after it computed in fp16"
 
+# a figure step typed at the prompt: the plot drawn by the input counts
+# (the check once looked only at cells after the input's own)
+cat > fig.md <<'MD'
+# en: Fig
+# ko: 그림
+
+--- step
+@en
+FIG-ASK-EN
+@ko
+그림-질문
+@check figure plot
+@answer plot([1, 2], [3, 4])
+@hint.en FIG-HINT
+@hint.ko 그림-힌트
+MD
+printf ':lesson fig.md\n1 + 1\nplot([1, 2], [3, 4])\n' > in9
+"$NNPAD" < in9 > out9 2>&1
+has out9 "no plot figure was drawn" "an input that draws nothing fails a figure step"
+has out9 "lesson done: Fig" "a plot typed at the prompt passes it"
+
+# a choice step: input that is not a letter on offer runs and is not counted as a wrong answer
+printf ':lesson %s\n:next\ny = x * 2\nx + 1\n(2, 1)\nb\n:quit-lesson\n' "$sample" > in10
+"$NNPAD" < in10 > out10 2>&1
+has out10 "answer with one of the letters a, b, c" "a choice step asks for a letter when the input is something else"
+has out10 "LAST-STEP-EN" "and the letter then moves on"
+
+# @forbid and @require: how the answer is written
+cat > forbid.md <<'MD'
+# en: Forbid
+# ko: 금지
+
+--- step
+@en
+FB-ASK-EN
+@ko
+금지-질문
+@check value exp(z) / sum(exp(z))
+@forbid softmax
+@require exp
+@answer exp(z) / sum(exp(z))
+@hint.en FB-HINT
+@hint.ko 금지-힌트
+MD
+printf 'z = [1.0, 2.0]\n:lesson forbid.md\nsoftmax(z)\nz / sum(z)\nexp(z) / sum(exp(z))\n' > in11
+"$NNPAD" < in11 > out11 2>&1
+has out11 "the step asks you to do it without softmax" "@forbid: an answer using softmax is refused though its value is right"
+has out11 "the step asks you to use exp" "@require: an answer without exp is refused"
+has out11 "lesson done: Forbid" "the answer written as asked passes"
+sed 's/^@answer .*/@answer softmax(z)/' forbid.md > forbid2.md
+"$NNPAD" --check-lesson forbid2.md > out12 2>&1
+grep -q "forbid2.md:12: error: step 1: the @answer uses the forbidden 'softmax'" out12
+tap_ok $? "--check-lesson: an @answer that uses a forbidden name is an error at its line"
+
 printf ':lang fr\n:next\n' > in5
 "$NNPAD" < in5 > out5 2>&1
 has out5 "unknown language 'fr'" ":lang fr is an error"

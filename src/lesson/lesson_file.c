@@ -126,7 +126,7 @@ void lesson_free(lesson_t *l)
     for (int i = 0; i < l->nsteps; i++) {
         lesson_step_t *st = &l->steps[i];
         for (int k = 0; k < 2; k++) { free(st->text[k]); free(st->hint[k]); free(st->choices[k]); }
-        free(st->code); free(st->expr); free(st->name); free(st->answer);
+        free(st->code); free(st->expr); free(st->name); free(st->answer); free(st->forbid); free(st->require);
         for (int b = 0; b < st->nbind; b++) { free(st->bind_name[b]); free(st->bind_expr[b]); }
     }
     free(l->steps);
@@ -200,6 +200,43 @@ bool lesson_code_draws(const char *code)
         }
     }
     return false;
+}
+
+/* Whether text uses the identifier name (as a whole word, outside
+ * strings). */
+bool lesson_uses_name(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    bool in_str = false;
+    for (const char *p = text; *p; p++) {
+        if (*p == '"') { in_str = !in_str; continue; }
+        if (in_str) continue;
+        if (strncmp(p, name, n)) continue;
+        bool before = p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        bool after = !(isalnum((unsigned char)p[n]) || p[n] == '_');
+        if (before && after) return true;
+    }
+    return false;
+}
+
+/* The first name of forbid (space-separated) that text uses, or of
+ * require that it does not; NULL when it keeps to both.  The result
+ * points into a static buffer. */
+const char *lesson_names_check(const char *text, const char *forbid, const char *require)
+{
+    static char word[64];
+    for (int k = 0; k < 2; k++) {
+        const char *list = k ? require : forbid;
+        for (const char *p = list; p && *p;) {
+            while (*p == ' ' || *p == ',') p++;
+            size_t w = strcspn(p, " ,");
+            if (!w) break;
+            snprintf(word, sizeof word, "%.*s", (int)(w < 63 ? w : 63), p);
+            if (lesson_uses_name(text, word) == (k == 0)) return word;
+            p += w;
+        }
+    }
+    return NULL;
 }
 
 /* An expression of a check must parse; its error names the file's line. */
@@ -373,6 +410,14 @@ static void check_step(reader_t *rd, lesson_step_t *st, int n)
     } else if (st->answer) {
         need_parse(rd, st->answer_line, "the @answer", st->answer);
     }
+    if ((st->forbid || st->require) && (st->check == CK_NONE || st->check == CK_CHOICE))
+        rerr(rd, st->forbid ? st->forbid_line : st->require_line, "step %d: @forbid and @require go with a @check of an "
+             "input (value, shape, dtype, var, equiv, figure)", n);
+    else if (st->answer && (st->forbid || st->require)) {
+        const char *bad = lesson_names_check(st->answer, st->forbid, st->require);
+        if (bad) rerr(rd, st->answer_line, "step %d: the @answer %s '%s'", n, st->forbid && lesson_uses_name(st->answer, bad) ?
+                      "uses the forbidden" : "does not use the required", bad);
+    }
     if (st->expect_error && !st->code_line)
         rerr(rd, st->expect_line, "step %d: '@expect error' without a ```nn block", n);
     if (st->code) {
@@ -527,13 +572,19 @@ lesson_t *lesson_load(const char *path, FILE *err)
             } else if (is_directive(t, "expect", &arg)) {
                 if (strcmp(arg, "error")) rerr(&rd, lineno, "'@expect' knows only 'error' (got '%s')", arg);
                 else { st->expect_error = true; st->expect_line = lineno; }
+            } else if (is_directive(t, "forbid", &arg) || is_directive(t, "require", &arg)) {
+                bool fb = t[1] == 'f';
+                char **dst = fb ? &st->forbid : &st->require;
+                if (*dst) rerr(&rd, lineno, "a second @%s in this step", fb ? "forbid" : "require");
+                else if (!*arg) rerr(&rd, lineno, "'@%s' needs the names: @%s softmax exp", fb ? "forbid" : "require", fb ? "forbid" : "require");
+                else { *dst = trimmed(arg, strlen(arg)); if (fb) st->forbid_line = lineno; else st->require_line = lineno; }
             } else if (is_directive(t, "needs", &arg)) {
                 if (strcmp(arg, "gpu")) rerr(&rd, lineno, "'@needs' knows only 'gpu' (got '%s')", arg);
                 else { st->needs_gpu = true; st->needs_line = lineno; }
             } else {
                 size_t w = strcspn(t, " \t");
                 rerr(&rd, lineno, "unknown directive '%.*s' (@en, @ko, @check, @answer, @hint.en, @hint.ko, "
-                     "@choices.en, @choices.ko, @needs, @expect)", (int)(w > 40 ? 40 : w), t);
+                     "@choices.en, @choices.ko, @forbid, @require, @needs, @expect)", (int)(w > 40 ? 40 : w), t);
             }
             continue;
         }

@@ -30,7 +30,12 @@ typedef struct lesson_step {
     char *choices[2]; int choices_line[2];
     bool needs_gpu; int needs_line;
     bool expect_error; int expect_line; /* @expect error: the code is meant to fail (a shape error read aloud) */
+    char *forbid; int forbid_line;     /* @forbid softmax exp: names the answer must not use */
+    char *require; int require_line;   /* @require grad: names the answer must use */
 } lesson_step_t;
+
+bool lesson_uses_name(const char *text, const char *name);
+const char *lesson_names_check(const char *text, const char *forbid, const char *require);
 
 typedef struct lesson {
     char *path;                        /* as given */
@@ -55,7 +60,7 @@ bool lesson_code_draws(const char *code);
 typedef enum lesson_msg {
     M_STEP, M_DEMO_NEXT, M_TEXT_NEXT, M_ASK, M_ASK_CHOICE, M_CORRECT, M_WRONG_HINT, M_WRONG_NOHINT,
     M_OFFER, M_NO_HINT, M_NO_LESSON, M_SKIPPED, M_FIRST_STEP, M_PLAY, M_PLAY_BACK, M_NOT_PLAYING,
-    M_DONE, M_QUIT, M_LIST_HEAD, M_LIST_NONE, M_LIST_NEW, M_LIST_DONE, M_LIST_HOW, M_UNKNOWN,
+    M_DONE, M_QUIT, M_LIST_HEAD, M_LIST_NONE, M_LIST_NEW, M_LIST_DONE, M_LIST_AT, M_WHY_FORBID, M_WHY_REQUIRE, M_LIST_HOW, M_UNKNOWN,
     M_RESUME, M_RESTART, M_NEEDS_GPU, M_ANSWER_FIRST, M_NOT_A_CHOICE, M_LANG, M_BAD_LANG,
     M_SAVE_FAILED, M_NO_DIR, M_AUTO_TYPES, M_AUTO_OK, M_AUTO_FAIL, M_WHY_ERROR, M_WHY_VALUE,
     M_WHY_SHAPE, M_WHY_DTYPE, M_WHY_NOVAR, M_WHY_VARFALSE, M_WHY_EQUIV, M_WHY_FIGURE, M_WHY_CHOICE,

@@ -432,6 +432,26 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
 
 /* ---- checks ---- */
 
+/* why an answer is not the value asked for: its shape when that differs
+ * (both shapes), else the message m (with arg) */
+static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *want, lesson_msg_t m, const char *arg,
+                     char *why, size_t cap)
+{
+    if (got && want && got->kind == V_TENSOR && want->kind == V_TENSOR) {
+        bool same = got->u.t.ndim == want->u.t.ndim;
+        for (int d = 0; same && d < got->u.t.ndim; d++) same = got->u.t.shape[d] == want->u.t.shape[d];
+        if (!same) {
+            char a[96], b[96];
+            tensor_shape_str(a, sizeof a, got->u.t.ndim, got->u.t.shape);
+            tensor_shape_str(b, sizeof b, want->u.t.ndim, want->u.t.shape);
+            snprintf(why, cap, L(lr, M_WHY_SHAPE), a, b);
+            return;
+        }
+    }
+    if (arg) snprintf(why, cap, L(lr, m), arg);
+    else snprintf(why, cap, "%s", L(lr, m));
+}
+
 /* Elements of a and b equal within the rounding of the less precise of
  * their dtypes: after rounding both to it, |a - b| at most 8 of its ulps
  * relative to the larger of |a|, |b| and the largest |b| in the tensor
@@ -565,6 +585,15 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
         return false;
     }
     value_t *got = session_last_value(lr->s);
+    /* @forbid / @require: how the answer is written */
+    if (text && (st->forbid || st->require)) {
+        const char *bad = lesson_names_check(text, st->forbid, st->require);
+        if (bad) {
+            bool fb = st->forbid && lesson_uses_name(text, bad);
+            snprintf(why, cap, L(lr, fb ? M_WHY_FORBID : M_WHY_REQUIRE), bad);
+            return false;
+        }
+    }
     switch (st->check) {
     case CK_VALUE: {
         if (!got) { snprintf(why, cap, "%s", L(lr, M_WHY_NOVALUE)); break; }
@@ -572,7 +601,7 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
         got = session_var(lr->s, "__lesson_got__");
         value_t *want = eval_parked(lr, "__lesson_want__", st->expr, stderr);
         ok = want && values_match(lr, got, want);
-        if (!ok) snprintf(why, cap, "%s", L(lr, M_WHY_VALUE));
+        if (!ok) shape_or(lr, got, want, M_WHY_VALUE, NULL, why, cap);
         break;
     }
     case CK_SHAPE:
@@ -601,10 +630,11 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
         break;
     case CK_EQUIV: {
         ok = true;
+        value_t *g = NULL, *w = NULL;
         for (int r = 0; r < EQUIV_ROUNDS && ok; r++) {
             if (r > 0 && !bind_draw(lr, st, stderr)) { ok = false; break; }
-            value_t *g = eval_parked(lr, "__lesson_got__", text, errout);
-            value_t *w = eval_parked(lr, "__lesson_want__", st->expr, stderr);
+            g = eval_parked(lr, "__lesson_got__", text, errout);
+            w = eval_parked(lr, "__lesson_want__", st->expr, stderr);
             ok = g && w && values_match(lr, g, w);
         }
         if (!ok) {
@@ -612,7 +642,7 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
             a[0] = 0;
             for (int i = 0; i < st->nbind && used < sizeof a; i++)
                 used += (size_t)snprintf(a + used, sizeof a - used, "%s%s", i ? ", " : "", st->bind_name[i]);
-            snprintf(why, cap, L(lr, M_WHY_EQUIV), a);
+            shape_or(lr, g, w, M_WHY_EQUIV, a, why, cap);
         }
         break;
     }
@@ -685,6 +715,17 @@ static bool checking(const lesson_runner_t *lr)
     return lr && lr->cur && !lr->busy && !lr->play && lr->cur->steps[lr->step].check != CK_NONE;
 }
 
+/* the letters a choice step offers, "a, b, c" */
+static void offered(const lesson_runner_t *lr, const lesson_step_t *st, char *offer, size_t cap)
+{
+    size_t used = 0;
+    offer[0] = 0;
+    const char *c = st->choices[lr->lang];
+    for (const char *p = c; p && *p && used + 4 < cap; p++)
+        if (isalpha((unsigned char)*p) && p[1] == ')' && (p == c || p[-1] == ' ' || p[-1] == '|'))
+            used += (size_t)snprintf(offer + used, cap - used, "%s%c", used ? ", " : "", *p);
+}
+
 bool lesson_take_input(lesson_runner_t *lr, const char *text, size_t len, FILE *out)
 {
     if (!checking(lr) || lr->cur->steps[lr->step].check != CK_CHOICE) return false;
@@ -694,13 +735,8 @@ bool lesson_take_input(lesson_runner_t *lr, const char *text, size_t len, FILE *
     if (len != 1 || !isalpha((unsigned char)text[0])) return false;
     const lesson_step_t *st = &lr->cur->steps[lr->step];
     char letter[2] = { (char)tolower((unsigned char)text[0]), 0 };
-    /* the letters on offer */
-    char offer[64] = "";
-    size_t used = 0;
-    const char *c = st->choices[lr->lang];
-    for (const char *p = c; *p && used < sizeof offer - 4; p++)
-        if (isalpha((unsigned char)*p) && p[1] == ')' && (p == c || p[-1] == ' ' || p[-1] == '|'))
-            used += (size_t)snprintf(offer + used, sizeof offer - used, "%s%c", used ? ", " : "", *p);
+    char offer[64];
+    offered(lr, st, offer, sizeof offer);
     if (!strchr(offer, letter[0]))
         return false;          /* not on offer: a name (x, y, ...) runs as usual */
     char why[300];
@@ -721,6 +757,16 @@ void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int s
 {
     if (!checking(lr)) return;
     const lesson_step_t *st = &lr->cur->steps[lr->step];
+    if (st->check == CK_CHOICE) {
+        /* any input but a letter on offer (lesson_take_input) ran as usual:
+         * not an answer, so not a wrong one */
+        char offer[64];
+        offered(lr, st, offer, sizeof offer);
+        fprintf(out, L(lr, M_NOT_A_CHOICE), offer);
+        fputc('\n', out);
+        fflush(out);
+        return;
+    }
     char *t = strndup(text, len);
     if (!t) return;
     char why[400];
@@ -768,7 +814,7 @@ int lesson_list(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
         if (!l) snprintf(prog, sizeof prog, "(nnpad --check-lesson %s)", names[i]);
         else if (!prog_find(key, &p)) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_NEW));
         else if (p.done) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_DONE));
-        else snprintf(prog, sizeof prog, "%d/%d", p.step, l->nsteps);
+        else snprintf(prog, sizeof prog, L(lr, M_LIST_AT), p.step + 1, l->nsteps);
         fprintf(out, "  %2d. %s  [%s]%s%s\n", isdigit((unsigned char)names[i][0]) ? atoi(names[i]) : i + 1, l ? l->title[lr->lang] : names[i], prog,
                 lr->cur && l && !strcmp(lr->cur->name, l->name) ? "  \u25c0" : "", "");
         lesson_free(l);
@@ -832,8 +878,6 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
             from = p.step;
         }
     }
-    fputc('\n', out);
-    fprintf(out, "%s\n", l->title[lr->lang]);
     if (from) {
         fprintf(out, L(lr, M_RESUME), from + 1);
         fputc('\n', out);

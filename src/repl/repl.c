@@ -204,8 +204,8 @@ static int run_collected(repl_t *r, repl_input_t *in, const char *name)
     }
     /* One notebook cell per input: its text is the caption, its output is
      * kept for the HTML export (view.h: the stream tees into the cell). */
+    lesson_before_input(r->lesson);   /* before the cell: a figure check counts the cells from this input's on */
     FILE *out = view_cell_begin(in->buf, in->len, r->out);
-    lesson_before_input(r->lesson);
     int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, out, r->errout == r->out ? out : r->errout);
     /* an active lesson checks the input against its step (and may move on) */
     lesson_after_input(r->lesson, in->buf, in->len, st, out);
