@@ -505,7 +505,7 @@ static value_t *collapse_impl(call_t *c)
             err_raise(ERR_VALUE, c->arg_spans[0],
                       "layer %d of %d (dense %lld -> %lld, activation=%s) blocks the collapse: its %s sits between it "
                       "and layer %d, and only linear maps compose into one (x W1 W2 = x (W1 W2)); a nonlinearity "
-                      "does not distribute", i + 1, n, (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
+                      "does not distribute over a sum (relu(a + b) is not relu(a) + relu(b))", i + 1, n, (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
                       act_name(a), act_name(a), i + 2);
         }
     }

@@ -140,8 +140,8 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
         snprintf(t, sizeof t, "%s: decision regions", name);
         view_set_title(f, t);
     }
-    snprintf(note, (size_t)cap, "class 1 where %s(x) > %g (the line); accuracy %.3f on these %lld points", name, thr,
-             (double)right / (double)n, (long long)n);
+    snprintf(note, (size_t)cap, "class 1 where %s(x) > %g (on the dark curve it is %g); accuracy %.3f on these %lld points",
+             name, thr, thr, (double)right / (double)n, (long long)n);
     f->note = view_strdup(note);
     free(x0); free(x1);
     return f;
@@ -179,7 +179,7 @@ const op_def_t op_family_boundary[] = {
                 "m = dense(2, 1, activation=\"sigmoid\")\n"
                 "m.W = [[1.0], [1.0]]\n"
                 "boundary(m, x, y)\n"
-                "#> boundary: class 1 where m(x) > 0.5 (the line); accuracy 1.000 on these 100 points\n"
+                "#> boundary: class 1 where m(x) > 0.5 (on the dark curve it is 0.5); accuracy 1.000 on these 100 points\n"
                 "#> figure: figures/001-boundary.png"},
     {NULL},
 };

@@ -161,7 +161,7 @@ static value_t *show_impl(call_t *c)
         view_add_series(p, lab, MAP1_N, xs, yv, ys[i]->u.t.dtype);
         double bend = map_bend(ys[i], 1, MAP1_N);
         if (bend < 1e-3)
-            fprintf(out, "%s(x) for x in %s: a straight line (slope %.4g): its layers compose into one linear map\n", names[i],
+            fprintf(out, "%s(x) for x in %s: a straight line (slope %.4g), a linear map (linear layers compose into one)\n", names[i],
                     range, (yv[MAP1_N - 1] - yv[0]) / (hi - lo));
         else
             fprintf(out, "%s(x) for x in %s: not a straight line (it bends by up to %.2g%% of its range)\n", names[i], range,
@@ -215,7 +215,7 @@ static value_t *show_impl(call_t *c)
         view_set_title(h, tt);
         double bend = map_bend(ys[i], 2, MAP2_N);
         if (bend < 1e-3)
-            fprintf(out, "%s(x) over %s²: a plane (its layers compose into one linear map)\n", names[i], range);
+            fprintf(out, "%s(x) over %s²: a plane, a linear map (linear layers compose into one)\n", names[i], range);
         else
             fprintf(out, "%s(x) over %s²: not a plane (it bends by up to %.2g%% of its range)\n", names[i], range, bend * 100);
         view_add_side(f, h);
@@ -249,8 +249,8 @@ const op_def_t op_family_show[] = {
                 "show(m, collapse(m))\n"
                 "#> m: 1 -> 8 (linear) -> 8 (linear) -> 1 (linear); 97 parameters (fp32)\n"
                 "#> collapse(m): 1 -> 1 (linear); 2 parameters (fp32)\n"
-                "#> m(x) for x in [-3, 3]: a straight line (slope 0.1458): its layers compose into one linear map\n"
-                "#> collapse(m)(x) for x in [-3, 3]: a straight line (slope 0.1458): its layers compose into one linear map\n"
+                "#> m(x) for x in [-3, 3]: a straight line (slope 0.1458), a linear map (linear layers compose into one)\n"
+                "#> collapse(m)(x) for x in [-3, 3]: a straight line (slope 0.1458), a linear map (linear layers compose into one)\n"
                 "#> figure: figures/001-show.png\n"
                 "r = sequential(dense(1, 8, activation=relu), dense(8, 1))\n"
                 "show(r)\n"
