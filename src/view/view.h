@@ -293,9 +293,12 @@ void view_draw(view_figure_t *f, struct _cairo *cr, int w, int h);
  * value of each series at that x (in its dtype).  Returns false if (mx, my)
  * is outside the plot area. */
 bool view_draw_hover(view_figure_t *f, struct _cairo *cr, double mx, double my);
-/* Text for a hover at data x: "x = 1.5   sigmoid: 0.81757 (fp16)   ..."
- * (nearest point of each series).  Returns the length. */
-int view_hover_text(const view_figure_t *f, double x, char *out, int cap);
+/* Text for a hover at pixel (mx, my) of a drawn figure: "x = 1.5", then
+ * each line series' value at its nearest sample (with that sample's x when
+ * it is not under the pointer), the bar under the pointer, and the nearest
+ * point of a point series as "(x, y)" when the pointer is within 12 px of
+ * it.  Returns the length. */
+int view_hover_text(const view_figure_t *f, double mx, double my, char *out, int cap);
 /* Pixel <-> data along an axis of the last drawn plot area. */
 double view_x_to_px(const view_figure_t *f, double x);
 double view_y_to_px(const view_figure_t *f, double y);

@@ -1666,20 +1666,48 @@ static int64_t nearest(const view_series_t *s, double x)
     return best;
 }
 
-int view_hover_text(const view_figure_t *f, double x, char *out, int cap)
+/* The read-out under the pointer (pixel mx, my): the x there; for each
+ * line series its value at the nearest sample (and that sample's x when
+ * it is more than a pixel away); for a bar series the bar under the
+ * pointer; for a point series (scatter, boundary) the nearest point's
+ * (x, y) when the pointer is within a few pixels of it.  NaN values (a
+ * grouped bar's gap) are left out. */
+int view_hover_text(const view_figure_t *f, double mx, double my, char *out, int cap)
 {
     char xs[64];
+    double x = view_px_to_x(f, mx);
     double step = (f->x.hi - f->x.lo) / 1000;
-    view_tick_label(xs, sizeof xs, x, step > 0 ? step : 1e-6);
+    if (!(step > 0)) step = 1e-6;
+    view_tick_label(xs, sizeof xs, x, step);
     int n = snprintf(out, (size_t)cap, "x = %s", xs);
     for (int i = 0; i < f->nseries && n < cap; i++) {
         const view_series_t *s = &f->series[i];
-        int64_t k = nearest(s, x);
-        if (k < 0) continue;
-        char v[64];
-        dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[k], 0);
         const char *dn = s->dtype >= 0 && s->dtype < DT_COUNT ? dtype_traits[s->dtype].name : "";
-        n += snprintf(out + n, (size_t)(cap - n), "\n%s: %s (%s)", s->label ? s->label : "y", v, dn);
+        const char *lab = s->label ? s->label : "y";
+        char v[64], v2[64];
+        if (s->style == VIEW_POINTS) {
+            int64_t best = -1;
+            double bd = 0;
+            for (int64_t k = 0; k < s->n; k++) {
+                if (!drawable(f, s->y[k])) continue;
+                double dx = view_x_to_px(f, s->x[k]) - mx, dy = view_y_to_px(f, s->y[k]) - my, d = dx * dx + dy * dy;
+                if (best < 0 || d < bd) { best = k; bd = d; }
+            }
+            if (best < 0 || bd > 12.0 * 12.0) continue;
+            snprintf(v2, sizeof v2, "%.6g", s->x[best]);
+            dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[best], 0);
+            n += snprintf(out + n, (size_t)(cap - n), "\n%s: (%s, %s)", lab, v2, v);
+            continue;
+        }
+        int64_t k = nearest(s, x);
+        if (k < 0 || isnan(s->y[k])) continue;
+        dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[k], 0);
+        if (s->style != VIEW_BARS && fabs(view_x_to_px(f, s->x[k]) - mx) > 1.5) {
+            view_tick_label(v2, sizeof v2, s->x[k], step);
+            n += snprintf(out + n, (size_t)(cap - n), "\n%s: %s (%s) at x = %s", lab, v, dn, v2);
+        } else {
+            n += snprintf(out + n, (size_t)(cap - n), "\n%s: %s (%s)", lab, v, dn);
+        }
     }
     return n;
 }
@@ -1698,13 +1726,13 @@ bool view_draw_hover(view_figure_t *f, cairo_t *cr, double mx, double my)
     for (int i = 0; i < f->nseries; i++) {
         const view_series_t *s = &f->series[i];
         int64_t k = nearest(s, x);
-        if (k < 0 || !drawable(f, s->y[k]) || s->style == VIEW_BARS) continue;
+        if (k < 0 || !drawable(f, s->y[k]) || s->style == VIEW_BARS || s->style == VIEW_POINTS) continue;
         rgb(cr, s->color);
         cairo_arc(cr, view_x_to_px(f, s->x[k]), view_y_to_px(f, s->y[k]), base * 0.3, 0, 2 * M_PI);
         cairo_fill(cr);
     }
     char text[2048];
-    view_hover_text(f, x, text, sizeof text);
+    view_hover_text(f, mx, my, text, sizeof text);
     txt_t t = T(base); t.mono = true;
     double tw, th;
     text_size(cr, text, t, &tw, &th);

@@ -437,6 +437,39 @@ int main(void)
            run("boundary(dense(2, 3), [[1.0, 2.0]], [[1]])") == 1,
            "boundary: x not (n, 2), a class other than 0 or 1, a y of another length, no model, two outputs: errors");
 
+    /* ---- hover read-out (a student trial: scatter points read as y at the nearest x, a bar gap as nan) ---- */
+    if (run("scatter([0.0, 10.0], [1.0, 5.0])") == 0) {
+        view_figure_t *hf = (view_figure_t *)fig();
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw(hf, c2, VIEW_W, VIEW_H);
+        char ht[512];
+        view_hover_text(hf, view_x_to_px(hf, 10.0) + 3, view_y_to_px(hf, 5.0) - 2, ht, sizeof ht);
+        tap_ok(strstr(ht, ": (10, 5)") != NULL, "hover: near a scatter point it reads that point, (x, y): %s", ht);
+        view_hover_text(hf, view_x_to_px(hf, 9.0), view_y_to_px(hf, 1.0), ht, sizeof ht);
+        tap_ok(strchr(ht, '(') == NULL, "hover: away from every point it reads only x: %s", ht);
+        cairo_destroy(c2);
+        cairo_surface_destroy(im);
+    } else {
+        tap_ok(0, "hover: scatter runs");
+    }
+    if (run("bar([1.0, nan, 2.0], [3.0, 4.0, 5.0], labels=[\"a\", \"b\", \"c\"])") == 0) {
+        view_figure_t *hf = (view_figure_t *)fig();
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        cairo_t *c2 = cairo_create(im);
+        view_draw(hf, c2, VIEW_W, VIEW_H);
+        char ht[512];
+        int any = 0;
+        for (double px = hf->px + 1; px < hf->px + hf->pw; px += 7) {
+            view_hover_text(hf, px, hf->py + hf->ph / 2, ht, sizeof ht);
+            if (strstr(ht, ": nan") && !any) tap_diag("%s", ht);
+            any |= strstr(ht, ": nan") != NULL;
+        }
+        tap_ok(!any, "hover: no read-out across a bar chart with a NaN bar says nan");
+        cairo_destroy(c2);
+        cairo_surface_destroy(im);
+    }
+
     /* ---- underflow (issue 14): fp16 gradients that round to 0, per layer and step ---- */
     op_settings(S)->policy = 1;   /* :policy mixed (mixed_float16) */
     int urc = run("ux = fp32([[0.001], [0.002], [0.003], [0.004]])\nuy = ux * 1.5 + 1e-6\n"
