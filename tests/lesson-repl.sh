@@ -222,6 +222,14 @@ sed 's/^@answer .*/@answer softmax(z)/' forbid.md > forbid2.md
 grep -q "forbid2.md:12: error: step 1: the @answer uses the forbidden 'softmax'" out12
 tap_ok $? "--check-lesson: an @answer that uses a forbidden name is an error at its line"
 
+# an assignment on the way to a value answer is said, not counted wrong
+rm -rf "$XDG_STATE_HOME"
+printf ':lesson %s\n:next\ny = x * 2\nw = x + 5\nw = x + 7\nx + 1\n:quit-lesson\n' "$sample" > in13
+"$NNPAD" < in13 > out13 2>&1
+has out13 "(w is set; this step checks the value of what you type next" "an assignment that does not pass a value step is not a wrong try"
+! grep -q "HINT-PLUS-EN" out13
+tap_ok $? "two such assignments bring no hint (no try was counted)"
+
 printf ':lang fr\n:next\n' > in5
 "$NNPAD" < in5 > out5 2>&1
 has out5 "unknown language 'fr'" ":lang fr is an error"

@@ -32,6 +32,8 @@ static const char *const msgs[M_COUNT][2] = {
     [M_LIST_NEW] = { "new", "새 레슨" },
     [M_LIST_DONE] = { "done", "완료" },
     [M_LIST_AT] = { "at step %d of %d", "%d/%d단계" },
+    [M_ASSIGNED] = { "(%.*s is set; this step checks the value of what you type next: an expression)",
+                     "(%.*s에 값을 넣었습니다. 이 단계는 다음에 입력하는 식의 값을 확인합니다)" },
     [M_WHY_FORBID] = { "the step asks you to do it without %s", "이 단계는 %s 없이 풀어야 합니다" },
     [M_WHY_REQUIRE] = { "the step asks you to use %s", "이 단계는 %s을(를) 써서 풀어야 합니다" },
     [M_LIST_HOW] = { ":lesson N starts one or picks it up where you left it", ":lesson N 으로 시작하거나, 멈춘 곳부터 이어서 합니다" },

@@ -715,6 +715,17 @@ static bool checking(const lesson_runner_t *lr)
     return lr && lr->cur && !lr->busy && !lr->play && lr->cur->steps[lr->step].check != CK_NONE;
 }
 
+/* one statement "name = expression" (not ==, no ';', one line) */
+static bool plain_assignment(const char *t)
+{
+    while (isspace((unsigned char)*t)) t++;
+    if (!(isalpha((unsigned char)*t) || *t == '_')) return false;
+    while (isalnum((unsigned char)*t) || *t == '_') t++;
+    while (*t == ' ' || *t == '\t') t++;
+    if (t[0] != '=' || t[1] == '=') return false;
+    return !strchr(t, ';') && !strchr(t, '\n');
+}
+
 /* the letters a choice step offers, "a, b, c" */
 static void offered(const lesson_runner_t *lr, const lesson_step_t *st, char *offer, size_t cap)
 {
@@ -772,6 +783,20 @@ void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int s
     char why[400];
     bool ok = check_input(lr, st, t, status, why, sizeof why);
     if (st->check == CK_EQUIV) bind_end(lr, st);
+    /* a plain assignment (y = sigmoid(9)) that does not pass a value,
+     * shape or dtype check is a student working towards the answer, not a
+     * wrong answer: said, not counted */
+    if (!ok && status == 0 && (st->check == CK_VALUE || st->check == CK_SHAPE || st->check == CK_DTYPE) && plain_assignment(t)) {
+        const char *q = t;
+        while (isspace((unsigned char)*q)) q++;
+        size_t w = 0;
+        while (isalnum((unsigned char)q[w]) || q[w] == '_') w++;
+        fprintf(out, L(lr, M_ASSIGNED), (int)w, q);
+        fputc('\n', out);
+        fflush(out);
+        free(t);
+        return;
+    }
     free(t);
     respond(lr, ok, why, out);
 }
