@@ -43,8 +43,10 @@
  * for the target("avx2") functions below. */
 #include "util/sleef_det.h"
 #ifndef __AVX__
-extern __m256d Sleef_finz_expd4_u10avx2(__m256d);
-extern __m256d Sleef_finz_tanhd4_u10avx2(__m256d);
+/* declared with the target they are called under: clang (14) refuses an AVX
+ * vector argument to a function declared without AVX */
+extern __m256d Sleef_finz_expd4_u10avx2(__m256d) __attribute__((target("avx2,fma")));
+extern __m256d Sleef_finz_tanhd4_u10avx2(__m256d) __attribute__((target("avx2,fma")));
 #endif
 
 /* ---- constants ---- */

@@ -11,6 +11,8 @@
 #include "ops/ops.h"
 #include <pthread.h>
 #include <stdatomic.h>
+#include <cpuid.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -24,7 +26,11 @@ static void detect(void)
 {
     if (cpu_level >= 0) return;
     __builtin_cpu_init();
-    cpu_level = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) ? 1 : 0;
+    /* F16C from CPUID leaf 1, ECX bit 29: clang (14) has no
+     * __builtin_cpu_supports("f16c") */
+    unsigned ea = 0, eb = 0, ec = 0, ed = 0;
+    bool f16c = __get_cpuid(1, &ea, &eb, &ec, &ed) && ((ec >> 29) & 1);
+    cpu_level = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c) ? 1 : 0;
     /* level 2: also AVX-512F/DQ (used by kern_act.c's fused activation loops) */
     if (cpu_level && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) cpu_level = 2;
     const char *env = getenv("NNPAD_KERNELS");
