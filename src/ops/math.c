@@ -85,8 +85,10 @@ static int64_t absi(int64_t x, span_t sp)
 }
 static int64_t identi(int64_t x, span_t sp) { (void)sp; return x; }
 static double abs64(double x)  { return fabs(x); }
-static float  floor32(float x) { return floorf(x); }
-static double floor64(double x){ return floor(x); }
+/* a NaN comes back as it is, even a signalling one, as the vector path
+ * gives it (libm's floorf quiets it under some compilers, not others) */
+static float  floor32(float x) { return x != x ? x : floorf(x); }
+static double floor64(double x){ return x != x ? x : floor(x); }
 /* numpy.round rounds half to even (0.5 -> 0, 1.5 -> 2, 2.5 -> 2):
  * nearbyint in the default rounding mode is IEEE roundToIntegralTiesToEven
  * and raises no inexact flag. */
