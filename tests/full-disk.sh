@@ -69,6 +69,12 @@ if [ "$(id -u)" != 0 ]; then
 else
   tap_skip_one "running as root: chmod does not stop root" "a folder made read-only with chmod"
 fi
+# a link to a device: written through, never renamed over (that would
+# replace /dev/null for root): refused
+rm -rf d; mkdir d; ln -s /dev/null d/dev.nn
+run ':save d/dev.nn\nprint(6 * 7)\n'
+alive && grep -q 'cannot write d/dev.nn: not a regular file' out && [ -c /dev/null ] && [ -L d/dev.nn ] && [ "$(tail -n 1 out)" = 42 ]
+tap_ok $? ":save onto a link to /dev/null: refused, the device stays"
 # a folder that is not there
 run ':save nowhere/s.nn\nprint(6 * 7)\n'
 alive && grep -q 'cannot write nowhere/s.nn: No such file or directory' out && [ "$(tail -n 1 out)" = 42 ]

@@ -46,7 +46,13 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
             afile_free(a);
             return NULL;
         }
-        old = S_ISREG(st.st_mode);
+        if (!S_ISREG(st.st_mode)) {
+            /* a device or a FIFO: a rename would replace it, not write to it */
+            snprintf(err, cap, "cannot write %s: not a regular file", path);
+            afile_free(a);
+            return NULL;
+        }
+        old = true;
     }
     /* DIR/.BASE.PID-K.tmp: hidden, beside the file (a rename never
      * crosses file systems), and never a name a figure takes */
