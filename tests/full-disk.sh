@@ -3,8 +3,8 @@
 # .png on a full disk (tests/enospc.so, an LD_PRELOAD shim: writes into one
 # folder fail with ENOSPC after N bytes) leave the old file byte for byte,
 # no temporary file behind, say why and never "saved", and the session
-# goes on; a headless figure on a full disk; a folder nnpad may not write
-# in; a folder that does not exist.
+# goes on; a headless figure and lesson progress on a full disk; a folder
+# nnpad may not write in; a folder that does not exist; a link to a device.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
@@ -49,6 +49,14 @@ run 'plot([1, 2, 3])\nprint(6 * 7)\n' NNPAD_FIGURES="$tmp/d" LD_PRELOAD="$SHIM" 
 alive && grep -q "figure not written: cannot write $tmp/d/001-plot.png: No space left on device" out && only && [ "$(tail -n 1 out)" = 42 ]
 tap_ok $? "a headless figure on a full disk: not written, says why, leaves nothing, the session goes on"
 tap_diag < out | tail -3
+
+# lesson progress on a full disk: said, the old progress file stays
+rm -rf d; mkdir -p d/nnpad; printf '# progress\nother 1 3\n' > d/nnpad/lessons; cp d/nnpad/lessons good.lessons
+run ':lesson 01-tensors\n:next\n:quit-lesson\nprint(6 * 7)\n' LANG=C LC_ALL=C XDG_STATE_HOME="$tmp/d" LD_PRELOAD="$SHIM" NNPAD_ENOSPC_DIR="$tmp/d/nnpad"
+alive && grep -q "progress not saved (cannot write $tmp/d/nnpad/lessons: No space left on device)" out &&
+  cmp -s good.lessons d/nnpad/lessons && [ "$(ls -A d/nnpad)" = lessons ] && [ "$(tail -n 1 out)" = 42 ]
+tap_ok $? "lesson progress on a full disk: said, the old file stays, no temporary file, the session goes on"
+tap_diag < out | grep -i progress
 
 # a folder nnpad may not write in (the shim refuses to create files there,
 # as chmod would for anyone but root): the old file stays
