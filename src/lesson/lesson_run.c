@@ -25,6 +25,7 @@
 #include "lang/print.h"
 #include "lang/value.h"
 #include "view/view.h"
+#include "util/afile.h"
 
 #define NBOUND_MAX LESSON_MAX_BINDS
 #define EQUIV_ROUNDS 5
@@ -297,16 +298,16 @@ static bool prog_find(const char *name, prog_t *out)
     return found;
 }
 
-/* Write the whole file again with this lesson's entry changed: to a temp
- * file in the same folder, fsync, rename over the old one (atomic: a
- * crash leaves the old file or the new one, never half of one). */
+/* Write the whole file again with this lesson's entry changed, through
+ * util/afile.h: a temp file in the same folder, fsync'd and renamed over
+ * the old one (a crash or a full disk leaves the old file or the new one,
+ * never half of one). */
 static int prog_save(const char *name, int step, int total, bool done, char *why, size_t cap)
 {
-    char dir[PATH_MAX], path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+    char dir[PATH_MAX], path[PATH_MAX + 16];
     if (!state_dir(dir, sizeof dir)) { snprintf(why, cap, "neither XDG_STATE_HOME nor HOME is set"); return 1; }
     if (mkdirs(dir) != 0) { snprintf(why, cap, "cannot make %s: %s", dir, strerror(errno)); return 1; }
     snprintf(path, sizeof path, "%s/lessons", dir);
-    snprintf(tmp, sizeof tmp, "%s/.lessons.XXXXXX", dir);
     prog_t *p = malloc(PROG_MAX * sizeof *p);
     if (!p) { snprintf(why, cap, "out of memory"); return 1; }
     int n = prog_read(p, PROG_MAX), k = -1;
@@ -318,26 +319,13 @@ static int prog_save(const char *name, int step, int total, bool done, char *why
         p[k].total = total;
         p[k].done = done;
     }
-    int fd = mkstemp(tmp);
-    if (fd < 0) { snprintf(why, cap, "cannot write in %s: %s", dir, strerror(errno)); free(p); return 1; }
-    FILE *f = fdopen(fd, "w");
-    if (!f) { close(fd); unlink(tmp); free(p); snprintf(why, cap, "%s", strerror(errno)); return 1; }
-    fputs("# nnpad lesson progress: NAME STEP TOTAL [done] (written by nnpad; safe to delete)\n", f);
+    afile_t a;
+    if (!afile_open(&a, path, why, cap)) { free(p); return 1; }
+    afile_printf(&a, "# nnpad lesson progress: NAME STEP TOTAL [done] (written by nnpad; safe to delete)\n");
     for (int i = 0; i < n; i++)
-        fprintf(f, "%s %d %d%s\n", p[i].name, p[i].step, p[i].total, p[i].done ? " done" : "");
+        afile_printf(&a, "%s %d %d%s\n", p[i].name, p[i].step, p[i].total, p[i].done ? " done" : "");
     free(p);
-    bool bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
-    int e = errno;
-    if (fclose(f) != 0 && !bad) { bad = true; e = errno; }
-    if (bad || rename(tmp, path) != 0) {
-        if (!bad) e = errno;
-        unlink(tmp);
-        snprintf(why, cap, "cannot write %s: %s", path, strerror(e));
-        return 1;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY);   /* the rename itself reaches the disk */
-    if (dfd >= 0) { fsync(dfd); close(dfd); }
-    return 0;
+    return afile_commit(&a, why, cap) != 0;
 }
 
 /* The progress key: the file's stem without blanks. */

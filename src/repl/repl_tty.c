@@ -28,6 +28,7 @@
 #include <readline/history.h>
 
 #include "repl/repl_int.h"
+#include "repl/histfile.h"
 #include "lang/error.h"
 #include "lang/parse.h"
 
@@ -122,12 +123,10 @@ static char *history_path(void)
 
 static void history_start(void)
 {
-    /* Multi-line blocks are single entries: with timestamps written, the
-     * history file marks where each entry starts ("#1700000000" lines), and
-     * history_multiline_entries joins the lines between marks on reading. */
-    history_comment_char = '#';
-    history_write_timestamps = 1;
-    history_multiline_entries = 1;
+    /* The file is nnpad's own format (histfile.h): readline's timestamp
+     * marks would read a comment "#1 first layer" as a timestamp. */
+    history_comment_char = '\0';
+    history_write_timestamps = 0;
     stifle_history(HISTORY_MAX);
 
     tty.hist_path = history_path();
@@ -141,9 +140,44 @@ static void history_start(void)
         tty.hist_path = NULL;
         return;
     }
-    int rc = read_history(tty.hist_path);   /* returns errno on failure */
-    if (rc != 0 && rc != ENOENT)
+    char **v;
+    size_t n;
+    int rc = repl_hist_read(tty.hist_path, &v, &n);
+    if (rc == EILSEQ) {
+        /* readline's format, as nnpad wrote it before: read it the old way
+         * once and keep it in the new format */
+        history_comment_char = '#';
+        history_multiline_entries = 1;
+        unstifle_history();
+        rc = read_history(tty.hist_path);
+        history_comment_char = '\0';
+        history_multiline_entries = 0;
+        if (rc == 0) {
+            HIST_ENTRY **h = history_list();
+            int k = h ? history_length : 0;
+            n = (size_t)k;
+            v = calloc(n ? n : 1, sizeof *v);
+            for (int i = 0; v && i < k; i++) v[i] = strdup(h[i]->line);
+            char err[600];
+            if (v && repl_hist_write(tty.hist_path, v, n, err, sizeof err) != 0 && !tty.hist_warned) {
+                tty.hist_warned = true;
+                fprintf(stderr, "nnpad: warning: history not kept (%s)\n", err);
+            }
+            repl_hist_free(v, v ? n : 0);
+            clear_history();
+            v = NULL;
+            n = 0;
+            rc = repl_hist_read(tty.hist_path, &v, &n);
+        }
+        stifle_history(HISTORY_MAX);
+    }
+    if (rc != 0 && rc != ENOENT) {
         hist_warn("cannot read", tty.hist_path, rc);
+        return;
+    }
+    for (size_t i = n > HISTORY_MAX ? n - HISTORY_MAX : 0; i < n; i++)
+        add_history(v[i]);
+    repl_hist_free(v, n);
 }
 
 /* Add one entry and append it to the file at once, so a killed terminal
@@ -156,14 +190,7 @@ static void history_add(const char *text)
     add_history(text);
     if (!tty.hist_path)
         return;
-    /* append_history does not create the file. */
-    int fd = open(tty.hist_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-    if (fd < 0) {
-        hist_warn("cannot write", tty.hist_path, errno);
-        return;
-    }
-    close(fd);
-    int rc = append_history(1, tty.hist_path);
+    int rc = repl_hist_append(tty.hist_path, text);
     if (rc != 0)
         hist_warn("cannot write", tty.hist_path, rc);
 }
@@ -171,17 +198,16 @@ static void history_add(const char *text)
 static void history_finish(void)
 {
     if (tty.hist_path) {
-        /* Keep the file at HISTORY_MAX entries.  Not history_truncate_file:
-         * it counts lines, so it would cut a multi-line block in half.
-         * Reading the file back (other sessions' entries included) and
-         * rewriting the newest HISTORY_MAX entries keeps blocks whole. */
-        clear_history();
-        unstifle_history();
-        if (read_history(tty.hist_path) == 0 && history_length > HISTORY_MAX) {
-            stifle_history(HISTORY_MAX);
-            int rc = write_history(tty.hist_path);
-            if (rc != 0)
-                hist_warn("cannot write", tty.hist_path, rc);
+        /* Keep the file at HISTORY_MAX entries: read it back (other
+         * sessions' entries included) and rewrite the newest HISTORY_MAX
+         * (util/afile.h: a full disk leaves the old file). */
+        char **v;
+        size_t n;
+        if (repl_hist_read(tty.hist_path, &v, &n) == 0) {
+            char err[600];
+            if (n > HISTORY_MAX && repl_hist_write(tty.hist_path, v + (n - HISTORY_MAX), HISTORY_MAX, err, sizeof err) != 0)
+                fprintf(stderr, "nnpad: warning: history not trimmed (%s)\n", err);
+            repl_hist_free(v, n);
         }
         clear_history();
         free(tty.hist_path);

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "view/view.h"
+#include "util/afile.h"
 
 #include <cairo.h>
 #include <cairo-svg.h>
@@ -46,30 +47,43 @@ int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err
     return rc;
 }
 
+/* Cairo's stream callback: into the temporary file (util/afile.h) */
+static cairo_status_t to_afile(void *closure, const unsigned char *data, unsigned int len)
+{
+    return afile_write(closure, data, len) == 0 ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
 static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
 {
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)errcap)) return -1;
+    cairo_status_t st;
     if (ends_with(path, ".svg")) {
-        cairo_surface_t *s = cairo_svg_surface_create(path, w, h);
+        cairo_surface_t *s = cairo_svg_surface_create_for_stream(to_afile, &a, w, h);
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         cairo_t *cr = cairo_create(s);
         view_draw(f, cr, w, h);
         cairo_destroy(cr);
         cairo_surface_finish(s);
-        cairo_status_t st = cairo_surface_status(s);
+        st = cairo_surface_status(s);
         cairo_surface_destroy(s);
-        if (st != CAIRO_STATUS_SUCCESS) return fail(err, errcap, "cannot write %s: %s", path, cairo_status_to_string(st));
-        return 0;
+    } else {
+        cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
+        cairo_t *cr = cairo_create(s);
+        view_draw(f, cr, w, h);
+        cairo_destroy(cr);
+        st = cairo_surface_status(s);
+        if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png_stream(s, to_afile, &a);
+        cairo_surface_destroy(s);
     }
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
-    cairo_t *cr = cairo_create(s);
-    view_draw(f, cr, w, h);
-    cairo_destroy(cr);
-    cairo_status_t st = cairo_surface_write_to_png(s, path);
-    cairo_surface_destroy(s);
-    if (st != CAIRO_STATUS_SUCCESS)
-        return fail(err, errcap, "cannot write %s: %s", path,
-                    st == CAIRO_STATUS_WRITE_ERROR ? strerror(errno ? errno : EIO) : cairo_status_to_string(st));
-    return 0;
+    /* a write error says the file's reason (afile_commit); Cairo's own
+     * failures (memory, a bad size) say Cairo's */
+    if (st != CAIRO_STATUS_SUCCESS && !a.err) {
+        afile_abort(&a);
+        return fail(err, errcap, "cannot write %s: %s", path, cairo_status_to_string(st));
+    }
+    if (st != CAIRO_STATUS_SUCCESS) afile_fail(&a, EIO);
+    return afile_commit(&a, err, (size_t)errcap);
 }
 
 /* ---- SVG into memory, ids made unique ---- */
@@ -219,21 +233,20 @@ static int save_html(const char *path, char *err, int cap)
         puts_(&b, "</div>\n");
     }
     puts_(&b, "</body>\n</html>\n");
-    FILE *f = fopen(path, "w");
-    if (!f) { free(b.p); return fail(err, cap, "cannot write %s: %s", path, strerror(errno)); }
-    fwrite(b.p, 1, b.n, f);
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)cap)) { free(b.p); return -1; }
+    afile_write(&a, b.p, b.n);
     free(b.p);
-    if (fclose(f) != 0) return fail(err, cap, "cannot write %s: %s", path, strerror(errno));
-    return 0;
+    return afile_commit(&a, err, (size_t)cap);
 }
 
 /* The inputs as a script: :save itself and commands that only concern the
  * display (:clear, :save) are left out; other commands replay. */
 static int save_script(const char *path, char *err, int cap)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return fail(err, cap, "cannot write %s: %s", path, strerror(errno));
-    fputs("# nnpad session, saved with :save; run with: nnpad FILE.nn\n", f);
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)cap)) return -1;
+    afile_printf(&a, "# nnpad session, saved with :save; run with: nnpad FILE.nn\n");
     for (int i = 0; i < view_cell_count(); i++) {
         const view_cell_t *c = view_cell_at(i);
         if (!c->caption[0] || c->nested) continue;   /* a :load's inputs replay through the :load */
@@ -241,10 +254,9 @@ static int save_script(const char *path, char *err, int cap)
         const char *p = c->caption;
         while (*p == ' ' || *p == '\t') p++;
         if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) continue;
-        fprintf(f, "%s\n", c->caption);
+        afile_printf(&a, "%s\n", c->caption);
     }
-    if (fclose(f) != 0) return fail(err, cap, "cannot write %s: %s", path, strerror(errno));
-    return 0;
+    return afile_commit(&a, err, (size_t)cap);
 }
 
 int view_save(const char *path, char *err, int cap)

@@ -241,21 +241,27 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         if (d) closedir(d);
     }
     say_headless(out, headless_reason);
-    char path[1200], err[256];
+    char path[1200], err[1400];
     if (make_dirs(dir) != 0) {
         fprintf(out, "figure not written: cannot make the folder %s: %s\n", dir, strerror(errno));
         return;
     }
     /* the number is reserved by creating its file (O_EXCL): two sessions
      * writing into one folder at once take different numbers */
+    bool reserved = false;
     for (int tries = 0; tries < 10000; tries++) {
         c->fignum = ++nb.fignum;
         snprintf(path, sizeof path, "%s/%03d-%s.png", dir, c->fignum, f->name);
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0) { close(fd); break; }
+        if (fd >= 0) { close(fd); reserved = true; break; }
         if (errno != EEXIST) break;
     }
+    if (!reserved) {
+        fprintf(out, "figure not written: cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
     if (view_save_figure(f, path, VIEW_W, VIEW_H, err, sizeof err) != 0) {
+        unlink(path);   /* the empty file that reserved the number */
         fprintf(out, "figure not written: %s\n", err);
         return;
     }

@@ -1,0 +1,172 @@
+/* afile.c — rewriting a file atomically (afile.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include "util/afile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void afile_free(afile_t *a)
+{
+    free(a->name);
+    free(a->path);
+    free(a->tmp);
+    a->name = a->path = a->tmp = NULL;
+    a->f = NULL;
+    a->fd = -1;
+}
+
+FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    a->fd = -1;
+    a->name = strdup(path);
+    /* a symlink stays a link: the file it names is replaced */
+    struct stat st;
+    bool old = false;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        a->path = realpath(path, NULL);
+    if (!a->path)
+        a->path = strdup(path);
+    if (!a->name || !a->path) {
+        snprintf(err, cap, "cannot write %s: %s", path, strerror(ENOMEM));
+        afile_free(a);
+        return NULL;
+    }
+    if (stat(a->path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, cap, "cannot write %s: %s", path, strerror(EISDIR));
+            afile_free(a);
+            return NULL;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* a device or a FIFO: a rename would replace it, not write to it */
+            snprintf(err, cap, "cannot write %s: not a regular file", path);
+            afile_free(a);
+            return NULL;
+        }
+        old = true;
+    }
+    /* DIR/.BASE.PID-K.tmp: hidden, beside the file (a rename never
+     * crosses file systems), and never a name a figure takes */
+    const char *slash = strrchr(a->path, '/');
+    int dirlen = slash ? (int)(slash - a->path + 1) : 0;
+    const char *base = a->path + dirlen;
+    static unsigned counter;
+    int e = 0;
+    for (int tries = 0; tries < 100; tries++) {
+        free(a->tmp);
+        if (asprintf(&a->tmp, "%.*s.%s.%ld-%u.tmp", dirlen, a->path, base, (long)getpid(), counter++) < 0) {
+            a->tmp = NULL;
+            e = ENOMEM;
+            break;
+        }
+        a->fd = open(a->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (a->fd >= 0 || errno != EEXIST) {
+            e = errno;
+            break;
+        }
+    }
+    if (a->fd < 0) {
+        snprintf(err, cap, "cannot write %s: %s", path, strerror(e ? e : EEXIST));
+        free(a->tmp);
+        a->tmp = NULL;   /* nothing of ours to remove */
+        afile_free(a);
+        return NULL;
+    }
+    if (old)
+        (void)fchmod(a->fd, st.st_mode & 07777);
+    a->f = fdopen(a->fd, "w");
+    if (!a->f) {
+        e = errno;
+        close(a->fd);
+        unlink(a->tmp);
+        snprintf(err, cap, "cannot write %s: %s", path, strerror(e));
+        afile_free(a);
+        return NULL;
+    }
+    return a->f;
+}
+
+void afile_fail(afile_t *a, int e)
+{
+    if (!a->err)
+        a->err = e ? e : EIO;
+}
+
+int afile_write(afile_t *a, const void *p, size_t n)
+{
+    if (a->err)
+        return -1;
+    errno = 0;
+    if (n && fwrite(p, 1, n, a->f) != n) {
+        afile_fail(a, errno);
+        return -1;
+    }
+    return 0;
+}
+
+int afile_printf(afile_t *a, const char *fmt, ...)
+{
+    if (a->err)
+        return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    errno = 0;
+    int rc = vfprintf(a->f, fmt, ap);
+    va_end(ap);
+    if (rc < 0) {
+        afile_fail(a, errno);
+        return -1;
+    }
+    return 0;
+}
+
+void afile_abort(afile_t *a)
+{
+    if (a->f)
+        fclose(a->f);
+    if (a->tmp)
+        unlink(a->tmp);
+    afile_free(a);
+}
+
+int afile_commit(afile_t *a, char *err, size_t cap)
+{
+    errno = 0;
+    if (!a->err && (fflush(a->f) != 0 || ferror(a->f)))
+        afile_fail(a, errno);
+    if (!a->err && fsync(a->fd) != 0)
+        afile_fail(a, errno);
+    errno = 0;
+    int rc = fclose(a->f);
+    a->f = NULL;
+    if (rc != 0)
+        afile_fail(a, errno);
+    if (!a->err && rename(a->tmp, a->path) != 0)
+        afile_fail(a, errno);
+    if (a->err) {
+        unlink(a->tmp);
+        snprintf(err, cap, "cannot write %s: %s", a->name, strerror(a->err));
+        afile_free(a);
+        return -1;
+    }
+    /* the rename itself reaches the disk */
+    const char *slash = strrchr(a->path, '/');
+    char *dir = slash ? strndup(a->path, slash == a->path ? 1 : (size_t)(slash - a->path)) : strdup(".");
+    int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    free(dir);
+    afile_free(a);
+    return 0;
+}

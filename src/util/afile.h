@@ -1,0 +1,46 @@
+/* afile.h — the one way nnpad rewrites a file (:save, figures, history,
+ * lesson progress) without losing the old one: write a temporary file in
+ * the same folder, flush, fsync, rename it over the old name.  A failed
+ * write leaves the old file as it was, removes the temporary file and
+ * says why ("cannot write PATH: No space left on device").
+ *
+ *     afile_t a;
+ *     if (!afile_open(&a, path, err, cap)) return -1;
+ *     afile_printf(&a, "...");             (or fwrite into a.f, afile_write)
+ *     return afile_commit(&a, err, cap);   (0, or -1 with err; a.f is gone)
+ *
+ * A writer that does not go through a.f's error flag (Cairo's stream
+ * callback) records its failure with afile_fail; afile_abort gives up
+ * without a message. */
+#ifndef NN_UTIL_AFILE_H
+#define NN_UTIL_AFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct afile {
+    FILE *f;        /* the temporary file, open for writing */
+    int fd;         /* its descriptor (f may be a stream without one) */
+    int err;        /* the first errno a write failed with; 0 if none */
+    char *name;     /* the name asked for, as messages say it */
+    char *path;     /* the file replaced (a symlink's target) */
+    char *tmp;      /* the temporary file beside it */
+} afile_t;
+
+/* Create the temporary file beside path (mode: the old file's, else
+ * 0666 less the umask).  The FILE, or NULL with err set. */
+FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap);
+/* Write n bytes; -1 (recorded) on failure. */
+int afile_write(afile_t *a, const void *p, size_t n);
+int afile_printf(afile_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Record a failure seen outside a->f (errno e; 0 means EIO). */
+void afile_fail(afile_t *a, int e);
+/* Flush, fsync, close and rename over the old file: 0; or -1 with
+ * "cannot write PATH: REASON" in err, the old file untouched and the
+ * temporary file removed. */
+int afile_commit(afile_t *a, char *err, size_t cap);
+/* Close and remove the temporary file; the old file stays. */
+void afile_abort(afile_t *a);
+
+#endif
