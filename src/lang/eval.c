@@ -293,7 +293,11 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope
     }
     case N_LIST: {
         value_t *tmp = list_new(n->nitems);   /* holds the items (swept on error) */
-        for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_exact_literal(s, n->items[i], scope));
+        for (int i = 0; i < n->nitems; i++) {
+            value_t *it = eval_exact_literal(s, n->items[i], scope);
+            err_set_here(n->span);   /* a list too deeply nested is refused at the literal */
+            list_push_take(tmp, it);
+        }
         ragged_check(n, tmp);
         err_set_here(n->span);
         value_t *r = make_literal(s, n, tmp->u.list.items, n->nitems, true);
@@ -727,7 +731,11 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     case N_NAME: return lookup(s, n->name, scope, n->span);
     case N_LIST: {
         value_t *tmp = list_new(n->nitems);
-        for (int i = 0; i < n->nitems; i++) list_push_take(tmp, eval_expr(s, n->items[i], scope));
+        for (int i = 0; i < n->nitems; i++) {
+            value_t *it = eval_expr(s, n->items[i], scope);
+            err_set_here(n->span);   /* a list too deeply nested is refused at the literal */
+            list_push_take(tmp, it);
+        }
         ragged_check(n, tmp);
         err_set_here(n->span);
         value_t *r = make_literal(s, n, tmp->u.list.items, n->nitems, false);

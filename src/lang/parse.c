@@ -57,7 +57,7 @@ typedef struct token {
 /* Open brackets deeper than this are not remembered one by one; the parser
  * stops at PARSE_MAX_DEPTH long before, and parse_is_complete only needs
  * to know that something is open. */
-#define LEX_STACK 256
+#define LEX_STACK PARSE_LEX_STACK
 
 typedef struct lexer {
     const char *s;
@@ -335,13 +335,40 @@ static bool continues_line(tok_kind_t k)
 
 bool parse_is_complete(const char *text, int len)
 {
+    parse_scan_t sc = { 0 };
+    return parse_scan_complete(&sc, text, len);
+}
+
+/* Tokens never cross the end of a line except a string (the text grows by
+ * "\n" and a line), so lexing may resume at the token that met the end of
+ * the text: an unterminated string's start, or the end itself. */
+bool parse_scan_complete(parse_scan_t *sc, const char *text, int len)
+{
     lexer_t l;
     lex_init(&l, text, len);
     tok_kind_t last = T_NEWLINE;     /* the last token that is not a newline */
     tok_kind_t prev_any = T_NEWLINE; /* the token before the current one, newlines included */
     int decorator = 0;               /* 1: '@' opened a statement; 2: '@' NAME, waiting for 'def' */
+    if (sc->started && sc->pos <= len) {
+        l.pos = sc->pos;
+        l.depth = sc->depth;
+        memcpy(l.stack, sc->stack, sizeof l.stack);
+        last = (tok_kind_t)sc->last;
+        prev_any = (tok_kind_t)sc->prev_any;
+        decorator = sc->decorator;
+    }
     for (;;) {
+        int pos0 = l.pos;
         token_t t = lex_next(&l);
+        if (t.kind == T_EOF || (t.kind == T_ERROR && l.unterminated)) {
+            sc->started = true;
+            sc->pos = pos0;
+            sc->depth = l.depth;
+            memcpy(sc->stack, l.stack, sizeof l.stack);
+            sc->last = (int)last;
+            sc->prev_any = (int)prev_any;
+            sc->decorator = decorator;
+        }
         if (t.kind == T_ERROR) return !l.unterminated;  /* let the parser report it */
         if (l.stray) return true;
         if (t.kind == T_EOF) break;

@@ -24,6 +24,21 @@
 void parse_unit(ast_unit_t *u);
 bool parse_is_complete(const char *text, int len);
 
+/* parse_is_complete for a text that grows line by line (the REPL's
+ * continuation lines): the scan resumes where the last call stopped, so
+ * each line costs its own length, not the whole input's.  Zero it (or
+ * memset) before the first line of an input; each call's text must extend
+ * the previous call's text, which it holds as a prefix. */
+#define PARSE_LEX_STACK 256
+typedef struct parse_scan {
+    bool started;
+    int pos;                        /* where the next token starts */
+    int depth;                      /* open brackets, the first PARSE_LEX_STACK kinds in stack */
+    char stack[PARSE_LEX_STACK];
+    int last, prev_any, decorator;  /* parse_is_complete's own state */
+} parse_scan_t;
+bool parse_scan_complete(parse_scan_t *sc, const char *text, int len);
+
 /* Keywords, for Tab completion and to forbid them as names. */
 extern const char *const parse_keywords[];  /* NULL-terminated */
 

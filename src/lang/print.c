@@ -133,8 +133,25 @@ static void print_tensor(FILE *out, const value_t *t, const session_settings_t *
     tensor_suffix(out, t, dt);
 }
 
+/* Lists, records and grad(grad(...)) print nested at most PRINT_MAX_DEPTH
+ * levels deep; what lies deeper shows as "..." (a structure may nest
+ * VAL_MAX_DEPTH deep: printing it all would overflow the stack and
+ * nobody reads it). */
+#define PRINT_MAX_DEPTH 64
+
+static void print_nested(FILE *out, const value_t *v, const session_settings_t *set, bool top, int depth);
+
 void print_value(FILE *out, const value_t *v, const session_settings_t *set, bool top)
 {
+    print_nested(out, v, set, top, 0);
+}
+
+static void print_nested(FILE *out, const value_t *v, const session_settings_t *set, bool top, int depth)
+{
+    if (depth > PRINT_MAX_DEPTH && (v->kind == V_LIST || v->kind == V_SCOPE || v->kind == V_FUNC)) {
+        fputs(v->kind == V_LIST ? "[...]" : v->kind == V_SCOPE ? "{...}" : "<...>", out);
+        return;
+    }
     switch ((val_kind_t)v->kind) {
     case V_TENSOR: print_tensor(out, v, set); break;
     case V_STR:
@@ -155,7 +172,7 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
             fprintf(out, "<traced %s>", v->u.fn.name ? v->u.fn.name : "function");
         } else if (v->u.fn.inner) {
             fprintf(out, "<%s of ", (v->u.fn.ad_kind & 3) == 1 ? "grad" : "value_and_grad");
-            print_value(out, v->u.fn.inner, set, false);
+            print_nested(out, v->u.fn.inner, set, false, depth + 1);
             fputc('>', out);
         } else if (v->u.fn.op) fprintf(out, "<builtin %s>", v->u.fn.op->signature);
         else {
@@ -178,14 +195,14 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
             len[i] = 0;
             FILE *m = open_memstream(&txt[i], &len[i]);
             if (!m) { txt[i] = NULL; continue; }
-            print_value(m, v->u.list.items[i], set, false);
+            print_nested(m, v->u.list.items[i], set, false, depth + 1);
             fclose(m);
             if (txt[i] && strchr(txt[i], '\n')) multi = true;
         }
         fputc('[', out);
         for (int i = 0; i < n; i++) {
             if (i) fputs(multi ? ",\n " : ", ", out);
-            if (i >= shown || !txt[i]) { print_value(out, v->u.list.items[i], set, false); continue; }
+            if (i >= shown || !txt[i]) { print_nested(out, v->u.list.items[i], set, false, depth + 1); continue; }
             for (const char *p = txt[i]; *p; p++) {
                 fputc(*p, out);
                 if (*p == '\n' && multi) fputc(' ', out);
@@ -204,7 +221,7 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
         for (int i = 0; i < v->u.sc.cap; i++)
             if (v->u.sc.e[i].name) {
                 fprintf(out, "%s%s=", k++ ? ", " : "", v->u.sc.e[i].name);
-                print_value(out, v->u.sc.e[i].val, set, false);
+                print_nested(out, v->u.sc.e[i].val, set, false, depth + 1);
             }
         fputs("}", out);
         break;

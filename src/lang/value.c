@@ -67,44 +67,72 @@ static void val_free_struct(value_t *v)
     mem_free(v, sizeof *v);
 }
 
-static void val_destroy(value_t *v)
-{
-    val_release(v, false);
-    val_free_struct(v);
-}
+/* Freeing is iterative: a value whose count reaches 0 joins a work list
+ * (through wnext), and the outermost val_unref releases the list's values
+ * one by one, whose released references may add more; so a list nested a
+ * million deep, or a chain of closures, frees without recursion. */
+static value_t *pending;   /* values at 0 references, not yet released */
+static bool draining;
 
 void val_unref(value_t *v)
 {
-    if (v && --v->refs == 0) val_destroy(v);
+    if (!v || --v->refs != 0) return;
+    v->wnext = pending;
+    pending = v;
+    if (draining) return;
+    draining = true;
+    while (pending) {
+        value_t *x = pending;
+        pending = x->wnext;
+        val_release(x, false);
+        val_free_struct(x);
+    }
+    draining = false;
 }
 
-static void mark(value_t *v)
+/* Marking is iterative too: a value is marked as it is pushed on the gray
+ * list (through wnext), and popping it pushes what it holds. */
+static value_t *gray;
+
+static void mark_push(value_t *v)
 {
-    /* Iterative over the parent chain, recursive over contents: scopes and
-     * lists nest only as deep as the program's own nesting. */
-    while (v && !v->mark) {
-        v->mark = 1;
+    if (!v || v->mark) return;
+    v->mark = 1;
+    v->wnext = gray;
+    gray = v;
+}
+
+static void mark(value_t *root)
+{
+    mark_push(root);
+    while (gray) {
+        value_t *v = gray;
+        gray = v->wnext;
         switch ((val_kind_t)v->kind) {
         case V_FUNC:
-            mark(v->u.fn.inner);
-            if (v->u.fn.traced) graph_traced_mark(v->u.fn.traced, mark);
-            v = v->u.fn.scope;
+            mark_push(v->u.fn.inner);
+            if (v->u.fn.traced) graph_traced_mark(v->u.fn.traced, mark_push);
+            mark_push(v->u.fn.scope);
             break;
         case V_LIST:
-            for (int i = 0; i < v->u.list.n; i++) mark(v->u.list.items[i]);
-            return;
+            for (int i = 0; i < v->u.list.n; i++) mark_push(v->u.list.items[i]);
+            break;
         case V_SCOPE:
             for (int i = 0; i < v->u.sc.cap; i++)
-                if (v->u.sc.e[i].name) mark(v->u.sc.e[i].val);
-            v = v->u.sc.parent;
+                if (v->u.sc.e[i].name) mark_push(v->u.sc.e[i].val);
+            mark_push(v->u.sc.parent);
             break;
-        default: return;
+        default: break;
         }
     }
 }
 
 void val_sweep(value_t *root)
 {
+    /* an error that unwound a release leaves its work list to the sweep:
+     * those values are unreachable and unmarked */
+    pending = gray = NULL;
+    draining = false;
     for (value_t *v = reg.gnext; v != &reg; v = v->gnext) v->mark = 0;
     mark(root);
     /* Pass 1: unmarked values release their contents (a release can free a
@@ -262,11 +290,26 @@ value_t *list_new(int cap)
     if (cap < 4) cap = 4;
     v->u.list.items = mem_alloc((size_t)cap * sizeof(value_t *));
     v->u.list.cap = cap;
+    v->depth = 1;
     return v;
+}
+
+void val_check_depth(const value_t *v, span_t span, const char *what, const char *note)
+{
+    if (v->depth > VAL_MAX_DEPTH)
+        err_raise(ERR_LIMIT, span, "%s would be nested %u levels deep%s; lists and records (models) nest at most %d "
+                  "levels", what, (unsigned)v->depth, note ? note : "", VAL_MAX_DEPTH);
 }
 
 void list_push_take(value_t *l, value_t *item)
 {
+    uint32_t d = val_depth_in(item);
+    if (d > l->depth) {
+        if (d > VAL_MAX_DEPTH)
+            err_raise(ERR_LIMIT, err_here(), "this list would be nested %u levels deep; lists and records (models) "
+                      "nest at most %d levels", (unsigned)d, VAL_MAX_DEPTH);
+        l->depth = d;
+    }
     if (l->u.list.n == l->u.list.cap) {
         int nc = l->u.list.cap * 2;
         l->u.list.items = mem_realloc(l->u.list.items, (size_t)l->u.list.cap * sizeof(value_t *), (size_t)nc * sizeof(value_t *));
@@ -290,6 +333,7 @@ value_t *scope_new(value_t *parent)
     v->u.sc.cap = 8;
     v->u.sc.e = mem_alloc(8 * sizeof(scope_entry_t));
     v->u.sc.parent = val_ref(parent);
+    v->depth = 1;
     return v;
 }
 
@@ -331,6 +375,8 @@ static void grow(value_t *sc)
 
 void scope_set(value_t *sc, const char *name, value_t *v)
 {
+    /* a record's depth (an environment's is never read); it only grows */
+    if (val_depth_in(v) > sc->depth) sc->depth = val_depth_in(v);
     scope_entry_t *e = find(sc, name);
     if (e->name) {
         value_t *old = e->val;

@@ -34,7 +34,10 @@ struct value {
     uint8_t undef;              /* V_NONE standing for a name a traced if or loop left without a value
                                    (AutoGraph's undefined): reading it is an error (eval.c) */
     int refs;
+    uint32_t depth;             /* V_LIST, V_SCOPE: 1 + the deepest list or scope it holds (0 for the
+                                   rest), set as it is built; never above VAL_MAX_DEPTH for a list */
     value_t *gnext, *gprev;     /* the registry */
+    value_t *wnext;             /* the work list of val_unref's freeing and the sweep's marking */
     union {
         tensor_t t;             /* V_TENSOR (src/tensor/tensor.h): the value wraps a tensor */
         struct { char *s; size_t len; } str;           /* V_STR: owned, NUL-terminated */
@@ -56,6 +59,12 @@ struct value {
         } sc;
     } u;
 };
+
+/* How deeply lists and records (models) may nest: a structure is refused
+ * when it is built deeper (list_push_take, val_check_depth), so that no
+ * walk over one (printing, params, calling a model, comparing) meets a
+ * deeper one; freeing and the sweep's marking are iterative anyway. */
+#define VAL_MAX_DEPTH 10000
 
 value_t *val_new(val_kind_t kind);
 static inline value_t *val_ref(value_t *v) { if (v) v->refs++; return v; }
@@ -121,7 +130,17 @@ value_t *tensor_copy(const value_t *t);
 
 value_t *str_new(const char *s, size_t len);
 value_t *list_new(int cap);
+/* Raises ERR_LIMIT (at err_here()) when the list would nest deeper than
+ * VAL_MAX_DEPTH; the item is then left to the sweep. */
 void list_push_take(value_t *list, value_t *item);
+/* The nesting depth a list or scope would have holding v (0 for others). */
+static inline uint32_t val_depth_in(const value_t *v)
+{
+    return v && (v->kind == V_LIST || v->kind == V_SCOPE) ? v->depth + 1 : 1;
+}
+/* ERR_LIMIT at span when v (a record just built) nests deeper than
+ * VAL_MAX_DEPTH; `what` names it ("this model"), `note` (or NULL) follows the depth. */
+void val_check_depth(const value_t *v, span_t span, const char *what, const char *note);
 
 value_t *scope_new(value_t *parent);
 value_t *scope_get(value_t *sc, const char *name);            /* borrowed; NULL if absent (parents searched) */

@@ -300,6 +300,7 @@ static value_t *dense_apply_impl(call_t *c)
 /* ---- sequential ---- */
 
 static int64_t count_params(value_t *m, session_t *s);
+static void cache_facts(value_t *rec, int64_t in, int64_t out, session_t *s);
 
 static void seq_repr(value_t *rec, session_t *s)
 {
@@ -337,15 +338,10 @@ static void layer_io(value_t *l, int64_t *in, int64_t *out)
     if (!strcmp(k, "dense")) {
         value_t *W = field(l, "W");
         if (W && W->kind == V_TENSOR && W->u.t.ndim == 2) { *in = W->u.t.shape[0]; *out = W->u.t.shape[1]; }
-    } else if (!strcmp(k, "sequential")) {
-        value_t *ls = field(l, "layers");
-        if (!ls || ls->kind != V_LIST || ls->u.list.n == 0) return;
-        int64_t a, b;
-        layer_io(ls->u.list.items[0], in, &a);
-        layer_io(ls->u.list.items[ls->u.list.n - 1], &b, out);
-    } else if (!strcmp(k, "time_distributed")) {
-        value_t *inner = field(l, "layer");
-        if (inner) layer_io(inner, in, out);
+    } else {   /* sequential, time_distributed: what cache_facts kept */
+        value_t *a = field(l, "__in__"), *b = field(l, "__out__");
+        if (a && a->kind == V_TENSOR) *in = (int64_t)tensor_get_f64(a, 0);
+        if (b && b->kind == V_TENSOR) *out = (int64_t)tensor_get_f64(b, 0);
     }
 }
 
@@ -363,26 +359,49 @@ static value_t *sequential_impl(call_t *c)
                       (long long)pout);
     }
     value_t *ls = list_new(c->nargs);
+    err_set_here(c->span);
     for (int i = 0; i < c->nargs; i++) list_push_take(ls, val_ref(layer_arg(c, i, "sequential")));
     value_t *rec = scope_new(NULL);
     set_str(rec, "__kind__", "sequential");
     set_fn(rec, "__call__", "sequential_apply");
     scope_set(rec, "layers", ls);
     val_unref(ls);
+    val_check_depth(rec, c->span, "this model", " (a sequential is 2 levels: the model and its list of layers)");
+    int64_t in, out, a, b;
+    layer_io(ls->u.list.items[0], &in, &a);
+    layer_io(ls->u.list.items[ls->u.list.n - 1], &b, &out);
+    cache_facts(rec, in, out, c->s);
     seq_repr(rec, c->s);
     return rec;
+}
+
+/* The layers a sequential applies, nested sequentials flattened (in
+ * order): a model nested VAL_MAX_DEPTH deep is called in a loop, not
+ * through one C call per level (small frames here, the depth bounded at
+ * construction). */
+static void seq_leaves(value_t *m, value_t *out)
+{
+    value_t *ls = field(m, "layers");
+    for (int i = 0; i < ls->u.list.n; i++) {
+        value_t *l = ls->u.list.items[i];
+        const char *k = kind_of(l);
+        if (k && !strcmp(k, "sequential")) seq_leaves(l, out);
+        else list_push_take(out, val_ref(l));
+    }
 }
 
 static value_t *sequential_apply_impl(call_t *c)
 {
     value_t *rec = layer_arg(c, 0, "sequential_apply");
-    value_t *ls = field(rec, "layers");
+    value_t *ls = list_new(8);
+    seq_leaves(rec, ls);
     value_t *x = val_ref(c->args[1]);
     for (int i = 0; i < ls->u.list.n; i++) {
         value_t *y = eval_call_value(c->s, ls->u.list.items[i], 1, &x, c->span);
         val_unref(x);
         x = y;
     }
+    val_unref(ls);
     return x;
 }
 
@@ -395,6 +414,10 @@ static value_t *td_impl(call_t *c)
     set_str(rec, "__kind__", "time_distributed");
     set_fn(rec, "__call__", "time_distributed_apply");
     scope_set(rec, "layer", l);
+    val_check_depth(rec, c->span, "this layer", NULL);
+    int64_t in, out;
+    layer_io(l, &in, &out);
+    cache_facts(rec, in, out, c->s);
     /* the inner layer as it prints (Keras's TimeDistributed(Dense(...))) */
     char buf[400];
     value_t *ir = scope_get_local(l, "__repr__");
@@ -457,15 +480,43 @@ static void params_into(value_t *m, value_t *list)
     }
 }
 
+/* A layer's number of weights: dense counts its W and b; sequential and
+ * time_distributed keep the count they were built with in __nparams__
+ * (weights keep their shapes), so building a model nested n deep costs
+ * O(n), not O(n^2). */
 static int64_t count_params(value_t *m, session_t *s)
 {
     (void)s;
-    value_t *l = list_new(8);
-    params_into(m, l);
-    int64_t n = 0;
-    for (int i = 0; i < l->u.list.n; i++) n += l->u.list.items[i]->u.t.size;
-    val_unref(l);
-    return n;
+    const char *k = kind_of(m);
+    if (!k) return 0;
+    if (!strcmp(k, "dense")) {
+        value_t *W = field(m, "W"), *b = field(m, "b");
+        return (W ? W->u.t.size : 0) + (b ? b->u.t.size : 0);
+    }
+    value_t *n = field(m, "__nparams__");
+    if (n && n->kind == V_TENSOR) return (int64_t)tensor_get_f64(n, 0);
+    int64_t sum = 0;   /* while it is built: its parts' counts */
+    if (!strcmp(k, "sequential")) {
+        value_t *ls = field(m, "layers");
+        for (int i = 0; ls && i < ls->u.list.n; i++) sum += count_params(ls->u.list.items[i], s);
+    } else if (!strcmp(k, "time_distributed")) {
+        sum = count_params(field(m, "layer"), s);
+    }
+    return sum;
+}
+
+/* Keep what a model's builders ask of it in O(1) later: its weight count
+ * and its input and output widths (-1 unknown). */
+static void cache_facts(value_t *rec, int64_t in, int64_t out, session_t *s)
+{
+    int64_t n = count_params(rec, s);
+    const char *nm[3] = { "__nparams__", "__in__", "__out__" };
+    int64_t v[3] = { n, in, out };
+    for (int i = 0; i < 3; i++) {
+        value_t *t = tensor_weak_int(v[i]);
+        scope_set(rec, nm[i], t);
+        val_unref(t);
+    }
 }
 
 static value_t *params_impl(call_t *c)
@@ -568,6 +619,11 @@ static value_t *assign_impl(call_t *c)
     if (old->kind != V_TENSOR) {
         if (old->kind != v->kind)
             err_raise(ERR_TYPE, c->span, "'%s' holds a %s; cannot store a %s in it", name, val_kind_name(old), val_kind_name(v));
+        /* a record's depth is fixed when it is built (value.h): a field
+         * may not take a deeper list or record (nor the record itself) */
+        if ((v->kind == V_LIST || v->kind == V_SCOPE) && v->depth > old->depth)
+            err_raise(ERR_LIMIT, c->span, "'%s' holds a %s nested %u levels deep; cannot store one nested %u levels "
+                      "deep in it", name, val_kind_name(old), (unsigned)old->depth, (unsigned)v->depth);
         scope_set(o, name, v);
         return val_new(V_NONE);
     }

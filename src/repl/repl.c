@@ -186,6 +186,7 @@ void repl_input_clear(repl_input_t *in)
     in->len = 0;
     if (in->buf)
         in->buf[0] = '\0';
+    memset(&in->scan, 0, sizeof in->scan);
 }
 
 void repl_input_free(repl_input_t *in)
@@ -258,7 +259,7 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
         *status = repl_cmd_error(r, "out of memory reading input");
         return REPL_FEED_DONE;
     }
-    if (!parse_is_complete(in->buf, (int)in->len))
+    if (!parse_scan_complete(&in->scan, in->buf, (int)in->len))
         return REPL_FEED_MORE;
     *status = run_collected(r, in, name);
     return REPL_FEED_DONE;

@@ -4,6 +4,7 @@
 #define NN_REPL_INT_H
 #include <stddef.h>
 #include "repl/repl.h"
+#include "lang/parse.h"
 
 /* Nested :load deeper than this is an error (a file that loads itself). */
 #define REPL_MAX_LOAD_DEPTH 16
@@ -28,6 +29,7 @@ typedef struct repl_input {
     char *buf;
     size_t len, cap;
     int first_line;            /* line number of its first line */
+    parse_scan_t scan;         /* how far parse_scan_complete has read buf (zero: nothing) */
 } repl_input_t;
 
 enum { REPL_FEED_DONE, REPL_FEED_MORE };

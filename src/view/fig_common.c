@@ -121,7 +121,10 @@ const char *fig_rec_kind(const value_t *v)
 void fig_dense_layers(call_t *c, int argi, value_t *m, value_t **out, int *n, int depth)
 {
     const char *k = fig_rec_kind(m);
-    if (!k || depth > 32)
+    if (k && depth > 32)
+        err_raise(ERR_LIMIT, c->arg_spans[argi], "%s draws models nested at most 32 levels deep (sequential inside "
+                  "sequential); this one nests deeper", c->op->name);
+    if (!k)
         err_raise(ERR_TYPE, c->arg_spans[argi], "%s draws layers and models (dense, sequential), not a %s", c->op->name,
                   k ? k : val_kind_name(m));
     if (!strcmp(k, "dense")) {

@@ -83,6 +83,15 @@ static void C(const char *src, int want)
     snprintf(desc, sizeof desc, "%s: %.200s", want ? "complete" : "incomplete", src);
     for (char *c = desc; *c; c++) if (*c == '\n') *c = '|';
     result(parse_is_complete(src, (int)strlen(src)) == want, desc);
+    /* the REPL's scan, resumed line by line, agrees with a scan of the
+     * whole text at every line */
+    parse_scan_t sc = { 0 };
+    int len = (int)strlen(src), agree = 1;
+    for (int i = 0; i <= len; i++)
+        if (i == len || src[i] == '\n') agree &= parse_scan_complete(&sc, src, i) == parse_is_complete(src, i);
+    snprintf(desc, sizeof desc, "line by line as a whole: %.200s", src);
+    for (char *c = desc; *c; c++) if (*c == '\n') *c = '|';
+    result(agree, desc);
 }
 
 static char *repeat(const char *a, int n, const char *mid, const char *b, int m)
@@ -455,6 +464,15 @@ static void test_complete(void)
     C("x = 1 +", 0);
     C("x = 1 + # comment", 0);
     C("x = a @", 0);
+    /* what a line leaves open carries to the next (the REPL's scan resumes there) */
+    C("x = 1 +\n# more to come", 0);
+    C("x = 1 +\n\n2", 1);
+    C("@trace\n", 0);
+    C("@trace\n# the def follows\n", 0);
+    C("x = \"a\nb\nc", 0);
+    C("x = \"a\nb\nc\"", 1);
+    C("x = [\n1,\n2,\n]\nlen(x)", 1);
+    C("x = f(\n[1,\n", 0);
     C("x = a and", 0);
     C("x = not", 0);
     C("x =", 0);
