@@ -49,15 +49,24 @@ int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err
 static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
 {
     if (ends_with(path, ".svg")) {
+        /* Cairo says only "error while writing to output stream": the
+         * reason is errno, taken right where the file was opened or
+         * written (drawing and freeing may change it later) */
+        errno = 0;
         cairo_surface_t *s = cairo_svg_surface_create(path, w, h);
+        int e = cairo_surface_status(s) != CAIRO_STATUS_SUCCESS ? errno : 0;
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         cairo_t *cr = cairo_create(s);
         view_draw(f, cr, w, h);
         cairo_destroy(cr);
+        if (!e) errno = 0;
         cairo_surface_finish(s);
         cairo_status_t st = cairo_surface_status(s);
+        if (!e && st != CAIRO_STATUS_SUCCESS) e = errno;
         cairo_surface_destroy(s);
-        if (st != CAIRO_STATUS_SUCCESS) return fail(err, errcap, "cannot write %s: %s", path, cairo_status_to_string(st));
+        if (st != CAIRO_STATUS_SUCCESS)
+            return fail(err, errcap, "cannot write %s: %s", path,
+                        st == CAIRO_STATUS_WRITE_ERROR ? strerror(e ? e : EIO) : cairo_status_to_string(st));
         return 0;
     }
     cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
