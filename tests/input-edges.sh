@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-input-edges.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..7"
+echo "1..9"
 i=0
 # ok STATUS NAME [FILE]: a TAP line; on failure FILE's first lines as diagnostics
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"
@@ -62,6 +62,56 @@ printf 'plot([1.0, 2.0])\n:save nowhere/x.svg\n:save full.svg\n' | nn 1 --headle
 grep -q '^<stdin>:2: error: cannot write nowhere/x.svg: No such file or directory$' o5 &&
   grep -q '^<stdin>:3: error: cannot write full.svg: No space left on device$' o5
 ok $? "a failed SVG save gives the reason" o5
+
+# a def inside a function makes a cycle (the function holds its frame, the
+# frame holds the function); it leaked about 550 bytes a call until a later
+# error, so this loop died under :limit 10MB.  Memory in use after 200,000
+# calls must be what it was after 1,000 (a notebook cell or two aside).
+cat > loop.nn <<'IN'
+:limit 10MB
+def outer(x) { def inner(y) { return y + x }
+  return inner(1) }
+for i in range(1000) { z = outer(i) }
+:limit
+for i in range(200000) { z = outer(i) }
+:limit
+z
+IN
+nn 0 < loop.nn > o6 2>&1
+awk 'function b(n, u) { return n * (u == "KB" ? 1024 : u == "MB" ? 1048576 : u == "GB" ? 1073741824 : 1) }
+     /in use/ { sub(/.*in use /, ""); u[++k] = b($1 + 0, $2) }
+     END { exit !(k == 2 && u[2] - u[1] < 4096) }' o6 && grep -q '^200000$' o6
+ok $? "a nested def called 200,000 times under :limit 10MB runs in constant memory" o6
+# closures still see what they captured: a returned inner function keeps
+# its frame alive (legitimately), deeper nesting, grad of an inner
+# function, an inner function kept in a list, all in a loop under the limit
+cat > closures.nn <<'IN'
+:limit 10MB
+def make_adder(n) { def add(y) { return y + n }
+  return add }
+add3 = make_adder(3)
+fs = [make_adder(10), make_adder(20)]
+add3(4)
+fs[1](1)
+def outer2(x) { def inner(y) { def deep(z) { return z + x + y }
+    return deep }
+  d = inner(10)
+  return d(100) }
+def outer3(x) { def inner(y) { return y * x }
+  g = grad(inner)
+  return g(3.0) }
+def keep(x) { def inner(y) { return y + x }
+  return [inner, 5] }
+for i in range(50000) { z = outer2(i) + outer3(2.0) }
+z
+k = keep(7)
+k[0](1)
+add3(5)
+IN
+nn 0 < closures.nn > o7 2>&1
+printf 'limit 10 MB\n7\n21\n50111 (fp32)\n8\n8\n' > want7
+cmp -s want7 o7
+ok $? "closures keep what they captured; nested defs in a loop stay inside :limit" o7
 
 [ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 cd / && rm -rf "$tmp"
