@@ -577,7 +577,7 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
     s->depth--;
     call_pop();
     err_set_source(saved);
-    val_unref(local);
+    scope_frame_end(local, s->globals);   /* a nested def's cycle through this frame is freed here */
     return ret;
 }
 

@@ -4,6 +4,7 @@
 #include "util/mem.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
+#include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
 
@@ -148,6 +149,119 @@ void val_sweep(value_t *root)
         v = next;
     }
     for (v = reg.gnext; v != &reg; v = v->gnext) v->mark = 0;
+}
+
+/* ---- a function call's frame: reference cycles through closures ----
+ *
+ * A def inside a function makes a function value that holds its defining
+ * frame (u.fn.scope), while the frame holds the function under its name: a
+ * cycle that reference counting never frees.  When a call ends, the frame
+ * is checked by trial deletion (Bacon and Rajan, "Concurrent Cycle
+ * Collection in Reference Counted Systems", 2001, the synchronous version),
+ * limited to the containers reachable from the frame (functions, lists,
+ * scopes; never the global scope, which is always live): every reference
+ * from one of them to another is subtracted; whatever still has references
+ * left is held from outside (a returned closure, a variable, a C local),
+ * and so is everything it reaches.  If the frame is not, it and the rest
+ * of that set are garbage: their references to each other are cut and each
+ * is freed through the ordinary path.  Leaves (tensors, strings) hold no
+ * references, so they are never visited; a frame nobody else holds (no
+ * nested def: the usual case) is freed at once without any of this. */
+
+static bool is_container(const value_t *v)
+{
+    return v->kind == V_FUNC || v->kind == V_LIST || v->kind == V_SCOPE;
+}
+
+typedef void (*edge_fn)(value_t **slot, void *ctx);
+
+/* Every counted reference from v to a container other than skip (traced
+ * functions' graphs are not walked: what they hold counts as outside) */
+static void each_edge(value_t *v, const value_t *skip, edge_fn f, void *ctx)
+{
+#define EDGE(p) do { value_t **p_ = (p); if (*p_ && *p_ != skip && is_container(*p_)) f(p_, ctx); } while (0)
+    switch ((val_kind_t)v->kind) {
+    case V_FUNC: EDGE(&v->u.fn.scope); EDGE(&v->u.fn.inner); break;
+    case V_LIST: for (int i = 0; i < v->u.list.n; i++) EDGE(&v->u.list.items[i]); break;
+    case V_SCOPE:
+        for (int i = 0; i < v->u.sc.cap; i++) if (v->u.sc.e[i].name) EDGE(&v->u.sc.e[i].val);
+        EDGE(&v->u.sc.parent);
+        break;
+    default: break;
+    }
+#undef EDGE
+}
+
+enum { FR_SEEN = 2, FR_LIVE = 3 };   /* marks while a frame is checked (0 otherwise; val_sweep's are 0/1) */
+typedef struct { value_t **v; size_t n, cap; bool failed; } frame_set_t;
+
+static void set_push(frame_set_t *fs, value_t *v)
+{
+    if (fs->failed) return;
+    if (fs->n == fs->cap) {
+        size_t cap = fs->cap ? fs->cap * 2 : 64;
+        value_t **p = realloc(fs->v, cap * sizeof *p);   /* plain malloc: a transient list, and no ERR_LIMIT mid-way */
+        if (!p) { fs->failed = true; return; }
+        fs->v = p;
+        fs->cap = cap;
+    }
+    fs->v[fs->n++] = v;
+}
+static void edge_discover(value_t **slot, void *ctx) { if (!(*slot)->mark) { (*slot)->mark = FR_SEEN; set_push(ctx, *slot); } }
+static void edge_dec(value_t **slot, void *ctx) { (void)ctx; (*slot)->refs--; }
+static void edge_inc(value_t **slot, void *ctx) { (void)ctx; (*slot)->refs++; }
+static void edge_live(value_t **slot, void *ctx)
+{
+    if ((*slot)->mark == FR_SEEN) { (*slot)->mark = FR_LIVE; set_push(ctx, *slot); }
+}
+static void edge_cut(value_t **slot, void *ctx)
+{
+    (void)ctx;
+    if ((*slot)->mark == FR_SEEN) { (*slot)->refs--; *slot = NULL; }   /* garbage to garbage: cut */
+}
+
+void scope_frame_end(value_t *frame, const value_t *globals)
+{
+    if (!frame) return;
+    if (frame->refs == 1) { val_unref(frame); return; }   /* nobody else holds it */
+    frame_set_t set = { 0 }, work = { 0 };
+    frame->mark = FR_SEEN;
+    set_push(&set, frame);
+    for (size_t i = 0; i < set.n && !set.failed; i++) each_edge(set.v[i], globals, edge_discover, &set);
+    if (set.failed) {
+        for (size_t i = 0; i < set.n; i++) set.v[i]->mark = 0;
+        free(set.v);
+        val_unref(frame);
+        return;
+    }
+    /* trial deletion: the caller's reference and every internal one */
+    frame->refs--;
+    for (size_t i = 0; i < set.n; i++) each_edge(set.v[i], globals, edge_dec, NULL);
+    for (size_t i = 0; i < set.n; i++)
+        if (set.v[i]->refs > 0) { set.v[i]->mark = FR_LIVE; set_push(&work, set.v[i]); }
+    while (work.n && !work.failed) each_edge(work.v[--work.n], globals, edge_live, &work);
+    bool dead = !work.failed && frame->mark == FR_SEEN;
+    for (size_t i = 0; i < set.n; i++) each_edge(set.v[i], globals, edge_inc, NULL);
+    frame->refs++;
+    free(work.v);
+    if (dead) {
+        /* every FR_SEEN value is held only by others of the set: hold each,
+         * cut their references to each other, then drop the holds (each
+         * frees through the ordinary path, its leaves and outside
+         * references released as usual) */
+        size_t k = 0;
+        for (size_t i = 0; i < set.n; i++)
+            if (set.v[i]->mark == FR_SEEN) { val_ref(set.v[i]); set.v[k++] = set.v[i]; }
+            else set.v[i]->mark = 0;
+        for (size_t i = 0; i < k; i++) each_edge(set.v[i], globals, edge_cut, NULL);
+        for (size_t i = 0; i < k; i++) set.v[i]->mark = 0;
+        val_unref(frame);   /* the caller's reference */
+        for (size_t i = 0; i < k; i++) val_unref(set.v[i]);
+    } else {
+        for (size_t i = 0; i < set.n; i++) set.v[i]->mark = 0;
+        val_unref(frame);
+    }
+    free(set.v);
 }
 
 const char *val_kind_name(const value_t *v)

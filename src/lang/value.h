@@ -148,6 +148,11 @@ value_t *scope_get_local(value_t *sc, const char *name);      /* borrowed */
 void scope_set(value_t *sc, const char *name, value_t *v);    /* adds a reference to v */
 bool scope_del(value_t *sc, const char *name);
 void scope_clear(value_t *sc);
+/* A call's frame ends: drops the caller's reference to frame, and frees it
+ * with the functions defined in it when only they (a reference cycle:
+ * a nested def holds its frame) keep it alive; a closure held from outside
+ * keeps it.  globals is never walked. */
+void scope_frame_end(value_t *frame, const value_t *globals);
 
 /* After an error: mark everything reachable from root, free the rest. */
 void val_sweep(value_t *root);

@@ -608,7 +608,11 @@ int64_t op_to_int(value_t *v, span_t span, const char *what)
                   v->kind == V_TENSOR ? "tensor with several elements" : val_kind_name(v));
     if (v->u.t.dtype == DT_INT64) return ((int64_t *)tensor_data(v))[0];
     double d = tensor_get_f64(v, 0);
-    if (d != d || d != floor(d) || d < -9.2e18 || d > 9.2e18)
+    /* a whole number (or an infinity) past the 64-bit integers is too large, not "not an integer" */
+    if (d == floor(d) && (d < -9.2e18 || d > 9.2e18))
+        err_raise(ERR_VALUE, span, "%s is too %s: %g is beyond the 64-bit integers (about -9.2e18 to 9.2e18)",
+                  what, d > 0 ? "large" : "far below zero", d);
+    if (d != d || d != floor(d))
         err_raise(ERR_VALUE, span, "%s must be an integer, got %.17g", what, d);
     return (int64_t)d;
 }

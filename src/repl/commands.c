@@ -799,7 +799,9 @@ static int cmd_headless(repl_t *r, const char *arg)
 
 static int cmd_figures(repl_t *r, const char *arg)
 {
-    if (*arg) view_set_figure_dir(arg);
+    if (*arg && !view_set_figure_dir(arg))
+        return repl_cmd_error(r, "the folder name is %zu characters long; at most %zu fit (figures still go to %s/)",
+                              strlen(arg), view_figure_dir_max(), view_figure_dir());
     fprintf(r->out, "figures are written to %s/ when headless\n", view_figure_dir());
     return 0;
 }

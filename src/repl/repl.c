@@ -232,6 +232,13 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
              * at the start of a continuation line is left to the parser. */
             r->where_name = name;
             r->where_line = lineno;
+            /* a command is text: a NUL byte would end it early and drop the rest silently */
+            const char *nul = memchr(line, '\0', len);
+            if (nul) {
+                *status = repl_cmd_error(r, "invalid byte 0x00 (NUL) in the command at column %d: a command is plain text",
+                                         (int)(nul - line) + 1);
+                return REPL_FEED_DONE;
+            }
             char *cmd = strndup(line, len);
             FILE *save_out = r->out;
             r->out = view_cell_begin(line, len, r->out);    /* commands are cells too (:save FILE.nn replays them) */
@@ -285,17 +292,56 @@ typedef struct line_src {
     size_t cap;
 } line_src_t;
 
+/* The longest line read (bytes, newline not counted).  A longer line is
+ * refused as soon as the limit is passed: the rest of it is skipped, not
+ * stored, so one huge line (a 3 GB paste, a binary file) costs at most
+ * this much memory and the session goes on. */
+#define REPL_LINE_MAX ((size_t)16 << 20)
+
 /* Next line without its newline (and without a '\r' before it, for files
- * written on Windows).  Returns its length, or -1 at EOF, or -2 on a read
- * error (errno set). */
+ * written on Windows).  Returns its length, or -1 at EOF, -2 on a read
+ * error (errno set), or -3 for a line longer than REPL_LINE_MAX (skipped). */
 static ssize_t next_line(line_src_t *ls, const char **out)
 {
     ssize_t n;
     if (ls->f) {
+        size_t len = 0;
+        int c = EOF;
+        bool any = false;
         errno = 0;
-        n = getline(&ls->line, &ls->cap, ls->f);
-        if (n < 0)
-            return ferror(ls->f) ? -2 : -1;
+        while ((c = getc_unlocked(ls->f)) != EOF) {
+            any = true;
+            if (len + 2 > ls->cap) {
+                size_t cap = ls->cap ? ls->cap * 2 : 256;
+                if (cap > REPL_LINE_MAX + 2)
+                    cap = REPL_LINE_MAX + 2;
+                char *b = realloc(ls->line, cap);
+                if (!b) {
+                    errno = ENOMEM;
+                    return -2;
+                }
+                ls->line = b;
+                ls->cap = cap;
+            }
+            ls->line[len++] = (char)c;
+            if (c == '\n')
+                break;
+            if (len > REPL_LINE_MAX) {
+                while ((c = getc_unlocked(ls->f)) != EOF && c != '\n')
+                    ;
+                /* give the buffer back: the next lines are short again */
+                free(ls->line);
+                ls->line = NULL;
+                ls->cap = 0;
+                return -3;
+            }
+        }
+        if (c == EOF && ferror(ls->f))
+            return -2;
+        if (!any)
+            return -1;
+        ls->line[len] = '\0';
+        n = (ssize_t)len;
         *out = ls->line;
     } else {
         if (ls->p >= ls->end)
@@ -305,6 +351,8 @@ static ssize_t next_line(line_src_t *ls, const char **out)
         *out = ls->p;
         n = stop - ls->p;
         ls->p = stop;
+        if ((size_t)n > REPL_LINE_MAX + 1)
+            return -3;
     }
     if (n > 0 && (*out)[n - 1] == '\n')
         n--;
@@ -344,6 +392,21 @@ static int run_lines(repl_t *r, line_src_t *ls, const char *name, bool stop_on_e
                 failed = repl_cmd_error(r, "cannot read input: %s", strerror(errno));
             }
             break;
+        }
+        if (n == -3) {
+            /* one line past the limit: refused (with any unfinished block
+             * it belonged to); a pipe goes on with the next line */
+            lineno++;
+            r->where_name = name;
+            r->where_line = lineno;
+            repl_cmd_error(r, "line %d is longer than %zu MB: refused (its text skipped%s); "
+                           "nnpad reads at most %zu MB a line", lineno, REPL_LINE_MAX >> 20,
+                           in.len ? ", with the unfinished input it continued" : "", REPL_LINE_MAX >> 20);
+            repl_input_clear(&in);
+            failed = 1;
+            if (stop_on_error)
+                break;
+            continue;
         }
         if (n == -1) {
             repl_flush_input(r, &in, name, &st);

@@ -62,7 +62,13 @@ static value_t *compare_impl(call_t *c)
             err_raise(ERR_SHAPE, c->arg_spans[0], "compare: results of different sizes in different dtypes");
     }
     int64_t n = res[0]->u.t.size, shown = n > 4 ? 4 : n;
-    bool over_half = false;
+    bool over_half = false, overflow = false;
+    /* inf and nan are not rounded numbers: where fp64 gives one, no dtype
+     * has a finite rounding error there; such elements are left out of the
+     * errors and said so (not shown as an error of 0, nor as -nan) */
+    int64_t nonfin = 0, first_nonfin = -1;
+    for (int64_t i = 0; i < n; i++)
+        if (!isfinite(tensor_get_f64(res[0], i))) { if (!nonfin++) first_nonfin = i; }
     /* table: dtype | value(s) | error vs fp64 | relative error | max |error| */
     view_figure_t *f = view_figure_new(VIEW_TABLE, "compare");
     char expr[120];
@@ -91,19 +97,26 @@ static value_t *compare_impl(call_t *c)
                 dtype_format(s, sizeof s, res[k]->u.t.weak ? dts[k] : dt, v, 0);
                 L += snprintf(vals + L, sizeof vals - (size_t)L, "%s%s", i ? ", " : "", s);
             }
-            /* equal values (two infinities of one sign, two NaNs) have no error */
-            double e = v == r || (isnan(v) && isnan(r)) ? 0 : v - r;
+            if (!isfinite(r)) continue;   /* no finite rounding error (said below) */
+            /* a finite value rounded to an infinity (an overflow) is infinitely wrong */
+            double e = v == r ? 0 : v - r;
             if (fabs(e) > fabs(maxerr) || (isnan(e) && !isnan(maxerr))) { maxerr = e; at_err = i; }
             /* relative error = error / fp64 value, with its sign (the largest in magnitude) */
             if (r != 0 && fabs(e / r) > fabs(maxrel)) { maxrel = e / r; at_rel = i; }
             dtype_t ud = res[k]->u.t.weak ? dts[k] : dt;
             double u = dtype_ulp(ud, r);
-            if (isfinite(u) && u > 0 && fabs(e) / u > maxulp) maxulp = fabs(e) / u;
+            if (!isfinite(e)) maxulp = INFINITY;
+            else if (isfinite(u) && u > 0 && fabs(e) / u > maxulp) maxulp = fabs(e) / u;
         }
         if (n > shown) snprintf(vals + L, sizeof vals - (size_t)L, ", ...");
         char e1[40], e2[40], e3[40];
         if (k == 0) { snprintf(e1, sizeof e1, "(reference)"); e2[0] = 0; e3[0] = 0; }
-        else {
+        else if (nonfin == n) {
+            /* every fp64 value is inf or nan: nothing finite to measure */
+            snprintf(e1, sizeof e1, "none (not finite)");
+            snprintf(e2, sizeof e2, "none");
+            snprintf(e3, sizeof e3, "none");
+        } else {
             /* one form for every error: signed, 3 significant digits, exponent */
             snprintf(e1, sizeof e1, maxerr == 0 ? "0" : isnan(maxerr) ? "nan" : "%+.2e", maxerr);
             snprintf(e2, sizeof e2, maxrel == 0 ? "0" : isnan(maxrel) ? "nan" : "%+.2e", maxrel);
@@ -111,7 +124,8 @@ static value_t *compare_impl(call_t *c)
             if (n > 1 && maxerr != 0 && at_err >= 0) snprintf(e1 + strlen(e1), sizeof e1 - strlen(e1), " [%lld]", (long long)at_err);
             if (n > 1 && maxrel != 0 && at_rel >= 0) snprintf(e2 + strlen(e2), sizeof e2 - strlen(e2), " [%lld]", (long long)at_rel);
             snprintf(e3, sizeof e3, "%.2f", maxulp);
-            if (maxulp > 0.5 + 1e-9) over_half = true;
+            if (isinf(maxulp)) overflow = true;
+            else if (maxulp > 0.5 + 1e-9) over_half = true;
         }
         const char *dn = dtype_traits[res[k]->u.t.weak ? dts[k] : dt].name;
         const char *row[5] = { dn, vals, e1, e2, e3 };
@@ -129,11 +143,33 @@ static value_t *compare_impl(call_t *c)
         while (L > 0 && line[L - 1] == ' ') line[--L] = 0;
         fprintf(out, "%s\n", line);
     }
-    char note[400] = "";
+    char note[1024] = "";
     int L0 = 0;
     if (n > 1)
         L0 += snprintf(note + L0, sizeof note - (size_t)L0, "errors are the largest over all elements; [i] says which "
                        "element (the largest absolute and relative errors can be different ones)");
+    if (nonfin) {
+        char what[160];
+        if (n == 1) {
+            char s[64];
+            dtype_format(s, sizeof s, DT_FP64, tensor_get_f64(res[0], 0), 0);
+            snprintf(what, sizeof what, "the fp64 value is %s", s);
+        } else if (nonfin == n)
+            snprintf(what, sizeof what, "every fp64 value is inf or nan");
+        else
+            snprintf(what, sizeof what, "fp64 gives inf or nan at %lld of %lld elements (the first is [%lld]), "
+                     "left out of the errors", (long long)nonfin, (long long)n, (long long)first_nonfin);
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s: inf and nan are not rounded numbers, so there is no finite rounding error to show", what);
+        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", msg);
+        fprintf(out, "(%s)\n", msg);
+    }
+    if (overflow) {
+        const char *msg = "an inf where fp64 is finite is an overflow: the value is beyond that dtype's largest "
+                          "finite number, so its error is infinite";
+        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", msg);
+        fprintf(out, "(%s)\n", msg);
+    }
     if (over_half) {
         /* one correctly rounded result is within 0.5 ulp of the fp64 value;
          * more means more roundings: the operands were rounded first */

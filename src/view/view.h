@@ -374,7 +374,8 @@ int view_cell_first(void);                   /* the first cell the window shows 
  * means headless (said once). */
 void view_set_headless(bool on);
 bool view_is_headless(void);
-void view_set_figure_dir(const char *dir);   /* default "figures" ($NNPAD_FIGURES) */
+bool view_set_figure_dir(const char *dir);   /* default "figures" ($NNPAD_FIGURES); false (unchanged) when longer than view_figure_dir_max() */
+size_t view_figure_dir_max(void);
 const char *view_figure_dir(void);
 
 /* ---- the window (view_sdl.c, or view_headless.c) ---- */

@@ -144,7 +144,13 @@ void view_set_headless(bool on)
     if (!on) nb.said_headless = false;
 }
 
-void view_set_figure_dir(const char *dir) { snprintf(nb.dir, sizeof nb.dir, "%s", dir); }
+bool view_set_figure_dir(const char *dir)
+{
+    if (strlen(dir) >= sizeof nb.dir) return false;   /* never cut short: the figures would go elsewhere */
+    snprintf(nb.dir, sizeof nb.dir, "%s", dir);
+    return true;
+}
+size_t view_figure_dir_max(void) { return sizeof nb.dir - 1; }
 const char *view_figure_dir(void)
 {
     if (!nb.dir[0]) {
