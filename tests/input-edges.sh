@@ -60,11 +60,12 @@ grep -q '^<stdin>:1: error: the folder name is 1500 characters long; at most 102
   grep -q '^figures are written to figures/ when headless$' o4
 ok $? ":figures with a 1500-character name is an error and changes nothing" o4
 
-# an SVG that cannot be written says why (errno), not Cairo's "error while writing to output stream"
+# an SVG that cannot be written says why (errno), not Cairo's "error while writing to output stream";
+# a full disk is tests/full-disk.sh's (an LD_PRELOAD shim); a link to a device is refused, never replaced
 ln -s /dev/full full.svg
 printf 'plot([1.0, 2.0])\n:save nowhere/x.svg\n:save full.svg\n' | nn 1 --headless > o5 2>&1
 grep -q '^<stdin>:2: error: cannot write nowhere/x.svg: No such file or directory$' o5 &&
-  grep -q '^<stdin>:3: error: cannot write full.svg: No space left on device$' o5
+  grep -q '^<stdin>:3: error: cannot write full.svg: not a regular file$' o5
 ok $? "a failed SVG save gives the reason" o5
 
 # a def inside a function makes a cycle (the function holds its frame, the

@@ -166,7 +166,9 @@ void val_sweep(value_t *root)
  * of that set are garbage: their references to each other are cut and each
  * is freed through the ordinary path.  Leaves (tensors, strings) hold no
  * references, so they are never visited; a frame nobody else holds (no
- * nested def: the usual case) is freed at once without any of this. */
+ * nested def: the usual case) is freed at once without any of this.  The
+ * check is bounded (FRAME_SET_MAX containers): a cycle larger than that is
+ * left to the error sweep. */
 
 static bool is_container(const value_t *v)
 {
@@ -195,9 +197,15 @@ static void each_edge(value_t *v, const value_t *skip, edge_fn f, void *ctx)
 enum { FR_SEEN = 2, FR_LIVE = 3 };   /* marks while a frame is checked (0 otherwise; val_sweep's are 0/1) */
 typedef struct { value_t **v; size_t n, cap; bool failed; } frame_set_t;
 
+/* A frame's check looks at most this many containers: past it the frame
+ * counts as held (a closure chain 300,000 deep made every call's check walk
+ * the whole chain: quadratic); a larger cycle waits for an error's sweep. */
+#define FRAME_SET_MAX 512
+
 static void set_push(frame_set_t *fs, value_t *v)
 {
     if (fs->failed) return;
+    if (fs->n >= FRAME_SET_MAX) { fs->failed = true; return; }
     if (fs->n == fs->cap) {
         size_t cap = fs->cap ? fs->cap * 2 : 64;
         value_t **p = realloc(fs->v, cap * sizeof *p);   /* plain malloc: a transient list, and no ERR_LIMIT mid-way */
