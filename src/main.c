@@ -48,6 +48,7 @@ static void usage(FILE *f)
           "      --headless    write figures to PNG/SVG files instead of a window\n"
           "      --lesson NAME|N|FILE\n"
           "                    start in a guided lesson (:lessons lists them)\n"
+          "      --restore     first replay the last session's inputs (after a crash)\n"
           "      --auto        with --lesson: play it through, typing each answer;\n"
           "                    exit 0 only if every check passed (--lesson all: every lesson)\n"
           "      --check-lesson FILE\n"
@@ -63,7 +64,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_HEADLESS = 256, OPT_LESSON, OPT_AUTO, OPT_CHECK_LESSON, OPT_LANG };
+    enum { OPT_HEADLESS = 256, OPT_LESSON, OPT_AUTO, OPT_CHECK_LESSON, OPT_LANG, OPT_RESTORE };
     static const struct option longopts[] = {
         { "eval", required_argument, NULL, 'e' },
         { "headless", no_argument, NULL, OPT_HEADLESS },
@@ -71,13 +72,14 @@ int main(int argc, char **argv)
         { "auto", no_argument, NULL, OPT_AUTO },
         { "check-lesson", required_argument, NULL, OPT_CHECK_LESSON },
         { "lang", required_argument, NULL, OPT_LANG },
+        { "restore", no_argument, NULL, OPT_RESTORE },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     repl_options_t opt = { .headless = false };
     const char *lesson = NULL, *check_lesson = NULL;
-    bool lesson_auto_run = false;
+    bool lesson_auto_run = false, restore = false;
     int lang = -1;
     /* -e texts point into argv: no copies to free. */
     const char **evals = calloc((size_t)argc + 1, sizeof *evals);
@@ -102,6 +104,9 @@ int main(int argc, char **argv)
             break;
         case OPT_AUTO:
             lesson_auto_run = true;
+            break;
+        case OPT_RESTORE:
+            restore = true;
             break;
         case OPT_CHECK_LESSON:
             check_lesson = optarg;
@@ -139,7 +144,9 @@ int main(int argc, char **argv)
     const char *file = optind < argc ? argv[optind] : NULL;
     const char *clash = lesson_auto_run && !lesson ? "--auto goes with --lesson NAME"
                         : (lesson || check_lesson) && (file || n_evals) ? "--lesson and --check-lesson take no FILE or -e"
-                        : lesson && check_lesson ? "--lesson and --check-lesson cannot be combined" : NULL;
+                        : lesson && check_lesson ? "--lesson and --check-lesson cannot be combined"
+                        : restore && (n_evals || check_lesson || lesson_auto_run) ? "--restore goes with the REPL, a pipe or a FILE"
+                        : NULL;
     if (clash) {
         fprintf(stderr, "nnpad: %s\nTry 'nnpad --help'.\n", clash);
         free(evals);
@@ -184,22 +191,27 @@ int main(int argc, char **argv)
         } else {
             status = repl_run_stream(r, stdin, "<stdin>", false, stdout, stdout);
         }
-    } else if (n_evals || file) {
+    } else if (n_evals) {
         /* Output and errors go to different streams here: line buffering
          * keeps them in order when both are captured together (2>&1). */
         setvbuf(stdout, NULL, _IOLBF, 0);
-        if (n_evals) {
-            for (int i = 0; i < n_evals && status == 0 && !repl_quit_requested(r); i++)
-                status = repl_run_text(r, "<-e>", evals[i], strlen(evals[i]), stdout, stderr);
-        } else {
-            status = repl_run_file(r, file, stdout, stderr);
-        }
+        for (int i = 0; i < n_evals && status == 0 && !repl_quit_requested(r); i++)
+            status = repl_run_text(r, "<-e>", evals[i], strlen(evals[i]), stdout, stderr);
+    } else if (file) {
+        setvbuf(stdout, NULL, _IOLBF, 0);
+        repl_journal_start(r, false);
+        if (restore) status = repl_restore(r, stdout);
+        if (!repl_quit_requested(r)) status |= repl_run_file(r, file, stdout, stderr);
     } else if (isatty(STDIN_FILENO)) {
+        repl_journal_start(r, true);
+        if (restore) repl_restore(r, stdout);
         status = repl_interactive(r);
     } else {
         /* A pipe behaves like a typed session: errors beside their input on
          * stdout, and the session keeps going after them. */
-        status = repl_run_stream(r, stdin, "<stdin>", false, stdout, stdout);
+        repl_journal_start(r, false);
+        if (restore) status = repl_restore(r, stdout);
+        status |= repl_run_stream(r, stdin, "<stdin>", false, stdout, stdout);
     }
 
     fflush(stdout);

@@ -236,29 +236,9 @@ static char *resolve(const char *which)
 
 /* ---- progress: $XDG_STATE_HOME/nnpad/lessons, lines "NAME STEP TOTAL [done]" ---- */
 
-static bool state_dir(char *out, size_t cap)
-{
-    const char *x = getenv("XDG_STATE_HOME");
-    if (x && *x == '/') { snprintf(out, cap, "%s/nnpad", x); return true; }
-    const char *h = getenv("HOME");
-    if (!h || !*h) return false;
-    snprintf(out, cap, "%s/.local/state/nnpad", h);
-    return true;
-}
+static bool state_dir(char *out, size_t cap) { return afile_state_dir(out, cap); }
 
-static int mkdirs(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
+static int mkdirs(const char *path) { return afile_mkdirs(path); }
 
 typedef struct prog { char name[256]; int step, total; bool done; } prog_t;
 

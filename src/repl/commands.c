@@ -625,6 +625,13 @@ static int cmd_vars(repl_t *r, const char *arg)
     return 0;
 }
 
+static int cmd_restore(repl_t *r, const char *arg)
+{
+    if (no_arg(r, "restore", arg))
+        return 1;
+    return repl_restore(r, r->out);
+}
+
 static int cmd_reset(repl_t *r, const char *arg)
 {
     if (no_arg(r, "reset", arg))
@@ -960,6 +967,15 @@ const repl_cmd_t repl_cmds[] = {
       "    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
       "    half of physical memory.  Going past the limit is an error, not a crash.\n",
       REPL_ARG_WORDS, limit_words, cmd_limit },
+    { "restore", NULL, ":restore", "replay the last session's inputs (after a crash or kill)",
+      "    Every input a session accepts (typed, piped or from a script; commands\n"
+      "    too) is written to its journal, synced before it runs, in\n"
+      "    $XDG_STATE_HOME/nnpad/journals (default ~/.local/state/nnpad/journals).\n"
+      "    :restore (or nnpad --restore) runs the last session's inputs again in\n"
+      "    this one, re-creating its variables and figures, and says which input\n"
+      "    failed, if any.  The ten newest journals are kept; NNPAD_JOURNAL=0\n"
+      "    turns the journal off.\n",
+      REPL_ARG_NONE, NULL, cmd_restore },
     { "lessons", NULL, ":lessons", "list the guided lessons with your progress in each",
       "    Lessons are files in lessons/ (or $NNPAD_LESSONS); progress is kept in\n"
       "    $XDG_STATE_HOME/nnpad/lessons (default ~/.local/state/nnpad/lessons).\n",

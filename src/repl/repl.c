@@ -44,6 +44,8 @@ repl_t *repl_new(session_t *s, const repl_options_t *opt)
         r->opt = *opt;
     r->out = stdout;
     r->errout = stderr;
+    r->journal.fd = -1;
+    r->journal_depth = -1;
     err_pump_hook = view_pump_maybe;   /* the window stays live during long computations (error.h) */
     r->lesson = lesson_runner_new(s, lesson_run_cb, r);
     if (!r->lesson) {
@@ -57,6 +59,7 @@ void repl_free(repl_t *r)
 {
     if (!r)
         return;
+    repl_journal_close(&r->journal);
     lesson_runner_free(r->lesson);
     free(r);
 }
@@ -195,6 +198,19 @@ void repl_input_free(repl_input_t *in)
     memset(in, 0, sizeof *in);
 }
 
+/* A command the journal keeps: all but those that end or restore a
+ * session (replaying them would quit, or replay again) */
+static bool journaled_command(const char *cmd)
+{
+    while (*cmd == ' ' || *cmd == '\t') cmd++;
+    static const char *const skip[] = { ":quit", ":q", ":exit", ":restore" };
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++) {
+        size_t n = strlen(skip[i]);
+        if (!strncmp(cmd, skip[i], n) && (cmd[n] == 0 || cmd[n] == ' ' || cmd[n] == '\t')) return false;
+    }
+    return true;
+}
+
 static int run_collected(repl_t *r, repl_input_t *in, const char *name)
 {
     /* A lesson's multiple-choice step takes a letter itself. */
@@ -205,11 +221,15 @@ static int run_collected(repl_t *r, repl_input_t *in, const char *name)
     }
     /* One notebook cell per input: its text is the caption, its output is
      * kept for the HTML export (view.h: the stream tees into the cell). */
+    bool journaled = r->run_depth == r->journal_depth;
+    if (journaled)   /* written and synced before it runs */
+        repl_journal_append(&r->journal, in->buf, in->len, r->errout);
     lesson_before_input(r->lesson);   /* before the cell: a figure check counts the cells from this input's on */
     FILE *out = view_cell_begin(in->buf, in->len, r->out);
     int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, out, r->errout == r->out ? out : r->errout);
     /* an active lesson checks the input against its step (and may move on) */
     lesson_after_input(r->lesson, in->buf, in->len, st, out);
+    if (journaled) repl_journal_done(&r->journal);
     view_cell_end();
     fflush(r->out);
     fflush(r->errout);
@@ -240,9 +260,13 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
                 return REPL_FEED_DONE;
             }
             char *cmd = strndup(line, len);
+            bool journaled = cmd && r->run_depth == r->journal_depth && journaled_command(cmd);
+            if (journaled)
+                repl_journal_append(&r->journal, line, len, r->errout);
             FILE *save_out = r->out;
             r->out = view_cell_begin(line, len, r->out);    /* commands are cells too (:save FILE.nn replays them) */
             *status = cmd ? repl_command(r, cmd) : repl_cmd_error(r, "out of memory");
+            if (journaled) repl_journal_done(&r->journal);
             r->out = save_out;
             view_cell_end();
             free(cmd);
@@ -371,6 +395,7 @@ static int run_lines(repl_t *r, line_src_t *ls, const char *name, bool stop_on_e
     r->out = out;
     r->errout = errout;
     r->interactive = false;
+    r->run_depth++;
 
     repl_input_t in = {0};
     int lineno = 0, failed = 0, st;
@@ -436,7 +461,79 @@ static int run_lines(repl_t *r, line_src_t *ls, const char *name, bool stop_on_e
     r->out = save_out;
     r->errout = save_err;
     r->interactive = save_inter;
+    r->run_depth--;
     return failed ? 1 : 0;
+}
+
+void repl_journal_start(repl_t *r, bool typed)
+{
+    if (!repl_journal_wanted() || r->journal.fd >= 0) return;
+    char err[4600];
+    if (!repl_journal_open(&r->journal, err, sizeof err)) {
+        fprintf(stderr, "warning: %s: this session's inputs cannot be restored after a crash\n", err);
+        return;
+    }
+    r->journal_depth = typed ? 0 : 1;
+}
+
+typedef struct { repl_t *r; FILE *out; long n, failed, first_failed, unrun; char first[80]; } restore_t;
+
+static void restore_one(const char *text, size_t len, bool ran, void *ctx)
+{
+    restore_t *rs = ctx;
+    rs->n++;
+    if (!ran) {
+        /* the input that was running when the session ended: shown, not run
+         * again (it may be what hung or crashed) */
+        rs->unrun++;
+        fprintf(rs->out, "restore: input %ld was running when that session ended; not run again (type it to run it):\n",
+                rs->n);
+        for (const char *p = text, *e = text + len; p < e;) {
+            const char *nl = memchr(p, '\n', (size_t)(e - p));
+            size_t k = nl ? (size_t)(nl - p) : (size_t)(e - p);
+            fprintf(rs->out, "    %.*s\n", (int)k, p);
+            p += k + (nl ? 1 : 0);
+        }
+        return;
+    }
+    /* run as typed, so this session's journal keeps it too (repl_restore
+     * moves the journal's depth to the replay's): a second crash loses nothing */
+    int st = repl_run_text(rs->r, "<restore>", text, len, rs->out, rs->out);
+    if (st != 0) {
+        if (!rs->failed++) {
+            rs->first_failed = rs->n;
+            size_t k = strcspn(text, "\n");
+            snprintf(rs->first, sizeof rs->first, "%.*s%s", (int)(k < 60 ? k : 60), text, k > 60 || k < len ? " ..." : "");
+        }
+    }
+}
+
+int repl_restore(repl_t *r, FILE *out)
+{
+    char path[4096], err[4600];
+    if (!repl_journal_last(&r->journal, path, sizeof path, err, sizeof err)) {
+        fprintf(out, "restore: %s\n", err);
+        return 1;
+    }
+    restore_t rs = { r, out, 0, 0, 0, 0, "" };
+    fprintf(out, "restoring the last session from %s\n", path);
+    fflush(out);
+    int jd = r->journal_depth;
+    if (jd >= 0) r->journal_depth = r->run_depth + 1;   /* the replayed inputs are this session's too */
+    long n = repl_journal_read(path, restore_one, &rs);
+    r->journal_depth = jd;
+    if (n < 0) {
+        fprintf(out, "restore: cannot read %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    long done = n - rs.unrun;
+    if (rs.failed)
+        fprintf(out, "restored %ld input%s; %ld failed, the first input %ld: %s\n", done, done == 1 ? "" : "s", rs.failed,
+                rs.first_failed, rs.first);
+    else
+        fprintf(out, "restored %ld input%s\n", done, done == 1 ? "" : "s");
+    fflush(out);
+    return rs.failed ? 1 : 0;
 }
 
 int repl_run_stream(repl_t *r, FILE *in, const char *name, bool stop_on_error,

@@ -79,6 +79,14 @@ int repl_run_file(repl_t *r, const char *path, FILE *out, FILE *errout);
  * main's --lesson, --auto, --check-lesson and --lang. */
 struct lesson_runner *repl_lesson(repl_t *r);
 
+/* The session journal (journal.h): start it for a typed session (typed)
+ * or a piped one or a script; nothing if the environment turns it off. */
+void repl_journal_start(repl_t *r, bool typed);
+/* Replay the last session's journal (--restore, :restore): each input as
+ * typed, the failures counted and the first named.  0, or 1 if none could
+ * be found or an input failed. */
+int repl_restore(repl_t *r, FILE *out);
+
 /* True once :quit (or Ctrl-D interactively) has been seen. */
 bool repl_quit_requested(const repl_t *r);
 

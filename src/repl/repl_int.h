@@ -4,6 +4,7 @@
 #define NN_REPL_INT_H
 #include <stddef.h>
 #include "repl/repl.h"
+#include "repl/journal.h"
 #include "lang/parse.h"
 
 /* Nested :load deeper than this is an error (a file that loads itself). */
@@ -20,6 +21,10 @@ struct repl {
     /* Where the command being run came from, for its error messages. */
     const char *where_name;
     int where_line;
+    /* the session journal (journal.h): top-level inputs only, those read at
+     * run_depth == journal_depth (0 typed, 1 piped or a script) */
+    repl_journal_t journal;
+    int run_depth, journal_depth;
 };
 
 /* An input being collected, possibly over several lines.  The text is the

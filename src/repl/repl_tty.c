@@ -13,6 +13,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "lesson/lesson.h"
+#include "util/afile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -101,23 +102,9 @@ static bool make_parents(char *path)
  * or NULL when there is no home directory. */
 static char *history_path(void)
 {
-    const char *base = getenv("XDG_STATE_HOME");
-    const char *tail = "/nnpad/history";
-    char *p = NULL;
-    if (base && base[0] == '/') {
-        if (asprintf(&p, "%s%s", base, tail) < 0)
-            p = NULL;
-        return p;
-    }
-    const char *home = getenv("HOME");
-    if (!home || !*home) {
-        struct passwd *pw = getpwuid(getuid());
-        home = pw ? pw->pw_dir : NULL;
-    }
-    if (!home || !*home)
-        return NULL;
-    if (asprintf(&p, "%s/.local/state%s", home, tail) < 0)
-        p = NULL;
+    char dir[4096], *p = NULL;
+    if (!afile_state_dir(dir, sizeof dir)) return NULL;
+    if (asprintf(&p, "%s/history", dir) < 0) p = NULL;
     return p;
 }
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "util/afile.h"
+#include <pwd.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -168,5 +169,32 @@ int afile_commit(afile_t *a, char *err, size_t cap)
     }
     free(dir);
     afile_free(a);
+    return 0;
+}
+
+bool afile_state_dir(char *out, size_t cap)
+{
+    const char *x = getenv("XDG_STATE_HOME");
+    if (x && x[0] == '/') return snprintf(out, cap, "%s/nnpad", x) < (int)cap;
+    const char *home = getenv("HOME");
+    if (!home || !*home) {
+        struct passwd *pw = getpwuid(getuid());
+        home = pw ? pw->pw_dir : NULL;
+    }
+    if (!home || !*home) return false;
+    return snprintf(out, cap, "%s/.local/state/nnpad", home) < (int)cap;
+}
+
+int afile_mkdirs(const char *path)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) { errno = ENAMETOOLONG; return -1; }
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
     return 0;
 }

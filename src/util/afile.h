@@ -43,4 +43,13 @@ int afile_commit(afile_t *a, char *err, size_t cap);
 /* Close and remove the temporary file; the old file stays. */
 void afile_abort(afile_t *a);
 
+/* nnpad's folder for state that outlives a session (history, lesson
+ * progress, session journals): $XDG_STATE_HOME/nnpad, else
+ * ~/.local/state/nnpad (the XDG Base Directory spec: a relative
+ * $XDG_STATE_HOME is ignored; HOME, else the password entry).  false when
+ * there is no home.  afile_mkdirs makes a folder and its parents: 0, or -1
+ * with errno. */
+bool afile_state_dir(char *out, size_t cap);
+int afile_mkdirs(const char *path);
+
 #endif

@@ -81,10 +81,10 @@ int main(void)
     drain(800);
     mark = slen;
     type("\x03");
-    tap_ok(wait_for("stopped by Ctrl-C", mark, 5000), "Ctrl-C stops fit between steps and says so");
+    tap_ok(wait_for("stopped by Ctrl-C", mark, 15000), "Ctrl-C stops fit between steps and says so");
     mark = slen;
     type("h\n");
-    tap_ok(wait_for("(stopped by Ctrl-C)", mark, 5000), "fit still returns its history after Ctrl-C");
+    tap_ok(wait_for("(stopped by Ctrl-C)", mark, 15000), "fit still returns its history after Ctrl-C");
     mark = slen;
     type("if sum(m.layers[0].W != w0) > 0 and x[0, 0] == 1 { print(\"weights-kept\") }\n");
     tap_ok(wait_for("weights-kept", mark, 5000), "after Ctrl-C in fit the model keeps the weights it reached and x is there");

@@ -1,0 +1,83 @@
+#!/bin/sh
+# journal.sh — no lost work (issue 16): every input a session accepts is
+# in its journal, synced before it runs; after kill -9 in the middle of a
+# computation, nnpad --restore brings the variables back, shows the input
+# that was running without running it again, names an input that failed;
+# a second crash after a restore loses nothing; a torn last record is
+# ignored; a live session's journal is never taken; :restore; and
+# NNPAD_JOURNAL=0 keeps none.
+: "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
+. "$TESTDIR/tap.sh"
+tmp=${TMPDIR:-/tmp}/nnpad-journal.$$
+mkdir -p "$tmp" || { echo "Bail out! cannot make $tmp"; exit 1; }
+trap 'rm -rf "$tmp"' EXIT
+XDG_STATE_HOME=$tmp/state; export XDG_STATE_HOME
+NNPAD_JOURNAL=1; export NNPAD_JOURNAL
+cd "$tmp" || exit 1
+jdir=$tmp/state/nnpad/journals
+
+# a session fed through a FIFO, killed with -9 in a loop that never ends
+run_killed() {   # $1: the inputs (printf text); $2: the line that says the loop began; $3: an option (--restore)
+  rm -f fifo; mkfifo fifo
+  "$NNPAD" $3 < fifo > killed.out 2>&1 &
+  pid=$!
+  exec 7> fifo
+  printf "$1" >&7
+  n=0
+  while [ $n -lt 100 ] && ! grep -q "^$2\$" killed.out; do sleep 0.1; n=$((n + 1)); done
+  sleep 0.3
+  kill -9 $pid 2>/dev/null
+  wait $pid 2>/dev/null
+  exec 7>&-
+}
+
+run_killed 'a = [1.0, 2.0]\nb = a * 3\ndef f(x) {\n  return x + 1\n}\ns = "two\\nlines"\nplot(a, b)\nzz = nope\nprint("looping")\nwhile 1 { c = 1 }\n' looping
+ls "$jdir"/*.journal > /dev/null 2>&1
+tap_ok $? "the killed session left a journal"
+printf 'print(b)\nprint(f(41))\nprint(s)\n' | timeout 30 "$NNPAD" --restore > r1.out 2>&1
+grep -q '^\[3, 6\] (fp32)$' r1.out && grep -q '^42$' r1.out && grep -q '^lines$' r1.out
+tap_ok $? "--restore brings back the variables, the def and a string with a newline: $(tr '\n' '|' < r1.out | head -c 600)"
+grep -q 'was running when that session ended; not run again' r1.out && grep -q '^    while 1 { c = 1 }$' r1.out
+tap_ok $? "the input running at the kill is shown, not run again (the restore did not hang)"
+grep -q 'failed, the first input 6: zz = nope' r1.out
+tap_ok $? "the restore names the input that failed"
+grep -q '^figure: ' r1.out
+tap_ok $? "the restore re-creates the figures"
+
+# the restoring session is itself journaled: killed again, nothing is lost
+run_killed 'print(f(1))\nd = b + 1\nprint("again")\nwhile 1 { c = 2 }\n' again --restore
+printf 'print(d)\nprint(f(1))\n' | timeout 30 "$NNPAD" --restore > r2.out 2>&1
+grep -q '^\[4, 7\] (fp32)$' r2.out && grep -q '^2$' r2.out
+tap_ok $? "a second crash after a restore loses nothing: $(tr '\n' '|' < r2.out | tail -c 300)"
+
+# a torn last record (the process died while writing it) is ignored
+last=$(ls "$jdir"/*.journal | sort | tail -n 1)
+printf '\036200\npartial inp' >> "$last"
+printf 'print(d)\n' | timeout 30 "$NNPAD" --restore > r3.out 2>&1
+grep -q '^\[4, 7\] (fp32)$' r3.out && ! grep -q 'partial' r3.out
+tap_ok $? "a torn last record is ignored"
+
+# :restore inside a session; a live session's journal is never the one taken
+rm -rf "$tmp/state"
+printf 'k = 5\n' | "$NNPAD" > /dev/null 2>&1
+rm -f fifo2; mkfifo fifo2
+"$NNPAD" < fifo2 > live.out 2>&1 &
+lpid=$!
+exec 8> fifo2
+printf 'k = 99\nprint("up")\n' >&8
+n=0; while [ $n -lt 100 ] && ! grep -q '^up$' live.out; do sleep 0.1; n=$((n + 1)); done
+printf ':restore\nprint(k)\n' | timeout 30 "$NNPAD" > r4.out 2>&1
+exec 8>&-
+wait $lpid 2>/dev/null
+grep -q '^5$' r4.out && grep -q '^restored 1 input$' r4.out
+tap_ok $? ":restore takes the last ended session's journal, not a live one's: $(tr '\n' '|' < r4.out | head -c 300)"
+
+# NNPAD_JOURNAL=0: none kept
+rm -rf "$tmp/state"
+printf 'x = 1\n' | NNPAD_JOURNAL=0 "$NNPAD" > /dev/null 2>&1
+! ls "$jdir"/*.journal > /dev/null 2>&1
+tap_ok $? "NNPAD_JOURNAL=0 keeps no journal"
+printf 'print(1)\n' | timeout 30 "$NNPAD" --restore > r5.out 2>&1
+grep -q '^restore: no earlier session to restore' r5.out && grep -q '^1$' r5.out
+tap_ok $? "--restore with no journal says so and the session goes on"
+tap_done
