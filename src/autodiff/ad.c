@@ -95,8 +95,8 @@ static void node_release(ad_node_t *n)
     for (int i = 0; i < n->nin; i++) val_unref(n->in[i]);
     mem_free(n->in, (size_t)n->nin * sizeof(value_t *));
     for (int i = 0; i < n->nkw; i++) {
-        val_unref(n->kw[i]);
-        mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
+        if (n->kw[i]) val_unref(n->kw[i]);
+        if (n->kwn && n->kwn[i]) mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
     }
     mem_free(n->kw, (size_t)n->nkw * sizeof(value_t *));
     mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
@@ -130,7 +130,7 @@ void ad_reset(void)
         for (int i = 0; i < t->n; i++) {
             ad_node_t *n = &t->nodes[i];
             mem_free(n->in, (size_t)n->nin * sizeof(value_t *));
-            for (int j = 0; j < n->nkw; j++) mem_free(n->kwn[j], strlen(n->kwn[j]) + 1);
+            for (int j = 0; j < n->nkw; j++) if (n->kwn && n->kwn[j]) mem_free(n->kwn[j], strlen(n->kwn[j]) + 1);
             mem_free(n->kw, (size_t)n->nkw * sizeof(value_t *));
             mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
             if (n->aux) mem_free(n->aux, n->auxlen);
@@ -165,11 +165,14 @@ void ad_record(call_t *c, value_t *out)
         n->op = c->op;
         n->span = c->span;
         n->src = err_source();
-        n->nin = c->nargs;
+        /* each count set once its arrays exist (zeroed: a name not yet
+         * copied is NULL), so a failed allocation leaves a node the free
+         * paths can walk */
         n->in = mem_alloc((size_t)c->nargs * sizeof(value_t *));
+        n->nin = c->nargs;
         for (int i = 0; i < c->nargs; i++) n->in[i] = val_ref(c->args[i]);
-        n->nkw = c->nkw;
         n->kw = mem_alloc((size_t)c->nkw * sizeof(value_t *));
+        n->nkw = c->nkw;
         n->kwn = mem_alloc((size_t)c->nkw * sizeof(char *));
         for (int i = 0; i < c->nkw; i++) { n->kw[i] = val_ref(c->kw[i]); n->kwn[i] = mem_strdup(c->kw_names[i]); }
         n->out = val_ref(out);

@@ -41,7 +41,7 @@ graph_t *graph_copy(const graph_t *s);
 static void node_free(gnode_t *n, bool sweeping)
 {
     mem_free(n->in, (size_t)n->nin * sizeof(int));
-    for (int i = 0; i < n->nkw; i++) mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
+    for (int i = 0; n->kwn && i < n->nkw; i++) if (n->kwn[i]) mem_free(n->kwn[i], strlen(n->kwn[i]) + 1);
     mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
     mem_free(n->kw, (size_t)n->nkw * sizeof(int));
     if (n->value && !after_sweep && (!sweeping || n->value->mark)) val_unref(n->value);
@@ -65,29 +65,43 @@ void graph_free(graph_t *g, bool sweeping)
 }
 
 /* A deep copy (the optimiser works on a copy; the view shows both). */
+/* d owns nothing of s's at any moment: its owned parts start empty and
+ * each count is set once its array exists, so a failed allocation leaves a
+ * node node_free can walk */
 static void node_copy(gnode_t *d, const gnode_t *s)
 {
     *d = *s;
+    d->in = NULL; d->nin = 0; d->kwn = NULL; d->kw = NULL; d->nkw = 0;
+    d->value = NULL; d->field = NULL; d->unit = NULL; d->chain = NULL; d->nchain = 0; d->sub = NULL;
     d->in = mem_alloc((size_t)s->nin * sizeof(int));
     if (s->nin) memcpy(d->in, s->in, (size_t)s->nin * sizeof(int));
-    d->kwn = mem_alloc((size_t)s->nkw * sizeof(char *));
+    d->nin = s->nin;
     d->kw = mem_alloc((size_t)s->nkw * sizeof(int));
-    for (int i = 0; i < s->nkw; i++) { d->kwn[i] = mem_strdup(s->kwn[i]); d->kw[i] = s->kw[i]; }
-    if (s->value) val_ref(s->value);
+    d->kwn = mem_alloc((size_t)s->nkw * sizeof(char *));
+    d->nkw = s->nkw;
+    for (int i = 0; i < s->nkw; i++) { d->kw[i] = s->kw[i]; d->kwn[i] = mem_strdup(s->kwn[i]); }
+    if (s->value) d->value = val_ref(s->value);
     if (s->field) d->field = mem_strdup(s->field);
-    if (s->unit) ast_unit_ref(s->unit);
+    if (s->unit) { ast_unit_ref(s->unit); d->unit = s->unit; }
     d->chain = mem_alloc((size_t)s->nchain * sizeof(gnode_t));
-    for (int i = 0; i < s->nchain; i++) node_copy(&d->chain[i], &s->chain[i]);
+    for (int i = 0; i < s->nchain; i++) { d->nchain = i + 1; node_copy(&d->chain[i], &s->chain[i]); }
+    d->nchain = s->nchain;
     if (s->sub) d->sub = graph_copy(s->sub);
 }
 
 graph_t *graph_copy(const graph_t *s)
 {
-    graph_t *g = mem_alloc(sizeof *g);
+    /* a copy that fails half-way (out of memory) is freed, not leaked */
+    graph_t *volatile g = mem_alloc(sizeof *g);
+    err_frame_t f;
+    if (err_try(&f) != 0) {
+        graph_free(g, false);
+        err_rethrow();
+    }
     g->n = mem_alloc((size_t)(s->nn ? s->nn : 1) * sizeof(gnode_t));
     g->cap = s->nn ? s->nn : 1;
+    for (int i = 0; i < s->nn; i++) { g->nn = i + 1; node_copy(&g->n[i], &s->n[i]); }
     g->nn = s->nn;
-    for (int i = 0; i < s->nn; i++) node_copy(&g->n[i], &s->n[i]);
     g->out = mem_alloc((size_t)s->nout * sizeof(int));
     if (s->nout) memcpy(g->out, s->out, (size_t)s->nout * sizeof(int));
     g->nout = s->nout;
@@ -100,6 +114,7 @@ graph_t *graph_copy(const graph_t *s)
     g->reg = mem_alloc((size_t)s->nreg * sizeof(region_t));
     if (s->nreg) memcpy(g->reg, s->reg, (size_t)s->nreg * sizeof(region_t));
     g->nreg = s->nreg;
+    err_pop(&f);
     return g;
 }
 
@@ -111,7 +126,7 @@ void graph_traced_free(traced_t *t, bool sweeping)
     if (t->input_sig && (!sweeping || t->input_sig->mark)) val_unref(t->input_sig);
     for (int i = 0; i < t->nc; i++) {
         graph_sig_free(&t->c[i], sweeping);
-        mem_free(t->c[i].sig_text, strlen(t->c[i].sig_text) + 1);
+        if (t->c[i].sig_text) mem_free(t->c[i].sig_text, strlen(t->c[i].sig_text) + 1);
         graph_free(t->c[i].raw, sweeping);
         graph_free(t->c[i].opt, sweeping);
     }
@@ -1149,12 +1164,28 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
         t->c = mem_realloc(t->c, (size_t)t->cap * sizeof(concrete_t), (size_t)nc * sizeof(concrete_t));
         t->cap = nc;
     }
+    /* empty until each part is made; if making one fails (out of memory)
+     * the entry is taken back out and freed: a half-optimised graph must
+     * never be cached and run by a later call */
     concrete_t *c = &t->c[t->nc++];
+    memset(c, 0, sizeof *c);
+    c->raw = g;
+    err_frame_t fc;
+    if (err_try(&fc) != 0) {
+        concrete_t *cc = &t->c[t->nc - 1];
+        graph_sig_free(cc, false);
+        if (cc->sig_text) mem_free(cc->sig_text, strlen(cc->sig_text) + 1);
+        graph_free(cc->raw, false);
+        graph_free(cc->opt, false);
+        memset(cc, 0, sizeof *cc);
+        t->nc--;
+        err_rethrow();
+    }
     graph_sig_store(t, s, c, ga, wild);
     c->sig_text = mem_strdup(text);
-    c->raw = g;
     c->opt = graph_copy(g);
     graph_optimize(c->opt, s);
+    err_pop(&fc);
     c->collapse_diff = -1;
     c->measure = false;
     for (int i = 0; i < c->opt->nn; i++)

@@ -463,11 +463,15 @@ static int fuse(graph_t *g)
             users[chain[c]] = 0;
         }
         /* F keeps its id, meta and users; its inputs become the externals */
+        /* the new inputs made before the old are given back: a failed
+         * allocation leaves F as it was */
+        int fin = next < 128 ? next : 128;
+        int *nin = mem_alloc((size_t)fin * sizeof(int));
+        memcpy(nin, ext, (size_t)fin * sizeof(int));
         mem_free(F->in, (size_t)F->nin * sizeof(int));
         F->kind = G_FUSED;
-        F->nin = next < 128 ? next : 128;
-        F->in = mem_alloc((size_t)F->nin * sizeof(int));
-        memcpy(F->in, ext, (size_t)F->nin * sizeof(int));
+        F->nin = fin;
+        F->in = nin;
         F->chain = ch;
         F->nchain = len;
         note(F, "fused: %d elementwise ops in one pass over memory", len);

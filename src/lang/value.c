@@ -452,8 +452,10 @@ static uint32_t hash(const char *s)
 value_t *scope_new(value_t *parent)
 {
     value_t *v = val_new(V_SCOPE);
-    v->u.sc.cap = 8;
+    /* the table first, then its size: if the allocation fails, the sweep
+     * finds an empty scope (cap 0), not 8 entries at NULL */
     v->u.sc.e = mem_alloc(8 * sizeof(scope_entry_t));
+    v->u.sc.cap = 8;
     v->u.sc.parent = val_ref(parent);
     v->depth = 1;
     return v;

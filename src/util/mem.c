@@ -64,7 +64,21 @@ static void account(size_t n) { in_use += n; if (in_use > peak) peak = in_use; }
  * 16-byte size class: the per-op cost on scalars is mostly malloc/free
  * otherwise.  Each list keeps at most SMALL_KEEP blocks. */
 #define SMALL_MAX 256
+/* Under AddressSanitizer nothing is pooled: each block goes back to malloc,
+ * so a double free or a free with the wrong size is reported where it
+ * happens instead of corrupting a pool. */
+#if defined(__SANITIZE_ADDRESS__)
+#define NN_NO_POOLS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NN_NO_POOLS 1
+#endif
+#endif
+#ifdef NN_NO_POOLS
+#define SMALL_KEEP 0
+#else
 #define SMALL_KEEP 4096
+#endif
 typedef struct small { struct small *next; } small_t;
 static small_t *small_free[SMALL_MAX / 16 + 1];
 static int small_count[SMALL_MAX / 16 + 1];
@@ -93,7 +107,11 @@ static void *small_pop(size_t n)
  * to the system.  Cached bytes do not count as in use (mem_in_use is what
  * live values hold); mem_cached() reports them. */
 #define LARGE_MIN ((size_t)128 << 10)
+#ifdef NN_NO_POOLS
+#define LARGE_KEEP 0
+#else
 #define LARGE_KEEP 4
+#endif
 #define HUGE_SZ ((size_t)2 << 20)
 #define NCLASS 256
 typedef struct large { struct large *next; } large_t;
