@@ -11,7 +11,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-input-edges.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..9"
+echo "1..10"
 i=0
 # ok STATUS NAME [FILE]: a TAP line; on failure FILE's first lines as diagnostics
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"
@@ -119,6 +119,14 @@ nn 0 < closures.nn > o7 2>&1
 printf 'limit 10 MB\n7\n21\n50111 (fp32)\n8\n8\n' > want7
 cmp -s want7 o7
 ok $? "closures keep what they captured; nested defs in a loop stay inside :limit" o7
+
+# NNPAD_FIGURES longer than a folder name can be: said, and the default used (never cut short)
+long=$(head -c 1500 /dev/zero | tr '\000' 'd')
+rm -rf figures
+printf 'plot([1.0, 2.0])\n' | NNPAD_FIGURES=$long "$NNPAD" > o8 2>&1
+grep -q '^warning: NNPAD_FIGURES is longer than 1023 characters: figures are written to figures/$' o8 &&
+  grep -q '^figure: figures/001-plot.png$' o8 && [ -s figures/001-plot.png ]
+ok $? "an NNPAD_FIGURES too long for a folder name is said and the default used" o8
 
 [ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 cd / && rm -rf "$tmp"

@@ -155,6 +155,12 @@ const char *view_figure_dir(void)
 {
     if (!nb.dir[0]) {
         const char *e = getenv("NNPAD_FIGURES");
+        if (e && strlen(e) >= sizeof nb.dir) {
+            /* never cut short (the figures would go to another folder): said once, then the default */
+            fprintf(stderr, "warning: NNPAD_FIGURES is longer than %zu characters: figures are written to figures/\n",
+                    sizeof nb.dir - 1);
+            e = NULL;
+        }
         snprintf(nb.dir, sizeof nb.dir, "%s", e && *e ? e : "figures");
     }
     return nb.dir;
