@@ -969,6 +969,19 @@ static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_
     return k;
 }
 
+/* what fit holds until it returns or raises: the record's buffers, the
+ * figure op, its own copies of the rows, the validation rows and an
+ * optimiser it made */
+static void fit_drop(fit_rec_t *R, value_t *showfn, bool own_xy, value_t *xt, value_t *yt, value_t *xv, value_t *yv,
+                     bool own_opt, value_t *opt)
+{
+    fit_rec_free(R);
+    if (showfn) val_unref(showfn);
+    if (own_xy) { val_unref(xt); val_unref(yt); }
+    if (xv) { val_unref(xv); val_unref(yv); }
+    if (own_opt) val_unref(opt);
+}
+
 /* What the model gives for one row of x: its shape after the batch axis
  * (out[0..*nd-1]); raises what the model raises. */
 static void model_out_shape(call_t *c, value_t *model, value_t *x, int64_t *out, int *nd)
@@ -1186,9 +1199,7 @@ static value_t *fit_impl(call_t *c)
     int pol = op_settings(c->s)->policy;
     /* the loss of a batch as a function of the model: value_and_grad through the op table */
     value_t *lstr = str_new(lname, strlen(lname));
-    value_t *fl = val_new(V_FUNC);
-    fl->u.fn.op = op_find("fit_loss");
-    fl->u.fn.name = "fit_loss";
+    value_t *fl = fn_of("fit_loss");
     value_t *vgf = ad_op1("value_and_grad", fl, c->s);
     val_unref(fl);
     /* the step traced (tf.function / jax.jit of value_and_grad): one
@@ -1262,12 +1273,8 @@ static value_t *fit_impl(call_t *c)
     err_frame_t f0;
     if (err_try(&f0) != 0) {
         /* an error while making the first figures */
-        fit_rec_free(&R);
-        if (showfn) val_unref(showfn);
-        if (own_xy) { val_unref(xt); val_unref(yt); }
-        if (xv) { val_unref(xv); val_unref(yv); }
+        fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
         val_unref(vgf); val_unref(lstr);
-        if (own_opt) val_unref(opt);
         err_rethrow();
     }
     /* checked (a wrong one is an error before any step), shown from the first redraw on */
@@ -1279,12 +1286,8 @@ static value_t *fit_impl(call_t *c)
     err_frame_t fo;
     if (err_try(&fo) != 0) {
         if (err_last()->kind != ERR_INTERRUPT) {
-            fit_rec_free(&R);
-            if (showfn) val_unref(showfn);
-            if (own_xy) { val_unref(xt); val_unref(yt); }
-            if (xv) { val_unref(xv); val_unref(yv); }
+            fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
             val_unref(vgf); val_unref(lstr);
-            if (own_opt) val_unref(opt);
             err_rethrow();
         }
         stopped = true;
@@ -1431,19 +1434,11 @@ static value_t *fit_impl(call_t *c)
             live[k] = fit_show(c, showfn, shows[k], live[k] == -3 ? -1 : live[k], &R, model, xt, yt, true, show_span);
         err_pop(&f2);
     } else {
-        fit_rec_free(&R);
-        if (showfn) val_unref(showfn);
-        if (own_xy) { val_unref(xt); val_unref(yt); }
-        if (xv) { val_unref(xv); val_unref(yv); }
-        if (own_opt) val_unref(opt);
+        fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
         err_rethrow();
     }
-    if (showfn) val_unref(showfn);
-    if (own_xy) { val_unref(xt); val_unref(yt); }
-    if (xv) { val_unref(xv); val_unref(yv); }
     value_t *h = fit_history(&R, true);
-    fit_rec_free(&R);
-    if (own_opt) val_unref(opt);
+    fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
     return h;
 }
 
