@@ -9,6 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+int fig_history_layers(value_t *gl, int64_t nw)
+{
+    int nl = 0;
+    for (int64_t k = 0; k < nw; k++) nl = (int)fmax(nl, tensor_get_f64(gl, k) + 1);
+    return nl;
+}
+
+double fig_pool_weights(value_t *v, value_t *gl, value_t *gs, int64_t nw, int64_t t, int stride, int off, int L)
+{
+    double n = 0, a = 0;
+    for (int64_t k = 0; k < nw; k++) {
+        if (L >= 0 && (int)tensor_get_f64(gl, k) != L) continue;
+        double sz = tensor_get_f64(gs, k);
+        n += sz;
+        a += sz * tensor_get_f64(v, (t * nw + k) * stride + off);
+    }
+    return n > 0 ? a / n : NAN;
+}
+
 double *fig_dalloc(int64_t n)
 {
     double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));

@@ -36,6 +36,23 @@ static void progress_title(view_figure_t *f, value_t *h, const char *what)
     view_set_title(f, t);
 }
 
+/* the x axis in epochs (all asked for), the y label and the progress
+ * title; with nothing drawn yet, an empty frame with those axes */
+static void epoch_frame(view_figure_t *f, value_t *h, const char *ylabel, const char *what)
+{
+    if (f->nseries == 0) {
+        double *x = fig_dalloc(1), *y = fig_dalloc(1);
+        x[0] = 0; y[0] = NAN;
+        view_add_series(f, NULL, 1, x, y, DT_FP64);
+    }
+    f->x.fixed = true;
+    f->x.lo = 0;
+    f->x.hi = epoch_axis(h);
+    f->x.label = view_strdup("epoch");
+    f->y.label = view_strdup(ylabel);
+    progress_title(f, h, what);
+}
+
 /* the loss per step (light) and per epoch, and the validation loss */
 static view_figure_t *loss_fig(value_t *h)
 {
@@ -66,18 +83,7 @@ static view_figure_t *loss_fig(value_t *h)
         s->color = 0xD55E00;
         s->marker = V <= 60;
     }
-    if (f->nseries == 0) {
-        /* nothing yet: an empty frame with the right axes */
-        double *x = fig_dalloc(1), *y = fig_dalloc(1);
-        x[0] = 0; y[0] = NAN;
-        view_add_series(f, NULL, 1, x, y, DT_FP64);
-    }
-    f->x.fixed = true;
-    f->x.lo = 0;
-    f->x.hi = epoch_axis(h);
-    f->x.label = view_strdup("epoch");
-    f->y.label = view_strdup("loss");
-    progress_title(f, h, "loss");
+    epoch_frame(f, h, "loss", "loss");
     return f;
 }
 
@@ -90,8 +96,7 @@ static view_figure_t *gradflow_fig(value_t *h)
     int64_t S = gm && gm->u.t.ndim == 2 ? gm->u.t.shape[0] : 0, nw = gm && gm->u.t.ndim == 2 ? gm->u.t.shape[1] : 0;
     double spe = hnum(h, "steps_per_epoch");
     if (!(spe > 0)) spe = 1;
-    int nl = 0;
-    for (int64_t k = 0; k < nw; k++) nl = (int)fmax(nl, tensor_get_f64(gl, k) + 1);
+    int nl = fig_history_layers(gl, nw);
     if (nl > 12) nl = 12;
     /* each step's mean |dW|, averaged over the last epoch's steps (a
      * trailing window of steps_per_epoch, at most 100): one batch's
@@ -100,14 +105,8 @@ static view_figure_t *gradflow_fig(value_t *h)
     for (int L = 0; L < nl && S > 0; L++) {
         double *x = fig_dalloc(S), *y = fig_dalloc(S), *raw = fig_dalloc(S), acc = 0;
         for (int64_t t = 0; t < S; t++) {
-            double n = 0, a = 0;
-            for (int64_t k = 0; k < nw; k++) {
-                if ((int)tensor_get_f64(gl, k) != L) continue;
-                double sz = tensor_get_f64(gs, k);
-                n += sz;
-                a += sz * tensor_get_f64(gm, t * nw + k);
-            }
-            raw[t] = n > 0 ? a / n : 0;
+            double r = fig_pool_weights(gm, gl, gs, nw, t, 1, 0, L);
+            raw[t] = isnan(r) ? 0 : r;
             acc += raw[t];
             if (t >= win) acc -= raw[t - win];
             x[t] = (double)(t + 1) / spe;
@@ -118,18 +117,8 @@ static view_figure_t *gradflow_fig(value_t *h)
         snprintf(lab, sizeof lab, "layer %d", L + 1);
         view_add_series(f, lab, S, x, y, DT_FP64);
     }
-    if (f->nseries == 0) {
-        double *x = fig_dalloc(1), *y = fig_dalloc(1);
-        x[0] = 0; y[0] = NAN;
-        view_add_series(f, NULL, 1, x, y, DT_FP64);
-    }
     f->y.log = true;
-    f->x.fixed = true;
-    f->x.lo = 0;
-    f->x.hi = epoch_axis(h);
-    f->x.label = view_strdup("epoch");
-    f->y.label = view_strdup("mean |dW| (over an epoch's steps), log scale");
-    progress_title(f, h, "gradient flow (layer 1 is next to the input)");
+    epoch_frame(f, h, "mean |dW| (over an epoch's steps), log scale", "gradient flow (layer 1 is next to the input)");
     return f;
 }
 

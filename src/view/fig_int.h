@@ -25,6 +25,13 @@
 
 /* n doubles (malloc'd, at least one); out of memory is a limit error. */
 double *fig_dalloc(int64_t n);
+/* From fit's history: how many layers its weights belong to
+ * (grad_layer), and, at step t, a per-weight value v[(t nw + k) stride +
+ * off] pooled over the weights of layer L (L < 0: all of them) weighted by
+ * their sizes (grad_size), so a layer's W and b count as one; NaN when the
+ * layer has no weights. */
+int fig_history_layers(value_t *gl, int64_t nw);
+double fig_pool_weights(value_t *v, value_t *gl, value_t *gs, int64_t nw, int64_t t, int stride, int off, int L);
 /* The dtype t's values are shown in: its own, the session precision for a
  * weak number. */
 dtype_t fig_shown_dtype(call_t *c, const value_t *t);

@@ -57,8 +57,7 @@ static value_t *underflow_impl(call_t *c)
         value_t *gs = field_of(h, "grad_size"), *ls = field_of(h, "loss_scale"), *sc = field_of(h, "scaling");
         value_t *cd = field_of(h, "compute_dtype");
         int64_t S = gc->u.t.shape[0], nw = gc->u.t.shape[1];
-        int nl = 0;
-        for (int64_t k = 0; k < nw; k++) nl = (int)fmax(nl, tensor_get_f64(gl, k) + 1);
+        int nl = fig_history_layers(gl, nw);
         if (nl > 10) nl = 10;   /* the palette's colours, with black and red for the pooled lines */
         view_figure_t *f = view_figure_new(VIEW_PLOT, "underflow");
         fig_common_options(c, f);
@@ -75,31 +74,16 @@ static value_t *underflow_impl(call_t *c)
          * (when any) inf or nan */
         double *px = fig_dalloc(S), *psub = fig_dalloc(S), *pbad = fig_dalloc(S), *pnorm = fig_dalloc(S);
         for (int64_t t = 0; t < S; t++) {
-            double n = 0, b = 0, d = 0, o = 0;
-            for (int64_t k = 0; k < nw; k++) {
-                double sz = tensor_get_f64(gs, k);
-                n += sz;
-                b += sz * tensor_get_f64(gc, (t * nw + k) * 4 + 1);
-                o += sz * tensor_get_f64(gc, (t * nw + k) * 4 + 2);
-                d += sz * tensor_get_f64(gc, (t * nw + k) * 4 + 3);
-            }
             px[t] = (double)(t + 1);
-            psub[t] = n > 0 ? b / n : NAN;
-            pnorm[t] = n > 0 ? o / n : NAN;
-            pbad[t] = n > 0 ? d / n : NAN;
+            psub[t] = fig_pool_weights(gc, gl, gs, nw, t, 4, 1, -1);
+            pnorm[t] = fig_pool_weights(gc, gl, gs, nw, t, 4, 2, -1);
+            pbad[t] = fig_pool_weights(gc, gl, gs, nw, t, 4, 3, -1);
         }
         for (int L = 0; L < nl; L++) {
             double *x = fig_dalloc(S), *z = fig_dalloc(S), zsum = 0;
             for (int64_t t = 0; t < S; t++) {
-                double n = 0, a = 0;
-                for (int64_t k = 0; k < nw; k++) {
-                    if ((int)tensor_get_f64(gl, k) != L) continue;
-                    double sz = tensor_get_f64(gs, k);
-                    n += sz;
-                    a += sz * tensor_get_f64(gc, (t * nw + k) * 4);
-                }
                 x[t] = (double)(t + 1);
-                z[t] = n > 0 ? a / n : NAN;
+                z[t] = fig_pool_weights(gc, gl, gs, nw, t, 4, 0, L);
                 zsum += z[t];
             }
             char l1[64];
