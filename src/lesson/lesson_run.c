@@ -234,11 +234,7 @@ static char *resolve(const char *which)
     return found;
 }
 
-/* ---- progress: $XDG_STATE_HOME/nnpad/lessons, lines "NAME STEP TOTAL [done]" ---- */
-
-static bool state_dir(char *out, size_t cap) { return afile_state_dir(out, cap); }
-
-static int mkdirs(const char *path) { return afile_mkdirs(path); }
+/* ---- progress: $XDG_STATE_HOME/nnpad/lessons (afile_state_dir), lines "NAME STEP TOTAL [done]" ---- */
 
 typedef struct prog { char name[256]; int step, total; bool done; } prog_t;
 
@@ -246,7 +242,7 @@ typedef struct prog { char name[256]; int step, total; bool done; } prog_t;
 static int prog_read(prog_t *p, int cap)
 {
     char dir[PATH_MAX], path[PATH_MAX + 16];
-    if (!state_dir(dir, sizeof dir)) return 0;
+    if (!afile_state_dir(dir, sizeof dir)) return 0;
     snprintf(path, sizeof path, "%s/lessons", dir);
     FILE *f = fopen(path, "r");
     if (!f) return 0;
@@ -285,8 +281,8 @@ static bool prog_find(const char *name, prog_t *out)
 static int prog_save(const char *name, int step, int total, bool done, char *why, size_t cap)
 {
     char dir[PATH_MAX], path[PATH_MAX + 16];
-    if (!state_dir(dir, sizeof dir)) { snprintf(why, cap, "neither XDG_STATE_HOME nor HOME is set"); return 1; }
-    if (mkdirs(dir) != 0) { snprintf(why, cap, "cannot make %s: %s", dir, strerror(errno)); return 1; }
+    if (!afile_state_dir(dir, sizeof dir)) { snprintf(why, cap, "neither XDG_STATE_HOME nor HOME is set"); return 1; }
+    if (afile_mkdirs(dir) != 0) { snprintf(why, cap, "cannot make %s: %s", dir, strerror(errno)); return 1; }
     snprintf(path, sizeof path, "%s/lessons", dir);
     prog_t *p = malloc(PROG_MAX * sizeof *p);
     if (!p) { snprintf(why, cap, "out of memory"); return 1; }
