@@ -1444,7 +1444,9 @@ static value_t *fit_impl(call_t *c)
 
 /* ---- the table ---- */
 
-#define DATA_SHAPES "n (>= 2) -> [x, y]: x (n, 2) in the session precision, y (n, 1) holding 0 or 1"
+#define DATA_SHAPES "n (>= 2) -> [x, y]: x (n, 2) in the session precision, y (n, 1) holding 0 or 1; circles, gauss, " \
+    "spiral and moons shuffle their rows (scikit-learn's shuffle=True; shuffle=0 keeps the order the formula gives); " \
+    "seed=k restarts the generator first, as seed(k) does"
 #define DATA_SRC "TensorFlow Playground, src/dataset.ts (labels 1 and -1 become 1 and 0)"
 const op_def_t op_family_train[] = {
     {"xor", OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
@@ -1493,7 +1495,7 @@ const op_def_t op_family_train[] = {
      .nograd = "random data",
      .signature = "moons(n, noise=0, seed=, shuffle=1)", .summary = "scikit-learn's two moons: two interleaving half circles",
      .formula = "class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
-                "normal noise of standard deviation noise; not shuffled (make_moons(shuffle=False))",
+                "normal noise of standard deviation noise; rows shuffled unless shuffle=0 (make_moons(shuffle=False) is the order above)",
      .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator",
      .source = "sklearn.datasets.make_moons",
      .example = "x, y = moons(4, shuffle=0)\n"
