@@ -22,16 +22,6 @@ static double *column(call_t *c, value_t *x, int j)
     return v;
 }
 
-static void range_of(const double *v, int64_t n, double *lo, double *hi)
-{
-    *lo = INFINITY; *hi = -INFINITY;
-    for (int64_t i = 0; i < n; i++) if (isfinite(v[i])) { *lo = fmin(*lo, v[i]); *hi = fmax(*hi, v[i]); }
-    if (!(*lo <= *hi)) { *lo = -1; *hi = 1; }
-    double pad = (*hi - *lo) * 0.08;
-    if (pad == 0) pad = 1;
-    *lo -= pad; *hi += pad;
-}
-
 /* The figure of boundary(model, x, y): checks the arguments (ai: their
  * argument numbers in c, for the carets), runs the model, and writes the
  * note (accuracy) into note. */
@@ -41,15 +31,9 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
      * features first: def pm(p) { return m(features(p, "x1^2 x2^2")) }) */
     if (model->kind != V_FUNC) {
         value_t *ls[MAX_LAYERS];
-        int nl = 0;
-        fig_dense_layers(c, ai[0], model, ls, &nl, 0);
-        if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "boundary: the first argument is a model (dense, sequential)");
-        fig_check_fit(c, ai[0], ls, nl);
-        value_t *W0 = scope_get_local(ls[0], "W");
-        if (W0 && W0->kind == V_TENSOR && W0->u.t.ndim == 2 && W0->u.t.shape[0] != 2)
-            err_raise(ERR_SHAPE, c->arg_spans[ai[0]], "boundary: the model's first layer takes 2 inputs (the plane); this one "
-                      "takes %lld (for a model on features, draw def pm(p) { return m(features(p, ...)) })",
-                      (long long)W0->u.t.shape[0]);
+        int nl;
+        fig_plane_model(c, ai[0], model, ls, &nl, "boundary",
+                        " (for a model on features, draw def pm(p) { return m(features(p, ...)) })");
     }
     char sh[96];
     if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2) {
@@ -70,18 +54,13 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
             err_raise(ERR_VALUE, c->arg_spans[ai[2]], "boundary: y holds classes 0 and 1; y[%lld] is %g", (long long)i, v);
     }
     /* the model on a grid of the plane (row 0 at the top), then on x */
-    double *x0 = column(c, x, 0), *x1 = column(c, x, 1);
-    double xlo, xhi, ylo, yhi;
-    range_of(x0, n, &xlo, &xhi);
-    range_of(x1, n, &ylo, &yhi);
+    double lo[2], hi[2];
+    fig_plane_range(x, lo, hi);
+    double xlo = lo[0], xhi = hi[0], ylo = lo[1], yhi = hi[1];
     dtype_t dt = dtype_traits[x->u.t.dtype].is_float && !x->u.t.weak ? (dtype_t)x->u.t.dtype : op_settings(c->s)->precision;
     int64_t shape[2] = { (int64_t)FIELD_N * FIELD_N, 2 };
-    value_t *g = tensor_new_raw(dt, 2, shape);
-    for (int64_t i = 0; i < shape[0]; i++) {
-        int64_t r = i / FIELD_N, k = i % FIELD_N;
-        dtype_store_f64(dt, tensor_data(g), 2 * i, xlo + (xhi - xlo) * (double)k / (FIELD_N - 1));
-        dtype_store_f64(dt, tensor_data(g), 2 * i + 1, yhi - (yhi - ylo) * (double)r / (FIELD_N - 1));
-    }
+    value_t *g = fig_plane_grid(c, x, FIELD_N, lo, hi);
+    double *x0 = column(c, x, 0), *x1 = column(c, x, 1);
     value_t *pg = NULL, *px = NULL;
     err_frame_t fr;
     if (err_try(&fr) == 0) {

@@ -178,3 +178,46 @@ const char *fig_activation_of(value_t *layer)
     if (a->u.fn.op) return a->u.fn.op->name;
     return a->u.fn.name ? a->u.fn.name : "function";
 }
+
+void fig_plane_model(call_t *c, int argi, value_t *model, value_t **ls, int *nl, const char *what, const char *hint)
+{
+    *nl = 0;
+    fig_dense_layers(c, argi, model, ls, nl, 0);
+    if (*nl == 0) err_raise(ERR_TYPE, c->arg_spans[argi], "%s: the first argument is a model (dense, sequential)", what);
+    fig_check_fit(c, argi, ls, *nl);
+    value_t *W0 = scope_get_local(ls[0], "W");
+    if (W0 && W0->kind == V_TENSOR && W0->u.t.ndim == 2 && W0->u.t.shape[0] != 2)
+        err_raise(ERR_SHAPE, c->arg_spans[argi], "%s: the model's first layer takes 2 inputs (the plane); this one takes "
+                  "%lld%s", what, (long long)W0->u.t.shape[0], hint ? hint : "");
+}
+
+void fig_plane_range(value_t *x, double lo[2], double hi[2])
+{
+    int64_t n = x->u.t.shape[0];
+    lo[0] = lo[1] = INFINITY;
+    hi[0] = hi[1] = -INFINITY;
+    for (int64_t i = 0; i < n; i++)
+        for (int j = 0; j < 2; j++) {
+            double v = tensor_get_f64(x, 2 * i + j);
+            if (isfinite(v)) { lo[j] = fmin(lo[j], v); hi[j] = fmax(hi[j], v); }
+        }
+    for (int j = 0; j < 2; j++) {
+        if (!(lo[j] <= hi[j])) { lo[j] = -1; hi[j] = 1; }
+        double pad = (hi[j] - lo[j]) * 0.08;
+        if (pad == 0) pad = 1;
+        lo[j] -= pad; hi[j] += pad;
+    }
+}
+
+value_t *fig_plane_grid(call_t *c, value_t *x, int n, const double lo[2], const double hi[2])
+{
+    dtype_t dt = dtype_traits[x->u.t.dtype].is_float && !x->u.t.weak ? (dtype_t)x->u.t.dtype : op_settings(c->s)->precision;
+    int64_t shape[2] = { (int64_t)n * n, 2 };
+    value_t *g = tensor_new_raw(dt, 2, shape);
+    for (int64_t i = 0; i < shape[0]; i++) {
+        int64_t r = i / n, k = i % n;
+        dtype_store_f64(dt, tensor_data(g), 2 * i, lo[0] + (hi[0] - lo[0]) * (double)k / (n - 1));
+        dtype_store_f64(dt, tensor_data(g), 2 * i + 1, hi[1] - (hi[1] - lo[1]) * (double)r / (n - 1));
+    }
+    return g;
+}

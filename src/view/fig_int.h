@@ -69,6 +69,16 @@ const char *fig_rec_kind(const value_t *v);
 void fig_dense_layers(call_t *c, int argi, value_t *m, value_t **out, int *n, int depth);
 /* Raises unless layer k's out is layer k+1's in for every k. */
 void fig_check_fit(call_t *c, int argi, value_t **ls, int n);
+/* The figures over the input plane (boundary, neurons): a model's dense
+ * layers (fig_dense_layers, fig_check_fit) whose first takes 2 inputs,
+ * else an error at argument argi naming what ("boundary") and ending with
+ * hint (or nothing); the points' range per axis, finite values only, with
+ * an 8% margin ([-1, 1] when there are none); and the n x n grid over it as
+ * an (n*n, 2) tensor in x's dtype (the session precision for a weak x),
+ * row 0 at the top, x[0] left to right. */
+void fig_plane_model(call_t *c, int argi, value_t *model, value_t **ls, int *nl, const char *what, const char *hint);
+void fig_plane_range(value_t *x, double lo[2], double hi[2]);
+value_t *fig_plane_grid(call_t *c, value_t *x, int n, const double lo[2], const double hi[2]);
 /* A layer's activation's name ("relu", a def's name, "?"). */
 const char *fig_activation_of(value_t *layer);
 

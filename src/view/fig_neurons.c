@@ -23,10 +23,8 @@ static void add_tile(view_figure_t *f, int col, int row, double *v, const char *
 view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int ai[2])
 {
     value_t *ls[MAX_LAYERS];
-    int nl = 0;
-    fig_dense_layers(c, ai[0], model, ls, &nl, 0);
-    if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "neurons: the first argument is a model (dense, sequential)");
-    fig_check_fit(c, ai[0], ls, nl);
+    int nl;
+    fig_plane_model(c, ai[0], model, ls, &nl, "neurons", NULL);
     if (nl > 30) err_raise(ERR_LIMIT, c->arg_spans[ai[0]], "neurons draws at most 30 layers");
     char sh[96];
     if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2 || x->u.t.shape[0] < 1) {
@@ -34,30 +32,10 @@ view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int
         err_raise(ERR_SHAPE, c->arg_spans[ai[1]], "neurons: x is (n, 2), points of the plane (the maps cover their range); "
                   "this x is %s", sh);
     }
-    if (scope_get_local(ls[0], "W")->u.t.shape[0] != 2)
-        err_raise(ERR_SHAPE, c->arg_spans[ai[0]], "neurons: the model's first layer takes 2 inputs (the plane); this one takes %lld",
-                  (long long)scope_get_local(ls[0], "W")->u.t.shape[0]);
-    int64_t n = x->u.t.shape[0];
-    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
-    for (int64_t i = 0; i < n; i++)
-        for (int j = 0; j < 2; j++) {
-            double v = tensor_get_f64(x, 2 * i + j);
-            if (isfinite(v)) { lo[j] = fmin(lo[j], v); hi[j] = fmax(hi[j], v); }
-        }
-    for (int j = 0; j < 2; j++) {
-        if (!(lo[j] <= hi[j])) { lo[j] = -1; hi[j] = 1; }
-        double pad = (hi[j] - lo[j]) * 0.08;
-        if (pad == 0) pad = 1;
-        lo[j] -= pad; hi[j] += pad;
-    }
-    dtype_t dt = dtype_traits[x->u.t.dtype].is_float && !x->u.t.weak ? (dtype_t)x->u.t.dtype : op_settings(c->s)->precision;
+    double lo[2], hi[2];
+    fig_plane_range(x, lo, hi);
     int64_t shape[2] = { (int64_t)GRID * GRID, 2 };
-    value_t *a = tensor_new_raw(dt, 2, shape);
-    for (int64_t i = 0; i < shape[0]; i++) {
-        int64_t r = i / GRID, k = i % GRID;
-        dtype_store_f64(dt, tensor_data(a), 2 * i, lo[0] + (hi[0] - lo[0]) * (double)k / (GRID - 1));
-        dtype_store_f64(dt, tensor_data(a), 2 * i + 1, hi[1] - (hi[1] - lo[1]) * (double)r / (GRID - 1));
-    }
+    value_t *a = fig_plane_grid(c, x, GRID, lo, hi);
     view_figure_t *f = view_figure_new(VIEW_TILES, "neurons");
     f->ntcols = nl + 1;
     f->tcol_title[0] = view_strdup("input");
