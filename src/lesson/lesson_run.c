@@ -402,9 +402,7 @@ static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *wan
                      char *why, size_t cap)
 {
     if (got && want && got->kind == V_TENSOR && want->kind == V_TENSOR) {
-        bool same = got->u.t.ndim == want->u.t.ndim;
-        for (int d = 0; same && d < got->u.t.ndim; d++) same = got->u.t.shape[d] == want->u.t.shape[d];
-        if (!same) {
+        if (!tensor_same_shape(got, want)) {
             char a[96], b[96];
             tensor_shape_str(a, sizeof a, got->u.t.ndim, got->u.t.shape);
             tensor_shape_str(b, sizeof b, want->u.t.ndim, want->u.t.shape);
@@ -425,8 +423,7 @@ static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *wan
 static bool same_values(const value_t *a, const value_t *b)
 {
     const tensor_t *x = &a->u.t, *y = &b->u.t;
-    if (x->ndim != y->ndim) return false;
-    for (int d = 0; d < x->ndim; d++) if (x->shape[d] != y->shape[d]) return false;
+    if (!tensor_same_shape(a, b)) return false;
     dtype_t dt = (dtype_t)x->dtype;
     const dtype_traits_t *tx = &dtype_traits[x->dtype], *ty = &dtype_traits[y->dtype];
     if (tx->is_float && ty->is_float && ty->man_bits < tx->man_bits) dt = (dtype_t)y->dtype;
