@@ -744,7 +744,11 @@ static uint32_t field_colour(const view_figure_t *f, double v)
 {
     if (isnan(v)) return 0xBBBBBB;
     double t = fmin(1, fmax(-1, 2 * v - 1)), a = fabs(t) * 0.5;
-    uint32_t c = t < 0 ? f->fc0 : f->fc1;
+    return view_tint(t < 0 ? f->fc0 : f->fc1, a);
+}
+
+uint32_t view_tint(uint32_t c, double a)
+{
     int r = (int)lround(255 * (1 - a) + ((c >> 16) & 255) * a), g = (int)lround(255 * (1 - a) + ((c >> 8) & 255) * a);
     int b = (int)lround(255 * (1 - a) + (c & 255) * a);
     return (uint32_t)(r << 16 | g << 8 | b);

@@ -13,10 +13,7 @@ static uint32_t tile_colour(double v, double scale)
 {
     if (!isfinite(v)) return 0xBBBBBB;
     double t = fmin(1, fmax(-1, v / (scale > 0 ? scale : 1))), a = fabs(t) * 0.9;
-    uint32_t c = t < 0 ? 0x0072B2 : 0xD55E00;
-    int r = (int)lround(255 * (1 - a) + ((c >> 16) & 255) * a), g = (int)lround(255 * (1 - a) + ((c >> 8) & 255) * a);
-    int b = (int)lround(255 * (1 - a) + (c & 255) * a);
-    return (uint32_t)(r << 16 | g << 8 | b);
+    return view_tint(t < 0 ? 0x0072B2 : 0xD55E00, a);
 }
 
 /* one map: a pixel per grid point, scaled onto the tile smoothly */
