@@ -754,31 +754,50 @@ uint32_t view_tint(uint32_t c, double a)
     return (uint32_t)(r << 16 | g << 8 | b);
 }
 
+static uint32_t field_point_colour(const void *ctx, int64_t i)
+{
+    const view_figure_t *f = ctx;
+    return field_colour(f, f->field[i]);
+}
+
+void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
+                     double x0, double y0, double x1, double y1)
+{
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
+    unsigned char *data = cairo_image_surface_get_data(img);
+    int stride = cairo_image_surface_get_stride(img);
+    cairo_surface_flush(img);
+    for (int r = 0; r < n; r++)
+        for (int k = 0; k < n; k++)
+            *(uint32_t *)(data + (size_t)r * stride + (size_t)k * 4) = colour(ctx, (int64_t)r * n + k);
+    cairo_surface_mark_dirty(img);
+    cairo_save(cr);
+    /* pixel k covers [k - 1/2, k + 1/2] of the grid: its centre on point k */
+    double sx = (x1 - x0) / (n - 1), sy = (y1 - y0) / (n - 1);
+    cairo_translate(cr, x0 - sx / 2, y0 - sy / 2);
+    cairo_scale(cr, sx, sy);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
+    cairo_paint(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(img);
+}
+
 static void draw_field(view_figure_t *f, cairo_t *cr)
 {
     int n = f->fn;
     double dx = (f->fx1 - f->fx0) / (n - 1), dy = (f->fy1 - f->fy0) / (n - 1);
     /* one pixel per grid point, scaled onto the plot (smoothly): pixel k
      * covers [fx0 + (k - 1/2) dx, fx0 + (k + 1/2) dx] */
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
-    unsigned char *data = cairo_image_surface_get_data(img);
-    int stride = cairo_image_surface_get_stride(img);
-    for (int r = 0; r < n; r++)
-        for (int k = 0; k < n; k++)
-            *(uint32_t *)(data + (size_t)r * stride + (size_t)k * 4) = field_colour(f, f->field[(int64_t)r * n + k]);
-    cairo_surface_mark_dirty(img);
     double X0 = view_x_to_px(f, f->fx0 - dx / 2), X1 = view_x_to_px(f, f->fx1 + dx / 2);
     double Y0 = view_y_to_px(f, f->fy1 + dy / 2), Y1 = view_y_to_px(f, f->fy0 - dy / 2);
     cairo_save(cr);
-    cairo_translate(cr, X0, Y0);
-    cairo_scale(cr, (X1 - X0) / n, (Y1 - Y0) / n);
-    cairo_set_source_surface(cr, img, 0, 0);
-    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
-    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
-    cairo_rectangle(cr, 0, 0, n, n);
-    cairo_fill(cr);
+    cairo_rectangle(cr, X0, Y0, X1 - X0, Y1 - Y0);
+    cairo_clip(cr);
+    view_paint_grid(cr, n, field_point_colour, f, view_x_to_px(f, f->fx0), view_y_to_px(f, f->fy1), view_x_to_px(f, f->fx1),
+                    view_y_to_px(f, f->fy0));
     cairo_restore(cr);
-    cairo_surface_destroy(img);
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 2);
     for (int r = 0; r + 1 < n; r++)

@@ -35,5 +35,11 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 /* The colour a of the way from white to c (a in [0, 1]): boundary's field
  * and the neuron maps tint the class colours with it. */
 uint32_t view_tint(uint32_t c, double a);
+/* An n x n grid of values (row 0 at the top) painted smoothly (one pixel
+ * per point, scaled bilinearly) so that point (r, k)'s pixel is centred at
+ * x0 + k (x1 - x0)/(n - 1), y0 + r (y1 - y0)/(n - 1); colour(ctx, i) gives
+ * point i's 0xRRGGBB; the caller clips. */
+void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
+                     double x0, double y0, double x1, double y1);
 
 #endif

@@ -16,30 +16,10 @@ static uint32_t tile_colour(double v, double scale)
     return view_tint(t < 0 ? 0x0072B2 : 0xD55E00, a);
 }
 
-/* one map: a pixel per grid point, scaled onto the tile smoothly */
-static void draw_tile(cairo_t *cr, const view_tile_t *t, double x, double y, double tile)
+static uint32_t tile_point_colour(const void *ctx, int64_t i)
 {
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, t->n, t->n);
-    unsigned char *data = cairo_image_surface_get_data(img);
-    int st = cairo_image_surface_get_stride(img);
-    cairo_surface_flush(img);
-    for (int r = 0; r < t->n; r++)
-        for (int k = 0; k < t->n; k++)
-            *(uint32_t *)(data + (size_t)r * st + 4 * (size_t)k) = tile_colour(t->v[(size_t)r * t->n + k], t->scale);
-    cairo_surface_mark_dirty(img);
-    cairo_save(cr);
-    cairo_rectangle(cr, x, y, tile, tile);
-    cairo_clip(cr);
-    /* pixel k covers [k - 1/2, k + 1/2] of the grid: centres at the grid points */
-    double sc = tile / (t->n - 1);
-    cairo_translate(cr, x - sc / 2, y - sc / 2);
-    cairo_scale(cr, sc, sc);
-    cairo_set_source_surface(cr, img, 0, 0);
-    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
-    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
-    cairo_paint(cr);
-    cairo_restore(cr);
-    cairo_surface_destroy(img);
+    const view_tile_t *t = ctx;
+    return tile_colour(t->v[i], t->scale);
 }
 
 void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
@@ -67,7 +47,13 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             view_tile_t *t = &f->tiles[i];
             if (t->col != c) continue;
             double x = cx - tile / 2, y = y0 + t->row * (tile + gap);
-            if (t->n > 1) draw_tile(cr, t, x, y, tile);
+            if (t->n > 1) {   /* a pixel per grid point, the corners' on the tile's corners */
+                cairo_save(cr);
+                cairo_rectangle(cr, x, y, tile, tile);
+                cairo_clip(cr);
+                view_paint_grid(cr, t->n, tile_point_colour, t, x, y, x + tile, y + tile);
+                cairo_restore(cr);
+            }
             view_rgb(cr, VIEW_C_FRAME);
             cairo_set_line_width(cr, 1);
             cairo_rectangle(cr, x, y, tile, tile);
