@@ -60,20 +60,6 @@ static char *unescape(const char *s, size_t n)
     return out;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return errno;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 int repl_hist_append(const char *path, const char *entry)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0600);   /* read: its last byte */
@@ -89,7 +75,7 @@ int repl_hist_append(const char *path, const char *entry)
     escape(&b, entry);
     /* one write() per entry: sessions appending at once interleave whole
      * entries */
-    int rc = b.oom ? ENOMEM : write_all(fd, b.p, b.n);
+    int rc = b.oom ? ENOMEM : afile_write_all(fd, b.p, b.n);
     if (rc && rc != ENOMEM && fstat(fd, &st) == 0 && st.st_size > size)
         (void)ftruncate(fd, size);   /* a full disk: take the part back */
     free(b.p);

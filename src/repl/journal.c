@@ -124,34 +124,27 @@ void repl_journal_append(repl_journal_t *j, const char *text, size_t len, FILE *
     /* one buffer, one write: a record is all there or torn at the end */
     size_t total = (size_t)h + len + 1;
     char *buf = malloc(total);
-    bool ok = buf != NULL;
-    if (ok) {
+    int e = buf ? 0 : ENOMEM;
+    if (buf) {
         memcpy(buf, head, (size_t)h);
         memcpy(buf + h, text, len);
         buf[total - 1] = '\n';
-        size_t done = 0;
-        while (done < total) {
-            ssize_t w = write(j->fd, buf + done, total - done);
-            if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) { ok = false; break; }
-            done += (size_t)w;
-        }
+        e = afile_write_all(j->fd, buf, total);
         free(buf);
     }
-    if (ok && fdatasync(j->fd) != 0 && errno != EINVAL && errno != EROFS) ok = false;
-    if (!ok && !j->warned) {
+    if (!e && fdatasync(j->fd) != 0 && errno != EINVAL && errno != EROFS) e = errno;
+    if (e && !j->warned) {
         j->warned = true;
         if (errout)
             fprintf(errout, "warning: the session journal %s cannot be written (%s): this session's inputs may not "
-                    "be restored after a crash\n", j->path, strerror(errno ? errno : EIO));
+                    "be restored after a crash\n", j->path, strerror(e));
     }
 }
 
 void repl_journal_done(repl_journal_t *j)
 {
     if (!j || j->fd < 0) return;
-    ssize_t w;
-    do w = write(j->fd, "\x1f\n", 2); while (w < 0 && errno == EINTR);
+    (void)afile_write_all(j->fd, "\x1f\n", 2);
 }
 
 void repl_journal_close(repl_journal_t *j)

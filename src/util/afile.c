@@ -198,3 +198,19 @@ int afile_mkdirs(const char *path)
     if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
     return 0;
 }
+
+int afile_write_all(int fd, const void *p, size_t n)
+{
+    const char *q = p;
+    while (n) {
+        ssize_t w = write(fd, q, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return errno;
+        }
+        if (w == 0) return EIO;
+        q += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}

@@ -43,6 +43,11 @@ int afile_commit(afile_t *a, char *err, size_t cap);
 /* Close and remove the temporary file; the old file stays. */
 void afile_abort(afile_t *a);
 
+/* All n bytes to the descriptor fd (an append-only file: the history, a
+ * session journal), write() retried after EINTR and short writes: 0, or
+ * the errno of the failure. */
+int afile_write_all(int fd, const void *p, size_t n);
+
 /* nnpad's folder for state that outlives a session (history, lesson
  * progress, session journals): $XDG_STATE_HOME/nnpad, else
  * ~/.local/state/nnpad (the XDG Base Directory spec: a relative
