@@ -327,7 +327,7 @@ static bool plan_reduce(const graph_t *g, const gnode_t *n, pnode_t *q)
  * themselves; *ok false when some input cannot be stood in for. */
 static value_t **standins(const graph_t *g, const gnode_t *F, bool *ok)
 {
-    value_t **stand = mem_alloc((size_t)g->nn * sizeof(value_t *));
+    value_t **stand = mem_scratch((size_t)g->nn * sizeof(value_t *));
     *ok = F->is_tensor && !F->weak && F->ndim > 0;
     for (int k = 0; *ok && k < F->nin; k++) {
         const gnode_t *e = &g->n[F->in[k]];
@@ -341,10 +341,10 @@ static value_t **standins(const graph_t *g, const gnode_t *F, bool *ok)
     }
     return stand;
 }
-static void standins_free(const graph_t *g, const gnode_t *F, value_t **stand)
+static void standins_free(const gnode_t *F, value_t **stand)
 {
     for (int k = 0; k < F->nin; k++) if (stand[F->in[k]]) { val_unref(stand[F->in[k]]); stand[F->in[k]] = NULL; }
-    mem_free(stand, (size_t)g->nn * sizeof(value_t *));
+    mem_scratch_free(stand);
 }
 
 static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t prec)
@@ -352,7 +352,7 @@ static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t p
     bool ok;
     value_t **stand = standins(g, F, &ok);
     size_t chbytes = offsetof(bk_chain_t, op) + (size_t)(F->nchain <= BK_CHAIN_MAX ? F->nchain : 0) * sizeof(bk_chain_op_t);
-    bk_chain_t *ch = mem_alloc(chbytes);
+    bk_chain_t *ch = mem_scratch(chbytes);
     value_t *own[128];
     int nown = 0;
     ok = ok && F->nchain <= BK_CHAIN_MAX && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape, BK_CPU);
@@ -385,16 +385,17 @@ static bool plan_fused(const graph_t *g, const gnode_t *F, pnode_t *q, dtype_t p
             for (int j = 0; j < (ch->op[k].bin ? 2 : 1); j++)
                 if (ch->op[k].a[j].q < 0 && w < nown && ch->op[k].a[j].p == tensor_data(own[w]))
                     ch->op[k].a[j].p = &q->wk[w++];
-        q->next = next;
         q->ext = mem_alloc((size_t)next * 2 * sizeof(int));
+        q->next = next;
         memcpy(q->ext, ext, (size_t)next * 2 * sizeof(int));
+        mem_scratch_keep(ch);
         q->ch = ch;
         q->chbytes = chbytes;
     } else {
-        mem_free(ch, chbytes);
+        mem_scratch_free(ch);
     }
     for (int k = 0; k < nown; k++) val_unref(own[k]);
-    standins_free(g, F, stand);
+    standins_free(F, stand);
     return ok;
 }
 
@@ -417,7 +418,7 @@ int graph_fused_chains(value_t *tfn, dtype_t prec, void (*each)(void *ctx, int c
             bool ok;
             value_t **stand = standins(g, F, &ok);
             size_t chbytes = offsetof(bk_chain_t, op) + (size_t)F->nchain * sizeof(bk_chain_op_t);
-            bk_chain_t *ch = mem_alloc(chbytes);
+            bk_chain_t *ch = mem_scratch(chbytes);
             value_t *own[128];
             int nown = 0;
             if (ok && graph_fused_setup(ch, F, stand, own, &nown, prec, F->ndim, F->shape, BK_CPU)) {
@@ -426,8 +427,8 @@ int graph_fused_chains(value_t *tfn, dtype_t prec, void (*each)(void *ctx, int c
                 count++;
             }
             for (int k = 0; k < nown; k++) val_unref(own[k]);
-            mem_free(ch, chbytes);
-            standins_free(g, F, stand);
+            mem_scratch_free(ch);
+            standins_free(F, stand);
         }
     }
     return count;

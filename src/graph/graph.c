@@ -76,8 +76,11 @@ static void node_copy(gnode_t *d, const gnode_t *s)
     d->in = mem_alloc((size_t)s->nin * sizeof(int));
     if (s->nin) memcpy(d->in, s->in, (size_t)s->nin * sizeof(int));
     d->nin = s->nin;
-    d->kw = mem_alloc((size_t)s->nkw * sizeof(int));
+    /* both arrays or neither: node_free gives back nkw entries of each */
+    int *kw = mem_scratch((size_t)s->nkw * sizeof(int));
     d->kwn = mem_alloc((size_t)s->nkw * sizeof(char *));
+    mem_scratch_keep(kw);
+    d->kw = kw;
     d->nkw = s->nkw;
     for (int i = 0; i < s->nkw; i++) { d->kw[i] = s->kw[i]; d->kwn[i] = mem_strdup(s->kwn[i]); }
     if (s->value) d->value = val_ref(s->value);
@@ -1015,13 +1018,18 @@ static void output_nodes(tracer_t *t, graph_t *g, value_t *y)
     if (nested) {
         int n = 0, nt = 0;
         flatten_out(t, y, NULL, &n, NULL, &nt, 0);
+        /* both arrays or neither: graph_free gives back nout and ntree
+         * entries, so the counts are set only once both exist */
         g->out_list = true;
-        g->out = mem_alloc((size_t)(n ? n : 1) * sizeof(int));
+        int *out = mem_scratch((size_t)n * sizeof(int));
         g->tree = mem_alloc((size_t)nt * sizeof(int));
+        mem_scratch_keep(out);
+        g->out = out;
         g->ntree = nt;
-        g->nout = 0;
+        g->nout = n;
+        int no = 0;
         nt = 0;
-        flatten_out(t, y, g->out, &g->nout, g->tree, &nt, 0);
+        flatten_out(t, y, g->out, &no, g->tree, &nt, 0);
         return;
     }
     if (y->kind == V_LIST) {
@@ -1158,11 +1166,18 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     GS->ntracers--;
     sync_tracing();
     for (int i = 0; i < nargs; i++) val_unref(a2[i]);
-    /* cache the concrete function */
+    /* cache the concrete function; from the end of the trace until it is
+     * cached its graph belongs to no tracer (graph_reset would not free it) */
     if (t->nc == t->cap) {
+        err_frame_t fr;
+        if (err_try(&fr) != 0) {
+            graph_free(g, false);
+            err_rethrow();
+        }
         int nc = t->cap ? t->cap * 2 : 4;
         t->c = mem_realloc(t->c, (size_t)t->cap * sizeof(concrete_t), (size_t)nc * sizeof(concrete_t));
         t->cap = nc;
+        err_pop(&fr);
     }
     /* empty until each part is made; if making one fails (out of memory)
      * the entry is taken back out and freed: a half-optimised graph must

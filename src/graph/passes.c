@@ -399,8 +399,8 @@ static bool fits(const graph_t *g, const gnode_t *n, const gnode_t *like)
 static int fuse(graph_t *g)
 {
     int made = 0;
-    int *users = mem_alloc((size_t)(g->nn + 1) * sizeof(int));
-    int *inside = mem_alloc((size_t)(g->nn + 1) * sizeof(int));
+    int *users = mem_scratch((size_t)(g->nn + 1) * sizeof(int));
+    int *inside = mem_scratch((size_t)(g->nn + 1) * sizeof(int));
     /* every node's uses (as uses() counts them), in one pass */
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
@@ -432,18 +432,20 @@ static int fuse(graph_t *g)
         int chain[BK_CHAIN_MAX];
         for (int q = 0; q < len; q++) chain[q] = member[len - 1 - q];
         /* the fused node replaces the root */
+        /* every block is scratch until the graph owns it: a failed
+         * allocation here leaves the graph as it was and leaks nothing */
         gnode_t *F = &g->n[r];
-        gnode_t *ch = mem_alloc((size_t)len * sizeof(gnode_t));
+        gnode_t *ch = mem_scratch((size_t)len * sizeof(gnode_t));
         int ext[128], next = 0;
         for (int c = 0; c < len; c++) {
             gnode_t *src = &g->n[chain[c]];
             gnode_t *d = &ch[c];
             *d = *src;
-            d->in = mem_alloc((size_t)src->nin * sizeof(int));
+            d->in = mem_scratch((size_t)src->nin * sizeof(int));
             d->kwn = mem_alloc(0);
             d->kw = mem_alloc(0);
+            d->nkw = 0;
             d->unit = src->unit;
-            if (d->unit) ast_unit_ref(d->unit);
             d->value = NULL;
             d->field = NULL;
             d->chain = NULL;
@@ -458,16 +460,21 @@ static int fuse(graph_t *g)
                 if (pos < 0 && !seen) ext[next++ % 128] = from;
             }
         }
+        /* F keeps its id, meta and users; its inputs become the externals */
+        int fin = next < 128 ? next : 128;
+        int *nin = mem_scratch((size_t)fin * sizeof(int));
+        memcpy(nin, ext, (size_t)fin * sizeof(int));
+        /* nothing allocates from here on: the graph takes the blocks */
+        mem_scratch_keep(nin);
+        for (int c = len; c-- > 0;) {
+            mem_scratch_keep(ch[c].in);
+            if (ch[c].unit) ast_unit_ref(ch[c].unit);
+        }
+        mem_scratch_keep(ch);
         for (int c = 0; c < len - 1; c++) {
             note(&g->n[chain[c]], "removed: fused into %%%d", r);
             users[chain[c]] = 0;
         }
-        /* F keeps its id, meta and users; its inputs become the externals */
-        /* the new inputs made before the old are given back: a failed
-         * allocation leaves F as it was */
-        int fin = next < 128 ? next : 128;
-        int *nin = mem_alloc((size_t)fin * sizeof(int));
-        memcpy(nin, ext, (size_t)fin * sizeof(int));
         mem_free(F->in, (size_t)F->nin * sizeof(int));
         F->kind = G_FUSED;
         F->nin = fin;
@@ -482,8 +489,8 @@ static int fuse(graph_t *g)
         for (int k = 0; k < F->nin; k++) users[F->in[k]]++;
         made++;
     }
-    mem_free(inside, (size_t)(g->nn + 1) * sizeof(int));
-    mem_free(users, (size_t)(g->nn + 1) * sizeof(int));
+    mem_scratch_free(inside);
+    mem_scratch_free(users);
     return made;
 }
 
@@ -504,12 +511,13 @@ static void visit(const graph_t *g, int i, bool *seen, int *order, int *no)
  * topological order in which removed nodes keep their place for the view. */
 static void reorder(graph_t *g)
 {
-    bool *seen = mem_alloc((size_t)g->nn);
-    int *order = mem_alloc((size_t)g->nn * sizeof(int)), no = 0;
+    bool *seen = mem_scratch((size_t)g->nn);
+    int *order = mem_scratch((size_t)g->nn * sizeof(int)), no = 0;
     for (int i = 0; i < g->nn; i++) visit(g, i, seen, order, &no);
-    int *pos = mem_alloc((size_t)g->nn * sizeof(int));
+    int *pos = mem_scratch((size_t)g->nn * sizeof(int));
     for (int i = 0; i < no; i++) pos[order[i]] = i;
-    gnode_t *nn = mem_alloc((size_t)g->cap * sizeof(gnode_t));
+    gnode_t *nn = mem_scratch((size_t)g->cap * sizeof(gnode_t));
+    mem_scratch_keep(nn);   /* nothing below allocates: nn becomes g->n */
     for (int i = 0; i < no; i++) {
         nn[i] = g->n[order[i]];
         for (int k = 0; k < nn[i].nin; k++) nn[i].in[k] = pos[nn[i].in[k]];
@@ -535,9 +543,9 @@ static void reorder(graph_t *g)
     }
     mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
     g->n = nn;
-    mem_free(seen, (size_t)g->nn);
-    mem_free(order, (size_t)g->nn * sizeof(int));
-    mem_free(pos, (size_t)g->nn * sizeof(int));
+    mem_scratch_free(pos);
+    mem_scratch_free(order);
+    mem_scratch_free(seen);
 }
 
 void graph_optimize(graph_t *g, session_t *s)

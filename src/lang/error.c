@@ -1,6 +1,7 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
 #include "lang/error.h"
+#include "util/mem.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,12 @@ volatile int err_interrupt_flag;
 void (*err_trace_hook)(char *buf, size_t cap);
 void (*err_pump_hook)(void);
 
-void err_push(err_frame_t *f) { f->prev = top_frame; top_frame = f; }
+void err_push(err_frame_t *f)
+{
+    f->prev = top_frame;
+    f->scratch = mem_scratch_mark();
+    top_frame = f;
+}
 
 void err_pop(err_frame_t *f)
 {
@@ -32,6 +38,7 @@ _Noreturn void err_vraise(err_kind_t kind, span_t span, const char *fmt, va_list
     last.trace[0] = 0;
     if (err_trace_hook) err_trace_hook(last.trace, sizeof last.trace);
     top_frame = f->prev;
+    mem_scratch_unwind(f->scratch);
     longjmp(f->jb, 1);
 }
 
@@ -47,6 +54,7 @@ _Noreturn void err_rethrow(void)
     err_frame_t *f = top_frame;
     if (!f) nn_abort(__FILE__, __LINE__, "error rethrown with no handler");
     top_frame = f->prev;
+    mem_scratch_unwind(f->scratch);
     longjmp(f->jb, 1);
 }
 

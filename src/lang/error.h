@@ -86,6 +86,9 @@ extern void (*err_trace_hook)(char *buf, size_t cap);
 typedef struct err_frame {
     jmp_buf jb;
     struct err_frame *prev;
+    unsigned long scratch;   /* mem_scratch_mark() at the push: an error
+                              * unwinding to this frame frees the scratch
+                              * blocks registered since (mem.h) */
 } err_frame_t;
 
 void err_push(err_frame_t *f);

@@ -1437,7 +1437,16 @@ static value_t *fit_impl(call_t *c)
         fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
         err_rethrow();
     }
-    value_t *h = fit_history(&R, true);
+    /* the record is given back however the history's making ends */
+    value_t *volatile h = NULL;
+    err_frame_t f3;
+    if (err_try(&f3) == 0) {
+        h = fit_history(&R, true);
+        err_pop(&f3);
+    } else {
+        fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
+        err_rethrow();
+    }
     fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
     return h;
 }

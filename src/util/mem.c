@@ -19,12 +19,29 @@ size_t mem_default_limit(void)
     return (size_t)pages * (size_t)psz / 2;
 }
 
-size_t mem_limit(void) { if (!limit_bytes) limit_bytes = mem_default_limit(); return limit_bytes; }
-void mem_set_limit(size_t bytes) { limit_bytes = bytes; }
+static size_t limit_max;
+size_t mem_limit(void)
+{
+    if (!limit_bytes) limit_bytes = mem_default_limit();
+    if (limit_max && limit_bytes > limit_max) limit_bytes = limit_max;
+    return limit_bytes;
+}
+void mem_set_limit_max(size_t bytes) { limit_max = bytes; if (limit_bytes > bytes) limit_bytes = bytes; }
+void mem_set_limit(size_t bytes) { limit_bytes = limit_max && bytes > limit_max ? limit_max : bytes; }
 size_t mem_in_use(void) { return in_use; }
 size_t mem_peak(void) { return peak; }
 void mem_reset_peak(void) { peak = in_use; }
 void mem_fail_after(long n) { fail_after = n; }
+
+bool mem_account(size_t n, bool force)
+{
+    size_t lim = mem_limit();
+    if (!force && (n > lim || in_use > lim - n)) return false;
+    in_use += n;
+    if (in_use > peak) peak = in_use;
+    return true;
+}
+void mem_unaccount(size_t n) { in_use -= n < in_use ? n : in_use; }
 
 static void human(char *buf, size_t n, size_t bytes)
 {
@@ -300,3 +317,64 @@ char *mem_strndup(const char *s, size_t n)
 }
 
 char *mem_strdup(const char *s) { return mem_strndup(s, strlen(s)); }
+
+/* ---- scratch blocks (mem.h): a stack in registration order ---- */
+
+typedef struct scratch {
+    void *p;
+    size_t n;
+    unsigned long serial;
+} scratch_t;
+static scratch_t *scr;
+static size_t nscr, capscr;
+static unsigned long scr_next;
+
+void *mem_scratch(size_t n)
+{
+    if (nscr == capscr) {
+        size_t c = capscr ? capscr * 2 : 64;
+        scratch_t *q = realloc(scr, c * sizeof *q);
+        if (!q) err_raise(ERR_LIMIT, err_here(), "out of memory: the system refused %zu bytes", c * sizeof *q);
+        scr = q;
+        capscr = c;
+    }
+    void *p = mem_alloc(n);
+    scr[nscr].p = p;
+    scr[nscr].n = n;
+    scr[nscr].serial = scr_next++;
+    nscr++;
+    return p;
+}
+
+/* The entry of p, searched from the top (the newest is the usual one). */
+static size_t scratch_find(void *p)
+{
+    for (size_t i = nscr; i-- > 0;)
+        if (scr[i].p == p) return i;
+    nn_abort(__FILE__, __LINE__, "a scratch block that is not registered");
+}
+
+static void scratch_drop(size_t i)
+{
+    memmove(&scr[i], &scr[i + 1], (nscr - i - 1) * sizeof *scr);
+    nscr--;
+}
+
+void mem_scratch_free(void *p)
+{
+    size_t i = scratch_find(p);
+    mem_free(p, scr[i].n);
+    scratch_drop(i);
+}
+
+void mem_scratch_keep(void *p) { scratch_drop(scratch_find(p)); }
+
+unsigned long mem_scratch_mark(void) { return scr_next; }
+
+void mem_scratch_unwind(unsigned long mark)
+{
+    while (nscr > 0 && scr[nscr - 1].serial >= mark) {
+        nscr--;
+        mem_free(scr[nscr].p, scr[nscr].n);
+    }
+}
