@@ -19,7 +19,7 @@ i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 tail -n +2 "$csv" | cut -d, -f1 | sed 's/^\(.*\)$/bits(fp64(\1))/' > in.nn
 tail -n +2 "$csv" | cut -d, -f2 > want
-timeout 20 "$NNPAD" --headless in.nn > out 2> err
+timeout 120 "$NNPAD" --headless in.nn > out 2> err
 st=$?
 [ "$st" = 0 ]; ok $? "nnpad --headless runs every bits(fp64(x)) (exit status $st)"
 [ "$(grep -c '^figure: figures/' out)" = "$n" ]; ok $? "one figure per line"

@@ -24,7 +24,7 @@ run_killed() {   # $1: the inputs (printf text); $2: the line that says the loop
   exec 7> fifo
   printf "$1" >&7
   n=0
-  while [ $n -lt 100 ] && ! grep -q "^$2\$" killed.out; do sleep 0.1; n=$((n + 1)); done
+  while [ $n -lt 600 ] && ! grep -q "^$2\$" killed.out; do sleep 0.1; n=$((n + 1)); done
   sleep 0.3
   kill -9 $pid 2>/dev/null
   wait $pid 2>/dev/null
@@ -65,7 +65,7 @@ rm -f fifo2; mkfifo fifo2
 lpid=$!
 exec 8> fifo2
 printf 'k = 99\nprint("up")\n' >&8
-n=0; while [ $n -lt 100 ] && ! grep -q '^up$' live.out; do sleep 0.1; n=$((n + 1)); done
+n=0; while [ $n -lt 600 ] && ! grep -q '^up$' live.out; do sleep 0.1; n=$((n + 1)); done
 printf ':restore\nprint(k)\n' | timeout 30 "$NNPAD" > r4.out 2>&1
 exec 8>&-
 wait $lpid 2>/dev/null

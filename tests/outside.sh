@@ -22,10 +22,10 @@ sane $st o1 && grep -q 'Tensors and shapes  \[new\]' o1 && grep -q '^alive$' o1
 tap_ok $? "a corrupt lesson progress file: the lessons are listed as new and the session goes on"
 
 # a folder, and a file that does not exist, given as the script: an error naming it, status 1
-timeout 20 "$NNPAD" "$tmp" > o2 2>&1; st=$?
+timeout 120 "$NNPAD" "$tmp" > o2 2>&1; st=$?
 [ $st = 1 ] && grep -q "cannot read input: Is a directory" o2
 tap_ok $? "a folder as the script: an error saying so, exit status 1 (got $st)"
-timeout 20 "$NNPAD" "$tmp/none.nn" > o3 2>&1; st=$?
+timeout 120 "$NNPAD" "$tmp/none.nn" > o3 2>&1; st=$?
 [ $st = 1 ] && grep -q "cannot open '$tmp/none.nn': No such file or directory" o3
 tap_ok $? "a missing script: an error naming it, exit status 1 (got $st)"
 

@@ -68,22 +68,23 @@ xrun sh -c '
     echo "print(\"done\")"
   } > in &
   feeder=$!
-  # wait for the window (up to 20 s: a loaded machine under make -j starts slower)
-  "$3" xfind nnpad 20 > wid 2> xfind.err
+  # wait for the window (up to 60 s: a loaded machine under make -j, or a
+  # sanitizer build, starts slower)
+  "$3" xfind nnpad 60 > wid 2> xfind.err
   n=0
-  while [ $n -lt 200 ] && ! grep -q "^looping" repl.out; do sleep 0.1; n=$((n + 1)); done
+  while [ $n -lt 600 ] && ! grep -q "^looping" repl.out; do sleep 0.1; n=$((n + 1)); done
   sleep 0.5
   "$3" xshot root shot1.png
   # during the long loop: resize the window; the event pump at the
   # interrupt checkpoints must redraw it at the new size
   w=$(head -1 wid)
   [ -n "$w" ] && "$3" xresize "$w" 900 640
-  sleep 1
+  sleep 2
   [ -n "$w" ] && "$3" xshot "$w" shot2.png
   # + (the = key) twice: every figure zooms for a projector (Ctrl+plus too;
   # a synthetic event carries no Ctrl state SDL would believe)
   [ -n "$w" ] && "$3" xkey "$w" equal && sleep 0.3 && "$3" xkey "$w" equal
-  sleep 1
+  sleep 2
   [ -n "$w" ] && "$3" xshot "$w" shot3.png
   grep -q "^done" repl.out && echo "loop already over" > too-late
   kill -INT $pid 2>/dev/null
@@ -158,17 +159,24 @@ xrun sh -c '
     sleep 60
   } > in2 &
   feeder=$!
-  "$3" xfind nnpad 20 > wid2 2> xfind2.err
+  "$3" xfind nnpad 60 > wid2 2> xfind2.err
   n=0
-  while [ $n -lt 200 ] && ! grep -q "^training" fit.out; do sleep 0.1; n=$((n + 1)); done
+  while [ $n -lt 600 ] && ! grep -q "^training" fit.out; do sleep 0.1; n=$((n + 1)); done
   sleep 2
   w=$(head -1 wid2)
   [ -n "$w" ] && "$3" xshot "$w" fit1.png
-  sleep 1.5
-  [ -n "$w" ] && "$3" xshot "$w" fit2.png
+  # a second shot once the window has changed (a loaded machine, or a
+  # sanitizer build, redraws later; 30 s at most)
+  n=0
+  while [ -n "$w" ] && [ $n -lt 30 ]; do
+    sleep 1
+    "$3" xshot "$w" fit2.png
+    cmp -s fit1.png fit2.png || break
+    n=$((n + 1))
+  done
   kill -INT $pid 2>/dev/null
   n=0
-  while [ $n -lt 100 ] && ! grep -q "^history" fit.out; do sleep 0.1; n=$((n + 1)); done
+  while [ $n -lt 600 ] && ! grep -q "^history" fit.out; do sleep 0.1; n=$((n + 1)); done
   kill $feeder 2>/dev/null
   kill $pid 2>/dev/null
   wait

@@ -511,13 +511,38 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     if (top >= nargs)
         err_raise(ERR_TYPE, span, "grad: argnums names argument %d (counting from 0), but only %d argument%s given",
                   top, nargs, nargs == 1 ? " was" : "s were");
+    int depth = AD->ntapes;
     tape_t *t = tape_begin();
     int tid = t->id;
     value_t *a2[64];
     for (int i = 0; i < nargs; i++) a2[i] = val_ref(args[i]);
+    for (int k = 0; k < nw; k++) plist[k] = NULL;
+    /* an error in f or in backward (a user error, out of memory, a Ctrl-C
+     * that fit catches to keep its weights) closes this tape and every one
+     * opened inside it and unwatches the weights before it goes on, so
+     * whoever catches it runs on with no grad half-open and nothing held */
+    err_frame_t fa;
+    if (err_try(&fa) != 0) {
+        for (int k = 0; k < nw; k++)
+            if (plist[k]) {
+                for (int j = 0; j < plist[k]->u.list.n; j++) unwatch(plist[k]->u.list.items[j], tid);
+                val_unref(plist[k]);
+            }
+        for (int q = AD->ntapes - 1; q >= depth; q--) {
+            tape_t *tq = &AD->tapes[q];
+            if (tq->G) {
+                for (int i = 0; i < tq->nG; i++) if (tq->G[i]) val_unref(tq->G[i]);
+                mem_free(tq->G, (size_t)tq->nG * sizeof(value_t *));
+                tq->G = NULL;
+            }
+            tape_free(tq);
+        }
+        AD->ntapes = depth;
+        for (int i = 0; i < nargs; i++) val_unref(a2[i]);
+        err_rethrow();
+    }
     for (int k = 0; k < nw; k++) {
         int i = which[k];
-        plist[k] = NULL;
         first_leaf[k] = nl;
         if (args[i]->kind == V_SCOPE) {
             /* A layer or model: its weights, in the order params() gives
@@ -557,6 +582,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     backward(mine_p, ys, nl, leaf, leafval, gr, s);
     tape_free(mine_p);
     AD->ntapes--;
+    err_pop(&fa);
     val_unref(ys);
     for (int k = 0; k < nw; k++)
         if (plist[k]) {

@@ -1142,9 +1142,28 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
         tr->wild[i] = wild[i];
         if (wild[i]) tr->shapes_fixed = false;
     }
+    int depth = GS->ntracers, paused = GS->paused;
     GS->ntracers++;
     sync_tracing();
-    value_t *a2[GRAPH_MAX_ARGS];
+    value_t *a2[GRAPH_MAX_ARGS] = { 0 };
+    /* an error in the traced call (a user error, Ctrl-C, out of memory)
+     * closes this trace and every one opened inside it (traced loops) before
+     * it goes on: whoever catches it (fit keeps its weights at Ctrl-C) runs
+     * on with no trace half-open (the fuzzer found ops recorded into a
+     * trace left open, then reading its freed records) */
+    err_frame_t ft;
+    if (err_try(&ft) != 0) {
+        for (int k = GS->ntracers - 1; k >= depth; k--) {
+            graph_free(GS->tracers[k].g, false);
+            GS->tracers[k].g = NULL;
+            drop_records(&GS->tracers[k]);
+        }
+        GS->ntracers = depth;
+        GS->paused = paused;
+        sync_tracing();
+        for (int i = 0; i < nargs; i++) if (a2[i]) val_unref(a2[i]);
+        err_rethrow();
+    }
     for (int i = 0; i < nargs; i++) {
         value_t *a = args[i];
         if (a->kind == V_TENSOR && (!a->u.t.weak || a->u.t.sym)) {
@@ -1165,6 +1184,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     drop_records(tr);
     GS->ntracers--;
     sync_tracing();
+    err_pop(&ft);
     for (int i = 0; i < nargs; i++) val_unref(a2[i]);
     /* cache the concrete function; from the end of the trace until it is
      * cached its graph belongs to no tracer (graph_reset would not free it) */

@@ -89,7 +89,9 @@ static inline void *tensor_data(const value_t *v)
         if (!t->contig) tensor_contiguous_data(t);
         return (char *)storage_host(t->st) + t->offset;
     }
-    return t->contig ? (char *)t->st->data + t->offset : tensor_contiguous_data(t);
+    /* (offset 0 adds nothing: a stand-in without data, passes.c, has a
+     * NULL pointer, and NULL + 0 is undefined in C) */
+    return t->contig ? (t->offset ? (char *)t->st->data + t->offset : t->st->data) : tensor_contiguous_data(t);
 }
 /* Element at row-major index i as double (exact); reads through the
  * strides, never copies. */
@@ -114,7 +116,9 @@ value_t *tensor_new_raw_on(int dev, dtype_t dt, int ndim, const int64_t *shape);
 static inline void *tensor_dev_data(const value_t *v)
 {
     tensor_t *t = (tensor_t *)&v->u.t;
-    return t->contig ? (char *)t->st->data + t->offset : tensor_contiguous_data(t);
+    /* (offset 0 adds nothing: a stand-in without data, passes.c, has a
+     * NULL pointer, and NULL + 0 is undefined in C) */
+    return t->contig ? (t->offset ? (char *)t->st->data + t->offset : t->st->data) : tensor_contiguous_data(t);
 }
 /* x's values in a new contiguous tensor on device dev (x itself, with a
  * reference, when it is there already); weak stays clear. */

@@ -8,6 +8,7 @@
  * step's code, and '@word ...' lines are directives.  Errors are collected
  * (all of them, up to a cap) with the file's line numbers. */
 #ifdef HAVE_CONFIG_H
+#include "util/afile.h"
 #include "config.h"
 #endif
 #ifndef _GNU_SOURCE
@@ -443,7 +444,7 @@ lesson_t *lesson_load(const char *path, FILE *err)
 {
     reader_t rd = { path, err, 0 };
     /* only a regular file (O_NONBLOCK: a FIFO cannot hang the reader) */
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    int fd = afile_allowed(path, NULL, 0) ? open(path, O_RDONLY | O_NONBLOCK) : -1;
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
         fprintf(err, "%s: error: cannot open the lesson: %s\n", path, fd < 0 ? strerror(errno) : "not a regular file");

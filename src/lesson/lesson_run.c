@@ -374,7 +374,7 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
             rc = run_text(lr, st->code, out);
             if (figs)
                 for (int i = before; i < view_cell_count(); i++)
-                    if (view_cell_at(i)->fig) (*figs)++;
+                    if (view_cell_at(i) && view_cell_at(i)->fig) (*figs)++;
         }
     }
     if (st->check == CK_CHOICE) {

@@ -16,6 +16,7 @@
  * character), quoted, with the line and a caret under the cell, in
  * err_print's style.  Whatever is raised (a bad cell, :limit, Ctrl-C), the
  * file is closed and the buffers freed before the error goes on. */
+#include "util/afile.h"
 #include "ops/ops.h"
 #include "autodiff/ad.h"
 #include "lang/error.h"
@@ -440,7 +441,7 @@ static value_t *load_csv_run(call_t *c, csv_t *r)
     span_t psp = op_arg_span(c, 0), ysp;
     value_t *yv = op_kw(c, "y", &ysp);
     /* open: a regular file (a directory or a pipe named, not read; O_NONBLOCK so a FIFO cannot hang the open) */
-    int fd = open(pv->u.str.s, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    int fd = afile_allowed(pv->u.str.s, NULL, 0) ? open(pv->u.str.s, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
     if (fd < 0) {
         int e = errno;
         err_raise(ERR_IO, psp, "load_csv: cannot open %s: %s", r->path, strerror(e));

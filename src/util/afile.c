@@ -24,10 +24,26 @@ static void afile_free(afile_t *a)
     a->fd = -1;
 }
 
+static bool confined;
+void afile_confine(void) { confined = true; }
+
+bool afile_allowed(const char *path, char *err, size_t cap)
+{
+    if (!confined) return true;
+    bool up = false;
+    for (const char *p = path; *p; p++)
+        if ((p == path || p[-1] == '/') && p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2])) up = true;
+    if (path[0] != '/' && !up && path[0]) return true;
+    if (err && cap) snprintf(err, cap, "%s: outside the folder this session is confined to", path);
+    errno = EACCES;
+    return false;
+}
+
 FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
 {
     memset(a, 0, sizeof *a);
     a->fd = -1;
+    if (!afile_allowed(path, err, cap)) return NULL;
     a->name = strdup(path);
     /* a symlink stays a link: the file it names is replaced */
     struct stat st;
@@ -187,6 +203,7 @@ bool afile_state_dir(char *out, size_t cap)
 
 int afile_mkdirs(const char *path)
 {
+    if (!afile_allowed(path, NULL, 0)) return -1;
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) { errno = ENAMETOOLONG; return -1; }
     for (char *p = tmp + 1; *p; p++) {

@@ -57,4 +57,14 @@ int afile_write_all(int fd, const void *p, size_t n);
 bool afile_state_dir(char *out, size_t cap);
 int afile_mkdirs(const char *path);
 
+/* Confinement, for the fuzzer (tests/fuzz/): once afile_confine() is
+ * called, every file nnpad opens by a name the input gives (:load, :save,
+ * :figures, load_csv, :lesson FILE) must be a relative path without a
+ * ".." part, i.e. inside the working folder; afile_allowed says so, or
+ * false with "PATH: outside the folder this session is confined to" in
+ * err (errno EACCES).  afile_open and afile_mkdirs check it themselves.
+ * Never called in normal use. */
+void afile_confine(void);
+bool afile_allowed(const char *path, char *err, size_t cap);
+
 #endif

@@ -325,7 +325,17 @@ typedef struct view_cell {
     int fignum;           /* headless file number */
     char *path;           /* file written (headless), or NULL */
     bool nested;          /* made inside another cell (a :load's inputs): :save x.nn keeps the :load only */
+    bool same;            /* a second figure of one input: a cell of its own with the same caption */
+    size_t bytes;         /* what the cell holds (caption, text, path, figure data), counted in :limit */
 } view_cell_t;
+
+/* The notebook's memory counts against :limit (mem_account), and it keeps
+ * at most an eighth of the limit (at least 1 MB) in memory: beyond that the
+ * oldest finished cells are spilled, in order, to an unlinked file under
+ * $TMPDIR, each with its figure as the HTML export draws it, and their
+ * memory is given back.  view_cell_at() is NULL for a spilled cell (the
+ * window shows the cells kept); the exports read the spilled ones back
+ * through view_cells_each, so :save writes the whole session. */
 
 /* Record one input: the REPL calls view_cell_begin before running an input
  * and view_cell_end after; `out` is where the input's output goes.  It
@@ -350,8 +360,22 @@ void view_show_window_only(view_figure_t *f, FILE *out);
 int view_show_live(int live, view_figure_t *f, bool last, FILE *out);
 
 int view_cell_count(void);
-const view_cell_t *view_cell_at(int i);
-const view_figure_t *view_last_figure(void);
+const view_cell_t *view_cell_at(int i);      /* NULL for a spilled cell */
+int view_cell_kept(void);                    /* the first cell kept in memory (cells before it are spilled) */
+const view_figure_t *view_last_figure(void); /* of the cells kept */
+/* Every cell in order, the spilled ones read back: fn(ctx, i, c, svg) with
+ * svg the figure as the HTML export draws it (spilled cells: c->fig is
+ * NULL), or NULL (the cell's own c->fig, if any, is to be drawn).  Stops at
+ * fn's first nonzero return and returns it; -1 with err set when the spill
+ * file cannot be read back. */
+int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char *svg), void *ctx, char *err, int cap);
+/* The HTML export's drawing of a figure (an inline SVG whose ids carry the
+ * prefix f<n>-, n the cell's number from 1), malloc'd, or NULL. */
+char *view_figure_svg(view_figure_t *f, int n);
+/* The bytes a figure's data hold (what it counts against :limit). */
+size_t view_figure_bytes(const view_figure_t *f);
+/* Forget every cell (the fuzzer's fresh session, tests). */
+void view_notebook_reset(void);
 /* Projector scale (:present, :fontscale, Ctrl+plus/minus in the window):
  * every figure's text, line widths and margins grow by s (1: the default;
  * 0.5 to 3). */

@@ -136,7 +136,7 @@ static void unique_ids(buf_t *out, const char *svg, int n)
     }
 }
 
-static char *figure_svg(view_figure_t *f, int n)
+char *view_figure_svg(view_figure_t *f, int n)
 {
     buf_t raw = { 0 }, out = { 0 };
     double saved = f->base_px;
@@ -183,79 +183,84 @@ static const char *const CSS =
     ".fig svg image{image-rendering:pixelated;image-rendering:crisp-edges}\n"
     "@media print{body{max-width:none;font-size:12pt}.fig svg{border:none}}\n";
 
+/* The page is written as it is made (a long session's cells are read back
+ * one at a time from the notebook's spill: view_cells_each). */
+static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
+{
+    afile_t *a = ctx;
+    buf_t b = { 0 };
+    bool dup = c->same && !c->textlen;   /* a second figure of one input: its caption once */
+    puts_(&b, "<div class=\"cell\">\n");
+    if (c->caption[0] && !dup) {
+        puts_(&b, "<pre class=\"in\">");
+        html_escape(&b, c->caption);
+        puts_(&b, "</pre>\n");
+    }
+    if (c->text && c->textlen) {
+        /* the page shows the figures themselves: leave out the lines
+         * that only said where a headless figure went */
+        buf_t t = { 0 };
+        for (const char *p = c->text; *p;) {
+            const char *e = strchr(p, '\n');
+            size_t L = e ? (size_t)(e - p + 1) : strlen(p);
+            if (strncmp(p, "figure: ", 8) && strncmp(p, "(headless", 9)) put(&t, p, L);
+            p += L;
+        }
+        if (t.n) {
+            puts_(&b, "<pre class=\"out\">");
+            html_escape(&b, t.p);
+            puts_(&b, "</pre>\n");
+        }
+        free(t.p);
+    }
+    char *own = !svg && c->fig ? view_figure_svg(c->fig, i + 1) : NULL;
+    if (svg || own) {
+        puts_(&b, "<div class=\"fig\">\n");
+        puts_(&b, svg ? svg : own);
+        puts_(&b, "</div>\n");
+    }
+    free(own);
+    puts_(&b, "</div>\n");
+    afile_write(a, b.p, b.n);
+    free(b.p);
+    return 0;
+}
+
 static int save_html(const char *path, char *err, int cap)
 {
-    buf_t b = { 0 };
-    puts_(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>nnpad session</title>\n<style>\n");
-    puts_(&b, CSS);
-    puts_(&b, "</style>\n</head>\n<body>\n<h1>nnpad session</h1>\n");
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)cap)) return -1;
+    afile_printf(&a, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>nnpad session</title>\n"
+                 "<style>\n%s</style>\n</head>\n<body>\n<h1>nnpad session</h1>\n", CSS);
     char when[64];
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&now));
-    puts_(&b, "<p style=\"color:#666\">Saved ");
-    puts_(&b, when);
-    puts_(&b, " &middot; inputs, printed output and figures</p>\n");
-    for (int i = 0; i < view_cell_count(); i++) {
-        const view_cell_t *c = view_cell_at(i);
-        bool same = i > 0 && c->fig && !strcmp(view_cell_at(i - 1)->caption, c->caption) && !c->text;
-        puts_(&b, "<div class=\"cell\">\n");
-        if (c->caption[0] && !same) {
-            puts_(&b, "<pre class=\"in\">");
-            html_escape(&b, c->caption);
-            puts_(&b, "</pre>\n");
-        }
-        if (c->text && c->textlen) {
-            /* the page shows the figures themselves: leave out the lines
-             * that only said where a headless figure went */
-            buf_t t = { 0 };
-            for (const char *p = c->text; *p;) {
-                const char *e = strchr(p, '\n');
-                size_t L = e ? (size_t)(e - p + 1) : strlen(p);
-                if (strncmp(p, "figure: ", 8) && strncmp(p, "(headless", 9)) put(&t, p, L);
-                p += L;
-            }
-            if (t.n) {
-                puts_(&b, "<pre class=\"out\">");
-                html_escape(&b, t.p);
-                puts_(&b, "</pre>\n");
-            }
-            free(t.p);
-        }
-        if (c->fig) {
-            char *svg = figure_svg(c->fig, i + 1);
-            if (svg) {
-                puts_(&b, "<div class=\"fig\">\n");
-                puts_(&b, svg);
-                puts_(&b, "</div>\n");
-                free(svg);
-            }
-        }
-        puts_(&b, "</div>\n");
-    }
-    puts_(&b, "</body>\n</html>\n");
-    afile_t a;
-    if (!afile_open(&a, path, err, (size_t)cap)) { free(b.p); return -1; }
-    afile_write(&a, b.p, b.n);
-    free(b.p);
+    afile_printf(&a, "<p style=\"color:#666\">Saved %s &middot; inputs, printed output and figures</p>\n", when);
+    if (view_cells_each(html_cell, &a, err, cap) < 0) { afile_abort(&a); return -1; }
+    afile_printf(&a, "</body>\n</html>\n");
     return afile_commit(&a, err, (size_t)cap);
 }
 
 /* The inputs as a script: :save itself and commands that only concern the
  * display (:clear, :save) are left out; other commands replay. */
+static int script_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
+{
+    (void)i; (void)svg;
+    if (!c->caption[0] || c->nested) return 0;   /* a :load's inputs replay through the :load */
+    if (c->same && !c->textlen) return 0;        /* a second figure of one input */
+    const char *p = c->caption;
+    while (*p == ' ' || *p == '\t') p++;
+    if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) return 0;
+    afile_printf(ctx, "%s\n", c->caption);
+    return 0;
+}
+
 static int save_script(const char *path, char *err, int cap)
 {
     afile_t a;
     if (!afile_open(&a, path, err, (size_t)cap)) return -1;
     afile_printf(&a, "# nnpad session, saved with :save; run with: nnpad FILE.nn\n");
-    for (int i = 0; i < view_cell_count(); i++) {
-        const view_cell_t *c = view_cell_at(i);
-        if (!c->caption[0] || c->nested) continue;   /* a :load's inputs replay through the :load */
-        if (i > 0 && c->fig && !strcmp(view_cell_at(i - 1)->caption, c->caption) && !c->text) continue;
-        const char *p = c->caption;
-        while (*p == ' ' || *p == '\t') p++;
-        if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) continue;
-        afile_printf(&a, "%s\n", c->caption);
-    }
+    if (view_cells_each(script_cell, &a, err, cap) < 0) { afile_abort(&a); return -1; }
     return afile_commit(&a, err, (size_t)cap);
 }
 

@@ -85,6 +85,30 @@ void view_figure_free(view_figure_t *f)
     free(f);
 }
 
+size_t view_figure_bytes(const view_figure_t *f)
+{
+    if (!f) return 0;
+    size_t b = sizeof *f;
+    for (int i = 0; i < f->nseries; i++) {
+        const view_series_t *s = &f->series[i];
+        b += sizeof *s + (size_t)(s->n + 1) * sizeof(double) * (s->x ? 1 : 0) + (size_t)s->n * sizeof(double) * (s->y ? 1 : 0);
+    }
+    b += (size_t)f->rows * (size_t)f->cols * sizeof(double) * (f->z ? 1 : 0);
+    b += (size_t)f->fn * (size_t)f->fn * sizeof(double) * (f->field ? 1 : 0);
+    for (int i = 0; i < f->ntiles; i++) b += sizeof f->tiles[i] + (size_t)f->tiles[i].n * (size_t)f->tiles[i].n * sizeof(double);
+    for (int i = 0; i < f->nmodels; i++)
+        b += sizeof f->models[i] + (size_t)f->models[i].nlayers * VIEW_MAX_NEURONS * VIEW_MAX_NEURONS * sizeof(double);
+    for (int i = 0; i < f->ngraphs; i++) {
+        const view_graph_t *g = &f->graphs[i];
+        b += (size_t)g->nn * (sizeof *g->n + 64);
+        for (int k = 0; k < g->ne; k++) b += sizeof *g->e + (size_t)g->e[k].npts * 2 * sizeof(double);
+    }
+    b += (size_t)f->trows * (size_t)f->tcols * 32 + (size_t)f->nbitrows * (sizeof *f->bitrows + 64);
+    b += view_figure_bytes(f->below);
+    for (int i = 0; i < f->nsides; i++) b += view_figure_bytes(f->sides[i]);
+    return b;
+}
+
 void view_set_title(view_figure_t *f, const char *title)
 {
     free(f->title);

@@ -6,6 +6,9 @@
 #define _GNU_SOURCE 1
 #endif
 #include "view/view.h"
+#include "lang/error.h"
+#include "util/mem.h"
+#include "util/afile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,8 +23,15 @@
 #define CELL_TEXT_MAX (64 * 1024)   /* output kept per cell for the HTML page */
 
 static struct {
-    view_cell_t *cells;
-    int n, cap;
+    view_cell_t *cells;      /* the cells kept in memory: cells[k] is cell base + k */
+    int n, cap;              /* n: every cell of the session, spilled ones included */
+    int base;                /* the cells spilled (to spill_fd), the first kept cell's index */
+    size_t bytes;            /* what the kept cells hold, with the array (counted in :limit) */
+    int spill_fd;            /* the spilled cells (an unlinked file), 0 before the first */
+    off_t spill_end;
+    bool spill_failed;       /* said once */
+    view_figure_t *last_fig; /* the newest figure spilled, kept (:save x.png), with its bytes */
+    size_t last_fig_bytes;
     int cur;                 /* the cell of the running input, or -1 */
     int fignum;              /* figures made this session (headless numbering) */
     int first;               /* the first cell the window shows (:clear moves it) */
@@ -34,21 +44,48 @@ static struct {
     FILE *real_out;
 } nb = { .cur = -1, .mode = -1 };
 
+#define CELL(i) (&nb.cells[(i) - nb.base])
+
+/* The notebook's bytes, counted against :limit (mem.h): never refused
+ * here (a cell's text cannot fail half-way), the spill keeps them small. */
+static void nb_grow(view_cell_t *c, long delta)
+{
+    if (c) c->bytes = (size_t)((long)c->bytes + delta);
+    nb.bytes = (size_t)((long)nb.bytes + delta);
+    if (delta > 0) mem_account((size_t)delta, true);
+    else mem_unaccount((size_t)-delta);
+}
+
+static char empty_caption[1];
+
+static void cell_free(view_cell_t *c)
+{
+    if (c->caption != empty_caption) free(c->caption);
+    free(c->text);
+    free(c->path);
+    view_figure_free(c->fig);
+    nb_grow(c, -(long)c->bytes);
+    memset(c, 0, sizeof *c);
+}
+
 static view_cell_t *cell_new(const char *caption, size_t len)
 {
-    if (nb.n == nb.cap) {
+    if (nb.n - nb.base == nb.cap) {
         int cap = nb.cap ? nb.cap * 2 : 64;
         view_cell_t *c = realloc(nb.cells, (size_t)cap * sizeof *c);
-        if (!c) abort();
+        if (!c) abort();   /* a few KB: the process is out of memory, not the session */
+        nb_grow(NULL, (long)((size_t)(cap - nb.cap) * sizeof *c));
         nb.cells = c;
         nb.cap = cap;
     }
-    view_cell_t *c = &nb.cells[nb.n++];
+    view_cell_t *c = CELL(nb.n);
+    nb.n++;
     memset(c, 0, sizeof *c);
     c->caption = malloc(len + 1);
-    if (!c->caption) abort();
+    if (!c->caption) { c->caption = empty_caption; return c; }
     memcpy(c->caption, caption, len);
     c->caption[len] = 0;
+    nb_grow(c, (long)(len + 1));
     return c;
 }
 
@@ -61,6 +98,7 @@ static void cell_append(view_cell_t *c, const char *buf, size_t n)
         while (cap < c->textlen + n + 1) cap *= 2;
         char *t = realloc(c->text, cap);
         if (!t) return;
+        nb_grow(c, (long)(cap - c->textcap));
         c->text = t;
         c->textcap = cap;
     }
@@ -74,7 +112,7 @@ static ssize_t tee_write(void *cookie, const char *buf, size_t n)
 {
     FILE **target = cookie;
     if (*target) fwrite(buf, 1, n, *target);
-    if (nb.cur >= 0) cell_append(&nb.cells[nb.cur], buf, n);
+    if (nb.cur >= nb.base) cell_append(CELL(nb.cur), buf, n);
     if (*target) fflush(*target);
     return (ssize_t)n;
 }
@@ -89,14 +127,182 @@ static int cur_stack[32], ncur;
  * must not leave the tee writing there. */
 static FILE *real_stack[32];
 
+/* ---- the spill: old cells to disk, in order ---- */
+
+/* A spilled cell: this header, then the caption, the text, the path and
+ * the figure's SVG, of the lengths it gives. */
+typedef struct spill_rec {
+    uint32_t magic, flags;   /* flags: 1 nested, 2 same */
+    uint64_t caplen, textlen, pathlen, svglen;
+    int64_t fignum;
+} spill_rec_t;
+#define SPILL_MAGIC 0x314c4c43u   /* "CLL1" */
+
+static bool spill_write(const void *p, size_t n)
+{
+    const char *b = p;
+    while (n > 0) {
+        ssize_t w = pwrite(nb.spill_fd, b, n, nb.spill_end);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        b += w; n -= (size_t)w; nb.spill_end += w;
+    }
+    return true;
+}
+
+/* Spill kept cell k (cell nb.base + k; it has finished); false (nothing
+ * changed) if the spill file cannot be made or written. */
+static bool spill_one(int k)
+{
+    if (nb.spill_fd <= 0) {
+        const char *t = getenv("TMPDIR");
+        char path[1100];
+        snprintf(path, sizeof path, "%s/nnpad-cells-XXXXXX", t && *t && strlen(t) < 1000 ? t : "/tmp");
+        int fd = mkstemp(path);
+        if (fd < 0) return false;
+        unlink(path);
+        nb.spill_fd = fd;
+        nb.spill_end = 0;
+    }
+    view_cell_t *c = &nb.cells[k];
+    char *svg = c->fig ? view_figure_svg(c->fig, nb.base + k + 1) : NULL;
+    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u), strlen(c->caption), c->textlen,
+                      c->path ? strlen(c->path) : 0, svg ? strlen(svg) : 0, c->fignum };
+    off_t at = nb.spill_end;
+    bool ok = spill_write(&h, sizeof h) && spill_write(c->caption, h.caplen) &&
+              (!h.textlen || spill_write(c->text, h.textlen)) && (!h.pathlen || spill_write(c->path, h.pathlen)) &&
+              (!h.svglen || spill_write(svg, h.svglen));
+    free(svg);
+    if (!ok) { nb.spill_end = at; return false; }
+    if (c->fig) {
+        /* the newest figure spilled stays (:save x.png of the last figure
+         * works), still counted in :limit but not in the notebook's share */
+        if (nb.last_fig) { view_figure_free(nb.last_fig); mem_unaccount(nb.last_fig_bytes); }
+        size_t fb = view_figure_bytes(c->fig);
+        nb.last_fig = c->fig;
+        nb.last_fig_bytes = fb;
+        c->fig = NULL;
+        nb_grow(c, -(long)fb);
+        mem_account(fb, true);
+    }
+    cell_free(c);
+    return true;
+}
+
+/* Keep the notebook within its share of the limit (an eighth, at least
+ * 1 MB): past it, spill the oldest cells whose inputs have finished down
+ * to half of it (the running input's cells stay: its output and figures
+ * are still being written, a lesson checks them), then close the gap. */
+static void spill_to_budget(size_t extra)
+{
+    size_t budget = mem_limit() / 8;
+    if (budget < ((size_t)1 << 20)) budget = (size_t)1 << 20;
+    if (nb.bytes + extra <= budget || nb.spill_failed) return;
+    int done = ncur == 0 ? nb.n : ncur == 1 ? nb.cur : cur_stack[1];
+    if (done < nb.base || done > nb.n) done = nb.n;
+    int k = 0;
+    while (nb.bytes + extra > budget / 2 && nb.base + k < done) {
+        if (!spill_one(k)) {
+            nb.spill_failed = true;
+            fprintf(stderr, "warning: the notebook cannot move old cells to disk under %s (%s): they stay in memory\n",
+                    getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
+            break;
+        }
+        k++;
+    }
+    if (k == 0) return;
+    memmove(nb.cells, nb.cells + k, (size_t)(nb.n - nb.base - k) * sizeof *nb.cells);
+    nb.base += k;
+    if (nb.mode == 0) view_window_dirty();
+}
+
+static bool spill_read(void *p, size_t n, off_t *at)
+{
+    char *b = p;
+    while (n > 0) {
+        ssize_t r = pread(nb.spill_fd, b, n, *at);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) return false;
+        b += r; n -= (size_t)r; *at += r;
+    }
+    return true;
+}
+
+int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char *svg), void *ctx, char *err, int cap)
+{
+    off_t at = 0;
+    for (int i = 0; i < nb.base; i++) {
+        spill_rec_t h;
+        if (!spill_read(&h, sizeof h, &at) || h.magic != SPILL_MAGIC) {
+            snprintf(err, (size_t)cap, "cannot read back the notebook's earlier cells: %s",
+                     errno ? strerror(errno) : "the spill file is damaged");
+            return -1;
+        }
+        view_cell_t c = { 0 };
+        char *svg = NULL;
+        c.caption = malloc(h.caplen + 1);
+        c.text = h.textlen ? malloc(h.textlen + 1) : NULL;
+        c.path = h.pathlen ? malloc(h.pathlen + 1) : NULL;
+        svg = h.svglen ? malloc(h.svglen + 1) : NULL;
+        bool ok = c.caption && (!h.textlen || c.text) && (!h.pathlen || c.path) && (!h.svglen || svg) &&
+                  spill_read(c.caption, h.caplen, &at) && (!h.textlen || spill_read(c.text, h.textlen, &at)) &&
+                  (!h.pathlen || spill_read(c.path, h.pathlen, &at)) && (!h.svglen || spill_read(svg, h.svglen, &at));
+        int rc = 0;
+        if (ok) {
+            c.caption[h.caplen] = 0;
+            if (c.text) c.text[h.textlen] = 0;
+            if (c.path) c.path[h.pathlen] = 0;
+            if (svg) svg[h.svglen] = 0;
+            c.textlen = h.textlen;
+            c.nested = h.flags & 1;
+            c.same = h.flags & 2;
+            c.fignum = (int)h.fignum;
+            rc = fn(ctx, i, &c, svg);
+        }
+        free(c.caption); free(c.text); free(c.path); free(svg);
+        if (!ok) {
+            snprintf(err, (size_t)cap, "cannot read back the notebook's earlier cells: %s",
+                     errno ? strerror(errno) : "out of memory");
+            return -1;
+        }
+        if (rc) return rc;
+    }
+    for (int i = nb.base; i < nb.n; i++) {
+        int rc = fn(ctx, i, CELL(i), NULL);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+void view_notebook_reset(void)
+{
+    for (int i = nb.base; i < nb.n; i++) cell_free(CELL(i));
+    nb_grow(NULL, -(long)nb.bytes);
+    free(nb.cells);
+    nb.cells = NULL;
+    nb.n = nb.cap = nb.base = 0;
+    nb.bytes = 0;
+    if (nb.last_fig) { view_figure_free(nb.last_fig); mem_unaccount(nb.last_fig_bytes); }
+    nb.last_fig = NULL;
+    nb.last_fig_bytes = 0;
+    if (nb.spill_fd > 0) close(nb.spill_fd);
+    nb.spill_fd = 0;
+    nb.spill_end = 0;
+    nb.spill_failed = false;
+    nb.cur = -1;
+    nb.first = 0;
+    ncur = 0;
+}
+
 FILE *view_cell_begin(const char *input, size_t len, FILE *out)
 {
     while (len && (input[len - 1] == '\n' || input[len - 1] == ' ')) len--;
+    spill_to_budget(len + 1);
     if (ncur < 32) { cur_stack[ncur] = nb.cur; real_stack[ncur] = nb.real_out; }
     ncur++;
     cell_new(input, len);
     nb.cur = nb.n - 1;
-    nb.cells[nb.cur].nested = ncur > 1;
+    CELL(nb.cur)->nested = ncur > 1;
     if (!nb.tee_out) {
         cookie_io_functions_t io = { .write = tee_write };
         nb.tee_out = fopencookie(&nb.real_out, "w", io);
@@ -116,12 +322,13 @@ void view_cell_end(void)
 }
 
 int view_cell_count(void) { return nb.n; }
-const view_cell_t *view_cell_at(int i) { return i >= 0 && i < nb.n ? &nb.cells[i] : NULL; }
+int view_cell_kept(void) { return nb.base; }
+const view_cell_t *view_cell_at(int i) { return i >= nb.base && i < nb.n ? CELL(i) : NULL; }
 
 const view_figure_t *view_last_figure(void)
 {
-    for (int i = nb.n - 1; i >= 0; i--) if (nb.cells[i].fig) return nb.cells[i].fig;
-    return NULL;
+    for (int i = nb.n - 1; i >= nb.base; i--) if (CELL(i)->fig) return CELL(i)->fig;
+    return nb.last_fig;
 }
 
 /* :clear empties the window only: the cells stay for the record that
@@ -133,7 +340,7 @@ void view_clear(void)
     if (nb.mode == 0) view_window_dirty();
 }
 
-int view_cell_first(void) { return nb.first < nb.n ? nb.first : nb.n; }
+int view_cell_first(void) { int f = nb.first > nb.base ? nb.first : nb.base; return f < nb.n ? f : nb.n; }
 
 /* ---- headless or window ---- */
 
@@ -189,40 +396,48 @@ static void say_headless(FILE *out, const char *reason)
     fprintf(out, "(headless%s%s: figures are written to %s/)\n", reason ? ", " : "", reason ? reason : "", view_figure_dir());
 }
 
-/* mkdir -p for the figure folder. */
-static int make_dirs(const char *path)
-{
-    char tmp[1024];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-    return 0;
-}
-
 static view_cell_t *cell_for_figure(void)
 {
-    if (nb.cur >= 0) {
-        view_cell_t *c = &nb.cells[nb.cur];
+    if (nb.cur >= nb.base) {
+        view_cell_t *c = CELL(nb.cur);
         if (!c->fig) return c;
         /* a second figure from one input: a cell of its own, same caption */
         bool nested = c->nested;
         view_cell_t *d = cell_new(c->caption, strlen(c->caption));   /* (c may have moved) */
         d->nested = nested;
+        d->same = true;
         return d;
     }
     return cell_new("", 0);
 }
 
+/* The figure's data join the notebook's bytes: room is made by spilling
+ * old cells; a figure that would still pass :limit is an error at the
+ * input that drew it (the figure is freed). */
+static size_t take_figure(view_figure_t *f)
+{
+    size_t b = view_figure_bytes(f);
+    spill_to_budget(b);
+    if (!mem_account(b, false)) {
+        char a[32], l[32], u[32];
+        snprintf(a, sizeof a, "%.1f MB", (double)b / 1048576);
+        snprintf(l, sizeof l, "%.1f MB", (double)mem_limit() / 1048576);
+        snprintf(u, sizeof u, "%.1f MB", (double)mem_in_use() / 1048576);
+        view_figure_free(f);
+        err_raise(ERR_LIMIT, err_here(), "memory limit: the figure's data (%s) would pass the limit of %s (%s in use; "
+                  ":limit changes it)", a, l, u);
+    }
+    mem_unaccount(b);   /* counted again by nb_grow, on the cell */
+    return b;
+}
+
 static void show(view_figure_t *f, FILE *out, bool window_only)
 {
+    size_t fb = take_figure(f);
     view_cell_t *c = cell_for_figure();
-    int idx = (int)(c - nb.cells);
+    int idx = (int)(c - nb.cells) + nb.base;
     c->fig = f;
+    nb_grow(c, (long)fb);
     if (!view_is_headless()) {
         if (view_window_open(why_buf, sizeof why_buf)) {
             nb.mode = 0;
@@ -254,7 +469,7 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     }
     say_headless(out, headless_reason);
     char path[1200], err[1400];
-    if (make_dirs(dir) != 0) {
+    if (afile_mkdirs(dir) != 0) {
         fprintf(out, "figure not written: cannot make the folder %s: %s\n", dir, strerror(errno));
         return;
     }
@@ -277,7 +492,8 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         fprintf(out, "figure not written: %s\n", err);
         return;
     }
-    nb.cells[idx].path = view_strdup(path);
+    CELL(idx)->path = view_strdup(path);
+    nb_grow(CELL(idx), (long)strlen(path) + 1);
     fprintf(out, "figure: %s\n", path);
     fflush(out);
 }
@@ -292,15 +508,22 @@ int view_show_live(int live, view_figure_t *f, bool last, FILE *out)
         else view_figure_free(f);
         return -1;
     }
-    if (live >= 0 && live < nb.n && nb.cells[live].fig) {
-        view_figure_free(nb.cells[live].fig);
-        nb.cells[live].fig = f;   /* a new serial: the window draws it afresh */
+    if (live >= nb.base && live < nb.n && CELL(live)->fig) {
+        view_cell_t *c = CELL(live);
+        size_t old = view_figure_bytes(c->fig);
+        view_figure_free(c->fig);
+        c->fig = NULL;
+        nb_grow(c, -(long)old);
+        size_t fb = take_figure(f);
+        c = CELL(live);   /* (the spill may have moved it) */
+        c->fig = f;   /* a new serial: the window draws it afresh */
+        nb_grow(c, (long)fb);
         view_window_dirty();
         view_pump_events();
         return live;
     }
     show(f, out, false);
-    for (int i = nb.n - 1; i >= 0; i--) if (nb.cells[i].fig == f) return i;
+    for (int i = nb.n - 1; i >= nb.base; i--) if (CELL(i)->fig == f) return i;
     return -1;
 }
 void view_show_window_only(view_figure_t *f, FILE *out) { show(f, out, true); }

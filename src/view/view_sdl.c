@@ -41,7 +41,7 @@ static struct {
     double scroll;            /* pixels from the top of the notebook */
     bool dirty, follow;       /* follow: keep the newest cell in view */
     int ncells_seen;
-    cache_t *cache; int ncache;
+    cache_t *cache; int ncache; int cache_base;   /* cache[j] is cell cache_base + j: the cells kept (view_cell_kept) */
     double mx, my; bool mouse_in;
     bool dragging; double drag_x, drag_y; int drag_cell;
     struct timespec last_pump;
@@ -196,16 +196,34 @@ static void clamp_scroll(void)
     if (win.scroll < 0) win.scroll = 0;
 }
 
+/* The images of spilled cells go (the notebook keeps no figure for them),
+ * so the cache holds the cells kept and no more. */
+static void cache_trim(void)
+{
+    int kept = view_cell_kept();
+    if (kept <= win.cache_base) return;
+    int drop = kept - win.cache_base;
+    if (drop > win.ncache) drop = win.ncache;
+    for (int j = 0; j < drop; j++) if (win.cache[j].img) cairo_surface_destroy(win.cache[j].img);
+    memmove(win.cache, win.cache + drop, (size_t)(win.ncache - drop) * sizeof *win.cache);
+    memset(win.cache + win.ncache - drop, 0, (size_t)drop * sizeof *win.cache);
+    win.cache_base = kept;
+}
+
 static cache_t *cache_for(int i)
 {
-    if (i >= win.ncache) {
-        int n = view_cell_count() + 16;
+    cache_trim();
+    static cache_t gone;   /* a cell spilled since it was hit (a stale index): nothing cached */
+    if (i < win.cache_base) { memset(&gone, 0, sizeof gone); return &gone; }
+    int j = i - win.cache_base;
+    if (j >= win.ncache) {
+        int n = view_cell_count() - win.cache_base + 16;
         win.cache = realloc(win.cache, (size_t)n * sizeof *win.cache);
         if (!win.cache) abort();
         memset(win.cache + win.ncache, 0, (size_t)(n - win.ncache) * sizeof *win.cache);
         win.ncache = n;
     }
-    return &win.cache[i];
+    return &win.cache[j];
 }
 
 static cairo_surface_t *figure_image(int i, view_figure_t *f, int w, int h)
@@ -385,7 +403,7 @@ static void handle(SDL_Event *e)
         int k = figure_at(win.mx, win.my, &ox, &oy);
         if ((m & KMOD_CTRL) && k >= 0 && view_cell_at(k)->fig->kind == VIEW_PLOT) {
             zoom_at(view_cell_at(k)->fig, win.mx - ox, win.my - oy, e->wheel.y > 0 ? 0.8 : 1.25);
-            win.cache[k].fig = NULL;
+            cache_for(k)->fig = NULL;
         } else {
             win.scroll -= e->wheel.y * 60;
             win.follow = false;
@@ -414,9 +432,9 @@ static void handle(SDL_Event *e)
         case SDLK_UP: win.scroll -= 60; win.follow = false; break;
         case SDLK_DOWN: win.scroll += 60; win.follow = false; break;
         case SDLK_r:
-            for (int i = 0; i < view_cell_count(); i++) {
+            for (int i = view_cell_kept(); i < view_cell_count(); i++) {
                 view_figure_t *f = view_cell_at(i)->fig;
-                if (f && f->zoomed) { f->zoomed = false; if (i < win.ncache) win.cache[i].fig = NULL; }
+                if (f && f->zoomed) { f->zoomed = false; cache_for(i)->fig = NULL; }
             }
             break;
         default: return;
@@ -433,7 +451,7 @@ static void handle(SDL_Event *e)
                 double dy = (e->motion.y - win.drag_y) / f->ph * (f->y.hi - f->y.lo);
                 f->zx0 = f->x.lo - dx; f->zx1 = f->x.hi - dx; f->zy0 = f->y.lo + dy; f->zy1 = f->y.hi + dy;
                 f->zoomed = true;
-                win.cache[win.drag_cell].fig = NULL;
+                cache_for(win.drag_cell)->fig = NULL;
             }
             win.drag_x = e->motion.x; win.drag_y = e->motion.y;
         }

@@ -96,7 +96,7 @@ static int session(const char *nnpad, const char *state, const char *const *line
         const char *s = i < n ? lines[i] : ":quit";
         for (const char *p = s;; p++) {
             if (*p && *p != '\n') continue;
-            for (int t = 0; t < 100 && !strstr(screen + mark, ">>> ") && !strstr(screen + mark, "... "); t++)
+            for (int t = 0; t < 600 && !strstr(screen + mark, ">>> ") && !strstr(screen + mark, "... "); t++)
                 if (pump(fd, 100) < 0) break;
             mark = slen;
             if (write(fd, s, (size_t)(p - s)) < 0 || write(fd, "\r", 1) < 0) break;
@@ -105,7 +105,7 @@ static int session(const char *nnpad, const char *state, const char *const *line
         }
     }
     int st = 0;
-    for (int t = 0; t < 100; t++) {
+    for (int t = 0; t < 600; t++) {
         if (pump(fd, 100) < 0)
             usleep(100000);   /* the terminal closed: the child is ending */
         if (waitpid(pid, &st, WNOHANG) == pid) { close(fd); return WIFEXITED(st) && WEXITSTATUS(st) == 0; }
@@ -188,6 +188,31 @@ int main(void)
     rc = session(nnpad, state, NULL, 0);
     tap_ok(rc == 1 && check_file(path, (const char *const[]){ "x = 1", "def g(x) {\n  x\n}", ":quit" }, 3),
            "a history in readline's format is read and kept in the new one");
+
+    /* a damaged history (random bytes, NULs, a 1 MB line without an end,
+     * after the magic line): the session starts, runs what is typed, and
+     * appends it; what the file held is read as far as it can be */
+    snprintf(state, sizeof state, "%s/d", dir);
+    snprintf(path, sizeof path, "%s/nnpad", state);
+    mkdir(state, 0700);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/nnpad/history", state);
+    FILE *hf = fopen(path, "wb");
+    if (!hf) tap_bail("%s: %s", path, strerror(errno));
+    fprintf(hf, "%s\n", REPL_HIST_MAGIC);
+    unsigned x = 12345;
+    for (int i = 0; i < 65536; i++) { x = x * 1103515245u + 12345u; fputc((int)(x >> 16) & 0xff, hf); }
+    for (int i = 0; i < (1 << 20); i++) fputc(i % 7 ? 'a' : '\\', hf);
+    fclose(hf);
+    const char *plain[] = { "w = 6 * 7", "print(w)" };
+    rc = session(nnpad, state, plain, 2);
+    tap_ok(rc == 1 && strstr(screen, "\n42") != NULL, "a damaged history file (random bytes, a 1 MB unended line): the session starts and runs");
+    char **dv;
+    size_t dn;
+    int drc = repl_hist_read(path, &dv, &dn);
+    tap_ok(drc == 0 && dn >= 3 && !strcmp(dv[dn - 3], "w = 6 * 7") && !strcmp(dv[dn - 2], "print(w)") && !strcmp(dv[dn - 1], ":quit"),
+           "... and its inputs are appended after what was there, read back whole (%d, %zu entries)", drc, dn);
+    if (drc == 0) repl_hist_free(dv, dn);
 
     /* 1005 entries: the newest 1000 kept, blocks whole */
     snprintf(state, sizeof state, "%s/c", dir);

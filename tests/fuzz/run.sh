@@ -1,0 +1,42 @@
+#!/bin/sh
+# run.sh OUTDIR SECONDS SRCDIR — `make fuzz-run`: fuzz nnpad for SECONDS
+# (one process) from the seed corpus: the golden transcripts' inputs, the
+# lessons' code, the malformed corpus and the regression inputs.  New
+# inputs go to OUTDIR/corpus (kept between runs), findings (crashes,
+# sanitizer reports, leaks, hangs) to OUTDIR/findings/.  Exits 1 if there
+# is a finding, printing libFuzzer's report and the statistics.
+set -u
+out=$1
+secs=$2
+src=$3
+fz=$out/fuzz_nnpad
+[ -x "$fz" ] || { echo "fuzz-run: $fz is missing: make fuzz first" >&2; exit 1; }
+seeds=$out/seeds
+rm -rf "$seeds"; mkdir -p "$seeds" "$out/corpus" "$out/findings"
+# the golden transcripts without their expected output (#> lines)
+for f in "$src"/tests/golden/*.nn; do
+  grep -v '^#>' "$f" > "$seeds/golden-$(basename "$f")"
+done
+# each lesson's nn blocks, one seed per lesson
+for f in "$src"/lessons/[0-9]*.md; do
+  awk '/^```nn/ { on = 1; next } /^```/ { on = 0; next } on' "$f" > "$seeds/lesson-$(basename "$f" .md).nn"
+done
+cp "$src"/tests/malformed/*.nn "$seeds/" 2>/dev/null
+cp "$src"/tests/fuzz/regress/*.nn "$seeds/" 2>/dev/null
+log=$out/fuzz.log
+echo "fuzz-run: $secs s, seeds $(ls "$seeds" | wc -l), corpus $out/corpus ($(ls "$out/corpus" | wc -l) inputs)"
+ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=1:verify_asan_link_order=0" \
+LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0" \
+UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+  "$fz" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2560 -max_len=4096 \
+    -dict="$src/tests/fuzz/nnpad.dict" -artifact_prefix="$out/findings/" -print_final_stats=1 \
+    "$out/corpus" "$seeds" > "$log" 2>&1
+rc=$?
+grep -E '^#[0-9]+.*(DONE|pulse)|^stat::' "$log" | tail -n 12
+found=$(ls "$out/findings" 2>/dev/null | wc -l)
+if [ "$rc" -ne 0 ] || [ "$found" -gt 0 ]; then
+  echo "fuzz-run: FINDING (libFuzzer exit $rc; $found file(s) in $out/findings):"
+  grep -E -A 30 'ERROR: |runtime error|==ERROR|Test unit written|SUMMARY' "$log" | head -n 80
+  exit 1
+fi
+echo "fuzz-run: no findings in $secs s"
