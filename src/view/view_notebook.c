@@ -138,15 +138,13 @@ typedef struct spill_rec {
 } spill_rec_t;
 #define SPILL_MAGIC 0x314c4c43u   /* "CLL1" */
 
+/* Records are appended (only writes move the descriptor's offset: the
+ * exports read with pread); afile_write_all retries short writes. */
 static bool spill_write(const void *p, size_t n)
 {
-    const char *b = p;
-    while (n > 0) {
-        ssize_t w = pwrite(nb.spill_fd, b, n, nb.spill_end);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return false;
-        b += w; n -= (size_t)w; nb.spill_end += w;
-    }
+    int e = afile_write_all(nb.spill_fd, p, n);
+    if (e) { errno = e; return false; }
+    nb.spill_end += (off_t)n;
     return true;
 }
 
@@ -173,7 +171,14 @@ static bool spill_one(int k)
               (!h.textlen || spill_write(c->text, h.textlen)) && (!h.pathlen || spill_write(c->path, h.pathlen)) &&
               (!h.svglen || spill_write(svg, h.svglen));
     free(svg);
-    if (!ok) { nb.spill_end = at; return false; }
+    if (!ok) {
+        /* the next record starts where this one did */
+        int e = errno;
+        if (lseek(nb.spill_fd, at, SEEK_SET) == at && ftruncate(nb.spill_fd, at) != 0) { /* (overwritten next time) */ }
+        nb.spill_end = at;
+        errno = e;
+        return false;
+    }
     if (c->fig) {
         /* the newest figure spilled stays (:save x.png of the last figure
          * works), still counted in :limit but not in the notebook's share */
