@@ -15,6 +15,8 @@
 : "${PIXTOOL:=tests/unit/pixtool}"
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 case $PIXTOOL in /*) ;; *) PIXTOOL=$(pwd)/$PIXTOOL ;; esac
+# tests/libfail.so: SDL refusing the window, Cairo without memory for a picture
+FAILSHIM=$(dirname "$NNPAD")/tests/libfail.so
 if env -u DISPLAY -u NNPAD_TEST SDL_VIDEODRIVER=dummy "$NNPAD" -e 'plot([1, 2])' 2>&1 | grep -q 'without SDL'; then
   echo "1..0 # SKIP built without SDL"; exit 0
 fi
@@ -22,7 +24,7 @@ out=$(pwd)/tests/out
 mkdir -p "$out"
 tmp=${TMPDIR:-/tmp}/nnpad-view-window.$$
 rm -rf "$tmp"; mkdir -p "$tmp"
-echo "1..14"
+echo "1..16"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 
@@ -185,6 +187,40 @@ xrun sh -c '
 ! grep -q '^figure: \|headless' "$tmp/fit.out"; ok $? "fit's live figures went to the window, no file written: $(head -c 300 "$tmp/fit.out" | tr '\n' ' ')"
 ! cmp -s "$tmp/fit1.png" "$tmp/fit2.png"; ok $? "the window changed while fit trained (the live figures are redrawn in place)"
 grep -q '^history: .*stopped by Ctrl-C' "$tmp/fit.out"; ok $? "Ctrl-C stopped fit and it returned its history: $(grep history "$tmp/fit.out" | head -1)"
+# the outside world failing with a display there (tests/libfail.so): SDL
+# refuses the window (figures go to files, said once); Cairo has no memory
+# for a figure's picture (its place in the window says so in red, #B00020,
+# the other cells still draw, the session goes on)
+xrun sh -c '
+  cd "$1"
+  unset NNPAD_TEST SDL_VIDEODRIVER NNPAD_FIGURES
+  printf "plot([1.0, 2.0])\nprint(\"alive\")\n" | NNPAD_JOURNAL=0 NNPAD_FAIL=sdl_window LD_PRELOAD="$4" timeout 60 "$2" > nowin.out 2>&1
+  echo $? > nowin.status
+  "$3" xpointer 1279 799
+  mkfifo in3
+  NNPAD_JOURNAL=0 NNPAD_FAIL=cairo_image LD_PRELOAD="$4" timeout --foreground -s KILL 120 "$2" < in3 > bad.out 2>&1 &
+  pid=$!
+  { echo "print(\"first\")"; echo "plot([1.0, 2.0])"; echo "print(\"after\")"; sleep 30; } > in3 &
+  feeder=$!
+  "$3" xfind nnpad 60 > wid3 2> xfind3.err
+  n=0
+  while [ $n -lt 600 ] && ! grep -q "^after" bad.out; do sleep 0.1; n=$((n + 1)); done
+  sleep 1
+  w=$(head -1 wid3)
+  [ -n "$w" ] && "$3" xshot "$w" bad.png
+  kill -0 $pid 2>/dev/null && echo alive > bad.alive
+  kill $pid 2>/dev/null
+  kill $feeder 2>/dev/null
+  wait
+' _ "$tmp" "$NNPAD" "$PIXTOOL" "$FAILSHIM"
+[ "$(cat "$tmp/nowin.status" 2>/dev/null)" = 0 ] && grep -q '^(headless, cannot open a window: the window system refused the window (tests/libfail.so): figures are written to figures/)$' "$tmp/nowin.out" &&
+  grep -q '^figure: figures/001-plot.png$' "$tmp/nowin.out" && [ -s "$tmp/figures/001-plot.png" ] && grep -q '^alive$' "$tmp/nowin.out"
+ok $? "SDL refuses the window: said, figures go to files, the session goes on: $(head -c 300 "$tmp/nowin.out" | tr '\n' '|')"
+red=$("$PIXTOOL" run "$tmp/bad.png" B00020 40 2>&1)
+[ -f "$tmp/bad.alive" ] && grep -q '^first$' "$tmp/bad.out" && grep -q '^after$' "$tmp/bad.out" && ! grep -q 'internal error\|AddressSanitizer\|runtime error' "$tmp/bad.out" &&
+  echo "$red" | awk '{ exit !($1 >= 0 && $2 - $1 >= 3) }'
+ok $? "Cairo without memory for a figure in the window: its place says so in red ($red), the session goes on: $(head -c 300 "$tmp/bad.out" | tr '\n' '|')"
+cp "$tmp/bad.png" "$out/view-window-cairo-failed.png" 2>/dev/null
 cp "$tmp/fit2.png" "$out/view-window-fit.png" 2>/dev/null
 rm -f "$out/view-window.png" "$out/view-window-resized.png"
 cp "$tmp/shot1.png" "$out/view-window.png" 2>/dev/null; cp "$tmp/shot2.png" "$out/view-window-resized.png" 2>/dev/null

@@ -104,29 +104,23 @@ static void add_mark(sat_mark_t *m, int *nm, double x, int side, int kind, doubl
 #define SAT_C_FRAME 0xCC79A7
 #define SAT_C_UNDER 0x009E73
 
-static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fname, const double *x, const double *y, int64_t n,
-                       dtype_t dt, double thr_rel)
+static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t *gf, const char *fname, const double *x,
+                             const double *y, int64_t n, dtype_t dt, double thr_rel)
 {
     const char *dn = dtype_traits[dt].name;
-    /* the exact derivative in fp64, as a second series */
-    value_t *gf = NULL;
-    const op_def_t *g = op_find("grad");
-    if (g) {
-        value_t *gfn = val_new(V_FUNC);
-        gfn->u.fn.op = g;
-        gfn->u.fn.name = g->name;
-        gf = eval_call_value(c->s, gfn, 1, &f, c->span);
-        val_unref(gfn);
-        if (gf->kind != V_FUNC) { val_unref(gf); gf = NULL; }
-    }
-    double *dx = fig_dalloc(n), *dy = fig_dalloc(n);
+    /* f' at every x, into a scratch block first: f can fail or be
+     * interrupted, and then the block goes with the error */
+    double *dw = mem_scratch((size_t)n * sizeof *dw);
     double dmax = 0;
     for (int64_t i = 0; i < n; i++) {
         if ((i & 255) == 0) err_check_interrupt();
-        dx[i] = x[i];
-        dy[i] = df_at(c, f, gf, x[i]);
-        if (fabs(dy[i]) > dmax) dmax = fabs(dy[i]);
+        dw[i] = df_at(c, f, gf, x[i]);
+        if (fabs(dw[i]) > dmax) dmax = fabs(dw[i]);
     }
+    double *dx = fig_dalloc(n), *dy = fig_dalloc(n);
+    memcpy(dx, x, (size_t)n * sizeof *dx);
+    memcpy(dy, dw, (size_t)n * sizeof *dy);
+    mem_scratch_free(dw);
     char lab[96];
     snprintf(lab, sizeof lab, "%s\u2032(x), exact (fp64)", fname);
     view_add_series(fig, lab, n, dx, dy, DT_FP64);
@@ -288,6 +282,33 @@ static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fn
         snprintf(xl, sizeof xl, "x (%s)", dn);
         fig->x.label = view_strdup(xl);
     }
+}
+
+/* The saturation panel of plot(f, x, saturation=1): f' exact (grad(f) in
+ * fp64) as a second series and the marks where f saturates in dt; the
+ * figure is its caller's (freed by it on an error here) */
+static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fname, const double *x, const double *y, int64_t n,
+                       dtype_t dt, double thr_rel)
+{
+    value_t *volatile gf = NULL, *volatile gfn = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) != 0) {
+        if (gfn) val_unref(gfn);
+        if (gf) val_unref(gf);
+        err_rethrow();
+    }
+    const op_def_t *g = op_find("grad");
+    if (g) {
+        gfn = val_new(V_FUNC);
+        gfn->u.fn.op = g;
+        gfn->u.fn.name = g->name;
+        gf = eval_call_value(c->s, gfn, 1, &f, c->span);
+        val_unref(gfn);
+        gfn = NULL;
+        if (gf->kind != V_FUNC) { val_unref(gf); gf = NULL; }
+    }
+    saturation_marks(c, fig, f, gf, fname, x, y, n, dt, thr_rel);
+    err_pop(&fr);
     if (gf) val_unref(gf);
 }
 

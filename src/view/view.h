@@ -370,8 +370,9 @@ const view_figure_t *view_last_figure(void); /* of the cells kept */
  * file cannot be read back. */
 int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char *svg), void *ctx, char *err, int cap);
 /* The HTML export's drawing of a figure (an inline SVG whose ids carry the
- * prefix f<n>-, n the cell's number from 1), malloc'd, or NULL. */
-char *view_figure_svg(view_figure_t *f, int n);
+ * prefix f<n>-, n the cell's number from 1), malloc'd; NULL, with the
+ * reason in err, if Cairo could not draw it. */
+char *view_figure_svg(view_figure_t *f, int n, char *err, int cap);
 /* The bytes a figure's data hold (what it counts against :limit). */
 size_t view_figure_bytes(const view_figure_t *f);
 /* Forget every cell (the fuzzer's fresh session, tests). */

@@ -30,6 +30,16 @@
 #define C_FRAME VIEW_C_FRAME
 #define C_MUTED VIEW_C_MUTED
 
+/* A picture Cairo could not make (an image surface in error: out of
+ * memory): the drawing takes over its status (a source in error puts the
+ * context in error), so whoever writes the drawing out says why, and no
+ * pixel is written into memory that is not there. */
+static bool picture_failed(cairo_t *cr, cairo_surface_t *img)
+{
+    if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) return false;
+    cairo_set_source_surface(cr, img, 0, 0);
+    return true;
+}
 static void rgb(cairo_t *cr, uint32_t c) { cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0); }
 static void rgba(cairo_t *cr, uint32_t c, double a) { cairo_set_source_rgba(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0, a); }
 
@@ -764,6 +774,7 @@ void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int
                      double x0, double y0, double x1, double y1)
 {
     cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
+    if (picture_failed(cr, img)) { cairo_surface_destroy(img); return; }
     unsigned char *data = cairo_image_surface_get_data(img);
     int stride = cairo_image_surface_get_stride(img);
     cairo_surface_flush(img);
@@ -1077,12 +1088,12 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
             }
     } else {
         cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f->cols, f->rows);
-        unsigned char *data = cairo_image_surface_get_data(img);
+        unsigned char *data = picture_failed(cr, img) ? NULL : cairo_image_surface_get_data(img);
         int stride = cairo_image_surface_get_stride(img);
-        for (int r = 0; r < f->rows; r++)
+        for (int r = 0; r < f->rows && data; r++)
             for (int c = 0; c < f->cols; c++)
                 *(uint32_t *)(data + (size_t)r * stride + (size_t)c * 4) = heat_colour(f, f->z[(size_t)r * f->cols + c]);
-        cairo_surface_mark_dirty(img);
+        if (data) cairo_surface_mark_dirty(img);
         cairo_save(cr);
         cairo_translate(cr, f->px, f->py);
         cairo_scale(cr, cell, cell);

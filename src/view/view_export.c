@@ -63,16 +63,18 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         cairo_t *cr = cairo_create(s);
         view_draw(f, cr, w, h);
+        st = cairo_status(cr);   /* a drawing that failed leaves its status here */
         cairo_destroy(cr);
         cairo_surface_finish(s);
-        st = cairo_surface_status(s);
+        if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
         cairo_surface_destroy(s);
     } else {
         cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
         cairo_t *cr = cairo_create(s);
         view_draw(f, cr, w, h);
+        st = cairo_status(cr);
         cairo_destroy(cr);
-        st = cairo_surface_status(s);
+        if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
         if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png_stream(s, to_afile, &a);
         cairo_surface_destroy(s);
     }
@@ -136,7 +138,7 @@ static void unique_ids(buf_t *out, const char *svg, int n)
     }
 }
 
-char *view_figure_svg(view_figure_t *f, int n)
+char *view_figure_svg(view_figure_t *f, int n, char *err, int cap)
 {
     buf_t raw = { 0 }, out = { 0 };
     double saved = f->base_px;
@@ -147,12 +149,21 @@ char *view_figure_svg(view_figure_t *f, int n)
     cairo_t *cr = cairo_create(s);
     view_draw(f, cr, VIEW_W, hn);
     f->base_px = saved;
+    /* a drawing that failed (Cairo out of memory, a picture inside it
+     * that could not be made) leaves its status on the context */
+    cairo_status_t st = cairo_status(cr);
     cairo_destroy(cr);
     cairo_surface_finish(s);
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
     cairo_surface_destroy(s);
-    if (!raw.p) return NULL;
+    if (st != CAIRO_STATUS_SUCCESS || !raw.p) {
+        free(raw.p);
+        snprintf(err, (size_t)cap, "cannot draw figure %d: %s", n, st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : "out of memory");
+        return NULL;
+    }
     unique_ids(&out, raw.p, n);
     free(raw.p);
+    if (!out.p) snprintf(err, (size_t)cap, "cannot draw figure %d: out of memory", n);
     return out.p;
 }
 
@@ -185,9 +196,12 @@ static const char *const CSS =
 
 /* The page is written as it is made (a long session's cells are read back
  * one at a time from the notebook's spill: view_cells_each). */
+typedef struct html_ctx { afile_t *a; const char *path; char *err; int cap; } html_ctx_t;
+
 static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
 {
-    afile_t *a = ctx;
+    html_ctx_t *h = ctx;
+    afile_t *a = h->a;
     buf_t b = { 0 };
     bool dup = c->same && !c->textlen;   /* a second figure of one input: its caption once */
     puts_(&b, "<div class=\"cell\">\n");
@@ -213,7 +227,15 @@ static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
         }
         free(t.p);
     }
-    char *own = !svg && c->fig ? view_figure_svg(c->fig, i + 1) : NULL;
+    char *own = NULL;
+    if (!svg && c->fig && !(own = view_figure_svg(c->fig, i + 1, h->err, h->cap))) {
+        /* a page without one of its figures is not what was asked for */
+        char why[300];
+        snprintf(why, sizeof why, "%s", h->err);
+        snprintf(h->err, (size_t)h->cap, "cannot write %s: %s", h->path, why);
+        free(b.p);
+        return -1;
+    }
     if (svg || own) {
         puts_(&b, "<div class=\"fig\">\n");
         puts_(&b, svg ? svg : own);
@@ -236,7 +258,8 @@ static int save_html(const char *path, char *err, int cap)
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&now));
     afile_printf(&a, "<p style=\"color:#666\">Saved %s &middot; inputs, printed output and figures</p>\n", when);
-    if (view_cells_each(html_cell, &a, err, cap) < 0) { afile_abort(&a); return -1; }
+    html_ctx_t h = { &a, path, err, cap };
+    if (view_cells_each(html_cell, &h, err, cap) < 0) { afile_abort(&a); return -1; }
     afile_printf(&a, "</body>\n</html>\n");
     return afile_commit(&a, err, (size_t)cap);
 }

@@ -163,7 +163,9 @@ static bool spill_one(int k)
         nb.spill_end = 0;
     }
     view_cell_t *c = &nb.cells[k];
-    char *svg = c->fig ? view_figure_svg(c->fig, nb.base + k + 1) : NULL;
+    char why[256];
+    char *svg = c->fig ? view_figure_svg(c->fig, nb.base + k + 1, why, sizeof why) : NULL;
+    if (c->fig && !svg) return false;   /* its figure cannot be drawn: the cell stays */
     spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u), strlen(c->caption), c->textlen,
                       c->path ? strlen(c->path) : 0, svg ? strlen(svg) : 0, c->fignum };
     off_t at = nb.spill_end;

@@ -32,7 +32,8 @@
 #define MARGIN 14
 #define CAP_FONT "DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace"
 
-typedef struct cache { cairo_surface_t *img; int w, h; const view_figure_t *fig; uint64_t serial; double scale; } cache_t;
+/* st: how the drawing went (Cairo out of memory: the figure's place says so) */
+typedef struct cache { cairo_surface_t *img; int w, h; const view_figure_t *fig; uint64_t serial; double scale; cairo_status_t st; } cache_t;
 
 static struct {
     bool inited;
@@ -226,17 +227,18 @@ static cache_t *cache_for(int i)
     return &win.cache[j];
 }
 
-static cairo_surface_t *figure_image(int i, view_figure_t *f, int w, int h)
+static cache_t *figure_image(int i, view_figure_t *f, int w, int h)
 {
     cache_t *c = cache_for(i);
-    if (c->img && c->w == w && c->h == h && c->fig == f && c->serial == f->serial && c->scale == view_scale()) return c->img;
+    if (c->img && c->w == w && c->h == h && c->fig == f && c->serial == f->serial && c->scale == view_scale()) return c;
     if (c->img) cairo_surface_destroy(c->img);
     c->img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
     cairo_t *cr = cairo_create(c->img);
     view_draw(f, cr, w, h);
+    c->st = cairo_status(cr);
     cairo_destroy(cr);
     c->w = w; c->h = h; c->fig = f; c->serial = f->serial; c->scale = view_scale();
-    return c->img;
+    return c;
 }
 
 static void draw_text(cairo_t *cr, const char *s, double x, double y, double size, uint32_t color, int maxlines)
@@ -306,9 +308,16 @@ static void render(cairo_t *cr)
             }
             if (c->fig) {
                 y += 6;
-                cairo_surface_t *img = figure_image(i, c->fig, fw, fh);
-                cairo_set_source_surface(cr, img, MARGIN, y);
-                cairo_paint(cr);
+                cache_t *im = figure_image(i, c->fig, fw, fh);
+                if (im->st == CAIRO_STATUS_SUCCESS) {
+                    cairo_set_source_surface(cr, im->img, MARGIN, y);
+                    cairo_paint(cr);
+                } else {
+                    /* said in its place; the other cells still draw */
+                    char why[200];
+                    snprintf(why, sizeof why, "this figure cannot be drawn: %s", cairo_status_to_string(im->st));
+                    draw_text(cr, why, MARGIN + 8, y + 8, 15, 0xB00020, 2);
+                }
                 cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
                 cairo_set_line_width(cr, 1);
                 cairo_rectangle(cr, MARGIN - 0.5, y - 0.5, fw + 1, fh + 1);
