@@ -42,7 +42,6 @@ static bool region_on(const graph_t *g, value_t **vals, int r)
     return true;
 }
 
-static bool removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
 
 /* op_call of node n on vals (no AST nodes: every argument came from a graph) */
 static const node_t *const no_nodes[64];
@@ -118,7 +117,7 @@ static value_t *exec_general(graph_t *g, int nargs, value_t **args, session_t *s
     const source_t *saved = err_source();
     for (int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
-        if (removed(n)) continue;
+        if (gnode_removed(n)) continue;
         if (n->region && !region_on(g, vals, n->region)) continue;
         if (n->unit) err_set_source(&n->unit->src);
         err_set_here(n->span);
@@ -464,7 +463,7 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
     P->own = mem_alloc((size_t)g->nn);
     P->work = mem_alloc((size_t)g->nn * sizeof(int));
     for (int i = 0; i < g->nn; i++) {
-        P->p[i].skip = removed(&g->n[i]);
+        P->p[i].skip = gnode_removed(&g->n[i]);
         if (P->p[i].skip) continue;
         if (g->n[i].kind == G_CONST) P->cv[i] = g->n[i].value;   /* held by the graph */
         else P->work[P->nwork++] = i;
@@ -472,7 +471,7 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
     bool ok = g->nreg == 0;
     for (int i = 0; ok && i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
-        if (removed(n)) continue;
+        if (gnode_removed(n)) continue;
         if (n->region || n->kind == G_COND || n->kind == G_WHILE || n->kind == G_ITEM || n->kind == G_CALL) ok = false;
     }
     P->ok = ok;
@@ -481,7 +480,7 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
         pnode_t *q = &P->p[i];
-        if (removed(n)) continue;
+        if (gnode_removed(n)) continue;
         if (!known(g, n)) continue;
         if (n->kind == G_FUSED && plan_fused(g, n, q, P->prec)) q->step = PS_FUSED;
         else if (n->kind == G_OP && plan_matmul(g, n, q)) q->step = PS_MATMUL;
@@ -493,7 +492,7 @@ static struct gplan *plan_new(graph_t *g, session_t *s)
     for (int k = 0; k < g->nout; k++) P->p[g->out[k]].home = PH_FRESH;
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
-        if (removed(n) || P->p[i].step != PS_OP) continue;
+        if (gnode_removed(n) || P->p[i].step != PS_OP) continue;
         for (int k = 0; k < n->nin; k++) P->p[n->in[k]].home = PH_FRESH;
         for (int k = 0; k < n->nkw; k++) P->p[n->kw[k]].home = PH_FRESH;
     }

@@ -47,6 +47,7 @@ static void node_free(gnode_t *n, bool sweeping)
     if (n->value && !after_sweep && (!sweeping || n->value->mark)) val_unref(n->value);
     if (n->field) mem_free(n->field, strlen(n->field) + 1);
     if (n->unit) ast_unit_unref(n->unit);
+    if (n->note) mem_free(n->note, strlen(n->note) + 1);
     for (int i = 0; i < n->nchain; i++) node_free(&n->chain[i], sweeping);
     mem_free(n->chain, (size_t)n->nchain * sizeof(gnode_t));
     if (n->sub) graph_free(n->sub, sweeping);
@@ -72,7 +73,7 @@ static void node_copy(gnode_t *d, const gnode_t *s)
 {
     *d = *s;
     d->in = NULL; d->nin = 0; d->kwn = NULL; d->kw = NULL; d->nkw = 0;
-    d->value = NULL; d->field = NULL; d->unit = NULL; d->chain = NULL; d->nchain = 0; d->sub = NULL;
+    d->value = NULL; d->field = NULL; d->unit = NULL; d->chain = NULL; d->nchain = 0; d->sub = NULL; d->note = NULL;
     d->in = mem_alloc((size_t)s->nin * sizeof(int));
     if (s->nin) memcpy(d->in, s->in, (size_t)s->nin * sizeof(int));
     d->nin = s->nin;
@@ -85,6 +86,7 @@ static void node_copy(gnode_t *d, const gnode_t *s)
     for (int i = 0; i < s->nkw; i++) { d->kw[i] = s->kw[i]; d->kwn[i] = mem_strdup(s->kwn[i]); }
     if (s->value) d->value = val_ref(s->value);
     if (s->field) d->field = mem_strdup(s->field);
+    if (s->note) d->note = mem_strdup(s->note);
     if (s->unit) { ast_unit_ref(s->unit); d->unit = s->unit; }
     d->chain = mem_alloc((size_t)s->nchain * sizeof(gnode_t));
     for (int i = 0; i < s->nchain; i++) { d->nchain = i + 1; node_copy(&d->chain[i], &s->chain[i]); }

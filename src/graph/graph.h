@@ -27,6 +27,7 @@
 #ifndef NN_GRAPH_H
 #define NN_GRAPH_H
 #include "ops/ops.h"
+#include <string.h>
 #include "lang/state.h"
 
 typedef enum gkind {
@@ -62,7 +63,7 @@ typedef struct gnode {
     /* where it came from, for errors and the graph view */
     span_t span;
     ast_unit_t *unit;
-    const char *note;        /* set by passes: why the node changed */
+    char *note;              /* set by passes: why the node changed (the node's own; removed nodes' begin "removed") */
     /* G_FUSED: the chain, as op nodes of the graph it was made from */
     int nchain;
     struct gnode *chain;
@@ -71,6 +72,9 @@ typedef struct gnode {
     struct graph *sub;
     int nloop;
 } gnode_t;
+
+/* A node a pass took out (it keeps its place; its note says why). */
+static inline bool gnode_removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
 
 typedef struct region { int cond; bool when; int parent; } region_t;
 

@@ -24,49 +24,24 @@
 
 /* ---- helpers ---- */
 
-static bool removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
 
+/* A node's note is its own string (node_free gives it back): notes were
+ * once a ring of 4096 static strings, and a graph with more notes than
+ * that had live nodes read as "removed" and never computed. */
 static void note(gnode_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static char notes[4096][96];
-static int nnotes;
 static void note(gnode_t *n, const char *fmt, ...)
 {
-    /* notes live as long as the process: a ring of short strings is plenty
-     * for the few graphs a session shows */
-    char *b = notes[nnotes++ % 4096];
+    char b[96];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(b, 96, fmt, ap);
+    vsnprintf(b, sizeof b, fmt, ap);
     va_end(ap);
-    n->note = b;
+    char *s = mem_strdup(b);   /* (may raise: the old note stays) */
+    if (n->note) mem_free(n->note, strlen(n->note) + 1);
+    n->note = s;
 }
 
-static void replace_uses(graph_t *g, int from, int to)
-{
-    for (int i = 0; i < g->nn; i++) {
-        gnode_t *n = &g->n[i];
-        for (int k = 0; k < n->nin; k++) if (n->in[k] == from) n->in[k] = to;
-        for (int k = 0; k < n->nkw; k++) if (n->kw[k] == from) n->kw[k] = to;
-    }
-    for (int k = 0; k < g->nout; k++) if (g->out[k] == from) g->out[k] = to;
-    for (int r = 0; r < g->nreg; r++) if (g->reg[r].cond == from) g->reg[r].cond = to;
-}
-
-static int uses(const graph_t *g, int id)
-{
-    int u = 0;
-    for (int i = 0; i < g->nn; i++) {
-        const gnode_t *n = &g->n[i];
-        if (removed(n)) continue;
-        for (int k = 0; k < n->nin; k++) u += n->in[k] == id;
-        for (int k = 0; k < n->nkw; k++) u += n->kw[k] == id;
-    }
-    for (int k = 0; k < g->nout; k++) u += g->out[k] == id;
-    for (int r = 0; r < g->nreg; r++) u += g->reg[r].cond == id;
-    return u;
-}
-
-static bool is_op(const gnode_t *n, const char *name) { return n->kind == G_OP && !removed(n) && !strcmp(n->op->name, name); }
+static bool is_op(const gnode_t *n, const char *name) { return n->kind == G_OP && !gnode_removed(n) && !strcmp(n->op->name, name); }
 
 static bool pure(const gnode_t *n)
 {
@@ -115,7 +90,7 @@ static int add_op(graph_t *g, const char *opname, int a, int b, const gnode_t *l
     if (n->unit) ast_unit_ref(n->unit);
     n->is_tensor = true;
     n->dtype = like->dtype;
-    n->note = why;
+    n->note = mem_strdup(why);
     /* shapes: NumPy's matmul and broadcasting rules on the inputs' shapes */
     const gnode_t *x = &g->n[a], *y = &g->n[b];
     if (!strcmp(opname, "matmul")) {
@@ -144,7 +119,7 @@ static int fold(graph_t *g, session_t *s)
     int k = 0;
     for (volatile int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
-        if (removed(n) || !pure(n) || n->region) continue;
+        if (gnode_removed(n) || !pure(n) || n->region) continue;
         bool all = true;
         for (int j = 0; j < n->nin && all; j++) all = g->n[n->in[j]].kind == G_CONST;
         for (int j = 0; j < n->nkw && all; j++) all = g->n[n->kw[j]].kind == G_CONST;
@@ -194,20 +169,80 @@ static bool same_node(const gnode_t *a, const gnode_t *b)
     return true;
 }
 
+/* Forwarding (cse, identities): a removed node's uses go to fw[i].  Each
+ * node's inputs are forwarded as the pass reaches it (they come before it,
+ * and their own forwarding is final by then), the rest once at the end:
+ * one rewrite per use, not a walk over the graph per removed node (a
+ * traced loop of 10^5 ops was quadratic). */
+static int *fw_new(const graph_t *g)
+{
+    int *fw = mem_scratch((size_t)(g->nn ? g->nn : 1) * sizeof(int));
+    for (int i = 0; i < g->nn; i++) fw[i] = i;
+    return fw;
+}
+
+static void fw_inputs(gnode_t *n, const int *fw)
+{
+    for (int k = 0; k < n->nin; k++) n->in[k] = fw[n->in[k]];
+    for (int k = 0; k < n->nkw; k++) n->kw[k] = fw[n->kw[k]];
+}
+
+static void fw_finish(graph_t *g, int *fw)
+{
+    for (int i = 0; i < g->nn; i++) fw_inputs(&g->n[i], fw);
+    for (int k = 0; k < g->nout; k++) g->out[k] = fw[g->out[k]];
+    for (int r = 0; r < g->nreg; r++) g->reg[r].cond = fw[g->reg[r].cond];
+    mem_scratch_free(fw);
+}
+
+/* A hash that same_node's equal nodes share. */
+static uint64_t mix(uint64_t h, uint64_t v) { h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2); return h * 0xFF51AFD7ED558CCDull; }
+
+static uint64_t node_hash(const gnode_t *n)
+{
+    uint64_t h = mix((uint64_t)n->kind, (uint64_t)(uint32_t)n->region);
+    if (n->kind == G_CONST) {
+        const value_t *x = n->value;
+        if (x->kind == V_TENSOR && x->u.t.size == 1)
+            return mix(mix(mix(h, x->u.t.dtype), (uint64_t)x->u.t.weak * 64 + (uint64_t)x->u.t.ndim),
+                       dtype_bits((dtype_t)x->u.t.dtype, tensor_data(x), 0));
+        return mix(h, (uint64_t)(uintptr_t)x);
+    }
+    h = mix(mix(h, (uint64_t)(uintptr_t)n->op), (uint64_t)n->nin * 64 + (uint64_t)n->nkw);
+    for (int k = 0; k < n->nin; k++) h = mix(h, (uint64_t)n->in[k]);
+    for (int k = 0; k < n->nkw; k++) {
+        h = mix(h, (uint64_t)n->kw[k]);
+        for (const char *c = n->kwn[k]; *c; c++) h = mix(h, (unsigned char)*c);
+    }
+    return h;
+}
+
 static int cse(graph_t *g)
 {
     int k = 0;
+    int *fw = fw_new(g);
+    /* open addressing over node ids: -1 empty */
+    size_t cap = 16;
+    while (cap < (size_t)g->nn * 2) cap *= 2;
+    int *slot = mem_scratch(cap * sizeof(int));
+    memset(slot, 0xFF, cap * sizeof(int));
     for (int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
-        if (removed(n) || (n->kind != G_OP && n->kind != G_CONST)) continue;
-        for (int j = 0; j < i; j++) {
-            if (removed(&g->n[j]) || !same_node(&g->n[j], n)) continue;
-            replace_uses(g, i, j);
+        fw_inputs(n, fw);
+        if (gnode_removed(n) || (n->kind != G_CONST && !pure(n))) continue;
+        size_t at = (size_t)node_hash(n) & (cap - 1);
+        for (; slot[at] >= 0; at = (at + 1) & (cap - 1)) {
+            int j = slot[at];
+            if (gnode_removed(&g->n[j]) || !same_node(&g->n[j], n)) continue;
+            fw[i] = j;
             note(n, "removed: the same as %%%d (CSE)", j);
             k++;
             break;
         }
+        if (fw[i] == i) slot[at] = i;
     }
+    mem_scratch_free(slot);
+    fw_finish(g, fw);
     return k;
 }
 
@@ -216,9 +251,11 @@ static int cse(graph_t *g)
 static int identities(graph_t *g)
 {
     int k = 0;
+    int *fw = fw_new(g);
     for (int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
-        if (removed(n) || n->kind != G_OP) continue;
+        fw_inputs(n, fw);
+        if (gnode_removed(n) || n->kind != G_OP) continue;
         int keep = -1;
         const char *rule = NULL;
         if (is_op(n, "multiply")) {
@@ -233,10 +270,11 @@ static int identities(graph_t *g)
             if (is_op(a, "negative") && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
         }
         if (keep < 0) continue;
-        replace_uses(g, i, keep);
+        fw[i] = keep;
         note(n, "removed: %s", rule);
         k++;
     }
+    fw_finish(g, fw);
     return k;
 }
 
@@ -250,27 +288,55 @@ static bool constant_like(const graph_t *g, int id)
 
 /* (x @ W1 + b1) @ W2 + b2  ->  x @ (W1 @ W2) + (b1 @ W2 + b2)   (Keras's row form)
  * W2 @ (W1 @ x + b1) + b2  ->  (W2 @ W1) @ x + (W2 @ b1 + b2)   (the column form) */
+/* Collapse's bookkeeping as the graph grows: fw (forwarding, as cse's)
+ * and each node's uses (by live nodes, the outputs and the guards), kept
+ * up to date instead of counted by a walk over the graph each time. */
+typedef struct ctrack { int *fw, *cnt; int cap; } ctrack_t;
+
+static void ct_fit(ctrack_t *t, int nn)
+{
+    if (nn <= t->cap) return;
+    int cap = t->cap * 2 > nn ? t->cap * 2 : nn;
+    int *fw = mem_scratch((size_t)cap * sizeof(int)), *cnt = mem_scratch((size_t)cap * sizeof(int));
+    for (int i = 0; i < cap; i++) fw[i] = i < t->cap ? t->fw[i] : i;
+    if (t->cap) memcpy(cnt, t->cnt, (size_t)t->cap * sizeof(int));
+    if (t->fw) { mem_scratch_free(t->cnt); mem_scratch_free(t->fw); }
+    t->fw = fw; t->cnt = cnt; t->cap = cap;
+}
+
+static void ct_uses(ctrack_t *t, const gnode_t *n, int d)
+{
+    for (int k = 0; k < n->nin; k++) t->cnt[n->in[k]] += d;
+    for (int k = 0; k < n->nkw; k++) t->cnt[n->kw[k]] += d;
+}
+
 static int collapse(graph_t *g)
 {
     int k = 0;
+    ctrack_t t = { 0 };
+    ct_fit(&t, g->nn + 1);
+    for (int i = 0; i < g->nn; i++) if (!gnode_removed(&g->n[i])) ct_uses(&t, &g->n[i], 1);
+    for (int q = 0; q < g->nout; q++) t.cnt[g->out[q]]++;
+    for (int r = 0; r < g->nreg; r++) t.cnt[g->reg[r].cond]++;
     for (int i = 0; i < g->nn; i++) {
         gnode_t *a = &g->n[i];
+        fw_inputs(a, t.fw);
         if (!is_op(a, "add") || a->region) continue;
         bool lowp = a->dtype == DT_FP16 || a->dtype == DT_BF16;
         if (lowp && !graph_passes.collapse_lowp) continue;
         for (int side = 0; side < 2; side++) {
             int m2 = a->in[side], b2 = a->in[1 - side];
-            if (!is_op(&g->n[m2], "matmul") || !constant_like(g, b2) || uses(g, m2) != 1) continue;
+            if (!is_op(&g->n[m2], "matmul") || !constant_like(g, b2) || t.cnt[m2] != 1) continue;
             gnode_t *M2 = &g->n[m2];
             bool row = !constant_like(g, M2->in[0]) && constant_like(g, M2->in[1]);
             bool col = constant_like(g, M2->in[0]) && !constant_like(g, M2->in[1]);
             if (!row && !col) continue;
             int h = row ? M2->in[0] : M2->in[1], w2 = row ? M2->in[1] : M2->in[0];
             gnode_t *H = &g->n[h];
-            if (!is_op(H, "add") || uses(g, h) != 1) continue;
+            if (!is_op(H, "add") || t.cnt[h] != 1) continue;
             int m1 = -1, b1 = -1;
             for (int s2 = 0; s2 < 2; s2++)
-                if (is_op(&g->n[H->in[s2]], "matmul") && constant_like(g, H->in[1 - s2]) && uses(g, H->in[s2]) == 1) {
+                if (is_op(&g->n[H->in[s2]], "matmul") && constant_like(g, H->in[1 - s2]) && t.cnt[H->in[s2]] == 1) {
                     m1 = H->in[s2];
                     b1 = H->in[1 - s2];
                 }
@@ -300,7 +366,13 @@ static int collapse(graph_t *g)
             g->n[out].ndim = a->ndim;
             memcpy(g->n[out].shape, a->shape, sizeof a->shape);
             g->n[out].weak = a->weak;
-            replace_uses(g, i, out);
+            ct_fit(&t, g->nn);
+            for (int q = out - 4; q <= out; q++) ct_uses(&t, &g->n[q], 1);   /* the five new nodes */
+            t.fw[i] = out;   /* i's users (after it) are forwarded as the loop reaches them */
+            t.cnt[out] += t.cnt[i];
+            t.cnt[i] = 0;
+            int gone[4] = { i, m2, h, m1 };
+            for (int q = 0; q < 4; q++) ct_uses(&t, &g->n[gone[q]], -1);
             note(&g->n[i], "removed: two affine layers collapsed into %%%d (changes rounding)", out);
             note(&g->n[m2], "removed: affine collapse");
             note(&g->n[h], "removed: affine collapse");
@@ -309,6 +381,11 @@ static int collapse(graph_t *g)
             break;
         }
     }
+    /* the outputs and guards (the nodes were forwarded as they were reached) */
+    for (int q = 0; q < g->nout; q++) g->out[q] = t.fw[g->out[q]];
+    for (int r = 0; r < g->nreg; r++) g->reg[r].cond = t.fw[g->reg[r].cond];
+    mem_scratch_free(t.cnt);
+    mem_scratch_free(t.fw);
     return k;
 }
 
@@ -316,12 +393,12 @@ static int collapse(graph_t *g)
 
 static int dce(graph_t *g)
 {
-    bool *live = mem_alloc((size_t)(g->nn + 1));
+    bool *live = mem_scratch((size_t)(g->nn + 1));   /* (note allocates: an error frees it) */
     for (int k = 0; k < g->nout; k++) live[g->out[k]] = true;
     for (int i = 0; i < g->nn; i++)
-        if (!removed(&g->n[i]) && has_effect(&g->n[i])) live[i] = true;
+        if (!gnode_removed(&g->n[i]) && has_effect(&g->n[i])) live[i] = true;
     for (int i = g->nn - 1; i >= 0; i--) {
-        if (!live[i] || removed(&g->n[i])) continue;
+        if (!live[i] || gnode_removed(&g->n[i])) continue;
         gnode_t *n = &g->n[i];
         if (n->kind == G_CONST) continue;   /* folded: its former inputs are not needed */
         for (int k = 0; k < n->nin; k++) live[n->in[k]] = true;
@@ -334,7 +411,7 @@ static int dce(graph_t *g)
     }
     int k = 0;
     for (int i = 0; i < g->nn; i++)
-        if (!live[i] && !removed(&g->n[i]) && g->n[i].kind != G_PARAM) {
+        if (!live[i] && !gnode_removed(&g->n[i]) && g->n[i].kind != G_PARAM) {
             if (g->n[i].note) {
                 char b[96];
                 snprintf(b, sizeof b, "removed: unused after %s", g->n[i].note);
@@ -344,7 +421,7 @@ static int dce(graph_t *g)
             }
             k++;
         }
-    mem_free(live, (size_t)(g->nn + 1));
+    mem_scratch_free(live);
     return k;
 }
 
@@ -356,7 +433,7 @@ static bool elementwise(const gnode_t *n)
      * in blocks with their exact bits (sigmoid) */
     bool ew = n->kind == G_OP && (n->op->kind == OPK_UNARY || n->op->kind == OPK_BINARY ||
                                   (n->op->kind == OPK_FUNC && n->nin == 1 && backend_get(BK_CPU)->chain_takes(n->op)));
-    return ew && !removed(n) && n->nkw == 0 && n->is_tensor && !n->weak && n->ndim > 0;
+    return ew && !gnode_removed(n) && n->nkw == 0 && n->is_tensor && !n->weak && n->ndim > 0;
 }
 
 /* How an input of shape (nd, sh) enters a chain whose ops all have the
@@ -396,15 +473,40 @@ static bool fits(const graph_t *g, const gnode_t *n, const gnode_t *like)
  * one group: the divide feeds the subtract) become one G_FUSED node, run
  * in one pass over memory.  The group's nodes keep their graph order,
  * which is a topological order. */
+/* A max-heap of node ids (fuse's candidates, highest first). */
+static void heap_push(int *h, int *n, int x)
+{
+    int i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2] < x) { h[i] = h[(i - 1) / 2]; i = (i - 1) / 2; }
+    h[i] = x;
+}
+
+static int heap_pop(int *h, int *n)
+{
+    int top = h[0], x = h[--*n], i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && h[c + 1] > h[c]) c++;
+        if (h[c] <= x) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = x;
+    return top;
+}
+
 static int fuse(graph_t *g)
 {
     int made = 0;
     int *users = mem_scratch((size_t)(g->nn + 1) * sizeof(int));
     int *inside = mem_scratch((size_t)(g->nn + 1) * sizeof(int));
+    /* the touched entries, then the heap: at most two inputs per member each */
+    int *touched = mem_scratch((size_t)(BK_CHAIN_MAX * 4 + 2) * sizeof(int));
     /* every node's uses (as uses() counts them), in one pass */
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
-        if (removed(n)) continue;
+        if (gnode_removed(n)) continue;
         for (int k = 0; k < n->nin; k++) users[n->in[k]]++;
         for (int k = 0; k < n->nkw; k++) users[n->kw[k]]++;
     }
@@ -416,17 +518,33 @@ static int fuse(graph_t *g)
         /* grow backward: j joins when every use of j is by a member */
         int member[BK_CHAIN_MAX], len = 1;
         member[0] = r;
-        memset(inside, 0, (size_t)g->nn * sizeof(int));   /* uses of each node by the members */
-        for (int k = 0; k < root->nin; k++) inside[root->in[k]]++;
-        for (int j = r - 1; j >= 0 && len < BK_CHAIN_MAX; j--) {
+        /* inside[j]: uses of node j by the members; only the entries
+         * touched[] are set (and cleared after).  The candidates are the
+         * members' inputs, taken highest id first (a heap in touched[]):
+         * a root costs its chain's inputs, not the graph (a traced loop's
+         * thousands of roots were quadratic).  Inputs come before their
+         * users, so every member that uses j has joined before j is taken. */
+        int ntouched = 0, nheap = 0;
+        int *heap = touched + BK_CHAIN_MAX * 2;
+        for (int k = 0; k < root->nin; k++) {
+            int x = root->in[k];
+            if (inside[x]++ == 0) { touched[ntouched++] = x; heap_push(heap, &nheap, x); }
+        }
+        while (nheap > 0 && len < BK_CHAIN_MAX) {
+            int j = heap_pop(heap, &nheap);
+            if (j >= r) continue;
             gnode_t *c = &g->n[j];
-            if (!inside[j] || inside[j] != users[j] || c->region || !fits(g, c, root)) continue;
+            if (inside[j] != users[j] || c->region || !fits(g, c, root)) continue;
             bool is_out = false;
             for (int k = 0; k < g->nout; k++) is_out |= g->out[k] == j;
             if (is_out) continue;
             member[len++] = j;
-            for (int k = 0; k < c->nin; k++) inside[c->in[k]]++;
+            for (int k = 0; k < c->nin; k++) {
+                int x = c->in[k];
+                if (inside[x]++ == 0) { touched[ntouched++] = x; heap_push(heap, &nheap, x); }
+            }
         }
+        for (int q = 0; q < ntouched; q++) inside[touched[q]] = 0;
         if (len < 2) continue;
         /* graph order: ascending ids */
         int chain[BK_CHAIN_MAX];
@@ -448,6 +566,7 @@ static int fuse(graph_t *g)
             d->unit = src->unit;
             d->value = NULL;
             d->field = NULL;
+            d->note = NULL;   /* (its note is src's, which keeps it) */
             d->chain = NULL;
             d->nchain = 0;
             for (int k = 0; k < src->nin; k++) {
@@ -464,23 +583,23 @@ static int fuse(graph_t *g)
         int fin = next < 128 ? next : 128;
         int *nin = mem_scratch((size_t)fin * sizeof(int));
         memcpy(nin, ext, (size_t)fin * sizeof(int));
-        /* nothing allocates from here on: the graph takes the blocks */
+        /* nothing allocates from here until F owns them: the graph takes the blocks */
         mem_scratch_keep(nin);
         for (int c = len; c-- > 0;) {
             mem_scratch_keep(ch[c].in);
             if (ch[c].unit) ast_unit_ref(ch[c].unit);
         }
         mem_scratch_keep(ch);
-        for (int c = 0; c < len - 1; c++) {
-            note(&g->n[chain[c]], "removed: fused into %%%d", r);
-            users[chain[c]] = 0;
-        }
+        for (int c = 0; c < len - 1; c++) users[chain[c]] = 0;
         mem_free(F->in, (size_t)F->nin * sizeof(int));
         F->kind = G_FUSED;
         F->nin = fin;
         F->in = nin;
         F->chain = ch;
         F->nchain = len;
+        /* the notes last: they allocate (out of memory here leaves a graph
+         * that owns everything, which its owner frees) */
+        for (int c = 0; c < len - 1; c++) note(&g->n[chain[c]], "removed: fused into %%%d", r);
         note(F, "fused: %d elementwise ops in one pass over memory", len);
         /* the use counts after the change: the members' uses of the
          * outside inputs became one use each by F */
@@ -489,6 +608,7 @@ static int fuse(graph_t *g)
         for (int k = 0; k < F->nin; k++) users[F->in[k]]++;
         made++;
     }
+    mem_scratch_free(touched);
     mem_scratch_free(inside);
     mem_scratch_free(users);
     return made;
@@ -496,15 +616,42 @@ static int fuse(graph_t *g)
 
 /* ---- order: a topological order of the live nodes, renumbered ---- */
 
-static void visit(const graph_t *g, int i, bool *seen, int *order, int *no)
+/* The nodes in dependency order (inputs, keywords, then the guards of its
+ * region, before each node), as a depth-first walk would put them, on a
+ * stack of our own: a traced loop makes chains as long as the graph. */
+typedef struct vframe { int i, j, r; } vframe_t;
+
+static int visit_all(const graph_t *g, bool *seen, int *order)
 {
-    if (seen[i]) return;
-    seen[i] = true;
-    const gnode_t *n = &g->n[i];
-    for (int k = 0; k < n->nin; k++) visit(g, n->in[k], seen, order, no);
-    for (int k = 0; k < n->nkw; k++) visit(g, n->kw[k], seen, order, no);
-    for (int r = n->region; r > 0; r = g->reg[r - 1].parent) visit(g, g->reg[r - 1].cond, seen, order, no);
-    order[(*no)++] = i;
+    int no = 0, sp = 0;
+    vframe_t *st = mem_scratch((size_t)(g->nn ? g->nn : 1) * sizeof *st);   /* a node is pushed once */
+    for (int root = 0; root < g->nn; root++) {
+        if (seen[root]) continue;
+        seen[root] = true;
+        st[sp++] = (vframe_t){ root, 0, g->n[root].region };
+        while (sp > 0) {
+            vframe_t *f = &st[sp - 1];
+            const gnode_t *n = &g->n[f->i];
+            int next = -1;
+            while (next < 0) {
+                int c;
+                if (f->j < n->nin) c = n->in[f->j++];
+                else if (f->j < n->nin + n->nkw) { c = n->kw[f->j - n->nin]; f->j++; }
+                else if (f->r > 0) { c = g->reg[f->r - 1].cond; f->r = g->reg[f->r - 1].parent; }
+                else break;
+                if (!seen[c]) next = c;
+            }
+            if (next >= 0) {
+                seen[next] = true;
+                st[sp++] = (vframe_t){ next, 0, g->n[next].region };
+            } else {
+                order[no++] = f->i;
+                sp--;
+            }
+        }
+    }
+    mem_scratch_free(st);
+    return no;
 }
 
 /* Put appended nodes (affine collapse) before their users: a stable
@@ -512,8 +659,8 @@ static void visit(const graph_t *g, int i, bool *seen, int *order, int *no)
 static void reorder(graph_t *g)
 {
     bool *seen = mem_scratch((size_t)g->nn);
-    int *order = mem_scratch((size_t)g->nn * sizeof(int)), no = 0;
-    for (int i = 0; i < g->nn; i++) visit(g, i, seen, order, &no);
+    int *order = mem_scratch((size_t)g->nn * sizeof(int));
+    int no = visit_all(g, seen, order);
     int *pos = mem_scratch((size_t)g->nn * sizeof(int));
     for (int i = 0; i < no; i++) pos[order[i]] = i;
     gnode_t *nn = mem_scratch((size_t)g->cap * sizeof(gnode_t));
@@ -528,7 +675,11 @@ static void reorder(graph_t *g)
     }
     for (int k = 0; k < g->nout; k++) g->out[k] = pos[g->out[k]];
     for (int r = 0; r < g->nreg; r++) g->reg[r].cond = pos[g->reg[r].cond];
-    /* notes that name nodes (%N) keep the old numbers: rewrite them */
+    mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
+    g->n = nn;
+    /* notes that name nodes (%N) keep the old numbers: rewrite them (once
+     * g has its new nodes: note allocates, and out of memory there leaves
+     * an old number in a note, nothing else) */
     for (int i = 0; i < no; i++) {
         const char *p = nn[i].note ? strchr(nn[i].note, '%') : NULL;
         if (p) {
@@ -541,8 +692,6 @@ static void reorder(graph_t *g)
             }
         }
     }
-    mem_free(g->n, (size_t)g->cap * sizeof(gnode_t));
-    g->n = nn;
     mem_scratch_free(pos);
     mem_scratch_free(order);
     mem_scratch_free(seen);
@@ -906,7 +1055,7 @@ static void print_graph(FILE *out, const graph_t *g, bool hide_removed, const se
 static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent)
 {
     for (int i = 0; i < g->nn; i++) {
-        if (hide_removed && removed(&g->n[i])) continue;
+        if (hide_removed && gnode_removed(&g->n[i])) continue;
         print_node(out, g, i, set, indent);
     }
     fprintf(out, "%*s  return", indent, "");

@@ -18,13 +18,12 @@ static void node_meta(char *b, int cap, const gnode_t *n)
     if (k < cap) snprintf(b + k, (size_t)(cap - k), "]");
 }
 
-static bool node_removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
 
 /* One graph_t into a view graph; returns its count of removed nodes. */
 static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
 {
     int nrem = 0;
-    for (int i = 0; i < g->nn; i++) nrem += node_removed(&g->n[i]);
+    for (int i = 0; i < g->nn; i++) nrem += gnode_removed(&g->n[i]);
     char title[120];
     int kept = nrem ? g->nn - nrem : g->nn;
     if (nrem) snprintf(title, sizeof title, "%s (%d node%s, %d removed)", what, kept, kept == 1 ? "" : "s", nrem);
@@ -67,18 +66,18 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
             k += snprintf(lab + k, sizeof lab - (size_t)k, "  only if %%%d is %s", g->reg[n->region - 1].cond,
                           g->reg[n->region - 1].when ? "true" : "false");
         if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
-        view_graph_node(vg, lab, fill, node_removed(n), false);
+        view_graph_node(vg, lab, fill, gnode_removed(n), false);
     }
     int ret = view_graph_node(vg, g->out_list ? "return (a list)" : "return", 0xFFFFFF, false, true);
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
         /* a folded constant keeps the inputs it was computed from: drawn
          * as removed edges (they no longer run) */
-        bool rem = node_removed(n) || n->kind == G_CONST;
+        bool rem = gnode_removed(n) || n->kind == G_CONST;
         for (int k = 0; k < n->nin; k++)
-            if (n->in[k] >= 0 && n->in[k] < g->nn) view_graph_edge(vg, n->in[k], i, rem || node_removed(&g->n[n->in[k]]));
+            if (n->in[k] >= 0 && n->in[k] < g->nn) view_graph_edge(vg, n->in[k], i, rem || gnode_removed(&g->n[n->in[k]]));
         for (int k = 0; k < n->nkw; k++)
-            if (n->kw[k] >= 0 && n->kw[k] < g->nn) view_graph_edge(vg, n->kw[k], i, rem || node_removed(&g->n[n->kw[k]]));
+            if (n->kw[k] >= 0 && n->kw[k] < g->nn) view_graph_edge(vg, n->kw[k], i, rem || gnode_removed(&g->n[n->kw[k]]));
     }
     for (int k = 0; k < g->nout; k++)
         if (g->out[k] >= 0 && g->out[k] < g->nn) view_graph_edge(vg, g->out[k], ret, false);
