@@ -27,9 +27,12 @@ void err_pop(err_frame_t *f)
     top_frame = f->prev;
 }
 
+unsigned long err_raised;
+
 _Noreturn void err_vraise(err_kind_t kind, span_t span, const char *fmt, va_list ap)
 {
     err_frame_t *f = top_frame;
+    err_raised++;
     if (!f) nn_abort(__FILE__, __LINE__, "error raised with no handler");
     last.kind = kind;
     last.span = span;

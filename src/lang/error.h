@@ -71,6 +71,10 @@ typedef struct err_info {
 /* Set by the evaluator: fills the trace of user-function calls active when
  * an error is raised, so an error inside a function also names its caller. */
 extern void (*err_trace_hook)(char *buf, size_t cap);
+/* How many errors have been raised (caught or not): a statement that ran
+ * through although one was raised and caught inside it (fit's Ctrl-C) may
+ * have left values behind, which session_run then sweeps. */
+extern unsigned long err_raised;
 
 /* A try frame; frames nest (a :load inside the REPL, a call to a user
  * function that must restore state).  Use:

@@ -47,6 +47,7 @@ session_t *session_new(void)
     if (err_try(&f) == 0) {
         s->globals = scope_new(NULL);
         err_pop(&f);
+        val_root_add(&s->globals, 1);
     } else {
         nn_abort(__FILE__, __LINE__, "cannot allocate the global scope");
     }
@@ -72,8 +73,13 @@ void session_free(session_t *s)
 {
     if (!s) return;
     nn_state_use(&s->st);
-    val_unref(s->globals);
+    /* everything only this session reached goes, references an error left
+     * on its values included (a last sweep, rooted at the other sessions) */
+    val_root_remove(&s->globals);
+    scope_clear(s->globals);
     nn_state_free_parts(&s->st);
+    val_sweep(s->globals);
+    val_unref(s->globals);
     nn_state_use(NULL);
     free(s);
 }
@@ -98,10 +104,12 @@ static void snap_take(session_t *s, snap_t *sn)
             sn->vals[sn->n++] = val_ref(g->u.sc.e[i].val);
         }
     for (int i = 0; i < sn->n; i++) sn->names[i] = strdup(sn->names[i]);
+    val_root_add(sn->vals, sn->n);   /* the old values stay reachable for a sweep until dropped */
 }
 
 static void snap_drop(snap_t *sn)
 {
+    val_root_remove(sn->vals);
     for (int i = 0; i < sn->n; i++) { val_unref(sn->vals[i]); free(sn->names[i]); }
     free(sn->names);
     free(sn->vals);
@@ -215,6 +223,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         const node_t *st = prog->items[i];
         snap_t sn;
         snap_take(s, &sn);
+        unsigned long raised0 = err_raised;
         ast_unit_t *saved_unit = s->cur_unit;
         s->cur_unit = unit;
         s->depth = 0;
@@ -263,6 +272,11 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
             }
             err_pop(&f);
             snap_drop(&sn);
+            /* an error caught inside the statement (fit stopped by Ctrl-C)
+             * unwound C frames that held values, and a value an earlier
+             * error left a reference on may have just lost its last real
+             * one: what nothing reaches now goes (value.h) */
+            if (val_sweep_wanted || err_raised != raised0) val_sweep(s->globals);
         } else {
             fflush(out);
             err_print(errout, err_last());

@@ -75,9 +75,15 @@ static void val_free_struct(value_t *v)
 static value_t *pending;   /* values at 0 references, not yet released */
 static bool draining;
 
+bool val_sweep_wanted;
+
 void val_unref(value_t *v)
 {
-    if (!v || --v->refs != 0) return;
+    if (!v) return;
+    if (--v->refs != 0) {
+        if (v->suspect) val_sweep_wanted = true;
+        return;
+    }
     v->wnext = pending;
     pending = v;
     if (draining) return;
@@ -103,30 +109,67 @@ static void mark_push(value_t *v)
     gray = v;
 }
 
+/* What v holds references to, each reference once (marking and counting
+ * walk the same edges). */
+static void each_held(value_t *v, void (*f)(value_t *))
+{
+    switch ((val_kind_t)v->kind) {
+    case V_FUNC:
+        f(v->u.fn.inner);
+        if (v->u.fn.traced) graph_traced_mark(v->u.fn.traced, f);
+        f(v->u.fn.scope);
+        break;
+    case V_LIST:
+        for (int i = 0; i < v->u.list.n; i++) f(v->u.list.items[i]);
+        break;
+    case V_SCOPE:
+        for (int i = 0; i < v->u.sc.cap; i++)
+            if (v->u.sc.e[i].name) f(v->u.sc.e[i].val);
+        f(v->u.sc.parent);
+        break;
+    default: break;
+    }
+}
+
 static void mark(value_t *root)
 {
     mark_push(root);
     while (gray) {
         value_t *v = gray;
         gray = v->wnext;
-        switch ((val_kind_t)v->kind) {
-        case V_FUNC:
-            mark_push(v->u.fn.inner);
-            if (v->u.fn.traced) graph_traced_mark(v->u.fn.traced, mark_push);
-            mark_push(v->u.fn.scope);
-            break;
-        case V_LIST:
-            for (int i = 0; i < v->u.list.n; i++) mark_push(v->u.list.items[i]);
-            break;
-        case V_SCOPE:
-            for (int i = 0; i < v->u.sc.cap; i++)
-                if (v->u.sc.e[i].name) mark_push(v->u.sc.e[i].val);
-            mark_push(v->u.sc.parent);
-            break;
-        default: break;
-        }
+        each_held(v, mark_push);
     }
 }
+
+/* ---- the sweep's roots ---- */
+
+typedef struct root { value_t **slots; int n; } root_t;
+static root_t *roots;
+static int nroots, caproots;
+
+void val_root_add(value_t **slots, int n)
+{
+    if (nroots == caproots) {
+        int c = caproots ? caproots * 2 : 16;
+        root_t *r = realloc(roots, (size_t)c * sizeof *r);
+        if (!r) nn_abort(__FILE__, __LINE__, "no memory for the sweep's roots");
+        roots = r;
+        caproots = c;
+    }
+    roots[nroots++] = (root_t){ slots, n };
+}
+
+void val_root_remove(value_t **slots)
+{
+    for (int i = nroots; i-- > 0;)
+        if (roots[i].slots == slots) {
+            memmove(&roots[i], &roots[i + 1], (size_t)(nroots - i - 1) * sizeof *roots);
+            nroots--;
+            return;
+        }
+}
+
+static void count_ref(value_t *c) { if (c && c->mark) c->aux++; }
 
 void val_sweep(value_t *root)
 {
@@ -136,6 +179,22 @@ void val_sweep(value_t *root)
     draining = false;
     for (value_t *v = reg.gnext; v != &reg; v = v->gnext) v->mark = 0;
     mark(root);
+    for (int r = 0; r < nroots; r++)
+        for (int i = 0; i < roots[r].n; i++) mark(roots[r].slots[i]);
+    /* the references live values (and the roots) hold to each live value:
+     * one it has beyond them is held from C, which at a sweep is a frame an
+     * error unwound (or the tape or trace reset next): suspect */
+    for (value_t *v = reg.gnext; v != &reg; v = v->gnext) v->aux = 0;
+    for (value_t *v = reg.gnext; v != &reg; v = v->gnext) if (v->mark) each_held(v, count_ref);
+    bool root_counted = false;
+    for (int r = 0; r < nroots; r++)
+        for (int i = 0; i < roots[r].n; i++) {
+            count_ref(roots[r].slots[i]);
+            root_counted |= roots[r].slots[i] == root;
+        }
+    if (!root_counted) count_ref(root);
+    for (value_t *v = reg.gnext; v != &reg; v = v->gnext) v->suspect = v->mark && v->refs > (int)v->aux;
+    val_sweep_wanted = false;
     /* Pass 1: unmarked values release their contents (a release can free a
      * marked value whose count reaches 0 only if it was not reachable, which
      * marking rules out, so the list is not disturbed for unmarked ones).

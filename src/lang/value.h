@@ -8,7 +8,11 @@
  * Every value is also linked in one registry.  After a user error unwinds a
  * statement (error.h), val_sweep marks what the session can still reach
  * (the global scope) and frees the rest: the failed statement's temporaries
- * leak nothing, whatever C frame held them.
+ * leak nothing, whatever C frame held them.  A value the session can still
+ * reach may keep a reference such a frame took (f(x, undefined_name) leaves
+ * x one too many): the sweep marks it suspect, and once a suspect loses a
+ * reference without being freed the statement ends with another sweep, so
+ * x = 0 afterwards frees the old x (val_sweep_wanted).
  */
 #ifndef NN_VALUE_H
 #define NN_VALUE_H
@@ -33,9 +37,11 @@ struct value {
     uint8_t mark;
     uint8_t undef;              /* V_NONE standing for a name a traced if or loop left without a value
                                    (AutoGraph's undefined): reading it is an error (eval.c) */
+    uint8_t suspect;            /* the last sweep found more references than live values hold (val_sweep) */
     int refs;
     uint32_t depth;             /* V_LIST, V_SCOPE: 1 + the deepest list or scope it holds (0 for the
                                    rest), set as it is built; never above VAL_MAX_DEPTH for a list */
+    uint32_t aux;               /* the sweep's count of references from live values */
     value_t *gnext, *gprev;     /* the registry */
     value_t *wnext;             /* the work list of val_unref's freeing and the sweep's marking */
     union {
@@ -160,6 +166,17 @@ void scope_frame_end(value_t *frame, const value_t *globals);
 
 /* After an error: mark everything reachable from root, free the rest. */
 void val_sweep(value_t *root);
+/* The sweep's roots besides its argument: every session's globals and each
+ * undo snapshot of them (session.c), n values from slots, registered for
+ * as long as C holds them there (a snapshot's values are reachable from
+ * nothing else once the statement has replaced them). */
+void val_root_add(value_t **slots, int n);
+void val_root_remove(value_t **slots);
+/* Set when a value the last sweep found over-referenced (an error unwound
+ * C code that held a reference to it: value.h's sweep frees only what
+ * nothing reaches) loses a reference without being freed: it may have
+ * become garbage, so session_run sweeps after the statement. */
+extern bool val_sweep_wanted;
 
 const char *val_kind_name(const value_t *v);  /* "tensor", "string", "function", "list" */
 
