@@ -104,4 +104,11 @@ alive && [ "$rc" = 0 ] && [ "$(tr '\n' ' ' < "$tmp/out")" = "[[40001]] (fp32) [[
 tap_ok $? "a traced loop of 40,000 affine layers, collapsed pairwise: the same values as eager (rc $rc)"
 tap_diag < "$tmp/out" | head -4
 
+# ---- a figure of a million points with a fitted line (sorted by x: an
+# insertion sort took minutes, and no Ctrl-C reached it) ----
+run 'seed(0)\nx = randn(1000000)\nscatter(x, 2 * x, fit=2 * x)\n"alive"\n'
+alive && [ "$rc" = 0 ] && has 'alive' && ! has 'error'
+tap_ok $? "scatter of a million points with fit=: drawn (rc $rc)"
+tap_diag < "$tmp/out" | head -4
+
 tap_done
