@@ -3,15 +3,17 @@
 # through a pipe as a user would meet it: a NUL byte in a command, one
 # line far past the line limit (refused while reading, memory bounded, the
 # session goes on), a :figures folder name too long to keep, an SVG that
-# cannot be written (the reason said), and a nested def called in a loop
-# under :limit (constant memory; closures still see what they captured).
+# cannot be written (the reason said), a nested def called in a loop
+# under :limit (constant memory; closures still see what they captured),
+# a device given as input (/dev/zero was read for ever), and Ctrl-C while
+# a line with no end is read.
 # Every nnpad run's exit status is checked: a crash fails the test.
 : "${NNPAD:=./nnpad}"
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-input-edges.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..10"
+echo "1..13"
 i=0
 # ok STATUS NAME [FILE]: a TAP line; on failure FILE's first lines as diagnostics
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"
@@ -127,6 +129,25 @@ printf 'plot([1.0, 2.0])\n' | NNPAD_FIGURES=$long "$NNPAD" > o8 2>&1
 grep -q '^warning: NNPAD_FIGURES is longer than 1023 characters: figures are written to figures/$' o8 &&
   grep -q '^figure: figures/001-plot.png$' o8 && [ -s figures/001-plot.png ]
 ok $? "an NNPAD_FIGURES too long for a folder name is said and the default used" o8
+
+# a device as input: /dev/zero never ends (and ignored Ctrl-C): refused
+printf ':load /dev/zero\nprint(2)\n' | timeout 60 "$NNPAD" > o9 2>&1; st=$?
+[ $st = 1 ] && grep -q "^<stdin>:1: error: cannot load '/dev/zero': a device, not a file of input$" o9 && grep -q '^2$' o9
+ok $? ":load /dev/zero is refused, the session goes on (status $st)" o9
+timeout 60 "$NNPAD" /dev/zero > o10 2>&1; st=$?
+[ $st = 1 ] && grep -q "^nnpad: cannot run '/dev/zero': a device, not a file of input$" o10
+ok $? "nnpad /dev/zero is refused (status $st)" o10
+# Ctrl-C while reading a line that never ends (stdin is /dev/zero): reading stops
+"$NNPAD" --headless < /dev/zero > o11 2>&1 &
+pid=$!
+sleep 2
+kill -INT $pid 2>/dev/null
+n=0
+while [ $n -lt 300 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
+kill -0 $pid 2>/dev/null && { kill -9 $pid; echo "still reading after Ctrl-C" >> o11; }
+wait $pid; st=$?
+[ $st = 1 ] && grep -q '^<stdin>:1: error: interrupted$' o11
+ok $? "Ctrl-C while reading an endless line stops reading (status $st)" o11
 
 [ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 cd / && rm -rf "$tmp"

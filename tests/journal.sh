@@ -80,4 +80,12 @@ tap_ok $? "NNPAD_JOURNAL=0 keeps no journal"
 printf 'print(1)\n' | timeout 30 "$NNPAD" --restore > r5.out 2>&1
 grep -q '^restore: no earlier session to restore' r5.out && grep -q '^1$' r5.out
 tap_ok $? "--restore with no journal says so and the session goes on"
+# a journal that holds :restore (written by hand: nnpad never journals it):
+# the replay does not replay itself (it recursed until the stack ran out)
+mkdir -p "$jdir"
+printf '\0368\n:restore\n\037\n' > "$jdir/20991231T000000-1.journal"
+printf ':restore\nprint("alive")\n' | timeout 60 "$NNPAD" > r6.out 2>&1; st=$?
+[ $st -lt 124 ] && grep -q '^restore: already replaying a session; :restore inside it is left out$' r6.out && grep -q '^alive$' r6.out &&
+  [ "$(grep -c '^restoring' r6.out)" = 1 ]
+tap_ok $? "a journal that holds :restore: not replayed inside the replay, the session goes on (status $st)"
 tap_done

@@ -60,7 +60,20 @@ bad-fence 8 never closed
 bad-expr 8 does not parse
 bad-answer 9 does not pass the @check
 bad-no-hint-ko 10 @hint.en but no @hint.ko
+bad-steer-answer 9 :skip steers the lesson or the session
+bad-steer-code 10 :lesson steers the lesson or the session
 LIST
+
+# a lesson command reached through a lesson's own code (a :load of a file
+# that says :skip) is refused as it runs: the step it would change is the
+# one being run (a use-after-free once)
+d=$(mktemp -d "$tmp/run.XXXXXX")
+printf ':skip\n' > "$d/steer.nn"
+printf '# en: T\n# ko: T\n--- step\n@en\nx\n@ko\ny\n```nn\n:load %s/steer.nn\n```\n' "$d" > "$d/viaload.md"
+(cd "$d" && "$NNPAD" --check-lesson viaload.md > out 2> err)
+st=$?
+[ $st = 1 ] && grep -F -q ":skip cannot run inside a lesson's own code or answer" "$d/out" "$d/err"
+tap_ok $? "a lesson command run by a lesson's own code (through :load) is refused, exit $st"
 
 # the complete example of lessons/README.md (between its ```` lines) works
 d=$(mktemp -d "$tmp/run.XXXXXX")

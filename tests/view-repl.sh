@@ -10,7 +10,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-view-repl.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..22"
+echo "1..24"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 # nn WANT ARGS...: run nnpad (stdin and redirections as given); a status
@@ -45,6 +45,20 @@ printf 'print(40 + 1)\n' > loaded.nn
 printf ':load loaded.nn\nprint(2)\n:save ld.nn\n' | nn 0 --headless > out4 2>&1
 [ "$(grep -c '^41$' out4)" = 1 ] && grep -qx '2' out4 && grep -qx ':load loaded.nn' ld.nn && ! grep -q 'print(40' ld.nn
 ok $? ":load runs a file that prints, once; :save x.nn after it replays through the :load"
+# inputs that failed: the saved script replays (a script stops at its
+# first error): what failed is a comment, the statements of an input before
+# its failing one stay, a :load that stopped is replaced by what it ran
+printf 'print(1)\nx = 1\nnope\n' > inner.nn
+printf 'a = 1\nzeros(-1)\nc = 3\nd = 4; e = nope; f = 5\n:precision fp17\n:load inner.nn\n:precision fp16\nh = a + c + d + x\n:save rt.nn\n' |
+  nn 1 --headless > out5 2>&1
+grep -qx '# error (left out): zeros(-1)' rt.nn && grep -qx 'd = 4;' rt.nn && grep -qx '# error (left out): e = nope; f = 5' rt.nn &&
+  grep -qx '# error (left out): :precision fp17' rt.nn && grep -qx '# :load inner.nn stopped at an error; the inputs it ran:' rt.nn &&
+  grep -qx 'x = 1' rt.nn && grep -qx '# error (left out): nope' rt.nn && grep -qx 'h = a + c + d + x' rt.nn
+ok $? ":save x.nn after inputs that failed: each failed part is a comment ($(tr '\n' '|' < rt.nn | head -c 400))"
+printf 'print(h)\n' >> rt.nn
+nn 0 rt.nn > out6 2>&1
+[ "$(tail -n 1 out6)" = 9 ]
+ok $? "... and the saved script replays to the end: h = $(tail -n 1 out6)"
 # four sessions writing figures into one folder at once: every figure kept
 mkdir par && (cd par && for k in 1 2 3 4; do printf 'plot([1, 2])\nplot([2, 1])\nplot([3, 1])\n' | nn 0 --headless > o$k 2>&1 & done; wait)
 [ "$(ls par/figures | wc -l)" = 12 ]

@@ -15,6 +15,7 @@ struct session {
     ast_unit_t *cur_unit;        /* the unit being run (user defs keep a reference) */
     nn_state_t st;               /* tapes, tracers, the random generator (lang/state.h) */
     bool keep_last;              /* session_keep_last: the last statement's value under "__last__" */
+    int failed_at;               /* session_run's last failure: the byte where its failing statement starts (0: it did not parse) */
 };
 
 /* Evaluate an expression in scope; returns a new reference; raises on error. */

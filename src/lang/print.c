@@ -127,6 +127,14 @@ static void print_tensor(FILE *out, const value_t *t, const session_settings_t *
         tensor_suffix(out, t, dt);
         return;
     }
+    if (t->u.t.size == 0 && t->u.t.ndim > 1) {
+        /* no elements: NumPy's array([], shape=(3, 0)); one [] per row
+         * would print a billion lines for zeros((1e9, 0)) */
+        char sh[256];
+        tensor_shape_str(sh, sizeof sh, t->u.t.ndim, t->u.t.shape);
+        fprintf(out, "[] (%s, shape %s%s)", dtype_traits[dt].name, sh, t->u.t.st->device == NN_DEV_CPU ? "" : ", gpu");
+        return;
+    }
     pctx_t p = { out, t, 0, t->u.t.size > ELIDE_THRESHOLD, set->digits };
     measure(&p, 0, t->u.t.offset);
     emit(&p, 0, t->u.t.offset, 0);

@@ -210,6 +210,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         err_pop(&f);
     } else {
         err_print(errout, err_last());
+        s->failed_at = 0;
         if (unit) ast_unit_unref(unit);
         val_sweep(s->globals);
         err_interrupt_flag = 0;
@@ -280,6 +281,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
         } else {
             fflush(out);
             err_print(errout, err_last());
+            s->failed_at = st->span.start;
             snap_restore(s, &sn);
             val_sweep(s->globals);
             ad_reset();
@@ -689,6 +691,8 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
 }
 
 void session_release(struct value *v) { val_unref(v); }
+
+int session_failed_at(const session_t *s) { return s->failed_at; }
 
 struct value *session_var(session_t *s, const char *name) { return scope_get_local(s->globals, name); }
 

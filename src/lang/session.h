@@ -76,6 +76,9 @@ void session_release(struct value *v);
  * `name = ...` assigned; NULL after an error or any other statement). */
 void session_set_var(session_t *s, const char *name, struct value *v);
 void session_keep_last(session_t *s, bool on);
+/* After session_run failed: the byte of its text where the failing
+ * statement starts (the statements before it ran); 0 when none ran. */
+int session_failed_at(const session_t *s);
 struct value *session_last_value(session_t *s);
 
 #endif

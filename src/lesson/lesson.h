@@ -52,6 +52,9 @@ void lesson_runner_free(lesson_runner_t *lr);
 void lesson_set_lang(lesson_runner_t *lr, int lang);
 int lesson_lang(const lesson_runner_t *lr);
 bool lesson_active(const lesson_runner_t *lr);
+/* Running a lesson's own code or answer: the lesson commands wait (a
+ * lesson whose code or @answer said :skip or :lesson freed the step it ran). */
+bool lesson_busy(const lesson_runner_t *lr);
 /* "lesson 1 · 3/9" for a prompt, or "" when idle (play adds " · play"). */
 const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap);
 

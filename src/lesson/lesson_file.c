@@ -149,12 +149,28 @@ bool lesson_parses(const char *text, char *msg, size_t cap, int *line)
     char *code = malloc(tl + 1);
     if (!code) abort();
     memcpy(code, text, tl + 1);
-    for (char *p = code; *p;) {
+    /* the commands that steer lessons or the session cannot be a lesson's
+     * own input (the runner refuses them as it plays: lesson_busy) */
+    static const char *const steer[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play",
+                                         "quit-lesson", "lang", "restore", "quit", "reset" };
+    int lineno = 1;
+    for (char *p = code; *p; lineno++) {
         char *q = p;
         while (*q == ' ' || *q == '\t') q++;
         char *e = strchr(q, '\n');
         if (!e) e = q + strlen(q);
-        if (*q == ':') memset(q, ' ', (size_t)(e - q));
+        if (*q == ':') {
+            size_t w = strcspn(q + 1, " \t\n");
+            for (size_t k = 0; k < sizeof steer / sizeof *steer; k++)
+                if (w == strlen(steer[k]) && !strncmp(q + 1, steer[k], w)) {
+                    snprintf(msg, cap, ":%s steers the lesson or the session; a lesson's code and answers cannot use it",
+                             steer[k]);
+                    *line = lineno;
+                    free(code);
+                    return false;
+                }
+            memset(q, ' ', (size_t)(e - q));
+        }
         p = *e ? e + 1 : e;
     }
     text = code;

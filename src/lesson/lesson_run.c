@@ -99,6 +99,7 @@ void lesson_runner_free(lesson_runner_t *lr)
 void lesson_set_lang(lesson_runner_t *lr, int lang) { lr->lang = lang == LESSON_KO ? LESSON_KO : LESSON_EN; }
 int lesson_lang(const lesson_runner_t *lr) { return lr->lang; }
 bool lesson_active(const lesson_runner_t *lr) { return lr && lr->cur; }
+bool lesson_busy(const lesson_runner_t *lr) { return lr && lr->busy; }
 
 const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap)
 {

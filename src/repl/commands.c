@@ -671,6 +671,13 @@ static int cmd_load(repl_t *r, const char *arg)
         free(path);
         return e;
     }
+    const char *why = repl_not_input(f);
+    if (why) {
+        fclose(f);
+        int e = repl_cmd_error(r, "cannot load '%s': %s", path, why);
+        free(path);
+        return e;
+    }
     /* The file runs like a script (first error stops it), its output and
      * errors going wherever this command's go. */
     r->load_depth++;
@@ -725,11 +732,20 @@ static int lesson_result(repl_t *r, int rc, const char *err)
     return rc ? repl_cmd_error(r, "%s", err) : 0;
 }
 
+/* A lesson command inside the lesson's own code or @answer (lesson_busy)
+ * would change the step being run under the runner: refused. */
+static bool lesson_busy_error(repl_t *r, const char *cmdname)
+{
+    if (!lesson_busy(r->lesson)) return false;
+    repl_cmd_error(r, ":%s cannot run inside a lesson's own code or answer", cmdname);
+    return true;
+}
+
 #define LESSON_CMD(fname, call, cmdname)                                     \
     static int fname(repl_t *r, const char *arg)                             \
     {                                                                        \
         char err[4096];                                                      \
-        if (no_arg(r, cmdname, arg))                                         \
+        if (no_arg(r, cmdname, arg) || lesson_busy_error(r, cmdname))        \
             return 1;                                                        \
         return lesson_result(r, call(r->lesson, r->out, err, sizeof err), err); \
     }
@@ -744,12 +760,14 @@ LESSON_CMD(cmd_quit_lesson, lesson_quit, "quit-lesson")
 static int cmd_lesson(repl_t *r, const char *arg)
 {
     char err[4096];
+    if (lesson_busy_error(r, "lesson")) return 1;
     return lesson_result(r, lesson_start(r->lesson, arg, r->out, err, sizeof err), err);
 }
 
 static int cmd_lang(repl_t *r, const char *arg)
 {
     char err[512];
+    if (lesson_busy_error(r, "lang")) return 1;
     return lesson_result(r, lesson_lang_cmd(r->lesson, arg, r->out, err, sizeof err), err);
 }
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "repl/repl_int.h"
 #include "view/view.h"
@@ -230,6 +231,7 @@ static int run_collected(repl_t *r, repl_input_t *in, const char *name)
     /* an active lesson checks the input against its step (and may move on) */
     lesson_after_input(r->lesson, in->buf, in->len, st, out);
     if (journaled) repl_journal_done(&r->journal);
+    if (st) view_cell_failed((size_t)session_failed_at(r->s));
     view_cell_end();
     fflush(r->out);
     fflush(r->errout);
@@ -268,6 +270,7 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
             *status = cmd ? repl_command(r, cmd) : repl_cmd_error(r, "out of memory");
             if (journaled) repl_journal_done(&r->journal);
             r->out = save_out;
+            if (*status) view_cell_failed(0);
             view_cell_end();
             free(cmd);
             fflush(r->out);
@@ -314,7 +317,12 @@ typedef struct line_src {
     const char *p, *end;          /* memory */
     char *line;                   /* getline's buffer (malloc'd) */
     size_t cap;
+    bool skipping;                /* the rest of an over-long line is still to skip */
 } line_src_t;
+
+/* Ctrl-C while a stream is read (a line with no end, /dev/zero): reading
+ * stops as at a read error with EINTR (run_lines says "interrupted") */
+#define READ_INTERRUPTED(k) (((k) & 0xFFFF) == 0 && err_interrupt_flag)
 
 /* The longest line read (bytes, newline not counted).  A longer line is
  * refused as soon as the limit is passed: the rest of it is skipped, not
@@ -333,8 +341,17 @@ static ssize_t next_line(line_src_t *ls, const char **out)
         int c = EOF;
         bool any = false;
         errno = 0;
+        if (ls->skipping) {
+            size_t k = 0;
+            while ((c = getc_unlocked(ls->f)) != EOF && c != '\n')
+                if (READ_INTERRUPTED(++k)) { errno = EINTR; return -2; }
+            ls->skipping = false;
+            if (c == EOF && ferror(ls->f))
+                return -2;
+        }
         while ((c = getc_unlocked(ls->f)) != EOF) {
             any = true;
+            if (READ_INTERRUPTED(len + 1)) { errno = EINTR; return -2; }
             if (len + 2 > ls->cap) {
                 size_t cap = ls->cap ? ls->cap * 2 : 256;
                 if (cap > REPL_LINE_MAX + 2)
@@ -351,8 +368,9 @@ static ssize_t next_line(line_src_t *ls, const char **out)
             if (c == '\n')
                 break;
             if (len > REPL_LINE_MAX) {
-                while ((c = getc_unlocked(ls->f)) != EOF && c != '\n')
-                    ;
+                /* the rest is skipped by the next call, if there is one (a
+                 * script stops here; a pipe goes on with the next line) */
+                ls->skipping = true;
                 /* give the buffer back: the next lines are short again */
                 free(ls->line);
                 ls->line = NULL;
@@ -511,6 +529,11 @@ static void restore_one(const char *text, size_t len, bool ran, void *ctx)
 int repl_restore(repl_t *r, FILE *out)
 {
     char path[4096], err[4600];
+    if (r->restoring) {
+        /* only a journal written by hand holds :restore */
+        fprintf(out, "restore: already replaying a session; :restore inside it is left out\n");
+        return 1;
+    }
     if (!repl_journal_last(&r->journal, path, sizeof path, err, sizeof err)) {
         fprintf(out, "restore: %s\n", err);
         return 1;
@@ -520,7 +543,9 @@ int repl_restore(repl_t *r, FILE *out)
     fflush(out);
     int jd = r->journal_depth;
     if (jd >= 0) r->journal_depth = r->run_depth + 1;   /* the replayed inputs are this session's too */
+    r->restoring = true;
     long n = repl_journal_read(path, restore_one, &rs);
+    r->restoring = false;
     r->journal_depth = jd;
     if (n < 0) {
         fprintf(out, "restore: cannot read %s: %s\n", path, strerror(errno));
@@ -550,12 +575,30 @@ int repl_run_text(repl_t *r, const char *name, const char *text, size_t len,
     return run_lines(r, &ls, name, true, out, errout);
 }
 
+const char *repl_not_input(FILE *f)
+{
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0) return NULL;
+    /* /dev/zero would be read for ever (a terminal is a device too, and is input) */
+    if ((S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)) && !isatty(fileno(f)))
+        return "a device, not a file of input";
+    return NULL;
+}
+
 int repl_run_file(repl_t *r, const char *path, FILE *out, FILE *errout)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
         fflush(out);
         fprintf(errout, "nnpad: cannot open '%s': %s\n", path, strerror(errno));
+        fflush(errout);
+        return 1;
+    }
+    const char *why = f == stdin ? NULL : repl_not_input(f);
+    if (why) {
+        fclose(f);
+        fflush(out);
+        fprintf(errout, "nnpad: cannot run '%s': %s\n", path, why);
         fflush(errout);
         return 1;
     }

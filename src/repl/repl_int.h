@@ -17,6 +17,7 @@ struct repl {
     bool interactive;          /* command errors print without a file:line prefix */
     bool quit;                 /* :quit seen */
     int load_depth;            /* :load nesting */
+    bool restoring;            /* :restore is replaying (a journal that holds :restore does not nest it) */
     struct lesson_runner *lesson;   /* the guided lessons (src/lesson/lesson.h); owned */
     /* Where the command being run came from, for its error messages. */
     const char *where_name;
@@ -38,6 +39,10 @@ typedef struct repl_input {
 } repl_input_t;
 
 enum { REPL_FEED_DONE, REPL_FEED_MORE };
+
+/* Why f cannot be run as input (a device other than a terminal, such as
+ * /dev/zero), or NULL: scripts and :load. */
+const char *repl_not_input(FILE *f);
 
 /* Feed one line (without its newline; may hold any bytes) of input from
  * source `name` at line number lineno.  Returns REPL_FEED_MORE while a

@@ -325,7 +325,10 @@ typedef struct view_cell {
     int fignum;           /* headless file number */
     char *path;           /* file written (headless), or NULL */
     bool nested;          /* made inside another cell (a :load's inputs): :save x.nn keeps the :load only */
+    int depth;            /* how deeply (0: typed or piped; 1: a :load's input; ...) */
     bool same;            /* a second figure of one input: a cell of its own with the same caption */
+    bool failed;          /* the input ended in an error; ran: the bytes of it that ran first (its statements before the failing one) */
+    size_t ran;
     size_t bytes;         /* what the cell holds (caption, text, path, figure data), counted in :limit */
 } view_cell_t;
 
@@ -343,6 +346,9 @@ typedef struct view_cell {
  * the HTML export; `out` itself when recording is off).  Both are cheap. */
 FILE *view_cell_begin(const char *input, size_t len, FILE *out);
 void view_cell_end(void);
+/* The input of the cell being recorded failed; the first `ran` bytes of it
+ * (whole statements) ran: :save x.nn keeps those and comments the rest out. */
+void view_cell_failed(size_t ran);
 
 /* Show a figure (takes ownership): a cell in the window, or a file
  * figures/NNN-name.png in headless mode with its path printed to out. */

@@ -265,16 +265,50 @@ static int save_html(const char *path, char *err, int cap)
 }
 
 /* The inputs as a script: :save itself and commands that only concern the
- * display (:clear, :save) are left out; other commands replay. */
+ * display (:clear, :save) are left out; other commands replay.  A script
+ * stops at its first error, so what failed is written as comments: of an
+ * input, the statements from the failing one on (those before it ran); a
+ * :load that stopped at an error is replaced by the inputs it ran (the
+ * same rule, one level down). */
+typedef struct script_ctx { afile_t *a; int depth; } script_ctx_t;
+
+static void script_commented(afile_t *a, const char *text)
+{
+    afile_printf(a, "# error (left out):");
+    for (const char *p = text; *p;) {
+        size_t k = strcspn(p, "\n");
+        afile_printf(a, "%s%.*s\n", p == text ? " " : "#   ", (int)k, p);
+        p += k + (p[k] == '\n');
+    }
+}
+
 static int script_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
 {
     (void)i; (void)svg;
-    if (!c->caption[0] || c->nested) return 0;   /* a :load's inputs replay through the :load */
+    script_ctx_t *sc = ctx;
+    if (!c->caption[0]) return 0;
+    /* sc->depth: the deepest level written (a failed :load opens the next) */
+    if (c->depth > sc->depth) return 0;
+    sc->depth = c->depth;
     if (c->same && !c->textlen) return 0;        /* a second figure of one input */
     const char *p = c->caption;
     while (*p == ' ' || *p == '\t') p++;
     if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) return 0;
-    afile_printf(ctx, "%s\n", c->caption);
+    if (!c->failed) {
+        afile_printf(sc->a, "%s\n", c->caption);
+        return 0;
+    }
+    if (!strncmp(p, ":load", 5) && (p[5] == ' ' || p[5] == '\t')) {
+        afile_printf(sc->a, "# %s stopped at an error; the inputs it ran:\n", c->caption);
+        sc->depth = c->depth + 1;
+        return 0;
+    }
+    if (c->ran) {
+        size_t k = c->ran;
+        while (k && (c->caption[k - 1] == ' ' || c->caption[k - 1] == '\t')) k--;
+        afile_printf(sc->a, "%.*s\n", (int)k, c->caption);
+    }
+    script_commented(sc->a, c->caption + c->ran);
     return 0;
 }
 
@@ -283,7 +317,8 @@ static int save_script(const char *path, char *err, int cap)
     afile_t a;
     if (!afile_open(&a, path, err, (size_t)cap)) return -1;
     afile_printf(&a, "# nnpad session, saved with :save; run with: nnpad FILE.nn\n");
-    if (view_cells_each(script_cell, &a, err, cap) < 0) { afile_abort(&a); return -1; }
+    script_ctx_t sc = { &a, 0 };
+    if (view_cells_each(script_cell, &sc, err, cap) < 0) { afile_abort(&a); return -1; }
     return afile_commit(&a, err, (size_t)cap);
 }
 

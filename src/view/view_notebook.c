@@ -132,9 +132,10 @@ static FILE *real_stack[32];
 /* A spilled cell: this header, then the caption, the text, the path and
  * the figure's SVG, of the lengths it gives. */
 typedef struct spill_rec {
-    uint32_t magic, flags;   /* flags: 1 nested, 2 same */
+    uint32_t magic, flags;   /* flags: 1 nested, 2 same, 4 failed; the depth above bit 8 */
     uint64_t caplen, textlen, pathlen, svglen;
     int64_t fignum;
+    uint64_t ran;
 } spill_rec_t;
 #define SPILL_MAGIC 0x314c4c43u   /* "CLL1" */
 
@@ -166,8 +167,8 @@ static bool spill_one(int k)
     char why[256];
     char *svg = c->fig ? view_figure_svg(c->fig, nb.base + k + 1, why, sizeof why) : NULL;
     if (c->fig && !svg) return false;   /* its figure cannot be drawn: the cell stays */
-    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u), strlen(c->caption), c->textlen,
-                      c->path ? strlen(c->path) : 0, svg ? strlen(svg) : 0, c->fignum };
+    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u) | (c->failed ? 4u : 0u) | ((uint32_t)c->depth << 8),
+                      strlen(c->caption), c->textlen, c->path ? strlen(c->path) : 0, svg ? strlen(svg) : 0, c->fignum, c->ran };
     off_t at = nb.spill_end;
     bool ok = spill_write(&h, sizeof h) && spill_write(c->caption, h.caplen) &&
               (!h.textlen || spill_write(c->text, h.textlen)) && (!h.pathlen || spill_write(c->path, h.pathlen)) &&
@@ -262,6 +263,9 @@ int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char
             if (svg) svg[h.svglen] = 0;
             c.textlen = h.textlen;
             c.nested = h.flags & 1;
+            c.failed = h.flags & 4;
+            c.depth = (int)(h.flags >> 8);
+            c.ran = (size_t)h.ran;
             c.same = h.flags & 2;
             c.fignum = (int)h.fignum;
             rc = fn(ctx, i, &c, svg);
@@ -310,6 +314,7 @@ FILE *view_cell_begin(const char *input, size_t len, FILE *out)
     cell_new(input, len);
     nb.cur = nb.n - 1;
     CELL(nb.cur)->nested = ncur > 1;
+    CELL(nb.cur)->depth = ncur - 1;
     if (!nb.tee_out) {
         cookie_io_functions_t io = { .write = tee_write };
         nb.tee_out = fopencookie(&nb.real_out, "w", io);
@@ -326,6 +331,14 @@ void view_cell_end(void)
     if (ncur < 32 && ncur > 0) nb.real_out = real_stack[ncur];
     nb.cur = ncur > 0 && ncur <= 32 ? cur_stack[ncur] : -1;
     if (nb.mode == 0) view_window_dirty();
+}
+
+void view_cell_failed(size_t ran)
+{
+    if (nb.cur < nb.base) return;
+    view_cell_t *c = CELL(nb.cur);
+    c->failed = true;
+    c->ran = ran < strlen(c->caption) ? ran : 0;
 }
 
 int view_cell_count(void) { return nb.n; }
@@ -410,8 +423,10 @@ static view_cell_t *cell_for_figure(void)
         if (!c->fig) return c;
         /* a second figure from one input: a cell of its own, same caption */
         bool nested = c->nested;
+        int depth = c->depth;
         view_cell_t *d = cell_new(c->caption, strlen(c->caption));   /* (c may have moved) */
         d->nested = nested;
+        d->depth = depth;
         d->same = true;
         return d;
     }
