@@ -13,7 +13,7 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-input-edges.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..13"
+echo "1..15"
 i=0
 # ok STATUS NAME [FILE]: a TAP line; on failure FILE's first lines as diagnostics
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"
@@ -148,6 +148,19 @@ kill -0 $pid 2>/dev/null && { kill -9 $pid; echo "still reading after Ctrl-C" >>
 wait $pid; st=$?
 [ $st = 1 ] && grep -q '^<stdin>:1: error: interrupted$' o11
 ok $? "Ctrl-C while reading an endless line stops reading (status $st)" o11
+
+# an '@' that starts no decorator is an error on its own line: the next
+# line once joined it and vanished with the error
+printf '@@@\nprint(42)\n@\nprint(43)\n@trace\ndef f(x) { return x }\nf(2)\n' | nn 1 > o12 2>&1
+grep -q "^<stdin>:1:2: syntax error: expected a decorator name after '@'" o12 && grep -q '^42$' o12 &&
+  grep -q "^<stdin>:3:2: syntax error: expected a decorator name after '@'" o12 && grep -q '^43$' o12 && grep -q '^2$' o12
+ok $? "a bad decorator line is an error by itself; the lines after it run" o12
+
+# a script that begins with a UTF-8 byte order mark (a Windows editor's): run, as Python runs it
+printf '\357\273\277x = 41\nprint(x + 1)\n' > bom.nn
+nn 0 bom.nn > o13 2>&1 && printf ':load bom.nn\nprint(x)\n' | nn 0 >> o13 2>&1
+[ "$(tr '\n' ' ' < o13)" = "42 42 41 " ]
+ok $? "a script or :load file that begins with a byte order mark runs" o13
 
 [ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 cd / && rm -rf "$tmp"

@@ -1475,7 +1475,7 @@ const op_def_t op_family_graph[] = {
                 "#> 6 (fp32)\n"
                 "k(ones(5, 2))\n"
                 "#> 10 (fp32)"},
-    {"TensorSpec", OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 1, .kwargs = "shape dtype",
+    {"TensorSpec", OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
      .nograd = "describes a traced function's argument",
      .signature = "TensorSpec(shape, dtype=\"fp32\")",
      .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",

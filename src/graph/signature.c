@@ -616,7 +616,13 @@ value_t *graph_tensorspec_impl(call_t *c)
     if (c->nargs && op_kw(c, "shape", NULL)) err_raise(ERR_TYPE, c->span, "TensorSpec got two values for 'shape'");
     sig_spec_t spec;
     parse_shape(sh, &spec, sp, 0);
+    /* the dtype second, by position as tf.TensorSpec(shape, dtype) takes it, or by name */
     value_t *dv = op_kw(c, "dtype", &dsp);
+    if (c->nargs > 1) {
+        if (dv) err_raise(ERR_TYPE, c->span, "TensorSpec got two values for 'dtype'");
+        dv = c->args[1];
+        dsp = c->arg_spans[1];
+    }
     dtype_t dt = dv ? op_to_dtype(dv, dsp) : DT_FP32;
     char text[256], repr[320];
     int k = 0;

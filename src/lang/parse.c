@@ -372,6 +372,10 @@ bool parse_scan_complete(parse_scan_t *sc, const char *text, int len)
         if (t.kind == T_ERROR) return !l.unterminated;  /* let the parser report it */
         if (l.stray) return true;
         if (t.kind == T_EOF) break;
+        /* a statement's '@' not followed by a name is no decorator: complete,
+         * so that the parser says so at once (it once took the next line
+         * in, and that line vanished with the error) */
+        if (decorator == 1 && t.kind != T_NAME) return true;
         if (t.kind == T_AT && (prev_any == T_NEWLINE || prev_any == T_SEMI || prev_any == T_LBRACE ||
                                prev_any == T_RBRACE))
             decorator = 1;
@@ -381,6 +385,7 @@ bool parse_scan_complete(parse_scan_t *sc, const char *text, int len)
         prev_any = t.kind;
     }
     if (l.depth > 0) return false;
+    if (decorator == 1) return true;   /* a line that is only '@': the parser says what is missing */
     if (continues_line(last)) return false;
     if (decorator == 2) return false;
     return true;

@@ -59,7 +59,12 @@ static value_t *len_impl(call_t *c)
 {
     value_t *v = c->args[0];
     if (v->kind == V_LIST) return tensor_weak_int(v->u.list.n);
-    if (v->kind == V_STR) return tensor_weak_int((int64_t)v->u.str.len);
+    if (v->kind == V_STR) {
+        /* characters, as Python counts them: UTF-8 lead bytes, not bytes */
+        int64_t n = 0;
+        for (size_t i = 0; i < v->u.str.len; i++) n += ((unsigned char)v->u.str.s[i] & 0xC0) != 0x80;
+        return tensor_weak_int(n);
+    }
     if (v->kind == V_TENSOR && v->u.t.ndim > 0) return tensor_weak_int(v->u.t.shape[0]);
     err_raise(ERR_TYPE, c->arg_spans[0], "len needs a tensor with at least one axis, a list or a string, not a %s",
               v->kind == V_TENSOR ? "0-d value" : val_kind_name(v));
@@ -163,7 +168,7 @@ const op_def_t op_family_misc[] = {
                 "#> 2"},
     {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_STATIC, .nograd = "an integer of the shape",
-     .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string",
+     .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string (in characters)",
      .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
      .source = "Python's len()", .example = "len([1, 2, 3])\n"
                                             "#> 3"},

@@ -608,12 +608,15 @@ int64_t op_to_int(value_t *v, span_t span, const char *what)
                   v->kind == V_TENSOR ? "tensor with several elements" : val_kind_name(v));
     if (v->u.t.dtype == DT_INT64) return ((int64_t *)tensor_data(v))[0];
     double d = tensor_get_f64(v, 0);
+    /* the value as its dtype prints it (3.7, not 3.7000000000000002) */
+    char ds[64];
+    dtype_format(ds, sizeof ds, v->u.t.weak ? DT_FP64 : (dtype_t)v->u.t.dtype, d, 0);
     /* a whole number (or an infinity) past the 64-bit integers is too large, not "not an integer" */
     if (d == floor(d) && (d < -9.2e18 || d > 9.2e18))
-        err_raise(ERR_VALUE, span, "%s is too %s: %g is beyond the 64-bit integers (about -9.2e18 to 9.2e18)",
-                  what, d > 0 ? "large" : "far below zero", d);
+        err_raise(ERR_VALUE, span, "%s is too %s: %s is beyond the 64-bit integers (about -9.2e18 to 9.2e18)",
+                  what, d > 0 ? "large" : "far below zero", ds);
     if (d != d || d != floor(d))
-        err_raise(ERR_VALUE, span, "%s must be an integer, got %.17g", what, d);
+        err_raise(ERR_VALUE, span, "%s must be an integer, got %s", what, ds);
     return (int64_t)d;
 }
 

@@ -47,9 +47,12 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
         b->convert(to, tensor_data(r), from, tensor_data(x), n);
         return r;
     }
-    if (b->to_int64(tensor_data(r), from, tensor_data(x), n, &bad) != BK_OK)
-        err_raise(ERR_VALUE, span, "%s: element %lld is %g, which has no int64 value (int64 holds integers "
-                  "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)bad, tensor_get_f64(x, bad));
+    if (b->to_int64(tensor_data(r), from, tensor_data(x), n, &bad) != BK_OK) {
+        char es[64];   /* every digit its dtype has: 9.2233720368547758e+18 is 2^63, not 9.22337e+18 */
+        dtype_format(es, sizeof es, x->u.t.weak ? DT_FP64 : from, tensor_get_f64(x, bad), 0);
+        err_raise(ERR_VALUE, span, "%s: element %lld is %s, which has no int64 value (int64 holds integers "
+                  "from -2^63 to 2^63-1; nan and inf have none)", opname, (long long)bad, es);
+    }
     return r;
 }
 

@@ -318,6 +318,7 @@ typedef struct line_src {
     char *line;                   /* getline's buffer (malloc'd) */
     size_t cap;
     bool skipping;                /* the rest of an over-long line is still to skip */
+    bool past_first;              /* the first line has been read (its UTF-8 byte order mark dropped) */
 } line_src_t;
 
 /* Ctrl-C while a stream is read (a line with no end, /dev/zero): reading
@@ -400,6 +401,13 @@ static ssize_t next_line(line_src_t *ls, const char **out)
         n--;
     if (n > 0 && (*out)[n - 1] == '\r')
         n--;
+    /* a file saved by a Windows editor may begin with a byte order mark
+     * (U+FEFF): not part of the program, as Python reads it */
+    if (!ls->past_first && n >= 3 && !memcmp(*out, "\xEF\xBB\xBF", 3)) {
+        *out += 3;
+        n -= 3;
+    }
+    ls->past_first = true;
     return n;
 }
 
