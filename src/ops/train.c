@@ -77,7 +77,8 @@ static value_t *xy(call_t *c, int64_t n, const double *px, const double *py, con
 typedef struct pts { double *x, *y; int *l; } pts_t;
 static pts_t pts_new(int64_t n)
 {
-    pts_t p = { mem_alloc((size_t)n * sizeof(double)), mem_alloc((size_t)n * sizeof(double)), mem_alloc((size_t)n * sizeof(int)) };
+    /* scratch: a draw that fails or is interrupted after this frees them */
+    pts_t p = { mem_scratch((size_t)n * sizeof(double)), mem_scratch((size_t)n * sizeof(double)), mem_scratch((size_t)n * sizeof(int)) };
     return p;
 }
 /* shuffle=1 (the default, as scikit-learn's make_moons(shuffle=True) and
@@ -95,9 +96,9 @@ static void pts_shuffle(call_t *c, int64_t n, pts_t p)
     value_t *v = op_kw(c, "shuffle", &sp);
     if (v && op_to_double(v, sp, "shuffle (1 or 0)") == 0) return;
     value_t *u = draws(c->s, "rand", n, 1);
-    double *key = mem_alloc((size_t)n * sizeof *key), *t = mem_alloc((size_t)n * sizeof *t);
-    int64_t *idx = mem_alloc((size_t)n * sizeof *idx);
-    int *tl = mem_alloc((size_t)n * sizeof *tl);
+    double *key = mem_scratch((size_t)n * sizeof *key), *t = mem_scratch((size_t)n * sizeof *t);
+    int64_t *idx = mem_scratch((size_t)n * sizeof *idx);
+    int *tl = mem_scratch((size_t)n * sizeof *tl);
     for (int64_t i = 0; i < n; i++) { key[i] = at(u, i); idx[i] = i; }
     val_unref(u);
     shuf_keys = key;
@@ -108,16 +109,15 @@ static void pts_shuffle(call_t *c, int64_t n, pts_t p)
     memcpy(p.y, t, (size_t)n * sizeof *t);
     for (int64_t i = 0; i < n; i++) tl[i] = p.l[idx[i]];
     memcpy(p.l, tl, (size_t)n * sizeof *tl);
-    mem_free(key, (size_t)n * sizeof *key); mem_free(t, (size_t)n * sizeof *t);
-    mem_free(idx, (size_t)n * sizeof *idx); mem_free(tl, (size_t)n * sizeof *tl);
+    mem_scratch_free(tl); mem_scratch_free(idx); mem_scratch_free(t); mem_scratch_free(key);
 }
 
 static value_t *pts_done(call_t *c, int64_t n, pts_t p)
 {
     value_t *r = xy(c, n, p.x, p.y, p.l);
-    mem_free(p.x, (size_t)n * sizeof(double));
-    mem_free(p.y, (size_t)n * sizeof(double));
-    mem_free(p.l, (size_t)n * sizeof(int));
+    mem_scratch_free(p.l);
+    mem_scratch_free(p.y);
+    mem_scratch_free(p.x);
     return r;
 }
 
@@ -262,7 +262,7 @@ static value_t *split_impl(call_t *c)
     if (nt < 1 || nt >= n) err_raise(ERR_VALUE, c->span, "split: %lld rows leave no row on one side at test=%g", (long long)n, test);
     /* a random permutation: the ranks of n uniform draws (stable for ties) */
     value_t *u = draws(c->s, "rand", n, 1);
-    int64_t *perm = mem_alloc((size_t)n * sizeof *perm);
+    int64_t *perm = mem_scratch((size_t)n * sizeof *perm);   /* (rows below may fail or be interrupted) */
     for (int64_t i = 0; i < n; i++) perm[i] = i;
     /* Fisher-Yates from the draws */
     for (int64_t i = n - 1; i > 0; i--) {
@@ -276,7 +276,7 @@ static value_t *split_impl(call_t *c)
     list_push_take(r, rows(c->s, x, perm + (n - nt), nt));
     list_push_take(r, rows(c->s, y, perm, n - nt));
     list_push_take(r, rows(c->s, y, perm + (n - nt), nt));
-    mem_free(perm, (size_t)n * sizeof *perm);
+    mem_scratch_free(perm);
     return r;
 }
 
@@ -1156,11 +1156,11 @@ static value_t *fit_impl(call_t *c)
         if (!(fr > 0 && fr < 1) || nv < 1 || nv >= n)
             err_raise(ERR_VALUE, sp, "fit: validation= as a fraction keeps at least one row on each side: between 0 and 1, "
                       "not %g (%lld rows)", fr, (long long)n);
-        int64_t *idx = mem_alloc((size_t)n * sizeof *idx);
+        int64_t *idx = mem_scratch((size_t)n * sizeof *idx);
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         xt = rows(c->s, x, idx, n - nv); yt = rows(c->s, y, idx, n - nv);
         xv = rows(c->s, x, idx + (n - nv), nv); yv = rows(c->s, y, idx + (n - nv), nv);
-        mem_free(idx, (size_t)n * sizeof *idx);
+        mem_scratch_free(idx);
         n -= nv;
         own_xy = true;
     }

@@ -30,7 +30,7 @@ static const char *const PROGRAM =
     "h = fit(m, x, [[0.0], [1.0]], loss=\"binary_crossentropy\", epochs=3, batch_size=1, verbose=0)\n"
     "p = m(x)\n";
 
-/* every kind of figure the lessons draw, small: a Ctrl-C inside one (a
+/* every kind of figure the lessons draw, and the data sets, small: a Ctrl-C inside one (a
  * user function called for plot(f, x, saturation=1), a redraw) leaves no
  * half-built figure, no value and no figure buffer behind (the fuzzer
  * found saturation's derivative buffers and grad(f) left after one; the
@@ -41,7 +41,8 @@ static const char *const FIG_SETUP =
     "xs = linspace(-20, 20, 41)\n"
     "d = sequential(dense(2, 4, activation=\"sigmoid\", seed=0), dense(4, 1, seed=1))\n"
     "m16 = sequential(dense(2, 4, activation=\"sigmoid\", dtype=fp16, seed=0), dense(4, 1, activation=\"sigmoid\", dtype=fp16, seed=1))\n"
-    "h16 = fit(m16, fp16([[1.0, 2.0], [0.5, 0.1]]), fp16([[1.0], [0.0]]), loss=\"binary_crossentropy\", epochs=2, verbose=0)\n";
+    "h16 = fit(m16, fp16([[1.0, 2.0], [0.5, 0.1]]), fp16([[1.0], [0.0]]), loss=\"binary_crossentropy\", epochs=2, verbose=0)\n"
+    "p2, l2 = xor(16)\n";
 static const char *const FIGURES[] = {
     "plot(sigmoid, xs, saturation=1)",
     "plot(tanh, xs, saturation=1)",
@@ -57,6 +58,15 @@ static const char *const FIGURES[] = {
     "neurons(d, [[1.0, 2.0], [0.5, 0.1]])",
     "underflow(h16)",
     "roofline()",
+    /* and the data sets, whose points are work arrays until the tensors
+     * are made (the fuzzer found moons' left behind by a Ctrl-C) */
+    "moons(64, noise=0.1)",
+    "circles(64, noise=0.1)",
+    "xor(64)",
+    "gauss(64)",
+    "spiral(64)",
+    "split(p2, l2)",
+    "fit(d, p2, l2, validation=0.25, epochs=1, verbose=0)",
 };
 #define NFIG ((int)(sizeof FIGURES / sizeof *FIGURES))
 
