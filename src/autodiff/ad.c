@@ -361,9 +361,21 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         for (int j = 0; j < (n->nin > 0 ? n->nin : 1); j++) gin[j] = NULL;   /* not = {0}: a rep stos per node */
         if (n->kind == AD_OP) {
             ad_rule_fn rule = ad_rule_find(n->op, NULL);
-            if (!rule)
-                err_raise(ERR_TYPE, err_here(), "grad: '%s' has no derivative rule (it is not differentiable here)",
-                          n->op->name);
+            if (!rule) {
+                /* said at the op the forward pass ran (inside a function,
+                 * its line), with where grad was called */
+                char at[300] = "";
+                const source_t *gsrc = err_source();
+                if (n->src && gsrc && gsrc->name) {
+                    int l = 1, col = 1, ol = 1, oc = 1;
+                    err_line_col(gsrc, err_here().start, &l, &col);
+                    err_line_col(n->src, n->span.start, &ol, &oc);
+                    if (n->src != gsrc || ol != l) snprintf(at, sizeof at, "; grad was called at %s:%d", gsrc->name, l);
+                }
+                if (n->src) err_set_source(n->src);
+                err_raise(ERR_TYPE, n->src ? n->span : err_here(),
+                          "grad: '%s' has no derivative rule (it is not differentiable here)%s", n->op->name, at);
+            }
             /* its ops report their errors at the forward op, as its
              * gradient's (:numerics check names it) */
             nn_state_t *st = nn_state();
