@@ -60,24 +60,45 @@ static value_t *numberline_impl(call_t *c)
     /* the same facts as text, for the terminal */
     FILE *out = c->s->out;
     fprintf(out, "%s in [%g, %g]: %lld representable values\n", dtype_traits[dt].name, lo, hi, (long long)n);
-    int lines = 0, nb = 0;
+    /* one row per binade (from a power of two, or from lo), the first and
+     * the last ten printed; the ones between are summed up by how their
+     * spacing goes (doubling away from 0, halving towards it) */
+    int nb = 0;
     for (int64_t i = 0; i + 1 < n; i++) nb += kind[i] == 2 || i == 0;
+    int hidden_e0 = 0, hidden_e1 = 0, hidden_min = 0, hid = 0;
+    bool up = true, down = true, hidden_sub = false;
     for (int64_t i = 0, b = 0; i + 1 < n; i++) {
         if (kind[i] != 2 && i != 0) continue;
-        if (b++ > 0 && b <= nb - 10) {
-            if (b == 2) fprintf(out, "  ... %d more binades, each spacing twice the one before ...\n", nb - 11);
-            continue;
-        }
         double a = xs[i], gap = xs[i + 1] - xs[i];
-        int64_t j = i + 1;
-        while (j < n && kind[j] != 2) j++;
-        double b = j < n ? xs[j] : fmin(hi, dtype_traits[dt].max);
         int e = (int)lround(log2(fabs(gap)));
         bool sub = kind[i] == 1 || kind[i] == 3;
-        fprintf(out, "  [%g, %g%c: spacing %g%s%d%s\n", a, b, j >= n && hi > dtype_traits[dt].max ? ']' : ')', gap,
-                ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
+        if (b++ > 0 && b <= nb - 10) {
+            if (hid > 0) { up &= e > hidden_e1; down &= e < hidden_e1; }
+            if (hid == 0 || e < hidden_min) hidden_min = e;
+            if (hid++ == 0) hidden_e0 = e;
+            hidden_e1 = e;
+            hidden_sub |= sub || ldexp(1, e) == dtype_traits[dt].min_subnormal;
+            if (b == nb - 10) {
+                if (hid == 1)
+                    fprintf(out, "  ... 1 more binade, spacing 2^%d ...\n", e);
+                else if (up)
+                    fprintf(out, "  ... %d more binades, each spacing twice the one before ...\n", hid);
+                else if (down)
+                    fprintf(out, "  ... %d more binades, each spacing half the one before%s ...\n", hid,
+                            hidden_sub ? " (to the subnormals near 0)" : "");
+                else
+                    fprintf(out, "  ... %d more binades, spacing 2^%d down to 2^%d%s, then up to 2^%d ...\n", hid, hidden_e0,
+                            hidden_min, hidden_sub ? " (the subnormals near 0)" : " near 0", hidden_e1);
+            }
+            continue;
+        }
+        int64_t j = i + 1;
+        while (j < n && kind[j] != 2) j++;
+        double bnd = j < n ? xs[j] : fmin(hi, dtype_traits[dt].max);
+        /* the last row ends at the range's end, which it includes */
+        char close = j >= n - 1 ? ']' : ')';
+        fprintf(out, "  [%g, %g%c: spacing %g%s%d%s\n", a, bnd, close, gap, ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
                 sub ? " (subnormal: evenly spaced down to 0)" : "");
-        lines++;
     }
     /* past the largest finite value */
     double mx = dtype_traits[dt].max, ulp = mx - dtype_nextafter(dt, mx, 0);
@@ -127,12 +148,12 @@ const op_def_t op_family_numberline[] = {
                 "#>   [0.25, 0.5): spacing 0.000244141 = 2^-12\n"
                 "#>   [0.5, 1): spacing 0.000488281 = 2^-11\n"
                 "#>   [1, 2): spacing 0.000976562 = 2^-10\n"
-                "#>   [2, 4): spacing 0.00195312 = 2^-9\n"
+                "#>   [2, 4]: spacing 0.00195312 = 2^-9\n"
                 "#> figure: figures/001-numberline.png\n"
                 "numberline(bf16, 0.5, 2, 1.1)\n"
                 "#> bf16 in [0.5, 2]: 257 representable values\n"
                 "#>   [0.5, 1): spacing 0.00390625 = 2^-8\n"
-                "#>   [1, 2): spacing 0.0078125 = 2^-7\n"
+                "#>   [1, 2]: spacing 0.0078125 = 2^-7\n"
                 "#>   1.1 rounds to 1.1015625 in bf16 (error 0.00156)\n"
                 "#> figure: figures/002-numberline.png"},
     {NULL},
