@@ -26,6 +26,11 @@ head -c 4000 /dev/urandom > st/nnpad/lessons
 printf ':lessons\n:lesson 1\n:quit-lesson\nprint("alive")\n' | XDG_STATE_HOME=$tmp/st timeout 60 "$NNPAD" > o1 2>&1; st=$?
 sane $st o1 && grep -q 'Tensors and shapes  \[new\]' o1 && grep -q '^alive$' o1
 tap_ok $? "a corrupt lesson progress file: the lessons are listed as new and the session goes on"
+# a progress line naming a step the lesson does not have: listed as new, not "at step 100001 of 12"
+printf '01-tensors 100000 12\n' > st/nnpad/lessons
+printf ':lessons\nprint("alive")\n' | XDG_STATE_HOME=$tmp/st timeout 60 "$NNPAD" > o1b 2>&1; st=$?
+sane $st o1b && grep -q 'Tensors and shapes  \[new\]' o1b && ! grep -q 'at step 100001' o1b && grep -q '^alive$' o1b
+tap_ok $? "a progress file with a step past the lesson's end: the lesson is listed as new"
 
 # a folder, and a file that does not exist, given as the script: an error naming it, status 1
 timeout 120 "$NNPAD" "$tmp" > o2 2>&1; st=$?

@@ -799,7 +799,10 @@ int lesson_list(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
         char key[256];
         if (l) key_of(l, key, sizeof key);
         if (!l) snprintf(prog, sizeof prog, "(nnpad --check-lesson %s)", names[i]);
-        else if (!prog_find(key, &p)) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_NEW));
+        /* a step this lesson does not have (a damaged file, or the lesson
+         * shortened since): new, as :lesson starts it (it resumes only
+         * within its steps) */
+        else if (!prog_find(key, &p) || (!p.done && p.step >= l->nsteps)) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_NEW));
         else if (p.done) snprintf(prog, sizeof prog, "%s", L(lr, M_LIST_DONE));
         else snprintf(prog, sizeof prog, L(lr, M_LIST_AT), p.step + 1, l->nsteps);
         fprintf(out, "  %2d. %s  [%s]%s%s\n", isdigit((unsigned char)names[i][0]) ? atoi(names[i]) : i + 1, l ? l->title[lr->lang] : names[i], prog,
