@@ -289,6 +289,9 @@ struct _cairo;
 /* Draw f into cr over a w x h pixel rectangle at the origin (white
  * background).  Sets f->px.. to the plot area. */
 void view_draw(view_figure_t *f, struct _cairo *cr, int w, int h);
+/* How the last view_draw on cr went (a cairo_status_t, 0 for success): the
+ * context's own status, or a picture inside it Cairo could not make. */
+int view_draw_status(struct _cairo *cr);
 /* Hover read-out at pixel (mx, my) of a drawn figure: crosshair and the
  * value of each series at that x (in its dtype).  Returns false if (mx, my)
  * is outside the plot area. */

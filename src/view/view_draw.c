@@ -31,14 +31,26 @@
 #define C_MUTED VIEW_C_MUTED
 
 /* A picture Cairo could not make (an image surface in error: out of
- * memory): the drawing takes over its status (a source in error puts the
- * context in error), so whoever writes the drawing out says why, and no
- * pixel is written into memory that is not there. */
-static bool picture_failed(cairo_t *cr, cairo_surface_t *img)
+ * memory) is left out of the drawing and its status kept for the drawing
+ * (view_draw_status), so whoever writes the drawing out says why, and no
+ * pixel is written into memory that is not there.  (Handing Cairo the
+ * error surface as a source would put the context in error too, but Cairo
+ * leaks a pattern on that path.) */
+static int draw_depth;
+static cairo_status_t draw_status;
+
+static bool picture_failed(cairo_surface_t *img)
 {
-    if (cairo_surface_status(img) == CAIRO_STATUS_SUCCESS) return false;
-    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_status_t st = cairo_surface_status(img);
+    if (st == CAIRO_STATUS_SUCCESS) return false;
+    if (draw_status == CAIRO_STATUS_SUCCESS) draw_status = st;
     return true;
+}
+
+int view_draw_status(struct _cairo *cr)
+{
+    cairo_status_t st = cairo_status(cr);
+    return st != CAIRO_STATUS_SUCCESS ? (int)st : (int)draw_status;
 }
 static void rgb(cairo_t *cr, uint32_t c) { cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0); }
 static void rgba(cairo_t *cr, uint32_t c, double a) { cairo_set_source_rgba(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0, a); }
@@ -257,7 +269,9 @@ static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, d
             double bx = floor(X - sz / 2.0), by = floor(Y - sz / 2.0);
             int qx = (int)((X - sz / 2.0 - bx) * 4) & 3, qy = (int)((Y - sz / 2.0 - by) * 4) & 3;
             if (!st[qx][qy]) {
-                st[qx][qy] = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz + 1, sz + 1);
+                cairo_surface_t *stamp = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz + 1, sz + 1);
+                if (picture_failed(stamp)) { cairo_surface_destroy(stamp); continue; }
+                st[qx][qy] = stamp;
                 cairo_t *c2 = cairo_create(st[qx][qy]);
                 cairo_arc(c2, sz / 2.0 + qx / 4.0, sz / 2.0 + qy / 4.0, r, 0, 2 * M_PI);
                 rgb(c2, s->color);
@@ -774,7 +788,7 @@ void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int
                      double x0, double y0, double x1, double y1)
 {
     cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
-    if (picture_failed(cr, img)) { cairo_surface_destroy(img); return; }
+    if (picture_failed(img)) { cairo_surface_destroy(img); return; }
     unsigned char *data = cairo_image_surface_get_data(img);
     int stride = cairo_image_surface_get_stride(img);
     cairo_surface_flush(img);
@@ -1088,12 +1102,13 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
             }
     } else {
         cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f->cols, f->rows);
-        unsigned char *data = picture_failed(cr, img) ? NULL : cairo_image_surface_get_data(img);
+        unsigned char *data = picture_failed(img) ? NULL : cairo_image_surface_get_data(img);
         int stride = cairo_image_surface_get_stride(img);
         for (int r = 0; r < f->rows && data; r++)
             for (int c = 0; c < f->cols; c++)
                 *(uint32_t *)(data + (size_t)r * stride + (size_t)c * 4) = heat_colour(f, f->z[(size_t)r * f->cols + c]);
         if (data) cairo_surface_mark_dirty(img);
+        if (data) {
         cairo_save(cr);
         cairo_translate(cr, f->px, f->py);
         cairo_scale(cr, cell, cell);
@@ -1102,6 +1117,7 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
         cairo_rectangle(cr, 0, 0, f->cols, f->rows);
         cairo_fill(cr);
         cairo_restore(cr);
+        }
         cairo_surface_destroy(img);
     }
     /* axes: x = column index along the top-left origin, y = row index downward */
@@ -1659,6 +1675,7 @@ int view_natural_height(view_figure_t *f, int w, int h)
 
 void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
 {
+    if (draw_depth++ == 0) draw_status = CAIRO_STATUS_SUCCESS;   /* (a figure drawn inside one keeps its status) */
     cairo_save(cr);
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_rectangle(cr, 0, 0, w, h);
@@ -1678,6 +1695,7 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     case VIEW_TILES: view_draw_tiles(f, cr, w, h, base); break;
     }
     cairo_restore(cr);
+    draw_depth--;
 }
 
 /* ---- hover ---- */

@@ -63,7 +63,7 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         cairo_t *cr = cairo_create(s);
         view_draw(f, cr, w, h);
-        st = cairo_status(cr);   /* a drawing that failed leaves its status here */
+        st = (cairo_status_t)view_draw_status(cr);   /* a drawing that failed (a picture in it) says so */
         cairo_destroy(cr);
         cairo_surface_finish(s);
         if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
@@ -72,7 +72,7 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
         cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
         cairo_t *cr = cairo_create(s);
         view_draw(f, cr, w, h);
-        st = cairo_status(cr);
+        st = (cairo_status_t)view_draw_status(cr);
         cairo_destroy(cr);
         if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
         if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png_stream(s, to_afile, &a);
@@ -151,7 +151,7 @@ char *view_figure_svg(view_figure_t *f, int n, char *err, int cap)
     f->base_px = saved;
     /* a drawing that failed (Cairo out of memory, a picture inside it
      * that could not be made) leaves its status on the context */
-    cairo_status_t st = cairo_status(cr);
+    cairo_status_t st = (cairo_status_t)view_draw_status(cr);
     cairo_destroy(cr);
     cairo_surface_finish(s);
     if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);

@@ -235,7 +235,7 @@ static cache_t *figure_image(int i, view_figure_t *f, int w, int h)
     c->img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
     cairo_t *cr = cairo_create(c->img);
     view_draw(f, cr, w, h);
-    c->st = cairo_status(cr);
+    c->st = (cairo_status_t)view_draw_status(cr);
     cairo_destroy(cr);
     c->w = w; c->h = h; c->fig = f; c->serial = f->serial; c->scale = view_scale();
     return c;
