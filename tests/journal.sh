@@ -57,6 +57,21 @@ printf 'print(d)\n' | timeout 30 "$NNPAD" --restore > r3.out 2>&1
 grep -q '^\[4, 7\] (fp32)$' r3.out && ! grep -q 'partial' r3.out
 tap_ok $? "a torn last record is ignored"
 
+# after a crash the student opens nnpad and quits, then runs a script:
+# --restore still takes the session that was killed (the empty one left
+# no journal, the script's ended normally), once; after it, the newest
+# session again
+rm -rf "$tmp/state"
+run_killed 'important = 42\nprint("looping")\nwhile 1 { c = 1 }\n' looping
+printf ':quit\n' | "$NNPAD" > /dev/null 2>&1
+printf 'q = 1\n' > script.nn && "$NNPAD" script.nn > /dev/null 2>&1
+printf 'print(important)\n' | timeout 30 "$NNPAD" --restore > r7.out 2>&1
+grep -q '^restoring the last session that did not end (killed or crashed) from ' r7.out && grep -q '^42$' r7.out
+tap_ok $? "--restore after opening nnpad once and running a script still takes the killed session: $(tr '\n' '|' < r7.out | head -c 300)"
+printf 'print(important)\n' | timeout 30 "$NNPAD" --restore > r8.out 2>&1
+grep -q '^restoring the last session from ' r8.out && grep -q '^42$' r8.out
+tap_ok $? "... restored once: the next --restore takes the session that restored it (which holds its inputs)"
+
 # :restore inside a session; a live session's journal is never the one taken
 rm -rf "$tmp/state"
 printf 'k = 5\n' | "$NNPAD" > /dev/null 2>&1

@@ -149,24 +149,59 @@ void repl_journal_done(repl_journal_t *j)
 
 void repl_journal_close(repl_journal_t *j)
 {
-    if (j && j->fd >= 0) close(j->fd);
-    if (j) j->fd = -1;
+    if (!j || j->fd < 0) return;
+    struct stat sb;
+    if (fstat(j->fd, &sb) == 0 && sb.st_size == 0) unlink(j->path);   /* nothing typed: nothing to restore */
+    else (void)afile_write_all(j->fd, "\x1d\n", 2);
+    close(j->fd);
+    j->fd = -1;
 }
 
-bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, char *err, size_t errcap)
+/* 0: no input in it; 1: it ended normally (its last bytes are the end
+ * mark); 2: it did not (killed, crashed) */
+static int journal_state(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat sb;
+    char tail[2] = { 0, 0 };
+    int st = 0;
+    if (fstat(fd, &sb) == 0 && sb.st_size > 0) {
+        st = 2;
+        if (sb.st_size >= 2 && pread(fd, tail, 2, sb.st_size - 2) == 2 && tail[0] == 0x1d && tail[1] == '\n')
+            st = sb.st_size > 2 ? 1 : 0;
+    }
+    close(fd);
+    return st;
+}
+
+void repl_journal_mark_ended(const char *path)
+{
+    if (journal_state(path) != 2) return;
+    int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd < 0) return;
+    (void)afile_write_all(fd, "\x1d\n", 2);
+    close(fd);
+}
+
+bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, bool *ended, char *err, size_t errcap)
 {
     char dir[4096];
     if (!journals_dir(dir, sizeof dir)) { snprintf(err, errcap, "no home folder for session journals"); return false; }
     char **v;
     int n = list_journals(dir, &v);
     bool found = false;
+    int fallback = -1;   /* the newest that ended normally and has inputs */
     for (int i = 0; i < n && !found; i++) {
         char p[8192];
         snprintf(p, sizeof p, "%s/%s", dir, v[i]);
         if (j && j->fd >= 0 && !strcmp(p, j->path)) continue;
         if (held(p)) continue;
-        if (snprintf(path, cap, "%s", p) < (int)cap) found = true;
+        int st = journal_state(p);
+        if (st == 1 && fallback < 0) fallback = i;
+        if (st == 2 && snprintf(path, cap, "%s", p) < (int)cap) { found = true; *ended = false; }
     }
+    if (!found && fallback >= 0 && snprintf(path, cap, "%s/%s", dir, v[fallback]) < (int)cap) { found = true; *ended = true; }
     free_list(v, n);
     if (!found) snprintf(err, errcap, "no earlier session to restore (no journal in %s)", dir);
     return found;

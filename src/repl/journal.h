@@ -17,6 +17,12 @@
  * restore shows it but does not run it again (it may be what hung or
  * crashed).  A torn last record is ignored on reading.
  *
+ * A session that ends normally (quit, end of input) appends \x1d \n, or
+ * removes its journal if nothing was typed.  "The last session" for a
+ * restore is the newest journal without that end (killed, crashed: the
+ * work at risk), else the newest that has inputs: opening nnpad and
+ * quitting after a crash does not hide the crashed session.
+ *
  * The journal is off for -e, lesson playing and under the test suite
  * (NNPAD_TEST) unless NNPAD_JOURNAL=1; NNPAD_JOURNAL=0 turns it off. */
 #ifndef NN_REPL_JOURNAL_H
@@ -41,11 +47,17 @@ void repl_journal_append(repl_journal_t *j, const char *text, size_t len, FILE *
 /* The mark after an input has run (not synced: a lost mark only means the
  * input is not run again by a restore). */
 void repl_journal_done(repl_journal_t *j);
+/* The session ends normally: the end mark, or the journal removed when it
+ * holds no input. */
 void repl_journal_close(repl_journal_t *j);
 
-/* The last session's journal (the newest one not held by a live session
- * and not j's own) into path; false with a reason in err. */
-bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, char *err, size_t errcap);
+/* The journal to restore (above; never one a live session holds, nor j's
+ * own) into path, *ended set when that session ended normally; false with
+ * a reason in err. */
+bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, bool *ended, char *err, size_t errcap);
+/* A journal that has been restored counts as ended (its inputs live on in
+ * the journal of the session that restored it). */
+void repl_journal_mark_ended(const char *path);
 /* Call f(text, len, ran, ctx) for each whole record of the journal at
  * path (ran: its mark follows); returns the count, or -1 with errno if it
  * cannot be read. */

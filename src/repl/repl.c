@@ -542,12 +542,13 @@ int repl_restore(repl_t *r, FILE *out)
         fprintf(out, "restore: already replaying a session; :restore inside it is left out\n");
         return 1;
     }
-    if (!repl_journal_last(&r->journal, path, sizeof path, err, sizeof err)) {
+    bool ended = false;
+    if (!repl_journal_last(&r->journal, path, sizeof path, &ended, err, sizeof err)) {
         fprintf(out, "restore: %s\n", err);
         return 1;
     }
     restore_t rs = { r, out, 0, 0, 0, 0, "" };
-    fprintf(out, "restoring the last session from %s\n", path);
+    fprintf(out, "restoring the last session %sfrom %s\n", ended ? "" : "that did not end (killed or crashed) ", path);
     fflush(out);
     int jd = r->journal_depth;
     if (jd >= 0) r->journal_depth = r->run_depth + 1;   /* the replayed inputs are this session's too */
@@ -559,6 +560,7 @@ int repl_restore(repl_t *r, FILE *out)
         fprintf(out, "restore: cannot read %s: %s\n", path, strerror(errno));
         return 1;
     }
+    repl_journal_mark_ended(path);
     long done = n - rs.unrun;
     if (rs.failed)
         fprintf(out, "restored %ld input%s; %ld failed, the first input %ld: %s\n", done, done == 1 ? "" : "s", rs.failed,
