@@ -72,6 +72,23 @@ printf 'print(important)\n' | timeout 30 "$NNPAD" --restore > r8.out 2>&1
 grep -q '^restoring the last session from ' r8.out && grep -q '^42$' r8.out
 tap_ok $? "... restored once: the next --restore takes the session that restored it (which holds its inputs)"
 
+# a lesson's session: killed, restored: the lesson's code and the answers
+# replay as code, its commands are left out, and the progress stays where
+# the student left it (replayed, old answers were checked against later
+# steps and moved it); :save x.nn writes the same and replays to the end
+rm -rf "$tmp/state"
+run_killed ':lesson 1\n:next\ny = x * 2\n:next\n[[1, 2], [3, 4], [5, 6]]\nprint("looping")\nwhile 1 { c = 1 }\n' looping
+"$NNPAD" -e ':lessons' > p1.out 2>&1
+printf 'print(y)\nprint(A.shape)\n:lessons\n' | timeout 30 "$NNPAD" --restore > r9.out 2>&1
+grep -q '^restore: 3 lesson commands left out' r9.out && grep -q '^\[2, 4, 6, 8\] (fp32)$' r9.out && grep -q '^\[2, 3\] (int64)$' r9.out &&
+  grep 'Tensors and shapes' p1.out > p1.line && grep -qF "$(cat p1.line)" r9.out && ! grep -q 'not yet' r9.out
+tap_ok $? "a lesson session killed and restored: its code and answers back as variables, progress unchanged ($(cat p1.line)): $(tr '\n' '|' < r9.out | tail -c 300)"
+printf ':lesson 1\n:next\ny = x * 2\n:quit-lesson\n:save ls.nn\n' | "$NNPAD" > /dev/null 2>&1
+printf 'print(y)\n' >> ls.nn
+timeout 30 "$NNPAD" ls.nn > r10.out 2>&1; st=$?
+[ $st = 0 ] && ! grep -q '^:' ls.nn && grep -qx 'x = \[1, 2, 3, 4\]' ls.nn && [ "$(tail -n 1 r10.out)" = "[2, 4, 6, 8] (fp32)" ]
+tap_ok $? ":save x.nn of a lesson's session holds the lesson's code and the answers, not its commands, and replays (status $st)"
+
 # :restore inside a session; a live session's journal is never the one taken
 rm -rf "$tmp/state"
 printf 'k = 5\n' | "$NNPAD" > /dev/null 2>&1

@@ -216,6 +216,9 @@ long repl_journal_read(const char *path, void (*f)(const char *text, size_t len,
     size_t bcap = 0;
     for (;;) {
         int c = getc(in);
+        /* a command's mark after the records of the lesson code it ran
+         * (lesson_run_cb journals those): it belongs to the command */
+        while (c == 0x1f && getc(in) == '\n') c = getc(in);
         if (c != 0x1e) break;                      /* the end, or not a record: stop */
         size_t len = 0;
         int digits = 0;

@@ -30,7 +30,16 @@
 static int lesson_run_cb(void *ctx, const char *text, size_t len, FILE *out)
 {
     repl_t *r = ctx;
-    return repl_run_text(r, "<lesson>", text, len, out, out);   /* errors beside the code, as in a transcript */
+    /* :save x.nn writes these, not the lesson commands that ran them; and
+     * the journal keeps them, as a restore replays the code and leaves the
+     * commands out (run at the journaled level: the lesson ran from there) */
+    bool journaled = r->journal_depth >= 0 && r->run_depth == r->journal_depth;
+    if (journaled) repl_journal_append(&r->journal, text, len, r->errout);
+    view_cells_lesson(true);
+    int st = repl_run_text(r, "<lesson>", text, len, out, out);   /* errors beside the code, as in a transcript */
+    view_cells_lesson(false);
+    if (journaled) repl_journal_done(&r->journal);
+    return st;
 }
 
 struct lesson_runner *repl_lesson(repl_t *r) { return r->lesson; }
@@ -228,9 +237,11 @@ static int run_collected(repl_t *r, repl_input_t *in, const char *name)
     lesson_before_input(r->lesson);   /* before the cell: a figure check counts the cells from this input's on */
     FILE *out = view_cell_begin(in->buf, in->len, r->out);
     int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, out, r->errout == r->out ? out : r->errout);
+    /* the input has run (marked before the lesson's check, which may run
+     * the next step's code: journaled after it) */
+    if (journaled) repl_journal_done(&r->journal);
     /* an active lesson checks the input against its step (and may move on) */
     lesson_after_input(r->lesson, in->buf, in->len, st, out);
-    if (journaled) repl_journal_done(&r->journal);
     if (st) view_cell_failed((size_t)session_failed_at(r->s));
     view_cell_end();
     fflush(r->out);
@@ -502,12 +513,27 @@ void repl_journal_start(repl_t *r, bool typed)
     r->journal_depth = typed ? 0 : 1;
 }
 
-typedef struct { repl_t *r; FILE *out; long n, failed, first_failed, unrun; char first[80]; } restore_t;
+typedef struct { repl_t *r; FILE *out; long n, failed, first_failed, unrun, skipped; char first[80]; } restore_t;
 
 static void restore_one(const char *text, size_t len, bool ran, void *ctx)
 {
     restore_t *rs = ctx;
     rs->n++;
+    /* the lesson commands are left out: replayed they would check old
+     * answers against today's step and move its progress (the code the
+     * lesson ran and the answers typed replay as code) */
+    static const char *const lesson_cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play",
+                                               "quit-lesson", "lang" };
+    const char *q = text;
+    while (q < text + len && (*q == ' ' || *q == '\t')) q++;
+    if (q < text + len && *q == ':') {
+        size_t w = strcspn(q + 1, " \t\n");
+        for (size_t k = 0; k < sizeof lesson_cmds / sizeof *lesson_cmds; k++)
+            if (w == strlen(lesson_cmds[k]) && !strncmp(q + 1, lesson_cmds[k], w)) {
+                rs->skipped++;
+                return;
+            }
+    }
     if (!ran) {
         /* the input that was running when the session ended: shown, not run
          * again (it may be what hung or crashed) */
@@ -547,7 +573,7 @@ int repl_restore(repl_t *r, FILE *out)
         fprintf(out, "restore: %s\n", err);
         return 1;
     }
-    restore_t rs = { r, out, 0, 0, 0, 0, "" };
+    restore_t rs = { r, out, 0, 0, 0, 0, 0, "" };
     fprintf(out, "restoring the last session %sfrom %s\n", ended ? "" : "that did not end (killed or crashed) ", path);
     fflush(out);
     int jd = r->journal_depth;
@@ -561,7 +587,10 @@ int repl_restore(repl_t *r, FILE *out)
         return 1;
     }
     repl_journal_mark_ended(path);
-    long done = n - rs.unrun;
+    long done = n - rs.unrun - rs.skipped;
+    if (rs.skipped)
+        fprintf(out, "restore: %ld lesson command%s left out (the lesson's code and your answers ran as code; :lessons shows your progress)\n",
+                rs.skipped, rs.skipped == 1 ? "" : "s");
     if (rs.failed)
         fprintf(out, "restored %ld input%s; %ld failed, the first input %ld: %s\n", done, done == 1 ? "" : "s", rs.failed,
                 rs.first_failed, rs.first);

@@ -331,6 +331,7 @@ typedef struct view_cell {
     int depth;            /* how deeply (0: typed or piped; 1: a :load's input; ...) */
     bool same;            /* a second figure of one input: a cell of its own with the same caption */
     bool failed;          /* the input ended in an error; ran: the bytes of it that ran first (its statements before the failing one) */
+    bool lesson;          /* a lesson's own code (a demonstration, an answer typed for the student) */
     size_t ran;
     size_t bytes;         /* what the cell holds (caption, text, path, figure data), counted in :limit */
 } view_cell_t;
@@ -352,6 +353,8 @@ void view_cell_end(void);
 /* The input of the cell being recorded failed; the first `ran` bytes of it
  * (whole statements) ran: :save x.nn keeps those and comments the rest out. */
 void view_cell_failed(size_t ran);
+/* The cells begun until it is turned off hold a lesson's own code. */
+void view_cells_lesson(bool on);
 
 /* Show a figure (takes ownership): a cell in the window, or a file
  * figures/NNN-name.png in headless mode with its path printed to out. */

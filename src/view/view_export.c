@@ -287,13 +287,25 @@ static int script_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
     (void)i; (void)svg;
     script_ctx_t *sc = ctx;
     if (!c->caption[0]) return 0;
+    /* a lesson's own code runs inside the command or the answer that led
+     * to it: written wherever it is (the lesson commands are not) */
+    bool lesson_code = c->lesson;
     /* sc->depth: the deepest level written (a failed :load opens the next) */
-    if (c->depth > sc->depth) return 0;
-    sc->depth = c->depth;
+    if (c->depth > sc->depth && !lesson_code) return 0;
+    if (!lesson_code) sc->depth = c->depth;
     if (c->same && !c->textlen) return 0;        /* a second figure of one input */
     const char *p = c->caption;
     while (*p == ' ' || *p == '\t') p++;
     if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) return 0;
+    /* a lesson's commands steer the lessons, not the computation: replayed
+     * they would move today's progress (the answers typed replay as code) */
+    static const char *const lesson_cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play",
+                                               "quit-lesson", "lang", "restore" };
+    if (*p == ':') {
+        size_t w = strcspn(p + 1, " \t\n");
+        for (size_t k = 0; k < sizeof lesson_cmds / sizeof *lesson_cmds; k++)
+            if (w == strlen(lesson_cmds[k]) && !strncmp(p + 1, lesson_cmds[k], w)) return 0;
+    }
     if (!c->failed) {
         afile_printf(sc->a, "%s\n", c->caption);
         return 0;

@@ -68,6 +68,9 @@ static void cell_free(view_cell_t *c)
     memset(c, 0, sizeof *c);
 }
 
+static int lesson_cells;   /* view_cells_lesson nesting */
+void view_cells_lesson(bool on) { lesson_cells += on ? 1 : (lesson_cells > 0 ? -1 : 0); }
+
 static view_cell_t *cell_new(const char *caption, size_t len)
 {
     if (nb.n - nb.base == nb.cap) {
@@ -81,6 +84,7 @@ static view_cell_t *cell_new(const char *caption, size_t len)
     view_cell_t *c = CELL(nb.n);
     nb.n++;
     memset(c, 0, sizeof *c);
+    c->lesson = lesson_cells > 0;
     c->caption = malloc(len + 1);
     if (!c->caption) { c->caption = empty_caption; return c; }
     memcpy(c->caption, caption, len);
@@ -167,7 +171,7 @@ static bool spill_one(int k)
     char why[256];
     char *svg = c->fig ? view_figure_svg(c->fig, nb.base + k + 1, why, sizeof why) : NULL;
     if (c->fig && !svg) return false;   /* its figure cannot be drawn: the cell stays */
-    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u) | (c->failed ? 4u : 0u) | ((uint32_t)c->depth << 8),
+    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u) | (c->failed ? 4u : 0u) | (c->lesson ? 8u : 0u) | ((uint32_t)c->depth << 8),
                       strlen(c->caption), c->textlen, c->path ? strlen(c->path) : 0, svg ? strlen(svg) : 0, c->fignum, c->ran };
     off_t at = nb.spill_end;
     bool ok = spill_write(&h, sizeof h) && spill_write(c->caption, h.caplen) &&
@@ -264,6 +268,7 @@ int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char
             c.textlen = h.textlen;
             c.nested = h.flags & 1;
             c.failed = h.flags & 4;
+            c.lesson = h.flags & 8;
             c.depth = (int)(h.flags >> 8);
             c.ran = (size_t)h.ran;
             c.same = h.flags & 2;
