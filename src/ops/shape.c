@@ -324,6 +324,14 @@ static value_t *join(call_t *c, bool stack)
     int n;
     const span_t *spans = NULL;
     span_t one = c->span;
+    /* NumPy's concatenate((a, b), 0): a plain number after pieces that
+     * have axes is the axis there, a piece here (never what was meant;
+     * stack(1, 2, 3) of numbers is fine) */
+    value_t *last = c->nargs >= 2 ? c->args[c->nargs - 1] : NULL;
+    bool pieces_have_axes = c->nargs >= 2 && (c->args[0]->kind == V_LIST || (c->args[0]->kind == V_TENSOR && c->args[0]->u.t.ndim > 0));
+    if (last && last->kind == V_TENSOR && last->u.t.weak && last->u.t.ndim == 0 && pieces_have_axes && !op_kw(c, "axis", NULL))
+        err_raise(ERR_TYPE, c->arg_spans[c->nargs - 1], "%s: the axis is a keyword here: %s([x, y], axis=0) "
+                  "(a number after the tensors would be one more piece)", name, name);
     if (c->nargs == 1) {
         value_t *v = c->args[0];
         if (v->kind == V_TENSOR) return join_split(c, v, stack);

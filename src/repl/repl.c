@@ -550,7 +550,9 @@ static void restore_one(const char *text, size_t len, bool ran, void *ctx)
     }
     /* run as typed, so this session's journal keeps it too (repl_restore
      * moves the journal's depth to the replay's): a second crash loses nothing */
-    int st = repl_run_text(rs->r, "<restore>", text, len, rs->out, rs->out);
+    char name[48];   /* an error names the input it came from: <restore input 10>:1:7 */
+    snprintf(name, sizeof name, "<restore input %ld>", rs->n);
+    int st = repl_run_text(rs->r, name, text, len, rs->out, rs->out);
     if (st != 0) {
         if (!rs->failed++) {
             rs->first_failed = rs->n;
