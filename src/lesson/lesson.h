@@ -55,6 +55,10 @@ bool lesson_active(const lesson_runner_t *lr);
 /* Running a lesson's own code or answer: the lesson commands wait (a
  * lesson whose code or @answer said :skip or :lesson freed the step it ran). */
 bool lesson_busy(const lesson_runner_t *lr);
+/* Is text one of the lesson commands (:lesson, :next, :skip, ...)?  They
+ * steer the lessons, not the computation: a replay (:save x.nn, a restore)
+ * leaves them out, and a lesson's own code cannot use them. */
+bool lesson_is_command(const char *text, size_t len);
 /* "lesson 1 · 3/9" for a prompt, or "" when idle (play adds " · play"). */
 const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap);
 

@@ -9,6 +9,7 @@
  * (all of them, up to a cap) with the file's line numbers. */
 #ifdef HAVE_CONFIG_H
 #include "util/afile.h"
+#include "util/text.h"
 #include "config.h"
 #endif
 #ifndef _GNU_SOURCE
@@ -151,8 +152,7 @@ bool lesson_parses(const char *text, char *msg, size_t cap, int *line)
     memcpy(code, text, tl + 1);
     /* the commands that steer lessons or the session cannot be a lesson's
      * own input (the runner refuses them as it plays: lesson_busy) */
-    static const char *const steer[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play",
-                                         "quit-lesson", "lang", "restore", "quit", "reset" };
+    static const char *const session_cmds[] = { "restore", "quit", "reset" };
     int lineno = 1;
     for (char *p = code; *p; lineno++) {
         char *q = p;
@@ -160,15 +160,13 @@ bool lesson_parses(const char *text, char *msg, size_t cap, int *line)
         char *e = strchr(q, '\n');
         if (!e) e = q + strlen(q);
         if (*q == ':') {
-            size_t w = strcspn(q + 1, " \t\n");
-            for (size_t k = 0; k < sizeof steer / sizeof *steer; k++)
-                if (w == strlen(steer[k]) && !strncmp(q + 1, steer[k], w)) {
-                    snprintf(msg, cap, ":%s steers the lesson or the session; a lesson's code and answers cannot use it",
-                             steer[k]);
-                    *line = lineno;
-                    free(code);
-                    return false;
-                }
+            if (lesson_is_command(q, (size_t)(e - q)) || text_command_of(q, (size_t)(e - q), session_cmds, 3) >= 0) {
+                snprintf(msg, cap, ":%.*s steers the lesson or the session; a lesson's code and answers cannot use it",
+                         (int)strcspn(q + 1, " \t\n"), q + 1);
+                *line = lineno;
+                free(code);
+                return false;
+            }
             memset(q, ' ', (size_t)(e - q));
         }
         p = *e ? e + 1 : e;

@@ -22,6 +22,7 @@
 
 #include "lesson/lesson_int.h"
 #include "backend/backend.h"
+#include "util/text.h"
 #include "lang/print.h"
 #include "lang/value.h"
 #include "view/view.h"
@@ -100,6 +101,12 @@ void lesson_set_lang(lesson_runner_t *lr, int lang) { lr->lang = lang == LESSON_
 int lesson_lang(const lesson_runner_t *lr) { return lr->lang; }
 bool lesson_active(const lesson_runner_t *lr) { return lr && lr->cur; }
 bool lesson_busy(const lesson_runner_t *lr) { return lr && lr->busy; }
+
+bool lesson_is_command(const char *text, size_t len)
+{
+    static const char *const cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play", "quit-lesson", "lang" };
+    return text_command_of(text, len, cmds, (int)(sizeof cmds / sizeof *cmds)) >= 0;
+}
 
 const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap)
 {

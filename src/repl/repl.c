@@ -22,6 +22,7 @@
 #include "lang/error.h"
 #include "lang/parse.h"
 #include "lesson/lesson.h"
+#include "util/text.h"
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -212,13 +213,8 @@ void repl_input_free(repl_input_t *in)
  * session (replaying them would quit, or replay again) */
 static bool journaled_command(const char *cmd)
 {
-    while (*cmd == ' ' || *cmd == '\t') cmd++;
-    static const char *const skip[] = { ":quit", ":q", ":exit", ":restore" };
-    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++) {
-        size_t n = strlen(skip[i]);
-        if (!strncmp(cmd, skip[i], n) && (cmd[n] == 0 || cmd[n] == ' ' || cmd[n] == '\t')) return false;
-    }
-    return true;
+    static const char *const skip[] = { "quit", "q", "exit", "restore" };
+    return text_command_of(cmd, strlen(cmd), skip, 4) < 0;
 }
 
 static int run_collected(repl_t *r, repl_input_t *in, const char *name)
@@ -278,6 +274,9 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
                 repl_journal_append(&r->journal, line, len, r->errout);
             FILE *save_out = r->out;
             r->out = view_cell_begin(line, len, r->out);    /* commands are cells too (:save FILE.nn replays them) */
+            static const char *const restore_cmd[] = { "restore" };
+            if (lesson_is_command(line, len) || text_command_of(line, len, restore_cmd, 1) >= 0)
+                view_cell_no_replay();   /* ... but for these */
             *status = cmd ? repl_command(r, cmd) : repl_cmd_error(r, "out of memory");
             if (journaled) repl_journal_done(&r->journal);
             r->out = save_out;
@@ -522,17 +521,9 @@ static void restore_one(const char *text, size_t len, bool ran, void *ctx)
     /* the lesson commands are left out: replayed they would check old
      * answers against today's step and move its progress (the code the
      * lesson ran and the answers typed replay as code) */
-    static const char *const lesson_cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play",
-                                               "quit-lesson", "lang" };
-    const char *q = text;
-    while (q < text + len && (*q == ' ' || *q == '\t')) q++;
-    if (q < text + len && *q == ':') {
-        size_t w = strcspn(q + 1, " \t\n");
-        for (size_t k = 0; k < sizeof lesson_cmds / sizeof *lesson_cmds; k++)
-            if (w == strlen(lesson_cmds[k]) && !strncmp(q + 1, lesson_cmds[k], w)) {
-                rs->skipped++;
-                return;
-            }
+    if (lesson_is_command(text, len)) {
+        rs->skipped++;
+        return;
     }
     if (!ran) {
         /* the input that was running when the session ended: shown, not run

@@ -20,3 +20,16 @@ int text_edit_distance(const char *a, size_t la, const char *b, size_t lb)
     }
     return prev[lb];
 }
+
+int text_command_of(const char *text, size_t len, const char *const *names, int n)
+{
+    const char *p = text, *end = text + len;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if (p == end || *p != ':') return -1;
+    p++;
+    size_t w = 0;
+    while (p + w < end && p[w] && p[w] != ' ' && p[w] != '\t' && p[w] != '\n') w++;
+    for (int k = 0; k < n; k++)
+        if (strlen(names[k]) == w && !strncmp(p, names[k], w)) return k;
+    return -1;
+}

@@ -7,5 +7,8 @@
  * a is compared case-insensitively (b is a known name, lower case).
  * Names longer than 63 bytes are compared on their first 63. */
 int text_edit_distance(const char *a, size_t la, const char *b, size_t lb);
+/* Which of names[0..n) the REPL command text[0..len) is (blanks, ':', the
+ * name, then the end, a blank or a newline), or -1. */
+int text_command_of(const char *text, size_t len, const char *const *names, int n);
 
 #endif

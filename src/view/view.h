@@ -332,6 +332,7 @@ typedef struct view_cell {
     bool same;            /* a second figure of one input: a cell of its own with the same caption */
     bool failed;          /* the input ended in an error; ran: the bytes of it that ran first (its statements before the failing one) */
     bool lesson;          /* a lesson's own code (a demonstration, an answer typed for the student) */
+    bool no_replay;       /* a command :save x.nn leaves out (the lesson commands, :restore) */
     size_t ran;
     size_t bytes;         /* what the cell holds (caption, text, path, figure data), counted in :limit */
 } view_cell_t;
@@ -355,6 +356,9 @@ void view_cell_end(void);
 void view_cell_failed(size_t ran);
 /* The cells begun until it is turned off hold a lesson's own code. */
 void view_cells_lesson(bool on);
+/* The cell being recorded is left out of :save x.nn (the REPL says which
+ * commands steer rather than compute). */
+void view_cell_no_replay(void);
 
 /* Show a figure (takes ownership): a cell in the window, or a file
  * figures/NNN-name.png in headless mode with its path printed to out. */

@@ -299,13 +299,7 @@ static int script_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
     if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) return 0;
     /* a lesson's commands steer the lessons, not the computation: replayed
      * they would move today's progress (the answers typed replay as code) */
-    static const char *const lesson_cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play",
-                                               "quit-lesson", "lang", "restore" };
-    if (*p == ':') {
-        size_t w = strcspn(p + 1, " \t\n");
-        for (size_t k = 0; k < sizeof lesson_cmds / sizeof *lesson_cmds; k++)
-            if (w == strlen(lesson_cmds[k]) && !strncmp(p + 1, lesson_cmds[k], w)) return 0;
-    }
+    if (c->no_replay) return 0;
     if (!c->failed) {
         afile_printf(sc->a, "%s\n", c->caption);
         return 0;

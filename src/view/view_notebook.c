@@ -136,7 +136,7 @@ static FILE *real_stack[32];
 /* A spilled cell: this header, then the caption, the text, the path and
  * the figure's SVG, of the lengths it gives. */
 typedef struct spill_rec {
-    uint32_t magic, flags;   /* flags: 1 nested, 2 same, 4 failed; the depth above bit 8 */
+    uint32_t magic, flags;   /* flags: 1 nested, 2 same, 4 failed, 8 lesson code, 16 no replay; the depth above bit 8 */
     uint64_t caplen, textlen, pathlen, svglen;
     int64_t fignum;
     uint64_t ran;
@@ -171,7 +171,7 @@ static bool spill_one(int k)
     char why[256];
     char *svg = c->fig ? view_figure_svg(c->fig, nb.base + k + 1, why, sizeof why) : NULL;
     if (c->fig && !svg) return false;   /* its figure cannot be drawn: the cell stays */
-    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u) | (c->failed ? 4u : 0u) | (c->lesson ? 8u : 0u) | ((uint32_t)c->depth << 8),
+    spill_rec_t h = { SPILL_MAGIC, (c->nested ? 1u : 0u) | (c->same ? 2u : 0u) | (c->failed ? 4u : 0u) | (c->lesson ? 8u : 0u) | (c->no_replay ? 16u : 0u) | ((uint32_t)c->depth << 8),
                       strlen(c->caption), c->textlen, c->path ? strlen(c->path) : 0, svg ? strlen(svg) : 0, c->fignum, c->ran };
     off_t at = nb.spill_end;
     bool ok = spill_write(&h, sizeof h) && spill_write(c->caption, h.caplen) &&
@@ -269,6 +269,7 @@ int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char
             c.nested = h.flags & 1;
             c.failed = h.flags & 4;
             c.lesson = h.flags & 8;
+            c.no_replay = h.flags & 16;
             c.depth = (int)(h.flags >> 8);
             c.ran = (size_t)h.ran;
             c.same = h.flags & 2;
@@ -336,6 +337,11 @@ void view_cell_end(void)
     if (ncur < 32 && ncur > 0) nb.real_out = real_stack[ncur];
     nb.cur = ncur > 0 && ncur <= 32 ? cur_stack[ncur] : -1;
     if (nb.mode == 0) view_window_dirty();
+}
+
+void view_cell_no_replay(void)
+{
+    if (nb.cur >= nb.base) CELL(nb.cur)->no_replay = true;
 }
 
 void view_cell_failed(size_t ran)
