@@ -12,6 +12,8 @@
  *                                   go on (a missing reference file, a set-up
  *                                   that failed)
  *   tap_skip(why)                   the whole program skips: "1..0 # SKIP why"
+ *   tap_rmdir(dir)                  remove a test's temporary folder (rm -rf),
+ *                                   a "# could not remove" line if it fails
  *   tap_done()                      the plan "1..N" (TAP allows it last);
  *                                   returns 1 if any check failed, else 0
  *
@@ -106,6 +108,14 @@ static void tap_bail(const char *fmt, ...)
 
 static void tap_skip(const char *why) TAP_UNUSED;
 static void tap_skip(const char *why) { printf("1..0 # SKIP %s\n", why); }
+
+static void tap_rmdir(const char *dir) TAP_UNUSED;
+static void tap_rmdir(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) printf("# could not remove %s\n", dir);
+}
 
 static int tap_done(void) TAP_UNUSED;
 static int tap_done(void)

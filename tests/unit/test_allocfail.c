@@ -96,9 +96,7 @@ int main(void)
 
     session_free(S);
     fclose(devnull);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    tap_rmdir(dir);
     tap_done();
     return 0;
 }

@@ -251,9 +251,7 @@ int main(void)
         }
         free(got);
     }
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    if (system(cmd) != 0) printf("# could not remove %s\n", root);
+    tap_rmdir(root);
     tap_done();
     return 0;
 }

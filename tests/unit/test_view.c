@@ -624,9 +624,7 @@ int main(void)
     view_set_scale(1);
 
     session_free(S);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    tap_rmdir(dir);
     tap_done();
     return 0;
 }

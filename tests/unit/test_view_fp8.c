@@ -100,9 +100,7 @@ int main(void)
     session_release(v);
     fclose(null);
     session_free(s);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", d);
+    tap_rmdir(d);
     tap_done();
     return 0;
 }
