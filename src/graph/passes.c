@@ -733,11 +733,6 @@ static value_t *run_chain_op(gnode_t *c, value_t **in, session_t *s)
  * block per op (per thread) is allocated. */
 static bool fx_float(dtype_t t) { return t == DT_FP16 || t == DT_BF16 || t == DT_FP32 || t == DT_FP64; }
 
-static double fx_weak_value(const value_t *v)
-{
-    return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
-}
-
 /* Set up the direct path for the inputs in vals (indexed by node) and the
  * output shape (nd, shape); false (nothing to undo but *own) when some op
  * needs what only op_call does (int64, fp8, two weak scalars, no kernel).
@@ -800,7 +795,7 @@ bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t 
             }
             /* the exact value rounded once to the dtype it enters in */
             if (*nown == 128) return false;
-            value_t *wc = tensor_scalar_f64(pr.in[j], fx_weak_value(v[j]));
+            value_t *wc = tensor_scalar_f64(pr.in[j], tensor_weak_as(v[j], pr.in[j]));
             if (dev != BK_CPU) {
                 value_t *wd = tensor_to_device(wc, (bk_device_t)dev);
                 val_unref(wc);

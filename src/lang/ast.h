@@ -52,8 +52,11 @@
 
 typedef enum node_kind {
     /* expressions */
-    N_INT,        /* integer literal: ival; text in span */
-    N_FLOAT,      /* float literal: fval = strtod of the text (exact as parsed) */
+    N_INT,        /* integer literal (decimal or hex): ival; text in span; u64: a hex
+                     literal above 2^63-1 (ival its 64 bits), only from_bits takes it */
+    N_FLOAT,      /* float literal (decimal or hex): fval = the double nearest the text's
+                     exact value, fdir = the sign of (exact - fval): together they round
+                     once to any narrower dtype (dtype_round_dir); text in span */
     N_STR,        /* string literal: str (escapes decoded), slen */
     N_NAME,       /* name: name */
     N_LIST,       /* [a, b, ...]: items, nitems */
@@ -94,6 +97,8 @@ struct node {
     int op;                 /* binop_t for N_BINARY; the char for N_UNARY */
     int64_t ival;
     double fval;
+    signed char fdir;       /* N_FLOAT: -1, 0, 1 (see N_FLOAT) */
+    bool u64;               /* N_INT: see N_INT */
     const char *str;        /* N_STR contents (NUL-terminated, may contain NUL: use slen) */
     int slen;
     const char *name;       /* N_NAME, N_MEMBER, N_DEF, N_FOR; NUL-terminated, arena-owned */

@@ -270,23 +270,58 @@ static void ragged_check(const node_t *n, const value_t *tmp)
     }
 }
 
-/* Evaluate a literal exactly (for casts): numbers keep their fp64 values. */
-static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope)
+/* A hex integer literal above 2^63-1: only from_bits takes it. */
+static void u64_literal_error(const node_t *n)
+{
+    err_raise(ERR_VALUE, n->span, "hex literal %.*s is too large for int64 (the largest is 0x7fffffffffffffff); "
+              "only from_bits takes a pattern with the 64th bit set, typed directly: "
+              "from_bits(0xbff0000000000000, fp64)", n->span.end - n->span.start > 40 ? 40 : n->span.end - n->span.start,
+              err_source() && err_source()->text ? err_source()->text + n->span.start : "");
+}
+
+/* How a literal argument of a cast is evaluated (eval_exact_literal):
+ * target is the dtype the cast makes when the call names it (fp16(..),
+ * cast(.., "bf16"), tensor(.., dtype=fp32)), -1 when unknown; bits: the
+ * literal is from_bits' pattern (hex up to 0xffffffffffffffff). */
+typedef struct exact_how { int target; bool bits; } exact_how_t;
+
+/* Evaluate a literal exactly (for casts): integers stay exact, and each
+ * float is rounded once from its exact value to the cast's dtype when that
+ * is known (held in fp64, which the cast then keeps), else kept as the
+ * nearest double and the side its exact value lies on (lit_dir), so a list
+ * literal's items lose nothing the cast needs. */
+static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope, exact_how_t how)
 {
     switch (n->kind) {
-    case N_INT: return tensor_weak_int(n->ival);
-    case N_FLOAT: return tensor_weak_float(n->fval);
+    case N_INT:
+        if (n->u64 && !how.bits) u64_literal_error(n);
+        return tensor_weak_int(n->ival);
+    case N_FLOAT:
+        if (how.target == DT_INT64 && n->fdir && n->fval == trunc(n->fval) && fabs(n->fval) < 0x1p53 &&
+            (n->fdir < 0) == (n->fval > 0))
+            /* int64(2.99999999999999999999) truncates the exact value: 2 */
+            return tensor_weak_float(nextafter(n->fval, 0));
+        if (how.target >= 0 && how.target != DT_INT64 && how.target != DT_FP64)
+            return tensor_weak_float(dtype_round_dir((dtype_t)how.target, n->fval, n->fdir));
+        return tensor_weak_literal(n->fval, n->fdir);
     case N_UNARY: {
-        value_t *v = eval_exact_literal(s, n->a, scope);
+        value_t *v = eval_exact_literal(s, n->a, scope, how);
         if (n->op == '+') return v;
         value_t *r;
         if (v->u.t.dtype == DT_INT64) {
             int64_t i = ((int64_t *)tensor_data(v))[0];
+            if (how.bits && v->u.t.ndim == 0)
+                err_raise(ERR_VALUE, n->span, "from_bits: the pattern %.*s is negative; a bit pattern is a "
+                          "non-negative integer, the sign its top bit (from_bits(0xbc00, fp16) is -1)",
+                          n->span.end - n->span.start > 40 ? 40 : n->span.end - n->span.start,
+                          err_source() && err_source()->text ? err_source()->text + n->span.start : "");
             if (i == INT64_MIN) { val_unref(v); err_raise(ERR_VALUE, n->span, "integer overflow in negation"); }
             r = tensor_weak_int(-i);
         } else {
             r = tensor_copy(v);
             for (int64_t k = 0; k < r->u.t.size; k++) ((double *)tensor_data(r))[k] = -((double *)tensor_data(r))[k];
+            r->u.t.weak = v->u.t.weak;
+            r->u.t.lit_dir = (int8_t)-v->u.t.lit_dir;
         }
         val_unref(v);
         return r;
@@ -294,7 +329,7 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope
     case N_LIST: {
         value_t *tmp = list_new(n->nitems);   /* holds the items (swept on error) */
         for (int i = 0; i < n->nitems; i++) {
-            value_t *it = eval_exact_literal(s, n->items[i], scope);
+            value_t *it = eval_exact_literal(s, n->items[i], scope, how);
             err_set_here(n->span);   /* a list too deeply nested is refused at the literal */
             list_push_take(tmp, it);
         }
@@ -622,6 +657,42 @@ value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args
     return call_user(s, fn, nargs, args, nkw, kwn, kw, kspans, span);
 }
 
+/* The dtype a value names (fp16, "fp16"), -1 for anything else. */
+static int named_dtype(const value_t *v)
+{
+    if (v->kind == V_STR) return dtype_from_name(v->u.str.s);
+    if (v->kind == V_FUNC && v->u.fn.op && !v->u.fn.inner && !v->u.fn.traced) return dtype_from_name(v->u.fn.op->name);
+    return -1;
+}
+
+/* The dtype a cast-like call n makes of its literal first argument, when
+ * the call says it by name: fp16(..) and the other dtype functions,
+ * cast(.., fp16), tensor(.., dtype="bf16") (else the session precision);
+ * from_bits takes its literal as bits.  A name or string argument is
+ * looked at here (a name's lookup has no effects) and evaluated again
+ * with the call. */
+static exact_how_t exact_how(session_t *s, const node_t *n, const op_def_t *op, value_t *scope)
+{
+    exact_how_t how = { -1, false };
+    if (!strcmp(op->name, "from_bits")) { how.bits = true; return how; }
+    if (!strcmp(op->name, "bits")) return how;   /* it shows the typed value */
+    const node_t *dn = NULL;
+    bool is_tensor = !strcmp(op->name, "tensor");
+    if (!strcmp(op->name, "cast") && n->nargs >= 2 && !n->arg_names[1]) dn = n->args[1];
+    for (int i = 0; is_tensor && i < n->nargs; i++)
+        if (n->arg_names[i] && !strcmp(n->arg_names[i], "dtype")) dn = n->args[i];
+    if (dn && (dn->kind == N_STR || dn->kind == N_NAME)) {
+        value_t *v = eval_expr(s, dn, scope);
+        how.target = named_dtype(v);
+        val_unref(v);
+    } else if (is_tensor && !dn) {
+        how.target = session_settings(s)->precision;
+    } else if (!dn) {
+        how.target = dtype_from_name(op->name);
+    }
+    return how;
+}
+
 static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *fn = eval_expr(s, n->a, scope);
@@ -638,7 +709,7 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
         const node_t *an = n->args[i];
         value_t *v;
         if (exact && !n->arg_names[i] && na == 0 && is_literal_node(an)) {
-            v = eval_exact_literal(s, an, scope);
+            v = eval_exact_literal(s, an, scope, exact_how(s, n, fn->u.fn.op, scope));
         } else if (n->arg_names[i] && !strcmp(n->arg_names[i], "input_signature") && an->kind == N_LIST) {
             /* one spec per argument, of different shapes: a list, never a stacked tensor */
             v = list_new(an->nitems);
@@ -725,8 +796,10 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
 {
     stack_check(n->span);
     switch (n->kind) {
-    case N_INT: return tensor_weak_int(n->ival);
-    case N_FLOAT: return tensor_weak_float(n->fval);
+    case N_INT:
+        if (n->u64) u64_literal_error(n);
+        return tensor_weak_int(n->ival);
+    case N_FLOAT: return tensor_weak_literal(n->fval, n->fdir);
     case N_STR: return str_new(n->str, (size_t)n->slen);
     case N_NAME: return lookup(s, n->name, scope, n->span);
     case N_LIST: {

@@ -24,6 +24,7 @@
 #include "lang/parse.h"
 #include "lang/ast.h"
 #include "lang/error.h"
+#include "tensor/dtype.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,11 +164,60 @@ static token_t lex_bad_char(lexer_t *l, int start)
     return lex_error(l, start, start + 1, "unexpected character '%c'%s", c, hint);
 }
 
-/* NUMBER: digits ['.' digits*] [exp] | '.' digits [exp];  exp := [eE] [+-] digits */
+static bool is_hex(int c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+
+/* The rest of a bad number literal (letters, digits, dots) in one error. */
+static token_t lex_bad_number(lexer_t *l, int start, const char *what)
+{
+    const char *s = l->s;
+    while (l->pos < l->len && (is_ident(s[l->pos]) || s[l->pos] == '.')) l->pos++;
+    int n = l->pos - start;
+    return lex_error(l, start, l->pos, "invalid number literal '%.*s%s'%s", n > 40 ? 40 : n, s + start,
+                     n > 40 ? "..." : "", what);
+}
+
+/* HEXNUMBER: '0' [xX] (hexdigits ['.' hexdigits*] | '.' hexdigits) [pexp]
+ *   pexp := [pP] [+-] digits   (a power of two, in decimal)
+ * As C99's hex floats and Python's float.fromhex (which also takes no 'p'):
+ * with '.' or 'p' a float, else an integer (0xff). */
+static token_t lex_hex(lexer_t *l, int start)
+{
+    const char *s = l->s;
+    bool is_float = false;
+    int digits = 0;
+    l->pos = start + 2;
+    while (l->pos < l->len && is_hex(s[l->pos])) { l->pos++; digits++; }
+    if (l->pos < l->len && s[l->pos] == '.') {
+        is_float = true;
+        l->pos++;
+        while (l->pos < l->len && is_hex(s[l->pos])) { l->pos++; digits++; }
+    }
+    if (!digits)
+        return lex_bad_number(l, start, " (a hex literal needs hex digits after 0x: 0xff, 0x1.8p3)");
+    if (l->pos < l->len && (s[l->pos] == 'p' || s[l->pos] == 'P')) {
+        int p = l->pos + 1;
+        if (p < l->len && (s[p] == '+' || s[p] == '-')) p++;
+        if (!(p < l->len && is_digit(s[p])))
+            return lex_bad_number(l, start, " (after p comes a power of two in decimal: 0x1.8p3 is 1.5 * 2^3)");
+        while (p < l->len && is_digit(s[p])) p++;
+        l->pos = p;
+        is_float = true;
+    }
+    if (l->pos < l->len && (is_ident(s[l->pos]) || s[l->pos] == '.'))
+        return lex_bad_number(l, start, " (hex digits are 0-9 a-f; a hex float is written 0x1.8p3)");
+    token_t t = lex_tok(l, T_NUMBER, start);
+    t.is_float = is_float;
+    return t;
+}
+
+/* NUMBER: digits ['.' digits*] [exp] | '.' digits [exp] | HEXNUMBER;
+ *   exp := [eE] [+-] digits */
 static token_t lex_number(lexer_t *l, int start)
 {
     const char *s = l->s;
     bool is_float = false;
+    if (s[start] == '0' && start + 1 < l->len && (s[start + 1] == 'x' || s[start + 1] == 'X'))
+        return lex_hex(l, start);
     while (l->pos < l->len && is_digit(s[l->pos])) l->pos++;
     if (l->pos < l->len && s[l->pos] == '.') {
         is_float = true;
@@ -184,12 +234,7 @@ static token_t lex_number(lexer_t *l, int start)
         }
     }
     /* `3x`, `2e`, `1.2.3`: one bad literal, not a number then a name. */
-    if (l->pos < l->len && (is_ident(s[l->pos]) || s[l->pos] == '.')) {
-        while (l->pos < l->len && (is_ident(s[l->pos]) || s[l->pos] == '.')) l->pos++;
-        int n = l->pos - start;
-        return lex_error(l, start, l->pos, "invalid number literal '%.*s%s'", n > 40 ? 40 : n, s + start,
-                         n > 40 ? "..." : "");
-    }
+    if (l->pos < l->len && (is_ident(s[l->pos]) || s[l->pos] == '.')) return lex_bad_number(l, start, "");
     token_t t = lex_tok(l, T_NUMBER, start);
     t.is_float = is_float;
     return t;
@@ -529,15 +574,42 @@ static _Noreturn void expected_expr(parser_t *p)
     syntax(p, p->cur.span, "expected an expression, found %s%s", DESC(p->cur), hint);
 }
 
-/* The value of an integer literal; too large for int64 is a syntax error
- * (an index or a count must be exact, so it is never silently rounded). */
+/* A number literal's value.  A float (decimal or hex) keeps the double
+ * nearest its exact value and the side the exact value lies on, so every
+ * dtype it becomes rounds it once (dtype_parse_number, MPFR: exact for any
+ * number of digits and any exponent: 1e999999 is inf, 1e-999999 is 0, as
+ * Python's float() gives).  An integer too large for int64 is a syntax
+ * error (an index or a count must be exact, so it is never silently
+ * rounded); a hex integer up to 0xffffffffffffffff is kept for from_bits
+ * (an fp64 pattern with the sign bit set), and is an error anywhere else
+ * (eval.c). */
 static node_t *number_node(parser_t *p, token_t t)
 {
     const char *s = p->s + t.span.start;
     int n = t.span.end - t.span.start;
     if (t.is_float) {
         node_t *e = ast_node(p->u, N_FLOAT, t.span);
-        e->fval = strtod(ast_strndup(p->u, s, (size_t)n), NULL);   /* correctly rounded (glibc) */
+        int dir = 0;
+        if (!dtype_parse_number(s, (size_t)n, &e->fval, &dir))
+            syntax(p, t.span, "invalid number literal '%.*s%s'", n > 40 ? 40 : n, s, n > 40 ? "..." : "");
+        e->fdir = (signed char)dir;
+        return e;
+    }
+    node_t *e = ast_node(p->u, N_INT, t.span);
+    if (n > 2 && (s[1] == 'x' || s[1] == 'X')) {
+        uint64_t v = 0;
+        int i = 2;
+        while (i < n && s[i] == '0') i++;
+        if (n - i > 16)
+            syntax(p, t.span, "hex literal %.*s%s is too large: more than 64 bits (the largest int64 is "
+                              "0x7fffffffffffffff; from_bits takes patterns up to 0xffffffffffffffff)",
+                   n > 40 ? 40 : n, s, n > 40 ? "..." : "");
+        for (; i < n; i++) {
+            int c = s[i], d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+            v = v << 4 | (uint64_t)d;
+        }
+        e->u64 = v > (uint64_t)INT64_MAX;
+        e->ival = (int64_t)v;   /* (two's complement: gcc and clang define it) */
         return e;
     }
     int64_t v = 0;
@@ -549,7 +621,6 @@ static node_t *number_node(parser_t *p, token_t t)
                    (long long)INT64_MAX, n > 30 ? 30 : n, s);
         v = v * 10 + d;
     }
-    node_t *e = ast_node(p->u, N_INT, t.span);
     e->ival = v;
     return e;
 }

@@ -116,7 +116,7 @@ static void print_tensor(FILE *out, const value_t *t, const session_settings_t *
     if (t->u.t.weak && t->u.t.ndim == 0) {
         if (dt == DT_INT64) { fmt_elem(b, sizeof b, t, t->u.t.offset, 0); fputs(b, out); return; }
         dtype_t p = set->precision;
-        dtype_format(b, sizeof b, p, dtype_round_f64(p, tensor_get_f64(t, 0)), set->digits);
+        dtype_format(b, sizeof b, p, tensor_weak_as(t, p), set->digits);
         fputs(b, out);
         dtype_suffix(out, p);
         return;

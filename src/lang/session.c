@@ -431,7 +431,8 @@ static const lang_page_t lang_pages[] = {
       "  statements   one per line, or several separated by ';'.  # starts a comment.\n"
       "  assignment   x = 1;  x += 1 (also -= *= /= //= %= ^=);  layer.W = w;  x[0] = 5\n"
       "  numbers      1 and 2.5 are exact until they meet a tensor (weak, as in JAX); [1, 2] is a tensor;\n"
-      "               fp16([1, 2]) makes one in a dtype; pi e inf nan True False None are constants\n"
+      "               fp16([1, 2]) makes one in a dtype; pi e inf nan True False None are constants;\n"
+      "               hex 0xff and 0x1.8p3; a literal rounds once from its text (:help literals)\n"
       "  operators    + - * / // % ^ (or **) @ (matmul) ' (transpose), == != < <= > >=, and or not\n"
       "  calls        f(x, axis=0): keyword arguments after positional ones\n"
       "  functions    def f(x, y=2) { return x * y }   or on one line   f(x) = x * 2\n"
@@ -442,6 +443,20 @@ static const lang_page_t lang_pages[] = {
       "  commands     lines starting with ':' (:help, :vars, :device gpu, ...)\n"
       "  not here     import (the builtins are already here: np.exp is exp), classes, lambda, with, try\n"
       "  :help NAME   a builtin's formula, shapes, dtypes and example; :help if (or for, def, ...) a statement\n" },
+    { " literals literal numbers number hex 0x ",
+      "number literals\n"
+      "  decimal      3 is an exact int64 (up to 9223372036854775807); 2.5, 1e-3, .5 and 1. are floats,\n"
+      "               with any number of digits\n"
+      "  hex          0xff, 0x3c00: int64 (up to 0x7fffffffffffffff); 0x1.8p3 (12), 0x1p-1074: hex floats as\n"
+      "               C99 and Python's float.fromhex (hex digits, then p and a power of two in decimal)\n"
+      "  rounded once a float literal is rounded once, from the exact value of its text, to the dtype it\n"
+      "               becomes (IEEE 754 §5.12.2): fp16(1.0004882812500001) is 1.001, the nearest fp16, not\n"
+      "               1 (through fp64 first).  So in a cast, in [ ] under :precision, in tensor(.., dtype=),\n"
+      "               and where a number meets a tensor or other numbers; a name holding a number keeps it\n"
+      "  range        1e999999 is inf and 1e-999999 is 0, as Python's float(); a value at or above max +\n"
+      "               ulp/2 is inf (fp16: from 65520), below it rounds to max; e4m3 has no inf: beyond 448 it\n"
+      "               saturates to 448\n"
+      "  bits         bits(x) shows the stored bits; from_bits(0x3c00, fp16) is 1, the value with those bits\n" },
     { " def return ",
       "def NAME(PARAMS) { BODY } — a function (Python's def, with braces)\n"
       "    def f(x, y=2) { return x * y }\n"

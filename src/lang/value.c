@@ -400,6 +400,19 @@ value_t *tensor_weak_float(double x)
     return t;
 }
 
+value_t *tensor_weak_literal(double x, int dir)
+{
+    value_t *t = tensor_weak_float(x);
+    t->u.t.lit_dir = (int8_t)(dir > 0 ? 1 : dir < 0 ? -1 : 0);
+    return t;
+}
+
+double tensor_weak_as(const value_t *v, dtype_t dt)
+{
+    if (v->u.t.dtype == DT_INT64) return dtype_round_f64(dt, (double)((const int64_t *)tensor_data(v))[0]);
+    return dtype_round_dir(dt, ((const double *)tensor_data(v))[0], v->u.t.lit_dir);
+}
+
 value_t *tensor_weak_int(int64_t i)
 {
     value_t *t = tensor_new_raw(DT_INT64, 0, NULL);

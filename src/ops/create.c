@@ -396,7 +396,11 @@ static value_t *literal_impl(call_t *c)
         char *dst = base + (size_t)(i * per) * es;
         dtype_t from = (dtype_t)it->u.t.dtype;
         bk_status_t st;
-        if (from == dt && it->u.t.contig) {
+        if (it->u.t.weak && it->u.t.lit_dir && dt != DT_INT64 && dt != DT_FP64) {
+            /* a float literal: rounded once from its exact value */
+            dtype_store_f64(dt, dst, 0, tensor_weak_as(it, dt));
+            st = BK_OK;
+        } else if (from == dt && it->u.t.contig) {
             st = bk->buf_copy(dst, (const char *)storage_host(it->u.t.st) + it->u.t.offset, (size_t)per * es);
         } else if (from == dt) {
             st = bk->copy_strided(dst, t->u.t.strides + 1, (const char *)storage_host(it->u.t.st) + it->u.t.offset,

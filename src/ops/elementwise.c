@@ -30,12 +30,6 @@ static inline const backend_t *bk(void) { return backend_get(BK_CPU); }
 
 session_settings_t *op_settings(session_t *s) { return session_settings(s); }
 
-/* A weak value's exact number (fp64 or int64 storage). */
-static double weak_value(const value_t *v)
-{
-    return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
-}
-
 static void need_tensor(value_t *v, span_t span, const char *opname)
 {
     if (v->kind != V_TENSOR)
@@ -47,7 +41,7 @@ value_t *op_as_float(value_t *v, session_t *s)
     dtype_t prec = op_settings(s)->precision;
     if (v->u.t.weak) {
         /* Rounded once from the exact value, then held as a weak fp64. */
-        value_t *r = tensor_weak_float(dtype_round_f64(prec, weak_value(v)));
+        value_t *r = tensor_weak_float(tensor_weak_as(v, prec));
         return r;
     }
     if (v->u.t.dtype == DT_INT64) {
@@ -287,7 +281,7 @@ static value_t *dev_enter(value_t *v, dtype_t dt, int dev)
 {
     value_t *on;
     if (v->u.t.weak) {
-        value_t *s1 = tensor_scalar_f64(dt, weak_value(v));
+        value_t *s1 = tensor_scalar_f64(dt, tensor_weak_as(v, dt));
         on = tensor_to_device(s1, (bk_device_t)dev);
         val_unref(s1);
         return on;
@@ -329,7 +323,7 @@ done:
  * jax.numpy does: operands share the result dtype).  New reference. */
 static value_t *enter(value_t *v, dtype_t dt)
 {
-    if (v->u.t.weak) return tensor_scalar_f64(dt, weak_value(v));
+    if (v->u.t.weak) return tensor_scalar_f64(dt, tensor_weak_as(v, dt));
     value_t *r = tensor_new_raw(dt, v->u.t.ndim, v->u.t.shape);
     op_backend(v)->convert(dt, tensor_data(r), (dtype_t)v->u.t.dtype, tensor_data(v), v->u.t.size);
     return r;
@@ -349,7 +343,7 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
     }
     if (pr.weak) {
         /* Weak floats alone: round to the session precision, compute in it. */
-        double va = dtype_round_f64(prec, weak_value(a)), vb = dtype_round_f64(prec, weak_value(b));
+        double va = tensor_weak_as(a, prec), vb = tensor_weak_as(b, prec);
         double r = scalar_op(op, prec, va, &vb, span);
         if (prec != DT_FP64) r = dtype_round_f64(prec, r);
         if ((op->flags & OPF_RETURNS_INT) && a->u.t.dtype == DT_INT64 && b->u.t.dtype == DT_INT64)

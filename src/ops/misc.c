@@ -90,7 +90,8 @@ static value_t *negative_impl(call_t *c)
         r->u.t.weak = x->u.t.weak;
         return r;
     }
-    if (x->u.t.weak) return tensor_weak_float(-((double *)tensor_data(x))[0]);
+    if (x->u.t.weak)   /* exact: a literal's -x keeps its exact value's side, mirrored */
+        return tensor_weak_literal(-((double *)tensor_data(x))[0], -x->u.t.lit_dir);
     return op_unary(&neg_float, x, c->arg_spans[0], c->s);
 }
 

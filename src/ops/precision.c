@@ -39,6 +39,8 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
         if (st == BK_OK) return r;
         val_unref(r);
     }
+    if (x->u.t.weak && x->u.t.lit_dir && x->u.t.ndim == 0 && to != DT_INT64)   /* a literal: once from its exact value */
+        return tensor_scalar_f64(to, tensor_weak_as(x, to));
     r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
     const backend_t *b = op_backend(x);
     if (to != DT_INT64 || from == DT_INT64) {
@@ -232,20 +234,29 @@ static bool literal_node(const node_t *n)
     }
 }
 
-/* The text of literal element i as typed ("0.1", "-1e-400"), for bits()'s
- * note: a scalar literal, or an element of a 1-D list of literals. */
-static bool literal_text(const node_t *n, int64_t i, char *buf, size_t cap)
+/* The number node of literal element i and its sign: a scalar literal, or
+ * an element of a 1-D list of literals; NULL otherwise. */
+static const node_t *literal_elem(const node_t *n, int64_t i, bool *neg)
 {
     const node_t *e = n;
     if (n->kind == N_LIST) {
-        if (i >= n->nitems) return false;
+        if (i >= n->nitems) return NULL;
         e = n->items[i];
     } else if (i != 0) {
-        return false;
+        return NULL;
     }
-    bool neg = false;
-    while (e->kind == N_UNARY) { if (e->op == '-') neg = !neg; e = e->a; }
-    if (e->kind != N_FLOAT && e->kind != N_INT) return false;
+    *neg = false;
+    while (e->kind == N_UNARY) { if (e->op == '-') *neg = !*neg; e = e->a; }
+    return e->kind == N_FLOAT || e->kind == N_INT ? e : NULL;
+}
+
+/* The text of literal element i as typed ("0.1", "-1e-400"), for bits()'s
+ * note. */
+static bool literal_text(const node_t *n, int64_t i, char *buf, size_t cap)
+{
+    bool neg;
+    const node_t *e = literal_elem(n, i, &neg);
+    if (!e) return false;
     const source_t *src = err_source();
     if (!src || !src->text || e->span.end > src->len || e->span.start < 0) return false;
     int len = e->span.end - e->span.start;
@@ -298,14 +309,21 @@ static value_t *bits_impl(call_t *c)
                 /* round once from the exact value (an int64 weak converts exactly) */
                 char one[8];
                 dtype_convert(dt, one, (dtype_t)x->u.t.dtype, (const char *)tensor_data(x) + (size_t)i * dtype_traits[x->u.t.dtype].size, 1);
-                stored = dtype_load_f64(dt, one, 0);
+                stored = nd == 0 ? tensor_weak_as(x, dt) : dtype_load_f64(dt, one, 0);
+                bool neg;
+                const node_t *e = nd == 1 && literal ? literal_elem(c->arg_nodes[0], i, &neg) : NULL;
+                if (e && e->kind == N_FLOAT)   /* a list's float literal: once from its exact value too */
+                    stored = dtype_round_dir(dt, neg ? -e->fval : e->fval, neg ? -e->fdir : e->fdir);
             } else {
                 stored = typed;
             }
             bool has_typed = weak && (literal || !(stored == typed && signbit(stored) == signbit(typed)));
             char text[128];
             const char *tt = literal && literal_text(c->arg_nodes[0], i, text, sizeof text) ? text : NULL;
-            len += dtype_bits_line_text(line + len, (int)sizeof line - len, dt, stored, has_typed, typed, tt);
+            if (!weak)   /* the stored bits themselves (a NaN's payload) */
+                len += dtype_bits_line_stored(line + len, (int)sizeof line - len, dt, tensor_data(x), i);
+            else
+                len += dtype_bits_line_text(line + len, (int)sizeof line - len, dt, stored, has_typed, typed, tt);
         }
         if (len > (int)sizeof line - 1) len = (int)sizeof line - 1;
         if (i) str_append(out, "\n", 1);
@@ -328,6 +346,49 @@ static value_t *bits_impl(call_t *c)
     }
     figures_bits_show(c, out->u.str.s);   /* the same as coloured boxes, in the window (figures.h) */
     return out;
+}
+
+/* ---- from_bits ---- */
+
+/* from_bits(pattern, dtype): the inverse of bits(): each integer's low
+ * bits are the stored encoding, as NumPy's x.view(dtype) of a uint array.
+ * A pattern is a non-negative integer below 2^width (16 for fp16/bf16, 8
+ * for e4m3/e5m2, 32, 64); wider or negative is an error naming it.  int64
+ * holds patterns up to 2^63 - 1, so an fp64 pattern with the sign bit set
+ * (0x8000000000000000 and up) is typed as a hex literal directly in the
+ * call: the evaluator passes it through as its 64 bits (eval.c
+ * exact_how; a negative literal is refused there), and nowhere else is a
+ * hex literal above 0x7fffffffffffffff accepted. */
+static value_t *from_bits_impl(call_t *c)
+{
+    value_t *p = op_arg_tensor(c, 0);
+    dtype_t dt = op_to_dtype(c->args[1], c->arg_spans[1]);
+    if (p->u.t.dtype != DT_INT64)
+        err_raise(ERR_DTYPE, c->arg_spans[0], "from_bits: the pattern must be an integer (int64), not %s%s; "
+                  "type it as 0x3c00 or 15360", p->u.t.weak ? "a float number" : dtype_traits[p->u.t.dtype].name,
+                  p->u.t.weak ? "" : " (int64(x) converts values, not bits)");
+    int width = dtype_traits[dt].size * 8;
+    bool literal = c->arg_nodes && literal_node(c->arg_nodes[0]);
+    value_t *r = tensor_new_raw(dt, p->u.t.ndim, p->u.t.shape);
+    const int64_t *in = tensor_data(p);
+    unsigned char *out = tensor_data(r);
+    for (int64_t i = 0; i < p->u.t.size; i++) {
+        int64_t v = in[i];
+        uint64_t u = (uint64_t)v;
+        char at[48] = "";
+        if (p->u.t.ndim) snprintf(at, sizeof at, " (element %lld)", (long long)i);
+        if (v < 0 && !literal)
+            err_raise(ERR_VALUE, c->arg_spans[0], "from_bits: the pattern %lld%s is negative; a bit pattern is a "
+                      "non-negative integer below 2^%d for %s (an fp64 pattern with the sign bit set is typed as a "
+                      "hex literal in the call: from_bits(0xbff0000000000000, fp64))", (long long)v, at, width,
+                      dtype_traits[dt].name);
+        if (width < 64 && u >> width)
+            err_raise(ERR_VALUE, c->arg_spans[0], "from_bits: the pattern 0x%llx%s is too wide for %s, which has %d bits "
+                      "(patterns 0 to 0x%llx)", (unsigned long long)u, at, dtype_traits[dt].name, width,
+                      (unsigned long long)((1ull << width) - 1));
+        for (int k = 0; k < width / 8; k++) out[(size_t)i * (size_t)(width / 8) + (size_t)k] = (unsigned char)(u >> (8 * k));
+    }
+    return r;
 }
 
 /* ---- the table ---- */
@@ -466,5 +527,24 @@ const op_def_t op_family_precision[] = {
                 "bits(fp32([1, -2.5]))\n"
                 "#> [0]  fp32  0 | 01111111 | 00000000000000000000000   = 1\n"
                 "#> [1]  fp32  1 | 10000000 | 01000000000000000000000   = -2.5"},
+    {"from_bits", OPK_FUNC, .impl = from_bits_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
+     .nograd = "a bit pattern is an integer: no derivative (as NumPy's view)",
+     .signature = "from_bits(pattern, dtype)", .summary = "the value whose stored bits are pattern: the inverse of bits()",
+     .formula = "the integer's low bits are the encoding, sign | exponent | mantissa, read as dtype "
+                "(numpy: np.array(pattern, uint16).view(float16)); every pattern is a value: nan and inf patterns give "
+                "them, e4m3's 0x7f is nan",
+     .shapes = "pattern: an integer or int64 tensor of any shape -> the same shape",
+     .dtypes = "pattern: int64, each in 0 .. 2^width - 1 (fp16/bf16 16 bits, fp32 32, fp64 64, e4m3/e5m2 8); wider "
+               "or negative is an error; fp64 patterns from 0x8000000000000000 (the sign bit set) are beyond int64: "
+               "type them as a hex literal in the call -> dtype (fp16, \"fp16\", ... as for cast)",
+     .source = "IEEE 754-2019 §3.4 (binary interchange encodings); OCP OFP8 rev 1.0 (e4m3, e5m2); numpy.ndarray.view",
+     .example = "from_bits(0x3c00, fp16)\n"
+                "#> 1 (fp16)\n"
+                "from_bits([0x7bff, 0x0001, 0xfc00], \"fp16\")\n"
+                "#> [65504, 5.9605e-08, -inf] (fp16)\n"
+                "from_bits(0xbff0000000000000, fp64)\n"
+                "#> -1\n"
+                "from_bits(0x7e, e4m3)\n"
+                "#> 448 (e4m3)"},
     {NULL},
 };

@@ -29,11 +29,6 @@
 #include <string.h>
 #include <stdio.h>
 
-static double weak_value(const value_t *v)
-{
-    return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
-}
-
 /* ---- the common set-up ---- */
 
 typedef struct red {
@@ -53,7 +48,7 @@ static void red_setup(call_t *c, red_t *r)
     r->xspan = c->arg_spans[0];
     if (v->u.t.weak) {
         /* A weak scalar acts as a 0-d session-precision tensor, rounded once. */
-        r->x = tensor_scalar_f64(op_settings(c->s)->precision, weak_value(v));
+        r->x = tensor_scalar_f64(op_settings(c->s)->precision, tensor_weak_as(v, op_settings(c->s)->precision));
     } else {
         r->x = val_ref(v);
     }

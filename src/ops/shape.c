@@ -21,11 +21,6 @@
 #include <string.h>
 #include <stdio.h>
 
-static double weak_value(const value_t *v)
-{
-    return v->u.t.dtype == DT_INT64 ? (double)((int64_t *)tensor_data(v))[0] : ((double *)tensor_data(v))[0];
-}
-
 static void need_tensor(const value_t *v, span_t span, const char *opname)
 {
     if (v->kind != V_TENSOR)
@@ -35,7 +30,7 @@ static void need_tensor(const value_t *v, span_t span, const char *opname)
 /* v as a non-weak tensor: a new reference. */
 static value_t *strong(value_t *v, session_t *s)
 {
-    if (v->u.t.weak) return tensor_scalar_f64(op_settings(s)->precision, weak_value(v));
+    if (v->u.t.weak) return tensor_scalar_f64(op_settings(s)->precision, tensor_weak_as(v, op_settings(s)->precision));
     return val_ref(v);
 }
 

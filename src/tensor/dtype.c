@@ -20,6 +20,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,89 @@ double dtype_round_f64(dtype_t t, double x)
     case DT_E5M2: return dtype_e5m2_to_f64(dtype_f64_to_e5m2(x));
     default:      return x;
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* literals: one rounding from the exact text                          */
+/* ------------------------------------------------------------------ */
+
+/* The text rounded once to the format of t by MPFR: precision p = stored
+ * mantissa bits + 1, exponent range [emin - p + 1, emax] in IEEE's terms,
+ * which is [emin - p + 2, emax + 1] in MPFR's (significands in [1/2, 1));
+ * mpfr_check_range gives overflow (inf) and total underflow, and
+ * mpfr_subnormalize rounds again on the subnormal grid using the first
+ * rounding's direction, so the result is one correct rounding (MPFR manual,
+ * "Exception Related Functions", the binary64 example).  MPFR's exponent
+ * range is global: it is restored before returning.  *ternary: the sign of
+ * (result - exact).  e4m3 (E4M3FN) has no inf: its top binade's finite
+ * code 480 is NaN, so it rounds as an IEEE format with emax 8 and then
+ * saturates beyond 448 as dtype_f64_to_e4m3 does. */
+static bool text_round(const char *text, size_t len, dtype_t t, double *out, int *ternary)
+{
+    if (t == DT_INT64) t = DT_FP64;
+    const dtype_traits_t *tr = &dtype_traits[t];
+    int p = tr->man_bits + 1;
+    long emax = t == DT_E4M3 ? 8 : (1L << tr->exp_bits) - 2 - tr->bias, emin = 1 - tr->bias;
+    char small[128], *buf = len < sizeof small ? small : malloc(len + 1);
+    if (!buf) return false;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();
+    mpfr_t x;
+    mpfr_init2(x, p);
+    char *end;
+    int tern = mpfr_strtofr(x, buf, &end, 0, MPFR_RNDN);
+    bool ok = end == buf + len && len > 0;
+    if (ok) {
+        mpfr_set_emin(emin - p + 2);
+        mpfr_set_emax(emax + 1);
+        tern = mpfr_check_range(x, tern, MPFR_RNDN);
+        tern = mpfr_subnormalize(x, tern, MPFR_RNDN);
+        mpfr_set_emin(old_emin);
+        mpfr_set_emax(old_emax);
+        double v = mpfr_get_d(x, MPFR_RNDN);   /* exact: the format is inside binary64 */
+        if (t == DT_E4M3 && fabs(v) > 448.0) { v = copysign(448.0, v); tern = 0; }
+        *out = v;
+        *ternary = tern > 0 ? 1 : tern < 0 ? -1 : 0;
+    }
+    mpfr_clear(x);
+    if (buf != small) free(buf);
+    return ok;
+}
+
+bool dtype_from_text(const char *text, size_t len, dtype_t t, double *out)
+{
+    int tern;
+    return text_round(text, len, t, out, &tern);
+}
+
+bool dtype_parse_number(const char *text, size_t len, double *out, int *dir)
+{
+    int tern;
+    if (!text_round(text, len, DT_FP64, out, &tern)) return false;
+    *dir = -tern;
+    return true;
+}
+
+/* Why (x, dir) is enough.  Let d be the exact value and x = fp64(d), with
+ * dir the sign of d - x.  Every format t here (fp16 ... fp32, fp8) has at
+ * most 24 bits and its exponent range inside binary64's normal range, so
+ * each of its rounding boundaries (the midpoints between neighbours, the
+ * overflow threshold max + ulp/2, half the smallest subnormal) is a double,
+ * and two boundaries are many doubles apart.  d lies within half an fp64
+ * ulp of x, so no double, hence no boundary, lies strictly between d and x:
+ * when x is not a boundary, d and x round alike (rounding is constant
+ * between boundaries and monotone).  When x is a boundary and d != x, d is
+ * on side dir of it, where its neighbour double nextafter(x, dir) also is,
+ * and that neighbour is not a boundary: round it.  A boundary is where the
+ * rounding of the two neighbour doubles differs.  d beyond binary64 (x inf)
+ * or below its subnormals (x 0) rounds as x in every narrower format. */
+double dtype_round_dir(dtype_t t, double x, int dir)
+{
+    if (t == DT_FP64 || t == DT_INT64 || dir == 0 || x == 0 || !isfinite(x)) return dtype_round_f64(t, x);
+    double lo = dtype_round_f64(t, nextafter(x, -INFINITY)), hi = dtype_round_f64(t, nextafter(x, INFINITY));
+    if (lo == hi) return dtype_round_f64(t, x);
+    return dtype_round_f64(t, nextafter(x, dir > 0 ? INFINITY : -INFINITY));
 }
 
 /* ------------------------------------------------------------------ */
@@ -649,8 +733,25 @@ int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed
  * double (64-bit significand: the error's 3 printed digits are right even
  * for fp64, where 0.1 is stored 5.55e-18 above 0.1), so that fp64 literals
  * and literals beyond fp64's range (1e-400) are reported truthfully. */
+static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
+                     const char *typed_text, const uint64_t *raw);
+
 int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
                          const char *typed_text)
+{
+    return bits_line(out, cap, t, stored, has_typed, typed, typed_text, NULL);
+}
+
+int dtype_bits_line_stored(char *out, int cap, dtype_t t, const void *buf, int64_t i)
+{
+    uint64_t raw = dtype_bits(t, buf, i);
+    return bits_line(out, cap, t, dtype_load_f64(t, buf, i), false, 0, NULL, &raw);
+}
+
+/* raw: the stored bits when the caller has them (a NaN's payload, a
+ * signalling NaN, survive no trip through a double) */
+static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
+                     const char *typed_text, const uint64_t *raw)
 {
     char buf[2600], tmp[1100];
     int n = 0;
@@ -672,6 +773,7 @@ int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_
     case DT_E5M2: bits = dtype_f64_to_e5m2(v); break;
     default:      bits = f64_bits(v); break;
     }
+    if (raw) bits = *raw;
     int E = tr->exp_bits, M = tr->man_bits;
     uint64_t sign = bits >> (E + M);
     uint64_t ex = (bits >> M) & ((((uint64_t)1) << E) - 1);

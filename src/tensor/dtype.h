@@ -18,6 +18,7 @@
 #define NN_DTYPE_H
 #include <stdint.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef enum dtype {
     DT_FP16, DT_BF16, DT_FP32, DT_FP64, DT_INT64,
@@ -88,6 +89,31 @@ float    dtype_f64_to_f32(double x);     /* the C cast; RNE in the default mode 
  * (x is returned unchanged).  Specials as for the conversions above. */
 double dtype_round_f64(dtype_t t, double x);
 
+/* --- literals: one rounding from the exact text (DESIGN.md §2) ---
+ * A number literal as typed, decimal ("1.0004882812500001", "-1e-999999",
+ * digits without limit) or C99/float.fromhex hex ("0x1.8p3"), has an exact
+ * value; every dtype it becomes gets that value rounded ONCE (IEEE 754-2019
+ * §4.3.1, §5.12.2), never through a double first.  GNU MPFR does the
+ * rounding (mpfr_strtofr at the format's precision, then mpfr_check_range
+ * and mpfr_subnormalize in the format's exponent range).
+ *
+ * dtype_from_text: text (an optional sign, then what the lexer accepts as a
+ * float or hex literal) rounded once to t, returned as a double (exact).
+ * Overflow as the conversions above: fp16/bf16/fp32/fp64/e5m2 give inf at or
+ * beyond max + ulp/2, e4m3 saturates to 448.  int64 returns the fp64 value.
+ * Returns false (and *out untouched) when text is not such a number.
+ *
+ * dtype_parse_number: the fp64 value (strtod's, correctly rounded) and
+ * *dir, the sign of (exact - the double): -1, 0 (exact) or 1.  The pair
+ * determines the once-rounded value in every narrower format:
+ * dtype_round_dir gives it (why it is enough: dtype.c). */
+bool dtype_from_text(const char *text, size_t len, dtype_t t, double *out);
+bool dtype_parse_number(const char *text, size_t len, double *out, int *dir);
+/* x rounded once to t when the exact value lies on side dir of x (the sign
+ * of exact - x; 0: x is exact).  dir 0 is dtype_round_f64.  t fp64 and
+ * int64 return x. */
+double dtype_round_dir(dtype_t t, double x, int dir);
+
 /* Read element i of a buffer of dtype t as double (exact for all floats;
  * int64 beyond 2^53 rounds to the nearest double). */
 double dtype_load_f64(dtype_t t, const void *buf, int64_t i);
@@ -153,6 +179,9 @@ int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed
  * from that decimal exactly enough to print (see dtype.c). */
 int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
                          const char *typed_text);
+/* The line for element i of a buffer of dtype t, from its stored bits (a
+ * NaN's payload and a signalling NaN shown as stored: from_bits makes them). */
+int dtype_bits_line_stored(char *out, int cap, dtype_t t, const void *buf, int64_t i);
 
 /* ulp(x) in dtype t: the gap from |x| to the next larger representable
  * magnitude (numpy.spacing semantics for positive x; ulp(0) = min subnormal;

@@ -102,6 +102,9 @@ typedef struct tensor {
     uint8_t weak;       /* a weak scalar (JAX's term): a literal or arithmetic among literals */
     uint8_t contig;     /* row-major contiguous from data + offset (kept by every function below) */
     uint8_t sym;        /* a traced value: its data is a placeholder, not a value (graph/graph.h) */
+    int8_t lit_dir;     /* a weak fp64 number read from a literal: the sign of (its exact value -
+                           the stored double), -1, 0 or 1, so that it rounds once to any dtype
+                           (dtype_round_dir); 0 for everything else */
     int ndim;
     int64_t size;       /* number of elements */
     int64_t shape[NN_MAX_DIMS];
