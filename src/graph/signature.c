@@ -148,7 +148,8 @@ static bool host_equal(const value_t *x, const value_t *y, int depth)
     case V_NONE: return true;
     case V_TENSOR: {
         const tensor_t *a = &x->u.t, *b = &y->u.t;
-        if (a->weak != b->weak || a->dtype != b->dtype || a->ndim != b->ndim) return false;
+        /* (lit_dir: two literals with one nearest double round apart in fp16) */
+        if (a->weak != b->weak || a->dtype != b->dtype || a->ndim != b->ndim || a->lit_dir != b->lit_dir) return false;
         for (int d = 0; d < a->ndim; d++) if (a->shape[d] != b->shape[d]) return false;
         size_t bytes = (size_t)a->size * (size_t)dtype_traits[a->dtype].size;
         return !bytes || !memcmp(tensor_data(x), tensor_data(y), bytes);

@@ -409,7 +409,14 @@ value_t *tensor_weak_literal(double x, int dir)
 
 double tensor_weak_as(const value_t *v, dtype_t dt)
 {
-    if (v->u.t.dtype == DT_INT64) return dtype_round_f64(dt, (double)((const int64_t *)tensor_data(v))[0]);
+    if (v->u.t.dtype == DT_INT64) {
+        /* from the exact integer (through a double first, 2^53 + 2^29 + 1
+         * would tie there and lose the 1 that decides fp32) */
+        char one[8];
+        dtype_t to = dt == DT_INT64 ? DT_FP64 : dt;
+        dtype_convert(to, one, DT_INT64, tensor_data(v), 1);
+        return dtype_load_f64(to, one, 0);
+    }
     return dtype_round_dir(dt, ((const double *)tensor_data(v))[0], v->u.t.lit_dir);
 }
 

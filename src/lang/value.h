@@ -87,9 +87,9 @@ value_t *tensor_weak_int(int64_t i);                  /* weak int64 0-d */
 /* A weak fp64 0-d from a literal: x the double nearest its exact value,
  * dir the sign of (exact - x) (tensor_t.lit_dir). */
 value_t *tensor_weak_literal(double x, int dir);
-/* A weak number (0-d) rounded once to dt from its exact value: a literal's
- * through its lit_dir (dtype_round_dir), an int64's from its double (exact
- * up to 2^53).  For fp64 and int64 storage the double it holds. */
+/* A weak number (0-d) rounded once to dt from its exact value: a float
+ * literal's through its lit_dir (dtype_round_dir), an int64's from the
+ * integer itself (dt int64: its nearest double). */
 double tensor_weak_as(const value_t *v, dtype_t dt);
 /* Row-major contiguous data.  A view is materialised in place first (its
  * value does not change: tensor.h), so this may allocate and raise

@@ -28,6 +28,8 @@ Rows (dtype, x, bits): for each dtype
   * hex floats with more bits than the format (0x1.<20 hex digits>p<e>), also
     at midpoints, and 0x1p-1074;
   * huge and tiny exponents: 1e999999, 1e-999999, 1e400, 2.5e-400;
+  * integer literals (int64) at and beside midpoints above 2^p and at the
+    overflow threshold: 9007199791611905 must give fp32 2^53 + 2^30;
   * a fifth of all rows negated: '-' before the text (unary minus).
 The issue's three examples are rows of their dtypes.
 
@@ -302,6 +304,30 @@ def texts_for(f):
             t += ".0"   # a float literal (an integer literal beyond int64 is an error)
         if random.random() < 0.2:
             t = "-" + t
+        if t not in seen:
+            seen.add(t)
+            res.append(t)
+    # integer literals (exact int64s, which round once too): around midpoints
+    # of the format between 2^(p+1) and 2^62, and the overflow threshold
+    ints = []
+    for _ in range(60):
+        lo = max(p + 1, 0)
+        hi = min(62, emax)
+        if lo > hi:
+            break
+        e = random.randint(lo, hi)
+        v = Fraction(2) ** e * (1 + Fraction(random.getrandbits(p - 1), 2 ** (p - 1)))
+        n = next_up(f, v)
+        if n is None or n >= 2 ** 63:
+            continue
+        m = (v + n) / 2
+        if m.denominator == 1:
+            for d in (0, 1, -1):
+                ints.append(str(m.numerator + d))
+    if sat is None and thr.denominator == 1 and thr < 2 ** 63:
+        ints += [str(thr.numerator), str(thr.numerator - 1), str(fmax(f).numerator)]
+    for t in ints:
+        t = "-" + t if random.random() < 0.2 else t
         if t not in seen:
             seen.add(t)
             res.append(t)

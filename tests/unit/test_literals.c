@@ -7,7 +7,7 @@
  *   fp16, bf16, fp32, fp64, e4m3 or e5m2.  Forms, each one TAP line per
  *   dtype (the first failures are listed as diagnostics):
  *     :precision T, then [x]            a list literal at the session precision
- *     :precision T, then x * 1          weak values alone compute in T
+ *     :precision T, then x * 1.0        numbers alone compute in T
  *     :precision T, then tensor(x)      tensor's default dtype
  *     T(x), T([x]), cast(x, "T"), cast([[x]], T), tensor([x], dtype="T")
  *     fp32(1) * x (fp32), fp64(1) * x   a weak number entering a tensor's op
@@ -66,7 +66,7 @@ static const dtype_t DTS[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64, DT_E4M3, DT_E
 typedef struct form { const char *fmt; bool prec; int only; } form_t;
 static const form_t FORMS[] = {
     { "[%s]", true, -1 },
-    { "%s * 1", true, -1 },
+    { "%s * 1.0", true, -1 },
     { "tensor(%s)", true, -1 },
     { "%2$s(%1$s)", false, -1 },
     { "%2$s([%1$s])", false, -1 },
