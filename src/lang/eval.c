@@ -320,8 +320,7 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope
         } else {
             r = tensor_copy(v);
             for (int64_t k = 0; k < r->u.t.size; k++) ((double *)tensor_data(r))[k] = -((double *)tensor_data(r))[k];
-            r->u.t.weak = v->u.t.weak;
-            r->u.t.lit_dir = (int8_t)-v->u.t.lit_dir;
+            r->u.t.lit_dir = (int8_t)-v->u.t.lit_dir;   /* (tensor_copy keeps weak) */
         }
         val_unref(v);
         return r;

@@ -154,6 +154,16 @@ static value_t *where_impl(call_t *c)
     dtype_t store = weak_out && dt != DT_INT64 ? DT_FP64 : dt;
     value_t *out = tensor_new_raw(store, n, shape);
     if (weak_out) out->u.t.weak = 1;
+    /* a number is rounded once from its exact value (a float literal's
+     * lit_dir, an integer's digits), not through a double, before the
+     * backend reads it */
+    value_t *own[2] = { NULL, NULL };
+    for (int j = 1; j < 3; j++)
+        if (v[j]->u.t.weak && (v[j]->u.t.lit_dir || v[j]->u.t.dtype == DT_INT64) && store != DT_FP64 &&
+            store != DT_INT64)
+            v[j] = own[j - 1] = tensor_weak_float(tensor_weak_as(v[j], store));
+    da = (dtype_t)v[1]->u.t.dtype;
+    db = (dtype_t)v[2]->u.t.dtype;
 
     /* the backend reads the operands through their own strides: a view
      * (a broadcast_to of a scalar, a transpose) is not copied */
@@ -162,9 +172,16 @@ static value_t *where_impl(call_t *c)
     for (int j = 0; j < 3; j++) p[j] = op_view_strides(v[j], n, shape, bst[j]);
     bk_where_t w = { store, (dtype_t)v[0]->u.t.dtype, da, db, tensor_data(out), p[0], p[1], p[2], n, shape,
                      bst[0], bst[1], bst[2] };
-    if (op_backend(v[0])->where(&w) != BK_OK)
+    bk_status_t ws = op_backend(v[0])->where(&w);
+    val_unref(own[0]);
+    val_unref(own[1]);
+    if (ws != BK_OK)
         err_raise(ERR_DTYPE, c->span, "where has no kernel for %s from %s and %s", dtype_traits[store].name,
                   dtype_traits[da].name, dtype_traits[db].name);
+    if (weak_out && store == DT_FP64) {   /* the chosen number, a literal still */
+        double cnd = tensor_get_f64(v[0], 0);
+        out->u.t.lit_dir = (cnd != 0 ? a : b)->u.t.lit_dir;   /* (nan is true) */
+    }
     return out;
 }
 

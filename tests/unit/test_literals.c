@@ -9,6 +9,7 @@
  *     :precision T, then [x]            a list literal at the session precision
  *     :precision T, then x * 1.0        numbers alone compute in T
  *     :precision T, then tensor(x)      tensor's default dtype
+ *     :precision T, then where([1], x, 0.0), where(1, x, 0) * 1.0, full(1, x)
  *     T(x), T([x]), cast(x, "T"), cast([[x]], T), tensor([x], dtype="T")
  *     fp32(1) * x (fp32), fp64(1) * x   a weak number entering a tensor's op
  *   (fp8 has no :precision and no op at its own precision: the casts only.)
@@ -68,6 +69,9 @@ static const form_t FORMS[] = {
     { "[%s]", true, -1 },
     { "%s * 1.0", true, -1 },
     { "tensor(%s)", true, -1 },
+    { "where([1], %s, 0.0)", true, -1 },
+    { "where(1, %s, 0) * 1.0", true, -1 },
+    { "full(1, %s)", true, -1 },
     { "%2$s(%1$s)", false, -1 },
     { "%2$s([%1$s])", false, -1 },
     { "cast(%1$s, \"%2$s\")", false, -1 },
