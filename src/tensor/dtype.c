@@ -298,8 +298,62 @@ double dtype_round_f64(dtype_t t, double x)
  * (result - exact).  e4m3 (E4M3FN) has no inf: its top binade's finite
  * code 480 is NaN, so it rounds as an IEEE format with emax 8 and then
  * saturates beyond 448 as dtype_f64_to_e4m3 does. */
+/* A long decimal text shortened for MPFR without changing how it rounds in
+ * any format here: its first DEC_KEEP significant digits, then a 1 when any
+ * later digit is nonzero (a sticky digit), as 0.DIGITSeEXP.  Every value of
+ * those formats, every midpoint between two of them and every threshold is
+ * m * 2^e with m below 2^54 and e >= -1075, whose decimal expansion ends
+ * within 768 significant digits (5^1075 has 752); so the text and its short
+ * form compare alike with each of them, and they round alike.  MPFR reads
+ * every digit otherwise (a 16 MB literal took 7 s and 330 MB).  NULL: the
+ * text is short, hex, or not such a number (MPFR then reads it as it is). */
+#define DEC_KEEP 800
+static char *dec_shorten(const char *t, size_t len)
+{
+    size_t i = 0;
+    if (len < DEC_KEEP + 64) return NULL;
+    bool neg = t[0] == '-';
+    if (t[0] == '-' || t[0] == '+') i++;
+    if (i + 1 < len && t[i] == '0' && (t[i + 1] == 'x' || t[i + 1] == 'X')) return NULL;
+    char *r = malloc(DEC_KEEP + 48);
+    if (!r) return NULL;
+    int n = 0;
+    bool sticky = false, point = false;
+    long long e10 = 0;   /* value = 0.DIGITS * 10^e10 (before the text's exponent) */
+    for (; i < len; i++) {
+        char c = t[i];
+        if (c == '.') { if (point) break; point = true; continue; }
+        if (c < '0' || c > '9') break;
+        if (n == 0 && c == '0') { if (point) e10--; continue; }   /* leading zeros */
+        if (!point) e10++;
+        if (n < DEC_KEEP) r[n++] = c;
+        else if (c != '0') sticky = true;
+    }
+    long long ex = 0;
+    if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+        i++;
+        bool eneg = i < len && t[i] == '-';
+        if (i < len && (t[i] == '-' || t[i] == '+')) i++;
+        for (; i < len && t[i] >= '0' && t[i] <= '9'; i++)
+            if (ex < 1000000000000000LL) ex = ex * 10 + (t[i] - '0');   /* beyond: inf or 0 anyway */
+        if (eneg) ex = -ex;
+    }
+    if (i != len || n == 0) { free(r); return NULL; }
+    if (sticky) r[n++] = '1';
+    char *out = malloc((size_t)n + 48);
+    if (out) snprintf(out, (size_t)n + 48, "%s0.%.*se%lld", neg ? "-" : "", n, r, e10 + ex);
+    free(r);
+    return out;
+}
+
 static bool text_round(const char *text, size_t len, dtype_t t, double *out, int *ternary)
 {
+    char *shortened = dec_shorten(text, len);
+    if (shortened) {
+        bool ok = text_round(shortened, strlen(shortened), t, out, ternary);
+        free(shortened);
+        return ok;
+    }
     if (t == DT_INT64) t = DT_FP64;
     const dtype_traits_t *tr = &dtype_traits[t];
     int p = tr->man_bits + 1;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_literals.py — literals.csv: number literals as typed (decimal with 1 to
-1,100 significant digits, hex floats, huge and tiny exponents) and the bit
+3,000 significant digits, hex floats, huge and tiny exponents) and the bit
 pattern each must become in every float dtype, rounded ONCE from the exact
 value of the text (issue 23 item 2; DESIGN.md §2).
 
@@ -30,6 +30,8 @@ Rows (dtype, x, bits): for each dtype
   * huge and tiny exponents: 1e999999, 1e-999999, 1e400, 2.5e-400;
   * integer literals (int64) at and beside midpoints above 2^p and at the
     overflow threshold: 9007199791611905 must give fp32 2^53 + 2^30;
+  * midpoints +- one part in 10^1000 and 10^2000 (1,000 to 3,100 digits:
+    beyond the 800 significant digits src/tensor/dtype.c hands MPFR);
   * a fifth of all rows negated: '-' before the text (unary minus).
 The issue's three examples are rows of their dtypes.
 
@@ -331,6 +333,20 @@ def texts_for(f):
         if t not in seen:
             seen.add(t)
             res.append(t)
+    # midpoints +- one part in 10^1000 and 10^2000: texts beyond the 800
+    # significant digits nnpad hands MPFR (the rest is one sticky digit)
+    for i in range(30):
+        v = random_finite(f)
+        n = next_up(f, v)
+        if n is None:
+            continue
+        m = (v + n) / 2
+        rel = 1000 if i % 3 else 2000
+        for t in (dec_exact(m + m / 10 ** rel), dec_exact(m - m / 10 ** rel)):
+            t = "-" + t if random.random() < 0.2 else t
+            if t not in seen:
+                seen.add(t)
+                res.append(t)
     # the issue's examples, as typed there
     for t in ("1.0004882812500001", "16777217.000000001", "65519.99999999999999", "1.0004882812509095"):
         if t not in seen:
