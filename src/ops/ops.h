@@ -196,6 +196,10 @@ value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (b
 int64_t op_to_int(value_t *v, span_t span, const char *what);
 double op_to_double(value_t *v, span_t span, const char *what);
 dtype_t op_to_dtype(value_t *v, span_t span);               /* "fp16" or the function fp16 */
+/* What bits(x) shows for element i in dtype dt: a tensor's stored value; a
+ * number or literal rounded once from its exact value (a list literal's
+ * elements from their text: c->arg_nodes). */
+double op_bits_stored(call_t *c, value_t *x, int64_t i, dtype_t dt);
 /* A float tensor for math: weak scalars become the session precision (rounded
  * once from the exact value), int64 becomes the session precision; new ref. */
 value_t *op_as_float(value_t *v, session_t *s);

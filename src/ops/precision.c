@@ -265,6 +265,22 @@ static bool literal_text(const node_t *n, int64_t i, char *buf, size_t cap)
     return true;
 }
 
+double op_bits_stored(call_t *c, value_t *x, int64_t i, dtype_t dt)
+{
+    if (!x->u.t.weak) return tensor_get_f64(x, i);
+    if (x->u.t.ndim == 0) return tensor_weak_as(x, dt);
+    bool neg;
+    const node_t *e = x->u.t.ndim == 1 && c->arg_nodes && literal_node(c->arg_nodes[0])
+                          ? literal_elem(c->arg_nodes[0], i, &neg) : NULL;
+    if (e && e->kind == N_FLOAT)   /* a list's float literal: once from its exact value too */
+        return dtype_round_dir(dt, neg ? -e->fval : e->fval, neg ? -e->fdir : e->fdir);
+    /* round once from the exact value (an int64 weak converts exactly) */
+    char one[8];
+    dtype_convert(dt, one, (dtype_t)x->u.t.dtype,
+                  (const char *)tensor_data(x) + (size_t)i * dtype_traits[x->u.t.dtype].size, 1);
+    return dtype_load_f64(dt, one, 0);
+}
+
 static value_t *bits_impl(call_t *c)
 {
     value_t *x = op_arg_tensor(c, 0);
@@ -304,19 +320,7 @@ static value_t *bits_impl(call_t *c)
             len += snprintf(line + len, sizeof line - (size_t)len, "int64  %lld (integer, exact)",
                             (long long)((const int64_t *)tensor_data(x))[i]);
         } else {
-            double stored, typed = tensor_get_f64(x, i);
-            if (weak) {
-                /* round once from the exact value (an int64 weak converts exactly) */
-                char one[8];
-                dtype_convert(dt, one, (dtype_t)x->u.t.dtype, (const char *)tensor_data(x) + (size_t)i * dtype_traits[x->u.t.dtype].size, 1);
-                stored = nd == 0 ? tensor_weak_as(x, dt) : dtype_load_f64(dt, one, 0);
-                bool neg;
-                const node_t *e = nd == 1 && literal ? literal_elem(c->arg_nodes[0], i, &neg) : NULL;
-                if (e && e->kind == N_FLOAT)   /* a list's float literal: once from its exact value too */
-                    stored = dtype_round_dir(dt, neg ? -e->fval : e->fval, neg ? -e->fdir : e->fdir);
-            } else {
-                stored = typed;
-            }
+            double typed = tensor_get_f64(x, i), stored = op_bits_stored(c, x, i, dt);
             bool has_typed = weak && (literal || !(stored == typed && signbit(stored) == signbit(typed)));
             char text[128];
             const char *tt = literal && literal_text(c->arg_nodes[0], i, text, sizeof text) ? text : NULL;

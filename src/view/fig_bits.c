@@ -28,8 +28,8 @@ void figures_bits_show(call_t *c, const char *text)
         r->dtname = view_strdup(dtype_traits[dt].name);
         double v;
         if (x->u.t.weak) {
-            char one[8];
-            dtype_convert(dt, one, (dtype_t)x->u.t.dtype, (const char *)tensor_data(x) + (size_t)i * dtype_traits[x->u.t.dtype].size, 1);
+            char one[8];   /* as bits() prints it: once from the exact value */
+            dtype_store_f64(dt, one, 0, op_bits_stored(c, x, i, dt));
             v = dtype_load_f64(dt, one, 0);
             r->bits = dtype_bits(dt, one, 0);
         } else {

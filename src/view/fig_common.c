@@ -48,7 +48,7 @@ double *fig_values_of(call_t *c, const value_t *t)
     dtype_t dt = fig_shown_dtype(c, t);
     for (int64_t i = 0; i < t->u.t.size; i++) {
         double d = tensor_get_f64(t, i);
-        v[i] = t->u.t.weak ? dtype_round_f64(dt, d) : d;
+        v[i] = t->u.t.weak ? (t->u.t.ndim == 0 ? tensor_weak_as(t, dt) : dtype_round_f64(dt, d)) : d;
     }
     return v;
 }

@@ -408,7 +408,7 @@ static value_t *plot_impl(call_t *c)
         dtype_t dt = fig_shown_dtype(c, y);
         for (int64_t i = 0; i < n; i++) {
             double d = tensor_get_f64(y, y->u.t.size == 1 ? 0 : i);
-            yv[i] = y->u.t.weak ? dtype_round_f64(dt, d) : d;
+            yv[i] = y->u.t.weak ? (y->u.t.ndim == 0 ? tensor_weak_as(y, dt) : dtype_round_f64(dt, d)) : d;
         }
         char lab[80];
         if (labels[k]) snprintf(lab, sizeof lab, "%s", labels[k]);
