@@ -722,8 +722,44 @@ static inline __m256d act_lanes(int kern, __m256d x)
 
 static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one(0); }   /* never called */
 
-/* the fp64 vector kernels of exp ... erf (kern_avx2.c, the bits of nn_*64) */
-#define TRV(name, ku) static void name(double *o, const double *x, int64_t n) { kavx2_un64(ku, o, x, n); }
+/* The fp64 vector kernels of exp ... erf for the fast values of fp16/bf16/
+ * fp32 results: kern_avx2.c's (the bits of nn_*64), or at kern_level 2
+ * SLEEF's AVX-512 finz functions, eight lanes (the same bits as the scalar
+ * SLEEF functions; without nn_*64's range fixes, which no fp32 input
+ * reaches: exp beyond 709.78, log1p beyond 2^512). */
+#ifndef __AVX512F__
+#define D512(f) extern __m512d f(__m512d) __attribute__((target("avx512f")));
+D512(Sleef_finz_expd8_u10avx512f) D512(Sleef_finz_logd8_u10avx512f) D512(Sleef_finz_log1pd8_u10avx512f)
+D512(Sleef_finz_expm1d8_u10avx512f) D512(Sleef_finz_sind8_u10avx512f) D512(Sleef_finz_cosd8_u10avx512f)
+D512(Sleef_finz_erfd8_u10avx512f)
+#endif
+__attribute__((target("avx512f,avx512dq,avx2,fma")))
+static void tr512(int ku, double *o, const double *x, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m512d v = _mm512_loadu_pd(x + i), r;
+        switch (ku) {
+        case KU_EXP: r = Sleef_finz_expd8_u10avx512f(v); break;
+        case KU_LOG: r = Sleef_finz_logd8_u10avx512f(v); break;
+        case KU_LOG1P: {   /* nn_log1p64's tiny x: x itself (SLEEF: +0 for subnormals) */
+            r = Sleef_finz_log1pd8_u10avx512f(v);
+            __m512d a = _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(v), _mm512_set1_epi64(INT64_MAX)));
+            r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, _mm512_set1_pd(NN_LOG1P_TINY64), _CMP_LT_OQ), r, v);
+            break;
+        }
+        case KU_EXPM1: r = Sleef_finz_expm1d8_u10avx512f(v); break;
+        case KU_SIN: r = Sleef_finz_sind8_u10avx512f(v); break;
+        case KU_COS: r = Sleef_finz_cosd8_u10avx512f(v); break;
+        default: r = Sleef_finz_erfd8_u10avx512f(v); break;
+        }
+        _mm512_storeu_pd(o + i, r);
+    }
+    if (i < n) kavx2_un64(ku, o + i, x + i, n - i);
+}
+#define TRV(name, ku) \
+    static void name(double *o, const double *x, int64_t n) \
+    { if (kern_level() >= 2) tr512(ku, o, x, n); else kavx2_un64(ku, o, x, n); }
 TRV(v_exp, KU_EXP) TRV(v_log, KU_LOG) TRV(v_log1p, KU_LOG1P) TRV(v_expm1, KU_EXPM1) TRV(v_sin, KU_SIN)
 TRV(v_cos, KU_COS) TRV(v_erf, KU_ERF)
 
