@@ -75,8 +75,14 @@ static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double 
         bk_binary_t bb = { op, ct, ct, ct, &r, &a, &b, 1, &one, &es, &es, span };
         st = bk()->binary(&bb);
     } else {
-        bk_unary_t u = { op, ct, &r, &a, 1, span, 0, 0, NULL };
-        st = bk()->unary(&u);
+        /* a unary op runs on a one-element tensor of dt itself, so a weak
+         * scalar gets a tensor's bits (exp ... erf are rounded correctly to
+         * fp16/bf16 themselves, not to fp32 and then again) */
+        char ai[8], ro[8];
+        dtype_store_f64(dt, ai, 0, va);
+        bk_unary_t u = { op, dt, ro, ai, 1, span, 0, 0, NULL };
+        if (bk()->unary(&u) != BK_OK) err_raise(ERR_TYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
+        return dtype_load_f64(dt, ro, 0);
     }
     if (st != BK_OK) err_raise(ERR_TYPE, span, "%s has no kernel for %s", op->name, dtype_traits[ct].name);
     return ct == DT_FP64 ? r.d : (double)r.f;

@@ -738,6 +738,42 @@ static void paths_agree(void)
     val_unref(x);
 }
 
+/* A weak scalar gets a tensor's bits: OP(v) under :precision dt equals
+ * OP(dt([v])) for exp ... erf (correctly rounded to dt itself, not to fp32
+ * and then again), at 400 inputs per dtype spread over the range. */
+static void weak_scalars(void)
+{
+    static const char *const tr[] = { "exp", "log", "log1p", "expm1", "sin", "cos", "erf", "tanh", "sqrt" };
+    static const dtype_t dts[3] = { DT_FP16, DT_BF16, DT_FP32 };
+    for (size_t k = 0; k < sizeof tr / sizeof tr[0]; k++) {
+        int bad = 0, n = 0;
+        char first[160] = "";
+        for (int d = 0; d < 3; d++) {
+            dtype_t dt = dts[d];
+            dtype_t old = session_settings(S)->precision;
+            session_settings(S)->precision = dt;
+            for (int i = 0; i < 400; i++) {
+                double v = dtype_round_f64(dt, (i % 2 ? -1 : 1) * ldexp(1.0 + (i * 0.6180339887) - floor(i * 0.6180339887), i / 8 - 25));
+                if (!isfinite(v) || v == 0) continue;
+                char e1[128], e2[128];
+                snprintf(e1, sizeof e1, "%s(%.17g)", tr[k], v);
+                snprintf(e2, sizeof e2, "%s(%s([%.17g]))[0]", tr[k], dtype_traits[dt].name, v);
+                value_t *a = session_eval(S, e1, stdout), *b = session_eval(S, e2, stdout);
+                double x = a ? tensor_get_f64(a, 0) : NAN, y = b ? tensor_get_f64(b, 0) : NAN;
+                n++;
+                if (!a || !b || (memcmp(&x, &y, 8) && !(isnan(x) && isnan(y)))) {
+                    if (!bad++) snprintf(first, sizeof first, "; first: %s gives %a, %s gives %a", e1, x, e2, y);
+                }
+                if (a) session_release(a);
+                if (b) session_release(b);
+            }
+            session_settings(S)->precision = old;
+        }
+        tap_ok(bad == 0, "%s of a weak scalar under :precision fp16, bf16, fp32 has the bits of a tensor's: %d of %d differ%s",
+               tr[k], bad, n, first);
+    }
+}
+
 /* The op table decides what must be tested: every elementwise unary float
  * op that has a derivative (op_def .grad or .deriv; the casts, the 0/1
  * tests and the ops without a derivative are left out) needs a record of
@@ -799,6 +835,7 @@ int main(void)
         kern_set_level(old);
     }
     coverage();
+    weak_scalars();
     paths_agree();
     domain_nan();
     domain_edges();
