@@ -1139,9 +1139,11 @@ static void run_range(void *c_, int64_t lo, int64_t hi)
  * looks each element up in the table of its 65536 results, made once per
  * kernel, parameter, variant and dtype by act_range itself (so the bits
  * are those of the direct computation), 128 KiB each, at most TAB_MAX of
- * them for the life of the process (outside :limit, like the code). */
+ * them for the life of the process (outside :limit, like the code; 48
+ * leaves room for exp ... erf in both dtypes beside the activations: 6 MiB
+ * at most). */
 #define TAB_MIN 65536
-#define TAB_MAX 16
+#define TAB_MAX 48
 typedef struct tab { int kern, variant; double a; dtype_t dt; uint16_t *v; } tab_t;
 static tab_t tabs[TAB_MAX];
 static int ntabs;
