@@ -45,13 +45,14 @@ R(ad_r_div)
  * (0^b is 0 for b > 0). */
 R(ad_r_pow)
 {
-    value_t *one = W(1), *zero = W(0), *bm1 = ad_op2("subtract", IN(1), one, s);
-    value_t *p = ad_op2("power", IN(0), bm1, s);
-    value_t *bp = ad_op2("multiply", IN(1), p, s);
+    /* b a^(b-1) by its own op (power_deriv: b - 1 exact, one rounding),
+     * not power(a, b - 1) with b - 1 rounded in the dtype (7 ulp in fp16) */
+    value_t *one = W(1), *zero = W(0);
+    value_t *bp = ad_op2("power_deriv", IN(0), IN(1), s);
     value_t *b0 = ad_op2("equal", IN(1), zero, s);
     value_t *d = ad_opk("where", 3, (value_t *[]){b0, zero, bp}, 0, NULL, NULL, s);
     gin[0] = ad_op2("multiply", g, d, s);
-    U(bm1); U(p); U(bp); U(b0); U(d);
+    U(bp); U(b0); U(d);
     if (IN(1)->u.t.ad) {
         value_t *l = ad_op1("log", IN(0), s);
         value_t *ol = ad_op2("multiply", OUT, l, s);
@@ -61,6 +62,22 @@ R(ad_r_pow)
         U(l); U(ol); U(a0); U(e);
     }
     U(one); U(zero);
+}
+/* power_deriv(a, b) = b a^(b-1): d/da = b (b-1) a^(b-2) = b power_deriv(a, b - 1);
+ * d/db = a^(b-1) (1 + b log a) (only where b is watched) */
+R(ad_r_pow_d)
+{
+    value_t *one = W(1), *bm1 = ad_op2("subtract", IN(1), one, s);
+    value_t *q = ad_op2("power_deriv", IN(0), bm1, s), *bq = ad_op2("multiply", IN(1), q, s);
+    gin[0] = ad_op2("multiply", g, bq, s);
+    U(q); U(bq);
+    if (IN(1)->u.t.ad) {
+        value_t *p = ad_op2("power", IN(0), bm1, s), *l = ad_op1("log", IN(0), s), *bl = ad_op2("multiply", IN(1), l, s);
+        value_t *k = ad_op2("add", bl, one, s), *t = ad_op2("multiply", p, k, s);
+        gin[1] = ad_op2("multiply", g, t, s);
+        U(p); U(l); U(bl); U(k); U(t);
+    }
+    U(one); U(bm1);
 }
 /* a % b = a - floor(a/b)*b */
 R(ad_r_mod)
@@ -92,7 +109,8 @@ static void extreme2(ad_node_t *n, value_t *g, value_t **gin, session_t *s, cons
 }
 R(ad_r_maximum) { extreme2(n, g, gin, s, "greater"); }
 R(ad_r_minimum) { extreme2(n, g, gin, s, "less"); }
-R(ad_r_neg) { (void)n; gin[0] = ad_op1("negative", g, s); }
+/* negative' = -1; nan at nan (issue 11: a derivative is NaN wherever its function is) */
+R(ad_r_neg) { gin[0] = nan_where_out(n, ad_op1("negative", g, s), s); }
 R(ad_r_exp) { gin[0] = ad_op2("multiply", g, OUT, s); }
 /* d where the output is a number, the output's NaN where it is NaN:
  * outside a function's domain its derivative is NaN too (issue 11), where
@@ -107,17 +125,33 @@ static value_t *nan_where_out(ad_node_t *n, value_t *d, session_t *s)
 }
 /* log' = 1/x; nan where log is (x < 0, -inf) */
 R(ad_r_log) { gin[0] = nan_where_out(n, ad_op2("divide", g, IN(0), s), s); }
-/* log1p' = 1/(1+x); nan where log1p is (x < -1, -inf) */
-R(ad_r_log1p)
+/* expm1, log1p, erf and sqrt name derivative ops (op_def.deriv:
+ * expm1_deriv, log1p_deriv, erf_deriv, sqrt_deriv, each computed from the
+ * exact input and rounded once, src/backend/cpu/kern_act.c); these are the
+ * rules of those ops (grad of grad). */
+/* (e^x)' = e^x: the output itself */
+R(ad_r_expm1_d) { gin[0] = ad_op2("multiply", g, OUT, s); }
+/* (1/(1+x))' = -1/(1+x)^2 = -d^2 */
+R(ad_r_log1p_d)
 {
-    value_t *one = W(1), *d = ad_op2("add", IN(0), one, s);
-    gin[0] = nan_where_out(n, ad_op2("divide", g, d, s), s);
-    U(one); U(d);
+    value_t *d2 = ad_op2("multiply", OUT, OUT, s), *gd = ad_op2("multiply", g, d2, s);
+    gin[0] = ad_op1("negative", gd, s);
+    U(d2); U(gd);
 }
-/* expm1' = e^x = expm1(x) + 1 */
-R(ad_r_expm1) { value_t *one = W(1), *d = ad_op2("add", OUT, one, s); gin[0] = ad_op2("multiply", g, d, s); U(one); U(d); }
-/* sqrt' = 1/(2 sqrt(x)) */
-R(ad_r_sqrt) { value_t *two = W(2), *d = ad_op2("multiply", OUT, two, s); gin[0] = ad_op2("divide", g, d, s); U(two); U(d); }
+/* (2/sqrt(pi) e^(-x^2))' = -2x d */
+R(ad_r_erf_d)
+{
+    value_t *m2 = W(-2), *x2 = ad_op2("multiply", IN(0), m2, s), *t = ad_op2("multiply", x2, OUT, s);
+    gin[0] = ad_op2("multiply", g, t, s);
+    U(m2); U(x2); U(t);
+}
+/* (1/(2 sqrt x))' = -1/(4 x^(3/2)) = -d/(2x) */
+R(ad_r_sqrt_d)
+{
+    value_t *m2 = W(-2), *x2 = ad_op2("multiply", IN(0), m2, s), *t = ad_op2("divide", OUT, x2, s);
+    gin[0] = ad_op2("multiply", g, t, s);
+    U(m2); U(x2); U(t);
+}
 /* abs' = sign(x), 0 at 0 (PyTorch and JAX) */
 /* abs' = sign(x) (0 at 0); nan at nan */
 R(ad_r_abs)
@@ -142,15 +176,6 @@ R(ad_r_to) { (void)s; gin[0] = tensor_to_device(g, (bk_device_t)IN(0)->u.t.st->d
 R(ad_r_linear) { gin[0] = nan_where_out(n, val_ref(g), s); }
 R(ad_r_sin) { gin[0] = mul_take(val_ref(g), ad_op1("cos", IN(0), s), s); }
 R(ad_r_cos) { value_t *sn = ad_op1("sin", IN(0), s); value_t *ng = ad_op1("negative", g, s); gin[0] = mul_take(ng, sn, s); }
-/* erf' = 2/sqrt(pi) exp(-x^2) */
-R(ad_r_erf)
-{
-    value_t *x2 = ad_op2("multiply", IN(0), IN(0), s), *nx2 = ad_op1("negative", x2, s);
-    value_t *e = ad_op1("exp", nx2, s), *c = W(1.1283791670955126);   /* 2/sqrt(pi), fp64 nearest */
-    value_t *d = ad_op2("multiply", e, c, s);
-    gin[0] = ad_op2("multiply", g, d, s);
-    U(x2); U(nx2); U(e); U(c); U(d);
-}
 /* clip: the gradient passes where lo <= x <= hi (torch.clamp's closed
  * interval, tests/refdata/README.md); lo and hi get the rest.  Selected,
  * not multiplied by a 0/1 mask, so a clipped element's gradient is exactly

@@ -392,7 +392,7 @@ static void help_bound_of(char *b, size_t n, const op_def_t *o)
     for (int d = 0; d < 4 && l < n; d++) {
         double u = o->ulp[d], t = u - 0.5;
         int e = t > 0 ? ilogb(t) : 0;
-        if (t > 0 && t < 0.01 && ldexp(1.0, e) == t)   /* SLEEF's bound after the narrowing: 0.5 + 2^-13 */
+        if (t > 0 && t < 0.01 && ldexp(1.0, e) == t)   /* a bound of the form 0.5 + 2^-k */
             l += (size_t)snprintf(b + l, n - l, "%s%s 0.5+2^%d", d ? ", " : "", dn[d], e);
         else
             l += (size_t)snprintf(b + l, n - l, "%s%s %g", d ? ", " : "", dn[d], u);

@@ -150,7 +150,7 @@ static double leaky_slope(call_t *c)
 #define ACT(name) static value_t *name##_impl(call_t *c) { return act_run(c, 0, 0); }
 ACT(linear) ACT(tanh) ACT(sigmoid) ACT(sigmoid_d) ACT(log_sigmoid) ACT(log_sigmoid_d) ACT(tanh_d) ACT(relu) ACT(relu_d)
 ACT(relu6) ACT(relu6_d) ACT(selu) ACT(selu_d) ACT(swish) ACT(swish_d) ACT(softplus) ACT(softsign)
-ACT(softsign_d) ACT(gelu_d2)
+ACT(softsign_d) ACT(gelu_d2) ACT(expm1_d) ACT(log1p_d) ACT(erf_d) ACT(sqrt_d)
 static value_t *leaky_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
 static value_t *leaky_d_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
 static value_t *elu_impl(call_t *c) { return act_run(c, kw_num(c, "alpha", 1.0), 0); }
@@ -541,6 +541,36 @@ const op_def_t op_family_activations[] = {
      .formula = "keras3: 1/6 if -3 < x < 3 else 0; keras2: 0.2 if -2.5 <= x <= 2.5 else 0", .shapes = A_SHAPES,
      .dtypes = D_DTYPES, .source = "PyTorch hardsigmoid_backward; torch.clamp gradient",
      .example = HIDDEN_EX("hard_sigmoid")},
+    {"expm1_deriv", OPK_FUNC, .kern = KA_EXPM1_D, .impl = expm1_d_impl, .min_args = 1, .max_args = 1,
+     .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .grad = ad_r_expm1_d, .grad_doc = "expm1''(x) = e^x",
+     .signature = "expm1_deriv(x)", .summary = "expm1'(x) = e^x from the input (used by grad)",
+     .formula = "e^x, rounded once from the exact input: in fp16 grad(expm1)(-12) is 6.1393e-06, where expm1(x) + 1 "
+                "is 0 (expm1(-12) rounds to -1)",
+     .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx (e^x - 1) = e^x; tests/refdata/exh_*.bin (mpmath)",
+     .example = HIDDEN_EX("expm1")},
+    {"log1p_deriv", OPK_FUNC, .kern = KA_LOG1P_D, .impl = log1p_d_impl, .min_args = 1, .max_args = 1,
+     .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .grad = ad_r_log1p_d, .grad_doc = "log1p''(x) = -1/(1+x)^2",
+     .signature = "log1p_deriv(x)", .summary = "log1p'(x) = 1/(1+x) from the exact 1+x (used by grad)",
+     .formula = "1/(1+x) with 1+x carried exactly (two-sum), rounded once; inf at -1, nan below -1 (as log1p)",
+     .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx ln(1+x); tests/refdata/exh_*.bin (exact rationals)",
+     .example = HIDDEN_EX("log1p")},
+    {"erf_deriv", OPK_FUNC, .kern = KA_ERF_D, .impl = erf_d_impl, .min_args = 1, .max_args = 1,
+     .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .grad = ad_r_erf_d, .grad_doc = "erf''(x) = -2x erf'(x)",
+     .signature = "erf_deriv(x)", .summary = "erf'(x) = 2/sqrt(pi) e^(-x^2) (used by grad)",
+     .formula = "2/sqrt(pi) e^(-x^2) with x^2 split exactly (fma), rounded once: no error from rounding x^2, which "
+                "e^(-x^2) would magnify by x^2 in the tails",
+     .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx erf x (DLMF 7.10); tests/refdata/exh_*.bin (mpmath)",
+     .example = HIDDEN_EX("erf")},
+    {"sqrt_deriv", OPK_FUNC, .kern = KA_SQRT_D, .impl = sqrt_d_impl, .min_args = 1, .max_args = 1,
+     .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
+     .grad = ad_r_sqrt_d, .grad_doc = "sqrt''(x) = -1/(4 x^(3/2))",
+     .signature = "sqrt_deriv(x)", .summary = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x (used by grad)",
+     .formula = "1/(2 sqrt(x)) rounded once (not 1/(2 y) from the rounded output y); inf at 0 and -0, nan below 0",
+     .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x^(1/2); tests/refdata/exh_*.bin (mpmath)",
+     .example = "grad(sqrt)([0.25, 1, 4])\n#> [1, 0.5, 0.25] (fp32)"},
     {"softmax", OPK_FUNC, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
      .grad = ad_r_softmax, .grad_doc = "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)",
      .signature = "softmax(x, axis=-1)", .summary = "exp(x) normalised to sum to 1 along an axis (multi-class outputs)",

@@ -36,39 +36,30 @@
  * (no FMA) variants need not (SLEEF discussion #482). */
 #include "util/sleef_det.h"
 
-/* ---- transcendental kernels (SLEEF, deterministic, 1.0 ulp) ---- */
-
-static float  exp32(float x)   { return Sleef_finz_expf1_u10purecfma(x); }
-/* SLEEF's exp returns inf for every x above 709.7827111495575, but exp(x)
- * stays below DBL_MAX up to ln(DBL_MAX) = 709.782712893384 (15 million
- * doubles more).  There exp(x) = 2^1024 (1 + expm1(w)) with
- * w = x - 1024 ln 2 in [-1.8e-6, 0): w from the exact x - 1024 LN2_HI
- * (Sterbenz) minus 1024 LN2_LO, expm1(w) from three terms of its series
- * (w^4/24 < 2^-77), one rounding in 1 + p, and two exact scalings by
- * powers of two; when 1 + p rounds to 1 the result is inf, as exp(x)
- * rounds.  kern_avx2.c does the same operations lane by lane. */
-static double exp64_top(double x)
-{
-    double w = (x - 1024.0 * NN_LN2_HI) - 1024.0 * NN_LN2_LO;
-    double p = w * (1.0 + w * (0.5 + w * (1.0 / 6.0)));
-    return (1.0 + p) * 0x1p1023 * 2.0;
-}
-static double exp64(double x)  { return x > NN_SLEEF_EXP_MAX ? exp64_top(x) : Sleef_finz_expd1_u10purecfma(x); }
-static float  log32(float x)   { return Sleef_finz_logf1_u10purecfma(x); }
-static double log64(double x)  { return Sleef_finz_logd1_u10purecfma(x); }
-/* SLEEF's log1p returns inf above 1e38 (fp32) and 1e307 (fp64).  Far
- * below those, log1p(x) = log(x) + log1p(1/x) and the second term is under
- * 2^-64 (2^-512) of the first's ulp: log(x) is log1p(x) there. */
-static float  log1p32(float x) { return x > NN_LOG1P_BIG32 ? Sleef_finz_logf1_u10purecfma(x) : Sleef_finz_log1pf1_u10purecfma(x); }
-static double log1p64(double x){ return x > NN_LOG1P_BIG64 ? Sleef_finz_logd1_u10purecfma(x) : Sleef_finz_log1pd1_u10purecfma(x); }
-static float  expm132(float x) { return Sleef_finz_expm1f1_u10purecfma(x); }
-static double expm164(double x){ return Sleef_finz_expm1d1_u10purecfma(x); }
-static float  sin32(float x)   { return Sleef_finz_sinf1_u10purecfma(x); }
-static double sin64(double x)  { return Sleef_finz_sind1_u10purecfma(x); }
-static float  cos32(float x)   { return Sleef_finz_cosf1_u10purecfma(x); }
-static double cos64(double x)  { return Sleef_finz_cosd1_u10purecfma(x); }
-static float  erf32(float x)   { return Sleef_finz_erff1_u10purecfma(x); }
-static double erf64(double x)  { return Sleef_finz_erfd1_u10purecfma(x); }
+/* ---- transcendental kernels ----
+ * fp64: SLEEF's deterministic u10 functions with nnpad's range fixes
+ * (util/sleef_det.h: exp up to ln(max), log1p of huge and tiny x), 1.0 ulp.
+ * fp16, bf16, fp32: correctly rounded.  The backend computes the fp64
+ * value and rounds it once to the dtype when y(1 - 2^-40) and y(1 + 2^-40)
+ * round alike, else rounds glibc's long double value (expl, logl, log1pl,
+ * expm1l, sinl, cosl, erfl) to odd in fp64 and then to the dtype
+ * (src/backend/cpu/kern_act.c, as the activations).  The f32 kernels below
+ * are the fp64 value rounded once to fp32 (without that check): the
+ * backend does not call them for results. */
+static double exp64(double x)  { return nn_exp64(x); }
+static double log64(double x)  { return nn_log64(x); }
+static double log1p64(double x){ return nn_log1p64(x); }
+static double expm164(double x){ return nn_expm164(x); }
+static double sin64(double x)  { return nn_sin64(x); }
+static double cos64(double x)  { return nn_cos64(x); }
+static double erf64(double x)  { return nn_erf64(x); }
+static float  exp32(float x)   { return (float)nn_exp64(x); }
+static float  log32(float x)   { return (float)nn_log64(x); }
+static float  log1p32(float x) { return (float)nn_log1p64(x); }
+static float  expm132(float x) { return (float)nn_expm164(x); }
+static float  sin32(float x)   { return (float)nn_sin64(x); }
+static float  cos32(float x)   { return (float)nn_cos64(x); }
+static float  erf32(float x)   { return (float)nn_erf64(x); }
 
 /* ---- exact / correctly rounded kernels (libm) ---- */
 
@@ -191,18 +182,24 @@ static value_t *where_impl(call_t *c)
 #define UN_DTYPES "fp16/bf16/fp32 compute in fp32, fp64 in fp64, and the result is rounded once to x's dtype " \
     "(round to nearest, ties to even); int64 tensors and weak integers become the session precision; " \
     "a weak float is rounded to the session precision and computes in it"
-#define SLEEF_SRC(fn) "SLEEF 3.5 " fn ", deterministic variants (Sleef_finz_*1_u10purecfma; the AVX2 kernels call " \
-    "Sleef_finz_*8_u10avx2 / *4_u10avx2, which give the same bits). Error bound: 1.0 ulp in fp32 and fp64 (SLEEF's u10); " \
-    "after the one rounding, 0.5 + 2^-13 ulp in fp16 and 0.5 + 2^-16 ulp in bf16 (checked against mpmath by tests/unit/test_kernels)"
+#define TR_DTYPES "computed in fp64 from the exact input (every dtype), and the result is rounded once to x's dtype: " \
+    "correctly rounded in fp16, bf16 and fp32 (see source); int64 tensors and weak integers become the session " \
+    "precision; a weak float is rounded to the session precision and computes as it"
+#define SLEEF_SRC(fn) "SLEEF 3.5 " fn " (the fp64 one), deterministic variants (Sleef_finz_*1_u10purecfma; the vector " \
+    "kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly " \
+    "rounded: the fp64 value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double " \
+    "function (a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype " \
+    "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs checked against " \
+    "mpmath by tests/unit/test_exhaustive"
 #define TEST_DTYPES "result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)"
 
 const op_def_t op_family_math[] = {
     {"exp", OPK_UNARY, .kern = KU_EXP, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
+     .ulp = ULP_TRANSC,
      .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
      .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10") "; fp64 above 709.7827111495575, where SLEEF's exp gives inf, "
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10") "; fp64 above 709.7827111495575, where SLEEF's exp gives inf, "
                "2^1024 (1 + expm1(x - 1024 ln 2)) with one rounding, so exp is finite up to 709.782712893384 = ln(max) "
                "(tests/refdata/range_edges.csv)",
      .example = "exp(1)\n"
@@ -214,11 +211,11 @@ const op_def_t op_family_math[] = {
                 "exp(12)\n"
                 "#> inf (fp16)"},
     {"log", OPK_UNARY, .kern = KU_LOG, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
+     .ulp = ULP_TRANSC,
      .grad = ad_r_log, .grad_doc = "log'(x) = 1/x; nan where log(x) is nan (x < 0; PyTorch 1.13 gives 1/x there)",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
      .formula = "ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
      .example = "log(2)\n"
                 "#> 0.693147182 (fp32)\n"
                 "log([1, 10, 100])\n"
@@ -226,11 +223,11 @@ const op_def_t op_family_math[] = {
                 "log(0)\n"
                 "#> -inf (fp32)"},
     {"log1p", OPK_UNARY, .kern = KU_LOG1P, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
-     .grad = ad_r_log1p, .grad_doc = "log1p'(x) = 1/(1+x); nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)",
+     .ulp = ULP_TRANSC,
+     .deriv = "log1p_deriv", .deriv_doc = "log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
      .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10") "; above 2^64 (fp64: 2^512) log(x), which equals "
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10") "; above 2^64 (fp64: 2^512) log(x), which equals "
                "log1p(x) there to far below an ulp (SLEEF's log1p gives inf from 1e38 / 1e307), so log1p(max) is finite "
                "in every dtype: 88.72 in fp32, 709.78 in fp64 (tests/refdata/range_edges.csv)",
      .example = "log1p(1e-8)\n"
@@ -238,18 +235,18 @@ const op_def_t op_family_math[] = {
                 "log(1 + 1e-8)\n"
                 "#> 0 (fp32)"},
     {"expm1", OPK_UNARY, .kern = KU_EXPM1, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
-     .grad = ad_r_expm1, .grad_doc = "expm1'(x) = expm1(x) + 1",
+     .ulp = ULP_TRANSC,
+     .deriv = "expm1_deriv", .deriv_doc = "expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)",
      .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
      .formula = "e^x - 1 without the cancellation of exp(x) - 1 near 0",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
      .example = "expm1(1e-8)\n"
                 "#> 9.99999994e-09 (fp32)\n"
                 "exp(1e-8) - 1\n"
                 "#> 0 (fp32)"},
     {"sqrt", OPK_UNARY, .kern = KU_SQRT, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_sqrt, .grad_doc = "sqrt'(x) = 1/(2 sqrt(x)), from the output: nan where sqrt(x) is nan (x < 0)",
+     .deriv = "sqrt_deriv", .deriv_doc = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x, rounded once (not from the rounded output); inf at 0, nan where sqrt(x) is nan (x < 0)",
      .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
      .formula = "√x; sqrt(-0) = -0, sqrt(x < 0) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
@@ -272,31 +269,31 @@ const op_def_t op_family_math[] = {
      .example = "abs([-2, 0, 3.5])\n"
                 "#> [2, 0, 3.5] (fp32)"},
     {"sin", OPK_UNARY, .kern = KU_SIN, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
+     .ulp = ULP_TRANSC,
      .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
      .formula = "sin x; sin(±inf) = nan",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
      .example = "sin(1)\n"
                 "#> 0.841470957 (fp32)\n"
                 "sin([0, 0.5, 1])\n"
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
     {"cos", OPK_UNARY, .kern = KU_COS, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
+     .ulp = ULP_TRANSC,
      .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
      .formula = "cos x; cos(±inf) = nan",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
      .example = "cos(1)\n"
-                "#> 0.540302336 (fp32)\n"
+                "#> 0.540302277 (fp32)\n"
                 "cos([0, 0.5, 1])\n"
-                "#> [1, 0.87758255, 0.540302336] (fp32)"},
+                "#> [1, 0.87758255, 0.540302277] (fp32)"},
     {"erf", OPK_UNARY, .kern = KU_ERF, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
-     .ulp = ULP_SLEEF_U10,
-     .grad = ad_r_erf, .grad_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2)",
+     .ulp = ULP_TRANSC,
+     .deriv = "erf_deriv", .deriv_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once",
      .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
      .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
      .example = "erf(1)\n"
                 "#> 0.842700779 (fp32)\n"
                 "erf([-1, 0, 0.5])\n"

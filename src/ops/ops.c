@@ -736,9 +736,10 @@ const char *op_gpu_doc(const op_def_t *o)
     if (o->kind == OPK_UNARY && o->kern >= KU_SQRT && o->kern < KU_COUNT)
         return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, bit for bit as on the CPU";
     if (o->kind == OPK_UNARY && o->kern > KU_NONE && o->kern < KU_SQRT)
-        return "fp16, bf16 and fp32 run on the GPU (kernels/elementwise.cu: CUDA's fp64 function rounded once, within "
-               "1 ulp of the CPU's result; NaN where the CPU gives NaN); fp64 and int64 compute on the CPU from a host "
-               "copy and the result moves to the GPU";
+        return "computes on the CPU from a host copy and the result moves to the GPU, so the bits are the CPU's: "
+               "fp16, bf16 and fp32 are correctly rounded by the CPU's rounding check (kern_act.c), which CUDA's fp64 "
+               "function rounded once (kernels/elementwise.cu's k_tr) does not always match; a fused chain that "
+               "holds it runs op by op";
     if (o->kern >= KA_FIRST && o->kern < KA_END)
         return bk_gpu_act_has(o->kern)
                    ? "fp16, bf16 and fp32 run on the GPU (kernels/act.cu: the fast fp64 value and its rounding check; "

@@ -29,4 +29,36 @@
 #define NN_LN2_LO 0x1.a39ef35793c76p-33
 #define NN_LOG1P_BIG32 0x1p64f
 #define NN_LOG1P_BIG64 0x1p512
+/* below these |x|, log1p(x) is x (math.c; SLEEF gives +0 at subnormals) */
+#define NN_LOG1P_TINY32 0x1p-30f
+#define NN_LOG1P_TINY64 0x1p-60
+
+/* The fp64 kernels of exp log log1p expm1 sin cos erf (1.0 ulp, SLEEF's u10
+ * plus the range fixes above), shared by math.c (the ops' fp64 results)
+ * and kern_act.c (the fast fp64 value that fp16/bf16/fp32 results are
+ * rounded from, with the rounding check); kern_avx2.c's un64 does the same
+ * operations four lanes at a time, with the same bits.
+ * exp above NN_SLEEF_EXP_MAX, where SLEEF gives inf: 2^1024 (1 + expm1(w)),
+ * w = x - 1024 ln 2 in [-1.8e-6, 0) from the exact x - 1024 LN2_HI
+ * (Sterbenz) minus 1024 LN2_LO, three terms of expm1's series, one
+ * rounding in 1 + p (inf when it rounds to 2, as exp(x) rounds). */
+static inline double nn_exp64(double x)
+{
+    if (x > NN_SLEEF_EXP_MAX) {
+        double w = (x - 1024.0 * NN_LN2_HI) - 1024.0 * NN_LN2_LO;
+        double p = w * (1.0 + w * (0.5 + w * (1.0 / 6.0)));
+        return (1.0 + p) * 0x1p1023 * 2.0;
+    }
+    return Sleef_finz_expd1_u10purecfma(x);
+}
+static inline double nn_log64(double x) { return Sleef_finz_logd1_u10purecfma(x); }
+static inline double nn_log1p64(double x)
+{
+    if (__builtin_fabs(x) < NN_LOG1P_TINY64) return x;
+    return x > NN_LOG1P_BIG64 ? Sleef_finz_logd1_u10purecfma(x) : Sleef_finz_log1pd1_u10purecfma(x);
+}
+static inline double nn_expm164(double x) { return Sleef_finz_expm1d1_u10purecfma(x); }
+static inline double nn_sin64(double x) { return Sleef_finz_sind1_u10purecfma(x); }
+static inline double nn_cos64(double x) { return Sleef_finz_cosd1_u10purecfma(x); }
+static inline double nn_erf64(double x) { return Sleef_finz_erfd1_u10purecfma(x); }
 #endif

@@ -21,8 +21,8 @@
 # hundred points (asserted).
 #
 # Run:  /usr/bin/python3 tests/refdata/gen_exhaustive.py     (about 10 min on
-# 2 cores; intermediate results are cached under /tmp/exh_cache, delete it
-# after changing a formula)
+# 2 cores; intermediate results are cached under $EXH_CACHE, default
+# /tmp/exh_cache, delete it after changing a formula)
 import os, sys, struct, random, pickle, math, time
 from fractions import Fraction
 import multiprocessing as mpr
@@ -31,7 +31,7 @@ import mpmath
 from mpmath import mp, mpf
 
 OUT = os.path.dirname(os.path.abspath(__file__))
-CACHE = "/tmp/exh_cache"
+CACHE = os.environ.get("EXH_CACHE", "/tmp/exh_cache")
 NPROC = 2
 
 # ---- formats ----
@@ -187,7 +187,28 @@ FUNCS = [
      (0.0, 0.0), True),
     ("hard_sigmoid_deriv/variant=keras2", "hard_sigmoid_deriv", "variant=\"keras2\"", "q",
      lambda x: Fraction(1, 5) if -Fraction(5, 2) <= x <= Fraction(5, 2) else Fraction(0), (0.0, 0.0), True),
+    # the derivative ops of math.c's functions (issue 23)
+    ("expm1_deriv", "expm1_deriv", "", "mp", lambda x: mpmath.exp(x), (INF, 0.0), True),
+    ("log1p_deriv", "log1p_deriv", "", "mp",
+     lambda x: NAN if x < -1 else (mpf("inf") if x == -1 else 1 / (1 + x)), (0.0, NAN), True),
+    ("erf_deriv", "erf_deriv", "", "mp", lambda x: 2 / mpmath.sqrt(mpmath.pi) * mpmath.exp(-x * x), (0.0, 0.0), True),
+    ("sqrt_deriv", "sqrt_deriv", "", "mp",
+     lambda x: NAN if x < 0 else (mpf("inf") if x == 0 else 1 / (2 * mpmath.sqrt(x))), (0.0, NAN), True),
+    ("negative", "negative", "", "q", lambda x: -x, (NINF, INF), False),
+    # the derivatives of the ops whose rule is a composition of ops (no
+    # derivative op): "grad:OP" is grad(OP)(x) through the language
+    ("grad:exp", "exp", "", "mp", lambda x: mpmath.exp(x), (INF, 0.0), True),
+    ("grad:log", "log", "", "mp", lambda x: NAN if x < 0 else (mpf("inf") if x == 0 else 1 / x), (0.0, NAN), True),
+    ("grad:sin", "sin", "", "mp", lambda x: mpmath.cos(x), (NAN, NAN), True),
+    ("grad:cos", "cos", "", "mp", lambda x: -mpmath.sin(x), (NAN, NAN), True),
+    ("grad:abs", "abs", "", "q", lambda x: Fraction((x > 0) - (x < 0)), (1.0, -1.0), True),
+    ("grad:floor", "floor", "", "q", lambda x: Fraction(0), (0.0, 0.0), True),
+    ("grad:round", "round", "", "q", lambda x: Fraction(0), (0.0, 0.0), True),
+    ("grad:linear", "linear", "", "q", lambda x: Fraction(1), (1.0, 1.0), True),
+    ("grad:negative", "negative", "", "q", lambda x: Fraction(-1), (-1.0, -1.0), True),
 ]
+# functions whose value at -0 is the pole's other side: log'(-0) = 1/(-0) = -inf
+NEG_ZERO_POLE = {"grad:log"}
 FBY = {f[0]: f for f in FUNCS}
 
 # ---- PyTorch: the sign of an exact zero, and the autograd cross-check ----
@@ -201,14 +222,17 @@ def torch_fn(name):
          "leaky_relu": lambda x: F.leaky_relu(x, 0.2), "elu": F.elu, "selu": F.selu, "gelu": F.gelu,
          "gelu/approximate=1": lambda x: F.gelu(x, approximate="tanh"), "swish": F.silu,
          "softplus": lambda x: F.softplus(x, threshold=1e300), "softsign": F.softsign,
-         "hard_sigmoid": F.hardsigmoid,
+         "hard_sigmoid": F.hardsigmoid, "negative": torch.neg,
          "hard_sigmoid/variant=keras2": lambda x: torch.clamp(0.2 * x + 0.5, 0, 1)}
     return T.get(name)
 
 DERIV_OF = {"sigmoid_deriv": "sigmoid", "log_sigmoid_deriv": "log_sigmoid", "tanh_deriv": "tanh",
             "relu_deriv": "relu", "relu6_deriv": "relu6", "leaky_relu_deriv": "leaky_relu", "elu_deriv": "elu",
             "selu_deriv": "selu", "gelu_deriv": "gelu", "gelu_deriv/approximate=1": "gelu/approximate=1",
-            "swish_deriv": "swish", "softsign_deriv": "softsign", "hard_sigmoid_deriv": "hard_sigmoid"}
+            "swish_deriv": "swish", "softsign_deriv": "softsign", "hard_sigmoid_deriv": "hard_sigmoid",
+            "expm1_deriv": "expm1", "log1p_deriv": "log1p", "erf_deriv": "erf", "sqrt_deriv": "sqrt",
+            "grad:exp": "exp", "grad:log": "log", "grad:sin": "sin", "grad:cos": "cos", "grad:abs": "abs",
+            "grad:floor": "floor", "grad:round": "round", "grad:linear": "linear", "grad:negative": "negative"}
 
 # Where PyTorch and JAX disagree on the sign of an exact zero, the IEEE
 # evaluation of the defining formula decides (as jax.nn does): relu(-0) =
@@ -251,6 +275,8 @@ def exact_of(name, x, prec):
     ("inf", sign), ("exact", sign, man, exp) or ("approx", sign, man, exp)
     with relative error below 2^-prec."""
     kind, f = FBY[name][3], FBY[name][4]
+    if name in NEG_ZERO_POLE and x == 0 and math.copysign(1.0, x) < 0:
+        return ("inf", 1)
     if kind == "q":
         v = f(Fraction(x))
         if v is NAN: return ("nan",)
@@ -493,6 +519,82 @@ def base_points(fname, rng):
     for _ in range(100): pts.add(cast(rng.uniform(-1e-3, 1e-3)))
     return pts
 
+# ---- fp32: a million inputs drawn by splitmix64, hashed per chunk ----
+# The inputs are the same in C (tests/unit/test_exhaustive.c, big_sample):
+# z = splitmix64's i-th output from BIG_SEED; a z below 2^63 gives the fp32
+# of bit pattern z mod 2^32 (every binade, NaN and inf as they come), one
+# at or above gives (z >> 11) 2^-53 32 - 16 (exact in fp64) rounded to fp32
+# (the range where the functions bend).  Per function and chunk of
+# BIG_CHUNK inputs: FNV-1a (64 bit) over the correctly rounded result bits
+# (u32, little-endian), NaN as 0x7fc00000, and for a derivative -0 as +0.
+BIG_SEED = 0x6e6e706164323321
+BIG_N = 1 << 20
+BIG_CHUNK = 1 << 14
+M64 = (1 << 64) - 1
+
+def splitmix64_seq(seed, n):
+    out = []
+    st = seed
+    for _ in range(n):
+        st = (st + 0x9e3779b97f4a7c15) & M64
+        z = st
+        z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M64
+        z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M64
+        out.append(z ^ (z >> 31))
+    return out
+
+def big_inputs():
+    xs = []
+    for z in splitmix64_seq(BIG_SEED, BIG_N):
+        if z >> 63 == 0:
+            xs.append(bits_to_float(FP32, z & 0xffffffff))
+        else:
+            xs.append(float(np.float32((z >> 11) * 2.0 ** -53 * 32 - 16)))
+    return xs
+
+BIG_XS = None
+def fnv1a(words):
+    h = 0xcbf29ce484222325
+    for w in words:
+        for k in range(4):
+            h ^= (w >> (8 * k)) & 0xff
+            h = (h * 0x100000001b3) & M64
+    return h
+
+def big_task(args):
+    name, c = args
+    path = f"{CACHE}/b_{name.replace('/', '_').replace(':', '_')}_{c}.pkl"
+    if os.path.exists(path):
+        with open(path, "rb") as fp: return pickle.load(fp)
+    deriv = FBY[name][6]
+    words = []
+    for x in BIG_XS[c * BIG_CHUNK:(c + 1) * BIG_CHUNK]:
+        if x != x: b = 0x7fc00000
+        elif math.isinf(x): b = inf_result(name, 1 if x < 0 else 0, FP32)
+        else: b = correct(name, x, FP32)[0]
+        if b & 0x7fffffff > 0x7f800000: b = 0x7fc00000
+        if deriv and b == 0x80000000: b = 0
+        words.append(b)
+    h = fnv1a(words)
+    with open(path, "wb") as fp: pickle.dump(h, fp)
+    return h
+
+def write_big(pool, names):
+    global BIG_XS
+    t0 = time.time()
+    nch = BIG_N // BIG_CHUNK
+    tasks = [(n, c) for n in names for c in range(nch)]
+    hs = pool.map(big_task, tasks, chunksize=4)
+    blob = bytearray(b"NNEXHBG\n")
+    blob += struct.pack("<IQII", len(names), BIG_SEED, BIG_N, BIG_CHUNK)
+    for i, n in enumerate(names):
+        blob += name_bytes(n)
+        for c in range(nch):
+            blob += struct.pack("<Q", hs[i * nch + c])
+    with open(f"{OUT}/exh_fp32_big.bin", "wb") as fp: fp.write(blob)
+    print(f"exh_fp32_big.bin: {BIG_N} inputs x {len(names)} functions, {len(blob)} bytes ({time.time() - t0:.0f}s)",
+          flush=True)
+
 # ---- encoders ----
 def uvarint(n):
     out = bytearray()
@@ -560,6 +662,7 @@ def check_autograd():
             g = float(torch.autograd.grad(t(xt), xt)[0])
             with mp.workprec(200):
                 r = FBY[dname][4](Fraction(x) if FBY[dname][3] == "q" else mpf(x))
+                if r is NAN: continue      # outside the domain (torch gives the formula's number there)
                 m = float(r)
             # torch's hardsigmoid backward multiplies by 1/6 held as an fp32
             # constant (0.1666666716...), so that one agrees to fp32 only
@@ -579,7 +682,15 @@ def main():
     t0 = time.time()
     check_autograd()
     names = [f[0] for f in FUNCS]
+    global BIG_XS
+    BIG_XS = big_inputs()      # before the pool forks: the workers inherit it
     with mpr.Pool(NPROC) as pool:
+        if "--big-only" not in sys.argv:
+            write_small(pool, names, t0)
+        write_big(pool, names)
+
+def write_small(pool, names, t0):
+    if True:
         # fp16 / bf16: every input
         tasks = [(n, d) for d in ("fp16", "bf16") for n in names]
         res = pool.map(lowp_task, tasks, chunksize=1)

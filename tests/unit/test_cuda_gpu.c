@@ -25,8 +25,8 @@
  *                activation of a tensor of NaNs (more to fix than it
  *                keeps room for) gives BK_UNSUPPORTED; CUDA events
  *                (timer_begin/timer_end) time a fill; a fused fp16 chain
- *                through NVRTC has the CPU chain's bits, and exp in a
- *                chain the eager GPU kernel's; softmax and log_softmax
+ *                through NVRTC has the CPU chain's bits, and exp below
+ *                fp64 is left to the CPU (correctly rounded there); softmax and log_softmax
  *                within an ulp of the CPU (8 in fp64); the teaching GEMM within
  *                an ulp of cuBLAS in fp16 and bf16.
  * NNPAD_CUDA_FAKE=cpu runs the same checks with the CPU backend standing in
@@ -593,21 +593,26 @@ static void test_chain(void)
     tap_ok(sc == BK_OK && sg == BK_OK && bad == 0, "a fused fp16 chain (x*s + row, sqrt, minimum) through NVRTC: %lld "
            "of %lld differ from the CPU's chain (first %lld; status %d: %s)", (long long)bad, (long long)n,
            (long long)first, (int)sg, sg == BK_OK ? "ok" : why_failed());
-    /* exp in a chain == the eager GPU exp of the same values */
+    /* exp below fp64 is correctly rounded by the CPU's rounding check
+     * (issue 23), which CUDA's fp64 exp rounded once does not always match:
+     * the GPU neither generates it into a chain nor runs it (BK_UNSUPPORTED:
+     * the caller computes it on the CPU and moves the result) */
     memset(&ch, 0, sizeof ch);
     ch.len = 1;
     ch.n = n;
     bk_chain_op_t e0 = { op_find("exp"), false, DT_FP16, { { -1, 1, DT_FP16, dx, 0 } } };
     ch.op[0] = e0;
     ch.out = dout;
-    sg = G->chain(&ch);
-    down(g, dout, n * 2);
     bk_unary_t ue = { op_find("exp"), DT_FP16, dout, dx, n, SPAN_NONE, 0, 0, NULL };
-    bk_status_t su = G->unary(&ue);
-    down(c, dout, n * 2);
-    bad = bits_differ(g, c, n, 2, &first);
-    tap_ok(sg == BK_OK && su == BK_OK && bad == 0, "exp fp16 in a chain has the eager GPU kernel's bits (%lld differ)",
-           (long long)bad);
+    if (fake) {
+        tap_skip_one("the CPU stand-in computes it", "exp fp16: no GPU chain and no GPU kernel (BK_UNSUPPORTED)");
+    } else {
+        sg = G->chain(&ch);
+        bk_status_t su = G->unary(&ue);
+        tap_ok(sg == BK_UNSUPPORTED && su == BK_UNSUPPORTED,
+               "exp fp16: no GPU chain and no GPU kernel, BK_UNSUPPORTED: the CPU computes it (chain %d, unary %d)",
+               (int)sg, (int)su);
+    }
     dev_free(dx, n * 2); dev_free(ds, 2); dev_free(dr, per * 2); dev_free(dout, n * 2);
     free(hx); free(hs); free(hr); free(c); free(g);
 }

@@ -88,19 +88,18 @@ int main(void)
         backend_cuda_rtc_free(ptx);
     }
 
-    /* the transcendental functions below fp64: nncu_tr64, rounded once from fp64 */
+    /* the transcendental functions below fp64 are correctly rounded by the
+     * CPU's rounding check (issue 23), which a GPU's fp64 function rounded
+     * once does not always match: not generated, the chain runs op by op */
     memset(&ch, 0, sizeof ch);
     ch.len = 4;
     ch.op[0] = bin("multiply", DT_FP16, ext(DT_FP16, 1, 0), ext(DT_FP16, 0, 0));
     ch.op[1] = un("exp", DT_FP16, res(0, DT_FP16));
     ch.op[2] = un("log1p", DT_FP32, ext(DT_FP32, 1, 0));
     ch.op[3] = bin("add", DT_FP32, res(2, DT_FP32), ext(DT_FP32, BK_CHAIN_ROW, 8));
-    if (build(&ch, &ptx, "exp fp16 of x*c, log1p fp32 + row")) {
-        tap_ok(strstr(src, "nncu_f16_to_f32(nncu_f64_to_f16(nncu_tr64(1, nncu_f32_to_f64(v0))))") &&
-               strstr(src, "nncu_f64_to_f32(nncu_tr64(3, nncu_f32_to_f64(((const float *)p2)[i])))"),
-               "exp and log1p: the fp64 function of the exact input, rounded once to the op's dtype (as eager's k_tr)");
-        backend_cuda_rtc_free(ptx);
-    }
+    char whyt[256] = "";
+    tap_ok(bk_cuda_chain_source(&ch, src, sizeof src, whyt, sizeof whyt) < 0 && strstr(whyt, "correctly rounded"),
+           "exp fp16 of x*c, log1p fp32 + row: refused, computed by the CPU (%s)", whyt);
     memset(&ch, 0, sizeof ch);
     ch.len = 1;
     ch.op[0] = un("exp", DT_FP64, ext(DT_FP64, 1, 0));

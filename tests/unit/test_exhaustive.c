@@ -1,4 +1,4 @@
-/* test_exhaustive.c — every unary op and every derivative op against the
+/* test_exhaustive.c — every differentiable unary op and its derivative against the
  * correctly rounded references of tests/refdata/exh_*.bin (mpmath and
  * exact rationals, made by tests/refdata/gen_exhaustive.py; the format is
  * in tests/refdata/README.md, section "Exhaustive").
@@ -20,8 +20,15 @@
  *                log1p give NaN below their domain (sqrt(-0) = -0), and
  *                grad(f) through the language is NaN there too.
  *
+ *   op table     what must be tested comes from op_at(): every elementwise
+ *                unary float op with a derivative needs records of its values
+ *                and (a user-facing op) of its derivative (its .deriv op, or
+ *                "grad:OP" = grad(OP)(x) through the language), in all four
+ *                files; a new op without reference data fails (coverage()).
+ *
  * Signed zeros: a forward op's zero must have PyTorch's sign (bits
- * compared); a derivative op's zero may have either sign (-0 == 0).
+ * compared); a derivative's -0 reference (an underflow from below) needs
+ * -0, its +0 reference (an exact zero: a convention) accepts either sign.
  * One TAP line per (function, dtype) and, as comments, the table of the
  * worst error per function and dtype. */
 #include "tap.h"
@@ -30,6 +37,7 @@
 #include "lang/error.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"
+#include "autodiff/rules.h"
 #include "backend/cpu/kernels.h"
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +92,18 @@ static void name_of(rd_t *r, char *out)
 
 /* ---- calling a function: "op" or "op/keyword=value" ---- */
 
-typedef struct fn { char name[64], op[48], kw[32], val[32]; const op_def_t *def; bool deriv; } fn_t;
+/* "grad:OP" is grad(OP)(x) through the language: the derivative of an op
+ * whose rule is a composition of ops (no derivative op of its own). */
+typedef struct fn { char name[64], op[48], kw[32], val[32]; const op_def_t *def; bool deriv, viagrad; } fn_t;
 
 static void fn_parse(fn_t *f, const char *name)
 {
     memset(f, 0, sizeof *f);
     snprintf(f->name, sizeof f->name, "%s", name);
+    if (!strncmp(name, "grad:", 5)) {
+        f->viagrad = f->deriv = true;
+        name += 5;
+    }
     const char *sl = strchr(name, '/');
     snprintf(f->op, sizeof f->op, "%.*s", sl ? (int)(sl - name) : (int)strlen(name), name);
     if (sl) {
@@ -100,13 +114,22 @@ static void fn_parse(fn_t *f, const char *name)
     }
     f->def = op_find(f->op);
     if (!f->def) tap_bail("no op %s", f->op);
-    f->deriv = strstr(f->op, "_deriv") != NULL;
+    if (strstr(f->op, "_deriv")) f->deriv = true;
 }
 
 /* f(x) through op_call as the evaluator calls it; NULL (and the message
  * in err) when the op raises an error. */
 static value_t *fn_call(const fn_t *f, value_t *x, char *err, size_t cap)
 {
+    if (f->viagrad) {
+        char e[128];
+        snprintf(e, sizeof e, "grad(%s)(__exh_x)", f->op);
+        session_set_var(S, "__exh_x", x);
+        value_t *g = session_eval(S, e, stdout);
+        session_set_var(S, "__exh_x", NULL);
+        if (!g) snprintf(err, cap, "%s failed", e);
+        return g;
+    }
     value_t *args[1] = { x };
     span_t spans[1] = { SPAN_NONE }, kws[1] = { SPAN_NONE };
     const node_t *nodes[1] = { NULL };
@@ -133,9 +156,9 @@ static value_t *fn_call(const fn_t *f, value_t *x, char *err, size_t cap)
 
 /* ---- the summary table ---- */
 
-#define MAXF 64
+#define MAXF 80
 static char tab_name[MAXF][64];
-static char tab_cell[MAXF][4][24];
+static char tab_cell[MAXF][5][24];
 static int tab_n;
 static void tab_put(const char *name, int d, const char *cell)
 {
@@ -146,6 +169,24 @@ static void tab_put(const char *name, int d, const char *cell)
         snprintf(tab_name[tab_n++], 64, "%s", name);
     }
     snprintf(tab_cell[i][d], 24, "%s", cell);
+}
+
+/* ---- the functions the files hold, per dtype (d: 0 fp16, 1 bf16, 2
+ * fp32, 3 fp64): what the op-table walk and the domain checks read ---- */
+#define MAXN 128
+static char seen[5][MAXN][64];   /* 4: the splitmix64 fp32 sample */
+static int nseen[5];
+static void saw(int d, const char *name)
+{
+    if (nseen[d] < MAXN) snprintf(seen[d][nseen[d]++], 64, "%.63s", name);
+}
+/* a record for op (its name, or its name with a keyword: "gelu/approximate=1") in dtype d */
+static bool has_record(int d, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 0; i < nseen[d]; i++)
+        if (!strncmp(seen[d][i], name, n) && (seen[d][i][n] == 0 || seen[d][i][n] == '/')) return true;
+    return false;
 }
 
 /* ---- fp16 / bf16: every input ---- */
@@ -208,6 +249,7 @@ static void lowp_file(dtype_t dt, const char *file)
         }
         fn_t f;
         fn_parse(&f, name);
+        saw(d, name);
         double bound = f.def->ulp[d];
         char err[1100] = "";
         value_t *y = fn_call(&f, x, err, sizeof err);
@@ -228,7 +270,10 @@ static void lowp_file(dtype_t dt, const char *file)
                 if (gn != wn) { bad++; if (first < 0) first = j; worst_steps = INT32_MAX; }
                 continue;
             }
-            if (f.deriv) { if (g == 0x8000) g = 0; if (w == 0x8000) w = 0; }
+            /* a derivative's +0 reference (an exact zero, whose sign is a
+             * convention) accepts -0; a -0 reference (the value underflows
+             * from below) needs -0 */
+            if (f.deriv && w == 0 && g == 0x8000) g = 0;
             if (g == w) continue;
             int32_t st = ord16(g) - ord16(w);
             if ((st == 1 || st == -1) && side[j] != 0xff) {
@@ -339,6 +384,7 @@ static void sample_file(dtype_t dt, const char *file)
         if (s.p != s.end) tap_bail("%s %s: bad sample stream", file, name);
         fn_t f;
         fn_parse(&f, name);
+        saw(d, name);
         double bound = f.def->ulp[d];
         char err[1100] = "";
         value_t *y = fn_call(&f, x, err, sizeof err);
@@ -354,7 +400,9 @@ static void sample_file(dtype_t dt, const char *file)
             double g = tensor_get_f64(y, i);
             double e = ulp_err(dt, g, hi[i], lo[i]);
             /* a forward op's zero has PyTorch's sign */
-            if (e == 0 && g == 0 && hi[i] == 0 && lo[i] == 0 && !f.deriv && signbit(g) != signbit(hi[i])) e = 1;
+            /* (a derivative's +0 reference accepts -0, as for fp16) */
+            if (e == 0 && g == 0 && hi[i] == 0 && lo[i] == 0 && signbit(g) != signbit(hi[i]) && (!f.deriv || signbit(hi[i])))
+                e = 1;
             if (e > 0.5) notcr++;
             if (e > worst || wi < 0) { if (e > worst) worst = e; if (wi < 0 || e >= worst) wi = i; }
             if (e > bound) { bad++; if (first < 0) first = i; }
@@ -377,16 +425,111 @@ static void sample_file(dtype_t dt, const char *file)
     free(blob);
 }
 
-/* ---- domain ---- */
+/* ---- fp32: a million inputs drawn by splitmix64, hashed per chunk ----
+ * exh_fp32_big.bin (gen_exhaustive.py, write_big): "NNEXHBG\n", u32 number
+ * of functions, u64 seed, u32 number of inputs, u32 chunk size, then per
+ * function its name and one FNV-1a hash per chunk of the correctly
+ * rounded result bits.  The inputs are made here as the script makes them.
+ * An op that states correct rounding in fp32 (.ulp 0.5) must match every
+ * chunk (a mismatch names the chunk's inputs); for an op with a looser
+ * bound the matching chunks are counted, not required. */
+static uint64_t splitmix64(uint64_t *st)
+{
+    uint64_t z = (*st += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static uint64_t fnv1a(uint64_t h, uint32_t w)
+{
+    for (int k = 0; k < 4; k++) {
+        h ^= (w >> (8 * k)) & 0xff;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
 
-static const char *const FWD[] = { "exp", "log", "log1p", "expm1", "sqrt", "abs", "sin", "cos", "tanh", "erf", "floor",
-    "round", "linear", "sigmoid", "log_sigmoid", "relu", "relu6", "leaky_relu", "elu", "selu", "gelu",
-    "gelu/approximate=1", "swish", "softplus", "softsign", "hard_sigmoid", "hard_sigmoid/variant=keras2" };
-static const char *const DER[] = { "sigmoid_deriv", "log_sigmoid_deriv", "tanh_deriv", "relu_deriv", "relu6_deriv",
-    "leaky_relu_deriv", "elu_deriv", "selu_deriv", "gelu_deriv", "gelu_deriv/approximate=1", "gelu_deriv2",
-    "swish_deriv", "softsign_deriv", "hard_sigmoid_deriv", "hard_sigmoid_deriv/variant=keras2" };
-#define NFWD (int)(sizeof FWD / sizeof FWD[0])
-#define NDER (int)(sizeof DER / sizeof DER[0])
+static void big_sample(const char *file)
+{
+    size_t n;
+    unsigned char *blob = slurp(file, &n);
+    rd_t r = { blob, blob + n };
+    need(&r, 8);
+    if (memcmp(r.p, "NNEXHBG\n", 8)) tap_bail("%s: not a hashed sample file", file);
+    r.p += 8;
+    uint32_t nf = u32(&r);
+    need(&r, 8);
+    uint64_t seed;
+    memcpy(&seed, r.p, 8);
+    r.p += 8;
+    uint32_t np = u32(&r), chunk = u32(&r);
+    if (!chunk || np % chunk) tap_bail("%s: bad chunk size", file);
+    uint32_t nch = np / chunk;
+    int64_t sh = np;
+    value_t *x = tensor_new_raw(DT_FP32, 1, &sh);
+    float *xs = tensor_data(x);
+    uint64_t st = seed;
+    for (uint32_t i = 0; i < np; i++) {
+        uint64_t z = splitmix64(&st);
+        if (!(z >> 63)) {
+            uint32_t b = (uint32_t)z;
+            memcpy(&xs[i], &b, 4);
+        } else {
+            xs[i] = (float)((double)(z >> 11) * 0x1p-53 * 32 - 16);
+        }
+    }
+    for (uint32_t k = 0; k < nf; k++) {
+        char name[256];
+        name_of(&r, name);
+        need(&r, (size_t)nch * 8);
+        const unsigned char *hp = r.p;
+        r.p += (size_t)nch * 8;
+        fn_t f;
+        fn_parse(&f, name);
+        saw(4, name);
+        char err[1100] = "";
+        value_t *y = fn_call(&f, x, err, sizeof err);
+        if (!y || y->u.t.dtype != DT_FP32 || y->u.t.size != (int64_t)np) {
+            tap_ok(0, "%s fp32 (splitmix64 sample): the call failed: %s", name, y ? "wrong dtype or size" : err);
+            if (y) val_unref(y);
+            continue;
+        }
+        const uint32_t *got = tensor_data(y);
+        uint32_t bad = 0, first = 0;
+        for (uint32_t c = 0; c < nch; c++) {
+            uint64_t h = 0xcbf29ce484222325ull, want;
+            for (uint32_t i = c * chunk; i < (c + 1) * chunk; i++) {
+                uint32_t b = got[i];
+                if ((b & 0x7fffffff) > 0x7f800000) b = 0x7fc00000;
+                if (f.deriv && b == 0x80000000) b = 0;
+                h = fnv1a(h, b);
+            }
+            memcpy(&want, hp + (size_t)c * 8, 8);
+            if (h != want && !bad++) first = c;
+        }
+        bool strict = f.def->ulp[2] <= 0.5;
+        if (strict || !bad)
+            tap_ok(!bad, "%s fp32: %u inputs drawn by splitmix64 (seed %#llx): %u of %u chunks of %u hold a result "
+                   "that is not correctly rounded", name, np, (unsigned long long)seed, bad, nch, chunk);
+        else
+            tap_ok(1, "%s fp32: %u inputs drawn by splitmix64: %u of %u chunks hold a result that is not correctly rounded "
+                   "(allowed: the op states %.3g ulp in fp32; test_exhaustive's dense sample checks the bound)",
+                   name, np, bad, nch, f.def->ulp[2]);
+        if (bad && strict)
+            tap_diag("%s: first differing chunk %u: inputs %u..%u of the sequence", name, first, first * chunk,
+                     (first + 1) * chunk - 1);
+        char cell[24];
+        if (bad) snprintf(cell, sizeof cell, "%u/%u chunks", bad, nch);
+        else snprintf(cell, sizeof cell, "cr");
+        tab_put(name, 4, cell);
+        val_unref(y);
+    }
+    if (r.p != r.end) tap_bail("%s: trailing bytes", file);
+    val_unref(x);
+    free(blob);
+}
+
+/* ---- domain ---- */
 
 static const dtype_t DTS[4] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
 
@@ -411,9 +554,10 @@ static value_t *nans(dtype_t dt)
 
 static void domain_nan(void)
 {
-    for (int k = 0; k < NFWD + NDER; k++) {
+    for (int k = 0; k < nseen[0]; k++) {
         fn_t f;
-        fn_parse(&f, k < NFWD ? FWD[k] : DER[k - NFWD]);
+        fn_parse(&f, seen[0][k]);
+        if (f.viagrad) continue;   /* domain_grad_nan */
         bool ok = true;
         char why[1200] = "";
         for (int d = 0; d < 4; d++) {
@@ -522,9 +666,10 @@ static void domain_edges(void)
 /* grad of every forward op at NaN, through the language */
 static void domain_grad_nan(void)
 {
-    for (int k = 0; k < NFWD; k++) {
+    for (int k = 0; k < nseen[0]; k++) {
         fn_t f;
-        fn_parse(&f, FWD[k]);
+        fn_parse(&f, seen[0][k]);
+        if (f.deriv) continue;
         bool ok = true;
         char def[256];
         if (f.kw[0] && !(f.val[0] >= '0' && f.val[0] <= '9'))
@@ -555,7 +700,7 @@ static void domain_grad_nan(void)
  * not. */
 static void paths_agree(void)
 {
-    static const char *const names[] = { "sigmoid", "sigmoid_deriv", "tanh" };
+    static const char *const names[] = { "sigmoid", "sigmoid_deriv", "tanh", "exp", "log1p", "sin" };
     enum { N = 2000000 };
     int64_t n = N;
     value_t *x = tensor_new_raw(DT_FP32, 1, &n);
@@ -593,6 +738,78 @@ static void paths_agree(void)
     val_unref(x);
 }
 
+/* A weak scalar gets a tensor's bits: OP(v) under :precision dt equals
+ * OP(dt([v])) for exp ... erf (correctly rounded to dt itself, not to fp32
+ * and then again), at 400 inputs per dtype spread over the range. */
+static void weak_scalars(void)
+{
+    static const char *const tr[] = { "exp", "log", "log1p", "expm1", "sin", "cos", "erf", "tanh", "sqrt" };
+    static const dtype_t dts[3] = { DT_FP16, DT_BF16, DT_FP32 };
+    for (size_t k = 0; k < sizeof tr / sizeof tr[0]; k++) {
+        int bad = 0, n = 0;
+        char first[160] = "";
+        for (int d = 0; d < 3; d++) {
+            dtype_t dt = dts[d];
+            dtype_t old = session_settings(S)->precision;
+            session_settings(S)->precision = dt;
+            for (int i = 0; i < 400; i++) {
+                double v = dtype_round_f64(dt, (i % 2 ? -1 : 1) * ldexp(1.0 + (i * 0.6180339887) - floor(i * 0.6180339887), i / 8 - 25));
+                if (!isfinite(v) || v == 0) continue;
+                char e1[128], e2[128];
+                snprintf(e1, sizeof e1, "%s(%.17g)", tr[k], v);
+                snprintf(e2, sizeof e2, "%s(%s([%.17g]))[0]", tr[k], dtype_traits[dt].name, v);
+                value_t *a = session_eval(S, e1, stdout), *b = session_eval(S, e2, stdout);
+                double x = a ? tensor_get_f64(a, 0) : NAN, y = b ? tensor_get_f64(b, 0) : NAN;
+                n++;
+                if (!a || !b || (memcmp(&x, &y, 8) && !(isnan(x) && isnan(y)))) {
+                    if (!bad++) snprintf(first, sizeof first, "; first: %s gives %a, %s gives %a", e1, x, e2, y);
+                }
+                if (a) session_release(a);
+                if (b) session_release(b);
+            }
+            session_settings(S)->precision = old;
+        }
+        tap_ok(bad == 0, "%s of a weak scalar under :precision fp16, bf16, fp32 has the bits of a tensor's: %d of %d differ%s",
+               tr[k], bad, n, first);
+    }
+}
+
+/* The op table decides what must be tested: every elementwise unary float
+ * op that has a derivative (op_def .grad or .deriv; the casts, the 0/1
+ * tests and the ops without a derivative are left out) needs a record of
+ * its values in each of the four files, and a user-facing one (not a
+ * hidden derivative op) a record of its derivative too: its derivative op
+ * (.deriv) or, for a rule written with ops, "grad:OP" (grad(OP)(x) through
+ * the language).  So a new op without reference data fails here. */
+static void coverage(void)
+{
+    static const char *const dn[5] = { "fp16", "bf16", "fp32", "fp64", "fp32 splitmix64" };
+    int nops = 0;
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *op = op_at(i);
+        if (!op_is_elementwise(op) || op->min_args != 1 || op->max_args != 1) continue;
+        if (op->flags & (OPF_RETURNS_INT | OPF_EXACT_LITERAL)) continue;
+        if (!op->grad && !op->deriv) continue;
+        nops++;
+        char deriv[64];
+        if (op->flags & OPF_HIDDEN) deriv[0] = 0;
+        else if (op->deriv) snprintf(deriv, sizeof deriv, "%s", op->deriv);
+        else snprintf(deriv, sizeof deriv, "grad:%s", op->name);
+        char miss[512] = "";
+        size_t k = 0;
+        for (int d = 0; d < 5; d++) {
+            if (!has_record(d, op->name)) k += (size_t)snprintf(miss + k, sizeof miss - k, " %s value;", dn[d]);
+            if (k < sizeof miss && deriv[0] && !has_record(d, deriv))
+                k += (size_t)snprintf(miss + k, sizeof miss - k, " %s %s;", dn[d], deriv);
+            if (k >= sizeof miss) break;
+        }
+        tap_ok(!miss[0], "op table: %s has reference data for its values%s%s in fp16 bf16 fp32 fp64 (and the fp32 splitmix64 sample)%s%s", op->name,
+               deriv[0] ? " and its derivative " : "", deriv, miss[0] ? "; missing (tests/refdata/gen_exhaustive.py):" : "",
+               miss);
+    }
+    tap_ok(nops >= 40, "op table: %d differentiable elementwise unary ops found", nops);
+}
+
 int main(void)
 {
     refdir = getenv("REFDATA");
@@ -602,6 +819,7 @@ int main(void)
     lowp_file(DT_BF16, "exh_bf16.bin");
     sample_file(DT_FP32, "exh_fp32.bin");
     sample_file(DT_FP64, "exh_fp64.bin");
+    big_sample("exh_fp32_big.bin");
     /* again through the other paths this CPU has (AVX2 where it also has
      * AVX-512; the plain loops, as NNPAD_KERNELS=plain or a CPU without
      * AVX2 runs them): the same correctly rounded results by other code */
@@ -613,17 +831,22 @@ int main(void)
         lowp_file(DT_BF16, "exh_bf16.bin");
         sample_file(DT_FP32, "exh_fp32.bin");
         sample_file(DT_FP64, "exh_fp64.bin");
+        big_sample("exh_fp32_big.bin");
         kern_set_level(old);
     }
+    coverage();
+    weak_scalars();
     paths_agree();
     domain_nan();
     domain_edges();
     domain_grad_nan();
     tap_diag("worst error per function and dtype (fp16/bf16: cr = every result correctly rounded, a number = the worst");
     tap_diag("accepted near-midpoint result in ulps, off by k steps = results that are neither; fp32/fp64: ulps)");
-    tap_diag("%-36s %-16s %-16s %-12s %-12s", "function", "fp16", "bf16", "fp32", "fp64");
+    tap_diag("accepted; fp32 2^20: the splitmix64 sample, cr or the chunks holding a result not correctly rounded)");
+    tap_diag("%-36s %-16s %-16s %-12s %-12s %-12s", "function", "fp16", "bf16", "fp32", "fp64", "fp32 2^20");
     for (int i = 0; i < tab_n; i++)
-        tap_diag("%-36s %-16s %-16s %-12s %-12s", tab_name[i], tab_cell[i][0], tab_cell[i][1], tab_cell[i][2], tab_cell[i][3]);
+        tap_diag("%-36s %-16s %-16s %-12s %-12s %-12s", tab_name[i], tab_cell[i][0], tab_cell[i][1], tab_cell[i][2],
+                 tab_cell[i][3], tab_cell[i][4]);
     session_free(S);
     return tap_done();
 }

@@ -428,7 +428,7 @@ static void test_ulp(void)
             value_t *x = tensor_new_raw(dt, 1, &n);
             for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, tensor_data(x), i, sel[i]);
             value_t *y = op_unary(op, x, SPAN_NONE, S);
-            /* the bound the op states in its op_def (ULP_SLEEF_U10) */
+            /* the bound the op states in its op_def (ULP_TRANSC) */
             double bound = op->ulp[dt];
             double worst = 0;
             int64_t wi = 0;

@@ -180,6 +180,8 @@ static bk_status_t cpu_unary(const bk_unary_t *u)
     const op_def_t *op = u->op;
     int64_t n = u->n;
     if (op->kern >= KA_FIRST) return bk_cpu_act(u);
+    /* exp ... erf below fp64: correctly rounded through the activations' driver */
+    if (kact_tr_has(op) && (u->dt == DT_FP16 || u->dt == DT_BF16 || u->dt == DT_FP32)) return bk_cpu_act(u);
     if (u->dt == DT_INT64) {
         if (!op->u64) return BK_UNSUPPORTED;
         const int64_t *a = u->in;

@@ -182,8 +182,17 @@ static double k_tanh_d(double x, const aparam_t *p)
     double e = ex(-2.0 * fabs(x)), t = 1.0 + e;
     return 4.0 * e / (t * t);
 }
-/* tanh: SLEEF's fp64 tanh (1.0 ulp) */
-static double k_tanh(double x, const aparam_t *p) { (void)p; return Sleef_finz_tanhd1_u10purecfma(x); }
+/* tanh: SLEEF's fp64 tanh (1.0 ulp), which reaches ±1 a few inputs before
+ * the correctly rounded tanh does: below TANH_ONE64 = the smallest double
+ * at or above atanh(1 - 2^-54) (mpmath) the result is at most 1 - 2^-53. */
+#define TANH_ONE64 0x1.30fc1931f09cap+4
+#define BELOW_ONE 0x1.fffffffffffffp-1
+static double k_tanh(double x, const aparam_t *p)
+{
+    (void)p;
+    double y = Sleef_finz_tanhd1_u10purecfma(x);
+    return fabs(y) == 1 && fabs(x) < TANH_ONE64 ? copysign(BELOW_ONE, x) : y;
+}
 /* Branch-free forms (selects compile to max/blend; inputs are random
  * signs, so branches would mispredict half the time). */
 static inline double sel(bool c, double a, double b) { return c ? a : b; }
@@ -251,17 +260,24 @@ static double k_gelu(double x, const aparam_t *p)
     }
     return 0.5 * x * erfc_neg_x_sqrt1_2(x);
 }
+/* A derivative that is negative left of its zero (gelu' below -0.75,
+ * gelu'' beyond ±√2, swish' below -1.28) underflows to -0, as the true
+ * value rounds: a fast value that reached 0 through a sum of underflowed
+ * terms (0 + -0) gets its sign back. */
+static inline double neg0(bool negative, double r) { return r == 0 && negative ? -0.0 : r; }
+static double k_gelu_d_(double x, const aparam_t *p);
 /* exact: Φ(x) + x φ(x); tanh form: σ(t) + x σ(t)σ(-t) t', t = 2u */
-static double k_gelu_d(double x, const aparam_t *p)
+static double k_gelu_d(double x, const aparam_t *p) { return neg0(x < -1, k_gelu_d_(x, p)); }
+static double k_gelu_d_(double x, const aparam_t *p)
 {
     if (x != x) return x;
-    if (isinf(x)) return x > 0 ? 1.0 : 0.0;
+    if (isinf(x)) return x > 0 ? 1.0 : -0.0;
     if (near_root(p->variant ? &ROOT_GELU_T_D : &ROOT_GELU_D, x))
         return (double)root_at(p->variant ? &ROOT_GELU_T_D : &ROOT_GELU_D, x);
     if (p->variant) {
         double th, tl, sp, sn;
         gelu_t(x, &th, &tl);
-        if (isinf(th)) return x > 0 ? 1.0 : 0.0;
+        if (isinf(th)) return x > 0 ? 1.0 : -0.0;
         sig_pair(th, &sp, &sn);
         double c = sp * sn * tl;
         sp += c;
@@ -277,8 +293,8 @@ static double k_gelu_d2(double x, const aparam_t *p)
 {
     (void)p;
     if (x != x) return x;
-    if (isinf(x)) return 0.0;
-    return INV_SQRT2PI * gauss(x) * (2.0 - x * x);
+    if (isinf(x)) return -0.0;
+    return neg0(fabs(x) > 1.5, INV_SQRT2PI * gauss(x) * (2.0 - x * x));
 }
 /* Far left (x < -700) x σ(x) = x e^x where e^x is already subnormal:
  * computed as -exp(x + log(-x)) so that e^x's own underflow loses
@@ -293,7 +309,7 @@ static double k_swish(double x, const aparam_t *p)
 static double k_swish_d(double x, const aparam_t *p)
 {
     (void)p;
-    if (isinf(x)) return x > 0 ? 1.0 : 0.0;
+    if (isinf(x)) return x > 0 ? 1.0 : -0.0;
     if (x < -700) return -ex(x + Sleef_finz_logd1_u10purecfma(-1.0 - x));
     if (near_root(&ROOT_SWISH_D, x)) return (double)root_at(&ROOT_SWISH_D, x);
     double sp, sn;
@@ -339,6 +355,36 @@ static double k_hsig_d(double x, const aparam_t *p)
     if (p->variant) return x >= -2.5 && x <= 2.5 ? 0.2 : 0.0;
     return x > -3 && x < 3 ? 1.0 / 6.0 : 0.0;
 }
+
+/* ---- the derivative ops of exp's family (math.c's expm1, log1p, erf, sqrt:
+ * their rules are g * these, computed from the exact input and rounded once,
+ * not from the rounded output) ---- */
+
+/* expm1'(x) = e^x (not expm1(x) + 1 in the dtype, which is 0 wherever
+ * expm1 rounds to -1) */
+static double k_expm1_d(double x, const aparam_t *p) { (void)p; return ex(x); }
+/* log1p'(x) = 1/(1 + x), 1 + x carried exactly as th + tl (two-sum);
+ * NaN below the domain (x < -1 and -inf), as log1p */
+static double k_log1p_d(double x, const aparam_t *p)
+{
+    (void)p;
+    if (x < -1) return NAN;
+    double th = 1.0 + x, bb = th - x, tl = (x - (th - bb)) + (1.0 - bb);
+    if (th == 0 || isinf(th)) return 1.0 / th;
+    double q = 1.0 / th;
+    return q - q * q * tl;   /* 1/(th + tl) to first order in tl/th */
+}
+/* erf'(x) = 2/sqrt(pi) e^(-x^2), x^2 split exactly (fma) */
+static double k_erf_d(double x, const aparam_t *p)
+{
+    (void)p;
+    if (fabs(x) > 0x1p27) return x != x ? x : 0.0;   /* e^-(2^54): 0 in every dtype; no inf - inf in l */
+    double h = x * x, l = fma(x, x, -h);
+    double g = ex(-h);
+    return TWO_SQRTPI * (g - g * l);
+}
+/* sqrt'(x) = 1/(2 sqrt x): inf at ±0 (the one-sided derivative; -0 == 0), NaN below 0 */
+static double k_sqrt_d(double x, const aparam_t *p) { (void)p; return x == 0 ? INFINITY : 0.5 / sqrt(x); }
 
 /* ---- the careful kernels: long double, value as hi + lo ---- */
 
@@ -446,13 +492,13 @@ static ldd_t c_gelu(double x, const aparam_t *p)
 }
 static ldd_t c_gelu_d(double x, const aparam_t *p)
 {
-    if (fabs(x) > GELU_FAR) return one(x > 0 ? 1.0L : 0.0L);
+    if (fabs(x) > GELU_FAR) return one(x > 0 ? 1.0L : -0.0L);
     if (p->variant) {
         if (near_root(&ROOT_GELU_T_D, x)) return one(root_at(&ROOT_GELU_T_D, x));
         double th, tl;
         ld sp, sn;
         gelu_t(x, &th, &tl);
-        if (isinf(th)) return one(x > 0 ? 1.0L : 0.0L);
+        if (isinf(th)) return one(x > 0 ? 1.0L : -0.0L);
         sigl_pair(th, tl, &sp, &sn);
         ld dt = 2.0L * SQRT_2_PI_L * (1.0L + 3.0L * GELU_C_L * ((ld)x * x));
         return one(sp + x * sp * sn * dt);
@@ -503,6 +549,44 @@ static ldd_t c_hsig(double x, const aparam_t *p)
     return one((t < 0 ? 0.0L : (t > 6 ? 6.0L : t)) / 6.0L);
 }
 
+/* the derivative ops of exp's family */
+static ldd_t c_expm1_d(double x, const aparam_t *p) { (void)p; return one(expl(x)); }
+static ldd_t c_log1p_d(double x, const aparam_t *p)
+{
+    (void)p;
+    if (x < -1) return one(NAN);
+    double th = 1.0 + x, bb = th - x, tl = (x - (th - bb)) + (1.0 - bb);
+    return one(1.0L / ((ld)th + tl));
+}
+static ldd_t c_erf_d(double x, const aparam_t *p)
+{
+    (void)p;
+    if (fabs(x) > 0x1p27) return one(0);
+    double h = x * x, l = fma(x, x, -h);   /* x^2 = h + l exactly */
+    /* e^-l = 1 - l to 2^-80: |l| < 2^-40 wherever e^-h is not 0 in long double (h < 11400) */
+    return one(TWO_SQRTPI_L * expl(-(ld)h) * (1.0L - l));
+}
+static ldd_t c_sqrt_d(double x, const aparam_t *p) { (void)p; return one(x == 0 ? INFINITY : 0.5L / sqrtl(x)); }
+
+/* ---- math.c's exp log log1p expm1 sin cos erf (KU_* ids): the fp64 kernels
+ * of util/sleef_det.h (1.0 ulp) as the fast value, glibc's long double
+ * functions as the careful one; fp64 results stay the fast value (the ops'
+ * stated 1 ulp), fp16/bf16/fp32 results are rounded once and correctly. */
+static double k_exp(double x, const aparam_t *p) { (void)p; return nn_exp64(x); }
+static double k_log(double x, const aparam_t *p) { (void)p; return nn_log64(x); }
+static double k_log1p(double x, const aparam_t *p) { (void)p; return nn_log1p64(x); }
+static double k_expm1(double x, const aparam_t *p) { (void)p; return nn_expm164(x); }
+static double k_sin(double x, const aparam_t *p) { (void)p; return nn_sin64(x); }
+static double k_cos(double x, const aparam_t *p) { (void)p; return nn_cos64(x); }
+static double k_erf(double x, const aparam_t *p) { (void)p; return nn_erf64(x); }
+static ldd_t c_exp(double x, const aparam_t *p) { (void)p; return one(expl(x)); }
+static ldd_t c_log(double x, const aparam_t *p) { (void)p; return one(logl(x)); }
+static ldd_t c_log1p(double x, const aparam_t *p) { (void)p; return one(log1pl(x)); }
+static ldd_t c_expm1(double x, const aparam_t *p) { (void)p; return one(expm1l(x)); }
+static ldd_t c_sin(double x, const aparam_t *p) { (void)p; return one(sinl(x)); }
+static ldd_t c_cos(double x, const aparam_t *p) { (void)p; return one(cosl(x)); }
+static ldd_t c_erf(double x, const aparam_t *p) { (void)p; return one(erfl(x)); }
+
 /* ---- rounding once ---- */
 
 /* hi + lo rounded to odd in fp64: the nearest double if exact, else the
@@ -527,7 +611,7 @@ static double odd64(ldd_t v)
 static double careful_round(ckern_t c, double x, const aparam_t *p, dtype_t dt)
 {
     ldd_t v = c(x, p);
-    if (v.lo == 0) v.lo = v.hi * 0;   /* hi + lo keeps hi's zero sign (-0 + +0 is +0) */
+    if (v.lo == 0) v.lo = v.hi == 0 ? v.hi : 0;   /* hi + lo keeps hi's zero sign (-0 + +0 is +0); inf stays inf */
     if (dt == DT_FP64) return (double)(v.hi + v.lo);
     return dtype_round_f64(dt, odd64(v));
 }
@@ -553,7 +637,8 @@ BLOCK(k_linear) BLOCK(k_sigmoid) BLOCK(k_sigmoid_d) BLOCK(k_log_sigmoid) BLOCK(k
 BLOCK(k_tanh_d) BLOCK(k_relu) BLOCK(k_relu_d) BLOCK(k_relu6) BLOCK(k_relu6_d) BLOCK(k_leaky) BLOCK(k_leaky_d)
 BLOCK(k_elu) BLOCK(k_elu_d) BLOCK(k_selu) BLOCK(k_selu_d) BLOCK(k_gelu) BLOCK(k_gelu_d) BLOCK(k_gelu_d2)
 BLOCK(k_swish) BLOCK(k_swish_d) BLOCK(k_softplus) BLOCK(k_softsign) BLOCK(k_softsign_d) BLOCK(k_hsig)
-BLOCK(k_hsig_d)
+BLOCK(k_hsig_d) BLOCK(k_expm1_d) BLOCK(k_log1p_d) BLOCK(k_erf_d) BLOCK(k_sqrt_d)
+BLOCK(k_exp) BLOCK(k_log) BLOCK(k_log1p) BLOCK(k_expm1) BLOCK(k_sin) BLOCK(k_cos) BLOCK(k_erf)
 
 /* ---- vector kernels ----
  * tanh's fp64 results (fast64) come from SLEEF's vector tanh, the same
@@ -566,7 +651,14 @@ __attribute__((target("avx2,fma")))
 static void tanh_avx2(double *o, const double *x, int64_t n)
 {
     int64_t i = 0;
-    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(o + i, Sleef_finz_tanhd4_u10avx2(_mm256_loadu_pd(x + i)));
+    const __m256d sgn = _mm256_set1_pd(-0.0), one_ = _mm256_set1_pd(1.0);
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_loadu_pd(x + i), y = Sleef_finz_tanhd4_u10avx2(v);   /* k_tanh's saturation fix */
+        __m256d early = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sgn, y), one_, _CMP_EQ_OQ),
+                                      _mm256_cmp_pd(_mm256_andnot_pd(sgn, v), _mm256_set1_pd(TANH_ONE64), _CMP_LT_OQ));
+        __m256d fix = _mm256_or_pd(_mm256_set1_pd(BELOW_ONE), _mm256_and_pd(v, sgn));
+        _mm256_storeu_pd(o + i, _mm256_blendv_pd(y, fix, early));
+    }
     for (; i < n; i++) o[i] = k_tanh(x[i], NULL);
 }
 
@@ -600,11 +692,19 @@ static inline __m256d exp_lanes(__m256d t, __m256d *em1)
     return e;
 }
 
-/* The fast value of sigmoid, sigmoid' or tanh in fp64 lanes. */
+/* math.c's exp in the fused loops below: its kernel id there (act_range's
+ * id of the entry after the KA_* ones) */
+#define KT_EXP KA_END
+
+/* The fast value of sigmoid, sigmoid', tanh or exp in fp64 lanes. */
 __attribute__((target("avx2,fma")))
 static inline __m256d act_lanes(int kern, __m256d x)
 {
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    /* e^x for x clamped to [-708, 100] (NaN kept: max/min return their
+     * second operand for NaN): beyond, every dtype below fp64 has 0 or inf,
+     * and the rounding check of the clamped value says so */
+    if (kern == KT_EXP) return exp_lanes(_mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x)), NULL);
     __m256d t = _mm256_max_pd(lo, _mm256_or_pd(x, sgn));   /* -|x|, NaN kept */
     if (kern == KA_TANH) {
         /* tanh|x| = u/(u + 2), u = e^(2|x|) - 1; |x| > 20 rounds to 1 in every dtype below fp64 */
@@ -622,8 +722,55 @@ static inline __m256d act_lanes(int kern, __m256d x)
 
 static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one(0); }   /* never called */
 
+/* The fp64 vector kernels of exp ... erf for the fast values of fp16/bf16/
+ * fp32 results: kern_avx2.c's (the bits of nn_*64), or at kern_level 2
+ * SLEEF's AVX-512 finz functions, eight lanes (the same bits as the scalar
+ * SLEEF functions; without nn_*64's range fixes, which no fp32 input
+ * reaches: exp beyond 709.78, log1p beyond 2^512). */
+#ifndef __AVX512F__
+#define D512(f) extern __m512d f(__m512d) __attribute__((target("avx512f")));
+D512(Sleef_finz_expd8_u10avx512f) D512(Sleef_finz_logd8_u10avx512f) D512(Sleef_finz_log1pd8_u10avx512f)
+D512(Sleef_finz_expm1d8_u10avx512f) D512(Sleef_finz_sind8_u10avx512f) D512(Sleef_finz_cosd8_u10avx512f)
+D512(Sleef_finz_erfd8_u10avx512f)
+#endif
+__attribute__((target("avx512f,avx512dq,avx2,fma")))
+static void tr512(int ku, double *o, const double *x, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m512d v = _mm512_loadu_pd(x + i), r;
+        switch (ku) {
+        case KU_EXP: r = Sleef_finz_expd8_u10avx512f(v); break;
+        case KU_LOG: r = Sleef_finz_logd8_u10avx512f(v); break;
+        case KU_LOG1P: {   /* nn_log1p64's tiny x: x itself (SLEEF: +0 for subnormals) */
+            r = Sleef_finz_log1pd8_u10avx512f(v);
+            __m512d a = _mm512_castsi512_pd(_mm512_and_si512(_mm512_castpd_si512(v), _mm512_set1_epi64(INT64_MAX)));
+            r = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(a, _mm512_set1_pd(NN_LOG1P_TINY64), _CMP_LT_OQ), r, v);
+            break;
+        }
+        case KU_EXPM1: r = Sleef_finz_expm1d8_u10avx512f(v); break;
+        case KU_SIN: r = Sleef_finz_sind8_u10avx512f(v); break;
+        case KU_COS: r = Sleef_finz_cosd8_u10avx512f(v); break;
+        default: r = Sleef_finz_erfd8_u10avx512f(v); break;
+        }
+        _mm512_storeu_pd(o + i, r);
+    }
+    if (i < n) kavx2_un64(ku, o + i, x + i, n - i);
+}
+#define TRV(name, ku) \
+    static void name(double *o, const double *x, int64_t n) \
+    { if (kern_level() >= 2) tr512(ku, o, x, n); else kavx2_un64(ku, o, x, n); }
+TRV(v_exp, KU_EXP) TRV(v_log, KU_LOG) TRV(v_log1p, KU_LOG1P) TRV(v_expm1, KU_EXPM1) TRV(v_sin, KU_SIN)
+TRV(v_cos, KU_COS) TRV(v_erf, KU_ERF)
+
 #define A(id, fn, cfn, v, f64ok) [id - KA_FIRST] = { fn, cfn, v, blk_##fn, f64ok }
-static const act_t acts[KA_END - KA_FIRST] = {
+/* after the KA_* entries, math.c's exp ... erf (KU_EXP .. KU_ERF) */
+#define NTR (KU_ERF - KU_EXP + 1)
+#define T(ku, fn, cfn, v) [KA_END - KA_FIRST + (ku) - KU_EXP] = { fn, cfn, v, blk_##fn, true }
+static const act_t acts[KA_END - KA_FIRST + NTR] = {
+    T(KU_EXP, k_exp, c_exp, v_exp), T(KU_LOG, k_log, c_log, v_log), T(KU_LOG1P, k_log1p, c_log1p, v_log1p),
+    T(KU_EXPM1, k_expm1, c_expm1, v_expm1), T(KU_SIN, k_sin, c_sin, v_sin), T(KU_COS, k_cos, c_cos, v_cos),
+    T(KU_ERF, k_erf, c_erf, v_erf),
     A(KA_LINEAR, k_linear, c_exact, NULL, true),
     A(KA_SIGMOID, k_sigmoid, c_sigmoid, NULL, false),
     A(KA_SIGMOID_D, k_sigmoid_d, c_sigmoid_d, NULL, false),
@@ -651,6 +798,10 @@ static const act_t acts[KA_END - KA_FIRST] = {
     A(KA_SOFTSIGN_D, k_softsign_d, c_softsign_d, NULL, false),
     A(KA_HARD_SIGMOID, k_hsig, c_hsig, NULL, false),
     A(KA_HARD_SIGMOID_D, k_hsig_d, c_exact, NULL, true),
+    A(KA_EXPM1_D, k_expm1_d, c_expm1_d, NULL, false),
+    A(KA_LOG1P_D, k_log1p_d, c_log1p_d, NULL, false),
+    A(KA_ERF_D, k_erf_d, c_erf_d, NULL, false),
+    A(KA_SQRT_D, k_sqrt_d, c_sqrt_d, NULL, false),
 };
 
 static const act_t *act_of(int kern)
@@ -659,6 +810,13 @@ static const act_t *act_of(int kern)
     const act_t *a = &acts[kern - KA_FIRST];
     return a->f ? a : NULL;
 }
+/* the entry of an op: an activation (KA_*) or math.c's exp ... erf */
+static const act_t *act_of_op(const op_def_t *op)
+{
+    if (op->kind == OPK_UNARY) return kact_tr_has(op) ? &acts[KA_END - KA_FIRST + op->kern - KU_EXP] : NULL;
+    return act_of(op->kern);
+}
+bool kact_tr_has(const op_def_t *op) { return op->kind == OPK_UNARY && op->kern >= KU_EXP && op->kern <= KU_ERF; }
 
 /* ---- the driver ---- */
 
@@ -753,7 +911,7 @@ static void finish16_avx2(const act_t *a, const aparam_t *p, uint16_t *o, const 
  * fp32 ulp from an fp16 midpoint, so rounding to fp32 and then to fp16
  * (F16C) is one correct rounding.  Results below the dtype's normal range
  * (other boundaries) and NaN take the scalar path, as flagged lanes do. */
-static bool fused_ok(int kern) { return kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_TANH; }
+static bool fused_ok(int kern) { return kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_TANH || kern == KT_EXP; }
 
 __attribute__((target("avx2,fma")))
 static inline int near_mid(__m256d y, int64_t mask, int64_t mid, int64_t w, double tiny)
@@ -790,7 +948,7 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 {
     int64_t i = 0;
     switch (kern) {
-    FUSED32(KA_SIGMOID) FUSED32(KA_SIGMOID_D) FUSED32(KA_TANH)
+    FUSED32(KA_SIGMOID) FUSED32(KA_SIGMOID_D) FUSED32(KA_TANH) FUSED32(KT_EXP)
     default: break;
     }
     for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
@@ -824,6 +982,7 @@ T512 static inline __m512d act512(int kern, __m512d x)
 {
     const __m512d one_ = _mm512_set1_pd(1.0), lo = _mm512_set1_pd(-708.0);
     const __m512i sgn = _mm512_set1_epi64(INT64_MIN);
+    if (kern == KT_EXP) return exp512(_mm512_min_pd(_mm512_set1_pd(100.0), _mm512_max_pd(lo, x)), NULL);   /* as act_lanes */
     __m512d ax = _mm512_castsi512_pd(_mm512_andnot_si512(sgn, _mm512_castpd_si512(x)));
     if (kern == KA_TANH) {
         __m512d a = _mm512_min_pd(_mm512_set1_pd(40.0), _mm512_add_pd(ax, ax)), u;
@@ -869,7 +1028,7 @@ T512 static void fused32_512(int kern, const act_t *a, const aparam_t *p, float 
 {
     int64_t i = 0;
     switch (kern) {
-    FUSED512(KA_SIGMOID) FUSED512(KA_SIGMOID_D) FUSED512(KA_TANH)
+    FUSED512(KA_SIGMOID) FUSED512(KA_SIGMOID_D) FUSED512(KA_TANH) FUSED512(KT_EXP)
     default: break;
     }
     for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
@@ -899,7 +1058,7 @@ static void fused16(int kern, const act_t *a, const aparam_t *p, uint16_t *o, co
 {
     int64_t i = 0;
     switch (kern) {
-    FUSED16(KA_SIGMOID) FUSED16(KA_SIGMOID_D) FUSED16(KA_TANH)
+    FUSED16(KA_SIGMOID) FUSED16(KA_SIGMOID_D) FUSED16(KA_TANH) FUSED16(KT_EXP)
     default: break;
     }
     for (; i < n; i++) {
@@ -980,9 +1139,11 @@ static void run_range(void *c_, int64_t lo, int64_t hi)
  * looks each element up in the table of its 65536 results, made once per
  * kernel, parameter, variant and dtype by act_range itself (so the bits
  * are those of the direct computation), 128 KiB each, at most TAB_MAX of
- * them for the life of the process (outside :limit, like the code). */
+ * them for the life of the process (outside :limit, like the code; 48
+ * leaves room for exp ... erf in both dtypes beside the activations: 6 MiB
+ * at most). */
 #define TAB_MIN 65536
-#define TAB_MAX 16
+#define TAB_MAX 48
 typedef struct tab { int kern, variant; double a; dtype_t dt; uint16_t *v; } tab_t;
 static tab_t tabs[TAB_MAX];
 static int ntabs;
@@ -1013,7 +1174,7 @@ static void look_range(void *c_, int64_t lo, int64_t hi)
 
 bk_status_t bk_cpu_act(const bk_unary_t *u)
 {
-    const act_t *a = act_of(u->op->kern);
+    const act_t *a = act_of_op(u->op);
     dtype_t dt = u->dt;
     if (!a || !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return BK_UNSUPPORTED;
     aparam_t p = { u->param, u->variant };
@@ -1042,4 +1203,11 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
     aparam_t p = { 0, 0 };
     act_range(act_of(kern), &p, dt, out, in, 0, n);
+}
+
+/* exp ... erf over a block (fused chains): as bk_cpu_act computes them */
+void kact_tr_run(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)
+{
+    aparam_t p = { 0, 0 };
+    act_range(act_of_op(op), &p, dt, out, in, 0, n);
 }

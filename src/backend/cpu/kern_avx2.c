@@ -53,7 +53,8 @@ static inline __m256 un32(int k, __m256 x)
         __m256 r = Sleef_finz_log1pf8_u10avx2(x);
         __m256 big = _mm256_cmp_ps(x, _mm256_set1_ps(NN_LOG1P_BIG32), _CMP_GT_OQ);
         if (_mm256_movemask_ps(big)) r = _mm256_blendv_ps(r, Sleef_finz_logf8_u10avx2(x), big);
-        return r;
+        __m256 tiny = _mm256_cmp_ps(_mm256_and_ps(x, absmask), _mm256_set1_ps(NN_LOG1P_TINY32), _CMP_LT_OQ);
+        return _mm256_blendv_ps(r, x, tiny);
     }
     case KU_EXPM1: return Sleef_finz_expm1f8_u10avx2(x);
     case KU_SIN: return Sleef_finz_sinf8_u10avx2(x);
@@ -124,7 +125,8 @@ static inline __m256d un64(int k, __m256d x)
         __m256d r = Sleef_finz_log1pd4_u10avx2(x);
         __m256d big = _mm256_cmp_pd(x, _mm256_set1_pd(NN_LOG1P_BIG64), _CMP_GT_OQ);
         if (_mm256_movemask_pd(big)) r = _mm256_blendv_pd(r, Sleef_finz_logd4_u10avx2(x), big);
-        return r;
+        __m256d tiny = _mm256_cmp_pd(_mm256_andnot_pd(_mm256_set1_pd(-0.0), x), _mm256_set1_pd(NN_LOG1P_TINY64), _CMP_LT_OQ);
+        return _mm256_blendv_pd(r, x, tiny);
     }
     case KU_EXPM1: return Sleef_finz_expm1d4_u10avx2(x);
     case KU_SIN: return Sleef_finz_sind4_u10avx2(x);

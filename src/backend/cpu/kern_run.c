@@ -262,6 +262,11 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
         kact_run(c->op->kern, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
         return;
     }
+    if (c->dt != DT_FP64 && kact_tr_has(c->op)) {   /* exp ... erf below fp64: as bk_cpu_unary */
+        size_t es = (size_t)dtype_traits[c->dt].size;
+        kact_tr_run(c->op, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
+        return;
+    }
     if (c->dt == DT_FP64) {
         double *o = (double *)c->out + lo;
         const double *a = (const double *)c->in + lo;

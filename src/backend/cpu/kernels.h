@@ -99,6 +99,12 @@ bk_status_t bk_cpu_act(const bk_unary_t *u);
  * default parameters, rounded once as bk_cpu_act does. */
 bool kact_chainable(int kern);
 void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
+/* math.c's exp log log1p expm1 sin cos erf (OPK_UNARY, KU_EXP .. KU_ERF)
+ * in fp16/bf16/fp32: bk_cpu_act computes them (the fp64 value, the
+ * rounding check, the careful long double value when it fails), correctly
+ * rounded; kact_tr_run over one block, as bk_cpu_act does. */
+bool kact_tr_has(const struct op_def *op);
+void kact_tr_run(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
 
 /* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c) ---- */
 void kavx2_un32(int k, float *o, const float *a, int64_t n);
