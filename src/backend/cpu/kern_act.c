@@ -391,8 +391,26 @@ static inline ld erfc_nx(double x)
     return erfcl(zh) - TWO_SQRTPI_L * expl(-(ld)zh * zh) * zl;
 }
 
+/* σ(x) as hi + lo.  Near 0, σ(x) = 1/2 + x/4 - x³/48 + x⁵/480 - 17x⁷/80640
+ * + ..., and 1/2 + x/4 is itself an fp32 rounding boundary (a midpoint)
+ * for x = odd·2^-23 (x < 0: odd·2^-24): the side is decided by x³/48, about
+ * 2^-70 of the value, below the 64-bit significand of x87's long double,
+ * where sigl(x) gave the midpoint itself and the tie went to even, one ulp
+ * off (sigmoid(fp32(3·2^-23)) was 0.500000119, not 0.50000006; found on
+ * aarch64, whose binary128 long double had it right: tests/arm64.sh).  So
+ * below 2^-10, 1/2 + x/4 is split exactly (Fast2Sum: hi and its error) and
+ * the series' other terms join the error in lo (truncated after x⁷: under
+ * 2^-105), which keeps the value to about 2^-120. */
+#define SIG_SERIES 0x1p-10
+static inline ldd_t sig_ldd(ld x)
+{
+    if (!(fabsl(x) < SIG_SERIES)) return one(sigl(x));
+    ld q = 0.25L * x, h = 0.5L + q, e = (0.5L - h) + q, x2 = x * x;
+    return (ldd_t){ h, e - x * x2 * (1.0L / 48 - x2 * (1.0L / 480 - x2 * (17.0L / 80640))) };
+}
+
 static ldd_t c_exact(double x, const aparam_t *p);   /* the fast kernel, exact: see the table */
-static ldd_t c_sigmoid(double x, const aparam_t *p) { (void)p; return one(sigl(x)); }
+static ldd_t c_sigmoid(double x, const aparam_t *p) { (void)p; return sig_ldd(x); }
 static ldd_t c_sigmoid_d(double x, const aparam_t *p)
 {
     (void)p;
@@ -404,7 +422,7 @@ static ldd_t c_log_sigmoid(double x, const aparam_t *p)
     (void)p;
     return one(x < 0 ? (ld)x - log1pl(expl(x)) : -log1pl(expl(-(ld)x)));
 }
-static ldd_t c_log_sigmoid_d(double x, const aparam_t *p) { (void)p; return one(sigl(-(ld)x)); }
+static ldd_t c_log_sigmoid_d(double x, const aparam_t *p) { (void)p; return sig_ldd(-(ld)x); }
 static ldd_t c_tanh(double x, const aparam_t *p) { (void)p; return one(tanhl(x)); }
 static ldd_t c_tanh_d(double x, const aparam_t *p)
 {
