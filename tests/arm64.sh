@@ -14,6 +14,8 @@
 #                             one sysroot can serve several work folders
 #   ARM64_FRESH=1             make the sysroot and both builds again
 #   ARM64_LESSONS=0           the goldens only (the lessons are most of the time)
+#   ARM64_UNIT=1              also the numeric C unit tests on arm64 (step 6:
+#                             about 5 more minutes)
 #   ARM64_LANGS="en"          the lessons' languages (default "en ko")
 #   ARM64_JOBS=N              transcripts run N at a time (default: the CPUs)
 #   ARM64_NO_INSTALL=1        never run apt-get install (skip, exit 77, instead)
@@ -62,17 +64,27 @@
 #  5. TAP: one line per transcript; a differing one shows the start of its
 #     diff.  A difference that is known and explained (the KNOWN list below:
 #     the sign of a NaN that an invalid operation makes) is a TAP TODO:
-#     reported, not failing.  A summary (N identical, M differ, the phases'
-#     times) ends the output.  Exit 0 when all are identical, 1 when one differs or a build
-#     fails, 77 (skip) when the cross toolchain or the arm64 packages cannot
-#     be had (no network, not root).
+#     reported, not failing.
+#  6. With ARM64_UNIT=1, the C unit tests that check numbers against their
+#     references (mpmath, NumPy, exact fractions: test_dtype, test_refdata, test_kernels,
+#     test_activations, test_exhaustive, test_grad, test_ops, test_graph,
+#     test_tensor, test_help, and test_gemm where it exists), built for
+#     aarch64 and run under qemu: one TAP line each, with the counts of its
+#     own TAP (a failing check is listed); test_help's 60 s per example is
+#     stretched (TEST_TIMEOUT_FACTOR=10): roofline() measures the machine.
+# A summary (N identical, M differ, the phases' times) ends the output.
+# Exit 0 when all are identical, 1 when one differs or a build fails, 77
+# (skip) when the cross toolchain or the arm64 packages cannot be had (no
+# network, not root).
 #
-# Not part of `make check`.  Times on the project's 2-core machine: the
-# install about 25 s, the sysroot about 40 s (10 s to reuse), the builds
-# about 70 s (18 s x86-64, 50 s aarch64), the goldens 20 s, the lessons
-# about 4 minutes per language (qemu runs nnpad 10 to 50 times slower;
-# lesson 11's timing loops alone take 160 s): about 12 minutes from a fresh
-# machine with both languages, 7 with ARM64_LANGS=en.
+# Not part of `make check`.  Measured on the project's 2-core machine while
+# others used it (load 5 to 9): the install 22 s, the sysroot 22 s (105 MB
+# of debs, 470 MB unpacked; later runs reuse it), the builds 90 to 110 s
+# (later runs rebuild what changed), the 124 transcripts 420 to 610 s two
+# at a time (312 s of CPU under qemu, lessons 11 and 12 most of it: qemu
+# runs nnpad 10 to 50 times slower; the x86-64 side 7 s): about 12.5
+# minutes from a fresh machine, 7.5 for a later run.  ARM64_LANGS=en saves
+# about a third of the transcripts' time; ARM64_UNIT=1 adds 5 to 8 minutes.
 : "${TESTDIR:=$(dirname "$0")}"
 TESTDIR=$(cd "$TESTDIR" && pwd)
 top=$(cd "$TESTDIR/.." && pwd)
@@ -320,9 +332,49 @@ while [ "$i" -le "$nles" ]; do
   for l in $langs; do cmp_one "lesson-$i-$l" "lesson $i --auto --lang $l"; done
   i=$((i + 1))
 done
+
+# ---- 6. the numeric unit tests, on arm64 ----
+t=$(tick)
+unit_ok=0 unit_bad=
+if [ "${ARM64_UNIT:-0}" = 1 ]; then
+  units=
+  for u in dtype refdata kernels activations exhaustive grad ops graph tensor help gemm; do
+    grep -q "tests/unit/test_$u\b" "$W/src/Makefile.am" && units="$units tests/unit/test_$u"
+  done
+  say "building the unit tests for aarch64:$units"
+  (cd "$W/arm64" && make -j"$ncpu" $units) >> "$LOG" 2>&1
+  st=$?
+  tap_ok $st "aarch64 build of the unit tests"
+  [ $st = 0 ] || tail -n 20 "$LOG" | tap_diag
+  for u in $units; do
+    [ -x "$W/arm64/$u" ] || continue
+    o=$W/out/arm64/unit-$(basename "$u")
+    mkdir -p "$o/state"
+    # as make check runs them (AM_TESTS_ENVIRONMENT), from the source copy
+    # (some read tests/unit/*.csv by a relative name)
+    s0=$(tick)
+    (cd "$W/src" && TEST_TIMEOUT_FACTOR=10 NNPAD_TEST=1 REFDATA=$W/src/tests/refdata TESTDIR=$W/src/tests XDG_STATE_HOME=$o/state \
+      NNPAD_FIGURES=$o/figures NNPAD="$W/arm64/nnpad" NNPAD_LESSONS=$W/src/lessons \
+      GVBINDIR=$SR/usr/lib/aarch64-linux-gnu/graphviz qemu-aarch64-static -L "$SR" "$W/arm64/$u" > "$o/tap" 2>&1)
+    st=$?
+    nok=$(grep -c '^ok' "$o/tap") nbad=$(grep -c '^not ok' "$o/tap")
+    nskip=$(grep -c '^ok.*# *SKIP' "$o/tap") ntodo=$(grep -c '^not ok.*# *TODO' "$o/tap")
+    nbad=$((nbad - ntodo))
+    [ $st = 0 ] && [ "$nbad" = 0 ] && ! grep -q '^Bail out!' "$o/tap"
+    r=$?
+    tap_ok $r "unit $(basename "$u") on arm64: $nok ok ($nskip skipped), $nbad not ok, exit $st ($(($(tick) - s0)) s)"
+    if [ $r = 0 ]; then unit_ok=$((unit_ok + 1)); else
+      unit_bad="$unit_bad $(basename "$u")"
+      grep -E '^not ok|^Bail out!' "$o/tap" | grep -v '# *TODO' | head -n 10 | tap_diag
+      tail -n 3 "$o/tap" | tap_diag
+    fi
+  done
+fi
+T_UNIT=$(($(tick) - t))
 T_ALL=$(($(tick) - T0))
 tap_diag "arm64 summary: $same transcripts byte-identical to x86-64, $differ differ${difflist:+:$difflist}, $known known differences${knownlist:+:$knownlist}"
 [ -z "$notes" ] || tap_diag "note: the x86-64 build itself differs from the #> lines of:$notes (a build --without-sdl names another headless reason; see $W/out)"
-tap_diag "times: install ${T_INSTALL} s, sysroot ${T_SYSROOT} s, builds ${T_BUILD} s, transcripts ${T_RUN} s ($J at a time); total ${T_ALL} s"
+[ "${ARM64_UNIT:-0}" != 1 ] || tap_diag "unit tests on arm64: $unit_ok pass${unit_bad:+, failing:$unit_bad}"
+tap_diag "times: install ${T_INSTALL} s, sysroot ${T_SYSROOT} s, builds ${T_BUILD} s, transcripts ${T_RUN} s ($J at a time), unit tests ${T_UNIT} s; total ${T_ALL} s"
 tap_diag "transcripts: $W/out/{x86-64,arm64}/<id>/got; build log: $LOG"
 tap_done
