@@ -518,7 +518,9 @@ const op_def_t op_family_precision[] = {
      .nograd = "prints the stored bits",
      .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
      .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
-                "a number or literal also shows the typed value it was rounded from and the error stored - typed",
+                "a number or literal also shows the typed value it was rounded from and the error stored - typed; "
+                "the sign of a NaN that an invalid operation makes (0/0, inf - inf, sqrt(-1)) is the CPU's, which "
+                "IEEE 754 leaves open: 1 on x86, 0 on Arm (tests/arm64/nan-sign.nn)",
      .shapes = "x: any shape -> text, one line per element (the first 64)",
      .dtypes = "a number or literal: as the session precision stores it; a tensor: its dtype",
      .source = "IEEE 754-2019 §3.4 (binary interchange format encodings); exact decimal expansion of the binary value",

@@ -30,7 +30,9 @@
 #include "util/mem.h"
 #include <stdatomic.h>
 #include <string.h>
+#if NN_KERN_X86   /* kernels.h: the register path is AVX2; elsewhere the block path */
 #include <immintrin.h>
+#endif
 
 #define FUSE_BLOCK 512    /* elements per block */
 #define SUB 256            /* elements per step of the register path */
@@ -59,6 +61,7 @@ bool bk_cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC && kac
 
 /* ---- the register path ---- */
 
+#if NN_KERN_X86
 /* kern_avx2.c's add_ps / mul_ps: the operand order fixed (the compiler may
  * not swap them), so a NaN + NaN keeps the same payload as eager's */
 __attribute__((target("avx2"))) static inline __m256 fx_add(__m256 a, __m256 b)
@@ -84,8 +87,10 @@ __attribute__((target("avx2"))) static inline __m256 fx_relu(__m256 x)
     return _mm256_blendv_ps(r, q, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
+#endif
+
 /* Can the register path run this chain: fp32 in and out; +, -, *, / and
- * relu only. */
+ * relu only (and only with the AVX2 kernels: kern_level() >= 1). */
 static bool fast_ok(const bk_chain_t *ch)
 {
     if (kern_level() < 1) return false;
@@ -102,6 +107,7 @@ static bool fast_ok(const bk_chain_t *ch)
     return true;
 }
 
+#if NN_KERN_X86
 /* One op over n elements (a multiple of 8), specialised by the caller's
  * constants: kb the op (0: relu), sa/sb an operand held in a register (a
  * scalar), sm where the result goes: 0 its slot, 1 the output, 2 the
@@ -199,6 +205,8 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
     }
 }
 
+#endif   /* NN_KERN_X86 */
+
 /* ---- blocks ---- */
 
 /* Elements [o, o + m) through the block kernels (m <= blk). */
@@ -234,6 +242,7 @@ static void fx_range(void *c_, int64_t lo, int64_t hi)
     int slot = atomic_exchange(&c->busy[0], 1) == 0 ? 0 : 1;
     if (slot) atomic_store(&c->busy[1], 1);
     char *scr = c->scratch + (size_t)slot * c->slot_bytes;
+#if NN_KERN_X86
     if (c->fast) {
         /* the slots: SUB floats per op, on this thread's stack */
         float (*R)[SUB] = (float (*)[SUB])(((uintptr_t)__builtin_alloca((size_t)c->ch->len * SUB * 4 + 32) + 31) &
@@ -252,10 +261,14 @@ static void fx_range(void *c_, int64_t lo, int64_t hi)
                 for (int j = 0; j < 2; j++)
                     if (st[k][j] && (ph[k][j] += st[k][j]) >= c->per[k][j]) ph[k][j] -= c->per[k][j];
         }
-    } else {
+    } else
+#endif
+    {
         for (int64_t o = lo; o < hi; o += c->blk) generic_blk(c, scr, o, hi - o < c->blk ? hi - o : c->blk);
     }
+#if NN_KERN_X86
     if (c->fast && c->nt) _mm_sfence();   /* streamed stores visible before the caller reads them */
+#endif
     atomic_store(&c->busy[slot], 0);
 }
 

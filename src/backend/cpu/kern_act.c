@@ -37,12 +37,16 @@
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
-#include <immintrin.h>
 /* SLEEF's scalar purecfma variants are declared when FP_FAST_FMA is (see
  * math.c); its AVX2 variants only under __AVX__, so they are declared here
  * for the target("avx2") functions below. */
 #include "util/sleef_det.h"
-#ifndef __AVX__
+/* The vector loops below are x86's (AVX2, AVX-512: kernels.h NN_KERN_X86);
+ * elsewhere (aarch64) only the scalar path is built, and kern_level() is 0. */
+#if NN_KERN_X86
+#include <immintrin.h>
+#endif
+#if NN_KERN_X86 && !defined(__AVX__)
 /* declared with the target they are called under: clang (14) refuses an AVX
  * vector argument to a function declared without AVX */
 extern __m256d Sleef_finz_expd4_u10avx2(__m256d) __attribute__((target("avx2,fma")));
@@ -433,8 +437,26 @@ static inline ld erfc_nx(double x)
     return erfcl(zh) - TWO_SQRTPI_L * expl(-(ld)zh * zh) * zl;
 }
 
+/* σ(x) as hi + lo.  Near 0, σ(x) = 1/2 + x/4 - x³/48 + x⁵/480 - 17x⁷/80640
+ * + ..., and 1/2 + x/4 is itself an fp32 rounding boundary (a midpoint)
+ * for x = odd·2^-23 (x < 0: odd·2^-24): the side is decided by x³/48, about
+ * 2^-70 of the value, below the 64-bit significand of x87's long double,
+ * where sigl(x) gave the midpoint itself and the tie went to even, one ulp
+ * off (sigmoid(fp32(3·2^-23)) was 0.500000119, not 0.50000006; found on
+ * aarch64, whose binary128 long double had it right: tests/arm64.sh).  So
+ * below 2^-10, 1/2 + x/4 is split exactly (Fast2Sum: hi and its error) and
+ * the series' other terms join the error in lo (truncated after x⁷: under
+ * 2^-105), which keeps the value to about 2^-120. */
+#define SIG_SERIES 0x1p-10
+static inline ldd_t sig_ldd(ld x)
+{
+    if (!(fabsl(x) < SIG_SERIES)) return one(sigl(x));
+    ld q = 0.25L * x, h = 0.5L + q, e = (0.5L - h) + q, x2 = x * x;
+    return (ldd_t){ h, e - x * x2 * (1.0L / 48 - x2 * (1.0L / 480 - x2 * (17.0L / 80640))) };
+}
+
 static ldd_t c_exact(double x, const aparam_t *p);   /* the fast kernel, exact: see the table */
-static ldd_t c_sigmoid(double x, const aparam_t *p) { (void)p; return one(sigl(x)); }
+static ldd_t c_sigmoid(double x, const aparam_t *p) { (void)p; return sig_ldd(x); }
 static ldd_t c_sigmoid_d(double x, const aparam_t *p)
 {
     (void)p;
@@ -446,7 +468,7 @@ static ldd_t c_log_sigmoid(double x, const aparam_t *p)
     (void)p;
     return one(x < 0 ? (ld)x - log1pl(expl(x)) : -log1pl(expl(-(ld)x)));
 }
-static ldd_t c_log_sigmoid_d(double x, const aparam_t *p) { (void)p; return one(sigl(-(ld)x)); }
+static ldd_t c_log_sigmoid_d(double x, const aparam_t *p) { (void)p; return sig_ldd(-(ld)x); }
 static ldd_t c_tanh(double x, const aparam_t *p) { (void)p; return one(tanhl(x)); }
 static ldd_t c_tanh_d(double x, const aparam_t *p)
 {
@@ -640,6 +662,7 @@ BLOCK(k_swish) BLOCK(k_swish_d) BLOCK(k_softplus) BLOCK(k_softsign) BLOCK(k_soft
 BLOCK(k_hsig_d) BLOCK(k_expm1_d) BLOCK(k_log1p_d) BLOCK(k_erf_d) BLOCK(k_sqrt_d)
 BLOCK(k_exp) BLOCK(k_log) BLOCK(k_log1p) BLOCK(k_expm1) BLOCK(k_sin) BLOCK(k_cos) BLOCK(k_erf)
 
+#if NN_KERN_X86
 /* ---- vector kernels ----
  * tanh's fp64 results (fast64) come from SLEEF's vector tanh, the same
  * bits as k_tanh.  For fp32 and fp16 results, sigmoid, sigmoid' and tanh
@@ -720,6 +743,11 @@ static inline __m256d act_lanes(int kern, __m256d x)
     return _mm256_div_pd(num, d);
 }
 
+#define TANH_V64 tanh_avx2
+#else
+#define TANH_V64 NULL
+#endif
+
 static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one(0); }   /* never called */
 
 /* The fp64 vector kernels of exp ... erf for the fast values of fp16/bf16/
@@ -776,7 +804,7 @@ static const act_t acts[KA_END - KA_FIRST + NTR] = {
     A(KA_SIGMOID_D, k_sigmoid_d, c_sigmoid_d, NULL, false),
     A(KA_LOG_SIGMOID, k_log_sigmoid, c_log_sigmoid, NULL, false),
     A(KA_LOG_SIGMOID_D, k_log_sigmoid_d, c_log_sigmoid_d, NULL, false),
-    A(KA_TANH, k_tanh, c_tanh, tanh_avx2, true),
+    A(KA_TANH, k_tanh, c_tanh, TANH_V64, true),
     A(KA_TANH_D, k_tanh_d, c_tanh_d, NULL, false),
     A(KA_RELU, k_relu, c_exact, NULL, true),
     A(KA_RELU_D, k_relu_d, c_exact, NULL, true),
@@ -839,6 +867,7 @@ static void store1(dtype_t dt, void *out, int64_t i, double v)
     else ((uint16_t *)out)[i] = dtype_f64_to_bf16(v);
 }
 
+#if NN_KERN_X86
 /* fp32: four lanes at a time; a lane whose two roundings differ (or NaN)
  * takes the scalar path. */
 __attribute__((target("avx2,fma")))
@@ -900,6 +929,7 @@ static void finish16_avx2(const act_t *a, const aparam_t *p, uint16_t *o, const 
     }
     for (; i < n; i++) o[i] = dtype_f64_to_f16(finish1(a, p, DT_FP16, x[i], y[i]));
 }
+
 
 /* The fused loops for sigmoid, sigmoid' and tanh (act_lanes), whose
  * values lie in [-1, 1].  The rounding check looks at the bits of the fast
@@ -1081,9 +1111,13 @@ static void widen_avx2(dtype_t dt, double *o, const void *in, int64_t n)
         o[i] = dt == DT_FP32 ? ((const float *)in)[i] : dt == DT_FP16 ? dtype_f16_to_f64(((const uint16_t *)in)[i])
                                                                          : dtype_bf16_to_f64(((const uint16_t *)in)[i]);
 }
+#endif   /* NN_KERN_X86 */
+
 static void widen(dtype_t dt, double *o, const void *in, int64_t n)
 {
+#if NN_KERN_X86
     if (kern_level() >= 1) { widen_avx2(dt, o, in, n); return; }
+#endif
     for (int64_t i = 0; i < n; i++)
         o[i] = dt == DT_FP32 ? ((const float *)in)[i] : dt == DT_FP16 ? dtype_f16_to_f64(((const uint16_t *)in)[i])
                                                                          : dtype_bf16_to_f64(((const uint16_t *)in)[i]);
@@ -1094,7 +1128,9 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
 {
     double xb[BLK], yb[BLK];
     bool vec = kern_level() >= 1;
+#if NN_KERN_X86
     int kern = (int)(a - acts) + KA_FIRST;
+#endif
     for (int64_t i = lo; i < hi; i += BLK) {
         int64_t m = hi - i < BLK ? hi - i : BLK;
         if (dt == DT_FP64) {
@@ -1109,18 +1145,23 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
             }
             continue;
         }
+#if NN_KERN_X86
         if (vec && fused_ok(kern) && (dt == DT_FP32 || dt == DT_FP16)) {
             if (dt == DT_FP32 && kern_level() >= 2) fused32_512(kern, a, p, (float *)out + i, (const float *)in + i, m);
             else if (dt == DT_FP32) fused32(kern, a, p, (float *)out + i, (const float *)in + i, m);
             else fused16(kern, a, p, (uint16_t *)out + i, (const uint16_t *)in + i, m);
             continue;
         }
+#endif
         widen(dt, xb, (const char *)in + (size_t)i * dtype_traits[dt].size, m);
         if (a->v64 && vec) a->v64(yb, xb, m);
         else a->blkf(yb, xb, m, p);
+#if NN_KERN_X86
         if (dt == DT_FP32 && vec) finish32_avx2(a, p, (float *)out + i, xb, yb, m);
         else if (dt == DT_FP16 && vec) finish16_avx2(a, p, (uint16_t *)out + i, xb, yb, m);
-        else for (int64_t k = 0; k < m; k++) store1(dt, out, i + k, finish1(a, p, dt, xb[k], yb[k]));
+        else
+#endif
+        for (int64_t k = 0; k < m; k++) store1(dt, out, i + k, finish1(a, p, dt, xb[k], yb[k]));
     }
 }
 

@@ -11,7 +11,9 @@
 #include "ops/ops.h"
 #include <pthread.h>
 #include <stdatomic.h>
+#if NN_KERN_X86
 #include <cpuid.h>
+#endif
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ static int level = -1, cpu_level = -1;
 static void detect(void)
 {
     if (cpu_level >= 0) return;
+#if NN_KERN_X86
     __builtin_cpu_init();
     /* F16C from CPUID leaf 1, ECX bit 29: clang (14) has no
      * __builtin_cpu_supports("f16c") */
@@ -33,6 +36,9 @@ static void detect(void)
     cpu_level = (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c) ? 1 : 0;
     /* level 2: also AVX-512F/DQ (used by kern_act.c's fused activation loops) */
     if (cpu_level && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) cpu_level = 2;
+#else
+    cpu_level = 0;   /* no vector kernels but x86's: the plain path */
+#endif
     const char *env = getenv("NNPAD_KERNELS");
     level = env && strcmp(env, "plain") == 0 ? 0 : env && strcmp(env, "avx2") == 0 && cpu_level > 1 ? 1 : cpu_level;
 }

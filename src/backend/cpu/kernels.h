@@ -32,6 +32,16 @@
 
 struct op_def;
 
+/* The vector kernels are x86's (AVX2 + FMA + F16C, AVX-512).  On any other
+ * CPU (aarch64: tests/arm64.sh) configure leaves kern_avx2.c out (its
+ * entry points are kern_noavx.c's stubs, never called), kern_level() is 0,
+ * and every op runs the plain C path, which gives the same bits. */
+#if defined(__x86_64__) || defined(__i386__)
+#define NN_KERN_X86 1
+#else
+#define NN_KERN_X86 0
+#endif
+
 /* 0: plain C only; 1: AVX2 + FMA + F16C; 2: also AVX-512F/DQ (kern_act.c's fused
  * activation loops; NNPAD_KERNELS=avx2 stops at 1, =plain at 0). */
 int kern_level(void);
@@ -106,7 +116,8 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
 bool kact_tr_has(const struct op_def *op);
 void kact_tr_run(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
 
-/* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c) ---- */
+/* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c; on
+ * other CPUs kern_noavx.c, whose functions abort: kern_level() is 0) ---- */
 void kavx2_un32(int k, float *o, const float *a, int64_t n);
 void kavx2_un64(int k, double *o, const double *a, int64_t n);
 /* sa, sb: 1 contiguous, 0 one value repeated */
