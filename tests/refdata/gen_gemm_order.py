@@ -22,7 +22,7 @@ sprinkle of entries chosen to make subnormal products, cancellations to
 exact (signed) zeros, overflow to inf, and inf/NaN entries.  Shapes cover
 nnpad's paths: small products (unpacked loops), packed products whose n
 and m are not multiples of any micro-tile (4x8, 6x8, 6x16, 6x32), k
-longer than a k block (192, 256) and not a multiple of it, more columns
+longer than a k block (256, 512) and not a multiple of it, more columns
 than a column block (fp32 2048, fp64 1024), and products large enough for
 two threads.
 
@@ -163,7 +163,7 @@ CASES = [
     (8, 29, 300, 21, "normal"), (8, 13, 517, 17, "mixed"), (8, 23, 70, 31, "ints"), (8, 17, 200, 19, "tiny"),
     (8, 20, 60, 40, "huge"), (8, 14, 100, 30, "special"), (8, 7, 5, 1030, "normal"),
     # enough work for two threads (kern_parallel)
-    (4, 43, 300, 47, "normal"), (8, 47, 300, 45, "normal"),
+    (4, 43, 600, 47, "normal"), (8, 47, 300, 45, "normal"),
 ]
 
 

@@ -13,6 +13,7 @@
  * columns), b aligned to 64 bytes. */
 #include "backend/cpu/kernels.h"
 #include <immintrin.h>
+#include <string.h>
 
 /* fp32, 6 x 16: twelve accumulators of 8 lanes. */
 void kavx2_gemm32_6x16(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first)
@@ -76,40 +77,95 @@ void kavx2_gemm64_6x8(int64_t kc, const double *a, const double *b, double *c, i
     _mm256_storeu_pd(c + 5 * ldc, c50); _mm256_storeu_pd(c + 5 * ldc + 4, c51);
 }
 
-/* Small products, unpacked (gemm.c plain_small*): row i of C is the
- * accumulator row, 8 (4) lanes at a time, the last columns one by one
- * with the scalar FMA. */
+/* Small products, unpacked (gemm.c plain_small*): four rows of C at a
+ * time, sixteen (fp64: eight) columns in registers, the chain of each
+ * element run over p; the last columns through masked loads and stores
+ * (the masked lanes compute with zeros and are not stored), the last rows
+ * one at a time.  Four rows give four independent chains per column, so
+ * even a matrix-vector product (m = 1) is not bound by one FMA's latency. */
+static inline __m256i mask32(int w)   /* lanes below w (w may be <= 0 or >= 8) */
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(w), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+static inline __m256i mask64(int w)
+{
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(w), _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+#define SMALL_ROWS(R, T, V, NV, LOAD, SET1, FMA, STORE)                                                   \
+    do {                                                                                                 \
+        V acc[R][2];                                                                                     \
+        for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = (V){ 0 };                                    \
+        for (int p = 0; p < k; p++) {                                                                    \
+            const T *b = B + (size_t)p * m + j;                                                          \
+            V b0 = LOAD(b, k0), b1 = two ? LOAD(b + NV, k1) : b0;                                        \
+            for (int r = 0; r < R; r++) {                                                                \
+                V x = SET1(A[(size_t)(i + r) * k + p]);                                                  \
+                acc[r][0] = FMA(x, b0, acc[r][0]);                                                       \
+                if (two) acc[r][1] = FMA(x, b1, acc[r][1]);                                              \
+            }                                                                                            \
+        }                                                                                                \
+        for (int r = 0; r < R; r++) {                                                                    \
+            T *c = C + (size_t)(i + r) * m + j;                                                          \
+            STORE(c, w, acc[r][0]);                                                                      \
+            if (two) STORE(c + NV, w - NV, acc[r][1]);                                                   \
+        }                                                                                                \
+    } while (0)
+
+/* full vectors (mask unused), or the first lanes: masked loads, and
+ * stores through a buffer (a masked store is slow on AMD's cores) */
+static inline __m256 ldf32(const float *p, __m256i k) { (void)k; return _mm256_loadu_ps(p); }
+static inline void stf32(float *p, int w, __m256 v) { (void)w; _mm256_storeu_ps(p, v); }
+static inline __m256 ld32(const float *p, __m256i k) { return _mm256_maskload_ps(p, k); }
+static inline void st32(float *p, int w, __m256 v)
+{
+    float t[8];
+    _mm256_storeu_ps(t, v);
+    memcpy(p, t, (size_t)(w < 8 ? w : 8) * sizeof(float));
+}
+static inline __m256d ldf64(const double *p, __m256i k) { (void)k; return _mm256_loadu_pd(p); }
+static inline void stf64(double *p, int w, __m256d v) { (void)w; _mm256_storeu_pd(p, v); }
+static inline __m256d ld64(const double *p, __m256i k) { return _mm256_maskload_pd(p, k); }
+static inline void st64(double *p, int w, __m256d v)
+{
+    double t[4];
+    _mm256_storeu_pd(t, v);
+    memcpy(p, t, (size_t)(w < 4 ? w : 4) * sizeof(double));
+}
+
 void kavx2_gemm32_small(int n, int m, int k, const float *A, const float *B, float *C)
 {
-    for (int i = 0; i < n; i++) {
-        float *c = C + (size_t)i * m;
-        for (int j = 0; j < m; j++) c[j] = 0.0f;
-        for (int p = 0; p < k; p++) {
-            __m256 a = _mm256_set1_ps(A[(size_t)i * k + p]);
-            const float *b = B + (size_t)p * m;
-            int j = 0;
-            for (; j + 8 <= m; j += 8)
-                _mm256_storeu_ps(c + j, _mm256_fmadd_ps(a, _mm256_loadu_ps(b + j), _mm256_loadu_ps(c + j)));
-            for (; j < m; j++)
-                c[j] = _mm_cvtss_f32(_mm_fmadd_ss(_mm256_castps256_ps128(a), _mm_set_ss(b[j]), _mm_set_ss(c[j])));
+    for (int j = 0; j < m; j += 16) {
+        int w = m - j < 16 ? m - j : 16;
+        bool two = w > 8;
+        __m256i k0 = mask32(w), k1 = mask32(w - 8);
+        int i = 0;
+        if (w == 16) {
+            for (; i + 4 <= n; i += 4) SMALL_ROWS(4, float, __m256, 8, ldf32, _mm256_set1_ps, _mm256_fmadd_ps, stf32);
+            for (; i < n; i++) SMALL_ROWS(1, float, __m256, 8, ldf32, _mm256_set1_ps, _mm256_fmadd_ps, stf32);
         }
+        if (!two)   /* one vector of columns: eight rows' chains in flight */
+            for (; i + 8 <= n; i += 8) SMALL_ROWS(8, float, __m256, 8, ld32, _mm256_set1_ps, _mm256_fmadd_ps, st32);
+        for (; i + 4 <= n; i += 4) SMALL_ROWS(4, float, __m256, 8, ld32, _mm256_set1_ps, _mm256_fmadd_ps, st32);
+        for (; i < n; i++) SMALL_ROWS(1, float, __m256, 8, ld32, _mm256_set1_ps, _mm256_fmadd_ps, st32);
     }
 }
 
 void kavx2_gemm64_small(int n, int m, int k, const double *A, const double *B, double *C)
 {
-    for (int i = 0; i < n; i++) {
-        double *c = C + (size_t)i * m;
-        for (int j = 0; j < m; j++) c[j] = 0.0;
-        for (int p = 0; p < k; p++) {
-            __m256d a = _mm256_set1_pd(A[(size_t)i * k + p]);
-            const double *b = B + (size_t)p * m;
-            int j = 0;
-            for (; j + 4 <= m; j += 4)
-                _mm256_storeu_pd(c + j, _mm256_fmadd_pd(a, _mm256_loadu_pd(b + j), _mm256_loadu_pd(c + j)));
-            for (; j < m; j++)
-                c[j] = _mm_cvtsd_f64(_mm_fmadd_sd(_mm256_castpd256_pd128(a), _mm_set_sd(b[j]), _mm_set_sd(c[j])));
+    for (int j = 0; j < m; j += 8) {
+        int w = m - j < 8 ? m - j : 8;
+        bool two = w > 4;
+        __m256i k0 = mask64(w), k1 = mask64(w - 4);
+        int i = 0;
+        if (w == 8) {
+            for (; i + 4 <= n; i += 4) SMALL_ROWS(4, double, __m256d, 4, ldf64, _mm256_set1_pd, _mm256_fmadd_pd, stf64);
+            for (; i < n; i++) SMALL_ROWS(1, double, __m256d, 4, ldf64, _mm256_set1_pd, _mm256_fmadd_pd, stf64);
         }
+        if (!two)
+            for (; i + 8 <= n; i += 8) SMALL_ROWS(8, double, __m256d, 4, ld64, _mm256_set1_pd, _mm256_fmadd_pd, st64);
+        for (; i + 4 <= n; i += 4) SMALL_ROWS(4, double, __m256d, 4, ld64, _mm256_set1_pd, _mm256_fmadd_pd, st64);
+        for (; i < n; i++) SMALL_ROWS(1, double, __m256d, 4, ld64, _mm256_set1_pd, _mm256_fmadd_pd, st64);
     }
 }
 
