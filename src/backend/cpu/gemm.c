@@ -147,6 +147,16 @@ static void pack_b(void *ctx, int64_t lo, int64_t hi)
     for (int64_t q = lo; q < hi; q++) {
         int j0 = J->jc + (int)q * nr, w = J->jc + J->nc - j0 < nr ? J->jc + J->nc - j0 : nr;
         char *d = J->Bp + (size_t)q * J->kc * nr * es;
+        if (w == nr && nr * es == 128) {   /* the usual panels: copies of a constant size, inlined */
+            const char *b = J->B + ((size_t)J->pc * J->m + j0) * es;
+            for (int p = 0; p < J->kc; p++, d += 128, b += (size_t)J->m * es) memcpy(d, b, 128);
+            continue;
+        }
+        if (w == nr && nr * es == 64) {
+            const char *b = J->B + ((size_t)J->pc * J->m + j0) * es;
+            for (int p = 0; p < J->kc; p++, d += 64, b += (size_t)J->m * es) memcpy(d, b, 64);
+            continue;
+        }
         for (int p = 0; p < J->kc; p++, d += (size_t)nr * es) {
             memcpy(d, J->B + ((size_t)(J->pc + p) * J->m + j0) * es, (size_t)w * es);
             if (w < nr) memset(d + (size_t)w * es, 0, (size_t)(nr - w) * es);
@@ -160,6 +170,17 @@ static void pack_a(const job_t *J, int64_t q, char *d)
 {
     int mr = J->K->mr, i0 = (int)q * mr, h = J->n - i0 < mr ? J->n - i0 : mr;
     size_t es = J->es;
+    if (es == 4 && mr == 6 && h == 6) {
+        /* the usual panel: six rows read side by side, the panel written in order */
+        const float *a0 = (const float *)J->A + (size_t)i0 * J->k + J->pc, *a1 = a0 + J->k, *a2 = a1 + J->k,
+                    *a3 = a2 + J->k, *a4 = a3 + J->k, *a5 = a4 + J->k;
+        float *o = (float *)d;
+        for (int p = 0; p < J->kc; p++, o += 6) {
+            o[0] = a0[p]; o[1] = a1[p]; o[2] = a2[p];
+            o[3] = a3[p]; o[4] = a4[p]; o[5] = a5[p];
+        }
+        return;
+    }
     /* row by row: A is read along its rows, the small panel (in L1) written across */
     if (es == 4) {
         float *o = (float *)d;
