@@ -94,9 +94,13 @@ int main(int argc, char **argv)
         off += 16;
         long na = (long)c->n * c->k * c->es, nb = (long)c->k * c->m * c->es, nc = (long)c->n * c->m * c->es;
         if ((c->es != 4 && c->es != 8) || off + na + nb + nc > size) tap_bail("%s: case %u is malformed", path, i);
-        c->A = data + off; off += na;
-        c->B = data + off; off += nb;
-        c->C = data + off; off += nc;
+        /* copies: the file packs fp64 values at offsets that are not multiples of 8 */
+        void *A = malloc((size_t)na + 1), *B = malloc((size_t)nb + 1), *C = malloc((size_t)nc + 1);
+        if (!A || !B || !C) tap_bail("out of memory");
+        memcpy(A, data + off, (size_t)na); off += na;
+        memcpy(B, data + off, (size_t)nb); off += nb;
+        memcpy(C, data + off, (size_t)nc); off += nc;
+        c->A = A; c->B = B; c->C = C;
     }
     if (off != size) tap_bail("%s: %ld bytes past the last case", path, size - off);
 
@@ -150,6 +154,11 @@ int main(int argc, char **argv)
     bk_cpu_set_level(top);
     bk_cpu_set_threads(threads0);
     session_free(S);
+    for (uint32_t i = 0; i < ncases; i++) {
+        free((void *)cases[i].A);
+        free((void *)cases[i].B);
+        free((void *)cases[i].C);
+    }
     free(cases);
     free(data);
     return tap_done();
