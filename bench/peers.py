@@ -41,6 +41,7 @@ cases = {
     "sum32": lambda: x.sum(),
     "op1": lambda: np.add(one, one),
     "transpose": lambda: v.T,
+    "matmul4096": lambda: v @ v,
 }
 for k, f in cases.items():
     print("numpy", k, med(f, 10000 if k in ("op1", "transpose") else 1))
@@ -66,6 +67,7 @@ tcases = {
     "sum32": lambda: tx.sum(),
     "op1": lambda: tone + tone,
     "transpose": lambda: tv.T,
+    "matmul4096": lambda: tv @ tv,
 }
 for k, f in tcases.items():
     try:

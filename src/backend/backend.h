@@ -204,6 +204,9 @@ typedef struct bk_matmul {
                            the CPU has none and ignores it */
     bool teach;         /* matmul(impl="teach"): fp16/bf16 through the device's teaching
                            tensor-core kernel; BK_UNSUPPORTED where there is none (the CPU) */
+    bool blas;          /* matmul(impl="blas"): fp32/fp64 through the BLAS library (OpenBLAS
+                           on the CPU, whose order depends on the CPU and threads);
+                           otherwise the CPU runs nnpad's GEMM (fixed order, gemm.c) */
 } bk_matmul_t;
 
 /* A fused elementwise chain (graph passes): op k reads the chain's earlier
@@ -324,5 +327,8 @@ bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, co
  * returns the old level and clamps to what the CPU has. */
 int bk_cpu_level(void);
 int bk_cpu_set_level(int level);
+/* The CPU's thread count (1 or 2; NNPAD_THREADS=1 gives 1), for the tests
+ * that compare one thread with two: returns the old count. */
+int bk_cpu_set_threads(int n);
 
 #endif

@@ -179,7 +179,7 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
     if (r == BK_OK) {
         bk_cpu_backend.convert(DT_FP32, a, mm->dt, h.a, (int64_t)na);
         bk_cpu_backend.convert(DT_FP32, b, mm->dt, h.b, (int64_t)nb);
-        bk_matmul_t f = { DT_FP32, mm->n, mm->m, mm->k, a, b, c, false, mm->span, false, false };
+        bk_matmul_t f = { DT_FP32, mm->n, mm->m, mm->k, a, b, c, false, mm->span, false, false, false };
         r = bk_cpu_backend.matmul(&f);
         if (r == BK_OK) r = bk_cpu_backend.convert(mm->dt, h.c, DT_FP32, c, (int64_t)nc);
     }

@@ -8,21 +8,28 @@
  * is *.
  *
  * Numbers (DESIGN.md §3):
- *   - fp32 and fp64: CBLAS sgemm/dgemm (OpenBLAS, opened with dlopen at
- *     the first matmul so start-up stays fast), one call per batch matrix.  OpenBLAS's kernels use FMA and their own blocking, so the
- *     last bit may differ from a naive loop; the accumulation is fp32 (fp64).
+ *   - fp32 and fp64: nnpad's own GEMM (src/backend/cpu/gemm.c), one call
+ *     per batch matrix, in a fixed order: each element is the chain
+ *     acc = fma(a[i,p], b[p,j], acc) for p = 0..k-1 in order from acc = 0,
+ *     in the dtype, so the digits do not depend on the CPU, the SIMD
+ *     width, the thread count or a BLAS library (issue 23).  Everything
+ *     built on matmul (dense, collapse, the losses, fit, the graph
+ *     executor's direct matmul, the derivative rules) reaches the same
+ *     backend call.  matmul(a, b, impl="blas") asks the backend for the
+ *     BLAS library instead (OpenBLAS's sgemm/dgemm, opened with dlopen at
+ *     its first use: its own blocking and FMAs, so its own last bits).
  *   - fp16/bf16: the operands are converted to fp32 (exact; F16C or shifts,
- *     the backend's convert), multiplied with sgemm (fp32 accumulation, as tensor cores
- *     and cuBLAS's CUBLAS_COMPUTE_32F do), and the result is rounded once
- *     to the dtype.
+ *     the backend's convert), multiplied with the fp32 chain (fp32
+ *     accumulation, as tensor cores and cuBLAS's CUBLAS_COMPUTE_32F do),
+ *     and the result is rounded once to the dtype.
  *   - The error bound (stated in :help matmul, checked by
  *     tests/unit/test_kernels against an exact reference): every element
  *     is within k·u·Σ_p |a_ip·b_pj| of the exact product, u = 2^-24 for
  *     the fp32 accumulator (fp16, bf16, fp32) and 2^-53 for fp64 (Higham,
  *     Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.5: the
- *     bound holds for any order of the k additions, so for OpenBLAS's
- *     blocking and FMA too), plus half an ulp of the dtype for the final
- *     rounding of fp16/bf16.
+ *     bound holds for any order of the k additions, so for nnpad's chain
+ *     and OpenBLAS's blocking alike), plus half an ulp of the dtype for the
+ *     final rounding of fp16/bf16.
  *   - mixed dtypes promote (dtype_promote); an int64 operand meeting a float
  *     is converted to that float first (rounded once), as in elementwise ops.
  *   - int64 @ int64 is exact: a product or a total outside int64 is an
@@ -136,7 +143,7 @@ static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, in
         batch_offsets(p, bi, &oa, &ob);
         bk_matmul_t mm = { ct, (int)p->n, (int)p->m, (int)p->k, (const char *)tensor_dev_data(x) + (size_t)(oa * an) * es,
                            (const char *)tensor_dev_data(y) + (size_t)(ob * bn) * es,
-                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32, false };
+                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32, false, false };
         bk_status_t st = bk->matmul(&mm);
         if (st == BK_ERROR) backend_raise_failed(bk, "matmul", span);
         if (st != BK_OK) goto done;
@@ -185,7 +192,7 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
     const backend_t *bk = backend_get((bk_device_t)dev);
     value_t *out = tensor_new_raw_on(dev, da, 2, osh);
     bk_matmul_t mm = { da, (int)n, (int)m, (int)k, tensor_dev_data(a), tensor_dev_data(b), tensor_dev_data(out), false,
-                       span, false, true };
+                       span, false, true, false };
     bk_status_t st = bk->matmul(&mm);
     if (st == BK_ERROR) { val_unref(out); backend_raise_failed(bk, "matmul", span); }
     if (st != BK_OK) {
@@ -197,7 +204,7 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
 
 /* ---- the op ---- */
 
-value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
+static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bool blas)
 {
     check_operand(a, span, "left");
     check_operand(b, span, "right");
@@ -258,7 +265,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false };
+            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
             op_backend(a)->matmul(&mm);
         }
         return out;
@@ -276,7 +283,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             size_t es = (size_t)dtype_traits[dt].size;
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
-                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false, false };
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false, false, false };
             if (op_backend(a)->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
@@ -287,7 +294,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false };
+            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
             op_backend(a)->matmul(&mm);
         }
     } else {
@@ -300,7 +307,7 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false };
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
             op_backend(a)->matmul(&mm);
         }
         if (dt != DT_FP32) op_backend(a)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
@@ -312,3 +319,10 @@ value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s)
     val_unref(y);
     return out;
 }
+
+value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s) { return matmul_run(a, b, span, s, false); }
+
+/* matmul(a, b, impl="blas"): fp32/fp64 products (fp16/bf16 through fp32)
+ * by the BLAS library (OpenBLAS's sgemm/dgemm on the CPU, cuBLAS on a GPU):
+ * its own order, so its own last bits */
+value_t *op_matmul_blas(value_t *a, value_t *b, span_t span, session_t *s) { return matmul_run(a, b, span, s, true); }

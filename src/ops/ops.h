@@ -162,6 +162,7 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s);
 value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span_t sa, span_t sb, session_t *s);
 value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s);
 value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s);
+value_t *op_matmul_blas(value_t *a, value_t *b, span_t span, session_t *s);
 
 /* Helpers for impl functions (all raise clear errors naming the argument). */
 static inline span_t op_arg_span(const call_t *c, int i) { return c->arg_spans ? c->arg_spans[i] : c->span; }

@@ -1,5 +1,6 @@
 /* shape.c — shape ops: shape size ndim reshape transpose concat stack, and
- * the table entry for matmul (its kernel is op_matmul in linalg.c).
+ * the table entry for matmul (its kernel is op_matmul in linalg.c; impl="blas"
+ * op_matmul_blas, impl="teach" op_matmul_teach).
  *
  * transpose, reshape (when the strides allow it: always for a contiguous
  * x), broadcast_to and expand return VIEWS: a new value sharing x's
@@ -425,11 +426,13 @@ static value_t *matmul_impl(call_t *c)
     span_t sp;
     value_t *impl = op_kw(c, "impl", &sp);
     if (!impl) return op_matmul(c->args[0], c->args[1], c->span, c->s);
-    if (impl->kind != V_STR || (strcmp(impl->u.str.s, "teach") && strcmp(impl->u.str.s, "default")))
-        err_raise(ERR_VALUE, sp, "impl is \"default\" (cuBLAS on the GPU, OpenBLAS on the CPU) or \"teach\" (the GPU's "
-                  "teaching tensor-core kernel)");
-    if (!strcmp(impl->u.str.s, "default")) return op_matmul(c->args[0], c->args[1], c->span, c->s);
-    return op_matmul_teach(c->args[0], c->args[1], c->span, c->s);
+    const char *w = impl->kind == V_STR ? impl->u.str.s : "";
+    if (!strcmp(w, "nnpad") || !strcmp(w, "default")) return op_matmul(c->args[0], c->args[1], c->span, c->s);
+    if (!strcmp(w, "blas")) return op_matmul_blas(c->args[0], c->args[1], c->span, c->s);
+    if (!strcmp(w, "teach")) return op_matmul_teach(c->args[0], c->args[1], c->span, c->s);
+    err_raise(ERR_VALUE, sp, "impl is \"nnpad\" (the default: nnpad's own GEMM on the CPU, the same digits on every "
+              "machine; cuBLAS on the GPU), \"blas\" (the BLAS library: OpenBLAS on the CPU, its digits depend on "
+              "the CPU and threads) or \"teach\" (the GPU's teaching tensor-core kernel)");
 }
 
 /* ---- the table ---- */
@@ -559,18 +562,29 @@ const op_def_t op_family_shape[] = {
     {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
      .symbol = "@",
      .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
-     .signature = "matmul(a, b)   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
+     .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
      .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
                 "(1-D @ 1-D is the dot product)",
      .shapes = "(..., n, k) @ (..., k, m) -> (..., n, m), batch dimensions broadcast; (k,) @ (k, m) -> (m,); (n, k) @ (k,) -> (n,); "
                "(k,) @ (k,) -> (); numbers and 0-d tensors are refused (use *)",
-     .dtypes = "dtypes promote (JAX rules); fp32/fp64 by CBLAS sgemm/dgemm (OpenBLAS); fp16/bf16 convert to fp32, multiply with fp32 "
-               "accumulation (as tensor cores) and round once; int64 @ int64 is exact (overflow is an error); :accumulate same "
-               "rounds every product and every addition to the dtype, left to right. impl=\"teach\": fp16/bf16 2-D "
+     .dtypes = "dtypes promote (JAX rules); fp32/fp64 by nnpad's own GEMM in a fixed order: each element is "
+               "acc = fma(a[i,p], b[p,j], acc) for p = 0, 1, ..., k-1 in order, from acc = 0, in the dtype (one rounding per "
+               "step), so the digits are the same on every CPU, kernel level (NNPAD_KERNELS) and thread count "
+               "(vectors run across columns, every lane the same chain; a NaN's payload is the hardware's); fp16/bf16 "
+               "convert to fp32 (exact), take the fp32 chain and round once; int64 @ int64 is exact (overflow is an "
+               "error); :accumulate same rounds every product and every addition to the dtype, left to right. "
+               "impl=\"nnpad\" is the default; impl=\"blas\" multiplies with the BLAS library instead (OpenBLAS's "
+               "sgemm/dgemm on the CPU, cuBLAS on a GPU), whose order depends on the CPU (OPENBLAS_CORETYPE) and the "
+               "threads, so its last bits can differ from nnpad's and from another machine's (without a BLAS library, "
+               "NNPAD_BLAS=none, a plain loop with separate multiply and add); every order stays within k u sum_p "
+               "|a[i,p] b[p,j]| of the exact product (u = 2^-24 for the fp32 chain, 2^-53 for fp64; Higham §3.5). "
+               "impl=\"teach\": fp16/bf16 2-D "
                "tensors on the GPU through nnpad's own tensor-core kernel (kernels/teach_gemm.cuh: one warp per 16x16 "
                "tile, WMMA, fp32 accumulation whatever :accumulate says (tensor cores add in fp32), rounded once; within an "
                "ulp of cuBLAS; :sass matmul teach shows its HMMA)",
-     .source = "numpy.matmul documentation; BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F; "
+     .source = "numpy.matmul documentation; IEEE 754-2019 fusedMultiplyAdd; BLIS (Van Zee and van de Geijn, ACM TOMS 41(3), "
+               "2015) for the blocking; N. J. Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.5; "
+               "BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F; "
                "CUDA C++ Programming Guide, Warp Matrix Functions (WMMA)",
      .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n"
                 "#> [[19, 22],\n"
@@ -578,6 +592,9 @@ const op_def_t op_family_shape[] = {
                 "[1, 2, 3] @ [4, 5, 6]\n"
                 "#> 32 (fp32)\n"
                 "matmul([[1, 2], [3, 4]], [1, 1])\n"
-                "#> [3, 7] (fp32)"},
+                "#> [3, 7] (fp32)\n"
+                "# k in order: 1e8 + 1 is 1e8 in fp32, then 1e8 - 1e8 is 0 (the exact sum is 1)\n"
+                "[100000000, 1, -100000000] @ [1, 1, 1]\n"
+                "#> 0 (fp32)"},
     {NULL},
 };

@@ -465,8 +465,8 @@ static void test_matmul(void)
         void *dc = dev_new((size_t)n * m * es), *g = malloc((size_t)n * m * es), *c = malloc((size_t)n * m * es);
         /* the default path: within 2 k u sum|a b| of the CPU (fp32/fp64) or
          * of the exact product (fp16/bf16, which the CPU leaves to the front end) */
-        bk_matmul_t mg = { dt, n, m, k, da, db, dc, false, SPAN_NONE, false, false };
-        bk_matmul_t mc = { dt, n, m, k, ha, hb, c, false, SPAN_NONE, false, false };
+        bk_matmul_t mg = { dt, n, m, k, da, db, dc, false, SPAN_NONE, false, false, false };
+        bk_matmul_t mc = { dt, n, m, k, ha, hb, c, false, SPAN_NONE, false, false, false };
         bk_status_t sg = G->matmul(&mg), sc = dt == DT_FP32 || dt == DT_FP64 ? C->matmul(&mc) : BK_OK;
         down(g, dc, (size_t)n * m * es);
         double u = dt == DT_FP64 ? 0x1p-53 : 0x1p-24;
@@ -524,7 +524,7 @@ static void test_matmul(void)
     tap_ok(r1 == 0 && memcmp(c32, a, (size_t)s * s * 4) == 0, "fp32 matmul by the identity is exact (c[0] = %a)", (double)c32[0]);
     tap_ok(r2 == 0 && ctf[0] == 1.0f, "TF32 matmul by the identity rounds 1 + 2^-12 to 1 (c[0] = %a)", (double)ctf[0]);
     /* the same through the backend's bk_matmul_t.tf32 (what :tf32 on sets) */
-    bk_matmul_t mt = { DT_FP32, s, s, s, da, db, dc, false, SPAN_NONE, true, false };
+    bk_matmul_t mt = { DT_FP32, s, s, s, da, db, dc, false, SPAN_NONE, true, false, false };
     bk_status_t r3 = G->matmul(&mt);
     down(ctf, dc, (size_t)s * s * 4);
     tap_ok(r3 == BK_OK && ctf[0] == 1.0f, "bk_matmul_t.tf32 (:tf32 on) reaches TF32: c[0] = %a", (double)ctf[0]);
@@ -628,8 +628,8 @@ static void test_teach(void)
         void *da = up(ha, (size_t)n * k * 2), *db = up(hb, (size_t)k * m * 2);
         void *dc = dev_new((size_t)n * m * 2), *dt_ = dev_new((size_t)n * m * 2);
         uint16_t *c = malloc((size_t)n * m * 2), *tt = malloc((size_t)n * m * 2);
-        bk_matmul_t mc = { (dtype_t)t, n, m, k, da, db, dc, false, SPAN_NONE, false, false };
-        bk_matmul_t mt = { (dtype_t)t, n, m, k, da, db, dt_, false, SPAN_NONE, false, true };
+        bk_matmul_t mc = { (dtype_t)t, n, m, k, da, db, dc, false, SPAN_NONE, false, false, false };
+        bk_matmul_t mt = { (dtype_t)t, n, m, k, da, db, dt_, false, SPAN_NONE, false, true, false };
         bk_status_t sc = G->matmul(&mc), st_ = G->matmul(&mt);
         down(c, dc, (size_t)n * m * 2);
         down(tt, dt_, (size_t)n * m * 2);

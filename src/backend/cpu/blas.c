@@ -1,16 +1,25 @@
-/* blas.c — the CPU backend's matrix product (backend.h matmul): CBLAS
- * sgemm/dgemm from OpenBLAS, opened with dlopen at the first matmul, or a
- * plain loop without it (NNPAD_BLAS=none, or no CBLAS library found).
- * Both accumulate each element as one dot product in the dtype, so the
- * bound of :help matmul (k u sum |a b|, Higham §3.5) holds for either. */
+/* blas.c — the CPU backend's matrix product (backend.h matmul).
+ *
+ * fp32 and fp64 go through nnpad's own GEMM (gemm.c): each element is the
+ * chain acc = fma(a[i,p], b[p,j], acc) in k order from +0, in the dtype,
+ * so the digits are the same on every CPU, kernel level and thread count.
+ * matmul(a, b, impl="blas") (bk_matmul_t.blas) asks for OpenBLAS's
+ * sgemm/dgemm instead, opened with dlopen at its first use, whose kernel
+ * (chosen per CPU or by OPENBLAS_CORETYPE) and thread count change the
+ * order and so the last bits: there to show a class that two libraries
+ * disagree.  Without a CBLAS library (NNPAD_BLAS=none, or none found) it
+ * falls back to a plain loop with separate multiply and add.  Every one
+ * accumulates each element as one dot product in the dtype, so the bound
+ * of :help matmul (k u sum |a b|, Higham §3.5) holds for all. */
 #include "backend/cpu/cpu.h"
+#include "backend/cpu/kernels.h"
 #include "lang/error.h"
 #include <cblas.h>
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- OpenBLAS, loaded on first use ----
+/* ---- OpenBLAS, loaded on first use (impl="blas") ----
  * Linking libopenblas makes every start-up about 4 ms slower (it loads and
  * starts its threads), three times nnpad's own start-up, so it is opened
  * with dlopen at the first fp32/fp64 matmul instead.  cblas.h still gives
@@ -144,8 +153,8 @@ bk_status_t bk_cpu_matmul(const bk_matmul_t *mm)
     if (mm->teach) return BK_UNSUPPORTED;   /* the GPU's teaching kernel */
     if (mm->dt == DT_INT64) { mm_int(mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->same) { mm_same(mm->dt, mm->a, mm->b, mm->c, mm); return BK_OK; }
-    if (mm->dt == DT_FP64) gemm64(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
-    else if (mm->dt == DT_FP32) gemm32(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
+    if (mm->dt == DT_FP64) (mm->blas ? gemm64 : kern_gemm64)(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
+    else if (mm->dt == DT_FP32) (mm->blas ? gemm32 : kern_gemm32)(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
     else return BK_UNSUPPORTED;
     return BK_OK;
 }

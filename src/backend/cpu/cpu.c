@@ -449,3 +449,4 @@ const backend_t bk_cpu_backend = {
 
 int bk_cpu_level(void) { return kern_level(); }
 int bk_cpu_set_level(int level) { return kern_set_level(level); }
+int bk_cpu_set_threads(int n) { return kern_set_threads(n); }

@@ -35,3 +35,15 @@ int64_t kavx2_ext32(const float *x, int64_t n, bool want_max, float *best)
 { (void)x; (void)n; (void)want_max; (void)best; never(__func__); return -1; }
 int64_t kavx2_ext64(const double *x, int64_t n, bool want_max, double *best)
 { (void)x; (void)n; (void)want_max; (void)best; never(__func__); return -1; }
+void kavx2_gemm32_6x16(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first)
+{ (void)kc; (void)a; (void)b; (void)c; (void)ldc; (void)first; never(__func__); }
+void kavx2_gemm64_6x8(int64_t kc, const double *a, const double *b, double *c, int64_t ldc, int first)
+{ (void)kc; (void)a; (void)b; (void)c; (void)ldc; (void)first; never(__func__); }
+void kavx512_gemm32_6x32(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first)
+{ (void)kc; (void)a; (void)b; (void)c; (void)ldc; (void)first; never(__func__); }
+void kavx512_gemm64_6x16(int64_t kc, const double *a, const double *b, double *c, int64_t ldc, int first)
+{ (void)kc; (void)a; (void)b; (void)c; (void)ldc; (void)first; never(__func__); }
+void kavx2_gemm32_small(int n, int m, int k, const float *A, const float *B, float *C)
+{ (void)n; (void)m; (void)k; (void)A; (void)B; (void)C; never(__func__); }
+void kavx2_gemm64_small(int n, int m, int k, const double *A, const double *B, double *C)
+{ (void)n; (void)m; (void)k; (void)A; (void)B; (void)C; never(__func__); }

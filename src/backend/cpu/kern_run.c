@@ -40,7 +40,8 @@ static void detect(void)
     cpu_level = 0;   /* no vector kernels but x86's: the plain path */
 #endif
     const char *env = getenv("NNPAD_KERNELS");
-    level = env && strcmp(env, "plain") == 0 ? 0 : env && strcmp(env, "avx2") == 0 && cpu_level > 1 ? 1 : cpu_level;
+    bool plain = env && (strcmp(env, "plain") == 0 || strcmp(env, "scalar") == 0);
+    level = plain ? 0 : env && strcmp(env, "avx2") == 0 && cpu_level > 1 ? 1 : cpu_level;
 }
 
 int kern_level(void) { if (level < 0) detect(); return level; }
@@ -130,6 +131,13 @@ int kern_threads(void)
         ncpu = n >= 2 ? 2 : 1;
     }
     return ncpu;
+}
+
+int kern_set_threads(int n)
+{
+    int old = kern_threads();
+    ncpu = n >= 2 ? 2 : 1;
+    return old;
 }
 
 /* Below this much work (elements x cost), one thread: waking the worker

@@ -43,7 +43,8 @@ struct op_def;
 #endif
 
 /* 0: plain C only; 1: AVX2 + FMA + F16C; 2: also AVX-512F/DQ (kern_act.c's fused
- * activation loops; NNPAD_KERNELS=avx2 stops at 1, =plain at 0). */
+ * activation loops, gemm.c's AVX-512 tiles; NNPAD_KERNELS=avx2 stops at 1,
+ * =plain or =scalar at 0, =avx512 or anything else: what the CPU has). */
 int kern_level(void);
 /* Force a level (tests): min(level, what the CPU has); returns the old one. */
 int kern_set_level(int level);
@@ -100,6 +101,8 @@ bool kern_find_ext(dtype_t dt, const void *p, int64_t n, bool want_max, int64_t 
 typedef void (*kern_range_fn)(void *ctx, int64_t lo, int64_t hi);
 void kern_parallel(kern_range_fn fn, void *ctx, int64_t n, double cost, int64_t align);
 int kern_threads(void);
+/* Force the thread count (tests): 1 or 2; returns the old one. */
+int kern_set_threads(int n);
 
 /* ---- the activations (kern_act.c) ---- */
 /* The backend's unary kernel for an activation id (backend.h KA_*). */
@@ -139,5 +142,24 @@ void kavx2_tr32(int t, float m, float *x, int64_t n);
 void kavx2_tr64(int t, double m, double *x, int64_t n);
 int64_t kavx2_ext32(const float *x, int64_t n, bool want_max, float *best);
 int64_t kavx2_ext64(const double *x, int64_t n, bool want_max, double *best);
+
+/* ---- nnpad's GEMM (gemm.c; its micro-kernels in gemm_avx2.c) ----
+ * C = A B, row major, n x k times k x m: every C[i,j] the chain
+ * acc = fma(A[i,p], B[p,j], acc) for p = 0..k-1 from acc = +0, in the
+ * dtype, whatever the level, the thread count or the blocking.  C is
+ * written whole (need not be zeroed).  May raise (Ctrl-C between blocks,
+ * ERR_LIMIT for the packing scratch): call from the main thread. */
+void kern_gemm32(int n, int m, int k, const float *A, const float *B, float *C);
+void kern_gemm64(int n, int m, int k, const double *A, const double *B, double *C);
+/* micro-kernels: an MR x NR tile of C (row stride ldc) from packed panels
+ * a (MR values per p) and b (NR per p, 64-byte aligned), kc steps, the
+ * accumulators starting at +0 (first) or at C */
+void kavx2_gemm32_6x16(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first);
+void kavx2_gemm64_6x8(int64_t kc, const double *a, const double *b, double *c, int64_t ldc, int first);
+void kavx512_gemm32_6x32(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first);
+void kavx512_gemm64_6x16(int64_t kc, const double *a, const double *b, double *c, int64_t ldc, int first);
+/* the same chains without packing, for small products */
+void kavx2_gemm32_small(int n, int m, int k, const float *A, const float *B, float *C);
+void kavx2_gemm64_small(int n, int m, int k, const double *A, const double *B, double *C);
 
 #endif
