@@ -33,9 +33,13 @@ static int same_bits(const char *a, const char *b, char *why, size_t cap)
     struct value *x = session_eval(S, a, stdout), *y = session_eval(S, b, stdout);
     int ok = x && y && x->kind == V_TENSOR && y->kind == V_TENSOR && x->u.t.dtype == y->u.t.dtype &&
              x->u.t.size == y->u.t.size && x->u.t.ndim == y->u.t.ndim;
+    for (int d = 0; ok && d < x->u.t.ndim; d++) ok = x->u.t.shape[d] == y->u.t.shape[d];
     snprintf(why, cap, "%s", ok ? "" : "different dtype or shape");
+    /* element i in row-major order, read through each view's offset and
+     * strides (a slice or a transpose shares its base's storage) */
     for (int64_t i = 0; ok && i < x->u.t.size; i++)
-        if (dtype_bits((dtype_t)x->u.t.dtype, x->u.t.st->data, i) != dtype_bits((dtype_t)y->u.t.dtype, y->u.t.st->data, i)) {
+        if (dtype_bits((dtype_t)x->u.t.dtype, (const char *)storage_host(x->u.t.st) + tensor_elem_offset(&x->u.t, i), 0) !=
+            dtype_bits((dtype_t)y->u.t.dtype, (const char *)storage_host(y->u.t.st) + tensor_elem_offset(&y->u.t, i), 0)) {
             snprintf(why, cap, "element %lld: %.17g vs %.17g", (long long)i, tensor_get_f64(x, i), tensor_get_f64(y, i));
             ok = 0;
         }
@@ -112,6 +116,17 @@ int main(void)
 {
     null = fopen("/dev/null", "w");
     S = session_new();
+    /* same_bits itself: views (an offset, strides) and shapes are read as
+     * the values they are, not as their storage */
+    {
+        char why[256];
+        run("sb = tensor([1.0, 2.0, 3.0])\nsm = tensor([[1.0, 2.0], [3.0, 4.0]])\nsr = tensor([[1.0, 2.0, 3.0]])\n");
+        tap_ok(!same_bits("sb[1:3]", "sb[0:2]", why, sizeof why) && same_bits("sb[1:3]", "tensor([2.0, 3.0])", why, sizeof why),
+               "same_bits reads a slice from its offset: sb[1:3] is [2, 3], not sb[0:2]");
+        tap_ok(!same_bits("sm'", "sm", why, sizeof why) && same_bits("sm'", "tensor([[1.0, 3.0], [2.0, 4.0]])", why, sizeof why),
+               "same_bits reads a transpose through its strides");
+        tap_ok(!same_bits("sr", "reshape(sb, 3, 1)", why, sizeof why), "same_bits tells shape (1, 3) from (3, 1)");
+    }
     /* elementwise ops of the table, and composites */
     const char *unary[64], *binary[64];
     int nu = 0, nb = 0;
