@@ -11,7 +11,6 @@ case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-device.$$
 rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
-echo "1..35"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
 printf 'not a module\n' > bad.so
@@ -231,4 +230,6 @@ ok $? "check_gpu: names checked as :check gpu does, rows by the cast dtype, the 
 printf ':device gpu\nx = [1.0, 2.0]\ny = x + 1\n' | NNPAD_FAKE_GPU=fail "$NNPAD" > out 2>&1
 grep -q '^<stdin>:3:7: device error: the gpu (simulated: NNPAD_FAKE_GPU) failed in add' out
 ok $? "a failed GPU kernel is a device error"
+# the plan "1..N" comes last, N the checks this run made (TAP allows it there)
+echo "1..$i"
 cd / && rm -rf "$tmp"

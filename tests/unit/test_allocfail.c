@@ -3,7 +3,11 @@
  * allocation for N = 0, 1, 2, ... until the input runs through, and each
  * time the failure is an error (never a crash), the session goes on (the
  * next input runs), and once the variables are cleared the memory in use is
- * back where it was: nothing leaked.  The input touches what a class does:
+ * back where it was: nothing leaked.  That last check comes after a sweep
+ * (val_sweep frees every value nothing reaches), so a value that lost its
+ * last reference shows only before one: the input is first run again and
+ * again over its own variables, with no sweep between, and the memory in
+ * use must stay put.  The input touches what a class does:
  * literals, broadcasting, matmul, a shape error, a def and its grad, a
  * traced function, a layer and a short fit, a figure (headless), softmax,
  * features. */
@@ -48,6 +52,22 @@ int main(void)
     /* once through whole (caches warm: op lookups, the figure's fonts) */
     int st = session_run(S, "<t>", PROGRAM, (int)strlen(PROGRAM), 1, devnull, devnull);
     tap_ok(st == 0, "the input runs through without failures");
+    /* Leaks measured before any sweep: val_sweep (session_reset, and
+     * session_run after an error) frees every value nothing reaches, so a
+     * value whose last reference was lost is invisible once it has run.
+     * A run that succeeds sweeps nothing: run the input again over its own
+     * variables (each assignment frees the old value) and the memory in
+     * use must come back to what it was after the run before. */
+    size_t m[4];
+    int runs_ok = 1;
+    for (int r = 0; r < 4; r++) {
+        runs_ok &= session_run(S, "<t>", PROGRAM, (int)strlen(PROGRAM), 1, devnull, devnull) == 0;
+        view_notebook_reset();
+        m[r] = mem_in_use();
+    }
+    tap_ok(runs_ok && m[2] == m[1] && m[3] == m[2],
+           "the input run again over its own variables, no sweep between: memory in use %zu, %zu, %zu, %zu bytes "
+           "(the last three equal: nothing leaked)", m[0], m[1], m[2], m[3]);
     session_reset(S);
     view_notebook_reset();   /* the figure's cell counts in mem_in_use */
     size_t base = mem_in_use();
