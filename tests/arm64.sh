@@ -177,7 +177,7 @@ T_INSTALL=$(($(tick) - t))
 
 # ---- 2. the arm64 sysroot (unpacked debs, a private apt state) ----
 t=$(tick)
-PKGS="libc6-dev libreadline-dev libsleef-dev libopenblas-dev libcairo2-dev libpango1.0-dev libgraphviz-dev"
+PKGS="libc6-dev libreadline-dev libsleef-dev libmpfr-dev libopenblas-dev libcairo2-dev libpango1.0-dev libgraphviz-dev"
 stamp="sysroot 2: $PKGS"
 if [ -n "${ARM64_FRESH:-}" ] || [ "$(cat "$SR/.nnpad-sysroot" 2> /dev/null)" != "$stamp" ]; then
   say "making the arm64 sysroot in $SR (apt state of its own in $SR.apt; the host's dpkg is not touched)"
