@@ -755,6 +755,7 @@ static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one
  * SLEEF's AVX-512 finz functions, eight lanes (the same bits as the scalar
  * SLEEF functions; without nn_*64's range fixes, which no fp32 input
  * reaches: exp beyond 709.78, log1p beyond 2^512). */
+#if NN_KERN_X86
 #ifndef __AVX512F__
 #define D512(f) extern __m512d f(__m512d) __attribute__((target("avx512f")));
 D512(Sleef_finz_expd8_u10avx512f) D512(Sleef_finz_logd8_u10avx512f) D512(Sleef_finz_log1pd8_u10avx512f)
@@ -790,6 +791,15 @@ static void tr512(int ku, double *o, const double *x, int64_t n)
     { if (kern_level() >= 2) tr512(ku, o, x, n); else kavx2_un64(ku, o, x, n); }
 TRV(v_exp, KU_EXP) TRV(v_log, KU_LOG) TRV(v_log1p, KU_LOG1P) TRV(v_expm1, KU_EXPM1) TRV(v_sin, KU_SIN)
 TRV(v_cos, KU_COS) TRV(v_erf, KU_ERF)
+#else   /* no vector kernels: the fast values come from the scalar SLEEF calls */
+#define v_exp NULL
+#define v_log NULL
+#define v_log1p NULL
+#define v_expm1 NULL
+#define v_sin NULL
+#define v_cos NULL
+#define v_erf NULL
+#endif
 
 #define A(id, fn, cfn, v, f64ok) [id - KA_FIRST] = { fn, cfn, v, blk_##fn, f64ok }
 /* after the KA_* entries, math.c's exp ... erf (KU_EXP .. KU_ERF) */
