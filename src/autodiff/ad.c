@@ -2,7 +2,7 @@
  * value_and_grad builtins (see ad.h). */
 #include "autodiff/ad.h"
 #include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "lang/state.h"
 #include <stdlib.h>

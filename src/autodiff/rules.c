@@ -7,7 +7,7 @@
  * (tools/autograd/derivatives.yaml). */
 #include "autodiff/ad.h"
 #include "autodiff/rules.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/indexing.h"
 #include "backend/backend.h"
 #include "graph/graph.h"

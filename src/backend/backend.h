@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "tensor/dtype.h"
-#include "lang/error.h"
+#include "util/error.h"
 
 struct op_def;
 

@@ -4,7 +4,7 @@
 #include "ops/indexing.h"
 #include "lang/eval.h"
 #include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
 #include "view/figures.h"

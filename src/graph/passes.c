@@ -14,7 +14,7 @@
 #include "graph/graph_int.h"
 #include "autodiff/ad.h"
 #include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "backend/backend.h"
 #include <string.h>

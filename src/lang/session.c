@@ -3,7 +3,7 @@
 #include "lang/eval.h"
 #include "lang/parse.h"
 #include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/ops.h"
 #include "util/mem.h"
 #include "util/text.h"

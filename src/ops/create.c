@@ -16,7 +16,7 @@
 #include "graph/graph.h"
 #include "autodiff/rules.h"
 #include "backend/backend.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/state.h"
 #include <math.h>
 #include <string.h>

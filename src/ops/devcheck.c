@@ -13,7 +13,7 @@
  * llm.c's developer tests, as a command a class can run. */
 #include "ops/ops.h"
 #include "backend/backend.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/session.h"
 #include "lang/eval.h"
 #include "lang/state.h"

@@ -31,7 +31,7 @@
 #include "ops/indexing.h"
 #include "autodiff/ad.h"
 #include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <string.h>
 #include <math.h>
 #include <stdio.h>

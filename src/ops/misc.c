@@ -4,7 +4,7 @@
 #include "autodiff/rules.h"
 #include "lang/eval.h"
 #include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "graph/graph.h"
 #include <string.h>
 #include <math.h>

@@ -5,7 +5,7 @@
 #include "graph/graph.h"
 #include "lang/state.h"
 #include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
 #include <time.h>

@@ -12,7 +12,7 @@
 #include "ops/ops.h"
 #include "autodiff/rules.h"
 #include "backend/backend.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "view/figures.h"
 #include <math.h>

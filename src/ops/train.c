@@ -10,7 +10,7 @@
 #include "ops/ops.h"
 #include "graph/graph.h"
 #include "autodiff/ad.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/eval.h"
 #include "lang/value.h"
 #include <math.h>

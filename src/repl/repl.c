@@ -19,7 +19,7 @@
 
 #include "repl/repl_int.h"
 #include "view/view.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/parse.h"
 #include "lesson/lesson.h"
 #include "util/text.h"

@@ -36,7 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "tensor/dtype.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "backend/backend.h"
 
