@@ -9,7 +9,6 @@
 #include "util/text.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
-#include "view/figures.h"
 #include <string.h>
 #include <math.h>
 #include "backend/backend.h"
@@ -24,6 +23,7 @@ session_t *session_new(void)
 {
     session_t *s = calloc(1, sizeof *s);
     NN_ASSERT(s);
+    op_print_hook = print_value;   /* the layers below print values through it (ops.h) */
     s->set.precision = DT_FP32;
     s->set.device = "cpu";
     s->set.dev = BK_CPU;
@@ -184,7 +184,7 @@ int session_graph(session_t *s, const char *name, FILE *out)
         return 1;
     }
     graph_print(out, g, false);
-    figures_graph_show(s, g, out);   /* and drawn (a window cell, or a PNG when headless) */
+    if (op_graph_figure_hook) op_graph_figure_hook(s, g, out);   /* and drawn (a window cell, or a PNG when headless) */
     return 0;
 }
 

@@ -42,6 +42,10 @@ static void init(void)
 }
 
 int op_count(void) { init(); return nsorted; }
+void (*op_bits_figure_hook)(call_t *c, const char *text);
+void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
+void (*op_print_hook)(FILE *out, const value_t *v, const session_settings_t *set, bool top);
+
 const op_def_t *op_at(int i) { init(); return sorted[i]; }
 
 const op_def_t *op_find(const char *name)
