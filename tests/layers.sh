@@ -20,7 +20,6 @@
 src=$(cd "$TESTDIR/../src" && pwd) || { echo "Bail out! no src beside $TESTDIR"; exit 1; }
 ORDER='util tensor backend ops autodiff graph lang view lesson repl main'
 KNOWN='
-autodiff/ad.c lang/eval.h
 autodiff/ad.c lang/state.h
 autodiff/rules.c graph/graph.h
 backend/cpu/chain.c ops/ops.h
@@ -50,7 +49,6 @@ ops/indexing.c autodiff/rules.h
 ops/indexing.c graph/graph.h
 ops/indexing.h lang/value.h
 ops/layers.c autodiff/ad.h
-ops/layers.c lang/eval.h
 ops/losses.c autodiff/ad.h
 ops/losses.c graph/graph.h
 ops/math.c autodiff/rules.h

@@ -24,6 +24,7 @@ session_t *session_new(void)
     session_t *s = calloc(1, sizeof *s);
     NN_ASSERT(s);
     op_print_hook = print_value;   /* the layers below print values through it (ops.h) */
+    op_apply_hook = eval_call_value_kw;   /* and call function values (ops.h) */
     s->set.precision = DT_FP32;
     s->set.device = "cpu";
     s->set.dev = BK_CPU;
