@@ -20,7 +20,6 @@
 src=$(cd "$TESTDIR/../src" && pwd) || { echo "Bail out! no src beside $TESTDIR"; exit 1; }
 ORDER='util tensor backend ops autodiff graph lang view lesson repl main'
 KNOWN='
-autodiff/ad.c lang/state.h
 autodiff/rules.c graph/graph.h
 backend/cpu/chain.c ops/ops.h
 backend/cpu/cpu.c ops/ops.h
@@ -30,18 +29,14 @@ backend/cuda/chain_src.c ops/ops.h
 backend/cuda/cuda.c ops/ops.h
 backend/mockgpu.c ops/ops.h
 graph/graph.c lang/eval.h
-graph/graph.h lang/state.h
-graph/graph_int.h lang/state.h
 graph/signature.c lang/eval.h
 ops/activations.c autodiff/rules.h
 ops/create.c autodiff/rules.h
 ops/create.c graph/graph.h
-ops/create.c lang/state.h
 ops/data.c autodiff/ad.h
 ops/data.c lang/value.h
 ops/devcheck.c lang/eval.h
 ops/devcheck.c lang/session.h
-ops/devcheck.c lang/state.h
 ops/elementwise.c autodiff/rules.h
 ops/fp8.c autodiff/rules.h
 ops/indexing.c autodiff/ad.h
@@ -58,7 +53,6 @@ ops/misc.c lang/eval.h
 ops/ops.c autodiff/ad.h
 ops/ops.c graph/graph.h
 ops/ops.c lang/eval.h
-ops/ops.c lang/state.h
 ops/ops.h lang/session.h
 ops/ops.h lang/value.h
 ops/precision.c autodiff/rules.h

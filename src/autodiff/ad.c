@@ -3,7 +3,7 @@
 #include "autodiff/ad.h"
 #include "util/error.h"
 #include "util/mem.h"
-#include "lang/state.h"
+#include "ops/state.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ typedef struct tape {
 } tape_t;
 
 #define MAX_TAPES 16
-/* This module's part of the session's state (lang/state.h). */
+/* This module's part of the session's state (ops/state.h). */
 struct ad_state {
     tape_t tapes[MAX_TAPES];
     int ntapes;

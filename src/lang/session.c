@@ -57,12 +57,9 @@ session_t *session_new(void)
     return s;
 }
 
-/* ---- the current state (lang/state.h) ---- */
+/* ---- the state's parts (ops/state.h) ---- */
 
-static nn_state_t default_state;
-nn_state_t *nn_state_current = &default_state;
-void nn_state_use(nn_state_t *st) { nn_state_current = st ? st : &default_state; }
-void nn_state_free_parts(nn_state_t *st)
+static void nn_state_free_parts(nn_state_t *st)
 {
     ad_state_free(st->ad);
     graph_state_free(st->graph);

@@ -16,7 +16,7 @@
 #include "util/error.h"
 #include "lang/session.h"
 #include "lang/eval.h"
-#include "lang/state.h"
+#include "ops/state.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
