@@ -20,7 +20,6 @@
 src=$(cd "$TESTDIR/../src" && pwd) || { echo "Bail out! no src beside $TESTDIR"; exit 1; }
 ORDER='util tensor backend ops autodiff graph lang view lesson repl main'
 KNOWN='
-autodiff/rules.c graph/graph.h
 backend/cpu/chain.c ops/ops.h
 backend/cpu/cpu.c ops/ops.h
 backend/cpu/kern_act.c ops/ops.h
