@@ -34,7 +34,7 @@ unset NNPAD_FIGURES OPENBLAS_CORETYPE NNPAD_BLAS NNPAD_KERNELS NNPAD_THREADS OMP
 # each run in its own fresh folder (figures numbered from 001); the times
 # that :time prints (lessons 10 and 11) are the one thing meant to differ
 # and are blanked
-untimed() { sed -E 's/^median [0-9.]+ [^ ]+ over [0-9]+ runs/median (time) over (n) runs/' "$1" > "$2"; }
+untimed() { sed -E 's/^median [0-9.e+]+ [^ ]+ over [0-9]+ runs/median (time) over (n) runs/' "$1" > "$2"; }
 transcripts() {
   mkdir -p "$1"
   for f in "$TESTDIR"/golden/*.nn; do

@@ -1,10 +1,9 @@
 /* ad.c — tapes, recording, the backward pass, and the grad /
  * value_and_grad builtins (see ad.h). */
 #include "autodiff/ad.h"
-#include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
-#include "lang/state.h"
+#include "ops/state.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -19,7 +18,7 @@ typedef struct tape {
 } tape_t;
 
 #define MAX_TAPES 16
-/* This module's part of the session's state (lang/state.h). */
+/* This module's part of the session's state (ops/state.h). */
 struct ad_state {
     tape_t tapes[MAX_TAPES];
     int ntapes;
@@ -575,8 +574,8 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
     first_leaf[nw] = nl;
     value_t *y;
     if (f->kind == V_FUNC && f->u.fn.inner) y = ad_call(s, f, nargs, a2, nkw, kwn, kw, span);
-    else if (nkw) y = eval_call_value_kw(s, f, nargs, a2, nkw, kwn, kw, span);
-    else y = eval_call_value(s, f, nargs, a2, span);
+    else if (nkw) y = op_apply_hook(s, f, nargs, a2, nkw, kwn, kw, span);
+    else y = op_apply(s, f, nargs, a2, span);
     if (y->kind != V_TENSOR)
         err_raise(ERR_TYPE, span, "grad: the function must return a number or tensor, not a %s", val_kind_name(y));
     /* A non-scalar output: differentiate its sum (TensorFlow's tape.gradient). */

@@ -45,6 +45,9 @@ void ad_links_free(value_t *v);
 
 /* Drop every tape after a user error (the sweep frees their values). */
 void ad_reset(void);
+/* Free a state's tapes (nn_state_t.ad, ops/state.h) as its session ends. */
+struct ad_state;
+void ad_state_free(struct ad_state *a);
 
 /* Call a function value made by grad/value_and_grad. */
 value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw, const char **kwn,

@@ -7,10 +7,10 @@
  * (tools/autograd/derivatives.yaml). */
 #include "autodiff/ad.h"
 #include "autodiff/rules.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/indexing.h"
 #include "backend/backend.h"
-#include "graph/graph.h"
+#include "ops/state.h"
 #include <string.h>
 
 #define R(name) void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
@@ -256,7 +256,7 @@ static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
 {
     value_t *x = IN(0);
     dtype_t dt = (dtype_t)g->u.t.dtype;
-    if (ad_active() || graph_tracing() || g->kind != V_TENSOR || g->u.t.weak || g->u.t.size != 1 ||
+    if (ad_active() || nn_state()->tracing || g->kind != V_TENSOR || g->u.t.weak || g->u.t.size != 1 ||
         x->kind != V_TENSOR || x->u.t.size < 2 || ad_node_kw(n, "axis") ||
         !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64))
         return NULL;

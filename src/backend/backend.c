@@ -14,6 +14,19 @@
  * (nnpad-cuda.so, built from kernels/ and src/backend/cuda/) is opened. */
 const backend_t *bk_registry[BK_NDEVICES] = { [BK_CPU] = &bk_cpu_backend };
 
+/* A backend's buffer functions, copied into the tensor layer's table
+ * (tensor/device.h): storage allocates, frees and copies through it. */
+static tensor_device_t bk_buffers[BK_NDEVICES];
+static void bk_register(bk_device_t d, const backend_t *b)
+{
+    bk_registry[d] = b;
+    bk_buffers[d] = (tensor_device_t){ b->name, b->buf_alloc, b->buf_free, b->buf_get, b->buf_copy, b->copy_strided };
+    tensor_devices[d] = &bk_buffers[d];
+}
+/* The CPU's, at start-up (before main: every program that links the
+ * backend has host storage). */
+__attribute__((constructor)) static void bk_register_cpu(void) { bk_register(BK_CPU, &bk_cpu_backend); }
+
 /* ---- the GPU module ----
  * Opened with dlopen on first use (TOOLCHAIN.md: linking cuBLAS would cost
  * every start 0.4 s and 225 MB, and nnpad must run where no CUDA library
@@ -66,7 +79,7 @@ bool backend_cuda_load(const char **why)
 {
     const char *fake = getenv("NNPAD_FAKE_GPU");
     if (cuda_state == 0 && fake && (!strcmp(fake, "1") || !strcmp(fake, "broken") || !strcmp(fake, "fail"))) {
-        bk_registry[BK_CUDA] = &bk_mock_gpu_backend;   /* the tests' stand-in (mockgpu.c) */
+        bk_register(BK_CUDA, &bk_mock_gpu_backend);   /* the tests' stand-in (mockgpu.c) */
         cuda_state = 1;
     }
     if (cuda_state == 0) {
@@ -78,7 +91,7 @@ bool backend_cuda_load(const char **why)
             const backend_t *b = init ? init(cuda_why, sizeof cuda_why) : NULL;
             if (!init) snprintf(cuda_why, sizeof cuda_why, "the GPU module has no entry point nn_cuda_init");
             if (b) {
-                bk_registry[BK_CUDA] = b;
+                bk_register(BK_CUDA, b);
                 cuda_state = 1;
             }
             /* a module without a device stays open: unloading CUDA's

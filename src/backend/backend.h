@@ -36,15 +36,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "tensor/dtype.h"
-#include "lang/error.h"
+#include "tensor/device.h"
+#include "util/error.h"
 
 struct op_def;
 
-/* BK_ERROR: a device's kernel failed (a failed launch, a lost device);
- * backend_t.last_error says why. */
-typedef enum bk_status { BK_OK = 0, BK_UNSUPPORTED = 1, BK_RANGE = 2, BK_ERROR = 3 } bk_status_t;
-
-typedef enum bk_device { BK_CPU = 0, BK_CUDA = 1, BK_NDEVICES } bk_device_t;
+/* bk_status_t (BK_OK, ..., BK_ERROR: a device's kernel failed, a failed
+ * launch or a lost device; backend_t.last_error says why) and bk_device_t
+ * are the tensor layer's (tensor/device.h). */
 
 /* ---- kernel ids: an op_def names one in `.kern` (0: the plain loop of
  * its scalar function only) ---- */

@@ -23,7 +23,7 @@
  * tape and the tracer see every op. */
 #include "graph/graph_int.h"
 #include "autodiff/ad.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <stddef.h>
 #include <string.h>

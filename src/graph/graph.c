@@ -3,11 +3,9 @@
 #include "graph/graph_int.h"
 #include "ops/indexing.h"
 #include "lang/eval.h"
-#include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
-#include "view/figures.h"
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1385,7 +1383,7 @@ static value_t *tprint_impl(call_t *c)
 {
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', c->s->out);
-        print_value(c->s->out, c->args[i], &c->s->set, true);
+        op_print_hook(c->s->out, c->args[i], &c->s->set, true);
     }
     fputc('\n', c->s->out);
     return c->nargs && c->args[0]->kind == V_TENSOR ? val_ref(c->args[0]) : val_new(V_NONE);
@@ -1399,7 +1397,7 @@ static value_t *graph_impl(call_t *c)
     FILE *m = open_memstream(&buf, &len);
     graph_print(m, c->args[0], false);
     fclose(m);
-    figures_graph_show(c->s, c->args[0], c->s->out);   /* and drawn: a window cell, or a PNG when headless */
+    if (op_graph_figure_hook) op_graph_figure_hook(c->s, c->args[0], c->s->out);   /* and drawn: a window cell, or a PNG when headless */
     value_t *r = str_new(buf, len);
     free(buf);
     return r;

@@ -28,7 +28,7 @@
 #define NN_GRAPH_H
 #include "ops/ops.h"
 #include <string.h>
-#include "lang/state.h"
+#include "ops/state.h"
 
 typedef enum gkind {
     G_PARAM,     /* argument `param` of the call */
@@ -105,6 +105,8 @@ value_t *graph_python_function(value_t *tfn);
  * (the sweep frees the unreachable ones itself; see value.c). */
 void graph_traced_free(traced_t *t, bool sweeping);
 void graph_traced_mark(traced_t *t, void (*mark)(value_t *));
+/* Free a state's tracers (nn_state_t.graph, ops/state.h) as its session ends. */
+void graph_state_free(struct graph_state *g);
 /* :mode graph: record every op of tfn's traces (nothing folded at trace time). */
 void graph_record_all(value_t *tfn);
 /* fit's training step: retraces (a new batch shape) say nothing. */

@@ -4,7 +4,7 @@
 #ifndef NN_GRAPH_INT_H
 #define NN_GRAPH_INT_H
 #include "graph/graph.h"
-#include "lang/state.h"
+#include "ops/state.h"
 
 /* ---- traced functions ---- */
 
@@ -109,7 +109,7 @@ typedef struct tracer {
 } tracer_t;
 
 #define MAX_TRACERS 8
-/* This module's part of the session's state (lang/state.h). */
+/* This module's part of the session's state (ops/state.h). */
 struct graph_state {
     tracer_t tracers[MAX_TRACERS];
     int ntracers;

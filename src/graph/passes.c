@@ -13,8 +13,7 @@
  */
 #include "graph/graph_int.h"
 #include "autodiff/ad.h"
-#include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "backend/backend.h"
 #include <string.h>
@@ -996,7 +995,7 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
             tensor_shape_str(sh, sizeof sh, n->value->u.t.ndim, n->value->u.t.shape);
             fprintf(out, "<captured tensor %s>", sh);
         } else {
-            print_value(out, n->value, set, false);
+            op_print_hook(out, n->value, set, false);
         }
         break;
     case G_VAR: fprintf(out, "variable .%s (read at every call)", n->field); break;

@@ -6,7 +6,7 @@
  * retraced (see graph_int.h). */
 #include "graph/graph_int.h"
 #include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <string.h>
 #include <stdio.h>

@@ -48,7 +48,7 @@
 #define NN_AST_H
 #include <stdint.h>
 #include <stdbool.h>
-#include "lang/error.h"
+#include "util/error.h"
 
 typedef enum node_kind {
     /* expressions */

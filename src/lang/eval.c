@@ -10,7 +10,7 @@
 #include "lang/eval.h"
 #include "lang/parse.h"
 #include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/ops.h"
 #include "autodiff/ad.h"
 #include "ops/indexing.h"

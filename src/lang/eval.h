@@ -3,7 +3,7 @@
 #define NN_EVAL_H
 #include "lang/value.h"
 #include "lang/session.h"
-#include "lang/state.h"
+#include "ops/state.h"
 
 #define EVAL_MAX_DEPTH 400       /* user-function call depth: deeper is an error, not a stack overflow */
 
@@ -13,7 +13,7 @@ struct session {
     int depth;                   /* current call depth */
     FILE *out, *errout;
     ast_unit_t *cur_unit;        /* the unit being run (user defs keep a reference) */
-    nn_state_t st;               /* tapes, tracers, the random generator (lang/state.h) */
+    nn_state_t st;               /* tapes, tracers, the random generator (ops/state.h) */
     bool keep_last;              /* session_keep_last: the last statement's value under "__last__" */
     int failed_at;               /* session_run's last failure: the byte where its failing statement starts (0: it did not parse) */
 };

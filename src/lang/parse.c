@@ -23,7 +23,7 @@
  */
 #include "lang/parse.h"
 #include "lang/ast.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "tensor/dtype.h"
 #include <stdint.h>
 #include <stdio.h>

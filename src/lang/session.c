@@ -3,13 +3,12 @@
 #include "lang/eval.h"
 #include "lang/parse.h"
 #include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/ops.h"
 #include "util/mem.h"
 #include "util/text.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
-#include "view/figures.h"
 #include <string.h>
 #include <math.h>
 #include "backend/backend.h"
@@ -24,6 +23,8 @@ session_t *session_new(void)
 {
     session_t *s = calloc(1, sizeof *s);
     NN_ASSERT(s);
+    op_print_hook = print_value;   /* the layers below print values through it (ops.h) */
+    op_apply_hook = eval_call_value_kw;   /* and call function values (ops.h) */
     s->set.precision = DT_FP32;
     s->set.device = "cpu";
     s->set.dev = BK_CPU;
@@ -56,12 +57,9 @@ session_t *session_new(void)
     return s;
 }
 
-/* ---- the current state (lang/state.h) ---- */
+/* ---- the state's parts (ops/state.h) ---- */
 
-static nn_state_t default_state;
-nn_state_t *nn_state_current = &default_state;
-void nn_state_use(nn_state_t *st) { nn_state_current = st ? st : &default_state; }
-void nn_state_free_parts(nn_state_t *st)
+static void nn_state_free_parts(nn_state_t *st)
 {
     ad_state_free(st->ad);
     graph_state_free(st->graph);
@@ -184,7 +182,7 @@ int session_graph(session_t *s, const char *name, FILE *out)
         return 1;
     }
     graph_print(out, g, false);
-    figures_graph_show(s, g, out);   /* and drawn (a window cell, or a PNG when headless) */
+    if (op_graph_figure_hook) op_graph_figure_hook(s, g, out);   /* and drawn (a window cell, or a PNG when headless) */
     return 0;
 }
 

@@ -1,6 +1,6 @@
 /* value.c — values, the registry, scopes (see value.h). */
 #include "lang/value.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"

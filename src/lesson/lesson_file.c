@@ -26,7 +26,7 @@
 
 #include "lesson/lesson_int.h"
 #include "lang/ast.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/parse.h"
 #include "tensor/dtype.h"
 

@@ -31,7 +31,7 @@
 #include "ops/ops.h"
 #include "autodiff/rules.h"
 #include "backend/backend.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <math.h>
 #include <string.h>

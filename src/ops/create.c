@@ -10,14 +10,14 @@
  * "Scrambled linear pseudorandom number generators", ACM TOMS 47(4), 2021;
  * reference code prng.di.unimi.it).  The generator starts seeded with 0, so
  * a fresh session (and a script) gives the same numbers every run; seed(n)
- * restarts it.  The state belongs to the session (lang/state.h).
+ * restarts it.  The state belongs to the session (ops/state.h).
  */
 #include "ops/ops.h"
 #include "graph/graph.h"
 #include "autodiff/rules.h"
 #include "backend/backend.h"
-#include "lang/error.h"
-#include "lang/state.h"
+#include "util/error.h"
+#include "ops/state.h"
 #include <math.h>
 #include <string.h>
 #include "util/sleef_det.h"   /* SLEEF's deterministic scalar functions */
@@ -230,7 +230,7 @@ static value_t *arange_impl(call_t *c)
 
 /* ---- random numbers ---- */
 
-/* The generator's state is the session's (lang/state.h). */
+/* The generator's state is the session's (ops/state.h). */
 #define RNG (nn_state())
 
 /* splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number

@@ -19,7 +19,7 @@
 #include "util/afile.h"
 #include "ops/ops.h"
 #include "autodiff/ad.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/value.h"
 #include "util/mem.h"
 #include "util/text.h"

@@ -13,10 +13,10 @@
  * llm.c's developer tests, as a command a class can run. */
 #include "ops/ops.h"
 #include "backend/backend.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/session.h"
 #include "lang/eval.h"
-#include "lang/state.h"
+#include "ops/state.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -231,7 +231,7 @@ static value_t *run_fn(session_t *s, value_t *fn, value_t **args, int nargs, int
     value_t *volatile r = NULL;
     err_frame_t f;
     if (err_try(&f) == 0) {
-        r = eval_call_value(s, fn, nargs, args, span);
+        r = op_apply(s, fn, nargs, args, span);
         err_pop(&f);
     } else {
         snprintf(err, cap, "%.400s", err_last()->msg);

@@ -2,7 +2,7 @@
 #include "ops/indexing.h"
 #include "autodiff/rules.h"
 #include "ops/ops.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
 #include <string.h>

@@ -30,8 +30,7 @@
 #include "ops/ops.h"
 #include "ops/indexing.h"
 #include "autodiff/ad.h"
-#include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <string.h>
 #include <math.h>
 #include <stdio.h>
@@ -292,7 +291,7 @@ static value_t *dense_apply_impl(call_t *c)
     val_unref(xw); val_unref(ww);
     if (bw) val_unref(bw);
     if (act_is_linear(act)) return z;
-    value_t *y = eval_call_value(c->s, act, 1, &z, c->span);
+    value_t *y = op_apply(c->s, act, 1, &z, c->span);
     val_unref(z);
     return y;
 }
@@ -397,7 +396,7 @@ static value_t *sequential_apply_impl(call_t *c)
     seq_leaves(rec, ls);
     value_t *x = val_ref(c->args[1]);
     for (int i = 0; i < ls->u.list.n; i++) {
-        value_t *y = eval_call_value(c->s, ls->u.list.items[i], 1, &x, c->span);
+        value_t *y = op_apply(c->s, ls->u.list.items[i], 1, &x, c->span);
         val_unref(x);
         x = y;
     }
@@ -451,7 +450,7 @@ static value_t *td_apply_impl(call_t *c)
     sh[0] = x->u.t.shape[0] * x->u.t.shape[1];
     for (int d = 2; d < x->u.t.ndim; d++) sh[d - 1] = x->u.t.shape[d];
     value_t *flat = reshape_to(x, x->u.t.ndim - 1, sh, c->s);
-    value_t *y = eval_call_value(c->s, field(rec, "layer"), 1, &flat, c->span);
+    value_t *y = op_apply(c->s, field(rec, "layer"), 1, &flat, c->span);
     val_unref(flat);
     if (y->kind != V_TENSOR || y->u.t.ndim < 1) return y;
     int64_t osh[NN_MAX_DIMS];

@@ -42,7 +42,7 @@
  * statement's other temporaries (value.h).
  */
 #include "ops/ops.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "backend/backend.h"
 #include <stdlib.h>
 #include <math.h>

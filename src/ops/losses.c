@@ -23,7 +23,7 @@
 #include "ops/ops.h"
 #include "graph/graph.h"
 #include "autodiff/ad.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <string.h>
 #include <math.h>
 

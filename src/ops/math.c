@@ -23,7 +23,7 @@
 #include "ops/ops.h"
 #include "autodiff/rules.h"
 #include "backend/backend.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <math.h>
 #include <string.h>
 /* sleef.h declares the *purecfma variants only when FP_FAST_FMA is defined

@@ -3,8 +3,7 @@
 #include "backend/backend.h"
 #include "autodiff/rules.h"
 #include "lang/eval.h"
-#include "lang/print.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "graph/graph.h"
 #include <string.h>
 #include <math.h>
@@ -26,7 +25,7 @@ static value_t *print_impl(call_t *c)
             fputs(b, c->s->out);
             continue;
         }
-        print_value(c->s->out, c->args[i], &c->s->set, true);
+        op_print_hook(c->s->out, c->args[i], &c->s->set, true);
     }
     fputc('\n', c->s->out);
     return val_new(V_NONE);

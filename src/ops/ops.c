@@ -3,9 +3,9 @@
 #include "ops/ops.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
-#include "lang/state.h"
+#include "ops/state.h"
 #include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
 #include <time.h>
@@ -42,6 +42,18 @@ static void init(void)
 }
 
 int op_count(void) { init(); return nsorted; }
+/* ---- the current state (state.h) ---- */
+
+static nn_state_t default_state;
+nn_state_t *nn_state_current = &default_state;
+void nn_state_use(nn_state_t *st) { nn_state_current = st ? st : &default_state; }
+
+void (*op_bits_figure_hook)(call_t *c, const char *text);
+void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
+void (*op_print_hook)(FILE *out, const value_t *v, const session_settings_t *set, bool top);
+value_t *(*op_apply_hook)(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
+                          value_t **kw, span_t span);
+
 const op_def_t *op_at(int i) { init(); return sorted[i]; }
 
 const op_def_t *op_find(const char *name)

@@ -45,6 +45,28 @@ typedef struct call {
     bool reuse_first;
 } call_t;
 
+/* Figures that builtins draw besides their text are the view layer's
+ * (above this one): it sets these hooks at start-up (figures_register,
+ * called by repl_new; view/figures.h says what each draws).  NULL: nothing
+ * is drawn (a program without the view, the unit tests). */
+extern void (*op_bits_figure_hook)(call_t *c, const char *text);
+extern void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
+/* How values print (lang/print.c's print_value, above this layer): set by
+ * session_new, so every call's session prints through it (print(),
+ * tprint(), a graph listing's constants). */
+extern void (*op_print_hook)(FILE *out, const value_t *v, const session_settings_t *set, bool top);
+/* Call any function value (a user function, a layer, a traced or a grad
+ * function) with positional and keyword arguments (borrowed): builtins that
+ * take functions (fit, grad, layers) call the evaluator's
+ * eval_call_value_kw (lang/eval.c, above this layer) through it, set by
+ * session_new.  op_apply: positional arguments only. */
+extern value_t *(*op_apply_hook)(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
+                                 value_t **kw, span_t span);
+static inline value_t *op_apply(session_t *s, value_t *fn, int nargs, value_t **args, span_t span)
+{
+    return op_apply_hook(s, fn, nargs, args, 0, NULL, NULL, span);
+}
+
 struct ad_node;
 typedef struct op_def {
     const char *name;

@@ -17,7 +17,7 @@
 #include "graph/graph.h"
 #include "autodiff/rules.h"
 #include "ops/shape.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>

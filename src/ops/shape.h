@@ -10,7 +10,7 @@
 #ifndef NN_OPS_SHAPE_H
 #define NN_OPS_SHAPE_H
 #include "lang/value.h"
-#include "lang/error.h"
+#include "util/error.h"
 
 value_t *op_transpose(value_t *x, span_t span);
 

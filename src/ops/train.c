@@ -10,7 +10,7 @@
 #include "ops/ops.h"
 #include "graph/graph.h"
 #include "autodiff/ad.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/eval.h"
 #include "lang/value.h"
 #include <math.h>
@@ -784,7 +784,7 @@ static value_t *fit_loss_impl(call_t *c)
     value_t *model = c->args[0], *x = c->args[1], *y = c->args[2], *ln = c->args[3];
     if (ln->kind != V_STR) err_raise(ERR_TYPE, c->arg_spans[3], "fit_loss: the loss's name");
     value_t *pen = penalty_of(c->s, model, c->arg_spans[0]);
-    value_t *pred = eval_call_value(c->s, model, 1, &x, c->span);
+    value_t *pred = op_apply(c->s, model, 1, &x, c->span);
     value_t *r = with_penalty(c->s, ad_op2(ln->u.str.s, y, pred, c->s), pen);
     val_unref(pred);
     if (c->nargs > 4) {
@@ -803,7 +803,7 @@ static value_t *fit_loss_impl(call_t *c)
 static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const char *lname, int binary, double *acc)
 {
     value_t *pen = penalty_of(c->s, model, c->span);
-    value_t *p = eval_call_value(c->s, model, 1, &x, c->span);
+    value_t *p = op_apply(c->s, model, 1, &x, c->span);
     value_t *l = with_penalty(c->s, ad_op2(lname, y, p, c->s), pen);
     double loss = tensor_get_f64(l, 0);
     val_unref(l);
@@ -957,7 +957,7 @@ static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_
     value_t *r = NULL;
     err_frame_t f;
     if (err_try(&f) == 0) {
-        r = eval_call_value(c->s, fn, 7, a, span);
+        r = op_apply(c->s, fn, 7, a, span);
         err_pop(&f);
     } else {
         val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
@@ -991,7 +991,7 @@ static void model_out_shape(call_t *c, value_t *model, value_t *x, int64_t *out,
     value_t *p = NULL;
     err_frame_t f;
     if (err_try(&f) == 0) {
-        p = eval_call_value(c->s, model, 1, &x1, c->span);
+        p = op_apply(c->s, model, 1, &x1, c->span);
         err_pop(&f);
     } else {
         val_unref(x1);
@@ -1318,7 +1318,7 @@ static value_t *fit_impl(call_t *c)
                 /* a 0-d tensor, not a number: a new scale is not a new signature */
                 value_t *scv = tensor_scalar_f64((dtype_t)w[0]->u.t.dtype, sc);
                 value_t *a5[5] = { model, xb, yb, lstr, scv };
-                value_t *vg = eval_call_value(c->s, vgf, scaled ? 5 : 4, a5, c->span);
+                value_t *vg = op_apply(c->s, vgf, scaled ? 5 : 4, a5, c->span);
                 val_unref(scv);
                 double lval = tensor_get_f64(vg->u.list.items[0], 0) / sc;
                 value_t **g = vg->u.list.items[1]->u.list.items;

@@ -19,7 +19,8 @@
 
 #include "repl/repl_int.h"
 #include "view/view.h"
-#include "lang/error.h"
+#include "view/figures.h"
+#include "util/error.h"
 #include "lang/parse.h"
 #include "lesson/lesson.h"
 #include "util/text.h"
@@ -58,6 +59,7 @@ repl_t *repl_new(session_t *s, const repl_options_t *opt)
     r->journal.fd = -1;
     r->journal_depth = -1;
     err_pump_hook = view_pump_maybe;   /* the window stays live during long computations (error.h) */
+    figures_register();                /* bits() and graph() draw (ops.h's figure hooks) */
     r->lesson = lesson_runner_new(s, lesson_run_cb, r);
     if (!r->lesson) {
         free(r);

@@ -30,7 +30,7 @@
 
 #include "repl/repl_int.h"
 #include "repl/histfile.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "lang/parse.h"
 
 #define PROMPT      ">>> "

@@ -3,6 +3,8 @@
 #include "util/mem.h"
 #include <string.h>
 
+const tensor_device_t *tensor_devices[BK_NDEVICES];
+
 /* ---- storage ---- */
 
 _Static_assert(sizeof(storage_t) % 16 == 0, "inline data stays 16-byte aligned");
@@ -12,7 +14,7 @@ _Static_assert(sizeof(storage_t) % 16 == 0, "inline data stays 16-byte aligned")
  * through mem.c) or returns NULL, which is the same error here. */
 storage_t *storage_new_block(int device, size_t bytes, bool zero)
 {
-    const backend_t *b = backend_get((bk_device_t)device);
+    const tensor_device_t *b = tensor_devices[device];
     NN_ASSERT(b);
     storage_t *st = mem_alloc(sizeof *st);
     err_frame_t f;
@@ -47,7 +49,7 @@ storage_t *storage_borrow(int device, void *data, size_t bytes)
 void storage_free(storage_t *st)
 {
     if (st->inline_data) { mem_free(st, sizeof *st + st->bytes); return; }   /* the CPU's buf_free, directly (tensor.h) */
-    if (!st->borrowed) backend_get((bk_device_t)st->device)->buf_free(st->data, st->bytes);
+    if (!st->borrowed) tensor_devices[st->device]->buf_free(st->data, st->bytes);
     if (st->mirror) mem_free(st->mirror, st->bytes ? st->bytes : 1);
     mem_free(st, sizeof *st);
 }
@@ -56,10 +58,10 @@ void *storage_host_slow(storage_t *st)
 {
     if (!st->mirror) {
         void *m = mem_alloc_raw(st->bytes ? st->bytes : 1);   /* raises past :limit */
-        if (st->bytes && backend_get((bk_device_t)st->device)->buf_get(m, st->data, st->bytes) != BK_OK) {
+        if (st->bytes && tensor_devices[st->device]->buf_get(m, st->data, st->bytes) != BK_OK) {
             mem_free(m, st->bytes);
             err_raise(ERR_TYPE, err_here(), "could not copy %zu bytes from the %s", st->bytes,
-                      backend_get((bk_device_t)st->device)->name);
+                      tensor_devices[st->device]->name);
         }
         st->mirror = m;
     }
@@ -123,7 +125,7 @@ double tensor_load_f64(const tensor_t *t, int64_t i)
 void tensor_gather(void *dst, const tensor_t *t)
 {
     if (t->size == 0) return;
-    const backend_t *b = backend_get((bk_device_t)t->st->device);
+    const tensor_device_t *b = tensor_devices[t->st->device];
     const char *src = (const char *)t->st->data + t->offset;
     bk_status_t r;
     if (t->contig) {   /* one run: the buffer copy (a one-element select costs ~30 instructions less) */
@@ -141,7 +143,7 @@ void tensor_gather_host(void *dst, const tensor_t *t)
 {
     if (t->st->device == NN_DEV_CPU) { tensor_gather(dst, t); return; }
     if (t->size == 0) return;
-    const backend_t *b = backend_get(BK_CPU);
+    const tensor_device_t *b = tensor_devices[BK_CPU];
     const char *src = (const char *)storage_host(t->st) + t->offset;
     bk_status_t r;
     if (t->contig) {

@@ -36,14 +36,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "tensor/dtype.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
-#include "backend/backend.h"
+#include "tensor/device.h"
 
 #define NN_MAX_DIMS 8
 
-/* Devices are backend.h's (bk_device_t): a storage's data is a buffer of
- * its device's backend (backend_get(device)->buf_alloc / buf_free). */
+/* Devices are device.h's (bk_device_t): a storage's data is a buffer of
+ * its device's backend (tensor_devices[device]->buf_alloc / buf_free). */
 enum { NN_DEV_CPU = BK_CPU };
 
 typedef struct storage {

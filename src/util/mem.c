@@ -1,7 +1,7 @@
 /* mem.c — the one allocation choke point (see mem.h).  A small header in
  * front of each block is avoided: callers pass sizes back, as Lua's lmem.c. */
 #include "util/mem.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

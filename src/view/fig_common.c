@@ -3,6 +3,7 @@
  * them, the source text of an argument, and the dense layers of a model
  * (show and gradflow). */
 #include "view/fig_int.h"
+#include "view/figures.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -220,4 +221,10 @@ value_t *fig_plane_grid(call_t *c, value_t *x, int n, const double lo[2], const 
         dtype_store_f64(dt, tensor_data(g), 2 * i + 1, hi[1] - (hi[1] - lo[1]) * (double)r / (n - 1));
     }
     return g;
+}
+
+void figures_register(void)
+{
+    op_bits_figure_hook = figures_bits_show;
+    op_graph_figure_hook = figures_graph_show;
 }

@@ -17,7 +17,7 @@
 #define NN_VIEW_FIG_INT_H
 #include "ops/ops.h"
 #include "lang/eval.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "view/view.h"
 
 /* The plot family's options, in each op's documentation. */

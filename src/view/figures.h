@@ -16,5 +16,8 @@ void figures_bits_show(struct call *c, const char *text);
 struct session;
 struct value;
 void figures_graph_show(struct session *s, struct value *tfn, FILE *out);
+/* Set the figure hooks of the layers below (ops.h: op_bits_figure_hook,
+ * op_graph_figure_hook) to the two above; the REPL calls it at start-up. */
+void figures_register(void);
 
 #endif

@@ -6,7 +6,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "view/view.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "util/afile.h"
 

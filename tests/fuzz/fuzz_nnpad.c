@@ -15,7 +15,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "lang/session.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "repl/repl.h"
 #include "util/afile.h"
 #include "util/mem.h"

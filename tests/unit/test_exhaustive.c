@@ -34,7 +34,7 @@
 #include "tap.h"
 #include "lang/session.h"
 #include "lang/value.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "autodiff/rules.h"

@@ -20,7 +20,7 @@
 #include "tap.h"
 #include "lang/session.h"
 #include "lang/value.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/mem.h"

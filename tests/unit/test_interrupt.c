@@ -8,7 +8,7 @@
  * left open when fit caught a Ctrl-C inside its first traced step. */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "graph/graph.h"
 #include "util/mem.h"
 #include "view/view.h"

@@ -362,7 +362,7 @@ int main(void)
     tap_ok(fails == 105 && mem_in_use() <= m0 + 512, "100 errors inside a traced graph leak nothing (%lld bytes more in use)",
            (long long)mem_in_use() - (long long)m0);
 
-    /* the random generator is the session's (lang/state.h): another
+    /* the random generator is the session's (ops/state.h): another
      * session drawing numbers in between changes nothing */
     session_t *a = session_new(), *b = session_new(), *c = session_new();
     session_run(a, "<a>", "seed(5)", 7, 1, null, stdout);

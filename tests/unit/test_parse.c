@@ -4,7 +4,7 @@
 #include "tap.h"
 #include "lang/ast.h"
 #include "lang/parse.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -16,7 +16,7 @@
  *     included. */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "view/view.h"
 

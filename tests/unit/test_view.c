@@ -10,6 +10,7 @@
 #include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
+#include "view/figures.h"
 
 #include <cairo.h>
 #include <math.h>
@@ -52,6 +53,7 @@ int main(void)
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     view_set_figure_dir(dir);
     S = session_new();
+    figures_register();   /* bits() and graph() draw, as in the REPL */
 
     /* ---- ticks (Heckbert): [-6, 6] -> step 2 ---- */
     double t[VIEW_MAX_TICKS], step;

@@ -11,6 +11,7 @@
 #include "lang/value.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
+#include "view/figures.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ int main(void)
 
     /* through the language */
     session_t *s = session_new();
+    figures_register();   /* bits() and graph() draw, as in the REPL */
     setenv("NNPAD_HEADLESS", "1", 1);
     char d[] = "/tmp/nnpad-test-fp8-XXXXXX";
     if (mkdtemp(d)) view_set_figure_dir(d);

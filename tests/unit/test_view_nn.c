@@ -11,6 +11,7 @@
 #include "lang/value.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
+#include "view/figures.h"
 
 #include <cairo.h>
 #include <math.h>
@@ -294,6 +295,7 @@ int main(void)
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     view_set_figure_dir(dir);
     S = session_new();
+    figures_register();   /* bits() and graph() draw, as in the REPL */
     test_show();
     test_gradflow();
     test_graph();

@@ -13,7 +13,7 @@
  * of :help matmul (k u sum |a b|, Higham §3.5) holds for all. */
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <cblas.h>
 #include <dlfcn.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #include "backend/cpu/kernels.h"
 #include "backend/cpu/cpu.h"
 #include "ops/ops.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <math.h>
 #include <stdlib.h>

@@ -36,7 +36,7 @@
  * Ctrl-C between blocks frees it; the kernels running on the worker thread
  * neither allocate nor raise. */
 #include "backend/cpu/kernels.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <math.h>
 #include <string.h>

@@ -33,7 +33,7 @@
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
 #include "ops/ops.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>

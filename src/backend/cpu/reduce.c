@@ -47,7 +47,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/kernels.h"
 #include "backend/cpu/cpu.h"
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include "util/sleef_det.h"
 #include <math.h>

@@ -25,9 +25,7 @@ extern nn_state_t *nn_state_current;
 static inline nn_state_t *nn_state(void) { return nn_state_current; }
 /* Make st current (NULL: the default state). */
 void nn_state_use(nn_state_t *st);
-/* Free a state's parts (the session calls this as it ends). */
-void nn_state_free_parts(nn_state_t *st);
-void ad_state_free(struct ad_state *a);
-void graph_state_free(struct graph_state *g);
+/* The parts are freed by their own layers (ad_state_free, autodiff/ad.h;
+ * graph_state_free, graph/graph.h) when the session ends (session.c). */
 
 #endif

@@ -1,6 +1,6 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
-#include "lang/error.h"
+#include "util/error.h"
 #include "util/mem.h"
 #include <stdio.h>
 #include <stdlib.h>

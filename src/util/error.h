@@ -142,7 +142,7 @@ void err_check_interrupt(void);
 /* Run first by err_check_interrupt, so that a window stays live during long
  * computations: the REPL sets it at start-up (repl_new) to the view's
  * rate-limited event pump (view_pump_maybe, at most every 16 ms).  A hook
- * rather than a call, so that lang/ knows nothing of the window.  NULL:
+ * rather than a call, so that util/ knows nothing of the window.  NULL:
  * nothing to pump (the unit tests). */
 extern void (*err_pump_hook)(void);
 
