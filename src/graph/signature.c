@@ -202,13 +202,16 @@ static int sig_of(char *buf, int cap, const value_t *v, int depth)
     }
 }
 
-/* A tensor's part with wildcards: "fp32[None,3]", "fp32[*]" (any shape). */
+/* A tensor's part with wildcards: "fp32[None,3]"; an open rank is "fp32[*]"
+ * for a spec (ndim < 0) and "fp32[*,*]" for the concrete function of one
+ * rank that it traces (a star per dimension: any size, this rank). */
 static int tensor_part(char *buf, int cap, int dtype, int ndim, const int64_t *shape, uint32_t wild)
 {
-    if (wild & GRAPH_ANY_RANK) return snprintf(buf, cap, "%s[*]", dtype_traits[dtype].name);
+    if (wild & GRAPH_ANY_RANK && ndim < 0) return snprintf(buf, cap, "%s[*]", dtype_traits[dtype].name);
     int k = snprintf(buf, cap, "%s[", dtype_traits[dtype].name);
     for (int d = 0; d < ndim && k < cap; d++) {
-        if (wild >> d & 1) k += snprintf(buf + k, cap - k, "%sNone", d ? "," : "");
+        if (wild & GRAPH_ANY_RANK) k += snprintf(buf + k, cap - k, "%s*", d ? "," : "");
+        else if (wild >> d & 1) k += snprintf(buf + k, cap - k, "%sNone", d ? "," : "");
         else k += snprintf(buf + k, cap - k, d ? ",%lld" : "%lld", (long long)shape[d]);
     }
     if (k < cap) k += snprintf(buf + k, cap - k, "]");
@@ -243,7 +246,10 @@ static bool arg_fits(const sig_arg_t *p, const value_t *v)
 {
     if (!p->tensor) return !is_traced_arg(v) && host_equal(p->host, v, 0);
     if (!is_traced_arg(v) || v->u.t.dtype != p->dtype || v->u.t.weak != p->weak) return false;
-    if (p->wild & GRAPH_ANY_RANK) return true;
+    /* an open rank (TensorSpec(-1), reduce_retracing across ranks) is
+     * traced once per rank: transpose, ndim, the losses, indexing and any
+     * branch on the rank are decided by it while tracing */
+    if (p->wild & GRAPH_ANY_RANK) return v->u.t.ndim == p->ndim;
     if (caller_wild(v) & ~p->wild) return false;
     if (v->u.t.ndim != p->ndim) return false;
     for (int d = 0; d < p->ndim; d++)
@@ -374,7 +380,7 @@ static int spec_text(char *buf, int cap, const sig_spec_t *sp, int dtype)
 {
     uint32_t wild = sp->ndim < 0 ? GRAPH_ANY_RANK : 0;
     for (int d = 0; d < sp->ndim; d++) if (sp->dim[d] < 0) wild |= 1u << d;
-    return tensor_part(buf, cap, dtype, sp->ndim < 0 ? 0 : sp->ndim, sp->dim, wild);
+    return tensor_part(buf, cap, dtype, sp->ndim, sp->dim, wild);
 }
 
 /* Raise the error for a call that input_signature does not allow (the
@@ -578,7 +584,10 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
                 k = snprintf(buf, cap, "retracing %s: argument %s changed from %s to %s%s", name, graph_arg_name(t, a, i),
                              was, now,
                              host ? " (host values are part of the signature; pass tensor(...) to trace once)"
-                                  : " (a new dtype or shape is a new concrete function)");
+                             : p->wild & GRAPH_ANY_RANK && p->dtype == a->v[i]->u.t.dtype
+                                 ? " (the rank is open, and each rank is its own concrete function: transposes, "
+                                   "ndim, the losses and indexing are traced for the call's rank)"
+                                 : " (a new dtype or shape is a new concrete function)");
         }
     }
     if (!k) {
