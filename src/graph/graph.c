@@ -1116,7 +1116,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     uint32_t wild[GRAPH_MAX_ARGS];
     graph_new_wild(t, s, ga, wild);
     char text[2048];
-    graph_sig_text(t, ga, wild, text, sizeof text);
+    graph_sig_text(t, s, ga, wild, text, sizeof text);
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
     if (t->traces > 0 && t->nc > 0 && !t->quiet) {
         char msg[1024];
