@@ -1458,7 +1458,15 @@ const op_def_t op_family_graph[] = {
                 "a typed tensor in a traced if or loop when the dtype holds it exactly, where TensorFlow raises (the "
                 "joined value is typed where eager's untaken path would keep it plain); the affine-collapse pass "
                 "(stacked linear layers in fp32/fp64) re-associates, so those graphs may differ from eager in the last "
-                "bits (:graph shows by how much; :passes collapse off keeps eager's bits); every other pass is exact",
+                "bits (:graph shows by how much; :passes collapse off keeps eager's bits); every other pass is exact. "
+                "Where a traced call differs from eager, it is by one of these rules, by the names tests/trace-diff.sh "
+                "(random programs, trace against eager) accepts: global captured when traced (a global read while "
+                "tracing is a constant of the graph until a retrace); cond: one dtype and shape on both paths (an if, "
+                "and or or on a traced value; an error where eager's paths differ); a plain number joins the typed "
+                "path; both paths of a traced if, and or or are traced (an error on the path a call does not take is "
+                "raised while tracing); open-length truth test; traced value where the host needs one. A loss's "
+                "shape check (y_true and y_pred must have one shape) is a node of the graph where the signature "
+                "leaves a dimension open, so every call checks it",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
      .source = "TensorFlow's tf.function and intro_to_graphs guides (retracing, AutoGraph, side effects, variables); "
                "JAX's jit and control-flow docs (tracing, static vs traced values); tests/conformance compares nnpad "

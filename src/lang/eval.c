@@ -1787,8 +1787,11 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         if (is_traced(c)) {
             /* the graph's cond tests c != 0 itself (NaN is true); one
              * element by its shape, as eager (the error at the condition) */
-            value_t *t1 = truth_of(s, c, n->a->span);
-            val_unref(t1);
+            traced_truth_check(c, n->a->span);
+            if (c->u.t.size != 1)
+                err_raise(ERR_VALUE, n->a->span, "the truth value of a tensor with %lld elements is ambiguous; use a "
+                          "single element, or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))",
+                          (long long)c->u.t.size);
             int st = traced_cond(s, c, run_stmt, n->b, n->c ? run_stmt : NULL, n->c, scope, ret, n->span, NULL);
             val_unref(c);
             return st;
