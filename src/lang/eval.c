@@ -847,10 +847,15 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     case N_NOT: {
         value_t *a = eval_cond(s, n->a, scope);
         if (is_traced(a)) {
-            /* one element by its shape, as eager (truth_of raises) */
+            /* one element by its shape, as eager (truth_of raises); the
+             * result a plain 0 or 1 as eager's (a cond between the two
+             * plain numbers: 1 * fp16 stays fp16, as eager) */
             value_t *ta = truth_of(s, a, n->a->span);
-            value_t *r = logic(s, 'n', ta, NULL, n->span);
-            val_unref(a); val_unref(ta);
+            value_t *w0 = tensor_weak_int(0), *w1 = tensor_weak_int(1);
+            int region, saved = graph_branch_begin(ta, true, &region);
+            graph_branch_end(saved);
+            value_t *r = graph_merge(ta, w0, w1, saved, saved, "the result of not", n->span);
+            val_unref(a); val_unref(ta); val_unref(w0); val_unref(w1);
             return r;
         }
         bool ta = truthy(a, n->a->span);

@@ -1,10 +1,11 @@
 # gen.awk — random programs for tests/trace-diff.sh (issue 25): each a def
 # over one tensor x (if/while/for on tensors, and/or/not, indexing and
-# slices, transposes, reductions, losses, unpacking, augmented assignment,
+# slices, transposes, reductions, losses, augmented assignment,
 # a global that changes between calls), traced under one of: no signature,
 # TensorSpec(-1) (open rank), TensorSpec([-1]) (open length) or
 # reduce_retracing=1, then called with changing shapes, ranks and lengths
-# (length 1 included); every call runs eager (pK) and traced (tK), each
+# (length 1 included), in fp32, fp64 or fp16 (a TensorSpec of that dtype) or
+# a Python number; every call runs eager (pK) and traced (tK), each
 # after a marker line the checker splits on.  -v seed=S -v n=N
 function r(k) { return int(rand() * k) }
 function pick(s,   a, m) { m = split(s, a, "|"); return a[r(m) + 1] }
@@ -67,7 +68,9 @@ BEGIN {
   srand(seed)
   for (K = 1; K <= n; K++) {
     sig = r(4)
-    opt = sig == 1 ? ", input_signature=[TensorSpec(-1)]" : sig == 2 ? ", input_signature=[TensorSpec([-1])]" : sig == 3 ? ", reduce_retracing=1" : ""
+    dt = r(6)
+    dts = dt == 1 ? ", dtype=\"fp64\"" : dt == 2 ? ", dtype=\"fp16\"" : ""
+    opt = sig == 1 ? ", input_signature=[TensorSpec(-1" dts ")]" : sig == 2 ? ", input_signature=[TensorSpec([-1]" dts ")]" : sig == 3 ? ", reduce_retracing=1" : ""
     gv = num()
     printf "g%d = %s\n", K, gv
     printf "def p%d(x) { %s }\n", K, body()
@@ -78,6 +81,10 @@ BEGIN {
       rank = sig == 2 ? 1 : (j == 1 && r(2) ? 1 : r(3))
       a = arg(rank)
       if (j == 1 && rank == 1 && r(2)) a = "[" num() "]"   # a first call of length 1
+      # another dtype (fp64, fp16) for a program's calls, or a Python number
+      if (dt == 1) a = "fp64(" a ")"
+      else if (dt == 2) a = "fp16(" a ")"
+      else if (dt == 3 && j == 2 && sig == 0) a = num()
       printf "print(\"@@ e %d %d\")\np%d(%s)\n", K, j, K, a
       # eager with the global's old value: what a graph traced before it changed computes
       if (j >= 3) printf "print(\"@@ o %d %d\")\ng%d = %s\np%d(%s)\ng%d = %s\n", K, j, K, old, K, a, K, gv
