@@ -1114,7 +1114,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     uint32_t wild[GRAPH_MAX_ARGS];
     graph_new_wild(t, s, ga, wild);
     char text[2048];
-    graph_sig_text(t, ga, wild, text, sizeof text);
+    graph_sig_text(t, s, ga, wild, text, sizeof text);
     const char *name = tfn->u.fn.name ? tfn->u.fn.name : "function";
     if (t->traces > 0 && t->nc > 0 && !t->quiet) {
         char msg[1024];
@@ -1406,7 +1406,7 @@ static value_t *graph_impl(call_t *c)
 const op_def_t op_family_graph[] = {
     {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
-     .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }",
+     .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }, @trace(reduce_retracing=1) def f(...) { }",
      .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
      .formula = "tf.function's rules. A call with a new signature traces: f runs on traced tensors that have a "
                 "dtype and a shape but no value (TensorFlow's symbolic tensors, JAX's abstract values), and every op "
@@ -1418,7 +1418,7 @@ const op_def_t op_family_graph[] = {
                 "value). Keyword arguments and defaults bind to f's parameters as in a call of f, so g(x, n=3) and "
                 "g(x, 3) are one signature. Each retrace prints why; 5 in a row warn. "
                 "AutoGraph: an if, a while, a for over a traced tensor or over range(traced), and and/or/not on "
-                "traced tensors become graph control flow (cond, while loop, elementwise logical ops); break, continue "
+                "traced tensors become graph control flow (cond, while loop); a truth value needs one element by its shape, as in eager: a tensor of several elements is eager's error, and so is one whose length the signature leaves open (TensorFlow's rule while tracing: the tracing call's length 1 decides nothing; reduce it as any/all do: max(x > 0) > 0, min(x > 0) > 0; or take x[0]); break, continue "
                 "and return under a traced condition work (a traced function returns on every path or on none); on "
                 "host values they run while tracing (a for over range(3) unrolls). A variable a traced if assigns "
                 "gets one dtype and shape from both paths (a plain number joins a typed tensor that holds it "
@@ -1436,15 +1436,19 @@ const op_def_t op_family_graph[] = {
                 "the size and traced values where input_signature leaves it open (-1), as tf.Tensor.shape vs "
                 "tf.shape. input_signature=[spec, ...] pins one spec per argument, its dtype as well as its shape: a "
                 "shape list with -1 for any size ([-1, 3]) or -1 alone for any shape pins the dtype of the call that "
-                "first traces, TensorSpec(shape, dtype=) names it; a call of another dtype or shape is an error, not a "
+                "first traces (an open rank traces one concrete function per rank, printing why at each new rank, "
+                "so x', ndim, the losses, indexing and an if on ndim(x) follow each call's rank; traces(g) writes "
+                "it fp32[*,*] for rank 2), TensorSpec(shape, dtype=) names it; a call of another dtype or shape is an error, not a "
                 "retrace. reduce_retracing=1 (TensorFlow's): a call whose tensors differ from a concrete function's "
-                "only in sizes traces once more with those dimensions open (None; a different rank opens the whole "
-                "shape), and later calls of any size reuse that graph. g.python_function is f. Each trace(f) has its "
+                "only in sizes traces once more with those dimensions open (None; a different rank opens every dimension "
+                "of that rank: one concrete function per rank), and later calls of any size reuse that graph. g.python_function is f. Each trace(f) has its "
                 "own concrete functions, so wrapping f twice shares nothing (the tf.function guide: \"Separate "
                 "tf.function objects are guaranteed not to share traces\"). The first call runs the graph, exactly as later calls: grad of a "
                 "traced function records the graph's ops (through its ifs and loops), and trace(grad(f)) works where "
                 "f's control flow does not depend on traced tensors. "
-                "Deliberate differences from TensorFlow: a list literal is a tensor (TensorFlow traces a Python list "
+                "Deliberate differences from TensorFlow: an open rank (-1 alone, "
+                "reduce_retracing across ranks) traces one concrete function per rank where TensorFlow keeps one "
+                "graph for all ranks; a list literal is a tensor (TensorFlow traces a Python list "
                 "by value); plain numbers are host values, part of the signature, where jax.jit makes them tracers; "
                 "print shows <traced dtype(shape), node %N> for a traced value; int32 is int64; an index out of a "
                 "fixed shape's bounds is an error while tracing (as in JAX), where TensorFlow's graph drops an unused "
@@ -1452,7 +1456,15 @@ const op_def_t op_family_graph[] = {
                 "a typed tensor in a traced if or loop when the dtype holds it exactly, where TensorFlow raises (the "
                 "joined value is typed where eager's untaken path would keep it plain); the affine-collapse pass "
                 "(stacked linear layers in fp32/fp64) re-associates, so those graphs may differ from eager in the last "
-                "bits (:graph shows by how much; :passes collapse off keeps eager's bits); every other pass is exact",
+                "bits (:graph shows by how much; :passes collapse off keeps eager's bits); every other pass is exact. "
+                "Where a traced call differs from eager, it is by one of these rules, by the names tests/trace-diff.sh "
+                "(random programs, trace against eager) accepts: global captured when traced (a global read while "
+                "tracing is a constant of the graph until a retrace); cond: one dtype and shape on both paths (an if, "
+                "and or or on a traced value; an error where eager's paths differ); a plain number joins the typed "
+                "path; both paths of a traced if, and or or are traced (an error on the path a call does not take is "
+                "raised while tracing); open-length truth test; traced value where the host needs one. A loss's "
+                "shape check (y_true and y_pred must have one shape) is a node of the graph where the signature "
+                "leaves a dimension open, so every call checks it",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
      .source = "TensorFlow's tf.function and intro_to_graphs guides (retracing, AutoGraph, side effects, variables); "
                "JAX's jit and control-flow docs (tracing, static vs traced values); tests/conformance compares nnpad "

@@ -140,7 +140,7 @@ void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t s
 void graph_new_wild(traced_t *t, session_t *s, const graph_args_t *a, uint32_t *wild);
 void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uint32_t *wild, char *buf, int cap,
                const char *name);
-void graph_sig_text(const traced_t *t, const graph_args_t *a, const uint32_t *wild, char *text, int cap);
+void graph_sig_text(const traced_t *t, session_t *s, const graph_args_t *a, const uint32_t *wild, char *text, int cap);
 void graph_sig_store(traced_t *t, session_t *s, concrete_t *c, const graph_args_t *a, const uint32_t *wild);
 void graph_sig_free(concrete_t *c, bool sweeping);
 void graph_sig_mark(concrete_t *c, void (*mark)(value_t *));

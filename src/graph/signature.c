@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/mem.h"
 #include <string.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <math.h>
 
@@ -164,6 +165,41 @@ static bool host_equal(const value_t *x, const value_t *y, int depth)
     }
 }
 
+/* The session whose variables name models and functions in the texts
+ * below (set by graph_sig_text and graph_why; NULL: summaries only). */
+static session_t *names_of;
+
+/* A model, layer or function as the user knows it: the global variable
+ * that holds it ("m"), else its summary as printed (first line, cut). */
+static int host_name(char *buf, int cap, const value_t *v)
+{
+    if (names_of && names_of->globals) {
+        const value_t *g = names_of->globals;
+        for (int i = 0; i < g->u.sc.cap; i++)
+            if (g->u.sc.e[i].name && g->u.sc.e[i].val == v && g->u.sc.e[i].name[0] != '_')
+                return snprintf(buf, cap, "%s", g->u.sc.e[i].name);
+    }
+    if (v->kind == V_FUNC)
+        return snprintf(buf, cap, "function %s", v->u.fn.name ? v->u.fn.name : "(unnamed)");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = names_of ? open_memstream(&text, &len) : NULL;
+    int k;
+    if (f) {
+        if (op_print_hook) op_print_hook(f, v, op_settings(names_of), false);
+        fclose(f);
+        /* "dense(2 -> 1, activation=linear): W (2, 1) fp32, ...": up to the ':' */
+        size_t n = strcspn(text, "\n");
+        const char *colon = memchr(text, ':', n);
+        if (colon && colon > text) n = (size_t)(colon - text);
+        k = snprintf(buf, cap, "<%.*s%s>", (int)(n > 60 ? 60 : n), text, n > 60 ? "..." : "");
+        free(text);
+    } else {
+        k = snprintf(buf, cap, "a model");
+    }
+    return k;
+}
+
 /* The text of a value's part of a signature (for traces(g) and the
  * retrace notes; the matching compares values, not this text). */
 static int sig_of(char *buf, int cap, const value_t *v, int depth)
@@ -196,19 +232,21 @@ static int sig_of(char *buf, int cap, const value_t *v, int depth)
         }
         if (k < cap) k += snprintf(buf + k, cap - k, "]");
         return k;
-    case V_SCOPE: return snprintf(buf, cap, "model@%p", (const void *)v);
-    case V_FUNC: return snprintf(buf, cap, "function@%p", (const void *)v);
+    case V_SCOPE: case V_FUNC: return host_name(buf, cap, v);
     default: return snprintf(buf, cap, "?");
     }
 }
 
-/* A tensor's part with wildcards: "fp32[None,3]", "fp32[*]" (any shape). */
+/* A tensor's part with wildcards: "fp32[None,3]"; an open rank is "fp32[*]"
+ * for a spec (ndim < 0) and "fp32[*,*]" for the concrete function of one
+ * rank that it traces (a star per dimension: any size, this rank). */
 static int tensor_part(char *buf, int cap, int dtype, int ndim, const int64_t *shape, uint32_t wild)
 {
-    if (wild & GRAPH_ANY_RANK) return snprintf(buf, cap, "%s[*]", dtype_traits[dtype].name);
+    if (wild & GRAPH_ANY_RANK && ndim < 0) return snprintf(buf, cap, "%s[*]", dtype_traits[dtype].name);
     int k = snprintf(buf, cap, "%s[", dtype_traits[dtype].name);
     for (int d = 0; d < ndim && k < cap; d++) {
-        if (wild >> d & 1) k += snprintf(buf + k, cap - k, "%sNone", d ? "," : "");
+        if (wild & GRAPH_ANY_RANK) k += snprintf(buf + k, cap - k, "%s*", d ? "," : "");
+        else if (wild >> d & 1) k += snprintf(buf + k, cap - k, "%sNone", d ? "," : "");
         else k += snprintf(buf + k, cap - k, d ? ",%lld" : "%lld", (long long)shape[d]);
     }
     if (k < cap) k += snprintf(buf + k, cap - k, "]");
@@ -243,7 +281,10 @@ static bool arg_fits(const sig_arg_t *p, const value_t *v)
 {
     if (!p->tensor) return !is_traced_arg(v) && host_equal(p->host, v, 0);
     if (!is_traced_arg(v) || v->u.t.dtype != p->dtype || v->u.t.weak != p->weak) return false;
-    if (p->wild & GRAPH_ANY_RANK) return true;
+    /* an open rank (TensorSpec(-1), reduce_retracing across ranks) is
+     * traced once per rank: transpose, ndim, the losses, indexing and any
+     * branch on the rank are decided by it while tracing */
+    if (p->wild & GRAPH_ANY_RANK) return v->u.t.ndim == p->ndim;
     if (caller_wild(v) & ~p->wild) return false;
     if (v->u.t.ndim != p->ndim) return false;
     for (int d = 0; d < p->ndim; d++)
@@ -374,13 +415,14 @@ static int spec_text(char *buf, int cap, const sig_spec_t *sp, int dtype)
 {
     uint32_t wild = sp->ndim < 0 ? GRAPH_ANY_RANK : 0;
     for (int d = 0; d < sp->ndim; d++) if (sp->dim[d] < 0) wild |= 1u << d;
-    return tensor_part(buf, cap, dtype, sp->ndim < 0 ? 0 : sp->ndim, sp->dim, wild);
+    return tensor_part(buf, cap, dtype, sp->ndim, sp->dim, wild);
 }
 
 /* Raise the error for a call that input_signature does not allow (the
  * call fits no concrete function, so it is checked before tracing). */
 void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t span)
 {
+    names_of = s;
     int off;
     value_t *fv = NULL;
     const node_t *d = callee_def(t, &off, &fv);
@@ -538,8 +580,9 @@ void graph_sig_mark(concrete_t *c, void (*mark)(value_t *))
 }
 
 /* traces(g)'s text: "x: fp32[None], n = 3". */
-void graph_sig_text(const traced_t *t, const graph_args_t *a, const uint32_t *wild, char *text, int cap)
+void graph_sig_text(const traced_t *t, session_t *s, const graph_args_t *a, const uint32_t *wild, char *text, int cap)
 {
+    names_of = s;
     int m = 0;
     text[0] = 0;
     for (int i = 0; i < a->n && m < cap; i++) {
@@ -557,6 +600,7 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
 {
     const concrete_t *c = &t->c[t->nc - 1];
     int k = 0;
+    names_of = s;
     if (!same_form(c, a)) {
         k = snprintf(buf, cap, "retracing %s: the %s changed", name,
                      c->narg != a->n ? "number of arguments" : "keyword arguments");
@@ -569,7 +613,13 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
             else sig_of(was, sizeof was, p->host, 0);
             part_of(now, sizeof now, a->v[i], 0);
             bool host = !is_traced_arg(a->v[i]);
-            if (!strcmp(was, now))
+            if ((a->v[i]->kind == V_SCOPE || a->v[i]->kind == V_FUNC) && !p->tensor)
+                k = snprintf(buf, cap, "retracing %s: argument %s is %s, not the %s traced before (%s)%s", name,
+                             graph_arg_name(t, a, i), now, a->v[i]->kind == V_FUNC ? "function" : "model", was,
+                             a->v[i]->kind == V_FUNC ? " (a function is part of the signature by identity)"
+                                                     : " (a model is part of the signature by identity; its weights "
+                                                       "are variables, read at every call)");
+            else if (!strcmp(was, now))
                 k = snprintf(buf, cap, "retracing %s: argument %s changed value (%s)", name, graph_arg_name(t, a, i),
                              a->v[i]->kind == V_LIST ? "a list is a host value: the tensors in it are constants of "
                                                        "the graph, compared by value; pass them as arguments to trace "
@@ -578,15 +628,28 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
                 k = snprintf(buf, cap, "retracing %s: argument %s changed from %s to %s%s", name, graph_arg_name(t, a, i),
                              was, now,
                              host ? " (host values are part of the signature; pass tensor(...) to trace once)"
-                                  : " (a new dtype or shape is a new concrete function)");
+                             : p->wild & GRAPH_ANY_RANK && p->dtype == a->v[i]->u.t.dtype
+                                 ? " (the rank is open, and each rank is its own concrete function: transposes, "
+                                   "ndim, the losses and indexing are traced for the call's rank)"
+                                 : " (a new dtype or shape is a new concrete function)");
         }
     }
     if (!k) {
         int w = graph_settings_word(s);
-        if (w != c->settings)
-            k = snprintf(buf, cap, "retracing %s: the session settings (:precision, :policy) changed from %s,%d to %s,%d "
-                         "(a graph bakes them in)", name, dtype_traits[c->settings & 0xff].name, c->settings >> 8,
-                         dtype_traits[w & 0xff].name, w >> 8);
+        if (w != c->settings) {
+            static const char *const pol[] = { "none", "mixed_float16", "mixed_bfloat16" };
+            int p0 = c->settings >> 8, p1 = w >> 8;
+            k = snprintf(buf, cap, "retracing %s: ", name);
+            if ((c->settings & 0xff) != (w & 0xff))
+                k += snprintf(buf + k, cap - k, ":precision %s -> %s", dtype_traits[c->settings & 0xff].name,
+                              dtype_traits[w & 0xff].name);
+            if (p0 != p1 && k < cap)
+                k += snprintf(buf + k, cap - k, "%s:policy %s -> %s", (c->settings & 0xff) != (w & 0xff) ? ", " : "",
+                              p0 >= 0 && p0 < 3 ? pol[p0] : "?", p1 >= 0 && p1 < 3 ? pol[p1] : "?");
+            if (k < cap)
+                k += snprintf(buf + k, cap - k, " (a graph bakes the session settings in: new numbers and layers "
+                              "take them)");
+        }
         else
             k = snprintf(buf, cap, "retracing %s: a new signature", name);
     }

@@ -121,6 +121,8 @@ static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **ar
 
 static value_t *flat0(session_t *s, value_t *v, span_t span);
 static value_t *truth_of(session_t *s, value_t *v, span_t span);
+static value_t *eval_andor(session_t *s, const node_t *n, value_t *scope, bool cond);
+static value_t *eval_cond(session_t *s, const node_t *n, value_t *scope);
 static value_t *truth_elem(session_t *s, value_t *v, span_t span);
 static value_t *logic(session_t *s, char op, value_t *a, value_t *b, span_t span);
 static bool is_traced(const value_t *v);
@@ -841,60 +843,19 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
         val_unref(b);
         return r;
     }
-    case N_AND: case N_OR: {
-        value_t *a = eval_expr(s, n->a, scope);
-        if (is_traced(a) && a->u.t.size == 1) {
-            /* a and b, a a traced number: b is computed only where it
-             * decides (AutoGraph's lazy and/or, a cond): a region of the
-             * graph runs it when a is true (and) or false (or) */
-            bool is_and = n->kind == N_AND;
-            value_t *ta = truth_of(s, a, n->a->span);
-            int region, saved = graph_branch_begin(ta, is_and, &region);
-            value_t *b = eval_expr(s, n->b, scope);
-            value_t *tb = is_traced(b) || b->kind != V_TENSOR || b->u.t.size != 1 ? truth_of(s, b, n->b->span)
-                                                                                  : NULL;
-            if (!tb) {   /* a host number: its truth as int64 */
-                tb = tensor_new(DT_INT64, 0, NULL);
-                ((int64_t *)tensor_data(tb))[0] = truthy(b, n->b->span);
-            }
-            graph_branch_end(saved);
-            value_t *k = tensor_new(DT_INT64, 0, NULL);
-            ((int64_t *)tensor_data(k))[0] = !is_and;
-            value_t *r = graph_merge(ta, is_and ? tb : k, is_and ? k : tb, is_and ? region : saved, is_and ? saved : region,
-                                     is_and ? "the result of and" : "the result of or", n->op_span);
-            val_unref(a); val_unref(b); val_unref(ta); val_unref(tb); val_unref(k);
-            return r;
-        }
-        if (is_traced(a)) {
-            /* a and b on a traced tensor of several elements: the graph's
-             * elementwise logical and/or (tf.logical_and), both computed */
-            value_t *ta = truth_elem(s, a, n->a->span);
-            value_t *b = eval_expr(s, n->b, scope);
-            value_t *tb = truth_elem(s, b, n->b->span);
-            value_t *r = logic(s, n->kind == N_AND ? '&' : '|', ta, tb, n->op_span);
-            val_unref(a); val_unref(b); val_unref(ta); val_unref(tb);
-            return r;
-        }
-        bool ta = truthy(a, n->a->span);
-        val_unref(a);
-        if (n->kind == N_AND && !ta) return tensor_weak_int(0);
-        if (n->kind == N_OR && ta) return tensor_weak_int(1);
-        value_t *b = eval_expr(s, n->b, scope);
-        if (is_traced(b)) {
-            value_t *tb = truth_elem(s, b, n->b->span);
-            val_unref(b);
-            return tb;
-        }
-        bool tb = truthy(b, n->b->span);
-        val_unref(b);
-        return tensor_weak_int(tb);
-    }
+    case N_AND: case N_OR: return eval_andor(s, n, scope, false);
     case N_NOT: {
-        value_t *a = eval_expr(s, n->a, scope);
+        value_t *a = eval_cond(s, n->a, scope);
         if (is_traced(a)) {
-            value_t *ta = truth_elem(s, a, n->a->span);
-            value_t *r = logic(s, 'n', ta, NULL, n->span);
-            val_unref(a); val_unref(ta);
+            /* one element by its shape, as eager (truth_of raises); the
+             * result a plain 0 or 1 as eager's (a cond between the two
+             * plain numbers: 1 * fp16 stays fp16, as eager) */
+            value_t *ta = truth_of(s, a, n->a->span);
+            value_t *w0 = tensor_weak_int(0), *w1 = tensor_weak_int(1);
+            int region, saved = graph_branch_begin(ta, true, &region);
+            graph_branch_end(saved);
+            value_t *r = graph_merge(ta, w0, w1, saved, saved, "the result of not", n->span);
+            val_unref(a); val_unref(ta); val_unref(w0); val_unref(w1);
             return r;
         }
         bool ta = truthy(a, n->a->span);
@@ -1091,9 +1052,31 @@ static value_t *truth_elem(session_t *s, value_t *v, span_t span)
     return r;
 }
 
+/* The truth value of a traced tensor needs one element by its shape, as
+ * eager does.  A dimension the signature leaves open (TensorSpec([-1]),
+ * reduce_retracing) may have another length at a later call, so the
+ * placeholder's length 1 decides nothing: eager's error while tracing
+ * (TensorFlow's rule: "using a tf.Tensor as a Python bool"). */
+static void traced_truth_check(const value_t *v, span_t span)
+{
+    uint16_t w = graph_wild(v);
+    if (!w) return;
+    char sh[160];
+    int k = snprintf(sh, sizeof sh, "(");
+    for (int d = 0; d < v->u.t.ndim && k < (int)sizeof sh - 24; d++)
+        k += (w >> d & 1) ? snprintf(sh + k, sizeof sh - (size_t)k, d ? ", None" : "None")
+                          : snprintf(sh + k, sizeof sh - (size_t)k, d ? ", %lld" : "%lld", (long long)v->u.t.shape[d]);
+    snprintf(sh + k, sizeof sh - (size_t)k, v->u.t.ndim == 1 ? ",)" : ")");
+    err_raise(ERR_VALUE, span, "the truth value of a traced tensor of shape %s is ambiguous: the signature leaves its "
+              "length open, so a call may pass several elements (eager raises then; TensorFlow raises while tracing); "
+              "reduce it first as any/all do (any: max(x > 0) > 0, all: min(x > 0) > 0), take one element (x[0]), "
+              "or pin the length in input_signature", sh);
+}
+
 static value_t *truth_of(session_t *s, value_t *v, span_t span)
 {
     if (v->kind != V_TENSOR) err_raise(ERR_TYPE, span, "a condition must be a number, not a %s", val_kind_name(v));
+    if (is_traced(v)) traced_truth_check(v, span);
     if (v->u.t.size != 1)
         err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; use a single element, "
                   "or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))", (long long)v->u.t.size);
@@ -1116,6 +1099,67 @@ static value_t *logic(session_t *s, char op, value_t *a, value_t *b, span_t span
 }
 
 static bool is_traced(const value_t *v) { return v && graph_tracing() && graph_is_traced(v); }
+
+/* A condition (of if, while, not, and and/or inside one): only its truth
+ * counts, so and/or there give their truth as 0/1 (traced: the graph's
+ * int64 0/1), and `while i < n and x[i] > 0` needs no common dtype. */
+static value_t *eval_cond(session_t *s, const node_t *n, value_t *scope)
+{
+    if (n->kind == N_AND || n->kind == N_OR) return eval_andor(s, n, scope, true);
+    return eval_expr(s, n, scope);
+}
+
+/* a and b, a or b: Python's rule, the deciding operand (2 and 5 is 5, 0 or
+ * 7 is 7), b computed only when a does not decide; a's truth value needs
+ * one element (eager's error otherwise).  a traced: b runs in a region of
+ * the graph (when a is true for and, false for or) and the result is a
+ * cond choosing b or a (AutoGraph's lazy and/or, tf.cond: both need one
+ * shape and dtype).  cond: only the truth counts (eval_cond), 0/1. */
+static value_t *eval_andor(session_t *s, const node_t *n, value_t *scope, bool cond)
+{
+    bool is_and = n->kind == N_AND;
+    value_t *a = cond ? eval_cond(s, n->a, scope) : eval_expr(s, n->a, scope);
+    if (is_traced(a)) {
+        value_t *ta = truth_of(s, a, n->a->span);
+        int region, saved = graph_branch_begin(ta, is_and, &region);
+        value_t *b = cond ? eval_cond(s, n->b, scope) : eval_expr(s, n->b, scope);
+        value_t *tb = NULL, *k = NULL;
+        if (cond) {
+            tb = is_traced(b) || b->kind != V_TENSOR || b->u.t.size != 1 ? truth_of(s, b, n->b->span) : NULL;
+            if (!tb) {   /* a host number: its truth as int64 */
+                tb = tensor_new(DT_INT64, 0, NULL);
+                ((int64_t *)tensor_data(tb))[0] = truthy(b, n->b->span);
+            }
+            k = tensor_new(DT_INT64, 0, NULL);
+            ((int64_t *)tensor_data(k))[0] = !is_and;
+        }
+        graph_branch_end(saved);
+        value_t *yes = cond ? tb : b, *no = cond ? k : a;
+        value_t *r = graph_merge(ta, is_and ? yes : no, is_and ? no : yes, is_and ? region : saved,
+                                 is_and ? saved : region, is_and ? "the result of and" : "the result of or", n->op_span);
+        val_unref(a); val_unref(b); val_unref(ta);
+        if (tb) val_unref(tb);
+        if (k) val_unref(k);
+        return r;
+    }
+    bool ta = truthy(a, n->a->span);
+    if (is_and ? !ta : ta) {
+        if (!cond) return a;
+        val_unref(a);
+        return tensor_weak_int(ta);
+    }
+    val_unref(a);
+    value_t *b = cond ? eval_cond(s, n->b, scope) : eval_expr(s, n->b, scope);
+    if (!cond) return b;
+    if (is_traced(b)) {
+        value_t *tb = truth_of(s, b, n->b->span);
+        val_unref(b);
+        return tb;
+    }
+    bool tb = truthy(b, n->b->span);
+    val_unref(b);
+    return tensor_weak_int(tb);
+}
 
 static void set_flag(value_t *scope, const char *name, int64_t v)
 {
@@ -1176,7 +1220,10 @@ static void note_exit(value_t *scope, int st, value_t *ret)
 static int traced_cond(session_t *s, value_t *c, branch_fn th, const void *tc, branch_fn el, const void *ec,
                        value_t *scope, value_t **ret, span_t span, int *st_then)
 {
-    if (c->u.t.size != 1) err_raise(ERR_VALUE, span, "the condition of a traced if must be a single element");
+    traced_truth_check(c, span);
+    if (c->u.t.size != 1)
+        err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; use a single element, "
+                  "or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))", (long long)c->u.t.size);
     if (c->u.t.ad)
         err_raise(ERR_TYPE, span, "grad inside a traced function cannot go through an if on a traced tensor (the tape "
                   "would see both branches); take grad outside: grad(trace(f)), or use where(c, a, b)");
@@ -1374,7 +1421,7 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
         c = val_ref(given);
     } else if (L->kind == LOOP_WHILE) {
         /* the while node tests c != 0 itself (NaN is true) */
-        c = eval_expr(s, n->a, scope);
+        c = eval_cond(s, n->a, scope);
     } else {
         value_t *i = scope_get_local(scope, F_I);
         /* len(x): a number, or a traced value where input_signature leaves the rows open */
@@ -1383,7 +1430,7 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
         c = op_on2(s, down ? "greater" : "less", i, lim, n->a->span);
         val_unref(lim);
     }
-    if (c->kind != V_TENSOR || c->u.t.size != 1) {
+    if (c->kind != V_TENSOR || c->u.t.size != 1 || (is_traced(c) && graph_wild(c))) {
         value_t *t = truth_of(s, c, n->a->span);   /* raises the error */
         val_unref(c);
         c = t;
@@ -1587,6 +1634,18 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
             L.step = a->nargs == 3 ? args[2] : tensor_weak_int(1);
             for (int i = 0; i < a->nargs; i++)
                 if (i != (a->nargs >= 2 ? 1 : 0)) graph_need_concrete(args[i], a->args[i]->span, "a range start or step");
+            if (is_traced(L.it)) {
+                /* range's error for a stop that is no integer (4.5), at each call */
+                int si = a->nargs >= 2 ? 1 : 0;
+                value_t *what = str_new("range's stop", 12);
+                value_t *x2[2] = { L.it, what };
+                span_t sp2[2] = { a->args[si]->span, a->args[si]->span };
+                value_t *b = run_op(s, op_named("range_bound"), 2, x2, sp2, 0, NULL, NULL, a->args[si]->span, false);
+                val_unref(what);
+                val_unref(args[si]);
+                args[si] = b;
+                L.it = b;
+            }
             if (op_to_double(L.step, a->span, "a range step") == 0)
                 err_raise(ERR_VALUE, a->args[2]->span, "range() step must not be zero");
             int st = traced_loop(s, &L, scope, false, NULL);
@@ -1639,7 +1698,7 @@ static int eval_while(session_t *s, const node_t *n, value_t *scope, value_t **r
     int res = ST_NORMAL;
     for (;;) {
         err_check_interrupt();
-        value_t *c = eval_expr(s, n->a, scope);
+        value_t *c = eval_cond(s, n->a, scope);
         bool pend = tracing && is_traced(scope_get_local(scope, F_BRK));
         if (is_traced(c) || pend) {
             /* the condition (or a break under a traced if) is a traced
@@ -1693,7 +1752,32 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         f->u.fn.unit = s->cur_unit;
         ast_unit_ref(s->cur_unit);
         f->u.fn.scope = scope == s->globals ? NULL : val_ref(scope);
-        if (n->decorator) {
+        if (n->decorator && n->c) {
+            /* @trace(input_signature=..., reduce_retracing=1) def f: trace(f,
+             * ...) as tf.function(f, ...); an error (a positional argument, a
+             * bad signature) defines nothing */
+            value_t *kv[8];
+            const char *kn[8];
+            span_t ks[8];
+            int nk = 0;
+            for (int i = 0; i < n->nargs; i++) {
+                if (!n->arg_names[i])
+                    err_raise(ERR_TYPE, n->args[i]->span, "@%s(...) takes keyword arguments only (input_signature=, "
+                              "reduce_retracing=): the function is the def below", n->decorator);
+                if (nk == 8) err_raise(ERR_TYPE, n->args[i]->span, "@%s(...) has too many arguments", n->decorator);
+                kn[nk] = n->arg_names[i];
+                ks[nk] = n->args[i]->span;
+                kv[nk++] = eval_expr(s, n->args[i], scope);
+            }
+            span_t fsp = n->span;
+            const node_t *nodes[1] = { 0 };
+            call_t c = { op_named("trace"), n->c->span, 1, &f, &fsp, nk, kn, kv, ks, nodes, s, false };
+            err_set_here(n->c->span);
+            value_t *t = user_op_call(&c);
+            for (int i = 0; i < nk; i++) val_unref(kv[i]);
+            val_unref(f);
+            f = t;
+        } else if (n->decorator) {
             /* @trace def f: f is the traced function (tf.function's decorator) */
             value_t *t = graph_make_traced(f, NULL, n->span);
             val_unref(f);
@@ -1704,9 +1788,15 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
         return ST_NORMAL;
     }
     case N_IF: {
-        value_t *c = eval_expr(s, n->a, scope);
+        value_t *c = eval_cond(s, n->a, scope);
         if (is_traced(c)) {
-            /* the graph's cond tests c != 0 itself (NaN is true) */
+            /* the graph's cond tests c != 0 itself (NaN is true); one
+             * element by its shape, as eager (the error at the condition) */
+            traced_truth_check(c, n->a->span);
+            if (c->u.t.size != 1)
+                err_raise(ERR_VALUE, n->a->span, "the truth value of a tensor with %lld elements is ambiguous; use a "
+                          "single element, or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))",
+                          (long long)c->u.t.size);
             int st = traced_cond(s, c, run_stmt, n->b, n->c ? run_stmt : NULL, n->c, scope, ret, n->span, NULL);
             val_unref(c);
             return st;

@@ -421,16 +421,21 @@ bool parse_scan_complete(parse_scan_t *sc, const char *text, int len)
          * so that the parser says so at once (it once took the next line
          * in, and that line vanished with the error) */
         if (decorator == 1 && t.kind != T_NAME) return true;
-        if (t.kind == T_AT && (prev_any == T_NEWLINE || prev_any == T_SEMI || prev_any == T_LBRACE ||
-                               prev_any == T_RBRACE))
+        if (decorator >= 3) {
+            /* inside @NAME( ... ): 3 + the depth of its '(' (the def follows) */
+            if (t.kind == T_RPAREN && l.depth < decorator - 3) decorator = 2;
+        } else if (t.kind == T_AT && (prev_any == T_NEWLINE || prev_any == T_SEMI || prev_any == T_LBRACE ||
+                                      prev_any == T_RBRACE))
             decorator = 1;
         else if (t.kind == T_NAME && decorator == 1) decorator = 2;
+        else if (t.kind == T_LPAREN && decorator == 2 && prev_any == T_NAME) decorator = 3 + l.depth;
         else if (!(t.kind == T_NEWLINE && decorator == 2)) decorator = 0;
         if (t.kind != T_NEWLINE) last = t.kind;
         prev_any = t.kind;
     }
     if (l.depth > 0) return false;
     if (decorator == 1) return true;   /* a line that is only '@': the parser says what is missing */
+    if (decorator >= 3) return false;  /* (depth > 0 above: not reached) */
     if (continues_line(last)) return false;
     if (decorator == 2) return false;
     return true;
@@ -1317,10 +1322,26 @@ static node_t *parse_stmt(parser_t *p)
             syntax(p, p->cur.span, "expected a decorator name after '@' (as in @trace), found %s", DESC(p->cur));
         const char *dec = tok_name(p, p->cur);
         advance(p);
+        /* @trace(input_signature=[...], reduce_retracing=1): the decorator's
+         * arguments, kept in the def's args (a def has no other use for them) */
+        node_t *dargs = NULL;
+        if (check(p, T_LPAREN)) {
+            token_t lp = p->cur;
+            advance(p);
+            dargs = ast_node(p->u, N_CALL, lp.span);
+            parse_args(p, dargs, lp);
+        }
         skip_newlines(p);
         if (!check(p, T_DEF))
-            syntax(p, p->cur.span, "expected 'def' after the decorator '@%s', found %s", dec, DESC(p->cur));
+            syntax(p, p->cur.span, "expected 'def' after the decorator '@%s%s', found %s", dec, dargs ? "(...)" : "",
+                   DESC(p->cur));
         n = parse_def(p, t, dec);
+        if (dargs) {
+            n->args = dargs->args;
+            n->arg_names = dargs->arg_names;
+            n->nargs = dargs->nargs;
+            n->c = dargs;   /* marks a decorator called with arguments; its span is the '(' */
+        }
         break;
     }
     case T_IF: n = parse_if(p); break;

@@ -485,6 +485,12 @@ static const lang_page_t lang_pages[] = {
     { " and or not ",
       "and, or, not — logic on truth values (Python's)\n"
       "    x > 0 and x < 1     a and b gives b when a is true, else a; b is not computed when a decides\n"
+      "    2 and 5             5 (the deciding operand, as Python: not 1)\n"
+      "    0 or 7              7;  a or b gives a when a is true, else b\n"
+      "    not 3               0;  not gives a truth value, 1 or 0\n"
+      "  The operand tested needs one element (several are ambiguous, as in if); in a traced function\n"
+      "  the result is the graph's choice of the operand (tf.cond: both need one dtype and shape), except\n"
+      "  in a condition (if, while), where only the truth counts.\n"
       "  For tensors elementwise, use comparisons and arithmetic: (x > 0) * (x < 1).\n" },
     { " del ",
       "del NAME [, NAME] — forget variables (Python's del); builtins cannot be deleted\n"

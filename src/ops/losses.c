@@ -101,16 +101,38 @@ static value_t *pred_arg(tmps_t *t, call_t *c, int i)
 
 /* y_true and y_pred must have broadcast-equal shapes (Keras requires the
  * same shape for these losses; a clear error beats a silent broadcast). */
-static void same_shape(call_t *c, value_t *a, value_t *b)
+static void shapes_equal(span_t span, const char *loss, const value_t *a, const value_t *b)
 {
     if (a->u.t.size == 1 && a->u.t.ndim == 0) return;
     if (!tensor_same_shape(a, b)) {
         char sa[128], sb[128];
         tensor_shape_str(sa, sizeof sa, a->u.t.ndim, a->u.t.shape);
         tensor_shape_str(sb, sizeof sb, b->u.t.ndim, b->u.t.shape);
-        err_raise(ERR_SHAPE, c->span, "%s: y_true has shape %s but y_pred has shape %s (they must be the same)",
-                  c->op->name, sa, sb);
+        err_raise(ERR_SHAPE, span, "%s: y_true has shape %s but y_pred has shape %s (they must be the same)",
+                  loss, sa, sb);
     }
+}
+
+/* While tracing, a dimension the signature leaves open may have another
+ * size at a later call (y_pred = x[0:1] of a length-1 placeholder): the
+ * check is then a node of the graph too (loss_shapes, an effect kept in
+ * program order), so every call checks its real shapes as eager does. */
+static void same_shape(call_t *c, value_t *a, value_t *b)
+{
+    shapes_equal(c->span, c->op->name, a, b);
+    if (graph_tracing() && (graph_wild(a) || graph_wild(b))) {
+        value_t *args[3] = { a, b, str_new(c->op->name, strlen(c->op->name)) };
+        value_t *r = ad_opk("loss_shapes", 3, args, 0, NULL, NULL, c->s);
+        val_unref(r);
+        val_unref(args[2]);
+    }
+}
+
+static value_t *loss_shapes_impl(call_t *c)
+{
+    if (!c->args[0]->u.t.sym && !c->args[1]->u.t.sym)
+        shapes_equal(c->span, c->args[2]->kind == V_STR ? c->args[2]->u.str.s : "a loss", c->args[0], c->args[1]);
+    return val_new(V_NONE);
 }
 
 static value_t *mse_impl(call_t *c)
@@ -267,6 +289,12 @@ static value_t *nll_impl(call_t *c)
     "cast to fp32 first (Keras keeps losses in float32)"
 
 const op_def_t op_family_losses[] = {
+    {"loss_shapes", OPK_FUNC, .impl = loss_shapes_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
+     .nograd = "a check",
+     .signature = "loss_shapes(y_true, y_pred, loss)", .summary = "a loss's shape check as a graph node (open dimensions)",
+     .formula = "the loss's error when the shapes differ; else None", .shapes = "any", .dtypes = "any",
+     .source = "Keras's losses require one shape",
+     .example = "loss_shapes([1.0], [2.0], \"mse\")"},
     {"mse", OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMPOSITE,
      .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = "mean squared error (regression)",

@@ -54,6 +54,25 @@ static value_t *range_impl(call_t *c)
     return t;
 }
 
+/* range_bound(x, what): x as an int64 scalar, with range's error where x
+ * is not an integer: what a traced for over range(x) runs on its traced
+ * stop, so a graph call of range(4.5) is eager's error, not 5 rounds.
+ * While tracing (a placeholder, no value) only the shape is checked. */
+static value_t *range_bound_impl(call_t *c)
+{
+    value_t *v = c->args[0];
+    const char *what = c->nargs > 1 && c->args[1]->kind == V_STR ? c->args[1]->u.str.s : "range's stop";
+    if (v->kind == V_TENSOR && v->u.t.sym) {
+        if (v->u.t.size != 1)
+            err_raise(ERR_TYPE, c->arg_spans[0], "%s must be a single integer, not a tensor with several elements", what);
+        return tensor_new(DT_INT64, 0, NULL);
+    }
+    int64_t n = op_to_int(v, c->arg_spans[0], what);
+    value_t *r = tensor_new(DT_INT64, 0, NULL);
+    ((int64_t *)tensor_data(r))[0] = n;
+    return r;
+}
+
 static value_t *len_impl(call_t *c)
 {
     value_t *v = c->args[0];
@@ -166,6 +185,12 @@ const op_def_t op_family_misc[] = {
                 "#> 0\n"
                 "#> 1\n"
                 "#> 2"},
+    {"range_bound", OPK_FUNC, .impl = range_bound_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+     .nograd = "an integer",
+     .signature = "range_bound(x, what)", .summary = "x as an int64 scalar, or range's error (a traced for over range(x))",
+     .formula = "x when it is an integer; else the error range(x) gives", .shapes = "one element -> a scalar",
+     .dtypes = "int64", .source = "Python's range(): its arguments must be integers",
+     .example = "range_bound(4.0, \"range's stop\")\n#> 4 (int64)"},
     {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string (in characters)",

@@ -49,6 +49,9 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
         return r;
     }
     if (b->to_int64(tensor_data(r), from, tensor_data(x), n, &bad) != BK_OK) {
+        /* a traced value's placeholder has no value: the graph's run checks
+         * the real one (in the branch that runs) */
+        if (x->u.t.sym) return r;
         char es[64];   /* every digit its dtype has: 9.2233720368547758e+18 is 2^63, not 9.22337e+18 */
         dtype_format(es, sizeof es, x->u.t.weak ? DT_FP64 : from, tensor_get_f64(x, bad), 0);
         err_raise(ERR_VALUE, span, "%s: element %lld is %s, which has no int64 value (int64 holds integers "

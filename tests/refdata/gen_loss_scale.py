@@ -44,7 +44,7 @@ for g in SEQ:
     sc, cnt = float(opt.dynamic_scale.numpy()), int(opt.step_counter.numpy())
     out.append("step(o, l, [fp32(%s)])" % lit(g))
     out.append("o.scale == %s and o.step_counter == %d and sum(l.W != fp32(%s)) == 0" % (lit(sc), cnt, lit(W.numpy())))
-    out.append("#> 1")
+    out.append("#> 1 (fp32)")
 
 # fp16 gradients that underflow: under :policy mixed a dense layer computes in
 # fp16; x (exact in fp16) times W = 1.5 is exact, the residuals are tiny, so
