@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-typedef struct roofs { bool done; double gbs, gflops[4]; } roofs_t;   /* gflops by dtype, 0: not measured */
+typedef struct roofs { bool done; int n; double gbs, gflops[4]; } roofs_t;   /* gflops by dtype, 0: not measured; n: the GEMM's size */
 static roofs_t roofs_of[BK_NDEVICES];
 
 static double now_s(void)
@@ -60,7 +60,10 @@ static void measure(bk_device_t dev)
     if (y) b->buf_free(y, bytes);
     if (x) b->buf_free(x, bytes);
     static const dtype_t dts[3] = { DT_FP32, DT_FP64, DT_FP16 };
-    int n = 1024;
+    /* 1024^3; 512^3 on the CPU's plain C level, whose GEMM makes one fmaf
+     * call per multiply-add (NNPAD_KERNELS=plain: 3 s a product here) */
+    int n = dev == BK_CPU && bk_cpu_level() == 0 ? 512 : 1024;
+    r->n = n;
     for (int j = 0; j < 3; j++) {
         dtype_t dt = dts[j];
         if (dt == DT_FP16 && dev == BK_CPU) continue;   /* the CPU multiplies fp16 in fp32 */
@@ -114,7 +117,7 @@ static value_t *roofline_impl(call_t *c)
     if (table) {
         fprintf(out, "roofline (%s): memory %.3g GB/s (a 256 MiB copy: y = x * 1 on the CPU)", dn, r->gbs);
         for (int d = 0; d < 4; d++)
-            if (r->gflops[d] > 0) fprintf(out, ", %s %.3g GFLOP/s (1024^3 GEMM)", dtype_traits[d].name, r->gflops[d]);
+            if (r->gflops[d] > 0) fprintf(out, ", %s %.3g GFLOP/s (%d^3 GEMM)", dtype_traits[d].name, r->gflops[d], r->n);
         fputc('\n', out);
     }
     if (n == 0)
@@ -189,7 +192,7 @@ const op_def_t op_family_roofline[] = {
      .formula = "each op timed with :time is a point: x = FLOPs / bytes moved (elementwise: 1 FLOP per element; matmul "
                 "2nmk; sum/mean/max/min: 1 per input element; bytes: every tensor read plus the result), y = FLOPs "
                 "per second (its best run). The roofs: min(peak, bandwidth x intensity), bandwidth from a 256 MiB "
-                "copy, peaks from a 1024^3 GEMM per dtype (measured once per device, then kept). device= \"cpu\" "
+                "copy, peaks from a 1024^3 GEMM per dtype (512^3 at NNPAD_KERNELS=plain; measured once per device, then kept). device= \"cpu\" "
                 "or \"gpu\" (default: the session's :device); table=1 also prints the roofs and each point in the terminal",
      .shapes = "-> a figure (and a table of the points)", .dtypes = FIG_OPTS,
      .source = "Williams, Waterman & Patterson, Roofline: an insightful visual performance model, CACM 52(4), 2009; "
