@@ -242,6 +242,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                 if (st->kind == N_EXPR_STMT) {
                     if (v->kind != V_NONE) {
                         print_value(out, v, &s->set, true);
+                        err_check_interrupt();   /* a print stopped by Ctrl-C fails its statement (print.h) */
                         fputc('\n', out);
                     }
                 } else {
@@ -254,6 +255,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                 result = v;
                 if (v->kind != V_NONE) {
                     print_value(out, v, &s->set, true);
+                    err_check_interrupt();   /* a print stopped by Ctrl-C fails its statement (print.h) */
                     fputc('\n', out);
                 }
                 if (s->keep_last) scope_set(s->globals, "__last__", v);
