@@ -3,6 +3,8 @@
 # check is one finding of the issue, with its input in tests/promises/.
 #   item 1: printing is bounded by what is shown (a list that shares its
 #           parts), and Ctrl-C stops any print at once.
+#   item 3: a statement stopped by Ctrl-C leaves a layer's weights as they
+#           were (the rest of item 3: tests/golden/rollback_layers.nn).
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 in=$(cd "$TESTDIR/promises" && pwd)
@@ -55,5 +57,20 @@ took=$(( $(ms) - t0 ))
 [ "$rc" = 1 ] && [ "$took" -lt 4000 ] && grep -q 'interrupted: stopped by Ctrl-C' out && ! grep -q 'not reached' out
 tap_ok $? "Ctrl-C during a print of 4 x 30 MB of text stops it: exit after ${took} ms (rc $rc)"
 tail -c 300 out | tap_diag
+
+# ---- item 3: rollback of what a statement changed inside records ----
+# Ctrl-C in a loop that changes a layer's bias: the bias is as it was
+sh "$in/rollback_interrupt.sh" | "$NNPAD" > out 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+n=0
+while kill -0 $pid 2>/dev/null && [ $n -lt 300 ]; do sleep 0.1; n=$((n + 1)); done
+kill -KILL $pid 2>/dev/null
+wait $pid; rc=$?
+grep -q 'interrupted: stopped by Ctrl-C; every variable keeps the value it had before this statement' out \
+  && grep -qx '\[0, 0, 0\] (fp32)' out && tail -n 1 out | grep -qx after
+tap_ok $? "Ctrl-C in a loop changing l.b: l.b is as it was before the statement (rc $rc)"
+tap_diag < out
 
 tap_done
