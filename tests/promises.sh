@@ -3,6 +3,7 @@
 # check is one finding of the issue, with its input in tests/promises/.
 #   item 1: printing is bounded by what is shown (a list that shares its
 #           parts), and Ctrl-C stops any print at once.
+#   item 2: a figure's data is checked against :limit before it is built.
 #   item 3: a statement stopped by Ctrl-C leaves a layer's weights as they
 #           were (the rest of item 3: tests/golden/rollback_layers.nn).
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
@@ -71,6 +72,13 @@ wait $pid; rc=$?
 grep -q 'interrupted: stopped by Ctrl-C; every variable keeps the value it had before this statement' out \
   && grep -qx '\[0, 0, 0\] (fp32)' out && tail -n 1 out | grep -qx after
 tap_ok $? "Ctrl-C in a loop changing l.b: l.b is as it was before the statement (rc $rc)"
+tap_diag < out
+
+# ---- item 2: a figure's data inside :limit before it is built ----
+run_peak "$in/figure_limit.nn" out --headless
+[ "$(grep -c "limit error: memory limit: the figure's data (190.7 MB) would pass the limit of 64.0 MB" out)" = 1 ] \
+  && [ "$hwm" -gt 0 ] && [ "$hwm" -lt 200000 ]
+tap_ok $? "scatter(x, x) of 25M fp16 points under :limit 64MB: refused before it is built, peak ${hwm} KB (rc $rc)"
 tap_diag < out
 
 tap_done
