@@ -26,6 +26,7 @@ static value_t *print_impl(call_t *c)
             continue;
         }
         op_print_hook(c->s->out, c->args[i], &c->s->set, true);
+        err_check_interrupt();   /* a print stopped by Ctrl-C (lang/print.h) */
     }
     fputc('\n', c->s->out);
     return val_new(V_NONE);

@@ -4,9 +4,11 @@
  * (show and gradflow). */
 #include "view/fig_int.h"
 #include "view/figures.h"
+#include "util/mem.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +31,24 @@ double fig_pool_weights(value_t *v, value_t *gl, value_t *gs, int64_t nw, int64_
     return n > 0 ? a / n : NAN;
 }
 
+/* A figure's data lives outside mem.h and is counted against :limit when
+ * the figure is taken (take_figure, view_notebook.c); that is too late for
+ * an array that alone would pass the limit (issue 26, item 2: scatter of
+ * 25M fp16 points under :limit 64MB peaked at 839 MB before it was
+ * refused), so each array is checked against what the limit leaves before
+ * it is allocated, with take_figure's words. */
 double *fig_dalloc(int64_t n)
 {
-    double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
+    size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double), lim = mem_limit(), used = mem_in_use();
+    if (n > 0 && ((uint64_t)n > SIZE_MAX / sizeof(double) || used >= lim || bytes > lim - used)) {
+        char a[32], l[32], u[32];
+        snprintf(a, sizeof a, "%.1f MB", (double)n * sizeof(double) / 1048576);
+        snprintf(l, sizeof l, "%.1f MB", (double)lim / 1048576);
+        snprintf(u, sizeof u, "%.1f MB", (double)used / 1048576);
+        err_raise(ERR_LIMIT, err_here(), "memory limit: the figure's data (%s) would pass the limit of %s (%s in use; "
+                  ":limit changes it)", a, l, u);
+    }
+    double *p = malloc(bytes);
     if (!p) err_raise(ERR_LIMIT, err_here(), "out of memory for a figure of %lld points", (long long)n);
     return p;
 }
