@@ -370,9 +370,13 @@ static value_t *from_bits_impl(call_t *c)
     value_t *p = op_arg_tensor(c, 0);
     dtype_t dt = op_to_dtype(c->args[1], c->arg_spans[1]);
     if (p->u.t.dtype != DT_INT64)
-        err_raise(ERR_DTYPE, c->arg_spans[0], "from_bits: the pattern must be an integer (int64), not %s%s; "
-                  "type it as 0x3c00 or 15360", p->u.t.weak ? "a float number" : dtype_traits[p->u.t.dtype].name,
-                  p->u.t.weak ? "" : " (int64(x) converts values, not bits)");
+        err_raise(ERR_DTYPE, c->arg_spans[0], "from_bits: the pattern must be an integer (int64), not %s%s",
+                  p->u.t.weak ? "a float number" : dtype_traits[p->u.t.dtype].name,
+                  p->u.t.weak ? "; type it as 0x3c00 or 15360"
+                              : ": its values are not bits, and a list of numbers kept in a variable is a tensor of the :precision "
+                                "dtype that may already have rounded them (fp32 keeps integers only up to 2^24); keep "
+                                "patterns as int64 from the start: int64([0x3f800001, 0x3c00]), or the list typed inside "
+                                "from_bits");
     int width = dtype_traits[dt].size * 8;
     bool literal = c->arg_nodes && literal_node(c->arg_nodes[0]);
     value_t *r = tensor_new_raw(dt, p->u.t.ndim, p->u.t.shape);
