@@ -13,7 +13,10 @@
  * message is written \t, \\, \n.  A row whose NAME is preceded by "TODO "
  * and a reason in its own column ("TODO<tab>why<tab>NAME ...") records the
  * right answer that nnpad does not give yet: a known failure (XFAIL), and
- * an XPASS once it does.  A file with no row, or a row with no file, is a
+ * an XPASS once it does.  A file may have a second row where its error
+ * depends on the build: deep nesting reaches the stack guard first under
+ * AddressSanitizer, whose frames are larger; either row passes.
+ * A file with no row, or a row with no file, is a
  * failure.  NNPAD_MALFORMED_RECORD=FILE writes the rows nnpad gives today
  * to FILE (to write a new file's row: check it by eye first). */
 #include "tap.h"
@@ -190,8 +193,12 @@ int main(void)
             fprintf(rec, "%s\t%s\n", names[i], got[0] ? got : "(no error with a caret)");
         } else {
             want_t *w = find_want(names[i]);
-            if (w) w->used = 1;
-            int ok = rc == 1 && got[0] && w && row_match(w->row, got);
+            int ok = 0;
+            for (int j = 0; j < nwants; j++)   /* any of the file's rows */
+                if (!strcmp(wants[j].name, names[i])) {
+                    wants[j].used = 1;
+                    if (!ok && rc == 1 && got[0] && row_match(wants[j].row, got)) { ok = 1; w = &wants[j]; }
+                }
             if (w && w->todo)
                 tap_todo_one(ok, w->todo, "malformed/%s: the error %s", names[i], w->row);
             else
