@@ -45,56 +45,34 @@
 
 #define PMR 4
 #define PNR 8
-static void plain_ukr32(int64_t kc, const float *a, const float *b, float *c, int64_t ldc, int first)
-{
-    float acc[PMR][PNR];
-    for (int i = 0; i < PMR; i++)
-        for (int j = 0; j < PNR; j++) acc[i][j] = first ? 0.0f : c[i * ldc + j];
-    for (int64_t p = 0; p < kc; p++, a += PMR, b += PNR)
-        for (int i = 0; i < PMR; i++)
-            for (int j = 0; j < PNR; j++) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    for (int i = 0; i < PMR; i++)
-        for (int j = 0; j < PNR; j++) c[i * ldc + j] = acc[i][j];
-}
-
-static void plain_ukr64(int64_t kc, const double *a, const double *b, double *c, int64_t ldc, int first)
-{
-    double acc[PMR][PNR];
-    for (int i = 0; i < PMR; i++)
-        for (int j = 0; j < PNR; j++) acc[i][j] = first ? 0.0 : c[i * ldc + j];
-    for (int64_t p = 0; p < kc; p++, a += PMR, b += PNR)
-        for (int i = 0; i < PMR; i++)
-            for (int j = 0; j < PNR; j++) acc[i][j] = fma(a[i], b[j], acc[i][j]);
-    for (int i = 0; i < PMR; i++)
-        for (int j = 0; j < PNR; j++) c[i * ldc + j] = acc[i][j];
-}
-
-/* Small products, unpacked: row i of C is the accumulator row. */
-static void plain_small32(int n, int m, int k, const float *A, const float *B, float *C)
-{
-    for (int i = 0; i < n; i++) {
-        float *c = C + (size_t)i * m;
-        for (int j = 0; j < m; j++) c[j] = 0.0f;
-        for (int p = 0; p < k; p++) {
-            float a = A[(size_t)i * k + p];
-            const float *b = B + (size_t)p * m;
-            for (int j = 0; j < m; j++) c[j] = fmaf(a, b[j], c[j]);
-        }
+/* One tile of C (PMR x PNR) from packed panels, and a small product
+ * unpacked (row i of C is the accumulator row), for T with its C99 fma. */
+#define PLAIN_KERNELS(SUF, T, FMA)                                                                   \
+    static void plain_ukr##SUF(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int first)     \
+    {                                                                                                \
+        T acc[PMR][PNR];                                                                             \
+        for (int i = 0; i < PMR; i++)                                                                \
+            for (int j = 0; j < PNR; j++) acc[i][j] = first ? (T)0 : c[i * ldc + j];                 \
+        for (int64_t p = 0; p < kc; p++, a += PMR, b += PNR)                                         \
+            for (int i = 0; i < PMR; i++)                                                            \
+                for (int j = 0; j < PNR; j++) acc[i][j] = FMA(a[i], b[j], acc[i][j]);                \
+        for (int i = 0; i < PMR; i++)                                                                \
+            for (int j = 0; j < PNR; j++) c[i * ldc + j] = acc[i][j];                                \
+    }                                                                                                \
+    static void plain_small##SUF(int n, int m, int k, const T *A, const T *B, T *C)                  \
+    {                                                                                                \
+        for (int i = 0; i < n; i++) {                                                                \
+            T *c = C + (size_t)i * m;                                                                \
+            for (int j = 0; j < m; j++) c[j] = (T)0;                                                 \
+            for (int p = 0; p < k; p++) {                                                            \
+                T a = A[(size_t)i * k + p];                                                          \
+                const T *b = B + (size_t)p * m;                                                      \
+                for (int j = 0; j < m; j++) c[j] = FMA(a, b[j], c[j]);                               \
+            }                                                                                        \
+        }                                                                                            \
     }
-}
-
-static void plain_small64(int n, int m, int k, const double *A, const double *B, double *C)
-{
-    for (int i = 0; i < n; i++) {
-        double *c = C + (size_t)i * m;
-        for (int j = 0; j < m; j++) c[j] = 0.0;
-        for (int p = 0; p < k; p++) {
-            double a = A[(size_t)i * k + p];
-            const double *b = B + (size_t)p * m;
-            for (int j = 0; j < m; j++) c[j] = fma(a, b[j], c[j]);
-        }
-    }
-}
+PLAIN_KERNELS(32, float, fmaf)
+PLAIN_KERNELS(64, double, fma)
 
 /* ---- the kernels of each level ----
  * The block sizes change only the speed, never a bit.  KC: a B panel of
