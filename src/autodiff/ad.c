@@ -201,32 +201,9 @@ void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn 
 
 /* ---- helpers for rules ---- */
 
-/* Rules name their ops by string: a small cache from the name's address
- * (a literal, or an op's deriv field) to the op saves op_find's binary
- * search of string compares on every call; a hit is confirmed with one
- * strcmp, so a reused address can never give the wrong op. */
-#define OPCACHE 32
-static struct { const char *name; const op_def_t *op; } opcache[OPCACHE];
-static int nopcache;
-
-static const op_def_t *find_op_cached(const char *name)
+value_t *ad_opk(op_id_t id, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
 {
-    for (int i = 0; i < nopcache; i++)
-        if (opcache[i].name == name && !strcmp(name, opcache[i].op->name)) return opcache[i].op;
-    const op_def_t *op = op_find(name);
-    if (op) {
-        int i = nopcache < OPCACHE ? nopcache++ : (int)(((uintptr_t)name >> 3) % OPCACHE);
-        opcache[i].name = name;
-        opcache[i].op = op;
-    }
-    return op;
-}
-
-
-value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
-{
-    const op_def_t *op = find_op_cached(name);
-    NN_ASSERT(op);
+    const op_def_t *op = op_get(id);
     span_t sp[8], ksp[8];
     const node_t *nodes[8] = {0};
     NN_ASSERT(nargs <= 8 && nkw <= 8);
@@ -235,11 +212,11 @@ value_t *ad_opk(const char *name, int nargs, value_t **args, int nkw, const char
     return op_call(&c);
 }
 
-value_t *ad_op1(const char *name, value_t *a, session_t *s) { return ad_opk(name, 1, &a, 0, NULL, NULL, s); }
-value_t *ad_op2(const char *name, value_t *a, value_t *b, session_t *s)
+value_t *ad_op1(op_id_t op, value_t *a, session_t *s) { return ad_opk(op, 1, &a, 0, NULL, NULL, s); }
+value_t *ad_op2(op_id_t op, value_t *a, value_t *b, session_t *s)
 {
     value_t *args[2] = { a, b };
-    return ad_opk(name, 2, args, 0, NULL, NULL, s);
+    return ad_opk(op, 2, args, 0, NULL, NULL, s);
 }
 
 value_t *ad_node_kw(ad_node_t *n, const char *name)
@@ -262,7 +239,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
         value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
         for (int64_t d = 0; d < nd; d++) ((int64_t *)tensor_data(shape))[d] = d < k ? 1 : cur->u.t.shape[d - k];
         value_t *a[2] = { cur, shape };
-        value_t *r = ad_opk("reshape", 2, a, 0, NULL, NULL, s);
+        value_t *r = ad_opk(OP_reshape, 2, a, 0, NULL, NULL, s);
         val_unref(shape);
         val_unref(cur);
         cur = r;
@@ -271,7 +248,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
     for (int i = 0; i < extra; i++) {
         value_t *ax = tensor_weak_int(0);
         const char *kn[1] = {"axis"};
-        value_t *r = ad_opk("sum", 1, &cur, 1, kn, &ax, s);
+        value_t *r = ad_opk(OP_sum, 1, &cur, 1, kn, &ax, s);
         val_unref(ax);
         val_unref(cur);
         cur = r;
@@ -282,7 +259,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
             value_t *kd = tensor_weak_int(1);
             const char *kn[2] = {"axis", "keepdims"};
             value_t *kv[2] = {ax, kd};
-            value_t *r = ad_opk("sum", 1, &cur, 2, kn, kv, s);
+            value_t *r = ad_opk(OP_sum, 1, &cur, 2, kn, kv, s);
             val_unref(ax);
             val_unref(kd);
             val_unref(cur);
@@ -290,7 +267,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
         }
     }
     if (x->u.t.ndim == 0 && cur->u.t.ndim != 0) {
-        value_t *r = ad_op1("sum", cur, s);
+        value_t *r = ad_op1(OP_sum, cur, s);
         val_unref(cur);
         cur = r;
     }
@@ -304,7 +281,7 @@ static value_t *to_dtype_of(value_t *g, const value_t *x, session_t *s)
     if (x->kind != V_TENSOR || g->kind != V_TENSOR || x->u.t.weak || g->u.t.weak) return val_ref(g);
     if (x->u.t.dtype == g->u.t.dtype || x->u.t.dtype == DT_INT64) return val_ref(g);
     value_t *dt = str_new(dtype_traits[x->u.t.dtype].name, strlen(dtype_traits[x->u.t.dtype].name));
-    value_t *r = ad_op2("cast", g, dt, s);
+    value_t *r = ad_op2(OP_cast, g, dt, s);
     val_unref(dt);
     return r;
 }
@@ -400,7 +377,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             val_unref(u);
             val_unref(gin[j]);
             if (G[k]) {
-                value_t *sum = ad_op2("add", G[k], c, s);
+                value_t *sum = ad_op2(OP_add, G[k], c, s);
                 val_unref(G[k]);
                 val_unref(c);
                 G[k] = sum;
@@ -558,7 +535,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
         if (args[i]->kind == V_SCOPE) {
             /* A layer or model: its weights, in the order params() gives
              * (Keras's model.trainable_variables), watched where they live. */
-            plist[k] = ad_op1("params", args[i], s);
+            plist[k] = ad_op1(OP_params, args[i], s);
             for (int j = 0; j < plist[k]->u.list.n; j++) {
                 value_t *p = plist[k]->u.list.items[j];
                 if (nl == MAX_LEAVES) err_raise(ERR_LIMIT, span, "grad: more than %d weights", MAX_LEAVES);
@@ -580,7 +557,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
         err_raise(ERR_TYPE, span, "grad: the function must return a number or tensor, not a %s", val_kind_name(y));
     /* A non-scalar output: differentiate its sum (TensorFlow's tape.gradient). */
     value_t *ys = y;
-    if (y->u.t.size != 1 || y->u.t.ndim != 0) ys = ad_op1("sum", y, s);
+    if (y->u.t.size != 1 || y->u.t.ndim != 0) ys = ad_op1(OP_sum, y, s);
     else val_ref(ys);
     /* Pop this tape (it must be the innermost), then run backward, whose ops
      * record on the outer AD->tapes. */
@@ -661,7 +638,7 @@ static value_t *grad_impl(call_t *c) { return make_grad(c, G_GRAD); }
 static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
 
 const op_def_t op_family_autodiff[] = {
-    {"grad", OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+    {OP(grad), OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .nograd = "returns a function (grad(grad(f)) differentiates again)",
      .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
      .formula = "grad(f)(x) = d sum(f(x)) / dx: for a scalar f its gradient; for a non-scalar output the gradient "
@@ -678,7 +655,7 @@ const op_def_t op_family_autodiff[] = {
                 "#> 12 (fp32)\n"
                 "grad(exp)([0, 1])\n"
                 "#> [1, 2.71828175] (fp32)"},
-    {"value_and_grad", OPK_FUNC, .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+    {OP(value_and_grad), OPK_FUNC, .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .nograd = "returns a function",
      .signature = "value_and_grad(f, argnums=0)", .summary = "a function returning [f(x), grad(f)(x)]",
      .formula = "value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)",

@@ -255,7 +255,7 @@ static size_t node_bytes(const gnode_t *n)
  * then calls the backend once with these n, m, k and nothing else. */
 static bool plan_matmul(const graph_t *g, const gnode_t *n, pnode_t *q)
 {
-    if (n->nin != 2 || n->nkw || strcmp(n->op->name, "matmul")) return false;
+    if (n->nin != 2 || n->nkw || n->op->id != OP_matmul) return false;
     const gnode_t *a = &g->n[n->in[0]], *b = &g->n[n->in[1]];
     if (!a->is_tensor || !b->is_tensor || a->weak || b->weak || a->dtype != b->dtype) return false;
     if ((a->dtype != DT_FP32 && a->dtype != DT_FP64) || a->ndim < 1 || a->ndim > 2 || b->ndim < 1 || b->ndim > 2)
@@ -286,8 +286,8 @@ static bool const_int(const graph_t *g, int id, int64_t *v)
  * with these (outer, n, inner). */
 static bool plan_reduce(const graph_t *g, const gnode_t *n, pnode_t *q)
 {
-    bool sum = !strcmp(n->op->name, "sum");
-    if ((!sum && strcmp(n->op->name, "mean")) || n->nin != 1) return false;
+    bool sum = n->op->id == OP_sum;
+    if ((!sum && n->op->id != OP_mean) || n->nin != 1) return false;
     const gnode_t *x = &g->n[n->in[0]];
     if (!x->is_tensor || x->weak || !is_float(x->dtype) || n->dtype != x->dtype || n->weak) return false;
     int64_t axis = -1000, keep = 0;

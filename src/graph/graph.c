@@ -585,10 +585,10 @@ static uint16_t out_wild(const call_t *c, const value_t *out)
  * fixes: no input dim it reads is a wildcard. */
 static bool static_known(const call_t *c)
 {
-    if (!strcmp(c->op->name, "ndim")) return true;
+    if (c->op->id == OP_ndim) return true;
     for (int i = 0; i < c->nargs; i++) {
         uint16_t w = value_wild(c->args[i]);
-        if (!strcmp(c->op->name, "len") ? (w & 1) : w) return false;
+        if (c->op->id == OP_len ? (w & 1) : w) return false;
     }
     return true;
 }
@@ -598,11 +598,11 @@ static bool static_known(const call_t *c)
  * shape: x.shape[1] of a [None, 3] tensor is 3). */
 static bool shape_item_known(tracer_t *t, const call_t *c)
 {
-    if (strcmp(c->op->name, "index_select") || c->nargs != 2) return false;
+    if (c->op->id != OP_index_select || c->nargs != 2) return false;
     const value_t *sv = c->args[0];
     if (sv->kind != V_TENSOR || sv->u.t.gid != t->id || !sv->u.t.sym || graph_is_traced(c->args[1])) return false;
     const gnode_t *sn = &t->g->n[sv->u.t.gnode];
-    if (sn->kind != G_OP || strcmp(sn->op->name, "shape") || sn->nin < 1) return false;
+    if (sn->kind != G_OP || sn->op->id != OP_shape || sn->nin < 1) return false;
     uint16_t w = t->g->n[sn->in[0]].wild;
     sel_t sel;
     sel_from_tensor(c->args[1], &sel);
@@ -777,7 +777,7 @@ static value_t *cast_in(tracer_t *t, value_t *v, dtype_t dt, span_t span)
     const char *nm = dtype_traits[dt].name;
     value_t *a[2] = { v, str_new(nm, strlen(nm)) };
     err_set_here(span);
-    value_t *r = ad_opk("cast", 2, a, 0, NULL, NULL, t->s);
+    value_t *r = ad_opk(OP_cast, 2, a, 0, NULL, NULL, t->s);
     val_unref(a[1]);
     return r;
 }
@@ -1404,7 +1404,7 @@ static value_t *graph_impl(call_t *c)
 }
 
 const op_def_t op_family_graph[] = {
-    {"trace", OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
+    {OP(trace), OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
      .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }, @trace(reduce_retracing=1) def f(...) { }",
      .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
@@ -1485,7 +1485,7 @@ const op_def_t op_family_graph[] = {
                 "#> 6 (fp32)\n"
                 "k(ones(5, 2))\n"
                 "#> 10 (fp32)"},
-    {"TensorSpec", OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
+    {OP(TensorSpec), OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
      .nograd = "describes a traced function's argument",
      .signature = "TensorSpec(shape, dtype=\"fp32\")",
      .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",
@@ -1506,7 +1506,7 @@ const op_def_t op_family_graph[] = {
                 "#> 1\n"
                 "TensorSpec([2, -1])\n"
                 "#> TensorSpec(shape=(2, None), dtype=fp32)"},
-    {"trace_count", OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
+    {OP(trace_count), OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
      .nograd = "an integer count",
      .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",
      .formula = "the number of concrete functions made so far", .shapes = "a number", .dtypes = "an exact integer",
@@ -1515,7 +1515,7 @@ const op_def_t op_family_graph[] = {
                                                                         "#> 3 (fp32)\n"
                                                                         "trace_count(g)\n"
                                                                         "#> 1"},
-    {"traces", OPK_FUNC, .impl = traces_impl, .min_args = 1, .max_args = 1,
+    {OP(traces), OPK_FUNC, .impl = traces_impl, .min_args = 1, .max_args = 1,
      .nograd = "a list of strings",
      .signature = "traces(g)", .summary = "the signatures of g's concrete functions",
      .formula = "one string per concrete function: each argument's dtype[shape] or host value",
@@ -1528,14 +1528,14 @@ const op_def_t op_family_graph[] = {
                 "#> 6 (fp32)\n"
                 "traces(g)\n"
                 "#> [\"arg1: fp32[2]\", \"arg1: fp32[3]\"]"},
-    {"tprint", OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
+    {OP(tprint), OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
      .flags = OPF_IMPURE, .nograd = "prints its arguments when the graph runs",
      .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
      .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
      .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)\n"
                                                              "#> 2\n"
                                                              "#> 2"},
-    {"graph", OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
+    {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_IMPURE, .nograd = "draws a graph",
      .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",
      .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "

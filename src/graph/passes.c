@@ -40,7 +40,7 @@ static void note(gnode_t *n, const char *fmt, ...)
     n->note = s;
 }
 
-static bool is_op(const gnode_t *n, const char *name) { return n->kind == G_OP && !gnode_removed(n) && !strcmp(n->op->name, name); }
+static bool is_op(const gnode_t *n, op_id_t id) { return n->kind == G_OP && !gnode_removed(n) && n->op->id == id; }
 
 static bool pure(const gnode_t *n)
 {
@@ -73,11 +73,11 @@ static bool const_scalar(const graph_t *g, int id, double want)
 }
 
 /* A new op node (appended; the final reorder puts it in place). */
-static int add_op(graph_t *g, const char *opname, int a, int b, const gnode_t *like, const char *why)
+static int add_op(graph_t *g, op_id_t id, int a, int b, const gnode_t *like, const char *why)
 {
     gnode_t *n = graph_push(g);
     n->kind = G_OP;
-    n->op = op_find(opname);
+    n->op = op_get(id);
     n->nin = 2;
     n->in = mem_alloc(2 * sizeof(int));
     n->in[0] = a;
@@ -92,7 +92,7 @@ static int add_op(graph_t *g, const char *opname, int a, int b, const gnode_t *l
     n->note = mem_strdup(why);
     /* shapes: NumPy's matmul and broadcasting rules on the inputs' shapes */
     const gnode_t *x = &g->n[a], *y = &g->n[b];
-    if (!strcmp(opname, "matmul")) {
+    if (id == OP_matmul) {
         int64_t sh[NN_MAX_DIMS];
         int nd = 0;
         if (x->ndim == 2) sh[nd++] = x->shape[0];
@@ -257,16 +257,16 @@ static int identities(graph_t *g)
         if (gnode_removed(n) || n->kind != G_OP) continue;
         int keep = -1;
         const char *rule = NULL;
-        if (is_op(n, "multiply")) {
+        if (is_op(n, OP_multiply)) {
             if (const_scalar(g, n->in[1], 1) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x*1 = x"; }
             else if (const_scalar(g, n->in[0], 1) && same_meta(&g->n[n->in[1]], n)) { keep = n->in[1]; rule = "1*x = x"; }
-        } else if (is_op(n, "divide")) {
+        } else if (is_op(n, OP_divide)) {
             if (const_scalar(g, n->in[1], 1) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x/1 = x"; }
-        } else if (is_op(n, "subtract")) {
+        } else if (is_op(n, OP_subtract)) {
             if (const_scalar(g, n->in[1], 0) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x-0 = x (not x+0: -0+0 is +0)"; }
-        } else if (is_op(n, "negative")) {
+        } else if (is_op(n, OP_negative)) {
             const gnode_t *a = &g->n[n->in[0]];
-            if (is_op(a, "negative") && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
+            if (is_op(a, OP_negative) && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
         }
         if (keep < 0) continue;
         fw[i] = keep;
@@ -320,22 +320,22 @@ static int collapse(graph_t *g)
     for (int i = 0; i < g->nn; i++) {
         gnode_t *a = &g->n[i];
         fw_inputs(a, t.fw);
-        if (!is_op(a, "add") || a->region) continue;
+        if (!is_op(a, OP_add) || a->region) continue;
         bool lowp = a->dtype == DT_FP16 || a->dtype == DT_BF16;
         if (lowp && !graph_passes.collapse_lowp) continue;
         for (int side = 0; side < 2; side++) {
             int m2 = a->in[side], b2 = a->in[1 - side];
-            if (!is_op(&g->n[m2], "matmul") || !constant_like(g, b2) || t.cnt[m2] != 1) continue;
+            if (!is_op(&g->n[m2], OP_matmul) || !constant_like(g, b2) || t.cnt[m2] != 1) continue;
             gnode_t *M2 = &g->n[m2];
             bool row = !constant_like(g, M2->in[0]) && constant_like(g, M2->in[1]);
             bool col = constant_like(g, M2->in[0]) && !constant_like(g, M2->in[1]);
             if (!row && !col) continue;
             int h = row ? M2->in[0] : M2->in[1], w2 = row ? M2->in[1] : M2->in[0];
             gnode_t *H = &g->n[h];
-            if (!is_op(H, "add") || t.cnt[h] != 1) continue;
+            if (!is_op(H, OP_add) || t.cnt[h] != 1) continue;
             int m1 = -1, b1 = -1;
             for (int s2 = 0; s2 < 2; s2++)
-                if (is_op(&g->n[H->in[s2]], "matmul") && constant_like(g, H->in[1 - s2]) && t.cnt[H->in[s2]] == 1) {
+                if (is_op(&g->n[H->in[s2]], OP_matmul) && constant_like(g, H->in[1 - s2]) && t.cnt[H->in[s2]] == 1) {
                     m1 = H->in[s2];
                     b1 = H->in[1 - s2];
                 }
@@ -353,14 +353,14 @@ static int collapse(graph_t *g)
             /* the collapsed weights are graph nodes: folded once for
              * constants, recomputed every call for layer variables */
             gnode_t like = *a;
-            int W = row ? add_op(g, "matmul", w1, w2, &like, "affine collapse: W = W1 @ W2")
-                        : add_op(g, "matmul", w2, w1, &like, "affine collapse: W = W2 @ W1");
-            int bw = row ? add_op(g, "matmul", b1, w2, &like, "affine collapse: b1 @ W2")
-                         : add_op(g, "matmul", w2, b1, &like, "affine collapse: W2 @ b1");
-            int B = add_op(g, "add", bw, b2, &like, "affine collapse: b = b1 @ W2 + b2");
-            int M = row ? add_op(g, "matmul", x, W, &like, "affine collapse: x @ W")
-                        : add_op(g, "matmul", W, x, &like, "affine collapse: W @ x");
-            int out = add_op(g, "add", M, B, &like, "affine collapse: one layer");
+            int W = row ? add_op(g, OP_matmul, w1, w2, &like, "affine collapse: W = W1 @ W2")
+                        : add_op(g, OP_matmul, w2, w1, &like, "affine collapse: W = W2 @ W1");
+            int bw = row ? add_op(g, OP_matmul, b1, w2, &like, "affine collapse: b1 @ W2")
+                         : add_op(g, OP_matmul, w2, b1, &like, "affine collapse: W2 @ b1");
+            int B = add_op(g, OP_add, bw, b2, &like, "affine collapse: b = b1 @ W2 + b2");
+            int M = row ? add_op(g, OP_matmul, x, W, &like, "affine collapse: x @ W")
+                        : add_op(g, OP_matmul, W, x, &like, "affine collapse: W @ x");
+            int out = add_op(g, OP_add, M, B, &like, "affine collapse: one layer");
             a = &g->n[i];   /* push may have moved the array */
             g->n[out].ndim = a->ndim;
             memcpy(g->n[out].shape, a->shape, sizeof a->shape);

@@ -46,14 +46,6 @@ static value_t *none_new(void) { return val_new(V_NONE); }
  * calls an op through op_call, so eager evaluation, grad's tape, the tracer
  * and the graph executor all see the same op (DESIGN.md §4).  Operators
  * bind to ops found in the table, never to names the user can rebind. */
-static const op_def_t *op_named(const char *name)
-{
-    const op_def_t *op = op_find(name);
-    NN_ASSERT(op);
-    return op;
-}
-static const op_def_t *op_neg, *op_transp, *op_select, *op_scatter, *op_literal, *op_reshape;
-#define OP(var, name) ((var) ? (var) : ((var) = op_named(name)))
 
 /* The tensors of an op the user calls must live on one device (PyTorch's
  * rule): a tensor on the GPU meeting one on the CPU is an error naming
@@ -82,16 +74,7 @@ static void same_device(const call_t *c)
  * the elementwise ops, matmul, the losses, and the joins.  Other ops' later
  * arguments are shapes, axes or indices (reshape(x, (3, 1)), transpose(x,
  * [1, 0]), x[i]), read on the host wherever they live. */
-static bool combines_data(const op_def_t *op)
-{
-    static const char *const names[] = { "matmul", "literal", "concat", "stack", "mse", "mae", "nll",
-                                         "binary_crossentropy", "categorical_crossentropy",
-                                         "sparse_categorical_crossentropy" };
-    if (op_is_elementwise(op)) return true;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(op->name, names[i])) return true;
-    return false;
-}
+static bool combines_data(const op_def_t *op) { return op_is_elementwise(op) || (op->flags & OPF_COMBINES); }
 
 /* op_call for a call the user's code makes (not the ops' own calls, such as
  * the gradient rules'): with a GPU, the tensors it combines must share a
@@ -226,7 +209,7 @@ static value_t *make_literal(session_t *s, const node_t *lit, value_t **items, i
     for (int i = 0; i < n && i < 64; i++) spans[i] = lit->items[i]->span;
     value_t *one = tensor_weak_int(1);
     const char *kn[1] = { "exact" };
-    value_t *r = run_op(s, OP(op_literal, "literal"), n, items, n <= 64 ? spans : NULL, exact ? 1 : 0, kn, &one, lit->span, false);
+    value_t *r = run_op(s, op_get(OP_literal), n, items, n <= 64 ? spans : NULL, exact ? 1 : 0, kn, &one, lit->span, false);
     val_unref(one);
     return r;
 }
@@ -487,7 +470,7 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
     value_t *st = sel_to_tensor(&sel);
     value_t *args[2] = { t, st };
     span_t spans[2] = { n->a->span, n->op_span };
-    value_t *r = run_op(s, OP(op_select, "index_select"), 2, args, spans, 0, NULL, NULL, n->span, false);
+    value_t *r = run_op(s, op_get(OP_index_select), 2, args, spans, 0, NULL, NULL, n->span, false);
     val_unref(st);
     val_unref(t);
     if (dyn.v) {
@@ -498,7 +481,7 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
         value_t *a2[2] = { r, dyn.v };
         const char *kn[1] = { "axis" };
         span_t sp2[2] = { n->a->span, dyn.span };
-        value_t *r2 = run_op(s, op_named("take"), 2, a2, sp2, 1, kn, &axv, n->span, false);
+        value_t *r2 = run_op(s, op_get(OP_take), 2, a2, sp2, 1, kn, &axv, n->span, false);
         val_unref(axv);
         val_unref(r);
         val_unref(dyn.v);
@@ -757,10 +740,10 @@ static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
     value_t *r = NULL;
     if (o->kind == V_TENSOR) {
         /* .shape, .ndim, .size and .T are their ops (one path) */
-        const char *as_op = !strcmp(n->name, "shape") ? "shape" : !strcmp(n->name, "ndim") ? "ndim"
-                          : !strcmp(n->name, "size") ? "size" : !strcmp(n->name, "T") ? "transpose" : NULL;
+        op_id_t as_op = !strcmp(n->name, "shape") ? OP_shape : !strcmp(n->name, "ndim") ? OP_ndim
+                      : !strcmp(n->name, "size") ? OP_size : !strcmp(n->name, "T") ? OP_transpose : OP_NONE;
         if (as_op) {
-            r = run_op(s, op_named(as_op), 1, &o, &n->a->span, 0, NULL, NULL, n->span, false);
+            r = run_op(s, op_get(as_op), 1, &o, &n->a->span, 0, NULL, NULL, n->span, false);
         } else if (!strcmp(n->name, "dtype")) {
             const char *nm = o->u.t.weak ? (o->u.t.dtype == DT_INT64 ? "int (weak)" : "float (weak)")
                                          : dtype_traits[o->u.t.dtype].name;
@@ -822,7 +805,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
             if (v->kind != V_TENSOR) err_raise(ERR_TYPE, n->op_span, "unary + needs a number or tensor, not a %s", val_kind_name(v));
             return v;
         }
-        value_t *r = run_op(s, OP(op_neg, "negative"), 1, &v, &n->a->span, 0, NULL, NULL, n->op_span, false);
+        value_t *r = run_op(s, op_get(OP_negative), 1, &v, &n->a->span, 0, NULL, NULL, n->op_span, false);
         val_unref(v);
         return r;
     }
@@ -867,7 +850,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
     case N_MEMBER: return eval_member(s, n, scope);
     case N_TRANSPOSE: {
         value_t *a = eval_expr(s, n->a, scope);
-        value_t *r = run_op(s, OP(op_transp, "transpose"), 1, &a, &n->a->span, 0, NULL, NULL, n->span, false);
+        value_t *r = run_op(s, op_get(OP_transpose), 1, &a, &n->a->span, 0, NULL, NULL, n->span, false);
         val_unref(a);
         return r;
     }
@@ -887,7 +870,7 @@ static value_t *row_of(session_t *s, value_t *t, int64_t i, span_t span)
     sel_at(&sel, t->u.t.ndim, t->u.t.shape, 0, i);
     value_t *st = sel_to_tensor(&sel);
     value_t *args[2] = { t, st };
-    value_t *r = run_op(s, OP(op_select, "index_select"), 2, args, NULL, 0, NULL, NULL, span, false);
+    value_t *r = run_op(s, op_get(OP_index_select), 2, args, NULL, 0, NULL, NULL, span, false);
     val_unref(st);
     return r;
 }
@@ -898,7 +881,7 @@ static value_t *flat0(session_t *s, value_t *v, span_t span)
     int64_t z = 0;
     value_t *shape = tensor_new_raw(DT_INT64, 1, &z);
     value_t *a[2] = { v, shape };
-    value_t *r = run_op(s, OP(op_reshape, "reshape"), 2, a, NULL, 0, NULL, NULL, span, false);
+    value_t *r = run_op(s, op_get(OP_reshape), 2, a, NULL, 0, NULL, NULL, span, false);
     val_unref(shape);
     return r;
 }
@@ -925,7 +908,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
     value_t *st = sel_to_tensor(&sel);
     value_t *args[3] = { t, v, st };
     span_t spans[3] = { target->a->span, target->span, target->span };
-    value_t *w = run_op(s, OP(op_scatter, "index_scatter"), 3, args, spans, 0, NULL, NULL, target->span, true);
+    value_t *w = run_op(s, op_get(OP_index_scatter), 3, args, spans, 0, NULL, NULL, target->span, true);
     val_unref(st);
     scope_set(sc, name, w);
     val_unref(w);
@@ -941,7 +924,7 @@ static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
     value_t *nm = str_new(t->name, strlen(t->name));
     value_t *a[3] = { o, nm, v };
     span_t sp[3] = { t->a->span, t->span, t->span };
-    value_t *r = run_op(s, op_named("assign"), 3, a, sp, 0, NULL, NULL, t->span, false);
+    value_t *r = run_op(s, op_get(OP_assign), 3, a, sp, 0, NULL, NULL, t->span, false);
     val_unref(r);
     val_unref(nm);
     value_t *old = o->kind == V_SCOPE ? scope_get_local(o, t->name) : NULL;
@@ -1026,15 +1009,15 @@ static void vsnap_restore(value_t *sc, const vsnap_t *v)
 #define F_CONT "%cont"
 #define F_I "%i"
 
-static value_t *op_on(session_t *s, const char *name, int n, value_t **a, span_t span)
+static value_t *op_on(session_t *s, op_id_t op, int n, value_t **a, span_t span)
 {
-    return run_op(s, op_named(name), n, a, NULL, 0, NULL, NULL, span, false);
+    return run_op(s, op_get(op), n, a, NULL, 0, NULL, NULL, span, false);
 }
 
-static value_t *op_on2(session_t *s, const char *name, value_t *a, value_t *b, span_t span)
+static value_t *op_on2(session_t *s, op_id_t op, value_t *a, value_t *b, span_t span)
 {
     value_t *x[2] = { a, b };
-    return op_on(s, name, 2, x, span);
+    return op_on(s, op, 2, x, span);
 }
 
 /* A single-element value as int64 0 or 1 (NaN is true, as in Python): the
@@ -1045,9 +1028,9 @@ static value_t *truth_elem(session_t *s, value_t *v, span_t span)
 {
     if (v->kind != V_TENSOR) err_raise(ERR_TYPE, span, "and, or and not need numbers or tensors, not a %s", val_kind_name(v));
     value_t *z = tensor_weak_int(0);
-    value_t *ne = op_on2(s, "not_equal", v, z, span);
+    value_t *ne = op_on2(s, OP_not_equal, v, z, span);
     value_t *dt = str_new("int64", 5);
-    value_t *r = op_on2(s, "cast", ne, dt, span);
+    value_t *r = op_on2(s, OP_cast, ne, dt, span);
     val_unref(dt); val_unref(ne); val_unref(z);
     return r;
 }
@@ -1091,11 +1074,11 @@ static value_t *logic(session_t *s, char op, value_t *a, value_t *b, span_t span
 {
     if (op == 'n') {
         value_t *z = tensor_weak_int(0);
-        value_t *r = op_on2(s, "equal", a, z, span);
+        value_t *r = op_on2(s, OP_equal, a, z, span);
         val_unref(z);
         return r;
     }
-    return op_on2(s, op == '&' ? "multiply" : "maximum", a, b, span);
+    return op_on2(s, op == '&' ? OP_multiply : OP_maximum, a, b, span);
 }
 
 static bool is_traced(const value_t *v) { return v && graph_tracing() && graph_is_traced(v); }
@@ -1425,9 +1408,9 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
     } else {
         value_t *i = scope_get_local(scope, F_I);
         /* len(x): a number, or a traced value where input_signature leaves the rows open */
-        value_t *lim = L->kind == LOOP_TENSOR ? op_on(s, "len", 1, (value_t **)&L->it, n->a->span) : val_ref(L->it);
+        value_t *lim = L->kind == LOOP_TENSOR ? op_on(s, OP_len, 1, (value_t **)&L->it, n->a->span) : val_ref(L->it);
         bool down = L->kind == LOOP_RANGE && op_to_double(L->step, n->a->span, "a range step") < 0;
-        c = op_on2(s, down ? "greater" : "less", i, lim, n->a->span);
+        c = op_on2(s, down ? OP_greater : OP_less, i, lim, n->a->span);
         val_unref(lim);
     }
     if (c->kind != V_TENSOR || c->u.t.size != 1 || (is_traced(c) && graph_wild(c))) {
@@ -1513,7 +1496,7 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
             value_t *iv = scope_get_local(scope, F_I), *x;
             if (L->kind == LOOP_TENSOR) {
                 value_t *a[2] = { L->it, iv };
-                x = op_on(s, "take", 2, a, n->a->span);
+                x = op_on(s, OP_take, 2, a, n->a->span);
             } else x = val_ref(iv);
             scope_set(scope, var, x);
             val_unref(x);
@@ -1528,7 +1511,7 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
         if (st == ST_BREAK) set_flag(scope, F_BRK, 1);
         if (L->kind != LOOP_WHILE) {
             value_t *one = L->kind == LOOP_RANGE ? val_ref(L->step) : tensor_weak_int(1);
-            value_t *i2 = op_on2(s, "add", scope_get_local(scope, F_I), one, n->span);
+            value_t *i2 = op_on2(s, OP_add, scope_get_local(scope, F_I), one, n->span);
             scope_set(scope, F_I, i2);
             val_unref(i2);
             val_unref(one);
@@ -1566,7 +1549,7 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
                 if (next[i]->kind == V_TENSOR && init[i]->u.t.weak && !next[i]->u.t.weak &&
                     tensor_same_shape(next[i], init[i])) {
                     value_t *dt = str_new(dtype_traits[next[i]->u.t.dtype].name, strlen(dtype_traits[next[i]->u.t.dtype].name));
-                    value_t *cv = op_on2(s, "cast", init[i], dt, n->span);
+                    value_t *cv = op_on2(s, OP_cast, init[i], dt, n->span);
                     val_unref(dt);
                     val_unref(init[i]);
                     init[i] = cv;
@@ -1640,7 +1623,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
                 value_t *what = str_new("range's stop", 12);
                 value_t *x2[2] = { L.it, what };
                 span_t sp2[2] = { a->args[si]->span, a->args[si]->span };
-                value_t *b = run_op(s, op_named("range_bound"), 2, x2, sp2, 0, NULL, NULL, a->args[si]->span, false);
+                value_t *b = run_op(s, op_get(OP_range_bound), 2, x2, sp2, 0, NULL, NULL, a->args[si]->span, false);
                 val_unref(what);
                 val_unref(args[si]);
                 args[si] = b;
@@ -1771,7 +1754,7 @@ int eval_stmt(session_t *s, const node_t *n, value_t *scope, value_t **ret)
             }
             span_t fsp = n->span;
             const node_t *nodes[1] = { 0 };
-            call_t c = { op_named("trace"), n->c->span, 1, &f, &fsp, nk, kn, kv, ks, nodes, s, false };
+            call_t c = { op_get(OP_trace), n->c->span, 1, &f, &fsp, nk, kn, kv, ks, nodes, s, false };
             err_set_here(n->c->span);
             value_t *t = user_op_call(&c);
             for (int i = 0; i < nk; i++) val_unref(kv[i]);

@@ -541,7 +541,7 @@ static void help_bound(FILE *out, const char *label, const op_def_t *o)
                             : "ulps of the exact result; 0.5 is correctly rounded";
     char b[640], v[128], dv[128];
     help_bound_of(v, sizeof v, o);
-    const op_def_t *d = o->deriv ? op_find(o->deriv) : NULL;
+    const op_def_t *d = o->deriv ? op_get(o->deriv) : NULL;
     if (d && d->ulp[0] > 0) {
         help_bound_of(dv, sizeof dv, d);
         snprintf(b, sizeof b, "%s ulp; derivative (%s): %s ulp (%s)", v, d->name, dv, how);

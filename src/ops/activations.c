@@ -228,7 +228,7 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 #define HIDDEN_EX(n) "grad(" n ")([-2, 0, 2])"
 
 const op_def_t op_family_activations[] = {
-    {"linear", OPK_FUNC, .kern = KA_LINEAR, .impl = linear_impl, .min_args = 1, .max_args = 1,
+    {OP(linear), OPK_FUNC, .kern = KA_LINEAR, .impl = linear_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_linear, .grad_doc = "linear'(x) = 1 (nan at nan)",
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
@@ -239,9 +239,9 @@ const op_def_t op_family_activations[] = {
                                                       "#> [-1, 0, 2] (fp32)\n"
                                                       "grad(linear)([1, 2])\n"
                                                       "#> [1, 1] (fp32)"},
-    {"sigmoid", OPK_FUNC, .kern = KA_SIGMOID, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
+    {OP(sigmoid), OPK_FUNC, .kern = KA_SIGMOID, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "sigmoid_deriv", .deriv_doc = "sigmoid'(x) = s(x) s(-x) = e/(1+e)^2 with e = exp(-|x|), never y(1-y)",
+     .deriv = OP_sigmoid_deriv, .deriv_doc = "sigmoid'(x) = s(x) s(-x) = e/(1+e)^2 with e = exp(-|x|), never y(1-y)",
      .signature = "sigmoid(x)", .summary = "the logistic function 1/(1+e^-x): binary and multi-label outputs",
      .formula = "sigmoid(x) = 1/(1 + e^-x), computed as 1/(1+e) for x >= 0 and e/(1+e) below, e = e^-|x| (no overflow); "
                 "range (0, 1). derivative sigmoid'(x) = s(x) s(-x), computed in fp64 as e/(1+e)^2 and rounded once: "
@@ -267,16 +267,16 @@ const op_def_t op_family_activations[] = {
                 "#> 4.5419e-05 (fp16)\n"
                 "grad(sigmoid)([0, 8, 17, 18])\n"
                 "#> [0.25, 0.00033522, 5.9605e-08, 0] (fp16)"},
-    {"sigmoid_deriv", OPK_FUNC, .kern = KA_SIGMOID_D, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(sigmoid_deriv), OPK_FUNC, .kern = KA_SIGMOID_D, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_sigmoid_d, .grad_doc = "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))",
      .signature = "sigmoid_deriv(x)", .summary = "sigmoid'(x) = s(x) s(-x), the accurate derivative (used by grad)",
      .formula = "e/(1+e)^2 with e = e^-|x|: no cancellation, underflows only where the true value does",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx 1/(1+e^-x); tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("sigmoid")},
-    {"log_sigmoid", OPK_FUNC, .kern = KA_LOG_SIGMOID, .impl = log_sigmoid_impl, .min_args = 1, .max_args = 1,
+    {OP(log_sigmoid), OPK_FUNC, .kern = KA_LOG_SIGMOID, .impl = log_sigmoid_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "log_sigmoid_deriv", .deriv_doc = "log_sigmoid'(x) = sigmoid(-x)",
+     .deriv = OP_log_sigmoid_deriv, .deriv_doc = "log_sigmoid'(x) = sigmoid(-x)",
      .signature = "log_sigmoid(x)", .summary = "log(sigmoid(x)) without underflow: -softplus(-x)",
      .formula = "log_sigmoid(x) = min(x, 0) - log1p(e^-|x|) = -softplus(-x); range (-inf, 0); never -inf for finite "
                 "x (log(sigmoid(-200)) is -inf in fp32, log_sigmoid(-200) is -200). derivative sigmoid(-x). "
@@ -287,15 +287,15 @@ const op_def_t op_family_activations[] = {
                 "#> [-200, -0.693147182, -0.048587352] (fp32)\n"
                 "log(sigmoid(fp32(-200)))\n"
                 "#> -inf (fp32)"},
-    {"log_sigmoid_deriv", OPK_FUNC, .kern = KA_LOG_SIGMOID_D, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(log_sigmoid_deriv), OPK_FUNC, .kern = KA_LOG_SIGMOID_D, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_log_sigmoid_d, .grad_doc = "log_sigmoid''(x) = -sigmoid'(x)",
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
-    {"tanh", OPK_FUNC, .kern = KA_TANH, .impl = tanh_impl, .min_args = 1, .max_args = 1,
+    {OP(tanh), OPK_FUNC, .kern = KA_TANH, .impl = tanh_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "tanh_deriv", .deriv_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
+     .deriv = OP_tanh_deriv, .deriv_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
      .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
      .formula = "(e^x - e^-x) / (e^x + e^-x), range (-1, 1); derivative 1 - tanh(x)^2. Correctly rounded, it "
                 "becomes exactly 1 where 1 - tanh x is at most half an ulp below 1: from x = 3.4652 in bf16, "
@@ -316,7 +316,7 @@ const op_def_t op_family_activations[] = {
                 "#> precision fp16\n"
                 "tanh(5) == 1\n"
                 "#> 1 (fp16)"},
-    {"tanh_deriv", OPK_FUNC, .kern = KA_TANH_D, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(tanh_deriv), OPK_FUNC, .kern = KA_TANH_D, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_tanh_d, .grad_doc = "tanh''(x) = -2 tanh(x) sech^2(x)",
      .signature = "tanh_deriv(x)", .summary = "tanh'(x) = sech^2 x = 1 - tanh^2 x without cancellation (used by grad)",
@@ -325,9 +325,9 @@ const op_def_t op_family_activations[] = {
                 "it stays nonzero beyond x = 4.5 where tanh rounds to 1 (true value underflows in fp16 near x = 9)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx tanh x = sech^2 x; tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("tanh") "\n:precision fp16\ngrad(tanh)(3)"},
-    {"relu", OPK_FUNC, .kern = KA_RELU, .impl = relu_impl, .min_args = 1, .max_args = 1,
+    {OP(relu), OPK_FUNC, .kern = KA_RELU, .impl = relu_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .deriv = "relu_deriv", .deriv_doc = "relu'(x) = 1 for x > 0, else 0 (relu'(0) = 0 as TF and PyTorch)",
+     .deriv = OP_relu_deriv, .deriv_doc = "relu'(x) = 1 for x > 0, else 0 (relu'(0) = 0 as TF and PyTorch)",
      .signature = "relu(x)", .summary = "rectified linear unit max(x, 0): the default hidden activation",
      .formula = "relu(x) = max(x, 0); range [0, inf); relu(nan) = nan (not 0). derivative 1 for x > 0, 0 for x < 0, "
                 "and relu'(0) = 0 by convention, as TensorFlow and PyTorch (JAX too); nan gives nan. Exact in every dtype. "
@@ -338,15 +338,15 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0, 3, nan] (fp32)\n"
                 "grad(relu)([-1, 0, 1])\n"
                 "#> [0, 0, 1] (fp32)"},
-    {"relu_deriv", OPK_FUNC, .kern = KA_RELU_D, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(relu_deriv), OPK_FUNC, .kern = KA_RELU_D, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu_deriv(x)", .summary = "relu'(x): 1 for x > 0 else 0 (0 at 0; used by grad)",
      .formula = "1 if x > 0 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF and PyTorch: relu'(0) = 0", .example = HIDDEN_EX("relu")},
-    {"relu6", OPK_FUNC, .kern = KA_RELU6, .impl = relu6_impl, .min_args = 1, .max_args = 1,
+    {OP(relu6), OPK_FUNC, .kern = KA_RELU6, .impl = relu6_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .deriv = "relu6_deriv", .deriv_doc = "relu6'(x) = 1 on (0, 6), else 0 (0 at both kinks, as TF and torch.hardtanh)",
+     .deriv = OP_relu6_deriv, .deriv_doc = "relu6'(x) = 1 on (0, 6), else 0 (0 at both kinks, as TF and torch.hardtanh)",
      .signature = "relu6(x)", .summary = "relu capped at 6: min(max(x, 0), 6)",
      .formula = "relu6(x) = min(max(x, 0), 6); range [0, 6]. derivative 1 on the open interval (0, 6), else 0 "
                 "(0 at x = 0 and x = 6, as TensorFlow and PyTorch's hardtanh backward). Exact. Typical use: "
@@ -357,15 +357,15 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 3, 6] (fp32)\n"
                 "grad(relu6)([-1, 3, 7])\n"
                 "#> [0, 1, 0] (fp32)"},
-    {"relu6_deriv", OPK_FUNC, .kern = KA_RELU6_D, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(relu6_deriv), OPK_FUNC, .kern = KA_RELU6_D, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu6_deriv(x)", .summary = "relu6'(x): 1 on (0, 6) else 0 (used by grad)",
      .formula = "1 if 0 < x < 6 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF relu6 gradient", .example = HIDDEN_EX("relu6")},
-    {"leaky_relu", OPK_FUNC, .kern = KA_LEAKY_RELU, .impl = leaky_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
+    {OP(leaky_relu), OPK_FUNC, .kern = KA_LEAKY_RELU, .impl = leaky_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .deriv = "leaky_relu_deriv", .deriv_doc = "leaky_relu'(x) = 1 for x > 0, else negative_slope (slope at 0, as PyTorch)",
+     .deriv = OP_leaky_relu_deriv, .deriv_doc = "leaky_relu'(x) = 1 for x > 0, else negative_slope (slope at 0, as PyTorch)",
      .signature = "leaky_relu(x, negative_slope=0.2)", .summary = "relu with a small slope for x < 0",
      .formula = "leaky_relu(x) = x for x > 0, negative_slope * x otherwise; range (-inf, inf). Default slope 0.2 as "
                 "Keras 3's function (keras.activations.leaky_relu) and tf.nn.leaky_relu; Keras 3's layer "
@@ -381,16 +381,16 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.0199999996, 0, 2] (fp32)\n"
                 "grad(leaky_relu)([-1, 0, 1])\n"
                 "#> [0.200000003, 0.200000003, 1] (fp32)"},
-    {"leaky_relu_deriv", OPK_FUNC, .kern = KA_LEAKY_RELU_D, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
+    {OP(leaky_relu_deriv), OPK_FUNC, .kern = KA_LEAKY_RELU_D, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "leaky_relu_deriv(x, negative_slope=0.2)",
      .summary = "leaky_relu'(x): 1 for x > 0, else the slope (used by grad)",
      .formula = "1 if x > 0 else negative_slope", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch leaky_relu_backward (x > 0)", .example = HIDDEN_EX("leaky_relu")},
-    {"elu", OPK_FUNC, .kern = KA_ELU, .impl = elu_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha",
+    {OP(elu), OPK_FUNC, .kern = KA_ELU, .impl = elu_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "elu_deriv", .deriv_doc = "elu'(x) = 1 for x > 0, alpha e^x for x <= 0 (alpha at 0, as PyTorch)",
+     .deriv = OP_elu_deriv, .deriv_doc = "elu'(x) = 1 for x > 0, alpha e^x for x <= 0 (alpha at 0, as PyTorch)",
      .signature = "elu(x, alpha=1)", .summary = "exponential linear unit: x for x > 0, alpha (e^x - 1) below",
      .formula = "elu(x) = x for x > 0, alpha*expm1(x) for x <= 0 (expm1: accurate for tiny x, elu(-1e-300) is -1e-300, "
                 "not 0); range (-alpha, inf). derivative 1 for x > 0, alpha*e^x for x <= 0, from e^x (not from the output "
@@ -403,15 +403,15 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.864664733, -9.99999994e-09, 0, 2] (fp32)\n"
                 "grad(elu)([-1, 0, 1])\n"
                 "#> [0.36787945, 1, 1] (fp32)"},
-    {"elu_deriv", OPK_FUNC, .kern = KA_ELU_D, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(elu_deriv), OPK_FUNC, .kern = KA_ELU_D, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_elu_d, .grad_doc = "elu''(x) = alpha e^x for x <= 0, 0 for x > 0",
      .signature = "elu_deriv(x, alpha=1)", .summary = "elu'(x): 1 for x > 0, alpha e^x below (used by grad)",
      .formula = "1 if x > 0 else alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward (from the input)", .example = HIDDEN_EX("elu")},
-    {"selu", OPK_FUNC, .kern = KA_SELU, .impl = selu_impl, .min_args = 1, .max_args = 1,
+    {OP(selu), OPK_FUNC, .kern = KA_SELU, .impl = selu_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "selu_deriv", .deriv_doc = "selu'(x) = scale for x > 0, scale*alpha*e^x for x <= 0 (scale*alpha at 0, as PyTorch)",
+     .deriv = OP_selu_deriv, .deriv_doc = "selu'(x) = scale for x > 0, scale*alpha*e^x for x <= 0 (scale*alpha at 0, as PyTorch)",
      .signature = "selu(x)", .summary = "scaled elu with the self-normalising constants",
      .formula = "selu(x) = scale * (x for x > 0, alpha*expm1(x) for x <= 0), alpha = 1.6732632423543772848170429916717, "
                 "scale = 1.0507009873554804934193349852946 (Klambauer et al. 2017 eq. 14, to 32 digits); range "
@@ -425,15 +425,15 @@ const op_def_t op_family_activations[] = {
                 "#> [-1.11133075, 0, 1.05070102] (fp32)\n"
                 "grad(selu)([-1, 0, 1])\n"
                 "#> [0.64676863, 1.75809932, 1.05070102] (fp32)"},
-    {"selu_deriv", OPK_FUNC, .kern = KA_SELU_D, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(selu_deriv), OPK_FUNC, .kern = KA_SELU_D, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_elu_d, .grad_doc = "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0",
      .signature = "selu_deriv(x)", .summary = "selu'(x) (used by grad)",
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward with selu's constants", .example = HIDDEN_EX("selu")},
-    {"gelu", OPK_FUNC, .kern = KA_GELU, .impl = gelu_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
+    {OP(gelu), OPK_FUNC, .kern = KA_GELU, .impl = gelu_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "gelu_deriv", .deriv_doc = "gelu'(x) = Phi(x) + x phi(x) (exact); the tanh form's own derivative with approximate=1",
+     .deriv = OP_gelu_deriv, .deriv_doc = "gelu'(x) = Phi(x) + x phi(x) (exact); the tanh form's own derivative with approximate=1",
      .signature = "gelu(x, approximate=0)", .summary = "Gaussian error linear unit x*Phi(x) (transformers)",
      .formula = "gelu(x) = x Phi(x) = x/2 erfc(-x/sqrt 2), exact by default (Keras 3, PyTorch; erfc avoids the "
                 "cancellation of 1 + erf(x/sqrt 2) for x < 0, where PyTorch returns -0 below about -10); "
@@ -449,21 +449,21 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.00363739207, 0, 0.841192007] (fp32)\n"
                 "grad(gelu)([-1, 0, 1])\n"
                 "#> [-0.0833154693, 0.5, 1.08331549] (fp32)"},
-    {"gelu_deriv", OPK_FUNC, .kern = KA_GELU_D, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
+    {OP(gelu_deriv), OPK_FUNC, .kern = KA_GELU_D, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_gelu_d, .grad_doc = "gelu''(x) = phi(x) (2 - x^2) (exact form)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
-    {"gelu_deriv2", OPK_FUNC, .kern = KA_GELU_D2, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(gelu_deriv2), OPK_FUNC, .kern = KA_GELU_D2, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_ACTIVATION,
      .signature = "gelu_deriv2(x)", .summary = "gelu''(x) = phi(x)(2 - x^2), exact form (grad of grad)",
      .formula = "phi(x)(2 - x^2), phi(x) = e^(-x^2/2)/sqrt(2 pi)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "d/dx (Phi(x) + x phi(x))", .example = "grad(grad(gelu))([-1, 0, 1])\n"
                                                       "#> [0.241970718, 0.797884583, 0.241970718] (fp32)"},
-    {"swish", OPK_FUNC, .kern = KA_SWISH, .impl = swish_impl, .min_args = 1, .max_args = 1,
+    {OP(swish), OPK_FUNC, .kern = KA_SWISH, .impl = swish_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "swish_deriv", .deriv_doc = "swish'(x) = s(x) + x s(x) s(-x)",
+     .deriv = OP_swish_deriv, .deriv_doc = "swish'(x) = s(x) + x s(x) s(-x)",
      .signature = "swish(x)", .summary = "x * sigmoid(x) (also called silu)",
      .formula = "swish(x) = x sigmoid(x); range about [-0.278, inf). derivative s(x) + x s(x) s(-x) (= s(x)(1 + x(1 - s(x))) "
                 "without the 1 - s cancellation). Typical use: hidden layers of deep CNNs (EfficientNet)",
@@ -473,15 +473,15 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.238405839, 0, 1.76159418] (fp32)\n"
                 "grad(swish)([-2, 0, 2])\n"
                 "#> [-0.0907842517, 0.5, 1.09078419] (fp32)"},
-    {"swish_deriv", OPK_FUNC, .kern = KA_SWISH_D, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(swish_deriv), OPK_FUNC, .kern = KA_SWISH_D, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_swish_d, .grad_doc = "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))",
      .signature = "swish_deriv(x)", .summary = "swish'(x) (used by grad)",
      .formula = "s(x) + x s(x) s(-x)", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x sigmoid(x)",
      .example = HIDDEN_EX("swish")},
-    {"softplus", OPK_FUNC, .kern = KA_SOFTPLUS, .impl = softplus_impl, .min_args = 1, .max_args = 1,
+    {OP(softplus), OPK_FUNC, .kern = KA_SOFTPLUS, .impl = softplus_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "sigmoid", .deriv_doc = "softplus'(x) = sigmoid(x)",
+     .deriv = OP_sigmoid, .deriv_doc = "softplus'(x) = sigmoid(x)",
      .signature = "softplus(x)", .summary = "log(1 + e^x), a smooth relu (non-negative outputs)",
      .formula = "softplus(x) = log(1 + e^x) = max(x, 0) + log1p(e^-|x|): never overflows (the naive log(1+exp(x)) is "
                 "inf from x = 11.1 in fp16 and 88.7 in fp32); range (0, inf). derivative sigmoid(x). PyTorch's "
@@ -497,9 +497,9 @@ const op_def_t op_family_activations[] = {
                 "#> 12 (fp16)\n"
                 "log(1 + exp(12))\n"
                 "#> inf (fp16)"},
-    {"softsign", OPK_FUNC, .kern = KA_SOFTSIGN, .impl = softsign_impl, .min_args = 1, .max_args = 1,
+    {OP(softsign), OPK_FUNC, .kern = KA_SOFTSIGN, .impl = softsign_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .deriv = "softsign_deriv", .deriv_doc = "softsign'(x) = 1/(1+|x|)^2",
+     .deriv = OP_softsign_deriv, .deriv_doc = "softsign'(x) = 1/(1+|x|)^2",
      .signature = "softsign(x)", .summary = "x/(1 + |x|): like tanh but with polynomial tails",
      .formula = "softsign(x) = x/(1 + |x|); range (-1, 1). derivative 1/(1 + |x|)^2 (saturates polynomially, not "
                 "exponentially like tanh). Typical use: a tanh alternative for symmetric outputs",
@@ -508,15 +508,15 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.75, 0, 0.75] (fp32)\n"
                 "grad(softsign)([-3, 0, 3])\n"
                 "#> [0.0625, 1, 0.0625] (fp32)"},
-    {"softsign_deriv", OPK_FUNC, .kern = KA_SOFTSIGN_D, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(softsign_deriv), OPK_FUNC, .kern = KA_SOFTSIGN_D, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .grad = ad_r_softsign_d, .grad_doc = "softsign''(x) = -2 sign(x) / (1 + |x|)^3",
      .signature = "softsign_deriv(x)", .summary = "softsign'(x) = 1/(1+|x|)^2 (used by grad)",
      .formula = "1/(1 + |x|)^2", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x/(1+|x|)",
      .example = HIDDEN_EX("softsign")},
-    {"hard_sigmoid", OPK_FUNC, .kern = KA_HARD_SIGMOID, .impl = hsig_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
+    {OP(hard_sigmoid), OPK_FUNC, .kern = KA_HARD_SIGMOID, .impl = hsig_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .deriv = "hard_sigmoid_deriv",
+     .deriv = OP_hard_sigmoid_deriv,
      .deriv_doc = "1/6 on (-3, 3), 0 outside and at the kinks (keras3); 0.2 on [-2.5, 2.5] (keras2)",
      .signature = "hard_sigmoid(x, variant=\"keras3\")", .summary = "a piecewise-linear sigmoid",
      .formula = "variant \"keras3\" (default; also PyTorch hardsigmoid and JAX hard_sigmoid): relu6(x + 3)/6, "
@@ -533,7 +533,7 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0.5, 0.699999988, 1] (fp32)\n"
                 "grad(hard_sigmoid)([-3, 0, 3])\n"
                 "#> [0, 0.166666672, 0] (fp32)"},
-    {"hard_sigmoid_deriv", OPK_FUNC, .kern = KA_HARD_SIGMOID_D, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
+    {OP(hard_sigmoid_deriv), OPK_FUNC, .kern = KA_HARD_SIGMOID_D, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "hard_sigmoid_deriv(x, variant=\"keras3\")",
@@ -541,7 +541,7 @@ const op_def_t op_family_activations[] = {
      .formula = "keras3: 1/6 if -3 < x < 3 else 0; keras2: 0.2 if -2.5 <= x <= 2.5 else 0", .shapes = A_SHAPES,
      .dtypes = D_DTYPES, .source = "PyTorch hardsigmoid_backward; torch.clamp gradient",
      .example = HIDDEN_EX("hard_sigmoid")},
-    {"expm1_deriv", OPK_FUNC, .kern = KA_EXPM1_D, .impl = expm1_d_impl, .min_args = 1, .max_args = 1,
+    {OP(expm1_deriv), OPK_FUNC, .kern = KA_EXPM1_D, .impl = expm1_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .grad = ad_r_expm1_d, .grad_doc = "expm1''(x) = e^x",
      .signature = "expm1_deriv(x)", .summary = "expm1'(x) = e^x from the input (used by grad)",
@@ -549,14 +549,14 @@ const op_def_t op_family_activations[] = {
                 "is 0 (expm1(-12) rounds to -1)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx (e^x - 1) = e^x; tests/refdata/exh_*.bin (mpmath)",
      .example = HIDDEN_EX("expm1")},
-    {"log1p_deriv", OPK_FUNC, .kern = KA_LOG1P_D, .impl = log1p_d_impl, .min_args = 1, .max_args = 1,
+    {OP(log1p_deriv), OPK_FUNC, .kern = KA_LOG1P_D, .impl = log1p_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .grad = ad_r_log1p_d, .grad_doc = "log1p''(x) = -1/(1+x)^2",
      .signature = "log1p_deriv(x)", .summary = "log1p'(x) = 1/(1+x) from the exact 1+x (used by grad)",
      .formula = "1/(1+x) with 1+x carried exactly (two-sum), rounded once; inf at -1, nan below -1 (as log1p)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx ln(1+x); tests/refdata/exh_*.bin (exact rationals)",
      .example = HIDDEN_EX("log1p")},
-    {"erf_deriv", OPK_FUNC, .kern = KA_ERF_D, .impl = erf_d_impl, .min_args = 1, .max_args = 1,
+    {OP(erf_deriv), OPK_FUNC, .kern = KA_ERF_D, .impl = erf_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .grad = ad_r_erf_d, .grad_doc = "erf''(x) = -2x erf'(x)",
      .signature = "erf_deriv(x)", .summary = "erf'(x) = 2/sqrt(pi) e^(-x^2) (used by grad)",
@@ -564,14 +564,14 @@ const op_def_t op_family_activations[] = {
                 "e^(-x^2) would magnify by x^2 in the tails",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx erf x (DLMF 7.10); tests/refdata/exh_*.bin (mpmath)",
      .example = HIDDEN_EX("erf")},
-    {"sqrt_deriv", OPK_FUNC, .kern = KA_SQRT_D, .impl = sqrt_d_impl, .min_args = 1, .max_args = 1,
+    {OP(sqrt_deriv), OPK_FUNC, .kern = KA_SQRT_D, .impl = sqrt_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .grad = ad_r_sqrt_d, .grad_doc = "sqrt''(x) = -1/(4 x^(3/2))",
      .signature = "sqrt_deriv(x)", .summary = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x (used by grad)",
      .formula = "1/(2 sqrt(x)) rounded once (not 1/(2 y) from the rounded output y); inf at 0 and -0, nan below 0",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x^(1/2); tests/refdata/exh_*.bin (mpmath)",
      .example = "grad(sqrt)([0.25, 1, 4])\n#> [1, 0.5, 0.25] (fp32)"},
-    {"softmax", OPK_FUNC, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
+    {OP(softmax), OPK_FUNC, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
      .grad = ad_r_softmax, .grad_doc = "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)",
      .signature = "softmax(x, axis=-1)", .summary = "exp(x) normalised to sum to 1 along an axis (multi-class outputs)",
      .formula = "softmax(x)_i = e^(x_i - m) / sum_j e^(x_j - m), m = max(x) along the axis (stable: [1000, 1001, 1002] "
@@ -590,7 +590,7 @@ const op_def_t op_family_activations[] = {
                 "softmax([[1, 2], [3, 5]], axis=0)\n"
                 "#> [[ 0.119202919, 0.0474258736],\n"
                 "#>  [ 0.880797088,  0.952574134]] (fp32)"},
-    {"log_softmax", OPK_FUNC, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
+    {OP(log_softmax), OPK_FUNC, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
      .grad = ad_r_log_softmax, .grad_doc = "grad gives g - softmax(x) * sum(g) along the axis; where softmax(x) > 1/2 it is computed as (g - sum(g)) - expm1(log_softmax(x)) * sum(g), so that 1 - softmax(x) does not cancel (a dominant logit's small gradient keeps its digits)",
      .signature = "log_softmax(x, axis=-1)", .summary = "log of softmax by log-sum-exp: log-probabilities for nll",
      .formula = "log_softmax(x)_i = (x_i - m) - log sum_j e^(x_j - m), m = max (log-sum-exp; never log(softmax), "

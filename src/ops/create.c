@@ -423,7 +423,7 @@ static value_t *literal_impl(call_t *c)
 }
 
 const op_def_t op_family_create[] = {
-    {"literal", OPK_FUNC, .impl = literal_impl, .min_args = 0, .max_args = -1, .kwargs = "exact", .flags = OPF_HIDDEN,
+    {OP(literal), OPK_FUNC, .impl = literal_impl, .min_args = 0, .max_args = -1, .kwargs = "exact", .flags = OPF_COMBINES | OPF_CARRIER | OPF_HIDDEN,
      .grad = ad_r_literal, .grad_doc = "item k receives g[k]",
      .signature = "literal(a, b, ...)   also [a, b, ...]", .summary = "stack numbers or equal-shape tensors along a new first axis (what a [ ] literal runs)",
      .formula = "out[i] = item i, converted once to the result dtype",
@@ -435,9 +435,9 @@ const op_def_t op_family_create[] = {
                 "[[1, 2], [3, 4]]\n"
                 "#> [[1, 2],\n"
                 "#>  [3, 4]] (fp32)"},
-    {"tensor", OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
+    {OP(tensor), OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
      .grad = ad_r_identity, .grad_doc = "identity",
-     .flags = OPF_EXACT_LITERAL,
+     .flags = OPF_CARRIER | OPF_EXACT_LITERAL,
      .signature = "tensor(x, dtype=)", .summary = "a tensor from a number, a literal list or another tensor (a copy)",
      .formula = "a literal is rounded once from its exact typed value to dtype; a tensor is copied (and converted "
                 "with one rounding when dtype= differs; to int64 by truncation toward 0)",
@@ -450,7 +450,7 @@ const op_def_t op_family_create[] = {
                 "#> [0.099976, 0.19995] (fp16)\n"
                 "tensor(2.7, dtype=\"int64\")\n"
                 "#> 2 (int64)"},
-    {"zeros", OPK_FUNC, .impl = zeros_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+    {OP(zeros), OPK_FUNC, .impl = zeros_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .nograd = "creates a tensor from a shape (nothing to differentiate)",
      .signature = "zeros(shape..., dtype=)", .summary = "a tensor of zeros",
      .formula = "every element +0", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
@@ -462,7 +462,7 @@ const op_def_t op_family_create[] = {
                                          "zeros([2, 2], dtype=\"fp16\")\n"
                                          "#> [[0, 0],\n"
                                          "#>  [0, 0]] (fp16)"},
-    {"ones", OPK_FUNC, .impl = ones_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+    {OP(ones), OPK_FUNC, .impl = ones_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .nograd = "creates a tensor from a shape (nothing to differentiate)",
      .signature = "ones(shape..., dtype=)", .summary = "a tensor of ones",
      .formula = "every element 1", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
@@ -471,7 +471,7 @@ const op_def_t op_family_create[] = {
                                         "ones(2, 2, dtype=\"int64\")\n"
                                         "#> [[1, 1],\n"
                                         "#>  [1, 1]] (int64)"},
-    {"full", OPK_FUNC, .impl = full_impl, .min_args = 2, .max_args = 2, .kwargs = "dtype",
+    {OP(full), OPK_FUNC, .flags = OPF_MOVER, .impl = full_impl, .min_args = 2, .max_args = 2, .kwargs = "dtype",
      .nograd = "creates a tensor from a shape and a number (use x * ones(...) to differentiate through the value)",
      .signature = "full(shape, value, dtype=)", .summary = "a tensor filled with one value",
      .formula = "every element value, rounded once from its exact value to dtype",
@@ -482,7 +482,7 @@ const op_def_t op_family_create[] = {
                                         "#>  [0.100000001, 0.100000001, 0.100000001]] (fp32)\n"
                                         "full(4, 0.1, dtype=\"fp16\")\n"
                                         "#> [0.099976, 0.099976, 0.099976, 0.099976] (fp16)"},
-    {"eye", OPK_FUNC, .impl = eye_impl, .min_args = 1, .max_args = 2, .kwargs = "m k dtype",
+    {OP(eye), OPK_FUNC, .impl = eye_impl, .min_args = 1, .max_args = 2, .kwargs = "m k dtype",
      .nograd = "creates a tensor from a size (nothing to differentiate)",
      .signature = "eye(n, m=n, k=0, dtype=)", .summary = "an n×m matrix with ones on a diagonal (identity for n×n)",
      .formula = "I[i, j] = 1 if j - i = k else 0",
@@ -498,7 +498,7 @@ const op_def_t op_family_create[] = {
                 "#> [[0, 1, 0],\n"
                 "#>  [0, 0, 1],\n"
                 "#>  [0, 0, 0]] (fp32)"},
-    {"linspace", OPK_FUNC, .impl = linspace_impl, .min_args = 2, .max_args = 3, .kwargs = "num dtype",
+    {OP(linspace), OPK_FUNC, .impl = linspace_impl, .min_args = 2, .max_args = 3, .kwargs = "num dtype",
      .nograd = "creates a tensor from numbers (nothing to differentiate)",
      .signature = "linspace(start, stop, num=50, dtype=)", .summary = "num evenly spaced points from start to stop, both included",
      .formula = "y[i] = start + i * (stop - start)/(num - 1) computed in fp64 (as NumPy), y[num-1] = stop exactly, "
@@ -512,7 +512,7 @@ const op_def_t op_family_create[] = {
                 "#> precision fp16\n"
                 "linspace(0, 1, 11)\n"
                 "#> [0, 0.099976, 0.19995, 0.30005, 0.3999, 0.5, 0.6001, 0.7002, 0.7998, 0.8999, 1] (fp16)"},
-    {"arange", OPK_FUNC, .impl = arange_impl, .min_args = 1, .max_args = 3, .kwargs = "dtype",
+    {OP(arange), OPK_FUNC, .impl = arange_impl, .min_args = 1, .max_args = 3, .kwargs = "dtype",
      .nograd = "creates a tensor from numbers (nothing to differentiate)",
      .signature = "arange(stop)   arange(start, stop, step=1, dtype=)", .summary = "evenly spaced values in [start, stop)",
      .formula = "start + i*step for i = 0 .. ceil((stop - start)/step) - 1; step 0 is an error",
@@ -528,7 +528,7 @@ const op_def_t op_family_create[] = {
                 "#> [0, 0.25, 0.5, 0.75] (fp32)\n"
                 "arange(5, 0, -1)\n"
                 "#> [5, 4, 3, 2, 1] (int64)"},
-    {"rand", OPK_FUNC, .impl = rand_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+    {OP(rand), OPK_FUNC, .impl = rand_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .flags = OPF_IMPURE | OPF_RANDOM, .nograd = "random numbers (nothing to differentiate)",
      .signature = "rand(shape..., dtype=)", .summary = "uniform random numbers in [0, 1)",
      .formula = "k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
@@ -545,7 +545,7 @@ const op_def_t op_family_create[] = {
                 "rand(2, 2, dtype=\"fp16\")\n"
                 "#> [[ 0.39111,  0.69678],\n"
                 "#>  [ 0.14355, 0.070801]] (fp16)"},
-    {"randn", OPK_FUNC, .impl = randn_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
+    {OP(randn), OPK_FUNC, .impl = randn_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
      .flags = OPF_IMPURE | OPF_RANDOM, .nograd = "random numbers (nothing to differentiate)",
      .signature = "randn(shape..., dtype=)", .summary = "standard normal random numbers (mean 0, variance 1)",
      .formula = "Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
@@ -562,7 +562,7 @@ const op_def_t op_family_create[] = {
                 "randn(2, 2)\n"
                 "#> [[    1.62511003, -0.00256868638],\n"
                 "#>  [   -1.02124882,   -0.232692271]] (fp32)"},
-    {"seed", OPK_FUNC, .impl = seed_impl, .min_args = 1, .max_args = 1,
+    {OP(seed), OPK_FUNC, .impl = seed_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_IMPURE, .nograd = "sets the random generator",
      .signature = "seed(n)", .summary = "restart the random number generator from seed n (an integer)",
      .formula = "xoshiro256** state = four splitmix64 outputs from n; the same seed gives the same numbers",

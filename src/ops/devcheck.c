@@ -95,7 +95,7 @@ bool op_check_gpu_name(const char *name, char *canon, size_t cap, char *why, siz
     }
     bool elementwise = o->kind == OPK_UNARY || o->kind == OPK_BINARY ||
                        (o->kind == OPK_FUNC && (o->flags & OPF_ELEMENTWISE) && o->max_args == 1);
-    if ((!elementwise || (o->flags & OPF_HIDDEN)) && strcmp(o->name, "matmul")) {
+    if ((!elementwise || (o->flags & OPF_HIDDEN)) && o->id != OP_matmul) {
         snprintf(why, wcap, ":check gpu compares elementwise ops (and matmul's teaching kernel with cuBLAS); %s is not "
                  "one (check_gpu(f, x) compares any function)", o->name);
         return false;
@@ -343,7 +343,7 @@ static value_t *check_gpu_impl(call_t *c)
 }
 
 const op_def_t op_family_devcheck[] = {
-    {"check_gpu", OPK_FUNC, .impl = check_gpu_impl, .min_args = 0, .max_args = 9, .flags = OPF_IMPURE,
+    {OP(check_gpu), OPK_FUNC, .impl = check_gpu_impl, .min_args = 0, .max_args = 9, .flags = OPF_IMPURE,
      .nograd = "a report",
      .signature = "check_gpu(f, x, ...) | check_gpu(\"op\") | check_gpu()",
      .summary = "run a function (or every op) on the CPU and on the GPU and compare, in every dtype",

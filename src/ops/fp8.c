@@ -14,7 +14,7 @@ static value_t *e4m3_impl(call_t *c) { return to_fp8(c, DT_E4M3); }
 static value_t *e5m2_impl(call_t *c) { return to_fp8(c, DT_E5M2); }
 
 const op_def_t op_family_fp8[] = {
-    {"e4m3", OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(e4m3), OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .grad = ad_r_cast, .grad_doc = "the gradient passes through the cast (as for fp16 and the other casts)",
      .ulp = ULP_CORRECT,
      .signature = "e4m3(x)", .summary = "x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)",
@@ -28,7 +28,7 @@ const op_def_t op_family_fp8[] = {
                 "#> [0.102, 1, 288, 448] (e4m3)\n"
                 "bits(e4m3(0.3))\n"
                 "#> e4m3  0 | 0101 | 010   = 0.3125"},
-    {"e5m2", OPK_FUNC, .impl = e5m2_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(e5m2), OPK_FUNC, .impl = e5m2_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .grad = ad_r_cast, .grad_doc = "the gradient passes through the cast (as for fp16 and the other casts)",
      .ulp = ULP_CORRECT,
      .signature = "e5m2(x)", .summary = "x in fp8 E5M2 (1 sign, 5 exponent, 2 mantissa bits; IEEE-like, max 57344)",

@@ -257,7 +257,7 @@ static value_t *take_impl(call_t *c)
 }
 
 const op_def_t op_family_indexing[] = {
-    {"take", OPK_FUNC, .impl = take_impl, .min_args = 2, .max_args = 2, .kwargs = "axis",
+    {OP(take), OPK_FUNC, .flags = OPF_MOVER, .impl = take_impl, .min_args = 2, .max_args = 2, .kwargs = "axis",
      .grad = ad_r_take, .grad_doc = "the gradient scattered back to position i (zero elsewhere); none for i",
      .signature = "take(x, i, axis=0)", .summary = "x[i] along one axis, i a single integer tensor (may be traced)",
      .formula = "the slice of x at index i of axis (i < 0 counts from the end); inside a traced function i may be "
@@ -270,7 +270,7 @@ const op_def_t op_family_indexing[] = {
                 "#> [3, 4] (fp32)\n"
                 "take(x, -1, axis=1)\n"
                 "#> [2, 4] (fp32)"},
-    {"index_select", OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+    {OP(index_select), OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_MOVER | OPF_HIDDEN,
      .grad = ad_r_index_select, .grad_doc = "the gradient scattered back to the selected places",
      .signature = "index_select(x, sel)   also x[i, a:b]", .summary = "the elements of x at a selection (what x[...] does)",
      .formula = "x[start + k*step] along each axis; integer indices drop their axis",
@@ -281,7 +281,7 @@ const op_def_t op_family_indexing[] = {
                 "#> [20, 30] (fp32)\n"
                 "x[-1]\n"
                 "#> 40 (fp32)"},
-    {"index_scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_HIDDEN,
+    {OP(index_scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_MOVER | OPF_HIDDEN,
      .grad = ad_r_index_scatter, .grad_doc = "x receives g with the selection zeroed (overwritten); v receives g at the selection, summed over the axes it was broadcast along",
      .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
      .formula = "r = copy of x; r[sel] = v (v broadcast to the selection, as NumPy's assignment does)",

@@ -81,7 +81,7 @@ static const char *act_name(value_t *f)
     return f->u.fn.name ? f->u.fn.name : "function";
 }
 
-static bool act_is_linear(value_t *f) { return f && f->kind == V_FUNC && f->u.fn.op && !strcmp(f->u.fn.op->name, "linear"); }
+static bool act_is_linear(value_t *f) { return f && f->kind == V_FUNC && f->u.fn.op && f->u.fn.op->id == OP_linear; }
 
 /* dtype of new weights: dtype= if given, else fp32 under a mixed policy,
  * else the session precision */
@@ -151,7 +151,7 @@ static value_t *activation_arg(call_t *c)
     if (a->kind == V_STR) {
         const op_def_t *op = op_find(a->u.str.s);
         if (!op || !op->deriv_doc)
-            if (!op || (strcmp(op->name, "tanh") && strcmp(op->name, "softmax") && strcmp(op->name, "log_softmax")))
+            if (!op || (op->id != OP_tanh && op->id != OP_softmax && op->id != OP_log_softmax))
                 err_raise(ERR_VALUE, sp, "'%s' is not an activation (try relu, sigmoid, tanh, softmax, gelu, linear, ...)",
                           a->u.str.s);
         value_t *f = val_new(V_FUNC);
@@ -176,7 +176,7 @@ static value_t *dense_impl(call_t *c)
     dtype_t dt = weight_dtype(c);
     span_t sp;
     value_t *sd = op_kw(c, "seed", &sp);
-    if (sd) { value_t *r = ad_op1("seed", sd, c->s); val_unref(r); }
+    if (sd) { value_t *r = ad_op1(OP_seed, sd, c->s); val_unref(r); }
     value_t *ub = op_kw(c, "use_bias", &sp);
     bool use_bias = !ub || op_to_double(ub, sp, "use_bias") != 0;
     value_t *act = activation_arg(c);
@@ -195,7 +195,7 @@ static value_t *dense_impl(call_t *c)
     value_t *a2[2] = { tensor_weak_int(in), tensor_weak_int(out) };
     value_t *dk = str_new("fp64", 4);
     const char *kn[1] = { "dtype" };
-    value_t *u = ad_opk("rand", 2, a2, 1, kn, &dk, c->s);
+    value_t *u = ad_opk(OP_rand, 2, a2, 1, kn, &dk, c->s);
     double lim = sqrt(6.0 / (double)(in + out));
     int64_t shape[2] = { in, out };
     value_t *W = tensor_new_raw(dt, 2, shape);
@@ -233,7 +233,7 @@ static value_t *cast_to(value_t *v, dtype_t dt, session_t *s)
 {
     if (v->u.t.dtype == dt && !v->u.t.weak) return val_ref(v);
     value_t *d = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
-    value_t *r = ad_op2("cast", v, d, s);
+    value_t *r = ad_op2(OP_cast, v, d, s);
     val_unref(d);
     return r;
 }
@@ -271,20 +271,20 @@ static value_t *dense_apply_impl(call_t *c)
          * through to(), whose gradient goes back to the weights' device) */
         value_t *dn = str_new("gpu", 3);
         if (!ww->u.t.sym && ww->u.t.st->device != x->u.t.st->device) {
-            value_t *t = ad_op2("to", ww, dn, c->s);
+            value_t *t = ad_op2(OP_to, ww, dn, c->s);
             val_unref(ww);
             ww = t;
         }
         if (bw && !bw->u.t.sym && bw->u.t.st->device != x->u.t.st->device) {
-            value_t *t = ad_op2("to", bw, dn, c->s);
+            value_t *t = ad_op2(OP_to, bw, dn, c->s);
             val_unref(bw);
             bw = t;
         }
         val_unref(dn);
     }
-    value_t *z = ad_op2("matmul", xw, ww, c->s);
+    value_t *z = ad_op2(OP_matmul, xw, ww, c->s);
     if (bw) {
-        value_t *zb = ad_op2("add", z, bw, c->s);
+        value_t *zb = ad_op2(OP_add, z, bw, c->s);
         val_unref(z);
         z = zb;
     }
@@ -431,7 +431,7 @@ static value_t *reshape_to(value_t *v, int nd, const int64_t *sh, session_t *s)
     int64_t n = nd;
     value_t *shape = tensor_new_raw(DT_INT64, 1, &n);
     memcpy(tensor_data(shape), sh, sizeof(int64_t) * (size_t)nd);
-    value_t *r = ad_op2("reshape", v, shape, s);
+    value_t *r = ad_op2(OP_reshape, v, shape, s);
     val_unref(shape);
     return r;
 }
@@ -568,11 +568,11 @@ static value_t *collapse_impl(call_t *c)
         if (Wi->u.t.shape[0] != W->u.t.shape[1])
             err_raise(ERR_SHAPE, c->arg_spans[0], "layer %d outputs %lld values but layer %d takes %lld", i,
                       (long long)W->u.t.shape[1], i + 1, (long long)Wi->u.t.shape[0]);
-        value_t *nW = ad_op2("matmul", W, Wi, c->s);
+        value_t *nW = ad_op2(OP_matmul, W, Wi, c->s);
         value_t *nb = NULL;
-        if (b) nb = ad_op2("matmul", b, Wi, c->s);
+        if (b) nb = ad_op2(OP_matmul, b, Wi, c->s);
         if (bi) {
-            if (nb) { value_t *t = ad_op2("add", nb, bi, c->s); val_unref(nb); nb = t; }
+            if (nb) { value_t *t = ad_op2(OP_add, nb, bi, c->s); val_unref(nb); nb = t; }
             else nb = val_ref(bi);
         }
         val_unref(W);
@@ -642,18 +642,18 @@ static value_t *assign_impl(call_t *c)
         if (v->u.t.ndim) {
             value_t *shape = tensor_new_raw(DT_INT64, 1, (int64_t[]){0});
             value_t *a[2] = { v, shape };
-            vv = ad_opk("reshape", 2, a, 0, NULL, NULL, c->s);
+            vv = ad_opk(OP_reshape, 2, a, 0, NULL, NULL, c->s);
             val_unref(shape);
         } else vv = val_ref(v);
         value_t *a[2] = { vv, dts };
-        nv = ad_opk("cast", 2, a, 0, NULL, NULL, c->s);
+        nv = ad_opk(OP_cast, 2, a, 0, NULL, NULL, c->s);
         val_unref(vv);
     } else {   /* every element set to v: index_scatter broadcasts a one-element v itself */
         sel_t sel;
         sel_at(&sel, old->u.t.ndim, old->u.t.shape, 0, -1);
         value_t *st = sel_to_tensor(&sel);
         value_t *a[3] = { old, v, st };
-        nv = ad_opk("index_scatter", 3, a, 0, NULL, NULL, c->s);
+        nv = ad_opk(OP_index_scatter, 3, a, 0, NULL, NULL, c->s);
         val_unref(st);
     }
     val_unref(dts);
@@ -663,7 +663,7 @@ static value_t *assign_impl(call_t *c)
 }
 
 const op_def_t op_family_layers[] = {
-    {"assign", OPK_FUNC, .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
+    {OP(assign), OPK_FUNC, .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = "sets a layer's field (differentiate the function that uses the layer)",
      .signature = "assign(layer, \"W\", v)   also layer.W = v",
      .summary = "set a layer's weight (what layer.W = v runs; a node inside a traced function, as tf.Variable.assign)",
@@ -674,7 +674,7 @@ const op_def_t op_family_layers[] = {
                 "l.b = [2.5]\n"
                 "l.b\n"
                 "#> [2.5] (fp32)"},
-    {"dense", OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype l1 l2",
+    {OP(dense), OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype l1 l2",
      .flags = OPF_VARIABLES, .nograd = "builds a layer (differentiate a function that calls it)",
      .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=, l1=0, l2=0)",
      .summary = "a fully connected layer y = activation(x @ W + b) (Keras Dense)",
@@ -703,27 +703,27 @@ const op_def_t op_family_layers[] = {
                 "l1([[1, 2, 3], [0, 0, 0]])\n"
                 "#> [[0.0137879848,   3.46203923],\n"
                 "#>  [           0,            0]] (fp32)"},
-    {"dense_apply", OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+    {OP(dense_apply), OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
      .signature = "dense_apply(layer, x)", .summary = "what calling a dense layer does: activation(x @ W + b)",
      .formula = "activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first",
      .shapes = "x: (..., in) -> (..., out)", .dtypes = "the compute dtype",
      .source = "keras.layers.Dense.call", .example = "l = dense(2, 1)\n"
                                                      "dense_apply(l, [1, 2])\n"
                                                      "#> [1.68803692] (fp32)"},
-    {"sequential", OPK_FUNC, .impl = sequential_impl, .min_args = 1, .max_args = -1,
+    {OP(sequential), OPK_FUNC, .impl = sequential_impl, .min_args = 1, .max_args = -1,
      .nograd = "builds a model (differentiate a function that calls it)",
      .signature = "sequential(l1, l2, ...)", .summary = "layers applied one after another (Keras Sequential)",
      .formula = "m(x) = ln(... l2(l1(x))); m.layers lists them; params(m) is [W1, b1, W2, b2, ...]; without "
                 "activations between them the stack is one linear map (collapse)",
      .shapes = "as its first layer's input -> as its last layer's output", .dtypes = "as the layers",
      .source = "keras.Sequential", .example = LAYER_EX},
-    {"sequential_apply", OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+    {OP(sequential_apply), OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
      .signature = "sequential_apply(model, x)", .summary = "what calling a sequential model does",
      .formula = "each layer applied in turn", .shapes = "as the layers", .dtypes = "as the layers",
      .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\n"
                                                    "sequential_apply(m, [1, 2])\n"
                                                    "#> [-0.837899804] (fp32)"},
-    {"time_distributed", OPK_FUNC, .impl = td_impl, .min_args = 1, .max_args = 1,
+    {OP(time_distributed), OPK_FUNC, .impl = td_impl, .min_args = 1, .max_args = 1,
      .nograd = "builds a layer (differentiate a function that calls it)",
      .signature = "time_distributed(layer)", .summary = "apply a layer to every time step of a sequence (Keras TimeDistributed)",
      .formula = "y[:, t] = layer(x[:, t]) for every t: x (batch, time, features) is reshaped to (batch*time, "
@@ -735,7 +735,7 @@ const op_def_t op_family_layers[] = {
                 "td = time_distributed(dense(2, 3))\n"
                 "shape(td(ones(4, 5, 2)))\n"
                 "#> [4, 5, 3] (int64)"},
-    {"time_distributed_apply", OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+    {OP(time_distributed_apply), OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
      .signature = "time_distributed_apply(td, x)", .summary = "what calling a time_distributed layer does",
      .formula = "reshape, apply, reshape back", .shapes = "(batch, time, in) -> (batch, time, out)",
      .dtypes = "as the layer", .source = "keras.layers.TimeDistributed.call",
@@ -744,7 +744,7 @@ const op_def_t op_family_layers[] = {
                 "#> [[[0.987226009],\n"
                 "#>   [0.987226009],\n"
                 "#>   [0.987226009]]] (fp32)"},
-    {"params", OPK_FUNC, .impl = params_impl, .min_args = 1, .max_args = 1,
+    {OP(params), OPK_FUNC, .impl = params_impl, .min_args = 1, .max_args = 1,
      .nograd = "a list of a model's weights (grad differentiates with respect to them)",
      .signature = "params(model)", .summary = "a layer's or model's weights in order: [W1, b1, W2, b2, ...]",
      .formula = "the weight tensors themselves (the values l.W and l.b hold), in Keras's "
@@ -757,7 +757,7 @@ const op_def_t op_family_layers[] = {
                 "#> 4\n"
                 "shape(p[2])\n"
                 "#> [4, 2] (int64)"},
-    {"collapse", OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1, .flags = OPF_VARIABLES,
+    {OP(collapse), OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1, .flags = OPF_VARIABLES,
      .nograd = "builds a layer from a model's weights",
      .signature = "collapse(model)", .summary = "the single dense layer equal to a stack of linear layers",
      .formula = "x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "

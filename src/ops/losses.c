@@ -44,11 +44,11 @@ typedef struct tmps { value_t *v[48]; int n; } tmps_t;
 static value_t *K(tmps_t *t, value_t *v) { NN_ASSERT(t->n < 48); t->v[t->n++] = v; return v; }
 static void tmps_free(tmps_t *t) { for (int i = 0; i < t->n; i++) val_unref(t->v[i]); t->n = 0; }
 
-static value_t *op1(tmps_t *t, const char *n, value_t *a, session_t *s) { return K(t, ad_op1(n, a, s)); }
-static value_t *op2(tmps_t *t, const char *n, value_t *a, value_t *b, session_t *s) { return K(t, ad_op2(n, a, b, s)); }
+static value_t *op1(tmps_t *t, op_id_t n, value_t *a, session_t *s) { return K(t, ad_op1(n, a, s)); }
+static value_t *op2(tmps_t *t, op_id_t n, value_t *a, value_t *b, session_t *s) { return K(t, ad_op2(n, a, b, s)); }
 static value_t *num(tmps_t *t, double x) { return K(t, tensor_weak_float(x)); }
 /* a reduction (sum/mean) over the last axis; a 0-d value is its own */
-static value_t *over_last(tmps_t *t, const char *n, value_t *a, session_t *s)
+static value_t *over_last(tmps_t *t, op_id_t n, value_t *a, session_t *s)
 {
     if (a->u.t.ndim == 0) return a;
     value_t *ax = K(t, tensor_weak_int(-1));
@@ -83,7 +83,7 @@ static bool from_logits(call_t *c)
 static value_t *reduce(tmps_t *t, value_t *per, red_t r, session_t *s)
 {
     if (r == RED_NONE || per->u.t.ndim == 0) return val_ref(per);
-    return val_ref(op1(t, r == RED_SUM ? "sum" : "mean", per, s));
+    return val_ref(op1(t, r == RED_SUM ? OP_sum : OP_mean, per, s));
 }
 
 /* y_pred as a float tensor; fp32 under a mixed policy (Keras keeps losses
@@ -94,7 +94,7 @@ static value_t *pred_arg(tmps_t *t, call_t *c, int i)
     dtype_t dt = (dtype_t)p->u.t.dtype;
     if (op_settings(c->s)->policy && !p->u.t.weak && (dt == DT_FP16 || dt == DT_BF16)) {
         value_t *f = K(t, str_new("fp32", 4));
-        return op2(t, "cast", p, f, c->s);
+        return op2(t, OP_cast, p, f, c->s);
     }
     return p;
 }
@@ -122,7 +122,7 @@ static void same_shape(call_t *c, value_t *a, value_t *b)
     shapes_equal(c->span, c->op->name, a, b);
     if (graph_tracing() && (graph_wild(a) || graph_wild(b))) {
         value_t *args[3] = { a, b, str_new(c->op->name, strlen(c->op->name)) };
-        value_t *r = ad_opk("loss_shapes", 3, args, 0, NULL, NULL, c->s);
+        value_t *r = ad_opk(OP_loss_shapes, 3, args, 0, NULL, NULL, c->s);
         val_unref(r);
         val_unref(args[2]);
     }
@@ -141,8 +141,8 @@ static value_t *mse_impl(call_t *c)
     session_t *s = c->s;
     value_t *y = op_arg_tensor(c, 0), *p = pred_arg(&t, c, 1);
     same_shape(c, y, p);
-    value_t *d = op2(&t, "subtract", p, y, s), *sq = op2(&t, "multiply", d, d, s);
-    value_t *r = reduce(&t, over_last(&t, "mean", sq, s), reduction(c), s);
+    value_t *d = op2(&t, OP_subtract, p, y, s), *sq = op2(&t, OP_multiply, d, d, s);
+    value_t *r = reduce(&t, over_last(&t, OP_mean, sq, s), reduction(c), s);
     tmps_free(&t);
     return r;
 }
@@ -153,8 +153,8 @@ static value_t *mae_impl(call_t *c)
     session_t *s = c->s;
     value_t *y = op_arg_tensor(c, 0), *p = pred_arg(&t, c, 1);
     same_shape(c, y, p);
-    value_t *d = op2(&t, "subtract", p, y, s), *a = op1(&t, "abs", d, s);
-    value_t *r = reduce(&t, over_last(&t, "mean", a, s), reduction(c), s);
+    value_t *d = op2(&t, OP_subtract, p, y, s), *a = op1(&t, OP_abs, d, s);
+    value_t *r = reduce(&t, over_last(&t, OP_mean, a, s), reduction(c), s);
     tmps_free(&t);
     return r;
 }
@@ -177,18 +177,18 @@ static value_t *bce_impl(call_t *c)
          * the ops' rules is (1 - y) sigmoid(z) - y sigmoid(-z) = sigmoid(z)
          * - y, again without the cancellation of sigmoid(z) - 1. */
         value_t *one = num(&t, 1);
-        value_t *a = op2(&t, "multiply", op2(&t, "subtract", one, y, s), op1(&t, "softplus", p, s), s);
-        value_t *b = op2(&t, "multiply", y, op1(&t, "softplus", op1(&t, "negative", p, s), s), s);
-        el = op2(&t, "add", a, b, s);
+        value_t *a = op2(&t, OP_multiply, op2(&t, OP_subtract, one, y, s), op1(&t, OP_softplus, p, s), s);
+        value_t *b = op2(&t, OP_multiply, y, op1(&t, OP_softplus, op1(&t, OP_negative, p, s), s), s);
+        el = op2(&t, OP_add, a, b, s);
     } else {
-        value_t *q = K(&t, ad_opk("clip", 3, (value_t *[]){ p, num(&t, EPS), num(&t, 1 - EPS) }, 0, NULL, NULL, s));
+        value_t *q = K(&t, ad_opk(OP_clip, 3, (value_t *[]){ p, num(&t, EPS), num(&t, 1 - EPS) }, 0, NULL, NULL, s));
         value_t *one = num(&t, 1);
-        value_t *a = op2(&t, "multiply", y, op1(&t, "log", q, s), s);
-        value_t *b = op2(&t, "multiply", op2(&t, "subtract", one, y, s),
-                         op1(&t, "log", op2(&t, "subtract", one, q, s), s), s);
-        el = op1(&t, "negative", op2(&t, "add", a, b, s), s);
+        value_t *a = op2(&t, OP_multiply, y, op1(&t, OP_log, q, s), s);
+        value_t *b = op2(&t, OP_multiply, op2(&t, OP_subtract, one, y, s),
+                         op1(&t, OP_log, op2(&t, OP_subtract, one, q, s), s), s);
+        el = op1(&t, OP_negative, op2(&t, OP_add, a, b, s), s);
     }
-    value_t *r = reduce(&t, over_last(&t, "mean", el, s), reduction(c), s);
+    value_t *r = reduce(&t, over_last(&t, OP_mean, el, s), reduction(c), s);
     tmps_free(&t);
     return r;
 }
@@ -200,17 +200,17 @@ static value_t *cce_core(tmps_t *t, call_t *c, value_t *y, value_t *p)
     session_t *s = c->s;
     value_t *lp;
     if (from_logits(c)) {
-        lp = op1(t, "log_softmax", p, s);
+        lp = op1(t, OP_log_softmax, p, s);
     } else {
         value_t *ax = K(t, tensor_weak_int(-1)), *kd = K(t, tensor_weak_int(1));
         const char *kn[2] = { "axis", "keepdims" };
-        value_t *tot = p->u.t.ndim ? K(t, ad_opk("sum", 1, &p, 2, kn, (value_t *[]){ ax, kd }, s)) : p;
-        value_t *q = op2(t, "divide", p, tot, s);
-        value_t *qc = K(t, ad_opk("clip", 3, (value_t *[]){ q, num(t, EPS), num(t, 1 - EPS) }, 0, NULL, NULL, s));
-        lp = op1(t, "log", qc, s);
+        value_t *tot = p->u.t.ndim ? K(t, ad_opk(OP_sum, 1, &p, 2, kn, (value_t *[]){ ax, kd }, s)) : p;
+        value_t *q = op2(t, OP_divide, p, tot, s);
+        value_t *qc = K(t, ad_opk(OP_clip, 3, (value_t *[]){ q, num(t, EPS), num(t, 1 - EPS) }, 0, NULL, NULL, s));
+        lp = op1(t, OP_log, qc, s);
     }
-    value_t *yl = op2(t, "multiply", y, lp, s);
-    return op1(t, "negative", over_last(t, "sum", yl, s), s);
+    value_t *yl = op2(t, OP_multiply, y, lp, s);
+    return op1(t, OP_negative, over_last(t, OP_sum, yl, s), s);
 }
 
 static value_t *cce_impl(call_t *c)
@@ -278,7 +278,7 @@ static value_t *nll_impl(call_t *c)
     sparse_shapes(c, lab, lp, "log-probabilities");
     value_t *fp = K(&t, op_as_float(lp, s));
     value_t *y = K(&t, one_hot(c, lab, c->arg_spans[1], lp->u.t.shape[lp->u.t.ndim - 1], (dtype_t)fp->u.t.dtype));
-    value_t *per = op1(&t, "negative", over_last(&t, "sum", op2(&t, "multiply", y, lp, s), s), s);
+    value_t *per = op1(&t, OP_negative, over_last(&t, OP_sum, op2(&t, OP_multiply, y, lp, s), s), s);
     value_t *r = reduce(&t, per, reduction(c), s);
     tmps_free(&t);
     return r;
@@ -289,14 +289,14 @@ static value_t *nll_impl(call_t *c)
     "cast to fp32 first (Keras keeps losses in float32)"
 
 const op_def_t op_family_losses[] = {
-    {"loss_shapes", OPK_FUNC, .impl = loss_shapes_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
+    {OP(loss_shapes), OPK_FUNC, .impl = loss_shapes_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = "a check",
      .signature = "loss_shapes(y_true, y_pred, loss)", .summary = "a loss's shape check as a graph node (open dimensions)",
      .formula = "the loss's error when the shapes differ; else None", .shapes = "any", .dtypes = "any",
      .source = "Keras's losses require one shape",
      .example = "loss_shapes([1.0], [2.0], \"mse\")"},
-    {"mse", OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE,
+    {OP(mse), OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
+     .flags = OPF_COMBINES | OPF_COMPOSITE,
      .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = "mean squared error (regression)",
      .formula = "per sample mean((y_pred - y_true)^2) over the last axis, then the mean over the batch (Keras's "
                 "sum_over_batch_size); reduction=\"sum\" adds the per-sample losses, \"none\" returns them. "
@@ -308,16 +308,16 @@ const op_def_t op_family_losses[] = {
                 "#> 1.33333337 (fp32)\n"
                 "mse([[0, 1], [1, 1]], [[0, 0], [1, 1]], reduction=\"none\")\n"
                 "#> [0.5, 0] (fp32)"},
-    {"mae", OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE,
+    {OP(mae), OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
+     .flags = OPF_COMBINES | OPF_COMPOSITE,
      .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = "mean absolute error (robust regression)",
      .formula = "per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
                 "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)",
      .shapes = L_SHAPES, .dtypes = L_DTYPES, .source = "keras.losses.mean_absolute_error; torch.nn.L1Loss",
      .example = "mae([1, 2, 3], [1, 2, 5])\n"
                 "#> 0.666666687 (fp32)"},
-    {"binary_crossentropy", OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
-     .flags = OPF_COMPOSITE,
+    {OP(binary_crossentropy), OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
+     .flags = OPF_COMBINES | OPF_COMPOSITE,
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of 0/1 targets (binary and multi-label outputs)",
      .formula = "from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
@@ -341,8 +341,8 @@ const op_def_t op_family_losses[] = {
                 "#> 40 (fp32)\n"
                 "binary_crossentropy([0], sigmoid(fp32([40])))\n"
                 "#> 15.9423847 (fp32)"},
-    {"categorical_crossentropy", OPK_FUNC, .impl = cce_impl, .min_args = 2, .max_args = 2,
-     .flags = OPF_COMPOSITE,
+    {OP(categorical_crossentropy), OPK_FUNC, .impl = cce_impl, .min_args = 2, .max_args = 2,
+     .flags = OPF_COMBINES | OPF_COMPOSITE,
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)",
@@ -360,8 +360,8 @@ const op_def_t op_family_losses[] = {
                 "#> 0.223143533 (fp32)\n"
                 "categorical_crossentropy([[0, 1, 0]], [[1, 3, 0]], from_logits=1)\n"
                 "#> 0.169846013 (fp32)"},
-    {"sparse_categorical_crossentropy", OPK_FUNC, .impl = scce_impl, .min_args = 2, .max_args = 2,
-     .flags = OPF_COMPOSITE | OPF_HOST_READS,
+    {OP(sparse_categorical_crossentropy), OPK_FUNC, .impl = scce_impl, .min_args = 2, .max_args = 2,
+     .flags = OPF_COMBINES | OPF_COMPOSITE | OPF_HOST_READS,
      .kwargs = "from_logits reduction",
      .signature = "sparse_categorical_crossentropy(labels, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = "categorical cross-entropy with integer class labels",
@@ -376,8 +376,8 @@ const op_def_t op_family_losses[] = {
                 "#> 0.308093071 (fp32)\n"
                 "sparse_categorical_crossentropy([2], [[1, 2, 3]], from_logits=1)\n"
                 "#> 0.407605976 (fp32)"},
-    {"nll", OPK_FUNC, .impl = nll_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
-     .flags = OPF_COMPOSITE | OPF_HOST_READS,
+    {OP(nll), OPK_FUNC, .impl = nll_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
+     .flags = OPF_COMBINES | OPF_COMPOSITE | OPF_HOST_READS,
      .signature = "nll(log_probs, labels, reduction=\"mean\")",
      .summary = "negative log-likelihood of class labels given log-probabilities (PyTorch's NLLLoss)",
      .formula = "-mean over the batch of log_probs[n, labels[n]] (PyTorch argument order: input first). With "

@@ -194,7 +194,7 @@ static value_t *where_impl(call_t *c)
 #define TEST_DTYPES "result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)"
 
 const op_def_t op_family_math[] = {
-    {"exp", OPK_UNARY, .kern = KU_EXP, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
+    {OP(exp), OPK_UNARY, .kern = KU_EXP, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
@@ -210,7 +210,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "exp(12)\n"
                 "#> inf (fp16)"},
-    {"log", OPK_UNARY, .kern = KU_LOG, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
+    {OP(log), OPK_UNARY, .kern = KU_LOG, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_log, .grad_doc = "log'(x) = 1/x; nan where log(x) is nan (x < 0; PyTorch 1.13 gives 1/x there)",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
@@ -222,9 +222,9 @@ const op_def_t op_family_math[] = {
                 "#> [0, 2.30258512, 4.60517025] (fp32)\n"
                 "log(0)\n"
                 "#> -inf (fp32)"},
-    {"log1p", OPK_UNARY, .kern = KU_LOG1P, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
+    {OP(log1p), OPK_UNARY, .kern = KU_LOG1P, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .deriv = "log1p_deriv", .deriv_doc = "log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)",
+     .deriv = OP_log1p_deriv, .deriv_doc = "log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
      .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10") "; above 2^64 (fp64: 2^512) log(x), which equals "
@@ -234,9 +234,9 @@ const op_def_t op_family_math[] = {
                 "#> 9.99999994e-09 (fp32)\n"
                 "log(1 + 1e-8)\n"
                 "#> 0 (fp32)"},
-    {"expm1", OPK_UNARY, .kern = KU_EXPM1, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
+    {OP(expm1), OPK_UNARY, .kern = KU_EXPM1, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .deriv = "expm1_deriv", .deriv_doc = "expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)",
+     .deriv = OP_expm1_deriv, .deriv_doc = "expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)",
      .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
      .formula = "e^x - 1 without the cancellation of exp(x) - 1 near 0",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
@@ -244,9 +244,9 @@ const op_def_t op_family_math[] = {
                 "#> 9.99999994e-09 (fp32)\n"
                 "exp(1e-8) - 1\n"
                 "#> 0 (fp32)"},
-    {"sqrt", OPK_UNARY, .kern = KU_SQRT, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
+    {OP(sqrt), OPK_UNARY, .kern = KU_SQRT, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .deriv = "sqrt_deriv", .deriv_doc = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x, rounded once (not from the rounded output); inf at 0, nan where sqrt(x) is nan (x < 0)",
+     .deriv = OP_sqrt_deriv, .deriv_doc = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x, rounded once (not from the rounded output); inf at 0, nan where sqrt(x) is nan (x < 0)",
      .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
      .formula = "√x; sqrt(-0) = -0, sqrt(x < 0) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
@@ -260,7 +260,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "sqrt(2)\n"
                 "#> 1.4141 (fp16)"},
-    {"abs", OPK_UNARY, .kern = KU_ABS, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
+    {OP(abs), OPK_UNARY, .kern = KU_ABS, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_abs, .grad_doc = "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX); nan at nan",
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
@@ -268,7 +268,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
      .example = "abs([-2, 0, 3.5])\n"
                 "#> [2, 0, 3.5] (fp32)"},
-    {"sin", OPK_UNARY, .kern = KU_SIN, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
+    {OP(sin), OPK_UNARY, .kern = KU_SIN, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
@@ -278,7 +278,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.841470957 (fp32)\n"
                 "sin([0, 0.5, 1])\n"
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
-    {"cos", OPK_UNARY, .kern = KU_COS, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
+    {OP(cos), OPK_UNARY, .kern = KU_COS, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
@@ -288,9 +288,9 @@ const op_def_t op_family_math[] = {
                 "#> 0.540302277 (fp32)\n"
                 "cos([0, 0.5, 1])\n"
                 "#> [1, 0.87758255, 0.540302277] (fp32)"},
-    {"erf", OPK_UNARY, .kern = KU_ERF, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
+    {OP(erf), OPK_UNARY, .kern = KU_ERF, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .deriv = "erf_deriv", .deriv_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once",
+     .deriv = OP_erf_deriv, .deriv_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once",
      .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
      .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
@@ -298,7 +298,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.842700779 (fp32)\n"
                 "erf([-1, 0, 0.5])\n"
                 "#> [-0.842700779, 0, 0.520499885] (fp32)"},
-    {"floor", OPK_UNARY, .kern = KU_FLOOR, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
+    {OP(floor), OPK_UNARY, .kern = KU_FLOOR, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_step, .grad_doc = "0 (piecewise constant; nan at nan)",
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
@@ -306,7 +306,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
      .example = "floor([-1.5, 0.5, 2.7])\n"
                 "#> [-2, 0, 2] (fp32)"},
-    {"round", OPK_UNARY, .kern = KU_ROUND, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
+    {OP(round), OPK_UNARY, .kern = KU_ROUND, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_step, .grad_doc = "0 (piecewise constant; nan at nan)",
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
@@ -316,7 +316,7 @@ const op_def_t op_family_math[] = {
                "numpy.round documentation (rounds half to even)",
      .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])\n"
                 "#> [0, 2, 2, -0, 3] (fp32)"},
-    {"isnan", OPK_UNARY, .kern = KU_ISNAN, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {OP(isnan), OPK_UNARY, .kern = KU_ISNAN, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
@@ -324,7 +324,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
      .example = "isnan([1, nan, 3])\n"
                 "#> [0, 1, 0] (fp32)"},
-    {"isinf", OPK_UNARY, .kern = KU_ISINF, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {OP(isinf), OPK_UNARY, .kern = KU_ISINF, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
@@ -336,7 +336,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "isinf(exp([1, 12]))\n"
                 "#> [0, 1] (fp16)"},
-    {"isfinite", OPK_UNARY, .kern = KU_ISFIN, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {OP(isfinite), OPK_UNARY, .kern = KU_ISFIN, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",
@@ -346,7 +346,7 @@ const op_def_t op_family_math[] = {
                 "#> [1, 0, 1] (fp32)\n"
                 "isfinite(exp([1, 100]))\n"
                 "#> [1, 0] (fp32)"},
-    {"clip", OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
+    {OP(clip), OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_clip, .grad_doc = "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0",
      .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
@@ -359,7 +359,7 @@ const op_def_t op_family_math[] = {
                 "#> [0, 0.5, 1] (fp32)\n"
                 "clip([1, 5, nan], 2, 4)\n"
                 "#> [2, 4, nan] (fp32)"},
-    {"where", OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
+    {OP(where), OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_where, .grad_doc = "g flows to a where the condition holds, to b elsewhere",
      .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",

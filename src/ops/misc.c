@@ -93,7 +93,7 @@ static value_t *len_impl(call_t *c)
  * distinct, NaN stays NaN); integers negate exactly (overflow is an error). */
 static float neg32(float x) { return -x; }
 static double neg64(double x) { return -x; }
-static const op_def_t neg_float = {"negative", OPK_UNARY, .f32 = neg32, .f64 = neg64};
+static const op_def_t neg_float = {OP(negative), OPK_UNARY, .f32 = neg32, .f64 = neg64};
 
 static value_t *negative_impl(call_t *c)
 {
@@ -155,27 +155,27 @@ static value_t *device_impl(call_t *c)
 }
 
 const op_def_t op_family_misc[] = {
-    {"to", OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
+    {OP(to), OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
      .grad = ad_r_to, .grad_doc = "the gradient comes back to x's device",
      .signature = "to(x, device)", .summary = "x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))",
      .formula = "a copy on that device (x itself when it is there already); a number stays a number. "
                 "\"gpu\" opens the GPU (as :device gpu); with no GPU it is an error saying why",
      .shapes = "x: any shape -> the same shape", .dtypes = "x's dtype",
      .source = "torch.Tensor.to; jax.device_put", .example = "device(to([1, 2], \"cpu\"))\n#> cpu"},
-    {"device", OPK_FUNC, .impl = device_impl, .min_args = 1, .max_args = 1, .flags = OPF_STATIC,
+    {OP(device), OPK_FUNC, .impl = device_impl, .min_args = 1, .max_args = 1, .flags = OPF_STATIC,
      .nograd = "a device is a name, not a number",
      .signature = "device(x)", .summary = "where a tensor lives: \"cpu\" or \"gpu\"",
      .formula = "the device of x's storage (:device sets where new tensors go)",
      .shapes = "x: any shape -> a string", .dtypes = "-",
      .source = "torch.Tensor.device; jax.Array.devices()", .example = "device([1, 2])\n#> cpu"},
-    {"print", OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
+    {OP(print), OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
      .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
      .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
      .formula = "each value as the REPL shows it; strings without quotes",
      .shapes = "any values", .dtypes = "numbers print as their dtype holds them (DESIGN.md §3)",
      .source = "Python's print()", .example = "print(\"x =\", 1 / 3)\n"
                                               "#> x = 0.333333343 (fp32)"},
-    {"range", OPK_FUNC, .impl = range_impl, .min_args = 1, .max_args = 3,
+    {OP(range), OPK_FUNC, .impl = range_impl, .min_args = 1, .max_args = 3,
      .nograd = "integers",
      .signature = "range(stop) or range(start, stop[, step])", .summary = "integers start, start+step, ... below stop (int64)",
      .formula = "start + i*step for i = 0 .. ceil((stop-start)/step)-1", .shapes = "integers -> (n,)",
@@ -186,20 +186,20 @@ const op_def_t op_family_misc[] = {
                 "#> 0\n"
                 "#> 1\n"
                 "#> 2"},
-    {"range_bound", OPK_FUNC, .impl = range_bound_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+    {OP(range_bound), OPK_FUNC, .impl = range_bound_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .nograd = "an integer",
      .signature = "range_bound(x, what)", .summary = "x as an int64 scalar, or range's error (a traced for over range(x))",
      .formula = "x when it is an integer; else the error range(x) gives", .shapes = "one element -> a scalar",
      .dtypes = "int64", .source = "Python's range(): its arguments must be integers",
      .example = "range_bound(4.0, \"range's stop\")\n#> 4 (int64)"},
-    {"len", OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
+    {OP(len), OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string (in characters)",
      .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
      .source = "Python's len()", .example = "len([1, 2, 3])\n"
                                             "#> 3"},
-    {"negative", OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+    {OP(negative), OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
+     .flags = OPF_MOVER | OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",

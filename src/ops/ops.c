@@ -23,6 +23,13 @@ static const op_def_t *const families[] = {
 #define MAX_OPS 512
 static const op_def_t *sorted[MAX_OPS];
 static int nsorted;
+static const op_def_t *by_id[OP_COUNT];
+static const char *const id_names[OP_COUNT] = {
+    [OP_NONE] = NULL,
+#define NN_OP_NAME_(n) [OP_##n] = #n,
+    NN_OP_LIST(NN_OP_NAME_)
+#undef NN_OP_NAME_
+};
 
 static int cmp_op(const void *a, const void *b)
 {
@@ -38,7 +45,30 @@ static void init(void)
             sorted[nsorted++] = o;
         }
     qsort(sorted, nsorted, sizeof sorted[0], cmp_op);
-    for (int i = 1; i < nsorted; i++) NN_ASSERT(strcmp(sorted[i - 1]->name, sorted[i]->name) != 0);
+    /* the ids of op_list.h and the entries agree: one entry per id, each
+     * entry's name the id's (OP(name) gives both; a hand-written entry
+     * could differ), no name twice */
+    for (int i = 0; i < nsorted; i++) {
+        const op_def_t *o = sorted[i];
+        if (i) NN_ASSERT(strcmp(sorted[i - 1]->name, o->name) != 0);
+        if (o->id <= OP_NONE || o->id >= OP_COUNT || by_id[o->id] || strcmp(id_names[o->id], o->name)) {
+            fprintf(stderr, "nnpad: op table: the entry \"%s\" has no id of its own in ops/op_list.h\n", o->name);
+            abort();
+        }
+        by_id[o->id] = o;
+    }
+    for (int id = OP_NONE + 1; id < OP_COUNT; id++)
+        if (!by_id[id]) {
+            fprintf(stderr, "nnpad: op table: ops/op_list.h names \"%s\", which has no entry\n", id_names[id]);
+            abort();
+        }
+}
+
+const op_def_t *op_get(op_id_t id)
+{
+    init();
+    NN_ASSERT(id > OP_NONE && id < OP_COUNT);
+    return by_id[id];
 }
 
 int op_count(void) { init(); return nsorted; }
@@ -93,30 +123,6 @@ static bool kw_accepted(const op_def_t *op, const char *name)
 }
 
 /* ---- :numerics check (tf.debugging.check_numerics) ---- */
-
-/* Ops that only move or select values (TensorFlow's SAFE_OPS in
- * check_numerics_callback.py: Concat, Reshape, Transpose, Gather, ...,
- * Maximum, Minimum) cannot make inf or NaN: never checked.  negative is
- * here too: `-inf` is how a user writes minus infinity. */
-static bool numerics_mover(const char *name)
-{
-    static const char *const movers[] = { "index_select", "index_scatter", "transpose", "reshape", "broadcast_to",
-                                           "expand", "concat", "stack", "take", "maximum", "minimum", "negative",
-                                           "full", NULL };
-    for (const char *const *m = movers; *m; m++) if (!strcmp(name, *m)) return true;
-    return false;
-}
-/* Ops that convert what they are given (a literal's rows into the session
- * precision, casts): they stop when they make a non-finite value from
- * finite inputs (fp16(70000) overflows), and pass on the inf and NaN they
- * are given (fp16(inf), [1, nan]). */
-static bool numerics_carrier(const char *name)
-{
-    static const char *const carriers[] = { "literal", "cast", "tensor", "fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2",
-                                             NULL };
-    for (const char *const *m = carriers; *m; m++) if (!strcmp(name, *m)) return true;
-    return false;
-}
 
 /* The elements of v as host memory, row-major: the storage itself on the
  * CPU when contiguous, else a copy (*own, to mem_free with *bytes); a
@@ -258,7 +264,7 @@ static value_t *op_place(call_t *c, value_t *r)
         (c->op->flags & (OPF_DEVICE | OPF_STATIC)))
         return r;
     int target = c->s ? c->s->set.dev : BK_CPU;
-    if ((c->reuse_first || !strcmp(c->op->name, "index_scatter")) && c->nargs > 0 && c->args[0]->kind == V_TENSOR) {
+    if ((c->reuse_first || c->op->id == OP_index_scatter) && c->nargs > 0 && c->args[0]->kind == V_TENSOR) {
         /* x[i] = v: x keeps its device (a value from elsewhere is copied in) */
         target = c->args[0]->u.t.st->device;
         if (target == BK_CPU) return r;
@@ -309,7 +315,7 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
 {
     if (!dtype_traits[r->u.t.dtype].is_float || r->u.t.size == 0) return;
     const op_def_t *op = c->op;
-    if (numerics_mover(op->name)) return;
+    if (op->flags & OPF_MOVER) return;   /* cannot make inf or NaN */
     nstats_t rs;
     if (!numerics_stats(r, &rs) || rs.first < 0) return;
     /* the inputs: what they held already */
@@ -328,7 +334,7 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
     }
     for (int i = nin; i < c->nargs; i++)
         if (numerics_float(c->args[i])) inputs_finite = false;   /* not shown: assume it may hold them */
-    if (numerics_carrier(op->name) && !inputs_finite) return;   /* passed on what it was given */
+    if ((op->flags & OPF_CARRIER) && !inputs_finite) return;   /* passed on what it was given */
     /* a weak result is held in fp64 but is a number of the session precision */
     dtype_t dt = r->u.t.weak ? op_settings(c->s)->precision : (dtype_t)r->u.t.dtype;
     const char *dn = dtype_traits[dt].name;
@@ -461,11 +467,10 @@ static void timing_record(const call_t *c, const value_t *r, double ns)
         if (a && a->kind == V_TENSOR && !a->u.t.weak) bytes += (double)tensor_nbytes(&a->u.t);
     }
     if (op_is_elementwise(op)) flops = (double)r->u.t.size;
-    else if (!strcmp(op->name, "matmul") && c->nargs == 2 && c->args[0]->kind == V_TENSOR && c->args[0]->u.t.ndim >= 1) {
+    else if (op->id == OP_matmul && c->nargs == 2 && c->args[0]->kind == V_TENSOR && c->args[0]->u.t.ndim >= 1) {
         const value_t *a = c->args[0];
         flops = 2.0 * (double)r->u.t.size * (double)a->u.t.shape[a->u.t.ndim - 1];
-    } else if ((!strcmp(op->name, "sum") || !strcmp(op->name, "mean") || !strcmp(op->name, "max") ||
-                !strcmp(op->name, "min")) && c->nargs >= 1 && c->args[0]->kind == V_TENSOR)
+    } else if ((op->id == OP_sum || op->id == OP_mean || op->id == OP_max || op->id == OP_min) && c->nargs >= 1 && c->args[0]->kind == V_TENSOR)
         flops = (double)c->args[0]->u.t.size;
     if (flops <= 0) return;
     int dev = r->u.t.st->device;

@@ -23,6 +23,20 @@
 #include "lang/value.h"
 #include "lang/session.h"
 #include "backend/backend.h"
+#include "ops/op_list.h"
+
+/* Op ids: OP_name for every op of op_list.h; OP_NONE (0) is no op (a
+ * zero-initialised op_def_t, such as a graph call's node).  graph/,
+ * autodiff/ and the backends name ops by id, never by name string. */
+typedef enum op_id {
+    OP_NONE,
+#define NN_OP_ENUM_(n) OP_##n,
+    NN_OP_LIST(NN_OP_ENUM_)
+#undef NN_OP_ENUM_
+    OP_COUNT
+} op_id_t;
+/* The first two fields of a table entry: {OP(add), OPK_BINARY, ...}. */
+#define OP(n) #n, OP_##n
 
 typedef enum op_kind { OPK_UNARY, OPK_BINARY, OPK_FUNC } op_kind_t;
 
@@ -70,6 +84,7 @@ static inline value_t *op_apply(session_t *s, value_t *fn, int nargs, value_t **
 struct ad_node;
 typedef struct op_def {
     const char *name;
+    op_id_t id;          /* OP_name (op_list.h): entries write both as OP(name) */
     op_kind_t kind;
     int kern;            /* the backend kernel (backend.h: KU_* for OPK_UNARY, KB_* for OPK_BINARY, KA_* for
                           * activations); 0: the plain loop of the scalar functions below */
@@ -99,7 +114,7 @@ typedef struct op_def {
      *   nograd    why there is no derivative (tests/unit/test_ops checks). */
     void (*grad)(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
     const char *grad_doc;
-    const char *deriv;
+    op_id_t deriv;       /* OP_NONE: none */
     const char *deriv_doc;
     const char *nograd;
     /* The infix or postfix symbol that runs this op ("+", "@", "'"), or NULL. */
@@ -133,6 +148,17 @@ enum {
                                 so a trace records it as one node and the reads happen at every call */
     OPF_DEVICE        = 8192,/* places its result itself (to): op_call does not move it, and it may
                                 take tensors on different devices */
+    OPF_MOVER         = 16384,/* only moves or selects values, so it cannot make inf or NaN: :numerics
+                                check never stops at it (TensorFlow's SAFE_OPS in check_numerics:
+                                Concat, Reshape, Transpose, Gather, Maximum, ...; negative too, since
+                                `-inf` is how a user writes minus infinity) */
+    OPF_CARRIER       = 32768,/* converts what it is given (a literal's rows, casts): :numerics check
+                                stops where it makes a non-finite value from finite inputs and passes
+                                on the inf and NaN it is given */
+    OPF_COMBINES      = 65536,/* not elementwise, but every tensor argument is data that one kernel
+                                combines (matmul, the losses, the joins), so a user's call must give
+                                them on one device; other ops' later arguments are shapes, axes or
+                                indices, read on the host wherever they live */
 };
 
 /* Stated ulp bounds (op_def_t.ulp), with their sources:
@@ -157,6 +183,9 @@ enum {
 int op_count(void);
 const op_def_t *op_at(int i);
 const op_def_t *op_find(const char *name);
+/* The op with id (OP_NONE < id < OP_COUNT): every id has one (checked at
+ * start-up). */
+const op_def_t *op_get(op_id_t id);
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
     op_family_autodiff[], op_family_indexing[], op_family_graph[],

@@ -409,7 +409,7 @@ static value_t *from_bits_impl(call_t *c)
 #define CAST_SRC "IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)"
 
 const op_def_t op_family_precision[] = {
-    {"cast", OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(cast), OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
@@ -420,7 +420,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.099976 (fp16)\n"
                 "cast([1.5, -2.7], int64)\n"
                 "#> [1, -2] (int64)"},
-    {"fp16", OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(fp16), OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
@@ -432,7 +432,7 @@ const op_def_t op_family_precision[] = {
                 "#> [1.001] (fp16)\n"
                 "fp16(65520)\n"
                 "#> inf (fp16)"},
-    {"bf16", OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(bf16), OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
@@ -443,7 +443,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.1001 (bf16)\n"
                 "bf16([1, 1.00390625, 257])\n"
                 "#> [1, 1, 256] (bf16)"},
-    {"fp32", OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(fp32), OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
@@ -453,7 +453,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.100000001 (fp32)\n"
                 "fp32([16777217])\n"
                 "#> [16777216] (fp32)"},
-    {"fp64", OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(fp64), OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
@@ -463,7 +463,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.1\n"
                 "fp64(fp16(0.1))\n"
                 "#> 0.0999755859375"},
-    {"int64", OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(int64), OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .nograd = "an integer result (piecewise constant)",
      .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
      .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
@@ -471,7 +471,7 @@ const op_def_t op_family_precision[] = {
      .source = "numpy.ndarray.astype(int64) (C conversion, truncation: C11 §6.3.1.4)",
      .example = "int64([2.7, -2.7, 3])\n"
                 "#> [2, -2, 3] (int64)"},
-    {"finfo", OPK_FUNC, .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+    {OP(finfo), OPK_FUNC, .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
      .nograd = "a record of a dtype's constants",
      .signature = "finfo(dtype=session precision)", .summary = "the facts of a float format: eps, max, smallest normal and subnormal, bits",
      .formula = "eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
@@ -485,7 +485,7 @@ const op_def_t op_family_precision[] = {
                 "#> finfo(resolution=0.01, min=-3.3895313892515355e+38, max=3.3895313892515355e+38, eps=0.0078125, smallest_normal=1.1754943508222875e-38, smallest_subnormal=9.183549615799121e-41, bits=16, exponent_bits=8, mantissa_bits=7, dtype=bf16)\n"
                 "finfo()\n"
                 "#> finfo(resolution=1e-06, min=-3.4028234663852886e+38, max=3.4028234663852886e+38, eps=1.1920928955078125e-07, smallest_normal=1.1754943508222875e-38, smallest_subnormal=1.401298464324817e-45, bits=32, exponent_bits=8, mantissa_bits=23, dtype=fp32)"},
-    {"eps", OPK_FUNC, .impl = eps_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+    {OP(eps), OPK_FUNC, .impl = eps_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
      .nograd = "a dtype constant",
      .signature = "eps(dtype=session precision)", .summary = "machine epsilon: the gap from 1 to the next larger value",
      .formula = "2^-mantissa_bits: fp16 2^-10, bf16 2^-7, fp32 2^-23, fp64 2^-52 (numpy.finfo(t).eps)",
@@ -497,7 +497,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.00097656 (fp16)\n"
                 "1 + eps(fp16) / 2 == 1\n"
                 "#> 1 (fp16)"},
-    {"ulp", OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
+    {OP(ulp), OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT, .nograd = "the spacing of the dtype at x: piecewise constant, no gradient is defined (JAX defines none for nextafter either)",
      .signature = "ulp(x)", .summary = "unit in the last place: the gap from |x| to the next larger value of x's dtype",
      .formula = "nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
@@ -509,7 +509,7 @@ const op_def_t op_family_precision[] = {
                 "#> 1.1920929e-07 (fp32)\n"
                 "ulp(fp16([1, 1000, 65504]))\n"
                 "#> [0.00097656, 0.5, inf] (fp16)"},
-    {"nextafter", OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
+    {OP(nextafter), OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
      .flags = OPF_ELEMENTWISE, .nograd = "the neighbouring representable number: no gradient is defined (as in JAX)", .ulp = ULP_CORRECT,
      .signature = "nextafter(x, y)", .summary = "the next representable value after x toward y, in x's dtype",
      .formula = "one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal",
@@ -520,7 +520,7 @@ const op_def_t op_family_precision[] = {
                 "#> 1.001 (fp16)\n"
                 "nextafter(fp16([0, 1]), -1)\n"
                 "#> [-5.9605e-08, 0.99951] (fp16)"},
-    {"bits", OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
+    {OP(bits), OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
      .nograd = "prints the stored bits",
      .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
      .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
@@ -539,7 +539,7 @@ const op_def_t op_family_precision[] = {
                 "bits(fp32([1, -2.5]))\n"
                 "#> [0]  fp32  0 | 01111111 | 00000000000000000000000   = 1\n"
                 "#> [1]  fp32  1 | 10000000 | 01000000000000000000000   = -2.5"},
-    {"from_bits", OPK_FUNC, .impl = from_bits_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
+    {OP(from_bits), OPK_FUNC, .impl = from_bits_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
      .nograd = "a bit pattern is an integer: no derivative (as NumPy's view)",
      .signature = "from_bits(pattern, dtype)", .summary = "the value whose stored bits are pattern: the inverse of bits()",
      .formula = "the integer's low bits are the encoding, sign | exponent | mantissa, read as dtype "

@@ -248,7 +248,7 @@ static value_t *norm_impl(call_t *c)
 #define PAIRWISE_SRC "NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)"
 
 const op_def_t op_family_reduce[] = {
-    {"sum", OPK_FUNC, .impl = sum_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(sum), OPK_FUNC, .impl = sum_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_sum, .grad_doc = "1 for every summed element",
      .signature = "sum(x, axis=, keepdims=0)", .summary = "sum of the elements, over all of them or along one axis",
      .formula = "sum_j x_j, by pairwise summation (blocks of 128 with 8 running sums, halves beyond); the empty sum is 0",
@@ -266,7 +266,7 @@ const op_def_t op_family_reduce[] = {
                 "#> precision fp16\n"
                 "sum(ones(3000))\n"
                 "#> 3000 (fp16)"},
-    {"mean", OPK_FUNC, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(mean), OPK_FUNC, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_mean, .grad_doc = "1/n for every averaged element",
      .signature = "mean(x, axis=, keepdims=0)", .summary = "arithmetic mean, over all elements or along one axis",
      .formula = "(sum_j x_j) / n; the sum as in sum(), divided by the exact count n in fp64 and rounded once (the count is never rounded to fp16); the mean of nothing is nan",
@@ -277,7 +277,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 2.5 (fp32)\n"
                 "mean([[1, 2], [3, 5]], axis=1)\n"
                 "#> [1.5, 4] (fp32)"},
-    {"max", OPK_FUNC, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(max), OPK_FUNC, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_maxmin, .grad_doc = "1 at the maximum, shared evenly among ties",
      .signature = "max(x, axis=, keepdims=0)", .summary = "largest element (NaN propagates, as numpy.max)",
      .formula = "max_j x_j; nan if any x_j is nan; exact (the element itself)",
@@ -289,7 +289,7 @@ const op_def_t op_family_reduce[] = {
                 "#> nan (fp32)\n"
                 "max([[1, 5], [7, 2]], axis=1)\n"
                 "#> [5, 7] (fp32)"},
-    {"min", OPK_FUNC, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(min), OPK_FUNC, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_maxmin, .grad_doc = "1 at the minimum, shared evenly among ties",
      .signature = "min(x, axis=, keepdims=0)", .summary = "smallest element (NaN propagates, as numpy.min)",
      .formula = "min_j x_j; nan if any x_j is nan; exact (the element itself)",
@@ -299,7 +299,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 1 (fp32)\n"
                 "min([[1, 5], [7, 2]], axis=0)\n"
                 "#> [1, 2] (fp32)"},
-    {"argmax", OPK_FUNC, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(argmax), OPK_FUNC, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_zero, .grad_doc = "0 (an index)",
      .signature = "argmax(x, axis=, keepdims=0)", .summary = "index of the largest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = max(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
@@ -309,7 +309,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 4 (int64)\n"
                 "argmax([[1, 5], [7, 2]], axis=1)\n"
                 "#> [1, 0] (int64)"},
-    {"argmin", OPK_FUNC, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(argmin), OPK_FUNC, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .grad = ad_r_zero, .grad_doc = "0 (an index)",
      .signature = "argmin(x, axis=, keepdims=0)", .summary = "index of the smallest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = min(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
@@ -319,7 +319,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 1 (int64)\n"
                 "argmin([[1, 5], [7, 2]], axis=0)\n"
                 "#> [0, 1] (int64)"},
-    {"var", OPK_FUNC, .impl = var_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
+    {OP(var), OPK_FUNC, .impl = var_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
      .grad = ad_r_var, .grad_doc = "2 (x - mean) / (n - ddof)",
      .signature = "var(x, axis=, keepdims=0, ddof=0)", .summary = "variance (population variance by default; ddof=1 for the sample variance)",
      .formula = "sum_j (x_j - m)^2 / (n - ddof) with m = mean(x), two passes, as numpy.var; n - ddof <= 0 gives inf or nan",
@@ -330,7 +330,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 1.25 (fp32)\n"
                 "var([1, 2, 3, 4], ddof=1)\n"
                 "#> 1.66666663 (fp32)"},
-    {"std", OPK_FUNC, .impl = std_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
+    {OP(std), OPK_FUNC, .impl = std_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
      .grad = ad_r_std, .grad_doc = "(x - mean) / ((n - ddof) std)",
      .signature = "std(x, axis=, keepdims=0, ddof=0)", .summary = "standard deviation: sqrt(var(x))",
      .formula = "sqrt(sum_j (x_j - mean(x))^2 / (n - ddof)), the square root taken in fp64 and rounded once",
@@ -341,7 +341,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 2 (fp32)\n"
                 "std([[1, 2], [3, 5]], axis=0, ddof=1)\n"
                 "#> [1.41421354, 2.12132025] (fp32)"},
-    {"norm", OPK_FUNC, .impl = norm_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ord",
+    {OP(norm), OPK_FUNC, .impl = norm_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ord",
      .grad = ad_r_norm, .grad_doc = "x / norm(x) (2-norm)",
      .signature = "norm(x, ord=2, axis=, keepdims=0)", .summary = "vector 2-norm (Frobenius norm of a matrix); ord=1, 2, inf or \"fro\"",
      .formula = "default: sqrt(sum x_j^2) over all elements (Frobenius for a matrix) or along axis; ord=1: sum |x_j|; ord=inf: max |x_j|; "

@@ -438,7 +438,7 @@ static value_t *matmul_impl(call_t *c)
 /* ---- the table ---- */
 
 const op_def_t op_family_shape[] = {
-    {"shape", OPK_FUNC, .impl = shape_impl, .min_args = 1, .max_args = 1,
+    {OP(shape), OPK_FUNC, .impl = shape_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_STATIC, .nograd = "integers of the shape",
      .signature = "shape(x)", .summary = "the dimensions of x as a 1-D int64 tensor",
      .formula = "(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()",
@@ -448,7 +448,7 @@ const op_def_t op_family_shape[] = {
                 "#> [2, 3] (int64)\n"
                 "shape(3)\n"
                 "#> [] (int64)"},
-    {"size", OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
+    {OP(size), OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "size(x)", .summary = "the number of elements of x",
      .formula = "d_0 * d_1 * ... * d_{n-1} (1 for a number)",
@@ -456,7 +456,7 @@ const op_def_t op_family_shape[] = {
      .source = "numpy.ndarray.size documentation",
      .example = "size([[1, 2, 3], [4, 5, 6]])\n"
                 "#> 6"},
-    {"ndim", OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
+    {OP(ndim), OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_STATIC, .nograd = "an integer of the shape",
      .signature = "ndim(x)", .summary = "the number of dimensions of x",
      .formula = "len(shape(x)); 0 for a number",
@@ -466,7 +466,7 @@ const op_def_t op_family_shape[] = {
                 "#> 2\n"
                 "ndim(3)\n"
                 "#> 0"},
-    {"reshape", OPK_FUNC, .impl = reshape_impl, .min_args = 2, .max_args = -1,
+    {OP(reshape), OPK_FUNC, .flags = OPF_MOVER, .impl = reshape_impl, .min_args = 2, .max_args = -1,
      .grad = ad_r_reshape, .grad_doc = "the gradient reshaped back",
      .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
      .summary = "the same elements in row-major order with a new shape (a view when the layout allows it); one dimension may be -1 (inferred)",
@@ -481,7 +481,7 @@ const op_def_t op_family_shape[] = {
                 "#> [[1, 2],\n"
                 "#>  [3, 4],\n"
                 "#>  [5, 6]] (fp32)"},
-    {"broadcast_to", OPK_FUNC, .impl = broadcast_to_impl, .min_args = 2, .max_args = -1,
+    {OP(broadcast_to), OPK_FUNC, .flags = OPF_MOVER, .impl = broadcast_to_impl, .min_args = 2, .max_args = -1,
      .grad = ad_r_identity, .grad_doc = "the gradient summed over the stretched and added axes (broadcasting run backwards)",
      .signature = "broadcast_to(x, [d0, d1, ...])   or broadcast_to(x, d0, d1, ...)",
      .summary = "x stretched to a shape by broadcasting, without copying (a view; values never alias: assigning into either copies first)",
@@ -496,7 +496,7 @@ const op_def_t op_family_shape[] = {
                 "broadcast_to([[1], [2]], 2, 3)\n"
                 "#> [[1, 1, 1],\n"
                 "#>  [2, 2, 2]] (fp32)"},
-    {"expand", OPK_FUNC, .impl = expand_impl, .min_args = 2, .max_args = -1,
+    {OP(expand), OPK_FUNC, .flags = OPF_MOVER, .impl = expand_impl, .min_args = 2, .max_args = -1,
      .grad = ad_r_identity, .grad_doc = "the gradient summed over the stretched and added axes (broadcasting run backwards)",
      .signature = "expand(x, d0, d1, ...)   or expand(x, [d0, d1, ...])",
      .summary = "x stretched to a shape by broadcasting, -1 keeping a size, without copying (a view; values never alias: assigning into either copies first)",
@@ -510,7 +510,7 @@ const op_def_t op_family_shape[] = {
                 "expand([1, 2], 2, 2)\n"
                 "#> [[1, 2],\n"
                 "#>  [1, 2]] (fp32)"},
-    {"transpose", OPK_FUNC, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
+    {OP(transpose), OPK_FUNC, .flags = OPF_MOVER, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
      .symbol = "'",
      .grad = ad_r_transpose, .grad_doc = "the gradient transposed back",
      .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default), without copying (a view; values never alias: assigning into either copies first)",
@@ -527,7 +527,7 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 4]] (fp32)\n"
                 "shape(transpose(zeros(2, 3, 4), axes=[1, 0, 2]))\n"
                 "#> [3, 2, 4] (int64)"},
-    {"concat", OPK_FUNC, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
+    {OP(concat), OPK_FUNC, .flags = OPF_COMBINES | OPF_MOVER, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
      .grad = ad_r_concat, .grad_doc = "each piece receives its slice of g",
      .signature = "concat(a, b, ..., axis=0)   or concat(list), concat(x)",
      .summary = "join tensors along an existing axis",
@@ -543,7 +543,7 @@ const op_def_t op_family_shape[] = {
                 "concat([[1], [2]], [[3], [4]], axis=1)\n"
                 "#> [[1, 3],\n"
                 "#>  [2, 4]] (fp32)"},
-    {"stack", OPK_FUNC, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
+    {OP(stack), OPK_FUNC, .flags = OPF_COMBINES | OPF_MOVER, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
      .grad = ad_r_stack, .grad_doc = "item k receives g[k]",
      .signature = "stack(a, b, ..., axis=0)   or stack(list), stack(x)",
      .summary = "join equal-shape tensors along a new axis",
@@ -559,7 +559,7 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 4]] (fp32)\n"
                 "stack(1, 2, 3)\n"
                 "#> [1, 2, 3] (fp32)"},
-    {"matmul", OPK_FUNC, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
+    {OP(matmul), OPK_FUNC, .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
      .symbol = "@",
      .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
      .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",

@@ -25,7 +25,7 @@ static value_t *num(double v) { return tensor_weak_float(v); }
 static value_t *inum(int64_t v) { return tensor_weak_int(v); }
 
 /* n x k draws of rand (uniform [0, 1)) or randn, in fp64, from the session's generator */
-static value_t *draws(session_t *s, const char *op, int64_t n, int64_t k)
+static value_t *draws(session_t *s, op_id_t op, int64_t n, int64_t k)
 {
     value_t *a[2] = { inum(n), inum(k) };
     value_t *dk = str_new("fp64", 4);
@@ -45,7 +45,7 @@ static int64_t count_arg(call_t *c, const char *fn)
     value_t *sh = op_kw(c, "shuffle", &sp);
     if (sh) (void)op_to_double(sh, sp, "shuffle (1 or 0)");   /* checked before anything is made */
     value_t *sd = op_kw(c, "seed", &sp);
-    if (sd) { value_t *r = ad_op1("seed", sd, c->s); val_unref(r); }
+    if (sd) { value_t *r = ad_op1(OP_seed, sd, c->s); val_unref(r); }
     return n;
 }
 static double noise_arg(call_t *c, double dflt)
@@ -95,7 +95,7 @@ static void pts_shuffle(call_t *c, int64_t n, pts_t p)
     span_t sp;
     value_t *v = op_kw(c, "shuffle", &sp);
     if (v && op_to_double(v, sp, "shuffle (1 or 0)") == 0) return;
-    value_t *u = draws(c->s, "rand", n, 1);
+    value_t *u = draws(c->s, OP_rand, n, 1);
     double *key = mem_scratch((size_t)n * sizeof *key), *t = mem_scratch((size_t)n * sizeof *t);
     int64_t *idx = mem_scratch((size_t)n * sizeof *idx);
     int *tl = mem_scratch((size_t)n * sizeof *tl);
@@ -128,10 +128,10 @@ static value_t *rows(session_t *s, value_t *x, const int64_t *idx, int64_t m)
     value_t *l = list_new((int)m);
     for (int64_t k = 0; k < m; k++) {
         value_t *ix = inum(idx[k]);
-        list_push_take(l, ad_op2("take", x, ix, s));
+        list_push_take(l, ad_op2(OP_take, x, ix, s));
         val_unref(ix);
     }
-    value_t *r = ad_op1("stack", l, s);
+    value_t *r = ad_op1(OP_stack, l, s);
     val_unref(l);
     return r;
 }
@@ -144,7 +144,7 @@ static value_t *xor_impl(call_t *c)
 {
     int64_t n = count_arg(c, "xor");
     double noise = noise_arg(c, 0);
-    value_t *u = draws(c->s, "rand", n, 4);
+    value_t *u = draws(c->s, OP_rand, n, 4);
     pts_t p = pts_new(n);
     for (int64_t i = 0; i < n; i++) {
         double x = 10 * at(u, 4 * i) - 5, y = 10 * at(u, 4 * i + 1) - 5;
@@ -163,7 +163,7 @@ static value_t *circles_impl(call_t *c)
 {
     int64_t n = count_arg(c, "circles");
     double noise = noise_arg(c, 0), R = 5;
-    value_t *u = draws(c->s, "rand", n, 4);
+    value_t *u = draws(c->s, OP_rand, n, 4);
     pts_t p = pts_new(n);
     for (int64_t i = 0; i < n; i++) {
         bool in = i < n / 2;
@@ -184,7 +184,7 @@ static value_t *gauss_impl(call_t *c)
 {
     int64_t n = count_arg(c, "gauss");
     double noise = noise_arg(c, 0), sd = sqrt(0.5 + 7 * noise);
-    value_t *z = draws(c->s, "randn", n, 2);
+    value_t *z = draws(c->s, OP_randn, n, 2);
     pts_t p = pts_new(n);
     for (int64_t i = 0; i < n; i++) {
         bool one = i < n / 2;
@@ -202,7 +202,7 @@ static value_t *spiral_impl(call_t *c)
 {
     int64_t n = count_arg(c, "spiral");
     double noise = noise_arg(c, 0);
-    value_t *u = draws(c->s, "rand", n, 2);
+    value_t *u = draws(c->s, OP_rand, n, 2);
     pts_t p = pts_new(n);
     int64_t m = n / 2;
     for (int64_t i = 0; i < n; i++) {
@@ -225,7 +225,7 @@ static value_t *moons_impl(call_t *c)
 {
     int64_t n = count_arg(c, "moons");
     double noise = noise_arg(c, 0);
-    value_t *z = noise > 0 ? draws(c->s, "randn", n, 2) : NULL;
+    value_t *z = noise > 0 ? draws(c->s, OP_randn, n, 2) : NULL;
     pts_t p = pts_new(n);
     int64_t nout = n / 2, nin = n - nout;
     for (int64_t i = 0; i < n; i++) {
@@ -261,7 +261,7 @@ static value_t *split_impl(call_t *c)
     int64_t n = x->u.t.shape[0], nt = (int64_t)ceil(test * (double)n);   /* as scikit-learn rounds the test size */
     if (nt < 1 || nt >= n) err_raise(ERR_VALUE, c->span, "split: %lld rows leave no row on one side at test=%g", (long long)n, test);
     /* a random permutation: the ranks of n uniform draws (stable for ties) */
-    value_t *u = draws(c->s, "rand", n, 1);
+    value_t *u = draws(c->s, OP_rand, n, 1);
     int64_t *perm = mem_scratch((size_t)n * sizeof *perm);   /* (rows below may fail or be interrupted) */
     for (int64_t i = 0; i < n; i++) perm[i] = i;
     /* Fisher-Yates from the draws */
@@ -443,14 +443,14 @@ static bool is_opt(value_t *v)
 }
 
 /* a op b, through the op table (the weights' dtype; a number enters rounded to it) */
-static value_t *f2(session_t *s, const char *op, value_t *a, value_t *b) { return ad_op2(op, a, b, s); }
-static value_t *f2n(session_t *s, const char *op, value_t *a, double b)
+static value_t *f2(session_t *s, op_id_t op, value_t *a, value_t *b) { return ad_op2(op, a, b, s); }
+static value_t *f2n(session_t *s, op_id_t op, value_t *a, double b)
 {
     value_t *n = num(b), *r = ad_op2(op, a, n, s);
     val_unref(n);
     return r;
 }
-static value_t *nf2(session_t *s, const char *op, double a, value_t *b)
+static value_t *nf2(session_t *s, op_id_t op, double a, value_t *b)
 {
     value_t *n = num(a), *r = ad_op2(op, n, b, s);
     val_unref(n);
@@ -460,11 +460,11 @@ static value_t *nf2(session_t *s, const char *op, double a, value_t *b)
 /* zeros of w's shape and dtype (the op table's zeros) */
 static value_t *zeros_of(session_t *s, value_t *w)
 {
-    value_t *sh = ad_op1("shape", w, s);
+    value_t *sh = ad_op1(OP_shape, w, s);
     const char *dn = dtype_traits[w->u.t.dtype].name;
     value_t *d = str_new(dn, strlen(dn));
     const char *kn[1] = { "dtype" };
-    value_t *r = ad_opk("zeros", 1, &sh, 1, kn, &d, s);
+    value_t *r = ad_opk(OP_zeros, 1, &sh, 1, kn, &d, s);
     val_unref(sh);
     val_unref(d);
     return r;
@@ -538,7 +538,7 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
         if (finite) {
             /* unscale (g / scale, in g's dtype), apply, then grow the scale or count */
             value_t *ug[256];
-            for (int i = 0; i < n; i++) ug[i] = f2n(s, "divide", g[i], sc);
+            for (int i = 0; i < n; i++) ug[i] = f2n(s, OP_divide, g[i], sc);
             apply(s, scope_get_local(opt, "inner"), sl, w, ug, n, span);
             for (int i = 0; i < n; i++) val_unref(ug[i]);
             if (cnt == get_num(opt, "dynamic_growth_steps") - 1) { set_num(opt, "step_counter", 0); set_num(opt, "scale", sc * 2); }
@@ -576,19 +576,19 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
         bool nest = get_num(opt, "nesterov") != 0;
         value_t *ms = mom != 0 ? state(s, opt, "momentums", w, n) : NULL;
         for (int i = 0; i < n; i++) {
-            if (!ms) { value_t *t = f2n(s, "multiply", g[i], lr); nw[i] = f2(s, "subtract", w[i], t); val_unref(t); continue; }
+            if (!ms) { value_t *t = f2n(s, OP_multiply, g[i], lr); nw[i] = f2(s, OP_subtract, w[i], t); val_unref(t); continue; }
             /* m = m * momentum - g * lr; w += (nesterov: m * momentum - g * lr) or m */
-            value_t *a = f2n(s, "multiply", ms->u.list.items[i], mom), *b = f2n(s, "multiply", g[i], lr);
-            value_t *m = f2(s, "subtract", a, b);
+            value_t *a = f2n(s, OP_multiply, ms->u.list.items[i], mom), *b = f2n(s, OP_multiply, g[i], lr);
+            value_t *m = f2(s, OP_subtract, a, b);
             val_unref(a); val_unref(b);
             state_set(ms, i, m);
             if (nest) {
-                a = f2n(s, "multiply", m, mom); b = f2n(s, "multiply", g[i], lr);
-                value_t *d = f2(s, "subtract", a, b);
-                nw[i] = f2(s, "add", w[i], d);
+                a = f2n(s, OP_multiply, m, mom); b = f2n(s, OP_multiply, g[i], lr);
+                value_t *d = f2(s, OP_subtract, a, b);
+                nw[i] = f2(s, OP_add, w[i], d);
                 val_unref(a); val_unref(b); val_unref(d);
             } else {
-                nw[i] = f2(s, "add", w[i], m);
+                nw[i] = f2(s, OP_add, w[i], m);
             }
         }
     } else if (!strcmp(name, "adam")) {
@@ -599,23 +599,23 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
             dtype_t dt = (dtype_t)w[i]->u.t.dtype;
             value_t *b1t = tensor_scalar_f64(dt, b1), *b2t = tensor_scalar_f64(dt, b2), *tt = tensor_scalar_f64(dt, it);
             value_t *lrt = tensor_scalar_f64(dt, lr);
-            value_t *p1 = f2(s, "power", b1t, tt), *p2 = f2(s, "power", b2t, tt);
-            value_t *q2 = nf2(s, "subtract", 1, p2), *sq = ad_op1("sqrt", q2, s), *num_ = f2(s, "multiply", lrt, sq);
-            value_t *q1 = nf2(s, "subtract", 1, p1), *alpha = f2(s, "divide", num_, q1);
+            value_t *p1 = f2(s, OP_power, b1t, tt), *p2 = f2(s, OP_power, b2t, tt);
+            value_t *q2 = nf2(s, OP_subtract, 1, p2), *sq = ad_op1(OP_sqrt, q2, s), *num_ = f2(s, OP_multiply, lrt, sq);
+            value_t *q1 = nf2(s, OP_subtract, 1, p1), *alpha = f2(s, OP_divide, num_, q1);
             /* m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2) */
-            value_t *d = f2(s, "subtract", g[i], ms->u.list.items[i]), *e = f2n(s, "multiply", d, 1 - b1);
-            value_t *m = f2(s, "add", ms->u.list.items[i], e);
+            value_t *d = f2(s, OP_subtract, g[i], ms->u.list.items[i]), *e = f2n(s, OP_multiply, d, 1 - b1);
+            value_t *m = f2(s, OP_add, ms->u.list.items[i], e);
             val_unref(d); val_unref(e);
             state_set(ms, i, m);
-            value_t *g2 = f2(s, "multiply", g[i], g[i]);
-            d = f2(s, "subtract", g2, vs->u.list.items[i]); e = f2n(s, "multiply", d, 1 - b2);
-            value_t *v = f2(s, "add", vs->u.list.items[i], e);
+            value_t *g2 = f2(s, OP_multiply, g[i], g[i]);
+            d = f2(s, OP_subtract, g2, vs->u.list.items[i]); e = f2n(s, OP_multiply, d, 1 - b2);
+            value_t *v = f2(s, OP_add, vs->u.list.items[i], e);
             val_unref(g2); val_unref(d); val_unref(e);
             state_set(vs, i, v);
             /* w -= (m alpha) / (sqrt(v) + eps) */
-            value_t *ma = f2(s, "multiply", m, alpha), *sv = ad_op1("sqrt", v, s), *den = f2n(s, "add", sv, eps);
-            value_t *inc = f2(s, "divide", ma, den);
-            nw[i] = f2(s, "subtract", w[i], inc);
+            value_t *ma = f2(s, OP_multiply, m, alpha), *sv = ad_op1(OP_sqrt, v, s), *den = f2n(s, OP_add, sv, eps);
+            value_t *inc = f2(s, OP_divide, ma, den);
+            nw[i] = f2(s, OP_subtract, w[i], inc);
             value_t *drop[] = { b1t, b2t, tt, lrt, p1, p2, q2, sq, num_, q1, alpha, ma, sv, den, inc };
             for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++) val_unref(drop[k]);
         }
@@ -624,20 +624,20 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
         value_t *vs = state(s, opt, "velocities", w, n), *ms = mom > 0 ? state(s, opt, "momentums", w, n) : NULL;
         for (int i = 0; i < n; i++) {
             /* velocity = rho velocity + (1 - rho) g^2; increment = lr g / sqrt(velocity + eps) */
-            value_t *a = f2n(s, "multiply", vs->u.list.items[i], rho), *g2 = f2(s, "multiply", g[i], g[i]);
-            value_t *b = nf2(s, "multiply", 1 - rho, g2), *v = f2(s, "add", a, b);
+            value_t *a = f2n(s, OP_multiply, vs->u.list.items[i], rho), *g2 = f2(s, OP_multiply, g[i], g[i]);
+            value_t *b = nf2(s, OP_multiply, 1 - rho, g2), *v = f2(s, OP_add, a, b);
             val_unref(a); val_unref(g2); val_unref(b);
             state_set(vs, i, v);
-            value_t *lg = nf2(s, "multiply", lr, g[i]), *den = f2n(s, "add", v, eps), *sd = ad_op1("sqrt", den, s);
-            value_t *inc = f2(s, "divide", lg, sd);
+            value_t *lg = nf2(s, OP_multiply, lr, g[i]), *den = f2n(s, OP_add, v, eps), *sd = ad_op1(OP_sqrt, den, s);
+            value_t *inc = f2(s, OP_divide, lg, sd);
             val_unref(lg); val_unref(den); val_unref(sd);
             if (ms) {
-                value_t *mm = f2n(s, "multiply", ms->u.list.items[i], mom), *m = f2(s, "add", mm, inc);
+                value_t *mm = f2n(s, OP_multiply, ms->u.list.items[i], mom), *m = f2(s, OP_add, mm, inc);
                 val_unref(mm);
                 state_set(ms, i, m);
-                nw[i] = f2(s, "subtract", w[i], m);
+                nw[i] = f2(s, OP_subtract, w[i], m);
             } else {
-                nw[i] = f2(s, "subtract", w[i], inc);
+                nw[i] = f2(s, OP_subtract, w[i], inc);
             }
             val_unref(inc);
         }
@@ -646,7 +646,7 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
     for (int i = 0; i < n; i++) {
         value_t *nm = str_new(sl[i].name, strlen(sl[i].name));
         value_t *a[3] = { sl[i].rec, nm, nw[i] };
-        value_t *r = ad_opk("assign", 3, a, 0, NULL, NULL, s);
+        value_t *r = ad_opk(OP_assign, 3, a, 0, NULL, NULL, s);
         val_unref(r); val_unref(nm); val_unref(nw[i]);
     }
     set_num(opt, "iterations", it);
@@ -680,7 +680,7 @@ static value_t *step_impl(call_t *c)
         value_t *g[256];
         for (int i = 0; i < n; i++) {
             value_t *ix = inum(i);
-            g[i] = ad_op2("take", gl, ix, c->s);
+            g[i] = ad_op2(OP_take, gl, ix, c->s);
             val_unref(ix);
         }
         apply(c->s, opt, sl, w, g, n, c->span);
@@ -729,12 +729,12 @@ static value_t *penalty_of(session_t *s, value_t *m, span_t span)
         for (int k = 0; k < 2; k++) {
             double a = fac[i][k];
             if (a == 0) continue;
-            value_t *t = k ? f2(s, "multiply", W, W) : ad_op1("abs", W, s), *sm = ad_op1("sum", t, s);
+            value_t *t = k ? f2(s, OP_multiply, W, W) : ad_op1(OP_abs, W, s), *sm = ad_op1(OP_sum, t, s);
             val_unref(t);
-            value_t *term = f2n(s, "multiply", sm, a);
+            value_t *term = f2n(s, OP_multiply, sm, a);
             val_unref(sm);
             if (reg) {
-                value_t *r2 = f2(s, "add", reg, term);
+                value_t *r2 = f2(s, OP_add, reg, term);
                 val_unref(reg); val_unref(term);
                 reg = r2;
             } else {
@@ -743,7 +743,7 @@ static value_t *penalty_of(session_t *s, value_t *m, span_t span)
         }
         if (!reg) continue;
         if (total) {
-            value_t *t2 = f2(s, "add", total, reg);
+            value_t *t2 = f2(s, OP_add, total, reg);
             val_unref(total); val_unref(reg);
             total = t2;
         } else {
@@ -770,7 +770,7 @@ static value_t *regularization_impl(call_t *c)
 static value_t *with_penalty(session_t *s, value_t *loss, value_t *p)
 {
     if (!p) return loss;
-    value_t *r = f2(s, "add", loss, p);
+    value_t *r = f2(s, OP_add, loss, p);
     val_unref(loss); val_unref(p);
     return r;
 }
@@ -785,10 +785,10 @@ static value_t *fit_loss_impl(call_t *c)
     if (ln->kind != V_STR) err_raise(ERR_TYPE, c->arg_spans[3], "fit_loss: the loss's name");
     value_t *pen = penalty_of(c->s, model, c->arg_spans[0]);
     value_t *pred = op_apply(c->s, model, 1, &x, c->span);
-    value_t *r = with_penalty(c->s, ad_op2(ln->u.str.s, y, pred, c->s), pen);
+    value_t *r = with_penalty(c->s, ad_op2(op_find(ln->u.str.s)->id, y, pred, c->s), pen);
     val_unref(pred);
     if (c->nargs > 4) {
-        value_t *t = f2(c->s, "multiply", r, c->args[4]);
+        value_t *t = f2(c->s, OP_multiply, r, c->args[4]);
         val_unref(r);
         r = t;
     }
@@ -804,7 +804,7 @@ static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const
 {
     value_t *pen = penalty_of(c->s, model, c->span);
     value_t *p = op_apply(c->s, model, 1, &x, c->span);
-    value_t *l = with_penalty(c->s, ad_op2(lname, y, p, c->s), pen);
+    value_t *l = with_penalty(c->s, ad_op2(op_find(lname)->id, y, p, c->s), pen);
     double loss = tensor_get_f64(l, 0);
     val_unref(l);
     *acc = NAN;
@@ -1052,7 +1052,7 @@ static value_t *ready_targets(call_t *c, value_t *y, bool sparse, int64_t classe
     }
     if (as_col) {
         value_t *a[3] = { y, inum(y->u.t.shape[0]), inum(1) };
-        value_t *r = ad_opk("reshape", 3, a, 0, NULL, NULL, c->s);
+        value_t *r = ad_opk(OP_reshape, 3, a, 0, NULL, NULL, c->s);
         val_unref(a[1]); val_unref(a[2]);
         return r;
     }
@@ -1145,8 +1145,8 @@ static value_t *fit_impl(call_t *c)
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
         value_t *i0 = inum(0), *i1 = inum(1);
-        xv = ad_op2("take", valv, i0, c->s);
-        yv = ad_op2("take", valv, i1, c->s);
+        xv = ad_op2(OP_take, valv, i0, c->s);
+        yv = ad_op2(OP_take, valv, i1, c->s);
         val_unref(i0); val_unref(i1);
     } else if (valv) {
         if (valv->kind != V_TENSOR || valv->u.t.size != 1)
@@ -1200,7 +1200,7 @@ static value_t *fit_impl(call_t *c)
     /* the loss of a batch as a function of the model: value_and_grad through the op table */
     value_t *lstr = str_new(lname, strlen(lname));
     value_t *fl = fn_of("fit_loss");
-    value_t *vgf = ad_op1("value_and_grad", fl, c->s);
+    value_t *vgf = ad_op1(OP_value_and_grad, fl, c->s);
     val_unref(fl);
     /* the step traced (tf.function / jax.jit of value_and_grad): one
      * concrete function per batch shape, the weights read at every call;
@@ -1296,7 +1296,7 @@ static value_t *fit_impl(call_t *c)
         struct timespec t0, t1;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         /* shuffle the rows each epoch (Keras's shuffle=True) */
-        value_t *u = draws(c->s, "rand", n, 1);
+        value_t *u = draws(c->s, OP_rand, n, 1);
         int64_t *perm = mem_alloc((size_t)n * sizeof *perm);
         for (int64_t i = 0; i < n; i++) perm[i] = i;
         for (int64_t i = n - 1; i > 0; i--) {
@@ -1346,7 +1346,7 @@ static value_t *fit_impl(call_t *c)
                     if (!apply(c->s, opt, sl, w, g, nw, c->span)) skipped++;
                 } else if (fixed_scale != 1) {
                     value_t *ug[256];
-                    for (int i = 0; i < nw; i++) ug[i] = f2n(c->s, "divide", g[i], fixed_scale);
+                    for (int i = 0; i < nw; i++) ug[i] = f2n(c->s, OP_divide, g[i], fixed_scale);
                     apply(c->s, opt, sl, w, ug, nw, c->span);
                     for (int i = 0; i < nw; i++) val_unref(ug[i]);
                 } else {
@@ -1458,7 +1458,7 @@ static value_t *fit_impl(call_t *c)
     "seed=k restarts the generator first, as seed(k) does"
 #define DATA_SRC "TensorFlow Playground, src/dataset.ts (labels 1 and -1 become 1 and 0)"
 const op_def_t op_family_train[] = {
-    {"xor", OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
+    {OP(xor), OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
      .nograd = "random data",
      .signature = "xor(n, noise=0, seed=)", .summary = "the Playground's XOR data: class 1 where x1 and x2 have one sign",
      .formula = "points uniform in [-5, 5]^2, each coordinate pushed 0.3 away from 0; class 1 when x1 x2 >= 0 for the "
@@ -1471,7 +1471,7 @@ const op_def_t op_family_train[] = {
                 "#> [200, 2] (int64)\n"
                 "sum((x[:, 0] * x[:, 1] >= 0) != y[:, 0])\n"
                 "#> 0 (fp32)"},
-    {"circles", OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
+    {OP(circles), OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
      .signature = "circles(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
      .formula = "the first half at radius uniform in [0, 2.5], the second at [3.5, 5], angles uniform; class 1 when the "
@@ -1481,7 +1481,7 @@ const op_def_t op_family_train[] = {
                 "x, y = circles(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"gauss", OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
+    {OP(gauss), OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
      .signature = "gauss(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
      .formula = "each coordinate normal with variance 0.5 + 7 noise (the Playground's slider, noise 0 to 0.5, maps to "
@@ -1491,7 +1491,7 @@ const op_def_t op_family_train[] = {
                 "x, y = gauss(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"spiral", OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
+    {OP(spiral), OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
      .signature = "spiral(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's two-arm spiral",
      .formula = "arm k of m points: r = k/m * 5, t = 1.75 * 2 pi k/m (+ pi for class 0), the point (r sin t, r cos t) "
@@ -1500,7 +1500,7 @@ const op_def_t op_family_train[] = {
      .example = "x, y = spiral(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
-    {"moons", OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
+    {OP(moons), OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = "random data",
      .signature = "moons(n, noise=0, seed=, shuffle=1)", .summary = "scikit-learn's two moons: two interleaving half circles",
      .formula = "class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
@@ -1513,7 +1513,7 @@ const op_def_t op_family_train[] = {
                 "#>  [            -1, 1.22464685e-16],\n"
                 "#>  [             0,            0.5],\n"
                 "#>  [             2,            0.5]] (fp32)"},
-    {"split", OPK_FUNC, .impl = split_impl, .min_args = 2, .max_args = 2, .kwargs = "test", .flags = OPF_IMPURE,
+    {OP(split), OPK_FUNC, .impl = split_impl, .min_args = 2, .max_args = 2, .kwargs = "test", .flags = OPF_IMPURE,
      .nograd = "a random split",
      .signature = "split(x, y, test=0.5)",
      .summary = "rows shuffled, a fraction held out: [x_train, x_test, y_train, y_test]",
@@ -1525,7 +1525,7 @@ const op_def_t op_family_train[] = {
                 "xtr, xte, ytr, yte = split(x, y, test=0.3)\n"
                 "shape(xte)\n"
                 "#> [3, 2] (int64)"},
-    {"sgd", OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov learning_rate",
+    {OP(sgd), OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov learning_rate",
      .nograd = "an optimiser",
      .signature = "sgd(lr=0.01, momentum=0, nesterov=0)   (Keras's learning_rate= also works)", .summary = "stochastic gradient descent (Keras 3's SGD)",
      .formula = "without momentum w -= lr g; with it m = momentum m - lr g and w += m (nesterov=1: w += momentum m - lr "
@@ -1534,7 +1534,7 @@ const op_def_t op_family_train[] = {
      .source = "keras.optimizers.SGD (Keras 3 update_step)",
      .example = "sgd(lr=0.1, momentum=0.9)\n"
                 "#> sgd(lr=0.1, momentum=0.9, nesterov=0)"},
-    {"adam", OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps learning_rate beta_1 beta_2 epsilon",
+    {OP(adam), OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps learning_rate beta_1 beta_2 epsilon",
      .nograd = "an optimiser",
      .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)   (Keras's learning_rate=, beta_1=, beta_2=, epsilon= also work)", .summary = "Adam (Keras 3's)",
      .formula = "t = step number; alpha = lr sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1); v += (g^2 - v)"
@@ -1543,7 +1543,7 @@ const op_def_t op_family_train[] = {
      .source = "keras.optimizers.Adam (Keras 3 update_step); Kingma & Ba, Adam, ICLR 2015",
      .example = "adam()\n"
                 "#> adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-07)"},
-    {"rmsprop", OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps learning_rate epsilon",
+    {OP(rmsprop), OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps learning_rate epsilon",
      .nograd = "an optimiser",
      .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)   (Keras's learning_rate=, epsilon= also work)", .summary = "RMSprop (Keras 3's)",
      .formula = "v = rho v + (1 - rho) g^2; increment = lr g / sqrt(v + eps); w -= increment (momentum > 0: m = "
@@ -1552,7 +1552,7 @@ const op_def_t op_family_train[] = {
      .source = "keras.optimizers.RMSprop (Keras 3 update_step); Hinton, Coursera lecture 6e",
      .example = "rmsprop(lr=0.01)\n"
                 "#> rmsprop(lr=0.01, rho=0.9, momentum=0, eps=1e-07)"},
-    {"loss_scale_optimizer", OPK_FUNC, .impl = loss_scale_impl, .min_args = 1, .max_args = 1,
+    {OP(loss_scale_optimizer), OPK_FUNC, .impl = loss_scale_impl, .min_args = 1, .max_args = 1,
      .kwargs = "initial_scale dynamic_growth_steps", .nograd = "an optimiser",
      .signature = "loss_scale_optimizer(opt, initial_scale=32768, dynamic_growth_steps=2000)",
      .summary = "dynamic loss scaling around an optimiser (Keras 3's LossScaleOptimizer), for fp16 gradients",
@@ -1571,7 +1571,7 @@ const op_def_t op_family_train[] = {
                 "step(o, m, [[2.0]])\n"
                 "m.W\n"
                 "#> [[0]] (fp32)"},
-    {"step", OPK_FUNC, .impl = step_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE,
+    {OP(step), OPK_FUNC, .impl = step_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE,
      .nograd = "changes the model's weights",
      .signature = "step(opt, model, grads)", .summary = "one optimiser update of a model's weights, in place",
      .formula = "grads in params(model)'s order (what grad(loss)(model, ...) gives); the optimiser keeps its state "
@@ -1583,7 +1583,7 @@ const op_def_t op_family_train[] = {
                 "step(sgd(lr=0.5), m, [[1.0]])\n"
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
-    {"fit", OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
+    {OP(fit), OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
      .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show", .flags = OPF_IMPURE,
      .nograd = "trains the model",
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
@@ -1616,7 +1616,7 @@ const op_def_t op_family_train[] = {
                 "h = fit(m, [[1.0], [2.0]], [[2.0], [4.0]], optimizer=sgd(lr=0.1), epochs=3, verbose=0)\n"
                 "len(h.loss)\n"
                 "#> 3"},
-    {"regularization", OPK_FUNC, .impl = regularization_impl, .min_args = 1, .max_args = 1, .flags = OPF_COMPOSITE,
+    {OP(regularization), OPK_FUNC, .impl = regularization_impl, .min_args = 1, .max_args = 1, .flags = OPF_COMPOSITE,
      .signature = "regularization(model)",
      .summary = "the sum of the penalties of a model's l1=/l2= layers (Keras: sum(model.losses))",
      .formula = "sum over dense layers with l1=a or l2=b of a * sum(|W|) + b * sum(W^2), the kernels only, in the "
@@ -1629,7 +1629,7 @@ const op_def_t op_family_train[] = {
                 "m.W = [[1.0], [-2.0]]\n"
                 "regularization(m)\n"
                 "#> 2.5 (fp32)"},
-    {"fit_loss", OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 5, .flags = OPF_HIDDEN | OPF_COMPOSITE,
+    {OP(fit_loss), OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 5, .flags = OPF_HIDDEN | OPF_COMPOSITE,
      .signature = "fit_loss(model, x, y, loss, scale=1)", .summary = "loss(y, model(x)) (what fit differentiates)",
      .formula = "(loss(y, model(x)) + regularization(model)) * scale (the loss scale)", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
      .example = "x, y = xor(4)\nm = dense(2, 1)\nshape(fit_loss(m, x, y, \"mse\"))\n#> [] (int64)"},

@@ -139,7 +139,7 @@ static value_t *boundary_impl(call_t *c)
 }
 
 const op_def_t op_family_boundary[] = {
-    {"boundary", OPK_FUNC, .impl = boundary_impl, .min_args = 3, .max_args = 3, .kwargs = "title xlabel ylabel",
+    {OP(boundary), OPK_FUNC, .impl = boundary_impl, .min_args = 3, .max_args = 3, .kwargs = "title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "boundary(model, x, y)",
      .summary = "a classifier's decision regions over the plane, under the data points (TensorFlow Playground's output)",

@@ -193,7 +193,7 @@ static value_t *compare_impl(call_t *c)
 }
 
 const op_def_t op_family_compare[] = {
-    {"compare", OPK_FUNC, .impl = compare_impl, .min_args = 1, .max_args = 2, .kwargs = "precision title",
+    {OP(compare), OPK_FUNC, .impl = compare_impl, .min_args = 1, .max_args = 2, .kwargs = "precision title",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "compare(expr) or compare(f, x)",
      .summary = "the same computation in fp64, fp32, bf16 and fp16 side by side, each one's error against fp64",

@@ -160,7 +160,7 @@ static value_t *fit_figure_impl(call_t *c)
 }
 
 const op_def_t op_family_fit_figure[] = {
-    {"fit_figure", OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 7, .flags = OPF_IMPURE | OPF_HIDDEN,
+    {OP(fit_figure), OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 7, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = "a figure",
      .signature = "fit_figure(what, live, history, model, x, y, last)",
      .summary = "fit's live figures (show=): loss, boundary, neurons, gradflow",

@@ -151,7 +151,7 @@ static value_t *gradflow_impl(call_t *c)
 }
 
 const op_def_t op_family_gradflow[] = {
-    {"gradflow", OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
+    {OP(gradflow), OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "gradflow(model, x, y, loss=mse)",
      .summary = "the gradient's size per layer (mean |dW|) as bars on a log scale, with the exact zeros counted",
@@ -179,7 +179,7 @@ const op_def_t op_family_gradflow[] = {
                 "#>     3  (4, 1)         linear      0.9736                      0 of 4 (0%)\n"
                 "#> mean |dW| shrinks about 5.6x per layer toward the input (layers 3 to 1)\n"
                 "#> figure: figures/001-gradflow.png"},
-    {"gradflow_loss", OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_IMPURE,
+    {OP(gradflow_loss), OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_IMPURE,
      .nograd = "a helper of gradflow (a figure)",
      .signature = "gradflow_loss(model, x, y, loss)", .summary = "the objective gradflow differentiates: loss(y, model(x))",
      .formula = "loss(y, model(x))", .shapes = "as loss", .dtypes = "as loss",

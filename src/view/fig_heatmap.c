@@ -40,7 +40,7 @@ static value_t *heatmap_impl(call_t *c)
 }
 
 const op_def_t op_family_heatmap[] = {
-    {"heatmap", OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
+    {OP(heatmap), OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "heatmap(A)", .summary = "a matrix as coloured cells with a colour bar (row 0 at the top)",
      .formula = "cell (i, j) coloured by viridis((A[i,j] - lo) / (hi - lo)), lo/hi the min/max or zlim=[lo, hi]; "

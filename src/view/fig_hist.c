@@ -66,7 +66,7 @@ static value_t *hist_impl(call_t *c)
 }
 
 const op_def_t op_family_hist[] = {
-    {"hist", OPK_FUNC, .impl = hist_impl, .min_args = 1, .max_args = 1, .kwargs = "bins range title xlabel ylabel",
+    {OP(hist), OPK_FUNC, .impl = hist_impl, .min_args = 1, .max_args = 1, .kwargs = "bins range title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "hist(t, bins=30)", .summary = "histogram of the values of t",
      .formula = "counts of values in bins equal-width bins over [min, max] (or range=[a, b]); bins are [a, b) except "

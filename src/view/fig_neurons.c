@@ -114,7 +114,7 @@ static value_t *neurons_impl(call_t *c)
 }
 
 const op_def_t op_family_neurons[] = {
-    {"neurons", OPK_FUNC, .impl = neurons_impl, .min_args = 2, .max_args = 2, .kwargs = "title",
+    {OP(neurons), OPK_FUNC, .impl = neurons_impl, .min_args = 2, .max_args = 2, .kwargs = "title",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "neurons(model, x)",
      .summary = "every neuron's output over the input plane as a small map, in columns by layer (TensorFlow Playground)",

@@ -125,7 +125,7 @@ static value_t *numberline_impl(call_t *c)
 }
 
 const op_def_t op_family_numberline[] = {
-    {"numberline", OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
+    {OP(numberline), OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "numberline(dtype, lo, hi[, value])",
      .summary = "every representable value of a dtype in [lo, hi]: spacing, powers of two, subnormals",

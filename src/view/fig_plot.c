@@ -467,7 +467,7 @@ static value_t *plot_impl(call_t *c)
 }
 
 const op_def_t op_family_plot[] = {
-    {"plot", OPK_FUNC, .impl = plot_impl, .min_args = 1, .max_args = -1,
+    {OP(plot), OPK_FUNC, .impl = plot_impl, .min_args = 1, .max_args = -1,
      .flags = OPF_IMPURE, .nograd = "a figure",
      .kwargs = "title labels xlabel ylabel logy xlim ylim saturation threshold style marker",
      .signature = "plot(x, y1, y2, ...) or plot(f, x)",

@@ -186,7 +186,7 @@ static value_t *roofline_impl(call_t *c)
 }
 
 const op_def_t op_family_roofline[] = {
-    {"roofline", OPK_FUNC, .impl = roofline_impl, .min_args = 0, .max_args = 0, .kwargs = "device table title xlabel ylabel",
+    {OP(roofline), OPK_FUNC, .impl = roofline_impl, .min_args = 0, .max_args = 0, .kwargs = "device table title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "roofline(device=, table=0)", .summary = "the ops timed with :time under the device's memory and compute roofs",
      .formula = "each op timed with :time is a point: x = FLOPs / bytes moved (elementwise: 1 FLOP per element; matmul "

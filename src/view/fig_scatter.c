@@ -226,7 +226,7 @@ static value_t *bar_impl(call_t *c)
 }
 
 const op_def_t op_family_scatter[] = {
-    {"scatter", OPK_FUNC, .impl = scatter_impl, .min_args = 2, .max_args = 2, .kwargs = "labels fit title xlabel ylabel",
+    {OP(scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 2, .max_args = 2, .kwargs = "labels fit title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "scatter(x, y, labels=, fit=)",
      .summary = "points (x[i], y[i]): classification data coloured by class, or regression points with their fitted line",
@@ -239,7 +239,7 @@ const op_def_t op_family_scatter[] = {
      .example = "x = linspace(0, 1, 20)\n"
                 "scatter(x, 2 * x + 0.1, fit=2 * x)\n"
                 "#> figure: figures/001-scatter.png"},
-    {"bar", OPK_FUNC, .impl = bar_impl, .min_args = 1, .max_args = MAX_BARS, .kwargs = "labels names title xlabel ylabel",
+    {OP(bar), OPK_FUNC, .impl = bar_impl, .min_args = 1, .max_args = MAX_BARS, .kwargs = "labels names title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "bar(v1, v2, ..., labels=, names=)",
      .summary = "bars, one per category, side by side per series (class probabilities: sigmoid beside softmax)",

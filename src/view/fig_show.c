@@ -226,7 +226,7 @@ static value_t *show_impl(call_t *c)
 }
 
 const op_def_t op_family_show[] = {
-    {"show", OPK_FUNC, .impl = show_impl, .min_args = 1, .max_args = MAX_MODELS, .kwargs = "title xlim map",
+    {OP(show), OPK_FUNC, .impl = show_impl, .min_args = 1, .max_args = MAX_MODELS, .kwargs = "title xlim map",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "show(model, ...)   e.g. show(m, collapse(m))",
      .summary = "a model drawn as neurons and weights, with its input-output map beside (several models side by side)",

@@ -152,7 +152,7 @@ static value_t *underflow_impl(call_t *c)
 }
 
 const op_def_t op_family_underflow[] = {
-    {"underflow", OPK_FUNC, .impl = underflow_impl, .min_args = 1, .max_args = MAX_HIST, .kwargs = "title xlabel",
+    {OP(underflow), OPK_FUNC, .impl = underflow_impl, .min_args = 1, .max_args = MAX_HIST, .kwargs = "title xlabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "underflow(h, ...)   e.g. underflow(fit(m, x, y), fit(m2, x, y, loss_scale=\"dynamic\"))",
      .summary = "from fit's history: per layer and step, the fraction of gradient entries that were exactly 0 or "

@@ -793,7 +793,7 @@ static void coverage(void)
         nops++;
         char deriv[64];
         if (op->flags & OPF_HIDDEN) deriv[0] = 0;
-        else if (op->deriv) snprintf(deriv, sizeof deriv, "%s", op->deriv);
+        else if (op->deriv) snprintf(deriv, sizeof deriv, "%s", op_get(op->deriv)->name);
         else snprintf(deriv, sizeof deriv, "grad:%s", op->name);
         char miss[512] = "";
         size_t k = 0;

@@ -46,7 +46,7 @@ static value_t *val(const char *expr) { return session_eval(S, expr, stdout); }
 
 static void facts(const op_def_t *o)
 {
-    int n = (o->grad != NULL) + (o->deriv != NULL) + ((o->flags & OPF_COMPOSITE) != 0) + (o->nograd != NULL);
+    int n = (o->grad != NULL) + (o->deriv != OP_NONE) + ((o->flags & OPF_COMPOSITE) != 0) + (o->nograd != NULL);
     tap_ok(n == 1, "%s: exactly one derivative story (rule, derivative op, composite, or a reason why not): %d given",
            o->name, n);
     if (o->grad) tap_ok(o->grad_doc && *o->grad_doc, "%s: its rule states its formula", o->name);
