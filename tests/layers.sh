@@ -1,7 +1,7 @@
 #!/bin/sh
 # layers.sh — the folders of src/ form layers.  The order, lowest first:
 #
-#   util tensor backend ops autodiff graph lang view lesson repl main
+#   util tensor backend value ops autodiff graph lang view lesson repl main
 #
 # (main is src/main.c).  A file may include headers of its own folder and
 # of folders below it, never of a folder above: where a lower layer needs
@@ -18,7 +18,7 @@
 : "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 src=$(cd "$TESTDIR/../src" && pwd) || { echo "Bail out! no src beside $TESTDIR"; exit 1; }
-ORDER='util tensor backend ops autodiff graph lang view lesson repl main'
+ORDER='util tensor backend value ops autodiff graph lang view lesson repl main'
 KNOWN='
 backend/cpu/chain.c ops/ops.h
 backend/cpu/cpu.c ops/ops.h
@@ -33,7 +33,6 @@ ops/activations.c autodiff/rules.h
 ops/create.c autodiff/rules.h
 ops/create.c graph/graph.h
 ops/data.c autodiff/ad.h
-ops/data.c lang/value.h
 ops/devcheck.c lang/eval.h
 ops/devcheck.c lang/session.h
 ops/elementwise.c autodiff/rules.h
@@ -41,7 +40,6 @@ ops/fp8.c autodiff/rules.h
 ops/indexing.c autodiff/ad.h
 ops/indexing.c autodiff/rules.h
 ops/indexing.c graph/graph.h
-ops/indexing.h lang/value.h
 ops/layers.c autodiff/ad.h
 ops/losses.c autodiff/ad.h
 ops/losses.c graph/graph.h
@@ -52,17 +50,13 @@ ops/misc.c lang/eval.h
 ops/ops.c autodiff/ad.h
 ops/ops.c graph/graph.h
 ops/ops.c lang/eval.h
-ops/ops.h lang/session.h
-ops/ops.h lang/value.h
 ops/precision.c autodiff/rules.h
 ops/reduce.c autodiff/rules.h
 ops/shape.c autodiff/rules.h
 ops/shape.c graph/graph.h
-ops/shape.h lang/value.h
 ops/train.c autodiff/ad.h
 ops/train.c graph/graph.h
 ops/train.c lang/eval.h
-ops/train.c lang/value.h
 '
 tmp=${TMPDIR:-/tmp}/nnpad-layers.$$
 mkdir -p "$tmp" || { echo "Bail out! cannot make $tmp"; exit 1; }

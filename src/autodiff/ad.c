@@ -75,6 +75,9 @@ void ad_links_free(value_t *v)
     v->u.t.ad = NULL;
 }
 
+/* values free their tape links through this (value/value.h) */
+__attribute__((constructor)) static void ad_hooks_set(void) { val_hooks.tape_free = ad_links_free; }
+
 /* ---- AD->tapes ---- */
 
 static ad_node_t *tape_push(tape_t *t)

@@ -159,6 +159,13 @@ void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
     }
 }
 
+/* values release and walk their traced functions through these (value/value.h) */
+__attribute__((constructor)) static void graph_hooks_set(void)
+{
+    val_hooks.traced_free = graph_traced_free;
+    val_hooks.traced_mark = graph_traced_mark;
+}
+
 value_t *graph_python_function(value_t *tfn) { return tfn->u.fn.traced->f; }
 
 void graph_record_all(value_t *tfn) { tfn->u.fn.traced->record_all = true; }

@@ -86,6 +86,18 @@ static value_t *user_op_call(call_t *c)
     return op_call(c);
 }
 
+/* The op for an infix operator: the op whose symbol is the operator's. */
+static const op_def_t *op_for_binop(int binop)
+{
+    static const op_def_t *cache[OP_FLOORDIV + 1];   /* the last binop_t (ast.h) */
+    NN_ASSERT(binop >= 0 && binop <= OP_FLOORDIV);
+    if (!cache[binop]) {
+        cache[binop] = op_for_symbol(ast_binop_symbol(binop));
+        NN_ASSERT(cache[binop]);
+    }
+    return cache[binop];
+}
+
 static value_t *run_op(session_t *s, const op_def_t *op, int nargs, value_t **args, const span_t *spans,
                        int nkw, const char **kwn, value_t **kw, span_t span, bool reuse_first)
 {

@@ -1,7 +1,7 @@
 /* eval.h — the tree-walking evaluator (internal to src/lang). */
 #ifndef NN_EVAL_H
 #define NN_EVAL_H
-#include "lang/value.h"
+#include "value/value.h"
 #include "lang/session.h"
 #include "ops/state.h"
 
@@ -17,6 +17,8 @@ struct session {
     bool keep_last;              /* session_keep_last: the last statement's value under "__last__" */
     int failed_at;               /* session_run's last failure: the byte where its failing statement starts (0: it did not parse) */
 };
+/* session_settings() (value/settings.h) reads the settings at the start */
+_Static_assert(__builtin_offsetof(struct session, set) == 0, "struct session begins with its settings");
 
 /* Evaluate an expression in scope; returns a new reference; raises on error. */
 value_t *eval_expr(session_t *s, const node_t *n, value_t *scope);

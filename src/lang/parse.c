@@ -22,7 +22,7 @@
  * out and the caller's ast_unit_unref frees it all.
  */
 #include "lang/parse.h"
-#include "lang/ast.h"
+#include "value/ast.h"
 #include "util/error.h"
 #include "tensor/dtype.h"
 #include <stdint.h>

@@ -16,7 +16,7 @@
  */
 #ifndef NN_PARSE_H
 #define NN_PARSE_H
-#include "lang/ast.h"
+#include "value/ast.h"
 
 #define PARSE_MAX_DEPTH 200
 #define PARSE_MAX_CHAIN 5000

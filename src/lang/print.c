@@ -1,5 +1,6 @@
 /* print.c — printing values (see print.h). */
 #include "lang/print.h"
+#include "value/ast.h"
 #include "tensor/dtype.h"
 #include "ops/ops.h"
 #include <string.h>

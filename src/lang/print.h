@@ -23,7 +23,7 @@
 #ifndef NN_PRINT_H
 #define NN_PRINT_H
 #include <stdio.h>
-#include "lang/value.h"
+#include "value/value.h"
 #include "lang/session.h"
 
 /* top: strings print raw at the top level and quoted inside lists. */

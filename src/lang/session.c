@@ -83,7 +83,6 @@ void session_free(session_t *s)
     free(s);
 }
 
-session_settings_t *session_settings(session_t *s) { return &s->set; }
 
 /* The undo snapshot of the global scope: (name, value) pairs with a
  * reference each, and of every record and list the globals reach (issue

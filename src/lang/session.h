@@ -9,26 +9,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "tensor/dtype.h"
+#include "value/settings.h"
 
-typedef struct session session_t;
-
-typedef struct session_settings {
-    dtype_t precision;      /* :precision — dtype of new tensors and of weak-only arithmetic (default fp32) */
-    bool accumulate_same;   /* :accumulate same — reductions add left to right in the dtype */
-    bool tf32;              /* :tf32 on — fp32 matmuls on the GPU may use TF32 tensor cores (off by default) */
-    int digits;             /* :digits N — significant digits printed (0: the dtype's default) */
-    const char *device;     /* "cpu" or "gpu": where new tensors live (:device) */
-    int dev;                /* the same as a bk_device_t (BK_CPU, BK_CUDA) */
-    const char *mode;       /* "eager" (graph mode arrives with the tracing issue) */
-    bool numerics_check;    /* :numerics check — an op whose float result holds inf or NaN is an error */
-    int policy;             /* :policy — 0 none (layers in the session precision), 1 mixed_float16, 2 mixed_bfloat16:
-                             * weights stay fp32, layers compute in the half type (Keras mixed precision) */
-} session_settings_t;
 
 /* New session with default settings; caller owns, frees with session_free. */
 session_t *session_new(void);
 void session_free(session_t *s);
-session_settings_t *session_settings(session_t *s);
 
 /* Run text (one or more statements) as typed input: each bare expression's
  * value is printed to `out`; an error is printed (err_print) to `errout`

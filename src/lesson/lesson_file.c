@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "lesson/lesson_int.h"
-#include "lang/ast.h"
+#include "value/ast.h"
 #include "util/error.h"
 #include "lang/parse.h"
 #include "tensor/dtype.h"

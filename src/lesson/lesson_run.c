@@ -24,7 +24,7 @@
 #include "backend/backend.h"
 #include "util/text.h"
 #include "lang/print.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "view/view.h"
 #include "util/afile.h"
 

@@ -20,7 +20,7 @@
 #include "ops/ops.h"
 #include "autodiff/ad.h"
 #include "util/error.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/mem.h"
 #include "util/text.h"
 #include <errno.h>

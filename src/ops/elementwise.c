@@ -621,14 +621,3 @@ const op_def_t op_family_elementwise[] = {
                                                                                      "#> [1, nan, 2] (fp32)"},
     {NULL},
 };
-
-const op_def_t *op_for_binop(int binop)
-{
-    static const op_def_t *cache[OP_FLOORDIV + 1];   /* the last binop_t (ast.h) */
-    NN_ASSERT(binop >= 0 && binop <= OP_FLOORDIV);
-    if (!cache[binop]) {
-        cache[binop] = op_for_symbol(ast_binop_symbol(binop));
-        NN_ASSERT(cache[binop]);
-    }
-    return cache[binop];
-}

@@ -9,7 +9,7 @@
  */
 #ifndef NN_OPS_INDEXING_H
 #define NN_OPS_INDEXING_H
-#include "lang/value.h"
+#include "value/value.h"
 
 typedef struct sel {
     int nd;

@@ -20,8 +20,8 @@
  */
 #ifndef NN_OPS_H
 #define NN_OPS_H
-#include "lang/value.h"
-#include "lang/session.h"
+#include "value/value.h"
+#include "value/settings.h"
 #include "backend/backend.h"
 #include "ops/op_list.h"
 
@@ -197,9 +197,6 @@ static inline bool op_is_elementwise(const op_def_t *op)
     return op->kind == OPK_UNARY || op->kind == OPK_BINARY || (op->flags & OPF_ELEMENTWISE);
 }
 
-/* The op for an infix operator (binop_t from ast.h): the op whose symbol
- * is the operator's. */
-const op_def_t *op_for_binop(int binop);
 /* The op whose op_def_t.symbol is sym ("+", "'"), or NULL. */
 const op_def_t *op_for_symbol(const char *sym);
 

@@ -9,7 +9,7 @@
  */
 #ifndef NN_OPS_SHAPE_H
 #define NN_OPS_SHAPE_H
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/error.h"
 
 value_t *op_transpose(value_t *x, span_t span);

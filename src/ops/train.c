@@ -12,7 +12,7 @@
 #include "autodiff/ad.h"
 #include "util/error.h"
 #include "lang/eval.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  * hard_sigmoid'(±3) = 0, Keras-2 hard_sigmoid'(±2.5) = 0.2). */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
 #include <string.h>

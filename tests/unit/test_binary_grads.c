@@ -16,7 +16,7 @@
  * and part, and a table of the worst errors as comments. */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
 #include <string.h>

@@ -33,7 +33,7 @@
  * worst error per function and dtype. */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/error.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"

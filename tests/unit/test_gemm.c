@@ -19,7 +19,7 @@
  * subnormal products, exact signed zeros, overflow, inf and NaN. */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/error.h"
 #include "ops/ops.h"
 #include "backend/backend.h"

@@ -16,7 +16,7 @@
 #include "tap.h"
 #include "csv.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
 #include <string.h>

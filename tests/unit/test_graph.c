@@ -11,7 +11,7 @@
  * graph == eager line fails.) */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "ops/ops.h"
 #include "graph/graph.h"
 #include "backend/backend.h"

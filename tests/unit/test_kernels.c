@@ -25,7 +25,7 @@
 #include "tap.h"
 #include "csv.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/error.h"
 #include "ops/ops.h"
 #include "backend/backend.h"

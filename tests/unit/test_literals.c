@@ -21,7 +21,7 @@
  *   literals, beyond int64). */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
 #include <string.h>

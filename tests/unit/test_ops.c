@@ -23,7 +23,7 @@
  */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "autodiff/rules.h"

@@ -2,7 +2,7 @@
  * the syntax errors they raise (line:col of the offending token and the
  * message).  Prints TAP through tap.h. */
 #include "tap.h"
-#include "lang/ast.h"
+#include "value/ast.h"
 #include "lang/parse.h"
 #include "util/error.h"
 #include "util/mem.h"

@@ -12,7 +12,7 @@
  * NaN rows compare is-NaN only (README: NaN sign and payload vary). */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
 #include <string.h>

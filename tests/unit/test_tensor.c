@@ -15,7 +15,7 @@
  *     linear in x, so the difference quotient is exact up to rounding). */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/mem.h"
 #include <stdlib.h>
 #include <string.h>

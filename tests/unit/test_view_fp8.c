@@ -8,7 +8,7 @@
 #include "tap.h"
 #include "csv.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
 #include "view/figures.h"

@@ -8,7 +8,7 @@
  * the graphs as their text form lists them. */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "tensor/dtype.h"
 #include "view/view.h"
 #include "view/figures.h"

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
-#include "lang/ast.h"
+#include "value/ast.h"
 
 typedef enum val_kind { V_NONE, V_TENSOR, V_STR, V_FUNC, V_LIST, V_SCOPE } val_kind_t;
 
@@ -186,5 +186,16 @@ void val_root_remove(value_t **slots);
 extern bool val_sweep_wanted;
 
 const char *val_kind_name(const value_t *v);  /* "tensor", "string", "function", "list" */
+
+/* What a value holds of the layers above this one, released or walked
+ * through hooks that each of those layers sets before main (a constructor
+ * in autodiff/ad.c and graph/graph.c): a tensor's tape links, a traced
+ * function's graphs. */
+typedef struct val_hooks {
+    void (*tape_free)(value_t *v);                                   /* ad_links_free */
+    void (*traced_free)(struct traced *t, bool sweeping);            /* graph_traced_free */
+    void (*traced_mark)(struct traced *t, void (*mark)(value_t *));  /* graph_traced_mark */
+} val_hooks_t;
+extern val_hooks_t val_hooks;
 
 #endif

@@ -1,9 +1,8 @@
 /* value.c — values, the registry, scopes (see value.h). */
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/error.h"
 #include "util/mem.h"
-#include "autodiff/ad.h"
-#include "graph/graph.h"
+#include "backend/backend.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -28,20 +27,22 @@ value_t *val_new(val_kind_t kind)
  * all of them (normal path), or during a sweep only those still marked
  * live (the unmarked ones are freed by the sweep itself; their structs stay
  * allocated until the sweep's second pass, so reading their mark is safe). */
+val_hooks_t val_hooks;
+
 static void val_release(value_t *v, bool sweeping)
 {
 #define DROP(c) do { value_t *c_ = (c); if (c_ && (!sweeping || c_->mark)) val_unref(c_); } while (0)
     switch ((val_kind_t)v->kind) {
     case V_TENSOR:
         tensor_release(&v->u.t);
-        if (v->u.t.ad) ad_links_free(v);
+        if (v->u.t.ad) val_hooks.tape_free(v);
         break;
     case V_STR: mem_free(v->u.str.s, v->u.str.len + 1); break;
     case V_FUNC:
         if (v->u.fn.unit) ast_unit_unref(v->u.fn.unit);
         DROP(v->u.fn.scope);
         DROP(v->u.fn.inner);
-        if (v->u.fn.traced) graph_traced_free(v->u.fn.traced, sweeping);
+        if (v->u.fn.traced) val_hooks.traced_free(v->u.fn.traced, sweeping);
         break;
     case V_LIST:
         for (int i = 0; i < v->u.list.n; i++) DROP(v->u.list.items[i]);
@@ -116,7 +117,7 @@ static void each_held(value_t *v, void (*f)(value_t *))
     switch ((val_kind_t)v->kind) {
     case V_FUNC:
         f(v->u.fn.inner);
-        if (v->u.fn.traced) graph_traced_mark(v->u.fn.traced, f);
+        if (v->u.fn.traced) val_hooks.traced_mark(v->u.fn.traced, f);
         f(v->u.fn.scope);
         break;
     case V_LIST:

@@ -6,7 +6,7 @@
  * single ast_unit_unref frees all of it and nothing can leak.  User
  * functions keep the unit alive with ast_unit_ref (their bodies and spans
  * live here). */
-#include "lang/ast.h"
+#include "value/ast.h"
 #include "util/mem.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -119,6 +119,7 @@ void ast_unit_unref(ast_unit_t *u)
     NN_ASSERT(u->refs > 0);
     if (--u->refs == 0) unit_free(u);
 }
+
 
 /* ---- dump ---------------------------------------------------------------
  * The form (the parser tests are written in it):
