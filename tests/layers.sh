@@ -27,14 +27,10 @@ backend/cpu/kern_run.c ops/ops.h
 backend/cuda/chain_src.c ops/ops.h
 backend/cuda/cuda.c ops/ops.h
 backend/mockgpu.c ops/ops.h
-graph/graph.c lang/eval.h
-graph/signature.c lang/eval.h
 ops/activations.c autodiff/rules.h
 ops/create.c autodiff/rules.h
 ops/create.c graph/graph.h
 ops/data.c autodiff/ad.h
-ops/devcheck.c lang/eval.h
-ops/devcheck.c lang/session.h
 ops/elementwise.c autodiff/rules.h
 ops/fp8.c autodiff/rules.h
 ops/indexing.c autodiff/ad.h
@@ -46,17 +42,14 @@ ops/losses.c graph/graph.h
 ops/math.c autodiff/rules.h
 ops/misc.c autodiff/rules.h
 ops/misc.c graph/graph.h
-ops/misc.c lang/eval.h
 ops/ops.c autodiff/ad.h
 ops/ops.c graph/graph.h
-ops/ops.c lang/eval.h
 ops/precision.c autodiff/rules.h
 ops/reduce.c autodiff/rules.h
 ops/shape.c autodiff/rules.h
 ops/shape.c graph/graph.h
 ops/train.c autodiff/ad.h
 ops/train.c graph/graph.h
-ops/train.c lang/eval.h
 '
 tmp=${TMPDIR:-/tmp}/nnpad-layers.$$
 mkdir -p "$tmp" || { echo "Bail out! cannot make $tmp"; exit 1; }

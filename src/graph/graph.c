@@ -2,7 +2,6 @@
  * executor (see graph.h). */
 #include "graph/graph_int.h"
 #include "ops/indexing.h"
-#include "lang/eval.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
@@ -333,10 +332,10 @@ static void set_origin(gnode_t *n)
 {
     n->span = err_here();
     tracer_t *t = cur();
-    if (t && t->s->cur_unit) {
+    if (t && session_head(t->s)->cur_unit) {
         /* the unit whose source the span points into */
         const source_t *src = err_source();
-        ast_unit_t *u = t->s->cur_unit;
+        ast_unit_t *u = session_head(t->s)->cur_unit;
         if (src && src != &u->src) {
             /* inside a user function: its unit is the current source's owner */
             u = (ast_unit_t *)((char *)src - offsetof(ast_unit_t, src));
@@ -522,7 +521,7 @@ static bool var_of(tracer_t *t, value_t *v, value_t **owner, const char **field)
     }
     for (int i = 0; i < t->nargs; i++)
         if (find_var(t->args[i], v, owner, field, 0)) return true;
-    value_t *gl = t->s->globals;
+    value_t *gl = session_globals(t->s);
     for (int i = 0; i < gl->u.sc.cap; i++)
         if (gl->u.sc.e[i].name && find_var(gl->u.sc.e[i].val, v, owner, field, 0)) return true;
     return false;
@@ -997,7 +996,7 @@ void graph_loop_end(int n, const char **names, value_t **init, value_t **next, v
 static value_t *call_inner(session_t *s, value_t *f, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw,
                            span_t span)
 {
-    return eval_call_value_kw(s, f, nargs, args, nkw, kwn, kw, span);
+    return op_apply_hook(s, f, nargs, args, nkw, kwn, kw, span);
 }
 
 /* the tensors of nested lists in order (into out, when not NULL), and
@@ -1126,10 +1125,10 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     if (t->traces > 0 && t->nc > 0 && !t->quiet) {
         char msg[1024];
         graph_why(t, s, ga, wild, msg, sizeof msg, name);
-        fprintf(s->out, "%s\n", msg);
+        fprintf(session_out(s), "%s\n", msg);
         t->retraces_in_a_row++;
         if (t->retraces_in_a_row == 5)
-            fprintf(s->out, "warning: %s has been retraced 5 times in a row. Tracing is expensive; passing numbers "
+            fprintf(session_out(s), "warning: %s has been retraced 5 times in a row. Tracing is expensive; passing numbers "
                     "(host values) that change, or tensors of new shapes, makes a new concrete function each time. "
                     "Pass tensor(n) instead of n, or pin the shapes with input_signature= "
                     "(TensorFlow prints the same warning).\n", name);
@@ -1269,9 +1268,9 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
         graph_args_release(&ga);
         return r;
     }
-    eval_frame_push(tfn->u.fn.name ? tfn->u.fn.name : "function", span);
+    op_frame_push_hook(tfn->u.fn.name ? tfn->u.fn.name : "function", span);
     value_t *r = graph_exec(g, nargs, args, s);
-    eval_frame_pop();
+    op_frame_pop_hook();
     /* Affine collapse changes rounding: measure by how much, on the first
      * call, so that the graph view can say it (the other passes are exact) */
     if (c->measure) {
@@ -1389,10 +1388,10 @@ static value_t *traces_impl(call_t *c)
 static value_t *tprint_impl(call_t *c)
 {
     for (int i = 0; i < c->nargs; i++) {
-        if (i) fputc(' ', c->s->out);
-        op_print_hook(c->s->out, c->args[i], &c->s->set, true);
+        if (i) fputc(' ', session_out(c->s));
+        op_print_hook(session_out(c->s), c->args[i], session_settings(c->s), true);
     }
-    fputc('\n', c->s->out);
+    fputc('\n', session_out(c->s));
     return c->nargs && c->args[0]->kind == V_TENSOR ? val_ref(c->args[0]) : val_new(V_NONE);
 }
 
@@ -1404,7 +1403,7 @@ static value_t *graph_impl(call_t *c)
     FILE *m = open_memstream(&buf, &len);
     graph_print(m, c->args[0], false);
     fclose(m);
-    if (op_graph_figure_hook) op_graph_figure_hook(c->s, c->args[0], c->s->out);   /* and drawn: a window cell, or a PNG when headless */
+    if (op_graph_figure_hook) op_graph_figure_hook(c->s, c->args[0], session_out(c->s));   /* and drawn: a window cell, or a PNG when headless */
     value_t *r = str_new(buf, len);
     free(buf);
     return r;

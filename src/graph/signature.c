@@ -5,7 +5,6 @@
  * (input_signature's, reduce_retracing's generalisation), and why a call
  * retraced (see graph_int.h). */
 #include "graph/graph_int.h"
-#include "lang/eval.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include <string.h>
@@ -111,7 +110,7 @@ void graph_bind(traced_t *t, session_t *s, int nargs, value_t **args, int nkw, c
         /* evaluated in the def's scope, its source current (as call_user) */
         const source_t *saved = err_source();
         err_set_source(&fv->u.fn.unit->src);
-        a->v[i] = eval_expr(s, dn, fv->u.fn.scope ? fv->u.fn.scope : s->globals);
+        a->v[i] = op_eval_hook(s, dn, fv->u.fn.scope ? fv->u.fn.scope : session_globals(s));
         err_set_source(saved);
         a->owned |= 1ull << i;
     }
@@ -173,8 +172,8 @@ static session_t *names_of;
  * that holds it ("m"), else its summary as printed (first line, cut). */
 static int host_name(char *buf, int cap, const value_t *v)
 {
-    if (names_of && names_of->globals) {
-        const value_t *g = names_of->globals;
+    if (names_of && session_globals(names_of)) {
+        const value_t *g = session_globals(names_of);
         for (int i = 0; i < g->u.sc.cap; i++)
             if (g->u.sc.e[i].name && g->u.sc.e[i].val == v && g->u.sc.e[i].name[0] != '_')
                 return snprintf(buf, cap, "%s", g->u.sc.e[i].name);
@@ -464,7 +463,7 @@ void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t s
         if (!dn) continue;   /* trace() checked that each such parameter has a default */
         const source_t *saved = err_source();
         err_set_source(&fv->u.fn.unit->src);
-        value_t *dv = eval_expr(s, dn, fv->u.fn.scope ? fv->u.fn.scope : s->globals);
+        value_t *dv = op_eval_hook(s, dn, fv->u.fn.scope ? fv->u.fn.scope : session_globals(s));
         err_set_source(saved);
         bool same = is_traced_arg(dv) && is_traced_arg(a->v[i])
                         ? dv->u.t.dtype == a->v[i]->u.t.dtype && dv->u.t.ndim == a->v[i]->u.t.ndim &&

@@ -17,8 +17,12 @@ struct session {
     bool keep_last;              /* session_keep_last: the last statement's value under "__last__" */
     int failed_at;               /* session_run's last failure: the byte where its failing statement starts (0: it did not parse) */
 };
-/* session_settings() (value/settings.h) reads the settings at the start */
-_Static_assert(__builtin_offsetof(struct session, set) == 0, "struct session begins with its settings");
+/* the layers below read a session through session_head_t (value/settings.h) */
+#define NN_HEAD_AT_(m) (__builtin_offsetof(struct session, m) == __builtin_offsetof(session_head_t, m))
+_Static_assert(NN_HEAD_AT_(set) && NN_HEAD_AT_(globals) && NN_HEAD_AT_(depth) && NN_HEAD_AT_(out) && NN_HEAD_AT_(errout) &&
+                   NN_HEAD_AT_(cur_unit),
+               "struct session begins with the members of session_head_t, in its order");
+#undef NN_HEAD_AT_
 
 /* Evaluate an expression in scope; returns a new reference; raises on error. */
 value_t *eval_expr(session_t *s, const node_t *n, value_t *scope);

@@ -14,8 +14,6 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/error.h"
-#include "lang/session.h"
-#include "lang/eval.h"
 #include "ops/state.h"
 #include <math.h>
 #include <string.h>
@@ -243,7 +241,7 @@ static value_t *run_fn(session_t *s, value_t *fn, value_t **args, int nargs, int
 
 static value_t *check_gpu_impl(call_t *c)
 {
-    FILE *out = c->s->out;
+    FILE *out = session_out(c->s);
     if (c->nargs == 0 || c->args[0]->kind == V_STR) {
         /* check_gpu() or check_gpu("op"): :check gpu's table */
         char name[64] = "", why[256];

@@ -2,7 +2,6 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "autodiff/rules.h"
-#include "lang/eval.h"
 #include "util/error.h"
 #include "graph/graph.h"
 #include <string.h>
@@ -16,19 +15,19 @@ static value_t *print_impl(call_t *c)
      * (TensorFlow prints Tensor("...", shape, dtype)); tprint is the node
      * that prints at every call. */
     bool tracing = graph_tracing();
-    if (tracing) fputs("[trace time] ", c->s->out);
+    if (tracing) fputs("[trace time] ", session_out(c->s));
     for (int i = 0; i < c->nargs; i++) {
-        if (i) fputc(' ', c->s->out);
+        if (i) fputc(' ', session_out(c->s));
         if (tracing && graph_is_traced(c->args[i])) {
             char b[160];
             graph_describe(c->args[i], b, sizeof b);
-            fputs(b, c->s->out);
+            fputs(b, session_out(c->s));
             continue;
         }
-        op_print_hook(c->s->out, c->args[i], &c->s->set, true);
+        op_print_hook(session_out(c->s), c->args[i], session_settings(c->s), true);
         err_check_interrupt();   /* a print stopped by Ctrl-C (lang/print.h) */
     }
-    fputc('\n', c->s->out);
+    fputc('\n', session_out(c->s));
     return val_new(V_NONE);
 }
 

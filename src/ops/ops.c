@@ -4,7 +4,6 @@
 #include "autodiff/ad.h"
 #include "graph/graph.h"
 #include "ops/state.h"
-#include "lang/eval.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include <stdlib.h>
@@ -83,6 +82,9 @@ void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
 void (*op_print_hook)(FILE *out, const value_t *v, const session_settings_t *set, bool top);
 value_t *(*op_apply_hook)(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
                           value_t **kw, span_t span);
+value_t *(*op_eval_hook)(session_t *s, const node_t *n, value_t *scope);
+void (*op_frame_push_hook)(const char *name, span_t span);
+void (*op_frame_pop_hook)(void);
 
 const op_def_t *op_at(int i) { init(); return sorted[i]; }
 
@@ -263,7 +265,7 @@ static value_t *op_place(call_t *c, value_t *r)
     if (r->kind != V_TENSOR || r->u.t.weak || r->u.t.sym || r->u.t.st->device != NN_DEV_CPU ||
         (c->op->flags & (OPF_DEVICE | OPF_STATIC)))
         return r;
-    int target = c->s ? c->s->set.dev : BK_CPU;
+    int target = c->s ? session_settings(c->s)->dev : BK_CPU;
     if ((c->reuse_first || c->op->id == OP_index_scatter) && c->nargs > 0 && c->args[0]->kind == V_TENSOR) {
         /* x[i] = v: x keeps its device (a value from elsewhere is copied in) */
         target = c->args[0]->u.t.st->device;
@@ -582,7 +584,7 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
     /* :numerics check (tf.debugging.check_numerics): the first op whose
      * float result holds inf or NaN stops the statement.  Off, this is one
      * load and a branch. */
-    if (c->s && c->s->set.numerics_check && r && r->kind == V_TENSOR && !r->u.t.sym && !numerics_traced(c))
+    if (c->s && session_settings(c->s)->numerics_check && r && r->kind == V_TENSOR && !r->u.t.sym && !numerics_traced(c))
         op_check_numerics(c, r);
     /* Devices (issue 12): once a GPU is registered, a tensor an op makes on
      * the CPU goes to the device of its GPU inputs, or to the session's

@@ -80,6 +80,15 @@ static inline value_t *op_apply(session_t *s, value_t *fn, int nargs, value_t **
 {
     return op_apply_hook(s, fn, nargs, args, 0, NULL, NULL, span);
 }
+/* The evaluator's other services for the layers below it, set by
+ * session_new like op_apply_hook: evaluate an expression of the AST in a
+ * scope (a traced function's default arguments; eval_expr), and push/pop
+ * a frame of the error trace ("in f, called at ...") around a call that
+ * does not go through the evaluator (a traced function's graph;
+ * eval_frame_push/pop). */
+extern value_t *(*op_eval_hook)(session_t *s, const node_t *n, value_t *scope);
+extern void (*op_frame_push_hook)(const char *name, span_t span);
+extern void (*op_frame_pop_hook)(void);
 
 struct ad_node;
 typedef struct op_def {

@@ -11,7 +11,6 @@
 #include "graph/graph.h"
 #include "autodiff/ad.h"
 #include "util/error.h"
-#include "lang/eval.h"
 #include "value/value.h"
 #include <math.h>
 #include <stdio.h>
@@ -1226,7 +1225,7 @@ static value_t *fit_impl(call_t *c)
     if (is_ls(opt)) snprintf(R.scaling, sizeof R.scaling, "dynamic");
     else if (fixed_scale != 1) snprintf(R.scaling, sizeof R.scaling, "fixed %g", fixed_scale);
     else snprintf(R.scaling, sizeof R.scaling, "none");
-    FILE *out = c->s->out;
+    FILE *out = session_out(c->s);
     /* accuracy (threshold 0.5) for binary_crossentropy, and for mse or mae
      * when every target is 0 or 1 */
     int binary = !strcmp(lname, "binary_crossentropy") ? 1 : !strcmp(lname, "categorical_crossentropy") ? 2 : 0;

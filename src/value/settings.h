@@ -1,12 +1,13 @@
 /* settings.h — a session as the layers below the language see it: an
  * opaque session_t whose settings (:precision, :device, ...) every op
- * reads.  The session itself (variables, running input) is lang's
- * (lang/session.h, lang/eval.h); struct session begins with its settings,
- * which is what lets session_settings() live down here (lang/eval.h
- * checks the layout at compile time). */
+ * reads, where it prints, its globals.  The session itself (running
+ * input, the evaluator's state) is lang's (lang/session.h, lang/eval.h);
+ * struct session begins with the members of session_head_t, which is what
+ * lets these accessors live down here. */
 #ifndef NN_VALUE_SETTINGS_H
 #define NN_VALUE_SETTINGS_H
 #include <stdbool.h>
+#include <stdio.h>
 #include "tensor/dtype.h"
 
 typedef struct session session_t;
@@ -24,7 +25,24 @@ typedef struct session_settings {
                              * weights stay fp32, layers compute in the half type (Keras mixed precision) */
 } session_settings_t;
 
-/* The settings of s (the first member of struct session). */
-static inline session_settings_t *session_settings(session_t *s) { return (session_settings_t *)(void *)s; }
+/* What the layers below the language read of a session: the first members
+ * of struct session, in this order (lang/eval.h checks the layout at
+ * compile time). */
+struct value;
+struct ast_unit;
+typedef struct session_head {
+    session_settings_t set;
+    struct value *globals;        /* the global scope (V_SCOPE) */
+    int depth;
+    FILE *out, *errout;           /* where its output and errors go */
+    struct ast_unit *cur_unit;    /* the unit being run (value/ast.h) */
+} session_head_t;
+static inline session_head_t *session_head(session_t *s) { return (session_head_t *)(void *)s; }
+/* The settings of s. */
+static inline session_settings_t *session_settings(session_t *s) { return &session_head(s)->set; }
+/* Where s prints (print(), reports). */
+static inline FILE *session_out(session_t *s) { return session_head(s)->out; }
+/* s's global scope. */
+static inline struct value *session_globals(session_t *s) { return session_head(s)->globals; }
 
 #endif
