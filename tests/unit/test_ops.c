@@ -19,7 +19,12 @@
  *  6. every differentiable unary elementwise op's derivative is NaN
  *     wherever the op itself is NaN at a non-NaN input (just outside its
  *     domain: log and sqrt below 0, log1p below -1, ...), in all four
- *     float dtypes (issue 11).
+ *     float dtypes;
+ *  7. every differentiable unary elementwise float op gives NaN for a NaN
+ *     input, and so does its derivative, in all four float dtypes;
+ *  8. every op refuses one argument too many (and, where it needs any,
+ *     one too few) with a type error that names the op and shows its
+ *     usage, the caret at the first extra argument (or at the call).
  */
 #include "tap.h"
 #include "lang/session.h"
@@ -321,6 +326,80 @@ static void nan_domain(const op_def_t *o, int *nan_pts)
            ok ? "" : why);
 }
 
+/* ---- 7: NaN in, NaN out, value and derivative ---- */
+
+static void nan_in(const op_def_t *o)
+{
+    static const dtype_t dts[4] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
+    char b[256], why[160] = "";
+    bool ok = true;
+    for (int d = 0; d < 4 && ok; d++) {
+        const char *dn = dtype_traits[dts[d]].name;
+        snprintf(b, sizeof b, "%s(%s([nan, 1]))", o->name, dn);
+        value_t *f = val(b);
+        snprintf(b, sizeof b, "grad(%s)(%s([nan, 1]))", o->name, dn);
+        value_t *g = val(b);
+        if (!f || !g || f->kind != V_TENSOR || g->kind != V_TENSOR || f->u.t.size != 2 || g->u.t.size != 2) {
+            snprintf(why, sizeof why, "%s: %s failed", dn, f ? "grad" : "the op");
+            ok = false;
+        } else if (!isnan(tensor_get_f64(f, 0)) || !isnan(tensor_get_f64(g, 0))) {
+            snprintf(why, sizeof why, "%s: f(nan) = %g, f'(nan) = %g", dn, tensor_get_f64(f, 0), tensor_get_f64(g, 0));
+            ok = false;
+        }
+        if (f) session_release(f);
+        if (g) session_release(g);
+    }
+    tap_ok(ok, "%s(nan) is nan and its derivative nan in fp16, bf16, fp32, fp64%s%s", o->name, ok ? "" : ": ", why);
+}
+
+/* ---- 8: a wrong number of arguments ---- */
+
+/* Run text; the error's column (0: it ran) and its message into msg. */
+static int err_col(const char *text, char *msg, size_t cap)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *e = open_memstream(&buf, &len);
+    int rc = session_run(S, "<t>", text, (int)strlen(text), 1, null, e);
+    fclose(e);
+    int line = 0, col = 0;
+    snprintf(msg, cap, "%s", buf ? buf : "");
+    char *nl = strchr(msg, '\n');
+    if (nl) *nl = 0;
+    if (rc == 0 || sscanf(buf ? buf : "", "<t>:%d:%d:", &line, &col) != 2) col = 0;
+    free(buf);
+    return col;
+}
+
+static void arg_counts(const op_def_t *o)
+{
+    char text[1024], msg[512];
+    /* one too many: the caret at the first extra argument ("1, " each) */
+    if (o->max_args >= 0 && o->max_args < 60) {
+        int k = snprintf(text, sizeof text, "%s(", o->name);
+        int at = 0;
+        for (int i = 0; i <= o->max_args; i++) {
+            if (i == o->max_args) at = k + 1;
+            k += snprintf(text + k, sizeof text - k, "%s1", i ? ", " : "");
+            if (i == o->max_args && i) at += 2;
+        }
+        snprintf(text + k, sizeof text - k, ")");
+        int col = err_col(text, msg, sizeof msg);
+        tap_ok(col == at && strstr(msg, "type error") && strstr(msg, o->name) && strstr(msg, "usage"),
+               "%s with %d arguments (at most %d): a type error at column %d naming it and its usage (got column %d: %s)",
+               o->name, o->max_args + 1, o->max_args, at, col, msg);
+    }
+    if (o->min_args > 0) {
+        int k = snprintf(text, sizeof text, "%s(", o->name);
+        for (int i = 0; i < o->min_args - 1; i++) k += snprintf(text + k, sizeof text - k, "%s1", i ? ", " : "");
+        snprintf(text + k, sizeof text - k, ")");
+        int col = err_col(text, msg, sizeof msg);
+        tap_ok(col >= 1 && strstr(msg, "type error") && strstr(msg, o->name) && strstr(msg, "usage"),
+               "%s with %d arguments (at least %d): a type error naming it and its usage (got column %d: %s)", o->name,
+               o->min_args - 1, o->min_args, col, msg);
+    }
+}
+
 int main(void)
 {
     null = fopen("/dev/null", "w");
@@ -351,6 +430,21 @@ int main(void)
     }
     tap_ok(have[0] >= 4 * 8 && have[1] >= 4 * 6 && have[2] >= 4 * 8,
            "the nan-domain probes reach outside log (%d points), log1p (%d), sqrt (%d)", have[0], have[1], have[2]);
+
+    /* 7: NaN in, NaN out: every differentiable unary elementwise float op */
+    int nnan = 0;
+    for (int i = 0; i < op_count(); i++) {
+        const op_def_t *o = op_at(i);
+        if (!op_is_elementwise(o) || o->nograd || o->min_args != 1 || (o->flags & (OPF_IMPURE | OPF_RETURNS_INT | OPF_HIDDEN)) ||
+            (o->flags & OPF_CARRIER))
+            continue;
+        nan_in(o);
+        nnan++;
+    }
+    tap_ok(nnan >= 20, "NaN in, NaN out checked for %d ops (the activations among them)", nnan);
+
+    /* 8: every op refuses a wrong number of arguments at the call */
+    for (int i = 0; i < op_count(); i++) arg_counts(op_at(i));
 
     /* an error while a traced graph runs (NaN into int64) leaves nothing
      * behind: 100 failing calls */
