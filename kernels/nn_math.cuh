@@ -233,7 +233,7 @@ NNCU_HD double nncu_div64(double a, double b) { double r = NNCU_DIV64(a, b); ret
 NNCU_HD bool nncu_sign32(float x) { return (nncu_f2u(x) >> 31) != 0; }
 NNCU_HD bool nncu_sign64(double x) { return (nncu_d2u(x) >> 63) != 0; }
 
-/* The binary ops (kb: NNCU_KB_*), as src/ops/elementwise.c's scalar
+/* The binary ops (kb: KB_*), as src/ops/elementwise.c's scalar
  * functions: comparisons give 1/0 (false with NaN, != true); maximum and
  * minimum propagate NaN as a + b and pick between equal values (+-0) by
  * the sign of a (max32/min32). */
@@ -302,7 +302,7 @@ NNCU_HD int64_t nncu_bini(int kb, int64_t a, int64_t b, bool *ovf)
 }
 NNCU_HD bool nncu_bini_has(int kb) { return kb >= 1 && kb <= 12 && kb != 4; }
 
-/* ---- the exact unary ops (ku: NNCU_KU_*), math.c's f32/f64 functions ---- */
+/* ---- the exact unary ops (ku: KU_*), math.c's f32/f64 functions ---- */
 
 NNCU_HD float nncu_un32(int ku, float x)
 {
