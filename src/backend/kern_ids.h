@@ -7,9 +7,9 @@
  * :help's gpu line (ops.c op_gpu_doc) read the abilities from here.
  *
  * Plain C, no nnpad header: the kernels take dtypes as ints with
- * tensor/dtype.h's values.  nn_math.cuh (also compiled at run time by
- * NVRTC, which sees no other header) spells the KU and KB numbers out in
- * its switches; tests/unit/test_cuda_host checks them against these.
+ * tensor/dtype.h's values.  kernels/nn_math.cuh includes it too, also when
+ * NVRTC compiles a fused chain at run time (kernels/rtc.cu hands NVRTC its
+ * text, kernels/kern_ids_src.h, made at build time).
  *
  * Ranges: KU_* (unary, 1..KU_COUNT-1), KB_* (binary, 1..KB_COUNT-1) and
  * KA_* (activations and derivative ops, KA_FIRST..KA_END-1: a range of
