@@ -104,7 +104,7 @@ __global__ void k_bini(int kb, int64_t *out, const char *a, const char *b, nd_ar
 extern "C" int nncu_binary(int kb, int dto, void *out, int da, const void *a, const int64_t *sta, int db,
                            const void *b, const int64_t *stb, int nd, const int64_t *shape, int64_t *bad)
 {
-    if (kb <= NNCU_KB_NONE || kb >= NNCU_KB_COUNT || !es_of(dto) || !es_of(da) || !es_of(db))
+    if (!bk_gpu_binary(kb) || !es_of(dto) || !es_of(da) || !es_of(db))
         return NNCU_UNSUPPORTED;
     if (nd < 0 || nd > NNCU_MAX_DIMS) return nncu_fail("nncu_binary", "more than 8 dimensions");
     nd_args_t g;
@@ -164,7 +164,7 @@ __global__ void k_uni(int ku, int64_t *out, const int64_t *in, int64_t n, unsign
 {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
         int64_t x = in[i];
-        if (ku == NNCU_KU_ABS) {
+        if (ku == KU_ABS) {
             if (x == INT64_MIN) { atomicMin(bad, (unsigned long long)i); x = 0; }
             else x = x < 0 ? -x : x;
         }
@@ -183,7 +183,7 @@ extern "C" int nncu_unary(int ku, int dt, void *out, const void *in, int64_t n, 
         return NNCU_OK;
     }
     if (dt == NNCU_INT64) {
-        if (ku != NNCU_KU_ABS && ku != NNCU_KU_FLOOR && ku != NNCU_KU_ROUND) return NNCU_UNSUPPORTED;
+        if (ku != KU_ABS && ku != KU_FLOOR && ku != KU_ROUND) return NNCU_UNSUPPORTED;
         unsigned long long *w;
         int rc = nncu_bad_reset(&w);
         if (rc) return rc;

@@ -29,23 +29,8 @@
 #define NNCU_SELU_ALPHA 1.6732632423543772848170429916717   /* kern_act.c's */
 #define NNCU_SELU_SCALE 1.0507009873554804934193349852946
 
-/* The activations the GPU runs: those whose fp64 form has no cancellation
- * (its relative error a few fp64 ulps everywhere), so that the check
- * below is sound.  gelu and swish (zeros of their derivatives, erfc) run
- * on the CPU. */
-NNCU_HD bool nncu_act_has(int k)
-{
-    switch (k) {
-    case NNCU_KA_LINEAR: case NNCU_KA_SIGMOID: case NNCU_KA_SIGMOID_D: case NNCU_KA_LOG_SIGMOID:
-    case NNCU_KA_LOG_SIGMOID_D: case NNCU_KA_TANH: case NNCU_KA_TANH_D: case NNCU_KA_RELU: case NNCU_KA_RELU_D:
-    case NNCU_KA_RELU6: case NNCU_KA_RELU6_D: case NNCU_KA_LEAKY_RELU: case NNCU_KA_LEAKY_RELU_D: case NNCU_KA_ELU:
-    case NNCU_KA_ELU_D: case NNCU_KA_SELU: case NNCU_KA_SELU_D: case NNCU_KA_SOFTPLUS: case NNCU_KA_SOFTSIGN:
-    case NNCU_KA_SOFTSIGN_D: case NNCU_KA_HARD_SIGMOID: case NNCU_KA_HARD_SIGMOID_D:
-        return true;
-    default:
-        return false;
-    }
-}
+/* The activations the GPU runs (fp16, bf16, fp32): kern_ids.h's list. */
+NNCU_HD bool nncu_act_has(int k) { return (bk_gpu_unary(k) & BK_GPU_F32) != 0 && bk_kern_is_act(k); }
 
 /* sigma(x) from e = e^-|x|: no overflow, no cancellation */
 NNCU_HD double nncu_sig(double x)
@@ -60,46 +45,46 @@ NNCU_HD double nncu_sig(double x)
 NNCU_HD double nncu_act_fast(int k, double x, double a, int v)
 {
     switch (k) {
-    case NNCU_KA_LINEAR: return x;
-    case NNCU_KA_SIGMOID: return nncu_sig(x);
-    case NNCU_KA_LOG_SIGMOID_D: return nncu_sig(-x);
-    case NNCU_KA_SIGMOID_D: {
+    case KA_LINEAR: return x;
+    case KA_SIGMOID: return nncu_sig(x);
+    case KA_LOG_SIGMOID_D: return nncu_sig(-x);
+    case KA_SIGMOID_D: {
         double e = exp(-fabs(x)), t = NNCU_ADD64(1.0, e);
         return NNCU_DIV64(e, NNCU_MUL64(t, t));
     }
-    case NNCU_KA_LOG_SIGMOID:   /* min(x,0) - log1p(e^-|x|): both terms <= 0, no cancellation */
+    case KA_LOG_SIGMOID:   /* min(x,0) - log1p(e^-|x|): both terms <= 0, no cancellation */
         return x < 0 ? NNCU_SUB64(x, log1p(exp(x))) : -log1p(exp(-x));
-    case NNCU_KA_TANH: {
+    case KA_TANH: {
         double ax = fabs(x);
         if (ax > 20) return x > 0 ? 1.0 : -1.0;   /* 1 - 2e^-40 rounds to 1 below fp64 */
         double u = expm1(NNCU_ADD64(ax, ax));
         double t = NNCU_DIV64(u, NNCU_ADD64(u, 2.0));
         return nncu_sign64(x) ? -t : t;
     }
-    case NNCU_KA_TANH_D: {
+    case KA_TANH_D: {
         double e = exp(-2.0 * fabs(x)), t = NNCU_ADD64(1.0, e);
         return NNCU_DIV64(NNCU_MUL64(4.0, e), NNCU_MUL64(t, t));
     }
-    case NNCU_KA_RELU: return x > 0 ? x : 0.0;
-    case NNCU_KA_RELU_D: return x > 0 ? 1.0 : 0.0;
-    case NNCU_KA_RELU6: return x > 0 ? (x < 6 ? x : 6.0) : 0.0;
-    case NNCU_KA_RELU6_D: return x > 0 && x < 6 ? 1.0 : 0.0;
-    case NNCU_KA_LEAKY_RELU: return x > 0 ? x : NNCU_MUL64(a, x);
-    case NNCU_KA_LEAKY_RELU_D: return x > 0 ? 1.0 : a;
-    case NNCU_KA_ELU: return x > 0 ? x : NNCU_MUL64(a, expm1(x));
-    case NNCU_KA_ELU_D: return x > 0 ? 1.0 : NNCU_MUL64(a, exp(x));
-    case NNCU_KA_SELU: return NNCU_MUL64(NNCU_SELU_SCALE, x > 0 ? x : NNCU_MUL64(NNCU_SELU_ALPHA, expm1(x)));
-    case NNCU_KA_SELU_D:
+    case KA_RELU: return x > 0 ? x : 0.0;
+    case KA_RELU_D: return x > 0 ? 1.0 : 0.0;
+    case KA_RELU6: return x > 0 ? (x < 6 ? x : 6.0) : 0.0;
+    case KA_RELU6_D: return x > 0 && x < 6 ? 1.0 : 0.0;
+    case KA_LEAKY_RELU: return x > 0 ? x : NNCU_MUL64(a, x);
+    case KA_LEAKY_RELU_D: return x > 0 ? 1.0 : a;
+    case KA_ELU: return x > 0 ? x : NNCU_MUL64(a, expm1(x));
+    case KA_ELU_D: return x > 0 ? 1.0 : NNCU_MUL64(a, exp(x));
+    case KA_SELU: return NNCU_MUL64(NNCU_SELU_SCALE, x > 0 ? x : NNCU_MUL64(NNCU_SELU_ALPHA, expm1(x)));
+    case KA_SELU_D:
         return x > 0 ? NNCU_SELU_SCALE : NNCU_MUL64(NNCU_MUL64(NNCU_SELU_SCALE, NNCU_SELU_ALPHA), exp(x));
-    case NNCU_KA_SOFTPLUS: return NNCU_ADD64(x > 0 ? x : 0.0, log1p(exp(-fabs(x))));
-    case NNCU_KA_SOFTSIGN:
+    case KA_SOFTPLUS: return NNCU_ADD64(x > 0 ? x : 0.0, log1p(exp(-fabs(x))));
+    case KA_SOFTSIGN:
         if (x == INFINITY || x == -INFINITY) return x > 0 ? 1.0 : -1.0;
         return NNCU_DIV64(x, NNCU_ADD64(1.0, fabs(x)));
-    case NNCU_KA_SOFTSIGN_D: {
+    case KA_SOFTSIGN_D: {
         double t = NNCU_ADD64(1.0, fabs(x));
         return NNCU_DIV64(1.0, NNCU_MUL64(t, t));
     }
-    case NNCU_KA_HARD_SIGMOID:
+    case KA_HARD_SIGMOID:
         if (v) {
             double t = NNCU_DIV64(NNCU_ADD64(x, 2.5), 5.0);
             return t < 0 ? 0.0 : (t > 1 ? 1.0 : t);
@@ -107,7 +92,7 @@ NNCU_HD double nncu_act_fast(int k, double x, double a, int v)
             double t = NNCU_ADD64(x, 3.0);
             return NNCU_DIV64(t < 0 ? 0.0 : (t > 6 ? 6.0 : t), 6.0);
         }
-    case NNCU_KA_HARD_SIGMOID_D:
+    case KA_HARD_SIGMOID_D:
         if (v) return x >= -2.5 && x <= 2.5 ? 0.2 : 0.0;
         return x > -3 && x < 3 ? NNCU_DIV64(1.0, 6.0) : 0.0;
     default: return x;

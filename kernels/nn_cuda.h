@@ -2,8 +2,8 @@
  * nncu_).  No CUDA type crosses this header: fp16/bf16 are uint16_t bits,
  * dtypes and kernel ids are ints with nnpad's values, pointers are device
  * pointers from nncu_alloc.  src/backend/cuda/cuda.c is the one caller; it
- * checks with _Static_assert that the NNCU_* values below equal dtype.h's
- * DT_* and backend.h's KB_* / KU_* (keep them in step by hand).
+ * checks with _Static_assert that the NNCU_* dtypes below equal dtype.h's
+ * DT_*.  The kernel ids are src/backend/kern_ids.h's, included here.
  *
  * Every function returns NNCU_OK (0), or
  *   NNCU_ERR (-1)          a CUDA/cuBLAS call failed or an argument is bad:
@@ -29,27 +29,15 @@ enum { NNCU_OK = 0, NNCU_ERR = -1, NNCU_RANGE = -2, NNCU_UNSUPPORTED = -3 };
 /* dtype.h's dtype_t (asserted equal in cuda.c) */
 enum { NNCU_FP16 = 0, NNCU_BF16 = 1, NNCU_FP32 = 2, NNCU_FP64 = 3, NNCU_INT64 = 4 };
 
-/* backend.h's KB_* (asserted equal in cuda.c) */
-enum {
-    NNCU_KB_NONE, NNCU_KB_ADD, NNCU_KB_SUB, NNCU_KB_MUL, NNCU_KB_DIV, NNCU_KB_LT, NNCU_KB_LE, NNCU_KB_GT,
-    NNCU_KB_GE, NNCU_KB_EQ, NNCU_KB_NE, NNCU_KB_MAX, NNCU_KB_MIN, NNCU_KB_COUNT
-};
-/* backend.h's KU_* (asserted equal in cuda.c) */
-enum {
-    NNCU_KU_NONE, NNCU_KU_EXP, NNCU_KU_LOG, NNCU_KU_LOG1P, NNCU_KU_EXPM1, NNCU_KU_SIN, NNCU_KU_COS, NNCU_KU_ERF,
-    NNCU_KU_SQRT, NNCU_KU_ABS, NNCU_KU_FLOOR, NNCU_KU_ROUND, NNCU_KU_ISNAN, NNCU_KU_ISINF, NNCU_KU_ISFIN,
-    NNCU_KU_COUNT
-};
-/* backend.h's KA_* ids (asserted equal in src/backend/cuda/cuda.c) */
-enum {
-    NNCU_KA_LINEAR = 64, NNCU_KA_SIGMOID, NNCU_KA_SIGMOID_D, NNCU_KA_LOG_SIGMOID, NNCU_KA_LOG_SIGMOID_D, NNCU_KA_TANH,
-    NNCU_KA_TANH_D, NNCU_KA_RELU, NNCU_KA_RELU_D, NNCU_KA_RELU6, NNCU_KA_RELU6_D, NNCU_KA_LEAKY_RELU,
-    NNCU_KA_LEAKY_RELU_D, NNCU_KA_ELU, NNCU_KA_ELU_D, NNCU_KA_SELU, NNCU_KA_SELU_D, NNCU_KA_GELU, NNCU_KA_GELU_D,
-    NNCU_KA_GELU_D2, NNCU_KA_SWISH, NNCU_KA_SWISH_D, NNCU_KA_SOFTPLUS, NNCU_KA_SOFTSIGN, NNCU_KA_SOFTSIGN_D,
-    NNCU_KA_HARD_SIGMOID, NNCU_KA_HARD_SIGMOID_D, NNCU_KA_EXPM1_D, NNCU_KA_LOG1P_D, NNCU_KA_ERF_D, NNCU_KA_SQRT_D
-};
-/* backend.h's BK_R_* that the GPU has (asserted equal in cuda.c) */
-enum { NNCU_R_SUM = 0, NNCU_R_MEAN = 1, NNCU_R_MAX = 7, NNCU_R_MIN = 8, NNCU_R_ARGMAX = 9, NNCU_R_ARGMIN = 10 };
+/* The kernel ids (KB_*, KU_*, KA_*, BK_R_*) and which of them the GPU runs
+ * in which dtypes: src/backend/kern_ids.h, the one list (-I src). */
+#ifdef __cplusplus
+}
+#endif
+#include "backend/kern_ids.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* matmul modes */
 enum {
@@ -122,7 +110,7 @@ int nncu_copy_strided(void *dst, const int64_t *dst_st, const void *src, const i
 
 /* ---- activations (act.cu) ---- */
 /* out = f(in) for n contiguous elements of dt (fp16, bf16, fp32), f the
- * activation ka (nn_act.cuh's nncu_act_has) with parameter a (leaky_relu's
+ * activation ka (one that kern_ids.h's bk_gpu_unary gives BK_GPU_F32) with parameter a (leaky_relu's
  * slope, elu's alpha) and variant v (hard_sigmoid's keras2), rounded once
  * by nn_act.cuh's check.  The elements it cannot round with certainty
  * (NaN, or a fast value too near a rounding boundary) are left unwritten:

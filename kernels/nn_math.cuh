@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
+#include "backend/kern_ids.h"   /* the kernel ids (NVRTC: given as a header by rtc.cu) */
 
 #define NNCU_HD static __host__ __device__ __forceinline__
 
@@ -233,27 +234,27 @@ NNCU_HD double nncu_div64(double a, double b) { double r = NNCU_DIV64(a, b); ret
 NNCU_HD bool nncu_sign32(float x) { return (nncu_f2u(x) >> 31) != 0; }
 NNCU_HD bool nncu_sign64(double x) { return (nncu_d2u(x) >> 63) != 0; }
 
-/* The binary ops (kb: NNCU_KB_*), as src/ops/elementwise.c's scalar
+/* The binary ops (kb: KB_*), as src/ops/elementwise.c's scalar
  * functions: comparisons give 1/0 (false with NaN, != true); maximum and
  * minimum propagate NaN as a + b and pick between equal values (+-0) by
  * the sign of a (max32/min32). */
 NNCU_HD float nncu_bin32(int kb, float a, float b)
 {
     switch (kb) {
-    case 1: return nncu_add32(a, b);
-    case 2: return nncu_sub32(a, b);
-    case 3: return nncu_mul32(a, b);
-    case 4: return nncu_div32(a, b);
-    case 5: return a < b ? 1.0f : 0.0f;
-    case 6: return a <= b ? 1.0f : 0.0f;
-    case 7: return a > b ? 1.0f : 0.0f;
-    case 8: return a >= b ? 1.0f : 0.0f;
-    case 9: return a == b ? 1.0f : 0.0f;
-    case 10: return a != b ? 1.0f : 0.0f;
-    case 11:
+    case KB_ADD: return nncu_add32(a, b);
+    case KB_SUB: return nncu_sub32(a, b);
+    case KB_MUL: return nncu_mul32(a, b);
+    case KB_DIV: return nncu_div32(a, b);
+    case KB_LT: return a < b ? 1.0f : 0.0f;
+    case KB_LE: return a <= b ? 1.0f : 0.0f;
+    case KB_GT: return a > b ? 1.0f : 0.0f;
+    case KB_GE: return a >= b ? 1.0f : 0.0f;
+    case KB_EQ: return a == b ? 1.0f : 0.0f;
+    case KB_NE: return a != b ? 1.0f : 0.0f;
+    case KB_MAX:
         if (nncu_isnan32(a) || nncu_isnan32(b)) return nncu_add32(a, b);
         return a > b ? a : (b > a ? b : (nncu_sign32(a) ? b : a));
-    case 12:
+    case KB_MIN:
         if (nncu_isnan32(a) || nncu_isnan32(b)) return nncu_add32(a, b);
         return a < b ? a : (b < a ? b : (nncu_sign32(a) ? a : b));
     default: return a;
@@ -262,20 +263,20 @@ NNCU_HD float nncu_bin32(int kb, float a, float b)
 NNCU_HD double nncu_bin64(int kb, double a, double b)
 {
     switch (kb) {
-    case 1: return nncu_add64(a, b);
-    case 2: return nncu_sub64(a, b);
-    case 3: return nncu_mul64(a, b);
-    case 4: return nncu_div64(a, b);
-    case 5: return a < b ? 1.0 : 0.0;
-    case 6: return a <= b ? 1.0 : 0.0;
-    case 7: return a > b ? 1.0 : 0.0;
-    case 8: return a >= b ? 1.0 : 0.0;
-    case 9: return a == b ? 1.0 : 0.0;
-    case 10: return a != b ? 1.0 : 0.0;
-    case 11:
+    case KB_ADD: return nncu_add64(a, b);
+    case KB_SUB: return nncu_sub64(a, b);
+    case KB_MUL: return nncu_mul64(a, b);
+    case KB_DIV: return nncu_div64(a, b);
+    case KB_LT: return a < b ? 1.0 : 0.0;
+    case KB_LE: return a <= b ? 1.0 : 0.0;
+    case KB_GT: return a > b ? 1.0 : 0.0;
+    case KB_GE: return a >= b ? 1.0 : 0.0;
+    case KB_EQ: return a == b ? 1.0 : 0.0;
+    case KB_NE: return a != b ? 1.0 : 0.0;
+    case KB_MAX:
         if (nncu_isnan64(a) || nncu_isnan64(b)) return nncu_add64(a, b);
         return a > b ? a : (b > a ? b : (nncu_sign64(a) ? b : a));
-    case 12:
+    case KB_MIN:
         if (nncu_isnan64(a) || nncu_isnan64(b)) return nncu_add64(a, b);
         return a < b ? a : (b < a ? b : (nncu_sign64(a) ? a : b));
     default: return a;
@@ -286,29 +287,29 @@ NNCU_HD double nncu_bin64(int kb, double a, double b)
 NNCU_HD int64_t nncu_bini(int kb, int64_t a, int64_t b, bool *ovf)
 {
     switch (kb) {
-    case 1: { int64_t r = (int64_t)((uint64_t)a + (uint64_t)b); if (((a ^ r) & (b ^ r)) < 0) *ovf = true; return r; }
-    case 2: { int64_t r = (int64_t)((uint64_t)a - (uint64_t)b); if (((a ^ b) & (a ^ r)) < 0) *ovf = true; return r; }
-    case 3: { __int128 p = (__int128)a * (__int128)b; if (p != (__int128)(int64_t)p) *ovf = true; return (int64_t)p; }
-    case 5: return a < b;
-    case 6: return a <= b;
-    case 7: return a > b;
-    case 8: return a >= b;
-    case 9: return a == b;
-    case 10: return a != b;
-    case 11: return a > b ? a : b;
-    case 12: return a < b ? a : b;
+    case KB_ADD: { int64_t r = (int64_t)((uint64_t)a + (uint64_t)b); if (((a ^ r) & (b ^ r)) < 0) *ovf = true; return r; }
+    case KB_SUB: { int64_t r = (int64_t)((uint64_t)a - (uint64_t)b); if (((a ^ b) & (a ^ r)) < 0) *ovf = true; return r; }
+    case KB_MUL: { __int128 p = (__int128)a * (__int128)b; if (p != (__int128)(int64_t)p) *ovf = true; return (int64_t)p; }
+    case KB_LT: return a < b;
+    case KB_LE: return a <= b;
+    case KB_GT: return a > b;
+    case KB_GE: return a >= b;
+    case KB_EQ: return a == b;
+    case KB_NE: return a != b;
+    case KB_MAX: return a > b ? a : b;
+    case KB_MIN: return a < b ? a : b;
     default: *ovf = true; return 0;
     }
 }
-NNCU_HD bool nncu_bini_has(int kb) { return kb >= 1 && kb <= 12 && kb != 4; }
+NNCU_HD bool nncu_bini_has(int kb) { return (bk_gpu_binary(kb) & BK_GPU_I64) != 0; }
 
-/* ---- the exact unary ops (ku: NNCU_KU_*), math.c's f32/f64 functions ---- */
+/* ---- the exact unary ops (ku: KU_*), math.c's f32/f64 functions ---- */
 
 NNCU_HD float nncu_un32(int ku, float x)
 {
     bool nan = nncu_isnan32(x);
     switch (ku) {
-    case 8:   /* sqrtss: NaN kept, negative gives the default NaN, sqrt(-0) = -0 */
+    case KU_SQRT:   /* sqrtss: NaN kept, negative gives the default NaN, sqrt(-0) = -0 */
         if (nan) return nncu_quiet32(x);
         if (x < 0) return nncu_u2f(NNCU_DEFAULT_NAN32);
 #ifdef __CUDA_ARCH__
@@ -316,12 +317,12 @@ NNCU_HD float nncu_un32(int ku, float x)
 #else
         return sqrtf(x);
 #endif
-    case 9: return nncu_u2f(nncu_f2u(x) & 0x7fffffffu);   /* fabsf: the sign bit cleared */
-    case 10: return nan ? x : floorf(x);                 /* glibc's floorf returns a NaN as it is (even signalling) */
-    case 11: return nan ? nncu_quiet32(x) : rintf(x);    /* nearbyintf: half to even */
-    case 12: return nan ? 1.0f : 0.0f;
-    case 13: return !nan && (nncu_f2u(x) & 0x7fffffffu) == 0x7f800000u ? 1.0f : 0.0f;
-    case 14: return (nncu_f2u(x) & 0x7f800000u) != 0x7f800000u ? 1.0f : 0.0f;
+    case KU_ABS: return nncu_u2f(nncu_f2u(x) & 0x7fffffffu);   /* fabsf: the sign bit cleared */
+    case KU_FLOOR: return nan ? x : floorf(x);                 /* glibc's floorf returns a NaN as it is (even signalling) */
+    case KU_ROUND: return nan ? nncu_quiet32(x) : rintf(x);    /* nearbyintf: half to even */
+    case KU_ISNAN: return nan ? 1.0f : 0.0f;
+    case KU_ISINF: return !nan && (nncu_f2u(x) & 0x7fffffffu) == 0x7f800000u ? 1.0f : 0.0f;
+    case KU_ISFIN: return (nncu_f2u(x) & 0x7f800000u) != 0x7f800000u ? 1.0f : 0.0f;
     default: return x;
     }
 }
@@ -329,7 +330,7 @@ NNCU_HD double nncu_un64(int ku, double x)
 {
     bool nan = nncu_isnan64(x);
     switch (ku) {
-    case 8:
+    case KU_SQRT:
         if (nan) return nncu_quiet64(x);
         if (x < 0) return nncu_u2d(NNCU_DEFAULT_NAN64);
 #ifdef __CUDA_ARCH__
@@ -337,16 +338,16 @@ NNCU_HD double nncu_un64(int ku, double x)
 #else
         return sqrt(x);
 #endif
-    case 9: return nncu_u2d(nncu_d2u(x) & 0x7fffffffffffffffull);
-    case 10: return nan ? x : floor(x);
-    case 11: return nan ? nncu_quiet64(x) : rint(x);
-    case 12: return nan ? 1.0 : 0.0;
-    case 13: return !nan && (nncu_d2u(x) & 0x7fffffffffffffffull) == 0x7ff0000000000000ull ? 1.0 : 0.0;
-    case 14: return (nncu_d2u(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull ? 1.0 : 0.0;
+    case KU_ABS: return nncu_u2d(nncu_d2u(x) & 0x7fffffffffffffffull);
+    case KU_FLOOR: return nan ? x : floor(x);
+    case KU_ROUND: return nan ? nncu_quiet64(x) : rint(x);
+    case KU_ISNAN: return nan ? 1.0 : 0.0;
+    case KU_ISINF: return !nan && (nncu_d2u(x) & 0x7fffffffffffffffull) == 0x7ff0000000000000ull ? 1.0 : 0.0;
+    case KU_ISFIN: return (nncu_d2u(x) & 0x7ff0000000000000ull) != 0x7ff0000000000000ull ? 1.0 : 0.0;
     default: return x;
     }
 }
-NNCU_HD bool nncu_un32_has(int ku) { return ku >= 8 && ku <= 14; }
+NNCU_HD bool nncu_un32_has(int ku) { return !bk_kern_is_act(ku) && (bk_gpu_unary(ku) & BK_GPU_FLOATS) != 0; }
 
 /* ---- the transcendental unary ops (ku 1..7: exp log log1p expm1 sin cos
  * erf) below fp64: the fp64 function of the exact input (CUDA's, within 2
@@ -354,18 +355,18 @@ NNCU_HD bool nncu_un32_has(int ku) { return ku >= 8 && ku <= 14; }
  * by the caller, so the result is within an ulp of the dtype's correctly
  * rounded one (the CPU's is too: math.c's bound).  A NaN input gives it
  * back quiet; an invalid one (log(-1), sin(inf)) x86's default NaN. ---- */
-NNCU_HD bool nncu_tr_has(int ku) { return ku >= 1 && ku <= 7; }
+NNCU_HD bool nncu_tr_has(int ku) { return bk_kern_is_tr(ku); }
 NNCU_HD double nncu_tr64(int ku, double x)
 {
     if (nncu_isnan64(x)) return nncu_quiet64(x);
     double r;
     switch (ku) {
-    case 1: r = exp(x); break;
-    case 2: r = log(x); break;
-    case 3: r = log1p(x); break;
-    case 4: r = expm1(x); break;
-    case 5: r = sin(x); break;
-    case 6: r = cos(x); break;
+    case KU_EXP: r = exp(x); break;
+    case KU_LOG: r = log(x); break;
+    case KU_LOG1P: r = log1p(x); break;
+    case KU_EXPM1: r = expm1(x); break;
+    case KU_SIN: r = sin(x); break;
+    case KU_COS: r = cos(x); break;
     default: r = erf(x); break;
     }
     return nncu_isnan64(r) ? nncu_u2d(NNCU_DEFAULT_NAN64) : r;

@@ -73,7 +73,7 @@ __global__ void k_sum32(int what, int dt, int dto, const void *in, void *out, in
         }
         if (threadIdx.x == 0) {
             double s = nncu_f32_to_f64(part[0]);
-            if (what == NNCU_R_MEAN) s = n ? __ddiv_rn(s, (double)n) : nncu_u2d(0x7ff8000000000000ull);
+            if (what == BK_R_MEAN) s = n ? __ddiv_rn(s, (double)n) : nncu_u2d(0x7ff8000000000000ull);
             st64(dto, out, k, s);
         }
         __syncthreads();
@@ -95,7 +95,7 @@ __global__ void k_sum64(int what, int dt, int dto, const void *in, void *out, in
         }
         if (threadIdx.x == 0) {
             double s = part[0];
-            if (what == NNCU_R_MEAN) s = n ? __ddiv_rn(s, (double)n) : nncu_u2d(0x7ff8000000000000ull);
+            if (what == BK_R_MEAN) s = n ? __ddiv_rn(s, (double)n) : nncu_u2d(0x7ff8000000000000ull);
             st64(dto, out, k, s);
         }
         __syncthreads();
@@ -113,7 +113,7 @@ __global__ void k_sum_same(int what, int dt, int dto, const void *in, void *out,
             double x = ld64(dt, in, base + j * inner);
             s = j == 0 ? x : round_to(dt, __dadd_rn(s, x));
         }
-        if (what == NNCU_R_MEAN) s = n ? round_to(dt, __ddiv_rn(s, (double)n)) : nncu_u2d(0x7ff8000000000000ull);
+        if (what == BK_R_MEAN) s = n ? round_to(dt, __ddiv_rn(s, (double)n)) : nncu_u2d(0x7ff8000000000000ull);
         st64(dto, out, k, s);
     }
 }
@@ -133,8 +133,8 @@ __global__ void k_sum_i64(const int64_t *in, int64_t *out, int64_t nout, int64_t
  * the first extreme; the element's bits copied */
 __global__ void k_extreme(int what, int dt, const void *in, void *out, int64_t nout, int64_t n, int64_t inner)
 {
-    bool want_max = what == NNCU_R_MAX || what == NNCU_R_ARGMAX;
-    bool want_index = what == NNCU_R_ARGMAX || what == NNCU_R_ARGMIN;
+    bool want_max = what == BK_R_MAX || what == BK_R_ARGMAX;
+    bool want_index = what == BK_R_ARGMAX || what == BK_R_ARGMIN;
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < nout; k += (int64_t)gridDim.x * blockDim.x) {
         int64_t base = base_of(k, n, inner), best = 0;
         if (dt == NNCU_INT64) {
@@ -172,19 +172,19 @@ extern "C" int nncu_reduce(int what, int dt, int dto, int same, const void *in, 
     if (nout == 0) return NNCU_OK;
     unsigned nb = nncu_blocks(nout);
     switch (what) {
-    case NNCU_R_MAX: case NNCU_R_MIN: case NNCU_R_ARGMAX: case NNCU_R_ARGMIN:
+    case BK_R_MAX: case BK_R_MIN: case BK_R_ARGMAX: case BK_R_ARGMIN:
         if (n < 1) return NNCU_UNSUPPORTED;
-        if ((what == NNCU_R_MAX || what == NNCU_R_MIN) ? dto != dt : dto != NNCU_INT64) return NNCU_UNSUPPORTED;
+        if ((what == BK_R_MAX || what == BK_R_MIN) ? dto != dt : dto != NNCU_INT64) return NNCU_UNSUPPORTED;
         k_extreme<<<nb, NNCU_THREADS>>>(what, dt, in, out, nout, n, inner);
         NNCU_LAUNCHED("k_extreme");
         return NNCU_OK;
-    case NNCU_R_SUM: case NNCU_R_MEAN:
+    case BK_R_SUM: case BK_R_MEAN:
         break;
     default:
         return NNCU_UNSUPPORTED;
     }
-    if (what == NNCU_R_SUM ? dto != dt : dto == NNCU_INT64) return NNCU_UNSUPPORTED;
-    if (dt == NNCU_INT64 && what == NNCU_R_SUM) {
+    if (what == BK_R_SUM ? dto != dt : dto == NNCU_INT64) return NNCU_UNSUPPORTED;
+    if (dt == NNCU_INT64 && what == BK_R_SUM) {
         if (same) return NNCU_UNSUPPORTED;   /* the front end converts first */
         unsigned long long *w;
         int rc = nncu_bad_reset(&w);

@@ -22,6 +22,9 @@
 static const char nn_math_src[] =
 #include "nn_math_src.h"
     ;
+static const char kern_ids_src[] =
+#include "kern_ids_src.h"
+    ;
 static const char teach_src[] =
 #include "teach_gemm_src.h"
     ;
@@ -43,10 +46,10 @@ extern "C" int nncu_rtc(const char *src, int cubin, char **out, size_t *out_len,
     *out = NULL;
     *log = NULL;
     if (out_len) *out_len = 0;
-    const char *hn[] = { "nn_math.cuh", "stdint.h", "string.h", "math.h" };
-    const char *hs[] = { nn_math_src, stdint_src, "", "" };
+    const char *hn[] = { "nn_math.cuh", "backend/kern_ids.h", "stdint.h", "string.h", "math.h" };
+    const char *hs[] = { nn_math_src, kern_ids_src, stdint_src, "", "" };
     nvrtcProgram p;
-    nvrtcResult r = nvrtcCreateProgram(&p, src, "nnpad_chain.cu", 4, hs, hn);
+    nvrtcResult r = nvrtcCreateProgram(&p, src, "nnpad_chain.cu", 5, hs, hn);
     if (r != NVRTC_SUCCESS) { *log = dup_n(nvrtcGetErrorString(r), strlen(nvrtcGetErrorString(r))); return NNCU_ERR; }
     /* the toolkit's headers for the teaching GEMM's <mma.h> (nn_math.cuh needs none) */
     const char *opts[] = { cubin ? "--gpu-architecture=sm_90" : "--gpu-architecture=compute_90", "--fmad=false",

@@ -20,13 +20,6 @@
 src=$(cd "$TESTDIR/../src" && pwd) || { echo "Bail out! no src beside $TESTDIR"; exit 1; }
 ORDER='util tensor backend value ops autodiff graph lang view lesson repl main'
 KNOWN='
-backend/cpu/chain.c ops/ops.h
-backend/cpu/cpu.c ops/ops.h
-backend/cpu/kern_act.c ops/ops.h
-backend/cpu/kern_run.c ops/ops.h
-backend/cuda/chain_src.c ops/ops.h
-backend/cuda/cuda.c ops/ops.h
-backend/mockgpu.c ops/ops.h
 ops/activations.c autodiff/rules.h
 ops/create.c autodiff/rules.h
 ops/create.c graph/graph.h

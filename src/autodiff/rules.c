@@ -262,11 +262,11 @@ static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
         return NULL;
     value_t *zero = tensor_new(dt, 0, NULL);
     value_t *g0 = tensor_new_raw(dt, 0, NULL);
-    op_backend(g0)->buf_copy(tensor_data(g0), tensor_data(g), (size_t)dtype_traits[dt].size);
+    op_host()->buf_copy(tensor_data(g0), tensor_data(g), (size_t)dtype_traits[dt].size);
     value_t *v = ad_op2(OP_add, g0, zero, s);
     U(zero); U(g0);
     value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
-    op_backend(r)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
+    op_host()->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
     U(v);
     return r;
 }

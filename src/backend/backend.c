@@ -8,7 +8,6 @@
 #include <dlfcn.h>
 #include <unistd.h>
 #include <limits.h>
-#include "../../kernels/nn_act.cuh"   /* which activations the GPU runs (C-compatible) */
 
 /* The CPU's backend is built in; the CUDA one registers when its module
  * (nnpad-cuda.so, built from kernels/ and src/backend/cuda/) is opened. */
@@ -160,4 +159,3 @@ bk_status_t backend_copy(bk_device_t dst_dev, void *dst, bk_device_t src_dev, co
     return st;
 }
 
-bool bk_gpu_act_has(int ka) { return nncu_act_has(ka); }

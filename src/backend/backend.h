@@ -9,10 +9,11 @@
  * the plain loops, the AVX2 kernels, the thread pool and the BLAS loading;
  * a CUDA backend goes beside it in src/backend/cuda/.
  *
- * Which kernel an op runs is a fact of its op_def (`.kern`, one of the ids
- * below); the scalar reference functions an op_def also names (f32, f64,
- * b32, b64, i64, u64) are what the plain loops run, and every
- * vector kernel gives exactly their bits (tests/unit/test_kernels).
+ * Which kernel an op runs is a fact of its op_def (`.kern`, one of
+ * kern_ids.h's ids); the backend is given that id, never the op_def.  The
+ * CPU's scalar reference functions of each id (src/backend/cpu/scalar.c:
+ * f32, f64, exact int64) are what the plain loops run, and every vector
+ * kernel gives exactly their bits (tests/unit/test_kernels).
  *
  * Statuses: every kernel returns BK_OK, or BK_UNSUPPORTED (it did nothing:
  * this backend has no kernel for these dtypes or this op; the front end
@@ -39,49 +40,23 @@
 #include "tensor/device.h"
 #include "util/error.h"
 
-struct op_def;
-
 /* bk_status_t (BK_OK, ..., BK_ERROR: a device's kernel failed, a failed
  * launch or a lost device; backend_t.last_error says why) and bk_device_t
- * are the tensor layer's (tensor/device.h). */
-
-/* ---- kernel ids: an op_def names one in `.kern` (0: the plain loop of
- * its scalar function only) ---- */
-
-/* OPK_UNARY ops */
-enum {
-    KU_NONE, KU_EXP, KU_LOG, KU_LOG1P, KU_EXPM1, KU_SIN, KU_COS, KU_ERF,
-    KU_SQRT, KU_ABS, KU_FLOOR, KU_ROUND, KU_ISNAN, KU_ISINF, KU_ISFIN, KU_COUNT
-};
-/* OPK_BINARY ops */
-enum {
-    KB_NONE, KB_ADD, KB_SUB, KB_MUL, KB_DIV, KB_LT, KB_LE, KB_GT, KB_GE, KB_EQ, KB_NE,
-    KB_MAX, KB_MIN, KB_COUNT
-};
-
-/* OPK_FUNC activations (src/ops/activations.c; kernels in
- * src/backend/cpu/kern_act.c): a range of their own, so an id says which
- * kind of kernel it is */
-enum {
-    KA_FIRST = 64,
-    KA_LINEAR = KA_FIRST, KA_SIGMOID, KA_SIGMOID_D, KA_LOG_SIGMOID, KA_LOG_SIGMOID_D, KA_TANH, KA_TANH_D,
-    KA_RELU, KA_RELU_D, KA_RELU6, KA_RELU6_D, KA_LEAKY_RELU, KA_LEAKY_RELU_D, KA_ELU, KA_ELU_D,
-    KA_SELU, KA_SELU_D, KA_GELU, KA_GELU_D, KA_GELU_D2, KA_SWISH, KA_SWISH_D, KA_SOFTPLUS,
-    KA_SOFTSIGN, KA_SOFTSIGN_D, KA_HARD_SIGMOID, KA_HARD_SIGMOID_D,
-    /* the derivative ops of math.c's expm1, log1p, erf, sqrt (kern_act.c) */
-    KA_EXPM1_D, KA_LOG1P_D, KA_ERF_D, KA_SQRT_D, KA_END
-};
+ * are the tensor layer's (tensor/device.h).  The kernel ids (KU_*, KB_*,
+ * KA_*, BK_R_*) and the GPU's abilities are kern_ids.h's: an op_def names
+ * its id in `.kern`, and the backend knows ops by these ids only. */
+#include "backend/kern_ids.h"
 
 /* ---- kernel arguments ---- */
 
 /* Unary elementwise: out[i] = f(in[i]) for n contiguous elements of dtype
  * dt (both), computed in dt's compute type and rounded once; int64 runs
- * the op's exact u64 kernel (errors at span).  An activation (op->kern a
+ * the kernel's exact int64 function (errors at span).  An activation (a
  * KA_* id) computes in fp64 from the exact input and rounds once (sigmoid
  * in fp32 below fp64), with its parameter (leaky_relu's slope, elu's
  * alpha) and variant (gelu's approximate, hard_sigmoid's keras2). */
 typedef struct bk_unary {
-    const struct op_def *op;
+    int kern;           /* KU_* or KA_* */
     dtype_t dt;
     void *out;
     const void *in;
@@ -102,9 +77,9 @@ typedef struct bk_unary {
  * sta/stb (0 along a broadcast dimension; the broadcaster's strides).
  * dto is the compute dtype's output: fp16/bf16/fp32 (with a and b among
  * fp16/bf16/fp32/int-free), fp64, or int64 with both operands int64 (the
- * op's exact i64 kernel; errors at span). */
+ * kernel's exact int64 function; errors at span). */
 typedef struct bk_binary {
-    const struct op_def *op;
+    int kern;           /* KB_* */
     dtype_t dto, da, db;
     void *out;
     const void *a, *b;
@@ -132,10 +107,6 @@ typedef struct bk_binary {
  * rounded to dt, sums strictly left to right (int64 there: unsupported;
  * the front end converts first).  The transforms of the sums inside: */
 enum { KT_ID, KT_ABS, KT_SQ, KT_SQDEV };
-enum {
-    BK_R_SUM, BK_R_MEAN, BK_R_VAR, BK_R_STD, BK_R_NORM1, BK_R_NORM2, BK_R_NORMINF,
-    BK_R_MAX, BK_R_MIN, BK_R_ARGMAX, BK_R_ARGMIN, BK_R_MNORM1, BK_R_MNORM2, BK_R_MNORMINF
-};
 typedef struct bk_reduce {
     int what;           /* BK_R_* */
     dtype_t dt, dto;
@@ -218,7 +189,7 @@ typedef struct bk_matmul {
  * are eager's. */
 #define BK_CHAIN_ROW 2
 typedef struct bk_chain_arg { int q; int stride; dtype_t dt; const void *p; int64_t period; } bk_chain_arg_t;
-typedef struct bk_chain_op { const struct op_def *op; bool bin; dtype_t dto; bk_chain_arg_t a[2]; } bk_chain_op_t;
+typedef struct bk_chain_op { int kern; bool bin; dtype_t dto; bk_chain_arg_t a[2]; } bk_chain_op_t;
 #define BK_CHAIN_MAX 64
 typedef struct bk_chain {
     int len;
@@ -275,9 +246,9 @@ typedef struct backend {
     /* BK_UNSUPPORTED (nothing done) when some op of the chain has no block
      * kernel for its dtypes: the graph then runs the ops one by one */
     bk_status_t (*chain)(const bk_chain_t *ch);
-    /* Whether chain can run this OPK_FUNC op (an activation) in blocks
-     * with its eager bits: the graph pass fuses only those. */
-    bool (*chain_takes)(const struct op_def *op);
+    /* Whether chain can run activation kern (a KA_* id) in blocks with
+     * its eager bits: the graph pass fuses only those. */
+    bool (*chain_takes)(int kern);
     /* Wait until every kernel launched so far has finished (a GPU runs
      * them asynchronously); NULL: nothing to wait for (the CPU). */
     bk_status_t (*sync)(void);
@@ -301,9 +272,6 @@ static inline const backend_t *backend_get(bk_device_t device)
 {
     return (unsigned)device < BK_NDEVICES ? bk_registry[device] : NULL;
 }
-/* Whether the GPU runs activation ka (a KA_* id) with its own kernel in
- * fp16/bf16/fp32 (kernels/nn_act.cuh's list), for :help. */
-bool bk_gpu_act_has(int ka);
 /* Open the GPU module and register its backend (once; later calls give
  * the first answer).  false, with *why saying why (no module in this
  * build, no driver, no device), when there is no GPU. */

@@ -13,7 +13,6 @@
 #include "backend/cpu/cpu.h"
 #include "backend/cuda/chain_src.h"
 #include "util/mem.h"
-#include "ops/ops.h"
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -62,7 +61,7 @@ static bk_status_t mock_fill(void *d, int es, const void *val, int64_t n) { retu
  * kernel through u->careful, gathered and written back as cuda.c does. */
 static bk_status_t mock_act(const bk_unary_t *u)
 {
-    if (!u->careful || u->dt > DT_FP32 || !nncu_act_has(u->op->kern)) return BK_UNSUPPORTED;
+    if (!u->careful || !(bk_gpu_unary(u->kern) & bk_gpu_dtype_bit((int)u->dt))) return BK_UNSUPPORTED;
     int es = u->dt == DT_FP32 ? 4 : 2;
     int64_t cap = 4096 + u->n / 256, m = 0;
     int64_t *idx = malloc((size_t)cap * sizeof *idx);
@@ -71,7 +70,7 @@ static bk_status_t mock_act(const bk_unary_t *u)
     const char *in = cdev(u->in);
     bk_status_t r = idx && fin && fout ? BK_OK : BK_UNSUPPORTED;
     for (int64_t i = 0; i < u->n && r == BK_OK; i++)
-        if (!nncu_act_one(u->op->kern, (int)u->dt, out, in, i, u->param, u->variant)) {
+        if (!nncu_act_one(u->kern, (int)u->dt, out, in, i, u->param, u->variant)) {
             if (m == cap) r = BK_UNSUPPORTED;
             else idx[m++] = i;
         }
@@ -93,13 +92,9 @@ static bk_status_t mock_act(const bk_unary_t *u)
 
 static bk_status_t mock_unary(const bk_unary_t *u)
 {
-    if (u->op->kern >= KA_FIRST && u->op->kern < KA_END) return mock_act(u);
-    int k = u->op->kind == OPK_UNARY ? u->op->kern : 0;
-    /* exp ... erf: as cuda.c, computed on the CPU (BK_UNSUPPORTED below) */
-    switch (k) {
-    case KU_SQRT: case KU_ABS: case KU_FLOOR: case KU_ROUND: case KU_ISNAN: case KU_ISINF: case KU_ISFIN: break;
-    default: return BK_UNSUPPORTED;
-    }
+    if (bk_kern_is_act(u->kern)) return mock_act(u);
+    /* the GPU's unary kernels (kern_ids.h: exp ... erf computed on the CPU) */
+    if (!bk_gpu_unary(u->kern)) return BK_UNSUPPORTED;
     bk_unary_t h = *u;
     h.out = dev(u->out);
     h.in = cdev(u->in);
@@ -119,7 +114,7 @@ static bk_status_t mock_binary(const bk_binary_t *b)
     bk_status_t st = bk_cpu_backend.binary(&h);
     static int broken = -1;
     if (broken < 0) broken = getenv("NNPAD_FAKE_GPU") && !strcmp(getenv("NNPAD_FAKE_GPU"), "broken");
-    if (broken && st == BK_OK && b->op->kern == KB_ADD && b->dto == DT_FP32 && b->nd >= 1 && b->shape[0] > 0) {
+    if (broken && st == BK_OK && b->kern == KB_ADD && b->dto == DT_FP32 && b->nd >= 1 && b->shape[0] > 0) {
         uint32_t u;
         memcpy(&u, h.out, 4);
         if ((u & 0x7f800000u) != 0x7f800000u) { u++; memcpy(h.out, &u, 4); }
@@ -145,10 +140,7 @@ static bk_status_t mock_nextafter(bk_nextafter_t *na) { (void)na; return BK_UNSU
 /* reductions: the CUDA backend's set (sum, mean, max, min, argmax, argmin) */
 static bk_status_t mock_reduce(bk_reduce_t *r)
 {
-    switch (r->what) {
-    case BK_R_SUM: case BK_R_MEAN: case BK_R_MAX: case BK_R_MIN: case BK_R_ARGMAX: case BK_R_ARGMIN: break;
-    default: return BK_UNSUPPORTED;
-    }
+    if (!bk_gpu_reduce(r->what)) return BK_UNSUPPORTED;   /* the GPU's reductions (kern_ids.h) */
     bk_reduce_t h = *r;
     h.in = cdev(r->in);
     h.out = dev(r->out);
@@ -226,11 +218,11 @@ static bk_status_t mock_chain(const bk_chain_t *ch)
     for (int64_t i = 0; i < ch->n; i++) {
         for (int k = 0; k < ch->len; k++) {
             const bk_chain_op_t *f = &ch->op[k];
-            int kern = f->op->kern;
+            int kern = f->kern;
             bool w64 = f->dto == DT_FP64;
             float a32 = 0, b32 = 0;
             double a64 = 0, b64 = 0;
-            if (!f->bin && nncu_tr_has(kern) && f->op->kind == OPK_UNARY) {
+            if (!f->bin && bk_kern_is_tr(kern)) {
                 chain_ld(ch, &f->a[0], i, true, v32, v64, &a32, &a64);
                 double y = nncu_tr64(kern, a64);
                 v32[k] = f->dto == DT_FP16 ? nncu_f16_to_f32(nncu_f64_to_f16(y))
@@ -252,7 +244,7 @@ static bk_status_t mock_chain(const bk_chain_t *ch)
     }
     return BK_OK;
 }
-static bool mock_chain_takes(const struct op_def *op) { (void)op; return false; }
+static bool mock_chain_takes(int kern) { (void)kern; return false; }
 static const char *mock_error(void) { return "simulated launch failure (NNPAD_FAKE_GPU=fail)"; }
 
 /* the device clock: the host's monotonic clock (its kernels run at once) */

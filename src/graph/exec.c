@@ -585,14 +585,14 @@ static bool step_direct(prun_t *R, int i, void *out)
         if (!a || !b) return false;
         bk_matmul_t mm = { (dtype_t)n->dtype, q->mm[0], q->mm[1], q->mm[2], a, b, out,
                            op_settings(R->s)->accumulate_same, n->span, false, false, false };
-        return backend_get(BK_CPU)->matmul(&mm) == BK_OK;
+        return op_host()->matmul(&mm) == BK_OK;
     }
     case PS_REDUCE: {
         const void *x = in_data(R, n->in[0]);
         if (!x) return false;
         bk_reduce_t rd = { q->what, (dtype_t)n->dtype, (dtype_t)n->dtype, op_settings(R->s)->accumulate_same, 0, x, out,
                            q->red[0], q->red[1], q->red[2], 0 };
-        return backend_get(BK_CPU)->reduce(&rd) == BK_OK;
+        return op_host()->reduce(&rd) == BK_OK;
     }
     case PS_FUSED: {
         bk_chain_t *ch = q->ch;
@@ -603,7 +603,7 @@ static bool step_direct(prun_t *R, int i, void *out)
         }
         ch->out = out;
         ch->n = (int64_t)(q->bytes / (size_t)dtype_traits[n->dtype].size);
-        if (backend_get(BK_CPU)->chain(ch) == BK_OK) return true;
+        if (op_host()->chain(ch) == BK_OK) return true;
         q->step = PS_OP;   /* no block kernel for these dtypes here: the general way from now on */
         return false;
     }

@@ -431,7 +431,7 @@ static bool elementwise(const gnode_t *n)
     /* the unary and binary ops, and activations the backend's chain runs
      * in blocks with their exact bits (sigmoid) */
     bool ew = n->kind == G_OP && (n->op->kind == OPK_UNARY || n->op->kind == OPK_BINARY ||
-                                  (n->op->kind == OPK_FUNC && n->nin == 1 && backend_get(BK_CPU)->chain_takes(n->op)));
+                                  (n->op->kind == OPK_FUNC && n->nin == 1 && backend_get(BK_CPU)->chain_takes(n->op->kern)));
     return ew && !gnode_removed(n) && n->nkw == 0 && n->is_tensor && !n->weak && n->ndim > 0;
 }
 
@@ -750,7 +750,7 @@ bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t 
         const gnode_t *cn = &F->chain[k];
         bk_chain_op_t *f = &c->op[k];
         memset(f, 0, sizeof *f);
-        f->op = cn->op;
+        f->kern = cn->op->kern;
         f->bin = cn->op->kind == OPK_BINARY;
         f->dto = (dtype_t)cn->dtype;
         if (cn->nin != (f->bin ? 2 : 1) || cn->nkw || !fx_float(f->dto)) return false;
@@ -856,6 +856,26 @@ static int fx_device(const gnode_t *F, value_t **vals)
     return dev != BK_CPU && cpu ? -1 : dev;
 }
 
+/* the chain F on device dev into out (op_on_device): the device's chain
+ * kernel (the GPU's NVRTC kernel); an empty output needs none */
+typedef struct fx_dev { gnode_t *F; value_t **vals; dtype_t prec; int nd; const int64_t *shape; int dev; } fx_dev_t;
+static bk_status_t fused_k(const backend_t *b, value_t *out, void *ctx)
+{
+    const fx_dev_t *d = ctx;
+    if (out->u.t.size == 0) return BK_OK;
+    bk_chain_t c;
+    value_t *own[128];
+    int nown = 0;
+    bk_status_t st = BK_UNSUPPORTED;
+    if (graph_fused_setup(&c, d->F, d->vals, own, &nown, d->prec, d->nd, d->shape, d->dev)) {
+        c.out = tensor_dev_data(out);
+        c.n = out->u.t.size;
+        st = b->chain(&c);
+    }
+    for (int k = 0; k < nown; k++) val_unref(own[k]);
+    return st;
+}
+
 /* Run a fused chain: the backend's chain (every op of the chain on a block
  * in the cache, rounded to its dtype: eager's bits), else block by block
  * through op_call, else (grad recording, a trace, a broadcast the chain
@@ -877,30 +897,13 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
      * own device kernels) */
     int dev = fx_device(F, vals);
     if (!whole && dev > BK_CPU) {
-        const backend_t *b = backend_get((bk_device_t)dev);
-        value_t *out = tensor_new_raw_on(dev, (dtype_t)last->dtype, nd, shape);
-        bk_chain_t c;
-        value_t *own[128];
-        int nown = 0;
-        bool ok = out && out->u.t.size > 0 &&
-                  graph_fused_setup(&c, F, vals, own, &nown, op_settings(s)->precision, nd, shape, dev);
-        bk_status_t st = BK_UNSUPPORTED;
-        if (ok) {
-            c.out = tensor_dev_data(out);
-            c.n = out->u.t.size;
-            st = b->chain(&c);
-        }
-        for (int k = 0; k < nown; k++) val_unref(own[k]);
-        if (st == BK_ERROR) {
-            val_unref(out);
-            backend_raise_failed(b, "a fused chain", last->span);
-        }
-        if (st == BK_OK || (out && out->u.t.size == 0)) {
+        fx_dev_t fd = { F, vals, op_settings(s)->precision, nd, shape, dev };
+        value_t *out = op_on_device(dev, (dtype_t)last->dtype, nd, shape, fused_k, &fd, "a fused chain", last->span, NULL);
+        if (out) {
             fused_on_device++;
             err_check_interrupt();
             return out;
         }
-        if (out) val_unref(out);
         whole = true;
     }
     if (!whole && dev < 0) whole = true;   /* tensors on two devices: op by op, whose ops say so */
@@ -914,7 +917,7 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
         if (ok) {
             c.out = tensor_data(out);
             c.n = n;
-            ok = op_backend(out)->chain(&c) == BK_OK;
+            ok = op_host()->chain(&c) == BK_OK;
         }
         for (int k = 0; k < nown; k++) val_unref(own[k]);
         if (ok || n == 0) {
@@ -946,8 +949,8 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
                     tmp[c] = run_chain_op(cn, in, s);
                     for (int k = 0; k < cn->nin; k++) if (bown[k]) val_unref(bown[k]);
                 }
-                op_backend(out)->buf_copy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]),
-                                          (size_t)m * oes);
+                op_host()->buf_copy((char *)tensor_data(out) + (size_t)o * oes, tensor_data(tmp[len - 1]),
+                                    (size_t)m * oes);
                 for (int c = 0; c < len; c++) { val_unref(tmp[c]); tmp[c] = NULL; }
             }
             return out;

@@ -53,32 +53,28 @@ static value_t *act_run(call_t *c, double param, int variant)
     value_t *x = op_arg_tensor(c, 0);
     value_t *in = op_as_float(x, c->s);
     dtype_t prec = op_settings(c->s)->precision;
-    const backend_t *b = op_backend(in);
+    const backend_t *b = op_host();
     bool weak = in->u.t.weak;
     dtype_t dt = weak ? prec : (dtype_t)in->u.t.dtype;
     char one_in[8], one_out[8];
     value_t *out = NULL;
-    bk_unary_t u = { c->op, dt, one_out, one_in, 1, c->span, param, variant, NULL };
+    bk_unary_t u = { c->op->kern, dt, one_out, one_in, 1, c->span, param, variant, NULL };
     if (weak) {
         /* the exact value, already rounded to prec by op_as_float */
         dtype_store_f64(prec, one_in, 0, ((double *)tensor_data(in))[0]);
-    } else if (in->u.t.st->device != NN_DEV_CPU &&
-               (out = tensor_new_raw_on(in->u.t.st->device, dt, in->u.t.ndim, in->u.t.shape))) {
+    } else if (in->u.t.st->device != NN_DEV_CPU) {
         /* on its device when the device has the activation (kernels/act.cu:
          * the elements it cannot round with certainty come back for the
          * CPU's careful kernel, u.careful), else from the host copy */
-        const backend_t *db = backend_get((bk_device_t)in->u.t.st->device);
-        u.out = tensor_dev_data(out);
         u.in = tensor_dev_data(in);
         u.n = in->u.t.size;
         u.careful = b->unary;
-        bk_status_t st = db->unary(&u);
-        if (st == BK_ERROR) backend_raise_failed(db, c->op->name, c->span);
-        if (st == BK_OK) {
+        out = op_on_device(in->u.t.st->device, dt, in->u.t.ndim, in->u.t.shape, op_kernel_unary, &u, c->op->name,
+                           c->span, NULL);
+        if (out) {
             val_unref(in);
             return out;
         }
-        val_unref(out);
         out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
         u.out = tensor_data(out);
         u.in = tensor_data(in);
@@ -176,6 +172,13 @@ static dtype_t soft_out_dtype(call_t *c, dtype_t dt)
  * softmax: fp64 from the exact input, rounded once).  A single number is
  * a row of one: softmax 1, log_softmax 0 (nan for nan or inf); a weak one
  * gives a weak result, computed from its session-precision value. */
+static bk_status_t softmax_k(const backend_t *b, value_t *out, void *ctx)
+{
+    bk_softmax_t *sm = ctx;
+    sm->out = tensor_dev_data(out);
+    return b->softmax(sm);
+}
+
 static value_t *soft_run(call_t *c, bool logf)
 {
     value_t *x = op_arg_tensor(c, 0);
@@ -191,23 +194,19 @@ static value_t *soft_run(call_t *c, bool logf)
     for (int d = ax + 1; d < nd; d++) inner *= in->u.t.shape[d];
     for (int d = 0; d < ax; d++) outer *= in->u.t.shape[d];
     value_t *out;
-    if (!weak && in->u.t.st->device != NN_DEV_CPU &&
-        (out = tensor_new_raw_on(in->u.t.st->device, odt, nd, in->u.t.shape))) {
+    if (!weak && in->u.t.st->device != NN_DEV_CPU) {
         /* on its device (kernels/reduce.cu: the CPU's algorithm in fp64, one thread per row) */
-        const backend_t *db = backend_get((bk_device_t)in->u.t.st->device);
-        bk_softmax_t dsm = { dt, odt, logf, tensor_dev_data(in), tensor_dev_data(out), outer, len, inner };
-        bk_status_t st = db->softmax(&dsm);
-        if (st == BK_ERROR) backend_raise_failed(db, c->op->name, c->span);
-        if (st == BK_OK) {
+        bk_softmax_t dsm = { dt, odt, logf, tensor_dev_data(in), NULL, outer, len, inner };
+        out = op_on_device(in->u.t.st->device, odt, nd, in->u.t.shape, softmax_k, &dsm, c->op->name, c->span, NULL);
+        if (out) {
             val_unref(in);
             return out;
         }
-        val_unref(out);
     }
     out = tensor_new_raw(odt, nd, in->u.t.shape);
     if (weak) out->u.t.weak = 1;
     bk_softmax_t sm = { dt, odt, logf, tensor_data(in), tensor_data(out), outer, len, inner };
-    if (op_backend(in)->softmax(&sm) != BK_OK)
+    if (op_host()->softmax(&sm) != BK_OK)
         err_raise(ERR_DTYPE, c->arg_spans[0], "%s has no kernel for %s", c->op->name, dtype_traits[dt].name);
     val_unref(in);
     return out;

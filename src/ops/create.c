@@ -68,7 +68,7 @@ static value_t *fill_value(call_t *c, int first, int last, double v)
     char one[8];
     if (dt == DT_INT64) { int64_t iv = (int64_t)v; memcpy(one, &iv, sizeof iv); }
     else dtype_store_f64(dt, one, 0, v);
-    op_backend(r)->fill(tensor_data(r), dtype_traits[dt].size, one, r->u.t.size);
+    op_host()->fill(tensor_data(r), dtype_traits[dt].size, one, r->u.t.size);
     return r;
 }
 
@@ -88,7 +88,7 @@ static value_t *full_impl(call_t *c)
     dtype_t dt = kw_dtype(c, v->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v->u.t.dtype);
     value_t *one = op_convert(v, dt, c->arg_spans[1], "full");   /* rounded once */
     value_t *r = tensor_new_raw(dt, nd, shape);
-    op_backend(r)->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(one), r->u.t.size);
+    op_host()->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(one), r->u.t.size);
     val_unref(one);
     return r;
 }
@@ -389,7 +389,7 @@ static value_t *literal_impl(call_t *c)
      * backend. */
     int64_t per = n ? items[0]->u.t.size : 0;
     size_t es = dtype_traits[dt].size;
-    const backend_t *bk = op_backend(t);
+    const backend_t *bk = op_host();
     char *base = tensor_data(t);
     for (int i = 0; i < n; i++) {
         value_t *it = items[i];

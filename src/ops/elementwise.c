@@ -17,13 +17,14 @@
 #include "ops/ops.h"
 #include "autodiff/rules.h"
 #include "backend/backend.h"
+#include "backend/cpu/scalar.h"
 #include "util/error.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
 
 /* The host's backend, for weak scalars computed on the C stack; a tensor's
- * op runs on the backend of its storage's device (op_backend). */
+ * op tries its device first (op_on_device). */
 static inline const backend_t *bk(void) { return backend_get(BK_CPU); }
 
 /* ---- weak scalars ---- */
@@ -46,7 +47,7 @@ value_t *op_as_float(value_t *v, session_t *s)
     }
     if (v->u.t.dtype == DT_INT64) {
         value_t *r = tensor_new_raw(prec, v->u.t.ndim, v->u.t.shape);
-        op_backend(v)->convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
+        op_host()->convert(prec, tensor_data(r), DT_INT64, tensor_data(v), v->u.t.size);
         return r;
     }
     return val_ref(v);
@@ -66,7 +67,7 @@ static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double 
     bk_status_t st;
     if (vb) {
         int64_t one = 1, es = ct == DT_FP64 ? 8 : 4;
-        bk_binary_t bb = { op, ct, ct, ct, &r, &a, &b, 1, &one, &es, &es, span };
+        bk_binary_t bb = { op->kern, ct, ct, ct, &r, &a, &b, 1, &one, &es, &es, span };
         st = bk()->binary(&bb);
     } else {
         /* a unary op runs on a one-element tensor of dt itself, so a weak
@@ -74,7 +75,7 @@ static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double 
          * fp16/bf16 themselves, not to fp32 and then again) */
         char ai[8], ro[8];
         dtype_store_f64(dt, ai, 0, va);
-        bk_unary_t u = { op, dt, ro, ai, 1, span, 0, 0, NULL };
+        bk_unary_t u = { op->kern, dt, ro, ai, 1, span, 0, 0, NULL };
         if (bk()->unary(&u) != BK_OK) err_raise(ERR_TYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
         return dtype_load_f64(dt, ro, 0);
     }
@@ -88,17 +89,18 @@ static double scalar_op(const op_def_t *op, dtype_t dt, double va, const double 
  * like Python's ints: the op's scalar function, with no tensor set-up. */
 static int64_t scalar_int(const op_def_t *op, int64_t a, int64_t b, span_t span)
 {
-    if (!op->i64) err_raise(ERR_TYPE, span, "%s has no integer kernel", op->name);
-    return op->i64(a, b, span);
+    int64_t (*f)(int64_t, int64_t, span_t) = bk_scalar_bin[op->kern].i64;
+    if (!f) err_raise(ERR_TYPE, span, "%s has no integer kernel", op->name);
+    return f(a, b, span);
 }
 
 value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
 {
     need_tensor(x, span, op->name);
-    if (op->u64 && x->u.t.dtype == DT_INT64) {
+    if (x->u.t.dtype == DT_INT64 && bk_scalar_un[op->kern].i64) {
         value_t *r = tensor_new_raw(DT_INT64, x->u.t.ndim, x->u.t.shape);
-        bk_unary_t u = { op, DT_INT64, tensor_data(r), tensor_data(x), x->u.t.size, span, 0, 0, NULL };
-        op_backend(x)->unary(&u);
+        bk_unary_t u = { op->kern, DT_INT64, tensor_data(r), tensor_data(x), x->u.t.size, span, 0, 0, NULL };
+        op_host()->unary(&u);
         r->u.t.weak = x->u.t.weak;
         return r;
     }
@@ -112,25 +114,21 @@ value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s)
         double v = ((double *)tensor_data(in))[0];
         double r = scalar_op(op, dt, v, NULL, span);
         out = tensor_weak_float(dt == DT_FP64 ? r : dtype_round_f64(dt, r));
-    } else if (in->u.t.st->device != NN_DEV_CPU && (out = tensor_new_raw_on(in->u.t.st->device, dt, in->u.t.ndim,
-                                                                            in->u.t.shape))) {
+    } else {
         /* on its device when the device has the kernel (the exact ops: abs,
          * floor, round, sqrt, the tests), else from the host copy */
-        bk_unary_t u = { op, dt, tensor_dev_data(out), tensor_dev_data(in), in->u.t.size, span, 0, 0, NULL };
-        bk_status_t ust = backend_get((bk_device_t)in->u.t.st->device)->unary(&u);
-        if (ust == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)in->u.t.st->device), op->name, span);
-        if (ust != BK_OK) {
-            val_unref(out);
+        bk_unary_t u = { op->kern, dt, NULL, NULL, in->u.t.size, span, 0, 0, NULL };
+        int dev = in->u.t.st->device;
+        if (dev != NN_DEV_CPU) u.in = tensor_dev_data(in);
+        out = dev != NN_DEV_CPU ? op_on_device(dev, dt, in->u.t.ndim, in->u.t.shape, op_kernel_unary, &u, op->name, span,
+                                               NULL) : NULL;
+        if (!out) {
             out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
-            bk_unary_t h = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0, NULL };
-            if (op_backend(in)->unary(&h) != BK_OK)
+            u.out = tensor_data(out);
+            u.in = tensor_data(in);
+            if (op_host()->unary(&u) != BK_OK)
                 err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
         }
-    } else {
-        out = tensor_new_raw(dt, in->u.t.ndim, in->u.t.shape);
-        bk_unary_t u = { op, dt, tensor_data(out), tensor_data(in), in->u.t.size, span, 0, 0, NULL };
-        if (op_backend(in)->unary(&u) != BK_OK)
-            err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[dt].name);
     }
     val_unref(in);
     return out;
@@ -219,7 +217,7 @@ static bool is_pow(const op_def_t *op) { return op->flags & OPF_POWER; }
  * with a negative exponent. */
 static bool int_applies(const op_def_t *op, value_t *a, value_t *b)
 {
-    if (!op->i64 || is_div(op)) return false;
+    if (!bk_scalar_bin[op->kern].i64 || is_div(op)) return false;
     if (a->u.t.dtype != DT_INT64 || b->u.t.dtype != DT_INT64) return false;
     if (is_pow(op)) {
         const int64_t *e = tensor_data(b);
@@ -239,9 +237,9 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
          * kept free of the stride set-up that one-element ops would feel) */
         value_t *out = tensor_new_raw(out_dt, a->u.t.ndim, a->u.t.shape);
         int64_t n = out->u.t.size, sa = es[0], sb = es[1];
-        bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
+        bk_binary_t bb = { op->kern, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
                            tensor_data(a), tensor_data(b), 1, &n, &sa, &sb, span };
-        if (op_backend(a)->binary(&bb) != BK_OK)
+        if (op_host()->binary(&bb) != BK_OK)
             err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
         return out;
     }
@@ -259,9 +257,9 @@ static value_t *run_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t o
                   sa, binop_symbol(op), sb, dim, (long long)dim_from_right(a, dim), (long long)dim_from_right(b, dim));
     }
     value_t *out = tensor_new_raw(out_dt, n, shape);
-    bk_binary_t bb = { op, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
+    bk_binary_t bb = { op->kern, out_dt, (dtype_t)a->u.t.dtype, (dtype_t)b->u.t.dtype, tensor_data(out),
                        tensor_data(a), tensor_data(b), n, shape, st[0], st[1], span };
-    if (op_backend(a)->binary(&bb) != BK_OK)
+    if (op_host()->binary(&bb) != BK_OK)
         err_raise(ERR_DTYPE, span, "%s has no kernel for %s", op->name, dtype_traits[out_dt].name);
     return out;
 }
@@ -283,7 +281,7 @@ static int operands_device(const value_t *a, const value_t *b)
 }
 
 /* v as it enters a kernel on dev in dtype dt (new reference), or NULL */
-static value_t *dev_enter(value_t *v, dtype_t dt, int dev)
+static value_t *dev_enter(value_t *v, dtype_t dt, int dev, const char *opname, span_t span)
 {
     value_t *on;
     if (v->u.t.weak) {
@@ -294,30 +292,32 @@ static value_t *dev_enter(value_t *v, dtype_t dt, int dev)
     }
     on = tensor_to_device(v, (bk_device_t)dev);   /* v itself when it is there (a 0-d CPU tensor is copied) */
     if (on->u.t.dtype == dt) return on;
-    value_t *r = tensor_new_raw_on(dev, dt, on->u.t.ndim, on->u.t.shape);
-    bk_status_t st = backend_get((bk_device_t)dev)->convert(dt, tensor_dev_data(r), (dtype_t)on->u.t.dtype,
-                                                            tensor_dev_data(on), on->u.t.size);
+    op_conv_t cv = { dt, (dtype_t)on->u.t.dtype, tensor_dev_data(on), on->u.t.size };
+    value_t *r = op_on_device(dev, dt, on->u.t.ndim, on->u.t.shape, op_kernel_convert, &cv, opname, span, NULL);
     val_unref(on);
-    if (st != BK_OK) { val_unref(r); return NULL; }
     return r;
+}
+
+static bk_status_t binary_k(const backend_t *b, value_t *out, void *ctx)
+{
+    bk_binary_t *bb = ctx;
+    bb->out = tensor_dev_data(out);
+    return b->binary(bb);
 }
 
 static value_t *dev_binary(const op_def_t *op, value_t *a, value_t *b, dtype_t ina, dtype_t inb, dtype_t out_dt,
                            int dev, span_t span)
 {
-    value_t *x = dev_enter(a, ina, dev), *y = x ? dev_enter(b, inb, dev) : NULL, *out = NULL;
+    value_t *x = dev_enter(a, ina, dev, op->name, span), *y = x ? dev_enter(b, inb, dev, op->name, span) : NULL, *out = NULL;
     if (!x || !y) goto done;
     int es[2] = { dtype_traits[x->u.t.dtype].size, dtype_traits[y->u.t.dtype].size }, who, j, dim;
     value_t *v[2] = { x, y };
     int64_t shape[NN_MAX_DIMS], st[2][NN_MAX_DIMS];
     int n = broadcast(v, es, 2, shape, st, &who, &j, &dim);
     if (n < 0) goto done;   /* the host path says what does not match */
-    out = tensor_new_raw_on(dev, out_dt, n, shape);
-    bk_binary_t bb = { op, out_dt, (dtype_t)x->u.t.dtype, (dtype_t)y->u.t.dtype, tensor_dev_data(out),
+    bk_binary_t bb = { op->kern, out_dt, (dtype_t)x->u.t.dtype, (dtype_t)y->u.t.dtype, NULL,
                        tensor_dev_data(x), tensor_dev_data(y), n, shape, st[0], st[1], span };
-    bk_status_t bst = backend_get((bk_device_t)dev)->binary(&bb);
-    if (bst == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)dev), op->name, span);
-    if (bst != BK_OK) { val_unref(out); out = NULL; }
+    out = op_on_device(dev, out_dt, n, shape, binary_k, &bb, op->name, span, NULL);
 done:
     if (x) val_unref(x);
     if (y) val_unref(y);
@@ -331,7 +331,7 @@ static value_t *enter(value_t *v, dtype_t dt)
 {
     if (v->u.t.weak) return tensor_scalar_f64(dt, tensor_weak_as(v, dt));
     value_t *r = tensor_new_raw(dt, v->u.t.ndim, v->u.t.shape);
-    op_backend(v)->convert(dt, tensor_data(r), (dtype_t)v->u.t.dtype, tensor_data(v), v->u.t.size);
+    op_host()->convert(dt, tensor_data(r), (dtype_t)v->u.t.dtype, tensor_data(v), v->u.t.size);
     return r;
 }
 
@@ -370,121 +370,11 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
     return out;
 }
 
-/* ---- scalar kernels ---- */
-
-static float  add32(float a, float b) { return a + b; }
-static double add64(double a, double b) { return a + b; }
-static float  sub32(float a, float b) { return a - b; }
-static double sub64(double a, double b) { return a - b; }
-static float  mul32(float a, float b) { return a * b; }
-static double mul64(double a, double b) { return a * b; }
-static float  div32(float a, float b) { return a / b; }
-static double div64(double a, double b) { return a / b; }
-/* Python/NumPy modulo: the result has the sign of the divisor
- * (numpy.remainder); x % 0 is nan for floats. */
-static float  mod32(float a, float b) { float r = fmodf(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
-static double mod64(double a, double b) { double r = fmod(a, b); if (r != 0 && ((r < 0) != (b < 0))) r += b; return r; }
-/* a // b: NumPy's npy_floor_divide (npy_divmod in npymath), in the compute
- * type: the quotient of a - fmod(a, b) (exact) by b, stepped down when the
- * remainder's sign differs from b's, then floored with a half-ulp guard; b
- * == 0 gives a / b (±inf, nan).  Python's a // b for floats. */
-#define FLOORDIV(T, FMOD, FLOOR, COPYSIGN)                                                  \
-    {                                                                                      \
-        if (!b) return a / b;                                                              \
-        T mod = FMOD(a, b), div = (a - mod) / b, fl;                                       \
-        if (mod && ((b < 0) != (mod < 0))) div -= (T)1;                                    \
-        if (div) {                                                                         \
-            fl = FLOOR(div);                                                               \
-            if (div - fl > (T)0.5) fl += (T)1;                                             \
-        } else {                                                                           \
-            fl = COPYSIGN((T)0, a / b);                                                    \
-        }                                                                                  \
-        return fl;                                                                         \
-    }
-static float fdiv32(float a, float b) FLOORDIV(float, fmodf, floorf, copysignf)
-static double fdiv64(double a, double b) FLOORDIV(double, fmod, floor, copysign)
-static float  pow32(float a, float b) { return powf(a, b); }
-static double pow64(double a, double b) { return pow(a, b); }
-/* power's derivative in a, b a^(b-1), for grad: b - 1 split exactly into
- * bh + bl (two-sum), a^(b-1) = a^bh (1 + bl ln a) (|bl| < 2^-53 |b|),
- * times b, in fp64 from the exact inputs (fp16/bf16/fp32 too), so the one
- * rounding that matters is the last; b = 0 gives 0 (x^0 is constant). */
-static double powd64(double a, double b)
-{
-    if (b == 0) return a != a ? a : 0.0;
-    double bh = b - 1.0, bb = bh - b, bl = (b - (bh - bb)) + (-1.0 - bb);
-    double p = pow(a, bh);
-    if (bl != 0 && a > 0 && isfinite(p)) p += p * (bl * log(a));
-    return b * p;
-}
-static float  powd32(float a, float b) { return (float)powd64(a, b); }
-/* IEEE 754 comparisons: any comparison with NaN is false, != is true. */
-static float  lt32(float a, float b) { return a < b; }
-static double lt64(double a, double b) { return a < b; }
-static float  le32(float a, float b) { return a <= b; }
-static double le64(double a, double b) { return a <= b; }
-static float  gt32(float a, float b) { return a > b; }
-static double gt64(double a, double b) { return a > b; }
-static float  ge32(float a, float b) { return a >= b; }
-static double ge64(double a, double b) { return a >= b; }
-static float  eq32(float a, float b) { return a == b; }
-static double eq64(double a, double b) { return a == b; }
-static float  ne32(float a, float b) { return a != b; }
-static double ne64(double a, double b) { return a != b; }
-/* numpy.maximum/minimum: NaN propagates (IEEE 754-2019 maximum, not maxNum). */
-static float  max32(float a, float b) { return (a != a || b != b) ? a + b : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
-static double max64(double a, double b) { return (a != a || b != b) ? a + b : (a > b ? a : (b > a ? b : (signbit(a) ? b : a))); }
-static float  min32(float a, float b) { return (a != a || b != b) ? a + b : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
-static double min64(double a, double b) { return (a != a || b != b) ? a + b : (a < b ? a : (b < a ? b : (signbit(a) ? a : b))); }
-
-/* int64 kernels: exact; overflow is an error, never a silent wrap. */
-static int64_t addi(int64_t a, int64_t b, span_t sp) { int64_t r; if (__builtin_add_overflow(a, b, &r)) err_raise(ERR_VALUE, sp, "integer overflow: %lld + %lld does not fit in int64", (long long)a, (long long)b); return r; }
-static int64_t subi(int64_t a, int64_t b, span_t sp) { int64_t r; if (__builtin_sub_overflow(a, b, &r)) err_raise(ERR_VALUE, sp, "integer overflow: %lld - %lld does not fit in int64", (long long)a, (long long)b); return r; }
-static int64_t muli(int64_t a, int64_t b, span_t sp) { int64_t r; if (__builtin_mul_overflow(a, b, &r)) err_raise(ERR_VALUE, sp, "integer overflow: %lld * %lld does not fit in int64", (long long)a, (long long)b); return r; }
-static int64_t modi(int64_t a, int64_t b, span_t sp)
-{
-    if (b == 0) err_raise(ERR_VALUE, sp, "integer modulo by zero");
-    if (b == -1) return 0;
-    int64_t r = a % b;
-    if (r != 0 && ((r < 0) != (b < 0))) r += b;
-    return r;
-}
-/* Python's int // int: the floor of the exact quotient */
-static int64_t fdivi(int64_t a, int64_t b, span_t sp)
-{
-    if (b == 0) err_raise(ERR_VALUE, sp, "integer division by zero (a // b with b = 0)");
-    if (a == INT64_MIN && b == -1) err_raise(ERR_VALUE, sp, "int64 overflow: -9223372036854775808 // -1 is 2^63");
-    int64_t q = a / b;
-    if (a % b != 0 && ((a < 0) != (b < 0))) q--;
-    return q;
-}
-static int64_t powi(int64_t a, int64_t b, span_t sp)
-{
-    int64_t r = 1, base = a, e = b;
-    while (e > 0) {
-        if ((e & 1) && __builtin_mul_overflow(r, base, &r)) goto overflow;
-        e >>= 1;
-        if (e && __builtin_mul_overflow(base, base, &base)) goto overflow;
-    }
-    return r;
-overflow:
-    err_raise(ERR_VALUE, sp, "integer overflow: %lld ^ %lld does not fit in int64 (write %lld.0 ^ %lld for a float)",
-              (long long)a, (long long)b, (long long)a, (long long)b);
-}
-static int64_t lti(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b; }
-static int64_t lei(int64_t a, int64_t b, span_t sp) { (void)sp; return a <= b; }
-static int64_t gti(int64_t a, int64_t b, span_t sp) { (void)sp; return a > b; }
-static int64_t gei(int64_t a, int64_t b, span_t sp) { (void)sp; return a >= b; }
-static int64_t eqi(int64_t a, int64_t b, span_t sp) { (void)sp; return a == b; }
-static int64_t nei(int64_t a, int64_t b, span_t sp) { (void)sp; return a != b; }
-static int64_t maxi(int64_t a, int64_t b, span_t sp) { (void)sp; return a > b ? a : b; }
-static int64_t mini(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b ? a : b; }
-
 #define BIN_DTYPES "NumPy broadcasting; dtypes promote as JAX (fp16 with bf16 gives fp32); a weak scalar takes the tensor's dtype and enters at its compute precision (fp32, or fp64); int64 with int64 stays int64 (overflow is an error); weak floats alone compute in the session precision"
 #define CMP_DTYPES "result is 0 or 1 in the operands' promoted dtype; any comparison with NaN is false, except != which is true (IEEE 754-2019 §5.11)"
 
 const op_def_t op_family_elementwise[] = {
-    {OP(add), OPK_BINARY, .kern = KB_ADD, .b32 = add32, .b64 = add64, .i64 = addi, .min_args = 2, .max_args = 2,
+    {OP(add), OPK_BINARY, .kern = KB_ADD, .min_args = 2, .max_args = 2,
      .symbol = "+", .ulp = ULP_CORRECT,
      .grad = ad_r_add, .grad_doc = "d(a+b) = da + db",
      .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
@@ -495,21 +385,21 @@ const op_def_t op_family_elementwise[] = {
                 "#> precision fp16\n"
                 "0.1 + 0.2\n"
                 "#> 0.2998 (fp16)"},
-    {OP(subtract), OPK_BINARY, .kern = KB_SUB, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
+    {OP(subtract), OPK_BINARY, .kern = KB_SUB, .min_args = 2, .max_args = 2,
      .symbol = "-", .ulp = ULP_CORRECT,
      .grad = ad_r_sub, .grad_doc = "d(a-b) = da - db",
      .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
      .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
                                                                         "#> [2, 1, 0] (fp32)"},
-    {OP(multiply), OPK_BINARY, .kern = KB_MUL, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
+    {OP(multiply), OPK_BINARY, .kern = KB_MUL, .min_args = 2, .max_args = 2,
      .symbol = "*", .ulp = ULP_CORRECT,
      .grad = ad_r_mul, .grad_doc = "d(ab) = b da + a db",
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
                                                                         "#> [655.5] (fp16)"},
-    {OP(divide), OPK_BINARY, .kern = KB_DIV, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
+    {OP(divide), OPK_BINARY, .kern = KB_DIV, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .symbol = "/", .ulp = ULP_CORRECT,
      .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
@@ -517,7 +407,7 @@ const op_def_t op_family_elementwise[] = {
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
      .source = "IEEE 754-2019 §5.4.1, §7.3 (division by zero)", .example = "7 / 2\n"
                                                                            "#> 3.5 (fp32)"},
-    {OP(mod), OPK_BINARY, .b32 = mod32, .b64 = mod64, .i64 = modi, .min_args = 2, .max_args = 2,
+    {OP(mod), OPK_BINARY, .kern = KB_MOD, .min_args = 2, .max_args = 2,
      .symbol = "%", .ulp = ULP_CORRECT,
      .grad = ad_r_mod, .grad_doc = "d(a % b) = da - floor(a/b) db",
      .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
@@ -525,7 +415,7 @@ const op_def_t op_family_elementwise[] = {
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3\n"
                                                                              "#> 2"},
-    {OP(floor_divide), OPK_BINARY, .b32 = fdiv32, .b64 = fdiv64, .i64 = fdivi, .min_args = 2, .max_args = 2,
+    {OP(floor_divide), OPK_BINARY, .kern = KB_FDIV, .min_args = 2, .max_args = 2,
      .symbol = "//", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (piecewise constant, as JAX's floor_divide)",
      .signature = "floor_divide(a, b)   also a // b", .summary = "elementwise floor division (Python's //, numpy.floor_divide)",
@@ -540,7 +430,7 @@ const op_def_t op_family_elementwise[] = {
                 "#> -4\n"
                 "1 // 0.1\n"
                 "#> 9 (fp32)"},
-    {OP(power), OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
+    {OP(power), OPK_BINARY, .kern = KB_POW, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .symbol = "^", .ulp = ULP_POW,
      .grad = ad_r_pow, .grad_doc = "d(a^b) = b a^(b-1) da + a^b log(a) db",
      .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
@@ -550,7 +440,7 @@ const op_def_t op_family_elementwise[] = {
                                                                                                         "#> 1024\n"
                                                                                                         "2 ^ -1\n"
                                                                                                         "#> 0.5 (fp32)"},
-    {OP(power_deriv), OPK_BINARY, .b32 = powd32, .b64 = powd64, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
+    {OP(power_deriv), OPK_BINARY, .kern = KB_POWD, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .ulp = ULP_POW,
      .grad = ad_r_pow_d, .grad_doc = "d/da = b power_deriv(a, b - 1), d/db = a^(b-1) (1 + b log a)",
      .signature = "power_deriv(a, b)", .summary = "d(a^b)/da = b a^(b-1), computed from the exact b - 1 (used by grad)",
@@ -559,35 +449,35 @@ const op_def_t op_family_elementwise[] = {
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "d/da a^b = b a^(b-1); C99 pow; tests/refdata/binary_grads.csv (mpmath)",
      .example = "grad(power)(fp16(6.9), fp16(-3.77))\n#> -0.00037646 (fp16)"},
-    {OP(less), OPK_BINARY, .kern = KB_LT, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {OP(less), OPK_BINARY, .kern = KB_LT, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
      .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
                                                                "#> [1, 0, 0] (fp32)"},
-    {OP(less_equal), OPK_BINARY, .kern = KB_LE, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {OP(less_equal), OPK_BINARY, .kern = KB_LE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
      .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
                                                  "#> [1, 1, 0] (fp32)"},
-    {OP(greater), OPK_BINARY, .kern = KB_GT, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {OP(greater), OPK_BINARY, .kern = KB_GT, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
      .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
                                                  "#> [0, 0, 1] (fp32)"},
-    {OP(greater_equal), OPK_BINARY, .kern = KB_GE, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {OP(greater_equal), OPK_BINARY, .kern = KB_GE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
      .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
                                                  "#> [0, 1, 1] (fp32)"},
-    {OP(equal), OPK_BINARY, .kern = KB_EQ, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {OP(equal), OPK_BINARY, .kern = KB_EQ, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "==", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
@@ -596,14 +486,14 @@ const op_def_t op_family_elementwise[] = {
                                                  "#> precision fp16\n"
                                                  "0.1 + 0.2 == 0.3\n"
                                                  "#> 0 (fp16)"},
-    {OP(not_equal), OPK_BINARY, .kern = KB_NE, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
+    {OP(not_equal), OPK_BINARY, .kern = KB_NE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "!=", .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
      .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
                                                  "#> 1 (fp32)"},
-    {OP(maximum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MAX, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
+    {OP(maximum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MAX, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
      .grad = ad_r_maximum, .grad_doc = "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)",
      .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
@@ -611,7 +501,7 @@ const op_def_t op_family_elementwise[] = {
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
      .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)\n"
                                                                                      "#> [2, nan, 3] (fp32)"},
-    {OP(minimum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MIN, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
+    {OP(minimum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MIN, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
      .grad = ad_r_minimum, .grad_doc = "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)",
      .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",

@@ -211,7 +211,7 @@ static value_t *scatter_impl(call_t *c)
         int j = d - (nd - vn);
         src_st[d] = j < 0 || vs[j] == 1 ? 0 : vst[j];
     }
-    if (op_backend(r)->copy_strided(base + off, dst_st, (const char *)storage_host(vc->u.t.st) + vc->u.t.offset, src_st,
+    if (op_host()->copy_strided(base + off, dst_st, (const char *)storage_host(vc->u.t.st) + vc->u.t.offset, src_st,
                                     shape, nd, dtype_traits[dt].size) != BK_OK)
         err_raise(ERR_TYPE, c->span, "index_scatter: this device cannot copy %s elements", dtype_traits[dt].name);
     val_unref(vc);

@@ -68,7 +68,7 @@ static value_t *as_dtype(value_t *t, dtype_t dt)
     if ((dtype_t)t->u.t.dtype == dt) return val_ref(t);
     value_t *r = tensor_new_raw(dt, t->u.t.ndim, t->u.t.shape);
     /* fp16/bf16 -> fp32 with F16C or shifts (exact either way) */
-    op_backend(t)->convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
+    op_host()->convert(dt, tensor_data(r), (dtype_t)t->u.t.dtype, tensor_data(t), t->u.t.size);
     return r;
 }
 
@@ -115,48 +115,49 @@ static void batch_strides(int nd, const int64_t *shape, int nb, const int64_t *b
  * to right).  NULL when the device lacks a kernel (the caller computes on
  * the CPU from the host copies); cpu_out, the caller's zeroed CPU result,
  * is released when the device one is returned. */
-static value_t *dev_as(value_t *t, dtype_t dt, int dev)
+static value_t *dev_as(value_t *t, dtype_t dt, int dev, span_t span)
 {
     if ((dtype_t)t->u.t.dtype == dt) return val_ref(t);
-    value_t *r = tensor_new_raw_on(dev, dt, t->u.t.ndim, t->u.t.shape);
-    if (backend_get((bk_device_t)dev)->convert(dt, tensor_dev_data(r), (dtype_t)t->u.t.dtype, tensor_dev_data(t),
-                                               t->u.t.size) != BK_OK) {
-        val_unref(r);
-        return NULL;
+    op_conv_t cv = { dt, (dtype_t)t->u.t.dtype, tensor_dev_data(t), t->u.t.size };
+    return op_on_device(dev, dt, t->u.t.ndim, t->u.t.shape, op_kernel_convert, &cv, "matmul", span, NULL);
+}
+
+/* the product of x and y (dtype ct, on out's device) into out, batch by batch */
+typedef struct dmm { value_t *x, *y; const mm_t *p; dtype_t ct; bool same, tf32; span_t span; } dmm_t;
+static bk_status_t matmul_k(const backend_t *bk, value_t *c, void *ctx)
+{
+    const dmm_t *d = ctx;
+    const mm_t *p = d->p;
+    size_t es = (size_t)dtype_traits[d->ct].size;
+    int64_t an = p->n * p->k, bn = p->k * p->m, cn = p->n * p->m;
+    for (int64_t bi = 0; bi < p->nbatch; bi++) {
+        int64_t oa, ob;
+        batch_offsets(p, bi, &oa, &ob);
+        bk_matmul_t mm = { d->ct, (int)p->n, (int)p->m, (int)p->k,
+                           (const char *)tensor_dev_data(d->x) + (size_t)(oa * an) * es,
+                           (const char *)tensor_dev_data(d->y) + (size_t)(ob * bn) * es,
+                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, d->same, d->span, d->tf32, false, false };
+        bk_status_t st = bk->matmul(&mm);
+        if (st != BK_OK) return st;
     }
-    return r;
+    return BK_OK;
 }
 
 static value_t *dev_matmul(value_t *a, value_t *b, const mm_t *p, dtype_t dt, int ond, const int64_t *osh, bool same,
                            bool tf32, span_t span, value_t *cpu_out)
 {
     int dev = a->u.t.st->device;
-    const backend_t *bk = backend_get((bk_device_t)dev);
     dtype_t ct = same || dt == DT_FP64 ? dt : DT_FP32;   /* the compute dtype */
-    value_t *x = dev_as(a, ct, dev), *y = x ? dev_as(b, ct, dev) : NULL, *c = NULL, *out = NULL;
+    value_t *x = dev_as(a, ct, dev, span), *y = x ? dev_as(b, ct, dev, span) : NULL, *c = NULL, *out = NULL;
     if (!x || !y) goto done;
-    c = tensor_new_raw_on(dev, ct, ond, osh);
-    size_t es = (size_t)dtype_traits[ct].size;
-    int64_t an = p->n * p->k, bn = p->k * p->m, cn = p->n * p->m;
-    for (int64_t bi = 0; bi < p->nbatch; bi++) {
-        int64_t oa, ob;
-        batch_offsets(p, bi, &oa, &ob);
-        bk_matmul_t mm = { ct, (int)p->n, (int)p->m, (int)p->k, (const char *)tensor_dev_data(x) + (size_t)(oa * an) * es,
-                           (const char *)tensor_dev_data(y) + (size_t)(ob * bn) * es,
-                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, same, span, tf32, false, false };
-        bk_status_t st = bk->matmul(&mm);
-        if (st == BK_ERROR) backend_raise_failed(bk, "matmul", span);
-        if (st != BK_OK) goto done;
-    }
+    dmm_t d = { x, y, p, ct, same, tf32, span };
+    c = op_on_device(dev, ct, ond, osh, matmul_k, &d, "matmul", span, NULL);
+    if (!c) goto done;
     if (ct == dt) {
         out = c;
         c = NULL;
     } else {
-        out = tensor_new_raw_on(dev, dt, ond, osh);
-        if (bk->convert(dt, tensor_dev_data(out), ct, tensor_dev_data(c), out->u.t.size) != BK_OK) {
-            val_unref(out);
-            out = NULL;
-        }
+        out = dev_as(c, dt, dev, span);
     }
 done:
     if (x) val_unref(x);
@@ -164,6 +165,13 @@ done:
     if (c) val_unref(c);
     if (out) val_unref(cpu_out);
     return out;
+}
+
+static bk_status_t teach_k(const backend_t *b, value_t *out, void *ctx)
+{
+    bk_matmul_t *mm = ctx;
+    mm->c = tensor_dev_data(out);
+    return b->matmul(mm);
 }
 
 /* matmul(a, b, impl="teach"): 2-D fp16/bf16 tensors on one GPU through
@@ -188,17 +196,10 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
     if (n > INT32_MAX || k > INT32_MAX || m > INT32_MAX)
         err_raise(ERR_LIMIT, span, "matmul: a matrix dimension passes 2147483647");
     int64_t osh[2] = { n, m };
-    int dev = a->u.t.st->device;
-    const backend_t *bk = backend_get((bk_device_t)dev);
-    value_t *out = tensor_new_raw_on(dev, da, 2, osh);
-    bk_matmul_t mm = { da, (int)n, (int)m, (int)k, tensor_dev_data(a), tensor_dev_data(b), tensor_dev_data(out), false,
+    bk_matmul_t mm = { da, (int)n, (int)m, (int)k, tensor_dev_data(a), tensor_dev_data(b), NULL, false,
                        span, false, true, false };
-    bk_status_t st = bk->matmul(&mm);
-    if (st == BK_ERROR) { val_unref(out); backend_raise_failed(bk, "matmul", span); }
-    if (st != BK_OK) {
-        val_unref(out);
-        err_raise(ERR_VALUE, span, "matmul(impl=\"teach\"): this device has no teaching kernel");
-    }
+    value_t *out = op_on_device(a->u.t.st->device, da, 2, osh, teach_k, &mm, "matmul", span, NULL);
+    if (!out) err_raise(ERR_VALUE, span, "matmul(impl=\"teach\"): this device has no teaching kernel");
     return out;
 }
 
@@ -266,7 +267,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
             bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
-            op_backend(a)->matmul(&mm);
+            op_host()->matmul(&mm);
         }
         return out;
     }
@@ -284,7 +285,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
                                (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false, false, false };
-            if (op_backend(a)->matmul(&mm) != BK_OK)
+            if (op_host()->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
     } else if (dt == DT_FP64) {
@@ -295,7 +296,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
             bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
-            op_backend(a)->matmul(&mm);
+            op_host()->matmul(&mm);
         }
     } else {
         /* fp32 compute for fp32, fp16, bf16: convert (exact), sgemm, round once. */
@@ -308,9 +309,9 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
             bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
-            op_backend(a)->matmul(&mm);
+            op_host()->matmul(&mm);
         }
-        if (dt != DT_FP32) op_backend(a)->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
+        if (dt != DT_FP32) op_host()->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
         val_unref(cf);
         val_unref(xf);
         val_unref(yf);

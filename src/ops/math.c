@@ -3,7 +3,8 @@
  *
  * Every unary op here is OPK_UNARY: op_unary (elementwise.c) loads each
  * element into the compute type (fp32 for fp16/bf16/fp32, fp64 for fp64),
- * calls the scalar kernel below and rounds the result once to the dtype
+ * runs the backend's kernel (the CPU's scalar functions and their vector
+ * forms: src/backend/cpu/scalar.c) and rounds the result once to the dtype
  * (DESIGN.md §3).
  *
  * Transcendental functions come from SLEEF 3.5's deterministic scalar
@@ -26,75 +27,6 @@
 #include "util/error.h"
 #include <math.h>
 #include <string.h>
-/* sleef.h declares the *purecfma variants only when FP_FAST_FMA is defined
- * (it defines that itself under __AVX2__).  libsleef always exports them;
- * they compute with C fma(), which glibc runs as the FMA instruction where
- * the CPU has it (Debian's baseline x86-64 build has no -mfma).  The
- * purecfma variants are the scalar twins of the avx2/avx512f finz ones: on
- * 2.2e9 fp32 inputs tried, Sleef_finz_{exp,tanh}f1_u10purecfma and
- * Sleef_finz_{exp,tanh}f8_u10avx2 gave identical bits, whereas the purec
- * (no FMA) variants need not (SLEEF discussion #482). */
-#include "util/sleef_det.h"
-
-/* ---- transcendental kernels ----
- * fp64: SLEEF's deterministic u10 functions with nnpad's range fixes
- * (util/sleef_det.h: exp up to ln(max), log1p of huge and tiny x), 1.0 ulp.
- * fp16, bf16, fp32: correctly rounded.  The backend computes the fp64
- * value and rounds it once to the dtype when y(1 - 2^-40) and y(1 + 2^-40)
- * round alike, else rounds glibc's long double value (expl, logl, log1pl,
- * expm1l, sinl, cosl, erfl) to odd in fp64 and then to the dtype
- * (src/backend/cpu/kern_act.c, as the activations).  The f32 kernels below
- * are the fp64 value rounded once to fp32 (without that check): the
- * backend does not call them for results. */
-static double exp64(double x)  { return nn_exp64(x); }
-static double log64(double x)  { return nn_log64(x); }
-static double log1p64(double x){ return nn_log1p64(x); }
-static double expm164(double x){ return nn_expm164(x); }
-static double sin64(double x)  { return nn_sin64(x); }
-static double cos64(double x)  { return nn_cos64(x); }
-static double erf64(double x)  { return nn_erf64(x); }
-static float  exp32(float x)   { return (float)nn_exp64(x); }
-static float  log32(float x)   { return (float)nn_log64(x); }
-static float  log1p32(float x) { return (float)nn_log1p64(x); }
-static float  expm132(float x) { return (float)nn_expm164(x); }
-static float  sin32(float x)   { return (float)nn_sin64(x); }
-static float  cos32(float x)   { return (float)nn_cos64(x); }
-static float  erf32(float x)   { return (float)nn_erf64(x); }
-
-/* ---- exact / correctly rounded kernels (libm) ---- */
-
-/* sqrtf/sqrt are correctly rounded (IEEE 754-2019 §5.4.1; C11 F.10.4.5). */
-static float  sqrt32(float x)  { return sqrtf(x); }
-static double sqrt64(double x) { return sqrt(x); }
-static float  abs32(float x)   { return fabsf(x); }
-/* Integers stay exact integers under abs, floor and round (NumPy keeps
- * int64 too); abs of the most negative int64 does not fit. */
-static int64_t absi(int64_t x, span_t sp)
-{
-    if (x == INT64_MIN) err_raise(ERR_VALUE, sp, "integer overflow: abs(%lld) does not fit in int64", (long long)x);
-    return x < 0 ? -x : x;
-}
-static int64_t identi(int64_t x, span_t sp) { (void)sp; return x; }
-static double abs64(double x)  { return fabs(x); }
-/* a NaN comes back as it is, even a signalling one, as the vector path
- * gives it (libm's floorf quiets it under some compilers, not others) */
-static float  floor32(float x) { return x != x ? x : floorf(x); }
-static double floor64(double x){ return x != x ? x : floor(x); }
-/* numpy.round rounds half to even (0.5 -> 0, 1.5 -> 2, 2.5 -> 2):
- * nearbyint in the default rounding mode is IEEE roundToIntegralTiesToEven
- * and raises no inexact flag. */
-static float  round32(float x) { return nearbyintf(x); }
-static double round64(double x){ return nearbyint(x); }
-
-/* ---- tests: 0 or 1 ---- */
-
-static float  isnan32(float x)   { return isnan(x) ? 1.0f : 0.0f; }
-static double isnan64(double x)  { return isnan(x) ? 1.0 : 0.0; }
-static float  isinf32(float x)   { return isinf(x) ? 1.0f : 0.0f; }
-static double isinf64(double x)  { return isinf(x) ? 1.0 : 0.0; }
-static float  isfin32(float x)   { return isfinite(x) ? 1.0f : 0.0f; }
-static double isfin64(double x)  { return isfinite(x) ? 1.0 : 0.0; }
-
 /* ---- clip ---- */
 
 /* numpy.clip(x, lo, hi) is minimum(maximum(x, lo), hi): NaN in any operand
@@ -163,7 +95,7 @@ static value_t *where_impl(call_t *c)
     for (int j = 0; j < 3; j++) p[j] = op_view_strides(v[j], n, shape, bst[j]);
     bk_where_t w = { store, (dtype_t)v[0]->u.t.dtype, da, db, tensor_data(out), p[0], p[1], p[2], n, shape,
                      bst[0], bst[1], bst[2] };
-    bk_status_t ws = op_backend(v[0])->where(&w);
+    bk_status_t ws = op_host()->where(&w);
     val_unref(own[0]);
     val_unref(own[1]);
     if (ws != BK_OK)
@@ -194,7 +126,7 @@ static value_t *where_impl(call_t *c)
 #define TEST_DTYPES "result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)"
 
 const op_def_t op_family_math[] = {
-    {OP(exp), OPK_UNARY, .kern = KU_EXP, .f32 = exp32, .f64 = exp64, .min_args = 1, .max_args = 1,
+    {OP(exp), OPK_UNARY, .kern = KU_EXP, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
@@ -210,7 +142,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "exp(12)\n"
                 "#> inf (fp16)"},
-    {OP(log), OPK_UNARY, .kern = KU_LOG, .f32 = log32, .f64 = log64, .min_args = 1, .max_args = 1,
+    {OP(log), OPK_UNARY, .kern = KU_LOG, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_log, .grad_doc = "log'(x) = 1/x; nan where log(x) is nan (x < 0; PyTorch 1.13 gives 1/x there)",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
@@ -222,7 +154,7 @@ const op_def_t op_family_math[] = {
                 "#> [0, 2.30258512, 4.60517025] (fp32)\n"
                 "log(0)\n"
                 "#> -inf (fp32)"},
-    {OP(log1p), OPK_UNARY, .kern = KU_LOG1P, .f32 = log1p32, .f64 = log1p64, .min_args = 1, .max_args = 1,
+    {OP(log1p), OPK_UNARY, .kern = KU_LOG1P, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .deriv = OP_log1p_deriv, .deriv_doc = "log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)",
      .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
@@ -234,7 +166,7 @@ const op_def_t op_family_math[] = {
                 "#> 9.99999994e-09 (fp32)\n"
                 "log(1 + 1e-8)\n"
                 "#> 0 (fp32)"},
-    {OP(expm1), OPK_UNARY, .kern = KU_EXPM1, .f32 = expm132, .f64 = expm164, .min_args = 1, .max_args = 1,
+    {OP(expm1), OPK_UNARY, .kern = KU_EXPM1, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .deriv = OP_expm1_deriv, .deriv_doc = "expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)",
      .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
@@ -244,7 +176,7 @@ const op_def_t op_family_math[] = {
                 "#> 9.99999994e-09 (fp32)\n"
                 "exp(1e-8) - 1\n"
                 "#> 0 (fp32)"},
-    {OP(sqrt), OPK_UNARY, .kern = KU_SQRT, .f32 = sqrt32, .f64 = sqrt64, .min_args = 1, .max_args = 1,
+    {OP(sqrt), OPK_UNARY, .kern = KU_SQRT, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .deriv = OP_sqrt_deriv, .deriv_doc = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x, rounded once (not from the rounded output); inf at 0, nan where sqrt(x) is nan (x < 0)",
      .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
@@ -260,7 +192,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "sqrt(2)\n"
                 "#> 1.4141 (fp16)"},
-    {OP(abs), OPK_UNARY, .kern = KU_ABS, .f32 = abs32, .f64 = abs64, .u64 = absi, .min_args = 1, .max_args = 1,
+    {OP(abs), OPK_UNARY, .kern = KU_ABS, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_abs, .grad_doc = "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX); nan at nan",
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
@@ -268,7 +200,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
      .example = "abs([-2, 0, 3.5])\n"
                 "#> [2, 0, 3.5] (fp32)"},
-    {OP(sin), OPK_UNARY, .kern = KU_SIN, .f32 = sin32, .f64 = sin64, .min_args = 1, .max_args = 1,
+    {OP(sin), OPK_UNARY, .kern = KU_SIN, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
@@ -278,7 +210,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.841470957 (fp32)\n"
                 "sin([0, 0.5, 1])\n"
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
-    {OP(cos), OPK_UNARY, .kern = KU_COS, .f32 = cos32, .f64 = cos64, .min_args = 1, .max_args = 1,
+    {OP(cos), OPK_UNARY, .kern = KU_COS, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
@@ -288,7 +220,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.540302277 (fp32)\n"
                 "cos([0, 0.5, 1])\n"
                 "#> [1, 0.87758255, 0.540302277] (fp32)"},
-    {OP(erf), OPK_UNARY, .kern = KU_ERF, .f32 = erf32, .f64 = erf64, .min_args = 1, .max_args = 1,
+    {OP(erf), OPK_UNARY, .kern = KU_ERF, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
      .deriv = OP_erf_deriv, .deriv_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once",
      .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
@@ -298,7 +230,7 @@ const op_def_t op_family_math[] = {
                 "#> 0.842700779 (fp32)\n"
                 "erf([-1, 0, 0.5])\n"
                 "#> [-0.842700779, 0, 0.520499885] (fp32)"},
-    {OP(floor), OPK_UNARY, .kern = KU_FLOOR, .f32 = floor32, .f64 = floor64, .u64 = identi, .min_args = 1, .max_args = 1,
+    {OP(floor), OPK_UNARY, .kern = KU_FLOOR, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_step, .grad_doc = "0 (piecewise constant; nan at nan)",
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
@@ -306,7 +238,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
      .example = "floor([-1.5, 0.5, 2.7])\n"
                 "#> [-2, 0, 2] (fp32)"},
-    {OP(round), OPK_UNARY, .kern = KU_ROUND, .f32 = round32, .f64 = round64, .u64 = identi, .min_args = 1, .max_args = 1,
+    {OP(round), OPK_UNARY, .kern = KU_ROUND, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
      .grad = ad_r_step, .grad_doc = "0 (piecewise constant; nan at nan)",
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
@@ -316,7 +248,7 @@ const op_def_t op_family_math[] = {
                "numpy.round documentation (rounds half to even)",
      .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])\n"
                 "#> [0, 2, 2, -0, 3] (fp32)"},
-    {OP(isnan), OPK_UNARY, .kern = KU_ISNAN, .f32 = isnan32, .f64 = isnan64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {OP(isnan), OPK_UNARY, .kern = KU_ISNAN, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
@@ -324,7 +256,7 @@ const op_def_t op_family_math[] = {
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
      .example = "isnan([1, nan, 3])\n"
                 "#> [0, 1, 0] (fp32)"},
-    {OP(isinf), OPK_UNARY, .kern = KU_ISINF, .f32 = isinf32, .f64 = isinf64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {OP(isinf), OPK_UNARY, .kern = KU_ISINF, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
@@ -336,7 +268,7 @@ const op_def_t op_family_math[] = {
                 "#> precision fp16\n"
                 "isinf(exp([1, 12]))\n"
                 "#> [0, 1] (fp16)"},
-    {OP(isfinite), OPK_UNARY, .kern = KU_ISFIN, .f32 = isfin32, .f64 = isfin64, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
+    {OP(isfinite), OPK_UNARY, .kern = KU_ISFIN, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
      .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",

@@ -90,9 +90,7 @@ static value_t *len_impl(call_t *c)
 
 /* -x: exact in every dtype (IEEE 754 negate flips the sign bit: -0 stays
  * distinct, NaN stays NaN); integers negate exactly (overflow is an error). */
-static float neg32(float x) { return -x; }
-static double neg64(double x) { return -x; }
-static const op_def_t neg_float = {OP(negative), OPK_UNARY, .f32 = neg32, .f64 = neg64};
+static const op_def_t neg_float = {OP(negative), OPK_UNARY, .kern = KU_NEG};
 
 static value_t *negative_impl(call_t *c)
 {

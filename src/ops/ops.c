@@ -293,6 +293,40 @@ static value_t *op_place(call_t *c, value_t *r)
     return m;
 }
 
+value_t *op_on_device(int dev, dtype_t dt, int nd, const int64_t *shape, op_kernel_fn kernel, void *ctx,
+                      const char *opname, span_t span, bk_status_t *st)
+{
+    bk_status_t k = BK_UNSUPPORTED;
+    value_t *out = NULL;
+    const backend_t *b = dev != NN_DEV_CPU ? backend_get((bk_device_t)dev) : NULL;
+    if (b && (out = tensor_new_raw_on(dev, dt, nd, shape))) {
+        k = kernel(b, out, ctx);
+        if (k == BK_ERROR) {
+            val_unref(out);
+            backend_raise_failed(b, opname, span);
+        }
+        if (k != BK_OK) {
+            val_unref(out);
+            out = NULL;
+        }
+    }
+    if (st) *st = k;
+    return out;
+}
+
+bk_status_t op_kernel_unary(const backend_t *b, value_t *out, void *ctx)
+{
+    bk_unary_t *u = ctx;
+    u->out = tensor_dev_data(out);
+    return b->unary(u);
+}
+
+bk_status_t op_kernel_convert(const backend_t *b, value_t *out, void *ctx)
+{
+    const op_conv_t *cv = ctx;
+    return b->convert(cv->to, tensor_dev_data(out), cv->from, cv->in, cv->n);
+}
+
 value_t *op_place_result(session_t *s, value_t *r, value_t **args, int nargs)
 {
     if (!bk_registry[BK_CUDA] || !r) return r;
@@ -749,18 +783,19 @@ const char *op_gpu_doc(const op_def_t *o)
     if (o->nograd && !strncmp(o->nograd, "random numbers", 14))
         return "under :device gpu drawn on the CPU from the seeded stream and moved to the GPU (seed(k) gives the same "
                "numbers on both devices)";
-    if (o->kind == OPK_BINARY && o->kern > KB_NONE && o->kern < KB_COUNT)
+    /* the kernels' abilities: backend/kern_ids.h */
+    if (o->kind == OPK_BINARY && bk_gpu_binary(o->kern))
         return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, broadcasting on the device, bit "
                "for bit as on the CPU";
-    if (o->kind == OPK_UNARY && o->kern >= KU_SQRT && o->kern < KU_COUNT)
+    if (o->kind == OPK_UNARY && bk_gpu_unary(o->kern))
         return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, bit for bit as on the CPU";
-    if (o->kind == OPK_UNARY && o->kern > KU_NONE && o->kern < KU_SQRT)
+    if (o->kind == OPK_UNARY && bk_kern_is_tr(o->kern))
         return "computes on the CPU from a host copy and the result moves to the GPU, so the bits are the CPU's: "
                "fp16, bf16 and fp32 are correctly rounded by the CPU's rounding check (kern_act.c), which CUDA's fp64 "
                "function rounded once (kernels/elementwise.cu's k_tr) does not always match; a fused chain that "
                "holds it runs op by op";
-    if (o->kern >= KA_FIRST && o->kern < KA_END)
-        return bk_gpu_act_has(o->kern)
+    if (bk_kern_is_act(o->kern))
+        return bk_gpu_unary(o->kern) & BK_GPU_F32
                    ? "fp16, bf16 and fp32 run on the GPU (kernels/act.cu: the fast fp64 value and its rounding check; "
                      "the few elements the check cannot settle, and NaN, are computed by the CPU's careful kernel), "
                      "so the bits are the CPU's; fp64 computes on the CPU from a host copy and moves"

@@ -7,11 +7,14 @@
  * no builtin lacks a field.
  *
  * Kinds:
- *   OPK_UNARY   elementwise math: f32/f64 scalar kernels.  The input is
- *               loaded into the compute type (fp32 for fp16/bf16/fp32, fp64
- *               for fp64), f applied, the result rounded once to the dtype.
- *   OPK_BINARY  elementwise with NumPy broadcasting: b32/b64 kernels (and
- *               i64 for int64 tensors when the op is exact on integers).
+ *   OPK_UNARY   elementwise math: the backend's kernel `.kern` (KU_*).  The
+ *               input is loaded into the compute type (fp32 for
+ *               fp16/bf16/fp32, fp64 for fp64), f applied, the result
+ *               rounded once to the dtype (the CPU's scalar functions:
+ *               src/backend/cpu/scalar.c; exact on int64 where it has an
+ *               int64 function).
+ *   OPK_BINARY  elementwise with NumPy broadcasting: `.kern` (KB_*), exact
+ *               on int64 tensors where the kernel has an int64 function.
  *   OPK_FUNC    anything else: impl(call) does the work.
  *
  * Weak scalars (DESIGN.md §2) are resolved by op_promote before a kernel
@@ -95,14 +98,8 @@ typedef struct op_def {
     const char *name;
     op_id_t id;          /* OP_name (op_list.h): entries write both as OP(name) */
     op_kind_t kind;
-    int kern;            /* the backend kernel (backend.h: KU_* for OPK_UNARY, KB_* for OPK_BINARY, KA_* for
-                          * activations); 0: the plain loop of the scalar functions below */
-    float  (*f32)(float);
-    double (*f64)(double);
-    float  (*b32)(float, float);
-    double (*b64)(double, double);
-    int64_t (*i64)(int64_t, int64_t, span_t);   /* binary on int64 (may raise) */
-    int64_t (*u64)(int64_t, span_t);            /* unary on int64, exact (abs, floor, round); NULL: via the session precision */
+    int kern;            /* the backend kernel (backend/kern_ids.h: KU_* for OPK_UNARY, KB_* for OPK_BINARY,
+                          * KA_* for activations); every OPK_UNARY and OPK_BINARY op names one */
     value_t *(*impl)(call_t *c);                /* OPK_FUNC; returns a new reference */
     int min_args, max_args;                     /* positional; max -1: any */
     const char *kwargs;                         /* accepted keywords, space separated, or NULL */
@@ -333,18 +330,36 @@ static inline op_promo_t op_promote(dtype_t da, bool wa, dtype_t db, bool wb, bo
     return p;
 }
 
-/* The backend of the device holding v's storage: an op computes where its
- * input lives (storage is only ever allocated through a device's backend,
- * so there is one). */
-/* The backend an op computes with for its input v: the CPU's, for every
- * tensor for now.  A tensor on the GPU is read through its host copy
- * (tensor_data, storage_host) and op_call moves the result to the device
- * (issue 12: the ops move to their GPU kernels one family at a time). */
-static inline const backend_t *op_backend(const value_t *v)
-{
-    (void)v;
-    return backend_get(BK_CPU);
-}
+/* ---- the one way down: devices (ops.c) ----
+ * An op whose tensor input lives on a device runs there when that
+ * device's backend has the kernel, else on the CPU from host copies, and
+ * op_call moves a CPU result to the device and counts which of the two
+ * happened (op_device_counts, :device).  Every front end that has device
+ * kernels (the elementwise ops, activations, softmax, reductions,
+ * conversions, matmul, a traced function's fused chains) tries the device
+ * through op_on_device, so eager calls, a traced function's ops and the
+ * ops a gradient runs share it.
+ *
+ * op_on_device: on device dev (NN_DEV_CPU: NULL at once), a new tensor of
+ * dt and shape there, and kernel(b, out, ctx) with that device's backend b
+ * (device pointers: tensor_dev_data).  The result, or NULL when the device
+ * cannot (BK_UNSUPPORTED, BK_RANGE, or no room on it): the caller then
+ * computes on the CPU.  A failed kernel (BK_ERROR) raises at span naming
+ * opname.  *st (may be NULL): the kernel's status. */
+typedef bk_status_t (*op_kernel_fn)(const backend_t *b, value_t *out, void *ctx);
+value_t *op_on_device(int dev, dtype_t dt, int nd, const int64_t *shape, op_kernel_fn kernel, void *ctx,
+                      const char *opname, span_t span, bk_status_t *st);
+/* A kernel for op_on_device: the unary kernel ctx (a bk_unary_t, its in
+ * set) into out. */
+bk_status_t op_kernel_unary(const backend_t *b, value_t *out, void *ctx);
+/* ... and the conversion ctx (an op_conv_t: n elements at in, a device
+ * pointer) into out. */
+typedef struct op_conv { dtype_t to, from; const void *in; int64_t n; } op_conv_t;
+bk_status_t op_kernel_convert(const backend_t *b, value_t *out, void *ctx);
+/* The backend of the host path: the CPU's.  It reads every tensor through
+ * its host memory (tensor_data: a device tensor's host copy), so it serves
+ * any tensor; graph/exec.c's plan runs its steps with it. */
+static inline const backend_t *op_host(void) { return backend_get(BK_CPU); }
 
 /* The session's settings, for ops. */
 session_settings_t *op_settings(session_t *s);

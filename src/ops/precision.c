@@ -29,19 +29,16 @@ value_t *op_convert(value_t *x, dtype_t to, span_t span, const char *opname)
     dtype_t from = (dtype_t)x->u.t.dtype;
     int64_t n = x->u.t.size, bad;
     value_t *r;
-    if (!x->u.t.weak && x->u.t.st->device != NN_DEV_CPU && (to != DT_INT64 || from == DT_INT64) &&
-        (r = tensor_new_raw_on(x->u.t.st->device, to, x->u.t.ndim, x->u.t.shape))) {
+    if (!x->u.t.weak && x->u.t.st->device != NN_DEV_CPU && (to != DT_INT64 || from == DT_INT64)) {
         /* on its device (kernels/elementwise.cu's convert: the same rounding, bit for bit) */
-        const backend_t *db = backend_get((bk_device_t)x->u.t.st->device);
-        bk_status_t st = db->convert(to, tensor_dev_data(r), from, tensor_dev_data(x), n);
-        if (st == BK_ERROR) backend_raise_failed(db, opname, span);
-        if (st == BK_OK) return r;
-        val_unref(r);
+        op_conv_t cv = { to, from, tensor_dev_data(x), n };
+        if ((r = op_on_device(x->u.t.st->device, to, x->u.t.ndim, x->u.t.shape, op_kernel_convert, &cv, opname, span, NULL)))
+            return r;
     }
     if (x->u.t.weak && x->u.t.lit_dir && x->u.t.ndim == 0 && to != DT_INT64)   /* a literal: once from its exact value */
         return tensor_scalar_f64(to, tensor_weak_as(x, to));
     r = tensor_new_raw(to, x->u.t.ndim, x->u.t.shape);
-    const backend_t *b = op_backend(x);
+    const backend_t *b = op_host();
     if (to != DT_INT64 || from == DT_INT64) {
         /* the vector converters where they apply (fp16/bf16/fp32/fp64, same
          * rounding bit for bit), the exact scalar ones otherwise */
@@ -169,7 +166,7 @@ static value_t *ulp_impl(call_t *c)
     value_t *x = op_arg_tensor(c, 0);
     dtype_t dt = x->u.t.weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
     value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
-    op_backend(x)->ulp(dt, tensor_data(r), (dtype_t)x->u.t.dtype, tensor_data(x), x->u.t.size);
+    op_host()->ulp(dt, tensor_data(r), (dtype_t)x->u.t.dtype, tensor_data(x), x->u.t.size);
     return r;
 }
 
@@ -194,7 +191,7 @@ static value_t *nextafter_impl(call_t *c)
     const void *px = op_view_strides(x, n, shape, bst[0]), *py = op_view_strides(y, n, shape, bst[1]);
     bk_nextafter_t na = { dt, (dtype_t)x->u.t.dtype, (dtype_t)y->u.t.dtype, tensor_data(r), px, py, n, shape,
                           bst[0], bst[1], 0 };
-    bk_status_t bs = op_backend(x)->nextafter(&na);
+    bk_status_t bs = op_host()->nextafter(&na);
     if (bs == BK_RANGE) err_raise(ERR_VALUE, c->arg_spans[1], "nextafter: an int64 cannot step toward nan");
     if (bs != BK_OK)
         err_raise(ERR_DTYPE, c->span, "nextafter has no kernel for %s", dtype_traits[dt].name);

@@ -93,19 +93,24 @@ static void red_setup(call_t *c, red_t *r)
 
 /* Run reduction `what` of r into a new tensor of dtype odt (the backend of
  * x's device), and drop r's input. */
+static bk_status_t reduce_k(const backend_t *b, value_t *out, void *ctx)
+{
+    bk_reduce_t *rd = ctx;
+    rd->out = tensor_dev_data(out);
+    return b->reduce(rd);
+}
+
 static value_t *red_run(call_t *c, red_t *r, int what, dtype_t odt, int64_t ddof)
 {
     int dev = r->x->u.t.st->device;
     if (dev != NN_DEV_CPU) {
         /* on x's device when it has the kernel (issue 12), else below on the CPU from x's host copy */
-        value_t *out = tensor_new_raw_on(dev, odt, r->ondim, r->oshape);
         bk_reduce_t rd = { what, r->dt, odt, op_settings(c->s)->accumulate_same, ddof, tensor_dev_data(r->x),
-                           tensor_dev_data(out), r->outer, r->n, r->inner, 0 };
+                           NULL, r->outer, r->n, r->inner, 0 };
         if (rd.dt == DT_INT64) rd.same = false;
-        bk_status_t st = backend_get((bk_device_t)dev)->reduce(&rd);
-        if (st == BK_OK) { val_unref(r->x); return out; }
-        if (st == BK_ERROR) backend_raise_failed(backend_get((bk_device_t)dev), c->op->name, c->span);
-        val_unref(out);
+        bk_status_t st;
+        value_t *out = op_on_device(dev, odt, r->ondim, r->oshape, reduce_k, &rd, c->op->name, c->span, &st);
+        if (out) { val_unref(r->x); return out; }
         if (st == BK_RANGE)
             err_raise(ERR_VALUE, c->span, "integer overflow: the sum does not fit in int64 "
                       "(its magnitude passes 9223372036854775807); cast to fp64 first to sum approximately");
@@ -114,7 +119,7 @@ static value_t *red_run(call_t *c, red_t *r, int what, dtype_t odt, int64_t ddof
     bk_reduce_t rd = { what, r->dt, odt, op_settings(c->s)->accumulate_same, ddof, tensor_data(r->x),
                        tensor_data(out), r->outer, r->n, r->inner, 0 };
     if (rd.dt == DT_INT64) rd.same = false;   /* int64 sums are exact either way */
-    bk_status_t st = op_backend(r->x)->reduce(&rd);
+    bk_status_t st = op_host()->reduce(&rd);
     if (st == BK_RANGE)
         err_raise(ERR_VALUE, c->span, "integer overflow: the sum does not fit in int64 "
                   "(its magnitude passes 9223372036854775807); cast to fp64 first to sum approximately");

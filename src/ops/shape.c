@@ -390,7 +390,7 @@ static value_t *join(call_t *c, bool stack)
      * piece's place along the axis; the piece read at its own strides (a
      * view is not materialised).  A piece of another dtype, or a weak
      * number, is converted first, once from its exact value. */
-    const backend_t *bk = op_backend(out);
+    const backend_t *bk = op_host();
     char *po = tensor_data(out);
     int64_t dst_st[NN_MAX_DIMS], at = 0;
     for (int d = 0, k = 0; d < ond; d++) if (!(stack && d == a)) dst_st[k++] = out->u.t.strides[d];

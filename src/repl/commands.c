@@ -335,7 +335,10 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
     if (dt < 0 || dt > DT_FP64) { repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn); return false; }
     memset(ch, 0, sizeof *ch);
     ch->len = 1;
-    ch->op[0].op = op;
+    if (!op->kern)   /* no kernel of its own: no chain holds it */
+        { repl_cmd_error(r, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, isnan, isinf, "
+                         "isfinite do)", op->name); return false; }
+    ch->op[0].kern = op->kern;
     ch->op[0].bin = op->kind == OPK_BINARY;
     ch->op[0].dto = (dtype_t)dt;
     for (int j = 0; j < 2; j++) ch->op[0].a[j] = (bk_chain_arg_t){ -1, 1, (dtype_t)dt, NULL, 0 };

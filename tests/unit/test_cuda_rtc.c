@@ -38,11 +38,11 @@ static bk_chain_arg_t ext(dtype_t dt, int stride, int64_t period) { return (bk_c
 static bk_chain_arg_t res(int q, dtype_t dt) { return (bk_chain_arg_t){ q, 1, dt, NULL, 0 }; }
 static bk_chain_op_t bin(const char *name, dtype_t dto, bk_chain_arg_t a, bk_chain_arg_t b)
 {
-    return (bk_chain_op_t){ op_find(name), true, dto, { a, b } };
+    return (bk_chain_op_t){ op_find(name)->kern, true, dto, { a, b } };
 }
 static bk_chain_op_t un(const char *name, dtype_t dto, bk_chain_arg_t a)
 {
-    return (bk_chain_op_t){ op_find(name), false, dto, { a, a } };
+    return (bk_chain_op_t){ op_find(name)->kern, false, dto, { a, a } };
 }
 
 int main(void)

@@ -26,7 +26,6 @@
  * behind unrelated stores). */
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
-#include "ops/ops.h"
 #include "util/mem.h"
 #include <stdatomic.h>
 #include <string.h>
@@ -57,7 +56,7 @@ typedef struct fx_ctx {
 
 /* The activations a chain takes (kern_act.c: those without keywords),
  * run block by block exactly as bk_cpu_act runs them. */
-bool bk_cpu_chain_takes(const op_def_t *op) { return op->kind == OPK_FUNC && kact_chainable(op->kern); }
+bool bk_cpu_chain_takes(int kern) { return bk_kern_is_act(kern) && kact_chainable(kern); }
 
 /* ---- the register path ---- */
 
@@ -98,10 +97,10 @@ static bool fast_ok(const bk_chain_t *ch)
         const bk_chain_op_t *f = &ch->op[k];
         if (f->dto != DT_FP32 || f->a[0].dt != DT_FP32) return false;
         if (!f->bin) {
-            if (!(f->op->kind == OPK_FUNC && f->op->kern == KA_RELU)) return false;
+            if (f->kern != KA_RELU) return false;
             continue;
         }
-        int kb = f->op->kind == OPK_BINARY ? f->op->kern : 0;
+        int kb = f->kern;
         if (!(kb == KB_ADD || kb == KB_SUB || kb == KB_MUL || kb == KB_DIV) || f->a[1].dt != DT_FP32) return false;
     }
     return true;
@@ -165,7 +164,7 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
         const float *A = x->q >= 0 ? R[x->q] : (const float *)c->ap[k][0] + (c->per[k][0] ? ph[k][0] : o);
         const float *B = !f->bin ? A
                        : y->q >= 0 ? R[y->q] : (const float *)c->ap[k][1] + (c->per[k][1] ? ph[k][1] : o);
-        int kb = f->bin ? f->op->kern : 0;
+        int kb = f->bin ? f->kern : 0;
         float *d = R[k];
         if (part) {
             bool fa = x->q < 0 && !c->per[k][0], fb = f->bin && y->q < 0 && !c->per[k][1];
@@ -227,11 +226,11 @@ static void generic_blk(const fx_ctx_t *c, char *scr, int64_t o, int64_t m)
                    : a->stride ? c->ap[k][j] + (size_t)o * c->aes[k][j] : c->ap[k][j];
         }
         if (f->bin)
-            kern_binary_blk(f->op, f->dto, dst, f->a[0].dt, src[0], st[0], f->a[1].dt, src[1], st[1], m);
-        else if (f->op->kind == OPK_FUNC)
-            kact_run(f->op->kern, f->dto, dst, src[0], m);
+            kern_binary_blk(f->kern, f->dto, dst, f->a[0].dt, src[0], st[0], f->a[1].dt, src[1], st[1], m);
+        else if (bk_kern_is_act(f->kern))
+            kact_run(f->kern, f->dto, dst, src[0], m);
         else
-            kern_unary_blk(f->op, f->dto, dst, src[0], m);
+            kern_unary_blk(f->kern, f->dto, dst, src[0], m);
         if (lastop && c->nt) kern_copy_out(c->out + (size_t)o * c->es[k], dst, m * (int64_t)c->es[k]);
     }
 }
@@ -288,8 +287,8 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
     int64_t tlen = c.fast ? (n < SUB ? (n + 7) / 8 * 8 : SUB) : c.blk;
     for (int k = 0; k < len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
-        if (!c.fast && (f->bin ? !kern_binary_ok(f->op, f->dto, f->a[0].dt, f->a[1].dt)
-                               : !kern_unary_ok(f->op, f->dto)))
+        if (!c.fast && (f->bin ? !kern_binary_ok(f->kern, f->dto, f->a[0].dt, f->a[1].dt)
+                               : !kern_unary_ok(f->kern, f->dto)))
             return BK_UNSUPPORTED;   /* (the register path's ops all have their kernels) */
         c.es[k] = (size_t)dtype_traits[f->dto].size;
         c.per[k][0] = c.per[k][1] = 0;
@@ -306,7 +305,7 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
             }
             if (c.per[k][j] > 1) tiles += (size_t)(c.per[k][j] + tlen + 8);
         }
-        cost += f->op->kind == OPK_BINARY ? 1.0 : 8.0;
+        cost += f->bin ? 1.0 : 8.0;
     }
     c.out = ch->out;
     c.nt = n >= ((int64_t)1 << 18);   /* past the caches */

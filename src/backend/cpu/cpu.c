@@ -15,7 +15,8 @@
 #include "backend/backend.h"
 #include "backend/cpu/kernels.h"
 #include "backend/cpu/cpu.h"
-#include "ops/ops.h"
+#include "backend/cpu/scalar.h"
+#include "tensor/tensor.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include <math.h>
@@ -177,19 +178,21 @@ static inline void st32(dtype_t dt, void *p, int64_t i, float x)
 
 static bk_status_t cpu_unary(const bk_unary_t *u)
 {
-    const op_def_t *op = u->op;
+    int k = u->kern;
     int64_t n = u->n;
-    if (op->kern >= KA_FIRST) return bk_cpu_act(u);
+    if (k >= KA_FIRST) return bk_cpu_act(u);
+    if (k <= KU_NONE || k >= KU_COUNT) return BK_UNSUPPORTED;
     /* exp ... erf below fp64: correctly rounded through the activations' driver */
-    if (kact_tr_has(op) && (u->dt == DT_FP16 || u->dt == DT_BF16 || u->dt == DT_FP32)) return bk_cpu_act(u);
+    if (bk_kern_is_tr(k) && (u->dt == DT_FP16 || u->dt == DT_BF16 || u->dt == DT_FP32)) return bk_cpu_act(u);
+    const bk_scalar_un_t *op = &bk_scalar_un[k];
     if (u->dt == DT_INT64) {
-        if (!op->u64) return BK_UNSUPPORTED;
+        if (!op->i64) return BK_UNSUPPORTED;
         const int64_t *a = u->in;
         int64_t *o = u->out;
-        for (int64_t i = 0; i < n; i++) o[i] = op->u64(a[i], u->span);
+        for (int64_t i = 0; i < n; i++) o[i] = op->i64(a[i], u->span);
         return BK_OK;
     }
-    if (kern_unary(op, u->dt, u->out, u->in, n)) return BK_OK;
+    if (kern_unary(k, u->dt, u->out, u->in, n)) return BK_OK;
     if (u->dt == DT_FP64) {
         if (!op->f64) return BK_UNSUPPORTED;
         const double *a = u->in;
@@ -213,13 +216,13 @@ static bk_status_t cpu_unary(const bk_unary_t *u)
 /* One element of the plain loop: a at element ia, b at ib, out at i. */
 static inline __attribute__((always_inline)) void bin_one(const bk_binary_t *b, const void *pa, int64_t ia, const void *pb, int64_t ib, int64_t i)
 {
-    const op_def_t *op = b->op;
+    const bk_scalar_bin_t *op = &bk_scalar_bin[b->kern];
     if (b->dto == DT_INT64)
         ((int64_t *)b->out)[i] = op->i64(((const int64_t *)pa)[ia], ((const int64_t *)pb)[ib], b->span);
     else if (b->dto == DT_FP64)
-        ((double *)b->out)[i] = op->b64(bk_cpu_ld64(b->da, pa, ia), bk_cpu_ld64(b->db, pb, ib));
+        ((double *)b->out)[i] = op->f64(bk_cpu_ld64(b->da, pa, ia), bk_cpu_ld64(b->db, pb, ib));
     else
-        st32(b->dto, b->out, i, op->b32(ld32(b->da, pa, ia), ld32(b->db, pb, ib)));
+        st32(b->dto, b->out, i, op->f32(ld32(b->da, pa, ia), ld32(b->db, pb, ib)));
 }
 
 /* A byte stride in elements (INT64_MIN: not a whole number of them); the
@@ -237,7 +240,7 @@ static bk_status_t binary_walk(const bk_binary_t *b, int64_t n, const int64_t *s
 /* The many-element case of cpu_binary. */
 static __attribute__((noinline)) bk_status_t binary_n(const bk_binary_t *b, int64_t n)
 {
-    const op_def_t *op = b->op;
+    int op = b->kern;
     bool ints = b->dto == DT_INT64;
     int nd = b->nd;
     size_t ea = (size_t)dtype_traits[b->da].size, eb = (size_t)dtype_traits[b->db].size;
@@ -293,8 +296,9 @@ static bk_status_t binary_walk(const bk_binary_t *b, int64_t n, const int64_t *s
 
 static bk_status_t cpu_binary(const bk_binary_t *b)
 {
-    const op_def_t *op = b->op;
-    if (b->dto == DT_INT64 ? !op->i64 : b->dto == DT_FP64 ? !op->b64 : !op->b32) return BK_UNSUPPORTED;
+    if (b->kern <= KB_NONE || b->kern >= KB_COUNT) return BK_UNSUPPORTED;
+    const bk_scalar_bin_t *op = &bk_scalar_bin[b->kern];
+    if (b->dto == DT_INT64 ? !op->i64 : b->dto == DT_FP64 ? !op->f64 : !op->f32) return BK_UNSUPPORTED;
     int64_t n = 1;
     for (int d = 0; d < b->nd; d++) n *= b->shape[d];
     if (n == 1) {   /* one element (scalars, counters): nothing to walk */

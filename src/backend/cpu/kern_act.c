@@ -32,7 +32,6 @@
  * that need it; on two threads when large. */
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
-#include "ops/ops.h"
 #include "util/error.h"
 #include <math.h>
 #include <string.h>
@@ -848,13 +847,12 @@ static const act_t *act_of(int kern)
     const act_t *a = &acts[kern - KA_FIRST];
     return a->f ? a : NULL;
 }
-/* the entry of an op: an activation (KA_*) or math.c's exp ... erf */
-static const act_t *act_of_op(const op_def_t *op)
+/* the entry of a unary kernel id: an activation (KA_*) or exp ... erf */
+static const act_t *act_of_op(int kern)
 {
-    if (op->kind == OPK_UNARY) return kact_tr_has(op) ? &acts[KA_END - KA_FIRST + op->kern - KU_EXP] : NULL;
-    return act_of(op->kern);
+    if (kern < KA_FIRST) return bk_kern_is_tr(kern) ? &acts[KA_END - KA_FIRST + kern - KU_EXP] : NULL;
+    return act_of(kern);
 }
-bool kact_tr_has(const op_def_t *op) { return op->kind == OPK_UNARY && op->kern >= KU_EXP && op->kern <= KU_ERF; }
 
 /* ---- the driver ---- */
 
@@ -1225,7 +1223,7 @@ static void look_range(void *c_, int64_t lo, int64_t hi)
 
 bk_status_t bk_cpu_act(const bk_unary_t *u)
 {
-    const act_t *a = act_of_op(u->op);
+    const act_t *a = act_of_op(u->kern);
     dtype_t dt = u->dt;
     if (!a || !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return BK_UNSUPPORTED;
     aparam_t p = { u->param, u->variant };
@@ -1257,8 +1255,8 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 }
 
 /* exp ... erf over a block (fused chains): as bk_cpu_act computes them */
-void kact_tr_run(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)
+void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
     aparam_t p = { 0, 0 };
-    act_range(act_of_op(op), &p, dt, out, in, 0, n);
+    act_range(act_of_op(kern), &p, dt, out, in, 0, n);
 }

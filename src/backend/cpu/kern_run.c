@@ -8,7 +8,8 @@
  * here, only calls into kern_avx2.c after kern_level() says the CPU has
  * AVX2, FMA and F16C. */
 #include "backend/cpu/kernels.h"
-#include "ops/ops.h"
+#include "backend/cpu/scalar.h"
+#include "tensor/tensor.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #if NN_KERN_X86
@@ -53,13 +54,11 @@ int kern_set_level(int l)
     return old;
 }
 
-/* The vector kernel an op names in its op_def (backend.h KU_* / KB_*);
- * 0 for ops of other kinds (an activation's KA_* id runs through
- * kern_act.c's kact_run here). */
-static inline int kernel_id(const op_def_t *op)
-{
-    return op->kind == OPK_UNARY || op->kind == OPK_BINARY ? op->kern : 0;
-}
+/* The vector kernel of a kernel id (kern_avx2.c has exp ... isfinite and
+ * add ... minimum); 0: the scalar function's loop on blocks (an
+ * activation's KA_* id runs through kern_act.c's kact_run here). */
+static inline int vec_un(int k) { return k >= KU_EXP && k <= KU_ISFIN ? k : 0; }
+static inline int vec_bin(int k) { return k >= KB_ADD && k <= KB_MIN ? k : 0; }
 
 /* Rough cost per element, for the threading threshold. */
 static double op_cost(int unary_k)
@@ -265,20 +264,20 @@ bool kern_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t 
 
 /* ---- unary ---- */
 
-typedef struct un_ctx { const op_def_t *op; int k; dtype_t dt; void *out; const void *in; } un_ctx_t;
+typedef struct un_ctx { int kern, k; dtype_t dt; void *out; const void *in; const bk_scalar_un_t *op; } un_ctx_t;
 
 static void un_range(void *c_, int64_t lo, int64_t hi)
 {
     un_ctx_t *c = c_;
     int64_t n = hi - lo;
-    if (c->op->kind == OPK_FUNC) {   /* an activation (fused chains) */
+    if (bk_kern_is_act(c->kern)) {   /* an activation (fused chains) */
         size_t es = (size_t)dtype_traits[c->dt].size;
-        kact_run(c->op->kern, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
+        kact_run(c->kern, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
         return;
     }
-    if (c->dt != DT_FP64 && kact_tr_has(c->op)) {   /* exp ... erf below fp64: as bk_cpu_unary */
+    if (c->dt != DT_FP64 && bk_kern_is_tr(c->kern)) {   /* exp ... erf below fp64: as bk_cpu_unary */
         size_t es = (size_t)dtype_traits[c->dt].size;
-        kact_tr_run(c->op, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
+        kact_tr_run(c->kern, c->dt, (char *)c->out + (size_t)lo * es, (const char *)c->in + (size_t)lo * es, n);
         return;
     }
     if (c->dt == DT_FP64) {
@@ -305,12 +304,13 @@ static void un_range(void *c_, int64_t lo, int64_t hi)
     }
 }
 
-bool kern_unary(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)
+bool kern_unary(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
-    if (!kern_level() || !is_f(dt) || n < 16) return false;
-    int k = kernel_id(op);
+    if (!kern_level() || !is_f(dt) || n < 16 || kern <= KU_NONE || kern >= KU_COUNT) return false;
+    int k = vec_un(kern);
+    const bk_scalar_un_t *op = &bk_scalar_un[kern];
     if (dt == DT_FP64 ? !op->f64 && !k : !op->f32 && !k) return false;
-    un_ctx_t c = { op, k, dt, out, in };
+    un_ctx_t c = { kern, k, dt, out, in, op };
     kern_parallel(un_range, &c, n, k ? op_cost(k) : 8.0, 1024);
     return true;
 }
@@ -322,7 +322,7 @@ bool kern_unary(const op_def_t *op, dtype_t dt, void *out, const void *in, int64
  * dimension is a row in which each operand is either contiguous (stride 1)
  * or one repeated value (stride 0), so no operand is ever copied whole. */
 typedef struct bin_ctx {
-    const op_def_t *op;
+    const bk_scalar_bin_t *op;
     int k;
     dtype_t dto, da, db, ct;
     char *out;
@@ -352,7 +352,7 @@ static void seg32(const bin_ctx_t *c, int64_t oa, int64_t ob, int64_t oo, int64_
         if (c->k) {
             kavx2_bin32(c->k, O, A, c->ia, B, c->ib, m);
         } else {
-            for (int64_t j = 0; j < m; j++) O[j] = c->op->b32(A[c->ia ? j : 0], B[c->ib ? j : 0]);
+            for (int64_t j = 0; j < m; j++) O[j] = c->op->f32(A[c->ia ? j : 0], B[c->ib ? j : 0]);
         }
         if (c->dto != DT_FP32) from_f32(c->dto, c->out + (size_t)(oo + i) * 2, to, m);
         i += m;
@@ -378,7 +378,7 @@ static void seg64(const bin_ctx_t *c, int64_t oa, int64_t ob, int64_t oo, int64_
         if (c->k) {
             kavx2_bin64(c->k, O, A, c->ia, B, c->ib, m);
         } else {
-            for (int64_t j = 0; j < m; j++) O[j] = c->op->b64(A[c->ia ? j : 0], B[c->ib ? j : 0]);
+            for (int64_t j = 0; j < m; j++) O[j] = c->op->f64(A[c->ia ? j : 0], B[c->ib ? j : 0]);
         }
         i += m;
     }
@@ -407,7 +407,7 @@ static void bin_range(void *c_, int64_t lo, int64_t hi)
     }
 }
 
-bool kern_binary(const op_def_t *op, dtype_t dto, void *out, dtype_t da, const void *a, const int64_t *sta,
+bool kern_binary(int kern, dtype_t dto, void *out, dtype_t da, const void *a, const int64_t *sta,
                  dtype_t db, const void *b, const int64_t *stb, int nd, const int64_t *shape)
 {
     if (!kern_level() || !is_f(dto) || !is_f(da) || !is_f(db)) return false;
@@ -415,9 +415,10 @@ bool kern_binary(const op_def_t *op, dtype_t dto, void *out, dtype_t da, const v
     if (ct == DT_FP32 && (da == DT_FP64 || db == DT_FP64)) return false;
     int64_t n = 1;
     for (int i = 0; i < nd; i++) n *= shape[i];
-    if (n < 16) return false;
-    int k = kernel_id(op);
-    if (ct == DT_FP64 ? !op->b64 && !k : !op->b32 && !k) return false;
+    if (n < 16 || kern <= KB_NONE || kern >= KB_COUNT) return false;
+    int k = vec_bin(kern);
+    const bk_scalar_bin_t *op = &bk_scalar_bin[kern];
+    if (ct == DT_FP64 ? !op->f64 && !k : !op->f32 && !k) return false;
     bin_ctx_t c;
     c.op = op; c.k = k; c.dto = dto; c.da = da; c.db = db; c.ct = ct;
     c.out = out; c.a = a; c.b = b;
@@ -448,34 +449,36 @@ bool kern_binary(const op_def_t *op, dtype_t dto, void *out, dtype_t da, const v
 
 /* ---- one block, serially (fused chains) ---- */
 
-bool kern_unary_ok(const op_def_t *op, dtype_t dt)
+bool kern_unary_ok(int kern, dtype_t dt)
 {
     if (!kern_level() || !is_f(dt)) return false;
-    int k = kernel_id(op);
-    if (op->kind == OPK_FUNC) return kact_chainable(op->kern);
-    return dt == DT_FP64 ? op->f64 || k : op->f32 || k;
+    if (bk_kern_is_act(kern)) return kact_chainable(kern);
+    if (kern <= KU_NONE || kern >= KU_COUNT) return false;
+    int k = vec_un(kern);
+    return dt == DT_FP64 ? bk_scalar_un[kern].f64 || k : bk_scalar_un[kern].f32 || k;
 }
 
-void kern_unary_blk(const op_def_t *op, dtype_t dt, void *out, const void *in, int64_t n)
+void kern_unary_blk(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
-    un_ctx_t c = { op, kernel_id(op), dt, out, in };
+    un_ctx_t c = { kern, vec_un(kern), dt, out, in, bk_kern_is_act(kern) ? NULL : &bk_scalar_un[kern] };
     un_range(&c, 0, n);
 }
 
-bool kern_binary_ok(const op_def_t *op, dtype_t dto, dtype_t da, dtype_t db)
+bool kern_binary_ok(int kern, dtype_t dto, dtype_t da, dtype_t db)
 {
     if (!kern_level() || !is_f(dto) || !is_f(da) || !is_f(db)) return false;
     dtype_t ct = dto == DT_FP64 ? DT_FP64 : DT_FP32;
     if (ct == DT_FP32 && (da == DT_FP64 || db == DT_FP64)) return false;
-    int k = kernel_id(op);
-    return ct == DT_FP64 ? op->b64 || k : op->b32 || k;
+    if (kern <= KB_NONE || kern >= KB_COUNT) return false;
+    int k = vec_bin(kern);
+    return ct == DT_FP64 ? bk_scalar_bin[kern].f64 || k : bk_scalar_bin[kern].f32 || k;
 }
 
-void kern_binary_blk(const op_def_t *op, dtype_t dto, void *out, dtype_t da, const void *a, int sa,
+void kern_binary_blk(int kern, dtype_t dto, void *out, dtype_t da, const void *a, int sa,
                      dtype_t db, const void *b, int sb, int64_t n)
 {
     bin_ctx_t c;
-    c.op = op; c.k = kernel_id(op); c.dto = dto; c.da = da; c.db = db;
+    c.op = &bk_scalar_bin[kern]; c.k = vec_bin(kern); c.dto = dto; c.da = da; c.db = db;
     c.ct = dto == DT_FP64 ? DT_FP64 : DT_FP32;
     c.out = out; c.a = a; c.b = b;
     c.ia = sa; c.ib = sb;

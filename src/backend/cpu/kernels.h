@@ -30,8 +30,6 @@
 #include "tensor/dtype.h"
 #include "backend/backend.h"
 
-struct op_def;
-
 /* The vector kernels are x86's (AVX2 + FMA + F16C, AVX-512).  On any other
  * CPU (aarch64: tests/arm64.sh) configure leaves kern_avx2.c out (its
  * entry points are kern_noavx.c's stubs, never called), kern_level() is 0,
@@ -51,14 +49,14 @@ int kern_set_level(int level);
 
 /* Unary elementwise op over n contiguous elements: out and in both of
  * dtype dt (fp16, bf16, fp32 or fp64).  Bit-identical to op_unary's loop. */
-bool kern_unary(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
+bool kern_unary(int kern, dtype_t dt, void *out, const void *in, int64_t n);
 
 /* Binary elementwise op with broadcasting: out (dtype dto, contiguous, of
  * the broadcast shape shape[0..nd)) from a (dtype da) and b (dtype db)
  * read at element strides sta/stb (0 along broadcast dimensions).  dto is
  * fp64, or fp16/bf16/fp32 with da, db among fp16/bf16/fp32 (and fp64 with
  * dto fp64).  Bit-identical to run_binary's float loops. */
-bool kern_binary(const struct op_def *op, dtype_t dto, void *out, dtype_t da, const void *a, const int64_t *sta,
+bool kern_binary(int kern, dtype_t dto, void *out, dtype_t da, const void *a, const int64_t *sta,
                  dtype_t db, const void *b, const int64_t *stb, int nd, const int64_t *shape);
 
 /* The same two kernels on one block, serially on the calling thread, for
@@ -67,10 +65,10 @@ bool kern_binary(const struct op_def *op, dtype_t dto, void *out, dtype_t da, co
  * contiguous (s = 1) or one value repeated (s = 0).  The same arithmetic,
  * so the same bits, as kern_unary / kern_binary.  The _ok functions say
  * beforehand whether a fast path exists (then the _blk call cannot fail). */
-bool kern_unary_ok(const struct op_def *op, dtype_t dt);
-void kern_unary_blk(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
-bool kern_binary_ok(const struct op_def *op, dtype_t dto, dtype_t da, dtype_t db);
-void kern_binary_blk(const struct op_def *op, dtype_t dto, void *out, dtype_t da, const void *a, int sa,
+bool kern_unary_ok(int kern, dtype_t dt);
+void kern_unary_blk(int kern, dtype_t dt, void *out, const void *in, int64_t n);
+bool kern_binary_ok(int kern, dtype_t dto, dtype_t da, dtype_t db);
+void kern_binary_blk(int kern, dtype_t dto, void *out, dtype_t da, const void *a, int sa,
                      dtype_t db, const void *b, int sb, int64_t n);
 
 /* Fill n elements of es bytes (1, 2, 4 or 8) with the bits at val, on
@@ -116,8 +114,7 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
  * in fp16/bf16/fp32: bk_cpu_act computes them (the fp64 value, the
  * rounding check, the careful long double value when it fails), correctly
  * rounded; kact_tr_run over one block, as bk_cpu_act does. */
-bool kact_tr_has(const struct op_def *op);
-void kact_tr_run(const struct op_def *op, dtype_t dt, void *out, const void *in, int64_t n);
+void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
 
 /* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c; on
  * other CPUs kern_noavx.c, whose functions abort: kern_level() is 0) ---- */

@@ -7,7 +7,7 @@
  * module (backend_cuda_rtc), for the GPU's chains and for :ptx / :sass,
  * and tests/unit/test_cuda_rtc compiles it without a GPU.
  *
- * What it takes: binary ops (KB_*) and the exact unary ops (KU_SQRT ..
+ * What it takes: binary ops (KB_ADD .. KB_MIN) and the exact unary ops (KU_SQRT ..
  * KU_ISFIN) in fp16, bf16, fp32 and fp64, and exp log log1p expm1 sin cos
  * erf below fp64 (the eager GPU kernel's nncu_tr64, rounded once from
  * fp64); an argument that is an earlier result, or an outside tensor read
@@ -15,9 +15,9 @@
  * (activations, int64) makes it say why and return -1.
  *
  * Also compiled into the GPU module (src/backend/cuda/cuda.c's chain), so
- * it uses no function or data of libnnpad: only the op table's types. */
+ * it uses no function or data of libnnpad: only backend.h's types and
+ * kern_ids.h's ids and names. */
 #include "backend/cuda/chain_src.h"
-#include "ops/ops.h"
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
@@ -39,7 +39,8 @@ static const char *dname(dtype_t dt)
     static const char *const n[] = { "fp16", "bf16", "fp32", "fp64", "int64" };
     return (unsigned)dt < 5 ? n[dt] : "another dtype";
 }
-static bool tr(const op_def_t *op) { return op->kind == OPK_UNARY && op->kern > KU_NONE && op->kern < KU_SQRT; }
+/* exp ... erf: a unary chain op whose kernel is transcendental */
+static bool tr(const bk_chain_op_t *f) { return !f->bin && bk_kern_is_tr(f->kern); }
 
 /* the value of an argument, in compute type ct */
 static void load(sb_t *b, const bk_chain_t *ch, const bk_chain_arg_t *a, int *narg, dtype_t ct, const int *argno, int k, int j)
@@ -82,27 +83,26 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
     int64_t period[BK_CHAIN_MAX * 2];
     for (int k = 0; k < ch->len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
-        const op_def_t *op = f->op;
-        bool ok = f->bin ? op->kind == OPK_BINARY && op->kern >= KB_ADD && op->kern <= KB_MIN
-                         : op->kind == OPK_UNARY && op->kern >= KU_SQRT && op->kern <= KU_ISFIN;
+        const char *name = bk_kern_name(f->bin, f->kern);
+        bool ok = f->bin ? f->kern >= KB_ADD && f->kern <= KB_MIN : f->kern >= KU_SQRT && f->kern <= KU_ISFIN;
         /* exp, log, ... are not generated: the CPU rounds them correctly below fp64 (kern_act.c),
          * which CUDA's fp64 functions rounded once do not always match */
         if (!ok) {
-            if (op->kern >= KA_FIRST && op->kern < KA_END)
+            if (!f->bin && bk_kern_is_act(f->kern))
                 snprintf(why, wcap, "%s is not generated into a fused chain: on the GPU it runs as its own kernel "
                          "(kernels/act.cu, whose careful elements go back to the CPU; :help %s), and a chain that "
                          "holds it runs op by op (chains take binary ops, abs, floor, round, sqrt, isnan, isinf, "
-                         "isfinite)", op->name, op->name);
-            else if (tr(op))
+                         "isfinite)", name, name);
+            else if (tr(f))
                 snprintf(why, wcap, "%s is not generated into a fused chain: it is correctly rounded below fp64, "
-                         "which the CPU computes (:help %s), so a chain that holds it runs op by op", op->name, op->name);
+                         "which the CPU computes (:help %s), so a chain that holds it runs op by op", name, name);
             else
                 snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, "
-                         "isnan, isinf, isfinite do)", op->name);
+                         "isnan, isinf, isfinite do)", name);
             return -1;
         }
         if (f->dto > DT_FP64) {
-            snprintf(why, wcap, "%s in %s: a chain on the GPU takes fp16, bf16, fp32 and fp64", op->name,
+            snprintf(why, wcap, "%s in %s: a chain on the GPU takes fp16, bf16, fp32 and fp64", name,
                      dname(f->dto));
             return -1;
         }
@@ -111,7 +111,7 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
             argno[k * 2 + j] = -1;
             if (a->q >= 0) continue;
             if (a->dt > DT_FP64) {
-                snprintf(why, wcap, "%s reads a %s tensor", op->name, dname(a->dt));
+                snprintf(why, wcap, "%s reads a %s tensor", name, dname(a->dt));
                 return -1;
             }
             period[nargs] = a->stride == BK_CHAIN_ROW ? a->period : 0;
@@ -135,26 +135,26 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
         put(&b, "        %s v%d = ", ctype(ct), k);
         /* round the compute-type result to the op's dtype, held back in the compute type */
         const char *pre = f->dto == DT_FP16 ? "nncu_f16_to_f32(nncu_f32_to_f16(" : f->dto == DT_BF16 ? "nncu_bf16_to_f32(nncu_f32_to_bf16(" : "";
-        if (!f->bin && tr(f->op))   /* rounded once from fp64, below */
+        if (!f->bin && tr(f))   /* rounded once from fp64, below */
             pre = f->dto == DT_FP16 ? "nncu_f16_to_f32(nncu_f64_to_f16(" : f->dto == DT_BF16 ? "nncu_bf16_to_f32(nncu_f64_to_bf16(" : "";
         put(&b, "%s", pre);
         if (f->bin) {
-            put(&b, "nncu_bin%s(%d, ", w, f->op->kern);
+            put(&b, "nncu_bin%s(%d, ", w, f->kern);
             load(&b, ch, &f->a[0], &nargs, ct, argno, k, 0);
             put(&b, ", ");
             load(&b, ch, &f->a[1], &nargs, ct, argno, k, 1);
             put(&b, ")");
-        } else if (tr(f->op)) {
+        } else if (tr(f)) {
             /* the eager kernel's k_tr: the fp64 function of the exact input, rounded once to the dtype */
-            put(&b, "%snncu_tr64(%d, ", f->dto == DT_FP32 ? "nncu_f64_to_f32(" : "", f->op->kern);
+            put(&b, "%snncu_tr64(%d, ", f->dto == DT_FP32 ? "nncu_f64_to_f32(" : "", f->kern);
             load(&b, ch, &f->a[0], &nargs, DT_FP64, argno, k, 0);
             put(&b, f->dto == DT_FP32 ? "))" : ")");
         } else {
-            put(&b, "nncu_un%s(%d, ", w, f->op->kern);
+            put(&b, "nncu_un%s(%d, ", w, f->kern);
             load(&b, ch, &f->a[0], &nargs, ct, argno, k, 0);
             put(&b, ")");
         }
-        put(&b, "%s;   // %s -> %s\n", *pre ? "))" : "", f->op->name, dname(f->dto));
+        put(&b, "%s;   // %s -> %s\n", *pre ? "))" : "", bk_kern_name(f->bin, f->kern), dname(f->dto));
     }
     switch (last->dto) {
     case DT_FP16: put(&b, "        ((uint16_t *)out)[i] = nncu_f32_to_f16(v%d);\n", ch->len - 1); break;

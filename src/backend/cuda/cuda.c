@@ -1,8 +1,8 @@
 /* cuda.c — the CUDA backend: backend.h's backend_t over the kernels of
  * kernels/ (kernels/nn_cuda.h's plain C API).  Built with -fPIC into the
  * module nnpad-cuda.so, which the executable loads on first use; it calls
- * no function of libnnpad (the executable exports none) and uses backend.h,
- * dtype.h and ops.h for their types only.
+ * no function of libnnpad (the executable exports none) and uses backend.h
+ * and dtype.h for their types only.
  *
  * What runs here: buffers, the exact unary ops (sqrt abs floor round isnan
  * isinf isfinite), the activations of nn_act.cuh in fp16/bf16/fp32 (the
@@ -22,7 +22,6 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/chain_src.h"
-#include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "nn_cuda.h"   /* kernels/ (-I$(srcdir)/kernels) */
 
@@ -30,21 +29,7 @@
 #define EQ(a, b) ((int)(a) == (int)(b))
 _Static_assert(EQ(NNCU_FP16, DT_FP16) && EQ(NNCU_BF16, DT_BF16) && EQ(NNCU_FP32, DT_FP32) && EQ(NNCU_FP64, DT_FP64) &&
                    EQ(NNCU_INT64, DT_INT64), "nn_cuda.h's dtypes are dtype.h's");
-_Static_assert(EQ(NNCU_KB_ADD, KB_ADD) && EQ(NNCU_KB_SUB, KB_SUB) && EQ(NNCU_KB_MUL, KB_MUL) && EQ(NNCU_KB_DIV, KB_DIV) &&
-                   EQ(NNCU_KB_LT, KB_LT) && EQ(NNCU_KB_LE, KB_LE) && EQ(NNCU_KB_GT, KB_GT) && EQ(NNCU_KB_GE, KB_GE) &&
-                   EQ(NNCU_KB_EQ, KB_EQ) && EQ(NNCU_KB_NE, KB_NE) && EQ(NNCU_KB_MAX, KB_MAX) && EQ(NNCU_KB_MIN, KB_MIN) &&
-                   EQ(NNCU_KB_COUNT, KB_COUNT),
-               "nn_cuda.h's KB ids are backend.h's");
-_Static_assert(EQ(NNCU_KU_EXP, KU_EXP) && EQ(NNCU_KU_ERF, KU_ERF) && EQ(NNCU_KU_SQRT, KU_SQRT) && EQ(NNCU_KU_ABS, KU_ABS) &&
-                   EQ(NNCU_KU_FLOOR, KU_FLOOR) && EQ(NNCU_KU_ROUND, KU_ROUND) && EQ(NNCU_KU_ISNAN, KU_ISNAN) &&
-                   EQ(NNCU_KU_ISINF, KU_ISINF) && EQ(NNCU_KU_ISFIN, KU_ISFIN) && EQ(NNCU_KU_COUNT, KU_COUNT),
-               "nn_cuda.h's KU ids are backend.h's");
-_Static_assert(EQ(NNCU_R_SUM, BK_R_SUM) && EQ(NNCU_R_MEAN, BK_R_MEAN) && EQ(NNCU_R_MAX, BK_R_MAX) &&
-                   EQ(NNCU_R_MIN, BK_R_MIN) && EQ(NNCU_R_ARGMAX, BK_R_ARGMAX) && EQ(NNCU_R_ARGMIN, BK_R_ARGMIN),
-               "nn_cuda.h's reductions are backend.h's");
-_Static_assert(EQ(NNCU_KA_LINEAR, KA_LINEAR) && EQ(NNCU_KA_TANH, KA_TANH) && EQ(NNCU_KA_SELU_D, KA_SELU_D) &&
-                   EQ(NNCU_KA_SOFTPLUS, KA_SOFTPLUS) && EQ(NNCU_KA_SQRT_D + 1, KA_END),
-               "nn_cuda.h's KA ids are backend.h's");
+/* the kernel ids are kern_ids.h's, which nn_cuda.h includes */
 
 static int64_t last_bad = -1;
 
@@ -93,7 +78,7 @@ static bk_status_t cu_act(const bk_unary_t *u)
     char *fin = malloc((size_t)cap * es), *fout = malloc((size_t)cap * es);
     bk_status_t r = BK_UNSUPPORTED;
     if (idx && fin && fout) {
-        r = st(nncu_act(u->op->kern, (int)u->dt, u->out, u->in, u->n, u->param, u->variant, idx, fin, cap, &nfix));
+        r = st(nncu_act(u->kern, (int)u->dt, u->out, u->in, u->n, u->param, u->variant, idx, fin, cap, &nfix));
         if (r == BK_OK && nfix > 0) {
             bk_unary_t h = *u;
             h.out = fout;
@@ -112,13 +97,13 @@ static bk_status_t cu_act(const bk_unary_t *u)
 
 static bk_status_t cu_unary(const bk_unary_t *u)
 {
-    int k = u->op->kern;
-    if (k >= KA_FIRST && k < KA_END) return cu_act(u);
-    /* exp log log1p expm1 sin cos erf: correctly rounded below fp64 by the
-     * CPU's check (kern_act.c), which CUDA's fp64 functions rounded once do
-     * not always match; fp64 stays SLEEF's: the CPU computes them all */
-    if (k >= KU_EXP && k <= KU_ERF) return BK_UNSUPPORTED;
-    if (k <= KU_NONE || k >= KU_COUNT) return BK_UNSUPPORTED;   /* plain loops: the CPU's */
+    int k = u->kern;
+    /* what the GPU runs, and in which dtypes: kern_ids.h (exp log log1p
+     * expm1 sin cos erf none: correctly rounded below fp64 by the CPU's
+     * check, kern_act.c, which CUDA's fp64 functions rounded once do not
+     * always match; fp64 stays SLEEF's) */
+    if (!(bk_gpu_unary(k) & bk_gpu_dtype_bit((int)u->dt))) return BK_UNSUPPORTED;
+    if (bk_kern_is_act(k)) return cu_act(u);
     int64_t bad = -1;
     int rc = nncu_unary(k, (int)u->dt, u->out, u->in, u->n, &bad);
     if (rc == NNCU_RANGE) last_bad = bad;
@@ -127,8 +112,8 @@ static bk_status_t cu_unary(const bk_unary_t *u)
 
 static bk_status_t cu_binary(const bk_binary_t *b)
 {
-    int k = b->op->kern;
-    if (k <= KB_NONE || k >= KB_COUNT) return BK_UNSUPPORTED;
+    int k = b->kern;
+    if (!(bk_gpu_binary(k) & bk_gpu_dtype_bit((int)b->dto))) return BK_UNSUPPORTED;
     int64_t bad = -1;
     int rc = nncu_binary(k, (int)b->dto, b->out, (int)b->da, b->a, b->sta, (int)b->db, b->b, b->stb, b->nd,
                          b->shape, &bad);
@@ -151,6 +136,7 @@ static bk_status_t cu_fill(void *dst, int es, const void *val, int64_t n) { retu
 
 static bk_status_t cu_reduce(bk_reduce_t *r)
 {
+    if (!bk_gpu_reduce(r->what)) return BK_UNSUPPORTED;
     int64_t bad = -1;
     int rc = nncu_reduce(r->what, (int)r->dt, (int)r->dto, r->same, r->in, r->out, r->outer, r->n, r->inner, &bad);
     if (rc == NNCU_RANGE) r->bad = bad;
@@ -212,7 +198,7 @@ static bk_status_t cu_chain(const bk_chain_t *ch)
     free(src);
     return r;
 }
-static bool no_chain_takes(const struct op_def *op) { (void)op; return false; }
+static bool no_chain_takes(int kern) { (void)kern; return false; }
 
 static bk_status_t cu_timer_begin(void) { return st(nncu_time_begin()); }
 static bk_status_t cu_timer_end(double *seconds)
