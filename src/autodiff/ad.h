@@ -78,6 +78,10 @@ struct ad_node {
 enum { AD_LEAF, AD_OP, AD_CUSTOM };
 
 typedef void (*ad_rule_fn)(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
+/* The rule of op id in rules.c's table (doc: its formula), or NULL. */
+ad_rule_fn ad_rule_of(op_id_t id, const char **doc);
+/* The rule that differentiates op: its table rule, else g * deriv(x) for
+ * an op naming a derivative op (ad_rule_unary_deriv), else NULL. */
 ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc);
 
 /* Helpers for rules: apply an op by id (recorded on outer tapes). */

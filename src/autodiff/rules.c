@@ -685,12 +685,108 @@ R(ad_r_log_softmax)
 
 
 
+/* The rules, by op id, each with its formula (:help's derivative line).
+ * An op has exactly one of a rule here, a derivative op (op_def_t.deriv),
+ * OPF_COMPOSITE or a reason for no derivative (op_def_t.nograd): checked
+ * by tests/unit/test_ops. */
+static const struct { ad_rule_fn fn; const char *doc; } rules[OP_COUNT] = {
+    [OP_abs] = { ad_r_abs, "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX); nan at nan" },
+    [OP_add] = { ad_r_add, "d(a+b) = da + db" },
+    [OP_argmax] = { ad_r_zero, "0 (an index)" },
+    [OP_argmin] = { ad_r_zero, "0 (an index)" },
+    [OP_bf16] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_broadcast_to] = { ad_r_identity,
+      "the gradient summed over the stretched and added axes (broadcasting run backwards)" },
+    [OP_cast] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_clip] = { ad_r_clip, "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0" },
+    [OP_concat] = { ad_r_concat, "each piece receives its slice of g" },
+    [OP_cos] = { ad_r_cos, "cos' = -sin" },
+    [OP_divide] = { ad_r_div, "d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op" },
+    [OP_e4m3] = { ad_r_cast, "the gradient passes through the cast (as for fp16 and the other casts)" },
+    [OP_e5m2] = { ad_r_cast, "the gradient passes through the cast (as for fp16 and the other casts)" },
+    [OP_elu_deriv] = { ad_r_elu_d, "elu''(x) = alpha e^x for x <= 0, 0 for x > 0" },
+    [OP_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_erf_deriv] = { ad_r_erf_d, "erf''(x) = -2x erf'(x)" },
+    [OP_exp] = { ad_r_exp, "exp'(x) = exp(x), from the output" },
+    [OP_expand] = { ad_r_identity,
+      "the gradient summed over the stretched and added axes (broadcasting run backwards)" },
+    [OP_expm1_deriv] = { ad_r_expm1_d, "expm1''(x) = e^x" },
+    [OP_floor] = { ad_r_step, "0 (piecewise constant; nan at nan)" },
+    [OP_floor_divide] = { ad_r_zero, "0 (piecewise constant, as JAX's floor_divide)" },
+    [OP_fp16] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_fp32] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_fp64] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_gelu_deriv] = { ad_r_gelu_d, "gelu''(x) = phi(x) (2 - x^2) (exact form)" },
+    [OP_greater] = { ad_r_zero, "0 (a comparison)" },
+    [OP_greater_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_hard_sigmoid_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_index_scatter] = { ad_r_index_scatter,
+      "x receives g with the selection zeroed (overwritten); v receives g at the selection, summed over "
+      "the axes it was broadcast along" },
+    [OP_index_select] = { ad_r_index_select, "the gradient scattered back to the selected places" },
+    [OP_isfinite] = { ad_r_zero, "0" },
+    [OP_isinf] = { ad_r_zero, "0" },
+    [OP_isnan] = { ad_r_zero, "0" },
+    [OP_leaky_relu_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_less] = { ad_r_zero, "0 (a comparison)" },
+    [OP_less_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_linear] = { ad_r_linear, "linear'(x) = 1 (nan at nan)" },
+    [OP_literal] = { ad_r_literal, "item k receives g[k]" },
+    [OP_log] = { ad_r_log, "log'(x) = 1/x; nan where log(x) is nan (x < 0; PyTorch 1.13 gives 1/x there)" },
+    [OP_log1p_deriv] = { ad_r_log1p_d, "log1p''(x) = -1/(1+x)^2" },
+    [OP_log_sigmoid_deriv] = { ad_r_log_sigmoid_d, "log_sigmoid''(x) = -sigmoid'(x)" },
+    [OP_log_softmax] = { ad_r_log_softmax,
+      "grad gives g - softmax(x) * sum(g) along the axis; where softmax(x) > 1/2 it is computed as (g - "
+      "sum(g)) - expm1(log_softmax(x)) * sum(g), so that 1 - softmax(x) does not cancel (a dominant "
+      "logit's small gradient keeps its digits)" },
+    [OP_matmul] = { ad_r_matmul, "dA = g @ B^T, dB = A^T @ g" },
+    [OP_max] = { ad_r_maxmin, "1 at the maximum, shared evenly among ties" },
+    [OP_maximum] = { ad_r_maximum, "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)" },
+    [OP_mean] = { ad_r_mean, "1/n for every averaged element" },
+    [OP_min] = { ad_r_maxmin, "1 at the minimum, shared evenly among ties" },
+    [OP_minimum] = { ad_r_minimum, "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)" },
+    [OP_mod] = { ad_r_mod, "d(a % b) = da - floor(a/b) db" },
+    [OP_multiply] = { ad_r_mul, "d(ab) = b da + a db" },
+    [OP_negative] = { ad_r_neg, "d(-x) = -dx" },
+    [OP_norm] = { ad_r_norm, "x / norm(x) (2-norm)" },
+    [OP_not_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_power] = { ad_r_pow, "d(a^b) = b a^(b-1) da + a^b log(a) db" },
+    [OP_power_deriv] = { ad_r_pow_d, "d/da = b power_deriv(a, b - 1), d/db = a^(b-1) (1 + b log a)" },
+    [OP_relu6_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_relu_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_reshape] = { ad_r_reshape, "the gradient reshaped back" },
+    [OP_round] = { ad_r_step, "0 (piecewise constant; nan at nan)" },
+    [OP_selu_deriv] = { ad_r_elu_d, "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0" },
+    [OP_sigmoid_deriv] = { ad_r_sigmoid_d, "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))" },
+    [OP_sin] = { ad_r_sin, "sin' = cos" },
+    [OP_softmax] = { ad_r_softmax, "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)" },
+    [OP_softsign_deriv] = { ad_r_softsign_d, "softsign''(x) = -2 sign(x) / (1 + |x|)^3" },
+    [OP_sqrt_deriv] = { ad_r_sqrt_d, "sqrt''(x) = -1/(4 x^(3/2))" },
+    [OP_stack] = { ad_r_stack, "item k receives g[k]" },
+    [OP_std] = { ad_r_std, "(x - mean) / ((n - ddof) std)" },
+    [OP_subtract] = { ad_r_sub, "d(a-b) = da - db" },
+    [OP_sum] = { ad_r_sum, "1 for every summed element" },
+    [OP_swish_deriv] = { ad_r_swish_d, "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))" },
+    [OP_take] = { ad_r_take, "the gradient scattered back to position i (zero elsewhere); none for i" },
+    [OP_tanh_deriv] = { ad_r_tanh_d, "tanh''(x) = -2 tanh(x) sech^2(x)" },
+    [OP_tensor] = { ad_r_identity, "identity" },
+    [OP_to] = { ad_r_to, "the gradient comes back to x's device" },
+    [OP_transpose] = { ad_r_transpose, "the gradient transposed back" },
+    [OP_var] = { ad_r_var, "2 (x - mean) / (n - ddof)" },
+    [OP_where] = { ad_r_where, "g flows to a where the condition holds, to b elsewhere" },
+};
+
+ad_rule_fn ad_rule_of(op_id_t id, const char **doc)
+{
+    if (id <= OP_NONE || id >= OP_COUNT || !rules[id].fn) return NULL;
+    if (doc) *doc = rules[id].doc;
+    return rules[id].fn;
+}
+
 ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc)
 {
-    if (op->grad) {
-        if (doc) *doc = op->grad_doc;
-        return op->grad;
-    }
+    ad_rule_fn r = ad_rule_of(op->id, doc);
+    if (r) return r;
     if (op->deriv) {
         if (doc) *doc = op->deriv_doc;
         return ad_rule_unary_deriv;

@@ -15,7 +15,6 @@
  * whose vector kernels give their bits (tests/unit/test_kernels).
  */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include <math.h>
@@ -486,7 +485,6 @@ static int64_t mini(int64_t a, int64_t b, span_t sp) { (void)sp; return a < b ? 
 const op_def_t op_family_elementwise[] = {
     {OP(add), OPK_BINARY, .kern = KB_ADD, .b32 = add32, .b64 = add64, .i64 = addi, .min_args = 2, .max_args = 2,
      .symbol = "+", .ulp = ULP_CORRECT,
-     .grad = ad_r_add, .grad_doc = "d(a+b) = da + db",
      .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
      .formula = "a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)",
      .shapes = "a, b: broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -497,21 +495,18 @@ const op_def_t op_family_elementwise[] = {
                 "#> 0.2998 (fp16)"},
     {OP(subtract), OPK_BINARY, .kern = KB_SUB, .b32 = sub32, .b64 = sub64, .i64 = subi, .min_args = 2, .max_args = 2,
      .symbol = "-", .ulp = ULP_CORRECT,
-     .grad = ad_r_sub, .grad_doc = "d(a-b) = da - db",
      .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
      .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
                                                                         "#> [2, 1, 0] (fp32)"},
     {OP(multiply), OPK_BINARY, .kern = KB_MUL, .b32 = mul32, .b64 = mul64, .i64 = muli, .min_args = 2, .max_args = 2,
      .symbol = "*", .ulp = ULP_CORRECT,
-     .grad = ad_r_mul, .grad_doc = "d(ab) = b da + a db",
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
                                                                         "#> [655.5] (fp16)"},
     {OP(divide), OPK_BINARY, .kern = KB_DIV, .b32 = div32, .b64 = div64, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .symbol = "/", .ulp = ULP_CORRECT,
-     .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
      .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
@@ -519,7 +514,6 @@ const op_def_t op_family_elementwise[] = {
                                                                            "#> 3.5 (fp32)"},
     {OP(mod), OPK_BINARY, .b32 = mod32, .b64 = mod64, .i64 = modi, .min_args = 2, .max_args = 2,
      .symbol = "%", .ulp = ULP_CORRECT,
-     .grad = ad_r_mod, .grad_doc = "d(a % b) = da - floor(a/b) db",
      .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
      .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -527,7 +521,6 @@ const op_def_t op_family_elementwise[] = {
                                                                              "#> 2"},
     {OP(floor_divide), OPK_BINARY, .b32 = fdiv32, .b64 = fdiv64, .i64 = fdivi, .min_args = 2, .max_args = 2,
      .symbol = "//", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant, as JAX's floor_divide)",
      .signature = "floor_divide(a, b)   also a // b", .summary = "elementwise floor division (Python's //, numpy.floor_divide)",
      .formula = "floor(a / b) as NumPy computes it: (a - fmod(a, b)) / b, one less when the remainder's sign differs "
                 "from b's, then floored (so 1 // 0.1 is 9, as in Python: 0.1 is a little more than 1/10); a // 0 is "
@@ -542,7 +535,6 @@ const op_def_t op_family_elementwise[] = {
                 "#> 9 (fp32)"},
     {OP(power), OPK_BINARY, .b32 = pow32, .b64 = pow64, .i64 = powi, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .symbol = "^", .ulp = ULP_POW,
-     .grad = ad_r_pow, .grad_doc = "d(a^b) = b a^(b-1) da + a^b log(a) db",
      .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
      .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -552,7 +544,6 @@ const op_def_t op_family_elementwise[] = {
                                                                                                         "#> 0.5 (fp32)"},
     {OP(power_deriv), OPK_BINARY, .b32 = powd32, .b64 = powd64, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .ulp = ULP_POW,
-     .grad = ad_r_pow_d, .grad_doc = "d/da = b power_deriv(a, b - 1), d/db = a^(b-1) (1 + b log a)",
      .signature = "power_deriv(a, b)", .summary = "d(a^b)/da = b a^(b-1), computed from the exact b - 1 (used by grad)",
      .formula = "b a^(b-1) in fp64 with b - 1 split exactly (a^(b-1) = a^bh (1 + bl ln a)), rounded to the dtype "
                 "(fp16/bf16 through fp32); 0 where b = 0. power(a, b - 1) with b - 1 rounded in fp16 is up to 7 ulp off",
@@ -561,35 +552,30 @@ const op_def_t op_family_elementwise[] = {
      .example = "grad(power)(fp16(6.9), fp16(-3.77))\n#> -0.00037646 (fp16)"},
     {OP(less), OPK_BINARY, .kern = KB_LT, .b32 = lt32, .b64 = lt64, .i64 = lti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
      .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
                                                                "#> [1, 0, 0] (fp32)"},
     {OP(less_equal), OPK_BINARY, .kern = KB_LE, .b32 = le32, .b64 = le64, .i64 = lei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<=", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
      .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
                                                  "#> [1, 1, 0] (fp32)"},
     {OP(greater), OPK_BINARY, .kern = KB_GT, .b32 = gt32, .b64 = gt64, .i64 = gti, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
      .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
                                                  "#> [0, 0, 1] (fp32)"},
     {OP(greater_equal), OPK_BINARY, .kern = KB_GE, .b32 = ge32, .b64 = ge64, .i64 = gei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">=", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
      .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
                                                  "#> [0, 1, 1] (fp32)"},
     {OP(equal), OPK_BINARY, .kern = KB_EQ, .b32 = eq32, .b64 = eq64, .i64 = eqi, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "==", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
      .formula = "1 if a == b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = ":precision fp16\n"
@@ -598,14 +584,12 @@ const op_def_t op_family_elementwise[] = {
                                                  "#> 0 (fp16)"},
     {OP(not_equal), OPK_BINARY, .kern = KB_NE, .b32 = ne32, .b64 = ne64, .i64 = nei, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "!=", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
      .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
                                                  "#> 1 (fp32)"},
     {OP(maximum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MAX, .b32 = max32, .b64 = max64, .i64 = maxi, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_maximum, .grad_doc = "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)",
      .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
      .formula = "a if a > b else b; nan if either is nan; maximum(-0, 0) is 0",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -613,7 +597,6 @@ const op_def_t op_family_elementwise[] = {
                                                                                      "#> [2, nan, 3] (fp32)"},
     {OP(minimum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MIN, .b32 = min32, .b64 = min64, .i64 = mini, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_minimum, .grad_doc = "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)",
      .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",
      .formula = "a if a < b else b; nan if either is nan; minimum(-0, 0) is -0",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,

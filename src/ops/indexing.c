@@ -1,6 +1,5 @@
 /* indexing.c — gather and scatter by selection (see indexing.h). */
 #include "ops/indexing.h"
-#include "autodiff/rules.h"
 #include "ops/ops.h"
 #include "util/error.h"
 #include "autodiff/ad.h"
@@ -258,7 +257,6 @@ static value_t *take_impl(call_t *c)
 
 const op_def_t op_family_indexing[] = {
     {OP(take), OPK_FUNC, .flags = OPF_MOVER, .impl = take_impl, .min_args = 2, .max_args = 2, .kwargs = "axis",
-     .grad = ad_r_take, .grad_doc = "the gradient scattered back to position i (zero elsewhere); none for i",
      .signature = "take(x, i, axis=0)", .summary = "x[i] along one axis, i a single integer tensor (may be traced)",
      .formula = "the slice of x at index i of axis (i < 0 counts from the end); inside a traced function i may be "
                 "a traced value, as x[i] with a traced i and `for r in x` use it (JAX's dynamic indexing)",
@@ -271,7 +269,6 @@ const op_def_t op_family_indexing[] = {
                 "take(x, -1, axis=1)\n"
                 "#> [2, 4] (fp32)"},
     {OP(index_select), OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_MOVER | OPF_HIDDEN,
-     .grad = ad_r_index_select, .grad_doc = "the gradient scattered back to the selected places",
      .signature = "index_select(x, sel)   also x[i, a:b]", .summary = "the elements of x at a selection (what x[...] does)",
      .formula = "x[start + k*step] along each axis; integer indices drop their axis",
      .shapes = "x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape",
@@ -282,7 +279,6 @@ const op_def_t op_family_indexing[] = {
                 "x[-1]\n"
                 "#> 40 (fp32)"},
     {OP(index_scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_MOVER | OPF_HIDDEN,
-     .grad = ad_r_index_scatter, .grad_doc = "x receives g with the selection zeroed (overwritten); v receives g at the selection, summed over the axes it was broadcast along",
      .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
      .formula = "r = copy of x; r[sel] = v (v broadcast to the selection, as NumPy's assignment does)",
      .shapes = "x: any shape with axes; v: broadcastable to the selection's shape (aligned from the right, extra leading 1s dropped); sel: (x.ndim, 4) -> x's shape",

@@ -1,7 +1,6 @@
 /* misc.c — builtins of the language itself: print, range, len, negative. */
 #include "ops/ops.h"
 #include "backend/backend.h"
-#include "autodiff/rules.h"
 #include "lang/eval.h"
 #include "util/error.h"
 #include "graph/graph.h"
@@ -156,7 +155,6 @@ static value_t *device_impl(call_t *c)
 
 const op_def_t op_family_misc[] = {
     {OP(to), OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
-     .grad = ad_r_to, .grad_doc = "the gradient comes back to x's device",
      .signature = "to(x, device)", .summary = "x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))",
      .formula = "a copy on that device (x itself when it is there already); a number stays a number. "
                 "\"gpu\" opens the GPU (as :device gpu); with no GPU it is an error saying why",
@@ -200,7 +198,6 @@ const op_def_t op_family_misc[] = {
                                             "#> 3"},
     {OP(negative), OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_MOVER | OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",
      .dtypes = "same dtype as x; int64 exact (overflow is an error)", .source = "IEEE 754-2019 §5.5.1 (negate)",

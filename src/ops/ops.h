@@ -81,7 +81,6 @@ static inline value_t *op_apply(session_t *s, value_t *fn, int nargs, value_t **
     return op_apply_hook(s, fn, nargs, args, 0, NULL, NULL, span);
 }
 
-struct ad_node;
 typedef struct op_def {
     const char *name;
     op_id_t id;          /* OP_name (op_list.h): entries write both as OP(name) */
@@ -107,13 +106,12 @@ typedef struct op_def {
     const char *example;     /* REPL lines, run as a test (tests/help-examples) */
     unsigned flags;
     /* Differentiation (src/autodiff): exactly one of
-     *   grad      the rule (src/autodiff/rules.h), grad_doc its formula;
+     *   a rule    in src/autodiff/rules.c's table, indexed by the op's id
+     *             (with its formula);
      *   deriv     (elementwise) the op computing f'(x) with the same
      *             arguments, deriv_doc its formula: the rule is g * deriv(x);
      *   OPF_COMPOSITE  the op computes with other ops, which the tape records;
      *   nograd    why there is no derivative (tests/unit/test_ops checks). */
-    void (*grad)(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
-    const char *grad_doc;
     op_id_t deriv;       /* OP_NONE: none */
     const char *deriv_doc;
     const char *nograd;
