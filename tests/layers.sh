@@ -29,23 +29,10 @@ backend/cuda/cuda.c ops/ops.h
 backend/mockgpu.c ops/ops.h
 graph/graph.c lang/eval.h
 graph/signature.c lang/eval.h
-ops/create.c graph/graph.h
-ops/data.c autodiff/ad.h
 ops/devcheck.c lang/eval.h
 ops/devcheck.c lang/session.h
-ops/indexing.c autodiff/ad.h
-ops/indexing.c graph/graph.h
-ops/layers.c autodiff/ad.h
-ops/losses.c autodiff/ad.h
-ops/losses.c graph/graph.h
-ops/misc.c graph/graph.h
 ops/misc.c lang/eval.h
-ops/ops.c autodiff/ad.h
-ops/ops.c graph/graph.h
 ops/ops.c lang/eval.h
-ops/shape.c graph/graph.h
-ops/train.c autodiff/ad.h
-ops/train.c graph/graph.h
 ops/train.c lang/eval.h
 '
 tmp=${TMPDIR:-/tmp}/nnpad-layers.$$

@@ -13,7 +13,7 @@
  * restarts it.  The state belongs to the session (ops/state.h).
  */
 #include "ops/ops.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include "ops/state.h"
@@ -177,7 +177,7 @@ static value_t *arange_impl(call_t *c)
     }
     int ia = c->nargs == 1 ? -1 : 0, ib = c->nargs == 1 ? 0 : 1, is = c->nargs == 3 ? 2 : -1;
     /* start, stop and step decide the length: a shape */
-    for (int i = 0; i < c->nargs; i++) graph_need_concrete(c->args[i], c->arg_spans[i], "arange's length (start, stop, step)");
+    for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], c->arg_spans[i], "arange's length (start, stop, step)");
     dtype_t dt = kw_dtype(c, ints ? DT_INT64 : op_settings(c->s)->precision);
     if (!ints && dt == DT_INT64)
         err_raise(ERR_DTYPE, c->span, "arange: dtype int64 needs integer start, stop and step");

@@ -2,8 +2,7 @@
 #include "ops/indexing.h"
 #include "ops/ops.h"
 #include "util/error.h"
-#include "autodiff/ad.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include <string.h>
 #include <math.h>
 
@@ -96,7 +95,7 @@ static bool check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
         t->u.t.shape[0] != x->u.t.ndim)
         err_raise(ERR_TYPE, c->arg_spans[i], "%s: the selection must be an int64 tensor of shape (ndim, 4)", c->op->name);
     sel_from_tensor(t, sel);
-    uint16_t wild = graph_is_traced(x) ? graph_wild(x) : 0;
+    uint16_t wild = op_tracer.is_traced(x) ? op_tracer.wild(x) : 0;
     bool ok = true;
     for (int d = 0; d < sel->nd; d++)
         if (sel->raw[d] == SEL_INDEX && (sel->start[d] < -x->u.t.shape[d] || sel->start[d] >= x->u.t.shape[d])) {
@@ -187,7 +186,7 @@ static value_t *scatter_impl(call_t *c)
     if (x->u.t.weak && dt != DT_INT64) dt = op_settings(c->s)->precision;   /* never reached from x[...] = v (0-d) */
     value_t *vc = op_convert(v, dt, c->arg_spans[1], "index assignment");
     value_t *r;
-    if (c->reuse_first && tensor_is_unique(x) && !x->u.t.ad && !x->u.t.weak && !ad_active() && !graph_tracing()) {
+    if (c->reuse_first && tensor_is_unique(x) && !x->u.t.ad && !x->u.t.weak && !op_tape.active() && !op_tracing()) {
         r = tensor_view(x);   /* the variable's storage, written in place (tensor_data below makes a
                                  non-contiguous view contiguous first) */
     } else {
@@ -232,7 +231,7 @@ static value_t *take_impl(call_t *c)
         err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be a single integer (int64), not a %s%s tensor",
                   dtype_traits[iv->u.t.dtype].name, iv->u.t.size != 1 ? " multi-element" : "");
     int64_t len = x->u.t.shape[axis], i = 0;
-    if (!graph_is_traced(iv)) {
+    if (!op_tracer.is_traced(iv)) {
         if (iv->u.t.dtype == DT_INT64) i = ((int64_t *)tensor_data(iv))[0];
         else {
             double d = tensor_get_f64(iv, 0);

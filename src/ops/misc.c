@@ -3,7 +3,7 @@
 #include "backend/backend.h"
 #include "lang/eval.h"
 #include "util/error.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include <string.h>
 #include <math.h>
 
@@ -14,13 +14,13 @@ static value_t *print_impl(call_t *c)
      * once, at trace time, and shows traced tensors as what they are there
      * (TensorFlow prints Tensor("...", shape, dtype)); tprint is the node
      * that prints at every call. */
-    bool tracing = graph_tracing();
+    bool tracing = op_tracing();
     if (tracing) fputs("[trace time] ", c->s->out);
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', c->s->out);
-        if (tracing && graph_is_traced(c->args[i])) {
+        if (tracing && op_tracer.is_traced(c->args[i])) {
             char b[160];
-            graph_describe(c->args[i], b, sizeof b);
+            op_tracer.describe(c->args[i], b, sizeof b);
             fputs(b, c->s->out);
             continue;
         }

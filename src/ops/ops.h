@@ -202,6 +202,14 @@ const op_def_t *op_for_symbol(const char *sym);
  * table (errors name the signature), then dispatches.  New reference. */
 value_t *op_call(call_t *c);
 
+/* Run op id on arguments (borrowed) through op_call, as a user's call
+ * would, with the current error position as every span: how rules,
+ * composites (layers, losses) and training call ops, so that tapes and
+ * traces record them.  New reference. */
+value_t *op_runk(op_id_t id, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s);
+value_t *op_run1(op_id_t id, value_t *a, session_t *s);
+value_t *op_run2(op_id_t id, value_t *a, value_t *b, session_t *s);
+
 /* Elementwise application used by every OPK_UNARY / OPK_BINARY op and by
  * operators.  Spans are for errors (shape errors show both shapes). */
 value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s);

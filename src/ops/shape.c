@@ -14,7 +14,7 @@
  * session precision (rounded once), as in the reductions.
  */
 #include "ops/ops.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include "ops/shape.h"
 #include "util/error.h"
 #include <math.h>
@@ -98,7 +98,7 @@ static int read_ints(value_t *v, span_t span, int64_t *out, int cap, const char 
     }
     if (v->u.t.size > cap)
         err_raise(ERR_SHAPE, span, "%s: %lld values given, at most %d allowed", what, (long long)v->u.t.size, cap);
-    graph_need_concrete(v, span, what);
+    op_tracer.need_concrete(v, span, what);
     for (int64_t i = 0; i < v->u.t.size; i++) out[i] = tensor_int_at(v, i, span, what);
     return (int)v->u.t.size;
 }
