@@ -630,7 +630,7 @@ static value_t *make_grad(call_t *c, int kind)
 static value_t *grad_impl(call_t *c) { return make_grad(c, G_GRAD); }
 static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
 
-const op_def_t op_family_autodiff[] = {
+static const op_def_t op_family_autodiff[] = {
     {OP(grad), OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .nograd = "returns a function (grad(grad(f)) differentiates again)",
      .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
@@ -662,3 +662,4 @@ const op_def_t op_family_autodiff[] = {
                 "#> [2, 4, 6] (fp32)"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_autodiff)

@@ -1421,7 +1421,7 @@ static value_t *graph_impl(call_t *c)
     return r;
 }
 
-const op_def_t op_family_graph[] = {
+static const op_def_t op_family_graph[] = {
     {OP(trace), OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
      .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }, @trace(reduce_retracing=1) def f(...) { }",
@@ -1585,3 +1585,4 @@ const op_def_t op_family_graph[] = {
                 "#>"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_graph)

@@ -12,12 +12,15 @@
 #include <math.h>
 #include <stdio.h>
 
-static const op_def_t *const families[] = {
+/* this layer's families; those of the layers above register (ops.h) */
+#define MAX_FAMILIES 48
+static const op_def_t *families[MAX_FAMILIES] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
-    op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing, op_family_graph,
-    op_family_plot, op_family_hist, op_family_heatmap, op_family_numberline, op_family_compare, op_family_show, op_family_gradflow, op_family_roofline, op_family_scatter, op_family_boundary, op_family_underflow, op_family_neurons, op_family_fit_figure, op_family_train, op_family_data, op_family_devcheck, op_family_fp8,
+    op_family_shape, op_family_precision, op_family_misc, op_family_indexing,
+    op_family_train, op_family_data, op_family_devcheck, op_family_fp8,
     op_family_activations, op_family_losses, op_family_layers,
 };
+static int nfamilies = 15;
 
 #define MAX_OPS 512
 static const op_def_t *sorted[MAX_OPS];
@@ -35,10 +38,20 @@ static int cmp_op(const void *a, const void *b)
     return strcmp((*(const op_def_t *const *)a)->name, (*(const op_def_t *const *)b)->name);
 }
 
+void op_family_register(const op_def_t *family)
+{
+    if (nsorted || nfamilies == MAX_FAMILIES) {
+        fprintf(stderr, "nnpad: op table: the family of \"%s\" registers %s\n", family->name,
+                nsorted ? "after the table was first used" : "beyond MAX_FAMILIES");
+        abort();
+    }
+    families[nfamilies++] = family;
+}
+
 static void init(void)
 {
     if (nsorted) return;
-    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (int f = 0; f < nfamilies; f++)
         for (const op_def_t *o = families[f]; o->name; o++) {
             NN_ASSERT(nsorted < MAX_OPS);
             sorted[nsorted++] = o;

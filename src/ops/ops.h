@@ -184,11 +184,19 @@ const op_def_t *op_find(const char *name);
 /* The op with id (OP_NONE < id < OP_COUNT): every id has one (checked at
  * start-up). */
 const op_def_t *op_get(op_id_t id);
+/* The families of this layer (ops.c lists them).  A family defined above
+ * it (autodiff's grad, graph's trace, the view's figures) registers itself
+ * before main with OP_FAMILY_REGISTER after its array, so that this layer
+ * names nothing above it; the table is gathered, sorted and checked (one
+ * entry per id of op_list.h) at its first use, after every registration.
+ * Registering later aborts. */
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
-    op_family_autodiff[], op_family_indexing[], op_family_graph[],
-    op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_roofline[], op_family_scatter[], op_family_boundary[], op_family_underflow[], op_family_neurons[], op_family_fit_figure[], op_family_train[], op_family_data[], op_family_devcheck[], op_family_fp8[],
+    op_family_indexing[], op_family_train[], op_family_data[], op_family_devcheck[], op_family_fp8[],
     op_family_activations[], op_family_losses[], op_family_layers[];
+void op_family_register(const op_def_t *family);
+#define OP_FAMILY_REGISTER(family) \
+    __attribute__((constructor)) static void family##_register(void) { op_family_register(family); }
 /* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
 static inline bool op_is_elementwise(const op_def_t *op)
 {
