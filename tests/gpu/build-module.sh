@@ -31,6 +31,6 @@ LIBS_REST="$(sed -n 's/^READLINE_LIBS = //p; s/^SLEEF_LIBS = //p; s/^MPFR_LIBS =
 LIBS_NN="-Wl,--whole-archive libnnpad.a -Wl,--no-whole-archive $LIBS_REST"
 $CC $CFLAGS_NN -c tests/unit/cuda_host_ref.c -o "$OUT/cuda_host_ref.o"
 $NVCC $NVFLAGS -Isrc -Itests/unit tests/unit/test_cuda_host.cu "$OUT/cuda_host_ref.o" -o "$OUT/test_cuda_host" \
-    -Xlinker --whole-archive libnnpad.a -Xlinker --no-whole-archive $LIBS_REST -lstdc++
+    -Xlinker --whole-archive,libnnpad.a,--no-whole-archive $LIBS_REST -lstdc++
 # the GPU test: plain C, dlopens the module; the CPU backend from libnnpad
 $CC $CFLAGS_NN -Itests/unit tests/unit/test_cuda_gpu.c -o "$OUT/test_cuda_gpu" $LIBS_NN
