@@ -181,15 +181,16 @@ enum {
 int op_count(void);
 const op_def_t *op_at(int i);
 const op_def_t *op_find(const char *name);
-/* The op with id (OP_NONE < id < OP_COUNT): every id has one (checked at
- * start-up). */
+/* The op with id (OP_NONE < id < OP_COUNT): every id has one (checked
+ * when the table is first used). */
 const op_def_t *op_get(op_id_t id);
 /* The families of this layer (ops.c lists them).  A family defined above
  * it (autodiff's grad, graph's trace, the view's figures) registers itself
  * before main with OP_FAMILY_REGISTER after its array, so that this layer
  * names nothing above it; the table is gathered, sorted and checked (one
  * entry per id of op_list.h) at its first use, after every registration.
- * Registering later aborts. */
+ * Registering later aborts.  (A constructor runs only in a linked object:
+ * every program links all of libnnpad.a, configure.ac says how.) */
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
     op_family_indexing[], op_family_train[], op_family_data[], op_family_devcheck[], op_family_fp8[],
