@@ -5,7 +5,7 @@
 set -e
 cd "$(dirname "$0")/.."
 CF="-std=gnu11 -O2 -Isrc -I. $(pkg-config --cflags pangocairo cairo)"
-LIBS="libnnpad.a -lreadline -lsleef -lmpfr -lgmp $(pkg-config --libs openblas 2>/dev/null || echo -lopenblas) $(pkg-config --libs sdl2 2>/dev/null) $(pkg-config --libs pangocairo cairo) -lpthread -lm"
+LIBS="-Wl,--whole-archive libnnpad.a -Wl,--no-whole-archive -lreadline -lsleef -lmpfr -lgmp $(pkg-config --libs openblas 2>/dev/null || echo -lopenblas) $(pkg-config --libs sdl2 2>/dev/null) $(pkg-config --libs pangocairo cairo) $(pkg-config --libs libgvc 2>/dev/null) -lpthread -ldl -lm"
 gcc $CF bench/view_bench.c -o /tmp/view_bench $LIBS && (cd /tmp && ./view_bench)
 if command -v xvfb-run >/dev/null && command -v xdotool >/dev/null; then
   xvfb-run -a -s "-screen 0 1280x800x24" sh -c '

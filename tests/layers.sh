@@ -20,29 +20,6 @@
 src=$(cd "$TESTDIR/../src" && pwd) || { echo "Bail out! no src beside $TESTDIR"; exit 1; }
 ORDER='util tensor backend value ops autodiff graph lang view lesson repl main'
 KNOWN='
-ops/activations.c autodiff/rules.h
-ops/create.c autodiff/rules.h
-ops/create.c graph/graph.h
-ops/data.c autodiff/ad.h
-ops/elementwise.c autodiff/rules.h
-ops/fp8.c autodiff/rules.h
-ops/indexing.c autodiff/ad.h
-ops/indexing.c autodiff/rules.h
-ops/indexing.c graph/graph.h
-ops/layers.c autodiff/ad.h
-ops/losses.c autodiff/ad.h
-ops/losses.c graph/graph.h
-ops/math.c autodiff/rules.h
-ops/misc.c autodiff/rules.h
-ops/misc.c graph/graph.h
-ops/ops.c autodiff/ad.h
-ops/ops.c graph/graph.h
-ops/precision.c autodiff/rules.h
-ops/reduce.c autodiff/rules.h
-ops/shape.c autodiff/rules.h
-ops/shape.c graph/graph.h
-ops/train.c autodiff/ad.h
-ops/train.c graph/graph.h
 '
 tmp=${TMPDIR:-/tmp}/nnpad-layers.$$
 mkdir -p "$tmp" || { echo "Bail out! cannot make $tmp"; exit 1; }

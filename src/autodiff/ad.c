@@ -1,6 +1,7 @@
 /* ad.c — tapes, recording, the backward pass, and the grad /
  * value_and_grad builtins (see ad.h). */
 #include "autodiff/ad.h"
+#include "ops/record.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "ops/state.h"
@@ -76,7 +77,14 @@ void ad_links_free(value_t *v)
 }
 
 /* values free their tape links through this (value/value.h) */
-__attribute__((constructor)) static void ad_hooks_set(void) { val_hooks.tape_free = ad_links_free; }
+/* Values free their links, and op_call records, through hooks this layer
+ * sets before main (value.h's val_hooks, ops/record.h's op_tape). */
+__attribute__((constructor)) static void ad_hooks_set(void)
+{
+    val_hooks.tape_free = ad_links_free;
+    op_tape.active = ad_active;
+    op_tape.record = ad_record;
+}
 
 /* ---- AD->tapes ---- */
 
@@ -204,24 +212,6 @@ void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn 
 
 /* ---- helpers for rules ---- */
 
-value_t *ad_opk(op_id_t id, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
-{
-    const op_def_t *op = op_get(id);
-    span_t sp[8], ksp[8];
-    const node_t *nodes[8] = {0};
-    NN_ASSERT(nargs <= 8 && nkw <= 8);
-    for (int i = 0; i < 8; i++) sp[i] = ksp[i] = err_here();
-    call_t c = { op, err_here(), nargs, args, sp, nkw, kwn, kw, ksp, nodes, s, false };
-    return op_call(&c);
-}
-
-value_t *ad_op1(op_id_t op, value_t *a, session_t *s) { return ad_opk(op, 1, &a, 0, NULL, NULL, s); }
-value_t *ad_op2(op_id_t op, value_t *a, value_t *b, session_t *s)
-{
-    value_t *args[2] = { a, b };
-    return ad_opk(op, 2, args, 0, NULL, NULL, s);
-}
-
 value_t *ad_node_kw(ad_node_t *n, const char *name)
 {
     for (int i = 0; i < n->nkw; i++) if (!strcmp(n->kwn[i], name)) return n->kw[i];
@@ -242,7 +232,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
         value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
         for (int64_t d = 0; d < nd; d++) ((int64_t *)tensor_data(shape))[d] = d < k ? 1 : cur->u.t.shape[d - k];
         value_t *a[2] = { cur, shape };
-        value_t *r = ad_opk(OP_reshape, 2, a, 0, NULL, NULL, s);
+        value_t *r = op_runk(OP_reshape, 2, a, 0, NULL, NULL, s);
         val_unref(shape);
         val_unref(cur);
         cur = r;
@@ -251,7 +241,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
     for (int i = 0; i < extra; i++) {
         value_t *ax = tensor_weak_int(0);
         const char *kn[1] = {"axis"};
-        value_t *r = ad_opk(OP_sum, 1, &cur, 1, kn, &ax, s);
+        value_t *r = op_runk(OP_sum, 1, &cur, 1, kn, &ax, s);
         val_unref(ax);
         val_unref(cur);
         cur = r;
@@ -262,7 +252,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
             value_t *kd = tensor_weak_int(1);
             const char *kn[2] = {"axis", "keepdims"};
             value_t *kv[2] = {ax, kd};
-            value_t *r = ad_opk(OP_sum, 1, &cur, 2, kn, kv, s);
+            value_t *r = op_runk(OP_sum, 1, &cur, 2, kn, kv, s);
             val_unref(ax);
             val_unref(kd);
             val_unref(cur);
@@ -270,7 +260,7 @@ static value_t *unbroadcast(value_t *g, const value_t *x, session_t *s)
         }
     }
     if (x->u.t.ndim == 0 && cur->u.t.ndim != 0) {
-        value_t *r = ad_op1(OP_sum, cur, s);
+        value_t *r = op_run1(OP_sum, cur, s);
         val_unref(cur);
         cur = r;
     }
@@ -284,7 +274,7 @@ static value_t *to_dtype_of(value_t *g, const value_t *x, session_t *s)
     if (x->kind != V_TENSOR || g->kind != V_TENSOR || x->u.t.weak || g->u.t.weak) return val_ref(g);
     if (x->u.t.dtype == g->u.t.dtype || x->u.t.dtype == DT_INT64) return val_ref(g);
     value_t *dt = str_new(dtype_traits[x->u.t.dtype].name, strlen(dtype_traits[x->u.t.dtype].name));
-    value_t *r = ad_op2(OP_cast, g, dt, s);
+    value_t *r = op_run2(OP_cast, g, dt, s);
     val_unref(dt);
     return r;
 }
@@ -380,7 +370,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             val_unref(u);
             val_unref(gin[j]);
             if (G[k]) {
-                value_t *sum = ad_op2(OP_add, G[k], c, s);
+                value_t *sum = op_run2(OP_add, G[k], c, s);
                 val_unref(G[k]);
                 val_unref(c);
                 G[k] = sum;
@@ -538,7 +528,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
         if (args[i]->kind == V_SCOPE) {
             /* A layer or model: its weights, in the order params() gives
              * (Keras's model.trainable_variables), watched where they live. */
-            plist[k] = ad_op1(OP_params, args[i], s);
+            plist[k] = op_run1(OP_params, args[i], s);
             for (int j = 0; j < plist[k]->u.list.n; j++) {
                 value_t *p = plist[k]->u.list.items[j];
                 if (nl == MAX_LEAVES) err_raise(ERR_LIMIT, span, "grad: more than %d weights", MAX_LEAVES);
@@ -560,7 +550,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
         err_raise(ERR_TYPE, span, "grad: the function must return a number or tensor, not a %s", val_kind_name(y));
     /* A non-scalar output: differentiate its sum (TensorFlow's tape.gradient). */
     value_t *ys = y;
-    if (y->u.t.size != 1 || y->u.t.ndim != 0) ys = ad_op1(OP_sum, y, s);
+    if (y->u.t.size != 1 || y->u.t.ndim != 0) ys = op_run1(OP_sum, y, s);
     else val_ref(ys);
     /* Pop this tape (it must be the innermost), then run backward, whose ops
      * record on the outer AD->tapes. */
@@ -640,7 +630,7 @@ static value_t *make_grad(call_t *c, int kind)
 static value_t *grad_impl(call_t *c) { return make_grad(c, G_GRAD); }
 static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
 
-const op_def_t op_family_autodiff[] = {
+static const op_def_t op_family_autodiff[] = {
     {OP(grad), OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .nograd = "returns a function (grad(grad(f)) differentiates again)",
      .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
@@ -672,3 +662,4 @@ const op_def_t op_family_autodiff[] = {
                 "#> [2, 4, 6] (fp32)"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_autodiff)

@@ -78,12 +78,14 @@ struct ad_node {
 enum { AD_LEAF, AD_OP, AD_CUSTOM };
 
 typedef void (*ad_rule_fn)(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
+/* The rule of op id in rules.c's table (doc: its formula), or NULL. */
+ad_rule_fn ad_rule_of(op_id_t id, const char **doc);
+/* The rule that differentiates op: its table rule, else g * deriv(x) for
+ * an op naming a derivative op (ad_rule_unary_deriv), else NULL. */
 ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc);
 
-/* Helpers for rules: apply an op by id (recorded on outer tapes). */
-value_t *ad_op1(op_id_t op, value_t *a, session_t *s);
-value_t *ad_op2(op_id_t op, value_t *a, value_t *b, session_t *s);
-value_t *ad_opk(op_id_t op, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s);
+/* Helpers for rules (they apply ops with op_run1/op_run2/op_runk, ops.h,
+ * so outer tapes record them). */
 value_t *ad_node_kw(ad_node_t *n, const char *name);
 void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
 

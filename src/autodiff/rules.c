@@ -21,21 +21,21 @@
 static value_t *W(double x) { return tensor_weak_float(x); }
 
 /* a * b with both released */
-static value_t *mul_take(value_t *a, value_t *b, session_t *s) { value_t *r = ad_op2(OP_multiply, a, b, s); U(a); U(b); return r; }
+static value_t *mul_take(value_t *a, value_t *b, session_t *s) { value_t *r = op_run2(OP_multiply, a, b, s); U(a); U(b); return r; }
 
 R(ad_r_add) { (void)s; (void)n; gin[0] = val_ref(g); gin[1] = val_ref(g); }
-R(ad_r_sub) { (void)n; gin[0] = val_ref(g); gin[1] = ad_op1(OP_negative, g, s); }
-R(ad_r_mul) { gin[0] = ad_op2(OP_multiply, g, IN(1), s); gin[1] = ad_op2(OP_multiply, g, IN(0), s); }
+R(ad_r_sub) { (void)n; gin[0] = val_ref(g); gin[1] = op_run1(OP_negative, g, s); }
+R(ad_r_mul) { gin[0] = op_run2(OP_multiply, g, IN(1), s); gin[1] = op_run2(OP_multiply, g, IN(0), s); }
 /* d(a/b) = g/b, -g*(a/b)/b */
 static value_t *nan_where_out(ad_node_t *n, value_t *d, session_t *s);
 /* d(a/b)/da = 1/b, d/db = -a/b^2 = -(a/b)/b; nan where a/b is (0/0,
  * inf/inf: issue 11), not the inf that 1/b alone would give at 0/0 */
 R(ad_r_div)
 {
-    gin[0] = nan_where_out(n, ad_op2(OP_divide, g, IN(1), s), s);
-    value_t *q = ad_op2(OP_divide, OUT, IN(1), s);
-    value_t *gq = ad_op2(OP_multiply, g, q, s);
-    gin[1] = nan_where_out(n, ad_op1(OP_negative, gq, s), s);
+    gin[0] = nan_where_out(n, op_run2(OP_divide, g, IN(1), s), s);
+    value_t *q = op_run2(OP_divide, OUT, IN(1), s);
+    value_t *gq = op_run2(OP_multiply, g, q, s);
+    gin[1] = nan_where_out(n, op_run1(OP_negative, gq, s), s);
     U(q); U(gq);
 }
 /* d(a^b)/da = b*a^(b-1); d/db = a^b*log(a) (only where b is watched, as
@@ -48,17 +48,17 @@ R(ad_r_pow)
     /* b a^(b-1) by its own op (power_deriv: b - 1 exact, one rounding),
      * not power(a, b - 1) with b - 1 rounded in the dtype (7 ulp in fp16) */
     value_t *one = W(1), *zero = W(0);
-    value_t *bp = ad_op2(OP_power_deriv, IN(0), IN(1), s);
-    value_t *b0 = ad_op2(OP_equal, IN(1), zero, s);
-    value_t *d = ad_opk(OP_where, 3, (value_t *[]){b0, zero, bp}, 0, NULL, NULL, s);
-    gin[0] = ad_op2(OP_multiply, g, d, s);
+    value_t *bp = op_run2(OP_power_deriv, IN(0), IN(1), s);
+    value_t *b0 = op_run2(OP_equal, IN(1), zero, s);
+    value_t *d = op_runk(OP_where, 3, (value_t *[]){b0, zero, bp}, 0, NULL, NULL, s);
+    gin[0] = op_run2(OP_multiply, g, d, s);
     U(bp); U(b0); U(d);
     if (IN(1)->u.t.ad) {
-        value_t *l = ad_op1(OP_log, IN(0), s);
-        value_t *ol = ad_op2(OP_multiply, OUT, l, s);
-        value_t *a0 = ad_op2(OP_equal, IN(0), zero, s);
-        value_t *e = ad_opk(OP_where, 3, (value_t *[]){a0, zero, ol}, 0, NULL, NULL, s);
-        gin[1] = ad_op2(OP_multiply, g, e, s);
+        value_t *l = op_run1(OP_log, IN(0), s);
+        value_t *ol = op_run2(OP_multiply, OUT, l, s);
+        value_t *a0 = op_run2(OP_equal, IN(0), zero, s);
+        value_t *e = op_runk(OP_where, 3, (value_t *[]){a0, zero, ol}, 0, NULL, NULL, s);
+        gin[1] = op_run2(OP_multiply, g, e, s);
         U(l); U(ol); U(a0); U(e);
     }
     U(one); U(zero);
@@ -67,14 +67,14 @@ R(ad_r_pow)
  * d/db = a^(b-1) (1 + b log a) (only where b is watched) */
 R(ad_r_pow_d)
 {
-    value_t *one = W(1), *bm1 = ad_op2(OP_subtract, IN(1), one, s);
-    value_t *q = ad_op2(OP_power_deriv, IN(0), bm1, s), *bq = ad_op2(OP_multiply, IN(1), q, s);
-    gin[0] = ad_op2(OP_multiply, g, bq, s);
+    value_t *one = W(1), *bm1 = op_run2(OP_subtract, IN(1), one, s);
+    value_t *q = op_run2(OP_power_deriv, IN(0), bm1, s), *bq = op_run2(OP_multiply, IN(1), q, s);
+    gin[0] = op_run2(OP_multiply, g, bq, s);
     U(q); U(bq);
     if (IN(1)->u.t.ad) {
-        value_t *p = ad_op2(OP_power, IN(0), bm1, s), *l = ad_op1(OP_log, IN(0), s), *bl = ad_op2(OP_multiply, IN(1), l, s);
-        value_t *k = ad_op2(OP_add, bl, one, s), *t = ad_op2(OP_multiply, p, k, s);
-        gin[1] = ad_op2(OP_multiply, g, t, s);
+        value_t *p = op_run2(OP_power, IN(0), bm1, s), *l = op_run1(OP_log, IN(0), s), *bl = op_run2(OP_multiply, IN(1), l, s);
+        value_t *k = op_run2(OP_add, bl, one, s), *t = op_run2(OP_multiply, p, k, s);
+        gin[1] = op_run2(OP_multiply, g, t, s);
         U(p); U(l); U(bl); U(k); U(t);
     }
     U(one); U(bm1);
@@ -83,82 +83,82 @@ R(ad_r_pow_d)
 R(ad_r_mod)
 {
     gin[0] = val_ref(g);
-    value_t *q = ad_op2(OP_divide, IN(0), IN(1), s);
-    value_t *f = ad_op1(OP_floor, q, s);
-    value_t *gf = ad_op2(OP_multiply, g, f, s);
-    gin[1] = ad_op1(OP_negative, gf, s);
+    value_t *q = op_run2(OP_divide, IN(0), IN(1), s);
+    value_t *f = op_run1(OP_floor, q, s);
+    value_t *gf = op_run2(OP_multiply, g, f, s);
+    gin[1] = op_run1(OP_negative, gf, s);
     U(q); U(f); U(gf);
 }
 /* maximum/minimum: the gradient goes to the larger (smaller) input; on a
  * tie it is split evenly, as JAX and PyTorch do. */
 static void extreme2(ad_node_t *n, value_t *g, value_t **gin, session_t *s, op_id_t cmp)
 {
-    value_t *gt = ad_op2(cmp, IN(0), IN(1), s);
-    value_t *eq = ad_op2(OP_equal, IN(0), IN(1), s);
-    value_t *h = W(0.5), *eqh = ad_op2(OP_multiply, eq, h, s);
-    value_t *ma = ad_op2(OP_add, gt, eqh, s);
-    value_t *one = W(1), *mb = ad_op2(OP_subtract, one, ma, s);
+    value_t *gt = op_run2(cmp, IN(0), IN(1), s);
+    value_t *eq = op_run2(OP_equal, IN(0), IN(1), s);
+    value_t *h = W(0.5), *eqh = op_run2(OP_multiply, eq, h, s);
+    value_t *ma = op_run2(OP_add, gt, eqh, s);
+    value_t *one = W(1), *mb = op_run2(OP_subtract, one, ma, s);
     /* selected, not multiplied: the input not chosen gets exactly 0 even
      * where g is inf (PyTorch's masked_fill, TF's select in clip's
      * gradient); inf * 0 would be NaN (a clipped fp16 cross-entropy's
      * 1/eps overflows to inf before the clip) */
-    value_t *zero = W(0), *ga = ad_op2(OP_multiply, g, ma, s), *gb = ad_op2(OP_multiply, g, mb, s);
-    gin[0] = ad_opk(OP_where, 3, (value_t *[]){ma, ga, zero}, 0, NULL, NULL, s);
-    gin[1] = ad_opk(OP_where, 3, (value_t *[]){mb, gb, zero}, 0, NULL, NULL, s);
+    value_t *zero = W(0), *ga = op_run2(OP_multiply, g, ma, s), *gb = op_run2(OP_multiply, g, mb, s);
+    gin[0] = op_runk(OP_where, 3, (value_t *[]){ma, ga, zero}, 0, NULL, NULL, s);
+    gin[1] = op_runk(OP_where, 3, (value_t *[]){mb, gb, zero}, 0, NULL, NULL, s);
     U(gt); U(eq); U(h); U(eqh); U(ma); U(one); U(mb); U(zero); U(ga); U(gb);
 }
 R(ad_r_maximum) { extreme2(n, g, gin, s, OP_greater); }
 R(ad_r_minimum) { extreme2(n, g, gin, s, OP_less); }
 /* negative' = -1; nan at nan (issue 11: a derivative is NaN wherever its function is) */
-R(ad_r_neg) { gin[0] = nan_where_out(n, ad_op1(OP_negative, g, s), s); }
-R(ad_r_exp) { gin[0] = ad_op2(OP_multiply, g, OUT, s); }
+R(ad_r_neg) { gin[0] = nan_where_out(n, op_run1(OP_negative, g, s), s); }
+R(ad_r_exp) { gin[0] = op_run2(OP_multiply, g, OUT, s); }
 /* d where the output is a number, the output's NaN where it is NaN:
  * outside a function's domain its derivative is NaN too (issue 11), where
  * the formula alone would give a number (1/x for log at x < 0, 1/(1+x) for
  * log1p at x < -1, 0 at -inf).  d is released. */
 static value_t *nan_where_out(ad_node_t *n, value_t *d, session_t *s)
 {
-    value_t *bad = ad_op1(OP_isnan, OUT, s);
-    value_t *r = ad_opk(OP_where, 3, (value_t *[]){bad, OUT, d}, 0, NULL, NULL, s);
+    value_t *bad = op_run1(OP_isnan, OUT, s);
+    value_t *r = op_runk(OP_where, 3, (value_t *[]){bad, OUT, d}, 0, NULL, NULL, s);
     U(bad); U(d);
     return r;
 }
 /* log' = 1/x; nan where log is (x < 0, -inf) */
-R(ad_r_log) { gin[0] = nan_where_out(n, ad_op2(OP_divide, g, IN(0), s), s); }
+R(ad_r_log) { gin[0] = nan_where_out(n, op_run2(OP_divide, g, IN(0), s), s); }
 /* expm1, log1p, erf and sqrt name derivative ops (op_def.deriv:
  * expm1_deriv, log1p_deriv, erf_deriv, sqrt_deriv, each computed from the
  * exact input and rounded once, src/backend/cpu/kern_act.c); these are the
  * rules of those ops (grad of grad). */
 /* (e^x)' = e^x: the output itself */
-R(ad_r_expm1_d) { gin[0] = ad_op2(OP_multiply, g, OUT, s); }
+R(ad_r_expm1_d) { gin[0] = op_run2(OP_multiply, g, OUT, s); }
 /* (1/(1+x))' = -1/(1+x)^2 = -d^2 */
 R(ad_r_log1p_d)
 {
-    value_t *d2 = ad_op2(OP_multiply, OUT, OUT, s), *gd = ad_op2(OP_multiply, g, d2, s);
-    gin[0] = ad_op1(OP_negative, gd, s);
+    value_t *d2 = op_run2(OP_multiply, OUT, OUT, s), *gd = op_run2(OP_multiply, g, d2, s);
+    gin[0] = op_run1(OP_negative, gd, s);
     U(d2); U(gd);
 }
 /* (2/sqrt(pi) e^(-x^2))' = -2x d */
 R(ad_r_erf_d)
 {
-    value_t *m2 = W(-2), *x2 = ad_op2(OP_multiply, IN(0), m2, s), *t = ad_op2(OP_multiply, x2, OUT, s);
-    gin[0] = ad_op2(OP_multiply, g, t, s);
+    value_t *m2 = W(-2), *x2 = op_run2(OP_multiply, IN(0), m2, s), *t = op_run2(OP_multiply, x2, OUT, s);
+    gin[0] = op_run2(OP_multiply, g, t, s);
     U(m2); U(x2); U(t);
 }
 /* (1/(2 sqrt x))' = -1/(4 x^(3/2)) = -d/(2x) */
 R(ad_r_sqrt_d)
 {
-    value_t *m2 = W(-2), *x2 = ad_op2(OP_multiply, IN(0), m2, s), *t = ad_op2(OP_divide, OUT, x2, s);
-    gin[0] = ad_op2(OP_multiply, g, t, s);
+    value_t *m2 = W(-2), *x2 = op_run2(OP_multiply, IN(0), m2, s), *t = op_run2(OP_divide, OUT, x2, s);
+    gin[0] = op_run2(OP_multiply, g, t, s);
     U(m2); U(x2); U(t);
 }
 /* abs' = sign(x), 0 at 0 (PyTorch and JAX) */
 /* abs' = sign(x) (0 at 0); nan at nan */
 R(ad_r_abs)
 {
-    value_t *z = W(0), *p = ad_op2(OP_greater, IN(0), z, s), *m = ad_op2(OP_less, IN(0), z, s);
-    value_t *sg = ad_op2(OP_subtract, p, m, s);
-    gin[0] = nan_where_out(n, ad_op2(OP_multiply, g, sg, s), s);
+    value_t *z = W(0), *p = op_run2(OP_greater, IN(0), z, s), *m = op_run2(OP_less, IN(0), z, s);
+    value_t *sg = op_run2(OP_subtract, p, m, s);
+    gin[0] = nan_where_out(n, op_run2(OP_multiply, g, sg, s), s);
     U(z); U(p); U(m); U(sg);
 }
 /* floor, round: 0 (piecewise constant), but nan at nan (issue 11: a
@@ -166,16 +166,16 @@ R(ad_r_abs)
 R(ad_r_step)
 {
     (void)g;
-    value_t *bad = ad_op1(OP_isnan, OUT, s), *z = W(0);
-    gin[0] = ad_opk(OP_where, 3, (value_t *[]){bad, OUT, z}, 0, NULL, NULL, s);
+    value_t *bad = op_run1(OP_isnan, OUT, s), *z = W(0);
+    gin[0] = op_runk(OP_where, 3, (value_t *[]){bad, OUT, z}, 0, NULL, NULL, s);
     U(bad); U(z);
 }
 /* to(x, device): the gradient is g on x's device */
 R(ad_r_to) { (void)s; gin[0] = tensor_to_device(g, (bk_device_t)IN(0)->u.t.st->device); }
 /* linear' = 1, nan at nan */
 R(ad_r_linear) { gin[0] = nan_where_out(n, val_ref(g), s); }
-R(ad_r_sin) { gin[0] = mul_take(val_ref(g), ad_op1(OP_cos, IN(0), s), s); }
-R(ad_r_cos) { value_t *sn = ad_op1(OP_sin, IN(0), s); value_t *ng = ad_op1(OP_negative, g, s); gin[0] = mul_take(ng, sn, s); }
+R(ad_r_sin) { gin[0] = mul_take(val_ref(g), op_run1(OP_cos, IN(0), s), s); }
+R(ad_r_cos) { value_t *sn = op_run1(OP_sin, IN(0), s); value_t *ng = op_run1(OP_negative, g, s); gin[0] = mul_take(ng, sn, s); }
 /* clip: the gradient passes where lo <= x <= hi (torch.clamp's closed
  * interval, tests/refdata/README.md); lo and hi get the rest.  Selected,
  * not multiplied by a 0/1 mask, so a clipped element's gradient is exactly
@@ -183,13 +183,13 @@ R(ad_r_cos) { value_t *sn = ad_op1(OP_sin, IN(0), s); value_t *ng = ad_op1(OP_ne
  * fp16 cross-entropy's 1/eps overflows to inf before the clip). */
 R(ad_r_clip)
 {
-    value_t *ge = ad_op2(OP_greater_equal, IN(0), IN(1), s), *le = ad_op2(OP_less_equal, IN(0), IN(2), s);
-    value_t *in = ad_op2(OP_multiply, ge, le, s);
+    value_t *ge = op_run2(OP_greater_equal, IN(0), IN(1), s), *le = op_run2(OP_less_equal, IN(0), IN(2), s);
+    value_t *in = op_run2(OP_multiply, ge, le, s);
     value_t *zero = W(0), *one = W(1);
-    value_t *below = ad_op2(OP_subtract, one, ge, s), *above = ad_op2(OP_subtract, one, le, s);
-    gin[0] = ad_opk(OP_where, 3, (value_t *[]){in, g, zero}, 0, NULL, NULL, s);
-    gin[1] = ad_opk(OP_where, 3, (value_t *[]){below, g, zero}, 0, NULL, NULL, s);
-    gin[2] = ad_opk(OP_where, 3, (value_t *[]){above, g, zero}, 0, NULL, NULL, s);
+    value_t *below = op_run2(OP_subtract, one, ge, s), *above = op_run2(OP_subtract, one, le, s);
+    gin[0] = op_runk(OP_where, 3, (value_t *[]){in, g, zero}, 0, NULL, NULL, s);
+    gin[1] = op_runk(OP_where, 3, (value_t *[]){below, g, zero}, 0, NULL, NULL, s);
+    gin[2] = op_runk(OP_where, 3, (value_t *[]){above, g, zero}, 0, NULL, NULL, s);
     U(ge); U(le); U(in); U(zero); U(one); U(below); U(above);
 }
 /* where(c, a, b): g where c, exactly 0 elsewhere (not g * 0, which is NaN
@@ -197,8 +197,8 @@ R(ad_r_clip)
 R(ad_r_where)
 {
     value_t *zero = W(0);
-    gin[1] = ad_opk(OP_where, 3, (value_t *[]){IN(0), g, zero}, 0, NULL, NULL, s);
-    gin[2] = ad_opk(OP_where, 3, (value_t *[]){IN(0), zero, g}, 0, NULL, NULL, s);
+    gin[1] = op_runk(OP_where, 3, (value_t *[]){IN(0), g, zero}, 0, NULL, NULL, s);
+    gin[2] = op_runk(OP_where, 3, (value_t *[]){IN(0), zero, g}, 0, NULL, NULL, s);
     U(zero);
 }
 /* Piecewise-constant ops: zero derivative almost everywhere (JAX). */
@@ -226,13 +226,13 @@ static value_t *expand(ad_node_t *n, value_t *g, session_t *s)
         int64_t nd = x->u.t.ndim;
         value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
         memcpy(tensor_data(shape), sh, sizeof(int64_t) * (size_t)nd);
-        value_t *r = ad_op2(OP_reshape, gk, shape, s);
+        value_t *r = op_run2(OP_reshape, gk, shape, s);
         U(shape); U(gk);
         gk = r;
     }
     /* broadcast to x's shape: add zeros of x's shape (exact: g + 0 = g) */
     value_t *zero = tensor_new(gk->u.t.dtype == DT_INT64 ? DT_FP32 : (dtype_t)gk->u.t.dtype, x->u.t.ndim, x->u.t.shape);
-    value_t *r = ad_op2(OP_add, gk, zero, s);
+    value_t *r = op_run2(OP_add, gk, zero, s);
     U(zero); U(gk);
     return r;
 }
@@ -263,7 +263,7 @@ static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
     value_t *zero = tensor_new(dt, 0, NULL);
     value_t *g0 = tensor_new_raw(dt, 0, NULL);
     op_host()->buf_copy(tensor_data(g0), tensor_data(g), (size_t)dtype_traits[dt].size);
-    value_t *v = ad_op2(OP_add, g0, zero, s);
+    value_t *v = op_run2(OP_add, g0, zero, s);
     U(zero); U(g0);
     value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
     op_host()->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
@@ -279,7 +279,7 @@ R(ad_r_sum)
 R(ad_r_mean)
 {
     value_t *e = expand(n, g, s), *c = W(count_reduced(n));
-    gin[0] = ad_op2(OP_divide, e, c, s);
+    gin[0] = op_run2(OP_divide, e, c, s);
     U(e); U(c);
 }
 /* max/min: the gradient is shared by the elements equal to the result. */
@@ -287,20 +287,20 @@ R(ad_r_maxmin)
 {
     value_t *e = expand(n, g, s);
     value_t *o = expand(n, OUT, s);
-    value_t *mask = ad_op2(OP_equal, IN(0), o, s);
+    value_t *mask = op_run2(OP_equal, IN(0), o, s);
     value_t *cnt_kw[2];
     const char *kn[2] = {"axis", "keepdims"};
     value_t *ax = ad_node_kw(n, "axis");
     value_t *cnt;
     if (ax) {
         cnt_kw[0] = ax; cnt_kw[1] = tensor_weak_int(1);
-        cnt = ad_opk(OP_sum, 1, &mask, 2, kn, cnt_kw, s);
+        cnt = op_runk(OP_sum, 1, &mask, 2, kn, cnt_kw, s);
         U(cnt_kw[1]);
     } else {
-        cnt = ad_op1(OP_sum, mask, s);
+        cnt = op_run1(OP_sum, mask, s);
     }
-    value_t *share = ad_op2(OP_divide, mask, cnt, s);
-    gin[0] = ad_op2(OP_multiply, e, share, s);
+    value_t *share = op_run2(OP_divide, mask, cnt, s);
+    gin[0] = op_run2(OP_multiply, e, share, s);
     U(e); U(o); U(mask); U(cnt); U(share);
 }
 /* var = mean((x - m)^2) * n/(n - ddof): d/dx = 2 (x - m) / (n - ddof) */
@@ -311,12 +311,12 @@ static value_t *centered(ad_node_t *n, session_t *s)
     if (ax) {
         value_t *kv[2] = { ax, tensor_weak_int(1) };
         const char *kn[2] = {"axis", "keepdims"};
-        m = ad_opk(OP_mean, 1, &IN(0), 2, kn, kv, s);
+        m = op_runk(OP_mean, 1, &IN(0), 2, kn, kv, s);
         U(kv[1]);
     } else {
-        m = ad_op1(OP_mean, IN(0), s);
+        m = op_run1(OP_mean, IN(0), s);
     }
-    value_t *c = ad_op2(OP_subtract, IN(0), m, s);
+    value_t *c = op_run2(OP_subtract, IN(0), m, s);
     U(m);
     return c;
 }
@@ -328,16 +328,16 @@ static double dof(ad_node_t *n)
 R(ad_r_var)
 {
     value_t *c = centered(n, s), *e = expand(n, g, s), *k = W(2.0 / dof(n));
-    value_t *ck = ad_op2(OP_multiply, c, k, s);
-    gin[0] = ad_op2(OP_multiply, e, ck, s);
+    value_t *ck = op_run2(OP_multiply, c, k, s);
+    gin[0] = op_run2(OP_multiply, e, ck, s);
     U(c); U(e); U(k); U(ck);
 }
 /* std' = (x - m) / ((n - ddof) std) */
 R(ad_r_std)
 {
     value_t *c = centered(n, s), *e = expand(n, g, s), *o = expand(n, OUT, s), *k = W(dof(n));
-    value_t *ok = ad_op2(OP_multiply, o, k, s), *q = ad_op2(OP_divide, c, ok, s);
-    gin[0] = ad_op2(OP_multiply, e, q, s);
+    value_t *ok = op_run2(OP_multiply, o, k, s), *q = op_run2(OP_divide, c, ok, s);
+    gin[0] = op_run2(OP_multiply, e, q, s);
     U(c); U(e); U(o); U(k); U(ok); U(q);
 }
 /* norm (2-norm): x / norm */
@@ -345,8 +345,8 @@ R(ad_r_norm)
 {
     if (ad_node_kw(n, "ord")) err_raise(ERR_VALUE, err_here(), "grad of norm supports the default 2-norm only");
     value_t *e = expand(n, g, s), *o = expand(n, OUT, s);
-    value_t *q = ad_op2(OP_divide, IN(0), o, s);
-    gin[0] = ad_op2(OP_multiply, e, q, s);
+    value_t *q = op_run2(OP_divide, IN(0), o, s);
+    gin[0] = op_run2(OP_multiply, e, q, s);
     U(e); U(o); U(q);
 }
 
@@ -359,7 +359,7 @@ static value_t *as2d(value_t *v, bool row, session_t *s)
     int64_t two = 2;
     value_t *shape = tensor_new_raw(DT_INT64, 1, &two);
     memcpy(tensor_data(shape), sh, sizeof sh);
-    value_t *r = ad_op2(OP_reshape, v, shape, s);
+    value_t *r = op_run2(OP_reshape, v, shape, s);
     U(shape);
     return r;
 }
@@ -373,7 +373,7 @@ static value_t *swap_last(value_t *v, session_t *s)
     ((int64_t *)tensor_data(axes))[nd - 1] = nd - 2;
     ((int64_t *)tensor_data(axes))[nd - 2] = nd - 1;
     const char *kn[1] = {"axes"};
-    value_t *r = ad_opk(OP_transpose, 1, &v, 1, kn, &axes, s);
+    value_t *r = op_runk(OP_transpose, 1, &v, 1, kn, &axes, s);
     U(axes);
     return r;
 }
@@ -384,7 +384,7 @@ static value_t *reshape_like(value_t *v, value_t *like, session_t *s)
     int64_t nd = like->u.t.ndim;
     value_t *shape = tensor_new_raw(DT_INT64, 1, &nd);
     memcpy(tensor_data(shape), like->u.t.shape, sizeof(int64_t) * (size_t)nd);
-    value_t *r = ad_op2(OP_reshape, v, shape, s);
+    value_t *r = op_run2(OP_reshape, v, shape, s);
     U(shape);
     return r;
 }
@@ -402,10 +402,10 @@ R(ad_r_matmul)
     int64_t gnd = gn;
     value_t *shape = tensor_new_raw(DT_INT64, 1, &gnd);
     memcpy(tensor_data(shape), gsh, sizeof(int64_t) * (size_t)gn);
-    value_t *g2 = ad_op2(OP_reshape, g, shape, s);
+    value_t *g2 = op_run2(OP_reshape, g, shape, s);
     U(shape);
     value_t *bt = swap_last(b, s), *at = swap_last(a, s);
-    value_t *ga = ad_op2(OP_matmul, g2, bt, s), *gb = ad_op2(OP_matmul, at, g2, s);
+    value_t *ga = op_run2(OP_matmul, g2, bt, s), *gb = op_run2(OP_matmul, at, g2, s);
     /* batch axes that broadcasting added are summed in ad.c (unbroadcast);
      * here only the 1-D promotion is undone */
     gin[0] = IN(0)->u.t.ndim == 1 && ga->u.t.ndim == 2 ? reshape_like(ga, IN(0), s) : val_ref(ga);
@@ -426,9 +426,9 @@ R(ad_r_index_select)
     memcpy(tensor_data(shape), IN(0)->u.t.shape, sizeof(int64_t) * (size_t)nd);
     value_t *dts = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
     const char *kn[1] = {"dtype"};
-    value_t *z = ad_opk(OP_zeros, 1, &shape, 1, kn, &dts, s);
+    value_t *z = op_runk(OP_zeros, 1, &shape, 1, kn, &dts, s);
     value_t *args[3] = { z, g, IN(1) };
-    gin[0] = ad_opk(OP_index_scatter, 3, args, 0, NULL, NULL, s);
+    gin[0] = op_runk(OP_index_scatter, 3, args, 0, NULL, NULL, s);
     U(shape); U(dts); U(z);
 }
 /* take(x, i, axis): x receives g at position i of axis, zero elsewhere:
@@ -444,13 +444,13 @@ R(ad_r_take)
     value_t *lenv = tensor_weak_int(len), *zero = tensor_weak_int(0);
     value_t *a2[3];
     a2[0] = IN(1); a2[1] = zero;
-    value_t *neg = ad_opk(OP_less, 2, a2, 0, NULL, NULL, s);
+    value_t *neg = op_runk(OP_less, 2, a2, 0, NULL, NULL, s);
     a2[1] = lenv;
-    value_t *wrapped = ad_opk(OP_add, 2, a2, 0, NULL, NULL, s);
+    value_t *wrapped = op_runk(OP_add, 2, a2, 0, NULL, NULL, s);
     a2[0] = neg; a2[1] = wrapped; a2[2] = IN(1);
-    value_t *i = ad_opk(OP_where, 3, a2, 0, NULL, NULL, s);
+    value_t *i = op_runk(OP_where, 3, a2, 0, NULL, NULL, s);
     /* positions along axis, shaped (1, ..., len, ..., 1); g shaped with 1 there */
-    value_t *pos0 = ad_opk(OP_arange, 1, &lenv, 0, NULL, NULL, s);
+    value_t *pos0 = op_runk(OP_arange, 1, &lenv, 0, NULL, NULL, s);
     int64_t ps = nd, gs = nd;
     value_t *pshape = tensor_new_raw(DT_INT64, 1, &ps), *gshape = tensor_new_raw(DT_INT64, 1, &gs);
     int64_t *pp = tensor_data(pshape), *gp = tensor_data(gshape);
@@ -459,13 +459,13 @@ R(ad_r_take)
         gp[d] = d == axis ? 1 : g->u.t.shape[k++];
     }
     a2[0] = pos0; a2[1] = pshape;
-    value_t *pos = ad_opk(OP_reshape, 2, a2, 0, NULL, NULL, s);
+    value_t *pos = op_runk(OP_reshape, 2, a2, 0, NULL, NULL, s);
     a2[0] = g; a2[1] = gshape;
-    value_t *gx = ad_opk(OP_reshape, 2, a2, 0, NULL, NULL, s);
+    value_t *gx = op_runk(OP_reshape, 2, a2, 0, NULL, NULL, s);
     a2[0] = pos; a2[1] = i;
-    value_t *mask = ad_opk(OP_equal, 2, a2, 0, NULL, NULL, s);
+    value_t *mask = op_runk(OP_equal, 2, a2, 0, NULL, NULL, s);
     a2[0] = mask; a2[1] = gx; a2[2] = zero;
-    gin[0] = ad_opk(OP_where, 3, a2, 0, NULL, NULL, s);
+    gin[0] = op_runk(OP_where, 3, a2, 0, NULL, NULL, s);
     U(lenv); U(zero); U(neg); U(wrapped); U(i); U(pos0); U(pshape); U(gshape); U(pos); U(gx); U(mask);
 }
 /* index_scatter(x, v, sel): x's gradient is g with the selection zeroed
@@ -478,9 +478,9 @@ R(ad_r_index_scatter)
                   "derivative (as int64(x) has none)");
     value_t *zero = tensor_weak_int(0);
     value_t *a0[3] = { g, zero, IN(2) };
-    gin[0] = ad_opk(OP_index_scatter, 3, a0, 0, NULL, NULL, s);
+    gin[0] = op_runk(OP_index_scatter, 3, a0, 0, NULL, NULL, s);
     value_t *a1[2] = { g, IN(2) };
-    gin[1] = ad_opk(OP_index_select, 2, a1, 0, NULL, NULL, s);
+    gin[1] = op_runk(OP_index_select, 2, a1, 0, NULL, NULL, s);
     U(zero);
 }
 /* literal [a, b, ...]: item k receives g[k] */
@@ -492,7 +492,7 @@ R(ad_r_literal)
         sel_at(&sel, g->u.t.ndim, g->u.t.shape, 0, k);
         value_t *st = sel_to_tensor(&sel);
         value_t *args[2] = { g, st };
-        gin[k] = ad_opk(OP_index_select, 2, args, 0, NULL, NULL, s);
+        gin[k] = op_runk(OP_index_select, 2, args, 0, NULL, NULL, s);
         U(st);
     }
 }
@@ -516,7 +516,7 @@ R(ad_r_stack)
         sel_at(&sel, g->u.t.ndim, g->u.t.shape, a, k);
         value_t *st = sel_to_tensor(&sel);
         value_t *args[2] = { g, st };
-        gin[k] = ad_opk(OP_index_select, 2, args, 0, NULL, NULL, s);
+        gin[k] = op_runk(OP_index_select, 2, args, 0, NULL, NULL, s);
         U(st);
     }
 }
@@ -549,7 +549,7 @@ R(ad_r_concat)
         }
         value_t *st = sel_to_tensor(&sel);
         value_t *args[2] = { g, st };
-        gin[k] = ad_opk(OP_index_select, 2, args, 0, NULL, NULL, s);
+        gin[k] = op_runk(OP_index_select, 2, args, 0, NULL, NULL, s);
         U(st);
         at += len;
     }
@@ -559,7 +559,7 @@ R(ad_r_reshape) { gin[0] = reshape_like(g, IN(0), s); }
 R(ad_r_transpose)
 {
     value_t *ax = ad_node_kw(n, "axes");
-    if (!ax) { gin[0] = ad_op1(OP_transpose, g, s); return; }
+    if (!ax) { gin[0] = op_run1(OP_transpose, g, s); return; }
     int64_t nd = ax->u.t.size;
     value_t *inv = tensor_new_raw(DT_INT64, 1, &nd);
     for (int64_t i = 0; i < nd; i++) {
@@ -568,7 +568,7 @@ R(ad_r_transpose)
         ((int64_t *)tensor_data(inv))[p] = i;
     }
     const char *kn[1] = {"axes"};
-    gin[0] = ad_opk(OP_transpose, 1, &g, 1, kn, &inv, s);
+    gin[0] = op_runk(OP_transpose, 1, &g, 1, kn, &inv, s);
     U(inv);
 }
 
@@ -579,58 +579,58 @@ R(ad_r_transpose)
 /* op(x) with the node's own keywords (alpha, negative_slope, axis, ...) */
 static value_t *with_kw(ad_node_t *n, op_id_t op, value_t *x, session_t *s)
 {
-    return ad_opk(op, 1, &x, n->nkw, (const char **)n->kwn, n->kw, s);
+    return op_runk(op, 1, &x, n->nkw, (const char **)n->kwn, n->kw, s);
 }
 
 /* sigmoid'' = s'(x) (s(-x) - s(x)) */
 R(ad_r_sigmoid_d)
 {
-    value_t *sp = ad_op1(OP_sigmoid, IN(0), s), *nx = ad_op1(OP_negative, IN(0), s), *sn = ad_op1(OP_sigmoid, nx, s);
-    value_t *d = ad_op2(OP_subtract, sn, sp, s), *t = ad_op2(OP_multiply, OUT, d, s);
-    gin[0] = ad_op2(OP_multiply, g, t, s);
+    value_t *sp = op_run1(OP_sigmoid, IN(0), s), *nx = op_run1(OP_negative, IN(0), s), *sn = op_run1(OP_sigmoid, nx, s);
+    value_t *d = op_run2(OP_subtract, sn, sp, s), *t = op_run2(OP_multiply, OUT, d, s);
+    gin[0] = op_run2(OP_multiply, g, t, s);
     U(sp); U(nx); U(sn); U(d); U(t);
 }
 /* (tanh')' = -2 tanh(x) sech^2(x) */
 R(ad_r_tanh_d)
 {
-    value_t *th = ad_op1(OP_tanh, IN(0), s), *m2 = W(-2), *a = ad_op2(OP_multiply, th, m2, s);
-    value_t *t = ad_op2(OP_multiply, a, OUT, s);
-    gin[0] = ad_op2(OP_multiply, g, t, s);
+    value_t *th = op_run1(OP_tanh, IN(0), s), *m2 = W(-2), *a = op_run2(OP_multiply, th, m2, s);
+    value_t *t = op_run2(OP_multiply, a, OUT, s);
+    gin[0] = op_run2(OP_multiply, g, t, s);
     U(th); U(m2); U(a); U(t);
 }
 /* (log_sigmoid')' = (sigmoid(-x))' = -sigmoid'(x) */
 R(ad_r_log_sigmoid_d)
 {
-    value_t *d = ad_op1(OP_sigmoid_deriv, IN(0), s), *gd = ad_op2(OP_multiply, g, d, s);
-    gin[0] = ad_op1(OP_negative, gd, s);
+    value_t *d = op_run1(OP_sigmoid_deriv, IN(0), s), *gd = op_run2(OP_multiply, g, d, s);
+    gin[0] = op_run1(OP_negative, gd, s);
     U(d); U(gd);
 }
 /* swish'' = s'(x) (2 + x (s(-x) - s(x))) */
 R(ad_r_swish_d)
 {
-    value_t *sd = ad_op1(OP_sigmoid_deriv, IN(0), s), *sp = ad_op1(OP_sigmoid, IN(0), s);
-    value_t *nx = ad_op1(OP_negative, IN(0), s), *sn = ad_op1(OP_sigmoid, nx, s);
-    value_t *df = ad_op2(OP_subtract, sn, sp, s), *xd = ad_op2(OP_multiply, IN(0), df, s), *two = W(2);
-    value_t *k = ad_op2(OP_add, xd, two, s), *t = ad_op2(OP_multiply, sd, k, s);
-    gin[0] = ad_op2(OP_multiply, g, t, s);
+    value_t *sd = op_run1(OP_sigmoid_deriv, IN(0), s), *sp = op_run1(OP_sigmoid, IN(0), s);
+    value_t *nx = op_run1(OP_negative, IN(0), s), *sn = op_run1(OP_sigmoid, nx, s);
+    value_t *df = op_run2(OP_subtract, sn, sp, s), *xd = op_run2(OP_multiply, IN(0), df, s), *two = W(2);
+    value_t *k = op_run2(OP_add, xd, two, s), *t = op_run2(OP_multiply, sd, k, s);
+    gin[0] = op_run2(OP_multiply, g, t, s);
     U(sd); U(sp); U(nx); U(sn); U(df); U(xd); U(two); U(k); U(t);
 }
 /* softsign'' = -2 sign(x) / (1+|x|)^3 = -2 sign(x) softsign'(x) / (1+|x|) */
 R(ad_r_softsign_d)
 {
-    value_t *z = W(0), *p = ad_op2(OP_greater, IN(0), z, s), *m = ad_op2(OP_less, IN(0), z, s);
-    value_t *sg = ad_op2(OP_subtract, p, m, s), *a = ad_op1(OP_abs, IN(0), s), *one = W(1);
-    value_t *q = ad_op2(OP_add, a, one, s), *r = ad_op2(OP_divide, OUT, q, s), *m2 = W(-2);
-    value_t *t = ad_op2(OP_multiply, sg, m2, s), *t2 = ad_op2(OP_multiply, t, r, s);
-    gin[0] = ad_op2(OP_multiply, g, t2, s);
+    value_t *z = W(0), *p = op_run2(OP_greater, IN(0), z, s), *m = op_run2(OP_less, IN(0), z, s);
+    value_t *sg = op_run2(OP_subtract, p, m, s), *a = op_run1(OP_abs, IN(0), s), *one = W(1);
+    value_t *q = op_run2(OP_add, a, one, s), *r = op_run2(OP_divide, OUT, q, s), *m2 = W(-2);
+    value_t *t = op_run2(OP_multiply, sg, m2, s), *t2 = op_run2(OP_multiply, t, r, s);
+    gin[0] = op_run2(OP_multiply, g, t2, s);
     U(z); U(p); U(m); U(sg); U(a); U(one); U(q); U(r); U(m2); U(t); U(t2);
 }
 /* elu'' and selu'': the derivative itself where x <= 0 (alpha e^x times
  * the scale), 0 where x > 0 */
 R(ad_r_elu_d)
 {
-    value_t *z = W(0), *le = ad_op2(OP_less_equal, IN(0), z, s), *t = ad_op2(OP_multiply, OUT, le, s);
-    gin[0] = ad_op2(OP_multiply, g, t, s);
+    value_t *z = W(0), *le = op_run2(OP_less_equal, IN(0), z, s), *t = op_run2(OP_multiply, OUT, le, s);
+    gin[0] = op_run2(OP_multiply, g, t, s);
     U(z); U(le); U(t);
 }
 /* gelu'' = phi(x) (2 - x^2) (exact form only) */
@@ -640,7 +640,7 @@ R(ad_r_gelu_d)
     if (ap && !(ap->kind == V_STR ? strcmp(ap->u.str.s, "none") == 0 || strcmp(ap->u.str.s, "false") == 0
                                   : tensor_get_f64(ap, 0) == 0))
         err_raise(ERR_VALUE, err_here(), "grad of grad(gelu) is available for the exact gelu only (not approximate=1)");
-    gin[0] = mul_take(val_ref(g), ad_op1(OP_gelu_deriv2, IN(0), s), s);
+    gin[0] = mul_take(val_ref(g), op_run1(OP_gelu_deriv2, IN(0), s), s);
 }
 /* the axis keyword of a softmax node (default -1) */
 static value_t *soft_axis(ad_node_t *n)
@@ -653,16 +653,16 @@ static value_t *sum_keep(value_t *v, value_t *ax, session_t *s)
     value_t *kd = tensor_weak_int(1);
     value_t *kv[2] = { ax, kd };
     const char *kn[2] = { "axis", "keepdims" };
-    value_t *r = ad_opk(OP_sum, 1, &v, 2, kn, kv, s);
+    value_t *r = op_runk(OP_sum, 1, &v, 2, kn, kv, s);
     U(kd);
     return r;
 }
 /* softmax: J^T g = y (g - sum(g y)) along the axis */
 R(ad_r_softmax)
 {
-    value_t *ax = soft_axis(n), *gy = ad_op2(OP_multiply, g, OUT, s), *sm = sum_keep(gy, ax, s);
-    value_t *ys = ad_op2(OP_multiply, OUT, sm, s);
-    gin[0] = ad_op2(OP_subtract, gy, ys, s);
+    value_t *ax = soft_axis(n), *gy = op_run2(OP_multiply, g, OUT, s), *sm = sum_keep(gy, ax, s);
+    value_t *ys = op_run2(OP_multiply, OUT, sm, s);
+    gin[0] = op_run2(OP_subtract, gy, ys, s);
     U(ax); U(gy); U(sm); U(ys);
 }
 /* log_softmax: g - softmax(x) sum(g) along the axis (softmax recomputed
@@ -674,23 +674,119 @@ R(ad_r_softmax)
 R(ad_r_log_softmax)
 {
     value_t *ax = soft_axis(n), *sm = with_kw(n, OP_softmax, IN(0), s), *sg = sum_keep(g, ax, s);
-    value_t *t = ad_op2(OP_multiply, sm, sg, s);
-    value_t *a = ad_op2(OP_subtract, g, t, s);
-    value_t *half = W(0.5), *big = ad_op2(OP_greater, sm, half, s);
-    value_t *em = ad_op1(OP_expm1, OUT, s), *gs = ad_op2(OP_subtract, g, sg, s), *et = ad_op2(OP_multiply, em, sg, s);
-    value_t *b = ad_op2(OP_subtract, gs, et, s);
-    gin[0] = ad_opk(OP_where, 3, (value_t *[]){big, b, a}, 0, NULL, NULL, s);
+    value_t *t = op_run2(OP_multiply, sm, sg, s);
+    value_t *a = op_run2(OP_subtract, g, t, s);
+    value_t *half = W(0.5), *big = op_run2(OP_greater, sm, half, s);
+    value_t *em = op_run1(OP_expm1, OUT, s), *gs = op_run2(OP_subtract, g, sg, s), *et = op_run2(OP_multiply, em, sg, s);
+    value_t *b = op_run2(OP_subtract, gs, et, s);
+    gin[0] = op_runk(OP_where, 3, (value_t *[]){big, b, a}, 0, NULL, NULL, s);
     U(ax); U(sm); U(sg); U(t); U(a); U(half); U(big); U(em); U(gs); U(et); U(b);
 }
 
 
 
+/* The rules, by op id, each with its formula (:help's derivative line).
+ * An op has exactly one of a rule here, a derivative op (op_def_t.deriv),
+ * OPF_COMPOSITE or a reason for no derivative (op_def_t.nograd): checked
+ * by tests/unit/test_ops. */
+static const struct { ad_rule_fn fn; const char *doc; } rules[OP_COUNT] = {
+    [OP_abs] = { ad_r_abs, "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX); nan at nan" },
+    [OP_add] = { ad_r_add, "d(a+b) = da + db" },
+    [OP_argmax] = { ad_r_zero, "0 (an index)" },
+    [OP_argmin] = { ad_r_zero, "0 (an index)" },
+    [OP_bf16] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_broadcast_to] = { ad_r_identity,
+      "the gradient summed over the stretched and added axes (broadcasting run backwards)" },
+    [OP_cast] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_clip] = { ad_r_clip, "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0" },
+    [OP_concat] = { ad_r_concat, "each piece receives its slice of g" },
+    [OP_cos] = { ad_r_cos, "cos' = -sin" },
+    [OP_divide] = { ad_r_div, "d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op" },
+    [OP_e4m3] = { ad_r_cast, "the gradient passes through the cast (as for fp16 and the other casts)" },
+    [OP_e5m2] = { ad_r_cast, "the gradient passes through the cast (as for fp16 and the other casts)" },
+    [OP_elu_deriv] = { ad_r_elu_d, "elu''(x) = alpha e^x for x <= 0, 0 for x > 0" },
+    [OP_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_erf_deriv] = { ad_r_erf_d, "erf''(x) = -2x erf'(x)" },
+    [OP_exp] = { ad_r_exp, "exp'(x) = exp(x), from the output" },
+    [OP_expand] = { ad_r_identity,
+      "the gradient summed over the stretched and added axes (broadcasting run backwards)" },
+    [OP_expm1_deriv] = { ad_r_expm1_d, "expm1''(x) = e^x" },
+    [OP_floor] = { ad_r_step, "0 (piecewise constant; nan at nan)" },
+    [OP_floor_divide] = { ad_r_zero, "0 (piecewise constant, as JAX's floor_divide)" },
+    [OP_fp16] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_fp32] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_fp64] = { ad_r_cast, "the gradient is cast back to the input's dtype" },
+    [OP_gelu_deriv] = { ad_r_gelu_d, "gelu''(x) = phi(x) (2 - x^2) (exact form)" },
+    [OP_greater] = { ad_r_zero, "0 (a comparison)" },
+    [OP_greater_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_hard_sigmoid_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_index_scatter] = { ad_r_index_scatter,
+      "x receives g with the selection zeroed (overwritten); v receives g at the selection, summed over "
+      "the axes it was broadcast along" },
+    [OP_index_select] = { ad_r_index_select, "the gradient scattered back to the selected places" },
+    [OP_isfinite] = { ad_r_zero, "0" },
+    [OP_isinf] = { ad_r_zero, "0" },
+    [OP_isnan] = { ad_r_zero, "0" },
+    [OP_leaky_relu_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_less] = { ad_r_zero, "0 (a comparison)" },
+    [OP_less_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_linear] = { ad_r_linear, "linear'(x) = 1 (nan at nan)" },
+    [OP_literal] = { ad_r_literal, "item k receives g[k]" },
+    [OP_log] = { ad_r_log, "log'(x) = 1/x; nan where log(x) is nan (x < 0; PyTorch 1.13 gives 1/x there)" },
+    [OP_log1p_deriv] = { ad_r_log1p_d, "log1p''(x) = -1/(1+x)^2" },
+    [OP_log_sigmoid_deriv] = { ad_r_log_sigmoid_d, "log_sigmoid''(x) = -sigmoid'(x)" },
+    [OP_log_softmax] = { ad_r_log_softmax,
+      "grad gives g - softmax(x) * sum(g) along the axis; where softmax(x) > 1/2 it is computed as (g - "
+      "sum(g)) - expm1(log_softmax(x)) * sum(g), so that 1 - softmax(x) does not cancel (a dominant "
+      "logit's small gradient keeps its digits)" },
+    [OP_matmul] = { ad_r_matmul, "dA = g @ B^T, dB = A^T @ g" },
+    [OP_max] = { ad_r_maxmin, "1 at the maximum, shared evenly among ties" },
+    [OP_maximum] = { ad_r_maximum, "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)" },
+    [OP_mean] = { ad_r_mean, "1/n for every averaged element" },
+    [OP_min] = { ad_r_maxmin, "1 at the minimum, shared evenly among ties" },
+    [OP_minimum] = { ad_r_minimum, "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)" },
+    [OP_mod] = { ad_r_mod, "d(a % b) = da - floor(a/b) db" },
+    [OP_multiply] = { ad_r_mul, "d(ab) = b da + a db" },
+    [OP_negative] = { ad_r_neg, "d(-x) = -dx" },
+    [OP_norm] = { ad_r_norm, "x / norm(x) (2-norm)" },
+    [OP_not_equal] = { ad_r_zero, "0 (a comparison)" },
+    [OP_power] = { ad_r_pow, "d(a^b) = b a^(b-1) da + a^b log(a) db" },
+    [OP_power_deriv] = { ad_r_pow_d, "d/da = b power_deriv(a, b - 1), d/db = a^(b-1) (1 + b log a)" },
+    [OP_relu6_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_relu_deriv] = { ad_r_zero, "0 (piecewise constant)" },
+    [OP_reshape] = { ad_r_reshape, "the gradient reshaped back" },
+    [OP_round] = { ad_r_step, "0 (piecewise constant; nan at nan)" },
+    [OP_selu_deriv] = { ad_r_elu_d, "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0" },
+    [OP_sigmoid_deriv] = { ad_r_sigmoid_d, "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))" },
+    [OP_sin] = { ad_r_sin, "sin' = cos" },
+    [OP_softmax] = { ad_r_softmax, "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)" },
+    [OP_softsign_deriv] = { ad_r_softsign_d, "softsign''(x) = -2 sign(x) / (1 + |x|)^3" },
+    [OP_sqrt_deriv] = { ad_r_sqrt_d, "sqrt''(x) = -1/(4 x^(3/2))" },
+    [OP_stack] = { ad_r_stack, "item k receives g[k]" },
+    [OP_std] = { ad_r_std, "(x - mean) / ((n - ddof) std)" },
+    [OP_subtract] = { ad_r_sub, "d(a-b) = da - db" },
+    [OP_sum] = { ad_r_sum, "1 for every summed element" },
+    [OP_swish_deriv] = { ad_r_swish_d, "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))" },
+    [OP_take] = { ad_r_take, "the gradient scattered back to position i (zero elsewhere); none for i" },
+    [OP_tanh_deriv] = { ad_r_tanh_d, "tanh''(x) = -2 tanh(x) sech^2(x)" },
+    [OP_tensor] = { ad_r_identity, "identity" },
+    [OP_to] = { ad_r_to, "the gradient comes back to x's device" },
+    [OP_transpose] = { ad_r_transpose, "the gradient transposed back" },
+    [OP_var] = { ad_r_var, "2 (x - mean) / (n - ddof)" },
+    [OP_where] = { ad_r_where, "g flows to a where the condition holds, to b elsewhere" },
+};
+
+ad_rule_fn ad_rule_of(op_id_t id, const char **doc)
+{
+    if (id <= OP_NONE || id >= OP_COUNT || !rules[id].fn) return NULL;
+    if (doc) *doc = rules[id].doc;
+    return rules[id].fn;
+}
+
 ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc)
 {
-    if (op->grad) {
-        if (doc) *doc = op->grad_doc;
-        return op->grad;
-    }
+    ad_rule_fn r = ad_rule_of(op->id, doc);
+    if (r) return r;
     if (op->deriv) {
         if (doc) *doc = op->deriv_doc;
         return ad_rule_unary_deriv;
@@ -705,8 +801,8 @@ void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
 {
     value_t *args[8];
     for (int i = 0; i < n->nin && i < 8; i++) args[i] = n->in[i];
-    value_t *d = ad_opk(n->op->deriv, n->nin, args, n->nkw, (const char **)n->kwn, n->kw, s);
-    gin[0] = ad_op2(OP_multiply, g, d, s);
+    value_t *d = op_runk(n->op->deriv, n->nin, args, n->nkw, (const char **)n->kwn, n->kw, s);
+    gin[0] = op_run2(OP_multiply, g, d, s);
     U(d);
 }
 

@@ -1,5 +1,5 @@
-/* rules.h — the derivative rules (rules.c), named by the op_def entries
- * of the ops they differentiate (op_def_t.grad).  Each is
+/* rules.h — the derivative rules (rules.c), named by rules.c's table
+ * by the id of the op they differentiate (ad_rule_of, ad.h).  Each is
  *   void rule(ad_node_t *n, value_t *g, value_t **gin, session_t *s):
  * given the output's gradient g, set gin[i] to input i's gradient (new
  * references; NULL for none), computing with ops so that outer tapes record. */

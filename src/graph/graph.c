@@ -2,6 +2,7 @@
  * executor (see graph.h). */
 #include "graph/graph_int.h"
 #include "ops/indexing.h"
+#include "ops/record.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
@@ -158,11 +159,21 @@ void graph_traced_mark(traced_t *t, void (*mark)(value_t *))
     }
 }
 
-/* values release and walk their traced functions through these (value/value.h) */
+/* values release and walk their traced functions through these (value/value.h),
+ * and op_call records into the trace and asks about values through op_tracer
+ * (ops/record.h) */
 __attribute__((constructor)) static void graph_hooks_set(void)
 {
     val_hooks.traced_free = graph_traced_free;
     val_hooks.traced_mark = graph_traced_mark;
+    op_tracer = (op_trace_hooks_t){
+        .record = graph_record, .is_traced = graph_is_traced, .is_live = graph_is_live, .wild = graph_wild,
+        .need_concrete = graph_need_concrete, .retracing = graph_retracing, .in_control_flow = graph_in_control_flow,
+        .is_variable = graph_is_variable, .pause = graph_pause, .resume = graph_resume,
+        .record_opaque = graph_record_opaque, .note_record = graph_note_record, .trace_effect = graph_trace_effect,
+        .describe = graph_describe, .make_traced = graph_make_traced, .quiet = graph_quiet,
+        .concrete_count = graph_concrete_count,
+    };
 }
 
 value_t *graph_python_function(value_t *tfn) { return tfn->u.fn.traced->f; }
@@ -783,7 +794,7 @@ static value_t *cast_in(tracer_t *t, value_t *v, dtype_t dt, span_t span)
     const char *nm = dtype_traits[dt].name;
     value_t *a[2] = { v, str_new(nm, strlen(nm)) };
     err_set_here(span);
-    value_t *r = ad_opk(OP_cast, 2, a, 0, NULL, NULL, t->s);
+    value_t *r = op_runk(OP_cast, 2, a, 0, NULL, NULL, t->s);
     val_unref(a[1]);
     return r;
 }
@@ -1409,7 +1420,7 @@ static value_t *graph_impl(call_t *c)
     return r;
 }
 
-const op_def_t op_family_graph[] = {
+static const op_def_t op_family_graph[] = {
     {OP(trace), OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
      .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }, @trace(reduce_retracing=1) def f(...) { }",
@@ -1573,3 +1584,4 @@ const op_def_t op_family_graph[] = {
                 "#>"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_graph)

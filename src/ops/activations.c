@@ -29,7 +29,6 @@
  * NaN in gives NaN out, values and derivatives alike (relu(nan) is nan).
  */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -229,7 +228,6 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 const op_def_t op_family_activations[] = {
     {OP(linear), OPK_FUNC, .kern = KA_LINEAR, .impl = linear_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .grad = ad_r_linear, .grad_doc = "linear'(x) = 1 (nan at nan)",
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
      .formula = "linear(x) = x; range (-inf, inf); derivative 1. Typical use: the output of a regression model; "
                 "a stack of dense layers with linear activations collapses into one (collapse)",
@@ -268,7 +266,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0.25, 0.00033522, 5.9605e-08, 0] (fp16)"},
     {OP(sigmoid_deriv), OPK_FUNC, .kern = KA_SIGMOID_D, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_sigmoid_d, .grad_doc = "sigmoid''(x) = sigmoid'(x) (sigmoid(-x) - sigmoid(x))",
      .signature = "sigmoid_deriv(x)", .summary = "sigmoid'(x) = s(x) s(-x), the accurate derivative (used by grad)",
      .formula = "e/(1+e)^2 with e = e^-|x|: no cancellation, underflows only where the true value does",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx 1/(1+e^-x); tests/refdata/activations.csv (mpmath)",
@@ -288,7 +285,6 @@ const op_def_t op_family_activations[] = {
                 "#> -inf (fp32)"},
     {OP(log_sigmoid_deriv), OPK_FUNC, .kern = KA_LOG_SIGMOID_D, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_log_sigmoid_d, .grad_doc = "log_sigmoid''(x) = -sigmoid'(x)",
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
@@ -317,7 +313,6 @@ const op_def_t op_family_activations[] = {
                 "#> 1 (fp16)"},
     {OP(tanh_deriv), OPK_FUNC, .kern = KA_TANH_D, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_tanh_d, .grad_doc = "tanh''(x) = -2 tanh(x) sech^2(x)",
      .signature = "tanh_deriv(x)", .summary = "tanh'(x) = sech^2 x = 1 - tanh^2 x without cancellation (used by grad)",
      .formula = "4e/(1+e)^2 with e = e^-2|x|: equal to 1 - tanh(x)^2 but without its cancellation, so in fp16 "
                 "grad(tanh)(3) is 0.0098648 (correctly rounded), not the 0.0097656 of 1 - y^2 from a rounded y, and "
@@ -339,7 +334,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0, 1] (fp32)"},
     {OP(relu_deriv), OPK_FUNC, .kern = KA_RELU_D, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu_deriv(x)", .summary = "relu'(x): 1 for x > 0 else 0 (0 at 0; used by grad)",
      .formula = "1 if x > 0 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF and PyTorch: relu'(0) = 0", .example = HIDDEN_EX("relu")},
@@ -358,7 +352,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 1, 0] (fp32)"},
     {OP(relu6_deriv), OPK_FUNC, .kern = KA_RELU6_D, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .signature = "relu6_deriv(x)", .summary = "relu6'(x): 1 on (0, 6) else 0 (used by grad)",
      .formula = "1 if 0 < x < 6 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF relu6 gradient", .example = HIDDEN_EX("relu6")},
@@ -382,7 +375,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0.200000003, 0.200000003, 1] (fp32)"},
     {OP(leaky_relu_deriv), OPK_FUNC, .kern = KA_LEAKY_RELU_D, .impl = leaky_d_impl, .min_args = 1, .max_args = 1, .kwargs = "negative_slope alpha",
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "leaky_relu_deriv(x, negative_slope=0.2)",
      .summary = "leaky_relu'(x): 1 for x > 0, else the slope (used by grad)",
      .formula = "1 if x > 0 else negative_slope", .shapes = A_SHAPES, .dtypes = D_DTYPES,
@@ -404,7 +396,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0.36787945, 1, 1] (fp32)"},
     {OP(elu_deriv), OPK_FUNC, .kern = KA_ELU_D, .impl = elu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "alpha", .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_elu_d, .grad_doc = "elu''(x) = alpha e^x for x <= 0, 0 for x > 0",
      .signature = "elu_deriv(x, alpha=1)", .summary = "elu'(x): 1 for x > 0, alpha e^x below (used by grad)",
      .formula = "1 if x > 0 else alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward (from the input)", .example = HIDDEN_EX("elu")},
@@ -426,7 +417,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0.64676863, 1.75809932, 1.05070102] (fp32)"},
     {OP(selu_deriv), OPK_FUNC, .kern = KA_SELU_D, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_elu_d, .grad_doc = "selu''(x) = scale alpha e^x for x <= 0, 0 for x > 0",
      .signature = "selu_deriv(x)", .summary = "selu'(x) (used by grad)",
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward with selu's constants", .example = HIDDEN_EX("selu")},
@@ -450,7 +440,6 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.0833154693, 0.5, 1.08331549] (fp32)"},
     {OP(gelu_deriv), OPK_FUNC, .kern = KA_GELU_D, .impl = gelu_d_impl, .min_args = 1, .max_args = 1, .kwargs = "approximate",
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_gelu_d, .grad_doc = "gelu''(x) = phi(x) (2 - x^2) (exact form)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
@@ -474,7 +463,6 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.0907842517, 0.5, 1.09078419] (fp32)"},
     {OP(swish_deriv), OPK_FUNC, .kern = KA_SWISH_D, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_swish_d, .grad_doc = "swish''(x) = sigmoid'(x) (2 + x (sigmoid(-x) - sigmoid(x)))",
      .signature = "swish_deriv(x)", .summary = "swish'(x) (used by grad)",
      .formula = "s(x) + x s(x) s(-x)", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x sigmoid(x)",
      .example = HIDDEN_EX("swish")},
@@ -509,7 +497,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0.0625, 1, 0.0625] (fp32)"},
     {OP(softsign_deriv), OPK_FUNC, .kern = KA_SOFTSIGN_D, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
-     .grad = ad_r_softsign_d, .grad_doc = "softsign''(x) = -2 sign(x) / (1 + |x|)^3",
      .signature = "softsign_deriv(x)", .summary = "softsign'(x) = 1/(1+|x|)^2 (used by grad)",
      .formula = "1/(1 + |x|)^2", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x/(1+|x|)",
      .example = HIDDEN_EX("softsign")},
@@ -534,7 +521,6 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0.166666672, 0] (fp32)"},
     {OP(hard_sigmoid_deriv), OPK_FUNC, .kern = KA_HARD_SIGMOID_D, .impl = hsig_d_impl, .min_args = 1, .max_args = 1, .kwargs = "variant",
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant)",
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "hard_sigmoid_deriv(x, variant=\"keras3\")",
      .summary = "hard_sigmoid'(x) (used by grad)",
      .formula = "keras3: 1/6 if -3 < x < 3 else 0; keras2: 0.2 if -2.5 <= x <= 2.5 else 0", .shapes = A_SHAPES,
@@ -542,7 +528,6 @@ const op_def_t op_family_activations[] = {
      .example = HIDDEN_EX("hard_sigmoid")},
     {OP(expm1_deriv), OPK_FUNC, .kern = KA_EXPM1_D, .impl = expm1_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .grad = ad_r_expm1_d, .grad_doc = "expm1''(x) = e^x",
      .signature = "expm1_deriv(x)", .summary = "expm1'(x) = e^x from the input (used by grad)",
      .formula = "e^x, rounded once from the exact input: in fp16 grad(expm1)(-12) is 6.1393e-06, where expm1(x) + 1 "
                 "is 0 (expm1(-12) rounds to -1)",
@@ -550,14 +535,12 @@ const op_def_t op_family_activations[] = {
      .example = HIDDEN_EX("expm1")},
     {OP(log1p_deriv), OPK_FUNC, .kern = KA_LOG1P_D, .impl = log1p_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .grad = ad_r_log1p_d, .grad_doc = "log1p''(x) = -1/(1+x)^2",
      .signature = "log1p_deriv(x)", .summary = "log1p'(x) = 1/(1+x) from the exact 1+x (used by grad)",
      .formula = "1/(1+x) with 1+x carried exactly (two-sum), rounded once; inf at -1, nan below -1 (as log1p)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx ln(1+x); tests/refdata/exh_*.bin (exact rationals)",
      .example = HIDDEN_EX("log1p")},
     {OP(erf_deriv), OPK_FUNC, .kern = KA_ERF_D, .impl = erf_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .grad = ad_r_erf_d, .grad_doc = "erf''(x) = -2x erf'(x)",
      .signature = "erf_deriv(x)", .summary = "erf'(x) = 2/sqrt(pi) e^(-x^2) (used by grad)",
      .formula = "2/sqrt(pi) e^(-x^2) with x^2 split exactly (fma), rounded once: no error from rounding x^2, which "
                 "e^(-x^2) would magnify by x^2 in the tails",
@@ -565,13 +548,11 @@ const op_def_t op_family_activations[] = {
      .example = HIDDEN_EX("erf")},
     {OP(sqrt_deriv), OPK_FUNC, .kern = KA_SQRT_D, .impl = sqrt_d_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
-     .grad = ad_r_sqrt_d, .grad_doc = "sqrt''(x) = -1/(4 x^(3/2))",
      .signature = "sqrt_deriv(x)", .summary = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x (used by grad)",
      .formula = "1/(2 sqrt(x)) rounded once (not 1/(2 y) from the rounded output y); inf at 0 and -0, nan below 0",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x^(1/2); tests/refdata/exh_*.bin (mpmath)",
      .example = "grad(sqrt)([0.25, 1, 4])\n#> [1, 0.5, 0.25] (fp32)"},
     {OP(softmax), OPK_FUNC, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
-     .grad = ad_r_softmax, .grad_doc = "grad gives y * (g - sum(g * y)) along the axis (Jacobian diag(y) - y y^T)",
      .signature = "softmax(x, axis=-1)", .summary = "exp(x) normalised to sum to 1 along an axis (multi-class outputs)",
      .formula = "softmax(x)_i = e^(x_i - m) / sum_j e^(x_j - m), m = max(x) along the axis (stable: [1000, 1001, 1002] "
                 "works; the naive form is nan). range (0, 1), sums to 1. Computed in fp64 and rounded once; an axis "
@@ -590,7 +571,6 @@ const op_def_t op_family_activations[] = {
                 "#> [[ 0.119202919, 0.0474258736],\n"
                 "#>  [ 0.880797088,  0.952574134]] (fp32)"},
     {OP(log_softmax), OPK_FUNC, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
-     .grad = ad_r_log_softmax, .grad_doc = "grad gives g - softmax(x) * sum(g) along the axis; where softmax(x) > 1/2 it is computed as (g - sum(g)) - expm1(log_softmax(x)) * sum(g), so that 1 - softmax(x) does not cancel (a dominant logit's small gradient keeps its digits)",
      .signature = "log_softmax(x, axis=-1)", .summary = "log of softmax by log-sum-exp: log-probabilities for nll",
      .formula = "log_softmax(x)_i = (x_i - m) - log sum_j e^(x_j - m), m = max (log-sum-exp; never log(softmax), "
                 "which is -inf where softmax underflows: log_softmax([0, -200]) is [0, -200] in fp32). range "

@@ -13,8 +13,7 @@
  * restarts it.  The state belongs to the session (ops/state.h).
  */
 #include "ops/ops.h"
-#include "graph/graph.h"
-#include "autodiff/rules.h"
+#include "ops/record.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include "ops/state.h"
@@ -178,7 +177,7 @@ static value_t *arange_impl(call_t *c)
     }
     int ia = c->nargs == 1 ? -1 : 0, ib = c->nargs == 1 ? 0 : 1, is = c->nargs == 3 ? 2 : -1;
     /* start, stop and step decide the length: a shape */
-    for (int i = 0; i < c->nargs; i++) graph_need_concrete(c->args[i], c->arg_spans[i], "arange's length (start, stop, step)");
+    for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], c->arg_spans[i], "arange's length (start, stop, step)");
     dtype_t dt = kw_dtype(c, ints ? DT_INT64 : op_settings(c->s)->precision);
     if (!ints && dt == DT_INT64)
         err_raise(ERR_DTYPE, c->span, "arange: dtype int64 needs integer start, stop and step");
@@ -424,7 +423,6 @@ static value_t *literal_impl(call_t *c)
 
 const op_def_t op_family_create[] = {
     {OP(literal), OPK_FUNC, .impl = literal_impl, .min_args = 0, .max_args = -1, .kwargs = "exact", .flags = OPF_COMBINES | OPF_CARRIER | OPF_HIDDEN,
-     .grad = ad_r_literal, .grad_doc = "item k receives g[k]",
      .signature = "literal(a, b, ...)   also [a, b, ...]", .summary = "stack numbers or equal-shape tensors along a new first axis (what a [ ] literal runs)",
      .formula = "out[i] = item i, converted once to the result dtype",
      .shapes = "n items of one shape s -> (n, *s)",
@@ -436,7 +434,6 @@ const op_def_t op_family_create[] = {
                 "#> [[1, 2],\n"
                 "#>  [3, 4]] (fp32)"},
     {OP(tensor), OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
-     .grad = ad_r_identity, .grad_doc = "identity",
      .flags = OPF_CARRIER | OPF_EXACT_LITERAL,
      .signature = "tensor(x, dtype=)", .summary = "a tensor from a number, a literal list or another tensor (a copy)",
      .formula = "a literal is rounded once from its exact typed value to dtype; a tensor is copied (and converted "

@@ -18,7 +18,6 @@
  * file is closed and the buffers freed before the error goes on. */
 #include "util/afile.h"
 #include "ops/ops.h"
-#include "autodiff/ad.h"
 #include "util/error.h"
 #include "value/value.h"
 #include "util/mem.h"
@@ -598,14 +597,14 @@ static value_t *features_impl(call_t *c)
     /* an int64 x computes in the session precision (a cast op, so grad and trace see it) */
     value_t *xf = NULL;
     if (x->u.t.dtype == DT_INT64) {
-        xf = ad_op1(op_find(dtype_traits[op_settings(S)->precision].name)->id, x, S);
+        xf = op_run1(op_find(dtype_traits[op_settings(S)->precision].name)->id, x, S);
         x = xf;
     }
     value_t *col[2] = { NULL, NULL };
     const char *axn[1] = { "axis" };
     for (int j = 0; j < 2; j++) {
         value_t *a[2] = { x, tensor_weak_int(j) }, *ax = tensor_weak_int(1);
-        col[j] = ad_opk(OP_take, 2, a, 1, axn, &ax, S);   /* x[:, j], shape (n,) */
+        col[j] = op_runk(OP_take, 2, a, 1, axn, &ax, S);   /* x[:, j], shape (n,) */
         val_unref(a[1]);
         val_unref(ax);
     }
@@ -615,11 +614,11 @@ static value_t *features_impl(call_t *c)
         switch (pick[i]) {
         case 0: v = val_ref(col[0]); break;
         case 1: v = val_ref(col[1]); break;
-        case 2: v = ad_op2(OP_multiply, col[0], col[0], S); break;   /* x1 * x1: NumPy's x**2 (np.square) */
-        case 3: v = ad_op2(OP_multiply, col[1], col[1], S); break;
-        case 4: v = ad_op2(OP_multiply, col[0], col[1], S); break;
-        case 5: v = ad_op1(OP_sin, col[0], S); break;
-        default: v = ad_op1(OP_sin, col[1], S); break;
+        case 2: v = op_run2(OP_multiply, col[0], col[0], S); break;   /* x1 * x1: NumPy's x**2 (np.square) */
+        case 3: v = op_run2(OP_multiply, col[1], col[1], S); break;
+        case 4: v = op_run2(OP_multiply, col[0], col[1], S); break;
+        case 5: v = op_run1(OP_sin, col[0], S); break;
+        default: v = op_run1(OP_sin, col[1], S); break;
         }
         list_push_take(l, v);
     }
@@ -629,12 +628,12 @@ static value_t *features_impl(call_t *c)
     if (k == 1) {
         /* stack of one tensor argument would take its rows as the pieces: (n,) -> (n, 1) by reshape */
         value_t *a[3] = { l->u.list.items[0], tensor_weak_int(-1), tensor_weak_int(1) };
-        r = ad_opk(OP_reshape, 3, a, 0, NULL, NULL, S);
+        r = op_runk(OP_reshape, 3, a, 0, NULL, NULL, S);
         val_unref(a[1]);
         val_unref(a[2]);
     } else {
         value_t *ax = tensor_weak_int(1);
-        r = ad_opk(OP_stack, k, l->u.list.items, 1, axn, &ax, S);
+        r = op_runk(OP_stack, k, l->u.list.items, 1, axn, &ax, S);
         val_unref(ax);
     }
     val_unref(l);

@@ -15,7 +15,6 @@
  * whose vector kernels give their bits (tests/unit/test_kernels).
  */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 #include "backend/backend.h"
 #include "backend/cpu/scalar.h"
 #include "util/error.h"
@@ -376,7 +375,6 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
 const op_def_t op_family_elementwise[] = {
     {OP(add), OPK_BINARY, .kern = KB_ADD, .min_args = 2, .max_args = 2,
      .symbol = "+", .ulp = ULP_CORRECT,
-     .grad = ad_r_add, .grad_doc = "d(a+b) = da + db",
      .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
      .formula = "a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)",
      .shapes = "a, b: broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -387,21 +385,18 @@ const op_def_t op_family_elementwise[] = {
                 "#> 0.2998 (fp16)"},
     {OP(subtract), OPK_BINARY, .kern = KB_SUB, .min_args = 2, .max_args = 2,
      .symbol = "-", .ulp = ULP_CORRECT,
-     .grad = ad_r_sub, .grad_doc = "d(a-b) = da - db",
      .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
      .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
                                                                         "#> [2, 1, 0] (fp32)"},
     {OP(multiply), OPK_BINARY, .kern = KB_MUL, .min_args = 2, .max_args = 2,
      .symbol = "*", .ulp = ULP_CORRECT,
-     .grad = ad_r_mul, .grad_doc = "d(ab) = b da + a db",
      .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
      .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
                                                                         "#> [655.5] (fp16)"},
     {OP(divide), OPK_BINARY, .kern = KB_DIV, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .symbol = "/", .ulp = ULP_CORRECT,
-     .grad = ad_r_div, .grad_doc = "d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op",
      .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
      .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
@@ -409,7 +404,6 @@ const op_def_t op_family_elementwise[] = {
                                                                            "#> 3.5 (fp32)"},
     {OP(mod), OPK_BINARY, .kern = KB_MOD, .min_args = 2, .max_args = 2,
      .symbol = "%", .ulp = ULP_CORRECT,
-     .grad = ad_r_mod, .grad_doc = "d(a % b) = da - floor(a/b) db",
      .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
      .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -417,7 +411,6 @@ const op_def_t op_family_elementwise[] = {
                                                                              "#> 2"},
     {OP(floor_divide), OPK_BINARY, .kern = KB_FDIV, .min_args = 2, .max_args = 2,
      .symbol = "//", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (piecewise constant, as JAX's floor_divide)",
      .signature = "floor_divide(a, b)   also a // b", .summary = "elementwise floor division (Python's //, numpy.floor_divide)",
      .formula = "floor(a / b) as NumPy computes it: (a - fmod(a, b)) / b, one less when the remainder's sign differs "
                 "from b's, then floored (so 1 // 0.1 is 9, as in Python: 0.1 is a little more than 1/10); a // 0 is "
@@ -432,7 +425,6 @@ const op_def_t op_family_elementwise[] = {
                 "#> 9 (fp32)"},
     {OP(power), OPK_BINARY, .kern = KB_POW, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .symbol = "^", .ulp = ULP_POW,
-     .grad = ad_r_pow, .grad_doc = "d(a^b) = b a^(b-1) da + a^b log(a) db",
      .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
      .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -442,7 +434,6 @@ const op_def_t op_family_elementwise[] = {
                                                                                                         "#> 0.5 (fp32)"},
     {OP(power_deriv), OPK_BINARY, .kern = KB_POWD, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .ulp = ULP_POW,
-     .grad = ad_r_pow_d, .grad_doc = "d/da = b power_deriv(a, b - 1), d/db = a^(b-1) (1 + b log a)",
      .signature = "power_deriv(a, b)", .summary = "d(a^b)/da = b a^(b-1), computed from the exact b - 1 (used by grad)",
      .formula = "b a^(b-1) in fp64 with b - 1 split exactly (a^(b-1) = a^bh (1 + bl ln a)), rounded to the dtype "
                 "(fp16/bf16 through fp32); 0 where b = 0. power(a, b - 1) with b - 1 rounded in fp16 is up to 7 ulp off",
@@ -451,35 +442,30 @@ const op_def_t op_family_elementwise[] = {
      .example = "grad(power)(fp16(6.9), fp16(-3.77))\n#> -0.00037646 (fp16)"},
     {OP(less), OPK_BINARY, .kern = KB_LT, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
      .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
                                                                "#> [1, 0, 0] (fp32)"},
     {OP(less_equal), OPK_BINARY, .kern = KB_LE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<=", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
      .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
                                                  "#> [1, 1, 0] (fp32)"},
     {OP(greater), OPK_BINARY, .kern = KB_GT, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
      .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
                                                  "#> [0, 0, 1] (fp32)"},
     {OP(greater_equal), OPK_BINARY, .kern = KB_GE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">=", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
      .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
                                                  "#> [0, 1, 1] (fp32)"},
     {OP(equal), OPK_BINARY, .kern = KB_EQ, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "==", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
      .formula = "1 if a == b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = ":precision fp16\n"
@@ -488,14 +474,12 @@ const op_def_t op_family_elementwise[] = {
                                                  "#> 0 (fp16)"},
     {OP(not_equal), OPK_BINARY, .kern = KB_NE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "!=", .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0 (a comparison)",
      .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
      .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
      .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
                                                  "#> 1 (fp32)"},
     {OP(maximum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MAX, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_maximum, .grad_doc = "the gradient goes to the larger input; split evenly on a tie (JAX, PyTorch)",
      .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
      .formula = "a if a > b else b; nan if either is nan; maximum(-0, 0) is 0",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
@@ -503,7 +487,6 @@ const op_def_t op_family_elementwise[] = {
                                                                                      "#> [2, nan, 3] (fp32)"},
     {OP(minimum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MIN, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_minimum, .grad_doc = "the gradient goes to the smaller input; split evenly on a tie (JAX, PyTorch)",
      .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",
      .formula = "a if a < b else b; nan if either is nan; minimum(-0, 0) is -0",
      .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,

@@ -1,7 +1,6 @@
 /* fp8.c — the fp8 casts e4m3(x) and e5m2(x): the storage dtypes E4M3FN
  * and E5M2 (OCP OFP8), rounded once by dtype_convert (dtype.c). */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 
 static value_t *to_fp8(call_t *c, dtype_t dt)
 {
@@ -15,7 +14,6 @@ static value_t *e5m2_impl(call_t *c) { return to_fp8(c, DT_E5M2); }
 
 const op_def_t op_family_fp8[] = {
     {OP(e4m3), OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-     .grad = ad_r_cast, .grad_doc = "the gradient passes through the cast (as for fp16 and the other casts)",
      .ulp = ULP_CORRECT,
      .signature = "e4m3(x)", .summary = "x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)",
      .formula = "round to nearest, ties to even, once; |x| > 448 and ±inf SATURATE to ±448 (nnpad's choice, as NVIDIA's "
@@ -29,7 +27,6 @@ const op_def_t op_family_fp8[] = {
                 "bits(e4m3(0.3))\n"
                 "#> e4m3  0 | 0101 | 010   = 0.3125"},
     {OP(e5m2), OPK_FUNC, .impl = e5m2_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-     .grad = ad_r_cast, .grad_doc = "the gradient passes through the cast (as for fp16 and the other casts)",
      .ulp = ULP_CORRECT,
      .signature = "e5m2(x)", .summary = "x in fp8 E5M2 (1 sign, 5 exponent, 2 mantissa bits; IEEE-like, max 57344)",
      .formula = "round to nearest, ties to even, once; |x| >= 61440 -> ±inf (IEEE 754 overflow); nan stays nan; bias 15, "

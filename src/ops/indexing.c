@@ -1,10 +1,8 @@
 /* indexing.c — gather and scatter by selection (see indexing.h). */
 #include "ops/indexing.h"
-#include "autodiff/rules.h"
 #include "ops/ops.h"
 #include "util/error.h"
-#include "autodiff/ad.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include <string.h>
 #include <math.h>
 
@@ -97,7 +95,7 @@ static bool check_sel(call_t *c, const value_t *x, int i, sel_t *sel)
         t->u.t.shape[0] != x->u.t.ndim)
         err_raise(ERR_TYPE, c->arg_spans[i], "%s: the selection must be an int64 tensor of shape (ndim, 4)", c->op->name);
     sel_from_tensor(t, sel);
-    uint16_t wild = graph_is_traced(x) ? graph_wild(x) : 0;
+    uint16_t wild = op_tracer.is_traced(x) ? op_tracer.wild(x) : 0;
     bool ok = true;
     for (int d = 0; d < sel->nd; d++)
         if (sel->raw[d] == SEL_INDEX && (sel->start[d] < -x->u.t.shape[d] || sel->start[d] >= x->u.t.shape[d])) {
@@ -188,7 +186,7 @@ static value_t *scatter_impl(call_t *c)
     if (x->u.t.weak && dt != DT_INT64) dt = op_settings(c->s)->precision;   /* never reached from x[...] = v (0-d) */
     value_t *vc = op_convert(v, dt, c->arg_spans[1], "index assignment");
     value_t *r;
-    if (c->reuse_first && tensor_is_unique(x) && !x->u.t.ad && !x->u.t.weak && !ad_active() && !graph_tracing()) {
+    if (c->reuse_first && tensor_is_unique(x) && !x->u.t.ad && !x->u.t.weak && !op_tape.active() && !op_tracing()) {
         r = tensor_view(x);   /* the variable's storage, written in place (tensor_data below makes a
                                  non-contiguous view contiguous first) */
     } else {
@@ -233,7 +231,7 @@ static value_t *take_impl(call_t *c)
         err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be a single integer (int64), not a %s%s tensor",
                   dtype_traits[iv->u.t.dtype].name, iv->u.t.size != 1 ? " multi-element" : "");
     int64_t len = x->u.t.shape[axis], i = 0;
-    if (!graph_is_traced(iv)) {
+    if (!op_tracer.is_traced(iv)) {
         if (iv->u.t.dtype == DT_INT64) i = ((int64_t *)tensor_data(iv))[0];
         else {
             double d = tensor_get_f64(iv, 0);
@@ -258,7 +256,6 @@ static value_t *take_impl(call_t *c)
 
 const op_def_t op_family_indexing[] = {
     {OP(take), OPK_FUNC, .flags = OPF_MOVER, .impl = take_impl, .min_args = 2, .max_args = 2, .kwargs = "axis",
-     .grad = ad_r_take, .grad_doc = "the gradient scattered back to position i (zero elsewhere); none for i",
      .signature = "take(x, i, axis=0)", .summary = "x[i] along one axis, i a single integer tensor (may be traced)",
      .formula = "the slice of x at index i of axis (i < 0 counts from the end); inside a traced function i may be "
                 "a traced value, as x[i] with a traced i and `for r in x` use it (JAX's dynamic indexing)",
@@ -271,7 +268,6 @@ const op_def_t op_family_indexing[] = {
                 "take(x, -1, axis=1)\n"
                 "#> [2, 4] (fp32)"},
     {OP(index_select), OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_MOVER | OPF_HIDDEN,
-     .grad = ad_r_index_select, .grad_doc = "the gradient scattered back to the selected places",
      .signature = "index_select(x, sel)   also x[i, a:b]", .summary = "the elements of x at a selection (what x[...] does)",
      .formula = "x[start + k*step] along each axis; integer indices drop their axis",
      .shapes = "x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape",
@@ -282,7 +278,6 @@ const op_def_t op_family_indexing[] = {
                 "x[-1]\n"
                 "#> 40 (fp32)"},
     {OP(index_scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_MOVER | OPF_HIDDEN,
-     .grad = ad_r_index_scatter, .grad_doc = "x receives g with the selection zeroed (overwritten); v receives g at the selection, summed over the axes it was broadcast along",
      .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
      .formula = "r = copy of x; r[sel] = v (v broadcast to the selection, as NumPy's assignment does)",
      .shapes = "x: any shape with axes; v: broadcastable to the selection's shape (aligned from the right, extra leading 1s dropped); sel: (x.ndim, 4) -> x's shape",

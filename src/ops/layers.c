@@ -29,7 +29,6 @@
  */
 #include "ops/ops.h"
 #include "ops/indexing.h"
-#include "autodiff/ad.h"
 #include "util/error.h"
 #include <string.h>
 #include <math.h>
@@ -176,7 +175,7 @@ static value_t *dense_impl(call_t *c)
     dtype_t dt = weight_dtype(c);
     span_t sp;
     value_t *sd = op_kw(c, "seed", &sp);
-    if (sd) { value_t *r = ad_op1(OP_seed, sd, c->s); val_unref(r); }
+    if (sd) { value_t *r = op_run1(OP_seed, sd, c->s); val_unref(r); }
     value_t *ub = op_kw(c, "use_bias", &sp);
     bool use_bias = !ub || op_to_double(ub, sp, "use_bias") != 0;
     value_t *act = activation_arg(c);
@@ -195,7 +194,7 @@ static value_t *dense_impl(call_t *c)
     value_t *a2[2] = { tensor_weak_int(in), tensor_weak_int(out) };
     value_t *dk = str_new("fp64", 4);
     const char *kn[1] = { "dtype" };
-    value_t *u = ad_opk(OP_rand, 2, a2, 1, kn, &dk, c->s);
+    value_t *u = op_runk(OP_rand, 2, a2, 1, kn, &dk, c->s);
     double lim = sqrt(6.0 / (double)(in + out));
     int64_t shape[2] = { in, out };
     value_t *W = tensor_new_raw(dt, 2, shape);
@@ -233,7 +232,7 @@ static value_t *cast_to(value_t *v, dtype_t dt, session_t *s)
 {
     if (v->u.t.dtype == dt && !v->u.t.weak) return val_ref(v);
     value_t *d = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
-    value_t *r = ad_op2(OP_cast, v, d, s);
+    value_t *r = op_run2(OP_cast, v, d, s);
     val_unref(d);
     return r;
 }
@@ -271,20 +270,20 @@ static value_t *dense_apply_impl(call_t *c)
          * through to(), whose gradient goes back to the weights' device) */
         value_t *dn = str_new("gpu", 3);
         if (!ww->u.t.sym && ww->u.t.st->device != x->u.t.st->device) {
-            value_t *t = ad_op2(OP_to, ww, dn, c->s);
+            value_t *t = op_run2(OP_to, ww, dn, c->s);
             val_unref(ww);
             ww = t;
         }
         if (bw && !bw->u.t.sym && bw->u.t.st->device != x->u.t.st->device) {
-            value_t *t = ad_op2(OP_to, bw, dn, c->s);
+            value_t *t = op_run2(OP_to, bw, dn, c->s);
             val_unref(bw);
             bw = t;
         }
         val_unref(dn);
     }
-    value_t *z = ad_op2(OP_matmul, xw, ww, c->s);
+    value_t *z = op_run2(OP_matmul, xw, ww, c->s);
     if (bw) {
-        value_t *zb = ad_op2(OP_add, z, bw, c->s);
+        value_t *zb = op_run2(OP_add, z, bw, c->s);
         val_unref(z);
         z = zb;
     }
@@ -431,7 +430,7 @@ static value_t *reshape_to(value_t *v, int nd, const int64_t *sh, session_t *s)
     int64_t n = nd;
     value_t *shape = tensor_new_raw(DT_INT64, 1, &n);
     memcpy(tensor_data(shape), sh, sizeof(int64_t) * (size_t)nd);
-    value_t *r = ad_op2(OP_reshape, v, shape, s);
+    value_t *r = op_run2(OP_reshape, v, shape, s);
     val_unref(shape);
     return r;
 }
@@ -568,11 +567,11 @@ static value_t *collapse_impl(call_t *c)
         if (Wi->u.t.shape[0] != W->u.t.shape[1])
             err_raise(ERR_SHAPE, c->arg_spans[0], "layer %d outputs %lld values but layer %d takes %lld", i,
                       (long long)W->u.t.shape[1], i + 1, (long long)Wi->u.t.shape[0]);
-        value_t *nW = ad_op2(OP_matmul, W, Wi, c->s);
+        value_t *nW = op_run2(OP_matmul, W, Wi, c->s);
         value_t *nb = NULL;
-        if (b) nb = ad_op2(OP_matmul, b, Wi, c->s);
+        if (b) nb = op_run2(OP_matmul, b, Wi, c->s);
         if (bi) {
-            if (nb) { value_t *t = ad_op2(OP_add, nb, bi, c->s); val_unref(nb); nb = t; }
+            if (nb) { value_t *t = op_run2(OP_add, nb, bi, c->s); val_unref(nb); nb = t; }
             else nb = val_ref(bi);
         }
         val_unref(W);
@@ -642,18 +641,18 @@ static value_t *assign_impl(call_t *c)
         if (v->u.t.ndim) {
             value_t *shape = tensor_new_raw(DT_INT64, 1, (int64_t[]){0});
             value_t *a[2] = { v, shape };
-            vv = ad_opk(OP_reshape, 2, a, 0, NULL, NULL, c->s);
+            vv = op_runk(OP_reshape, 2, a, 0, NULL, NULL, c->s);
             val_unref(shape);
         } else vv = val_ref(v);
         value_t *a[2] = { vv, dts };
-        nv = ad_opk(OP_cast, 2, a, 0, NULL, NULL, c->s);
+        nv = op_runk(OP_cast, 2, a, 0, NULL, NULL, c->s);
         val_unref(vv);
     } else {   /* every element set to v: index_scatter broadcasts a one-element v itself */
         sel_t sel;
         sel_at(&sel, old->u.t.ndim, old->u.t.shape, 0, -1);
         value_t *st = sel_to_tensor(&sel);
         value_t *a[3] = { old, v, st };
-        nv = ad_opk(OP_index_scatter, 3, a, 0, NULL, NULL, c->s);
+        nv = op_runk(OP_index_scatter, 3, a, 0, NULL, NULL, c->s);
         val_unref(st);
     }
     val_unref(dts);

@@ -2,7 +2,7 @@
  * mse mae binary_crossentropy categorical_crossentropy
  * sparse_categorical_crossentropy, and PyTorch's nll.
  *
- * Every loss is written with ops from the op table (through ad_opk), so
+ * Every loss is written with ops from the op table (through op_runk), so
  * grad differentiates it with the ops' own rules and nothing here needs a
  * derivative of its own.  Shapes follow Keras: y_true and y_pred are
  * (batch, ...) and a loss is first taken per sample (the mean, or for the
@@ -21,8 +21,7 @@
  * (Keras: losses in float32).
  */
 #include "ops/ops.h"
-#include "graph/graph.h"
-#include "autodiff/ad.h"
+#include "ops/record.h"
 #include "util/error.h"
 #include <string.h>
 #include <math.h>
@@ -44,8 +43,8 @@ typedef struct tmps { value_t *v[48]; int n; } tmps_t;
 static value_t *K(tmps_t *t, value_t *v) { NN_ASSERT(t->n < 48); t->v[t->n++] = v; return v; }
 static void tmps_free(tmps_t *t) { for (int i = 0; i < t->n; i++) val_unref(t->v[i]); t->n = 0; }
 
-static value_t *op1(tmps_t *t, op_id_t n, value_t *a, session_t *s) { return K(t, ad_op1(n, a, s)); }
-static value_t *op2(tmps_t *t, op_id_t n, value_t *a, value_t *b, session_t *s) { return K(t, ad_op2(n, a, b, s)); }
+static value_t *op1(tmps_t *t, op_id_t n, value_t *a, session_t *s) { return K(t, op_run1(n, a, s)); }
+static value_t *op2(tmps_t *t, op_id_t n, value_t *a, value_t *b, session_t *s) { return K(t, op_run2(n, a, b, s)); }
 static value_t *num(tmps_t *t, double x) { return K(t, tensor_weak_float(x)); }
 /* a reduction (sum/mean) over the last axis; a 0-d value is its own */
 static value_t *over_last(tmps_t *t, op_id_t n, value_t *a, session_t *s)
@@ -53,7 +52,7 @@ static value_t *over_last(tmps_t *t, op_id_t n, value_t *a, session_t *s)
     if (a->u.t.ndim == 0) return a;
     value_t *ax = K(t, tensor_weak_int(-1));
     const char *kn[1] = { "axis" };
-    return K(t, ad_opk(n, 1, &a, 1, kn, &ax, s));
+    return K(t, op_runk(n, 1, &a, 1, kn, &ax, s));
 }
 
 typedef enum { RED_MEAN, RED_SUM, RED_NONE } red_t;
@@ -75,7 +74,7 @@ static bool from_logits(call_t *c)
 {
     span_t sp;
     value_t *v = op_kw(c, "from_logits", &sp);
-    if (v) graph_need_concrete(v, sp, "from_logits (it decides how the loss is computed)");
+    if (v) op_tracer.need_concrete(v, sp, "from_logits (it decides how the loss is computed)");
     return v && op_to_double(v, sp, "from_logits") != 0;
 }
 
@@ -120,9 +119,9 @@ static void shapes_equal(span_t span, const char *loss, const value_t *a, const 
 static void same_shape(call_t *c, value_t *a, value_t *b)
 {
     shapes_equal(c->span, c->op->name, a, b);
-    if (graph_tracing() && (graph_wild(a) || graph_wild(b))) {
+    if (op_tracing() && (op_tracer.wild(a) || op_tracer.wild(b))) {
         value_t *args[3] = { a, b, str_new(c->op->name, strlen(c->op->name)) };
-        value_t *r = ad_opk(OP_loss_shapes, 3, args, 0, NULL, NULL, c->s);
+        value_t *r = op_runk(OP_loss_shapes, 3, args, 0, NULL, NULL, c->s);
         val_unref(r);
         val_unref(args[2]);
     }
@@ -181,7 +180,7 @@ static value_t *bce_impl(call_t *c)
         value_t *b = op2(&t, OP_multiply, y, op1(&t, OP_softplus, op1(&t, OP_negative, p, s), s), s);
         el = op2(&t, OP_add, a, b, s);
     } else {
-        value_t *q = K(&t, ad_opk(OP_clip, 3, (value_t *[]){ p, num(&t, EPS), num(&t, 1 - EPS) }, 0, NULL, NULL, s));
+        value_t *q = K(&t, op_runk(OP_clip, 3, (value_t *[]){ p, num(&t, EPS), num(&t, 1 - EPS) }, 0, NULL, NULL, s));
         value_t *one = num(&t, 1);
         value_t *a = op2(&t, OP_multiply, y, op1(&t, OP_log, q, s), s);
         value_t *b = op2(&t, OP_multiply, op2(&t, OP_subtract, one, y, s),
@@ -204,9 +203,9 @@ static value_t *cce_core(tmps_t *t, call_t *c, value_t *y, value_t *p)
     } else {
         value_t *ax = K(t, tensor_weak_int(-1)), *kd = K(t, tensor_weak_int(1));
         const char *kn[2] = { "axis", "keepdims" };
-        value_t *tot = p->u.t.ndim ? K(t, ad_opk(OP_sum, 1, &p, 2, kn, (value_t *[]){ ax, kd }, s)) : p;
+        value_t *tot = p->u.t.ndim ? K(t, op_runk(OP_sum, 1, &p, 2, kn, (value_t *[]){ ax, kd }, s)) : p;
         value_t *q = op2(t, OP_divide, p, tot, s);
-        value_t *qc = K(t, ad_opk(OP_clip, 3, (value_t *[]){ q, num(t, EPS), num(t, 1 - EPS) }, 0, NULL, NULL, s));
+        value_t *qc = K(t, op_runk(OP_clip, 3, (value_t *[]){ q, num(t, EPS), num(t, 1 - EPS) }, 0, NULL, NULL, s));
         lp = op1(t, OP_log, qc, s);
     }
     value_t *yl = op2(t, OP_multiply, y, lp, s);
@@ -232,7 +231,7 @@ static value_t *one_hot(call_t *c, value_t *lab, span_t lsp, int64_t classes, dt
     for (int d = 0; d < lab->u.t.ndim; d++) shape[d] = lab->u.t.shape[d];
     shape[lab->u.t.ndim] = classes;
     value_t *o = tensor_new(dt, lab->u.t.ndim + 1, shape);
-    graph_need_concrete(lab, lsp, "a label (the loss picks a class on the host)");
+    op_tracer.need_concrete(lab, lsp, "a label (the loss picks a class on the host)");
     for (int64_t i = 0; i < lab->u.t.size; i++) {
         double k = tensor_get_f64(lab, i);
         if (k != floor(k) || k < 0 || k >= (double)classes)

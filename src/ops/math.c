@@ -22,7 +22,6 @@
  * 754-2019 §5.4.1 squareRoot, §5.3.1 roundToIntegral*), so they use libm.
  */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include <math.h>
@@ -128,7 +127,6 @@ static value_t *where_impl(call_t *c)
 const op_def_t op_family_math[] = {
     {OP(exp), OPK_UNARY, .kern = KU_EXP, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .grad = ad_r_exp, .grad_doc = "exp'(x) = exp(x), from the output",
      .signature = "exp(x)", .summary = "e to the power x, elementwise",
      .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10") "; fp64 above 709.7827111495575, where SLEEF's exp gives inf, "
@@ -144,7 +142,6 @@ const op_def_t op_family_math[] = {
                 "#> inf (fp16)"},
     {OP(log), OPK_UNARY, .kern = KU_LOG, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .grad = ad_r_log, .grad_doc = "log'(x) = 1/x; nan where log(x) is nan (x < 0; PyTorch 1.13 gives 1/x there)",
      .signature = "log(x)", .summary = "natural logarithm, elementwise",
      .formula = "ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
@@ -194,7 +191,6 @@ const op_def_t op_family_math[] = {
                 "#> 1.4141 (fp16)"},
     {OP(abs), OPK_UNARY, .kern = KU_ABS, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_abs, .grad_doc = "abs'(x) = sign(x); 0 at 0 (PyTorch, JAX); nan at nan",
      .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
      .formula = "|x|; abs(-0) = 0, abs(nan) = nan",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
@@ -202,7 +198,6 @@ const op_def_t op_family_math[] = {
                 "#> [2, 0, 3.5] (fp32)"},
     {OP(sin), OPK_UNARY, .kern = KU_SIN, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .grad = ad_r_sin, .grad_doc = "sin' = cos",
      .signature = "sin(x)", .summary = "sine of x radians, elementwise",
      .formula = "sin x; sin(±inf) = nan",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
@@ -212,7 +207,6 @@ const op_def_t op_family_math[] = {
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
     {OP(cos), OPK_UNARY, .kern = KU_COS, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .grad = ad_r_cos, .grad_doc = "cos' = -sin",
      .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
      .formula = "cos x; cos(±inf) = nan",
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
@@ -232,7 +226,6 @@ const op_def_t op_family_math[] = {
                 "#> [-0.842700779, 0, 0.520499885] (fp32)"},
     {OP(floor), OPK_UNARY, .kern = KU_FLOOR, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_step, .grad_doc = "0 (piecewise constant; nan at nan)",
      .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
      .formula = "⌊x⌋; floor(-0.5) = -0; inf and nan unchanged",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
@@ -240,7 +233,6 @@ const op_def_t op_family_math[] = {
                 "#> [-2, 0, 2] (fp32)"},
     {OP(round), OPK_UNARY, .kern = KU_ROUND, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_step, .grad_doc = "0 (piecewise constant; nan at nan)",
      .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
      .formula = "nearest integer to x; a half goes to the even neighbour: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0",
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
@@ -250,7 +242,6 @@ const op_def_t op_family_math[] = {
                 "#> [0, 2, 2, -0, 3] (fp32)"},
     {OP(isnan), OPK_UNARY, .kern = KU_ISNAN, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
      .formula = "1 if x is nan else 0 (nan is the only value not equal to itself)",
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
@@ -258,7 +249,6 @@ const op_def_t op_family_math[] = {
                 "#> [0, 1, 0] (fp32)"},
     {OP(isinf), OPK_UNARY, .kern = KU_ISINF, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
      .formula = "1 if |x| = inf else 0",
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isInfinite; numpy.isinf",
@@ -270,7 +260,6 @@ const op_def_t op_family_math[] = {
                 "#> [0, 1] (fp16)"},
     {OP(isfinite), OPK_UNARY, .kern = KU_ISFIN, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_zero, .grad_doc = "0",
      .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",
      .formula = "1 if x is finite else 0",
      .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isFinite; numpy.isfinite",
@@ -280,7 +269,6 @@ const op_def_t op_family_math[] = {
                 "#> [1, 0] (fp32)"},
     {OP(clip), OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .grad = ad_r_clip, .grad_doc = "1 where lo <= x <= hi (closed interval, as torch.clamp), else 0",
      .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
      .formula = "minimum(maximum(x, lo), hi); NaN in x, lo or hi gives nan; lo > hi gives hi",
      .shapes = "x, lo, hi: broadcastable shapes -> the broadcast shape",
@@ -293,7 +281,6 @@ const op_def_t op_family_math[] = {
                 "#> [2, 4, nan] (fp32)"},
     {OP(where), OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .grad = ad_r_where, .grad_doc = "g flows to a where the condition holds, to b elsewhere",
      .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",
      .formula = "cond != 0 ? a : b (NaN in cond counts as nonzero, as bool(nan) in NumPy)",
      .shapes = "cond, a, b: broadcastable shapes -> the broadcast shape",

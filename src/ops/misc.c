@@ -1,9 +1,8 @@
 /* misc.c — builtins of the language itself: print, range, len, negative. */
 #include "ops/ops.h"
 #include "backend/backend.h"
-#include "autodiff/rules.h"
 #include "util/error.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include <string.h>
 #include <math.h>
 
@@ -14,13 +13,13 @@ static value_t *print_impl(call_t *c)
      * once, at trace time, and shows traced tensors as what they are there
      * (TensorFlow prints Tensor("...", shape, dtype)); tprint is the node
      * that prints at every call. */
-    bool tracing = graph_tracing();
+    bool tracing = op_tracing();
     if (tracing) fputs("[trace time] ", session_out(c->s));
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', session_out(c->s));
-        if (tracing && graph_is_traced(c->args[i])) {
+        if (tracing && op_tracer.is_traced(c->args[i])) {
             char b[160];
-            graph_describe(c->args[i], b, sizeof b);
+            op_tracer.describe(c->args[i], b, sizeof b);
             fputs(b, session_out(c->s));
             continue;
         }
@@ -153,7 +152,6 @@ static value_t *device_impl(call_t *c)
 
 const op_def_t op_family_misc[] = {
     {OP(to), OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
-     .grad = ad_r_to, .grad_doc = "the gradient comes back to x's device",
      .signature = "to(x, device)", .summary = "x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))",
      .formula = "a copy on that device (x itself when it is there already); a number stays a number. "
                 "\"gpu\" opens the GPU (as :device gpu); with no GPU it is an error saying why",
@@ -197,7 +195,6 @@ const op_def_t op_family_misc[] = {
                                             "#> 3"},
     {OP(negative), OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_MOVER | OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .grad = ad_r_neg, .grad_doc = "d(-x) = -dx",
      .signature = "negative(x)   also -x", .summary = "elementwise negation",
      .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",
      .dtypes = "same dtype as x; int64 exact (overflow is an error)", .source = "IEEE 754-2019 §5.5.1 (negate)",

@@ -1,8 +1,7 @@
 /* ops.c — the op table gathered from its families, lookup, argument
  * checking and the helpers every impl uses (see ops.h). */
 #include "ops/ops.h"
-#include "autodiff/ad.h"
-#include "graph/graph.h"
+#include "ops/record.h"
 #include "ops/state.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -12,12 +11,15 @@
 #include <math.h>
 #include <stdio.h>
 
-static const op_def_t *const families[] = {
+/* this layer's families; those of the layers above register (ops.h) */
+#define MAX_FAMILIES 48
+static const op_def_t *families[MAX_FAMILIES] = {
     op_family_elementwise, op_family_math, op_family_reduce, op_family_create,
-    op_family_shape, op_family_precision, op_family_misc, op_family_autodiff, op_family_indexing, op_family_graph,
-    op_family_plot, op_family_hist, op_family_heatmap, op_family_numberline, op_family_compare, op_family_show, op_family_gradflow, op_family_roofline, op_family_scatter, op_family_boundary, op_family_underflow, op_family_neurons, op_family_fit_figure, op_family_train, op_family_data, op_family_devcheck, op_family_fp8,
+    op_family_shape, op_family_precision, op_family_misc, op_family_indexing,
+    op_family_train, op_family_data, op_family_devcheck, op_family_fp8,
     op_family_activations, op_family_losses, op_family_layers,
 };
+static int nfamilies = 15;
 
 #define MAX_OPS 512
 static const op_def_t *sorted[MAX_OPS];
@@ -35,10 +37,20 @@ static int cmp_op(const void *a, const void *b)
     return strcmp((*(const op_def_t *const *)a)->name, (*(const op_def_t *const *)b)->name);
 }
 
+void op_family_register(const op_def_t *family)
+{
+    if (nsorted || nfamilies == MAX_FAMILIES) {
+        fprintf(stderr, "nnpad: op table: the family of \"%s\" registers %s\n", family->name,
+                nsorted ? "after the table was first used" : "beyond MAX_FAMILIES");
+        abort();
+    }
+    families[nfamilies++] = family;
+}
+
 static void init(void)
 {
     if (nsorted) return;
-    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
+    for (int f = 0; f < nfamilies; f++)
         for (const op_def_t *o = families[f]; o->name; o++) {
             NN_ASSERT(nsorted < MAX_OPS);
             sorted[nsorted++] = o;
@@ -76,6 +88,35 @@ int op_count(void) { init(); return nsorted; }
 static nn_state_t default_state;
 nn_state_t *nn_state_current = &default_state;
 void nn_state_use(nn_state_t *st) { nn_state_current = st ? st : &default_state; }
+
+/* ---- the recorders (record.h): no tape and nothing traced until
+ * autodiff and graph register theirs ---- */
+
+static bool no_active(void) { return false; }
+static void no_record(call_t *c, value_t *out) { (void)c; (void)out; }
+static bool no_value(const value_t *v) { (void)v; return false; }
+static uint16_t no_wild(const value_t *v) { (void)v; return 0; }
+static void no_need(const value_t *v, span_t span, const char *what) { (void)v; (void)span; (void)what; }
+static bool no_variable(value_t *v) { (void)v; return false; }
+static void no_op(void) {}
+static void no_note(value_t *rec) { (void)rec; }
+static value_t *no_effect(call_t *c) { (void)c; return NULL; }
+static int no_describe(const value_t *v, char *buf, int cap) { (void)v; return snprintf(buf, cap, "<traced>"); }
+static value_t *no_make_traced(value_t *f, value_t *sig, span_t span)
+{
+    (void)f; (void)sig;
+    err_raise(ERR_TYPE, span, "tracing is not part of this program");
+}
+static void no_quiet(value_t *tfn) { (void)tfn; }
+static int no_count(const value_t *tfn) { (void)tfn; return 0; }
+
+op_tape_hooks_t op_tape = { no_active, no_record };
+op_trace_hooks_t op_tracer = {
+    .record = no_record, .is_traced = no_value, .is_live = no_value, .wild = no_wild, .need_concrete = no_need,
+    .retracing = no_active, .in_control_flow = no_active, .is_variable = no_variable, .pause = no_op,
+    .resume = no_op, .record_opaque = no_record, .note_record = no_note, .trace_effect = no_effect,
+    .describe = no_describe, .make_traced = no_make_traced, .quiet = no_quiet, .concrete_count = no_count,
+};
 
 void (*op_bits_figure_hook)(call_t *c, const char *text);
 void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
@@ -569,22 +610,22 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
     if (traced_ever) {
         /* a traced value kept past its trace has no value (a placeholder) */
         for (int i = 0; i < c->nargs; i++)
-            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !graph_is_live(c->args[i]))
+            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.sym && !op_tracer.is_live(c->args[i]))
                 err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[i] : c->span, "%s: argument %d is a traced value kept "
                           "from a finished trace (stored outside the traced function while it was traced); it has no "
                           "value: return it from the traced function instead", op->name, i + 1);
-        if ((op->flags & OPF_VARIABLES) && graph_retracing())
+        if ((op->flags & OPF_VARIABLES) && op_tracer.retracing())
             err_raise(ERR_TYPE, c->span, "%s creates variables (a layer's weights) inside a traced function that is "
                       "tracing again: variables may be created on the first trace only (tf.function raises ValueError "
                       "here); create the layer outside the function and pass it in", op->name);
-        if (graph_tracing() && (op->flags & (OPF_IMPURE | OPF_TRACE_TIME | OPF_VARIABLES | OPF_HOST_READS))) {
+        if (op_tracing() && (op->flags & (OPF_IMPURE | OPF_TRACE_TIME | OPF_VARIABLES | OPF_HOST_READS))) {
             if (op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) {
-                r = graph_trace_effect(c);
+                r = op_tracer.trace_effect(c);
                 if (r) return r;
             }
             bool traced_in = false;
-            for (int i = 0; i < c->nargs && !traced_in; i++) traced_in = graph_is_traced(c->args[i]) || graph_is_variable(c->args[i]);
-            for (int i = 0; i < c->nkw && !traced_in; i++) traced_in = graph_is_traced(c->kw[i]);
+            for (int i = 0; i < c->nargs && !traced_in; i++) traced_in = op_tracer.is_traced(c->args[i]) || op_tracer.is_variable(c->args[i]);
+            for (int i = 0; i < c->nkw && !traced_in; i++) traced_in = op_tracer.is_traced(c->kw[i]);
             /* a layer's weights are made once, outside the trace (tf.function's
              * variable creation); a composite that reads values on the host runs
              * outside it on the traced values and becomes one node (with a tape
@@ -593,19 +634,19 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
             if (op->flags & OPF_VARIABLES) {
                 /* made now, once: its sizes must be numbers, and it cannot sit in
                  * a branch or loop that the graph runs zero or many times */
-                for (int i = 0; i < c->nargs; i++) graph_need_concrete(c->args[i], op_arg_span(c, i), "a layer's size");
-                for (int i = 0; i < c->nkw; i++) graph_need_concrete(c->kw[i], c->kw_spans[i], "a layer's setting");
-                if (graph_in_control_flow())
+                for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], op_arg_span(c, i), "a layer's size");
+                for (int i = 0; i < c->nkw; i++) op_tracer.need_concrete(c->kw[i], c->kw_spans[i], "a layer's setting");
+                if (op_tracer.in_control_flow())
                     err_raise(ERR_TYPE, c->span, "%s creates a layer inside a branch or loop whose condition is a traced "
                               "tensor: its weights would be made once, while tracing, whatever the graph runs later "
                               "(tf.function raises here); create the layer before the if or loop", op->name);
             }
-            if ((op->flags & OPF_VARIABLES) || ((op->flags & OPF_HOST_READS) && traced_in && !ad_active())) {
-                graph_pause();
+            if ((op->flags & OPF_VARIABLES) || ((op->flags & OPF_HOST_READS) && traced_in && !op_tape.active())) {
+                op_tracer.pause();
                 r = op->impl(c);
-                graph_resume();
-                if (op->flags & OPF_VARIABLES) graph_note_record(r);
-                else graph_record_opaque(c, r);
+                op_tracer.resume();
+                if (op->flags & OPF_VARIABLES) op_tracer.note_record(r);
+                else op_tracer.record_opaque(c, r);
                 return r;
             }
         }
@@ -626,10 +667,30 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
     if (bk_registry[BK_CUDA] && r) r = op_place(c, r);
     /* While grad runs, every op on watched values joins the tape; a
      * result that depends on shapes only (len, shape) is a constant. */
-    if (ad_active() && !(op->flags & OPF_STATIC)) ad_record(c, r);
+    if (op_tape.active() && !(op->flags & OPF_STATIC)) op_tape.record(c, r);
     /* While a function is traced, the op becomes a graph node. */
-    if (traced_ever && graph_tracing()) graph_record(c, r);
+    if (traced_ever && op_tracing()) op_tracer.record(c, r);
     return r;
+}
+
+/* ---- running an op by id (ops.h) ---- */
+
+value_t *op_runk(op_id_t id, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s)
+{
+    const op_def_t *op = op_get(id);
+    span_t sp[8], ksp[8];
+    const node_t *nodes[8] = {0};
+    NN_ASSERT(nargs <= 8 && nkw <= 8);
+    for (int i = 0; i < 8; i++) sp[i] = ksp[i] = err_here();
+    call_t c = { op, err_here(), nargs, args, sp, nkw, kwn, kw, ksp, nodes, s, false };
+    return op_call(&c);
+}
+
+value_t *op_run1(op_id_t id, value_t *a, session_t *s) { return op_runk(id, 1, &a, 0, NULL, NULL, s); }
+value_t *op_run2(op_id_t id, value_t *a, value_t *b, session_t *s)
+{
+    value_t *args[2] = { a, b };
+    return op_runk(id, 2, args, 0, NULL, NULL, s);
 }
 
 /* ---- helpers for impl functions ---- */
@@ -655,7 +716,7 @@ value_t *op_kw(call_t *c, const char *name, span_t *span)
 
 int64_t op_to_int(value_t *v, span_t span, const char *what)
 {
-    graph_need_concrete(v, span, what);
+    op_tracer.need_concrete(v, span, what);
     if (v->kind != V_TENSOR || v->u.t.size != 1)
         err_raise(ERR_TYPE, span, "%s must be a single integer, not a %s", what,
                   v->kind == V_TENSOR ? "tensor with several elements" : val_kind_name(v));
@@ -698,7 +759,7 @@ int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span)
     int n = 0;
     if (last - first == 1 && c->args[first]->kind == V_TENSOR && c->args[first]->u.t.ndim == 1) {
         value_t *t = c->args[first];
-        graph_need_concrete(t, c->arg_spans[first], "a shape");
+        op_tracer.need_concrete(t, c->arg_spans[first], "a shape");
         if (t->u.t.size > NN_MAX_DIMS)
             err_raise(ERR_SHAPE, c->arg_spans[first], "a tensor has at most %d dimensions, this shape has %lld",
                       NN_MAX_DIMS, (long long)t->u.t.size);

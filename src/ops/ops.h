@@ -93,7 +93,6 @@ extern value_t *(*op_eval_hook)(session_t *s, const node_t *n, value_t *scope);
 extern void (*op_frame_push_hook)(const char *name, span_t span);
 extern void (*op_frame_pop_hook)(void);
 
-struct ad_node;
 typedef struct op_def {
     const char *name;
     op_id_t id;          /* OP_name (op_list.h): entries write both as OP(name) */
@@ -113,13 +112,12 @@ typedef struct op_def {
     const char *example;     /* REPL lines, run as a test (tests/help-examples) */
     unsigned flags;
     /* Differentiation (src/autodiff): exactly one of
-     *   grad      the rule (src/autodiff/rules.h), grad_doc its formula;
+     *   a rule    in src/autodiff/rules.c's table, indexed by the op's id
+     *             (with its formula);
      *   deriv     (elementwise) the op computing f'(x) with the same
      *             arguments, deriv_doc its formula: the rule is g * deriv(x);
      *   OPF_COMPOSITE  the op computes with other ops, which the tape records;
      *   nograd    why there is no derivative (tests/unit/test_ops checks). */
-    void (*grad)(struct ad_node *n, value_t *g, value_t **gin, session_t *s);
-    const char *grad_doc;
     op_id_t deriv;       /* OP_NONE: none */
     const char *deriv_doc;
     const char *nograd;
@@ -189,14 +187,23 @@ enum {
 int op_count(void);
 const op_def_t *op_at(int i);
 const op_def_t *op_find(const char *name);
-/* The op with id (OP_NONE < id < OP_COUNT): every id has one (checked at
- * start-up). */
+/* The op with id (OP_NONE < id < OP_COUNT): every id has one (checked
+ * when the table is first used). */
 const op_def_t *op_get(op_id_t id);
+/* The families of this layer (ops.c lists them).  A family defined above
+ * it (autodiff's grad, graph's trace, the view's figures) registers itself
+ * before main with OP_FAMILY_REGISTER after its array, so that this layer
+ * names nothing above it; the table is gathered, sorted and checked (one
+ * entry per id of op_list.h) at its first use, after every registration.
+ * Registering later aborts.  (A constructor runs only in a linked object:
+ * every program links all of libnnpad.a, configure.ac says how.) */
 extern const op_def_t op_family_elementwise[], op_family_math[], op_family_reduce[],
     op_family_create[], op_family_shape[], op_family_precision[], op_family_misc[],
-    op_family_autodiff[], op_family_indexing[], op_family_graph[],
-    op_family_plot[], op_family_hist[], op_family_heatmap[], op_family_numberline[], op_family_compare[], op_family_show[], op_family_gradflow[], op_family_roofline[], op_family_scatter[], op_family_boundary[], op_family_underflow[], op_family_neurons[], op_family_fit_figure[], op_family_train[], op_family_data[], op_family_devcheck[], op_family_fp8[],
+    op_family_indexing[], op_family_train[], op_family_data[], op_family_devcheck[], op_family_fp8[],
     op_family_activations[], op_family_losses[], op_family_layers[];
+void op_family_register(const op_def_t *family);
+#define OP_FAMILY_REGISTER(family) \
+    __attribute__((constructor)) static void family##_register(void) { op_family_register(family); }
 /* Elementwise: OPK_UNARY, OPK_BINARY, or flagged OPF_ELEMENTWISE. */
 static inline bool op_is_elementwise(const op_def_t *op)
 {
@@ -209,6 +216,14 @@ const op_def_t *op_for_symbol(const char *sym);
 /* Run a builtin: checks argument counts and keyword names against the
  * table (errors name the signature), then dispatches.  New reference. */
 value_t *op_call(call_t *c);
+
+/* Run op id on arguments (borrowed) through op_call, as a user's call
+ * would, with the current error position as every span: how rules,
+ * composites (layers, losses) and training call ops, so that tapes and
+ * traces record them.  New reference. */
+value_t *op_runk(op_id_t id, int nargs, value_t **args, int nkw, const char **kwn, value_t **kw, session_t *s);
+value_t *op_run1(op_id_t id, value_t *a, session_t *s);
+value_t *op_run2(op_id_t id, value_t *a, value_t *b, session_t *s);
 
 /* Elementwise application used by every OPK_UNARY / OPK_BINARY op and by
  * operators.  Spans are for errors (shape errors show both shapes). */

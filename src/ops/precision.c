@@ -10,7 +10,6 @@
  * through dtype_convert (dtype.c): round to nearest, ties to even.
  */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include "util/mem.h"
@@ -408,7 +407,6 @@ static value_t *from_bits_impl(call_t *c)
 const op_def_t op_family_precision[] = {
     {OP(cast), OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
      .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
      .shapes = "x: any shape -> the same shape", .dtypes = "-> dtype; a literal is rounded once from its exact typed value",
@@ -419,7 +417,6 @@ const op_def_t op_family_precision[] = {
                 "#> [1, -2] (int64)"},
     {OP(fp16), OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
      .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp16"), .source = CAST_SRC " (binary16)",
@@ -431,7 +428,6 @@ const op_def_t op_family_precision[] = {
                 "#> inf (fp16)"},
     {OP(bf16), OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
      .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("bf16"),
@@ -442,7 +438,6 @@ const op_def_t op_family_precision[] = {
                 "#> [1, 1, 256] (bf16)"},
     {OP(fp32), OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
      .formula = CAST_FORMULA "; eps 2^-23",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp32"), .source = CAST_SRC " (binary32)",
@@ -452,7 +447,6 @@ const op_def_t op_family_precision[] = {
                 "#> [16777216] (fp32)"},
     {OP(fp64), OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .grad = ad_r_cast, .grad_doc = "the gradient is cast back to the input's dtype",
      .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
      .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
      .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp64"), .source = CAST_SRC " (binary64)",

@@ -22,7 +22,6 @@
  * session-precision tensor.
  */
 #include "ops/ops.h"
-#include "autodiff/rules.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include <math.h>
@@ -254,7 +253,6 @@ static value_t *norm_impl(call_t *c)
 
 const op_def_t op_family_reduce[] = {
     {OP(sum), OPK_FUNC, .impl = sum_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .grad = ad_r_sum, .grad_doc = "1 for every summed element",
      .signature = "sum(x, axis=, keepdims=0)", .summary = "sum of the elements, over all of them or along one axis",
      .formula = "sum_j x_j, by pairwise summation (blocks of 128 with 8 running sums, halves beyond); the empty sum is 0",
      .shapes = RED_SHAPES,
@@ -272,7 +270,6 @@ const op_def_t op_family_reduce[] = {
                 "sum(ones(3000))\n"
                 "#> 3000 (fp16)"},
     {OP(mean), OPK_FUNC, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .grad = ad_r_mean, .grad_doc = "1/n for every averaged element",
      .signature = "mean(x, axis=, keepdims=0)", .summary = "arithmetic mean, over all elements or along one axis",
      .formula = "(sum_j x_j) / n; the sum as in sum(), divided by the exact count n in fp64 and rounded once (the count is never rounded to fp16); the mean of nothing is nan",
      .shapes = RED_SHAPES,
@@ -283,7 +280,6 @@ const op_def_t op_family_reduce[] = {
                 "mean([[1, 2], [3, 5]], axis=1)\n"
                 "#> [1.5, 4] (fp32)"},
     {OP(max), OPK_FUNC, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .grad = ad_r_maxmin, .grad_doc = "1 at the maximum, shared evenly among ties",
      .signature = "max(x, axis=, keepdims=0)", .summary = "largest element (NaN propagates, as numpy.max)",
      .formula = "max_j x_j; nan if any x_j is nan; exact (the element itself)",
      .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
@@ -295,7 +291,6 @@ const op_def_t op_family_reduce[] = {
                 "max([[1, 5], [7, 2]], axis=1)\n"
                 "#> [5, 7] (fp32)"},
     {OP(min), OPK_FUNC, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .grad = ad_r_maxmin, .grad_doc = "1 at the minimum, shared evenly among ties",
      .signature = "min(x, axis=, keepdims=0)", .summary = "smallest element (NaN propagates, as numpy.min)",
      .formula = "min_j x_j; nan if any x_j is nan; exact (the element itself)",
      .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
@@ -305,7 +300,6 @@ const op_def_t op_family_reduce[] = {
                 "min([[1, 5], [7, 2]], axis=0)\n"
                 "#> [1, 2] (fp32)"},
     {OP(argmax), OPK_FUNC, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .grad = ad_r_zero, .grad_doc = "0 (an index)",
      .signature = "argmax(x, axis=, keepdims=0)", .summary = "index of the largest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = max(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
      .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
@@ -315,7 +309,6 @@ const op_def_t op_family_reduce[] = {
                 "argmax([[1, 5], [7, 2]], axis=1)\n"
                 "#> [1, 0] (int64)"},
     {OP(argmin), OPK_FUNC, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .grad = ad_r_zero, .grad_doc = "0 (an index)",
      .signature = "argmin(x, axis=, keepdims=0)", .summary = "index of the smallest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = min(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
      .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
@@ -325,7 +318,6 @@ const op_def_t op_family_reduce[] = {
                 "argmin([[1, 5], [7, 2]], axis=0)\n"
                 "#> [0, 1] (int64)"},
     {OP(var), OPK_FUNC, .impl = var_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
-     .grad = ad_r_var, .grad_doc = "2 (x - mean) / (n - ddof)",
      .signature = "var(x, axis=, keepdims=0, ddof=0)", .summary = "variance (population variance by default; ddof=1 for the sample variance)",
      .formula = "sum_j (x_j - m)^2 / (n - ddof) with m = mean(x), two passes, as numpy.var; n - ddof <= 0 gives inf or nan",
      .shapes = RED_SHAPES,
@@ -336,7 +328,6 @@ const op_def_t op_family_reduce[] = {
                 "var([1, 2, 3, 4], ddof=1)\n"
                 "#> 1.66666663 (fp32)"},
     {OP(std), OPK_FUNC, .impl = std_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
-     .grad = ad_r_std, .grad_doc = "(x - mean) / ((n - ddof) std)",
      .signature = "std(x, axis=, keepdims=0, ddof=0)", .summary = "standard deviation: sqrt(var(x))",
      .formula = "sqrt(sum_j (x_j - mean(x))^2 / (n - ddof)), the square root taken in fp64 and rounded once",
      .shapes = RED_SHAPES,
@@ -347,7 +338,6 @@ const op_def_t op_family_reduce[] = {
                 "std([[1, 2], [3, 5]], axis=0, ddof=1)\n"
                 "#> [1.41421354, 2.12132025] (fp32)"},
     {OP(norm), OPK_FUNC, .impl = norm_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ord",
-     .grad = ad_r_norm, .grad_doc = "x / norm(x) (2-norm)",
      .signature = "norm(x, ord=2, axis=, keepdims=0)", .summary = "vector 2-norm (Frobenius norm of a matrix); ord=1, 2, inf or \"fro\"",
      .formula = "default: sqrt(sum x_j^2) over all elements (Frobenius for a matrix) or along axis; ord=1: sum |x_j|; ord=inf: max |x_j|; "
                 "for a matrix with ord and no axis: ord=1 max column sum of |a_ij|, ord=inf max row sum, ord=2 the largest singular value "

@@ -14,8 +14,7 @@
  * session precision (rounded once), as in the reductions.
  */
 #include "ops/ops.h"
-#include "graph/graph.h"
-#include "autodiff/rules.h"
+#include "ops/record.h"
 #include "ops/shape.h"
 #include "util/error.h"
 #include <math.h>
@@ -99,7 +98,7 @@ static int read_ints(value_t *v, span_t span, int64_t *out, int cap, const char 
     }
     if (v->u.t.size > cap)
         err_raise(ERR_SHAPE, span, "%s: %lld values given, at most %d allowed", what, (long long)v->u.t.size, cap);
-    graph_need_concrete(v, span, what);
+    op_tracer.need_concrete(v, span, what);
     for (int64_t i = 0; i < v->u.t.size; i++) out[i] = tensor_int_at(v, i, span, what);
     return (int)v->u.t.size;
 }
@@ -467,7 +466,6 @@ const op_def_t op_family_shape[] = {
                 "ndim(3)\n"
                 "#> 0"},
     {OP(reshape), OPK_FUNC, .flags = OPF_MOVER, .impl = reshape_impl, .min_args = 2, .max_args = -1,
-     .grad = ad_r_reshape, .grad_doc = "the gradient reshaped back",
      .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
      .summary = "the same elements in row-major order with a new shape (a view when the layout allows it); one dimension may be -1 (inferred)",
      .formula = "out.flat[i] = x.flat[i]; a -1 becomes size(x) / (product of the other dimensions)",
@@ -482,7 +480,6 @@ const op_def_t op_family_shape[] = {
                 "#>  [3, 4],\n"
                 "#>  [5, 6]] (fp32)"},
     {OP(broadcast_to), OPK_FUNC, .flags = OPF_MOVER, .impl = broadcast_to_impl, .min_args = 2, .max_args = -1,
-     .grad = ad_r_identity, .grad_doc = "the gradient summed over the stretched and added axes (broadcasting run backwards)",
      .signature = "broadcast_to(x, [d0, d1, ...])   or broadcast_to(x, d0, d1, ...)",
      .summary = "x stretched to a shape by broadcasting, without copying (a view; values never alias: assigning into either copies first)",
      .formula = "out[..., i_k, ...] = x[..., j_k, ...] with x's dimensions aligned at the right: j_k = i_k where x's size "
@@ -497,7 +494,6 @@ const op_def_t op_family_shape[] = {
                 "#> [[1, 1, 1],\n"
                 "#>  [2, 2, 2]] (fp32)"},
     {OP(expand), OPK_FUNC, .flags = OPF_MOVER, .impl = expand_impl, .min_args = 2, .max_args = -1,
-     .grad = ad_r_identity, .grad_doc = "the gradient summed over the stretched and added axes (broadcasting run backwards)",
      .signature = "expand(x, d0, d1, ...)   or expand(x, [d0, d1, ...])",
      .summary = "x stretched to a shape by broadcasting, -1 keeping a size, without copying (a view; values never alias: assigning into either copies first)",
      .formula = "broadcast_to(x, sizes) after each -1 is replaced by x's size on that axis (aligned at the right)",
@@ -512,7 +508,6 @@ const op_def_t op_family_shape[] = {
                 "#>  [1, 2]] (fp32)"},
     {OP(transpose), OPK_FUNC, .flags = OPF_MOVER, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
      .symbol = "'",
-     .grad = ad_r_transpose, .grad_doc = "the gradient transposed back",
      .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default), without copying (a view; values never alias: assigning into either copies first)",
      .formula = "out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged",
      .shapes = "x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])",
@@ -528,7 +523,6 @@ const op_def_t op_family_shape[] = {
                 "shape(transpose(zeros(2, 3, 4), axes=[1, 0, 2]))\n"
                 "#> [3, 2, 4] (int64)"},
     {OP(concat), OPK_FUNC, .flags = OPF_COMBINES | OPF_MOVER, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
-     .grad = ad_r_concat, .grad_doc = "each piece receives its slice of g",
      .signature = "concat(a, b, ..., axis=0)   or concat(list), concat(x)",
      .summary = "join tensors along an existing axis",
      .formula = "pieces laid end to end along axis; one tensor argument x counts its leading dimension as the pieces (x[0], x[1], ...)",
@@ -544,7 +538,6 @@ const op_def_t op_family_shape[] = {
                 "#> [[1, 3],\n"
                 "#>  [2, 4]] (fp32)"},
     {OP(stack), OPK_FUNC, .flags = OPF_COMBINES | OPF_MOVER, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
-     .grad = ad_r_stack, .grad_doc = "item k receives g[k]",
      .signature = "stack(a, b, ..., axis=0)   or stack(list), stack(x)",
      .summary = "join equal-shape tensors along a new axis",
      .formula = "out[..., i, ...] = piece i, the new dimension at position axis; one tensor argument x counts its leading dimension as the pieces",
@@ -561,7 +554,6 @@ const op_def_t op_family_shape[] = {
                 "#> [1, 2, 3] (fp32)"},
     {OP(matmul), OPK_FUNC, .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
      .symbol = "@",
-     .grad = ad_r_matmul, .grad_doc = "dA = g @ B^T, dB = A^T @ g",
      .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
      .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
                 "(1-D @ 1-D is the dot product)",

@@ -8,8 +8,7 @@
  * for the weights), so the session's seed decides the data and grad and
  * trace see the same ops as a hand-written loop. */
 #include "ops/ops.h"
-#include "graph/graph.h"
-#include "autodiff/ad.h"
+#include "ops/record.h"
 #include "util/error.h"
 #include "value/value.h"
 #include <math.h>
@@ -29,7 +28,7 @@ static value_t *draws(session_t *s, op_id_t op, int64_t n, int64_t k)
     value_t *a[2] = { inum(n), inum(k) };
     value_t *dk = str_new("fp64", 4);
     const char *kn[1] = { "dtype" };
-    value_t *r = ad_opk(op, 2, a, 1, kn, &dk, s);
+    value_t *r = op_runk(op, 2, a, 1, kn, &dk, s);
     val_unref(a[0]); val_unref(a[1]); val_unref(dk);
     return r;
 }
@@ -44,7 +43,7 @@ static int64_t count_arg(call_t *c, const char *fn)
     value_t *sh = op_kw(c, "shuffle", &sp);
     if (sh) (void)op_to_double(sh, sp, "shuffle (1 or 0)");   /* checked before anything is made */
     value_t *sd = op_kw(c, "seed", &sp);
-    if (sd) { value_t *r = ad_op1(OP_seed, sd, c->s); val_unref(r); }
+    if (sd) { value_t *r = op_run1(OP_seed, sd, c->s); val_unref(r); }
     return n;
 }
 static double noise_arg(call_t *c, double dflt)
@@ -127,10 +126,10 @@ static value_t *rows(session_t *s, value_t *x, const int64_t *idx, int64_t m)
     value_t *l = list_new((int)m);
     for (int64_t k = 0; k < m; k++) {
         value_t *ix = inum(idx[k]);
-        list_push_take(l, ad_op2(OP_take, x, ix, s));
+        list_push_take(l, op_run2(OP_take, x, ix, s));
         val_unref(ix);
     }
-    value_t *r = ad_op1(OP_stack, l, s);
+    value_t *r = op_run1(OP_stack, l, s);
     val_unref(l);
     return r;
 }
@@ -442,16 +441,16 @@ static bool is_opt(value_t *v)
 }
 
 /* a op b, through the op table (the weights' dtype; a number enters rounded to it) */
-static value_t *f2(session_t *s, op_id_t op, value_t *a, value_t *b) { return ad_op2(op, a, b, s); }
+static value_t *f2(session_t *s, op_id_t op, value_t *a, value_t *b) { return op_run2(op, a, b, s); }
 static value_t *f2n(session_t *s, op_id_t op, value_t *a, double b)
 {
-    value_t *n = num(b), *r = ad_op2(op, a, n, s);
+    value_t *n = num(b), *r = op_run2(op, a, n, s);
     val_unref(n);
     return r;
 }
 static value_t *nf2(session_t *s, op_id_t op, double a, value_t *b)
 {
-    value_t *n = num(a), *r = ad_op2(op, n, b, s);
+    value_t *n = num(a), *r = op_run2(op, n, b, s);
     val_unref(n);
     return r;
 }
@@ -459,11 +458,11 @@ static value_t *nf2(session_t *s, op_id_t op, double a, value_t *b)
 /* zeros of w's shape and dtype (the op table's zeros) */
 static value_t *zeros_of(session_t *s, value_t *w)
 {
-    value_t *sh = ad_op1(OP_shape, w, s);
+    value_t *sh = op_run1(OP_shape, w, s);
     const char *dn = dtype_traits[w->u.t.dtype].name;
     value_t *d = str_new(dn, strlen(dn));
     const char *kn[1] = { "dtype" };
-    value_t *r = ad_opk(OP_zeros, 1, &sh, 1, kn, &d, s);
+    value_t *r = op_runk(OP_zeros, 1, &sh, 1, kn, &d, s);
     val_unref(sh);
     val_unref(d);
     return r;
@@ -599,7 +598,7 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
             value_t *b1t = tensor_scalar_f64(dt, b1), *b2t = tensor_scalar_f64(dt, b2), *tt = tensor_scalar_f64(dt, it);
             value_t *lrt = tensor_scalar_f64(dt, lr);
             value_t *p1 = f2(s, OP_power, b1t, tt), *p2 = f2(s, OP_power, b2t, tt);
-            value_t *q2 = nf2(s, OP_subtract, 1, p2), *sq = ad_op1(OP_sqrt, q2, s), *num_ = f2(s, OP_multiply, lrt, sq);
+            value_t *q2 = nf2(s, OP_subtract, 1, p2), *sq = op_run1(OP_sqrt, q2, s), *num_ = f2(s, OP_multiply, lrt, sq);
             value_t *q1 = nf2(s, OP_subtract, 1, p1), *alpha = f2(s, OP_divide, num_, q1);
             /* m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2) */
             value_t *d = f2(s, OP_subtract, g[i], ms->u.list.items[i]), *e = f2n(s, OP_multiply, d, 1 - b1);
@@ -612,7 +611,7 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
             val_unref(g2); val_unref(d); val_unref(e);
             state_set(vs, i, v);
             /* w -= (m alpha) / (sqrt(v) + eps) */
-            value_t *ma = f2(s, OP_multiply, m, alpha), *sv = ad_op1(OP_sqrt, v, s), *den = f2n(s, OP_add, sv, eps);
+            value_t *ma = f2(s, OP_multiply, m, alpha), *sv = op_run1(OP_sqrt, v, s), *den = f2n(s, OP_add, sv, eps);
             value_t *inc = f2(s, OP_divide, ma, den);
             nw[i] = f2(s, OP_subtract, w[i], inc);
             value_t *drop[] = { b1t, b2t, tt, lrt, p1, p2, q2, sq, num_, q1, alpha, ma, sv, den, inc };
@@ -627,7 +626,7 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
             value_t *b = nf2(s, OP_multiply, 1 - rho, g2), *v = f2(s, OP_add, a, b);
             val_unref(a); val_unref(g2); val_unref(b);
             state_set(vs, i, v);
-            value_t *lg = nf2(s, OP_multiply, lr, g[i]), *den = f2n(s, OP_add, v, eps), *sd = ad_op1(OP_sqrt, den, s);
+            value_t *lg = nf2(s, OP_multiply, lr, g[i]), *den = f2n(s, OP_add, v, eps), *sd = op_run1(OP_sqrt, den, s);
             value_t *inc = f2(s, OP_divide, lg, sd);
             val_unref(lg); val_unref(den); val_unref(sd);
             if (ms) {
@@ -645,7 +644,7 @@ static bool apply(session_t *s, value_t *opt, slot_t *sl, value_t **w, value_t *
     for (int i = 0; i < n; i++) {
         value_t *nm = str_new(sl[i].name, strlen(sl[i].name));
         value_t *a[3] = { sl[i].rec, nm, nw[i] };
-        value_t *r = ad_opk(OP_assign, 3, a, 0, NULL, NULL, s);
+        value_t *r = op_runk(OP_assign, 3, a, 0, NULL, NULL, s);
         val_unref(r); val_unref(nm); val_unref(nw[i]);
     }
     set_num(opt, "iterations", it);
@@ -679,7 +678,7 @@ static value_t *step_impl(call_t *c)
         value_t *g[256];
         for (int i = 0; i < n; i++) {
             value_t *ix = inum(i);
-            g[i] = ad_op2(OP_take, gl, ix, c->s);
+            g[i] = op_run2(OP_take, gl, ix, c->s);
             val_unref(ix);
         }
         apply(c->s, opt, sl, w, g, n, c->span);
@@ -728,7 +727,7 @@ static value_t *penalty_of(session_t *s, value_t *m, span_t span)
         for (int k = 0; k < 2; k++) {
             double a = fac[i][k];
             if (a == 0) continue;
-            value_t *t = k ? f2(s, OP_multiply, W, W) : ad_op1(OP_abs, W, s), *sm = ad_op1(OP_sum, t, s);
+            value_t *t = k ? f2(s, OP_multiply, W, W) : op_run1(OP_abs, W, s), *sm = op_run1(OP_sum, t, s);
             val_unref(t);
             value_t *term = f2n(s, OP_multiply, sm, a);
             val_unref(sm);
@@ -784,7 +783,7 @@ static value_t *fit_loss_impl(call_t *c)
     if (ln->kind != V_STR) err_raise(ERR_TYPE, c->arg_spans[3], "fit_loss: the loss's name");
     value_t *pen = penalty_of(c->s, model, c->arg_spans[0]);
     value_t *pred = op_apply(c->s, model, 1, &x, c->span);
-    value_t *r = with_penalty(c->s, ad_op2(op_find(ln->u.str.s)->id, y, pred, c->s), pen);
+    value_t *r = with_penalty(c->s, op_run2(op_find(ln->u.str.s)->id, y, pred, c->s), pen);
     val_unref(pred);
     if (c->nargs > 4) {
         value_t *t = f2(c->s, OP_multiply, r, c->args[4]);
@@ -803,7 +802,7 @@ static double eval_loss(call_t *c, value_t *model, value_t *x, value_t *y, const
 {
     value_t *pen = penalty_of(c->s, model, c->span);
     value_t *p = op_apply(c->s, model, 1, &x, c->span);
-    value_t *l = with_penalty(c->s, ad_op2(op_find(lname)->id, y, p, c->s), pen);
+    value_t *l = with_penalty(c->s, op_run2(op_find(lname)->id, y, p, c->s), pen);
     double loss = tensor_get_f64(l, 0);
     val_unref(l);
     *acc = NAN;
@@ -1051,7 +1050,7 @@ static value_t *ready_targets(call_t *c, value_t *y, bool sparse, int64_t classe
     }
     if (as_col) {
         value_t *a[3] = { y, inum(y->u.t.shape[0]), inum(1) };
-        value_t *r = ad_opk(OP_reshape, 3, a, 0, NULL, NULL, c->s);
+        value_t *r = op_runk(OP_reshape, 3, a, 0, NULL, NULL, c->s);
         val_unref(a[1]); val_unref(a[2]);
         return r;
     }
@@ -1144,8 +1143,8 @@ static value_t *fit_impl(call_t *c)
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
         value_t *i0 = inum(0), *i1 = inum(1);
-        xv = ad_op2(OP_take, valv, i0, c->s);
-        yv = ad_op2(OP_take, valv, i1, c->s);
+        xv = op_run2(OP_take, valv, i0, c->s);
+        yv = op_run2(OP_take, valv, i1, c->s);
         val_unref(i0); val_unref(i1);
     } else if (valv) {
         if (valv->kind != V_TENSOR || valv->u.t.size != 1)
@@ -1199,14 +1198,14 @@ static value_t *fit_impl(call_t *c)
     /* the loss of a batch as a function of the model: value_and_grad through the op table */
     value_t *lstr = str_new(lname, strlen(lname));
     value_t *fl = fn_of("fit_loss");
-    value_t *vgf = ad_op1(OP_value_and_grad, fl, c->s);
+    value_t *vgf = op_run1(OP_value_and_grad, fl, c->s);
     val_unref(fl);
     /* the step traced (tf.function / jax.jit of value_and_grad): one
      * concrete function per batch shape, the weights read at every call;
      * eager=1 runs it op by op */
     if (!eager) {
-        value_t *t = graph_make_traced(vgf, NULL, c->span);
-        graph_quiet(t);
+        value_t *t = op_tracer.make_traced(vgf, NULL, c->span);
+        op_tracer.quiet(t);
         val_unref(vgf);
         vgf = t;
     }
@@ -1417,7 +1416,7 @@ static value_t *fit_impl(call_t *c)
         fprintf(out, "stopped by Ctrl-C after %lld steps: the weights reached are kept\n", (long long)steps);
         fflush(out);
     }
-    R.concrete = eager ? 0 : graph_concrete_count(vgf);
+    R.concrete = eager ? 0 : op_tracer.concrete_count(vgf);
     R.stopped = stopped;
     if (bad_steps && verbose) {
         fprintf(out, "fit: %lld of %lld steps had inf or NaN gradients and applied them", (long long)bad_steps, (long long)R.steps);

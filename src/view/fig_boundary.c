@@ -138,7 +138,7 @@ static value_t *boundary_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_boundary[] = {
+static const op_def_t op_family_boundary[] = {
     {OP(boundary), OPK_FUNC, .impl = boundary_impl, .min_args = 3, .max_args = 3, .kwargs = "title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "boundary(model, x, y)",
@@ -162,3 +162,4 @@ const op_def_t op_family_boundary[] = {
                 "#> figure: figures/001-boundary.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_boundary)

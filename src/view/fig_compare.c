@@ -192,7 +192,7 @@ static value_t *compare_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_compare[] = {
+static const op_def_t op_family_compare[] = {
     {OP(compare), OPK_FUNC, .impl = compare_impl, .min_args = 1, .max_args = 2, .kwargs = "precision title",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "compare(expr) or compare(f, x)",
@@ -221,3 +221,4 @@ const op_def_t op_family_compare[] = {
                 "#> figure: figures/002-compare.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_compare)

@@ -159,7 +159,7 @@ static value_t *fit_figure_impl(call_t *c)
     return tensor_weak_int(view_show_live(live, f, last, c->s->out));
 }
 
-const op_def_t op_family_fit_figure[] = {
+static const op_def_t op_family_fit_figure[] = {
     {OP(fit_figure), OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 7, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = "a figure",
      .signature = "fit_figure(what, live, history, model, x, y, last)",
@@ -174,3 +174,4 @@ const op_def_t op_family_fit_figure[] = {
                 "#> figure: figures/001-fit-loss.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_fit_figure)

@@ -150,7 +150,7 @@ static value_t *gradflow_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_gradflow[] = {
+static const op_def_t op_family_gradflow[] = {
     {OP(gradflow), OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "gradflow(model, x, y, loss=mse)",
@@ -189,3 +189,4 @@ const op_def_t op_family_gradflow[] = {
                 "#> 2.84946871 (fp32)"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_gradflow)

@@ -39,7 +39,7 @@ static value_t *heatmap_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_heatmap[] = {
+static const op_def_t op_family_heatmap[] = {
     {OP(heatmap), OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "heatmap(A)", .summary = "a matrix as coloured cells with a colour bar (row 0 at the top)",
@@ -53,3 +53,4 @@ const op_def_t op_family_heatmap[] = {
                 "#> figure: figures/001-heatmap.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_heatmap)

@@ -65,7 +65,7 @@ static value_t *hist_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_hist[] = {
+static const op_def_t op_family_hist[] = {
     {OP(hist), OPK_FUNC, .impl = hist_impl, .min_args = 1, .max_args = 1, .kwargs = "bins range title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "hist(t, bins=30)", .summary = "histogram of the values of t",
@@ -79,3 +79,4 @@ const op_def_t op_family_hist[] = {
                 "#> figure: figures/001-hist.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_hist)

@@ -113,7 +113,7 @@ static value_t *neurons_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_neurons[] = {
+static const op_def_t op_family_neurons[] = {
     {OP(neurons), OPK_FUNC, .impl = neurons_impl, .min_args = 2, .max_args = 2, .kwargs = "title",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "neurons(model, x)",
@@ -132,3 +132,4 @@ const op_def_t op_family_neurons[] = {
                 "#> figure: figures/001-neurons.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_neurons)

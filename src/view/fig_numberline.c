@@ -124,7 +124,7 @@ static value_t *numberline_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_numberline[] = {
+static const op_def_t op_family_numberline[] = {
     {OP(numberline), OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "numberline(dtype, lo, hi[, value])",
@@ -158,3 +158,4 @@ const op_def_t op_family_numberline[] = {
                 "#> figure: figures/002-numberline.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_numberline)

@@ -466,7 +466,7 @@ static value_t *plot_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_plot[] = {
+static const op_def_t op_family_plot[] = {
     {OP(plot), OPK_FUNC, .impl = plot_impl, .min_args = 1, .max_args = -1,
      .flags = OPF_IMPURE, .nograd = "a figure",
      .kwargs = "title labels xlabel ylabel logy xlim ylim saturation threshold style marker",
@@ -490,3 +490,4 @@ const op_def_t op_family_plot[] = {
                 "#> figure: figures/002-plot.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_plot)

@@ -184,7 +184,7 @@ static value_t *roofline_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_roofline[] = {
+static const op_def_t op_family_roofline[] = {
     {OP(roofline), OPK_FUNC, .impl = roofline_impl, .min_args = 0, .max_args = 0, .kwargs = "device table title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "roofline(device=, table=0)", .summary = "the ops timed with :time under the device's memory and compute roofs",
@@ -202,3 +202,4 @@ const op_def_t op_family_roofline[] = {
                 "#> figure: figures/001-roofline.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_roofline)

@@ -225,7 +225,7 @@ static value_t *bar_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_scatter[] = {
+static const op_def_t op_family_scatter[] = {
     {OP(scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 2, .max_args = 2, .kwargs = "labels fit title xlabel ylabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "scatter(x, y, labels=, fit=)",
@@ -254,3 +254,4 @@ const op_def_t op_family_scatter[] = {
                 "#> figure: figures/001-bar.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_scatter)

@@ -225,7 +225,7 @@ static value_t *show_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_show[] = {
+static const op_def_t op_family_show[] = {
     {OP(show), OPK_FUNC, .impl = show_impl, .min_args = 1, .max_args = MAX_MODELS, .kwargs = "title xlim map",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "show(model, ...)   e.g. show(m, collapse(m))",
@@ -259,3 +259,4 @@ const op_def_t op_family_show[] = {
                 "#> figure: figures/002-show.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_show)

@@ -151,7 +151,7 @@ static value_t *underflow_impl(call_t *c)
     return fig_none();
 }
 
-const op_def_t op_family_underflow[] = {
+static const op_def_t op_family_underflow[] = {
     {OP(underflow), OPK_FUNC, .impl = underflow_impl, .min_args = 1, .max_args = MAX_HIST, .kwargs = "title xlabel",
      .flags = OPF_IMPURE, .nograd = "a figure",
      .signature = "underflow(h, ...)   e.g. underflow(fit(m, x, y), fit(m2, x, y, loss_scale=\"dynamic\"))",
@@ -177,3 +177,4 @@ const op_def_t op_family_underflow[] = {
                 "#> figure: figures/001-underflow.png"},
     {NULL},
 };
+OP_FAMILY_REGISTER(op_family_underflow)

@@ -25,8 +25,12 @@ $CC -shared -o "$OUT/nnpad-cuda.so" "$OUT/nncu_backend.o" "$OUT/nncu_runtime.o" 
     "$OUT/nncu_reduce.o" "$OUT/nncu_matmul.o" -L"$CUDA/lib64" -Wl,-rpath,"$CUDA/lib64" -lcublas -lcudart -lstdc++ \
     -Wl,--no-undefined
 # the host test: nn_math.cuh against libnnpad's dtype.c and scalar kernels
-LIBS_NN="libnnpad.a $(sed -n 's/^READLINE_LIBS = //p; s/^SLEEF_LIBS = //p; s/^MPFR_LIBS = //p; s/^CAIRO_LIBS = //p; s/^GVC_LIBS = //p' Makefile | tr '\n' ' ') -lpthread -ldl -lm"
+# every object of libnnpad.a, as Makefile.am's NN_LIBS: the op families
+# above the op table register themselves from constructors
+LIBS_REST="$(sed -n 's/^READLINE_LIBS = //p; s/^SLEEF_LIBS = //p; s/^MPFR_LIBS = //p; s/^CAIRO_LIBS = //p; s/^GVC_LIBS = //p' Makefile | tr '\n' ' ') -lpthread -ldl -lm"
+LIBS_NN="-Wl,--whole-archive libnnpad.a -Wl,--no-whole-archive $LIBS_REST"
 $CC $CFLAGS_NN -c tests/unit/cuda_host_ref.c -o "$OUT/cuda_host_ref.o"
-$NVCC $NVFLAGS -Isrc -Itests/unit tests/unit/test_cuda_host.cu "$OUT/cuda_host_ref.o" -o "$OUT/test_cuda_host" $LIBS_NN -lstdc++
+$NVCC $NVFLAGS -Isrc -Itests/unit tests/unit/test_cuda_host.cu "$OUT/cuda_host_ref.o" -o "$OUT/test_cuda_host" \
+    -Xlinker --whole-archive,libnnpad.a,--no-whole-archive $LIBS_REST -lstdc++
 # the GPU test: plain C, dlopens the module; the CPU backend from libnnpad
 $CC $CFLAGS_NN -Itests/unit tests/unit/test_cuda_gpu.c -o "$OUT/test_cuda_gpu" $LIBS_NN

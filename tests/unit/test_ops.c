@@ -2,7 +2,8 @@
  * walks every op on every backend), so that a new op that lacks any of
  * these fails the build:
  *
- *  1. its derivative: exactly one of a rule (.grad), a derivative op
+ *  1. its derivative: exactly one of a rule (autodiff/rules.c's table, by
+ *     the op's id), a derivative op
  *     (.deriv), "made of recorded ops" (OPF_COMPOSITE) or a stated reason
  *     (.nograd);
  *  2. an elementwise float op states its ulp bound in all four dtypes;
@@ -31,6 +32,7 @@
 #include "value/value.h"
 #include "ops/ops.h"
 #include "tensor/dtype.h"
+#include "autodiff/ad.h"
 #include "autodiff/rules.h"
 #include "util/mem.h"
 #include <string.h>
@@ -51,10 +53,12 @@ static value_t *val(const char *expr) { return session_eval(S, expr, stdout); }
 
 static void facts(const op_def_t *o)
 {
-    int n = (o->grad != NULL) + (o->deriv != OP_NONE) + ((o->flags & OPF_COMPOSITE) != 0) + (o->nograd != NULL);
+    const char *rule_doc = NULL;
+    ad_rule_fn rule = ad_rule_of(o->id, &rule_doc);
+    int n = (rule != NULL) + (o->deriv != OP_NONE) + ((o->flags & OPF_COMPOSITE) != 0) + (o->nograd != NULL);
     tap_ok(n == 1, "%s: exactly one derivative story (rule, derivative op, composite, or a reason why not): %d given",
            o->name, n);
-    if (o->grad) tap_ok(o->grad_doc && *o->grad_doc, "%s: its rule states its formula", o->name);
+    if (rule) tap_ok(rule_doc && *rule_doc, "%s: its rule states its formula", o->name);
     if (op_is_elementwise(o) && !(o->flags & OPF_RETURNS_INT) && strcmp(o->name, "int64")) {
         bool all = true;
         for (int d = DT_FP16; d <= DT_FP64; d++) all = all && o->ulp[d] > 0;
@@ -223,7 +227,7 @@ static const double P2[4] = {1.13, 0.67, 2.71, 0.23};
 static void grad_fd(const op_def_t *o)
 {
     char b[1024], call[128], why[256] = "";
-    if (o->grad == ad_r_cast) {
+    if (ad_rule_of(o->id, NULL) == ad_r_cast) {
         /* a cast is differentiated as the identity it approximates (the
          * rounding is no function to take differences of): g passes through */
         snprintf(b, sizeof b, "def __c(x) { return sum(%s(x%s) * 1) }", o->name, strcmp(o->name, "cast") ? "" : ", \"fp16\"");
@@ -420,7 +424,7 @@ int main(void)
     static const char *const must[3] = { "log", "log1p", "sqrt" };
     for (int i = 0; i < op_count(); i++) {
         const op_def_t *o = op_at(i);
-        if (!op_is_elementwise(o) || o->nograd || o->min_args != 1 || (o->flags & OPF_IMPURE) || o->grad == ad_r_cast ||
+        if (!op_is_elementwise(o) || o->nograd || o->min_args != 1 || (o->flags & OPF_IMPURE) || ad_rule_of(o->id, NULL) == ad_r_cast ||
             !strcmp(o->name, "cast"))
             continue;
         int np = 0;

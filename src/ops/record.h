@@ -1,0 +1,51 @@
+/* record.h — what op_call tells the layers above it, and what ops ask them.
+ *
+ * grad's tapes (src/autodiff) and the tracer (src/graph) sit above the op
+ * layer, yet every op_call must record into them, and some ops ask about
+ * the values they are given (is this a traced tensor? may its host value
+ * be read?).  Those layers register their functions here at start-up (a
+ * constructor in autodiff/ad.c and graph/graph.c, as value.h's val_hooks);
+ * until then, or in a program without them, the defaults in ops.c say
+ * "no tape, nothing traced" and record nothing.  Whether a trace records
+ * now is nn_state()->tracing (ops/state.h), read without a call.
+ */
+#ifndef NN_OPS_RECORD_H
+#define NN_OPS_RECORD_H
+#include "ops/ops.h"
+#include "ops/state.h"
+
+/* grad's tapes (autodiff/ad.c). */
+typedef struct op_tape_hooks {
+    bool (*active)(void);                       /* a tape is recording */
+    void (*record)(call_t *c, value_t *out);    /* ad_record: join every tape watching an input */
+} op_tape_hooks_t;
+extern op_tape_hooks_t op_tape;
+
+/* The tracer (graph/graph.c; graph.h says what each does, under the
+ * same name with graph_ in front). */
+typedef struct op_trace_hooks {
+    void (*record)(call_t *c, value_t *out);    /* the op as a node of the trace in progress */
+    bool (*is_traced)(const value_t *v);
+    bool (*is_live)(const value_t *v);
+    uint16_t (*wild)(const value_t *v);
+    void (*need_concrete)(const value_t *v, span_t span, const char *what);
+    bool (*retracing)(void);
+    bool (*in_control_flow)(void);
+    bool (*is_variable)(value_t *v);
+    void (*pause)(void);
+    void (*resume)(void);
+    void (*record_opaque)(call_t *c, value_t *out);
+    void (*note_record)(value_t *rec);
+    value_t *(*trace_effect)(call_t *c);
+    int (*describe)(const value_t *v, char *buf, int cap);
+    /* fit's training step (train.c): trace(f), its retraces quiet, and
+     * how many concrete functions it holds */
+    value_t *(*make_traced)(value_t *f, value_t *input_signature, span_t span);
+    void (*quiet)(value_t *tfn);
+    int (*concrete_count)(const value_t *tfn);
+} op_trace_hooks_t;
+extern op_trace_hooks_t op_tracer;
+
+/* A trace is recording now (graph_tracing; inline: every op_call asks). */
+static inline bool op_tracing(void) { return nn_state()->tracing; }
+#endif
