@@ -1,7 +1,9 @@
 /* enospc.c — a full disk for the tests (LD_PRELOAD): writes into files
  * under $NNPAD_ENOSPC_DIR fail with ENOSPC once $NNPAD_ENOSPC_AFTER bytes
  * (default 0) have been written into them, counted over all of them, the
- * write that crosses the line cut short as a full disk cuts it.
+ * write that crosses the line cut short as a full disk cuts it.  With
+ * $NNPAD_ENOSPC_FOR=K the full disk is brief: after K writes cut short or
+ * refused, space comes back and every later write goes through.
  *
  * glibc's stdio calls its own write, not the one this library exports, so
  * a stream opened on such a file (fopen, fdopen) is handed back as a
@@ -28,6 +30,7 @@ static ssize_t (*real_write)(int, const void *, size_t);
 static FILE *(*real_fdopen)(int, const char *);
 static FILE *(*real_fopen)(const char *, const char *);
 static long long left = -1;   /* bytes the disk still takes; -1: not read yet */
+static long long refusals = -1;   /* writes cut short or refused before space comes back; -1: never */
 
 static void init(void)
 {
@@ -38,6 +41,8 @@ static void init(void)
         const char *n = getenv("NNPAD_ENOSPC_AFTER");
         left = n ? atoll(n) : 0;
         if (left < 0) left = 0;
+        const char *k = getenv("NNPAD_ENOSPC_FOR");
+        if (k && *k) refusals = atoll(k);
     }
 }
 
@@ -59,8 +64,16 @@ static ssize_t budget_write(int fd, const void *p, size_t n)
 {
     init();
     if (n == 0) return real_write(fd, p, 0);
-    if (left == 0) { errno = ENOSPC; return -1; }
-    if ((long long)n > left) n = (size_t)left;
+    if (refusals == 0) return real_write(fd, p, n);   /* the brief full disk is over */
+    if (left == 0) {
+        if (refusals > 0) refusals--;
+        errno = ENOSPC;
+        return -1;
+    }
+    if ((long long)n > left) {
+        n = (size_t)left;
+        if (refusals > 0) refusals--;
+    }
     ssize_t w = real_write(fd, p, n);
     if (w > 0) left -= w;
     return w;

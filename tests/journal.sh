@@ -49,6 +49,8 @@ run_killed 'print(f(1))\nd = b + 1\nprint("again")\nwhile 1 { c = 2 }\n' again -
 printf 'print(d)\nprint(f(1))\n' | timeout 30 "$NNPAD" --restore > r2.out 2>&1
 grep -q '^\[4, 7\] (fp32)$' r2.out && grep -q '^2$' r2.out
 tap_ok $? "a second crash after a restore loses nothing: $(tr '\n' '|' < r2.out | tail -c 300)"
+grep -q '^    while 1 { c = 1 }$' r2.out && grep -q '^    while 1 { c = 2 }$' r2.out
+tap_ok $? "... the input running at the first crash is still shown (the restore journaled it as not run), and the one at the second"
 
 # a torn last record (the process died while writing it) is ignored
 last=$(ls "$jdir"/*.journal | sort | tail -n 1)

@@ -993,10 +993,18 @@ const repl_cmd_t repl_cmds[] = {
       "    Every input a session accepts (typed, piped or from a script; commands\n"
       "    too) is written to its journal, synced before it runs, in\n"
       "    $XDG_STATE_HOME/nnpad/journals (default ~/.local/state/nnpad/journals).\n"
-      "    :restore (or nnpad --restore) runs the last session's inputs again in\n"
-      "    this one, re-creating its variables and figures, and says which input\n"
-      "    failed, if any.  The ten newest journals are kept; NNPAD_JOURNAL=0\n"
-      "    turns the journal off.\n",
+      "    The journal also records how each input ended.  :restore (or nnpad\n"
+      "    --restore) runs the last session's inputs again in this one,\n"
+      "    re-creating its variables and figures (a figure already in the folder\n"
+      "    is not written twice): those that finished, and those that failed (an\n"
+      "    error: the statements before the failing one ran, so they run again,\n"
+      "    and the restore says which input failed).  An input stopped with\n"
+      "    Ctrl-C, or running when the session ended, is shown, not run (an\n"
+      "    endless loop or a long fit would run again for as long); the\n"
+      "    statements before an interrupted one on its line do run.  Ctrl-C\n"
+      "    during a restore stops it.  A damaged record (a full disk, a torn\n"
+      "    write) is skipped and said.  One restore at a time.  The ten newest\n"
+      "    journals are kept; NNPAD_JOURNAL=0 turns the journal off.\n",
       REPL_ARG_NONE, NULL, cmd_restore },
     { "lessons", NULL, ":lessons", "list the guided lessons with your progress in each",
       "    Lessons are files in lessons/ (or $NNPAD_LESSONS); progress is kept in\n"

@@ -4,6 +4,7 @@
 #include "util/afile.h"
 
 #include <dirent.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -85,7 +86,11 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     j->warned = false;
     char dir[4096];
     if (!journals_dir(dir, sizeof dir)) { snprintf(err, cap, "no home folder for the session journal"); return false; }
-    if (afile_mkdirs(dir) != 0) { snprintf(err, cap, "cannot make %s: %s", dir, strerror(errno)); return false; }
+    struct stat ds;
+    if ((stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) && afile_mkdirs(dir) != 0) {
+        snprintf(err, cap, "cannot make %s: %s", dir, strerror(errno));
+        return false;
+    }
     /* the old ones past the newest KEEP go (never one a live session holds) */
     char **v;
     int n = list_journals(dir, &v);
@@ -116,12 +121,36 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     return true;
 }
 
+static uint32_t crc32_of(const char *p, size_t n)
+{
+    static uint32_t table[256];
+    if (!table[1])
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            table[i] = c;
+        }
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) c = table[(c ^ (unsigned char)p[i]) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+/* one buffer, one write; a write that fails is cut off again, so that the
+ * next record follows a whole one (a brief full disk leaves no torn record) */
+static int append_bytes(int fd, const char *buf, size_t n)
+{
+    struct stat sb;
+    off_t before = fstat(fd, &sb) == 0 ? sb.st_size : -1;
+    int e = afile_write_all(fd, buf, n);
+    if (e && before >= 0) (void)!ftruncate(fd, before);
+    return e;
+}
+
 void repl_journal_append(repl_journal_t *j, const char *text, size_t len, FILE *errout)
 {
     if (!j || j->fd < 0) return;
-    char head[32];
-    int h = snprintf(head, sizeof head, "\x1e%zu\n", len);
-    /* one buffer, one write: a record is all there or torn at the end */
+    char head[48];
+    int h = snprintf(head, sizeof head, "\x1e%zu %08x\n", len, (unsigned)crc32_of(text, len));
     size_t total = (size_t)h + len + 1;
     char *buf = malloc(total);
     int e = buf ? 0 : ENOMEM;
@@ -129,10 +158,15 @@ void repl_journal_append(repl_journal_t *j, const char *text, size_t len, FILE *
         memcpy(buf, head, (size_t)h);
         memcpy(buf + h, text, len);
         buf[total - 1] = '\n';
-        e = afile_write_all(j->fd, buf, total);
+        e = append_bytes(j->fd, buf, total);
         free(buf);
     }
     if (!e && fdatasync(j->fd) != 0 && errno != EINVAL && errno != EROFS) e = errno;
+    if (j->open < 64) {
+        if (e) j->ok &= ~(1ull << j->open);
+        else j->ok |= 1ull << j->open;
+    }
+    j->open++;
     if (e && !j->warned) {
         j->warned = true;
         if (errout)
@@ -141,10 +175,20 @@ void repl_journal_append(repl_journal_t *j, const char *text, size_t len, FILE *
     }
 }
 
-void repl_journal_done(repl_journal_t *j)
+void repl_journal_end(repl_journal_t *j, journal_end_t how, long at)
 {
-    if (!j || j->fd < 0) return;
-    (void)afile_write_all(j->fd, "\x1f\n", 2);
+    if (!j || j->fd < 0 || j->open <= 0) return;
+    j->open--;
+    if (j->open >= 64 || !(j->ok & (1ull << j->open))) return;   /* its record is not there */
+    char m[32];
+    int n;
+    switch (how) {
+    case JOURNAL_FAILED: n = snprintf(m, sizeof m, "\x1f" "e\n"); break;
+    case JOURNAL_INTERRUPTED: n = snprintf(m, sizeof m, "\x1f" "i%ld\n", at > 0 ? at : 0); break;
+    case JOURNAL_NOT_RUN: n = snprintf(m, sizeof m, "\x1f" "r\n"); break;
+    default: n = snprintf(m, sizeof m, "\x1f\n"); break;
+    }
+    (void)append_bytes(j->fd, m, (size_t)n);
 }
 
 void repl_journal_close(repl_journal_t *j)
@@ -207,44 +251,150 @@ bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, bool *en
     return found;
 }
 
-long repl_journal_read(const char *path, void (*f)(const char *text, size_t len, bool ran, void *ctx), void *ctx)
+int repl_journal_lock(char *err, size_t cap)
 {
-    FILE *in = fopen(path, "rb");
-    if (!in) return -1;
+    char dir[4096];
+    if (!journals_dir(dir, sizeof dir)) { snprintf(err, cap, "no home folder for session journals"); return -1; }
+    (void)afile_mkdirs(dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) { snprintf(err, cap, "cannot open %s: %s", dir, strerror(errno)); return -1; }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            snprintf(err, cap, "another nnpad is restoring a session now (one restore at a time: :restore again once "
+                     "it is done)");
+        else
+            snprintf(err, cap, "cannot lock %s: %s", dir, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+void repl_journal_unlock(int fd)
+{
+    if (fd >= 0) close(fd);   /* the flock goes with it */
+}
+
+/* ---- reading ---- */
+
+/* A whole record at b[i]: its text in *t, *tl, the index after it in
+ * *next; strict: a CRC is required.  *crc says whether it had one. */
+static bool parse_record(const char *b, size_t n, size_t i, bool strict, const char **t, size_t *tl, size_t *next, bool *crc)
+{
+    if (i >= n || b[i] != 0x1e) return false;
+    size_t k = i + 1, len = 0;
+    int digits = 0;
+    while (k < n && b[k] >= '0' && b[k] <= '9' && digits < 19) { len = len * 10 + (size_t)(b[k] - '0'); digits++; k++; }
+    if (digits == 0 || k >= n) return false;
+    bool has = false;
+    uint32_t want = 0;
+    if (b[k] == ' ') {
+        k++;
+        int hx = 0;
+        while (k < n && hx < 8) {
+            char c = b[k];
+            int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+            if (v < 0) break;
+            want = want << 4 | (uint32_t)v;
+            hx++; k++;
+        }
+        if (hx != 8) return false;
+        has = true;
+    }
+    if (strict && !has) return false;
+    if (k >= n || b[k] != '\n') return false;
+    k++;
+    if (len > n - k || n - k - len < 1 || b[k + len] != '\n') return false;
+    if (has && crc32_of(b + k, len) != want) return false;
+    *t = b + k;
+    *tl = len;
+    *next = k + len + 1;
+    *crc = has;
+    return true;
+}
+
+/* An end (\x1f ... \n) or a session's end (\x1d ... \n) at b[i]: its
+ * length (0: none); *how, *at for an input's end. */
+static size_t parse_mark(const char *b, size_t n, size_t i, char lead, journal_end_t *how, long *at)
+{
+    if (i >= n || b[i] != lead) return 0;
+    size_t k = i + 1;
+    *how = JOURNAL_FINISHED;
+    *at = 0;
+    if (lead == 0x1f && k < n) {
+        if (b[k] == 'e') { *how = JOURNAL_FAILED; k++; }
+        else if (b[k] == 'r') { *how = JOURNAL_NOT_RUN; k++; }
+        else if (b[k] == 'i') {
+            *how = JOURNAL_INTERRUPTED;
+            k++;
+            long v = 0;
+            int d = 0;
+            while (k < n && b[k] >= '0' && b[k] <= '9' && d < 12) { v = v * 10 + (b[k] - '0'); d++; k++; }
+            *at = v;
+        }
+    }
+    if (k >= n || b[k] != '\n') return 0;
+    return k + 1 - i;
+}
+
+long repl_journal_read(const char *path, journal_fn f, void *ctx, long *damaged)
+{
+    if (damaged) *damaged = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) { int e = errno; close(fd); errno = e; return -1; }
+    size_t n = (size_t)sb.st_size;
+    char *b = malloc(n ? n : 1);
+    if (!b) { close(fd); errno = ENOMEM; return -1; }
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = read(fd, b + got, n - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    n = got;
     long count = 0;
-    char *buf = NULL;
-    size_t bcap = 0;
-    for (;;) {
-        int c = getc(in);
-        /* a command's mark after the records of the lesson code it ran
-         * (lesson_run_cb journals those): it belongs to the command */
-        while (c == 0x1f && getc(in) == '\n') c = getc(in);
-        if (c != 0x1e) break;                      /* the end, or not a record: stop */
-        size_t len = 0;
-        int digits = 0;
-        while ((c = getc(in)) >= '0' && c <= '9' && digits < 19) { len = len * 10 + (size_t)(c - '0'); digits++; }
-        if (c != '\n' || digits == 0 || len > ((size_t)1 << 31)) break;
-        if (len + 1 > bcap) {
-            char *nb = realloc(buf, len + 1);
-            if (!nb) break;
-            buf = nb;
-            bcap = len + 1;
+    bool crc_seen = false, go = true;
+    size_t i = 0;
+    while (i < n && go) {
+        journal_end_t how;
+        long at;
+        size_t m;
+        /* an end with no record before it (a lesson command's, after the
+         * records of the code it ran), or the session's end: passed over */
+        if ((m = parse_mark(b, n, i, 0x1f, &how, &at)) || (m = parse_mark(b, n, i, 0x1d, &how, &at))) { i += m; continue; }
+        const char *t;
+        size_t tl, next;
+        bool crc;
+        if (!parse_record(b, n, i, crc_seen, &t, &tl, &next, &crc)) {
+            /* damaged: on to the next whole record */
+            if (damaged) (*damaged)++;
+            size_t k = i + 1;
+            for (; k < n; k++)
+                if (b[k] == 0x1e && parse_record(b, n, k, crc_seen, &t, &tl, &next, &crc)) break;
+            i = k;
+            continue;
         }
-        if (fread(buf, 1, len, in) != len) break;  /* torn: the process died mid-record */
-        if (getc(in) != '\n') break;
-        buf[len] = 0;
-        /* its mark: it ran */
-        bool ran = false;
-        c = getc(in);
-        if (c == 0x1f) {
-            if (getc(in) == '\n') ran = true;
-        } else if (c != EOF) {
-            ungetc(c, in);
-        }
-        f(buf, len, ran, ctx);
+        crc_seen = crc_seen || crc;
+        i = next;
+        how = JOURNAL_RUNNING;
+        at = 0;
+        if ((m = parse_mark(b, n, i, 0x1f, &how, &at))) i += m;
+        else how = JOURNAL_RUNNING;
+        if ((size_t)at > tl) at = 0;
+        /* the text, NUL-ended for the caller (the buffer's next byte is the
+         * record's newline) */
+        char *txt = malloc(tl + 1);
+        if (!txt) break;
+        memcpy(txt, t, tl);
+        txt[tl] = 0;
+        go = f(txt, tl, how, at, ctx);
+        free(txt);
         count++;
     }
-    free(buf);
-    fclose(in);
+    free(b);
     return count;
 }

@@ -27,6 +27,20 @@
 
 /* ---- context ---------------------------------------------------------- */
 
+/* How an input ended, for its journal record: i0 the Ctrl-C count before
+ * it ran (error.h's err_interrupts: fit catches its Ctrl-C and returns the
+ * weights reached, so a Ctrl-C is told by the count, not the status); at
+ * the byte where the failing statement starts (the ones before it ran). */
+static journal_end_t input_end(int st, unsigned long i0, long at, long *at_out)
+{
+    *at_out = 0;
+    if (err_interrupts == i0) return st ? JOURNAL_FAILED : JOURNAL_FINISHED;
+    /* stopped by one Ctrl-C in the failing statement: the ones before it
+     * ran whole and run again; any other way, none does */
+    if (st && err_interrupts == i0 + 1 && err_last()->kind == ERR_INTERRUPT) *at_out = at;
+    return JOURNAL_INTERRUPTED;
+}
+
 /* The lesson runner runs demonstrations and answers as typed input, through
  * the same grouping and cells as everything else (stopping at an error). */
 static int lesson_run_cb(void *ctx, const char *text, size_t len, FILE *out)
@@ -38,9 +52,12 @@ static int lesson_run_cb(void *ctx, const char *text, size_t len, FILE *out)
     bool journaled = r->journal_depth >= 0 && r->run_depth == r->journal_depth;
     if (journaled) repl_journal_append(&r->journal, text, len, r->errout);
     view_cells_lesson(true);
+    unsigned long i0 = err_interrupts;
     int st = repl_run_text(r, "<lesson>", text, len, out, out);   /* errors beside the code, as in a transcript */
     view_cells_lesson(false);
-    if (journaled) repl_journal_done(&r->journal);
+    long at;
+    journal_end_t how = input_end(st, i0, 0, &at);
+    if (journaled) repl_journal_end(&r->journal, how, at);
     return st;
 }
 
@@ -234,10 +251,13 @@ static int run_collected(repl_t *r, repl_input_t *in, const char *name)
         repl_journal_append(&r->journal, in->buf, in->len, r->errout);
     lesson_before_input(r->lesson);   /* before the cell: a figure check counts the cells from this input's on */
     FILE *out = view_cell_begin(in->buf, in->len, r->out);
+    unsigned long i0 = err_interrupts;
     int st = session_run(r->s, name, in->buf, (int)in->len, in->first_line, out, r->errout == r->out ? out : r->errout);
-    /* the input has run (marked before the lesson's check, which may run
-     * the next step's code: journaled after it) */
-    if (journaled) repl_journal_done(&r->journal);
+    /* how the input ended (written before the lesson's check, which may
+     * run the next step's code: journaled after it) */
+    long at;
+    journal_end_t how = input_end(st, i0, st ? session_failed_at(r->s) : 0, &at);
+    if (journaled) repl_journal_end(&r->journal, how, at);
     /* an active lesson checks the input against its step (and may move on) */
     lesson_after_input(r->lesson, in->buf, in->len, st, out);
     if (st) view_cell_failed((size_t)session_failed_at(r->s));
@@ -279,8 +299,11 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
             static const char *const restore_cmd[] = { "restore" };
             if (lesson_is_command(line, len) || text_command_of(line, len, restore_cmd, 1) >= 0)
                 view_cell_no_replay();   /* ... but for these */
+            unsigned long i0 = err_interrupts;
             *status = cmd ? repl_command(r, cmd) : repl_cmd_error(r, "out of memory");
-            if (journaled) repl_journal_done(&r->journal);
+            long at;
+            journal_end_t how = input_end(*status, i0, 0, &at);
+            if (journaled) repl_journal_end(&r->journal, how, at);
             r->out = save_out;
             if (*status) view_cell_failed(0);
             view_cell_end();
@@ -514,9 +537,47 @@ void repl_journal_start(repl_t *r, bool typed)
     r->journal_depth = typed ? 0 : 1;
 }
 
-typedef struct { repl_t *r; FILE *out; long n, failed, first_failed, unrun, skipped; char first[80]; } restore_t;
+typedef struct {
+    repl_t *r;
+    FILE *out;
+    long n, failed, first_failed, unrun, skipped, ran, stopped_at;
+    char first[80];
+} restore_t;
 
-static void restore_one(const char *text, size_t len, bool ran, void *ctx)
+/* show text indented, as typed */
+static void show_text(FILE *out, const char *text, size_t len)
+{
+    for (const char *p = text, *e = text + len; p < e;) {
+        const char *nl = memchr(p, '\n', (size_t)(e - p));
+        size_t k = nl ? (size_t)(nl - p) : (size_t)(e - p);
+        fprintf(out, "    %.*s\n", (int)k, p);
+        p += k + (nl ? 1 : 0);
+    }
+}
+
+/* Run one replayed text as typed, so this session's journal keeps it
+ * (repl_restore moves the journal's depth to the replay's): a second
+ * crash loses nothing.  False when a Ctrl-C stopped it: the restore stops. */
+static bool replay(restore_t *rs, const char *text, size_t len)
+{
+    char name[48];   /* an error names the input it came from: <restore input 10>:1:7 */
+    snprintf(name, sizeof name, "<restore input %ld>", rs->n);
+    unsigned long i0 = err_interrupts;
+    int st = repl_run_text(rs->r, name, text, len, rs->out, rs->out);
+    rs->ran++;
+    if (err_interrupts != i0) {
+        rs->stopped_at = rs->n;
+        return false;
+    }
+    if (st != 0 && !rs->failed++) {
+        rs->first_failed = rs->n;
+        size_t k = strcspn(text, "\n");
+        snprintf(rs->first, sizeof rs->first, "%.*s%s", (int)(k < 60 ? k : 60), text, k > 60 || k < len ? " ..." : "");
+    }
+    return true;
+}
+
+static bool restore_one(const char *text, size_t len, journal_end_t how, long at, void *ctx)
 {
     restore_t *rs = ctx;
     rs->n++;
@@ -525,34 +586,30 @@ static void restore_one(const char *text, size_t len, bool ran, void *ctx)
      * lesson ran and the answers typed replay as code) */
     if (lesson_is_command(text, len)) {
         rs->skipped++;
-        return;
+        return true;
     }
-    if (!ran) {
-        /* the input that was running when the session ended: shown, not run
-         * again (it may be what hung or crashed) */
-        rs->unrun++;
-        fprintf(rs->out, "restore: input %ld was running when that session ended; not run again (type it to run it):\n",
-                rs->n);
-        for (const char *p = text, *e = text + len; p < e;) {
-            const char *nl = memchr(p, '\n', (size_t)(e - p));
-            size_t k = nl ? (size_t)(nl - p) : (size_t)(e - p);
-            fprintf(rs->out, "    %.*s\n", (int)k, p);
-            p += k + (nl ? 1 : 0);
-        }
-        return;
+    if (how == JOURNAL_FINISHED || how == JOURNAL_FAILED) return replay(rs, text, len);
+    /* not run again: running when the session ended (it may be what hung
+     * or crashed), stopped by Ctrl-C (an endless loop, a long fit: it would
+     * run again for as long), or shown by an earlier restore; the
+     * statements before an interrupted one ran whole and run again */
+    size_t from = how == JOURNAL_INTERRUPTED && at > 0 && (size_t)at < len ? (size_t)at : 0;
+    if (from && !replay(rs, text, from)) return false;
+    rs->unrun++;
+    const char *why = how == JOURNAL_RUNNING       ? "was running when that session ended"
+                      : how == JOURNAL_INTERRUPTED ? "was interrupted (Ctrl-C) in that session"
+                                                   : "was not run by an earlier restore (running or interrupted when a session ended)";
+    fprintf(rs->out, "restore: input %ld %s; not run again%s (type it to run it):\n", rs->n, why,
+            from ? " from the interrupted statement on" : "");
+    show_text(rs->out, text + from, len - from);
+    /* kept in this session's journal as not run, so that a restore after
+     * a second crash still shows it */
+    repl_t *r = rs->r;
+    if (r->journal_depth >= 0) {
+        repl_journal_append(&r->journal, text + from, len - from, r->errout);
+        repl_journal_end(&r->journal, JOURNAL_NOT_RUN, 0);
     }
-    /* run as typed, so this session's journal keeps it too (repl_restore
-     * moves the journal's depth to the replay's): a second crash loses nothing */
-    char name[48];   /* an error names the input it came from: <restore input 10>:1:7 */
-    snprintf(name, sizeof name, "<restore input %ld>", rs->n);
-    int st = repl_run_text(rs->r, name, text, len, rs->out, rs->out);
-    if (st != 0) {
-        if (!rs->failed++) {
-            rs->first_failed = rs->n;
-            size_t k = strcspn(text, "\n");
-            snprintf(rs->first, sizeof rs->first, "%.*s%s", (int)(k < 60 ? k : 60), text, k > 60 || k < len ? " ..." : "");
-        }
-    }
+    return true;
 }
 
 int repl_restore(repl_t *r, FILE *out)
@@ -563,26 +620,51 @@ int repl_restore(repl_t *r, FILE *out)
         fprintf(out, "restore: already replaying a session; :restore inside it is left out\n");
         return 1;
     }
-    bool ended = false;
-    if (!repl_journal_last(&r->journal, path, sizeof path, &ended, err, sizeof err)) {
+    /* one restore at a time: two at once would replay one journal twice */
+    int lk = repl_journal_lock(err, sizeof err);
+    if (lk < 0) {
         fprintf(out, "restore: %s\n", err);
         return 1;
     }
-    restore_t rs = { r, out, 0, 0, 0, 0, 0, "" };
+    bool ended = false;
+    if (!repl_journal_last(&r->journal, path, sizeof path, &ended, err, sizeof err)) {
+        repl_journal_unlock(lk);
+        fprintf(out, "restore: %s\n", err);
+        return 1;
+    }
+    restore_t rs = { r, out, 0, 0, 0, 0, 0, 0, 0, "" };
     fprintf(out, "restoring the last session %sfrom %s\n", ended ? "" : "that did not end (killed or crashed) ", path);
     fflush(out);
     int jd = r->journal_depth;
     if (jd >= 0) r->journal_depth = r->run_depth + 1;   /* the replayed inputs are this session's too */
     r->restoring = true;
-    long n = repl_journal_read(path, restore_one, &rs);
+    view_set_replaying(true);   /* a figure already in the folder is not written again */
+    long damaged = 0;
+    long n = repl_journal_read(path, restore_one, &rs, &damaged);
+    int rerr = errno;
+    view_set_replaying(false);
     r->restoring = false;
     r->journal_depth = jd;
     if (n < 0) {
-        fprintf(out, "restore: cannot read %s: %s\n", path, strerror(errno));
+        repl_journal_unlock(lk);
+        fprintf(out, "restore: cannot read %s: %s\n", path, strerror(rerr));
+        return 1;
+    }
+    if (damaged)
+        fprintf(out, "restore: skipped a damaged record%s (%ld stretch%s of the journal that %s not a whole record: a torn write or a "
+                "full disk); the records after %s were read\n", damaged == 1 ? "" : "s", damaged, damaged == 1 ? "" : "es",
+                damaged == 1 ? "is" : "are", damaged == 1 ? "it" : "them");
+    if (rs.stopped_at) {
+        /* the journal stays as it was: :restore again replays it from its start */
+        repl_journal_unlock(lk);
+        fprintf(out, "restore: stopped by Ctrl-C at input %ld; the inputs after it are not run (that session's journal is "
+                "kept: :restore again replays it from the start)\n", rs.stopped_at);
+        fflush(out);
         return 1;
     }
     repl_journal_mark_ended(path);
-    long done = n - rs.unrun - rs.skipped;
+    repl_journal_unlock(lk);
+    long done = rs.ran;
     if (rs.skipped)
         fprintf(out, "restore: %ld lesson command%s left out (the lesson's code and your answers ran as code; :lessons shows your progress)\n",
                 rs.skipped, rs.skipped == 1 ? "" : "s");

@@ -11,6 +11,7 @@ static err_info_t last;
 static const source_t *cur_src;
 static span_t here = {-1, -1};
 volatile int err_interrupt_flag;
+unsigned long err_interrupts;
 void (*err_trace_hook)(char *buf, size_t cap);
 void (*err_pump_hook)(void);
 
@@ -72,6 +73,7 @@ void err_check_interrupt(void)
     if (err_pump_hook) err_pump_hook();   /* the window stays live during long computations (error.h) */
     if (err_interrupt_flag) {
         err_interrupt_flag = 0;
+        err_interrupts++;
         err_raise(ERR_INTERRUPT, here, "stopped by Ctrl-C; every variable keeps the value it had before this statement");
     }
 }

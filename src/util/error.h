@@ -139,6 +139,10 @@ _Noreturn void nn_abort(const char *file, int line, const char *what);
  * ERR_INTERRUPT at a safe point (loop iterations, calls, kernel blocks). */
 extern volatile int err_interrupt_flag;
 void err_check_interrupt(void);
+/* How many Ctrl-Cs err_check_interrupt has raised, caught or not (fit
+ * catches its own and returns the weights reached): the journal tells an
+ * input that a Ctrl-C stopped, wholly or in part, by this count moving. */
+extern unsigned long err_interrupts;
 /* Run first by err_check_interrupt, so that a window stays live during long
  * computations: the REPL sets it at start-up (repl_new) to the view's
  * rate-limited event pump (view_pump_maybe, at most every 16 ms).  A hook

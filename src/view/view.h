@@ -414,6 +414,10 @@ int view_cell_first(void);                   /* the first cell the window shows 
  * DISPLAY/WAYLAND_DISPLAY, NNPAD_TEST, or an SDL driver that shows nothing
  * means headless (said once). */
 void view_set_headless(bool on);
+/* A restore is replaying a session: a figure whose picture is already in
+ * the figures folder (same name, same bytes) keeps that file instead of a
+ * new one, so a repeated restore writes no figure twice. */
+void view_set_replaying(bool on);
 bool view_is_headless(void);
 bool view_set_figure_dir(const char *dir);   /* default "figures" ($NNPAD_FIGURES); false (unchanged) when longer than view_figure_dir_max() */
 size_t view_figure_dir_max(void);

@@ -464,6 +464,57 @@ static size_t take_figure(view_figure_t *f)
     return b;
 }
 
+/* ---- a restore's figures: one already in the folder is not written twice ---- */
+
+static bool replaying;
+void view_set_replaying(bool on) { replaying = on; }
+
+static bool read_whole(const char *path, char **buf, size_t *n)
+{
+    *buf = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    struct stat sb;
+    bool ok = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 && sb.st_size < (64 << 20);
+    if (ok) {
+        *n = (size_t)sb.st_size;
+        *buf = malloc(*n);
+        ok = *buf && fread(*buf, 1, *n, f) == *n;
+    }
+    fclose(f);
+    if (!ok) { free(*buf); *buf = NULL; }
+    return ok;
+}
+
+/* Another NNN-name.png in dir with the same bytes as the one just written
+ * at path (file: its name there): its path in found. */
+static bool same_figure_there(const char *dir, const char *file, const char *name, const char *path, char *found, size_t cap)
+{
+    char *mine, *theirs;
+    size_t n, m;
+    if (!read_whole(path, &mine, &n)) return false;
+    char suffix[300];
+    snprintf(suffix, sizeof suffix, "-%s.png", name);
+    size_t sl = strlen(suffix);
+    bool hit = false;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && !hit && (e = readdir(d))) {
+        size_t L = strlen(e->d_name);
+        if (L <= sl || strcmp(e->d_name + L - sl, suffix) || !strcmp(e->d_name, file)) continue;
+        if (snprintf(found, cap, "%s/%s", dir, e->d_name) >= (int)cap) continue;
+        struct stat sb;
+        if (stat(found, &sb) != 0 || (size_t)sb.st_size != n) continue;
+        if (read_whole(found, &theirs, &m)) {
+            hit = m == n && !memcmp(mine, theirs, n);
+            free(theirs);
+        }
+    }
+    if (d) closedir(d);
+    free(mine);
+    return hit;
+}
+
 static void show(view_figure_t *f, FILE *out, bool window_only)
 {
     size_t fb = take_figure(f);
@@ -525,9 +576,21 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         fprintf(out, "figure not written: %s\n", err);
         return;
     }
+    /* a restore replays what drew the figures already in the folder (a
+     * repeated restore, the session that restored one): the same picture
+     * keeps its file rather than a second one */
+    char there[1200];
+    bool again = replaying && same_figure_there(dir, strrchr(path, '/') + 1, f->name, path, there, sizeof there);
+    if (again) {
+        unlink(path);
+        if (nb.fignum == CELL(idx)->fignum) nb.fignum--;
+        int k = 0;
+        if (sscanf(strrchr(there, '/') + 1, "%d-", &k) == 1) CELL(idx)->fignum = k;
+        snprintf(path, sizeof path, "%s", there);
+    }
     CELL(idx)->path = view_strdup(path);
     nb_grow(CELL(idx), (long)strlen(path) + 1);
-    fprintf(out, "figure: %s\n", path);
+    fprintf(out, "figure: %s%s\n", path, again ? " (already there: the same picture)" : "");
     fflush(out);
 }
 
