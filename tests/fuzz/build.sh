@@ -1,10 +1,10 @@
 #!/bin/sh
-# build.sh SRCDIR OUTDIR — `make fuzz`: the libFuzzer target
-# (tests/fuzz/fuzz_nnpad.c) in a build folder of its own, since the whole
+# build.sh SRCDIR OUTDIR — `make fuzz`: the libFuzzer targets
+# (tests/fuzz/fuzz_nnpad.c, fuzz_lesson.c) in a build folder of its own, since the whole
 # library is compiled again with clang -fsanitize=fuzzer-no-link,address,
 # undefined.  The sources are the files git knows in SRCDIR (tracked, and
 # untracked ones it does not ignore), so uncommitted work is fuzzed too.
-# Writes OUTDIR/fuzz_nnpad.
+# Writes OUTDIR/fuzz_nnpad and OUTDIR/fuzz_lesson.
 set -eu
 src=$1
 out=$2
@@ -22,6 +22,7 @@ if [ ! -f Makefile ]; then
     LDFLAGS="-fsanitize=address,undefined" > ../configure.log 2>&1 || { tail -n 20 ../configure.log >&2; rm -f Makefile; exit 1; }
 fi
 echo "make fuzz: building (log: $out/build.log)"
-make -j"$(nproc)" tests/fuzz/fuzz_nnpad > ../build.log 2>&1 || { tail -n 30 ../build.log >&2; exit 1; }
+make -j"$(nproc)" tests/fuzz/fuzz_nnpad tests/fuzz/fuzz_lesson > ../build.log 2>&1 || { tail -n 30 ../build.log >&2; exit 1; }
 cp tests/fuzz/fuzz_nnpad ../fuzz_nnpad
-echo "make fuzz: $out/fuzz_nnpad is built; make fuzz-run FUZZ_SECONDS=N runs it (the README says more)"
+cp tests/fuzz/fuzz_lesson ../fuzz_lesson
+echo "make fuzz: $out/fuzz_nnpad and $out/fuzz_lesson are built; make fuzz-run [FUZZ_TARGET=lesson] FUZZ_SECONDS=N runs one (the README says more)"

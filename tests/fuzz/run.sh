@@ -1,36 +1,47 @@
 #!/bin/sh
-# run.sh OUTDIR SECONDS SRCDIR — `make fuzz-run`: fuzz nnpad for SECONDS
-# (one process) from the seed corpus: the golden transcripts' inputs, the
-# lessons' code, the malformed corpus and the regression inputs.  New
-# inputs go to OUTDIR/corpus (kept between runs), findings (crashes,
-# sanitizer reports, leaks, hangs) to OUTDIR/findings/.  Exits 1 if there
+# run.sh OUTDIR SECONDS SRCDIR [TARGET] — `make fuzz-run`: fuzz nnpad for
+# SECONDS (one process) from the seed corpus.  TARGET nnpad (the default):
+# the golden transcripts' inputs, the lessons' code, the malformed corpus
+# and the regression inputs; TARGET lesson: the lesson files (lessons/,
+# tests/lessons/, tests/fuzz/regress/*.md).  New inputs go to
+# OUTDIR/corpus (OUTDIR/corpus-lesson; kept between runs), findings
+# (crashes, sanitizer reports, leaks, hangs) to OUTDIR/findings/.  Exits 1 if there
 # is a finding, printing libFuzzer's report and the statistics.
 set -u
 out=$1
 secs=$2
 src=$3
-fz=$out/fuzz_nnpad
+target=${4:-nnpad}
+fz=$out/fuzz_$target
 [ -x "$fz" ] || { echo "fuzz-run: $fz is missing: make fuzz first" >&2; exit 1; }
 seeds=$out/seeds
-rm -rf "$seeds"; mkdir -p "$seeds" "$out/corpus" "$out/findings"
-# the golden transcripts without their expected output (#> lines)
-for f in "$src"/tests/golden/*.nn; do
-  grep -v '^#>' "$f" > "$seeds/golden-$(basename "$f")"
-done
-# each lesson's nn blocks, one seed per lesson
-for f in "$src"/lessons/[0-9]*.md; do
-  awk '/^```nn/ { on = 1; next } /^```/ { on = 0; next } on' "$f" > "$seeds/lesson-$(basename "$f" .md).nn"
-done
-cp "$src"/tests/malformed/*.nn "$seeds/" 2>/dev/null
-cp "$src"/tests/fuzz/regress/*.nn "$seeds/" 2>/dev/null
-log=$out/fuzz.log
-echo "fuzz-run: $secs s, seeds $(ls "$seeds" | wc -l), corpus $out/corpus ($(ls "$out/corpus" | wc -l) inputs)"
+corpus=$out/corpus
+[ "$target" = nnpad ] || { seeds=$out/seeds-$target; corpus=$out/corpus-$target; }
+rm -rf "$seeds"; mkdir -p "$seeds" "$out/findings"
+if [ "$target" = lesson ]; then
+  cp "$src"/lessons/[0-9]*.md "$src"/tests/lessons/*.md "$seeds/" 2>/dev/null
+  cp "$src"/tests/fuzz/regress/*.md "$seeds/" 2>/dev/null
+else
+  # the golden transcripts without their expected output (#> lines)
+  for f in "$src"/tests/golden/*.nn; do
+    grep -v '^#>' "$f" > "$seeds/golden-$(basename "$f")"
+  done
+  # each lesson's nn blocks, one seed per lesson
+  for f in "$src"/lessons/[0-9]*.md; do
+    awk '/^```nn/ { on = 1; next } /^```/ { on = 0; next } on' "$f" > "$seeds/lesson-$(basename "$f" .md).nn"
+  done
+  cp "$src"/tests/malformed/*.nn "$seeds/" 2>/dev/null
+  cp "$src"/tests/fuzz/regress/*.nn "$seeds/" 2>/dev/null
+fi
+mkdir -p "$corpus"
+log=$out/fuzz-$target.log
+echo "fuzz-run: $target, $secs s, seeds $(ls "$seeds" | wc -l), corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=1:verify_asan_link_order=0" \
 LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   "$fz" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2560 -max_len=4096 \
     -dict="$src/tests/fuzz/nnpad.dict" -artifact_prefix="$out/findings/" -print_final_stats=1 \
-    "$out/corpus" "$seeds" > "$log" 2>&1
+    "$corpus" "$seeds" > "$log" 2>&1
 rc=$?
 grep -E '^#[0-9]+.*(DONE|pulse)|^stat::' "$log" | tail -n 12
 found=$(ls "$out/findings" 2>/dev/null | wc -l)
