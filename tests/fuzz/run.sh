@@ -5,7 +5,9 @@
 # and the regression inputs; TARGET lesson: the lesson files (lessons/,
 # tests/lessons/, tests/fuzz/regress/*.md).  New inputs go to
 # OUTDIR/corpus (OUTDIR/corpus-lesson; kept between runs), findings
-# (crashes, sanitizer reports, leaks, hangs) to OUTDIR/findings/.  Exits 1 if there
+# (crashes, sanitizer reports, leaks, hangs: an input past -timeout, 30 s;
+# libFuzzer's "slow units" of 10 s, which a loaded machine makes of
+# 0.4 s ones, are not written) to OUTDIR/findings/.  Exits 1 if there
 # is a finding, printing libFuzzer's report and the statistics.
 set -u
 out=$1
@@ -39,7 +41,7 @@ echo "fuzz-run: $target, $secs s, seeds $(ls "$seeds" | wc -l), corpus $corpus (
 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=1:verify_asan_link_order=0" \
 LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-  "$fz" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2560 -max_len=4096 \
+  "$fz" -max_total_time="$secs" -timeout=30 -report_slow_units=30 -rss_limit_mb=2560 -max_len=4096 \
     -dict="$src/tests/fuzz/nnpad.dict" -artifact_prefix="$out/findings/" -print_final_stats=1 \
     "$corpus" "$seeds" > "$log" 2>&1
 rc=$?
