@@ -66,11 +66,13 @@ LIST
 
 # a lesson command reached through a lesson's own code (a :load of a file
 # that says :skip) is refused as it runs: the step it would change is the
-# one being run (a use-after-free once)
+# one being run (a use-after-free once).  Played with --auto in the folder
+# that has the file (--check-lesson's folder is an empty one, and the
+# lesson's code names files inside its folder only)
 d=$(mktemp -d "$tmp/run.XXXXXX")
 printf ':skip\n' > "$d/steer.nn"
-printf '# en: T\n# ko: T\n--- step\n@en\nx\n@ko\ny\n```nn\n:load %s/steer.nn\n```\n' "$d" > "$d/viaload.md"
-(cd "$d" && "$NNPAD" --check-lesson viaload.md > out 2> err)
+printf '# en: T\n# ko: T\n--- step\n@en\nx\n@ko\ny\n```nn\n:load steer.nn\n```\n' > "$d/viaload.md"
+(cd "$d" && "$NNPAD" --lesson viaload.md --auto > out 2> err)
 st=$?
 [ $st = 1 ] && grep -F -q ":skip cannot run inside a lesson's own code or answer" "$d/out" "$d/err"
 tap_ok $? "a lesson command run by a lesson's own code (through :load) is refused, exit $st"

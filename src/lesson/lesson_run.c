@@ -17,7 +17,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lesson/lesson_int.h"
@@ -27,6 +31,7 @@
 #include "value/value.h"
 #include "view/view.h"
 #include "util/afile.h"
+#include "util/error.h"
 
 #define NBOUND_MAX LESSON_MAX_BINDS
 #define EQUIV_ROUNDS 5
@@ -126,7 +131,10 @@ static int run_text(lesson_runner_t *lr, const char *text, FILE *out)
 {
     bool was = lr->busy;
     lr->busy = true;
+    /* a lesson's own code names files inside the working folder only */
+    bool conf = afile_confine_code(true);
     int st = lr->run(lr->ctx, text, strlen(text), out);
+    afile_confine_code(conf);
     lr->busy = was;
     return st;
 }
@@ -489,7 +497,9 @@ static bool truthy(const value_t *v)
  * name (so that a later error's sweep cannot free it); NULL on error. */
 static value_t *eval_parked(lesson_runner_t *lr, const char *name, const char *text, FILE *errout)
 {
+    bool conf = afile_confine_code(true);
     value_t *v = session_eval(lr->s, text, errout);
+    afile_confine_code(conf);
     if (!v) { session_set_var(lr->s, name, NULL); return NULL; }
     session_set_var(lr->s, name, v);
     session_release(v);
@@ -507,7 +517,9 @@ static void unpark(lesson_runner_t *lr)
 static bool bind_draw(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
 {
     for (int i = 0; i < st->nbind; i++) {
+        bool conf = afile_confine_code(true);
         value_t *v = session_eval(lr->s, st->bind_expr[i], errout);
+        afile_confine_code(conf);
         if (!v) return false;
         session_set_var(lr->s, st->bind_name[i], v);
         session_release(v);
@@ -948,7 +960,16 @@ int lesson_quit(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     save_now(lr, out, false);
     char key[256];
     key_of(lr->cur, key, sizeof key);
-    fprintf(out, L(lr, M_QUIT), lr->step + 1, lr->cur->nsteps, key);
+    /* the command that finds it again: its name when that names this
+     * file, else the file's full path (a lesson from a file elsewhere) */
+    char *named = resolve(key);
+    char *mine = realpath(lr->cur->path, NULL), *theirs = named ? realpath(named, NULL) : NULL;
+    const char *how = key;
+    if (mine && (!theirs || strcmp(mine, theirs))) how = mine;
+    fprintf(out, L(lr, M_QUIT), lr->step + 1, lr->cur->nsteps, how);
+    free(named);
+    free(mine);
+    free(theirs);
     fputc('\n', out);
     lesson_free(lr->cur);
     lr->cur = NULL;
@@ -970,6 +991,36 @@ int lesson_lang_cmd(lesson_runner_t *lr, const char *arg, FILE *out, char *err, 
 
 /* ---- --auto and --check-lesson ---- */
 
+/* Each step's code and @answer together get NNPAD_LESSON_STEP_SECONDS
+ * (default 60; 0: no limit): past it they are interrupted as Ctrl-C would
+ * (SIGALRM sets the interrupt flag) and the step fails saying so. */
+#define STEP_SECONDS_DEFAULT 60.0
+static volatile sig_atomic_t step_over;
+static int progress_fd = -1;   /* --check-lesson's child: the step starting, to the parent */
+
+static void on_step_alarm(int sig)
+{
+    (void)sig;
+    step_over = 1;
+    err_interrupt_flag = 1;
+}
+
+static double step_seconds(void)
+{
+    const char *e = getenv("NNPAD_LESSON_STEP_SECONDS");
+    char *end;
+    double v = e && *e ? strtod(e, &end) : STEP_SECONDS_DEFAULT;
+    if (e && *e && (*end || !(v >= 0) || v > 1e6)) v = STEP_SECONDS_DEFAULT;
+    return v;
+}
+
+static void step_timer(double secs)
+{
+    struct itimerval it = { { 0, 0 }, { (time_t)secs, (suseconds_t)((secs - (double)(time_t)secs) * 1e6) } };
+    if (secs > 0 && it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) it.it_value.tv_usec = 1;
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
 /* Play one loaded lesson (taken) through; returns the failed steps. */
 static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
 {
@@ -979,23 +1030,41 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
     session_keep_last(lr->s, true);
     fputc('\n', out);
     fprintf(out, "%s\n", l->title[lr->lang]);
+    double limit = step_seconds();
+    char over[160];
+    snprintf(over, sizeof over, "stopped after %g s: the code block did not finish "
+             "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)", limit, STEP_SECONDS_DEFAULT);
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_step_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, &old_sa);
     for (lr->step = 0; lr->step < l->nsteps; lr->step++) {
         lesson_step_t *st = &l->steps[lr->step];
         lr->tries = 0;
         int figs = 0;
+        if (progress_fd >= 0) {
+            int k = lr->step;
+            if (write(progress_fd, &k, sizeof k) != (ssize_t)sizeof k) { /* the parent is gone: go on */ }
+        }
+        step_over = 0;
+        step_timer(limit);
         int rc = show_step(lr, out, true, &figs);
         const char *why_demo = NULL;
-        if (rc && !st->expect_error) why_demo = L(lr, M_DEMO_FAILED);
+        if (step_over) why_demo = over;
+        else if (rc && !st->expect_error) why_demo = L(lr, M_DEMO_FAILED);
         else if (!rc && st->expect_error) why_demo = L(lr, M_DEMO_NO_ERROR);
         else if (st->code && st->check == CK_NONE && lesson_code_draws(st->code) && figs == 0) why_demo = L(lr, M_FIGURE_MISSING);
         if (why_demo) {
+            step_timer(0);
+            err_interrupt_flag = 0;
             fflush(out);
             fprintf(err, "%s:%d: step %d: %s\n", l->path, st->code_line, lr->step + 1, why_demo);
             fflush(err);
             failed++;
             continue;
         }
-        if (st->check == CK_NONE) continue;
+        if (st->check == CK_NONE) { step_timer(0); continue; }
         fprintf(out, L(lr, M_AUTO_TYPES), st->answer);
         fputc('\n', out);
         fflush(out);
@@ -1010,6 +1079,13 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             ok = check_input(lr, st, st->answer, status, why, sizeof why);
             if (st->check == CK_EQUIV) bind_end(lr, st);
         }
+        step_timer(0);
+        if (step_over) {
+            ok = false;
+            snprintf(why, sizeof why, "stopped after %g s: the @answer did not finish "
+                     "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)", limit, STEP_SECONDS_DEFAULT);
+        }
+        err_interrupt_flag = 0;
         fprintf(out, "%s\n", ok ? L(lr, M_CORRECT) : why);
         if (!ok) {
             fflush(out);
@@ -1019,6 +1095,8 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             failed++;
         }
     }
+    step_timer(0);
+    sigaction(SIGALRM, &old_sa, NULL);
     char key[256];
     key_of(l, key, sizeof key);
     fputc('\n', out);
@@ -1088,22 +1166,106 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
     return remove(p) == 0 ? 0 : 0;
 }
 
+static volatile sig_atomic_t check_signal;
+static void on_check_signal(int sig) { check_signal = sig; }
+
+/* The lesson plays in a child process in the temporary folder, confined to
+ * it (afile_confine); the parent waits, and removes the folder however the
+ * child ends: a signal to the parent (SIGINT, SIGTERM, SIGHUP) ends the
+ * child, removes the folder and then ends the parent by that signal; a
+ * step the interrupt could not stop (no step start within the step's
+ * limit and a grace) ends the child with a message. */
 int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *err)
 {
     lesson_t *l = lesson_load(path, err);
     if (!l) return 1;
     const char *tmpbase = getenv("TMPDIR");
-    char tmp[PATH_MAX], cwd[PATH_MAX];
+    char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s/nnpad-lesson.XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
-    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(tmp) || chdir(tmp) != 0) {
+    int pfd[2] = { -1, -1 };
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+    sigset_t block, old_mask;
+    sigemptyset(&block);
+    for (int i = 0; i < 3; i++) sigaddset(&block, sigs[i]);
+    sigprocmask(SIG_BLOCK, &block, &old_mask);
+    if (!mkdtemp(tmp)) {
         fprintf(err, "%s: error: cannot make a temporary folder to run it in: %s\n", path, strerror(errno));
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         lesson_free(l);
         return 1;
     }
-    lr->auto_mode = true;
-    int bad = auto_one(lr, l, out, err);
-    lr->auto_mode = false;
-    if (chdir(cwd) != 0) fprintf(err, "nnpad: cannot go back to %s: %s\n", cwd, strerror(errno));
+    fflush(out);
+    fflush(err);
+    pid_t child = pipe2(pfd, O_CLOEXEC) == 0 ? fork() : -1;
+    if (child < 0) {
+        fprintf(err, "%s: error: cannot start the check: %s\n", path, strerror(errno));
+        nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        lesson_free(l);
+        return 1;
+    }
+    if (child == 0) {
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        close(pfd[0]);
+        int bad = 1;
+        if (chdir(tmp) != 0) {
+            fprintf(err, "%s: error: cannot enter the temporary folder %s: %s\n", path, tmp, strerror(errno));
+        } else {
+            afile_confine();
+            view_set_figure_dir("figures");
+            progress_fd = pfd[1];
+            lr->auto_mode = true;
+            bad = auto_one(lr, l, out, err) ? 1 : 0;
+        }
+        fflush(NULL);
+        _exit(bad);
+    }
+    close(pfd[1]);
+    struct sigaction sa, old_sa[3];
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_check_signal;
+    sigemptyset(&sa.sa_mask);
+    check_signal = 0;
+    for (int i = 0; i < 3; i++) sigaction(sigs[i], &sa, &old_sa[i]);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    double limit = step_seconds();
+    const double grace = 10;
+    int step = -1, status = 0;
+    bool stuck = false;
+    for (;;) {
+        struct pollfd p = { pfd[0], POLLIN, 0 };
+        int n = poll(&p, 1, limit > 0 ? (int)((limit + grace) * 1000) : -1);
+        if (check_signal) break;
+        if (n < 0 && errno == EINTR) continue;
+        if (n == 0) { stuck = true; break; }
+        int k;
+        ssize_t r = read(pfd[0], &k, sizeof k);
+        if (r < 0 && errno == EINTR) continue;
+        if (r != (ssize_t)sizeof k) break;   /* the child has finished */
+        step = k;
+    }
+    if (check_signal || stuck) kill(child, SIGKILL);
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {}
+    close(pfd[0]);
     nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    return bad ? 1 : 0;
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    fflush(out);
+    if (stuck && step >= 0 && step < l->nsteps) {
+        fprintf(err, "%s:%d: step %d: did not stop within %g s of being interrupted at its limit of %g s: the check is ended\n",
+                l->path, l->steps[step].code_line, step + 1, grace, limit);
+        rc = 1;
+    } else if (!check_signal && !WIFEXITED(status)) {
+        fprintf(err, "%s: the check ended by signal %d at step %d\n", l->path, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+                step + 1);
+        rc = 1;
+    }
+    fflush(err);
+    lesson_free(l);
+    for (int i = 0; i < 3; i++) sigaction(sigs[i], &old_sa[i], NULL);
+    if (check_signal) {
+        /* ended as the signal ends a process, the folder gone first */
+        signal(check_signal, SIG_DFL);
+        raise(check_signal);
+    }
+    return rc;
 }

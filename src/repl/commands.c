@@ -20,6 +20,8 @@
 #include "backend/backend.h"
 #include <unistd.h>
 #include <glob.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include "backend/cuda/chain_src.h"
 #include "ops/ops.h"
 #include <strings.h>
@@ -633,6 +635,8 @@ static int cmd_restore(repl_t *r, const char *arg)
 {
     if (no_arg(r, "restore", arg))
         return 1;
+    if (afile_code_confined())   /* a lesson's own code: your journals are not its to replay */
+        return repl_cmd_error(r, ":restore is not run from a lesson's code");
     return repl_restore(r, r->out);
 }
 
@@ -641,6 +645,7 @@ static int cmd_reset(repl_t *r, const char *arg)
     if (no_arg(r, "reset", arg))
         return 1;
     session_reset(r->s);
+    view_notebook_trim();
     fputs("reset: all variables removed (settings kept)\n", r->out);
     return 0;
 }
@@ -668,9 +673,32 @@ static int cmd_load(repl_t *r, const char *arg)
         free(path);
         return e;
     }
-    FILE *f = afile_allowed(path, NULL, 0) ? fopen(path, "r") : NULL;   /* (confined: the fuzzer) */
+    /* opened without waiting (a FIFO would block until a writer comes),
+     * then only a regular file is read */
+    char cerr[600];
+    int fd = afile_allowed(path, cerr, sizeof cerr) ? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+    struct stat sb;
+    if (fd >= 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        close(fd);
+        int e = repl_cmd_error(r, "cannot load '%s': %s", path,
+                               S_ISDIR(sb.st_mode) ? "a folder, not a file"
+                               : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device, not a file of input"
+                               : S_ISFIFO(sb.st_mode) ? "a FIFO, not a file (:load reads files only)"
+                               : "not a regular file (:load reads files only)");
+        free(path);
+        return e;
+    }
+    FILE *f = NULL;
+    if (fd >= 0) {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+        f = fdopen(fd, "r");
+        if (!f) close(fd);
+    }
     if (!f) {
-        int e = repl_cmd_error(r, "cannot open '%s': %s", path, strerror(errno));
+        int e = !afile_allowed(path, NULL, 0)
+                ? repl_cmd_error(r, "cannot open %s", cerr)
+                : repl_cmd_error(r, "cannot open '%s': %s", path, strerror(errno));
         free(path);
         return e;
     }
@@ -790,6 +818,10 @@ static int cmd_save(repl_t *r, const char *arg)
         return repl_cmd_error(r, "usage: :save FILE.png | FILE.svg | FILE.html | FILE.nn");
     char *path = tilde_expand(arg);
     char err[1200];
+    if (!afile_allowed(path ? path : arg, err, sizeof err)) {
+        free(path);
+        return repl_cmd_error(r, "cannot save %s", err);
+    }
     int rc = view_save(path ? path : arg, err, sizeof err);
     if (rc != 0) {
         free(path);
@@ -828,6 +860,9 @@ static int cmd_headless(repl_t *r, const char *arg)
 
 static int cmd_figures(repl_t *r, const char *arg)
 {
+    char err[1200];
+    if (*arg && !afile_allowed(arg, err, sizeof err))
+        return repl_cmd_error(r, "%s (figures still go to %s/)", err, view_figure_dir());
     if (*arg && !view_set_figure_dir(arg))
         return repl_cmd_error(r, "the folder name is %zu characters long; at most %zu fit (figures still go to %s/)",
                               strlen(arg), view_figure_dir_max(), view_figure_dir());

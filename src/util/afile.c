@@ -4,6 +4,8 @@
 #endif
 #include "util/afile.h"
 #include <pwd.h>
+#include <dirent.h>
+#include <signal.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,36 +26,130 @@ static void afile_free(afile_t *a)
     a->fd = -1;
 }
 
+/* strict: every path nnpad opens for writing (the fuzzer, --check-lesson);
+ * code: names the running code gives (a lesson's own code); root: the
+ * working folder when strict confinement began (an absolute path below it
+ * is inside) */
 static bool confined;
-void afile_confine(void) { confined = true; }
-
-bool afile_allowed(const char *path, char *err, size_t cap)
+static int code_confined;
+static char confine_root[4096];
+void afile_confine(void)
 {
-    if (!confined) return true;
+    confined = true;
+    if (!getcwd(confine_root, sizeof confine_root)) confine_root[0] = 0;
+}
+bool afile_confine_code(bool on)
+{
+    bool was = code_confined > 0;
+    code_confined = on;
+    return was;
+}
+bool afile_code_confined(void) { return code_confined > 0; }
+
+static bool inside(const char *path)
+{
     bool up = false;
     for (const char *p = path; *p; p++)
         if ((p == path || p[-1] == '/') && p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2])) up = true;
-    if (path[0] != '/' && !up && path[0]) return true;
+    if (up || !path[0]) return false;
+    if (path[0] != '/') return true;
+    size_t n = strlen(confine_root);
+    return confined && n > 1 && !strncmp(path, confine_root, n) && path[n] == '/';
+}
+
+static bool refuse(const char *path, char *err, size_t cap)
+{
     if (err && cap) snprintf(err, cap, "%s: outside the folder this session is confined to", path);
     errno = EACCES;
     return false;
+}
+
+bool afile_allowed(const char *path, char *err, size_t cap)
+{
+    if (!confined && !code_confined) return true;
+    return inside(path) || refuse(path, err, cap);
+}
+
+/* what afile_open and afile_mkdirs check themselves: strict confinement
+ * only (under a lesson's code, nnpad's own files, such as an absolute
+ * :figures folder the student chose, are still written) */
+static bool strict_allowed(const char *path, char *err, size_t cap)
+{
+    return !confined || inside(path) || refuse(path, err, cap);
+}
+
+/* The file a chain of symbolic links ends at, as an editor writes through
+ * them: a link to a missing file names the file to create (malloc'd); NULL
+ * with errno (ELOOP for a loop). */
+static char *follow_links(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) return cur;
+        char buf[PATH_MAX];
+        ssize_t n = hops < 40 ? readlink(cur, buf, sizeof buf - 1) : -1;
+        if (n < 0) {
+            int e = hops < 40 ? errno : ELOOP;
+            free(cur);
+            errno = e;
+            return NULL;
+        }
+        buf[n] = 0;
+        const char *sl = strrchr(cur, '/');
+        char *next = NULL;
+        if (asprintf(&next, "%.*s%s", buf[0] == '/' || !sl ? 0 : (int)(sl - cur + 1), cur, buf) < 0) next = NULL;
+        free(cur);
+        cur = next;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
+/* A temporary file a killed writer left: DIR/.BASE.PID-K.tmp whose PID is
+ * no longer running (kill -9 between creating it and the rename).  Removed
+ * when the same file is written again; a live writer's is left alone. */
+static void remove_stale(const char *dir, const char *base)
+{
+    DIR *d = opendir(*dir ? dir : ".");
+    if (!d) return;
+    size_t bl = strlen(base);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        if (n[0] != '.' || strncmp(n + 1, base, bl) || n[1 + bl] != '.') continue;
+        char *end;
+        errno = 0;
+        long pid = strtol(n + 2 + bl, &end, 10);
+        if (errno || pid <= 0 || *end != '-' || end == n + 2 + bl) continue;
+        unsigned long k = strtoul(end + 1, &end, 10);
+        (void)k;
+        if (strcmp(end, ".tmp") || pid == (long)getpid() || (pid <= INT_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH)))
+            continue;
+        char p[PATH_MAX];
+        if (snprintf(p, sizeof p, "%s%s", dir, n) < (int)sizeof p) unlink(p);
+    }
+    closedir(d);
 }
 
 FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
 {
     memset(a, 0, sizeof *a);
     a->fd = -1;
-    if (!afile_allowed(path, err, cap)) return NULL;
+    if (!strict_allowed(path, err, cap)) return NULL;
     a->name = strdup(path);
-    /* a symlink stays a link: the file it names is replaced */
+    /* a symlink stays a link: the file it names is replaced (or made,
+     * when the link points to a missing file, as editors do) */
     struct stat st;
-    bool old = false;
-    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-        a->path = realpath(path, NULL);
-    if (!a->path)
-        a->path = strdup(path);
+    bool old = false, linked = lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+    a->path = linked ? follow_links(path) : strdup(path);
     if (!a->name || !a->path) {
-        snprintf(err, cap, "cannot write %s: %s", path, strerror(ENOMEM));
+        int e = a->name ? errno : ENOMEM;
+        if (e == ELOOP)
+            snprintf(err, cap, "cannot write %s: it is a symbolic link that loops (%s); nothing was written", path,
+                     strerror(e));
+        else
+            snprintf(err, cap, "cannot write %s: %s", path, strerror(e));
         afile_free(a);
         return NULL;
     }
@@ -76,6 +172,9 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
     const char *slash = strrchr(a->path, '/');
     int dirlen = slash ? (int)(slash - a->path + 1) : 0;
     const char *base = a->path + dirlen;
+    char *dir = strndup(a->path, (size_t)dirlen);
+    if (dir) remove_stale(dir, base);
+    free(dir);
     static unsigned counter;
     int e = 0;
     for (int tries = 0; tries < 100; tries++) {
@@ -92,7 +191,10 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
         }
     }
     if (a->fd < 0) {
-        snprintf(err, cap, "cannot write %s: %s", path, strerror(e ? e : EEXIST));
+        if (linked && e == ENOENT)
+            snprintf(err, cap, "cannot write %s: it is a symbolic link to %s, whose folder does not exist", path, a->path);
+        else
+            snprintf(err, cap, "cannot write %s: %s", path, strerror(e ? e : EEXIST));
         free(a->tmp);
         a->tmp = NULL;   /* nothing of ours to remove */
         afile_free(a);
@@ -198,12 +300,25 @@ bool afile_state_dir(char *out, size_t cap)
         home = pw ? pw->pw_dir : NULL;
     }
     if (!home || !*home) return false;
+    /* a home that does not exist is not made (a typo in HOME, a user
+     * without one): this session keeps no state, and says so once */
+    struct stat st;
+    int found = stat(home, &st) == 0 ? 0 : errno;
+    if (found || !S_ISDIR(st.st_mode)) {
+        static bool said;
+        if (!said)
+            fprintf(stderr, "warning: the home folder %s %s: nnpad keeps no history, journal or lesson progress "
+                    "this session (set HOME or XDG_STATE_HOME to a folder)\n", home,
+                    !found ? "is not a folder" : found == ENOENT ? "does not exist" : strerror(found));
+        said = true;
+        return false;
+    }
     return snprintf(out, cap, "%s/.local/state/nnpad", home) < (int)cap;
 }
 
 int afile_mkdirs(const char *path)
 {
-    if (!afile_allowed(path, NULL, 0)) return -1;
+    if (!strict_allowed(path, NULL, 0)) return -1;
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) { errno = ENAMETOOLONG; return -1; }
     for (char *p = tmp + 1; *p; p++) {

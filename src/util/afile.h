@@ -57,14 +57,20 @@ int afile_write_all(int fd, const void *p, size_t n);
 bool afile_state_dir(char *out, size_t cap);
 int afile_mkdirs(const char *path);
 
-/* Confinement, for the fuzzer (tests/fuzz/): once afile_confine() is
- * called, every file nnpad opens by a name the input gives (:load, :save,
- * :figures, load_csv, :lesson FILE) must be a relative path without a
- * ".." part, i.e. inside the working folder; afile_allowed says so, or
- * false with "PATH: outside the folder this session is confined to" in
- * err (errno EACCES).  afile_open and afile_mkdirs check it themselves.
- * Never called in normal use. */
+/* Confinement.  Strict (afile_confine(): the fuzzer, --check-lesson):
+ * every file nnpad opens by a name the input gives (:load, :save,
+ * :figures, load_csv, :lesson FILE) and every file afile_open or
+ * afile_mkdirs writes must be inside the working folder of the moment it
+ * was called: a relative path without a ".." part, or an absolute one
+ * below that folder.  For code (afile_confine_code(true) around a lesson's
+ * own code, returning the previous setting): the names that code gives
+ * must be relative without "..", nnpad's own files are still written
+ * (afile_code_confined: whether that is on).
+ * afile_allowed says so, or false with "PATH: outside the folder this
+ * session is confined to" in err (errno EACCES). */
 void afile_confine(void);
+bool afile_confine_code(bool on);
+bool afile_code_confined(void);
 bool afile_allowed(const char *path, char *err, size_t cap);
 
 #endif

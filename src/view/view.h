@@ -393,6 +393,9 @@ char *view_figure_svg(view_figure_t *f, int n, char *err, int cap);
 size_t view_figure_bytes(const view_figure_t *f);
 /* Forget every cell (the fuzzer's fresh session, tests). */
 void view_notebook_reset(void);
+/* :clear and :reset: every finished cell leaves memory (spilled, or its
+ * output and figure dropped when there is no spill file). */
+void view_notebook_trim(void);
 /* Projector scale (:present, :fontscale, Ctrl+plus/minus in the window):
  * every figure's text, line widths and margins grow by s (1: the default;
  * 0.5 to 3). */

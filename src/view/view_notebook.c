@@ -19,8 +19,11 @@
 #include <dirent.h>
 #include <unistd.h>
 #include <fcntl.h>
+#include <ctype.h>
 
-#define CELL_TEXT_MAX (64 * 1024)   /* output kept per cell for the HTML page */
+#define CELL_TEXT_MAX (64 * 1024)
+#define FIG_DIGITS_MAX 8              /* figure numbers: 001 to 99999999 */
+#define FIG_NUMBER_MAX 99999999   /* output kept per cell for the HTML page */
 
 static struct {
     view_cell_t *cells;      /* the cells kept in memory: cells[k] is cell base + k */
@@ -201,32 +204,63 @@ static bool spill_one(int k)
     return true;
 }
 
+/* Without a spill file ($TMPDIR unusable), a finished cell gives up its
+ * output and figure instead (its input stays: :save x.nn still writes the
+ * session; the page says what was dropped). */
+static const char dropped_text[] = "(output not kept: the notebook could not move it to disk under $TMPDIR)\n";
+static int dropped_upto;   /* the cells before it are dropped already */
+
+static void drop_one(view_cell_t *c)
+{
+    if (!c->text && !c->fig) return;
+    free(c->text);
+    c->text = NULL;
+    nb_grow(c, -(long)c->textcap);
+    c->textlen = c->textcap = 0;
+    if (c->fig) {
+        size_t fb = view_figure_bytes(c->fig);
+        view_figure_free(c->fig);
+        c->fig = NULL;
+        nb_grow(c, -(long)fb);
+    }
+    cell_append(c, dropped_text, sizeof dropped_text - 1);
+}
+
 /* Keep the notebook within its share of the limit (an eighth, at least
  * 1 MB): past it, spill the oldest cells whose inputs have finished down
  * to half of it (the running input's cells stay: its output and figures
- * are still being written, a lesson checks them), then close the gap. */
-static void spill_to_budget(size_t extra)
+ * are still being written, a lesson checks them), then close the gap.
+ * all: every finished cell (:clear, :reset). */
+static void spill_cells(size_t extra, bool all)
 {
     size_t budget = mem_limit() / 8;
     if (budget < ((size_t)1 << 20)) budget = (size_t)1 << 20;
-    if (nb.bytes + extra <= budget || nb.spill_failed) return;
+    if (all) budget = extra = 0;
+    else if (nb.bytes + extra <= budget) return;
     int done = ncur == 0 ? nb.n : ncur == 1 ? nb.cur : cur_stack[1];
     if (done < nb.base || done > nb.n) done = nb.n;
     int k = 0;
-    while (nb.bytes + extra > budget / 2 && nb.base + k < done) {
+    while (!nb.spill_failed && (all || nb.bytes + extra > budget / 2) && nb.base + k < done) {
         if (!spill_one(k)) {
             nb.spill_failed = true;
-            fprintf(stderr, "warning: the notebook cannot move old cells to disk under %s (%s): they stay in memory\n",
+            fprintf(stderr, "warning: the notebook cannot move old cells to disk under %s (%s): their output and "
+                    "figures are dropped from memory (the files written stay; set TMPDIR to a folder that can be written)\n",
                     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
             break;
         }
         k++;
     }
-    if (k == 0) return;
-    memmove(nb.cells, nb.cells + k, (size_t)(nb.n - nb.base - k) * sizeof *nb.cells);
-    nb.base += k;
-    if (nb.mode == 0) view_window_dirty();
+    if (k > 0) {
+        memmove(nb.cells, nb.cells + k, (size_t)(nb.n - nb.base - k) * sizeof *nb.cells);
+        nb.base += k;
+    }
+    if (nb.spill_failed) {
+        if (dropped_upto < nb.base) dropped_upto = nb.base;
+        while ((all || nb.bytes + extra > budget / 2) && dropped_upto < done) drop_one(CELL(dropped_upto++));
+    }
+    if (nb.mode == 0 && (k > 0 || nb.spill_failed)) view_window_dirty();
 }
+static void spill_to_budget(size_t extra) { spill_cells(extra, false); }
 
 static bool spill_read(void *p, size_t n, off_t *at)
 {
@@ -306,6 +340,7 @@ void view_notebook_reset(void)
     nb.spill_fd = 0;
     nb.spill_end = 0;
     nb.spill_failed = false;
+    dropped_upto = 0;
     nb.cur = -1;
     nb.first = 0;
     ncur = 0;
@@ -352,6 +387,8 @@ void view_cell_failed(size_t ran)
     c->ran = ran < strlen(c->caption) ? ran : 0;
 }
 
+void view_notebook_trim(void) { spill_cells(0, true); }
+
 int view_cell_count(void) { return nb.n; }
 int view_cell_kept(void) { return nb.base; }
 const view_cell_t *view_cell_at(int i) { return i >= nb.base && i < nb.n ? CELL(i) : NULL; }
@@ -367,6 +404,7 @@ const view_figure_t *view_last_figure(void)
  * the cells from the current one (the :clear itself) on. */
 void view_clear(void)
 {
+    view_notebook_trim();
     nb.first = nb.cur >= 0 ? nb.cur : nb.n;
     if (nb.mode == 0) view_window_dirty();
 }
@@ -545,8 +583,12 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         DIR *d = opendir(dir);
         struct dirent *e;
         while (d && (e = readdir(d))) {
-            int k = 0, used = 0;
-            if (sscanf(e->d_name, "%d-%n", &k, &used) == 1 && used >= 4 && strstr(e->d_name, ".png") && k > nb.fignum)
+            /* NNN-NAME.png with 3 to 8 digits: a longer number is not
+             * one nnpad wrote (a planted 2147483647-a.png would make the
+             * next number overflow) */
+            int k = 0, digits = 0;
+            while (isdigit((unsigned char)e->d_name[digits]) && digits < 9) k = k * 10 + (e->d_name[digits++] - '0');
+            if (digits >= 3 && digits <= FIG_DIGITS_MAX && e->d_name[digits] == '-' && strstr(e->d_name, ".png") && k > nb.fignum)
                 nb.fignum = k;
         }
         if (d) closedir(d);
@@ -560,12 +602,17 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     /* the number is reserved by creating its file (O_EXCL): two sessions
      * writing into one folder at once take different numbers */
     bool reserved = false;
-    for (int tries = 0; tries < 10000; tries++) {
+    for (int tries = 0; tries < 10000 && nb.fignum < FIG_NUMBER_MAX; tries++) {
         c->fignum = ++nb.fignum;
         snprintf(path, sizeof path, "%s/%03d-%s.png", dir, c->fignum, f->name);
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
         if (fd >= 0) { close(fd); reserved = true; break; }
         if (errno != EEXIST) break;
+    }
+    if (!reserved && nb.fignum >= FIG_NUMBER_MAX) {
+        fprintf(out, "figure not written: %s/ already holds figure number %d, the highest (:figures DIR picks another folder)\n",
+                dir, FIG_NUMBER_MAX);
+        return;
     }
     if (!reserved) {
         fprintf(out, "figure not written: cannot write %s: %s\n", path, strerror(errno));

@@ -1,10 +1,10 @@
 #!/bin/sh
 # build.sh SRCDIR OUTDIR — `make fuzz`: the libFuzzer targets
-# (tests/fuzz/fuzz_nnpad.c, fuzz_restore.c) in a build folder of its own, since the whole
+# (tests/fuzz/fuzz_nnpad.c, fuzz_restore.c, fuzz_lesson.c) in a build folder of its own, since the whole
 # library is compiled again with clang -fsanitize=fuzzer-no-link,address,
 # undefined.  The sources are the files git knows in SRCDIR (tracked, and
 # untracked ones it does not ignore), so uncommitted work is fuzzed too.
-# Writes OUTDIR/fuzz_nnpad and OUTDIR/fuzz_restore.
+# Writes OUTDIR/fuzz_nnpad, OUTDIR/fuzz_restore and OUTDIR/fuzz_lesson.
 set -eu
 src=$1
 out=$2
@@ -22,7 +22,8 @@ if [ ! -f Makefile ]; then
     LDFLAGS="-fsanitize=address,undefined" > ../configure.log 2>&1 || { tail -n 20 ../configure.log >&2; rm -f Makefile; exit 1; }
 fi
 echo "make fuzz: building (log: $out/build.log)"
-make -j"$(nproc)" tests/fuzz/fuzz_nnpad tests/fuzz/fuzz_restore > ../build.log 2>&1 || { tail -n 30 ../build.log >&2; exit 1; }
+make -j"$(nproc)" tests/fuzz/fuzz_nnpad tests/fuzz/fuzz_restore tests/fuzz/fuzz_lesson > ../build.log 2>&1 || { tail -n 30 ../build.log >&2; exit 1; }
 cp tests/fuzz/fuzz_nnpad ../fuzz_nnpad
 cp tests/fuzz/fuzz_restore ../fuzz_restore
-echo "make fuzz: $out/fuzz_nnpad and fuzz_restore are built; make fuzz-run FUZZ_SECONDS=N [FUZZ_TARGET=restore] runs one (the README says more)"
+cp tests/fuzz/fuzz_lesson ../fuzz_lesson
+echo "make fuzz: $out/fuzz_nnpad, fuzz_restore and fuzz_lesson are built; make fuzz-run [FUZZ_TARGET=restore|lesson] FUZZ_SECONDS=N runs one (the README says more)"

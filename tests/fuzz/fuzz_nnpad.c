@@ -3,8 +3,9 @@
  *   - a low memory limit (64 MB; :limit can lower it, not raise it past
  *     256 MB: the fuzzer's own RSS limit is 2 GB),
  *   - an interrupt timer (every 250 ms a Ctrl-C, so `while 1 { }` ends),
- *   - files confined to a scratch folder (afile_confine: :load, :save,
- *     :figures, load_csv and :lesson FILE take relative names only),
+ *   - files confined to a scratch folder of its own, removed at exit
+ *     (fuzz_common.h: :load, :save, :figures, load_csv and :lesson FILE
+ *     take names inside it only; nnpad's state is kept there too),
  *   - figures headless, standard input /dev/null.
  * Built by `make fuzz` (tests/fuzz/build.sh) with clang
  * -fsanitize=fuzzer,address,undefined; run by `make fuzz-run` (see the
@@ -21,28 +22,18 @@
 #include "util/mem.h"
 #include "view/view.h"
 
-#include <fcntl.h>
-#include <ftw.h>
+#include "fuzz_common.h"
+
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
-#include <unistd.h>
 
 #define FUZZ_LIMIT ((size_t)64 << 20)
 #define FUZZ_INPUT_MAX 65536
 
 static FILE *devnull;
-static char scratch[256];
-
-static int remove_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb; (void)flag;
-    if (f->level > 0) remove(p);
-    return 0;
-}
 
 static void on_alarm(int sig)
 {
@@ -53,20 +44,8 @@ static void on_alarm(int sig)
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    (void)argc; (void)argv;
-    const char *t = getenv("TMPDIR");
-    snprintf(scratch, sizeof scratch, "%s/nnpad-fuzz-XXXXXX", t && *t && strlen(t) < 200 ? t : "/tmp");
-    if (!mkdtemp(scratch) || chdir(scratch) != 0) { perror("nnpad fuzz: scratch folder"); exit(1); }
-    int fd = open("/dev/null", O_RDONLY);
-    if (fd >= 0) { dup2(fd, 0); close(fd); }
+    fuzz_setup(argc, argv);
     devnull = fopen("/dev/null", "w");
-    setenv("NNPAD_TEST", "1", 1);        /* no journal, fixed seeds, no window */
-    setenv("NNPAD_HEADLESS", "1", 1);
-    setenv("XDG_STATE_HOME", "state", 1);
-    unsetenv("NNPAD_FIGURES");
-    unsetenv("NNPAD_JOURNAL");
-    afile_confine();
-    mem_set_limit_max((size_t)256 << 20);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_alarm;
@@ -94,7 +73,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     session_free(S);
     view_notebook_reset();
     fclose(in);
-    /* what the input wrote in the scratch folder goes */
-    nftw(".", remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    fuzz_clean();
     return 0;
 }

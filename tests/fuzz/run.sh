@@ -1,43 +1,56 @@
 #!/bin/sh
 # run.sh OUTDIR SECONDS SRCDIR [TARGET] — `make fuzz-run`: fuzz nnpad for
-# SECONDS (one process) from the seed corpus: the golden transcripts'
-# inputs, the lessons' code, the malformed corpus and the regression
-# inputs (TARGET restore: with the journals in tests/restore/ too).  New
-# inputs go to OUTDIR/corpus (OUTDIR/corpus-restore; kept between runs),
-# findings (crashes, sanitizer reports, leaks, hangs) to OUTDIR/findings/.  Exits 1 if there
-# is a finding, printing libFuzzer's report and the statistics.
+# SECONDS (one process) from the seed corpus.  TARGET nnpad (the default):
+# the golden transcripts' inputs, the lessons' code, the malformed corpus
+# and the regression inputs; TARGET restore: the same and the journals in
+# tests/restore/ (each input written as a journal, or typed into a session
+# that keeps one, then restored); TARGET lesson: the lesson files
+# (lessons/, tests/lessons/, tests/fuzz/regress/*.md).  New inputs go to
+# OUTDIR/corpus (OUTDIR/corpus-TARGET for the others; kept between runs),
+# findings (crashes, sanitizer reports, leaks, hangs: an input past
+# -timeout, 30 s; libFuzzer's "slow units" of 10 s, which a loaded machine
+# makes of 0.4 s ones, are not written) to OUTDIR/findings/.  Exits 1 if
+# there is a finding, printing libFuzzer's report and the statistics.
 set -u
 out=$1
 secs=$2
 src=$3
 target=${4:-nnpad}
-case $target in nnpad) corpus=$out/corpus ;; restore) corpus=$out/corpus-restore ;;
-  *) echo "fuzz-run: FUZZ_TARGET is nnpad or restore, not $target" >&2; exit 1 ;; esac
+case $target in nnpad|restore|lesson) ;;
+  *) echo "fuzz-run: FUZZ_TARGET is nnpad, restore or lesson, not $target" >&2; exit 1 ;; esac
 fz=$out/fuzz_$target
-# a restore input runs three sessions (typed, restored, restored again): a
-# lesson's seed takes 10 s under the sanitizers, which is not a finding
-slow=; [ "$target" = restore ] && slow=-report_slow_units=40
 [ -x "$fz" ] || { echo "fuzz-run: $fz is missing: make fuzz first" >&2; exit 1; }
 seeds=$out/seeds
-rm -rf "$seeds"; mkdir -p "$seeds" "$corpus" "$out/findings"
-# the golden transcripts without their expected output (#> lines)
-for f in "$src"/tests/golden/*.nn; do
-  grep -v '^#>' "$f" > "$seeds/golden-$(basename "$f")"
-done
-# each lesson's nn blocks, one seed per lesson
-for f in "$src"/lessons/[0-9]*.md; do
-  awk '/^```nn/ { on = 1; next } /^```/ { on = 0; next } on' "$f" > "$seeds/lesson-$(basename "$f" .md).nn"
-done
-cp "$src"/tests/malformed/*.nn "$seeds/" 2>/dev/null
-cp "$src"/tests/fuzz/regress/*.nn "$seeds/" 2>/dev/null
-[ "$target" = restore ] && cp "$src"/tests/restore/*.journal "$seeds/" 2>/dev/null
-log=$out/fuzz.log; [ "$target" = nnpad ] || log=$out/fuzz-$target.log
+corpus=$out/corpus
+[ "$target" = nnpad ] || { seeds=$out/seeds-$target; corpus=$out/corpus-$target; }
+# a restore input runs three sessions (typed, restored, restored again): a
+# lesson's seed takes 10 s under the sanitizers, which is not a finding
+slow=-report_slow_units=30; [ "$target" = restore ] && slow=-report_slow_units=40
+rm -rf "$seeds"; mkdir -p "$seeds" "$out/findings"
+if [ "$target" = lesson ]; then
+  cp "$src"/lessons/[0-9]*.md "$src"/tests/lessons/*.md "$seeds/" 2>/dev/null
+  cp "$src"/tests/fuzz/regress/*.md "$seeds/" 2>/dev/null
+else
+  # the golden transcripts without their expected output (#> lines)
+  for f in "$src"/tests/golden/*.nn; do
+    grep -v '^#>' "$f" > "$seeds/golden-$(basename "$f")"
+  done
+  # each lesson's nn blocks, one seed per lesson
+  for f in "$src"/lessons/[0-9]*.md; do
+    awk '/^```nn/ { on = 1; next } /^```/ { on = 0; next } on' "$f" > "$seeds/lesson-$(basename "$f" .md).nn"
+  done
+  cp "$src"/tests/malformed/*.nn "$seeds/" 2>/dev/null
+  cp "$src"/tests/fuzz/regress/*.nn "$seeds/" 2>/dev/null
+  [ "$target" = restore ] && cp "$src"/tests/restore/*.journal "$seeds/" 2>/dev/null
+fi
+mkdir -p "$corpus"
+log=$out/fuzz-$target.log
 echo "fuzz-run: $target, $secs s, seeds $(ls "$seeds" | wc -l), corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=1:verify_asan_link_order=0" \
 LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
-  "$fz" -max_total_time="$secs" -timeout=30 -rss_limit_mb=2560 -max_len=4096 \
-    -dict="$src/tests/fuzz/nnpad.dict" -artifact_prefix="$out/findings/" -print_final_stats=1 $slow \
+  "$fz" -max_total_time="$secs" -timeout=30 $slow -rss_limit_mb=2560 -max_len=4096 \
+    -dict="$src/tests/fuzz/nnpad.dict" -artifact_prefix="$out/findings/" -print_final_stats=1 \
     "$corpus" "$seeds" > "$log" 2>&1
 rc=$?
 grep -E '^#[0-9]+.*(DONE|pulse)|^stat::' "$log" | tail -n 12
