@@ -4,16 +4,20 @@
  * and can later be traced.  Where frameworks differ, the rule follows the
  * accurate formula and says so (DESIGN.md §3).  Sources: the derivative
  * tables of JAX (jax/_src/lax/lax.py) and PyTorch
- * (tools/autograd/derivatives.yaml). */
+ * (tools/autograd/derivatives.yaml).
+ *
+ * Each rule is static: R(ad_r_name) { ... } given the output's gradient g
+ * sets gin[i] to input i's gradient (new references; NULL for none); the
+ * table rules[] at the end names each by the id of the op it
+ * differentiates (ad_rule_of, ad.h). */
 #include "autodiff/ad.h"
-#include "autodiff/rules.h"
 #include "util/error.h"
 #include "ops/indexing.h"
 #include "backend/backend.h"
 #include "ops/state.h"
 #include <string.h>
 
-#define R(name) void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
+#define R(name) static void name(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
 #define IN(i) (n->in[i])
 #define OUT (n->out)
 #define U(v) val_unref(v)

@@ -142,10 +142,8 @@ static double leaky_slope(call_t *c)
 
 /* ---- impls ---- */
 
-#define ACT(name) static value_t *name##_impl(call_t *c) { return act_run(c, 0, 0); }
-ACT(linear) ACT(tanh) ACT(sigmoid) ACT(sigmoid_d) ACT(log_sigmoid) ACT(log_sigmoid_d) ACT(tanh_d) ACT(relu) ACT(relu_d)
-ACT(relu6) ACT(relu6_d) ACT(selu) ACT(selu_d) ACT(swish) ACT(swish_d) ACT(softplus) ACT(softsign)
-ACT(softsign_d) ACT(gelu_d2) ACT(expm1_d) ACT(log1p_d) ACT(erf_d) ACT(sqrt_d)
+/* an activation without parameters: its kernel is its entry's .kern */
+static value_t *act_impl(call_t *c) { return act_run(c, 0, 0); }
 static value_t *leaky_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
 static value_t *leaky_d_impl(call_t *c) { return act_run(c, leaky_slope(c), 0); }
 static value_t *elu_impl(call_t *c) { return act_run(c, kw_num(c, "alpha", 1.0), 0); }
@@ -226,7 +224,7 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 #define HIDDEN_EX(n) "grad(" n ")([-2, 0, 2])"
 
 const op_def_t op_family_activations[] = {
-    {OP(linear), OPK_FUNC, .kern = KA_LINEAR, .impl = linear_impl, .min_args = 1, .max_args = 1,
+    {OP(linear), OPK_FUNC, .kern = KA_LINEAR, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .signature = "linear(x)", .summary = "the identity activation (regression outputs; Keras activation=None)",
      .formula = "linear(x) = x; range (-inf, inf); derivative 1. Typical use: the output of a regression model; "
@@ -236,7 +234,7 @@ const op_def_t op_family_activations[] = {
                                                       "#> [-1, 0, 2] (fp32)\n"
                                                       "grad(linear)([1, 2])\n"
                                                       "#> [1, 1] (fp32)"},
-    {OP(sigmoid), OPK_FUNC, .kern = KA_SIGMOID, .impl = sigmoid_impl, .min_args = 1, .max_args = 1,
+    {OP(sigmoid), OPK_FUNC, .kern = KA_SIGMOID, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_sigmoid_deriv, .deriv_doc = "sigmoid'(x) = s(x) s(-x) = e/(1+e)^2 with e = exp(-|x|), never y(1-y)",
      .signature = "sigmoid(x)", .summary = "the logistic function 1/(1+e^-x): binary and multi-label outputs",
@@ -264,13 +262,13 @@ const op_def_t op_family_activations[] = {
                 "#> 4.5419e-05 (fp16)\n"
                 "grad(sigmoid)([0, 8, 17, 18])\n"
                 "#> [0.25, 0.00033522, 5.9605e-08, 0] (fp16)"},
-    {OP(sigmoid_deriv), OPK_FUNC, .kern = KA_SIGMOID_D, .impl = sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(sigmoid_deriv), OPK_FUNC, .kern = KA_SIGMOID_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .signature = "sigmoid_deriv(x)", .summary = "sigmoid'(x) = s(x) s(-x), the accurate derivative (used by grad)",
      .formula = "e/(1+e)^2 with e = e^-|x|: no cancellation, underflows only where the true value does",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx 1/(1+e^-x); tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("sigmoid")},
-    {OP(log_sigmoid), OPK_FUNC, .kern = KA_LOG_SIGMOID, .impl = log_sigmoid_impl, .min_args = 1, .max_args = 1,
+    {OP(log_sigmoid), OPK_FUNC, .kern = KA_LOG_SIGMOID, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_log_sigmoid_deriv, .deriv_doc = "log_sigmoid'(x) = sigmoid(-x)",
      .signature = "log_sigmoid(x)", .summary = "log(sigmoid(x)) without underflow: -softplus(-x)",
@@ -283,12 +281,12 @@ const op_def_t op_family_activations[] = {
                 "#> [-200, -0.693147182, -0.048587352] (fp32)\n"
                 "log(sigmoid(fp32(-200)))\n"
                 "#> -inf (fp32)"},
-    {OP(log_sigmoid_deriv), OPK_FUNC, .kern = KA_LOG_SIGMOID_D, .impl = log_sigmoid_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(log_sigmoid_deriv), OPK_FUNC, .kern = KA_LOG_SIGMOID_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .signature = "log_sigmoid_deriv(x)", .summary = "the derivative of log_sigmoid: sigmoid(-x) (used by grad)",
      .formula = "sigmoid(-x) = e/(1+e) for x >= 0, 1/(1+e) below, e = e^-|x|",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx log(1/(1+e^-x))", .example = HIDDEN_EX("log_sigmoid")},
-    {OP(tanh), OPK_FUNC, .kern = KA_TANH, .impl = tanh_impl, .min_args = 1, .max_args = 1,
+    {OP(tanh), OPK_FUNC, .kern = KA_TANH, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_tanh_deriv, .deriv_doc = "tanh'(x) = sech^2 x = 1 - tanh(x)^2, computed as 4e/(1+e)^2 with e = exp(-2|x|) (no cancellation)",
      .signature = "tanh(x)", .summary = "hyperbolic tangent, elementwise (also an activation)",
@@ -311,7 +309,7 @@ const op_def_t op_family_activations[] = {
                 "#> precision fp16\n"
                 "tanh(5) == 1\n"
                 "#> 1 (fp16)"},
-    {OP(tanh_deriv), OPK_FUNC, .kern = KA_TANH_D, .impl = tanh_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(tanh_deriv), OPK_FUNC, .kern = KA_TANH_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .signature = "tanh_deriv(x)", .summary = "tanh'(x) = sech^2 x = 1 - tanh^2 x without cancellation (used by grad)",
      .formula = "4e/(1+e)^2 with e = e^-2|x|: equal to 1 - tanh(x)^2 but without its cancellation, so in fp16 "
@@ -319,7 +317,7 @@ const op_def_t op_family_activations[] = {
                 "it stays nonzero beyond x = 4.5 where tanh rounds to 1 (true value underflows in fp16 near x = 9)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx tanh x = sech^2 x; tests/refdata/activations.csv (mpmath)",
      .example = HIDDEN_EX("tanh") "\n:precision fp16\ngrad(tanh)(3)"},
-    {OP(relu), OPK_FUNC, .kern = KA_RELU, .impl = relu_impl, .min_args = 1, .max_args = 1,
+    {OP(relu), OPK_FUNC, .kern = KA_RELU, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = OP_relu_deriv, .deriv_doc = "relu'(x) = 1 for x > 0, else 0 (relu'(0) = 0 as TF and PyTorch)",
      .signature = "relu(x)", .summary = "rectified linear unit max(x, 0): the default hidden activation",
@@ -332,12 +330,12 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 0, 3, nan] (fp32)\n"
                 "grad(relu)([-1, 0, 1])\n"
                 "#> [0, 0, 1] (fp32)"},
-    {OP(relu_deriv), OPK_FUNC, .kern = KA_RELU_D, .impl = relu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(relu_deriv), OPK_FUNC, .kern = KA_RELU_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "relu_deriv(x)", .summary = "relu'(x): 1 for x > 0 else 0 (0 at 0; used by grad)",
      .formula = "1 if x > 0 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
      .source = "TF and PyTorch: relu'(0) = 0", .example = HIDDEN_EX("relu")},
-    {OP(relu6), OPK_FUNC, .kern = KA_RELU6, .impl = relu6_impl, .min_args = 1, .max_args = 1,
+    {OP(relu6), OPK_FUNC, .kern = KA_RELU6, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
      .deriv = OP_relu6_deriv, .deriv_doc = "relu6'(x) = 1 on (0, 6), else 0 (0 at both kinks, as TF and torch.hardtanh)",
      .signature = "relu6(x)", .summary = "relu capped at 6: min(max(x, 0), 6)",
@@ -350,7 +348,7 @@ const op_def_t op_family_activations[] = {
                 "#> [0, 3, 6] (fp32)\n"
                 "grad(relu6)([-1, 3, 7])\n"
                 "#> [0, 1, 0] (fp32)"},
-    {OP(relu6_deriv), OPK_FUNC, .kern = KA_RELU6_D, .impl = relu6_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(relu6_deriv), OPK_FUNC, .kern = KA_RELU6_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "relu6_deriv(x)", .summary = "relu6'(x): 1 on (0, 6) else 0 (used by grad)",
      .formula = "1 if 0 < x < 6 else 0; nan -> nan", .shapes = A_SHAPES, .dtypes = "x's dtype, exact",
@@ -399,7 +397,7 @@ const op_def_t op_family_activations[] = {
      .signature = "elu_deriv(x, alpha=1)", .summary = "elu'(x): 1 for x > 0, alpha e^x below (used by grad)",
      .formula = "1 if x > 0 else alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "PyTorch elu_backward (from the input)", .example = HIDDEN_EX("elu")},
-    {OP(selu), OPK_FUNC, .kern = KA_SELU, .impl = selu_impl, .min_args = 1, .max_args = 1,
+    {OP(selu), OPK_FUNC, .kern = KA_SELU, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_selu_deriv, .deriv_doc = "selu'(x) = scale for x > 0, scale*alpha*e^x for x <= 0 (scale*alpha at 0, as PyTorch)",
      .signature = "selu(x)", .summary = "scaled elu with the self-normalising constants",
@@ -415,7 +413,7 @@ const op_def_t op_family_activations[] = {
                 "#> [-1.11133075, 0, 1.05070102] (fp32)\n"
                 "grad(selu)([-1, 0, 1])\n"
                 "#> [0.64676863, 1.75809932, 1.05070102] (fp32)"},
-    {OP(selu_deriv), OPK_FUNC, .kern = KA_SELU_D, .impl = selu_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(selu_deriv), OPK_FUNC, .kern = KA_SELU_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .signature = "selu_deriv(x)", .summary = "selu'(x) (used by grad)",
      .formula = "scale if x > 0 else scale*alpha*exp(x)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
@@ -443,13 +441,13 @@ const op_def_t op_family_activations[] = {
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .signature = "gelu_deriv(x, approximate=0)", .summary = "gelu'(x) (used by grad)",
      .formula = "Phi(x) + x phi(x); tanh form sigmoid(2u) + 2x sigmoid(2u) sigmoid(-2u) u'",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x Phi(x)", .example = HIDDEN_EX("gelu")},
-    {OP(gelu_deriv2), OPK_FUNC, .kern = KA_GELU_D2, .impl = gelu_d2_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(gelu_deriv2), OPK_FUNC, .kern = KA_GELU_D2, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .nograd = "the third derivative of gelu is not implemented", .ulp = ULP_ACTIVATION,
      .signature = "gelu_deriv2(x)", .summary = "gelu''(x) = phi(x)(2 - x^2), exact form (grad of grad)",
      .formula = "phi(x)(2 - x^2), phi(x) = e^(-x^2/2)/sqrt(2 pi)", .shapes = A_SHAPES, .dtypes = D_DTYPES,
      .source = "d/dx (Phi(x) + x phi(x))", .example = "grad(grad(gelu))([-1, 0, 1])\n"
                                                       "#> [0.241970718, 0.797884583, 0.241970718] (fp32)"},
-    {OP(swish), OPK_FUNC, .kern = KA_SWISH, .impl = swish_impl, .min_args = 1, .max_args = 1,
+    {OP(swish), OPK_FUNC, .kern = KA_SWISH, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_swish_deriv, .deriv_doc = "swish'(x) = s(x) + x s(x) s(-x)",
      .signature = "swish(x)", .summary = "x * sigmoid(x) (also called silu)",
@@ -461,12 +459,12 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.238405839, 0, 1.76159418] (fp32)\n"
                 "grad(swish)([-2, 0, 2])\n"
                 "#> [-0.0907842517, 0.5, 1.09078419] (fp32)"},
-    {OP(swish_deriv), OPK_FUNC, .kern = KA_SWISH_D, .impl = swish_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(swish_deriv), OPK_FUNC, .kern = KA_SWISH_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .signature = "swish_deriv(x)", .summary = "swish'(x) (used by grad)",
      .formula = "s(x) + x s(x) s(-x)", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x sigmoid(x)",
      .example = HIDDEN_EX("swish")},
-    {OP(softplus), OPK_FUNC, .kern = KA_SOFTPLUS, .impl = softplus_impl, .min_args = 1, .max_args = 1,
+    {OP(softplus), OPK_FUNC, .kern = KA_SOFTPLUS, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_sigmoid, .deriv_doc = "softplus'(x) = sigmoid(x)",
      .signature = "softplus(x)", .summary = "log(1 + e^x), a smooth relu (non-negative outputs)",
@@ -484,7 +482,7 @@ const op_def_t op_family_activations[] = {
                 "#> 12 (fp16)\n"
                 "log(1 + exp(12))\n"
                 "#> inf (fp16)"},
-    {OP(softsign), OPK_FUNC, .kern = KA_SOFTSIGN, .impl = softsign_impl, .min_args = 1, .max_args = 1,
+    {OP(softsign), OPK_FUNC, .kern = KA_SOFTSIGN, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .deriv = OP_softsign_deriv, .deriv_doc = "softsign'(x) = 1/(1+|x|)^2",
      .signature = "softsign(x)", .summary = "x/(1 + |x|): like tanh but with polynomial tails",
@@ -495,7 +493,7 @@ const op_def_t op_family_activations[] = {
                 "#> [-0.75, 0, 0.75] (fp32)\n"
                 "grad(softsign)([-3, 0, 3])\n"
                 "#> [0.0625, 1, 0.0625] (fp32)"},
-    {OP(softsign_deriv), OPK_FUNC, .kern = KA_SOFTSIGN_D, .impl = softsign_d_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
+    {OP(softsign_deriv), OPK_FUNC, .kern = KA_SOFTSIGN_D, .impl = act_impl, .min_args = 1, .max_args = 1, .flags = OPF_HIDDEN | OPF_ELEMENTWISE,
      .ulp = ULP_ACTIVATION,
      .signature = "softsign_deriv(x)", .summary = "softsign'(x) = 1/(1+|x|)^2 (used by grad)",
      .formula = "1/(1 + |x|)^2", .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x/(1+|x|)",
@@ -526,27 +524,27 @@ const op_def_t op_family_activations[] = {
      .formula = "keras3: 1/6 if -3 < x < 3 else 0; keras2: 0.2 if -2.5 <= x <= 2.5 else 0", .shapes = A_SHAPES,
      .dtypes = D_DTYPES, .source = "PyTorch hardsigmoid_backward; torch.clamp gradient",
      .example = HIDDEN_EX("hard_sigmoid")},
-    {OP(expm1_deriv), OPK_FUNC, .kern = KA_EXPM1_D, .impl = expm1_d_impl, .min_args = 1, .max_args = 1,
+    {OP(expm1_deriv), OPK_FUNC, .kern = KA_EXPM1_D, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .signature = "expm1_deriv(x)", .summary = "expm1'(x) = e^x from the input (used by grad)",
      .formula = "e^x, rounded once from the exact input: in fp16 grad(expm1)(-12) is 6.1393e-06, where expm1(x) + 1 "
                 "is 0 (expm1(-12) rounds to -1)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx (e^x - 1) = e^x; tests/refdata/exh_*.bin (mpmath)",
      .example = HIDDEN_EX("expm1")},
-    {OP(log1p_deriv), OPK_FUNC, .kern = KA_LOG1P_D, .impl = log1p_d_impl, .min_args = 1, .max_args = 1,
+    {OP(log1p_deriv), OPK_FUNC, .kern = KA_LOG1P_D, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .signature = "log1p_deriv(x)", .summary = "log1p'(x) = 1/(1+x) from the exact 1+x (used by grad)",
      .formula = "1/(1+x) with 1+x carried exactly (two-sum), rounded once; inf at -1, nan below -1 (as log1p)",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx ln(1+x); tests/refdata/exh_*.bin (exact rationals)",
      .example = HIDDEN_EX("log1p")},
-    {OP(erf_deriv), OPK_FUNC, .kern = KA_ERF_D, .impl = erf_d_impl, .min_args = 1, .max_args = 1,
+    {OP(erf_deriv), OPK_FUNC, .kern = KA_ERF_D, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .signature = "erf_deriv(x)", .summary = "erf'(x) = 2/sqrt(pi) e^(-x^2) (used by grad)",
      .formula = "2/sqrt(pi) e^(-x^2) with x^2 split exactly (fma), rounded once: no error from rounding x^2, which "
                 "e^(-x^2) would magnify by x^2 in the tails",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx erf x (DLMF 7.10); tests/refdata/exh_*.bin (mpmath)",
      .example = HIDDEN_EX("erf")},
-    {OP(sqrt_deriv), OPK_FUNC, .kern = KA_SQRT_D, .impl = sqrt_d_impl, .min_args = 1, .max_args = 1,
+    {OP(sqrt_deriv), OPK_FUNC, .kern = KA_SQRT_D, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_HIDDEN | OPF_ELEMENTWISE, .ulp = ULP_ACTIVATION,
      .signature = "sqrt_deriv(x)", .summary = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x (used by grad)",
      .formula = "1/(2 sqrt(x)) rounded once (not 1/(2 y) from the rounded output y); inf at 0 and -0, nan below 0",

@@ -1,7 +1,8 @@
 #!/bin/sh
-# gen-dict.sh NNPAD > tests/fuzz/nnpad.dict — the fuzzer's dictionary: the
+# gen-dict.sh NNPAD > DICT — the fuzzer's dictionary (tests/fuzz/run.sh writes
+# fuzz-build/nnpad.dict with it at every make fuzz-run): the
 # language's keywords and punctuation, then every command and builtin that
-# :help lists (rerun when builtins are added).
+# :help lists.
 nnpad=${1:-./nnpad}
 echo '# nnpad.dict: libFuzzer dictionary (tests/fuzz/gen-dict.sh writes it)'
 for k in def return while for in if else and or not None True False break continue; do echo "\"$k\""; done

@@ -44,13 +44,17 @@ else
   [ "$target" = restore ] && cp "$src"/tests/restore/*.journal "$seeds/" 2>/dev/null
 fi
 mkdir -p "$corpus"
+# the dictionary: the language's words and every builtin and command the
+# build's :help lists today (so a new op is in it without a step of its own)
+dict=$out/nnpad.dict
+sh "$src/tests/fuzz/gen-dict.sh" "${NNPAD:-$out/../nnpad}" > "$dict" || { echo "fuzz-run: no nnpad to list the builtins (make first)" >&2; exit 1; }
 log=$out/fuzz-$target.log
 echo "fuzz-run: $target, $secs s, seeds $(ls "$seeds" | wc -l), corpus $corpus ($(ls "$corpus" | wc -l) inputs)"
 ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}detect_leaks=1:verify_asan_link_order=0" \
 LSAN_OPTIONS="suppressions=$src/tests/lsan.supp:print_suppressions=0" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
   "$fz" -max_total_time="$secs" -timeout=30 $slow -rss_limit_mb=2560 -max_len=4096 \
-    -dict="$src/tests/fuzz/nnpad.dict" -artifact_prefix="$out/findings/" -print_final_stats=1 \
+    -dict="$dict" -artifact_prefix="$out/findings/" -print_final_stats=1 \
     "$corpus" "$seeds" > "$log" 2>&1
 rc=$?
 grep -E '^#[0-9]+.*(DONE|pulse)|^stat::' "$log" | tail -n 12

@@ -38,7 +38,7 @@
 #include "ops/ops.h"
 #include "tensor/dtype.h"
 #include "autodiff/ad.h"
-#include "autodiff/rules.h"
+#include "autodiff/ad.h"
 #include "backend/cpu/kernels.h"
 #include <stdlib.h>
 #include <string.h>

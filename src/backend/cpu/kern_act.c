@@ -67,6 +67,17 @@ extern __m256d Sleef_finz_tanhd4_u10avx2(__m256d) __attribute__((target("avx2,fm
 #define GELU_C     0.044715                              /* Hendrycks & Gimpel 2016 */
 
 typedef struct aparam { double a; int variant; } aparam_t;
+
+/* A fast fp64 kernel: KERNEL(k_name) { ... } defines k_name(x, p) and
+ * blk_k_name, k_name over a block of elements (inlined: no call per
+ * element), which the driver runs. */
+#define KERNEL(fn)                                                                                      \
+    static double fn(double x, const aparam_t *p);                                                      \
+    static void blk_##fn(double *o, const double *x, int64_t n, const aparam_t *p)                      \
+    {                                                                                                   \
+        for (int64_t i = 0; i < n; i++) o[i] = fn(x[i], p);                                             \
+    }                                                                                                   \
+    static double fn(double x, const aparam_t *p)
 typedef double (*akern_t)(double x, const aparam_t *p);
 
 /* ---- fp64 building blocks (SLEEF deterministic, 1.0 ulp; erfc 1.5) ---- */
@@ -148,30 +159,30 @@ static long double root_at(const root_t *r, double x)
 
 /* ---- the kernels (value, derivative) ---- */
 
-static double k_linear(double x, const aparam_t *p) { (void)p; return x; }
+KERNEL(k_linear) { (void)p; return x; }
 
-static double k_sigmoid(double x, const aparam_t *p)
+KERNEL(k_sigmoid)
 {
     (void)p;
     double e = ex(-fabs(x));
     return (x >= 0 ? 1.0 : e) / (1.0 + e);   /* NaN: e is NaN */
 }
 /* σ'(x) = σ(x)σ(-x) = e/(1+e)² with e = e^-|x| */
-static double k_sigmoid_d(double x, const aparam_t *p)
+KERNEL(k_sigmoid_d)
 {
     (void)p;
     double e = ex(-fabs(x)), t = 1.0 + e;
     return e / (t * t);
 }
 /* log σ(x) = min(x,0) - log1p(e^-|x|) */
-static double k_log_sigmoid(double x, const aparam_t *p)
+KERNEL(k_log_sigmoid)
 {
     (void)p;
     if (x != x) return x;
     return x < 0 ? x - l1p(ex(x)) : -l1p(ex(-x));   /* -0 where the tiny negative value underflows */
 }
 /* (log σ)'(x) = σ(-x) */
-static double k_log_sigmoid_d(double x, const aparam_t *p)
+KERNEL(k_log_sigmoid_d)
 {
     (void)p;
     double sp, sn;
@@ -179,7 +190,7 @@ static double k_log_sigmoid_d(double x, const aparam_t *p)
     return sn;
 }
 /* tanh'(x) = sech²x = 4e/(1+e)² with e = e^-2|x| (exact doubling) */
-static double k_tanh_d(double x, const aparam_t *p)
+KERNEL(k_tanh_d)
 {
     (void)p;
     double e = ex(-2.0 * fabs(x)), t = 1.0 + e;
@@ -190,7 +201,7 @@ static double k_tanh_d(double x, const aparam_t *p)
  * at or above atanh(1 - 2^-54) (mpmath) the result is at most 1 - 2^-53. */
 #define TANH_ONE64 0x1.30fc1931f09cap+4
 #define BELOW_ONE 0x1.fffffffffffffp-1
-static double k_tanh(double x, const aparam_t *p)
+KERNEL(k_tanh)
 {
     (void)p;
     double y = Sleef_finz_tanhd1_u10purecfma(x);
@@ -199,25 +210,25 @@ static double k_tanh(double x, const aparam_t *p)
 /* Branch-free forms (selects compile to max/blend; inputs are random
  * signs, so branches would mispredict half the time). */
 static inline double sel(bool c, double a, double b) { return c ? a : b; }
-static double k_relu(double x, const aparam_t *p) { (void)p; return sel(x != x, x, sel(x > 0, x, 0.0)); }
-static double k_relu_d(double x, const aparam_t *p) { (void)p; return sel(x != x, x, sel(x > 0, 1.0, 0.0)); }
-static double k_relu6(double x, const aparam_t *p)
+KERNEL(k_relu) { (void)p; return sel(x != x, x, sel(x > 0, x, 0.0)); }
+KERNEL(k_relu_d) { (void)p; return sel(x != x, x, sel(x > 0, 1.0, 0.0)); }
+KERNEL(k_relu6)
 {
     (void)p;
     if (x != x) return x;
     return x > 0 ? (x < 6 ? x : 6.0) : 0.0;
 }
-static double k_relu6_d(double x, const aparam_t *p) { (void)p; return x != x ? x : (x > 0 && x < 6 ? 1.0 : 0.0); }
-static double k_leaky(double x, const aparam_t *p) { return sel(x > 0, x, p->a * x); }
-static double k_leaky_d(double x, const aparam_t *p) { return sel(x != x, x, sel(x > 0, 1.0, p->a)); }
-static double k_elu(double x, const aparam_t *p) { return x > 0 ? x : p->a * em1(x); }
-static double k_elu_d(double x, const aparam_t *p) { return x > 0 ? 1.0 : p->a * ex(x); }
-static double k_selu(double x, const aparam_t *p)
+KERNEL(k_relu6_d) { (void)p; return x != x ? x : (x > 0 && x < 6 ? 1.0 : 0.0); }
+KERNEL(k_leaky) { return sel(x > 0, x, p->a * x); }
+KERNEL(k_leaky_d) { return sel(x != x, x, sel(x > 0, 1.0, p->a)); }
+KERNEL(k_elu) { return x > 0 ? x : p->a * em1(x); }
+KERNEL(k_elu_d) { return x > 0 ? 1.0 : p->a * ex(x); }
+KERNEL(k_selu)
 {
     (void)p;
     return SELU_SCALE * (x > 0 ? x : SELU_ALPHA * em1(x));
 }
-static double k_selu_d(double x, const aparam_t *p)
+KERNEL(k_selu_d)
 {
     (void)p;
     return x > 0 ? SELU_SCALE : SELU_SCALE * SELU_ALPHA * ex(x);
@@ -251,7 +262,7 @@ static void gelu_t(double x, double *th, double *tl)
     *tl = 2.0 * ul;
 }
 
-static double k_gelu(double x, const aparam_t *p)
+KERNEL(k_gelu)
 {
     if (x != x) return x;
     if (isinf(x)) return x > 0 ? x : -0.0;
@@ -270,7 +281,7 @@ static double k_gelu(double x, const aparam_t *p)
 static inline double neg0(bool negative, double r) { return r == 0 && negative ? -0.0 : r; }
 static double k_gelu_d_(double x, const aparam_t *p);
 /* exact: Φ(x) + x φ(x); tanh form: σ(t) + x σ(t)σ(-t) t', t = 2u */
-static double k_gelu_d(double x, const aparam_t *p) { return neg0(x < -1, k_gelu_d_(x, p)); }
+KERNEL(k_gelu_d) { return neg0(x < -1, k_gelu_d_(x, p)); }
 static double k_gelu_d_(double x, const aparam_t *p)
 {
     if (x != x) return x;
@@ -292,7 +303,7 @@ static double k_gelu_d_(double x, const aparam_t *p)
 }
 /* swish(x) = x σ(x); swish' = σ(x) + x σ(x) σ(-x) */
 /* gelu'' (exact form): φ(x)(2 - x²) */
-static double k_gelu_d2(double x, const aparam_t *p)
+KERNEL(k_gelu_d2)
 {
     (void)p;
     if (x != x) return x;
@@ -302,14 +313,14 @@ static double k_gelu_d2(double x, const aparam_t *p)
 /* Far left (x < -700) x σ(x) = x e^x where e^x is already subnormal:
  * computed as -exp(x + log(-x)) so that e^x's own underflow loses
  * nothing; likewise swish' = e^x (1 + x) there. */
-static double k_swish(double x, const aparam_t *p)
+KERNEL(k_swish)
 {
     (void)p;
     if (isinf(x)) return x > 0 ? x : -0.0;
     if (x < -700) return -ex(x + Sleef_finz_logd1_u10purecfma(-x));
     return x * k_sigmoid(x, NULL);
 }
-static double k_swish_d(double x, const aparam_t *p)
+KERNEL(k_swish_d)
 {
     (void)p;
     if (isinf(x)) return x > 0 ? 1.0 : -0.0;
@@ -320,19 +331,19 @@ static double k_swish_d(double x, const aparam_t *p)
     return sp + x * sp * sn;
 }
 /* softplus(x) = max(x,0) + log1p(e^-|x|): never overflows; softplus' = σ */
-static double k_softplus(double x, const aparam_t *p)
+KERNEL(k_softplus)
 {
     (void)p;
     if (x != x) return x;
     return (x > 0 ? x : 0.0) + l1p(ex(-fabs(x)));
 }
-static double k_softsign(double x, const aparam_t *p)
+KERNEL(k_softsign)
 {
     (void)p;
     if (isinf(x)) return x > 0 ? 1.0 : -1.0;
     return x / (1.0 + fabs(x));
 }
-static double k_softsign_d(double x, const aparam_t *p)
+KERNEL(k_softsign_d)
 {
     (void)p;
     double t = 1.0 + fabs(x);
@@ -340,7 +351,7 @@ static double k_softsign_d(double x, const aparam_t *p)
 }
 /* hard_sigmoid: Keras 3 / PyTorch / JAX relu6(x+3)/6 (variant 0);
  * Keras 2 clip(0.2x + 0.5, 0, 1) = clip((x + 2.5)/5, 0, 1) (variant 1). */
-static double k_hsig(double x, const aparam_t *p)
+KERNEL(k_hsig)
 {
     if (x != x) return x;
     if (p->variant) {
@@ -352,7 +363,7 @@ static double k_hsig(double x, const aparam_t *p)
 }
 /* Kinks: Keras 3 form 0 at ±3 (torch's hardsigmoid backward: open
  * interval); Keras 2 form 0.2 at ±2.5 (closed: torch.clamp, TF's clip). */
-static double k_hsig_d(double x, const aparam_t *p)
+KERNEL(k_hsig_d)
 {
     if (x != x) return x;
     if (p->variant) return x >= -2.5 && x <= 2.5 ? 0.2 : 0.0;
@@ -365,10 +376,10 @@ static double k_hsig_d(double x, const aparam_t *p)
 
 /* expm1'(x) = e^x (not expm1(x) + 1 in the dtype, which is 0 wherever
  * expm1 rounds to -1) */
-static double k_expm1_d(double x, const aparam_t *p) { (void)p; return ex(x); }
+KERNEL(k_expm1_d) { (void)p; return ex(x); }
 /* log1p'(x) = 1/(1 + x), 1 + x carried exactly as th + tl (two-sum);
  * NaN below the domain (x < -1 and -inf), as log1p */
-static double k_log1p_d(double x, const aparam_t *p)
+KERNEL(k_log1p_d)
 {
     (void)p;
     if (x < -1) return NAN;
@@ -378,7 +389,7 @@ static double k_log1p_d(double x, const aparam_t *p)
     return q - q * q * tl;   /* 1/(th + tl) to first order in tl/th */
 }
 /* erf'(x) = 2/sqrt(pi) e^(-x^2), x^2 split exactly (fma) */
-static double k_erf_d(double x, const aparam_t *p)
+KERNEL(k_erf_d)
 {
     (void)p;
     if (fabs(x) > 0x1p27) return x != x ? x : 0.0;   /* e^-(2^54): 0 in every dtype; no inf - inf in l */
@@ -387,7 +398,7 @@ static double k_erf_d(double x, const aparam_t *p)
     return TWO_SQRTPI * (g - g * l);
 }
 /* sqrt'(x) = 1/(2 sqrt x): inf at ±0 (the one-sided derivative; -0 == 0), NaN below 0 */
-static double k_sqrt_d(double x, const aparam_t *p) { (void)p; return x == 0 ? INFINITY : 0.5 / sqrt(x); }
+KERNEL(k_sqrt_d) { (void)p; return x == 0 ? INFINITY : 0.5 / sqrt(x); }
 
 /* ---- the careful kernels: long double, value as hi + lo ---- */
 
@@ -593,13 +604,13 @@ static ldd_t c_sqrt_d(double x, const aparam_t *p) { (void)p; return one(x == 0 
  * of util/sleef_det.h (1.0 ulp) as the fast value, glibc's long double
  * functions as the careful one; fp64 results stay the fast value (the ops'
  * stated 1 ulp), fp16/bf16/fp32 results are rounded once and correctly. */
-static double k_exp(double x, const aparam_t *p) { (void)p; return nn_exp64(x); }
-static double k_log(double x, const aparam_t *p) { (void)p; return nn_log64(x); }
-static double k_log1p(double x, const aparam_t *p) { (void)p; return nn_log1p64(x); }
-static double k_expm1(double x, const aparam_t *p) { (void)p; return nn_expm164(x); }
-static double k_sin(double x, const aparam_t *p) { (void)p; return nn_sin64(x); }
-static double k_cos(double x, const aparam_t *p) { (void)p; return nn_cos64(x); }
-static double k_erf(double x, const aparam_t *p) { (void)p; return nn_erf64(x); }
+KERNEL(k_exp) { (void)p; return nn_exp64(x); }
+KERNEL(k_log) { (void)p; return nn_log64(x); }
+KERNEL(k_log1p) { (void)p; return nn_log1p64(x); }
+KERNEL(k_expm1) { (void)p; return nn_expm164(x); }
+KERNEL(k_sin) { (void)p; return nn_sin64(x); }
+KERNEL(k_cos) { (void)p; return nn_cos64(x); }
+KERNEL(k_erf) { (void)p; return nn_erf64(x); }
 static ldd_t c_exp(double x, const aparam_t *p) { (void)p; return one(expl(x)); }
 static ldd_t c_log(double x, const aparam_t *p) { (void)p; return one(logl(x)); }
 static ldd_t c_log1p(double x, const aparam_t *p) { (void)p; return one(log1pl(x)); }
@@ -650,16 +661,6 @@ typedef struct act {
     bool fast64;     /* f meets the fp64 bound by itself (exact, correctly rounded, or SLEEF's 1 ulp) */
 } act_t;
 
-#define BLOCK(fn) \
-    static void blk_##fn(double *o, const double *x, int64_t n, const aparam_t *p) \
-    { for (int64_t i = 0; i < n; i++) o[i] = fn(x[i], p); }
-
-BLOCK(k_linear) BLOCK(k_sigmoid) BLOCK(k_sigmoid_d) BLOCK(k_log_sigmoid) BLOCK(k_log_sigmoid_d) BLOCK(k_tanh)
-BLOCK(k_tanh_d) BLOCK(k_relu) BLOCK(k_relu_d) BLOCK(k_relu6) BLOCK(k_relu6_d) BLOCK(k_leaky) BLOCK(k_leaky_d)
-BLOCK(k_elu) BLOCK(k_elu_d) BLOCK(k_selu) BLOCK(k_selu_d) BLOCK(k_gelu) BLOCK(k_gelu_d) BLOCK(k_gelu_d2)
-BLOCK(k_swish) BLOCK(k_swish_d) BLOCK(k_softplus) BLOCK(k_softsign) BLOCK(k_softsign_d) BLOCK(k_hsig)
-BLOCK(k_hsig_d) BLOCK(k_expm1_d) BLOCK(k_log1p_d) BLOCK(k_erf_d) BLOCK(k_sqrt_d)
-BLOCK(k_exp) BLOCK(k_log) BLOCK(k_log1p) BLOCK(k_expm1) BLOCK(k_sin) BLOCK(k_cos) BLOCK(k_erf)
 
 #if NN_KERN_X86
 /* ---- vector kernels ----
