@@ -631,7 +631,7 @@ static value_t *grad_impl(call_t *c) { return make_grad(c, G_GRAD); }
 static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
 
 static const op_def_t op_family_autodiff[] = {
-    {OP(grad), OPK_FUNC, .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+    {OP(grad), OPK_FUNC, .gpu = "", .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .nograd = "returns a function (grad(grad(f)) differentiates again)",
      .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
      .formula = "grad(f)(x) = d sum(f(x)) / dx: for a scalar f its gradient; for a non-scalar output the gradient "
@@ -648,7 +648,7 @@ static const op_def_t op_family_autodiff[] = {
                 "#> 12 (fp32)\n"
                 "grad(exp)([0, 1])\n"
                 "#> [1, 2.71828175] (fp32)"},
-    {OP(value_and_grad), OPK_FUNC, .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
+    {OP(value_and_grad), OPK_FUNC, .gpu = "", .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
      .nograd = "returns a function",
      .signature = "value_and_grad(f, argnums=0)", .summary = "a function returning [f(x), grad(f)(x)]",
      .formula = "value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)",

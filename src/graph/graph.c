@@ -1421,7 +1421,8 @@ static value_t *graph_impl(call_t *c)
 }
 
 static const op_def_t op_family_graph[] = {
-    {OP(trace), OPK_FUNC, .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
+    {OP(trace), OPK_FUNC, .gpu = "a traced function runs where its arguments are: each op on the GPU's kernels, each fused chain of "
+              "elementwise ops as one GPU kernel generated as CUDA C and compiled by NVRTC (:ptx F shows it)", .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
      .nograd = "returns a traced function (grad differentiates through its graph when called)",
      .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }, @trace(reduce_retracing=1) def f(...) { }",
      .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
@@ -1502,7 +1503,7 @@ static const op_def_t op_family_graph[] = {
                 "#> 6 (fp32)\n"
                 "k(ones(5, 2))\n"
                 "#> 10 (fp32)"},
-    {OP(TensorSpec), OPK_FUNC, .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
+    {OP(TensorSpec), OPK_FUNC, .gpu = "", .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
      .nograd = "describes a traced function's argument",
      .signature = "TensorSpec(shape, dtype=\"fp32\")",
      .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",
@@ -1545,7 +1546,7 @@ static const op_def_t op_family_graph[] = {
                 "#> 6 (fp32)\n"
                 "traces(g)\n"
                 "#> [\"arg1: fp32[2]\", \"arg1: fp32[3]\"]"},
-    {OP(tprint), OPK_FUNC, .impl = tprint_impl, .min_args = 1, .max_args = -1,
+    {OP(tprint), OPK_FUNC, .gpu = "", .impl = tprint_impl, .min_args = 1, .max_args = -1,
      .flags = OPF_IMPURE, .nograd = "prints its arguments when the graph runs",
      .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
      .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",

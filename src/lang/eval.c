@@ -65,7 +65,7 @@ static void same_device(const call_t *c)
             err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[h] : c->span,
                       "%s: all tensors must be on one device, but argument %d is on the gpu and argument %d on the "
                       "cpu (move one with to(x, \"gpu\") or to(x, \"cpu\"))",
-                      strcmp(c->op->name, "literal") ? c->op->name : "a list [...]", g + 1, h + 1);
+                      c->op->id != OP_literal ? c->op->name : "a list [...]", g + 1, h + 1);
         }
     }
 }
@@ -670,11 +670,11 @@ static int named_dtype(const value_t *v)
 static exact_how_t exact_how(session_t *s, const node_t *n, const op_def_t *op, value_t *scope)
 {
     exact_how_t how = { -1, false };
-    if (!strcmp(op->name, "from_bits")) { how.bits = true; return how; }
-    if (!strcmp(op->name, "bits")) return how;   /* it shows the typed value */
+    if (op->id == OP_from_bits) { how.bits = true; return how; }
+    if (op->id == OP_bits) return how;   /* it shows the typed value */
     const node_t *dn = NULL;
-    bool is_tensor = !strcmp(op->name, "tensor");
-    if (!strcmp(op->name, "cast") && n->nargs >= 2 && !n->arg_names[1]) dn = n->args[1];
+    bool is_tensor = op->id == OP_tensor;
+    if (op->id == OP_cast && n->nargs >= 2 && !n->arg_names[1]) dn = n->args[1];
     for (int i = 0; is_tensor && i < n->nargs; i++)
         if (n->arg_names[i] && !strcmp(n->arg_names[i], "dtype")) dn = n->args[i];
     if (dn && (dn->kind == N_STR || dn->kind == N_NAME)) {

@@ -223,6 +223,10 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
     "derivative that underflows shows as 0 (the lesson) and one that does not is never lost to cancellation"
 #define HIDDEN_EX(n) "grad(" n ")([-2, 0, 2])"
 
+/* :help's gpu line of softmax and log_softmax */
+#define GPU_SOFTMAX "runs on the GPU (kernels/reduce.cu: the CPU's algorithm step for step in fp64, one thread per row, " \
+    "with CUDA's exp and log1p: within an ulp of the CPU's result)"
+
 const op_def_t op_family_activations[] = {
     {OP(linear), OPK_FUNC, .kern = KA_LINEAR, .impl = act_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
@@ -550,7 +554,7 @@ const op_def_t op_family_activations[] = {
      .formula = "1/(2 sqrt(x)) rounded once (not 1/(2 y) from the rounded output y); inf at 0 and -0, nan below 0",
      .shapes = A_SHAPES, .dtypes = D_DTYPES, .source = "d/dx x^(1/2); tests/refdata/exh_*.bin (mpmath)",
      .example = "grad(sqrt)([0.25, 1, 4])\n#> [1, 0.5, 0.25] (fp32)"},
-    {OP(softmax), OPK_FUNC, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
+    {OP(softmax), OPK_FUNC, .gpu = GPU_SOFTMAX, .impl = softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
      .signature = "softmax(x, axis=-1)", .summary = "exp(x) normalised to sum to 1 along an axis (multi-class outputs)",
      .formula = "softmax(x)_i = e^(x_i - m) / sum_j e^(x_j - m), m = max(x) along the axis (stable: [1000, 1001, 1002] "
                 "works; the naive form is nan). range (0, 1), sums to 1. Computed in fp64 and rounded once; an axis "
@@ -568,7 +572,7 @@ const op_def_t op_family_activations[] = {
                 "softmax([[1, 2], [3, 5]], axis=0)\n"
                 "#> [[ 0.119202919, 0.0474258736],\n"
                 "#>  [ 0.880797088,  0.952574134]] (fp32)"},
-    {OP(log_softmax), OPK_FUNC, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
+    {OP(log_softmax), OPK_FUNC, .gpu = GPU_SOFTMAX, .impl = log_softmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis",
      .signature = "log_softmax(x, axis=-1)", .summary = "log of softmax by log-sum-exp: log-probabilities for nll",
      .formula = "log_softmax(x)_i = (x_i - m) - log sum_j e^(x_j - m), m = max (log-sum-exp; never log(softmax), "
                 "which is -inf where softmax underflows: log_softmax([0, -200]) is [0, -200] in fp32). range "

@@ -559,7 +559,7 @@ const op_def_t op_family_create[] = {
                 "randn(2, 2)\n"
                 "#> [[    1.62511003, -0.00256868638],\n"
                 "#>  [   -1.02124882,   -0.232692271]] (fp32)"},
-    {OP(seed), OPK_FUNC, .impl = seed_impl, .min_args = 1, .max_args = 1,
+    {OP(seed), OPK_FUNC, .gpu = "", .impl = seed_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_IMPURE, .nograd = "sets the random generator",
      .signature = "seed(n)", .summary = "restart the random number generator from seed n (an integer)",
      .formula = "xoshiro256** state = four splitmix64 outputs from n; the same seed gives the same numbers",

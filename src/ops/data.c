@@ -646,7 +646,8 @@ static value_t *features_impl(call_t *c)
 /* ---- the table ---- */
 
 const op_def_t op_family_data[] = {
-    {OP(load_csv), OPK_FUNC, .impl = load_csv_impl, .min_args = 1, .max_args = 1, .kwargs = "y",
+    {OP(load_csv), OPK_FUNC, .gpu = "reads the file on the host; under :device gpu one tensor moves to the GPU, while [x, y] (y=) stays on "
+              "the CPU as a data set's lists do (to(x, \"gpu\") moves it)", .impl = load_csv_impl, .min_args = 1, .max_args = 1, .kwargs = "y",
      .nograd = "reads a file",
      .signature = "load_csv(path, y=\"label\")",
      .summary = "a CSV file with a header row and numeric columns, as a (rows, columns) tensor; y= splits off [x, y]",
@@ -669,7 +670,8 @@ const op_def_t op_family_data[] = {
                 "#> [[1],\n"
                 "#>  [0],\n"
                 "#>  [1]] (fp32)"},
-    {OP(features), OPK_FUNC, .impl = features_impl, .min_args = 2, .max_args = 2, .flags = OPF_COMPOSITE,
+    {OP(features), OPK_FUNC, .gpu = "made of ops (take, multiply, sin, stack), each running for a GPU input as it does alone (multiply and "
+              "sin on the GPU's kernels)", .impl = features_impl, .min_args = 2, .max_args = 2, .flags = OPF_COMPOSITE,
      .signature = "features(x, \"x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)\")",
      .summary = "the TensorFlow Playground's input features of points (x1, x2): one column per term",
      .formula = "terms separated by spaces, any of x1, x2, x1^2 (x1 x1), x2^2, x1*x2, sin(x1), sin(x2), each at most "

@@ -341,7 +341,7 @@ static value_t *check_gpu_impl(call_t *c)
 }
 
 const op_def_t op_family_devcheck[] = {
-    {OP(check_gpu), OPK_FUNC, .impl = check_gpu_impl, .min_args = 0, .max_args = 9, .flags = OPF_IMPURE,
+    {OP(check_gpu), OPK_FUNC, .gpu = "", .impl = check_gpu_impl, .min_args = 0, .max_args = 9, .flags = OPF_IMPURE,
      .nograd = "a report",
      .signature = "check_gpu(f, x, ...) | check_gpu(\"op\") | check_gpu()",
      .summary = "run a function (or every op) on the CPU and on the GPU and compare, in every dtype",

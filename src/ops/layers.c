@@ -662,7 +662,7 @@ static value_t *assign_impl(call_t *c)
 }
 
 const op_def_t op_family_layers[] = {
-    {OP(assign), OPK_FUNC, .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
+    {OP(assign), OPK_FUNC, .gpu = "", .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = "sets a layer's field (differentiate the function that uses the layer)",
      .signature = "assign(layer, \"W\", v)   also layer.W = v",
      .summary = "set a layer's weight (what layer.W = v runs; a node inside a traced function, as tf.Variable.assign)",

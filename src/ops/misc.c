@@ -163,7 +163,7 @@ const op_def_t op_family_misc[] = {
      .formula = "the device of x's storage (:device sets where new tensors go)",
      .shapes = "x: any shape -> a string", .dtypes = "-",
      .source = "torch.Tensor.device; jax.Array.devices()", .example = "device([1, 2])\n#> cpu"},
-    {OP(print), OPK_FUNC, .impl = print_impl, .min_args = 0, .max_args = -1,
+    {OP(print), OPK_FUNC, .gpu = "", .impl = print_impl, .min_args = 0, .max_args = -1,
      .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
      .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
      .formula = "each value as the REPL shows it; strings without quotes",

@@ -826,21 +826,13 @@ const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64
  * coverage (src/backend/cuda/cuda.c, kernels/) as :help states it. */
 const char *op_gpu_doc(const op_def_t *o)
 {
-    static const char *const reductions[] = { "sum", "mean", "max", "min", "argmax", "argmin" };
-    static const char *const casts[] = { "fp16", "bf16", "fp32", "fp64", "int64", "cast" };
     const char *cpu = "computes on the CPU from a host copy of its GPU inputs; the result moves to the GPU";
+    if (o->gpu) return *o->gpu ? o->gpu : NULL;   /* the entry says it */
     if (o->flags & OPF_DEVICE) return "moves tensors between the devices";
     /* what makes no tensor from tensors says nothing here: shape queries,
-     * figures, printing, reports, functions of functions */
-    static const char *const quiet[] = { "print", "tprint", "bits", "check_gpu", "grad", "value_and_grad", "seed",
-                                         "TensorSpec", "finfo", "dtypes", "assign" };
+     * figures (and the entries whose .gpu is "") */
     if (o->flags & OPF_STATIC) return NULL;
     if (o->nograd && (!strncmp(o->nograd, "a figure", 8) || !strncmp(o->nograd, "draws", 5))) return NULL;
-    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
-        if (!strcmp(o->name, quiet[i])) return NULL;
-    if (!strcmp(o->name, "trace"))
-        return "a traced function runs where its arguments are: each op on the GPU's kernels, each fused chain of "
-               "elementwise ops as one GPU kernel generated as CUDA C and compiled by NVRTC (:ptx F shows it)";
     if (o->nograd && !strncmp(o->nograd, "random numbers", 14))
         return "under :device gpu drawn on the CPU from the seeded stream and moved to the GPU (seed(k) gives the same "
                "numbers on both devices)";
@@ -861,26 +853,5 @@ const char *op_gpu_doc(const op_def_t *o)
                      "the few elements the check cannot settle, and NaN, are computed by the CPU's careful kernel), "
                      "so the bits are the CPU's; fp64 computes on the CPU from a host copy and moves"
                    : cpu;
-    for (size_t i = 0; i < sizeof reductions / sizeof reductions[0]; i++)
-        if (!strcmp(o->name, reductions[i]))
-            return "runs on the GPU (kernels/reduce.cu): sums accumulate in fp32 (fp64 for fp64) in a tree, so the "
-                   "last bits may differ from the CPU's; under :accumulate same strictly left to right, as on the CPU; "
-                   "max, min and the arg* bit for bit";
-    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
-        if (!strcmp(o->name, casts[i]))
-            return "runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float "
-                   "to int64, which computes on the CPU from a host copy and moves";
-    if (!strcmp(o->name, "softmax") || !strcmp(o->name, "log_softmax"))
-        return "runs on the GPU (kernels/reduce.cu: the CPU's algorithm step for step in fp64, one thread per row, "
-               "with CUDA's exp and log1p: within an ulp of the CPU's result)";
-    if (!strcmp(o->name, "load_csv"))
-        return "reads the file on the host; under :device gpu one tensor moves to the GPU, while [x, y] (y=) stays on "
-               "the CPU as a data set's lists do (to(x, \"gpu\") moves it)";
-    if (!strcmp(o->name, "features"))
-        return "made of ops (take, multiply, sin, stack), each running for a GPU input as it does alone (multiply and "
-               "sin on the GPU's kernels)";
-    if (!strcmp(o->name, "matmul"))
-        return "runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
-               "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)";
     return cpu;
 }

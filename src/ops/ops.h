@@ -121,6 +121,10 @@ typedef struct op_def {
     op_id_t deriv;       /* OP_NONE: none */
     const char *deriv_doc;
     const char *nograd;
+    /* Where it computes under :device gpu, for :help's gpu line, when its
+     * kernel's abilities (backend/kern_ids.h) do not say it (op_gpu_doc);
+     * "": nothing to say (it makes no tensor from tensors); NULL: derived. */
+    const char *gpu;
     /* The infix or postfix symbol that runs this op ("+", "@", "'"), or NULL. */
     const char *symbol;
     /* The stated error bound of an elementwise float op, in ulps of the

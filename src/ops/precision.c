@@ -404,8 +404,12 @@ static value_t *from_bits_impl(call_t *c)
     "below half the smallest subnormal -> ±0; nan stays nan; the sign of zero is kept"
 #define CAST_SRC "IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)"
 
+/* :help's gpu line of the casts */
+#define GPU_CAST "runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float " \
+    "to int64, which computes on the CPU from a host copy and moves"
+
 const op_def_t op_family_precision[] = {
-    {OP(cast), OPK_FUNC, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(cast), OPK_FUNC, .gpu = GPU_CAST, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
      .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
@@ -415,7 +419,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.099976 (fp16)\n"
                 "cast([1.5, -2.7], int64)\n"
                 "#> [1, -2] (int64)"},
-    {OP(fp16), OPK_FUNC, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(fp16), OPK_FUNC, .gpu = GPU_CAST, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
      .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
@@ -426,7 +430,7 @@ const op_def_t op_family_precision[] = {
                 "#> [1.001] (fp16)\n"
                 "fp16(65520)\n"
                 "#> inf (fp16)"},
-    {OP(bf16), OPK_FUNC, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(bf16), OPK_FUNC, .gpu = GPU_CAST, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
      .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
@@ -436,7 +440,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.1001 (bf16)\n"
                 "bf16([1, 1.00390625, 257])\n"
                 "#> [1, 1, 256] (bf16)"},
-    {OP(fp32), OPK_FUNC, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(fp32), OPK_FUNC, .gpu = GPU_CAST, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
      .formula = CAST_FORMULA "; eps 2^-23",
@@ -445,7 +449,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.100000001 (fp32)\n"
                 "fp32([16777217])\n"
                 "#> [16777216] (fp32)"},
-    {OP(fp64), OPK_FUNC, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(fp64), OPK_FUNC, .gpu = GPU_CAST, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
      .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
@@ -454,7 +458,7 @@ const op_def_t op_family_precision[] = {
                 "#> 0.1\n"
                 "fp64(fp16(0.1))\n"
                 "#> 0.0999755859375"},
-    {OP(int64), OPK_FUNC, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
+    {OP(int64), OPK_FUNC, .gpu = GPU_CAST, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .nograd = "an integer result (piecewise constant)",
      .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
      .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
@@ -462,7 +466,7 @@ const op_def_t op_family_precision[] = {
      .source = "numpy.ndarray.astype(int64) (C conversion, truncation: C11 §6.3.1.4)",
      .example = "int64([2.7, -2.7, 3])\n"
                 "#> [2, -2, 3] (int64)"},
-    {OP(finfo), OPK_FUNC, .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
+    {OP(finfo), OPK_FUNC, .gpu = "", .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
      .nograd = "a record of a dtype's constants",
      .signature = "finfo(dtype=session precision)", .summary = "the facts of a float format: eps, max, smallest normal and subnormal, bits",
      .formula = "eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
@@ -511,7 +515,7 @@ const op_def_t op_family_precision[] = {
                 "#> 1.001 (fp16)\n"
                 "nextafter(fp16([0, 1]), -1)\n"
                 "#> [-5.9605e-08, 0.99951] (fp16)"},
-    {OP(bits), OPK_FUNC, .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
+    {OP(bits), OPK_FUNC, .gpu = "", .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
      .nograd = "prints the stored bits",
      .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
      .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "

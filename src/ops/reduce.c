@@ -251,8 +251,13 @@ static value_t *norm_impl(call_t *c)
     ":accumulate same adds left to right in x's dtype, rounding after every addition"
 #define PAIRWISE_SRC "NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)"
 
+/* :help's gpu line of the reductions */
+#define GPU_REDUCE "runs on the GPU (kernels/reduce.cu): sums accumulate in fp32 (fp64 for fp64) in a tree, so the " \
+    "last bits may differ from the CPU's; under :accumulate same strictly left to right, as on the CPU; " \
+    "max, min and the arg* bit for bit"
+
 const op_def_t op_family_reduce[] = {
-    {OP(sum), OPK_FUNC, .impl = sum_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(sum), OPK_FUNC, .gpu = GPU_REDUCE, .impl = sum_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .signature = "sum(x, axis=, keepdims=0)", .summary = "sum of the elements, over all of them or along one axis",
      .formula = "sum_j x_j, by pairwise summation (blocks of 128 with 8 running sums, halves beyond); the empty sum is 0",
      .shapes = RED_SHAPES,
@@ -269,7 +274,7 @@ const op_def_t op_family_reduce[] = {
                 "#> precision fp16\n"
                 "sum(ones(3000))\n"
                 "#> 3000 (fp16)"},
-    {OP(mean), OPK_FUNC, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(mean), OPK_FUNC, .gpu = GPU_REDUCE, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .signature = "mean(x, axis=, keepdims=0)", .summary = "arithmetic mean, over all elements or along one axis",
      .formula = "(sum_j x_j) / n; the sum as in sum(), divided by the exact count n in fp64 and rounded once (the count is never rounded to fp16); the mean of nothing is nan",
      .shapes = RED_SHAPES,
@@ -279,7 +284,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 2.5 (fp32)\n"
                 "mean([[1, 2], [3, 5]], axis=1)\n"
                 "#> [1.5, 4] (fp32)"},
-    {OP(max), OPK_FUNC, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(max), OPK_FUNC, .gpu = GPU_REDUCE, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .signature = "max(x, axis=, keepdims=0)", .summary = "largest element (NaN propagates, as numpy.max)",
      .formula = "max_j x_j; nan if any x_j is nan; exact (the element itself)",
      .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
@@ -290,7 +295,7 @@ const op_def_t op_family_reduce[] = {
                 "#> nan (fp32)\n"
                 "max([[1, 5], [7, 2]], axis=1)\n"
                 "#> [5, 7] (fp32)"},
-    {OP(min), OPK_FUNC, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(min), OPK_FUNC, .gpu = GPU_REDUCE, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .signature = "min(x, axis=, keepdims=0)", .summary = "smallest element (NaN propagates, as numpy.min)",
      .formula = "min_j x_j; nan if any x_j is nan; exact (the element itself)",
      .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
@@ -299,7 +304,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 1 (fp32)\n"
                 "min([[1, 5], [7, 2]], axis=0)\n"
                 "#> [1, 2] (fp32)"},
-    {OP(argmax), OPK_FUNC, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(argmax), OPK_FUNC, .gpu = GPU_REDUCE, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .signature = "argmax(x, axis=, keepdims=0)", .summary = "index of the largest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = max(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
      .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
@@ -308,7 +313,7 @@ const op_def_t op_family_reduce[] = {
                 "#> 4 (int64)\n"
                 "argmax([[1, 5], [7, 2]], axis=1)\n"
                 "#> [1, 0] (int64)"},
-    {OP(argmin), OPK_FUNC, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
+    {OP(argmin), OPK_FUNC, .gpu = GPU_REDUCE, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
      .signature = "argmin(x, axis=, keepdims=0)", .summary = "index of the smallest element (the first one; the first NaN if any)",
      .formula = "the smallest j with x_j = min(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
      .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",

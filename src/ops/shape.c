@@ -552,7 +552,8 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 4]] (fp32)\n"
                 "stack(1, 2, 3)\n"
                 "#> [1, 2, 3] (fp32)"},
-    {OP(matmul), OPK_FUNC, .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
+    {OP(matmul), OPK_FUNC, .gpu = "runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
+              "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)", .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
      .symbol = "@",
      .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
      .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
