@@ -639,9 +639,14 @@ static void level_end(undo_level_t *lv)
 void undo_commit(undo_level_t *lv)
 {
     if (lv->depth == 1) {
-        /* the outermost level: every record goes, and the table empties
-         * slot by slot (it may be large from an earlier statement) */
-        for (int i = 0; i < nuent; i++) *tab_slot(uent[i].box, uent[i].name) = -1;
+        /* the outermost level: every record goes, and so does every key
+         * of the table: each record's cluster is emptied from its home
+         * slot on (not slot by slot: an emptied slot would hide the keys
+         * probed past it), in time of the records, not of the table (it
+         * may be large from an earlier statement) */
+        uint32_t m = (uint32_t)captab - 1;
+        for (int i = 0; i < nuent; i++)
+            for (uint32_t h = key_hash(uent[i].box, uent[i].name) & m; utab[h] >= 0; h = (h + 1) & m) utab[h] = -1;
         int n = nuent;
         nuent = 0;
         for (int i = 0; i < n; i++) ent_release(&uent[i]);

@@ -84,6 +84,31 @@ int main(void)
     long many = work_of("x = 0\nfor i in range(100000) { x = x + 1; del x; x = i }", NULL);
     tap_ok(many == 1 + 2, "a loop of 100,000 iterations deleting and setting x records each name once: %ld", many);
 
+    /* many names changed by one statement (the log's table fills, with
+     * collisions), then emptied for the next: every statement after it
+     * still records its own changes, and an error brings them back */
+    char *many_text = malloc(20000);
+    size_t mk = (size_t)snprintf(many_text, 20000, "if 1 {");
+    for (int i = 0; i < 300; i++) mk += (size_t)snprintf(many_text + mk, 20000 - mk, " m%d = %d;", i, i);
+    snprintf(many_text + mk, 20000 - mk, " }");
+    long w300 = work_of(many_text, NULL);
+    long w300b = work_of(many_text, NULL);
+    int rc0;
+    mk = (size_t)snprintf(many_text, 20000, "if 1 {");
+    for (int i = 0; i < 300; i++) mk += (size_t)snprintf(many_text + mk, 20000 - mk, " m%d = -1;", i);
+    snprintf(many_text + mk, 20000 - mk, " nosuch }");
+    long w300c = work_of(many_text, &rc0);
+    free(many_text);
+    bool back = rc0 != 0;
+    for (int i = 0; i < 300 && back; i += 37) {
+        char e[32], want[32];
+        snprintf(e, sizeof e, "m%d", i);
+        snprintf(want, sizeof want, "%d", i);
+        back = !strcmp(show(e), want);
+    }
+    tap_ok(w300 == 300 && w300b == 300 && w300c == 300 && back,
+           "300 names in one statement: %ld, %ld, %ld records; after an error each is back", w300, w300b, w300c);
+
     /* ---- what comes back after an error ---- */
     int rc;
     run("a = [1, 2, 3]");
