@@ -3,7 +3,9 @@
 # check is one finding of the issue, with its input in tests/promises/.
 #   item 1: printing is bounded by what is shown (a list that shares its
 #           parts), and Ctrl-C stops any print at once.
-#   item 2: a figure's data is checked against :limit before it is built.
+#   item 2: a figure keeps a picture's worth of its points (a long line
+#           decimated per pixel column, a huge scatter as a density), and
+#           what it cannot reduce is checked against :limit first.
 #   item 3: a statement stopped by Ctrl-C leaves a layer's weights as they
 #           were (the rest of item 3: tests/golden/rollback_layers.nn).
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
@@ -74,11 +76,17 @@ grep -q 'interrupted: stopped by Ctrl-C; every variable keeps the value it had b
 tap_ok $? "Ctrl-C in a loop changing l.b: l.b is as it was before the statement (rc $rc)"
 tap_diag < out
 
-# ---- item 2: a figure's data inside :limit before it is built ----
+# ---- item 2: figures keep a picture's worth; the rest is checked first ----
 run_peak "$in/figure_limit.nn" out --headless
-[ "$(grep -c "limit error: memory limit: the figure's data (190.7 MB) would pass the limit of 64.0 MB" out)" = 1 ] \
-  && [ "$hwm" -gt 0 ] && [ "$hwm" -lt 200000 ]
-tap_ok $? "scatter(x, x) of 25M fp16 points under :limit 64MB: refused before it is built, peak ${hwm} KB (rc $rc)"
+grep -q '^scatter: 16777216 points drawn as a density' out && [ "$(grep -c '^figure: ' out)" = 2 ] \
+  && [ "$(grep -c "limit error: memory limit: the figure's data (256.0 MB) would pass the limit of 64.0 MB" out)" = 1 ] \
+  && [ "$rc" = 1 ] && [ "$hwm" -gt 0 ] && [ "$hwm" -lt 200000 ]
+tap_ok $? "16M fp16 points under :limit 64MB: scatter draws a density, plot(x) a picture's worth, plot(x, x) (x not ascending) refused before it is built; peak ${hwm} KB (rc $rc)"
 tap_diag < out
+run_peak "$in/figure_ten.nn" out --headless
+[ "$(grep -c '^figure: ' out)" = 20 ] && ! grep -q error out && tail -n 1 out | grep -qx after \
+  && [ "$hwm" -gt 0 ] && [ "$hwm" -lt 300000 ]
+tap_ok $? "twenty 10^7-point plots from two loops under :limit 200MB: all drawn, peak ${hwm} KB (rc $rc, ${took} ms)"
+grep -v '^figure' out | tap_diag
 
 tap_done

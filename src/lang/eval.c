@@ -918,6 +918,7 @@ static void assign_index(session_t *s, const node_t *target, value_t *v, value_t
     sel_t sel;
     build_sel(s, t, target, scope, &sel, NULL);
     value_t *st = sel_to_tensor(&sel);
+    undo_note_name(sc, name);   /* the old value held by the undo log is not unique: never written into */
     value_t *args[3] = { t, v, st };
     span_t spans[3] = { target->a->span, target->span, target->span };
     value_t *w = run_op(s, op_get(OP_index_scatter), 3, args, spans, 0, NULL, NULL, target->span, true);

@@ -87,181 +87,33 @@ void session_free(session_t *s)
 }
 
 
-/* The undo snapshot of the global scope: (name, value) pairs with a
- * reference each, and of every record and list the globals reach (issue
- * 26: a layer's weights, an optimiser's state, fit's models are fields of
- * records and items of lists that step, fit and l.b = ... change in
- * place).  Each container keeps its fields or items, one reference each:
- * the values themselves are not copied (copy-on-write: a tensor the
- * snapshot holds is not unique, so nothing writes into it).  Taken before
- * every top-level statement; on error the globals and every container are
- * put back from it. */
-typedef struct snap_box {
-    value_t *box;      /* a record or a list, as it was (one reference, in held) */
-    int first, n;      /* its fields or items: held[first .. first + n) */
-    char **names;      /* a record's field names (NULL for a list) */
-} snap_box_t;
+/* The undo snapshot of a statement: a level of the undo log (value.h),
+ * which records the first change to each name of a scope (the globals, a
+ * record's fields: a layer's weights, an optimiser's state, what fit
+ * changes) and to each list, with the old value.  Taking one costs
+ * nothing, whatever the number of variables; a statement's records are as
+ * many as the things it changed. */
+typedef undo_level_t snap_t;
 
-typedef struct snap {
-    int n; char **names; value_t **vals;
-    int nbox, capbox; snap_box_t *boxes;
-    int nheld, capheld; value_t **held;   /* the boxes and their contents: one root for the sweep */
-} snap_t;
+static void snap_take(session_t *s, snap_t *sn) { (void)s; undo_begin(sn); }
+static void snap_drop(snap_t *sn) { undo_commit(sn); }
 
-static void held_push(snap_t *sn, value_t *v)
-{
-    if (sn->nheld == sn->capheld) {
-        sn->capheld = sn->capheld ? 2 * sn->capheld : 64;
-        sn->held = realloc(sn->held, sizeof(value_t *) * (size_t)sn->capheld);
-        NN_ASSERT(sn->held);
-    }
-    sn->held[sn->nheld++] = val_ref(v);
-}
-
-static bool is_box(const value_t *v) { return v && (v->kind == V_LIST || v->kind == V_SCOPE); }
-
-/* Every record and list reachable from the globals, once each (a list that
- * shares its parts is walked once per part, not once per path), without
- * recursion (they nest VAL_MAX_DEPTH deep). */
-static void snap_boxes(snap_t *sn, value_t *g)
-{
-    size_t cap = 64, nseen = 0;
-    const value_t **seen = calloc(cap, sizeof *seen);
-    int nst = 0, capst = 64;
-    value_t **st = malloc(sizeof *st * (size_t)capst);
-    NN_ASSERT(seen && st);
-#define PUSH(x) do { if (nst == capst) { capst *= 2; st = realloc(st, sizeof *st * (size_t)capst); NN_ASSERT(st); } st[nst++] = (x); } while (0)
-    for (int i = 0; i < g->u.sc.cap; i++)
-        if (g->u.sc.e[i].name && is_box(g->u.sc.e[i].val)) PUSH(g->u.sc.e[i].val);
-    while (nst > 0) {
-        value_t *v = st[--nst];
-        if ((nseen + 1) * 2 > cap) {   /* grow the pointer set */
-            size_t nc = cap * 2;
-            const value_t **ns = calloc(nc, sizeof *ns);
-            NN_ASSERT(ns);
-            for (size_t i = 0; i < cap; i++)
-                if (seen[i]) {
-                    size_t h = (size_t)(((uintptr_t)seen[i] >> 4) * 0x9E3779B97F4A7C15ull) & (nc - 1);
-                    while (ns[h]) h = (h + 1) & (nc - 1);
-                    ns[h] = seen[i];
-                }
-            free(seen);
-            seen = ns;
-            cap = nc;
-        }
-        size_t h = (size_t)(((uintptr_t)v >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
-        while (seen[h] && seen[h] != v) h = (h + 1) & (cap - 1);
-        if (seen[h]) continue;
-        seen[h] = v;
-        nseen++;
-        if (sn->nbox == sn->capbox) {
-            sn->capbox = sn->capbox ? 2 * sn->capbox : 16;
-            sn->boxes = realloc(sn->boxes, sizeof *sn->boxes * (size_t)sn->capbox);
-            NN_ASSERT(sn->boxes);
-        }
-        snap_box_t *b = &sn->boxes[sn->nbox++];
-        b->box = v;
-        held_push(sn, v);
-        b->first = sn->nheld;
-        b->names = NULL;
-        if (v->kind == V_LIST) {
-            b->n = v->u.list.n;
-            for (int i = 0; i < v->u.list.n; i++) {
-                held_push(sn, v->u.list.items[i]);
-                if (is_box(v->u.list.items[i])) PUSH(v->u.list.items[i]);
-            }
-        } else {
-            b->n = v->u.sc.n;
-            b->names = malloc(sizeof(char *) * (size_t)(v->u.sc.n + 1));
-            NN_ASSERT(b->names);
-            int k = 0;
-            for (int i = 0; i < v->u.sc.cap; i++)
-                if (v->u.sc.e[i].name) {
-                    b->names[k++] = strdup(v->u.sc.e[i].name);
-                    held_push(sn, v->u.sc.e[i].val);
-                    if (is_box(v->u.sc.e[i].val)) PUSH(v->u.sc.e[i].val);
-                }
-        }
-    }
-#undef PUSH
-    free(seen);
-    free(st);
-}
-
-static void snap_take(session_t *s, snap_t *sn)
-{
-    value_t *g = s->globals;
-    memset(sn, 0, sizeof *sn);
-    sn->names = malloc(sizeof(char *) * (size_t)(g->u.sc.n + 1));
-    sn->vals = malloc(sizeof(value_t *) * (size_t)(g->u.sc.n + 1));
-    NN_ASSERT(sn->names && sn->vals);
-    for (int i = 0; i < g->u.sc.cap; i++)
-        if (g->u.sc.e[i].name) {
-            sn->names[sn->n] = g->u.sc.e[i].name;   /* borrowed: valid until the scope changes */
-            sn->vals[sn->n++] = val_ref(g->u.sc.e[i].val);
-        }
-    for (int i = 0; i < sn->n; i++) sn->names[i] = strdup(sn->names[i]);
-    snap_boxes(sn, g);
-    val_root_add(sn->vals, sn->n);   /* the old values stay reachable for a sweep until dropped */
-    if (sn->nheld) val_root_add(sn->held, sn->nheld);
-}
-
-static void snap_drop(snap_t *sn)
-{
-    val_root_remove(sn->vals);
-    for (int i = 0; i < sn->n; i++) { val_unref(sn->vals[i]); free(sn->names[i]); }
-    free(sn->names);
-    free(sn->vals);
-    if (sn->nheld) val_root_remove(sn->held);
-    for (int i = 0; i < sn->nbox; i++) {
-        if (sn->boxes[i].names)
-            for (int k = 0; k < sn->boxes[i].n; k++) free(sn->boxes[i].names[k]);
-        free(sn->boxes[i].names);
-    }
-    free(sn->boxes);
-    for (int i = 0; i < sn->nheld; i++) val_unref(sn->held[i]);
-    free(sn->held);
-}
-
-/* A record or list back as the snapshot had it. */
-static void box_restore(snap_t *sn, snap_box_t *b)
-{
-    value_t *v = b->box, **was = sn->held + b->first;
-    if (v->kind == V_SCOPE) {
-        scope_clear(v);
-        for (int k = 0; k < b->n; k++) scope_set(v, b->names[k], was[k]);
-        return;
-    }
-    if (v->u.list.cap < b->n) {
-        v->u.list.items = mem_realloc(v->u.list.items, (size_t)v->u.list.cap * sizeof(value_t *), (size_t)b->n * sizeof(value_t *));
-        v->u.list.cap = b->n;
-    }
-    /* the new references first: an item may be in both */
-    for (int k = 0; k < b->n; k++) val_ref(was[k]);
-    for (int k = 0; k < v->u.list.n; k++) val_unref(v->u.list.items[k]);
-    for (int k = 0; k < b->n; k++) v->u.list.items[k] = was[k];
-    v->u.list.n = b->n;
-}
-
-/* Put the globals back exactly as the snapshot had them.  Runs after an
- * error, with memory already given back by the sweep's caller; the limit is
- * lifted meanwhile so that restoring can never fail. */
+/* Put everything back as it was before the statement.  Runs after an
+ * error; the limit is lifted meanwhile so that restoring can never fail. */
 static void snap_restore(session_t *s, snap_t *sn)
 {
+    (void)s;
     size_t lim = mem_limit();
     mem_set_limit((size_t)-1 / 2);
     mem_fail_after(-1);
     err_frame_t f;
     if (err_try(&f) == 0) {
-        scope_clear(s->globals);
-        for (int i = 0; i < sn->n; i++) scope_set(s->globals, sn->names[i], sn->vals[i]);
-        for (int i = 0; i < sn->nbox; i++) box_restore(sn, &sn->boxes[i]);
+        undo_rollback(sn);
         err_pop(&f);
     } else {
         nn_abort(__FILE__, __LINE__, "cannot restore the variables");
     }
     mem_set_limit(lim);
-    snap_drop(sn);
 }
 
 static bool prints_result(const node_t *st)

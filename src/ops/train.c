@@ -481,6 +481,7 @@ static value_t *state(session_t *s, value_t *opt, const char *key, value_t **w, 
 }
 static void state_set(value_t *st, int i, value_t *v)
 {
+    undo_note_list(st);   /* changed in place: the undo log keeps the old items */
     val_unref(st->u.list.items[i]);
     st->u.list.items[i] = v;
 }

@@ -10,11 +10,15 @@
 /* The registry: a circular doubly linked list through every live value. */
 static value_t reg = { .gnext = &reg, .gprev = &reg };
 
+/* the undo log's clock (value.h): each level begun ticks it */
+static uint32_t uclock;
+
 value_t *val_new(val_kind_t kind)
 {
     value_t *v = mem_alloc(sizeof *v);
     v->kind = (uint8_t)kind;
     v->refs = 1;
+    v->born = uclock;
     v->gnext = reg.gnext;
     v->gprev = &reg;
     reg.gnext->gprev = v;
@@ -171,6 +175,7 @@ void val_root_remove(value_t **slots)
 }
 
 static void count_ref(value_t *c) { if (c && c->mark) c->aux++; }
+static void undo_each_held(void (*f)(value_t *));
 
 void val_sweep(value_t *root)
 {
@@ -182,6 +187,7 @@ void val_sweep(value_t *root)
     mark(root);
     for (int r = 0; r < nroots; r++)
         for (int i = 0; i < roots[r].n; i++) mark(roots[r].slots[i]);
+    undo_each_held(mark);
     /* the references live values (and the roots) hold to each live value:
      * one it has beyond them is held from C, which at a sweep is a frame an
      * error unwound (or the tape or trace reset next): suspect */
@@ -194,6 +200,7 @@ void val_sweep(value_t *root)
             root_counted |= roots[r].slots[i] == root;
         }
     if (!root_counted) count_ref(root);
+    undo_each_held(count_ref);
     for (value_t *v = reg.gnext; v != &reg; v = v->gnext) v->suspect = v->mark && v->refs > (int)v->aux;
     val_sweep_wanted = false;
     /* Pass 1: unmarked values release their contents (a release can free a
@@ -476,6 +483,227 @@ value_t *tensor_copy(const value_t *t)
     return c;
 }
 
+/* ---- the undo log (value.h) ----
+ *
+ * One array of records for all open levels, the innermost level's from
+ * umark on.  A record's key is (box, name): a scope's name, or a list
+ * (name NULL).  A hash table maps each key to its latest record, so the
+ * first change to a key in the innermost level is found in O(1); a
+ * record's prev is the key's record before it (an enclosing level's), so
+ * a committed inner level keeps only the records its enclosing level
+ * lacks. */
+typedef struct undo_ent {
+    value_t *box;        /* the scope or list changed (a reference) */
+    char *name;          /* the scope's name (malloc); NULL for a list */
+    value_t *old;        /* the name's value before (a reference); NULL: it had none */
+    value_t **items;     /* a list's items before (a reference each) */
+    int n;
+    int prev;            /* the key's record before this one, -1 if none */
+} undo_ent_t;
+
+static undo_ent_t *uent;
+static int nuent, capuent;
+static int *utab;            /* slots: a record's index, -1 empty */
+static int captab;           /* a power of 2, at least twice nuent */
+static int ulevels, umark;
+static uint32_t uepoch;      /* the innermost level's clock: what is born at or after it is new */
+static bool ureplay;
+static uint64_t uwork;
+
+uint64_t undo_work(void) { return uwork; }
+
+static inline bool undo_wants(const value_t *box)
+{
+    return ulevels > 0 && !ureplay && box->born < uepoch;
+}
+
+static uint32_t key_hash(const value_t *box, const char *name)
+{
+    uint64_t h = (uint64_t)(uintptr_t)box * 0x9E3779B97F4A7C15ull;
+    uint32_t r = (uint32_t)(h >> 32);
+    if (name) {
+        uint32_t f = 2166136261u;
+        while (*name) { f ^= (unsigned char)*name++; f *= 16777619u; }
+        r ^= f;
+    }
+    return r;
+}
+
+static bool key_is(const undo_ent_t *e, const value_t *box, const char *name)
+{
+    return e->box == box && (name ? e->name && !strcmp(e->name, name) : !e->name);
+}
+
+/* the slot of key's latest record, or the empty slot where it would go */
+static int *tab_slot(const value_t *box, const char *name)
+{
+    uint32_t m = (uint32_t)captab - 1, i = key_hash(box, name) & m;
+    for (;;) {
+        int *p = &utab[i];
+        if (*p < 0 || key_is(&uent[*p], box, name)) return p;
+        i = (i + 1) & m;
+    }
+}
+
+/* the table again from the records (the latest per key wins) */
+static void tab_rebuild(int cap)
+{
+    if (cap != captab) {
+        free(utab);
+        utab = malloc(sizeof *utab * (size_t)cap);
+        NN_ASSERT(utab);
+        captab = cap;
+    }
+    memset(utab, 0xff, sizeof *utab * (size_t)captab);
+    for (int i = 0; i < nuent; i++) *tab_slot(uent[i].box, uent[i].name) = i;
+}
+
+/* A new record for key unless the innermost level has one; it holds the
+ * box.  NULL when there is nothing to record. */
+static undo_ent_t *undo_add(value_t *box, const char *name)
+{
+    if (captab == 0 || (nuent + 1) * 2 > captab) tab_rebuild(captab ? captab * 2 : 64);
+    int *slot = tab_slot(box, name);
+    int prev = *slot;
+    if (prev >= umark) return NULL;   /* changed before in this level: the first record holds */
+    if (nuent == capuent) {
+        capuent = capuent ? 2 * capuent : 64;
+        uent = realloc(uent, sizeof *uent * (size_t)capuent);
+        NN_ASSERT(uent);
+    }
+    undo_ent_t *e = &uent[nuent];
+    *e = (undo_ent_t){ val_ref(box), NULL, NULL, NULL, 0, prev };
+    if (name) { e->name = strdup(name); NN_ASSERT(e->name); }
+    *slot = nuent++;
+    uwork++;
+    return e;
+}
+
+static scope_entry_t *find(value_t *sc, const char *name);
+
+static void note_name(value_t *sc, const char *name)
+{
+    undo_ent_t *e = undo_add(sc, name);
+    if (!e) return;
+    scope_entry_t *se = find(sc, name);
+    e->old = se->name ? val_ref(se->val) : NULL;
+}
+
+static void note_list(value_t *l)
+{
+    undo_ent_t *e = undo_add(l, NULL);
+    if (!e) return;
+    e->n = l->u.list.n;
+    e->items = malloc(sizeof(value_t *) * (size_t)(e->n ? e->n : 1));
+    NN_ASSERT(e->items);
+    for (int i = 0; i < e->n; i++) e->items[i] = val_ref(l->u.list.items[i]);
+    uwork += (uint64_t)e->n;
+}
+
+void undo_note_name(value_t *sc, const char *name) { if (undo_wants(sc)) note_name(sc, name); }
+void undo_note_list(value_t *l) { if (undo_wants(l)) note_list(l); }
+
+static void ent_release(undo_ent_t *e)
+{
+    val_unref(e->old);
+    for (int i = 0; i < e->n; i++) val_unref(e->items[i]);
+    free(e->items);
+    free(e->name);
+    val_unref(e->box);
+}
+
+static void undo_each_held(void (*f)(value_t *))
+{
+    for (int i = 0; i < nuent; i++) {
+        f(uent[i].box);
+        if (uent[i].old) f(uent[i].old);
+        for (int k = 0; k < uent[i].n; k++) f(uent[i].items[k]);
+    }
+}
+
+void undo_begin(undo_level_t *lv)
+{
+    lv->outer_mark = umark;
+    lv->outer_epoch = uepoch;
+    lv->depth = ++ulevels;
+    lv->mark = umark = nuent;
+    uepoch = ++uclock;
+}
+
+static void level_end(undo_level_t *lv)
+{
+    ulevels = lv->depth - 1;
+    umark = lv->outer_mark;
+    uepoch = lv->outer_epoch;
+}
+
+void undo_commit(undo_level_t *lv)
+{
+    if (lv->depth == 1) {
+        /* the outermost level: every record goes, and so does every key
+         * of the table: each record's cluster is emptied from its home
+         * slot on (not slot by slot: an emptied slot would hide the keys
+         * probed past it), in time of the records, not of the table (it
+         * may be large from an earlier statement) */
+        uint32_t m = (uint32_t)captab - 1;
+        for (int i = 0; i < nuent; i++)
+            for (uint32_t h = key_hash(uent[i].box, uent[i].name) & m; utab[h] >= 0; h = (h + 1) & m) utab[h] = -1;
+        int n = nuent;
+        nuent = 0;
+        for (int i = 0; i < n; i++) ent_release(&uent[i]);
+        if (captab > 4096) { free(utab); utab = NULL; captab = 0; }
+        if (capuent > 4096) { free(uent); uent = NULL; capuent = 0; }
+    } else {
+        /* into the enclosing level: a record whose key it has already
+         * holds a later value, not what the enclosing level must bring back */
+        int k = lv->mark, n = nuent;
+        bool dropped = false;
+        for (int i = lv->mark; i < n; i++) {
+            if (uent[i].prev >= lv->outer_mark) { dropped = true; continue; }
+            undo_ent_t keep = uent[i];
+            uent[i] = uent[k];
+            uent[k++] = keep;
+        }
+        nuent = k;
+        for (int i = k; i < n; i++) ent_release(&uent[i]);
+        if (dropped) tab_rebuild(captab);
+    }
+    level_end(lv);
+}
+
+void undo_rollback(undo_level_t *lv)
+{
+    ureplay = true;
+    /* the level's records backwards, each dropped once replayed */
+    while (nuent > lv->mark) {
+        undo_ent_t *e = &uent[nuent - 1];
+        if (e->name) {
+            if (e->old) scope_set(e->box, e->name, e->old);
+            else scope_del(e->box, e->name);
+        } else {
+            value_t *l = e->box;
+            if (l->u.list.cap < e->n) {
+                l->u.list.items = mem_realloc(l->u.list.items, (size_t)l->u.list.cap * sizeof(value_t *),
+                                              (size_t)e->n * sizeof(value_t *));
+                l->u.list.cap = e->n;
+            }
+            int was = l->u.list.n;
+            value_t **gone = malloc(sizeof(value_t *) * (size_t)(was ? was : 1));
+            NN_ASSERT(gone);
+            memcpy(gone, l->u.list.items, sizeof(value_t *) * (size_t)was);
+            for (int i = 0; i < e->n; i++) l->u.list.items[i] = val_ref(e->items[i]);
+            l->u.list.n = e->n;
+            for (int i = 0; i < was; i++) val_unref(gone[i]);
+            free(gone);
+        }
+        nuent--;
+        ent_release(&uent[nuent]);
+    }
+    ureplay = false;
+    if (captab) tab_rebuild(captab);
+    level_end(lv);
+}
+
 /* ---- strings and lists ---- */
 
 value_t *str_new(const char *s, size_t len)
@@ -505,6 +733,7 @@ void val_check_depth(const value_t *v, span_t span, const char *what, const char
 
 void list_push_take(value_t *l, value_t *item)
 {
+    if (undo_wants(l)) note_list(l);
     uint32_t d = val_depth_in(item);
     if (d > l->depth) {
         if (d > VAL_MAX_DEPTH)
@@ -579,6 +808,7 @@ static void grow(value_t *sc)
 
 void scope_set(value_t *sc, const char *name, value_t *v)
 {
+    if (undo_wants(sc)) note_name(sc, name);
     /* a record's depth (an environment's is never read); it only grows */
     if (val_depth_in(v) > sc->depth) sc->depth = val_depth_in(v);
     scope_entry_t *e = find(sc, name);
@@ -598,23 +828,36 @@ bool scope_del(value_t *sc, const char *name)
 {
     scope_entry_t *e = find(sc, name);
     if (!e->name) return false;
-    /* Rebuild without the entry (deletion in open addressing). */
-    int cap = sc->u.sc.cap;
-    scope_entry_t *old = sc->u.sc.e;
+    if (undo_wants(sc)) note_name(sc, name);
     value_t *gone = e->val;
     mem_free(e->name, strlen(e->name) + 1);
     e->name = NULL;
-    sc->u.sc.e = mem_alloc((size_t)cap * sizeof(scope_entry_t));
-    for (int i = 0; i < cap; i++)
-        if (old[i].name) *find(sc, old[i].name) = old[i];
-    mem_free(old, (size_t)cap * sizeof(scope_entry_t));
+    e->val = NULL;
     sc->u.sc.n--;
+    /* deletion in linear probing: the entries after the hole that would
+     * not be found past it move back into it (Knuth 6.4, Algorithm R) */
+    uint32_t m = (uint32_t)sc->u.sc.cap - 1, i = (uint32_t)(e - sc->u.sc.e), j = i;
+    for (;;) {
+        j = (j + 1) & m;
+        scope_entry_t *f = &sc->u.sc.e[j];
+        if (!f->name) break;
+        uint32_t k = hash(f->name) & m;
+        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (stays) continue;
+        sc->u.sc.e[i] = *f;
+        f->name = NULL;
+        f->val = NULL;
+        i = j;
+    }
     val_unref(gone);
     return true;
 }
 
 void scope_clear(value_t *sc)
 {
+    if (undo_wants(sc))   /* every name first: find() needs the table whole */
+        for (int i = 0; i < sc->u.sc.cap; i++)
+            if (sc->u.sc.e[i].name) note_name(sc, sc->u.sc.e[i].name);
     for (int i = 0; i < sc->u.sc.cap; i++)
         if (sc->u.sc.e[i].name) {
             mem_free(sc->u.sc.e[i].name, strlen(sc->u.sc.e[i].name) + 1);

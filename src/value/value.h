@@ -42,6 +42,7 @@ struct value {
     uint32_t depth;             /* V_LIST, V_SCOPE: 1 + the deepest list or scope it holds (0 for the
                                    rest), set as it is built; never above VAL_MAX_DEPTH for a list */
     uint32_t aux;               /* the sweep's count of references from live values */
+    uint32_t born;              /* the undo log's clock when it was made (undo_begin) */
     value_t *gnext, *gprev;     /* the registry */
     value_t *wnext;             /* the work list of val_unref's freeing and the sweep's marking */
     union {
@@ -184,6 +185,34 @@ void val_root_remove(value_t **slots);
  * nothing reaches) loses a reference without being freed: it may have
  * become garbage, so session_run sweeps after the statement. */
 extern bool val_sweep_wanted;
+
+/* ---- the undo log: a statement's changes, put back when it fails ----
+ *
+ * While a level is open (undo_begin), the first change in it to a name of
+ * a scope (scope_set, scope_del, scope_clear: the globals, a record's
+ * fields, a closure's frame) or to a list's items (list_push_take,
+ * undo_note_list) records the old value, with a reference; scopes and
+ * lists made after the level began are not recorded (nothing that was
+ * there before can reach them once the changes are put back).  A recorded
+ * old value is no longer unique, so copy-on-write (tensor_is_unique)
+ * never writes into a value the log may bring back.  undo_rollback replays
+ * the level's records backwards; undo_commit drops them (into the
+ * enclosing level when levels nest: :time around its runs' statements).
+ * The cost of a level is the number of things it changed, never the
+ * number of variables; the records hold plain malloc memory (outside
+ * :limit, as the old values they keep were inside it already), and the
+ * sweep marks through them. */
+typedef struct undo_level { int mark, outer_mark, depth; uint32_t outer_epoch; } undo_level_t;
+void undo_begin(undo_level_t *lv);
+void undo_commit(undo_level_t *lv);
+void undo_rollback(undo_level_t *lv);   /* may allocate: lift :limit around it */
+/* Before writing in place into the value that sc binds to name (x[i] = v
+ * when x is unique) or into a list's items array outside list_push_take. */
+void undo_note_name(value_t *sc, const char *name);
+void undo_note_list(value_t *list);
+/* Records made since the start and list items they copied (tests: the
+ * work of a statement is what it changed). */
+uint64_t undo_work(void);
 
 const char *val_kind_name(const value_t *v);  /* "tensor", "string", "function", "list" */
 

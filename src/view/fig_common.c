@@ -37,7 +37,7 @@ double fig_pool_weights(value_t *v, value_t *gl, value_t *gs, int64_t nw, int64_
  * 25M fp16 points under :limit 64MB peaked at 839 MB before it was
  * refused), so each array is checked against what the limit leaves before
  * it is allocated, with take_figure's words. */
-double *fig_dalloc(int64_t n)
+static void dalloc_check(int64_t n)
 {
     size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(double), lim = mem_limit(), used = mem_in_use();
     if (n > 0 && ((uint64_t)n > SIZE_MAX / sizeof(double) || used >= lim || bytes > lim - used)) {
@@ -48,9 +48,94 @@ double *fig_dalloc(int64_t n)
         err_raise(ERR_LIMIT, err_here(), "memory limit: the figure's data (%s) would pass the limit of %s (%s in use; "
                   ":limit changes it)", a, l, u);
     }
-    double *p = malloc(bytes);
+}
+
+double *fig_dalloc(int64_t n)
+{
+    dalloc_check(n);
+    double *p = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
     if (!p) err_raise(ERR_LIMIT, err_here(), "out of memory for a figure of %lld points", (long long)n);
     return p;
+}
+
+void fig_dalloc2(int64_t n, double **a, double **b)
+{
+    dalloc_check(n > 0 && (uint64_t)n <= SIZE_MAX / 16 ? 2 * n : n);   /* both at once */
+    *a = malloc((size_t)(n > 0 ? n : 1) * sizeof **a);
+    *b = malloc((size_t)(n > 0 ? n : 1) * sizeof **b);
+    if (!*a || !*b) {
+        free(*a); free(*b);
+        *a = *b = NULL;
+        err_raise(ERR_LIMIT, err_here(), "out of memory for a figure of %lld points", (long long)n);
+    }
+}
+
+double fig_tensor_at(const void *ctx, int64_t i)
+{
+    const fig_tensor_at_t *a = ctx;
+    const value_t *t = a->t;
+    double d = tensor_get_f64(t, t->u.t.size == 1 ? 0 : i);
+    return t->u.t.weak ? (t->u.t.ndim == 0 ? tensor_weak_as(t, a->dt) : dtype_round_f64(a->dt, d)) : d;
+}
+
+bool fig_decimate(int64_t n, fig_at_fn xat, const void *xc, fig_at_fn yat, const void *yc, int64_t *m, double **xs, double **ys)
+{
+    if (n <= FIG_DECIMATE_ABOVE) return false;
+    /* x ascends (as view_add_series decides: NaN does not) */
+    double x0 = xat(xc, 0), prev = x0;
+    for (int64_t i = 1; i < n; i++) {
+        if ((i & 0xFFFFF) == 0) err_check_interrupt();
+        double x = xat(xc, i);
+        if (!(x >= prev)) return false;
+        prev = x;
+    }
+    double x1 = prev, w = x1 - x0;
+    bool by_x = isfinite(x0) && isfinite(x1) && w > 0;
+    int64_t cap = n < 5 * (int64_t)FIG_BUCKETS ? n : 5 * (int64_t)FIG_BUCKETS;
+    double *ox, *oy;
+    fig_dalloc2(cap, &ox, &oy);   /* the last that may raise */
+    int64_t k = 0, b = -1;
+    /* the slice's points: first, last, min, max, smallest above 0 (-1: none) */
+    int64_t first = -1, last = -1, imn = -1, imx = -1, ipos = -1;
+    double mn = 0, mx = 0, pos = 0;
+    for (int64_t i = 0; i <= n; i++) {
+        int64_t bi = -2;
+        double y = 0;
+        if (i < n) {
+            if ((i & 0xFFFFF) == 0) err_check_interrupt();
+            double x = xat(xc, i);
+            bi = by_x ? (int64_t)((x - x0) / w * FIG_BUCKETS) : i * FIG_BUCKETS / n;
+            if (bi >= FIG_BUCKETS) bi = FIG_BUCKETS - 1;
+            if (bi < 0) bi = 0;
+            y = yat(yc, i);
+        }
+        if (bi != b && first >= 0) {
+            int64_t idx[5] = { first, imn, imx, ipos, last };
+            /* in order, each once (a slice keeps at most five) */
+            for (int a = 1; a < 5; a++)
+                for (int c = a; c > 0 && idx[c] < idx[c - 1]; c--) { int64_t t = idx[c]; idx[c] = idx[c - 1]; idx[c - 1] = t; }
+            for (int a = 0; a < 5; a++) {
+                if (idx[a] < 0 || (a > 0 && idx[a] == idx[a - 1])) continue;
+                ox[k] = xat(xc, idx[a]);
+                oy[k] = yat(yc, idx[a]);
+                k++;
+            }
+            first = -1;
+        }
+        if (i == n) break;
+        if (first < 0) { b = bi; first = i; imn = imx = ipos = -1; }
+        last = i;
+        if (y == y) {   /* not NaN */
+            if (imn < 0 || y < mn) { mn = y; imn = i; }
+            if (imx < 0 || y > mx) { mx = y; imx = i; }
+            if (y > 0 && (ipos < 0 || y < pos)) { pos = y; ipos = i; }
+        }
+    }
+    *m = k;
+    double *sx = realloc(ox, (size_t)(k ? k : 1) * sizeof *ox), *sy = realloc(oy, (size_t)(k ? k : 1) * sizeof *oy);
+    *xs = sx ? sx : ox;
+    *ys = sy ? sy : oy;
+    return true;
 }
 
 dtype_t fig_shown_dtype(call_t *c, const value_t *t)

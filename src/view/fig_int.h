@@ -25,6 +25,26 @@
 
 /* n doubles (malloc'd, at least one); out of memory is a limit error. */
 double *fig_dalloc(int64_t n);
+/* Two arrays of n doubles each, both or neither (a limit error). */
+void fig_dalloc2(int64_t n, double **a, double **b);
+/* A picture's worth of a long line: a series of more than
+ * FIG_DECIMATE_ABOVE points whose x ascends is kept as FIG_BUCKETS equal
+ * slices of its x range, each as at most five of its points in order (the
+ * first, the last, the smallest, the largest and the smallest above 0,
+ * NaN kept at the ends), which is what view_draw's min/max per pixel
+ * column reads: a plot at most FIG_BUCKETS / 4 pixels wide draws the same
+ * columns but at a slice cut by a column's edge.  x(i), y(i) give point
+ * i; false (nothing made) when n is small or x does not ascend; else *m
+ * points in *xs, *ys (malloc'd, fig_dalloc's limit check). */
+#define FIG_BUCKETS 65536
+#define FIG_DECIMATE_ABOVE ((int64_t)1 << 19)
+typedef double (*fig_at_fn)(const void *ctx, int64_t i);
+bool fig_decimate(int64_t n, fig_at_fn x, const void *xc, fig_at_fn y, const void *yc, int64_t *m, double **xs, double **ys);
+/* A tensor's value i as its dtype holds it (fig_values_of's, one at a time;
+ * a tensor of one value broadcasts); ctx is a fig_tensor_at_t. */
+typedef struct fig_tensor_at { const value_t *t; dtype_t dt; } fig_tensor_at_t;
+double fig_tensor_at(const void *ctx, int64_t i);
+
 /* From fit's history: how many layers its weights belong to
  * (grad_layer), and, at step t, a per-weight value v[(t nw + k) stride +
  * off] pooled over the weights of layer L (L < 0: all of them) weighted by

@@ -312,6 +312,62 @@ static void saturation(call_t *c, view_figure_t *fig, value_t *f, const char *fn
     if (gf) val_unref(gf);
 }
 
+static double index_at(const void *ctx, int64_t i) { (void)ctx; return (double)i; }
+
+/* plot's figure with its series (xv: every x as doubles when sat); on an
+ * error (past :limit, Ctrl-C) what was built goes */
+static view_figure_t *plot_build(call_t *c, value_t *x, int64_t n, bool only_y, bool sat, value_t **ys, int ny, const int *yarg,
+                                 const char **labels, int dash, bool marker, double **xvp)
+{
+    view_figure_t *volatile f = view_figure_new(VIEW_PLOT, "plot");
+    dtype_t xdt = fig_shown_dtype(c, x);
+    fig_tensor_at_t xa = { x, xdt };
+    double *volatile xv = NULL;
+    err_frame_t bf;
+    if (err_try(&bf) != 0) {
+        view_figure_free(f);
+        free(xv);
+        err_rethrow();
+    }
+    fig_common_options(c, f);
+    if (sat) xv = fig_values_of(c, x);
+    for (int k = 0; k < ny; k++) {
+        value_t *y = ys[k];
+        dtype_t dt = fig_shown_dtype(c, y);
+        fig_tensor_at_t ya = { y, dt };
+        int64_t m = n;
+        double *xs, *yv;
+        if (sat || !fig_decimate(n, only_y ? index_at : fig_tensor_at, &xa, fig_tensor_at, &ya, &m, &xs, &yv)) {
+            fig_dalloc2(n, &xs, &yv);
+            for (int64_t i = 0; i < n; i++) {
+                xs[i] = only_y ? (double)i : fig_tensor_at(&xa, i);
+                yv[i] = fig_tensor_at(&ya, i);
+            }
+        }
+        char lab[80];
+        if (labels[k]) snprintf(lab, sizeof lab, "%s", labels[k]);
+        else if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab, sizeof lab, "%s", c->args[yarg[k]]->u.fn.name ? c->args[yarg[k]]->u.fn.name : "f");
+        else fig_span_text(c->arg_spans[yarg[k]], lab, sizeof lab);
+        if (sat && ny == 1 && !labels[k] && c->args[yarg[k]]->kind == V_FUNC)
+            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x) in %s", dtype_traits[dt].name);
+        if (ny == 1 && !labels[k] && !sat) {
+            /* one series: its name is the y axis' title, no legend */
+            if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x)");
+            if (!f->y.label) f->y.label = view_strdup(lab);
+            view_series_t *se = view_add_series(f, NULL, m, xs, yv, dt);
+            if (dash >= 0) se->dash = dash;
+            se->marker = marker;
+        } else {
+            view_series_t *se = view_add_series(f, lab, m, xs, yv, dt);
+            if (dash >= 0) se->dash = dash;
+            se->marker = marker;
+        }
+    }
+    err_pop(&bf);
+    *xvp = xv;
+    return f;
+}
+
 static value_t *plot_impl(call_t *c)
 {
     fig_check_common(c);
@@ -394,41 +450,11 @@ static value_t *plot_impl(call_t *c)
         } else
             err_raise(ERR_VALUE, lsp, "labels= needs one string per series (%d here): labels=[\"a\", \"b\"]", ny);
     }
-    /* build */
-    view_figure_t *f = view_figure_new(VIEW_PLOT, "plot");
-    fig_common_options(c, f);
+    /* build: a long series whose x ascends keeps a picture's worth of its
+     * points (fig_decimate); saturation=1 reads every x */
     dtype_t xdt = fig_shown_dtype(c, x);
-    double *xv = fig_values_of(c, x);
-    for (int k = 0; k < ny; k++) {
-        value_t *y = ys[k];
-        double *xs = malloc((size_t)n * sizeof *xs), *yv = malloc((size_t)n * sizeof *yv);
-        if (!xs || !yv) abort();
-        memcpy(xs, only_y ? xv : xv, (size_t)n * sizeof *xs);
-        if (only_y) for (int64_t i = 0; i < n; i++) xs[i] = (double)i;
-        dtype_t dt = fig_shown_dtype(c, y);
-        for (int64_t i = 0; i < n; i++) {
-            double d = tensor_get_f64(y, y->u.t.size == 1 ? 0 : i);
-            yv[i] = y->u.t.weak ? (y->u.t.ndim == 0 ? tensor_weak_as(y, dt) : dtype_round_f64(dt, d)) : d;
-        }
-        char lab[80];
-        if (labels[k]) snprintf(lab, sizeof lab, "%s", labels[k]);
-        else if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab, sizeof lab, "%s", c->args[yarg[k]]->u.fn.name ? c->args[yarg[k]]->u.fn.name : "f");
-        else fig_span_text(c->arg_spans[yarg[k]], lab, sizeof lab);
-        if (sat && ny == 1 && !labels[k] && c->args[yarg[k]]->kind == V_FUNC)
-            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x) in %s", dtype_traits[dt].name);
-        if (ny == 1 && !labels[k] && !sat) {
-            /* one series: its name is the y axis' title, no legend */
-            if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x)");
-            if (!f->y.label) f->y.label = view_strdup(lab);
-            view_series_t *se = view_add_series(f, NULL, n, xs, yv, dt);
-            if (dash >= 0) se->dash = dash;
-            se->marker = marker;
-        } else {
-            view_series_t *se = view_add_series(f, lab, n, xs, yv, dt);
-            if (dash >= 0) se->dash = dash;
-            se->marker = marker;
-        }
-    }
+    double *xv = NULL;
+    view_figure_t *f = plot_build(c, x, n, only_y, sat, ys, ny, yarg, labels, dash, marker, &xv);
     if (only_y && !f->x.label) f->x.label = view_strdup("index");
     else if (!f->x.label && !only_y) {
         char lab[80];
@@ -475,7 +501,9 @@ static const op_def_t op_family_plot[] = {
      .formula = "each y (a tensor, or a function applied to x) drawn against x; plot(y) uses x = 0..n-1. "
                 "saturation=1 with one function f also draws f' (exact, fp64), shades where |f'| < threshold*max|f'| "
                 "(threshold=0.01), and marks where f(x), computed in x's dtype, becomes exactly its limit, where the "
-                "framework gradient y*(1-y) (sigmoid) or 1-y*y (tanh) rounds to 0, and where the exact f' underflows to 0",
+                "framework gradient y*(1-y) (sigmoid) or 1-y*y (tanh) rounds to 0, and where the exact f' underflows to 0. "
+                "A series of more than 524,288 points whose x ascends keeps a picture's worth: per 1/65,536 of its x "
+                "range its first, last, smallest, largest and smallest positive point, which draw as every point does",
      .shapes = "x: (n,); each y: (n,) or a function of x -> a figure (returns nothing)",
      .dtypes = "any; hover prints each series' values as its dtype holds them; " FIG_OPTS
                "; labels=[...], logy=1, xlim=[a, b], ylim=[a, b], style=\"--\" (or \"-\", \":\", \"-.\"), marker=\"o\". "

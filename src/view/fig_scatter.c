@@ -4,6 +4,8 @@
  * probabilities, sigmoid beside softmax).  matplotlib's scatter and bar, in
  * nnpad's figure model (VIEW_PLOT with point and bar series). */
 #include "view/fig_int.h"
+#include "view/view_int.h"
+#include "util/mem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +35,182 @@ static int by_x(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
+/* A scatter of more than this many points is drawn as a density: at 4 px
+ * a dot, more overlap until only the cloud's outline shows, and keeping
+ * each point costs 16 bytes of figure data (16M fp16 points, 32 MB, would
+ * make 256 MB) */
+#define SCATTER_DENSITY_ABOVE ((int64_t)1 << 17)
+#define DENSITY_CELLS 256
+
+/* labels=' class key of point i ("class 3", or the string), or raises */
+static void label_key(value_t *lv, bool strs, int64_t i, span_t lsp, char *key, size_t cap)
+{
+    if (strs) {
+        value_t *e = lv->u.list.items[i];
+        if (e->kind != V_STR) err_raise(ERR_TYPE, lsp, "scatter: labels= are integers or strings");
+        snprintf(key, cap, "%s", e->u.str.s);
+    } else {
+        double d = tensor_get_f64(lv, i);
+        if (d != floor(d)) err_raise(ERR_VALUE, lsp, "scatter: labels= are class numbers (integers), not %g", d);
+        snprintf(key, cap, "class %.15g", d);
+    }
+}
+
+typedef struct scat {
+    value_t *lv; bool strs; span_t lsp;
+    char *name[MAX_CLASSES]; double num[MAX_CLASSES]; int n;
+    int rank[MAX_CLASSES];          /* first-seen class -> its place in order */
+} scat_t;
+
+/* point i's class, first seen order (a new one is added; past
+ * MAX_CLASSES an error) */
+static int class_of(scat_t *k, int64_t i)
+{
+    char key[64];
+    label_key(k->lv, k->strs, i, k->lsp, key, sizeof key);
+    int j = 0;
+    while (j < k->n && strcmp(k->name[j], key)) j++;
+    if (j == k->n) {
+        if (k->n == MAX_CLASSES) err_raise(ERR_VALUE, k->lsp, "scatter: at most %d classes", MAX_CLASSES);
+        k->num[k->n] = k->strs ? 0 : tensor_get_f64(k->lv, i);
+        k->name[k->n++] = view_strdup(key);
+    }
+    return j;
+}
+
+/* the classes in order (numbers ascending, strings alphabetically), so a
+ * class keeps its colour from one figure to the next: rank[first-seen] */
+static void order_classes(scat_t *k, char **sorted)
+{
+    int order[MAX_CLASSES];
+    for (int j = 0; j < k->n; j++) order[j] = j;
+    for (int a = 1; a < k->n; a++)
+        for (int b = a; b > 0; b--) {
+            int p = order[b - 1], q = order[b];
+            bool less = k->strs ? strcmp(k->name[q], k->name[p]) < 0 : k->num[q] < k->num[p];
+            if (!less) break;
+            order[b - 1] = q; order[b] = p;
+        }
+    for (int j = 0; j < k->n; j++) { k->rank[order[j]] = j; sorted[j] = k->name[order[j]]; }
+}
+
+/* A scatter too large to keep its points: counts in DENSITY_CELLS^2 cells
+ * over the finite points' range, each cell the colour of its most
+ * frequent class (one class: the first colour), lighter to darker as
+ * log(1 + count) rises to the fullest cell's; the fitted line (fit=)
+ * kept as a picture's worth of its points in x order (per slice of x the
+ * points with the smallest and largest x and fitted value, as fig_decimate
+ * keeps a sorted line). */
+static void scatter_density(call_t *c, view_figure_t *f, const fig_tensor_at_t *xa, const fig_tensor_at_t *ya, int64_t n,
+                            scat_t *k, value_t *fv, int64_t *gone)
+{
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFFF) == 0) err_check_interrupt();
+        double x = fig_tensor_at(xa, i), y = fig_tensor_at(ya, i);
+        if (!isfinite(x) || !isfinite(y)) { bad++; continue; }
+        x0 = x < x0 ? x : x0; x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0; y1 = y > y1 ? y : y1;
+    }
+    *gone = bad;
+    int nc = k->n ? k->n : 1, G = DENSITY_CELLS;
+    if (bad < n) {
+        if (x1 == x0) { x0 -= 0.5; x1 += 0.5; }
+        if (y1 == y0) { y0 -= 0.5; y1 += 0.5; }
+        /* a scratch block: an error (Ctrl-C) frees it */
+        uint32_t *cnt = mem_scratch((size_t)nc * G * G * sizeof *cnt);
+        uint32_t *img = calloc((size_t)G * G, sizeof *img);
+        if (!img) err_raise(ERR_LIMIT, c->span, "out of memory for a density of %lld points", (long long)n);
+        f->dens = img;   /* the figure's now: freed with it on an error */
+        f->dn = G;
+        f->dx0 = x0; f->dx1 = x1; f->dy0 = y0; f->dy1 = y1;
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFFF) == 0) err_check_interrupt();
+            double x = fig_tensor_at(xa, i), y = fig_tensor_at(ya, i);
+            if (!isfinite(x) || !isfinite(y)) continue;
+            int cx = (int)((x - x0) / (x1 - x0) * G), cy = (int)((y1 - y) / (y1 - y0) * G);   /* row 0 at the top */
+            cx = cx < 0 ? 0 : cx >= G ? G - 1 : cx;
+            cy = cy < 0 ? 0 : cy >= G ? G - 1 : cy;
+            int cl = k->n ? k->rank[class_of(k, i)] : 0;
+            cnt[((size_t)cl * G + cy) * G + cx]++;
+        }
+        uint64_t most = 0;
+        for (int64_t q = 0; q < (int64_t)G * G; q++) {
+            uint64_t t = 0;
+            for (int cl = 0; cl < nc; cl++) t += cnt[(size_t)cl * G * G + q];
+            most = t > most ? t : most;
+        }
+        for (int64_t q = 0; q < (int64_t)G * G; q++) {
+            uint64_t t = 0, best = 0;
+            int bc = 0;
+            for (int cl = 0; cl < nc; cl++) {
+                uint32_t v = cnt[(size_t)cl * G * G + q];
+                t += v;
+                if (v > best) { best = v; bc = cl; }
+            }
+            if (!t) continue;
+            double a = 0.2 + 0.8 * log1p((double)t) / log1p((double)most);
+            img[q] = 0xFF000000u | view_tint(view_palette(bc), a);
+        }
+        mem_scratch_free(cnt);
+    }
+    if (!fv) return;
+    /* the fitted line: per slice of x (FIG_BUCKETS over the range) the
+     * points of smallest and largest x (ties: the first and the last) and
+     * of smallest and largest fitted value, in x order */
+    fig_tensor_at_t fa = { fv, fig_shown_dtype(c, fv) };
+    int64_t B = FIG_BUCKETS;
+    int64_t *pick = mem_scratch(sizeof *pick * (size_t)B * 4);
+    for (int64_t q = 0; q < B * 4; q++) pick[q] = -1;
+    double w = x1 > x0 ? x1 - x0 : 1;
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFFF) == 0) err_check_interrupt();
+        double x = fig_tensor_at(xa, i);
+        if (isnan(x) || bad == n) continue;
+        int64_t b = isfinite(x) ? (int64_t)((x - x0) / w * B) : x > 0 ? B - 1 : 0;
+        b = b < 0 ? 0 : b >= B ? B - 1 : b;
+        int64_t *p = pick + b * 4;
+        double y = fig_tensor_at(&fa, i);
+        if (p[0] < 0 || x < fig_tensor_at(xa, p[0])) p[0] = i;
+        if (p[1] < 0 || x >= fig_tensor_at(xa, p[1])) p[1] = i;
+        if (y == y) {
+            if (p[2] < 0 || y < fig_tensor_at(&fa, p[2])) p[2] = i;
+            if (p[3] < 0 || y > fig_tensor_at(&fa, p[3])) p[3] = i;
+        }
+    }
+    int64_t m = 0;
+    for (int64_t q = 0; q < B * 4; q++) m += pick[q] >= 0;
+    double *lx, *ly;
+    fig_dalloc2(m, &lx, &ly);
+    int64_t j = 0;
+    for (int64_t b = 0; b < B; b++) {
+        int64_t *p = pick + b * 4, idx[4];
+        int ni = 0;
+        for (int a = 0; a < 4; a++) {
+            bool dup = p[a] < 0;
+            for (int e = 0; e < ni && !dup; e++) dup = idx[e] == p[a];
+            if (!dup) idx[ni++] = p[a];
+        }
+        /* in x order, ties in index order */
+        for (int a = 1; a < ni; a++)
+            for (int d = a; d > 0; d--) {
+                int64_t u = idx[d - 1], v = idx[d];
+                double xu = fig_tensor_at(xa, u), xv = fig_tensor_at(xa, v);
+                if (!(xv < xu || (xv == xu && v < u))) break;
+                idx[d - 1] = v; idx[d] = u;
+            }
+        for (int a = 0; a < ni; a++) {
+            lx[j] = fig_tensor_at(xa, idx[a]);
+            ly[j] = fig_tensor_at(&fa, idx[a]);
+            j++;
+        }
+    }
+    mem_scratch_free(pick);
+    view_series_t *s = view_add_series(f, "fit", j, lx, ly, DT_FP64);
+    s->color = 0x000000;
+}
+
 static value_t *scatter_impl(call_t *c)
 {
     fig_check_common(c);
@@ -41,112 +219,128 @@ static value_t *scatter_impl(call_t *c)
     if (y->u.t.size != n)
         err_raise(ERR_SHAPE, c->arg_spans[1], "scatter: y has %lld values but x has %lld (one y per x)",
                   (long long)y->u.t.size, (long long)n);
-    double *xv = fig_values_of(c, x), *yv = fig_values_of(c, y);
-    /* labels=: a class per point (integers, as Keras's y, or strings) */
+    bool dense = n > SCATTER_DENSITY_ABOVE;
     span_t lsp;
     value_t *lv = op_kw(c, "labels", &lsp);
-    char *cls_name[MAX_CLASSES] = { 0 };
-    double cls_num[MAX_CLASSES] = { 0 };
-    int ncls = 0, *cls = NULL;
+    scat_t K = { 0 };
+    K.lv = lv;
+    K.lsp = lsp;
     if (lv) {
-        cls = malloc((size_t)n * sizeof *cls);
-        if (!cls) abort();
-        bool strs = lv->kind == V_LIST;
-        int64_t ln = strs ? lv->u.list.n : lv->kind == V_TENSOR ? lv->u.t.size : -1;
-        if (ln != n) {
-            free(cls); free(xv); free(yv);
+        K.strs = lv->kind == V_LIST;
+        int64_t ln = K.strs ? lv->u.list.n : lv->kind == V_TENSOR ? lv->u.t.size : -1;
+        if (ln != n)
             err_raise(ERR_SHAPE, lsp, "scatter: labels= needs one class per point (%lld here), as integers or strings",
                       (long long)n);
-        }
-        for (int64_t i = 0; i < n; i++) {
-            char key[64];
-            if (strs) {
-                value_t *e = lv->u.list.items[i];
-                if (e->kind != V_STR) { free(cls); free(xv); free(yv); err_raise(ERR_TYPE, lsp, "scatter: labels= are integers or strings"); }
-                snprintf(key, sizeof key, "%s", e->u.str.s);
-            } else {
-                double d = tensor_get_f64(lv, i);
-                if (d != floor(d)) { free(cls); free(xv); free(yv); err_raise(ERR_VALUE, lsp, "scatter: labels= are class numbers (integers), not %g", d); }
-                snprintf(key, sizeof key, "class %.15g", d);
-            }
-            int k = 0;
-            while (k < ncls && strcmp(cls_name[k], key)) k++;
-            if (k == ncls) {
-                if (ncls == MAX_CLASSES) {
-                    for (int j = 0; j < ncls; j++) free(cls_name[j]);
-                    free(cls); free(xv); free(yv);
-                    err_raise(ERR_VALUE, lsp, "scatter: at most %d classes", MAX_CLASSES);
-                }
-                cls_num[ncls] = strs ? 0 : tensor_get_f64(lv, i);
-                cls_name[ncls++] = view_strdup(key);
-            }
-            cls[i] = k;
-        }
-        /* classes in order (numbers ascending, strings alphabetically), so a
-         * class keeps its colour from one figure to the next */
-        int order[MAX_CLASSES], rank[MAX_CLASSES];
-        for (int k = 0; k < ncls; k++) order[k] = k;
-        for (int a = 1; a < ncls; a++)
-            for (int b = a; b > 0; b--) {
-                int p = order[b - 1], q = order[b];
-                bool less = strs ? strcmp(cls_name[q], cls_name[p]) < 0 : cls_num[q] < cls_num[p];
-                if (!less) break;
-                order[b - 1] = q; order[b] = p;
-            }
-        char *sorted[MAX_CLASSES];
-        for (int k = 0; k < ncls; k++) { rank[order[k]] = k; sorted[k] = cls_name[order[k]]; }
-        for (int k = 0; k < ncls; k++) cls_name[k] = sorted[k];
-        for (int64_t i = 0; i < n; i++) cls[i] = rank[cls[i]];
     }
     /* fit=: fitted values (a regression's predictions), drawn as a line over x */
-    value_t *fv = op_kw(c, "fit", &lsp);
-    if (fv && (fv->kind != V_TENSOR || fv->u.t.size != n)) {
-        for (int j = 0; j < ncls; j++) free(cls_name[j]);
+    span_t fsp;
+    value_t *fv = op_kw(c, "fit", &fsp);
+    if (fv && (fv->kind != V_TENSOR || fv->u.t.size != n))
+        err_raise(ERR_SHAPE, fsp, "scatter: fit= is one fitted y per x (%lld values)", (long long)n);
+    double *volatile xv = NULL, *volatile yv = NULL;
+    int *volatile cls = NULL;
+    view_figure_t *volatile f = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) != 0) {   /* a wrong label, past :limit, Ctrl-C: nothing built stays */
+        for (int j = 0; j < K.n; j++) free(K.name[j]);
         free(cls); free(xv); free(yv);
-        err_raise(ERR_SHAPE, lsp, "scatter: fit= is one fitted y per x (%lld values)", (long long)n);
+        view_figure_free(f);
+        err_rethrow();
     }
-    view_figure_t *f = view_figure_new(VIEW_PLOT, "scatter");
+    if (!dense) { xv = fig_values_of(c, x); yv = fig_values_of(c, y); }
+    /* labels=: a class per point (integers, as Keras's y, or strings) */
+    char *cls_name[MAX_CLASSES] = { 0 };
+    int ncls = 0;
+    if (lv) {
+        if (!dense) { cls = malloc((size_t)n * sizeof *cls); if (!cls) abort(); }
+        for (int64_t i = 0; i < n; i++) {
+            if ((i & 0xFFFFF) == 0) err_check_interrupt();
+            int k = class_of(&K, i);
+            if (cls) cls[i] = k;
+        }
+        order_classes(&K, cls_name);
+        ncls = K.n;
+        if (cls) for (int64_t i = 0; i < n; i++) cls[i] = K.rank[cls[i]];
+    }
+    f = view_figure_new(VIEW_PLOT, "scatter");
     fig_common_options(c, f);
     f->x.pad = true;   /* a margin on both axes: points at the edges are whole */
     dtype_t dt = fig_shown_dtype(c, y);
-    for (int k = 0; k < (ncls ? ncls : 1); k++) {
-        int64_t m = 0;
-        for (int64_t i = 0; i < n; i++) m += !cls || cls[i] == k;
-        double *sx = fig_dalloc(m), *sy = fig_dalloc(m);
-        int64_t j = 0;
-        for (int64_t i = 0; i < n; i++)
-            if (!cls || cls[i] == k) { sx[j] = xv[i]; sy[j] = yv[i]; j++; }
-        view_series_t *s = view_add_series(f, ncls ? cls_name[k] : NULL, m, sx, sy, dt);
-        s->style = VIEW_POINTS;
+    volatile int64_t gone = 0;
+    if (dense) {
+        fig_tensor_at_t xa = { x, fig_shown_dtype(c, x) }, ya = { y, dt };
+        int64_t g = 0;
+        scatter_density(c, f, &xa, &ya, n, &K, fv, &g);
+        gone = g;
+        /* the classes' colours in the legend: a series without points each */
+        for (int k = 0; k < ncls; k++) {
+            double *ex, *ey;
+            fig_dalloc2(1, &ex, &ey);
+            view_series_t *s = view_add_series(f, cls_name[k], 0, ex, ey, dt);
+            s->style = VIEW_POINTS;
+            s->color = view_palette(k);   /* as the cells (the fitted line may come first) */
+        }
+        char note[200];
+        snprintf(note, sizeof note, "%lld points drawn as a density: %d \u00d7 %d cells, darker where more fall (log scale)%s",
+                 (long long)n, DENSITY_CELLS, DENSITY_CELLS, ncls ? ", coloured by each cell's most frequent class" : "");
+        f->note = view_strdup(note);
+        fprintf(c->s->out, "scatter: %s\n", note);
+    } else {
+        for (int k = 0; k < (ncls ? ncls : 1); k++) {
+            int64_t m = 0;
+            for (int64_t i = 0; i < n; i++) m += !cls || cls[i] == k;
+            double *sx, *sy;
+            fig_dalloc2(m, &sx, &sy);
+            int64_t j = 0;
+            for (int64_t i = 0; i < n; i++)
+                if (!cls || cls[i] == k) { sx[j] = xv[i]; sy[j] = yv[i]; j++; }
+            view_series_t *s = view_add_series(f, ncls ? cls_name[k] : NULL, m, sx, sy, dt);
+            s->style = VIEW_POINTS;
+        }
+        if (fv) {
+            /* the line through the fitted values, in x order */
+            int64_t *ord = malloc((size_t)n * sizeof *ord);
+            if (!ord) abort();
+            double *lx, *ly, *fit;
+            fig_dalloc2(n, &lx, &ly);
+            view_series_t *s = view_add_series(f, "fit", n, lx, ly, DT_FP64);   /* the figure's: freed with it */
+            s->color = 0x000000;
+            err_frame_t f2;
+            if (err_try(&f2) != 0) { free(ord); err_rethrow(); }
+            fit = fig_values_of(c, fv);
+            err_pop(&f2);
+            /* sorted by x, ties (and NaNs, last) in the order given: a
+             * stable O(n log n) sort (an insertion sort took minutes for 10^6) */
+            for (int64_t i = 0; i < n; i++) ord[i] = i;
+            sort_by_x = xv;
+            qsort(ord, (size_t)n, sizeof *ord, by_x);
+            for (int64_t i = 0; i < n; i++) { lx[i] = xv[ord[i]]; ly[i] = fit[ord[i]]; }
+            s = &f->series[f->nseries - 1];
+            s->x_sorted = true;
+            for (int64_t i = 1; i < n; i++) if (!(lx[i] >= lx[i - 1])) { s->x_sorted = false; break; }
+            free(ord);
+            free(fit);
+        }
+        /* points a figure cannot place (nan, inf) are said, not silently dropped */
+        for (int64_t i = 0; i < n; i++) gone += !isfinite(xv[i]) || !isfinite(yv[i]);
     }
-    if (fv) {
-        /* the line through the fitted values, in x order */
-        int64_t *ord = malloc((size_t)n * sizeof *ord);
-        double *lx = fig_dalloc(n), *ly = fig_dalloc(n), *fit = fig_values_of(c, fv);
-        if (!ord) abort();
-        /* sorted by x, ties (and NaNs, last) in the order given: a
-         * stable O(n log n) sort (an insertion sort took minutes for 10^6) */
-        for (int64_t i = 0; i < n; i++) ord[i] = i;
-        sort_by_x = xv;
-        qsort(ord, (size_t)n, sizeof *ord, by_x);
-        for (int64_t i = 0; i < n; i++) { lx[i] = xv[ord[i]]; ly[i] = fit[ord[i]]; }
-        view_series_t *s = view_add_series(f, "fit", n, lx, ly, DT_FP64);
-        s->color = 0x000000;
-        free(ord);
-        free(fit);
-    }
-    /* points a figure cannot place (nan, inf) are said, not silently dropped */
-    int64_t gone = 0;
-    for (int64_t i = 0; i < n; i++) gone += !isfinite(xv[i]) || !isfinite(yv[i]);
     if (gone) {
         char note[120];
         snprintf(note, sizeof note, "%lld of %lld points not drawn: x or y is nan or inf", (long long)gone, (long long)n);
-        f->note = view_strdup(note);
+        if (f->note) {
+            char both[400];
+            snprintf(both, sizeof both, "%s\n%s", f->note, note);
+            free(f->note);
+            f->note = view_strdup(both);
+        } else {
+            f->note = view_strdup(note);
+        }
         fprintf(c->s->out, "scatter: %s\n", note);
     }
+    err_pop(&fr);
     if (!f->x.label) { char lab[80]; fig_span_text(c->arg_spans[0], lab, sizeof lab); if (strlen(lab) < 30) f->x.label = view_strdup(lab); }
     if (!f->y.label) { char lab[80]; fig_span_text(c->arg_spans[1], lab, sizeof lab); if (strlen(lab) < 30) f->y.label = view_strdup(lab); }
-    for (int j = 0; j < ncls; j++) free(cls_name[j]);
+    for (int j = 0; j < K.n; j++) free(K.name[j]);
     free(cls);
     free(xv);
     free(yv);
@@ -232,7 +426,8 @@ static const op_def_t op_family_scatter[] = {
      .summary = "points (x[i], y[i]): classification data coloured by class, or regression points with their fitted line",
      .formula = "one dot per point; labels= gives each point a class (integers, as Keras's y, or strings): one colour and "
                 "legend entry per class (at most 12); fit= a fitted value per x, drawn as a line through them in x "
-                "order (a regression's predictions)",
+                "order (a regression's predictions). More than 131,072 points are drawn as a density: counts in 256 x 256 "
+                "cells, darker where more fall (log scale), each cell in its most frequent class's colour",
      .shapes = "x: (n,), y: (n,), labels: n integers or strings, fit: (n,) -> a figure (returns nothing)",
      .dtypes = "any (values as their dtype holds them); " FIG_OPTS,
      .source = "matplotlib.pyplot.scatter (c= by class); palette Okabe & Ito (2008) and Tableau 10",

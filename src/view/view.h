@@ -180,6 +180,11 @@ typedef struct view_figure {
      * (the top); 0 light in fc0, 0.5 white, 1 light in fc1, and the line
      * where the field crosses 0.5 */
     int fn; double *field; double fx0, fx1, fy0, fy1; uint32_t fc0, fc1;
+    /* VIEW_PLOT: points binned into a density (a scatter too large to keep
+     * each point): dn x dn cells over [dx0, dx1] x [dy0, dy1], row 0 at dy1,
+     * each an ARGB colour (0: empty, the axes show through); the axes'
+     * ranges include it */
+    int dn; uint32_t *dens; double dx0, dx1, dy0, dy1;
     /* text at data coordinates (VIEW_PLOT) */
     int ntexts; view_text_t *texts;
     /* VIEW_MODEL: the models side by side; colour scale |w| <= wmax */

@@ -847,6 +847,31 @@ static void draw_field(view_figure_t *f, cairo_t *cr)
     cairo_stroke(cr);
 }
 
+/* A scatter's density: each cell a block of its colour (nearest, no
+ * smoothing: a cell's count is not spread to its neighbours) */
+static void draw_density(view_figure_t *f, cairo_t *cr)
+{
+    int n = f->dn;
+    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, n, n);
+    if (picture_failed(img)) { cairo_surface_destroy(img); return; }
+    unsigned char *data = cairo_image_surface_get_data(img);
+    int stride = cairo_image_surface_get_stride(img);
+    cairo_surface_flush(img);
+    for (int r = 0; r < n; r++) memcpy(data + (size_t)r * stride, f->dens + (size_t)r * n, (size_t)n * 4);
+    cairo_surface_mark_dirty(img);
+    double X0 = view_x_to_px(f, f->dx0), X1 = view_x_to_px(f, f->dx1);
+    double Y0 = view_y_to_px(f, f->dy1), Y1 = view_y_to_px(f, f->dy0);
+    cairo_save(cr);
+    cairo_translate(cr, X0, Y0);
+    cairo_scale(cr, (X1 - X0) / n, (Y1 - Y0) / n);
+    cairo_set_source_surface(cr, img, 0, 0);
+    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
+    cairo_rectangle(cr, 0, 0, n, n);
+    cairo_fill(cr);
+    cairo_restore(cr);
+    cairo_surface_destroy(img);
+}
+
 /* One panel: frame, grid, ticks, bands, series, reference lines, marker
  * lines, texts and the legend. */
 static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels, const view_figure_t *ex)
@@ -856,6 +881,7 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
     cairo_clip(cr);
     if (f->field && f->fn > 1) draw_field(f, cr);
+    if (f->dens && f->dn > 0) draw_density(f, cr);
     for (int i = 0; i < f->nbands; i++) {
         view_band_t *b = &f->bands[i];
         double a = clampd(view_x_to_px(f, b->x0), f->px - 1, f->px + f->pw + 1);

@@ -56,6 +56,7 @@ void view_figure_free(view_figure_t *f)
     view_figure_free(f->below);
     free(f->z);
     free(f->field);
+    free(f->dens);
     for (int i = 0; i < f->ntiles; i++) { free(f->tiles[i].v); free(f->tiles[i].label); }
     free(f->tiles);
     for (int i = 0; i < f->ntcols; i++) { free(f->tcol_title[i]); free(f->tcol_more[i]); }
@@ -95,6 +96,7 @@ size_t view_figure_bytes(const view_figure_t *f)
     }
     b += (size_t)f->rows * (size_t)f->cols * sizeof(double) * (f->z ? 1 : 0);
     b += (size_t)f->fn * (size_t)f->fn * sizeof(double) * (f->field ? 1 : 0);
+    b += (size_t)f->dn * (size_t)f->dn * sizeof(uint32_t) * (f->dens ? 1 : 0);
     for (int i = 0; i < f->ntiles; i++) b += sizeof f->tiles[i] + (size_t)f->tiles[i].n * (size_t)f->tiles[i].n * sizeof(double);
     for (int i = 0; i < f->nmodels; i++)
         b += sizeof f->models[i] + (size_t)f->models[i].nlayers * VIEW_MAX_NEURONS * VIEW_MAX_NEURONS * sizeof(double);
@@ -414,6 +416,10 @@ static void data_range(const view_figure_t *f, bool want_x, bool logscale, doubl
             if (t < a) a = t;
             if (t > b) b = t;
         }
+    }
+    if (f->dens && f->dn > 0) {
+        double u = want_x ? f->dx0 : f->dy0, v = want_x ? f->dx1 : f->dy1;
+        if (!logscale || u > 0) { if (u < a) a = u; if (v > b) b = v; }
     }
     *lo = a; *hi = b;
 }
