@@ -11,7 +11,7 @@
  * nested levels (:time around its runs' statements). */
 #include "tap.h"
 #include "lang/session.h"
-#include "lang/value.h"
+#include "value/value.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "view/view.h"
