@@ -613,12 +613,16 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
             else sig_of(was, sizeof was, p->host, 0);
             part_of(now, sizeof now, a->v[i], 0);
             bool host = !is_traced_arg(a->v[i]);
+            bool model = a->v[i]->kind == V_SCOPE && scope_get_local(a->v[i], "__call__");
             if ((a->v[i]->kind == V_SCOPE || a->v[i]->kind == V_FUNC) && !p->tensor)
                 k = snprintf(buf, cap, "retracing %s: argument %s is %s, not the %s traced before (%s)%s", name,
-                             graph_arg_name(t, a, i), now, a->v[i]->kind == V_FUNC ? "function" : "model", was,
+                             graph_arg_name(t, a, i), now,
+                             a->v[i]->kind == V_FUNC ? "function" : model ? "model" : "optimiser or record", was,
                              a->v[i]->kind == V_FUNC ? " (a function is part of the signature by identity)"
-                                                     : " (a model is part of the signature by identity; its weights "
-                                                       "are variables, read at every call)");
+                             : model ? " (a model is part of the signature by identity; its weights are variables, "
+                                       "read at every call)"
+                                     : " (a record is part of the signature by identity; a traced step updates an "
+                                       "optimiser's state where it lives)");
             else if (!strcmp(was, now))
                 k = snprintf(buf, cap, "retracing %s: argument %s changed value (%s)", name, graph_arg_name(t, a, i),
                              a->v[i]->kind == V_LIST ? "a list is a host value: the tensors in it are constants of "
