@@ -1478,7 +1478,7 @@ const op_def_t op_family_graph[] = {
                 "value). Keyword arguments and defaults bind to f's parameters as in a call of f, so g(x, n=3) and "
                 "g(x, 3) are one signature. Each retrace prints why; 5 in a row warn. "
                 "AutoGraph: an if, a while, a for over a traced tensor or over range(traced), and and/or/not on "
-                "traced tensors become graph control flow (cond, while loop); a truth value needs one element by its shape, as in eager: a tensor of several elements is eager's error, and so is one whose length the signature leaves open (TensorFlow's rule while tracing: the tracing call's length 1 decides nothing; reduce it as any/all do: max(x > 0) > 0, min(x > 0) > 0; or take x[0]); break, continue "
+                "traced tensors become graph control flow (cond, while loop); a truth value needs one element by its shape, as in eager: a tensor of several elements is eager's error, and so is one whose length the signature leaves open (while tracing: the tracing call's length 1 decides nothing, where TensorFlow's graph answers a length-1 call and raises on a longer one; reduce it as any/all do: max(x > 0) > 0, min(x > 0) > 0; or take x[0]); break, continue "
                 "and return under a traced condition work (a traced function returns on every path or on none); on "
                 "host values they run while tracing (a for over range(3) unrolls). A variable a traced if assigns "
                 "gets one dtype and shape from both paths (a plain number joins a typed tensor that holds it "

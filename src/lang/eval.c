@@ -1068,7 +1068,7 @@ static void traced_truth_check(const value_t *v, span_t span)
                           : snprintf(sh + k, sizeof sh - (size_t)k, d ? ", %lld" : "%lld", (long long)v->u.t.shape[d]);
     snprintf(sh + k, sizeof sh - (size_t)k, v->u.t.ndim == 1 ? ",)" : ")");
     err_raise(ERR_VALUE, span, "the truth value of a traced tensor of shape %s is ambiguous: the signature leaves its "
-              "length open, so a call may pass several elements (eager raises then; TensorFlow raises while tracing); "
+              "length open, so a call may pass several elements (eager raises then; TensorFlow checks the length at each run of its graph); "
               "reduce it first as any/all do (any: max(x > 0) > 0, all: min(x > 0) > 0), take one element (x[0]), "
               "or pin the length in input_signature", sh);
 }
