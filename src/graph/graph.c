@@ -1495,7 +1495,7 @@ const op_def_t op_family_graph[] = {
                 "traced function may take several optimisers, each its own concrete function, where TensorFlow raises "
                 "because an optimiser makes its variables at its first step); a layer may be "
                 "created inside on the first trace only, from number sizes, outside traced branches and loops. Where the host would need a traced value (a slice bound, a "
-                "shape, a list index, a number for a builtin's size) it is an error at that line saying what to write "
+                "shape, a list index, a number for a builtin's size, the length of a tensor unpacked as a, b = x) it is an error at that line saying what to write "
                 "instead (JAX's ConcretizationTypeError); x[i] with a traced i works (take). "
                 "Static and dynamic shapes: x.shape[k], len(x) and shape(x) are numbers where the signature fixes "
                 "the size and traced values where input_signature leaves it open (-1), as tf.Tensor.shape vs "
@@ -1527,7 +1527,10 @@ const op_def_t op_family_graph[] = {
                 "tracing is a constant of the graph until a retrace); cond: one dtype and shape on both paths (an if, "
                 "and or or on a traced value; an error where eager's paths differ); a plain number joins the typed "
                 "path; both paths of a traced if, and or or are traced (an error on the path a call does not take is "
-                "raised while tracing); open-length truth test; traced value where the host needs one. A loss's "
+                "raised while tracing); open-length truth test; traced value where the host needs one; grad inside a trace "
+                "needs fixed shapes (grad or value_and_grad inside a traced function whose signature leaves a dimension "
+                "open is an error: the derivative rules would size the gradients by the tracing call; grad(trace(f)) "
+                "works, and grad(g)(0.5) of a traced g makes the number an input of the graph). A loss's "
                 "shape check (y_true and y_pred must have one shape) is a node of the graph where the signature "
                 "leaves a dimension open, so every call checks it",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",

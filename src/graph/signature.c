@@ -130,7 +130,13 @@ void graph_args_release(graph_args_t *a)
 /* A tensor argument is traced (a parameter of the graph, known by dtype
  * and shape); anything else is a host value, part of the signature by
  * value (TensorFlow's rule for Python values), weak numbers included. */
-static bool is_traced_arg(const value_t *v) { return v->kind == V_TENSOR && (!v->u.t.weak || v->u.t.sym); }
+/* A tensor argument is traced; a plain number is a host value unless grad
+ * watches it (grad(g)(0.5): it must be an input of the graph, or its
+ * gradient through the graph is 0). */
+static bool is_traced_arg(const value_t *v)
+{
+    return v->kind == V_TENSOR && (!v->u.t.weak || v->u.t.sym || v->u.t.ad);
+}
 /* The dims of an argument the caller's own trace leaves open (a traced
  * function called inside another): the inner graph must leave them open. */
 static uint32_t caller_wild(const value_t *v) { return v->kind == V_TENSOR && v->u.t.sym ? graph_wild(v) : 0; }
