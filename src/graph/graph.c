@@ -387,8 +387,10 @@ static int input_node(tracer_t *t, value_t *v)
 {
     if (v->kind == V_TENSOR && v->u.t.gid == t->id) return v->u.t.gnode;
     if (v->kind != V_TENSOR && effect_node(t->g, v) >= 0) return effect_node(t->g, v);
-    if (t->nested && v->kind == V_TENSOR && v->u.t.gid) {
-        /* a value of an enclosing trace: an input of the while body */
+    if (t->nested && v->kind == V_TENSOR && v->u.t.gid && v->u.t.sym) {
+        /* a value of an enclosing trace: an input of the while body (a
+         * weight or a captured tensor is a node of the body itself: a
+         * step in the loop changes the weights, read at every iteration) */
         tracer_t *p = t - 1;
         bool outer = false;
         for (tracer_t *q = p; q >= GS->tracers; q--) {
