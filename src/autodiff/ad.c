@@ -4,7 +4,6 @@
 #include "util/error.h"
 #include "util/mem.h"
 #include "ops/state.h"
-#include "graph/graph.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -519,13 +518,6 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
                           "float tensor (e.g. fp32(x))", i + 1);
             which[nw++] = i;
         }
-    /* inside a trace whose signature leaves a dimension open, the rules
-     * would size the gradients by the tracing call's shapes (sum's
-     * gradient the ones of its length) */
-    if (graph_tracing() && !graph_shapes_fixed())
-        err_raise(ERR_TYPE, span, "grad inside a traced function whose signature leaves a dimension open: the "
-                  "gradient's shapes would be the tracing call's; take grad outside, grad(trace(f)), or fix the "
-                  "shapes in input_signature");
     int top = 31 - __builtin_clz(mask);
     if (top >= nargs)
         err_raise(ERR_TYPE, span, "grad: argnums names argument %d (counting from 0), but only %d argument%s given",
