@@ -261,6 +261,10 @@ static int tensor_part(char *buf, int cap, int dtype, int ndim, const int64_t *s
 
 static int part_of(char *buf, int cap, const value_t *v, uint32_t wild)
 {
+    if (is_traced_arg(v) && v->u.t.weak && !v->u.t.sym && v->u.t.ad) {
+        int k = tensor_part(buf, cap, v->u.t.dtype, v->u.t.ndim, v->u.t.shape, wild);
+        return k < cap ? k + snprintf(buf + k, (size_t)(cap - k), " (a plain number grad watches)") : k;
+    }
     if (is_traced_arg(v)) return tensor_part(buf, cap, v->u.t.dtype, v->u.t.ndim, v->u.t.shape, wild);
     return sig_of(buf, cap, v, 0);
 }
