@@ -1,8 +1,9 @@
 #!/bin/sh
 # trace-diff.sh — the differential test of tracing (issue 25): random
-# programs (tests/trace-diff/gen.awk, unpacking among their forms) each
-# run eager and traced on the same calls (the first two also as grad of
-# each), under a fixed signature, TensorSpec(-1), TensorSpec([-1]) or
+# programs (tests/trace-diff/gen.awk, unpacking among their forms; one in
+# 8 a training step, step(opt, model, grad(loss)(model, x)), on twin models
+# and optimisers) each run eager and traced on the same calls (the first two
+# also as grad of each), under a fixed signature, TensorSpec(-1), TensorSpec([-1]) or
 # reduce_retracing, with changing shapes, ranks and lengths (a first call of
 # length 1 included) and a global that changes after the trace; every call
 # pair must show the same value (dtype, shape, digits) or the same error,

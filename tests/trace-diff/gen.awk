@@ -7,7 +7,8 @@
 # (length 1 included), in fp32, fp64 or fp16 (a TensorSpec of that dtype) or
 # a Python number; every call runs eager (pK) and traced (tK), and the
 # first two also grad(pK) and grad(tK), each after a marker line the
-# checker splits on.  -v seed=S -v n=N
+# checker splits on; one program in 8 is a training step instead
+# (train() below).  -v seed=S -v n=N
 function r(k) { return int(rand() * k) }
 function pick(s,   a, m) { m = split(s, a, "|"); return a[r(m) + 1] }
 function num() { return pick("0.5|1.0|2.0|-1.5|3.0|0.25") }
@@ -69,9 +70,33 @@ function arg(rank,   m, s, i) {
   for (i = 0; i < m; i++) s = s (i ? ", " : "") vec(rk)
   return s "]"
 }
+# a training step (one program in 8): twin models and optimisers, one
+# stepped by pK eagerly, the other by tK traced (no signature: grad inside a
+# trace needs fixed shapes), the loss after each step compared, then the
+# weights
+function train(K,   D, mdl, o, lo, j, rows, X, i) {
+  D = r(3) + 1
+  mdl = r(2) ? "dense(" D ", 1, seed=" K ")" : "sequential(dense(" D ", 3, activation=tanh, seed=" K "), dense(3, 1, seed=" K + 1 "))"
+  o = pick("sgd(lr=0.1)|sgd(lr=0.1, momentum=0.9, nesterov=1)|adam(lr=0.01)|rmsprop(lr=0.01, momentum=0.5)|adam()")
+  lo = pick("mean((m(x) - 1.0) ^ 2)|sum(tanh(m(x)) * 0.5)|mean(abs(m(x) + 0.5))|binary_crossentropy(m(x) * 0.0 + 1.0, sigmoid(m(x)))")
+  printf "def l%d(m, x) { return %s }\n", K, lo
+  printf "def p%d(m, o, x) { step(o, m, grad(l%d)(m, x)); return l%d(m, x) }\n", K, K, K
+  printf "t%d = trace(p%d)\n", K, K
+  printf "mA%d = %s\nmB%d = %s\noA%d = %s\noB%d = %s\n", K, mdl, K, mdl, K, o, K, o
+  for (j = 1; j <= 4; j++) {
+    rows = r(3) + 1; X = "["
+    for (i = 0; i < rows; i++) X = X (i ? ", " : "") vec(D)
+    X = X "]"
+    printf "print(\"@@ e %d %d\")\np%d(mA%d, oA%d, %s)\n", K, j, K, K, K, X
+    printf "print(\"@@ t %d %d\")\nt%d(mB%d, oB%d, %s)\n", K, j, K, K, K, X
+  }
+  printf "print(\"@@ e %d 5\")\n[params(mA%d), oA%d.iterations]\nprint(\"@@ t %d 5\")\n[params(mB%d), oB%d.iterations]\n", K, K, K, K, K, K
+  printf "del l%d, p%d, t%d, mA%d, mB%d, oA%d, oB%d\n", K, K, K, K, K, K, K
+}
 BEGIN {
   srand(seed)
   for (K = 1; K <= n; K++) {
+    if (r(8) == 0) { train(K); continue }
     sig = r(4)
     dt = r(6)
     dts = dt == 1 ? ", dtype=\"fp64\"" : dt == 2 ? ", dtype=\"fp16\"" : ""
