@@ -8,6 +8,33 @@
 #include <string.h>
 #include <math.h>
 
+/* While tracing: a list that holds traced values prints them as traced
+ * (its other items as values), never the placeholders they compute with. */
+static bool holds_traced(const value_t *v, int depth)
+{
+    if (v->kind == V_TENSOR) return graph_is_traced(v);
+    if (v->kind != V_LIST || depth > 32) return false;
+    for (int i = 0; i < v->u.list.n; i++) if (holds_traced(v->u.list.items[i], depth + 1)) return true;
+    return false;
+}
+static void print_traced(call_t *c, const value_t *v, int depth)
+{
+    if (v->kind == V_TENSOR && graph_is_traced(v)) {
+        char b[160];
+        graph_describe(v, b, sizeof b);
+        fputs(b, c->s->out);
+    } else if (v->kind == V_LIST && depth < 32 && holds_traced(v, depth)) {
+        fputc('[', c->s->out);
+        for (int i = 0; i < v->u.list.n; i++) {
+            if (i) fputs(", ", c->s->out);
+            print_traced(c, v->u.list.items[i], depth + 1);
+        }
+        fputc(']', c->s->out);
+    } else {
+        op_print_hook(c->s->out, (value_t *)v, &c->s->set, false);
+    }
+}
+
 /* print(a, b, ...): the values separated by spaces, strings raw. */
 static value_t *print_impl(call_t *c)
 {
@@ -19,10 +46,8 @@ static value_t *print_impl(call_t *c)
     if (tracing) fputs("[trace time] ", c->s->out);
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', c->s->out);
-        if (tracing && graph_is_traced(c->args[i])) {
-            char b[160];
-            graph_describe(c->args[i], b, sizeof b);
-            fputs(b, c->s->out);
+        if (tracing && holds_traced(c->args[i], 0)) {
+            print_traced(c, c->args[i], 0);
             continue;
         }
         op_print_hook(c->s->out, c->args[i], &c->s->set, true);
