@@ -404,8 +404,10 @@ static int input_node(tracer_t *t, value_t *v)
 {
     if (v->kind == V_TENSOR && v->u.t.gid == t->id) return v->u.t.gnode;
     if (v->kind != V_TENSOR && effect_node(t->g, v) >= 0) return effect_node(t->g, v);
-    if (t->nested && v->kind == V_TENSOR && v->u.t.gid) {
-        /* a value of an enclosing trace: an input of the while body */
+    if (t->nested && v->kind == V_TENSOR && v->u.t.gid && v->u.t.sym) {
+        /* a value of an enclosing trace: an input of the while body (a
+         * weight or a captured tensor is a node of the body itself: a
+         * step in the loop changes the weights, read at every iteration) */
         tracer_t *p = t - 1;
         bool outer = false;
         for (tracer_t *q = p; q >= GS->tracers; q--) {
@@ -545,6 +547,9 @@ value_t *graph_read_variable(value_t *rec, const char *field, value_t *v)
 {
     tracer_t *t = graph_tracing() ? cur() : NULL;
     if (!t || v->kind != V_TENSOR || v->u.t.weak || v->u.t.sym) return val_ref(v);
+    /* a weight grad(loss)(model) watches: the weight itself, so that the
+     * tape sees the ops on it (input_node makes it a variable node) */
+    if (v->u.t.ad) return val_ref(v);
     graph_note_record(rec);
     gnode_t *n = graph_push(t->g);
     n->kind = G_VAR;
@@ -655,7 +660,51 @@ static int push_item(tracer_t *t, int of, int k)
     return t->g->nn - 1;
 }
 
-static int record_node(tracer_t *t, call_t *c, value_t *out)
+/* A list of traced values given to an effect (step's gradients, as
+ * grad(loss)(model) gives them): a list_of node that builds the list when
+ * the graph runs, from its items' nodes (anywhere else such a list is
+ * input_node's error). */
+static int list_node(tracer_t *t, value_t *v, span_t span, int depth)
+{
+    int n = v->u.list.n, in[64];
+    if (n > 64 || depth > 8)
+        err_raise(ERR_LIMIT, span, "a list of more than 64 traced values (or nested more than 8 deep) cannot be "
+                  "given to an effect in a traced function");
+    for (int i = 0; i < n; i++) {
+        value_t *it = v->u.list.items[i];
+        in[i] = it->kind == V_LIST && holds_traced(it, 0) ? list_node(t, it, span, depth + 1) : input_node(t, it);
+    }
+    gnode_t *m = graph_push(t->g);
+    m->kind = G_OP;
+    m->op = op_get(OP_list_of);
+    m->nin = n;
+    m->in = mem_alloc((size_t)n * sizeof(int));
+    if (n) memcpy(m->in, in, (size_t)n * sizeof(int));
+    m->kwn = mem_alloc(0);
+    m->kw = mem_alloc(0);
+    m->region = t->region;
+    set_meta(m, v);
+    set_origin(m);
+    return t->g->nn - 1;
+}
+
+/* After an effect that may change the records it was given (step writes a
+ * model's weights): their weights' reads are new variable nodes, after it
+ * (a weight read before keeps its node and its value from before). */
+static void forget_reads(value_t *v, int depth)
+{
+    if (!v || depth > 16) return;
+    if (v->kind == V_TENSOR) {
+        if (!v->u.t.sym) { v->u.t.gid = 0; v->u.t.gnode = 0; }
+    } else if (v->kind == V_LIST) {
+        for (int i = 0; i < v->u.list.n; i++) forget_reads(v->u.list.items[i], depth + 1);
+    } else if (v->kind == V_SCOPE && scope_get_local(v, "__call__")) {
+        for (int i = 0; i < v->u.sc.cap; i++)
+            if (v->u.sc.e[i].name) forget_reads(v->u.sc.e[i].val, depth + 1);
+    }
+}
+
+static int record_node_in(tracer_t *t, call_t *c, value_t *out, bool effect)
 {
     int nin = c->nargs, nkw = c->nkw;
     /* the executor and the passes call a node's op with at most 64 inputs */
@@ -664,7 +713,9 @@ static int record_node(tracer_t *t, call_t *c, value_t *out)
                   "build the tensor with stack() or concat() of fewer pieces", c->op->name, nin > 64 ? nin : nkw);
     /* input nodes first (they may push constants, or raise), then this node */
     int in[64], kw[64];
-    for (int i = 0; i < nin; i++) in[i] = input_node(t, c->args[i]);
+    for (int i = 0; i < nin; i++)
+        in[i] = effect && c->args[i]->kind == V_LIST && holds_traced(c->args[i], 0)
+                    ? list_node(t, c->args[i], op_arg_span(c, i), 0) : input_node(t, c->args[i]);
     for (int i = 0; i < nkw; i++) kw[i] = input_node(t, c->kw[i]);
     uint16_t wild = out_wild(c, out);
     gnode_t *n = graph_push(t->g);
@@ -696,6 +747,7 @@ static int record_node(tracer_t *t, call_t *c, value_t *out)
     }
     return id;
 }
+static int record_node(tracer_t *t, call_t *c, value_t *out) { return record_node_in(t, c, out, false); }
 
 void graph_record(call_t *c, value_t *out)
 {
@@ -744,6 +796,12 @@ void graph_record_opaque(call_t *c, value_t *out)
 }
 
 static value_t *tprint_impl(call_t *c);
+static value_t *list_of_impl(call_t *c)
+{
+    value_t *l = list_new(c->nargs);
+    for (int i = 0; i < c->nargs; i++) list_push_take(l, val_ref(c->args[i]));
+    return l;
+}
 
 value_t *graph_trace_effect(call_t *c)
 {
@@ -767,8 +825,10 @@ value_t *graph_trace_effect(call_t *c)
     } else {
         r = val_new(V_NONE);   /* what it returns is known when it runs: this object stands for it */
     }
-    int id = record_node(t, c, r);
+    int id = record_node_in(t, c, r, true);
     if (r->kind != V_TENSOR && r->kind != V_LIST) t->g->n[id].value = val_ref(r);
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i]->kind == V_SCOPE || c->args[i]->kind == V_LIST) forget_reads(c->args[i], 0);
     return r;
 }
 
@@ -1436,7 +1496,7 @@ static const op_def_t op_family_graph[] = {
                 "value). Keyword arguments and defaults bind to f's parameters as in a call of f, so g(x, n=3) and "
                 "g(x, 3) are one signature. Each retrace prints why; 5 in a row warn. "
                 "AutoGraph: an if, a while, a for over a traced tensor or over range(traced), and and/or/not on "
-                "traced tensors become graph control flow (cond, while loop); a truth value needs one element by its shape, as in eager: a tensor of several elements is eager's error, and so is one whose length the signature leaves open (TensorFlow's rule while tracing: the tracing call's length 1 decides nothing; reduce it as any/all do: max(x > 0) > 0, min(x > 0) > 0; or take x[0]); break, continue "
+                "traced tensors become graph control flow (cond, while loop); a truth value needs one element by its shape, as in eager: a tensor of several elements is eager's error, and so is one whose length the signature leaves open (while tracing: the tracing call's length 1 decides nothing, where TensorFlow's graph answers a length-1 call and raises on a longer one; reduce it as any/all do: max(x > 0) > 0, min(x > 0) > 0; or take x[0]); break, continue "
                 "and return under a traced condition work (a traced function returns on every path or on none); on "
                 "host values they run while tracing (a for over range(3) unrolls). A variable a traced if assigns "
                 "gets one dtype and shape from both paths (a plain number joins a typed tensor that holds it "
@@ -1446,9 +1506,14 @@ static const op_def_t op_family_graph[] = {
                 "Effects: print runs while tracing only (its lines come first); tprint, random draws and figures are "
                 "nodes that run at every call, in program order, in the branch or iteration that runs them. "
                 "Values: globals bound to tensors are captured as constants when traced; layer and model weights are "
-                "variables, read at every call, and layer.W = v inside is an assign node (tf.Variable); a layer may be "
+                "variables, read at every call, and layer.W = v inside is an assign node (tf.Variable); a training step "
+                "traces: grad(loss)(model, ...) inside is a graph computed at every call, and step(opt, model, grads) is "
+                "a node that updates the weights and the optimiser's state when the graph runs, to eager's bits (as "
+                "optimizer.apply_gradients inside tf.function; reads of the weights after it read the new values; one "
+                "traced function may take several optimisers, each its own concrete function, where TensorFlow raises "
+                "because an optimiser makes its variables at its first step); a layer may be "
                 "created inside on the first trace only, from number sizes, outside traced branches and loops. Where the host would need a traced value (a slice bound, a "
-                "shape, a list index, a number for a builtin's size) it is an error at that line saying what to write "
+                "shape, a list index, a number for a builtin's size, the length of a tensor unpacked as a, b = x) it is an error at that line saying what to write "
                 "instead (JAX's ConcretizationTypeError); x[i] with a traced i works (take). "
                 "Static and dynamic shapes: x.shape[k], len(x) and shape(x) are numbers where the signature fixes "
                 "the size and traced values where input_signature leaves it open (-1), as tf.Tensor.shape vs "
@@ -1480,7 +1545,10 @@ static const op_def_t op_family_graph[] = {
                 "tracing is a constant of the graph until a retrace); cond: one dtype and shape on both paths (an if, "
                 "and or or on a traced value; an error where eager's paths differ); a plain number joins the typed "
                 "path; both paths of a traced if, and or or are traced (an error on the path a call does not take is "
-                "raised while tracing); open-length truth test; traced value where the host needs one. A loss's "
+                "raised while tracing); open-length truth test; traced value where the host needs one; grad inside a trace "
+                "needs fixed shapes (grad or value_and_grad inside a traced function whose signature leaves a dimension "
+                "open is an error: the derivative rules would size the gradients by the tracing call; grad(trace(f)) "
+                "works, and grad(g)(0.5) of a traced g makes the number an input of the graph). A loss's "
                 "shape check (y_true and y_pred must have one shape) is a node of the graph where the signature "
                 "leaves a dimension open, so every call checks it",
      .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
@@ -1502,7 +1570,14 @@ static const op_def_t op_family_graph[] = {
                 "#> [trace time] <traced int64(), node %3> 2 (int64)\n"
                 "#> 6 (fp32)\n"
                 "k(ones(5, 2))\n"
-                "#> 10 (fp32)"},
+                "#> 10 (fp32)\n"
+                "m = dense(1, 1, use_bias=0)\n"
+                "m.W = [[2.0]]\n"
+                "def loss(m, x) { return sum(m(x) ^ 2) }\n"
+                "@trace\n"
+                "def train(m, o, x) { step(o, m, grad(loss)(m, x)); return m.W }\n"
+                "train(m, sgd(lr=0.25), [[1.0]])\n"
+                "#> [[1]] (fp32)"},
     {OP(TensorSpec), OPK_FUNC, .gpu = "", .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
      .nograd = "describes a traced function's argument",
      .signature = "TensorSpec(shape, dtype=\"fp32\")",
@@ -1553,6 +1628,12 @@ static const op_def_t op_family_graph[] = {
      .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)\n"
                                                              "#> 2\n"
                                                              "#> 2"},
+    {OP(list_of), OPK_FUNC, .impl = list_of_impl, .min_args = 0, .max_args = -1, .flags = OPF_HIDDEN,
+     .nograd = "builds a list",
+     .signature = "list_of(a, ...)", .summary = "a list of its arguments (what a traced step's list of gradients is in the graph)",
+     .formula = "[a, ...] as a list (not stacked into one tensor)", .shapes = "a list", .dtypes = "the items'",
+     .source = "tf.function: a Python list of tensors passed to an op is a list of graph inputs",
+     .example = "list_of(1, \"a\")\n#> [1, \"a\"]"},
     {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_IMPURE, .nograd = "draws a graph",
      .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",

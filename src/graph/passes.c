@@ -454,12 +454,30 @@ static int fx_kind(int nd, const int64_t *sh, int lnd, const int64_t *lsh)
     return !memcmp(sh + lead, lsh + (lnd - k), sizeof(int64_t) * (size_t)k) ? FX_ROW : -1;
 }
 
+/* A binary op whose two inputs have sizes a signature leaves open may fail
+ * at run time (a broadcast mismatch): it stays unfused, so that it fails
+ * in program order, as eager does (a fused group runs at its last node,
+ * after the ops between its members). */
+static bool may_fail(const graph_t *g, const gnode_t *n)
+{
+    if (!n->wild || n->nin < 2) return false;
+    int open = 0;
+    for (int k = 0; k < n->nin; k++) {
+        const gnode_t *a = &g->n[n->in[k]];
+        int64_t size = 1;
+        for (int d = 0; a->is_tensor && d < a->ndim; d++) size *= a->shape[d];
+        open += a->is_tensor && (a->wild || size != 1);
+    }
+    return open >= 2;
+}
+
 /* Can node n join a chain of output shape `like`?  Its inputs must be the
  * chain's other nodes or tensors the chain can read (fx_kind). */
 static bool fits(const graph_t *g, const gnode_t *n, const gnode_t *like)
 {
     if (!elementwise(n) || n->ndim != like->ndim || memcmp(n->shape, like->shape, sizeof(int64_t) * (size_t)n->ndim))
         return false;
+    if (may_fail(g, n)) return false;
     for (int k = 0; k < n->nin; k++) {
         const gnode_t *a = &g->n[n->in[k]];
         if (!a->is_tensor || fx_kind(a->ndim, a->shape, like->ndim, like->shape) < 0) return false;

@@ -129,7 +129,13 @@ void graph_args_release(graph_args_t *a)
 /* A tensor argument is traced (a parameter of the graph, known by dtype
  * and shape); anything else is a host value, part of the signature by
  * value (TensorFlow's rule for Python values), weak numbers included. */
-static bool is_traced_arg(const value_t *v) { return v->kind == V_TENSOR && (!v->u.t.weak || v->u.t.sym); }
+/* A tensor argument is traced; a plain number is a host value unless grad
+ * watches it (grad(g)(0.5): it must be an input of the graph, or its
+ * gradient through the graph is 0). */
+static bool is_traced_arg(const value_t *v)
+{
+    return v->kind == V_TENSOR && (!v->u.t.weak || v->u.t.sym || v->u.t.ad);
+}
 /* The dims of an argument the caller's own trace leaves open (a traced
  * function called inside another): the inner graph must leave them open. */
 static uint32_t caller_wild(const value_t *v) { return v->kind == V_TENSOR && v->u.t.sym ? graph_wild(v) : 0; }
@@ -254,6 +260,10 @@ static int tensor_part(char *buf, int cap, int dtype, int ndim, const int64_t *s
 
 static int part_of(char *buf, int cap, const value_t *v, uint32_t wild)
 {
+    if (is_traced_arg(v) && v->u.t.weak && !v->u.t.sym && v->u.t.ad) {
+        int k = tensor_part(buf, cap, v->u.t.dtype, v->u.t.ndim, v->u.t.shape, wild);
+        return k < cap ? k + snprintf(buf + k, (size_t)(cap - k), " (a plain number grad watches)") : k;
+    }
     if (is_traced_arg(v)) return tensor_part(buf, cap, v->u.t.dtype, v->u.t.ndim, v->u.t.shape, wild);
     return sig_of(buf, cap, v, 0);
 }
@@ -612,12 +622,16 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
             else sig_of(was, sizeof was, p->host, 0);
             part_of(now, sizeof now, a->v[i], 0);
             bool host = !is_traced_arg(a->v[i]);
+            bool model = a->v[i]->kind == V_SCOPE && scope_get_local(a->v[i], "__call__");
             if ((a->v[i]->kind == V_SCOPE || a->v[i]->kind == V_FUNC) && !p->tensor)
                 k = snprintf(buf, cap, "retracing %s: argument %s is %s, not the %s traced before (%s)%s", name,
-                             graph_arg_name(t, a, i), now, a->v[i]->kind == V_FUNC ? "function" : "model", was,
+                             graph_arg_name(t, a, i), now,
+                             a->v[i]->kind == V_FUNC ? "function" : model ? "model" : "optimiser or record", was,
                              a->v[i]->kind == V_FUNC ? " (a function is part of the signature by identity)"
-                                                     : " (a model is part of the signature by identity; its weights "
-                                                       "are variables, read at every call)");
+                             : model ? " (a model is part of the signature by identity; its weights are variables, "
+                                       "read at every call)"
+                                     : " (a record is part of the signature by identity; a traced step updates an "
+                                       "optimiser's state where it lives)");
             else if (!strcmp(was, now))
                 k = snprintf(buf, cap, "retracing %s: argument %s changed value (%s)", name, graph_arg_name(t, a, i),
                              a->v[i]->kind == V_LIST ? "a list is a host value: the tensors in it are constants of "

@@ -631,12 +631,25 @@ value_t *eval_call_value(session_t *s, value_t *fn, int nargs, value_t **args, s
     return eval_call_value_kw(s, fn, nargs, args, 0, NULL, NULL, span);
 }
 
+/* grad(f)(...) / value_and_grad(f)(...): inside a trace whose signature
+ * leaves a dimension open, the derivative rules would size the gradients
+ * by the tracing call's shapes (sum's gradient the ones of its length) */
+static value_t *grad_call(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
+                          value_t **kw, span_t span)
+{
+    if (graph_tracing() && !graph_shapes_fixed())
+        err_raise(ERR_TYPE, span, "grad inside a traced function whose signature leaves a dimension open: the "
+                  "gradient's shapes would be the tracing call's; take grad outside, grad(trace(f)), or fix the "
+                  "shapes in input_signature");
+    return ad_call(s, fn, nargs, args, nkw, kwn, kw, span);
+}
+
 value_t *eval_call_value_kw(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
                             value_t **kw, span_t span)
 {
     if (fn->kind == V_SCOPE) return call_record(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->kind != V_FUNC) err_raise(ERR_TYPE, span, "a %s is not callable", val_kind_name(fn));
-    if (fn->u.fn.inner) return ad_call(s, fn, nargs, args, nkw, kwn, kw, span);
+    if (fn->u.fn.inner) return grad_call(s, fn, nargs, args, nkw, kwn, kw, span);
     if (fn->u.fn.traced) return op_place_result(s, graph_call(s, fn, nargs, args, nkw, kwn, kw, span), args, nargs);
     if (fn->u.fn.op) {
         span_t spans[MAX_ARGS];
@@ -728,7 +741,7 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
          * read, so the gradient is a graph computed at every call */
         if (graph_tracing())
             for (int i = 0; i < na; i++) { value_t *l = graph_lift_variable(args[i]); val_unref(args[i]); args[i] = l; }
-        r = ad_call(s, fn, na, args, nk, kwn, kw, n->span);
+        r = grad_call(s, fn, na, args, nk, kwn, kw, n->span);
     } else if (fn->u.fn.traced) {
         r = op_place_result(s, graph_call(s, fn, na, args, nk, kwn, kw, n->span), args, na);
     } else if (fn->u.fn.op) {
@@ -1064,7 +1077,7 @@ static void traced_truth_check(const value_t *v, span_t span)
                           : snprintf(sh + k, sizeof sh - (size_t)k, d ? ", %lld" : "%lld", (long long)v->u.t.shape[d]);
     snprintf(sh + k, sizeof sh - (size_t)k, v->u.t.ndim == 1 ? ",)" : ")");
     err_raise(ERR_VALUE, span, "the truth value of a traced tensor of shape %s is ambiguous: the signature leaves its "
-              "length open, so a call may pass several elements (eager raises then; TensorFlow raises while tracing); "
+              "length open, so a call may pass several elements (eager raises then; TensorFlow checks the length at each run of its graph); "
               "reduce it first as any/all do (any: max(x > 0) > 0, all: min(x > 0) > 0), take one element (x[0]), "
               "or pin the length in input_signature", sh);
 }

@@ -6,6 +6,33 @@
 #include <string.h>
 #include <math.h>
 
+/* While tracing: a list that holds traced values prints them as traced
+ * (its other items as values), never the placeholders they compute with. */
+static bool holds_traced(const value_t *v, int depth)
+{
+    if (v->kind == V_TENSOR) return op_tracer.is_traced(v);
+    if (v->kind != V_LIST || depth > 32) return false;
+    for (int i = 0; i < v->u.list.n; i++) if (holds_traced(v->u.list.items[i], depth + 1)) return true;
+    return false;
+}
+static void print_traced(call_t *c, const value_t *v, int depth)
+{
+    if (v->kind == V_TENSOR && op_tracer.is_traced(v)) {
+        char b[160];
+        op_tracer.describe(v, b, sizeof b);
+        fputs(b, session_out(c->s));
+    } else if (v->kind == V_LIST && depth < 32 && holds_traced(v, depth)) {
+        fputc('[', session_out(c->s));
+        for (int i = 0; i < v->u.list.n; i++) {
+            if (i) fputs(", ", session_out(c->s));
+            print_traced(c, v->u.list.items[i], depth + 1);
+        }
+        fputc(']', session_out(c->s));
+    } else {
+        op_print_hook(session_out(c->s), (value_t *)v, session_settings(c->s), false);
+    }
+}
+
 /* print(a, b, ...): the values separated by spaces, strings raw. */
 static value_t *print_impl(call_t *c)
 {
@@ -17,10 +44,8 @@ static value_t *print_impl(call_t *c)
     if (tracing) fputs("[trace time] ", session_out(c->s));
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', session_out(c->s));
-        if (tracing && op_tracer.is_traced(c->args[i])) {
-            char b[160];
-            op_tracer.describe(c->args[i], b, sizeof b);
-            fputs(b, session_out(c->s));
+        if (tracing && holds_traced(c->args[i], 0)) {
+            print_traced(c, c->args[i], 0);
             continue;
         }
         op_print_hook(session_out(c->s), c->args[i], session_settings(c->s), true);

@@ -92,6 +92,7 @@
     X(less_equal) \
     X(linear) \
     X(linspace) \
+    X(list_of) \
     X(literal) \
     X(load_csv) \
     X(log) \

@@ -1574,7 +1574,8 @@ const op_def_t op_family_train[] = {
      .nograd = "changes the model's weights",
      .signature = "step(opt, model, grads)", .summary = "one optimiser update of a model's weights, in place",
      .formula = "grads in params(model)'s order (what grad(loss)(model, ...) gives); the optimiser keeps its state "
-                "(moments, step count) from call to call",
+                "(moments, step count) from call to call; inside a traced function it is a node that updates them at "
+                "every call of the graph (:help trace)",
      .shapes = "-> nothing (the model's weights change)", .dtypes = "the weights'",
      .source = "keras.optimizers.Optimizer.apply_gradients",
      .example = "m = dense(1, 1, use_bias=0)\n"

@@ -26,6 +26,10 @@ docs/jit-compilation.md and docs/control-flow.md (line of the code-cell
 fence). Inputs the guides draw at random (tf.random.uniform) are replaced
 by fixed values, recorded as the example's "inputs"; where an example is
 changed in any other way, its "note" says how.
+
+The open_rank/* examples are not from a guide: cases written for nnpad's
+issue 25 (an open rank, an open length first called with length 1,
+reduce_retracing across ranks), recorded the same way.
 """
 import os
 import sys
@@ -144,9 +148,9 @@ def jax_counted(f, **jit_kw):
 EXAMPLES = []
 
 
-def example(name, lib, path, cells, note=""):
+def example(name, lib, path, cells, note="", repo=None):
     def reg(fn):
-        EXAMPLES.append((name, lib, path, cells, note, fn))
+        EXAMPLES.append((name, lib, path, cells, note, fn, repo))
         return fn
     return reg
 
@@ -417,6 +421,62 @@ def _(ex):
         return v
     ex.track("f", f)
     ex.call("f(1.0)", lambda: f(1.0))
+
+
+# The guide's train step (cells 126 and 128): the loss, its gradient with
+# respect to the variable and one Adam update.
+def guide_train_step(w, x, y, optimizer):
+    with tf.GradientTape() as tape:
+        L = tf.reduce_sum(tf.square(w * x - y))
+    gradients = tape.gradient(L, [w])
+    optimizer.apply_gradients(zip(gradients, [w]))
+
+
+@example("function_guide/optimizers_one_function", "tensorflow", FUNC, "cell 126 (yWQ3-r99Jvze)",
+         note="w's value after the first step is read as a call of its own (not in the docs)")
+def _(ex):
+    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
+    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
+    train_step = tf.function(guide_train_step)
+    ex.track("train_step", train_step)
+    w = tf.Variable(2.)
+    x = tf.constant([-1.])
+    y = tf.constant([2.])
+    ex.call("train_step(w, x, y, opt1)", lambda: train_step(w, x, y, opt1))
+    ex.call("w   # not in the docs", lambda: w.numpy())
+    ex.call("train_step(w, x, y, opt2)", lambda: train_step(w, x, y, opt2))
+
+
+@example("function_guide/optimizer_per_function", "tensorflow", FUNC, "cell 128 (YV5F2Gy9hSI3)",
+         note="each of the loop's 10 calls is recorded with w's value after it (the calls return nothing); "
+              "the concrete functions are called with their optimiser as well (TensorFlow 2.21 raises TypeError: "
+              "missing a required argument: 'optimizer' for the guide's train_step_1(w, x, y)); "
+              "the trace counts are how many times each function's Python body ran (a ConcreteFunction has "
+              "no tracing count); get_concrete_function traces both before the loop")
+def _(ex):
+    opt1 = tf.keras.optimizers.Adam(learning_rate=1e-2)
+    opt2 = tf.keras.optimizers.Adam(learning_rate=1e-3)
+    runs = {"train_step_1": 0, "train_step_2": 0}
+
+    def counted(name):
+        def train_step(w, x, y, optimizer):
+            runs[name] += 1
+            guide_train_step(w, x, y, optimizer)
+        return train_step
+    w = tf.Variable(2.)
+    x = tf.constant([-1.])
+    y = tf.constant([2.])
+    train_step_1 = tf.function(counted("train_step_1")).get_concrete_function(w, x, y, opt1)
+    train_step_2 = tf.function(counted("train_step_2")).get_concrete_function(w, x, y, opt2)
+    ex.track("train_step_1", lambda: runs["train_step_1"])
+    ex.track("train_step_2", lambda: runs["train_step_2"])
+    for i in range(10):
+        if i % 2 == 0:
+            ex.call("train_step_1(w, x, y, opt1); w   # i = %d" % i,
+                    lambda: (train_step_1(w, x, y, opt1), w.numpy())[1])
+        else:
+            ex.call("train_step_2(w, x, y, opt2); w   # i = %d" % i,
+                    lambda: (train_step_2(w, x, y, opt2), w.numpy())[1])
 
 
 # ---------------------------------------------------------------- intro_to_graphs.ipynb
@@ -809,14 +869,97 @@ def _(ex):
     ex.call("grad(f)(4.)", lambda: grad(cf_f)(4.))
 
 
+
+# ---------------------------------------------------------------- open ranks and lengths (issue 25)
+# Not from a guide: cases the guides leave out, where the signature leaves
+# the rank or the length open, or a first call has length 1. TensorFlow keeps
+# one graph for every rank (nnpad traces one per rank: README.md).
+ISSUE25 = "cases written for nnpad's issue 25 (open ranks and lengths)"
+
+
+@example("open_rank/any_shape", "tensorflow", "tests/conformance/gen_conformance.py", ISSUE25, repo="nnpad")
+def _(ex):
+    @tf.function(input_signature=[tf.TensorSpec(shape=None, dtype=tf.float32)])
+    def f(x):
+        return tf.reduce_sum(x * tf.transpose(x)) + tf.cast(tf.rank(x), tf.float32)
+    ex.track("f", f)
+    ex.call("f(tf.constant([2.]))", lambda: f(tf.constant([2.])))
+    ex.call("f(tf.constant([[1., 2.], [3., 4.]]))", lambda: f(tf.constant([[1., 2.], [3., 4.]])))
+    ex.call("f(tf.constant(3.))", lambda: f(tf.constant(3.)))
+    ex.call("f(tf.constant([1., 2., 3.]))", lambda: f(tf.constant([1., 2., 3.])))
+    ex.call("f(tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]))",
+            lambda: f(tf.constant([[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]])))
+
+
+@example("open_rank/if_on_rank", "tensorflow", "tests/conformance/gen_conformance.py", ISSUE25, repo="nnpad")
+def _(ex):
+    @tf.function(input_signature=[tf.TensorSpec(shape=None, dtype=tf.float32)])
+    def f(x):
+        if tf.rank(x) == 2:
+            return tf.reduce_sum(tf.transpose(x)[0])
+        return tf.reduce_sum(x) * 10.
+    ex.track("f", f)
+    ex.call("f(tf.constant([1., 2.]))", lambda: f(tf.constant([1., 2.])))
+    ex.call("f(tf.constant([[1., 2.], [3., 4.]]))", lambda: f(tf.constant([[1., 2.], [3., 4.]])))
+    ex.call("f(tf.constant([5.]))", lambda: f(tf.constant([5.])))
+    ex.call("f(tf.constant([[1., 2., 3.]]))", lambda: f(tf.constant([[1., 2., 3.]])))
+
+
+@example("open_rank/truth_open_length", "tensorflow", "tests/conformance/gen_conformance.py", ISSUE25, repo="nnpad")
+def _(ex):
+    @tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.float32)])
+    def f(x):
+        if x > 0:
+            return x * 10.
+        return x
+    ex.track("f", f)
+    ex.call("f(tf.constant([2.]))", lambda: f(tf.constant([2.])))
+    ex.call("f(tf.constant([5., -1., -2.]))", lambda: f(tf.constant([5., -1., -2.])))
+
+    @tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.float32)])
+    def g(x):
+        if tf.reduce_max(x) > 0:
+            return x * 10.
+        return x
+    ex.track("g", g)
+    ex.call("g(tf.constant([2.]))", lambda: g(tf.constant([2.])))
+    ex.call("g(tf.constant([5., -1., -2.]))", lambda: g(tf.constant([5., -1., -2.])))
+    ex.call("g(tf.constant([-5., -1.]))", lambda: g(tf.constant([-5., -1.])))
+
+
+@example("open_rank/reduce_retracing_ranks", "tensorflow", "tests/conformance/gen_conformance.py", ISSUE25,
+         repo="nnpad")
+def _(ex):
+    @tf.function(reduce_retracing=True)
+    def f(x):
+        return tf.reduce_sum(x * tf.transpose(x)) + tf.cast(tf.shape(x)[0], tf.float32)
+    ex.track("f", f)
+    for text, v in (("[2.]", [2.]), ("[1., 2., 3.]", [1., 2., 3.]), ("[[1., 2.], [3., 4.]]", [[1., 2.], [3., 4.]]),
+                    ("[[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]", [[1., 2., 3.], [4., 5., 6.], [7., 8., 9.]]),
+                    ("[4., 5.]", [4., 5.])):
+        ex.call("f(tf.constant(%s))" % text, lambda v=v: f(tf.constant(v)))
+
+
+@example("open_rank/jit_per_shape", "jax", "tests/conformance/gen_conformance.py", ISSUE25, repo="nnpad")
+def _(ex):
+    def f(x):
+        return jnp.sum(x * x.T) + x.ndim
+    j, n = jax_counted(f)
+    ex.track("f", n)
+    ex.call("f(jnp.array([2.]))", lambda: j(jnp.array([2.], dtype=jnp.float32)))
+    ex.call("f(jnp.array([[1., 2.], [3., 4.]]))", lambda: j(jnp.array([[1., 2.], [3., 4.]], dtype=jnp.float32)))
+    ex.call("f(jnp.array([5.]))", lambda: j(jnp.array([5.], dtype=jnp.float32)))
+    ex.call("f(jnp.array([1., 2., 3.]))", lambda: j(jnp.array([1., 2., 3.], dtype=jnp.float32)))
+
+
 def main():
     out = {"generated_by": "tests/conformance/gen_conformance.py",
            "versions": {"tensorflow": tf.__version__, "jax": jax.__version__, "numpy": np.__version__,
                         "python": sys.version.split()[0]},
            "sources": {TFDOCS: [FUNC, INTRO], JAXDOCS: [JIT, CF]},
            "examples": []}
-    for name, lib, path, cells, note, fn in EXAMPLES:
-        ex = Example(name, lib, TFDOCS if lib == "tensorflow" else JAXDOCS, path, cells, note)
+    for name, lib, path, cells, note, fn, repo in EXAMPLES:
+        ex = Example(name, lib, repo or (TFDOCS if lib == "tensorflow" else JAXDOCS), path, cells, note)
         try:
             fn(ex)
         except Exception:

@@ -64,6 +64,8 @@ NAMES = {
     "jax_jit/while_on_traced": {"jit(g)": "j", "tf.function(g)": "t"},
     "jax_control_flow/if_on_traced": {"f": "j", "tf.function(f)": "t"},
     "jax_control_flow/and_on_traced": {"g": "j", "tf.function(g)": "t"},
+    # get_concrete_function traced train_step_2 before the loop; trace traces at the first call
+    "function_guide/optimizer_per_function": {"train_step_2": {k: "train_step_2" for k in range(2, 11)}},
 }
 
 HOST = ("a plain number argument is a host value, part of the signature and "
@@ -129,6 +131,34 @@ DESIGN = {
         "why": HOST + ", so ones(length) gets a host length (JAX raises "
                "TypeError: a tracer as a shape)"},
 }
+LIFT = ("TensorFlow traces a function that creates variables twice, to lift "
+        "them out of the graph (the optimiser makes its moments at its first step); "
+        "nnpad's optimiser state is not made inside the function, so it traces once")
+for _call in (1, 2):
+    DESIGN[("function_guide/optimizers_one_function", _call)] = {"count": {"train_step": 1}, "why": LIFT}
+DESIGN[("function_guide/optimizers_one_function", 3)] = {
+    "value": "none",
+    "why": "one traced function takes a second optimiser: a new concrete function whose step "
+           "updates opt2's state where it lives (TensorFlow raises ValueError: the optimiser would "
+           "create variables on a non-first trace); the step's values are checked against eager's "
+           "bits in tests/golden/trace_step.nn"}
+for _call in range(1, 11):
+    DESIGN[("function_guide/optimizer_per_function", _call)] = {
+        "count": {"train_step_1": 1, "train_step_2": 1} if _call > 1 else {"train_step_1": 1},
+        "why": LIFT}
+RANK = ("an open rank traces one concrete function per rank (README.md), where "
+        "TensorFlow keeps one graph for every rank")
+for _call, _n in enumerate((1, 2, 3, 3, 3), 1):
+    DESIGN[("open_rank/any_shape", _call)] = {"count": {"f": _n}, "why": RANK}
+for _call, _n in enumerate((1, 2, 2, 2), 1):
+    DESIGN[("open_rank/if_on_rank", _call)] = {"count": {"f": _n}, "why": RANK}
+OPENLEN = ("a truth test on a tensor whose length the signature leaves open is eager's error "
+           "while tracing (the tracing call's length 1 decides nothing), so f never traces; "
+           "TensorFlow's graph checks the length at each run: it answers the length-1 call and "
+           "raises on the longer one")
+DESIGN[("open_rank/truth_open_length", 1)] = {"value": "error", "count": {"f": 0}, "why": OPENLEN}
+for _call in (2, 3, 4, 5):
+    DESIGN[("open_rank/truth_open_length", _call)] = {"count": {"f": 0}, "why": OPENLEN}
 MEAN = ("the mean of integers is a float (NumPy's rule); TensorFlow's int32 "
         "reduce_mean truncates toward zero (80 / 5 = 16 exactly here)")
 for _call in (1, 2, 3, 4):
