@@ -11,6 +11,9 @@
  * (readline, Cairo's own files) are caught directly.  Everything else
  * (the terminal, pipes, files elsewhere) is left alone.
  *
+ * $NNPAD_SYNC_COUNT=FILE: fdatasync and fsync calls are counted and the
+ * count written to FILE at exit (the journal's group commit, journal.sh).
+ *
  * $NNPAD_EACCES_DIR: creating a file in that folder fails with EACCES, a
  * folder nnpad may not write in even when the tests run as root.  Built by
  * `make check` only (Makefile.am), used by tests/full-disk.sh. */
@@ -77,6 +80,32 @@ static ssize_t budget_write(int fd, const void *p, size_t n)
     ssize_t w = real_write(fd, p, n);
     if (w > 0) left -= w;
     return w;
+}
+
+static long syncs;
+static void syncs_report(void)
+{
+    const char *f = getenv("NNPAD_SYNC_COUNT");
+    FILE *o = f && *f ? (real_fopen ? real_fopen : fopen)(f, "w") : NULL;
+    if (o) { fprintf(o, "%ld\n", syncs); fclose(o); }
+}
+static void syncs_count(void)
+{
+    if (syncs++ == 0 && getenv("NNPAD_SYNC_COUNT")) atexit(syncs_report);
+}
+int fdatasync(int fd)
+{
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    syncs_count();
+    return real(fd);
+}
+int fsync(int fd)
+{
+    static int (*real)(int);
+    if (!real) real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    syncs_count();
+    return real(fd);
 }
 
 ssize_t write(int fd, const void *p, size_t n)

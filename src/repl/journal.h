@@ -58,6 +58,8 @@ typedef struct repl_journal {
     int open;          /* records appended whose end is not written yet (a
                           lesson command's code is journaled inside it) */
     unsigned long long ok;   /* bit k: the append at depth k was written */
+    double synced;     /* CLOCK_MONOTONIC seconds of the last fdatasync */
+    bool dirty;        /* records written since then */
 } repl_journal_t;
 
 /* How an input ended (the record's end above). */
