@@ -125,21 +125,33 @@ static bool rec_read(rec_t *r)
         if (n == 5 && !strcmp(w[0], "L") && r->nl < REC_MAX_LESSONS) {
             rec_lesson_t *l = &r->l[r->nl];
             unesc_word(l->name, sizeof l->name, w[1]);
-            l->nsteps = atoi(w[2]);
+            l->nsteps = (int)strtol(w[2], NULL, 10);
+            if (strlen(w[2]) > 6) l->nsteps = 0;
             unesc_word(l->title[0], sizeof l->title[0], w[3]);
             unesc_word(l->title[1], sizeof l->title[1], w[4]);
             if (l->nsteps > 0 && l->nsteps < 100000 && l->name[0]) r->nl++;
         } else if (n == 9 && !strcmp(w[0], "S") && r->ns < REC_MAX_STEPS) {
             rec_step_t *s = &r->s[r->ns];
             unesc_word(s->name, sizeof s->name, w[1]);
-            s->step = atoi(w[2]);
-            s->done = atoi(w[3]) != 0;
-            s->attempts = atoi(w[4]);
-            s->hints = atoi(w[5]);
-            s->skips = atoi(w[6]);
-            s->msec = atoll(w[7]);
+            /* each count within 0..1e6, the time within a year: an edited
+             * or damaged line is skipped, not summed into an overflow */
+            long long v[6];
+            bool ok = s->name[0] != 0;
+            for (int k = 0; k < 6; k++) {
+                char *end;
+                errno = 0;
+                v[k] = strtoll(w[2 + k], &end, 10);
+                ok = ok && !errno && !*end && v[k] >= 0 && v[k] <= (k == 5 ? 366LL * 86400 * 1000 : 1000000);
+            }
+            if (!ok) continue;
+            s->step = (int)v[0];
+            s->done = v[1] != 0;
+            s->attempts = (int)v[2];
+            s->hints = (int)v[3];
+            s->skips = (int)v[4];
+            s->msec = v[5];
             unesc_word(s->answer, sizeof s->answer, w[8]);
-            if (s->step >= 0 && s->attempts >= 0 && s->hints >= 0 && s->skips >= 0 && s->msec >= 0 && s->name[0]) r->ns++;
+            r->ns++;
         }
     }
     fclose(f);
@@ -472,14 +484,16 @@ static bool jskip(jp_t *j, int depth)
     return j->p > s;
 }
 
-/* a number, or -1 for null */
+/* a number within 0..1e9, or -1 (null, or out of that range: an edited
+ * page must not overflow the table's arithmetic) */
 static double jnum(jp_t *j)
 {
     jws(j);
     const char *s = j->p;
     if (!jskip(j, 0)) { j->bad = true; return -1; }
     if (!strncmp(s, "null", 4)) return -1;
-    return strtod(s, NULL);
+    double v = strtod(s, NULL);
+    return v >= 0 && v <= 1e9 ? v : -1;
 }
 
 typedef struct srow_lesson { char name[256]; int steps, done, attempts; double seconds; } srow_lesson_t;
