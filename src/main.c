@@ -177,7 +177,7 @@ int main(int argc, char **argv)
     }
 
     if (report_summary) {
-        int st = lesson_report_summary(report_summary, stdout, stderr);
+        int st = lesson_report_summary(lang >= 0 ? lang : lesson_lang_default(), report_summary, stdout, stderr);
         free(evals);
         return st;
     }

@@ -143,6 +143,9 @@ tap_ok $? "... and the 2 s spent in step 2 are counted (time m:ss)"
 has sum "sample" "... a column for the lesson"
 has sumerr "other.html: skipped" "a page that is not a report is named and skipped"
 tap_ok $([ $st = 1 ] && echo 0 || echo 1) "... and the exit status says so (exit $st)"
+"$NNPAD" --lang ko --report-summary class > sumko 2>/dev/null
+has sumko "학생" "--lang ko: the summary's labels are Korean"
+has sumko "3/5 a4" "... with the same rows"
 
 # an old progress file (no step records) still loads and reports
 XDG_STATE_HOME=$tmp/state3; export XDG_STATE_HOME

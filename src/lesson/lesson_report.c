@@ -45,7 +45,7 @@ typedef struct rec {
 
 /* ---- the report's words, in both languages (as lesson_msg.c) ---- */
 typedef enum { R_TITLE, R_NOTICE, R_LESSON, R_STEP, R_DONE, R_ATTEMPTS, R_HINTS, R_SKIPS, R_TIME, R_ANSWER,
-               R_YES, R_NO, R_SKIPPED, R_NONE, R_STEPS_DONE, R_WRITTEN, R_NO_DETAIL, R_TOTAL, R_SAVED, R_COUNT } rmsg_t;
+               R_YES, R_NO, R_SKIPPED, R_NONE, R_STEPS_DONE, R_WRITTEN, R_NO_DETAIL, R_TOTAL, R_SAVED, R_SUM_STUDENT, R_SUM_KEY, R_COUNT } rmsg_t;
 static const char *const rmsgs[R_COUNT][2] = {
     [R_TITLE] = { "nnpad lessons: student's report", "nnpad 레슨: 학생 보고서" },
     [R_NOTICE] = { "This is a self-report: nnpad wrote it from the progress kept on the student's own computer. "
@@ -68,6 +68,9 @@ static const char *const rmsgs[R_COUNT][2] = {
     [R_WRITTEN] = { "Written by nnpad %s on %s.", "만든 프로그램: nnpad %s, 만든 때: %s." },
     [R_NO_DETAIL] = { "(played before nnpad recorded steps: no details)", "(단계 기록 이전에 한 레슨: 자세한 내용 없음)" },
     [R_TOTAL] = { "Total", "합계" },
+    [R_SUM_STUDENT] = { "student", "학생" },
+    [R_SUM_KEY] = { "(per lesson: steps done/total, aN attempts, time m:ss; self-reported by each student's nnpad)",
+                    "(레슨마다: 완료한 단계/전체, aN 시도 횟수, 시간 분:초. 각 학생의 nnpad가 만든 자기 보고입니다)" },
     [R_SAVED] = { "report written: %s (a self-report, to hand in)", "보고서를 저장했습니다: %s (제출용 자기 보고서)" },
 };
 static const char *RM(int lang, rmsg_t m) { return rmsgs[m][lang == LESSON_KO ? 1 : 0]; }
@@ -577,9 +580,36 @@ static bool read_report(const char *path, srow_t *row, char *why, size_t cap)
     return ok;
 }
 
+/* the columns a UTF-8 string takes on a terminal: Hangul and the other
+ * wide East Asian letters two, the rest one (for the table's padding) */
+static int cols_of(const char *s)
+{
+    int w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        unsigned c = *p;
+        int n = c < 0x80 ? 1 : c >> 5 == 6 ? 2 : c >> 4 == 14 ? 3 : c >> 3 == 30 ? 4 : 1;
+        for (int k = 1; k < n; k++) {
+            if ((p[k] & 0xC0) != 0x80) { n = 1; break; }
+            c = (k == 1 ? c & (0x7Fu >> n) : c) << 6 | (p[k] & 0x3F);
+        }
+        bool wide = n > 1 && ((c >= 0x1100 && c <= 0x115F) || (c >= 0x2E80 && c <= 0xA4CF) || (c >= 0xAC00 && c <= 0xD7A3)
+                              || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFF60) || (c >= 0xFFE0 && c <= 0xFFE6));
+        w += wide ? 2 : 1;
+        p += n;
+    }
+    return w;
+}
+
+/* s, then blanks up to width columns */
+static void pad(FILE *out, const char *s, int width)
+{
+    fputs(s, out);
+    for (int w = cols_of(s); w < width; w++) fputc(' ', out);
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int lesson_report_summary(const char *dirpath, FILE *out, FILE *err)
+int lesson_report_summary(int lang, const char *dirpath, FILE *out, FILE *err)
 {
     DIR *d = opendir(dirpath);
     if (!d) { fprintf(err, "nnpad: %s: %s\n", dirpath, strerror(errno)); return 1; }
@@ -624,13 +654,14 @@ int lesson_report_summary(const char *dirpath, FILE *out, FILE *err)
     if (nf == 0) fprintf(err, "nnpad: no .html files in %s\n", dirpath);
     if (rows && cols && nrows) {
         /* one row per student file; each lesson: steps done/total, attempts, time (m:ss) */
-        int w0 = 7;
-        for (int i = 0; i < nrows; i++) { int L = (int)strlen(rows[i].file); if (L > w0) w0 = L; }
-        fprintf(out, "%-*s", w0, "student");
-        for (int c = 0; c < ncols; c++) fprintf(out, "  %-20s", cols[c]);
+        int w0 = cols_of(RM(lang, R_SUM_STUDENT)), wc = 20;
+        for (int i = 0; i < nrows; i++) { int L = cols_of(rows[i].file); if (L > w0) w0 = L; }
+        for (int c = 0; c < ncols; c++) { int L = cols_of(cols[c]); if (L > wc) wc = L; }
+        pad(out, RM(lang, R_SUM_STUDENT), w0);
+        for (int c = 0; c < ncols; c++) { fputs("  ", out); pad(out, cols[c], c + 1 < ncols ? wc : 0); }
         fputc('\n', out);
         for (int i = 0; i < nrows; i++) {
-            fprintf(out, "%-*s", w0, rows[i].file);
+            pad(out, rows[i].file, w0);
             for (int c = 0; c < ncols; c++) {
                 char cell[96] = "-";
                 for (int k = 0; k < rows[i].nls; k++) {
@@ -641,11 +672,12 @@ int lesson_report_summary(const char *dirpath, FILE *out, FILE *err)
                     if (l->seconds >= 0) fmt_time(t, sizeof t, (long long)(l->seconds * 1000.0));
                     snprintf(cell, sizeof cell, "%d/%d a%s %s", l->done, l->steps, a, t);
                 }
-                fprintf(out, "  %-20s", cell);
+                fputs("  ", out);
+                pad(out, cell, c + 1 < ncols ? wc : 0);
             }
             fputc('\n', out);
         }
-        fputs("(per lesson: steps done/total, aN attempts, time m:ss; self-reported by each student's nnpad)\n", out);
+        fprintf(out, "%s\n", RM(lang, R_SUM_KEY));
     }
     for (int i = 0; rows && i < nrows; i++) free(rows[i].ls);
     for (int i = 0; i < nf; i++) free(files[i]);
