@@ -11,6 +11,8 @@
  *                         through (all: every lesson) and exit
  *   --check-lesson FILE   validate a lesson file and play it in a temporary folder
  *   --lang en|ko          the lessons' language (default from the locale)
+ *   --report FILE.html    write the student's lesson report and exit
+ *   --report-summary DIR  tabulate a folder of reports (a teacher's view)
  *   --version, --help
  *
  * Exit status: 0 success, 1 an error in the input, 2 bad usage.  This is
@@ -55,6 +57,10 @@ static void usage(FILE *f)
           "                    check a lesson file (FILE:LINE: errors) and play it\n"
           "                    through in a temporary folder\n"
           "      --lang en|ko  the lessons' language (default from LANG)\n"
+          "      --report FILE.html\n"
+          "                    write your lessons' report (a page to hand in) and exit\n"
+          "      --report-summary DIR\n"
+          "                    a table of the reports (*.html) in DIR, one row each\n"
           "  -h, --help        show this help\n"
           "  -V, --version     show the version\n"
           "\n"
@@ -64,7 +70,7 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    enum { OPT_HEADLESS = 256, OPT_LESSON, OPT_AUTO, OPT_CHECK_LESSON, OPT_LANG, OPT_RESTORE };
+    enum { OPT_HEADLESS = 256, OPT_LESSON, OPT_AUTO, OPT_CHECK_LESSON, OPT_LANG, OPT_RESTORE, OPT_REPORT, OPT_REPORT_SUMMARY };
     static const struct option longopts[] = {
         { "eval", required_argument, NULL, 'e' },
         { "headless", no_argument, NULL, OPT_HEADLESS },
@@ -73,12 +79,14 @@ int main(int argc, char **argv)
         { "check-lesson", required_argument, NULL, OPT_CHECK_LESSON },
         { "lang", required_argument, NULL, OPT_LANG },
         { "restore", no_argument, NULL, OPT_RESTORE },
+        { "report", required_argument, NULL, OPT_REPORT },
+        { "report-summary", required_argument, NULL, OPT_REPORT_SUMMARY },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 },
     };
     repl_options_t opt = { .headless = false };
-    const char *lesson = NULL, *check_lesson = NULL;
+    const char *lesson = NULL, *check_lesson = NULL, *report = NULL, *report_summary = NULL;
     bool lesson_auto_run = false, restore = false;
     int lang = -1;
     /* -e texts point into argv: no copies to free. */
@@ -111,6 +119,12 @@ int main(int argc, char **argv)
         case OPT_CHECK_LESSON:
             check_lesson = optarg;
             break;
+        case OPT_REPORT:
+            report = optarg;
+            break;
+        case OPT_REPORT_SUMMARY:
+            report_summary = optarg;
+            break;
         case OPT_LANG:
             lang = lesson_lang_from_name(optarg);
             if (lang < 0) {
@@ -130,7 +144,8 @@ int main(int argc, char **argv)
         default:
             if (optopt == 'e')
                 fputs("nnpad: -e needs an expression\n", stderr);
-            else if (optopt == OPT_LESSON || optopt == OPT_CHECK_LESSON || optopt == OPT_LANG)
+            else if (optopt == OPT_LESSON || optopt == OPT_CHECK_LESSON || optopt == OPT_LANG
+                     || optopt == OPT_REPORT || optopt == OPT_REPORT_SUMMARY)
                 fprintf(stderr, "nnpad: %s needs an argument\n", argv[optind - 1]);
             else if (optopt)
                 fprintf(stderr, "nnpad: unknown option '-%c'\n", optopt);
@@ -142,7 +157,9 @@ int main(int argc, char **argv)
         }
     }
     const char *file = optind < argc ? argv[optind] : NULL;
-    const char *clash = lesson_auto_run && !lesson ? "--auto goes with --lesson NAME"
+    const char *clash = (report || report_summary) && (lesson || check_lesson || restore || file || n_evals || (report && report_summary))
+                            ? "--report and --report-summary go alone (with --lang)"
+                        : lesson_auto_run && !lesson ? "--auto goes with --lesson NAME"
                         : (lesson || check_lesson) && (file || n_evals) ? "--lesson and --check-lesson take no FILE or -e"
                         : lesson && check_lesson ? "--lesson and --check-lesson cannot be combined"
                         : restore && (n_evals || check_lesson || lesson_auto_run) ? "--restore goes with the REPL, a pipe or a FILE"
@@ -157,6 +174,19 @@ int main(int argc, char **argv)
                 n_evals ? "-e and a FILE cannot be combined" : "only one FILE may be given");
         free(evals);
         return 2;
+    }
+
+    if (report_summary) {
+        int st = lesson_report_summary(lang >= 0 ? lang : lesson_lang_default(), report_summary, stdout, stderr);
+        free(evals);
+        return st;
+    }
+    if (report) {
+        char why[1200];
+        int st = lesson_report_write(lang >= 0 ? lang : lesson_lang_default(), report, stdout, why, sizeof why);
+        if (st) fprintf(stderr, "nnpad: cannot write the report %s: %s\n", report, why);
+        free(evals);
+        return st;
     }
 
     session_t *s = session_new();

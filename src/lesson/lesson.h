@@ -96,4 +96,14 @@ int lesson_auto(lesson_runner_t *lr, const char *which, FILE *out, FILE *err);
  * go to err as FILE:LINE: error: ...  Returns 0 or 1. */
 int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *err);
 
+/* nnpad --report FILE / :report FILE: the student's report, a self-contained
+ * HTML page (lessons, steps, attempts, hints, skips, time, final answers, in
+ * lang; the data also as JSON in <script id="nnpad-report">), written
+ * atomically; says so on out (when not NULL).  0, or 1 with why. */
+int lesson_report_write(int lang, const char *path, FILE *out, char *why, size_t cap);
+/* nnpad --report-summary DIR: a table of every .html report in DIR on out (one
+ * row per file, per lesson done/total, attempts, time; labels in lang); files that are not
+ * reports are named on err.  Returns 0, or 1 if any file was skipped or none read. */
+int lesson_report_summary(int lang, const char *dir, FILE *out, FILE *err);
+
 #endif

@@ -69,4 +69,17 @@ typedef enum lesson_msg {
 } lesson_msg_t;
 const char *lesson_msg(int lang, lesson_msg_t m);
 
+/* ---- what the student did in each step (lesson_report.c) ---- */
+typedef enum lesson_rec_ev {
+    REC_TIME,      /* only secs: time spent in the step */
+    REC_ATTEMPT,   /* a wrong answer */
+    REC_CORRECT,   /* the accepted answer (answer: its text) */
+    REC_HINT,      /* :hint */
+    REC_SKIP,      /* :skip */
+    REC_SEEN,      /* a step without a check, passed with :next */
+} lesson_rec_ev_t;
+/* Add ev (and secs of time) to step's record in $XDG_STATE_HOME/nnpad/lesson-steps,
+ * rewritten atomically; 0, or 1 with why. */
+int lesson_record(const lesson_t *l, int step, lesson_rec_ev_t ev, const char *answer, double secs, char *why, size_t cap);
+
 #endif

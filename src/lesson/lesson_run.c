@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,9 +53,11 @@ struct lesson_runner {
     bool had[NBOUND_MAX];          /* ... and whether each had a value before */
     bool save_warned;
     FILE *devnull;
+    double step_since;             /* when the time in this step last counted (0: not yet) */
 };
 
 static const char *L(lesson_runner_t *lr, lesson_msg_t m) { return lesson_msg(lr->lang, m); }
+static void record_step(lesson_runner_t *lr, lesson_rec_ev_t ev, const char *answer, FILE *out);
 
 static char *xstrdup(const char *s)
 {
@@ -97,6 +100,7 @@ lesson_runner_t *lesson_runner_new(session_t *s, lesson_run_fn run, void *ctx)
 void lesson_runner_free(lesson_runner_t *lr)
 {
     if (!lr) return;
+    record_step(lr, REC_TIME, NULL, NULL);   /* the time in the step the session ends in */
     lesson_free(lr->cur);
     if (lr->devnull) fclose(lr->devnull);
     free(lr);
@@ -109,7 +113,7 @@ bool lesson_busy(const lesson_runner_t *lr) { return lr && lr->busy; }
 
 bool lesson_is_command(const char *text, size_t len)
 {
-    static const char *const cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play", "quit-lesson", "lang" };
+    static const char *const cmds[] = { "lesson", "lessons", "next", "back", "hint", "skip", "play", "quit-lesson", "lang", "report" };
     return text_command_of(text, len, cmds, (int)(sizeof cmds / sizeof *cmds)) >= 0;
 }
 
@@ -333,6 +337,30 @@ static void save_now(lesson_runner_t *lr, FILE *out, bool done)
     char key[256], why[PATH_MAX + 400];
     key_of(lr->cur, key, sizeof key);
     if (prog_save(key, done ? lr->cur->nsteps : lr->step, lr->cur->nsteps, done, why, sizeof why) != 0 && !lr->save_warned) {
+        fprintf(out, L(lr, M_SAVE_FAILED), why);
+        fputc('\n', out);
+        lr->save_warned = true;
+    }
+}
+
+/* ---- the per-step record for the student's report (lesson_report.c) ---- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Record ev at the current step with the time since the last record
+ * (nothing under --auto, as progress). */
+static void record_step(lesson_runner_t *lr, lesson_rec_ev_t ev, const char *answer, FILE *out)
+{
+    if (lr->auto_mode || !lr->cur || lr->step >= lr->cur->nsteps) return;
+    double now = now_seconds(), secs = lr->step_since > 0 ? now - lr->step_since : 0;
+    lr->step_since = now;
+    char why[PATH_MAX + 400];
+    if (lesson_record(lr->cur, lr->step, ev, answer, secs, why, sizeof why) != 0 && !lr->save_warned && out) {
         fprintf(out, L(lr, M_SAVE_FAILED), why);
         fputc('\n', out);
         lr->save_warned = true;
@@ -664,17 +692,20 @@ static void finish(lesson_runner_t *lr, FILE *out)
 
 static void go_to(lesson_runner_t *lr, int step, FILE *out, bool run_code)
 {
+    record_step(lr, REC_TIME, NULL, out);
     lr->step = step;
     lr->tries = 0;
     lr->play = false;
     if (step >= lr->cur->nsteps) { finish(lr, out); return; }
     save_now(lr, out, false);
     show_step(lr, out, run_code, NULL);
+    lr->step_since = now_seconds();
 }
 
-static void respond(lesson_runner_t *lr, bool ok, const char *why, FILE *out)
+static void respond(lesson_runner_t *lr, bool ok, const char *why, const char *answer, FILE *out)
 {
     const lesson_step_t *st = &lr->cur->steps[lr->step];
+    record_step(lr, ok ? REC_CORRECT : REC_ATTEMPT, answer, out);
     if (ok) {
         fprintf(out, "%s\n", L(lr, M_CORRECT));
         go_to(lr, lr->step + 1, out, true);
@@ -733,7 +764,7 @@ bool lesson_take_input(lesson_runner_t *lr, const char *text, size_t len, FILE *
         return false;          /* not on offer: a name (x, y, ...) runs as usual */
     char why[300];
     bool ok = check_input(lr, st, letter, 0, why, sizeof why);
-    respond(lr, ok, why, out);
+    respond(lr, ok, why, letter, out);
     return true;
 }
 
@@ -778,8 +809,8 @@ void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int s
         free(t);
         return;
     }
+    respond(lr, ok, why, t, out);
     free(t);
-    respond(lr, ok, why, out);
 }
 
 /* ---- the commands ---- */
@@ -862,7 +893,8 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
     lesson_t *l = load_into(path, err, cap);
     free(path);
     if (!l) return 1;
-    if (lr->cur) { save_now(lr, out, false); lesson_free(lr->cur); }
+    if (lr->cur) { record_step(lr, REC_TIME, NULL, out); save_now(lr, out, false); lesson_free(lr->cur); }
+    lr->step_since = 0;
     lr->cur = l;
     lr->step = 0;
     lr->tries = 0;
@@ -905,6 +937,7 @@ int lesson_next(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
         return 0;
     }
     if (lr->cur->steps[lr->step].check != CK_NONE) return fail(lr, err, cap, M_ANSWER_FIRST);
+    record_step(lr, REC_SEEN, NULL, out);
     go_to(lr, lr->step + 1, out, true);
     return 0;
 }
@@ -922,6 +955,7 @@ int lesson_hint(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     NEED_LESSON();
     const lesson_step_t *st = &lr->cur->steps[lr->step];
     if (!st->hint[lr->lang]) return fail(lr, err, cap, M_NO_HINT);
+    record_step(lr, REC_HINT, NULL, out);
     fprintf(out, "%s\n", st->hint[lr->lang]);
     return 0;
 }
@@ -930,6 +964,7 @@ int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
     const lesson_step_t *st = &lr->cur->steps[lr->step];
+    record_step(lr, REC_SKIP, NULL, out);
     if (st->check == CK_CHOICE) {
         fprintf(out, L(lr, M_SKIP_CHOICE), st->answer);
         fputc('\n', out);
@@ -957,6 +992,7 @@ int lesson_play(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_quit(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    record_step(lr, REC_TIME, NULL, out);
     save_now(lr, out, false);
     char key[256];
     key_of(lr->cur, key, sizeof key);

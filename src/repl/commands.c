@@ -802,6 +802,20 @@ static int cmd_lang(repl_t *r, const char *arg)
     return lesson_result(r, lesson_lang_cmd(r->lesson, arg, r->out, err, sizeof err), err);
 }
 
+/* :report FILE.html: the student's report (src/lesson/lesson_report.c) */
+static int cmd_report(repl_t *r, const char *arg)
+{
+    if (!*arg)
+        return repl_cmd_error(r, "usage: :report FILE.html");
+    if (lesson_busy_error(r, "report")) return 1;
+    char *path = tilde_expand(arg);
+    char err[1200];
+    int rc = !afile_allowed(path ? path : arg, err, sizeof err)
+             || lesson_report_write(lesson_lang(r->lesson), path ? path : arg, r->out, err, sizeof err) != 0;
+    free(path);
+    return rc ? repl_cmd_error(r, "cannot write the report: %s", err) : 0;
+}
+
 static int cmd_quit(repl_t *r, const char *arg)
 {
     if (no_arg(r, "quit", arg))
@@ -1057,6 +1071,12 @@ const repl_cmd_t repl_cmds[] = {
     { "skip", NULL, ":skip", "lesson: skip the step (its answer is typed for you)", NULL, REPL_ARG_NONE, NULL, cmd_skip },
     { "play", NULL, ":play", "lesson: explore freely, nothing checked (:next returns)", NULL, REPL_ARG_NONE, NULL, cmd_play },
     { "quit-lesson", NULL, ":quit-lesson", "lesson: leave it (progress kept)", NULL, REPL_ARG_NONE, NULL, cmd_quit_lesson },
+    { "report", NULL, ":report FILE.html", "write your lessons' report to hand in (steps, attempts, hints, time)",
+      "    A self-contained page in the lessons' language (:lang): per lesson and\n"
+      "    step, done or not, attempts, hints, skips, time and the final answer.\n"
+      "    It is a self-report, kept from this computer's progress files;\n"
+      "    nnpad --report-summary DIR tabulates a folder of them for a teacher.\n",
+      REPL_ARG_FILE, NULL, cmd_report },
     { "lang", NULL, ":lang [en|ko]", "the lessons' language (default from LANG)", NULL, REPL_ARG_WORDS, lang_words, cmd_lang },
     { "save", NULL, ":save FILE.png|FILE.svg|FILE.html|FILE.nn", "save the last figure, the session as a page, or its inputs",
       "    FILE.png, FILE.svg: the last figure (1200 x 750 px; SVG in pixels).\n"
