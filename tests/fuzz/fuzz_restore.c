@@ -27,6 +27,10 @@
 #include "util/afile.h"
 #include "util/mem.h"
 #include "view/view.h"
+/* the stale scratch folders of killed processes (fuzz_remove_stale);
+ * the rest of fuzz_common.h is the other targets' */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "fuzz_common.h"
 
 #include <fcntl.h>
 #include <ftw.h>
@@ -48,12 +52,6 @@ static char scratch[PATH_MAX];   /* absolute */
 static char jdir[PATH_MAX + 64];
 static int home_fd = -1;   /* the folder libFuzzer was started in: its paths (corpus, artifacts, -fork jobs) stay relative to it */
 
-static int remove_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb; (void)flag; (void)f;
-    remove(p);
-    return 0;
-}
 
 /* what an input wrote goes (the journals' folder stays) */
 static int remove_made(const char *p, const struct stat *sb, int flag, struct FTW *f)
@@ -68,7 +66,7 @@ static int remove_made(const char *p, const struct stat *sb, int flag, struct FT
 
 static void remove_scratch(void)
 {
-    if (scratch[0]) nftw(scratch, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    if (scratch[0]) nftw(scratch, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static void on_alarm(int sig)
@@ -85,7 +83,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     char base[PATH_MAX];
     if (!realpath(t && *t ? t : "/tmp", base)) snprintf(base, sizeof base, "/tmp");
     home_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (snprintf(scratch, sizeof scratch, "%s/nnpad-fuzz-restore-XXXXXX", base) >= (int)sizeof scratch || !mkdtemp(scratch) ||
+    /* named as fuzz_common.h names them, so that a job killed by -fork's
+     * parent leaves nothing behind once another starts */
+    snprintf(fuzz_tmp, sizeof fuzz_tmp, "%s", base);
+    fuzz_remove_stale();
+    if (snprintf(scratch, sizeof scratch, "%s/nnpad-fuzz-%ld-restore-XXXXXX", base, (long)getpid()) >= (int)sizeof scratch ||
+        !mkdtemp(scratch) ||
         home_fd < 0) {
         perror("nnpad fuzz: scratch folder");
         exit(1);
