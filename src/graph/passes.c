@@ -455,20 +455,52 @@ static int fx_kind(int nd, const int64_t *sh, int lnd, const int64_t *lsh)
 }
 
 /* A binary op whose two inputs have sizes a signature leaves open may fail
- * at run time (a broadcast mismatch): it stays unfused, so that it fails
- * in program order, as eager does (a fused group runs at its last node,
- * after the ops between its members). */
+ * at run time (a broadcast mismatch), unless both come from one place
+ * (shape_origin): it stays unfused, so that it fails in program order, as
+ * eager does (a fused group runs at its last node, after the ops between
+ * its members). */
+static bool open_sized(const gnode_t *a)
+{
+    int64_t size = 1;
+    for (int d = 0; a->is_tensor && d < a->ndim; d++) size *= a->shape[d];
+    return a->is_tensor && (a->wild || size != 1);
+}
+/* Where node i's shape comes from, as far as a few steps show: a
+ * parameter's or any other node's own index; an elementwise op or fused
+ * chain (no keywords) whose open-sized inputs all come from one place has
+ * that place's shape (x, sigmoid(x) * 2 and tanh(...) - x are all x's
+ * shape); -1: size 1 and fixed (a number), which broadcasts anywhere.
+ * *budget bounds the walk (a shared subgraph is walked once per use);
+ * when it runs out the node is its own origin, which only keeps it unfused. */
+static int shape_origin(const graph_t *g, int i, int *budget)
+{
+    const gnode_t *a = &g->n[i];
+    if (!open_sized(a)) return -1;
+    if (--*budget < 0 || a->kind != G_OP || a->nkw || !(a->nchain > 0 || op_is_elementwise(a->op))) return i;
+    int o = -1;
+    for (int k = 0; k < a->nin; k++) {
+        int ok = shape_origin(g, a->in[k], budget);
+        if (ok < 0) continue;
+        if (o >= 0 && ok != o) return i;
+        o = ok;
+    }
+    return o < 0 ? i : o;
+}
 static bool may_fail(const graph_t *g, const gnode_t *n)
 {
     if (!n->wild || n->nin < 2) return false;
-    int open = 0;
+    int open = 0, origin = -1, budget = 256;
+    bool same = true;
     for (int k = 0; k < n->nin; k++) {
         const gnode_t *a = &g->n[n->in[k]];
-        int64_t size = 1;
-        for (int d = 0; a->is_tensor && d < a->ndim; d++) size *= a->shape[d];
-        open += a->is_tensor && (a->wild || size != 1);
+        if (!open_sized(a)) continue;
+        open++;
+        int o = shape_origin(g, n->in[k], &budget);
+        if (origin >= 0 && o != origin) same = false;
+        origin = o;
     }
-    return open >= 2;
+    /* two open sizes of one origin are one shape at every call: no mismatch */
+    return open >= 2 && !same;
 }
 
 /* Can node n join a chain of output shape `like`?  Its inputs must be the

@@ -260,6 +260,21 @@ int main(void)
            strstr(gmt->u.str.s, "fused{add -> subtract -> multiply}"),
            "the MLP's bias adds fuse with their relu, and the loss's add, subtract and square fuse");
     if (gmt) session_release(gmt);
+    /* an open length: ops whose open-sized inputs all come from the one
+     * parameter cannot meet two sizes, so the whole chain fuses (a binary
+     * op meeting two open sizes of different origins stays unfused) */
+    run("def chw(x) { return tanh(sigmoid(x) * 2 + 1) - x }\ntcw = trace(chw, input_signature=[[-1]])\ntcw([1.0, 2.0])\n"
+        "def chv(x, y) { return tanh(x * 2) - y }\ntcv = trace(chv, input_signature=[[-1], [-1]])\ntcv([1.0, 2.0], [3.0, 4.0])\n");
+    struct value *gwt = session_eval(S, "graph(tcw)", stdout), *gvt = session_eval(S, "graph(tcv)", stdout);
+    tap_ok(gwt && gwt->kind == V_STR && strstr(gwt->u.str.s, "fused{sigmoid -> multiply -> add -> tanh -> subtract}") &&
+           gvt && gvt->kind == V_STR && strstr(gvt->u.str.s, "fused{multiply -> tanh}") &&
+           !strstr(gvt->u.str.s, "tanh -> subtract"),
+           "open length: x's own chain fuses to the end; a subtract of two open sizes from two parameters stays unfused");
+    if (gwt) session_release(gwt);
+    if (gvt) session_release(gvt);
+    tap_ok(same_bits("tcw([1.0, 2.0, 3.0])", "chw([1.0, 2.0, 3.0])", why, sizeof why) &&
+           session_run(S, "<t>", "tcv([1.0, 2.0], [1.0, 2.0, 3.0])", 32, 1, stdout, null) != 0,
+           "the fused open-length chain gives eager's bits; two open sizes that differ are eager's shape error %s", why);
     run("seed(6)\nlw = dense(3, 5, activation=relu)\ndef fw(x) { return sum(lw(x) * 2 + 1, axis=1) }\ngw = trace(fw)\n"
         "xw = randn(4, 3)\ngw(xw)\n");
     tap_ok(same_bits("gw(xw)", "fw(xw)", why, sizeof why), "a traced layer with a variable weight gives eager's bits %s", why);
