@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 # The window's tests (tests/view-repl.sh, tests/view-window.sh) need only
 # xvfb at run time (xauth is for xvfb-run by hand), and libx11-dev for their
 # helper tests/unit/pixtool (Xlib, cairo-xlib, SDL: no xdotool or ImageMagick).
-PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev"
+# locales: the locale sources tests/locale-numeric.sh builds de_DE.UTF-8 from.
+PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev locales"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

@@ -144,8 +144,50 @@ typedef struct near { const char *best; int dist; const char *want; } near_t;
 static void near_cb(const char *name, void *ctx)
 {
     near_t *n = ctx;
+    for (int k = 0; parse_keywords[k]; k++)   /* a keyword is never what a name meant (dot is not not) */
+        if (!strcmp(name, parse_keywords[k])) return;
     int d = text_edit_distance(n->want, strlen(n->want), name, strlen(name));
     if (d < n->dist) { n->dist = d; n->best = name; }
+}
+
+/* Names students bring from NumPy and PyTorch: one line saying how nnpad
+ * writes each (each message one whole sentence, for translation). */
+static void habit_name_error(const char *name, span_t span)
+{
+    if (!strcmp(name, "dot") || !strcmp(name, "mm") || !strcmp(name, "bmm"))
+        err_raise(ERR_NAME, span, "'%s' is not defined: nnpad writes the matrix product as A @ B (or matmul(A, B))", name);
+    if (!strcmp(name, "array") || !strcmp(name, "asarray") || !strcmp(name, "constant"))
+        err_raise(ERR_NAME, span, "'%s' is not defined: nnpad writes an array as a list [1, 2, 3], or tensor([1, 2, 3]) "
+                  "to choose its dtype", name);
+    int dt = strcmp(name, "float") ? dtype_from_name(name) : -1;   /* float(x) is Python's, not a dtype */
+    if (dt >= 0 && strcmp(name, dtype_traits[dt].name))
+        err_raise(ERR_NAME, span, "'%s' is not defined: nnpad calls this dtype %s (%s(x) converts to it, dtype=%s names it)",
+                  name, dtype_traits[dt].name, dtype_traits[dt].name, dtype_traits[dt].name);
+}
+
+/* np.dot, np.float16, torch.tensor, np.exp: a module's member, where the
+ * module is not a variable. */
+static void habit_member_error(const node_t *n, value_t *scope)
+{
+    static const char *const modules[] = { "np", "numpy", "torch", "tf", "tensorflow", "jnp", "jax", "keras", "math",
+                                           "F", "nn", "scipy", NULL };
+    if (n->a->kind != N_NAME || scope_get(scope, n->a->name) || op_find(n->a->name)) return;
+    const char *m = n->a->name, *f = n->name;
+    int i = 0;
+    while (modules[i] && strcmp(m, modules[i])) i++;
+    if (!modules[i]) return;
+    if (!strcmp(f, "dot") || !strcmp(f, "mm") || !strcmp(f, "bmm") || !strcmp(f, "tensordot"))
+        err_raise(ERR_NAME, n->span, "nnpad has no modules, and it writes %s.%s(A, B) as A @ B (or matmul(A, B))", m, f);
+    if (!strcmp(f, "tensor") || !strcmp(f, "array") || !strcmp(f, "asarray") || !strcmp(f, "constant")
+        || !strcmp(f, "as_tensor") || !strcmp(f, "from_numpy") || !strcmp(f, "Tensor"))
+        err_raise(ERR_NAME, n->span, "nnpad has no modules, and it writes %s.%s([1, 2, 3]) as tensor([1, 2, 3]) (or "
+                  "the list [1, 2, 3])", m, f);
+    int dt = strcmp(f, "float") ? dtype_from_name(f) : -1;
+    if (dt >= 0)
+        err_raise(ERR_NAME, n->span, "nnpad has no modules, and its name for the dtype %s.%s is %s (%s(x) converts to it, "
+                  "dtype=%s names it)", m, f, dtype_traits[dt].name, dtype_traits[dt].name, dtype_traits[dt].name);
+    if (op_find(f))
+        err_raise(ERR_NAME, n->span, "nnpad has no modules, and %s.%s is its builtin %s, already here", m, f, f);
 }
 
 static value_t *lookup(session_t *s, const char *name, value_t *scope, span_t span)
@@ -171,6 +213,7 @@ static value_t *lookup(session_t *s, const char *name, value_t *scope, span_t sp
         if (!strcmp(name, modules[i]))
             err_raise(ERR_NAME, span, "'%s' is not defined: nnpad has no modules, its builtins are already here (np.exp "
                       "is exp, torch.tanh is tanh, tf.matmul is matmul; :help lists them all)", name);
+    habit_name_error(name, span);
     near_t n = { NULL, 3, name };
     session_complete(s, "", near_cb, &n);
     for (value_t *sc = scope; sc; sc = sc->u.sc.parent)
@@ -520,15 +563,14 @@ static void fn_signature(const node_t *d, char *sig, size_t cap)
 static struct frame { const char *name; span_t span; const source_t *src; } calls[EVAL_MAX_DEPTH + 1];
 static int ncalls;
 
-static void call_push(session_t *s, const char *name, span_t span, const source_t *src)
+static void call_push(const char *name, span_t span, const source_t *src)
 {
-    (void)s;
     if (ncalls <= EVAL_MAX_DEPTH) calls[ncalls] = (struct frame){ name, span, src };
     ncalls++;
 }
 static void call_pop(void) { ncalls--; }
 
-void eval_frame_push(const char *name, span_t span) { call_push(NULL, name, span, err_source()); }
+void eval_frame_push(const char *name, span_t span) { call_push(name, span, err_source()); }
 void eval_frame_pop(void) { call_pop(); }
 
 static void trace_hook(char *buf, size_t cap)
@@ -590,7 +632,7 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
         scope_set(local, d->params[i], dv);
         val_unref(dv);
     }
-    call_push(s, d->name, span, saved);
+    call_push(d->name, span, saved);
     s->depth++;
     value_t *ret = NULL;
     if (d->is_expr_body) {
@@ -705,8 +747,18 @@ static exact_how_t exact_how(session_t *s, const node_t *n, const op_def_t *op, 
 static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
 {
     value_t *fn = eval_expr(s, n->a, scope);
-    if (fn->kind != V_FUNC && !(fn->kind == V_SCOPE && scope_get_local(fn, "__call__")))
+    if (fn->kind != V_FUNC && !(fn->kind == V_SCOPE && scope_get_local(fn, "__call__"))) {
+        const source_t *src = err_source();
+        const node_t *m = n->a;
+        if (m->kind == N_MEMBER && src && src->text && m->span.end <= src->len && m->span.end - m->span.start <= 80
+            && !memchr(src->text + m->span.start, '\n', (size_t)(m->span.end - m->span.start))
+            && (!strcmp(m->name, "shape") || !strcmp(m->name, "dtype") || !strcmp(m->name, "ndim")
+                || !strcmp(m->name, "size") || !strcmp(m->name, "T")))   /* W1.shape(): NumPy's habit */
+            err_raise(ERR_TYPE, m->span, "%.*s is a value, not a method: write %.*s without the ()",
+                      m->span.end - m->span.start, src->text + m->span.start,
+                      m->span.end - m->span.start, src->text + m->span.start);
         err_raise(ERR_TYPE, n->a->span, "a %s is not callable", val_kind_name(fn));
+    }
     if (n->nargs > MAX_ARGS) err_raise(ERR_LIMIT, n->args[MAX_ARGS]->span, "at most %d arguments", MAX_ARGS);
     value_t *args[MAX_ARGS], *kw[MAX_ARGS];
     span_t aspan[MAX_ARGS], kspan[MAX_ARGS];
@@ -761,6 +813,7 @@ static value_t *eval_call(session_t *s, const node_t *n, value_t *scope)
 
 static value_t *eval_member(session_t *s, const node_t *n, value_t *scope)
 {
+    habit_member_error(n, scope);
     value_t *o = eval_expr(s, n->a, scope);
     value_t *r = NULL;
     if (o->kind == V_TENSOR) {

@@ -343,23 +343,6 @@ static bool paste_on(void)
     return v && strcmp(v, "on") == 0;
 }
 
-/* Terminal columns of UTF-8 text: one per code point, two for the wide
- * scripts from U+1100 on (Hangul, CJK) */
-static int text_cols(const char *s)
-{
-    int n = 0;
-    for (const unsigned char *q = (const unsigned char *)s; *q;) {
-        unsigned cp = *q;
-        int len = cp < 0x80 ? 1 : (cp >> 5) == 6 ? 2 : (cp >> 4) == 14 ? 3 : 4;
-        if (len == 2 && q[1]) cp = (cp & 0x1F) << 6 | (q[1] & 0x3F);
-        else if (len == 3 && q[1] && q[2]) cp = (cp & 0x0F) << 12 | (q[1] & 0x3F) << 6 | (q[2] & 0x3F);
-        else if (len == 4) cp = 0x10000;
-        n += cp >= 0x1100 ? 2 : 1;
-        for (int k = 0; k < len && *q; k++) q++;
-    }
-    return n;
-}
-
 /* The prompt names the precision, device and mode, since they change
  * what every number means: "fp16·cpu·eager >>> ", after the lesson and
  * step while one runs ("[03-collapse · 4/14] ").  The continuation prompt
@@ -378,7 +361,7 @@ static void set_prompt(void)
     }
     *w = 0;
     if (tty.in.len) {
-        int n = text_cols(lesb) + text_cols(set) + 1;   /* "... " under ">>> " */
+        int n = err_text_cols(lesb, -1) + err_text_cols(set, -1) + 1;   /* "... " under ">>> " */
         snprintf(p, sizeof p, "%*s" PROMPT_MORE, n > 0 ? n : 0, "");
     } else {
         snprintf(p, sizeof p, "%s%s " PROMPT, lesb, set);

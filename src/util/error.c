@@ -2,9 +2,12 @@
  * printing errors with line:col and a caret.  See error.h. */
 #include "util/error.h"
 #include "util/mem.h"
+#include <langinfo.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 static err_frame_t *top_frame;
 static err_info_t last;
@@ -107,8 +110,81 @@ static const char *kind_name(err_kind_t k)
     return names[k];
 }
 
-/* Print one source line with a caret line under [start,end) of it.  Control
- * characters and invalid bytes are shown as '?' so the caret stays aligned. */
+/* Unicode's East Asian Wide and Fullwidth ranges and the common zero-width
+ * ones, for when LC_CTYPE is not UTF-8 (wcwidth knows nothing there). */
+static int table_cols(unsigned cp)
+{
+    static const unsigned wide[][2] = {
+        { 0x1100, 0x115F }, { 0x231A, 0x231B }, { 0x2329, 0x232A }, { 0x2E80, 0x303E }, { 0x3041, 0x33FF },
+        { 0x3400, 0x4DBF }, { 0x4E00, 0x9FFF }, { 0xA000, 0xA4CF }, { 0xA960, 0xA97F }, { 0xAC00, 0xD7A3 },
+        { 0xF900, 0xFAFF }, { 0xFE10, 0xFE19 }, { 0xFE30, 0xFE6F }, { 0xFF00, 0xFF60 }, { 0xFFE0, 0xFFE6 },
+        { 0x1F300, 0x1F64F }, { 0x1F900, 0x1F9FF }, { 0x20000, 0x2FFFD }, { 0x30000, 0x3FFFD },
+    };
+    static const unsigned zero[][2] = {
+        { 0x0300, 0x036F }, { 0x0483, 0x0489 }, { 0x0591, 0x05BD }, { 0x0610, 0x061A }, { 0x064B, 0x065F },
+        { 0x1160, 0x11FF }, { 0x200B, 0x200F }, { 0x202A, 0x202E }, { 0x20D0, 0x20FF }, { 0xD7B0, 0xD7FF },
+        { 0xFE00, 0xFE0F }, { 0xFE20, 0xFE2F }, { 0xFEFF, 0xFEFF },
+    };
+    for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)
+        if (cp >= zero[i][0] && cp <= zero[i][1]) return 0;
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (cp >= wide[i][0] && cp <= wide[i][1]) return 2;
+    return 1;
+}
+
+static bool ctype_utf8(void)
+{
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+}
+
+/* One UTF-8 character (RFC 3629: no overlong forms, no surrogates, at most
+ * U+10FFFF); its length, or 0 for an invalid byte. */
+static int utf8_decode(const unsigned char *q, int n, unsigned *cp)
+{
+    unsigned c = q[0];
+    int len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (len == 0 || len > n) return 0;
+    unsigned v = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
+    for (int k = 1; k < len; k++) {
+        if ((q[k] & 0xC0) != 0x80) return 0;
+        v = v << 6 | (q[k] & 0x3F);
+    }
+    static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+    if (v < least[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+    *cp = v;
+    return len;
+}
+
+static int char_cols(const char *s, int n, int *len, bool utf8)
+{
+    unsigned cp = 0;
+    int l = utf8_decode((const unsigned char *)s, n, &cp);
+    *len = l ? l : 1;
+    if (!l || cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) return -1;
+    if (cp < 0x7F) return 1;
+    if (utf8) return wcwidth((wchar_t)cp);
+    return table_cols(cp);
+}
+
+int err_char_cols(const char *s, int n, int *len) { return char_cols(s, n, len, ctype_utf8()); }
+
+int err_text_cols(const char *s, int n)
+{
+    if (n < 0) n = (int)strlen(s);
+    bool utf8 = ctype_utf8();
+    int cols = 0;
+    for (int i = 0, len; i < n; i += len) {
+        int w = char_cols(s + i, n - i, &len, utf8);
+        cols += w < 0 ? 1 : w;
+    }
+    return cols;
+}
+
+/* Print one source line with a caret line under [start,end) of it.  The
+ * caret is placed by display width (a Hangul syllable is two columns);
+ * control characters and invalid bytes are shown as '?' (a tab as a blank),
+ * one column each, so the caret stays aligned. */
 void err_print(FILE *out, const err_info_t *e)
 {
     const source_t *src = e->src;
@@ -138,24 +214,32 @@ void err_print(FILE *out, const err_info_t *e)
     while (ls > 0 && src->text[ls - 1] != '\n') ls--;
     int le = start;
     while (le < src->len && src->text[le] != '\n') le++;
-    if (le - ls > 400) {   /* a huge line: show a window around the culprit */
+    if (le - ls > 400) {   /* a huge line: show a window around the culprit, cut at characters */
         int from = start - 60 > ls ? start - 60 : ls;
+        while (from < start && ((unsigned char)src->text[from] & 0xC0) == 0x80) from++;
         ls = from;
-        if (le - ls > 200) le = ls + 200;
+        if (le - ls > 200) {
+            le = ls + 200;
+            while (le > start && ((unsigned char)src->text[le] & 0xC0) == 0x80) le--;
+        }
     }
-    fputs("    ", out);
-    for (int i = ls; i < le; i++) {
-        unsigned char ch = (unsigned char)src->text[i];
-        fputc(ch == '\t' ? ' ' : (ch < 0x20 || ch == 0x7f) ? '?' : ch, out);
-    }
-    fputs("\n    ", out);
+    bool utf8 = ctype_utf8();
     int end = e->span.end > le ? le : e->span.end;
     if (end <= start) end = start + 1;
-    for (int i = ls; i < start; i++)
-        if (((unsigned char)src->text[i] & 0xC0) != 0x80) fputc(' ', out);
+    int before = 0, under = 0;   /* columns before the span, and under it */
+    fputs("    ", out);
+    for (int i = ls, len; i < le; i += len) {
+        int w = char_cols(src->text + i, le - i, &len, utf8);
+        if (w < 0) fputc(src->text[i] == '\t' ? ' ' : '?', out);
+        else fwrite(src->text + i, 1, (size_t)len, out);
+        if (w < 0) w = 1;
+        if (i < start) before += w;
+        else if (i < end) under += w;
+    }
+    fputs("\n    ", out);
+    for (int i = 0; i < before; i++) fputc(' ', out);
     fputc('^', out);
-    for (int i = start + 1; i < end; i++)
-        if (((unsigned char)src->text[i] & 0xC0) != 0x80) fputc('~', out);
+    for (int i = 1; i < under; i++) fputc('~', out);
     fputc('\n', out);
     fputs(e->trace, out);
 }

@@ -128,8 +128,20 @@ span_t err_here(void);
 #include <stdio.h>
 void err_print(FILE *out, const err_info_t *e);
 
-/* Line and column (both 1-based) of a byte offset in src. */
+/* Line and column (both 1-based) of a byte offset in src; the column
+ * counts characters (code points), as editors do. */
 void err_line_col(const source_t *src, int offset, int *line, int *col);
+
+/* Display width in terminal columns (Hangul and CJK are two, combining
+ * marks none): of the UTF-8 character at s, at most n bytes, whose length
+ * in bytes goes to *len (1 for an invalid byte); -1 for a control
+ * character, an invalid byte or one wcwidth cannot print (shown as '?').
+ * wcwidth() under a UTF-8 LC_CTYPE (main sets one), else a table of the
+ * wide and zero-width ranges. */
+int err_char_cols(const char *s, int n, int *len);
+/* The columns of n bytes of UTF-8 text (n < 0: up to the NUL); an
+ * unprintable character counts one, as err_print shows it ('?'). */
+int err_text_cols(const char *s, int n);
 
 /* Broken invariants only. */
 #define NN_ASSERT(c) do { if (!(c)) nn_abort(__FILE__, __LINE__, #c); } while (0)

@@ -148,12 +148,15 @@ static int image_cmd(int argc, char **argv)
  * helper windows as it starts): that is not an error for xfind */
 static int ignore_x_error(Display *d, XErrorEvent *e) { (void)d; (void)e; return 0; }
 
+/* WM_NAME in any encoding: SDL writes it as STRING in the C locale and
+ * in the locale's encoding (UTF-8) otherwise, which XFetchName skips; an
+ * ASCII name has the same bytes in each. */
 static Window find_named(Display *d, Window w, const char *name)
 {
-    char *n = NULL;
-    if (XFetchName(d, w, &n) && n) {
-        int same = !strcmp(n, name);
-        XFree(n);
+    XTextProperty tp;
+    if (XGetWMName(d, w, &tp) && tp.value) {
+        int same = tp.format == 8 && tp.nitems == strlen(name) && !memcmp(tp.value, name, tp.nitems);
+        XFree(tp.value);
         if (same) return w;
     }
     Window root, parent, *kids = NULL;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <regex.h>
+#include <locale.h>
 #include <stdbool.h>
 
 static char *slurp(const char *path, long *len)
@@ -147,6 +148,7 @@ static void diag_text(const char *label, const char *text)
 
 int main(void)
 {
+    setlocale(LC_CTYPE, "C.UTF-8");   /* as nnpad's main: carets by wcwidth (a table without it) */
     const char *td = getenv("TESTDIR") ? getenv("TESTDIR") : "tests";
     const char *record = getenv("NNPAD_MALFORMED_RECORD");
     char dir[1024];
