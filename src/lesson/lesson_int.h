@@ -8,6 +8,7 @@
 
 #define LESSON_MAX_BINDS 8
 #define LESSON_MAX_DIMS 8
+#define LESSON_MAX_REJECTS 8
 
 typedef enum lesson_check_kind {
     CK_NONE, CK_VALUE, CK_SHAPE, CK_DTYPE, CK_VAR, CK_EQUIV, CK_FIGURE, CK_CHOICE
@@ -32,6 +33,7 @@ typedef struct lesson_step {
     bool expect_error; int expect_line; /* @expect error: the code is meant to fail (a shape error read aloud) */
     char *forbid; int forbid_line;     /* @forbid softmax exp: names the answer must not use */
     char *require; int require_line;   /* @require grad: names the answer must use */
+    int nreject; char *reject[LESSON_MAX_REJECTS]; int reject_line[LESSON_MAX_REJECTS]; /* @reject: wrong answers the check must refuse */
 } lesson_step_t;
 
 bool lesson_uses_name(const char *text, const char *name);

@@ -26,6 +26,7 @@
 
 #include "lesson/lesson_int.h"
 #include "backend/backend.h"
+#include "backend/cpu/kernels.h"
 #include "util/text.h"
 #include "lang/print.h"
 #include "value/value.h"
@@ -47,6 +48,7 @@ struct lesson_runner {
     bool play;                     /* :play: inputs not checked */
     bool busy;                     /* running its own code: the hooks stand aside */
     bool auto_mode;                /* --auto: no progress written */
+    bool check_rejects;            /* --check-lesson: each @reject must fail the check */
     int cells_before;              /* view_cell_count() before the input being checked */
     bool bound;                    /* an equiv step's names are bound for the input */
     bool had[NBOUND_MAX];          /* ... and whether each had a value before */
@@ -436,7 +438,7 @@ static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *wan
  * (two orders of the same sum, sigmoid(a - b) against a 2-class softmax,
  * differ by an ulp or two); int64 exactly; NaN equals NaN, an infinity
  * only itself.  Same shape required. */
-static bool same_values(const value_t *a, const value_t *b)
+static bool same_values(const value_t *a, const value_t *b, dtype_t prec)
 {
     const tensor_t *x = &a->u.t, *y = &b->u.t;
     if (!tensor_same_shape(a, b)) return false;
@@ -453,6 +455,14 @@ static bool same_values(const value_t *a, const value_t *b)
     for (int64_t i = 0; i < x->size; i++) {
         double p = tensor_get_f64(a, i), q = tensor_get_f64(b, i);
         if (fl) { p = dtype_round_f64(dt, p); q = dtype_round_f64(dt, q); }
+        /* an infinity (or NaN) is what a step about overflow asks for:
+         * a finite number that only rounds to it does not pass, nor the
+         * other way round (each as it is shown: a literal such as
+         * 100000.0 in the session's precision, 100000 as an integer) */
+        double pa = tensor_get_f64(a, i), qb = tensor_get_f64(b, i);
+        if (tx->is_float) pa = dtype_round_f64(x->weak ? prec : (dtype_t)x->dtype, pa);
+        if (ty->is_float) qb = dtype_round_f64(y->weak ? prec : (dtype_t)y->dtype, qb);
+        if (isfinite(pa) != isfinite(qb)) return false;
         if (isnan(p) && isnan(q)) continue;
         if (p == q) continue;
         if (!fl || !isfinite(p) || !isfinite(q)) return false;
@@ -476,7 +486,7 @@ static bool values_match(lesson_runner_t *lr, const value_t *got, const value_t 
 {
     if (got->kind == V_TENSOR && want->kind == V_TENSOR) {
         if (got->u.t.sym || want->u.t.sym) return false;
-        return same_values(got, want);
+        return same_values(got, want, session_settings(lr->s)->precision);
     }
     if (got->kind != want->kind) return false;
     char *p = printed(lr, got), *q = printed(lr, want);
@@ -581,6 +591,15 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
         session_set_var(lr->s, "__lesson_got__", got);
         got = session_var(lr->s, "__lesson_got__");
         value_t *want = eval_parked(lr, "__lesson_want__", st->expr, stderr);
+        /* a float the step computes in a named type (fp16(X) @ ...) is
+         * asked for in that type: the same numbers in fp32 are another
+         * answer (a literal such as 0.5 takes any) */
+        if (want && got->kind == V_TENSOR && want->kind == V_TENSOR && !got->u.t.weak && !want->u.t.weak &&
+            dtype_traits[got->u.t.dtype].is_float && dtype_traits[want->u.t.dtype].is_float &&
+            got->u.t.dtype != want->u.t.dtype && tensor_same_shape(got, want)) {
+            snprintf(why, cap, L(lr, M_WHY_DTYPE), dtype_traits[got->u.t.dtype].name, dtype_traits[want->u.t.dtype].name);
+            break;
+        }
         ok = want && values_match(lr, got, want);
         if (!ok) shape_or(lr, got, want, M_WHY_VALUE, NULL, why, cap);
         break;
@@ -1021,6 +1040,41 @@ static void step_timer(double secs)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* Does the wrong answer rj pass st's check?  It runs in a child process
+ * (one thread), quietly, so that what it defines or changes (a variable, a
+ * trace count, a setting) is gone afterwards.  1: it passes (the lesson's
+ * mistake), 0: refused, -1: the child ended otherwise (the step's time ran
+ * out: it is killed). */
+static int reject_passes(lesson_runner_t *lr, const lesson_step_t *st, const char *rj)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        kern_set_threads(1);
+        FILE *quiet = null_stream(lr);
+        char why[400];
+        bool ok;
+        if (!quiet) _exit(2);
+        if (st->check == CK_CHOICE) {
+            ok = check_input(lr, st, rj, 0, why, sizeof why);
+        } else {
+            lr->cells_before = view_cell_count();
+            if (st->check == CK_EQUIV) bind_begin(lr, st, quiet);
+            int status = run_text(lr, rj, quiet);
+            ok = check_input(lr, st, rj, status, why, sizeof why);
+        }
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return -1;
+        if (step_over) kill(pid, SIGKILL);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) return -1;
+    return WEXITSTATUS(status) == 0 ? 1 : 0;
+}
+
 /* Play one loaded lesson (taken) through; returns the failed steps. */
 static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
 {
@@ -1065,11 +1119,27 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             continue;
         }
         if (st->check == CK_NONE) { step_timer(0); continue; }
+        char why[400];
+        bool ok;
+        /* the wrong answers first, each in the state the student meets,
+         * each in a process of its own (what one changes is gone after) */
+        for (int r = 0; lr->check_rejects && r < st->nreject && !step_over; r++) {
+            int passes = reject_passes(lr, st, st->reject[r]);
+            if (passes != 0) {
+                fflush(out);
+                if (passes > 0)
+                    fprintf(err, "%s:%d: step %d: the @reject '%s' passes the @check: a wrong answer would be accepted\n",
+                            l->path, st->reject_line[r], lr->step + 1, st->reject[r]);
+                else
+                    fprintf(err, "%s:%d: step %d: the @reject '%s' could not be tried (%s)\n", l->path, st->reject_line[r],
+                            lr->step + 1, st->reject[r], step_over ? "the step's time ran out" : "it ended abnormally");
+                fflush(err);
+                failed++;
+            }
+        }
         fprintf(out, L(lr, M_AUTO_TYPES), st->answer);
         fputc('\n', out);
         fflush(out);
-        char why[400];
-        bool ok;
         if (st->check == CK_CHOICE) {
             ok = check_input(lr, st, st->answer, 0, why, sizeof why);
         } else {
@@ -1215,6 +1285,7 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
             view_set_figure_dir("figures");
             progress_fd = pfd[1];
             lr->auto_mode = true;
+            lr->check_rejects = true;
             bad = auto_one(lr, l, out, err) ? 1 : 0;
         }
         fflush(NULL);
