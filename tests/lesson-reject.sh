@@ -5,7 +5,8 @@
 # where the step asks for inf (100000 for fp16's 100000.0) and the same
 # numbers in another float type; a wrong answer's changes (n = n + 2) are
 # gone before the @answer runs; a student typing those wrong answers is
-# told "not yet"; malformed @reject lines are errors; every shipped step
+# told "not yet"; a number the text quotes that no code prints fails
+# --check-lesson (figures' words count: a plot's marks); malformed @reject lines are errors; every shipped step
 # that asks for an input (not a choice) lists at least two @reject.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
@@ -33,7 +34,16 @@ st=$?
 tap_ok $st "--check-lesson passes when every @reject is refused: inf, fp64 sum, dtype, side effects undone (exit $st)"
 [ $st = 0 ] || tap_diag < err
 
+# a number the text quotes must be one the code prints (rounded as quoted)
+f=$TESTDIR/lessons/quote-wrong.md
+"$NNPAD" --check-lesson "$f" > out 2> err
+st=$?
+[ $st = 1 ] && grep -F -q "$f:8: step 1: the English text quotes 1.19e-07, which no code before it prints" err
+tap_ok $? "--check-lesson fails on a text quoting 1.19e-07 where the code prints 0 (exit $st)"
+[ $st = 1 ] || tap_diag < err
+
 # a student typing the wrong answers
+f=$TESTDIR/lessons/reject-refused.md
 printf '%s\n' :next 100000 70000 100000.0 's = fp64(0.1 + 0.2)' 's = fp64(0.1) + fp64(0.2)' 'fp32(W) @ fp32(W)' :quit-lesson \
   | "$NNPAD" --lesson "$f" > student 2>&1
 n=$(grep -c 'not yet' student)

@@ -49,6 +49,8 @@ struct lesson_runner {
     bool busy;                     /* running its own code: the hooks stand aside */
     bool auto_mode;                /* --auto: no progress written */
     bool check_rejects;            /* --check-lesson: each @reject must fail the check */
+    char *shown; size_t nshown;    /* --check-lesson: what the step's code printed (for quoted numbers) */
+    char *seen; size_t nseen;      /* ... and everything the lesson's code and answers printed so far */
     int cells_before;              /* view_cell_count() before the input being checked */
     bool bound;                    /* an equiv step's names are bound for the input */
     bool had[NBOUND_MAX];          /* ... and whether each had a value before */
@@ -101,6 +103,8 @@ void lesson_runner_free(lesson_runner_t *lr)
     if (!lr) return;
     lesson_free(lr->cur);
     if (lr->devnull) fclose(lr->devnull);
+    free(lr->shown);
+    free(lr->seen);
     free(lr);
 }
 
@@ -120,6 +124,36 @@ const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap)
     if (!lr->cur) { if (cap) buf[0] = 0; return buf; }
     snprintf(buf, cap, "%s \u00b7 %d/%d%s", lr->cur->name, lr->step + 1, lr->cur->nsteps, lr->play ? " \u00b7 play" : "");
     return buf;
+}
+
+static void seen_add(lesson_runner_t *lr, const char *p, size_t n)
+{
+    char *b = realloc(lr->seen, lr->nseen + n + 1);
+    if (!b) abort();
+    memcpy(b + lr->nseen, p, n);
+    lr->nseen += n;
+    b[lr->nseen] = 0;
+    lr->seen = b;
+}
+
+static void seen_str(lesson_runner_t *lr, const char *t)
+{
+    if (!t) return;
+    seen_add(lr, t, strlen(t));
+    seen_add(lr, "\n", 1);
+}
+
+/* A figure's words count as printed: a plot's marks say where it breaks
+ * (saturation's "x = 8.3203") */
+static void seen_figure(lesson_runner_t *lr, const view_figure_t *f)
+{
+    seen_str(lr, f->title);
+    seen_str(lr, f->note);
+    for (int i = 0; i < f->nbands; i++) seen_str(lr, f->bands[i].label);
+    for (int i = 0; i < f->nvlines; i++) { seen_str(lr, f->vlines[i].label); seen_str(lr, f->vlines[i].tag); }
+    for (int i = 0; i < f->nhlines; i++) seen_str(lr, f->hlines[i].label);
+    for (int i = 0; i < f->ntexts; i++) seen_str(lr, f->texts[i].text);
+    for (int i = 0; i < f->nseries; i++) seen_str(lr, f->series[i].label);
 }
 
 static FILE *null_stream(lesson_runner_t *lr)
@@ -389,10 +423,21 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
         if (run_code) {
             fflush(out);
             int before = view_cell_count();
-            rc = run_text(lr, st->code, out);
-            if (figs)
-                for (int i = before; i < view_cell_count(); i++)
-                    if (view_cell_at(i) && view_cell_at(i)->fig) (*figs)++;
+            if (lr->check_rejects) {
+                /* kept, to find the numbers the step's text quotes */
+                free(lr->shown);
+                lr->shown = NULL;
+                FILE *m = open_memstream(&lr->shown, &lr->nshown);
+                rc = run_text(lr, st->code, m ? m : out);
+                if (m) { fclose(m); fwrite(lr->shown, 1, lr->nshown, out); seen_add(lr, lr->shown, lr->nshown); }
+            } else {
+                rc = run_text(lr, st->code, out);
+            }
+            for (int i = before; i < view_cell_count(); i++)
+                if (view_cell_at(i) && view_cell_at(i)->fig) {
+                    if (figs) (*figs)++;
+                    if (lr->check_rejects) seen_figure(lr, view_cell_at(i)->fig);
+                }
         }
     }
     if (st->check == CK_CHOICE) {
@@ -1040,6 +1085,79 @@ static void step_timer(double secs)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* ---- numbers a step's text quotes ---- */
+
+/* The number at p (digits, an optional fraction, an optional exponent),
+ * not part of a word: its length (0: none); *frac: it looks printed by
+ * nnpad (an exponent, or a fraction and 4 significant digits or more);
+ * *unit: half a step of its last digit. */
+static size_t number_at(const char *p, const char *start, double *v, bool *frac, double *unit)
+{
+    if (!isdigit((unsigned char)*p) || (p > start && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' ||
+                                                      p[-1] == '^')))
+        return 0;
+    const char *q = p;
+    int after = 0;
+    while (isdigit((unsigned char)*q)) q++;
+    *frac = false;
+    if (*q == '.' && isdigit((unsigned char)q[1])) {
+        q++;
+        while (isdigit((unsigned char)*q)) { q++; after++; }
+        *frac = true;
+    }
+    int sig = 0;
+    bool lead = true;
+    for (const char *d = p; d < q; d++) {
+        if (!isdigit((unsigned char)*d)) continue;
+        if (*d != '0') lead = false;
+        if (!lead) sig++;
+    }
+    int ex = 0;
+    if ((*q == 'e' || *q == 'E') && (isdigit((unsigned char)q[1]) || ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
+        ex = atoi(q + 1);
+        q += 2;
+        while (isdigit((unsigned char)*q)) q++;
+        sig = 99;
+    }
+    if (sig < 4) *frac = false;     /* 0.25, 1.25: prose, not a printout */
+    if (isalpha((unsigned char)*q) || *q == '_') return 0;   /* 2x, 1st, fp16 */
+    *v = strtod(p, NULL);
+    *unit = 0.5 * pow(10.0, ex - after);
+    return (size_t)(q - p);
+}
+
+/* The first number in text that looks printed (outside `code`, and not
+ * written in the step's code) that nothing in shown rounds to; NULL when
+ * every one is there.  Writes it into bad, its line within text into
+ * *line. */
+static const char *quoted_missing(const char *text, const char *code, const char *shown, char *bad, size_t cap, int *line)
+{
+    bool tick = false;
+    *line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') (*line)++;
+        if (*p == '`') { tick = !tick; continue; }
+        double t, u;
+        bool frac;
+        size_t n = tick ? 0 : number_at(p, text, &t, &frac, &u);
+        if (!n) continue;
+        snprintf(bad, cap, "%.*s", (int)n, p);
+        p += n - 1;
+        if (!frac || (code && strstr(code, bad))) continue;
+        bool found = false;
+        for (const char *o = shown; *o && !found; o++) {
+            double w, uo;
+            bool fo;
+            size_t k = number_at(o, shown, &w, &fo, &uo);
+            if (!k) continue;
+            found = fabs(fabs(w) - fabs(t)) <= u * (1 + 1e-9);
+            o += k - 1;
+        }
+        if (!found) return bad;
+    }
+    return NULL;
+}
+
 /* Does the wrong answer rj pass st's check?  It runs in a child process
  * (one thread), quietly, so that what it defines or changes (a variable, a
  * trace count, a setting) is gone afterwards.  1: it passes (the lesson's
@@ -1118,6 +1236,20 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             failed++;
             continue;
         }
+        if (lr->check_rejects && st->code && lr->seen) {
+            char bad[64];
+            for (int k = 0; k < 2; k++) {
+                int at;
+                const char *miss = quoted_missing(st->text[k], st->code, lr->seen, bad, sizeof bad, &at);
+                if (!miss) continue;
+                fflush(out);
+                fprintf(err, "%s:%d: step %d: the %s text quotes %s, which no code before it prints\n", l->path,
+                        st->text_line[k] + at, lr->step + 1, k ? "Korean" : "English", miss);
+                fflush(err);
+                failed++;
+                break;
+            }
+        }
         if (st->check == CK_NONE) { step_timer(0); continue; }
         char why[400];
         bool ok;
@@ -1145,7 +1277,13 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
         } else {
             lr->cells_before = view_cell_count();
             if (st->check == CK_EQUIV) bind_begin(lr, st, err);
-            int status = run_text(lr, st->answer, out);
+            int status;
+            char *buf = NULL;
+            size_t nb = 0;
+            FILE *m = lr->check_rejects ? open_memstream(&buf, &nb) : NULL;
+            status = run_text(lr, st->answer, m ? m : out);
+            if (m) { fclose(m); fwrite(buf, 1, nb, out); seen_add(lr, buf, nb); }
+            free(buf);
             ok = check_input(lr, st, st->answer, status, why, sizeof why);
             if (st->check == CK_EQUIV) bind_end(lr, st);
         }
