@@ -45,6 +45,12 @@ struct lesson_runner {
     lesson_t *cur;                 /* the active lesson, or NULL (idle) */
     int step;                      /* current step, 0-based */
     int tries;                     /* wrong answers at this step */
+    int reached;                   /* the furthest step reached: the ones before it are answered */
+    bool play_bound;               /* :play holds an equiv step's names */
+    bool shape_differs;            /* the last check's value had another shape than the one asked for */
+    session_settings_t *at;        /* each step's settings when it was first shown (:back restores them) */
+    bool *at_rec;                  /* ... recorded yet */
+    int nat;
     bool play;                     /* :play: inputs not checked */
     bool busy;                     /* running its own code: the hooks stand aside */
     bool auto_mode;                /* --auto: no progress written */
@@ -105,6 +111,8 @@ void lesson_runner_free(lesson_runner_t *lr)
     if (lr->devnull) fclose(lr->devnull);
     free(lr->shown);
     free(lr->seen);
+    free(lr->at);
+    free(lr->at_rec);
     free(lr);
 }
 
@@ -466,6 +474,7 @@ static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *wan
 {
     if (got && want && got->kind == V_TENSOR && want->kind == V_TENSOR) {
         if (!tensor_same_shape(got, want)) {
+            lr->shape_differs = true;
             char a[96], b[96];
             tensor_shape_str(a, sizeof a, got->u.t.ndim, got->u.t.shape);
             tensor_shape_str(b, sizeof b, want->u.t.ndim, want->u.t.shape);
@@ -582,6 +591,34 @@ static bool bind_draw(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout
     return true;
 }
 
+/* The step's draw, made once while the step is open (kept under
+ * __lesson_draw_NAME): the student sees the same W1 at every input. */
+static void bind_fixed(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
+{
+    char hidden[300];
+    bool have = st->nbind > 0;
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
+        if (!session_var(lr->s, hidden)) have = false;
+    }
+    if (!have && !bind_draw(lr, st, errout)) return;
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
+        if (have) session_set_var(lr->s, st->bind_name[i], session_var(lr->s, hidden));
+        else session_set_var(lr->s, hidden, session_var(lr->s, st->bind_name[i]));
+    }
+}
+
+/* Forget the step's draw (the step is left). */
+static void draws_drop(lesson_runner_t *lr, const lesson_step_t *st)
+{
+    char hidden[300];
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
+        session_set_var(lr->s, hidden, NULL);
+    }
+}
+
 static void bind_begin(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
 {
     char hidden[300];
@@ -592,7 +629,7 @@ static void bind_begin(lesson_runner_t *lr, const lesson_step_t *st, FILE *errou
         session_set_var(lr->s, hidden, old);
     }
     lr->bound = true;
-    bind_draw(lr, st, errout);
+    bind_fixed(lr, st, errout);
 }
 
 static void bind_end(lesson_runner_t *lr, const lesson_step_t *st)
@@ -714,8 +751,25 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
 
 /* ---- moving between steps ---- */
 
+/* Leaving the current step (or :play): the names :play held go back to
+ * the student's, and the step's draw is forgotten. */
+static void leave_play(lesson_runner_t *lr)
+{
+    if (lr->play_bound) bind_end(lr, &lr->cur->steps[lr->step]);
+    lr->play_bound = false;
+    lr->play = false;
+}
+
+static void leave_step(lesson_runner_t *lr)
+{
+    if (!lr->cur || lr->step < 0 || lr->step >= lr->cur->nsteps) return;
+    leave_play(lr);
+    draws_drop(lr, &lr->cur->steps[lr->step]);
+}
+
 static void finish(lesson_runner_t *lr, FILE *out)
 {
+    lr->step = lr->cur->nsteps;
     save_now(lr, out, true);
     fputc('\n', out);
     fprintf(out, L(lr, M_DONE), lr->cur->title[lr->lang]);
@@ -726,14 +780,51 @@ static void finish(lesson_runner_t *lr, FILE *out)
     session_keep_last(lr->s, false);
 }
 
+/* The settings a step is shown in: recorded the first time, put back
+ * when it is shown again (:back into a step that ran in fp16 runs in fp16
+ * again, whatever later steps set).  The device stays as it is. */
+static void step_settings(lesson_runner_t *lr, int step)
+{
+    if (step < 0 || step >= lr->nat) return;
+    session_settings_t *cur = session_settings(lr->s);
+    if (!lr->at_rec[step]) { lr->at[step] = *cur; lr->at_rec[step] = true; return; }
+    const session_settings_t *was = &lr->at[step];
+    cur->precision = was->precision;
+    cur->accumulate_same = was->accumulate_same;
+    cur->tf32 = was->tf32;
+    cur->digits = was->digits;
+    cur->numerics_check = was->numerics_check;
+    cur->policy = was->policy;
+}
+
+static void settings_reset(lesson_runner_t *lr, int nsteps)
+{
+    lr->nat = 0;
+    session_settings_t *a = realloc(lr->at, (size_t)(nsteps > 0 ? nsteps : 1) * sizeof *a);
+    if (!a) return;
+    lr->at = a;
+    bool *r = realloc(lr->at_rec, (size_t)(nsteps > 0 ? nsteps : 1) * sizeof *r);
+    if (!r) return;
+    lr->at_rec = r;
+    memset(r, 0, (size_t)(nsteps > 0 ? nsteps : 1) * sizeof *r);
+    lr->nat = nsteps;
+}
+
 static void go_to(lesson_runner_t *lr, int step, FILE *out, bool run_code)
 {
+    leave_step(lr);
     lr->step = step;
+    if (step > lr->reached) lr->reached = step;
     lr->tries = 0;
     lr->play = false;
     if (step >= lr->cur->nsteps) { finish(lr, out); return; }
     save_now(lr, out, false);
+    if (run_code) step_settings(lr, step);
     show_step(lr, out, run_code, NULL);
+    if (step < lr->reached && lr->cur->steps[step].check != CK_NONE) {
+        fprintf(out, "%s\n", L(lr, M_BACK_DONE));
+        fflush(out);
+    }
 }
 
 static void respond(lesson_runner_t *lr, bool ok, const char *why, FILE *out)
@@ -769,6 +860,57 @@ static bool plain_assignment(const char *t)
     while (*t == ' ' || *t == '\t') t++;
     if (t[0] != '=' || t[1] == '=') return false;
     return !strchr(t, ';') && !strchr(t, '\n');
+}
+
+/* x.shape() (a habit from other languages): true, and *w the length of
+ * the part before ".shape" */
+static bool shape_called(const char *t, size_t *w)
+{
+    t += strspn(t, " \t");
+    const char *d = strstr(t, ".shape");
+    if (!d) return false;
+    const char *q = d + 6;
+    while (*q == ' ') q++;
+    if (*q != '(') return false;
+    q++;
+    while (*q == ' ') q++;
+    if (*q != ')') return false;
+    *w = (size_t)(d - t);
+    return true;
+}
+
+/* Looking at something: a name, or names joined by dots (W1, W1.shape,
+ * l.W), perhaps with ';' and spaces around */
+static bool looking(const char *t)
+{
+    t += strspn(t, " \t");
+    if (!(isalpha((unsigned char)*t) || *t == '_')) return false;
+    for (;;) {
+        while (isalnum((unsigned char)*t) || *t == '_') t++;
+        if (*t != '.') break;
+        t++;
+        if (!(isalpha((unsigned char)*t) || *t == '_')) return false;
+    }
+    t += strspn(t, " \t;\n");
+    return *t == 0;
+}
+
+/* Does the input define name (name = ..., def name(, @trace def name(,
+ * anywhere among its statements)? */
+static bool defines(const char *t, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
+        if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) continue;
+        const char *q = p + n;
+        if (isalnum((unsigned char)*q) || *q == '_') continue;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == '=' && q[1] != '=') return true;
+        const char *b = p;
+        while (b > t && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        if (b - t >= 3 && !strncmp(b - 3, "def", 3)) return true;
+    }
+    return false;
 }
 
 /* the letters a choice step offers, "a, b, c" */
@@ -826,8 +968,48 @@ void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int s
     char *t = strndup(text, len);
     if (!t) return;
     char why[400];
+    if (status != 0) {
+        /* a failed input is not an answer: free, and nothing is revealed */
+        if (st->check == CK_EQUIV) bind_end(lr, st);
+        size_t w = 0;
+        if (shape_called(t, &w)) {
+            fprintf(out, L(lr, M_HINT_SHAPE_CALL), (int)w, t + strspn(t, " \t"));
+            fputc('\n', out);
+        }
+        fprintf(out, "%s\n", L(lr, M_FREE_ERROR));
+        fflush(out);
+        free(t);
+        return;
+    }
+    bool figure_new = false;
+    for (int i = lr->cells_before; i < view_cell_count() && !figure_new; i++)
+        figure_new = view_cell_at(i) && view_cell_at(i)->fig;
+    lr->shape_differs = false;
     bool ok = check_input(lr, st, t, status, why, sizeof why);
     if (st->check == CK_EQUIV) bind_end(lr, st);
+    /* an input is an attempt only when it makes the kind of thing the
+     * step asks for; looking around (a name, x.shape, a value of another
+     * shape) is free and reveals nothing */
+    if (!ok) {
+        const char *free_msg = NULL;
+        char arg[400] = "";
+        if (looking(t)) free_msg = "";
+        else if (st->check == CK_VAR && !defines(t, st->name)) { free_msg = L(lr, M_FREE_VAR); snprintf(arg, sizeof arg, "%s", st->name); }
+        else if (st->check == CK_FIGURE && !figure_new) { free_msg = L(lr, M_FREE_FIGURE); snprintf(arg, sizeof arg, "%s", st->name); }
+        else if ((st->check == CK_VALUE || st->check == CK_EQUIV) && lr->shape_differs && !plain_assignment(t)) {
+            free_msg = L(lr, M_FREE_SHAPE);
+            snprintf(arg, sizeof arg, "%s", why);
+        }
+        if (free_msg) {
+            if (*free_msg) {
+                fprintf(out, free_msg, arg);
+                fputc('\n', out);
+                fflush(out);
+            }
+            free(t);
+            return;
+        }
+    }
     /* a plain assignment (y = sigmoid(9)) that does not pass a value,
      * shape or dtype check is a student working towards the answer, not a
      * wrong answer: said, not counted */
@@ -926,10 +1108,12 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
     lesson_t *l = load_into(path, err, cap);
     free(path);
     if (!l) return 1;
-    if (lr->cur) { save_now(lr, out, false); lesson_free(lr->cur); }
+    if (lr->cur) { save_now(lr, out, false); leave_step(lr); lesson_free(lr->cur); }
     lr->cur = l;
     lr->step = 0;
+    lr->reached = 0;
     lr->tries = 0;
+    settings_reset(lr, l->nsteps);
     lr->play = false;
     session_keep_last(lr->s, true);
     char key[256];
@@ -943,12 +1127,24 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
             /* the earlier steps' code again, quietly, so that the names
              * they made exist in this session */
             FILE *quiet = null_stream(lr);
+            /* a figure already in the figures folder is not written again */
+            view_set_replaying(true);
             for (int i = 0; i < p.step && quiet; i++) {
                 const lesson_step_t *st = &l->steps[i];
+                step_settings(lr, i);
                 if (st->code && *st->code) run_text(lr, st->code, quiet);
-                if (st->check != CK_NONE && st->check != CK_CHOICE && st->answer) run_text(lr, st->answer, quiet);
+                if (st->check == CK_EQUIV && st->answer) {
+                    bind_begin(lr, st, quiet);
+                    run_text(lr, st->answer, quiet);
+                    bind_end(lr, st);
+                    draws_drop(lr, st);
+                } else if (st->check != CK_NONE && st->check != CK_CHOICE && st->answer) {
+                    run_text(lr, st->answer, quiet);
+                }
             }
+            view_set_replaying(false);
             from = p.step;
+            lr->reached = from;
         }
     }
     if (from) {
@@ -963,12 +1159,13 @@ int lesson_next(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
     if (lr->play) {
-        lr->play = false;
+        leave_play(lr);
         fprintf(out, "%s\n", L(lr, M_PLAY_BACK));
         show_step(lr, out, false, NULL);
         return 0;
     }
-    if (lr->cur->steps[lr->step].check != CK_NONE) return fail(lr, err, cap, M_ANSWER_FIRST);
+    /* a step answered before (reached again with :back) goes on */
+    if (lr->cur->steps[lr->step].check != CK_NONE && lr->step >= lr->reached) return fail(lr, err, cap, M_ANSWER_FIRST);
     go_to(lr, lr->step + 1, out, true);
     return 0;
 }
@@ -976,6 +1173,13 @@ int lesson_next(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_back(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    if (lr->play) {
+        /* :back from :play returns to the lesson, as :next does */
+        leave_play(lr);
+        fprintf(out, "%s\n", L(lr, M_PLAY_BACK));
+        show_step(lr, out, false, NULL);
+        return 0;
+    }
     if (lr->step == 0) return fail(lr, err, cap, M_FIRST_STEP);
     go_to(lr, lr->step - 1, out, true);
     return 0;
@@ -1013,6 +1217,12 @@ int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_play(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    /* the step's names (its draw) are there to play with */
+    if (!lr->play && st->check == CK_EQUIV) {
+        bind_begin(lr, st, stderr);
+        lr->play_bound = true;
+    }
     lr->play = true;
     fprintf(out, "%s\n", L(lr, M_PLAY));
     return 0;
@@ -1035,6 +1245,7 @@ int lesson_quit(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     free(mine);
     free(theirs);
     fputc('\n', out);
+    leave_step(lr);
     lesson_free(lr->cur);
     lr->cur = NULL;
     lr->play = false;
@@ -1285,7 +1496,7 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             if (m) { fclose(m); fwrite(buf, 1, nb, out); seen_add(lr, buf, nb); }
             free(buf);
             ok = check_input(lr, st, st->answer, status, why, sizeof why);
-            if (st->check == CK_EQUIV) bind_end(lr, st);
+            if (st->check == CK_EQUIV) { bind_end(lr, st); draws_drop(lr, st); }
         }
         step_timer(0);
         if (step_over) {
