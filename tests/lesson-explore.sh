@@ -5,7 +5,7 @@
 # of another shape are free (never counted, the expected input never
 # shown); x.shape() gets "drop the ()"; on a step that asks for a
 # variable, an expression is free; an equiv step's random values stay the
-# same at every input and in :play; :back from :play returns; :next after
+# same at every input, in :play and after a resume; :back from :play returns; :next after
 # :back to an answered step goes on; :back re-runs a step in the settings
 # it was shown in (fp16); resuming writes no figure again.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
@@ -79,4 +79,11 @@ n2=$(ls figures 2>/dev/null | grep -c '\.png$')
 has out2 "picking up at step 3" "the lesson resumes where it was paused"
 [ "$n1" = 1 ] && [ "$n2" = 1 ]
 tap_ok $? "resuming writes no figure again ($n1 then $n2 in figures/)"
+# the step's draw is the same when it is shown again after a resume, even
+# when the student drew random numbers before it (its own stream)
+printf 'randn(2)\n:next\n:next\nsum(W1)\n:quit-lesson\n' | "$NNPAD" --lesson "$f" > out3 2>&1
+a=$(grep -E '^-?[0-9.]+(e-?[0-9]+)? \(fp32\)$' out1 | sed -n 2p)
+b=$(grep -E '^-?[0-9.]+(e-?[0-9]+)? \(fp32\)$' out3 | tail -n 1)
+[ -n "$a" ] && [ "$a" = "$b" ]
+tap_ok $? "an equiv step's values are the same after a resume ($a, $b)"
 tap_done

@@ -27,6 +27,7 @@
 #include "lesson/lesson_int.h"
 #include "backend/backend.h"
 #include "backend/cpu/kernels.h"
+#include "ops/state.h"
 #include "util/text.h"
 #include "lang/print.h"
 #include "value/value.h"
@@ -601,7 +602,25 @@ static void bind_fixed(lesson_runner_t *lr, const lesson_step_t *st, FILE *errou
         snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
         if (!session_var(lr->s, hidden)) have = false;
     }
-    if (!have && !bind_draw(lr, st, errout)) return;
+    if (!have) {
+        /* drawn from a stream of the step's own (seeded by the lesson's
+         * name and the step), the student's stream left where it was: the
+         * same values when the step is shown again (:back, a resume) */
+        nn_state_t *ns = nn_state();
+        uint64_t keep[4];
+        bool ready = ns ? ns->rng_ready : false;
+        if (ns) memcpy(keep, ns->rng, sizeof keep);
+        uint64_t h = 1469598103934665603u;
+        for (const char *c = lr->cur ? lr->cur->name : ""; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+        h ^= (uint64_t)(st - (lr->cur ? lr->cur->steps : st)) * 0x9e3779b97f4a7c15u;
+        char seed[64];
+        snprintf(seed, sizeof seed, "seed(%lld)", (long long)(h >> 2));
+        value_t *sv = session_eval(lr->s, seed, errout);
+        if (sv) session_release(sv);
+        bool drawn = bind_draw(lr, st, errout);
+        if (ns) { memcpy(ns->rng, keep, sizeof keep); ns->rng_ready = ready; }
+        if (!drawn) return;
+    }
     for (int i = 0; i < st->nbind; i++) {
         snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
         if (have) session_set_var(lr->s, st->bind_name[i], session_var(lr->s, hidden));
