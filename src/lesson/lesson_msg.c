@@ -35,7 +35,7 @@ static const char *const msgs[M_COUNT][2] = {
     [M_ASSIGNED] = { "(%.*s is set; this step checks the value of what you type next: an expression)",
                      "(%.*s에 값을 넣었습니다. 이 단계는 다음에 입력하는 식의 값을 확인합니다)" },
     [M_WHY_FORBID] = { "the step asks you to do it without %s", "이 단계는 %s 없이 풀어야 합니다" },
-    [M_WHY_REQUIRE] = { "the step asks you to use %s", "이 단계는 %s을(를) 써서 풀어야 합니다" },
+    [M_WHY_REQUIRE] = { "the step asks you to use %s", "이 단계는 다음을 써서 풀어야 합니다: %s" },
     [M_LIST_HOW] = { ":lesson N starts one or picks it up where you left it", ":lesson N 으로 시작하거나, 멈춘 곳부터 이어서 합니다" },
     [M_UNKNOWN] = { "no lesson '%s' (:lessons lists them)", "'%s' 레슨이 없습니다 (:lessons 로 목록을 보세요)" },
     [M_RESUME] = { "picking up at step %d (the earlier steps' code ran again, quietly)",

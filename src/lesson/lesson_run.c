@@ -1216,6 +1216,7 @@ int lesson_hint(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    leave_play(lr);            /* the names :play held are the student's again first */
     const lesson_step_t *st = &lr->cur->steps[lr->step];
     if (st->check == CK_CHOICE) {
         fprintf(out, L(lr, M_SKIP_CHOICE), st->answer);
