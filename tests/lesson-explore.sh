@@ -1,7 +1,7 @@
 #!/bin/sh
 # lesson-explore.sh — a student looking around in a lesson
 # (tests/lessons/explore.md, typed input piped into nnpad): looking at a
-# name, x.shape, an input that fails (name, type, shape error) and a value
+# name, x.shape, an input that fails (name, type, shape, syntax error) and a value
 # of another shape are free (never counted, the expected input never
 # shown); x.shape() gets "drop the ()"; on a step that asks for a
 # variable, an expression is free; an equiv step's random values stay the
@@ -35,6 +35,7 @@ W1.shape
 sum(W1)
 W1.shape()
 nosuch
+W1 @@ W2
 W1 * W2
 sum(W1)
 :play
