@@ -130,6 +130,7 @@ void lesson_free(lesson_t *l)
         for (int k = 0; k < 2; k++) { free(st->text[k]); free(st->hint[k]); free(st->choices[k]); }
         free(st->code); free(st->expr); free(st->name); free(st->answer); free(st->forbid); free(st->require);
         for (int b = 0; b < st->nbind; b++) { free(st->bind_name[b]); free(st->bind_expr[b]); }
+        for (int r = 0; r < st->nreject; r++) free(st->reject[r]);
     }
     free(l->steps);
     free(l->title[0]);
@@ -433,6 +434,18 @@ static void check_step(reader_t *rd, lesson_step_t *st, int n)
         if (bad) rerr(rd, st->answer_line, "step %d: the @answer %s '%s'", n, st->forbid && lesson_uses_name(st->answer, bad) ?
                       "uses the forbidden" : "does not use the required", bad);
     }
+    if (st->nreject && st->check == CK_NONE)
+        rerr(rd, st->reject_line[0], "step %d: @reject without @check", n);
+    for (int r = 0; r < st->nreject && st->check != CK_NONE; r++) {
+        if (st->check == CK_CHOICE) {
+            if (!st->name || strlen(st->reject[r]) != 1 || !st->choices[0] || !choices_have(st->choices[0], st->reject[r][0]))
+                rerr(rd, st->reject_line[r], "step %d: the @reject of a choice is a letter on offer", n);
+        } else {
+            need_parse(rd, st->reject_line[r], "the @reject", st->reject[r]);
+        }
+        if (st->answer && !strcmp(st->answer, st->reject[r]))
+            rerr(rd, st->reject_line[r], "step %d: the @reject is the @answer", n);
+    }
     if (st->expect_error && !st->code_line)
         rerr(rd, st->expect_line, "step %d: '@expect error' without a ```nn block", n);
     if (st->code) {
@@ -593,13 +606,17 @@ lesson_t *lesson_load(const char *path, FILE *err)
                 if (*dst) rerr(&rd, lineno, "a second @%s in this step", fb ? "forbid" : "require");
                 else if (!*arg) rerr(&rd, lineno, "'@%s' needs the names: @%s softmax exp", fb ? "forbid" : "require", fb ? "forbid" : "require");
                 else { *dst = trimmed(arg, strlen(arg)); if (fb) st->forbid_line = lineno; else st->require_line = lineno; }
+            } else if (is_directive(t, "reject", &arg)) {
+                if (!*arg) rerr(&rd, lineno, "'@reject' needs a wrong answer the check must refuse: @reject 100000");
+                else if (st->nreject == LESSON_MAX_REJECTS) rerr(&rd, lineno, "more than %d @reject lines in this step", LESSON_MAX_REJECTS);
+                else { st->reject_line[st->nreject] = lineno; st->reject[st->nreject++] = trimmed(arg, strlen(arg)); }
             } else if (is_directive(t, "needs", &arg)) {
                 if (strcmp(arg, "gpu")) rerr(&rd, lineno, "'@needs' knows only 'gpu' (got '%s')", arg);
                 else { st->needs_gpu = true; st->needs_line = lineno; }
             } else {
                 size_t w = strcspn(t, " \t");
                 rerr(&rd, lineno, "unknown directive '%.*s' (@en, @ko, @check, @answer, @hint.en, @hint.ko, "
-                     "@choices.en, @choices.ko, @forbid, @require, @needs, @expect)", (int)(w > 40 ? 40 : w), t);
+                     "@choices.en, @choices.ko, @forbid, @require, @reject, @needs, @expect)", (int)(w > 40 ? 40 : w), t);
             }
             continue;
         }

@@ -8,6 +8,7 @@
 
 #define LESSON_MAX_BINDS 8
 #define LESSON_MAX_DIMS 8
+#define LESSON_MAX_REJECTS 8
 
 typedef enum lesson_check_kind {
     CK_NONE, CK_VALUE, CK_SHAPE, CK_DTYPE, CK_VAR, CK_EQUIV, CK_FIGURE, CK_CHOICE
@@ -32,6 +33,7 @@ typedef struct lesson_step {
     bool expect_error; int expect_line; /* @expect error: the code is meant to fail (a shape error read aloud) */
     char *forbid; int forbid_line;     /* @forbid softmax exp: names the answer must not use */
     char *require; int require_line;   /* @require grad: names the answer must use */
+    int nreject; char *reject[LESSON_MAX_REJECTS]; int reject_line[LESSON_MAX_REJECTS]; /* @reject: wrong answers the check must refuse */
 } lesson_step_t;
 
 bool lesson_uses_name(const char *text, const char *name);
@@ -65,6 +67,7 @@ typedef enum lesson_msg {
     M_SAVE_FAILED, M_NO_DIR, M_AUTO_TYPES, M_AUTO_OK, M_AUTO_FAIL, M_WHY_ERROR, M_WHY_VALUE,
     M_WHY_SHAPE, M_WHY_DTYPE, M_WHY_NOVAR, M_WHY_VARFALSE, M_WHY_EQUIV, M_WHY_FIGURE, M_WHY_CHOICE,
     M_WHY_NOVALUE, M_SKIP_CHOICE, M_REPLAY, M_LESSON_N, M_FIGURE_MISSING, M_DEMO_FAILED, M_DEMO_NO_ERROR,
+    M_FREE_ERROR, M_FREE_SHAPE, M_FREE_VAR, M_FREE_FIGURE, M_HINT_SHAPE_CALL, M_BACK_DONE,
     M_COUNT
 } lesson_msg_t;
 const char *lesson_msg(int lang, lesson_msg_t m);

@@ -27,6 +27,8 @@
 
 #include "lesson/lesson_int.h"
 #include "backend/backend.h"
+#include "backend/cpu/kernels.h"
+#include "ops/state.h"
 #include "util/text.h"
 #include "lang/print.h"
 #include "value/value.h"
@@ -45,9 +47,18 @@ struct lesson_runner {
     lesson_t *cur;                 /* the active lesson, or NULL (idle) */
     int step;                      /* current step, 0-based */
     int tries;                     /* wrong answers at this step */
+    int reached;                   /* the furthest step reached: the ones before it are answered */
+    bool play_bound;               /* :play holds an equiv step's names */
+    bool shape_differs;            /* the last check's value had another shape than the one asked for */
+    session_settings_t *at;        /* each step's settings when it was first shown (:back restores them) */
+    bool *at_rec;                  /* ... recorded yet */
+    int nat;
     bool play;                     /* :play: inputs not checked */
     bool busy;                     /* running its own code: the hooks stand aside */
     bool auto_mode;                /* --auto: no progress written */
+    bool check_rejects;            /* --check-lesson: each @reject must fail the check */
+    char *shown; size_t nshown;    /* --check-lesson: what the step's code printed (for quoted numbers) */
+    char *seen; size_t nseen;      /* ... and everything the lesson's code and answers printed so far */
     int cells_before;              /* view_cell_count() before the input being checked */
     bool bound;                    /* an equiv step's names are bound for the input */
     bool had[NBOUND_MAX];          /* ... and whether each had a value before */
@@ -103,6 +114,10 @@ void lesson_runner_free(lesson_runner_t *lr)
     record_step(lr, REC_TIME, NULL, NULL);   /* the time in the step the session ends in */
     lesson_free(lr->cur);
     if (lr->devnull) fclose(lr->devnull);
+    free(lr->shown);
+    free(lr->seen);
+    free(lr->at);
+    free(lr->at_rec);
     free(lr);
 }
 
@@ -122,6 +137,36 @@ const char *lesson_status(lesson_runner_t *lr, char *buf, size_t cap)
     if (!lr->cur) { if (cap) buf[0] = 0; return buf; }
     snprintf(buf, cap, "%s \u00b7 %d/%d%s", lr->cur->name, lr->step + 1, lr->cur->nsteps, lr->play ? " \u00b7 play" : "");
     return buf;
+}
+
+static void seen_add(lesson_runner_t *lr, const char *p, size_t n)
+{
+    char *b = realloc(lr->seen, lr->nseen + n + 1);
+    if (!b) abort();
+    memcpy(b + lr->nseen, p, n);
+    lr->nseen += n;
+    b[lr->nseen] = 0;
+    lr->seen = b;
+}
+
+static void seen_str(lesson_runner_t *lr, const char *t)
+{
+    if (!t) return;
+    seen_add(lr, t, strlen(t));
+    seen_add(lr, "\n", 1);
+}
+
+/* A figure's words count as printed: a plot's marks say where it breaks
+ * (saturation's "x = 8.3203") */
+static void seen_figure(lesson_runner_t *lr, const view_figure_t *f)
+{
+    seen_str(lr, f->title);
+    seen_str(lr, f->note);
+    for (int i = 0; i < f->nbands; i++) seen_str(lr, f->bands[i].label);
+    for (int i = 0; i < f->nvlines; i++) { seen_str(lr, f->vlines[i].label); seen_str(lr, f->vlines[i].tag); }
+    for (int i = 0; i < f->nhlines; i++) seen_str(lr, f->hlines[i].label);
+    for (int i = 0; i < f->ntexts; i++) seen_str(lr, f->texts[i].text);
+    for (int i = 0; i < f->nseries; i++) seen_str(lr, f->series[i].label);
 }
 
 static FILE *null_stream(lesson_runner_t *lr)
@@ -415,10 +460,21 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
         if (run_code) {
             fflush(out);
             int before = view_cell_count();
-            rc = run_text(lr, st->code, out);
-            if (figs)
-                for (int i = before; i < view_cell_count(); i++)
-                    if (view_cell_at(i) && view_cell_at(i)->fig) (*figs)++;
+            if (lr->check_rejects) {
+                /* kept, to find the numbers the step's text quotes */
+                free(lr->shown);
+                lr->shown = NULL;
+                FILE *m = open_memstream(&lr->shown, &lr->nshown);
+                rc = run_text(lr, st->code, m ? m : out);
+                if (m) { fclose(m); fwrite(lr->shown, 1, lr->nshown, out); seen_add(lr, lr->shown, lr->nshown); }
+            } else {
+                rc = run_text(lr, st->code, out);
+            }
+            for (int i = before; i < view_cell_count(); i++)
+                if (view_cell_at(i) && view_cell_at(i)->fig) {
+                    if (figs) (*figs)++;
+                    if (lr->check_rejects) seen_figure(lr, view_cell_at(i)->fig);
+                }
         }
     }
     if (st->check == CK_CHOICE) {
@@ -447,6 +503,7 @@ static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *wan
 {
     if (got && want && got->kind == V_TENSOR && want->kind == V_TENSOR) {
         if (!tensor_same_shape(got, want)) {
+            lr->shape_differs = true;
             char a[96], b[96];
             tensor_shape_str(a, sizeof a, got->u.t.ndim, got->u.t.shape);
             tensor_shape_str(b, sizeof b, want->u.t.ndim, want->u.t.shape);
@@ -464,7 +521,7 @@ static void shape_or(lesson_runner_t *lr, const value_t *got, const value_t *wan
  * (two orders of the same sum, sigmoid(a - b) against a 2-class softmax,
  * differ by an ulp or two); int64 exactly; NaN equals NaN, an infinity
  * only itself.  Same shape required. */
-static bool same_values(const value_t *a, const value_t *b)
+static bool same_values(const value_t *a, const value_t *b, dtype_t prec)
 {
     const tensor_t *x = &a->u.t, *y = &b->u.t;
     if (!tensor_same_shape(a, b)) return false;
@@ -481,6 +538,14 @@ static bool same_values(const value_t *a, const value_t *b)
     for (int64_t i = 0; i < x->size; i++) {
         double p = tensor_get_f64(a, i), q = tensor_get_f64(b, i);
         if (fl) { p = dtype_round_f64(dt, p); q = dtype_round_f64(dt, q); }
+        /* an infinity (or NaN) is what a step about overflow asks for:
+         * a finite number that only rounds to it does not pass, nor the
+         * other way round (each as it is shown: a literal such as
+         * 100000.0 in the session's precision, 100000 as an integer) */
+        double pa = tensor_get_f64(a, i), qb = tensor_get_f64(b, i);
+        if (tx->is_float) pa = dtype_round_f64(x->weak ? prec : (dtype_t)x->dtype, pa);
+        if (ty->is_float) qb = dtype_round_f64(y->weak ? prec : (dtype_t)y->dtype, qb);
+        if (isfinite(pa) != isfinite(qb)) return false;
         if (isnan(p) && isnan(q)) continue;
         if (p == q) continue;
         if (!fl || !isfinite(p) || !isfinite(q)) return false;
@@ -504,7 +569,7 @@ static bool values_match(lesson_runner_t *lr, const value_t *got, const value_t 
 {
     if (got->kind == V_TENSOR && want->kind == V_TENSOR) {
         if (got->u.t.sym || want->u.t.sym) return false;
-        return same_values(got, want);
+        return same_values(got, want, session_settings(lr->s)->precision);
     }
     if (got->kind != want->kind) return false;
     char *p = printed(lr, got), *q = printed(lr, want);
@@ -555,6 +620,52 @@ static bool bind_draw(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout
     return true;
 }
 
+/* The step's draw, made once while the step is open (kept under
+ * __lesson_draw_NAME): the student sees the same W1 at every input. */
+static void bind_fixed(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
+{
+    char hidden[300];
+    bool have = st->nbind > 0;
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
+        if (!session_var(lr->s, hidden)) have = false;
+    }
+    if (!have) {
+        /* drawn from a stream of the step's own (seeded by the lesson's
+         * name and the step), the student's stream left where it was: the
+         * same values when the step is shown again (:back, a resume) */
+        nn_state_t *ns = nn_state();
+        uint64_t keep[4];
+        bool ready = ns ? ns->rng_ready : false;
+        if (ns) memcpy(keep, ns->rng, sizeof keep);
+        uint64_t h = 1469598103934665603u;
+        for (const char *c = lr->cur ? lr->cur->name : ""; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211u;
+        h ^= (uint64_t)(st - (lr->cur ? lr->cur->steps : st)) * 0x9e3779b97f4a7c15u;
+        char seed[64];
+        snprintf(seed, sizeof seed, "seed(%lld)", (long long)(h >> 2));
+        value_t *sv = session_eval(lr->s, seed, errout);
+        if (sv) session_release(sv);
+        bool drawn = bind_draw(lr, st, errout);
+        if (ns) { memcpy(ns->rng, keep, sizeof keep); ns->rng_ready = ready; }
+        if (!drawn) return;
+    }
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
+        if (have) session_set_var(lr->s, st->bind_name[i], session_var(lr->s, hidden));
+        else session_set_var(lr->s, hidden, session_var(lr->s, st->bind_name[i]));
+    }
+}
+
+/* Forget the step's draw (the step is left). */
+static void draws_drop(lesson_runner_t *lr, const lesson_step_t *st)
+{
+    char hidden[300];
+    for (int i = 0; i < st->nbind; i++) {
+        snprintf(hidden, sizeof hidden, "__lesson_draw_%s", st->bind_name[i]);
+        session_set_var(lr->s, hidden, NULL);
+    }
+}
+
 static void bind_begin(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
 {
     char hidden[300];
@@ -565,7 +676,7 @@ static void bind_begin(lesson_runner_t *lr, const lesson_step_t *st, FILE *errou
         session_set_var(lr->s, hidden, old);
     }
     lr->bound = true;
-    bind_draw(lr, st, errout);
+    bind_fixed(lr, st, errout);
 }
 
 static void bind_end(lesson_runner_t *lr, const lesson_step_t *st)
@@ -609,6 +720,15 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
         session_set_var(lr->s, "__lesson_got__", got);
         got = session_var(lr->s, "__lesson_got__");
         value_t *want = eval_parked(lr, "__lesson_want__", st->expr, stderr);
+        /* a float the step computes in a named type (fp16(X) @ ...) is
+         * asked for in that type: the same numbers in fp32 are another
+         * answer (a literal such as 0.5 takes any) */
+        if (want && got->kind == V_TENSOR && want->kind == V_TENSOR && !got->u.t.weak && !want->u.t.weak &&
+            dtype_traits[got->u.t.dtype].is_float && dtype_traits[want->u.t.dtype].is_float &&
+            got->u.t.dtype != want->u.t.dtype && tensor_same_shape(got, want)) {
+            snprintf(why, cap, L(lr, M_WHY_DTYPE), dtype_traits[got->u.t.dtype].name, dtype_traits[want->u.t.dtype].name);
+            break;
+        }
         ok = want && values_match(lr, got, want);
         if (!ok) shape_or(lr, got, want, M_WHY_VALUE, NULL, why, cap);
         break;
@@ -678,8 +798,25 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
 
 /* ---- moving between steps ---- */
 
+/* Leaving the current step (or :play): the names :play held go back to
+ * the student's, and the step's draw is forgotten. */
+static void leave_play(lesson_runner_t *lr)
+{
+    if (lr->play_bound) bind_end(lr, &lr->cur->steps[lr->step]);
+    lr->play_bound = false;
+    lr->play = false;
+}
+
+static void leave_step(lesson_runner_t *lr)
+{
+    if (!lr->cur || lr->step < 0 || lr->step >= lr->cur->nsteps) return;
+    leave_play(lr);
+    draws_drop(lr, &lr->cur->steps[lr->step]);
+}
+
 static void finish(lesson_runner_t *lr, FILE *out)
 {
+    lr->step = lr->cur->nsteps;
     save_now(lr, out, true);
     fputc('\n', out);
     fprintf(out, L(lr, M_DONE), lr->cur->title[lr->lang]);
@@ -690,16 +827,53 @@ static void finish(lesson_runner_t *lr, FILE *out)
     session_keep_last(lr->s, false);
 }
 
+/* The settings a step is shown in: recorded the first time, put back
+ * when it is shown again (:back into a step that ran in fp16 runs in fp16
+ * again, whatever later steps set).  The device stays as it is. */
+static void step_settings(lesson_runner_t *lr, int step)
+{
+    if (step < 0 || step >= lr->nat) return;
+    session_settings_t *cur = session_settings(lr->s);
+    if (!lr->at_rec[step]) { lr->at[step] = *cur; lr->at_rec[step] = true; return; }
+    const session_settings_t *was = &lr->at[step];
+    cur->precision = was->precision;
+    cur->accumulate_same = was->accumulate_same;
+    cur->tf32 = was->tf32;
+    cur->digits = was->digits;
+    cur->numerics_check = was->numerics_check;
+    cur->policy = was->policy;
+}
+
+static void settings_reset(lesson_runner_t *lr, int nsteps)
+{
+    lr->nat = 0;
+    session_settings_t *a = realloc(lr->at, (size_t)(nsteps > 0 ? nsteps : 1) * sizeof *a);
+    if (!a) return;
+    lr->at = a;
+    bool *r = realloc(lr->at_rec, (size_t)(nsteps > 0 ? nsteps : 1) * sizeof *r);
+    if (!r) return;
+    lr->at_rec = r;
+    memset(r, 0, (size_t)(nsteps > 0 ? nsteps : 1) * sizeof *r);
+    lr->nat = nsteps;
+}
+
 static void go_to(lesson_runner_t *lr, int step, FILE *out, bool run_code)
 {
     record_step(lr, REC_TIME, NULL, out);
+    leave_step(lr);
     lr->step = step;
+    if (step > lr->reached) lr->reached = step;
     lr->tries = 0;
     lr->play = false;
     if (step >= lr->cur->nsteps) { finish(lr, out); return; }
     save_now(lr, out, false);
+    if (run_code) step_settings(lr, step);
     show_step(lr, out, run_code, NULL);
     lr->step_since = now_seconds();
+    if (step < lr->reached && lr->cur->steps[step].check != CK_NONE) {
+        fprintf(out, "%s\n", L(lr, M_BACK_DONE));
+        fflush(out);
+    }
 }
 
 static void respond(lesson_runner_t *lr, bool ok, const char *why, const char *answer, FILE *out)
@@ -736,6 +910,57 @@ static bool plain_assignment(const char *t)
     while (*t == ' ' || *t == '\t') t++;
     if (t[0] != '=' || t[1] == '=') return false;
     return !strchr(t, ';') && !strchr(t, '\n');
+}
+
+/* x.shape() (a habit from other languages): true, and *w the length of
+ * the part before ".shape" */
+static bool shape_called(const char *t, size_t *w)
+{
+    t += strspn(t, " \t");
+    const char *d = strstr(t, ".shape");
+    if (!d) return false;
+    const char *q = d + 6;
+    while (*q == ' ') q++;
+    if (*q != '(') return false;
+    q++;
+    while (*q == ' ') q++;
+    if (*q != ')') return false;
+    *w = (size_t)(d - t);
+    return true;
+}
+
+/* Looking at something: a name, or names joined by dots (W1, W1.shape,
+ * l.W), perhaps with ';' and spaces around */
+static bool looking(const char *t)
+{
+    t += strspn(t, " \t");
+    if (!(isalpha((unsigned char)*t) || *t == '_')) return false;
+    for (;;) {
+        while (isalnum((unsigned char)*t) || *t == '_') t++;
+        if (*t != '.') break;
+        t++;
+        if (!(isalpha((unsigned char)*t) || *t == '_')) return false;
+    }
+    t += strspn(t, " \t;\n");
+    return *t == 0;
+}
+
+/* Does the input define name (name = ..., def name(, @trace def name(,
+ * anywhere among its statements)? */
+static bool defines(const char *t, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(t, name); p; p = strstr(p + 1, name)) {
+        if (p > t && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.')) continue;
+        const char *q = p + n;
+        if (isalnum((unsigned char)*q) || *q == '_') continue;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == '=' && q[1] != '=') return true;
+        const char *b = p;
+        while (b > t && (b[-1] == ' ' || b[-1] == '\t')) b--;
+        if (b - t >= 3 && !strncmp(b - 3, "def", 3)) return true;
+    }
+    return false;
 }
 
 /* the letters a choice step offers, "a, b, c" */
@@ -793,8 +1018,48 @@ void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int s
     char *t = strndup(text, len);
     if (!t) return;
     char why[400];
+    if (status != 0) {
+        /* a failed input is not an answer: free, and nothing is revealed */
+        if (st->check == CK_EQUIV) bind_end(lr, st);
+        size_t w = 0;
+        if (shape_called(t, &w)) {
+            fprintf(out, L(lr, M_HINT_SHAPE_CALL), (int)w, t + strspn(t, " \t"));
+            fputc('\n', out);
+        }
+        fprintf(out, "%s\n", L(lr, M_FREE_ERROR));
+        fflush(out);
+        free(t);
+        return;
+    }
+    bool figure_new = false;
+    for (int i = lr->cells_before; i < view_cell_count() && !figure_new; i++)
+        figure_new = view_cell_at(i) && view_cell_at(i)->fig;
+    lr->shape_differs = false;
     bool ok = check_input(lr, st, t, status, why, sizeof why);
     if (st->check == CK_EQUIV) bind_end(lr, st);
+    /* an input is an attempt only when it makes the kind of thing the
+     * step asks for; looking around (a name, x.shape, a value of another
+     * shape) is free and reveals nothing */
+    if (!ok) {
+        const char *free_msg = NULL;
+        char arg[400] = "";
+        if (looking(t)) free_msg = "";
+        else if (st->check == CK_VAR && !defines(t, st->name)) { free_msg = L(lr, M_FREE_VAR); snprintf(arg, sizeof arg, "%s", st->name); }
+        else if (st->check == CK_FIGURE && !figure_new) { free_msg = L(lr, M_FREE_FIGURE); snprintf(arg, sizeof arg, "%s", st->name); }
+        else if ((st->check == CK_VALUE || st->check == CK_EQUIV) && lr->shape_differs && !plain_assignment(t)) {
+            free_msg = L(lr, M_FREE_SHAPE);
+            snprintf(arg, sizeof arg, "%s", why);
+        }
+        if (free_msg) {
+            if (*free_msg) {
+                fprintf(out, free_msg, arg);
+                fputc('\n', out);
+                fflush(out);
+            }
+            free(t);
+            return;
+        }
+    }
     /* a plain assignment (y = sigmoid(9)) that does not pass a value,
      * shape or dtype check is a student working towards the answer, not a
      * wrong answer: said, not counted */
@@ -893,11 +1158,13 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
     lesson_t *l = load_into(path, err, cap);
     free(path);
     if (!l) return 1;
-    if (lr->cur) { record_step(lr, REC_TIME, NULL, out); save_now(lr, out, false); lesson_free(lr->cur); }
+    if (lr->cur) { record_step(lr, REC_TIME, NULL, out); save_now(lr, out, false); leave_step(lr); lesson_free(lr->cur); }
     lr->step_since = 0;
     lr->cur = l;
     lr->step = 0;
+    lr->reached = 0;
     lr->tries = 0;
+    settings_reset(lr, l->nsteps);
     lr->play = false;
     session_keep_last(lr->s, true);
     char key[256];
@@ -911,12 +1178,24 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
             /* the earlier steps' code again, quietly, so that the names
              * they made exist in this session */
             FILE *quiet = null_stream(lr);
+            /* a figure already in the figures folder is not written again */
+            view_set_replaying(true);
             for (int i = 0; i < p.step && quiet; i++) {
                 const lesson_step_t *st = &l->steps[i];
+                step_settings(lr, i);
                 if (st->code && *st->code) run_text(lr, st->code, quiet);
-                if (st->check != CK_NONE && st->check != CK_CHOICE && st->answer) run_text(lr, st->answer, quiet);
+                if (st->check == CK_EQUIV && st->answer) {
+                    bind_begin(lr, st, quiet);
+                    run_text(lr, st->answer, quiet);
+                    bind_end(lr, st);
+                    draws_drop(lr, st);
+                } else if (st->check != CK_NONE && st->check != CK_CHOICE && st->answer) {
+                    run_text(lr, st->answer, quiet);
+                }
             }
+            view_set_replaying(false);
             from = p.step;
+            lr->reached = from;
         }
     }
     if (from) {
@@ -931,12 +1210,13 @@ int lesson_next(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
     if (lr->play) {
-        lr->play = false;
+        leave_play(lr);
         fprintf(out, "%s\n", L(lr, M_PLAY_BACK));
         show_step(lr, out, false, NULL);
         return 0;
     }
-    if (lr->cur->steps[lr->step].check != CK_NONE) return fail(lr, err, cap, M_ANSWER_FIRST);
+    /* a step answered before (reached again with :back) goes on */
+    if (lr->cur->steps[lr->step].check != CK_NONE && lr->step >= lr->reached) return fail(lr, err, cap, M_ANSWER_FIRST);
     record_step(lr, REC_SEEN, NULL, out);
     go_to(lr, lr->step + 1, out, true);
     return 0;
@@ -945,6 +1225,13 @@ int lesson_next(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_back(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    if (lr->play) {
+        /* :back from :play returns to the lesson, as :next does */
+        leave_play(lr);
+        fprintf(out, "%s\n", L(lr, M_PLAY_BACK));
+        show_step(lr, out, false, NULL);
+        return 0;
+    }
     if (lr->step == 0) return fail(lr, err, cap, M_FIRST_STEP);
     go_to(lr, lr->step - 1, out, true);
     return 0;
@@ -963,6 +1250,7 @@ int lesson_hint(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    leave_play(lr);            /* the names :play held are the student's again first */
     const lesson_step_t *st = &lr->cur->steps[lr->step];
     record_step(lr, REC_SKIP, NULL, out);
     if (st->check == CK_CHOICE) {
@@ -984,6 +1272,12 @@ int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 int lesson_play(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
 {
     NEED_LESSON();
+    const lesson_step_t *st = &lr->cur->steps[lr->step];
+    /* the step's names (its draw) are there to play with */
+    if (!lr->play && st->check == CK_EQUIV) {
+        bind_begin(lr, st, stderr);
+        lr->play_bound = true;
+    }
     lr->play = true;
     fprintf(out, "%s\n", L(lr, M_PLAY));
     return 0;
@@ -1007,6 +1301,7 @@ int lesson_quit(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     free(mine);
     free(theirs);
     fputc('\n', out);
+    leave_step(lr);
     lesson_free(lr->cur);
     lr->cur = NULL;
     lr->play = false;
@@ -1057,6 +1352,114 @@ static void step_timer(double secs)
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
+/* ---- numbers a step's text quotes ---- */
+
+/* The number at p (digits, an optional fraction, an optional exponent),
+ * not part of a word: its length (0: none); *frac: it looks printed by
+ * nnpad (an exponent, or a fraction and 4 significant digits or more);
+ * *unit: half a step of its last digit. */
+static size_t number_at(const char *p, const char *start, double *v, bool *frac, double *unit)
+{
+    if (!isdigit((unsigned char)*p) || (p > start && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' ||
+                                                      p[-1] == '^')))
+        return 0;
+    const char *q = p;
+    int after = 0;
+    while (isdigit((unsigned char)*q)) q++;
+    *frac = false;
+    if (*q == '.' && isdigit((unsigned char)q[1])) {
+        q++;
+        while (isdigit((unsigned char)*q)) { q++; after++; }
+        *frac = true;
+    }
+    int sig = 0;
+    bool lead = true;
+    for (const char *d = p; d < q; d++) {
+        if (!isdigit((unsigned char)*d)) continue;
+        if (*d != '0') lead = false;
+        if (!lead) sig++;
+    }
+    int ex = 0;
+    if ((*q == 'e' || *q == 'E') && (isdigit((unsigned char)q[1]) || ((q[1] == '-' || q[1] == '+') && isdigit((unsigned char)q[2])))) {
+        ex = atoi(q + 1);
+        q += 2;
+        while (isdigit((unsigned char)*q)) q++;
+        sig = 99;
+    }
+    if (sig < 4) *frac = false;     /* 0.25, 1.25: prose, not a printout */
+    if (isalpha((unsigned char)*q) || *q == '_') return 0;   /* 2x, 1st, fp16 */
+    *v = strtod(p, NULL);
+    *unit = 0.5 * pow(10.0, ex - after);
+    return (size_t)(q - p);
+}
+
+/* The first number in text that looks printed (outside `code`, and not
+ * written in the step's code) that nothing in shown rounds to; NULL when
+ * every one is there.  Writes it into bad, its line within text into
+ * *line. */
+static const char *quoted_missing(const char *text, const char *code, const char *shown, char *bad, size_t cap, int *line)
+{
+    bool tick = false;
+    *line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') (*line)++;
+        if (*p == '`') { tick = !tick; continue; }
+        double t, u;
+        bool frac;
+        size_t n = tick ? 0 : number_at(p, text, &t, &frac, &u);
+        if (!n) continue;
+        snprintf(bad, cap, "%.*s", (int)n, p);
+        p += n - 1;
+        if (!frac || (code && strstr(code, bad))) continue;
+        bool found = false;
+        for (const char *o = shown; *o && !found; o++) {
+            double w, uo;
+            bool fo;
+            size_t k = number_at(o, shown, &w, &fo, &uo);
+            if (!k) continue;
+            found = fabs(fabs(w) - fabs(t)) <= u * (1 + 1e-9);
+            o += k - 1;
+        }
+        if (!found) return bad;
+    }
+    return NULL;
+}
+
+/* Does the wrong answer rj pass st's check?  It runs in a child process
+ * (one thread), quietly, so that what it defines or changes (a variable, a
+ * trace count, a setting) is gone afterwards.  1: it passes (the lesson's
+ * mistake), 0: refused, -1: the child ended otherwise (the step's time ran
+ * out: it is killed). */
+static int reject_passes(lesson_runner_t *lr, const lesson_step_t *st, const char *rj)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        kern_set_threads(1);
+        FILE *quiet = null_stream(lr);
+        char why[400];
+        bool ok;
+        if (!quiet) _exit(2);
+        if (st->check == CK_CHOICE) {
+            ok = check_input(lr, st, rj, 0, why, sizeof why);
+        } else {
+            lr->cells_before = view_cell_count();
+            if (st->check == CK_EQUIV) bind_begin(lr, st, quiet);
+            int status = run_text(lr, rj, quiet);
+            ok = check_input(lr, st, rj, status, why, sizeof why);
+        }
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return -1;
+        if (step_over) kill(pid, SIGKILL);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) return -1;
+    return WEXITSTATUS(status) == 0 ? 1 : 0;
+}
+
 /* Play one loaded lesson (taken) through; returns the failed steps. */
 static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
 {
@@ -1100,20 +1503,56 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             failed++;
             continue;
         }
+        if (lr->check_rejects && st->code && lr->seen) {
+            char bad[64];
+            for (int k = 0; k < 2; k++) {
+                int at;
+                const char *miss = quoted_missing(st->text[k], st->code, lr->seen, bad, sizeof bad, &at);
+                if (!miss) continue;
+                fflush(out);
+                fprintf(err, "%s:%d: step %d: the %s text quotes %s, which no code before it prints\n", l->path,
+                        st->text_line[k] + at, lr->step + 1, k ? "Korean" : "English", miss);
+                fflush(err);
+                failed++;
+                break;
+            }
+        }
         if (st->check == CK_NONE) { step_timer(0); continue; }
+        char why[400];
+        bool ok;
+        /* the wrong answers first, each in the state the student meets,
+         * each in a process of its own (what one changes is gone after) */
+        for (int r = 0; lr->check_rejects && r < st->nreject && !step_over; r++) {
+            int passes = reject_passes(lr, st, st->reject[r]);
+            if (passes != 0) {
+                fflush(out);
+                if (passes > 0)
+                    fprintf(err, "%s:%d: step %d: the @reject '%s' passes the @check: a wrong answer would be accepted\n",
+                            l->path, st->reject_line[r], lr->step + 1, st->reject[r]);
+                else
+                    fprintf(err, "%s:%d: step %d: the @reject '%s' could not be tried (%s)\n", l->path, st->reject_line[r],
+                            lr->step + 1, st->reject[r], step_over ? "the step's time ran out" : "it ended abnormally");
+                fflush(err);
+                failed++;
+            }
+        }
         fprintf(out, L(lr, M_AUTO_TYPES), st->answer);
         fputc('\n', out);
         fflush(out);
-        char why[400];
-        bool ok;
         if (st->check == CK_CHOICE) {
             ok = check_input(lr, st, st->answer, 0, why, sizeof why);
         } else {
             lr->cells_before = view_cell_count();
             if (st->check == CK_EQUIV) bind_begin(lr, st, err);
-            int status = run_text(lr, st->answer, out);
+            int status;
+            char *buf = NULL;
+            size_t nb = 0;
+            FILE *m = lr->check_rejects ? open_memstream(&buf, &nb) : NULL;
+            status = run_text(lr, st->answer, m ? m : out);
+            if (m) { fclose(m); fwrite(buf, 1, nb, out); seen_add(lr, buf, nb); }
+            free(buf);
             ok = check_input(lr, st, st->answer, status, why, sizeof why);
-            if (st->check == CK_EQUIV) bind_end(lr, st);
+            if (st->check == CK_EQUIV) { bind_end(lr, st); draws_drop(lr, st); }
         }
         step_timer(0);
         if (step_over) {
@@ -1251,6 +1690,7 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
             view_set_figure_dir("figures");
             progress_fd = pfd[1];
             lr->auto_mode = true;
+            lr->check_rejects = true;
             bad = auto_one(lr, l, out, err) ? 1 : 0;
         }
         fflush(NULL);
