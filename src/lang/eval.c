@@ -220,8 +220,10 @@ static value_t *lookup(session_t *s, const char *name, value_t *scope, span_t sp
         for (int i = 0; i < sc->u.sc.cap; i++)
             if (sc->u.sc.e[i].name) near_cb(sc->u.sc.e[i].name, &n);
     int len = (int)strlen(name);
-    /* a one-letter name is no suggestion for a longer one (np is not p) */
-    if (n.best && n.dist <= (len <= 3 ? 1 : 2) && (strlen(n.best) > 1 || len == 1))
+    /* a one-letter name is no suggestion for a longer one (np is not p),
+     * and a one-letter name gets none (every other letter is one edit away:
+     * x is not e) */
+    if (n.best && len > 1 && n.dist <= (len <= 3 ? 1 : 2) && strlen(n.best) > 1)
         err_raise(ERR_NAME, span, "'%s' is not defined; did you mean '%s'?", name, n.best);
     err_raise(ERR_NAME, span, "'%s' is not defined (:vars lists the variables, :help the builtins)", name);
 }

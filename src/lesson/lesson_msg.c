@@ -1,7 +1,9 @@
 /* lesson_msg.c — every message of the lesson runner, in English and Korean
  * (printf formats: both languages take the same arguments in the same
  * order).  The Korean is written for students, not translated word by
- * word; "이(가)" style particles stand where a name of any ending follows. */
+ * word; no particle templates (a particle in parentheses after a name): a
+ * sentence is rephrased so that
+ * no particle follows a name of any ending (tests/lessons.sh checks). */
 #include "lesson/lesson_int.h"
 
 static const char *const msgs[M_COUNT][2] = {
@@ -57,12 +59,12 @@ static const char *const msgs[M_COUNT][2] = {
     [M_WHY_VALUE] = { "the value is not the one asked for", "기대한 값이 아닙니다" },
     [M_WHY_SHAPE] = { "its shape is %s, the step asks for %s", "모양이 %s입니다. 이 단계는 %s 모양을 원합니다" },
     [M_WHY_DTYPE] = { "its dtype is %s, the step asks for %s", "dtype이 %s입니다. 이 단계에서 원하는 dtype은 %s입니다" },
-    [M_WHY_NOVAR] = { "there is no variable %s yet", "아직 변수 %s이(가) 없습니다" },
+    [M_WHY_NOVAR] = { "there is no variable %s yet", "아직 없는 변수입니다: %s" },
     [M_WHY_VARFALSE] = { "%s is not what the step asks for yet", "%s의 값이 아직 맞지 않습니다" },
     [M_WHY_EQUIV] = { "for some values of %s it gives a different result than expected",
                       "%s에 어떤 값을 넣으면 기대한 결과와 다르게 나옵니다" },
     [M_WHY_FIGURE] = { "no %s figure was drawn", "%s 그림이 그려지지 않았습니다" },
-    [M_WHY_CHOICE] = { "that is not the right choice", "정답이 아닙니다" },
+    [M_WHY_CHOICE] = { "that is not the right choice", "다른 선택지를 골라 보세요" },
     [M_WHY_NOVALUE] = { "the input has no value to check (type an expression)", "확인할 값이 없습니다 (식을 입력하세요)" },
     [M_SKIP_CHOICE] = { "the answer was %s", "정답은 %s입니다" },
     [M_REPLAY] = { "(step %d's code)", "(%d단계의 코드)" },
