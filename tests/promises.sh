@@ -77,15 +77,21 @@ tap_ok $? "Ctrl-C in a loop changing l.b: l.b is as it was before the statement 
 tap_diag < out
 
 # ---- item 2: figures keep a picture's worth; the rest is checked first ----
+# Peak sizes are nnpad's own: under AddressSanitizer (the sanitized CI
+# suite) freed blocks wait in a quarantine and shadow memory adds an
+# eighth, so there the quarantine is off and the bounds are doubled (the
+# run is there for the sanitizer's reports)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}${ASAN_OPTIONS:+:}quarantine_size_mb=0"
+k=1; ldd "$NNPAD" 2>/dev/null | grep -q libasan && k=2
 run_peak "$in/figure_limit.nn" out --headless
 grep -q '^scatter: 16777216 points drawn as a density' out && [ "$(grep -c '^figure: ' out)" = 2 ] \
   && [ "$(grep -c "limit error: memory limit: the figure's data (256.0 MB) would pass the limit of 64.0 MB" out)" = 1 ] \
-  && [ "$rc" = 1 ] && [ "$hwm" -gt 0 ] && [ "$hwm" -lt 200000 ]
+  && [ "$rc" = 1 ] && [ "$hwm" -gt 0 ] && [ "$hwm" -lt $((200000 * k)) ]
 tap_ok $? "16M fp16 points under :limit 64MB: scatter draws a density, plot(x) a picture's worth, plot(x, x) (x not ascending) refused before it is built; peak ${hwm} KB (rc $rc)"
 tap_diag < out
 run_peak "$in/figure_ten.nn" out --headless
 [ "$(grep -c '^figure: ' out)" = 20 ] && ! grep -q error out && tail -n 1 out | grep -qx after \
-  && [ "$hwm" -gt 0 ] && [ "$hwm" -lt 300000 ]
+  && [ "$hwm" -gt 0 ] && [ "$hwm" -lt $((300000 * k)) ]
 tap_ok $? "twenty 10^7-point plots from two loops under :limit 200MB: all drawn, peak ${hwm} KB (rc $rc, ${took} ms)"
 grep -v '^figure' out | tap_diag
 
