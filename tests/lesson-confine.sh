@@ -101,4 +101,10 @@ printf '%s\n' "$cmd" > "$t/in"
 [ -n "$cmd" ] && grep -q "picking up at step 2" "$t/out2"
 tap_ok $? "a lesson from a file: the resume command it names ($cmd) finds it from another folder"
 [ -n "$cmd" ] && grep -q "picking up at step 2" "$t/out2" || { tail -n 3 "$t/out" | tap_diag; tail -n 3 "$t/out2" | tap_diag; }
+# a lesson's code may not raise the student's :limit (it ran :limit 100T
+# and then allocated gigabytes; the raised limit outlasted the lesson)
+printf ':limit 64MB\n:lesson %s\n:limit\n' "$L/escape-limit.md" > "$t/in"
+(cd "$t/run" && "$NNPAD" --headless < "$t/in" > "$t/out" 2>&1)
+grep -q ":limit is not raised from a lesson's code (the limit stays 64 MB)" "$t/out" && tail -n 1 "$t/out" | grep -q '^limit 64 MB '
+tap_ok $? "a lesson's :limit 100T is refused and the student's 64 MB limit stays"
 tap_done

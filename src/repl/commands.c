@@ -743,6 +743,10 @@ static int cmd_limit(repl_t *r, const char *arg)
         bytes = mem_default_limit();
     else if (!parse_size(arg, &bytes))
         return repl_cmd_error(r, "'%s' is not a size above 0 (say 512KB, 1MB, 2GB, 100000 for bytes, or default)", arg);
+    if (afile_code_confined() && bytes > mem_limit()) {   /* a lesson's own code: the student's limit is theirs */
+        fmt_size(a, sizeof a, mem_limit());
+        return repl_cmd_error(r, ":limit is not raised from a lesson's code (the limit stays %s)", a);
+    }
     mem_set_limit(bytes);
     fmt_size(a, sizeof a, bytes);
     fprintf(r->out, "limit %s%s", a, dflt ? " (default: half of physical memory)" : "");
