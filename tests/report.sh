@@ -163,4 +163,17 @@ tap_ok $([ $? = 1 ] && echo 0 || echo 1) "--report into a missing folder fails (
 has err5 "cannot write the report" "... with a message"
 printf ':report\n' | "$NNPAD" > out6 2>&1
 has out6 "usage: :report FILE.html" ":report without a file says how"
+# hostile pages in a teacher's folder: a FIFO is skipped at once (it blocked
+# the summary for ever), control characters from a name or a file name do
+# not reach the terminal, numbers out of range skip the page
+mkdir hostile
+cp class/kim.html hostile/ok.html
+mkfifo hostile/fifo.html
+sed 's/"name":"sample"/"name":"\\u001b[31mRED\\u0007"/' class/kim.html > hostile/esc.html
+cp class/kim.html "hostile/$(printf 'x\033]0;PWN\007y').html"
+sed 's/"steps":5/"steps":-3/' class/kim.html > hostile/range.html
+timeout 20 "$NNPAD" --report-summary hostile > hsum 2> herr; st=$?
+[ $st = 1 ] && grep -q 'fifo.html: skipped: not a regular file' herr && grep -q 'range.html: skipped' herr &&
+  ! grep -q "$(printf '\033')" hsum herr && ! grep -q "$(printf '\007')" hsum herr && grep -q 'ok' hsum
+tap_ok $? "--report-summary: a FIFO skipped, no escape or bell from names reaches the terminal, out-of-range numbers skipped (exit $st)"
 tap_done

@@ -18,6 +18,9 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -547,10 +550,30 @@ static bool jreport(jp_t *j, srow_t *row)
 
 static const char MARK[] = "<script type=\"application/json\" id=\"nnpad-report\">";
 
+/* control characters (C0, DEL, and C1 as UTF-8) as '?': a name from a
+ * student's file or page reaches the teacher's terminal, where ESC and BEL
+ * would recolour it or set its title */
+static void printable(char *s)
+{
+    for (unsigned char *p = (unsigned char *)s; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F) *p = '?';
+        else if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { p[0] = '?'; p[1] = '?'; p++; }
+    }
+}
+
 static bool read_report(const char *path, srow_t *row, char *why, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(why, cap, "%s", strerror(errno)); return false; }
+    /* a regular file only: a FIFO would block the summary for ever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0) { snprintf(why, cap, "%s", strerror(errno)); return false; }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        snprintf(why, cap, "not a regular file");
+        return false;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) { close(fd); snprintf(why, cap, "%s", strerror(errno)); return false; }
     size_t n = 0, c = 0;
     char *buf = NULL;
     for (;;) {
@@ -574,7 +597,12 @@ static bool read_report(const char *path, srow_t *row, char *why, size_t cap)
     else {
         jp_t j = { s + strlen(MARK), e, false };
         ok = jreport(&j, row);
-        if (!ok) snprintf(why, cap, "its report data is malformed");
+        for (int k = 0; ok && k < row->nls; k++) {
+            const srow_lesson_t *l = &row->ls[k];
+            ok = l->steps >= 0 && l->done >= 0 && l->done <= l->steps;
+        }
+        for (int k = 0; ok && k < row->nls; k++) printable(row->ls[k].name);
+        if (!ok) snprintf(why, cap, "its report data is malformed or out of range");
     }
     free(buf);
     return ok;
@@ -635,9 +663,10 @@ int lesson_report_summary(int lang, const char *dirpath, FILE *out, FILE *err)
         snprintf(path, sizeof path, "%s/%s", dirpath, files[i]);
         srow_t *row = &rows[nrows];
         snprintf(row->file, sizeof row->file, "%s", files[i]);
+        printable(row->file);
         row->ls = calloc(REC_MAX_LESSONS, sizeof *row->ls);
         if (!row->ls || !read_report(path, row, why, sizeof why)) {
-            fprintf(err, "nnpad: %s: skipped: %s\n", path, row->ls ? why : "out of memory");
+            fprintf(err, "nnpad: %s/%s: skipped: %s\n", dirpath, row->file, row->ls ? why : "out of memory");
             free(row->ls);
             row->ls = NULL;
             rc = 1;
