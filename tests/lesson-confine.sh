@@ -48,13 +48,18 @@ done
 
 # a step that does not stop when interrupted (the child stopped with
 # SIGSTOP here) is ended by the parent after the limit and a grace of 10 s
+# child_of PID: a child's pid, read from /proc (a fresh Debian has no ps)
+child_of() {
+  cat /proc/[0-9]*/stat 2>/dev/null |
+    awk -v pp="$1" '{ pid = $1; line = $0; sub(/^.*\) /, "", line); split(line, f, " "); if (f[2] == pp) { print pid; exit } }'
+}
 (cd "$t/run" && NNPAD_LESSON_STEP_SECONDS=1 TMPDIR=$t/tmp exec timeout 60 "$NNPAD" --check-lesson "$L/loop-code.md" > "$t/out" 2> "$t/err") &
 p=$!
 kid=
 for k in 1 2 3 4 5 6 7 8 9 10; do
   sleep 0.2
-  pp=$(ps -o pid= --ppid "$p" 2>/dev/null | tr -d ' ' | head -n 1)               # timeout's child: nnpad
-  [ -n "$pp" ] && kid=$(ps -o pid= --ppid "$pp" 2>/dev/null | tr -d ' ' | head -n 1)  # nnpad's: the check
+  pp=$(child_of "$p")                     # timeout's child: nnpad
+  [ -n "$pp" ] && kid=$(child_of "$pp")   # nnpad's: the check
   [ -n "$kid" ] && break
 done
 [ -n "$kid" ] && kill -STOP "$kid"
