@@ -84,5 +84,10 @@ typedef enum lesson_rec_ev {
 /* Add ev (and secs of time) to step's record in $XDG_STATE_HOME/nnpad/lesson-steps,
  * rewritten atomically; 0, or 1 with why. */
 int lesson_record(const lesson_t *l, int step, lesson_rec_ev_t ev, const char *answer, double secs, char *why, size_t cap);
+/* The progress file (lesson_run.c): one entry per lesson, "NAME STEP TOTAL
+ * [done]"; lesson_prog_read reads at most cap of them (the report reads it
+ * for lessons with no step records). */
+typedef struct prog { char name[256]; int step, total; bool done; } prog_t;
+int lesson_prog_read(prog_t *p, int cap);
 
 #endif

@@ -232,30 +232,6 @@ int lesson_record(const lesson_t *l, int step, lesson_rec_ev_t ev, const char *a
     return rc;
 }
 
-/* ---- the old progress file (lesson_run.c writes it): for lessons with no step records ---- */
-typedef struct oldprog { char name[256]; int step, total; bool done; } oldprog_t;
-
-static int oldprog_read(oldprog_t *p, int cap)
-{
-    char dir[PATH_MAX], path[PATH_MAX + 16];
-    if (!afile_state_dir(dir, sizeof dir)) return 0;
-    snprintf(path, sizeof path, "%s/lessons", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char line[512];
-    int n = 0;
-    while (n < cap && fgets(line, sizeof line, f)) {
-        char done[16] = "";
-        if (line[0] == '#') continue;
-        if (sscanf(line, "%255s %d %d %15s", p[n].name, &p[n].step, &p[n].total, done) >= 3 && p[n].step >= 0 && p[n].total > 0) {
-            p[n].done = !strcmp(done, "done");
-            n++;
-        }
-    }
-    fclose(f);
-    return n;
-}
-
 /* ---- the page ---- */
 
 static void html(FILE *f, const char *s)
@@ -326,9 +302,9 @@ int lesson_report_write(int lang, const char *path, FILE *out, char *why, size_t
     lang = lang == LESSON_KO ? LESSON_KO : LESSON_EN;
     rec_t r;
     if (!rec_read(&r)) { snprintf(why, cap, "out of memory"); return 1; }
-    oldprog_t *old = calloc(REC_MAX_LESSONS, sizeof *old);
+    prog_t *old = calloc(REC_MAX_LESSONS, sizeof *old);
     if (!old) { rec_free(&r); snprintf(why, cap, "out of memory"); return 1; }
-    int nold = oldprog_read(old, REC_MAX_LESSONS);
+    int nold = lesson_prog_read(old, REC_MAX_LESSONS);   /* lessons with no step records */
     /* lessons in the progress file with no step records: their progress only */
     for (int i = 0; i < nold && r.nl < REC_MAX_LESSONS; i++) {
         bool have = false;

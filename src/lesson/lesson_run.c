@@ -301,10 +301,8 @@ static char *resolve(const char *which)
 
 /* ---- progress: $XDG_STATE_HOME/nnpad/lessons (afile_state_dir), lines "NAME STEP TOTAL [done]" ---- */
 
-typedef struct prog { char name[256]; int step, total; bool done; } prog_t;
-
 /* Read every entry (at most cap); a malformed line is skipped. */
-static int prog_read(prog_t *p, int cap)
+int lesson_prog_read(prog_t *p, int cap)
 {
     char dir[PATH_MAX], path[PATH_MAX + 16];
     if (!afile_state_dir(dir, sizeof dir)) return 0;
@@ -331,7 +329,7 @@ static bool prog_find(const char *name, prog_t *out)
 {
     prog_t *p = malloc(PROG_MAX * sizeof *p);
     if (!p) return false;
-    int n = prog_read(p, PROG_MAX);
+    int n = lesson_prog_read(p, PROG_MAX);
     bool found = false;
     for (int i = 0; i < n; i++)
         if (!strcmp(p[i].name, name)) { *out = p[i]; found = true; }
@@ -351,7 +349,7 @@ static int prog_save(const char *name, int step, int total, bool done, char *why
     snprintf(path, sizeof path, "%s/lessons", dir);
     prog_t *p = malloc(PROG_MAX * sizeof *p);
     if (!p) { snprintf(why, cap, "out of memory"); return 1; }
-    int n = prog_read(p, PROG_MAX), k = -1;
+    int n = lesson_prog_read(p, PROG_MAX), k = -1;
     for (int i = 0; i < n; i++) if (!strcmp(p[i].name, name)) k = i;
     if (k < 0 && n < PROG_MAX) k = n++;
     if (k >= 0) {
