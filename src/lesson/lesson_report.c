@@ -16,7 +16,6 @@
 #define _GNU_SOURCE 1
 #endif
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -611,26 +610,11 @@ static void pad(FILE *out, const char *s, int width)
     for (int w = cols_of(s); w < width; w++) fputc(' ', out);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 int lesson_report_summary(int lang, const char *dirpath, FILE *out, FILE *err)
 {
-    DIR *d = opendir(dirpath);
-    if (!d) { fprintf(err, "nnpad: %s: %s\n", dirpath, strerror(errno)); return 1; }
-    char **files = NULL;
-    int nf = 0, rc = 0;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        size_t L = strlen(de->d_name);
-        if (de->d_name[0] == '.' || L < 6 || strcmp(de->d_name + L - 5, ".html")) continue;
-        char **nfiles = realloc(files, (size_t)(nf + 1) * sizeof *files);
-        if (!nfiles) break;
-        files = nfiles;
-        files[nf] = strdup(de->d_name);
-        if (files[nf]) nf++;
-    }
-    closedir(d);
-    if (nf) qsort(files, (size_t)nf, sizeof *files, cmp_str);
+    char **files;
+    int nf = afile_list(dirpath, ".html", &files), rc = 0;
+    if (nf < 0) { fprintf(err, "nnpad: %s: %s\n", dirpath, strerror(errno)); return 1; }
     srow_t *rows = calloc((size_t)nf + 1, sizeof *rows);
     char (*cols)[256] = calloc(REC_MAX_LESSONS, sizeof *cols);
     int nrows = 0, ncols = 0;
@@ -685,8 +669,7 @@ int lesson_report_summary(int lang, const char *dirpath, FILE *out, FILE *err)
         fprintf(out, "%s\n", RM(lang, R_SUM_KEY));
     }
     for (int i = 0; rows && i < nrows; i++) free(rows[i].ls);
-    for (int i = 0; i < nf; i++) free(files[i]);
-    free(files);
+    afile_list_free(files, nf);
     free(rows);
     free(cols);
     return rc || !nrows;

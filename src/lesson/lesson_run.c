@@ -8,7 +8,6 @@
 #define _GNU_SOURCE 1
 #endif
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -232,36 +231,16 @@ static bool lessons_dir(char *out, size_t cap, char *tried, size_t tcap)
     return false;
 }
 
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* The lesson files of dir (*.md but README.md), sorted; caller frees. */
+/* The lesson files of dir (*.md but README.md), sorted; caller frees
+ * (afile_list_free). */
 static int list_files(const char *dir, char ***names)
 {
-    *names = NULL;
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0, cap = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        if (len < 4 || strcmp(e->d_name + len - 3, ".md") || !strcmp(e->d_name, "README.md") || e->d_name[0] == '.') continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **nn = realloc(*names, (size_t)cap * sizeof *nn);
-            if (!nn) abort();
-            *names = nn;
-        }
-        (*names)[n++] = xstrdup(e->d_name);
+    int n = afile_list(dir, ".md", names), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (!strcmp((*names)[i], "README.md")) free((*names)[i]);
+        else (*names)[k++] = (*names)[i];
     }
-    closedir(d);
-    if (n) qsort(*names, (size_t)n, sizeof **names, cmp_names);
-    return n;
-}
-
-static void free_names(char **names, int n)
-{
-    for (int i = 0; i < n; i++) free(names[i]);
-    free(names);
+    return n < 0 ? 0 : k;
 }
 
 /* NAME|N|FILE to a path (malloc'd), or NULL. */
@@ -295,7 +274,7 @@ static char *resolve(const char *which)
             snprintf(found, need, "%s/%s", dir, names[i]);
         }
     }
-    free_names(names, n);
+    afile_list_free(names, n);
     return found;
 }
 
@@ -1097,7 +1076,7 @@ int lesson_list(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     if (lessons_dir(dir, sizeof dir, tried, sizeof tried)) n = list_files(dir, &names);
     else snprintf(dir, sizeof dir, "%s", tried);
     if (n == 0) {
-        free_names(names, n);
+        afile_list_free(names, n);
         return fail(lr, err, cap, M_LIST_NONE, dir);
     }
     fprintf(out, L(lr, M_LIST_HEAD), dir);
@@ -1122,7 +1101,7 @@ int lesson_list(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
                 lr->cur && l && !strcmp(lr->cur->name, l->name) ? "  \u25c0" : "", "");
         lesson_free(l);
     }
-    free_names(names, n);
+    afile_list_free(names, n);
     fprintf(out, "%s\n", L(lr, M_LIST_HOW));
     return 0;
 }
@@ -1607,7 +1586,7 @@ int lesson_auto(lesson_runner_t *lr, const char *which, FILE *out, FILE *err)
             if (!paths[i]) abort();
             snprintf(paths[i], need, "%s/%s", dir, names[i]);
         }
-        free_names(names, n);
+        afile_list_free(names, n);
     } else {
         char *p = resolve(which);
         if (!p) {
@@ -1629,7 +1608,7 @@ int lesson_auto(lesson_runner_t *lr, const char *which, FILE *out, FILE *err)
         if (auto_one(lr, l, out, err)) bad++;
     }
     lr->auto_mode = false;
-    free_names(paths, n);
+    afile_list_free(paths, n);
     return bad ? 1 : 0;
 }
 

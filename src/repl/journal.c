@@ -3,7 +3,6 @@
 #include "repl/journal.h"
 #include "util/afile.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,44 +29,17 @@ static bool journals_dir(char *out, size_t cap)
     return snprintf(out, cap, "%s/journals", st) < (int)cap;
 }
 
-static bool is_journal(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 8 && !strcmp(name + n - 8, ".journal") && name[0] != '.';
-}
-
-static int by_name_desc(const void *a, const void *b) { return strcmp(*(char *const *)b, *(char *const *)a); }
-
 /* The journals' names, newest first (the names start with the time). */
 static int list_journals(const char *dir, char ***out)
 {
-    *out = NULL;
-    DIR *d = opendir(dir);
-    if (!d) return 0;
-    int n = 0, cap = 0;
-    char **v = NULL;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!is_journal(e->d_name)) continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            char **w = realloc(v, (size_t)cap * sizeof *w);
-            if (!w) break;
-            v = w;
-        }
-        v[n] = strdup(e->d_name);
-        if (v[n]) n++;
+    int n = afile_list(dir, ".journal", out);
+    if (n < 0) return 0;
+    for (int i = 0; i < n / 2; i++) {
+        char *t = (*out)[i];
+        (*out)[i] = (*out)[n - 1 - i];
+        (*out)[n - 1 - i] = t;
     }
-    closedir(d);
-    if (n) qsort(v, (size_t)n, sizeof *v, by_name_desc);
-    *out = v;
     return n;
-}
-
-static void free_list(char **v, int n)
-{
-    for (int i = 0; i < n; i++) free(v[i]);
-    free(v);
 }
 
 /* held by a live session (its flock) */
@@ -99,7 +71,7 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
         snprintf(p, sizeof p, "%s/%s", dir, v[i]);
         if (!held(p)) unlink(p);
     }
-    free_list(v, n);
+    afile_list_free(v, n);
     time_t t = time(NULL);
     struct tm tm;
     localtime_r(&t, &tm);
@@ -270,7 +242,7 @@ bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, bool *en
         if (st == 2 && snprintf(path, cap, "%s", p) < (int)cap) { found = true; *ended = false; }
     }
     if (!found && fallback >= 0 && snprintf(path, cap, "%s/%s", dir, v[fallback]) < (int)cap) { found = true; *ended = true; }
-    free_list(v, n);
+    afile_list_free(v, n);
     if (!found) snprintf(err, errcap, "no earlier session to restore (no journal in %s)", dir);
     return found;
 }

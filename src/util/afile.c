@@ -346,3 +346,37 @@ int afile_write_all(int fd, const void *p, size_t n)
     }
     return 0;
 }
+
+static int afile_cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int afile_list(const char *dir, const char *suffix, char ***names)
+{
+    *names = NULL;
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    size_t sl = strlen(suffix);
+    int n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (e->d_name[0] == '.' || len <= sl || strcmp(e->d_name + len - sl, suffix)) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **w = realloc(*names, (size_t)cap * sizeof *w);
+            if (!w) break;
+            *names = w;
+        }
+        (*names)[n] = strdup(e->d_name);
+        if (!(*names)[n]) break;
+        n++;
+    }
+    closedir(d);
+    if (n) qsort(*names, (size_t)n, sizeof **names, afile_cmp_names);
+    return n;
+}
+
+void afile_list_free(char **names, int n)
+{
+    for (int i = 0; i < n; i++) free(names[i]);
+    free(names);
+}

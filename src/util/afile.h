@@ -73,4 +73,12 @@ bool afile_confine_code(bool on);
 bool afile_code_confined(void);
 bool afile_allowed(const char *path, char *err, size_t cap);
 
+/* The names in folder dir that end in suffix and do not start with '.'
+ * (at least one character before the suffix), sorted by strcmp, into a
+ * new array *names (each name malloc'd; afile_list_free frees them).
+ * Returns how many, or -1 with errno when dir cannot be read; a failed
+ * allocation ends the list early. */
+int afile_list(const char *dir, const char *suffix, char ***names);
+void afile_list_free(char **names, int n);
+
 #endif
