@@ -11,7 +11,9 @@ cd "$(dirname "$0")"
 # xvfb at run time (xauth is for xvfb-run by hand), and libx11-dev for their
 # helper tests/unit/pixtool (Xlib, cairo-xlib, SDL: no xdotool or ImageMagick).
 # locales: the locale sources tests/locale-numeric.sh builds de_DE.UTF-8 from.
-PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev locales"
+# gettext, autopoint: the Korean catalogue (po/; autoreconf runs autopoint,
+# make runs msgfmt, tests/po-complete.sh runs xgettext).
+PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev locales gettext autopoint"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

@@ -36,6 +36,7 @@
 #include "repl/repl.h"
 #include "view/view.h"
 #include "lesson/lesson.h"
+#include "util/i18n.h"
 
 static void usage(FILE *f)
 {
@@ -91,6 +92,9 @@ static void locale_init(void)
             }
     }
     setlocale(LC_NUMERIC, "C");
+    /* messages in the lessons' language (--lang moves it; i18n.h) */
+    i18n_init();
+    i18n_set_lang(lesson_lang_default() == LESSON_KO ? "ko" : "en");
 }
 
 int main(int argc, char **argv)
@@ -115,6 +119,7 @@ int main(int argc, char **argv)
     const char *lesson = NULL, *check_lesson = NULL, *report = NULL, *report_summary = NULL;
     bool lesson_auto_run = false, restore = false;
     int lang = -1;
+    bool want_help = false;
     /* -e texts point into argv: no copies to free. */
     const char **evals = calloc((size_t)argc + 1, sizeof *evals);
     int n_evals = 0;
@@ -158,11 +163,11 @@ int main(int argc, char **argv)
                 free(evals);
                 return 2;
             }
+            i18n_set_lang(lang == LESSON_KO ? "ko" : "en");
             break;
         case 'h':
-            usage(stdout);
-            free(evals);
-            return 0;
+            want_help = true;
+            break;
         case 'V':
             printf("nnpad %s\n", NNPAD_VERSION);
             free(evals);
@@ -181,6 +186,11 @@ int main(int argc, char **argv)
             free(evals);
             return 2;
         }
+    }
+    if (want_help) {
+        usage(stdout);
+        free(evals);
+        return 0;
     }
     const char *file = optind < argc ? argv[optind] : NULL;
     const char *clash = (report || report_summary) && (lesson || check_lesson || restore || file || n_evals || (report && report_summary))

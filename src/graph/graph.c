@@ -4,6 +4,7 @@
 #include "ops/indexing.h"
 #include "ops/record.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "util/mem.h"
 #include "autodiff/ad.h"
 #include <string.h>
@@ -1481,12 +1482,12 @@ static value_t *graph_impl(call_t *c)
 }
 
 static const op_def_t op_family_graph[] = {
-    {OP(trace), OPK_FUNC, .gpu = "a traced function runs where its arguments are: each op on the GPU's kernels, each fused chain of "
-              "elementwise ops as one GPU kernel generated as CUDA C and compiled by NVRTC (:ptx F shows it)", .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
-     .nograd = "returns a traced function (grad differentiates through its graph when called)",
+    {OP(trace), OPK_FUNC, .gpu = N_("a traced function runs where its arguments are: each op on the GPU's kernels, each fused chain of "
+              "elementwise ops as one GPU kernel generated as CUDA C and compiled by NVRTC (:ptx F shows it)"), .impl = trace_impl, .min_args = 1, .max_args = 1, .kwargs = "input_signature reduce_retracing",
+     .nograd = N_("returns a traced function (grad differentiates through its graph when called)"),
      .signature = "trace(f, input_signature=, reduce_retracing=0)   also @trace def f(...) { }, @trace(reduce_retracing=1) def f(...) { }",
-     .summary = "f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)",
-     .formula = "tf.function's rules. A call with a new signature traces: f runs on traced tensors that have a "
+     .summary = N_("f as a graph: traced once per signature, then the cached graph runs (tf.function, jax.jit)"),
+     .formula = N_("tf.function's rules. A call with a new signature traces: f runs on traced tensors that have a "
                 "dtype and a shape but no value (TensorFlow's symbolic tensors, JAX's abstract values), and every op "
                 "on them becomes a node of a graph (a concrete function); then the graph runs, for this call and for "
                 "every later call with that signature, without running f. The signature is each tensor argument's "
@@ -1550,11 +1551,11 @@ static const op_def_t op_family_graph[] = {
                 "open is an error: the derivative rules would size the gradients by the tracing call; grad(trace(f)) "
                 "works, and grad(g)(0.5) of a traced g makes the number an input of the graph). A loss's "
                 "shape check (y_true and y_pred must have one shape) is a node of the graph where the signature "
-                "leaves a dimension open, so every call checks it",
-     .shapes = "as f", .dtypes = "as f: graph execution calls the same ops, so the bits are eager's",
-     .source = "TensorFlow's tf.function and intro_to_graphs guides (retracing, AutoGraph, side effects, variables); "
+                "leaves a dimension open, so every call checks it"),
+     .shapes = N_("as f"), .dtypes = N_("as f: graph execution calls the same ops, so the bits are eager's"),
+     .source = N_("TensorFlow's tf.function and intro_to_graphs guides (retracing, AutoGraph, side effects, variables); "
                "JAX's jit and control-flow docs (tracing, static vs traced values); tests/conformance compares nnpad "
-               "with both, call by call",
+               "with both, call by call"),
      .example = "@trace\n"
                 "def f(x) { print(\"tracing\", x); if x > 0 { return x }; return -x }\n"
                 "f(tensor(2.0))\n"
@@ -1579,16 +1580,16 @@ static const op_def_t op_family_graph[] = {
                 "train(m, sgd(lr=0.25), [[1.0]])\n"
                 "#> [[1]] (fp32)"},
     {OP(TensorSpec), OPK_FUNC, .gpu = "", .impl = graph_tensorspec_impl, .min_args = 0, .max_args = 2, .kwargs = "shape dtype",
-     .nograd = "describes a traced function's argument",
+     .nograd = N_("describes a traced function's argument"),
      .signature = "TensorSpec(shape, dtype=\"fp32\")",
-     .summary = "an input_signature entry naming a shape and a dtype (tf.TensorSpec)",
-     .formula = "shape: a list of sizes with -1 (TensorFlow's None) for any size, [] for a scalar, or -1 alone for "
+     .summary = N_("an input_signature entry naming a shape and a dtype (tf.TensorSpec)"),
+     .formula = N_("shape: a list of sizes with -1 (TensorFlow's None) for any size, [] for a scalar, or -1 alone for "
                 "any shape; dtype: fp16, bf16, fp32, fp64, int64 or the fp8 formats e4m3 and e5m2, fp32 when not given (as tf.TensorSpec's float32). "
                 "trace(f, input_signature=[TensorSpec(...), ...]) accepts a call whose argument has that dtype and a "
                 "shape that fits; another dtype or shape is an error, not a retrace. A bare shape in input_signature "
-                "pins the dtype of the first call instead",
-     .shapes = "a record: .shape (int64, -1 where open), .dtype (a string)", .dtypes = "-",
-     .source = "tf.TensorSpec; the tf.function guide's input_signature section",
+                "pins the dtype of the first call instead"),
+     .shapes = N_("a record: .shape (int64, -1 where open), .dtype (a string)"), .dtypes = N_("-"),
+     .source = N_("tf.TensorSpec; the tf.function guide's input_signature section"),
      .example = "def f(x) { return x * 2 }\n"
                 "g = trace(f, input_signature=[TensorSpec([-1], dtype=\"int64\")])\n"
                 "g(int64([1, 2, 3]))\n"
@@ -1600,19 +1601,19 @@ static const op_def_t op_family_graph[] = {
                 "TensorSpec([2, -1])\n"
                 "#> TensorSpec(shape=(2, None), dtype=fp32)"},
     {OP(trace_count), OPK_FUNC, .impl = trace_count_impl, .min_args = 1, .max_args = 1,
-     .nograd = "an integer count",
-     .signature = "trace_count(g)", .summary = "how many times the traced function g has traced (tf.function's experimental_get_tracing_count)",
-     .formula = "the number of concrete functions made so far", .shapes = "a number", .dtypes = "an exact integer",
-     .source = "tf.function.experimental_get_tracing_count", .example = "g = trace(sum)\n"
+     .nograd = N_("an integer count"),
+     .signature = "trace_count(g)", .summary = N_("how many times the traced function g has traced (tf.function's experimental_get_tracing_count)"),
+     .formula = N_("the number of concrete functions made so far"), .shapes = N_("a number"), .dtypes = N_("an exact integer"),
+     .source = N_("tf.function.experimental_get_tracing_count"), .example = "g = trace(sum)\n"
                                                                         "g([1, 2])\n"
                                                                         "#> 3 (fp32)\n"
                                                                         "trace_count(g)\n"
                                                                         "#> 1"},
     {OP(traces), OPK_FUNC, .impl = traces_impl, .min_args = 1, .max_args = 1,
-     .nograd = "a list of strings",
-     .signature = "traces(g)", .summary = "the signatures of g's concrete functions",
-     .formula = "one string per concrete function: each argument's dtype[shape] or host value",
-     .shapes = "a list of strings", .dtypes = "strings", .source = "tf.function's pretty_printed_concrete_signatures",
+     .nograd = N_("a list of strings"),
+     .signature = "traces(g)", .summary = N_("the signatures of g's concrete functions"),
+     .formula = N_("one string per concrete function: each argument's dtype[shape] or host value"),
+     .shapes = N_("a list of strings"), .dtypes = N_("strings"), .source = N_("tf.function's pretty_printed_concrete_signatures"),
      .example = "g = trace(sum)\n"
                 "g([1, 2])\n"
                 "#> 3 (fp32)\n"
@@ -1622,26 +1623,26 @@ static const op_def_t op_family_graph[] = {
                 "traces(g)\n"
                 "#> [\"arg1: fp32[2]\", \"arg1: fp32[3]\"]"},
     {OP(tprint), OPK_FUNC, .gpu = "", .impl = tprint_impl, .min_args = 1, .max_args = -1,
-     .flags = OPF_IMPURE, .nograd = "prints its arguments when the graph runs",
-     .signature = "tprint(a, ...)", .summary = "print that is a graph node: prints at every call of a traced function (tf.print)",
-     .formula = "prints its arguments; returns its first argument", .shapes = "as the arguments",
-     .dtypes = "unchanged", .source = "tf.print", .example = "tprint(1 + 1)\n"
+     .flags = OPF_IMPURE, .nograd = N_("prints its arguments when the graph runs"),
+     .signature = "tprint(a, ...)", .summary = N_("print that is a graph node: prints at every call of a traced function (tf.print)"),
+     .formula = N_("prints its arguments; returns its first argument"), .shapes = N_("as the arguments"),
+     .dtypes = N_("unchanged"), .source = N_("tf.print"), .example = "tprint(1 + 1)\n"
                                                              "#> 2\n"
                                                              "#> 2"},
     {OP(list_of), OPK_FUNC, .impl = list_of_impl, .min_args = 0, .max_args = -1, .flags = OPF_HIDDEN,
-     .nograd = "builds a list",
-     .signature = "list_of(a, ...)", .summary = "a list of its arguments (what a traced step's list of gradients is in the graph)",
-     .formula = "[a, ...] as a list (not stacked into one tensor)", .shapes = "a list", .dtypes = "the items'",
-     .source = "tf.function: a Python list of tensors passed to an op is a list of graph inputs",
+     .nograd = N_("builds a list"),
+     .signature = "list_of(a, ...)", .summary = N_("a list of its arguments (what a traced step's list of gradients is in the graph)"),
+     .formula = N_("[a, ...] as a list (not stacked into one tensor)"), .shapes = N_("a list"), .dtypes = N_("the items'"),
+     .source = N_("tf.function: a Python list of tensors passed to an op is a list of graph inputs"),
      .example = "list_of(1, \"a\")\n#> [1, \"a\"]"},
     {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_IMPURE, .nograd = "draws a graph",
-     .signature = "graph(g)   also :graph g", .summary = "the concrete functions of g as text, before and after optimisation, and drawn as graphs",
-     .formula = "numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
+     .flags = OPF_IMPURE, .nograd = N_("draws a graph"),
+     .signature = "graph(g)   also :graph g", .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
+     .formula = N_("numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "
-                "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them",
-     .shapes = "a string (and a figure)", .dtypes = "-",
-     .source = "jax.make_jaxpr's text form; Graphviz's dot layout (Gansner, Koutsofios, North & Vo, IEEE TSE 1993)",
+                "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them"),
+     .shapes = N_("a string (and a figure)"), .dtypes = N_("-"),
+     .source = N_("jax.make_jaxpr's text form; Graphviz's dot layout (Gansner, Koutsofios, North & Vo, IEEE TSE 1993)"),
      .example = "def f(x) { return x * 1 + 2 * 3 }\n"
                 "g = trace(f)\n"
                 "g([1, 2])\n"

@@ -4,6 +4,7 @@
 #include "lang/parse.h"
 #include "lang/print.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "ops/ops.h"
 #include "util/mem.h"
 #include "util/text.h"
@@ -339,8 +340,11 @@ static void help_field(FILE *out, const char *label, const char *text)
 {
     if (!text || !*text) return;
     const int width = 100, indent = 12;
-    fprintf(out, "  %-9s ", label);
-    int col = indent;
+    /* the label padded by display width (a Korean label is two columns a
+     * syllable), the text wrapped by display width too */
+    int lc = err_text_cols(label, -1);
+    fprintf(out, "  %s%*s ", label, lc < 9 ? 9 - lc : 0, "");
+    int col = indent + (lc > 9 ? lc - 9 : 0);
     const char *p = text;
     while (*p) {
         while (*p == ' ') p++;
@@ -348,9 +352,7 @@ static void help_field(FILE *out, const char *label, const char *text)
         while (*p && *p != ' ' && *p != '\n') p++;
         int len = (int)(p - w);
         if (len == 0) { if (*p == '\n') p++; continue; }
-        /* columns: count UTF-8 characters, not bytes */
-        int cols = 0;
-        for (const char *q = w; q < p; q++) cols += ((unsigned char)*q & 0xC0) != 0x80;
+        int cols = err_text_cols(w, len);
         if (col > indent && col + 1 + cols > width) {
             fprintf(out, "\n%*s", indent, "");
             col = indent;
@@ -516,7 +518,7 @@ int session_help(session_t *s, const char *name, FILE *out)
         for (int i = 0; i < op_count(); i++) {
             const op_def_t *o = op_at(i);
             if (o->flags & OPF_HIDDEN) continue;
-            fprintf(out, "  %-18s %s\n", o->name, o->summary);
+            fprintf(out, "  %-18s %s\n", o->name, _(o->summary));
         }
         fputs("Constants: pi e inf nan (exact fp64 values, weak like literals); True False (1 and 0)\n", out);
         return 0;
@@ -546,18 +548,18 @@ int session_help(session_t *s, const char *name, FILE *out)
         else fprintf(out, "no builtin named '%s' (:help lists them all)\n", name);
         return 1;
     }
-    fprintf(out, "%s — %s\n", o->signature, o->summary);
-    help_field(out, "formula", o->formula);
-    help_field(out, "shapes", o->shapes);
-    help_field(out, "dtypes", o->dtypes);
-    help_field(out, "source", o->source);
+    fprintf(out, "%s — %s\n", o->signature, _(o->summary));
+    help_field(out, _("formula"), _(o->formula));
+    help_field(out, _("shapes"), _(o->shapes));
+    help_field(out, _("dtypes"), _(o->dtypes));
+    help_field(out, _("source"), _(o->source));
     help_bound(out, "accuracy", o);
     /* the derivative rule grad uses (src/autodiff/rules.c or op_def.deriv) */
     const char *d = ad_rule_doc(o);
-    if (d && *d) help_field(out, "grad", d);
+    if (d && *d) help_field(out, _("grad"), _(d));
     if (o->kwargs) help_field(out, "keywords", o->kwargs);
     const char *gd = op_gpu_doc(o);
-    if (gd) help_field(out, "gpu", gd);
+    if (gd) help_field(out, _("gpu"), _(gd));
     if (o->example && *o->example) {
         fputs("  example:\n", out);
         const char *p = o->example;

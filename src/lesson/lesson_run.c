@@ -3,6 +3,7 @@
  * (lesson.h has the states and the hooks). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
+#include "util/i18n.h"
 #endif
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
@@ -120,7 +121,12 @@ void lesson_runner_free(lesson_runner_t *lr)
     free(lr);
 }
 
-void lesson_set_lang(lesson_runner_t *lr, int lang) { lr->lang = lang == LESSON_KO ? LESSON_KO : LESSON_EN; }
+/* The one setter of the language: the runner's and the messages' (i18n.h). */
+void lesson_set_lang(lesson_runner_t *lr, int lang)
+{
+    lr->lang = lang == LESSON_KO ? LESSON_KO : LESSON_EN;
+    i18n_set_lang(lr->lang == LESSON_KO ? "ko" : "en");
+}
 int lesson_lang(const lesson_runner_t *lr) { return lr->lang; }
 bool lesson_active(const lesson_runner_t *lr) { return lr && lr->cur; }
 bool lesson_busy(const lesson_runner_t *lr) { return lr && lr->busy; }
@@ -1291,7 +1297,7 @@ int lesson_lang_cmd(lesson_runner_t *lr, const char *arg, FILE *out, char *err, 
     if (*arg) {
         int k = lesson_lang_from_name(arg);
         if (k < 0) return fail(lr, err, cap, M_BAD_LANG, arg);
-        lr->lang = k;
+        lesson_set_lang(lr, k);
     }
     fprintf(out, "%s\n", L(lr, M_LANG));
     return 0;

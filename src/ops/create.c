@@ -16,6 +16,7 @@
 #include "ops/record.h"
 #include "backend/backend.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "ops/state.h"
 #include <math.h>
 #include <string.h>
@@ -339,8 +340,8 @@ static value_t *seed_impl(call_t *c)
 
 /* ---- the table ---- */
 
-#define NEW_DTYPES "dtype= fp16, bf16, fp32, fp64 or int64 (a name or a string); default the session precision (:precision)"
-#define SHAPE_ARGS "zeros(2, 3), zeros([2, 3]) and zeros(shape(x)) all give shape (2, 3); no arguments give a 0-d tensor"
+#define NEW_DTYPES N_("dtype= fp16, bf16, fp32, fp64 or int64 (a name or a string); default the session precision (:precision)")
+#define SHAPE_ARGS N_("zeros(2, 3), zeros([2, 3]) and zeros(shape(x)) all give shape (2, 3); no arguments give a 0-d tensor")
 
 
 /* ---- tensor literals ---- */
@@ -423,11 +424,11 @@ static value_t *literal_impl(call_t *c)
 
 const op_def_t op_family_create[] = {
     {OP(literal), OPK_FUNC, .impl = literal_impl, .min_args = 0, .max_args = -1, .kwargs = "exact", .flags = OPF_COMBINES | OPF_CARRIER | OPF_HIDDEN,
-     .signature = "literal(a, b, ...)   also [a, b, ...]", .summary = "stack numbers or equal-shape tensors along a new first axis (what a [ ] literal runs)",
-     .formula = "out[i] = item i, converted once to the result dtype",
-     .shapes = "n items of one shape s -> (n, *s)",
-     .dtypes = "numbers alone: the session precision; with tensors: their promoted dtype (JAX rules; numbers are weak)",
-     .source = "numpy.array on nested lists; JAX weak-type promotion (jax.readthedocs.io type_promotion)",
+     .signature = "literal(a, b, ...)   also [a, b, ...]", .summary = N_("stack numbers or equal-shape tensors along a new first axis (what a [ ] literal runs)"),
+     .formula = N_("out[i] = item i, converted once to the result dtype"),
+     .shapes = N_("n items of one shape s -> (n, *s)"),
+     .dtypes = N_("numbers alone: the session precision; with tensors: their promoted dtype (JAX rules; numbers are weak)"),
+     .source = N_("numpy.array on nested lists; JAX weak-type promotion (jax.readthedocs.io type_promotion)"),
      .example = "[1, 2, 3]\n"
                 "#> [1, 2, 3] (fp32)\n"
                 "[[1, 2], [3, 4]]\n"
@@ -435,12 +436,12 @@ const op_def_t op_family_create[] = {
                 "#>  [3, 4]] (fp32)"},
     {OP(tensor), OPK_FUNC, .impl = tensor_impl, .min_args = 1, .max_args = 1, .kwargs = "dtype",
      .flags = OPF_CARRIER | OPF_EXACT_LITERAL,
-     .signature = "tensor(x, dtype=)", .summary = "a tensor from a number, a literal list or another tensor (a copy)",
-     .formula = "a literal is rounded once from its exact typed value to dtype; a tensor is copied (and converted "
-                "with one rounding when dtype= differs; to int64 by truncation toward 0)",
-     .shapes = "x: any shape -> the same shape; tensor(3) is 0-d",
-     .dtypes = "numbers and literals: dtype=, default the session precision; a tensor keeps its dtype unless dtype= is given",
-     .source = "numpy.array / torch.tensor semantics; rounding IEEE 754-2019 §4.3.1 (roundTiesToEven)",
+     .signature = "tensor(x, dtype=)", .summary = N_("a tensor from a number, a literal list or another tensor (a copy)"),
+     .formula = N_("a literal is rounded once from its exact typed value to dtype; a tensor is copied (and converted "
+                "with one rounding when dtype= differs; to int64 by truncation toward 0)"),
+     .shapes = N_("x: any shape -> the same shape; tensor(3) is 0-d"),
+     .dtypes = N_("numbers and literals: dtype=, default the session precision; a tensor keeps its dtype unless dtype= is given"),
+     .source = N_("numpy.array / torch.tensor semantics; rounding IEEE 754-2019 §4.3.1 (roundTiesToEven)"),
      .example = "tensor(3)\n"
                 "#> 3 (fp32)\n"
                 "tensor([0.1, 0.2], dtype=\"fp16\")\n"
@@ -448,10 +449,10 @@ const op_def_t op_family_create[] = {
                 "tensor(2.7, dtype=\"int64\")\n"
                 "#> 2 (int64)"},
     {OP(zeros), OPK_FUNC, .impl = zeros_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
-     .nograd = "creates a tensor from a shape (nothing to differentiate)",
-     .signature = "zeros(shape..., dtype=)", .summary = "a tensor of zeros",
-     .formula = "every element +0", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
-     .source = "numpy.zeros", .example = "zeros(3)\n"
+     .nograd = N_("creates a tensor from a shape (nothing to differentiate)"),
+     .signature = "zeros(shape..., dtype=)", .summary = N_("a tensor of zeros"),
+     .formula = N_("every element +0"), .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
+     .source = N_("numpy.zeros"), .example = "zeros(3)\n"
                                          "#> [0, 0, 0] (fp32)\n"
                                          "zeros(2, 3)\n"
                                          "#> [[0, 0, 0],\n"
@@ -460,30 +461,30 @@ const op_def_t op_family_create[] = {
                                          "#> [[0, 0],\n"
                                          "#>  [0, 0]] (fp16)"},
     {OP(ones), OPK_FUNC, .impl = ones_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
-     .nograd = "creates a tensor from a shape (nothing to differentiate)",
-     .signature = "ones(shape..., dtype=)", .summary = "a tensor of ones",
-     .formula = "every element 1", .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
-     .source = "numpy.ones", .example = "ones(3)\n"
+     .nograd = N_("creates a tensor from a shape (nothing to differentiate)"),
+     .signature = "ones(shape..., dtype=)", .summary = N_("a tensor of ones"),
+     .formula = N_("every element 1"), .shapes = SHAPE_ARGS, .dtypes = NEW_DTYPES,
+     .source = N_("numpy.ones"), .example = "ones(3)\n"
                                         "#> [1, 1, 1] (fp32)\n"
                                         "ones(2, 2, dtype=\"int64\")\n"
                                         "#> [[1, 1],\n"
                                         "#>  [1, 1]] (int64)"},
     {OP(full), OPK_FUNC, .flags = OPF_MOVER, .impl = full_impl, .min_args = 2, .max_args = 2, .kwargs = "dtype",
-     .nograd = "creates a tensor from a shape and a number (use x * ones(...) to differentiate through the value)",
-     .signature = "full(shape, value, dtype=)", .summary = "a tensor filled with one value",
-     .formula = "every element value, rounded once from its exact value to dtype",
-     .shapes = "shape: an integer, a list like [2, 3] or shape(x) -> that shape",
-     .dtypes = "dtype=, default value's dtype when it is a tensor, else the session precision",
-     .source = "numpy.full", .example = "full([2, 3], 0.1)\n"
+     .nograd = N_("creates a tensor from a shape and a number (use x * ones(...) to differentiate through the value)"),
+     .signature = "full(shape, value, dtype=)", .summary = N_("a tensor filled with one value"),
+     .formula = N_("every element value, rounded once from its exact value to dtype"),
+     .shapes = N_("shape: an integer, a list like [2, 3] or shape(x) -> that shape"),
+     .dtypes = N_("dtype=, default value's dtype when it is a tensor, else the session precision"),
+     .source = N_("numpy.full"), .example = "full([2, 3], 0.1)\n"
                                         "#> [[0.100000001, 0.100000001, 0.100000001],\n"
                                         "#>  [0.100000001, 0.100000001, 0.100000001]] (fp32)\n"
                                         "full(4, 0.1, dtype=\"fp16\")\n"
                                         "#> [0.099976, 0.099976, 0.099976, 0.099976] (fp16)"},
     {OP(eye), OPK_FUNC, .impl = eye_impl, .min_args = 1, .max_args = 2, .kwargs = "m k dtype",
-     .nograd = "creates a tensor from a size (nothing to differentiate)",
-     .signature = "eye(n, m=n, k=0, dtype=)", .summary = "an n×m matrix with ones on a diagonal (identity for n×n)",
-     .formula = "I[i, j] = 1 if j - i = k else 0",
-     .shapes = "-> (n, m)", .dtypes = NEW_DTYPES, .source = "numpy.eye",
+     .nograd = N_("creates a tensor from a size (nothing to differentiate)"),
+     .signature = "eye(n, m=n, k=0, dtype=)", .summary = N_("an n×m matrix with ones on a diagonal (identity for n×n)"),
+     .formula = N_("I[i, j] = 1 if j - i = k else 0"),
+     .shapes = N_("-> (n, m)"), .dtypes = NEW_DTYPES, .source = N_("numpy.eye"),
      .example = "eye(3)\n"
                 "#> [[1, 0, 0],\n"
                 "#>  [0, 1, 0],\n"
@@ -496,12 +497,12 @@ const op_def_t op_family_create[] = {
                 "#>  [0, 0, 1],\n"
                 "#>  [0, 0, 0]] (fp32)"},
     {OP(linspace), OPK_FUNC, .impl = linspace_impl, .min_args = 2, .max_args = 3, .kwargs = "num dtype",
-     .nograd = "creates a tensor from numbers (nothing to differentiate)",
-     .signature = "linspace(start, stop, num=50, dtype=)", .summary = "num evenly spaced points from start to stop, both included",
-     .formula = "y[i] = start + i * (stop - start)/(num - 1) computed in fp64 (as NumPy), y[num-1] = stop exactly, "
-                "then each rounded once to dtype",
-     .shapes = "-> (num,)", .dtypes = NEW_DTYPES "; int64 floors the points, as NumPy",
-     .source = "numpy.linspace (numpy/core/function_base.py, NumPy 1.24)",
+     .nograd = N_("creates a tensor from numbers (nothing to differentiate)"),
+     .signature = "linspace(start, stop, num=50, dtype=)", .summary = N_("num evenly spaced points from start to stop, both included"),
+     .formula = N_("y[i] = start + i * (stop - start)/(num - 1) computed in fp64 (as NumPy), y[num-1] = stop exactly, "
+                "then each rounded once to dtype"),
+     .shapes = N_("-> (num,)"), .dtypes = NEW_DTYPES "; int64 floors the points, as NumPy",
+     .source = N_("numpy.linspace (numpy/core/function_base.py, NumPy 1.24)"),
      .example = "linspace(0, 1, 5)\n"
                 "#> [0, 0.25, 0.5, 0.75, 1] (fp32)\n"
                 "x = linspace(-6, 6, 121)\n"
@@ -510,13 +511,13 @@ const op_def_t op_family_create[] = {
                 "linspace(0, 1, 11)\n"
                 "#> [0, 0.099976, 0.19995, 0.30005, 0.3999, 0.5, 0.6001, 0.7002, 0.7998, 0.8999, 1] (fp16)"},
     {OP(arange), OPK_FUNC, .impl = arange_impl, .min_args = 1, .max_args = 3, .kwargs = "dtype",
-     .nograd = "creates a tensor from numbers (nothing to differentiate)",
-     .signature = "arange(stop)   arange(start, stop, step=1, dtype=)", .summary = "evenly spaced values in [start, stop)",
-     .formula = "start + i*step for i = 0 .. ceil((stop - start)/step) - 1; step 0 is an error",
-     .shapes = "-> (ceil((stop - start)/step),), or (0,) when that is negative",
-     .dtypes = "int64 when every argument is an integer (exact), else the session precision (computed in fp64 as "
-               "NumPy, start + i*((start + step) - start), rounded once); dtype= overrides",
-     .source = "numpy.arange (length rule ceil((stop - start)/step); values as NumPy's DOUBLE_fill)",
+     .nograd = N_("creates a tensor from numbers (nothing to differentiate)"),
+     .signature = "arange(stop)   arange(start, stop, step=1, dtype=)", .summary = N_("evenly spaced values in [start, stop)"),
+     .formula = N_("start + i*step for i = 0 .. ceil((stop - start)/step) - 1; step 0 is an error"),
+     .shapes = N_("-> (ceil((stop - start)/step),), or (0,) when that is negative"),
+     .dtypes = N_("int64 when every argument is an integer (exact), else the session precision (computed in fp64 as "
+               "NumPy, start + i*((start + step) - start), rounded once); dtype= overrides"),
+     .source = N_("numpy.arange (length rule ceil((stop - start)/step); values as NumPy's DOUBLE_fill)"),
      .example = "arange(5)\n"
                 "#> [0, 1, 2, 3, 4] (int64)\n"
                 "arange(2, 10, 3)\n"
@@ -526,16 +527,16 @@ const op_def_t op_family_create[] = {
                 "arange(5, 0, -1)\n"
                 "#> [5, 4, 3, 2, 1] (int64)"},
     {OP(rand), OPK_FUNC, .impl = rand_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
-     .flags = OPF_IMPURE | OPF_RANDOM, .nograd = "random numbers (nothing to differentiate)",
-     .signature = "rand(shape..., dtype=)", .summary = "uniform random numbers in [0, 1)",
-     .formula = "k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
-                "exact, never 1; bits from xoshiro256**",
-     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision; under "
+     .flags = OPF_IMPURE | OPF_RANDOM, .nograd = N_("random numbers (nothing to differentiate)"),
+     .signature = "rand(shape..., dtype=)", .summary = N_("uniform random numbers in [0, 1)"),
+     .formula = N_("k * 2^-p with k uniform in [0, 2^p), p the dtype's precision (11 fp16, 8 bf16, 24 fp32, 53 fp64): "
+                "exact, never 1; bits from xoshiro256**"),
+     .shapes = SHAPE_ARGS, .dtypes = N_("fp16, bf16, fp32 or fp64: dtype=, default the session precision; under "
                                      ":device gpu the numbers are drawn on the CPU from the same seeded stream and "
                                      "moved to the GPU, so seed(k) gives the same values on both devices (unlike "
-                                     "torch.randn(device=\"cuda\"), whose GPU generator differs)",
-     .source = "xoshiro256** seeded by splitmix64 (Blackman & Vigna, ACM TOMS 47(4), 2021; prng.di.unimi.it); "
-               "p-bit fractions as PyTorch's uniform_; seed(n) restarts, sessions start at seed 0",
+                                     "torch.randn(device=\"cuda\"), whose GPU generator differs)"),
+     .source = N_("xoshiro256** seeded by splitmix64 (Blackman & Vigna, ACM TOMS 47(4), 2021; prng.di.unimi.it); "
+               "p-bit fractions as PyTorch's uniform_; seed(n) restarts, sessions start at seed 0"),
      .example = "seed(1)\n"
                 "rand(3)\n"
                 "#> [0.702921808, 0.520436585, 0.57410568] (fp32)\n"
@@ -543,16 +544,16 @@ const op_def_t op_family_create[] = {
                 "#> [[ 0.39111,  0.69678],\n"
                 "#>  [ 0.14355, 0.070801]] (fp16)"},
     {OP(randn), OPK_FUNC, .impl = randn_impl, .min_args = 0, .max_args = -1, .kwargs = "dtype",
-     .flags = OPF_IMPURE | OPF_RANDOM, .nograd = "random numbers (nothing to differentiate)",
-     .signature = "randn(shape..., dtype=)", .summary = "standard normal random numbers (mean 0, variance 1)",
-     .formula = "Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
-                "rounded once to dtype",
-     .shapes = SHAPE_ARGS, .dtypes = "fp16, bf16, fp32 or fp64: dtype=, default the session precision; under "
+     .flags = OPF_IMPURE | OPF_RANDOM, .nograd = N_("random numbers (nothing to differentiate)"),
+     .signature = "randn(shape..., dtype=)", .summary = N_("standard normal random numbers (mean 0, variance 1)"),
+     .formula = N_("Box-Muller: sqrt(-2 ln u1) * (cos 2πu2, sin 2πu2) with u1 in (0, 1], u2 in [0, 1), in fp64, "
+                "rounded once to dtype"),
+     .shapes = SHAPE_ARGS, .dtypes = N_("fp16, bf16, fp32 or fp64: dtype=, default the session precision; under "
                                      ":device gpu the numbers are drawn on the CPU from the same seeded stream and "
                                      "moved to the GPU, so seed(k) gives the same values on both devices (unlike "
-                                     "torch.randn(device=\"cuda\"), whose GPU generator differs)",
-     .source = "Box & Muller, Ann. Math. Statist. 29(2), 1958; uniforms from xoshiro256** (Blackman & Vigna 2021); "
-               "log and sincospi from SLEEF's deterministic fp64 functions (1.0 and 0.506 ulp)",
+                                     "torch.randn(device=\"cuda\"), whose GPU generator differs)"),
+     .source = N_("Box & Muller, Ann. Math. Statist. 29(2), 1958; uniforms from xoshiro256** (Blackman & Vigna 2021); "
+               "log and sincospi from SLEEF's deterministic fp64 functions (1.0 and 0.506 ulp)"),
      .example = "seed(0)\n"
                 "randn(3)\n"
                 "#> [-0.018964991, -1.35593021, -0.403721094] (fp32)\n"
@@ -560,11 +561,11 @@ const op_def_t op_family_create[] = {
                 "#> [[    1.62511003, -0.00256868638],\n"
                 "#>  [   -1.02124882,   -0.232692271]] (fp32)"},
     {OP(seed), OPK_FUNC, .gpu = "", .impl = seed_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_IMPURE, .nograd = "sets the random generator",
-     .signature = "seed(n)", .summary = "restart the random number generator from seed n (an integer)",
-     .formula = "xoshiro256** state = four splitmix64 outputs from n; the same seed gives the same numbers",
-     .shapes = "n: one integer", .dtypes = "n: an integer (int64)",
-     .source = "Vigna's seeding recommendation for xoshiro (prng.di.unimi.it): splitmix64 (Steele, Lea & Flood, OOPSLA 2014)",
+     .flags = OPF_IMPURE, .nograd = N_("sets the random generator"),
+     .signature = "seed(n)", .summary = N_("restart the random number generator from seed n (an integer)"),
+     .formula = N_("xoshiro256** state = four splitmix64 outputs from n; the same seed gives the same numbers"),
+     .shapes = N_("n: one integer"), .dtypes = N_("n: an integer (int64)"),
+     .source = N_("Vigna's seeding recommendation for xoshiro (prng.di.unimi.it): splitmix64 (Steele, Lea & Flood, OOPSLA 2014)"),
      .example = "seed(42)\n"
                 "a = rand(3)\n"
                 "seed(42)\n"

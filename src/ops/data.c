@@ -19,6 +19,7 @@
 #include "util/afile.h"
 #include "ops/ops.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "value/value.h"
 #include "util/mem.h"
 #include "util/text.h"
@@ -646,20 +647,20 @@ static value_t *features_impl(call_t *c)
 /* ---- the table ---- */
 
 const op_def_t op_family_data[] = {
-    {OP(load_csv), OPK_FUNC, .gpu = "reads the file on the host; under :device gpu one tensor moves to the GPU, while [x, y] (y=) stays on "
-              "the CPU as a data set's lists do (to(x, \"gpu\") moves it)", .impl = load_csv_impl, .min_args = 1, .max_args = 1, .kwargs = "y",
-     .nograd = "reads a file",
+    {OP(load_csv), OPK_FUNC, .gpu = N_("reads the file on the host; under :device gpu one tensor moves to the GPU, while [x, y] (y=) stays on "
+              "the CPU as a data set's lists do (to(x, \"gpu\") moves it)"), .impl = load_csv_impl, .min_args = 1, .max_args = 1, .kwargs = "y",
+     .nograd = N_("reads a file"),
      .signature = "load_csv(path, y=\"label\")",
-     .summary = "a CSV file with a header row and numeric columns, as a (rows, columns) tensor; y= splits off [x, y]",
-     .formula = "line 1 (the first non-blank line) names the columns; each later line is one row of numbers separated "
+     .summary = N_("a CSV file with a header row and numeric columns, as a (rows, columns) tensor; y= splits off [x, y]"),
+     .formula = N_("line 1 (the first non-blank line) names the columns; each later line is one row of numbers separated "
                 "by commas, each cell what Python's float() reads (3, -2.5, 1e-3, spaces around, nan, inf, -inf); "
                 "blank lines and text after # are skipped, CRLF line ends read; y=\"name\": [x, y], x every column "
                 "but that one, y that column as (rows, 1); inside a traced function it runs while tracing (the data "
-                "is a constant of the graph, as np.loadtxt inside tf.function)",
-     .shapes = "-> (rows, columns); with y=: [x (rows, columns - 1), y (rows, 1)]",
-     .dtypes = "the session precision (fp32 by default; :precision): each cell read as the nearest fp64, then rounded "
-               "to it, as np.loadtxt(..., dtype=np.float32) does",
-     .source = "numpy.loadtxt(path, delimiter=\",\", skiprows=1, ndmin=2)",
+                "is a constant of the graph, as np.loadtxt inside tf.function)"),
+     .shapes = N_("-> (rows, columns); with y=: [x (rows, columns - 1), y (rows, 1)]"),
+     .dtypes = N_("the session precision (fp32 by default; :precision): each cell read as the nearest fp64, then rounded "
+               "to it, as np.loadtxt(..., dtype=np.float32) does"),
+     .source = N_("numpy.loadtxt(path, delimiter=\",\", skiprows=1, ndmin=2)"),
      .example = "# points.csv holds the lines x1,x2,label / 0.5,1.5,1 / -2,0.25,0 / 3,-1,1\n"
                 "x, y = load_csv(\"points.csv\", y=\"label\")\n"
                 "x\n"
@@ -670,16 +671,16 @@ const op_def_t op_family_data[] = {
                 "#> [[1],\n"
                 "#>  [0],\n"
                 "#>  [1]] (fp32)"},
-    {OP(features), OPK_FUNC, .gpu = "made of ops (take, multiply, sin, stack), each running for a GPU input as it does alone (multiply and "
-              "sin on the GPU's kernels)", .impl = features_impl, .min_args = 2, .max_args = 2, .flags = OPF_COMPOSITE,
+    {OP(features), OPK_FUNC, .gpu = N_("made of ops (take, multiply, sin, stack), each running for a GPU input as it does alone (multiply and "
+              "sin on the GPU's kernels)"), .impl = features_impl, .min_args = 2, .max_args = 2, .flags = OPF_COMPOSITE,
      .signature = "features(x, \"x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)\")",
-     .summary = "the TensorFlow Playground's input features of points (x1, x2): one column per term",
-     .formula = "terms separated by spaces, any of x1, x2, x1^2 (x1 x1), x2^2, x1*x2, sin(x1), sin(x2), each at most "
+     .summary = N_("the TensorFlow Playground's input features of points (x1, x2): one column per term"),
+     .formula = N_("terms separated by spaces, any of x1, x2, x1^2 (x1 x1), x2^2, x1*x2, sin(x1), sin(x2), each at most "
                 "once; the columns in the order written; made of take, multiply, sin and stack, so grad and trace "
-                "see those ops",
-     .shapes = "x (n, 2) -> (n, k) for k terms",
-     .dtypes = "x's (an int64 x: the session precision)",
-     .source = "TensorFlow Playground, src/playground.ts (INPUTS)",
+                "see those ops"),
+     .shapes = N_("x (n, 2) -> (n, k) for k terms"),
+     .dtypes = N_("x's (an int64 x: the session precision)"),
+     .source = N_("TensorFlow Playground, src/playground.ts (INPUTS)"),
      .example = "features([[1.0, 2.0], [3.0, -1.0]], \"x1 x1*x2 x2^2\")\n"
                 "#> [[ 1,  2,  4],\n"
                 "#>  [ 3, -3,  1]] (fp32)"},

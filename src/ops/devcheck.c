@@ -14,6 +14,7 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "ops/state.h"
 #include <math.h>
 #include <string.h>
@@ -342,10 +343,10 @@ static value_t *check_gpu_impl(call_t *c)
 
 const op_def_t op_family_devcheck[] = {
     {OP(check_gpu), OPK_FUNC, .gpu = "", .impl = check_gpu_impl, .min_args = 0, .max_args = 9, .flags = OPF_IMPURE,
-     .nograd = "a report",
+     .nograd = N_("a report"),
      .signature = "check_gpu(f, x, ...) | check_gpu(\"op\") | check_gpu()",
-     .summary = "run a function (or every op) on the CPU and on the GPU and compare, in every dtype",
-     .formula = "check_gpu(f, x, ...): f's inputs cast to fp16, bf16, fp32 and fp64 (int64 inputs kept), f run with "
+     .summary = N_("run a function (or every op) on the CPU and on the GPU and compare, in every dtype"),
+     .formula = N_("check_gpu(f, x, ...): f's inputs cast to fp16, bf16, fp32 and fp64 (int64 inputs kept), f run with "
                 "them on the CPU and again with copies on the GPU; per dtype the largest difference in ulps of the "
                 "dtype at the CPU's value (NaN against a number: mismatch), whether the bits are identical (or differ in "
                 "NaN payloads only: the GPU's exp, log, ... give x86's default NaN, the CPU's SLEEF its own), and how "
@@ -353,9 +354,9 @@ const op_def_t op_family_devcheck[] = {
                 "so both draw the same numbers. check_gpu(\"op\") and check_gpu() are "
                 ":check gpu op and :check gpu (every elementwise op, against its stated bound; an error when one "
                 "fails). Without a GPU: a note. (The example ran on the stand-in GPU of nnpad's tests, NNPAD_FAKE_GPU=1, "
-                "which runs the GPU's per-element code on the CPU; fp64 sigmoid is computed on the CPU and moved.)",
-     .shapes = "-> nothing (a table)", .dtypes = "any",
-     .source = "the CPU-vs-GPU checks of ggml's test-backend-ops and llm.c, as a command",
+                "which runs the GPU's per-element code on the CPU; fp64 sigmoid is computed on the CPU and moved.)"),
+     .shapes = N_("-> nothing (a table)"), .dtypes = N_("any"),
+     .source = N_("the CPU-vs-GPU checks of ggml's test-backend-ops and llm.c, as a command"),
      .example = "def f(x) { return sigmoid(x) * 2 - 1 }\n"
                 "check_gpu(f, [0.5, -3, 8])\n"
                 "#> f on the CPU and on gpu (simulated: NNPAD_FAKE_GPU), its inputs cast to each dtype; the largest "

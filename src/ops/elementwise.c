@@ -18,6 +18,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/scalar.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -369,54 +370,54 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
     return out;
 }
 
-#define BIN_DTYPES "NumPy broadcasting; dtypes promote as JAX (fp16 with bf16 gives fp32); a weak scalar takes the tensor's dtype and enters at its compute precision (fp32, or fp64); int64 with int64 stays int64 (overflow is an error); weak floats alone compute in the session precision"
-#define CMP_DTYPES "result is 0 or 1 in the operands' promoted dtype; any comparison with NaN is false, except != which is true (IEEE 754-2019 §5.11)"
+#define BIN_DTYPES N_("NumPy broadcasting; dtypes promote as JAX (fp16 with bf16 gives fp32); a weak scalar takes the tensor's dtype and enters at its compute precision (fp32, or fp64); int64 with int64 stays int64 (overflow is an error); weak floats alone compute in the session precision")
+#define CMP_DTYPES N_("result is 0 or 1 in the operands' promoted dtype; any comparison with NaN is false, except != which is true (IEEE 754-2019 §5.11)")
 
 const op_def_t op_family_elementwise[] = {
     {OP(add), OPK_BINARY, .kern = KB_ADD, .min_args = 2, .max_args = 2,
      .symbol = "+", .ulp = ULP_CORRECT,
-     .signature = "add(a, b)   also a + b", .summary = "elementwise sum",
-     .formula = "a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)",
-     .shapes = "a, b: broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "IEEE 754-2019 §5.4.1 (addition); NumPy broadcasting rules (numpy.org/doc/stable/user/basics.broadcasting.html)",
+     .signature = "add(a, b)   also a + b", .summary = N_("elementwise sum"),
+     .formula = N_("a + b, computed in fp32 (fp64 for fp64) and rounded once to the result dtype (round to nearest, ties to even)"),
+     .shapes = N_("a, b: broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("IEEE 754-2019 §5.4.1 (addition); NumPy broadcasting rules (numpy.org/doc/stable/user/basics.broadcasting.html)"),
      .example = ":precision fp16\n"
                 "#> precision fp16\n"
                 "0.1 + 0.2\n"
                 "#> 0.2998 (fp16)"},
     {OP(subtract), OPK_BINARY, .kern = KB_SUB, .min_args = 2, .max_args = 2,
      .symbol = "-", .ulp = ULP_CORRECT,
-     .signature = "subtract(a, b)   also a - b", .summary = "elementwise difference",
-     .formula = "a - b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
-     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "[3, 2, 1] - 1\n"
+     .signature = "subtract(a, b)   also a - b", .summary = N_("elementwise difference"),
+     .formula = N_("a - b, rounded once to the result dtype"), .shapes = N_("broadcastable shapes -> the broadcast shape"),
+     .dtypes = BIN_DTYPES, .source = N_("IEEE 754-2019 §5.4.1"), .example = "[3, 2, 1] - 1\n"
                                                                         "#> [2, 1, 0] (fp32)"},
     {OP(multiply), OPK_BINARY, .kern = KB_MUL, .min_args = 2, .max_args = 2,
      .symbol = "*", .ulp = ULP_CORRECT,
-     .signature = "multiply(a, b)   also a * b", .summary = "elementwise product",
-     .formula = "a * b, rounded once to the result dtype", .shapes = "broadcastable shapes -> the broadcast shape",
-     .dtypes = BIN_DTYPES, .source = "IEEE 754-2019 §5.4.1", .example = "fp16([0.01]) * 65536\n"
+     .signature = "multiply(a, b)   also a * b", .summary = N_("elementwise product"),
+     .formula = N_("a * b, rounded once to the result dtype"), .shapes = N_("broadcastable shapes -> the broadcast shape"),
+     .dtypes = BIN_DTYPES, .source = N_("IEEE 754-2019 §5.4.1"), .example = "fp16([0.01]) * 65536\n"
                                                                         "#> [655.5] (fp16)"},
     {OP(divide), OPK_BINARY, .kern = KB_DIV, .min_args = 2, .max_args = 2, .flags = OPF_TRUE_DIV,
      .symbol = "/", .ulp = ULP_CORRECT,
-     .signature = "divide(a, b)   also a / b", .summary = "elementwise true division",
-     .formula = "a / b, rounded once; x/0 is ±inf, 0/0 is nan", .shapes = "broadcastable shapes -> the broadcast shape",
+     .signature = "divide(a, b)   also a / b", .summary = N_("elementwise true division"),
+     .formula = N_("a / b, rounded once; x/0 is ±inf, 0/0 is nan"), .shapes = N_("broadcastable shapes -> the broadcast shape"),
      .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
-     .source = "IEEE 754-2019 §5.4.1, §7.3 (division by zero)", .example = "7 / 2\n"
+     .source = N_("IEEE 754-2019 §5.4.1, §7.3 (division by zero)"), .example = "7 / 2\n"
                                                                            "#> 3.5 (fp32)"},
     {OP(mod), OPK_BINARY, .kern = KB_MOD, .min_args = 2, .max_args = 2,
      .symbol = "%", .ulp = ULP_CORRECT,
-     .signature = "mod(a, b)   also a % b", .summary = "remainder with the sign of the divisor (Python, numpy.remainder)",
-     .formula = "a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign",
-     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.remainder documentation; C99 fmod (exact)", .example = "-7 % 3\n"
+     .signature = "mod(a, b)   also a % b", .summary = N_("remainder with the sign of the divisor (Python, numpy.remainder)"),
+     .formula = N_("a - floor(a / b) * b, computed exactly with fmod then adjusted to b's sign"),
+     .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("numpy.remainder documentation; C99 fmod (exact)"), .example = "-7 % 3\n"
                                                                              "#> 2"},
     {OP(floor_divide), OPK_BINARY, .kern = KB_FDIV, .min_args = 2, .max_args = 2,
      .symbol = "//", .ulp = ULP_CORRECT,
-     .signature = "floor_divide(a, b)   also a // b", .summary = "elementwise floor division (Python's //, numpy.floor_divide)",
-     .formula = "floor(a / b) as NumPy computes it: (a - fmod(a, b)) / b, one less when the remainder's sign differs "
+     .signature = "floor_divide(a, b)   also a // b", .summary = N_("elementwise floor division (Python's //, numpy.floor_divide)"),
+     .formula = N_("floor(a / b) as NumPy computes it: (a - fmod(a, b)) / b, one less when the remainder's sign differs "
                 "from b's, then floored (so 1 // 0.1 is 9, as in Python: 0.1 is a little more than 1/10); a // 0 is "
-                "a / 0 (±inf, or nan for 0 // 0); int64 // int64 is exact, and // 0 an error",
-     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.floor_divide documentation and npymath's npy_divmod; Python's // (PEP 238)",
+                "a / 0 (±inf, or nan for 0 // 0); int64 // int64 is exact, and // 0 an error"),
+     .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("numpy.floor_divide documentation and npymath's npy_divmod; Python's // (PEP 238)"),
      .example = "7 // 2\n"
                 "#> 3\n"
                 "-7 // 2\n"
@@ -425,72 +426,72 @@ const op_def_t op_family_elementwise[] = {
                 "#> 9 (fp32)"},
     {OP(power), OPK_BINARY, .kern = KB_POW, .min_args = 2, .max_args = 2, .flags = OPF_POWER,
      .symbol = "^", .ulp = ULP_POW,
-     .signature = "power(a, b)   also a ^ b, a ** b", .summary = "elementwise power",
-     .formula = "a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float",
-     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "C99 §7.12.7.4 pow (glibc, correctly rounded in practice for fp64, < 1 ulp)", .example = "2 ^ 10\n"
+     .signature = "power(a, b)   also a ^ b, a ** b", .summary = N_("elementwise power"),
+     .formula = N_("a^b (C99 powf/pow); -x^2 is -(x^2); an integer to a negative integer power gives a float"),
+     .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("C99 §7.12.7.4 pow (glibc, correctly rounded in practice for fp64, < 1 ulp)"), .example = "2 ^ 10\n"
                                                                                                         "#> 1024\n"
                                                                                                         "2 ^ -1\n"
                                                                                                         "#> 0.5 (fp32)"},
     {OP(power_deriv), OPK_BINARY, .kern = KB_POWD, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
      .ulp = ULP_POW,
-     .signature = "power_deriv(a, b)", .summary = "d(a^b)/da = b a^(b-1), computed from the exact b - 1 (used by grad)",
-     .formula = "b a^(b-1) in fp64 with b - 1 split exactly (a^(b-1) = a^bh (1 + bl ln a)), rounded to the dtype "
-                "(fp16/bf16 through fp32); 0 where b = 0. power(a, b - 1) with b - 1 rounded in fp16 is up to 7 ulp off",
-     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "d/da a^b = b a^(b-1); C99 pow; tests/refdata/binary_grads.csv (mpmath)",
+     .signature = "power_deriv(a, b)", .summary = N_("d(a^b)/da = b a^(b-1), computed from the exact b - 1 (used by grad)"),
+     .formula = N_("b a^(b-1) in fp64 with b - 1 split exactly (a^(b-1) = a^bh (1 + bl ln a)), rounded to the dtype "
+                "(fp16/bf16 through fp32); 0 where b = 0. power(a, b - 1) with b - 1 rounded in fp16 is up to 7 ulp off"),
+     .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("d/da a^b = b a^(b-1); C99 pow; tests/refdata/binary_grads.csv (mpmath)"),
      .example = "grad(power)(fp16(6.9), fp16(-3.77))\n#> -0.00037646 (fp16)"},
     {OP(less), OPK_BINARY, .kern = KB_LT, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<", .ulp = ULP_CORRECT,
-     .signature = "less(a, b)   also a < b", .summary = "elementwise a < b as 0/1",
-     .formula = "1 if a < b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11 (comparisons)", .example = "[1, 2, 3] < 2\n"
+     .signature = "less(a, b)   also a < b", .summary = N_("elementwise a < b as 0/1"),
+     .formula = N_("1 if a < b else 0"), .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = CMP_DTYPES,
+     .source = N_("IEEE 754-2019 §5.11 (comparisons)"), .example = "[1, 2, 3] < 2\n"
                                                                "#> [1, 0, 0] (fp32)"},
     {OP(less_equal), OPK_BINARY, .kern = KB_LE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "<=", .ulp = ULP_CORRECT,
-     .signature = "less_equal(a, b)   also a <= b", .summary = "elementwise a <= b as 0/1",
-     .formula = "1 if a <= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] <= 2\n"
+     .signature = "less_equal(a, b)   also a <= b", .summary = N_("elementwise a <= b as 0/1"),
+     .formula = N_("1 if a <= b else 0"), .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = CMP_DTYPES,
+     .source = N_("IEEE 754-2019 §5.11"), .example = "[1, 2, 3] <= 2\n"
                                                  "#> [1, 1, 0] (fp32)"},
     {OP(greater), OPK_BINARY, .kern = KB_GT, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">", .ulp = ULP_CORRECT,
-     .signature = "greater(a, b)   also a > b", .summary = "elementwise a > b as 0/1",
-     .formula = "1 if a > b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] > 2\n"
+     .signature = "greater(a, b)   also a > b", .summary = N_("elementwise a > b as 0/1"),
+     .formula = N_("1 if a > b else 0"), .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = CMP_DTYPES,
+     .source = N_("IEEE 754-2019 §5.11"), .example = "[1, 2, 3] > 2\n"
                                                  "#> [0, 0, 1] (fp32)"},
     {OP(greater_equal), OPK_BINARY, .kern = KB_GE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = ">=", .ulp = ULP_CORRECT,
-     .signature = "greater_equal(a, b)   also a >= b", .summary = "elementwise a >= b as 0/1",
-     .formula = "1 if a >= b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "[1, 2, 3] >= 2\n"
+     .signature = "greater_equal(a, b)   also a >= b", .summary = N_("elementwise a >= b as 0/1"),
+     .formula = N_("1 if a >= b else 0"), .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = CMP_DTYPES,
+     .source = N_("IEEE 754-2019 §5.11"), .example = "[1, 2, 3] >= 2\n"
                                                  "#> [0, 1, 1] (fp32)"},
     {OP(equal), OPK_BINARY, .kern = KB_EQ, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "==", .ulp = ULP_CORRECT,
-     .signature = "equal(a, b)   also a == b", .summary = "elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)",
-     .formula = "1 if a == b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = ":precision fp16\n"
+     .signature = "equal(a, b)   also a == b", .summary = N_("elementwise a == b as 0/1 (nan == nan is 0; -0 == 0 is 1)"),
+     .formula = N_("1 if a == b else 0"), .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = CMP_DTYPES,
+     .source = N_("IEEE 754-2019 §5.11"), .example = ":precision fp16\n"
                                                  "#> precision fp16\n"
                                                  "0.1 + 0.2 == 0.3\n"
                                                  "#> 0 (fp16)"},
     {OP(not_equal), OPK_BINARY, .kern = KB_NE, .min_args = 2, .max_args = 2, .flags = OPF_RETURNS_INT,
      .symbol = "!=", .ulp = ULP_CORRECT,
-     .signature = "not_equal(a, b)   also a != b", .summary = "elementwise a != b as 0/1 (nan != nan is 1)",
-     .formula = "1 if a != b else 0", .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = CMP_DTYPES,
-     .source = "IEEE 754-2019 §5.11", .example = "nan != nan\n"
+     .signature = "not_equal(a, b)   also a != b", .summary = N_("elementwise a != b as 0/1 (nan != nan is 1)"),
+     .formula = N_("1 if a != b else 0"), .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = CMP_DTYPES,
+     .source = N_("IEEE 754-2019 §5.11"), .example = "nan != nan\n"
                                                  "#> 1 (fp32)"},
     {OP(maximum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MAX, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
-     .signature = "maximum(a, b)", .summary = "elementwise larger value; NaN propagates (numpy.maximum)",
-     .formula = "a if a > b else b; nan if either is nan; maximum(-0, 0) is 0",
-     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.maximum documentation; IEEE 754-2019 §9.6 maximum", .example = "maximum([1, nan, 3], 2)\n"
+     .signature = "maximum(a, b)", .summary = N_("elementwise larger value; NaN propagates (numpy.maximum)"),
+     .formula = N_("a if a > b else b; nan if either is nan; maximum(-0, 0) is 0"),
+     .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("numpy.maximum documentation; IEEE 754-2019 §9.6 maximum"), .example = "maximum([1, nan, 3], 2)\n"
                                                                                      "#> [2, nan, 3] (fp32)"},
     {OP(minimum), OPK_BINARY, .flags = OPF_MOVER, .kern = KB_MIN, .min_args = 2, .max_args = 2,
      .ulp = ULP_CORRECT,
-     .signature = "minimum(a, b)", .summary = "elementwise smaller value; NaN propagates (numpy.minimum)",
-     .formula = "a if a < b else b; nan if either is nan; minimum(-0, 0) is -0",
-     .shapes = "broadcastable shapes -> the broadcast shape", .dtypes = BIN_DTYPES,
-     .source = "numpy.minimum documentation; IEEE 754-2019 §9.6 minimum", .example = "minimum([1, nan, 3], 2)\n"
+     .signature = "minimum(a, b)", .summary = N_("elementwise smaller value; NaN propagates (numpy.minimum)"),
+     .formula = N_("a if a < b else b; nan if either is nan; minimum(-0, 0) is -0"),
+     .shapes = N_("broadcastable shapes -> the broadcast shape"), .dtypes = BIN_DTYPES,
+     .source = N_("numpy.minimum documentation; IEEE 754-2019 §9.6 minimum"), .example = "minimum([1, nan, 3], 2)\n"
                                                                                      "#> [1, nan, 2] (fp32)"},
     {NULL},
 };

@@ -1,6 +1,7 @@
 /* fp8.c — the fp8 casts e4m3(x) and e5m2(x): the storage dtypes E4M3FN
  * and E5M2 (OCP OFP8), rounded once by dtype_convert (dtype.c). */
 #include "ops/ops.h"
+#include "util/i18n.h"
 
 static value_t *to_fp8(call_t *c, dtype_t dt)
 {
@@ -15,25 +16,25 @@ static value_t *e5m2_impl(call_t *c) { return to_fp8(c, DT_E5M2); }
 const op_def_t op_family_fp8[] = {
     {OP(e4m3), OPK_FUNC, .impl = e4m3_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "e4m3(x)", .summary = "x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)",
-     .formula = "round to nearest, ties to even, once; |x| > 448 and ±inf SATURATE to ±448 (nnpad's choice, as NVIDIA's "
+     .signature = "e4m3(x)", .summary = N_("x in fp8 E4M3FN (1 sign, 4 exponent, 3 mantissa bits; max 448, no inf)"),
+     .formula = N_("round to nearest, ties to even, once; |x| > 448 and ±inf SATURATE to ±448 (nnpad's choice, as NVIDIA's "
                 "satfinite conversion; the OCP spec also allows NaN); nan stays nan (S.1111.111); bias 7, smallest "
-                "normal 2^-6, smallest subnormal 2^-9",
-     .shapes = "x: any shape -> the same shape",
-     .dtypes = "-> e4m3, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value",
-     .source = "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E4M3; NVIDIA CUDA __nv_cvt_double_to_fp8 with __NV_SATFINITE",
+                "normal 2^-6, smallest subnormal 2^-9"),
+     .shapes = N_("x: any shape -> the same shape"),
+     .dtypes = N_("-> e4m3, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value"),
+     .source = N_("OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E4M3; NVIDIA CUDA __nv_cvt_double_to_fp8 with __NV_SATFINITE"),
      .example = "e4m3([0.1, 1, 300, 500])\n"
                 "#> [0.102, 1, 288, 448] (e4m3)\n"
                 "bits(e4m3(0.3))\n"
                 "#> e4m3  0 | 0101 | 010   = 0.3125"},
     {OP(e5m2), OPK_FUNC, .impl = e5m2_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "e5m2(x)", .summary = "x in fp8 E5M2 (1 sign, 5 exponent, 2 mantissa bits; IEEE-like, max 57344)",
-     .formula = "round to nearest, ties to even, once; |x| >= 61440 -> ±inf (IEEE 754 overflow); nan stays nan; bias 15, "
-                "smallest normal 2^-14, smallest subnormal 2^-16",
-     .shapes = "x: any shape -> the same shape",
-     .dtypes = "-> e5m2, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value",
-     .source = "OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E5M2; IEEE 754-2019 §7.4",
+     .signature = "e5m2(x)", .summary = N_("x in fp8 E5M2 (1 sign, 5 exponent, 2 mantissa bits; IEEE-like, max 57344)"),
+     .formula = N_("round to nearest, ties to even, once; |x| >= 61440 -> ±inf (IEEE 754 overflow); nan stays nan; bias 15, "
+                "smallest normal 2^-14, smallest subnormal 2^-16"),
+     .shapes = N_("x: any shape -> the same shape"),
+     .dtypes = N_("-> e5m2, a storage dtype: ops on it compute in fp32 and round back; a literal is rounded once from its typed value"),
+     .source = N_("OCP 8-bit Floating Point Specification (OFP8) rev 1.0 (2023), E5M2; IEEE 754-2019 §7.4"),
      .example = "e5m2([0.1, 1, 60000, 70000])\n"
                 "#> [0.094, 1, 5.7e+04, inf] (e5m2)"},
     {NULL},

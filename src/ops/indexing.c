@@ -2,6 +2,7 @@
 #include "ops/indexing.h"
 #include "ops/ops.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "ops/record.h"
 #include <string.h>
 #include <math.h>
@@ -256,33 +257,33 @@ static value_t *take_impl(call_t *c)
 
 const op_def_t op_family_indexing[] = {
     {OP(take), OPK_FUNC, .flags = OPF_MOVER, .impl = take_impl, .min_args = 2, .max_args = 2, .kwargs = "axis",
-     .signature = "take(x, i, axis=0)", .summary = "x[i] along one axis, i a single integer tensor (may be traced)",
-     .formula = "the slice of x at index i of axis (i < 0 counts from the end); inside a traced function i may be "
-                "a traced value, as x[i] with a traced i and `for r in x` use it (JAX's dynamic indexing)",
-     .shapes = "x: (..., n, ...); i: one integer -> x's shape without that axis",
-     .dtypes = "x's dtype (a copy of the elements; no rounding)",
-     .source = "numpy.take with a scalar index; jax.lax.dynamic_index_in_dim",
+     .signature = "take(x, i, axis=0)", .summary = N_("x[i] along one axis, i a single integer tensor (may be traced)"),
+     .formula = N_("the slice of x at index i of axis (i < 0 counts from the end); inside a traced function i may be "
+                "a traced value, as x[i] with a traced i and `for r in x` use it (JAX's dynamic indexing)"),
+     .shapes = N_("x: (..., n, ...); i: one integer -> x's shape without that axis"),
+     .dtypes = N_("x's dtype (a copy of the elements; no rounding)"),
+     .source = N_("numpy.take with a scalar index; jax.lax.dynamic_index_in_dim"),
      .example = "x = [[1, 2], [3, 4]]\n"
                 "take(x, int64(1))\n"
                 "#> [3, 4] (fp32)\n"
                 "take(x, -1, axis=1)\n"
                 "#> [2, 4] (fp32)"},
     {OP(index_select), OPK_FUNC, .impl = select_impl, .min_args = 2, .max_args = 2, .flags = OPF_MOVER | OPF_HIDDEN,
-     .signature = "index_select(x, sel)   also x[i, a:b]", .summary = "the elements of x at a selection (what x[...] does)",
-     .formula = "x[start + k*step] along each axis; integer indices drop their axis",
-     .shapes = "x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape",
-     .dtypes = "x's dtype (a copy; no rounding)", .source = "NumPy basic indexing (numpy.org/doc/stable/user/basics.indexing.html)",
+     .signature = "index_select(x, sel)   also x[i, a:b]", .summary = N_("the elements of x at a selection (what x[...] does)"),
+     .formula = N_("x[start + k*step] along each axis; integer indices drop their axis"),
+     .shapes = N_("x: any shape; sel: (x.ndim, 4) int64 rows [start, step, count, keep] -> the selection's shape"),
+     .dtypes = N_("x's dtype (a copy; no rounding)"), .source = N_("NumPy basic indexing (numpy.org/doc/stable/user/basics.indexing.html)"),
      .example = "x = [10, 20, 30, 40]\n"
                 "x[1:3]\n"
                 "#> [20, 30] (fp32)\n"
                 "x[-1]\n"
                 "#> 40 (fp32)"},
     {OP(index_scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 3, .max_args = 3, .flags = OPF_MOVER | OPF_HIDDEN,
-     .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = "x with the selected elements set to v (what index assignment runs)",
-     .formula = "r = copy of x; r[sel] = v (v broadcast to the selection, as NumPy's assignment does)",
-     .shapes = "x: any shape with axes; v: broadcastable to the selection's shape (aligned from the right, extra leading 1s dropped); sel: (x.ndim, 4) -> x's shape",
-     .dtypes = "x's dtype: v is converted once (rounded to nearest-even; to int64 by truncation, as NumPy's assignment)",
-     .source = "NumPy basic-indexing assignment; JAX's x.at[sel].set(v)",
+     .signature = "index_scatter(x, v, sel)   also x[i, a:b] = v", .summary = N_("x with the selected elements set to v (what index assignment runs)"),
+     .formula = N_("r = copy of x; r[sel] = v (v broadcast to the selection, as NumPy's assignment does)"),
+     .shapes = N_("x: any shape with axes; v: broadcastable to the selection's shape (aligned from the right, extra leading 1s dropped); sel: (x.ndim, 4) -> x's shape"),
+     .dtypes = N_("x's dtype: v is converted once (rounded to nearest-even; to int64 by truncation, as NumPy's assignment)"),
+     .source = N_("NumPy basic-indexing assignment; JAX's x.at[sel].set(v)"),
      .example = "x = [1, 2, 3]\n"
                 "x[1] = 20\n"
                 "x\n"

@@ -30,6 +30,7 @@
 #include "ops/ops.h"
 #include "ops/indexing.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include <string.h>
 #include <math.h>
 #include <stdio.h>
@@ -663,32 +664,32 @@ static value_t *assign_impl(call_t *c)
 
 const op_def_t op_family_layers[] = {
     {OP(assign), OPK_FUNC, .gpu = "", .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
-     .nograd = "sets a layer's field (differentiate the function that uses the layer)",
+     .nograd = N_("sets a layer's field (differentiate the function that uses the layer)"),
      .signature = "assign(layer, \"W\", v)   also layer.W = v",
-     .summary = "set a layer's weight (what layer.W = v runs; a node inside a traced function, as tf.Variable.assign)",
-     .formula = "the field set to v converted to the field's dtype; the shape must match (or v is one element, broadcast)",
-     .shapes = "v: the field's shape, or one element", .dtypes = "the field's dtype (v rounded once to it)",
-     .source = "tf.Variable.assign inside tf.function",
+     .summary = N_("set a layer's weight (what layer.W = v runs; a node inside a traced function, as tf.Variable.assign)"),
+     .formula = N_("the field set to v converted to the field's dtype; the shape must match (or v is one element, broadcast)"),
+     .shapes = N_("v: the field's shape, or one element"), .dtypes = N_("the field's dtype (v rounded once to it)"),
+     .source = N_("tf.Variable.assign inside tf.function"),
      .example = "l = dense(1, 1)\n"
                 "l.b = [2.5]\n"
                 "l.b\n"
                 "#> [2.5] (fp32)"},
     {OP(dense), OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype l1 l2",
-     .flags = OPF_VARIABLES, .nograd = "builds a layer (differentiate a function that calls it)",
+     .flags = OPF_VARIABLES, .nograd = N_("builds a layer (differentiate a function that calls it)"),
      .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=, l1=0, l2=0)",
-     .summary = "a fully connected layer y = activation(x @ W + b) (Keras Dense)",
-     .formula = "y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
+     .summary = N_("a fully connected layer y = activation(x @ W + b) (Keras Dense)"),
+     .formula = N_("y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
                 "(batch, in) (a 1-D x is one sample; more axes: applied to the last). In the column form of the "
                 "lessons, y = W' x + b with W' = W transposed (out, in): dense(in, out).W' is the seed's W. "
                 "Weights start Glorot-uniform, U(-l, l) with l = sqrt(6/(in + out)), biases zero (Keras defaults); "
                 "seed=n restarts the generator as seed(n) does. l.W and l.b are readable and assignable (shape and "
                 "dtype kept); params(l) is [W, b]; call it as l(x). l1=a, l2=b penalise the kernel as Keras's "
                 "kernel_regularizer=L1L2(a, b): fit adds a sum(|W|) + b sum(W^2) to the loss (regularization(model) "
-                "gives it for a hand-written loop); the bias is not penalised",
-     .shapes = "x: (batch, in) or (in,) -> (batch, out) or (out,)",
-     .dtypes = "weights in the session precision (dtype= to choose; fp32 under :policy mixed, computing in fp16/bf16 "
-               "with the weights cast on use); the output has the compute dtype",
-     .source = "keras.layers.Dense (kernel (in, units), glorot_uniform, zeros); Glorot & Bengio, AISTATS 2010",
+                "gives it for a hand-written loop); the bias is not penalised"),
+     .shapes = N_("x: (batch, in) or (in,) -> (batch, out) or (out,)"),
+     .dtypes = N_("weights in the session precision (dtype= to choose; fp32 under :policy mixed, computing in fp16/bf16 "
+               "with the weights cast on use); the output has the compute dtype"),
+     .source = N_("keras.layers.Dense (kernel (in, units), glorot_uniform, zeros); Glorot & Bengio, AISTATS 2010"),
      .example = "seed(0)\n"
                 "l1 = dense(3, 2, activation=relu)\n"
                 "l1\n"
@@ -703,53 +704,53 @@ const op_def_t op_family_layers[] = {
                 "#> [[0.0137879848,   3.46203923],\n"
                 "#>  [           0,            0]] (fp32)"},
     {OP(dense_apply), OPK_FUNC, .impl = dense_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     .signature = "dense_apply(layer, x)", .summary = "what calling a dense layer does: activation(x @ W + b)",
-     .formula = "activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first",
-     .shapes = "x: (..., in) -> (..., out)", .dtypes = "the compute dtype",
-     .source = "keras.layers.Dense.call", .example = "l = dense(2, 1)\n"
+     .signature = "dense_apply(layer, x)", .summary = N_("what calling a dense layer does: activation(x @ W + b)"),
+     .formula = N_("activation(x @ W + b); under a mixed policy x, W and b are cast to the half type first"),
+     .shapes = N_("x: (..., in) -> (..., out)"), .dtypes = N_("the compute dtype"),
+     .source = N_("keras.layers.Dense.call"), .example = "l = dense(2, 1)\n"
                                                      "dense_apply(l, [1, 2])\n"
                                                      "#> [1.68803692] (fp32)"},
     {OP(sequential), OPK_FUNC, .impl = sequential_impl, .min_args = 1, .max_args = -1,
-     .nograd = "builds a model (differentiate a function that calls it)",
-     .signature = "sequential(l1, l2, ...)", .summary = "layers applied one after another (Keras Sequential)",
-     .formula = "m(x) = ln(... l2(l1(x))); m.layers lists them; params(m) is [W1, b1, W2, b2, ...]; without "
-                "activations between them the stack is one linear map (collapse)",
-     .shapes = "as its first layer's input -> as its last layer's output", .dtypes = "as the layers",
-     .source = "keras.Sequential", .example = LAYER_EX},
+     .nograd = N_("builds a model (differentiate a function that calls it)"),
+     .signature = "sequential(l1, l2, ...)", .summary = N_("layers applied one after another (Keras Sequential)"),
+     .formula = N_("m(x) = ln(... l2(l1(x))); m.layers lists them; params(m) is [W1, b1, W2, b2, ...]; without "
+                "activations between them the stack is one linear map (collapse)"),
+     .shapes = N_("as its first layer's input -> as its last layer's output"), .dtypes = N_("as the layers"),
+     .source = N_("keras.Sequential"), .example = LAYER_EX},
     {OP(sequential_apply), OPK_FUNC, .impl = sequential_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     .signature = "sequential_apply(model, x)", .summary = "what calling a sequential model does",
-     .formula = "each layer applied in turn", .shapes = "as the layers", .dtypes = "as the layers",
-     .source = "keras.Sequential.call", .example = "m = sequential(dense(2, 2), dense(2, 1))\n"
+     .signature = "sequential_apply(model, x)", .summary = N_("what calling a sequential model does"),
+     .formula = N_("each layer applied in turn"), .shapes = N_("as the layers"), .dtypes = N_("as the layers"),
+     .source = N_("keras.Sequential.call"), .example = "m = sequential(dense(2, 2), dense(2, 1))\n"
                                                    "sequential_apply(m, [1, 2])\n"
                                                    "#> [-0.837899804] (fp32)"},
     {OP(time_distributed), OPK_FUNC, .impl = td_impl, .min_args = 1, .max_args = 1,
-     .nograd = "builds a layer (differentiate a function that calls it)",
-     .signature = "time_distributed(layer)", .summary = "apply a layer to every time step of a sequence (Keras TimeDistributed)",
-     .formula = "y[:, t] = layer(x[:, t]) for every t: x (batch, time, features) is reshaped to (batch*time, "
+     .nograd = N_("builds a layer (differentiate a function that calls it)"),
+     .signature = "time_distributed(layer)", .summary = N_("apply a layer to every time step of a sequence (Keras TimeDistributed)"),
+     .formula = N_("y[:, t] = layer(x[:, t]) for every t: x (batch, time, features) is reshaped to (batch*time, "
                 "features), the layer applied once, and the result reshaped to (batch, time, out); the same weights "
-                "at every step; params are the layer's",
-     .shapes = "x: (batch, time, in) -> (batch, time, out)", .dtypes = "as the layer",
-     .source = "keras.layers.TimeDistributed",
+                "at every step; params are the layer's"),
+     .shapes = N_("x: (batch, time, in) -> (batch, time, out)"), .dtypes = N_("as the layer"),
+     .source = N_("keras.layers.TimeDistributed"),
      .example = "seed(0)\n"
                 "td = time_distributed(dense(2, 3))\n"
                 "shape(td(ones(4, 5, 2)))\n"
                 "#> [4, 5, 3] (int64)"},
     {OP(time_distributed_apply), OPK_FUNC, .impl = td_apply_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     .signature = "time_distributed_apply(td, x)", .summary = "what calling a time_distributed layer does",
-     .formula = "reshape, apply, reshape back", .shapes = "(batch, time, in) -> (batch, time, out)",
-     .dtypes = "as the layer", .source = "keras.layers.TimeDistributed.call",
+     .signature = "time_distributed_apply(td, x)", .summary = N_("what calling a time_distributed layer does"),
+     .formula = N_("reshape, apply, reshape back"), .shapes = N_("(batch, time, in) -> (batch, time, out)"),
+     .dtypes = N_("as the layer"), .source = N_("keras.layers.TimeDistributed.call"),
      .example = "td = time_distributed(dense(2, 1))\n"
                 "time_distributed_apply(td, ones(1, 3, 2))\n"
                 "#> [[[0.987226009],\n"
                 "#>   [0.987226009],\n"
                 "#>   [0.987226009]]] (fp32)"},
     {OP(params), OPK_FUNC, .impl = params_impl, .min_args = 1, .max_args = 1,
-     .nograd = "a list of a model's weights (grad differentiates with respect to them)",
-     .signature = "params(model)", .summary = "a layer's or model's weights in order: [W1, b1, W2, b2, ...]",
-     .formula = "the weight tensors themselves (the values l.W and l.b hold), in Keras's "
-                "model.trainable_variables order; grad(f)(model, ...) returns its gradient in this order",
-     .shapes = "-> a list of tensors", .dtypes = "the weights' dtypes",
-     .source = "keras.Model.trainable_variables; torch.nn.Module.parameters()",
+     .nograd = N_("a list of a model's weights (grad differentiates with respect to them)"),
+     .signature = "params(model)", .summary = N_("a layer's or model's weights in order: [W1, b1, W2, b2, ...]"),
+     .formula = N_("the weight tensors themselves (the values l.W and l.b hold), in Keras's "
+                "model.trainable_variables order; grad(f)(model, ...) returns its gradient in this order"),
+     .shapes = N_("-> a list of tensors"), .dtypes = N_("the weights' dtypes"),
+     .source = N_("keras.Model.trainable_variables; torch.nn.Module.parameters()"),
      .example = "m = sequential(dense(3, 4), dense(4, 2))\n"
                 "p = params(m)\n"
                 "len(p)\n"
@@ -757,13 +758,13 @@ const op_def_t op_family_layers[] = {
                 "shape(p[2])\n"
                 "#> [4, 2] (int64)"},
     {OP(collapse), OPK_FUNC, .impl = collapse_impl, .min_args = 1, .max_args = 1, .flags = OPF_VARIABLES,
-     .nograd = "builds a layer from a model's weights",
-     .signature = "collapse(model)", .summary = "the single dense layer equal to a stack of linear layers",
-     .formula = "x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "
+     .nograd = N_("builds a layer from a model's weights"),
+     .signature = "collapse(model)", .summary = N_("the single dense layer equal to a stack of linear layers"),
+     .formula = N_("x W1 + b1 then (.) W2 + b2 is x (W1 W2) + (b1 W2 + b2): W = W1 @ W2, b = b1 @ W2 + b2 (Keras layout; "
                 "in column form W2 W1 and W2 b1 + b2), and so on for more layers; the last layer's activation is "
                 "kept. A nonlinear activation on any earlier layer blocks it, and the error names that layer. "
-                "Rounding does not associate: in fp16 m(x) and collapse(m)(x) differ in the last bits",
-     .shapes = "a model (in -> out) -> dense(in, out)", .dtypes = "the weights' dtype (products accumulate in fp32)",
-     .source = "linear algebra: composition of affine maps is affine", .example = LAYER_EX},
+                "Rounding does not associate: in fp16 m(x) and collapse(m)(x) differ in the last bits"),
+     .shapes = N_("a model (in -> out) -> dense(in, out)"), .dtypes = N_("the weights' dtype (products accumulate in fp32)"),
+     .source = N_("linear algebra: composition of affine maps is affine"), .example = LAYER_EX},
     {NULL},
 };

@@ -23,6 +23,7 @@
 #include "ops/ops.h"
 #include "ops/record.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include <string.h>
 #include <math.h>
 
@@ -283,43 +284,43 @@ static value_t *nll_impl(call_t *c)
     return r;
 }
 
-#define L_SHAPES "y_true, y_pred: the same shape (batch, ...) -> a scalar (reduction=\"mean\" or \"sum\") or (batch,) (\"none\")"
-#define L_DTYPES "y_pred's dtype (computed with the ops' rounding); under :policy mixed a half-precision y_pred is " \
-    "cast to fp32 first (Keras keeps losses in float32)"
+#define L_SHAPES N_("y_true, y_pred: the same shape (batch, ...) -> a scalar (reduction=\"mean\" or \"sum\") or (batch,) (\"none\")")
+#define L_DTYPES N_("y_pred's dtype (computed with the ops' rounding); under :policy mixed a half-precision y_pred is " \
+    "cast to fp32 first (Keras keeps losses in float32)")
 
 const op_def_t op_family_losses[] = {
     {OP(loss_shapes), OPK_FUNC, .impl = loss_shapes_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
-     .nograd = "a check",
-     .signature = "loss_shapes(y_true, y_pred, loss)", .summary = "a loss's shape check as a graph node (open dimensions)",
-     .formula = "the loss's error when the shapes differ; else None", .shapes = "any", .dtypes = "any",
-     .source = "Keras's losses require one shape",
+     .nograd = N_("a check"),
+     .signature = "loss_shapes(y_true, y_pred, loss)", .summary = N_("a loss's shape check as a graph node (open dimensions)"),
+     .formula = N_("the loss's error when the shapes differ; else None"), .shapes = N_("any"), .dtypes = N_("any"),
+     .source = N_("Keras's losses require one shape"),
      .example = "loss_shapes([1.0], [2.0], \"mse\")"},
     {OP(mse), OPK_FUNC, .impl = mse_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMBINES | OPF_COMPOSITE,
-     .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = "mean squared error (regression)",
-     .formula = "per sample mean((y_pred - y_true)^2) over the last axis, then the mean over the batch (Keras's "
+     .signature = "mse(y_true, y_pred, reduction=\"mean\")", .summary = N_("mean squared error (regression)"),
+     .formula = N_("per sample mean((y_pred - y_true)^2) over the last axis, then the mean over the batch (Keras's "
                 "sum_over_batch_size); reduction=\"sum\" adds the per-sample losses, \"none\" returns them. "
-                "derivative 2 (y_pred - y_true) / n. Pairs with a linear output layer",
+                "derivative 2 (y_pred - y_true) / n. Pairs with a linear output layer"),
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
-     .source = "keras.losses.mean_squared_error / MeanSquaredError; torch.nn.MSELoss (mean over all elements: the same "
-               "for equal-length samples)",
+     .source = N_("keras.losses.mean_squared_error / MeanSquaredError; torch.nn.MSELoss (mean over all elements: the same "
+               "for equal-length samples)"),
      .example = "mse([1, 2, 3], [1, 2, 5])\n"
                 "#> 1.33333337 (fp32)\n"
                 "mse([[0, 1], [1, 1]], [[0, 0], [1, 1]], reduction=\"none\")\n"
                 "#> [0.5, 0] (fp32)"},
     {OP(mae), OPK_FUNC, .impl = mae_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMBINES | OPF_COMPOSITE,
-     .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = "mean absolute error (robust regression)",
-     .formula = "per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
-                "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)",
-     .shapes = L_SHAPES, .dtypes = L_DTYPES, .source = "keras.losses.mean_absolute_error; torch.nn.L1Loss",
+     .signature = "mae(y_true, y_pred, reduction=\"mean\")", .summary = N_("mean absolute error (robust regression)"),
+     .formula = N_("per sample mean(|y_pred - y_true|) over the last axis, then the mean over the batch; derivative "
+                "sign(y_pred - y_true)/n (0 where they are equal, as TF and PyTorch)"),
+     .shapes = L_SHAPES, .dtypes = L_DTYPES, .source = N_("keras.losses.mean_absolute_error; torch.nn.L1Loss"),
      .example = "mae([1, 2, 3], [1, 2, 5])\n"
                 "#> 0.666666687 (fp32)"},
     {OP(binary_crossentropy), OPK_FUNC, .impl = bce_impl, .min_args = 2, .max_args = 2, .kwargs = "from_logits reduction",
      .flags = OPF_COMBINES | OPF_COMPOSITE,
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
-     .summary = "cross-entropy of 0/1 targets (binary and multi-label outputs)",
-     .formula = "from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
+     .summary = N_("cross-entropy of 0/1 targets (binary and multi-label outputs)"),
+     .formula = N_("from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
                 "epsilon; in fp16 1 - 1e-7 rounds to 1, so a saturated p = 1 with y = 0 gives inf: use logits or "
                 ":policy mixed); from_logits=1: softplus(z) - y z (TF's sigmoid_cross_entropy_with_logits), "
                 "computed as (1 - y) softplus(z) + y softplus(-z) so that nothing cancels for y in [0, 1]: finite "
@@ -330,10 +331,10 @@ const op_def_t op_family_losses[] = {
                 "then over the batch. derivative from logits sigmoid(z) - y, within 4 ulp for y = 0 or 1 (as "
                 "(1 - y) sigmoid(z) - y sigmoid(-z): no 1 - sigmoid(z) cancelling); for a soft y it is a "
                 "difference of numbers near y, good to an ulp of y. Pairs with a sigmoid output (or "
-                "linear logits)." CLIP_AT_01,
+                "linear logits).") CLIP_AT_01,
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
-     .source = "keras.losses.binary_crossentropy (Keras 3: clip to [epsilon, 1 - epsilon]); "
-               "tf.nn.sigmoid_cross_entropy_with_logits (max(z,0) - z y + log1p(e^-|z|)); torch BCEWithLogitsLoss",
+     .source = N_("keras.losses.binary_crossentropy (Keras 3: clip to [epsilon, 1 - epsilon]); "
+               "tf.nn.sigmoid_cross_entropy_with_logits (max(z,0) - z y + log1p(e^-|z|)); torch BCEWithLogitsLoss"),
      .example = "binary_crossentropy([1, 0], [0.9, 0.2])\n"
                 "#> 0.164252043 (fp32)\n"
                 "binary_crossentropy([0], [40], from_logits=1)\n"
@@ -344,17 +345,17 @@ const op_def_t op_family_losses[] = {
      .flags = OPF_COMBINES | OPF_COMPOSITE,
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
-     .summary = "cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)",
-     .formula = "from probabilities: -sum(y log p) over the last axis with p normalised to sum 1 and clipped to "
+     .summary = N_("cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)"),
+     .formula = N_("from probabilities: -sum(y log p) over the last axis with p normalised to sum 1 and clipped to "
                 "[1e-7, 1 - 1e-7] (Keras 3); from_logits=1: -sum(y log_softmax(z)) (log-sum-exp: no overflow, no "
                 "log 0; a dominant logit's small loss keeps its digits: [40, 0, 1] with y = [1, 0, 0] gives "
                 "1.5796578428307375e-17 in fp64, within 4 ulp). Then the mean over the batch. derivative from "
                 "logits softmax(z) - y (at a dominant logit's class taken as -expm1 of log_softmax, so -1 + p does "
                 "not cancel: within 4 ulp). Pairs with a "
-                "softmax output (or linear logits)." CLIP_AT_01,
-     .shapes = "y_true, y_pred: the same shape (batch, classes) -> a scalar (or (batch,) with reduction=\"none\")",
+                "softmax output (or linear logits).") CLIP_AT_01,
+     .shapes = N_("y_true, y_pred: the same shape (batch, classes) -> a scalar (or (batch,) with reduction=\"none\")"),
      .dtypes = L_DTYPES,
-     .source = "keras.losses.categorical_crossentropy; torch.nn.CrossEntropyLoss (from logits, class probabilities)",
+     .source = N_("keras.losses.categorical_crossentropy; torch.nn.CrossEntropyLoss (from logits, class probabilities)"),
      .example = "categorical_crossentropy([[0, 1, 0]], [[0.1, 0.8, 0.1]])\n"
                 "#> 0.223143533 (fp32)\n"
                 "categorical_crossentropy([[0, 1, 0]], [[1, 3, 0]], from_logits=1)\n"
@@ -363,14 +364,14 @@ const op_def_t op_family_losses[] = {
      .flags = OPF_COMBINES | OPF_COMPOSITE | OPF_HOST_READS,
      .kwargs = "from_logits reduction",
      .signature = "sparse_categorical_crossentropy(labels, y_pred, from_logits=0, reduction=\"mean\")",
-     .summary = "categorical cross-entropy with integer class labels",
-     .formula = "as categorical_crossentropy with y the one-hot of the labels: -log p[label] (clipped as there) or "
+     .summary = N_("categorical cross-entropy with integer class labels"),
+     .formula = N_("as categorical_crossentropy with y the one-hot of the labels: -log p[label] (clipped as there) or "
                 "-log_softmax(z)[label] from logits (a dominant logit's small loss and its derivative keep their "
                 "digits, within 4 ulp, as there); then the mean over the batch. An out-of-range label is an "
-                "error (Keras on the CPU raises too)." CLIP_AT_01,
-     .shapes = "labels: (batch,) integers in [0, classes); y_pred: (batch, classes) -> a scalar",
+                "error (Keras on the CPU raises too).") CLIP_AT_01,
+     .shapes = N_("labels: (batch,) integers in [0, classes); y_pred: (batch, classes) -> a scalar"),
      .dtypes = L_DTYPES,
-     .source = "keras.losses.sparse_categorical_crossentropy; torch.nn.CrossEntropyLoss with class indices",
+     .source = N_("keras.losses.sparse_categorical_crossentropy; torch.nn.CrossEntropyLoss with class indices"),
      .example = "sparse_categorical_crossentropy([1, 0], [[0.1, 0.9], [0.6, 0.4]])\n"
                 "#> 0.308093071 (fp32)\n"
                 "sparse_categorical_crossentropy([2], [[1, 2, 3]], from_logits=1)\n"
@@ -378,12 +379,12 @@ const op_def_t op_family_losses[] = {
     {OP(nll), OPK_FUNC, .impl = nll_impl, .min_args = 2, .max_args = 2, .kwargs = "reduction",
      .flags = OPF_COMBINES | OPF_COMPOSITE | OPF_HOST_READS,
      .signature = "nll(log_probs, labels, reduction=\"mean\")",
-     .summary = "negative log-likelihood of class labels given log-probabilities (PyTorch's NLLLoss)",
-     .formula = "-mean over the batch of log_probs[n, labels[n]] (PyTorch argument order: input first). With "
+     .summary = N_("negative log-likelihood of class labels given log-probabilities (PyTorch's NLLLoss)"),
+     .formula = N_("-mean over the batch of log_probs[n, labels[n]] (PyTorch argument order: input first). With "
                 "log_softmax it is the cross-entropy from logits: nll(log_softmax(z), y) == "
-                "sparse_categorical_crossentropy(y, z, from_logits=1). derivative -1 at each sample's label, / batch",
-     .shapes = "log_probs: (batch, classes); labels: (batch,) integers -> a scalar (reduction=\"none\": (batch,))",
-     .dtypes = L_DTYPES, .source = "torch.nn.NLLLoss / torch.nn.functional.nll_loss (reduction='mean')",
+                "sparse_categorical_crossentropy(y, z, from_logits=1). derivative -1 at each sample's label, / batch"),
+     .shapes = N_("log_probs: (batch, classes); labels: (batch,) integers -> a scalar (reduction=\"none\": (batch,))"),
+     .dtypes = L_DTYPES, .source = N_("torch.nn.NLLLoss / torch.nn.functional.nll_loss (reduction='mean')"),
      .example = "z = [[1, 2, 3], [1, 5, 1]]\n"
                 "nll(log_softmax(z), [2, 1])\n"
                 "#> 0.221791133 (fp32)\n"

@@ -24,6 +24,7 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include <math.h>
 #include <string.h>
 /* ---- clip ---- */
@@ -109,26 +110,26 @@ static value_t *where_impl(call_t *c)
 
 /* ---- the table ---- */
 
-#define UN_SHAPES "x: any shape -> the same shape"
-#define UN_DTYPES "fp16/bf16/fp32 compute in fp32, fp64 in fp64, and the result is rounded once to x's dtype " \
+#define UN_SHAPES N_("x: any shape -> the same shape")
+#define UN_DTYPES N_("fp16/bf16/fp32 compute in fp32, fp64 in fp64, and the result is rounded once to x's dtype " \
     "(round to nearest, ties to even); int64 tensors and weak integers become the session precision; " \
-    "a weak float is rounded to the session precision and computes in it"
-#define TR_DTYPES "computed in fp64 from the exact input (every dtype), and the result is rounded once to x's dtype: " \
+    "a weak float is rounded to the session precision and computes in it")
+#define TR_DTYPES N_("computed in fp64 from the exact input (every dtype), and the result is rounded once to x's dtype: " \
     "correctly rounded in fp16, bf16 and fp32 (see source); int64 tensors and weak integers become the session " \
-    "precision; a weak float is rounded to the session precision and computes as it"
+    "precision; a weak float is rounded to the session precision and computes as it")
 #define SLEEF_SRC(fn) "SLEEF 3.5 " fn " (the fp64 one), deterministic variants (Sleef_finz_*1_u10purecfma; the vector " \
     "kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly " \
     "rounded: the fp64 value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double " \
     "function (a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype " \
     "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs checked against " \
     "mpmath by tests/unit/test_exhaustive"
-#define TEST_DTYPES "result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)"
+#define TEST_DTYPES N_("result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)")
 
 const op_def_t op_family_math[] = {
     {OP(exp), OPK_UNARY, .kern = KU_EXP, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .signature = "exp(x)", .summary = "e to the power x, elementwise",
-     .formula = "e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64",
+     .signature = "exp(x)", .summary = N_("e to the power x, elementwise"),
+     .formula = N_("e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10") "; fp64 above 709.7827111495575, where SLEEF's exp gives inf, "
                "2^1024 (1 + expm1(x - 1024 ln 2)) with one rounding, so exp is finite up to 709.782712893384 = ln(max) "
                "(tests/refdata/range_edges.csv)",
@@ -142,8 +143,8 @@ const op_def_t op_family_math[] = {
                 "#> inf (fp16)"},
     {OP(log), OPK_UNARY, .kern = KU_LOG, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .signature = "log(x)", .summary = "natural logarithm, elementwise",
-     .formula = "ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf",
+     .signature = "log(x)", .summary = N_("natural logarithm, elementwise"),
+     .formula = N_("ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
      .example = "log(2)\n"
                 "#> 0.693147182 (fp32)\n"
@@ -153,9 +154,9 @@ const op_def_t op_family_math[] = {
                 "#> -inf (fp32)"},
     {OP(log1p), OPK_UNARY, .kern = KU_LOG1P, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .deriv = OP_log1p_deriv, .deriv_doc = "log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)",
-     .signature = "log1p(x)", .summary = "ln(1 + x), accurate for tiny x",
-     .formula = "ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)",
+     .deriv = OP_log1p_deriv, .deriv_doc = N_("log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)"),
+     .signature = "log1p(x)", .summary = N_("ln(1 + x), accurate for tiny x"),
+     .formula = N_("ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10") "; above 2^64 (fp64: 2^512) log(x), which equals "
                "log1p(x) there to far below an ulp (SLEEF's log1p gives inf from 1e38 / 1e307), so log1p(max) is finite "
                "in every dtype: 88.72 in fp32, 709.78 in fp64 (tests/refdata/range_edges.csv)",
@@ -165,9 +166,9 @@ const op_def_t op_family_math[] = {
                 "#> 0 (fp32)"},
     {OP(expm1), OPK_UNARY, .kern = KU_EXPM1, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .deriv = OP_expm1_deriv, .deriv_doc = "expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)",
-     .signature = "expm1(x)", .summary = "e^x - 1, accurate for tiny x",
-     .formula = "e^x - 1 without the cancellation of exp(x) - 1 near 0",
+     .deriv = OP_expm1_deriv, .deriv_doc = N_("expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)"),
+     .signature = "expm1(x)", .summary = N_("e^x - 1, accurate for tiny x"),
+     .formula = N_("e^x - 1 without the cancellation of exp(x) - 1 near 0"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
      .example = "expm1(1e-8)\n"
                 "#> 9.99999994e-09 (fp32)\n"
@@ -175,12 +176,12 @@ const op_def_t op_family_math[] = {
                 "#> 0 (fp32)"},
     {OP(sqrt), OPK_UNARY, .kern = KU_SQRT, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .deriv = OP_sqrt_deriv, .deriv_doc = "sqrt'(x) = 1/(2 sqrt(x)) from the exact x, rounded once (not from the rounded output); inf at 0, nan where sqrt(x) is nan (x < 0)",
-     .signature = "sqrt(x)", .summary = "square root, elementwise (correctly rounded)",
-     .formula = "√x; sqrt(-0) = -0, sqrt(x < 0) = nan",
+     .deriv = OP_sqrt_deriv, .deriv_doc = N_("sqrt'(x) = 1/(2 sqrt(x)) from the exact x, rounded once (not from the rounded output); inf at 0, nan where sqrt(x) is nan (x < 0)"),
+     .signature = "sqrt(x)", .summary = N_("square root, elementwise (correctly rounded)"),
+     .formula = N_("√x; sqrt(-0) = -0, sqrt(x < 0) = nan"),
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
-     .source = "C sqrtf/sqrt: correctly rounded (IEEE 754-2019 §5.4.1 squareRoot); fp32 then fp16/bf16 rounding "
-               "is still correctly rounded since 24 >= 2*11+2 (Figueroa 1995)",
+     .source = N_("C sqrtf/sqrt: correctly rounded (IEEE 754-2019 §5.4.1 squareRoot); fp32 then fp16/bf16 rounding "
+               "is still correctly rounded since 24 >= 2*11+2 (Figueroa 1995)"),
      .example = "sqrt(2)\n"
                 "#> 1.41421354 (fp32)\n"
                 "sqrt([1, 4, 9])\n"
@@ -191,15 +192,15 @@ const op_def_t op_family_math[] = {
                 "#> 1.4141 (fp16)"},
     {OP(abs), OPK_UNARY, .kern = KU_ABS, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .signature = "abs(x)", .summary = "absolute value, elementwise (exact)",
-     .formula = "|x|; abs(-0) = 0, abs(nan) = nan",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)",
+     .signature = "abs(x)", .summary = N_("absolute value, elementwise (exact)"),
+     .formula = N_("|x|; abs(-0) = 0, abs(nan) = nan"),
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = N_("C fabsf/fabs (IEEE 754-2019 §5.5.1 abs: exact, clears the sign bit)"),
      .example = "abs([-2, 0, 3.5])\n"
                 "#> [2, 0, 3.5] (fp32)"},
     {OP(sin), OPK_UNARY, .kern = KU_SIN, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .signature = "sin(x)", .summary = "sine of x radians, elementwise",
-     .formula = "sin x; sin(±inf) = nan",
+     .signature = "sin(x)", .summary = N_("sine of x radians, elementwise"),
+     .formula = N_("sin x; sin(±inf) = nan"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
      .example = "sin(1)\n"
                 "#> 0.841470957 (fp32)\n"
@@ -207,8 +208,8 @@ const op_def_t op_family_math[] = {
                 "#> [0, 0.47942555, 0.841470957] (fp32)"},
     {OP(cos), OPK_UNARY, .kern = KU_COS, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .signature = "cos(x)", .summary = "cosine of x radians, elementwise",
-     .formula = "cos x; cos(±inf) = nan",
+     .signature = "cos(x)", .summary = N_("cosine of x radians, elementwise"),
+     .formula = N_("cos x; cos(±inf) = nan"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
      .example = "cos(1)\n"
                 "#> 0.540302277 (fp32)\n"
@@ -216,9 +217,9 @@ const op_def_t op_family_math[] = {
                 "#> [1, 0.87758255, 0.540302277] (fp32)"},
     {OP(erf), OPK_UNARY, .kern = KU_ERF, .min_args = 1, .max_args = 1,
      .ulp = ULP_TRANSC,
-     .deriv = OP_erf_deriv, .deriv_doc = "erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once",
-     .signature = "erf(x)", .summary = "the error function, elementwise (used by the exact GELU)",
-     .formula = "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)",
+     .deriv = OP_erf_deriv, .deriv_doc = N_("erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once"),
+     .signature = "erf(x)", .summary = N_("the error function, elementwise (used by the exact GELU)"),
+     .formula = N_("erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)"),
      .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
      .example = "erf(1)\n"
                 "#> 0.842700779 (fp32)\n"
@@ -226,32 +227,32 @@ const op_def_t op_family_math[] = {
                 "#> [-0.842700779, 0, 0.520499885] (fp32)"},
     {OP(floor), OPK_UNARY, .kern = KU_FLOOR, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .signature = "floor(x)", .summary = "largest integer not above x, elementwise (exact)",
-     .formula = "⌊x⌋; floor(-0.5) = -0; inf and nan unchanged",
-     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = "C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)",
+     .signature = "floor(x)", .summary = N_("largest integer not above x, elementwise (exact)"),
+     .formula = N_("⌊x⌋; floor(-0.5) = -0; inf and nan unchanged"),
+     .shapes = UN_SHAPES, .dtypes = UN_DTYPES, .source = N_("C floorf/floor (IEEE 754-2019 §5.3.1 roundToIntegralTowardNegative: exact)"),
      .example = "floor([-1.5, 0.5, 2.7])\n"
                 "#> [-2, 0, 2] (fp32)"},
     {OP(round), OPK_UNARY, .kern = KU_ROUND, .min_args = 1, .max_args = 1,
      .ulp = ULP_CORRECT,
-     .signature = "round(x)", .summary = "nearest integer, halves to even (numpy.round), elementwise",
-     .formula = "nearest integer to x; a half goes to the even neighbour: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0",
+     .signature = "round(x)", .summary = N_("nearest integer, halves to even (numpy.round), elementwise"),
+     .formula = N_("nearest integer to x; a half goes to the even neighbour: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, -0.5 -> -0"),
      .shapes = UN_SHAPES, .dtypes = UN_DTYPES,
-     .source = "C nearbyintf/nearbyint in the default mode (IEEE 754-2019 §5.3.1 roundToIntegralTiesToEven: exact); "
-               "numpy.round documentation (rounds half to even)",
+     .source = N_("C nearbyintf/nearbyint in the default mode (IEEE 754-2019 §5.3.1 roundToIntegralTiesToEven: exact); "
+               "numpy.round documentation (rounds half to even)"),
      .example = "round([0.5, 1.5, 2.5, -0.5, 2.7])\n"
                 "#> [0, 2, 2, -0, 3] (fp32)"},
     {OP(isnan), OPK_UNARY, .kern = KU_ISNAN, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
-     .signature = "isnan(x)", .summary = "1 where x is NaN, else 0",
-     .formula = "1 if x is nan else 0 (nan is the only value not equal to itself)",
-     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isNaN; numpy.isnan",
+     .signature = "isnan(x)", .summary = N_("1 where x is NaN, else 0"),
+     .formula = N_("1 if x is nan else 0 (nan is the only value not equal to itself)"),
+     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = N_("IEEE 754-2019 §5.7.2 isNaN; numpy.isnan"),
      .example = "isnan([1, nan, 3])\n"
                 "#> [0, 1, 0] (fp32)"},
     {OP(isinf), OPK_UNARY, .kern = KU_ISINF, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
-     .signature = "isinf(x)", .summary = "1 where x is +inf or -inf, else 0",
-     .formula = "1 if |x| = inf else 0",
-     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isInfinite; numpy.isinf",
+     .signature = "isinf(x)", .summary = N_("1 where x is +inf or -inf, else 0"),
+     .formula = N_("1 if |x| = inf else 0"),
+     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = N_("IEEE 754-2019 §5.7.2 isInfinite; numpy.isinf"),
      .example = "isinf(exp([1, 100]))\n"
                 "#> [0, 1] (fp32)\n"
                 ":precision fp16\n"
@@ -260,33 +261,33 @@ const op_def_t op_family_math[] = {
                 "#> [0, 1] (fp16)"},
     {OP(isfinite), OPK_UNARY, .kern = KU_ISFIN, .min_args = 1, .max_args = 1, .flags = OPF_RETURNS_INT,
      .ulp = ULP_CORRECT,
-     .signature = "isfinite(x)", .summary = "1 where x is neither inf nor NaN, else 0",
-     .formula = "1 if x is finite else 0",
-     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = "IEEE 754-2019 §5.7.2 isFinite; numpy.isfinite",
+     .signature = "isfinite(x)", .summary = N_("1 where x is neither inf nor NaN, else 0"),
+     .formula = N_("1 if x is finite else 0"),
+     .shapes = UN_SHAPES, .dtypes = TEST_DTYPES, .source = N_("IEEE 754-2019 §5.7.2 isFinite; numpy.isfinite"),
      .example = "isfinite([1, nan, 3])\n"
                 "#> [1, 0, 1] (fp32)\n"
                 "isfinite(exp([1, 100]))\n"
                 "#> [1, 0] (fp32)"},
     {OP(clip), OPK_FUNC, .impl = clip_impl, .min_args = 3, .max_args = 3,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .signature = "clip(x, lo, hi)", .summary = "limit values to [lo, hi], elementwise (numpy.clip)",
-     .formula = "minimum(maximum(x, lo), hi); NaN in x, lo or hi gives nan; lo > hi gives hi",
-     .shapes = "x, lo, hi: broadcastable shapes -> the broadcast shape",
-     .dtypes = "as maximum and minimum: tensors promote as JAX; a weak scalar takes the tensor's dtype "
-               "(a weak bound on an fp16 tensor keeps it fp16)",
-     .source = "numpy.clip documentation (equivalent to minimum(a_max, maximum(a, a_min)))",
+     .signature = "clip(x, lo, hi)", .summary = N_("limit values to [lo, hi], elementwise (numpy.clip)"),
+     .formula = N_("minimum(maximum(x, lo), hi); NaN in x, lo or hi gives nan; lo > hi gives hi"),
+     .shapes = N_("x, lo, hi: broadcastable shapes -> the broadcast shape"),
+     .dtypes = N_("as maximum and minimum: tensors promote as JAX; a weak scalar takes the tensor's dtype "
+               "(a weak bound on an fp16 tensor keeps it fp16)"),
+     .source = N_("numpy.clip documentation (equivalent to minimum(a_max, maximum(a, a_min)))"),
      .example = "clip([-2, 0.5, 3], 0, 1)\n"
                 "#> [0, 0.5, 1] (fp32)\n"
                 "clip([1, 5, nan], 2, 4)\n"
                 "#> [2, 4, nan] (fp32)"},
     {OP(where), OPK_FUNC, .impl = where_impl, .min_args = 3, .max_args = 3,
      .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .signature = "where(cond, a, b)", .summary = "pick a where cond is nonzero, else b, elementwise (numpy.where)",
-     .formula = "cond != 0 ? a : b (NaN in cond counts as nonzero, as bool(nan) in NumPy)",
-     .shapes = "cond, a, b: broadcastable shapes -> the broadcast shape",
-     .dtypes = "as a binary op between a and b: tensors promote as JAX; a weak scalar takes the tensor's dtype; "
-               "each chosen element is rounded once to the result dtype",
-     .source = "numpy.where documentation; jax.numpy.where (dtype of a and b promoted)",
+     .signature = "where(cond, a, b)", .summary = N_("pick a where cond is nonzero, else b, elementwise (numpy.where)"),
+     .formula = N_("cond != 0 ? a : b (NaN in cond counts as nonzero, as bool(nan) in NumPy)"),
+     .shapes = N_("cond, a, b: broadcastable shapes -> the broadcast shape"),
+     .dtypes = N_("as a binary op between a and b: tensors promote as JAX; a weak scalar takes the tensor's dtype; "
+               "each chosen element is rounded once to the result dtype"),
+     .source = N_("numpy.where documentation; jax.numpy.where (dtype of a and b promoted)"),
      .example = "where([1, 0, 1], [1, 2, 3], [10, 20, 30])\n"
                 "#> [1, 20, 3] (fp32)\n"
                 "x = [-2, -1, 0, 1, 2]\n"

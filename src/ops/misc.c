@@ -2,6 +2,7 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "ops/record.h"
 #include <string.h>
 #include <math.h>
@@ -177,29 +178,29 @@ static value_t *device_impl(call_t *c)
 
 const op_def_t op_family_misc[] = {
     {OP(to), OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
-     .signature = "to(x, device)", .summary = "x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))",
-     .formula = "a copy on that device (x itself when it is there already); a number stays a number. "
-                "\"gpu\" opens the GPU (as :device gpu); with no GPU it is an error saying why",
-     .shapes = "x: any shape -> the same shape", .dtypes = "x's dtype",
-     .source = "torch.Tensor.to; jax.device_put", .example = "device(to([1, 2], \"cpu\"))\n#> cpu"},
+     .signature = "to(x, device)", .summary = N_("x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))"),
+     .formula = N_("a copy on that device (x itself when it is there already); a number stays a number. "
+                "\"gpu\" opens the GPU (as :device gpu); with no GPU it is an error saying why"),
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("x's dtype"),
+     .source = N_("torch.Tensor.to; jax.device_put"), .example = "device(to([1, 2], \"cpu\"))\n#> cpu"},
     {OP(device), OPK_FUNC, .impl = device_impl, .min_args = 1, .max_args = 1, .flags = OPF_STATIC,
-     .nograd = "a device is a name, not a number",
-     .signature = "device(x)", .summary = "where a tensor lives: \"cpu\" or \"gpu\"",
-     .formula = "the device of x's storage (:device sets where new tensors go)",
-     .shapes = "x: any shape -> a string", .dtypes = "-",
-     .source = "torch.Tensor.device; jax.Array.devices()", .example = "device([1, 2])\n#> cpu"},
+     .nograd = N_("a device is a name, not a number"),
+     .signature = "device(x)", .summary = N_("where a tensor lives: \"cpu\" or \"gpu\""),
+     .formula = N_("the device of x's storage (:device sets where new tensors go)"),
+     .shapes = N_("x: any shape -> a string"), .dtypes = N_("-"),
+     .source = N_("torch.Tensor.device; jax.Array.devices()"), .example = "device([1, 2])\n#> cpu"},
     {OP(print), OPK_FUNC, .gpu = "", .impl = print_impl, .min_args = 0, .max_args = -1,
-     .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = "prints its arguments",
-     .signature = "print(a, b, ...)", .summary = "print values on one line, separated by spaces",
-     .formula = "each value as the REPL shows it; strings without quotes",
-     .shapes = "any values", .dtypes = "numbers print as their dtype holds them (DESIGN.md §3)",
-     .source = "Python's print()", .example = "print(\"x =\", 1 / 3)\n"
+     .flags = OPF_IMPURE | OPF_TRACE_TIME, .nograd = N_("prints its arguments"),
+     .signature = "print(a, b, ...)", .summary = N_("print values on one line, separated by spaces"),
+     .formula = N_("each value as the REPL shows it; strings without quotes"),
+     .shapes = N_("any values"), .dtypes = N_("numbers print as their dtype holds them (DESIGN.md §3)"),
+     .source = N_("Python's print()"), .example = "print(\"x =\", 1 / 3)\n"
                                               "#> x = 0.333333343 (fp32)"},
     {OP(range), OPK_FUNC, .impl = range_impl, .min_args = 1, .max_args = 3,
-     .nograd = "integers",
-     .signature = "range(stop) or range(start, stop[, step])", .summary = "integers start, start+step, ... below stop (int64)",
-     .formula = "start + i*step for i = 0 .. ceil((stop-start)/step)-1", .shapes = "integers -> (n,)",
-     .dtypes = "int64; a for loop over it gives exact integers", .source = "Python's range()",
+     .nograd = N_("integers"),
+     .signature = "range(stop) or range(start, stop[, step])", .summary = N_("integers start, start+step, ... below stop (int64)"),
+     .formula = N_("start + i*step for i = 0 .. ceil((stop-start)/step)-1"), .shapes = N_("integers -> (n,)"),
+     .dtypes = N_("int64; a for loop over it gives exact integers"), .source = N_("Python's range()"),
      .example = "range(5)\n"
                 "#> [0, 1, 2, 3, 4] (int64)\n"
                 "for i in range(3) { print(i) }\n"
@@ -207,22 +208,22 @@ const op_def_t op_family_misc[] = {
                 "#> 1\n"
                 "#> 2"},
     {OP(range_bound), OPK_FUNC, .impl = range_bound_impl, .min_args = 2, .max_args = 2, .flags = OPF_HIDDEN,
-     .nograd = "an integer",
-     .signature = "range_bound(x, what)", .summary = "x as an int64 scalar, or range's error (a traced for over range(x))",
-     .formula = "x when it is an integer; else the error range(x) gives", .shapes = "one element -> a scalar",
-     .dtypes = "int64", .source = "Python's range(): its arguments must be integers",
+     .nograd = N_("an integer"),
+     .signature = "range_bound(x, what)", .summary = N_("x as an int64 scalar, or range's error (a traced for over range(x))"),
+     .formula = N_("x when it is an integer; else the error range(x) gives"), .shapes = N_("one element -> a scalar"),
+     .dtypes = N_("int64"), .source = N_("Python's range(): its arguments must be integers"),
      .example = "range_bound(4.0, \"range's stop\")\n#> 4 (int64)"},
     {OP(len), OPK_FUNC, .impl = len_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_STATIC, .nograd = "an integer of the shape",
-     .signature = "len(x)", .summary = "length of the first axis, of a list, or of a string (in characters)",
-     .formula = "x.shape[0]", .shapes = "x: at least 1-d -> a number", .dtypes = "an exact integer",
-     .source = "Python's len()", .example = "len([1, 2, 3])\n"
+     .flags = OPF_STATIC, .nograd = N_("an integer of the shape"),
+     .signature = "len(x)", .summary = N_("length of the first axis, of a list, or of a string (in characters)"),
+     .formula = N_("x.shape[0]"), .shapes = N_("x: at least 1-d -> a number"), .dtypes = N_("an exact integer"),
+     .source = N_("Python's len()"), .example = "len([1, 2, 3])\n"
                                             "#> 3"},
     {OP(negative), OPK_FUNC, .impl = negative_impl, .min_args = 1, .max_args = 1,
      .flags = OPF_MOVER | OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
-     .signature = "negative(x)   also -x", .summary = "elementwise negation",
-     .formula = "-x (exact: flips the sign bit; -(0) is -0)", .shapes = "any shape -> the same shape",
-     .dtypes = "same dtype as x; int64 exact (overflow is an error)", .source = "IEEE 754-2019 §5.5.1 (negate)",
+     .signature = "negative(x)   also -x", .summary = N_("elementwise negation"),
+     .formula = N_("-x (exact: flips the sign bit; -(0) is -0)"), .shapes = N_("any shape -> the same shape"),
+     .dtypes = N_("same dtype as x; int64 exact (overflow is an error)"), .source = N_("IEEE 754-2019 §5.5.1 (negate)"),
      .example = "-[1, 0, -2]\n"
                 "#> [-1, -0, 2] (fp32)"},
     {NULL},

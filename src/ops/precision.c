@@ -12,6 +12,7 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "util/mem.h"
 #include <math.h>
 #include <stdio.h>
@@ -400,20 +401,20 @@ static value_t *from_bits_impl(call_t *c)
 /* ---- the table ---- */
 
 #define CAST_DTYPES_TO(d) "-> " d ", whatever x's dtype; a literal is rounded once from its exact typed value"
-#define CAST_FORMULA "round to nearest, ties to even, once; beyond the largest finite value -> ±inf; " \
-    "below half the smallest subnormal -> ±0; nan stays nan; the sign of zero is kept"
-#define CAST_SRC "IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)"
+#define CAST_FORMULA N_("round to nearest, ties to even, once; beyond the largest finite value -> ±inf; " \
+    "below half the smallest subnormal -> ±0; nan stays nan; the sign of zero is kept")
+#define CAST_SRC N_("IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)")
 
 /* :help's gpu line of the casts */
-#define GPU_CAST "runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float " \
-    "to int64, which computes on the CPU from a host copy and moves"
+#define GPU_CAST N_("runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float " \
+    "to int64, which computes on the CPU from a host copy and moves")
 
 const op_def_t op_family_precision[] = {
     {OP(cast), OPK_FUNC, .gpu = GPU_CAST, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "cast(x, dtype)", .summary = "x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)",
-     .formula = "floats: " CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
-     .shapes = "x: any shape -> the same shape", .dtypes = "-> dtype; a literal is rounded once from its exact typed value",
+     .signature = "cast(x, dtype)", .summary = N_("x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)"),
+     .formula = N_("floats: ") CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> dtype; a literal is rounded once from its exact typed value"),
      .source = CAST_SRC "; numpy astype (truncation to integers)",
      .example = "cast(0.1, \"fp16\")\n"
                 "#> 0.099976 (fp16)\n"
@@ -421,9 +422,9 @@ const op_def_t op_family_precision[] = {
                 "#> [1, -2] (int64)"},
     {OP(fp16), OPK_FUNC, .gpu = GPU_CAST, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "fp16(x)", .summary = "x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)",
+     .signature = "fp16(x)", .summary = N_("x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)"),
      .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
-     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp16"), .source = CAST_SRC " (binary16)",
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("fp16"), .source = CAST_SRC " (binary16)",
      .example = "fp16(0.1)\n"
                 "#> 0.099976 (fp16)\n"
                 "fp16([1.0004882812509095])\n"
@@ -432,48 +433,48 @@ const op_def_t op_family_precision[] = {
                 "#> inf (fp16)"},
     {OP(bf16), OPK_FUNC, .gpu = GPU_CAST, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "bf16(x)", .summary = "x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)",
+     .signature = "bf16(x)", .summary = N_("x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)"),
      .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
-     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("bf16"),
-     .source = "bfloat16 as in Google Cloud TPU documentation (fp32's top 16 bits, round to nearest even); " CAST_SRC,
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("bf16"),
+     .source = N_("bfloat16 as in Google Cloud TPU documentation (fp32's top 16 bits, round to nearest even); ") CAST_SRC,
      .example = "bf16(0.1)\n"
                 "#> 0.1001 (bf16)\n"
                 "bf16([1, 1.00390625, 257])\n"
                 "#> [1, 1, 256] (bf16)"},
     {OP(fp32), OPK_FUNC, .gpu = GPU_CAST, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "fp32(x)", .summary = "x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)",
+     .signature = "fp32(x)", .summary = N_("x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)"),
      .formula = CAST_FORMULA "; eps 2^-23",
-     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp32"), .source = CAST_SRC " (binary32)",
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("fp32"), .source = CAST_SRC " (binary32)",
      .example = "fp32(0.1)\n"
                 "#> 0.100000001 (fp32)\n"
                 "fp32([16777217])\n"
                 "#> [16777216] (fp32)"},
     {OP(fp64), OPK_FUNC, .gpu = GPU_CAST, .impl = fp64_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
-     .signature = "fp64(x)", .summary = "x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)",
-     .formula = "exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to",
-     .shapes = "x: any shape -> the same shape", .dtypes = CAST_DTYPES_TO("fp64"), .source = CAST_SRC " (binary64)",
+     .signature = "fp64(x)", .summary = N_("x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)"),
+     .formula = N_("exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to"),
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("fp64"), .source = CAST_SRC " (binary64)",
      .example = "fp64(0.1)\n"
                 "#> 0.1\n"
                 "fp64(fp16(0.1))\n"
                 "#> 0.0999755859375"},
     {OP(int64), OPK_FUNC, .gpu = GPU_CAST, .impl = int64_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
-     .nograd = "an integer result (piecewise constant)",
-     .signature = "int64(x)", .summary = "x as 64-bit integers, truncated toward zero (numpy astype)",
-     .formula = "trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors",
-     .shapes = "x: any shape -> the same shape", .dtypes = "-> int64",
-     .source = "numpy.ndarray.astype(int64) (C conversion, truncation: C11 §6.3.1.4)",
+     .nograd = N_("an integer result (piecewise constant)"),
+     .signature = "int64(x)", .summary = N_("x as 64-bit integers, truncated toward zero (numpy astype)"),
+     .formula = N_("trunc(x): 2.7 -> 2, -2.7 -> -2; nan, inf and |x| >= 2^63 are value errors"),
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> int64"),
+     .source = N_("numpy.ndarray.astype(int64) (C conversion, truncation: C11 §6.3.1.4)"),
      .example = "int64([2.7, -2.7, 3])\n"
                 "#> [2, -2, 3] (int64)"},
     {OP(finfo), OPK_FUNC, .gpu = "", .impl = finfo_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
-     .nograd = "a record of a dtype's constants",
-     .signature = "finfo(dtype=session precision)", .summary = "the facts of a float format: eps, max, smallest normal and subnormal, bits",
-     .formula = "eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
-                "smallest_normal = 2^(1 - bias); smallest_subnormal = smallest_normal * eps; resolution = 10^-floor(-log10 eps)",
-     .shapes = "dtype: a name (fp16 or \"fp16\") or a tensor (its dtype) -> a line of text",
-     .dtypes = "fp16, bf16, fp32, fp64 (int64 gives its range)",
-     .source = "numpy.finfo (fp16, fp32, fp64) and torch.finfo (bf16); IEEE 754-2019 §3.6 table 3.5",
+     .nograd = N_("a record of a dtype's constants"),
+     .signature = "finfo(dtype=session precision)", .summary = N_("the facts of a float format: eps, max, smallest normal and subnormal, bits"),
+     .formula = N_("eps = 2^-mantissa_bits (gap from 1 to the next value); max = (2 - eps) * 2^emax; "
+                "smallest_normal = 2^(1 - bias); smallest_subnormal = smallest_normal * eps; resolution = 10^-floor(-log10 eps)"),
+     .shapes = N_("dtype: a name (fp16 or \"fp16\") or a tensor (its dtype) -> a line of text"),
+     .dtypes = N_("fp16, bf16, fp32, fp64 (int64 gives its range)"),
+     .source = N_("numpy.finfo (fp16, fp32, fp64) and torch.finfo (bf16); IEEE 754-2019 §3.6 table 3.5"),
      .example = "finfo(fp16)\n"
                 "#> finfo(resolution=0.001, min=-65504, max=65504, eps=0.0009765625, smallest_normal=6.103515625e-05, smallest_subnormal=5.960464477539063e-08, bits=16, exponent_bits=5, mantissa_bits=10, dtype=fp16)\n"
                 "finfo(\"bf16\")\n"
@@ -481,11 +482,11 @@ const op_def_t op_family_precision[] = {
                 "finfo()\n"
                 "#> finfo(resolution=1e-06, min=-3.4028234663852886e+38, max=3.4028234663852886e+38, eps=1.1920928955078125e-07, smallest_normal=1.1754943508222875e-38, smallest_subnormal=1.401298464324817e-45, bits=32, exponent_bits=8, mantissa_bits=23, dtype=fp32)"},
     {OP(eps), OPK_FUNC, .impl = eps_impl, .min_args = 0, .max_args = 1, .kwargs = "dtype",
-     .nograd = "a dtype constant",
-     .signature = "eps(dtype=session precision)", .summary = "machine epsilon: the gap from 1 to the next larger value",
-     .formula = "2^-mantissa_bits: fp16 2^-10, bf16 2^-7, fp32 2^-23, fp64 2^-52 (numpy.finfo(t).eps)",
-     .shapes = "-> a 0-d tensor", .dtypes = "-> that dtype (default the session precision)",
-     .source = "numpy.finfo eps; IEEE 754-2019 §3.3",
+     .nograd = N_("a dtype constant"),
+     .signature = "eps(dtype=session precision)", .summary = N_("machine epsilon: the gap from 1 to the next larger value"),
+     .formula = N_("2^-mantissa_bits: fp16 2^-10, bf16 2^-7, fp32 2^-23, fp64 2^-52 (numpy.finfo(t).eps)"),
+     .shapes = N_("-> a 0-d tensor"), .dtypes = N_("-> that dtype (default the session precision)"),
+     .source = N_("numpy.finfo eps; IEEE 754-2019 §3.3"),
      .example = "eps()\n"
                 "#> 1.1920929e-07 (fp32)\n"
                 "eps(fp16)\n"
@@ -493,38 +494,38 @@ const op_def_t op_family_precision[] = {
                 "1 + eps(fp16) / 2 == 1\n"
                 "#> 1 (fp16)"},
     {OP(ulp), OPK_FUNC, .impl = ulp_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT, .nograd = "the spacing of the dtype at x: piecewise constant, no gradient is defined (JAX defines none for nextafter either)",
-     .signature = "ulp(x)", .summary = "unit in the last place: the gap from |x| to the next larger value of x's dtype",
-     .formula = "nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
-                "ulp(max) = inf; inf and nan give nan",
-     .shapes = "x: any shape -> the same shape",
-     .dtypes = "x's dtype; a weak number is rounded to the session precision first; int64 gives 1",
-     .source = "numpy.spacing; Goldberg, What every computer scientist should know about floating-point arithmetic (1991), §1.2",
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT, .nograd = N_("the spacing of the dtype at x: piecewise constant, no gradient is defined (JAX defines none for nextafter either)"),
+     .signature = "ulp(x)", .summary = N_("unit in the last place: the gap from |x| to the next larger value of x's dtype"),
+     .formula = N_("nextafter(|x|, inf) - |x| in x's dtype (numpy.spacing for x >= 0); ulp(0) = smallest subnormal; "
+                "ulp(max) = inf; inf and nan give nan"),
+     .shapes = N_("x: any shape -> the same shape"),
+     .dtypes = N_("x's dtype; a weak number is rounded to the session precision first; int64 gives 1"),
+     .source = N_("numpy.spacing; Goldberg, What every computer scientist should know about floating-point arithmetic (1991), §1.2"),
      .example = "ulp(1)\n"
                 "#> 1.1920929e-07 (fp32)\n"
                 "ulp(fp16([1, 1000, 65504]))\n"
                 "#> [0.00097656, 0.5, inf] (fp16)"},
     {OP(nextafter), OPK_FUNC, .impl = nextafter_impl, .min_args = 2, .max_args = 2,
-     .flags = OPF_ELEMENTWISE, .nograd = "the neighbouring representable number: no gradient is defined (as in JAX)", .ulp = ULP_CORRECT,
-     .signature = "nextafter(x, y)", .summary = "the next representable value after x toward y, in x's dtype",
-     .formula = "one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal",
-     .shapes = "x, y: broadcastable shapes -> the broadcast shape",
-     .dtypes = "x's dtype (a weak x: y's float dtype, else the session precision); int64 steps by 1",
-     .source = "numpy.nextafter; IEEE 754-2019 §5.3.1 nextUp/nextDown",
+     .flags = OPF_ELEMENTWISE, .nograd = N_("the neighbouring representable number: no gradient is defined (as in JAX)"), .ulp = ULP_CORRECT,
+     .signature = "nextafter(x, y)", .summary = N_("the next representable value after x toward y, in x's dtype"),
+     .formula = N_("one step of x's dtype toward y; x if x == y; nan if either is nan; 0 steps to ± the smallest subnormal"),
+     .shapes = N_("x, y: broadcastable shapes -> the broadcast shape"),
+     .dtypes = N_("x's dtype (a weak x: y's float dtype, else the session precision); int64 steps by 1"),
+     .source = N_("numpy.nextafter; IEEE 754-2019 §5.3.1 nextUp/nextDown"),
      .example = "nextafter(fp16(1), 2)\n"
                 "#> 1.001 (fp16)\n"
                 "nextafter(fp16([0, 1]), -1)\n"
                 "#> [-5.9605e-08, 0.99951] (fp16)"},
     {OP(bits), OPK_FUNC, .gpu = "", .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
-     .nograd = "prints the stored bits",
-     .signature = "bits(x)", .summary = "sign | exponent | mantissa bits and the exact stored decimal of each element",
-     .formula = "value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
+     .nograd = N_("prints the stored bits"),
+     .signature = "bits(x)", .summary = N_("sign | exponent | mantissa bits and the exact stored decimal of each element"),
+     .formula = N_("value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
                 "a number or literal also shows the typed value it was rounded from and the error stored - typed; "
                 "the sign of a NaN that an invalid operation makes (0/0, inf - inf, sqrt(-1)) is the CPU's, which "
-                "IEEE 754 leaves open: 1 on x86, 0 on Arm (tests/arm64/nan-sign.nn)",
-     .shapes = "x: any shape -> text, one line per element (the first 64)",
-     .dtypes = "a number or literal: as the session precision stores it; a tensor: its dtype",
-     .source = "IEEE 754-2019 §3.4 (binary interchange format encodings); exact decimal expansion of the binary value",
+                "IEEE 754 leaves open: 1 on x86, 0 on Arm (tests/arm64/nan-sign.nn)"),
+     .shapes = N_("x: any shape -> text, one line per element (the first 64)"),
+     .dtypes = N_("a number or literal: as the session precision stores it; a tensor: its dtype"),
+     .source = N_("IEEE 754-2019 §3.4 (binary interchange format encodings); exact decimal expansion of the binary value"),
      .example = "bits(0.1)\n"
                 "#> fp32  0 | 01111011 | 10011001100110011001101   = 0.100000001490116119384765625   (rounded from 0.1, error 1.49e-09)\n"
                 ":precision fp16\n"
@@ -535,16 +536,16 @@ const op_def_t op_family_precision[] = {
                 "#> [0]  fp32  0 | 01111111 | 00000000000000000000000   = 1\n"
                 "#> [1]  fp32  1 | 10000000 | 01000000000000000000000   = -2.5"},
     {OP(from_bits), OPK_FUNC, .impl = from_bits_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
-     .nograd = "a bit pattern is an integer: no derivative (as NumPy's view)",
-     .signature = "from_bits(pattern, dtype)", .summary = "the value whose stored bits are pattern: the inverse of bits()",
-     .formula = "the integer's low bits are the encoding, sign | exponent | mantissa, read as dtype "
+     .nograd = N_("a bit pattern is an integer: no derivative (as NumPy's view)"),
+     .signature = "from_bits(pattern, dtype)", .summary = N_("the value whose stored bits are pattern: the inverse of bits()"),
+     .formula = N_("the integer's low bits are the encoding, sign | exponent | mantissa, read as dtype "
                 "(numpy: np.array(pattern, uint16).view(float16)); every pattern is a value: nan and inf patterns give "
-                "them, e4m3's 0x7f is nan",
-     .shapes = "pattern: an integer or int64 tensor of any shape -> the same shape",
-     .dtypes = "pattern: int64, each in 0 .. 2^width - 1 (fp16/bf16 16 bits, fp32 32, fp64 64, e4m3/e5m2 8); wider "
+                "them, e4m3's 0x7f is nan"),
+     .shapes = N_("pattern: an integer or int64 tensor of any shape -> the same shape"),
+     .dtypes = N_("pattern: int64, each in 0 .. 2^width - 1 (fp16/bf16 16 bits, fp32 32, fp64 64, e4m3/e5m2 8); wider "
                "or negative is an error; fp64 patterns from 0x8000000000000000 (the sign bit set) are beyond int64: "
-               "type them as a hex literal in the call -> dtype (fp16, \"fp16\", ... as for cast)",
-     .source = "IEEE 754-2019 §3.4 (binary interchange encodings); OCP OFP8 rev 1.0 (e4m3, e5m2); numpy.ndarray.view",
+               "type them as a hex literal in the call -> dtype (fp16, \"fp16\", ... as for cast)"),
+     .source = N_("IEEE 754-2019 §3.4 (binary interchange encodings); OCP OFP8 rev 1.0 (e4m3, e5m2); numpy.ndarray.view"),
      .example = "from_bits(0x3c00, fp16)\n"
                 "#> 1 (fp16)\n"
                 "from_bits([0x7bff, 0x0001, 0xfc00], \"fp16\")\n"

@@ -24,6 +24,7 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -244,24 +245,24 @@ static value_t *norm_impl(call_t *c)
 
 /* ---- the table ---- */
 
-#define RED_SHAPES "x: any shape; no axis -> a 0-d result (every element); axis=k (negative counts from the end) -> x's shape without dimension k; keepdims=1 keeps it as size 1"
+#define RED_SHAPES N_("x: any shape; no axis -> a 0-d result (every element); axis=k (negative counts from the end) -> x's shape without dimension k; keepdims=1 keeps it as size 1")
 #define ACC_NOTE "fp16/bf16/fp32 accumulate in fp32 and fp64 in fp64, pairwise, and the result is rounded once to x's dtype " \
     "(error bound of a sum of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 for the fp32 accumulator and 2^-53 for fp64, " \
     "plus half an ulp of x's dtype; the AVX2 path adds in the same order and gives the same bits); " \
     ":accumulate same adds left to right in x's dtype, rounding after every addition"
-#define PAIRWISE_SRC "NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)"
+#define PAIRWISE_SRC N_("NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)")
 
 /* :help's gpu line of the reductions */
-#define GPU_REDUCE "runs on the GPU (kernels/reduce.cu): sums accumulate in fp32 (fp64 for fp64) in a tree, so the " \
+#define GPU_REDUCE N_("runs on the GPU (kernels/reduce.cu): sums accumulate in fp32 (fp64 for fp64) in a tree, so the " \
     "last bits may differ from the CPU's; under :accumulate same strictly left to right, as on the CPU; " \
-    "max, min and the arg* bit for bit"
+    "max, min and the arg* bit for bit")
 
 const op_def_t op_family_reduce[] = {
     {OP(sum), OPK_FUNC, .gpu = GPU_REDUCE, .impl = sum_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .signature = "sum(x, axis=, keepdims=0)", .summary = "sum of the elements, over all of them or along one axis",
-     .formula = "sum_j x_j, by pairwise summation (blocks of 128 with 8 running sums, halves beyond); the empty sum is 0",
+     .signature = "sum(x, axis=, keepdims=0)", .summary = N_("sum of the elements, over all of them or along one axis"),
+     .formula = N_("sum_j x_j, by pairwise summation (blocks of 128 with 8 running sums, halves beyond); the empty sum is 0"),
      .shapes = RED_SHAPES,
-     .dtypes = "result has x's dtype; " ACC_NOTE "; int64 sums exactly (an overflowing total is an error); a weak number acts as a 0-d session-precision tensor",
+     .dtypes = N_("result has x's dtype; ") ACC_NOTE "; int64 sums exactly (an overflowing total is an error); a weak number acts as a 0-d session-precision tensor",
      .source = PAIRWISE_SRC "; numpy.sum documentation",
      .example = "sum([1, 2, 3])\n"
                 "#> 6 (fp32)\n"
@@ -275,20 +276,20 @@ const op_def_t op_family_reduce[] = {
                 "sum(ones(3000))\n"
                 "#> 3000 (fp16)"},
     {OP(mean), OPK_FUNC, .gpu = GPU_REDUCE, .impl = mean_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .signature = "mean(x, axis=, keepdims=0)", .summary = "arithmetic mean, over all elements or along one axis",
-     .formula = "(sum_j x_j) / n; the sum as in sum(), divided by the exact count n in fp64 and rounded once (the count is never rounded to fp16); the mean of nothing is nan",
+     .signature = "mean(x, axis=, keepdims=0)", .summary = N_("arithmetic mean, over all elements or along one axis"),
+     .formula = N_("(sum_j x_j) / n; the sum as in sum(), divided by the exact count n in fp64 and rounded once (the count is never rounded to fp16); the mean of nothing is nan"),
      .shapes = RED_SHAPES,
-     .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
-     .source = "numpy.mean documentation (float16 means accumulate in float32); " PAIRWISE_SRC,
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
+     .source = N_("numpy.mean documentation (float16 means accumulate in float32); ") PAIRWISE_SRC,
      .example = "mean([1, 2, 3, 4])\n"
                 "#> 2.5 (fp32)\n"
                 "mean([[1, 2], [3, 5]], axis=1)\n"
                 "#> [1.5, 4] (fp32)"},
     {OP(max), OPK_FUNC, .gpu = GPU_REDUCE, .impl = max_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .signature = "max(x, axis=, keepdims=0)", .summary = "largest element (NaN propagates, as numpy.max)",
-     .formula = "max_j x_j; nan if any x_j is nan; exact (the element itself)",
-     .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
-     .source = "numpy.amax documentation (NaN values are propagated)",
+     .signature = "max(x, axis=, keepdims=0)", .summary = N_("largest element (NaN propagates, as numpy.max)"),
+     .formula = N_("max_j x_j; nan if any x_j is nan; exact (the element itself)"),
+     .shapes = RED_SHAPES, .dtypes = N_("result has x's dtype; a zero-size reduction is an error"),
+     .source = N_("numpy.amax documentation (NaN values are propagated)"),
      .example = "max([3, 1, 4, 1, 5])\n"
                 "#> 5 (fp32)\n"
                 "max([1, nan, 3])\n"
@@ -296,60 +297,60 @@ const op_def_t op_family_reduce[] = {
                 "max([[1, 5], [7, 2]], axis=1)\n"
                 "#> [5, 7] (fp32)"},
     {OP(min), OPK_FUNC, .gpu = GPU_REDUCE, .impl = min_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .signature = "min(x, axis=, keepdims=0)", .summary = "smallest element (NaN propagates, as numpy.min)",
-     .formula = "min_j x_j; nan if any x_j is nan; exact (the element itself)",
-     .shapes = RED_SHAPES, .dtypes = "result has x's dtype; a zero-size reduction is an error",
-     .source = "numpy.amin documentation (NaN values are propagated)",
+     .signature = "min(x, axis=, keepdims=0)", .summary = N_("smallest element (NaN propagates, as numpy.min)"),
+     .formula = N_("min_j x_j; nan if any x_j is nan; exact (the element itself)"),
+     .shapes = RED_SHAPES, .dtypes = N_("result has x's dtype; a zero-size reduction is an error"),
+     .source = N_("numpy.amin documentation (NaN values are propagated)"),
      .example = "min([3, 1, 4, 1, 5])\n"
                 "#> 1 (fp32)\n"
                 "min([[1, 5], [7, 2]], axis=0)\n"
                 "#> [1, 2] (fp32)"},
     {OP(argmax), OPK_FUNC, .gpu = GPU_REDUCE, .impl = argmax_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .signature = "argmax(x, axis=, keepdims=0)", .summary = "index of the largest element (the first one; the first NaN if any)",
-     .formula = "the smallest j with x_j = max(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
-     .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
-     .source = "numpy.argmax documentation",
+     .signature = "argmax(x, axis=, keepdims=0)", .summary = N_("index of the largest element (the first one; the first NaN if any)"),
+     .formula = N_("the smallest j with x_j = max(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor"),
+     .shapes = RED_SHAPES, .dtypes = N_("result is int64; a zero-size reduction is an error"),
+     .source = N_("numpy.argmax documentation"),
      .example = "argmax([3, 1, 4, 1, 5])\n"
                 "#> 4 (int64)\n"
                 "argmax([[1, 5], [7, 2]], axis=1)\n"
                 "#> [1, 0] (int64)"},
     {OP(argmin), OPK_FUNC, .gpu = GPU_REDUCE, .impl = argmin_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims",
-     .signature = "argmin(x, axis=, keepdims=0)", .summary = "index of the smallest element (the first one; the first NaN if any)",
-     .formula = "the smallest j with x_j = min(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor",
-     .shapes = RED_SHAPES, .dtypes = "result is int64; a zero-size reduction is an error",
-     .source = "numpy.argmin documentation",
+     .signature = "argmin(x, axis=, keepdims=0)", .summary = N_("index of the smallest element (the first one; the first NaN if any)"),
+     .formula = N_("the smallest j with x_j = min(x), or the first j with x_j nan; without axis, the index into the flattened (row-major) tensor"),
+     .shapes = RED_SHAPES, .dtypes = N_("result is int64; a zero-size reduction is an error"),
+     .source = N_("numpy.argmin documentation"),
      .example = "argmin([3, 1, 4, 1, 5])\n"
                 "#> 1 (int64)\n"
                 "argmin([[1, 5], [7, 2]], axis=0)\n"
                 "#> [0, 1] (int64)"},
     {OP(var), OPK_FUNC, .impl = var_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
-     .signature = "var(x, axis=, keepdims=0, ddof=0)", .summary = "variance (population variance by default; ddof=1 for the sample variance)",
-     .formula = "sum_j (x_j - m)^2 / (n - ddof) with m = mean(x), two passes, as numpy.var; n - ddof <= 0 gives inf or nan",
+     .signature = "var(x, axis=, keepdims=0, ddof=0)", .summary = N_("variance (population variance by default; ddof=1 for the sample variance)"),
+     .formula = N_("sum_j (x_j - m)^2 / (n - ddof) with m = mean(x), two passes, as numpy.var; n - ddof <= 0 gives inf or nan"),
      .shapes = RED_SHAPES,
-     .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
-     .source = "numpy.var documentation (two-pass algorithm: Chan, Golub & LeVeque, \"Algorithms for computing the sample variance\", Am. Stat. 37(3), 1983); " PAIRWISE_SRC,
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
+     .source = N_("numpy.var documentation (two-pass algorithm: Chan, Golub & LeVeque, \"Algorithms for computing the sample variance\", Am. Stat. 37(3), 1983); ") PAIRWISE_SRC,
      .example = "var([1, 2, 3, 4])\n"
                 "#> 1.25 (fp32)\n"
                 "var([1, 2, 3, 4], ddof=1)\n"
                 "#> 1.66666663 (fp32)"},
     {OP(std), OPK_FUNC, .impl = std_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ddof",
-     .signature = "std(x, axis=, keepdims=0, ddof=0)", .summary = "standard deviation: sqrt(var(x))",
-     .formula = "sqrt(sum_j (x_j - mean(x))^2 / (n - ddof)), the square root taken in fp64 and rounded once",
+     .signature = "std(x, axis=, keepdims=0, ddof=0)", .summary = N_("standard deviation: sqrt(var(x))"),
+     .formula = N_("sqrt(sum_j (x_j - mean(x))^2 / (n - ddof)), the square root taken in fp64 and rounded once"),
      .shapes = RED_SHAPES,
-     .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
-     .source = "numpy.std documentation; " PAIRWISE_SRC,
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
+     .source = N_("numpy.std documentation; ") PAIRWISE_SRC,
      .example = "std([2, 4, 4, 4, 5, 5, 7, 9])\n"
                 "#> 2 (fp32)\n"
                 "std([[1, 2], [3, 5]], axis=0, ddof=1)\n"
                 "#> [1.41421354, 2.12132025] (fp32)"},
     {OP(norm), OPK_FUNC, .impl = norm_impl, .min_args = 1, .max_args = 1, .kwargs = "axis keepdims ord",
-     .signature = "norm(x, ord=2, axis=, keepdims=0)", .summary = "vector 2-norm (Frobenius norm of a matrix); ord=1, 2, inf or \"fro\"",
-     .formula = "default: sqrt(sum x_j^2) over all elements (Frobenius for a matrix) or along axis; ord=1: sum |x_j|; ord=inf: max |x_j|; "
+     .signature = "norm(x, ord=2, axis=, keepdims=0)", .summary = N_("vector 2-norm (Frobenius norm of a matrix); ord=1, 2, inf or \"fro\""),
+     .formula = N_("default: sqrt(sum x_j^2) over all elements (Frobenius for a matrix) or along axis; ord=1: sum |x_j|; ord=inf: max |x_j|; "
                 "for a matrix with ord and no axis: ord=1 max column sum of |a_ij|, ord=inf max row sum, ord=2 the largest singular value "
-                "(cyclic Jacobi on the Gram matrix in fp64); squares are not rescaled, so they may overflow as in numpy.linalg.norm",
+                "(cyclic Jacobi on the Gram matrix in fp64); squares are not rescaled, so they may overflow as in numpy.linalg.norm"),
      .shapes = RED_SHAPES "; ord= without axis= needs a 1-D or 2-D x",
-     .dtypes = "result has x's dtype (int64 gives the session precision, computed in fp64); " ACC_NOTE,
-     .source = "numpy.linalg.norm documentation; G. H. Golub and C. F. Van Loan, Matrix Computations, 4th ed., §2.3 (matrix norms), §8.5 (Jacobi)",
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
+     .source = N_("numpy.linalg.norm documentation; G. H. Golub and C. F. Van Loan, Matrix Computations, 4th ed., §2.3 (matrix norms), §8.5 (Jacobi)"),
      .example = "norm([3, 4])\n"
                 "#> 5 (fp32)\n"
                 "norm([[1, 2], [3, 4]])\n"

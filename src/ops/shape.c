@@ -17,6 +17,7 @@
 #include "ops/record.h"
 #include "ops/shape.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
@@ -438,40 +439,40 @@ static value_t *matmul_impl(call_t *c)
 
 const op_def_t op_family_shape[] = {
     {OP(shape), OPK_FUNC, .impl = shape_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_STATIC, .nograd = "integers of the shape",
-     .signature = "shape(x)", .summary = "the dimensions of x as a 1-D int64 tensor",
-     .formula = "(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()",
-     .shapes = "x: any shape -> (ndim(x),)", .dtypes = "result is int64",
-     .source = "numpy.shape documentation",
+     .flags = OPF_STATIC, .nograd = N_("integers of the shape"),
+     .signature = "shape(x)", .summary = N_("the dimensions of x as a 1-D int64 tensor"),
+     .formula = N_("(d_0, ..., d_{n-1}); a number or 0-d tensor has the empty shape ()"),
+     .shapes = N_("x: any shape -> (ndim(x),)"), .dtypes = N_("result is int64"),
+     .source = N_("numpy.shape documentation"),
      .example = "shape([[1, 2, 3], [4, 5, 6]])\n"
                 "#> [2, 3] (int64)\n"
                 "shape(3)\n"
                 "#> [] (int64)"},
     {OP(size), OPK_FUNC, .impl = size_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_STATIC, .nograd = "an integer of the shape",
-     .signature = "size(x)", .summary = "the number of elements of x",
-     .formula = "d_0 * d_1 * ... * d_{n-1} (1 for a number)",
-     .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64, like Python's int)",
-     .source = "numpy.ndarray.size documentation",
+     .flags = OPF_STATIC, .nograd = N_("an integer of the shape"),
+     .signature = "size(x)", .summary = N_("the number of elements of x"),
+     .formula = N_("d_0 * d_1 * ... * d_{n-1} (1 for a number)"),
+     .shapes = N_("x: any shape -> a number"), .dtypes = N_("result is an exact integer (a weak int64, like Python's int)"),
+     .source = N_("numpy.ndarray.size documentation"),
      .example = "size([[1, 2, 3], [4, 5, 6]])\n"
                 "#> 6"},
     {OP(ndim), OPK_FUNC, .impl = ndim_impl, .min_args = 1, .max_args = 1,
-     .flags = OPF_STATIC, .nograd = "an integer of the shape",
-     .signature = "ndim(x)", .summary = "the number of dimensions of x",
-     .formula = "len(shape(x)); 0 for a number",
-     .shapes = "x: any shape -> a number", .dtypes = "result is an exact integer (a weak int64)",
-     .source = "numpy.ndarray.ndim documentation",
+     .flags = OPF_STATIC, .nograd = N_("an integer of the shape"),
+     .signature = "ndim(x)", .summary = N_("the number of dimensions of x"),
+     .formula = N_("len(shape(x)); 0 for a number"),
+     .shapes = N_("x: any shape -> a number"), .dtypes = N_("result is an exact integer (a weak int64)"),
+     .source = N_("numpy.ndarray.ndim documentation"),
      .example = "ndim([[1, 2, 3], [4, 5, 6]])\n"
                 "#> 2\n"
                 "ndim(3)\n"
                 "#> 0"},
     {OP(reshape), OPK_FUNC, .flags = OPF_MOVER, .impl = reshape_impl, .min_args = 2, .max_args = -1,
      .signature = "reshape(x, d0, d1, ...)   or reshape(x, [d0, d1, ...]), reshape(x, shape(y))",
-     .summary = "the same elements in row-major order with a new shape (a view when the layout allows it); one dimension may be -1 (inferred)",
-     .formula = "out.flat[i] = x.flat[i]; a -1 becomes size(x) / (product of the other dimensions)",
-     .shapes = "x: any shape -> the given shape, whose element count must equal size(x)",
-     .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
-     .source = "numpy.reshape documentation (C order)",
+     .summary = N_("the same elements in row-major order with a new shape (a view when the layout allows it); one dimension may be -1 (inferred)"),
+     .formula = N_("out.flat[i] = x.flat[i]; a -1 becomes size(x) / (product of the other dimensions)"),
+     .shapes = N_("x: any shape -> the given shape, whose element count must equal size(x)"),
+     .dtypes = N_("result has x's dtype (a number acts as a 0-d session-precision tensor)"),
+     .source = N_("numpy.reshape documentation (C order)"),
      .example = "reshape([1, 2, 3, 4, 5, 6], 2, 3)\n"
                 "#> [[1, 2, 3],\n"
                 "#>  [4, 5, 6]] (fp32)\n"
@@ -481,12 +482,12 @@ const op_def_t op_family_shape[] = {
                 "#>  [5, 6]] (fp32)"},
     {OP(broadcast_to), OPK_FUNC, .flags = OPF_MOVER, .impl = broadcast_to_impl, .min_args = 2, .max_args = -1,
      .signature = "broadcast_to(x, [d0, d1, ...])   or broadcast_to(x, d0, d1, ...)",
-     .summary = "x stretched to a shape by broadcasting, without copying (a view; values never alias: assigning into either copies first)",
-     .formula = "out[..., i_k, ...] = x[..., j_k, ...] with x's dimensions aligned at the right: j_k = i_k where x's size "
-                "equals the target's, 0 where x's size is 1; new leading dimensions repeat x",
-     .shapes = "x: (a_0, ..., a_{m-1}) -> (d_0, ..., d_{n-1}), n >= m, each a_k equal to d_{n-m+k} or 1",
-     .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
-     .source = "numpy.broadcast_to documentation; NumPy broadcasting rules (stride 0 along stretched axes)",
+     .summary = N_("x stretched to a shape by broadcasting, without copying (a view; values never alias: assigning into either copies first)"),
+     .formula = N_("out[..., i_k, ...] = x[..., j_k, ...] with x's dimensions aligned at the right: j_k = i_k where x's size "
+                "equals the target's, 0 where x's size is 1; new leading dimensions repeat x"),
+     .shapes = N_("x: (a_0, ..., a_{m-1}) -> (d_0, ..., d_{n-1}), n >= m, each a_k equal to d_{n-m+k} or 1"),
+     .dtypes = N_("result has x's dtype (a number acts as a 0-d session-precision tensor)"),
+     .source = N_("numpy.broadcast_to documentation; NumPy broadcasting rules (stride 0 along stretched axes)"),
      .example = "broadcast_to([1, 2, 3], [2, 3])\n"
                 "#> [[1, 2, 3],\n"
                 "#>  [1, 2, 3]] (fp32)\n"
@@ -495,11 +496,11 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 2, 2]] (fp32)"},
     {OP(expand), OPK_FUNC, .flags = OPF_MOVER, .impl = expand_impl, .min_args = 2, .max_args = -1,
      .signature = "expand(x, d0, d1, ...)   or expand(x, [d0, d1, ...])",
-     .summary = "x stretched to a shape by broadcasting, -1 keeping a size, without copying (a view; values never alias: assigning into either copies first)",
-     .formula = "broadcast_to(x, sizes) after each -1 is replaced by x's size on that axis (aligned at the right)",
-     .shapes = "x: (a_0, ..., a_{m-1}) -> (d_0, ..., d_{n-1}), n >= m; d = -1 keeps x's size (not for new leading dimensions)",
-     .dtypes = "result has x's dtype (a number acts as a 0-d session-precision tensor)",
-     .source = "torch.Tensor.expand documentation",
+     .summary = N_("x stretched to a shape by broadcasting, -1 keeping a size, without copying (a view; values never alias: assigning into either copies first)"),
+     .formula = N_("broadcast_to(x, sizes) after each -1 is replaced by x's size on that axis (aligned at the right)"),
+     .shapes = N_("x: (a_0, ..., a_{m-1}) -> (d_0, ..., d_{n-1}), n >= m; d = -1 keeps x's size (not for new leading dimensions)"),
+     .dtypes = N_("result has x's dtype (a number acts as a 0-d session-precision tensor)"),
+     .source = N_("torch.Tensor.expand documentation"),
      .example = "expand([[1], [2]], -1, 3)\n"
                 "#> [[1, 1, 1],\n"
                 "#>  [2, 2, 2]] (fp32)\n"
@@ -508,11 +509,11 @@ const op_def_t op_family_shape[] = {
                 "#>  [1, 2]] (fp32)"},
     {OP(transpose), OPK_FUNC, .flags = OPF_MOVER, .impl = transpose_impl, .min_args = 1, .max_args = 1, .kwargs = "axes",
      .symbol = "'",
-     .signature = "transpose(x, axes=)   also x'", .summary = "permute the dimensions (reverse them by default), without copying (a view; values never alias: assigning into either copies first)",
-     .formula = "out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged",
-     .shapes = "x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])",
-     .dtypes = "result has x's dtype",
-     .source = "numpy.transpose documentation",
+     .signature = "transpose(x, axes=)   also x'", .summary = N_("permute the dimensions (reverse them by default), without copying (a view; values never alias: assigning into either copies first)"),
+     .formula = N_("out[i_0, ..., i_{n-1}] = x[j] with j[axes[d]] = i_d; default axes (n-1, ..., 0); a 1-D or 0-d x comes back unchanged"),
+     .shapes = N_("x: (d_0, ..., d_{n-1}) -> (d_axes[0], ..., d_axes[n-1])"),
+     .dtypes = N_("result has x's dtype"),
+     .source = N_("numpy.transpose documentation"),
      .example = "transpose([[1, 2, 3], [4, 5, 6]])\n"
                 "#> [[1, 4],\n"
                 "#>  [2, 5],\n"
@@ -524,11 +525,11 @@ const op_def_t op_family_shape[] = {
                 "#> [3, 2, 4] (int64)"},
     {OP(concat), OPK_FUNC, .flags = OPF_COMBINES | OPF_MOVER, .impl = concat_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
      .signature = "concat(a, b, ..., axis=0)   or concat(list), concat(x)",
-     .summary = "join tensors along an existing axis",
-     .formula = "pieces laid end to end along axis; one tensor argument x counts its leading dimension as the pieces (x[0], x[1], ...)",
-     .shapes = "pieces with equal ndim >= 1 and equal sizes except along axis -> that axis summed",
-     .dtypes = "dtypes promote across pieces (JAX rules: fp16 with bf16 gives fp32); numbers take the tensors' dtype",
-     .source = "numpy.concatenate documentation",
+     .summary = N_("join tensors along an existing axis"),
+     .formula = N_("pieces laid end to end along axis; one tensor argument x counts its leading dimension as the pieces (x[0], x[1], ...)"),
+     .shapes = N_("pieces with equal ndim >= 1 and equal sizes except along axis -> that axis summed"),
+     .dtypes = N_("dtypes promote across pieces (JAX rules: fp16 with bf16 gives fp32); numbers take the tensors' dtype"),
+     .source = N_("numpy.concatenate documentation"),
      .example = "concat([1, 2], [3, 4, 5])\n"
                 "#> [1, 2, 3, 4, 5] (fp32)\n"
                 "concat([[1, 2]], [[3, 4]], axis=0)\n"
@@ -539,11 +540,11 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 4]] (fp32)"},
     {OP(stack), OPK_FUNC, .flags = OPF_COMBINES | OPF_MOVER, .impl = stack_impl, .min_args = 1, .max_args = -1, .kwargs = "axis",
      .signature = "stack(a, b, ..., axis=0)   or stack(list), stack(x)",
-     .summary = "join equal-shape tensors along a new axis",
-     .formula = "out[..., i, ...] = piece i, the new dimension at position axis; one tensor argument x counts its leading dimension as the pieces",
-     .shapes = "n pieces of one shape (d_0, ..., d_{k-1}) -> that shape with n inserted at axis (axis in [-(k+1), k])",
-     .dtypes = "dtypes promote across pieces (JAX rules); numbers take the tensors' dtype; numbers alone give the session precision",
-     .source = "numpy.stack documentation",
+     .summary = N_("join equal-shape tensors along a new axis"),
+     .formula = N_("out[..., i, ...] = piece i, the new dimension at position axis; one tensor argument x counts its leading dimension as the pieces"),
+     .shapes = N_("n pieces of one shape (d_0, ..., d_{k-1}) -> that shape with n inserted at axis (axis in [-(k+1), k])"),
+     .dtypes = N_("dtypes promote across pieces (JAX rules); numbers take the tensors' dtype; numbers alone give the session precision"),
+     .source = N_("numpy.stack documentation"),
      .example = "stack([1, 2], [3, 4])\n"
                 "#> [[1, 2],\n"
                 "#>  [3, 4]] (fp32)\n"
@@ -552,15 +553,15 @@ const op_def_t op_family_shape[] = {
                 "#>  [2, 4]] (fp32)\n"
                 "stack(1, 2, 3)\n"
                 "#> [1, 2, 3] (fp32)"},
-    {OP(matmul), OPK_FUNC, .gpu = "runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
-              "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)", .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
+    {OP(matmul), OPK_FUNC, .gpu = N_("runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
+              "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)"), .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
      .symbol = "@",
-     .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = "matrix product with NumPy's matmul rules (batched, broadcasting)",
-     .formula = "out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
-                "(1-D @ 1-D is the dot product)",
-     .shapes = "(..., n, k) @ (..., k, m) -> (..., n, m), batch dimensions broadcast; (k,) @ (k, m) -> (m,); (n, k) @ (k,) -> (n,); "
-               "(k,) @ (k,) -> (); numbers and 0-d tensors are refused (use *)",
-     .dtypes = "dtypes promote (JAX rules); fp32/fp64 by nnpad's own GEMM in a fixed order: each element is "
+     .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = N_("matrix product with NumPy's matmul rules (batched, broadcasting)"),
+     .formula = N_("out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
+                "(1-D @ 1-D is the dot product)"),
+     .shapes = N_("(..., n, k) @ (..., k, m) -> (..., n, m), batch dimensions broadcast; (k,) @ (k, m) -> (m,); (n, k) @ (k,) -> (n,); "
+               "(k,) @ (k,) -> (); numbers and 0-d tensors are refused (use *)"),
+     .dtypes = N_("dtypes promote (JAX rules); fp32/fp64 by nnpad's own GEMM in a fixed order: each element is "
                "acc = fma(a[i,p], b[p,j], acc) for p = 0, 1, ..., k-1 in order, from acc = 0, in the dtype (one rounding per "
                "step), so the digits are the same on every CPU, kernel level (NNPAD_KERNELS) and thread count "
                "(vectors run across columns, every lane the same chain; a NaN's payload is the hardware's); fp16/bf16 "
@@ -574,11 +575,11 @@ const op_def_t op_family_shape[] = {
                "impl=\"teach\": fp16/bf16 2-D "
                "tensors on the GPU through nnpad's own tensor-core kernel (kernels/teach_gemm.cuh: one warp per 16x16 "
                "tile, WMMA, fp32 accumulation whatever :accumulate says (tensor cores add in fp32), rounded once; within an "
-               "ulp of cuBLAS; :sass matmul teach shows its HMMA)",
-     .source = "numpy.matmul documentation; IEEE 754-2019 fusedMultiplyAdd; BLIS (Van Zee and van de Geijn, ACM TOMS 41(3), "
+               "ulp of cuBLAS; :sass matmul teach shows its HMMA)"),
+     .source = N_("numpy.matmul documentation; IEEE 754-2019 fusedMultiplyAdd; BLIS (Van Zee and van de Geijn, ACM TOMS 41(3), "
                "2015) for the blocking; N. J. Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.5; "
                "BLAS xGEMM (Dongarra et al., ACM TOMS 16(1), 1990); NVIDIA cuBLAS docs, CUBLAS_COMPUTE_32F; "
-               "CUDA C++ Programming Guide, Warp Matrix Functions (WMMA)",
+               "CUDA C++ Programming Guide, Warp Matrix Functions (WMMA)"),
      .example = "[[1, 2], [3, 4]] @ [[5, 6], [7, 8]]\n"
                 "#> [[19, 22],\n"
                 "#>  [43, 50]] (fp32)\n"

@@ -10,6 +10,7 @@
 #include "ops/ops.h"
 #include "ops/record.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "value/value.h"
 #include <math.h>
 #include <stdio.h>
@@ -1452,17 +1453,17 @@ static value_t *fit_impl(call_t *c)
 
 /* ---- the table ---- */
 
-#define DATA_SHAPES "n (>= 2) -> [x, y]: x (n, 2) in the session precision, y (n, 1) holding 0 or 1; circles, gauss, " \
+#define DATA_SHAPES N_("n (>= 2) -> [x, y]: x (n, 2) in the session precision, y (n, 1) holding 0 or 1; circles, gauss, " \
     "spiral and moons shuffle their rows (scikit-learn's shuffle=True; shuffle=0 keeps the order the formula gives); " \
-    "seed=k restarts the generator first, as seed(k) does"
-#define DATA_SRC "TensorFlow Playground, src/dataset.ts (labels 1 and -1 become 1 and 0)"
+    "seed=k restarts the generator first, as seed(k) does")
+#define DATA_SRC N_("TensorFlow Playground, src/dataset.ts (labels 1 and -1 become 1 and 0)")
 const op_def_t op_family_train[] = {
     {OP(xor), OPK_FUNC, .impl = xor_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
-     .nograd = "random data",
-     .signature = "xor(n, noise=0, seed=)", .summary = "the Playground's XOR data: class 1 where x1 and x2 have one sign",
-     .formula = "points uniform in [-5, 5]^2, each coordinate pushed 0.3 away from 0; class 1 when x1 x2 >= 0 for the "
-                "point plus uniform(-5, 5) noise per coordinate (the point itself is stored without the noise)",
-     .shapes = DATA_SHAPES, .dtypes = "x and y in the session precision; the session's generator (seed(k))",
+     .nograd = N_("random data"),
+     .signature = "xor(n, noise=0, seed=)", .summary = N_("the Playground's XOR data: class 1 where x1 and x2 have one sign"),
+     .formula = N_("points uniform in [-5, 5]^2, each coordinate pushed 0.3 away from 0; class 1 when x1 x2 >= 0 for the "
+                "point plus uniform(-5, 5) noise per coordinate (the point itself is stored without the noise)"),
+     .shapes = DATA_SHAPES, .dtypes = N_("x and y in the session precision; the session's generator (seed(k))"),
      .source = DATA_SRC,
      .example = "seed(0)\n"
                 "x, y = xor(200)\n"
@@ -1471,41 +1472,41 @@ const op_def_t op_family_train[] = {
                 "sum((x[:, 0] * x[:, 1] >= 0) != y[:, 0])\n"
                 "#> 0 (fp32)"},
     {OP(circles), OPK_FUNC, .impl = circles_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
-     .nograd = "random data",
-     .signature = "circles(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring",
-     .formula = "the first half at radius uniform in [0, 2.5], the second at [3.5, 5], angles uniform; class 1 when the "
-                "point plus uniform(-5, 5) noise per coordinate lies within 2.5 of the centre",
-     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
+     .nograd = N_("random data"),
+     .signature = "circles(n, noise=0, seed=, shuffle=1)", .summary = N_("the Playground's circle data: class 1 inside radius 2.5, class 0 in a ring"),
+     .formula = N_("the first half at radius uniform in [0, 2.5], the second at [3.5, 5], angles uniform; class 1 when the "
+                "point plus uniform(-5, 5) noise per coordinate lies within 2.5 of the centre"),
+     .shapes = DATA_SHAPES, .dtypes = N_("the session precision; the session's generator"), .source = DATA_SRC,
      .example = "seed(0)\n"
                 "x, y = circles(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
     {OP(gauss), OPK_FUNC, .impl = gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
-     .nograd = "random data",
-     .signature = "gauss(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)",
-     .formula = "each coordinate normal with variance 0.5 + 7 noise (the Playground's slider, noise 0 to 0.5, maps to "
-                "variance 0.5 to 4)",
-     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
+     .nograd = N_("random data"),
+     .signature = "gauss(n, noise=0, seed=, shuffle=1)", .summary = N_("the Playground's two Gaussian clouds: class 1 around (2, 2), class 0 around (-2, -2)"),
+     .formula = N_("each coordinate normal with variance 0.5 + 7 noise (the Playground's slider, noise 0 to 0.5, maps to "
+                "variance 0.5 to 4)"),
+     .shapes = DATA_SHAPES, .dtypes = N_("the session precision; the session's generator"), .source = DATA_SRC,
      .example = "seed(0)\n"
                 "x, y = gauss(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
     {OP(spiral), OPK_FUNC, .impl = spiral_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
-     .nograd = "random data",
-     .signature = "spiral(n, noise=0, seed=, shuffle=1)", .summary = "the Playground's two-arm spiral",
-     .formula = "arm k of m points: r = k/m * 5, t = 1.75 * 2 pi k/m (+ pi for class 0), the point (r sin t, r cos t) "
-                "plus uniform(-1, 1) noise per coordinate",
-     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator", .source = DATA_SRC,
+     .nograd = N_("random data"),
+     .signature = "spiral(n, noise=0, seed=, shuffle=1)", .summary = N_("the Playground's two-arm spiral"),
+     .formula = N_("arm k of m points: r = k/m * 5, t = 1.75 * 2 pi k/m (+ pi for class 0), the point (r sin t, r cos t) "
+                "plus uniform(-1, 1) noise per coordinate"),
+     .shapes = DATA_SHAPES, .dtypes = N_("the session precision; the session's generator"), .source = DATA_SRC,
      .example = "x, y = spiral(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
     {OP(moons), OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
-     .nograd = "random data",
-     .signature = "moons(n, noise=0, seed=, shuffle=1)", .summary = "scikit-learn's two moons: two interleaving half circles",
-     .formula = "class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
-                "normal noise of standard deviation noise; rows shuffled unless shuffle=0 (make_moons(shuffle=False) is the order above)",
-     .shapes = DATA_SHAPES, .dtypes = "the session precision; the session's generator",
-     .source = "sklearn.datasets.make_moons",
+     .nograd = N_("random data"),
+     .signature = "moons(n, noise=0, seed=, shuffle=1)", .summary = N_("scikit-learn's two moons: two interleaving half circles"),
+     .formula = N_("class 0: (cos a, sin a), class 1: (1 - cos a, 1/2 - sin a), a = linspace(0, pi) over each half, plus "
+                "normal noise of standard deviation noise; rows shuffled unless shuffle=0 (make_moons(shuffle=False) is the order above)"),
+     .shapes = DATA_SHAPES, .dtypes = N_("the session precision; the session's generator"),
+     .source = N_("sklearn.datasets.make_moons"),
      .example = "x, y = moons(4, shuffle=0)\n"
                 "x\n"
                 "#> [[             1,              0],\n"
@@ -1513,54 +1514,54 @@ const op_def_t op_family_train[] = {
                 "#>  [             0,            0.5],\n"
                 "#>  [             2,            0.5]] (fp32)"},
     {OP(split), OPK_FUNC, .impl = split_impl, .min_args = 2, .max_args = 2, .kwargs = "test", .flags = OPF_IMPURE,
-     .nograd = "a random split",
+     .nograd = N_("a random split"),
      .signature = "split(x, y, test=0.5)",
-     .summary = "rows shuffled, a fraction held out: [x_train, x_test, y_train, y_test]",
-     .formula = "a random permutation of the rows (the session's generator), the last ceil(test n) rows for testing "
-                "(scikit-learn's train_test_split, in its order of results)",
-     .shapes = "x (n, ...), y (n, ...) -> four tensors", .dtypes = "x's and y's",
-     .source = "sklearn.model_selection.train_test_split",
+     .summary = N_("rows shuffled, a fraction held out: [x_train, x_test, y_train, y_test]"),
+     .formula = N_("a random permutation of the rows (the session's generator), the last ceil(test n) rows for testing "
+                "(scikit-learn's train_test_split, in its order of results)"),
+     .shapes = N_("x (n, ...), y (n, ...) -> four tensors"), .dtypes = N_("x's and y's"),
+     .source = N_("sklearn.model_selection.train_test_split"),
      .example = "x, y = xor(10)\n"
                 "xtr, xte, ytr, yte = split(x, y, test=0.3)\n"
                 "shape(xte)\n"
                 "#> [3, 2] (int64)"},
     {OP(sgd), OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov learning_rate",
-     .nograd = "an optimiser",
-     .signature = "sgd(lr=0.01, momentum=0, nesterov=0)   (Keras's learning_rate= also works)", .summary = "stochastic gradient descent (Keras 3's SGD)",
-     .formula = "without momentum w -= lr g; with it m = momentum m - lr g and w += m (nesterov=1: w += momentum m - lr "
-                "g); every product and sum in the weight's dtype, as Keras computes it",
-     .shapes = "-> an optimiser (a record; step(opt, model, grads) or fit(..., optimizer=))", .dtypes = "the weights'",
-     .source = "keras.optimizers.SGD (Keras 3 update_step)",
+     .nograd = N_("an optimiser"),
+     .signature = "sgd(lr=0.01, momentum=0, nesterov=0)   (Keras's learning_rate= also works)", .summary = N_("stochastic gradient descent (Keras 3's SGD)"),
+     .formula = N_("without momentum w -= lr g; with it m = momentum m - lr g and w += m (nesterov=1: w += momentum m - lr "
+                "g); every product and sum in the weight's dtype, as Keras computes it"),
+     .shapes = N_("-> an optimiser (a record; step(opt, model, grads) or fit(..., optimizer=))"), .dtypes = N_("the weights'"),
+     .source = N_("keras.optimizers.SGD (Keras 3 update_step)"),
      .example = "sgd(lr=0.1, momentum=0.9)\n"
                 "#> sgd(lr=0.1, momentum=0.9, nesterov=0)"},
     {OP(adam), OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps learning_rate beta_1 beta_2 epsilon",
-     .nograd = "an optimiser",
-     .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)   (Keras's learning_rate=, beta_1=, beta_2=, epsilon= also work)", .summary = "Adam (Keras 3's)",
-     .formula = "t = step number; alpha = lr sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1); v += (g^2 - v)"
-                "(1 - beta2); w -= m alpha / (sqrt(v) + eps); in the weight's dtype, op for op as Keras",
-     .shapes = "-> an optimiser", .dtypes = "the weights'",
-     .source = "keras.optimizers.Adam (Keras 3 update_step); Kingma & Ba, Adam, ICLR 2015",
+     .nograd = N_("an optimiser"),
+     .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)   (Keras's learning_rate=, beta_1=, beta_2=, epsilon= also work)", .summary = N_("Adam (Keras 3's)"),
+     .formula = N_("t = step number; alpha = lr sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1); v += (g^2 - v)"
+                "(1 - beta2); w -= m alpha / (sqrt(v) + eps); in the weight's dtype, op for op as Keras"),
+     .shapes = N_("-> an optimiser"), .dtypes = N_("the weights'"),
+     .source = N_("keras.optimizers.Adam (Keras 3 update_step); Kingma & Ba, Adam, ICLR 2015"),
      .example = "adam()\n"
                 "#> adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-07)"},
     {OP(rmsprop), OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps learning_rate epsilon",
-     .nograd = "an optimiser",
-     .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)   (Keras's learning_rate=, epsilon= also work)", .summary = "RMSprop (Keras 3's)",
-     .formula = "v = rho v + (1 - rho) g^2; increment = lr g / sqrt(v + eps); w -= increment (momentum > 0: m = "
-                "momentum m + increment, w -= m); in the weight's dtype",
-     .shapes = "-> an optimiser", .dtypes = "the weights'",
-     .source = "keras.optimizers.RMSprop (Keras 3 update_step); Hinton, Coursera lecture 6e",
+     .nograd = N_("an optimiser"),
+     .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)   (Keras's learning_rate=, epsilon= also work)", .summary = N_("RMSprop (Keras 3's)"),
+     .formula = N_("v = rho v + (1 - rho) g^2; increment = lr g / sqrt(v + eps); w -= increment (momentum > 0: m = "
+                "momentum m + increment, w -= m); in the weight's dtype"),
+     .shapes = N_("-> an optimiser"), .dtypes = N_("the weights'"),
+     .source = N_("keras.optimizers.RMSprop (Keras 3 update_step); Hinton, Coursera lecture 6e"),
      .example = "rmsprop(lr=0.01)\n"
                 "#> rmsprop(lr=0.01, rho=0.9, momentum=0, eps=1e-07)"},
     {OP(loss_scale_optimizer), OPK_FUNC, .impl = loss_scale_impl, .min_args = 1, .max_args = 1,
-     .kwargs = "initial_scale dynamic_growth_steps", .nograd = "an optimiser",
+     .kwargs = "initial_scale dynamic_growth_steps", .nograd = N_("an optimiser"),
      .signature = "loss_scale_optimizer(opt, initial_scale=32768, dynamic_growth_steps=2000)",
-     .summary = "dynamic loss scaling around an optimiser (Keras 3's LossScaleOptimizer), for fp16 gradients",
-     .formula = "fit multiplies the loss by .scale before differentiating (step takes the gradients of that scaled "
+     .summary = N_("dynamic loss scaling around an optimiser (Keras 3's LossScaleOptimizer), for fp16 gradients"),
+     .formula = N_("fit multiplies the loss by .scale before differentiating (step takes the gradients of that scaled "
                 "loss); if every gradient entry is finite they are divided by .scale and applied, and after "
                 "dynamic_growth_steps such steps in a row the scale doubles; an inf or NaN skips the step and halves "
-                "the scale",
-     .shapes = "-> an optimiser (.scale, .step_counter)", .dtypes = "the weights'",
-     .source = "keras.optimizers.LossScaleOptimizer (Keras 3); Micikevicius et al., Mixed Precision Training, ICLR 2018",
+                "the scale"),
+     .shapes = N_("-> an optimiser (.scale, .step_counter)"), .dtypes = N_("the weights'"),
+     .source = N_("keras.optimizers.LossScaleOptimizer (Keras 3); Micikevicius et al., Mixed Precision Training, ICLR 2018"),
      .example = "o = loss_scale_optimizer(sgd(lr=1), initial_scale=4)\n"
                 "m = dense(1, 1, use_bias=0)\n"
                 "m.W = [[1.0]]\n"
@@ -1571,13 +1572,13 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[0]] (fp32)"},
     {OP(step), OPK_FUNC, .impl = step_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE,
-     .nograd = "changes the model's weights",
-     .signature = "step(opt, model, grads)", .summary = "one optimiser update of a model's weights, in place",
-     .formula = "grads in params(model)'s order (what grad(loss)(model, ...) gives); the optimiser keeps its state "
+     .nograd = N_("changes the model's weights"),
+     .signature = "step(opt, model, grads)", .summary = N_("one optimiser update of a model's weights, in place"),
+     .formula = N_("grads in params(model)'s order (what grad(loss)(model, ...) gives); the optimiser keeps its state "
                 "(moments, step count) from call to call; inside a traced function it is a node that updates them at "
-                "every call of the graph (:help trace)",
-     .shapes = "-> nothing (the model's weights change)", .dtypes = "the weights'",
-     .source = "keras.optimizers.Optimizer.apply_gradients",
+                "every call of the graph (:help trace)"),
+     .shapes = N_("-> nothing (the model's weights change)"), .dtypes = N_("the weights'"),
+     .source = N_("keras.optimizers.Optimizer.apply_gradients"),
      .example = "m = dense(1, 1, use_bias=0)\n"
                 "m.W = [[2.0]]\n"
                 "step(sgd(lr=0.5), m, [[1.0]])\n"
@@ -1585,11 +1586,11 @@ const op_def_t op_family_train[] = {
                 "#> [[1.5]] (fp32)"},
     {OP(fit), OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
      .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show", .flags = OPF_IMPURE,
-     .nograd = "trains the model",
+     .nograd = N_("trains the model"),
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
                   "eager=0, verbose=1, show=)",
-     .summary = "train a model on x, y in mini-batches (Keras's model.fit); returns a history",
-     .formula = "each epoch shuffles the rows, then for each batch computes loss(y, model(x)) + regularization(model) (the layers' l1=/l2=, as Keras adds model.losses) and its gradient "
+     .summary = N_("train a model on x, y in mini-batches (Keras's model.fit); returns a history"),
+     .formula = N_("each epoch shuffles the rows, then for each batch computes loss(y, model(x)) + regularization(model) (the layers' l1=/l2=, as Keras adds model.losses) and its gradient "
                 "(value_and_grad, traced: one concrete function per batch shape, as Keras's compiled train step; eager=1 "
                 "runs op by op, to the same bits) and updates the weights with the optimiser (Keras's compile() default "
                 "is rmsprop; fit's is adam, as most Keras examples use); a line per epoch (every epoch up to 20, else "
@@ -1602,15 +1603,15 @@ const op_def_t op_family_train[] = {
                 "show=\"loss\" (or a list of up to four of \"loss\", \"boundary\", \"neurons\", \"gradflow\") draws "
                 "figures that are redrawn in place in the window while training runs (at most every 0.25 s, and so that "
                 "drawing takes at most a twentieth of the time); headless, each is written once at the end. "
-                "Ctrl-C stops between batches and keeps the weights reached and the history so far",
-     .shapes = "x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
+                "Ctrl-C stops between batches and keeps the weights reached and the history so far"),
+     .shapes = N_("x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
                "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "
                "weights, 4): the fraction of each gradient's entries that are "
                "exactly 0, subnormal, normal and inf/NaN in the dtype it was computed in (fp16 under :policy mixed, "
                "before unscaling); .grad_layer and .grad_size (each weight's layer and size); .epochs, .epochs_asked, "
                ".steps, .steps_per_epoch, .skipped, .concrete_functions, .seconds (the epochs' time), .scaling, "
-               ".compute_dtype",
-     .dtypes = "the model's", .source = "keras.Model.fit",
+               ".compute_dtype"),
+     .dtypes = N_("the model's"), .source = N_("keras.Model.fit"),
      .example = "seed(0)\n"
                 "m = dense(1, 1)\n"
                 "h = fit(m, [[1.0], [2.0]], [[2.0], [4.0]], optimizer=sgd(lr=0.1), epochs=3, verbose=0)\n"
@@ -1618,20 +1619,20 @@ const op_def_t op_family_train[] = {
                 "#> 3"},
     {OP(regularization), OPK_FUNC, .impl = regularization_impl, .min_args = 1, .max_args = 1, .flags = OPF_COMPOSITE,
      .signature = "regularization(model)",
-     .summary = "the sum of the penalties of a model's l1=/l2= layers (Keras: sum(model.losses))",
-     .formula = "sum over dense layers with l1=a or l2=b of a * sum(|W|) + b * sum(W^2), the kernels only, in the "
+     .summary = N_("the sum of the penalties of a model's l1=/l2= layers (Keras: sum(model.losses))"),
+     .formula = N_("sum over dense layers with l1=a or l2=b of a * sum(|W|) + b * sum(W^2), the kernels only, in the "
                 "weights' dtype, layer by layer in order (keras.regularizers.L1L2); 0 when no layer has one. fit adds "
                 "it to the loss it minimises and reports (loss and val_loss, as Keras does); a hand-written loop adds it "
-                "itself: def L(m) { return mse(y, m(x)) + regularization(m) } and grad(L)(m)",
-     .shapes = "model -> a number", .dtypes = "the weights'",
-     .source = "keras.regularizers.L1L2, keras.Model.losses",
+                "itself: def L(m) { return mse(y, m(x)) + regularization(m) } and grad(L)(m)"),
+     .shapes = N_("model -> a number"), .dtypes = N_("the weights'"),
+     .source = N_("keras.regularizers.L1L2, keras.Model.losses"),
      .example = "m = dense(2, 1, l2=0.5)\n"
                 "m.W = [[1.0], [-2.0]]\n"
                 "regularization(m)\n"
                 "#> 2.5 (fp32)"},
     {OP(fit_loss), OPK_FUNC, .impl = fit_loss_impl, .min_args = 4, .max_args = 5, .flags = OPF_HIDDEN | OPF_COMPOSITE,
-     .signature = "fit_loss(model, x, y, loss, scale=1)", .summary = "loss(y, model(x)) (what fit differentiates)",
-     .formula = "(loss(y, model(x)) + regularization(model)) * scale (the loss scale)", .shapes = "-> a number", .dtypes = "the model's", .source = "fit",
+     .signature = "fit_loss(model, x, y, loss, scale=1)", .summary = N_("loss(y, model(x)) (what fit differentiates)"),
+     .formula = N_("(loss(y, model(x)) + regularization(model)) * scale (the loss scale)"), .shapes = N_("-> a number"), .dtypes = N_("the model's"), .source = N_("fit"),
      .example = "x, y = xor(4)\nm = dense(2, 1)\nshape(fit_loss(m, x, y, \"mse\"))\n#> [] (int64)"},
     {NULL},
 };

@@ -1,6 +1,7 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
 #include "util/error.h"
+#include "util/i18n.h"
 #include "util/mem.h"
 #include <langinfo.h>
 #include <stdbool.h>
@@ -41,7 +42,7 @@ _Noreturn void err_vraise(err_kind_t kind, span_t span, const char *fmt, va_list
     last.kind = kind;
     last.span = span;
     last.src = cur_src;
-    vsnprintf(last.msg, sizeof last.msg, fmt, ap);
+    vsnprintf(last.msg, sizeof last.msg, nn_tr(fmt), ap);   /* i18n.h: err_raise's format is a msgid */
     last.trace[0] = 0;
     if (err_trace_hook) err_trace_hook(last.trace, sizeof last.trace);
     top_frame = f->prev;
@@ -102,12 +103,12 @@ void err_line_col(const source_t *src, int offset, int *line, int *col)
 static const char *kind_name(err_kind_t k)
 {
     static const char *const names[] = {
-        [ERR_SYNTAX] = "syntax error", [ERR_NAME] = "name error", [ERR_TYPE] = "type error",
-        [ERR_SHAPE] = "shape error", [ERR_DTYPE] = "dtype error", [ERR_VALUE] = "value error",
-        [ERR_INDEX] = "index error", [ERR_LIMIT] = "limit error", [ERR_INTERRUPT] = "interrupted",
-        [ERR_IO] = "io error", [ERR_NUMERICS] = "numerics check", [ERR_DEVICE] = "device error",
+        [ERR_SYNTAX] = N_("syntax error"), [ERR_NAME] = N_("name error"), [ERR_TYPE] = N_("type error"),
+        [ERR_SHAPE] = N_("shape error"), [ERR_DTYPE] = N_("dtype error"), [ERR_VALUE] = N_("value error"),
+        [ERR_INDEX] = N_("index error"), [ERR_LIMIT] = N_("limit error"), [ERR_INTERRUPT] = N_("interrupted"),
+        [ERR_IO] = N_("io error"), [ERR_NUMERICS] = N_("numerics check"), [ERR_DEVICE] = N_("device error"),
     };
-    return names[k];
+    return _(names[k]);
 }
 
 /* Unicode's East Asian Wide and Fullwidth ranges and the common zero-width
