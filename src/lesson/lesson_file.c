@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "lesson/lesson_int.h"
+#include "util/i18n.h"
 #include "value/ast.h"
 #include "util/error.h"
 #include "lang/parse.h"
@@ -56,14 +57,14 @@ static void rerr(reader_t *rd, int line, const char *fmt, ...) __attribute__((fo
 static void rerr(reader_t *rd, int line, const char *fmt, ...)
 {
     if (++rd->nerr > MAX_ERRORS) {
-        if (rd->nerr == MAX_ERRORS + 1) fprintf(rd->err, "%s: error: too many errors; stopping here\n", rd->path);
+        if (rd->nerr == MAX_ERRORS + 1) fprintf(rd->err, _("%s: error: too many errors; stopping here\n"), rd->path);
         return;
     }
     va_list ap;
-    if (line > 0) fprintf(rd->err, "%s:%d: error: ", rd->path, line);
-    else fprintf(rd->err, "%s: error: ", rd->path);
+    if (line > 0) fprintf(rd->err, _("%s:%d: error: "), rd->path, line);
+    else fprintf(rd->err, _("%s: error: "), rd->path);
     va_start(ap, fmt);
-    vfprintf(rd->err, fmt, ap);
+    vfprintf(rd->err, _(fmt), ap);   /* rerr is an xgettext keyword (po/Makevars) */
     va_end(ap);
     fputc('\n', rd->err);
 }
@@ -162,7 +163,7 @@ bool lesson_parses(const char *text, char *msg, size_t cap, int *line)
         if (!e) e = q + strlen(q);
         if (*q == ':') {
             if (lesson_is_command(q, (size_t)(e - q)) || text_command_of(q, (size_t)(e - q), session_cmds, 3) >= 0) {
-                snprintf(msg, cap, ":%.*s steers the lesson or the session; a lesson's code and answers cannot use it",
+                snprintf(msg, cap, _(":%.*s steers the lesson or the session; a lesson's code and answers cannot use it"),
                          (int)strcspn(q + 1, " \t\n"), q + 1);
                 *line = lineno;
                 free(code);
@@ -261,7 +262,7 @@ static void need_parse(reader_t *rd, int line, const char *what, const char *tex
     char msg[300];
     int l = 1;
     if (!lesson_parses(text, msg, sizeof msg, &l))
-        rerr(rd, line + l - 1, "%s does not parse: %s", what, msg);
+        rerr(rd, line + l - 1, "%s does not parse: %s", _(what), msg);
 }
 
 /* Split "a=randn(3), b=randn(3)" at top-level commas. */
@@ -291,7 +292,7 @@ static void parse_binds(reader_t *rd, int line, lesson_step_t *st, const char *s
         else if (!*expr) rerr(rd, line, "'%s=' has no expression (in '@check equiv ... with')", name);
         else if (st->nbind >= LESSON_MAX_BINDS) rerr(rd, line, "at most %d names after 'with'", LESSON_MAX_BINDS);
         else {
-            need_parse(rd, line, "the expression after 'with'", expr);
+            need_parse(rd, line, N_("the expression after 'with'"), expr);
             st->bind_name[st->nbind] = name;
             st->bind_expr[st->nbind++] = expr;
             name = expr = NULL;
@@ -314,7 +315,7 @@ static void parse_check(reader_t *rd, int line, lesson_step_t *st, const char *a
     if (!strcmp(kind, "value")) {
         st->check = CK_VALUE;
         if (!*rest) rerr(rd, line, "'@check value' needs an expression: @check value EXPR");
-        else { need_parse(rd, line, "the @check expression", rest); st->expr = rest; rest = NULL; }
+        else { need_parse(rd, line, N_("the @check expression"), rest); st->expr = rest; rest = NULL; }
     } else if (!strcmp(kind, "shape")) {
         st->check = CK_SHAPE;
         const char *p = rest;
@@ -348,7 +349,7 @@ static void parse_check(reader_t *rd, int line, lesson_step_t *st, const char *a
         st->name = xstrndup(rest, (size_t)(q - rest));
         char *e = trimmed(q, strlen(q));
         if (!is_ident(st->name)) rerr(rd, line, "'@check var' needs a variable name first: @check var NAME [EXPR] (got '%s')", st->name);
-        if (*e) { need_parse(rd, line, "the @check expression", e); st->expr = e; }
+        if (*e) { need_parse(rd, line, N_("the @check expression"), e); st->expr = e; }
         else free(e);
     } else if (!strcmp(kind, "equiv")) {
         st->check = CK_EQUIV;
@@ -359,7 +360,7 @@ static void parse_check(reader_t *rd, int line, lesson_step_t *st, const char *a
         } else {
             char *e = trimmed(rest, (size_t)(w - rest));
             if (!*e) rerr(rd, line, "'@check equiv' needs an expression before 'with'");
-            else need_parse(rd, line, "the @check expression", e);
+            else need_parse(rd, line, N_("the @check expression"), e);
             st->expr = e;
             parse_binds(rd, line, st, w + 6);
         }
@@ -424,15 +425,17 @@ static void check_step(reader_t *rd, lesson_step_t *st, int n)
     } else if (st->choices[0] || st->choices[1]) {
         rerr(rd, st->choices[0] ? st->choices_line[0] : st->choices_line[1], "step %d: @choices without '@check choice'", n);
     } else if (st->answer) {
-        need_parse(rd, st->answer_line, "the @answer", st->answer);
+        need_parse(rd, st->answer_line, N_("the @answer"), st->answer);
     }
     if ((st->forbid || st->require) && (st->check == CK_NONE || st->check == CK_CHOICE))
         rerr(rd, st->forbid ? st->forbid_line : st->require_line, "step %d: @forbid and @require go with a @check of an "
              "input (value, shape, dtype, var, equiv, figure)", n);
     else if (st->answer && (st->forbid || st->require)) {
         const char *bad = lesson_names_check(st->answer, st->forbid, st->require);
-        if (bad) rerr(rd, st->answer_line, "step %d: the @answer %s '%s'", n, st->forbid && lesson_uses_name(st->answer, bad) ?
-                      "uses the forbidden" : "does not use the required", bad);
+        if (bad && st->forbid && lesson_uses_name(st->answer, bad))
+            rerr(rd, st->answer_line, "step %d: the @answer uses the forbidden '%s'", n, bad);
+        else if (bad)
+            rerr(rd, st->answer_line, "step %d: the @answer does not use the required '%s'", n, bad);
     }
     if (st->nreject && st->check == CK_NONE)
         rerr(rd, st->reject_line[0], "step %d: @reject without @check", n);
@@ -441,7 +444,7 @@ static void check_step(reader_t *rd, lesson_step_t *st, int n)
             if (!st->name || strlen(st->reject[r]) != 1 || !st->choices[0] || !choices_have(st->choices[0], st->reject[r][0]))
                 rerr(rd, st->reject_line[r], "step %d: the @reject of a choice is a letter on offer", n);
         } else {
-            need_parse(rd, st->reject_line[r], "the @reject", st->reject[r]);
+            need_parse(rd, st->reject_line[r], N_("the @reject"), st->reject[r]);
         }
         if (st->answer && !strcmp(st->answer, st->reject[r]))
             rerr(rd, st->reject_line[r], "step %d: the @reject is the @answer", n);
@@ -474,13 +477,13 @@ lesson_t *lesson_load(const char *path, FILE *err)
     int fd = afile_allowed(path, NULL, 0) ? open(path, O_RDONLY | O_NONBLOCK) : -1;
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fprintf(err, "%s: error: cannot open the lesson: %s\n", path, fd < 0 ? strerror(errno) : "not a regular file");
+        fprintf(err, _("%s: error: cannot open the lesson: %s\n"), path, fd < 0 ? strerror(errno) : _("not a regular file"));
         if (fd >= 0) close(fd);
         return NULL;
     }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
-        fprintf(err, "%s: error: cannot open the lesson: %s\n", path, strerror(errno));
+        fprintf(err, _("%s: error: cannot open the lesson: %s\n"), path, strerror(errno));
         close(fd);
         return NULL;
     }

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "lesson/lesson_int.h"
+#include "util/i18n.h"
 #include "util/afile.h"
 
 #define REC_MAX_LESSONS 256
@@ -45,37 +46,34 @@ typedef struct rec {
     rec_step_t *s; int ns;
 } rec_t;
 
-/* ---- the report's words, in both languages (as lesson_msg.c) ---- */
+/* ---- the report's words (Korean in po/ko.po, as lesson_msg.c's) ---- */
 typedef enum { R_TITLE, R_NOTICE, R_LESSON, R_STEP, R_DONE, R_ATTEMPTS, R_HINTS, R_SKIPS, R_TIME, R_ANSWER,
                R_YES, R_NO, R_SKIPPED, R_NONE, R_STEPS_DONE, R_WRITTEN, R_NO_DETAIL, R_TOTAL, R_SAVED, R_SUM_STUDENT, R_SUM_KEY, R_COUNT } rmsg_t;
-static const char *const rmsgs[R_COUNT][2] = {
-    [R_TITLE] = { "nnpad lessons: student's report", "nnpad 레슨: 학생 보고서" },
-    [R_NOTICE] = { "This is a self-report: nnpad wrote it from the progress kept on the student's own computer. "
-                   "It can be edited like any file and proves nothing by itself; ask the student to show the work.",
-                   "이 문서는 자기 보고서입니다. nnpad가 학생의 컴퓨터에 저장된 진행 기록으로 만들었습니다. "
-                   "다른 파일처럼 고칠 수 있으므로 그 자체로는 증거가 되지 않습니다. 필요하면 학생에게 직접 보여 달라고 하세요." },
-    [R_LESSON] = { "Lesson", "레슨" },
-    [R_STEP] = { "Step", "단계" },
-    [R_DONE] = { "Done", "완료" },
-    [R_ATTEMPTS] = { "Attempts", "시도" },
-    [R_HINTS] = { "Hints", "힌트" },
-    [R_SKIPS] = { "Skips", "건너뜀" },
-    [R_TIME] = { "Time", "시간" },
-    [R_ANSWER] = { "Final answer", "최종 답" },
-    [R_YES] = { "yes", "예" },
-    [R_NO] = { "no", "아니요" },
-    [R_SKIPPED] = { "skipped", "건너뜀" },
-    [R_NONE] = { "No lesson has been started yet.", "아직 시작한 레슨이 없습니다." },
-    [R_STEPS_DONE] = { "steps done", "완료한 단계" },
-    [R_WRITTEN] = { "Written by nnpad %s on %s.", "만든 프로그램: nnpad %s, 만든 때: %s." },
-    [R_NO_DETAIL] = { "(played before nnpad recorded steps: no details)", "(단계 기록 이전에 한 레슨: 자세한 내용 없음)" },
-    [R_TOTAL] = { "Total", "합계" },
-    [R_SUM_STUDENT] = { "student", "학생" },
-    [R_SUM_KEY] = { "(per lesson: steps done/total, aN attempts, time m:ss; self-reported by each student's nnpad)",
-                    "(레슨마다: 완료한 단계/전체, aN 시도 횟수, 시간 분:초. 각 학생의 nnpad가 만든 자기 보고입니다)" },
-    [R_SAVED] = { "report written: %s (a self-report, to hand in)", "보고서를 저장했습니다: %s (제출용 자기 보고서)" },
+static const char *const rmsgs[R_COUNT] = {
+    [R_TITLE] = N_("nnpad lessons: student's report"),
+    [R_NOTICE] = N_("This is a self-report: nnpad wrote it from the progress kept on the student's own computer. "
+                   "It can be edited like any file and proves nothing by itself; ask the student to show the work."),
+    [R_LESSON] = N_("Lesson"),
+    [R_STEP] = N_("Step"),
+    [R_DONE] = N_("Done"),
+    [R_ATTEMPTS] = N_("Attempts"),
+    [R_HINTS] = N_("Hints"),
+    [R_SKIPS] = N_("Skips"),
+    [R_TIME] = N_("Time"),
+    [R_ANSWER] = N_("Final answer"),
+    [R_YES] = N_("yes"),
+    [R_NO] = N_("no"),
+    [R_SKIPPED] = N_("skipped"),
+    [R_NONE] = N_("No lesson has been started yet."),
+    [R_STEPS_DONE] = N_("steps done"),
+    [R_WRITTEN] = N_("Written by nnpad %s on %s."),
+    [R_NO_DETAIL] = N_("(played before nnpad recorded steps: no details)"),
+    [R_TOTAL] = N_("Total"),
+    [R_SUM_STUDENT] = N_("student"),
+    [R_SUM_KEY] = N_("(per lesson: steps done/total, aN attempts, time m:ss; self-reported by each student's nnpad)"),
+    [R_SAVED] = N_("report written: %s (a self-report, to hand in)"),
 };
-static const char *RM(int lang, rmsg_t m) { return rmsgs[m][lang == LESSON_KO ? 1 : 0]; }
+static const char *RM(int lang, rmsg_t m) { return lang == LESSON_KO ? _(rmsgs[m]) : rmsgs[m]; }
 
 /* ---- the record file ---- */
 

@@ -329,11 +329,11 @@ static bool prog_find(const char *name, prog_t *out)
 static int prog_save(const char *name, int step, int total, bool done, char *why, size_t cap)
 {
     char dir[PATH_MAX], path[PATH_MAX + 16];
-    if (!afile_state_dir(dir, sizeof dir)) { snprintf(why, cap, "neither XDG_STATE_HOME nor HOME is set"); return 1; }
-    if (afile_mkdirs(dir) != 0) { snprintf(why, cap, "cannot make %s: %s", dir, strerror(errno)); return 1; }
+    if (!afile_state_dir(dir, sizeof dir)) { snprintf(why, cap, "%s", _("neither XDG_STATE_HOME nor HOME is set")); return 1; }
+    if (afile_mkdirs(dir) != 0) { snprintf(why, cap, _("cannot make %s: %s"), dir, strerror(errno)); return 1; }
     snprintf(path, sizeof path, "%s/lessons", dir);
     prog_t *p = malloc(PROG_MAX * sizeof *p);
-    if (!p) { snprintf(why, cap, "out of memory"); return 1; }
+    if (!p) { snprintf(why, cap, "%s", _("out of memory")); return 1; }
     int n = lesson_prog_read(p, PROG_MAX), k = -1;
     for (int i = 0; i < n; i++) if (!strcmp(p[i].name, name)) k = i;
     if (k < 0 && n < PROG_MAX) k = n++;
@@ -409,6 +409,42 @@ static void print_indented(FILE *out, const char *text, const char *pre)
     }
 }
 
+/* A step's text as the student reads it: its inline markdown shown, not
+ * printed.  *emphasis* and **strong** become bold, `code` a code colour on
+ * a terminal (not under NO_COLOR, TERM=dumb or NNPAD_TEST); elsewhere (a
+ * pipe, a transcript) the marks are dropped and the words stay.  A '*'
+ * opens emphasis only before a non-blank with a closing '*' after a
+ * non-blank on the same line, so "x * 2" stays as it is. */
+static void print_text(FILE *out, const char *text)
+{
+    const char *tm = getenv("TERM");
+    bool ansi = isatty(fileno(out)) && !getenv("NO_COLOR") && !getenv("NNPAD_TEST") && !(tm && !strcmp(tm, "dumb"));
+    for (const char *p = text; *p;) {
+        if (*p == '`') {
+            const char *e = strchr(p + 1, '`'), *nl = strchr(p + 1, '\n');
+            if (e && (!nl || e < nl) && e > p + 1) {
+                fprintf(out, ansi ? "\033[36m%.*s\033[39m" : "%.*s", (int)(e - p - 1), p + 1);
+                p = e + 1;
+                continue;
+            }
+        } else if (*p == '*') {
+            int k = p[1] == '*' ? 2 : 1;
+            const char *w = p + k;
+            if (*w && *w != ' ' && *w != '*' && *w != '\n') {
+                const char *e = w + 1;
+                while (*e && *e != '\n' && !(e[0] == '*' && e[-1] != ' ' && (k == 1 || e[1] == '*'))) e++;
+                if (*e == '*') {
+                    fprintf(out, ansi ? "\033[1m%.*s\033[22m" : "%.*s", (int)(e - w), w);
+                    p = e + k;
+                    continue;
+                }
+            }
+        }
+        fputc(*p++, out);
+    }
+    if (*text && text[strlen(text) - 1] != '\n') fputc('\n', out);
+}
+
 static bool gpu_missing(char *why, size_t cap)
 {
     const char *w = NULL;
@@ -429,7 +465,7 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
     fputc('\n', out);
     fprintf(out, L(lr, M_STEP), l->title[lr->lang], lr->step + 1, l->nsteps);
     fputc('\n', out);
-    print_indented(out, st->text[lr->lang], "");
+    print_text(out, st->text[lr->lang]);
     if (st->needs_gpu) {
         char why[300];
         if (gpu_missing(why, sizeof why)) {
@@ -1118,13 +1154,13 @@ static lesson_t *load_into(const char *path, char *err, size_t cap)
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
-    if (!m) { snprintf(err, cap, "out of memory"); return NULL; }
+    if (!m) { snprintf(err, cap, "%s", _("out of memory")); return NULL; }
     lesson_t *l = lesson_load(path, m);
     fclose(m);
     if (!l) {
         while (n && buf[n - 1] == '\n') buf[--n] = 0;
         /* lesson_load's lines say "PATH:LINE: error: ..."; the REPL adds "error: " itself */
-        snprintf(err, cap, "the lesson file has errors:\n%s", buf ? buf : "");
+        snprintf(err, cap, _("the lesson file has errors:\n%s"), buf ? buf : "");
     }
     free(buf);
     return l;
@@ -1454,8 +1490,8 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
     fprintf(out, "%s\n", l->title[lr->lang]);
     double limit = step_seconds();
     char over[160];
-    snprintf(over, sizeof over, "stopped after %g s: the code block did not finish "
-             "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)", limit, STEP_SECONDS_DEFAULT);
+    snprintf(over, sizeof over, _("stopped after %g s: the code block did not finish "
+             "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)"), limit, STEP_SECONDS_DEFAULT);
     struct sigaction sa, old_sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_step_alarm;
@@ -1493,7 +1529,7 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
                 const char *miss = quoted_missing(st->text[k], st->code, lr->seen, bad, sizeof bad, &at);
                 if (!miss) continue;
                 fflush(out);
-                fprintf(err, "%s:%d: step %d: the %s text quotes %s, which no code before it prints\n", l->path,
+                fprintf(err, _("%s:%d: step %d: the %s text quotes %s, which no code before it prints\n"), l->path,
                         st->text_line[k] + at, lr->step + 1, k ? "Korean" : "English", miss);
                 fflush(err);
                 failed++;
@@ -1510,11 +1546,11 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
             if (passes != 0) {
                 fflush(out);
                 if (passes > 0)
-                    fprintf(err, "%s:%d: step %d: the @reject '%s' passes the @check: a wrong answer would be accepted\n",
+                    fprintf(err, _("%s:%d: step %d: the @reject '%s' passes the @check: a wrong answer would be accepted\n"),
                             l->path, st->reject_line[r], lr->step + 1, st->reject[r]);
                 else
-                    fprintf(err, "%s:%d: step %d: the @reject '%s' could not be tried (%s)\n", l->path, st->reject_line[r],
-                            lr->step + 1, st->reject[r], step_over ? "the step's time ran out" : "it ended abnormally");
+                    fprintf(err, _("%s:%d: step %d: the @reject '%s' could not be tried (%s)\n"), l->path, st->reject_line[r],
+                            lr->step + 1, st->reject[r], step_over ? _("the step's time ran out") : _("it ended abnormally"));
                 fflush(err);
                 failed++;
             }
@@ -1540,14 +1576,14 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
         step_timer(0);
         if (step_over) {
             ok = false;
-            snprintf(why, sizeof why, "stopped after %g s: the @answer did not finish "
-                     "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)", limit, STEP_SECONDS_DEFAULT);
+            snprintf(why, sizeof why, _("stopped after %g s: the @answer did not finish "
+                     "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)"), limit, STEP_SECONDS_DEFAULT);
         }
         err_interrupt_flag = 0;
         fprintf(out, "%s\n", ok ? L(lr, M_CORRECT) : why);
         if (!ok) {
             fflush(out);
-            fprintf(err, "%s:%d: step %d: the @answer does not pass the @check: %s\n", l->path, st->answer_line,
+            fprintf(err, _("%s:%d: step %d: the @answer does not pass the @check: %s\n"), l->path, st->answer_line,
                     lr->step + 1, why);
             fflush(err);
             failed++;
@@ -1575,13 +1611,13 @@ int lesson_auto(lesson_runner_t *lr, const char *which, FILE *out, FILE *err)
     if (!strcmp(which, "all")) {
         char dir[PATH_MAX], tried[1024];
         if (!lessons_dir(dir, sizeof dir, tried, sizeof tried)) {
-            fprintf(err, "nnpad: no lessons found (looked in: %s)\n", tried);
+            fprintf(err, _("nnpad: no lessons found (looked in: %s)\n"), tried);
             return 1;
         }
         char **names;
         n = list_files(dir, &names);
         if (n == 0) {
-            fprintf(err, "nnpad: no lessons in %s\n", dir);
+            fprintf(err, _("nnpad: no lessons in %s\n"), dir);
             return 1;
         }
         paths = calloc((size_t)n, sizeof *paths);
@@ -1647,7 +1683,7 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
     for (int i = 0; i < 3; i++) sigaddset(&block, sigs[i]);
     sigprocmask(SIG_BLOCK, &block, &old_mask);
     if (!mkdtemp(tmp)) {
-        fprintf(err, "%s: error: cannot make a temporary folder to run it in: %s\n", path, strerror(errno));
+        fprintf(err, _("%s: error: cannot make a temporary folder to run it in: %s\n"), path, strerror(errno));
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         lesson_free(l);
         return 1;
@@ -1656,7 +1692,7 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
     fflush(err);
     pid_t child = pipe2(pfd, O_CLOEXEC) == 0 ? fork() : -1;
     if (child < 0) {
-        fprintf(err, "%s: error: cannot start the check: %s\n", path, strerror(errno));
+        fprintf(err, _("%s: error: cannot start the check: %s\n"), path, strerror(errno));
         nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         lesson_free(l);
@@ -1667,7 +1703,7 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
         close(pfd[0]);
         int bad = 1;
         if (chdir(tmp) != 0) {
-            fprintf(err, "%s: error: cannot enter the temporary folder %s: %s\n", path, tmp, strerror(errno));
+            fprintf(err, _("%s: error: cannot enter the temporary folder %s: %s\n"), path, tmp, strerror(errno));
         } else {
             afile_confine();
             view_set_figure_dir("figures");
@@ -1710,11 +1746,11 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
     fflush(out);
     if (stuck && step >= 0 && step < l->nsteps) {
-        fprintf(err, "%s:%d: step %d: did not stop within %g s of being interrupted at its limit of %g s: the check is ended\n",
+        fprintf(err, _("%s:%d: step %d: did not stop within %g s of being interrupted at its limit of %g s: the check is ended\n"),
                 l->path, l->steps[step].code_line, step + 1, grace, limit);
         rc = 1;
     } else if (!check_signal && !WIFEXITED(status)) {
-        fprintf(err, "%s: the check ended by signal %d at step %d\n", l->path, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+        fprintf(err, _("%s: the check ended by signal %d at step %d\n"), l->path, WIFSIGNALED(status) ? WTERMSIG(status) : 0,
                 step + 1);
         rc = 1;
     }
