@@ -7,7 +7,8 @@
 # variable, an expression is free; an equiv step's random values stay the
 # same at every input, in :play and after a resume; :back from :play returns; :next after
 # :back to an answered step goes on; :back re-runs a step in the settings
-# it was shown in (fp16); resuming writes no figure again.
+# it was shown in (fp16) and with the variables it first found (back.md);
+# resuming writes no figure again.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 TESTDIR=$(cd "$TESTDIR" && pwd)
@@ -87,4 +88,14 @@ a=$(grep -E '^-?[0-9.]+(e-?[0-9]+)? \(fp32\)$' out1 | sed -n 2p)
 b=$(grep -E '^-?[0-9.]+(e-?[0-9]+)? \(fp32\)$' out3 | tail -n 1)
 [ -n "$a" ] && [ "$a" = "$b" ]
 tap_ok $? "an equiv step's values are the same after a resume ($a, $b)"
+
+# :back puts the whole session back as the step found it: the variables the
+# student made since are gone, and the step's code (which reads what the
+# step before made) runs on the old values again, not on its own result
+printf ':next\n:next\nb = 3\na = 500\n:back\nb\n:next\nprint(a * 2)\n:quit-lesson\n' |
+  "$NNPAD" --lesson "$TESTDIR/lessons/back.md" > out4 2>&1
+[ "$(grep -c '^11$' out4)" = 2 ] && ! grep -q '^510$' out4
+tap_ok $? ":back to step 2: its code runs on the a it first found (11 both times, not 510 from the a = 500 typed in step 3)"
+has out4 "'b' is not defined" ":back: a variable made after the step began is gone"
+grep -q '^22$' out4; tap_ok $? "after :next the session goes on from step 2's result (a * 2 is 22)"
 tap_done

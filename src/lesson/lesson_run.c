@@ -65,10 +65,19 @@ struct lesson_runner {
     bool save_warned;
     FILE *devnull;
     double step_since;             /* when the time in this step last counted (0: not yet) */
+    /* each step's snapshot: a level of the undo log (value.h) opened when
+     * the step is entered, before its code runs, and kept open while the
+     * lesson goes on (the statements' levels commit into it); :back rolls
+     * back the levels of the steps it leaves and of the one it returns to,
+     * so that step starts again from the session it first started from */
+    undo_level_t *snap;
+    int *snap_step;
+    int nsnap, capsnap;
 };
 
 static const char *L(lesson_runner_t *lr, lesson_msg_t m) { return lesson_msg(lr->lang, m); }
 static void record_step(lesson_runner_t *lr, lesson_rec_ev_t ev, const char *answer, FILE *out);
+static void snaps_keep(lesson_runner_t *lr);
 
 static char *xstrdup(const char *s)
 {
@@ -112,6 +121,9 @@ void lesson_runner_free(lesson_runner_t *lr)
 {
     if (!lr) return;
     record_step(lr, REC_TIME, NULL, NULL);   /* the time in the step the session ends in */
+    snaps_keep(lr);
+    free(lr->snap);
+    free(lr->snap_step);
     lesson_free(lr->cur);
     if (lr->devnull) fclose(lr->devnull);
     free(lr->shown);
@@ -840,10 +852,54 @@ static void finish(lesson_runner_t *lr, FILE *out)
     fputc('\n', out);
     fprintf(out, L(lr, M_DONE), lr->cur->title[lr->lang]);
     fputc('\n', out);
+    snaps_keep(lr);
     lesson_free(lr->cur);
     lr->cur = NULL;
     lr->play = false;
     session_keep_last(lr->s, false);
+}
+
+/* ---- step snapshots (the struct's snap) ---- */
+
+static void snaps_push(lesson_runner_t *lr, int step)
+{
+    if (lr->nsnap == lr->capsnap) {
+        int c = lr->capsnap ? 2 * lr->capsnap : 16;
+        undo_level_t *a = realloc(lr->snap, (size_t)c * sizeof *a);
+        if (!a) abort();
+        lr->snap = a;
+        int *b = realloc(lr->snap_step, (size_t)c * sizeof *b);
+        if (!b) abort();
+        lr->snap_step = b;
+        lr->capsnap = c;
+    }
+    undo_begin(&lr->snap[lr->nsnap]);
+    lr->snap_step[lr->nsnap++] = step;
+}
+
+/* Put the session back as it was when step was entered: the levels of it
+ * and of every later step, newest first.  The limit is lifted meanwhile
+ * (a rollback may allocate and must not fail), as the statements' own
+ * restore does (session.c). */
+static void snaps_back_to(lesson_runner_t *lr, int step)
+{
+    if (!lr->nsnap || lr->snap_step[lr->nsnap - 1] < step) return;
+    size_t lim = mem_limit();
+    mem_set_limit((size_t)-1 / 2);
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        while (lr->nsnap > 0 && lr->snap_step[lr->nsnap - 1] >= step) undo_rollback(&lr->snap[--lr->nsnap]);
+        err_pop(&f);
+    } else {
+        nn_abort(__FILE__, __LINE__, "cannot restore the step's variables");
+    }
+    mem_set_limit(lim);
+}
+
+/* The lesson ends (done, paused, another started): its changes stay. */
+static void snaps_keep(lesson_runner_t *lr)
+{
+    while (lr->nsnap > 0) undo_commit(&lr->snap[--lr->nsnap]);
 }
 
 /* The settings a step is shown in: recorded the first time, put back
@@ -886,7 +942,11 @@ static void go_to(lesson_runner_t *lr, int step, FILE *out, bool run_code)
     lr->play = false;
     if (step >= lr->cur->nsteps) { finish(lr, out); return; }
     save_now(lr, out, false);
-    if (run_code) step_settings(lr, step);
+    if (run_code) {
+        snaps_back_to(lr, step);   /* :back: the session as this step first found it */
+        snaps_push(lr, step);
+        step_settings(lr, step);
+    }
     show_step(lr, out, run_code, NULL);
     lr->step_since = now_seconds();
     if (step < lr->reached && lr->cur->steps[step].check != CK_NONE) {
@@ -1178,6 +1238,7 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
     free(path);
     if (!l) return 1;
     if (lr->cur) { record_step(lr, REC_TIME, NULL, out); save_now(lr, out, false); leave_step(lr); lesson_free(lr->cur); }
+    snaps_keep(lr);
     lr->step_since = 0;
     lr->cur = l;
     lr->step = 0;
@@ -1201,6 +1262,7 @@ int lesson_start(lesson_runner_t *lr, const char *which, FILE *out, char *err, s
             view_set_replaying(true);
             for (int i = 0; i < p.step && quiet; i++) {
                 const lesson_step_t *st = &l->steps[i];
+                snaps_push(lr, i);
                 step_settings(lr, i);
                 if (st->code && *st->code) run_text(lr, st->code, quiet);
                 if (st->check == CK_EQUIV && st->answer) {
@@ -1321,6 +1383,7 @@ int lesson_quit(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     free(theirs);
     fputc('\n', out);
     leave_step(lr);
+    snaps_keep(lr);
     lesson_free(lr->cur);
     lr->cur = NULL;
     lr->play = false;
@@ -1598,6 +1661,7 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
     else fprintf(out, L(lr, M_AUTO_OK), key);
     fputc('\n', out);
     fflush(out);
+    snaps_keep(lr);
     lr->cur = NULL;
     lesson_free(l);
     session_keep_last(lr->s, false);
