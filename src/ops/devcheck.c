@@ -22,6 +22,41 @@
 
 enum { NCHECK = 2048 };
 
+/* s padded with blanks to w display columns (a Hangul syllable is two):
+ * w > 0 pads on the right (left-aligned, as %-Ns), w < 0 on the left (as
+ * %Ns); ASCII text comes out as printf's padding would make it */
+static const char *padw(char *buf, size_t cap, const char *s, int w)
+{
+    int width = w < 0 ? -w : w, fill = width - err_text_cols(s, -1);
+    if (fill < 0) fill = 0;
+    if (w < 0) snprintf(buf, cap, "%*s%s", fill, "", s);
+    else snprintf(buf, cap, "%s%*s", s, fill, "");
+    return buf;
+}
+
+/* the length of s's longest prefix of at most max bytes that does not
+ * split a UTF-8 character (an error message may be Korean) */
+static size_t utf8_prefix(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n <= max) return n;
+    n = max;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
+/* s cut in place to at most max bytes, between characters */
+static void cut_utf8(char *s, size_t max) { s[utf8_prefix(s, max)] = 0; }
+
+/* err: the last error's message, at most 400 bytes of it */
+static void last_msg(char *err, size_t cap)
+{
+    const char *m = err_last()->msg;
+    size_t n = utf8_prefix(m, cap - 1 < 400 ? cap - 1 : 400);
+    memcpy(err, m, n);
+    err[n] = 0;
+}
+
 static double lcg(uint64_t *s)
 {
     *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -61,7 +96,7 @@ static value_t *run(session_t *s, const op_def_t *op, value_t **args, int nargs,
         r = op_call(&c);
         err_pop(&f);
     } else {
-        snprintf(err, cap, "%.400s", err_last()->msg);
+        last_msg(err, cap);
     }
     return r;
 }
@@ -89,14 +124,14 @@ bool op_check_gpu_name(const char *name, char *canon, size_t cap, char *why, siz
     const op_def_t *o = op_find(name);
     if (!o) o = op_for_symbol(name);
     if (!o) {
-        snprintf(why, wcap, "no op named '%s' (:help lists them)", name);
+        snprintf(why, wcap, _("no op named '%s' (:help lists them)"), name);
         return false;
     }
     bool elementwise = o->kind == OPK_UNARY || o->kind == OPK_BINARY ||
                        (o->kind == OPK_FUNC && (o->flags & OPF_ELEMENTWISE) && o->max_args == 1);
     if ((!elementwise || (o->flags & OPF_HIDDEN)) && o->id != OP_matmul) {
-        snprintf(why, wcap, ":check gpu compares elementwise ops (and matmul's teaching kernel with cuBLAS); %s is not "
-                 "one (check_gpu(f, x) compares any function)", o->name);
+        snprintf(why, wcap, _(":check gpu compares elementwise ops (and matmul's teaching kernel with cuBLAS); %s is not "
+                 "one (check_gpu(f, x) compares any function)"), o->name);
         return false;
     }
     snprintf(canon, cap, "%s", o->name);
@@ -107,13 +142,17 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
 {
     const char *why = NULL;
     if (!backend_cuda_load(&why)) {
-        fprintf(out, "note: no GPU (%s): nothing to compare\n", why ? why : "?");
+        fprintf(out, _("note: no GPU (%s): nothing to compare\n"), why ? why : "?");
         return 0;
     }
     static const dtype_t dts[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
-    fprintf(out, "CPU vs %s, %d inputs per op and dtype (random over 2^-20..2^20, signed, and 0, -0, inf, nan, "
-                 "the extremes); ulps of the dtype\n", backend_get(BK_CUDA)->name, NCHECK);
-    fprintf(out, "%-16s %-5s %12s %9s  %-9s %s\n", "op", "dtype", "max diff", "allowed", "ran", "result");
+    fprintf(out, _("CPU vs %s, %d inputs per op and dtype (random over 2^-20..2^20, signed, and 0, -0, inf, nan, "
+                 "the extremes); ulps of the dtype\n"), backend_get(BK_CUDA)->name, NCHECK);
+    char p1[64], p2[64], p3[64];
+    /* TRANSLATORS: the column headings of :check gpu's table; the columns are
+     * padded by display width */
+    fprintf(out, "%-16s %-5s %s %s  %s %s\n", "op", "dtype", padw(p1, sizeof p1, _("max diff"), -12),
+            padw(p2, sizeof p2, _("allowed"), -9), padw(p3, sizeof p3, _("ran"), 9), _("result"));
     int fails = 0, rows = 0;
     for (int i = 0; i < op_count(); i++) {
         const op_def_t *op = op_at(i);
@@ -140,26 +179,29 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
             op_device_counts(&on1, &mv1);
             set->dev = saved;
             set->device = saved_name;
-            const char *ran = on1 > on0 ? "on gpu" : "via cpu";
+            /* TRANSLATORS: where :check gpu's op ran (the "ran" column, 9 columns wide) */
+            const char *ran = on1 > on0 ? _("on gpu") : _("via cpu");
             double bound = op->ulp[dt] <= 0.5 ? 0 : 2 * op->ulp[dt];
             if (op->flags & OPF_RETURNS_INT) bound = 0;
             if (!rc) {
                 /* the CPU refuses these inputs (int64(inf)): nothing to compare */
-                fprintf(out, "%-16s %-5s %12s %9s  %-9s skipped (the CPU refuses these inputs: %.160s)\n", op->name,
+                cut_utf8(err, 160);
+                fprintf(out, _("%-16s %-5s %12s %9s  %-9s skipped (the CPU refuses these inputs: %.160s)\n"), op->name,
                         dtype_traits[dt].name, "-", "-", "-", err);
             } else if (!rg) {
-                fprintf(out, "%-16s %-5s %12s %9s  %-9s FAIL: %s\n", op->name, dtype_traits[dt].name, "-", "-", "-", err);
+                fprintf(out, _("%-16s %-5s %12s %9s  %-9s FAIL: %s\n"), op->name, dtype_traits[dt].name, "-", "-", "-", err);
                 fails++;
             } else {
                 double w = diff_ulps(rc, rg);
                 bool ok = w <= bound;
                 fails += !ok;
                 char wb[32], bb[32];
-                if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
+                char p1[64], p2[64];
+                if (isinf(w)) snprintf(wb, sizeof wb, "%s", _("mismatch"));
                 else snprintf(wb, sizeof wb, "%.3g", w);
                 snprintf(bb, sizeof bb, "%.3g", bound);
-                fprintf(out, "%-16s %-5s %12s %9s  %-9s %s\n", op->name, dtype_traits[dt].name, wb, bb, ran,
-                        ok ? "pass" : "FAIL");
+                fprintf(out, "%-16s %-5s %s %9s  %s %s\n", op->name, dtype_traits[dt].name, padw(p1, sizeof p1, wb, -12),
+                        bb, padw(p2, sizeof p2, ran, 9), ok ? _("pass") : _("FAIL"));
             }
             rows++;
             if (rc) val_unref(rc);
@@ -186,21 +228,23 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
                 rt = op_matmul_teach(ga, gb, SPAN_NONE, s);
                 err_pop(&f);
             } else {
-                snprintf(err, sizeof err, "%.400s", err_last()->msg);
+                last_msg(err, sizeof err);
             }
             if (!rc || !rt) {
-                fprintf(out, "%-16s %-5s %12s %9s  %-9s FAIL: %s\n", "matmul teach", dtype_traits[dt].name, "-", "-", "-", err);
+                fprintf(out, _("%-16s %-5s %12s %9s  %-9s FAIL: %s\n"), "matmul teach", dtype_traits[dt].name, "-", "-", "-", err);
                 fails++;
             } else {
                 value_t *hc = tensor_to_device(rc, BK_CPU), *ht = tensor_to_device(rt, BK_CPU);
                 double w = diff_ulps(hc, ht);
                 bool ok = w <= 1;
                 fails += !ok;
-                char wb[32];
-                if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
+                char wb[32], p1[64], p2[64];
+                if (isinf(w)) snprintf(wb, sizeof wb, "%s", _("mismatch"));
                 else snprintf(wb, sizeof wb, "%.3g", w);
-                fprintf(out, "%-16s %-5s %12s %9s  %-9s %s\n", "matmul teach", dtype_traits[dt].name, wb, "1", "vs cublas",
-                        ok ? "pass" : "FAIL");
+                /* TRANSLATORS: the "ran" column of the teaching GEMM's row (9 columns wide) */
+                fprintf(out, "%-16s %-5s %s %9s  %s %s\n", "matmul teach", dtype_traits[dt].name,
+                        padw(p1, sizeof p1, wb, -12), "1", padw(p2, sizeof p2, _("vs cublas"), 9),
+                        ok ? _("pass") : _("FAIL"));
                 val_unref(hc);
                 val_unref(ht);
             }
@@ -210,8 +254,8 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
             val_unref(ga); val_unref(gb); val_unref(ha); val_unref(hb);
         }
     }
-    fprintf(out, "%d rows, %d failed (allowed: 0 where the op is correctly rounded, so the bits must match; else "
-                 "twice the op's stated bound)\n", rows, fails);
+    fprintf(out, _("%d rows, %d failed (allowed: 0 where the op is correctly rounded, so the bits must match; else "
+                 "twice the op's stated bound)\n"), rows, fails);
     return fails ? 1 : 0;
 }
 
@@ -233,7 +277,7 @@ static value_t *run_fn(session_t *s, value_t *fn, value_t **args, int nargs, int
         r = op_apply(s, fn, nargs, args, span);
         err_pop(&f);
     } else {
-        snprintf(err, cap, "%.400s", err_last()->msg);
+        last_msg(err, cap);
     }
     set->dev = saved;
     set->device = saved_name;
@@ -265,18 +309,22 @@ static value_t *check_gpu_impl(call_t *c)
             err_raise(ERR_TYPE, c->arg_spans[1 + j], "check_gpu: f's inputs are numbers or tensors");
     const char *why = NULL;
     if (!backend_cuda_load(&why)) {
-        fprintf(out, "note: no GPU (%s): nothing to compare\n", why ? why : "?");
+        fprintf(out, _("note: no GPU (%s): nothing to compare\n"), why ? why : "?");
         return val_new(V_NONE);
     }
     static const dtype_t dts[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
     const char *name = fn->u.fn.name ? fn->u.fn.name : fn->u.fn.op ? fn->u.fn.op->name : "f";
-    fprintf(out, "%s on the CPU and on %s, its inputs cast to each dtype; the largest difference in ulps of the "
-                 "dtype at the CPU's value\n", name, backend_get(BK_CUDA)->name);
+    fprintf(out, _("%s on the CPU and on %s, its inputs cast to each dtype; the largest difference in ulps of the "
+                 "dtype at the CPU's value\n"), name, backend_get(BK_CUDA)->name);
     bool any_float = false;
     for (int j = 0; j < nin; j++)
         if (c->args[1 + j]->u.t.weak || dtype_traits[c->args[1 + j]->u.t.dtype].is_float) any_float = true;
-    if (!any_float) fprintf(out, "(the inputs are all int64, which are not cast: one row)\n");
-    fprintf(out, "%-5s %12s  %-14s %s\n", "dtype", "max diff", "bits", "ops on the gpu / from host copies");
+    if (!any_float) fputs(_("(the inputs are all int64, which are not cast: one row)\n"), out);
+    {
+        char p1[64], p2[64];
+        fprintf(out, "%-5s %s  %s %s\n", "dtype", padw(p1, sizeof p1, _("max diff"), -12),
+                padw(p2, sizeof p2, _("bits"), 14), _("ops on the gpu / from host copies"));
+    }
     value_t *in[8], *g[8];
     if (nin > 8) err_raise(ERR_TYPE, c->span, "check_gpu: at most 8 inputs");
     for (int d = 0; d < (any_float ? 4 : 1); d++) {
@@ -304,33 +352,35 @@ static value_t *check_gpu_impl(call_t *c)
         value_t *rg = rc ? run_fn(c->s, fn, g, nin, BK_CUDA, c->span, err, sizeof err) : NULL;
         op_device_counts(&on1, &mv1);
         if (!rc || !rg) {
-            fprintf(out, "%-5s %12s  failed on the %s: %s\n", rowname, "-", rc ? "GPU" : "CPU", err);
+            fprintf(out, _("%-5s %12s  failed on the %s: %s\n"), rowname, "-", rc ? "GPU" : "CPU", err);
         } else if (rc->kind != V_TENSOR || rg->kind != V_TENSOR) {
-            fprintf(out, "%-5s %12s  f returned a %s, not a tensor: nothing to compare\n", rowname, "-",
+            fprintf(out, _("%-5s %12s  f returned a %s, not a tensor: nothing to compare\n"), rowname, "-",
                     val_kind_name(rc->kind != V_TENSOR ? rc : rg));
         } else if (rc->u.t.size != rg->u.t.size || rc->u.t.dtype != rg->u.t.dtype) {
-            fprintf(out, "%-5s %12s  the two results differ in dtype or size (%s, %lld elements on the CPU; %s, %lld "
-                    "on the GPU)\n", rowname, "-", dtype_traits[rc->u.t.dtype].name, (long long)rc->u.t.size,
+            fprintf(out, _("%-5s %12s  the two results differ in dtype or size (%s, %lld elements on the CPU; %s, %lld "
+                    "on the GPU)\n"), rowname, "-", dtype_traits[rc->u.t.dtype].name, (long long)rc->u.t.size,
                     dtype_traits[rg->u.t.dtype].name, (long long)rg->u.t.size);
         } else {
             value_t *rh = tensor_to_device(rg, BK_CPU);
             double w = diff_ulps(rc, rh);
             /* bits: identical, or differing only in NaN payloads, or not */
-            const char *bits = "identical";
+            /* TRANSLATORS: check_gpu's "bits" column (14 columns wide) */
+            const char *bits = _("identical");
             size_t es = (size_t)dtype_traits[rc->u.t.dtype].size;
             const char *pc = tensor_data(rc), *pg = tensor_data(rh);
             for (int64_t i = 0; i < rc->u.t.size; i++) {
                 if (!memcmp(pc + i * es, pg + i * es, es)) continue;
-                if (isnan(tensor_get_f64(rc, i)) && isnan(tensor_get_f64(rh, i))) bits = "NaN bits only";
-                else { bits = "differ"; break; }
+                if (isnan(tensor_get_f64(rc, i)) && isnan(tensor_get_f64(rh, i))) bits = _("NaN bits only");
+                else { bits = _("differ"); break; }
             }
-            char wb[32];
-            if (isinf(w)) snprintf(wb, sizeof wb, "mismatch");
+            char wb[32], p1[64], p2[64];
+            if (isinf(w)) snprintf(wb, sizeof wb, "%s", _("mismatch"));
             else snprintf(wb, sizeof wb, "%.3g", w);
-            char note[48] = "";
+            char note[96] = "";
             if (any_float && rc->u.t.dtype != (unsigned)dt)
-                snprintf(note, sizeof note, "  (the result is %s)", dtype_traits[rc->u.t.dtype].name);
-            fprintf(out, "%-5s %12s  %-14s %lld / %lld%s\n", rowname, wb, bits, (long long)(on1 - on0),
+                snprintf(note, sizeof note, _("  (the result is %s)"), dtype_traits[rc->u.t.dtype].name);
+            fprintf(out, "%-5s %s  %s %lld / %lld%s\n", rowname, padw(p1, sizeof p1, wb, -12),
+                    padw(p2, sizeof p2, bits, 14), (long long)(on1 - on0),
                     (long long)(mv1 - mv0), note);
             val_unref(rh);
         }

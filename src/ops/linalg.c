@@ -44,6 +44,7 @@
 #include "ops/ops.h"
 #include "util/error.h"
 #include "backend/backend.h"
+#include "util/i18n.h"
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
@@ -51,15 +52,16 @@
 
 static void shape_of(char *buf, int cap, const value_t *t) { tensor_shape_str(buf, cap, t->u.t.ndim, t->u.t.shape); }
 
+/* side: N_("the left operand") or N_("the right operand") */
 static void check_operand(const value_t *v, span_t span, const char *side)
 {
     if (v->kind != V_TENSOR)
-        err_raise(ERR_TYPE, span, "matmul needs tensors, not a %s (the %s operand)", val_kind_name(v), side);
+        err_raise(ERR_TYPE, span, "matmul needs tensors, not a %s (%s)", val_kind_name(v), _(side));
     if (v->u.t.weak)
         err_raise(ERR_TYPE, span, "matmul needs tensors, not numbers (use * for scaling)");
     if (v->u.t.ndim == 0)
-        err_raise(ERR_SHAPE, span, "matmul needs tensors of at least 1 dimension; the %s operand is 0-d "
-                  "(use * for scaling)", side);
+        err_raise(ERR_SHAPE, span, "matmul needs tensors of at least 1 dimension; %s is 0-d "
+                  "(use * for scaling)", _(side));
 }
 
 /* Convert t to dtype dt (a new reference; t itself if already dt). */
@@ -207,8 +209,8 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
 
 static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bool blas)
 {
-    check_operand(a, span, "left");
-    check_operand(b, span, "right");
+    check_operand(a, span, N_("the left operand"));
+    check_operand(b, span, N_("the right operand"));
     int na = a->u.t.ndim, nb = b->u.t.ndim;
     const int64_t *sa = a->u.t.shape, *sb = b->u.t.shape;
     mm_t p;
@@ -223,7 +225,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
         shape_of(s2, sizeof s2, b);
         err_raise(ERR_SHAPE, span, "shape mismatch: %s @ %s: the inner dimensions %lld and %lld differ (matmul needs %s)",
                   s1, s2, (long long)p.k, (long long)kb,
-                  nb == 1 ? "a.shape[-1] == b.shape[0] for a 1-D b" : "a.shape[-1] == b.shape[-2]");
+                  nb == 1 ? _("a.shape[-1] == b.shape[0] for a 1-D b") : "a.shape[-1] == b.shape[-2]");
     }
     /* Batch dimensions: a.shape[:-2] and b.shape[:-2], broadcast. */
     int ba = na > 2 ? na - 2 : 0, bb = nb > 2 ? nb - 2 : 0;
