@@ -60,6 +60,8 @@ static void sb_put(sbuf_t *o, const char *s, size_t n)
     for (size_t i = 0; i < n && o->n + 1 < o->cap; i++) o->b[o->n++] = s[i];
     o->b[o->n] = 0;
 }
+/* a whole string (a translated piece of a message) */
+static void sb_str(sbuf_t *o, const char *s) { sb_put(o, s, strlen(s)); }
 static void sb_printf(sbuf_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(sbuf_t *o, const char *fmt, ...)
 {
@@ -89,7 +91,7 @@ static void sb_quote(sbuf_t *o, const char *s, size_t n, size_t most)
         shown++;
     }
     sb_put(o, "\"", 1);
-    if (p < n) sb_printf(o, "... (%zu bytes)", n);
+    if (p < n) sb_printf(o, _("... (%zu bytes)"), n);
 }
 
 /* The line s[0..n) under four spaces, and a caret line under [a, b) (^ at a,
@@ -263,9 +265,9 @@ static bool cell_value(const char *s, size_t a, size_t b, double *v, size_t *ta,
 static void names_list(sbuf_t *o, const csv_t *r)
 {
     for (int64_t i = 0; i < r->ncols; i++) {
-        if (o->n > 400) { sb_printf(o, ", ... (%lld columns)", (long long)r->ncols); return; }
+        if (o->n > 400) { sb_printf(o, _(", ... (%lld columns)"), (long long)r->ncols); return; }
         if (i) sb_put(o, ", ", 2);
-        if (r->nlen[i] == 0) sb_put(o, "(no name)", 9);
+        if (r->nlen[i] == 0) sb_str(o, _("(no name)"));
         else sb_put(o, r->head + r->off[i], r->nlen[i] > 60 ? 60 : r->nlen[i]);
         if (r->nlen[i] > 60) sb_put(o, "...", 3);
     }
@@ -332,7 +334,7 @@ static int64_t csv_ycol(csv_t *r, const value_t *yv, span_t ysp)
     if (found < 0) {
         sb_put(&o, "load_csv: y=", 12);
         sb_quote(&o, y, yl, 60);
-        sb_printf(&o, " is not a column of %s; its header (line %lld) names ", r->path, (long long)r->head_line);
+        sb_printf(&o, _(" is not a column of %s; its header (line %lld) names "), r->path, (long long)r->head_line);
         names_list(&o, r);
         /* did you mean: the closest name, case-insensitively */
         int best = 3;
@@ -348,7 +350,7 @@ static int64_t csv_ycol(csv_t *r, const value_t *yv, span_t ysp)
             if (d < best && d <= (int)(yl / 2 > 1 ? yl / 2 : 1)) { best = d; bi = i; }
         }
         if (bi >= 0) {
-            sb_put(&o, "; did you mean y=", 17);
+            sb_str(&o, _("; did you mean y="));
             sb_quote(&o, r->head + r->off[bi], r->nlen[bi], 60);
             sb_put(&o, "?", 1);
         }
@@ -357,7 +359,7 @@ static int64_t csv_ycol(csv_t *r, const value_t *yv, span_t ysp)
     if (twice >= 0) {
         sb_put(&o, "load_csv: y=", 12);
         sb_quote(&o, y, yl, 60);
-        sb_printf(&o, " names two columns of %s (%lld and %lld): rename one in the header", r->path,
+        sb_printf(&o, _(" names two columns of %s (%lld and %lld): rename one in the header"), r->path,
                   (long long)found + 1, (long long)twice + 1);
         err_raise(ERR_VALUE, ysp, "%s", m);
     }
@@ -385,9 +387,9 @@ static void csv_row(csv_t *r, span_t span, int64_t ri, dtype_t dt, void *xd, voi
             for (a = 0; a < n && k < r->ncols; a++) k += s[a] == ',';
             b = r->full;
         }
-        sb_printf(&o, "load_csv: %s, line %lld has %lld cell%s, the header (line %lld) has %lld: ", r->path,
-                  (long long)r->lineno, (long long)cells, cells == 1 ? "" : "s", (long long)r->head_line,
-                  (long long)r->ncols);
+        sb_printf(&o, NG_("load_csv: %s, line %lld has %lld cell, the header (line %lld) has %lld: ",
+                          "load_csv: %s, line %lld has %lld cells, the header (line %lld) has %lld: ", (unsigned long)cells),
+                  r->path, (long long)r->lineno, (long long)cells, (long long)r->head_line, (long long)r->ncols);
         names_list(&o, r);
         sb_show(&o, s, r->full, a, b);
         err_raise(ERR_VALUE, span, "%s", m);
@@ -400,13 +402,13 @@ static void csv_row(csv_t *r, span_t span, int64_t ri, dtype_t dt, void *xd, voi
         double v;
         size_t ta, tb;
         if (!cell_value(s, p, e, &v, &ta, &tb)) {
-            sb_printf(&o, "load_csv: %s, line %lld, column %lld (", r->path, (long long)r->lineno, (long long)k + 1);
+            sb_printf(&o, _("load_csv: %s, line %lld, column %lld ("), r->path, (long long)r->lineno, (long long)k + 1);
             if (r->nlen[k]) sb_quote(&o, r->head + r->off[k], r->nlen[k], 40);
-            else sb_put(&o, "no name", 7);
-            sb_printf(&o, "), character %zu: ", char_col(s, r->full, ta));
+            else sb_str(&o, _("no name"));
+            sb_printf(&o, _("), character %zu: "), char_col(s, r->full, ta));
             sb_quote(&o, s + ta, tb - ta, 40);
-            sb_put(&o, ta == tb ? " (an empty cell)" : "", ta == tb ? 16 : 0);
-            sb_put(&o, " is not a number (a cell holds one number: 3, -2.5, 1e-3, nan, inf)", 67);
+            if (ta == tb) sb_str(&o, _(" (an empty cell)"));
+            sb_str(&o, _(" is not a number (a cell holds one number: 3, -2.5, 1e-3, nan, inf)"));
             sb_show(&o, s, r->full, ta, tb);
             err_raise(ERR_VALUE, span, "%s", m);
         }
@@ -470,9 +472,9 @@ static value_t *load_csv_run(call_t *c, csv_t *r)
     if (rows == 0) {
         char m[1000];
         sbuf_t o = { m, sizeof m, 0 };
-        sb_printf(&o, "load_csv: %s has a header (line %lld: ", r->path, (long long)r->head_line);
+        sb_printf(&o, _("load_csv: %s has a header (line %lld: "), r->path, (long long)r->head_line);
         names_list(&o, r);
-        sb_put(&o, ") but no rows of numbers after it", 33);
+        sb_str(&o, _(") but no rows of numbers after it"));
         err_raise(ERR_VALUE, c->span, "%s", m);
     }
     /* the second pass stores into the tensors, allocated once at their size */
@@ -576,12 +578,12 @@ static value_t *features_impl(call_t *c)
         while (e < n && !py_space((unsigned char)s[e])) e++;
         int t = -1;
         for (int i = 0; i < 7; i++) if (strlen(TERMS[i]) == e - p && !memcmp(TERMS[i], s + p, e - p)) t = i;
-        char m[300];
+        char m[600];   /* room for a translation (Hangul: 3 bytes a syllable) */
         sbuf_t o = { m, sizeof m, 0 };
         if (t < 0) {
-            sb_put(&o, "features: unknown term ", 23);
+            sb_str(&o, _("features: unknown term "));
             sb_quote(&o, s + p, e - p, 40);
-            sb_put(&o, "; the terms are the Playground's seven: " TERM_LIST, strlen("; the terms are the Playground's seven: " TERM_LIST));
+            sb_printf(&o, _("; the terms are the Playground's seven: %s"), TERM_LIST);
             err_raise(ERR_VALUE, term_span(c, sv, p, e), "%s", m);
         }
         for (int i = 0; i < k; i++)
@@ -592,8 +594,8 @@ static value_t *features_impl(call_t *c)
         p = e;
     }
     if (k == 0)
-        err_raise(ERR_VALUE, op_arg_span(c, 1), "features: no terms; name one or more of " TERM_LIST
-                  " (separated by spaces)");
+        err_raise(ERR_VALUE, op_arg_span(c, 1), "features: no terms; name one or more of %s (separated by spaces)",
+                  TERM_LIST);
     session_t *S = c->s;
     /* an int64 x computes in the session precision (a cast op, so grad and trace see it) */
     value_t *xf = NULL;

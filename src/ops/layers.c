@@ -116,7 +116,7 @@ static void dense_repr(value_t *rec)
     }
     snprintf(buf, sizeof buf, "dense(%lld -> %lld, activation=%s%s): W (%lld, %lld) %s%s%s", (long long)W->u.t.shape[0],
              (long long)W->u.t.shape[1], act_name(a), reg, (long long)W->u.t.shape[0], (long long)W->u.t.shape[1],
-             dtype_traits[W->u.t.dtype].name, b ? ", b " : ", no bias", "");
+             dtype_traits[W->u.t.dtype].name, b ? ", b " : _(", no bias"), "");
     if (b) {
         size_t l = strlen(buf);
         snprintf(buf + l, sizeof buf - l, "(%lld,) %s", (long long)b->u.t.shape[0], dtype_traits[b->u.t.dtype].name);
@@ -168,8 +168,8 @@ static value_t *activation_arg(call_t *c)
 
 static value_t *dense_impl(call_t *c)
 {
-    int64_t in = op_to_int(c->args[0], c->arg_spans[0], "in (the input size)");
-    int64_t out = op_to_int(c->args[1], c->arg_spans[1], "out (the number of units)");
+    int64_t in = op_to_int(c->args[0], c->arg_spans[0], _("in (the input size)"));
+    int64_t out = op_to_int(c->args[1], c->arg_spans[1], _("out (the number of units)"));
     if (in < 1 || out < 1 || in > (1 << 20) || out > (1 << 20))
         err_raise(ERR_VALUE, c->span, "dense(in, out): sizes must be from 1 to 2^20 (got %lld, %lld)", (long long)in,
                   (long long)out);
@@ -322,7 +322,7 @@ static void seq_repr(value_t *rec, session_t *s)
             k += snprintf(buf + k, sizeof buf - k, "%s%s", i ? ", " : "", kd);
         }
     }
-    snprintf(buf + k, sizeof buf - k, "): %lld parameters", (long long)count_params(rec, s));
+    snprintf(buf + k, sizeof buf - k, _("): %lld parameters"), (long long)count_params(rec, s));
     set_str(rec, "__repr__", buf);
 }
 
@@ -365,7 +365,7 @@ static value_t *sequential_impl(call_t *c)
     set_fn(rec, "__call__", "sequential_apply");
     scope_set(rec, "layers", ls);
     val_unref(ls);
-    val_check_depth(rec, c->span, "this model", " (a sequential is 2 levels: the model and its list of layers)");
+    val_check_depth(rec, c->span, _("this model"), _(" (a sequential is 2 levels: the model and its list of layers)"));
     int64_t in, out, a, b;
     layer_io(ls->u.list.items[0], &in, &a);
     layer_io(ls->u.list.items[ls->u.list.n - 1], &b, &out);
@@ -413,14 +413,14 @@ static value_t *td_impl(call_t *c)
     set_str(rec, "__kind__", "time_distributed");
     set_fn(rec, "__call__", "time_distributed_apply");
     scope_set(rec, "layer", l);
-    val_check_depth(rec, c->span, "this layer", NULL);
+    val_check_depth(rec, c->span, _("this layer"), NULL);
     int64_t in, out;
     layer_io(l, &in, &out);
     cache_facts(rec, in, out, c->s);
     /* the inner layer as it prints (Keras's TimeDistributed(Dense(...))) */
     char buf[400];
     value_t *ir = scope_get_local(l, "__repr__");
-    snprintf(buf, sizeof buf, "time_distributed(%s): the layer applied at every time step",
+    snprintf(buf, sizeof buf, _("time_distributed(%s): the layer applied at every time step"),
              ir && ir->kind == V_STR ? ir->u.str.s : kind_of(l));
     set_str(rec, "__repr__", buf);
     return rec;

@@ -37,12 +37,12 @@ static double at(value_t *t, int64_t i) { return tensor_get_f64(t, i); }
 
 static int64_t count_arg(call_t *c, const char *fn)
 {
-    int64_t n = op_to_int(c->args[0], c->arg_spans[0], "n (the number of points)");
+    int64_t n = op_to_int(c->args[0], c->arg_spans[0], _("n (the number of points)"));
     if (n < 2 || n > 10000000) err_raise(ERR_VALUE, c->arg_spans[0], "%s(n): n from 2 to 10^7 points, not %lld", fn, (long long)n);
     /* seed=n restarts the generator first, as seed(n) (and dense's seed=) do */
     span_t sp;
     value_t *sh = op_kw(c, "shuffle", &sp);
-    if (sh) (void)op_to_double(sh, sp, "shuffle (1 or 0)");   /* checked before anything is made */
+    if (sh) (void)op_to_double(sh, sp, _("shuffle (1 or 0)"));   /* checked before anything is made */
     value_t *sd = op_kw(c, "seed", &sp);
     if (sd) { value_t *r = op_run1(OP_seed, sd, c->s); val_unref(r); }
     return n;
@@ -93,7 +93,7 @@ static void pts_shuffle(call_t *c, int64_t n, pts_t p)
 {
     span_t sp;
     value_t *v = op_kw(c, "shuffle", &sp);
-    if (v && op_to_double(v, sp, "shuffle (1 or 0)") == 0) return;
+    if (v && op_to_double(v, sp, _("shuffle (1 or 0)")) == 0) return;
     value_t *u = draws(c->s, OP_rand, n, 1);
     double *key = mem_scratch((size_t)n * sizeof *key), *t = mem_scratch((size_t)n * sizeof *t);
     int64_t *idx = mem_scratch((size_t)n * sizeof *idx);
@@ -317,8 +317,10 @@ static double kw_pos(call_t *c, const char *name, double dflt, bool zero_ok)
     if (v && v2) err_raise(ERR_VALUE, sp2, "%s= and %s= are the same setting: give one", name, kn);
     if (v2) { v = v2; sp = sp2; name = kn; }
     double d = v ? op_to_double(v, sp, name) : dflt;
-    if (!(zero_ok ? d >= 0 : d > 0) || !isfinite(d))
-        err_raise(ERR_VALUE, sp, "%s= must be %s, not %g", name, zero_ok ? "0 or more" : "above 0", d);
+    if (!(zero_ok ? d >= 0 : d > 0) || !isfinite(d)) {
+        if (zero_ok) err_raise(ERR_VALUE, sp, "%s= must be 0 or more, not %g", name, d);
+        err_raise(ERR_VALUE, sp, "%s= must be above 0, not %g", name, d);
+    }
     return d;
 }
 
@@ -514,11 +516,15 @@ static void check_opt(value_t *opt, const char *name, span_t span)
         if (strcmp(R[i].opt, name)) continue;
         double v = get_num(opt, R[i].field);
         if (!(v >= R[i].lo) || !(R[i].hi_open ? v < R[i].hi : v <= R[i].hi)) {
+            if (isinf(R[i].hi) && R[i].lo > 0)
+                err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be above 0 and finite", name, R[i].field, v);
             if (isinf(R[i].hi))
-                err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be %s and finite", name, R[i].field, v,
-                          R[i].lo > 0 ? "above 0" : "0 or more");
-            err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be from %g %s %g", name, R[i].field, v,
-                      R[i].lo, R[i].hi_open ? "to below" : "to", R[i].hi);
+                err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be 0 or more and finite", name, R[i].field, v);
+            if (R[i].hi_open)
+                err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be from %g to below %g", name, R[i].field,
+                          v, R[i].lo, R[i].hi);
+            err_raise(ERR_VALUE, span, "this %s optimiser's %s is %g: it must be from %g to %g", name, R[i].field, v,
+                      R[i].lo, R[i].hi);
         }
     }
 }
@@ -716,7 +722,7 @@ static value_t *penalty_of(session_t *s, value_t *m, span_t span)
             if (!(a >= 0) || !isfinite(a)) {
                 char got[48];
                 if (f->kind == V_TENSOR && f->u.t.size == 1) snprintf(got, sizeof got, "%g", a);
-                else snprintf(got, sizeof got, "a %s", val_kind_name(f));
+                else snprintf(got, sizeof got, _("a %s"), val_kind_name(f));
                 err_raise(ERR_VALUE, span, "layer %d's %s is a penalty factor, a number >= 0, not %s", layer, nm, got);
             }
             fac[i][k] = a;
@@ -930,10 +936,15 @@ static value_t *fit_history(fit_rec_t *R, bool full)
     val_unref(secs);
     char r[200];
     char lb[32];
-    snprintf(r, sizeof r, "history: %lld epoch%s, last loss %s%s", (long long)R->epochs, R->epochs == 1 ? "" : "s",
-             gnum(lb, sizeof lb, R->loss.n ? R->loss.v[R->loss.n - 1] : NAN), R->stopped ? " (stopped by Ctrl-C)" : "");
-    if (R->skipped) snprintf(r + strlen(r), sizeof r - strlen(r), ", %lld step%s skipped (inf or NaN gradients)",
-                             (long long)R->skipped, R->skipped == 1 ? "" : "s");
+    /* shown when h prints: in the language of the moment it is made */
+    snprintf(r, sizeof r, NG_("history: %lld epoch, last loss %s%s", "history: %lld epochs, last loss %s%s",
+                              (unsigned long)R->epochs),
+             (long long)R->epochs, gnum(lb, sizeof lb, R->loss.n ? R->loss.v[R->loss.n - 1] : NAN),
+             R->stopped ? _(" (stopped by Ctrl-C)") : "");
+    if (R->skipped)
+        snprintf(r + strlen(r), sizeof r - strlen(r),
+                 NG_(", %lld step skipped (inf or NaN gradients)", ", %lld steps skipped (inf or NaN gradients)",
+                     (unsigned long)R->skipped), (long long)R->skipped);
     set_text(h, "__repr__", r);
     return h;
 }
@@ -1098,7 +1109,7 @@ static value_t *fit_impl(call_t *c)
     if (bs < 1) err_raise(ERR_VALUE, sp, "fit: batch_size= from 1, not %lld", (long long)bs);
     value_t *vv = op_kw(c, "verbose", &sp);
     value_t *egv = op_kw(c, "eager", &sp);
-    int64_t eg = egv ? op_to_int(egv, sp, "eager (1 or 0)") : 0;
+    int64_t eg = egv ? op_to_int(egv, sp, _("eager (1 or 0)")) : 0;
     if (eg != 0 && eg != 1) err_raise(ERR_VALUE, sp, "fit: eager= is 1 (op by op) or 0 (the step traced), not %lld", (long long)eg);
     bool eager = eg != 0;
     int64_t verbose = vv ? op_to_int(vv, sp, "verbose") : 1;
@@ -1139,7 +1150,7 @@ static value_t *fit_impl(call_t *c)
         if (xv->u.t.ndim < 1 || yv->u.t.ndim < 1 || xv->u.t.shape[0] != yv->u.t.shape[0] || xv->u.t.shape[0] < 1)
             err_raise(ERR_SHAPE, sp, "fit: validation's x and y need the same number of rows, at least one (%lld and %lld)",
                       (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
-        if (check_targets(yv, lname, oshape, ond, sp, "validation's y") != y_col)
+        if (check_targets(yv, lname, oshape, ond, sp, _("validation's y")) != y_col)
             err_raise(ERR_SHAPE, sp, "fit: validation's y has another shape than y");
         val_ref(xv); val_ref(yv);
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
@@ -1253,10 +1264,11 @@ static value_t *fit_impl(call_t *c)
             err_raise(ERR_TYPE, sp, "fit: show= is a figure's name or a list of them: \"loss\", \"boundary\", \"neurons\", \"gradflow\"");
         for (int i = 0; i < ni; i++) {
             const char *nm = items[i]->kind == V_STR ? items[i]->u.str.s : "";
+            if (items[i]->kind != V_STR)
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not a %s",
+                          val_kind_name(items[i]));
             if (strcmp(nm, "loss") && strcmp(nm, "boundary") && strcmp(nm, "neurons") && strcmp(nm, "gradflow"))
-                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not %s%s%s",
-                          items[i]->kind == V_STR ? "\"" : "a ", items[i]->kind == V_STR ? nm : val_kind_name(items[i]),
-                          items[i]->kind == V_STR ? "\"" : "");
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not \"%s\"", nm);
             for (int k = 0; k < nshow; k++)
                 if (!strcmp(shows[k], nm)) err_raise(ERR_VALUE, sp, "fit: show= names \"%s\" twice", nm);
             shows[nshow++] = nm;
@@ -1401,13 +1413,14 @@ static value_t *fit_impl(call_t *c)
         bool show = verbose == 1 && (epochs <= 20 || ep == 0 || ep + 1 == epochs || (ep + 1) % (epochs / 10) == 0);
         if (verbose == 2 || show || stopped) {
             char lb[32];
-            fprintf(out, "epoch %lld/%lld  loss %s", (long long)(ep + 1), (long long)epochs, gnum(lb, sizeof lb, loss));
-            if (!isnan(acc)) fprintf(out, "  accuracy %.3f", acc);
-            if (xv) fprintf(out, "  val_loss %s", gnum(lb, sizeof lb, vloss));
-            if (!isnan(vacc)) fprintf(out, "  val_accuracy %.3f", vacc);
-            if (is_ls(opt)) fprintf(out, "  scale %g", get_num(opt, "scale"));
-            fprintf(out, "  %.3g ms, %.0f steps/s%s\n", ms, ms > 0 ? (double)nsteps * 1e3 / ms : 0,
-                    stopped ? "  (stopped by Ctrl-C: the weights reached are kept)" : "");
+            /* TRANSLATORS: fit's progress line: epoch k of n, then the mean batch loss */
+            fprintf(out, _("epoch %lld/%lld  loss %s"), (long long)(ep + 1), (long long)epochs, gnum(lb, sizeof lb, loss));
+            if (!isnan(acc)) fprintf(out, _("  accuracy %.3f"), acc);
+            if (xv) fprintf(out, _("  val_loss %s"), gnum(lb, sizeof lb, vloss));
+            if (!isnan(vacc)) fprintf(out, _("  val_accuracy %.3f"), vacc);
+            if (is_ls(opt)) fprintf(out, _("  scale %g"), get_num(opt, "scale"));
+            fprintf(out, _("  %.3g ms, %.0f steps/s%s\n"), ms, ms > 0 ? (double)nsteps * 1e3 / ms : 0,
+                    stopped ? _("  (stopped by Ctrl-C: the weights reached are kept)") : "");
             stop_said = stopped;
             fflush(out);
         }
@@ -1415,15 +1428,15 @@ static value_t *fit_impl(call_t *c)
     err_pop(&fo);
     }
     if (stopped && !stop_said) {
-        fprintf(out, "stopped by Ctrl-C after %lld steps: the weights reached are kept\n", (long long)steps);
+        fprintf(out, _("stopped by Ctrl-C after %lld steps: the weights reached are kept\n"), (long long)steps);
         fflush(out);
     }
     R.concrete = eager ? 0 : op_tracer.concrete_count(vgf);
     R.stopped = stopped;
     if (bad_steps && verbose) {
-        fprintf(out, "fit: %lld of %lld steps had inf or NaN gradients and applied them", (long long)bad_steps, (long long)R.steps);
-        if (fixed_scale != 1) fprintf(out, " (the fixed loss scale %g overflowed: loss_scale=\"dynamic\" halves it and skips those steps)\n", fixed_scale);
-        else fprintf(out, " (the weights now hold them)\n");
+        fprintf(out, _("fit: %lld of %lld steps had inf or NaN gradients and applied them"), (long long)bad_steps, (long long)R.steps);
+        if (fixed_scale != 1) fprintf(out, _(" (the fixed loss scale %g overflowed: loss_scale=\"dynamic\" halves it and skips those steps)\n"), fixed_scale);
+        else fprintf(out, "%s", _(" (the weights now hold them)\n"));
     }
     val_unref(vgf);
     val_unref(lstr);
