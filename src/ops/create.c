@@ -96,13 +96,13 @@ static value_t *full_impl(call_t *c)
 /* eye(n, m=n, k=0): ones where column - row == k (numpy.eye). */
 static value_t *eye_impl(call_t *c)
 {
-    int64_t n = op_to_int(c->args[0], c->arg_spans[0], "eye: the number of rows n");
+    int64_t n = op_to_int(c->args[0], c->arg_spans[0], N_("eye: the number of rows n"));
     span_t sp = c->span;
     value_t *mv = c->nargs > 1 ? c->args[1] : op_kw(c, "m", &sp);
     if (c->nargs > 1) sp = c->arg_spans[1];
-    int64_t m = mv ? op_to_int(mv, sp, "eye: the number of columns m") : n;
+    int64_t m = mv ? op_to_int(mv, sp, N_("eye: the number of columns m")) : n;
     value_t *kv = op_kw(c, "k", &sp);
-    int64_t k = kv ? op_to_int(kv, sp, "eye: the diagonal offset k") : 0;
+    int64_t k = kv ? op_to_int(kv, sp, N_("eye: the diagonal offset k")) : 0;
     int64_t shape[2] = { n, m };
     tensor_numel_checked(2, shape, c->span);
     dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
@@ -127,12 +127,12 @@ static value_t *eye_impl(call_t *c)
  * is rounded once to the dtype.  An int64 dtype floors, as NumPy >= 1.20. */
 static value_t *linspace_impl(call_t *c)
 {
-    double start = op_to_double(op_arg_tensor(c, 0), c->arg_spans[0], "linspace: start");
-    double stop = op_to_double(op_arg_tensor(c, 1), c->arg_spans[1], "linspace: stop");
+    double start = op_to_double(op_arg_tensor(c, 0), c->arg_spans[0], N_("linspace: start"));
+    double stop = op_to_double(op_arg_tensor(c, 1), c->arg_spans[1], N_("linspace: stop"));
     span_t sp = c->span;
     value_t *nv = c->nargs > 2 ? c->args[2] : op_kw(c, "num", &sp);
     if (c->nargs > 2) sp = c->arg_spans[2];
-    int64_t num = nv ? op_to_int(nv, sp, "linspace: num") : 50;
+    int64_t num = nv ? op_to_int(nv, sp, N_("linspace: num")) : 50;
     if (num < 0) err_raise(ERR_VALUE, sp, "linspace: num must be 0 or more, got %lld", (long long)num);
     tensor_numel_checked(1, &num, sp);
     dtype_t dt = kw_dtype(c, op_settings(c->s)->precision);
@@ -178,15 +178,15 @@ static value_t *arange_impl(call_t *c)
     }
     int ia = c->nargs == 1 ? -1 : 0, ib = c->nargs == 1 ? 0 : 1, is = c->nargs == 3 ? 2 : -1;
     /* start, stop and step decide the length: a shape */
-    for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], c->arg_spans[i], "arange's length (start, stop, step)");
+    for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], c->arg_spans[i], N_("arange's length (start, stop, step)"));
     dtype_t dt = kw_dtype(c, ints ? DT_INT64 : op_settings(c->s)->precision);
     if (!ints && dt == DT_INT64)
         err_raise(ERR_DTYPE, c->span, "arange: dtype int64 needs integer start, stop and step");
     int64_t n;
     if (ints) {
-        int64_t a = ia < 0 ? 0 : op_to_int(c->args[ia], c->arg_spans[ia], "arange: start");
-        int64_t b = op_to_int(c->args[ib], c->arg_spans[ib], "arange: stop");
-        int64_t st = is < 0 ? 1 : op_to_int(c->args[is], c->arg_spans[is], "arange: step");
+        int64_t a = ia < 0 ? 0 : op_to_int(c->args[ia], c->arg_spans[ia], N_("arange: start"));
+        int64_t b = op_to_int(c->args[ib], c->arg_spans[ib], N_("arange: stop"));
+        int64_t st = is < 0 ? 1 : op_to_int(c->args[is], c->arg_spans[is], N_("arange: step"));
         if (st == 0) err_raise(ERR_VALUE, c->arg_spans[is], "arange: step must not be 0");
         __int128 d = (__int128)b - a, q;
         /* ceil(d / st) for either sign of st, exactly */
@@ -207,9 +207,9 @@ static value_t *arange_impl(call_t *c)
         val_unref(r);
         return f;
     }
-    double a = ia < 0 ? 0.0 : op_to_double(c->args[ia], c->arg_spans[ia], "arange: start");
-    double b = op_to_double(c->args[ib], c->arg_spans[ib], "arange: stop");
-    double st = is < 0 ? 1.0 : op_to_double(c->args[is], c->arg_spans[is], "arange: step");
+    double a = ia < 0 ? 0.0 : op_to_double(c->args[ia], c->arg_spans[ia], N_("arange: start"));
+    double b = op_to_double(c->args[ib], c->arg_spans[ib], N_("arange: stop"));
+    double st = is < 0 ? 1.0 : op_to_double(c->args[is], c->arg_spans[is], N_("arange: step"));
     if (st == 0) err_raise(ERR_VALUE, c->arg_spans[is], "arange: step must not be 0");
     if (!isfinite(a) || !isfinite(b) || !isfinite(st))
         err_raise(ERR_VALUE, c->span, "arange: start, stop and step must be finite (got %g, %g, %g)", a, b, st);

@@ -185,13 +185,13 @@ static value_t *scatter_impl(call_t *c)
     }
     dtype_t dt = (dtype_t)x->u.t.dtype;
     if (x->u.t.weak && dt != DT_INT64) dt = op_settings(c->s)->precision;   /* never reached from x[...] = v (0-d) */
-    value_t *vc = op_convert(v, dt, c->arg_spans[1], "index assignment");
+    value_t *vc = op_convert(v, dt, c->arg_spans[1], _("index assignment"));
     value_t *r;
     if (c->reuse_first && tensor_is_unique(x) && !x->u.t.ad && !x->u.t.weak && !op_tape.active() && !op_tracing()) {
         r = tensor_view(x);   /* the variable's storage, written in place (tensor_data below makes a
                                  non-contiguous view contiguous first) */
     } else {
-        r = x->u.t.dtype == dt ? tensor_copy(x) : op_convert(x, dt, c->arg_spans[0], "index assignment");
+        r = x->u.t.dtype == dt ? tensor_copy(x) : op_convert(x, dt, c->arg_spans[0], _("index assignment"));
     }
     r->u.t.weak = 0;
     /* One strided copy on r's device: the selection of r is a view (start
@@ -228,9 +228,12 @@ static value_t *take_impl(call_t *c)
     value_t *av = op_kw(c, "axis", &asp);
     if (x->u.t.ndim == 0) err_raise(ERR_INDEX, c->arg_spans[0], "take: a 0-d tensor has no axis to index");
     int axis = av ? op_axis(av, x->u.t.ndim, asp) : 0;
-    if (iv->u.t.size != 1 || (iv->u.t.dtype != DT_INT64 && !iv->u.t.weak))
-        err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be a single integer (int64), not a %s%s tensor",
-                  dtype_traits[iv->u.t.dtype].name, iv->u.t.size != 1 ? " multi-element" : "");
+    if (iv->u.t.size != 1)
+        err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be a single integer (int64), not a %s "
+                  "multi-element tensor", dtype_traits[iv->u.t.dtype].name);
+    if (iv->u.t.dtype != DT_INT64 && !iv->u.t.weak)
+        err_raise(ERR_INDEX, c->arg_spans[1], "take: the index must be a single integer (int64), not a %s tensor",
+                  dtype_traits[iv->u.t.dtype].name);
     int64_t len = x->u.t.shape[axis], i = 0;
     if (!op_tracer.is_traced(iv)) {
         if (iv->u.t.dtype == DT_INT64) i = ((int64_t *)tensor_data(iv))[0];

@@ -42,7 +42,7 @@ static value_t *print_impl(call_t *c)
      * (TensorFlow prints Tensor("...", shape, dtype)); tprint is the node
      * that prints at every call. */
     bool tracing = op_tracing();
-    if (tracing) fputs("[trace time] ", session_out(c->s));
+    if (tracing) fputs(_("[trace time] "), session_out(c->s));
     for (int i = 0; i < c->nargs; i++) {
         if (i) fputc(' ', session_out(c->s));
         if (tracing && holds_traced(c->args[i], 0)) {
@@ -61,11 +61,11 @@ static value_t *print_impl(call_t *c)
 static value_t *range_impl(call_t *c)
 {
     int64_t a = 0, b, st = 1;
-    if (c->nargs == 1) b = op_to_int(c->args[0], c->arg_spans[0], "range's stop");
+    if (c->nargs == 1) b = op_to_int(c->args[0], c->arg_spans[0], N_("range's stop"));
     else {
-        a = op_to_int(c->args[0], c->arg_spans[0], "range's start");
-        b = op_to_int(c->args[1], c->arg_spans[1], "range's stop");
-        if (c->nargs == 3) st = op_to_int(c->args[2], c->arg_spans[2], "range's step");
+        a = op_to_int(c->args[0], c->arg_spans[0], N_("range's start"));
+        b = op_to_int(c->args[1], c->arg_spans[1], N_("range's stop"));
+        if (c->nargs == 3) st = op_to_int(c->args[2], c->arg_spans[2], N_("range's step"));
     }
     if (st == 0) err_raise(ERR_VALUE, c->arg_spans[2], "range's step cannot be zero");
     __int128 n128 = 0;
@@ -89,7 +89,7 @@ static value_t *range_bound_impl(call_t *c)
     const char *what = c->nargs > 1 && c->args[1]->kind == V_STR ? c->args[1]->u.str.s : "range's stop";
     if (v->kind == V_TENSOR && v->u.t.sym) {
         if (v->u.t.size != 1)
-            err_raise(ERR_TYPE, c->arg_spans[0], "%s must be a single integer, not a tensor with several elements", what);
+            err_raise(ERR_TYPE, c->arg_spans[0], "%s must be a single integer, not a tensor with several elements", _(what));
         return tensor_new(DT_INT64, 0, NULL);
     }
     int64_t n = op_to_int(v, c->arg_spans[0], what);
@@ -110,7 +110,7 @@ static value_t *len_impl(call_t *c)
     }
     if (v->kind == V_TENSOR && v->u.t.ndim > 0) return tensor_weak_int(v->u.t.shape[0]);
     err_raise(ERR_TYPE, c->arg_spans[0], "len needs a tensor with at least one axis, a list or a string, not a %s",
-              v->kind == V_TENSOR ? "0-d value" : val_kind_name(v));
+              v->kind == V_TENSOR ? _("0-d value") : val_kind_name(v));
 }
 
 /* -x: exact in every dtype (IEEE 754 negate flips the sign bit: -0 stays

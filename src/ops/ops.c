@@ -4,6 +4,7 @@
 #include "ops/record.h"
 #include "ops/state.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "util/mem.h"
 #include <stdlib.h>
 #include <time.h>
@@ -418,11 +419,11 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
     char msg[1024], num[64], ix[160];
     int k = 0;
     const char *what = rs.nan && !rs.pinf && !rs.ninf ? "NaN" : !rs.nan && rs.pinf && !rs.ninf ? "inf"
-                       : !rs.nan && !rs.pinf && rs.ninf ? "-inf" : "non-finite values";
+                       : !rs.nan && !rs.pinf && rs.ninf ? "-inf" : _("non-finite values");
     const nn_state_t *nst = nn_state();
     if (nst->numerics_grad_of)
-        k += snprintf(msg + k, sizeof msg - k, "in the gradient of %s: ", nst->numerics_grad_of);
-    k += snprintf(msg + k, sizeof msg - k, "%s gave %s", op->name, what);
+        k += snprintf(msg + k, sizeof msg - k, _("in the gradient of %s: "), nst->numerics_grad_of);
+    k += snprintf(msg + k, sizeof msg - k, _("%s gave %s"), op->name, what);
     /* the first non-finite element and, for an elementwise op, the inputs it read */
     int64_t idx[NN_MAX_DIMS];
     numerics_index(ix, sizeof ix, r->u.t.ndim, r->u.t.shape, rs.first, idx);
@@ -460,23 +461,25 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
     }
     /* why, as a teacher would say it */
     if (!inputs_finite) {
-        k += snprintf(msg + k, sizeof msg - k, " (an input already held inf or NaN)");
+        k += snprintf(msg + k, sizeof msg - k, "%s", _(" (an input already held inf or NaN)"));
     } else if (rs.first >= 0 && rs.firstv != rs.firstv) {
-        k += snprintf(msg + k, sizeof msg - k, " from finite inputs: an invalid operation (0/0, 0 * inf, inf - inf, "
-                      "log or sqrt of a negative number)");
+        k += snprintf(msg + k, sizeof msg - k, "%s", _(" from finite inputs: an invalid operation (0/0, 0 * inf, inf - inf, "
+                      "log or sqrt of a negative number)"));
     } else if (elem_known && zero_in && !rs.nan) {
-        k += snprintf(msg + k, sizeof msg - k, " from finite inputs: a pole (division by zero, log(0))");
+        k += snprintf(msg + k, sizeof msg - k, "%s", _(" from finite inputs: a pole (division by zero, log(0))"));
     } else {
         numerics_num(num, sizeof num, dt, dtype_traits[dt].max);
-        k += snprintf(msg + k, sizeof msg - k, ": %s overflow (its inputs are finite; the largest finite %s is %s)", dn,
+        k += snprintf(msg + k, sizeof msg - k, _(": %s overflow (its inputs are finite; the largest finite %s is %s)"), dn,
                       dn, num);
     }
     numerics_num(num, sizeof num, dt, rs.firstv);
     char shp[96];
     numerics_shape(shp, sizeof shp, &r->u.t);
     int64_t bad = rs.nan + rs.pinf + rs.ninf;
-    k += snprintf(msg + k, sizeof msg - k, "; %lld of %lld element%s non-finite (%lld NaN, %lld inf, %lld -inf), "
-                  "the first at %s: %s%s%s", (long long)bad, (long long)r->u.t.size, r->u.t.size == 1 ? "" : "s",
+    /* TRANSLATORS: "3 of 4 elements non-finite (...), the first at [1, 2]: 1 / 0 = inf" */
+    k += snprintf(msg + k, sizeof msg - k, NG_("; %lld of %lld element non-finite (%lld NaN, %lld inf, %lld -inf), "
+                  "the first at %s: %s%s%s", "; %lld of %lld elements non-finite (%lld NaN, %lld inf, %lld -inf), "
+                  "the first at %s: %s%s%s", (unsigned long)r->u.t.size), (long long)bad, (long long)r->u.t.size,
                   (long long)rs.nan, (long long)rs.pinf, (long long)rs.ninf, r->u.t.ndim ? ix : "()",
                   detail[0] ? detail : "", detail[0] ? " = " : "", num);
     for (int i = 0; i < c->nargs && k < (int)sizeof msg; i++) {
@@ -486,7 +489,7 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
         numerics_arg_text(c, i, nm, sizeof nm);
         numerics_shape(shp, sizeof shp, &a->u.t);
         const char *adn = a->u.t.weak ? (a->u.t.dtype == DT_INT64 ? "int" : "float") : dtype_traits[a->u.t.dtype].name;
-        k += snprintf(msg + k, sizeof msg - k, " | input %d%s: %s %s", i + 1, nm, adn, shp);
+        k += snprintf(msg + k, sizeof msg - k, _(" | input %d%s: %s %s"), i + 1, nm, adn, shp);
         if (i >= NIN || !have[i]) {
             if (a->u.t.size == 1) {
                 numerics_num(num, sizeof num, a->u.t.dtype == DT_INT64 ? DT_INT64 : DT_FP64, tensor_get_f64(a, 0));
@@ -499,12 +502,12 @@ __attribute__((noinline, cold)) static void op_check_numerics(call_t *c, value_t
             char lo[64], hi[64];
             numerics_num(lo, sizeof lo, ad, is[i].lo);
             numerics_num(hi, sizeof hi, ad, is[i].hi);
-            k += snprintf(msg + k, sizeof msg - k, ", range [%s, %s]", lo, hi);
+            k += snprintf(msg + k, sizeof msg - k, _(", range [%s, %s]"), lo, hi);
         }
         if (is[i].first < 0)
-            k += snprintf(msg + k, sizeof msg - k, ", all finite");
+            k += snprintf(msg + k, sizeof msg - k, "%s", _(", all finite"));
         else
-            k += snprintf(msg + k, sizeof msg - k, ", already held %lld NaN, %lld inf, %lld -inf", (long long)is[i].nan,
+            k += snprintf(msg + k, sizeof msg - k, _(", already held %lld NaN, %lld inf, %lld -inf"), (long long)is[i].nan,
                           (long long)is[i].pinf, (long long)is[i].ninf);
     }
     err_raise(ERR_NUMERICS, c->span, "%s", msg);
@@ -597,11 +600,13 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
     }
     if (c->nargs < op->min_args || (op->max_args >= 0 && c->nargs > op->max_args)) {
         span_t sp = c->nargs > op->max_args && op->max_args >= 0 ? c->arg_spans[op->max_args] : c->span;
+        /* err_raise's nn_tr leaves the text NG_ chose as it is (no msgid) */
         if (op->min_args == op->max_args)
-            err_raise(ERR_TYPE, sp, "%s takes %d argument%s, got %d; usage: %s", op->name, op->min_args,
-                      op->min_args == 1 ? "" : "s", c->nargs, op->signature);
-        err_raise(ERR_TYPE, sp, "%s got %d argument%s; usage: %s", op->name, c->nargs, c->nargs == 1 ? "" : "s",
-                  op->signature);
+            err_raise(ERR_TYPE, sp, NG_("%s takes %d argument, got %d; usage: %s", "%s takes %d arguments, got %d; usage: %s",
+                                        (unsigned long)op->min_args),
+                      op->name, op->min_args, c->nargs, op->signature);
+        err_raise(ERR_TYPE, sp, NG_("%s got %d argument; usage: %s", "%s got %d arguments; usage: %s", (unsigned long)c->nargs),
+                  op->name, c->nargs, op->signature);
     }
     /* nn_state()->graph is NULL until a session first traces: eager code
      * pays one load here for everything below */
@@ -634,8 +639,8 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
             if (op->flags & OPF_VARIABLES) {
                 /* made now, once: its sizes must be numbers, and it cannot sit in
                  * a branch or loop that the graph runs zero or many times */
-                for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], op_arg_span(c, i), "a layer's size");
-                for (int i = 0; i < c->nkw; i++) op_tracer.need_concrete(c->kw[i], c->kw_spans[i], "a layer's setting");
+                for (int i = 0; i < c->nargs; i++) op_tracer.need_concrete(c->args[i], op_arg_span(c, i), N_("a layer's size"));
+                for (int i = 0; i < c->nkw; i++) op_tracer.need_concrete(c->kw[i], c->kw_spans[i], N_("a layer's setting"));
                 if (op_tracer.in_control_flow())
                     err_raise(ERR_TYPE, c->span, "%s creates a layer inside a branch or loop whose condition is a traced "
                               "tensor: its weights would be made once, while tracing, whatever the graph runs later "
@@ -716,29 +721,32 @@ value_t *op_kw(call_t *c, const char *name, span_t *span)
 
 int64_t op_to_int(value_t *v, span_t span, const char *what)
 {
-    op_tracer.need_concrete(v, span, what);
+    op_tracer.need_concrete(v, span, what);   /* the English what: graph compares it */
     if (v->kind != V_TENSOR || v->u.t.size != 1)
-        err_raise(ERR_TYPE, span, "%s must be a single integer, not a %s", what,
-                  v->kind == V_TENSOR ? "tensor with several elements" : val_kind_name(v));
+        err_raise(ERR_TYPE, span, "%s must be a single integer, not a %s", _(what),
+                  v->kind == V_TENSOR ? _("tensor with several elements") : val_kind_name(v));
     if (v->u.t.dtype == DT_INT64) return ((int64_t *)tensor_data(v))[0];
     double d = tensor_get_f64(v, 0);
     /* the value as its dtype prints it (3.7, not 3.7000000000000002) */
     char ds[64];
     dtype_format(ds, sizeof ds, v->u.t.weak ? DT_FP64 : (dtype_t)v->u.t.dtype, d, 0);
     /* a whole number (or an infinity) past the 64-bit integers is too large, not "not an integer" */
-    if (d == floor(d) && (d < -9.2e18 || d > 9.2e18))
-        err_raise(ERR_VALUE, span, "%s is too %s: %s is beyond the 64-bit integers (about -9.2e18 to 9.2e18)",
-                  what, d > 0 ? "large" : "far below zero", ds);
+    if (d == floor(d) && d > 9.2e18)
+        err_raise(ERR_VALUE, span, "%s is too large: %s is beyond the 64-bit integers (about -9.2e18 to 9.2e18)",
+                  _(what), ds);
+    if (d == floor(d) && d < -9.2e18)
+        err_raise(ERR_VALUE, span, "%s is too far below zero: %s is beyond the 64-bit integers (about -9.2e18 to "
+                  "9.2e18)", _(what), ds);
     if (d != d || d != floor(d))
-        err_raise(ERR_VALUE, span, "%s must be an integer, got %s", what, ds);
+        err_raise(ERR_VALUE, span, "%s must be an integer, got %s", _(what), ds);
     return (int64_t)d;
 }
 
 double op_to_double(value_t *v, span_t span, const char *what)
 {
     if (v->kind != V_TENSOR || v->u.t.size != 1)
-        err_raise(ERR_TYPE, span, "%s must be a single number, not a %s", what,
-                  v->kind == V_TENSOR ? "tensor with several elements" : val_kind_name(v));
+        err_raise(ERR_TYPE, span, "%s must be a single number, not a %s", _(what),
+                  v->kind == V_TENSOR ? _("tensor with several elements") : val_kind_name(v));
     return tensor_get_f64(v, 0);
 }
 
@@ -759,7 +767,7 @@ int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span)
     int n = 0;
     if (last - first == 1 && c->args[first]->kind == V_TENSOR && c->args[first]->u.t.ndim == 1) {
         value_t *t = c->args[first];
-        op_tracer.need_concrete(t, c->arg_spans[first], "a shape");
+        op_tracer.need_concrete(t, c->arg_spans[first], N_("a shape"));
         if (t->u.t.size > NN_MAX_DIMS)
             err_raise(ERR_SHAPE, c->arg_spans[first], "a tensor has at most %d dimensions, this shape has %lld",
                       NN_MAX_DIMS, (long long)t->u.t.size);
@@ -776,7 +784,7 @@ int op_shape_args(call_t *c, int first, int last, int64_t *shape, span_t span)
     if (last - first > NN_MAX_DIMS)
         err_raise(ERR_SHAPE, c->arg_spans[first + NN_MAX_DIMS], "a tensor has at most %d dimensions", NN_MAX_DIMS);
     for (int i = first; i < last; i++) {
-        int64_t d = op_to_int(c->args[i], c->arg_spans[i], "a dimension");
+        int64_t d = op_to_int(c->args[i], c->arg_spans[i], N_("a dimension"));
         if (d < 0) err_raise(ERR_SHAPE, c->arg_spans[i], "dimension %d is negative (%lld)", i - first, (long long)d);
         shape[n++] = d;
     }
@@ -826,32 +834,32 @@ const void *op_view_strides(const value_t *v, int n, const int64_t *shape, int64
  * coverage (src/backend/cuda/cuda.c, kernels/) as :help states it. */
 const char *op_gpu_doc(const op_def_t *o)
 {
-    const char *cpu = "computes on the CPU from a host copy of its GPU inputs; the result moves to the GPU";
+    const char *cpu = N_("computes on the CPU from a host copy of its GPU inputs; the result moves to the GPU");
     if (o->gpu) return *o->gpu ? o->gpu : NULL;   /* the entry says it */
-    if (o->flags & OPF_DEVICE) return "moves tensors between the devices";
+    if (o->flags & OPF_DEVICE) return N_("moves tensors between the devices");
     /* what makes no tensor from tensors says nothing here: shape queries,
      * figures (and the entries whose .gpu is "") */
     if (o->flags & OPF_STATIC) return NULL;
     if (o->nograd && (!strncmp(o->nograd, "a figure", 8) || !strncmp(o->nograd, "draws", 5))) return NULL;
     if (o->nograd && !strncmp(o->nograd, "random numbers", 14))
-        return "under :device gpu drawn on the CPU from the seeded stream and moved to the GPU (seed(k) gives the same "
-               "numbers on both devices)";
+        return N_("under :device gpu drawn on the CPU from the seeded stream and moved to the GPU (seed(k) gives the same "
+               "numbers on both devices)");
     /* the kernels' abilities: backend/kern_ids.h */
     if (o->kind == OPK_BINARY && bk_gpu_binary(o->kern))
-        return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, broadcasting on the device, bit "
-               "for bit as on the CPU";
+        return N_("runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, broadcasting on the device, bit "
+               "for bit as on the CPU");
     if (o->kind == OPK_UNARY && bk_gpu_unary(o->kern))
-        return "runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, bit for bit as on the CPU";
+        return N_("runs on the GPU's kernels (kernels/elementwise.cu) in every dtype, bit for bit as on the CPU");
     if (o->kind == OPK_UNARY && bk_kern_is_tr(o->kern))
-        return "computes on the CPU from a host copy and the result moves to the GPU, so the bits are the CPU's: "
+        return N_("computes on the CPU from a host copy and the result moves to the GPU, so the bits are the CPU's: "
                "fp16, bf16 and fp32 are correctly rounded by the CPU's rounding check (kern_act.c), which CUDA's fp64 "
                "function rounded once (kernels/elementwise.cu's k_tr) does not always match; a fused chain that "
-               "holds it runs op by op";
+               "holds it runs op by op");
     if (bk_kern_is_act(o->kern))
         return bk_gpu_unary(o->kern) & BK_GPU_F32
-                   ? "fp16, bf16 and fp32 run on the GPU (kernels/act.cu: the fast fp64 value and its rounding check; "
+                   ? N_("fp16, bf16 and fp32 run on the GPU (kernels/act.cu: the fast fp64 value and its rounding check; "
                      "the few elements the check cannot settle, and NaN, are computed by the CPU's careful kernel), "
-                     "so the bits are the CPU's; fp64 computes on the CPU from a host copy and moves"
+                     "so the bits are the CPU's; fp64 computes on the CPU from a host copy and moves")
                    : cpu;
     return cpu;
 }

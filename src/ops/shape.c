@@ -72,7 +72,7 @@ static int64_t tensor_int_at(const value_t *t, int64_t i, span_t span, const cha
     if (t->u.t.dtype == DT_INT64) return ((const int64_t *)tensor_data(t))[i];
     double d = tensor_get_f64(t, i);
     if (d != floor(d) || fabs(d) > 0x1p62)
-        err_raise(ERR_VALUE, span, "%s must be whole numbers, not %g", what, d);
+        err_raise(ERR_VALUE, span, "%s must be whole numbers, not %g", _(what), d);
     return (int64_t)d;
 }
 
@@ -82,12 +82,12 @@ static int read_ints(value_t *v, span_t span, int64_t *out, int cap, const char 
 {
     if (v->kind == V_LIST) {
         if (v->u.list.n > cap)
-            err_raise(ERR_SHAPE, span, "%s: %d values given, at most %d allowed", what, v->u.list.n, cap);
+            err_raise(ERR_SHAPE, span, "%s: %d values given, at most %d allowed", _(what), v->u.list.n, cap);
         for (int i = 0; i < v->u.list.n; i++) out[i] = op_to_int(v->u.list.items[i], span, what);
         return v->u.list.n;
     }
     if (v->kind != V_TENSOR)
-        err_raise(ERR_TYPE, span, "%s must be integers (a number, a list or a 1-D tensor), not a %s", what, val_kind_name(v));
+        err_raise(ERR_TYPE, span, "%s must be integers (a number, a list or a 1-D tensor), not a %s", _(what), val_kind_name(v));
     if (v->u.t.ndim == 0) {
         out[0] = op_to_int(v, span, what);
         return 1;
@@ -95,10 +95,10 @@ static int read_ints(value_t *v, span_t span, int64_t *out, int cap, const char 
     if (v->u.t.ndim != 1) {
         char sh[128];
         shape_text(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
-        err_raise(ERR_SHAPE, span, "%s must be a 1-D list of integers, not a tensor of shape %s", what, sh);
+        err_raise(ERR_SHAPE, span, "%s must be a 1-D list of integers, not a tensor of shape %s", _(what), sh);
     }
     if (v->u.t.size > cap)
-        err_raise(ERR_SHAPE, span, "%s: %lld values given, at most %d allowed", what, (long long)v->u.t.size, cap);
+        err_raise(ERR_SHAPE, span, "%s: %lld values given, at most %d allowed", _(what), (long long)v->u.t.size, cap);
     op_tracer.need_concrete(v, span, what);
     for (int64_t i = 0; i < v->u.t.size; i++) out[i] = tensor_int_at(v, i, span, what);
     return (int)v->u.t.size;
@@ -115,11 +115,11 @@ static int shape_args(call_t *c, int64_t *sh, span_t *ssp)
     *ssp = c->nargs > 1 ? span_join(c->arg_spans[1], c->arg_spans[c->nargs - 1]) : c->span;
     if (c->nargs == 2 && (c->args[1]->kind == V_LIST ||
                           (c->args[1]->kind == V_TENSOR && c->args[1]->u.t.ndim == 1))) {
-        nd = read_ints(c->args[1], c->arg_spans[1], sh, NN_MAX_DIMS, "the new shape");
+        nd = read_ints(c->args[1], c->arg_spans[1], sh, NN_MAX_DIMS, N_("the new shape"));
     } else {
         if (c->nargs - 1 > NN_MAX_DIMS)
             err_raise(ERR_SHAPE, *ssp, "a tensor has at most %d dimensions, this asks for %d", NN_MAX_DIMS, c->nargs - 1);
-        for (int i = 1; i < c->nargs; i++) sh[nd++] = op_to_int(c->args[i], c->arg_spans[i], "a dimension");
+        for (int i = 1; i < c->nargs; i++) sh[nd++] = op_to_int(c->args[i], c->arg_spans[i], N_("a dimension"));
     }
     return nd;
 }
@@ -208,7 +208,7 @@ static value_t *broadcast_common(call_t *c, const char *name, bool expand)
         }
         if (sh[d] < 0)
             err_raise(ERR_SHAPE, ssp, "%s: dimension %d is %lld; sizes are 0 or more%s", name, d, (long long)sh[d],
-                      expand ? " (or -1 to keep x's size)" : "");
+                      expand ? _(" (or -1 to keep x's size)") : "");
     }
     tensor_numel_checked(nd, sh, ssp);
     value_t *out = tensor_view(x);
@@ -290,8 +290,8 @@ static value_t *join_split(call_t *c, value_t *x0, bool stack)
     int nd = x->u.t.ndim;
     if (nd == 0 || (!stack && nd == 1))
         err_raise(ERR_SHAPE, c->arg_spans[0], "%s needs several tensors (or a list, or a tensor whose first dimension "
-                  "lists them)%s; this is %s", name, stack ? "" : " of at least 1 dimension each",
-                  nd == 0 ? "a single number" : "a 1-D tensor, whose pieces are numbers (use stack, or reshape)");
+                  "lists them)%s; this is %s", name, stack ? "" : _(" of at least 1 dimension each"),
+                  nd == 0 ? _("a single number") : _("a 1-D tensor, whose pieces are numbers (use stack, or reshape)"));
     span_t sp = c->span;
     value_t *av = op_kw(c, "axis", &sp);
     int a = av ? op_axis(av, stack ? nd : nd - 1, sp) : 0;
