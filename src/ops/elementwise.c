@@ -400,7 +400,10 @@ const op_def_t op_family_elementwise[] = {
      .symbol = "/", .ulp = ULP_CORRECT,
      .signature = "divide(a, b)   also a / b", .summary = N_("elementwise true division"),
      .formula = N_("a / b, rounded once; x/0 is ±inf, 0/0 is nan"), .shapes = N_("broadcastable shapes -> the broadcast shape"),
-     .dtypes = BIN_DTYPES "; integers divided give a float (7 / 2 is 3.5, as Python 3 and NumPy's true_divide)",
+     .dtypes = N_("NumPy broadcasting; dtypes promote as JAX (fp16 with bf16 gives fp32); a weak scalar takes the tensor's "
+                  "dtype and enters at its compute precision (fp32, or fp64); int64 with int64 stays int64 (overflow is an "
+                  "error); weak floats alone compute in the session precision; integers divided give a float (7 / 2 is "
+                  "3.5, as Python 3 and NumPy's true_divide)"),
      .source = N_("IEEE 754-2019 §5.4.1, §7.3 (division by zero)"), .example = "7 / 2\n"
                                                                            "#> 3.5 (fp32)"},
     {OP(mod), OPK_BINARY, .kern = KB_MOD, .min_args = 2, .max_args = 2,

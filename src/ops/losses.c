@@ -30,14 +30,11 @@
 #define EPS 1e-7   /* keras.backend.epsilon() */
 /* What happens at p = 0 or 1 (issue 11), for the three cross-entropies
  * from probabilities; tests/refdata/loss_clip.csv (Keras 3) checks it. */
-#define CLIP_AT_01 " At p = 0 or 1: p is clipped to [1e-7, 1 - 1e-7] as Keras does, so the loss stays finite " \
-    "(y = 1, p = 0 gives -log(1e-7) = 16.118 in fp32; y = 0, p = 1 gives 15.942, as 1 - 1e-7 rounds to 1 - 2^-23) " \
-    "and the gradient in a clipped p is exactly 0 (clip's derivative outside the interval), where calculus says " \
-    "-y/p (-inf at p = 0): a saturated wrong prediction gets no push back from the loss. In fp16 the bound 1 - 1e-7 " \
-    "is 1 once rounded: y = 0, p = 1 gives inf and y = 1, p = 1 gives 0 * log 0 = nan, as in Keras (which, casting " \
-    "epsilon to float16 first, also lets a gradient through at p = 1 where nnpad, clipping in the fp32 compute " \
-    "precision, gives 0). The remedy is from_logits=1 on the pre-activation z: loss and gradient stay finite and " \
-    "nonzero for any z."
+/* The closing sentences of the cross-entropies' formula fields, from
+ * probabilities ("At p = 0 or 1: p is clipped ..."), say what happens at
+ * p = 0 or 1 (issue 11); tests/refdata/loss_clip.csv (Keras 3) checks it.
+ * Each field is written out whole: :help looks it up in the catalogue as
+ * one string. */
 
 /* Temporaries of one loss, released together. */
 typedef struct tmps { value_t *v[48]; int n; } tmps_t;
@@ -75,7 +72,7 @@ static bool from_logits(call_t *c)
 {
     span_t sp;
     value_t *v = op_kw(c, "from_logits", &sp);
-    if (v) op_tracer.need_concrete(v, sp, "from_logits (it decides how the loss is computed)");
+    if (v) op_tracer.need_concrete(v, sp, N_("from_logits (it decides how the loss is computed)"));
     return v && op_to_double(v, sp, "from_logits") != 0;
 }
 
@@ -131,7 +128,7 @@ static void same_shape(call_t *c, value_t *a, value_t *b)
 static value_t *loss_shapes_impl(call_t *c)
 {
     if (!c->args[0]->u.t.sym && !c->args[1]->u.t.sym)
-        shapes_equal(c->span, c->args[2]->kind == V_STR ? c->args[2]->u.str.s : "a loss", c->args[0], c->args[1]);
+        shapes_equal(c->span, c->args[2]->kind == V_STR ? c->args[2]->u.str.s : _("a loss"), c->args[0], c->args[1]);
     return val_new(V_NONE);
 }
 
@@ -232,7 +229,7 @@ static value_t *one_hot(call_t *c, value_t *lab, span_t lsp, int64_t classes, dt
     for (int d = 0; d < lab->u.t.ndim; d++) shape[d] = lab->u.t.shape[d];
     shape[lab->u.t.ndim] = classes;
     value_t *o = tensor_new(dt, lab->u.t.ndim + 1, shape);
-    op_tracer.need_concrete(lab, lsp, "a label (the loss picks a class on the host)");
+    op_tracer.need_concrete(lab, lsp, N_("a label (the loss picks a class on the host)"));
     for (int64_t i = 0; i < lab->u.t.size; i++) {
         double k = tensor_get_f64(lab, i);
         if (k != floor(k) || k < 0 || k >= (double)classes)
@@ -261,7 +258,7 @@ static value_t *scce_impl(call_t *c)
 {
     tmps_t t = {0};
     value_t *lab = op_arg_tensor(c, 0), *p = pred_arg(&t, c, 1);
-    sparse_shapes(c, lab, p, "predictions");
+    sparse_shapes(c, lab, p, _("predictions"));
     value_t *fp = K(&t, op_as_float(p, c->s));
     value_t *y = K(&t, one_hot(c, lab, c->arg_spans[0], p->u.t.shape[p->u.t.ndim - 1], (dtype_t)fp->u.t.dtype));
     value_t *r = reduce(&t, cce_core(&t, c, y, p), reduction(c), c->s);
@@ -275,7 +272,7 @@ static value_t *nll_impl(call_t *c)
     tmps_t t = {0};
     session_t *s = c->s;
     value_t *lp = pred_arg(&t, c, 0), *lab = op_arg_tensor(c, 1);
-    sparse_shapes(c, lab, lp, "log-probabilities");
+    sparse_shapes(c, lab, lp, _("log-probabilities"));
     value_t *fp = K(&t, op_as_float(lp, s));
     value_t *y = K(&t, one_hot(c, lab, c->arg_spans[1], lp->u.t.shape[lp->u.t.ndim - 1], (dtype_t)fp->u.t.dtype));
     value_t *per = op1(&t, OP_negative, over_last(&t, OP_sum, op2(&t, OP_multiply, y, lp, s), s), s);
@@ -320,18 +317,24 @@ const op_def_t op_family_losses[] = {
      .flags = OPF_COMBINES | OPF_COMPOSITE,
      .signature = "binary_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = N_("cross-entropy of 0/1 targets (binary and multi-label outputs)"),
-     .formula = N_("from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's "
-                "epsilon; in fp16 1 - 1e-7 rounds to 1, so a saturated p = 1 with y = 0 gives inf: use logits or "
-                ":policy mixed); from_logits=1: softplus(z) - y z (TF's sigmoid_cross_entropy_with_logits), "
-                "computed as (1 - y) softplus(z) + y softplus(-z) so that nothing cancels for y in [0, 1]: finite "
-                "for any finite z and within 4 ulp of the exact loss, however small (y = 1, z = 40 in fp64: "
-                "4.2483542552915889e-18, where softplus(z) - z gives 0), so binary_crossentropy(0, 40, from_logits=1) is 40 while "
-                "sigmoid(40) rounds to 1 and the probability form gives -log(1 - (1 - 1e-7)), which in fp32 (where 1 - 1e-7 "
-                "rounds to 1 - 2^-23) is -log(2^-23) = 15.94. Mean over the last axis, "
-                "then over the batch. derivative from logits sigmoid(z) - y, within 4 ulp for y = 0 or 1 (as "
-                "(1 - y) sigmoid(z) - y sigmoid(-z): no 1 - sigmoid(z) cancelling); for a soft y it is a "
-                "difference of numbers near y, good to an ulp of y. Pairs with a sigmoid output (or "
-                "linear logits).") CLIP_AT_01,
+     .formula = N_("from probabilities: -(y log p + (1-y) log(1-p)) with p clipped to [1e-7, 1 - 1e-7] (Keras's epsilon; in "
+                   "fp16 1 - 1e-7 rounds to 1, so a saturated p = 1 with y = 0 gives inf: use logits or :policy mixed); "
+                   "from_logits=1: softplus(z) - y z (TF's sigmoid_cross_entropy_with_logits), computed as (1 - y) "
+                   "softplus(z) + y softplus(-z) so that nothing cancels for y in [0, 1]: finite for any finite z and "
+                   "within 4 ulp of the exact loss, however small (y = 1, z = 40 in fp64: 4.2483542552915889e-18, where "
+                   "softplus(z) - z gives 0), so binary_crossentropy(0, 40, from_logits=1) is 40 while sigmoid(40) rounds "
+                   "to 1 and the probability form gives -log(1 - (1 - 1e-7)), which in fp32 (where 1 - 1e-7 rounds to 1 - "
+                   "2^-23) is -log(2^-23) = 15.94. Mean over the last axis, then over the batch. derivative from logits "
+                   "sigmoid(z) - y, within 4 ulp for y = 0 or 1 (as (1 - y) sigmoid(z) - y sigmoid(-z): no 1 - sigmoid(z) "
+                   "cancelling); for a soft y it is a difference of numbers near y, good to an ulp of y. Pairs with a "
+                   "sigmoid output (or linear logits). At p = 0 or 1: p is clipped to [1e-7, 1 - 1e-7] as Keras does, so "
+                   "the loss stays finite (y = 1, p = 0 gives -log(1e-7) = 16.118 in fp32; y = 0, p = 1 gives 15.942, as 1 "
+                   "- 1e-7 rounds to 1 - 2^-23) and the gradient in a clipped p is exactly 0 (clip's derivative outside the "
+                   "interval), where calculus says -y/p (-inf at p = 0): a saturated wrong prediction gets no push back "
+                   "from the loss. In fp16 the bound 1 - 1e-7 is 1 once rounded: y = 0, p = 1 gives inf and y = 1, p = 1 "
+                   "gives 0 * log 0 = nan, as in Keras (which, casting epsilon to float16 first, also lets a gradient "
+                   "through at p = 1 where nnpad, clipping in the fp32 compute precision, gives 0). The remedy is "
+                   "from_logits=1 on the pre-activation z: loss and gradient stay finite and nonzero for any z."),
      .shapes = L_SHAPES, .dtypes = L_DTYPES,
      .source = N_("keras.losses.binary_crossentropy (Keras 3: clip to [epsilon, 1 - epsilon]); "
                "tf.nn.sigmoid_cross_entropy_with_logits (max(z,0) - z y + log1p(e^-|z|)); torch BCEWithLogitsLoss"),
@@ -346,13 +349,20 @@ const op_def_t op_family_losses[] = {
      .kwargs = "from_logits reduction",
      .signature = "categorical_crossentropy(y_true, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = N_("cross-entropy of one-hot (or soft) targets over classes (multi-class outputs)"),
-     .formula = N_("from probabilities: -sum(y log p) over the last axis with p normalised to sum 1 and clipped to "
-                "[1e-7, 1 - 1e-7] (Keras 3); from_logits=1: -sum(y log_softmax(z)) (log-sum-exp: no overflow, no "
-                "log 0; a dominant logit's small loss keeps its digits: [40, 0, 1] with y = [1, 0, 0] gives "
-                "1.5796578428307375e-17 in fp64, within 4 ulp). Then the mean over the batch. derivative from "
-                "logits softmax(z) - y (at a dominant logit's class taken as -expm1 of log_softmax, so -1 + p does "
-                "not cancel: within 4 ulp). Pairs with a "
-                "softmax output (or linear logits).") CLIP_AT_01,
+     .formula = N_("from probabilities: -sum(y log p) over the last axis with p normalised to sum 1 and clipped to [1e-7, 1 "
+                   "- 1e-7] (Keras 3); from_logits=1: -sum(y log_softmax(z)) (log-sum-exp: no overflow, no log 0; a "
+                   "dominant logit's small loss keeps its digits: [40, 0, 1] with y = [1, 0, 0] gives "
+                   "1.5796578428307375e-17 in fp64, within 4 ulp). Then the mean over the batch. derivative from logits "
+                   "softmax(z) - y (at a dominant logit's class taken as -expm1 of log_softmax, so -1 + p does not cancel: "
+                   "within 4 ulp). Pairs with a softmax output (or linear logits). At p = 0 or 1: p is clipped to [1e-7, 1 "
+                   "- 1e-7] as Keras does, so the loss stays finite (y = 1, p = 0 gives -log(1e-7) = 16.118 in fp32; y = 0, "
+                   "p = 1 gives 15.942, as 1 - 1e-7 rounds to 1 - 2^-23) and the gradient in a clipped p is exactly 0 "
+                   "(clip's derivative outside the interval), where calculus says -y/p (-inf at p = 0): a saturated wrong "
+                   "prediction gets no push back from the loss. In fp16 the bound 1 - 1e-7 is 1 once rounded: y = 0, p = 1 "
+                   "gives inf and y = 1, p = 1 gives 0 * log 0 = nan, as in Keras (which, casting epsilon to float16 first, "
+                   "also lets a gradient through at p = 1 where nnpad, clipping in the fp32 compute precision, gives 0). "
+                   "The remedy is from_logits=1 on the pre-activation z: loss and gradient stay finite and nonzero for any "
+                   "z."),
      .shapes = N_("y_true, y_pred: the same shape (batch, classes) -> a scalar (or (batch,) with reduction=\"none\")"),
      .dtypes = L_DTYPES,
      .source = N_("keras.losses.categorical_crossentropy; torch.nn.CrossEntropyLoss (from logits, class probabilities)"),
@@ -366,9 +376,16 @@ const op_def_t op_family_losses[] = {
      .signature = "sparse_categorical_crossentropy(labels, y_pred, from_logits=0, reduction=\"mean\")",
      .summary = N_("categorical cross-entropy with integer class labels"),
      .formula = N_("as categorical_crossentropy with y the one-hot of the labels: -log p[label] (clipped as there) or "
-                "-log_softmax(z)[label] from logits (a dominant logit's small loss and its derivative keep their "
-                "digits, within 4 ulp, as there); then the mean over the batch. An out-of-range label is an "
-                "error (Keras on the CPU raises too).") CLIP_AT_01,
+                   "-log_softmax(z)[label] from logits (a dominant logit's small loss and its derivative keep their digits, "
+                   "within 4 ulp, as there); then the mean over the batch. An out-of-range label is an error (Keras on the "
+                   "CPU raises too). At p = 0 or 1: p is clipped to [1e-7, 1 - 1e-7] as Keras does, so the loss stays "
+                   "finite (y = 1, p = 0 gives -log(1e-7) = 16.118 in fp32; y = 0, p = 1 gives 15.942, as 1 - 1e-7 rounds "
+                   "to 1 - 2^-23) and the gradient in a clipped p is exactly 0 (clip's derivative outside the interval), "
+                   "where calculus says -y/p (-inf at p = 0): a saturated wrong prediction gets no push back from the loss. "
+                   "In fp16 the bound 1 - 1e-7 is 1 once rounded: y = 0, p = 1 gives inf and y = 1, p = 1 gives 0 * log 0 = "
+                   "nan, as in Keras (which, casting epsilon to float16 first, also lets a gradient through at p = 1 where "
+                   "nnpad, clipping in the fp32 compute precision, gives 0). The remedy is from_logits=1 on the "
+                   "pre-activation z: loss and gradient stay finite and nonzero for any z."),
      .shapes = N_("labels: (batch,) integers in [0, classes); y_pred: (batch, classes) -> a scalar"),
      .dtypes = L_DTYPES,
      .source = N_("keras.losses.sparse_categorical_crossentropy; torch.nn.CrossEntropyLoss with class indices"),

@@ -117,12 +117,9 @@ static value_t *where_impl(call_t *c)
 #define TR_DTYPES N_("computed in fp64 from the exact input (every dtype), and the result is rounded once to x's dtype: " \
     "correctly rounded in fp16, bf16 and fp32 (see source); int64 tensors and weak integers become the session " \
     "precision; a weak float is rounded to the session precision and computes as it")
-#define SLEEF_SRC(fn) "SLEEF 3.5 " fn " (the fp64 one), deterministic variants (Sleef_finz_*1_u10purecfma; the vector " \
-    "kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly " \
-    "rounded: the fp64 value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double " \
-    "function (a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype " \
-    "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs checked against " \
-    "mpmath by tests/unit/test_exhaustive"
+/* The transcendental functions' source fields all say "SLEEF 3.5 <its
+ * functions> (the fp64 one), deterministic variants ...", each written out
+ * whole: :help looks a field up in the catalogue as one string. */
 #define TEST_DTYPES N_("result is 0 or 1 in x's dtype (int64 and weak numbers: the session precision)")
 
 const op_def_t op_family_math[] = {
@@ -130,9 +127,16 @@ const op_def_t op_family_math[] = {
      .ulp = ULP_TRANSC,
      .signature = "exp(x)", .summary = N_("e to the power x, elementwise"),
      .formula = N_("e^x; exp(-inf) = 0, exp(inf) = inf; overflows to inf above about ln(max): 11.09 in fp16, 88.72 in fp32, 709.78 in fp64"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expf_u10 / Sleef_exp_u10") "; fp64 above 709.7827111495575, where SLEEF's exp gives inf, "
-               "2^1024 (1 + expm1(x - 1024 ln 2)) with one rounding, so exp is finite up to 709.782712893384 = ln(max) "
-               "(tests/refdata/range_edges.csv)",
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES,
+     .source = N_("SLEEF 3.5 Sleef_expf_u10 / Sleef_exp_u10 (the fp64 one), deterministic variants "
+                  "(Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give "
+                  "the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly rounded: the fp64 "
+                  "value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double function "
+                  "(a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype "
+                  "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs "
+                  "checked against mpmath by tests/unit/test_exhaustive; fp64 above 709.7827111495575, where SLEEF's exp "
+                  "gives inf, 2^1024 (1 + expm1(x - 1024 ln 2)) with one rounding, so exp is finite up to 709.782712893384 "
+                  "= ln(max) (tests/refdata/range_edges.csv)"),
      .example = "exp(1)\n"
                 "#> 2.71828175 (fp32)\n"
                 "exp([0, 1, 2])\n"
@@ -145,7 +149,14 @@ const op_def_t op_family_math[] = {
      .ulp = ULP_TRANSC,
      .signature = "log(x)", .summary = N_("natural logarithm, elementwise"),
      .formula = N_("ln x; log(0) = -inf, log(x < 0) = nan, log(inf) = inf"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_logf_u10 / Sleef_log_u10"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES,
+     .source = N_("SLEEF 3.5 Sleef_logf_u10 / Sleef_log_u10 (the fp64 one), deterministic variants "
+                  "(Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give "
+                  "the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly rounded: the fp64 "
+                  "value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double function "
+                  "(a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype "
+                  "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs "
+                  "checked against mpmath by tests/unit/test_exhaustive"),
      .example = "log(2)\n"
                 "#> 0.693147182 (fp32)\n"
                 "log([1, 10, 100])\n"
@@ -157,9 +168,16 @@ const op_def_t op_family_math[] = {
      .deriv = OP_log1p_deriv, .deriv_doc = N_("log1p'(x) = 1/(1+x) from the exact 1+x (not 1+x rounded first), rounded once; nan where log1p(x) is nan (x < -1; PyTorch 1.13 gives 1/(1+x) there)"),
      .signature = "log1p(x)", .summary = N_("ln(1 + x), accurate for tiny x"),
      .formula = N_("ln(1 + x) without first rounding 1 + x (log(1 + 1e-8) is 0 in fp32, log1p(1e-8) is about 1e-8)"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_log1pf_u10 / Sleef_log1p_u10") "; above 2^64 (fp64: 2^512) log(x), which equals "
-               "log1p(x) there to far below an ulp (SLEEF's log1p gives inf from 1e38 / 1e307), so log1p(max) is finite "
-               "in every dtype: 88.72 in fp32, 709.78 in fp64 (tests/refdata/range_edges.csv)",
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES,
+     .source = N_("SLEEF 3.5 Sleef_log1pf_u10 / Sleef_log1p_u10 (the fp64 one), deterministic variants "
+                  "(Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give "
+                  "the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly rounded: the fp64 "
+                  "value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double function "
+                  "(a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype "
+                  "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs "
+                  "checked against mpmath by tests/unit/test_exhaustive; above 2^64 (fp64: 2^512) log(x), which equals "
+                  "log1p(x) there to far below an ulp (SLEEF's log1p gives inf from 1e38 / 1e307), so log1p(max) is finite "
+                  "in every dtype: 88.72 in fp32, 709.78 in fp64 (tests/refdata/range_edges.csv)"),
      .example = "log1p(1e-8)\n"
                 "#> 9.99999994e-09 (fp32)\n"
                 "log(1 + 1e-8)\n"
@@ -169,7 +187,14 @@ const op_def_t op_family_math[] = {
      .deriv = OP_expm1_deriv, .deriv_doc = N_("expm1'(x) = e^x from the input, rounded once (not expm1(x) + 1 in the dtype, which is 0 wherever expm1(x) rounds to -1)"),
      .signature = "expm1(x)", .summary = N_("e^x - 1, accurate for tiny x"),
      .formula = N_("e^x - 1 without the cancellation of exp(x) - 1 near 0"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_expm1f_u10 / Sleef_expm1_u10"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES,
+     .source = N_("SLEEF 3.5 Sleef_expm1f_u10 / Sleef_expm1_u10 (the fp64 one), deterministic variants "
+                  "(Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give "
+                  "the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly rounded: the fp64 "
+                  "value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double function "
+                  "(a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype "
+                  "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs "
+                  "checked against mpmath by tests/unit/test_exhaustive"),
      .example = "expm1(1e-8)\n"
                 "#> 9.99999994e-09 (fp32)\n"
                 "exp(1e-8) - 1\n"
@@ -201,7 +226,14 @@ const op_def_t op_family_math[] = {
      .ulp = ULP_TRANSC,
      .signature = "sin(x)", .summary = N_("sine of x radians, elementwise"),
      .formula = N_("sin x; sin(±inf) = nan"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x)"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES,
+     .source = N_("SLEEF 3.5 Sleef_sinf_u10 / Sleef_sin_u10 (Payne-Hanek reduction for large x) (the fp64 one), "
+                  "deterministic variants (Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / "
+                  "*8_u10avx512f, which give the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are "
+                  "correctly rounded: the fp64 value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else "
+                  "glibc's long double function (a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to "
+                  "the dtype (src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 "
+                  "inputs checked against mpmath by tests/unit/test_exhaustive"),
      .example = "sin(1)\n"
                 "#> 0.841470957 (fp32)\n"
                 "sin([0, 0.5, 1])\n"
@@ -210,7 +242,13 @@ const op_def_t op_family_math[] = {
      .ulp = ULP_TRANSC,
      .signature = "cos(x)", .summary = N_("cosine of x radians, elementwise"),
      .formula = N_("cos x; cos(±inf) = nan"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x)"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = N_("SLEEF 3.5 Sleef_cosf_u10 / Sleef_cos_u10 (Payne-Hanek reduction for large x) (the fp64 one), "
+                  "deterministic variants (Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / "
+                  "*8_u10avx512f, which give the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are "
+                  "correctly rounded: the fp64 value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else "
+                  "glibc's long double function (a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to "
+                  "the dtype (src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 "
+                  "inputs checked against mpmath by tests/unit/test_exhaustive"),
      .example = "cos(1)\n"
                 "#> 0.540302277 (fp32)\n"
                 "cos([0, 0.5, 1])\n"
@@ -220,7 +258,14 @@ const op_def_t op_family_math[] = {
      .deriv = OP_erf_deriv, .deriv_doc = N_("erf'(x) = 2/sqrt(pi) exp(-x^2) with x^2 exact, rounded once"),
      .signature = "erf(x)", .summary = N_("the error function, elementwise (used by the exact GELU)"),
      .formula = N_("erf(x) = 2/√π ∫₀ˣ e^(-t²) dt, range (-1, 1)"),
-     .shapes = UN_SHAPES, .dtypes = TR_DTYPES, .source = SLEEF_SRC("Sleef_erff_u10 / Sleef_erf_u10"),
+     .shapes = UN_SHAPES, .dtypes = TR_DTYPES,
+     .source = N_("SLEEF 3.5 Sleef_erff_u10 / Sleef_erf_u10 (the fp64 one), deterministic variants "
+                  "(Sleef_finz_*1_u10purecfma; the vector kernels call Sleef_finz_*4_u10avx2 / *8_u10avx512f, which give "
+                  "the same bits): 1.0 ulp in fp64 (SLEEF's u10). fp16, bf16 and fp32 are correctly rounded: the fp64 "
+                  "value is rounded once when y(1 - 2^-40) and y(1 + 2^-40) round alike, else glibc's long double function "
+                  "(a few ulps of a 64-bit significand) is rounded to odd in fp64 and then to the dtype "
+                  "(src/backend/cpu/kern_act.c, as the activations); every fp16 and bf16 input and 2^20 fp32 inputs "
+                  "checked against mpmath by tests/unit/test_exhaustive"),
      .example = "erf(1)\n"
                 "#> 0.842700779 (fp32)\n"
                 "erf([-1, 0, 0.5])\n"

@@ -102,8 +102,8 @@ static value_t *finfo_impl(call_t *c)
     char buf[1024];
     int n;
     if (dt == DT_INT64) {
-        n = snprintf(buf, sizeof buf, "iinfo(min=%lld, max=%lld, bits=64, dtype=int64)   (integers, exact; "
-                     "finfo describes float dtypes)", (long long)INT64_MIN, (long long)INT64_MAX);
+        n = snprintf(buf, sizeof buf, "iinfo(min=%lld, max=%lld, bits=64, dtype=int64)   %s", (long long)INT64_MIN,
+                     (long long)INT64_MAX, _("(integers, exact; finfo describes float dtypes)"));
         return str_new(buf, (size_t)n);
     }
     const dtype_traits_t *t = &dtype_traits[dt];
@@ -316,8 +316,8 @@ static value_t *bits_impl(call_t *c)
         }
         if (x->u.t.dtype == DT_INT64 && !weak) {
             /* exact for every int64 (a double would not be beyond 2^53) */
-            len += snprintf(line + len, sizeof line - (size_t)len, "int64  %lld (integer, exact)",
-                            (long long)((const int64_t *)tensor_data(x))[i]);
+            len += snprintf(line + len, sizeof line - (size_t)len, "int64  %lld %s",
+                            (long long)((const int64_t *)tensor_data(x))[i], _("(integer, exact)"));
         } else {
             double typed = tensor_get_f64(x, i), stored = op_bits_stored(c, x, i, dt);
             bool has_typed = weak && (literal || !(stored == typed && signbit(stored) == signbit(typed)));
@@ -337,14 +337,18 @@ static value_t *bits_impl(call_t *c)
         }
     }
     if (n > shown) {
-        int len = snprintf(line, sizeof line, "\n... %lld more element%s not shown (bits() lists the first %d; "
-                           "index x to see others)", (long long)(n - shown), n - shown == 1 ? "" : "s", BITS_MAX_ELEMS);
+        int len = snprintf(line, sizeof line, NG_("... %lld more element not shown (bits() lists the first %d; "
+                                                  "index x to see others)",
+                                                  "... %lld more elements not shown (bits() lists the first %d; "
+                                                  "index x to see others)", (unsigned long)(n - shown)),
+                           (long long)(n - shown), BITS_MAX_ELEMS);
+        str_append(out, "\n", 1);
         str_append(out, line, (size_t)len);
     }
     if (n == 0) {
         char sh[128];
         tensor_shape_str(sh, sizeof sh, nd, x->u.t.shape);
-        int len = snprintf(line, sizeof line, "(no elements: shape %s, %s)", sh, dtype_traits[dt].name);
+        int len = snprintf(line, sizeof line, _("(no elements: shape %s, %s)"), sh, dtype_traits[dt].name);
         str_append(out, line, (size_t)len);
     }
     if (op_bits_figure_hook) op_bits_figure_hook(c, out->u.str.s);   /* the same as coloured boxes, in the window (figures.h) */
@@ -366,14 +370,15 @@ static value_t *from_bits_impl(call_t *c)
 {
     value_t *p = op_arg_tensor(c, 0);
     dtype_t dt = op_to_dtype(c->args[1], c->arg_spans[1]);
+    if (p->u.t.dtype != DT_INT64 && p->u.t.weak)
+        err_raise(ERR_DTYPE, c->arg_spans[0], "from_bits: the pattern must be an integer (int64), not a float number; "
+                  "type it as 0x3c00 or 15360");
     if (p->u.t.dtype != DT_INT64)
-        err_raise(ERR_DTYPE, c->arg_spans[0], "from_bits: the pattern must be an integer (int64), not %s%s",
-                  p->u.t.weak ? "a float number" : dtype_traits[p->u.t.dtype].name,
-                  p->u.t.weak ? "; type it as 0x3c00 or 15360"
-                              : ": its values are not bits, and a list of numbers kept in a variable is a tensor of the :precision "
-                                "dtype that may already have rounded them (fp32 keeps integers only up to 2^24); keep "
-                                "patterns as int64 from the start: int64([0x3f800001, 0x3c00]), or the list typed inside "
-                                "from_bits");
+        err_raise(ERR_DTYPE, c->arg_spans[0], "from_bits: the pattern must be an integer (int64), not %s: its values are "
+                  "not bits, and a list of numbers kept in a variable is a tensor of the :precision dtype that may "
+                  "already have rounded them (fp32 keeps integers only up to 2^24); keep patterns as int64 from the "
+                  "start: int64([0x3f800001, 0x3c00]), or the list typed inside from_bits",
+                  dtype_traits[p->u.t.dtype].name);
     int width = dtype_traits[dt].size * 8;
     bool literal = c->arg_nodes && literal_node(c->arg_nodes[0]);
     value_t *r = tensor_new_raw(dt, p->u.t.ndim, p->u.t.shape);
@@ -383,7 +388,7 @@ static value_t *from_bits_impl(call_t *c)
         int64_t v = in[i];
         uint64_t u = (uint64_t)v;
         char at[48] = "";
-        if (p->u.t.ndim) snprintf(at, sizeof at, " (element %lld)", (long long)i);
+        if (p->u.t.ndim) snprintf(at, sizeof at, _(" (element %lld)"), (long long)i);
         if (v < 0 && !literal)
             err_raise(ERR_VALUE, c->arg_spans[0], "from_bits: the pattern %lld%s is negative; a bit pattern is a "
                       "non-negative integer below 2^%d for %s (an fp64 pattern with the sign bit set is typed as a "
@@ -400,10 +405,10 @@ static value_t *from_bits_impl(call_t *c)
 
 /* ---- the table ---- */
 
-#define CAST_DTYPES_TO(d) "-> " d ", whatever x's dtype; a literal is rounded once from its exact typed value"
-#define CAST_FORMULA N_("round to nearest, ties to even, once; beyond the largest finite value -> ±inf; " \
-    "below half the smallest subnormal -> ±0; nan stays nan; the sign of zero is kept")
-#define CAST_SRC N_("IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)")
+/* The casts' formula, dtypes and source fields share their opening words
+ * ("round to nearest, ties to even, once; ...", "IEEE 754-2019 §4.3.1
+ * ...") but each is written out whole: :help looks a field up in the
+ * catalogue as one string, and xgettext does not expand macros. */
 
 /* :help's gpu line of the casts */
 #define GPU_CAST N_("runs on the GPU (kernels/elementwise.cu's convert: the same rounding, bit for bit) except a float " \
@@ -413,9 +418,12 @@ const op_def_t op_family_precision[] = {
     {OP(cast), OPK_FUNC, .gpu = GPU_CAST, .impl = cast_impl, .min_args = 2, .max_args = 2, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "cast(x, dtype)", .summary = N_("x converted to dtype (\"fp16\" or fp16, bf16, fp32, fp64, int64)"),
-     .formula = N_("floats: ") CAST_FORMULA "; int64: truncation toward 0 (nan/inf are errors)",
+     .formula = N_("floats: round to nearest, ties to even, once; beyond the largest finite value -> ±inf; below half the "
+                   "smallest subnormal -> ±0; nan stays nan; the sign of zero is kept; int64: truncation toward 0 (nan/inf "
+                   "are errors)"),
      .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> dtype; a literal is rounded once from its exact typed value"),
-     .source = CAST_SRC "; numpy astype (truncation to integers)",
+     .source = N_("IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow); numpy astype (truncation to "
+                  "integers)"),
      .example = "cast(0.1, \"fp16\")\n"
                 "#> 0.099976 (fp16)\n"
                 "cast([1.5, -2.7], int64)\n"
@@ -423,8 +431,11 @@ const op_def_t op_family_precision[] = {
     {OP(fp16), OPK_FUNC, .gpu = GPU_CAST, .impl = fp16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "fp16(x)", .summary = N_("x in IEEE half precision (1 sign, 5 exponent, 10 mantissa bits)"),
-     .formula = CAST_FORMULA "; largest 65504, rounds to inf from 65520; eps 2^-10",
-     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("fp16"), .source = CAST_SRC " (binary16)",
+     .formula = N_("round to nearest, ties to even, once; beyond the largest finite value -> ±inf; below half the smallest "
+                   "subnormal -> ±0; nan stays nan; the sign of zero is kept; largest 65504, rounds to inf from 65520; eps "
+                   "2^-10"),
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> fp16, whatever x's dtype; a literal is rounded once from its exact typed value"),
+     .source = N_("IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow) (binary16)"),
      .example = "fp16(0.1)\n"
                 "#> 0.099976 (fp16)\n"
                 "fp16([1.0004882812509095])\n"
@@ -434,9 +445,11 @@ const op_def_t op_family_precision[] = {
     {OP(bf16), OPK_FUNC, .gpu = GPU_CAST, .impl = bf16_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "bf16(x)", .summary = N_("x in bfloat16 (1 sign, 8 exponent, 7 mantissa bits: fp32's range, 3 digits)"),
-     .formula = CAST_FORMULA "; eps 2^-7; largest 3.3895e38",
-     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("bf16"),
-     .source = N_("bfloat16 as in Google Cloud TPU documentation (fp32's top 16 bits, round to nearest even); ") CAST_SRC,
+     .formula = N_("round to nearest, ties to even, once; beyond the largest finite value -> ±inf; below half the smallest "
+                   "subnormal -> ±0; nan stays nan; the sign of zero is kept; eps 2^-7; largest 3.3895e38"),
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> bf16, whatever x's dtype; a literal is rounded once from its exact typed value"),
+     .source = N_("bfloat16 as in Google Cloud TPU documentation (fp32's top 16 bits, round to nearest even); IEEE "
+                  "754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow)"),
      .example = "bf16(0.1)\n"
                 "#> 0.1001 (bf16)\n"
                 "bf16([1, 1.00390625, 257])\n"
@@ -444,8 +457,10 @@ const op_def_t op_family_precision[] = {
     {OP(fp32), OPK_FUNC, .gpu = GPU_CAST, .impl = fp32_impl, .min_args = 1, .max_args = 1, .flags = OPF_CARRIER | OPF_EXACT_LITERAL | OPF_ELEMENTWISE,
      .ulp = ULP_CORRECT,
      .signature = "fp32(x)", .summary = N_("x in IEEE single precision (1 sign, 8 exponent, 23 mantissa bits)"),
-     .formula = CAST_FORMULA "; eps 2^-23",
-     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("fp32"), .source = CAST_SRC " (binary32)",
+     .formula = N_("round to nearest, ties to even, once; beyond the largest finite value -> ±inf; below half the smallest "
+                   "subnormal -> ±0; nan stays nan; the sign of zero is kept; eps 2^-23"),
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> fp32, whatever x's dtype; a literal is rounded once from its exact typed value"),
+     .source = N_("IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow) (binary32)"),
      .example = "fp32(0.1)\n"
                 "#> 0.100000001 (fp32)\n"
                 "fp32([16777217])\n"
@@ -454,7 +469,8 @@ const op_def_t op_family_precision[] = {
      .ulp = ULP_CORRECT,
      .signature = "fp64(x)", .summary = N_("x in IEEE double precision (1 sign, 11 exponent, 52 mantissa bits)"),
      .formula = N_("exact from fp16/bf16/fp32 (widening); a literal keeps the double it was parsed to"),
-     .shapes = N_("x: any shape -> the same shape"), .dtypes = CAST_DTYPES_TO("fp64"), .source = CAST_SRC " (binary64)",
+     .shapes = N_("x: any shape -> the same shape"), .dtypes = N_("-> fp64, whatever x's dtype; a literal is rounded once from its exact typed value"),
+     .source = N_("IEEE 754-2019 §4.3.1 (roundTiesToEven), §7.4 (overflow), §7.5 (underflow) (binary64)"),
      .example = "fp64(0.1)\n"
                 "#> 0.1\n"
                 "fp64(fp16(0.1))\n"

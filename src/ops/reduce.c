@@ -183,9 +183,14 @@ static value_t *extreme(call_t *c, bool want_max, bool want_index)
 {
     red_t r;
     red_setup(c, &r);
-    if (r.n == 0)
-        err_raise(ERR_VALUE, r.xspan, "zero-size tensor has no %s%s", want_max ? "maximum" : "minimum",
-                  r.axis >= 0 ? " along this axis" : "");
+    if (r.n == 0 && r.axis >= 0) {
+        if (want_max) err_raise(ERR_VALUE, r.xspan, "zero-size tensor has no maximum along this axis");
+        err_raise(ERR_VALUE, r.xspan, "zero-size tensor has no minimum along this axis");
+    }
+    if (r.n == 0) {
+        if (want_max) err_raise(ERR_VALUE, r.xspan, "zero-size tensor has no maximum");
+        err_raise(ERR_VALUE, r.xspan, "zero-size tensor has no minimum");
+    }
     int what = want_index ? (want_max ? BK_R_ARGMAX : BK_R_ARGMIN) : (want_max ? BK_R_MAX : BK_R_MIN);
     return red_run(c, &r, what, want_index ? DT_INT64 : r.dt, 0);
 }
@@ -246,11 +251,11 @@ static value_t *norm_impl(call_t *c)
 /* ---- the table ---- */
 
 #define RED_SHAPES N_("x: any shape; no axis -> a 0-d result (every element); axis=k (negative counts from the end) -> x's shape without dimension k; keepdims=1 keeps it as size 1")
-#define ACC_NOTE "fp16/bf16/fp32 accumulate in fp32 and fp64 in fp64, pairwise, and the result is rounded once to x's dtype " \
-    "(error bound of a sum of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 for the fp32 accumulator and 2^-53 for fp64, " \
-    "plus half an ulp of x's dtype; the AVX2 path adds in the same order and gives the same bits); " \
-    ":accumulate same adds left to right in x's dtype, rounding after every addition"
-#define PAIRWISE_SRC N_("NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)")
+/* The dtypes fields of sum, mean, var, std and norm share the accumulator
+ * note ("fp16/bf16/fp32 accumulate in fp32 and fp64 in fp64, pairwise,
+ * ..."), and the sources NumPy's pairwise summation and Higham 1993: each
+ * field is written out whole, as :help looks it up in the catalogue as one
+ * string. */
 
 /* :help's gpu line of the reductions */
 #define GPU_REDUCE N_("runs on the GPU (kernels/reduce.cu): sums accumulate in fp32 (fp64 for fp64) in a tree, so the " \
@@ -262,8 +267,15 @@ const op_def_t op_family_reduce[] = {
      .signature = "sum(x, axis=, keepdims=0)", .summary = N_("sum of the elements, over all of them or along one axis"),
      .formula = N_("sum_j x_j, by pairwise summation (blocks of 128 with 8 running sums, halves beyond); the empty sum is 0"),
      .shapes = RED_SHAPES,
-     .dtypes = N_("result has x's dtype; ") ACC_NOTE "; int64 sums exactly (an overflowing total is an error); a weak number acts as a 0-d session-precision tensor",
-     .source = PAIRWISE_SRC "; numpy.sum documentation",
+     .dtypes = N_("result has x's dtype; fp16/bf16/fp32 accumulate in fp32 and fp64 in fp64, pairwise, and the result is "
+                  "rounded once to x's dtype (error bound of a sum of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 "
+                  "for the fp32 accumulator and 2^-53 for fp64, plus half an ulp of x's dtype; the AVX2 path adds in the "
+                  "same order and gives the same bits); :accumulate same adds left to right in x's dtype, rounding after "
+                  "every addition; int64 sums exactly (an overflowing total is an error); a weak number acts as a 0-d "
+                  "session-precision tensor"),
+     .source = N_("NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of "
+                  "floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs "
+                  "O(eps n) left to right); numpy.sum documentation"),
      .example = "sum([1, 2, 3])\n"
                 "#> 6 (fp32)\n"
                 "sum([[1, 2], [3, 4]], axis=0)\n"
@@ -279,8 +291,14 @@ const op_def_t op_family_reduce[] = {
      .signature = "mean(x, axis=, keepdims=0)", .summary = N_("arithmetic mean, over all elements or along one axis"),
      .formula = N_("(sum_j x_j) / n; the sum as in sum(), divided by the exact count n in fp64 and rounded once (the count is never rounded to fp16); the mean of nothing is nan"),
      .shapes = RED_SHAPES,
-     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
-     .source = N_("numpy.mean documentation (float16 means accumulate in float32); ") PAIRWISE_SRC,
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); fp16/bf16/fp32 accumulate "
+                  "in fp32 and fp64 in fp64, pairwise, and the result is rounded once to x's dtype (error bound of a sum "
+                  "of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 for the fp32 accumulator and 2^-53 for fp64, plus "
+                  "half an ulp of x's dtype; the AVX2 path adds in the same order and gives the same bits); :accumulate "
+                  "same adds left to right in x's dtype, rounding after every addition"),
+     .source = N_("numpy.mean documentation (float16 means accumulate in float32); NumPy pairwise summation "
+                  "(numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", "
+                  "SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)"),
      .example = "mean([1, 2, 3, 4])\n"
                 "#> 2.5 (fp32)\n"
                 "mean([[1, 2], [3, 5]], axis=1)\n"
@@ -327,8 +345,15 @@ const op_def_t op_family_reduce[] = {
      .signature = "var(x, axis=, keepdims=0, ddof=0)", .summary = N_("variance (population variance by default; ddof=1 for the sample variance)"),
      .formula = N_("sum_j (x_j - m)^2 / (n - ddof) with m = mean(x), two passes, as numpy.var; n - ddof <= 0 gives inf or nan"),
      .shapes = RED_SHAPES,
-     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
-     .source = N_("numpy.var documentation (two-pass algorithm: Chan, Golub & LeVeque, \"Algorithms for computing the sample variance\", Am. Stat. 37(3), 1983); ") PAIRWISE_SRC,
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); fp16/bf16/fp32 accumulate "
+                  "in fp32 and fp64 in fp64, pairwise, and the result is rounded once to x's dtype (error bound of a sum "
+                  "of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 for the fp32 accumulator and 2^-53 for fp64, plus "
+                  "half an ulp of x's dtype; the AVX2 path adds in the same order and gives the same bits); :accumulate "
+                  "same adds left to right in x's dtype, rounding after every addition"),
+     .source = N_("numpy.var documentation (two-pass algorithm: Chan, Golub & LeVeque, \"Algorithms for computing the "
+                  "sample variance\", Am. Stat. 37(3), 1983); NumPy pairwise summation "
+                  "(numpy/core/src/umath/loops_utils.h.src); N. J. Higham, \"The accuracy of floating point summation\", "
+                  "SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps log n) for pairwise vs O(eps n) left to right)"),
      .example = "var([1, 2, 3, 4])\n"
                 "#> 1.25 (fp32)\n"
                 "var([1, 2, 3, 4], ddof=1)\n"
@@ -337,8 +362,14 @@ const op_def_t op_family_reduce[] = {
      .signature = "std(x, axis=, keepdims=0, ddof=0)", .summary = N_("standard deviation: sqrt(var(x))"),
      .formula = N_("sqrt(sum_j (x_j - mean(x))^2 / (n - ddof)), the square root taken in fp64 and rounded once"),
      .shapes = RED_SHAPES,
-     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
-     .source = N_("numpy.std documentation; ") PAIRWISE_SRC,
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); fp16/bf16/fp32 accumulate "
+                  "in fp32 and fp64 in fp64, pairwise, and the result is rounded once to x's dtype (error bound of a sum "
+                  "of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 for the fp32 accumulator and 2^-53 for fp64, plus "
+                  "half an ulp of x's dtype; the AVX2 path adds in the same order and gives the same bits); :accumulate "
+                  "same adds left to right in x's dtype, rounding after every addition"),
+     .source = N_("numpy.std documentation; NumPy pairwise summation (numpy/core/src/umath/loops_utils.h.src); N. J. "
+                  "Higham, \"The accuracy of floating point summation\", SIAM J. Sci. Comput. 14(4), 1993 (error bound O(eps "
+                  "log n) for pairwise vs O(eps n) left to right)"),
      .example = "std([2, 4, 4, 4, 5, 5, 7, 9])\n"
                 "#> 2 (fp32)\n"
                 "std([[1, 2], [3, 5]], axis=0, ddof=1)\n"
@@ -348,8 +379,13 @@ const op_def_t op_family_reduce[] = {
      .formula = N_("default: sqrt(sum x_j^2) over all elements (Frobenius for a matrix) or along axis; ord=1: sum |x_j|; ord=inf: max |x_j|; "
                 "for a matrix with ord and no axis: ord=1 max column sum of |a_ij|, ord=inf max row sum, ord=2 the largest singular value "
                 "(cyclic Jacobi on the Gram matrix in fp64); squares are not rescaled, so they may overflow as in numpy.linalg.norm"),
-     .shapes = RED_SHAPES "; ord= without axis= needs a 1-D or 2-D x",
-     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); ") ACC_NOTE,
+     .shapes = N_("x: any shape; no axis -> a 0-d result (every element); axis=k (negative counts from the end) -> x's "
+                  "shape without dimension k; keepdims=1 keeps it as size 1; ord= without axis= needs a 1-D or 2-D x"),
+     .dtypes = N_("result has x's dtype (int64 gives the session precision, computed in fp64); fp16/bf16/fp32 accumulate "
+                  "in fp32 and fp64 in fp64, pairwise, and the result is rounded once to x's dtype (error bound of a sum "
+                  "of n: (25 + ceil(log2(n/128))) u sum|x_j|, u = 2^-24 for the fp32 accumulator and 2^-53 for fp64, plus "
+                  "half an ulp of x's dtype; the AVX2 path adds in the same order and gives the same bits); :accumulate "
+                  "same adds left to right in x's dtype, rounding after every addition"),
      .source = N_("numpy.linalg.norm documentation; G. H. Golub and C. F. Van Loan, Matrix Computations, 4th ed., §2.3 (matrix norms), §8.5 (Jacobi)"),
      .example = "norm([3, 4])\n"
                 "#> 5 (fp32)\n"
