@@ -40,7 +40,7 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: nnpad [OPTIONS] [FILE.nn]\n"
+    fputs(_("usage: nnpad [OPTIONS] [FILE.nn]\n"
           "\n"
           "With no FILE: the interactive REPL when standard input is a terminal,\n"
           "otherwise standard input is read as typed input (no prompts).\n"
@@ -67,7 +67,7 @@ static void usage(FILE *f)
           "  -V, --version     show the version\n"
           "\n"
           "Exit status: 0 success, 1 an error in the input, 2 bad usage.\n"
-          "In the REPL, :help lists commands and builtins.\n", f);
+          "In the REPL, :help lists commands and builtins.\n"), f);
 }
 
 /* LC_CTYPE from the environment, so that readline edits UTF-8 by character
@@ -124,7 +124,7 @@ int main(int argc, char **argv)
     const char **evals = calloc((size_t)argc + 1, sizeof *evals);
     int n_evals = 0;
     if (!evals) {
-        fputs("nnpad: out of memory\n", stderr);
+        fputs(_("nnpad: out of memory\n"), stderr);
         return 1;
     }
 
@@ -159,7 +159,7 @@ int main(int argc, char **argv)
         case OPT_LANG:
             lang = lesson_lang_from_name(optarg);
             if (lang < 0) {
-                fprintf(stderr, "nnpad: --lang takes en or ko (got '%s')\nTry 'nnpad --help'.\n", optarg);
+                fprintf(stderr, _("nnpad: --lang takes en or ko (got '%s')\nTry 'nnpad --help'.\n"), optarg);
                 free(evals);
                 return 2;
             }
@@ -174,15 +174,15 @@ int main(int argc, char **argv)
             return 0;
         default:
             if (optopt == 'e')
-                fputs("nnpad: -e needs an expression\n", stderr);
+                fputs(_("nnpad: -e needs an expression\n"), stderr);
             else if (optopt == OPT_LESSON || optopt == OPT_CHECK_LESSON || optopt == OPT_LANG
                      || optopt == OPT_REPORT || optopt == OPT_REPORT_SUMMARY)
-                fprintf(stderr, "nnpad: %s needs an argument\n", argv[optind - 1]);
+                fprintf(stderr, _("nnpad: %s needs an argument\n"), argv[optind - 1]);
             else if (optopt)
-                fprintf(stderr, "nnpad: unknown option '-%c'\n", optopt);
+                fprintf(stderr, _("nnpad: unknown option '-%c'\n"), optopt);
             else
-                fprintf(stderr, "nnpad: unknown option '%s'\n", argv[optind - 1]);
-            fputs("Try 'nnpad --help'.\n", stderr);
+                fprintf(stderr, _("nnpad: unknown option '%s'\n"), argv[optind - 1]);
+            fputs(_("Try 'nnpad --help'.\n"), stderr);
             free(evals);
             return 2;
         }
@@ -194,20 +194,20 @@ int main(int argc, char **argv)
     }
     const char *file = optind < argc ? argv[optind] : NULL;
     const char *clash = (report || report_summary) && (lesson || check_lesson || restore || file || n_evals || (report && report_summary))
-                            ? "--report and --report-summary go alone (with --lang)"
-                        : lesson_auto_run && !lesson ? "--auto goes with --lesson NAME"
-                        : (lesson || check_lesson) && (file || n_evals) ? "--lesson and --check-lesson take no FILE or -e"
-                        : lesson && check_lesson ? "--lesson and --check-lesson cannot be combined"
-                        : restore && (n_evals || check_lesson || lesson_auto_run) ? "--restore goes with the REPL, a pipe or a FILE"
+                            ? N_("--report and --report-summary go alone (with --lang)")
+                        : lesson_auto_run && !lesson ? N_("--auto goes with --lesson NAME")
+                        : (lesson || check_lesson) && (file || n_evals) ? N_("--lesson and --check-lesson take no FILE or -e")
+                        : lesson && check_lesson ? N_("--lesson and --check-lesson cannot be combined")
+                        : restore && (n_evals || check_lesson || lesson_auto_run) ? N_("--restore goes with the REPL, a pipe or a FILE")
                         : NULL;
     if (clash) {
-        fprintf(stderr, "nnpad: %s\nTry 'nnpad --help'.\n", clash);
+        fprintf(stderr, "nnpad: %s\n%s", _(clash), _("Try 'nnpad --help'.\n"));
         free(evals);
         return 2;
     }
     if (argc - optind > 1 || (file && n_evals)) {
-        fprintf(stderr, "nnpad: %s\nTry 'nnpad --help'.\n",
-                n_evals ? "-e and a FILE cannot be combined" : "only one FILE may be given");
+        fprintf(stderr, "nnpad: %s\n%s", n_evals ? _("-e and a FILE cannot be combined") : _("only one FILE may be given"),
+                _("Try 'nnpad --help'.\n"));
         free(evals);
         return 2;
     }
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
     if (report) {
         char why[1200];
         int st = lesson_report_write(lang >= 0 ? lang : lesson_lang_default(), report, stdout, why, sizeof why);
-        if (st) fprintf(stderr, "nnpad: cannot write the report %s: %s\n", report, why);
+        if (st) fprintf(stderr, _("nnpad: cannot write the report %s: %s\n"), report, why);
         free(evals);
         return st;
     }
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
     session_t *s = session_new();
     repl_t *r = s ? repl_new(s, &opt) : NULL;
     if (!r) {
-        fputs("nnpad: out of memory\n", stderr);
+        fputs(_("nnpad: out of memory\n"), stderr);
         if (s)
             session_free(s);
         free(evals);

@@ -34,6 +34,7 @@
 #include "util/text.h"
 #include "view/view.h"
 #include "lesson/lesson.h"
+#include "util/i18n.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -50,7 +51,7 @@ static void fmt_size(char *b, size_t cap, size_t n)
 {
     static const char *const units[] = { "KB", "MB", "GB", "TB" };
     if (n < 1024) {
-        snprintf(b, cap, "%zu bytes", n);
+        snprintf(b, cap, _("%zu bytes"), n);
         return;
     }
     double v = (double)n;
@@ -101,9 +102,10 @@ static bool parse_size(const char *s, size_t *out)
     return true;
 }
 
+/* what: marked N_() by the caller, translated here */
 static int usage_error(repl_t *r, const repl_cmd_t *c, const char *what, const char *arg)
 {
-    return repl_cmd_error(r, "%s%s%s%s; usage: %s", what, arg ? " '" : "", arg ? arg : "",
+    return repl_cmd_error(r, "%s%s%s%s; usage: %s", _(what), arg ? " '" : "", arg ? arg : "",
                           arg ? "'" : "", c->usage);
 }
 
@@ -128,15 +130,15 @@ static void exact_cb(const char *name, void *ctx)
 
 static void print_command_help(repl_t *r, const repl_cmd_t *c)
 {
-    fprintf(r->out, "%s\n    %s\n", c->usage, c->help);
+    fprintf(r->out, "%s\n    %s\n", c->usage, _(c->help));
     if (c->aliases) {
-        fputs("    also:", r->out);
+        fputs(_("    also:"), r->out);
         for (const char *const *a = c->aliases; *a; a++)
             fprintf(r->out, " :%s", *a);
         fputc('\n', r->out);
     }
     if (c->detail)
-        fprintf(r->out, "%s", c->detail);
+        fputs(_(c->detail), r->out);
 }
 
 static int cmd_help(repl_t *r, const char *arg)
@@ -146,15 +148,15 @@ static int cmd_help(repl_t *r, const char *arg)
         for (const repl_cmd_t *c = repl_cmds; c->name; c++)
             if ((int)strlen(c->usage) > w)
                 w = (int)strlen(c->usage);
-        fputs("commands:\n", r->out);
+        fputs(_("commands:\n"), r->out);
         for (const repl_cmd_t *c = repl_cmds; c->name; c++)
-            fprintf(r->out, "  %-*s  %s\n", w, c->usage, c->help);
+            fprintf(r->out, "  %-*s  %s\n", w, c->usage, _(c->help));
         fputc('\n', r->out);
         session_help(r->s, NULL, r->out);
         return 0;
     }
     if (strchr(arg, ' ') || strchr(arg, '\t'))
-        return usage_error(r, &repl_cmds[0], "one name at a time, not", arg);
+        return usage_error(r, &repl_cmds[0], N_("one name at a time, not"), arg);
     if (arg[0] == ':') {
         const repl_cmd_t *c = repl_cmd_find(arg + 1, strlen(arg + 1));
         if (!c)
@@ -181,7 +183,7 @@ static int cmd_precision(repl_t *r, const char *arg)
     if (*arg) {
         int t = dtype_from_name(arg);
         if (t < 0)
-            return usage_error(r, repl_cmd_find("precision", 9), "unknown precision", arg);
+            return usage_error(r, repl_cmd_find("precision", 9), N_("unknown precision"), arg);
         if (t != DT_FP16 && t != DT_BF16 && t != DT_FP32 && t != DT_FP64)
             return repl_cmd_error(r, "precision must be a float type, fp16, bf16, fp32 or fp64 (got '%s')", arg);
         st->precision = (dtype_t)t;
@@ -199,12 +201,12 @@ static int cmd_accumulate(repl_t *r, const char *arg)
         else if (strcmp(arg, "fp32") == 0)
             st->accumulate_same = false;
         else
-            return usage_error(r, repl_cmd_find("accumulate", 10), "unknown accumulation", arg);
+            return usage_error(r, repl_cmd_find("accumulate", 10), N_("unknown accumulation"), arg);
     }
     if (st->accumulate_same)
-        fputs("accumulate same (add left to right, rounding to the dtype after every addition)\n", r->out);
+        fputs(_("accumulate same (add left to right, rounding to the dtype after every addition)\n"), r->out);
     else
-        fputs("accumulate fp32 (fp64 for fp64 tensors)\n", r->out);
+        fputs(_("accumulate fp32 (fp64 for fp64 tensors)\n"), r->out);
     return 0;
 }
 
@@ -219,12 +221,12 @@ static int cmd_numerics(repl_t *r, const char *arg)
         else if (strcmp(arg, "off") == 0)
             st->numerics_check = false;
         else
-            return usage_error(r, repl_cmd_find("numerics", 8), "unknown numerics mode", arg);
+            return usage_error(r, repl_cmd_find("numerics", 8), N_("unknown numerics mode"), arg);
     }
     if (st->numerics_check)
-        fputs("numerics check (the first op whose result holds inf or NaN stops the statement)\n", r->out);
+        fputs(_("numerics check (the first op whose result holds inf or NaN stops the statement)\n"), r->out);
     else
-        fputs("numerics off (inf and NaN are values like any other)\n", r->out);
+        fputs(_("numerics off (inf and NaN are values like any other)\n"), r->out);
     return 0;
 }
 
@@ -244,7 +246,7 @@ static int cmd_device(repl_t *r, const char *arg)
         } else if (strcmp(arg, "gpu") == 0 || strcmp(arg, "cuda") == 0) {
             const char *why = NULL;
             if (!backend_cuda_load(&why)) {
-                fprintf(r->out, "note: no GPU (%s); tensors stay on the CPU\n", why ? why : "unknown reason");
+                fprintf(r->out, _("note: no GPU (%s); tensors stay on the CPU\n"), why ? why : _("unknown reason"));
                 st->device = "cpu";
                 st->dev = BK_CPU;
             } else {
@@ -253,19 +255,20 @@ static int cmd_device(repl_t *r, const char *arg)
                 st->dev = BK_CUDA;
             }
         } else {
-            return usage_error(r, repl_cmd_find("device", 6), "unknown device", arg);
+            return usage_error(r, repl_cmd_find("device", 6), N_("unknown device"), arg);
         }
     }
     if (st->dev == BK_CUDA) {
         int64_t on, moved;
         op_device_counts(&on, &moved);
-        fprintf(r->out, "device gpu (%s): %lld ops ran on it, %lld computed on the CPU from host copies (ops "
-                        "without GPU kernels yet) and moved there",
+        fprintf(r->out, _("device gpu (%s): %lld ops ran on it, %lld computed on the CPU from host copies (ops "
+                          "without GPU kernels yet) and moved there"),
                 backend_get(BK_CUDA)->name, (long long)on, (long long)moved);
         int64_t fused = graph_fused_on_device();
         if (fused)
-            fprintf(r->out, "; %lld fused chain%s of traced functions ran as one GPU kernel each", (long long)fused,
-                    fused == 1 ? "" : "s");
+            fprintf(r->out, NG_("; %lld fused chain of traced functions ran as one GPU kernel each",
+                                "; %lld fused chains of traced functions ran as one GPU kernel each",
+                                (unsigned long)fused), (long long)fused);
         fputc('\n', r->out);
     } else
         fprintf(r->out, "device %s\n", st->device ? st->device : "cpu");
@@ -311,12 +314,13 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
             return false;
         }
         if (p.want < 1 || p.want > n) {
-            repl_cmd_error(r, "%s has %d fused chain%s: :ptx %s K with K from 1 to %d", name, n, n > 1 ? "s" : "",
-                           name, n);
+            repl_cmd_error(r, NG_("%s has %d fused chain: :ptx %s K with K from 1 to %d",
+                                  "%s has %d fused chains: :ptx %s K with K from 1 to %d", (unsigned long)n),
+                           name, n, name, n);
             return false;
         }
         if (!p.ok) { repl_cmd_error(r, "fused chain %d of %s: %s", p.want, name, p.why); return false; }
-        fprintf(r->out, "// %s: fused chain %d of %d (concrete function %d, node %%%d; :graph %s shows it)\n", name,
+        fprintf(r->out, _("// %s: fused chain %d of %d (concrete function %d, node %%%d; :graph %s shows it)\n"), name,
                 p.want, n, p.conc + 1, p.node, name);
         memset(ch, 0, sizeof *ch);
         return true;
@@ -351,13 +355,13 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
 
 static const char *ptx_mark(const char *line)
 {
-    if (strstr(line, "fma.")) return "  <- a fused multiply-add (one rounding for two operations)";
+    if (strstr(line, "fma.")) return _("  <- a fused multiply-add (one rounding for two operations)");
     if (strstr(line, ".f64") && (strstr(line, "add.") || strstr(line, "mul.") || strstr(line, "sub.") || strstr(line, "div.")))
-        return "  <- fp64 arithmetic";
+        return _("  <- fp64 arithmetic");
     if ((strstr(line, "add.rn.f32") || strstr(line, "mul.rn.f32") || strstr(line, "sub.rn.f32") || strstr(line, "div.rn.f32")))
-        return "  <- fp32 arithmetic, rounded to nearest (.rn) once";
-    if (strstr(line, ".f16") || strstr(line, ".bf16")) return "  <- half-precision";
-    if (strstr(line, "sqrt.rn")) return "  <- correctly rounded square root";
+        return _("  <- fp32 arithmetic, rounded to nearest (.rn) once");
+    if (strstr(line, ".f16") || strstr(line, ".bf16")) return _("  <- half-precision");
+    if (strstr(line, "sqrt.rn")) return _("  <- correctly rounded square root");
     return NULL;
 }
 
@@ -374,9 +378,9 @@ static int cmd_ptx(repl_t *r, const char *arg)
         backend_cuda_rtc_free(log);
         return 1;
     }
-    fputs("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh holds the per-element maths):\n", r->out);
+    fputs(_("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh holds the per-element maths):\n"), r->out);
     fputs(src, r->out);
-    fputs("// its PTX from NVRTC (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true), the kernel's body:\n", r->out);
+    fputs(_("// its PTX from NVRTC (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true), the kernel's body:\n"), r->out);
     const char *p = strstr(out, ".entry");
     for (const char *l = p ? p : out; *l;) {
         const char *e = strchr(l, '\n');
@@ -438,12 +442,12 @@ static bool find_nvdisasm(char *path, size_t cap)
 
 static const char *sass_mark(const char *line)
 {
-    if (strstr(line, "HMMA")) return "  <- tensor-core matrix multiply-accumulate";
-    if (strstr(line, "HFMA2") || strstr(line, "HADD2") || strstr(line, "HMUL2")) return "  <- packed fp16 (two lanes)";
-    if (strstr(line, "DFMA") || strstr(line, "DADD") || strstr(line, "DMUL")) return "  <- fp64";
-    if (strstr(line, "FFMA")) return "  <- fp32 fused multiply-add";
-    if (strstr(line, "FADD") || strstr(line, "FMUL")) return "  <- fp32";
-    if (strstr(line, "F2F")) return "  <- a conversion between float formats";
+    if (strstr(line, "HMMA")) return _("  <- tensor-core matrix multiply-accumulate");
+    if (strstr(line, "HFMA2") || strstr(line, "HADD2") || strstr(line, "HMUL2")) return _("  <- packed fp16 (two lanes)");
+    if (strstr(line, "DFMA") || strstr(line, "DADD") || strstr(line, "DMUL")) return _("  <- fp64");
+    if (strstr(line, "FFMA")) return _("  <- fp32 fused multiply-add");
+    if (strstr(line, "FADD") || strstr(line, "FMUL")) return _("  <- fp32");
+    if (strstr(line, "F2F")) return _("  <- a conversion between float formats");
     return NULL;
 }
 
@@ -478,8 +482,8 @@ static int cmd_sass(repl_t *r, const char *arg)
     snprintf(cmd, sizeof cmd, "'%s' -c '%s' 2>&1", tool, tmp);
     FILE *p = popen(cmd, "r");
     if (!p) { repl_cmd_error(r, "could not run nvdisasm: %s", strerror(errno)); unlink(tmp); return 1; }
-    fputs("// SASS for sm_90 (nvdisasm); HMMA tensor cores, HFMA2/HADD2 packed fp16, FFMA/FADD/FMUL fp32, "
-          "DFMA/DADD fp64, F2F conversions:\n", r->out);
+    fputs(_("// SASS for sm_90 (nvdisasm); HMMA tensor cores, HFMA2/HADD2 packed fp16, FFMA/FADD/FMUL fp32, "
+            "DFMA/DADD fp64, F2F conversions:\n"), r->out);
     char line[512];
     while (fgets(line, sizeof line, p)) {
         line[strcspn(line, "\n")] = 0;
@@ -496,7 +500,7 @@ static int cmd_check(repl_t *r, const char *arg)
 {
     char what[16] = "", op[64] = "", extra[8] = "";
     if (sscanf(arg, "%15s %63s %7s", what, op, extra) < 1 || strcmp(what, "gpu") || extra[0])
-        return usage_error(r, repl_cmd_find("check", 5), "unknown check", *arg ? arg : NULL);
+        return usage_error(r, repl_cmd_find("check", 5), N_("unknown check"), *arg ? arg : NULL);
     char why[256];
     if (op[0] && !op_check_gpu_name(op, op, sizeof op, why, sizeof why)) return repl_cmd_error(r, "%s", why);
     return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops failed on the GPU or differ from the CPU "
@@ -511,13 +515,13 @@ static int cmd_tf32(repl_t *r, const char *arg)
     if (*arg) {
         if (strcmp(arg, "on") == 0) st->tf32 = true;
         else if (strcmp(arg, "off") == 0) st->tf32 = false;
-        else return usage_error(r, repl_cmd_find("tf32", 4), "unknown tf32 mode", arg);
+        else return usage_error(r, repl_cmd_find("tf32", 4), N_("unknown tf32 mode"), arg);
     }
     if (st->tf32)
-        fputs("tf32 on (fp32 matmuls on the GPU may round their inputs to 10-bit significands on tensor cores; "
-              "the CPU is unaffected)\n", r->out);
+        fputs(_("tf32 on (fp32 matmuls on the GPU may round their inputs to 10-bit significands on tensor cores; "
+                "the CPU is unaffected)\n"), r->out);
     else
-        fputs("tf32 off (fp32 matmuls in full fp32)\n", r->out);
+        fputs(_("tf32 off (fp32 matmuls in full fp32)\n"), r->out);
     return 0;
 }
 
@@ -529,10 +533,10 @@ static int cmd_present(repl_t *r, const char *arg)
     if (*arg) {
         if (!strcmp(arg, "on")) view_set_scale(1.4);
         else if (!strcmp(arg, "off")) view_set_scale(1);
-        else return usage_error(r, repl_cmd_find("present", 7), "unknown present mode", arg);
+        else return usage_error(r, repl_cmd_find("present", 7), N_("unknown present mode"), arg);
         view_window_dirty();
     }
-    fprintf(r->out, "present %s (figure text and lines at %.2gx)\n", view_scale() > 1 ? "on" : "off", view_scale());
+    fprintf(r->out, _("present %s (figure text and lines at %.2gx)\n"), view_scale() > 1 ? "on" : "off", view_scale());
     return 0;
 }
 static int cmd_fontscale(repl_t *r, const char *arg)
@@ -565,13 +569,13 @@ static int cmd_policy(repl_t *r, const char *arg)
         else if (!strcmp(arg, "none") || !strcmp(arg, "float32") || !strcmp(arg, "off"))
             st->policy = 0;
         else
-            return usage_error(r, repl_cmd_find("policy", 6), "unknown policy", arg);
+            return usage_error(r, repl_cmd_find("policy", 6), N_("unknown policy"), arg);
     }
     if (st->policy)
-        fprintf(r->out, "policy %s (layer weights fp32, compute %s; softmax outputs and losses fp32)\n",
+        fprintf(r->out, _("policy %s (layer weights fp32, compute %s; softmax outputs and losses fp32)\n"),
                 names[st->policy], st->policy == 1 ? "fp16" : "bf16");
     else
-        fprintf(r->out, "policy none (layer weights and compute in the session precision, %s)\n",
+        fprintf(r->out, _("policy none (layer weights and compute in the session precision, %s)\n"),
                 dtype_traits[st->precision].name);
     return 0;
 }
@@ -590,7 +594,7 @@ static int cmd_digits(repl_t *r, const char *arg)
     if (st->digits > 0)
         fprintf(r->out, "digits %d\n", st->digits);
     else
-        fprintf(r->out, "digits default (%s: %d)\n", dtype_traits[st->precision].name,
+        fprintf(r->out, _("digits default (%s: %d)\n"), dtype_traits[st->precision].name,
                 dtype_traits[st->precision].print_digits);
     return 0;
 }
@@ -605,8 +609,10 @@ static int cmd_mode(repl_t *r, const char *arg)
     }
     if (session_set_mode(r->s, arg))
         return repl_cmd_error(r, "unknown mode '%s': use eager or graph", arg);
-    fprintf(r->out, "mode %s%s\n", arg, !strcmp(arg, "graph") ? " (each statement is traced into a graph, then run from "
-                                                                  "it; :graph shows the last one)" : "");
+    if (!strcmp(arg, "graph"))
+        fputs(_("mode graph (each statement is traced into a graph, then run from it; :graph shows the last one)\n"), r->out);
+    else
+        fprintf(r->out, "mode %s\n", arg);
     return 0;
 }
 
@@ -646,14 +652,14 @@ static int cmd_reset(repl_t *r, const char *arg)
         return 1;
     session_reset(r->s);
     view_notebook_trim();
-    fputs("reset: all variables removed (settings kept)\n", r->out);
+    fputs(_("reset: all variables removed (settings kept)\n"), r->out);
     return 0;
 }
 
 static int cmd_load(repl_t *r, const char *arg)
 {
     if (*arg == '\0')
-        return usage_error(r, repl_cmd_find("load", 4), "missing file name", NULL);
+        return usage_error(r, repl_cmd_find("load", 4), N_("missing file name"), NULL);
     /* Allow a quoted name (spaces), and ~ like a shell. */
     size_t n = strlen(arg);
     char *name;
@@ -681,10 +687,10 @@ static int cmd_load(repl_t *r, const char *arg)
     if (fd >= 0 && fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         close(fd);
         int e = repl_cmd_error(r, "cannot load '%s': %s", path,
-                               S_ISDIR(sb.st_mode) ? "a folder, not a file"
-                               : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device, not a file of input"
-                               : S_ISFIFO(sb.st_mode) ? "a FIFO, not a file (:load reads files only)"
-                               : "not a regular file (:load reads files only)");
+                               S_ISDIR(sb.st_mode) ? _("a folder, not a file")
+                               : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? _("a device, not a file of input")
+                               : S_ISFIFO(sb.st_mode) ? _("a FIFO, not a file (:load reads files only)")
+                               : _("not a regular file (:load reads files only)"));
         free(path);
         return e;
     }
@@ -723,7 +729,7 @@ static int cmd_load(repl_t *r, const char *arg)
 static int cmd_time(repl_t *r, const char *arg)
 {
     if (*arg == '\0')
-        return usage_error(r, repl_cmd_find("time", 4), "missing expression", NULL);
+        return usage_error(r, repl_cmd_find("time", 4), N_("missing expression"), NULL);
     return session_time(r->s, arg, r->out, r->errout) ? 1 : 0;
 }
 
@@ -734,7 +740,7 @@ static int cmd_limit(repl_t *r, const char *arg)
         fmt_size(a, sizeof a, mem_limit());
         fmt_size(b, sizeof b, mem_in_use());
         fmt_size(c, sizeof c, mem_peak());
-        fprintf(r->out, "limit %s (in use %s, peak %s)\n", a, b, c);
+        fprintf(r->out, _("limit %s (in use %s, peak %s)\n"), a, b, c);
         return 0;
     }
     size_t bytes;
@@ -749,10 +755,13 @@ static int cmd_limit(repl_t *r, const char *arg)
     }
     mem_set_limit(bytes);
     fmt_size(a, sizeof a, bytes);
-    fprintf(r->out, "limit %s%s", a, dflt ? " (default: half of physical memory)" : "");
+    if (dflt)
+        fprintf(r->out, _("limit %s (default: half of physical memory)"), a);
+    else
+        fprintf(r->out, "limit %s", a);
     if (mem_in_use() > bytes) {
         fmt_size(b, sizeof b, mem_in_use());
-        fprintf(r->out, "; %s already in use, so new allocations will fail", b);
+        fprintf(r->out, _("; %s already in use, so new allocations will fail"), b);
     }
     fputc('\n', r->out);
     return 0;
@@ -845,7 +854,7 @@ static int cmd_save(repl_t *r, const char *arg)
         free(path);
         return repl_cmd_error(r, "%s", err);
     }
-    fprintf(r->out, "saved %s\n", path ? path : arg);
+    fprintf(r->out, _("saved %s\n"), path ? path : arg);
     free(path);
     return 0;
 }
@@ -854,15 +863,15 @@ static int cmd_clear(repl_t *r, const char *arg)
 {
     (void)arg;
     view_clear();
-    fprintf(r->out, "notebook cleared (the window only: :save x.html and x.nn still write the whole session)\n");
+    fputs(_("notebook cleared (the window only: :save x.html and x.nn still write the whole session)\n"), r->out);
     return 0;
 }
 
 static int cmd_headless(repl_t *r, const char *arg)
 {
     if (!*arg) {
-        fprintf(r->out, "headless %s (figures %s)\n", view_is_headless() ? "on" : "off",
-                view_is_headless() ? "are written to files" : "open in the window");
+        fputs(view_is_headless() ? _("headless on (figures are written to files)\n")
+                                 : _("headless off (figures open in the window)\n"), r->out);
         return 0;
     }
     if (strcmp(arg, "on") && strcmp(arg, "off"))
@@ -884,7 +893,7 @@ static int cmd_figures(repl_t *r, const char *arg)
     if (*arg && !view_set_figure_dir(arg))
         return repl_cmd_error(r, "the folder name is %zu characters long; at most %zu fit (figures still go to %s/)",
                               strlen(arg), view_figure_dir_max(), view_figure_dir());
-    fprintf(r->out, "figures are written to %s/ when headless\n", view_figure_dir());
+    fprintf(r->out, _("figures are written to %s/ when headless\n"), view_figure_dir());
     return 0;
 }
 
@@ -903,23 +912,23 @@ static const char *const quit_aliases[] = { "q", "exit", NULL };
 static const char *const lang_words[] = { "en", "ko", NULL };
 
 const repl_cmd_t repl_cmds[] = {
-    { "help", NULL, ":help [NAME]", "commands and builtins; :help NAME for one",
+    { "help", NULL, ":help [NAME]", N_("commands and builtins; :help NAME for one"),
       NULL, REPL_ARG_HELP, NULL, cmd_help },
     { "precision", NULL, ":precision [fp16|bf16|fp32|fp64]",
-      "dtype of new tensors and of number maths",
-      "    No argument: show it.  Tensors already made keep their dtype; cast\n"
-      "    them with fp16(x) etc.\n",
+      N_("dtype of new tensors and of number maths"),
+      N_("    No argument: show it.  Tensors already made keep their dtype; cast\n"
+      "    them with fp16(x) etc.\n"),
       REPL_ARG_WORDS, precision_words, cmd_precision },
     { "accumulate", NULL, ":accumulate [fp32|same]",
-      "sums and matmuls add in fp32, or in the dtype",
-      "    fp32: accumulate in fp32 (fp64 for fp64 tensors), round once at the end,\n"
+      N_("sums and matmuls add in fp32, or in the dtype"),
+      N_("    fp32: accumulate in fp32 (fp64 for fp64 tensors), round once at the end,\n"
       "          like tensor cores and cuBLAS's 32-bit compute type.\n"
       "    same: add strictly left to right, rounding after every addition, so you\n"
-      "          can watch a long fp16 sum stall.\n",
+      "          can watch a long fp16 sum stall.\n"),
       REPL_ARG_WORDS, accumulate_words, cmd_accumulate },
     { "device", NULL, ":device [cpu|gpu]",
-      "where new tensors live: the CPU, or the GPU when there is one",
-      "    cpu: the CPU (the default).\n"
+      N_("where new tensors live: the CPU, or the GPU when there is one"),
+      N_("    cpu: the CPU (the default).\n"
       "    gpu: opens the GPU module (built by configure --with-cuda when nvcc is\n"
       "         found) and its CUDA device.  Without a GPU, a driver or the module\n"
       "         this is a note saying why, not an error: a script goes on, on the\n"
@@ -935,57 +944,57 @@ const repl_cmd_t repl_cmds[] = {
       "         kernels (kernels/*.cu); every other op still computes on the CPU\n"
       "         from a host copy of its GPU inputs and its result moves to the\n"
       "         GPU.  :help OP says which (its gpu line); :device alone says how\n"
-      "         many ops went each way.\n",
+      "         many ops went each way.\n"),
       REPL_ARG_WORDS, device_words, cmd_device },
     { "ptx", NULL, ":ptx OP [DTYPE] | :ptx F [K]",
-      "the PTX of the GPU kernel of an op in a dtype, or of a traced function's fused chain (needs the CUDA toolkit, not a GPU)",
-      "    The kernel nnpad generates for OP (a binary op such as multiply or +,\n"
+      N_("the PTX of the GPU kernel of an op in a dtype, or of a traced function's fused chain (needs the CUDA toolkit, not a GPU)"),
+      N_("    The kernel nnpad generates for OP (a binary op such as multiply or +,\n"
       "    or one of abs, floor, round, sqrt, isnan, isinf, isfinite) in DTYPE\n"
       "    (default: the session precision), as CUDA C and as the PTX that NVRTC\n"
       "    makes of it, arithmetic and conversions marked.  fp16 is computed in\n"
       "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n"
       "    :ptx F [K]: the K-th (default 1st) fused chain of traced function F,\n"
-      "    the one kernel its ops run as on the GPU (:graph F shows the chains).\n",
+      "    the one kernel its ops run as on the GPU (:graph F shows the chains).\n"),
       REPL_ARG_TEXT, NULL, cmd_ptx },
     { "sass", NULL, ":sass OP [DTYPE] | :sass F [K]",
-      "the sm_90 SASS of the GPU kernel of an op (needs nvdisasm, not a GPU)",
-      "    As :ptx, compiled to an H100/H200 (sm_90) cubin and disassembled by\n"
+      N_("the sm_90 SASS of the GPU kernel of an op (needs nvdisasm, not a GPU)"),
+      N_("    As :ptx, compiled to an H100/H200 (sm_90) cubin and disassembled by\n"
       "    nvdisasm (on PATH or beside nvcc; PyPI's nvidia-cuda-nvdisasm ships it),\n"
       "    the instructions a class should notice marked (HMMA, HFMA2, FFMA, DFMA,\n"
-      "    F2F).\n",
+      "    F2F).\n"),
       REPL_ARG_TEXT, NULL, cmd_sass },
     { "check", NULL, ":check gpu [OP]",
-      "run every elementwise op (or OP) on the CPU and the GPU and compare",
-      "    Every elementwise op of the op table (or the one named), in fp16, bf16,\n"
+      N_("run every elementwise op (or OP) on the CPU and the GPU and compare"),
+      N_("    Every elementwise op of the op table (or the one named), in fp16, bf16,\n"
       "    fp32 and fp64, on 2048 inputs (random over 2^-20..2^20 with both signs,\n"
       "    and 0, -0, inf, nan, the extremes), on both devices: a table of the\n"
       "    largest difference in ulps per op and dtype, what the op's stated bound\n"
       "    allows (0 for a correctly rounded op: the bits must match), whether the\n"
-      "    GPU ran it with its own kernels, and pass/fail.  Without a GPU, a note.\n",
+      "    GPU ran it with its own kernels, and pass/fail.  Without a GPU, a note.\n"),
       REPL_ARG_TEXT, NULL, cmd_check },
-    { "present", NULL, ":present [on|off]", "figures for a projector: larger text and thicker lines (1.4x)",
-      "    on:  every figure's text, line widths and margins grow 1.4 times, so a\n"
+    { "present", NULL, ":present [on|off]", N_("figures for a projector: larger text and thicker lines (1.4x)"),
+      N_("    on:  every figure's text, line widths and margins grow 1.4 times, so a\n"
       "         class can read them from the back of the room (new figures, and the\n"
       "         window's redraws).  :fontscale X sets any factor from 0.5 to 1.6;\n"
       "         each of the two sets the one scale (the last one given wins).\n"
       "    off: the normal size.  In the window + and - zoom too (with or without\n"
-      "         Ctrl) and 0 resets.\n",
+      "         Ctrl) and 0 resets.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_present },
-    { "fontscale", NULL, ":fontscale [X]", "scale every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)",
+    { "fontscale", NULL, ":fontscale [X]", N_("scale every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
     { "tf32", NULL, ":tf32 [on|off]",
-      "let fp32 matmuls on the GPU use TF32 tensor cores (off by default)",
-      "    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"
+      N_("let fp32 matmuls on the GPU use TF32 tensor cores (off by default)"),
+      N_("    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"
       "         CUBLAS_COMPUTE_32F_FAST_TF32: its inputs are rounded to TF32 (an fp32\n"
       "         exponent, a 10-bit significand like fp16's) and the products summed\n"
       "         in fp32.  Faster, and the last bits change: [[1 + 2^-12]] @ [[1]] is\n"
       "         exact in fp32 and 1 in TF32.\n"
       "    off: full fp32 (the default, as PyTorch's allow_tf32 since 1.12).\n"
-      "    The CPU has no TF32 and ignores it.\n",
+      "    The CPU has no TF32 and ignores it.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_tf32 },
     { "numerics", NULL, ":numerics [check|off]",
-      "stop at the first op whose result holds inf or NaN (check), or not (off, the default)",
-      "    check: after every op (eagerly, in traced functions, in gradients), the\n"
+      N_("stop at the first op whose result holds inf or NaN (check), or not (off, the default)"),
+      N_("    check: after every op (eagerly, in traced functions, in gradients), the\n"
       "           first float result holding inf or NaN stops the statement with an\n"
       "           error at that op: which op, the first bad element and the inputs it\n"
       "           read, how many NaN/inf/-inf, and each input's dtype, shape, range and\n"
@@ -1005,45 +1014,46 @@ const repl_cmd_t repl_cmds[] = {
       "    (y = 1e5 under fp16 is not yet inf): the first op that rounds it to inf\n"
       "    stops.  A traced function runs op by op (no fused chains) while\n"
       "    checking, so it stops at the same op as eager code; tracing itself\n"
-      "    computes nothing and is not checked.\n",
+      "    computes nothing and is not checked.\n"),
       REPL_ARG_WORDS, numerics_words, cmd_numerics },
     { "policy", NULL, ":policy [mixed|mixed_float16|mixed_bfloat16|none]",
-      "layer weights fp32, compute in fp16/bf16 (Keras mixed precision)",
-      "    mixed (= mixed_float16) or mixed_bfloat16: dense layers keep W and b in\n"
+      N_("layer weights fp32, compute in fp16/bf16 (Keras mixed precision)"),
+      N_("    mixed (= mixed_float16) or mixed_bfloat16: dense layers keep W and b in\n"
       "    fp32 and compute in the half type, casting the weights on use; softmax\n"
       "    outputs and losses stay fp32 (Keras's mixed-precision guide).  none:\n"
-      "    weights and compute in the session precision.  No argument: show it.\n",
+      "    weights and compute in the session precision.  No argument: show it.\n"),
       REPL_ARG_WORDS, policy_words, cmd_policy },
-    { "digits", NULL, ":digits [N]", "significant digits printed (0: the default)",
-      "    N is 1..17.  Defaults: fp16 5, bf16 4, fp32 9, fp64 the shortest\n"
-      "    string that reads back as the same number.\n",
+    { "digits", NULL, ":digits [N]", N_("significant digits printed (0: the default)"),
+      N_("    N is 1..17.  Defaults: fp16 5, bf16 4, fp32 9, fp64 the shortest\n"
+      "    string that reads back as the same number.\n"),
       REPL_ARG_TEXT, NULL, cmd_digits },
-    { "mode", NULL, ":mode [eager|graph]", "eager (the default) or graph: trace each statement into a graph, then run it",
+    { "mode", NULL, ":mode [eager|graph]", N_("eager (the default) or graph: trace each statement into a graph, then run it"),
       NULL, REPL_ARG_WORDS, mode_words, cmd_mode },
-    { "graph", NULL, ":graph [g]", "the graph of a traced function g (or of the last statement in :mode graph), before and after the passes",
+    { "graph", NULL, ":graph [g]", N_("the graph of a traced function g (or of the last statement in :mode graph), before and after the passes"),
       NULL, REPL_ARG_TEXT, NULL, cmd_graph },
-    { "passes", NULL, ":passes [NAME on|off]", "list or switch the graph optimisation passes (fold, cse, identities, dce, collapse, collapse-lowp, fuse)",
+    { "passes", NULL, ":passes [NAME on|off]", N_("list or switch the graph optimisation passes (fold, cse, identities, dce, collapse, collapse-lowp, fuse)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_passes },
-    { "vars", NULL, ":vars", "variables with kind, dtype and shape",
+    { "vars", NULL, ":vars", N_("variables with kind, dtype and shape"),
       NULL, REPL_ARG_NONE, NULL, cmd_vars },
-    { "reset", NULL, ":reset", "remove every variable (settings kept)",
+    { "reset", NULL, ":reset", N_("remove every variable (settings kept)"),
       NULL, REPL_ARG_NONE, NULL, cmd_reset },
-    { "load", NULL, ":load FILE.nn", "run a file as typed; stops at an error",
-      "    Relative names are relative to the current directory.\n",
+    { "load", NULL, ":load FILE.nn", N_("run a file as typed; stops at an error"),
+      N_("    Relative names are relative to the current directory.\n"),
       REPL_ARG_FILE, NULL, cmd_load },
-    { "time", NULL, ":time EXPR", "median time of repeated runs of EXPR",
-      "    At least 5 runs, until about 0.2 s (at most 10,000), like IPython's\n"
+    { "time", NULL, ":time EXPR", N_("median time of repeated runs of EXPR"),
+      /* xgettext:no-c-format */
+      N_("    At least 5 runs, until about 0.2 s (at most 10,000), like IPython's\n"
       "    %timeit; the variables are left as they were.  The wall time waits for\n"
       "    the GPU.  When EXPR runs on the GPU it also gives the GPU's own clock\n"
       "    (CUDA events around each run, after one warm-up run that is not\n"
-      "    counted), as torch.cuda.Event timing does.\n",
+      "    counted), as torch.cuda.Event timing does.\n"),
       REPL_ARG_EXPR, NULL, cmd_time },
-    { "limit", NULL, ":limit [SIZE|default]", "show or set the memory limit (512KB, 2GB)",
-      "    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
-      "    half of physical memory.  Going past the limit is an error, not a crash.\n",
+    { "limit", NULL, ":limit [SIZE|default]", N_("show or set the memory limit (512KB, 2GB)"),
+      N_("    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
+      "    half of physical memory.  Going past the limit is an error, not a crash.\n"),
       REPL_ARG_WORDS, limit_words, cmd_limit },
-    { "restore", NULL, ":restore", "replay the last session's inputs (after a crash or kill)",
-      "    Every input a session accepts (typed, piped or from a script; commands\n"
+    { "restore", NULL, ":restore", N_("replay the last session's inputs (after a crash or kill)"),
+      N_("    Every input a session accepts (typed, piped or from a script; commands\n"
       "    too) is written to its journal, synced before it runs, in\n"
       "    $XDG_STATE_HOME/nnpad/journals (default ~/.local/state/nnpad/journals).\n"
       "    The journal also records how each input ended.  :restore (or nnpad\n"
@@ -1057,48 +1067,48 @@ const repl_cmd_t repl_cmds[] = {
       "    statements before an interrupted one on its line do run.  Ctrl-C\n"
       "    during a restore stops it.  A damaged record (a full disk, a torn\n"
       "    write) is skipped and said.  One restore at a time.  The ten newest\n"
-      "    journals are kept; NNPAD_JOURNAL=0 turns the journal off.\n",
+      "    journals are kept; NNPAD_JOURNAL=0 turns the journal off.\n"),
       REPL_ARG_NONE, NULL, cmd_restore },
-    { "lessons", NULL, ":lessons", "list the guided lessons with your progress in each",
-      "    Lessons are files in lessons/ (or $NNPAD_LESSONS); progress is kept in\n"
-      "    $XDG_STATE_HOME/nnpad/lessons (default ~/.local/state/nnpad/lessons).\n",
+    { "lessons", NULL, ":lessons", N_("list the guided lessons with your progress in each"),
+      N_("    Lessons are files in lessons/ (or $NNPAD_LESSONS); progress is kept in\n"
+      "    $XDG_STATE_HOME/nnpad/lessons (default ~/.local/state/nnpad/lessons).\n"),
       REPL_ARG_NONE, NULL, cmd_lessons },
-    { "lesson", NULL, ":lesson NAME|N|FILE", "start a guided lesson, or pick it up where you left it",
-      "    In a lesson, type your answers as ordinary input: each is run as usual,\n"
+    { "lesson", NULL, ":lesson NAME|N|FILE", N_("start a guided lesson, or pick it up where you left it"),
+      N_("    In a lesson, type your answers as ordinary input: each is run as usual,\n"
       "    then checked.  A wrong answer gets a hint, a second one the expected input.\n"
       "    :next, :back, :hint, :skip, :play (explore; :next returns), :quit-lesson.\n"
-      "    A teacher's own file runs with :lesson path/to/file.md (lessons/README.md).\n",
+      "    A teacher's own file runs with :lesson path/to/file.md (lessons/README.md).\n"),
       REPL_ARG_FILE, NULL, cmd_lesson },
-    { "next", NULL, ":next", "lesson: the next step (or back from :play)", NULL, REPL_ARG_NONE, NULL, cmd_next },
-    { "back", NULL, ":back", "lesson: the step before", NULL, REPL_ARG_NONE, NULL, cmd_back },
-    { "hint", NULL, ":hint", "lesson: the step's hint", NULL, REPL_ARG_NONE, NULL, cmd_hint },
-    { "skip", NULL, ":skip", "lesson: skip the step (its answer is typed for you)", NULL, REPL_ARG_NONE, NULL, cmd_skip },
-    { "play", NULL, ":play", "lesson: explore freely, nothing checked (:next returns)", NULL, REPL_ARG_NONE, NULL, cmd_play },
-    { "quit-lesson", NULL, ":quit-lesson", "lesson: leave it (progress kept)", NULL, REPL_ARG_NONE, NULL, cmd_quit_lesson },
-    { "report", NULL, ":report FILE.html", "write your lessons' report to hand in (steps, attempts, hints, time)",
-      "    A self-contained page in the lessons' language (:lang): per lesson and\n"
+    { "next", NULL, ":next", N_("lesson: the next step (or back from :play)"), NULL, REPL_ARG_NONE, NULL, cmd_next },
+    { "back", NULL, ":back", N_("lesson: the step before"), NULL, REPL_ARG_NONE, NULL, cmd_back },
+    { "hint", NULL, ":hint", N_("lesson: the step's hint"), NULL, REPL_ARG_NONE, NULL, cmd_hint },
+    { "skip", NULL, ":skip", N_("lesson: skip the step (its answer is typed for you)"), NULL, REPL_ARG_NONE, NULL, cmd_skip },
+    { "play", NULL, ":play", N_("lesson: explore freely, nothing checked (:next returns)"), NULL, REPL_ARG_NONE, NULL, cmd_play },
+    { "quit-lesson", NULL, ":quit-lesson", N_("lesson: leave it (progress kept)"), NULL, REPL_ARG_NONE, NULL, cmd_quit_lesson },
+    { "report", NULL, ":report FILE.html", N_("write your lessons' report to hand in (steps, attempts, hints, time)"),
+      N_("    A self-contained page in the lessons' language (:lang): per lesson and\n"
       "    step, done or not, attempts, hints, skips, time and the final answer.\n"
       "    It is a self-report, kept from this computer's progress files;\n"
-      "    nnpad --report-summary DIR tabulates a folder of them for a teacher.\n",
+      "    nnpad --report-summary DIR tabulates a folder of them for a teacher.\n"),
       REPL_ARG_FILE, NULL, cmd_report },
-    { "lang", NULL, ":lang [en|ko]", "the lessons' language (default from LANG)", NULL, REPL_ARG_WORDS, lang_words, cmd_lang },
-    { "save", NULL, ":save FILE.png|FILE.svg|FILE.html|FILE.nn", "save the last figure, the session as a page, or its inputs",
-      "    FILE.png, FILE.svg: the last figure (1200 x 750 px; SVG in pixels).\n"
+    { "lang", NULL, ":lang [en|ko]", N_("the lessons' language (default from LANG)"), NULL, REPL_ARG_WORDS, lang_words, cmd_lang },
+    { "save", NULL, ":save FILE.png|FILE.svg|FILE.html|FILE.nn", N_("save the last figure, the session as a page, or its inputs"),
+      N_("    FILE.png, FILE.svg: the last figure (1200 x 750 px; SVG in pixels).\n"
       "    FILE.html: the whole session as one page (inputs, output, figures inline),\n"
       "               readable offline and printable as a handout.\n"
-      "    FILE.nn:   the inputs as a script that replays the session (nnpad FILE.nn).\n",
+      "    FILE.nn:   the inputs as a script that replays the session (nnpad FILE.nn).\n"),
       REPL_ARG_FILE, NULL, cmd_save },
-    { "clear", NULL, ":clear", "empty the notebook window (variables kept)",
-      "    The window starts afresh; the session's record is kept whole, so\n"
-      "    :save x.html and :save x.nn still write every input, output and figure.\n",
+    { "clear", NULL, ":clear", N_("empty the notebook window (variables kept)"),
+      N_("    The window starts afresh; the session's record is kept whole, so\n"
+      "    :save x.html and :save x.nn still write every input, output and figure.\n"),
       REPL_ARG_NONE, NULL, cmd_clear },
-    { "headless", NULL, ":headless [on|off]", "figures to files (on) or the window (off)",
-      "    Without a display nnpad is headless by itself: each figure is written\n"
-      "    to figures/NNN-name.png (:figures DIR to change) and its path printed.\n",
+    { "headless", NULL, ":headless [on|off]", N_("figures to files (on) or the window (off)"),
+      N_("    Without a display nnpad is headless by itself: each figure is written\n"
+      "    to figures/NNN-name.png (:figures DIR to change) and its path printed.\n"),
       REPL_ARG_WORDS, headless_words, cmd_headless },
-    { "figures", NULL, ":figures [DIR]", "the folder for headless figures (default figures)",
+    { "figures", NULL, ":figures [DIR]", N_("the folder for headless figures (default figures)"),
       NULL, REPL_ARG_FILE, NULL, cmd_figures },
-    { "quit", quit_aliases, ":quit", "leave nnpad (also :q, :exit, Ctrl-D)",
+    { "quit", quit_aliases, ":quit", N_("leave nnpad (also :q, :exit, Ctrl-D)"),
       NULL, REPL_ARG_NONE, NULL, cmd_quit },
     { NULL, NULL, NULL, NULL, NULL, REPL_ARG_NONE, NULL, NULL },
 };

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "repl/journal.h"
 #include "util/afile.h"
+#include "util/i18n.h"
 
 #include <stdint.h>
 #include <errno.h>
@@ -57,10 +58,10 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     j->fd = -1;
     j->warned = false;
     char dir[4096];
-    if (!journals_dir(dir, sizeof dir)) { snprintf(err, cap, "no home folder for the session journal"); return false; }
+    if (!journals_dir(dir, sizeof dir)) { snprintf(err, cap, "%s", _("no home folder for the session journal")); return false; }
     struct stat ds;
     if ((stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) && afile_mkdirs(dir) != 0) {
-        snprintf(err, cap, "cannot make %s: %s", dir, strerror(errno));
+        snprintf(err, cap, _("cannot make %s: %s"), dir, strerror(errno));
         return false;
     }
     /* the old ones past the newest KEEP go (never one a live session holds) */
@@ -78,13 +79,13 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
     if (snprintf(j->path, sizeof j->path, "%s/%s-%ld.journal", dir, stamp, (long)getpid()) >= (int)sizeof j->path) {
-        snprintf(err, cap, "the journal's path is too long");
+        snprintf(err, cap, "%s", _("the journal's path is too long"));
         return false;
     }
     int fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
-    if (fd < 0) { snprintf(err, cap, "cannot make %s: %s", j->path, strerror(errno)); return false; }
+    if (fd < 0) { snprintf(err, cap, _("cannot make %s: %s"), j->path, strerror(errno)); return false; }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        snprintf(err, cap, "cannot lock %s: %s", j->path, strerror(errno));
+        snprintf(err, cap, _("cannot lock %s: %s"), j->path, strerror(errno));
         close(fd);
         unlink(j->path);
         return false;
@@ -163,8 +164,8 @@ void repl_journal_append(repl_journal_t *j, const char *text, size_t len, FILE *
     if (e && !j->warned) {
         j->warned = true;
         if (errout)
-            fprintf(errout, "warning: the session journal %s cannot be written (%s): this session's inputs may not "
-                    "be restored after a crash\n", j->path, strerror(e));
+            fprintf(errout, _("warning: the session journal %s cannot be written (%s): this session's inputs may not "
+                              "be restored after a crash\n"), j->path, strerror(e));
     }
 }
 
@@ -227,7 +228,7 @@ void repl_journal_mark_ended(const char *path)
 bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, bool *ended, char *err, size_t errcap)
 {
     char dir[4096];
-    if (!journals_dir(dir, sizeof dir)) { snprintf(err, errcap, "no home folder for session journals"); return false; }
+    if (!journals_dir(dir, sizeof dir)) { snprintf(err, errcap, "%s", _("no home folder for session journals")); return false; }
     char **v;
     int n = list_journals(dir, &v);
     bool found = false;
@@ -243,23 +244,23 @@ bool repl_journal_last(const repl_journal_t *j, char *path, size_t cap, bool *en
     }
     if (!found && fallback >= 0 && snprintf(path, cap, "%s/%s", dir, v[fallback]) < (int)cap) { found = true; *ended = true; }
     afile_list_free(v, n);
-    if (!found) snprintf(err, errcap, "no earlier session to restore (no journal in %s)", dir);
+    if (!found) snprintf(err, errcap, _("no earlier session to restore (no journal in %s)"), dir);
     return found;
 }
 
 int repl_journal_lock(char *err, size_t cap)
 {
     char dir[4096];
-    if (!journals_dir(dir, sizeof dir)) { snprintf(err, cap, "no home folder for session journals"); return -1; }
+    if (!journals_dir(dir, sizeof dir)) { snprintf(err, cap, "%s", _("no home folder for session journals")); return -1; }
     (void)afile_mkdirs(dir);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) { snprintf(err, cap, "cannot open %s: %s", dir, strerror(errno)); return -1; }
+    if (fd < 0) { snprintf(err, cap, _("cannot open %s: %s"), dir, strerror(errno)); return -1; }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
-            snprintf(err, cap, "another nnpad is restoring a session now (one restore at a time: :restore again once "
-                     "it is done)");
+            snprintf(err, cap, "%s", _("another nnpad is restoring a session now (one restore at a time: :restore again once "
+                       "it is done)"));
         else
-            snprintf(err, cap, "cannot lock %s: %s", dir, strerror(errno));
+            snprintf(err, cap, _("cannot lock %s: %s"), dir, strerror(errno));
         close(fd);
         return -1;
     }

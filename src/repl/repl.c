@@ -24,6 +24,7 @@
 #include "lang/parse.h"
 #include "lesson/lesson.h"
 #include "util/text.h"
+#include "util/i18n.h"
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -121,6 +122,9 @@ char *repl_settings_line(repl_t *r, char *buf, size_t cap)
  * sig_atomic_t: written in the handler, read in the loop. */
 static volatile sig_atomic_t sigint_count;
 static volatile sig_atomic_t sigint_kill_at;
+/* The handler's last words, in the messages' language: looked up outside
+ * the handler (repl_sigint_arm), as gettext is not async-signal-safe. */
+static const char *volatile sigint_msg = "\nnnpad: interrupted again; stopping\n";
 
 static void on_sigint(int sig)
 {
@@ -134,8 +138,11 @@ static void on_sigint(int sig)
         (void)w;
     }
     if (sigint_kill_at > 0 && sigint_count >= sigint_kill_at) {
-        static const char msg[] = "\nnnpad: interrupted again; stopping\n";
-        ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
+        const char *msg = sigint_msg;
+        size_t len = 0;
+        while (msg[len])
+            len++;
+        ssize_t w = write(STDERR_FILENO, msg, len);
         (void)w;
         signal(sig, SIG_DFL);
         raise(sig);
@@ -146,6 +153,7 @@ static void on_sigint(int sig)
  * many the process is killed (0: never; the interactive prompt uses 0). */
 void repl_sigint_arm(int kill_at)
 {
+    sigint_msg = _("\nnnpad: interrupted again; stopping\n");
     sigint_count = 0;
     sigint_kill_at = kill_at;
 }
@@ -164,6 +172,8 @@ void repl_install_signals(repl_t *r)
 
 /* ---- command errors --------------------------------------------------- */
 
+/* fmt is translated here (po/Makevars lists repl_cmd_error as a keyword):
+ * its callers pass plain English literals. */
 int repl_cmd_error(repl_t *r, const char *fmt, ...)
 {
     va_list ap;
@@ -174,9 +184,9 @@ int repl_cmd_error(repl_t *r, const char *fmt, ...)
         else
             fprintf(r->errout, "%s: ", r->where_name);
     }
-    fputs("error: ", r->errout);
+    fputs(_("error: "), r->errout);
     va_start(ap, fmt);
-    vfprintf(r->errout, fmt, ap);
+    vfprintf(r->errout, _(fmt), ap);
     va_end(ap);
     fputc('\n', r->errout);
     fflush(r->errout);
@@ -485,9 +495,13 @@ static int run_lines(repl_t *r, line_src_t *ls, const char *name, bool stop_on_e
             lineno++;
             r->where_name = name;
             r->where_line = lineno;
-            repl_cmd_error(r, "line %d is longer than %zu MB: refused (its text skipped%s); "
-                           "nnpad reads at most %zu MB a line", lineno, REPL_LINE_MAX >> 20,
-                           in.len ? ", with the unfinished input it continued" : "", REPL_LINE_MAX >> 20);
+            if (in.len)
+                repl_cmd_error(r, "line %d is longer than %zu MB: refused (its text skipped, with the unfinished "
+                               "input it continued); nnpad reads at most %zu MB a line", lineno, REPL_LINE_MAX >> 20,
+                               REPL_LINE_MAX >> 20);
+            else
+                repl_cmd_error(r, "line %d is longer than %zu MB: refused (its text skipped); "
+                               "nnpad reads at most %zu MB a line", lineno, REPL_LINE_MAX >> 20, REPL_LINE_MAX >> 20);
             repl_input_clear(&in);
             failed = 1;
             if (stop_on_error)
@@ -531,7 +545,7 @@ void repl_journal_start(repl_t *r, bool typed)
     if (!repl_journal_wanted() || r->journal.fd >= 0) return;
     char err[4600];
     if (!repl_journal_open(&r->journal, err, sizeof err)) {
-        fprintf(stderr, "warning: %s: this session's inputs cannot be restored after a crash\n", err);
+        fprintf(stderr, _("warning: %s: this session's inputs cannot be restored after a crash\n"), err);
         return;
     }
     r->journal_depth = typed ? 0 : 1;
@@ -561,7 +575,7 @@ static void show_text(FILE *out, const char *text, size_t len)
 static bool replay(restore_t *rs, const char *text, size_t len)
 {
     char name[48];   /* an error names the input it came from: <restore input 10>:1:7 */
-    snprintf(name, sizeof name, "<restore input %ld>", rs->n);
+    snprintf(name, sizeof name, _("<restore input %ld>"), rs->n);
     unsigned long i0 = err_interrupts;
     int st = repl_run_text(rs->r, name, text, len, rs->out, rs->out);
     rs->ran++;
@@ -596,11 +610,14 @@ static bool restore_one(const char *text, size_t len, journal_end_t how, long at
     size_t from = how == JOURNAL_INTERRUPTED && at > 0 && (size_t)at < len ? (size_t)at : 0;
     if (from && !replay(rs, text, from)) return false;
     rs->unrun++;
-    const char *why = how == JOURNAL_RUNNING       ? "was running when that session ended"
-                      : how == JOURNAL_INTERRUPTED ? "was interrupted (Ctrl-C) in that session"
-                                                   : "was not run by an earlier restore (running or interrupted when a session ended)";
-    fprintf(rs->out, "restore: input %ld %s; not run again%s (type it to run it):\n", rs->n, why,
-            from ? " from the interrupted statement on" : "");
+    const char *why = how == JOURNAL_RUNNING       ? _("was running when that session ended")
+                      : how == JOURNAL_INTERRUPTED ? _("was interrupted (Ctrl-C) in that session")
+                                                   : _("was not run by an earlier restore (running or interrupted when a session ended)");
+    if (from)
+        fprintf(rs->out, _("restore: input %ld %s; not run again from the interrupted statement on (type it to run it):\n"),
+                rs->n, why);
+    else
+        fprintf(rs->out, _("restore: input %ld %s; not run again (type it to run it):\n"), rs->n, why);
     show_text(rs->out, text + from, len - from);
     /* kept in this session's journal as not run, so that a restore after
      * a second crash still shows it */
@@ -617,7 +634,7 @@ int repl_restore(repl_t *r, FILE *out)
     char path[4096], err[4600];
     if (r->restoring) {
         /* only a journal written by hand holds :restore */
-        fprintf(out, "restore: already replaying a session; :restore inside it is left out\n");
+        fputs(_("restore: already replaying a session; :restore inside it is left out\n"), out);
         return 1;
     }
     /* one restore at a time: two at once would replay one journal twice */
@@ -633,7 +650,10 @@ int repl_restore(repl_t *r, FILE *out)
         return 1;
     }
     restore_t rs = { r, out, 0, 0, 0, 0, 0, 0, 0, "" };
-    fprintf(out, "restoring the last session %sfrom %s\n", ended ? "" : "that did not end (killed or crashed) ", path);
+    if (ended)
+        fprintf(out, _("restoring the last session from %s\n"), path);
+    else
+        fprintf(out, _("restoring the last session that did not end (killed or crashed) from %s\n"), path);
     fflush(out);
     int jd = r->journal_depth;
     if (jd >= 0) r->journal_depth = r->run_depth + 1;   /* the replayed inputs are this session's too */
@@ -647,18 +667,20 @@ int repl_restore(repl_t *r, FILE *out)
     r->journal_depth = jd;
     if (n < 0) {
         repl_journal_unlock(lk);
-        fprintf(out, "restore: cannot read %s: %s\n", path, strerror(rerr));
+        fprintf(out, _("restore: cannot read %s: %s\n"), path, strerror(rerr));
         return 1;
     }
     if (damaged)
-        fprintf(out, "restore: skipped a damaged record%s (%ld stretch%s of the journal that %s not a whole record: a torn write or a "
-                "full disk); the records after %s were read\n", damaged == 1 ? "" : "s", damaged, damaged == 1 ? "" : "es",
-                damaged == 1 ? "is" : "are", damaged == 1 ? "it" : "them");
+        fprintf(out, NG_("restore: skipped a damaged record (%ld stretch of the journal that is not a whole record: a torn "
+                         "write or a full disk); the records after it were read\n",
+                         "restore: skipped a damaged records (%ld stretches of the journal that are not a whole record: a "
+                         "torn write or a full disk); the records after them were read\n", (unsigned long)damaged),
+                damaged);
     if (rs.stopped_at) {
         /* the journal stays as it was: :restore again replays it from its start */
         repl_journal_unlock(lk);
-        fprintf(out, "restore: stopped by Ctrl-C at input %ld; the inputs after it are not run (that session's journal is "
-                "kept: :restore again replays it from the start)\n", rs.stopped_at);
+        fprintf(out, _("restore: stopped by Ctrl-C at input %ld; the inputs after it are not run (that session's journal is "
+                       "kept: :restore again replays it from the start)\n"), rs.stopped_at);
         fflush(out);
         return 1;
     }
@@ -666,13 +688,17 @@ int repl_restore(repl_t *r, FILE *out)
     repl_journal_unlock(lk);
     long done = rs.ran;
     if (rs.skipped)
-        fprintf(out, "restore: %ld lesson command%s left out (the lesson's code and your answers ran as code; :lessons shows your progress)\n",
-                rs.skipped, rs.skipped == 1 ? "" : "s");
+        fprintf(out, NG_("restore: %ld lesson command left out (the lesson's code and your answers ran as code; :lessons "
+                         "shows your progress)\n",
+                         "restore: %ld lesson commands left out (the lesson's code and your answers ran as code; :lessons "
+                         "shows your progress)\n", (unsigned long)rs.skipped),
+                rs.skipped);
     if (rs.failed)
-        fprintf(out, "restored %ld input%s; %ld failed, the first input %ld: %s\n", done, done == 1 ? "" : "s", rs.failed,
-                rs.first_failed, rs.first);
+        fprintf(out, NG_("restored %ld input; %ld failed, the first input %ld: %s\n",
+                         "restored %ld inputs; %ld failed, the first input %ld: %s\n", (unsigned long)done),
+                done, rs.failed, rs.first_failed, rs.first);
     else
-        fprintf(out, "restored %ld input%s\n", done, done == 1 ? "" : "s");
+        fprintf(out, NG_("restored %ld input\n", "restored %ld inputs\n", (unsigned long)done), done);
     fflush(out);
     return rs.failed ? 1 : 0;
 }
@@ -697,7 +723,7 @@ const char *repl_not_input(FILE *f)
     if (fstat(fileno(f), &sb) != 0) return NULL;
     /* /dev/zero would be read for ever (a terminal is a device too, and is input) */
     if ((S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode)) && !isatty(fileno(f)))
-        return "a device, not a file of input";
+        return _("a device, not a file of input");
     return NULL;
 }
 
@@ -706,7 +732,7 @@ int repl_run_file(repl_t *r, const char *path, FILE *out, FILE *errout)
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
     if (!f) {
         fflush(out);
-        fprintf(errout, "nnpad: cannot open '%s': %s\n", path, strerror(errno));
+        fprintf(errout, _("nnpad: cannot open '%s': %s\n"), path, strerror(errno));
         fflush(errout);
         return 1;
     }
@@ -714,7 +740,7 @@ int repl_run_file(repl_t *r, const char *path, FILE *out, FILE *errout)
     if (why) {
         fclose(f);
         fflush(out);
-        fprintf(errout, "nnpad: cannot run '%s': %s\n", path, why);
+        fprintf(errout, _("nnpad: cannot run '%s': %s\n"), path, why);
         fflush(errout);
         return 1;
     }

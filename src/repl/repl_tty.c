@@ -29,6 +29,7 @@
 #include <readline/history.h>
 
 #include "repl/repl_int.h"
+#include "util/i18n.h"
 #include "repl/histfile.h"
 #include "util/error.h"
 #include "lang/parse.h"
@@ -71,12 +72,15 @@ static void on_sigcont(int sig)
 
 /* ---- history ----------------------------------------------------------- */
 
+/* what: a format with one %s for the path, marked N_() by the caller */
 static void hist_warn(const char *what, const char *path, int err)
 {
     if (tty.hist_warned)
         return;
     tty.hist_warned = true;
-    fprintf(stderr, "nnpad: warning: history not kept (%s %s: %s)\n", what, path, strerror(err));
+    char buf[4300];
+    snprintf(buf, sizeof buf, _(what), path);
+    fprintf(stderr, _("nnpad: warning: history not kept (%s: %s)\n"), buf, strerror(err));
 }
 
 /* mkdir -p for the directories above path; true if they exist afterwards. */
@@ -118,11 +122,11 @@ static void history_start(void)
 
     tty.hist_path = history_path();
     if (!tty.hist_path) {
-        hist_warn("no home directory for", "~/.local/state/nnpad/history", ENOENT);
+        hist_warn(N_("no home directory for %s"), "~/.local/state/nnpad/history", ENOENT);
         return;
     }
     if (!make_parents(tty.hist_path)) {
-        hist_warn("cannot create the directory of", tty.hist_path, errno);
+        hist_warn(N_("cannot create the directory of %s"), tty.hist_path, errno);
         free(tty.hist_path);
         tty.hist_path = NULL;
         return;
@@ -148,7 +152,7 @@ static void history_start(void)
             char err[600];
             if (v && repl_hist_write(tty.hist_path, v, n, err, sizeof err) != 0 && !tty.hist_warned) {
                 tty.hist_warned = true;
-                fprintf(stderr, "nnpad: warning: history not kept (%s)\n", err);
+                fprintf(stderr, _("nnpad: warning: history not kept (%s)\n"), err);
             }
             repl_hist_free(v, v ? n : 0);
             clear_history();
@@ -159,7 +163,7 @@ static void history_start(void)
         stifle_history(HISTORY_MAX);
     }
     if (rc != 0 && rc != ENOENT) {
-        hist_warn("cannot read", tty.hist_path, rc);
+        hist_warn(N_("cannot read %s"), tty.hist_path, rc);
         return;
     }
     for (size_t i = n > HISTORY_MAX ? n - HISTORY_MAX : 0; i < n; i++)
@@ -179,7 +183,7 @@ static void history_add(const char *text)
         return;
     int rc = repl_hist_append(tty.hist_path, text);
     if (rc != 0)
-        hist_warn("cannot write", tty.hist_path, rc);
+        hist_warn(N_("cannot write %s"), tty.hist_path, rc);
 }
 
 static void history_finish(void)
@@ -193,7 +197,7 @@ static void history_finish(void)
         if (repl_hist_read(tty.hist_path, &v, &n) == 0) {
             char err[600];
             if (n > HISTORY_MAX && repl_hist_write(tty.hist_path, v + (n - HISTORY_MAX), HISTORY_MAX, err, sizeof err) != 0)
-                fprintf(stderr, "nnpad: warning: history not trimmed (%s)\n", err);
+                fprintf(stderr, _("nnpad: warning: history not trimmed (%s)\n"), err);
             repl_hist_free(v, n);
         }
         clear_history();
@@ -387,7 +391,7 @@ static void on_line(char *line)
         if (tty.in.len) {
             /* Ctrl-D inside a block: drop the block, not the session. */
             repl_input_clear(&tty.in);
-            fputs("(block discarded; Ctrl-D again to quit)\n", stdout);
+            fputs(_("(block discarded; Ctrl-D again to quit)\n"), stdout);
             fflush(stdout);
             set_prompt();
             return;
