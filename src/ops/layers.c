@@ -665,7 +665,7 @@ static value_t *assign_impl(call_t *c)
 const op_def_t op_family_layers[] = {
     {OP(assign), OPK_FUNC, .gpu = "", .impl = assign_impl, .min_args = 3, .max_args = 3, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = N_("sets a layer's field (differentiate the function that uses the layer)"),
-     .signature = "assign(layer, \"W\", v)   also layer.W = v",
+     .signature = N_("assign(layer, \"W\", v)   also layer.W = v"),
      .summary = N_("set a layer's weight (what layer.W = v runs; a node inside a traced function, as tf.Variable.assign)"),
      .formula = N_("the field set to v converted to the field's dtype; the shape must match (or v is one element, broadcast)"),
      .shapes = N_("v: the field's shape, or one element"), .dtypes = N_("the field's dtype (v rounded once to it)"),

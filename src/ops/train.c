@@ -1540,7 +1540,7 @@ const op_def_t op_family_train[] = {
                 "#> [3, 2] (int64)"},
     {OP(sgd), OPK_FUNC, .impl = sgd_impl, .min_args = 0, .max_args = 0, .kwargs = "lr momentum nesterov learning_rate",
      .nograd = N_("an optimiser"),
-     .signature = "sgd(lr=0.01, momentum=0, nesterov=0)   (Keras's learning_rate= also works)", .summary = N_("stochastic gradient descent (Keras 3's SGD)"),
+     .signature = N_("sgd(lr=0.01, momentum=0, nesterov=0)   (Keras's learning_rate= also works)"), .summary = N_("stochastic gradient descent (Keras 3's SGD)"),
      .formula = N_("without momentum w -= lr g; with it m = momentum m - lr g and w += m (nesterov=1: w += momentum m - lr "
                 "g); every product and sum in the weight's dtype, as Keras computes it"),
      .shapes = N_("-> an optimiser (a record; step(opt, model, grads) or fit(..., optimizer=))"), .dtypes = N_("the weights'"),
@@ -1549,7 +1549,7 @@ const op_def_t op_family_train[] = {
                 "#> sgd(lr=0.1, momentum=0.9, nesterov=0)"},
     {OP(adam), OPK_FUNC, .impl = adam_impl, .min_args = 0, .max_args = 0, .kwargs = "lr beta1 beta2 eps learning_rate beta_1 beta_2 epsilon",
      .nograd = N_("an optimiser"),
-     .signature = "adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)   (Keras's learning_rate=, beta_1=, beta_2=, epsilon= also work)", .summary = N_("Adam (Keras 3's)"),
+     .signature = N_("adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-7)   (Keras's learning_rate=, beta_1=, beta_2=, epsilon= also work)"), .summary = N_("Adam (Keras 3's)"),
      .formula = N_("t = step number; alpha = lr sqrt(1 - beta2^t) / (1 - beta1^t); m += (g - m)(1 - beta1); v += (g^2 - v)"
                 "(1 - beta2); w -= m alpha / (sqrt(v) + eps); in the weight's dtype, op for op as Keras"),
      .shapes = N_("-> an optimiser"), .dtypes = N_("the weights'"),
@@ -1558,7 +1558,7 @@ const op_def_t op_family_train[] = {
                 "#> adam(lr=0.001, beta1=0.9, beta2=0.999, eps=1e-07)"},
     {OP(rmsprop), OPK_FUNC, .impl = rmsprop_impl, .min_args = 0, .max_args = 0, .kwargs = "lr rho momentum eps learning_rate epsilon",
      .nograd = N_("an optimiser"),
-     .signature = "rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)   (Keras's learning_rate=, epsilon= also work)", .summary = N_("RMSprop (Keras 3's)"),
+     .signature = N_("rmsprop(lr=0.001, rho=0.9, momentum=0, eps=1e-7)   (Keras's learning_rate=, epsilon= also work)"), .summary = N_("RMSprop (Keras 3's)"),
      .formula = N_("v = rho v + (1 - rho) g^2; increment = lr g / sqrt(v + eps); w -= increment (momentum > 0: m = "
                 "momentum m + increment, w -= m); in the weight's dtype"),
      .shapes = N_("-> an optimiser"), .dtypes = N_("the weights'"),
