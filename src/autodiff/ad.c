@@ -4,6 +4,7 @@
 #include "ops/record.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/i18n.h"
 #include "ops/state.h"
 #include <stdlib.h>
 #include <string.h>
@@ -339,7 +340,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
                     int l = 1, col = 1, ol = 1, oc = 1;
                     err_line_col(gsrc, err_here().start, &l, &col);
                     err_line_col(n->src, n->span.start, &ol, &oc);
-                    if (n->src != gsrc || ol != l) snprintf(at, sizeof at, "; grad was called at %s:%d", gsrc->name, l);
+                    if (n->src != gsrc || ol != l) snprintf(at, sizeof at, _("; grad was called at %s:%d"), gsrc->name, l);
                 }
                 if (n->src) err_set_source(n->src);
                 err_raise(ERR_TYPE, n->src ? n->span : err_here(),
@@ -490,8 +491,11 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
         }
     int top = 31 - __builtin_clz(mask);
     if (top >= nargs)
-        err_raise(ERR_TYPE, span, "grad: argnums names argument %d (counting from 0), but only %d argument%s given",
-                  top, nargs, nargs == 1 ? " was" : "s were");
+        err_raise(ERR_TYPE, span,
+                  NG_("grad: argnums names argument %d (counting from 0), but only %d argument was given",
+                      "grad: argnums names argument %d (counting from 0), but only %d arguments were given",
+                      (unsigned long)nargs),
+                  top, nargs);
     int depth = AD->ntapes;
     tape_t *t = tape_begin();
     int tid = t->id;
@@ -632,15 +636,15 @@ static value_t *vg_impl(call_t *c) { return make_grad(c, G_VALUE_AND_GRAD); }
 
 static const op_def_t op_family_autodiff[] = {
     {OP(grad), OPK_FUNC, .gpu = "", .impl = grad_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
-     .nograd = "returns a function (grad(grad(f)) differentiates again)",
-     .signature = "grad(f, argnums=0)", .summary = "the function computing the gradient of f (reverse mode)",
-     .formula = "grad(f)(x) = d sum(f(x)) / dx: for a scalar f its gradient; for a non-scalar output the gradient "
+     .nograd = N_("returns a function (grad(grad(f)) differentiates again)"),
+     .signature = "grad(f, argnums=0)", .summary = N_("the function computing the gradient of f (reverse mode)"),
+     .formula = N_("grad(f)(x) = d sum(f(x)) / dx: for a scalar f its gradient; for a non-scalar output the gradient "
                 "of its sum, as TensorFlow's tape.gradient (so grad of an elementwise f is its elementwise "
-                "derivative, ready to plot); argnums picks the argument(s) (a list gives a list of gradients)",
-     .shapes = "the gradient has the shape of the argument it is taken with respect to",
-     .dtypes = "computed in the precision of the values: in fp16 a gradient that underflows is exactly 0",
-     .source = "reverse-mode AD (Griewank & Walther, Evaluating Derivatives, 2008); API as jax.grad; "
-               "one derivative rule per op (src/autodiff/rules.c)",
+                "derivative, ready to plot); argnums picks the argument(s) (a list gives a list of gradients)"),
+     .shapes = N_("the gradient has the shape of the argument it is taken with respect to"),
+     .dtypes = N_("computed in the precision of the values: in fp16 a gradient that underflows is exactly 0"),
+     .source = N_("reverse-mode AD (Griewank & Walther, Evaluating Derivatives, 2008); API as jax.grad; "
+               "one derivative rule per op (src/autodiff/rules.c)"),
      .example = "f(x) = x ^ 3\n"
                 "grad(f)(2)\n"
                 "#> 12 (fp32)\n"
@@ -649,11 +653,11 @@ static const op_def_t op_family_autodiff[] = {
                 "grad(exp)([0, 1])\n"
                 "#> [1, 2.71828175] (fp32)"},
     {OP(value_and_grad), OPK_FUNC, .gpu = "", .impl = vg_impl, .min_args = 1, .max_args = 1, .kwargs = "argnums",
-     .nograd = "returns a function",
-     .signature = "value_and_grad(f, argnums=0)", .summary = "a function returning [f(x), grad(f)(x)]",
-     .formula = "value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)",
-     .shapes = "the value as f returns it; the gradient shaped like the argument",
-     .dtypes = "as grad", .source = "jax.value_and_grad",
+     .nograd = N_("returns a function"),
+     .signature = "value_and_grad(f, argnums=0)", .summary = N_("a function returning [f(x), grad(f)(x)]"),
+     .formula = N_("value_and_grad(f)(x) = [f(x), d sum(f(x)) / dx]; unpack with v, g = value_and_grad(f)(x)"),
+     .shapes = N_("the value as f returns it; the gradient shaped like the argument"),
+     .dtypes = N_("as grad"), .source = N_("jax.value_and_grad"),
      .example = "f(x) = sum(x ^ 2)\n"
                 "v, g = value_and_grad(f)([1, 2, 3])\n"
                 "v\n"

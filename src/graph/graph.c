@@ -234,24 +234,24 @@ void graph_need_concrete(const value_t *v, span_t span, const char *what)
     if (!graph_tracing() || !graph_is_traced(v)) return;
     const char *instead =
         !strcmp(what, "a truth value")
-            ? "if, while, and, or and not on a traced tensor become graph control flow; this use of a truth value "
+            ? _("if, while, and, or and not on a traced tensor become graph control flow; this use of a truth value "
               "(a condition the language reads on the host) has no graph form: compute it outside the traced "
-              "function, or use where(c, a, b)"
+              "function, or use where(c, a, b)")
         : !strcmp(what, "the index of an assignment")
-            ? "x[i] = v needs a number i while tracing (a tf.Tensor cannot be assigned at all); write it with "
-              "where: x = where(arange(len(x)) == i, v, x), or pass i as a number (part of the signature)"
+            ? _("x[i] = v needs a number i while tracing (a tf.Tensor cannot be assigned at all); write it with "
+              "where: x = where(arange(len(x)) == i, v, x), or pass i as a number (part of the signature)")
         : !strcmp(what, "an index")
-            ? "a tensor can be indexed by a traced integer only with one index, x[i] (take(x, i)); a list needs a "
-              "host index: pass the index as a number (part of the signature, as a Python int is for tf.function)"
+            ? _("a tensor can be indexed by a traced integer only with one index, x[i] (take(x, i)); a list needs a "
+              "host index: pass the index as a number (part of the signature, as a Python int is for tf.function)")
         : strstr(what, "shape") || strstr(what, "dimension") || strstr(what, "count") || strstr(what, "slice") ||
           strstr(what, "length") || strstr(what, "size")
-            ? "shapes are fixed when a graph is traced, and this value would decide one: use the shape of an argument "
+            ? _("shapes are fixed when a graph is traced, and this value would decide one: use the shape of an argument "
               "(x.shape[0] is a number unless input_signature leaves it open), or pass it as a number (part of the "
-              "signature, as a Python int is for tf.function)"
-            : "pass it as a number (part of the signature, as a Python int is for tf.function), or compute it "
-              "outside the traced function";
+              "signature, as a Python int is for tf.function)")
+            : _("pass it as a number (part of the signature, as a Python int is for tf.function), or compute it "
+              "outside the traced function");
     err_raise(ERR_TYPE, span, "%s is computed from a traced tensor, whose value is unknown while tracing (only its "
-              "dtype and shape are known; JAX raises ConcretizationTypeError here): %s", what, instead);
+              "dtype and shape are known; JAX raises ConcretizationTypeError here): %s", nn_tr(what), instead);
 }
 
 /* Whether every shape the traced function sees is fixed by its signature
@@ -892,7 +892,7 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, int rthen,
     }
     /* the evaluator's hidden names, as the user knows them */
     char shown[160];
-    if (!strcmp(name, "%retv")) snprintf(shown, sizeof shown, "the returned value");
+    if (!strcmp(name, "%retv")) snprintf(shown, sizeof shown, "%s", _("the returned value"));
     else snprintf(shown, sizeof shown, "'%s'", name);
     if (then_v->kind != V_TENSOR || else_v->kind != V_TENSOR)
         err_raise(ERR_TYPE, span, "%s is a %s on one path of this if and a %s on the other; the if's condition is a "
@@ -911,11 +911,11 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, int rthen,
      * branch taken */
     bool wa = then_v->u.t.weak, wb = else_v->u.t.weak;
     if (then_v->u.t.dtype != else_v->u.t.dtype && wa == wb) {
-        const char *da = wa ? (then_v->u.t.dtype == DT_INT64 ? "an int" : "a float") : dtype_traits[then_v->u.t.dtype].name;
-        const char *db = wb ? (else_v->u.t.dtype == DT_INT64 ? "an int" : "a float") : dtype_traits[else_v->u.t.dtype].name;
+        const char *da = wa ? (then_v->u.t.dtype == DT_INT64 ? _("an int") : _("a float")) : dtype_traits[then_v->u.t.dtype].name;
+        const char *db = wb ? (else_v->u.t.dtype == DT_INT64 ? _("an int") : _("a float")) : dtype_traits[else_v->u.t.dtype].name;
         err_raise(ERR_DTYPE, span, "%s is %s on one path of this if and %s on the other; the if's condition is a "
                   "traced tensor, so the graph needs one dtype (tf.cond raises TypeError here): %s", shown, da, db,
-                  wa ? "write both as floats (1.0, not 1)" : "convert one, e.g. fp32(...)");
+                  wa ? _("write both as floats (1.0, not 1)") : _("convert one, e.g. fp32(...)"));
     }
     value_t *v[2] = { val_ref(then_v), val_ref(else_v) };
     bool weak = wa && wb;
@@ -930,7 +930,7 @@ value_t *graph_merge(value_t *cond, value_t *then_v, value_t *else_v, int rthen,
         err_raise(ERR_DTYPE, span, "%s is the plain number%s%s on one path of this if and %s on the other; the if's "
                   "condition is a traced tensor, so the graph needs one dtype, and %s %s: write it as %s(...) (tf.cond "
                   "raises TypeError for any mismatch)", shown, num[0] ? " " : "", num, dtype_traits[want].name,
-                  dtype_traits[want].name, want == DT_INT64 ? "is an integer type (a float joins only floats)" : "cannot hold it exactly",
+                  dtype_traits[want].name, want == DT_INT64 ? _("is an integer type (a float joins only floats)") : _("cannot hold it exactly"),
                   dtype_traits[want].name);
     }
     for (int k = 0; k < 2 && !weak; k++)
@@ -1006,8 +1006,8 @@ void graph_loop_abort(void)
 /* "fp32(2,)", "a plain number fp64()", "a list": a loop variable for an error */
 static void loop_var_str(char *buf, size_t cap, const value_t *v)
 {
-    if (v->kind != V_TENSOR) { snprintf(buf, cap, "a %s", val_kind_name(v)); return; }
-    snprintf(buf, cap, "%s%s", v->u.t.weak ? "a plain number " : "", dtype_traits[v->u.t.dtype].name);
+    if (v->kind != V_TENSOR) { snprintf(buf, cap, _("a %s"), val_kind_name(v)); return; }
+    snprintf(buf, cap, "%s%s", v->u.t.weak ? _("a plain number ") : "", dtype_traits[v->u.t.dtype].name);
     tensor_shape_str(buf + strlen(buf), (int)(cap - strlen(buf)), v->u.t.ndim, v->u.t.shape);
 }
 
@@ -1200,10 +1200,10 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
         fprintf(session_out(s), "%s\n", msg);
         t->retraces_in_a_row++;
         if (t->retraces_in_a_row == 5)
-            fprintf(session_out(s), "warning: %s has been retraced 5 times in a row. Tracing is expensive; passing numbers "
+            fprintf(session_out(s), _("warning: %s has been retraced 5 times in a row. Tracing is expensive; passing numbers "
                     "(host values) that change, or tensors of new shapes, makes a new concrete function each time. "
                     "Pass tensor(n) instead of n, or pin the shapes with input_signature= "
-                    "(TensorFlow prints the same warning).\n", name);
+                    "(TensorFlow prints the same warning).\n"), name);
     }
     if (GS->ntracers == MAX_TRACERS) err_raise(ERR_LIMIT, span, "traced functions nested more than %d deep", MAX_TRACERS);
     tracer_t *tr = &GS->tracers[GS->ntracers];
@@ -1302,7 +1302,7 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     c->collapse_diff = -1;
     c->measure = false;
     for (int i = 0; i < c->opt->nn; i++)
-        c->measure |= c->opt->n[i].note && strstr(c->opt->n[i].note, "collapsed");
+        c->measure |= c->opt->n[i].collapsed;
     c->measure = c->measure && !has_effects(g);
     t->traces++;
     return c;
@@ -1382,20 +1382,20 @@ void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, gr
 int graph_passes_command(const char *arg, FILE *out)
 {
     static const struct { const char *name, *what; size_t off; } P[] = {
-        {"fold", "constant folding", offsetof(graph_passes_t, fold)},
-        {"cse", "common subexpressions", offsetof(graph_passes_t, cse)},
-        {"identities", "x*1, x/1, x-0, -(-x) (exact in IEEE; never x+0)", offsetof(graph_passes_t, identities)},
-        {"dce", "dead nodes", offsetof(graph_passes_t, dce)},
-        {"collapse", "affine collapse of stacked linear layers in fp32/fp64 (re-associates)", offsetof(graph_passes_t, collapse)},
-        {"collapse-lowp", "affine collapse in fp16/bf16 too (off by default: rounding differs more)", offsetof(graph_passes_t, collapse_lowp)},
-        {"fuse", "elementwise fusion (one pass over memory, same bits)", offsetof(graph_passes_t, fuse)},
+        {"fold", N_("constant folding"), offsetof(graph_passes_t, fold)},
+        {"cse", N_("common subexpressions"), offsetof(graph_passes_t, cse)},
+        {"identities", N_("x*1, x/1, x-0, -(-x) (exact in IEEE; never x+0)"), offsetof(graph_passes_t, identities)},
+        {"dce", N_("dead nodes"), offsetof(graph_passes_t, dce)},
+        {"collapse", N_("affine collapse of stacked linear layers in fp32/fp64 (re-associates)"), offsetof(graph_passes_t, collapse)},
+        {"collapse-lowp", N_("affine collapse in fp16/bf16 too (off by default: rounding differs more)"), offsetof(graph_passes_t, collapse_lowp)},
+        {"fuse", N_("elementwise fusion (one pass over memory, same bits)"), offsetof(graph_passes_t, fuse)},
     };
     const int np = (int)(sizeof P / sizeof P[0]);
     char name[64] = "", state[16] = "";
     if (arg && *arg && sscanf(arg, "%63s %15s", name, state) < 1) name[0] = 0;
     if (!name[0]) {
         for (int i = 0; i < np; i++)
-            fprintf(out, "  %-14s %-3s  %s\n", P[i].name, *(bool *)((char *)&graph_passes + P[i].off) ? "on" : "off", P[i].what);
+            fprintf(out, "  %-14s %-3s  %s\n", P[i].name, *(bool *)((char *)&graph_passes + P[i].off) ? "on" : "off", _(P[i].what));
         return 0;
     }
     for (int i = 0; i < np; i++)
@@ -1403,11 +1403,11 @@ int graph_passes_command(const char *arg, FILE *out)
             bool *b = (bool *)((char *)&graph_passes + P[i].off);
             if (!strcmp(state, "on")) *b = true;
             else if (!strcmp(state, "off")) *b = false;
-            else { fprintf(out, "usage: :passes %s on|off\n", name); return 1; }
-            fprintf(out, "pass %s %s (for functions traced from now on)\n", name, *b ? "on" : "off");
+            else { fprintf(out, _("usage: :passes %s on|off\n"), name); return 1; }
+            fprintf(out, _("pass %s %s (for functions traced from now on)\n"), name, *b ? "on" : "off");
             return 0;
         }
-    fprintf(out, "no pass named '%s' (:passes lists them)\n", name);
+    fprintf(out, _("no pass named '%s' (:passes lists them)\n"), name);
     return 1;
 }
 
@@ -1429,10 +1429,13 @@ static value_t *trace_impl(call_t *c)
         const node_t *d = f->u.fn.def;
         int required = 0;
         for (int i = 0; i < d->nparams; i++) if (!d->param_defaults || !d->param_defaults[i]) required++;
-        if (t->nspec < required || t->nspec > d->nparams)
-            err_raise(ERR_TYPE, sp, "input_signature has %d entr%s but %s takes %d parameter%s: one entry per parameter",
-                      t->nspec, t->nspec == 1 ? "y" : "ies", f->u.fn.name ? f->u.fn.name : "the function",
-                      d->nparams, d->nparams == 1 ? "" : "s");
+        if (t->nspec < required || t->nspec > d->nparams) {
+            char ents[64], pars[64];
+            snprintf(ents, sizeof ents, NG_("%d entry", "%d entries", (unsigned long)t->nspec), t->nspec);
+            snprintf(pars, sizeof pars, NG_("%d parameter", "%d parameters", (unsigned long)d->nparams), d->nparams);
+            err_raise(ERR_TYPE, sp, "input_signature has %s but %s takes %s: one entry per parameter", ents,
+                      f->u.fn.name ? f->u.fn.name : _("the function"), pars);
+        }
     }
     t->reduce_retracing = reduce;
     return r;

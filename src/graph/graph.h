@@ -63,7 +63,9 @@ typedef struct gnode {
     /* where it came from, for errors and the graph view */
     span_t span;
     ast_unit_t *unit;
-    char *note;              /* set by passes: why the node changed (the node's own; removed nodes' begin "removed") */
+    char *note;              /* set by passes: why the node changed (the node's own), in the language of the trace */
+    bool removed;            /* a pass took it out (its note says why) */
+    bool collapsed;          /* removed by affine collapse, which changes rounding (graph.c measures it) */
     /* G_FUSED: the chain, as op nodes of the graph it was made from */
     int nchain;
     struct gnode *chain;
@@ -74,7 +76,7 @@ typedef struct gnode {
 } gnode_t;
 
 /* A node a pass took out (it keeps its place; its note says why). */
-static inline bool gnode_removed(const gnode_t *n) { return n->note && !strncmp(n->note, "removed", 7); }
+static inline bool gnode_removed(const gnode_t *n) { return n->removed; }
 
 typedef struct region { int cond; bool when; int parent; } region_t;
 

@@ -15,6 +15,7 @@
 #include "autodiff/ad.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/i18n.h"
 #include "backend/backend.h"
 #include <string.h>
 #include <stdlib.h>
@@ -26,18 +27,28 @@
 
 /* A node's note is its own string (node_free gives it back): notes were
  * once a ring of 4096 static strings, and a graph with more notes than
- * that had live nodes read as "removed" and never computed. */
-static void note(gnode_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void note(gnode_t *n, const char *fmt, ...)
+ * that had live nodes read as "removed" and never computed.  The note is
+ * text for people, in the language of the trace (pass_note translates its
+ * format; po/Makevars lists it as a keyword): nothing reads it back but the
+ * renumbering of its %N.  Whether the node is gone is n->removed, set
+ * from the English format ("removed: ..."). */
+static void set_note(gnode_t *n, const char *text)
 {
-    char b[96];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(b, sizeof b, fmt, ap);
-    va_end(ap);
-    char *s = mem_strdup(b);   /* (may raise: the old note stays) */
+    char *s = mem_strdup(text);   /* (may raise: the old note stays) */
     if (n->note) mem_free(n->note, strlen(n->note) + 1);
     n->note = s;
+}
+
+static void pass_note(gnode_t *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pass_note(gnode_t *n, const char *fmt, ...)
+{
+    char b[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b, _(fmt), ap);
+    va_end(ap);
+    set_note(n, b);
+    if (!strncmp(fmt, "removed", 7)) n->removed = true;
 }
 
 static bool is_op(const gnode_t *n, op_id_t id) { return n->kind == G_OP && !gnode_removed(n) && n->op->id == id; }
@@ -89,7 +100,7 @@ static int add_op(graph_t *g, op_id_t id, int a, int b, const gnode_t *like, con
     if (n->unit) ast_unit_ref(n->unit);
     n->is_tensor = true;
     n->dtype = like->dtype;
-    n->note = mem_strdup(why);
+    n->note = mem_strdup(_(why));
     /* shapes: NumPy's matmul and broadcasting rules on the inputs' shapes */
     const gnode_t *x = &g->n[a], *y = &g->n[b];
     if (id == OP_matmul) {
@@ -141,7 +152,7 @@ static int fold(graph_t *g, session_t *s)
                 n->ndim = v->u.t.ndim;
                 memcpy(n->shape, v->u.t.shape, sizeof(int64_t) * (size_t)v->u.t.ndim);
             }
-            note(n, "folded: %s of constants", n->op->name);
+            pass_note(n, "folded: %s of constants", n->op->name);
             k++;
         } else {
             /* an op that fails on its constants fails at run time instead */
@@ -234,7 +245,7 @@ static int cse(graph_t *g)
             int j = slot[at];
             if (gnode_removed(&g->n[j]) || !same_node(&g->n[j], n)) continue;
             fw[i] = j;
-            note(n, "removed: the same as %%%d (CSE)", j);
+            pass_note(n, "removed: the same as %%%d (CSE)", j);
             k++;
             break;
         }
@@ -263,14 +274,14 @@ static int identities(graph_t *g)
         } else if (is_op(n, OP_divide)) {
             if (const_scalar(g, n->in[1], 1) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x/1 = x"; }
         } else if (is_op(n, OP_subtract)) {
-            if (const_scalar(g, n->in[1], 0) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = "x-0 = x (not x+0: -0+0 is +0)"; }
+            if (const_scalar(g, n->in[1], 0) && same_meta(&g->n[n->in[0]], n)) { keep = n->in[0]; rule = _("x-0 = x (not x+0: -0+0 is +0)"); }
         } else if (is_op(n, OP_negative)) {
             const gnode_t *a = &g->n[n->in[0]];
             if (is_op(a, OP_negative) && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
         }
         if (keep < 0) continue;
         fw[i] = keep;
-        note(n, "removed: %s", rule);
+        pass_note(n, "removed: %s", rule);
         k++;
     }
     fw_finish(g, fw);
@@ -353,14 +364,14 @@ static int collapse(graph_t *g)
             /* the collapsed weights are graph nodes: folded once for
              * constants, recomputed every call for layer variables */
             gnode_t like = *a;
-            int W = row ? add_op(g, OP_matmul, w1, w2, &like, "affine collapse: W = W1 @ W2")
-                        : add_op(g, OP_matmul, w2, w1, &like, "affine collapse: W = W2 @ W1");
-            int bw = row ? add_op(g, OP_matmul, b1, w2, &like, "affine collapse: b1 @ W2")
-                         : add_op(g, OP_matmul, w2, b1, &like, "affine collapse: W2 @ b1");
-            int B = add_op(g, OP_add, bw, b2, &like, "affine collapse: b = b1 @ W2 + b2");
-            int M = row ? add_op(g, OP_matmul, x, W, &like, "affine collapse: x @ W")
-                        : add_op(g, OP_matmul, W, x, &like, "affine collapse: W @ x");
-            int out = add_op(g, OP_add, M, B, &like, "affine collapse: one layer");
+            int W = row ? add_op(g, OP_matmul, w1, w2, &like, N_("affine collapse: W = W1 @ W2"))
+                        : add_op(g, OP_matmul, w2, w1, &like, N_("affine collapse: W = W2 @ W1"));
+            int bw = row ? add_op(g, OP_matmul, b1, w2, &like, N_("affine collapse: b1 @ W2"))
+                         : add_op(g, OP_matmul, w2, b1, &like, N_("affine collapse: W2 @ b1"));
+            int B = add_op(g, OP_add, bw, b2, &like, N_("affine collapse: b = b1 @ W2 + b2"));
+            int M = row ? add_op(g, OP_matmul, x, W, &like, N_("affine collapse: x @ W"))
+                        : add_op(g, OP_matmul, W, x, &like, N_("affine collapse: W @ x"));
+            int out = add_op(g, OP_add, M, B, &like, N_("affine collapse: one layer"));
             a = &g->n[i];   /* push may have moved the array */
             g->n[out].ndim = a->ndim;
             memcpy(g->n[out].shape, a->shape, sizeof a->shape);
@@ -372,10 +383,11 @@ static int collapse(graph_t *g)
             t.cnt[i] = 0;
             int gone[4] = { i, m2, h, m1 };
             for (int q = 0; q < 4; q++) ct_uses(&t, &g->n[gone[q]], -1);
-            note(&g->n[i], "removed: two affine layers collapsed into %%%d (changes rounding)", out);
-            note(&g->n[m2], "removed: affine collapse");
-            note(&g->n[h], "removed: affine collapse");
-            note(&g->n[m1], "removed: affine collapse");
+            pass_note(&g->n[i], "removed: two affine layers collapsed into %%%d (changes rounding)", out);
+            g->n[i].collapsed = true;
+            pass_note(&g->n[m2], "removed: affine collapse");
+            pass_note(&g->n[h], "removed: affine collapse");
+            pass_note(&g->n[m1], "removed: affine collapse");
             k++;
             break;
         }
@@ -412,11 +424,9 @@ static int dce(graph_t *g)
     for (int i = 0; i < g->nn; i++)
         if (!live[i] && !gnode_removed(&g->n[i]) && g->n[i].kind != G_PARAM) {
             if (g->n[i].note) {
-                char b[96];
-                snprintf(b, sizeof b, "removed: unused after %s", g->n[i].note);
-                note(&g->n[i], "%s", b);
+                pass_note(&g->n[i], "removed: unused after %s", g->n[i].note);
             } else {
-                note(&g->n[i], "removed: unused (DCE)");
+                pass_note(&g->n[i], "removed: unused (DCE)");
             }
             k++;
         }
@@ -648,8 +658,8 @@ static int fuse(graph_t *g)
         F->nchain = len;
         /* the notes last: they allocate (out of memory here leaves a graph
          * that owns everything, which its owner frees) */
-        for (int c = 0; c < len - 1; c++) note(&g->n[chain[c]], "removed: fused into %%%d", r);
-        note(F, "fused: %d elementwise ops in one pass over memory", len);
+        for (int c = 0; c < len - 1; c++) pass_note(&g->n[chain[c]], "removed: fused into %%%d", r);
+        pass_note(F, "fused: %d elementwise ops in one pass over memory", len);
         /* the use counts after the change: the members' uses of the
          * outside inputs became one use each by F */
         for (int c = 0; c < len; c++)
@@ -734,10 +744,10 @@ static void reorder(graph_t *g)
         if (p) {
             int old = atoi(p + 1);
             if (old >= 0 && old < g->nn) {
-                char b[96];
+                char b[320];
                 snprintf(b, sizeof b, "%.*s%%%d%s", (int)(p - nn[i].note), nn[i].note, pos[old],
                          p + 1 + strspn(p + 1, "0123456789"));
-                note(&nn[i], "%s", b);
+                set_note(&nn[i], b);
             }
         }
     }
@@ -948,7 +958,7 @@ value_t *graph_exec_fused(gnode_t *F, value_t **vals, session_t *s)
     int dev = fx_device(F, vals);
     if (!whole && dev > BK_CPU) {
         fx_dev_t fd = { F, vals, op_settings(s)->precision, nd, shape, dev };
-        value_t *out = op_on_device(dev, (dtype_t)last->dtype, nd, shape, fused_k, &fd, "a fused chain", last->span, NULL);
+        value_t *out = op_on_device(dev, (dtype_t)last->dtype, nd, shape, fused_k, &fd, _("a fused chain"), last->span, NULL);
         if (out) {
             fused_on_device++;
             err_check_interrupt();
@@ -1046,12 +1056,12 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         if (n->value->kind == V_TENSOR && (n->value->u.t.size > 6 || n->value->u.t.ndim > 1)) {
             char sh[64];
             tensor_shape_str(sh, sizeof sh, n->value->u.t.ndim, n->value->u.t.shape);
-            fprintf(out, "<captured tensor %s>", sh);
+            fprintf(out, _("<captured tensor %s>"), sh);
         } else {
             op_print_hook(out, n->value, set, false);
         }
         break;
-    case G_VAR: fprintf(out, "variable .%s (read at every call)", n->field); break;
+    case G_VAR: fprintf(out, _("variable .%s (read at every call)"), n->field); break;
     case G_OP:
         fprintf(out, "%s", n->op->name);
         for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
@@ -1065,14 +1075,14 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
         break;
     case G_WHILE:
-        fprintf(out, "while %%%d: loop variables", n->in[n->nin - 1]);
+        fprintf(out, _("while %%%d: loop variables"), n->in[n->nin - 1]);
         for (int k = 0; k < n->nloop; k++) fprintf(out, " %%%d", n->in[k]);
         if (n->nin - n->nloop - 1 > 0) {
-            fputs(", uses", out);
+            fputs(_(", uses"), out);
             for (int k = n->nloop; k < n->nin - 1; k++) fprintf(out, " %%%d", n->in[k]);
         }
         break;
-    case G_ITEM: fprintf(out, "item %d of %%%d", n->param, n->in[0]); break;
+    case G_ITEM: fprintf(out, _("item %d of %%%d"), n->param, n->in[0]); break;
     case G_CALL:
         fputs("call", out);
         for (int k = 0; k < n->nin; k++) fprintf(out, "%s%%%d", k ? ", " : " ", n->in[k]);
@@ -1080,16 +1090,16 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
     }
     if (n->region) {
         const region_t *r = &g->reg[n->region - 1];
-        fprintf(out, "   [only if %%%d is %s]", r->cond, r->when ? "true" : "false");
+        fprintf(out, _("   [only if %%%d is %s]"), r->cond, r->when ? "true" : "false");
     }
     if (n->note) fprintf(out, "   # %s", n->note);
     fputc('\n', out);
     if (n->kind == G_WHILE && n->sub) {
-        fprintf(out, "%*s      body (params: loop variables, then the values it uses; returns the new loop "
-                "variables and the new condition):\n", indent, "");
+        fprintf(out, _("%*s      body (params: loop variables, then the values it uses; returns the new loop "
+                "variables and the new condition):\n"), indent, "");
         print_graph_in(out, n->sub, false, set, indent + 6);
     } else if (n->kind == G_CALL && n->sub) {
-        fprintf(out, "%*s      the called function's graph (params: the call's inputs):\n", indent, "");
+        fprintf(out, _("%*s      the called function's graph (params: the call's inputs):\n"), indent, "");
         print_graph_in(out, n->sub, true, set, indent + 6);
     }
 }
@@ -1107,8 +1117,8 @@ static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const
     }
     fprintf(out, "%*s  return", indent, "");
     for (int k = 0; k < g->nout; k++) fprintf(out, "%s%%%d", k ? ", " : " ", g->out[k]);
-    if (g->tree) fputs("   (nested lists)", out);
-    else if (g->out_list) fputs("   (a list)", out);
+    if (g->tree) fputs(_("   (nested lists)"), out);
+    else if (g->out_list) fputs(_("   (a list)"), out);
     fputc('\n', out);
 }
 
@@ -1123,21 +1133,21 @@ void graph_print(FILE *out, value_t *tfn, bool optimized_only)
     graph_t **raw, **opt;
     graph_concretes(tfn, &nc, &sig, &raw, &opt);
     session_settings_t set = { .precision = DT_FP32 };
-    if (!nc) { fprintf(out, "%s has not been traced yet: call it once\n", tfn->u.fn.name); return; }
+    if (!nc) { fprintf(out, _("%s has not been traced yet: call it once\n"), tfn->u.fn.name); return; }
     for (int i = 0; i < nc; i++) {
-        fprintf(out, "concrete function %s(%s)\n", tfn->u.fn.name, sig[i]);
+        fprintf(out, _("concrete function %s(%s)\n"), tfn->u.fn.name, sig[i]);
         if (!optimized_only) {
-            fputs(" as traced:\n", out);
+            fputs(_(" as traced:\n"), out);
             print_graph(out, raw[i], false, &set);
         }
-        fprintf(out, " after the passes (%s%s%s%s%s%s):\n", graph_passes.fold ? "fold " : "",
+        fprintf(out, _(" after the passes (%s%s%s%s%s%s):\n"), graph_passes.fold ? "fold " : "",
                 graph_passes.cse ? "CSE " : "", graph_passes.identities ? "identities " : "",
-                graph_passes.collapse ? (graph_passes.collapse_lowp ? "affine-collapse(all dtypes) " : "affine-collapse(fp32/fp64) ") : "",
+                graph_passes.collapse ? (graph_passes.collapse_lowp ? _("affine-collapse(all dtypes) ") : "affine-collapse(fp32/fp64) ") : "",
                 graph_passes.dce ? "DCE " : "", graph_passes.fuse ? "fusion" : "");
         print_graph(out, opt[i], false, &set);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0)
-            fprintf(out, " affine collapse re-associates (W1 @ W2 is rounded once): on the first call the collapsed "
-                    "graph differed from eager by at most %.3g\n", d);
+            fprintf(out, _(" affine collapse re-associates (W1 @ W2 is rounded once): on the first call the collapsed "
+                    "graph differed from eager by at most %.3g\n"), d);
     }
 }

@@ -7,6 +7,7 @@
 #include "graph/graph_int.h"
 #include "util/error.h"
 #include "util/mem.h"
+#include "util/i18n.h"
 #include <string.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -88,8 +89,10 @@ void graph_bind(traced_t *t, session_t *s, int nargs, value_t **args, int nkw, c
     char sig[256];
     if (nargs + off > d->nparams) {
         usage(d, sig, sizeof sig);
-        err_raise(ERR_TYPE, span, "%s takes %d argument%s, got %d; usage: %s", d->name, d->nparams,
-                  d->nparams == 1 ? "" : "s", nargs + off, sig);
+        err_raise(ERR_TYPE, span,
+                  NG_("%s takes %d argument, got %d; usage: %s", "%s takes %d arguments, got %d; usage: %s",
+                      (unsigned long)d->nparams),
+                  d->name, d->nparams, nargs + off, sig);
     }
     if (np > GRAPH_MAX_ARGS) err_raise(ERR_LIMIT, span, "a traced function takes at most %d arguments", GRAPH_MAX_ARGS);
     for (int i = 0; i < np; i++) a->v[i] = i < nargs ? args[i] : NULL;
@@ -340,8 +343,8 @@ int graph_lookup(traced_t *t, session_t *s, const graph_args_t *a)
  * -1 alone (any shape), or a TensorSpec record. */
 static void parse_shape(const value_t *v, sig_spec_t *sp, span_t span, int entry)
 {
-    char where[48] = "";
-    if (entry > 0) snprintf(where, sizeof where, "input_signature entry %d: ", entry);
+    char where[96] = "";
+    if (entry > 0) snprintf(where, sizeof where, _("input_signature entry %d: "), entry);
     if (v->kind == V_TENSOR && v->u.t.ndim == 0) {
         double x = tensor_get_f64(v, 0);
         if (x == -1) { sp->ndim = -1; return; }
@@ -351,7 +354,7 @@ static void parse_shape(const value_t *v, sig_spec_t *sp, span_t span, int entry
     if (v->kind != V_TENSOR || v->u.t.ndim != 1)
         err_raise(ERR_TYPE, span, "%sa shape is a list of sizes ([2, -1], [] for a scalar), -1 for any shape, or "
                   "TensorSpec(shape, dtype=); got a %s", where,
-                  v->kind == V_TENSOR ? "tensor with more than one axis" : val_kind_name(v));
+                  v->kind == V_TENSOR ? _("tensor with more than one axis") : val_kind_name(v));
     if (v->u.t.size > NN_MAX_DIMS)
         err_raise(ERR_SHAPE, span, "%sa tensor has at most %d dimensions, this shape has %lld", where, NN_MAX_DIMS,
                   (long long)v->u.t.size);
@@ -444,7 +447,7 @@ void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t s
         const char *name = graph_arg_name(t, a, i);
         if (!is_traced_arg(v))
             err_raise(ERR_TYPE, span, "input_signature pins argument %d (%s) to a tensor; got a %s", i + 1, name,
-                      v->kind == V_TENSOR ? "number (pass a tensor: tensor(n), int64(n))" : val_kind_name(v));
+                      v->kind == V_TENSOR ? _("number (pass a tensor: tensor(n), int64(n))") : val_kind_name(v));
         char want[256], sh[128];
         spec_text(want, sizeof want, sp, sp->dtype >= 0 ? sp->dtype : v->u.t.dtype);
         if (sp->ndim >= 0) {
@@ -462,7 +465,7 @@ void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t s
             err_raise(ERR_TYPE, span, "argument %d (%s) is %s, but input_signature pins it to %s (%s): a call of "
                       "another dtype is an error, not a new trace, as in TensorFlow; cast it (%s(%s)) or trace another "
                       "function", i + 1, name, dtype_traits[v->u.t.dtype].name, want,
-                      sp->named ? "its TensorSpec's dtype" : "the dtype of the call that first traced it", dn, name);
+                      sp->named ? _("its TensorSpec's dtype") : _("the dtype of the call that first traced it"), dn, name);
         }
     }
     /* a def's parameters after the specs keep their defaults (TensorFlow:
@@ -483,9 +486,11 @@ void graph_check_spec(traced_t *t, session_t *s, const graph_args_t *a, span_t s
             char got[256], def[256];
             part_of(got, sizeof got, a->v[i], 0);
             part_of(def, sizeof def, dv, 0);
-            err_raise(ERR_TYPE, span, "input_signature has %d entr%s, so %s keeps its default %s; got %s (TensorFlow "
-                      "raises the same: add an entry to input_signature to pass it)", t->nspec,
-                      t->nspec == 1 ? "y" : "ies", graph_arg_name(t, a, i), def, got);
+            char ents[64];
+            snprintf(ents, sizeof ents, NG_("%d entry", "%d entries", (unsigned long)t->nspec), t->nspec);
+            err_raise(ERR_TYPE, span, "input_signature has %s, so %s keeps its default %s; got %s (TensorFlow "
+                      "raises the same: add an entry to input_signature to pass it)", ents, graph_arg_name(t, a, i),
+                      def, got);
         }
         val_unref(dv);
     }
@@ -611,8 +616,8 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
     int k = 0;
     names_of = s;
     if (!same_form(c, a)) {
-        k = snprintf(buf, cap, "retracing %s: the %s changed", name,
-                     c->narg != a->n ? "number of arguments" : "keyword arguments");
+        k = snprintf(buf, cap, c->narg != a->n ? _("retracing %s: the number of arguments changed")
+                                               : _("retracing %s: the keyword arguments changed"), name);
     } else {
         for (int i = 0; i < a->n && !k; i++) {
             const sig_arg_t *p = &c->arg[i];
@@ -624,27 +629,27 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
             bool host = !is_traced_arg(a->v[i]);
             bool model = a->v[i]->kind == V_SCOPE && scope_get_local(a->v[i], "__call__");
             if ((a->v[i]->kind == V_SCOPE || a->v[i]->kind == V_FUNC) && !p->tensor)
-                k = snprintf(buf, cap, "retracing %s: argument %s is %s, not the %s traced before (%s)%s", name,
+                k = snprintf(buf, cap, _("retracing %s: argument %s is %s, not the %s traced before (%s)%s"), name,
                              graph_arg_name(t, a, i), now,
-                             a->v[i]->kind == V_FUNC ? "function" : model ? "model" : "optimiser or record", was,
-                             a->v[i]->kind == V_FUNC ? " (a function is part of the signature by identity)"
-                             : model ? " (a model is part of the signature by identity; its weights are variables, "
-                                       "read at every call)"
-                                     : " (a record is part of the signature by identity; a traced step updates an "
-                                       "optimiser's state where it lives)");
+                             a->v[i]->kind == V_FUNC ? _("function") : model ? _("model") : _("optimiser or record"), was,
+                             a->v[i]->kind == V_FUNC ? _(" (a function is part of the signature by identity)")
+                             : model ? _(" (a model is part of the signature by identity; its weights are variables, "
+                                         "read at every call)")
+                                     : _(" (a record is part of the signature by identity; a traced step updates an "
+                                         "optimiser's state where it lives)"));
             else if (!strcmp(was, now))
-                k = snprintf(buf, cap, "retracing %s: argument %s changed value (%s)", name, graph_arg_name(t, a, i),
-                             a->v[i]->kind == V_LIST ? "a list is a host value: the tensors in it are constants of "
-                                                       "the graph, compared by value; pass them as arguments to trace "
-                                                       "once" : "a host value is part of the signature by value");
+                k = snprintf(buf, cap, _("retracing %s: argument %s changed value (%s)"), name, graph_arg_name(t, a, i),
+                             a->v[i]->kind == V_LIST ? _("a list is a host value: the tensors in it are constants of "
+                                                         "the graph, compared by value; pass them as arguments to trace "
+                                                         "once") : _("a host value is part of the signature by value"));
             else
-                k = snprintf(buf, cap, "retracing %s: argument %s changed from %s to %s%s", name, graph_arg_name(t, a, i),
+                k = snprintf(buf, cap, _("retracing %s: argument %s changed from %s to %s%s"), name, graph_arg_name(t, a, i),
                              was, now,
-                             host ? " (host values are part of the signature; pass tensor(...) to trace once)"
+                             host ? _(" (host values are part of the signature; pass tensor(...) to trace once)")
                              : p->wild & GRAPH_ANY_RANK && p->dtype == a->v[i]->u.t.dtype
-                                 ? " (the rank is open, and each rank is its own concrete function: transposes, "
-                                   "ndim, the losses and indexing are traced for the call's rank)"
-                                 : " (a new dtype or shape is a new concrete function)");
+                                 ? _(" (the rank is open, and each rank is its own concrete function: transposes, "
+                                     "ndim, the losses and indexing are traced for the call's rank)")
+                                 : _(" (a new dtype or shape is a new concrete function)"));
         }
     }
     if (!k) {
@@ -652,7 +657,7 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
         if (w != c->settings) {
             static const char *const pol[] = { "none", "mixed_float16", "mixed_bfloat16" };
             int p0 = c->settings >> 8, p1 = w >> 8;
-            k = snprintf(buf, cap, "retracing %s: ", name);
+            k = snprintf(buf, cap, _("retracing %s: "), name);
             if ((c->settings & 0xff) != (w & 0xff))
                 k += snprintf(buf + k, cap - k, ":precision %s -> %s", dtype_traits[c->settings & 0xff].name,
                               dtype_traits[w & 0xff].name);
@@ -660,11 +665,11 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
                 k += snprintf(buf + k, cap - k, "%s:policy %s -> %s", (c->settings & 0xff) != (w & 0xff) ? ", " : "",
                               p0 >= 0 && p0 < 3 ? pol[p0] : "?", p1 >= 0 && p1 < 3 ? pol[p1] : "?");
             if (k < cap)
-                k += snprintf(buf + k, cap - k, " (a graph bakes the session settings in: new numbers and layers "
-                              "take them)");
+                k += snprintf(buf + k, cap - k, "%s", _(" (a graph bakes the session settings in: new numbers and layers "
+                                                        "take them)"));
         }
         else
-            k = snprintf(buf, cap, "retracing %s: a new signature", name);
+            k = snprintf(buf, cap, _("retracing %s: a new signature"), name);
     }
     /* reduce_retracing: say which dimensions the new trace leaves open */
     if (t->reduce_retracing && !t->input_sig && k < cap) {
@@ -673,7 +678,7 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
             if (!wild[i]) continue;
             char one[512];
             part_of(one, sizeof one, a->v[i], wild[i]);
-            k += snprintf(buf + k, cap - k, "%s%s: %s", first ? "; reduce_retracing traces it for " : ", ",
+            k += snprintf(buf + k, cap - k, "%s%s: %s", first ? _("; reduce_retracing traces it for ") : ", ",
                           graph_arg_name(t, a, i), one);
             first = 0;
         }
