@@ -312,9 +312,10 @@ static void parse_check(reader_t *rd, int line, lesson_step_t *st, const char *a
     char *kind = xstrndup(arg, (size_t)(sp - arg));
     char *rest = trimmed(sp, strlen(sp));
     st->check_line = line;
-    if (!strcmp(kind, "value")) {
+    if (!strcmp(kind, "value") || !strcmp(kind, "exact")) {
         st->check = CK_VALUE;
-        if (!*rest) rerr(rd, line, "'@check value' needs an expression: @check value EXPR");
+        st->exact = kind[0] == 'e';
+        if (!*rest) rerr(rd, line, "'@check %s' needs an expression: @check %s EXPR", kind, kind);
         else { need_parse(rd, line, N_("the @check expression"), rest); st->expr = rest; rest = NULL; }
     } else if (!strcmp(kind, "shape")) {
         st->check = CK_SHAPE;
@@ -378,7 +379,7 @@ static void parse_check(reader_t *rd, int line, lesson_step_t *st, const char *a
         else { st->name = rest; rest = NULL; }
     } else {
         st->check = CK_VALUE;   /* so that the step still counts as asking */
-        rerr(rd, line, "unknown check '%s': value, shape, dtype, var, equiv, figure or choice", kind);
+        rerr(rd, line, "unknown check '%s': value, exact, shape, dtype, var, equiv, figure or choice", kind);
     }
     free(kind);
     free(rest);

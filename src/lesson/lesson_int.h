@@ -23,6 +23,7 @@ typedef struct lesson_step {
     char *code; int code_line;         /* the ```nn fence's first code line; NULL: none */
     lesson_check_kind_t check; int check_line;
     char *expr;                        /* value, var (may be NULL), equiv */
+    bool exact;                        /* @check exact: value, bit for bit in the same dtype */
     char *name;                        /* var NAME, dtype NAME, figure KIND, choice letter */
     int ndim; int64_t shape[LESSON_MAX_DIMS];
     int nbind; char *bind_name[LESSON_MAX_BINDS]; char *bind_expr[LESSON_MAX_BINDS];

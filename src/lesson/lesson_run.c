@@ -585,6 +585,21 @@ static bool same_values(const value_t *a, const value_t *b, dtype_t prec)
     return true;
 }
 
+/* @check exact: the same dtype, shape and bits in every element (a step
+ * about where the rounding happens: fp16(X @ W) is not fp16(X) @ fp16(W),
+ * though the two are within an ulp); NaN equals NaN. */
+static bool same_bits(const value_t *a, const value_t *b)
+{
+    if (a->kind != V_TENSOR || b->kind != V_TENSOR || a->u.t.sym || b->u.t.sym) return false;
+    if (a->u.t.dtype != b->u.t.dtype || !tensor_same_shape(a, b)) return false;
+    for (int64_t i = 0; i < a->u.t.size; i++) {
+        double p = tensor_get_f64(a, i), q = tensor_get_f64(b, i);
+        if (isnan(p) && isnan(q)) continue;
+        if (p != q || signbit(p) != signbit(q)) return false;
+    }
+    return true;
+}
+
 static char *printed(lesson_runner_t *lr, const value_t *v)
 {
     char *buf = NULL;
@@ -760,7 +775,7 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
             snprintf(why, cap, L(lr, M_WHY_DTYPE), dtype_traits[got->u.t.dtype].name, dtype_traits[want->u.t.dtype].name);
             break;
         }
-        ok = want && values_match(lr, got, want);
+        ok = want && (st->exact ? same_bits(got, want) : values_match(lr, got, want));
         if (!ok) shape_or(lr, got, want, M_WHY_VALUE, NULL, why, cap);
         break;
     }
