@@ -2,6 +2,7 @@
  * and the loader of the GPU module. */
 #include "backend/backend.h"
 #include "backend/cpu/cpu.h"
+#include "util/i18n.h"
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,9 +45,9 @@ static void *open_module(char *why, size_t cap)
     int nc = 0;
     const char *env = getenv("NNPAD_CUDA_MODULE");
     if (env && *env) {   /* named: that one only */
-        if (access(env, F_OK) != 0) { snprintf(why, cap, "no GPU module at %s (NNPAD_CUDA_MODULE)", env); return NULL; }
+        if (access(env, F_OK) != 0) { snprintf(why, cap, _("no GPU module at %s (NNPAD_CUDA_MODULE)"), env); return NULL; }
         void *h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-        if (!h) snprintf(why, cap, "the GPU module could not be opened: %s", dlerror());
+        if (!h) snprintf(why, cap, _("the GPU module could not be opened: %s"), dlerror());
         return h;
     }
     char exe[PATH_MAX - 32];
@@ -67,8 +68,8 @@ static void *open_module(char *why, size_t cap)
         if (h) return h;
         if (!first_err) { snprintf(errbuf, sizeof errbuf, "%s", dlerror()); first_err = errbuf; }
     }
-    if (first_err) snprintf(why, cap, "the GPU module could not be opened: %s", first_err);
-    else snprintf(why, cap, "this nnpad was built without the GPU module (configure --with-cuda, which needs nvcc)");
+    if (first_err) snprintf(why, cap, _("the GPU module could not be opened: %s"), first_err);
+    else snprintf(why, cap, "%s", _("this nnpad was built without the GPU module (configure --with-cuda, which needs nvcc)"));
     return NULL;
 }
 
@@ -88,7 +89,7 @@ bool backend_cuda_load(const char **why)
         if (h) {
             const backend_t *(*init)(char *, size_t) = (const backend_t *(*)(char *, size_t))dlsym(h, "nn_cuda_init");
             const backend_t *b = init ? init(cuda_why, sizeof cuda_why) : NULL;
-            if (!init) snprintf(cuda_why, sizeof cuda_why, "the GPU module has no entry point nn_cuda_init");
+            if (!init) snprintf(cuda_why, sizeof cuda_why, "%s", _("the GPU module has no entry point nn_cuda_init"));
             if (b) {
                 bk_register(BK_CUDA, b);
                 cuda_state = 1;
@@ -105,7 +106,7 @@ void backend_raise_failed(const backend_t *b, const char *opname, span_t span)
 {
     const char *why = b->last_error ? b->last_error() : NULL;
     err_raise(ERR_DEVICE, span, "the %s failed in %s: %s (the variables are kept; to(x, \"cpu\") continues on the "
-              "CPU)", b->name, opname, why && *why ? why : "no reason given");
+              "CPU)", b->name, opname, why && *why ? why : _("no reason given"));
 }
 
 int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, char **log, const char **why)
@@ -119,9 +120,9 @@ int backend_cuda_rtc(const char *src, int cubin, char **out, size_t *out_len, ch
     }
     int (*rtc)(const char *, int, char **, size_t *, char **) =
         (int (*)(const char *, int, char **, size_t *, char **))dlsym(cuda_module, "nn_cuda_rtc");
-    if (!rtc) { *why = "the GPU module has no entry point nn_cuda_rtc"; return -1; }
+    if (!rtc) { *why = _("the GPU module has no entry point nn_cuda_rtc"); return -1; }
     int r = rtc(src, cubin, out, out_len, log);
-    *why = r ? "NVRTC could not compile it" : NULL;
+    *why = r ? _("NVRTC could not compile it") : NULL;
     return r;
 }
 
@@ -133,7 +134,7 @@ const char *backend_cuda_teach_source(const char **why)
         if (!cuda_module) { *why = w; return NULL; }
     }
     const char *(*f)(void) = (const char *(*)(void))dlsym(cuda_module, "nncu_teach_source");
-    if (!f) { *why = "the GPU module has no entry point nncu_teach_source"; return NULL; }
+    if (!f) { *why = _("the GPU module has no entry point nncu_teach_source"); return NULL; }
     return f();
 }
 

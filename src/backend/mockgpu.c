@@ -13,6 +13,7 @@
 #include "backend/cpu/cpu.h"
 #include "backend/cuda/chain_src.h"
 #include "util/mem.h"
+#include "util/i18n.h"
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -245,7 +246,7 @@ static bk_status_t mock_chain(const bk_chain_t *ch)
     return BK_OK;
 }
 static bool mock_chain_takes(int kern) { (void)kern; return false; }
-static const char *mock_error(void) { return "simulated launch failure (NNPAD_FAKE_GPU=fail)"; }
+static const char *mock_error(void) { return _("simulated launch failure (NNPAD_FAKE_GPU=fail)"); }
 
 /* the device clock: the host's monotonic clock (its kernels run at once) */
 static double mock_t0;

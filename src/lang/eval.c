@@ -11,6 +11,7 @@
 #include "lang/parse.h"
 #include "lang/print.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "ops/ops.h"
 #include "autodiff/ad.h"
 #include "ops/indexing.h"
@@ -65,7 +66,7 @@ static void same_device(const call_t *c)
             err_raise(ERR_TYPE, c->arg_spans ? c->arg_spans[h] : c->span,
                       "%s: all tensors must be on one device, but argument %d is on the gpu and argument %d on the "
                       "cpu (move one with to(x, \"gpu\") or to(x, \"cpu\"))",
-                      c->op->id != OP_literal ? c->op->name : "a list [...]", g + 1, h + 1);
+                      c->op->id != OP_literal ? c->op->name : _("a list [...]"), g + 1, h + 1);
         }
     }
 }
@@ -234,7 +235,7 @@ static bool truthy(const value_t *v, span_t span)
 {
     if (v->kind != V_TENSOR)
         err_raise(ERR_TYPE, span, "a condition must be a number, not a %s", val_kind_name(v));
-    graph_need_concrete(v, span, "a truth value");
+    graph_need_concrete(v, span, N_("a truth value"));
     if (v->u.t.size != 1)
         err_raise(ERR_VALUE, span, "the truth value of a tensor with %lld elements is ambiguous; "
                   "use a single element, or reduce it first (e.g. max(x) > 0, sum(x == y) == size(x))",
@@ -441,7 +442,7 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
                 whole_axis(sel, d, len, w);
                 continue;
             }
-            int64_t i = op_to_int(v, ix->span, dyn ? "an index" : "the index of an assignment");
+            int64_t i = op_to_int(v, ix->span, dyn ? N_("an index") : N_("the index of an assignment"));
             val_unref(v);
             if (w) {   /* checked against the size when the graph runs */
                 sel->start[d] = i; sel->step[d] = 1; sel->count[d] = 1; sel->keep[d] = false;
@@ -457,11 +458,11 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
             sel->keep[d] = false;
             continue;
         }
-        int64_t step = ix->c ? slice_part(s, ix->c, scope, "a slice step") : 1;
+        int64_t step = ix->c ? slice_part(s, ix->c, scope, N_("a slice step")) : 1;
         if (step == 0) err_raise(ERR_VALUE, ix->c->span, "slice step cannot be zero");
         if (w) {
-            sel->start[d] = ix->a ? slice_part(s, ix->a, scope, "a slice start") : SEL_OMITTED;
-            sel->count[d] = ix->b ? slice_part(s, ix->b, scope, "a slice stop") : SEL_OMITTED;
+            sel->start[d] = ix->a ? slice_part(s, ix->a, scope, N_("a slice start")) : SEL_OMITTED;
+            sel->count[d] = ix->b ? slice_part(s, ix->b, scope, N_("a slice stop")) : SEL_OMITTED;
             sel->step[d] = step;
             sel->keep[d] = true;
             sel->raw[d] = SEL_SLICE;
@@ -470,12 +471,12 @@ static void build_sel(session_t *s, const value_t *t, const node_t *idx, value_t
         /* CPython's PySlice_AdjustIndices: clamp, then count. */
         int64_t lo, hi;
         if (ix->a) {
-            lo = slice_part(s, ix->a, scope, "a slice start");
+            lo = slice_part(s, ix->a, scope, N_("a slice start"));
             if (lo < 0) { lo += len; if (lo < 0) lo = step < 0 ? -1 : 0; }
             else if (lo >= len) lo = step < 0 ? len - 1 : len;
         } else lo = step < 0 ? len - 1 : 0;
         if (ix->b) {
-            hi = slice_part(s, ix->b, scope, "a slice stop");
+            hi = slice_part(s, ix->b, scope, N_("a slice stop"));
             if (hi < 0) { hi += len; if (hi < 0) hi = step < 0 ? -1 : 0; }
             else if (hi >= len) hi = step < 0 ? len - 1 : len;
         } else hi = step < 0 ? -1 : len;
@@ -507,11 +508,11 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
         if (n->nitems != 1 || n->items[0]->kind == N_SLICE)
             err_raise(ERR_INDEX, n->op_span, "a list takes one integer index");
         value_t *iv = eval_expr(s, n->items[0], scope);
-        int64_t i = op_to_int(iv, n->items[0]->span, "an index");
+        int64_t i = op_to_int(iv, n->items[0]->span, N_("an index"));
         int64_t len = t->u.list.n;
         if (i < -len || i >= len)
             err_raise(ERR_INDEX, n->items[0]->span, "index %lld is out of range for a %s of %lld%s", (long long)i,
-                      model ? "model" : "list", (long long)len, model ? " layers" : "");
+                      model ? _("model") : _("list"), (long long)len, model ? _(" layers") : "");
         value_t *r = val_ref(t->u.list.items[i < 0 ? i + len : i]);
         val_unref(iv);
         val_unref(t);
@@ -519,7 +520,7 @@ static value_t *eval_index(session_t *s, const node_t *n, value_t *scope)
     }
     if (t->kind != V_TENSOR) err_raise(ERR_TYPE, n->a->span, "a %s cannot be indexed", val_kind_name(t));
     if (t->u.t.ndim == 0)
-        err_raise(ERR_INDEX, n->op_span, "a 0-d %s cannot be indexed", t->u.t.weak ? "number" : "tensor");
+        err_raise(ERR_INDEX, n->op_span, "a 0-d %s cannot be indexed", t->u.t.weak ? _("number") : _("tensor"));
     sel_t sel;
     dyn_index_t dyn = { 0, NULL, SPAN_NONE };
     build_sel(s, t, n, scope, &sel, &dyn);
@@ -581,12 +582,12 @@ static void trace_hook(char *buf, size_t cap)
     int shown = 0;
     for (int i = (ncalls > EVAL_MAX_DEPTH ? EVAL_MAX_DEPTH : ncalls) - 1; i >= 0 && k + 100 < cap; i--) {
         if (shown == 4 && i > 1) {
-            k += (size_t)snprintf(buf + k, cap - k, "  ... %d more calls\n", i - 1);
+            k += (size_t)snprintf(buf + k, cap - k, _("  ... %d more calls\n"), i - 1);
             i = 1;
         }
         int line = 0, col = 0;
         if (calls[i].src && calls[i].span.start >= 0) err_line_col(calls[i].src, calls[i].span.start, &line, &col);
-        k += (size_t)snprintf(buf + k, cap - k, "  in %s, called at %s:%d:%d\n", calls[i].name,
+        k += (size_t)snprintf(buf + k, cap - k, _("  in %s, called at %s:%d:%d\n"), calls[i].name,
                               calls[i].src && calls[i].src->name ? calls[i].src->name : "?", line, col);
         shown++;
     }
@@ -917,7 +918,7 @@ value_t *eval_expr(session_t *s, const node_t *n, value_t *scope)
             value_t *w0 = tensor_weak_int(0), *w1 = tensor_weak_int(1);
             int region, saved = graph_branch_begin(ta, true, &region);
             graph_branch_end(saved);
-            value_t *r = graph_merge(ta, w0, w1, saved, saved, "the result of not", n->span);
+            value_t *r = graph_merge(ta, w0, w1, saved, saved, N_("the result of not"), n->span);
             val_unref(a); val_unref(ta); val_unref(w0); val_unref(w1);
             return r;
         }
@@ -1200,7 +1201,7 @@ static value_t *eval_andor(session_t *s, const node_t *n, value_t *scope, bool c
         graph_branch_end(saved);
         value_t *yes = cond ? tb : b, *no = cond ? k : a;
         value_t *r = graph_merge(ta, is_and ? yes : no, is_and ? no : yes, is_and ? region : saved,
-                                 is_and ? saved : region, is_and ? "the result of and" : "the result of or", n->op_span);
+                                 is_and ? saved : region, is_and ? N_("the result of and") : N_("the result of or"), n->op_span);
         val_unref(a); val_unref(b); val_unref(ta);
         if (tb) val_unref(tb);
         if (k) val_unref(k);
@@ -1490,7 +1491,7 @@ static value_t *loop_cond(session_t *s, const loopspec_t *L, value_t *scope, boo
         value_t *i = scope_get_local(scope, F_I);
         /* len(x): a number, or a traced value where input_signature leaves the rows open */
         value_t *lim = L->kind == LOOP_TENSOR ? op_on(s, OP_len, 1, (value_t **)&L->it, n->a->span) : val_ref(L->it);
-        bool down = L->kind == LOOP_RANGE && op_to_double(L->step, n->a->span, "a range step") < 0;
+        bool down = L->kind == LOOP_RANGE && op_to_double(L->step, n->a->span, N_("a range step")) < 0;
         c = op_on2(s, down ? OP_greater : OP_less, i, lim, n->a->span);
         val_unref(lim);
     }
@@ -1618,7 +1619,7 @@ static int traced_loop(session_t *s, const loopspec_t *L, value_t *scope, bool o
                     err_raise(ERR_DTYPE, n->span, "'%s' starts as a plain number (%s) and one iteration makes it %s, "
                               "which %s: the graph's loop variable needs one dtype from the start (tf.while_loop "
                               "raises TypeError here); write %s = %s(%s) before the loop", names[i], num,
-                              dtype_traits[dt].name, dt == DT_INT64 ? "holds no fraction" : "cannot hold it exactly",
+                              dtype_traits[dt].name, dt == DT_INT64 ? _("holds no fraction") : _("cannot hold it exactly"),
                               names[i], dtype_traits[dt].name, num);
                 }
                 again = true;
@@ -1697,7 +1698,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
             L.it = a->nargs >= 2 ? args[1] : args[0];
             L.step = a->nargs == 3 ? args[2] : tensor_weak_int(1);
             for (int i = 0; i < a->nargs; i++)
-                if (i != (a->nargs >= 2 ? 1 : 0)) graph_need_concrete(args[i], a->args[i]->span, "a range start or step");
+                if (i != (a->nargs >= 2 ? 1 : 0)) graph_need_concrete(args[i], a->args[i]->span, N_("a range start or step"));
             if (is_traced(L.it)) {
                 /* range's error for a stop that is no integer (4.5), at each call */
                 int si = a->nargs >= 2 ? 1 : 0;
@@ -1710,7 +1711,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
                 args[si] = b;
                 L.it = b;
             }
-            if (op_to_double(L.step, a->span, "a range step") == 0)
+            if (op_to_double(L.step, a->span, N_("a range step")) == 0)
                 err_raise(ERR_VALUE, a->args[2]->span, "range() step must not be zero");
             int st = traced_loop(s, &L, scope, false, NULL);
             if (a->nargs < 2) val_unref(L.start);
@@ -1725,7 +1726,7 @@ static int eval_for(session_t *s, const node_t *n, value_t *scope, value_t **ret
     if (it->kind == V_LIST) len = it->u.list.n;
     else if (it->kind == V_TENSOR && it->u.t.ndim > 0) len = it->u.t.shape[0];
     else err_raise(ERR_TYPE, n->a->span, "a for loop needs a tensor with at least one axis, a list or range(n), not a %s",
-                   it->kind == V_TENSOR ? "number" : val_kind_name(it));
+                   it->kind == V_TENSOR ? _("number") : val_kind_name(it));
     if (is_traced(it)) {
         /* for r in x, x traced: a graph loop over x's rows (AutoGraph) */
         loopspec_t L = { n, LOOP_TENSOR, it, NULL, NULL, len };

@@ -24,6 +24,7 @@
 #include "lang/parse.h"
 #include "value/ast.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "tensor/dtype.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ typedef struct lexer {
     char stack[LEX_STACK];
     bool stray;                 /* a closing bracket with nothing open was seen */
     bool unterminated;          /* the T_ERROR is a string still open at end of input */
-    char msg[200];              /* the message of the last T_ERROR */
+    char msg[512];              /* the message of the last T_ERROR (Korean takes 3 bytes a syllable) */
 } lexer_t;
 
 static void lex_init(lexer_t *l, const char *s, int len)
@@ -134,7 +135,7 @@ static token_t lex_error(lexer_t *l, int start, int end, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(l->msg, sizeof l->msg, fmt, ap);
+    vsnprintf(l->msg, sizeof l->msg, nn_tr(fmt), ap);   /* lex_error is an xgettext keyword (po/Makevars) */
     va_end(ap);
     token_t t = { T_ERROR, span_make(start, end), false };
     return t;
@@ -158,9 +159,9 @@ static token_t lex_bad_char(lexer_t *l, int start)
     if (c < 0x20 || c == 0x7f)
         return lex_error(l, start, start + 1, "invalid byte 0x%02x in input", c);
     const char *hint = "";
-    if (c == '!') hint = " (write 'not x', or '!=' for not-equal)";
-    else if (c == '&') hint = " (write 'and')";
-    else if (c == '|') hint = " (write 'or')";
+    if (c == '!') hint = _(" (write 'not x', or '!=' for not-equal)");
+    else if (c == '&') hint = _(" (write 'and')");
+    else if (c == '|') hint = _(" (write 'or')");
     return lex_error(l, start, start + 1, "unexpected character '%c'%s", c, hint);
 }
 
@@ -193,18 +194,18 @@ static token_t lex_hex(lexer_t *l, int start)
         while (l->pos < l->len && is_hex(s[l->pos])) { l->pos++; digits++; }
     }
     if (!digits)
-        return lex_bad_number(l, start, " (a hex literal needs hex digits after 0x: 0xff, 0x1.8p3)");
+        return lex_bad_number(l, start, _(" (a hex literal needs hex digits after 0x: 0xff, 0x1.8p3)"));
     if (l->pos < l->len && (s[l->pos] == 'p' || s[l->pos] == 'P')) {
         int p = l->pos + 1;
         if (p < l->len && (s[p] == '+' || s[p] == '-')) p++;
         if (!(p < l->len && is_digit(s[p])))
-            return lex_bad_number(l, start, " (after p comes a power of two in decimal: 0x1.8p3 is 1.5 * 2^3)");
+            return lex_bad_number(l, start, _(" (after p comes a power of two in decimal: 0x1.8p3 is 1.5 * 2^3)"));
         while (p < l->len && is_digit(s[p])) p++;
         l->pos = p;
         is_float = true;
     }
     if (l->pos < l->len && (is_ident(s[l->pos]) || s[l->pos] == '.'))
-        return lex_bad_number(l, start, " (hex digits are 0-9 a-f; a hex float is written 0x1.8p3)");
+        return lex_bad_number(l, start, _(" (hex digits are 0-9 a-f; a hex float is written 0x1.8p3)"));
     token_t t = lex_tok(l, T_NUMBER, start);
     t.is_float = is_float;
     return t;
@@ -454,21 +455,21 @@ typedef struct parser {
     int funcs;              /* enclosing defs */
 } parser_t;
 
-static _Noreturn void syntax(parser_t *p, span_t at, const char *fmt, ...)
+static _Noreturn void syntax_error(parser_t *p, span_t at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static _Noreturn void syntax(parser_t *p, span_t at, const char *fmt, ...)
+static _Noreturn void syntax_error(parser_t *p, span_t at, const char *fmt, ...)
 {
     (void)p;
     va_list ap;
     va_start(ap, fmt);
-    err_vraise(ERR_SYNTAX, at, fmt, ap);
+    err_vraise(ERR_SYNTAX, at, fmt, ap);   /* translates fmt; syntax_error is an xgettext keyword (po/Makevars) */
 }
 
 static void advance(parser_t *p)
 {
     p->prev = p->cur;
     p->cur = lex_next(&p->lx);
-    if (p->cur.kind == T_ERROR) syntax(p, p->cur.span, "%s", p->lx.msg);
+    if (p->cur.kind == T_ERROR) syntax_error(p, p->cur.span, "%s", p->lx.msg);
 }
 
 static tok_kind_t peek(parser_t *p)
@@ -487,8 +488,8 @@ static void skip_newlines(parser_t *p)
 static void enter(parser_t *p)
 {
     if (++p->depth > PARSE_MAX_DEPTH)
-        syntax(p, p->cur.span, "nesting too deep: more than %d levels of brackets, blocks or chained operators",
-               PARSE_MAX_DEPTH);
+        syntax_error(p, p->cur.span, "nesting too deep: more than %d levels of brackets, blocks or chained operators",
+                     PARSE_MAX_DEPTH);
 }
 static void leave(parser_t *p, int n) { p->depth -= n; }
 
@@ -498,7 +499,7 @@ static void leave(parser_t *p, int n) { p->depth -= n; }
 static void enter_link(parser_t *p)
 {
     if (++p->links > PARSE_MAX_CHAIN)
-        syntax(p, p->cur.span, "expression too long: more than %d chained operators", PARSE_MAX_CHAIN);
+        syntax_error(p, p->cur.span, "expression too long: more than %d chained operators", PARSE_MAX_CHAIN);
 }
 static void leave_links(parser_t *p, int n) { p->links -= n; }
 
@@ -515,9 +516,9 @@ static const char *where(parser_t *p, int off, char *buf, size_t n)
 static const char *describe(parser_t *p, token_t t, char *buf, size_t n)
 {
     switch (t.kind) {
-    case T_EOF: return "end of input";
-    case T_NEWLINE: return "end of line";
-    case T_STRING: return "a string";
+    case T_EOF: return _("end of input");
+    case T_NEWLINE: return _("end of line");
+    case T_STRING: return _("a string");
     default: {
         int len = t.span.end - t.span.start;
         snprintf(buf, n, "'%.*s%s'", len > 30 ? 30 : len, p->s + t.span.start, len > 30 ? "..." : "");
@@ -536,10 +537,10 @@ static void expect_close(parser_t *p, token_t open, tok_kind_t close)
 {
     if (check(p, close)) { advance(p); return; }
     if (check(p, T_EOF))
-        syntax(p, p->cur.span, "unexpected end of input: expected '%s' to close '%s' at %s", closer_of(open.kind),
-               opener_name(open.kind), WHERE(open.span.start));
-    syntax(p, p->cur.span, "expected '%s' to close '%s' at %s, found %s", closer_of(open.kind),
-           opener_name(open.kind), WHERE(open.span.start), DESC(p->cur));
+        syntax_error(p, p->cur.span, "unexpected end of input: expected '%s' to close '%s' at %s", closer_of(open.kind),
+                     opener_name(open.kind), WHERE(open.span.start));
+    syntax_error(p, p->cur.span, "expected '%s' to close '%s' at %s, found %s", closer_of(open.kind),
+                 opener_name(open.kind), WHERE(open.span.start), DESC(p->cur));
 }
 
 static const char *tok_name(parser_t *p, token_t t)
@@ -570,13 +571,13 @@ static _Noreturn void expected_expr(parser_t *p)
     token_t t = p->prev;
     bool after = t.kind != T_NEWLINE && t.kind != T_SEMI && t.kind != T_EOF && t.kind != T_LBRACE &&
                  t.kind != T_RBRACE && !(t.span.start == 0 && t.span.end == 0);
-    const char *hint = check(p, T_QUOTE) ? " (strings use double quotes: \"text\")" : "";
+    const char *hint = check(p, T_QUOTE) ? _(" (strings use double quotes: \"text\")") : "";
     bool at_end = check(p, T_EOF) || check(p, T_NEWLINE) || check(p, T_SEMI);
     if (after && at_end)
-        syntax(p, p->cur.span, "expected an expression after %s", DESC(t));
+        syntax_error(p, p->cur.span, "expected an expression after %s", DESC(t));
     if (after)
-        syntax(p, p->cur.span, "expected an expression after %s, found %s%s", DESC(t), DESC(p->cur), hint);
-    syntax(p, p->cur.span, "expected an expression, found %s%s", DESC(p->cur), hint);
+        syntax_error(p, p->cur.span, "expected an expression after %s, found %s%s", DESC(t), DESC(p->cur), hint);
+    syntax_error(p, p->cur.span, "expected an expression, found %s%s", DESC(p->cur), hint);
 }
 
 /* A number literal's value.  A float (decimal or hex) keeps the double
@@ -596,7 +597,7 @@ static node_t *number_node(parser_t *p, token_t t)
         node_t *e = ast_node(p->u, N_FLOAT, t.span);
         int dir = 0;
         if (!dtype_parse_number(s, (size_t)n, &e->fval, &dir))
-            syntax(p, t.span, "invalid number literal '%.*s%s'", n > 40 ? 40 : n, s, n > 40 ? "..." : "");
+            syntax_error(p, t.span, "invalid number literal '%.*s%s'", n > 40 ? 40 : n, s, n > 40 ? "..." : "");
         e->fdir = (signed char)dir;
         return e;
     }
@@ -606,9 +607,9 @@ static node_t *number_node(parser_t *p, token_t t)
         int i = 2;
         while (i < n && s[i] == '0') i++;
         if (n - i > 16)
-            syntax(p, t.span, "hex literal %.*s%s is too large: more than 64 bits (the largest int64 is "
-                              "0x7fffffffffffffff; from_bits takes patterns up to 0xffffffffffffffff)",
-                   n > 40 ? 40 : n, s, n > 40 ? "..." : "");
+            syntax_error(p, t.span, "hex literal %.*s%s is too large: more than 64 bits (the largest int64 is "
+                                    "0x7fffffffffffffff; from_bits takes patterns up to 0xffffffffffffffff)",
+                         n > 40 ? 40 : n, s, n > 40 ? "..." : "");
         for (; i < n; i++) {
             int c = s[i], d = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
             v = v << 4 | (uint64_t)d;
@@ -621,9 +622,9 @@ static node_t *number_node(parser_t *p, token_t t)
     for (int i = 0; i < n; i++) {
         int d = s[i] - '0';
         if (v > (INT64_MAX - d) / 10)
-            syntax(p, t.span, "integer literal too large for int64 (the largest is %lld); write a float "
-                              "such as %.*s.0 if a rounded value will do",
-                   (long long)INT64_MAX, n > 30 ? 30 : n, s);
+            syntax_error(p, t.span, "integer literal too large for int64 (the largest is %lld); write a float "
+                                    "such as %.*s.0 if a rounded value will do",
+                         (long long)INT64_MAX, n > 30 ? 30 : n, s);
         v = v * 10 + d;
     }
     e->ival = v;
@@ -666,13 +667,13 @@ static node_t *parse_primary(parser_t *p)
         node_t *e = ast_node(p->u, N_NAME, t.span);
         e->name = tok_name(p, t);
         if (!strcmp(e->name, "lambda") && (check(p, T_NAME) || check(p, T_COLON)))
-            syntax(p, t.span, "nnpad has no lambda; write a one-line function and use its name: f(x) = x * 2 (or "
-                   "def f(x) { return x * 2 })");
+            syntax_error(p, t.span, "nnpad has no lambda; write a one-line function and use its name: f(x) = x * 2 (or "
+                         "def f(x) { return x * 2 })");
         return e;
     }
     case T_LPAREN: {
         advance(p);
-        if (check(p, T_RPAREN)) syntax(p, p->cur.span, "expected an expression inside '()'");
+        if (check(p, T_RPAREN)) syntax_error(p, p->cur.span, "expected an expression inside '()'");
         node_t *e = parse_expr(p);
         if (check(p, T_COMMA)) {
             /* A tuple (a, b) is a list literal, as NumPy takes shapes like
@@ -721,14 +722,14 @@ static void parse_args(parser_t *p, node_t *call, token_t open)
             kw = tok_name(p, kwtok);
             for (int i = 0; i < call->nargs; i++)
                 if (call->arg_names[i] && strcmp(call->arg_names[i], kw) == 0)
-                    syntax(p, kwtok.span, "keyword argument '%s' given twice", kw);
+                    syntax_error(p, kwtok.span, "keyword argument '%s' given twice", kw);
             advance(p);
             advance(p);
             keywords = true;
         }
         node_t *a = parse_expr(p);
         if (!kw && keywords)
-            syntax(p, a->span, "positional argument after a keyword argument (positional ones come first)");
+            syntax_error(p, a->span, "positional argument after a keyword argument (positional ones come first)");
         PUSH(p, call->args, call->nargs, cap, a);
         PUSH(p, call->arg_names, nnames, ncap, kw);
         if (!check(p, T_COMMA)) break;
@@ -762,10 +763,10 @@ static node_t *parse_index(parser_t *p)
 static void parse_indices(parser_t *p, node_t *ix, token_t open)
 {
     int cap = 0;
-    if (check(p, T_RBRACKET)) syntax(p, p->cur.span, "expected an index inside '[]'");
+    if (check(p, T_RBRACKET)) syntax_error(p, p->cur.span, "expected an index inside '[]'");
     for (;;) {
         if (check(p, T_RBRACKET) || check(p, T_COMMA))
-            syntax(p, p->cur.span, "expected an index after ',', found %s", DESC(p->cur));
+            syntax_error(p, p->cur.span, "expected an index after ',', found %s", DESC(p->cur));
         PUSH(p, ix->items, ix->nitems, cap, parse_index(p));
         if (!check(p, T_COMMA)) break;
         advance(p);
@@ -797,15 +798,15 @@ static node_t *parse_postfix(parser_t *p)
             enter_link(p); links++;
             advance(p);
             if (!check(p, T_NAME))
-                syntax(p, p->cur.span, "expected a member name after '.', found %s", DESC(p->cur));
+                syntax_error(p, p->cur.span, "expected a member name after '.', found %s", DESC(p->cur));
             n = ast_node(p->u, N_MEMBER, t.span);
             n->a = e;
             n->name = tok_name(p, p->cur);
             advance(p);
         } else if (t.kind == T_NUMBER && p->s[t.span.start] == '.') {
             /* `x.1` lexes as x then the number .1 */
-            syntax(p, t.span, "expected a member name after '.', found '%.*s'",
-                   t.span.end - t.span.start - 1 > 30 ? 30 : t.span.end - t.span.start - 1, p->s + t.span.start + 1);
+            syntax_error(p, t.span, "expected a member name after '.', found '%.*s'",
+                         t.span.end - t.span.start - 1 > 30 ? 30 : t.span.end - t.span.start - 1, p->s + t.span.start + 1);
         } else if (t.kind == T_QUOTE) {
             enter_link(p); links++;
             advance(p);
@@ -931,7 +932,7 @@ static node_t *parse_cmp(parser_t *p)
     skip_newlines(p);
     e = binary(p, N_BINARY, op, t, e, parse_sum(p));
     if (cmp_op(p->cur.kind) >= 0)
-        syntax(p, p->cur.span, "comparisons cannot be chained: write 'a < b and b < c'");
+        syntax_error(p, p->cur.span, "comparisons cannot be chained: write 'a < b and b < c'");
     return e;
 }
 
@@ -999,10 +1000,10 @@ static void expect_block_open(parser_t *p, const char *what)
 {
     if (check(p, T_LBRACE)) return;
     if (check(p, T_NEWLINE))
-        syntax(p, p->cur.span, "expected '{' to start %s on the same line, found end of line", what);
+        syntax_error(p, p->cur.span, "expected '{' to start %s on the same line, found end of line", what);
     if (check(p, T_EOF))
-        syntax(p, p->cur.span, "unexpected end of input: expected '{' to start %s", what);
-    syntax(p, p->cur.span, "expected '{' to start %s, found %s", what, DESC(p->cur));
+        syntax_error(p, p->cur.span, "unexpected end of input: expected '{' to start %s", what);
+    syntax_error(p, p->cur.span, "expected '{' to start %s, found %s", what, DESC(p->cur));
 }
 
 /* After a statement: a separator, the end of input, or (in a block) '}'. */
@@ -1012,14 +1013,14 @@ static void expect_stmt_end(parser_t *p, bool in_block)
     case T_NEWLINE: case T_SEMI: case T_EOF: return;
     case T_RBRACE:
         if (in_block) return;
-        syntax(p, p->cur.span, "unexpected '}': no block is open");
-    case T_RPAREN: syntax(p, p->cur.span, "unexpected ')' with no matching '('");
-    case T_RBRACKET: syntax(p, p->cur.span, "unexpected ']' with no matching '['");
-    case T_ELSE: syntax(p, p->cur.span, "'else' must follow the '}' of an 'if' block");
+        syntax_error(p, p->cur.span, "unexpected '}': no block is open");
+    case T_RPAREN: syntax_error(p, p->cur.span, "unexpected ')' with no matching '('");
+    case T_RBRACKET: syntax_error(p, p->cur.span, "unexpected ']' with no matching '['");
+    case T_ELSE: syntax_error(p, p->cur.span, "'else' must follow the '}' of an 'if' block");
     case T_COMMA:
-        syntax(p, p->cur.span, "expected a newline or ';' after the statement, found ',' (for a list write [a, b])");
+        syntax_error(p, p->cur.span, "expected a newline or ';' after the statement, found ',' (for a list write [a, b])");
     default:
-        syntax(p, p->cur.span, "expected a newline or ';' after the statement, found %s", DESC(p->cur));
+        syntax_error(p, p->cur.span, "expected a newline or ';' after the statement, found %s", DESC(p->cur));
     }
 }
 
@@ -1035,12 +1036,12 @@ static node_t *parse_block(parser_t *p)
         while (check(p, T_NEWLINE) || check(p, T_SEMI)) advance(p);
         if (check(p, T_RBRACE)) break;
         if (check(p, T_EOF))
-            syntax(p, p->cur.span, "unexpected end of input: the block opened at %s is not closed",
-                   WHERE(open.span.start));
+            syntax_error(p, p->cur.span, "unexpected end of input: the block opened at %s is not closed",
+                         WHERE(open.span.start));
         PUSH(p, b->items, b->nitems, cap, parse_stmt(p));
         if (check(p, T_EOF))
-            syntax(p, p->cur.span, "unexpected end of input: the block opened at %s is not closed",
-                   WHERE(open.span.start));
+            syntax_error(p, p->cur.span, "unexpected end of input: the block opened at %s is not closed",
+                         WHERE(open.span.start));
         expect_stmt_end(p, true);
     }
     advance(p);                                   /* '}' */
@@ -1057,13 +1058,13 @@ static void parse_params(parser_t *p, node_t *def, token_t open)
     const char *first_default = NULL;
     while (!check(p, T_RPAREN)) {
         if (!check(p, T_NAME))
-            syntax(p, p->cur.span, "expected a parameter name in the definition of '%s', found %s", def->name,
-                   DESC(p->cur));
+            syntax_error(p, p->cur.span, "expected a parameter name in the definition of '%s', found %s", def->name,
+                         DESC(p->cur));
         token_t nt = p->cur;
         const char *name = tok_name(p, nt);
         for (int i = 0; i < def->nparams; i++)
             if (strcmp(def->params[i], name) == 0)
-                syntax(p, nt.span, "parameter '%s' appears twice in the definition of '%s'", name, def->name);
+                syntax_error(p, nt.span, "parameter '%s' appears twice in the definition of '%s'", name, def->name);
         advance(p);
         node_t *dflt = NULL;
         if (check(p, T_ASSIGN)) {
@@ -1071,15 +1072,15 @@ static void parse_params(parser_t *p, node_t *def, token_t open)
             dflt = parse_expr(p);
             if (!first_default) first_default = name;
         } else if (first_default) {
-            syntax(p, nt.span, "parameter '%s' needs a default value, because '%s' before it has one", name,
-                   first_default);
+            syntax_error(p, nt.span, "parameter '%s' needs a default value, because '%s' before it has one", name,
+                         first_default);
         }
         PUSH(p, def->params, def->nparams, cap, name);
         PUSH(p, def->param_defaults, nd, dcap, dflt);
         if (!check(p, T_COMMA)) break;
         advance(p);
         if (check(p, T_RPAREN))
-            syntax(p, p->cur.span, "expected a parameter name after ',', found ')'");
+            syntax_error(p, p->cur.span, "expected a parameter name after ',', found ')'");
     }
     expect_close(p, open, T_RPAREN);
 }
@@ -1090,23 +1091,23 @@ static node_t *parse_def(parser_t *p, token_t start, const char *decorator)
     advance(p);                                   /* 'def' */
     if (!check(p, T_NAME)) {
         bool kw = p->cur.kind >= T_DEF;
-        syntax(p, p->cur.span, "expected a function name after 'def', found %s%s", DESC(p->cur),
-               kw ? " (a keyword cannot be a name)" : "");
+        syntax_error(p, p->cur.span, "expected a function name after 'def', found %s%s", DESC(p->cur),
+                     kw ? _(" (a keyword cannot be a name)") : "");
     }
     node_t *d = ast_node(p->u, N_DEF, start.span);
     d->name = tok_name(p, p->cur);
     d->decorator = decorator;
     advance(p);
     if (!check(p, T_LPAREN))
-        syntax(p, p->cur.span, "expected '(' after 'def %s', found %s", d->name, DESC(p->cur));
+        syntax_error(p, p->cur.span, "expected '(' after 'def %s', found %s", d->name, DESC(p->cur));
     token_t open = p->cur;
     advance(p);
     parse_params(p, d, open);
     char what[96];
-    snprintf(what, sizeof what, "the body of '%s'", d->name);
+    snprintf(what, sizeof what, _("the body of '%s'"), d->name);
     if (check(p, T_ASSIGN))
-        syntax(p, p->cur.span, "expected '{' to start %s, found '=' (a one-line function is written "
-                               "without 'def': %s(x) = expr)", what, d->name);
+        syntax_error(p, p->cur.span, "expected '{' to start %s, found '=' (a one-line function is written "
+                                     "without 'def': %s(x) = expr)", what, d->name);
     expect_block_open(p, what);
     int loops = p->loops;
     p->loops = 0;                                 /* break/continue do not cross a function */
@@ -1127,16 +1128,16 @@ static node_t *parse_if(parser_t *p)
     node_t *n = ast_node(p->u, N_IF, t.span);
     n->op_span = t.span;
     n->a = parse_expr(p);
-    expect_block_open(p, "the body of 'if'");
+    expect_block_open(p, _("the body of 'if'"));
     n->b = parse_block(p);
     if (check(p, T_ELSE)) {
         advance(p);
         if (check(p, T_IF)) n->c = parse_if(p);
         else if (check(p, T_LBRACE)) n->c = parse_block(p);
         else if (check(p, T_NEWLINE))
-            syntax(p, p->cur.span, "expected '{' or 'if' after 'else' on the same line, found end of line");
+            syntax_error(p, p->cur.span, "expected '{' or 'if' after 'else' on the same line, found end of line");
         else
-            syntax(p, p->cur.span, "expected '{' or 'if' after 'else', found %s", DESC(p->cur));
+            syntax_error(p, p->cur.span, "expected '{' or 'if' after 'else', found %s", DESC(p->cur));
     }
     n->span = span_make(t.span.start, p->prev.span.end);
     leave(p, 1);
@@ -1150,7 +1151,7 @@ static node_t *parse_while(parser_t *p)
     advance(p);
     node_t *n = ast_node(p->u, N_WHILE, t.span);
     n->a = parse_expr(p);
-    expect_block_open(p, "the body of 'while'");
+    expect_block_open(p, _("the body of 'while'"));
     p->loops++;
     n->b = parse_block(p);
     p->loops--;
@@ -1164,15 +1165,15 @@ static node_t *parse_for(parser_t *p)
     token_t t = p->cur;
     advance(p);
     if (!check(p, T_NAME))
-        syntax(p, p->cur.span, "expected a loop variable name after 'for', found %s", DESC(p->cur));
+        syntax_error(p, p->cur.span, "expected a loop variable name after 'for', found %s", DESC(p->cur));
     node_t *n = ast_node(p->u, N_FOR, t.span);
     n->name = tok_name(p, p->cur);
     advance(p);
     if (!check(p, T_IN))
-        syntax(p, p->cur.span, "expected 'in' after 'for %s', found %s", n->name, DESC(p->cur));
+        syntax_error(p, p->cur.span, "expected 'in' after 'for %s', found %s", n->name, DESC(p->cur));
     advance(p);
     n->a = parse_expr(p);
-    expect_block_open(p, "the body of 'for'");
+    expect_block_open(p, _("the body of 'for'"));
     p->loops++;
     n->b = parse_block(p);
     p->loops--;
@@ -1223,11 +1224,11 @@ static void check_target(parser_t *p, node_t *e)
 {
     switch (e->kind) {
     case N_NAME: case N_MEMBER: case N_INDEX: return;
-    case N_CALL: syntax(p, e->span, "cannot assign to a function call");
-    case N_INT: case N_FLOAT: case N_STR: case N_LIST: syntax(p, e->span, "cannot assign to a literal");
+    case N_CALL: syntax_error(p, e->span, "cannot assign to a function call");
+    case N_INT: case N_FLOAT: case N_STR: case N_LIST: syntax_error(p, e->span, "cannot assign to a literal");
     default:
-        syntax(p, e->span, "cannot assign to this expression: the left of '=' must be a name, a member (a.b) "
-                           "or an index (a[i])");
+        syntax_error(p, e->span, "cannot assign to this expression: the left of '=' must be a name, a member (a.b) "
+                                 "or an index (a[i])");
     }
 }
 
@@ -1274,7 +1275,7 @@ static node_t *parse_simple(parser_t *p)
         PUSH(p, s->items, s->nitems, cap, t);
     }
     if (!check(p, T_ASSIGN))
-        syntax(p, p->cur.span, "expected '=' after the assignment targets, found %s", DESC(p->cur));
+        syntax_error(p, p->cur.span, "expected '=' after the assignment targets, found %s", DESC(p->cur));
     s->op_span = p->cur.span;
     advance(p);
     skip_newlines(p);
@@ -1295,7 +1296,7 @@ static node_t *parse_del(parser_t *p)
     int cap = 0;
     for (;;) {
         if (!check(p, T_NAME))
-            syntax(p, p->cur.span, "expected a variable's name after 'del', found %s", DESC(p->cur));
+            syntax_error(p, p->cur.span, "expected a variable's name after 'del', found %s", DESC(p->cur));
         node_t *a = ast_node(p->u, N_NAME, p->cur.span);
         a->name = tok_name(p, p->cur);
         advance(p);
@@ -1319,7 +1320,7 @@ static node_t *parse_stmt(parser_t *p)
          * left), so it is a decorator. */
         advance(p);
         if (!check(p, T_NAME))
-            syntax(p, p->cur.span, "expected a decorator name after '@' (as in @trace), found %s", DESC(p->cur));
+            syntax_error(p, p->cur.span, "expected a decorator name after '@' (as in @trace), found %s", DESC(p->cur));
         const char *dec = tok_name(p, p->cur);
         advance(p);
         /* @trace(input_signature=[...], reduce_retracing=1): the decorator's
@@ -1333,8 +1334,8 @@ static node_t *parse_stmt(parser_t *p)
         }
         skip_newlines(p);
         if (!check(p, T_DEF))
-            syntax(p, p->cur.span, "expected 'def' after the decorator '@%s%s', found %s", dec, dargs ? "(...)" : "",
-                   DESC(p->cur));
+            syntax_error(p, p->cur.span, "expected 'def' after the decorator '@%s%s', found %s", dec, dargs ? "(...)" : "",
+                         DESC(p->cur));
         n = parse_def(p, t, dec);
         if (dargs) {
             n->args = dargs->args;
@@ -1348,7 +1349,7 @@ static node_t *parse_stmt(parser_t *p)
     case T_WHILE: n = parse_while(p); break;
     case T_FOR: n = parse_for(p); break;
     case T_RETURN:
-        if (p->funcs == 0) syntax(p, t.span, "'return' outside a function");
+        if (p->funcs == 0) syntax_error(p, t.span, "'return' outside a function");
         advance(p);
         n = ast_node(p->u, N_RETURN, t.span);
         if (!check(p, T_NEWLINE) && !check(p, T_SEMI) && !check(p, T_RBRACE) && !check(p, T_EOF)) {
@@ -1358,22 +1359,22 @@ static node_t *parse_stmt(parser_t *p)
         break;
     case T_BREAK: case T_CONTINUE:
         if (p->loops == 0)
-            syntax(p, t.span, "'%s' outside a loop", t.kind == T_BREAK ? "break" : "continue");
+            syntax_error(p, t.span, "'%s' outside a loop", t.kind == T_BREAK ? "break" : "continue");
         advance(p);
         n = ast_node(p->u, t.kind == T_BREAK ? N_BREAK : N_CONTINUE, t.span);
         break;
     case T_ELSE:
-        syntax(p, t.span, "'else' must follow '}' on the same line: write '} else {'");
-    case T_RPAREN: syntax(p, t.span, "unexpected ')' with no matching '('");
-    case T_RBRACKET: syntax(p, t.span, "unexpected ']' with no matching '['");
-    case T_RBRACE: syntax(p, t.span, "unexpected '}': no block is open");
+        syntax_error(p, t.span, "'else' must follow '}' on the same line: write '} else {'");
+    case T_RPAREN: syntax_error(p, t.span, "unexpected ')' with no matching '('");
+    case T_RBRACKET: syntax_error(p, t.span, "unexpected ']' with no matching '['");
+    case T_RBRACE: syntax_error(p, t.span, "unexpected '}': no block is open");
     case T_NAME: {
         const char *w = tok_name(p, t);
         lexer_t la = p->lx;
         token_t nx = lex_next(&la);   /* the token after the name */
         if ((!strcmp(w, "import") || !strcmp(w, "from")) && nx.kind == T_NAME)
-            syntax(p, t.span, "nnpad has no modules to %s: its builtins are already here (NumPy's np.exp is exp, "
-                   "torch.tanh is tanh, tf.matmul is matmul; :help lists them all)", w[0] == 'i' ? "import" : "import from");
+            syntax_error(p, t.span, "nnpad has no modules to %s: its builtins are already here (NumPy's np.exp is exp, "
+                         "torch.tanh is tanh, tf.matmul is matmul; :help lists them all)", w[0] == 'i' ? "import" : "import from");
         if (!strcmp(w, "del") && nx.kind == T_NAME) { n = parse_del(p); break; }
         if (is_oneline_def(p)) { n = parse_oneline_def(p); break; }
         n = parse_simple(p);

@@ -40,12 +40,12 @@ session_t *session_new(void)
     if (dv && *dv && strcmp(dv, "cpu")) {
         const char *why = NULL;
         if (strcmp(dv, "gpu") && strcmp(dv, "cuda")) {
-            fprintf(stderr, "note: NNPAD_DEVICE=%s is not a device (cpu or gpu); starting on the CPU\n", dv);
+            fprintf(stderr, _("note: NNPAD_DEVICE=%s is not a device (cpu or gpu); starting on the CPU\n"), dv);
         } else if (backend_cuda_load(&why)) {
             s->set.device = "gpu";
             s->set.dev = BK_CUDA;
         } else {
-            fprintf(stderr, "note: NNPAD_DEVICE=%s but no GPU (%s); starting on the CPU\n", dv, why ? why : "?");
+            fprintf(stderr, _("note: NNPAD_DEVICE=%s but no GPU (%s); starting on the CPU\n"), dv, why ? why : "?");
         }
     }
     nn_state_use(&s->st);
@@ -157,12 +157,12 @@ int session_graph(session_t *s, const char *name, FILE *out)
 {
     value_t *g = scope_get_local(s->globals, name && *name ? name : "__graph__");
     if (!g) {
-        fprintf(out, name && *name ? "no variable '%s'\n" : "no graph yet: :mode graph traces each statement, or "
-                                                            "g = trace(f) then :graph g%s\n", name ? name : "");
+        fprintf(out, name && *name ? _("no variable '%s'\n") : _("no graph yet: :mode graph traces each statement, or "
+                                                                  "g = trace(f) then :graph g%s\n"), name ? name : "");
         return 1;
     }
     if (g->kind != V_FUNC || !g->u.fn.traced) {
-        fprintf(out, "'%s' is not a traced function (make one with trace(f) or @trace def)\n", name);
+        fprintf(out, _("'%s' is not a traced function (make one with trace(f) or @trace def)\n"), name);
         return 1;
     }
     graph_print(out, g, false);
@@ -303,12 +303,12 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 void session_print_vars(session_t *s, FILE *out)
 {
     value_t *g = s->globals;
-    if (g->u.sc.n == 0) { fputs("no variables\n", out); return; }
+    if (g->u.sc.n == 0) { fputs(_("no variables\n"), out); return; }
     const char **names = malloc(sizeof(char *) * (size_t)g->u.sc.n);
     int k = 0;
     for (int i = 0; i < g->u.sc.cap; i++)
         if (g->u.sc.e[i].name && strncmp(g->u.sc.e[i].name, "__", 2)) names[k++] = g->u.sc.e[i].name;
-    if (k == 0) { fputs("no variables\n", out); free(names); return; }
+    if (k == 0) { fputs(_("no variables\n"), out); free(names); return; }
     qsort(names, k, sizeof names[0], cmp_str);
     for (int i = 0; i < k; i++) {
         fprintf(out, "%-12s ", names[i]);
@@ -319,7 +319,7 @@ void session_print_vars(session_t *s, FILE *out)
             print_describe(out, scope_get_local(g, names[i]), &s->set);
             err_pop(&f);
         } else {
-            fprintf(out, "(not shown: %s)", err_last()->msg);
+            fprintf(out, _("(not shown: %s)"), err_last()->msg);
         }
         fputc('\n', out);
     }
@@ -392,17 +392,17 @@ static void help_bound(FILE *out, const char *label, const op_def_t *o)
         return;
     /* the unary ones are what test_exhaustive sweeps */
     bool unary = o->kind == OPK_UNARY || act;
-    const char *how = unary ? "ulps of the exact result; 0.5 is correctly rounded; tested against mpmath on every "
-                              "fp16 and bf16 input and a dense fp32/fp64 sample"
-                            : "ulps of the exact result; 0.5 is correctly rounded";
+    const char *how = unary ? _("ulps of the exact result; 0.5 is correctly rounded; tested against mpmath on every "
+                                "fp16 and bf16 input and a dense fp32/fp64 sample")
+                            : _("ulps of the exact result; 0.5 is correctly rounded");
     char b[640], v[128], dv[128];
     help_bound_of(v, sizeof v, o);
     const op_def_t *d = o->deriv ? op_get(o->deriv) : NULL;
     if (d && d->ulp[0] > 0) {
         help_bound_of(dv, sizeof dv, d);
-        snprintf(b, sizeof b, "%s ulp; derivative (%s): %s ulp (%s)", v, d->name, dv, how);
+        snprintf(b, sizeof b, _("%s ulp; derivative (%s): %s ulp (%s)"), v, d->name, dv, how);
     } else {
-        snprintf(b, sizeof b, "%s ulp (%s)", v, how);
+        snprintf(b, sizeof b, _("%s ulp (%s)"), v, how);
     }
     help_field(out, label, b);
 }
@@ -412,86 +412,86 @@ static void help_bound(FILE *out, const char *label, const op_def_t *o)
 typedef struct lang_page { const char *names; const char *text; } lang_page_t;
 static const lang_page_t lang_pages[] = {
     { " syntax language ",
-      "the nnpad language in one page (Python's expressions, braces for blocks)\n"
-      "  statements   one per line, or several separated by ';'.  # starts a comment.\n"
-      "  assignment   x = 1;  x += 1 (also -= *= /= //= %= ^=);  layer.W = w;  x[0] = 5\n"
-      "  numbers      1 and 2.5 are exact until they meet a tensor (weak, as in JAX); [1, 2] is a tensor;\n"
-      "               fp16([1, 2]) makes one in a dtype; pi e inf nan True False None are constants;\n"
-      "               hex 0xff and 0x1.8p3; a literal rounds once from its text (:help literals)\n"
-      "  operators    + - * / // % ^ (or **) @ (matmul) ' (transpose), == != < <= > >=, and or not\n"
-      "  calls        f(x, axis=0): keyword arguments after positional ones\n"
-      "  functions    def f(x, y=2) { return x * y }   or on one line   f(x) = x * 2\n"
-      "               @trace def g(x) { ... } traces g (like tf.function); there is no lambda\n"
-      "  blocks       braces: if x > 0 { ... } else if x < 0 { ... } else { ... }\n"
-      "               while n < 10 { n += 1 }    for i in range(3) { print(i) }    (break, continue)\n"
-      "  del x        forgets a variable\n"
-      "  commands     lines starting with ':' (:help, :vars, :device gpu, ...)\n"
-      "  not here     import (the builtins are already here: np.exp is exp), classes, lambda, with, try\n"
-      "  :help NAME   a builtin's formula, shapes, dtypes and example; :help if (or for, def, ...) a statement\n" },
+      N_("the nnpad language in one page (Python's expressions, braces for blocks)\n"
+         "  statements   one per line, or several separated by ';'.  # starts a comment.\n"
+         "  assignment   x = 1;  x += 1 (also -= *= /= //= %= ^=);  layer.W = w;  x[0] = 5\n"
+         "  numbers      1 and 2.5 are exact until they meet a tensor (weak, as in JAX); [1, 2] is a tensor;\n"
+         "               fp16([1, 2]) makes one in a dtype; pi e inf nan True False None are constants;\n"
+         "               hex 0xff and 0x1.8p3; a literal rounds once from its text (:help literals)\n"
+         "  operators    + - * / // % ^ (or **) @ (matmul) ' (transpose), == != < <= > >=, and or not\n"
+         "  calls        f(x, axis=0): keyword arguments after positional ones\n"
+         "  functions    def f(x, y=2) { return x * y }   or on one line   f(x) = x * 2\n"
+         "               @trace def g(x) { ... } traces g (like tf.function); there is no lambda\n"
+         "  blocks       braces: if x > 0 { ... } else if x < 0 { ... } else { ... }\n"
+         "               while n < 10 { n += 1 }    for i in range(3) { print(i) }    (break, continue)\n"
+         "  del x        forgets a variable\n"
+         "  commands     lines starting with ':' (:help, :vars, :device gpu, ...)\n"
+         "  not here     import (the builtins are already here: np.exp is exp), classes, lambda, with, try\n"
+         "  :help NAME   a builtin's formula, shapes, dtypes and example; :help if (or for, def, ...) a statement\n") },
     { " literals literal numbers number hex 0x ",
-      "number literals\n"
-      "  decimal      3 is an exact int64 (up to 9223372036854775807); 2.5, 1e-3, .5 and 1. are floats,\n"
-      "               with any number of digits\n"
-      "  hex          0xff, 0x3c00: int64 (up to 0x7fffffffffffffff); 0x1.8p3 (12), 0x1p-1074: hex floats as\n"
-      "               C99 and Python's float.fromhex (hex digits, then p and a power of two in decimal)\n"
-      "  rounded once a float literal is rounded once, from the exact value of its text, to the dtype it\n"
-      "               becomes (IEEE 754 §5.12.2): fp16(1.0004882812500001) is 1.001, the nearest fp16, not\n"
-      "               1 (through fp64 first).  So in a cast, in [ ] under :precision, in tensor(.., dtype=),\n"
-      "               and where a number meets a tensor or other numbers; a name holding a number keeps it\n"
-      "  range        1e999999 is inf and 1e-999999 is 0, as Python's float(); a value at or above max +\n"
-      "               ulp/2 is inf (fp16: from 65520), below it rounds to max; e4m3 has no inf: beyond 448 it\n"
-      "               saturates to 448\n"
-      "  bits         bits(x) shows the stored bits; from_bits(0x3c00, fp16) is 1, the value with those bits\n" },
+      N_("number literals\n"
+         "  decimal      3 is an exact int64 (up to 9223372036854775807); 2.5, 1e-3, .5 and 1. are floats,\n"
+         "               with any number of digits\n"
+         "  hex          0xff, 0x3c00: int64 (up to 0x7fffffffffffffff); 0x1.8p3 (12), 0x1p-1074: hex floats as\n"
+         "               C99 and Python's float.fromhex (hex digits, then p and a power of two in decimal)\n"
+         "  rounded once a float literal is rounded once, from the exact value of its text, to the dtype it\n"
+         "               becomes (IEEE 754 §5.12.2): fp16(1.0004882812500001) is 1.001, the nearest fp16, not\n"
+         "               1 (through fp64 first).  So in a cast, in [ ] under :precision, in tensor(.., dtype=),\n"
+         "               and where a number meets a tensor or other numbers; a name holding a number keeps it\n"
+         "  range        1e999999 is inf and 1e-999999 is 0, as Python's float(); a value at or above max +\n"
+         "               ulp/2 is inf (fp16: from 65520), below it rounds to max; e4m3 has no inf: beyond 448 it\n"
+         "               saturates to 448\n"
+         "  bits         bits(x) shows the stored bits; from_bits(0x3c00, fp16) is 1, the value with those bits\n") },
     { " def return ",
-      "def NAME(PARAMS) { BODY } — a function (Python's def, with braces)\n"
-      "    def f(x, y=2) { return x * y }\n"
-      "    f(x) = x * 2            the same on one line (an expression body)\n"
-      "    @trace def g(x) { ... } g is traced (tf.function / jax.jit): :help trace\n"
-      "  return EXPR ends the function with a value; without one it gives None.  Parameters may have\n"
-      "  defaults; calls may name them (f(1, y=3)).  A function reads the session's variables and\n"
-      "  assigns its own locals.  There is no lambda: write a one-line function and use its name.\n" },
+      N_("def NAME(PARAMS) { BODY } — a function (Python's def, with braces)\n"
+         "    def f(x, y=2) { return x * y }\n"
+         "    f(x) = x * 2            the same on one line (an expression body)\n"
+         "    @trace def g(x) { ... } g is traced (tf.function / jax.jit): :help trace\n"
+         "  return EXPR ends the function with a value; without one it gives None.  Parameters may have\n"
+         "  defaults; calls may name them (f(1, y=3)).  A function reads the session's variables and\n"
+         "  assigns its own locals.  There is no lambda: write a one-line function and use its name.\n") },
     { " if else ",
-      "if COND { ... } else if COND { ... } else { ... } — choose by a condition\n"
-      "    if x > 0 { y = 1 } else { y = -1 }\n"
-      "  COND is a number (nonzero is true, nan is true, as in Python); a tensor of several elements is\n"
-      "  ambiguous (use max(x) > 0 or sum(...)).  'else' goes on the line of the closing '}'.  Inside\n"
-      "  trace, a condition on a traced value becomes a graph conditional (AutoGraph's rule).\n" },
+      N_("if COND { ... } else if COND { ... } else { ... } — choose by a condition\n"
+         "    if x > 0 { y = 1 } else { y = -1 }\n"
+         "  COND is a number (nonzero is true, nan is true, as in Python); a tensor of several elements is\n"
+         "  ambiguous (use max(x) > 0 or sum(...)).  'else' goes on the line of the closing '}'.  Inside\n"
+         "  trace, a condition on a traced value becomes a graph conditional (AutoGraph's rule).\n") },
     { " while ",
-      "while COND { ... } — repeat while COND is true\n"
-      "    n = 0; while n < 3 { n += 1 }\n"
-      "  break leaves the loop, continue starts the next round.  Inside trace, a loop on a traced\n"
-      "  condition becomes a graph loop (tf.while_loop).\n" },
+      N_("while COND { ... } — repeat while COND is true\n"
+         "    n = 0; while n < 3 { n += 1 }\n"
+         "  break leaves the loop, continue starts the next round.  Inside trace, a loop on a traced\n"
+         "  condition becomes a graph loop (tf.while_loop).\n") },
     { " for in ",
-      "for NAME in ITERABLE { ... } — repeat for each item\n"
-      "    for i in range(3) { print(i) }        0, 1, 2\n"
-      "    for row in [[1, 2], [3, 4]] { ... }  each row of a tensor (its first axis)\n"
-      "    for layer in model.layers { ... }     each item of a list\n"
-      "  break and continue work as in Python.\n" },
+      N_("for NAME in ITERABLE { ... } — repeat for each item\n"
+         "    for i in range(3) { print(i) }        0, 1, 2\n"
+         "    for row in [[1, 2], [3, 4]] { ... }  each row of a tensor (its first axis)\n"
+         "    for layer in model.layers { ... }     each item of a list\n"
+         "  break and continue work as in Python.\n") },
     { " break continue ",
-      "break / continue — leave a loop, or go on with its next round (in while and for)\n" },
+      N_("break / continue — leave a loop, or go on with its next round (in while and for)\n") },
     { " and or not ",
-      "and, or, not — logic on truth values (Python's)\n"
-      "    x > 0 and x < 1     a and b gives b when a is true, else a; b is not computed when a decides\n"
-      "    2 and 5             5 (the deciding operand, as Python: not 1)\n"
-      "    0 or 7              7;  a or b gives a when a is true, else b\n"
-      "    not 3               0;  not gives a truth value, 1 or 0\n"
-      "  The operand tested needs one element (several are ambiguous, as in if); in a traced function\n"
-      "  the result is the graph's choice of the operand (tf.cond: both need one dtype and shape), except\n"
-      "  in a condition (if, while), where only the truth counts.\n"
-      "  For tensors elementwise, use comparisons and arithmetic: (x > 0) * (x < 1).\n" },
+      N_("and, or, not — logic on truth values (Python's)\n"
+         "    x > 0 and x < 1     a and b gives b when a is true, else a; b is not computed when a decides\n"
+         "    2 and 5             5 (the deciding operand, as Python: not 1)\n"
+         "    0 or 7              7;  a or b gives a when a is true, else b\n"
+         "    not 3               0;  not gives a truth value, 1 or 0\n"
+         "  The operand tested needs one element (several are ambiguous, as in if); in a traced function\n"
+         "  the result is the graph's choice of the operand (tf.cond: both need one dtype and shape), except\n"
+         "  in a condition (if, while), where only the truth counts.\n"
+         "  For tensors elementwise, use comparisons and arithmetic: (x > 0) * (x < 1).\n") },
     { " del ",
-      "del NAME [, NAME] — forget variables (Python's del); builtins cannot be deleted\n"
-      "    x = 1; del x; x       name error: 'x' is not defined\n" },
+      N_("del NAME [, NAME] — forget variables (Python's del); builtins cannot be deleted\n"
+         "    x = 1; del x; x       name error: 'x' is not defined\n") },
     { " None True False ",
-      "None, True, False — Python's constants: None is nothing (what print returns; activation=None is a\n"
-      "  linear layer, as in Keras); True and False are the integers 1 and 0\n" },
+      N_("None, True, False — Python's constants: None is nothing (what print returns; activation=None is a\n"
+         "  linear layer, as in Keras); True and False are the integers 1 and 0\n") },
     { " lambda ",
-      "lambda — nnpad has none; write a one-line function and use its name:\n"
-      "    f(x) = x * 2\n"
-      "    grad(f)(3)\n" },
+      N_("lambda — nnpad has none; write a one-line function and use its name:\n"
+         "    f(x) = x * 2\n"
+         "    grad(f)(3)\n") },
     { " import from ",
-      "import — nnpad has no modules: every builtin is already here (NumPy's np.exp is exp, torch.tanh is\n"
-      "  tanh, tf.matmul is matmul, keras.layers.Dense is dense); :help lists them all\n" },
+      N_("import — nnpad has no modules: every builtin is already here (NumPy's np.exp is exp, torch.tanh is\n"
+         "  tanh, tf.matmul is matmul, keras.layers.Dense is dense); :help lists them all\n") },
     { NULL, NULL },
 };
 
@@ -504,7 +504,7 @@ static bool help_language(const char *name, FILE *out)
     snprintf(key, sizeof key, " %s ", name);
     for (const lang_page_t *p = lang_pages; p->names; p++)
         if (strstr(p->names, key)) {
-            fputs(p->text, out);
+            fputs(_(p->text), out);
             return true;
         }
     return false;
@@ -514,13 +514,13 @@ int session_help(session_t *s, const char *name, FILE *out)
 {
     (void)s;
     if (!name || !*name) {
-        fputs("Builtins (:help NAME for the formula, shapes, dtypes and source):\n", out);
+        fputs(_("Builtins (:help NAME for the formula, shapes, dtypes and source):\n"), out);
         for (int i = 0; i < op_count(); i++) {
             const op_def_t *o = op_at(i);
             if (o->flags & OPF_HIDDEN) continue;
             fprintf(out, "  %-18s %s\n", o->name, _(o->summary));
         }
-        fputs("Constants: pi e inf nan (exact fp64 values, weak like literals); True False (1 and 0)\n", out);
+        fputs(_("Constants: pi e inf nan (exact fp64 values, weak like literals); True False (1 and 0)\n"), out);
         return 0;
     }
     if (help_language(name, out)) return 0;
@@ -531,8 +531,8 @@ int session_help(session_t *s, const char *name, FILE *out)
     const char *dot = strrchr(name, '.');
     if (!o && dot && dot[1] && op_find(dot + 1)) {
         /* np.exp, torch.tanh: nnpad has no modules; the builtin is the last part */
-        fprintf(out, "no builtin named '%s': nnpad has no modules, its builtins are already here: '%s' is %s "
-                     "(:help %s)\n", name, name, dot + 1, dot + 1);
+        fprintf(out, _("no builtin named '%s': nnpad has no modules, its builtins are already here: '%s' is %s "
+                       "(:help %s)\n"), name, name, dot + 1, dot + 1);
         return 1;
     }
     if (!o) {
@@ -544,8 +544,8 @@ int session_help(session_t *s, const char *name, FILE *out)
             int d = text_edit_distance(name, strlen(name), a, strlen(a));
             if (d < bd) { bd = d; best = a; }
         }
-        if (best) fprintf(out, "no builtin named '%s'; did you mean '%s'? (:help lists them all)\n", name, best);
-        else fprintf(out, "no builtin named '%s' (:help lists them all)\n", name);
+        if (best) fprintf(out, _("no builtin named '%s'; did you mean '%s'? (:help lists them all)\n"), name, best);
+        else fprintf(out, _("no builtin named '%s' (:help lists them all)\n"), name);
         return 1;
     }
     fprintf(out, "%s — %s\n", o->signature, _(o->summary));
@@ -553,15 +553,15 @@ int session_help(session_t *s, const char *name, FILE *out)
     help_field(out, _("shapes"), _(o->shapes));
     help_field(out, _("dtypes"), _(o->dtypes));
     help_field(out, _("source"), _(o->source));
-    help_bound(out, "accuracy", o);
+    help_bound(out, _("accuracy"), o);
     /* the derivative rule grad uses (src/autodiff/rules.c or op_def.deriv) */
     const char *d = ad_rule_doc(o);
     if (d && *d) help_field(out, _("grad"), _(d));
-    if (o->kwargs) help_field(out, "keywords", o->kwargs);
+    if (o->kwargs) help_field(out, _("keywords"), o->kwargs);
     const char *gd = op_gpu_doc(o);
     if (gd) help_field(out, _("gpu"), _(gd));
     if (o->example && *o->example) {
-        fputs("  example:\n", out);
+        fputs(_("  example:\n"), out);
         const char *p = o->example;
         while (*p) {
             const char *e = strchr(p, '\n');
@@ -652,12 +652,12 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
     val_sweep(s->globals);
     if (failed) return 1;
     qsort(t, n, sizeof t[0], cmp_d);
-    fputs("median ", out);
+    fputs(_("median "), out);
     put_time(out, t[n / 2]);
-    fprintf(out, " over %d runs (parse included)", n);
+    fprintf(out, _(" over %d runs (parse included)"), n);
     if (ng > 0) {
         qsort(tg, ng, sizeof tg[0], cmp_d);
-        fputs("; on the GPU's clock (CUDA events, after a warm-up run) median ", out);
+        fputs(_("; on the GPU's clock (CUDA events, after a warm-up run) median "), out);
         put_time(out, tg[ng / 2]);
     }
     fputc('\n', out);

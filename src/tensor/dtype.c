@@ -17,6 +17,7 @@
  * break NaN tests, signed zeros and the strtod round-trip checks).
  */
 #include "tensor/dtype.h"
+#include "util/i18n.h"
 
 #include <float.h>
 #include <math.h>
@@ -813,7 +814,7 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
     if ((unsigned)t >= DT_COUNT) return put(out, cap, "?");
     if (t == DT_INT64) {
         dtype_format(tmp, sizeof tmp, DT_INT64, stored, 0);
-        snprintf(buf, sizeof buf, "int64  %s (integer, exact)", tmp);
+        snprintf(buf, sizeof buf, _("int64  %s (integer, exact)"), tmp);
         return put(out, cap, buf);
     }
     const dtype_traits_t *tr = &dtype_traits[t];
@@ -842,13 +843,13 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
     dtype_format_exact(tmp, sizeof tmp, v);
     n = append(buf, n, sizeof buf, tmp);
 
-    char notes[256];
+    char notes[512];   /* Korean notes take 3 bytes a syllable */
     int nn = 0;
     notes[0] = '\0';
     if (v != v) { /* NaN: nothing more to say */ }
     else {
         if (ex == 0 && man != 0)
-            nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "subnormal");
+            nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "%s", _("subnormal"));
         long double lt = typed;
         if (typed_text) lt = strtold(typed_text, NULL);
         if (has_typed && typed == typed) {
@@ -858,15 +859,15 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
             else dtype_format_shortest(ts, sizeof ts, typed);
             if (nn) nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "; ");
             if (same)
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "exact");
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "%s", _("exact"));
             else if (t == DT_E4M3 && fabsl(lt) > 448 && fabs(v) == 448)
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, saturated to the largest e4m3 (it has no inf)", ts);
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, saturated to the largest e4m3 (it has no inf)"), ts);
             else if (isinf(v) && !isinf(lt))
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, overflow to %s", ts, v > 0 ? "inf" : "-inf");
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, overflow to %s"), ts, v > 0 ? "inf" : "-inf");
             else if (v == 0 && lt != 0)
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, underflow to 0, error %.3Lg", ts, (long double)v - lt);
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, underflow to 0, error %.3Lg"), ts, (long double)v - lt);
             else
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "rounded from %s, error %.3Lg", ts, (long double)v - lt);
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, error %.3Lg"), ts, (long double)v - lt);
         }
     }
     if (nn) {

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "util/afile.h"
+#include "util/i18n.h"
 #include <pwd.h>
 #include <dirent.h>
 #include <signal.h>
@@ -59,7 +60,7 @@ static bool inside(const char *path)
 
 static bool refuse(const char *path, char *err, size_t cap)
 {
-    if (err && cap) snprintf(err, cap, "%s: outside the folder this session is confined to", path);
+    if (err && cap) snprintf(err, cap, _("%s: outside the folder this session is confined to"), path);
     errno = EACCES;
     return false;
 }
@@ -146,22 +147,22 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
     if (!a->name || !a->path) {
         int e = a->name ? errno : ENOMEM;
         if (e == ELOOP)
-            snprintf(err, cap, "cannot write %s: it is a symbolic link that loops (%s); nothing was written", path,
+            snprintf(err, cap, _("cannot write %s: it is a symbolic link that loops (%s); nothing was written"), path,
                      strerror(e));
         else
-            snprintf(err, cap, "cannot write %s: %s", path, strerror(e));
+            snprintf(err, cap, _("cannot write %s: %s"), path, strerror(e));
         afile_free(a);
         return NULL;
     }
     if (stat(a->path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
-            snprintf(err, cap, "cannot write %s: %s", path, strerror(EISDIR));
+            snprintf(err, cap, _("cannot write %s: %s"), path, strerror(EISDIR));
             afile_free(a);
             return NULL;
         }
         if (!S_ISREG(st.st_mode)) {
             /* a device or a FIFO: a rename would replace it, not write to it */
-            snprintf(err, cap, "cannot write %s: not a regular file", path);
+            snprintf(err, cap, _("cannot write %s: not a regular file"), path);
             afile_free(a);
             return NULL;
         }
@@ -192,9 +193,9 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
     }
     if (a->fd < 0) {
         if (linked && e == ENOENT)
-            snprintf(err, cap, "cannot write %s: it is a symbolic link to %s, whose folder does not exist", path, a->path);
+            snprintf(err, cap, _("cannot write %s: it is a symbolic link to %s, whose folder does not exist"), path, a->path);
         else
-            snprintf(err, cap, "cannot write %s: %s", path, strerror(e ? e : EEXIST));
+            snprintf(err, cap, _("cannot write %s: %s"), path, strerror(e ? e : EEXIST));
         free(a->tmp);
         a->tmp = NULL;   /* nothing of ours to remove */
         afile_free(a);
@@ -207,7 +208,7 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
         e = errno;
         close(a->fd);
         unlink(a->tmp);
-        snprintf(err, cap, "cannot write %s: %s", path, strerror(e));
+        snprintf(err, cap, _("cannot write %s: %s"), path, strerror(e));
         afile_free(a);
         return NULL;
     }
@@ -273,7 +274,7 @@ int afile_commit(afile_t *a, char *err, size_t cap)
         afile_fail(a, errno);
     if (a->err) {
         unlink(a->tmp);
-        snprintf(err, cap, "cannot write %s: %s", a->name, strerror(a->err));
+        snprintf(err, cap, _("cannot write %s: %s"), a->name, strerror(a->err));
         afile_free(a);
         return -1;
     }
@@ -307,9 +308,9 @@ bool afile_state_dir(char *out, size_t cap)
     if (found || !S_ISDIR(st.st_mode)) {
         static bool said;
         if (!said)
-            fprintf(stderr, "warning: the home folder %s %s: nnpad keeps no history, journal or lesson progress "
-                    "this session (set HOME or XDG_STATE_HOME to a folder)\n", home,
-                    !found ? "is not a folder" : found == ENOENT ? "does not exist" : strerror(found));
+            fprintf(stderr, _("warning: the home folder %s %s: nnpad keeps no history, journal or lesson progress "
+                      "this session (set HOME or XDG_STATE_HOME to a folder)\n"), home,
+                    !found ? _("is not a folder") : found == ENOENT ? _("does not exist") : strerror(found));
         said = true;
         return false;
     }

@@ -1,6 +1,7 @@
 /* value.c — values, the registry, scopes (see value.h). */
 #include "value/value.h"
 #include "util/error.h"
+#include "util/i18n.h"
 #include "util/mem.h"
 #include "backend/backend.h"
 #include <stdlib.h>
@@ -728,7 +729,7 @@ void val_check_depth(const value_t *v, span_t span, const char *what, const char
 {
     if (v->depth > VAL_MAX_DEPTH)
         err_raise(ERR_LIMIT, span, "%s would be nested %u levels deep%s; lists and records (models) nest at most %d "
-                  "levels", what, (unsigned)v->depth, note ? note : "", VAL_MAX_DEPTH);
+                  "levels", _(what), (unsigned)v->depth, note ? _(note) : "", VAL_MAX_DEPTH);
 }
 
 void list_push_take(value_t *l, value_t *item)

@@ -18,9 +18,17 @@
  * it uses no function or data of libnnpad: only backend.h's types and
  * kern_ids.h's ids and names. */
 #include "backend/cuda/chain_src.h"
+#include "util/i18n.h"
 #include <stdio.h>
 #include <stdarg.h>
 #include <string.h>
+
+/* The reasons a chain is not generated are shown to people (the REPL's
+ * chain commands), so they are messages; but this file is linked into
+ * nnpad and into nnpad-cuda.so, which links nothing of nnpad.  nn_tr is
+ * weak here: nnpad's copy translates, the module's keeps the English. */
+#pragma weak nn_tr
+#define TR(s) (nn_tr ? nn_tr(s) : (s))
 
 typedef struct sb { char *p; size_t cap, n; bool over; } sb_t;
 static void put(sb_t *b, const char *fmt, ...)
@@ -78,7 +86,7 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
 {
     sb_t b = { buf, cap, 0, false };
     if (cap) buf[0] = 0;
-    if (ch->len < 1 || ch->len > BK_CHAIN_MAX) { snprintf(why, wcap, "an empty chain"); return -1; }
+    if (ch->len < 1 || ch->len > BK_CHAIN_MAX) { snprintf(why, wcap, "%s", TR(N_("an empty chain"))); return -1; }
     int argno[BK_CHAIN_MAX * 2], nargs = 0;
     int64_t period[BK_CHAIN_MAX * 2];
     for (int k = 0; k < ch->len; k++) {
@@ -89,20 +97,21 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
          * which CUDA's fp64 functions rounded once do not always match */
         if (!ok) {
             if (!f->bin && bk_kern_is_act(f->kern))
-                snprintf(why, wcap, "%s is not generated into a fused chain: on the GPU it runs as its own kernel "
-                         "(kernels/act.cu, whose careful elements go back to the CPU; :help %s), and a chain that "
-                         "holds it runs op by op (chains take binary ops, abs, floor, round, sqrt, isnan, isinf, "
-                         "isfinite)", name, name);
+                snprintf(why, wcap, TR(N_("%s is not generated into a fused chain: on the GPU it runs as its own kernel "
+                                          "(kernels/act.cu, whose careful elements go back to the CPU; :help %s), and a "
+                                          "chain that holds it runs op by op (chains take binary ops, abs, floor, round, "
+                                          "sqrt, isnan, isinf, isfinite)")), name, name);
             else if (tr(f))
-                snprintf(why, wcap, "%s is not generated into a fused chain: it is correctly rounded below fp64, "
-                         "which the CPU computes (:help %s), so a chain that holds it runs op by op", name, name);
+                snprintf(why, wcap, TR(N_("%s is not generated into a fused chain: it is correctly rounded below fp64, "
+                                          "which the CPU computes (:help %s), so a chain that holds it runs op by op")),
+                         name, name);
             else
-                snprintf(why, wcap, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, "
-                         "isnan, isinf, isfinite do)", name);
+                snprintf(why, wcap, TR(N_("%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, "
+                                          "isnan, isinf, isfinite do)")), name);
             return -1;
         }
         if (f->dto > DT_FP64) {
-            snprintf(why, wcap, "%s in %s: a chain on the GPU takes fp16, bf16, fp32 and fp64", name,
+            snprintf(why, wcap, TR(N_("%s in %s: a chain on the GPU takes fp16, bf16, fp32 and fp64")), name,
                      dname(f->dto));
             return -1;
         }
@@ -111,7 +120,7 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
             argno[k * 2 + j] = -1;
             if (a->q >= 0) continue;
             if (a->dt > DT_FP64) {
-                snprintf(why, wcap, "%s reads a %s tensor", name, dname(a->dt));
+                snprintf(why, wcap, TR(N_("%s reads a %s tensor")), name, dname(a->dt));
                 return -1;
             }
             period[nargs] = a->stride == BK_CHAIN_ROW ? a->period : 0;
@@ -163,7 +172,7 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
     default: put(&b, "        ((double *)out)[i] = v%d;\n", ch->len - 1); break;
     }
     put(&b, "    }\n}\n");
-    if (b.over) { snprintf(why, wcap, "the source needs more than %zu bytes", cap); return -1; }
+    if (b.over) { snprintf(why, wcap, TR(N_("the source needs more than %zu bytes")), cap); return -1; }
     return (int)b.n;
 }
 
