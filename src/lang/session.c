@@ -548,7 +548,7 @@ int session_help(session_t *s, const char *name, FILE *out)
         else fprintf(out, _("no builtin named '%s' (:help lists them all)\n"), name);
         return 1;
     }
-    fprintf(out, "%s — %s\n", o->signature, _(o->summary));
+    fprintf(out, "%s — %s\n", _(o->signature), _(o->summary));   /* a signature with prose is N_() */
     help_field(out, _("formula"), _(o->formula));
     help_field(out, _("shapes"), _(o->shapes));
     help_field(out, _("dtypes"), _(o->dtypes));
