@@ -144,6 +144,7 @@ static const op_def_t op_family_boundary[] = {
      .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "boundary(model, x, y)",
      .summary = N_("a classifier's decision regions over the plane, under the data points (TensorFlow Playground's output)"),
+     /* xgettext:no-c-format */
      .formula = N_("the model runs on an 81 x 81 grid over the points' range (8% margin); a sigmoid output p is the "
                 "probability of class 1, drawn from class 0's colour (p = 0) through white (0.5) to class 1's (p = 1), "
                 "with the line p = 0.5: class 1 where the output is above 0.5 whatever the activation (as fit's accuracy "

@@ -119,6 +119,7 @@ static const op_def_t op_family_neurons[] = {
      .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "neurons(model, x)",
      .summary = N_("every neuron's output over the input plane as a small map, in columns by layer (TensorFlow Playground)"),
+     /* xgettext:no-c-format */
      .formula = N_("the layers run one after the other on a 31 x 31 grid over x's range (8% margin); each unit's output is a "
                 "map coloured from blue (negative) through white (0) to vermillion (positive), boundary's class colours (a sigmoid's around 0.5) on its "
                 "column's scale (the largest |output| of that layer); the inputs x[0] and x[1] first, the output last; at most 8 neurons per "
