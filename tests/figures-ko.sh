@@ -5,9 +5,12 @@
 # figure draw hold Hangul, and none of their English words is left; the
 # same figures under --lang en hold no Hangul at all.  What a figure says
 # is read from the text record NNPAD_FIGURE_TEXT writes beside it
-# (PATH.png.txt, one drawn text a line: Cairo draws text as glyph paths,
-# so the PNG and SVG hold none).  The lines the builtins print about them
-# (figure:, the numberline, compare and gradflow summaries) are Korean too.
+# (PATH.png.txt, one drawn text a line after its ink box: Cairo draws
+# text as glyph paths, so the PNG and SVG hold none).  The Korean texts,
+# as long as they are, stay on the canvas and overlap no other text.  The
+# lines the builtins print about them (figure:, the numberline, compare
+# and gradflow summaries) are Korean too, and gradflow's table stays
+# aligned under its Korean headings.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
@@ -66,6 +69,33 @@ for f in $figs; do
   k=$(hangul "$e")
   [ -s "$e" ] && [ "${k:-0}" = 0 ] && grep -Eq "$(english $f)" "$e"
   tap_ok $? "--lang en: $f's text holds its English words and no Hangul ($k Hangul texts)"
+done
+# where the texts sit: Korean labels are measured as English ones are
+# (Pango), so every text stays on the canvas (the PNG's size, from its
+# header) and no two overlap, as tests/unit/test_view checks in English
+pngsize() { od -An -tu1 -j16 -N8 "$1" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4, $5 * 16777216 + $6 * 65536 + $7 * 256 + $8 }'; }
+layout() {
+  LC_ALL=C awk -F '\t' -v W="$2" -v H="$3" '
+    function min(a, b) { return a + 0 < b + 0 ? a + 0 : b + 0 }
+    function max(a, b) { return a + 0 > b + 0 ? a + 0 : b + 0 }
+    BEGIN { n = 0 }
+    { split($1, c, " "); if (c[3] <= 0 || c[4] <= 0) next
+      if (c[1] < -0.5 || c[2] < -0.5 || c[1] + c[3] > W + 0.5 || c[2] + c[4] > H + 0.5) { print "\"" $2 "\" leaves the " W "x" H " canvas"; exit }
+      for (j = 0; j < n; j++) {
+        ox = min(c[1] + c[3], x[j] + w[j]) - max(c[1], x[j])
+        oy = min(c[2] + c[4], y[j] + h[j]) - max(c[2], y[j])
+        if (ox > 1 && oy > 1) { print "\"" $2 "\" overlaps \"" t[j] "\""; exit }
+      }
+      x[n] = c[1]; y[n] = c[2]; w[n] = c[3]; h[n] = c[4]; t[n] = $2; n++ }' "$1"
+}
+for f in $figs; do
+  for lang in ko en; do
+    [ -s $lang/$f.png ] || continue
+    set -- $(pngsize $lang/$f.png)
+    bad=$(layout $lang/$f.png.txt "$1" "$2")
+    [ -z "$bad" ] && [ "$1" -gt 0 ] && [ "$2" -gt 0 ]
+    tap_ok $? "--lang $lang: $f's texts all lie on its $1 x $2 canvas, none overlapping another ${bad:+: $bad}"
+  done
 done
 # the lines about the figures, in the terminal
 n=$(grep -c '^그림: ' ko.out)

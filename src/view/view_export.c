@@ -36,17 +36,20 @@ static int fail(char *err, int cap, const char *fmt, const char *a, const char *
 }
 
 static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, char *err, int errcap);
-static int view_save_figure_plain(view_figure_t *f, const char *path, int w, int h, char *err, int errcap);
-
 /* NNPAD_FIGURE_TEXT set (the tests): every text the figure drew, one a
- * line (its newlines as spaces), written beside it as PATH.txt, so that a
- * test can read what a figure says (Cairo turns text into glyph paths,
- * in SVG too). */
-static void write_text_record(const char *path, bool saved)
+ * line as "x y w h<TAB>text" (its ink box in pixels; the text's newlines
+ * as spaces), written beside it as PATH.txt, so that a test can read what
+ * a figure says and where (Cairo turns text into glyph paths, in SVG too). */
+static bool text_record_wanted(void)
+{
+    const char *rec = getenv("NNPAD_FIGURE_TEXT");
+    return rec && *rec;
+}
+
+static void write_text_record(const char *path)
 {
     int n;
     const view_text_box_t *b = view_text_boxes_end(&n);
-    if (!saved) return;
     char tp[1300], err[1400];
     if (snprintf(tp, sizeof tp, "%s.txt", path) >= (int)sizeof tp) return;
     afile_t a;
@@ -54,25 +57,13 @@ static void write_text_record(const char *path, bool saved)
     for (int i = 0; i < n; i++) {
         char line[sizeof b[i].text];
         snprintf(line, sizeof line, "%s", b[i].text);
-        for (char *p = line; *p; p++) if (*p == '\n') *p = ' ';
-        afile_printf(&a, "%s\n", line);
+        for (char *p = line; *p; p++) if (*p == '\n' || *p == '\t') *p = ' ';
+        afile_printf(&a, "%.1f %.1f %.1f %.1f\t%s\n", b[i].x, b[i].y, b[i].w, b[i].h, line);
     }
     afile_commit(&a, err, sizeof err);
 }
 
 int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
-{
-    const char *rec = getenv("NNPAD_FIGURE_TEXT");
-    if (rec && *rec) {
-        view_text_boxes_begin();
-        int rc = view_save_figure_plain(f, path, w, h, err, errcap);
-        write_text_record(path, rc == 0);
-        return rc;
-    }
-    return view_save_figure_plain(f, path, w, h, err, errcap);
-}
-
-static int view_save_figure_plain(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
 {
     /* tables and bit boxes: cropped to their rows, at the text size of w x h */
     double saved = f->base_px;
@@ -93,11 +84,13 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
 {
     afile_t a;
     if (!afile_open(&a, path, err, (size_t)errcap)) return -1;
+    bool record = text_record_wanted();
     cairo_status_t st;
     if (ends_with(path, ".svg")) {
         cairo_surface_t *s = cairo_svg_surface_create_for_stream(to_afile, &a, w, h);
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         cairo_t *cr = cairo_create(s);
+        if (record) view_text_boxes_begin();
         view_draw(f, cr, w, h);
         st = (cairo_status_t)view_draw_status(cr);   /* a drawing that failed (a picture in it) says so */
         cairo_destroy(cr);
@@ -107,6 +100,7 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
     } else {
         cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
         cairo_t *cr = cairo_create(s);
+        if (record) view_text_boxes_begin();
         view_draw(f, cr, w, h);
         st = (cairo_status_t)view_draw_status(cr);
         cairo_destroy(cr);
@@ -118,10 +112,16 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
      * failures (memory, a bad size) say Cairo's */
     if (st != CAIRO_STATUS_SUCCESS && !a.err) {
         afile_abort(&a);
+        if (record) { int n; view_text_boxes_end(&n); }
         return fail(err, errcap, _("cannot write %s: %s"), path, cairo_status_to_string(st));
     }
     if (st != CAIRO_STATUS_SUCCESS) afile_fail(&a, EIO);
-    return afile_commit(&a, err, (size_t)errcap);
+    int rc = afile_commit(&a, err, (size_t)errcap);
+    if (record) {
+        if (rc == 0) write_text_record(path);
+        else { int n; view_text_boxes_end(&n); }
+    }
+    return rc;
 }
 
 /* ---- SVG into memory, ids made unique ---- */
