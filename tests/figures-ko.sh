@@ -104,6 +104,13 @@ tap_ok $? "--lang ko says where each of the 7 figures went in Korean ($n lines),
 grep -q '표현할 수 있는 값 17409개' ko.out && grep -q '반올림' ko.out && grep -q '^그래디언트 흐름: ' ko.out &&
   grep -q '상대 오차' ko.out && ! grep -Eq 'representable values|relative error|gradient flow|more than one rounding' ko.out
 tap_ok $? "--lang ko: the numberline, compare and gradflow summaries are Korean: $(grep -E 'representable|relative error|gradient flow' ko.out | head -3 | tr '\n' '|')"
+# the HTML page shows the figures themselves: it leaves out the lines that
+# said where each went, in Korean as in English, and is marked Korean
+printf 'hist(linspace(0, 1, 11))\n:save page.html\n' |
+  NNPAD_HEADLESS=1 NNPAD_FIGURES=$tmp/html "$NNPAD" --lang ko > html.out 2>&1
+grep -q '^그림: ' html.out && grep -q 'hist(linspace' page.html && grep -q '<html lang="ko">' page.html &&
+  ! grep -q '그림: \|헤드리스\|figure: ' page.html
+tap_ok $? "--lang ko: :save page.html leaves out the Korean figure and headless lines ($(grep -c '그림: \|헤드리스' page.html 2>/dev/null) left)"
 # Hangul is two columns: the translated table headings are padded by
 # display width, so the rows stay under them (gradflow: W's shape under
 # its heading; compare: each error under its heading)

@@ -465,6 +465,8 @@ static void say_headless(FILE *out, const char *reason)
     nb.said_headless = true;
     /* the reason is marked N_() where it is set (or translated already:
      * the window's why) */
+    /* TRANSLATORS: :save x.html leaves out the lines that begin with this
+     * message's text up to its first %s: keep text there */
     fprintf(out, _("(headless%s%s: figures are written to %s/)\n"), reason ? ", " : "", reason ? _(reason) : "", view_figure_dir());
 }
 
@@ -640,6 +642,8 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     }
     CELL(idx)->path = view_strdup(path);
     nb_grow(CELL(idx), (long)strlen(path) + 1);
+    /* TRANSLATORS: :save x.html leaves out the lines that begin with this
+     * message's text up to its first %s: keep text there */
     fprintf(out, _("figure: %s%s\n"), path, again ? _(" (already there: the same picture)") : "");
     fflush(out);
 }
