@@ -205,7 +205,7 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         v->label = view_strdup(key);
     }
     /* a side that never reaches its limit, said (bf16 keeps 8 exponent bits) */
-    char note[600] = "";
+    char note[1024] = "";
     int N = 0;
     for (int side = 0; side < 2 && (sig || th); side++) {
         if (reached[side]) continue;
@@ -221,9 +221,11 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         char ns[64];
         dtype_format(ns, sizeof ns, dt, near, 0);
         N += snprintf(note + N, sizeof note - (size_t)N, "%s", N ? "\n" : "");
+        if (N >= (int)sizeof note) N = (int)sizeof note - 1;
         N += snprintf(note + N, sizeof note - (size_t)N, _("%s never reaches %s on [%g, %g] in %s: at x = %g it is %s "
                       "(the %s value nearest %s is %s)"),
                       fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, ls, ns);
+        if (N >= (int)sizeof note) N = (int)sizeof note - 1;   /* cut short, never past the end */
     }
     if (N) fig->note = view_strdup(note);
     /* the panel below: how far f is from each limit, on a log scale, with
