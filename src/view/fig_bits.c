@@ -2,6 +2,7 @@
  * (figures.h): precision.c's bits prints the text and calls this for the
  * window. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 #include "view/figures.h"
 
 #include <stdio.h>
@@ -52,8 +53,8 @@ void figures_bits_show(call_t *c, const char *text)
         }
         line = nl ? nl + 1 : line + len;
     }
-    char t[120];
-    snprintf(t, sizeof t, "bits of %s in %s", src, dtype_traits[dt].name);
+    char t[200];
+    snprintf(t, sizeof t, _("bits of %s in %s"), src, dtype_traits[dt].name);
     view_set_title(f, t);
     view_show_window_only(f, c->s->out);
 }

@@ -4,6 +4,7 @@
  * view).  The model runs on a grid of the plane through the op table, as
  * any call of it does. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
         value_t *ls[MAX_LAYERS];
         int nl;
         fig_plane_model(c, ai[0], model, ls, &nl, "boundary",
-                        " (for a model on features, draw def pm(p) { return m(features(p, ...)) })");
+                        _(" (for a model on features, draw def pm(p) { return m(features(p, ...)) })"));
     }
     char sh[96];
     if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2) {
@@ -99,7 +100,7 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
         double *sx = fig_dalloc(m), *sy = fig_dalloc(m);
         for (int64_t i = 0; i < n; i++)
             if (tensor_get_f64(y, i) == k) { sx[j] = x0[i]; sy[j] = x1[i]; j++; }
-        view_series_t *s = view_add_series(f, k ? "class 1" : "class 0", m, sx, sy, dt);
+        view_series_t *s = view_add_series(f, k ? _("class 1") : _("class 0"), m, sx, sy, dt);
         s->style = VIEW_POINTS;
     }
     f->fn = FIELD_N; f->field = field;
@@ -109,17 +110,17 @@ view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t 
     f->x.fixed = f->y.fixed = true;
     if (!f->x.label) f->x.label = view_strdup("x[:, 0]");
     if (!f->y.label) f->y.label = view_strdup("x[:, 1]");
-    char name[40], t[200];
+    char name[40], t[300];
     fig_span_text(c->arg_spans[ai[0]], name, sizeof name);
     /* the model's name as written (m), or "model" for an expression */
     bool ident = name[0] != 0;
     for (const char *q = name; *q; q++) ident &= (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9'));
     if (!ident || strlen(name) > 20) snprintf(name, sizeof name, "model");
     if (!f->title) {
-        snprintf(t, sizeof t, "%s: decision regions", name);
+        snprintf(t, sizeof t, _("%s: decision regions"), name);
         view_set_title(f, t);
     }
-    snprintf(note, (size_t)cap, "class 1 where %s(x) > %g (on the dark curve it is %g); accuracy %.3f on these %lld points",
+    snprintf(note, (size_t)cap, _("class 1 where %s(x) > %g (on the dark curve it is %g); accuracy %.3f on these %lld points"),
              name, thr, thr, (double)right / (double)n, (long long)n);
     f->note = view_strdup(note);
     free(x0); free(x1);
@@ -130,7 +131,7 @@ static value_t *boundary_impl(call_t *c)
 {
     fig_check_common(c);
     static const int ai[3] = { 0, 1, 2 };
-    char note[200];
+    char note[400];
     view_figure_t *f = fig_boundary_make(c, c->args[0], op_arg_tensor(c, 1), op_arg_tensor(c, 2), ai, note, sizeof note);
     fig_common_options(c, f);
     fprintf(c->s->out, "boundary: %s\n", note);
@@ -140,19 +141,20 @@ static value_t *boundary_impl(call_t *c)
 
 static const op_def_t op_family_boundary[] = {
     {OP(boundary), OPK_FUNC, .impl = boundary_impl, .min_args = 3, .max_args = 3, .kwargs = "title xlabel ylabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "boundary(model, x, y)",
-     .summary = "a classifier's decision regions over the plane, under the data points (TensorFlow Playground's output)",
-     .formula = "the model runs on an 81 x 81 grid over the points' range (8% margin); a sigmoid output p is the "
+     .summary = N_("a classifier's decision regions over the plane, under the data points (TensorFlow Playground's output)"),
+     /* xgettext:no-c-format */
+     .formula = N_("the model runs on an 81 x 81 grid over the points' range (8% margin); a sigmoid output p is the "
                 "probability of class 1, drawn from class 0's colour (p = 0) through white (0.5) to class 1's (p = 1), "
                 "with the line p = 0.5: class 1 where the output is above 0.5 whatever the activation (as fit's accuracy "
                 "and Keras's BinaryAccuracy; outputs outside [0, 1] saturate the colours); the points are "
                 "drawn in their class's colour, and the note gives the accuracy on them. The model may be a function "
-                "of the points: def pm(p) { return m(features(p, \"x1^2 x2^2\")) } draws a model trained on features",
-     .shapes = "model (or a function): 2 inputs, 1 output; x (n, 2); y (n, 1) or (n,) holding 0 or 1 -> a figure, and "
-               "one line as text",
-     .dtypes = "the grid in x's dtype; " FIG_OPTS,
-     .source = "TensorFlow Playground (Smilkov & Carter, 2016), its output heat map; the 0.5 line by marching squares",
+                "of the points: def pm(p) { return m(features(p, \"x1^2 x2^2\")) } draws a model trained on features"),
+     .shapes = N_("model (or a function): 2 inputs, 1 output; x (n, 2); y (n, 1) or (n,) holding 0 or 1 -> a figure, and "
+               "one line as text"),
+     .dtypes = N_("the grid in x's dtype; title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("TensorFlow Playground (Smilkov & Carter, 2016), its output heat map; the 0.5 line by marching squares"),
      .example = "seed(0)\n"
                 "x, y = gauss(100)\n"
                 "m = dense(2, 1, activation=\"sigmoid\")\n"

@@ -5,6 +5,7 @@
 #include "view/fig_int.h"
 #include "view/figures.h"
 #include "util/mem.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -214,6 +215,14 @@ void fig_check_common(call_t *c)
 }
 
 value_t *fig_none(void) { return val_new(V_NONE); }
+
+void fig_put_padded(FILE *out, const char *s, int width, bool right)
+{
+    int pad = width - err_text_cols(s, -1);
+    if (right) for (int i = 0; i < pad; i++) fputc(' ', out);
+    fputs(s, out);
+    if (!right) for (int i = 0; i < pad; i++) fputc(' ', out);
+}
 
 /* %g with the minus sign U+2212, for text drawn in a figure (the
  * terminal keeps '-') */

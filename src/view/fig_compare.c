@@ -1,6 +1,7 @@
 /* fig_compare.c — compare(expr) and compare(f, x): one computation in
  * fp64, fp32, bf16 and fp16 side by side, as a table with the errors. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,13 +74,13 @@ static value_t *compare_impl(call_t *c)
     view_figure_t *f = view_figure_new(VIEW_TABLE, "compare");
     char expr[120];
     fig_span_text(fform ? span_join(c->arg_spans[0], c->arg_spans[1]) : c->arg_spans[0], expr, sizeof expr);
-    char title[200];
-    snprintf(title, sizeof title, "%s in %d precisions", expr, nd);
+    char title[300];
+    snprintf(title, sizeof title, _("%s in %d precisions"), expr, nd);
     view_set_title(f, fig_kw_str(c, "title") ? fig_kw_str(c, "title") : title);
     f->tcols = 5; f->trows = nd + 1;
     f->cells = calloc((size_t)(f->tcols * f->trows), sizeof *f->cells);
     if (!f->cells) abort();
-    const char *head[5] = { "dtype", n > 1 ? "values (first 4)" : "value", "error vs fp64", "relative error", "error in ulps" };
+    const char *head[5] = { "dtype", n > 1 ? _("values (first 4)") : _("value"), _("error vs fp64"), _("relative error"), _("error in ulps") };
     for (int j = 0; j < 5; j++) f->cells[j] = view_strdup(head[j]);
     FILE *out = c->s->out;
     for (int k = 0; k < nd; k++) {
@@ -110,12 +111,12 @@ static value_t *compare_impl(call_t *c)
         }
         if (n > shown) snprintf(vals + L, sizeof vals - (size_t)L, ", ...");
         char e1[40], e2[40], e3[40];
-        if (k == 0) { snprintf(e1, sizeof e1, "(reference)"); e2[0] = 0; e3[0] = 0; }
+        if (k == 0) { snprintf(e1, sizeof e1, "%s", _("(reference)")); e2[0] = 0; e3[0] = 0; }
         else if (nonfin == n) {
             /* every fp64 value is inf or nan: nothing finite to measure */
-            snprintf(e1, sizeof e1, "none (not finite)");
-            snprintf(e2, sizeof e2, "none");
-            snprintf(e3, sizeof e3, "none");
+            snprintf(e1, sizeof e1, "%s", _("none (not finite)"));
+            snprintf(e2, sizeof e2, "%s", _("none"));
+            snprintf(e3, sizeof e3, "%s", _("none"));
         } else {
             /* one form for every error: signed, 3 significant digits, exponent */
             snprintf(e1, sizeof e1, maxerr == 0 ? "0" : isnan(maxerr) ? "nan" : "%+.2e", maxerr);
@@ -131,55 +132,62 @@ static value_t *compare_impl(call_t *c)
         const char *row[5] = { dn, vals, e1, e2, e3 };
         for (int j = 0; j < 5; j++) f->cells[(k + 1) * 5 + j] = view_strdup(row[j]);
     }
-    /* the terminal: columns as wide as their widest cell (the figure's table is the same) */
+    /* the terminal: columns as wide as their widest cell (the figure's
+     * table is the same), in display columns (a Hangul heading is two a
+     * syllable) */
     int cw[5] = { 0 };
     for (int r = 0; r <= nd; r++)
-        for (int j = 0; j < 5; j++) { int l = (int)strlen(f->cells[r * 5 + j]); if (l > cw[j]) cw[j] = l; }
+        for (int j = 0; j < 5; j++) { int l = err_text_cols(f->cells[r * 5 + j], -1); if (l > cw[j]) cw[j] = l; }
     for (int r = 0; r <= nd; r++) {
-        char line[600];
+        char line[900];
         int L = 0;
-        for (int j = 0; j < 5; j++)
-            L += snprintf(line + L, sizeof line - (size_t)L, j < 4 ? "%-*s  " : "%-*s", j < 4 ? cw[j] : 0, f->cells[r * 5 + j]);
+        for (int j = 0; j < 5 && L < (int)sizeof line - 1; j++) {
+            const char *cell = f->cells[r * 5 + j];
+            L += snprintf(line + L, sizeof line - (size_t)L, "%s", cell);
+            for (int pad = j < 4 ? cw[j] - err_text_cols(cell, -1) + 2 : 0; pad > 0 && L < (int)sizeof line - 1; pad--) line[L++] = ' ';
+            if (L > (int)sizeof line - 1) L = (int)sizeof line - 1;
+            line[L] = 0;
+        }
         while (L > 0 && line[L - 1] == ' ') line[--L] = 0;
         fprintf(out, "%s\n", line);
     }
-    char note[1024] = "";
+    char note[2048] = "";
     int L0 = 0;
     if (n > 1)
-        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "errors are the largest over all elements; [i] says which "
-                       "element (the largest absolute and relative errors can be different ones)");
+        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s", _("errors are the largest over all elements; [i] says which "
+                       "element (the largest absolute and relative errors can be different ones)"));
     if (nonfin) {
-        char what[160];
+        char what[320];
         if (n == 1) {
             char s[64];
             dtype_format(s, sizeof s, DT_FP64, tensor_get_f64(res[0], 0), 0);
-            snprintf(what, sizeof what, "the fp64 value is %s", s);
+            snprintf(what, sizeof what, _("the fp64 value is %s"), s);
         } else if (nonfin == n)
-            snprintf(what, sizeof what, "every fp64 value is inf or nan");
+            snprintf(what, sizeof what, "%s", _("every fp64 value is inf or nan"));
         else
-            snprintf(what, sizeof what, "fp64 gives inf or nan at %lld of %lld elements (the first is [%lld]), "
-                     "left out of the errors", (long long)nonfin, (long long)n, (long long)first_nonfin);
-        char msg[300];
-        snprintf(msg, sizeof msg, "%s: inf and nan are not rounded numbers, so there is no finite rounding error to show", what);
+            snprintf(what, sizeof what, _("fp64 gives inf or nan at %lld of %lld elements (the first is [%lld]), "
+                     "left out of the errors"), (long long)nonfin, (long long)n, (long long)first_nonfin);
+        char msg[640];
+        snprintf(msg, sizeof msg, _("%s: inf and nan are not rounded numbers, so there is no finite rounding error to show"), what);
         L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", msg);
         fprintf(out, "(%s)\n", msg);
     }
     if (overflow) {
-        const char *msg = "an inf where fp64 is finite is an overflow: the value is beyond that dtype's largest "
-                          "finite number, so its error is infinite";
+        const char *msg = _("an inf where fp64 is finite is an overflow: the value is beyond that dtype's largest "
+                          "finite number, so its error is infinite");
         L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", msg);
         fprintf(out, "(%s)\n", msg);
     }
     if (over_half) {
         /* one correctly rounded result is within 0.5 ulp of the fp64 value;
          * more means more roundings: the operands were rounded first */
-        const char *why = "above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first (0.1 and 0.2 "
-                          "each), then the result is rounded again, so the errors add up";
+        const char *why = _("above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first (0.1 and 0.2 "
+                          "each), then the result is rounded again, so the errors add up");
         if (!fform && strstr(expr, "0.1 + 0.2") == NULL)
-            why = "above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first, then each "
-                  "result is rounded again, so the errors add up";
-        if (fform) why = "above 0.5 ulp: more than one rounding. x is rounded to the dtype first, then f's result "
-                         "is rounded again (and f's own steps may round too)";
+            why = _("above 0.5 ulp: more than one rounding. The inputs are rounded to the dtype first, then each "
+                  "result is rounded again, so the errors add up");
+        if (fform) why = _("above 0.5 ulp: more than one rounding. x is rounded to the dtype first, then f's result "
+                         "is rounded again (and f's own steps may round too)");
         L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", why);
         fprintf(out, "(%s)\n", why);
     }
@@ -194,16 +202,16 @@ static value_t *compare_impl(call_t *c)
 
 static const op_def_t op_family_compare[] = {
     {OP(compare), OPK_FUNC, .impl = compare_impl, .min_args = 1, .max_args = 2, .kwargs = "precision title",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "compare(expr) or compare(f, x)",
-     .summary = "the same computation in fp64, fp32, bf16 and fp16 side by side, each one's error against fp64",
-     .formula = "compare(expr): expr evaluated again with :precision set to each dtype (numbers and new tensors "
+     .summary = N_("the same computation in fp64, fp32, bf16 and fp16 side by side, each one's error against fp64"),
+     .formula = N_("compare(expr): expr evaluated again with :precision set to each dtype (numbers and new tensors "
                 "follow it; variables keep their dtype); compare(f, x): f(cast(x, dtype)); error = value - fp64 value, "
                 "relative error = error / fp64 value (both signed, the largest in magnitude), ulps = |error| / ulp(fp64 "
-                "value) in that dtype; above 0.5 ulps means more than one rounding (the inputs were rounded first)",
-     .shapes = "a value of any shape (the first 4 elements shown; errors are the largest) -> a table, printed and drawn",
-     .dtypes = "precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)",
-     .source = "Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)",
+                "value) in that dtype; above 0.5 ulps means more than one rounding (the inputs were rounded first)"),
+     .shapes = N_("a value of any shape (the first 4 elements shown; errors are the largest) -> a table, printed and drawn"),
+     .dtypes = N_("precision=[fp32, bf16, fp16] chooses the dtypes (fp64 is always the reference)"),
+     .source = N_("Higham, Accuracy and Stability of Numerical Algorithms (2002), §1.2 (absolute and relative error)"),
      .example = "compare(0.1 + 0.2)\n"
                 "#> dtype  value                error vs fp64  relative error  error in ulps\n"
                 "#> fp64   0.30000000000000004  (reference)\n"

@@ -4,6 +4,7 @@
  * the figure ops are ops).  In the window each figure is a cell redrawn in
  * place (view_show_live); headless, only the last state is written. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -29,10 +30,10 @@ static double epoch_axis(value_t *h)
 
 static void progress_title(view_figure_t *f, value_t *h, const char *what)
 {
-    char t[200];
+    char t[320];
     int64_t steps = (int64_t)hnum(h, "steps"), spe = (int64_t)hnum(h, "steps_per_epoch");
     double ep = spe > 0 ? (double)steps / (double)spe : 0;
-    snprintf(t, sizeof t, "%s · epoch %.1f of %lld", what, ep, (long long)hnum(h, "epochs_asked"));
+    snprintf(t, sizeof t, _("%s · epoch %.1f of %lld"), what, ep, (long long)hnum(h, "epochs_asked"));
     view_set_title(f, t);
 }
 
@@ -48,7 +49,7 @@ static void epoch_frame(view_figure_t *f, value_t *h, const char *ylabel, const 
     f->x.fixed = true;
     f->x.lo = 0;
     f->x.hi = epoch_axis(h);
-    f->x.label = view_strdup("epoch");
+    f->x.label = view_strdup(_("epoch"));
     f->y.label = view_strdup(ylabel);
     progress_title(f, h, what);
 }
@@ -64,14 +65,14 @@ static view_figure_t *loss_fig(value_t *h)
     if (S > 0) {
         double *x = fig_dalloc(S), *y = fig_dalloc(S);
         for (int64_t t = 0; t < S; t++) { x[t] = (double)(t + 1) / spe; y[t] = tensor_get_f64(sl, t); }
-        view_series_t *s = view_add_series(f, "batch loss", S, x, y, DT_FP64);
+        view_series_t *s = view_add_series(f, _("batch loss"), S, x, y, DT_FP64);
         s->color = 0xB0B0B0;
         s->lw = 1.5;
     }
     if (E > 0) {
         double *x = fig_dalloc(E), *y = fig_dalloc(E);
         for (int64_t e = 0; e < E; e++) { x[e] = (double)(e + 1); y[e] = tensor_get_f64(el, e); }
-        view_series_t *s = view_add_series(f, "train loss (epoch mean)", E, x, y, DT_FP64);
+        view_series_t *s = view_add_series(f, _("train loss (epoch mean)"), E, x, y, DT_FP64);
         s->color = 0x0072B2;
         s->marker = E <= 60;
     }
@@ -79,11 +80,11 @@ static view_figure_t *loss_fig(value_t *h)
         int64_t V = vl->u.t.size;
         double *x = fig_dalloc(V), *y = fig_dalloc(V);
         for (int64_t e = 0; e < V; e++) { x[e] = (double)(e + 1); y[e] = tensor_get_f64(vl, e); }
-        view_series_t *s = view_add_series(f, "validation loss", V, x, y, DT_FP64);
+        view_series_t *s = view_add_series(f, _("validation loss"), V, x, y, DT_FP64);
         s->color = 0xD55E00;
         s->marker = V <= 60;
     }
-    epoch_frame(f, h, "loss", "loss");
+    epoch_frame(f, h, _("loss"), _("loss"));
     return f;
 }
 
@@ -113,12 +114,12 @@ static view_figure_t *gradflow_fig(value_t *h)
             y[t] = acc / (double)(t + 1 < win ? t + 1 : win);
         }
         free(raw);
-        char lab[48];
-        snprintf(lab, sizeof lab, "layer %d", L + 1);
+        char lab[64];
+        snprintf(lab, sizeof lab, _("layer %d"), L + 1);
         view_add_series(f, lab, S, x, y, DT_FP64);
     }
     f->y.log = true;
-    epoch_frame(f, h, "mean |dW| (over an epoch's steps), log scale", "gradient flow (layer 1 is next to the input)");
+    epoch_frame(f, h, _("mean |dW| (over an epoch's steps), log scale"), _("gradient flow (layer 1 is next to the input)"));
     return f;
 }
 
@@ -139,14 +140,14 @@ static value_t *fit_figure_impl(call_t *c)
         f = gradflow_fig(h);
     } else if (!strcmp(what, "boundary")) {
         static const int ai[3] = { 3, 4, 5 };
-        char note[200];
+        char note[400];
         f = fig_boundary_make(c, c->args[3], op_arg_tensor(c, 4), op_arg_tensor(c, 5), ai, note, sizeof note);
-        progress_title(f, h, "decision regions");
+        progress_title(f, h, _("decision regions"));
         if (last) fprintf(c->s->out, "boundary: %s\n", note);
     } else if (!strcmp(what, "neurons")) {
         static const int ai[2] = { 3, 4 };
         f = fig_neurons_make(c, c->args[3], op_arg_tensor(c, 4), ai);
-        progress_title(f, h, "neurons");
+        progress_title(f, h, _("neurons"));
     } else {
         err_raise(ERR_VALUE, c->arg_spans[0], "fit_figure: no figure %s", what);
     }
@@ -161,13 +162,13 @@ static value_t *fit_figure_impl(call_t *c)
 
 static const op_def_t op_family_fit_figure[] = {
     {OP(fit_figure), OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 7, .flags = OPF_IMPURE | OPF_HIDDEN,
-     .nograd = "a figure",
+     .nograd = N_("a figure"),
      .signature = "fit_figure(what, live, history, model, x, y, last)",
-     .summary = "fit's live figures (show=): loss, boundary, neurons, gradflow",
-     .formula = "loss: the batch loss per step and the epoch means (train, validation); gradflow: mean |dW| per layer per "
+     .summary = N_("fit's live figures (show=): loss, boundary, neurons, gradflow"),
+     .formula = N_("loss: the batch loss per step and the epoch means (train, validation); gradflow: mean |dW| per layer per "
                 "step, log scale; boundary and neurons: as boundary() and neurons(); redrawn in place in the window, "
-                "written once at the end headless",
-     .shapes = "-> the live figure's handle (-3: headless, call again only at the end)", .dtypes = "-", .source = "fit",
+                "written once at the end headless"),
+     .shapes = N_("-> the live figure's handle (-3: headless, call again only at the end)"), .dtypes = "-", .source = "fit",
      .example = "x, y = xor(64)\n"
                 "m = dense(2, 1, activation=\"sigmoid\")\n"
                 "h = fit(m, x, y, epochs=1, verbose=0, show=\"loss\")\n"

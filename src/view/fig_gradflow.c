@@ -1,6 +1,7 @@
 /* fig_gradflow.c — gradflow(model, x, y): mean |dW| per dense layer as bars
  * on a log scale, the exact zeros counted, and the same as a table. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -84,34 +85,47 @@ static value_t *gradflow_impl(call_t *c)
     char lstr[64];
     dtype_format(lstr, sizeof lstr, L->kind == V_TENSOR ? (dtype_t)L->u.t.dtype : DT_FP64,
                  L->kind == V_TENSOR && L->u.t.size ? tensor_get_f64(L, 0) : NAN, 0);
-    fprintf(out, "gradient flow: %s(y, model(x)) = %s; dW per layer in %s (layer 1 is next to the input)\n", lname, lstr,
+    fprintf(out, _("gradient flow: %s(y, model(x)) = %s; dW per layer in %s (layer 1 is next to the input)\n"), lname, lstr,
             dtype_traits[gdt].name);
-    fprintf(out, "layer  %-14s %-11s %-12s %-14s %s\n", "W shape", "activation", "mean |dW|", "vs next layer", "exact zeros in dW");
+    /* the headings padded by display width (a Hangul syllable is two columns) */
+    fig_put_padded(out, _("layer"), 5, false);
+    fputs("  ", out);
+    fig_put_padded(out, _("W shape"), 14, false);
+    fputc(' ', out);
+    fig_put_padded(out, _("activation"), 11, false);
+    fputc(' ', out);
+    fig_put_padded(out, _("mean |dW|"), 12, false);
+    fputc(' ', out);
+    fig_put_padded(out, _("vs next layer"), 14, false);
+    fprintf(out, " %s\n", _("exact zeros in dW"));
     for (int k = 0; k < nl; k++) {
         value_t *W = scope_get_local(layers[k], "W");
         char sh[48], ratio[32] = "";
         snprintf(sh, sizeof sh, "(%lld, %lld)", (long long)W->u.t.shape[0], (long long)W->u.t.shape[1]);
         if (k + 1 < nl && mean[k + 1] > 0) snprintf(ratio, sizeof ratio, "x%.3g", mean[k] / mean[k + 1]);
-        fprintf(out, "%5d  %-14s %-11s %-12.4g %-14s %lld of %lld (%.0f%%)\n", k + 1, sh, fig_activation_of(layers[k]), mean[k], ratio,
+        fprintf(out, "%5d  %-14s %-11s %-12.4g %-14s ", k + 1, sh, fig_activation_of(layers[k]), mean[k], ratio);
+        fprintf(out, _("%lld of %lld (%.0f%%)\n"),
                 (long long)zeros[k], (long long)size[k], 100.0 * (double)zeros[k] / (double)size[k]);
     }
     /* the typical shrink per layer: the geometric mean of the ratios */
     int a = -1, b = -1;
     for (int k = 0; k < nl; k++) if (mean[k] > 0) { if (a < 0) a = k; b = k; }
-    char trend[160] = "";
+    char trend[320] = "";
     if (a >= 0 && b > a) {
         double per = pow(mean[a] / mean[b], 1.0 / (b - a));
-        fprintf(out, "mean |dW| %s about %.2gx per layer toward the input (layers %d to %d)\n", per < 1 ? "shrinks" : "grows",
+        fprintf(out, per < 1 ? _("mean |dW| shrinks about %.2gx per layer toward the input (layers %d to %d)\n")
+                             : _("mean |dW| grows about %.2gx per layer toward the input (layers %d to %d)\n"),
                 per < 1 ? 1 / per : per, b + 1, a + 1);
-        snprintf(trend, sizeof trend, "mean |dW| %s ~%.2gx per layer toward the input", per < 1 ? "shrinks" : "grows",
+        snprintf(trend, sizeof trend, per < 1 ? _("mean |dW| shrinks ~%.2gx per layer toward the input")
+                                              : _("mean |dW| grows ~%.2gx per layer toward the input"),
                  per < 1 ? 1 / per : per);
     }
     int nz = 0, nall = 0;
     for (int k = 0; k < nl; k++) nall += zeros[k] == size[k];
     for (int k = 0; k < nl; k++)
         if (zeros[k] == size[k])
-            fprintf(out, "%s%d", nz++ ? ", " : nall == 1 ? "dW is exactly 0 everywhere in layer " : "dW is exactly 0 everywhere in layers ", k + 1);
-    if (nz) fprintf(out, ": %s cannot learn from this batch\n", nz == 1 ? "its weights" : "their weights");
+            fprintf(out, "%s%d", nz++ ? ", " : nall == 1 ? _("dW is exactly 0 everywhere in layer ") : _("dW is exactly 0 everywhere in layers "), k + 1);
+    if (nz) fputs(nz == 1 ? _(": its weights cannot learn from this batch\n") : _(": their weights cannot learn from this batch\n"), out);
     /* the figure: bars on a log scale, the count of exact zeros on each */
     view_figure_t *f = view_figure_new(VIEW_PLOT, "gradflow");
     fig_common_options(c, f);
@@ -134,15 +148,15 @@ static value_t *gradflow_impl(call_t *c)
         snprintf(z, sizeof z, "%lld", (long long)zeros[k]);
         view_add_text(f, k + 1, mean[k] > 0 ? mean[k] : NAN, zeros[k] ? 0xD55E00 : 0x222222, z);
     }
-    if (!f->x.label) f->x.label = view_strdup("layer (1 = next to the input)");
-    if (!f->y.label) f->y.label = view_strdup("mean |dW|, log scale");
+    if (!f->x.label) f->x.label = view_strdup(_("layer (1 = next to the input)"));
+    if (!f->y.label) f->y.label = view_strdup(_("mean |dW|, log scale"));
     if (!f->title) {
-        char t[160];
-        snprintf(t, sizeof t, "gradient flow: mean |dW| per layer (%s, %s loss)", dtype_traits[gdt].name, lname);
+        char t[240];
+        snprintf(t, sizeof t, _("gradient flow: mean |dW| per layer (%s, %s loss)"), dtype_traits[gdt].name, lname);
         view_set_title(f, t);
     }
-    char note[220];
-    snprintf(note, sizeof note, "on each bar: entries of dW exactly 0%s%s", trend[0] ? " · " : "", trend);
+    char note[480];
+    snprintf(note, sizeof note, _("on each bar: entries of dW exactly 0%s%s"), trend[0] ? " · " : "", trend);
     f->note = view_strdup(note);
     val_unref(r);
     val_unref(loss);
@@ -152,21 +166,21 @@ static value_t *gradflow_impl(call_t *c)
 
 static const op_def_t op_family_gradflow[] = {
     {OP(gradflow), OPK_FUNC, .impl = gradflow_impl, .min_args = 3, .max_args = 3, .kwargs = "loss title xlabel ylabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "gradflow(model, x, y, loss=mse)",
-     .summary = "the gradient's size per layer (mean |dW|) as bars on a log scale, with the exact zeros counted",
-     .formula = "dW_k = d loss(y, model(x)) / dW_k for every dense layer k (value_and_grad with respect to the model, "
+     .summary = N_("the gradient's size per layer (mean |dW|) as bars on a log scale, with the exact zeros counted"),
+     .formula = N_("dW_k = d loss(y, model(x)) / dW_k for every dense layer k (value_and_grad with respect to the model, "
                 "in the weights' dtype); bar k is mean |dW_k| = sum |dW_k[i, j]| / size, and the number on it counts "
                 "the entries of dW_k that are exactly 0. Through a sigmoid stack each layer multiplies the gradient by "
                 "W' diag(s'(z)) with s' <= 1/4: with unit weights about 4.4x per layer toward the input (1/s'(z*), z* = sigmoid(z*)), the vanishing "
                 "gradient); in fp16 the smallest underflow to exact zeros (below 2^-24) and those weights stop "
-                "learning. The same numbers are printed as a table",
-     .shapes = "model: dense layers and sequential stacks; x: (batch, in) or (in,); y: what loss compares with "
-               "model(x) -> a figure and a table",
-     .dtypes = "the gradients' dtype is the weights' (the session precision when the model was made); mean |dW| is "
-               "summed in fp64 from the stored values",
-     .source = "Hochreiter (1991) and Bengio, Simard & Frasconi (1994) on vanishing gradients; Glorot & Bengio (2010), "
-               "fig. 7 (gradients per layer of a sigmoid network)",
+                "learning. The same numbers are printed as a table"),
+     .shapes = N_("model: dense layers and sequential stacks; x: (batch, in) or (in,); y: what loss compares with "
+               "model(x) -> a figure and a table"),
+     .dtypes = N_("the gradients' dtype is the weights' (the session precision when the model was made); mean |dW| is "
+               "summed in fp64 from the stored values"),
+     .source = N_("Hochreiter (1991) and Bengio, Simard & Frasconi (1994) on vanishing gradients; Glorot & Bengio (2010), "
+               "fig. 7 (gradients per layer of a sigmoid network)"),
      .example = "seed(0)\n"
                 "m = sequential(dense(4, 4, activation=sigmoid), dense(4, 4, activation=sigmoid), dense(4, 1))\n"
                 "x = randn(8, 4)\n"
@@ -180,10 +194,10 @@ static const op_def_t op_family_gradflow[] = {
                 "#> mean |dW| shrinks about 5.6x per layer toward the input (layers 3 to 1)\n"
                 "#> figure: figures/001-gradflow.png"},
     {OP(gradflow_loss), OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_IMPURE,
-     .nograd = "a helper of gradflow (a figure)",
-     .signature = "gradflow_loss(model, x, y, loss)", .summary = "the objective gradflow differentiates: loss(y, model(x))",
-     .formula = "loss(y, model(x))", .shapes = "as loss", .dtypes = "as loss",
-     .source = "keras.Model.compile(loss=...): the loss of the model's prediction",
+     .nograd = N_("a helper of gradflow (a figure)"),
+     .signature = "gradflow_loss(model, x, y, loss)", .summary = N_("the objective gradflow differentiates: loss(y, model(x))"),
+     .formula = N_("loss(y, model(x))"), .shapes = N_("as loss"), .dtypes = N_("as loss"),
+     .source = N_("keras.Model.compile(loss=...): the loss of the model's prediction"),
      .example = "m = dense(2, 1)\n"
                 "gradflow_loss(m, [[1, 2]], [[0]], mse)\n"
                 "#> 2.84946871 (fp32)"},

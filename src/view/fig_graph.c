@@ -2,6 +2,7 @@
  * :graph g (session.c) hand the traced function here; "as traced" beside
  * "after the passes", laid out by view_graph.c. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 #include "view/figures.h"
 #include "graph/graph.h"
 
@@ -24,10 +25,10 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
 {
     int nrem = 0;
     for (int i = 0; i < g->nn; i++) nrem += gnode_removed(&g->n[i]);
-    char title[120];
+    char title[200];
     int kept = nrem ? g->nn - nrem : g->nn;
-    if (nrem) snprintf(title, sizeof title, "%s (%d node%s, %d removed)", what, kept, kept == 1 ? "" : "s", nrem);
-    else snprintf(title, sizeof title, "%s (%d node%s)", what, kept, kept == 1 ? "" : "s");
+    if (nrem) snprintf(title, sizeof title, NG_("%s (%d node, %d removed)", "%s (%d nodes, %d removed)", (unsigned long)kept), what, kept, nrem);
+    else snprintf(title, sizeof title, NG_("%s (%d node)", "%s (%d nodes)", (unsigned long)kept), what, kept);
     view_graph_t *vg = view_add_graph(f, title);
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
@@ -47,12 +48,12 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
             } else
                 snprintf(what2, sizeof what2, "const");
             break;
-        case G_VAR: snprintf(what2, sizeof what2, "variable .%s", n->field ? n->field : "?"); fill = VIEW_G_VAR; break;
+        case G_VAR: snprintf(what2, sizeof what2, _("variable .%s"), n->field ? n->field : "?"); fill = VIEW_G_VAR; break;
         case G_OP: snprintf(what2, sizeof what2, "%s", n->op ? n->op->name : "op"); break;
         case G_COND: snprintf(what2, sizeof what2, "cond"); break;
         case G_WHILE: snprintf(what2, sizeof what2, "while"); break;
         case G_ITEM: snprintf(what2, sizeof what2, "item %d", n->param); break;
-        case G_CALL: snprintf(what2, sizeof what2, "call (a traced function)"); break;
+        case G_CALL: snprintf(what2, sizeof what2, "%s", _("call (a traced function)")); break;
         case G_FUSED: {
             int k = snprintf(what2, sizeof what2, "fused ");
             for (int j = 0; j < n->nchain && k < (int)sizeof what2 - 40; j++)
@@ -63,12 +64,12 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
         }
         int k = snprintf(lab, sizeof lab, "%%%d %s\n%s", i, what2, meta);
         if (n->region && n->region <= g->nreg)
-            k += snprintf(lab + k, sizeof lab - (size_t)k, "  only if %%%d is %s", g->reg[n->region - 1].cond,
+            k += snprintf(lab + k, sizeof lab - (size_t)k, _("  only if %%%d is %s"), g->reg[n->region - 1].cond,
                           g->reg[n->region - 1].when ? "true" : "false");
         if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
         view_graph_node(vg, lab, fill, gnode_removed(n), false);
     }
-    int ret = view_graph_node(vg, g->out_list ? "return (a list)" : "return", 0xFFFFFF, false, true);
+    int ret = view_graph_node(vg, g->out_list ? _("return (a list)") : "return", 0xFFFFFF, false, true);
     for (int i = 0; i < g->nn; i++) {
         const gnode_t *n = &g->n[i];
         /* a folded constant keeps the inputs it was computed from: drawn
@@ -95,10 +96,10 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
     const char **sig;
     graph_t **raw, **opt;
     graph_concretes(tfn, &nc, &sig, &raw, &opt);
-    if (nc > GRAPH_FIGS_MAX) fprintf(out, "(drawing the first %d of %d concrete functions)\n", GRAPH_FIGS_MAX, nc);
+    if (nc > GRAPH_FIGS_MAX) fprintf(out, _("(drawing the first %d of %d concrete functions)\n"), GRAPH_FIGS_MAX, nc);
     for (int i = 0; i < nc && i < GRAPH_FIGS_MAX; i++) {
         if (raw[i]->nn > GRAPH_DRAW_MAX || opt[i]->nn > GRAPH_DRAW_MAX) {
-            fprintf(out, "graph not drawn: %d nodes (the drawing shows at most %d; the text has them all)\n",
+            fprintf(out, _("graph not drawn: %d nodes (the drawing shows at most %d; the text has them all)\n"),
                     raw[i]->nn > opt[i]->nn ? raw[i]->nn : opt[i]->nn, GRAPH_DRAW_MAX);
             continue;
         }
@@ -106,19 +107,19 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
         char t[300];
         snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
         view_set_title(f, t);
-        add_graph(f, raw[i], "as traced");
-        add_graph(f, opt[i], "after the passes");
+        add_graph(f, raw[i], _("as traced"));
+        add_graph(f, opt[i], _("after the passes"));
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0) {
-            char note[200];
-            snprintf(note, sizeof note, "affine collapse re-associates (W1 @ W2 rounded once): on the first call it differed "
-                     "from eager by at most %.3g", d);
+            char note[400];
+            snprintf(note, sizeof note, _("affine collapse re-associates (W1 @ W2 rounded once): on the first call it differed "
+                     "from eager by at most %.3g"), d);
             f->note = view_strdup(note);
         }
         char err[256];
         for (int k = 0; k < f->ngraphs; k++)
             if (view_graph_layout(&f->graphs[k], err, sizeof err) != 0) {
-                fprintf(out, "graph not drawn: %s\n", err);
+                fprintf(out, _("graph not drawn: %s\n"), err);
                 view_figure_free(f);
                 return;
             }

@@ -1,6 +1,7 @@
 /* fig_heatmap.c — heatmap(A): a matrix as coloured cells (viridis, or RdBu
  * for signed data). */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 
@@ -33,22 +34,22 @@ static value_t *heatmap_impl(call_t *c)
         f->zdiverging = true;
         if (!hz) { f->zlo = -m; f->zhi = m; }
     }
-    if (!f->x.label) f->x.label = view_strdup("column");
-    if (!f->y.label) f->y.label = view_strdup("row");
+    if (!f->x.label) f->x.label = view_strdup(_("column"));
+    if (!f->y.label) f->y.label = view_strdup(_("row"));
     view_show(f, c->s->out);
     return fig_none();
 }
 
 static const op_def_t op_family_heatmap[] = {
     {OP(heatmap), OPK_FUNC, .impl = heatmap_impl, .min_args = 1, .max_args = 1, .kwargs = "title xlabel ylabel zlim",
-     .flags = OPF_IMPURE, .nograd = "a figure",
-     .signature = "heatmap(A)", .summary = "a matrix as coloured cells with a colour bar (row 0 at the top)",
-     .formula = "cell (i, j) coloured by viridis((A[i,j] - lo) / (hi - lo)), lo/hi the min/max or zlim=[lo, hi]; "
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
+     .signature = "heatmap(A)", .summary = N_("a matrix as coloured cells with a colour bar (row 0 at the top)"),
+     .formula = N_("cell (i, j) coloured by viridis((A[i,j] - lo) / (hi - lo)), lo/hi the min/max or zlim=[lo, hi]; "
                 "signed data (lo < 0 < hi) by ColorBrewer RdBu centred at 0 over [-m, m], m = max |A| (red negative, blue "
-                "positive); nan is grey; small matrices show their values to 3 (or 2) significant digits when they fit",
-     .shapes = "A: (rows, cols) or (n,) -> a figure", .dtypes = "any float or int64; " FIG_OPTS,
-     .source = "viridis colour map (van der Walt & Smith, matplotlib 2015) and ColorBrewer RdBu (Brewer, colorbrewer2.org): "
-               "colour-blind safe",
+                "positive); nan is grey; small matrices show their values to 3 (or 2) significant digits when they fit"),
+     .shapes = N_("A: (rows, cols) or (n,) -> a figure"), .dtypes = N_("any float or int64; title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("viridis colour map (van der Walt & Smith, matplotlib 2015) and ColorBrewer RdBu (Brewer, colorbrewer2.org): "
+               "colour-blind safe"),
      .example = "heatmap([[1, 2], [3, 4]], title=\"A\")\n"
                 "#> figure: figures/001-heatmap.png"},
     {NULL},

@@ -1,5 +1,6 @@
 /* fig_hist.c — hist(t): counts in equal-width bins, as numpy.histogram. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,17 +50,17 @@ static value_t *hist_impl(call_t *c)
     view_series_t *s = view_add_series(f, NULL, bins, edges, cnt, DT_INT64);
     s->style = VIEW_BARS;
     f->y.from_zero = true;
-    if (!f->y.label) f->y.label = view_strdup("count");
+    if (!f->y.label) f->y.label = view_strdup(_("count"));
     if (!f->x.label) {
         char lab[80];
         fig_span_text(c->arg_spans[0], lab, sizeof lab);
         f->x.label = view_strdup(lab);
     }
-    char note[200];
-    int k = snprintf(note, sizeof note, "%lld values (%s) in %lld bins of width %g", (long long)(n - bad - outside),
+    char note[400];
+    int k = snprintf(note, sizeof note, _("%lld values (%s) in %lld bins of width %g"), (long long)(n - bad - outside),
                      dtype_traits[dt].name, (long long)bins, (hi - lo) / (double)bins);
-    if (bad) k += snprintf(note + k, sizeof note - (size_t)k, "; %lld nan/inf not counted", (long long)bad);
-    if (outside) snprintf(note + k, sizeof note - (size_t)k, "; %lld outside range=", (long long)outside);
+    if (bad) k += snprintf(note + k, sizeof note - (size_t)k, _("; %lld nan/inf not counted"), (long long)bad);
+    if (outside) snprintf(note + k, sizeof note - (size_t)k, _("; %lld outside range="), (long long)outside);
     f->note = view_strdup(note);
     view_show(f, c->s->out);
     return fig_none();
@@ -67,13 +68,13 @@ static value_t *hist_impl(call_t *c)
 
 static const op_def_t op_family_hist[] = {
     {OP(hist), OPK_FUNC, .impl = hist_impl, .min_args = 1, .max_args = 1, .kwargs = "bins range title xlabel ylabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
-     .signature = "hist(t, bins=30)", .summary = "histogram of the values of t",
-     .formula = "counts of values in bins equal-width bins over [min, max] (or range=[a, b]); bins are [a, b) except "
-                "the last, [a, b], as numpy.histogram; nan and inf are counted apart",
-     .shapes = "t: any shape (all elements) -> a figure",
-     .dtypes = "values as t's dtype holds them (a weak number: the session precision); " FIG_OPTS,
-     .source = "numpy.histogram (bin edges and the closed last bin)",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
+     .signature = "hist(t, bins=30)", .summary = N_("histogram of the values of t"),
+     .formula = N_("counts of values in bins equal-width bins over [min, max] (or range=[a, b]); bins are [a, b) except "
+                "the last, [a, b], as numpy.histogram; nan and inf are counted apart"),
+     .shapes = N_("t: any shape (all elements) -> a figure"),
+     .dtypes = N_("values as t's dtype holds them (a weak number: the session precision); title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("numpy.histogram (bin edges and the closed last bin)"),
      .example = "seed(1)\n"
                 "hist(randn(1000), bins=20)\n"
                 "#> figure: figures/001-hist.png"},

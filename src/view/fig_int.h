@@ -20,9 +20,6 @@
 #include "util/error.h"
 #include "view/view.h"
 
-/* The plot family's options, in each op's documentation. */
-#define FIG_OPTS "title= xlabel= ylabel= (strings; Korean works)"
-
 /* n doubles (malloc'd, at least one); out of memory is a limit error. */
 double *fig_dalloc(int64_t n);
 /* Two arrays of n doubles each, both or neither (a limit error). */
@@ -74,6 +71,9 @@ void fig_check_common(call_t *c);
 void fig_common_options(call_t *c, view_figure_t *f);
 
 value_t *fig_none(void);   /* what a figure builtin returns (new reference) */
+/* s padded with spaces to width display columns (Hangul is two a
+ * syllable), on the left when right: a table's translated heading. */
+void fig_put_padded(FILE *out, const char *s, int width, bool right);
 /* %g with the minus sign U+2212, for text drawn in a figure (the terminal
  * keeps '-'). */
 void fig_minus_g(char *out, size_t cap, double v);

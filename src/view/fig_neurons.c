@@ -3,6 +3,7 @@
  * output last), as TensorFlow Playground shows a network.  The layers run
  * on a grid of the plane through the op table, one after the other. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int
     value_t *a = fig_plane_grid(c, x, GRID, lo, hi);
     view_figure_t *f = view_figure_new(VIEW_TILES, "neurons");
     f->ntcols = nl + 1;
-    f->tcol_title[0] = view_strdup("input");
+    f->tcol_title[0] = view_strdup(_("input"));
     for (int j = 0; j < 2; j++) {
         double *v = fig_dalloc(GRID * GRID), m = fmax(fabs(lo[j]), fabs(hi[j]));
         for (int64_t i = 0; i < shape[0]; i++) v[i] = tensor_get_f64(a, 2 * i + j);
@@ -68,9 +69,9 @@ view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int
             if (isfinite(v) && v > m) m = v;
         }
         if (centre != 0) m = 0.5;
-        char title[64];
-        snprintf(title, sizeof title, "%s %d: %s%s", L + 1 == nl ? "output" : "layer", L + 1, act,
-                 centre != 0 ? " (white 0.5)" : "");
+        char title[160];
+        snprintf(title, sizeof title, L + 1 == nl ? _("output %d: %s%s") : _("layer %d: %s%s"), L + 1, act,
+                 centre != 0 ? _(" (white 0.5)") : "");
         f->tcol_title[L + 1] = view_strdup(title);
         int shown = units > MAX_ROWS ? MAX_ROWS : (int)units;
         for (int u = 0; u < shown; u++) {
@@ -82,17 +83,17 @@ view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int
             f->tiles[f->ntiles - 1].scale = m;
         }
         if (units > shown) {
-            char more[48];
-            snprintf(more, sizeof more, "and %lld more", (long long)(units - shown));
+            char more[96];
+            snprintf(more, sizeof more, _("and %lld more"), (long long)(units - shown));
             f->tcol_more[L + 1] = view_strdup(more);
         }
     }
     val_unref(a);
-    char note[300], a0[32], a1[32];
+    char note[600], a0[32], a1[32];
     fig_minus_g(a0, sizeof a0, lo[0]);
     fig_minus_g(a1, sizeof a1, hi[0]);
-    snprintf(note, sizeof note, "each map: a neuron's output over the points' range (x[0] from %s to %s, left to right); blue "
-             "below 0, white 0 (0.5 for sigmoid), vermillion above, as boundary's classes; one scale per column", a0, a1);
+    snprintf(note, sizeof note, _("each map: a neuron's output over the points' range (x[0] from %s to %s, left to right); blue "
+             "below 0, white 0 (0.5 for sigmoid), vermillion above, as boundary's classes; one scale per column"), a0, a1);
     f->note = view_strdup(note);
     return f;
 }
@@ -104,9 +105,9 @@ static value_t *neurons_impl(call_t *c)
     view_figure_t *f = fig_neurons_make(c, c->args[0], op_arg_tensor(c, 1), ai);
     fig_common_options(c, f);
     if (!f->title) {
-        char t[120], name[40];
+        char t[200], name[40];
         fig_span_text(c->arg_spans[0], name, sizeof name);
-        snprintf(t, sizeof t, "%s: every neuron over the input plane", strlen(name) <= 20 ? name : "the model");
+        snprintf(t, sizeof t, _("%s: every neuron over the input plane"), strlen(name) <= 20 ? name : _("the model"));
         view_set_title(f, t);
     }
     view_show(f, c->s->out);
@@ -115,16 +116,17 @@ static value_t *neurons_impl(call_t *c)
 
 static const op_def_t op_family_neurons[] = {
     {OP(neurons), OPK_FUNC, .impl = neurons_impl, .min_args = 2, .max_args = 2, .kwargs = "title",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "neurons(model, x)",
-     .summary = "every neuron's output over the input plane as a small map, in columns by layer (TensorFlow Playground)",
-     .formula = "the layers run one after the other on a 31 x 31 grid over x's range (8% margin); each unit's output is a "
+     .summary = N_("every neuron's output over the input plane as a small map, in columns by layer (TensorFlow Playground)"),
+     /* xgettext:no-c-format */
+     .formula = N_("the layers run one after the other on a 31 x 31 grid over x's range (8% margin); each unit's output is a "
                 "map coloured from blue (negative) through white (0) to vermillion (positive), boundary's class colours (a sigmoid's around 0.5) on its "
                 "column's scale (the largest |output| of that layer); the inputs x[0] and x[1] first, the output last; at most 8 neurons per "
-                "column (the rest counted)",
-     .shapes = "model: dense layers taking 2 inputs; x (n, 2) -> a figure",
-     .dtypes = "the grid in x's dtype; title= (a string)",
-     .source = "TensorFlow Playground (Smilkov & Carter, 2016): its neurons drawn as heat maps of the input plane",
+                "column (the rest counted)"),
+     .shapes = N_("model: dense layers taking 2 inputs; x (n, 2) -> a figure"),
+     .dtypes = N_("the grid in x's dtype; title= (a string)"),
+     .source = N_("TensorFlow Playground (Smilkov & Carter, 2016): its neurons drawn as heat maps of the input plane"),
      .example = "seed(0)\n"
                 "x, y = circles(100)\n"
                 "m = sequential(dense(2, 4, activation=\"tanh\"), dense(4, 1, activation=\"sigmoid\"))\n"

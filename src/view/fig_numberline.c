@@ -1,6 +1,7 @@
 /* fig_numberline.c — numberline(dtype, lo, hi[, value]): every value of a
  * float dtype in [lo, hi], drawn and listed per binade. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,17 +50,17 @@ static value_t *numberline_impl(call_t *c)
     f->x.fixed = true; f->x.lo = lo; f->x.hi = hi;
     f->nl_dtype = dt;
     if (!isnan(val)) { f->nl_value = val; f->nl_rounded = dtype_round_f64(dt, val); }
-    char t[160];
+    char t[240];
     if (!f->title) {
         char a[48], b[48];
         fig_minus_g(a, sizeof a, lo);
         fig_minus_g(b, sizeof b, hi);
-        snprintf(t, sizeof t, "the %lld %s values in [%s, %s]", (long long)n, dtype_traits[dt].name, a, b);
+        snprintf(t, sizeof t, _("the %lld %s values in [%s, %s]"), (long long)n, dtype_traits[dt].name, a, b);
         view_set_title(f, t);
     }
     /* the same facts as text, for the terminal */
     FILE *out = c->s->out;
-    fprintf(out, "%s in [%g, %g]: %lld representable values\n", dtype_traits[dt].name, lo, hi, (long long)n);
+    fprintf(out, _("%s in [%g, %g]: %lld representable values\n"), dtype_traits[dt].name, lo, hi, (long long)n);
     /* one row per binade (from a power of two, or from lo), the first and
      * the last ten printed; the ones between are summed up by how their
      * spacing goes (doubling away from 0, halving towards it) */
@@ -80,15 +81,15 @@ static value_t *numberline_impl(call_t *c)
             hidden_sub |= sub || ldexp(1, e) == dtype_traits[dt].min_subnormal;
             if (b == nb - 10) {
                 if (hid == 1)
-                    fprintf(out, "  ... 1 more binade, spacing 2^%d ...\n", e);
+                    fprintf(out, _("  ... 1 more binade, spacing 2^%d ...\n"), e);
                 else if (up)
-                    fprintf(out, "  ... %d more binades, each spacing twice the one before ...\n", hid);
+                    fprintf(out, _("  ... %d more binades, each spacing twice the one before ...\n"), hid);
                 else if (down)
-                    fprintf(out, "  ... %d more binades, each spacing half the one before%s ...\n", hid,
-                            hidden_sub ? " (to the subnormals near 0)" : "");
+                    fprintf(out, _("  ... %d more binades, each spacing half the one before%s ...\n"), hid,
+                            hidden_sub ? _(" (to the subnormals near 0)") : "");
                 else
-                    fprintf(out, "  ... %d more binades, spacing 2^%d down to 2^%d%s, then up to 2^%d ...\n", hid, hidden_e0,
-                            hidden_min, hidden_sub ? " (the subnormals near 0)" : " near 0", hidden_e1);
+                    fprintf(out, _("  ... %d more binades, spacing 2^%d down to 2^%d%s, then up to 2^%d ...\n"), hid, hidden_e0,
+                            hidden_min, hidden_sub ? _(" (the subnormals near 0)") : _(" near 0"), hidden_e1);
             }
             continue;
         }
@@ -97,28 +98,28 @@ static value_t *numberline_impl(call_t *c)
         double bnd = j < n ? xs[j] : fmin(hi, dtype_traits[dt].max);
         /* the last row ends at the range's end, which it includes */
         char close = j >= n - 1 ? ']' : ')';
-        fprintf(out, "  [%g, %g%c: spacing %g%s%d%s\n", a, bnd, close, gap, ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
-                sub ? " (subnormal: evenly spaced down to 0)" : "");
+        fprintf(out, _("  [%g, %g%c: spacing %g%s%d%s\n"), a, bnd, close, gap, ldexp(1, e) == gap ? " = 2^" : " ~ 2^", e,
+                sub ? _(" (subnormal: evenly spaced down to 0)") : "");
     }
     /* past the largest finite value */
     double mx = dtype_traits[dt].max, ulp = mx - dtype_nextafter(dt, mx, 0);
     if (dt == DT_E4M3 && (hi > mx || lo < -mx))
         /* OCP e4m3 (the "fn" variant) has no inf: nnpad's conversion saturates */
-        fprintf(out, "  %.17g is e4m3's largest finite value; e4m3 has no inf: a larger magnitude saturates to "
-                "±%.17g\n", mx, mx);
+        fprintf(out, _("  %.17g is e4m3's largest finite value; e4m3 has no inf: a larger magnitude saturates to "
+                "±%.17g\n"), mx, mx);
     else {
         if (hi > mx)
-            fprintf(out, "  %.17g is %s's largest finite value; from %.17g (halfway to the next power of two, ties to "
-                    "even) a value rounds to inf\n", mx, dtype_traits[dt].name, mx + ulp / 2);
+            fprintf(out, _("  %.17g is %s's largest finite value; from %.17g (halfway to the next power of two, ties to "
+                    "even) a value rounds to inf\n"), mx, dtype_traits[dt].name, mx + ulp / 2);
         if (lo < -mx)
-            fprintf(out, "  %.17g is %s's most negative finite value; from %.17g down a value rounds to -inf\n", -mx,
+            fprintf(out, _("  %.17g is %s's most negative finite value; from %.17g down a value rounds to -inf\n"), -mx,
                     dtype_traits[dt].name, -(mx + ulp / 2));
     }
     if (!isnan(val)) {
         char a[64], b[1200];
         dtype_format_shortest(a, sizeof a, val);
         dtype_format_exact(b, sizeof b, f->nl_rounded);
-        fprintf(out, "  %s rounds to %s in %s (error %.3g)\n", a, b, dtype_traits[dt].name, f->nl_rounded - val);
+        fprintf(out, _("  %s rounds to %s in %s (error %.3g)\n"), a, b, dtype_traits[dt].name, f->nl_rounded - val);
     }
     view_show(f, out);
     return fig_none();
@@ -126,15 +127,15 @@ static value_t *numberline_impl(call_t *c)
 
 static const op_def_t op_family_numberline[] = {
     {OP(numberline), OPK_FUNC, .impl = numberline_impl, .min_args = 3, .max_args = 4, .kwargs = "value title",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "numberline(dtype, lo, hi[, value])",
-     .summary = "every representable value of a dtype in [lo, hi]: spacing, powers of two, subnormals",
-     .formula = "the values v of dtype in [lo, hi], each a tick; the spacing (ulp) is 2^(e - mantissa_bits) in "
+     .summary = N_("every representable value of a dtype in [lo, hi]: spacing, powers of two, subnormals"),
+     .formula = N_("the values v of dtype in [lo, hi], each a tick; the spacing (ulp) is 2^(e - mantissa_bits) in "
                 "[2^e, 2^(e+1)) and doubles at each power of two; below the smallest normal the subnormals are evenly "
-                "spaced by the smallest subnormal; value= shows where that number rounds (nearest, ties to even)",
-     .shapes = "lo < hi, at most 100000 values -> a figure, and the spacing per binade as text",
-     .dtypes = "fp16, bf16, fp32, fp64 (and the fp8 formats)",
-     .source = "IEEE 754-2019 §3.3 (the set of floating-point data), §4.3.1 (roundTiesToEven)",
+                "spaced by the smallest subnormal; value= shows where that number rounds (nearest, ties to even)"),
+     .shapes = N_("lo < hi, at most 100000 values -> a figure, and the spacing per binade as text"),
+     .dtypes = N_("fp16, bf16, fp32, fp64 (and the fp8 formats)"),
+     .source = N_("IEEE 754-2019 §3.3 (the set of floating-point data), §4.3.1 (roundTiesToEven)"),
      .example = "numberline(fp16, 0, 4)\n"
                 "#> fp16 in [0, 4]: 17409 representable values\n"
                 "#>   [0, 6.10352e-05): spacing 5.96046e-08 = 2^-24 (subnormal: evenly spaced down to 0)\n"

@@ -3,6 +3,7 @@
  * the exact f' become exactly their limits in x's dtype (a panel below on
  * a log scale). */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,7 +123,7 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
     memcpy(dy, dw, (size_t)n * sizeof *dy);
     mem_scratch_free(dw);
     char lab[96];
-    snprintf(lab, sizeof lab, "%s\u2032(x), exact (fp64)", fname);
+    snprintf(lab, sizeof lab, _("%s\u2032(x), exact (fp64)"), fname);
     view_add_series(fig, lab, n, dx, dy, DT_FP64);
     /* shade where |f'| < thr_rel * max |f'| */
     double thr = thr_rel * dmax;
@@ -131,7 +132,7 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         int64_t j = i;
         while (j + 1 < n && fabs(dy[j + 1]) < thr) j++;
         char bl[96];
-        snprintf(bl, sizeof bl, "|%s\u2032| < %g (%g%% of its max)", fname, thr, thr_rel * 100);
+        snprintf(bl, sizeof bl, _("|%s\u2032| < %g (%g%% of its max)"), fname, thr, thr_rel * 100);
         view_add_band(fig, x[i], x[j], 0x888888, fig->nbands ? NULL : bl);
         i = j + 1;
     }
@@ -182,29 +183,29 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
             done[j] = true;
             char xj[64], lj[64];
             dtype_format(xj, sizeof xj, dt, m[j].x, 0);
-            L += snprintf(cond + L, sizeof cond - (size_t)L, "%sx %s %s", nl ? " and " : "", m[j].side ? "\u2265" : "\u2264", xj);
+            L += snprintf(cond + L, sizeof cond - (size_t)L, "%sx %s %s", nl ? _(" and ") : "", m[j].side ? "\u2265" : "\u2264", xj);
             if (k & 1) {
                 dtype_format(lj, sizeof lj, dt, m[j].lim, 0);
                 size_t ll = strlen(lims);
-                snprintf(lims + ll, sizeof lims - ll, "%s%s", nl ? " or " : "", lj);
+                snprintf(lims + ll, sizeof lims - ll, "%s%s", nl ? _(" or ") : "", lj);
             }
             nl++;
         }
         char facts[400];
         int F = 0;
-        if (k & 1) F += snprintf(facts + F, sizeof facts - (size_t)F, "%s = %s exactly", fname, lims);
-        if ((k & 2) && (k & 1)) F += snprintf(facts + F, sizeof facts - (size_t)F, ", so the framework\u2019s %s gradient = 0", fw);
-        else if (k & 2) F += snprintf(facts + F, sizeof facts - (size_t)F, "the framework\u2019s %s gradient rounds to 0", fw);
-        if ((k & 4) && (k & 3)) F += snprintf(facts + F, sizeof facts - (size_t)F, "; the true %s\u2032 underflows too", fname);
+        if (k & 1) F += snprintf(facts + F, sizeof facts - (size_t)F, _("%s = %s exactly"), fname, lims);
+        if ((k & 2) && (k & 1)) F += snprintf(facts + F, sizeof facts - (size_t)F, _(", so the framework\u2019s %s gradient = 0"), fw);
+        else if (k & 2) F += snprintf(facts + F, sizeof facts - (size_t)F, _("the framework\u2019s %s gradient rounds to 0"), fw);
+        if ((k & 4) && (k & 3)) F += snprintf(facts + F, sizeof facts - (size_t)F, _("; the true %s\u2032 underflows too"), fname);
         else if (k & 4)
-            F += snprintf(facts + F, sizeof facts - (size_t)F, "the true %s\u2032 is below %s\u2019s smallest value, so it rounds to 0", fname, dn);
+            F += snprintf(facts + F, sizeof facts - (size_t)F, _("the true %s\u2032 is below %s\u2019s smallest value, so it rounds to 0"), fname, dn);
         char key[640];
         snprintf(key, sizeof key, "%s: %s", cond, facts);
         free(v->label);
         v->label = view_strdup(key);
     }
     /* a side that never reaches its limit, said (bf16 keeps 8 exponent bits) */
-    char note[300] = "";
+    char note[1024] = "";
     int N = 0;
     for (int side = 0; side < 2 && (sig || th); side++) {
         if (reached[side]) continue;
@@ -219,9 +220,12 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         double near = lim == 1 ? dtype_nextafter(dt, 1.0, 0.0) : dtype_nextafter(dt, lim, 1.0);
         char ns[64];
         dtype_format(ns, sizeof ns, dt, near, 0);
-        N += snprintf(note + N, sizeof note - (size_t)N, "%s%s never reaches %s on [%g, %g] in %s: at x = %g it is %s "
-                      "(the %s value nearest %s is %s)",
-                      N ? "\n" : "", fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, ls, ns);
+        N += snprintf(note + N, sizeof note - (size_t)N, "%s", N ? "\n" : "");
+        if (N >= (int)sizeof note) N = (int)sizeof note - 1;
+        N += snprintf(note + N, sizeof note - (size_t)N, _("%s never reaches %s on [%g, %g] in %s: at x = %g it is %s "
+                      "(the %s value nearest %s is %s)"),
+                      fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, ls, ns);
+        if (N >= (int)sizeof note) N = (int)sizeof note - 1;   /* cut short, never past the end */
     }
     if (N) fig->note = view_strdup(note);
     /* the panel below: how far f is from each limit, on a log scale, with
@@ -242,10 +246,10 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
             if (y3[i] > 0) ymin = fmin(ymin, y3[i]);
         }
         char l1[96], l2[96], l3[96];
-        if (sig) snprintf(l1, sizeof l1, "sigmoid(x) in %s", dn);
-        else snprintf(l1, sizeof l1, "1 + tanh(x) in %s", dn);
-        snprintf(l2, sizeof l2, "1 \u2212 %s(x) in %s", fname, dn);
-        snprintf(l3, sizeof l3, "true %s\u2032(x) (fp64)", fname);
+        if (sig) snprintf(l1, sizeof l1, _("sigmoid(x) in %s"), dn);
+        else snprintf(l1, sizeof l1, _("1 + tanh(x) in %s"), dn);
+        snprintf(l2, sizeof l2, _("1 \u2212 %s(x) in %s"), fname, dn);
+        snprintf(l3, sizeof l3, _("true %s\u2032(x) (fp64)"), fname);
         /* the true f' first and wide: where it equals f (or 1 - f) in the
          * tails, the dtype's line runs inside it */
         view_add_series(b, l3, n, x3, y3, DT_FP64);
@@ -258,9 +262,9 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         b->y.log = true;
         double tiny = dtype_traits[dt].min_subnormal;
         if (tiny >= ymin / 1e3) {
-            char hl[120];
+            char hl[200];
             int e = (int)lround(log2(tiny));
-            snprintf(hl, sizeof hl, "%s\u2019s smallest value 2^%d: below it, 0", dn, e);
+            snprintf(hl, sizeof hl, _("%s\u2019s smallest value 2^%d: below it, 0"), dn, e);
             view_add_hline(b, tiny, 0x666666, hl);
             if (tiny < ymin) ymin = tiny;
         }
@@ -268,13 +272,13 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         b->y.hi = 3;
         /* down to the smallest value drawn, but not far below the dtype's smallest */
         b->y.lo = pow(10, floor(log10(fmax(ymin, tiny * 1e-3))));
-        b->y.label = view_strdup("log scale");
+        b->y.label = view_strdup(_("log scale"));
         b->below_frac = 0.42;
         fig->below = b;
     }
     if (!fig->y.label) {
         char yl[96];
-        snprintf(yl, sizeof yl, "%s and %s\u2032", fname, fname);
+        snprintf(yl, sizeof yl, _("%s and %s\u2032"), fname, fname);
         fig->y.label = view_strdup(yl);
     }
     if (!fig->x.label) {
@@ -349,7 +353,7 @@ static view_figure_t *plot_build(call_t *c, value_t *x, int64_t n, bool only_y, 
         else if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab, sizeof lab, "%s", c->args[yarg[k]]->u.fn.name ? c->args[yarg[k]]->u.fn.name : "f");
         else fig_span_text(c->arg_spans[yarg[k]], lab, sizeof lab);
         if (sat && ny == 1 && !labels[k] && c->args[yarg[k]]->kind == V_FUNC)
-            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x) in %s", dtype_traits[dt].name);
+            snprintf(lab + strlen(lab), sizeof lab - strlen(lab), _("(x) in %s"), dtype_traits[dt].name);
         if (ny == 1 && !labels[k] && !sat) {
             /* one series: its name is the y axis' title, no legend */
             if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab + strlen(lab), sizeof lab - strlen(lab), "(x)");
@@ -455,7 +459,7 @@ static value_t *plot_impl(call_t *c)
     dtype_t xdt = fig_shown_dtype(c, x);
     double *xv = NULL;
     view_figure_t *f = plot_build(c, x, n, only_y, sat, ys, ny, yarg, labels, dash, marker, &xv);
-    if (only_y && !f->x.label) f->x.label = view_strdup("index");
+    if (only_y && !f->x.label) f->x.label = view_strdup(_("index"));
     else if (!f->x.label && !only_y) {
         char lab[80];
         fig_span_text(c->arg_spans[xi], lab, sizeof lab);
@@ -481,8 +485,8 @@ static value_t *plot_impl(call_t *c)
             err_rethrow();
         }
         if (!f->title) {
-            char t[128];
-            snprintf(t, sizeof t, "%s in %s: where it saturates", fname, dtype_traits[xdt].name);
+            char t[200];
+            snprintf(t, sizeof t, _("%s in %s: where it saturates"), fname, dtype_traits[xdt].name);
             view_set_title(f, t);
         }
     }
@@ -494,23 +498,23 @@ static value_t *plot_impl(call_t *c)
 
 static const op_def_t op_family_plot[] = {
     {OP(plot), OPK_FUNC, .impl = plot_impl, .min_args = 1, .max_args = -1,
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .kwargs = "title labels xlabel ylabel logy xlim ylim saturation threshold style marker",
      .signature = "plot(x, y1, y2, ...) or plot(f, x)",
-     .summary = "line plot of series against x (a window, or a PNG when headless)",
-     .formula = "each y (a tensor, or a function applied to x) drawn against x; plot(y) uses x = 0..n-1. "
+     .summary = N_("line plot of series against x (a window, or a PNG when headless)"),
+     .formula = N_("each y (a tensor, or a function applied to x) drawn against x; plot(y) uses x = 0..n-1. "
                 "saturation=1 with one function f also draws f' (exact, fp64), shades where |f'| < threshold*max|f'| "
                 "(threshold=0.01), and marks where f(x), computed in x's dtype, becomes exactly its limit, where the "
                 "framework gradient y*(1-y) (sigmoid) or 1-y*y (tanh) rounds to 0, and where the exact f' underflows to 0. "
                 "A series of more than 524,288 points whose x ascends keeps a picture's worth: per 1/65,536 of its x "
-                "range its first, last, smallest, largest and smallest positive point, which draw as every point does",
-     .shapes = "x: (n,); each y: (n,) or a function of x -> a figure (returns nothing)",
-     .dtypes = "any; hover prints each series' values as its dtype holds them; " FIG_OPTS
+                "range its first, last, smallest, largest and smallest positive point, which draw as every point does"),
+     .shapes = N_("x: (n,); each y: (n,) or a function of x -> a figure (returns nothing)"),
+     .dtypes = N_("any; hover prints each series' values as its dtype holds them; title= xlabel= ylabel= (strings; Korean works)"
                "; labels=[...], logy=1, xlim=[a, b], ylim=[a, b], style=\"--\" (or \"-\", \":\", \"-.\"), marker=\"o\". "
                "Twelve series get twelve colours; series 13 to 16 repeat them dashed; with more than five named "
-               "series each name is also written at its line's right end",
-     .source = "lines drawn min/max per pixel column (M4 decimation, Jugel et al., VLDB 2014); palette Okabe & Ito (2008) and Tableau 10; "
-               "ticks Heckbert, Graphics Gems (1990)",
+               "series each name is also written at its line's right end"),
+     .source = N_("lines drawn min/max per pixel column (M4 decimation, Jugel et al., VLDB 2014); palette Okabe & Ito (2008) and Tableau 10; "
+               "ticks Heckbert, Graphics Gems (1990)"),
      .example = "x = linspace(-6, 6, 121)\n"
                 "plot(x, tanh(x), exp(-x^2), title=\"tanh\")\n"
                 "#> figure: figures/001-plot.png\n"

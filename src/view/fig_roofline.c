@@ -9,6 +9,8 @@
  * Nsight Compute draws it: why an fp16 matmul runs at many times the FLOP
  * rate of an elementwise op that moves the same bytes. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
+#include "util/i18n.h"
 #include "backend/backend.h"
 #include <math.h>
 #include <stdlib.h>
@@ -114,24 +116,27 @@ static value_t *roofline_impl(call_t *c)
      * the figure's legend carries the roofs) */
     bool table = fig_kw_flag(c, "table");
     if (table) {
-        fprintf(out, "roofline (%s): memory %.3g GB/s (a 256 MiB copy: y = x * 1 on the CPU)", dn, r->gbs);
+        fprintf(out, _("roofline (%s): memory %.3g GB/s (a 256 MiB copy: y = x * 1 on the CPU)"), dn, r->gbs);
         for (int d = 0; d < 4; d++)
             if (r->gflops[d] > 0) fprintf(out, ", %s %.3g GFLOP/s (%d^3 GEMM)", dtype_traits[d].name, r->gflops[d], r->n);
         fputc('\n', out);
     }
     if (n == 0)
-        fprintf(out, "no ops timed on the %s yet: time some with :time (e.g. :time y = x * 2, :time z = a @ a), then "
-                     "call roofline() again\n", dn);
-    else if (table)
-        fprintf(out, "%-12s %-5s %14s %14s %12s %8s\n", "op", "dtype", "FLOPs", "FLOP/byte", "GFLOP/s", "of roof");
+        fprintf(out, _("no ops timed on the %s yet: time some with :time (e.g. :time y = x * 2, :time z = a @ a), then "
+                     "call roofline() again\n"), dn);
+    else if (table) {
+        fprintf(out, "%-12s %-5s %14s %14s %12s ", "op", "dtype", "FLOPs", "FLOP/byte", "GFLOP/s");
+        fig_put_padded(out, _("of roof"), 8, true);
+        fputc('\n', out);
+    }
     view_figure_t *f = view_figure_new(VIEW_PLOT, "roofline");
     fig_common_options(c, f);
     f->x.log = f->y.log = true;
-    if (!f->x.label) f->x.label = view_strdup("arithmetic intensity (FLOP per byte moved)");
+    if (!f->x.label) f->x.label = view_strdup(_("arithmetic intensity (FLOP per byte moved)"));
     if (!f->y.label) f->y.label = view_strdup("GFLOP/s");
     if (!f->title) {
-        char t[96];
-        snprintf(t, sizeof t, "roofline: the %s's roofs and the ops timed", dn);
+        char t[200];
+        snprintf(t, sizeof t, _("roofline: the %s's roofs and the ops timed"), dn);
         f->title = view_strdup(t);
     }
     /* roofs over intensities 2^-6 .. 2^10 */
@@ -144,8 +149,8 @@ static value_t *roofline_impl(call_t *c)
             double bw = r->gbs * x[k];
             y[k] = bw < r->gflops[d] ? bw : r->gflops[d];
         }
-        char lab[64];
-        snprintf(lab, sizeof lab, "roof %s (%.3g GFLOP/s, %.3g GB/s)", dtype_traits[d].name, r->gflops[d], r->gbs);
+        char lab[128];
+        snprintf(lab, sizeof lab, _("roof %s (%.3g GFLOP/s, %.3g GB/s)"), dtype_traits[d].name, r->gflops[d], r->gbs);
         view_series_t *s = view_add_series(f, lab, m, x, y, DT_FP64);
         s->color = dt_color[d];
         s->x_sorted = true;
@@ -171,31 +176,31 @@ static value_t *roofline_impl(call_t *c)
                         x[k], y[k], roof > 0 ? 100 * y[k] / roof : 0.0);
             k++;
         }
-        char lab[48];
-        snprintf(lab, sizeof lab, "ops in %s", dtype_traits[d].name);
+        char lab[96];
+        snprintf(lab, sizeof lab, _("ops in %s"), dtype_traits[d].name);
         view_series_t *s = view_add_series(f, lab, k, x, y, DT_FP64);
         s->style = VIEW_POINTS;
         s->color = dt_color[d];
     }
-    f->note = view_strdup("x: FLOPs per byte read and written; y: FLOPs per second reached (best of :time's runs). "
+    f->note = view_strdup(_("x: FLOPs per byte read and written; y: FLOPs per second reached (best of :time's runs). "
                           "Under the slanted line an op waits for memory; under the flat one, for arithmetic. The "
-                          "memory roof is main memory's: an op whose data fits in the caches can pass it.");
+                          "memory roof is main memory's: an op whose data fits in the caches can pass it."));
     view_show(f, out);
     return fig_none();
 }
 
 static const op_def_t op_family_roofline[] = {
     {OP(roofline), OPK_FUNC, .impl = roofline_impl, .min_args = 0, .max_args = 0, .kwargs = "device table title xlabel ylabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
-     .signature = "roofline(device=, table=0)", .summary = "the ops timed with :time under the device's memory and compute roofs",
-     .formula = "each op timed with :time is a point: x = FLOPs / bytes moved (elementwise: 1 FLOP per element; matmul "
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
+     .signature = "roofline(device=, table=0)", .summary = N_("the ops timed with :time under the device's memory and compute roofs"),
+     .formula = N_("each op timed with :time is a point: x = FLOPs / bytes moved (elementwise: 1 FLOP per element; matmul "
                 "2nmk; sum/mean/max/min: 1 per input element; bytes: every tensor read plus the result), y = FLOPs "
                 "per second (its best run). The roofs: min(peak, bandwidth x intensity), bandwidth from a 256 MiB "
                 "copy, peaks from a 1024^3 GEMM per dtype (512^3 at NNPAD_KERNELS=plain; measured once per device, then kept). device= \"cpu\" "
-                "or \"gpu\" (default: the session's :device); table=1 also prints the roofs and each point in the terminal",
-     .shapes = "-> a figure (and a table of the points)", .dtypes = FIG_OPTS,
-     .source = "Williams, Waterman & Patterson, Roofline: an insightful visual performance model, CACM 52(4), 2009; "
-               "NVIDIA Nsight Compute's roofline chart",
+                "or \"gpu\" (default: the session's :device); table=1 also prints the roofs and each point in the terminal"),
+     .shapes = N_("-> a figure (and a table of the points)"), .dtypes = N_("title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("Williams, Waterman & Patterson, Roofline: an insightful visual performance model, CACM 52(4), 2009; "
+               "NVIDIA Nsight Compute's roofline chart"),
      .example = "roofline()\n"
                 "#> no ops timed on the cpu yet: time some with :time (e.g. :time y = x * 2, :time z = a @ a), then call "
                 "roofline() again\n"

@@ -4,6 +4,7 @@
  * probabilities, sigmoid beside softmax).  matplotlib's scatter and bar, in
  * nnpad's figure model (VIEW_PLOT with point and bar series). */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 #include "view/view_int.h"
 #include "util/mem.h"
 
@@ -52,7 +53,7 @@ static void label_key(value_t *lv, bool strs, int64_t i, span_t lsp, char *key, 
     } else {
         double d = tensor_get_f64(lv, i);
         if (d != floor(d)) err_raise(ERR_VALUE, lsp, "scatter: labels= are class numbers (integers), not %g", d);
-        snprintf(key, cap, "class %.15g", d);
+        snprintf(key, cap, _("class %.15g"), d);
     }
 }
 
@@ -207,7 +208,7 @@ static void scatter_density(call_t *c, view_figure_t *f, const fig_tensor_at_t *
         }
     }
     mem_scratch_free(pick);
-    view_series_t *s = view_add_series(f, "fit", j, lx, ly, DT_FP64);
+    view_series_t *s = view_add_series(f, _("fit"), j, lx, ly, DT_FP64);
     s->color = 0x000000;
 }
 
@@ -280,9 +281,9 @@ static value_t *scatter_impl(call_t *c)
             s->style = VIEW_POINTS;
             s->color = view_palette(k);   /* as the cells (the fitted line may come first) */
         }
-        char note[200];
-        snprintf(note, sizeof note, "%lld points drawn as a density: %d \u00d7 %d cells, darker where more fall (log scale)%s",
-                 (long long)n, DENSITY_CELLS, DENSITY_CELLS, ncls ? ", coloured by each cell's most frequent class" : "");
+        char note[400];
+        snprintf(note, sizeof note, _("%lld points drawn as a density: %d \u00d7 %d cells, darker where more fall (log scale)%s"),
+                 (long long)n, DENSITY_CELLS, DENSITY_CELLS, ncls ? _(", coloured by each cell's most frequent class") : "");
         f->note = view_strdup(note);
         fprintf(c->s->out, "scatter: %s\n", note);
     } else {
@@ -303,7 +304,7 @@ static value_t *scatter_impl(call_t *c)
             if (!ord) abort();
             double *lx, *ly, *fit;
             fig_dalloc2(n, &lx, &ly);
-            view_series_t *s = view_add_series(f, "fit", n, lx, ly, DT_FP64);   /* the figure's: freed with it */
+            view_series_t *s = view_add_series(f, _("fit"), n, lx, ly, DT_FP64);   /* the figure's: freed with it */
             s->color = 0x000000;
             err_frame_t f2;
             if (err_try(&f2) != 0) { free(ord); err_rethrow(); }
@@ -325,10 +326,10 @@ static value_t *scatter_impl(call_t *c)
         for (int64_t i = 0; i < n; i++) gone += !isfinite(xv[i]) || !isfinite(yv[i]);
     }
     if (gone) {
-        char note[120];
-        snprintf(note, sizeof note, "%lld of %lld points not drawn: x or y is nan or inf", (long long)gone, (long long)n);
+        char note[240];
+        snprintf(note, sizeof note, _("%lld of %lld points not drawn: x or y is nan or inf"), (long long)gone, (long long)n);
         if (f->note) {
-            char both[400];
+            char both[700];
             snprintf(both, sizeof both, "%s\n%s", f->note, note);
             free(f->note);
             f->note = view_strdup(both);
@@ -421,29 +422,29 @@ static value_t *bar_impl(call_t *c)
 
 static const op_def_t op_family_scatter[] = {
     {OP(scatter), OPK_FUNC, .impl = scatter_impl, .min_args = 2, .max_args = 2, .kwargs = "labels fit title xlabel ylabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "scatter(x, y, labels=, fit=)",
-     .summary = "points (x[i], y[i]): classification data coloured by class, or regression points with their fitted line",
-     .formula = "one dot per point; labels= gives each point a class (integers, as Keras's y, or strings): one colour and "
+     .summary = N_("points (x[i], y[i]): classification data coloured by class, or regression points with their fitted line"),
+     .formula = N_("one dot per point; labels= gives each point a class (integers, as Keras's y, or strings): one colour and "
                 "legend entry per class (at most 12); fit= a fitted value per x, drawn as a line through them in x "
                 "order (a regression's predictions). More than 131,072 points are drawn as a density: counts in 256 x 256 "
-                "cells, darker where more fall (log scale), each cell in its most frequent class's colour",
-     .shapes = "x: (n,), y: (n,), labels: n integers or strings, fit: (n,) -> a figure (returns nothing)",
-     .dtypes = "any (values as their dtype holds them); " FIG_OPTS,
-     .source = "matplotlib.pyplot.scatter (c= by class); palette Okabe & Ito (2008) and Tableau 10",
+                "cells, darker where more fall (log scale), each cell in its most frequent class's colour"),
+     .shapes = N_("x: (n,), y: (n,), labels: n integers or strings, fit: (n,) -> a figure (returns nothing)"),
+     .dtypes = N_("any (values as their dtype holds them); title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("matplotlib.pyplot.scatter (c= by class); palette Okabe & Ito (2008) and Tableau 10"),
      .example = "x = linspace(0, 1, 20)\n"
                 "scatter(x, 2 * x + 0.1, fit=2 * x)\n"
                 "#> figure: figures/001-scatter.png"},
     {OP(bar), OPK_FUNC, .impl = bar_impl, .min_args = 1, .max_args = MAX_BARS, .kwargs = "labels names title xlabel ylabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "bar(v1, v2, ..., labels=, names=)",
-     .summary = "bars, one per category, side by side per series (class probabilities: sigmoid beside softmax)",
-     .formula = "each series (a 1-D tensor, one value per category) as bars from 0; several series sit side by side in "
+     .summary = N_("bars, one per category, side by side per series (class probabilities: sigmoid beside softmax)"),
+     .formula = N_("each series (a 1-D tensor, one value per category) as bars from 0; several series sit side by side in "
                 "each category; labels= names the categories (the x axis), names= the series (the legend); each bar "
-                "carries its value when there are at most 16",
-     .shapes = "each v: (m,) (m <= 64 categories, at most 16 series) -> a figure (returns nothing)",
-     .dtypes = "any; " FIG_OPTS,
-     .source = "matplotlib.pyplot.bar (grouped bars)",
+                "carries its value when there are at most 16"),
+     .shapes = N_("each v: (m,) (m <= 64 categories, at most 16 series) -> a figure (returns nothing)"),
+     .dtypes = N_("any; title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("matplotlib.pyplot.bar (grouped bars)"),
      .example = "z = [2.0, 1.0, 0.1]\n"
                 "bar(sigmoid(z), softmax(z), labels=[\"cat\", \"dog\", \"bird\"], names=[\"sigmoid\", \"softmax\"])\n"
                 "#> figure: figures/001-bar.png"},

@@ -2,6 +2,7 @@
  * weights (view_model.c draws them), with each model's input-output map
  * beside it: a curve for one input, a heatmap over the plane for two. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -130,18 +131,18 @@ static value_t *show_impl(call_t *c)
             if (k == 0) fprintf(out, "%lld", (long long)ni);
             fprintf(out, " -> %lld (%s)", (long long)no, act);
         }
-        char note[128];
-        snprintf(note, sizeof note, "%s · %d layer%s · %lld parameters", dtype_traits[dt].name, nl[i], nl[i] == 1 ? "" : "s",
-                 (long long)np);
+        char note[256];
+        snprintf(note, sizeof note, NG_("%s · %d layer · %lld parameters", "%s · %d layers · %lld parameters", (unsigned long)nl[i]),
+                 dtype_traits[dt].name, nl[i], (long long)np);
         m->note = view_strdup(note);
-        fprintf(out, "; %lld parameters (%s)\n", (long long)np, dtype_traits[dt].name);
+        fprintf(out, _("; %lld parameters (%s)\n"), (long long)np, dtype_traits[dt].name);
     }
     f->wmax = wmax > 0 ? wmax : 1;
     if (!f->title) {
-        char t[200];
-        if (c->nargs == 1 && strlen(names[0]) <= 24) snprintf(t, sizeof t, "%s: neurons and weights", names[0]);
-        else if (c->nargs == 1) snprintf(t, sizeof t, "neurons and weights");
-        else snprintf(t, sizeof t, "%d models side by side", c->nargs);
+        char t[300];
+        if (c->nargs == 1 && strlen(names[0]) <= 24) snprintf(t, sizeof t, _("%s: neurons and weights"), names[0]);
+        else if (c->nargs == 1) snprintf(t, sizeof t, "%s", _("neurons and weights"));
+        else snprintf(t, sizeof t, _("%d models side by side"), c->nargs);
         view_set_title(f, t);
     }
     /* 1-D in, 1-D out: one plot with every such model's curve */
@@ -161,17 +162,17 @@ static value_t *show_impl(call_t *c)
         view_add_series(p, lab, MAP1_N, xs, yv, ys[i]->u.t.dtype);
         double bend = map_bend(ys[i], 1, MAP1_N);
         if (bend < 1e-3)
-            fprintf(out, "%s(x) for x in %s: a straight line (slope %.4g), a linear map (linear layers compose into one)\n", names[i],
+            fprintf(out, _("%s(x) for x in %s: a straight line (slope %.4g), a linear map (linear layers compose into one)\n"), names[i],
                     range, (yv[MAP1_N - 1] - yv[0]) / (hi - lo));
         else
-            fprintf(out, "%s(x) for x in %s: not a straight line (it bends by up to %.2g%% of its range)\n", names[i], range,
+            fprintf(out, _("%s(x) for x in %s: not a straight line (it bends by up to %.2g%% of its range)\n"), names[i], range,
                     bend * 100);
     }
     if (p) {
-        char t[160], a[48], b2[48];
+        char t[240], a[48], b2[48];
         fig_minus_g(a, sizeof a, lo);
         fig_minus_g(b2, sizeof b2, hi);
-        snprintf(t, sizeof t, "output for x in [%s, %s]", a, b2);
+        snprintf(t, sizeof t, _("output for x in [%s, %s]"), a, b2);
         view_set_title(p, t);
         if (p->nseries == 1) {
             /* one curve: its name is the y axis' title, no legend */
@@ -208,16 +209,16 @@ static value_t *show_impl(call_t *c)
         h->x.nticks = h->y.nticks = nt;
         h->x.label = view_strdup("x[0]");
         h->y.label = view_strdup("x[1]");
-        char tt[160], a[48], b2[48];
+        char tt[240], a[48], b2[48];
         fig_minus_g(a, sizeof a, lo);
         fig_minus_g(b2, sizeof b2, hi);
-        snprintf(tt, sizeof tt, "%s(x) over the plane [%s, %s]²", names[i], a, b2);
+        snprintf(tt, sizeof tt, _("%s(x) over the plane [%s, %s]²"), names[i], a, b2);
         view_set_title(h, tt);
         double bend = map_bend(ys[i], 2, MAP2_N);
         if (bend < 1e-3)
-            fprintf(out, "%s(x) over %s²: a plane, a linear map (linear layers compose into one)\n", names[i], range);
+            fprintf(out, _("%s(x) over %s²: a plane, a linear map (linear layers compose into one)\n"), names[i], range);
         else
-            fprintf(out, "%s(x) over %s²: not a plane (it bends by up to %.2g%% of its range)\n", names[i], range, bend * 100);
+            fprintf(out, _("%s(x) over %s²: not a plane (it bends by up to %.2g%% of its range)\n"), names[i], range, bend * 100);
         view_add_side(f, h);
     }
     for (int i = 0; i < c->nargs; i++) if (ys[i]) val_unref(ys[i]);
@@ -227,10 +228,10 @@ static value_t *show_impl(call_t *c)
 
 static const op_def_t op_family_show[] = {
     {OP(show), OPK_FUNC, .impl = show_impl, .min_args = 1, .max_args = MAX_MODELS, .kwargs = "title xlim map",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "show(model, ...)   e.g. show(m, collapse(m))",
-     .summary = "a model drawn as neurons and weights, with its input-output map beside (several models side by side)",
-     .formula = "each dense layer y = activation(x @ W + b) is a column of neurons joined to the previous column by its "
+     .summary = N_("a model drawn as neurons and weights, with its input-output map beside (several models side by side)"),
+     .formula = N_("each dense layer y = activation(x @ W + b) is a column of neurons joined to the previous column by its "
                 "weights W[i, j]: the line from input i to unit j is coloured by the sign and size of W[i, j] (blue "
                 "positive, red negative, light near 0) and drawn wider as |W[i, j]| grows, on one scale for every model "
                 "shown; columns wider than 12 show their first 6 and last 5 neurons around an ellipsis; each layer's "
@@ -238,12 +239,12 @@ static const op_def_t op_family_show[] = {
                 "input and one output gets its output for x in [-3, 3] (xlim=) plotted beside it (all such models on "
                 "one plot), one with two inputs a heatmap of its output over the plane; the terminal says whether the map "
                 "is a straight line (a plane): stacked linear layers always give one (collapse), a relu between bends "
-                "it. map=0 leaves the maps out",
-     .shapes = "models: dense layers and sequential stacks of them (time_distributed: its layer); at most 4 models, 64 "
-               "layers each -> a figure, and one line per model as text",
-     .dtypes = "weights as their dtype holds them; the maps run the model in its weights' dtype; title= (a string)",
-     .source = "ColorBrewer RdBu (Brewer, colorbrewer2.org: colour-blind safe) for the weights; node-link drawing as "
-               "TensorFlow Playground (Smilkov & Carter, 2016)",
+                "it. map=0 leaves the maps out"),
+     .shapes = N_("models: dense layers and sequential stacks of them (time_distributed: its layer); at most 4 models, 64 "
+               "layers each -> a figure, and one line per model as text"),
+     .dtypes = N_("weights as their dtype holds them; the maps run the model in its weights' dtype; title= (a string)"),
+     .source = N_("ColorBrewer RdBu (Brewer, colorbrewer2.org: colour-blind safe) for the weights; node-link drawing as "
+               "TensorFlow Playground (Smilkov & Carter, 2016)"),
      .example = "seed(0)\n"
                 "m = sequential(dense(1, 8), dense(8, 8), dense(8, 1))\n"
                 "show(m, collapse(m))\n"

@@ -4,6 +4,7 @@
  * with the loss scale below: fp16 training stalls without loss scaling
  * (its gradients round to 0) and recovers with it. */
 #include "view/fig_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ static value_t *underflow_impl(call_t *c)
         const char *how = sc && sc->kind == V_STR ? sc->u.str.s : "none";
         bool scaled = strcmp(how, "none") != 0;
         FILE *out = c->s->out;
-        fprintf(out, "underflow: %lld steps, gradients in %s, loss scaling %s\n", (long long)S, dn, how);
+        fprintf(out, _("underflow: %lld steps, gradients in %s, loss scaling %s\n"), (long long)S, dn, how);
         bool any_bad = false;
         for (int64_t t = 0; t < S && !any_bad; t++)
             for (int64_t k = 0; k < nw; k++) any_bad |= tensor_get_f64(gc, (t * nw + k) * 4 + 3) > 0;
@@ -86,32 +87,32 @@ static value_t *underflow_impl(call_t *c)
                 z[t] = fig_pool_weights(gc, gl, gs, nw, t, 4, 0, L);
                 zsum += z[t];
             }
-            char l1[64];
-            snprintf(l1, sizeof l1, "layer %d: exactly 0", L + 1);
+            char l1[128];
+            snprintf(l1, sizeof l1, _("layer %d: exactly 0"), L + 1);
             view_add_series(f, l1, S, x, z, DT_FP64);
-            fprintf(out, "  layer %d: on average %.1f%% of its gradient entries were exactly 0\n", L + 1, 100 * zsum / (double)S);
+            fprintf(out, _("  layer %d: on average %.1f%% of its gradient entries were exactly 0\n"), L + 1, 100 * zsum / (double)S);
         }
         double ssum = 0;
         for (int64_t t = 0; t < S; t++) ssum += psub[t];
-        view_series_t *s2 = view_add_series(f, "all layers: subnormal", S, px, psub, DT_FP64);
+        view_series_t *s2 = view_add_series(f, _("all layers: subnormal"), S, px, psub, DT_FP64);
         s2->color = 0x000000;
         s2->dash = 1;
         double nsum = 0, *x4 = fig_dalloc(S);
         for (int64_t t = 0; t < S; t++) nsum += pnorm[t];
         memcpy(x4, px, (size_t)S * sizeof *px);
-        view_series_t *s4 = view_add_series(f, "all layers: normal", S, x4, pnorm, DT_FP64);
+        view_series_t *s4 = view_add_series(f, _("all layers: normal"), S, x4, pnorm, DT_FP64);
         s4->color = 0x000000;
         s4->lw = 1;
-        fprintf(out, "  all layers: on average %.1f%% subnormal, %.1f%% normal\n", 100 * ssum / (double)S,
+        fprintf(out, _("  all layers: on average %.1f%% subnormal, %.1f%% normal\n"), 100 * ssum / (double)S,
                 100 * nsum / (double)S);
         if (any_bad) {
             double bsum = 0;
             for (int64_t t = 0; t < S; t++) bsum += pbad[t];
-            fprintf(out, "  all layers: on average %.1f%% inf or nan (the weights take them unless the step is skipped)\n",
+            fprintf(out, _("  all layers: on average %.1f%% inf or nan (the weights take them unless the step is skipped)\n"),
                     100 * bsum / (double)S);
             double *x3 = fig_dalloc(S);
             memcpy(x3, px, (size_t)S * sizeof *px);
-            view_series_t *s3 = view_add_series(f, "all layers: inf or nan", S, x3, pbad, DT_FP64);
+            view_series_t *s3 = view_add_series(f, _("all layers: inf or nan"), S, x3, pbad, DT_FP64);
             s3->color = 0xCC0000;
             s3->dash = 2;
             s3->lw = 4;
@@ -121,12 +122,12 @@ static value_t *underflow_impl(call_t *c)
         f->y.fixed = true;
         f->y.lo = -0.02; f->y.hi = 1.02;
         if (c->nargs > 1) { f->x.fixed = true; f->x.lo = 0; f->x.hi = (double)Smax + 1; }
-        f->y.label = view_strdup("fraction of entries");
-        if (!f->x.label) f->x.label = view_strdup("training step");
+        f->y.label = view_strdup(_("fraction of entries"));
+        if (!f->x.label) f->x.label = view_strdup(_("training step"));
         if (!f->title) {
-            char t[160];
-            snprintf(t, sizeof t, "%s gradients per layer: %s%s", dn, scaled ? "loss scaling " : "no loss scaling",
-                     scaled ? how : "");
+            char t[300];
+            if (scaled) snprintf(t, sizeof t, _("%s gradients per layer: loss scaling %s"), dn, how);
+            else snprintf(t, sizeof t, _("%s gradients per layer: no loss scaling"), dn);
             view_set_title(f, t);
         }
         if (scaled && ls && ls->kind == V_TENSOR && ls->u.t.size == S) {
@@ -134,17 +135,17 @@ static value_t *underflow_impl(call_t *c)
             double *x = fig_dalloc(S), *y = fig_dalloc(S);
             for (int64_t t = 0; t < S; t++) { x[t] = (double)(t + 1); y[t] = tensor_get_f64(ls, t); }
             if (c->nargs > 1) { b->x.fixed = true; b->x.lo = 0; b->x.hi = (double)Smax + 1; }
-            view_series_t *s = view_add_series(b, "loss scale", S, x, y, DT_FP64);
+            view_series_t *s = view_add_series(b, _("loss scale"), S, x, y, DT_FP64);
             s->color = 0x000000;
             b->y.log = true;
-            b->y.label = view_strdup("loss scale");
+            b->y.label = view_strdup(_("loss scale"));
             b->below_frac = 0.35;
             b->legend_above = true;
             f->legend_above = false;
             f->below = b;
             value_t *sk = field_of(h, "skipped");
             if (sk && sk->kind == V_TENSOR && tensor_get_f64(sk, 0) > 0)
-                fprintf(out, "  %lld steps skipped (inf or nan gradients: the scale halved)\n", (long long)tensor_get_f64(sk, 0));
+                fprintf(out, _("  %lld steps skipped (inf or nan gradients: the scale halved)\n"), (long long)tensor_get_f64(sk, 0));
         }
         view_show(f, out);
     }
@@ -153,19 +154,19 @@ static value_t *underflow_impl(call_t *c)
 
 static const op_def_t op_family_underflow[] = {
     {OP(underflow), OPK_FUNC, .impl = underflow_impl, .min_args = 1, .max_args = MAX_HIST, .kwargs = "title xlabel",
-     .flags = OPF_IMPURE, .nograd = "a figure",
+     .flags = OPF_IMPURE, .nograd = N_("a figure"),
      .signature = "underflow(h, ...)   e.g. underflow(fit(m, x, y), fit(m2, x, y, loss_scale=\"dynamic\"))",
-     .summary = "from fit's history: per layer and step, the fraction of gradient entries that were exactly 0 or "
-                "subnormal, and the loss scale",
-     .formula = "for each training step and layer (its W and b pooled), the fraction of gradient entries that were "
+     .summary = N_("from fit's history: per layer and step, the fraction of gradient entries that were exactly 0 or "
+                "subnormal, and the loss scale"),
+     .formula = N_("for each training step and layer (its W and b pooled), the fraction of gradient entries that were "
                 "exactly 0 (a line per layer, at most 10), and over all layers the fraction subnormal (dashed), normal (thin) and inf or nan (dotted, when any) in the dtype they were computed "
                 "in (fp16 under :policy mixed), before unscaling; below, the loss scale per step (log scale) when the "
                 "history used one. A gradient entry that is exactly 0 moves nothing: fp16 training without scaling "
                 "stalls where its gradients underflow. One figure per history; given several (without and with scaling), "
-                "they share the step axis so that they compare side by side",
-     .shapes = "histories from fit (at most 4) -> a figure each, and lines of text",
-     .dtypes = "the history's; " FIG_OPTS,
-     .source = "Micikevicius et al., Mixed Precision Training (ICLR 2018), figure 3; Keras's LossScaleOptimizer",
+                "they share the step axis so that they compare side by side"),
+     .shapes = N_("histories from fit (at most 4) -> a figure each, and lines of text"),
+     .dtypes = N_("the history's; title= xlabel= ylabel= (strings; Korean works)"),
+     .source = N_("Micikevicius et al., Mixed Precision Training (ICLR 2018), figure 3; Keras's LossScaleOptimizer"),
      .example = "seed(0)\n"
                 "x, y = xor(64)\n"
                 "m = dense(2, 1, activation=\"sigmoid\")\n"

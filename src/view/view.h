@@ -409,7 +409,7 @@ double view_scale(void);
 
 /* For the tests: record the ink box (device pixels) of every text drawn
  * between begin and end. */
-typedef struct view_text_box { double x, y, w, h; char text[64]; } view_text_box_t;
+typedef struct view_text_box { double x, y, w, h; char text[160]; } view_text_box_t;
 void view_text_boxes_begin(void);
 const view_text_box_t *view_text_boxes_end(int *n);
 

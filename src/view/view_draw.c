@@ -14,6 +14,7 @@
  */
 #include "view/view.h"
 #include "view/view_int.h"
+#include "util/i18n.h"
 #include "tensor/dtype.h"
 
 #include <cairo.h>
@@ -1342,10 +1343,10 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         int64_t b = a + 1;
         while (b + 1 < n && (int)s->y[b] != 2 && s->x[b + 1] - s->x[b] == g) b++;
         double Xa = fmax(view_x_to_px(f, s->x[a]), f->px), Xb = fmin(view_x_to_px(f, s->x[b]), f->px + f->pw);
-        char gs[48], lab[80];
+        char gs[48], lab[120];
         pow2_text(gs, sizeof gs, g);
         bool sub = fabs(s->x[a] + g / 2) < mn;
-        snprintf(lab, sizeof lab, "ulp %s%s", gs, sub ? " (subnormal)" : "");
+        snprintf(lab, sizeof lab, "ulp %s%s", gs, sub ? _(" (subnormal)") : "");
         double tw; text_size(cr, lab, tb, &tw, NULL);
         if (Xb - Xa > tw + base * 0.6) {
             tb.color = sub ? C_SUB : C_NORM;
@@ -1369,10 +1370,10 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
             cairo_fill(cr);
             txt_t tr = N(base * 0.8);
             tr.color = 0xB2181B;
-            char lab[96], ms[48];
+            char lab[200], ms[48];
             snprintf(ms, sizeof ms, "%s%.17g", m < 0 ? "\xe2\x88\x92" : "", fabs(m));
-            if (sat) snprintf(lab, sizeof lab, "saturates to %s%.17g", sgn < 0 ? "\xe2\x88\x92" : "", mx);
-            else snprintf(lab, sizeof lab, "rounds to %sinf", sgn < 0 ? "\xe2\x88\x92" : "");
+            if (sat) snprintf(lab, sizeof lab, _("saturates to %s%.17g"), sgn < 0 ? "\xe2\x88\x92" : "", mx);
+            else snprintf(lab, sizeof lab, _("rounds to %sinf"), sgn < 0 ? "\xe2\x88\x92" : "");
             if (fabs(X1 - X0) > base * 5) text_at(cr, lab, (X0 + X1) / 2, Y - tall / 2, 0.5, 0.5, tr);
             double Xm = round(view_x_to_px(f, m));
             if (Xm >= f->px - 1 && Xm <= f->px + f->pw + 1) {
@@ -1380,7 +1381,7 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
                 cairo_set_line_width(cr, 3);
                 cairo_move_to(cr, Xm, Y + base * 0.1); cairo_line_to(cr, Xm, Y - tall * 1.25);
                 cairo_stroke(cr);
-                snprintf(lab, sizeof lab, "%s, the largest %s", ms, dtype_traits[f->nl_dtype].name);
+                snprintf(lab, sizeof lab, _("%s, the largest %s"), ms, dtype_traits[f->nl_dtype].name);
                 text_at(cr, lab, Xm + (sgn > 0 ? -base * 0.3 : base * 0.3), Y - tall * 1.25, sgn > 0 ? 1 : 0, 0, tr);
             }
         }
@@ -1402,14 +1403,13 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         /* "near 0: 11 more binades, from 2^-14 to 2^-3": the exponents raised */
         txt_t tn = N(base * 0.75);
         double x = f->px;
-        char part[120], a[32], b[32];
-        snprintf(part, sizeof part, "near 0: %d more binades%s, from ", hid_sides > 1 ? nhidden / 2 : nhidden,
-                 hid_sides > 1 ? " on each side" : "");
+        char a[32], b[32];
         snprintf(a, sizeof a, "2^%d", ehid_lo);
         snprintf(b, sizeof b, "2^%d", ehid_hi);
         /* one layout: the powers' bases sit on the sentence's baseline */
-        char all[320];
-        snprintf(all, sizeof all, "%s%s to %s in magnitude, too narrow to draw apart here", part, a, b);
+        char all[480];
+        snprintf(all, sizeof all, _("near 0: %d more binades%s, from %s to %s in magnitude, too narrow to draw apart here"),
+                 hid_sides > 1 ? nhidden / 2 : nhidden, hid_sides > 1 ? _(" on each side") : "", a, b);
         tn.wrap = w - x - base * 0.5;
         double sh;
         text_size(cr, all, tn, NULL, &sh);
@@ -1437,7 +1437,7 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         dtype_format_shortest(a, sizeof a, f->nl_value);
         dtype_format_exact(b, sizeof b, f->nl_rounded);
         if (strlen(b) > 40) dtype_format_shortest(b, sizeof b, f->nl_rounded);
-        snprintf(lab, sizeof lab, "%s rounds to %s (error %.3g)", a, b, f->nl_rounded - f->nl_value);
+        snprintf(lab, sizeof lab, _("%s rounds to %s (error %.3g)"), a, b, f->nl_rounded - f->nl_value);
         txt_t tv = N(base * 0.85); tv.color = 0xD55E00;
         double xm = (X0 + X1) / 2;
         double tw; text_size(cr, lab, tv, &tw, NULL);
@@ -1495,12 +1495,12 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         text_at(cr, "ulp", 0, 0, 0.5, 0, tl);
         cairo_restore(cr);
         txt_t ts = T(base * 0.8); ts.color = C_MUTED;
-        text_at(cr, "spacing to the next value (ulp), log scale", f->px + base * 0.3, sy0 - base * 0.15, 0, 1, ts);
+        text_at(cr, _("spacing to the next value (ulp), log scale"), f->px + base * 0.3, sy0 - base * 0.15, 0, 1, ts);
     }
     /* key: only what is drawn, in one row (smaller text when it would not fit) */
     txt_t tk = T(base * 0.8);
     double kx = f->px, ky = f->py - base * 1.2;
-    const char *kn[4] = { "normal values", "subnormal values", "powers of two", "too dense to draw apart (darker: denser)" };
+    const char *kn[4] = { _("normal values"), _("subnormal values"), _("powers of two"), _("too dense to draw apart (darker: denser)") };
     uint32_t kcol[4] = { C_NORM, C_SUB, 0x000000, C_NORM };
     bool kon[4] = { true, any_sub, any_p2, any_band };
     double krow = 0;
@@ -1566,10 +1566,10 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         }
         gx[3] = x;
         if (i == 0) {
-            char eh[64], mh[64];
-            snprintf(eh, sizeof eh, "exponent (%d bits)", r->E);
-            snprintf(mh, sizeof mh, "mantissa (%d bits)", r->M);
-            text_at(cr, "sign", gx[0] + box / 2, y0 - base * 0.2, 0.5, 1, th);
+            char eh[96], mh[96];
+            snprintf(eh, sizeof eh, _("exponent (%d bits)"), r->E);
+            snprintf(mh, sizeof mh, _("mantissa (%d bits)"), r->M);
+            text_at(cr, _("sign"), gx[0] + box / 2, y0 - base * 0.2, 0.5, 1, th);
             text_at(cr, eh, gx[1], y0 - base * 0.2, 0, 1, th);
             double mx = gy[2] == y0 ? fmax(gx[2], gx[1] + box * r->E + base * 0.4) : margin;
             if (gy[2] == y0) {
@@ -1782,7 +1782,7 @@ int view_hover_text(const view_figure_t *f, double mx, double my, char *out, int
         dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[k], 0);
         if (s->style != VIEW_BARS && fabs(view_x_to_px(f, s->x[k]) - mx) > 1.5) {
             view_tick_label(v2, sizeof v2, s->x[k], step);
-            n += snprintf(out + n, (size_t)(cap - n), "\n%s: %s (%s) at x = %s", lab, v, dn, v2);
+            n += snprintf(out + n, (size_t)(cap - n), _("\n%s: %s (%s) at x = %s"), lab, v, dn, v2);
         } else {
             n += snprintf(out + n, (size_t)(cap - n), "\n%s: %s (%s)", lab, v, dn);
         }

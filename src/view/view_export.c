@@ -13,6 +13,7 @@
 #endif
 #include "view/view.h"
 #include "util/afile.h"
+#include "util/i18n.h"
 
 #include <cairo.h>
 #include <cairo-svg.h>
@@ -35,6 +36,32 @@ static int fail(char *err, int cap, const char *fmt, const char *a, const char *
 }
 
 static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, char *err, int errcap);
+/* NNPAD_FIGURE_TEXT set (the tests): every text the figure drew, one a
+ * line as "x y w h<TAB>text" (its ink box in pixels; the text's newlines
+ * as spaces), written beside it as PATH.txt, so that a test can read what
+ * a figure says and where (Cairo turns text into glyph paths, in SVG too). */
+static bool text_record_wanted(void)
+{
+    const char *rec = getenv("NNPAD_FIGURE_TEXT");
+    return rec && *rec;
+}
+
+static void write_text_record(const char *path)
+{
+    int n;
+    const view_text_box_t *b = view_text_boxes_end(&n);
+    char tp[1300], err[1400];
+    if (snprintf(tp, sizeof tp, "%s.txt", path) >= (int)sizeof tp) return;
+    afile_t a;
+    if (!afile_open(&a, tp, err, sizeof err)) return;
+    for (int i = 0; i < n; i++) {
+        char line[sizeof b[i].text];
+        snprintf(line, sizeof line, "%s", b[i].text);
+        for (char *p = line; *p; p++) if (*p == '\n' || *p == '\t') *p = ' ';
+        afile_printf(&a, "%.1f %.1f %.1f %.1f\t%s\n", b[i].x, b[i].y, b[i].w, b[i].h, line);
+    }
+    afile_commit(&a, err, sizeof err);
+}
 
 int view_save_figure(view_figure_t *f, const char *path, int w, int h, char *err, int errcap)
 {
@@ -57,11 +84,13 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
 {
     afile_t a;
     if (!afile_open(&a, path, err, (size_t)errcap)) return -1;
+    bool record = text_record_wanted();
     cairo_status_t st;
     if (ends_with(path, ".svg")) {
         cairo_surface_t *s = cairo_svg_surface_create_for_stream(to_afile, &a, w, h);
         cairo_svg_surface_set_document_unit(s, CAIRO_SVG_UNIT_PX);
         cairo_t *cr = cairo_create(s);
+        if (record) view_text_boxes_begin();
         view_draw(f, cr, w, h);
         st = (cairo_status_t)view_draw_status(cr);   /* a drawing that failed (a picture in it) says so */
         cairo_destroy(cr);
@@ -71,6 +100,7 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
     } else {
         cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, h);
         cairo_t *cr = cairo_create(s);
+        if (record) view_text_boxes_begin();
         view_draw(f, cr, w, h);
         st = (cairo_status_t)view_draw_status(cr);
         cairo_destroy(cr);
@@ -82,10 +112,16 @@ static int save_figure_sized(view_figure_t *f, const char *path, int w, int h, c
      * failures (memory, a bad size) say Cairo's */
     if (st != CAIRO_STATUS_SUCCESS && !a.err) {
         afile_abort(&a);
-        return fail(err, errcap, "cannot write %s: %s", path, cairo_status_to_string(st));
+        if (record) { int n; view_text_boxes_end(&n); }
+        return fail(err, errcap, _("cannot write %s: %s"), path, cairo_status_to_string(st));
     }
     if (st != CAIRO_STATUS_SUCCESS) afile_fail(&a, EIO);
-    return afile_commit(&a, err, (size_t)errcap);
+    int rc = afile_commit(&a, err, (size_t)errcap);
+    if (record) {
+        if (rc == 0) write_text_record(path);
+        else { int n; view_text_boxes_end(&n); }
+    }
+    return rc;
 }
 
 /* ---- SVG into memory, ids made unique ---- */
@@ -158,12 +194,12 @@ char *view_figure_svg(view_figure_t *f, int n, char *err, int cap)
     cairo_surface_destroy(s);
     if (st != CAIRO_STATUS_SUCCESS || !raw.p) {
         free(raw.p);
-        snprintf(err, (size_t)cap, "cannot draw figure %d: %s", n, st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : "out of memory");
+        snprintf(err, (size_t)cap, _("cannot draw figure %d: %s"), n, st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : _("out of memory"));
         return NULL;
     }
     unique_ids(&out, raw.p, n);
     free(raw.p);
-    if (!out.p) snprintf(err, (size_t)cap, "cannot draw figure %d: out of memory", n);
+    if (!out.p) snprintf(err, (size_t)cap, _("cannot draw figure %d: %s"), n, _("out of memory"));
     return out.p;
 }
 
@@ -198,6 +234,25 @@ static const char *const CSS =
  * one at a time from the notebook's spill: view_cells_each). */
 typedef struct html_ctx { afile_t *a; const char *path; char *err; int cap; } html_ctx_t;
 
+/* A line that only said where a headless figure went ("figure: PATH",
+ * "(headless...: figures are written to DIR/)"), in English or in the
+ * language shown now (a session may switch with :lang): the start of the
+ * message up to its first placeholder. */
+static bool starts_like(const char *line, const char *fmt)
+{
+    const char *pc = strchr(fmt, '%');
+    size_t n = pc ? (size_t)(pc - fmt) : strlen(fmt);
+    return n > 0 && !strncmp(line, fmt, n);
+}
+
+static bool figure_note(const char *line)
+{
+    static const char *const notes[] = { N_("figure: %s%s\n"), N_("(headless%s%s: figures are written to %s/)\n") };
+    for (size_t k = 0; k < sizeof notes / sizeof notes[0]; k++)
+        if (starts_like(line, notes[k]) || starts_like(line, _(notes[k]))) return true;
+    return false;
+}
+
 static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
 {
     html_ctx_t *h = ctx;
@@ -217,7 +272,7 @@ static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
         for (const char *p = c->text; *p;) {
             const char *e = strchr(p, '\n');
             size_t L = e ? (size_t)(e - p + 1) : strlen(p);
-            if (strncmp(p, "figure: ", 8) && strncmp(p, "(headless", 9)) put(&t, p, L);
+            if (!figure_note(p)) put(&t, p, L);
             p += L;
         }
         if (t.n) {
@@ -232,7 +287,7 @@ static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
         /* a page without one of its figures is not what was asked for */
         char why[300];
         snprintf(why, sizeof why, "%s", h->err);
-        snprintf(h->err, (size_t)h->cap, "cannot write %s: %s", h->path, why);
+        snprintf(h->err, (size_t)h->cap, _("cannot write %s: %s"), h->path, why);
         free(b.p);
         return -1;
     }
@@ -252,12 +307,18 @@ static int save_html(const char *path, char *err, int cap)
 {
     afile_t a;
     if (!afile_open(&a, path, err, (size_t)cap)) return -1;
-    afile_printf(&a, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>nnpad session</title>\n"
-                 "<style>\n%s</style>\n</head>\n<body>\n<h1>nnpad session</h1>\n", CSS);
+    /* the page is for people: in the language shown (no HTML special
+     * characters in the translations) */
+    const char *title = _("nnpad session");
+    afile_printf(&a, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n<title>%s</title>\n"
+                 "<style>\n%s</style>\n</head>\n<body>\n<h1>%s</h1>\n", i18n_lang(), title, CSS, title);
     char when[64];
     time_t now = time(NULL);
     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&now));
-    afile_printf(&a, "<p style=\"color:#666\">Saved %s &middot; inputs, printed output and figures</p>\n", when);
+    afile_printf(&a, "<p style=\"color:#666\">");
+    /* TRANSLATORS: HTML: keep &middot; */
+    afile_printf(&a, _("Saved %s &middot; inputs, printed output and figures"), when);
+    afile_printf(&a, "</p>\n");
     html_ctx_t h = { &a, path, err, cap };
     if (view_cells_each(html_cell, &h, err, cap) < 0) { afile_abort(&a); return -1; }
     afile_printf(&a, "</body>\n</html>\n");
@@ -334,8 +395,8 @@ int view_save(const char *path, char *err, int cap)
     if (ends_with(path, ".nn")) return save_script(path, err, cap);
     if (ends_with(path, ".png") || ends_with(path, ".svg")) {
         const view_figure_t *f = view_last_figure();
-        if (!f) return fail(err, cap, "%s%sno figure yet: plot something first (plot, hist, heatmap, numberline, ...)", "", "");
+        if (!f) return fail(err, cap, "%s%s", _("no figure yet: plot something first (plot, hist, heatmap, numberline, ...)"), "");
         return view_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
     }
-    return fail(err, cap, "cannot tell what to write from the name '%s'%s: use FILE.png, FILE.svg, FILE.html or FILE.nn", path, "");
+    return fail(err, cap, _("cannot tell what to write from the name '%s': use FILE.png, FILE.svg, FILE.html or FILE.nn"), path, "");
 }

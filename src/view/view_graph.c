@@ -14,6 +14,7 @@
  */
 #include "view/view.h"
 #include "view/view_int.h"
+#include "util/i18n.h"
 
 #include <cairo.h>
 #include <glib.h>
@@ -112,7 +113,7 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
 {
     if (g->nn == 0) return 0;
     if (!gvc) gvc = gvContext();
-    if (!gvc) { snprintf(err, (size_t)errcap, "Graphviz could not start (gvContext failed)"); return -1; }
+    if (!gvc) { snprintf(err, (size_t)errcap, "%s", _("Graphviz could not start (gvContext failed)")); return -1; }
     /* measure the labels with the figure's own font */
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     cairo_t *cr = cairo_create(surf);
@@ -146,7 +147,7 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
     cairo_destroy(cr);
     cairo_surface_destroy(surf);
     if (gvLayout(gvc, G, "dot") != 0) {
-        snprintf(err, (size_t)errcap, "Graphviz's dot layout is not available (its plugins are not configured: run `dot -c` as root)");
+        snprintf(err, (size_t)errcap, "%s", _("Graphviz's dot layout is not available (its plugins are not configured: run `dot -c` as root)"));
         agclose(G);
         free(nodes); free(edges);
         return -1;
@@ -256,8 +257,8 @@ static void draw_one(view_graph_t *g, cairo_t *cr, double s)
 static void draw_key(cairo_t *cr, double x, double y, double base)
 {
     static const struct { const char *name; uint32_t fill; bool removed; } k[] = {
-        { "parameter", VIEW_G_PARAM, false }, { "constant", VIEW_G_CONST, false }, { "variable", VIEW_G_VAR, false },
-        { "op", VIEW_G_OP, false }, { "fused", VIEW_G_FUSED, false }, { "removed by a pass", 0xF2F2F2, true },
+        { N_("parameter"), VIEW_G_PARAM, false }, { N_("constant"), VIEW_G_CONST, false }, { N_("variable"), VIEW_G_VAR, false },
+        { "op", VIEW_G_OP, false }, { N_("fused"), VIEW_G_FUSED, false }, { N_("removed by a pass"), 0xF2F2F2, true },
     };
     view_txt_t t = { base * 0.7, false, false, false, false, VIEW_C_TEXT, false, 0 };
     static const double dash[2] = { 4, 3 };
@@ -271,7 +272,7 @@ static void draw_key(cairo_t *cr, double x, double y, double base)
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
         x += base * 1.4;
-        x += view_text_at(cr, k[i].name, x, y, 0, 0.5, t) + base * 1.0;
+        x += view_text_at(cr, _(k[i].name), x, y, 0, 0.5, t) + base * 1.0;
     }
 }
 

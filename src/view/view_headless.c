@@ -1,13 +1,14 @@
 /* view_headless.c — the window's twin for ./configure --without-sdl: no
  * window ever; every figure goes to a file (view_notebook.c). */
 #include "view/view.h"
+#include "util/i18n.h"
 #include <stdio.h>
 
 bool view_window_available(void) { return false; }
 
 bool view_window_open(char *why, int cap)
 {
-    snprintf(why, (size_t)cap, "this nnpad was built without SDL (--without-sdl)");
+    snprintf(why, (size_t)cap, "%s", _("this nnpad was built without SDL (--without-sdl)"));
     return false;
 }
 

@@ -14,6 +14,7 @@
  */
 #include "view/view.h"
 #include "view/view_int.h"
+#include "util/i18n.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,7 +92,7 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
     double ax[65] = { 0 }, sx[64] = { 0 };
     for (int k = 0; k < ncols; k++) {
         ax[k] = m->col_x[k];
-        if (k == 0) { acts[k] = view_strdup("input"); acol[k] = VIEW_C_MUTED; continue; }
+        if (k == 0) { acts[k] = view_strdup(_("input")); acol[k] = VIEW_C_MUTED; continue; }
         const char *a = m->layers[k - 1].activation ? m->layers[k - 1].activation : "?";
         acts[k] = view_strdup(a);
         acol[k] = !strcmp(a, "linear") ? VIEW_C_MUTED : 0xD55E00;
@@ -178,8 +179,8 @@ static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double 
      * beside is drawn over anything that crosses into its column) */
     view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
     double wl, wr;
-    view_text_size(cr, "weight", tm, &wl, NULL);
-    view_text_size(cr, "line width ∝ |w|", tm, &wr, NULL);
+    view_text_size(cr, _("weight"), tm, &wl, NULL);
+    view_text_size(cr, _("line width ∝ |w|"), tm, &wr, NULL);
     double bw = fmin(fmin(width * 0.45, base * 14), width - wl - wr - base * 3.6), bh = base * 0.55;
     if (bw < base * 3) bw = base * 3;
     double group = wl + base * 1.6 + bw + base * 1.6 + wr;
@@ -201,8 +202,8 @@ static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double 
     view_text_at(cr, lo, bx, y + bh + base * 0.1, 0.5, 0, t);
     view_text_at(cr, "0", cx, y + bh + base * 0.1, 0.5, 0, t);
     view_text_at(cr, hi, bx + bw, y + bh + base * 0.1, 0.5, 0, t);
-    view_text_at(cr, "weight", bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
-    view_text_at(cr, "line width ∝ |w|", bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
+    view_text_at(cr, _("weight"), bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
+    view_text_at(cr, _("line width ∝ |w|"), bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
 }
 
 void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)

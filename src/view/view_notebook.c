@@ -9,6 +9,7 @@
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/afile.h"
+#include "util/i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -207,7 +208,7 @@ static bool spill_one(int k)
 /* Without a spill file ($TMPDIR unusable), a finished cell gives up its
  * output and figure instead (its input stays: :save x.nn still writes the
  * session; the page says what was dropped). */
-static const char dropped_text[] = "(output not kept: the notebook could not move it to disk under $TMPDIR)\n";
+static const char dropped_text[] = N_("(output not kept: the notebook could not move it to disk under $TMPDIR)\n");
 static int dropped_upto;   /* the cells before it are dropped already */
 
 static void drop_one(view_cell_t *c)
@@ -223,7 +224,7 @@ static void drop_one(view_cell_t *c)
         c->fig = NULL;
         nb_grow(c, -(long)fb);
     }
-    cell_append(c, dropped_text, sizeof dropped_text - 1);
+    cell_append(c, _(dropped_text), strlen(_(dropped_text)));
 }
 
 /* Keep the notebook within its share of the limit (an eighth, at least
@@ -243,8 +244,8 @@ static void spill_cells(size_t extra, bool all)
     while (!nb.spill_failed && (all || nb.bytes + extra > budget / 2) && nb.base + k < done) {
         if (!spill_one(k)) {
             nb.spill_failed = true;
-            fprintf(stderr, "warning: the notebook cannot move old cells to disk under %s (%s): their output and "
-                    "figures are dropped from memory (the files written stay; set TMPDIR to a folder that can be written)\n",
+            fprintf(stderr, _("warning: the notebook cannot move old cells to disk under %s (%s): their output and "
+                    "figures are dropped from memory (the files written stay; set TMPDIR to a folder that can be written)\n"),
                     getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", strerror(errno));
             break;
         }
@@ -280,8 +281,8 @@ int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char
     for (int i = 0; i < nb.base; i++) {
         spill_rec_t h;
         if (!spill_read(&h, sizeof h, &at) || h.magic != SPILL_MAGIC) {
-            snprintf(err, (size_t)cap, "cannot read back the notebook's earlier cells: %s",
-                     errno ? strerror(errno) : "the spill file is damaged");
+            snprintf(err, (size_t)cap, _("cannot read back the notebook's earlier cells: %s"),
+                     errno ? strerror(errno) : _("the spill file is damaged"));
             return -1;
         }
         view_cell_t c = { 0 };
@@ -312,8 +313,8 @@ int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char
         }
         free(c.caption); free(c.text); free(c.path); free(svg);
         if (!ok) {
-            snprintf(err, (size_t)cap, "cannot read back the notebook's earlier cells: %s",
-                     errno ? strerror(errno) : "out of memory");
+            snprintf(err, (size_t)cap, _("cannot read back the notebook's earlier cells: %s"),
+                     errno ? strerror(errno) : _("out of memory"));
             return -1;
         }
         if (rc) return rc;
@@ -433,7 +434,7 @@ const char *view_figure_dir(void)
         const char *e = getenv("NNPAD_FIGURES");
         if (e && strlen(e) >= sizeof nb.dir) {
             /* never cut short (the figures would go to another folder): said once, then the default */
-            fprintf(stderr, "warning: NNPAD_FIGURES is longer than %zu characters: figures are written to figures/\n",
+            fprintf(stderr, _("warning: NNPAD_FIGURES is longer than %zu characters: figures are written to figures/\n"),
                     sizeof nb.dir - 1);
             e = NULL;
         }
@@ -449,10 +450,10 @@ bool view_is_headless(void)
 {
     if (nb.mode >= 0) return nb.mode == 1;
     const char *drv = getenv("SDL_VIDEODRIVER");
-    if (!view_window_available()) headless_reason = "this nnpad was built without SDL (--without-sdl)";
-    else if (getenv("NNPAD_HEADLESS") && *getenv("NNPAD_HEADLESS")) { headless_reason = "NNPAD_HEADLESS is set"; nb.asked = true; }
-    else if (getenv("NNPAD_TEST") && !(drv && *drv)) headless_reason = "running under the test suite";
-    else if (!(drv && *drv) && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) headless_reason = "no display";
+    if (!view_window_available()) headless_reason = N_("this nnpad was built without SDL (--without-sdl)");
+    else if (getenv("NNPAD_HEADLESS") && *getenv("NNPAD_HEADLESS")) { headless_reason = N_("NNPAD_HEADLESS is set"); nb.asked = true; }
+    else if (getenv("NNPAD_TEST") && !(drv && *drv)) headless_reason = N_("running under the test suite");
+    else if (!(drv && *drv) && !getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) headless_reason = N_("no display");
     else return false;   /* undecided until a figure tries the window */
     nb.mode = 1;
     return true;
@@ -462,7 +463,11 @@ static void say_headless(FILE *out, const char *reason)
 {
     if (nb.said_headless) return;
     nb.said_headless = true;
-    fprintf(out, "(headless%s%s: figures are written to %s/)\n", reason ? ", " : "", reason ? reason : "", view_figure_dir());
+    /* the reason is marked N_() where it is set (or translated already:
+     * the window's why) */
+    /* TRANSLATORS: :save x.html leaves out the lines that begin with this
+     * message's text up to its first %s: keep text there */
+    fprintf(out, _("(headless%s%s: figures are written to %s/)\n"), reason ? ", " : "", reason ? _(reason) : "", view_figure_dir());
 }
 
 static view_cell_t *cell_for_figure(void)
@@ -596,7 +601,7 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     say_headless(out, headless_reason);
     char path[1200], err[1400];
     if (afile_mkdirs(dir) != 0) {
-        fprintf(out, "figure not written: cannot make the folder %s: %s\n", dir, strerror(errno));
+        fprintf(out, _("figure not written: cannot make the folder %s: %s\n"), dir, strerror(errno));
         return;
     }
     /* the number is reserved by creating its file (O_EXCL): two sessions
@@ -610,17 +615,17 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
         if (errno != EEXIST) break;
     }
     if (!reserved && nb.fignum >= FIG_NUMBER_MAX) {
-        fprintf(out, "figure not written: %s/ already holds figure number %d, the highest (:figures DIR picks another folder)\n",
+        fprintf(out, _("figure not written: %s/ already holds figure number %d, the highest (:figures DIR picks another folder)\n"),
                 dir, FIG_NUMBER_MAX);
         return;
     }
     if (!reserved) {
-        fprintf(out, "figure not written: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(out, _("figure not written: cannot write %s: %s\n"), path, strerror(errno));
         return;
     }
     if (view_save_figure(f, path, VIEW_W, VIEW_H, err, sizeof err) != 0) {
         unlink(path);   /* the empty file that reserved the number */
-        fprintf(out, "figure not written: %s\n", err);
+        fprintf(out, _("figure not written: %s\n"), err);
         return;
     }
     /* a restore replays what drew the figures already in the folder (a
@@ -637,7 +642,9 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     }
     CELL(idx)->path = view_strdup(path);
     nb_grow(CELL(idx), (long)strlen(path) + 1);
-    fprintf(out, "figure: %s%s\n", path, again ? " (already there: the same picture)" : "");
+    /* TRANSLATORS: :save x.html leaves out the lines that begin with this
+     * message's text up to its first %s: keep text there */
+    fprintf(out, _("figure: %s%s\n"), path, again ? _(" (already there: the same picture)") : "");
     fflush(out);
 }
 

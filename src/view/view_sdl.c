@@ -18,6 +18,7 @@
  * or one asked for by name (SDL_VIDEODRIVER=dummy in the tests) counts.
  */
 #include "view/view.h"
+#include "util/i18n.h"
 
 #include <SDL.h>
 #include <dlfcn.h>
@@ -69,11 +70,11 @@ static bool sdl_load(char *why, int cap)
     void *h = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!h) h = dlopen("libSDL2.so", RTLD_NOW | RTLD_LOCAL);
     if (!h) {
-        snprintf(why, (size_t)cap, "no window: SDL2 could not be loaded (%s)", dlerror());
+        snprintf(why, (size_t)cap, _("no window: SDL2 could not be loaded (%s)"), dlerror());
         return false;
     }
 #define SDL_SYM(f) p_##f = (__typeof__(f) *)dlsym(h, #f); \
-    if (!p_##f) { snprintf(why, (size_t)cap, "no window: SDL2 lacks %s", #f); return false; }
+    if (!p_##f) { snprintf(why, (size_t)cap, _("no window: SDL2 lacks %s"), #f); return false; }
     SDL_FUNCS(SDL_SYM)
 #undef SDL_SYM
     sdl_loaded = true;
@@ -107,7 +108,7 @@ bool view_window_open(char *why, int cap)
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0");
         if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-            snprintf(why, (size_t)cap, "no window: %s", SDL_GetError());
+            snprintf(why, (size_t)cap, _("no window: %s"), SDL_GetError());
             return false;
         }
         win.inited = true;
@@ -115,14 +116,14 @@ bool view_window_open(char *why, int cap)
     const char *drv = SDL_GetCurrentVideoDriver();
     const char *asked = getenv("SDL_VIDEODRIVER");
     if (!drv || ((!strcmp(drv, "offscreen") || !strcmp(drv, "dummy")) && !(asked && !strcmp(asked, drv)))) {
-        snprintf(why, (size_t)cap, "SDL found no display (driver %s would show nothing)", drv ? drv : "none");
+        snprintf(why, (size_t)cap, _("SDL found no display (driver %s would show nothing)"), drv ? drv : "none");
         return false;
     }
     win.W = 1100; win.H = 780;
     win.win = SDL_CreateWindow("nnpad", SDL_WINDOWPOS_UNDEFINED, SDL_WINDOWPOS_UNDEFINED, win.W, win.H,
                                SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
     if (!win.win) {
-        snprintf(why, (size_t)cap, "cannot open a window: %s", SDL_GetError());
+        snprintf(why, (size_t)cap, _("cannot open a window: %s"), SDL_GetError());
         return false;
     }
     win.dirty = true;
@@ -284,7 +285,7 @@ static void render(cairo_t *cr)
     cairo_paint(cr);
     int n = view_cell_count();
     if (n == view_cell_first()) {
-        draw_text(cr, "nnpad notebook: figures appear here (:clear empties it)", MARGIN, MARGIN, 18, 0x666666, 1);
+        draw_text(cr, _("nnpad notebook: figures appear here (:clear empties it)"), MARGIN, MARGIN, 18, 0x666666, 1);
         return;
     }
     double top = MARGIN - win.scroll;
@@ -314,8 +315,8 @@ static void render(cairo_t *cr)
                     cairo_paint(cr);
                 } else {
                     /* said in its place; the other cells still draw */
-                    char why[200];
-                    snprintf(why, sizeof why, "this figure cannot be drawn: %s", cairo_status_to_string(im->st));
+                    char why[300];
+                    snprintf(why, sizeof why, _("this figure cannot be drawn: %s"), cairo_status_to_string(im->st));
                     draw_text(cr, why, MARGIN + 8, y + 8, 15, 0xB00020, 2);
                 }
                 cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
