@@ -30,10 +30,14 @@ while (<STDIN>) {
     $msg = "$kind: $m";
   }
   my $t = $msg;
-  $t =~ s/'[^']*'//g; $t =~ s/"[^"]*"//g; $t =~ s/`[^`]*`//g;
+  $t =~ s/(?<![\w)\]])'[^']*'//g; $t =~ s/"[^"]*"//g; $t =~ s/`[^`]*`//g;   # x' is a transpose
+  $t =~ s/\b[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?et al\.//g;     # a citation
+  $t =~ s/\bfor \w+ in\b//g;                                  # code: for x in
+  $t =~ s/\b(?:and|or|not|pi|e|inf|nan|True|False|None)\b//g;  # the language's words
+  $t =~ s/(?<=[\xEA-\xED][\x80-\xBF][\x80-\xBF])\([A-Za-z][A-Za-z -]*\)//g;  # 용어(English term)
   $n++;
   my $hangul = $t =~ /[\xEA-\xED][\x80-\xBF][\x80-\xBF]/;
-  my $eng = $t =~ /(?<![\w.\/-])[A-Za-z][a-z]+(?: [A-Za-z][a-z]+){2,}(?![\w(])/;
+  my $eng = $t =~ /(?<![\w.\/:-])[A-Za-z][a-z]+(?: [A-Za-z][a-z]+){2,}(?![\w(])/;
   next if $hangul && !$eng;
   next if $mode eq 'all' && !$eng;     # a line of code or values only
   $bad++;
@@ -63,9 +67,14 @@ lang_pages="syntax literals def if while for break and del None lambda import"
 { echo ':help'; for n in $names $lang_pages; do echo ":help $n"; done; for c in $cmds; do echo ":help :$c"; done; } > "$tmp/run/in"
 (cd "$tmp/run" && "$NNPAD" --lang ko < in > help.out 2>&1)
 # the examples (a label alone on its line, then ">>> " lines and their
-# output, up to the next page) and the keyword lists are code
-awk '/^[^ ]/ {ex=0} /^  [^ ]+:$/ {ex=1} !ex {print "help\t" $0}' "$tmp/run/help.out" |
-  grep -v '^help	  \(keywords\|키워드\) ' > "$tmp/help.tsv"
+# output, up to the next page) and the keyword lists are code; a field's
+# wrapped lines are joined to it (a quotation may span them); the source
+# fields cite papers and manuals by their own titles
+awk '/^[^ ]/ {ex=0} /^  [^ ]+:$/ {ex=1} ex {next}
+     /^            / && n { sub(/^ +/, " "); line = line $0; next }
+     { if (n) print "help\t" line; line = $0; n = 1 }
+     END { if (n) print "help\t" line }' "$tmp/run/help.out" |
+  grep -v '^help	  \(keywords\|키워드\|source\|출처\) ' > "$tmp/help.tsv"
 perl "$tmp/judge.pl" all < "$tmp/help.tsv" > "$tmp/help.bad" 2> "$tmp/help.n"
 set -- $(cat "$tmp/help.n")
 [ "$1" -gt 1000 ] && [ "$2" = 0 ]

@@ -501,7 +501,7 @@ const op_def_t op_family_create[] = {
      .signature = "linspace(start, stop, num=50, dtype=)", .summary = N_("num evenly spaced points from start to stop, both included"),
      .formula = N_("y[i] = start + i * (stop - start)/(num - 1) computed in fp64 (as NumPy), y[num-1] = stop exactly, "
                 "then each rounded once to dtype"),
-     .shapes = N_("-> (num,)"), .dtypes = NEW_DTYPES "; int64 floors the points, as NumPy",
+     .shapes = N_("-> (num,)"), .dtypes = N_("dtype= fp16, bf16, fp32, fp64 or int64 (a name or a string); default the session precision (:precision); int64 floors the points, as NumPy"),
      .source = N_("numpy.linspace (numpy/core/function_base.py, NumPy 1.24)"),
      .example = "linspace(0, 1, 5)\n"
                 "#> [0, 0.25, 0.5, 0.75, 1] (fp32)\n"

@@ -348,7 +348,7 @@ const char *val_kind_name(const value_t *v)
     case V_FUNC: return "function";
     case V_LIST: return "list";
     case V_SCOPE: return scope_get_local((value_t *)v, "__call__") ? "layer" : "record";
-    default: return "nothing (the result of a function that returned no value)";
+    default: return _("nothing (the result of a function that returned no value)");
     }
 }
 
