@@ -426,16 +426,21 @@ static void print_indented(FILE *out, const char *text, const char *pre)
  * a terminal (not under NO_COLOR, TERM=dumb or NNPAD_TEST); elsewhere (a
  * pipe, a transcript) the marks are dropped and the words stay.  A '*'
  * opens emphasis only before a non-blank with a closing '*' after a
- * non-blank on the same line, so "x * 2" stays as it is. */
-static void print_text(FILE *out, const char *text)
+ * non-blank on the same line, so "x * 2" stays as it is.  Returns a
+ * malloc'd string (hints and texts are short). */
+static char *md_render(const char *text, FILE *out)
 {
     const char *tm = getenv("TERM");
     bool ansi = isatty(fileno(out)) && !getenv("NO_COLOR") && !getenv("NNPAD_TEST") && !(tm && !strcmp(tm, "dumb"));
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) return xstrdup(text);
     for (const char *p = text; *p;) {
         if (*p == '`') {
             const char *e = strchr(p + 1, '`'), *nl = strchr(p + 1, '\n');
             if (e && (!nl || e < nl) && e > p + 1) {
-                fprintf(out, ansi ? "\033[36m%.*s\033[39m" : "%.*s", (int)(e - p - 1), p + 1);
+                fprintf(m, ansi ? "\033[36m%.*s\033[39m" : "%.*s", (int)(e - p - 1), p + 1);
                 p = e + 1;
                 continue;
             }
@@ -446,15 +451,24 @@ static void print_text(FILE *out, const char *text)
                 const char *e = w + 1;
                 while (*e && *e != '\n' && !(e[0] == '*' && e[-1] != ' ' && (k == 1 || e[1] == '*'))) e++;
                 if (*e == '*') {
-                    fprintf(out, ansi ? "\033[1m%.*s\033[22m" : "%.*s", (int)(e - w), w);
+                    fprintf(m, ansi ? "\033[1m%.*s\033[22m" : "%.*s", (int)(e - w), w);
                     p = e + k;
                     continue;
                 }
             }
         }
-        fputc(*p++, out);
+        fputc(*p++, m);
     }
-    if (*text && text[strlen(text) - 1] != '\n') fputc('\n', out);
+    fclose(m);
+    return buf ? buf : xstrdup("");
+}
+
+static void print_text(FILE *out, const char *text)
+{
+    char *r = md_render(text, out);
+    fputs(r, out);
+    if (*r && r[strlen(r) - 1] != '\n') fputc('\n', out);
+    free(r);
 }
 
 static bool gpu_missing(char *why, size_t cap)
@@ -980,8 +994,11 @@ static void respond(lesson_runner_t *lr, bool ok, const char *why, const char *a
         return;
     }
     lr->tries++;
-    if (lr->tries == 1 && st->hint[lr->lang])
-        fprintf(out, L(lr, M_WRONG_HINT), why, st->hint[lr->lang]);
+    if (lr->tries == 1 && st->hint[lr->lang]) {
+        char *h = md_render(st->hint[lr->lang], out);
+        fprintf(out, L(lr, M_WRONG_HINT), why, h);
+        free(h);
+    }
     else if (lr->tries == 1)
         fprintf(out, L(lr, M_WRONG_NOHINT), why);
     else
@@ -1339,7 +1356,7 @@ int lesson_hint(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
     const lesson_step_t *st = &lr->cur->steps[lr->step];
     if (!st->hint[lr->lang]) return fail(lr, err, cap, M_NO_HINT);
     record_step(lr, REC_HINT, NULL, out);
-    fprintf(out, "%s\n", st->hint[lr->lang]);
+    print_text(out, st->hint[lr->lang]);
     return 0;
 }
 
