@@ -98,4 +98,12 @@ printf ':next\n:next\nb = 3\na = 500\n:back\nb\n:next\nprint(a * 2)\n:quit-lesso
 tap_ok $? ":back to step 2: its code runs on the a it first found (11 both times, not 510 from the a = 500 typed in step 3)"
 has out4 "'b' is not defined" ":back: a variable made after the step began is gone"
 grep -q '^22$' out4; tap_ok $? "after :next the session goes on from step 2's result (a * 2 is 22)"
+
+# an answer worked towards in two inputs: y = exp(0) (said, not counted),
+# then y * 4: the @require sees the assignment; without it, it does not
+w=$TESTDIR/lessons/worked.md
+printf 'y = exp(0)\ny * 4\n:quit-lesson\n' | XDG_STATE_HOME=$tmp/state5 "$NNPAD" --lesson "$w" > out5 2>&1
+has out5 "correct!" "y = exp(0) then y * 4 passes a step that requires exp"
+printf 'y = 1\ny * 4\n:quit-lesson\n' | XDG_STATE_HOME=$tmp/state6 "$NNPAD" --lesson "$w" > out6 2>&1
+has out6 "the step asks you to use exp" "y = 1 then y * 4 does not: exp appears nowhere"
 tap_done

@@ -70,6 +70,8 @@ struct lesson_runner {
      * lesson goes on (the statements' levels commit into it); :back rolls
      * back the levels of the steps it leaves and of the one it returns to,
      * so that step starts again from the session it first started from */
+    char *worked;                  /* the plain assignments typed at this step (y = sigmoid(9)), for
+                                    * @forbid/@require: the answer that uses y was written with them */
     undo_level_t *snap;
     int *snap_step;
     int nsnap, capsnap;
@@ -124,6 +126,7 @@ void lesson_runner_free(lesson_runner_t *lr)
     snaps_keep(lr);
     free(lr->snap);
     free(lr->snap_step);
+    free(lr->worked);
     lesson_free(lr->cur);
     if (lr->devnull) fclose(lr->devnull);
     free(lr->shown);
@@ -767,12 +770,14 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
     value_t *got = session_last_value(lr->s);
     /* @forbid / @require: how the answer is written */
     if (text && (st->forbid || st->require)) {
-        const char *bad = lesson_names_check(text, st->forbid, st->require);
-        if (bad) {
-            bool fb = st->forbid && lesson_uses_name(text, bad);
-            snprintf(why, cap, L(lr, fb ? M_WHY_FORBID : M_WHY_REQUIRE), bad);
-            return false;
-        }
+        char *all = NULL;
+        if (lr->worked && asprintf(&all, "%s\n%s", lr->worked, text) < 0) all = NULL;
+        const char *t = all ? all : text;
+        const char *bad = lesson_names_check(t, st->forbid, st->require);
+        bool fb = bad && st->forbid && lesson_uses_name(t, bad);
+        if (bad) snprintf(why, cap, L(lr, fb ? M_WHY_FORBID : M_WHY_REQUIRE), bad);
+        free(all);
+        if (bad) return false;
     }
     switch (st->check) {
     case CK_VALUE: {
@@ -869,6 +874,8 @@ static void leave_play(lesson_runner_t *lr)
 
 static void leave_step(lesson_runner_t *lr)
 {
+    free(lr->worked);
+    lr->worked = NULL;
     if (!lr->cur || lr->step < 0 || lr->step >= lr->cur->nsteps) return;
     leave_play(lr);
     draws_drop(lr, &lr->cur->steps[lr->step]);
@@ -1182,6 +1189,11 @@ void lesson_after_input(lesson_runner_t *lr, const char *text, size_t len, int s
         fprintf(out, L(lr, M_ASSIGNED), (int)w, q);
         fputc('\n', out);
         fflush(out);
+        char *more = NULL;
+        if (asprintf(&more, "%s%s%s", lr->worked ? lr->worked : "", lr->worked ? "\n" : "", t) >= 0) {
+            free(lr->worked);
+            lr->worked = more;
+        }
         free(t);
         return;
     }
