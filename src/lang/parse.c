@@ -152,6 +152,13 @@ static token_t lex_bad_char(lexer_t *l, int start)
         int n = utf8_decode(u, l->len - start, &cp);
         if (n == 0)
             return lex_error(l, start, start + 1, "invalid byte 0x%02x in input (not UTF-8 text)", c);
+        /* Hangul (a syllable or a jamo such as the ㅁ that 'a' gives with
+         * the Korean keyboard on): the input method is the likely cause */
+        if ((cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0x3131 && cp <= 0x318E) || (cp >= 0x1100 && cp <= 0x11FF))
+            return lex_error(l, start, start + n,
+                             "unexpected character '%.*s' (U+%04X): outside strings only ASCII is allowed "
+                             "(Hangul: is the keyboard still in Korean mode? Switch it to Latin letters)",
+                             n, (const char *)u, (unsigned)cp);
         return lex_error(l, start, start + n,
                          "unexpected character '%.*s' (U+%04X): outside strings only ASCII is allowed",
                          n, (const char *)u, (unsigned)cp);

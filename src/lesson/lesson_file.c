@@ -249,8 +249,16 @@ const char *lesson_names_check(const char *text, const char *forbid, const char 
             size_t w = strcspn(p, " ,");
             if (!w) break;
             snprintf(word, sizeof word, "%.*s", (int)(w < 63 ? w : 63), p);
-            if (lesson_uses_name(text, word) == (k == 0)) return word;
             p += w;
+            /* NAME|OTHER: either does (@require ulp|eps) */
+            bool used = false;
+            for (char *q = word, *bar; q && !used; q = bar ? bar + 1 : NULL) {
+                bar = strchr(q, '|');
+                if (bar) *bar = 0;
+                used = lesson_uses_name(text, q);
+                if (bar) *bar = '|';
+            }
+            if (used == (k == 0)) return word;
         }
     }
     return NULL;
