@@ -180,6 +180,7 @@
     X(tensor) \
     X(time_distributed) \
     X(time_distributed_apply) \
+    X(timeit) \
     X(to) \
     X(tprint) \
     X(trace) \
