@@ -424,10 +424,13 @@ static uint64_t held_bytes(const value_t *v, bool *ok)
     return sum;
 }
 
-static void put_bytes(FILE *out, uint64_t b, bool exact)
+/* "24 bytes"; of_tensors: "52 bytes of tensors" (">= " before it when not exact) */
+static void put_bytes(FILE *out, uint64_t b, bool exact, bool of_tensors)
 {
-    fprintf(out, NG_("%s%llu byte", "%s%llu bytes", (unsigned long)(b > 1000000 ? 1000000 : b)), exact ? "" : ">= ",
-            (unsigned long long)b);
+    unsigned long n = (unsigned long)(b > 1000000 ? 1000000 : b);
+    const char *pre = exact ? "" : ">= ";
+    if (of_tensors) fprintf(out, NG_("%s%llu byte of tensors", "%s%llu bytes of tensors", n), pre, (unsigned long long)b);
+    else fprintf(out, NG_("%s%llu byte", "%s%llu bytes", n), pre, (unsigned long long)b);
 }
 
 void print_describe(FILE *out, const value_t *v, const session_settings_t *set)
@@ -437,12 +440,12 @@ void print_describe(FILE *out, const value_t *v, const session_settings_t *set)
         tensor_shape_str(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
         if (v->u.t.weak) {
             fprintf(out, "%s, ", v->u.t.dtype == DT_INT64 ? "weak int" : "weak float");
-            put_bytes(out, tensor_nbytes(&v->u.t), true);
+            put_bytes(out, tensor_nbytes(&v->u.t), true, false);
             fputs(" = ", out);
             print_tensor(out, v, set, 0);
         } else {
             fprintf(out, "tensor %s %s, ", sh, dtype_traits[v->u.t.dtype].name);
-            put_bytes(out, tensor_nbytes(&v->u.t), true);
+            put_bytes(out, tensor_nbytes(&v->u.t), true, false);
             if (v->u.t.size <= 6 && v->u.t.ndim <= 1) {
                 fputs(" = ", out);
                 print_tensor(out, v, set, 0);
@@ -454,14 +457,14 @@ void print_describe(FILE *out, const value_t *v, const session_settings_t *set)
     if (v->kind == V_LIST) {
         uint64_t b = held_bytes(v, &ok);
         fprintf(out, "list of %d", v->u.list.n);
-        if (b || !ok) { fputs(", ", out); put_bytes(out, b, ok); fputs(_(" of tensors"), out); }
+        if (b || !ok) { fputs(", ", out); put_bytes(out, b, ok, true); }
         return;
     }
     if (v->kind == V_SCOPE) {
         fprintf(out, "%s ", val_kind_name(v));
         print_value(out, v, set, true);
         uint64_t b = held_bytes(v, &ok);
-        if (b || !ok) { fputs(" [", out); put_bytes(out, b, ok); fputs(_(" of tensors]"), out); }
+        if (b || !ok) { fputs(" [", out); put_bytes(out, b, ok, true); fputc(']', out); }
         return;
     }
     fputs(val_kind_name(v), out);

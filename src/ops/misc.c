@@ -229,11 +229,11 @@ const op_def_t op_family_misc[] = {
      .signature = "timeit(f, x, ...)",
      .summary = N_("the median time of calling f(x, ...), in seconds, as a value (what :time prints)"),
      .formula = N_("f(x, ...) called at least 5 times and until 0.2 s have passed (at most 10000 times), each run "
-                   "timed with the monotonic clock (on a GPU until its kernels finish); the median of the times. "
-                   "A value to keep, compare or plot: ts = [timeit(matmul, ones(n, n), ones(n, n)) for n in sizes] "
-                   "is a list; :time EXPR prints the same median for an expression"),
+                   "timed with the monotonic clock (on a GPU until its kernels finish); the median of the times, "
+                   "a value to keep, compare or plot (:time EXPR prints the same median for an expression)"),
      .shapes = N_("-> a 0-d tensor"),
      .dtypes = N_("fp64 (seconds)"),
+     /* xgettext:no-c-format */
      .source = N_("Python's timeit; IPython's %timeit"),
      .example = "t = timeit(exp, ones(1000))\n"
                 "t > 0\n"

@@ -710,8 +710,9 @@ static value_t *load_weights_impl(call_t *c)
                 list_push_take(vals, val_new(V_NONE));
                 continue;
             }
-            if (!e) err_raise(ERR_VALUE, psp, "load_weights: %s has no array %s for layer %d (dense %lld -> %lld)%s", path,
-                              base, i, lin, lout, nm == 0 ? _(": the archive is empty") : "");
+            if (!e && nm == 0) err_raise(ERR_VALUE, psp, "load_weights: %s holds no arrays (an empty archive)", path);
+            if (!e) err_raise(ERR_VALUE, psp, "load_weights: %s has no array %s for layer %d (dense %lld -> %lld)", path,
+                              base, i, lin, lout);
             e->used = true;
             char mname[200];
             snprintf(mname, sizeof mname, "%s[%s]", path, e->name);
