@@ -221,11 +221,13 @@ check_err 'load_weights(m, "f32.npy")' "must end in .npz" "a .npy given to load_
 head -c 100 "$NNPAD" > "$tmp/elf.npz"
 check_err 'load_weights(m, "elf.npz")' "elf.npz is not a .npz (ZIP) file" "binary junk"
 
-run 'x = 1\nload("fort.npy")\nload("cplx.npy")\nload("struct.npy")\nload("nofile.npy")\nload("m.npz")\nsave([1, 2], "nodir/x.npy")\nsave([1, 2], "x.txt")\nx\n'
+mkdir "$tmp/dir.npy"; mkfifo "$tmp/fifo.npy" 2>/dev/null
+run 'x = 1\nload("fort.npy")\nload("cplx.npy")\nload("struct.npy")\nload("nofile.npy")\nload("m.npz")\nsave([1, 2], "nodir/x.npy")\nsave([1, 2], "x.txt")\nload("dir.npy")\nload("fifo.npy")\nx\n'
 alive && has "fort.npy is in Fortran order" && has "cplx.npy holds dtype '<c8'" && has "struct.npy holds a structured array" &&
   has "cannot open nofile.npy" && has "m.npz is an .npz archive" && has "save: cannot write nodir/x.npy" &&
-  has "must end in .npy" && [ "$(tail -n 1 "$tmp/out")" = 1 ]
-tap_ok $? "Fortran order, complex, structured, missing, .npz, unwritable, wrong suffix: errors, the session goes on (rc $rc)"
+  has "must end in .npy" && has "cannot read dir.npy: Is a directory" && has "cannot read fifo.npy: not a regular file" &&
+  [ "$(tail -n 1 "$tmp/out")" = 1 ]
+tap_ok $? "Fortran order, complex, structured, missing, .npz, unwritable, wrong suffix, a folder, a FIFO: errors, the session goes on (rc $rc)"
 tap_diag < "$tmp/out"
 
 # truncated and damaged .npy files: every prefix of a small file, and random bytes after the magic

@@ -142,10 +142,11 @@ static rfile_t read_whole(const char *who, const char *path, span_t sp)
         err_raise(ERR_IO, sp, "%s: cannot open %s: %s", who, path, strerror(e));
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+    int sr = fstat(fd, &st);
+    if (sr != 0 || !S_ISREG(st.st_mode)) {
+        int e = sr != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
         close(fd);
-        if (e == EISDIR) err_raise(ERR_IO, sp, "%s: cannot read %s: %s", who, path, strerror(e));
+        if (e) err_raise(ERR_IO, sp, "%s: cannot read %s: %s", who, path, strerror(e));
         err_raise(ERR_IO, sp, "%s: cannot read %s: not a regular file (a device or a pipe)", who, path);
     }
     size_t n = (size_t)st.st_size;
