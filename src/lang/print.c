@@ -3,6 +3,7 @@
 #include "value/ast.h"
 #include "tensor/dtype.h"
 #include "ops/ops.h"
+#include "util/i18n.h"
 #include <string.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -390,24 +391,82 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
     if (w->stopped || err_interrupt_flag) fputc('\n', out);   /* the error that follows starts a line */
 }
 
+/* The bytes of tensor data a value holds: a tensor's elements; a list's or
+ * a record's (a layer, a model) tensors, nested ones included (walked with
+ * an explicit stack: a list may nest VAL_MAX_DEPTH deep; a record's hidden
+ * __fields__ are not counted).  *ok false when
+ * the walk ran out of memory (the sum is then a lower bound). */
+static uint64_t held_bytes(const value_t *v, bool *ok)
+{
+    uint64_t sum = 0;
+    size_t cap = 64, n = 0;
+    const value_t **st = malloc(cap * sizeof *st);
+    *ok = st != NULL;
+    if (!st) return 0;
+    st[n++] = v;
+    while (n) {
+        const value_t *x = st[--n];
+        if (x->kind == V_TENSOR) { sum += tensor_nbytes(&x->u.t); continue; }
+        int k = x->kind == V_LIST ? x->u.list.n : x->kind == V_SCOPE ? x->u.sc.cap : 0;
+        for (int i = 0; i < k; i++) {
+            const value_t *c = x->kind == V_LIST ? x->u.list.items[i] : x->u.sc.e[i].name && strncmp(x->u.sc.e[i].name, "__", 2) ? x->u.sc.e[i].val : NULL;
+            if (!c || (c->kind != V_TENSOR && c->kind != V_LIST && c->kind != V_SCOPE)) continue;
+            if (n == cap) {
+                const value_t **g = realloc(st, cap * 2 * sizeof *st);
+                if (!g) { *ok = false; break; }
+                st = g;
+                cap *= 2;
+            }
+            st[n++] = c;
+        }
+    }
+    free(st);
+    return sum;
+}
+
+/* "24 bytes"; of_tensors: "52 bytes of tensors" (">= " before it when not exact) */
+static void put_bytes(FILE *out, uint64_t b, bool exact, bool of_tensors)
+{
+    unsigned long n = (unsigned long)(b > 1000000 ? 1000000 : b);
+    const char *pre = exact ? "" : ">= ";
+    if (of_tensors) fprintf(out, NG_("%s%llu byte of tensors", "%s%llu bytes of tensors", n), pre, (unsigned long long)b);
+    else fprintf(out, NG_("%s%llu byte", "%s%llu bytes", n), pre, (unsigned long long)b);
+}
+
 void print_describe(FILE *out, const value_t *v, const session_settings_t *set)
 {
     if (v->kind == V_TENSOR) {
         char sh[160];
         tensor_shape_str(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
         if (v->u.t.weak) {
-            fprintf(out, "%s = ", v->u.t.dtype == DT_INT64 ? "weak int" : "weak float");
-            print_tensor(out, v, set, 0);
-        } else if (v->u.t.size <= 6 && v->u.t.ndim <= 1) {
-            fprintf(out, "tensor %s %s = ", sh, dtype_traits[v->u.t.dtype].name);
+            fprintf(out, "%s, ", v->u.t.dtype == DT_INT64 ? "weak int" : "weak float");
+            put_bytes(out, tensor_nbytes(&v->u.t), true, false);
+            fputs(" = ", out);
             print_tensor(out, v, set, 0);
         } else {
-            fprintf(out, "tensor %s %s", sh, dtype_traits[v->u.t.dtype].name);
+            fprintf(out, "tensor %s %s, ", sh, dtype_traits[v->u.t.dtype].name);
+            put_bytes(out, tensor_nbytes(&v->u.t), true, false);
+            if (v->u.t.size <= 6 && v->u.t.ndim <= 1) {
+                fputs(" = ", out);
+                print_tensor(out, v, set, 0);
+            }
         }
         return;
     }
-    if (v->kind == V_LIST) { fprintf(out, "list of %d", v->u.list.n); return; }
-    if (v->kind == V_SCOPE) { fprintf(out, "%s ", val_kind_name(v)); print_value(out, v, set, true); return; }
+    bool ok;
+    if (v->kind == V_LIST) {
+        uint64_t b = held_bytes(v, &ok);
+        fprintf(out, "list of %d", v->u.list.n);
+        if (b || !ok) { fputs(", ", out); put_bytes(out, b, ok, true); }
+        return;
+    }
+    if (v->kind == V_SCOPE) {
+        fprintf(out, "%s ", val_kind_name(v));
+        print_value(out, v, set, true);
+        uint64_t b = held_bytes(v, &ok);
+        if (b || !ok) { fputs(" [", out); put_bytes(out, b, ok, true); fputc(']', out); }
+        return;
+    }
     fputs(val_kind_name(v), out);
     if (v->kind == V_FUNC || v->kind == V_STR) { fputs(" ", out); print_value(out, v, set, false); }
 }

@@ -166,6 +166,76 @@ static value_t *activation_arg(call_t *c)
 
 /* ---- dense ---- */
 
+/* kernel_initializer=: Keras's names (keras/src/initializers/__init__.py)
+ * and their VarianceScaling (keras/src/initializers/random_initializers.py):
+ * scale 1 (glorot, lecun) or 2 (he) divided by fan_in, fan_out or their
+ * mean (fan_avg, glorot); "uniform": U(-l, l), l = sqrt(3 scale); "normal":
+ * a normal truncated at two standard deviations, with stddev
+ * sqrt(scale) / .87962566103423978 (the standard deviation of a standard
+ * normal truncated to [-2, 2]), so that the weights' standard deviation is
+ * sqrt(scale).  For a Dense kernel (in, out): fan_in = in, fan_out = out. */
+static const char *const INITS[] = { "glorot_uniform", "glorot_normal", "he_uniform", "he_normal", "lecun_uniform",
+                                     "lecun_normal", "zeros", "ones", NULL };
+#define INIT_LIST "glorot_uniform, glorot_normal, he_uniform, he_normal, lecun_uniform, lecun_normal, zeros, ones"
+
+static int kernel_init_arg(call_t *c)
+{
+    span_t sp;
+    value_t *v = op_kw(c, "kernel_initializer", &sp);
+    if (!v) return 0;
+    if (v->kind != V_STR)
+        err_raise(ERR_TYPE, sp, "kernel_initializer is a name such as \"he_normal\" (%s), not a %s", INIT_LIST,
+                  val_kind_name(v));
+    for (int i = 0; INITS[i]; i++)
+        if (!strcmp(v->u.str.s, INITS[i])) return i;
+    err_raise(ERR_VALUE, sp, "kernel_initializer=\"%s\" is not one nnpad knows; the names are Keras's: %s", v->u.str.s,
+              INIT_LIST);
+}
+
+/* W (in, out) filled by initializer init from the session's generator;
+ * each weight drawn in fp64 and rounded once to W's dtype */
+static void kernel_init(call_t *c, int init, value_t *W, int64_t in, int64_t out)
+{
+    dtype_t dt = (dtype_t)W->u.t.dtype;
+    int64_t n = in * out;
+    void *wd = tensor_data(W);
+    if (init >= 6) {   /* zeros, ones */
+        for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, wd, i, init == 7 ? 1.0 : 0.0);
+        return;
+    }
+    double scale = init >= 2 && init <= 3 ? 2.0 : 1.0;
+    double fan = init <= 1 ? (double)(in + out) / 2.0 : (double)in;
+    scale /= fan > 1.0 ? fan : 1.0;
+    bool normal = init & 1;
+    const char *kn[1] = { "dtype" };
+    value_t *dk = str_new("fp64", 4);
+    if (!normal) {
+        /* u in [0, 1) from rand (fp64), W = (2u - 1) l, rounded once (glorot_uniform: l = sqrt(6/(in + out))) */
+        value_t *a2[2] = { tensor_weak_int(in), tensor_weak_int(out) };
+        value_t *u = op_runk(OP_rand, 2, a2, 1, kn, &dk, c->s);
+        double lim = init == 0 ? sqrt(6.0 / (double)(in + out)) : sqrt(3.0 * scale);   /* glorot_uniform: as nnpad always drew it */
+        const double *ud = tensor_data(u);
+        for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, wd, i, (2.0 * ud[i] - 1.0) * lim);
+        val_unref(u); val_unref(a2[0]); val_unref(a2[1]); val_unref(dk);
+        return;
+    }
+    /* truncated normal: standard normals from randn (fp64), those beyond
+     * +-2 drawn again (as tf.random.truncated_normal), times stddev */
+    double sd = sqrt(scale) / .87962566103423978;
+    int64_t k = 0;
+    while (k < n) {
+        int64_t want = n - k + (n - k) / 16 + 16;
+        value_t *a1 = tensor_weak_int(want);
+        value_t *z = op_runk(OP_randn, 1, &a1, 1, kn, &dk, c->s);
+        const double *zd = tensor_data(z);
+        for (int64_t i = 0; i < want && k < n; i++)
+            if (fabs(zd[i]) <= 2.0) dtype_store_f64(dt, wd, k++, zd[i] * sd);
+        val_unref(z); val_unref(a1);
+        err_check_interrupt();
+    }
+    val_unref(dk);
+}
+
 static value_t *dense_impl(call_t *c)
 {
     int64_t in = op_to_int(c->args[0], c->arg_spans[0], _("in (the input size)"));
@@ -191,16 +261,10 @@ static value_t *dense_impl(call_t *c)
             err_raise(ERR_VALUE, sp, "dense: %s= is a penalty factor, a number >= 0 (Keras L1L2), not %g", i ? "l2" : "l1", pen[i]);
         }
     }
-    /* Glorot uniform: u in [0, 1) from rand (fp64), W = (2u - 1) l, rounded once */
-    value_t *a2[2] = { tensor_weak_int(in), tensor_weak_int(out) };
-    value_t *dk = str_new("fp64", 4);
-    const char *kn[1] = { "dtype" };
-    value_t *u = op_runk(OP_rand, 2, a2, 1, kn, &dk, c->s);
-    double lim = sqrt(6.0 / (double)(in + out));
+    int init = kernel_init_arg(c);
     int64_t shape[2] = { in, out };
     value_t *W = tensor_new_raw(dt, 2, shape);
-    for (int64_t i = 0; i < in * out; i++)
-        dtype_store_f64(dt, tensor_data(W), i, (2.0 * ((double *)tensor_data(u))[i] - 1.0) * lim);
+    kernel_init(c, init, W, in, out);
     value_t *b = use_bias ? tensor_new(dt, 1, &out) : NULL;
     int dev = op_settings(c->s)->dev;
     if (dev != BK_CPU && backend_get((bk_device_t)dev)) {
@@ -223,7 +287,6 @@ static value_t *dense_impl(call_t *c)
             val_unref(t);
         }
     if (pen[0] > 0 || pen[1] > 0) dense_repr(rec);
-    val_unref(u); val_unref(dk); val_unref(a2[0]); val_unref(a2[1]);
     val_unref(W); val_unref(act);
     if (b) val_unref(b);
     return rec;
@@ -674,14 +737,18 @@ const op_def_t op_family_layers[] = {
                 "l.b = [2.5]\n"
                 "l.b\n"
                 "#> [2.5] (fp32)"},
-    {OP(dense), OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype l1 l2",
+    {OP(dense), OPK_FUNC, .impl = dense_impl, .min_args = 2, .max_args = 2, .kwargs = "activation use_bias seed dtype l1 l2 kernel_initializer",
      .flags = OPF_VARIABLES, .nograd = N_("builds a layer (differentiate a function that calls it)"),
-     .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=, l1=0, l2=0)",
+     .signature = "dense(in, out, activation=linear, use_bias=1, seed=, dtype=, l1=0, l2=0, kernel_initializer=\"glorot_uniform\")",
      .summary = N_("a fully connected layer y = activation(x @ W + b) (Keras Dense)"),
      .formula = N_("y = activation(x @ W + b) with W of shape (in, out) and b of shape (out,), as Keras: x is batch-first "
                 "(batch, in) (a 1-D x is one sample; more axes: applied to the last). In the column form of the "
                 "lessons, y = W' x + b with W' = W transposed (out, in): dense(in, out).W' is the seed's W. "
                 "Weights start Glorot-uniform, U(-l, l) with l = sqrt(6/(in + out)), biases zero (Keras defaults); "
+                "kernel_initializer= as Keras: \"glorot_uniform\" (the default), \"he_uniform\", \"lecun_uniform\" draw "
+                "U(-l, l) with l = sqrt(3 s); \"glorot_normal\", \"he_normal\", \"lecun_normal\" a normal truncated at "
+                "two standard deviations with stddev sqrt(s)/0.87962566103423978, so the weights' spread is sqrt(s); "
+                "s = 1/((in + out)/2) for glorot, 2/in for he, 1/in for lecun; \"zeros\", \"ones\". "
                 "seed=n restarts the generator as seed(n) does. l.W and l.b are readable and assignable (shape and "
                 "dtype kept); params(l) is [W, b]; call it as l(x). l1=a, l2=b penalise the kernel as Keras's "
                 "kernel_regularizer=L1L2(a, b): fit adds a sum(|W|) + b sum(W^2) to the loss (regularization(model) "
@@ -689,7 +756,9 @@ const op_def_t op_family_layers[] = {
      .shapes = N_("x: (batch, in) or (in,) -> (batch, out) or (out,)"),
      .dtypes = N_("weights in the session precision (dtype= to choose; fp32 under :policy mixed, computing in fp16/bf16 "
                "with the weights cast on use); the output has the compute dtype"),
-     .source = N_("keras.layers.Dense (kernel (in, units), glorot_uniform, zeros); Glorot & Bengio, AISTATS 2010"),
+     .source = N_("keras.layers.Dense (kernel (in, units), glorot_uniform, zeros); keras.initializers.VarianceScaling "
+                  "(keras/src/initializers/random_initializers.py); Glorot & Bengio, AISTATS 2010; He et al., ICCV 2015; "
+                  "LeCun et al., Efficient BackProp, 1998"),
      .example = "seed(0)\n"
                 "l1 = dense(3, 2, activation=relu)\n"
                 "l1\n"

@@ -6,6 +6,9 @@
 #include "ops/record.h"
 #include <string.h>
 #include <math.h>
+#include <stdlib.h>
+#include <time.h>
+#include "util/mem.h"
 
 /* While tracing: a list that holds traced values prints them as traced
  * (its other items as values), never the placeholders they compute with. */
@@ -176,7 +179,67 @@ static value_t *device_impl(call_t *c)
     return str_new(d, strlen(d));
 }
 
+
+/* timeit(f, args...): call f(args...) at least 5 times and until 0.2 s
+ * have passed (at most 10000 times), as :time does, and return the median
+ * of the times in seconds, fp64 (Python's timeit / IPython's %timeit give
+ * their numbers as values too).  On a GPU each run waits for its kernels
+ * (the backend's sync) before its clock stops. */
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static value_t *timeit_impl(call_t *c)
+{
+    value_t *f = c->args[0];
+    if (f->kind != V_FUNC && f->kind != V_SCOPE)
+        err_raise(ERR_TYPE, op_arg_span(c, 0), "timeit(f, x, ...): f is a function (a builtin, a def, a layer or a "
+                  "model) to call, not a %s; time an expression with :time EXPR", val_kind_name(f));
+    if (op_tracing())
+        err_raise(ERR_VALUE, c->span, "timeit measures calls as they run; inside a traced function it would time the "
+                  "tracing (call timeit(g, x) on the traced function g instead)");
+    const backend_t *g = backend_get(BK_CUDA);
+    double *t = mem_scratch(10000 * sizeof *t);
+    int n = 0;
+    double start = mono_s();
+    while (n < 10000 && (n < 5 || mono_s() - start < 0.2)) {
+        double t0 = mono_s();
+        value_t *r = op_apply_hook(c->s, f, c->nargs - 1, c->args + 1, 0, NULL, NULL, c->span);
+        if (g && g->sync) g->sync();
+        t[n++] = mono_s() - t0;
+        val_unref(r);
+        err_check_interrupt();
+    }
+    qsort(t, (size_t)n, sizeof *t, cmp_dbl);
+    double med = t[n / 2];
+    mem_scratch_free(t);
+    return tensor_scalar_f64(DT_FP64, med);
+}
+
 const op_def_t op_family_misc[] = {
+    {OP(timeit), OPK_FUNC, .gpu = "", .impl = timeit_impl, .min_args = 1, .max_args = -1, .flags = OPF_IMPURE,
+     .nograd = N_("measures time"),
+     .signature = "timeit(f, x, ...)",
+     .summary = N_("the median time of calling f(x, ...), in seconds, as a value (what :time prints)"),
+     .formula = N_("f(x, ...) called at least 5 times and until 0.2 s have passed (at most 10000 times), each run "
+                   "timed with the monotonic clock (on a GPU until its kernels finish); the median of the times, "
+                   "a value to keep, compare or plot (:time EXPR prints the same median for an expression)"),
+     .shapes = N_("-> a 0-d tensor"),
+     .dtypes = N_("fp64 (seconds)"),
+     /* xgettext:no-c-format */
+     .source = N_("Python's timeit; IPython's %timeit"),
+     .example = "t = timeit(exp, ones(1000))\n"
+                "t > 0\n"
+                "#> 1\n"
+                "t < 1\n"
+                "#> 1"},
     {OP(to), OPK_FUNC, .impl = to_impl, .min_args = 2, .max_args = 2, .flags = OPF_DEVICE,
      .signature = "to(x, device)", .summary = N_("x's values on \"cpu\" or \"gpu\" (PyTorch's x.to(device))"),
      .formula = N_("a copy on that device (x itself when it is there already); a number stays a number. "

@@ -94,7 +94,9 @@
     X(linspace) \
     X(list_of) \
     X(literal) \
+    X(load) \
     X(load_csv) \
+    X(load_weights) \
     X(log) \
     X(log1p) \
     X(log1p_deriv) \
@@ -141,6 +143,8 @@
     X(rmsprop) \
     X(roofline) \
     X(round) \
+    X(save) \
+    X(save_weights) \
     X(scatter) \
     X(seed) \
     X(selu) \
@@ -176,6 +180,7 @@
     X(tensor) \
     X(time_distributed) \
     X(time_distributed_apply) \
+    X(timeit) \
     X(to) \
     X(tprint) \
     X(trace) \

@@ -1033,7 +1033,7 @@ const repl_cmd_t repl_cmds[] = {
       NULL, REPL_ARG_TEXT, NULL, cmd_graph },
     { "passes", NULL, ":passes [NAME on|off]", N_("list or switch the graph optimisation passes (fold, cse, identities, dce, collapse, collapse-lowp, fuse)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_passes },
-    { "vars", NULL, ":vars", N_("variables with kind, dtype and shape"),
+    { "vars", NULL, ":vars", N_("variables with kind, dtype, shape and bytes"),
       NULL, REPL_ARG_NONE, NULL, cmd_vars },
     { "reset", NULL, ":reset", N_("remove every variable (settings kept)"),
       NULL, REPL_ARG_NONE, NULL, cmd_reset },
@@ -1046,7 +1046,8 @@ const repl_cmd_t repl_cmds[] = {
       "    %timeit; the variables are left as they were.  The wall time waits for\n"
       "    the GPU.  When EXPR runs on the GPU it also gives the GPU's own clock\n"
       "    (CUDA events around each run, after one warm-up run that is not\n"
-      "    counted), as torch.cuda.Event timing does.\n"),
+      "    counted), as torch.cuda.Event timing does.  timeit(f, x, ...) gives the\n"
+      "    median of calls f(x, ...) as a value (seconds, fp64) to keep or plot.\n"),
       REPL_ARG_EXPR, NULL, cmd_time },
     { "limit", NULL, ":limit [SIZE|default]", N_("show or set the memory limit (512KB, 2GB)"),
       N_("    KB, MB and GB are 1024-based; a plain number is bytes.  The default is\n"
