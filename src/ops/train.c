@@ -1133,6 +1133,18 @@ static value_t *ready_targets(call_t *c, value_t *y, bool sparse, int64_t classe
     return val_ref(y);
 }
 
+/* A 1-D x of n values as the column (n, 1): one feature per row, as
+ * Keras 2's model.fit reads it (data_adapter.expand_1d); reshape, so grad
+ * and trace see it.  NULL for any other x. */
+static value_t *x_as_column(call_t *c, value_t *x)
+{
+    if (x->kind != V_TENSOR || x->u.t.ndim != 1) return NULL;
+    value_t *a[3] = { x, inum(x->u.t.shape[0]), inum(1) };
+    value_t *r = op_runk(OP_reshape, 3, a, 0, NULL, NULL, c->s);
+    val_unref(a[1]); val_unref(a[2]);
+    return r;
+}
+
 static value_t *fit_impl(call_t *c)
 {
     value_t *model = c->args[0], *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
@@ -1142,6 +1154,8 @@ static value_t *fit_impl(call_t *c)
     for (int i = 1; i <= 2; i++)
         if ((i == 1 ? x : y)->u.t.ndim < 1)
             err_raise(ERR_SHAPE, c->arg_spans[i], "fit: %s is rows of data, (n, ...), not a single number", i == 1 ? "x" : "y");
+    value_t *x1d = x_as_column(c, x);   /* x (n,) is n rows of one feature */
+    if (x1d) x = x1d;
     if (x->u.t.shape[0] != y->u.t.shape[0])
         err_raise(ERR_SHAPE, c->span, "fit: x and y need the same number of rows (%lld and %lld)",
                   (long long)x->u.t.shape[0], (long long)y->u.t.shape[0]);
@@ -1210,18 +1224,23 @@ static value_t *fit_impl(call_t *c)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
         xv = valv->u.list.items[0];
         yv = valv->u.list.items[1];
+        value_t *xv1 = x_as_column(c, xv);   /* as x: (n,) is (n, 1) */
         if (xv->u.t.ndim < 1 || yv->u.t.ndim < 1 || xv->u.t.shape[0] != yv->u.t.shape[0] || xv->u.t.shape[0] < 1)
             err_raise(ERR_SHAPE, sp, "fit: validation's x and y need the same number of rows, at least one (%lld and %lld)",
                       (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
         if (check_targets(yv, lname, oshape, ond, sp, _("validation's y")) != y_col)
             err_raise(ERR_SHAPE, sp, "fit: validation's y has another shape than y");
-        val_ref(xv); val_ref(yv);
+        if (xv1) xv = xv1;   /* owned already */
+        else val_ref(xv);
+        val_ref(yv);
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
         value_t *i0 = inum(0), *i1 = inum(1);
         xv = op_run2(OP_take, valv, i0, c->s);
         yv = op_run2(OP_take, valv, i1, c->s);
         val_unref(i0); val_unref(i1);
+        value_t *xv1 = x_as_column(c, xv);   /* as x: (n,) is (n, 1) */
+        if (xv1) { val_unref(xv); xv = xv1; }
     } else if (valv) {
         if (valv->kind != V_TENSOR || valv->u.t.size != 1)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
@@ -1524,6 +1543,7 @@ static value_t *fit_impl(call_t *c)
         err_rethrow();
     }
     fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
+    if (x1d) val_unref(x1d);
     return h;
 }
 
