@@ -1735,7 +1735,7 @@ const op_def_t op_family_train[] = {
                 "figures that are redrawn in place in the window while training runs (at most every 0.25 s, and so that "
                 "drawing takes at most a twentieth of the time); headless, each is written once at the end. "
                 "Ctrl-C stops between batches and keeps the weights reached and the history so far"),
-     .shapes = N_("x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
+     .shapes = N_("x (n, ...) (a 1-D x (n,) is n rows of one feature, (n, 1), as Keras 2 reads it), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
                "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "
                "weights, 4): the fraction of each gradient's entries that are "
                "exactly 0, subnormal, normal and inf/NaN in the dtype it was computed in (fp16 under :policy mixed, "
