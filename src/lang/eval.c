@@ -972,8 +972,12 @@ static value_t *flat0(session_t *s, value_t *v, span_t span)
  * The variable's tensor is passed with reuse_first: when nothing else
  * holds it or its storage (and no tape or tracer is watching), the op may
  * write in place instead of copying (copy-on-write). */
+static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v);
+static void assign_index_member(session_t *s, const node_t *target, value_t *v, value_t *scope);
+
 static void assign_index(session_t *s, const node_t *target, value_t *v, value_t *scope)
 {
+    if (target->a->kind == N_MEMBER) { assign_index_member(s, target, v, scope); return; }
     if (target->a->kind != N_NAME)
         err_raise(ERR_SYNTAX, target->a->span, "only a variable can be index-assigned here (write x[i, j] = v)");
     const char *name = target->a->name;
@@ -1011,6 +1015,47 @@ static void assign_member(session_t *s, value_t *o, const node_t *t, value_t *v)
     val_unref(nm);
     value_t *old = o->kind == V_SCOPE ? scope_get_local(o, t->name) : NULL;
     if (graph_tracing() && old && old->kind == V_TENSOR && !old->u.t.sym) { old->u.t.gid = 0; old->u.t.gnode = 0; }
+}
+
+/* l1.W[i, j] = v: the field's tensor with the selection set (index_scatter),
+ * stored back into the record.  Eagerly, as x[i, j] = v: the field noted in
+ * the undo log first, then written in place when nothing else holds it
+ * (copy-on-write).  While tracing, through the assign op (a node, as
+ * l1.W = v), so the graph sees the write. */
+static void assign_index_member(session_t *s, const node_t *target, value_t *v, value_t *scope)
+{
+    const node_t *m = target->a;
+    value_t *o = eval_expr(s, m->a, scope);
+    value_t *f = o->kind == V_SCOPE && m->name[0] != '_' ? scope_get_local(o, m->name) : NULL;
+    if (!f) {
+        value_t *r = eval_member(s, m, scope);   /* raises the member's own error (no such member) */
+        val_unref(r);
+        err_raise(ERR_TYPE, m->span, "'.%s' is computed, not stored: index-assign the value it is computed from", m->name);
+    }
+    if (f->kind != V_TENSOR || f->u.t.ndim == 0)
+        err_raise(ERR_TYPE, m->span, "'%s' is not a tensor with axes; only tensors can be index-assigned", m->name);
+    if (v->kind != V_TENSOR) err_raise(ERR_TYPE, target->span, "cannot store a %s in a tensor", val_kind_name(v));
+    sel_t sel;
+    build_sel(s, f, target, scope, &sel, NULL);
+    value_t *st = sel_to_tensor(&sel);
+    span_t spans[3] = { m->span, target->span, target->span };
+    if (!graph_tracing()) {
+        undo_note_name(o, m->name);   /* the old weights come back if the statement fails */
+        value_t *args[3] = { f, v, st };
+        value_t *w = run_op(s, op_get(OP_index_scatter), 3, args, spans, 0, NULL, NULL, target->span, true);
+        scope_set(o, m->name, w);
+        val_unref(w);
+    } else {
+        graph_note_record(o);
+        value_t *t = scope_get_local(o, "__call__") ? graph_read_variable(o, m->name, f) : val_ref(f);
+        value_t *args[3] = { t, v, st };
+        value_t *w = run_op(s, op_get(OP_index_scatter), 3, args, spans, 0, NULL, NULL, target->span, false);
+        assign_member(s, o, m, w);
+        val_unref(w);
+        val_unref(t);
+    }
+    val_unref(st);
+    val_unref(o);
 }
 
 static inline __attribute__((always_inline)) void assign(session_t *s, const node_t *n, value_t *scope)

@@ -28,6 +28,7 @@ session_t *session_new(void)
     op_print_hook = print_value;   /* the layers below print values through it (ops.h) */
     op_apply_hook = eval_call_value_kw;   /* and call function values (ops.h) */
     op_eval_hook = eval_expr;
+    op_parse_hook = parse_unit;
     op_frame_push_hook = eval_frame_push;
     op_frame_pop_hook = eval_frame_pop;
     s->set.precision = DT_FP32;

@@ -540,20 +540,169 @@ static value_t *load_csv_impl(call_t *c)
 
 /* ---- features ---- */
 
+/* The Playground's seven inputs keep their own ops (x1^2 is x1 x1, as
+ * np.square); any other term is an expression of the language in x1 and
+ * x2, parsed by its parser (op_parse_hook) and evaluated by its evaluator
+ * (op_eval_hook), so eager, grad and trace see the ops it runs. */
 static const char *const TERMS[7] = { "x1", "x2", "x1^2", "x2^2", "x1*x2", "sin(x1)", "sin(x2)" };
 #define TERM_LIST "x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)"
+#define MAX_TERMS 64
 
-/* the span of s[a..b) inside the string argument, when the argument is a
- * literal whose text is the string itself (no escapes): else the argument */
-static span_t term_span(call_t *c, const value_t *sv, size_t a, size_t b)
+/* the source offset of s[a] inside argument i, when the argument is a
+ * string literal whose text is the string itself (no escapes); else -1 */
+static int term_at(call_t *c, int i, const value_t *sv, size_t a)
 {
-    span_t sp = op_arg_span(c, 1);
+    span_t sp = op_arg_span(c, i);
     const source_t *src = err_source();
     if (src && src->text && sp.start >= 0 && sp.end <= src->len && (size_t)(sp.end - sp.start) == sv->u.str.len + 2 &&
         (src->text[sp.start] == '"' || src->text[sp.start] == '\'') &&
         !memcmp(src->text + sp.start + 1, sv->u.str.s, sv->u.str.len))
-        return span_make(sp.start + 1 + (int)a, sp.start + 1 + (int)b);
-    return sp;
+        return sp.start + 1 + (int)a;
+    return -1;
+}
+
+/* the span of s[a..b) inside argument i's literal, else the argument's */
+static span_t term_span(call_t *c, int i, const value_t *sv, size_t a, size_t b)
+{
+    int at = term_at(c, i, sv, a);
+    return at >= 0 ? span_make(at, at + (int)(b - a)) : op_arg_span(c, i);
+}
+
+typedef struct term { int arg; const value_t *sv; size_t a, b; } term_t;
+
+/* One column: x1, x2 (n,) bound in a scope under the session's globals
+ * (so builtins and the user's functions are there), the term parsed and
+ * evaluated.  Spans: with the literal in the source, the term is parsed
+ * from a copy of the source with everything else blanked, so its nodes'
+ * spans are the source's own (an error's caret lands in the string, its
+ * line and column the user's); otherwise an error names the term and its
+ * column at the argument. */
+static value_t *term_eval(call_t *c, const term_t *t, value_t *col0, value_t *col1, int64_t n)
+{
+    const char *txt = t->sv->u.str.s + t->a;
+    size_t len = t->b - t->a;
+    const source_t *outer = err_source();
+    int at = term_at(c, t->arg, t->sv, t->a);
+    ast_unit_t *u;
+    if (at >= 0 && outer->len <= (1 << 24)) {
+        int end = at + (int)len;
+        char *copy = mem_scratch((size_t)end + 1);
+        for (int k = 0; k < at; k++) copy[k] = outer->text[k] == '\n' ? '\n' : ' ';
+        memcpy(copy + at, txt, len);
+        copy[end] = 0;
+        u = ast_unit_new(outer->name, copy, end, outer->line_base);
+        mem_scratch_free(copy);
+    } else {
+        at = -1;
+        u = ast_unit_new("<term>", txt, (int)len, 1);
+    }
+    NN_ASSERT(op_parse_hook && op_eval_hook);   /* set by session_new */
+    value_t *sc = scope_new(session_globals(c->s));
+    scope_set(sc, "x1", col0);
+    scope_set(sc, "x2", col1);
+    value_t *volatile v = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        op_parse_hook(u);
+        if (at >= 0) err_set_source(outer);   /* the same offsets: errors show the user's line */
+        const node_t *pg = u->program;
+        if (pg->nitems != 1 || pg->items[0]->kind != N_EXPR_STMT)
+            err_raise(ERR_SYNTAX, pg->nitems ? pg->items[0]->span : span_make(at >= 0 ? at : 0, at >= 0 ? at + (int)len : (int)len),
+                      "features: a term is one expression in x1 and x2 (x1*x2, cos(x1), x1^3), not a statement or several");
+        v = op_eval_hook(c->s, pg->items[0]->a, sc);
+        err_pop(&f);
+    } else {
+        err_set_source(outer);
+        if (err_last()->src != &u->src) {   /* raised against another text (a function the term called): as it is */
+            ast_unit_unref(u);
+            err_rethrow();
+        }
+        err_info_t e = *err_last();
+        ast_unit_unref(u);
+        if (at >= 0 && e.kind == ERR_SYNTAX && strncmp(e.msg, "features:", 9))
+            err_raise(e.kind, e.span, "features: the term %.*s is not an expression: %s", (int)len, txt, e.msg);
+        if (at >= 0) err_raise(e.kind, e.span, "%s", e.msg);   /* the same offsets in the user's line */
+        /* a term from a variable: its own text was the source */
+        char m[1400];
+        sbuf_t o = { m, sizeof m, 0 };
+        sb_str(&o, _("features: in the term "));
+        sb_quote(&o, txt, len, 60);
+        sb_printf(&o, _(", character %zu: "), char_col(txt, len, (size_t)(e.span.start < 0 ? 0 : e.span.start)));
+        sb_str(&o, e.msg);
+        err_raise(e.kind, op_arg_span(c, t->arg), "%s", m);
+    }
+    err_set_source(outer);
+    ast_unit_unref(u);
+    val_unref(sc);
+    span_t tsp = term_span(c, t->arg, t->sv, t->a, t->b);
+    if (v->kind != V_TENSOR)
+        err_raise(ERR_TYPE, tsp, "features: the term %.*s gives a %s, not one number per point", (int)len, txt, val_kind_name(v));
+    if (v->u.t.size == 1 && !(v->u.t.ndim == 1 && n == 1)) {   /* a constant column: broadcast_to(v, n) */
+        value_t *a[2] = { v, tensor_weak_int(n) };
+        value_t *r = op_runk(OP_broadcast_to, 2, a, 0, NULL, NULL, c->s);
+        val_unref(a[1]);
+        val_unref(v);
+        return r;
+    }
+    if (v->u.t.ndim != 1 || v->u.t.shape[0] != n) {
+        char sh[96];
+        tensor_shape_str(sh, sizeof sh, v->u.t.ndim, v->u.t.shape);
+        err_raise(ERR_SHAPE, tsp, "features: the term %.*s gives shape %s, not one number per point (%lld,): x1 and x2 "
+                  "are the columns of x, each of shape (%lld,)", (int)len, txt, sh, (long long)n, (long long)n);
+    }
+    return v;
+}
+
+/* The terms of one string argument: one term, or (features(x, "x1 x2
+ * x1*x2"), the older form) several separated by commas, or by spaces
+ * outside brackets when the string has no comma there */
+static int split_terms(call_t *c, int i, const value_t *sv, bool whole, term_t *out, int k)
+{
+    int k0 = k;
+    const char *s = sv->u.str.s;
+    size_t n = sv->u.str.len;
+    bool commas = false;
+    int depth = 0;
+    for (size_t p = 0; p < n; p++) {
+        if (s[p] == '(' || s[p] == '[') depth++;
+        else if ((s[p] == ')' || s[p] == ']') && depth > 0) depth--;
+        else if (s[p] == ',' && depth == 0) commas = true;
+    }
+    size_t p = 0;
+    while (p <= n) {
+        while (p < n && py_space((unsigned char)s[p])) p++;
+        if (p >= n && !(commas && p > 0 && s[p - 1] == ',')) break;
+        size_t e = p;
+        depth = 0;
+        while (e < n) {
+            if (s[e] == '(' || s[e] == '[') depth++;
+            else if ((s[e] == ')' || s[e] == ']') && depth > 0) depth--;
+            else if (depth == 0 && !whole && (commas ? s[e] == ',' : py_space((unsigned char)s[e]))) break;
+            e++;
+        }
+        size_t b = e;
+        while (b > p && py_space((unsigned char)s[b - 1])) b--;
+        if (b == p)
+            err_raise(ERR_VALUE, term_span(c, i, sv, p, e), "features: an empty term (two commas, or a comma at an end)");
+        if (k >= MAX_TERMS)
+            err_raise(ERR_LIMIT, term_span(c, i, sv, p, b), "features: at most %d terms", MAX_TERMS);
+        out[k++] = (term_t){ i, sv, p, b };
+        p = e + (e < n && s[e] == ',');
+        if (e >= n) break;
+    }
+    /* terms separated by spaces hold no spaces: a piece that starts or
+     * ends with an operator was one term written with spaces ("x1 * x2"),
+     * or a sign that would read as one ("x1 -x2"): said, never guessed */
+    if (!whole && !commas && k - k0 > 1)
+        for (int j = k0; j < k; j++) {
+            char f0 = s[out[j].a], f1 = s[out[j].b - 1];
+            if (strchr("+-*/^%@<>=!&|", f0) || strchr("+-*/^%@<>=!&|", f1))
+                err_raise(ERR_VALUE, term_span(c, i, sv, out[j].a, out[j].b),
+                          "features: %.*s is not a term: terms separated by spaces have no spaces inside; to write a term "
+                          "with spaces, separate the terms with commas (\"x1, x1 * x2\") or give each its own string",
+                          (int)(out[j].b - out[j].a), s + out[j].a);
+        }
+    return k;
 }
 
 static value_t *features_impl(call_t *c)
@@ -565,37 +714,46 @@ static value_t *features_impl(call_t *c)
         err_raise(ERR_SHAPE, op_arg_span(c, 0), "features(x, terms): x has shape (n, 2), one point (x1, x2) per row, "
                   "not %s", sh);
     }
-    value_t *sv = c->args[1];
-    if (sv->kind != V_STR)
-        err_raise(ERR_TYPE, op_arg_span(c, 1), "features(x, terms): terms is a string such as \"x1 x2 x1*x2\", not a %s",
-                  val_kind_name(sv));
-    const char *s = sv->u.str.s;
-    size_t n = sv->u.str.len;
-    int pick[7], k = 0;
-    for (size_t p = 0; p < n;) {
-        if (py_space((unsigned char)s[p])) { p++; continue; }
-        size_t e = p;
-        while (e < n && !py_space((unsigned char)s[e])) e++;
-        int t = -1;
-        for (int i = 0; i < 7; i++) if (strlen(TERMS[i]) == e - p && !memcmp(TERMS[i], s + p, e - p)) t = i;
-        char m[600];   /* room for a translation (Hangul: 3 bytes a syllable) */
-        sbuf_t o = { m, sizeof m, 0 };
-        if (t < 0) {
-            sb_str(&o, _("features: unknown term "));
-            sb_quote(&o, s + p, e - p, 40);
-            sb_printf(&o, _("; the terms are the Playground's seven: %s"), TERM_LIST);
-            err_raise(ERR_VALUE, term_span(c, sv, p, e), "%s", m);
+    term_t terms[MAX_TERMS];
+    int k = 0;
+    for (int i = 1; i < c->nargs; i++) {
+        value_t *sv = c->args[i];
+        if (sv->kind == V_LIST) {
+            for (int64_t j = 0; j < sv->u.list.n; j++) {
+                value_t *e = sv->u.list.items[j];
+                if (e->kind != V_STR)
+                    err_raise(ERR_TYPE, op_arg_span(c, i), "features: a list of terms holds strings (\"x1\", \"cos(x1)\"), "
+                              "not a %s", val_kind_name(e));
+                if (k >= MAX_TERMS) err_raise(ERR_LIMIT, op_arg_span(c, i), "features: at most %d terms", MAX_TERMS);
+                size_t a = 0, b = e->u.str.len;
+                while (a < b && py_space((unsigned char)e->u.str.s[a])) a++;
+                while (b > a && py_space((unsigned char)e->u.str.s[b - 1])) b--;
+                terms[k++] = (term_t){ i, e, a, b };   /* (its span: the list's) */
+            }
+            continue;
         }
-        for (int i = 0; i < k; i++)
-            if (pick[i] == t)
-                err_raise(ERR_VALUE, term_span(c, sv, p, e), "features: the term %s is written twice (each term is one "
-                          "column, at most once)", TERMS[t]);
-        pick[k++] = t;
-        p = e;
+        if (sv->kind != V_STR)
+            err_raise(ERR_TYPE, op_arg_span(c, i), "features(x, terms): terms is a string such as \"x1 x2 x1*x2\", not a %s",
+                      val_kind_name(sv));
+        k = split_terms(c, i, sv, c->nargs > 2, terms, k);
     }
     if (k == 0)
         err_raise(ERR_VALUE, op_arg_span(c, 1), "features: no terms; name one or more of %s (separated by spaces)",
                   TERM_LIST);
+    int pick[MAX_TERMS];
+    for (int j = 0; j < k; j++) {
+        const char *s = terms[j].sv->u.str.s + terms[j].a;
+        size_t len = terms[j].b - terms[j].a;
+        span_t sp = terms[j].sv == c->args[terms[j].arg] ? term_span(c, terms[j].arg, terms[j].sv, terms[j].a, terms[j].b)
+                                                         : op_arg_span(c, terms[j].arg);
+        if (len == 0) err_raise(ERR_VALUE, sp, "features: an empty term (two commas, or a comma at an end)");
+        pick[j] = -1;
+        for (int i = 0; i < 7; i++) if (strlen(TERMS[i]) == len && !memcmp(TERMS[i], s, len)) pick[j] = i;
+        for (int i = 0; i < j; i++)
+            if (terms[i].b - terms[i].a == len && !memcmp(terms[i].sv->u.str.s + terms[i].a, s, len))
+                err_raise(ERR_VALUE, sp, "features: the term %.*s is written twice (each term is one "
+                          "column, at most once)", (int)len, s);
+    }
     session_t *S = c->s;
     /* an int64 x computes in the session precision (a cast op, so grad and trace see it) */
     value_t *xf = NULL;
@@ -611,6 +769,7 @@ static value_t *features_impl(call_t *c)
         val_unref(a[1]);
         val_unref(ax);
     }
+    int64_t n = x->u.t.shape[0];
     value_t *l = list_new(k);
     for (int i = 0; i < k; i++) {
         value_t *v;
@@ -621,7 +780,8 @@ static value_t *features_impl(call_t *c)
         case 3: v = op_run2(OP_multiply, col[1], col[1], S); break;
         case 4: v = op_run2(OP_multiply, col[0], col[1], S); break;
         case 5: v = op_run1(OP_sin, col[0], S); break;
-        default: v = op_run1(OP_sin, col[1], S); break;
+        case 6: v = op_run1(OP_sin, col[1], S); break;
+        default: v = term_eval(c, &terms[i], col[0], col[1], n); break;
         }
         list_push_take(l, v);
     }
@@ -673,18 +833,26 @@ const op_def_t op_family_data[] = {
                 "#> [[1],\n"
                 "#>  [0],\n"
                 "#>  [1]] (fp32)"},
-    {OP(features), OPK_FUNC, .gpu = N_("made of ops (take, multiply, sin, stack), each running for a GPU input as it does alone (multiply and "
-              "sin on the GPU's kernels)"), .impl = features_impl, .min_args = 2, .max_args = 2, .flags = OPF_COMPOSITE,
-     .signature = "features(x, \"x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)\")",
-     .summary = N_("the TensorFlow Playground's input features of points (x1, x2): one column per term"),
-     .formula = N_("terms separated by spaces, any of x1, x2, x1^2 (x1 x1), x2^2, x1*x2, sin(x1), sin(x2), each at most "
-                "once; the columns in the order written; made of take, multiply, sin and stack, so grad and trace "
-                "see those ops"),
-     .shapes = N_("x (n, 2) -> (n, k) for k terms"),
-     .dtypes = N_("x's (an int64 x: the session precision)"),
-     .source = N_("TensorFlow Playground, src/playground.ts (INPUTS)"),
+    {OP(features), OPK_FUNC, .gpu = N_("made of ops (take, multiply, sin, stack and whatever a term runs), each running for a GPU "
+              "input as it does alone"), .impl = features_impl, .min_args = 2, .max_args = -1, .flags = OPF_COMPOSITE,
+     .signature = "features(x, \"x1\", \"x2\", \"x1*x2\", \"cos(x1)\", ...)   or features(x, \"x1 x2 x1^2 x2^2 x1*x2 sin(x1) sin(x2)\")",
+     .summary = N_("input features of points (x1, x2), as the TensorFlow Playground's: one column per term, any expression in x1 and x2"),
+     .formula = N_("each term is an expression of the language in x1 and x2 (x[:, 0] and x[:, 1], each (n,)), parsed and "
+                "evaluated as typed, so grad and trace see its ops: x1^3, cos(x1), exp(-x1^2 - x2^2), relu(x1 - 1), a "
+                "function of yours; a constant term is a constant column. Terms: one per string argument, a list of "
+                "strings, or one string of terms separated by commas (then a term may hold spaces) or by spaces (the "
+                "older form, no spaces inside a term); each at most once; the columns in the order written. The "
+                "Playground's seven (x1, x2, x1^2, x2^2, x1*x2, sin(x1), sin(x2)) are take, multiply (x1^2 is x1 x1, "
+                "as np.square) and sin"),
+     .shapes = N_("x (n, 2) -> (n, k) for k terms; each term gives (n,) or one number"),
+     .dtypes = N_("x's (an int64 x: the session precision); a term's own ops decide its column's dtype, stack promotes them"),
+     .source = N_("TensorFlow Playground, src/playground.ts (INPUTS: its seven features); other terms: nnpad's own parser "
+               "and evaluator"),
      .example = "features([[1.0, 2.0], [3.0, -1.0]], \"x1 x1*x2 x2^2\")\n"
                 "#> [[ 1,  2,  4],\n"
-                "#>  [ 3, -3,  1]] (fp32)"},
+                "#>  [ 3, -3,  1]] (fp32)\n"
+                "features([[1.0, 2.0], [3.0, -1.0]], \"x1^3\", \"x1 - 2 * x2\")\n"
+                "#> [[ 1, -3],\n"
+                "#>  [27,  5]] (fp32)"},
     {NULL},
 };

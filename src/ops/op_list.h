@@ -114,6 +114,7 @@
     X(minimum) \
     X(mod) \
     X(moons) \
+    X(multi_gauss) \
     X(mse) \
     X(multiply) \
     X(ndim) \
@@ -126,6 +127,7 @@
     X(numberline) \
     X(ones) \
     X(params) \
+    X(plane) \
     X(plot) \
     X(power) \
     X(power_deriv) \

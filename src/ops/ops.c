@@ -125,6 +125,7 @@ void (*op_print_hook)(FILE *out, const value_t *v, const session_settings_t *set
 value_t *(*op_apply_hook)(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
                           value_t **kw, span_t span);
 value_t *(*op_eval_hook)(session_t *s, const node_t *n, value_t *scope);
+void (*op_parse_hook)(ast_unit_t *u);
 void (*op_frame_push_hook)(const char *name, span_t span);
 void (*op_frame_pop_hook)(void);
 

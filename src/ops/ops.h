@@ -90,6 +90,10 @@ static inline value_t *op_apply(session_t *s, value_t *fn, int nargs, value_t **
  * does not go through the evaluator (a traced function's graph;
  * eval_frame_push/pop). */
 extern value_t *(*op_eval_hook)(session_t *s, const node_t *n, value_t *scope);
+/* The parser (lang/parse.c's parse_unit), set by session_new: a builtin
+ * that reads an expression from a string (features' terms) parses it
+ * with the language's own grammar. */
+extern void (*op_parse_hook)(ast_unit_t *u);
 extern void (*op_frame_push_hook)(const char *name, span_t span);
 extern void (*op_frame_pop_hook)(void);
 

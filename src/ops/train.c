@@ -241,6 +241,69 @@ static value_t *moons_impl(call_t *c)
     return pts_done(c, n, p);
 }
 
+/* ---- the Playground's regression sets: y a real number per point ---- */
+
+/* [x, y]: x (n, 2), y (n, 1) real, in the session precision */
+static value_t *xy_real(call_t *c, int64_t n, const double *px, const double *py, const double *lab)
+{
+    dtype_t dt = op_settings(c->s)->precision;
+    int64_t sx[2] = { n, 2 }, sy[2] = { n, 1 };
+    value_t *x = tensor_new_raw(dt, 2, sx), *y = tensor_new_raw(dt, 2, sy);
+    for (int64_t i = 0; i < n; i++) {
+        dtype_store_f64(dt, tensor_data(x), 2 * i, px[i]);
+        dtype_store_f64(dt, tensor_data(x), 2 * i + 1, py[i]);
+        dtype_store_f64(dt, tensor_data(y), i, lab[i]);
+    }
+    value_t *l = list_new(2);
+    list_push_take(l, x);
+    list_push_take(l, y);
+    return l;
+}
+
+/* The label of one (noisy) point: plane's (x + y) / 10, the linear scale
+ * that maps [-10, 10] to [-1, 1] (not clamped), or multi_gauss's six
+ * bumps, each sign * max(0, 1 - dist / 2), the largest in magnitude (the
+ * first on a tie), 0 where no bump reaches */
+static double plane_label(double x, double y) { return (x + y) / 10; }
+static double gauss6_label(double x, double y)
+{
+    static const double G[6][3] = { { -4, 2.5, 1 }, { 0, 2.5, -1 }, { 4, 2.5, 1 },
+                                    { -4, -2.5, -1 }, { 0, -2.5, 1 }, { 4, -2.5, -1 } };
+    double label = 0;
+    for (int k = 0; k < 6; k++) {
+        double d = sqrt((x - G[k][0]) * (x - G[k][0]) + (y - G[k][1]) * (y - G[k][1]));
+        double v = 1 - d / 2;
+        v = v < 0 ? 0 : v > 1 ? 1 : v;
+        v *= G[k][2];
+        if (fabs(v) > fabs(label)) label = v;
+    }
+    return label;
+}
+
+/* both sets: points uniform in [-6, 6]^2, the label of the point plus
+ * uniform(-6, 6) * noise per coordinate (the point is stored without it) */
+static value_t *regress_run(call_t *c, const char *fn, double (*label)(double, double))
+{
+    int64_t n = count_arg(c, fn);
+    double noise = noise_arg(c, 0), R = 6;
+    value_t *u = draws(c->s, OP_rand, n, 4);
+    double *px = mem_scratch((size_t)n * sizeof *px), *py = mem_scratch((size_t)n * sizeof *py);
+    double *pl = mem_scratch((size_t)n * sizeof *pl);
+    for (int64_t i = 0; i < n; i++) {
+        double x = 2 * R * at(u, 4 * i) - R, y = 2 * R * at(u, 4 * i + 1) - R;
+        double nx = (2 * R * at(u, 4 * i + 2) - R) * noise, ny = (2 * R * at(u, 4 * i + 3) - R) * noise;
+        px[i] = x; py[i] = y; pl[i] = label(x + nx, y + ny);
+    }
+    val_unref(u);
+    value_t *r = xy_real(c, n, px, py, pl);
+    mem_scratch_free(pl);
+    mem_scratch_free(py);
+    mem_scratch_free(px);
+    return r;
+}
+static value_t *plane_impl(call_t *c) { return regress_run(c, "plane", plane_label); }
+static value_t *multi_gauss_impl(call_t *c) { return regress_run(c, "multi_gauss", gauss6_label); }
+
 /* split(x, y, test=0.5): the rows shuffled (the session's generator), the
  * last fraction for testing: [x_train, x_test, y_train, y_test]
  * (scikit-learn's train_test_split order) */
@@ -1070,6 +1133,18 @@ static value_t *ready_targets(call_t *c, value_t *y, bool sparse, int64_t classe
     return val_ref(y);
 }
 
+/* A 1-D x of n values as the column (n, 1): one feature per row, as
+ * Keras 2's model.fit reads it (data_adapter.expand_1d); reshape, so grad
+ * and trace see it.  NULL for any other x. */
+static value_t *x_as_column(call_t *c, value_t *x)
+{
+    if (x->kind != V_TENSOR || x->u.t.ndim != 1) return NULL;
+    value_t *a[3] = { x, inum(x->u.t.shape[0]), inum(1) };
+    value_t *r = op_runk(OP_reshape, 3, a, 0, NULL, NULL, c->s);
+    val_unref(a[1]); val_unref(a[2]);
+    return r;
+}
+
 static value_t *fit_impl(call_t *c)
 {
     value_t *model = c->args[0], *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
@@ -1079,6 +1154,8 @@ static value_t *fit_impl(call_t *c)
     for (int i = 1; i <= 2; i++)
         if ((i == 1 ? x : y)->u.t.ndim < 1)
             err_raise(ERR_SHAPE, c->arg_spans[i], "fit: %s is rows of data, (n, ...), not a single number", i == 1 ? "x" : "y");
+    value_t *x1d = x_as_column(c, x);   /* x (n,) is n rows of one feature */
+    if (x1d) x = x1d;
     if (x->u.t.shape[0] != y->u.t.shape[0])
         err_raise(ERR_SHAPE, c->span, "fit: x and y need the same number of rows (%lld and %lld)",
                   (long long)x->u.t.shape[0], (long long)y->u.t.shape[0]);
@@ -1147,18 +1224,23 @@ static value_t *fit_impl(call_t *c)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
         xv = valv->u.list.items[0];
         yv = valv->u.list.items[1];
+        value_t *xv1 = x_as_column(c, xv);   /* as x: (n,) is (n, 1) */
         if (xv->u.t.ndim < 1 || yv->u.t.ndim < 1 || xv->u.t.shape[0] != yv->u.t.shape[0] || xv->u.t.shape[0] < 1)
             err_raise(ERR_SHAPE, sp, "fit: validation's x and y need the same number of rows, at least one (%lld and %lld)",
                       (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
         if (check_targets(yv, lname, oshape, ond, sp, _("validation's y")) != y_col)
             err_raise(ERR_SHAPE, sp, "fit: validation's y has another shape than y");
-        val_ref(xv); val_ref(yv);
+        if (xv1) xv = xv1;   /* owned already */
+        else val_ref(xv);
+        val_ref(yv);
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
         value_t *i0 = inum(0), *i1 = inum(1);
         xv = op_run2(OP_take, valv, i0, c->s);
         yv = op_run2(OP_take, valv, i1, c->s);
         val_unref(i0); val_unref(i1);
+        value_t *xv1 = x_as_column(c, xv);   /* as x: (n,) is (n, 1) */
+        if (xv1) { val_unref(xv); xv = xv1; }
     } else if (valv) {
         if (valv->kind != V_TENSOR || valv->u.t.size != 1)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
@@ -1461,6 +1543,7 @@ static value_t *fit_impl(call_t *c)
         err_rethrow();
     }
     fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
+    if (x1d) val_unref(x1d);
     return h;
 }
 
@@ -1513,6 +1596,41 @@ const op_def_t op_family_train[] = {
      .example = "x, y = spiral(100)\n"
                 "sum(y)\n"
                 "#> 50 (fp32)"},
+    {OP(plane), OPK_FUNC, .impl = plane_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed", .flags = OPF_IMPURE,
+     .nograd = N_("random data"),
+     .signature = "plane(n, noise=0, seed=)",
+     .summary = N_("the Playground's regression plane: y rises linearly from -1 to 1 across the diagonal x1 + x2"),
+     .formula = N_("points uniform in [-6, 6]^2; y = (x1 + x2) / 10 for the point plus uniform(-6, 6) * noise per "
+                "coordinate (the Playground's linear scale from [-10, 10] to [-1, 1], not clamped; the point itself "
+                "is stored without the noise)"),
+     .shapes = N_("n (>= 2) -> [x, y]: x (n, 2), y (n, 1) real, both in the session precision; seed=k restarts the "
+               "generator first, as seed(k) does"),
+     .dtypes = N_("the session precision; the session's generator"),
+     .source = N_("TensorFlow Playground, src/dataset.ts (regressPlane)"),
+     .example = "seed(0)\n"
+                "x, y = plane(100)\n"
+                "shape(y)\n"
+                "#> [100, 1] (int64)\n"
+                "max(abs(y - (x[:, 0:1] + x[:, 1:2]) / 10)) < 1e-6\n"
+                "#> 1 (fp32)"},
+    {OP(multi_gauss), OPK_FUNC, .impl = multi_gauss_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed",
+     .flags = OPF_IMPURE, .nograd = N_("random data"),
+     .signature = "multi_gauss(n, noise=0, seed=)",
+     .summary = N_("the Playground's regression of six Gaussian bumps: y from -1 to 1, 0 between them"),
+     .formula = N_("points uniform in [-6, 6]^2; bumps at (-4, 2.5), (0, 2.5), (4, 2.5) of signs +, -, + and at "
+                "(-4, -2.5), (0, -2.5), (4, -2.5) of signs -, +, -; each gives sign * max(0, 1 - d/2) at distance d, "
+                "y is the one largest in magnitude (0 where none reaches), for the point plus uniform(-6, 6) * noise "
+                "per coordinate (the point itself is stored without the noise)"),
+     .shapes = N_("n (>= 2) -> [x, y]: x (n, 2), y (n, 1) real in [-1, 1], both in the session precision; seed=k "
+               "restarts the generator first, as seed(k) does"),
+     .dtypes = N_("the session precision; the session's generator"),
+     .source = N_("TensorFlow Playground, src/dataset.ts (regressGaussian)"),
+     .example = "seed(0)\n"
+                "x, y = multi_gauss(200)\n"
+                "shape(x)\n"
+                "#> [200, 2] (int64)\n"
+                "[min(y) >= -1, max(y) <= 1]\n"
+                "#> [1, 1] (fp32)"},
     {OP(moons), OPK_FUNC, .impl = moons_impl, .min_args = 1, .max_args = 1, .kwargs = "noise seed shuffle", .flags = OPF_IMPURE,
      .nograd = N_("random data"),
      .signature = "moons(n, noise=0, seed=, shuffle=1)", .summary = N_("scikit-learn's two moons: two interleaving half circles"),
@@ -1617,7 +1735,7 @@ const op_def_t op_family_train[] = {
                 "figures that are redrawn in place in the window while training runs (at most every 0.25 s, and so that "
                 "drawing takes at most a twentieth of the time); headless, each is written once at the end. "
                 "Ctrl-C stops between batches and keeps the weights reached and the history so far"),
-     .shapes = N_("x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
+     .shapes = N_("x (n, ...) (a 1-D x (n,) is n rows of one feature, (n, 1), as Keras 2 reads it), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
                "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "
                "weights, 4): the fraction of each gradient's entries that are "
                "exactly 0, subnormal, normal and inf/NaN in the dtype it was computed in (fp16 under :policy mixed, "
