@@ -10,7 +10,11 @@
  *     x / 3, relu(x @ W + b)) runs SUB elements at a time, each op one
  *     unrolled AVX2 loop specialised for where its operands are (a slot in
  *     L1, memory, a scalar in a register), the last op writing (streaming,
- *     past 2^18 elements) the output itself.  The operations are the
+ *     past 2^18 elements) the output itself.  Its other fp32 unary ops
+ *     (sigmoid, tanh, exp ... erf, sqrt, ...) run their block kernel
+ *     (kern_unary_blk: eager's per-element code, correctly rounded where
+ *     eager is) on the step's SUB elements, slot to slot, so that
+ *     tanh(sigmoid(x) * 2 + 1) - x is one pass too.  The operations are the
  *     kernels' (kern_avx2.c bin32: vaddps/vmulps in the same operand
  *     order; relu as kern_act.c rounds it), so the same bits.  On 10M fp32
  *     it runs x * 2 + 1 - x / 3 in 2.7 ms where the block kernels take
@@ -88,8 +92,16 @@ __attribute__((target("avx2"))) static inline __m256 fx_relu(__m256 x)
 
 #endif
 
-/* Can the register path run this chain: fp32 in and out; +, -, *, / and
- * relu only (and only with the AVX2 kernels: kern_level() >= 1). */
+/* A unary op the register path hands to its block kernel (kern_unary_blk:
+ * sigmoid, tanh, exp ... erf, the other fp32 unary ops), one step's slot
+ * at a time: all but relu, which it computes in registers. */
+static bool fx_blk_op(const bk_chain_op_t *f) { return !f->bin && f->kern != KA_RELU; }
+
+/* Can the register path run this chain: fp32 in and out; +, -, *, /,
+ * relu, and the unary ops that have an fp32 block kernel (the
+ * transcendental ones correctly rounded, as eager: kern_act.c), whose
+ * operand is a slot or a tensor of the chain's shape (only with the AVX2
+ * kernels: kern_level() >= 1). */
 static bool fast_ok(const bk_chain_t *ch)
 {
     if (kern_level() < 1) return false;
@@ -97,7 +109,8 @@ static bool fast_ok(const bk_chain_t *ch)
         const bk_chain_op_t *f = &ch->op[k];
         if (f->dto != DT_FP32 || f->a[0].dt != DT_FP32) return false;
         if (!f->bin) {
-            if (f->kern != KA_RELU) return false;
+            if (fx_blk_op(f) && (!kern_unary_ok(f->kern, DT_FP32) || (f->a[0].q < 0 && f->a[0].stride != 1)))
+                return false;
             continue;
         }
         int kb = f->kern;
@@ -166,6 +179,19 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
                        : y->q >= 0 ? R[y->q] : (const float *)c->ap[k][1] + (c->per[k][1] ? ph[k][1] : o);
         int kb = f->bin ? f->kern : 0;
         float *d = R[k];
+        if (fx_blk_op(f)) {
+            /* the op's block kernel over the step's elements into its slot
+             * (the lanes past cnt of a last step are never stored) */
+            kern_unary_blk(f->kern, DT_FP32, d, A, cnt);
+            if (k == ch->len - 1 && !part) {
+                float *dst = (float *)c->out + o;
+                if (c->nt && ((uintptr_t)dst & 31) == 0)
+                    for (int v = 0; v < cnt; v += 8) _mm256_stream_ps(dst + v, _mm256_load_ps(d + v));
+                else
+                    for (int v = 0; v < cnt; v += 8) _mm256_storeu_ps(dst + v, _mm256_load_ps(d + v));
+            }
+            continue;
+        }
         if (part) {
             bool fa = x->q < 0 && !c->per[k][0], fb = f->bin && y->q < 0 && !c->per[k][1];
             bool sa = x->q < 0 && c->per[k][0] == 1, sb = f->bin && y->q < 0 && c->per[k][1] == 1;

@@ -1100,6 +1100,19 @@ static void fused16(int kern, const act_t *a, const aparam_t *p, uint16_t *o, co
     FUSED16(KA_SIGMOID) FUSED16(KA_SIGMOID_D) FUSED16(KA_TANH) FUSED16(KT_EXP)
     default: break;
     }
+    if (fused_ok(kern)) {
+        /* the last few elements as eight lanes (padded with zeros), so that
+         * an element's bits never depend on where a block ends: a NaN
+         * comes back as F16C rounds it in every position (the scalar
+         * path keeps another payload), as in the 16-bit tables */
+        if (i < n) {   /* (n - i < 8: the call below runs its loop once) */
+            uint16_t xb[8] = { 0 }, ob[8];
+            memcpy(xb, x + i, (size_t)(n - i) * sizeof *x);
+            fused16(kern, a, p, ob, xb, 8);
+            memcpy(o + i, ob, (size_t)(n - i) * sizeof *o);
+        }
+        return;
+    }
     for (; i < n; i++) {
         double xv = dtype_f16_to_f64(x[i]);
         o[i] = dtype_f64_to_f16(finish1(a, p, DT_FP16, xv, a->f(xv, p)));
