@@ -1268,6 +1268,20 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
     act_range(act_of(kern), &p, dt, out, in, 0, n);
 }
 
+/* The 16-bit table of an activation (default parameters) or of exp ...
+ * erf in dt (fp16 or bf16), made on first use as bk_cpu_act makes it, for
+ * a fused chain as long as the ones bk_cpu_act looks up; NULL when there is
+ * none (another dtype, no vector kernels, the tables full).  Not thread
+ * safe: the chain asks before its threads start. */
+const uint16_t *kact_table(int kern, dtype_t dt)
+{
+    const act_t *a = act_of_op(kern);
+    if (!a || !(dt == DT_FP16 || dt == DT_BF16) || kern_level() < 1) return NULL;
+    aparam_t p = { 0, 0 };
+    return table_for(a, &p, dt);
+}
+bool kact_table_pays(int64_t n) { return n >= TAB_MIN; }
+
 /* exp ... erf over a block (fused chains): as bk_cpu_act computes them */
 void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
