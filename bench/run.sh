@@ -151,8 +151,8 @@ printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "tiny fwd+bwd, 16 
 eager=$(nn2 4); fused=$(nn2 5)
 row "chain 10M fp32: fused vs nnpad eager" "$fused" "$eager" "" 3
 # issue 29: the same chain's activations inside the fused pass (eager's correctly rounded kernels per step)
-row "transcendental chain 10M fp32: traced vs eager" "$fused" "$eager" "" 1.5
-row "transcendental chain 10M fp16: traced vs eager" "$(nn2 11)" "$(nn2 10)" "" 1.5
+row "sigmoid-tanh chain 10M fp32: traced vs eager" "$fused" "$eager" "" 1.5
+row "sigmoid-tanh chain 10M fp16: traced vs eager" "$(nn2 11)" "$(nn2 10)" "" 1.5
 row "chain 10M fp32: fused vs NumPy" "$fused" "$(peer numpy chain)" "$(peer torch chain)" 5
 row "chain 10M fp32: fused vs torch.jit.trace" "$fused" "$(peer torch jit)" "$(peer torch jit)" 1
 # bytes/s: the fused call reads x and writes the result (80 MB); a copy reads and writes 40 MB each
