@@ -20,7 +20,8 @@
 #     sum(sigmoid(x)) on 10M fp32 and a tiny (16-element) forward+backward
 #     against PyTorch autograd on the CPU;
 #   - tracing: tanh(sigmoid(x)*2+1)-x on 10M fp32, traced and fused, against
-#     nnpad eager, NumPy, PyTorch eager and torch.jit.trace; its bytes/s
+#     nnpad eager (aims 3 and 1.5, issues 6 and 29; fp16 too), NumPy,
+#     PyTorch eager and torch.jit.trace; its bytes/s
 #     (40 MB read + 40 MB written) against a plain 40 MB copy (np.copyto, the
 #     same run); a cached concrete function on 16 elements per call; the
 #     peak memory of the fused call (VmHWM of a run that only makes x and
@@ -149,6 +150,9 @@ printf '| %-44s | %10s | %10s | %10s | %6sx | %6s | %-6s |\n' "tiny fwd+bwd, 16 
 # ---- tracing and fusion (issue 6) ----
 eager=$(nn2 4); fused=$(nn2 5)
 row "chain 10M fp32: fused vs nnpad eager" "$fused" "$eager" "" 3
+# issue 29: the same chain's activations inside the fused pass (eager's correctly rounded kernels per step)
+row "sigmoid-tanh chain 10M fp32: traced vs eager" "$fused" "$eager" "" 1.5
+row "sigmoid-tanh chain 10M fp16: traced vs eager" "$(nn2 11)" "$(nn2 10)" "" 1.5
 row "chain 10M fp32: fused vs NumPy" "$fused" "$(peer numpy chain)" "$(peer torch chain)" 5
 row "chain 10M fp32: fused vs torch.jit.trace" "$fused" "$(peer torch jit)" "$(peer torch jit)" 1
 # bytes/s: the fused call reads x and writes the result (80 MB); a copy reads and writes 40 MB each

@@ -204,11 +204,16 @@ int main(void)
      * the chain is unsupported and the graph runs its other ways). */
     static const long sizes[] = { 1, 7, 64, 65, 1000, 4097, 70001, 262149, 300000 };
     static const char *const big[] = { "x * 2 + 1 - x / 3", "relu(x * 3 - 1) / (x + 2)", "relu(x) * x - 0.5",
-                                       "relu(x * 2 - 1)", "(1 - x) * 2 / (x * x + 1)" };
-    static const char *const bdt[] = { "fp32", "fp16", "fp64" };
+                                       "relu(x * 2 - 1)", "(1 - x) * 2 / (x * x + 1)",
+                                       /* the correctly rounded kernels in a chain: between and after
+                                        * the register path's ops, last, on a slot and on x */
+                                       "tanh(sigmoid(x) * 2 + 1) - x", "exp(x * 0.5) - sigmoid(x) * x",
+                                       "sin(x) * cos(x) + erf(x / 2)", "log1p(x * x) - expm1(x / 4)",
+                                       "tanh(x * 3 + log(abs(x)))", "sqrt(abs(x)) * 2 + tanh(x)" };
+    static const char *const bdt[] = { "fp32", "fp16", "fp64", "bf16" };
     for (int level = 1; level >= 0; level--) {
         int old = bk_cpu_set_level(level);
-        for (int d = 0; d < (level ? 3 : 1); d++)
+        for (int d = 0; d < (level ? 4 : 1); d++)
             for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
                 char b[1024];
                 snprintf(b, sizeof b,

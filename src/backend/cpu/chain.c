@@ -10,7 +10,11 @@
  *     x / 3, relu(x @ W + b)) runs SUB elements at a time, each op one
  *     unrolled AVX2 loop specialised for where its operands are (a slot in
  *     L1, memory, a scalar in a register), the last op writing (streaming,
- *     past 2^18 elements) the output itself.  The operations are the
+ *     past 2^18 elements) the output itself.  Its other fp32 unary ops
+ *     (sigmoid, tanh, exp ... erf, sqrt, ...) run their block kernel
+ *     (kern_unary_blk: eager's per-element code, correctly rounded where
+ *     eager is) on the step's SUB elements, slot to slot, so that
+ *     tanh(sigmoid(x) * 2 + 1) - x is one pass too.  The operations are the
  *     kernels' (kern_avx2.c bin32: vaddps/vmulps in the same operand
  *     order; relu as kern_act.c rounds it), so the same bits.  On 10M fp32
  *     it runs x * 2 + 1 - x / 3 in 2.7 ms where the block kernels take
@@ -18,7 +22,9 @@
  *   - otherwise each op is one call of the block kernels (kern_unary_blk /
  *     kern_binary_blk) on blocks of FUSE_BLOCK elements; an activation
  *     without an fp32 block kernel (relu) runs as kern_act.c does: widened
- *     to fp64, its fp64 kernel, rounded once.
+ *     to fp64, its fp64 kernel, rounded once; in fp16/bf16 on a tensor as
+ *     long as those eager looks up, an activation or exp ... erf looks up
+ *     the same table of 65536 results (kact_table).
  * Blocks are small (512 elements): in a C model of x * 2 + 1 - x / 3 on
  * 10M fp32, blocks of 4096 ran two to five times slower than blocks of 64
  * to 512, as a long chain's slots fall out of L1; the slots are spaced so
@@ -48,6 +54,7 @@ typedef struct fx_ctx {
     char *scratch;            /* 2 slots of len blocks of blk fp64-sized elements */
     bool nt;                  /* a large output: the last op writes to scratch, streamed out */
     bool fast;                /* the register path */
+    const uint16_t *tab[BK_CHAIN_MAX];   /* an fp16/bf16 activation's table (as eager looks it up), or NULL */
     size_t slot_bytes, bstride;
     atomic_int busy[2];
 } fx_ctx_t;
@@ -88,8 +95,16 @@ __attribute__((target("avx2"))) static inline __m256 fx_relu(__m256 x)
 
 #endif
 
-/* Can the register path run this chain: fp32 in and out; +, -, *, / and
- * relu only (and only with the AVX2 kernels: kern_level() >= 1). */
+/* A unary op the register path hands to its block kernel (kern_unary_blk:
+ * sigmoid, tanh, exp ... erf, the other fp32 unary ops), one step's slot
+ * at a time: all but relu, which it computes in registers. */
+static bool fx_blk_op(const bk_chain_op_t *f) { return !f->bin && f->kern != KA_RELU; }
+
+/* Can the register path run this chain: fp32 in and out; +, -, *, /,
+ * relu, and the unary ops that have an fp32 block kernel (the
+ * transcendental ones correctly rounded, as eager: kern_act.c), whose
+ * operand is a slot or a tensor of the chain's shape (only with the AVX2
+ * kernels: kern_level() >= 1). */
 static bool fast_ok(const bk_chain_t *ch)
 {
     if (kern_level() < 1) return false;
@@ -97,7 +112,8 @@ static bool fast_ok(const bk_chain_t *ch)
         const bk_chain_op_t *f = &ch->op[k];
         if (f->dto != DT_FP32 || f->a[0].dt != DT_FP32) return false;
         if (!f->bin) {
-            if (f->kern != KA_RELU) return false;
+            if (fx_blk_op(f) && (!kern_unary_ok(f->kern, DT_FP32) || (f->a[0].q < 0 && f->a[0].stride != 1)))
+                return false;
             continue;
         }
         int kb = f->kern;
@@ -166,6 +182,19 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
                        : y->q >= 0 ? R[y->q] : (const float *)c->ap[k][1] + (c->per[k][1] ? ph[k][1] : o);
         int kb = f->bin ? f->kern : 0;
         float *d = R[k];
+        if (fx_blk_op(f)) {
+            /* the op's block kernel over the step's elements into its slot
+             * (the lanes past cnt of a last step are never stored) */
+            kern_unary_blk(f->kern, DT_FP32, d, A, cnt);
+            if (k == ch->len - 1 && !part) {
+                float *dst = (float *)c->out + o;
+                if (c->nt && ((uintptr_t)dst & 31) == 0)
+                    for (int v = 0; v < cnt; v += 8) _mm256_stream_ps(dst + v, _mm256_load_ps(d + v));
+                else
+                    for (int v = 0; v < cnt; v += 8) _mm256_storeu_ps(dst + v, _mm256_load_ps(d + v));
+            }
+            continue;
+        }
         if (part) {
             bool fa = x->q < 0 && !c->per[k][0], fb = f->bin && y->q < 0 && !c->per[k][1];
             bool sa = x->q < 0 && c->per[k][0] == 1, sb = f->bin && y->q < 0 && c->per[k][1] == 1;
@@ -225,7 +254,11 @@ static void generic_blk(const fx_ctx_t *c, char *scr, int64_t o, int64_t m)
                    : c->per[k][j] ? c->ap[k][j] + (size_t)(o % c->per[k][j]) * c->aes[k][j]
                    : a->stride ? c->ap[k][j] + (size_t)o * c->aes[k][j] : c->ap[k][j];
         }
-        if (f->bin)
+        if (c->tab[k]) {   /* fp16/bf16: eager's table of the 65536 results */
+            const uint16_t *in = src[0], *tb = c->tab[k];
+            uint16_t *o16 = dst;
+            for (int64_t i = 0; i < m; i++) o16[i] = tb[in[i]];
+        } else if (f->bin)
             kern_binary_blk(f->kern, f->dto, dst, f->a[0].dt, src[0], st[0], f->a[1].dt, src[1], st[1], m);
         else if (bk_kern_is_act(f->kern))
             kact_run(f->kern, f->dto, dst, src[0], m);
@@ -291,6 +324,10 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
                                : !kern_unary_ok(f->kern, f->dto)))
             return BK_UNSUPPORTED;   /* (the register path's ops all have their kernels) */
         c.es[k] = (size_t)dtype_traits[f->dto].size;
+        c.tab[k] = NULL;
+        if (!f->bin && (f->dto == DT_FP16 || f->dto == DT_BF16) && f->a[0].dt == f->dto && kact_table_pays(n) &&
+            (bk_kern_is_act(f->kern) || bk_kern_is_tr(f->kern)))
+            c.tab[k] = kact_table(f->kern, f->dto);
         c.per[k][0] = c.per[k][1] = 0;
         for (int j = 0; j < (f->bin ? 2 : 1); j++) {
             const bk_chain_arg_t *a = &f->a[j];

@@ -1100,6 +1100,19 @@ static void fused16(int kern, const act_t *a, const aparam_t *p, uint16_t *o, co
     FUSED16(KA_SIGMOID) FUSED16(KA_SIGMOID_D) FUSED16(KA_TANH) FUSED16(KT_EXP)
     default: break;
     }
+    if (fused_ok(kern)) {
+        /* the last few elements as eight lanes (padded with zeros), so that
+         * an element's bits never depend on where a block ends: a NaN
+         * comes back as F16C rounds it in every position (the scalar
+         * path keeps another payload), as in the 16-bit tables */
+        if (i < n) {   /* (n - i < 8: the call below runs its loop once) */
+            uint16_t xb[8] = { 0 }, ob[8];
+            memcpy(xb, x + i, (size_t)(n - i) * sizeof *x);
+            fused16(kern, a, p, ob, xb, 8);
+            memcpy(o + i, ob, (size_t)(n - i) * sizeof *o);
+        }
+        return;
+    }
     for (; i < n; i++) {
         double xv = dtype_f16_to_f64(x[i]);
         o[i] = dtype_f64_to_f16(finish1(a, p, DT_FP16, xv, a->f(xv, p)));
@@ -1254,6 +1267,20 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
     aparam_t p = { 0, 0 };
     act_range(act_of(kern), &p, dt, out, in, 0, n);
 }
+
+/* The 16-bit table of an activation (default parameters) or of exp ...
+ * erf in dt (fp16 or bf16), made on first use as bk_cpu_act makes it, for
+ * a fused chain as long as the ones bk_cpu_act looks up; NULL when there is
+ * none (another dtype, no vector kernels, the tables full).  Not thread
+ * safe: the chain asks before its threads start. */
+const uint16_t *kact_table(int kern, dtype_t dt)
+{
+    const act_t *a = act_of_op(kern);
+    if (!a || !(dt == DT_FP16 || dt == DT_BF16) || kern_level() < 1) return NULL;
+    aparam_t p = { 0, 0 };
+    return table_for(a, &p, dt);
+}
+bool kact_table_pays(int64_t n) { return n >= TAB_MIN; }
 
 /* exp ... erf over a block (fused chains): as bk_cpu_act computes them */
 void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)

@@ -115,6 +115,11 @@ void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
  * rounding check, the careful long double value when it fails), correctly
  * rounded; kact_tr_run over one block, as bk_cpu_act does. */
 void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
+/* The 65536-entry table of kern (an activation without keywords or exp ...
+ * erf) in dt = fp16/bf16, as bk_cpu_act looks it up over a tensor of at
+ * least the elements kact_table_pays says; NULL when none (main thread only). */
+const uint16_t *kact_table(int kern, dtype_t dt);
+bool kact_table_pays(int64_t n);
 
 /* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c; on
  * other CPUs kern_noavx.c, whose functions abort: kern_level() is 0) ---- */
