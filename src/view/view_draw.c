@@ -1014,8 +1014,14 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
         if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
         if (!drawable(f, tx->y)) { text_at(cr, buf, X, f->py + f->ph - base * 0.2, 0.5, 1, t); continue; }
         double Y = view_y_to_px(f, tx->y);
-        if (Y - th - base * 0.2 < f->py) { t.color = 0xFFFFFF; text_at(cr, buf, X, Y + base * 0.2, 0.5, 0, t); }
-        else text_at(cr, buf, X, Y - base * 0.15, 0.5, 1, t);
+        bool onbar = room < 1e9;
+        if (!onbar) X = clampd(X, f->px + tw / 2 + 2, f->px + f->pw - tw / 2 - 2);   /* a name stays in the plot */
+        double lift = onbar ? base * 0.15 : base * 0.45;   /* a point's name clears its dot */
+        if (Y - th - lift < f->py) {
+            /* no room above: inside the bar in white, or under the point in its colour */
+            if (onbar) t.color = 0xFFFFFF;
+            text_at(cr, buf, X, Y + (onbar ? base * 0.2 : base * 0.45), 0.5, 0, t);
+        } else text_at(cr, buf, X, Y - lift, 0.5, 1, t);
     }
     const char *xl[8]; uint32_t xc[8]; bool xb[8];
     int nx = 0;
