@@ -94,6 +94,13 @@ st=$?
   grep -Eq '^sum +fp16 +1e\+05 +0\.5 ' out && grep -q '^figure: figures/.*-roofline.png' out &&
   [ -s figures/001-roofline.png ]
 ok $? "roofline() after :time: the roofs, each timed op's FLOPs and intensity, and the figure"
+# each point is named by its op on the figure (its text record)
+rm -rf figures
+NNPAD_FIGURE_TEXT=1 "$NNPAD" --headless -e 'x = randn(100000)' -e ':time y = x * 2' -e 'a = randn(64, 64)' -e ':time z = a @ a' \
+  -e 'roofline()' > out 2>&1
+t=figures/001-roofline.png.txt
+grep -q '	multiply$' "$t" && grep -q '	matmul$' "$t"
+ok $? "roofline(): the points are named by their ops, multiply and matmul ($(cut -f2 "$t" 2>/dev/null | tr '\n' '|' | cut -c1-200))"
 "$NNPAD" -e 'roofline()' > out 2>&1
 grep -q '^no ops timed on the cpu yet: time some with :time' out; ok $? "roofline() with nothing timed says how to time ops"
 "$NNPAD" -e 'roofline(device="gpu")' > out 2>&1

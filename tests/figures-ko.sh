@@ -41,7 +41,7 @@ english() {
     003-bits) echo 'sign|exponent|mantissa|bits of' ;;
     004-numberline) echo 'values in|normal values|powers of two|too dense|near 0|rounds to|spacing to the next' ;;
     005-compare) echo 'value|error|reference|precisions|rounding' ;;
-    006-gradflow) echo 'gradient flow|mean \|dW\|, log|next to the input|on each bar' ;;
+    006-gradflow) echo 'gradient flow|mean \|dW\|, log|next to the input|on a bar|whole decades' ;;
     007-fit-loss) echo 'epoch|loss' ;;
   esac
 }

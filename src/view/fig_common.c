@@ -283,6 +283,18 @@ void fig_check_fit(call_t *c, int argi, value_t **ls, int n)
     }
 }
 
+void fig_func_label(const value_t *fn, char *out, size_t cap)
+{
+    int primes = 0;
+    const value_t *f = fn;
+    /* grad(f) (argument 0, one gradient) is f', grad(grad(f)) f'' */
+    while (f->kind == V_FUNC && f->u.fn.inner && f->u.fn.ad_kind == 1 && f->u.fn.argnums == 1) { primes++; f = f->u.fn.inner; }
+    const char *name = f->kind == V_FUNC && f->u.fn.name ? f->u.fn.name : "f";
+    if (f != fn && f->kind == V_FUNC && f->u.fn.inner) { name = fn->u.fn.name ? fn->u.fn.name : "f"; primes = 0; }
+    snprintf(out, cap, "%s", name);
+    for (int i = 0; i < primes && strlen(out) + 4 < cap; i++) strcat(out, "′");
+}
+
 const char *fig_activation_of(value_t *layer)
 {
     value_t *a = scope_get_local(layer, "activation");

@@ -33,7 +33,11 @@ static void progress_title(view_figure_t *f, value_t *h, const char *what)
     char t[320];
     int64_t steps = (int64_t)hnum(h, "steps"), spe = (int64_t)hnum(h, "steps_per_epoch");
     double ep = spe > 0 ? (double)steps / (double)spe : 0;
-    snprintf(t, sizeof t, _("%s · epoch %.1f of %lld"), what, ep, (long long)hnum(h, "epochs_asked"));
+    /* whole epochs as integers ("epoch 500 of 500"), within one its fraction */
+    if (spe > 0 && steps % spe == 0)
+        snprintf(t, sizeof t, _("%s · epoch %lld of %lld"), what, (long long)(steps / spe), (long long)hnum(h, "epochs_asked"));
+    else
+        snprintf(t, sizeof t, _("%s · epoch %.1f of %lld"), what, ep, (long long)hnum(h, "epochs_asked"));
     view_set_title(f, t);
 }
 

@@ -26,6 +26,8 @@ static value_t *fn_value(const char *opname)
     return f;
 }
 
+#define GRADFLOW_DECADES 4
+
 static value_t *gradflow_impl(call_t *c)
 {
     fig_check_common(c);
@@ -143,10 +145,25 @@ static value_t *gradflow_impl(call_t *c)
         snprintf(f->x.tick_label[f->x.nticks], sizeof f->x.tick_label[0], "%d", k + 1);
         f->x.nticks++;
     }
+    /* a bar with exact zeros says how many ("3 zeros"); one with none says
+     * nothing (a "0" on it would read as its value) */
     for (int k = 0; k < nl; k++) {
-        char z[48];
-        snprintf(z, sizeof z, "%lld", (long long)zeros[k]);
-        view_add_text(f, k + 1, mean[k] > 0 ? mean[k] : NAN, zeros[k] ? 0xD55E00 : 0x222222, z);
+        if (!zeros[k]) continue;
+        char z[64];
+        snprintf(z, sizeof z, NG_("%lld zero", "%lld zeros", (unsigned long)zeros[k]), (long long)zeros[k]);
+        view_add_text(f, k + 1, mean[k] > 0 ? mean[k] : NAN, 0xD55E00, z);
+    }
+    /* the y axis spans whole decades, at least GRADFLOW_DECADES of them: bars
+     * within a factor of 2 look nearly even, as they are, and a
+     * vanishing gradient (a factor of 4 per layer) clearly falls */
+    double mlo = INFINITY, mhi = 0;
+    for (int k = 0; k < nl; k++) if (mean[k] > 0 && isfinite(mean[k])) { mlo = fmin(mlo, mean[k]); mhi = fmax(mhi, mean[k]); }
+    if (mhi > 0) {
+        double dhi = ceil(log10(mhi) + 1e-9), dlo = floor(log10(mlo));
+        if (dhi - dlo < GRADFLOW_DECADES) dlo = dhi - GRADFLOW_DECADES;
+        f->y.fixed = true;
+        f->y.lo = pow(10, dlo);
+        f->y.hi = pow(10, dhi);
     }
     if (!f->x.label) f->x.label = view_strdup(_("layer (1 = next to the input)"));
     if (!f->y.label) f->y.label = view_strdup(_("mean |dW|, log scale"));
@@ -156,7 +173,8 @@ static value_t *gradflow_impl(call_t *c)
         view_set_title(f, t);
     }
     char note[480];
-    snprintf(note, sizeof note, _("on each bar: entries of dW exactly 0%s%s"), trend[0] ? " · " : "", trend);
+    snprintf(note, sizeof note, _("on a bar: its entries of dW that are exactly 0 (none: no number) · y: whole decades, at least %d%s%s"),
+             GRADFLOW_DECADES, trend[0] ? " · " : "", trend);
     f->note = view_strdup(note);
     val_unref(r);
     val_unref(loss);

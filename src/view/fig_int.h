@@ -100,6 +100,8 @@ void fig_plane_model(call_t *c, int argi, value_t *model, value_t **ls, int *nl,
 void fig_plane_range(value_t *x, double lo[2], double hi[2]);
 value_t *fig_plane_grid(call_t *c, value_t *x, int n, const double lo[2], const double hi[2]);
 /* A layer's activation's name ("relu", a def's name, "?"). */
+/* A function's name for a legend or an axis: grad(f) is f′ (f' ), grad(grad(f)) f′′ */
+void fig_func_label(const value_t *fn, char *out, size_t cap);
 const char *fig_activation_of(value_t *layer);
 
 /* ---- training (fit's show=, boundary) ---- */

@@ -350,7 +350,7 @@ static view_figure_t *plot_build(call_t *c, value_t *x, int64_t n, bool only_y, 
         }
         char lab[80];
         if (labels[k]) snprintf(lab, sizeof lab, "%s", labels[k]);
-        else if (c->args[yarg[k]]->kind == V_FUNC) snprintf(lab, sizeof lab, "%s", c->args[yarg[k]]->u.fn.name ? c->args[yarg[k]]->u.fn.name : "f");
+        else if (c->args[yarg[k]]->kind == V_FUNC) fig_func_label(c->args[yarg[k]], lab, sizeof lab);
         else fig_span_text(c->arg_spans[yarg[k]], lab, sizeof lab);
         if (sat && ny == 1 && !labels[k] && c->args[yarg[k]]->kind == V_FUNC)
             snprintf(lab + strlen(lab), sizeof lab - strlen(lab), _("(x) in %s"), dtype_traits[dt].name);
@@ -472,7 +472,9 @@ static value_t *plot_impl(call_t *c)
         if (hy && ylo <= 0) { view_figure_free(f); free(xv); err_raise(ERR_VALUE, c->span, "logy=1 needs ylim above 0"); }
     }
     if (sat) {
-        const char *volatile fname = fn1->u.fn.name ? fn1->u.fn.name : "f";
+        static char fnbuf[96];
+        fig_func_label(fn1, fnbuf, sizeof fnbuf);
+        const char *volatile fname = fnbuf;
         /* errors in f are raised before anything else is built; the
          * figure is freed by its owner if they happen here */
         err_frame_t fr;

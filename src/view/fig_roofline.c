@@ -181,6 +181,18 @@ static value_t *roofline_impl(call_t *c)
         view_series_t *s = view_add_series(f, lab, k, x, y, DT_FP64);
         s->style = VIEW_POINTS;
         s->color = dt_color[d];
+        /* each point named by its op, once per spot: a name within a
+         * factor of 2 in x and 1.4 in y of one already written is left out */
+        k = 0;
+        for (int i = 0; i < op_timing_count(); i++) {
+            const op_timing_t *t = op_timing_at(i);
+            if (t->device != (int)dev || t->dtype != d) continue;
+            bool near = false;
+            for (int j = 0; j < f->ntexts && !near; j++)
+                near = fabs(log2(f->texts[j].x / x[k])) < 1 && fabs(log2(f->texts[j].y / y[k])) < 0.5;
+            if (!near && f->ntexts < 40 && x[k] > 0 && y[k] > 0) view_add_text(f, x[k], y[k], dt_color[d], t->op->name);
+            k++;
+        }
     }
     f->note = view_strdup(_("x: FLOPs per byte read and written; y: FLOPs per second reached (best of :time's runs). "
                           "Under the slanted line an op waits for memory; under the flat one, for arithmetic. The "

@@ -101,8 +101,8 @@ static value_t *underflow_impl(call_t *c)
         for (int64_t t = 0; t < S; t++) nsum += pnorm[t];
         memcpy(x4, px, (size_t)S * sizeof *px);
         view_series_t *s4 = view_add_series(f, _("all layers: normal"), S, x4, pnorm, DT_FP64);
-        s4->color = 0x000000;
-        s4->lw = 1;
+        s4->color = 0x999999;   /* grey: not the subnormal line's black */
+        s4->lw = 2;
         fprintf(out, _("  all layers: on average %.1f%% subnormal, %.1f%% normal\n"), 100 * ssum / (double)S,
                 100 * nsum / (double)S);
         if (any_bad) {
@@ -120,7 +120,11 @@ static value_t *underflow_impl(call_t *c)
             free(pbad);
         }
         f->y.fixed = true;
-        f->y.lo = -0.02; f->y.hi = 1.02;
+        f->y.lo = -0.02; f->y.hi = 1.04;
+        /* the legend in a row above the plot: a box inside would cover the
+         * lines at 0 or 1 (every layer's line is at one of them when fp16
+         * training stalls) */
+        f->legend_above = true;
         if (c->nargs > 1) { f->x.fixed = true; f->x.lo = 0; f->x.hi = (double)Smax + 1; }
         f->y.label = view_strdup(_("fraction of entries"));
         if (!f->x.label) f->x.label = view_strdup(_("training step"));
@@ -135,13 +139,12 @@ static value_t *underflow_impl(call_t *c)
             double *x = fig_dalloc(S), *y = fig_dalloc(S);
             for (int64_t t = 0; t < S; t++) { x[t] = (double)(t + 1); y[t] = tensor_get_f64(ls, t); }
             if (c->nargs > 1) { b->x.fixed = true; b->x.lo = 0; b->x.hi = (double)Smax + 1; }
-            view_series_t *s = view_add_series(b, _("loss scale"), S, x, y, DT_FP64);
+            /* one line, named by its y axis: no legend to cover it */
+            view_series_t *s = view_add_series(b, NULL, S, x, y, DT_FP64);
             s->color = 0x000000;
             b->y.log = true;
             b->y.label = view_strdup(_("loss scale"));
             b->below_frac = 0.35;
-            b->legend_above = true;
-            f->legend_above = false;
             f->below = b;
             value_t *sk = field_of(h, "skipped");
             if (sk && sk->kind == V_TENSOR && tensor_get_f64(sk, 0) > 0)

@@ -189,13 +189,14 @@ static txt_t note_txt(double base, double x0, int w)
     return t;
 }
 /* its lines once wrapped */
-static int note_lines(cairo_t *cr, const char *note, double base, double x0, int w)
+static double note_lines(cairo_t *cr, const char *note, double base, double x0, int w)
 {
     if (!note) return 0;
     PangoLayout *l = layout_for(cr, note, note_txt(base, x0, w));
-    int n = pango_layout_get_line_count(l);
+    int n = pango_layout_get_line_count(l), lw_, lh_;
+    pango_layout_get_pixel_size(l, &lw_, &lh_);
     g_object_unref(l);
-    return n;
+    return fmax(n, lh_ / base);   /* in base units: Hangul's lines are taller */
 }
 
 /* the helpers, for view_model.c and view_graph.c (view_int.h) */
@@ -224,9 +225,11 @@ double view_title_top(const view_figure_t *f, cairo_t *cr, int w, double base, d
 {
     if (!f->title) return base * none;
     PangoLayout *l = layout_for(cr, f->title, title_txt(base, w));
-    int n = pango_layout_get_line_count(l);
+    int n = pango_layout_get_line_count(l), lw_, lh_;
+    pango_layout_get_pixel_size(l, &lw_, &lh_);
     g_object_unref(l);
-    return base * 2.6 + (n > 1 ? (n - 1) * base * 1.5 : 0);
+    /* more lines: as many as drawn (Hangul's lines are taller than Latin's) */
+    return n > 1 ? fmax(base * 2.6 + (n - 1) * base * 1.5, base * 1.3 + lh_) : fmax(base * 2.6, base * 1.05 + lh_);
 }
 
 /* ---- coordinates ---- */
@@ -479,6 +482,34 @@ static bool direct_labels(const view_figure_t *f)
     return n > 5;
 }
 
+#define LEGEND_ROW 1.2   /* a row of the legend above the plot, in base units */
+/* The rows a legend above the plot takes: its entries (a sample, the
+ * name) left to right, a new row where the next would pass the plot's
+ * right edge */
+static int legend_rows(const view_figure_t *f, cairo_t *cr, double base, int nextra, const char **xlabels)
+{
+    txt_t t = T(base * 0.8);
+    double sw = base * 1.8, pad = base * 0.4, x = f->px, right = f->px + f->pw + base * 1.0;
+    int rows = 1;
+    for (int i = 0; i < f->nseries + nextra; i++) {
+        const char *lab = i < f->nseries ? f->series[i].label : xlabels[i - f->nseries];
+        if (!lab) continue;
+        double lw_; text_size(cr, lab, t, &lw_, NULL);
+        if (x > f->px && x + sw * 0.8 + pad * 0.6 + lw_ > right) { rows++; x = f->px; }
+        x += sw * 0.8 + pad * 0.6 + lw_ + base * 1.0;
+    }
+    return rows;
+}
+
+/* the same for a figure's own series and its bands' labels (draw_panel's extras) */
+static int legend_rows_of(const view_figure_t *f, cairo_t *cr, double base)
+{
+    const char *xl[8];
+    int nx = 0;
+    for (int i = 0; i < f->nbands && nx < 4; i++) if (f->bands[i].label) xl[nx++] = f->bands[i].label;
+    return legend_rows(f, cr, base, nx, xl);
+}
+
 static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, const char **xlabels, const uint32_t *xcolors,
                         const bool *xband)
 {
@@ -495,24 +526,23 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
     for (int i = 0; i < nextra; i++) { double w; text_size(cr, xlabels[i], t, &w, NULL); if (w > wmax) wmax = w; }
     double sw = base * 1.8, pad = base * 0.4;
     if (f->legend_above) {
-        /* one row in the gap above the plot area (smaller text when it would not fit) */
-        double x = f->px, textw = 0, fixed = 0;
-        for (int i = 0; i < f->nseries + nextra; i++) {
-            const char *lab = i < f->nseries ? f->series[i].label : xlabels[i - f->nseries];
-            if (!lab) continue;
-            double lw_; text_size(cr, lab, t, &lw_, NULL);
-            textw += lw_;
-            fixed += sw * 0.8 + pad * 0.6 + base * 1.0;
-        }
-        double room = f->px + f->pw + base * 1.0 - x;
-        if (fixed + textw > room && textw > 0) t.size *= fmax(0.5, (room - fixed) / textw);
+        /* rows in the gap above the plot area (as many as place_plot left
+         * room for: legend_rows), each entry whole */
+        int rows = legend_rows(f, cr, base, nextra, xlabels), row = 0;
+        double x = f->px, right = f->px + f->pw + base * 1.0;
         for (int i = 0; i < f->nseries + nextra; i++) {
             const char *lab; uint32_t col;
             if (i < f->nseries) { if (!f->series[i].label) continue; lab = f->series[i].label; col = f->series[i].color; }
             else { lab = xlabels[i - f->nseries]; col = xcolors[i - f->nseries]; }
-            double ly = f->py - (has_tags(f) ? base * 1.2 : 0) - base * 0.55;
+            double lw_; text_size(cr, lab, t, &lw_, NULL);
+            if (x > f->px && x + sw * 0.8 + pad * 0.6 + lw_ > right) { row++; x = f->px; }
+            double ly = f->py - (has_tags(f) ? base * 1.2 : 0) - base * 0.55 - (rows - 1 - row) * base * LEGEND_ROW;
             if (i >= f->nseries && xband[i - f->nseries]) {
                 rgba(cr, col, 0.35);
+                cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
+                cairo_fill(cr);
+            } else if (i < f->nseries && f->series[i].style == VIEW_BARS) {
+                rgba(cr, col, 0.8);   /* as the bars are drawn */
                 cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
                 cairo_fill(cr);
             } else {
@@ -585,7 +615,7 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
         } else { lab = xlabels[i - f->nseries]; col = xcolors[i - f->nseries]; band = xband[i - f->nseries]; }
         double ly = y + pad + lh * row + lh / 2;
         if (band) {
-            rgba(cr, col, 0.35);
+            rgba(cr, col, i < f->nseries ? 0.8 : 0.35);   /* a bar as the bars are drawn (draw_bars), a band as bands */
             cairo_rectangle(cr, x + pad, ly - lh * 0.3, sw, lh * 0.6);
             cairo_fill(cr);
         } else {
@@ -690,7 +720,25 @@ static void draw_ylabel(view_figure_t *f, cairo_t *cr, double base, double tickw
     double th, tw;
     text_size(cr, f->y.label, t, &tw, &th);
     /* no longer than its panel is high (a short panel, or a projector's large text) */
-    if (tw > f->ph * 0.98 && tw > 0) { t.size *= fmax(0.5, f->ph * 0.98 / tw); text_size(cr, f->y.label, t, &tw, &th); }
+    if (tw > f->ph * 0.98 && tw > 0) { t.size *= fmax(0.7 / 0.85, f->ph * 0.98 / tw); text_size(cr, f->y.label, t, &tw, &th); }
+    if (tw > f->ph * 0.98 && strchr(f->y.label, ' ')) {
+        /* still too long: two lines (centred), as small as that takes, not below half the base */
+        t.wrap = f->ph * 0.98;
+        PangoLayout *l = layout_for(cr, f->y.label, t);
+        while (pango_layout_get_line_count(l) > 2 && t.size > base * 0.5) {
+            g_object_unref(l);
+            t.size *= 0.92;
+            l = layout_for(cr, f->y.label, t);
+        }
+        g_object_unref(l);
+        text_size(cr, f->y.label, t, &tw, &th);
+        if (f->px - base * 0.45 - tickw - base * 0.35 - th < base * 0.2) {   /* no room for two lines left of the ticks */
+            t.wrap = 0;
+            t.size = base * 0.7;
+            text_size(cr, f->y.label, t, &tw, &th);
+        }
+    }
+    if (tw > f->ph * 0.98 && tw > 0 && !(t.wrap > 0)) { t.size *= fmax(0.5 / 0.7, f->ph * 0.98 / tw); text_size(cr, f->y.label, t, &tw, &th); }
     double x = f->px - base * 0.45 - tickw - base * 0.35 - th;
     if (x < base * 0.2) x = base * 0.2;
     cairo_save(cr);
@@ -711,12 +759,24 @@ static void draw_title_labels(view_figure_t *f, cairo_t *cr, int w, int h, doubl
 }
 
 /* Plot-area rectangle for a figure with axes. */
-static int marker_rows(const view_figure_t *f) { int n = 0; for (int i = 0; i < f->nvlines; i++) n += f->vlines[i].label != NULL; return n; }
 #define KEY_ROW 1.1   /* the key's row height, in base units */
+/* a key row's text: wrapped to the canvas right of its sample */
+static txt_t key_txt(double base, int w) { txt_t t = N(base * 0.75); t.color = C_TEXT; t.wrap = w - base * 4.1; return t; }
+/* the key's height in rows (a wrapped label takes more than one) */
+static double marker_rows(const view_figure_t *f, cairo_t *cr, double base, int w)
+{
+    double n = 0;
+    for (int i = 0; i < f->nvlines; i++) {
+        if (!f->vlines[i].label) continue;
+        double th; text_size(cr, f->vlines[i].label, key_txt(base, w), NULL, &th);
+        n += fmax(1, th / (base * KEY_ROW) + 0.1);
+    }
+    return n;
+}
 
 static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base, double right_extra, bool show_y)
 {
-    double top = view_title_top(f, cr, w, base, 1.0) + (has_tags(f) ? base * 1.2 : 0) + (f->legend_above ? base * 1.2 : 0);
+    double top = view_title_top(f, cr, w, base, 1.0) + (has_tags(f) ? base * 1.2 : 0);
     double tw = show_y ? ytick_width(f, cr, base) : 0;
     bool ylab = f->y.label != NULL;
     if (f->below) {
@@ -725,12 +785,15 @@ static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base,
         ylab = ylab || b->y.label;
     }
     double left = base * 0.8 + (show_y ? tw + base * 0.6 : 0) + (ylab ? base * 1.3 : 0);
-    int nnote = note_lines(cr, f->note, base, left, w);
+    double nnote = note_lines(cr, f->note, base, left, w);
     double bottom = base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0) +
-                    marker_rows(f) * base * KEY_ROW;
+                    marker_rows(f, cr, base, w) * base * KEY_ROW;
     double right = base * 1.2 + right_extra;
-    f->px = left; f->py = top;
-    f->pw = w - left - right; f->ph = h - top - bottom;
+    f->px = left;
+    f->pw = w - left - right;
+    if (f->legend_above) top += legend_rows_of(f, cr, base) * base * LEGEND_ROW;
+    f->py = top;
+    f->ph = h - top - bottom;
     if (f->pw < 10) f->pw = 10;
     if (f->ph < 10) f->ph = 10;
 }
@@ -921,7 +984,12 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
         view_hline_t *hl = &f->hlines[i];
         if (!hl->label || !drawable(f, hl->y)) continue;
         txt_t t = N(base * 0.75); t.color = hl->color;
-        text_at(cr, hl->label, f->px + f->pw / 2, view_y_to_px(f, hl->y) - 3, 0.5, 1, t);
+        double th, Y = view_y_to_px(f, hl->y) - 3;
+        text_size(cr, hl->label, t, NULL, &th);
+        /* inside the panel: under its line when there is no room above (a short panel) */
+        if (f->ph < th * 1.6) continue;   /* a panel too short for it (three lines of legend above at 1.6x): the line alone */
+        if (Y - th < f->py) text_at(cr, hl->label, f->px + f->pw / 2, fmin(Y + 6, f->py + f->ph - th), 0.5, 0, t);
+        else text_at(cr, hl->label, f->px + f->pw / 2, Y, 0.5, 1, t);
     }
     /* texts at data points: above the point (a bar's top), inside it when
      * the top is near the frame; at the axis when the value cannot be
@@ -946,8 +1014,14 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
         if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
         if (!drawable(f, tx->y)) { text_at(cr, buf, X, f->py + f->ph - base * 0.2, 0.5, 1, t); continue; }
         double Y = view_y_to_px(f, tx->y);
-        if (Y - th - base * 0.2 < f->py) { t.color = 0xFFFFFF; text_at(cr, buf, X, Y + base * 0.2, 0.5, 0, t); }
-        else text_at(cr, buf, X, Y - base * 0.15, 0.5, 1, t);
+        bool onbar = room < 1e9;
+        if (!onbar) X = clampd(X, f->px + tw / 2 + 2, f->px + f->pw - tw / 2 - 2);   /* a name stays in the plot */
+        double lift = onbar ? base * 0.15 : base * 0.45;   /* a point's name clears its dot */
+        if (Y - th - lift < f->py) {
+            /* no room above: inside the bar in white, or under the point in its colour */
+            if (onbar) t.color = 0xFFFFFF;
+            text_at(cr, buf, X, Y + (onbar ? base * 0.2 : base * 0.45), 0.5, 0, t);
+        } else text_at(cr, buf, X, Y - lift, 0.5, 1, t);
     }
     const char *xl[8]; uint32_t xc[8]; bool xb[8];
     int nx = 0;
@@ -973,11 +1047,11 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             if (f->series[i].label) { double tw_; text_size(cr, f->series[i].label, dt_, &tw_, NULL); dlw = fmax(dlw, tw_); }
     place_plot(f, cr, w, h, base, direct ? fmin(dlw + base * 1.9, w * 0.3) : 0, true);
     double tickw = fmax(ytick_width(f, cr, base), b ? ytick_width(b, cr, base) : 0);
-    double total = f->ph, gap = b && b->legend_above ? base * 1.5 : base * 0.7;
+    if (b) { b->px = f->px; b->pw = f->pw; }
+    double total = f->ph, gap = b && b->legend_above ? base * (0.3 + LEGEND_ROW * legend_rows_of(b, cr, base)) : base * 0.7;
     if (b) {
         double frac = b->below_frac > 0 && b->below_frac < 0.8 ? b->below_frac : 0.4;
         f->ph = (total - gap) * (1 - frac);
-        b->px = f->px; b->pw = f->pw;
         b->py = f->py + f->ph + gap; b->ph = total - gap - f->ph;
     }
     double bottom = b ? b->py + b->ph : f->py + f->ph;
@@ -1049,16 +1123,18 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     /* the key under the plot: one row per kind of marker line, with the
      * line's own pattern as its sample */
     view_figure_t *lb = b ? b : f;
-    int nnote = note_lines(cr, f->note, base, f->px, w);
+    double nnote = note_lines(cr, f->note, base, f->px, w);
     double ky = bottom + base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0);
     for (int i = 0; i < f->nvlines; i++) {
         view_vline_t *v = &f->vlines[i];
         if (!v->label) continue;
-        double yk = ky + base * KEY_ROW / 2;
+        double yk = ky + base * KEY_ROW / 2, th;
         stroke_vline(cr, v, base * 0.8, yk, base * 3.2, yk, 3);
-        txt_t t = N(base * 0.75); t.color = C_TEXT;
-        text_at(cr, v->label, base * 3.6, yk, 0, 0.5, t);
-        ky += base * KEY_ROW;
+        txt_t t = key_txt(base, w);
+        text_size(cr, v->label, t, NULL, &th);
+        double rows = fmax(1, th / (base * KEY_ROW) + 0.1);
+        text_at(cr, v->label, base * 3.6, yk - base * 0.45 * (th > base * KEY_ROW * 1.5 ? 1 : 0), 0, th > base * KEY_ROW * 1.5 ? 0 : 0.5, t);
+        ky += rows * base * KEY_ROW;
     }
     /* title, x label under the lowest panel, note under it */
     view_draw_title(f, cr, w, base);
@@ -1153,12 +1229,24 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
     cairo_set_line_width(cr, 2);
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
     cairo_stroke(cr);
-    double tickw = 0;
-    for (int i = 0; i < f->x.nticks; i++)
-        text_at(cr, f->x.tick_label[i], f->px + f->x.tick[i] * cell, f->py + f->ph + base * 0.3, 0.5, 0, t);
+    /* tick labels that would touch the one before are left out (a small
+     * map: show()'s beside three models) */
+    double tickw = 0, last = -1e9, lh_;
+    text_size(cr, "0", t, NULL, &lh_);
+    for (int i = 0; i < f->x.nticks; i++) {
+        double tw, X = f->px + f->x.tick[i] * cell;
+        text_size(cr, f->x.tick_label[i], t, &tw, NULL);
+        if (X - tw / 2 < last + base * 0.4) continue;
+        text_at(cr, f->x.tick_label[i], X, f->py + f->ph + base * 0.3, 0.5, 0, t);
+        last = X + tw / 2;
+    }
+    last = -1e9;
     for (int i = 0; i < f->y.nticks; i++) {
-        double tw = text_at(cr, f->y.tick_label[i], f->px - base * 0.4, f->py + f->y.tick[i] * cell, 1, 0.5, t);
+        double Y = f->py + f->y.tick[i] * cell;
+        if (fabs(Y - last) < lh_ * 0.9) continue;
+        double tw = text_at(cr, f->y.tick_label[i], f->px - base * 0.4, Y, 1, 0.5, t);
         if (tw > tickw) tickw = tw;
+        last = Y;
     }
     /* values in the cells: 3 significant digits when every label fits in
      * its cell at a readable size, else 2, else none */
@@ -1212,8 +1300,11 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
     cairo_set_line_width(cr, 1);
     cairo_rectangle(cr, bx, by, cbw, bh);
     cairo_stroke(cr);
+    last = -1e9;
     for (int i = 0; i < nz; i++) {
         double Y = span > 0 ? by + bh - (zt[i] - f->zlo) / span * bh : by + bh / 2;
+        if (fabs(Y - last) < lh_ * 0.9) continue;
+        last = Y;
         rgb(cr, C_FRAME);
         cairo_set_line_width(cr, 2);
         cairo_move_to(cr, bx + cbw, Y); cairo_line_to(cr, bx + cbw + base * 0.3, Y);
@@ -1347,10 +1438,25 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         pow2_text(gs, sizeof gs, g);
         bool sub = fabs(s->x[a] + g / 2) < mn;
         snprintf(lab, sizeof lab, "ulp %s%s", gs, sub ? _(" (subnormal)") : "");
-        double tw; text_size(cr, lab, tb, &tw, NULL);
-        if (Xb - Xa > tw + base * 0.6) {
+        double tw, th; text_size(cr, lab, tb, &tw, &th);
+        /* not under the largest value's label (it hangs from the top of its line, left of it) */
+        double XbL = Xb;
+        if (f->nl_dtype >= 0 && f->nl_dtype < DT_COUNT && f->nl_dtype != DT_E4M3) {
+            double mx = dtype_traits[f->nl_dtype].max;
+            double Xm = view_x_to_px(f, mx);
+            if (f->x.hi > mx && Xm >= f->px - 1 && Xm <= f->px + f->pw + 1) {
+                char ms[48], ml[200];
+                snprintf(ms, sizeof ms, "%.17g", mx);
+                snprintf(ml, sizeof ml, _("%s, the largest %s"), ms, dtype_traits[f->nl_dtype].name);
+                txt_t tr = N(base * 0.8);
+                double mw, mh; text_size(cr, ml, tr, &mw, &mh);
+                double mtop = Y - tall * 1.25, ubot = Y - tall * 0.55 - base * 0.25;
+                if (ubot - th < mtop + mh && Xb > Xm - base * 0.3 - mw - base * 0.3) XbL = fmin(XbL, Xm - base * 0.3 - mw - base * 0.3);
+            }
+        }
+        if (XbL - Xa > tw + base * 0.6) {
             tb.color = sub ? C_SUB : C_NORM;
-            text_at(cr, lab, (Xa + Xb) / 2, Y - tall * 0.55 - base * 0.25, 0.5, 1, tb);
+            text_at(cr, lab, (Xa + XbL) / 2, Y - tall * 0.55 - base * 0.25, 0.5, 1, tb);
         }
         a = b;
     }
@@ -1391,10 +1497,16 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
     cairo_set_line_width(cr, 2);
     cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
     cairo_stroke(cr);
+    /* every tick marked, every k-th labelled when the labels would touch */
+    double lwmax = 0, sp = f->x.nticks > 1 ? fabs(view_x_to_px(f, f->x.tick[1]) - view_x_to_px(f, f->x.tick[0])) : 1e9;
+    for (int i = 0; i < f->x.nticks; i++) { double tw; text_size(cr, f->x.tick_label[i], t, &tw, NULL); lwmax = fmax(lwmax, tw); }
+    int every = sp > 0 ? (int)ceil((lwmax + base * 0.6) / sp) : 1;
+    if (every < 1) every = 1;
     for (int i = 0; i < f->x.nticks; i++) {
         double X = view_x_to_px(f, f->x.tick[i]);
         cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y + base * 0.4);
         cairo_stroke(cr);
+        if (i % every) continue;
         double tw; text_size(cr, f->x.tick_label[i], t, &tw, NULL);
         text_at(cr, f->x.tick_label[i], clampd(X, tw / 2 + 4, w - tw / 2 - 4), Y + base * 0.5, 0.5, 0, t);
     }
@@ -1619,6 +1731,12 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     double colw[16] = { 0 };
     int nc = f->tcols > 16 ? 16 : f->tcols;
     double scale = 1;
+    /* too wide: the widest column's cells wrap onto more lines (compare's
+     * values of a vector) so the text keeps its size; only when even that
+     * leaves the column too narrow does everything shrink */
+    int wc = -1;
+    double wrapw = 0;
+    bool spill = false;
     for (int pass = 0; pass < 2; pass++) {
         double total = 0;
         for (int c = 0; c < nc; c++) {
@@ -1631,33 +1749,85 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             colw[c] += base * scale * 1.4;
             total += colw[c];
         }
+        double avail = w - base * 1.6;
+        if (pass == 0 && total > avail) {
+            int widest = -1;
+            for (int c = 1; c < nc; c++) if (widest < 0 || colw[c] > colw[widest]) widest = c;
+            double rest = widest >= 0 ? total - colw[widest] : total;
+            if (widest >= 0 && avail - rest >= base * 9) {
+                wc = widest;
+                colw[wc] = avail - rest;
+                wrapw = colw[wc] - base * 1.4;
+                break;
+            }
+            if (widest >= 0 && rest < total * 0.8) {
+                /* still too narrow: that column's cells go on a line of their
+                 * own under the rest of their row, as wide as the table (the
+                 * rest shrunk to the width if need be) */
+                wc = widest;
+                spill = true;
+                if (rest > avail) {
+                    scale = avail / rest;
+                    total = 0;
+                    for (int c = 0; c < nc; c++) {
+                        colw[c] = 0;
+                        for (int r = 0; r < f->trows && c != wc; r++) {
+                            txt_t t = T(base * scale); t.mono = r > 0 && c > 0; t.bold = r == 0;
+                            double tw; text_size(cr, f->cells[r * f->tcols + c] ? f->cells[r * f->tcols + c] : "", t, &tw, NULL);
+                            if (tw > colw[c]) colw[c] = tw;
+                        }
+                        if (c != wc) colw[c] += base * scale * 1.4;
+                        total += colw[c];
+                    }
+                    rest = total;
+                }
+                colw[wc] = 0;
+                wrapw = rest - base * scale * 1.4 - colw[0];
+                break;
+            }
+        }
         double rowh = base * scale * 1.7;
         double s2 = fmin((w - base * 1.6) / total, (h - top - base) / (rowh * f->trows));
         if (s2 >= 1 || pass == 1) break;
         scale *= s2;
     }
-    double rowh = base * scale * 1.7, total = 0;
+    /* row heights: one line each, or a wrapped cell's lines */
+    double rowh = base * scale * 1.7, total = 0, rh[256];
+    int nr = f->trows < 256 ? f->trows : 256;
+    for (int r = 0; r < nr; r++) {
+        rh[r] = rowh;
+        if (wc < 0 || !f->cells[r * f->tcols + wc]) continue;
+        txt_t t = T(base * scale); t.mono = r > 0; t.bold = r == 0; t.num = r > 0; t.wrap = wrapw;
+        double th; text_size(cr, f->cells[r * f->tcols + wc], t, NULL, &th);
+        rh[r] = spill ? rowh + th + base * scale * 0.2 : fmax(rowh, th + base * scale * 0.7);
+    }
     for (int c = 0; c < nc; c++) total += colw[c];
     double x0 = (w - total) / 2, y = top;
-    for (int r = 0; r < f->trows; r++) {
+    for (int r = 0; r < nr; r++) {
         if (r == 0 || r % 2 == 0) {
             rgb(cr, r == 0 ? 0xE8EEF4 : 0xF6F6F6);
-            cairo_rectangle(cr, x0, y, total, rowh);
+            cairo_rectangle(cr, x0, y, total, rh[r]);
             cairo_fill(cr);
         }
         double x = x0;
         for (int c = 0; c < nc; c++) {
             txt_t t = T(base * scale); t.mono = r > 0 && c > 0; t.bold = r == 0 || c == 0; t.num = r > 0 && c > 0;
+            if (c == wc) t.wrap = wrapw;
             const char *s = f->cells[r * f->tcols + c];
-            if (c == 0) text_at(cr, s, x + base * scale * 0.7, y + rowh / 2, 0, 0.5, t);
-            else text_at(cr, s, x + colw[c] - base * scale * 0.7, y + rowh / 2, 1, 0.5, t);
+            if (c == wc && spill) {
+                if (s) text_at(cr, s, x0 + colw[0] + base * scale * 0.7, y + rowh - base * scale * 0.1, 0, 0, t);
+                continue;
+            }
+            double ym = spill ? y + rowh / 2 : y + rh[r] / 2;
+            if (c == 0) text_at(cr, s, x + base * scale * 0.7, ym, 0, 0.5, t);
+            else text_at(cr, s, x + colw[c] - base * scale * 0.7, ym, 1, 0.5, t);
             x += colw[c];
         }
-        y += rowh;
+        y += rh[r];
     }
     rgb(cr, C_FRAME);
     cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, x0, top + rowh); cairo_line_to(cr, x0 + total, top + rowh);
+    cairo_move_to(cr, x0, top + rh[0]); cairo_line_to(cr, x0 + total, top + rh[0]);
     cairo_stroke(cr);
     view_draw_title(f, cr, w, base);
     f->content_h = y;

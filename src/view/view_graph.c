@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define KEY_ROW 1.1     /* a row of the key, in base units */
 #define FS 14.0          /* layout font size: 14 px at scale 1 (one point per pixel) */
 #define WRAP 30          /* wrap label lines longer than this many bytes at a space */
 
@@ -253,17 +254,31 @@ static void draw_one(view_graph_t *g, cairo_t *cr, double s)
 #undef PY
 }
 
-/* The key: what the fills mean. */
-static void draw_key(cairo_t *cr, double x, double y, double base)
+/* The key: what the fills mean, in rows that fit the width w from x
+ * (the last row's middle at y; draw false: only count the rows). */
+static int draw_key(cairo_t *cr, double x, double y, double w, double base, bool draw)
 {
     static const struct { const char *name; uint32_t fill; bool removed; } k[] = {
         { N_("parameter"), VIEW_G_PARAM, false }, { N_("constant"), VIEW_G_CONST, false }, { N_("variable"), VIEW_G_VAR, false },
         { "op", VIEW_G_OP, false }, { N_("fused"), VIEW_G_FUSED, false }, { N_("removed by a pass"), 0xF2F2F2, true },
     };
+    enum { NK = sizeof k / sizeof k[0] };
     view_txt_t t = { base * 0.7, false, false, false, false, VIEW_C_TEXT, false, 0 };
     static const double dash[2] = { 4, 3 };
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
-        round_rect(cr, x, y - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
+    int row[NK], rows = 1;
+    double x0 = x, cx = x;
+    for (int i = 0; i < NK; i++) {
+        double tw; view_text_size(cr, _(k[i].name), t, &tw, NULL);
+        if (cx > x0 && cx + base * 1.4 + tw > x0 + w) { rows++; cx = x0; }
+        row[i] = rows - 1;
+        cx += base * 1.4 + tw + base * 1.0;
+    }
+    if (!draw) return rows;
+    cx = x0;
+    for (int i = 0; i < NK; i++) {
+        if (i && row[i] != row[i - 1]) cx = x0;
+        double yy = y - (rows - 1 - row[i]) * base * KEY_ROW;
+        round_rect(cr, cx, yy - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
         view_rgb(cr, k[i].fill);
         cairo_fill_preserve(cr);
         view_rgb(cr, k[i].removed ? 0xA8A8A8 : VIEW_C_FRAME);
@@ -271,19 +286,31 @@ static void draw_key(cairo_t *cr, double x, double y, double base)
         if (k[i].removed) cairo_set_dash(cr, dash, 2, 0);
         cairo_stroke(cr);
         cairo_set_dash(cr, NULL, 0, 0);
-        x += base * 1.4;
-        x += view_text_at(cr, _(k[i].name), x, y, 0, 0.5, t) + base * 1.0;
+        cx += base * 1.4;
+        cx += view_text_at(cr, _(k[i].name), cx, yy, 0, 0.5, t) + base * 1.0;
     }
+    return rows;
 }
 
 void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     view_draw_title(f, cr, w, base);
     double top = view_title_top(f, cr, w, base, 0.8);
-    double bottom = h - base * (f->note ? 2.6 : 1.5);
+    int krows = draw_key(cr, base * 0.6, 0, w - base * 1.2, base, false);
+    double kh = (krows - 1) * base * KEY_ROW;
+    double bottom = h - base * (f->note ? 2.6 : 1.5) - kh;
     int ng = f->ngraphs;
-    double gap = base * 1.2, th = base * 1.6;   /* between panels; a panel's title */
-    double W = w - base * 1.0, H = bottom - top;
+    double gap = base * 1.2, W = w - base * 1.0, H = bottom - top;
+    /* a panel's title, wrapped to its share of the width: the tallest sets
+     * where the graphs start */
+    view_txt_t tt = { base * 0.95, true, false, false, false, VIEW_C_TEXT, false, 0 };
+    double th = base * 1.6;
+    for (int i = 0; i < ng; i++) {
+        view_txt_t ti = tt;
+        ti.wrap = (W - gap * (ng - 1)) / (ng ? ng : 1) * 0.95;
+        double hh; view_text_size(cr, f->graphs[i].title, ti, NULL, &hh);
+        th = fmax(th, hh + base * 0.6);
+    }
     /* Side by side, each panel as wide as its graph at one common scale, or
      * stacked when that is much larger (wide, flat graphs): the scale is
      * the largest that fits every graph, at most 1.6. */
@@ -295,15 +322,20 @@ void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     double s_side = fmin((W - gap * (ng - 1)) / fmax(sumw, 1), (H - th) / fmax(maxh, 1));
     double s_stack = fmin(W / fmax(maxw, 1), (H - ng * th - gap * (ng - 1)) / fmax(sumh, 1));
     bool stacked = ng > 1 && s_stack > 1.25 * s_side;
-    double s = fmin(1.6, stacked ? s_stack : s_side);
+    /* at most 1.6 times the layout's size, times the text's scale (a
+     * small graph grows with :fontscale as the rest of the text does) */
+    double s = fmin(1.6 * fmax(1, base / 25.0), stacked ? s_stack : s_side);
     /* side by side: the room left over is shared out evenly */
     double spare = stacked ? 0 : (W - gap * (ng - 1) - s * sumw) / (ng ? ng : 1);
     double x = base * 0.5, y = top;
     for (int i = 0; i < ng; i++) {
         view_graph_t *g = &f->graphs[i];
         double pw = stacked ? W : s * g->bw + spare;
-        view_txt_t tt = { base * 0.95, true, false, false, false, VIEW_C_TEXT, false, 0 };
-        view_text_at(cr, g->title, x + pw / 2, y, 0.5, 0, tt);
+        view_txt_t ti = tt;
+        ti.wrap = pw * 0.95;
+        double hh; view_text_size(cr, g->title, ti, NULL, &hh);
+        if (hh > th - base * 0.5) ti.size *= fmax(0.6, (th - base * 0.5) / hh);   /* a narrower panel: smaller */
+        view_text_at(cr, g->title, x + pw / 2, y, 0.5, 0, ti);
         if (i > 0) {
             view_rgb(cr, VIEW_C_GRID);
             cairo_set_line_width(cr, 1);
@@ -318,9 +350,9 @@ void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         if (stacked) y += th + s * g->bh + gap;
         else x += pw + gap;
     }
-    draw_key(cr, base * 0.6, h - base * 0.75, base);
+    draw_key(cr, base * 0.6, h - base * 0.75, w - base * 1.2, base, true);
     if (f->note) {
         view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
-        view_text_at(cr, f->note, base * 0.6, h - base * 1.8, 0, 0.5, tn);
+        view_text_at(cr, f->note, base * 0.6, h - base * 1.8 - kh, 0, 0.5, tn);
     }
 }

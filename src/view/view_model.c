@@ -40,8 +40,10 @@ static double label_row(cairo_t *cr, int n, const double *xs, char **texts, cons
         double tw; view_text_size(cr, texts[i], t, &tw, NULL);
         if (tw > wmax) wmax = tw;
     }
-    bool stagger = n > 1 && wmax > gap * 0.85;
-    if (stagger && wmax > gap * 1.9) { t.size *= gap * 1.9 / wmax; }
+    /* neighbours need a space between them (half a letter) */
+    double sp = t.size * 0.5;
+    bool stagger = n > 1 && wmax + sp > gap;
+    if (stagger && wmax + sp > gap * 2) { t.size *= (gap * 2 - sp) / wmax; }
     if (!stagger && n == 1 && wmax > gap * 2) t.size *= gap * 2 / wmax;
     double lh = t.size * 1.25;
     for (int i = 0; i < n && draw; i++) {
@@ -69,8 +71,14 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
         view_text_size(cr, title, tt, &tw, NULL);
     }
     view_text_at(cr, title, x0 + pw / 2, top, 0.5, 0, tt);
-    view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
-    if (m->note) view_text_at(cr, m->note, x0 + pw / 2, top + base * 1.35, 0.5, 0, tn);
+    /* the note ("fp32 · 3 layers · 105 parameters") wrapped to the panel */
+    view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, pw * 0.94 };
+    double nh = 0;
+    if (m->note) {
+        view_text_size(cr, m->note, tn, NULL, &nh);
+        view_text_at(cr, m->note, x0 + pw / 2, top + base * 1.35, 0.5, 0, tn);
+    }
+    double extra = nh > base * 1.2 ? nh - base * 0.9 : 0;   /* the lines past the first */
     int ncols = m->nlayers + 1;
     if (ncols > 65) ncols = 65;
     m->ncols = ncols;
@@ -107,7 +115,7 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
     view_txt_t ts = { base * 0.68, false, true, false, false, VIEW_C_TEXT, false, 0 };
     double ha = label_row(cr, ncols, ax, acts, acol, 0, ta, gap, false);
     double hs = ncols > 1 ? label_row(cr, ncols - 1, sx, shapes, NULL, 0, ts, gap, false) : 0;
-    double ytop = top + base * 3.6, ybot = bottom - ha - hs - base * 0.9;
+    double ytop = top + base * 3.6 + extra, ybot = bottom - ha - hs - base * 0.9;
     double dy = fmin((ybot - ytop) / maxslots, base * 2.4);
     double r = fmin(fmin(dy * 0.36, gap * 0.16), base * 0.75);
     if (r < 2) r = 2;
@@ -210,14 +218,17 @@ void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     view_draw_title(f, cr, w, base);
     double top = view_title_top(f, cr, w, base, 0.8);
-    double split = f->nsides ? w * 0.56 : w;
+    /* the maps' column narrows as models are added beside each other */
+    double split = f->nsides ? w * (f->nmodels >= 3 ? 0.68 : f->nmodels == 2 ? 0.62 : 0.56) : w;
     double x0 = base * 0.5, dw = split - x0 - base * 0.3;
     double bottom = h - base * 2.3;
     int nm = f->nmodels ? f->nmodels : 1;
     double pw = dw / nm;
     for (int i = 0; i < f->nmodels; i++) {
         if (f->models[i].nlayers < 1) continue;
-        draw_panel(f, &f->models[i], cr, x0 + i * pw, pw, top, bottom, base);
+        /* the panel's text as large as its width allows: three models side
+         * by side at :fontscale 1.6 keep 1.0's sizes rather than collide */
+        draw_panel(f, &f->models[i], cr, x0 + i * pw, pw, top, bottom, fmin(base, pw / 11));
         if (i > 0) {
             view_rgb(cr, VIEW_C_GRID);
             cairo_set_line_width(cr, 1);
@@ -231,7 +242,9 @@ void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         double sx = split + base * 0.2, sw = w - sx - base * 0.2, sy = top, sh = (h - top - base * 0.3) / f->nsides;
         for (int i = 0; i < f->nsides; i++) {
             view_figure_t *s = f->sides[i];
-            if (!s->base_px) s->base_px = base * 0.85;
+            /* a map's text no larger than its cell holds (a plot needs room
+             * for ticks, labels and a title: about 9 lines by 16 letters) */
+            s->base_px = fmin(base * 0.85, fmin(sh / 9, sw / 16));
             cairo_save(cr);
             cairo_translate(cr, sx, sy + i * sh);
             cairo_rectangle(cr, 0, 0, sw, sh);

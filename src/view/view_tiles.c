@@ -25,16 +25,35 @@ static uint32_t tile_point_colour(const void *ctx, int64_t i)
 void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
     view_draw_title(f, cr, w, base);
-    double top = view_title_top(f, cr, w, base, 1.0) + base * 1.6;   /* column titles */
-    double bottom = base * (f->note ? 2.6 : 1.0);
     int ncol = f->ntcols > 0 ? f->ntcols : 1, nrow = 1;
-    for (int i = 0; i < f->ntiles; i++) if (f->tiles[i].row + 1 > nrow) nrow = f->tiles[i].row + 1;
     double colw = (w - base * 2) / ncol;
-    double tile = fmin(colw * 0.72, (h - top - bottom) / nrow * 0.86);
+    /* the column titles wrapped to their column, the note to the canvas:
+     * the maps get what is left between them */
+    view_txt_t tt = { .size = base * 0.8, .color = VIEW_C_TEXT, .bold = true, .wrap = colw * 0.94 };
+    double th = 0;
+    for (int c = 0; c < ncol; c++)
+        if (f->tcol_title[c]) { double hh; view_text_size(cr, f->tcol_title[c], tt, NULL, &hh); th = fmax(th, hh); }
+    double top = view_title_top(f, cr, w, base, 1.0) + th + base * 0.6;
+    view_txt_t nt = { .size = base * 0.75, .color = VIEW_C_MUTED, .wrap = w - base * 2 };
+    double nh = 0;
+    if (f->note) view_text_size(cr, f->note, nt, NULL, &nh);
+    double bottom = f->note ? nh + base * 0.9 : base * 1.0;
+    for (int i = 0; i < f->ntiles; i++) if (f->tiles[i].row + 1 > nrow) nrow = f->tiles[i].row + 1;
+    double avail = h - top - bottom;
+    /* a tall column (more than 4 maps) in two side by side when that
+     * makes the maps larger; room on a map's left for its label */
+    double lab = base * 1.6;
+    int sub = 1;
+    double tile = fmin(colw * 0.72 - lab * 0.3, avail / nrow * 0.86);
+    if (nrow > 4) {
+        int rpc = (nrow + 1) / 2;
+        double t2 = fmin((colw * 0.94 - 2 * lab) / 2, avail / rpc * 0.86);
+        if (t2 > tile * 1.15) { tile = t2; sub = 2; }
+    }
     if (tile < 8) tile = 8;
-    double gap = (h - top - bottom - tile * nrow) / (nrow + 1);
+    int rpc_all = (nrow + sub - 1) / sub;
+    double gap = (avail - tile * rpc_all) / (rpc_all + 1);
     if (gap > tile * 0.25) gap = tile * 0.25;
-    view_txt_t tt = { .size = base * 0.8, .color = VIEW_C_TEXT, .bold = true };
     view_txt_t lt = { .size = fmax(base * 0.55, fmin(base * 0.7, tile * 0.16)), .color = VIEW_C_MUTED };
     for (int c = 0; c < ncol; c++) {
         double cx = base + colw * (c + 0.5);
@@ -42,11 +61,14 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         /* this column's tiles, centred vertically */
         int rows = 0;
         for (int i = 0; i < f->ntiles; i++) if (f->tiles[i].col == c && f->tiles[i].row + 1 > rows) rows = f->tiles[i].row + 1;
-        double y0 = top + (h - top - bottom - (rows * tile + (rows - 1) * gap)) / 2;
+        int cs = rows > 4 ? sub : 1, rpc = (rows + cs - 1) / cs;
+        double y0 = top + (avail - (rpc * tile + (rpc - 1) * gap)) / 2;
         for (int i = 0; i < f->ntiles; i++) {
             view_tile_t *t = &f->tiles[i];
             if (t->col != c) continue;
-            double x = cx - tile / 2, y = y0 + t->row * (tile + gap);
+            int sc = t->row / rpc, sr = t->row % rpc;
+            double x = cs == 1 ? cx - tile / 2 : sc ? cx + lab * 0.6 : cx - tile - lab * 0.4;
+            double y = y0 + sr * (tile + gap);
             if (t->n > 1) {   /* a pixel per grid point, the corners' on the tile's corners */
                 cairo_save(cr);
                 cairo_rectangle(cr, x, y, tile, tile);
@@ -60,11 +82,8 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             cairo_stroke(cr);
             if (t->label) view_text_at(cr, t->label, x - base * 0.2, y + tile / 2, 1, 0.5, lt);
         }
-        if (f->tcol_more[c]) view_text_at(cr, f->tcol_more[c], cx, y0 + rows * (tile + gap), 0.5, 0, lt);
+        if (f->tcol_more[c]) view_text_at(cr, f->tcol_more[c], cx, y0 + rpc * (tile + gap), 0.5, 0, lt);
     }
-    if (f->note) {
-        view_txt_t nt = { .size = base * 0.75, .color = VIEW_C_MUTED, .wrap = w - base * 2 };
-        view_text_at(cr, f->note, base, h - base * 2.2, 0, 0, nt);
-    }
+    if (f->note) view_text_at(cr, f->note, base, h - nh - base * 0.4, 0, 0, nt);
     f->content_h = h;
 }

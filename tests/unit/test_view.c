@@ -4,6 +4,7 @@
  * rule, numpy.histogram's bin rule, the count of binary16 values in a
  * binade (2^10), refdata/saturation.csv for the saturation markers, and
  * pixel positions from the linear axis map. */
+#include "config.h"
 #include "tap.h"
 #include "csv.h"
 #include "lang/session.h"
@@ -11,6 +12,10 @@
 #include "tensor/dtype.h"
 #include "view/view.h"
 #include "view/figures.h"
+#include "util/i18n.h"
+#ifdef ENABLE_NLS
+#include <libintl.h>
+#endif
 
 #include <cairo.h>
 #include <math.h>
@@ -87,6 +92,11 @@ int main(void)
     f = fig();
     tap_ok(f && f->nseries == 1 && fabs(f->series[0].y[1] - 2.718281828) < 1e-6 && !strcmp(f->y.label, "exp(x)"),
            "plot(exp, x) plots e^x with the y axis named exp(x)");
+    tap_ok(run("plot(grad(sigmoid), [0, 1])") == 0 && !strcmp(fig()->y.label, "sigmoid\u2032(x)"),
+           "plot(grad(sigmoid), x): the y axis is sigmoid\u2032(x), not grad(x) (got %s)", fig()->y.label);
+    tap_ok(run("plot([0.0, 1.0], grad(tanh), grad(grad(tanh)))") == 0 && fig()->nseries == 2 &&
+           !strcmp(fig()->series[0].label, "tanh\u2032") && !strcmp(fig()->series[1].label, "tanh\u2032\u2032"),
+           "plot(x, grad(tanh), grad(grad(tanh))): the series are tanh\u2032 and tanh\u2032\u2032");
     tap_ok(run("plot([3, 1, 2])") == 0 && fig()->series[0].x[2] == 2, "plot(y) uses x = 0..n-1");
     tap_ok(run("plot(x, x, logy=1, ylim=[0.1, 10])") == 0 && fig()->y.log, "logy=1 with ylim");
     tap_ok(run("plot(x, [1, 2])") == 1, "plot with mismatched lengths is an error");
@@ -486,6 +496,12 @@ int main(void)
            !strcmp(f->series[2].label, "all layers: normal") && f->series[2].y[0] == 0 && f->series[2].y[5] == 0 &&
            f->title && strstr(f->title, "fp16") && strstr(f->title, "no loss scaling"),
            "underflow: without scaling every fp16 gradient entry of the layer was exactly 0 at each of the 6 steps");
+    tap_ok(f && f->legend_above && f->series[1].color != f->series[2].color,
+           "underflow: the legend above the plot (a box inside would cover the lines at 0 and 1); subnormal and normal "
+           "in two colours (%06X, %06X)", f ? f->series[1].color : 0, f ? f->series[2].color : 0);
+    tap_ok(run("underflow(uh2)") == 0 && fig()->below && fig()->below->nseries == 1 && !fig()->below->series[0].label &&
+           fig()->below->y.label && fig()->legend_above, "underflow with scaling: the loss scale panel has no legend box (its y "
+           "axis names it)");
     tap_ok(run("underflow(uh2)") == 0 && fig()->series[0].y[0] == 0 && fig()->series[2].y[0] == 1 && fig()->below &&
            fig()->below->series[0].y[0] == 32768 && strstr(fig()->title, "dynamic"),
            "underflow: with dynamic scaling none is 0 (all normal), and the loss scale is drawn below");
@@ -541,7 +557,7 @@ int main(void)
         for (int i = 0; same && i < 3; i++) same = f->series[1].y[i] == tensor_get_f64(el, i) && f->series[1].x[i] == i + 1;
         for (int i = 0; same && i < 9; i++) same = f->series[0].y[i] == tensor_get_f64(sl, i);
         tap_ok(frc == 0 && view_cell_count() == nbefore + 1 && same && !strcmp(f->name, "fit-loss") &&
-               strstr(f->title, "epoch 3.0 of 3"), "fit(show=\"loss\") headless: one figure at the end, its curves are the "
+               strstr(f->title, "epoch 3 of 3") && !strstr(f->title, "3.0"), "fit(show=\"loss\") headless: one figure at the end, its curves are the "
                "history's batch and epoch losses");
         frc = run("fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=2, batch_size=16, verbose=0, show=[\"gradflow\", \"neurons\"])");
         tap_ok(frc == 0 && view_cell_count() == nbefore + 3 && fig()->kind == VIEW_TILES, "fit(show=[gradflow, neurons]): "
@@ -553,13 +569,17 @@ int main(void)
                "cannot draw: errors before any step, nothing drawn");
     }
 
-    /* ---- text (issue 13): every figure kind, with long titles and labels:
-     * no text leaves the canvas, no two texts overlap (Pango's ink boxes) ---- */
+    /* ---- text: every figure kind, with long titles and labels, at scales
+     * 1, 1.4 (:present on) and 1.6 (:fontscale's largest), in English and
+     * in Korean (whose labels are wider): no text leaves the canvas, no two
+     * texts overlap (Pango's ink boxes) ---- */
     static const char *const kinds[] = {
         "x = linspace(-10, 10, 201)\nplot(sigmoid, x, saturation=1)",
+        "plot(tanh, fp16(x), saturation=1)",
         "plot(x, tanh(x), sigmoid(x), title=\"a rather long title for a projector, with activation functions and more words\", "
         "xlabel=\"the input x, a long axis label\", ylabel=\"the activation\", labels=[\"tanh of x\", \"sigmoid of x\"])",
         "plot(x, x, 2*x, 3*x, 4*x, 5*x, 6*x, 7*x, 8*x, 9*x, 10*x, 11*x, 12*x, -x)",
+        "plot(grad(sigmoid), x)",
         "hist(randn(1000), title=\"the histogram of a thousand normal samples with a long title\")",
         "heatmap(randn(8, 8), title=\"a heatmap\")",
         "numberline(fp16, 0, 4)",
@@ -573,19 +593,67 @@ int main(void)
         "bar(sigmoid([2.0, 1.0, 0.1]), softmax([2.0, 1.0, 0.1]), labels=[\"cat\", \"dog\", \"bird\"], names=[\"sigmoid\", \"softmax\"])",
         "bits(fp16(0.1))",
         "m = sequential(dense(2, 8, activation=\"relu\"), dense(8, 8, activation=\"relu\"), dense(8, 1))\nshow(m)",
+        "m2 = sequential(dense(2, 4, activation=\"tanh\"), dense(4, 1, activation=\"sigmoid\"))\nshow(m, m2)",
+        "m3 = sequential(dense(1, 8), dense(8, 8), dense(8, 1))\nshow(m, m2, m3)",
         "gradflow(m, randn(16, 2), randn(16, 1))",
+        "gm = sequential(dense(4, 4, activation=\"sigmoid\"), dense(4, 4, activation=\"sigmoid\"), dense(4, 1))\n"
+        "gradflow(gm, randn(8, 4), zeros(8, 1))",
         "def fg(x) { return tanh(x * 2 + 1) - x }\ntg = trace(fg)\nyg = tg(randn(4))\ngraph(tg)",
+        "def g30(x) { a = tanh(x * 2 + 1) - x\nb = sigmoid(a * 3 - x) * a + exp(-x * x)\nc = relu(b - a) + softplus(a) * b\n"
+        "d = log(1 + exp(c)) - tanh(b) * c\nreturn d * a + b / (1 + c * c) - sqrt(abs(d) + 1) }\n"
+        "t30 = trace(g30)\ny30 = t30(randn(4))\ngraph(t30)",
+        "nm8 = sequential(dense(2, 8, activation=\"tanh\"), dense(8, 8, activation=\"tanh\"), dense(8, 1, activation=\"sigmoid\"))\n"
+        "neurons(nm8, randn(20, 2))",
+        "underflow(uh1)",
+        "underflow(uh2)",
+        "underflow(uh3, uh2)",
+        "fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=5, batch_size=16, verbose=0, show=\"loss\")",
+        "fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=2, batch_size=16, verbose=0, show=\"neurons\")",
     };
-    for (size_t kk = 0; kk < 2 * sizeof kinds / sizeof kinds[0]; kk++) {
-        size_t k = kk % (sizeof kinds / sizeof kinds[0]);
-        double sc = kk < sizeof kinds / sizeof kinds[0] ? 1.0 : 1.4;   /* then at :present on's scale */
+    const size_t nkinds = sizeof kinds / sizeof kinds[0];
+    static const double scales[] = { 1.0, 1.4, 1.6 };
+    /* the Korean catalogue of the build tree (make builds locale/ beside nnpad) */
+    char ldir[4096] = "";
+    {
+        char exe[4096];
+        ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (k > 0) {
+            exe[k] = 0;
+            for (int up = 0; up < 3; up++) { char *sl = strrchr(exe, '/'); if (sl) *sl = 0; }   /* .../tests/unit/test_view -> top */
+            snprintf(ldir, sizeof ldir, "%s/locale", exe);
+            char probe[4200];
+            snprintf(probe, sizeof probe, "%s/ko/LC_MESSAGES/%s.mo", ldir, PACKAGE);
+            if (access(probe, R_OK) != 0) ldir[0] = 0;
+        }
+    }
+    for (int lang = 0; lang < 2; lang++) {
+        const char *ln = lang ? "ko" : "en";
+        if (lang) {
+#ifdef ENABLE_NLS
+            if (!ldir[0]) { tap_ok(0, "the build tree's Korean catalogue (locale/ko/LC_MESSAGES/%s.mo) is there", PACKAGE); break; }
+            i18n_set_lang("ko");
+            bindtextdomain(PACKAGE, ldir);
+#else
+            break;   /* built without NLS: English only */
+#endif
+            tap_ok(strcmp(_("training step"), "training step") != 0, "--lang ko: figure words are Korean (\"training step\" is \"%s\")",
+                   _("training step"));
+        }
+    for (size_t kk = 0; kk < 3 * nkinds; kk++) {
+        size_t k = kk % nkinds;
+        double sc = scales[kk / nkinds];
         view_set_scale(sc);
-        if (run(kinds[k]) != 0) { tap_ok(0, "text check: %s runs", kinds[k]); continue; }
+        if (run(kinds[k]) != 0) { tap_ok(0, "text check (%s): %s runs", ln, kinds[k]); continue; }
         view_figure_t *tf = (view_figure_t *)fig();
-        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+        /* a table is as tall as it needs (as the window and the PNG draw it) */
+        int TH = view_natural_height(tf, VIEW_W, VIEW_H);
+        double saved_base = tf->base_px;
+        if (TH != VIEW_H && !(saved_base > 0)) tf->base_px = view_base_px(VIEW_W, VIEW_H);   /* as view_save_figure */
+        cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, TH);
         cairo_t *c2 = cairo_create(im);
         view_text_boxes_begin();
-        view_draw(tf, c2, VIEW_W, VIEW_H);
+        view_draw(tf, c2, VIEW_W, TH);
+        tf->base_px = saved_base;
         int nb = 0;
         const view_text_box_t *bx = view_text_boxes_end(&nb);
         cairo_destroy(c2);
@@ -595,7 +663,7 @@ int main(void)
         for (int i = 0; i < nb; i++) {
             const view_text_box_t *a = &bx[i];
             if (a->w <= 0 || a->h <= 0) continue;
-            if (a->x < -0.5 || a->y < -0.5 || a->x + a->w > VIEW_W + 0.5 || a->y + a->h > VIEW_H + 0.5) {
+            if (a->x < -0.5 || a->y < -0.5 || a->x + a->w > VIEW_W + 0.5 || a->y + a->h > TH + 0.5) {
                 if (!bad++) snprintf(why, sizeof why, "\"%s\" leaves the canvas (%.0f,%.0f %.0fx%.0f)", a->text, a->x, a->y, a->w, a->h);
             }
             for (int j = 0; j < i; j++) {
@@ -607,22 +675,24 @@ int main(void)
                     snprintf(why, sizeof why, "\"%s\" overlaps \"%s\" (%.0fx%.0f px)", a->text, b->text, ox, oy);
             }
         }
-        tap_ok(bad == 0 && nb > 0, "text check %zu at scale %.1f (%.50s...): %d texts, all inside the canvas, none "
-               "overlapping%s%s", k, sc, kinds[k], nb, bad ? ": " : "", why);
+        tap_ok(bad == 0 && nb > 0, "text check %zu (%s) at scale %.1f (%.50s...): %d texts, all inside the %dx%d canvas, none "
+               "overlapping%s%s", k, ln, sc, kinds[k], nb, VIEW_W, TH, bad ? ": " : "", why);
         /* show(): the panel's key stays in its column (the map beside is drawn over anything that crosses) */
         for (int i = 0; i < nb && tf->nsides > 0; i++)
-            if (!strncmp(bx[i].text, "line width", 10))
-                tap_ok(bx[i].x + bx[i].w <= tf->sides[0]->ox + 0.5, "text check %zu at scale %.1f: show's key ends at %.0f "
-                       "px, left of the map's column at %.0f", k, sc, bx[i].x + bx[i].w, tf->sides[0]->ox);
+            if (!strncmp(bx[i].text, _("line width"), strlen(_("line width"))))
+                tap_ok(bx[i].x + bx[i].w <= tf->sides[0]->ox + 0.5, "text check %zu (%s) at scale %.1f: show's key ends at %.0f "
+                       "px, left of the map's column at %.0f", k, ln, sc, bx[i].x + bx[i].w, tf->sides[0]->ox);
         /* a title is centred on the canvas */
         for (int i = 0; i < nb && tf->title; i++)
             if (!strncmp(bx[i].text, tf->title, 20)) {
                 double cx = bx[i].x + bx[i].w / 2;
-                tap_ok(fabs(cx - VIEW_W / 2.0) < 4, "text check %zu at scale %.1f: the title is centred (its middle "
-                       "at %.1f px of %d)", k, sc, cx, VIEW_W);
+                tap_ok(fabs(cx - VIEW_W / 2.0) < 4, "text check %zu (%s) at scale %.1f: the title is centred (its middle "
+                       "at %.1f px of %d)", k, ln, sc, cx, VIEW_W);
                 break;
             }
     }
+    }
+    i18n_set_lang("en");
     view_set_scale(1);
 
     session_free(S);
