@@ -446,5 +446,10 @@ void view_pump_events(void);
 /* Rate-limited pump for interrupt checkpoints: at most every 16 ms. */
 void view_pump_maybe(void);
 void view_window_close(void);
+/* Full screen (F11 in the window, :fullscreen): 1 on, 0 off, -1 the other
+ * way; kept when no window is open and applied when one opens.  Returns
+ * whether it is full screen now. */
+bool view_window_fullscreen(int on);
+bool view_window_is_fullscreen(void);
 
 #endif
