@@ -780,7 +780,12 @@ void view_pump_events(void)
         handle(&e);
         if (!win.win) return;
     }
-    if (win.win && win.full_pending) apply_fullscreen();
+    if (win.win && win.full_pending) {
+        apply_fullscreen();
+        /* the new size (the server's ConfigureNotify) drawn now, not at the next pump */
+        while (win.win && SDL_PollEvent(&e)) handle(&e);
+        if (!win.win) return;
+    }
     if (win.win && win.dirty) redraw();
 }
 
