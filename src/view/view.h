@@ -402,8 +402,8 @@ void view_notebook_reset(void);
  * output and figure dropped when there is no spill file). */
 void view_notebook_trim(void);
 /* Projector scale (:present, :fontscale, Ctrl+plus/minus in the window):
- * every figure's text, line widths and margins grow by s (1: the default;
- * 0.5 to 3). */
+ * every figure's text, line widths and margins, and the window's own text
+ * (inputs, output, lesson text), grow by s (1: the default; 0.5 to 1.6). */
 void view_set_scale(double s);
 double view_scale(void);
 
