@@ -98,7 +98,7 @@ if grep -q 'built without SDL' o4; then
   skip "built without SDL" "dummy driver: after :clear the window shows the new line"
   skip "built without SDL" "dummy driver: the window opens at 3/4 x 85% of the screen"
   skip "built without SDL" "dummy driver: a multi-line input keeps its lines"
-  skip "built without SDL" "dummy driver: a long input wraps"
+  skip "built without SDL" "dummy driver: a long input wraps under its text, not cut"
   skip "built without SDL" "dummy driver: :present on makes the window's text 1.4 times as tall"
   skip "built without SDL" "dummy driver: :fullscreen on fills the screen"
 else
@@ -137,7 +137,8 @@ else
   # at 3/4 of its width and 85% of its height, 768x652. Inputs are
   # #0B4F80, their prompts (">>> ", "... ") in the columns 0..44 one band a
   # line; output is #222222. The def's four lines stay four lines; a long
-  # input wraps (the window used to cut it at its right edge, on one line).
+  # input wraps (the window used to cut it at its right edge, on one line),
+  # its wrapped lines under its text after the prompt.
   # :present on (1.4) makes every text line 1.4 times as tall.
   # frame DIR SESSION...: the window's last frame of the session, under DIR
   frame() {
@@ -157,9 +158,10 @@ else
   # :clear, print, then def's 4 lines
   [ "$(echo "$p1" | wc -l)" = 6 ]
   ok $? "dummy driver: a multi-line input keeps its lines (prompt rows: $(echo "$p1" | tr '\n' ';'))"
-  p3=$("$PIXTOOL" bands "${f3:-none.bmp}" 0B4F80 40 0 44 2>&1)
-  [ "$(echo "$p3" | wc -l)" -ge 3 ] && grep -q 'twenty$' w3/out
-  ok $? "dummy driver: a long input wraps onto a second line (rows at the left edge: $(echo "$p3" | tr '\n' ';'))"
+  # the long input: one prompt (beside :clear's), its wrapped lines under its text (columns 45..75)
+  p3=$("$PIXTOOL" bands "${f3:-none.bmp}" 0B4F80 40 0 44 2>&1); t3=$("$PIXTOOL" bands "${f3:-none.bmp}" 0B4F80 40 45 75 2>&1)
+  [ "$(echo "$p3" | wc -l)" = 2 ] && [ "$(echo "$t3" | wc -l)" -ge 3 ] && grep -q 'twenty$' w3/out
+  ok $? "dummy driver: a long input wraps under its text, not cut (prompt rows: $(echo "$p3" | tr '\n' ';') text rows: $(echo "$t3" | tr '\n' ';'))"
   # the caption of print (the 2nd caption line) and its output (the last output line)
   c1=$("$PIXTOOL" bands "${f1:-none.bmp}" 0B4F80 40 2>&1 | sed -n 2p); c2=$("$PIXTOOL" bands "${f2:-none.bmp}" 0B4F80 40 2>&1 | sed -n 2p)
   o1=$("$PIXTOOL" bands "${f1:-none.bmp}" 222222 80 2>&1 | tail -1); o2=$("$PIXTOOL" bands "${f2:-none.bmp}" 222222 80 2>&1 | tail -1)

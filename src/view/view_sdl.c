@@ -394,24 +394,31 @@ static cairo_t *measure_cr(void)
 }
 
 /* A layout of s at size px, wrapped at width pixels (at a word, or inside
- * one longer than the line). */
-static PangoLayout *text_layout(cairo_t *cr, const char *s, double px, double width)
+ * one longer than the line); with hang, a wrapped line goes on under the
+ * text after its prompt (">>> ", "... "), not under the prompt. */
+static PangoLayout *text_layout(cairo_t *cr, const char *s, double px, double width, bool hang)
 {
     PangoLayout *l = pango_cairo_create_layout(cr);
     PangoFontDescription *fd = pango_font_description_from_string(CAP_FONT);
     pango_font_description_set_absolute_size(fd, px * PANGO_SCALE);
     pango_layout_set_font_description(l, fd);
     pango_font_description_free(fd);
+    if (hang) {
+        int pw, ph;
+        pango_layout_set_text(l, ">>> ", -1);
+        pango_layout_get_size(l, &pw, &ph);
+        pango_layout_set_indent(l, -pw);
+    }
     pango_layout_set_text(l, s, -1);
     pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
     pango_layout_set_width(l, (int)(fmax(width, 40) * PANGO_SCALE));
     return l;
 }
 
-static double layout_height(const char *s, double px, double width)
+static double layout_height(const char *s, double px, double width, bool hang)
 {
     if (!s) return 0;
-    PangoLayout *l = text_layout(measure_cr(), s, px, width);
+    PangoLayout *l = text_layout(measure_cr(), s, px, width, hang);
     int w, h;
     pango_layout_get_pixel_size(l, &w, &h);
     g_object_unref(l);
@@ -429,12 +436,12 @@ static void text_heights(int i, const view_cell_t *c, double *cap_h, double *tex
         k->cap_h = k->text_h = 0;
         if (c->caption[0]) {
             char *t = caption_text(c);
-            k->cap_h = layout_height(t, CAP_PX * s, text_right() - cap_x()) + 9 * s;
+            k->cap_h = layout_height(t, CAP_PX * s, text_right() - cap_x(), true) + 9 * s;
             free(t);
         }
         if (c->text && c->text[0]) {
             char *t = shown_text(c->text, "", "");
-            k->text_h = layout_height(t, TEXT_PX * s, text_right() - out_x()) + 4 * s;
+            k->text_h = layout_height(t, TEXT_PX * s, text_right() - out_x(), false) + 4 * s;
             free(t);
         }
         k->tw = win.W; k->ts = s; k->tcap = c->caption; k->ttext = c->text; k->tlen = c->textlen;
@@ -530,9 +537,9 @@ static cache_t *figure_image(int i, view_figure_t *f, int w, int h)
     return c;
 }
 
-static void draw_text(cairo_t *cr, const char *s, double x, double y, double size, uint32_t color)
+static void draw_text(cairo_t *cr, const char *s, double x, double y, double size, uint32_t color, bool hang)
 {
-    PangoLayout *l = text_layout(cr, s, size, text_right() - x);
+    PangoLayout *l = text_layout(cr, s, size, text_right() - x, hang);
     cairo_set_source_rgb(cr, ((color >> 16) & 255) / 255.0, ((color >> 8) & 255) / 255.0, (color & 255) / 255.0);
     cairo_move_to(cr, x, y);
     pango_cairo_show_layout(cr, l);
@@ -566,7 +573,7 @@ static void render(cairo_t *cr)
     cairo_paint(cr);
     int n = view_cell_count();
     if (n == view_cell_first()) {
-        draw_text(cr, _("nnpad notebook: figures appear here (:clear empties it)"), MARGIN, MARGIN, 18 * text_scale(), 0x666666);
+        draw_text(cr, _("nnpad notebook: figures appear here (:clear empties it)"), MARGIN, MARGIN, 18 * text_scale(), 0x666666, false);
         return;
     }
     double top = MARGIN - win.scroll;
@@ -580,13 +587,13 @@ static void render(cairo_t *cr)
             text_heights(i, c, &ch, &th);
             if (ch > 0 && y + ch >= 0) {
                 char *t = caption_text(c);
-                if (t) draw_text(cr, t, cap_x(), y + 3 * text_scale(), CAP_PX * text_scale(), 0x0B4F80);
+                if (t) draw_text(cr, t, cap_x(), y + 3 * text_scale(), CAP_PX * text_scale(), 0x0B4F80, true);
                 free(t);
             }
             y += ch;
             if (th > 0 && y + th >= 0) {
                 char *t = shown_text(c->text, "", "");
-                if (t) draw_text(cr, t, out_x(), y, TEXT_PX * text_scale(), 0x222222);
+                if (t) draw_text(cr, t, out_x(), y, TEXT_PX * text_scale(), 0x222222, false);
                 free(t);
             }
             y += th;
@@ -601,7 +608,7 @@ static void render(cairo_t *cr)
                     /* said in its place; the other cells still draw */
                     char why[300];
                     snprintf(why, sizeof why, _("this figure cannot be drawn: %s"), cairo_status_to_string(im->st));
-                    draw_text(cr, why, MARGIN + 8, y + 8, TEXT_PX * text_scale(), 0xB00020);
+                    draw_text(cr, why, MARGIN + 8, y + 8, TEXT_PX * text_scale(), 0xB00020, false);
                 }
                 cairo_set_source_rgb(cr, 0.75, 0.75, 0.75);
                 cairo_set_line_width(cr, 1);
