@@ -12,6 +12,11 @@
  * (scrolling, hover) only composites the caches, so it costs the same for
  * a figure of ten million points as for ten.
  *
+ * The window's text (inputs as typed, output, lesson text) grows with the
+ * projector scale as the figures do; the window opens at a size
+ * proportional to the screen, and F11 or :fullscreen fills the screen (a
+ * bare X server with no window manager too: the window is moved over it).
+ *
  * Closing the window does not end the session: the next figure reopens it.
  * With no display SDL would fall back to an invisible "offscreen" driver:
  * the driver it picked is checked, and only a real one (x11, wayland, ...)
