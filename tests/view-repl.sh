@@ -96,6 +96,11 @@ if grep -q 'built without SDL' o4; then
   skip "built without SDL" "dummy driver: the figure goes to the window"
   skip "built without SDL" "dummy driver: the window frame shows sigmoid"
   skip "built without SDL" "dummy driver: after :clear the window shows the new line"
+  skip "built without SDL" "dummy driver: the window opens at 3/4 x 85% of the screen"
+  skip "built without SDL" "dummy driver: a multi-line input keeps its lines"
+  skip "built without SDL" "dummy driver: a long input wraps under its text, not cut"
+  skip "built without SDL" "dummy driver: :present on makes the window's text 1.4 times as tall"
+  skip "built without SDL" "dummy driver: :fullscreen on fills the screen"
 else
   ! grep -q '^figure: ' o4; ok $? "dummy driver: the figure goes to the window, not a file"
   f=$(ls SDL_window*.bmp 2>/dev/null | tail -1)
@@ -127,6 +132,46 @@ else
   rows=$([ -n "$cols" ] && "$PIXTOOL" rows "$f" 0072B2 30 $cols)
   echo "$rows" | awk '{ if (NF != 9) exit 1; for (j = 2; j <= 9; j++) if ($j != $1 || $j < 0) exit 1 }'
   ok $? "dummy driver: after :clear the window shows the new flat line, not the old sigmoid (rows: $rows)"
+  # the window's text (tests/unit/pixtool bands: the rows each line of a
+  # colour's ink spans). SDL's dummy screen is 1024x768: the window opens
+  # at 3/4 of its width and 85% of its height, 768x652. Inputs are
+  # #0B4F80, their prompts (">>> ", "... ") in the columns 0..44 one band a
+  # line; output is #222222. The def's four lines stay four lines; a long
+  # input wraps (the window used to cut it at its right edge, on one line),
+  # its wrapped lines under its text after the prompt.
+  # :present on (1.4) makes every text line 1.4 times as tall.
+  # frame DIR SESSION...: the window's last frame of the session, under DIR
+  frame() {
+    d=$1; shift
+    rm -rf "$d"; mkdir "$d"
+    (cd "$d" && unset NNPAD_TEST && SDL_VIDEODRIVER=dummy SDL_VIDEO_DUMMY_SAVE_FRAMES=1 && export SDL_VIDEODRIVER SDL_VIDEO_DUMMY_SAVE_FRAMES &&
+     printf '%s\n' "$@" | nn 0 > out 2>&1)
+    ls "$d"/SDL_window*.bmp 2>/dev/null | tail -1
+  }
+  long='print("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty")'
+  f1=$(frame w1 'plot([1.0, 2.0])' ':clear' 'print("Hello (world)")' 'def f(x) {' '  y = x * 2' '  return y + 1' '}')
+  f2=$(frame w2 ':present on' 'plot([1.0, 2.0])' ':clear' 'print("Hello (world)")' 'def f(x) {' '  y = x * 2' '  return y + 1' '}')
+  f3=$(frame w3 'plot([1.0, 2.0])' ':clear' "$long")
+  [ "$("$PIXTOOL" size "${f1:-none.bmp}" 2>&1)" = "768 652" ]
+  ok $? "dummy driver: the window opens at 3/4 x 85% of the 1024x768 screen: $("$PIXTOOL" size "${f1:-none.bmp}" 2>&1)"
+  p1=$("$PIXTOOL" bands "${f1:-none.bmp}" 0B4F80 40 0 44 2>&1)
+  # :clear, print, then def's 4 lines
+  [ "$(echo "$p1" | wc -l)" = 6 ]
+  ok $? "dummy driver: a multi-line input keeps its lines (prompt rows: $(echo "$p1" | tr '\n' ';'))"
+  # the long input: one prompt (beside :clear's), its wrapped lines under its text (columns 45..75)
+  p3=$("$PIXTOOL" bands "${f3:-none.bmp}" 0B4F80 40 0 44 2>&1); t3=$("$PIXTOOL" bands "${f3:-none.bmp}" 0B4F80 40 45 75 2>&1)
+  [ "$(echo "$p3" | wc -l)" = 2 ] && [ "$(echo "$t3" | wc -l)" -ge 3 ] && grep -q 'twenty$' w3/out
+  ok $? "dummy driver: a long input wraps under its text, not cut (prompt rows: $(echo "$p3" | tr '\n' ';') text rows: $(echo "$t3" | tr '\n' ';'))"
+  # the caption of print (the 2nd caption line) and its output (the last output line)
+  c1=$("$PIXTOOL" bands "${f1:-none.bmp}" 0B4F80 40 2>&1 | sed -n 2p); c2=$("$PIXTOOL" bands "${f2:-none.bmp}" 0B4F80 40 2>&1 | sed -n 2p)
+  o1=$("$PIXTOOL" bands "${f1:-none.bmp}" 222222 80 2>&1 | tail -1); o2=$("$PIXTOOL" bands "${f2:-none.bmp}" 222222 80 2>&1 | tail -1)
+  echo "$c1 $c2 $o1 $o2" | awk '{ if (NF != 8) exit 1; rc = ($4 - $3 + 1) / ($2 - $1 + 1); ro = ($8 - $7 + 1) / ($6 - $5 + 1)
+      printf "# input line %d -> %d rows (x%.2f), output line %d -> %d rows (x%.2f)\n", $2 - $1 + 1, $4 - $3 + 1, rc, $6 - $5 + 1, $8 - $7 + 1, ro
+      exit !($2 - $1 >= 10 && rc >= 1.2 && rc <= 1.6 && ro >= 1.2 && ro <= 1.6) }'
+  ok $? "dummy driver: :present on makes the window's input and output lines 1.4 times as tall (rows: $c1 -> $c2, $o1 -> $o2)"
+  f4=$(frame w4 'plot([1.0, 2.0])' ':fullscreen on')
+  [ "$("$PIXTOOL" size "${f4:-none.bmp}" 2>&1)" = "1024 768" ] && grep -q '^fullscreen on' w4/out
+  ok $? "dummy driver: :fullscreen on fills the 1024x768 screen: $("$PIXTOOL" size "${f4:-none.bmp}" 2>&1)"
 fi
 [ ! -s bad.st ]; ok $? "every nnpad run exited as it should $(cat bad.st 2>/dev/null | tr '\n' ';')"
 # the plan "1..N" comes last, N the checks this run made (TAP allows it there)

@@ -6,7 +6,8 @@
 # Ctrl-C, so no race decides it), nnpad exits without a crash, and
 # screenshots are kept as
 # artifacts (tests/out/view-window.png, view-window-resized.png,
-# view-window-fit.png: fit's live loss curve and decision regions).
+# view-window-fit.png: fit's live loss curve and decision regions;
+# view-window-fullscreen.png: :present on, full screen at 1920x1080).
 # The X side goes through tests/unit/pixtool (Xlib and cairo-xlib: finding
 # the window, resizing it, screenshots; Cairo reads the PNGs back), so the
 # test needs no tool beyond Xvfb. It skips only in a build without SDL (no
@@ -27,13 +28,13 @@ rm -rf "$tmp"; mkdir -p "$tmp"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; fi; }
 
-# xrun CMD...: CMD under its own Xvfb, 1280x800. The server picks a free
+# xrun CMD...: CMD under its own Xvfb, 1280x800 (or $XSCREEN). The server picks a free
 # display itself (-displayfd: no race with other X servers starting at the
 # same time, as xvfb-run -a has) and keeps its state when a client
 # disconnects (-noreset: the pointer stays where pixtool moved it).
 xrun() {
   rm -f "$tmp/display"
-  Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3> "$tmp/display" 2>> "$tmp/xvfb.out" &
+  Xvfb -displayfd 3 -screen 0 "${XSCREEN:-1280x800x24}" -nolisten tcp -noreset 3> "$tmp/display" 2>> "$tmp/xvfb.out" &
   xpid=$!
   n=0
   while [ $n -lt 100 ] && ! [ -s "$tmp/display" ] && kill -0 $xpid 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
@@ -188,6 +189,62 @@ xrun sh -c '
 ! grep -q '^figure: \|headless' "$tmp/fit.out"; ok $? "fit's live figures went to the window, no file written: $(head -c 300 "$tmp/fit.out" | tr '\n' ' ')"
 ! cmp -s "$tmp/fit1.png" "$tmp/fit2.png"; ok $? "the window changed while fit trained (the live figures are redrawn in place)"
 grep -q '^history: .*stopped by Ctrl-C' "$tmp/fit.out"; ok $? "Ctrl-C stopped fit and it returned its history: $(grep history "$tmp/fit.out" | head -1)"
+# a projector's screen, 1920x1080 (no window manager, as under Xvfb):
+# the window opens at 3/4 of the width and 85% of the height the screen
+# leaves to windows, 1440x918; :fullscreen on covers the screen; F11 in the
+# window goes back to 1440x918, F11 again to full screen (nnpad reads a
+# pipe a line at a time and handles the window's events between lines, as
+# a terminal's prompt does every 16 ms: a comment line follows each key). Each state is
+# waited for (30 s at most) and read from the X server (pixtool xgeom).
+XSCREEN=1920x1080x24 xrun sh -c '
+  cd "$1"
+  unset NNPAD_TEST SDL_VIDEODRIVER
+  P=$3
+  "$P" xpointer 1919 1079
+  mkfifo in4
+  NNPAD_JOURNAL=0 timeout --foreground -s KILL 120 "$2" < in4 > full.out 2>&1 &
+  pid=$!
+  exec 4> in4
+  # geom WANT: wait until the window named nnpad is at WANT ("W H" or "W H X Y"); print what it was
+  geom() {
+    n=0
+    while [ $n -lt 150 ]; do
+      w=$("$P" xfind nnpad 5 2>/dev/null | head -1)
+      g=$([ -n "$w" ] && "$P" xgeom "$w" 2>/dev/null)
+      case "$g" in "$1"*) echo "$g"; return 0 ;; esac
+      sleep 0.2; n=$((n + 1))
+    done
+    echo "${g:-no window}"
+  }
+  echo "x = linspace(-6, 6, 121)" >&4
+  echo ":present on" >&4
+  echo "plot(x, sigmoid(x), tanh(x), relu(x), title=\"activations\")" >&4
+  geom "1440 918" > g1
+  echo ":fullscreen on" >&4
+  geom "1920 1080 0 0" > g2
+  "$P" xshot root full.png
+  [ -n "$w" ] && "$P" xkey "$w" F11
+  echo "# (a line: a pipe is read a line at a time, the window pumped between lines)" >&4
+  geom "1440 918" > g3
+  [ -n "$w" ] && "$P" xkey "$w" F11
+  echo "# F11 again" >&4
+  geom "1920 1080 0 0" > g4
+  echo ":fullscreen off" >&4
+  geom "1440 918" > g5
+  exec 4>&-
+  wait $pid
+  echo $? > full.status
+' _ "$tmp" "$NNPAD" "$PIXTOOL"
+for k in 1 2 3 4 5; do eval "g$k=\"\$(cat \"\$tmp/g$k\" 2>/dev/null)\""; done
+case $g1 in "1440 918 "*) true ;; *) false ;; esac
+ok $? "on a 1920x1080 screen the window opens at 1440x918 (3/4 x 85%): $g1"
+[ "$g2" = "1920 1080 0 0" ] && grep -q '^fullscreen on' "$tmp/full.out"
+ok $? ":fullscreen on: the window covers the 1920x1080 screen: $g2"
+case $g3 in "1440 918 "*) [ "$g4" = "1920 1080 0 0" ] ;; *) false ;; esac
+ok $? "F11 in the window: back to 1440x918 ($g3), again full screen ($g4)"
+case $g5 in "1440 918 "*) [ "$(cat "$tmp/full.status" 2>/dev/null)" = 0 ] ;; *) false ;; esac
+ok $? ":fullscreen off: back to 1440x918 ($g5), and nnpad ended with status 0 ($(cat "$tmp/full.status" 2>/dev/null))"
+cp "$tmp/full.png" "$out/view-window-fullscreen.png" 2>/dev/null
 # the outside world failing with a display there (tests/libfail.so): SDL
 # refuses the window (figures go to files, said once); Cairo has no memory
 # for a figure's picture (its place in the window says so in red, #B00020,

@@ -525,8 +525,9 @@ static int cmd_tf32(repl_t *r, const char *arg)
     return 0;
 }
 
-/* :present on|off, :fontscale [X] — figures for a projector: every text,
- * line width and margin scaled (1.4 for :present on); the window also
+/* :present on|off, :fontscale [X] — the window and figures for a
+ * projector: the window's text and every figure's text, line width and
+ * margin scaled (1.4 for :present on); the window also
  * zooms with Ctrl+plus/minus (Ctrl+0 resets). */
 static int cmd_present(repl_t *r, const char *arg)
 {
@@ -536,7 +537,7 @@ static int cmd_present(repl_t *r, const char *arg)
         else return usage_error(r, repl_cmd_find("present", 7), N_("unknown present mode"), arg);
         view_window_dirty();
     }
-    fprintf(r->out, _("present %s (figure text and lines at %.2gx)\n"), view_scale() > 1 ? "on" : "off", view_scale());
+    fprintf(r->out, _("present %s (the window's text and the figures at %.2gx)\n"), view_scale() > 1 ? "on" : "off", view_scale());
     return 0;
 }
 static int cmd_fontscale(repl_t *r, const char *arg)
@@ -551,6 +552,33 @@ static int cmd_fontscale(repl_t *r, const char *arg)
         view_window_dirty();
     }
     fprintf(r->out, "fontscale %.3g\n", view_scale());
+    return 0;
+}
+
+/* :fullscreen [on|off] — the window over the whole screen for a projector
+ * (F11 in the window does the same); without an argument the other way.
+ * Opens the window when none is open yet; headless, said and nothing else. */
+static int cmd_fullscreen(repl_t *r, const char *arg)
+{
+    int want = -1;
+    if (*arg) {
+        if (!strcmp(arg, "on")) want = 1;
+        else if (!strcmp(arg, "off")) want = 0;
+        else return usage_error(r, repl_cmd_find("fullscreen", 10), N_("unknown fullscreen mode"), arg);
+    }
+    char why[300];
+    if (view_is_headless()) {
+        fputs(_("(headless: no window to show full screen; figures are written to files)\n"), r->out);
+        return 0;
+    }
+    if (!view_window_open(why, sizeof why)) {
+        fprintf(r->out, _("(no window to show full screen: %s)\n"), why);
+        return 0;
+    }
+    bool on = view_window_fullscreen(want);
+    view_window_dirty();
+    view_pump_events();
+    fputs(on ? _("fullscreen on (F11 in the window toggles it)\n") : _("fullscreen off (F11 in the window toggles it)\n"), r->out);
     return 0;
 }
 
@@ -972,15 +1000,24 @@ const repl_cmd_t repl_cmds[] = {
       "    allows (0 for a correctly rounded op: the bits must match), whether the\n"
       "    GPU ran it with its own kernels, and pass/fail.  Without a GPU, a note.\n"),
       REPL_ARG_TEXT, NULL, cmd_check },
-    { "present", NULL, ":present [on|off]", N_("figures for a projector: larger text and thicker lines (1.4x)"),
-      N_("    on:  every figure's text, line widths and margins grow 1.4 times, so a\n"
+    { "present", NULL, ":present [on|off]", N_("the window and figures for a projector: larger text and thicker lines (1.4x)"),
+      N_("    on:  the window's text (the inputs, their output, lesson text) and\n"
+      "         every figure's text, line widths and margins grow 1.4 times, so a\n"
       "         class can read them from the back of the room (new figures, and the\n"
       "         window's redraws).  :fontscale X sets any factor from 0.5 to 1.6;\n"
       "         each of the two sets the one scale (the last one given wins).\n"
       "    off: the normal size.  In the window + and - zoom too (with or without\n"
-      "         Ctrl) and 0 resets.\n"),
+      "         Ctrl) and 0 resets; F11 (or :fullscreen) fills the screen.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_present },
-    { "fontscale", NULL, ":fontscale [X]", N_("scale every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)"),
+    { "fullscreen", NULL, ":fullscreen [on|off]", N_("show the window over the whole screen (F11 in the window too)"),
+      N_("    on:  the window covers the screen (the desktop's full screen: no\n"
+      "         change of video mode); it opens now if no figure opened it yet.\n"
+      "    off: back to the window's own size.  Without an argument, the other\n"
+      "         way; F11 in the window toggles it too.  Headless, a note and\n"
+      "         nothing else.  With :present on, a class can read it from the\n"
+      "         back of the room.\n"),
+      REPL_ARG_WORDS, headless_words, cmd_fullscreen },
+    { "fontscale", NULL, ":fontscale [X]", N_("scale the window's text and every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
     { "tf32", NULL, ":tf32 [on|off]",
       N_("let fp32 matmuls on the GPU use TF32 tensor cores (off by default)"),

@@ -402,8 +402,8 @@ void view_notebook_reset(void);
  * output and figure dropped when there is no spill file). */
 void view_notebook_trim(void);
 /* Projector scale (:present, :fontscale, Ctrl+plus/minus in the window):
- * every figure's text, line widths and margins grow by s (1: the default;
- * 0.5 to 3). */
+ * every figure's text, line widths and margins, and the window's own text
+ * (inputs, output, lesson text), grow by s (1: the default; 0.5 to 1.6). */
 void view_set_scale(double s);
 double view_scale(void);
 
@@ -446,5 +446,10 @@ void view_pump_events(void);
 /* Rate-limited pump for interrupt checkpoints: at most every 16 ms. */
 void view_pump_maybe(void);
 void view_window_close(void);
+/* Full screen (F11 in the window, :fullscreen): 1 on, 0 off, -1 the other
+ * way; kept when no window is open and applied when one opens.  Returns
+ * whether it is full screen now. */
+bool view_window_fullscreen(int on);
+bool view_window_is_fullscreen(void);
 
 #endif

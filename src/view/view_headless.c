@@ -16,3 +16,5 @@ void view_window_dirty(void) {}
 void view_pump_events(void) {}
 void view_pump_maybe(void) {}
 void view_window_close(void) {}
+bool view_window_fullscreen(int on) { (void)on; return false; }
+bool view_window_is_fullscreen(void) { return false; }

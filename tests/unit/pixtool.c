@@ -10,9 +10,13 @@
  *                                      across the plot)
  *   pixtool rows FILE RRGGBB TOL X...  for each column X, the mean row of the largest cluster
  *                                      of the colour in it (rows at most 3 apart), or -1
+ *   pixtool bands FILE RRGGBB TOL [X0 X1]  "y0 y1" per line, top down: each run of rows that hold
+ *                                      the colour (in columns X0..X1; one empty row does not end
+ *                                      a run): lines of text, their ink's height
  *   pixtool xpointer X Y               move the X pointer (away from the window: no hover)
  *   pixtool xfind NAME SECONDS         the id of the X window named NAME, waiting up to SECONDS
  *   pixtool xresize WID W H            resize it
+ *   pixtool xgeom WID                  "W H X Y": its size and where it is on the screen
  *   pixtool xshot WID|root FILE.png    write what the X server shows of it as a PNG
  *   pixtool xkey WID KEYSYM [ctrl]     send the window a key press and release (XSendEvent; with
  *                                      ctrl: Control_L held around it), e.g. xkey WID equal ctrl
@@ -123,6 +127,19 @@ static int image_cmd(int argc, char **argv)
         int x = atoi(argv[3]), y = atoi(argv[4]);
         if (x < 0 || y < 0 || x >= w || y >= h) rc = fail("pixel outside the image %s", argv[2]);
         else printf("%06X\n", (unsigned)pixel(s, x, y));
+    } else if (!strcmp(cmd, "bands") && (argc == 5 || argc == 7)) {
+        uint32_t c = (uint32_t)strtoul(argv[3][0] == '#' ? argv[3] + 1 : argv[3], NULL, 16);
+        int tol = atoi(argv[4]), y0 = -1, last = -1;
+        int x0 = argc == 7 ? atoi(argv[5]) : 0, x1 = argc == 7 ? atoi(argv[6]) : w - 1;
+        if (x0 < 0) x0 = 0;
+        if (x1 > w - 1) x1 = w - 1;
+        for (int y = 0; y <= h; y++) {
+            int has = 0;
+            for (int x = x0; y < h && x <= x1 && !has; x++) has = colour_close(pixel(s, x, y), c, tol);
+            if (has) { if (y0 < 0) y0 = y; last = y; }
+            else if (y0 >= 0 && y - last > 1) { printf("%d %d\n", y0, last); y0 = -1; }
+        }
+        if (y0 >= 0) printf("%d %d\n", y0, last);
     } else if ((!strcmp(cmd, "run") || !strcmp(cmd, "rows")) && argc >= 5) {
         uint32_t c = (uint32_t)strtoul(argv[3][0] == '#' ? argv[3] + 1 : argv[3], NULL, 16);
         int tol = atoi(argv[4]);
@@ -188,6 +205,16 @@ static int x_cmd(int argc, char **argv)
     } else if (!strcmp(cmd, "xpointer") && argc == 4) {
         XWarpPointer(d, None, DefaultRootWindow(d), 0, 0, 0, 0, atoi(argv[2]), atoi(argv[3]));
         XSync(d, False);
+    } else if (!strcmp(cmd, "xgeom") && argc == 3) {
+        Window w = (Window)strtoul(argv[2], NULL, 0), child;
+        XWindowAttributes a;
+        int x = 0, y = 0;
+        XSetErrorHandler(ignore_x_error);
+        if (!XGetWindowAttributes(d, w, &a)) rc = fail("no X window %s", argv[2]);
+        else {
+            XTranslateCoordinates(d, w, DefaultRootWindow(d), 0, 0, &x, &y, &child);
+            printf("%d %d %d %d\n", a.width, a.height, x, y);
+        }
     } else if (!strcmp(cmd, "xresize") && argc == 5) {
         XResizeWindow(d, (Window)strtoul(argv[2], NULL, 0), (unsigned)atoi(argv[3]), (unsigned)atoi(argv[4]));
         XSync(d, False);
@@ -252,6 +279,6 @@ int main(int argc, char **argv)
 #else
     if (argc >= 3) return fail("%s: built without SDL (no X window)", argv[1]);
 #endif
-    fprintf(stderr, "usage: pixtool size|pixel|run|rows FILE ... | xfind|xpointer|xresize|xshot|xkey ...\n");
+    fprintf(stderr, "usage: pixtool size|pixel|run|rows|bands FILE ... | xfind|xpointer|xresize|xgeom|xshot|xkey ...\n");
     return 2;
 }
