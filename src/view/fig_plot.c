@@ -372,6 +372,25 @@ static view_figure_t *plot_build(call_t *c, value_t *x, int64_t n, bool only_y, 
     return f;
 }
 
+/* A layer or a model (a record with __call__). */
+static bool callable_model(value_t *v)
+{
+    return v->kind == V_SCOPE && scope_get_local(v, "__call__");
+}
+
+/* x's n values as a 1-D tensor (ndim 1) or an (n, 1) column (ndim 2): a
+ * copy of its bits (a new reference; an error frees it with the
+ * statement's other values) */
+static value_t *column_as(call_t *c, value_t *x, int ndim)
+{
+    (void)c;
+    int64_t n = x->u.t.size, shape[2] = { n, 1 };
+    value_t *r = tensor_new_raw((dtype_t)x->u.t.dtype, ndim, shape);
+    memcpy(tensor_data(r), tensor_data(x), (size_t)n * dtype_traits[x->u.t.dtype].size);
+    r->u.t.weak = x->u.t.weak;
+    return r;
+}
+
 static value_t *plot_impl(call_t *c)
 {
     fig_check_common(c);
@@ -380,14 +399,17 @@ static value_t *plot_impl(call_t *c)
     for (int i = 0; i < c->nargs; i++) {
         value_t *v = c->args[i];
         if (v->kind == V_TENSOR) { if (xi < 0) xi = i; nt++; }
-        else if (v->kind != V_FUNC)
+        else if (v->kind != V_FUNC && !callable_model(v))
             err_raise(ERR_TYPE, c->arg_spans[i], "plot takes tensors and functions, not a %s; usage: %s", val_kind_name(v), c->op->signature);
     }
     if (xi < 0) err_raise(ERR_TYPE, c->span, "plot needs the x values: plot(f, x) or plot(x, y1, y2, ...)");
     bool only_y = nt == 1 && c->nargs == 1;
     value_t *x = c->args[xi];
+    /* an (n, 1) column is read as its n values (what fit and load_csv give) */
+    value_t *x1 = NULL;
+    if (x->u.t.ndim == 2 && x->u.t.shape[1] == 1 && x->u.t.size >= 1) x = x1 = column_as(c, x, 1);
     if (x->u.t.ndim != 1 || x->u.t.size < 1)
-        err_raise(ERR_SHAPE, c->arg_spans[xi], "plot's x must be a 1-D tensor with at least one value (x = linspace(-6, 6, 121))");
+        err_raise(ERR_SHAPE, c->arg_spans[xi], "plot's x must be a 1-D tensor or an (n, 1) column with at least one value (x = linspace(-6, 6, 121))");
     if (c->nargs - (only_y ? 0 : 1) > MAX_SERIES)
         err_raise(ERR_LIMIT, c->span, "plot draws at most %d series at once", MAX_SERIES);
     int64_t n = x->u.t.size;
@@ -404,6 +426,14 @@ static value_t *plot_impl(call_t *c)
             fn1 = v; nfn++;
             if (y->kind != V_TENSOR)
                 err_raise(ERR_TYPE, c->arg_spans[i], "plot: this function gave a %s, not numbers", val_kind_name(y));
+        } else if (callable_model(v)) {
+            /* a layer or model of one input: called on x as a column, as
+             * Keras's model.predict(x[:, None]) */
+            value_t *xc = column_as(c, x, 2);
+            y = eval_call_value(c->s, v, 1, &xc, c->arg_spans[i]);
+            val_unref(xc);
+            if (y->kind != V_TENSOR)
+                err_raise(ERR_TYPE, c->arg_spans[i], "plot: this model gave a %s, not numbers", val_kind_name(y));
         } else y = val_ref(v);
         if (y->u.t.size != n && !(y->u.t.size == 1))
             err_raise(ERR_SHAPE, c->arg_spans[i], "plot: y has %lld values but x has %lld (each series needs one y per x)",
@@ -494,6 +524,7 @@ static value_t *plot_impl(call_t *c)
     }
     free(xv);
     for (int k = 0; k < ny; k++) val_unref(ys[k]);
+    if (x1) val_unref(x1);
     view_show(f, c->s->out);
     return fig_none();
 }

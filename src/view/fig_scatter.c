@@ -20,8 +20,11 @@
 static value_t *vec_arg(call_t *c, int i, const char *fn, const char *what)
 {
     value_t *v = op_arg_tensor(c, i);
-    if (v->u.t.ndim > 1 || v->u.t.size < 1)
-        err_raise(ERR_SHAPE, c->arg_spans[i], "%s: %s is a 1-D tensor with at least one value", fn, what);
+    /* an (n, 1) column (what fit, load_csv and x[:, 0:1] give) is read as
+     * its n values, as matplotlib's scatter reads one */
+    bool column = v->u.t.ndim == 2 && v->u.t.shape[1] == 1;
+    if ((v->u.t.ndim > 1 && !column) || v->u.t.size < 1)
+        err_raise(ERR_SHAPE, c->arg_spans[i], "%s: %s is a 1-D tensor or an (n, 1) column with at least one value", fn, what);
     return v;
 }
 
