@@ -488,21 +488,21 @@ static void parse_tr(reader_t *rd, int line, lesson_t *l, const char *arg)
     } else if (!*en || !*ko) {
         rerr(rd, line, "'@tr': neither string may be empty");
     } else {
-        bool dup = false;
+        bool bad = false;
         for (int i = 0; i < l->ntr; i++)
             if (!strcmp(l->tr[i].en, en)) {
                 rerr(rd, line, "a second '@tr' for \"%s\" (the first is on line %d)", en, l->tr[i].line);
-                dup = true;
+                bad = true;
             }
         char *lit = xstrndup(k, (size_t)(ke - k));
         char msg[300];
         int l1 = 1;
         if (!lesson_parses(lit, msg, sizeof msg, &l1)) {
             rerr(rd, line, "the Korean string of '@tr' does not parse: %s", msg);
-            dup = true;
+            bad = true;
         }
         free(lit);
-        if (!dup) {
+        if (!bad) {
             lesson_tr_t *t = realloc(l->tr, (size_t)(l->ntr + 1) * sizeof *t);
             if (!t) abort();
             l->tr = t;

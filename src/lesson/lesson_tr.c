@@ -238,9 +238,11 @@ static void scan_code(scan_ctx_t *c, const char *code, int line, int step)
             for (const char *q = p; q < e; q++) if (*q == '\n') line++;
             const char *kw = NULL;
             bool positional = false;
-            if (last == '=' && depth > 0 && stack[depth - 1].open == '(') kw = last_kw;
-            else if (depth > 0 && stack[depth - 1].open == '[' && stack[depth - 1].kw[0]) kw = stack[depth - 1].kw;
-            else if (depth > 0 && stack[depth - 1].open == '(' && stack[depth - 1].callee[0]) positional = true;
+            /* deeper than the stack: read as a label (said if it lacks its @tr) */
+            const char top = depth > 0 && depth <= MAX_DEPTH ? stack[depth - 1].open : 0;
+            if (last == '=' && top == '(') kw = last_kw;
+            else if (top == '[' && stack[depth - 1].kw[0]) kw = stack[depth - 1].kw;
+            else if (top == '(' && stack[depth - 1].callee[0]) positional = true;
             bool read = kw ? in_list(label_kws, kw)
                            : !positional || in_list(print_calls, stack[depth - 1].callee);
             const lesson_tr_t *t = tr_find(c->l, text);
