@@ -134,6 +134,8 @@ void lesson_free(lesson_t *l)
         for (int r = 0; r < st->nreject; r++) free(st->reject[r]);
     }
     free(l->steps);
+    for (int i = 0; i < l->ntr; i++) { free(l->tr[i].en); free(l->tr[i].ko); }
+    free(l->tr);
     free(l->title[0]);
     free(l->title[1]);
     free(l->path);
@@ -468,6 +470,52 @@ static void check_step(reader_t *rd, lesson_step_t *st, int n)
     }
 }
 
+/* '@tr "ENGLISH" = "KOREAN"' (arg: what follows '@tr') */
+static void parse_tr(reader_t *rd, int line, lesson_t *l, const char *arg)
+{
+    char *en = NULL, *ko = NULL;
+    const char *p = arg, *e = *p == '"' ? lesson_lit_scan(p, &en) : NULL;
+    const char *k = NULL, *ke = NULL;
+    if (e) {
+        k = e + strspn(e, " \t");
+        if (*k == '=') {
+            k += 1 + strspn(k + 1, " \t");
+            ke = *k == '"' ? lesson_lit_scan(k, &ko) : NULL;
+        }
+    }
+    if (!ke || ke[strspn(ke, " \t")]) {
+        rerr(rd, line, "'@tr' wants two strings: @tr \"the English\" = \"the Korean\"");
+    } else if (!*en || !*ko) {
+        rerr(rd, line, "'@tr': neither string may be empty");
+    } else {
+        bool bad = false;
+        for (int i = 0; i < l->ntr; i++)
+            if (!strcmp(l->tr[i].en, en)) {
+                rerr(rd, line, "a second '@tr' for \"%s\" (the first is on line %d)", en, l->tr[i].line);
+                bad = true;
+            }
+        char *lit = xstrndup(k, (size_t)(ke - k));
+        char msg[300];
+        int l1 = 1;
+        if (!lesson_parses(lit, msg, sizeof msg, &l1)) {
+            rerr(rd, line, "the Korean string of '@tr' does not parse: %s", msg);
+            bad = true;
+        }
+        free(lit);
+        if (!bad) {
+            lesson_tr_t *t = realloc(l->tr, (size_t)(l->ntr + 1) * sizeof *t);
+            if (!t) abort();
+            l->tr = t;
+            t[l->ntr].en = en;
+            t[l->ntr].ko = xstrndup(k, (size_t)(ke - k));
+            t[l->ntr++].line = line;
+            en = NULL;
+        }
+    }
+    free(en);
+    free(ko);
+}
+
 static bool is_directive(const char *line, const char *name, const char **arg)
 {
     size_t n = strlen(name);
@@ -565,7 +613,10 @@ lesson_t *lesson_load(const char *path, FILE *err)
                 if (l->title[k] && !*l->title[k]) rerr(&rd, lineno, "an empty title");
                 continue;
             }
-            rerr(&rd, lineno, "before the first '--- step' only the titles '# en: ...' and '# ko: ...' (and <!-- comments -->) may stand");
+            const char *arg;
+            if (*t == '@' && is_directive(t, "tr", &arg)) { parse_tr(&rd, lineno, l, arg); continue; }
+            rerr(&rd, lineno, "before the first '--- step' only the titles '# en: ...' and '# ko: ...', '@tr' lines "
+                 "(and <!-- comments -->) may stand");
             continue;
         }
         if (!strncmp(t, "```", 3)) {
@@ -622,13 +673,15 @@ lesson_t *lesson_load(const char *path, FILE *err)
                 if (!*arg) rerr(&rd, lineno, "'@reject' needs a wrong answer the check must refuse: @reject 100000");
                 else if (st->nreject == LESSON_MAX_REJECTS) rerr(&rd, lineno, "more than %d @reject lines in this step", LESSON_MAX_REJECTS);
                 else { st->reject_line[st->nreject] = lineno; st->reject[st->nreject++] = trimmed(arg, strlen(arg)); }
+            } else if (is_directive(t, "tr", &arg)) {
+                rerr(&rd, lineno, "'@tr' lines stand before the first '--- step' (they hold for the whole lesson)");
             } else if (is_directive(t, "needs", &arg)) {
                 if (strcmp(arg, "gpu")) rerr(&rd, lineno, "'@needs' knows only 'gpu' (got '%s')", arg);
                 else { st->needs_gpu = true; st->needs_line = lineno; }
             } else {
                 size_t w = strcspn(t, " \t");
                 rerr(&rd, lineno, "unknown directive '%.*s' (@en, @ko, @check, @answer, @hint.en, @hint.ko, "
-                     "@choices.en, @choices.ko, @forbid, @require, @reject, @needs, @expect)", (int)(w > 40 ? 40 : w), t);
+                     "@choices.en, @choices.ko, @forbid, @require, @reject, @needs, @expect, @tr)", (int)(w > 40 ? 40 : w), t);
             }
             continue;
         }

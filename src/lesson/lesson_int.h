@@ -40,12 +40,22 @@ typedef struct lesson_step {
 bool lesson_uses_name(const char *text, const char *name);
 const char *lesson_names_check(const char *text, const char *forbid, const char *require);
 
+/* @tr "ENGLISH" = "KOREAN": in Korean, a string literal of the lesson's
+ * code whose text is ENGLISH is replaced by the literal KOREAN. */
+typedef struct lesson_tr {
+    char *en;                          /* the English text, escapes decoded */
+    char *ko;                          /* the Korean literal as written, quotes included */
+    int line;
+} lesson_tr_t;
+
 typedef struct lesson {
     char *path;                        /* as given */
     char *name;                        /* the file's stem: "01-tensors" (the progress key) */
     char *title[2];
     int nsteps;
     lesson_step_t *steps;
+    int ntr;
+    lesson_tr_t *tr;
 } lesson_t;
 
 /* Read and validate the file at path.  Every problem is printed to err as
@@ -58,6 +68,21 @@ void lesson_free(lesson_t *l);
 bool lesson_parses(const char *text, char *msg, size_t cap, int *line);
 /* Does the demonstration code call a builtin that draws a figure? */
 bool lesson_code_draws(const char *code);
+
+/* ---- the code's strings in Korean (lesson_tr.c) ---- */
+/* The string literal at p (p[0] == '"'): its end (past the closing quote),
+ * or NULL when it is not closed or has an unknown escape; *text (when not
+ * NULL) gets its text, escapes decoded (malloc'd). */
+const char *lesson_lit_scan(const char *p, char **text);
+/* code with every string literal whose text is an @tr's English replaced by
+ * its Korean (comments, command lines and the rest untouched); NULL when
+ * nothing changes.  The result is malloc'd. */
+char *lesson_tr_apply(const lesson_t *l, const char *code);
+/* --check-lesson: a string of the code a student reads (a title, label,
+ * legend, printed text) holding a word that is no name, with no @tr; an
+ * @tr whose English no code has.  Each said on err as PATH:LINE: error:;
+ * returns how many. */
+int lesson_tr_check(const lesson_t *l, FILE *err);
 
 /* ---- the runner's messages in both languages (lesson_msg.c) ---- */
 typedef enum lesson_msg {

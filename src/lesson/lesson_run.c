@@ -195,15 +195,28 @@ static FILE *null_stream(lesson_runner_t *lr)
     return lr->devnull;
 }
 
-/* Run text through the host (the REPL's path), with the hooks aside. */
+/* The lesson's code, answer or check as it runs and shows in the
+ * runner's language: in Korean its strings given by @tr lines are the
+ * Korean ones (*owned: the copy to free, or NULL when text is as written). */
+static const char *in_lang(lesson_runner_t *lr, const char *text, char **owned)
+{
+    *owned = lr->lang == LESSON_KO && lr->cur ? lesson_tr_apply(lr->cur, text) : NULL;
+    return *owned ? *owned : text;
+}
+
+/* Run text (the lesson's own code or answer) through the host (the REPL's
+ * path), with the hooks aside. */
 static int run_text(lesson_runner_t *lr, const char *text, FILE *out)
 {
     bool was = lr->busy;
     lr->busy = true;
+    char *owned;
+    text = in_lang(lr, text, &owned);
     /* a lesson's own code names files inside the working folder only */
     bool conf = afile_confine_code(true);
     int st = lr->run(lr->ctx, text, strlen(text), out);
     afile_confine_code(conf);
+    free(owned);
     lr->busy = was;
     return st;
 }
@@ -504,7 +517,9 @@ static int show_step(lesson_runner_t *lr, FILE *out, bool run_code, int *figs)
     }
     if (st->code && *st->code) {
         fputc('\n', out);
-        print_indented(out, st->code, "    ");
+        char *owned;
+        print_indented(out, in_lang(lr, st->code, &owned), "    ");
+        free(owned);
         if (run_code) {
             fflush(out);
             int before = view_cell_count();
@@ -653,9 +668,14 @@ static bool truthy(const value_t *v)
  * name (so that a later error's sweep cannot free it); NULL on error. */
 static value_t *eval_parked(lesson_runner_t *lr, const char *name, const char *text, FILE *errout)
 {
+    /* the check's own expression in the runner's language (the student's
+     * input as typed) */
+    char *owned = NULL;
+    if (!strcmp(name, "__lesson_want__")) text = in_lang(lr, text, &owned);
     bool conf = afile_confine_code(true);
     value_t *v = session_eval(lr->s, text, errout);
     afile_confine_code(conf);
+    free(owned);
     if (!v) { session_set_var(lr->s, name, NULL); return NULL; }
     session_set_var(lr->s, name, v);
     session_release(v);
@@ -673,9 +693,12 @@ static void unpark(lesson_runner_t *lr)
 static bool bind_draw(lesson_runner_t *lr, const lesson_step_t *st, FILE *errout)
 {
     for (int i = 0; i < st->nbind; i++) {
+        char *owned;
+        const char *e = in_lang(lr, st->bind_expr[i], &owned);
         bool conf = afile_confine_code(true);
-        value_t *v = session_eval(lr->s, st->bind_expr[i], errout);
+        value_t *v = session_eval(lr->s, e, errout);
         afile_confine_code(conf);
+        free(owned);
         if (!v) return false;
         session_set_var(lr->s, st->bind_name[i], v);
         session_release(v);
@@ -1005,11 +1028,13 @@ static void respond(lesson_runner_t *lr, bool ok, const char *why, const char *a
         char *h = md_render(st->hint[lr->lang], out);
         fprintf(out, L(lr, M_WRONG_HINT), why, h);
         free(h);
-    }
-    else if (lr->tries == 1)
+    } else if (lr->tries == 1) {
         fprintf(out, L(lr, M_WRONG_NOHINT), why);
-    else
-        fprintf(out, L(lr, M_OFFER), why, st->answer);
+    } else {
+        char *owned;
+        fprintf(out, L(lr, M_OFFER), why, in_lang(lr, st->answer, &owned));
+        free(owned);
+    }
     fputc('\n', out);
     fflush(out);
 }
@@ -1383,7 +1408,9 @@ int lesson_skip(lesson_runner_t *lr, FILE *out, char *err, size_t cap)
         fputc('\n', out);
     } else if (st->check != CK_NONE) {
         /* the answer runs, so that later steps find what it makes */
-        fprintf(out, "%s\n    %s\n", L(lr, M_SKIPPED), st->answer);
+        char *owned;
+        fprintf(out, "%s\n    %s\n", L(lr, M_SKIPPED), in_lang(lr, st->answer, &owned));
+        free(owned);
         fflush(out);
         if (st->check == CK_EQUIV) bind_begin(lr, st, stderr);
         run_text(lr, st->answer, out);
@@ -1662,7 +1689,11 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
                 failed++;
             }
         }
-        fprintf(out, L(lr, M_AUTO_TYPES), st->answer);
+        {
+            char *owned;
+            fprintf(out, L(lr, M_AUTO_TYPES), in_lang(lr, st->answer, &owned));
+            free(owned);
+        }
         fputc('\n', out);
         fflush(out);
         if (st->check == CK_CHOICE) {
@@ -1781,6 +1812,11 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
 {
     lesson_t *l = lesson_load(path, err);
     if (!l) return 1;
+    /* the strings a student reads have their Korean (@tr) */
+    if (lesson_tr_check(l, err)) {
+        lesson_free(l);
+        return 1;
+    }
     const char *tmpbase = getenv("TMPDIR");
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s/nnpad-lesson.XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
