@@ -876,6 +876,7 @@ typedef struct fit_rec {
     slot_t *sl;
     value_t **w;
     bool has_val, stopped;
+    value_t *xv, *yv;                      /* the validation rows (borrowed): the figures' test points */
     int64_t epochs, epochs_asked, steps, skipped, steps_per_epoch, concrete;
     int pol;
     double seconds;                        /* the epochs' wall time (live redraws in, final figures out) */
@@ -964,19 +965,24 @@ static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_
                     value_t *y, bool last, span_t span)
 {
     value_t *h = fit_history(R, false);
-    value_t *a[7] = { str_new(what, strlen(what)), inum(live), h, model, x, y, inum(last) };
+    /* the test points, discretize=, colors=, features= (fig_fit.c's fit_bopts) */
+    span_t sp;
+    value_t *dv = op_kw(c, "discretize", &sp), *cv = op_kw(c, "colors", &sp), *fv = op_kw(c, "features", &sp);
+    value_t *none = val_new(V_NONE);
+    value_t *a[12] = { str_new(what, strlen(what)), inum(live), h, model, x, y, inum(last), R->xv ? R->xv : none,
+                       R->yv ? R->yv : none, dv ? dv : none, cv ? cv : none, fv ? fv : none };
     value_t *r = NULL;
     err_frame_t f;
     if (err_try(&f) == 0) {
-        r = op_apply(c->s, fn, 7, a, span);
+        r = op_apply(c->s, fn, 12, a, span);
         err_pop(&f);
     } else {
-        val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
+        val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]); val_unref(none);
         err_rethrow();
     }
     int k = r && r->kind == V_TENSOR ? (int)tensor_get_f64(r, 0) : -1;
     if (r) val_unref(r);
-    val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
+    val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]); val_unref(none);
     return k;
 }
 
@@ -1231,6 +1237,7 @@ static value_t *fit_impl(call_t *c)
     R.sl = sl;
     R.w = w;
     R.has_val = xv != NULL;
+    R.xv = xv; R.yv = yv;
     R.steps_per_epoch = (n + bs - 1) / bs;
     R.epochs_asked = epochs;
     R.pol = pol;
@@ -1261,14 +1268,17 @@ static value_t *fit_impl(call_t *c)
         else if (shv->kind == V_LIST && shv->u.list.n <= 4)
             for (int i = 0; i < shv->u.list.n; i++) items[ni++] = shv->u.list.items[i];
         else
-            err_raise(ERR_TYPE, sp, "fit: show= is a figure's name or a list of them: \"loss\", \"boundary\", \"neurons\", \"gradflow\"");
+            err_raise(ERR_TYPE, sp, "fit: show= is a figure's name or a list of them: \"loss\", \"boundary\", \"neurons\", \"gradflow\", "
+                      "\"playground\"");
         for (int i = 0; i < ni; i++) {
             const char *nm = items[i]->kind == V_STR ? items[i]->u.str.s : "";
             if (items[i]->kind != V_STR)
-                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not a %s",
-                          val_kind_name(items[i]));
-            if (strcmp(nm, "loss") && strcmp(nm, "boundary") && strcmp(nm, "neurons") && strcmp(nm, "gradflow"))
-                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not \"%s\"", nm);
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\", \"gradflow\" or \"playground\", "
+                          "not a %s", val_kind_name(items[i]));
+            if (strcmp(nm, "loss") && strcmp(nm, "boundary") && strcmp(nm, "neurons") && strcmp(nm, "gradflow") &&
+                strcmp(nm, "playground"))
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\", \"gradflow\" or \"playground\", "
+                          "not \"%s\"", nm);
             for (int k = 0; k < nshow; k++)
                 if (!strcmp(shows[k], nm)) err_raise(ERR_VALUE, sp, "fit: show= names \"%s\" twice", nm);
             shows[nshow++] = nm;
@@ -1379,7 +1389,7 @@ static value_t *fit_impl(call_t *c)
                         /* -3: nothing to redraw before the end (headless) */
                         bool first = live[0] == -1;   /* makes the cells, may open the window: not the pace */
                         for (int k = 0; k < nshow; k++)
-                            if (live[k] != -3) live[k] = fit_show(c, showfn, shows[k], live[k], &R, model, xt, yt, false, show_span);
+                            if (live[k] >= -1) live[k] = fit_show(c, showfn, shows[k], live[k], &R, model, xt, yt, false, show_span);
                         clock_gettime(CLOCK_MONOTONIC, &tlast);
                         show_cost = (double)(tlast.tv_sec - tn.tv_sec) + (double)(tlast.tv_nsec - tn.tv_nsec) * 1e-9;
                         /* drawing takes at most 1/20 of the time, yet the figure
@@ -1407,6 +1417,10 @@ static value_t *fit_impl(call_t *c)
         rb_push(&R.loss, loss); rb_push(&R.acc, acc); rb_push(&R.vloss, vloss); rb_push(&R.vacc, vacc);
         done_epochs++;
         R.epochs = done_epochs;
+        /* -4: a figure written as frames (headless playground) at epochs' ends */
+        for (int k = 0; k < nshow; k++)
+            if (live[k] == -4 && ep + 1 < epochs && !stopped)
+                live[k] = fit_show(c, showfn, shows[k], -4, &R, model, xt, yt, false, show_span);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
         R.seconds += ms * 1e-3;
@@ -1444,7 +1458,7 @@ static value_t *fit_impl(call_t *c)
     err_frame_t f2;
     if (err_try(&f2) == 0) {
         for (int k = 0; k < nshow; k++)
-            live[k] = fit_show(c, showfn, shows[k], live[k] == -3 ? -1 : live[k], &R, model, xt, yt, true, show_span);
+            live[k] = fit_show(c, showfn, shows[k], live[k] == -3 || live[k] == -4 ? -1 : live[k], &R, model, xt, yt, true, show_span);
         err_pop(&f2);
     } else {
         fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
@@ -1598,7 +1612,8 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
     {OP(fit), OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show", .flags = OPF_IMPURE,
+     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show discretize colors features",
+     .flags = OPF_IMPURE,
      .nograd = N_("trains the model"),
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
                   "eager=0, verbose=1, show=)",

@@ -9,11 +9,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+static uint32_t tile_neg = 0x0072B2, tile_pos = 0xD55E00;   /* the figure's (tneg, tpos) while it is drawn */
+
 static uint32_t tile_colour(double v, double scale)
 {
     if (!isfinite(v)) return 0xBBBBBB;
     double t = fmin(1, fmax(-1, v / (scale > 0 ? scale : 1))), a = fabs(t) * 0.9;
-    return view_tint(t < 0 ? 0x0072B2 : 0xD55E00, a);
+    return view_tint(t < 0 ? tile_neg : tile_pos, a);
 }
 
 static uint32_t tile_point_colour(const void *ctx, int64_t i)
@@ -24,6 +26,8 @@ static uint32_t tile_point_colour(const void *ctx, int64_t i)
 
 void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
+    tile_neg = f->tneg || f->tpos ? f->tneg : 0x0072B2;
+    tile_pos = f->tneg || f->tpos ? f->tpos : 0xD55E00;
     view_draw_title(f, cr, w, base);
     double top = view_title_top(f, cr, w, base, 1.0) + base * 1.6;   /* column titles */
     double bottom = base * (f->note ? 2.6 : 1.0);
@@ -47,6 +51,7 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             view_tile_t *t = &f->tiles[i];
             if (t->col != c) continue;
             double x = cx - tile / 2, y = y0 + t->row * (tile + gap);
+            t->dx = x; t->dy = y; t->ds = tile;
             if (t->n > 1) {   /* a pixel per grid point, the corners' on the tile's corners */
                 cairo_save(cr);
                 cairo_rectangle(cr, x, y, tile, tile);

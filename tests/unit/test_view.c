@@ -434,10 +434,11 @@ int main(void)
     tap_ok(run("def bf(p) { return bm(p) }\nboundary(bf, [[-1.0, -1.0], [1.0, 1.0], [2.0, -3.0]], [[0], [1], [1]])") == 0 &&
            fig()->field && fabs(fig()->field[0] - 1 / (1 + exp(-((float)fig()->fx0 + 2 * (float)fig()->fy1 + 0.5)))) < 1e-6 &&
            strstr(fig()->note, "accuracy 0.667"), "boundary: a function of the points (a def around the model) draws the same");
-    tap_ok(run("boundary(bm, [[1.0, 2.0, 3.0]], [[1]])") == 1 && run("boundary(bm, [[1.0, 2.0]], [[2]])") == 1 &&
+    tap_ok(run("boundary(bm, [[1.0, 2.0, 3.0]], [[1]])") == 1 && run("boundary(bm, [[1.0, 2.0]], [[2], [1]])") == 1 &&
            run("boundary(bm, [[1.0, 2.0]], [[1], [0]])") == 1 && run("boundary(3, [[1.0, 2.0]], [[1]])") == 1 &&
-           run("boundary(dense(2, 3), [[1.0, 2.0]], [[1]])") == 1,
-           "boundary: x not (n, 2), a class other than 0 or 1, a y of another length, no model, two outputs: errors");
+           run("boundary(dense(2, 3), [[1.0, 2.0]], [[3]])") == 1 && run("boundary(dense(2, 13), [[1.0, 2.0]], [[1]])") == 1 &&
+           run("boundary(bm, [[1.0, 2.0]], [[1]], colors=\"pink\")") == 1,
+           "boundary: x not (n, 2), a y of another length, no model, class 3 of three outputs, 13 outputs, colors=\"pink\": errors");
 
     /* ---- hover read-out (a student trial: scatter points read as y at the nearest x, a bar gap as nan) ---- */
     if (run("scatter([0.0, 10.0], [1.0, 5.0])") == 0) {
