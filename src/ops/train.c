@@ -876,7 +876,8 @@ typedef struct fit_rec {
     slot_t *sl;
     value_t **w;
     bool has_val, stopped;
-    value_t *xv, *yv;                      /* the validation rows (borrowed): the figures' test points */
+    value_t *fx, *xv, *yv;                 /* the figures' training points and test rows (borrowed) */
+    value_t *pt, *pv;                      /* features=: the points of the training and validation rows (owned) */
     int64_t epochs, epochs_asked, steps, skipped, steps_per_epoch, concrete;
     int pol;
     double seconds;                        /* the epochs' wall time (live redraws in, final figures out) */
@@ -885,6 +886,9 @@ typedef struct fit_rec {
 
 static void fit_rec_free(fit_rec_t *R)
 {
+    if (R->pt) val_unref(R->pt);
+    if (R->pv) val_unref(R->pv);
+    R->pt = R->pv = NULL;
     rec_buf_t *all[] = { &R->loss, &R->acc, &R->vloss, &R->vacc, &R->sloss, &R->scale, &R->cls, &R->gmean };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         mem_free(all[i]->v, all[i]->cap * sizeof(double));
@@ -969,7 +973,7 @@ static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_
     span_t sp;
     value_t *dv = op_kw(c, "discretize", &sp), *cv = op_kw(c, "colors", &sp), *fv = op_kw(c, "features", &sp);
     value_t *none = val_new(V_NONE);
-    value_t *a[12] = { str_new(what, strlen(what)), inum(live), h, model, x, y, inum(last), R->xv ? R->xv : none,
+    value_t *a[12] = { str_new(what, strlen(what)), inum(live), h, model, R->fx ? R->fx : x, y, inum(last), R->xv ? R->xv : none,
                        R->yv ? R->yv : none, dv ? dv : none, cv ? cv : none, fv ? fv : none };
     value_t *r = NULL;
     err_frame_t f;
@@ -1076,9 +1080,37 @@ static value_t *ready_targets(call_t *c, value_t *y, bool sparse, int64_t classe
     return val_ref(y);
 }
 
-static value_t *fit_impl(call_t *c)
+/* features= (the model's input made of the points x): features(x, terms)
+ * for a string, feat(x) for a function; a new reference */
+static value_t *fit_features(call_t *c, value_t *feat, value_t *pts, span_t sp)
 {
-    value_t *model = c->args[0], *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
+    value_t *r;
+    if (feat->kind == V_FUNC) {
+        r = op_apply(c->s, feat, 1, &pts, sp);
+    } else {
+        value_t *fv = fn_of("features"), *a[2] = { pts, feat };
+        err_frame_t f;
+        if (err_try(&f) == 0) {
+            r = op_apply(c->s, fv, 2, a, sp);
+            err_pop(&f);
+        } else {
+            val_unref(fv);
+            err_rethrow();
+        }
+        val_unref(fv);
+    }
+    if (!r || r->kind != V_TENSOR || r->u.t.ndim != 2 || r->u.t.shape[0] != pts->u.t.shape[0]) {
+        if (r) val_unref(r);
+        err_raise(ERR_SHAPE, sp, "fit: features= gives one row of features per point, (%lld, k)", (long long)pts->u.t.shape[0]);
+    }
+    return r;
+}
+
+/* fit's body: x the model's input; pts the points it is made of
+ * (features=; NULL: x itself), which the figures draw */
+static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
+{
+    value_t *model = c->args[0], *y = op_arg_tensor(c, 2);
     slot_t sl[256];
     value_t *w[256];
     int nw = weights_of(c, model, sl, w, 0);
@@ -1146,6 +1178,9 @@ static value_t *fit_impl(call_t *c)
      * rows, the last ones before shuffling (Keras's validation_split) */
     value_t *valv = op_kw(c, "validation", &sp);
     value_t *xv = NULL, *yv = NULL, *xt = x, *yt = y;
+    /* the points the figures draw (features=): of the training and the validation rows */
+    value_t *pt = pts, *pv = NULL;   /* pt borrowed unless the rows were split (own_xy) */
+    span_t fsp;
     int64_t n = x->u.t.shape[0];
     bool own_xy = false;
     if (valv && valv->kind == V_LIST) {
@@ -1158,13 +1193,24 @@ static value_t *fit_impl(call_t *c)
                       (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
         if (check_targets(yv, lname, oshape, ond, sp, _("validation's y")) != y_col)
             err_raise(ERR_SHAPE, sp, "fit: validation's y has another shape than y");
-        val_ref(xv); val_ref(yv);
+        if (pts) {
+            pv = xv;   /* the points; the model takes their features */
+            xv = fit_features(c, op_kw(c, "features", &fsp), pv, fsp);
+            val_ref(pv);
+        } else {
+            val_ref(xv);
+        }
+        val_ref(yv);
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
         value_t *i0 = inum(0), *i1 = inum(1);
         xv = op_run2(OP_take, valv, i0, c->s);
         yv = op_run2(OP_take, valv, i1, c->s);
         val_unref(i0); val_unref(i1);
+        if (pts) {
+            pv = xv;
+            xv = fit_features(c, op_kw(c, "features", &fsp), pv, fsp);
+        }
     } else if (valv) {
         if (valv->kind != V_TENSOR || valv->u.t.size != 1)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
@@ -1177,6 +1223,7 @@ static value_t *fit_impl(call_t *c)
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         xt = rows(c->s, x, idx, n - nv); yt = rows(c->s, y, idx, n - nv);
         xv = rows(c->s, x, idx + (n - nv), nv); yv = rows(c->s, y, idx + (n - nv), nv);
+        if (pts) { pt = rows(c->s, pts, idx, n - nv); pv = rows(c->s, pts, idx + (n - nv), nv); }
         mem_scratch_free(idx);
         n -= nv;
         own_xy = true;
@@ -1237,7 +1284,8 @@ static value_t *fit_impl(call_t *c)
     R.sl = sl;
     R.w = w;
     R.has_val = xv != NULL;
-    R.xv = xv; R.yv = yv;
+    R.fx = pt ? pt : xt; R.xv = pv ? pv : xv; R.yv = yv;
+    R.pt = pt && own_xy ? pt : NULL; R.pv = pv;
     R.steps_per_epoch = (n + bs - 1) / bs;
     R.epochs_asked = epochs;
     R.pol = pol;
@@ -1476,6 +1524,34 @@ static value_t *fit_impl(call_t *c)
     }
     fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
     return h;
+}
+
+static value_t *fit_impl(call_t *c)
+{
+    span_t fsp;
+    value_t *feat = op_kw(c, "features", &fsp);
+    if (!feat) return fit_body(c, op_arg_tensor(c, 1), NULL);
+    if (feat->kind != V_STR && feat->kind != V_FUNC)
+        err_raise(ERR_TYPE, fsp, "fit: features= is the terms as features() takes them (\"x1 x2 x1*x2\") or a function of the "
+                  "points, not a %s", val_kind_name(feat));
+    value_t *pts = op_arg_tensor(c, 1);
+    if (pts->u.t.ndim != 2 || pts->u.t.shape[1] != 2) {
+        char sh[96];
+        tensor_shape_str(sh, sizeof sh, pts->u.t.ndim, pts->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "fit: with features=, x is the points (n, 2) and the model learns from their "
+                  "features; this x is %s", sh);
+    }
+    value_t *xf = fit_features(c, feat, pts, fsp), *r = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        r = fit_body(c, xf, pts);
+        err_pop(&f);
+    } else {
+        val_unref(xf);
+        err_rethrow();
+    }
+    val_unref(xf);
+    return r;
 }
 
 /* ---- the table ---- */

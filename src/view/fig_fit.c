@@ -226,9 +226,7 @@ static value_t *fit_figure_impl(call_t *c)
         if (last) fprintf(c->s->out, "playground: %s\n", note);
     } else if (!strcmp(what, "neurons")) {
         static const int ai[2] = { 3, 4 };
-        if (o.feat) err_raise(ERR_VALUE, o.feat_span, "fit: show=\"neurons\" draws a network whose inputs are the plane's x1 and x2, "
-                              "not features");
-        f = fig_neurons_make(c, c->args[3], op_arg_tensor(c, 4), ai);
+        f = fig_neurons_make_on(c, c->args[3], op_arg_tensor(c, 4), ai, &o);
         progress_title(f, h, _("neurons"));
     } else {
         err_raise(ERR_VALUE, c->arg_spans[0], "fit_figure: no figure %s", what);

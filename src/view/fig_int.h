@@ -138,5 +138,7 @@ view_figure_t *fig_playground_make(call_t *c, value_t *model, value_t *x, value_
                                    view_figure_t *loss, char *note, int cap);
 /* neurons(model, x)'s figure, not shown (ai: model's and x's argument numbers). */
 view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int ai[2]);
+/* ... with o's features= (NULL: none): the first column holds each feature's map */
+view_figure_t *fig_neurons_make_on(call_t *c, value_t *model, value_t *x, const int ai[2], const fig_bopts_t *o);
 
 #endif

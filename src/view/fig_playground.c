@@ -15,18 +15,18 @@
 view_figure_t *fig_playground_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], const fig_bopts_t *o,
                                    view_figure_t *loss, char *note, int cap)
 {
-    if (o->feat) {
-        view_figure_free(loss);
-        err_raise(ERR_VALUE, o->feat_span, "fit: show=\"playground\" draws a network whose inputs are the plane's x1 and x2; "
-                  "for a model on features, show=[\"boundary\", \"loss\"] draws its output map");
-    }
     value_t *ls[MAX_LAYERS];
     int nl = 0;
     view_figure_t *net = NULL, *out = NULL;
     err_frame_t fr;
     if (err_try(&fr) == 0) {
-        fig_plane_model(c, ai[0], model, ls, &nl, "playground", NULL);
-        net = fig_neurons_make(c, model, x, ai);
+        if (o->feat) {
+            fig_dense_layers(c, ai[0], model, ls, &nl, 0);
+            if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "%s: the first argument is a model (dense, sequential)", "playground");
+        } else {
+            fig_plane_model(c, ai[0], model, ls, &nl, "playground", NULL);
+        }
+        net = fig_neurons_make_on(c, model, x, ai, o);
         out = fig_boundary_make(c, model, x, y, ai, o, note, cap);
         err_pop(&fr);
     } else {
