@@ -1699,7 +1699,7 @@ const op_def_t op_family_train[] = {
      .flags = OPF_IMPURE,
      .nograd = N_("trains the model"),
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
-                  "eager=0, verbose=1, show=)",
+                  "eager=0, verbose=1, show=, discretize=0, colors=\"default\", features=)",
      .summary = N_("train a model on x, y in mini-batches (Keras's model.fit); returns a history"),
      .formula = N_("each epoch shuffles the rows, then for each batch computes loss(y, model(x)) + regularization(model) (the layers' l1=/l2=, as Keras adds model.losses) and its gradient "
                 "(value_and_grad, traced: one concrete function per batch shape, as Keras's compiled train step; eager=1 "
@@ -1711,9 +1711,15 @@ const op_def_t op_family_train[] = {
                 "(validation_split). loss_scale=2^15 multiplies the loss before differentiating and divides the "
                 "gradients after (fixed, Keras's loss_scale_factor); loss_scale=\"dynamic\" wraps the optimiser in "
                 "loss_scale_optimizer (start 2^15, halve and skip on inf/NaN, double after 2000 good steps). "
-                "show=\"loss\" (or a list of up to four of \"loss\", \"boundary\", \"neurons\", \"gradflow\") draws "
-                "figures that are redrawn in place in the window while training runs (at most every 0.25 s, and so that "
-                "drawing takes at most a twentieth of the time); headless, each is written once at the end. "
+                "show=\"loss\" (or a list of up to four of \"loss\", \"boundary\", \"neurons\", \"gradflow\", "
+                "\"playground\") draws figures that are redrawn in place in the window while training runs (at most every "
+                "0.25 s, and so that drawing takes at most a twentieth of the time); headless, each is written once at the "
+                "end. show=\"playground\" is TensorFlow Playground's layout in one figure: the network as each neuron's map "
+                "joined by the weights, the output map with the training points and the validation rows as hollow test "
+                "points, and the training and test loss; headless it is also written as frames while fit runs (epoch 1, "
+                "every tenth of the epochs, the end) into NNN-fit-playground-frames/. discretize=1 and colors=\"playground\" "
+                "as boundary's. features=\"x1^2 x2^2\" (or a function of the points): x is the points (n, 2) and the model "
+                "learns from their features (features(x, terms)); the figures draw the points. "
                 "Ctrl-C stops between batches and keeps the weights reached and the history so far"),
      .shapes = N_("x (n, ...), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
                "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "
