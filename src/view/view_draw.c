@@ -515,6 +515,16 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
                 rgba(cr, col, 0.35);
                 cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
                 cairo_fill(cr);
+            } else if (i < f->nseries && f->series[i].style == VIEW_POINTS) {
+                /* a point series: its dot (hollow ones white, ringed) */
+                bool ho = f->series[i].hollow;
+                cairo_new_path(cr);
+                cairo_arc(cr, x + sw * 0.4, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
+                if (ho) cairo_set_source_rgb(cr, 1, 1, 1); else rgb(cr, col);
+                cairo_fill_preserve(cr);
+                if (ho) rgb(cr, col); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+                cairo_set_line_width(cr, ho ? fmax(2.5, base * 0.12) : 1.2);
+                cairo_stroke(cr);
             } else {
                 rgb(cr, col);
                 cairo_set_line_width(cr, fmax(3, base * 0.16));
