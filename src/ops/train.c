@@ -1154,6 +1154,13 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
     if (verbose < 0 || verbose > 2)
         err_raise(ERR_VALUE, sp, "fit: verbose= is 0 (silent), 1 (about ten epoch lines) or 2 (every epoch), as Keras's, not %lld",
                   (long long)verbose);
+    /* the figures' options over the plane (fig_fit.c reads them) */
+    value_t *cov = op_kw(c, "colors", &sp);
+    if (cov && (cov->kind != V_STR || (strcmp(cov->u.str.s, "playground") && strcmp(cov->u.str.s, "default"))))
+        err_raise(ERR_VALUE, sp, "colors= is \"playground\" (orange negative, blue positive, as TensorFlow Playground) or "
+                  "\"default\" (blue negative, vermillion positive)");
+    value_t *dsv = op_kw(c, "discretize", &sp);
+    if (dsv) op_to_double(dsv, sp, "discretize");
     /* loss_scale=: a number (fixed, Keras's loss_scale_factor) or "dynamic"
      * (a LossScaleOptimizer around the optimiser) */
     value_t *lsv = op_kw(c, "loss_scale", &sp);
@@ -1332,13 +1339,6 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
             shows[nshow++] = nm;
         }
     }
-    /* the figures' options over the plane (fig_fit.c reads them) */
-    value_t *cov = op_kw(c, "colors", &sp);
-    if (cov && (cov->kind != V_STR || (strcmp(cov->u.str.s, "playground") && strcmp(cov->u.str.s, "default"))))
-        err_raise(ERR_VALUE, sp, "colors= is \"playground\" (orange negative, blue positive, as TensorFlow Playground) or "
-                  "\"default\" (blue negative, vermillion positive)");
-    value_t *dsv = op_kw(c, "discretize", &sp);
-    if (dsv) op_to_double(dsv, sp, "discretize");
     value_t *showfn = nshow ? fn_of("fit_figure") : NULL;
     double show_every = 0.25, show_cost = 0;
     struct timespec tlast;

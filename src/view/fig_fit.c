@@ -220,8 +220,8 @@ static value_t *fit_figure_impl(call_t *c)
     } else if (play) {
         static const int ai[3] = { 3, 4, 5 };
         char note[600];
-        f = fig_playground_make(c, c->args[3], op_arg_tensor(c, 4), op_arg_tensor(c, 5), ai, &o, playground_loss(h), note,
-                                sizeof note);
+        value_t *px = op_arg_tensor(c, 4), *py = op_arg_tensor(c, 5);
+        f = fig_playground_make(c, c->args[3], px, py, ai, &o, playground_loss(h), note, sizeof note);
         progress_title(f, h, _("playground"));
         if (last) fprintf(c->s->out, "playground: %s\n", note);
     } else if (!strcmp(what, "neurons")) {

@@ -17,7 +17,7 @@ view_figure_t *fig_playground_make(call_t *c, value_t *model, value_t *x, value_
 {
     value_t *ls[MAX_LAYERS];
     int nl = 0;
-    view_figure_t *net = NULL, *out = NULL;
+    view_figure_t *volatile net = NULL, *out = NULL;
     err_frame_t fr;
     if (err_try(&fr) == 0) {
         if (o->feat) {
