@@ -1186,7 +1186,8 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
     value_t *valv = op_kw(c, "validation", &sp);
     value_t *xv = NULL, *yv = NULL, *xt = x, *yt = y;
     /* the points the figures draw (features=): of the training and the validation rows */
-    value_t *pt = pts, *pv = NULL;   /* pt borrowed unless the rows were split (own_xy) */
+    value_t *pt = pts, *pv = NULL;   /* pt borrowed unless the rows were split (own_pt) */
+    bool own_pt = false;
     span_t fsp;
     int64_t n = x->u.t.shape[0];
     bool own_xy = false;
@@ -1230,7 +1231,7 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         xt = rows(c->s, x, idx, n - nv); yt = rows(c->s, y, idx, n - nv);
         xv = rows(c->s, x, idx + (n - nv), nv); yv = rows(c->s, y, idx + (n - nv), nv);
-        if (pts) { pt = rows(c->s, pts, idx, n - nv); pv = rows(c->s, pts, idx + (n - nv), nv); }
+        if (pts) { pt = rows(c->s, pts, idx, n - nv); pv = rows(c->s, pts, idx + (n - nv), nv); own_pt = true; }
         mem_scratch_free(idx);
         n -= nv;
         own_xy = true;
@@ -1292,7 +1293,7 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
     R.w = w;
     R.has_val = xv != NULL;
     R.fx = pt ? pt : xt; R.xv = pv ? pv : xv; R.yv = yv;
-    R.pt = pt && own_xy ? pt : NULL; R.pv = pv;
+    R.pt = own_pt ? pt : NULL; R.pv = pv;
     R.steps_per_epoch = (n + bs - 1) / bs;
     R.epochs_asked = epochs;
     R.pol = pol;
