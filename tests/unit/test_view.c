@@ -715,6 +715,8 @@ int main(void)
         rc |= run("fqh = fit(fq, gx, gy, epochs=1, verbose=0, loss=\"binary_crossentropy\", features=\"x1^2 x2^2\", "
                   "validation=[gx, gy], show=[\"boundary\", \"neurons\"])");
         rc |= run("fqh = fit(fq, gx, gy[:, 0], epochs=1, verbose=0, features=\"x1^2 x2^2\", validation=0.5, show=[\"neurons\"])");
+        rc |= run("fqh = fit(fq, gx, gy[:, 0], epochs=1, verbose=0, features=\"x1^2 x2^2\", show=[\"boundary\"])\ngs = sum(gx)");
+        rc |= run("fqh = fit(fq, gx, gy[:, 0], epochs=1, verbose=0, features=\"x1^2 x2^2\", show=[\"neurons\"])");
         tap_ok(rc == 0 && fig()->kind == VIEW_TILES && !strcmp(fig()->tcol_title[0], "features") && fig()->ntiles == 3 &&
                !strcmp(fig()->tiles[1].label, "x2^2"), "fit(features=, show=[\"boundary\", \"neurons\"]): a model on x1^2 and x2^2 "
                "drawn over the plane; the first column the features' maps");
