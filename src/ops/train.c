@@ -939,6 +939,8 @@ typedef struct fit_rec {
     slot_t *sl;
     value_t **w;
     bool has_val, stopped;
+    value_t *fx, *xv, *yv;                 /* the figures' training points and test rows (borrowed) */
+    value_t *pt, *pv;                      /* features=: the points of the training and validation rows (owned) */
     int64_t epochs, epochs_asked, steps, skipped, steps_per_epoch, concrete;
     int pol;
     double seconds;                        /* the epochs' wall time (live redraws in, final figures out) */
@@ -947,6 +949,9 @@ typedef struct fit_rec {
 
 static void fit_rec_free(fit_rec_t *R)
 {
+    if (R->pt) val_unref(R->pt);
+    if (R->pv) val_unref(R->pv);
+    R->pt = R->pv = NULL;
     rec_buf_t *all[] = { &R->loss, &R->acc, &R->vloss, &R->vacc, &R->sloss, &R->scale, &R->cls, &R->gmean };
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         mem_free(all[i]->v, all[i]->cap * sizeof(double));
@@ -1027,19 +1032,24 @@ static int fit_show(call_t *c, value_t *fn, const char *what, int live, fit_rec_
                     value_t *y, bool last, span_t span)
 {
     value_t *h = fit_history(R, false);
-    value_t *a[7] = { str_new(what, strlen(what)), inum(live), h, model, x, y, inum(last) };
+    /* the test points, discretize=, colors=, features= (fig_fit.c's fit_bopts) */
+    span_t sp;
+    value_t *dv = op_kw(c, "discretize", &sp), *cv = op_kw(c, "colors", &sp), *fv = op_kw(c, "features", &sp);
+    value_t *none = val_new(V_NONE);
+    value_t *a[12] = { str_new(what, strlen(what)), inum(live), h, model, R->fx ? R->fx : x, y, inum(last), R->xv ? R->xv : none,
+                       R->yv ? R->yv : none, dv ? dv : none, cv ? cv : none, fv ? fv : none };
     value_t *r = NULL;
     err_frame_t f;
     if (err_try(&f) == 0) {
-        r = op_apply(c->s, fn, 7, a, span);
+        r = op_apply(c->s, fn, 12, a, span);
         err_pop(&f);
     } else {
-        val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
+        val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]); val_unref(none);
         err_rethrow();
     }
     int k = r && r->kind == V_TENSOR ? (int)tensor_get_f64(r, 0) : -1;
     if (r) val_unref(r);
-    val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]);
+    val_unref(a[0]); val_unref(a[1]); val_unref(h); val_unref(a[6]); val_unref(none);
     return k;
 }
 
@@ -1145,9 +1155,37 @@ static value_t *x_as_column(call_t *c, value_t *x)
     return r;
 }
 
-static value_t *fit_impl(call_t *c)
+/* features= (the model's input made of the points x): features(x, terms)
+ * for a string, feat(x) for a function; a new reference */
+static value_t *fit_features(call_t *c, value_t *feat, value_t *pts, span_t sp)
 {
-    value_t *model = c->args[0], *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
+    value_t *r;
+    if (feat->kind == V_FUNC) {
+        r = op_apply(c->s, feat, 1, &pts, sp);
+    } else {
+        value_t *fv = fn_of("features"), *a[2] = { pts, feat };
+        err_frame_t f;
+        if (err_try(&f) == 0) {
+            r = op_apply(c->s, fv, 2, a, sp);
+            err_pop(&f);
+        } else {
+            val_unref(fv);
+            err_rethrow();
+        }
+        val_unref(fv);
+    }
+    if (!r || r->kind != V_TENSOR || r->u.t.ndim != 2 || r->u.t.shape[0] != pts->u.t.shape[0]) {
+        if (r) val_unref(r);
+        err_raise(ERR_SHAPE, sp, "fit: features= gives one row of features per point, (%lld, k)", (long long)pts->u.t.shape[0]);
+    }
+    return r;
+}
+
+/* fit's body: x the model's input; pts the points it is made of
+ * (features=; NULL: x itself), which the figures draw */
+static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
+{
+    value_t *model = c->args[0], *y = op_arg_tensor(c, 2);
     slot_t sl[256];
     value_t *w[256];
     int nw = weights_of(c, model, sl, w, 0);
@@ -1193,6 +1231,13 @@ static value_t *fit_impl(call_t *c)
     if (verbose < 0 || verbose > 2)
         err_raise(ERR_VALUE, sp, "fit: verbose= is 0 (silent), 1 (about ten epoch lines) or 2 (every epoch), as Keras's, not %lld",
                   (long long)verbose);
+    /* the figures' options over the plane (fig_fit.c reads them) */
+    value_t *cov = op_kw(c, "colors", &sp);
+    if (cov && (cov->kind != V_STR || (strcmp(cov->u.str.s, "playground") && strcmp(cov->u.str.s, "default"))))
+        err_raise(ERR_VALUE, sp, "colors= is \"playground\" (orange negative, blue positive, as TensorFlow Playground) or "
+                  "\"default\" (blue negative, vermillion positive)");
+    value_t *dsv = op_kw(c, "discretize", &sp);
+    if (dsv) op_to_double(dsv, sp, "discretize");
     /* loss_scale=: a number (fixed, Keras's loss_scale_factor) or "dynamic"
      * (a LossScaleOptimizer around the optimiser) */
     value_t *lsv = op_kw(c, "loss_scale", &sp);
@@ -1217,6 +1262,10 @@ static value_t *fit_impl(call_t *c)
      * rows, the last ones before shuffling (Keras's validation_split) */
     value_t *valv = op_kw(c, "validation", &sp);
     value_t *xv = NULL, *yv = NULL, *xt = x, *yt = y;
+    /* the points the figures draw (features=): of the training and the validation rows */
+    value_t *pt = pts, *pv = NULL;   /* pt borrowed unless the rows were split (own_pt) */
+    bool own_pt = false;
+    span_t fsp;
     int64_t n = x->u.t.shape[0];
     bool own_xy = false;
     if (valv && valv->kind == V_LIST) {
@@ -1230,8 +1279,16 @@ static value_t *fit_impl(call_t *c)
                       (long long)(xv->u.t.ndim ? xv->u.t.shape[0] : 0), (long long)(yv->u.t.ndim ? yv->u.t.shape[0] : 0));
         if (check_targets(yv, lname, oshape, ond, sp, _("validation's y")) != y_col)
             err_raise(ERR_SHAPE, sp, "fit: validation's y has another shape than y");
-        if (xv1) xv = xv1;   /* owned already */
-        else val_ref(xv);
+        if (pts) {
+            pv = xv;   /* the points; the model takes their features */
+            xv = fit_features(c, op_kw(c, "features", &fsp), pv, fsp);
+            val_ref(pv);
+            if (xv1) val_unref(xv1);
+        } else if (xv1) {
+            xv = xv1;   /* as x: (n,) is (n, 1); owned already */
+        } else {
+            val_ref(xv);
+        }
         val_ref(yv);
     } else if (valv && valv->kind == V_TENSOR && valv->u.t.ndim >= 2 && valv->u.t.shape[0] == 2) {
         /* [x_val, y_val] of one shape: the list literal stacked them */
@@ -1239,8 +1296,13 @@ static value_t *fit_impl(call_t *c)
         xv = op_run2(OP_take, valv, i0, c->s);
         yv = op_run2(OP_take, valv, i1, c->s);
         val_unref(i0); val_unref(i1);
-        value_t *xv1 = x_as_column(c, xv);   /* as x: (n,) is (n, 1) */
-        if (xv1) { val_unref(xv); xv = xv1; }
+        if (pts) {
+            pv = xv;
+            xv = fit_features(c, op_kw(c, "features", &fsp), pv, fsp);
+        } else {
+            value_t *xv1 = x_as_column(c, xv);   /* as x: (n,) is (n, 1) */
+            if (xv1) { val_unref(xv); xv = xv1; }
+        }
     } else if (valv) {
         if (valv->kind != V_TENSOR || valv->u.t.size != 1)
             err_raise(ERR_TYPE, sp, "fit: validation= is [x_val, y_val] or a fraction of the rows such as 0.2");
@@ -1253,6 +1315,7 @@ static value_t *fit_impl(call_t *c)
         for (int64_t i = 0; i < n; i++) idx[i] = i;
         xt = rows(c->s, x, idx, n - nv); yt = rows(c->s, y, idx, n - nv);
         xv = rows(c->s, x, idx + (n - nv), nv); yv = rows(c->s, y, idx + (n - nv), nv);
+        if (pts) { pt = rows(c->s, pts, idx, n - nv); pv = rows(c->s, pts, idx + (n - nv), nv); own_pt = true; }
         mem_scratch_free(idx);
         n -= nv;
         own_xy = true;
@@ -1313,6 +1376,8 @@ static value_t *fit_impl(call_t *c)
     R.sl = sl;
     R.w = w;
     R.has_val = xv != NULL;
+    R.fx = pt ? pt : xt; R.xv = pv ? pv : xv; R.yv = yv;
+    R.pt = own_pt ? pt : NULL; R.pv = pv;
     R.steps_per_epoch = (n + bs - 1) / bs;
     R.epochs_asked = epochs;
     R.pol = pol;
@@ -1343,14 +1408,17 @@ static value_t *fit_impl(call_t *c)
         else if (shv->kind == V_LIST && shv->u.list.n <= 4)
             for (int i = 0; i < shv->u.list.n; i++) items[ni++] = shv->u.list.items[i];
         else
-            err_raise(ERR_TYPE, sp, "fit: show= is a figure's name or a list of them: \"loss\", \"boundary\", \"neurons\", \"gradflow\"");
+            err_raise(ERR_TYPE, sp, "fit: show= is a figure's name or a list of them: \"loss\", \"boundary\", \"neurons\", \"gradflow\", "
+                      "\"playground\"");
         for (int i = 0; i < ni; i++) {
             const char *nm = items[i]->kind == V_STR ? items[i]->u.str.s : "";
             if (items[i]->kind != V_STR)
-                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not a %s",
-                          val_kind_name(items[i]));
-            if (strcmp(nm, "loss") && strcmp(nm, "boundary") && strcmp(nm, "neurons") && strcmp(nm, "gradflow"))
-                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\" or \"gradflow\", not \"%s\"", nm);
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\", \"gradflow\" or \"playground\", "
+                          "not a %s", val_kind_name(items[i]));
+            if (strcmp(nm, "loss") && strcmp(nm, "boundary") && strcmp(nm, "neurons") && strcmp(nm, "gradflow") &&
+                strcmp(nm, "playground"))
+                err_raise(ERR_VALUE, sp, "fit: show= names \"loss\", \"boundary\", \"neurons\", \"gradflow\" or \"playground\", "
+                          "not \"%s\"", nm);
             for (int k = 0; k < nshow; k++)
                 if (!strcmp(shows[k], nm)) err_raise(ERR_VALUE, sp, "fit: show= names \"%s\" twice", nm);
             shows[nshow++] = nm;
@@ -1461,7 +1529,7 @@ static value_t *fit_impl(call_t *c)
                         /* -3: nothing to redraw before the end (headless) */
                         bool first = live[0] == -1;   /* makes the cells, may open the window: not the pace */
                         for (int k = 0; k < nshow; k++)
-                            if (live[k] != -3) live[k] = fit_show(c, showfn, shows[k], live[k], &R, model, xt, yt, false, show_span);
+                            if (live[k] >= -1) live[k] = fit_show(c, showfn, shows[k], live[k], &R, model, xt, yt, false, show_span);
                         clock_gettime(CLOCK_MONOTONIC, &tlast);
                         show_cost = (double)(tlast.tv_sec - tn.tv_sec) + (double)(tlast.tv_nsec - tn.tv_nsec) * 1e-9;
                         /* drawing takes at most 1/20 of the time, yet the figure
@@ -1489,6 +1557,10 @@ static value_t *fit_impl(call_t *c)
         rb_push(&R.loss, loss); rb_push(&R.acc, acc); rb_push(&R.vloss, vloss); rb_push(&R.vacc, vacc);
         done_epochs++;
         R.epochs = done_epochs;
+        /* -4: a figure written as frames (headless playground) at epochs' ends */
+        for (int k = 0; k < nshow; k++)
+            if (live[k] == -4 && ep + 1 < epochs && !stopped)
+                live[k] = fit_show(c, showfn, shows[k], -4, &R, model, xt, yt, false, show_span);
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
         R.seconds += ms * 1e-3;
@@ -1526,7 +1598,7 @@ static value_t *fit_impl(call_t *c)
     err_frame_t f2;
     if (err_try(&f2) == 0) {
         for (int k = 0; k < nshow; k++)
-            live[k] = fit_show(c, showfn, shows[k], live[k] == -3 ? -1 : live[k], &R, model, xt, yt, true, show_span);
+            live[k] = fit_show(c, showfn, shows[k], live[k] == -3 || live[k] == -4 ? -1 : live[k], &R, model, xt, yt, true, show_span);
         err_pop(&f2);
     } else {
         fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
@@ -1545,6 +1617,34 @@ static value_t *fit_impl(call_t *c)
     fit_drop(&R, showfn, own_xy, xt, yt, xv, yv, own_opt, opt);
     if (x1d) val_unref(x1d);
     return h;
+}
+
+static value_t *fit_impl(call_t *c)
+{
+    span_t fsp;
+    value_t *feat = op_kw(c, "features", &fsp);
+    if (!feat) return fit_body(c, op_arg_tensor(c, 1), NULL);
+    if (feat->kind != V_STR && feat->kind != V_FUNC)
+        err_raise(ERR_TYPE, fsp, "fit: features= is the terms as features() takes them (\"x1 x2 x1*x2\") or a function of the "
+                  "points, not a %s", val_kind_name(feat));
+    value_t *pts = op_arg_tensor(c, 1);
+    if (pts->u.t.ndim != 2 || pts->u.t.shape[1] != 2) {
+        char sh[96];
+        tensor_shape_str(sh, sizeof sh, pts->u.t.ndim, pts->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "fit: with features=, x is the points (n, 2) and the model learns from their "
+                  "features; this x is %s", sh);
+    }
+    value_t *xf = fit_features(c, feat, pts, fsp), *r = NULL;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        r = fit_body(c, xf, pts);
+        err_pop(&f);
+    } else {
+        val_unref(xf);
+        err_rethrow();
+    }
+    val_unref(xf);
+    return r;
 }
 
 /* ---- the table ---- */
@@ -1716,10 +1816,11 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
     {OP(fit), OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show", .flags = OPF_IMPURE,
+     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show discretize colors features",
+     .flags = OPF_IMPURE,
      .nograd = N_("trains the model"),
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
-                  "eager=0, verbose=1, show=)",
+                  "eager=0, verbose=1, show=, discretize=0, colors=\"default\", features=)",
      .summary = N_("train a model on x, y in mini-batches (Keras's model.fit); returns a history"),
      .formula = N_("each epoch shuffles the rows, then for each batch computes loss(y, model(x)) + regularization(model) (the layers' l1=/l2=, as Keras adds model.losses) and its gradient "
                 "(value_and_grad, traced: one concrete function per batch shape, as Keras's compiled train step; eager=1 "
@@ -1731,9 +1832,15 @@ const op_def_t op_family_train[] = {
                 "(validation_split). loss_scale=2^15 multiplies the loss before differentiating and divides the "
                 "gradients after (fixed, Keras's loss_scale_factor); loss_scale=\"dynamic\" wraps the optimiser in "
                 "loss_scale_optimizer (start 2^15, halve and skip on inf/NaN, double after 2000 good steps). "
-                "show=\"loss\" (or a list of up to four of \"loss\", \"boundary\", \"neurons\", \"gradflow\") draws "
-                "figures that are redrawn in place in the window while training runs (at most every 0.25 s, and so that "
-                "drawing takes at most a twentieth of the time); headless, each is written once at the end. "
+                "show=\"loss\" (or a list of up to four of \"loss\", \"boundary\", \"neurons\", \"gradflow\", "
+                "\"playground\") draws figures that are redrawn in place in the window while training runs (at most every "
+                "0.25 s, and so that drawing takes at most a twentieth of the time); headless, each is written once at the "
+                "end. show=\"playground\" is TensorFlow Playground's layout in one figure: the network as each neuron's map "
+                "joined by the weights, the output map with the training points and the validation rows as hollow test "
+                "points, and the training and test loss; headless it is also written as frames while fit runs (epoch 1, "
+                "every tenth of the epochs, the end) into NNN-fit-playground-frames/. discretize=1 and colors=\"playground\" "
+                "as boundary's. features=\"x1^2 x2^2\" (or a function of the points): x is the points (n, 2) and the model "
+                "learns from their features (features(x, terms)); the figures draw the points. "
                 "Ctrl-C stops between batches and keeps the weights reached and the history so far"),
      .shapes = N_("x (n, ...) (a 1-D x (n,) is n rows of one feature, (n, 1), as Keras 2 reads it), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
                "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "

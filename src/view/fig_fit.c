@@ -5,6 +5,7 @@
  * place (view_show_live); headless, only the last state is written. */
 #include "view/fig_int.h"
 #include "util/i18n.h"
+#include "util/afile.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -127,7 +128,75 @@ static view_figure_t *gradflow_fig(value_t *h)
     return f;
 }
 
-/* fit_figure(what, live, h, model, x, y, last) -> the live handle */
+/* fit's options for the figures over the plane: fit_figure's arguments 7
+ * to 11 (the test points, discretize=, colors=, features=) */
+static fig_bopts_t fit_bopts(call_t *c)
+{
+    fig_bopts_t o = { .feat_span = c->span };
+    if (c->nargs > 8 && c->args[7]->kind == V_TENSOR && c->args[8]->kind == V_TENSOR) {
+        o.xt = c->args[7];
+        o.yt = c->args[8];
+    }
+    if (c->nargs > 9 && c->args[9]->kind != V_NONE) o.discretize = op_to_double(c->args[9], c->arg_spans[9], "discretize") != 0;
+    if (c->nargs > 10) o.playground = c->args[10]->kind == V_STR && !strcmp(c->args[10]->u.str.s, "playground");
+    if (c->nargs > 11 && c->args[11]->kind != V_NONE) o.feat = c->args[11];
+    return o;
+}
+
+/* The playground's loss panel: the epochs' train loss and the test loss */
+static view_figure_t *playground_loss(value_t *h)
+{
+    view_figure_t *f = loss_fig(h);
+    for (int i = 0; i < f->nseries; i++) {
+        if (f->series[i].color == 0xD55E00 && f->series[i].label) {
+            free(f->series[i].label);
+            f->series[i].label = view_strdup(_("test loss"));
+        } else if (f->series[i].color == 0x0072B2 && f->series[i].label) {
+            free(f->series[i].label);
+            f->series[i].label = view_strdup(_("training loss"));
+        }
+    }
+    f->legend_above = true;
+    view_set_title(f, _("loss"));
+    return f;
+}
+
+/* Headless, the playground is written as frames while fit runs: at the
+ * end of the first epoch, of every tenth of the epochs asked for, and at
+ * the end, into DIR/NNN-fit-playground-frames/ (NNN the number the last
+ * frame takes as a figure) */
+static struct { char dir[1200]; int n; long long last_epoch; bool ok; } frames;
+
+static void frames_begin(void)
+{
+    snprintf(frames.dir, sizeof frames.dir, "%s/%03d-fit-playground-frames", view_figure_dir(), view_next_figure_number());
+    frames.n = 0;
+    frames.last_epoch = -1;
+    frames.ok = afile_mkdirs(frames.dir) == 0;
+}
+
+static bool frame_due(value_t *h, bool last)
+{
+    long long e = (long long)hnum(h, "epochs"), asked = (long long)fmax(1, hnum(h, "epochs_asked"));
+    long long every = asked >= 10 ? asked / 10 : 1;
+    if (e == frames.last_epoch && !last) return false;
+    return last || e == 1 || (e > 0 && e % every == 0);
+}
+
+static void frame_write(view_figure_t *f, value_t *h, FILE *out)
+{
+    if (!frames.ok) return;
+    char path[1300], err[1400];
+    snprintf(path, sizeof path, "%s/frame-%03d.png", frames.dir, ++frames.n);
+    frames.last_epoch = (long long)hnum(h, "epochs");
+    if (view_save_figure(f, path, VIEW_W, VIEW_H, err, sizeof err) != 0) {
+        fprintf(out, _("frame not written: %s\n"), err);
+        frames.ok = false;
+    }
+}
+
+/* fit_figure(what, live, h, model, x, y, last[, x_test, y_test, discretize,
+ * colors, features]) -> the live handle */
 static value_t *fit_figure_impl(call_t *c)
 {
     value_t *w = c->args[0], *h = c->args[2];
@@ -135,8 +204,12 @@ static value_t *fit_figure_impl(call_t *c)
     int live = (int)op_to_double(c->args[1], c->arg_spans[1], "live");
     bool last = op_to_double(c->args[6], c->arg_spans[6], "last") != 0;
     const char *what = w->u.str.s;
-    /* headless: only the last state becomes a file; nothing to build before */
+    bool play = !strcmp(what, "playground");
+    /* headless: only the last state becomes a file (the playground: a
+     * frame now and then); nothing to build before */
     if (!last && view_is_headless() && live == -1) return tensor_weak_int(-3);
+    if (!last && play && view_is_headless() && live == -4 && !frame_due(h, false)) return tensor_weak_int(-4);
+    fig_bopts_t o = fit_bopts(c);
     view_figure_t *f;
     if (!strcmp(what, "loss")) {
         f = loss_fig(h);
@@ -144,16 +217,33 @@ static value_t *fit_figure_impl(call_t *c)
         f = gradflow_fig(h);
     } else if (!strcmp(what, "boundary")) {
         static const int ai[3] = { 3, 4, 5 };
-        char note[400];
-        f = fig_boundary_make(c, c->args[3], op_arg_tensor(c, 4), op_arg_tensor(c, 5), ai, note, sizeof note);
+        char note[600];
+        f = fig_boundary_make(c, c->args[3], op_arg_tensor(c, 4), op_arg_tensor(c, 5), ai, &o, note, sizeof note);
         progress_title(f, h, _("decision regions"));
         if (last) fprintf(c->s->out, "boundary: %s\n", note);
+    } else if (play) {
+        static const int ai[3] = { 3, 4, 5 };
+        char note[600];
+        value_t *px = op_arg_tensor(c, 4), *py = op_arg_tensor(c, 5);
+        f = fig_playground_make(c, c->args[3], px, py, ai, &o, playground_loss(h), note, sizeof note);
+        progress_title(f, h, _("playground"));
+        if (last) fprintf(c->s->out, "playground: %s\n", note);
     } else if (!strcmp(what, "neurons")) {
         static const int ai[2] = { 3, 4 };
-        f = fig_neurons_make(c, c->args[3], op_arg_tensor(c, 4), ai);
+        f = fig_neurons_make_on(c, c->args[3], op_arg_tensor(c, 4), ai, &o);
         progress_title(f, h, _("neurons"));
     } else {
         err_raise(ERR_VALUE, c->arg_spans[0], "fit_figure: no figure %s", what);
+    }
+    if (play && view_is_headless()) {
+        /* -4: call again at each epoch's end (a frame when one is due) */
+        if (live == -2) { view_figure_free(f); frames_begin(); return tensor_weak_int(-4); }
+        frame_write(f, h, c->s->out);
+        if (!last) { view_figure_free(f); return tensor_weak_int(-4); }
+        if (frames.ok)
+            fprintf(c->s->out, NG_("frames: %s/ (%d frame as fit ran)\n", "frames: %s/ (%d frames as fit ran)\n",
+                                   (unsigned long)frames.n), frames.dir, frames.n);
+        return tensor_weak_int(view_show_live(-1, f, true, c->s->out));
     }
     /* live -2: only checked (before the first step); headless: nothing
      * written before the last */
@@ -165,13 +255,14 @@ static value_t *fit_figure_impl(call_t *c)
 }
 
 static const op_def_t op_family_fit_figure[] = {
-    {OP(fit_figure), OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 7, .flags = OPF_IMPURE | OPF_HIDDEN,
+    {OP(fit_figure), OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 12, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = N_("a figure"),
-     .signature = "fit_figure(what, live, history, model, x, y, last)",
-     .summary = N_("fit's live figures (show=): loss, boundary, neurons, gradflow"),
+     .signature = "fit_figure(what, live, history, model, x, y, last, x_test, y_test, discretize, colors, features)",
+     .summary = N_("fit's live figures (show=): loss, boundary, neurons, gradflow, playground"),
      .formula = N_("loss: the batch loss per step and the epoch means (train, validation); gradflow: mean |dW| per layer per "
-                "step, log scale; boundary and neurons: as boundary() and neurons(); redrawn in place in the window, "
-                "written once at the end headless"),
+                "step, log scale; boundary and neurons: as boundary() and neurons(); playground: the network's maps "
+                "and weights, the output map with the training and test points and the loss, as TensorFlow Playground; "
+                "redrawn in place in the window, written once at the end headless (the playground also as frames)"),
      .shapes = N_("-> the live figure's handle (-3: headless, call again only at the end)"), .dtypes = "-", .source = "fit",
      .example = "x, y = xor(64)\n"
                 "m = dense(2, 1, activation=\"sigmoid\")\n"

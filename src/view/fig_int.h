@@ -106,10 +106,41 @@ const char *fig_activation_of(value_t *layer);
 
 /* ---- training (fit's show=, boundary) ---- */
 
+/* boundary's options: discretize=1 (each class's or sign's colour, no
+ * shades), colors="playground" (class 0 and negative orange, class 1 and
+ * positive blue), the model's input made of the points (features= terms
+ * as a string, or a function of the points; NULL: the points), test points
+ * drawn hollow (xt, yt: NULL for none).  feat_span: where features= was
+ * written, for the carets. */
+typedef struct fig_bopts {
+    bool discretize, playground;
+    value_t *feat;
+    span_t feat_span;
+    value_t *xt, *yt;
+} fig_bopts_t;
+/* colors= ("playground" or "default") and features= (a string of terms
+ * or a function; NULL if absent, *where its span or the call's), checked. */
+bool fig_kw_playground(call_t *c);
+value_t *fig_kw_features(call_t *c, span_t *where);
+/* The colours of class 0 / negative and class 1 / positive. */
+void fig_sign_colours(bool playground, uint32_t *neg, uint32_t *pos);
+/* The model's input for points pts (a new reference): pts, or its features. */
+value_t *fig_model_input(call_t *c, const fig_bopts_t *o, value_t *pts);
 /* boundary(model, x, y)'s figure, not shown (ai: the arguments' numbers in
- * c for the carets); note gets the line it prints. */
-view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], char *note, int cap);
+ * c for the carets; o: NULL for the defaults); note gets the line it
+ * prints.  One output and y of 0 and 1: two classes; k outputs: k classes
+ * (y the class, 0 to k-1, or one-hot); one output and other y: a
+ * regression's map. */
+view_figure_t *fig_boundary_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], const fig_bopts_t *o,
+                                 char *note, int cap);
+/* fit(show="playground")'s figure (fig_playground.c): neurons, the output
+ * map with o's test points and loss (taken) in TensorFlow Playground's
+ * layout; note as fig_boundary_make's. */
+view_figure_t *fig_playground_make(call_t *c, value_t *model, value_t *x, value_t *y, const int ai[3], const fig_bopts_t *o,
+                                   view_figure_t *loss, char *note, int cap);
 /* neurons(model, x)'s figure, not shown (ai: model's and x's argument numbers). */
 view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int ai[2]);
+/* ... with o's features= (NULL: none): the first column holds each feature's map */
+view_figure_t *fig_neurons_make_on(call_t *c, value_t *model, value_t *x, const int ai[2], const fig_bopts_t *o);
 
 #endif

@@ -21,11 +21,71 @@ static void add_tile(view_figure_t *f, int col, int row, double *v, const char *
     t[f->ntiles++] = (view_tile_t){ .col = col, .row = row, .n = GRID, .v = v, .label = view_strdup(label) };
 }
 
+/* the first column when the model's inputs are features of the points:
+ * each feature's map; returns the features on the grid (a replaces a) */
+static value_t *feature_column(call_t *c, view_figure_t *f, value_t *a, const fig_bopts_t *o, int64_t G)
+{
+    int64_t shape[1] = { G };
+    /* the model's inputs are features of the points: each a map of its own */
+    value_t *b = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) == 0) {
+        b = fig_model_input(c, o, a);
+        err_pop(&fr);
+    } else {
+        val_unref(a);
+        view_figure_free(f);
+        err_rethrow();
+    }
+    val_unref(a);
+    a = b;
+    int64_t k = a->u.t.ndim == 2 ? a->u.t.shape[1] : 1;
+    /* the terms' names when they were given as a string */
+    const char *terms = o->feat->kind == V_STR ? o->feat->u.str.s : "";
+    for (int j = 0; j < k && j < MAX_ROWS; j++) {
+        double *v = fig_dalloc(GRID * GRID), m = 0;
+        for (int64_t i = 0; i < shape[0]; i++) {
+            v[i] = tensor_get_f64(a, i * k + j);
+            if (isfinite(v[i]) && fabs(v[i]) > m) m = fabs(v[i]);
+        }
+        char lab[32] = "";
+        const char *p = terms;
+        for (int t = 0; *p; t++) {
+            while (*p == ' ') p++;
+            const char *e = p;
+            while (*e && *e != ' ') e++;
+            if (t == j && e > p) { snprintf(lab, sizeof lab, "%.*s", (int)(e - p) < 31 ? (int)(e - p) : 31, p); break; }
+            p = e;
+        }
+        if (!lab[0]) snprintf(lab, sizeof lab, "f%d", j + 1);
+        add_tile(f, 0, j, v, lab);
+        f->tiles[f->ntiles - 1].scale = m;
+    }
+    if (k > MAX_ROWS) {
+        char more[96];
+        snprintf(more, sizeof more, _("and %lld more"), (long long)(k - MAX_ROWS));
+        f->tcol_more[0] = view_strdup(more);
+    }
+    return a;
+}
+
 view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int ai[2])
 {
+    return fig_neurons_make_on(c, model, x, ai, NULL);
+}
+
+view_figure_t *fig_neurons_make_on(call_t *c, value_t *model, value_t *x, const int ai[2], const fig_bopts_t *o)
+{
     value_t *ls[MAX_LAYERS];
-    int nl;
-    fig_plane_model(c, ai[0], model, ls, &nl, "neurons", NULL);
+    int nl = 0;
+    bool feat = o && o->feat;
+    if (feat) {
+        fig_dense_layers(c, ai[0], model, ls, &nl, 0);
+        if (nl == 0) err_raise(ERR_TYPE, c->arg_spans[ai[0]], "%s: the first argument is a model (dense, sequential)", "neurons");
+        fig_check_fit(c, ai[0], ls, nl);
+    } else {
+        fig_plane_model(c, ai[0], model, ls, &nl, "neurons", NULL);
+    }
     if (nl > 30) err_raise(ERR_LIMIT, c->arg_spans[ai[0]], "neurons draws at most 30 layers");
     char sh[96];
     if (x->u.t.ndim != 2 || x->u.t.shape[1] != 2 || x->u.t.shape[0] < 1) {
@@ -39,8 +99,9 @@ view_figure_t *fig_neurons_make(call_t *c, value_t *model, value_t *x, const int
     value_t *a = fig_plane_grid(c, x, GRID, lo, hi);
     view_figure_t *f = view_figure_new(VIEW_TILES, "neurons");
     f->ntcols = nl + 1;
-    f->tcol_title[0] = view_strdup(_("input"));
-    for (int j = 0; j < 2; j++) {
+    f->tcol_title[0] = view_strdup(feat ? _("features") : _("input"));
+    if (feat) a = feature_column(c, f, a, o, shape[0]);
+    for (int j = 0; j < 2 && !feat; j++) {
         double *v = fig_dalloc(GRID * GRID), m = fmax(fabs(lo[j]), fabs(hi[j]));
         for (int64_t i = 0; i < shape[0]; i++) v[i] = tensor_get_f64(a, 2 * i + j);
         add_tile(f, 0, j, v, j ? "x[1]" : "x[0]");

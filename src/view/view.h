@@ -35,6 +35,7 @@ typedef enum view_kind {
     VIEW_MODEL,       /* dense stacks as neurons and weighted edges (show), maps beside */
     VIEW_GRAPH,       /* traced graphs laid out by Graphviz's dot, side by side (graph, :graph) */
     VIEW_TILES,       /* small maps over the input plane in columns (neurons: one per neuron, by layer) */
+    VIEW_PLAYGROUND,  /* fit(show="playground"): sides[0] the neurons (tiles) joined by models[0]'s weights, sides[1] the output map, sides[2] the loss */
 } view_kind_t;
 
 typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS, VIEW_POINTS } view_style_t;
@@ -49,6 +50,7 @@ typedef struct view_series {
     double lw;            /* line width in pixels (0: the figure's, 3 px at 750 px high) */
     int dash;             /* VIEW_LINE: 0 solid, 1 dashed, 2 dotted, 3 dash-dot (series 13 and on, style=) */
     bool marker;          /* VIEW_LINE: a dot at each point too (marker="o") */
+    bool hollow;          /* VIEW_POINTS: a white dot ringed in the colour (test points) */
     bool x_sorted;        /* x ascending: enables min/max per pixel column */
     bool range_ok;        /* ylo/yhi/ypos computed (view_layout) */
     double ylo, yhi, ypos;/* finite y range; smallest positive y (log axes) */
@@ -108,7 +110,7 @@ typedef struct view_model {
 /* neurons(): one neuron's output at n x n points of the input plane (row 0
  * at the top), drawn from red (-scale) through white (0) to blue (scale),
  * in column col (a layer), row row. */
-typedef struct view_tile { int col, row, n; double *v; double scale; char *label; } view_tile_t;
+typedef struct view_tile { int col, row, n; double *v; double scale; char *label; double dx, dy, ds; /* drawn at (dx, dy), ds wide (last draw) */ } view_tile_t;
 
 /* graph(g): one graph laid out (Graphviz coordinates: points, y up). */
 typedef struct view_gnode {
@@ -180,6 +182,12 @@ typedef struct view_figure {
      * (the top); 0 light in fc0, 0.5 white, 1 light in fc1, and the line
      * where the field crosses 0.5 */
     int fn; double *field; double fx0, fx1, fy0, fy1; uint32_t fc0, fc1;
+    /* ... or each grid point's colour given (frgb, fn x fn, 0xRRGGBB: k
+     * classes, a regression's values; the 0.5 line only where field is
+     * set too), and a colour bar from fclo to fchi (fcbn colours, bottom
+     * to top) in the plot's lower right corner (a regression's map) */
+    uint32_t *frgb; int fcbn; uint32_t *fcb; double fclo, fchi;
+    uint32_t tneg, tpos;  /* VIEW_TILES: the colours below and above 0 (0, 0: blue and vermillion) */
     /* VIEW_PLOT: points binned into a density (a scatter too large to keep
      * each point): dn x dn cells over [dx0, dx1] x [dy0, dy1], row 0 at dy1,
      * each an ARGB colour (0: empty, the axes show through); the axes'
@@ -234,6 +242,8 @@ int64_t view_neuron_of(int64_t n, int s, int *nslots);
  * (Brewer, colorbrewer2.org; marked colour-blind safe), red negative, blue
  * positive, light grey at 0. */
 uint32_t view_diverging(double w, double wmax);
+/* The colour a of the way from white to c (a in [0, 1]). */
+uint32_t view_tint(uint32_t c, double a);
 
 /* ---- graph layout (view_graph.c): Graphviz's dot ---- */
 
@@ -430,6 +440,8 @@ bool view_is_headless(void);
 bool view_set_figure_dir(const char *dir);   /* default "figures" ($NNPAD_FIGURES); false (unchanged) when longer than view_figure_dir_max() */
 size_t view_figure_dir_max(void);
 const char *view_figure_dir(void);
+/* The number the next figure written headless takes (after the highest in the folder). */
+int view_next_figure_number(void);
 
 /* ---- the window (view_sdl.c, or view_headless.c) ---- */
 

@@ -277,11 +277,11 @@ static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, d
                 if (picture_failed(stamp)) { cairo_surface_destroy(stamp); continue; }
                 st[qx][qy] = stamp;
                 cairo_t *c2 = cairo_create(st[qx][qy]);
-                cairo_arc(c2, sz / 2.0 + qx / 4.0, sz / 2.0 + qy / 4.0, r, 0, 2 * M_PI);
-                rgb(c2, s->color);
+                cairo_arc(c2, sz / 2.0 + qx / 4.0, sz / 2.0 + qy / 4.0, s->hollow ? r - 1 : r, 0, 2 * M_PI);
+                if (s->hollow) cairo_set_source_rgb(c2, 1, 1, 1); else rgb(c2, s->color);
                 cairo_fill_preserve(c2);
-                cairo_set_source_rgb(c2, 0.15, 0.15, 0.15);
-                cairo_set_line_width(c2, 1.2);
+                if (s->hollow) rgb(c2, s->color); else cairo_set_source_rgb(c2, 0.15, 0.15, 0.15);
+                cairo_set_line_width(c2, s->hollow ? 2 : 1.2);
                 cairo_stroke(c2);
                 cairo_destroy(c2);
             }
@@ -299,10 +299,10 @@ static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, d
         double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
         if (X < f->px - r || X > f->px + f->pw + r) continue;
         cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
-        rgb(cr, s->color);
+        if (s->hollow) cairo_set_source_rgb(cr, 1, 1, 1); else rgb(cr, s->color);
         cairo_fill_preserve(cr);
-        cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-        cairo_set_line_width(cr, 1.2);
+        if (s->hollow) rgb(cr, s->color); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+        cairo_set_line_width(cr, s->hollow ? fmax(2.5, r * 0.45) : 1.2);
         cairo_stroke(cr);
     }
 }
@@ -545,6 +545,16 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
                 rgba(cr, col, 0.8);   /* as the bars are drawn */
                 cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
                 cairo_fill(cr);
+            } else if (i < f->nseries && f->series[i].style == VIEW_POINTS) {
+                /* a point series: its dot (hollow ones white, ringed) */
+                bool ho = f->series[i].hollow;
+                cairo_new_path(cr);
+                cairo_arc(cr, x + sw * 0.4, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
+                if (ho) cairo_set_source_rgb(cr, 1, 1, 1); else rgb(cr, col);
+                cairo_fill_preserve(cr);
+                if (ho) rgb(cr, col); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+                cairo_set_line_width(cr, ho ? fmax(2.5, base * 0.12) : 1.2);
+                cairo_stroke(cr);
             } else {
                 rgb(cr, col);
                 cairo_set_line_width(cr, fmax(3, base * 0.16));
@@ -623,10 +633,12 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
             if (i < f->nseries && f->series[i].style == VIEW_POINTS) {
                 /* a point series: its dot, rimmed as drawn */
                 cairo_new_path(cr);
+                bool ho = f->series[i].hollow;
                 cairo_arc(cr, x + pad + sw / 2, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
+                if (ho) cairo_set_source_rgb(cr, 1, 1, 1);
                 cairo_fill_preserve(cr);
-                cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-                cairo_set_line_width(cr, 1.2);
+                if (ho) rgb(cr, col); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+                cairo_set_line_width(cr, ho ? fmax(2.5, base * 0.12) : 1.2);
                 cairo_stroke(cr);
                 text_at(cr, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
                 row++;
@@ -845,7 +857,41 @@ uint32_t view_tint(uint32_t c, double a)
 static uint32_t field_point_colour(const void *ctx, int64_t i)
 {
     const view_figure_t *f = ctx;
-    return field_colour(f, f->field[i]);
+    return f->frgb ? f->frgb[i] : field_colour(f, f->field[i]);
+}
+
+/* a regression map's colour bar: lower right inside the plot, on white */
+static void draw_field_bar(view_figure_t *f, cairo_t *cr, double base)
+{
+    double bw = fmin(f->pw * 0.3, base * 7), bh = base * 0.45, pad = base * 0.3;
+    txt_t t = { base * 0.6, false, false, false, false, C_TEXT, true, 0 };
+    char lo[32], hi[32];
+    snprintf(lo, sizeof lo, "%.3g", f->fclo);
+    snprintf(hi, sizeof hi, "%.3g", f->fchi);
+    double tw0, tw1, th;
+    view_text_size(cr, lo, t, &tw0, &th);
+    view_text_size(cr, hi, t, &tw1, NULL);
+    double x1 = f->px + f->pw - pad - tw1 - base * 0.2, x0 = x1 - bw, y0 = f->py + f->ph - pad - bh - th;
+    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
+    cairo_rectangle(cr, x0 - tw0 - base * 0.4, y0 - pad * 0.5, bw + tw0 + tw1 + base * 0.8, bh + th + pad);
+    cairo_fill(cr);
+    cairo_pattern_t *g = cairo_pattern_create_linear(x0, 0, x0 + bw, 0);
+    for (int k = 0; k < f->fcbn; k++) {
+        uint32_t c = f->fcb[k];
+        cairo_pattern_add_color_stop_rgb(g, f->fcbn > 1 ? k / (double)(f->fcbn - 1) : 0, ((c >> 16) & 255) / 255.0,
+                                         ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
+    }
+    cairo_rectangle(cr, x0, y0, bw, bh);
+    cairo_set_source(cr, g);
+    cairo_fill(cr);
+    cairo_pattern_destroy(g);
+    rgb(cr, C_FRAME);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, x0, y0, bw, bh);
+    cairo_stroke(cr);
+    text_at(cr, lo, x0 - base * 0.15, y0 + bh / 2, 1, 0.5, t);
+    text_at(cr, hi, x0 + bw + base * 0.15, y0 + bh / 2, 0, 0.5, t);
+    if (f->fclo < 0 && f->fchi > 0) text_at(cr, "0", x0 + bw * (-f->fclo) / (f->fchi - f->fclo), y0 + bh + base * 0.05, 0.5, 0, t);
 }
 
 void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
@@ -887,6 +933,7 @@ static void draw_field(view_figure_t *f, cairo_t *cr)
     view_paint_grid(cr, n, field_point_colour, f, view_x_to_px(f, f->fx0), view_y_to_px(f, f->fy1), view_x_to_px(f, f->fx1),
                     view_y_to_px(f, f->fy0));
     cairo_restore(cr);
+    if (!f->field) return;
     cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
     cairo_set_line_width(cr, 2);
     for (int r = 0; r + 1 < n; r++)
@@ -944,7 +991,7 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
     cairo_save(cr);
     cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
     cairo_clip(cr);
-    if (f->field && f->fn > 1) draw_field(f, cr);
+    if ((f->field || f->frgb) && f->fn > 1) draw_field(f, cr);
     if (f->dens && f->dn > 0) draw_density(f, cr);
     for (int i = 0; i < f->nbands; i++) {
         view_band_t *b = &f->bands[i];
@@ -973,6 +1020,7 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
         else draw_line_series(f, cr, &f->series[i], f->series[i].lw > 0 ? f->series[i].lw : lw);
     }
     cairo_restore(cr);
+    if (f->frgb && f->fcbn > 1) draw_field_bar(f, cr, base);
     /* marker lines: through both panels when there are two (ex: the other) */
     for (int i = 0; i < f->nvlines; i++) {
         double X = view_x_to_px(f, f->vlines[i].x);
@@ -1889,6 +1937,7 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     case VIEW_MODEL: view_draw_model(f, cr, w, h, base); break;
     case VIEW_GRAPH: view_draw_graph(f, cr, w, h, base); break;
     case VIEW_TILES: view_draw_tiles(f, cr, w, h, base); break;
+    case VIEW_PLAYGROUND: view_draw_playground(f, cr, w, h, base); break;
     }
     cairo_restore(cr);
     draw_depth--;

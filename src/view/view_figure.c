@@ -56,6 +56,8 @@ void view_figure_free(view_figure_t *f)
     view_figure_free(f->below);
     free(f->z);
     free(f->field);
+    free(f->frgb);
+    free(f->fcb);
     free(f->dens);
     for (int i = 0; i < f->ntiles; i++) { free(f->tiles[i].v); free(f->tiles[i].label); }
     free(f->tiles);
@@ -96,6 +98,7 @@ size_t view_figure_bytes(const view_figure_t *f)
     }
     b += (size_t)f->rows * (size_t)f->cols * sizeof(double) * (f->z ? 1 : 0);
     b += (size_t)f->fn * (size_t)f->fn * sizeof(double) * (f->field ? 1 : 0);
+    b += (size_t)f->fn * (size_t)f->fn * sizeof(uint32_t) * (f->frgb ? 1 : 0) + (size_t)f->fcbn * sizeof(uint32_t);
     b += (size_t)f->dn * (size_t)f->dn * sizeof(uint32_t) * (f->dens ? 1 : 0);
     for (int i = 0; i < f->ntiles; i++) b += sizeof f->tiles[i] + (size_t)f->tiles[i].n * (size_t)f->tiles[i].n * sizeof(double);
     for (int i = 0; i < f->nmodels; i++)

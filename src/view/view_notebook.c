@@ -558,6 +558,33 @@ static bool same_figure_there(const char *dir, const char *file, const char *nam
     return hit;
 }
 
+static void scan_numbers(const char *dir)
+{
+    /* continue after the highest number already in the folder, so that a
+     * second session does not overwrite the first one's figures */
+    if (strcmp(nb.scanned, dir)) {
+        snprintf(nb.scanned, sizeof nb.scanned, "%s", dir);
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            /* NNN-NAME.png with 3 to 8 digits: a longer number is not
+             * one nnpad wrote (a planted 2147483647-a.png would make the
+             * next number overflow) */
+            int k = 0, digits = 0;
+            while (isdigit((unsigned char)e->d_name[digits]) && digits < 9) k = k * 10 + (e->d_name[digits++] - '0');
+            if (digits >= 3 && digits <= FIG_DIGITS_MAX && e->d_name[digits] == '-' && strstr(e->d_name, ".png") && k > nb.fignum)
+                nb.fignum = k;
+        }
+        if (d) closedir(d);
+    }
+}
+
+int view_next_figure_number(void)
+{
+    scan_numbers(view_figure_dir());
+    return nb.fignum + 1;
+}
+
 static void show(view_figure_t *f, FILE *out, bool window_only)
 {
     size_t fb = take_figure(f);
@@ -581,23 +608,7 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
      * HTML export still shows it) */
     if (window_only && !nb.asked) return;
     const char *dir = view_figure_dir();
-    /* continue after the highest number already in the folder, so that a
-     * second session does not overwrite the first one's figures */
-    if (strcmp(nb.scanned, dir)) {
-        snprintf(nb.scanned, sizeof nb.scanned, "%s", dir);
-        DIR *d = opendir(dir);
-        struct dirent *e;
-        while (d && (e = readdir(d))) {
-            /* NNN-NAME.png with 3 to 8 digits: a longer number is not
-             * one nnpad wrote (a planted 2147483647-a.png would make the
-             * next number overflow) */
-            int k = 0, digits = 0;
-            while (isdigit((unsigned char)e->d_name[digits]) && digits < 9) k = k * 10 + (e->d_name[digits++] - '0');
-            if (digits >= 3 && digits <= FIG_DIGITS_MAX && e->d_name[digits] == '-' && strstr(e->d_name, ".png") && k > nb.fignum)
-                nb.fignum = k;
-        }
-        if (d) closedir(d);
-    }
+    scan_numbers(dir);
     say_headless(out, headless_reason);
     char path[1200], err[1400];
     if (afile_mkdirs(dir) != 0) {

@@ -9,11 +9,13 @@
 #include <math.h>
 #include <stdlib.h>
 
+static uint32_t tile_neg = 0x0072B2, tile_pos = 0xD55E00;   /* the figure's (tneg, tpos) while it is drawn */
+
 static uint32_t tile_colour(double v, double scale)
 {
     if (!isfinite(v)) return 0xBBBBBB;
     double t = fmin(1, fmax(-1, v / (scale > 0 ? scale : 1))), a = fabs(t) * 0.9;
-    return view_tint(t < 0 ? 0x0072B2 : 0xD55E00, a);
+    return view_tint(t < 0 ? tile_neg : tile_pos, a);
 }
 
 static uint32_t tile_point_colour(const void *ctx, int64_t i)
@@ -24,6 +26,8 @@ static uint32_t tile_point_colour(const void *ctx, int64_t i)
 
 void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
 {
+    tile_neg = f->tneg || f->tpos ? f->tneg : 0x0072B2;
+    tile_pos = f->tneg || f->tpos ? f->tpos : 0xD55E00;
     view_draw_title(f, cr, w, base);
     int ncol = f->ntcols > 0 ? f->ntcols : 1, nrow = 1;
     double colw = (w - base * 2) / ncol;
@@ -69,6 +73,7 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             int sc = t->row / rpc, sr = t->row % rpc;
             double x = cs == 1 ? cx - tile / 2 : sc ? cx + lab * 0.6 : cx - tile - lab * 0.4;
             double y = y0 + sr * (tile + gap);
+            t->dx = x; t->dy = y; t->ds = tile;
             if (t->n > 1) {   /* a pixel per grid point, the corners' on the tile's corners */
                 cairo_save(cr);
                 cairo_rectangle(cr, x, y, tile, tile);

@@ -16,6 +16,7 @@
 #ifdef ENABLE_NLS
 #include <libintl.h>
 #endif
+#include <sys/stat.h>
 
 #include <cairo.h>
 #include <math.h>
@@ -444,10 +445,11 @@ int main(void)
     tap_ok(run("def bf(p) { return bm(p) }\nboundary(bf, [[-1.0, -1.0], [1.0, 1.0], [2.0, -3.0]], [[0], [1], [1]])") == 0 &&
            fig()->field && fabs(fig()->field[0] - 1 / (1 + exp(-((float)fig()->fx0 + 2 * (float)fig()->fy1 + 0.5)))) < 1e-6 &&
            strstr(fig()->note, "accuracy 0.667"), "boundary: a function of the points (a def around the model) draws the same");
-    tap_ok(run("boundary(bm, [[1.0, 2.0, 3.0]], [[1]])") == 1 && run("boundary(bm, [[1.0, 2.0]], [[2]])") == 1 &&
+    tap_ok(run("boundary(bm, [[1.0, 2.0, 3.0]], [[1]])") == 1 && run("boundary(bm, [[1.0, 2.0]], [[2], [1]])") == 1 &&
            run("boundary(bm, [[1.0, 2.0]], [[1], [0]])") == 1 && run("boundary(3, [[1.0, 2.0]], [[1]])") == 1 &&
-           run("boundary(dense(2, 3), [[1.0, 2.0]], [[1]])") == 1,
-           "boundary: x not (n, 2), a class other than 0 or 1, a y of another length, no model, two outputs: errors");
+           run("boundary(dense(2, 3), [[1.0, 2.0]], [[3]])") == 1 && run("boundary(dense(2, 13), [[1.0, 2.0]], [[1]])") == 1 &&
+           run("boundary(bm, [[1.0, 2.0]], [[1]], colors=\"pink\")") == 1,
+           "boundary: x not (n, 2), a y of another length, no model, class 3 of three outputs, 13 outputs, colors=\"pink\": errors");
 
     /* ---- hover read-out (a student trial: scatter points read as y at the nearest x, a bar gap as nan) ---- */
     if (run("scatter([0.0, 10.0], [1.0, 5.0])") == 0) {
@@ -569,6 +571,173 @@ int main(void)
                "cannot draw: errors before any step, nothing drawn");
     }
 
+    /* ---- boundary's k classes, regression maps, discretize=, colors= ---- */
+    {
+        /* three classes by construction: logits (4 x0, 4 x1, 0) */
+        int rc = run("bk3 = dense(2, 3, activation=\"softmax\")\nbk3.W = [[4.0, 0.0, 0.0], [0.0, 4.0, 0.0]]\n"
+                     "boundary(bk3, [[2.0, -2.0], [-2.0, 2.0], [-2.0, -2.0]], [2, 0, 1])");
+        f = fig();
+        /* class of each point: argmax(8, -8, 0) = 0 ... labelled 2, 0, 1: one right? no: relabel below */
+        tap_ok(rc == 0 && f->frgb && !f->field && f->fn == 81 && f->nseries == 3 && f->series[0].color == view_palette(0) &&
+               f->series[2].color == view_palette(2) && strstr(f->note, "3 classes") && strstr(f->note, "accuracy 0.000"),
+               "boundary, 3 classes: a colour per grid point, a series per class, accuracy 0 when every label is another class");
+        rc = run("boundary(bk3, [[2.0, -2.0], [-2.0, 2.0], [-2.0, -2.0]], [0, 1, 2])");
+        f = fig();
+        if (rc == 0 && f->frgb && f->fn == 81) {
+            int n = 81;
+            uint32_t br = f->frgb[(n - 1) * n + (n - 1)], tl = f->frgb[0], bl = f->frgb[(n - 1) * n], mid = f->frgb[40 * n + 40];
+            /* bottom right (x0 high, x1 low): class 0; top left: class 1; bottom left (both low): class 2 at the
+             * lightness of its probability, p2 = 1 / (1 + 2 e^-4 hi) */
+            double hi = f->fx1, p2 = 1 / (1 + 2 * exp(-4 * hi));
+            uint32_t want = view_tint(view_palette(2), 0.6 * (p2 - 1.0 / 3) / (2.0 / 3));
+            tap_ok(strstr(f->note, "accuracy 1.000") && colour_close(br, view_tint(view_palette(0), 0.6), 8) &&
+                   colour_close(tl, view_tint(view_palette(1), 0.6), 8) && colour_close(bl, want, 2) && mid == 0xFFFFFF,
+                   "boundary, 3 classes: each corner in its class's colour, as light as the model is unsure (white where the "
+                   "three are equally likely: %06X; bottom left %06X, want %06X)", mid, bl, want);
+        } else {
+            tap_ok(0, "boundary, 3 classes: the map");
+        }
+        rc = run("boundary(bk3, [[2.0, -2.0], [-2.0, 2.0], [-2.0, -2.0]], [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]], discretize=1)");
+        f = fig();
+        int flat = rc == 0 && f->frgb;
+        for (int i = 0; flat && i < 81 * 81; i++)
+            flat = f->frgb[i] == view_tint(view_palette(0), 0.45) || f->frgb[i] == view_tint(view_palette(1), 0.45) ||
+                   f->frgb[i] == view_tint(view_palette(2), 0.45);
+        tap_ok(flat && strstr(f->note, "accuracy 1.000"), "boundary, 3 classes, one-hot y, discretize=1: every grid point in "
+               "one of the three colours, no shades");
+        /* two classes, discretize=1: the field is 0 or 1, 1 exactly where x0 + x1 > 0 */
+        rc = run("bd = dense(2, 1, activation=\"sigmoid\")\nbd.W = [[1.0], [1.0]]\n"
+                 "boundary(bd, [[-1.0, -1.0], [1.0, 1.0]], [[0], [1]], discretize=1, colors=\"playground\")");
+        f = fig();
+        int okd = rc == 0 && f->field && f->fn == 81, bad = 0;
+        for (int r = 0; okd && r < 81; r++)
+            for (int k = 0; k < 81; k++) {
+                double x0 = f->fx0 + (f->fx1 - f->fx0) * k / 80, x1 = f->fy1 - (f->fy1 - f->fy0) * r / 80, v = f->field[r * 81 + k];
+                if (fabs(x0 + x1) > 1e-6 && v != (x0 + x1 > 0)) bad++;
+                if (v != 0 && v != 1) bad++;
+            }
+        tap_ok(okd && bad == 0 && f->fc0 == 0xF59322 && f->fc1 == 0x0877BD && f->series[0].color == 0xF59322 &&
+               f->series[1].color == 0x0877BD, "boundary(discretize=1, colors=\"playground\"): the field is 1 where x0 + x1 > 0, "
+               "else 0 (%d wrong); class 0 orange, class 1 blue", bad);
+        /* a regression: 2 x0 - x1, exact on these points */
+        rc = run("br2 = dense(2, 1)\nbr2.W = [[2.0], [-1.0]]\n"
+                 "boundary(br2, [[1.0, 0.0], [0.0, 1.0], [-1.0, -1.0]], [[2.0], [-1.0], [-1.0]])");
+        f = fig();
+        if (rc == 0 && f->frgb && f->fcbn == 33) {
+            double M = 2 * fmax(fabs(f->fx0), fabs(f->fx1)) + fmax(fabs(f->fy0), fabs(f->fy1));
+            tap_ok(fabs(f->fchi - M) < 1e-5 * M && f->fclo == -f->fchi && f->frgb[40 * 81 + 40] == 0xFFFFFF &&
+                   colour_close(f->frgb[0], view_tint(view_palette(0), 0.85), 2) &&
+                   colour_close(f->frgb[80 * 81 + 80], view_tint(view_palette(1), 0.85), 2) &&
+                   strstr(f->note, "mean squared error 0 ") && !strcmp(f->series[0].label, "y < 0") && f->series[0].n == 2,
+                   "boundary, a regression: the colour bar from -%.4g to %.4g (the largest |2 x0 - x1| on the grid), white at "
+                   "0, the corners at the ends; the error 0", M, M);
+        } else {
+            tap_ok(0, "boundary, a regression: a map with a colour bar");
+        }
+        tap_ok(run("boundary(br2, [[1.0, 0.0]], [[2.0]], colors=\"pink\")") == 1 &&
+               run("boundary(br2, [[1.0, 0.0]], [[2.0]], features=3)") == 1, "boundary: colors=\"pink\", features=3: errors");
+        /* features=: a linear model on x1^2 and x2^2 draws a circle */
+        rc = run("bc = dense(2, 1, activation=\"sigmoid\")\nbc.W = [[-1.0], [-1.0]]\nbc.b = [1.0]\n"
+                 "boundary(bc, [[0.0, 0.0], [2.0, 0.0], [0.0, -2.0]], [[1], [0], [0]], features=\"x1^2 x2^2\")");
+        f = fig();
+        int okc = rc == 0 && f->field;
+        bad = 0;
+        for (int r = 0; okc && r < 81; r++)
+            for (int k = 0; k < 81; k++) {
+                double x0 = f->fx0 + (f->fx1 - f->fx0) * k / 80, x1 = f->fy1 - (f->fy1 - f->fy0) * r / 80, q = x0 * x0 + x1 * x1;
+                if (fabs(q - 1) > 1e-4 && (f->field[r * 81 + k] > 0.5) != (q < 1)) bad++;
+            }
+        tap_ok(okc && bad == 0 && strstr(f->note, "accuracy 1.000"), "boundary(features=\"x1^2 x2^2\"): class 1 inside the unit "
+               "circle, the model's input the features of the grid (%d wrong)", bad);
+    }
+
+    /* ---- fit(show="playground") headless: frames as fit runs, the last as a figure ---- */
+    {
+        int nbefore = view_cell_count();
+        int rc = run("seed(3)\ngx, gy = circles(80)\ngm = sequential(dense(2, 4, activation=\"tanh\"), dense(4, 1, activation=\"sigmoid\"))\n"
+                     "gh = fit(gm, gx, gy, epochs=3, batch_size=16, verbose=0, validation=0.25, loss=\"binary_crossentropy\", "
+                     "show=\"playground\")");
+        f = fig();
+        view_figure_t *pf = (view_figure_t *)f;
+        int ok = rc == 0 && view_cell_count() == nbefore + 1 && f->kind == VIEW_PLAYGROUND && f->nsides == 3 &&
+                 f->sides[0]->kind == VIEW_TILES && f->sides[0]->ntiles == 2 + 4 + 1 && f->sides[1]->nseries == 4 &&
+                 f->nmodels == 1 && f->models[0].nlayers == 2;
+        value_t *gm = session_var(S, "gm");
+        if (ok) {
+            const view_figure_t *o = f->sides[1];
+            ok = !o->series[0].hollow && !o->series[1].hollow && o->series[2].hollow && o->series[3].hollow &&
+                 o->series[0].n + o->series[1].n == 60 && o->series[2].n + o->series[3].n == 20;
+            /* the links hold the weights as they are now */
+            value_t *ls = gm ? scope_get_local(gm, "layers") : NULL;
+            value_t *W0 = ls ? scope_get_local(ls->u.list.items[0], "W") : NULL;
+            for (int i = 0; ok && W0 && i < 2; i++)
+                for (int j = 0; j < 4; j++) ok &= f->models[0].layers[0].w[i * VIEW_MAX_NEURONS + j] == tensor_get_f64(W0, i * 4 + j);
+            ok &= W0 != NULL;
+        }
+        tap_ok(ok, "fit(show=\"playground\"): the network's maps (2 inputs, 4, 1), its weights as links, the output map with 60 "
+               "training points and 20 test points (hollow)");
+        /* frames: at epochs 1 and 2 and the end */
+        char fp[600];
+        int nframes = 0;
+        for (int k = 1; k <= 5; k++) {
+            snprintf(fp, sizeof fp, "%s/%03d-fit-playground-frames/frame-%03d.png", dir, 0, k);
+            struct stat sb;
+            const view_cell_t *cl = view_cell_at(view_cell_count() - 1);
+            int num = cl ? cl->fignum : 0;
+            snprintf(fp, sizeof fp, "%s/%03d-fit-playground-frames/frame-%03d.png", dir, num, k);
+            if (stat(fp, &sb) == 0 && sb.st_size > 1000) nframes++;
+        }
+        tap_ok(nframes == 3, "fit(show=\"playground\") headless: 3 frames (epochs 1, 2 and the end) beside the figure (%d)", nframes);
+        /* pixels: the test points' middles are white, the training points' their class's colour */
+        if (ok) {
+            cairo_surface_t *im = cairo_image_surface_create(CAIRO_FORMAT_RGB24, VIEW_W, VIEW_H);
+            cairo_t *c2 = cairo_create(im);
+            view_draw(pf, c2, VIEW_W, VIEW_H);
+            cairo_destroy(c2);
+            cairo_surface_flush(im);
+            view_figure_t *o = pf->sides[1];
+            int white = 0, tests = 0, own = 0, trains = 0;
+            for (int si = 0; si < 4; si++)
+                for (int64_t i = 0; i < o->series[si].n; i++) {
+                    int X = (int)lround(o->ox + view_x_to_px(o, o->series[si].x[i]));
+                    int Y = (int)lround(o->oy + view_y_to_px(o, o->series[si].y[i]));
+                    uint32_t p = pixel(im, X, Y);
+                    if (si >= 2) { tests++; white += colour_close(p, 0xFFFFFF, 10); }
+                    else { trains++; own += colour_close(p, o->series[si].color, 12); }
+                }
+            /* the map: both classes' tints somewhere in the output panel */
+            int c0 = 0, c1 = 0;
+            for (int y = (int)(o->oy + o->py) + 2; y < (int)(o->oy + o->py + o->ph) - 2; y += 3)
+                for (int x = (int)(o->ox + o->px) + 2; x < (int)(o->ox + o->px + o->pw) - 2; x += 3) {
+                    uint32_t p = pixel(im, x, y);
+                    int r = (p >> 16) & 255, b = p & 255;
+                    c0 += b > r + 30;   /* class 0: blue */
+                    c1 += r > b + 30;   /* class 1: vermillion */
+                }
+            cairo_surface_destroy(im);
+            tap_ok(tests == 20 && white >= 16 && own >= trains * 3 / 4 && c0 > 100 && c1 > 100,
+                   "fit(show=\"playground\"): %d of %d test points are white in the middle (hollow), %d of %d training points "
+                   "filled in their class's colour; the map shows both classes (%d and %d samples)", white, tests, own, trains, c0, c1);
+        } else {
+            tap_ok(0, "fit(show=\"playground\"): pixels");
+        }
+        tap_ok(run("fit(gm, gx, gy, epochs=1, verbose=0, show=\"playground\", colors=\"pink\")") == 1 &&
+               run("fit(gm, gx, gy, epochs=1, verbose=0, features=3)") == 1 &&
+               run("fit(gm, randn(4, 3), randn(4, 1), epochs=1, verbose=0, features=\"x1 x2\")") == 1,
+               "fit: colors=\"pink\", features=3, features= of points that are not (n, 2): errors");
+        /* features=: the model learns from the features, the figures draw the points */
+        rc = run("fq = dense(2, 1, activation=\"sigmoid\")\n"
+                 "fqh = fit(fq, gx, gy, epochs=2, verbose=0, features=\"x1^2 x2^2\", show=[\"boundary\", \"neurons\"])");
+        rc |= run("fqh = fit(fq, gx, gy, epochs=1, verbose=0, loss=\"binary_crossentropy\", features=\"x1^2 x2^2\", "
+                  "validation=[gx, gy], show=[\"boundary\", \"neurons\"])");
+        rc |= run("fqh = fit(fq, gx, gy[:, 0], epochs=1, verbose=0, features=\"x1^2 x2^2\", validation=0.5, show=[\"neurons\"])");
+        rc |= run("fqh = fit(fq, gx, gy[:, 0], epochs=1, verbose=0, features=\"x1^2 x2^2\", show=[\"boundary\"])\ngs = sum(gx)");
+        rc |= run("fqh = fit(fq, gx, gy[:, 0], epochs=1, verbose=0, features=\"x1^2 x2^2\", show=[\"neurons\"])");
+        tap_ok(rc == 0 && fig()->kind == VIEW_TILES && !strcmp(fig()->tcol_title[0], "features") && fig()->ntiles == 3 &&
+               !strcmp(fig()->tiles[1].label, "x2^2"), "fit(features=, show=[\"boundary\", \"neurons\"]): a model on x1^2 and x2^2 "
+               "drawn over the plane; the first column the features' maps");
+    }
+
     /* ---- text: every figure kind, with long titles and labels, at scales
      * 1, 1.4 (:present on) and 1.6 (:fontscale's largest), in English and
      * in Korean (whose labels are wider): no text leaves the canvas, no two
@@ -609,6 +778,12 @@ int main(void)
         "underflow(uh3, uh2)",
         "fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=5, batch_size=16, verbose=0, show=\"loss\")",
         "fh = fit(fm, fx, fy, loss=\"binary_crossentropy\", epochs=2, batch_size=16, verbose=0, show=\"neurons\")",
+        "px, py = circles(60)\npm = sequential(dense(2, 4, activation=\"tanh\"), dense(4, 3, activation=\"tanh\"), "
+        "dense(3, 1, activation=\"sigmoid\"))\nph = fit(pm, px, py, epochs=2, verbose=0, validation=0.25, show=\"playground\")",
+        "ph = fit(dense(3, 1, activation=\"sigmoid\"), px, py, epochs=1, verbose=0, features=\"x1^2 x2^2 x1*x2\", "
+        "validation=0.25, show=\"playground\", colors=\"playground\")",
+        "bk = dense(2, 3, activation=\"softmax\")\nboundary(bk, randn(40, 2), int64(randn(40) > 0) + int64(randn(40) > 0))",
+        "br = dense(2, 1)\nboundary(br, randn(40, 2), randn(40, 1), colors=\"playground\")",
     };
     const size_t nkinds = sizeof kinds / sizeof kinds[0];
     static const double scales[] = { 1.0, 1.4, 1.6 };
