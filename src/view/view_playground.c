@@ -77,7 +77,11 @@ void view_draw_playground(view_figure_t *f, cairo_t *cr, int w, int h, double ba
 {
     view_draw_title(f, cr, w, base);
     double top = view_title_top(f, cr, w, base, 0.5);
-    double bottom = h - (f->note ? base * 1.5 : base * 0.3);
+    /* the note's measured height (it wraps at large scales and in Korean) */
+    view_txt_t tn = { base * 0.65, false, false, false, false, VIEW_C_MUTED, false, w - base };
+    double nw = 0, nh = 0;
+    if (f->note) view_text_size(cr, f->note, tn, &nw, &nh);
+    double bottom = h - (f->note ? nh + base * 0.6 : base * 0.3);
     double split = w * 0.5;
     if (f->nsides > 0) {
         view_figure_t *net = f->sides[0];
@@ -87,9 +91,6 @@ void view_draw_playground(view_figure_t *f, cairo_t *cr, int w, int h, double ba
     double oh = (bottom - top) * 0.62;
     if (f->nsides > 1) draw_side(f->sides[1], cr, split, top, w - split, oh, base * 0.75);
     if (f->nsides > 2) draw_side(f->sides[2], cr, split, top + oh, w - split, bottom - top - oh, base * 0.7);
-    if (f->note) {
-        view_txt_t tn = { base * 0.65, false, false, false, false, VIEW_C_MUTED, false, w - base };
-        view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
-    }
+    if (f->note) view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
     f->content_h = h;
 }
