@@ -592,8 +592,8 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
         if (!kw_accepted(op, c->kw_names[i])) {
             if (op->kwargs)
                 err_raise(ERR_TYPE, c->kw_spans[i], "%s has no keyword '%s' (it takes: %s); usage: %s", op->name,
-                          c->kw_names[i], op->kwargs, op->signature);
-            err_raise(ERR_TYPE, c->kw_spans[i], "%s takes no keyword arguments; usage: %s", op->name, op->signature);
+                          c->kw_names[i], op->kwargs, _(op->signature));
+            err_raise(ERR_TYPE, c->kw_spans[i], "%s takes no keyword arguments; usage: %s", op->name, _(op->signature));
         }
         for (int j = 0; j < i; j++)
             if (strcmp(c->kw_names[i], c->kw_names[j]) == 0)
@@ -605,9 +605,9 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
         if (op->min_args == op->max_args)
             err_raise(ERR_TYPE, sp, NG_("%s takes %d argument, got %d; usage: %s", "%s takes %d arguments, got %d; usage: %s",
                                         (unsigned long)op->min_args),
-                      op->name, op->min_args, c->nargs, op->signature);
+                      op->name, op->min_args, c->nargs, _(op->signature));
         err_raise(ERR_TYPE, sp, NG_("%s got %d argument; usage: %s", "%s got %d arguments; usage: %s", (unsigned long)c->nargs),
-                  op->name, c->nargs, op->signature);
+                  op->name, c->nargs, _(op->signature));
     }
     /* nn_state()->graph is NULL until a session first traces: eager code
      * pays one load here for everything below */
@@ -706,7 +706,7 @@ value_t *op_arg_tensor(call_t *c, int i)
     value_t *v = c->args[i];
     if (v->kind != V_TENSOR)
         err_raise(ERR_TYPE, op_arg_span(c, i), "%s: argument %d must be a number or tensor, not a %s; usage: %s",
-                  c->op->name, i + 1, val_kind_name(v), c->op->signature);
+                  c->op->name, i + 1, val_kind_name(v), _(c->op->signature));
     return v;
 }
 

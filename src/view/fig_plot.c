@@ -400,7 +400,7 @@ static value_t *plot_impl(call_t *c)
         value_t *v = c->args[i];
         if (v->kind == V_TENSOR) { if (xi < 0) xi = i; nt++; }
         else if (v->kind != V_FUNC && !callable_model(v))
-            err_raise(ERR_TYPE, c->arg_spans[i], "plot takes tensors and functions, not a %s; usage: %s", val_kind_name(v), c->op->signature);
+            err_raise(ERR_TYPE, c->arg_spans[i], "plot takes tensors and functions, not a %s; usage: %s", val_kind_name(v), _(c->op->signature));
     }
     if (xi < 0) err_raise(ERR_TYPE, c->span, "plot needs the x values: plot(f, x) or plot(x, y1, y2, ...)");
     bool only_y = nt == 1 && c->nargs == 1;
