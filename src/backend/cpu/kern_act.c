@@ -882,6 +882,7 @@ typedef struct dd { double h, l; } dd_t;
 
 #include "backend/cpu/exp2_dd.h"   /* EXP2_DD, LN2_64_*, INV_LN2_64, ..._DD */
 #define DD_MAGIC 0x1.8p52
+#define DD_MARGIN 0x1p-62   /* 2^-10 ulp in units of 2^e (ulp = 2^(e-52)) */
 #define DD_XMAX 650.0   /* e^±650: no overflow, no subnormal (2^-938) */
 static const double DD_C[6] = { 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6 };   /* r^8/8! ... r^3/3! */
 
@@ -1132,7 +1133,7 @@ DDI bool dd_certain(double h, double l)
     if (!(ah >= 0x1p-1020 && ah < INFINITY)) return false;
     double eb = bitsd(dbits(ah) & 0x7ff0000000000000ULL);
     if (eb == ah) return false;
-    return fabs(fabs(l) - eb * 0x1p-53) > eb * 0x1p-62;
+    return fabs(fabs(l) - eb * 0x1p-53) > eb * DD_MARGIN;
 }
 
 /* ---- the driver ---- */
@@ -1565,7 +1566,8 @@ static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, con
 {
 #if NN_KERN_X86
     if (kern_level() >= 1) {
-        if (kern == KA_SIGMOID || kern == KA_SWISH || (kern == KA_GELU && p->variant)) {
+        if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_LOG_SIGMOID_D || kern == KA_TANH_D ||
+            kern == KA_SWISH || (kern == KA_GELU && p->variant)) {
             if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
             else v4_range(kern, a, p, o, x, m);
         } else {

@@ -1,5 +1,6 @@
 /* kern_dd_vec.h — the vector twins of kern_act.c's double-double fp64
- * kernels (sigmoid, swish, gelu's tanh form), included there twice: AVX2
+ * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu's
+ * tanh form), included there twice: AVX2
  * (four lanes) and AVX-512 (eight), each with its V* macros.  Every line
  * does what the scalar code (dd_exp, dd_div, dd_muld, gelu_t, d_sigmoid,
  * d_gelu, dd_certain) does, in the same order, so a lane's h + l has the
@@ -70,11 +71,11 @@ VT static inline int VN(certain)(VD h, VD l)
     VM ok = VMAND(VCMP(ah, VS(0x1p-1020), _CMP_GE_OQ), VCMP(ah, VS(INFINITY), _CMP_LT_OQ));
     ok = VMAND(ok, VCMP(eb, ah, _CMP_NEQ_OQ));
     VD d = VABS(VSUB(VABS(l), VMUL(eb, VS(0x1p-53))));
-    return VBITS(VMAND(ok, VCMP(d, VMUL(eb, VS(0x1p-59)), _CMP_GT_OQ)));
+    return VBITS(VMAND(ok, VCMP(d, VMUL(eb, VS(DD_MARGIN)), _CMP_GT_OQ)));
 }
 
-/* sigmoid (kern KA_SIGMOID), swish (KA_SWISH) or gelu's tanh form (KA_GELU)
- * over n elements; the uncertain lanes and the tail through the scalar
+/* sigmoid, sigmoid', log_sigmoid', tanh', swish or gelu's tanh form (kern
+ * KA_SIGMOID ... KA_GELU) over n elements; the uncertain lanes and the tail through the scalar
  * loop (dd_range_fma) */
 VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t n)
 {
@@ -96,9 +97,21 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
             h = VN(sig)(th, tl, &l);
             h = VN(muld)(v, h, l, &l);
             h = VBLEND(in, VS(NAN), h);
-        } else {
+        } else if (kern == KA_SIGMOID_D || kern == KA_TANH_D) {   /* as d_sig2 */
+            bool th_ = kern == KA_TANH_D;
+            VM in = VCMP(VABS(v), VS(th_ ? DD_XMAX / 2 : DD_XMAX), _CMP_LE_OQ);
+            VD arg = th_ ? VMUL(VS(-2.0), VABS(v)) : VNEG(VABS(v)), el;
+            VD eh = VN(exp)(VBLEND(in, VS(0.0), arg), &el);
+            VD t = VADD(VS(1.0), eh), tl = VADD(VSUB(eh, VSUB(t, VS(1.0))), el);
+            VD p2 = VMUL(t, t), pe = VFMS(t, t, p2), c = VADD(pe, VFMA(t, tl, VMUL(tl, t)));
+            VD t2 = VADD(p2, c), t2l = VSUB(c, VSUB(t2, p2));
+            VD mul = VS(th_ ? 4.0 : 1.0);
+            h = VN(div)(VMUL(mul, eh), VMUL(mul, el), t2, t2l, &l);
+            h = VBLEND(in, VS(NAN), h);
+        } else {   /* sigmoid, swish; log_sigmoid' = σ(-x) */
+            VD xs = kern == KA_LOG_SIGMOID_D ? VNEG(v) : v;
             VM in = VCMP(VABS(v), VS(DD_XMAX), _CMP_LE_OQ);
-            h = VN(sig)(VBLEND(in, VS(0.0), v), VS(0.0), &l);
+            h = VN(sig)(VBLEND(in, VS(0.0), xs), VS(0.0), &l);
             if (kern == KA_SWISH) h = VN(muld)(v, h, l, &l);
             h = VBLEND(in, VS(NAN), h);
         }
