@@ -861,9 +861,9 @@ static const act_t *act_of_op(int kern)
 /* ---- fp64 results: the double-double fast path ----
  * For the activations above whose fp64 results come from the careful
  * kernel, a double-double evaluation h + l (relative error under 2^-66:
- * e^x from a 64-entry table of 2^(j/64) as hi + lo, tests/refdata/
- * gen_exp2_dd.py, and a degree-8 polynomial on |r| <= ln2/128 whose first
- * terms r + r²/2 are carried exactly; then error-free sums and products,
+ * e^x from a 16-entry table of 2^(j/16) as hi + lo, tests/refdata/
+ * gen_exp2_dd.py, and a degree-9 polynomial on |r| <= ln2/32 (truncation
+ * under 2^-76) whose first terms r + r²/2 are carried exactly; then error-free sums and products,
  * and quotients corrected by their fma remainder) gives the fp64 result h
  * when h + l is more than 2^-10 ulp from a rounding boundary (a midpoint):
  * then h is the correctly rounded value.  The other elements (about 1 in
@@ -880,11 +880,12 @@ typedef struct dd { double h, l; } dd_t;
 #define DDI static inline __attribute__((always_inline))
 /* d_name(x, p, &r): false where the careful kernel is to decide */
 
-#include "backend/cpu/exp2_dd.h"   /* EXP2_DD, LN2_64_*, INV_LN2_64, ..._DD */
+#include "backend/cpu/exp2_dd.h"   /* EXP2_HI, EXP2_LO, LN2_N_*, INV_LN2_N, ..._DD */
 #define DD_MAGIC 0x1.8p52
 #define DD_MARGIN 0x1p-62   /* 2^-10 ulp in units of 2^e (ulp = 2^(e-52)) */
 #define DD_XMAX 650.0   /* e^±650: no overflow, no subnormal (2^-938) */
-static const double DD_C[6] = { 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6 };   /* r^8/8! ... r^3/3! */
+#define DD_NC 7
+static const double DD_C[DD_NC] = { 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6 };   /* r^9/9! ... r^3/3! */
 
 DDI dd_t two_sum(double a, double b)
 {
@@ -902,21 +903,21 @@ static inline double bitsd(uint64_t b) { double d; memcpy(&d, &b, 8); return d; 
 /* e^x for |x| <= DD_XMAX as h + l */
 DDI dd_t dd_exp(double x)
 {
-    double km = fma(x, INV_LN2_64, DD_MAGIC), k = km - DD_MAGIC;
-    uint64_t ki = dbits(km) - dbits(DD_MAGIC), j = ki & 63;
-    double scale = bitsd(((ki - j) << 46) + dbits(1.0));   /* 2^(k div 64) */
-    double r0 = fma(-k, LN2_64_1, x);                      /* exact */
-    double pk = k * LN2_64_2, pe = fma(k, LN2_64_2, -pk);
+    double km = fma(x, INV_LN2_N, DD_MAGIC), k = km - DD_MAGIC;
+    uint64_t ki = dbits(km) - dbits(DD_MAGIC), j = ki & 15;
+    double scale = bitsd(((ki - j) << 48) + dbits(1.0));   /* 2^(k div 16) */
+    double r0 = fma(-k, LN2_N_1, x);                       /* exact */
+    double pk = k * LN2_N_2, pe = fma(k, LN2_N_2, -pk);
     dd_t r = two_sum(r0, -pk);
-    double rh = r.h, rl = (r.l - pe) - k * LN2_64_3;
+    double rh = r.h, rl = (r.l - pe) - k * LN2_N_3;
     double s2 = rh * rh, s2e = fma(rh, rh, -s2);
     double h2 = 0.5 * s2, h2e = fma(0.5, s2e, rh * rl);
     double q = DD_C[0];
-    for (int i = 1; i < 6; i++) q = fma(q, rh, DD_C[i]);
+    for (int i = 1; i < DD_NC; i++) q = fma(q, rh, DD_C[i]);
     double tail = (rh * s2) * q;
     dd_t m = two_sum(rh, h2);
     double ml = m.l + ((rl + h2e) + tail);
-    double th = EXP2_DD[j][0], tl = EXP2_DD[j][1];
+    double th = EXP2_HI[j], tl = EXP2_LO[j];
     double a = th * m.h, ae = fma(th, m.h, -a);
     dd_t s = fast2(th, a);
     double lo = s.l + (ae + fma(th, ml, tl * (1.0 + m.h)));
@@ -959,7 +960,7 @@ DDI dd_t dd_expm1(double x)
         double s2 = x * x, s2e = fma(x, x, -s2);
         double h2 = 0.5 * s2, h2e = 0.5 * s2e;
         double q = DD_C[0];
-        for (int i = 1; i < 6; i++) q = fma(q, x, DD_C[i]);
+        for (int i = 1; i < DD_NC; i++) q = fma(q, x, DD_C[i]);
         dd_t m = two_sum(x, h2);
         return fast2(m.h, m.l + (h2e + (x * s2) * q));
     }
@@ -1461,7 +1462,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VIAND _mm256_and_si256
 #define VISET _mm256_set1_epi64x
 #define VISHL _mm256_slli_epi64
-#define VGATHER(base, idx) _mm256_i64gather_pd(base, idx, 8)
+#define VLOOKUP(tab, j) _mm256_i64gather_pd(tab, j, 8)   /* tab[j], j < 16 */
 #define VCMP _mm256_cmp_pd
 #define VBLEND(m, a, b) _mm256_blendv_pd(a, b, m)
 #define VMAND _mm256_and_pd
@@ -1492,7 +1493,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #undef VIAND
 #undef VISET
 #undef VISHL
-#undef VGATHER
+#undef VLOOKUP
 #undef VCMP
 #undef VBLEND
 #undef VMAND
@@ -1522,7 +1523,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VIAND _mm512_and_si512
 #define VISET _mm512_set1_epi64
 #define VISHL _mm512_slli_epi64
-#define VGATHER(base, idx) _mm512_i64gather_pd(idx, base, 8)
+#define VLOOKUP(tab, j) _mm512_permutex2var_pd(_mm512_loadu_pd(tab), j, _mm512_loadu_pd((tab) + 8))
 #define VCMP _mm512_cmp_pd_mask
 #define VBLEND(m, a, b) _mm512_mask_blend_pd(m, a, b)
 #define VMAND(a, b) ((__mmask8)((a) & (b)))
@@ -1553,7 +1554,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #undef VIAND
 #undef VISET
 #undef VISHL
-#undef VGATHER
+#undef VLOOKUP
 #undef VCMP
 #undef VBLEND
 #undef VMAND

@@ -9,24 +9,23 @@
 
 VT static inline VD VN(exp)(VD x, VD *lo)
 {
-    VD km = VFMA(x, VS(INV_LN2_64), VS(DD_MAGIC)), k = VSUB(km, VS(DD_MAGIC));
-    VI ki = VISUB(VCI(km), VCI(VS(DD_MAGIC))), j = VIAND(ki, VISET(63));
-    VD scale = VCD(VIADD(VISHL(VISUB(ki, j), 46), VCI(VS(1.0))));
-    VD r0 = VFNMA(k, VS(LN2_64_1), x);
-    VD pk = VMUL(k, VS(LN2_64_2)), pe = VFMS(k, VS(LN2_64_2), pk), npk = VNEG(pk);
+    VD km = VFMA(x, VS(INV_LN2_N), VS(DD_MAGIC)), k = VSUB(km, VS(DD_MAGIC));
+    VI ki = VISUB(VCI(km), VCI(VS(DD_MAGIC))), j = VIAND(ki, VISET(15));
+    VD scale = VCD(VIADD(VISHL(VISUB(ki, j), 48), VCI(VS(1.0))));
+    VD r0 = VFNMA(k, VS(LN2_N_1), x);
+    VD pk = VMUL(k, VS(LN2_N_2)), pe = VFMS(k, VS(LN2_N_2), pk), npk = VNEG(pk);
     VD rh = VADD(r0, npk), bb = VSUB(rh, r0);
     VD rl0 = VADD(VSUB(r0, VSUB(rh, bb)), VSUB(npk, bb));
-    VD rl = VSUB(VSUB(rl0, pe), VMUL(k, VS(LN2_64_3)));
+    VD rl = VSUB(VSUB(rl0, pe), VMUL(k, VS(LN2_N_3)));
     VD s2 = VMUL(rh, rh), s2e = VFMS(rh, rh, s2);
     VD h2 = VMUL(VS(0.5), s2), h2e = VFMA(VS(0.5), s2e, VMUL(rh, rl));
     VD q = VS(DD_C[0]);
-    for (int i = 1; i < 6; i++) q = VFMA(q, rh, VS(DD_C[i]));
+    for (int i = 1; i < DD_NC; i++) q = VFMA(q, rh, VS(DD_C[i]));
     VD tail = VMUL(VMUL(rh, s2), q);
     VD mh = VADD(rh, h2), mb = VSUB(mh, rh);
     VD ml0 = VADD(VSUB(rh, VSUB(mh, mb)), VSUB(h2, mb));
     VD ml = VADD(ml0, VADD(VADD(rl, h2e), tail));
-    VI j2 = VISHL(j, 1);
-    VD th = VGATHER(&EXP2_DD[0][0], j2), tl = VGATHER(&EXP2_DD[0][1], j2);
+    VD th = VLOOKUP(EXP2_HI, j), tl = VLOOKUP(EXP2_LO, j);
     VD a = VMUL(th, mh), ae = VFMS(th, mh, a);
     VD sh = VADD(th, a), sl = VSUB(a, VSUB(sh, th));
     VD l2 = VADD(sl, VADD(ae, VFMA(th, ml, VMUL(tl, VADD(VS(1.0), mh)))));
