@@ -1596,7 +1596,8 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
             if (a->fast64) {
                 if (a->v64 && vec) a->v64(o, x, m);
                 else a->blkf(o, x, m, p);
-            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64) {
+            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64 &&
+                       !(a - acts == KA_GELU - KA_FIRST && !p->variant)) {   /* exact gelu: careful */
                 dd_range((int)(a - acts) + KA_FIRST, a, p, o, x, m);
             } else {
                 for (int64_t k = 0; k < m; k++)
