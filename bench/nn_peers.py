@@ -30,6 +30,8 @@ out = {
 for k, f in out.items():
     print("numpy", k, med(f))
 print("numpy chain16", med(lambda: np.tanh(1 / (1 + np.exp(-s16)) * 2 + 1) - s16, 1000))
+x64 = x.astype(np.float64)   # fp64 activations: bench/nn.nn's last rows
+print("numpy sig64", med(lambda: 1 / (1 + np.exp(-x64))))
 # issue 10: the 3-layer MLP and its mean squared loss on a batch of 8, as bench/run.sh's
 r = np.random.default_rng(1)
 mw = [r.standard_normal(s, dtype=np.float32) for s in [(4, 16), (16,), (16, 16), (16,), (16, 1), (1,)]]
@@ -65,6 +67,12 @@ with torch.no_grad():
         "jit": lambda: jt(tx),
         "mchain": lambda: tx * 2 + 1 - tx / 3,
     }
+    tx64 = torch.from_numpy(x64)
+    tcases.update({
+        "sig64": lambda: torch.sigmoid(tx64),
+        "gelu64": lambda: torch.nn.functional.gelu(tx64),
+        "gelut64": lambda: torch.nn.functional.gelu(tx64, approximate="tanh"),
+    })
     for k, f in tcases.items():
         print("torch", k, med(f))
     print("torch jit16", med(lambda: jt16(ts16), 1000))

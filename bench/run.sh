@@ -38,6 +38,8 @@
 #     shuffled, fp32; :time median of single-epoch fits) against the same
 #     model and loop in PyTorch on the CPU (randperm and slicing, no
 #     DataLoader; n/a without torch).
+#   - fp64 activations: sigmoid, gelu and gelu's tanh form on 10M fp64
+#     against 1/(1+np.exp(-x)) and torch.nn.functional.gelu (aim 1x).
 # Ratio = peer time / nnpad time (> 1: nnpad is faster); the peer is NumPy
 # unless the row says otherwise.  Both sides run under the same
 # OPENBLAS_CORETYPE (Haswell unless set: TOOLCHAIN.md).  Every row is the
@@ -228,5 +230,11 @@ else
   r="n/a"; met="n/a"
 fi
 printf '| %-44s | %10s | %10s | %10s | %7s | %5sx | %-6s |\n' "fit: one epoch of two moons (peer: torch)" "$(fmt "$ffit")" "-" "$(if [ -n "$tfit" ]; then fmt "$tfit"; else echo n/a; fi)" "$r" 3 "$met"
+# ---- fp64 activations (bench/nn.nn's last three :time lines): at least as
+# fast as the plain formula in NumPy / PyTorch (aim 1x), with every result
+# within the careful kernel's bounds (the double-double fast path)
+row "sigmoid 10M fp64 vs 1/(1+np.exp(-x))" "$(nn2 12)" "$(peer numpy sig64)" "$(peer torch sig64)" 1
+row "gelu 10M fp64 (peer: torch F.gelu)" "$(nn2 13)" "$(peer torch gelu64)" "$(peer torch gelu64)" 1
+row "gelu tanh form 10M fp64 (peer: torch)" "$(nn2 14)" "$(peer torch gelut64)" "$(peer torch gelut64)" 1
 echo "(a Python loop's time per y = x + x statement with NumPy, measured as nnpad's: $(fmt "$o2"))"
 echo "(ratio = peer time / nnpad time, > 1: nnpad is faster; the peer is NumPy unless the row names another; aim: the ratio the issue asks for; best of $ROUNDS rounds per side)"

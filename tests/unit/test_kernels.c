@@ -30,12 +30,14 @@
 #include "ops/ops.h"
 #include "backend/backend.h"
 #include "backend/cpu/scalar.h"
+#include "backend/cpu/kernels.h"
 #include "util/mem.h"
 #include "tensor/dtype.h"
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <unistd.h>
+#include <mpfr.h>
 
 static session_t *S;
 /* Whether this CPU has the vector path (kern_set_level caps at what the CPU
@@ -800,6 +802,145 @@ static void test_copy_strided(void)
         }
 }
 
+
+/* ---- 6. fp64 activations: the double-double fast path ----
+ * On a mixed sample (normal-like, up to ±40, up to ±800, tiny, and NaN,
+ * ±inf, ±0, subnormals), each activation with a double-double kernel gives
+ * the same bits at every kernel level, and each result is either the
+ * careful kernel's (kact_careful64) or, where the two differ, the correctly
+ * rounded value (GNU MPFR at 256 bits): the fast path answers only where
+ * the answer is certain, and the careful kernel is off by its own error
+ * (under 2^-8 ulp) where that crosses a midpoint. */
+#define MPB 256
+/* f(x) of kernel kern correctly rounded to fp64 (the formulas of
+ * activations.c's help, with nnpad's constants: SELU's as doubles, gelu's
+ * 0.044715 as the decimal) */
+static double mp_ref(int kern, double a_, int variant, double xd)
+{
+    mpfr_t x, t, u, e;
+    mpfr_inits2(MPB, x, t, u, e, (mpfr_ptr)0);
+    mpfr_set_d(x, xd, MPFR_RNDN);
+    const double S = 1.0507009873554804934193349852946, A = 1.6732632423543772848170429916717;
+    switch (kern) {
+    case KA_SIGMOID: case KA_LOG_SIGMOID_D: case KA_SWISH: case KA_SWISH_D:   /* t = σ(±x) */
+        if (kern == KA_LOG_SIGMOID_D) mpfr_neg(e, x, MPFR_RNDN); else mpfr_set(e, x, MPFR_RNDN);
+        mpfr_neg(t, e, MPFR_RNDN); mpfr_exp(t, t, MPFR_RNDN); mpfr_add_ui(t, t, 1, MPFR_RNDN); mpfr_ui_div(t, 1, t, MPFR_RNDN);
+        if (kern == KA_SWISH) mpfr_mul(t, t, x, MPFR_RNDN);
+        if (kern == KA_SWISH_D) {   /* σ + x σ (1 - σ) */
+            mpfr_ui_sub(u, 1, t, MPFR_RNDN); mpfr_mul(u, u, x, MPFR_RNDN); mpfr_add_ui(u, u, 1, MPFR_RNDN); mpfr_mul(t, t, u, MPFR_RNDN);
+        }
+        break;
+    case KA_SIGMOID_D: case KA_TANH_D:   /* 4^k e/(1+e)², e = e^-(k+1)|x| */
+        mpfr_abs(e, x, MPFR_RNDN); mpfr_mul_si(e, e, kern == KA_TANH_D ? -2 : -1, MPFR_RNDN); mpfr_exp(e, e, MPFR_RNDN);
+        mpfr_add_ui(u, e, 1, MPFR_RNDN); mpfr_sqr(u, u, MPFR_RNDN); mpfr_div(t, e, u, MPFR_RNDN);
+        if (kern == KA_TANH_D) mpfr_mul_ui(t, t, 4, MPFR_RNDN);
+        break;
+    case KA_GELU:   /* tanh form: x σ(2 √(2/π) (x + 0.044715 x³)) */
+        mpfr_pow_ui(u, x, 3, MPFR_RNDN); mpfr_set_str(e, "0.044715", 10, MPFR_RNDN); mpfr_mul(u, u, e, MPFR_RNDN);
+        mpfr_add(u, u, x, MPFR_RNDN); mpfr_const_pi(e, MPFR_RNDN); mpfr_ui_div(e, 2, e, MPFR_RNDN); mpfr_sqrt(e, e, MPFR_RNDN);
+        mpfr_mul(u, u, e, MPFR_RNDN); mpfr_mul_si(u, u, -2, MPFR_RNDN); mpfr_exp(u, u, MPFR_RNDN); mpfr_add_ui(u, u, 1, MPFR_RNDN);
+        mpfr_div(t, x, u, MPFR_RNDN);
+        (void)variant;
+        break;
+    case KA_ELU: case KA_SELU:
+        if (xd > 0) { mpfr_mul_d(t, x, kern == KA_SELU ? S : 1.0, MPFR_RNDN); break; }
+        mpfr_expm1(t, x, MPFR_RNDN);
+        if (kern == KA_SELU) { mpfr_mul_d(t, t, A, MPFR_RNDN); mpfr_mul_d(t, t, S, MPFR_RNDN); }
+        else mpfr_mul_d(t, t, a_, MPFR_RNDN);
+        break;
+    case KA_ELU_D: case KA_SELU_D: case KA_EXPM1_D:
+        if (xd > 0 && kern != KA_EXPM1_D) { mpfr_set_d(t, kern == KA_SELU_D ? S : 1.0, MPFR_RNDN); break; }
+        mpfr_exp(t, x, MPFR_RNDN);
+        if (kern == KA_SELU_D) { mpfr_mul_d(t, t, A, MPFR_RNDN); mpfr_mul_d(t, t, S, MPFR_RNDN); }
+        if (kern == KA_ELU_D) mpfr_mul_d(t, t, a_, MPFR_RNDN);
+        break;
+    case KA_SOFTSIGN: case KA_SOFTSIGN_D:
+        mpfr_abs(u, x, MPFR_RNDN); mpfr_add_ui(u, u, 1, MPFR_RNDN);
+        if (kern == KA_SOFTSIGN) mpfr_div(t, x, u, MPFR_RNDN);
+        else { mpfr_sqr(u, u, MPFR_RNDN); mpfr_ui_div(t, 1, u, MPFR_RNDN); }
+        break;
+    case KA_LOG1P_D:
+        mpfr_add_ui(u, x, 1, MPFR_RNDN); mpfr_ui_div(t, 1, u, MPFR_RNDN);
+        break;
+    default:   /* KA_ERF_D: 2/√π e^-x² */
+        mpfr_sqr(u, x, MPFR_RNDN); mpfr_neg(u, u, MPFR_RNDN); mpfr_exp(u, u, MPFR_RNDN); mpfr_const_pi(e, MPFR_RNDN);
+        mpfr_sqrt(e, e, MPFR_RNDN); mpfr_div(t, u, e, MPFR_RNDN); mpfr_mul_ui(t, t, 2, MPFR_RNDN);
+        break;
+    }
+    double r = mpfr_get_d(t, MPFR_RNDN);
+    mpfr_clears(x, t, u, e, (mpfr_ptr)0);
+    return r;
+}
+static double rand_dd_input(void)
+{
+    switch (rnd() % 8) {
+    case 0: { double u = urand(), v = urand(); return sqrt(-2 * log(u + 0x1p-60)) * cos(6.283185307179586 * v); }
+    case 1: case 2: return (urand() * 2 - 1) * 40;
+    case 3: return (urand() * 2 - 1) * 4;
+    case 4: return ldexp(urand() * 2 - 1, -(int)(rnd() % 70));
+    case 5: return (urand() * 2 - 1) * 800;
+    case 6: { static const double sp[] = { 0.0, -0.0, INFINITY, -INFINITY, NAN, 0x1p-1074, -0x1p-1060, 1.0, -1.0, 0.5 };
+              return sp[rnd() % 10]; }
+    default: { double u = urand(), v = urand(); return 3 * sqrt(-2 * log(u + 0x1p-60)) * sin(6.283185307179586 * v); }
+    }
+}
+static void test_dd64(void)
+{
+    static const struct { int kern; double param; int variant; const char *name; } ks[] = {
+        { KA_SIGMOID, 0, 0, "sigmoid" }, { KA_SIGMOID_D, 0, 0, "sigmoid'" }, { KA_LOG_SIGMOID_D, 0, 0, "log_sigmoid'" },
+        { KA_TANH_D, 0, 0, "tanh'" }, { KA_SWISH, 0, 0, "swish" }, { KA_SWISH_D, 0, 0, "swish'" },
+        { KA_GELU, 0, 1, "gelu (tanh form)" }, { KA_ELU, 1.0, 0, "elu" }, { KA_ELU, 0.3, 0, "elu(alpha=0.3)" },
+        { KA_ELU_D, 1.0, 0, "elu'" }, { KA_SELU, 0, 0, "selu" }, { KA_SELU_D, 0, 0, "selu'" },
+        { KA_SOFTSIGN, 0, 0, "softsign" }, { KA_SOFTSIGN_D, 0, 0, "softsign'" }, { KA_EXPM1_D, 0, 0, "expm1'" },
+        { KA_LOG1P_D, 0, 0, "log1p'" }, { KA_ERF_D, 0, 0, "erf'" },
+    };
+    enum { N = 200003 };
+    double *x = malloc(N * sizeof(double)), *ref = malloc(N * sizeof(double)), *y0 = malloc(N * sizeof(double)),
+           *y = malloc(N * sizeof(double));
+    if (!x || !ref || !y0 || !y) tap_bail("out of memory");
+    for (int64_t i = 0; i < N; i++) x[i] = rand_dd_input();
+    int old = bk_cpu_set_level(9);   /* capped at the highest level this CPU has */
+    int top = bk_cpu_level();
+    for (size_t q = 0; q < sizeof ks / sizeof ks[0]; q++) {
+        bk_unary_t u = { ks[q].kern, DT_FP64, ref, x, N, SPAN_NONE, ks[q].param, ks[q].variant, NULL };
+        bk_cpu_set_level(0);
+        kact_careful64 = true;
+        bk_cpu_act(&u);
+        kact_careful64 = false;
+        u.out = y0;
+        bk_cpu_act(&u);
+        int64_t diff = 0, wrong = 0, first = -1, lvdiff = 0;
+        for (int64_t i = 0; i < N; i++) {
+            if (!memcmp(ref + i, y0 + i, 8)) continue;
+            diff++;
+            double cr = mp_ref(ks[q].kern, ks[q].param, ks[q].variant, x[i]);
+            if (memcmp(&cr, y0 + i, 8)) { wrong++; if (first < 0) first = i; }
+        }
+        u.out = y;
+        for (int lv = 1; lv <= top; lv++) {
+            bk_cpu_set_level(lv);
+            bk_cpu_act(&u);
+            for (int64_t i = 0; i < N; i++) lvdiff += memcmp(y0 + i, y + i, 8) != 0;
+        }
+        tap_ok(wrong == 0, "%s fp64 fast path: each of %d results the careful kernel's or correctly rounded "
+               "(%lld differ from the careful kernel, %lld of them not correctly rounded)", ks[q].name, (int)N,
+               (long long)diff, (long long)wrong);
+        if (first >= 0)
+            tap_diag("first at x = %a: careful %a, fast %a, MPFR %a", x[first], ref[first], y0[first],
+                     mp_ref(ks[q].kern, ks[q].param, ks[q].variant, x[first]));
+        if (top > 0)
+            tap_ok(lvdiff == 0, "%s fp64 fast path: the plain loop's bits at kernel levels 1..%d (%lld differ)",
+                   ks[q].name, top, (long long)lvdiff);
+        else
+            tap_skip_one(NO_VEC, "%s fp64 fast path: the plain loop's bits at every kernel level", ks[q].name);
+    }
+    bk_cpu_set_level(old);
+    free(y0);
+    free(x);
+    free(ref);
+    free(y);
+}
+
 int main(void)
 {
     S = session_new();
@@ -821,6 +962,7 @@ int main(void)
         test_memory();
         test_views();
         test_range();
+        test_dd64();
         err_pop(&f);
     } else {
         tap_ok(0, "an nnpad error escaped a test");

@@ -20,7 +20,10 @@
  * 2^-40; otherwise the careful value is rounded to odd in fp64 (which keeps
  * the sticky information) and then to the dtype, once.  fp64 results are
  * the careful value rounded once (within 0.5 ulp + the careful kernel's
- * error, under 2^-8 ulp), except where the fast kernel is exact or
+ * error, under 2^-8 ulp), found without the careful kernel wherever a
+ * double-double evaluation settles it (sigmoid, swish, gelu's tanh form and
+ * most derivatives: "the double-double fast path" below), except where the
+ * fast kernel is exact or
  * correctly rounded in fp64 (relu, relu6, leaky_relu, linear, the
  * piecewise derivatives) or within 1 ulp by SLEEF's bound (tanh).
  * tests/unit/test_exhaustive checks every fp16 and bf16 input and a dense
@@ -251,7 +254,7 @@ static double erfc_neg_x_sqrt1_2(double x)
 
 /* The tanh form: t = 2u = 2√(2/π)(x + 0.044715 x³) as th + tl (fma
  * products), since σ(t) ~ e^t for t << 0 magnifies t's rounding. */
-static void gelu_t(double x, double *th, double *tl)
+static inline __attribute__((always_inline)) void gelu_t(double x, double *th, double *tl)
 {
     double x2 = x * x, x2l = fma(x, x, -x2);
     double x3 = x2 * x, x3l = fma(x2, x, -x3) + x2l * x;
@@ -855,6 +858,285 @@ static const act_t *act_of_op(int kern)
     return act_of(kern);
 }
 
+/* ---- fp64 results: the double-double fast path ----
+ * For the activations above whose fp64 results come from the careful
+ * kernel, a double-double evaluation h + l (relative error under 2^-66:
+ * e^x from a 16-entry table of 2^(j/16) as hi + lo, tests/refdata/
+ * gen_exp2_dd.py, and a degree-9 polynomial on |r| <= ln2/32 (truncation
+ * under 2^-76) whose first terms r + r²/2 are carried exactly; then error-free sums and products,
+ * and quotients corrected by their fma remainder) gives the fp64 result h
+ * when h + l is more than 2^-10 ulp from a rounding boundary (a midpoint):
+ * then h is the correctly rounded value.  The other elements (about 1 in
+ * 512), results near the subnormal range or at a power of 2, and arguments
+ * outside the ranges below take the careful kernel, as before.  So every
+ * fp64 result is correctly rounded or the careful kernel's (which differ
+ * only where the careful kernel's error, under 2^-8 ulp, crosses a
+ * midpoint).  The vector twins (kern_dd_vec.h) do the same operations in
+ * the same order (fma where the scalar code calls fma), so the same
+ * elements take the careful path at every kernel level and the bits are
+ * the same. */
+typedef struct dd { double h, l; } dd_t;
+/* inlined into the loops below (with FMA: no call per fma()) */
+#define DDI static inline __attribute__((always_inline))
+/* d_name(x, p, &r): false where the careful kernel is to decide */
+
+#include "backend/cpu/exp2_dd.h"   /* EXP2_HI, EXP2_LO, LN2_N_*, INV_LN2_N, ..._DD */
+#define DD_MAGIC 0x1.8p52
+#define DD_MARGIN 0x1p-62   /* 2^-10 ulp in units of 2^e (ulp = 2^(e-52)) */
+#define DD_XMAX 650.0   /* e^±650: no overflow, no subnormal (2^-938) */
+#define DD_NC 7
+static const double DD_C[DD_NC] = { 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6 };   /* r^9/9! ... r^3/3! */
+
+DDI dd_t two_sum(double a, double b)
+{
+    double s = a + b, bb = s - a;
+    return (dd_t){ s, (a - (s - bb)) + (b - bb) };
+}
+DDI dd_t fast2(double a, double b)   /* |a| >= |b| or a = 0 */
+{
+    double s = a + b;
+    return (dd_t){ s, b - (s - a) };
+}
+static inline uint64_t dbits(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+static inline double bitsd(uint64_t b) { double d; memcpy(&d, &b, 8); return d; }
+
+/* e^x for |x| <= DD_XMAX as h + l */
+DDI dd_t dd_exp(double x)
+{
+    double km = fma(x, INV_LN2_N, DD_MAGIC), k = km - DD_MAGIC;
+    uint64_t ki = dbits(km) - dbits(DD_MAGIC), j = ki & 15;
+    double scale = bitsd(((ki - j) << 48) + dbits(1.0));   /* 2^(k div 16) */
+    double r0 = fma(-k, LN2_N_1, x);                       /* exact */
+    double pk = k * LN2_N_2, pe = fma(k, LN2_N_2, -pk);
+    dd_t r = two_sum(r0, -pk);
+    double rh = r.h, rl = (r.l - pe) - k * LN2_N_3;
+    double s2 = rh * rh, s2e = fma(rh, rh, -s2);
+    double h2 = 0.5 * s2, h2e = fma(0.5, s2e, rh * rl);
+    double q = DD_C[0];
+    for (int i = 1; i < DD_NC; i++) q = fma(q, rh, DD_C[i]);
+    double tail = (rh * s2) * q;
+    dd_t m = two_sum(rh, h2);
+    double ml = m.l + ((rl + h2e) + tail);
+    double th = EXP2_HI[j], tl = EXP2_LO[j];
+    double a = th * m.h, ae = fma(th, m.h, -a);
+    dd_t s = fast2(th, a);
+    double lo = s.l + (ae + fma(th, ml, tl * (1.0 + m.h)));
+    dd_t e = fast2(s.h, lo);
+    return (dd_t){ e.h * scale, e.l * scale };
+}
+/* n / (th + tl) for n = nh + nl */
+DDI dd_t dd_div(double nh, double nl, double th, double tl)
+{
+    double r = 1.0 / th, q = nh * r, rem = fma(-q, th, nh);   /* q within 2 ulp: rem exact */
+    rem = (rem + nl) - q * tl;
+    return fast2(q, rem * r);
+}
+/* (ah + al)(bh + bl) */
+DDI dd_t dd_mul(dd_t a, dd_t b)
+{
+    double p = a.h * b.h, pe = fma(a.h, b.h, -p);
+    return fast2(p, pe + fma(a.h, b.l, a.l * b.h));
+}
+DDI dd_t dd_muld(double a, dd_t b)
+{
+    double p = a * b.h, pe = fma(a, b.h, -p);
+    return fast2(p, fma(a, b.l, pe));
+}
+/* σ(x) and σ(-x) of x = xh + xl (|xl| < 2^-40 |xh|), and e^-|x| */
+DDI void dd_sig(double xh, double xl, dd_t *sp, dd_t *sn)
+{
+    dd_t e = dd_exp(-fabs(xh));
+    double el = fma(-copysign(1.0, xh) * xl, e.h, e.l);   /* e^-|xh + xl| = e^-|xh| (1 ∓ xl) */
+    dd_t t = fast2(1.0, e.h);
+    double tl = t.l + el;
+    dd_t big = dd_div(1.0, 0.0, t.h, tl), small = dd_div(e.h, el, t.h, tl);
+    if (xh >= 0) { *sp = big; *sn = small; } else { *sp = small; *sn = big; }
+}
+/* e^x - 1 for -DD_XMAX <= x <= 0 (the reduced argument's polynomial
+ * itself where k = 0, so that a tiny x keeps its relative precision) */
+DDI dd_t dd_expm1(double x)
+{
+    if (x > -0x1.62e42fefa39efp-8) {   /* |x| < ln2/128: k = 0, r = x */
+        double s2 = x * x, s2e = fma(x, x, -s2);
+        double h2 = 0.5 * s2, h2e = 0.5 * s2e;
+        double q = DD_C[0];
+        for (int i = 1; i < DD_NC; i++) q = fma(q, x, DD_C[i]);
+        dd_t m = two_sum(x, h2);
+        return fast2(m.h, m.l + (h2e + (x * s2) * q));
+    }
+    dd_t e = dd_exp(x);
+    dd_t d = two_sum(e.h, -1.0);
+    return fast2(d.h, d.l + e.l);
+}
+
+DDI bool d_sigmoid(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) <= DD_XMAX)) return false;
+    dd_t e = dd_exp(-fabs(x)), t = fast2(1.0, e.h);
+    bool pos = x >= 0;
+    *r = dd_div(pos ? 1.0 : e.h, pos ? 0.0 : e.l, t.h, t.l + e.l);
+    return true;
+}
+DDI bool d_log_sigmoid_d(double x, const aparam_t *p, dd_t *r) { return d_sigmoid(-x, p, r); }
+/* e / (1 + e)² */
+DDI bool d_sig2(double e_arg, double mul, dd_t *r)
+{
+    dd_t e = dd_exp(e_arg), t = fast2(1.0, e.h);
+    t.l += e.l;
+    dd_t t2 = dd_mul(t, t);
+    *r = dd_div(mul * e.h, mul * e.l, t2.h, t2.l);
+    return true;
+}
+DDI bool d_sigmoid_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    return fabs(x) <= DD_XMAX && d_sig2(-fabs(x), 1.0, r);
+}
+DDI bool d_tanh_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    return fabs(x) <= DD_XMAX / 2 && d_sig2(-2.0 * fabs(x), 4.0, r);
+}
+DDI bool d_swish(double x, const aparam_t *p, dd_t *r)
+{
+    dd_t sp;
+    if (!d_sigmoid(x, p, &sp)) return false;
+    *r = dd_muld(x, sp);
+    return true;
+}
+/* σ(x)(1 + x σ(-x)), away from its zero (the careful kernel's series) */
+DDI bool d_swish_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) <= DD_XMAX) || near_root(&ROOT_SWISH_D, x)) return false;
+    dd_t sp, sn;
+    dd_sig(x, 0, &sp, &sn);
+    dd_t u = dd_muld(x, sn), v = two_sum(1.0, u.h);
+    v = fast2(v.h, v.l + u.l);
+    *r = dd_mul(sp, v);
+    return true;
+}
+/* gelu, tanh form: x σ(t), t = th + tl (gelu_t); the exact form stays careful */
+DDI bool d_gelu(double x, const aparam_t *p, dd_t *r)
+{
+    if (!p->variant || !(fabs(x) <= GELU_FAR)) return false;
+    double th, tl;
+    gelu_t(x, &th, &tl);
+    if (!(fabs(th) <= DD_XMAX)) return false;
+    dd_t e = dd_exp(-fabs(th)), t = fast2(1.0, e.h);
+    double el = fma(th >= 0 ? -tl : tl, e.h, e.l);   /* e^-|th + tl| = e^-|th| (1 ∓ tl) */
+    bool pos = th >= 0;
+    dd_t sp = dd_div(pos ? 1.0 : e.h, pos ? 0.0 : el, t.h, t.l + el);
+    *r = dd_muld(x, sp);
+    return true;
+}
+DDI bool d_elu(double x, const aparam_t *p, dd_t *r)
+{
+    if (!(x <= 0)) { *r = (dd_t){ x, 0 }; return x == x; }
+    if (x < -DD_XMAX) return false;
+    *r = dd_muld(p->a, dd_expm1(x));
+    return true;
+}
+DDI bool d_elu_d(double x, const aparam_t *p, dd_t *r)
+{
+    if (!(x <= 0)) { *r = (dd_t){ 1.0, 0 }; return x == x; }
+    if (x < -DD_XMAX) return false;
+    *r = dd_muld(p->a, dd_exp(x));
+    return true;
+}
+/* SELU_SCALE * SELU_ALPHA (the doubles' product, exactly) */
+DDI dd_t selu_sa(void)
+{
+    double h = SELU_SCALE * SELU_ALPHA;
+    return (dd_t){ h, fma(SELU_SCALE, SELU_ALPHA, -h) };
+}
+DDI bool d_selu(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(x <= 0)) {
+        double h = SELU_SCALE * x;
+        *r = (dd_t){ h, fma(SELU_SCALE, x, -h) };
+        return x == x;
+    }
+    if (x < -DD_XMAX) return false;
+    *r = dd_mul(selu_sa(), dd_expm1(x));
+    return true;
+}
+DDI bool d_selu_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(x <= 0)) { *r = (dd_t){ SELU_SCALE, 0 }; return x == x; }
+    if (x < -DD_XMAX) return false;
+    *r = dd_mul(selu_sa(), dd_exp(x));
+    return true;
+}
+DDI bool d_softsign(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) < 0x1p1000)) return false;
+    dd_t t = two_sum(1.0, fabs(x));
+    *r = dd_div(x, 0, t.h, t.l);
+    return true;
+}
+DDI bool d_softsign_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) < 0x1p500)) return false;
+    dd_t t = two_sum(1.0, fabs(x)), t2 = dd_mul(t, t);
+    *r = dd_div(1.0, 0, t2.h, t2.l);
+    return true;
+}
+DDI bool d_expm1_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) <= DD_XMAX)) return false;
+    *r = dd_exp(x);
+    return true;
+}
+DDI bool d_log1p_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(x > -1 && x < 0x1p1000)) return false;
+    dd_t t = two_sum(1.0, x);
+    *r = dd_div(1.0, 0, t.h, t.l);
+    return true;
+}
+/* 2/√π e^-(h + l), x² = h + l exactly */
+DDI bool d_erf_d(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    double h = x * x, l = fma(x, x, -h);
+    if (!(h <= DD_XMAX)) return false;
+    dd_t e = dd_exp(-h);
+    e = fast2(e.h, fma(-l, e.h, e.l));
+    *r = dd_mul((dd_t){ TWO_SQRTPI_DD }, e);
+    return true;
+}
+
+/* the activations with a double-double kernel */
+#define DD_KERNS(X)                                                                                    \
+    X(KA_SIGMOID, d_sigmoid) X(KA_SIGMOID_D, d_sigmoid_d) X(KA_LOG_SIGMOID_D, d_log_sigmoid_d)         \
+    X(KA_TANH_D, d_tanh_d) X(KA_SWISH, d_swish) X(KA_SWISH_D, d_swish_d) X(KA_GELU, d_gelu)             \
+    X(KA_ELU, d_elu) X(KA_ELU_D, d_elu_d) X(KA_SELU, d_selu) X(KA_SELU_D, d_selu_d)                     \
+    X(KA_SOFTSIGN, d_softsign) X(KA_SOFTSIGN_D, d_softsign_d) X(KA_EXPM1_D, d_expm1_d)                  \
+    X(KA_LOG1P_D, d_log1p_d) X(KA_ERF_D, d_erf_d)
+#define D(id, fn) [id - KA_FIRST] = true,
+static const bool has_dd[KA_END - KA_FIRST] = { DD_KERNS(D) };
+#undef D
+
+/* h is the correctly rounded value of h + l's function (see above):
+ * h = RN(h + l) is normal, not a power of 2, and |l| is more than 2^-10
+ * ulp away from half an ulp. */
+DDI bool dd_certain(double h, double l)
+{
+    double ah = fabs(h);
+    if (!(ah >= 0x1p-1020 && ah < INFINITY)) return false;
+    double eb = bitsd(dbits(ah) & 0x7ff0000000000000ULL);
+    if (eb == ah) return false;
+    return fabs(fabs(l) - eb * 0x1p-53) > eb * DD_MARGIN;
+}
+
 /* ---- the driver ---- */
 
 #define ZIV 0x1p-40   /* far above every fast kernel's relative error */
@@ -1145,6 +1427,172 @@ static void widen(dtype_t dt, double *o, const void *in, int64_t n)
                                                                          : dtype_bf16_to_f64(((const uint16_t *)in)[i]);
 }
 
+bool kact_careful64;
+
+/* fp64 results of an activation with a double-double kernel (see above),
+ * one loop per kernel (the kernel inlined); with FMA at kern_level >= 1 (the
+ * same bits: fma() is exact but for its one rounding everywhere) */
+#define DD_LOOP(id, fn)                                                                                \
+    case id:                                                                                           \
+        for (int64_t k = 0; k < m; k++) {                                                              \
+            dd_t r;                                                                                    \
+            if (fn(x[k], p, &r) && dd_certain(r.h, r.l)) o[k] = r.h;                                   \
+            else o[k] = isfinite(x[k]) ? careful_round(a->c, x[k], p, DT_FP64) : a->f(x[k], p);        \
+        }                                                                                              \
+        break;
+static void dd_range_plain(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t m)
+{
+    switch (kern) { DD_KERNS(DD_LOOP) default: break; }
+}
+#if NN_KERN_X86
+__attribute__((target("avx2,fma")))
+static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t m)
+{
+    switch (kern) { DD_KERNS(DD_LOOP) default: break; }
+}
+#endif
+#if NN_KERN_X86
+#define VT __attribute__((target("avx2,fma")))
+#define VD __m256d
+#define VI __m256i
+#define VM __m256d
+#define VL 4
+#define VN(n) v4_##n
+#define VS(c) _mm256_set1_pd(c)
+#define VADD _mm256_add_pd
+#define VSUB _mm256_sub_pd
+#define VMUL _mm256_mul_pd
+#define VDIV _mm256_div_pd
+#define VFMA _mm256_fmadd_pd
+#define VFMS _mm256_fmsub_pd
+#define VFNMA _mm256_fnmadd_pd
+#define VNEG(a) _mm256_xor_pd(a, _mm256_set1_pd(-0.0))
+#define VABS(a) _mm256_andnot_pd(_mm256_set1_pd(-0.0), a)
+#define VCI _mm256_castpd_si256
+#define VCD _mm256_castsi256_pd
+#define VISUB _mm256_sub_epi64
+#define VIADD _mm256_add_epi64
+#define VIAND _mm256_and_si256
+#define VISET _mm256_set1_epi64x
+#define VISHL _mm256_slli_epi64
+#define VLOOKUP(tab, j) _mm256_i64gather_pd(tab, j, 8)   /* tab[j], j < 16 */
+#define VCMP _mm256_cmp_pd
+#define VBLEND(m, a, b) _mm256_blendv_pd(a, b, m)
+#define VMAND _mm256_and_pd
+#define VBITS _mm256_movemask_pd
+#define VLOAD _mm256_loadu_pd
+#define VSTORE _mm256_storeu_pd
+#include "backend/cpu/kern_dd_vec.h"
+#undef VT
+#undef VD
+#undef VI
+#undef VM
+#undef VL
+#undef VN
+#undef VS
+#undef VADD
+#undef VSUB
+#undef VMUL
+#undef VDIV
+#undef VFMA
+#undef VFMS
+#undef VFNMA
+#undef VNEG
+#undef VABS
+#undef VCI
+#undef VCD
+#undef VISUB
+#undef VIADD
+#undef VIAND
+#undef VISET
+#undef VISHL
+#undef VLOOKUP
+#undef VCMP
+#undef VBLEND
+#undef VMAND
+#undef VBITS
+#undef VLOAD
+#undef VSTORE
+#define VT __attribute__((target("avx512f,avx512dq,avx2,fma")))
+#define VD __m512d
+#define VI __m512i
+#define VM __mmask8
+#define VL 8
+#define VN(n) v8_##n
+#define VS(c) _mm512_set1_pd(c)
+#define VADD _mm512_add_pd
+#define VSUB _mm512_sub_pd
+#define VMUL _mm512_mul_pd
+#define VDIV _mm512_div_pd
+#define VFMA _mm512_fmadd_pd
+#define VFMS _mm512_fmsub_pd
+#define VFNMA _mm512_fnmadd_pd
+#define VNEG(a) _mm512_xor_pd(a, _mm512_set1_pd(-0.0))
+#define VABS(a) _mm512_andnot_pd(_mm512_set1_pd(-0.0), a)
+#define VCI _mm512_castpd_si512
+#define VCD _mm512_castsi512_pd
+#define VISUB _mm512_sub_epi64
+#define VIADD _mm512_add_epi64
+#define VIAND _mm512_and_si512
+#define VISET _mm512_set1_epi64
+#define VISHL _mm512_slli_epi64
+#define VLOOKUP(tab, j) _mm512_permutex2var_pd(_mm512_loadu_pd(tab), j, _mm512_loadu_pd((tab) + 8))
+#define VCMP _mm512_cmp_pd_mask
+#define VBLEND(m, a, b) _mm512_mask_blend_pd(m, a, b)
+#define VMAND(a, b) ((__mmask8)((a) & (b)))
+#define VBITS(m) ((int)(m))
+#define VLOAD _mm512_loadu_pd
+#define VSTORE _mm512_storeu_pd
+#include "backend/cpu/kern_dd_vec.h"
+#undef VT
+#undef VD
+#undef VI
+#undef VM
+#undef VL
+#undef VN
+#undef VS
+#undef VADD
+#undef VSUB
+#undef VMUL
+#undef VDIV
+#undef VFMA
+#undef VFMS
+#undef VFNMA
+#undef VNEG
+#undef VABS
+#undef VCI
+#undef VCD
+#undef VISUB
+#undef VIADD
+#undef VIAND
+#undef VISET
+#undef VISHL
+#undef VLOOKUP
+#undef VCMP
+#undef VBLEND
+#undef VMAND
+#undef VBITS
+#undef VLOAD
+#undef VSTORE
+#endif
+
+static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t m)
+{
+#if NN_KERN_X86
+    if (kern_level() >= 1) {
+        if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_LOG_SIGMOID_D || kern == KA_TANH_D ||
+            kern == KA_SWISH || (kern == KA_GELU && p->variant)) {
+            if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
+            else v4_range(kern, a, p, o, x, m);
+        } else {
+            dd_range_fma(kern, a, p, o, x, m);
+        }
+        return;
+    }
+#endif
+    dd_range_plain(kern, a, p, o, x, m);
+}
+
 /* f over [lo, hi) of in, rounded once to dt into out. */
 static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, const void *in, int64_t lo, int64_t hi)
 {
@@ -1161,6 +1609,9 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
             if (a->fast64) {
                 if (a->v64 && vec) a->v64(o, x, m);
                 else a->blkf(o, x, m, p);
+            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64 &&
+                       !(a - acts == KA_GELU - KA_FIRST && !p->variant)) {   /* exact gelu: careful */
+                dd_range((int)(a - acts) + KA_FIRST, a, p, o, x, m);
             } else {
                 for (int64_t k = 0; k < m; k++)
                     o[k] = isfinite(x[k]) ? careful_round(a->c, x[k], p, DT_FP64) : a->f(x[k], p);

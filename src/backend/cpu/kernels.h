@@ -120,6 +120,9 @@ void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
  * least the elements kact_table_pays says; NULL when none (main thread only). */
 const uint16_t *kact_table(int kern, dtype_t dt);
 bool kact_table_pays(int64_t n);
+/* tests: true sends every fp64 activation to its careful kernel (no
+ * double-double fast path), the reference the fast path must equal */
+extern bool kact_careful64;
 
 /* ---- the AVX2 module (kern_avx2.c, built with -mavx2 -mfma -mf16c; on
  * other CPUs kern_noavx.c, whose functions abort: kern_level() is 0) ---- */

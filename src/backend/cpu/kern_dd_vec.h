@@ -1,0 +1,125 @@
+/* kern_dd_vec.h — the vector twins of kern_act.c's double-double fp64
+ * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu's
+ * tanh form), included there twice: AVX2
+ * (four lanes) and AVX-512 (eight), each with its V* macros.  Every line
+ * does what the scalar code (dd_exp, dd_div, dd_muld, gelu_t, d_sigmoid,
+ * d_gelu, dd_certain) does, in the same order, so a lane's h + l has the
+ * scalar bits and the same elements take the careful path.  Lanes outside
+ * the scalar kernel's range get NaN (not certain: the careful path). */
+
+VT static inline VD VN(exp)(VD x, VD *lo)
+{
+    VD km = VFMA(x, VS(INV_LN2_N), VS(DD_MAGIC)), k = VSUB(km, VS(DD_MAGIC));
+    VI ki = VISUB(VCI(km), VCI(VS(DD_MAGIC))), j = VIAND(ki, VISET(15));
+    VD scale = VCD(VIADD(VISHL(VISUB(ki, j), 48), VCI(VS(1.0))));
+    VD r0 = VFNMA(k, VS(LN2_N_1), x);
+    VD pk = VMUL(k, VS(LN2_N_2)), pe = VFMS(k, VS(LN2_N_2), pk), npk = VNEG(pk);
+    VD rh = VADD(r0, npk), bb = VSUB(rh, r0);
+    VD rl0 = VADD(VSUB(r0, VSUB(rh, bb)), VSUB(npk, bb));
+    VD rl = VSUB(VSUB(rl0, pe), VMUL(k, VS(LN2_N_3)));
+    VD s2 = VMUL(rh, rh), s2e = VFMS(rh, rh, s2);
+    VD h2 = VMUL(VS(0.5), s2), h2e = VFMA(VS(0.5), s2e, VMUL(rh, rl));
+    VD q = VS(DD_C[0]);
+    for (int i = 1; i < DD_NC; i++) q = VFMA(q, rh, VS(DD_C[i]));
+    VD tail = VMUL(VMUL(rh, s2), q);
+    VD mh = VADD(rh, h2), mb = VSUB(mh, rh);
+    VD ml0 = VADD(VSUB(rh, VSUB(mh, mb)), VSUB(h2, mb));
+    VD ml = VADD(ml0, VADD(VADD(rl, h2e), tail));
+    VD th = VLOOKUP(EXP2_HI, j), tl = VLOOKUP(EXP2_LO, j);
+    VD a = VMUL(th, mh), ae = VFMS(th, mh, a);
+    VD sh = VADD(th, a), sl = VSUB(a, VSUB(sh, th));
+    VD l2 = VADD(sl, VADD(ae, VFMA(th, ml, VMUL(tl, VADD(VS(1.0), mh)))));
+    VD eh = VADD(sh, l2), el = VSUB(l2, VSUB(eh, sh));
+    *lo = VMUL(el, scale);
+    return VMUL(eh, scale);
+}
+
+/* n / (th + tl), as dd_div */
+VT static inline VD VN(div)(VD nh, VD nl, VD th, VD tl, VD *lo)
+{
+    VD r = VDIV(VS(1.0), th), q = VMUL(nh, r), rem = VFNMA(q, th, nh);
+    rem = VSUB(VADD(rem, nl), VMUL(q, tl));
+    VD c = VMUL(rem, r), s = VADD(q, c);
+    *lo = VSUB(c, VSUB(s, q));
+    return s;
+}
+
+/* σ(th + tl) (tl = 0 for sigmoid itself), as d_sigmoid and d_gelu */
+VT static inline VD VN(sig)(VD th, VD tl, VD *lo)
+{
+    VD ath = VABS(th), el;
+    VD eh = VN(exp)(VNEG(ath), &el);
+    VM pos = VCMP(th, VS(0.0), _CMP_GE_OQ);
+    el = VFMA(VBLEND(pos, tl, VNEG(tl)), eh, el);   /* fma(th >= 0 ? -tl : tl, e.h, e.l) */
+    VD t = VADD(VS(1.0), eh), tl2 = VSUB(eh, VSUB(t, VS(1.0)));
+    return VN(div)(VBLEND(pos, eh, VS(1.0)), VBLEND(pos, el, VS(0.0)), t, VADD(tl2, el), lo);
+}
+
+/* x (h + l), as dd_muld */
+VT static inline VD VN(muld)(VD x, VD h, VD l, VD *lo)
+{
+    VD p = VMUL(x, h), pe = VFMS(x, h, p), c = VFMA(x, l, pe), s = VADD(p, c);
+    *lo = VSUB(c, VSUB(s, p));
+    return s;
+}
+
+/* the lanes whose h is certain (dd_certain), as a bit mask */
+VT static inline int VN(certain)(VD h, VD l)
+{
+    VD ah = VABS(h), eb = VCD(VIAND(VCI(ah), VISET(0x7ff0000000000000LL)));
+    VM ok = VMAND(VCMP(ah, VS(0x1p-1020), _CMP_GE_OQ), VCMP(ah, VS(INFINITY), _CMP_LT_OQ));
+    ok = VMAND(ok, VCMP(eb, ah, _CMP_NEQ_OQ));
+    VD d = VABS(VSUB(VABS(l), VMUL(eb, VS(0x1p-53))));
+    return VBITS(VMAND(ok, VCMP(d, VMUL(eb, VS(DD_MARGIN)), _CMP_GT_OQ)));
+}
+
+/* sigmoid, sigmoid', log_sigmoid', tanh', swish or gelu's tanh form (kern
+ * KA_SIGMOID ... KA_GELU) over n elements; the uncertain lanes and the tail through the scalar
+ * loop (dd_range_fma) */
+VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + VL <= n; i += VL) {
+        VD v = VLOAD(x + i), h, l;
+        if (kern == KA_GELU) {
+            VD x2 = VMUL(v, v), x2l = VFMS(v, v, x2);
+            VD x3 = VMUL(x2, v), x3l = VADD(VFMS(x2, v, x3), VMUL(x2l, v));
+            VD pp = VMUL(VS(GELU_C), x3);
+            VD pl = VADD(VADD(VFMS(VS(GELU_C), x3, pp), VMUL(VS(GELU_C), x3l)), VMUL(VS(GELU_C_LO), x3));
+            VD sh = VADD(v, pp), bb = VSUB(sh, v);
+            VD sl = VADD(VADD(VSUB(v, VSUB(sh, bb)), VSUB(pp, bb)), pl);
+            VD uh = VMUL(VS(SQRT_2_PI), sh);
+            VD ul = VADD(VADD(VFMS(VS(SQRT_2_PI), sh, uh), VMUL(VS(SQRT_2_PI), sl)), VMUL(VS(SQRT_2_PI_LO), sh));
+            VD th = VMUL(VS(2.0), uh), tl = VMUL(VS(2.0), ul);
+            VM in = VMAND(VCMP(VABS(v), VS(GELU_FAR), _CMP_LE_OQ), VCMP(VABS(th), VS(DD_XMAX), _CMP_LE_OQ));
+            th = VBLEND(in, VS(0.0), th);
+            h = VN(sig)(th, tl, &l);
+            h = VN(muld)(v, h, l, &l);
+            h = VBLEND(in, VS(NAN), h);
+        } else if (kern == KA_SIGMOID_D || kern == KA_TANH_D) {   /* as d_sig2 */
+            bool th_ = kern == KA_TANH_D;
+            VM in = VCMP(VABS(v), VS(th_ ? DD_XMAX / 2 : DD_XMAX), _CMP_LE_OQ);
+            VD arg = th_ ? VMUL(VS(-2.0), VABS(v)) : VNEG(VABS(v)), el;
+            VD eh = VN(exp)(VBLEND(in, VS(0.0), arg), &el);
+            VD t = VADD(VS(1.0), eh), tl = VADD(VSUB(eh, VSUB(t, VS(1.0))), el);
+            VD p2 = VMUL(t, t), pe = VFMS(t, t, p2), c = VADD(pe, VFMA(t, tl, VMUL(tl, t)));
+            VD t2 = VADD(p2, c), t2l = VSUB(c, VSUB(t2, p2));
+            VD mul = VS(th_ ? 4.0 : 1.0);
+            h = VN(div)(VMUL(mul, eh), VMUL(mul, el), t2, t2l, &l);
+            h = VBLEND(in, VS(NAN), h);
+        } else {   /* sigmoid, swish; log_sigmoid' = σ(-x) */
+            VD xs = kern == KA_LOG_SIGMOID_D ? VNEG(v) : v;
+            VM in = VCMP(VABS(v), VS(DD_XMAX), _CMP_LE_OQ);
+            h = VN(sig)(VBLEND(in, VS(0.0), xs), VS(0.0), &l);
+            if (kern == KA_SWISH) h = VN(muld)(v, h, l, &l);
+            h = VBLEND(in, VS(NAN), h);
+        }
+        VSTORE(o + i, h);
+        int ok = VN(certain)(h, l);
+        if (ok != (1 << VL) - 1)
+            for (int k = 0; k < VL; k++)
+                if (!(ok >> k & 1))
+                    o[i + k] = isfinite(x[i + k]) ? careful_round(a->c, x[i + k], p, DT_FP64) : a->f(x[i + k], p);
+    }
+    if (i < n) dd_range_fma(kern, a, p, o + i, x + i, n - i);
+}
