@@ -107,4 +107,24 @@ for lang in en ko; do
 done
 grep -q "^boundary: 3 classes" en/out.txt && grep -q "^boundary: r(x) over the plane" en/out.txt
 tap_ok $? "boundary: three classes and a regression say what they draw"
+# the key speaks of test points only where there are some, and of classes
+# only where the output is a class
+mkdir -p nv
+cat > nv/in.nn <<'NN'
+seed(0)
+x, y = circles(60)
+m = sequential(dense(2, 3, activation="tanh"), dense(3, 1, activation="sigmoid"))
+h = fit(m, x, y, epochs=2, verbose=0, show="playground")
+px, py = plane(60)
+r = sequential(dense(2, 3, activation="tanh"), dense(3, 1))
+h = fit(r, px, py, epochs=2, verbose=0, validation=0.25, show="playground")
+NN
+(cd nv && NNPAD_FIGURES=figures NNPAD_FIGURE_TEXT=1 NNPAD_HEADLESS=1 "$NNPAD" < in.nn > out.txt 2>&1)
+k1=$(cat nv/figures/001-fit-playground.png.txt 2>/dev/null | grep "links: the weights")
+k2=$(cat nv/figures/002-fit-playground.png.txt 2>/dev/null | grep "links: the weights")
+case $k1 in *"class 0"*) ;; *) k1=;; esac
+case $k1 in *hollow*) k1=;; esac
+case $k2 in *"class 0"*) k2=;; *hollow*) ;; *) k2=;; esac
+[ -n "$k1" ] && [ -n "$k2" ]
+tap_ok $? "the key: no hollow test points without validation; a regression's key names signs, not classes, and its test points"
 tap_done

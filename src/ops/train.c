@@ -726,8 +726,8 @@ static int weights_of(call_t *c, value_t *model, slot_t *sl, value_t **w, int ar
 {
     int n = slots_of(model, sl, 256, 0);
     if (n == 0)
-        err_raise(ERR_TYPE, c->arg_spans[argi], "a model or layer with weights (dense, sequential), not a %s",
-                  val_kind_name(model));
+        err_raise(ERR_TYPE, c->arg_spans[argi], "%s: the model is a layer or model with weights (dense, sequential), not a %s",
+                  c->op->name, val_kind_name(model));
     for (int i = 0; i < n; i++) w[i] = scope_get_local(sl[i].rec, sl[i].name);
     return n;
 }

@@ -64,10 +64,16 @@ view_figure_t *fig_playground_make(call_t *c, value_t *model, value_t *x, value_
     view_add_side(f, net);
     view_add_side(f, out);
     view_add_side(f, loss);
-    char t[300];
-    snprintf(t, sizeof t, "%s", o->playground ? _("orange: negative, class 0; blue: positive, class 1") :
-             _("blue: negative, class 0; vermillion: positive, class 1"));
-    snprintf(t + strlen(t), sizeof t - strlen(t), "%s", _("; links: the weights (wider: larger |w|); hollow points: test data"));
+    /* the key says what the figure shows: classes or a regression's sign,
+     * and hollow points only where there are test points */
+    bool hollow = false, regress = out->fcbn > 0;
+    for (int i = 0; i < out->nseries; i++) hollow |= out->series[i].hollow;
+    char t[400];
+    snprintf(t, sizeof t, "%s", regress ? (o->playground ? _("orange: negative; blue: positive") : _("blue: negative; vermillion: positive"))
+                                        : (o->playground ? _("orange: negative, class 0; blue: positive, class 1") :
+                                                           _("blue: negative, class 0; vermillion: positive, class 1")));
+    snprintf(t + strlen(t), sizeof t - strlen(t), "%s", _("; links: the weights (wider: larger |w|)"));
+    if (hollow) snprintf(t + strlen(t), sizeof t - strlen(t), "%s", _("; hollow points: test data"));
     f->note = view_strdup(t);
     return f;
 }
