@@ -115,11 +115,11 @@ static value_t *gradflow_impl(call_t *c)
     char trend[320] = "";
     if (a >= 0 && b > a) {
         double per = pow(mean[a] / mean[b], 1.0 / (b - a));
-        fprintf(out, per < 1 ? _("mean |dW| shrinks about %.2gx per layer toward the input (layers %d to %d)\n")
-                             : _("mean |dW| grows about %.2gx per layer toward the input (layers %d to %d)\n"),
+        fprintf(out, per < 1 ? _("mean |dW| shrinks about %.3gx per layer toward the input (layers %d to %d)\n")
+                             : _("mean |dW| grows about %.3gx per layer toward the input (layers %d to %d)\n"),
                 per < 1 ? 1 / per : per, b + 1, a + 1);
-        snprintf(trend, sizeof trend, per < 1 ? _("mean |dW| shrinks ~%.2gx per layer toward the input")
-                                              : _("mean |dW| grows ~%.2gx per layer toward the input"),
+        snprintf(trend, sizeof trend, per < 1 ? _("mean |dW| shrinks ~%.3gx per layer toward the input")
+                                              : _("mean |dW| grows ~%.3gx per layer toward the input"),
                  per < 1 ? 1 / per : per);
     }
     int nz = 0, nall = 0;
