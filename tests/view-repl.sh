@@ -39,6 +39,11 @@ printf ':figures clr\nx = [1.0, 2.0]\nplot(x)\nprint(41 + 1)\n:clear\nplot(x * 2
 grep -q 'notebook cleared (the window only' out3 && [ "$(grep -c '<svg' all.html)" = 2 ] && grep -q '<pre class="out">42' all.html &&
   grep -q '^plot(x)$' all.nn && grep -q '^plot(x \* 2)$' all.nn
 ok $? ":clear keeps the record: :save x.html and x.nn after it hold the inputs, output and figures from before"
+# a command's error belongs to its cell, as a statement's does (the window
+# shows it; :save x.html holds it)
+printf ':precision fp99\n:hint\n1 + 1\n:save cmd.html\n' | nn 1 --headless > outc 2>&1
+grep -q "unknown precision 'fp99'" cmd.html && grep -q "no lesson is running" cmd.html
+ok $? "a command's error is in its cell: :save x.html holds :precision fp99's and :hint's"
 # :load inside a session: its output prints once (the notebook's tee once
 # wrote into itself forever: a crash), and :save x.nn keeps the :load, not its lines
 printf 'print(40 + 1)\n' > loaded.nn

@@ -304,8 +304,9 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
             bool journaled = cmd && r->run_depth == r->journal_depth && journaled_command(cmd);
             if (journaled)
                 repl_journal_append(&r->journal, line, len, r->errout);
-            FILE *save_out = r->out;
+            FILE *save_out = r->out, *save_err = r->errout;
             r->out = view_cell_begin(line, len, r->out);    /* commands are cells too (:save FILE.nn replays them) */
+            if (save_err == save_out) r->errout = r->out;   /* a command's error shows in its cell, as a statement's does */
             static const char *const restore_cmd[] = { "restore" };
             if (lesson_is_command(line, len) || text_command_of(line, len, restore_cmd, 1) >= 0)
                 view_cell_no_replay();   /* ... but for these */
@@ -315,6 +316,7 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
             journal_end_t how = input_end(*status, i0, 0, &at);
             if (journaled) repl_journal_end(&r->journal, how, at);
             r->out = save_out;
+            r->errout = save_err;
             if (*status) view_cell_failed(0);
             view_cell_end();
             free(cmd);
