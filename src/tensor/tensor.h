@@ -54,8 +54,7 @@ typedef struct storage {
     size_t bytes;        /* of data */
     void *data;
     void *mirror;        /* device data: its host copy, made by the first host read (storage_host) */
-    void *spare_;        /* keeps the struct a multiple of 16 bytes (inline data aligned) */
-} storage_t;
+} __attribute__((aligned(16))) storage_t;   /* a multiple of 16 bytes with 4- or 8-byte pointers: inline data aligned */
 
 /* The one place storage is allocated: `bytes` of data on `device`, from
  * that device's backend (buf_alloc; freed by its buf_free), zeroed when

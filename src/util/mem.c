@@ -2,6 +2,7 @@
  * front of each block is avoided: callers pass sizes back, as Lua's lmem.c. */
 #include "util/mem.h"
 #include "util/error.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,9 +15,11 @@ static char zero_block[1];
 
 size_t mem_default_limit(void)
 {
+    /* half the memory, in 64 bits: on a 32-bit machine the product passes
+     * size_t, and the limit stops at half the address space */
     long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psz <= 0) return (size_t)1 << 32;
-    return (size_t)pages * (size_t)psz / 2;
+    uint64_t half = pages <= 0 || psz <= 0 ? (uint64_t)1 << 32 : (uint64_t)pages * (uint64_t)psz / 2;
+    return half > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)half;
 }
 
 static size_t limit_max;
