@@ -3,7 +3,10 @@
 # ratios.  Needs Debian's python3-numpy (python3-torch optional), run with
 # /usr/bin/python3.  Run from the source folder after building:  bench/run.sh
 # Rows:
-#   - start-up: nnpad -e '1+1' vs python3 -c 'import numpy';
+#   - start-up: nnpad -e '1+1' vs python3 -c 'import numpy'; and vs a C
+#     hello world (cc, in the numpy column) started the same way, 200
+#     starts in a loop, best of 3 (aim: within 1.6x, a ratio of 0.625: the
+#     drawing libraries are opened only at the first figure);
 #   - per-op overhead: a run of 10^6 statements `y = x + x` (1-element
 #     fp32, 100 to a loop iteration) divided by 10^6, in nnpad (start-up and
 #     loop steps included, so never below zero), against a bare NumPy ufunc
@@ -83,6 +86,19 @@ printf '|%s|%s|%s|%s|%s|%s|%s|\n' "---------------------------------------------
 
 s1=$(timeit 21 "$NNPAD" -e '1+1'); s2=$(timeit 11 $PY -c 'import numpy')
 row "start-up: -e '1+1' vs import numpy" "$s1" "$s2" "" 1
+loopstart() {  # loopstart cmd... -> seconds per start, best of 3 loops of 200
+  for ((r = 0; r < 3; r++)); do
+    local t0=$(date +%s.%N)
+    for ((i = 0; i < 200; i++)); do "$@" >/dev/null 2>&1; done
+    local t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.7f\n", (b - a) / 200 }'
+  done | sort -g | head -1
+}
+printf '#include <stdio.h>\nint main(void) { puts("2"); return 0; }\n' > "$tmp/hello.c"
+if ${CC:-cc} -O2 -o "$tmp/hello" "$tmp/hello.c" 2>/dev/null; then
+  h1=$(loopstart "$NNPAD" -e '1+1'); h2=$(loopstart "$tmp/hello")
+  row "start-up: -e '1+1' vs a C hello (in numpy)" "$h1" "$h2" "" 0.625
+fi
 mintime() {  # mintime N cmd... -> best seconds
   local n=$1; shift
   for ((i = 0; i < n; i++)); do

@@ -37,17 +37,30 @@ static void *next(const char *name)
     return p;
 }
 
+/* Cairo's own function: the next definition after this shim, or (nnpad
+ * opens Cairo inside its drawing module, RTLD_LOCAL, out of the global
+ * scope RTLD_NEXT searches) the one of the libcairo already loaded. */
+static void *cairo_fn(const char *name)
+{
+    void *p = dlsym(RTLD_NEXT, name);
+    if (!p) {
+        void *h = dlopen("libcairo.so.2", RTLD_LAZY | RTLD_NOLOAD);
+        if (h) p = dlsym(h, name);
+    }
+    return p;
+}
+
 static cairo_surface_t *error_surface(void)
 {
     static cairo_surface_t *(*real)(cairo_format_t, int, int);
-    if (!real) real = (cairo_surface_t *(*)(cairo_format_t, int, int))dlsym(RTLD_NEXT, "cairo_image_surface_create");
+    if (!real) real = (cairo_surface_t *(*)(cairo_format_t, int, int))cairo_fn("cairo_image_surface_create");
     return real(CAIRO_FORMAT_ARGB32, -1, -1);   /* Cairo's own error surface: an invalid size */
 }
 
 cairo_surface_t *cairo_image_surface_create(cairo_format_t format, int width, int height)
 {
     static cairo_surface_t *(*real)(cairo_format_t, int, int);
-    if (!real) real = (cairo_surface_t *(*)(cairo_format_t, int, int))dlsym(RTLD_NEXT, "cairo_image_surface_create");
+    if (!real) real = (cairo_surface_t *(*)(cairo_format_t, int, int))cairo_fn("cairo_image_surface_create");
     if (failing("cairo_image")) return error_surface();
     return real(format, width, height);
 }
@@ -55,7 +68,7 @@ cairo_surface_t *cairo_image_surface_create(cairo_format_t format, int width, in
 cairo_surface_t *cairo_svg_surface_create_for_stream(cairo_write_func_t w, void *closure, double width, double height)
 {
     static cairo_surface_t *(*real)(cairo_write_func_t, void *, double, double);
-    if (!real) real = (cairo_surface_t *(*)(cairo_write_func_t, void *, double, double))dlsym(RTLD_NEXT, "cairo_svg_surface_create_for_stream");
+    if (!real) real = (cairo_surface_t *(*)(cairo_write_func_t, void *, double, double))cairo_fn("cairo_svg_surface_create_for_stream");
     if (failing("cairo_svg")) return error_surface();
     return real(w, closure, width, height);
 }
@@ -63,7 +76,7 @@ cairo_surface_t *cairo_svg_surface_create_for_stream(cairo_write_func_t w, void 
 cairo_status_t cairo_surface_write_to_png_stream(cairo_surface_t *s, cairo_write_func_t w, void *closure)
 {
     static cairo_status_t (*real)(cairo_surface_t *, cairo_write_func_t, void *);
-    if (!real) real = (cairo_status_t (*)(cairo_surface_t *, cairo_write_func_t, void *))dlsym(RTLD_NEXT, "cairo_surface_write_to_png_stream");
+    if (!real) real = (cairo_status_t (*)(cairo_surface_t *, cairo_write_func_t, void *))cairo_fn("cairo_surface_write_to_png_stream");
     if (failing("cairo_png")) return CAIRO_STATUS_NO_MEMORY;
     return real(s, w, closure);
 }

@@ -5,7 +5,6 @@
  * nnpad's figure model (VIEW_PLOT with point and bar series). */
 #include "view/fig_int.h"
 #include "util/i18n.h"
-#include "view/view_int.h"
 #include "util/mem.h"
 
 #include <math.h>

@@ -847,13 +847,6 @@ static uint32_t field_colour(const view_figure_t *f, double v)
     return view_tint(t < 0 ? f->fc0 : f->fc1, a);
 }
 
-uint32_t view_tint(uint32_t c, double a)
-{
-    int r = (int)lround(255 * (1 - a) + ((c >> 16) & 255) * a), g = (int)lround(255 * (1 - a) + ((c >> 8) & 255) * a);
-    int b = (int)lround(255 * (1 - a) + (c & 255) * a);
-    return (uint32_t)(r << 16 | g << 8 | b);
-}
-
 static uint32_t field_point_colour(const void *ctx, int64_t i)
 {
     const view_figure_t *f = ctx;
@@ -1889,16 +1882,13 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     }
 }
 
-static double scale = 1;
-void view_set_scale(double s) { scale = s < 0.5 ? 0.5 : s > 1.6 ? 1.6 : s; }
-double view_scale(void) { return scale; }
 
 double view_base_px(int w, int h)
 {
     double base = h / 30.0;
     if (base > w / 44.0) base = w / 44.0;
     if (base < 9) base = 9;
-    return base * scale;
+    return base * view_scale();
 }
 
 int view_natural_height(view_figure_t *f, int w, int h)

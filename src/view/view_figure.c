@@ -489,3 +489,65 @@ void view_layout(view_figure_t *f)
     axis_ticks(&f->x, 8);
     axis_ticks(&f->y, 6);
 }
+
+uint32_t view_tint(uint32_t c, double a)
+{
+    int r = (int)lround(255 * (1 - a) + ((c >> 16) & 255) * a), g = (int)lround(255 * (1 - a) + ((c >> 8) & 255) * a);
+    int b = (int)lround(255 * (1 - a) + (c & 255) * a);
+    return (uint32_t)(r << 16 | g << 8 | b);
+}
+
+static double scale = 1;
+void view_set_scale(double s) { scale = s < 0.5 ? 0.5 : s > 1.6 ? 1.6 : s; }
+double view_scale(void) { return scale; }
+
+#define WRAP 30          /* wrap label lines longer than this many bytes at a space */
+/* ---- a graph figure's data (view_graph.c lays it out and draws it) ---- */
+
+view_graph_t *view_add_graph(view_figure_t *f, const char *title)
+{
+    f->graphs = realloc(f->graphs, (size_t)(f->ngraphs + 1) * sizeof *f->graphs);
+    if (!f->graphs) abort();
+    view_graph_t *g = &f->graphs[f->ngraphs++];
+    memset(g, 0, sizeof *g);
+    g->title = view_strdup(title);
+    return g;
+}
+
+/* A copy of s with lines longer than WRAP broken at the last space. */
+static char *wrap(const char *s)
+{
+    size_t n = strlen(s);
+    char *d = malloc(n + 1);
+    if (!d) abort();
+    memcpy(d, s, n + 1);
+    char *line = d;
+    for (char *p = d; *p; p++) {
+        if (*p == '\n') { line = p + 1; continue; }
+        if (p - line >= WRAP) {
+            char *sp = p;
+            while (sp > line && *sp != ' ') sp--;
+            if (sp > line) { *sp = '\n'; line = sp + 1; }
+        }
+    }
+    return d;
+}
+
+int view_graph_node(view_graph_t *g, const char *label, uint32_t fill, bool removed, bool output)
+{
+    g->n = realloc(g->n, (size_t)(g->nn + 1) * sizeof *g->n);
+    if (!g->n) abort();
+    g->n[g->nn] = (view_gnode_t){ wrap(label ? label : ""), 0, 0, 0, 0, fill, removed, output };
+    return g->nn++;
+}
+
+int view_graph_edge(view_graph_t *g, int from, int to, bool removed)
+{
+    for (int i = 0; i < g->ne; i++)
+        if (g->e[i].from == from && g->e[i].to == to) return i;   /* x * x: one arrow */
+    g->e = realloc(g->e, (size_t)(g->ne + 1) * sizeof *g->e);
+    if (!g->e) abort();
+    g->e[g->ne] = (view_gedge_t){ from, to, removed, 0, NULL, false, 0, 0 };
+    return g->ne++;
+}
+
