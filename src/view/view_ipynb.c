@@ -14,7 +14,6 @@
 #define _GNU_SOURCE 1
 #endif
 #include "view/view.h"
-#include "repl/repl.h"
 #include "util/afile.h"
 #include "util/i18n.h"
 
@@ -23,6 +22,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef PACKAGE_VERSION
+#define IPYNB_VERSION PACKAGE_VERSION
+#else
+#define IPYNB_VERSION "0.1"
+#endif
 
 /* A JSON string of s[0..n): invalid UTF-8 bytes replaced by U+FFFD (Jansson
  * refuses invalid UTF-8, and a notebook is UTF-8). */
@@ -234,9 +239,9 @@ int view_save_ipynb(const char *path, char *err, int cap)
     json_t *nb = json_pack("{s:o, s:{s:{s:s, s:s, s:s}, s:{s:s, s:s, s:s}, s:{s:s, s:s}}, s:i, s:i}",
                            "cells", x.cells,
                            "metadata",
-                           "kernelspec", "name", "nnpad", "display_name", "nnpad " NNPAD_VERSION, "language", "nnpad",
-                           "language_info", "name", "nnpad", "version", NNPAD_VERSION, "file_extension", ".nn",
-                           "nnpad", "version", NNPAD_VERSION, "lang", i18n_lang(),
+                           "kernelspec", "name", "nnpad", "display_name", "nnpad " IPYNB_VERSION, "language", "nnpad",
+                           "language_info", "name", "nnpad", "version", IPYNB_VERSION, "file_extension", ".nn",
+                           "nnpad", "version", IPYNB_VERSION, "lang", i18n_lang(),
                            "nbformat", 4, "nbformat_minor", 4);
     if (!nb) { snprintf(err, (size_t)cap, _("cannot write %s: %s"), path, _("out of memory")); return -1; }
     afile_t a;
