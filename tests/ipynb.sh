@@ -6,7 +6,9 @@
 # printed text as stdout streams, the error as a stderr stream, each figure
 # as an image/png that Python's zlib decodes (every chunk's CRC, the pixel
 # data's length) to the size and bytes of the PNG nnpad wrote for it, and a
-# lesson's text as markdown; the same under --lang ko (Korean as UTF-8).
+# lesson's text as markdown; the same under --lang ko (Korean as UTF-8); a
+# long session under :limit whose oldest cells are spilled (their figures
+# as the SVG the spill keeps).
 # Then a folder that does not exist and a folder nnpad may not write in
 # (tests/enospc.so): a clear error, the old file byte for byte, the session
 # going on.  Skips when no python3 with nbformat is found.
@@ -120,6 +122,27 @@ cat > "$tmp/want.json" <<'EOF'
 EOF
 (cd "$tmp" && "$PY" check.py k.ipynb want.json) > "$tmp/pyout" 2>&1
 tap_ok $? "--lang ko: nbformat validates; the lesson is markdown, Korean survives as UTF-8, figures are the PNGs"
+tap_diag < "$tmp/pyout"
+
+# ---- a long session under :limit: the oldest cells spilled to disk keep their
+# figures (as the SVG the spill holds), every input and output in order ----
+awk 'BEGIN { print ":limit 10MB"; print "x = linspace(-3, 3, 50000)"; for (i = 0; i < 30; i++) printf "plot(x, sin(x * %d))\nprint(%d)\n", i, i;
+             print ":save sp.ipynb"; print "print(6 * 7)" }' > "$tmp/long.nn"
+run "$(cat "$tmp/long.nn")\n"
+alive && grep -qx "saved sp.ipynb" "$tmp/out"
+tap_ok $? ":limit 10MB, 30 plots of 50000 points: :save sp.ipynb says saved (rc $rc)"
+(cd "$tmp" && "$PY" -c '
+import nbformat
+nb = nbformat.read("sp.ipynb", as_version=4)
+nbformat.validate(nb)
+figs = [o for c in nb.cells for o in c.outputs if o.output_type == "display_data"]
+kinds = [("image/png" in o.data) or ("image/svg+xml" in o.data and "<svg" in o.data["image/svg+xml"]) for o in figs]
+prints = [o.text for c in nb.cells for o in c.outputs if o.output_type == "stream"]
+svg = sum("image/svg+xml" in o.data for o in figs)
+ok = len(figs) == 30 and all(kinds) and prints[1:] == ["%d\n" % i for i in range(30)] and svg > 0
+print(len(figs), "figures,", svg, "spilled as SVG; prints", prints[:3], "...")
+raise SystemExit(0 if ok else 1)') > "$tmp/pyout" 2>&1
+tap_ok $? "... nbformat validates; 30 figures (the spilled ones as image/svg+xml) and 30 prints in order"
 tap_diag < "$tmp/pyout"
 
 # ---- where it cannot be written: said, the old file stays ----
