@@ -1,5 +1,5 @@
 #!/bin/sh
-# full-disk.sh — no lost work (issue 16): :save FILE.nn, .html, .svg and
+# full-disk.sh — no lost work (issue 16): :save FILE.nn, .html, .ipynb, .svg and
 # .png on a full disk (tests/enospc.so, an LD_PRELOAD shim: writes into one
 # folder fail with ENOSPC after N bytes) leave the old file byte for byte,
 # no temporary file behind, say why and never "saved", and the session
@@ -24,7 +24,7 @@ alive() { [ "$rc" -lt 124 ] && ! grep -q "internal error" out; }
 only() { [ "$(ls -A d | tr '\n' ' ')" = "$(for f in "$@"; do printf '%s ' "$f"; done)" ]; }
 
 session='x = linspace(-3, 3, 31)\nplot(x, x * x, title="first")\nprint(1 + 1)\n'
-for ext in nn html svg png; do
+for ext in nn html ipynb svg png; do
   rm -rf d; mkdir d
   run "$session:save d/s.$ext\n"
   alive && [ -s d/s.$ext ] && grep -qx "saved d/s.$ext" out && only "s.$ext"

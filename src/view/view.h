@@ -404,6 +404,14 @@ int view_cells_each(int (*fn)(void *ctx, int i, const view_cell_t *c, const char
  * prefix f<n>-, n the cell's number from 1), malloc'd; NULL, with the
  * reason in err, if Cairo could not draw it. */
 char *view_figure_svg(view_figure_t *f, int n, char *err, int cap);
+/* The same figure as a PNG in memory (as :save FILE.png draws it), malloc'd,
+ * its size in *len and pixels in *w, *h; NULL with the reason in err. */
+unsigned char *view_figure_png(view_figure_t *f, int n, size_t *len, int *w, int *h, char *err, int cap);
+/* A printed line that only said where a headless figure went (the exports
+ * show the figure itself instead). */
+bool view_figure_note(const char *line);
+/* :save FILE.ipynb: the session as a Jupyter notebook (view_ipynb.c). */
+int view_save_ipynb(const char *path, char *err, int cap);
 /* The bytes a figure's data hold (what it counts against :limit). */
 size_t view_figure_bytes(const view_figure_t *f);
 /* Forget every cell (the fuzzer's fresh session, tests). */

@@ -1,5 +1,5 @@
 /* view_export.c — figures to PNG and SVG, the session to one HTML page or
- * to a script that replays it (:save).
+ * to a script that replays it (:save); view_ipynb.c writes the notebook.
  *
  * SVG: Cairo writes sizes in points unless told otherwise; the document
  * unit is set to pixels (CAIRO_SVG_UNIT_PX, cairo 1.16) so a 1200 x 750
@@ -203,6 +203,32 @@ char *view_figure_svg(view_figure_t *f, int n, char *err, int cap)
     return out.p;
 }
 
+unsigned char *view_figure_png(view_figure_t *f, int n, size_t *len, int *w, int *h, char *err, int cap)
+{
+    buf_t raw = { 0 };
+    double saved = f->base_px;
+    int hn = view_natural_height(f, VIEW_W, VIEW_H);
+    if (hn != VIEW_H && !(saved > 0)) f->base_px = view_base_px(VIEW_W, VIEW_H);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, VIEW_W, hn);
+    cairo_t *cr = cairo_create(s);
+    view_draw(f, cr, VIEW_W, hn);
+    f->base_px = saved;
+    cairo_status_t st = (cairo_status_t)view_draw_status(cr);
+    cairo_destroy(cr);
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_status(s);
+    if (st == CAIRO_STATUS_SUCCESS) st = cairo_surface_write_to_png_stream(s, to_buf, &raw);
+    cairo_surface_destroy(s);
+    if (st != CAIRO_STATUS_SUCCESS || !raw.p) {
+        free(raw.p);
+        snprintf(err, (size_t)cap, _("cannot draw figure %d: %s"), n, st != CAIRO_STATUS_SUCCESS ? cairo_status_to_string(st) : _("out of memory"));
+        return NULL;
+    }
+    *len = raw.n;
+    *w = VIEW_W;
+    *h = hn;
+    return (unsigned char *)raw.p;
+}
+
 static void html_escape(buf_t *b, const char *s)
 {
     for (; s && *s; s++) {
@@ -245,7 +271,7 @@ static bool starts_like(const char *line, const char *fmt)
     return n > 0 && !strncmp(line, fmt, n);
 }
 
-static bool figure_note(const char *line)
+bool view_figure_note(const char *line)
 {
     static const char *const notes[] = { N_("figure: %s%s\n"), N_("(headless%s%s: figures are written to %s/)\n") };
     for (size_t k = 0; k < sizeof notes / sizeof notes[0]; k++)
@@ -272,7 +298,7 @@ static int html_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
         for (const char *p = c->text; *p;) {
             const char *e = strchr(p, '\n');
             size_t L = e ? (size_t)(e - p + 1) : strlen(p);
-            if (!figure_note(p)) put(&t, p, L);
+            if (!view_figure_note(p)) put(&t, p, L);
             p += L;
         }
         if (t.n) {
@@ -393,10 +419,11 @@ int view_save(const char *path, char *err, int cap)
 {
     if (ends_with(path, ".html") || ends_with(path, ".htm")) return save_html(path, err, cap);
     if (ends_with(path, ".nn")) return save_script(path, err, cap);
+    if (ends_with(path, ".ipynb")) return view_save_ipynb(path, err, cap);
     if (ends_with(path, ".png") || ends_with(path, ".svg")) {
         const view_figure_t *f = view_last_figure();
         if (!f) return fail(err, cap, "%s%s", _("no figure yet: plot something first (plot, hist, heatmap, numberline, ...)"), "");
         return view_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
     }
-    return fail(err, cap, _("cannot tell what to write from the name '%s': use FILE.png, FILE.svg, FILE.html or FILE.nn"), path, "");
+    return fail(err, cap, _("cannot tell what to write from the name '%s': use FILE.png, FILE.svg, FILE.html, FILE.ipynb or FILE.nn"), path, "");
 }
