@@ -15,7 +15,8 @@ typedef struct tape {
     ad_node_t *nodes;
     int n, cap;
     bool done;           /* its backward pass runs: it records nothing more */
-    value_t **G;         /* the backward pass's gradients (freed by ad_reset after an error) */
+    value_t **G;         /* the backward pass's gradients, then nG borrowed shapes of
+                          * unfilled ones (backward's Gs; freed by ad_reset after an error) */
     int nG;
 } tape_t;
 
@@ -147,7 +148,7 @@ void ad_reset(void)
             if (n->aux) mem_free(n->aux, n->auxlen);
         }
         mem_free(t->nodes, (size_t)t->cap * sizeof(ad_node_t));
-        if (t->G) mem_free(t->G, (size_t)t->nG * sizeof(value_t *));
+        if (t->G) mem_free(t->G, 2 * (size_t)t->nG * sizeof(value_t *));
         t->G = NULL;
     }
     AD->ntapes = 0;
@@ -307,15 +308,25 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
                      session_t *s)
 {
     int yn = link_of(y, t->id);
-    value_t **G = mem_alloc((size_t)(t->n ? t->n : 1) * sizeof(value_t *));
+    int nG = t->n ? t->n : 1;
+    value_t **G = mem_alloc(2 * (size_t)nG * sizeof(value_t *));
     t->G = G;
-    t->nG = t->n ? t->n : 1;
+    t->nG = nG;
+    /* Gs[i]: G[i] is one value standing for itself spread over Gs[i]'s
+     * shape (a sum's gradient, not filled: g * deriv(x) takes it as it is) */
+    const value_t **Gs = (const value_t **)(G + nG);
     if (yn >= 0) G[yn] = ones_like(y, s);
     for (int i = t->n - 1; i >= 0; i--) {
         err_check_interrupt();
         if (!G[i]) continue;
         ad_node_t *n = &t->nodes[i];
         if (n->kind == AD_LEAF) continue;
+        if (Gs[i] && !(n->kind == AD_OP && ad_rule_find(n->op, NULL) == ad_rule_unary_deriv)) {
+            value_t *f = ad_spread_fill(G[i], Gs[i]);
+            val_unref(G[i]);
+            G[i] = f;
+            Gs[i] = NULL;
+        }
         value_t *gin_small[16], **gin = gin_small;
         if (n->nin > 16) {
             /* a literal or stack of many watched items: one buffer grown as
@@ -355,7 +366,9 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             st->numerics_grad_of = n->op->name;
             err_set_here(n->span);
             if (n->src) err_set_source(n->src);
-            rule(n, G[i], gin, s);
+            value_t *one = n->op->id == OP_sum ? ad_sum_spread_value(n, G[i], s) : NULL;
+            if (one) gin[0] = one;
+            else rule(n, G[i], gin, s);
             st->numerics_grad_of = outer;
             err_set_here(here);
             err_set_source(src);
@@ -366,6 +379,24 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             if (!gin[j]) continue;
             int k = link_of(n->in[j], t->id);
             if (k < 0) { val_unref(gin[j]); continue; }
+            if (n->kind == AD_OP && n->op->id == OP_sum && gin[j]->u.t.ndim == 0 && n->in[j]->kind == V_TENSOR &&
+                n->in[j]->u.t.ndim > 0) {
+                /* the spread value: x's dtype already (a sum keeps a float dtype) */
+                if (!G[k] && gin[j]->u.t.dtype == n->in[j]->u.t.dtype) {
+                    G[k] = gin[j];
+                    Gs[k] = n->in[j];
+                    continue;
+                }
+                value_t *f = ad_spread_fill(gin[j], n->in[j]);
+                val_unref(gin[j]);
+                gin[j] = f;
+            }
+            if (Gs[k]) {
+                value_t *f = ad_spread_fill(G[k], Gs[k]);
+                val_unref(G[k]);
+                G[k] = f;
+                Gs[k] = NULL;
+            }
             value_t *u = unbroadcast(gin[j], n->in[j], s);
             value_t *c = to_dtype_of(u, n->in[j], s);
             val_unref(u);
@@ -383,6 +414,12 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         G[i] = NULL;
     }
     for (int k = 0; k < nleaves; k++) {
+        if (G[leaf[k]] && Gs[leaf[k]]) {
+            value_t *f = ad_spread_fill(G[leaf[k]], Gs[leaf[k]]);
+            val_unref(G[leaf[k]]);
+            G[leaf[k]] = f;
+            Gs[leaf[k]] = NULL;
+        }
         out[k] = G[leaf[k]] ? val_ref(G[leaf[k]]) : zeros_like(leafval[k]);
         /* a gradient lives where its argument does (some rules compute on
          * the CPU: the seed, a sum's broadcast) */
@@ -395,7 +432,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         }
     }
     for (int i = 0; i < t->n; i++) val_unref(G[i]);
-    mem_free(G, (size_t)(t->n ? t->n : 1) * sizeof(value_t *));
+    mem_free(G, 2 * (size_t)nG * sizeof(value_t *));
     t->G = NULL;
 }
 
@@ -517,7 +554,7 @@ value_t *ad_call(session_t *s, value_t *gfn, int nargs, value_t **args, int nkw,
             tape_t *tq = &AD->tapes[q];
             if (tq->G) {
                 for (int i = 0; i < tq->nG; i++) if (tq->G[i]) val_unref(tq->G[i]);
-                mem_free(tq->G, (size_t)tq->nG * sizeof(value_t *));
+                mem_free(tq->G, 2 * (size_t)tq->nG * sizeof(value_t *));
                 tq->G = NULL;
             }
             tape_free(tq);

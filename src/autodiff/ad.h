@@ -88,5 +88,13 @@ ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc);
  * so outer tapes record them). */
 value_t *ad_node_kw(ad_node_t *n, const char *name);
 void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s);
+/* A sum node's gradient as one value (g + 0, new reference) when it is g
+ * spread over all of x and nothing records ops, else NULL; backward keeps
+ * it unfilled until a rule other than g * deriv(x) needs it
+ * (ad_spread_fill: v's bits in x's shape). */
+value_t *ad_sum_spread_value(ad_node_t *n, value_t *g, session_t *s);
+value_t *ad_spread_fill(value_t *v, const value_t *x);
+/* g is exactly 1 of d's dtype, one value broadcasting to d: g * d is d. */
+bool ad_is_exact_one(const value_t *g, const value_t *d);
 
 #endif

@@ -257,12 +257,12 @@ static double count_reduced(ad_node_t *n)
  * without the zeros tensor and the pass over it.  Only when nothing
  * records the ops (no outer tape, no trace), since an outer grad or a
  * trace must see the add. */
-static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
+value_t *ad_sum_spread_value(ad_node_t *n, value_t *g, session_t *s)
 {
     value_t *x = IN(0);
     dtype_t dt = (dtype_t)g->u.t.dtype;
-    if (ad_active() || nn_state()->tracing || g->kind != V_TENSOR || g->u.t.weak || g->u.t.size != 1 ||
-        x->kind != V_TENSOR || x->u.t.size < 2 || ad_node_kw(n, "axis") ||
+    if (n->kind != AD_OP || n->op->id != OP_sum || ad_active() || nn_state()->tracing || g->kind != V_TENSOR ||
+        g->u.t.weak || g->u.t.size != 1 || x->kind != V_TENSOR || x->u.t.size < 2 || ad_node_kw(n, "axis") ||
         !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64))
         return NULL;
     value_t *zero = tensor_new(dt, 0, NULL);
@@ -270,8 +270,22 @@ static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
     op_host()->buf_copy(tensor_data(g0), tensor_data(g), (size_t)dtype_traits[dt].size);
     value_t *v = op_run2(OP_add, g0, zero, s);
     U(zero); U(g0);
+    return v;
+}
+
+value_t *ad_spread_fill(value_t *v, const value_t *x)
+{
+    dtype_t dt = (dtype_t)v->u.t.dtype;
     value_t *r = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
     op_host()->fill(tensor_data(r), dtype_traits[dt].size, tensor_data(v), r->u.t.size);
+    return r;
+}
+
+static value_t *spread_one(ad_node_t *n, value_t *g, session_t *s)
+{
+    value_t *v = ad_sum_spread_value(n, g, s);
+    if (!v) return NULL;
+    value_t *r = ad_spread_fill(v, IN(0));
     U(v);
     return r;
 }
@@ -799,6 +813,22 @@ ad_rule_fn ad_rule_find(const op_def_t *op, const char **doc)
     return NULL;
 }
 
+/* g is one value, exactly 1, of d's dtype that broadcasts to d (the
+ * gradient of a sum, kept as one value by backward): g * d would be d
+ * itself, so the multiply is skipped (not while anything records ops: an
+ * outer tape or a trace sees the multiply as before). */
+bool ad_is_exact_one(const value_t *g, const value_t *d)
+{
+    if (ad_active() || nn_state()->tracing || g->kind != V_TENSOR || d->kind != V_TENSOR || g->u.t.weak ||
+        d->u.t.weak || g->u.t.sym || d->u.t.sym || g->u.t.size != 1 || g->u.t.ndim > d->u.t.ndim ||
+        g->u.t.dtype != d->u.t.dtype)
+        return false;
+    dtype_t dt = (dtype_t)g->u.t.dtype;
+    if (!(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return false;
+    if (g->u.t.st->device != NN_DEV_CPU) return false;
+    return dtype_load_f64(dt, tensor_data((value_t *)g), 0) == 1.0;
+}
+
 /* Elementwise ops that name a derivative op (op_def.deriv): g * f'(x),
  * with f' computed by its own accurate kernel (e.g. sigmoid' as
  * s(x) s(-x), never y (1 - y) from a rounded output). */
@@ -807,6 +837,15 @@ void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
     value_t *args[8];
     for (int i = 0; i < n->nin && i < 8; i++) args[i] = n->in[i];
     value_t *d = op_runk(n->op->deriv, n->nin, args, n->nkw, (const char **)n->kwn, n->kw, s);
+    if (ad_is_exact_one(g, d)) { gin[0] = d; return; }   /* 1 * d is d, bit for bit */
+    if (g->kind == V_TENSOR && d->kind == V_TENSOR && g->u.t.ndim == 0 && d->u.t.ndim > 0 && !g->u.t.weak &&
+        (g->u.t.dtype != d->u.t.dtype || d->u.t.weak || d->u.t.sym || g->u.t.st->device != d->u.t.st->device)) {
+        /* backward's unfilled spread that cannot stand for itself here:
+         * filled, as the sum's rule would have */
+        value_t *f = ad_spread_fill(g, d);
+        gin[0] = mul_take(f, d, s);
+        return;
+    }
     gin[0] = op_run2(OP_multiply, g, d, s);
     U(d);
 }

@@ -11,13 +11,19 @@
  *     with softmax cross-entropy (gradient w.r.t. a model: a list in
  *     params() order), a mixture of experts and BCE from saturated logits;
  *  4. the collapse of stacked linear layers, in every dtype (the fp16
- *     difference between stacked and collapsed forms is reported).
+ *     difference between stacked and collapsed forms is reported);
+ *  5. grad(sum(f(x))) (backward keeps the sum's gradient as one value and
+ *     skips g * f'(x) when g is exactly 1) equal bit for bit to f's
+ *     derivative op f'(x), and grad(sum(f(x)) * 3) to 3 * f'(x), for every
+ *     op naming a derivative op, in every float dtype, at sizes around the
+ *     kernels' blocks and with nan, +-inf and +-0 among the inputs.
  * No numerical differentiation happens inside grad: (1) is the check. */
 #include "tap.h"
 #include "csv.h"
 #include "lang/session.h"
 #include "value/value.h"
 #include "tensor/dtype.h"
+#include "tensor/tensor.h"
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -370,6 +376,59 @@ static void collapse_checks(void)
            ev("cs([1, 2])", 0) > 0, "the last layer's activation is kept");
 }
 
+/* The bits of two results (dtype, shape and data) are the same. */
+static bool same_bits(const char *a, const char *b, char *why, size_t cap)
+{
+    struct value *u = session_eval(S, a, stdout), *v = session_eval(S, b, stdout);
+    bool ok = u && v && u->kind == V_TENSOR && v->kind == V_TENSOR && u->u.t.dtype == v->u.t.dtype &&
+              u->u.t.size == v->u.t.size && u->u.t.ndim == v->u.t.ndim;
+    if (!ok) snprintf(why, cap, "kind, dtype or shape differ");
+    for (int64_t i = 0; ok && i < u->u.t.size; i++) {
+        size_t w = (size_t)dtype_traits[u->u.t.dtype].size;
+        if (memcmp((char *)tensor_data(u) + (size_t)i * w, (char *)tensor_data(v) + (size_t)i * w, w)) {
+            snprintf(why, cap, "element %lld: %.17g vs %.17g", (long long)i, tensor_get_f64(u, i), tensor_get_f64(v, i));
+            ok = false;
+        }
+    }
+    if (u) session_release(u);
+    if (v) session_release(v);
+    return ok;
+}
+
+static void sum_grads_exact(void)
+{
+    static const char *const F[][2] = {
+        {"elu", "elu_deriv"}, {"erf", "erf_deriv"}, {"expm1", "expm1_deriv"}, {"gelu", "gelu_deriv"},
+        {"hard_sigmoid", "hard_sigmoid_deriv"}, {"leaky_relu", "leaky_relu_deriv"}, {"log1p", "log1p_deriv"},
+        {"log_sigmoid", "log_sigmoid_deriv"}, {"relu6", "relu6_deriv"}, {"relu", "relu_deriv"},
+        {"selu", "selu_deriv"}, {"softplus", "sigmoid"}, {"sigmoid", "sigmoid_deriv"},
+        {"softsign", "softsign_deriv"}, {"sqrt", "sqrt_deriv"}, {"swish", "swish_deriv"}, {"tanh", "tanh_deriv"},
+    };
+    static const char *const DT[] = {"fp16", "bf16", "fp32", "fp64"};
+    static const int N[] = {2, 5, 7, 8, 9, 31, 33, 255, 257, 4095, 4097, 65537};
+    char buf[600], why[200];
+    for (size_t d = 0; d < sizeof DT / sizeof *DT; d++)
+        for (size_t k = 0; k < sizeof N / sizeof *N; k++) {
+            snprintf(buf, sizeof buf, "seed(%d)\nsx = randn(%d, dtype=\"%s\") * 4\n%s", (int)(d * 100 + k), N[k],
+                     DT[d], N[k] >= 5 ? "sx[0] = nan\nsx[1] = inf\nsx[2] = -inf\nsx[3] = -0.0\nsx[4] = 0.0\n" : "");
+            if (!setup("sum_grads_exact inputs", buf)) continue;
+            for (size_t f = 0; f < sizeof F / sizeof *F; f++) {
+                snprintf(buf, sizeof buf, "def sg1(u) { return sum(%s(u)) }\ndef sg3(u) { return sum(%s(u)) * 3 }",
+                         F[f][0], F[f][0]);
+                if (!setup("sum_grads_exact functions", buf)) continue;
+                char want[100];
+                snprintf(want, sizeof want, "%s(sx)", F[f][1]);
+                bool ok1 = same_bits("grad(sg1)(sx)", want, why, sizeof why);
+                tap_ok(ok1, "grad(sum(%s(x))) is %s bit for bit, %d %s%s%s", F[f][0], want, N[k], DT[d], ok1 ? "" : ": ",
+                       ok1 ? "" : why);
+                snprintf(want, sizeof want, "3 * %s(sx)", F[f][1]);
+                bool ok3 = same_bits("grad(sg3)(sx)", want, why, sizeof why);
+                tap_ok(ok3, "grad(sum(%s(x)) * 3) is %s bit for bit, %d %s%s%s", F[f][0], want, N[k], DT[d],
+                       ok3 ? "" : ": ", ok3 ? "" : why);
+            }
+        }
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
@@ -379,6 +438,7 @@ int main(int argc, char **argv)
     grads_table(dir);
     nn_table(dir);
     collapse_checks();
+    sum_grads_exact();
     tap_done();
     session_free(S);
     fclose(NUL);
