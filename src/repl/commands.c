@@ -507,8 +507,9 @@ static int cmd_check(repl_t *r, const char *arg)
                                                                  "beyond their bound (the rows marked FAIL)") : 0;
 }
 
-/* :tf32 on|off — TF32 tensor cores for fp32 matmuls on the GPU (PyTorch's
- * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12). */
+/* :tf32 on|off — fp32 matmuls with TF32 inputs (PyTorch's
+ * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12): on the
+ * GPU cuBLAS's tensor cores, on the CPU nnpad's GEMM on rounded inputs. */
 static int cmd_tf32(repl_t *r, const char *arg)
 {
     session_settings_t *st = session_settings(r->s);
@@ -518,8 +519,8 @@ static int cmd_tf32(repl_t *r, const char *arg)
         else return usage_error(r, repl_cmd_find("tf32", 4), N_("unknown tf32 mode"), arg);
     }
     if (st->tf32)
-        fputs(_("tf32 on (fp32 matmuls on the GPU may round their inputs to 10-bit significands on tensor cores; "
-                "the CPU is unaffected)\n"), r->out);
+        fputs(_("tf32 on (fp32 matmuls round their inputs to tf32, 10-bit significands, as tensor cores do: "
+                "on the GPU cuBLAS, on the CPU nnpad's GEMM; precision=\"fp32\" opts a matmul out)\n"), r->out);
     else
         fputs(_("tf32 off (fp32 matmuls in full fp32)\n"), r->out);
     return 0;
@@ -1020,14 +1021,18 @@ const repl_cmd_t repl_cmds[] = {
     { "fontscale", NULL, ":fontscale [X]", N_("scale the window's text and every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
     { "tf32", NULL, ":tf32 [on|off]",
-      N_("let fp32 matmuls on the GPU use TF32 tensor cores (off by default)"),
+      N_("let fp32 matmuls round their inputs to TF32 as tensor cores do (off by default)"),
       N_("    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"
       "         CUBLAS_COMPUTE_32F_FAST_TF32: its inputs are rounded to TF32 (an fp32\n"
       "         exponent, a 10-bit significand like fp16's) and the products summed\n"
       "         in fp32.  Faster, and the last bits change: [[1 + 2^-12]] @ [[1]] is\n"
       "         exact in fp32 and 1 in TF32.\n"
       "    off: full fp32 (the default, as PyTorch's allow_tf32 since 1.12).\n"
-      "    The CPU has no TF32 and ignores it.\n"),
+      "    On the CPU, which has no tensor cores, on computes what one does:\n"
+      "    inputs rounded to tf32 (tf32(x), round to nearest even), products\n"
+      "    exact in fp32, sums in nnpad's fp32 GEMM order (cuBLAS's order\n"
+      "    differs, so the GPU's last bits may too).  matmul(a, b,\n"
+      "    precision=\"tf32\") or precision=\"fp32\" decides for one product.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_tf32 },
     { "numerics", NULL, ":numerics [check|off]",
       N_("stop at the first op whose result holds inf or NaN (check), or not (off, the default)"),
