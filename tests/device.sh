@@ -62,7 +62,22 @@ PATH=/usr/bin:/bin "$NNPAD" -e ':sass multiply fp32' > out 2>&1
 if grep -q '^// SASS for sm_90 (nvdisasm)' out; then
   grep -Eq 'FMUL.*<- ' out; ok $? ":sass multiply fp32 lists the SASS (nvdisasm found: on PATH, beside nvcc or in tools/nvdisasm), FMUL marked"
 else
-  grep -q 'pip install nvidia-cuda-nvdisasm' out; ok $? ":sass without nvdisasm says how to get it"
+  grep -q "pip install --target .*/tools/nvdisasm 'nvidia-cuda-nvdisasm==[0-9]*\.\*'" out; ok $? ":sass without nvdisasm says how to get it"
+fi
+# nvdisasm nowhere nnpad looks (a copy of nnpad and its module in a folder
+# without tools/nvdisasm, PATH without it): the one command that installs
+# it there; NNPAD_NVDISASM naming no file: said so
+cuda_so=$(dirname "$NNPAD")/nnpad-cuda.so
+if [ -f "$cuda_so" ] && [ ! -x /usr/local/cuda/bin/nvdisasm ]; then
+  mkdir -p "$tmp/bin" && cp "$NNPAD" "$cuda_so" "$tmp/bin/"
+  PATH=/usr/bin:/bin "$tmp/bin/nnpad" -e ':sass multiply fp32' > out 2>&1
+  st=$?
+  [ "$st" != 0 ] && grep -q "^  python3 -m pip install --target $tmp/bin/tools/nvdisasm 'nvidia-cuda-nvdisasm==[0-9][0-9]*\.\*'\$" out
+  ok $? ":sass with no nvdisasm prints the one command that installs it beside nnpad (status $st)"
+  NNPAD_NVDISASM=/nonexistent/nvdisasm "$NNPAD" -e ':sass multiply fp32' > out 2>&1
+  st=$?
+  [ "$st" != 0 ] && grep -q 'NNPAD_NVDISASM is /nonexistent/nvdisasm, which is not an executable nvdisasm' out
+  ok $? ":sass with NNPAD_NVDISASM naming no file says so (status $st)"
 fi
 # :check gpu: every elementwise op on both devices
 "$NNPAD" -e ':check gpu' > out 2>&1

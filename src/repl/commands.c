@@ -458,9 +458,26 @@ static int cmd_sass(repl_t *r, const char *arg)
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     if (!find_nvdisasm(tool, sizeof tool)) {
-        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH, beside nvcc or in tools/nvdisasm (it is missing from some CUDA "
-                              "installs). Get it with `pip install nvidia-cuda-nvdisasm` and put "
-                              "site-packages/nvidia/cu13/bin on PATH; :ptx shows the PTX meanwhile");
+        const char *env = getenv("NNPAD_NVDISASM");
+        if (env && *env)
+            return repl_cmd_error(r, "no SASS: NNPAD_NVDISASM is %s, which is not an executable nvdisasm", env);
+        /* the one command that installs it where find_nvdisasm looks: the
+         * toolkit's major version into tools/nvdisasm beside this executable
+         * (configure prints the same) */
+        char dir[PATH_MAX - 64] = ".";
+        ssize_t l = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (l > 0) {
+            dir[l] = 0;
+            char *slash = strrchr(dir, '/');
+            if (slash) *slash = 0;
+        } else snprintf(dir, sizeof dir, ".");
+        const char *major = "13";
+#ifdef NN_CUDA_MAJOR
+        if (NN_CUDA_MAJOR[0]) major = NN_CUDA_MAJOR;
+#endif
+        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH, beside nvcc or in %s/tools/nvdisasm (some CUDA installs "
+                              "lack it). Install it there with:\n  python3 -m pip install --target %s/tools/nvdisasm "
+                              "'nvidia-cuda-nvdisasm==%s.*'\n:ptx shows the PTX meanwhile", dir, dir, major);
     }
     char *out = NULL, *log = NULL;
     size_t n = 0;
@@ -988,7 +1005,9 @@ const repl_cmd_t repl_cmds[] = {
     { "sass", NULL, ":sass OP [DTYPE] | :sass F [K]",
       N_("the sm_90 SASS of the GPU kernel of an op (needs nvdisasm, not a GPU)"),
       N_("    As :ptx, compiled to an H100/H200 (sm_90) cubin and disassembled by\n"
-      "    nvdisasm (on PATH or beside nvcc; PyPI's nvidia-cuda-nvdisasm ships it),\n"
+      "    nvdisasm (on PATH, beside nvcc, or in tools/nvdisasm beside nnpad,\n"
+      "    where `python3 -m pip install --target DIR/tools/nvdisasm\n"
+      "    'nvidia-cuda-nvdisasm==MAJOR.*'` puts it; the error says the command),\n"
       "    the instructions a class should notice marked (HMMA, HFMA2, FFMA, DFMA,\n"
       "    F2F).\n"),
       REPL_ARG_TEXT, NULL, cmd_sass },
