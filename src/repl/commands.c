@@ -340,6 +340,33 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
     int dt = dtn[0] ? dtype_from_name(dtn) : (int)st->precision;
     if (dt < 0 || dt > DT_FP64) { repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn); return false; }
     memset(ch, 0, sizeof *ch);
+    if (op->kern && bk_kern_is_act(op->kern)) {
+        /* an activation (or its derivative) runs as kernels/act.cu's k_act:
+         * the same loop with the op's id and dtype as constants, so the
+         * listing is this op's path of nn_act.cuh */
+        if (!(bk_gpu_unary(op->kern) & BK_GPU_F32)) {
+            repl_cmd_error(r, "%s has no GPU kernel: it computes on the CPU from a host copy (:help %s)", op->name, op->name);
+            return false;
+        }
+        if (dt > DT_FP32) {
+            repl_cmd_error(r, "%s in %s computes on the CPU (the GPU's activations take fp16, bf16 and fp32): try :ptx %s fp32",
+                           op->name, dtype_traits[dt].name, op->name);
+            return false;
+        }
+        snprintf(src, cap,
+                 "#include \"nn_act.cuh\"\n"
+                 "// kernels/act.cu's k_act for %s (kernel id %d) in %s: each element's fast value in fp64 and\n"
+                 "// its rounding check (nn_act.cuh nncu_act_one); the elements it cannot settle are counted\n"
+                 "// and go back to the CPU's careful kernel\n"
+                 "extern \"C\" __global__ void nn_act(void *out, const void *in, long long n, double a, int v,\n"
+                 "                                  unsigned long long *count)\n"
+                 "{\n"
+                 "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                 "         i += (long long)gridDim.x * blockDim.x)\n"
+                 "        if (!nncu_act_one(%d, %d, out, in, i, a, v)) atomicAdd(count, 1ull);\n"
+                 "}\n", op->name, op->kern, dtype_traits[dt].name, op->kern, dt);
+        return true;
+    }
     ch->len = 1;
     if (!op->kern)   /* no kernel of its own: no chain holds it */
         { repl_cmd_error(r, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, isnan, isinf, "
@@ -378,7 +405,7 @@ static int cmd_ptx(repl_t *r, const char *arg)
         backend_cuda_rtc_free(log);
         return 1;
     }
-    fputs(_("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh holds the per-element maths):\n"), r->out);
+    fputs(_("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh and nn_act.cuh hold the per-element maths):\n"), r->out);
     fputs(src, r->out);
     fputs(_("// its PTX from NVRTC (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true), the kernel's body:\n"), r->out);
     const char *p = strstr(out, ".entry");
@@ -999,6 +1026,9 @@ const repl_cmd_t repl_cmds[] = {
       "    (default: the session precision), as CUDA C and as the PTX that NVRTC\n"
       "    makes of it, arithmetic and conversions marked.  fp16 is computed in\n"
       "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n"
+      "    An activation or its derivative (tanh, sigmoid, relu_deriv, ...) in\n"
+      "    fp16, bf16 or fp32: kernels/act.cu's loop for that op and dtype, its\n"
+      "    maths nn_act.cuh's (an fp64 fast value and a rounding check).\n"
       "    :ptx F [K]: the K-th (default 1st) fused chain of traced function F,\n"
       "    the one kernel its ops run as on the GPU (:graph F shows the chains).\n"),
       REPL_ARG_TEXT, NULL, cmd_ptx },
