@@ -28,6 +28,15 @@ static const char kern_ids_src[] =
 static const char teach_src[] =
 #include "teach_gemm_src.h"
     ;
+static const char nn_act_src[] =
+#include "nn_act_src.h"
+    ;
+/* what nn_act.cuh takes from nn_cuda.h, whose host prototypes NVRTC refuses */
+static const char nn_cuda_src[] =
+    "#include \"backend/kern_ids.h\"\n"
+    "enum { NNCU_OK = 0, NNCU_ERR = -1, NNCU_RANGE = -2, NNCU_UNSUPPORTED = -3 };\n"
+    "enum { NNCU_FP16 = 0, NNCU_BF16 = 1, NNCU_FP32 = 2, NNCU_FP64 = 3, NNCU_INT64 = 4 };\n"
+    "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n";   /* math.h's, which NVRTC lacks */
 extern "C" const char *nncu_teach_source(void) { return teach_src; }
 static const char stdint_src[] =
     "typedef signed char int8_t; typedef unsigned char uint8_t; typedef short int16_t;\n"
@@ -46,10 +55,12 @@ extern "C" int nncu_rtc(const char *src, int cubin, char **out, size_t *out_len,
     *out = NULL;
     *log = NULL;
     if (out_len) *out_len = 0;
-    const char *hn[] = { "nn_math.cuh", "backend/kern_ids.h", "stdint.h", "string.h", "math.h" };
-    const char *hs[] = { nn_math_src, kern_ids_src, stdint_src, "", "" };
+    /* nn_act.cuh (an activation's kernel, :ptx tanh) needs nn_cuda.h too */
+    const char *hn[] = { "nn_math.cuh", "backend/kern_ids.h", "stdint.h", "string.h", "math.h",
+                         "nn_act.cuh", "nn_cuda.h", "stddef.h", "stdbool.h" };
+    const char *hs[] = { nn_math_src, kern_ids_src, stdint_src, "", "", nn_act_src, nn_cuda_src, "", "" };
     nvrtcProgram p;
-    nvrtcResult r = nvrtcCreateProgram(&p, src, "nnpad_chain.cu", 5, hs, hn);
+    nvrtcResult r = nvrtcCreateProgram(&p, src, "nnpad_chain.cu", 9, hs, hn);
     if (r != NVRTC_SUCCESS) { *log = dup_n(nvrtcGetErrorString(r), strlen(nvrtcGetErrorString(r))); return NNCU_ERR; }
     /* the toolkit's headers for the teaching GEMM's <mma.h> (nn_math.cuh needs none) */
     const char *opts[] = { cubin ? "--gpu-architecture=sm_90" : "--gpu-architecture=compute_90", "--fmad=false",

@@ -55,14 +55,46 @@ if [ -f "$mod" ]; then
 else
   grep -q 'no PTX: this nnpad was built without the GPU module' out; ok $? ":ptx without the module says so"
 fi
-"$NNPAD" -e ':ptx sigmoid' > out 2>&1
+# an activation: kernels/act.cu's loop for that op and dtype (nn_act.cuh through NVRTC)
+"$NNPAD" -e ':ptx tanh fp32' > out 2>&1
 st=$?
-[ "$st" != 0 ] && grep -q 'sigmoid is not generated into a fused chain: on the GPU it runs as its own kernel' out; ok $? ":ptx of an activation says it runs as its own kernel, not in a chain"
+if [ -f "$mod" ]; then
+  [ "$st" = 0 ] && grep -q 'nncu_act_one(' out && grep -q '^\.entry nn_act' out && grep -q 'f64.*<- fp64 arithmetic' out
+  ok $? ":ptx tanh fp32 prints act.cu's kernel for tanh, nn_act.cuh's fp64 fast value marked (status $st)"
+else
+  grep -q 'no PTX: this nnpad was built without the GPU module' out; ok $? ":ptx tanh without the module says so"
+fi
+"$NNPAD" -e ':ptx tanh fp64' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -q 'tanh in fp64 computes on the CPU (the GPU.s activations take fp16, bf16 and fp32)' out
+ok $? ":ptx tanh fp64 says the CPU computes it (status $st)"
+"$NNPAD" -e ':ptx gelu fp32' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -q 'gelu has no GPU kernel: it computes on the CPU from a host copy' out
+ok $? ":ptx of an activation without a GPU kernel names the CPU (status $st)"
 PATH=/usr/bin:/bin "$NNPAD" -e ':sass multiply fp32' > out 2>&1
 if grep -q '^// SASS for sm_90 (nvdisasm)' out; then
   grep -Eq 'FMUL.*<- ' out; ok $? ":sass multiply fp32 lists the SASS (nvdisasm found: on PATH, beside nvcc or in tools/nvdisasm), FMUL marked"
+  PATH=/usr/bin:/bin "$NNPAD" -e ':sass tanh fp32' > out 2>&1
+  grep -Eq 'DFMA.*<- fp64' out && grep -Eq 'F2F.*<- a conversion' out
+  ok $? ":sass tanh fp32 lists act.cu's kernel: DFMA (the fp64 fast value) and F2F marked"
 else
-  grep -q 'pip install nvidia-cuda-nvdisasm' out; ok $? ":sass without nvdisasm says how to get it"
+  grep -q "pip install --target .*/tools/nvdisasm 'nvidia-cuda-nvdisasm==[0-9]*\.\*'" out; ok $? ":sass without nvdisasm says how to get it"
+fi
+# nvdisasm nowhere nnpad looks (a copy of nnpad and its module in a folder
+# without tools/nvdisasm, PATH without it): the one command that installs
+# it there; NNPAD_NVDISASM naming no file: said so
+cuda_so=$(dirname "$NNPAD")/nnpad-cuda.so
+if [ -f "$cuda_so" ] && [ ! -x /usr/local/cuda/bin/nvdisasm ]; then
+  mkdir -p "$tmp/bin" && cp "$NNPAD" "$cuda_so" "$tmp/bin/"
+  PATH=/usr/bin:/bin "$tmp/bin/nnpad" -e ':sass multiply fp32' > out 2>&1
+  st=$?
+  [ "$st" != 0 ] && grep -q "^  python3 -m pip install --target $tmp/bin/tools/nvdisasm 'nvidia-cuda-nvdisasm==[0-9][0-9]*\.\*'\$" out
+  ok $? ":sass with no nvdisasm prints the one command that installs it beside nnpad (status $st)"
+  NNPAD_NVDISASM=/nonexistent/nvdisasm "$NNPAD" -e ':sass multiply fp32' > out 2>&1
+  st=$?
+  [ "$st" != 0 ] && grep -q 'NNPAD_NVDISASM is /nonexistent/nvdisasm, which is not an executable nvdisasm' out
+  ok $? ":sass with NNPAD_NVDISASM naming no file says so (status $st)"
 fi
 # :check gpu: every elementwise op on both devices
 "$NNPAD" -e ':check gpu' > out 2>&1

@@ -723,6 +723,7 @@ static const struct { ad_rule_fn fn; const char *doc; } rules[OP_COUNT] = {
     [OP_divide] = { ad_r_div, N_("d(a/b) = da/b - (a/b) db/b; nan where a/b is nan (0/0, inf/inf), as for every op") },
     [OP_e4m3] = { ad_r_cast, N_("the gradient passes through the cast (as for fp16 and the other casts)") },
     [OP_e5m2] = { ad_r_cast, N_("the gradient passes through the cast (as for fp16 and the other casts)") },
+    [OP_tf32] = { ad_r_cast, N_("the gradient passes through the cast (as for fp16 and the other casts)") },
     [OP_elu_deriv] = { ad_r_elu_d, N_("elu''(x) = alpha e^x for x <= 0, 0 for x > 0") },
     [OP_equal] = { ad_r_zero, N_("0 (a comparison)") },
     [OP_erf_deriv] = { ad_r_erf_d, N_("erf''(x) = -2x erf'(x)") },

@@ -169,9 +169,9 @@ typedef struct bk_matmul {
     void *c;
     bool same;
     span_t span;
-    bool tf32;          /* :tf32 on: an fp32 product may round its inputs to TF32 (10-bit
-                           significands) on hardware that has it (the GPU's tensor cores);
-                           the CPU has none and ignores it */
+    bool tf32;          /* :tf32 on or precision="tf32": an fp32 product rounds its inputs to
+                           TF32 (10-bit significands): the GPU's tensor cores (cuBLAS's order);
+                           the CPU rounds them and runs its fp32 chain (blas.c mm_tf32) */
     bool teach;         /* matmul(impl="teach"): fp16/bf16 through the device's teaching
                            tensor-core kernel; BK_UNSUPPORTED where there is none (the CPU) */
     bool blas;          /* matmul(impl="blas"): fp32/fp64 through the BLAS library (OpenBLAS

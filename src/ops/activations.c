@@ -85,7 +85,22 @@ static value_t *act_run(call_t *c, double param, int variant)
         u.in = tensor_data(in);
         u.n = in->u.t.size;
     }
-    if (b->unary(&u) != BK_OK)
+    bool storage = dt == DT_TF32 || dt == DT_E4M3 || dt == DT_E5M2;
+    if (storage) {
+        /* a storage dtype (tf32, fp8): the fp32 kernel on its values (exact in
+         * fp32), the result rounded back, as every op on it */
+        float *f = mem_scratch((size_t)u.n * 2 * sizeof *f + sizeof *f);
+        void *o = u.out;
+        dtype_convert(DT_FP32, f, dt, u.in, u.n);
+        u.dt = DT_FP32;
+        u.in = f;
+        u.out = f + u.n;
+        bk_status_t st = b->unary(&u);
+        if (st == BK_OK) dtype_convert(dt, o, DT_FP32, f + u.n, u.n);
+        mem_scratch_free(f);
+        if (st != BK_OK)
+            err_raise(ERR_DTYPE, c->arg_spans[0], "%s has no kernel for %s", c->op->name, dtype_traits[dt].name);
+    } else if (b->unary(&u) != BK_OK)
         err_raise(ERR_DTYPE, c->arg_spans[0], "%s has no kernel for %s", c->op->name, dtype_traits[dt].name);
     if (weak) out = tensor_weak_float(dtype_load_f64(prec, one_out, 0));
     val_unref(in);

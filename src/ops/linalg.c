@@ -207,7 +207,8 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
 
 /* ---- the op ---- */
 
-static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bool blas)
+/* prec: 1 precision="tf32", 0 precision="fp32", -1 the session's :tf32 */
+static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bool blas, int prec)
 {
     check_operand(a, span, N_("the left operand"));
     check_operand(b, span, N_("the right operand"));
@@ -256,6 +257,11 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
 
     dtype_t da = (dtype_t)a->u.t.dtype, db = (dtype_t)b->u.t.dtype;
     dtype_t dt = dtype_promote(da, db);
+    if (prec == 1 && (dt == DT_FP64 || dt == DT_INT64))
+        err_raise(ERR_DTYPE, span, "matmul(precision=\"tf32\") rounds fp32 operands to tf32 as a tensor core does; "
+                  "this product is %s (use fp32(a) @ fp32(b), or leave precision out)", dtype_traits[dt].name);
+    /* tf32 rounds the inputs of the fp32 chain: a no-op for fp16, bf16 and tf32, which tf32 holds exactly */
+    bool tf32 = prec < 0 ? op_settings(s)->tf32 : prec == 1;
     value_t *out = tensor_new(dt, ond, osh);   /* zeroed: k == 0 gives zeros */
     int64_t an = p.n * p.k, bn = p.k * p.m, cn = p.n * p.m;
     if (p.nbatch == 0 || cn == 0 || p.k == 0) return out;
@@ -275,7 +281,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
     }
 
     if (a->u.t.st->device != NN_DEV_CPU && a->u.t.st->device == b->u.t.st->device) {
-        value_t *r = dev_matmul(a, b, &p, dt, ond, osh, op_settings(s)->accumulate_same, op_settings(s)->tf32, span, out);
+        value_t *r = dev_matmul(a, b, &p, dt, ond, osh, op_settings(s)->accumulate_same, tf32, span, out);
         if (r) return r;
     }
     value_t *x = as_dtype(a, dt), *y = as_dtype(b, dt);
@@ -286,7 +292,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             size_t es = (size_t)dtype_traits[dt].size;
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
-                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, false, false, false };
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, tf32, false, false };
             if (op_host()->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
@@ -310,7 +316,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, tf32, false, blas };
             op_host()->matmul(&mm);
         }
         if (dt != DT_FP32) op_host()->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);
@@ -323,9 +329,13 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
     return out;
 }
 
-value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s) { return matmul_run(a, b, span, s, false); }
+value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s) { return matmul_run(a, b, span, s, false, -1); }
+value_t *op_matmul_prec(value_t *a, value_t *b, span_t span, session_t *s, bool blas, int prec)
+{
+    return matmul_run(a, b, span, s, blas, prec);
+}
 
 /* matmul(a, b, impl="blas"): fp32/fp64 products (fp16/bf16 through fp32)
  * by the BLAS library (OpenBLAS's sgemm/dgemm on the CPU, cuBLAS on a GPU):
  * its own order, so its own last bits */
-value_t *op_matmul_blas(value_t *a, value_t *b, span_t span, session_t *s) { return matmul_run(a, b, span, s, true); }
+value_t *op_matmul_blas(value_t *a, value_t *b, span_t span, session_t *s) { return matmul_run(a, b, span, s, true, -1); }

@@ -180,6 +180,7 @@
     X(tanh) \
     X(tanh_deriv) \
     X(tensor) \
+    X(tf32) \
     X(time_distributed) \
     X(time_distributed_apply) \
     X(timeit) \

@@ -238,6 +238,8 @@ value_t *op_run2(op_id_t id, value_t *a, value_t *b, session_t *s);
 value_t *op_unary(const op_def_t *op, value_t *x, span_t span, session_t *s);
 value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span_t sa, span_t sb, session_t *s);
 value_t *op_matmul(value_t *a, value_t *b, span_t span, session_t *s);
+/* prec: 1 precision="tf32", 0 "fp32", -1 the session's :tf32; blas as op_matmul_blas */
+value_t *op_matmul_prec(value_t *a, value_t *b, span_t span, session_t *s, bool blas, int prec);
 value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s);
 value_t *op_matmul_blas(value_t *a, value_t *b, span_t span, session_t *s);
 

@@ -423,13 +423,24 @@ static value_t *matmul_impl(call_t *c)
         if (v->u.t.ndim == 0)
             err_raise(ERR_SHAPE, c->arg_spans[i], "matmul needs tensors of at least 1 dimension; this one is 0-d (use * for scaling)");
     }
-    span_t sp;
+    span_t sp, pp;
+    int prec = -1;
+    value_t *pv = op_kw(c, "precision", &pp);
+    if (pv) {
+        const char *w = pv->kind == V_STR ? pv->u.str.s : "";
+        if (!strcmp(w, "tf32")) prec = 1;
+        else if (!strcmp(w, "fp32") || !strcmp(w, "highest")) prec = 0;
+        else err_raise(ERR_VALUE, pp, "precision is \"tf32\" (fp32 inputs rounded to tf32, products and sums in "
+                       "fp32, as a TF32 tensor core) or \"fp32\" (full fp32, whatever :tf32 says)");
+    }
     value_t *impl = op_kw(c, "impl", &sp);
-    if (!impl) return op_matmul(c->args[0], c->args[1], c->span, c->s);
-    const char *w = impl->kind == V_STR ? impl->u.str.s : "";
-    if (!strcmp(w, "nnpad") || !strcmp(w, "default")) return op_matmul(c->args[0], c->args[1], c->span, c->s);
-    if (!strcmp(w, "blas")) return op_matmul_blas(c->args[0], c->args[1], c->span, c->s);
-    if (!strcmp(w, "teach")) return op_matmul_teach(c->args[0], c->args[1], c->span, c->s);
+    const char *w = !impl ? "nnpad" : impl->kind == V_STR ? impl->u.str.s : "";
+    if (!strcmp(w, "nnpad") || !strcmp(w, "default")) return op_matmul_prec(c->args[0], c->args[1], c->span, c->s, false, prec);
+    if (!strcmp(w, "blas")) return op_matmul_prec(c->args[0], c->args[1], c->span, c->s, true, prec);
+    if (!strcmp(w, "teach")) {
+        if (pv) err_raise(ERR_VALUE, pp, "matmul(impl=\"teach\") takes fp16/bf16 tensors: precision= is for fp32 products");
+        return op_matmul_teach(c->args[0], c->args[1], c->span, c->s);
+    }
     err_raise(ERR_VALUE, sp, "impl is \"nnpad\" (the default: nnpad's own GEMM on the CPU, the same digits on every "
               "machine; cuBLAS on the GPU), \"blas\" (the BLAS library: OpenBLAS on the CPU, its digits depend on "
               "the CPU and threads) or \"teach\" (the GPU's teaching tensor-core kernel)");
@@ -554,9 +565,9 @@ const op_def_t op_family_shape[] = {
                 "stack(1, 2, 3)\n"
                 "#> [1, 2, 3] (fp32)"},
     {OP(matmul), OPK_FUNC, .gpu = N_("runs on the GPU through cuBLAS (cublasGemmEx: fp16/bf16 with fp32 compute, fp32, fp64; :tf32 on for "
-              "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)"), .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl",
+              "TF32 tensor cores; under :accumulate same a one-thread-per-output kernel in the dtype)"), .flags = OPF_COMBINES, .impl = matmul_impl, .min_args = 2, .max_args = 2, .kwargs = "impl precision",
      .symbol = "@",
-     .signature = "matmul(a, b, impl=\"nnpad\")   also a @ b", .summary = N_("matrix product with NumPy's matmul rules (batched, broadcasting)"),
+     .signature = "matmul(a, b, impl=\"nnpad\", precision=:tf32)   also a @ b", .summary = N_("matrix product with NumPy's matmul rules (batched, broadcasting)"),
      .formula = N_("out[..., i, j] = sum_p a[..., i, p] * b[..., p, j]; a 1-D a is a row and a 1-D b a column, the added 1 removed "
                 "(1-D @ 1-D is the dot product)"),
      .shapes = N_("(..., n, k) @ (..., k, m) -> (..., n, m), batch dimensions broadcast; (k,) @ (k, m) -> (m,); (n, k) @ (k,) -> (n,); "
@@ -572,6 +583,10 @@ const op_def_t op_family_shape[] = {
                "threads, so its last bits can differ from nnpad's and from another machine's (without a BLAS library, "
                "NNPAD_BLAS=none, a plain loop with separate multiply and add); every order stays within k u sum_p "
                "|a[i,p] b[p,j]| of the exact product (u = 2^-24 for the fp32 chain, 2^-53 for fp64; Higham §3.5). "
+               "precision=\"tf32\" (and, leaving it out, :tf32 on) rounds fp32 inputs to tf32 first (10-bit "
+               "mantissas, RNE), as a TF32 tensor core: their products are exact in fp32 and the sums are the fp32 chain "
+               "above (cuBLAS's TF32 on a GPU adds in its own order); precision=\"fp32\" is full fp32 whatever :tf32 "
+               "says; fp16/bf16 inputs are tf32 values already. "
                "impl=\"teach\": fp16/bf16 2-D "
                "tensors on the GPU through nnpad's own tensor-core kernel (kernels/teach_gemm.cuh: one warp per 16x16 "
                "tile, WMMA, fp32 accumulation whatever :accumulate says (tensor cores add in fp32), rounded once; within an "
@@ -589,6 +604,9 @@ const op_def_t op_family_shape[] = {
                 "#> [3, 7] (fp32)\n"
                 "# k in order: 1e8 + 1 is 1e8 in fp32, then 1e8 - 1e8 is 0 (the exact sum is 1)\n"
                 "[100000000, 1, -100000000] @ [1, 1, 1]\n"
-                "#> 0 (fp32)"},
+                "#> 0 (fp32)\n"
+                "# a TF32 tensor core first rounds 1.0001 to 1 (11 significant bits)\n"
+                "matmul([1.0001], [3], precision=\"tf32\")\n"
+                "#> 3 (fp32)"},
     {NULL},
 };

@@ -340,6 +340,33 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
     int dt = dtn[0] ? dtype_from_name(dtn) : (int)st->precision;
     if (dt < 0 || dt > DT_FP64) { repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn); return false; }
     memset(ch, 0, sizeof *ch);
+    if (op->kern && bk_kern_is_act(op->kern)) {
+        /* an activation (or its derivative) runs as kernels/act.cu's k_act:
+         * the same loop with the op's id and dtype as constants, so the
+         * listing is this op's path of nn_act.cuh */
+        if (!(bk_gpu_unary(op->kern) & BK_GPU_F32)) {
+            repl_cmd_error(r, "%s has no GPU kernel: it computes on the CPU from a host copy (:help %s)", op->name, op->name);
+            return false;
+        }
+        if (dt > DT_FP32) {
+            repl_cmd_error(r, "%s in %s computes on the CPU (the GPU's activations take fp16, bf16 and fp32): try :ptx %s fp32",
+                           op->name, dtype_traits[dt].name, op->name);
+            return false;
+        }
+        snprintf(src, cap,
+                 "#include \"nn_act.cuh\"\n"
+                 "// kernels/act.cu's k_act for %s (kernel id %d) in %s: each element's fast value in fp64 and\n"
+                 "// its rounding check (nn_act.cuh nncu_act_one); the elements it cannot settle are counted\n"
+                 "// and go back to the CPU's careful kernel\n"
+                 "extern \"C\" __global__ void nn_act(void *out, const void *in, long long n, double a, int v,\n"
+                 "                                  unsigned long long *count)\n"
+                 "{\n"
+                 "    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                 "         i += (long long)gridDim.x * blockDim.x)\n"
+                 "        if (!nncu_act_one(%d, %d, out, in, i, a, v)) atomicAdd(count, 1ull);\n"
+                 "}\n", op->name, op->kern, dtype_traits[dt].name, op->kern, dt);
+        return true;
+    }
     ch->len = 1;
     if (!op->kern)   /* no kernel of its own: no chain holds it */
         { repl_cmd_error(r, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, isnan, isinf, "
@@ -378,7 +405,7 @@ static int cmd_ptx(repl_t *r, const char *arg)
         backend_cuda_rtc_free(log);
         return 1;
     }
-    fputs(_("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh holds the per-element maths):\n"), r->out);
+    fputs(_("// the CUDA C (nnpad's kernel for this op or chain; nn_math.cuh and nn_act.cuh hold the per-element maths):\n"), r->out);
     fputs(src, r->out);
     fputs(_("// its PTX from NVRTC (--fmad=false -ftz=false -prec-div=true -prec-sqrt=true), the kernel's body:\n"), r->out);
     const char *p = strstr(out, ".entry");
@@ -458,9 +485,26 @@ static int cmd_sass(repl_t *r, const char *arg)
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     if (!find_nvdisasm(tool, sizeof tool)) {
-        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH, beside nvcc or in tools/nvdisasm (it is missing from some CUDA "
-                              "installs). Get it with `pip install nvidia-cuda-nvdisasm` and put "
-                              "site-packages/nvidia/cu13/bin on PATH; :ptx shows the PTX meanwhile");
+        const char *env = getenv("NNPAD_NVDISASM");
+        if (env && *env)
+            return repl_cmd_error(r, "no SASS: NNPAD_NVDISASM is %s, which is not an executable nvdisasm", env);
+        /* the one command that installs it where find_nvdisasm looks: the
+         * toolkit's major version into tools/nvdisasm beside this executable
+         * (configure prints the same) */
+        char dir[PATH_MAX - 64] = ".";
+        ssize_t l = readlink("/proc/self/exe", dir, sizeof dir - 1);
+        if (l > 0) {
+            dir[l] = 0;
+            char *slash = strrchr(dir, '/');
+            if (slash) *slash = 0;
+        } else snprintf(dir, sizeof dir, ".");
+        const char *major = "13";
+#ifdef NN_CUDA_MAJOR
+        if (NN_CUDA_MAJOR[0]) major = NN_CUDA_MAJOR;
+#endif
+        return repl_cmd_error(r, "no SASS: nvdisasm is not on PATH, beside nvcc or in %s/tools/nvdisasm (some CUDA installs "
+                              "lack it). Install it there with:\n  python3 -m pip install --target %s/tools/nvdisasm "
+                              "'nvidia-cuda-nvdisasm==%s.*'\n:ptx shows the PTX meanwhile", dir, dir, major);
     }
     char *out = NULL, *log = NULL;
     size_t n = 0;
@@ -507,8 +551,9 @@ static int cmd_check(repl_t *r, const char *arg)
                                                                  "beyond their bound (the rows marked FAIL)") : 0;
 }
 
-/* :tf32 on|off — TF32 tensor cores for fp32 matmuls on the GPU (PyTorch's
- * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12). */
+/* :tf32 on|off — fp32 matmuls with TF32 inputs (PyTorch's
+ * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12): on the
+ * GPU cuBLAS's tensor cores, on the CPU nnpad's GEMM on rounded inputs. */
 static int cmd_tf32(repl_t *r, const char *arg)
 {
     session_settings_t *st = session_settings(r->s);
@@ -518,8 +563,8 @@ static int cmd_tf32(repl_t *r, const char *arg)
         else return usage_error(r, repl_cmd_find("tf32", 4), N_("unknown tf32 mode"), arg);
     }
     if (st->tf32)
-        fputs(_("tf32 on (fp32 matmuls on the GPU may round their inputs to 10-bit significands on tensor cores; "
-                "the CPU is unaffected)\n"), r->out);
+        fputs(_("tf32 on (fp32 matmuls round their inputs to tf32, 10-bit significands, as tensor cores do: "
+                "on the GPU cuBLAS, on the CPU nnpad's GEMM; precision=\"fp32\" opts a matmul out)\n"), r->out);
     else
         fputs(_("tf32 off (fp32 matmuls in full fp32)\n"), r->out);
     return 0;
@@ -981,13 +1026,18 @@ const repl_cmd_t repl_cmds[] = {
       "    (default: the session precision), as CUDA C and as the PTX that NVRTC\n"
       "    makes of it, arithmetic and conversions marked.  fp16 is computed in\n"
       "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n"
+      "    An activation or its derivative (tanh, sigmoid, relu_deriv, ...) in\n"
+      "    fp16, bf16 or fp32: kernels/act.cu's loop for that op and dtype, its\n"
+      "    maths nn_act.cuh's (an fp64 fast value and a rounding check).\n"
       "    :ptx F [K]: the K-th (default 1st) fused chain of traced function F,\n"
       "    the one kernel its ops run as on the GPU (:graph F shows the chains).\n"),
       REPL_ARG_TEXT, NULL, cmd_ptx },
     { "sass", NULL, ":sass OP [DTYPE] | :sass F [K]",
       N_("the sm_90 SASS of the GPU kernel of an op (needs nvdisasm, not a GPU)"),
       N_("    As :ptx, compiled to an H100/H200 (sm_90) cubin and disassembled by\n"
-      "    nvdisasm (on PATH or beside nvcc; PyPI's nvidia-cuda-nvdisasm ships it),\n"
+      "    nvdisasm (on PATH, beside nvcc, or in tools/nvdisasm beside nnpad,\n"
+      "    where `python3 -m pip install --target DIR/tools/nvdisasm\n"
+      "    'nvidia-cuda-nvdisasm==MAJOR.*'` puts it; the error says the command),\n"
       "    the instructions a class should notice marked (HMMA, HFMA2, FFMA, DFMA,\n"
       "    F2F).\n"),
       REPL_ARG_TEXT, NULL, cmd_sass },
@@ -1020,14 +1070,18 @@ const repl_cmd_t repl_cmds[] = {
     { "fontscale", NULL, ":fontscale [X]", N_("scale the window's text and every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
     { "tf32", NULL, ":tf32 [on|off]",
-      N_("let fp32 matmuls on the GPU use TF32 tensor cores (off by default)"),
+      N_("let fp32 matmuls round their inputs to TF32 as tensor cores do (off by default)"),
       N_("    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"
       "         CUBLAS_COMPUTE_32F_FAST_TF32: its inputs are rounded to TF32 (an fp32\n"
       "         exponent, a 10-bit significand like fp16's) and the products summed\n"
       "         in fp32.  Faster, and the last bits change: [[1 + 2^-12]] @ [[1]] is\n"
       "         exact in fp32 and 1 in TF32.\n"
       "    off: full fp32 (the default, as PyTorch's allow_tf32 since 1.12).\n"
-      "    The CPU has no TF32 and ignores it.\n"),
+      "    On the CPU, which has no tensor cores, on computes what one does:\n"
+      "    inputs rounded to tf32 (tf32(x), round to nearest even), products\n"
+      "    exact in fp32, sums in nnpad's fp32 GEMM order (cuBLAS's order\n"
+      "    differs, so the GPU's last bits may too).  matmul(a, b,\n"
+      "    precision=\"tf32\") or precision=\"fp32\" decides for one product.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_tf32 },
     { "numerics", NULL, ":numerics [check|off]",
       N_("stop at the first op whose result holds inf or NaN (check), or not (off, the default)"),

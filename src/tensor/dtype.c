@@ -66,6 +66,10 @@ const dtype_traits_t dtype_traits[DT_COUNT] = {
                    448.0, 0x1p-6, 0x1p-9, 0x1p-3 },
     [DT_E5M2]  = { "e5m2",  1, true,  5,  2,   15,  2,
                    57344.0, 0x1p-14, 0x1p-16, 0x1p-2 },
+    /* TF32 (NVIDIA A100 whitepaper, 2020): fp32's 8 exponent bits, 10
+     * mantissa bits, kept in fp32 storage; p = 11 -> 5 digits */
+    [DT_TF32]  = { "tf32",  4, true,  8, 10,  127,  5,
+                   0x1.ffcp127, 0x1p-126, 0x1p-136, 0x1p-10 },
 };
 
 int dtype_from_name(const char *name)
@@ -78,6 +82,7 @@ int dtype_from_name(const char *name)
         { "int64", DT_INT64 },
         { "e4m3", DT_E4M3 }, { "e4m3fn", DT_E4M3 }, { "float8_e4m3fn", DT_E4M3 }, { "fp8_e4m3", DT_E4M3 },
         { "e5m2", DT_E5M2 }, { "float8_e5m2", DT_E5M2 }, { "fp8_e5m2", DT_E5M2 },
+        { "tf32", DT_TF32 }, { "tensorfloat32", DT_TF32 },
     };
     if (!name) return -1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -92,6 +97,12 @@ int dtype_from_name(const char *name)
 dtype_t dtype_promote(dtype_t a, dtype_t b)
 {
     if (a == b) return a;
+    /* tf32 is a teaching format: with int64 tf32, with fp64 fp64, with any
+     * other float fp32 (its compute type) */
+    if (a == DT_TF32 || b == DT_TF32) {
+        dtype_t o = a == DT_TF32 ? b : a;
+        return o == DT_INT64 ? DT_TF32 : o == DT_FP64 ? DT_FP64 : DT_FP32;
+    }
     /* fp8 is a storage format: with a wider float that float; e4m3 with
      * e5m2 fp16, which holds every value of both exactly */
     bool a8 = a == DT_E4M3 || a == DT_E5M2, b8 = b == DT_E4M3 || b == DT_E5M2;
@@ -272,6 +283,17 @@ double dtype_bf16_to_f64(uint16_t h) { return (double)dtype_bf16_to_f32(h); }
  * F.4/F.5; x86-64 cvtsd2ss), overflow to inf, NaN kept. */
 float dtype_f64_to_f32(double x) { return (float)x; }
 
+float dtype_f64_to_tf32(double x)
+{
+    if (x != x) return bits_f32((f32_bits((float)x) | 0x00400000u) & ~0x1fffu);   /* quiet, sign kept */
+    if (x == 0 || isinf(x)) return (float)x;
+    int e = ilogb(x);
+    double q = ldexp(1.0, (e < -126 ? -126 : e) - 10);   /* the quantum at x */
+    double r = nearbyint(x / q) * q;                      /* x / q exact: q a power of 2; RNE */
+    if (fabs(r) >= 0x1p128) return x > 0 ? INFINITY : -INFINITY;
+    return (float)r;                                      /* exact */
+}
+
 double dtype_round_f64(dtype_t t, double x)
 {
     switch (t) {
@@ -280,6 +302,7 @@ double dtype_round_f64(dtype_t t, double x)
     case DT_FP32: return (double)(float)x;
     case DT_E4M3: return dtype_e4m3_to_f64(dtype_f64_to_e4m3(x));
     case DT_E5M2: return dtype_e5m2_to_f64(dtype_f64_to_e5m2(x));
+    case DT_TF32: return (double)dtype_f64_to_tf32(x);
     default:      return x;
     }
 }
@@ -446,6 +469,7 @@ double dtype_load_f64(dtype_t t, const void *buf, int64_t i)
     case DT_INT64: return (double)((const int64_t *)buf)[i];
     case DT_E4M3: return dtype_e4m3_to_f64(((const uint8_t *)buf)[i]);
     case DT_E5M2: return dtype_e5m2_to_f64(((const uint8_t *)buf)[i]);
+    case DT_TF32: return (double)((const float *)buf)[i];
     default: return NAN;
     }
 }
@@ -460,6 +484,7 @@ void dtype_store_f64(dtype_t t, void *buf, int64_t i, double x)
     case DT_INT64: ((int64_t *)buf)[i] = f64_to_i64(x); break;
     case DT_E4M3: ((uint8_t *)buf)[i] = dtype_f64_to_e4m3(x); break;
     case DT_E5M2: ((uint8_t *)buf)[i] = dtype_f64_to_e5m2(x); break;
+    case DT_TF32: ((float *)buf)[i] = dtype_f64_to_tf32(x); break;
     default: break;
     }
 }
@@ -472,6 +497,7 @@ uint64_t dtype_bits(dtype_t t, const void *buf, int64_t i)
     case DT_FP64: { uint64_t u; memcpy(&u, (const double *)buf + i, 8); return u; }
     case DT_INT64: return (uint64_t)((const int64_t *)buf)[i];
     case DT_E4M3: case DT_E5M2: return ((const uint8_t *)buf)[i];
+    case DT_TF32: { uint32_t u; memcpy(&u, (const float *)buf + i, 4); return u >> 13; }   /* 19 bits */
     default: return 0;
     }
 }
@@ -493,7 +519,7 @@ void dtype_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t
             case DT_FP64: ((double *)dst)[i] = (double)v; break;
             /* fp8: an int64 beyond 2^53 is far beyond fp8's range, so the
              * double's rounding cannot change the result */
-            case DT_E4M3: case DT_E5M2: dtype_store_f64(to, dst, i, (double)v); break;
+            case DT_E4M3: case DT_E5M2: case DT_TF32: dtype_store_f64(to, dst, i, (double)v); break;
             default: break;
             }
         } else if (from == DT_FP32 && to == DT_BF16) {
@@ -826,6 +852,7 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
     case DT_FP32: bits = f32_bits((float)v); break;
     case DT_E4M3: bits = dtype_f64_to_e4m3(v); break;
     case DT_E5M2: bits = dtype_f64_to_e5m2(v); break;
+    case DT_TF32: bits = f32_bits((float)v) >> 13; break;
     default:      bits = f64_bits(v); break;
     }
     if (raw) bits = *raw;
@@ -907,8 +934,23 @@ static double step8(dtype_t t, double x, bool up)
     return v;
 }
 
+/* tf32: one code (fp32 bits >> 13, sign-magnitude) toward `up`. */
+static double step_tf32(double x, bool up)
+{
+    uint32_t b = f32_bits((float)x) >> 13;
+    if ((b & 0x3ffffu) == 0) b = up ? 1u : 0x40001u;
+    else if (((b & 0x40000u) != 0) != up) b++;
+    else b--;
+    return (double)bits_f32(b << 13);
+}
+
 double dtype_ulp(dtype_t t, double x)
 {
+    if (t == DT_TF32) {
+        if (x != x || isinf(x)) return NAN;
+        double a = fabs(dtype_round_f64(t, x));
+        return step_tf32(a, true) - a;                 /* from max: inf - max = inf */
+    }
     if (t == DT_E4M3 || t == DT_E5M2) {
         if (x != x || isinf(x)) return NAN;
         double a = fabs(dtype_round_f64(t, x));
@@ -941,6 +983,10 @@ double dtype_nextafter(dtype_t t, double x, double toward)
     double xv = dtype_round_f64(t, x);
     if (xv == toward) return toward;          /* C nextafter: returns y when x == y */
     bool up = toward > xv;
+    if (t == DT_TF32) {
+        if (isinf(xv)) return xv > 0 ? dtype_traits[t].max : -dtype_traits[t].max;
+        return step_tf32(xv, up);
+    }
     if (t == DT_E4M3 || t == DT_E5M2) {
         if (isinf(xv)) return xv > 0 ? dtype_traits[t].max : -dtype_traits[t].max;   /* toward 0 */
         return step8(t, xv, up);

@@ -23,6 +23,8 @@
 typedef enum dtype {
     DT_FP16, DT_BF16, DT_FP32, DT_FP64, DT_INT64,
     DT_E4M3, DT_E5M2,   /* fp8 storage formats (OCP OFP8 rev 1.0): ops compute in fp32 and round back */
+    DT_TF32,            /* NVIDIA TensorFloat-32 for teaching: fp32 storage whose low 13 mantissa
+                           bits are 0 (8 exponent, 10 mantissa bits); ops compute in fp32 and round back */
     DT_COUNT
 } dtype_t;
 
@@ -83,6 +85,11 @@ uint16_t dtype_f32_to_bf16(float x);
 double   dtype_bf16_to_f64(uint16_t h);  /* exact */
 float    dtype_bf16_to_f32(uint16_t h);  /* exact */
 float    dtype_f64_to_f32(double x);     /* the C cast; RNE in the default mode */
+/* TF32: fp32's exponent range and subnormal grid shifted to 10 stored
+ * mantissa bits (quantum 2^(e-10), 2^-136 below 2^-126), RNE once from the
+ * double, overflow to inf at (2 - 2^-11) * 2^127, NaN stays a quiet NaN.
+ * The result is an fp32 value whose low 13 bits are 0. */
+float    dtype_f64_to_tf32(double x);
 
 /* Round a double to the nearest value of dtype t and return it as a double
  * (exact).  For DT_INT64 this is not a rounding: the caller checks integers

@@ -14,6 +14,7 @@
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
 #include "util/error.h"
+#include "util/mem.h"
 #include <cblas.h>
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -148,9 +149,31 @@ static void mm_same(dtype_t dt, const void *A, const void *B, void *C, const bk_
     }
 }
 
+/* TF32 (:tf32 on, matmul(precision="tf32")): what a tensor core computes
+ * for fp32 operands: each input rounded to tf32 (10-bit mantissas, RNE),
+ * their products exact in fp32 (11 x 11 significant bits <= 24), then the
+ * fp32 chain of the GEMM as without tf32. */
+static bk_status_t mm_tf32(const bk_matmul_t *mm)
+{
+    size_t na = (size_t)mm->n * (size_t)mm->k, nb = (size_t)mm->k * (size_t)mm->m;
+    float *a = mem_scratch((na + nb) * sizeof *a);   /* past :limit: ERR_LIMIT; freed if Ctrl-C unwinds */
+    float *b = a + na;
+    const float *A = mm->a, *B = mm->b;
+    for (size_t i = 0; i < na; i++) a[i] = dtype_f64_to_tf32(A[i]);
+    for (size_t i = 0; i < nb; i++) b[i] = dtype_f64_to_tf32(B[i]);
+    bk_matmul_t h = *mm;
+    h.a = a;
+    h.b = b;
+    h.tf32 = false;
+    bk_status_t r = bk_cpu_matmul(&h);
+    mem_scratch_free(a);
+    return r;
+}
+
 bk_status_t bk_cpu_matmul(const bk_matmul_t *mm)
 {
     if (mm->teach) return BK_UNSUPPORTED;   /* the GPU's teaching kernel */
+    if (mm->tf32 && mm->dt == DT_FP32) return mm_tf32(mm);
     if (mm->dt == DT_INT64) { mm_int(mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->same) { mm_same(mm->dt, mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->dt == DT_FP64) (mm->blas ? gemm64 : kern_gemm64)(mm->n, mm->m, mm->k, mm->a, mm->b, mm->c);
