@@ -209,7 +209,7 @@ static const op_def_t op_family_gradflow[] = {
                 "#>     1  (4, 4)         sigmoid     0.03053      x0.18          0 of 16 (0%)\n"
                 "#>     2  (4, 4)         sigmoid     0.1698       x0.174         0 of 16 (0%)\n"
                 "#>     3  (4, 1)         linear      0.9736                      0 of 4 (0%)\n"
-                "#> mean |dW| shrinks about 5.6x per layer toward the input (layers 3 to 1)\n"
+                "#> mean |dW| shrinks about 5.65x per layer toward the input (layers 3 to 1)\n"
                 "#> figure: figures/001-gradflow.png"},
     {OP(gradflow_loss), OPK_FUNC, .impl = gradflow_loss_impl, .min_args = 4, .max_args = 4, .flags = OPF_HIDDEN | OPF_IMPURE,
      .nograd = N_("a helper of gradflow (a figure)"),
