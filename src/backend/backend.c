@@ -3,6 +3,7 @@
 #include "backend/backend.h"
 #include "backend/cpu/cpu.h"
 #include "util/i18n.h"
+#include "util/afile.h"
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +52,7 @@ static void *open_module(char *why, size_t cap)
         return h;
     }
     char exe[PATH_MAX - 32];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (l > 0) {
-        exe[l] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) { *slash = 0; snprintf(cand[nc++], PATH_MAX, "%s/nnpad-cuda.so", exe); }
-    }
+    if (afile_exe_dir(exe, sizeof exe)) snprintf(cand[nc++], PATH_MAX, "%s/nnpad-cuda.so", exe);
 #ifdef NN_PKGLIBEXECDIR
     snprintf(cand[nc++], PATH_MAX, "%s/nnpad-cuda.so", NN_PKGLIBEXECDIR);
 #endif

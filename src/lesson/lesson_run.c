@@ -242,13 +242,8 @@ static bool lessons_dir(char *out, size_t cap, char *tried, size_t tcap)
         snprintf(tried, tcap, "%s ($NNPAD_LESSONS)", env);
         return is_dir(env);
     }
-    char exe[PATH_MAX];
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = 0;
-        char *sl = strrchr(exe, '/');
-        if (sl && sl - exe < PATH_MAX - 10) { memcpy(cand[n], exe, (size_t)(sl - exe)); memcpy(cand[n] + (sl - exe), "/lessons", 9); n++; }
-    }
+    char exe[PATH_MAX - 16];
+    if (afile_exe_dir(exe, sizeof exe)) snprintf(cand[n++], PATH_MAX, "%s/lessons", exe);
 #ifdef NN_LESSONS_SRCDIR
     snprintf(cand[n++], PATH_MAX, "%s", NN_LESSONS_SRCDIR);
 #endif

@@ -446,12 +446,8 @@ static bool find_nvdisasm(char *path, size_t cap)
     if (access(path, X_OK) == 0) return true;
 #endif
     char exe[PATH_MAX - 64];
-    ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (l > 0) {
-        exe[l] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
+    if (afile_exe_dir(exe, sizeof exe)) {
+        {
             char pat[PATH_MAX];
             snprintf(pat, sizeof pat, "%s/tools/nvdisasm/nvidia/*/bin/nvdisasm", exe);
             glob_t g;
@@ -491,13 +487,8 @@ static int cmd_sass(repl_t *r, const char *arg)
         /* the one command that installs it where find_nvdisasm looks: the
          * toolkit's major version into tools/nvdisasm beside this executable
          * (configure prints the same) */
-        char dir[PATH_MAX - 64] = ".";
-        ssize_t l = readlink("/proc/self/exe", dir, sizeof dir - 1);
-        if (l > 0) {
-            dir[l] = 0;
-            char *slash = strrchr(dir, '/');
-            if (slash) *slash = 0;
-        } else snprintf(dir, sizeof dir, ".");
+        char dir[PATH_MAX - 64];
+        if (!afile_exe_dir(dir, sizeof dir)) snprintf(dir, sizeof dir, ".");
         const char *major = "13";
 #ifdef NN_CUDA_MAJOR
         if (NN_CUDA_MAJOR[0]) major = NN_CUDA_MAJOR;

@@ -381,3 +381,16 @@ void afile_list_free(char **names, int n)
     for (int i = 0; i < n; i++) free(names[i]);
     free(names);
 }
+
+bool afile_exe_dir(char *out, size_t cap)
+{
+    if (cap) out[0] = 0;
+    if (cap < 2) return false;
+    ssize_t l = readlink("/proc/self/exe", out, cap - 1);
+    if (l <= 0 || (size_t)l >= cap - 1) { out[0] = 0; return false; }
+    out[l] = 0;
+    char *slash = strrchr(out, '/');
+    if (!slash) { out[0] = 0; return false; }
+    *slash = 0;
+    return true;
+}

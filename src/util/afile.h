@@ -55,6 +55,10 @@ int afile_write_all(int fd, const void *p, size_t n);
  * there is no home.  afile_mkdirs makes a folder and its parents: 0, or -1
  * with errno. */
 bool afile_state_dir(char *out, size_t cap);
+/* The folder of the running program (/proc/self/exe up to its last '/'):
+ * where the build tree keeps its modules, catalogue and lessons beside it;
+ * false (out "") when it cannot be read or does not fit. */
+bool afile_exe_dir(char *out, size_t cap);
 int afile_mkdirs(const char *path);
 
 /* Confinement.  Strict (afile_confine(): the fuzzer, --check-lesson):

@@ -1,6 +1,7 @@
 /* i18n.c — gettext bound by path, switched by name (i18n.h). */
 #include "config.h"
 #include "util/i18n.h"
+#include "util/afile.h"
 
 #include <limits.h>
 #include <locale.h>
@@ -47,12 +48,8 @@ void i18n_init(void)
      * before the installed one, as lessons are found (lesson_run.c). */
     char exe[PATH_MAX], dir[PATH_MAX + 64], probe[PATH_MAX + 128];
     const char *bound = NN_LOCALEDIR;
-    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k > 0) {
-        exe[k] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
+    if (afile_exe_dir(exe, sizeof exe)) {
+        {
             static const char *const rel[] = { "/locale", "/../locale", NULL };
             for (int i = 0; rel[i]; i++) {
                 snprintf(dir, sizeof dir, "%s%s", exe, rel[i]);

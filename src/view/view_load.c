@@ -9,6 +9,7 @@
  * tests link the drawing objects themselves (libnnpad_draw.a), not this. */
 #include "view/view_module.h"
 #include "util/i18n.h"
+#include "util/afile.h"
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
@@ -33,12 +34,7 @@ static void *open_draw(void)
         snprintf(cand[nc++], PATH_MAX, "%s", env);
     } else {
         char exe[PATH_MAX - 32];
-        ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (l > 0) {
-            exe[l] = 0;
-            char *slash = strrchr(exe, '/');
-            if (slash) { *slash = 0; snprintf(cand[nc++], PATH_MAX, "%s/nnpad-draw.so", exe); }
-        }
+        if (afile_exe_dir(exe, sizeof exe)) snprintf(cand[nc++], PATH_MAX, "%s/nnpad-draw.so", exe);
 #ifdef NN_PKGLIBEXECDIR
         snprintf(cand[nc++], PATH_MAX, "%s/nnpad-draw.so", NN_PKGLIBEXECDIR);
 #endif
