@@ -1483,36 +1483,6 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VLOAD _mm256_loadu_pd
 #define VSTORE _mm256_storeu_pd
 #include "backend/cpu/kern_dd_vec.h"
-#undef VT
-#undef VD
-#undef VI
-#undef VM
-#undef VL
-#undef VN
-#undef VS
-#undef VADD
-#undef VSUB
-#undef VMUL
-#undef VDIV
-#undef VFMA
-#undef VFMS
-#undef VFNMA
-#undef VNEG
-#undef VABS
-#undef VCI
-#undef VCD
-#undef VISUB
-#undef VIADD
-#undef VIAND
-#undef VISET
-#undef VISHL
-#undef VLOOKUP
-#undef VCMP
-#undef VBLEND
-#undef VMAND
-#undef VBITS
-#undef VLOAD
-#undef VSTORE
 #define VT __attribute__((target("avx512f,avx512dq,avx2,fma")))
 #define VD __m512d
 #define VI __m512i
@@ -1544,36 +1514,6 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VLOAD _mm512_loadu_pd
 #define VSTORE _mm512_storeu_pd
 #include "backend/cpu/kern_dd_vec.h"
-#undef VT
-#undef VD
-#undef VI
-#undef VM
-#undef VL
-#undef VN
-#undef VS
-#undef VADD
-#undef VSUB
-#undef VMUL
-#undef VDIV
-#undef VFMA
-#undef VFMS
-#undef VFNMA
-#undef VNEG
-#undef VABS
-#undef VCI
-#undef VCD
-#undef VISUB
-#undef VIADD
-#undef VIAND
-#undef VISET
-#undef VISHL
-#undef VLOOKUP
-#undef VCMP
-#undef VBLEND
-#undef VMAND
-#undef VBITS
-#undef VLOAD
-#undef VSTORE
 #endif
 
 static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t m)

@@ -123,3 +123,35 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
     }
     if (i < n) dd_range_fma(kern, a, p, o + i, x + i, n - i);
 }
+
+/* the instantiation's parameters end here, so the next one can set them again */
+#undef VT
+#undef VD
+#undef VI
+#undef VM
+#undef VL
+#undef VN
+#undef VS
+#undef VADD
+#undef VSUB
+#undef VMUL
+#undef VDIV
+#undef VFMA
+#undef VFMS
+#undef VFNMA
+#undef VNEG
+#undef VABS
+#undef VCI
+#undef VCD
+#undef VISUB
+#undef VIADD
+#undef VIAND
+#undef VISET
+#undef VISHL
+#undef VLOOKUP
+#undef VCMP
+#undef VBLEND
+#undef VMAND
+#undef VBITS
+#undef VLOAD
+#undef VSTORE
