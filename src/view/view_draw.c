@@ -1834,16 +1834,28 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     }
     /* row heights: one line each, or a wrapped cell's lines */
     double rowh = base * scale * 1.7, total = 0, rh[256];
+    for (int c = 0; c < nc; c++) total += colw[c];
+    double x0 = (w - total) / 2;
+    /* a spilled column's lines start with its heading (muted), the values
+     * after it, wrapped at the table's right edge */
+    double spill_x = 0;
+    if (spill) {
+        const char *hd = f->cells[wc];
+        double hw = 0;
+        if (hd && *hd) { txt_t th = T(base * scale); text_size(cr, hd, th, &hw, NULL); hw += base * scale * 0.6; }
+        spill_x = fmax(x0 + base * scale * 0.7 + hw, x0 + colw[0] + base * scale * 0.7);
+        wrapw = fmax(base * 4, x0 + total - spill_x - base * scale * 0.7);
+    }
     int nr = f->trows < 256 ? f->trows : 256;
     for (int r = 0; r < nr; r++) {
         rh[r] = rowh;
         if (wc < 0 || !f->cells[r * f->tcols + wc]) continue;
+        if (spill && r == 0) continue;   /* the heading names each spilled line instead (below) */
         txt_t t = T(base * scale); t.mono = r > 0; t.bold = r == 0; t.num = r > 0; t.wrap = wrapw;
         double th; text_size(cr, f->cells[r * f->tcols + wc], t, NULL, &th);
         rh[r] = spill ? rowh + th + base * scale * 0.2 : fmax(rowh, th + base * scale * 0.7);
     }
-    for (int c = 0; c < nc; c++) total += colw[c];
-    double x0 = (w - total) / 2, y = top;
+    double y = top;
     for (int r = 0; r < nr; r++) {
         if (r == 0 || r % 2 == 0) {
             rgb(cr, r == 0 ? 0xE8EEF4 : 0xF6F6F6);
@@ -1856,7 +1868,18 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             if (c == wc) t.wrap = wrapw;
             const char *s = f->cells[r * f->tcols + c];
             if (c == wc && spill) {
-                if (s) text_at(cr, s, x0 + colw[0] + base * scale * 0.7, y + rowh - base * scale * 0.1, 0, 0, t);
+                /* the column's heading starts each of its lines (in the
+                 * heading row it would read as a second line of the
+                 * heading beside it) */
+                const char *hd = f->cells[wc];
+                if (s && r > 0) {
+                    double ly = y + rowh - base * scale * 0.1;
+                    if (hd && *hd) {
+                        txt_t th = T(base * scale); th.color = C_MUTED;
+                        text_at(cr, hd, x0 + base * scale * 0.7, ly, 0, 0, th);
+                    }
+                    text_at(cr, s, spill_x, ly, 0, 0, t);
+                }
                 continue;
             }
             double ym = spill ? y + rowh / 2 : y + rh[r] / 2;
