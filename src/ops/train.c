@@ -56,8 +56,9 @@ static double noise_arg(call_t *c, double dflt)
     return d;
 }
 
-/* [x, y]: x (n, 2) in the session precision, y (n, 1) of 0/1 */
-static value_t *xy(call_t *c, int64_t n, const double *px, const double *py, const int *lab)
+/* [x, y]: x (n, 2) and y (n, 1) in the session precision; y the classes
+ * lab (0/1) or, where lab is NULL, the real labels rlab (the regression sets) */
+static value_t *xy(call_t *c, int64_t n, const double *px, const double *py, const int *lab, const double *rlab)
 {
     dtype_t dt = op_settings(c->s)->precision;
     int64_t sx[2] = { n, 2 }, sy[2] = { n, 1 };
@@ -65,7 +66,7 @@ static value_t *xy(call_t *c, int64_t n, const double *px, const double *py, con
     for (int64_t i = 0; i < n; i++) {
         dtype_store_f64(dt, tensor_data(x), 2 * i, px[i]);
         dtype_store_f64(dt, tensor_data(x), 2 * i + 1, py[i]);
-        dtype_store_f64(dt, tensor_data(y), i, lab[i]);
+        dtype_store_f64(dt, tensor_data(y), i, lab ? lab[i] : rlab[i]);
     }
     value_t *l = list_new(2);
     list_push_take(l, x);
@@ -113,7 +114,7 @@ static void pts_shuffle(call_t *c, int64_t n, pts_t p)
 
 static value_t *pts_done(call_t *c, int64_t n, pts_t p)
 {
-    value_t *r = xy(c, n, p.x, p.y, p.l);
+    value_t *r = xy(c, n, p.x, p.y, p.l, NULL);
     mem_scratch_free(p.l);
     mem_scratch_free(p.y);
     mem_scratch_free(p.x);
@@ -243,23 +244,6 @@ static value_t *moons_impl(call_t *c)
 
 /* ---- the Playground's regression sets: y a real number per point ---- */
 
-/* [x, y]: x (n, 2), y (n, 1) real, in the session precision */
-static value_t *xy_real(call_t *c, int64_t n, const double *px, const double *py, const double *lab)
-{
-    dtype_t dt = op_settings(c->s)->precision;
-    int64_t sx[2] = { n, 2 }, sy[2] = { n, 1 };
-    value_t *x = tensor_new_raw(dt, 2, sx), *y = tensor_new_raw(dt, 2, sy);
-    for (int64_t i = 0; i < n; i++) {
-        dtype_store_f64(dt, tensor_data(x), 2 * i, px[i]);
-        dtype_store_f64(dt, tensor_data(x), 2 * i + 1, py[i]);
-        dtype_store_f64(dt, tensor_data(y), i, lab[i]);
-    }
-    value_t *l = list_new(2);
-    list_push_take(l, x);
-    list_push_take(l, y);
-    return l;
-}
-
 /* The label of one (noisy) point: plane's (x + y) / 10, the linear scale
  * that maps [-10, 10] to [-1, 1] (not clamped), or multi_gauss's six
  * bumps, each sign * max(0, 1 - dist / 2), the largest in magnitude (the
@@ -295,7 +279,7 @@ static value_t *regress_run(call_t *c, const char *fn, double (*label)(double, d
         px[i] = x; py[i] = y; pl[i] = label(x + nx, y + ny);
     }
     val_unref(u);
-    value_t *r = xy_real(c, n, px, py, pl);
+    value_t *r = xy(c, n, px, py, NULL, pl);
     mem_scratch_free(pl);
     mem_scratch_free(py);
     mem_scratch_free(px);
