@@ -378,16 +378,13 @@ static bool callable_model(value_t *v)
     return v->kind == V_SCOPE && scope_get_local(v, "__call__");
 }
 
-/* x's n values as a 1-D tensor (ndim 1) or an (n, 1) column (ndim 2): a
- * copy of its bits (a new reference; an error frees it with the
- * statement's other values) */
+/* x's n values as a 1-D tensor (ndim 1) or an (n, 1) column (ndim 2):
+ * reshape, through the op table as fit's 1-D x is (a view; a new reference) */
 static value_t *column_as(call_t *c, value_t *x, int ndim)
 {
-    (void)c;
-    int64_t n = x->u.t.size, shape[2] = { n, 1 };
-    value_t *r = tensor_new_raw((dtype_t)x->u.t.dtype, ndim, shape);
-    memcpy(tensor_data(r), tensor_data(x), (size_t)n * dtype_traits[x->u.t.dtype].size);
-    r->u.t.weak = x->u.t.weak;
+    value_t *a[3] = { x, tensor_weak_int(x->u.t.size), tensor_weak_int(1) };
+    value_t *r = op_runk(OP_reshape, ndim == 2 ? 3 : 2, a, 0, NULL, NULL, c->s);
+    val_unref(a[1]); val_unref(a[2]);
     return r;
 }
 
