@@ -154,6 +154,7 @@
     X(sequential) \
     X(sequential_apply) \
     X(sgd) \
+    X(shadow) \
     X(shape) \
     X(show) \
     X(sigmoid) \

@@ -570,6 +570,13 @@ static void timing_record(const call_t *c, const value_t *r, double ns)
 static value_t *op_call_inner(call_t *c);
 value_t *op_call(call_t *c)
 {
+    if (__builtin_expect(!timing_on && !op_shadow_on, 1)) return op_call_inner(c);
+    if (op_shadow_on) return op_shadow_call(c);
+    return op_call_plain(c);
+}
+
+value_t *op_call_plain(call_t *c)
+{
     if (__builtin_expect(!timing_on, 1)) return op_call_inner(c);
     if (timing_depth > 0) return op_call_inner(c);   /* inside another op: its parent is timed */
     timing_depth = 1;

@@ -46,6 +46,13 @@ typedef struct op_trace_hooks {
 } op_trace_hooks_t;
 extern op_trace_hooks_t op_tracer;
 
+/* shadow(f, ...) is running (ops/shadow.c): op_call hands each call to
+ * op_shadow_call, which runs it through op_call_plain (op_call without
+ * that check) and, for an outermost op, computes its fp64 shadow. */
+extern bool op_shadow_on;
+value_t *op_shadow_call(call_t *c);
+value_t *op_call_plain(call_t *c);
+
 /* A trace is recording now (graph_tracing; inline: every op_call asks). */
 static inline bool op_tracing(void) { return nn_state()->tracing; }
 #endif
