@@ -436,7 +436,7 @@ static value_t *entry_record(const sh_entry_t *e)
     set_field(r, "dtype", str_new(dn, strlen(dn)));
     set_field(r, "local", err_value(e->local, e->l_differs));
     set_field(r, "accumulated", err_value(e->acc, e->a_differs));
-    set_field(r, "index", tensor_scalar_f64(DT_INT64, (double)e->acc_at));
+    set_field(r, "index", tensor_weak_int(e->acc_at));
     char buf[160], l[24], a[24];
     fmt_err(l, sizeof l, e->local, e->l_differs, e->is_int);
     fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);

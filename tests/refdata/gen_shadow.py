@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+"""gen_shadow.py — shadow.txt: the chains of issue 32 item 1 with the
+errors shadow(f, x) must report, computed exactly (mpmath at 300 bits),
+for tests/shadow.sh.
+
+Each chain is written twice here: as nnpad code, and as a list of ops on
+exact values.  For every op:
+  real        the op's exact result on the real (rounded) inputs, rounded
+              once to nearest even in its dtype (a sum under :accumulate
+              same rounds after every addition, left to right)
+  local       |real - exact op on the real inputs| / ulp
+  accumulated |real - exact op on the shadows (every op exact, casts
+              identities)| / ulp
+ulp = the spacing above |r| rounded to the dtype (nnpad's dtype_ulp,
+numpy.spacing), ulp(0) the smallest subnormal; an element whose exact value
+is inf, or rounds beyond the dtype, has no finite error (compare's rule);
+a finite value turned inf is an infinite error.  .first: the first op whose
+accumulated error passes 4 ulps or is infinite.  .cause: for each op up
+to .first, an otherwise exact run with that op alone rounded (an
+elementwise op: its exact value rounded once; a reduction: its own error
+on its real inputs, real - exact, added to its exact value); the op with
+the largest error at .first, and that error (.cause.at_first).
+
+nnpad's shadow is fp64, not exact: the expected values are exact and
+shadow.sh allows a relative difference of 1e-6 (fp64's 2^-53 relative
+error is below 1e-9 ulps of fp32 or fp16 here).  Run:
+
+    /usr/bin/python3 tests/refdata/gen_shadow.py
+
+mpmath 1.2.1, CPython 3.11.2.
+"""
+import os
+import mpmath
+from mpmath import mpf
+
+mpmath.mp.prec = 300
+INF = mpf('inf')
+
+# (stored mantissa bits, emin of normals, largest finite)
+FMT = {
+    'fp16': (10, -14, mpf(65504)),
+    'fp32': (23, -126, (2 - mpf(2) ** -23) * mpf(2) ** 127),
+}
+
+
+def rnd(a, dt):
+    """a rounded once to nearest even in dt (inf beyond the largest)"""
+    man, emin, mx = FMT[dt]
+    if mpmath.isinf(a) or mpmath.isnan(a) or a == 0:
+        return a
+    s = -1 if a < 0 else 1
+    a = abs(a)
+    e = max(int(mpmath.floor(mpmath.log(a, 2))), emin)
+    # floor(log2) at 300 bits is exact here except at powers of two, fixed:
+    while mpf(2) ** e > a and e > emin:
+        e -= 1
+    while mpf(2) ** (e + 1) <= a:
+        e += 1
+    q = a / mpf(2) ** (e - man)
+    n = mpmath.floor(q)
+    f = q - n
+    if f > 0.5 or (f == 0.5 and int(n) % 2 == 1):
+        n += 1
+    v = n * mpf(2) ** (e - man)
+    if v > mx:
+        return s * INF
+    return s * v
+
+
+def ulp(r, dt):
+    """spacing above |r| rounded to dt; None when that is not finite"""
+    man, emin, mx = FMT[dt]
+    a = abs(rnd(r, dt))
+    if mpmath.isinf(a):
+        return None
+    if a == 0:
+        return mpf(2) ** (emin - man)
+    e = max(int(mpmath.floor(mpmath.log(a, 2))), emin)
+    while mpf(2) ** e > a and e > emin:
+        e -= 1
+    while mpf(2) ** (e + 1) <= a:
+        e += 1
+    return mpf(2) ** (e - man)
+
+
+def err(real, ref, dt):
+    """largest |real - ref| / ulp(ref) over the elements, and its index"""
+    best, at = mpf(0), -1
+    for i, (v, r) in enumerate(zip(real, ref)):
+        if mpmath.isinf(r) or mpmath.isnan(r):
+            continue
+        if mpmath.isinf(v) or mpmath.isnan(v):
+            if not mpmath.isinf(best):
+                best, at = INF, i
+            continue
+        u = ulp(r, dt)
+        if u is None:
+            continue
+        q = abs(v - r) / u
+        if q > best:
+            best, at = q, i
+    return best, at
+
+
+def run(ops, inputs, dt_of, cause_round=None, exact=False):
+    """the chain on inputs (name -> list of values): each op
+    (name, dtype, args, f, kind) with f on lists of exact values.
+    exact: every op exact (the shadow) except op cause_round, rounded
+    alone; else the real run.  Returns (values per op, local refs)."""
+    vals, locs = dict(inputs), {}
+    out = []
+    for k, (name, dt, args, f, kind) in enumerate(ops):
+        a = [vals[x] for x in args]
+        ex = f(*a)
+        if exact and k != cause_round:
+            v = ex
+        elif kind == 'seq':
+            # left to right, rounding after each addition (:accumulate same)
+            (xs,) = a
+            acc = mpf(0)
+            for x in xs:
+                acc = rnd(acc + x, dt)
+            v = [acc]
+            if exact:   # the reduction's own error on its real inputs, added
+                (rxs,) = [real_vals[x] for x in args]
+                racc = mpf(0)
+                for x in rxs:
+                    racc = rnd(racc + x, dt)
+                v = [ex[0] + (racc - sum(rxs))]
+        elif kind == 'red':
+            # fp32 accumulation of fp16 values, exact here, rounded once
+            v = [rnd(x, dt) for x in ex]
+            if exact:
+                rxs = [real_vals[x] for x in args]
+                rex = f(*rxs)
+                rv = [rnd(x, dt) for x in rex]
+                v = [e + (r - l) if not mpmath.isinf(r) else r for e, r, l in zip(ex, rv, rex)]
+        else:
+            v = [rnd(x, dt) for x in ex]
+        vals[f'%{k}'] = v
+        out.append(v)
+        locs[k] = ex
+    return out, vals
+
+
+def chain(ops, inputs):
+    global real_vals
+    real, rv = run(ops, inputs, None)
+    real_vals = rv
+    rows = []
+    # local: the exact op on the real inputs
+    for k, (name, dt, args, f, kind) in enumerate(ops):
+        loc = f(*[rv[x] for x in args])
+        rows.append([name, dt, err(real[k], loc, dt)])
+    shadow, _ = run(ops, inputs, None, exact=True)
+    for k, (name, dt, args, f, kind) in enumerate(ops):
+        rows[k].append(err(real[k], shadow[k], dt))
+    first = next((k for k, r in enumerate(rows) if r[3][0] > 4 or mpmath.isinf(r[3][0])), None)
+    cause = None
+    if first is not None:
+        best = mpf(-1)
+        for j in range(first + 1):
+            one, _ = run(ops, inputs, None, cause_round=j, exact=True)
+            e, _ = err(one[first], shadow[first], ops[first][1])
+            if e > best:
+                best, cause = e, j
+        cause = (cause, best)
+    return rows, first, cause
+
+
+def num(x):
+    if mpmath.isinf(x):
+        return 'inf'
+    return mpmath.nstr(x, 17, min_fixed=-30, max_fixed=30)
+
+
+def emit(out, name, code, ops, inputs):
+    rows, first, cause = chain(ops, inputs)
+    out.append(f'case {name}')
+    out += ['> ' + line for line in code]
+    out.append(f'= len(s.ops) {len(rows)}')
+    for k, (op, dt, (le, li), (ae, ai)) in enumerate(rows):
+        out.append(f'= s.ops[{k}].op {op}')
+        out.append(f'= s.ops[{k}].dtype {dt}')
+        out.append(f'= s.ops[{k}].local {num(le)}')
+        out.append(f'= s.ops[{k}].accumulated {num(ae)}')
+        if ae != 0 and len(inputs_len(ops, k, inputs)) > 1:
+            out.append(f'= s.ops[{k}].index {ai}')
+    if first is None:
+        out.append('= s.first None')
+        out.append('= s.cause None')
+    else:
+        out.append(f'= s.first.op {rows[first][0]}')
+        out.append(f'= s.cause.op {rows[cause[0]][0]}')
+        out.append(f'= s.cause.at_first {num(cause[1])}')
+
+
+def inputs_len(ops, k, inputs):
+    real, _ = run(ops, inputs, None)
+    return real[k]
+
+
+def main():
+    out = ['# written by tests/refdata/gen_shadow.py: do not edit',
+           '# case NAME, "> " nnpad code (s = the shadow record), "= EXPR EXPECTED"']
+    x = rnd(mpf(1) / 10000, 'fp16')   # fp16(0.0001)
+    emit(out, 'one_plus_x', ['def f(x) { return (1 + x) - 1 }', 's = shadow(f, fp16(0.0001))'],
+         [('add', 'fp16', ['x'], lambda a: [1 + v for v in a], 'ew'),
+          ('subtract', 'fp16', ['%0'], lambda a: [v - 1 for v in a], 'ew')],
+         {'x': [x]})
+    ones = [mpf(1)] * 3000
+    emit(out, 'sum_fp16_ones', [':accumulate same', 'def f(x) { return sum(x) / 3000 }',
+                                's = shadow(f, ones(3000, dtype=fp16))'],
+         [('sum', 'fp16', ['x'], lambda a: [sum(a)], 'seq'),
+          ('divide', 'fp16', ['%0'], lambda a: [v / 3000 for v in a], 'ew')],
+         {'x': ones})
+    xs = [mpf(8), mpf(9), mpf(10), mpf(11)]
+    emit(out, 'softmax_no_max', ['def f(x) {', '  e = exp(x)', '  return e / sum(e)', '}',
+                                 's = shadow(f, fp16([8, 9, 10, 11]))'],
+         [('exp', 'fp16', ['x'], lambda a: [mpmath.exp(v) for v in a], 'ew'),
+          ('sum', 'fp16', ['%0'], lambda a: [sum(a)], 'red'),
+          ('divide', 'fp16', ['%0', '%1'], lambda a, b: [v / b[0] for v in a], 'ew')],
+         {'x': xs})
+    # a cast inside f: rounded in the real run, an identity in the shadow
+    x32 = rnd(mpf(1) / 10, 'fp32')
+    emit(out, 'cast_in_f', ['def f(x) { return fp16(x) * 1000 }', 's = shadow(f, fp32(0.1))'],
+         [('fp16', 'fp16', ['x'], lambda a: list(a), 'ew'),
+          ('multiply', 'fp16', ['%0'], lambda a: [v * 1000 for v in a], 'ew')],
+         {'x': [x32]})
+    z = [mpf(20)]
+    emit(out, 'logistic_from_probabilities', ['def f(z) { return -log(1 - sigmoid(z)) }', 's = shadow(f, fp32(20))'],
+         [('sigmoid', 'fp32', ['z'], lambda a: [1 / (1 + mpmath.exp(-v)) for v in a], 'ew'),
+          ('subtract', 'fp32', ['%0'], lambda a: [1 - v for v in a], 'ew'),
+          ('log', 'fp32', ['%1'], lambda a: [mpmath.log(v) if v > 0 else -INF for v in a], 'ew'),
+          ('negative', 'fp32', ['%2'], lambda a: [-v for v in a], 'ew')],
+         {'z': z})
+    emit(out, 'logistic_from_logits', ['def f(z) { return softplus(z) }', 's = shadow(f, fp32(20))'],
+         [('softplus', 'fp32', ['z'], lambda a: [mpmath.log(1 + mpmath.exp(v)) for v in a], 'ew')],
+         {'z': z})
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'shadow.txt')
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as fh:
+        fh.write('\n'.join(out) + '\n')
+    os.replace(tmp, path)
+
+
+if __name__ == '__main__':
+    main()

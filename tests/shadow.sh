@@ -1,0 +1,53 @@
+#!/bin/sh
+# shadow.sh — shadow(f, x) (issue 32, item 1) on the chains of
+# tests/refdata/shadow.txt, whose errors gen_shadow.py computed exactly
+# with mpmath: per op its name, dtype, local and accumulated error in
+# ulps (and the element of a tensor's largest), .first and .cause.
+# Numbers agree within 1e-6 ulps + 1e-6 relative (nnpad's shadow is fp64,
+# the reference exact); names, "inf" and None exactly.  Then bad uses:
+# clear errors, the session going on.
+: "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
+. "$TESTDIR/tap.sh"
+case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
+REF=$TESTDIR/refdata/shadow.txt
+tmp=${TMPDIR:-/tmp}/nnpad-shadow.$$
+mkdir -p "$tmp" || { echo "Bail out! cannot make $tmp"; exit 1; }
+trap 'rm -rf "$tmp"' EXIT
+
+# one case: its code, then a marker, then print(EXPR) for each expectation
+check_case() {
+  name=$1
+  sed -n "/^case $name\$/,/^case /p" "$REF" | grep '^> ' | sed 's/^> //' > "$tmp/in.nn"
+  sed -n "/^case $name\$/,/^case /p" "$REF" | grep '^= ' | sed 's/^= //' > "$tmp/exp"
+  echo 'print("--expect--")' >> "$tmp/in.nn"
+  while read -r expr val; do echo "print($expr)" >> "$tmp/in.nn"; done < "$tmp/exp"
+  (cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" in.nn > out 2>&1)
+  rc=$?
+  tap_ok "$rc" "$name: runs (status $rc)"
+  [ "$rc" = 0 ] || { tap_diag < "$tmp/out"; return; }
+  sed -n '/^--expect--$/,$p' "$tmp/out" | tail -n +2 > "$tmp/got"
+  paste -d '\t' "$tmp/exp" "$tmp/got" | while IFS='	' read -r e g; do
+    expr=${e% *}; want=${e##* }
+    awk -v w="$want" -v g="$g" 'BEGIN {
+      if (w == g) exit 0
+      if (w ~ /^-?[0-9.e+-]+$/ && g ~ /^-?[0-9.e+-]+$/) { d = w - g; if (d < 0) d = -d; a = w < 0 ? -w : w; exit !(d <= 1e-6 + 1e-6 * a) }
+      exit 1 }'
+    s=$?
+    tap_ok "$s" "$name: $expr is $want (got $g)"
+  done > "$tmp/res"
+  cat "$tmp/res"
+  tap_n=$((tap_n + $(wc -l < "$tmp/res")))
+  tap_fail=$((tap_fail + $(grep -c '^not ok' "$tmp/res")))
+}
+
+for c in $(sed -n 's/^case //p' "$REF"); do check_case "$c"; done
+
+# bad uses: an error at the user's line, the session going on
+printf 'shadow(3, 4)\nprint("alive")\ndef f(x) { return shadow(f, x) }\nshadow(f, 1)\nprint("alive2")\nshadow(sin, fp16(1), ulps=-1)\nprint("alive3")\n' > "$tmp/bad.nn"
+(cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" < bad.nn > out 2>&1)
+grep -q "shadow: the first argument must be a function" "$tmp/out"; tap_ok $? "shadow(3, 4): says f must be a function"
+grep -q "already inside a shadow run" "$tmp/out"; tap_ok $? "shadow inside shadow: said"
+grep -q "ulps= must be 0 or more" "$tmp/out"; tap_ok $? "ulps=-1: said"
+grep -q "^alive3" "$tmp/out" && grep -q "^alive2" "$tmp/out"; tap_ok $? "the session goes on after each"
+! grep -q "internal error" "$tmp/out"; tap_ok $? "no internal error"
+tap_done
