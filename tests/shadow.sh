@@ -40,7 +40,30 @@ check_case() {
   tap_fail=$((tap_fail + $(grep -c '^not ok' "$tmp/res")))
 }
 
-for c in $(sed -n 's/^case //p' "$REF"); do check_case "$c"; done
+for c in $(sed -n 's/^case //p' "$REF"); do
+  grep -q "^= " <<EOF2 || continue
+$(sed -n "/^case $c\$/,/^case /p" "$REF")
+EOF2
+  check_case "$c"
+done
+
+# :shadow on: "! EXPR ULPS" — EXPR typed as a statement prints its value,
+# then "shadow: ULPS ulps from the fp64 run"
+for c in $(sed -n 's/^case //p' "$REF"); do
+  sed -n "/^case $c\$/,/^case /p" "$REF" | grep -q '^! ' || continue
+  sed -n "/^case $c\$/,/^case /p" "$REF" | grep '^> ' | sed 's/^> //' > "$tmp/in.nn"
+  sed -n "/^case $c\$/,/^case /p" "$REF" | grep '^! ' | sed 's/^! //' > "$tmp/exp"
+  while read -r expr val; do printf 'print("--%s--")\n%s\n' "$expr" "$expr" >> "$tmp/in.nn"; done < "$tmp/exp"
+  printf ':shadow off\nprint("--off--")\ny\n' >> "$tmp/in.nn"
+  (cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" in.nn > out 2>&1)
+  tap_ok $? "$c: runs"
+  while read -r expr val; do
+    sed -n "/^--$expr--\$/,+2p" "$tmp/out" | grep -qF "shadow: $val ulps from the fp64 run"
+    tap_ok $? "$c: $expr prints its error against fp64: $val ulps"
+  done < "$tmp/exp"
+  ! sed -n '/^--off--$/,$p' "$tmp/out" | grep -q "shadow:"
+  tap_ok $? "$c: after :shadow off no error is printed"
+done
 
 # bad uses: an error at the user's line, the session going on
 printf 'shadow(3, 4)\nprint("alive")\ndef f(x) { return shadow(f, x) }\nshadow(f, 1)\nprint("alive2")\nshadow(sin, fp16(1), ulps=-1)\nprint("alive3")\n' > "$tmp/bad.nn"

@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/i18n.h"
 #include "ops/ops.h"
+#include "ops/record.h"
 #include "util/mem.h"
 #include "util/text.h"
 #include "autodiff/ad.h"
@@ -240,6 +241,7 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                     print_value(out, v, &s->set, true);
                     err_check_interrupt();   /* a print stopped by Ctrl-C fails its statement (print.h) */
                     fputc('\n', out);
+                    if (op_shadow_on) op_shadow_print(out, v, s);   /* :shadow on: its error against fp64 */
                 }
                 if (s->keep_last) scope_set(s->globals, "__last__", v);
                 val_unref(result);

@@ -52,6 +52,12 @@ extern op_trace_hooks_t op_tracer;
 extern bool op_shadow_on;
 value_t *op_shadow_call(call_t *c);
 value_t *op_call_plain(call_t *c);
+/* :shadow on|off: every op of every statement gets its fp64 shadow, kept
+ * with its value across statements; op_shadow_print says a printed
+ * value's error against it. */
+void op_shadow_eager(bool on);
+bool op_shadow_eager_on(void);
+void op_shadow_print(FILE *out, value_t *v, session_t *s);
 
 /* A trace is recording now (graph_tracing; inline: every op_call asks). */
 static inline bool op_tracing(void) { return nn_state()->tracing; }

@@ -50,6 +50,7 @@ static struct {
     int depth;                 /* op_calls open: only the outermost is measured */
     bool busy;                 /* the shadow's own fp64 ops are running */
     bool cause;                /* a rerun for .cause */
+    bool eager;                /* :shadow on: shadows only, kept across statements */
     session_t *s;
     int64_t nops;              /* ops seen in this run */
     sh_entry_t *e;
@@ -80,20 +81,34 @@ static value_t *map_get(const value_t *k)
     return NULL;
 }
 
+/* The slots are a root of the sweep (value.h val_root_add: a sweep after
+ * an error, or between statements under :shadow on, keeps them).  Under
+ * :shadow on an entry whose real value only the map still holds (a
+ * variable reassigned, a temporary) is dropped when the map grows. */
 static void map_put_take(value_t *k, value_t *v);
 static void map_grow(void)
 {
     sh_slot_t *old = S.map;
-    int64_t ocap = S.mcap;
-    S.mcap = ocap ? ocap * 2 : 256;
+    int64_t ocap = S.mcap, live = 0;
+    for (int64_t i = 0; i < ocap; i++)
+        if (old[i].k) {
+            if (S.eager && old[i].k->refs == 1) { val_unref(old[i].k); val_unref(old[i].v); old[i].k = NULL; }
+            else live++;
+        }
+    S.mcap = 256;
+    while (S.mcap < 4 * (live + 1)) S.mcap *= 2;
     S.map = mem_alloc((size_t)S.mcap * sizeof *S.map);
+    val_root_add((value_t **)(void *)S.map, (int)(2 * S.mcap));
     S.mn = 0;
     for (int64_t i = 0; i < ocap; i++)
         if (old[i].k) {
             map_put_take(old[i].k, old[i].v);
             val_unref(old[i].k);   /* map_put_take took one more */
         }
-    if (old) mem_free(old, (size_t)ocap * sizeof *old);
+    if (old) {
+        val_root_remove((value_t **)(void *)old);
+        mem_free(old, (size_t)ocap * sizeof *old);
+    }
 }
 
 /* k's shadow becomes v (v's reference is taken; one on k is added) */
@@ -116,7 +131,10 @@ static void map_clear(void)
 {
     for (int64_t i = 0; i < S.mcap; i++)
         if (S.map[i].k) { val_unref(S.map[i].k); val_unref(S.map[i].v); }
-    if (S.map) mem_free(S.map, (size_t)S.mcap * sizeof *S.map);
+    if (S.map) {
+        val_root_remove((value_t **)(void *)S.map);
+        mem_free(S.map, (size_t)S.mcap * sizeof *S.map);
+    }
     S.map = NULL;
     S.mcap = S.mn = 0;
 }
@@ -337,12 +355,24 @@ static void shadow_note(call_t *c, value_t *r)
     bool source = is_source(c);
     value_t *sh, *loc = NULL;
     if (source) sh = to64(r);
-    else if (is_float_cast(c) && c->nargs >= 1) {
+    else if (is_float_cast(c) && c->nargs >= 1 && !map_get(c->args[0])) {
+        /* a typed literal (or a value from outside f): the shadow starts
+         * at the cast's result */
+        source = true;
+        sh = to64(r);
+    } else if (is_float_cast(c) && c->nargs >= 1) {
         sh = shadow_of(c->args[0]);
-        if (!S.cause) loc = to64(c->args[0]);
+        if (sh->kind == V_TENSOR && !dtype_traits[sh->u.t.dtype].is_float) {
+            /* an integer's shadow cast to a float: its values in fp64 */
+            value_t *t = tensor_new_raw(DT_FP64, sh->u.t.ndim, sh->u.t.shape);
+            dtype_convert(DT_FP64, tensor_data(t), (dtype_t)sh->u.t.dtype, tensor_data(sh), sh->u.t.size);
+            val_unref(sh);
+            sh = t;
+        }
+        if (!S.cause && !S.eager) loc = to64(c->args[0]);
     } else {
         sh = run64(c, true);
-        if (!S.cause) loc = run64(c, false);
+        if (!S.cause && !S.eager) loc = run64(c, false);
         if (!sh) sh = to64(r);
     }
     if (r->kind == V_LIST) {
@@ -354,6 +384,7 @@ static void shadow_note(call_t *c, value_t *r)
         return;
     }
     dtype_t dt = meas_dtype(r, c->s);
+    if (S.eager) { map_put_take(r, sh); return; }
     if (S.cause) {
         if (k == S.round_at) {
             value_t *t = op_is_elementwise(c->op) || is_float_cast(c) ? round_to(sh, dt) : inject(sh, r, c);
@@ -476,7 +507,8 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             skipped = 0;
             snprintf(cells[0], 64, "%lld", (long long)i + 1);
             snprintf(cells[1], 64, "%s", e->op->name);
-            snprintf(cells[2], 64, "%d:%d", e->line, e->col);
+            if (e->line > 0) snprintf(cells[2], 64, "%d:%d", e->line, e->col);
+            else snprintf(cells[2], 64, "-");
             snprintf(cells[3], 64, "%s", e->code);
             snprintf(cells[4], 64, "%s", dtype_traits[e->dt].name);
             if (e->source) snprintf(cells[5], 64, "-");
@@ -500,7 +532,8 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
         const sh_entry_t *e = &S.e[S.first];
         char a[24];
         fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
-        fprintf(f, _("first: %s at %d:%d (%s ulps)"), e->op->name, e->line, e->col, a);
+        if (e->a_differs) fprintf(f, _("first: %s at %d:%d (its value differs)"), e->op->name, e->line, e->col);
+        else fprintf(f, _("first: %s at %d:%d (%s ulps)"), e->op->name, e->line, e->col, a);
         if (cause >= 0) {
             const sh_entry_t *ce = &S.e[cause];
             fmt_err(a, sizeof a, S.cause_err, false, false);
@@ -520,12 +553,64 @@ static void state_free(void)
     op_shadow_on = false;
 }
 
+/* back to the statements' shadows of :shadow on, if it is on */
+static void outer_restore(bool had, void *saved)
+{
+    if (!had) return;
+    memcpy(&S, saved, sizeof S);
+    op_shadow_on = true;
+}
+
+void op_shadow_eager(bool on)
+{
+    if (on == S.eager) return;
+    if (on) {
+        memset(&S, 0, sizeof S);
+        S.eager = true;
+        S.first = -1;
+        op_shadow_on = true;
+    } else
+        state_free();
+}
+
+bool op_shadow_eager_on(void) { return S.eager; }
+
+/* Under :shadow on, after a statement printed v: its error against the
+ * fp64 shadow, in compare's ulps (nothing for a value without one). */
+void op_shadow_print(FILE *out, value_t *v, session_t *s)
+{
+    if (!S.eager || !is_float_tensor(v)) return;
+    value_t *sh = map_get(v);
+    if (!sh) return;
+    double e;
+    int64_t at;
+    bool d;
+    measure(v, sh, meas_dtype(v, s), &e, &at, &d);
+    char a[24], val[64] = "";
+    fmt_err(a, sizeof a, e, d, false);
+    if (v->u.t.size == 1) dtype_format(val, sizeof val, DT_FP64, tensor_get_f64(sh, 0), 0);
+    if (d) fprintf(out, "%s", _("shadow: the value differs from the fp64 run's"));
+    else if (v->u.t.size == 1) fprintf(out, _("shadow: %s ulps from the fp64 run, which gives %s"), a, val);
+    else if (e > 0) fprintf(out, _("shadow: %s ulps from the fp64 run (the largest, at flat index %lld)"), a, (long long)at);
+    else fprintf(out, _("shadow: %s ulps from the fp64 run"), a);
+    fputc('\n', out);
+}
+
 /* f's ops for one run (the first, or a rerun for .cause) */
 static value_t *run_f(call_t *c, value_t *f)
 {
     S.nops = 0;
     S.depth = 0;
     map_clear();
+    /* f's arguments: their shadows start at their values */
+    for (int i = 1; i < c->nargs; i++) {
+        value_t *a = c->args[i];
+        if (a->kind == V_TENSOR && !a->u.t.sym && !a->u.t.weak) map_put_take(a, to64(a));
+        else if (a->kind == V_LIST)
+            for (int j = 0; j < a->u.list.n; j++)
+                if (a->u.list.items[j]->kind == V_TENSOR && !a->u.list.items[j]->u.t.weak)
+                    map_put_take(a->u.list.items[j], to64(a->u.list.items[j]));
+    }
     return op_apply_hook(c->s, f, c->nargs - 1, c->args + 1, 0, NULL, NULL, c->span);
 }
 
@@ -535,7 +620,7 @@ static value_t *shadow_impl(call_t *c)
     if (f->kind != V_FUNC && f->kind != V_SCOPE)
         err_raise(ERR_TYPE, op_arg_span(c, 0), "shadow: the first argument must be a function (or a model), not a %s; "
                   "usage: %s", val_kind_name(f), _(c->op->signature));
-    if (op_shadow_on) err_raise(ERR_VALUE, c->span, "shadow: already inside a shadow run");
+    if (op_shadow_on && !S.eager) err_raise(ERR_VALUE, c->span, "shadow: already inside a shadow run");
     for (int i = 1; i < c->nargs; i++)
         if (op_tracing() && op_tracer.is_traced(c->args[i]))
             op_tracer.need_concrete(c->args[i], op_arg_span(c, i), N_("shadow's argument"));
@@ -551,6 +636,10 @@ static value_t *shadow_impl(call_t *c)
     bool rr0 = ns->rng_ready;
     memcpy(rng0, ns->rng, sizeof rng0);
     FILE *out0 = session_head(c->s)->out, *quiet = NULL;
+    /* under :shadow on, the statements' shadows wait for this run */
+    static __typeof__(S) outer;
+    if (S.eager) outer = S;
+    else outer.eager = false;
     memset(&S, 0, sizeof S);
     S.s = c->s;
     S.ulps = ulps;
@@ -616,11 +705,13 @@ static value_t *shadow_impl(call_t *c)
         set_field(rec, "__repr__", str_new(text, len));
         free(text);
         state_free();
+        outer_restore(outer.eager, &outer);
         err_pop(&fr);
     } else {
         session_head(c->s)->out = out0;
         if (quiet) fclose(quiet);
         state_free();
+        outer_restore(outer.eager, &outer);
         err_rethrow();
     }
     return rec;

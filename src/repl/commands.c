@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include "backend/cuda/chain_src.h"
 #include "ops/ops.h"
+#include "ops/record.h"
 #include <strings.h>
 #include <readline/tilde.h>
 
@@ -207,6 +208,21 @@ static int cmd_accumulate(repl_t *r, const char *arg)
         fputs(_("accumulate same (add left to right, rounding to the dtype after every addition)\n"), r->out);
     else
         fputs(_("accumulate fp32 (fp64 for fp64 tensors)\n"), r->out);
+    return 0;
+}
+
+/* :shadow on|off — every op of every statement also in fp64 (ops/shadow.c) */
+static int cmd_shadow(repl_t *r, const char *arg)
+{
+    if (*arg) {
+        if (strcmp(arg, "on") == 0) op_shadow_eager(true);
+        else if (strcmp(arg, "off") == 0) op_shadow_eager(false);
+        else return usage_error(r, repl_cmd_find("shadow", 6), N_("unknown shadow setting"), arg);
+    }
+    if (op_shadow_eager_on())
+        fputs(_("shadow on (every op also runs in fp64; printed results say their error against it)\n"), r->out);
+    else
+        fputs(_("shadow off\n"), r->out);
     return 0;
 }
 
@@ -966,6 +982,7 @@ static const char *const precision_words[] = { "fp16", "bf16", "fp32", "fp64", N
 static const char *const mode_words[] = { "eager", "graph", NULL };
 static const char *const accumulate_words[] = { "fp32", "same", NULL };
 static const char *const numerics_words[] = { "check", "off", NULL };
+static const char *const shadow_words[] = { "on", "off", NULL };
 static const char *const device_words[] = { "cpu", "gpu", NULL };
 static const char *const tf32_words[] = { "on", "off", NULL };
 static const char *const policy_words[] = { "mixed", "mixed_float16", "mixed_bfloat16", "none", NULL };
@@ -990,6 +1007,19 @@ const repl_cmd_t repl_cmds[] = {
       "    same: add strictly left to right, rounding after every addition, so you\n"
       "          can watch a long fp16 sum stall.\n"),
       REPL_ARG_WORDS, accumulate_words, cmd_accumulate },
+    { "shadow", NULL, ":shadow [on|off]",
+      N_("every op also in fp64: printed results say how far they are from it"),
+      N_("    on: every op of every statement runs again in fp64 on fp64 shadows of\n"
+      "        its inputs (a shadow-value analysis, as FPDebug and Herbie's\n"
+      "        Herbgrind do); each variable keeps its shadow from statement to\n"
+      "        statement, starting at the typed literals (fp16(0.1) is its own\n"
+      "        start); casts of a shadowed value are identities in fp64.  A printed\n"
+      "        result is followed by its error against the shadow, in ulps as\n"
+      "        compare measures them.\n"
+      "    off: the shadows are dropped.\n"
+      "    shadow(f, x) gives the same per op, with where the error first shows\n"
+      "    (.first) and which op's rounding caused it (.cause).\n"),
+      REPL_ARG_WORDS, shadow_words, cmd_shadow },
     { "device", NULL, ":device [cpu|gpu]",
       N_("where new tensors live: the CPU, or the GPU when there is one"),
       N_("    cpu: the CPU (the default).\n"

@@ -237,6 +237,15 @@ def main():
     emit(out, 'logistic_from_logits', ['def f(z) { return softplus(z) }', 's = shadow(f, fp32(20))'],
          [('softplus', 'fp32', ['z'], lambda a: [mpmath.log(1 + mpmath.exp(v)) for v in a], 'ew')],
          {'z': z})
+    # :shadow on: the same chain typed as statements; y keeps its shadow
+    # from the statement that made it (x's starts at the typed literal)
+    rows, first, cause = chain(
+        [('add', 'fp16', ['x'], lambda a: [1 + v for v in a], 'ew'),
+         ('subtract', 'fp16', ['%0'], lambda a: [v - 1 for v in a], 'ew')], {'x': [x]})
+    out.append('case eager_one_plus_x')
+    out += ['> :shadow on', '> x = fp16(0.0001)', '> y = (1 + x) - 1']
+    out.append('! x 0')
+    out.append('! y %.2f' % float(rows[1][3][0]))
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'shadow.txt')
     tmp = path + '.tmp'
     with open(tmp, 'w') as fh:
