@@ -471,7 +471,7 @@ static value_t *entry_record(const sh_entry_t *e)
     char buf[160], l[24], a[24];
     fmt_err(l, sizeof l, e->local, e->l_differs, e->is_int);
     fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
-    snprintf(buf, sizeof buf, "%s at %s: local %s, accumulated %s", e->op->name, sp, l, a);
+    snprintf(buf, sizeof buf, _("%s at %s: local %s, accumulated %s ulps"), e->op->name, sp, l, a);
     set_field(r, "__repr__", str_new(buf, strlen(buf)));
     return r;
 }
@@ -482,8 +482,9 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
 {
     FILE *f = open_memstream(out, len);
     if (!f) abort();
-    fprintf(f, _("shadow run of %s in fp64: %lld ops; errors in ulps of each op's dtype, as compare measures them"),
-            fname, (long long)S.ne);
+    fprintf(f, NG_("shadow run of %s in fp64: %lld op; errors in ulps of each op's dtype, as compare measures them",
+                   "shadow run of %s in fp64: %lld ops; errors in ulps of each op's dtype, as compare measures them",
+                   (unsigned long)S.ne), fname, (long long)S.ne);
     const char *head[6] = { "#", _("op"), _("at"), _("code"), "dtype", _("local") };
     int w[8] = { 0 };
     char cells[8][64];
@@ -503,7 +504,7 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             const sh_entry_t *e = &S.e[i];
             bool show = S.ne <= SH_ROWS || i < SH_ROWS - 10 || i == S.first || i == cause || i >= S.ne - 5;
             if (!show) { skipped++; continue; }
-            if (pass && skipped) { fprintf(f, "\n"); fprintf(f, _("... %lld ops not shown"), (long long)skipped); }
+            if (pass && skipped) { fputc('\n', f); fprintf(f, NG_("... %lld op not shown", "... %lld ops not shown", (unsigned long)skipped), (long long)skipped); }
             skipped = 0;
             snprintf(cells[0], 64, "%lld", (long long)i + 1);
             snprintf(cells[1], 64, "%s", e->op->name);
@@ -524,7 +525,7 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             if (i == S.first) fprintf(f, "  %s", _("<- first"));
             if (i == cause) fprintf(f, "  %s", _("<- cause"));
         }
-        if (pass && skipped) { fprintf(f, "\n"); fprintf(f, _("... %lld ops not shown"), (long long)skipped); }
+        if (pass && skipped) { fputc('\n', f); fprintf(f, NG_("... %lld op not shown", "... %lld ops not shown", (unsigned long)skipped), (long long)skipped); }
     }
     fputc('\n', f);
     if (S.first < 0) fprintf(f, _("no op passes %g ulps"), S.ulps);
@@ -728,7 +729,10 @@ static const op_def_t op_family_shadow[] = {
                    "the fp64 shadow run's value| / ulp, ulp of the fp64 value in the op's dtype (compare's measure; "
                    "ulp(0) the smallest subnormal), the largest over a tensor's elements (.index); .first: the first op "
                    "whose accumulated error passes ulps= or turns inf/NaN; .cause: the op whose rounding alone, in an "
-                   "otherwise all-fp64 run, moves .first's value most (f runs again once per op up to .first)"),
+                   "otherwise all-fp64 run, moves .first's value most (f runs again once per op up to .first; an "
+                   "elementwise op's fp64 result is rounded once, a reduction or matmul adds its own error on its "
+                   "real inputs). Control flow follows the real run; an op of one call (a sum under :accumulate "
+                   "same, softmax) is one op; a typed literal inside f starts its shadow"),
      .shapes = N_("f: a function; args: its arguments -> a record: .ops (one record per op: op, span, code, dtype, "
                   "local, accumulated, index), .first, .cause, .result"),
      .dtypes = N_("any: casts to a narrower dtype are identities in the shadow run; integer and boolean results are "
