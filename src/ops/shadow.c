@@ -36,6 +36,7 @@ bool op_shadow_on;
 
 typedef struct sh_entry {
     const op_def_t *op;
+    const char *grad_of;       /* an op of grad's backward pass: the forward op whose rule ran it */
     int line, col;
     char code[40];
     dtype_t dt;
@@ -325,6 +326,7 @@ static sh_entry_t *entry_new(call_t *c)
     sh_entry_t *e = &S.e[S.ne++];
     memset(e, 0, sizeof *e);
     e->op = c->op;
+    e->grad_of = nn_state()->numerics_grad_of;
     e->local_at = e->acc_at = -1;
     const source_t *src = err_source();
     /* the whole call: an operator's span is its symbol, its operands
@@ -468,6 +470,7 @@ static value_t *entry_record(const sh_entry_t *e)
     set_field(r, "local", err_value(e->local, e->l_differs));
     set_field(r, "accumulated", err_value(e->acc, e->a_differs));
     set_field(r, "index", tensor_weak_int(e->acc_at));
+    if (e->grad_of) set_field(r, "grad_of", str_new(e->grad_of, strlen(e->grad_of)));
     char buf[160], l[24], a[24];
     fmt_err(l, sizeof l, e->local, e->l_differs, e->is_int);
     fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
@@ -507,7 +510,8 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             if (pass && skipped) { fputc('\n', f); fprintf(f, NG_("... %lld op not shown", "... %lld ops not shown", (unsigned long)skipped), (long long)skipped); }
             skipped = 0;
             snprintf(cells[0], 64, "%lld", (long long)i + 1);
-            snprintf(cells[1], 64, "%s", e->op->name);
+            if (e->grad_of) snprintf(cells[1], 64, _("%s (gradient of %s)"), e->op->name, e->grad_of);
+            else snprintf(cells[1], 64, "%s", e->op->name);
             if (e->line > 0) snprintf(cells[2], 64, "%d:%d", e->line, e->col);
             else snprintf(cells[2], 64, "-");
             snprintf(cells[3], 64, "%s", e->code);

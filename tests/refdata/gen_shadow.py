@@ -237,6 +237,19 @@ def main():
     emit(out, 'logistic_from_logits', ['def f(z) { return softplus(z) }', 's = shadow(f, fp32(20))'],
          [('softplus', 'fp32', ['z'], lambda a: [mpmath.log(1 + mpmath.exp(v)) for v in a], 'ew')],
          {'z': z})
+    # inside grad: the backward pass's ops are rows too, each marked with
+    # the forward op whose rule ran it; sigmoid's rule with a gradient of
+    # exactly 1 is sigmoid_deriv(x) alone (correctly rounded in fp16)
+    sig = lambda v: 1 / (1 + mpmath.exp(-v))
+    xs3 = [mpf(1), mpf(2), mpf(3)]
+    emit(out, 'grad_of_sum_sigmoid', ['def g(x) { return sum(sigmoid(x)) }', 's = shadow(grad(g), fp16([1, 2, 3]))'],
+         [('sigmoid', 'fp16', ['x'], lambda a: [sig(v) for v in a], 'ew'),
+          ('sum', 'fp16', ['%0'], lambda a: [sum(a)], 'red'),
+          ('add', 'fp16', ['x'], lambda a: [mpf(1) for v in a], 'ew'),
+          ('sigmoid_deriv', 'fp16', ['x'], lambda a: [sig(v) * (1 - sig(v)) for v in a], 'ew')],
+         {'x': xs3})
+    out.append('= s.ops[2].grad_of sum')
+    out.append('= s.ops[3].grad_of sigmoid')
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
