@@ -1319,6 +1319,10 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
             if (args[i]->kind == V_TENSOR && args[i]->u.t.ad) return call_inner(s, t->f, nargs, args, nkw, kwn, kw, span);
     /* the arguments in parameter order (keywords bound, defaults filled
      * in): from here on they are the graph's parameters */
+    /* shadow(f) and :shadow on measure every op (ops/shadow.c): the
+     * function runs as written, op by op, with the bits its graph gives
+     * (a fused chain would hide its ops) */
+    if (op_shadow_on && !graph_tracing()) return call_inner(s, t->f, nargs, args, nkw, kwn, kw, span);
     graph_args_t ga;
     graph_bind(t, s, nargs, args, nkw, kwn, kw, &ga, span);
     nargs = ga.n;

@@ -151,7 +151,9 @@ static bool is_float_tensor(const value_t *v)
  * weak, an integer or not a tensor) */
 static value_t *to64(value_t *v)
 {
-    if (!is_float_tensor(v) || v->u.t.weak || v->u.t.dtype == DT_FP64) {
+    /* a weak number stays weak (it promotes as in the real run); a weak
+     * [ ... ] literal on its way to a cast becomes a plain fp64 tensor */
+    if (!is_float_tensor(v) || (v->u.t.weak && v->u.t.ndim == 0) || (v->u.t.dtype == DT_FP64 && !v->u.t.weak)) {
         if (v && v->kind == V_LIST) {
             value_t *l = list_new(v->u.list.n);
             for (int i = 0; i < v->u.list.n; i++) list_push_take(l, to64(v->u.list.items[i]));
@@ -228,6 +230,7 @@ static bool is_float_cast(call_t *c)
 static bool is_source(call_t *c)
 {
     if (c->op->flags & (OPF_RANDOM | OPF_IMPURE | OPF_VARIABLES | OPF_STATIC | OPF_TRACE_TIME)) return true;
+    if (c->op->id == OP_literal) return true;   /* a typed [ ... ]: its items rounded once, the start */
     bool any = false;
     for (int i = 0; i < c->nargs; i++) {
         value_t *a = c->args[i];
@@ -376,6 +379,15 @@ static void shadow_note(call_t *c, value_t *r)
         sh = run64(c, true);
         if (!S.cause && !S.eager) loc = run64(c, false);
         if (!sh) sh = to64(r);
+    }
+    if (r->kind == V_TENSOR && (sh->kind != V_TENSOR || sh->u.t.size != r->u.t.size)) {
+        /* an op whose fp64 twin cannot be formed the same way: its shadow
+         * starts at its result (shown as a start, "-") */
+        val_unref(sh);
+        if (loc) val_unref(loc);
+        loc = NULL;
+        sh = to64(r);
+        source = true;
     }
     if (r->kind == V_LIST) {
         /* a list of tensors (split): each item keeps its shadow, no row */

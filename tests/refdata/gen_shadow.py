@@ -250,6 +250,15 @@ def main():
          {'x': xs3})
     out.append('= s.ops[2].grad_of sum')
     out.append('= s.ops[3].grad_of sigmoid')
+    # a traced function: its ops run one by one under shadow (the graph
+    # would fuse this chain into one kernel)
+    xs = [rnd(mpf(1) / 1000, 'fp16'), mpf(1), mpf(2)]
+    emit(out, 'traced_sigmoid_chain', ['def f(x) { return sigmoid(x) * 2 - 1 }', 'tf = trace(f)', 'y = tf(fp16([1, 2]))',
+                                       's = shadow(tf, fp16([0.001, 1, 2]))'],
+         [('sigmoid', 'fp16', ['x'], lambda a: [sig(v) for v in a], 'ew'),
+          ('multiply', 'fp16', ['%0'], lambda a: [2 * v for v in a], 'ew'),
+          ('subtract', 'fp16', ['%1'], lambda a: [v - 1 for v in a], 'ew')],
+         {'x': xs})
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
