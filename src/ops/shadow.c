@@ -38,6 +38,8 @@ typedef struct sh_entry {
     const op_def_t *op;
     const char *grad_of;       /* an op of grad's backward pass: the forward op whose rule ran it */
     int line, col;
+    span_t span;               /* the call's own span, and its source's text (graph nodes are matched by them) */
+    const char *text;
     char code[40];
     dtype_t dt;
     bool is_int, source, l_differs, a_differs;
@@ -332,6 +334,8 @@ static sh_entry_t *entry_new(call_t *c)
     e->grad_of = nn_state()->numerics_grad_of;
     e->local_at = e->acc_at = -1;
     const source_t *src = err_source();
+    e->span = c->span;
+    e->text = src ? src->text : NULL;
     /* the whole call: an operator's span is its symbol, its operands
      * widen it to the expression */
     span_t sp = c->span;
@@ -445,6 +449,43 @@ value_t *op_shadow_call(call_t *c)
     shadow_note(c, r);
     return r;
 }
+
+/* ---- the last run, for graph(g, shadow=1) ---- */
+
+typedef struct sh_node { op_id_t op; span_t span; const char *text; double acc; } sh_node_t;
+static value_t *last_fn;       /* the function of the last shadow() (a root of the sweep) */
+static sh_node_t *last;
+static int64_t nlast;
+bool op_shadow_graph;
+
+static void last_keep(value_t *f)
+{
+    static bool rooted;
+    if (!rooted) { val_root_add(&last_fn, 1); rooted = true; }
+    if (last_fn) val_unref(last_fn);
+    if (last) mem_free(last, (size_t)nlast * sizeof *last);
+    last_fn = val_ref(f);
+    nlast = S.ne;
+    last = S.ne ? mem_alloc((size_t)S.ne * sizeof *last) : NULL;
+    for (int64_t i = 0; i < S.ne; i++) {
+        const sh_entry_t *e = &S.e[i];
+        last[i] = (sh_node_t){ e->op->id, e->span, e->text, e->a_differs ? INFINITY : e->acc };
+    }
+}
+
+bool op_shadow_node_error(const value_t *fn, op_id_t op, span_t span, const char *text, double *ulps)
+{
+    if (!last_fn || fn != last_fn) return false;
+    bool found = false;
+    for (int64_t i = 0; i < nlast; i++)
+        if (last[i].op == op && last[i].span.start == span.start && last[i].span.end == span.end && last[i].text == text) {
+            if (!found || last[i].acc > *ulps || isnan(last[i].acc)) *ulps = last[i].acc;
+            found = true;
+        }
+    return found;
+}
+
+bool op_shadow_has_run(const value_t *fn) { return last_fn && fn == last_fn; }
 
 /* ---- the record ---- */
 
@@ -716,6 +757,7 @@ static value_t *shadow_impl(call_t *c)
         set_field(rec, "ulps", tensor_weak_float(ulps));
         char fname[64] = "f";
         if (f->kind == V_FUNC && f->u.fn.name) snprintf(fname, sizeof fname, "%s", f->u.fn.name);
+        last_keep(f);
         char *text = NULL;
         size_t len = 0;
         table_text(&text, &len, cause, fname);
