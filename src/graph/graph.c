@@ -1482,7 +1482,16 @@ static value_t *graph_impl(call_t *c)
     FILE *m = open_memstream(&buf, &len);
     graph_print(m, c->args[0], false);
     fclose(m);
+    /* shadow=1: the drawing colours each op by the last shadow(g, ...) run's accumulated error (ops/shadow.c) */
+    span_t ssp;
+    value_t *sv = op_kw(c, "shadow", &ssp);
+    bool sh = sv && op_to_double(sv, ssp, N_("shadow=")) != 0;
+    if (sh && !op_shadow_has_run(c->args[0]))
+        err_raise(ERR_VALUE, ssp, "graph(g, shadow=1) colours g's ops by the errors of the last shadow(g, ...) run, and g "
+                  "has none: run s = shadow(g, x) first");
+    op_shadow_graph = sh;
     if (op_graph_figure_hook) op_graph_figure_hook(c->s, c->args[0], session_out(c->s));   /* and drawn: a window cell, or a PNG when headless */
+    op_shadow_graph = false;
     value_t *r = str_new(buf, len);
     free(buf);
     return r;
@@ -1642,7 +1651,7 @@ static const op_def_t op_family_graph[] = {
      .formula = N_("[a, ...] as a list (not stacked into one tensor)"), .shapes = N_("a list"), .dtypes = N_("the items'"),
      .source = N_("tf.function: a Python list of tensors passed to an op is a list of graph inputs"),
      .example = "list_of(1, \"a\")\n#> [1, \"a\"]"},
-    {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1,
+    {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1, .kwargs = "shadow",
      .flags = OPF_IMPURE, .nograd = N_("draws a graph"),
      .signature = "graph(g)   also :graph g", .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
      .formula = N_("numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "

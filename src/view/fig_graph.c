@@ -5,6 +5,9 @@
 #include "util/i18n.h"
 #include "view/figures.h"
 #include "graph/graph.h"
+#include "ops/record.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -19,9 +22,31 @@ static void node_meta(char *b, int cap, const gnode_t *n)
     if (k < cap) snprintf(b + k, (size_t)(cap - k), "]");
 }
 
+/* graph(g, shadow=1): an op node's fill and a line by the last shadow
+ * run's accumulated error (ops/shadow.c); a fused node by its worst op */
+static uint32_t shadow_fill(const value_t *tfn, const gnode_t *n, char *lab, size_t cap, uint32_t fill)
+{
+    if (!op_shadow_graph) return fill;
+    double e = 0, one;
+    bool any = false;
+    const gnode_t *ops = n->kind == G_FUSED ? n->chain : n;
+    int nops = n->kind == G_FUSED ? n->nchain : n->kind == G_OP ? 1 : 0;
+    for (int j = 0; j < nops; j++)
+        if (ops[j].op && op_shadow_node_error(tfn, ops[j].op->id, ops[j].span, ops[j].unit ? ops[j].unit->src.text : NULL, &one)) {
+            if (!any || one > e || isnan(one)) e = one;
+            any = true;
+        }
+    if (!any) return fill;
+    size_t k = strlen(lab);
+    char a[32];
+    if (isinf(e) || isnan(e)) snprintf(a, sizeof a, "inf");
+    else snprintf(a, sizeof a, "%.2f", e);
+    snprintf(lab + k, cap - k, _("\nshadow: %s ulps"), a);
+    return !(e <= 4) ? (isinf(e) || isnan(e) ? 0xE57373 : 0xFF8A65) : e > 0.5 ? 0xFFF176 : 0xB9F6CA;
+}
 
 /* One graph_t into a view graph; returns its count of removed nodes. */
-static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
+static int add_graph(view_figure_t *f, const graph_t *g, const char *what, const value_t *tfn)
 {
     int nrem = 0;
     for (int i = 0; i < g->nn; i++) nrem += gnode_removed(&g->n[i]);
@@ -67,6 +92,7 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
             k += snprintf(lab + k, sizeof lab - (size_t)k, _("  only if %%%d is %s"), g->reg[n->region - 1].cond,
                           g->reg[n->region - 1].when ? "true" : "false");
         if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
+        fill = shadow_fill(tfn, n, lab, sizeof lab, fill);
         view_graph_node(vg, lab, fill, gnode_removed(n), false);
     }
     int ret = view_graph_node(vg, g->out_list ? _("return (a list)") : "return", 0xFFFFFF, false, true);
@@ -107,8 +133,8 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
         char t[300];
         snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
         view_set_title(f, t);
-        add_graph(f, raw[i], _("as traced"));
-        add_graph(f, opt[i], _("after the passes"));
+        add_graph(f, raw[i], _("as traced"), tfn);
+        add_graph(f, opt[i], _("after the passes"), tfn);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0) {
             char note[400];
@@ -116,6 +142,9 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
                      "from eager by at most %.3g"), d);
             f->note = view_strdup(note);
         }
+        if (op_shadow_graph && !f->note)
+            f->note = view_strdup(_("colour: accumulated error in the last shadow run (green up to 0.5 ulp, yellow up to 4, "
+                                    "orange above, red inf or NaN)"));
         char err[256];
         for (int k = 0; k < f->ngraphs; k++)
             if (view_graph_layout(&f->graphs[k], err, sizeof err) != 0) {
