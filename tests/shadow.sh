@@ -83,6 +83,14 @@ printf 'def h(x) { return x + 1 }\nth = trace(h)\nth(1)\ngraph(th, shadow=1)\npr
 (cd "$tmp" && NNPAD_TEST=1 NNPAD_FIGURES="$tmp/fig" timeout 60 "$NNPAD" < g2.nn > out 2>&1)
 grep -q "run s = shadow(g, x) first" "$tmp/out" && grep -q "^alive" "$tmp/out"; tap_ok $? "graph(g, shadow=1) without a shadow run of g: said, the session goes on"
 
+# :shadow on after errors (an op's own, one inside shadow()): later
+# statements still get their shadows (the expected 1678.00 from shadow.txt)
+want=$(sed -n '/^case eager_one_plus_x$/,/^case /p' "$REF" | sed -n 's/^! y //p')
+printf ':shadow on\nz = fp16([1, 2]) @ fp16([1, 2, 3])\ndef bad(x) { return x + nosuch }\nshadow(bad, fp16(1))\nx = fp16(0.0001)\ny = (1 + x) - 1\ny\n' > "$tmp/e.nn"
+(cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" < e.nn > out 2>&1)
+grep -q "shape error" "$tmp/out" && grep -q "shadow: $want ulps from the fp64 run" "$tmp/out"
+tap_ok $? ":shadow on: after an op's error and an error inside shadow(), y still says $want ulps"
+
 # bad uses: an error at the user's line, the session going on
 printf 'shadow(3, 4)\nprint("alive")\ndef f(x) { return shadow(f, x) }\nshadow(f, 1)\nprint("alive2")\nshadow(sin, fp16(1), ulps=-1)\nprint("alive3")\n' > "$tmp/bad.nn"
 (cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" < bad.nn > out 2>&1)

@@ -443,8 +443,18 @@ value_t *op_shadow_call(call_t *c)
         S.depth--;
         return r;
     }
+    /* an error in the op (or in f, for shadow() under :shadow on) must
+     * not leave the depth counted: later ops would not be seen */
     S.depth = 1;
-    value_t *r = op_call_plain(c);
+    value_t *r = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) == 0) {
+        r = op_call_plain(c);
+        err_pop(&fr);
+    } else {
+        S.depth = 0;
+        err_rethrow();
+    }
     S.depth = 0;
     shadow_note(c, r);
     return r;
