@@ -800,7 +800,10 @@ static const op_def_t op_family_shadow[] = {
                    "otherwise all-fp64 run, moves .first's value most (f runs again once per op up to .first; an "
                    "elementwise op's fp64 result is rounded once, a reduction or matmul adds its own error on its "
                    "real inputs). Control flow follows the real run; an op of one call (a sum under :accumulate "
-                   "same, softmax) is one op; a typed literal inside f starts its shadow"),
+                   "same, softmax) is one op; a typed literal inside f starts its shadow. A traced f runs op by op; "
+                   "inside grad the backward pass's ops are rows too (.grad_of names the forward op); graph(g, "
+                   "shadow=1) colours g's drawing by the last shadow(g, x) run; :shadow on does this for every "
+                   "statement"),
      .shapes = N_("f: a function; args: its arguments -> a record: .ops (one record per op: op, span, code, dtype, "
                   "local, accumulated, index), .first, .cause, .result"),
      .dtypes = N_("any: casts to a narrower dtype are identities in the shadow run; integer and boolean results are "
