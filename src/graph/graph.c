@@ -1319,10 +1319,8 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
             if (args[i]->kind == V_TENSOR && args[i]->u.t.ad) return call_inner(s, t->f, nargs, args, nkw, kwn, kw, span);
     /* the arguments in parameter order (keywords bound, defaults filled
      * in): from here on they are the graph's parameters */
-    /* shadow(f) and :shadow on measure every op (ops/shadow.c): the
-     * function runs as written, op by op, with the bits its graph gives
-     * (a fused chain would hide its ops) */
-    if (op_shadow_on && !graph_tracing()) return call_inner(s, t->f, nargs, args, nkw, kwn, kw, span);
+    int nargs0 = nargs;
+    value_t **args0 = args;
     graph_args_t ga;
     graph_bind(t, s, nargs, args, nkw, kwn, kw, &ga, span);
     nargs = ga.n;
@@ -1338,6 +1336,14 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     /* under grad the graph as traced runs: the same ops as eager in the same
      * order, so the gradient is eager's to the bit (the passes may reorder
      * a sum of gradient contributions: x*1 = x) */
+    /* shadow(f) and :shadow on measure every op (ops/shadow.c): traced
+     * as any call (graph(g, shadow=1) draws it), then run as written, op
+     * by op, with the bits its graph gives (a fused chain would hide its
+     * ops) */
+    if (op_shadow_on && !graph_tracing()) {
+        graph_args_release(&ga);
+        return call_inner(s, t->f, nargs0, args0, nkw, kwn, kw, span);
+    }
     graph_t *g = c->opt && !ad_active() ? c->opt : c->raw;
     if (graph_tracing()) {
         value_t *r = call_node(cur(), g, nargs, args);

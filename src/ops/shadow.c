@@ -357,9 +357,11 @@ static sh_entry_t *entry_new(call_t *c)
  * the first run its errors. */
 static void shadow_note(call_t *c, value_t *r)
 {
-    int64_t k = S.nops++;
+    /* (ops of a trace, on placeholders, have no values: not counted, so a
+     * rerun that finds the graph made counts the same ops) */
     if (!r || (r->kind != V_TENSOR && r->kind != V_LIST)) return;
-    if (r->kind == V_TENSOR && r->u.t.sym) return;   /* a placeholder of a trace: no values */
+    if (r->kind == V_TENSOR && r->u.t.sym) return;
+    int64_t k = S.nops++;
     if (S.cause && k > S.first) return;               /* a rerun needs nothing past .first */
     bool source = is_source(c);
     value_t *sh, *loc = NULL;
