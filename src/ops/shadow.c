@@ -383,8 +383,8 @@ static void shadow_note(call_t *c, value_t *r)
         if (!S.cause && !S.eager) loc = to64(c->args[0]);
     } else {
         sh = run64(c, true);
-        if (!S.cause && !S.eager) loc = run64(c, false);
-        if (!sh) sh = to64(r);
+        if (!sh) { sh = to64(r); source = true; }   /* too many arguments to copy: a start, shown as one */
+        else if (!S.cause && !S.eager) loc = run64(c, false);
     }
     if (r->kind == V_TENSOR && (sh->kind != V_TENSOR || sh->u.t.size != r->u.t.size)) {
         /* an op whose fp64 twin cannot be formed the same way: its shadow
@@ -791,6 +791,7 @@ static value_t *shadow_impl(call_t *c)
 static const op_def_t op_family_shadow[] = {
     {OP(shadow), OPK_FUNC, .impl = shadow_impl, .min_args = 1, .max_args = -1, .kwargs = "ulps",
      .flags = OPF_IMPURE,
+     .gpu = N_("f's ops run where their inputs are, as without shadow; their fp64 twins run on the CPU from host copies"),
      .nograd = N_("a report on f's rounding errors, not a function of x"),
      .signature = "shadow(f, args..., ulps=4)",
      .summary = N_("where precision is lost: f(args) run again beside itself with every op in fp64 (a shadow-value "
