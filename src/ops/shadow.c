@@ -296,13 +296,13 @@ static dtype_t meas_dtype(const value_t *r, session_t *s)
 }
 
 /* the largest |real - ref| / ulp(ref) in dt and where; integers: differs */
-static void measure(value_t *real, value_t *ref, dtype_t dt, double *err, int64_t *at, bool *differs)
+static void measure(value_t *real, value_t *ref, dtype_t dt, double *err, int64_t *at, bool *differs, bool truth)
 {
     *err = 0; *at = -1; *differs = false;
     if (!real || !ref || real->kind != V_TENSOR || ref->kind != V_TENSOR || real->u.t.sym) return;
     int64_t n = real->u.t.size < ref->u.t.size ? real->u.t.size : ref->u.t.size;
     if (real->u.t.size != ref->u.t.size) { *differs = true; return; }
-    bool ints = !dtype_traits[real->u.t.dtype].is_float;
+    bool ints = truth || !dtype_traits[real->u.t.dtype].is_float;
     for (int64_t i = 0; i < n; i++) {
         double v = tensor_get_f64(real, i), r = tensor_get_f64(ref, i);
         if (ints) {
@@ -416,7 +416,7 @@ static void shadow_note(call_t *c, value_t *r)
                 err_raise(ERR_VALUE, c->span, "shadow: f ran differently when it was run again (its ops depend on "
                           "something besides its arguments), so .cause cannot be found");
             bool d;
-            measure(sh, S.first_shadow, dt, &S.cause_err, &S.cause_at, &d);
+            measure(sh, S.first_shadow, dt, &S.cause_err, &S.cause_at, &d, S.e[S.first].is_int);
             if (d) S.cause_err = INFINITY;
             S.cause_seen = true;
         }
@@ -426,9 +426,10 @@ static void shadow_note(call_t *c, value_t *r)
     sh_entry_t *e = entry_new(c);
     e->dt = dt;
     e->source = source;
-    e->is_int = !dtype_traits[r->u.t.dtype].is_float;
-    if (loc) measure(r, loc, dt, &e->local, &e->local_at, &e->l_differs);
-    measure(r, sh, dt, &e->acc, &e->acc_at, &e->a_differs);
+    /* a comparison's 0/1 (in the float dtype) is a truth value: it differs or not */
+    e->is_int = !dtype_traits[r->u.t.dtype].is_float || (c->op->flags & OPF_RETURNS_INT);
+    if (loc) measure(r, loc, dt, &e->local, &e->local_at, &e->l_differs, e->is_int);
+    measure(r, sh, dt, &e->acc, &e->acc_at, &e->a_differs, e->is_int);
     if (loc) val_unref(loc);
     if (S.first < 0 && (e->acc > S.ulps || isinf(e->acc) || e->a_differs)) {
         S.first = S.ne - 1;
@@ -608,7 +609,10 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             const sh_entry_t *ce = &S.e[cause];
             fmt_err(a, sizeof a, S.cause_err, false, false);
             fputs("; ", f);
-            fprintf(f, _("cause: %s at %d:%d (its rounding alone gives %s ulps there)"), ce->op->name, ce->line, ce->col, a);
+            if (e->a_differs)
+                fprintf(f, _("cause: %s at %d:%d (its rounding alone changes the value there)"), ce->op->name, ce->line, ce->col);
+            else
+                fprintf(f, _("cause: %s at %d:%d (its rounding alone gives %s ulps there)"), ce->op->name, ce->line, ce->col, a);
         }
     }
     fclose(f);
@@ -655,7 +659,7 @@ void op_shadow_print(FILE *out, value_t *v, session_t *s)
     double e;
     int64_t at;
     bool d;
-    measure(v, sh, meas_dtype(v, s), &e, &at, &d);
+    measure(v, sh, meas_dtype(v, s), &e, &at, &d, !dtype_traits[v->u.t.dtype].is_float);
     char a[24], val[64] = "";
     fmt_err(a, sizeof a, e, d, false);
     if (v->u.t.size == 1) dtype_format(val, sizeof val, DT_FP64, tensor_get_f64(sh, 0), 0);
@@ -761,7 +765,7 @@ static value_t *shadow_impl(call_t *c)
         set_field(rec, "first", S.first >= 0 ? entry_record(&S.e[S.first]) : val_new(V_NONE));
         if (cause >= 0) {
             value_t *ce = entry_record(&S.e[cause]);
-            set_field(ce, "at_first", tensor_scalar_f64(DT_FP64, S.cause_err));
+            set_field(ce, "at_first", S.e[S.first].a_differs ? str_new("differs", 7) : tensor_scalar_f64(DT_FP64, S.cause_err));
             set_field(rec, "cause", ce);
         } else
             set_field(rec, "cause", val_new(V_NONE));

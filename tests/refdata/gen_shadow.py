@@ -259,6 +259,35 @@ def main():
           ('multiply', 'fp16', ['%0'], lambda a: [2 * v for v in a], 'ew'),
           ('subtract', 'fp16', ['%1'], lambda a: [v - 1 for v in a], 'ew')],
          {'x': xs})
+    # control flow follows the real run: a loop that ends in fp16 when
+    # 1 + x rounds to 1 (in fp64 it would run 42 more times); the last
+    # comparison differs from its shadow (.first), and the add whose
+    # rounding made 1 + x equal 1 is .cause
+    lrows, xl, n = [], mpf(1), 0
+    while True:
+        ex = 1 + xl
+        real = rnd(ex, 'fp16')
+        lrows.append(('add', err([real], [ex], 'fp16')[0]))
+        lrows.append(('not_equal', None))
+        if real == 1:
+            break
+        lrows.append(('divide', mpf(0)))   # halving is exact here
+        xl = rnd(xl / 2, 'fp16')
+        lrows.append(('add', mpf(0)))      # n + 1 in int64
+        n += 1
+    lfirst = len(lrows) - 1
+    lcause = max(range(lfirst), key=lambda k: (lrows[k][0] == 'add' and lrows[k][1] or 0, -k))
+    out.append('case loop_ends_as_in_fp16')
+    out += ['> def f(x) {', '>   n = 0', '>   while 1 + x != 1 { x = x / 2', '>     n = n + 1 }', '>   return n', '> }',
+            '> s = shadow(f, fp16(1))']
+    out.append(f'= len(s.ops) {len(lrows)}')
+    out.append(f'= s.result {n}')
+    out.append(f'= s.first.op not_equal')
+    out.append(f'= s.first.accumulated differs')
+    out.append(f'= s.cause.op add')
+    out.append(f'= s.cause.local {num(lrows[lcause][1])}')
+    out.append('= s.cause.at_first differs')
+    out.append(f'= s.ops[{lcause}].op add')
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
