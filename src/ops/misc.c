@@ -56,6 +56,9 @@ static value_t *print_impl(call_t *c)
         err_check_interrupt();   /* a print stopped by Ctrl-C (lang/print.h) */
     }
     fputc('\n', session_out(c->s));
+    /* :shadow on: each printed tensor's error against its fp64 shadow */
+    if (op_shadow_on)
+        for (int i = 0; i < c->nargs; i++) op_shadow_print(session_out(c->s), c->args[i], c->s);
     return val_new(V_NONE);
 }
 

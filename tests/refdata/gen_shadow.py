@@ -297,6 +297,7 @@ def main():
     out += ['> :shadow on', '> x = fp16(0.0001)', '> y = (1 + x) - 1']
     out.append('! x 0')
     out.append('! y %.2f' % float(rows[1][3][0]))
+    out.append('! print(y) %.2f' % float(rows[1][3][0]))
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'shadow.txt')
     tmp = path + '.tmp'
     with open(tmp, 'w') as fh:
