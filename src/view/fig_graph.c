@@ -21,7 +21,7 @@ static void node_meta(char *b, int cap, const gnode_t *n)
 
 
 /* One graph_t into a view graph; returns its count of removed nodes. */
-static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
+static int add_graph(view_figure_t *f, const graph_t *g, const char *what, const op_graph_opts_t *o)
 {
     int nrem = 0;
     for (int i = 0; i < g->nn; i++) nrem += gnode_removed(&g->n[i]);
@@ -66,7 +66,10 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
         if (n->region && n->region <= g->nreg)
             k += snprintf(lab + k, sizeof lab - (size_t)k, _("  only if %%%d is %s"), g->reg[n->region - 1].cond,
                           g->reg[n->region - 1].when ? "true" : "false");
-        if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
+        const gval_t *v = o && o->values ? graph_node_value(g, i) : NULL;   /* graph(g, values=1) */
+        if (v && v->value[0] && k < (int)sizeof lab) k += snprintf(lab + k, sizeof lab - (size_t)k, _("\nvalue %s"), v->value);
+        if (v && v->grad[0] && k < (int)sizeof lab) k += snprintf(lab + k, sizeof lab - (size_t)k, _("\ngrad %s"), v->grad);
+        if (n->note && k < (int)sizeof lab) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
         view_graph_node(vg, lab, fill, gnode_removed(n), false);
     }
     int ret = view_graph_node(vg, g->out_list ? _("return (a list)") : "return", 0xFFFFFF, false, true);
@@ -88,7 +91,7 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what)
 #define GRAPH_DRAW_MAX 150   /* nodes: beyond this the boxes are too small to read; the text has them all */
 #define GRAPH_FIGS_MAX 4
 
-void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
+void figures_graph_show(session_t *s, value_t *tfn, const op_graph_opts_t *o, FILE *out)
 {
     (void)s;
     if (!tfn || tfn->kind != V_FUNC || !tfn->u.fn.traced) return;
@@ -107,8 +110,8 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
         char t[300];
         snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
         view_set_title(f, t);
-        add_graph(f, raw[i], _("as traced"));
-        add_graph(f, opt[i], _("after the passes"));
+        add_graph(f, raw[i], _("as traced"), o);
+        add_graph(f, opt[i], _("after the passes"), o);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0) {
             char note[400];
