@@ -29,8 +29,8 @@ bool ad_active(void);
 /* Called by backward with each tape node's output and its gradient once
  * the gradient is complete (spread: g is one value standing for every
  * element of out: a sum's gradient), then once with NULLs when backward
- * ends.  graph(g, values=1) sets it (graph/values.c) to show each traced
- * node's gradient; NULL: nothing is told. */
+ * ends.  graph(g, values=1) sets it (graph/values.c) while a traced call's
+ * node values wait for their gradients; NULL: nothing is told. */
 extern void (*ad_grad_hook)(const value_t *out, const value_t *g, bool spread);
 
 /* After op_call produced out from the call c: record it on every active

@@ -5,8 +5,9 @@
  * every call of g runs its graph the general way (exec.c: no plan) and
  * notes each node.  Under grad the call also holds each node's value (a
  * reference) until backward has gone past it: backward tells each tape
- * node's output and gradient (ad_grad_hook), matched here by identity, and
- * the references are dropped when backward ends or at the next call. */
+ * node's output and gradient (ad_grad_hook, set only while a graph holds
+ * values), matched here by identity, and the references are dropped when
+ * backward ends or at the next call. */
 #include "graph/graph_int.h"
 #include "autodiff/ad.h"
 #include "util/i18n.h"
@@ -76,10 +77,20 @@ const gval_t *graph_node_value(const graph_t *g, int i)
     return r->value[0] || r->grad[0] ? r : NULL;
 }
 
-static void unhold(graph_t *g)
+static void grad_seen(const value_t *out, const value_t *gv, bool spread);
+
+/* backward tells gradients only while a graph holds values: otherwise the
+ * hook is NULL and costs backward one test per node */
+static void drop(graph_t *g)
 {
     for (int k = 0; k < nholding; k++)
         if (holding[k] == g) { holding[k] = holding[--nholding]; break; }
+    if (!nholding) ad_grad_hook = NULL;
+}
+
+static void unhold(graph_t *g)
+{
+    drop(g);
     if (!g->val) return;
     for (int i = 0; i < g->nn; i++)
         if (g->val[i].held) { val_unref(g->val[i].held); g->val[i].held = NULL; }
@@ -90,7 +101,10 @@ void graph_val_begin(graph_t *g)
     if (!g->val) g->val = mem_alloc((size_t)(g->nn ? g->nn : 1) * sizeof *g->val);
     unhold(g);
     memset(g->val, 0, (size_t)g->nn * sizeof *g->val);
-    if (ad_active() && nholding < HOLDING_MAX) holding[nholding++] = g;
+    if (ad_active() && nholding < HOLDING_MAX) {
+        holding[nholding++] = g;
+        ad_grad_hook = grad_seen;
+    }
 }
 
 void graph_val_note(graph_t *g, int i, value_t *v)
@@ -120,8 +134,7 @@ static void grad_seen(const value_t *out, const value_t *gv, bool spread)
 void graph_val_free(graph_t *g, bool sweeping, bool after_sweep)
 {
     if (!g->val) return;
-    for (int k = 0; k < nholding; k++)
-        if (holding[k] == g) { holding[k] = holding[--nholding]; break; }
+    drop(g);
     for (int i = 0; i < g->nn; i++) {
         value_t *h = g->val[i].held;
         if (h && !after_sweep && (!sweeping || h->mark)) val_unref(h);
@@ -135,5 +148,3 @@ void graph_val_mark(graph_t *g, void (*mark)(value_t *))
     if (!g->val) return;
     for (int i = 0; i < g->nn; i++) if (g->val[i].held) mark(g->val[i].held);
 }
-
-__attribute__((constructor)) static void values_hook_set(void) { ad_grad_hook = grad_seen; }
