@@ -748,7 +748,7 @@ const op_def_t op_family_precision[] = {
                 "#> x  fp16  0 | 01111 | 0000000000   = 1\n"
                 "#> y  fp16  0 | 10000 | 0000000000   = 2\n"
                 "#>              ^^^^^   (5 bits differ: bits 14, 13, 12, 11, 10)"},
-    {OP(flip), OPK_FUNC, .gpu = "", .impl = flip_impl, .min_args = 2, .max_args = 2, .kwargs = "index", .flags = OPF_EXACT_LITERAL,
+    {OP(flip), OPK_FUNC, .impl = flip_impl, .min_args = 2, .max_args = 2, .kwargs = "index", .flags = OPF_EXACT_LITERAL,
      .nograd = N_("flipping a stored bit is not a differentiable function of x (JAX defines no derivative for a bitcast "
                   "either): grad through flip is an error, never a zero"),
      .signature = "flip(x, bit, index=None)", .summary = N_("x with one bit of its storage flipped, in every element or in the one index names"),
