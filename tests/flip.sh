@@ -37,6 +37,16 @@ sed -n 's/^ *[ ^]*\((the same bits)\|([0-9]* bits\{0,1\} differs\{0,1\}: .*)\)$/
 tap_ok "$([ "$(wc -l < want)" -gt 400 ] && echo 0 || echo 1)" "flip.csv has its rows ($(wc -l < want) notes expected)"
 if cmp -s want got; then tap_ok 0 "every flip matches NumPy's xor and every bits(x, y) names NumPy's bits"
 else tap_ok 1 "every flip matches NumPy's xor and every bits(x, y) names NumPy's bits"; diff want got | head -20 | tap_diag; fi
+# the same on the stand-in GPU (tests/device.sh's NNPAD_FAKE_GPU): the tensors
+# live on the device, flip reads a host copy and its result moves back
+NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu timeout 120 "$NNPAD" in.nn > out.gpu 2> err.gpu
+st=$?
+sed -n 's/^ *[ ^]*\((the same bits)\|([0-9]* bits\{0,1\} differs\{0,1\}: .*)\)$/\1/p' out.gpu > got.gpu
+[ "$st" = 0 ] && cmp -s want got.gpu
+tap_ok $? "the same on the stand-in GPU (exit status $st)"
+printf 'x = fp16([1, 2])\ndevice(x)\nflip(x, 14)\n' > dev.nn
+r=$(NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" dev.nn 2>&1)
+[ "$r" = "$(printf 'gpu\n[inf, 0] (fp16, gpu)')" ]; tap_ok $? "flip of a GPU tensor is on the GPU (got: $r)"
 # the stated example, and the value a class watches: fp16's exponent bit 14 of 1 makes inf
 printf 'flip(fp16(1), 14)\n' > one.nn
 r=$("$NNPAD" one.nn 2>&1); st=$?
