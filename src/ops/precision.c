@@ -749,14 +749,16 @@ const op_def_t op_family_precision[] = {
                 "#> y  fp16  0 | 10000 | 0000000000   = 2\n"
                 "#>              ^^^^^   (5 bits differ: bits 14, 13, 12, 11, 10)"},
     {OP(flip), OPK_FUNC, .impl = flip_impl, .min_args = 2, .max_args = 2, .kwargs = "index", .flags = OPF_EXACT_LITERAL,
-     .nograd = N_("flipping a stored bit is not a differentiable function of x (JAX defines no derivative for a bitcast "
-                  "either): grad through flip is an error, never a zero"),
+     .nograd = N_("flipping a stored bit is not a differentiable function of x: grad through flip is an error at the "
+                  "flip, never a zero (JAX's bitcast_convert_type, its nearest relative, gives a zero gradient, "
+                  "ad.defjvp_zero; a zero would read as 'the bit has no effect', which the value itself contradicts)"),
      .signature = "flip(x, bit, index=None)", .summary = N_("x with one bit of its storage flipped, in every element or in the one index names"),
      .formula = N_("each element's stored bits xor 2^bit (numpy: x.view(uint16) ^ (1 << bit), viewed back); bit 0 is the "
                    "lowest mantissa bit, the highest is the sign: fp16 and bf16 0..15, fp32 0..31, fp64 and int64 0..63, "
                    "e4m3 and e5m2 0..7, tf32 0..18 (its 1 + 8 + 10 bits as bits() shows them: tf32 is fp32's storage with "
                    "the low 13 bits always 0, so tf32's bit 0 is the storage's bit 13); index=(i, j, ...) flips only that "
-                   "element (negative counts from the end)"),
+                   "element (negative counts from the end); grad through flip is an error at the flip (not differentiable "
+                   "in x; never a zero gradient)"),
      .shapes = N_("x: any shape -> the same shape; index: one integer per dimension of x"),
      .dtypes = N_("x's dtype (a number or literal: as the session precision stores it, as bits() shows it)"),
      .source = N_("IEEE 754-2019 §3.4 (binary interchange encodings); OCP OFP8 rev 1.0; numpy.ndarray.view and bitwise_xor"),
