@@ -327,6 +327,10 @@ void graph_reset(void)
     GS->ntracers = 0;
     GS->paused = 0;
     sync_tracing();
+    /* a grad that failed never ended its backward: the values its graphs
+     * hold for it go now (they survived the sweep: their graphs mark
+     * them), so no later backward tells them a gradient of its own */
+    graph_val_release();
     while (GS->nrunning > 0) {
         GS->nrunning--;
         mem_free(GS->running[GS->nrunning].vals, GS->running[GS->nrunning].bytes);

@@ -99,6 +99,7 @@ typedef struct graph {
      * what every node held (val[nn], text for people), and under grad
      * holds the node values until backward has told their gradients */
     struct gval *val;
+    int nval;                /* val's length: nn when it was made */
     bool keep;
 } graph_t;
 
@@ -220,6 +221,8 @@ void graph_val_note(graph_t *g, int i, value_t *v);
 /* graph.c: free g's records (sweeping: as node values are freed) */
 void graph_val_free(graph_t *g, bool sweeping, bool after_sweep);
 void graph_val_mark(graph_t *g, void (*mark)(value_t *));
+/* after an error (graph_reset): every graph lets go of the values it held for a backward */
+void graph_val_release(void);
 /* The concrete functions of a traced function, for the views (the text in
  * passes.c, the drawing in view/fig_graph.c): their count, and for each its
  * signature text and its graph as traced and after the passes, where the

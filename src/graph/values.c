@@ -72,7 +72,7 @@ void graph_keep_values(value_t *tfn)
 
 const gval_t *graph_node_value(const graph_t *g, int i)
 {
-    if (!g || !g->val || i < 0 || i >= g->nn) return NULL;
+    if (!g || !g->val || i < 0 || i >= g->nval) return NULL;
     const gval_t *r = &g->val[i];
     return r->value[0] || r->grad[0] ? r : NULL;
 }
@@ -92,15 +92,19 @@ static void unhold(graph_t *g)
 {
     drop(g);
     if (!g->val) return;
-    for (int i = 0; i < g->nn; i++)
+    for (int i = 0; i < g->nval; i++)
         if (g->val[i].held) { val_unref(g->val[i].held); g->val[i].held = NULL; }
 }
 
 void graph_val_begin(graph_t *g)
 {
-    if (!g->val) g->val = mem_alloc((size_t)(g->nn ? g->nn : 1) * sizeof *g->val);
+    if (g->val && g->nval != g->nn) graph_val_free(g, false, false);
+    if (!g->val) {
+        g->val = mem_alloc((size_t)(g->nn ? g->nn : 1) * sizeof *g->val);
+        g->nval = g->nn;
+    }
     unhold(g);
-    memset(g->val, 0, (size_t)g->nn * sizeof *g->val);
+    memset(g->val, 0, (size_t)g->nval * sizeof *g->val);
     if (ad_active() && nholding < HOLDING_MAX) {
         holding[nholding++] = g;
         ad_grad_hook = grad_seen;
@@ -109,7 +113,7 @@ void graph_val_begin(graph_t *g)
 
 void graph_val_note(graph_t *g, int i, value_t *v)
 {
-    if (!g->val || !v) return;
+    if (!g->val || !v || i >= g->nval) return;
     summary(g->val[i].value, sizeof g->val[i].value, v, 0);
     bool held = false;
     for (int k = 0; k < nholding; k++) held |= holding[k] == g;
@@ -120,31 +124,37 @@ void graph_val_note(graph_t *g, int i, value_t *v)
 static void grad_seen(const value_t *out, const value_t *gv, bool spread)
 {
     if (!out) {   /* backward ended: the held values go */
-        while (nholding) unhold(holding[nholding - 1]);
+        graph_val_release();
         return;
     }
     for (int k = 0; k < nholding; k++) {
         graph_t *g = holding[k];
-        for (int i = 0; i < g->nn; i++)
+        for (int i = 0; i < g->nval; i++)
             if (g->val[i].held == out)
                 summary(g->val[i].grad, sizeof g->val[i].grad, gv, spread && out->kind == V_TENSOR ? out->u.t.size : 0);
     }
+}
+
+void graph_val_release(void)
+{
+    while (nholding) unhold(holding[nholding - 1]);
 }
 
 void graph_val_free(graph_t *g, bool sweeping, bool after_sweep)
 {
     if (!g->val) return;
     drop(g);
-    for (int i = 0; i < g->nn; i++) {
+    for (int i = 0; i < g->nval; i++) {
         value_t *h = g->val[i].held;
         if (h && !after_sweep && (!sweeping || h->mark)) val_unref(h);
     }
-    mem_free(g->val, (size_t)(g->nn ? g->nn : 1) * sizeof *g->val);
+    mem_free(g->val, (size_t)(g->nval ? g->nval : 1) * sizeof *g->val);
     g->val = NULL;
+    g->nval = 0;
 }
 
 void graph_val_mark(graph_t *g, void (*mark)(value_t *))
 {
     if (!g->val) return;
-    for (int i = 0; i < g->nn; i++) if (g->val[i].held) mark(g->val[i].held);
+    for (int i = 0; i < g->nval; i++) if (g->val[i].held) mark(g->val[i].held);
 }
