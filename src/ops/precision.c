@@ -465,6 +465,12 @@ static value_t *bits2_impl(call_t *c)
         str_append(out, m ? "   " : "", m ? 3 : 0);
         str_append(out, note, strlen(note));
     }
+    if (n == 0) {
+        char sh[128];
+        tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
+        int l = snprintf(line[0], sizeof line[0], _("(no elements: shape %s, %s)"), sh, dtype_traits[d].name);
+        str_append(out, line[0], (size_t)l);
+    }
     if (n > shown) {
         int l = snprintf(line[0], sizeof line[0], NG_("... %lld more element not shown (bits() lists the first %d; "
                                                       "index x to see others)",
@@ -516,10 +522,19 @@ static value_t *flip_impl(call_t *c)
                       "dimension", nd, sh, (long long)iv->u.t.size);
         at = 0;
         for (int d = 0; d < nd; d++) {
-            double f = tensor_get_f64(iv, d);
-            if (f != floor(f))
-                err_raise(ERR_TYPE, isp, "flip: index= holds integers, not %g", f);
-            int64_t k = (int64_t)f, len = x->u.t.shape[d];
+            int64_t k, len = x->u.t.shape[d];
+            if (iv->u.t.dtype == DT_INT64) {
+                k = ((const int64_t *)tensor_data(iv))[d];   /* exact: no trip through a double */
+            } else {
+                double f = tensor_get_f64(iv, d);
+                if (f != floor(f))
+                    err_raise(ERR_TYPE, isp, "flip: index= holds integers, not %g", f);
+                /* beyond every shape (and int64): said as the number it is */
+                k = fabs(f) < 9.2e18 ? (int64_t)f : (f < 0 ? -len - 1 : len);
+                if (fabs(f) >= 9.2e18)
+                    err_raise(ERR_INDEX, isp, "flip: index %g is out of range for dimension %d of x, which has size "
+                              "%lld (shape %s)", f, d, (long long)len, sh);
+            }
             if (k < -len || k >= len)
                 err_raise(ERR_INDEX, isp, "flip: index %lld is out of range for dimension %d of x, which has size %lld "
                           "(shape %s)", (long long)k, d, (long long)len, sh);
