@@ -301,6 +301,8 @@ static value_t *zeros_like(value_t *x)
 
 /* ---- backward ---- */
 
+void (*ad_grad_hook)(const value_t *out, const value_t *g, bool spread);
+
 /* Gradient of y with respect to the leaves (node indices) of tape t, which
  * has already been popped.  Returns new references (zeros where y does not
  * depend on a leaf). */
@@ -320,6 +322,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         err_check_interrupt();
         if (!G[i]) continue;
         ad_node_t *n = &t->nodes[i];
+        if (ad_grad_hook && n->out) ad_grad_hook(n->out, G[i], Gs[i] != NULL);
         if (n->kind == AD_LEAF) continue;
         if (Gs[i] && !(n->kind == AD_OP && ad_rule_find(n->op, NULL) == ad_rule_unary_deriv)) {
             value_t *f = ad_spread_fill(G[i], Gs[i]);
@@ -434,6 +437,7 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
     for (int i = 0; i < t->n; i++) val_unref(G[i]);
     mem_free(G, 2 * (size_t)nG * sizeof(value_t *));
     t->G = NULL;
+    if (ad_grad_hook) ad_grad_hook(NULL, NULL, false);
 }
 
 /* ---- grad and value_and_grad ---- */

@@ -26,6 +26,13 @@ typedef struct ad_link { int tape; int node; struct ad_link *next; } ad_link_t;
 /* True while any tape is recording. */
 bool ad_active(void);
 
+/* Called by backward with each tape node's output and its gradient once
+ * the gradient is complete (spread: g is one value standing for every
+ * element of out: a sum's gradient), then once with NULLs when backward
+ * ends.  graph(g, values=1) sets it (graph/values.c) while a traced call's
+ * node values wait for their gradients; NULL: nothing is told. */
+extern void (*ad_grad_hook)(const value_t *out, const value_t *g, bool spread);
+
 /* After op_call produced out from the call c: record it on every active
  * tape that watches one of its inputs. */
 void ad_record(call_t *c, value_t *out);

@@ -115,6 +115,7 @@ static value_t *exec_general(graph_t *g, int nargs, value_t **args, session_t *s
     size_t bytes = (size_t)(g->nn ? g->nn : 1) * sizeof(value_t *);
     value_t **vals = running_alloc(bytes);
     const source_t *saved = err_source();
+    if (g->keep) graph_val_begin(g);
     for (int i = 0; i < g->nn; i++) {
         gnode_t *n = &g->n[i];
         if (gnode_removed(n)) continue;
@@ -146,6 +147,7 @@ static value_t *exec_general(graph_t *g, int nargs, value_t **args, session_t *s
             break;
         }
         }
+        if (g->keep) graph_val_note(g, i, vals[i]);
     }
     err_set_source(saved);
     value_t *r = outputs(g, vals);
@@ -618,7 +620,8 @@ static bool step_direct(prun_t *R, int i, void *out)
 static value_t *plan_run(graph_t *g, int nargs, value_t **args, session_t *s)
 {
     /* :numerics check runs every node through op_call, which checks it */
-    if (ad_active() || graph_tracing() || op_settings(s)->numerics_check) return NULL;
+    /* and graph(g, values=1) notes every node's value (values.c) */
+    if (ad_active() || graph_tracing() || op_settings(s)->numerics_check || g->keep) return NULL;
     /* the plan's direct steps are the CPU's kernels: with an argument on a
      * device the general way runs each op (and each fused chain) there */
     for (int i = 0; i < nargs; i++)

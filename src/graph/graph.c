@@ -61,6 +61,7 @@ void graph_free(graph_t *g, bool sweeping)
     if (g->tree) mem_free(g->tree, (size_t)g->ntree * sizeof(int));
     mem_free(g->reg, (size_t)g->nreg * sizeof(region_t));
     graph_plan_free(g->plan);
+    graph_val_free(g, sweeping, after_sweep);
     mem_free(g, sizeof *g);
 }
 
@@ -141,6 +142,7 @@ void graph_traced_free(traced_t *t, bool sweeping)
 static void mark_graph(graph_t *g, void (*mark)(value_t *))
 {
     if (!g) return;
+    graph_val_mark(g, mark);
     for (int i = 0; i < g->nn; i++) {
         if (g->n[i].sub) mark_graph(g->n[i].sub, mark);
         if (g->n[i].value) mark(g->n[i].value);
@@ -192,7 +194,8 @@ value_t *graph_make_traced(value_t *f, value_t *input_signature, span_t span)
     t->f = val_ref(f);
     t->input_sig = input_signature ? val_ref(input_signature) : NULL;
     v->u.fn.traced = t;
-    v->u.fn.name = f->kind == V_FUNC && f->u.fn.def ? f->u.fn.def->name : f->kind == V_FUNC && f->u.fn.op ? f->u.fn.op->name : "model";
+    v->u.fn.name = f->kind == V_FUNC && f->u.fn.def ? f->u.fn.def->name : f->kind == V_FUNC && f->u.fn.op ? f->u.fn.op->name
+                 : f->kind == V_FUNC && f->u.fn.name ? f->u.fn.name : "model";   /* grad(f): "grad" */
     return v;
 }
 
@@ -324,6 +327,10 @@ void graph_reset(void)
     GS->ntracers = 0;
     GS->paused = 0;
     sync_tracing();
+    /* a grad that failed never ended its backward: the values its graphs
+     * hold for it go now (they survived the sweep: their graphs mark
+     * them), so no later backward tells them a gradient of its own */
+    graph_val_release();
     while (GS->nrunning > 0) {
         GS->nrunning--;
         mem_free(GS->running[GS->nrunning].vals, GS->running[GS->nrunning].bytes);
@@ -1351,7 +1358,13 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
         return r;
     }
     op_frame_push_hook(tfn->u.fn.name ? tfn->u.fn.name : "function", span);
+    if (t->keep_values) {   /* graph(g, values=1): this call's values, and none left from the other graph */
+        graph_t *other = g == c->opt ? c->raw : c->opt;
+        if (other) graph_val_free(other, false, false);
+        g->keep = true;
+    }
     value_t *r = graph_exec(g, nargs, args, s);
+    g->keep = false;
     op_frame_pop_hook();
     /* Affine collapse changes rounding: measure by how much, on the first
      * call, so that the graph view can say it (the other passes are exact) */
@@ -1480,26 +1493,55 @@ static value_t *tprint_impl(call_t *c)
     return c->nargs && c->args[0]->kind == V_TENSOR ? val_ref(c->args[0]) : val_new(V_NONE);
 }
 
+/* Whether the last call of tfn left values on its graphs (values.c). */
+static bool has_values(value_t *tfn)
+{
+    traced_t *t = tfn->u.fn.traced;
+    for (int i = 0; i < t->nc; i++)
+        for (int k = 0; k < 2; k++) {
+            const graph_t *g = k ? t->c[i].opt : t->c[i].raw;
+            for (int j = 0; g && j < g->nn; j++) if (graph_node_value(g, j)) return true;
+        }
+    return false;
+}
+
+/* graph(g), graph(g, values=1), graph(f, args...): the options are read
+ * into op_graph_opts_t, one keyword each, for the text and the figure */
 static value_t *graph_impl(call_t *c)
 {
-    traced_arg(c);
+    value_t *fn = c->args[0];
+    op_graph_opts_t o = {0};
+    span_t sp;
+    value_t *kv = op_kw(c, "values", &sp);
+    if (kv) o.values = op_to_int(kv, sp, N_("graph's values=")) != 0;
+    value_t *sv = op_kw(c, "shadow", &o.shadow_span);
+    if (sv) o.shadow = op_to_int(sv, o.shadow_span, N_("graph's shadow=")) != 0;
+    if (fn->kind != V_FUNC || (!fn->u.fn.traced && c->nargs == 1))
+        err_raise(ERR_TYPE, c->arg_spans[0], "graph needs a traced function (made by trace(f) or @trace def), or a "
+                  "function and its arguments: graph(grad(f), x) traces grad(f), calls it at x and draws its graph, "
+                  "the backward pass included");
+    value_t *made = NULL;
+    if (!fn->u.fn.traced) fn = made = graph_make_traced(fn, NULL, c->arg_spans[0]);
+    if (o.values) graph_keep_values(fn);
+    if (c->nargs > 1) {   /* graph(g, x, ...): this call is the last call */
+        value_t *r = graph_call(c->s, fn, c->nargs - 1, c->args + 1, 0, NULL, NULL, c->span);
+        val_unref(r);
+    }
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    graph_print(m, c->args[0], false);
+    graph_print(m, fn, false, &o);
+    if (o.values && !has_values(fn))
+        fprintf(m, _("(no values yet: %s records them from now on; call it, then graph(%s, values=1) again, or give "
+                     "the arguments: graph(%s, x, values=1))\n"), fn->u.fn.name, fn->u.fn.name, fn->u.fn.name);
     fclose(m);
-    /* shadow=1: the drawing colours each op by the last shadow(g, ...) run's accumulated error (ops/shadow.c) */
-    span_t ssp;
-    value_t *sv = op_kw(c, "shadow", &ssp);
-    bool sh = sv && op_to_double(sv, ssp, N_("shadow=")) != 0;
-    if (sh && !op_shadow_has_run(c->args[0]))
-        err_raise(ERR_VALUE, ssp, "graph(g, shadow=1) colours g's ops by the errors of the last shadow(g, ...) run, and g "
+    if (o.shadow && !op_shadow_has_run(fn))
+        err_raise(ERR_VALUE, o.shadow_span, "graph(g, shadow=1) colours g's ops by the errors of the last shadow(g, ...) run, and g "
                   "has none: run s = shadow(g, x) first");
-    op_shadow_graph = sh;
-    if (op_graph_figure_hook) op_graph_figure_hook(c->s, c->args[0], session_out(c->s));   /* and drawn: a window cell, or a PNG when headless */
-    op_shadow_graph = false;
+    if (op_graph_figure_hook) op_graph_figure_hook(c->s, fn, &o, session_out(c->s));   /* and drawn: a window cell, or a PNG when headless */
     value_t *r = str_new(buf, len);
     free(buf);
+    if (made) val_unref(made);
     return r;
 }
 
@@ -1657,12 +1699,21 @@ static const op_def_t op_family_graph[] = {
      .formula = N_("[a, ...] as a list (not stacked into one tensor)"), .shapes = N_("a list"), .dtypes = N_("the items'"),
      .source = N_("tf.function: a Python list of tensors passed to an op is a list of graph inputs"),
      .example = "list_of(1, \"a\")\n#> [1, \"a\"]"},
-    {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = 1, .kwargs = "shadow",
+    {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = -1, .kwargs = "values shadow",
      .flags = OPF_IMPURE, .nograd = N_("draws a graph"),
-     .signature = "graph(g)   also :graph g", .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
+     .signature = "graph(g, values=0, shadow=0)   graph(f, args..., values=0)   also :graph g", .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
      .formula = N_("numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "
-                "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them"),
+                "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them. "
+                "values=1 (micrograd's draw_dot): each node's value from the last call of g (one element: the value; "
+                "more: the range min .. max, \"all v\" where every element is v, and how many are nan) and, when that "
+                "call ran under grad (grad(g)(x)), the gradient of the differentiated result with respect to the node "
+                "(a node the gradient does not reach has none); only the graph that call ran holds values (under grad "
+                "the graph as traced, else the one after the passes; nodes inside a while or a called graph have "
+                "none). Recording starts when values=1 is first asked for g (it costs a pass over every node's result "
+                "and runs g's graph node by node from then on): asked before, it says there are none yet. "
+                "graph(f, args...) first calls f with args (tracing f when it is not traced), so that call is the last "
+                "call: graph(grad(f), x, values=1) draws the backward pass as traced, with its values"),
      .shapes = N_("a string (and a figure)"), .dtypes = N_("-"),
      .source = N_("jax.make_jaxpr's text form; Graphviz's dot layout (Gansner, Koutsofios, North & Vo, IEEE TSE 1993)"),
      .example = "def f(x) { return x * 1 + 2 * 3 }\n"

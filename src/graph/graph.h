@@ -95,6 +95,12 @@ typedef struct graph {
     region_t *reg;
     int nreg;
     struct gplan *plan;      /* exec.c's plan for running it (built at the first run; graph_free frees it) */
+    /* graph(g, values=1) (values.c): while keep is set each run records
+     * what every node held (val[nn], text for people), and under grad
+     * holds the node values until backward has told their gradients */
+    struct gval *val;
+    int nval;                /* val's length: nn when it was made */
+    bool keep;
 } graph_t;
 
 /* The traced function behind a V_FUNC value (value.h: u.fn.traced). */
@@ -198,7 +204,25 @@ void graph_note_record(value_t *rec);
 void graph_reset(void);
 
 /* :graph / graph(g): the concrete functions as text. */
-void graph_print(FILE *out, value_t *tfn, bool optimized_only);
+void graph_print(FILE *out, value_t *tfn, bool optimized_only, const op_graph_opts_t *o);
+
+/* graph(g, values=1) (values.c).  A node's record from the last call that
+ * ran its graph: the value ("0.5", or "-1.5 .. 2", the range, for a tensor) and,
+ * when that call ran under grad, the gradient of the differentiated output
+ * with respect to it; empty strings where the call did not run the node. */
+typedef struct gval { char value[80], grad[80]; value_t *held; } gval_t;
+/* tfn records at each call from now on (values=1 asked once) */
+void graph_keep_values(value_t *tfn);
+/* The record of node i of g, or NULL where none was made. */
+const gval_t *graph_node_value(const graph_t *g, int i);
+/* exec.c: a keeping graph's run starts (records cleared) and node i's value */
+void graph_val_begin(graph_t *g);
+void graph_val_note(graph_t *g, int i, value_t *v);
+/* graph.c: free g's records (sweeping: as node values are freed) */
+void graph_val_free(graph_t *g, bool sweeping, bool after_sweep);
+void graph_val_mark(graph_t *g, void (*mark)(value_t *));
+/* after an error (graph_reset): every graph lets go of the values it held for a backward */
+void graph_val_release(void);
 /* The concrete functions of a traced function, for the views (the text in
  * passes.c, the drawing in view/fig_graph.c): their count, and for each its
  * signature text and its graph as traced and after the passes, where the

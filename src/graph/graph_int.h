@@ -81,6 +81,7 @@ struct traced {
     bool record_all;        /* :mode graph: every op is a node, none folded at trace time */
     int retraces_in_a_row;
     bool quiet;             /* fit's training step: a new batch shape traces without a "retracing" line */
+    bool keep_values;       /* graph(g, values=1) asked: each call records its nodes' values (values.c) */
 };
 
 /* ---- the trace in progress ---- */

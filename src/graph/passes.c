@@ -1041,9 +1041,10 @@ static void meta_str(char *b, int cap, const gnode_t *n)
     if (k < cap) snprintf(b + k, cap - k, "]");
 }
 
-static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent);
+static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent,
+                           bool values);
 
-static void print_node(FILE *out, const graph_t *g, int i, const session_settings_t *set, int indent)
+static void print_node(FILE *out, const graph_t *g, int i, const session_settings_t *set, int indent, bool values)
 {
     const gnode_t *n = &g->n[i];
     char m[128];
@@ -1093,27 +1094,31 @@ static void print_node(FILE *out, const graph_t *g, int i, const session_setting
         fprintf(out, _("   [only if %%%d is %s]"), r->cond, r->when ? "true" : "false");
     }
     if (n->note) fprintf(out, "   # %s", n->note);
+    const gval_t *v = values ? graph_node_value(g, i) : NULL;
+    if (v && v->value[0]) fprintf(out, _("   value %s"), v->value);
+    if (v && v->grad[0]) fprintf(out, _("   grad %s"), v->grad);
     fputc('\n', out);
     if (n->kind == G_WHILE && n->sub) {
         fprintf(out, _("%*s      body (params: loop variables, then the values it uses; returns the new loop "
                 "variables and the new condition):\n"), indent, "");
-        print_graph_in(out, n->sub, false, set, indent + 6);
+        print_graph_in(out, n->sub, false, set, indent + 6, false);
     } else if (n->kind == G_CALL && n->sub) {
         fprintf(out, _("%*s      the called function's graph (params: the call's inputs):\n"), indent, "");
-        print_graph_in(out, n->sub, true, set, indent + 6);
+        print_graph_in(out, n->sub, true, set, indent + 6, false);
     }
 }
 
-static void print_graph(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set)
+static void print_graph(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, bool values)
 {
-    print_graph_in(out, g, hide_removed, set, 0);
+    print_graph_in(out, g, hide_removed, set, 0, values);
 }
 
-static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent)
+static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const session_settings_t *set, int indent,
+                           bool values)
 {
     for (int i = 0; i < g->nn; i++) {
         if (hide_removed && gnode_removed(&g->n[i])) continue;
-        print_node(out, g, i, set, indent);
+        print_node(out, g, i, set, indent, values);
     }
     fprintf(out, "%*s  return", indent, "");
     for (int k = 0; k < g->nout; k++) fprintf(out, "%s%%%d", k ? ", " : " ", g->out[k]);
@@ -1126,8 +1131,9 @@ static void print_graph_in(FILE *out, const graph_t *g, bool hide_removed, const
 double graph_collapse_diff(value_t *tfn, int i);
 void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, graph_t ***opt);
 
-void graph_print(FILE *out, value_t *tfn, bool optimized_only)
+void graph_print(FILE *out, value_t *tfn, bool optimized_only, const op_graph_opts_t *o)
 {
+    bool values = o && o->values;
     int nc = 0;
     const char **sig;
     graph_t **raw, **opt;
@@ -1138,13 +1144,13 @@ void graph_print(FILE *out, value_t *tfn, bool optimized_only)
         fprintf(out, _("concrete function %s(%s)\n"), tfn->u.fn.name, sig[i]);
         if (!optimized_only) {
             fputs(_(" as traced:\n"), out);
-            print_graph(out, raw[i], false, &set);
+            print_graph(out, raw[i], false, &set, values);
         }
         fprintf(out, _(" after the passes (%s%s%s%s%s%s):\n"), graph_passes.fold ? "fold " : "",
                 graph_passes.cse ? "CSE " : "", graph_passes.identities ? "identities " : "",
                 graph_passes.collapse ? (graph_passes.collapse_lowp ? _("affine-collapse(all dtypes) ") : "affine-collapse(fp32/fp64) ") : "",
                 graph_passes.dce ? "DCE " : "", graph_passes.fuse ? "fusion" : "");
-        print_graph(out, opt[i], false, &set);
+        print_graph(out, opt[i], false, &set, values);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0)
             fprintf(out, _(" affine collapse re-associates (W1 @ W2 is rounded once): on the first call the collapsed "

@@ -167,8 +167,9 @@ int session_graph(session_t *s, const char *name, FILE *out)
         fprintf(out, _("'%s' is not a traced function (make one with trace(f) or @trace def)\n"), name);
         return 1;
     }
-    graph_print(out, g, false);
-    if (op_graph_figure_hook) op_graph_figure_hook(s, g, out);   /* and drawn (a window cell, or a PNG when headless) */
+    op_graph_opts_t o = {0};
+    graph_print(out, g, false, &o);
+    if (op_graph_figure_hook) op_graph_figure_hook(s, g, &o, out);   /* and drawn (a window cell, or a PNG when headless) */
     return 0;
 }
 

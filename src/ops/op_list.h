@@ -58,6 +58,7 @@
     X(fit) \
     X(fit_figure) \
     X(fit_loss) \
+    X(flip) \
     X(floor) \
     X(floor_divide) \
     X(fp16) \

@@ -120,7 +120,7 @@ op_trace_hooks_t op_tracer = {
 };
 
 void (*op_bits_figure_hook)(call_t *c, const char *text);
-void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
+void (*op_graph_figure_hook)(session_t *s, value_t *tfn, const op_graph_opts_t *o, FILE *out);
 void (*op_print_hook)(FILE *out, const value_t *v, const session_settings_t *set, bool top);
 value_t *(*op_apply_hook)(session_t *s, value_t *fn, int nargs, value_t **args, int nkw, const char **kwn,
                           value_t **kw, span_t span);

@@ -67,7 +67,14 @@ typedef struct call {
  * called by repl_new; view/figures.h says what each draws).  NULL: nothing
  * is drawn (a program without the view, the unit tests). */
 extern void (*op_bits_figure_hook)(call_t *c, const char *text);
-extern void (*op_graph_figure_hook)(session_t *s, value_t *tfn, FILE *out);
+/* graph(g, ...)'s options, read by its text (graph/passes.c) and its
+ * figure (view/fig_graph.c); one field per keyword, all zero by default */
+typedef struct op_graph_opts {
+    bool values;   /* values=1: each node's value (and gradient) from the last call */
+    bool shadow;   /* shadow=1: ops coloured by the last shadow(g, ...) run's accumulated error (ops/shadow.c) */
+    span_t shadow_span;
+} op_graph_opts_t;
+extern void (*op_graph_figure_hook)(session_t *s, value_t *tfn, const op_graph_opts_t *o, FILE *out);
 /* How values print (lang/print.c's print_value, above this layer): set by
  * session_new, so every call's session prints through it (print(),
  * tprint(), a graph listing's constants). */

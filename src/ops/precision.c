@@ -10,6 +10,7 @@
  * through dtype_convert (dtype.c): round to nearest, ties to even.
  */
 #include "ops/ops.h"
+#include "ops/record.h"
 #include "backend/backend.h"
 #include "util/error.h"
 #include "util/i18n.h"
@@ -280,8 +281,11 @@ double op_bits_stored(call_t *c, value_t *x, int64_t i, dtype_t dt)
     return dtype_load_f64(dt, one, 0);
 }
 
+static value_t *bits2_impl(call_t *c);
+
 static value_t *bits_impl(call_t *c)
 {
+    if (c->nargs == 2) return bits2_impl(c);
     value_t *x = op_arg_tensor(c, 0);
     bool weak = x->u.t.weak;
     /* The typed value is worth a note for a literal (even "exact"), or
@@ -353,6 +357,210 @@ static value_t *bits_impl(call_t *c)
     }
     if (op_bits_figure_hook) op_bits_figure_hook(c, out->u.str.s);   /* the same as coloured boxes, in the window (figures.h) */
     return out;
+}
+
+/* bits(x, y): each element of x and of y as bits() shows it, and under
+ * them a line marking with ^ the bits in which the two differ and naming
+ * them (bit 0 the lowest).  x and y are one dtype (a weak number: the
+ * session precision) and one shape, or y a single element compared with
+ * every element of x. */
+static value_t *bits2_impl(call_t *c)
+{
+    value_t *v[2] = { op_arg_tensor(c, 0), op_arg_tensor(c, 1) };
+    dtype_t dt[2];
+    for (int k = 0; k < 2; k++) dt[k] = v[k]->u.t.weak ? op_settings(c->s)->precision : (dtype_t)v[k]->u.t.dtype;
+    /* a number beside a tensor takes the tensor's dtype (as in x == 5) */
+    if (v[0]->u.t.weak != v[1]->u.t.weak) dt[0] = dt[1] = v[0]->u.t.weak ? dt[1] : dt[0];
+    /* op_bits_stored reads argument 0's literal nodes: y's are one further */
+    call_t cy = *c;
+    if (c->arg_nodes) cy.arg_nodes = c->arg_nodes + 1;
+    if (dt[0] != dt[1])
+        err_raise(ERR_DTYPE, c->arg_spans[1], "bits(x, y) compares the bits of one dtype: x is %s, y is %s (cast one: "
+                  "%s(y))", dtype_traits[dt[0]].name, dtype_traits[dt[1]].name, dtype_traits[dt[0]].name);
+    dtype_t d = dt[0];
+    value_t *x = v[0], *y = v[1];
+    bool same = x->u.t.ndim == y->u.t.ndim && x->u.t.size == y->u.t.size;
+    for (int k = 0; same && k < x->u.t.ndim; k++) same = x->u.t.shape[k] == y->u.t.shape[k];
+    if (!same && y->u.t.size != 1) {
+        char sx[128], sy[128];
+        tensor_shape_str(sx, sizeof sx, x->u.t.ndim, x->u.t.shape);
+        tensor_shape_str(sy, sizeof sy, y->u.t.ndim, y->u.t.shape);
+        err_raise(ERR_SHAPE, c->arg_spans[1], "bits(x, y) compares element by element: x has shape %s, y has shape %s "
+                  "(y may also be a single element, compared with each element of x)", sx, sy);
+    }
+    int width = d == DT_TF32 ? 19 : dtype_traits[d].size * 8;
+    int64_t n = x->u.t.size, shown = n > BITS_MAX_ELEMS ? BITS_MAX_ELEMS : n;
+    value_t *out = str_new("", 0);
+    char line[2][4096], mark[4200];
+    int len[2];
+    for (int64_t i = 0; i < shown; i++) {
+        uint64_t raw[2];
+        for (int k = 0; k < 2; k++) {
+            int64_t j = k == 1 && y->u.t.size == 1 ? 0 : i;
+            value_t *t = v[k];
+            char one[8];
+            if (t->u.t.weak) dtype_store_f64(d, one, 0, op_bits_stored(k ? &cy : c, t, j, d));
+            else memcpy(one, (const char *)tensor_data(t) + (size_t)j * (size_t)dtype_traits[d].size, (size_t)dtype_traits[d].size);
+            raw[k] = dtype_bits(d, one, 0);
+            if (d != DT_INT64) len[k] = dtype_bits_line_stored(line[k], (int)sizeof line[k], d, one, 0);
+            if (len[k] > (int)sizeof line[k] - 1) len[k] = (int)sizeof line[k] - 1;
+        }
+        if (d == DT_INT64) {
+            /* the 64 bits themselves after the numbers (padded to one
+             * width), so the marks have columns to stand under */
+            char num[2][32];
+            int w = 0;
+            for (int k = 0; k < 2; k++) {
+                int l = snprintf(num[k], sizeof num[k], "%lld", (long long)(int64_t)raw[k]);
+                if (l > w) w = l;
+            }
+            for (int k = 0; k < 2; k++) {
+                len[k] = snprintf(line[k], sizeof line[k], "int64  %*s   ", w, num[k]);
+                for (int b = 63; b >= 0; b--) line[k][len[k]++] = (char)('0' + ((raw[k] >> b) & 1));
+                line[k][len[k]] = 0;
+            }
+        }
+        /* ^ under each bit character that differs: the two lines have one
+         * layout up to the bits' end (one dtype) */
+        int m = 0, last = -1;
+        const char *end0 = d == DT_INT64 ? line[0] + len[0] : strchr(line[0], '=');
+        int upto = end0 ? (int)(end0 - line[0]) : 0;
+        if (d == DT_INT64) upto = len[0] < len[1] ? len[0] : len[1];
+        for (int k = 0; k < upto && k < len[1]; k++) {
+            bool b0 = line[0][k] == '0' || line[0][k] == '1', b1 = line[1][k] == '0' || line[1][k] == '1';
+            bool diff = b0 && b1 && line[0][k] != line[1][k];
+            if (d == DT_INT64) diff = diff && k >= len[0] - 64;   /* not the decimal digits */
+            mark[m++] = diff ? '^' : ' ';
+            if (diff) last = m;
+        }
+        m = last < 0 ? 0 : last;
+        mark[m] = 0;
+        uint64_t xo = raw[0] ^ raw[1];
+        int nd = 0;
+        for (int b = 0; b < width; b++) nd += (int)((xo >> b) & 1);
+        char names[600];
+        int k = 0;
+        names[0] = 0;
+        for (int b = width - 1; b >= 0 && k < (int)sizeof names - 8; b--)
+            if ((xo >> b) & 1) k += snprintf(names + k, sizeof names - (size_t)k, "%s%d", k ? ", " : "", b);
+        char note[700];
+        if (nd == 0) snprintf(note, sizeof note, "%s", _("(the same bits)"));
+        else snprintf(note, sizeof note, NG_("(%d bit differs: bit %s)", "(%d bits differ: bits %s)", (unsigned long)nd), nd, names);
+        char lab[64] = "";
+        if (x->u.t.ndim > 0) {
+            int64_t idx[NN_MAX_DIMS], r = i;
+            for (int dd = x->u.t.ndim - 1; dd >= 0; dd--) { idx[dd] = x->u.t.shape[dd] ? r % x->u.t.shape[dd] : 0; r = x->u.t.shape[dd] ? r / x->u.t.shape[dd] : 0; }
+            int q = 0;
+            for (int dd = 0; dd < x->u.t.ndim && q < (int)sizeof lab - 24; dd++)
+                q += snprintf(lab + q, sizeof lab - (size_t)q, "%s%lld", dd ? ", " : "[", (long long)idx[dd]);
+            snprintf(lab + q, sizeof lab - (size_t)q, "]");
+        }
+        char head[300];
+        int hl = snprintf(head, sizeof head, "%s%s", lab, *lab ? "\n" : "");
+        if (i) str_append(out, "\n", 1);
+        str_append(out, head, (size_t)hl);
+        str_append(out, "x  ", 3); str_append(out, line[0], (size_t)len[0]); str_append(out, "\n", 1);
+        str_append(out, "y  ", 3); str_append(out, line[1], (size_t)len[1]); str_append(out, "\n", 1);
+        str_append(out, "   ", 3); str_append(out, mark, (size_t)m);
+        str_append(out, m ? "   " : "", m ? 3 : 0);
+        str_append(out, note, strlen(note));
+    }
+    if (n == 0) {
+        char sh[128];
+        tensor_shape_str(sh, sizeof sh, x->u.t.ndim, x->u.t.shape);
+        int l = snprintf(line[0], sizeof line[0], _("(no elements: shape %s, %s)"), sh, dtype_traits[d].name);
+        str_append(out, line[0], (size_t)l);
+    }
+    if (n > shown) {
+        int l = snprintf(line[0], sizeof line[0], NG_("... %lld more element not shown (bits() lists the first %d; "
+                                                      "index x to see others)",
+                                                      "... %lld more elements not shown (bits() lists the first %d; "
+                                                      "index x to see others)", (unsigned long)(n - shown)),
+                         (long long)(n - shown), BITS_MAX_ELEMS);
+        str_append(out, "\n", 1);
+        str_append(out, line[0], (size_t)l);
+    }
+    return out;
+}
+
+/* ---- flip ---- */
+
+/* The bits flip numbers in dtype t: the stored width (fp16/bf16 16, fp32
+ * 32, fp64 and int64 64, e4m3/e5m2 8) and tf32's 19 (1 sign, 8 exponent,
+ * 10 mantissa bits, as bits() shows them: the fp32 storage's low 13 bits
+ * are always 0 and no part of the format, so tf32's bit 0 is storage bit 13). */
+static int flip_width(dtype_t t) { return t == DT_TF32 ? 19 : dtype_traits[t].size * 8; }
+
+/* flip(x, bit, index=): x with one bit of its storage flipped (xor), in
+ * every element or in the element index names.  A weak number is flipped
+ * as the session precision stores it (as bits() shows it); the result is
+ * a tensor of that dtype. */
+static value_t *flip_impl(call_t *c)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    dtype_t dt = x->u.t.weak ? op_settings(c->s)->precision : (dtype_t)x->u.t.dtype;
+    int width = flip_width(dt);
+    int64_t bit = op_to_int(c->args[1], c->arg_spans[1], N_("flip's bit"));
+    if (bit < 0 || bit >= width)
+        err_raise(ERR_VALUE, c->arg_spans[1], "flip: bit %lld is outside %s, whose %d bits are numbered 0 (the lowest) "
+                  "to %d (the sign)%s", (long long)bit, dtype_traits[dt].name, width, width - 1,
+                  dt == DT_TF32 ? _("; tf32 is fp32's storage with the low 13 bits always 0, so its bit 0 is the "
+                                    "lowest of its 10 mantissa bits") : "");
+    int nd = x->u.t.ndim;
+    int64_t at = -1;   /* the flat element index= names, or -1: every element */
+    span_t isp;
+    value_t *iv = op_kw(c, "index", &isp);
+    if (iv && iv->kind != V_NONE) {
+        char sh[128];
+        tensor_shape_str(sh, sizeof sh, nd, x->u.t.shape);
+        if (iv->kind != V_TENSOR || iv->u.t.ndim > 1)
+            err_raise(ERR_TYPE, isp, "flip: index= is one element's position, an integer per dimension of x (shape %s): "
+                      "index=(0, 1)", sh);
+        op_tracer.need_concrete(iv, isp, "flip's index");
+        if (iv->u.t.size != nd)
+            err_raise(ERR_SHAPE, isp, "flip: x has %d dimensions (shape %s) and index= gives %lld: one integer per "
+                      "dimension", nd, sh, (long long)iv->u.t.size);
+        at = 0;
+        for (int d = 0; d < nd; d++) {
+            int64_t k, len = x->u.t.shape[d];
+            if (iv->u.t.dtype == DT_INT64) {
+                k = ((const int64_t *)tensor_data(iv))[d];   /* exact: no trip through a double */
+            } else {
+                double f = tensor_get_f64(iv, d);
+                if (f != floor(f))
+                    err_raise(ERR_TYPE, isp, "flip: index= holds integers, not %g", f);
+                /* beyond every shape (and int64): said as the number it is */
+                k = fabs(f) < 9.2e18 ? (int64_t)f : (f < 0 ? -len - 1 : len);
+                if (fabs(f) >= 9.2e18)
+                    err_raise(ERR_INDEX, isp, "flip: index %g is out of range for dimension %d of x, which has size "
+                              "%lld (shape %s)", f, d, (long long)len, sh);
+            }
+            if (k < -len || k >= len)
+                err_raise(ERR_INDEX, isp, "flip: index %lld is out of range for dimension %d of x, which has size %lld "
+                          "(shape %s)", (long long)k, d, (long long)len, sh);
+            if (k < 0) k += len;
+            at = at * len + k;
+        }
+    }
+    value_t *r = tensor_new_raw(dt, nd, x->u.t.shape);
+    int64_t n = x->u.t.size;
+    size_t es = (size_t)dtype_traits[dt].size;
+    char *out = tensor_data(r);
+    if (x->u.t.weak)
+        for (int64_t i = 0; i < n; i++) dtype_store_f64(dt, out, i, op_bits_stored(c, x, i, dt));
+    else if (n)
+        memcpy(out, tensor_data(x), (size_t)n * es);
+    uint64_t mask = (uint64_t)1 << (dt == DT_TF32 ? bit + 13 : bit);
+    for (int64_t i = at < 0 ? 0 : at; i < (at < 0 ? n : at + 1); i++) {
+        char *p = out + (size_t)i * es;
+        switch (es) {   /* the element as a native unsigned integer, as numpy's view */
+        case 1: { uint8_t u; memcpy(&u, p, 1); u ^= (uint8_t)mask; memcpy(p, &u, 1); break; }
+        case 2: { uint16_t u; memcpy(&u, p, 2); u ^= (uint16_t)mask; memcpy(p, &u, 2); break; }
+        case 4: { uint32_t u; memcpy(&u, p, 4); u ^= (uint32_t)mask; memcpy(p, &u, 4); break; }
+        default: { uint64_t u; memcpy(&u, p, 8); u ^= mask; memcpy(p, &u, 8); break; }
+        }
+    }
+    return r;
 }
 
 /* ---- from_bits ---- */
@@ -532,9 +740,9 @@ const op_def_t op_family_precision[] = {
                 "#> 1.001 (fp16)\n"
                 "nextafter(fp16([0, 1]), -1)\n"
                 "#> [-5.9605e-08, 0.99951] (fp16)"},
-    {OP(bits), OPK_FUNC, .gpu = "", .impl = bits_impl, .min_args = 1, .max_args = 1, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
+    {OP(bits), OPK_FUNC, .gpu = "", .impl = bits_impl, .min_args = 1, .max_args = 2, .flags = OPF_EXACT_LITERAL | OPF_IMPURE,
      .nograd = N_("prints the stored bits"),
-     .signature = "bits(x)", .summary = N_("sign | exponent | mantissa bits and the exact stored decimal of each element"),
+     .signature = "bits(x)   bits(x, y)", .summary = N_("sign | exponent | mantissa bits and the exact stored decimal of each element; with y, the bits in which x and y differ marked ^"),
      .formula = N_("value = (-1)^sign * 2^(exponent - bias) * 1.mantissa (exponent 0: 2^(1 - bias) * 0.mantissa, subnormal); "
                 "a number or literal also shows the typed value it was rounded from and the error stored - typed; "
                 "the sign of a NaN that an invalid operation makes (0/0, inf - inf, sqrt(-1)) is the CPU's, which "
@@ -550,7 +758,29 @@ const op_def_t op_family_precision[] = {
                 "#> fp16  0 | 01011 | 1001100110   = 0.0999755859375   (rounded from 0.1, error -2.44e-05)\n"
                 "bits(fp32([1, -2.5]))\n"
                 "#> [0]  fp32  0 | 01111111 | 00000000000000000000000   = 1\n"
-                "#> [1]  fp32  1 | 10000000 | 01000000000000000000000   = -2.5"},
+                "#> [1]  fp32  1 | 10000000 | 01000000000000000000000   = -2.5\n"
+                "bits(fp16(1), fp16(2))\n"
+                "#> x  fp16  0 | 01111 | 0000000000   = 1\n"
+                "#> y  fp16  0 | 10000 | 0000000000   = 2\n"
+                "#>              ^^^^^   (5 bits differ: bits 14, 13, 12, 11, 10)"},
+    {OP(flip), OPK_FUNC, .impl = flip_impl, .min_args = 2, .max_args = 2, .kwargs = "index", .flags = OPF_EXACT_LITERAL,
+     .nograd = N_("flipping a stored bit is not a differentiable function of x: grad through flip is an error at the "
+                  "flip, never a zero (JAX's bitcast_convert_type, its nearest relative, gives a zero gradient, "
+                  "ad.defjvp_zero; a zero would read as 'the bit has no effect', which the value itself contradicts)"),
+     .signature = "flip(x, bit, index=None)", .summary = N_("x with one bit of its storage flipped, in every element or in the one index names"),
+     .formula = N_("each element's stored bits xor 2^bit (numpy: x.view(uint16) ^ (1 << bit), viewed back); bit 0 is the "
+                   "lowest mantissa bit, the highest is the sign: fp16 and bf16 0..15, fp32 0..31, fp64 and int64 0..63, "
+                   "e4m3 and e5m2 0..7, tf32 0..18 (its 1 + 8 + 10 bits as bits() shows them: tf32 is fp32's storage with "
+                   "the low 13 bits always 0, so tf32's bit 0 is the storage's bit 13); index=(i, j, ...) flips only that "
+                   "element (negative counts from the end); grad through flip is an error at the flip (not differentiable "
+                   "in x; never a zero gradient)"),
+     .shapes = N_("x: any shape -> the same shape; index: one integer per dimension of x"),
+     .dtypes = N_("x's dtype (a number or literal: as the session precision stores it, as bits() shows it)"),
+     .source = N_("IEEE 754-2019 §3.4 (binary interchange encodings); OCP OFP8 rev 1.0; numpy.ndarray.view and bitwise_xor"),
+     .example = "flip(fp16(1), 14)\n"
+                "#> inf (fp16)\n"
+                "flip(fp32([1, 2]), 31, index=(1,))\n"
+                "#> [1, -2] (fp32)"},
     {OP(from_bits), OPK_FUNC, .impl = from_bits_impl, .min_args = 2, .max_args = 2, .flags = OPF_EXACT_LITERAL,
      .nograd = N_("a bit pattern is an integer: no derivative (as NumPy's view)"),
      .signature = "from_bits(pattern, dtype)", .summary = N_("the value whose stored bits are pattern: the inverse of bits()"),

@@ -60,11 +60,9 @@ bool op_shadow_eager_on(void);
 void op_shadow_print(FILE *out, value_t *v, session_t *s);
 /* graph(g, shadow=1): the last shadow(g, ...) run's accumulated error
  * (the largest) of the op `op` called at span of the source text `text`;
- * false when that run did not have it.  op_shadow_graph is set while
- * graph draws with the colours. */
+ * false when that run did not have it. */
 bool op_shadow_node_error(const value_t *fn, op_id_t op, span_t span, const char *text, double *ulps);
 bool op_shadow_has_run(const value_t *fn);
-extern bool op_shadow_graph;
 
 /* A trace is recording now (graph_tracing; inline: every op_call asks). */
 static inline bool op_tracing(void) { return nn_state()->tracing; }

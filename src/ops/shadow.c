@@ -469,7 +469,6 @@ typedef struct sh_node { op_id_t op; span_t span; const char *text; double acc; 
 static value_t *last_fn;       /* the function of the last shadow() (a root of the sweep) */
 static sh_node_t *last;
 static int64_t nlast;
-bool op_shadow_graph;
 
 static void last_keep(value_t *f)
 {

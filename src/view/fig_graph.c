@@ -24,9 +24,9 @@ static void node_meta(char *b, int cap, const gnode_t *n)
 
 /* graph(g, shadow=1): an op node's fill and a line by the last shadow
  * run's accumulated error (ops/shadow.c); a fused node by its worst op */
-static uint32_t shadow_fill(const value_t *tfn, const gnode_t *n, char *lab, size_t cap, uint32_t fill)
+static uint32_t shadow_fill(const value_t *tfn, const gnode_t *n, char *lab, size_t cap, uint32_t fill, const op_graph_opts_t *o)
 {
-    if (!op_shadow_graph) return fill;
+    if (!o || !o->shadow) return fill;
     double e = 0, one;
     bool any = false;
     const gnode_t *ops = n->kind == G_FUSED ? n->chain : n;
@@ -46,7 +46,7 @@ static uint32_t shadow_fill(const value_t *tfn, const gnode_t *n, char *lab, siz
 }
 
 /* One graph_t into a view graph; returns its count of removed nodes. */
-static int add_graph(view_figure_t *f, const graph_t *g, const char *what, const value_t *tfn)
+static int add_graph(view_figure_t *f, const graph_t *g, const char *what, const value_t *tfn, const op_graph_opts_t *o)
 {
     int nrem = 0;
     for (int i = 0; i < g->nn; i++) nrem += gnode_removed(&g->n[i]);
@@ -91,8 +91,11 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what, const
         if (n->region && n->region <= g->nreg)
             k += snprintf(lab + k, sizeof lab - (size_t)k, _("  only if %%%d is %s"), g->reg[n->region - 1].cond,
                           g->reg[n->region - 1].when ? "true" : "false");
-        if (n->note) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
-        fill = shadow_fill(tfn, n, lab, sizeof lab, fill);
+        const gval_t *v = o && o->values ? graph_node_value(g, i) : NULL;   /* graph(g, values=1) */
+        if (v && v->value[0] && k < (int)sizeof lab) k += snprintf(lab + k, sizeof lab - (size_t)k, _("\nvalue %s"), v->value);
+        if (v && v->grad[0] && k < (int)sizeof lab) k += snprintf(lab + k, sizeof lab - (size_t)k, _("\ngrad %s"), v->grad);
+        if (n->note && k < (int)sizeof lab) snprintf(lab + k, sizeof lab - (size_t)k, "\n%s", n->note);
+        fill = shadow_fill(tfn, n, lab, sizeof lab, fill, o);
         view_graph_node(vg, lab, fill, gnode_removed(n), false);
     }
     int ret = view_graph_node(vg, g->out_list ? _("return (a list)") : "return", 0xFFFFFF, false, true);
@@ -114,7 +117,7 @@ static int add_graph(view_figure_t *f, const graph_t *g, const char *what, const
 #define GRAPH_DRAW_MAX 150   /* nodes: beyond this the boxes are too small to read; the text has them all */
 #define GRAPH_FIGS_MAX 4
 
-void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
+void figures_graph_show(session_t *s, value_t *tfn, const op_graph_opts_t *o, FILE *out)
 {
     (void)s;
     if (!tfn || tfn->kind != V_FUNC || !tfn->u.fn.traced) return;
@@ -133,8 +136,8 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
         char t[300];
         snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
         view_set_title(f, t);
-        add_graph(f, raw[i], _("as traced"), tfn);
-        add_graph(f, opt[i], _("after the passes"), tfn);
+        add_graph(f, raw[i], _("as traced"), tfn, o);
+        add_graph(f, opt[i], _("after the passes"), tfn, o);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0) {
             char note[400];
@@ -142,7 +145,7 @@ void figures_graph_show(session_t *s, value_t *tfn, FILE *out)
                      "from eager by at most %.3g"), d);
             f->note = view_strdup(note);
         }
-        if (op_shadow_graph && !f->note)
+        if (o && o->shadow && !f->note)
             f->note = view_strdup(_("colour: accumulated error in the last shadow run (green up to 0.5 ulp, yellow up to 4, "
                                     "orange above, red inf or NaN)"));
         char err[256];

@@ -11,11 +11,13 @@ struct call;
 void figures_bits_show(struct call *c, const char *text);
 /* graph(g) and :graph g (graph.c, session.c): the concrete functions of the
  * traced function tfn drawn as graphs, "as traced" beside "after the
- * passes" (fig_graph.c builds them; view_graph.c lays them out).  Writes
+ * passes" (fig_graph.c builds them; view_graph.c lays them out), with the
+ * options o (values=1: each node's value and gradient).  Writes
  * a line to out when a graph cannot be drawn. */
 struct session;
 struct value;
-void figures_graph_show(struct session *s, struct value *tfn, FILE *out);
+struct op_graph_opts;
+void figures_graph_show(struct session *s, struct value *tfn, const struct op_graph_opts *o, FILE *out);
 /* Set the figure hooks of the layers below (ops.h: op_bits_figure_hook,
  * op_graph_figure_hook) to the two above; the REPL calls it at start-up. */
 void figures_register(void);
