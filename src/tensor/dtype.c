@@ -530,14 +530,28 @@ bool dtype_parse_number(const char *text, size_t len, double *out, int *dir)
  * when x is not a boundary, d and x round alike (rounding is constant
  * between boundaries and monotone).  When x is a boundary and d != x, d is
  * on side dir of it, where its neighbour double nextafter(x, dir) also is,
- * and that neighbour is not a boundary: round it.  A boundary is where the
- * rounding of the two neighbour doubles differs.  d beyond binary64 (x inf)
- * or below its subnormals (x 0) rounds as x in every narrower format. */
+ * and that neighbour is not a boundary: round it.  d beyond binary64 (x
+ * inf) or below its subnormals (x 0) rounds as x in every narrower format.
+ * A boundary is not "where the roundings of x's two neighbours differ":
+ * that holds beside one too (x = 857.25 + 2^-43, the double of
+ * 857.2500000000001, next to fp16's tie 857.25, which rounds down to even),
+ * and took 857.2500000000001 to fp16 857 instead of 857.5. */
+static bool is_boundary(dtype_t t, double x)
+{
+    double r = dtype_round_f64(t, x);
+    if (r == x) return false;                           /* a value of t */
+    if (isinf(r)) return !isinf(dtype_round_f64(t, nextafter(x, 0)));   /* max + ulp/2 */
+    /* x halfway between r and its reflection o, a neighbour of r in t; o
+     * is exact: x - r is (Sterbenz), and x + (x - r) has no bit below x's
+     * last or r's */
+    double o = x + (x - r);
+    return o != r && dtype_round_f64(t, o) == o;
+}
+
 double dtype_round_dir(dtype_t t, double x, int dir)
 {
-    if (t == DT_FP64 || t == DT_INT64 || dir == 0 || x == 0 || !isfinite(x)) return dtype_round_f64(t, x);
-    double lo = dtype_round_f64(t, nextafter(x, -INFINITY)), hi = dtype_round_f64(t, nextafter(x, INFINITY));
-    if (lo == hi) return dtype_round_f64(t, x);
+    if (t == DT_FP64 || t == DT_INT64 || dir == 0 || x == 0 || !isfinite(x) || !is_boundary(t, x))
+        return dtype_round_f64(t, x);
     return dtype_round_f64(t, nextafter(x, dir > 0 ? INFINITY : -INFINITY));
 }
 
