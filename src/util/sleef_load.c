@@ -48,8 +48,9 @@ void *nn_sleef_open(int i)
     if (nn_sleef_ready()) return nn_sleef_fn[i];
     /* Only the main thread gets here (the worker runs nothing until SLEEF
      * is open), outside a parallel region: an error the session survives. */
+    span_t here = { 0, 0 };   /* (a named span: xgettext reads the message as err_raise's third argument) */
     if (syscall(SYS_gettid) == getpid())
-        err_raise(ERR_IO, (span_t){ 0, 0 }, "this needs the SLEEF library (vector maths: exp, log, tanh, ...), which could "
+        err_raise(ERR_IO, here, "this needs the SLEEF library (vector maths: exp, log, tanh, ...), which could "
                                           "not be opened (Debian: libsleef3): %s", why);
     fprintf(stderr, _("nnpad: the SLEEF library could not be opened (Debian: libsleef3): %s\n"), why);
     abort();
