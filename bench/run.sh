@@ -6,7 +6,8 @@
 #   - start-up: nnpad -e '1+1' vs python3 -c 'import numpy'; and vs a C
 #     hello world (cc, in the numpy column) started the same way, 200
 #     starts in a loop, best of 3 (aim: within 1.6x, a ratio of 0.625: the
-#     drawing libraries are opened only at the first figure);
+#     drawing libraries are opened only at the first figure, Readline only
+#     by the interactive REPL, SLEEF and MPFR at their first use);
 #   - per-op overhead: a run of 10^6 statements `y = x + x` (1-element
 #     fp32, 100 to a loop iteration) divided by 10^6, in nnpad (start-up and
 #     loop steps included, so never below zero), against a bare NumPy ufunc

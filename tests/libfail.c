@@ -8,6 +8,9 @@
  *   cairo_png    cairo_surface_write_to_png_stream fails (no memory)
  *   sdl_load     dlopen of SDL2 fails, as on a machine without it
  *   sdl_window   SDL loads and starts, SDL_CreateWindow fails
+ *   sleef_load   dlopen of SLEEF fails (util/sleef_load.c: the first exp)
+ *   mpfr_load    dlopen of MPFR fails (tensor/dtype.c: a long literal)
+ *   tty_load     dlopen of nnpad-tty.so fails, as without GNU Readline
  * SDL is opened with dlopen (src/view/view_sdl.c), so its functions are
  * reached through dlsym on SDL's own handle, which a preloaded library
  * cannot interpose: this one wraps dlopen and dlsym instead.  Built by
@@ -90,6 +93,9 @@ void *dlopen(const char *file, int flags)
     static void *(*real)(const char *, int);
     if (!real) real = (void *(*)(const char *, int))next("dlopen");
     if (file && strstr(file, "SDL2") && failing("sdl_load")) return real("/nonexistent/libSDL2-2.0.so.0", flags);
+    if (file && strstr(file, "libsleef") && failing("sleef_load")) return real("/nonexistent/libsleef.so.3", flags);
+    if (file && strstr(file, "libmpfr") && failing("mpfr_load")) return real("/nonexistent/libmpfr.so.6", flags);
+    if (file && strstr(file, "nnpad-tty") && failing("tty_load")) return real("/nonexistent/libreadline.so.8", flags);
     void *h = real(file, flags);
     if (h && file && strstr(file, "SDL2")) sdl_handle = h;
     return h;

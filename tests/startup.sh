@@ -3,6 +3,11 @@
 # libraries (Cairo, Pango, HarfBuzz, GLib, Graphviz, fontconfig): they are
 # in the module nnpad-draw.so (src/view/view_load.c), opened at the first
 # figure; without it the first figure says why and the session goes on.
+# Nor GNU Readline (the module nnpad-tty.so, opened only by the interactive
+# REPL on a terminal: src/repl/repl_ttyload.c), SLEEF (opened at the first
+# SLEEF function: src/util/sleef_load.c) or MPFR and GMP (opened at the
+# first literal that its exact short path cannot round:
+# src/tensor/dtype.c); without each, its first use says why.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 command -v ldd >/dev/null 2>&1 || { tap_skip_all "no ldd"; exit 0; }
@@ -11,8 +16,10 @@ mkdir -p "$tmp" || { echo "Bail out! cannot make $tmp"; exit 1; }
 trap 'rm -rf "$tmp"' EXIT
 case $NNPAD in /*) ;; *) NNPAD=$PWD/$NNPAD ;; esac
 cd "$tmp" || exit 1
-unset NNPAD_FIGURES NNPAD_DRAW_MODULE
+unset NNPAD_FIGURES NNPAD_DRAW_MODULE NNPAD_TTY_MODULE
 draw='libcairo\|libpango\|libharfbuzz\|libglib\|libgvc\|libcgraph\|libfontconfig\|libX11'
+lazy='libreadline\|libtinfo\|libsleef\|libmpfr\|libgmp'
+FAILSHIM=$(dirname "$NNPAD")/tests/libfail.so
 
 ldd "$NNPAD" > ldd.txt 2>&1
 ! grep -q "$draw" ldd.txt && grep -q 'libc\.so' ldd.txt
@@ -22,6 +29,48 @@ tap_ok $? "ldd nnpad lists no drawing library (Cairo, Pango, Graphviz, GLib, X11
 LD_DEBUG=libs "$NNPAD" -e '1+1' > o1 2> l1
 grep -qx 2 o1 && grep -q 'calling init' l1 && ! grep -q "$draw" l1
 tap_ok $? "nnpad -e '1+1' opens no drawing library"
+
+! grep -q "$lazy" ldd.txt
+tap_ok $? "ldd nnpad lists none of Readline, terminfo, SLEEF, MPFR, GMP"
+! grep -q "$lazy" l1 && ! grep -q 'nnpad-tty' l1
+tap_ok $? "nnpad -e '1+1' opens none of Readline, SLEEF, MPFR, GMP"
+
+# a script and a pipe read lines without Readline; a literal that its
+# short path rounds (at most 16 digits, 10^+-22) needs no MPFR
+printf 'x = 0.5 * 3.141592653589793 + 1e-3\nprint(x)\n' > s.nn
+LD_DEBUG=libs "$NNPAD" s.nn > o5 2> l5 && printf 'print(2.5e-7)\n' | LD_DEBUG=libs "$NNPAD" > o6 2> l6
+[ $? -eq 0 ] && grep -q '^1.57' o5 && grep -q '^2.49999999e-07' o6 && ! grep -q "$lazy\|nnpad-tty" l5 && ! grep -q "$lazy\|nnpad-tty" l6
+tap_ok $? "a script and a pipe, short literals: no Readline, no MPFR, no SLEEF"
+
+# first use opens each: exp opens SLEEF, a 20-digit literal MPFR (and GMP)
+LD_DEBUG=libs "$NNPAD" -e 'exp(fp64(1.0))' -e '0.10000000000000000555' > o7 2> l7
+grep -q '^2.718281828459045$' o7 && grep -q 'calling init: .*libsleef' l7 && grep -q 'calling init: .*libmpfr' l7 && grep -q 'calling init: .*libgmp' l7
+tap_ok $? "first use opens them: exp opens SLEEF, a 20-digit literal MPFR and GMP"
+
+# a machine without SLEEF or MPFR (tests/libfail.so makes their dlopen
+# fail): start-up says nothing, the first use says why at its statement
+# (a big exp too, whose work would otherwise go to the worker thread), and
+# the session goes on
+printf '1+1\ny = exp(fp64(ones(3000000)))\nprint("alive")\nz = sin(0.5)\nprint(2.5 + 1e-3)\nw = 0.10000000000000000555\nprint("still")\n' \
+  | NNPAD_FAIL=sleef_load,mpfr_load LD_PRELOAD="$FAILSHIM" timeout 60 "$NNPAD" > o8 2>&1; st=$?
+[ $st -lt 124 ] && [ "$(head -1 o8)" = 2 ] && grep -q '^alive$' o8 && grep -q '^still$' o8 && grep -q '^2.50099993' o8 \
+  && [ "$(grep -c 'needs the SLEEF library.*libsleef' o8)" = 2 ] && grep -q 'y = exp' o8 && grep -q 'z = sin' o8 \
+  && grep -q "<stdin>:6:5: syntax error: the literal '0.10000000000000000555' needs GNU MPFR" o8
+tap_ok $? "no SLEEF, no MPFR: a clear error at the first exp, sin and long literal; short literals still work; the session goes on"
+
+# the terminal: the REPL opens nnpad-tty.so (and Readline); without it
+# (Readline missing) it says why and still runs what is typed
+if command -v script >/dev/null 2>&1; then
+  printf 'print(40 + 2)\n:quit\n' | LD_DEBUG=libs XDG_STATE_HOME=$tmp/st timeout 60 script -qec "$NNPAD" /dev/null > o9 2>&1
+  grep -q 'nnpad-tty\.so' o9 && grep -q 'calling init: .*libreadline' o9 && tr -d '\r' < o9 | grep -q '42$'
+  tap_ok $? "the interactive REPL on a terminal opens nnpad-tty.so and Readline"
+  printf 'print(40 + 2)\n:quit\n' | NNPAD_FAIL=tty_load LD_PRELOAD="$FAILSHIM" XDG_STATE_HOME=$tmp/st timeout 60 script -qec "$NNPAD" /dev/null > o10 2>&1; st=$?
+  [ $st -lt 124 ] && grep -q 'line editing and history are off: the terminal module could not be opened.*libreadline' o10 && tr -d '\r' < o10 | grep -q '^42$'
+  tap_ok $? "no Readline: the terminal REPL says why and runs what is typed"
+else
+  tap_skip_one "no script(1)" "the terminal checks"
+  tap_skip_one "no script(1)" "the terminal checks"
+fi
 
 printf 'plot([1, 2, 3])\n' | LD_DEBUG=libs "$NNPAD" --headless > o2 2> l2
 grep -q 'figure: figures/001-plot.png' o2 && [ -s figures/001-plot.png ] && grep -q 'nnpad-draw\.so' l2 && grep -q 'libcairo' l2

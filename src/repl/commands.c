@@ -26,7 +26,6 @@
 #include "ops/ops.h"
 #include "ops/record.h"
 #include <strings.h>
-#include <readline/tilde.h>
 
 #include "repl/repl_int.h"
 #include "graph/graph.h"
@@ -749,7 +748,7 @@ static int cmd_load(repl_t *r, const char *arg)
         name = strdup(arg);
     if (!name)
         return repl_cmd_error(r, "out of memory");
-    char *path = tilde_expand(name);   /* malloc'd by readline */
+    char *path = afile_tilde(name);
     free(name);
     if (!path)
         return repl_cmd_error(r, "out of memory");
@@ -901,7 +900,7 @@ static int cmd_report(repl_t *r, const char *arg)
     if (!*arg)
         return repl_cmd_error(r, "usage: :report FILE.html");
     if (lesson_busy_error(r, "report")) return 1;
-    char *path = tilde_expand(arg);
+    char *path = afile_tilde(arg);
     char err[1200];
     int rc = !afile_allowed(path ? path : arg, err, sizeof err)
              || lesson_report_write(lesson_lang(r->lesson), path ? path : arg, r->out, err, sizeof err) != 0;
@@ -923,7 +922,7 @@ static int cmd_save(repl_t *r, const char *arg)
 {
     if (!*arg)
         return repl_cmd_error(r, "usage: :save FILE.png | FILE.svg | FILE.html | FILE.ipynb | FILE.nn");
-    char *path = tilde_expand(arg);
+    char *path = afile_tilde(arg);
     char err[1200];
     if (!afile_allowed(path ? path : arg, err, sizeof err)) {
         free(path);

@@ -40,6 +40,10 @@ typedef struct repl_input {
 
 enum { REPL_FEED_DONE, REPL_FEED_MORE };
 
+/* The terminal module's (nnpad-tty.so, repl_tty.c) agreement with the
+ * program: raise it when struct repl or what the module calls changes. */
+#define NN_TTY_ABI 1
+
 /* Why f cannot be run as input (a device other than a terminal, such as
  * /dev/zero), or NULL: scripts and :load. */
 const char *repl_not_input(FILE *f);

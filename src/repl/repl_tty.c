@@ -1,5 +1,7 @@
 /* repl_tty.c — the interactive REPL: GNU Readline's callback interface in
- * a select() loop, so that a window's events can be pumped every 16 ms
+ * a select() loop (built into the module nnpad-tty.so, which
+ * repl_ttyload.c opens only when the REPL is interactive: -e, scripts and
+ * pipes load no Readline), so that a window's events can be pumped every 16 ms
  * while the user types (TOOLCHAIN.md "readline + SDL"); history kept
  * between runs; Tab completion of commands and names; Ctrl-C cancels the
  * line being typed or interrupts the computation.
@@ -450,7 +452,7 @@ static void cancel_line(void)
     rl_redisplay();
 }
 
-int repl_interactive(repl_t *r)
+static int tty_run(repl_t *r)
 {
     memset(&tty, 0, sizeof tty);
     tty.r = r;
@@ -537,4 +539,12 @@ int repl_interactive(repl_t *r)
     cand.v = NULL;
     cand.cap = 0;
     return tty.status;
+}
+
+/* The module's one symbol (repl_ttyload.c): the loop, when the program was
+ * built with the same repl_t (abi). */
+int (*nn_tty_entry(int abi))(repl_t *);
+int (*nn_tty_entry(int abi))(repl_t *)
+{
+    return abi == NN_TTY_ABI ? tty_run : NULL;
 }

@@ -19,6 +19,7 @@
 #include "tensor/dtype.h"
 #include "util/i18n.h"
 
+#include <dlfcn.h>
 #include <float.h>
 #include <math.h>
 #include <mpfr.h>
@@ -370,6 +371,100 @@ static char *dec_shorten(const char *t, size_t len)
     return out;
 }
 
+/* ---- GNU MPFR, opened on first use ----
+ * Linking libmpfr (and libgmp under it) cost every start about 0.15 ms,
+ * for `nnpad -e 1+1` too, whose literals need no MPFR: it is opened with
+ * dlopen at the first literal that exact_small (below) cannot settle. */
+#define MPFR_FNS(X) X(mpfr_get_emin) X(mpfr_get_emax) X(mpfr_set_emin) X(mpfr_set_emax) X(mpfr_init2) \
+    X(mpfr_clear) X(mpfr_strtofr) X(mpfr_check_range) X(mpfr_subnormalize) X(mpfr_get_d)
+#define X(f) __typeof__(f) *f;
+static struct { MPFR_FNS(X) } mp;
+#undef X
+static int mp_state;          /* 0 not tried, 1 loaded, -1 failed */
+static char mp_why[512];
+
+static bool mp_load(void)
+{
+    if (mp_state) return mp_state > 0;
+    mp_state = -1;
+    void *h = dlopen("libmpfr.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(mp_why, sizeof mp_why, "%s", dlerror());
+        return false;
+    }
+#define X(f) if (!(*(void **)&mp.f = dlsym(h, #f))) { snprintf(mp_why, sizeof mp_why, "libmpfr.so.6: no %s", #f); return false; }
+    MPFR_FNS(X)
+#undef X
+    mp_state = 1;
+    return true;
+}
+
+const char *dtype_text_unavailable(void)
+{
+    return mp_state < 0 ? mp_why : NULL;
+}
+
+/* A short decimal literal without MPFR (Clinger, "How to read floating
+ * point numbers accurately", PLDI 1990, the fast path): text = M * 10^e
+ * with the integer M <= 2^53 and |e| <= 22 is one IEEE operation on two
+ * exact doubles, M * 10^e or M / 10^e, rounded once to nearest; and its
+ * error is exact too (fma: the product's error, and the correctly rounded
+ * quotient's remainder x 10^-e - M, are doubles), which gives *ternary
+ * (the sign of result - exact) as MPFR's.  Covers what people type (0.5,
+ * 1e-3, 3.141592653589793, 6.02214076e23); false for anything else (hex,
+ * more digits, larger exponents), which MPFR rounds. */
+static bool exact_small(const char *t, size_t len, double *out, int *ternary)
+{
+    static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+    size_t i = 0;
+    bool neg = len > 0 && t[0] == '-';
+    if (len > 0 && (t[0] == '-' || t[0] == '+')) i++;
+    uint64_t m = 0;
+    int nd = 0, e = 0;                   /* significant digits in m; value = m * 10^e */
+    bool digits = false, point = false;
+    for (; i < len; i++) {
+        char c = t[i];
+        if (c == '.' && !point) { point = true; continue; }
+        if (c < '0' || c > '9') break;
+        digits = true;
+        if (m == 0 && c == '0') { if (point) e--; continue; }   /* leading zeros */
+        if (++nd > 16) return false;     /* m would pass 2^53 */
+        m = m * 10 + (uint64_t)(c - '0');
+        if (point) e--;
+    }
+    if (!digits) return false;
+    if (i < len && (t[i] == 'e' || t[i] == 'E')) {
+        i++;
+        bool eneg = i < len && t[i] == '-';
+        if (i < len && (t[i] == '-' || t[i] == '+')) i++;
+        int x = 0, nx = 0;
+        for (; i < len && t[i] >= '0' && t[i] <= '9'; i++, nx++)
+            if ((x = x * 10 + (t[i] - '0')) > 1000) return false;
+        if (!nx) return false;
+        e += eneg ? -x : x;
+    }
+    if (i != len || m > (1ULL << 53)) return false;
+    double M = (double)m, x;
+    int tern = 0;
+    if (m == 0) {
+        x = 0.0;                         /* 0e999 is 0 */
+    } else if (e >= 0 && e <= 22) {
+        x = M * p10[e];
+        double err = fma(M, p10[e], -x);  /* exact - x */
+        tern = err > 0 ? -1 : err < 0 ? 1 : 0;
+    } else if (e < 0 && e >= -22) {
+        x = M / p10[-e];
+        double r = fma(x, p10[-e], -M);  /* (x - exact) 10^-e */
+        tern = r > 0 ? 1 : r < 0 ? -1 : 0;
+    } else {
+        return false;
+    }
+    *out = neg ? -x : x;
+    *ternary = neg ? -tern : tern;
+    return true;
+}
+
 static bool text_round(const char *text, size_t len, dtype_t t, double *out, int *ternary)
 {
     char *shortened = dec_shorten(text, len);
@@ -379,6 +474,8 @@ static bool text_round(const char *text, size_t len, dtype_t t, double *out, int
         return ok;
     }
     if (t == DT_INT64) t = DT_FP64;
+    if (t == DT_FP64 && exact_small(text, len, out, ternary)) return true;
+    if (!mp_load()) return false;
     const dtype_traits_t *tr = &dtype_traits[t];
     int p = tr->man_bits + 1;
     long emax = t == DT_E4M3 ? 8 : (1L << tr->exp_bits) - 2 - tr->bias, emin = 1 - tr->bias;
@@ -386,25 +483,25 @@ static bool text_round(const char *text, size_t len, dtype_t t, double *out, int
     if (!buf) return false;
     memcpy(buf, text, len);
     buf[len] = 0;
-    mpfr_exp_t old_emin = mpfr_get_emin(), old_emax = mpfr_get_emax();
+    mpfr_exp_t old_emin = mp.mpfr_get_emin(), old_emax = mp.mpfr_get_emax();
     mpfr_t x;
-    mpfr_init2(x, p);
+    mp.mpfr_init2(x, p);
     char *end;
-    int tern = mpfr_strtofr(x, buf, &end, 0, MPFR_RNDN);
+    int tern = mp.mpfr_strtofr(x, buf, &end, 0, MPFR_RNDN);
     bool ok = end == buf + len && len > 0;
     if (ok) {
-        mpfr_set_emin(emin - p + 2);
-        mpfr_set_emax(emax + 1);
-        tern = mpfr_check_range(x, tern, MPFR_RNDN);
-        tern = mpfr_subnormalize(x, tern, MPFR_RNDN);
-        mpfr_set_emin(old_emin);
-        mpfr_set_emax(old_emax);
-        double v = mpfr_get_d(x, MPFR_RNDN);   /* exact: the format is inside binary64 */
+        mp.mpfr_set_emin(emin - p + 2);
+        mp.mpfr_set_emax(emax + 1);
+        tern = mp.mpfr_check_range(x, tern, MPFR_RNDN);
+        tern = mp.mpfr_subnormalize(x, tern, MPFR_RNDN);
+        mp.mpfr_set_emin(old_emin);
+        mp.mpfr_set_emax(old_emax);
+        double v = mp.mpfr_get_d(x, MPFR_RNDN);   /* exact: the format is inside binary64 */
         if (t == DT_E4M3 && fabs(v) > 448.0) { v = copysign(448.0, v); tern = 0; }
         *out = v;
         *ternary = tern > 0 ? 1 : tern < 0 ? -1 : 0;
     }
-    mpfr_clear(x);
+    mp.mpfr_clear(x);
     if (buf != small) free(buf);
     return ok;
 }
@@ -433,14 +530,28 @@ bool dtype_parse_number(const char *text, size_t len, double *out, int *dir)
  * when x is not a boundary, d and x round alike (rounding is constant
  * between boundaries and monotone).  When x is a boundary and d != x, d is
  * on side dir of it, where its neighbour double nextafter(x, dir) also is,
- * and that neighbour is not a boundary: round it.  A boundary is where the
- * rounding of the two neighbour doubles differs.  d beyond binary64 (x inf)
- * or below its subnormals (x 0) rounds as x in every narrower format. */
+ * and that neighbour is not a boundary: round it.  d beyond binary64 (x
+ * inf) or below its subnormals (x 0) rounds as x in every narrower format.
+ * A boundary is not "where the roundings of x's two neighbours differ":
+ * that holds beside one too (x = 857.25 + 2^-43, the double of
+ * 857.2500000000001, next to fp16's tie 857.25, which rounds down to even),
+ * and took 857.2500000000001 to fp16 857 instead of 857.5. */
+static bool is_boundary(dtype_t t, double x)
+{
+    double r = dtype_round_f64(t, x);
+    if (r == x) return false;                           /* a value of t */
+    if (isinf(r)) return !isinf(dtype_round_f64(t, nextafter(x, 0)));   /* max + ulp/2 */
+    /* x halfway between r and its reflection o, a neighbour of r in t; o
+     * is exact: x - r is (Sterbenz), and x + (x - r) has no bit below x's
+     * last or r's */
+    double o = x + (x - r);
+    return o != r && dtype_round_f64(t, o) == o;
+}
+
 double dtype_round_dir(dtype_t t, double x, int dir)
 {
-    if (t == DT_FP64 || t == DT_INT64 || dir == 0 || x == 0 || !isfinite(x)) return dtype_round_f64(t, x);
-    double lo = dtype_round_f64(t, nextafter(x, -INFINITY)), hi = dtype_round_f64(t, nextafter(x, INFINITY));
-    if (lo == hi) return dtype_round_f64(t, x);
+    if (t == DT_FP64 || t == DT_INT64 || dir == 0 || x == 0 || !isfinite(x) || !is_boundary(t, x))
+        return dtype_round_f64(t, x);
     return dtype_round_f64(t, nextafter(x, dir > 0 ? INFINITY : -INFINITY));
 }
 

@@ -106,6 +106,10 @@ double dtype_round_f64(dtype_t t, double x);
  *
  * dtype_from_text: text (an optional sign, then what the lexer accepts as a
  * float or hex literal) rounded once to t, returned as a double (exact).
+ * GNU MPFR is opened (dlopen) at the first literal that needs it (more
+ * than 16 digits, an exponent beyond 10^+-22, hex; the short ones are
+ * exact without it); where it cannot be, these return false and
+ * dtype_text_unavailable() says why (NULL otherwise).
  * Overflow as the conversions above: fp16/bf16/fp32/fp64/e5m2 give inf at or
  * beyond max + ulp/2, e4m3 saturates to 448.  int64 returns the fp64 value.
  * Returns false (and *out untouched) when text is not such a number.
@@ -116,6 +120,7 @@ double dtype_round_f64(dtype_t t, double x);
  * dtype_round_dir gives it (why it is enough: dtype.c). */
 bool dtype_from_text(const char *text, size_t len, dtype_t t, double *out);
 bool dtype_parse_number(const char *text, size_t len, double *out, int *dir);
+const char *dtype_text_unavailable(void);
 /* x rounded once to t when the exact value lies on side dir of x (the sign
  * of exact - x; 0: x is exact).  dir 0 is dtype_round_f64.  t fp64 and
  * int64 return x. */

@@ -5,6 +5,7 @@
 #include "util/afile.h"
 #include "util/i18n.h"
 #include <pwd.h>
+#include <dlfcn.h>
 #include <dirent.h>
 #include <signal.h>
 
@@ -315,6 +316,65 @@ bool afile_state_dir(char *out, size_t cap)
         return false;
     }
     return snprintf(out, cap, "%s/.local/state/nnpad", home) < (int)cap;
+}
+
+void *afile_module_open(const char *file, const char *env, int *why, char *err, size_t cap)
+{
+    const char *e = env ? getenv(env) : NULL;
+    char cand[2][PATH_MAX];
+    int nc = 0;
+    if (cap) err[0] = 0;
+    if (e && *e) {
+        snprintf(err, cap, "%s", e);
+        if (access(e, F_OK) != 0) { *why = AFILE_MOD_NOENV; return NULL; }
+        snprintf(cand[nc++], PATH_MAX, "%s", e);
+    } else {
+        char exe[PATH_MAX - 32];
+        if (afile_exe_dir(exe, sizeof exe)) snprintf(cand[nc++], PATH_MAX, "%s/%s", exe, file);
+#ifdef NN_PKGLIBEXECDIR
+        snprintf(cand[nc++], PATH_MAX, "%s/%s", NN_PKGLIBEXECDIR, file);
+#endif
+    }
+    for (int i = 0; i < nc; i++) {
+        if (access(cand[i], F_OK) != 0) continue;
+        /* RTLD_NOW: a module of another build that lacks a symbol fails
+         * here with a message, not later in the middle of its work */
+        void *h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
+        if (h) return h;
+        snprintf(err, cap, "%s", dlerror());   /* e.g. libcairo.so.2: cannot open shared object file */
+        *why = AFILE_MOD_OPEN;
+        return NULL;
+    }
+#ifdef NN_PKGLIBEXECDIR
+    snprintf(err, cap, "%s", NN_PKGLIBEXECDIR);
+#else
+    snprintf(err, cap, ".");
+#endif
+    *why = AFILE_MOD_NONE;
+    return NULL;
+}
+
+char *afile_tilde(const char *path)
+{
+    if (path[0] != '~') return strdup(path);
+    size_t u = strcspn(path + 1, "/");
+    const char *home = NULL;
+    if (u == 0) {
+        home = getenv("HOME");
+        if (!home || !*home) {
+            struct passwd *pw = getpwuid(getuid());
+            home = pw ? pw->pw_dir : NULL;
+        }
+    } else {
+        char *user = strndup(path + 1, u);
+        if (!user) return NULL;
+        struct passwd *pw = getpwnam(user);
+        free(user);
+        home = pw ? pw->pw_dir : NULL;
+    }
+    if (!home) return strdup(path);   /* no such user: the name as written */
+    char *r = NULL;
+    return asprintf(&r, "%s%s", home, path + 1 + u) < 0 ? NULL : r;
 }
 
 int afile_mkdirs(const char *path)

@@ -59,7 +59,22 @@ bool afile_state_dir(char *out, size_t cap);
  * where the build tree keeps its modules, catalogue and lessons beside it;
  * false (out "") when it cannot be read or does not fit. */
 bool afile_exe_dir(char *out, size_t cap);
+/* One of nnpad's modules (nnpad-draw.so, nnpad-tty.so), opened with
+ * dlopen (RTLD_NOW | RTLD_LOCAL) on first use so that a start that does not
+ * need it loads none of its libraries: at $env when that is set and not
+ * empty, else beside the executable (the build tree), else in the
+ * installed pkglibexecdir.  The handle, or NULL with *why one of
+ * AFILE_MOD_NOENV ($env names no file; err: that name), AFILE_MOD_NONE
+ * (found nowhere; err: the pkglibexecdir), AFILE_MOD_OPEN (it would not
+ * open; err: dlerror's reason, such as a library it needs missing). */
+enum { AFILE_MOD_NOENV = 1, AFILE_MOD_NONE, AFILE_MOD_OPEN };
+void *afile_module_open(const char *file, const char *env, int *why, char *err, size_t cap);
 int afile_mkdirs(const char *path);
+/* path with a leading ~ or ~user (followed by '/' or the end) replaced by
+ * that home folder ($HOME, else the password entry), as a shell and
+ * readline's tilde_expand do; anything else unchanged.  malloc'd; NULL
+ * when out of memory. */
+char *afile_tilde(const char *path);
 
 /* Confinement.  Strict (afile_confine(): the fuzzer, --check-lesson):
  * every file nnpad opens by a name the input gives (:load, :save,

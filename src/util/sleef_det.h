@@ -15,6 +15,108 @@
 #undef FP_FAST_FMA
 #undef NN_SLEEF_UNDEF_FMA
 #endif
+#include <stdbool.h>
+
+/* ---- SLEEF, opened on first use (util/sleef_load.c) ----
+ * Linking libsleef cost every start about 0.6M instructions (its ~900
+ * symbol relocations, bound at load: it is built with -z now), also for
+ * `nnpad -e 1+1`, which computes no exp.  Each function used below is
+ * reached through a pointer that sleef_load.c fills from dlopen's handle
+ * at the first call of any of them (pthread_once: the worker thread may be
+ * first); the names stay SLEEF's, so the kernels read as before.  Where
+ * SLEEF cannot be opened the call raises an error on the main thread
+ * (kern_parallel runs nothing on the worker until SLEEF is in: nn_sleef_ready).
+ * A SLEEF function used without an entry here links libsleef again, and
+ * tests/startup.sh says so. */
+#define NN_SLEEF_SCALAR_FNS(X) \
+    X(Sleef_finz_expd1_u10purecfma) \
+    X(Sleef_finz_logd1_u10purecfma) \
+    X(Sleef_finz_log1pd1_u10purecfma) \
+    X(Sleef_finz_expm1d1_u10purecfma) \
+    X(Sleef_finz_sind1_u10purecfma) \
+    X(Sleef_finz_cosd1_u10purecfma) \
+    X(Sleef_finz_erfd1_u10purecfma) \
+    X(Sleef_finz_tanhd1_u10purecfma) \
+    X(Sleef_finz_erfcd1_u15purecfma) \
+    X(Sleef_finz_sincospid1_u05purecfma)
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define NN_SLEEF_X86_FNS(X) \
+    X(Sleef_finz_expd4_u10avx2) \
+    X(Sleef_finz_logd4_u10avx2) \
+    X(Sleef_finz_log1pd4_u10avx2) \
+    X(Sleef_finz_expm1d4_u10avx2) \
+    X(Sleef_finz_sind4_u10avx2) \
+    X(Sleef_finz_cosd4_u10avx2) \
+    X(Sleef_finz_erfd4_u10avx2) \
+    X(Sleef_finz_tanhd4_u10avx2) \
+    X(Sleef_finz_expd8_u10avx512f) \
+    X(Sleef_finz_logd8_u10avx512f) \
+    X(Sleef_finz_log1pd8_u10avx512f) \
+    X(Sleef_finz_expm1d8_u10avx512f) \
+    X(Sleef_finz_sind8_u10avx512f) \
+    X(Sleef_finz_cosd8_u10avx512f) \
+    X(Sleef_finz_erfd8_u10avx512f) \
+    X(Sleef_finz_expf8_u10avx2) \
+    X(Sleef_finz_logf8_u10avx2) \
+    X(Sleef_finz_log1pf8_u10avx2) \
+    X(Sleef_finz_expm1f8_u10avx2) \
+    X(Sleef_finz_sinf8_u10avx2) \
+    X(Sleef_finz_cosf8_u10avx2) \
+    X(Sleef_finz_erff8_u10avx2)
+#else
+#define NN_SLEEF_X86_FNS(X)
+#endif
+#define NN_SLEEF_FNS(X) NN_SLEEF_SCALAR_FNS(X) NN_SLEEF_X86_FNS(X)
+#define NN_SLEEF_ID_(f) NN_SLEEF_##f,
+enum { NN_SLEEF_FNS(NN_SLEEF_ID_) NN_SLEEF_COUNT };
+#undef NN_SLEEF_ID_
+extern void *nn_sleef_fn[NN_SLEEF_COUNT];
+/* function i, opening SLEEF first if need be (cold; raises where it cannot) */
+void *nn_sleef_open(int i);
+/* whether SLEEF is open, opening it if it was never tried (no error) */
+bool nn_sleef_ready(void);
+static inline void *nn_sleef_get(int i)
+{
+    void *p = __atomic_load_n(&nn_sleef_fn[i], __ATOMIC_ACQUIRE);
+    return __builtin_expect(p != 0, 1) ? p : nn_sleef_open(i);
+}
+#ifndef NN_SLEEF_LOADER
+#define Sleef_finz_expd1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_expd1_u10purecfma))
+#define Sleef_finz_logd1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_logd1_u10purecfma))
+#define Sleef_finz_log1pd1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_log1pd1_u10purecfma))
+#define Sleef_finz_expm1d1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_expm1d1_u10purecfma))
+#define Sleef_finz_sind1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_sind1_u10purecfma))
+#define Sleef_finz_cosd1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_cosd1_u10purecfma))
+#define Sleef_finz_erfd1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_erfd1_u10purecfma))
+#define Sleef_finz_tanhd1_u10purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_tanhd1_u10purecfma))
+#define Sleef_finz_erfcd1_u15purecfma ((double (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_erfcd1_u15purecfma))
+#define Sleef_finz_sincospid1_u05purecfma ((Sleef_double_2 (*)(double))nn_sleef_get(NN_SLEEF_Sleef_finz_sincospid1_u05purecfma))
+#if defined(__x86_64__) || defined(__i386__)
+#define Sleef_finz_expd4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_expd4_u10avx2))
+#define Sleef_finz_logd4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_logd4_u10avx2))
+#define Sleef_finz_log1pd4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_log1pd4_u10avx2))
+#define Sleef_finz_expm1d4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_expm1d4_u10avx2))
+#define Sleef_finz_sind4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_sind4_u10avx2))
+#define Sleef_finz_cosd4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_cosd4_u10avx2))
+#define Sleef_finz_erfd4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_erfd4_u10avx2))
+#define Sleef_finz_tanhd4_u10avx2 ((__m256d (*)(__m256d))nn_sleef_get(NN_SLEEF_Sleef_finz_tanhd4_u10avx2))
+#define Sleef_finz_expd8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_expd8_u10avx512f))
+#define Sleef_finz_logd8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_logd8_u10avx512f))
+#define Sleef_finz_log1pd8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_log1pd8_u10avx512f))
+#define Sleef_finz_expm1d8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_expm1d8_u10avx512f))
+#define Sleef_finz_sind8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_sind8_u10avx512f))
+#define Sleef_finz_cosd8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_cosd8_u10avx512f))
+#define Sleef_finz_erfd8_u10avx512f ((__m512d (*)(__m512d))nn_sleef_get(NN_SLEEF_Sleef_finz_erfd8_u10avx512f))
+#define Sleef_finz_expf8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_expf8_u10avx2))
+#define Sleef_finz_logf8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_logf8_u10avx2))
+#define Sleef_finz_log1pf8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_log1pf8_u10avx2))
+#define Sleef_finz_expm1f8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_expm1f8_u10avx2))
+#define Sleef_finz_sinf8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_sinf8_u10avx2))
+#define Sleef_finz_cosf8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_cosf8_u10avx2))
+#define Sleef_finz_erff8_u10avx2 ((__m256 (*)(__m256))nn_sleef_get(NN_SLEEF_Sleef_finz_erff8_u10avx2))
+#endif
+#endif
 
 /* Where SLEEF 3.5's range checks cut off early (math.c and kern_avx2.c
  * take over beyond them, with the same operations in both):

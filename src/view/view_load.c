@@ -11,11 +11,9 @@
 #include "util/i18n.h"
 #include "util/afile.h"
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int draw_state;                 /* 0 not tried, 1 loaded, -1 failed */
 static char draw_why[768];
@@ -23,41 +21,17 @@ static const nn_draw_entry_t *draw;
 
 static void *open_draw(void)
 {
-    const char *env = getenv("NNPAD_DRAW_MODULE");
-    char cand[2][PATH_MAX];
-    int nc = 0;
-    if (env && *env) {
-        if (access(env, F_OK) != 0) {
-            snprintf(draw_why, sizeof draw_why, _("no drawing module at %s (NNPAD_DRAW_MODULE)"), env);
-            return NULL;
-        }
-        snprintf(cand[nc++], PATH_MAX, "%s", env);
-    } else {
-        char exe[PATH_MAX - 32];
-        if (afile_exe_dir(exe, sizeof exe)) snprintf(cand[nc++], PATH_MAX, "%s/nnpad-draw.so", exe);
-#ifdef NN_PKGLIBEXECDIR
-        snprintf(cand[nc++], PATH_MAX, "%s/nnpad-draw.so", NN_PKGLIBEXECDIR);
-#endif
-    }
-    for (int i = 0; i < nc; i++) {
-        if (access(cand[i], F_OK) != 0) continue;
-        /* RTLD_NOW: a module of another build that lacks a symbol fails
-         * here with a message, not later mid-figure; it costs the first
-         * figure about 3M instructions (1 ms) more than RTLD_LAZY */
-        void *h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
-        if (h) return h;
-        /* e.g. libcairo.so.2: cannot open shared object file */
+    char err[512];
+    int why = 0;
+    void *h = afile_module_open("nnpad-draw.so", "NNPAD_DRAW_MODULE", &why, err, sizeof err);
+    if (h) return h;
+    if (why == AFILE_MOD_NOENV)
+        snprintf(draw_why, sizeof draw_why, _("no drawing module at %s (NNPAD_DRAW_MODULE)"), err);
+    else if (why == AFILE_MOD_OPEN)
         snprintf(draw_why, sizeof draw_why, _("the drawing module could not be opened (are Cairo, Pango and Graphviz installed?): %s"),
-                 dlerror());
-        return NULL;
-    }
-    snprintf(draw_why, sizeof draw_why, _("the drawing module nnpad-draw.so was not found (beside nnpad or in %s)"),
-#ifdef NN_PKGLIBEXECDIR
-             NN_PKGLIBEXECDIR
-#else
-             "."
-#endif
-    );
+                 err);
+    else
+        snprintf(draw_why, sizeof draw_why, _("the drawing module nnpad-draw.so was not found (beside nnpad or in %s)"), err);
     return NULL;
 }
 

@@ -34,6 +34,11 @@ Rows (dtype, x, bits): for each dtype
     beyond the 800 significant digits src/tensor/dtype.c hands MPFR);
   * a fifth of all rows negated: '-' before the text (unary minus).
 The issue's three examples are rows of their dtypes.
+  * short decimals (at most 16 significant digits, a power of ten within
+    10^+-22: what src/tensor/dtype.c rounds without MPFR), each boundary
+    above (midpoints, half the smallest subnormal, the overflow threshold)
+    rounded down and up to 16, 15 and 8 digits, and random short ones such
+    as people type; drawn from their own seed, after the rows above.
 
 Run (writes the CSV next to this script; CI needs no Python):
 
@@ -354,11 +359,73 @@ def texts_for(f):
     return res
 
 
+def short_texts(f):
+    """Decimals with at most 16 significant digits and a power of ten within
+    10^+-22 (Clinger's fast path in src/tensor/dtype.c exact_small), beside
+    the boundaries of f, and random ones; drawn from their own seed so that
+    the rows before them stay as they were."""
+    state = random.getstate()
+    random.seed("short-" + f)
+    p, emin, emax, _, _, sat = FORMATS[f]
+    lo_q, hi_q = Fraction(1, 10 ** 21), Fraction(10 ** 37)
+    bounds = []
+    for _ in range(40):
+        v = random_finite(f)
+        n = next_up(f, v)
+        if n is not None:
+            bounds.append((v + n) / 2)
+    tiny = Fraction(2) ** (emin - p + 1)
+    bounds += [tiny / 2, tiny * 3 / 2]
+    mx = fmax(f)
+    bounds.append(mx + Fraction(2) ** (emax - p) if sat is None else Fraction(464))
+    out = []
+    for m in bounds:
+        if not lo_q <= m <= hi_q:
+            continue
+        k = len(str(m.numerator // m.denominator)) - 1 if m >= 1 else -len(str(m.denominator // m.numerator))
+        while Fraction(10) ** k > m:
+            k -= 1
+        while Fraction(10) ** (k + 1) <= m:
+            k += 1
+        for d in (16, 15, 8):
+            sc = m / Fraction(10) ** (k - d + 1)
+            lo = sc.numerator // sc.denominator
+            for digits in ((lo, lo + 1) if sc.denominator != 1 else (lo - 1, lo, lo + 1)):
+                ds = str(digits)
+                e = k - d + 1 + len(ds) - 1
+                out.append(ds[0] + ("." + ds[1:] if len(ds) > 1 else "") + "e" + str(e))
+        if m.denominator & (m.denominator - 1) == 0:
+            exact = dec_exact(m)
+            if len(exact.replace("-", "").replace(".", "").strip("0")) <= 16:
+                out.append(exact)   # an exact tie typed in full
+    for _ in range(60):
+        nd = random.randint(1, 16)
+        ds = str(random.randint(10 ** (nd - 1), 10 ** nd - 1))
+        e = random.randint(-22, 22) + nd - 1
+        q = Fraction(int(ds)) * Fraction(10) ** (e - nd + 1)
+        if sat is not None and q > sat or q > fmax(f) * 2:
+            continue
+        if random.random() < 0.5 and -6 <= e <= 15:
+            out.append(str(Decimal(ds).scaleb(e - nd + 1)) if e - nd + 1 < 0 else ds + "0" * (e - nd + 1) + ".0")
+        else:
+            out.append(ds[0] + ("." + ds[1:] if len(ds) > 1 else "") + "e" + str(e))
+    res = []
+    for t in out:
+        if "." not in t and "e" not in t:
+            t += ".0"
+        res.append("-" + t if random.random() < 0.2 else t)
+    random.setstate(state)
+    return res
+
+
 def main():
     import numpy as np
     rows = []
     for f in FORMATS:
-        for t in texts_for(f):
+        texts = texts_for(f)
+        seen = set(texts)
+        texts += [t for t in short_texts(f) if not (t in seen or seen.add(t))]
+        for t in texts:
             q = exact_value(t)
             neg, v = round_to(f, q)
             if q == 0:

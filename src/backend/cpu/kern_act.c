@@ -48,12 +48,8 @@
 #if NN_KERN_X86
 #include <immintrin.h>
 #endif
-#if NN_KERN_X86 && !defined(__AVX__)
-/* declared with the target they are called under: clang (14) refuses an AVX
- * vector argument to a function declared without AVX */
-extern __m256d Sleef_finz_expd4_u10avx2(__m256d) __attribute__((target("avx2,fma")));
-extern __m256d Sleef_finz_tanhd4_u10avx2(__m256d) __attribute__((target("avx2,fma")));
-#endif
+/* (SLEEF's vector functions are called through typed pointers, sleef_det.h,
+ * from functions built for their target: no declarations here) */
 
 /* ---- constants ---- */
 
@@ -759,12 +755,6 @@ static ldd_t c_exact(double x, const aparam_t *p) { (void)x; (void)p; return one
  * SLEEF functions; without nn_*64's range fixes, which no fp32 input
  * reaches: exp beyond 709.78, log1p beyond 2^512). */
 #if NN_KERN_X86
-#ifndef __AVX512F__
-#define D512(f) extern __m512d f(__m512d) __attribute__((target("avx512f")));
-D512(Sleef_finz_expd8_u10avx512f) D512(Sleef_finz_logd8_u10avx512f) D512(Sleef_finz_log1pd8_u10avx512f)
-D512(Sleef_finz_expm1d8_u10avx512f) D512(Sleef_finz_sind8_u10avx512f) D512(Sleef_finz_cosd8_u10avx512f)
-D512(Sleef_finz_erfd8_u10avx512f)
-#endif
 __attribute__((target("avx512f,avx512dq,avx2,fma")))
 static void tr512(int ku, double *o, const double *x, int64_t n)
 {

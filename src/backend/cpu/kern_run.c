@@ -10,6 +10,7 @@
 #include "backend/cpu/kernels.h"
 #include "backend/cpu/scalar.h"
 #include "tensor/tensor.h"
+#include "util/sleef_det.h"   /* nn_sleef_ready */
 #include <pthread.h>
 #include <stdatomic.h>
 #if NN_KERN_X86
@@ -169,7 +170,9 @@ void kern_parallel(kern_range_fn fn, void *ctx, int64_t n, double cost, int64_t 
         pool_state = pthread_create(&worker, &at, worker_main, NULL) == 0 ? 1 : -1;
         pthread_attr_destroy(&at);
     }
-    if (pool_state < 0) { fn(ctx, 0, n); return; }
+    /* the worker calls no SLEEF function that is not open yet: where SLEEF
+     * cannot be opened the job runs here, whose call raises the error */
+    if (pool_state < 0 || !nn_sleef_ready()) { fn(ctx, 0, n); return; }
     /* about 16 chunks, each a multiple of align */
     int64_t chunk = (n / 16 + align - 1) / align * align;
     if (chunk < align) chunk = align;
