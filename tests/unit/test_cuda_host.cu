@@ -10,6 +10,12 @@
  *     subnormals, both signs);
  *   - int64 -> fp16/bf16 (one rounding from the integer) against
  *     dtype_convert, fp32 <-> fp64 against the C casts (x86's NaN);
+ *   - fp16 and bf16 + - * on the packed half instructions (nncu_hbin,
+ *     nncu_hbin2: cuda_fp16.h's __hadd_rn & co., which compile for the
+ *     host too) against the CPU backend's fp16/bf16 kernels: every bit
+ *     pattern against operands of every class (+-0, subnormals, normals
+ *     at both ends, +-inf, quiet and signalling NaNs with payloads), and
+ *     random pairs in both lanes of a packed word;
  *   - the binary ops (nncu_bin32/64, nncu_bini) against the op table's
  *     b32/b64/i64, and the exact unary ops against f32/f64, on random
  *     operands with NaN (several payloads), +-inf, +-0, subnormals;
@@ -41,6 +47,7 @@ int64_t ref_i64(const void *op, int64_t a, int64_t b);
 float ref_f32(const void *op, float x);
 double ref_f64(const void *op, double x);
 int ref_act(const void *op, int dt, void *out, const void *in, int64_t n, double param, int variant);
+int ref_bin(int kb, int dt, void *out, const void *a, const void *b, int64_t n);
 }
 #include "nn_cuda.h"
 #include "nn_math.cuh"
@@ -246,6 +253,64 @@ static void test_binary(void)
     }
 }
 
+/* ---- fp16 / bf16 + - * on the packed instructions ---- */
+
+static void test_hbin(void)
+{
+    /* b: every class of each format, then random patterns */
+    static const uint16_t cls16[] = { 0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0200, 0x0400, 0x8400,
+                                      0x3c00, 0xbc00, 0x3c01, 0x7bff, 0xfbff, 0x7800, 0x1400, 0x7c00, 0xfc00,
+                                      0x7e00, 0xfe00, 0x7c01, 0x7d55, 0xfc3f, 0x7fff };
+    static const uint16_t clsb[] = { 0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0040, 0x0080, 0x8080,
+                                     0x3f80, 0xbf80, 0x3f81, 0x7f7f, 0xff7f, 0x7f00, 0x0d00, 0x7f80, 0xff80,
+                                     0x7fc0, 0xffc0, 0x7f81, 0x7fa5, 0xff83, 0x7fff };
+    enum { NB = 24 + 40, N = 65536 };
+    static const int kbs[] = { KB_ADD, KB_SUB, KB_MUL };
+    uint16_t *a = (uint16_t *)malloc(N * 2), *b = (uint16_t *)malloc(N * 2), *ref = (uint16_t *)malloc(N * 2);
+    uint32_t *w = (uint32_t *)malloc(N * 4), *v = (uint32_t *)malloc(N * 4);
+    for (int bf = 0; bf < 2; bf++) {
+        const char *dn = bf ? "bf16" : "fp16";
+        uint16_t bs[NB];
+        for (int j = 0; j < NB; j++) bs[j] = j < 24 ? (bf ? clsb : cls16)[j] : (uint16_t)next_u64();
+        for (int t = 0; t < 3; t++) {
+            int kb = kbs[t];
+            long n = 0, bad = 0, bad2 = 0;
+            uint16_t fa = 0, fbb = 0, got = 0, want = 0;
+            for (int j = 0; j < NB; j++) {
+                for (uint32_t h = 0; h < N; h++) { a[h] = (uint16_t)h; b[h] = bs[j]; }
+                for (int side = 0; side < 2; side++) {   /* b on the right, then on the left */
+                    uint16_t *x = side ? b : a, *y = side ? a : b;
+                    if (!ref_bin(kb, bf ? NNCU_BF16 : NNCU_FP16, ref, x, y, N)) { bad = -1; break; }
+                    for (uint32_t h = 0; h < N; h++) {
+                        uint16_t g = nncu_hbin(bf, kb, x[h], y[h]);
+                        n++;
+                        if (g != ref[h] && bad++ == 0) { fa = x[h]; fbb = y[h]; got = g; want = ref[h]; }
+                    }
+                    /* the same pairs two lanes at a time, paired with the next element */
+                    for (uint32_t h = 0; h + 1 < N; h += 2) {
+                        uint32_t r = nncu_hbin2(bf, kb, x[h] | (uint32_t)x[h + 1] << 16, y[h] | (uint32_t)y[h + 1] << 16);
+                        if ((uint16_t)r != ref[h] || (uint16_t)(r >> 16) != ref[h + 1]) bad2++;
+                    }
+                }
+            }
+            tap_ok(bad == 0, "%s %s: every pattern against %d operands of every class, both sides (%ld pairs): the packed "
+                   "op's bits are the CPU's (%ld differ; first %04x op %04x gave %04x, not %04x)",
+                   bk_kern_name(1, kb), dn, NB, n, bad, fa, fbb, got, want);
+            tap_ok(bad2 == 0, "%s %s: the same pairs two lanes to a word (nncu_hbin2): %ld words differ",
+                   bk_kern_name(1, kb), dn, bad2);
+            /* random pairs of patterns */
+            for (uint32_t h = 0; h < N; h++) { a[h] = (uint16_t)next_u64(); b[h] = (uint16_t)next_u64(); }
+            long rb = 0;
+            if (ref_bin(kb, bf ? NNCU_BF16 : NNCU_FP16, ref, a, b, N))
+                for (uint32_t h = 0; h < N; h++) rb += nncu_hbin(bf, kb, a[h], b[h]) != ref[h];
+            else
+                rb = -1;
+            tap_ok(rb == 0, "%s %s: 65536 random pairs as the CPU (%ld differ)", bk_kern_name(1, kb), dn, rb);
+        }
+    }
+    free(a); free(b); free(ref); free(w); free(v);
+}
+
 static void test_unary(void)
 {
     static const char *names[] = { "sqrt", "abs", "floor", "round", "isnan", "isinf", "isfinite" };
@@ -404,6 +469,7 @@ int main(void)
     test_narrow(1);
     test_int64();
     test_binary();
+    test_hbin();
     test_unary();
     test_act();
     test_tr();

@@ -74,7 +74,10 @@ int main(void)
     ch.op[2] = bin("maximum", DT_FP32, res(0, DT_FP16), res(1, DT_BF16));
     if (build(&ch, &ptx, "fp16 + row, bf16 >, maximum")) backend_cuda_rtc_free(ptx);
     tap_ok(strstr(src, "(i % per1)") && strstr(src, "per1 = 4LL"), "a row argument is read at i %% period");
-    tap_ok(strstr(src, "nncu_f16_to_f32(nncu_f32_to_f16(") != NULL, "an fp16 op rounds to fp16 once (as eager)");
+    tap_ok(strstr(src, "uint16_t v0 = nncu_hbin(0, ") != NULL, "fp16 + fp16 is the packed op on the bits (as eager)");
+    tap_ok(strstr(src, "uint16_t v1 = nncu_f32_to_bf16(nncu_bin32(") != NULL, "bf16 > rounds its fp32 result to bf16 once (as eager)");
+    tap_ok(strstr(src, ", nncu_f16_to_f32(v0), nncu_bf16_to_f32(v1))") != NULL,
+           "maximum fp32 of the fp16 and bf16 results widens their bits exactly");
 
     /* fp64 with the exact unary ops */
     memset(&ch, 0, sizeof ch);
