@@ -16,6 +16,10 @@
  *     pattern against operands of every class (+-0, subnormals, normals
  *     at both ends, +-inf, quiet and signalling NaNs with payloads), and
  *     random pairs in both lanes of a packed word;
+ *   - the arguments of matmul.cu's cublasGemmStridedBatchedEx calls
+ *     (nn_gemm.h), run as cuBLAS defines them (nncu_gemm_ref), against the
+ *     CPU's products matrix by matrix, bit for bit: batches with a shared
+ *     operand (stride 0), padded strides, calls split at 65535 matrices;
  *   - the binary ops (nncu_bin32/64, nncu_bini) against the op table's
  *     b32/b64/i64, and the exact unary ops against f32/f64, on random
  *     operands with NaN (several payloads), +-inf, +-0, subnormals;
@@ -48,10 +52,12 @@ float ref_f32(const void *op, float x);
 double ref_f64(const void *op, double x);
 int ref_act(const void *op, int dt, void *out, const void *in, int64_t n, double param, int variant);
 int ref_bin(int kb, int dt, void *out, const void *a, const void *b, int64_t n);
+int ref_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c);
 }
 #include "nn_cuda.h"
 #include "nn_math.cuh"
 #include "nn_act.cuh"
+#include "nn_gemm.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next_u64(void)
@@ -311,6 +317,47 @@ static void test_hbin(void)
     free(a); free(b); free(ref); free(w); free(v);
 }
 
+/* ---- batched matmul: the cuBLAS call's arguments ---- */
+
+static void test_gemm(void)
+{
+    /* the call for 5 products of 7x33 @ 33x9, B shared, C padded: cuBLAS's A is B */
+    nncu_gemm_t g[3];
+    int calls = nncu_gemm_plan(7, 9, 33, 5, 7 * 33, 0, 7 * 9 + 3, g, 3);
+    tap_ok(calls == 1 && g[0].m == 9 && g[0].n == 7 && g[0].k == 33 && g[0].lda == 9 && g[0].stride_a == 0 &&
+           g[0].ldb == 33 && g[0].stride_b == 7 * 33 && g[0].ldc == 9 && g[0].stride_c == 66 && g[0].batch == 5,
+           "one call: m, n, k = 9, 7, 33; A = B (ld 9, stride 0), B = A (ld 33, stride 231), C ld 9 stride 66, batch 5");
+    calls = nncu_gemm_plan(2, 3, 4, 140000, 8, 12, 6, g, 3);
+    tap_ok(calls == 3 && g[0].batch == 65535 && g[1].batch == 65535 && g[2].batch == 140000 - 2 * 65535 &&
+           g[1].b_off == 65535 * 8 && g[1].a_off == 65535 * 12 && g[2].c_off == 2 * 65535 * 6,
+           "140000 matrices: 3 calls of at most 65535, each starting where the last ended");
+    long bad = 0, n_el = 0;
+    for (int t = 0; t < 40; t++) {
+        int es = t & 1 ? 8 : 4, dt = es == 8 ? NNCU_FP64 : NNCU_FP32;
+        int n = 1 + (int)(next_u64() % 9), m = 1 + (int)(next_u64() % 9), k = 1 + (int)(next_u64() % 40);
+        int64_t batch = 1 + (int64_t)(next_u64() % 6);
+        int share = (int)(next_u64() % 3);   /* 0 none, 1 A shared, 2 B shared */
+        int64_t sa = share == 1 ? 0 : (int64_t)n * k + (int64_t)(next_u64() % 3);
+        int64_t sb = share == 2 ? 0 : (int64_t)k * m + (int64_t)(next_u64() % 3);
+        int64_t sc = (int64_t)n * m + (int64_t)(next_u64() % 3);
+        size_t na = (size_t)(sa * (batch - 1) + (int64_t)n * k), nb = (size_t)(sb * (batch - 1) + (int64_t)k * m),
+               nc = (size_t)(sc * (batch - 1) + (int64_t)n * m);
+        char *a = (char *)malloc(na * es), *b = (char *)malloc(nb * es), *c = (char *)calloc(nc, es),
+             *r = (char *)calloc(nc, es);
+        for (size_t i = 0; i < na; i++) { double v = (double)(int64_t)(next_u64() >> 11) * 0x1p-50 - 4; if (es == 8) ((double *)a)[i] = v; else ((float *)a)[i] = (float)v; }
+        for (size_t i = 0; i < nb; i++) { double v = (double)(int64_t)(next_u64() >> 11) * 0x1p-50 - 4; if (es == 8) ((double *)b)[i] = v; else ((float *)b)[i] = (float)v; }
+        int nc_ = nncu_gemm_plan(n, m, k, batch, sa, sb, sc, g, 3);
+        for (int i = 0; i < nc_; i++) nncu_gemm_ref(&g[i], es, b, a, c);   /* cuBLAS's A is our B */
+        for (int64_t i = 0; i < batch; i++)
+            ref_matmul(dt, n, m, k, a + (size_t)(i * sa) * es, b + (size_t)(i * sb) * es, r + (size_t)(i * sc) * es);
+        bad += memcmp(c, r, nc * es) != 0;
+        n_el += (long)nc;
+        free(a); free(b); free(c); free(r);
+    }
+    tap_ok(bad == 0, "40 random batches (fp32, fp64; shared A or B, padded strides): the strided-batched call's arguments "
+           "run as cuBLAS defines them give the CPU's products, bit for bit (%ld batches differ, %ld elements)", bad, n_el);
+}
+
 static void test_unary(void)
 {
     static const char *names[] = { "sqrt", "abs", "floor", "round", "isnan", "isinf", "isfinite" };
@@ -470,6 +517,7 @@ int main(void)
     test_int64();
     test_binary();
     test_hbin();
+    test_gemm();
     test_unary();
     test_act();
     test_tr();
