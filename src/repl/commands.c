@@ -518,6 +518,14 @@ static const char *sass_mark(const char *line)
     /* a packed instruction with both operands' low halves (.H0_H0) works on one lane */
     if ((c == 2 || c == 3) && strstr(line, ".H0_H0") && !strstr(line, ".H1"))
         return c == 2 ? _("  <- packed bf16 (one lane used)") : _("  <- packed fp16 (one lane used)");
+    /* ptxas's packed add and subtract on sm_90: x * 1 + y (or - y), rounded once */
+    if ((c == 2 || c == 3) && !strncmp(op, "HFMA2", 5) && strstr(line, ", 1, 1, "))
+        return c == 2 ? _("  <- packed bf16 add or subtract (an FMA by 1: x + y rounded once)")
+                      : _("  <- packed fp16 add or subtract (an FMA by 1: x + y rounded once)");
+    /* ptxas's multiply: a fused multiply-add of -0, so x * y rounded once */
+    if ((c == 2 || c == 3) && !strncmp(op, "HFMA2", 5) && strstr(line, ", -RZ"))
+        return c == 2 ? _("  <- packed bf16 multiply (an FMA adding -0: x * y rounded once)")
+                      : _("  <- packed fp16 multiply (an FMA adding -0: x * y rounded once)");
     return _(sass_cls[c].mark);
 }
 

@@ -79,6 +79,24 @@ int main(void)
     tap_ok(strstr(src, ", nncu_f16_to_f32(v0), nncu_bf16_to_f32(v1))") != NULL,
            "maximum fp32 of the fp16 and bf16 results widens their bits exactly");
 
+    /* packed ops only, over whole tensors and one value: two elements per
+     * thread, both lanes of each packed instruction (x * y + c, fp16; bf16) */
+    for (int bf = 0; bf < 2; bf++) {
+        dtype_t h = bf ? DT_BF16 : DT_FP16;
+        memset(&ch, 0, sizeof ch);
+        ch.len = 2;
+        ch.op[0] = bin("multiply", h, ext(h, 1, 0), ext(h, 1, 0));
+        ch.op[1] = bin("add", h, res(0, h), ext(h, 0, 0));
+        if (build(&ch, &ptx, bf ? "x*y+c bf16" : "x*y+c fp16")) {
+            const char *mul = bf ? "mul.rn.bf16x2" : "mul.rn.f16x2", *add = bf ? "add.rn.bf16x2" : "add.rn.f16x2";
+            tap_ok(strstr(ptx, mul) && strstr(ptx, add) && !strstr(ptx, "fma.") && !strstr(ptx, ".f64"),
+                   "x*y+c %s: two lanes per instruction (%s, %s), no fma, no fp64", bf ? "bf16" : "fp16", mul, add);
+            backend_cuda_rtc_free(ptx);
+        }
+        tap_ok(strstr(src, "nncu_hbin2(") && strstr(src, "[0] * 0x10001u"), "x*y+c %s: pairs, the one value in both lanes",
+               bf ? "bf16" : "fp16");
+    }
+
     /* fp64 with the exact unary ops */
     memset(&ch, 0, sizeof ch);
     ch.len = 4;

@@ -9,7 +9,9 @@
  *
  * fp16 and bf16 results are held as their bits; + - * of two values of
  * that dtype is the packed half instruction (nn_math.cuh nncu_hbin: HADD2,
- * HMUL2, .BF16), any other op computes in fp32 and rounds once.
+ * HMUL2, .BF16), any other op computes in fp32 and rounds once.  A chain
+ * of packed ops only, over whole tensors or single values, runs two
+ * elements per thread, both lanes of each instruction (nncu_hbin2).
  *
  * What it takes: binary ops (KB_ADD .. KB_MIN) and the exact unary ops (KU_SQRT ..
  * KU_ISFIN) in fp16, bf16, fp32 and fp64, and exp log log1p expm1 sin cos
@@ -64,6 +66,18 @@ static bool packed(const bk_chain_t *ch, const bk_chain_op_t *f)
         return false;
     for (int j = 0; j < 2; j++)
         if ((f->a[j].q >= 0 ? ch->op[f->a[j].q].dto : f->a[j].dt) != f->dto) return false;
+    return true;
+}
+
+/* a chain whose ops are all packed and whose outside arguments are read
+ * whole (stride 1) or as one value: two elements per thread */
+static bool pairs(const bk_chain_t *ch)
+{
+    for (int k = 0; k < ch->len; k++) {
+        if (!packed(ch, &ch->op[k])) return false;
+        for (int j = 0; j < 2; j++)
+            if (ch->op[k].a[j].q < 0 && ch->op[k].a[j].stride != 0 && ch->op[k].a[j].stride != 1) return false;
+    }
     return true;
 }
 
@@ -154,6 +168,31 @@ int bk_cuda_chain_source(const bk_chain_t *ch, char *buf, size_t cap, char *why,
     put(&b, ", long long n)\n{\n");
     for (int i = 0; i < nargs; i++)
         if (period[i]) put(&b, "    const long long per%d = %lldLL;\n", i, (long long)period[i]);
+    if (pairs(ch)) {
+        /* every op packed, every argument read whole or as one value: two
+         * elements per thread, both lanes of each packed instruction */
+        put(&b, "    // two elements per thread (i, i + 1): one packed instruction for both\n");
+        put(&b, "    for (long long i = 2 * (blockIdx.x * (long long)blockDim.x + threadIdx.x); i < n;\n"
+                "         i += 2 * (long long)gridDim.x * blockDim.x) {\n");
+        put(&b, "        const bool two = i + 1 < n;\n");
+        for (int k = 0; k < ch->len; k++) {
+            const bk_chain_op_t *f = &ch->op[k];
+            put(&b, "        uint32_t v%d = nncu_hbin2(%d, %d", k, f->dto == DT_BF16, f->kern);
+            for (int j = 0; j < 2; j++) {
+                const bk_chain_arg_t *a = &f->a[j];
+                int p = argno[k * 2 + j];
+                if (a->q >= 0) put(&b, ", v%d", a->q);
+                else if (a->stride == 0) put(&b, ", ((const uint16_t *)p%d)[0] * 0x10001u", p);
+                else put(&b, ", ((const uint16_t *)p%d)[i] | (two ? (uint32_t)((const uint16_t *)p%d)[i + 1] << 16 : 0u)", p, p);
+            }
+            put(&b, ");   // %s -> %s, two lanes\n", bk_kern_name(f->bin, f->kern), dname(f->dto));
+        }
+        put(&b, "        ((uint16_t *)out)[i] = (uint16_t)v%d;\n", ch->len - 1);
+        put(&b, "        if (two) ((uint16_t *)out)[i + 1] = (uint16_t)(v%d >> 16);\n", ch->len - 1);
+        put(&b, "    }\n}\n");
+        if (b.over) { snprintf(why, wcap, TR(N_("the source needs more than %zu bytes")), cap); return -1; }
+        return (int)b.n;
+    }
     put(&b, "    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"
             "         i += (long long)gridDim.x * blockDim.x) {\n");
     for (int k = 0; k < ch->len; k++) {
