@@ -167,8 +167,37 @@ static void bin_case(int kb, dtype_t dto, dtype_t da, dtype_t db)
     free(ha); free(hb); free(co); free(go);
 }
 
+/* fp16/bf16 + - * on whole tensors: the packed kernel two lanes per
+ * thread (odd n: the last element alone), one value in both lanes (b
+ * scalar), and a operand 2 bytes off alignment (one element per thread) */
+static void hbin_contig(int kb, dtype_t dt, int how)
+{
+    const op_def_t *op = op_find(kb_op[kb]);
+    int64_t n = 1001, shape[1] = { n }, sta[1] = { 2 }, stb[1] = { how == 1 ? 0 : 2 };
+    void *ha = rand_buf(dt, n + 1, R_BITS), *hb = rand_buf(dt, n, R_BITS);
+    void *co = malloc(n * 2), *go = malloc(n * 2);
+    void *da_ = up(ha, (n + 1) * 2), *db_ = up(hb, n * 2), *do_ = dev_new(n * 2);
+    const char *a_h = (const char *)ha + (how == 2 ? 2 : 0), *a_d = (const char *)da_ + (how == 2 ? 2 : 0);
+    bk_binary_t bc = { op->kern, dt, dt, dt, co, a_h, hb, 1, shape, sta, stb, SPAN_NONE };
+    bk_binary_t bg = { op->kern, dt, dt, dt, do_, a_d, db_, 1, shape, sta, stb, SPAN_NONE };
+    bk_status_t sc = C->binary(&bc), sg = G->binary(&bg);
+    down(go, do_, n * 2);
+    int64_t first, bad = bits_differ(go, co, n, 2, &first);
+    static const char *hows[] = { "both whole (two lanes, odd n)", "b one value (in both lanes)", "a off alignment (one lane)" };
+    tap_ok(sc == BK_OK && sg == BK_OK && bad == 0, "binary %s %s, %s: %lld of %lld differ (first %lld)%s%s", kb_op[kb],
+           dt_name[dt], hows[how], (long long)bad, (long long)n, (long long)first, sg == BK_OK ? "" : ", GPU status not OK: ",
+           sg == BK_OK ? "" : why_failed());
+    dev_free(da_, (n + 1) * 2); dev_free(db_, n * 2); dev_free(do_, n * 2);
+    free(ha); free(hb); free(co); free(go);
+}
+
 static void test_binary(void)
 {
+    for (int kb = KB_ADD; kb <= KB_MUL; kb++)
+        for (int how = 0; how < 3; how++) {
+            hbin_contig(kb, DT_FP16, how);
+            hbin_contig(kb, DT_BF16, how);
+        }
     static const dtype_t fl[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
     for (int kb = KB_ADD; kb < KB_COUNT; kb++) {
         if (!bk_gpu_binary(kb) || kb >= (int)(sizeof kb_op / sizeof kb_op[0])) continue;   /* mod, power ...: the CPU's */
