@@ -16,10 +16,13 @@
  * set) when a NaN is created (0/0, inf - inf, sqrt(-1)).  nnpad's results
  * are compared bit for bit between backends, so every function here gives
  * x86's NaN explicitly (nncu_nan32/64 below) and never lets the hardware's
- * NaN through.  Widening (fp32 -> fp64, and fp16 -> fp32 via fp64 as dtype.c
- * does) follows x86's cvtss2sd/cvtsd2ss: quiet bit set, payload kept (top
- * bits when narrowing); fp16 -> fp64 and bf16 -> fp32 are dtype.c's exact
- * bit moves (no quieting).
+ * NaN through.  Widening (fp32 -> fp64, and fp16 -> fp32 as dtype.c's
+ * through fp64) follows x86's cvtss2sd/cvtsd2ss: quiet bit set, payload
+ * kept (top bits when narrowing); fp16 -> fp64 and bf16 -> fp32 are
+ * dtype.c's exact bit moves (no quieting).  fp16 and bf16 never go through
+ * fp64 on the device: fp32 <-> fp16/bf16 is the format's own conversion
+ * (one rounding), and + - * of two fp16 (bf16) values the packed half
+ * instructions (nncu_hbin, nncu_hbin2).
  *
  * Arithmetic goes through __fadd_rn & co. on the device (never contracted
  * into an FMA; the kernels are also built with --fmad=false) and plain C
