@@ -1,7 +1,10 @@
 /* elementwise.cu — binary ops with broadcasting, the exact unary ops,
  * fill, dtype conversion and the strided copy.  One thread per element in
  * grid-stride loops of 256 threads; int64 indices.  The maths per element
- * is nn_math.cuh's (the CPU's bits, NaN included). */
+ * is nn_math.cuh's (the CPU's bits, NaN included).  fp16 and bf16 never go
+ * through fp64: + - * of two tensors of the dtype are the packed half
+ * instructions (two elements per thread where both operands are
+ * contiguous or one value), the rest fp32 rounded once. */
 #include "nncu_impl.cuh"
 #include "nn_math.cuh"
 
@@ -81,6 +84,42 @@ __global__ void k_bin32(int kb, int dto, void *out, int da, const char *a, int d
         st32(dto, out, i, nncu_bin32(kb, ld32(da, a + oa), ld32(db, b + ob)));
     }
 }
+/* fp16 op fp16 -> fp16 (bf16 likewise) for + - *: the packed half
+ * instructions (nn_math.cuh nncu_hbin), one element per thread at any
+ * strides */
+__global__ void k_hbin(int bf, int kb, uint16_t *out, const char *a, const char *b, nd_args_t g, int64_t n)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        int64_t oa, ob;
+        nd_offsets(g, i, &oa, &ob);
+        out[i] = nncu_hbin(bf, kb, *(const uint16_t *)(a + oa), *(const uint16_t *)(b + ob));
+    }
+}
+/* the same with both lanes used: contiguous operands (or one value, sa or
+ * sb 0), 4-byte aligned, two elements per thread in one 32-bit word */
+__global__ void k_hbin2(int bf, int kb, uint32_t *out, const void *a, int sa, const void *b, int sb, int64_t npair)
+{
+    /* one value: in both lanes */
+    uint32_t a1 = sa ? 0 : *(const uint16_t *)a * 0x10001u, b1 = sb ? 0 : *(const uint16_t *)b * 0x10001u;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < npair; i += (int64_t)gridDim.x * blockDim.x)
+        out[i] = nncu_hbin2(bf, kb, sa ? ((const uint32_t *)a)[i] : a1, sb ? ((const uint32_t *)b)[i] : b1);
+}
+
+/* an operand's strides: 1 contiguous (row-major over shape, es bytes), 0
+ * all zero (one value), -1 anything else */
+static int layout(const int64_t *st, const int64_t *shape, int nd, int64_t es)
+{
+    bool zero = true, contig = true;
+    int64_t want = es;
+    for (int d = nd - 1; d >= 0; d--) {
+        if (shape[d] == 1) continue;
+        if (st[d] != 0) zero = false;
+        if (st[d] != want) contig = false;
+        want *= shape[d];
+    }
+    return contig ? 1 : zero ? 0 : -1;
+}
+
 __global__ void k_bin64(int kb, double *out, int da, const char *a, int db, const char *b, nd_args_t g, int64_t n)
 {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
@@ -127,6 +166,30 @@ extern "C" int nncu_binary(int kb, int dto, void *out, int da, const void *a, co
         k_bini<<<nb, NNCU_THREADS>>>(kb, (int64_t *)out, (const char *)a, (const char *)b, g, n, w);
         NNCU_LAUNCHED("k_bini");
         return nncu_bad_read(w, bad);
+    }
+    if ((dto == NNCU_FP16 || dto == NNCU_BF16) && da == dto && db == dto && nncu_h_has(kb)) {
+        int bf = dto == NNCU_BF16, la = layout(sta, shape, nd, 2), lb = layout(stb, shape, nd, 2);
+        uintptr_t al = (uintptr_t)out | (la ? (uintptr_t)a : 0) | (lb ? (uintptr_t)b : 0);
+        if (la >= 0 && lb >= 0 && (la || lb) && al % 4 == 0) {
+            /* pairs, then the last element of an odd n */
+            if (n >= 2) {
+                k_hbin2<<<nncu_blocks(n / 2), NNCU_THREADS>>>(bf, kb, (uint32_t *)out, a, la, b, lb, n / 2);
+                NNCU_LAUNCHED("k_hbin2");
+            }
+            if (n % 2) {
+                nd_args_t t;
+                memset(&t, 0, sizeof t);
+                t.nd = 1;
+                t.shape[0] = 1;
+                k_hbin<<<1, 1>>>(bf, kb, (uint16_t *)out + (n - 1), (const char *)a + (la ? (n - 1) * 2 : 0),
+                                 (const char *)b + (lb ? (n - 1) * 2 : 0), t, 1);
+                NNCU_LAUNCHED("k_hbin");
+            }
+            return NNCU_OK;
+        }
+        k_hbin<<<nb, NNCU_THREADS>>>(bf, kb, (uint16_t *)out, (const char *)a, (const char *)b, g, n);
+        NNCU_LAUNCHED("k_hbin");
+        return NNCU_OK;
     }
     if (dto == NNCU_FP64)
         k_bin64<<<nb, NNCU_THREADS>>>(kb, (double *)out, da, (const char *)a, db, (const char *)b, g, n);
@@ -233,6 +296,10 @@ __global__ void k_convert(int to, void *dst, int from, const void *src, int64_t 
             case NNCU_FP32: ((float *)dst)[i] = nncu_i64_to_f32(v); break;
             default: ((double *)dst)[i] = nncu_i64_to_f64(v); break;
             }
+            continue;
+        }
+        if (to != NNCU_FP64 && from != NNCU_FP64) {   /* fp16, bf16, fp32: exact in fp32, one rounding (no fp64) */
+            st32(to, dst, i, ld32(from, (const char *)src + i * (from == NNCU_FP32 ? 4 : 2)));
             continue;
         }
         /* every float is exact as a double: one rounding */

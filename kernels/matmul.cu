@@ -2,7 +2,9 @@
  *
  * cuBLAS is column-major: a row-major matrix is its transpose in column
  * order, so C^T = B^T A^T is one column-major GEMM of (m x k)(k x n) with
- * B first: cublasGemmEx(N, N, m, n, k, B (ld m), A (ld k), C (ld m)).
+ * B first, and a batch of them at fixed strides one
+ * cublasGemmStridedBatchedEx call (nn_gemm.h holds the arguments, which
+ * the stand-in GPU and test_cuda_host run too).
  * One handle, created lazily on the first product.  Modes (nn_cuda.h):
  * fp32 CUBLAS_COMPUTE_32F (or _FAST_TF32), fp64 CUBLAS_COMPUTE_64F, fp16
  * and bf16 in and out with CUBLAS_COMPUTE_32F (rounded once), fp16 with
@@ -14,6 +16,7 @@
 #include "nncu_impl.cuh"
 #include "nn_math.cuh"
 #include "teach_gemm.cuh"
+#include "nn_gemm.h"
 
 static cublasHandle_t handle;
 
@@ -73,18 +76,22 @@ __global__ void k_mm_same(int dt, int n, int m, int k, const void *a, const void
     }
 }
 
-extern "C" int nncu_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c, int mode)
+extern "C" int nncu_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c, int mode, int64_t batch,
+                           int64_t sa, int64_t sb, int64_t sc)
 {
     if (dt < NNCU_FP16 || dt > NNCU_FP64) return NNCU_UNSUPPORTED;   /* int64: the CPU's exact loop */
     if (n < 0 || m < 0 || k < 0) return nncu_fail("nncu_matmul", "negative size");
+    if (batch < 1) batch = 1;
     if (n == 0 || m == 0) return NNCU_OK;
     size_t es = dt == NNCU_FP64 ? 8 : dt == NNCU_FP32 ? 4 : 2;
     if (k == 0) {   /* empty sums: zeros (cuBLAS would leave C as beta*C) */
-        NNCU_CK(cudaMemset(c, 0, (size_t)n * (size_t)m * es));
+        for (int64_t i = 0; i < batch; i++)
+            NNCU_CK(cudaMemset((char *)c + (size_t)(i * sc) * es, 0, (size_t)n * (size_t)m * es));
         return NNCU_OK;
     }
     if (mode == NNCU_MM_TEACH) {
         /* the teaching kernel (teach_gemm.cuh): a warp per 16 x 16 tile of C */
+        if (batch > 1) return NNCU_UNSUPPORTED;
         dim3 grid((unsigned)((m + 15) / 16), (unsigned)((n + 15) / 16));
         if (dt == NNCU_FP16)
             nn_teach_gemm_f16<<<grid, 32>>>((const __half *)a, (const __half *)b, (__half *)c, n, m, k);
@@ -97,8 +104,12 @@ extern "C" int nncu_matmul(int dt, int n, int m, int k, const void *a, const voi
         return NNCU_OK;
     }
     if (mode == NNCU_MM_SAME) {
-        k_mm_same<<<nncu_blocks((int64_t)n * m), NNCU_THREADS>>>(dt, n, m, k, a, b, c);
-        NNCU_LAUNCHED("k_mm_same");
+        for (int64_t i = 0; i < batch; i++) {
+            k_mm_same<<<nncu_blocks((int64_t)n * m), NNCU_THREADS>>>(dt, n, m, k, (const char *)a + (size_t)(i * sa) * es,
+                                                                     (const char *)b + (size_t)(i * sb) * es,
+                                                                     (char *)c + (size_t)(i * sc) * es);
+            NNCU_LAUNCHED("k_mm_same");
+        }
         return NNCU_OK;
     }
     int rc = get_handle();
@@ -135,7 +146,16 @@ extern "C" int nncu_matmul(int dt, int n, int m, int k, const void *a, const voi
         beta = &zero64;
         break;
     }
-    NNCU_CB(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, b, t, m, a, t, k, beta, c, t, m, ct,
-                         CUBLAS_GEMM_DEFAULT));
+    /* the whole batch in strided-batched calls (nn_gemm.h: cuBLAS's A is our B) */
+    for (int64_t i = 0; i < batch; i += NNCU_GEMM_MAX_BATCH) {
+        nncu_gemm_t g;
+        nncu_gemm_plan(n, m, k, batch - i < NNCU_GEMM_MAX_BATCH ? batch - i : NNCU_GEMM_MAX_BATCH, sa, sb, sc, &g, 1);
+        const char *A = (const char *)b + (size_t)(i * sb) * es, *B = (const char *)a + (size_t)(i * sa) * es;
+        char *C = (char *)c + (size_t)(i * sc) * es;
+        NNCU_CB(cublasGemmStridedBatchedEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, g.m, g.n, g.k, alpha, A + g.a_off * es, t,
+                                           (int)g.lda, g.stride_a, B + g.b_off * es, t, (int)g.ldb, g.stride_b, beta,
+                                           C + g.c_off * es, t, (int)g.ldc, g.stride_c, g.batch, ct,
+                                           CUBLAS_GEMM_DEFAULT));
+    }
     return NNCU_OK;
 }

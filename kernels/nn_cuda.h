@@ -141,8 +141,13 @@ int nncu_reduce(int what, int dt, int dto, int same, const void *in, void *out, 
 int nncu_softmax(int dt, int dto, int logf, const void *in, void *out, int64_t outer, int64_t n, int64_t inner);
 
 /* ---- matmul (matmul.cu) ---- */
-/* row-major C (n x m) = A (n x k) B (k x m) of dtype dt, mode NNCU_MM_* */
-int nncu_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c, int mode);
+/* row-major C (n x m) = A (n x k) B (k x m) of dtype dt, mode NNCU_MM_*,
+ * batch times (at least once): the i-th product at a + i*sa, b + i*sb,
+ * c + i*sc (elements; sa or sb 0 for one matrix shared by all); cuBLAS's
+ * modes in cublasGemmStridedBatchedEx calls (nn_gemm.h), TEACH one product
+ * only, SAME one launch per product */
+int nncu_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c, int mode, int64_t batch,
+                int64_t sa, int64_t sb, int64_t sc);
 
 #ifdef __cplusplus
 }

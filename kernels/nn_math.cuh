@@ -16,10 +16,13 @@
  * set) when a NaN is created (0/0, inf - inf, sqrt(-1)).  nnpad's results
  * are compared bit for bit between backends, so every function here gives
  * x86's NaN explicitly (nncu_nan32/64 below) and never lets the hardware's
- * NaN through.  Widening (fp32 -> fp64, and fp16 -> fp32 via fp64 as dtype.c
- * does) follows x86's cvtss2sd/cvtsd2ss: quiet bit set, payload kept (top
- * bits when narrowing); fp16 -> fp64 and bf16 -> fp32 are dtype.c's exact
- * bit moves (no quieting).
+ * NaN through.  Widening (fp32 -> fp64, and fp16 -> fp32 as dtype.c's
+ * through fp64) follows x86's cvtss2sd/cvtsd2ss: quiet bit set, payload
+ * kept (top bits when narrowing); fp16 -> fp64 and bf16 -> fp32 are
+ * dtype.c's exact bit moves (no quieting).  fp16 and bf16 never go through
+ * fp64 on the device: fp32 <-> fp16/bf16 is the format's own conversion
+ * (one rounding), and + - * of two fp16 (bf16) values the packed half
+ * instructions (nncu_hbin, nncu_hbin2).
  *
  * Arithmetic goes through __fadd_rn & co. on the device (never contracted
  * into an FMA; the kernels are also built with --fmad=false) and plain C
@@ -31,6 +34,10 @@
 #include <string.h>
 #include <math.h>
 #include "backend/kern_ids.h"   /* the kernel ids (NVRTC: given as a header by rtc.cu) */
+#ifdef __CUDACC__                /* (mockgpu.c compiles this file as C: no half types there) */
+#include <cuda_fp16.h>          /* __half, __hadd_rn ...: host and device (host: fp32 rounded once) */
+#include <cuda_bf16.h>
+#endif
 
 #define NNCU_HD static __host__ __device__ __forceinline__
 
@@ -142,8 +149,30 @@ NNCU_HD uint16_t nncu_f64_to_fmt(double x, int E, int M)
 }
 NNCU_HD uint16_t nncu_f64_to_f16(double x) { return nncu_f64_to_fmt(x, 5, 10); }
 NNCU_HD uint16_t nncu_f64_to_bf16(double x) { return nncu_f64_to_fmt(x, 8, 7); }
-NNCU_HD uint16_t nncu_f32_to_f16(float x) { return nncu_f64_to_fmt(nncu_f32_to_f64(x), 5, 10); }
-NNCU_HD uint16_t nncu_f32_to_bf16(float x) { return nncu_f64_to_fmt(nncu_f32_to_f64(x), 8, 7); }
+/* fp32 -> fp16/bf16 without fp64: the format's own RNE conversion (one
+ * rounding from the float: F2F on the device, cuda_fp16.h's on the host);
+ * a NaN by hand as x86's cvtps2ph (quiet, the top payload bits kept), not
+ * the GPU's canonical NaN */
+NNCU_HD uint16_t nncu_f32_to_f16(float x)
+{
+    uint32_t u = nncu_f2u(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7e00u | ((u >> 13) & 0x3ffu));
+#ifdef __CUDACC__
+    return __half_raw(__float2half_rn(x)).x;
+#else
+    return nncu_f64_to_fmt(nncu_f32_to_f64(x), 5, 10);
+#endif
+}
+NNCU_HD uint16_t nncu_f32_to_bf16(float x)
+{
+    uint32_t u = nncu_f2u(x);
+    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)(((u >> 16) & 0x8000u) | 0x7fc0u | ((u >> 16) & 0x7fu));
+#ifdef __CUDACC__
+    return __nv_bfloat16_raw(__float2bfloat16_rn(x)).x;
+#else
+    return nncu_f64_to_fmt(nncu_f32_to_f64(x), 8, 7);
+#endif
+}
 
 /* ---- widening from fp16 / bf16 (exact) ---- */
 
@@ -159,8 +188,19 @@ NNCU_HD double nncu_f16_to_f64(uint16_t h)
     }
     return nncu_u2d(sign | ((uint64_t)(e - 15 + 1023) << 52) | (m << 42));
 }
-/* dtype.c: (float) of the double: a NaN becomes quiet */
-NNCU_HD float nncu_f16_to_f32(uint16_t h) { return nncu_f64_to_f32(nncu_f16_to_f64(h)); }
+/* dtype.c: (float) of the double: a NaN becomes quiet, its payload kept;
+ * any other value exact through the format's own conversion (no fp64) */
+NNCU_HD float nncu_f16_to_f32(uint16_t h)
+{
+    if ((h & 0x7fffu) > 0x7c00u) return nncu_u2f(((uint32_t)(h >> 15) << 31) | 0x7fc00000u | ((uint32_t)(h & 0x3ffu) << 13));
+#ifdef __CUDACC__
+    __half_raw r;
+    r.x = h;
+    return __half2float(__half(r));
+#else
+    return nncu_f64_to_f32(nncu_f16_to_f64(h));
+#endif
+}
 NNCU_HD float nncu_bf16_to_f32(uint16_t h) { return nncu_u2f((uint32_t)h << 16); }
 NNCU_HD double nncu_bf16_to_f64(uint16_t h) { return nncu_f32_to_f64(nncu_bf16_to_f32(h)); }
 
@@ -282,6 +322,77 @@ NNCU_HD double nncu_bin64(int kb, double a, double b)
     default: return a;
     }
 }
+/* ---- + - * of two fp16 (bf = 0) or two bf16 (bf = 1) values, in the
+ * format itself: the packed half instructions (HADD2, HMUL2, their .BF16
+ * forms), whose _rn forms round to nearest even once per operation and are
+ * never contracted into an FMA.  That is the CPU's result: the fp32 op
+ * rounded once to the format is the format's correctly rounded op (fp32
+ * has more than 2p + 2 bits; Figueroa 1995).  Division, comparisons,
+ * maximum and minimum, and an operand of another dtype (a weak scalar
+ * enters at fp32) go through nncu_bin32.  A NaN result is x86's: the first
+ * NaN operand made quiet, else the default NaN (0xffc00000 narrowed). ---- */
+NNCU_HD bool nncu_h_has(int kb) { return kb == KB_ADD || kb == KB_SUB || kb == KB_MUL; }
+NNCU_HD bool nncu_hnan_bits(int bf, uint32_t h) { return (h & 0x7fffu) > (bf ? 0x7f80u : 0x7c00u); }
+NNCU_HD uint16_t nncu_hnan(int bf, uint16_t a, uint16_t b)
+{
+    uint16_t q = bf ? 0x40 : 0x200;
+    if (nncu_hnan_bits(bf, a)) return (uint16_t)(a | q);
+    if (nncu_hnan_bits(bf, b)) return (uint16_t)(b | q);
+    return bf ? 0xffc0 : 0xfe00;
+}
+NNCU_HD uint16_t nncu_hbin(int bf, int kb, uint16_t a, uint16_t b)
+{
+    uint16_t r;
+#ifndef __CUDACC__   /* C (the stand-in GPU): the fp32 op rounded once, as cuda_fp16.h's host code */
+    float x = bf ? nncu_bf16_to_f32(a) : nncu_f16_to_f32(a), y = bf ? nncu_bf16_to_f32(b) : nncu_f16_to_f32(b);
+    float z = kb == KB_ADD ? x + y : kb == KB_SUB ? x - y : x * y;
+    r = bf ? nncu_f32_to_bf16(z) : nncu_f32_to_f16(z);
+#else
+    if (bf) {
+        __nv_bfloat16_raw x, y;
+        x.x = a;
+        y.x = b;
+        __nv_bfloat16 p(x), q(y);
+        r = __nv_bfloat16_raw(kb == KB_ADD ? __hadd_rn(p, q) : kb == KB_SUB ? __hsub_rn(p, q) : __hmul_rn(p, q)).x;
+    } else {
+        __half_raw x, y;
+        x.x = a;
+        y.x = b;
+        __half p(x), q(y);
+        r = __half_raw(kb == KB_ADD ? __hadd_rn(p, q) : kb == KB_SUB ? __hsub_rn(p, q) : __hmul_rn(p, q)).x;
+    }
+#endif
+    return nncu_hnan_bits(bf, r) ? nncu_hnan(bf, a, b) : r;
+}
+#ifdef __CUDACC__
+/* two lanes at once (element i in the low half, i + 1 in the high half):
+ * one packed instruction for both */
+NNCU_HD uint32_t nncu_hbin2(int bf, int kb, uint32_t a, uint32_t b)
+{
+    uint32_t r;
+    if (bf) {
+        __nv_bfloat162_raw x, y;
+        x.x = (unsigned short)a; x.y = (unsigned short)(a >> 16);
+        y.x = (unsigned short)b; y.y = (unsigned short)(b >> 16);
+        __nv_bfloat162 p(x), q(y);
+        __nv_bfloat162_raw o = kb == KB_ADD ? __hadd2_rn(p, q) : kb == KB_SUB ? __hsub2_rn(p, q) : __hmul2_rn(p, q);
+        r = (uint32_t)o.x | ((uint32_t)o.y << 16);
+    } else {
+        __half2_raw x, y;
+        x.x = (unsigned short)a; x.y = (unsigned short)(a >> 16);
+        y.x = (unsigned short)b; y.y = (unsigned short)(b >> 16);
+        __half2 p(x), q(y);
+        __half2_raw o = kb == KB_ADD ? __hadd2_rn(p, q) : kb == KB_SUB ? __hsub2_rn(p, q) : __hmul2_rn(p, q);
+        r = (uint32_t)o.x | ((uint32_t)o.y << 16);
+    }
+    if (nncu_hnan_bits(bf, r & 0xffffu))
+        r = (r & 0xffff0000u) | nncu_hnan(bf, (uint16_t)a, (uint16_t)b);
+    if (nncu_hnan_bits(bf, r >> 16))
+        r = (r & 0xffffu) | ((uint32_t)nncu_hnan(bf, (uint16_t)(a >> 16), (uint16_t)(b >> 16)) << 16);
+    return r;
+}
+#endif
+
 /* int64, exact: *ovf set when the result does not fit (add, sub, mul);
  * divide has no int64 kernel (true division: the front end gives floats). */
 NNCU_HD int64_t nncu_bini(int kb, int64_t a, int64_t b, bool *ovf)

@@ -177,6 +177,10 @@ typedef struct bk_matmul {
     bool blas;          /* matmul(impl="blas"): fp32/fp64 through the BLAS library (OpenBLAS
                            on the CPU, whose order depends on the CPU and threads);
                            otherwise the CPU runs nnpad's GEMM (fixed order, gemm.c) */
+    int64_t batch;      /* more than 1: that many products, i-th at a + i*sa, b + i*sb, c + i*sc
+                           (elements; sa or sb 0: one matrix for all), on the GPU one strided-
+                           batched cuBLAS call (kernels/nn_gemm.h); 0 or 1: the one product */
+    int64_t sa, sb, sc;
 } bk_matmul_t;
 
 /* A fused elementwise chain (graph passes): op k reads the chain's earlier

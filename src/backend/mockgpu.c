@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "../../kernels/nn_act.cuh"   /* the GPU's per-element activations, compiled as C */
+#include "../../kernels/nn_gemm.h"    /* the arguments of the GPU's batched matmul */
 
 #define POISON (1ull << 62)
 static void *dev(void *p) { return p ? (void *)((uintptr_t)p ^ POISON) : NULL; }
@@ -162,6 +163,16 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
     h.a = cdev(mm->a);
     h.b = cdev(mm->b);
     h.c = dev(mm->c);
+    if (mm->batch > 1 && !mm->same && !mm->tf32 && !mm->blas && (mm->dt == DT_FP32 || mm->dt == DT_FP64)) {
+        /* a batch: the strided-batched cuBLAS call the GPU gets
+         * (kernels/nn_gemm.h), run as cuBLAS defines it, in the CPU's
+         * chain order: a wrong argument gives other bits than the CPU's */
+        nncu_gemm_t g[4];
+        int calls = nncu_gemm_plan(mm->n, mm->m, mm->k, mm->batch, mm->sa, mm->sb, mm->sc, g, 4);
+        if (calls > 4) return bk_cpu_backend.matmul(&h);
+        for (int i = 0; i < calls; i++) nncu_gemm_ref(&g[i], mm->dt == DT_FP64 ? 8 : 4, h.b, h.a, h.c);
+        return BK_OK;
+    }
     if (!mm->teach) return bk_cpu_backend.matmul(&h);
     /* the teaching kernel: fp16/bf16, fp32 products and sums, rounded once
      * (as teach_gemm.cuh; the tensor cores' order of the sums differs) */
@@ -172,7 +183,7 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
     if (r == BK_OK) {
         bk_cpu_backend.convert(DT_FP32, a, mm->dt, h.a, (int64_t)na);
         bk_cpu_backend.convert(DT_FP32, b, mm->dt, h.b, (int64_t)nb);
-        bk_matmul_t f = { DT_FP32, mm->n, mm->m, mm->k, a, b, c, false, mm->span, false, false, false };
+        bk_matmul_t f = { DT_FP32, mm->n, mm->m, mm->k, a, b, c, false, mm->span, false, false, false, 0, 0, 0, 0 };
         r = bk_cpu_backend.matmul(&f);
         if (r == BK_OK) r = bk_cpu_backend.convert(mm->dt, h.c, DT_FP32, c, (int64_t)nc);
     }

@@ -586,7 +586,7 @@ static bool step_direct(prun_t *R, int i, void *out)
         const void *a = in_data(R, n->in[0]), *b = in_data(R, n->in[1]);
         if (!a || !b) return false;
         bk_matmul_t mm = { (dtype_t)n->dtype, q->mm[0], q->mm[1], q->mm[2], a, b, out,
-                           op_settings(R->s)->accumulate_same, n->span, op_settings(R->s)->tf32, false, false };
+                           op_settings(R->s)->accumulate_same, n->span, op_settings(R->s)->tf32, false, false, 0, 0, 0, 0 };
         return op_host()->matmul(&mm) == BK_OK;
     }
     case PS_REDUCE: {

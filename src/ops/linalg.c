@@ -124,21 +124,45 @@ static value_t *dev_as(value_t *t, dtype_t dt, int dev, span_t span)
     return op_on_device(dev, dt, t->u.t.ndim, t->u.t.shape, op_kernel_convert, &cv, "matmul", span, NULL);
 }
 
-/* the product of x and y (dtype ct, on out's device) into out, batch by batch */
+/* The batch as runs of matrices at fixed strides, one backend call (one
+ * strided-batched cuBLAS call on the GPU) per run: the innermost batch
+ * dimensions whose a and b strides continue one another's.  *ra, *rb: the
+ * run's strides in matrices (0: broadcast); the run's length. */
+static int64_t batch_run(const mm_t *p, int64_t *ra, int64_t *rb)
+{
+    int64_t run = 1;
+    *ra = *rb = 0;
+    for (int d = p->nbatch_dims - 1; d >= 0; d--) {
+        if (p->bshape[d] == 1) continue;   /* its stride never counts */
+        if (run == 1) {
+            *ra = p->sa[d];
+            *rb = p->sb[d];
+        } else if (p->sa[d] != *ra * run || p->sb[d] != *rb * run) {
+            break;
+        }
+        run *= p->bshape[d];
+    }
+    return run;
+}
+
+/* the product of x and y (dtype ct, on out's device) into out, a run of
+ * the batch per call */
 typedef struct dmm { value_t *x, *y; const mm_t *p; dtype_t ct; bool same, tf32; span_t span; } dmm_t;
 static bk_status_t matmul_k(const backend_t *bk, value_t *c, void *ctx)
 {
     const dmm_t *d = ctx;
     const mm_t *p = d->p;
     size_t es = (size_t)dtype_traits[d->ct].size;
-    int64_t an = p->n * p->k, bn = p->k * p->m, cn = p->n * p->m;
-    for (int64_t bi = 0; bi < p->nbatch; bi++) {
+    int64_t an = p->n * p->k, bn = p->k * p->m, cn = p->n * p->m, ra, rb;
+    int64_t run = batch_run(p, &ra, &rb);
+    for (int64_t bi = 0; bi < p->nbatch; bi += run) {
         int64_t oa, ob;
         batch_offsets(p, bi, &oa, &ob);
         bk_matmul_t mm = { d->ct, (int)p->n, (int)p->m, (int)p->k,
                            (const char *)tensor_dev_data(d->x) + (size_t)(oa * an) * es,
                            (const char *)tensor_dev_data(d->y) + (size_t)(ob * bn) * es,
-                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, d->same, d->span, d->tf32, false, false };
+                           (char *)tensor_dev_data(c) + (size_t)(bi * cn) * es, d->same, d->span, d->tf32, false, false,
+                           run, ra * an, rb * bn, cn };
         bk_status_t st = bk->matmul(&mm);
         if (st != BK_OK) return st;
     }
@@ -199,7 +223,7 @@ value_t *op_matmul_teach(value_t *a, value_t *b, span_t span, session_t *s)
         err_raise(ERR_LIMIT, span, "matmul: a matrix dimension passes 2147483647");
     int64_t osh[2] = { n, m };
     bk_matmul_t mm = { da, (int)n, (int)m, (int)k, tensor_dev_data(a), tensor_dev_data(b), NULL, false,
-                       span, false, true, false };
+                       span, false, true, false, 0, 0, 0, 0 };
     value_t *out = op_on_device(a->u.t.st->device, da, 2, osh, teach_k, &mm, "matmul", span, NULL);
     if (!out) err_raise(ERR_VALUE, span, "matmul(impl=\"teach\"): this device has no teaching kernel");
     return out;
@@ -274,7 +298,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
         for (int64_t bi = 0; bi < p.nbatch; bi++) {
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
+            bk_matmul_t mm = { DT_INT64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas, 0, 0, 0, 0 };
             op_host()->matmul(&mm);
         }
         return out;
@@ -292,7 +316,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             size_t es = (size_t)dtype_traits[dt].size;
             bk_matmul_t mm = { dt, (int)p.n, (int)p.m, (int)p.k, (const char *)tensor_data(x) + (size_t)(oa * an) * es,
                                (const char *)tensor_data(y) + (size_t)(ob * bn) * es,
-                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, tf32, false, false };
+                               (char *)tensor_data(out) + (size_t)(bi * cn) * es, true, span, tf32, false, false, 0, 0, 0, 0 };
             if (op_host()->matmul(&mm) != BK_OK)
                 err_raise(ERR_DTYPE, span, "matmul has no kernel for %s", dtype_traits[dt].name);
         }
@@ -303,7 +327,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas };
+            bk_matmul_t mm = { DT_FP64, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, false, false, blas, 0, 0, 0, 0 };
             op_host()->matmul(&mm);
         }
     } else {
@@ -316,7 +340,7 @@ static value_t *matmul_run(value_t *a, value_t *b, span_t span, session_t *s, bo
             err_check_interrupt();
             int64_t oa, ob;
             batch_offsets(&p, bi, &oa, &ob);
-            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, tf32, false, blas };
+            bk_matmul_t mm = { DT_FP32, (int)p.n, (int)p.m, (int)p.k, A + oa * an, B + ob * bn, C + bi * cn, false, span, tf32, false, blas, 0, 0, 0, 0 };
             op_host()->matmul(&mm);
         }
         if (dt != DT_FP32) op_host()->convert(dt, tensor_data(out), DT_FP32, C, out->u.t.size);

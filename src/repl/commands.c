@@ -478,15 +478,70 @@ static bool find_nvdisasm(char *path, size_t cap)
     return false;
 }
 
+/* The SASS instruction classes a class should notice: the mark on each
+ * line, and the header, which names only the classes the listing holds.
+ * sass_class: the class of a line (-1 none), by its opcode (after the
+ * address and an optional predicate such as @!P0). */
+static const struct sass_cls {
+    const char *ops;    /* opcodes, space-separated, each followed by a space or a dot in the line */
+    const char *need;   /* also in the line (NULL: nothing) */
+    const char *name;   /* in the header: what it is */
+    const char *mark;
+} sass_cls[] = {
+    { "HMMA", NULL, N_("tensor-core matrix multiply-accumulate"), N_("  <- tensor-core matrix multiply-accumulate") },
+    { "HADD2", ".F32", N_("fp16 -> fp32 conversion"), N_("  <- an fp16 -> fp32 conversion (on the packed unit)") },
+    { "HFMA2 HADD2 HMUL2", ".BF16", N_("packed bf16"), N_("  <- packed bf16") },
+    { "HFMA2 HADD2 HMUL2", NULL, N_("packed fp16"), N_("  <- packed fp16") },
+    { "DFMA DADD DMUL", NULL, N_("fp64"), N_("  <- fp64") },
+    { "FFMA", NULL, N_("fp32 fused multiply-add"), N_("  <- fp32 fused multiply-add") },
+    { "FADD FMUL", NULL, N_("fp32"), N_("  <- fp32") },
+    { "F2F F2FP", NULL, N_("conversion between float formats"), N_("  <- a conversion between float formats") },
+};
+enum { SASS_NCLS = sizeof sass_cls / sizeof sass_cls[0] };
+
+/* the opcode of a listing line into op (empty when none) */
+static void sass_opcode(const char *line, char *op, size_t cap)
+{
+    op[0] = 0;
+    const char *p = strstr(line, "*/");
+    if (!p) return;
+    p += 2;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '@') { while (*p && *p != ' ') p++; while (*p == ' ') p++; }
+    size_t n = strcspn(p, " ;");
+    snprintf(op, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+}
+static int sass_class(const char *line, char *op, size_t cap)
+{
+    sass_opcode(line, op, cap);
+    size_t base = strcspn(op, ".");
+    for (int c = 0; c < SASS_NCLS; c++) {
+        if (sass_cls[c].need && !strstr(op, sass_cls[c].need)) continue;
+        for (const char *o = sass_cls[c].ops; *o;) {
+            size_t n = strcspn(o, " ");
+            if (n == base && !strncmp(op, o, n)) return c;
+            o += n + (o[n] == ' ');
+        }
+    }
+    return -1;
+}
 static const char *sass_mark(const char *line)
 {
-    if (strstr(line, "HMMA")) return _("  <- tensor-core matrix multiply-accumulate");
-    if (strstr(line, "HFMA2") || strstr(line, "HADD2") || strstr(line, "HMUL2")) return _("  <- packed fp16 (two lanes)");
-    if (strstr(line, "DFMA") || strstr(line, "DADD") || strstr(line, "DMUL")) return _("  <- fp64");
-    if (strstr(line, "FFMA")) return _("  <- fp32 fused multiply-add");
-    if (strstr(line, "FADD") || strstr(line, "FMUL")) return _("  <- fp32");
-    if (strstr(line, "F2F")) return _("  <- a conversion between float formats");
-    return NULL;
+    char op[64];
+    int c = sass_class(line, op, sizeof op);
+    if (c < 0) return NULL;
+    /* a packed instruction with both operands' low halves (.H0_H0) works on one lane */
+    if ((c == 2 || c == 3) && strstr(line, ".H0_H0") && !strstr(line, ".H1"))
+        return c == 2 ? _("  <- packed bf16 (one lane used)") : _("  <- packed fp16 (one lane used)");
+    /* ptxas's packed add and subtract on sm_90: x * 1 + y (or - y), rounded once */
+    if ((c == 2 || c == 3) && !strncmp(op, "HFMA2", 5) && strstr(line, ", 1, 1, "))
+        return c == 2 ? _("  <- packed bf16 add or subtract (an FMA by 1: x + y rounded once)")
+                      : _("  <- packed fp16 add or subtract (an FMA by 1: x + y rounded once)");
+    /* ptxas's multiply: a fused multiply-add of -0, so x * y rounded once */
+    if ((c == 2 || c == 3) && !strncmp(op, "HFMA2", 5) && strstr(line, ", -RZ"))
+        return c == 2 ? _("  <- packed bf16 multiply (an FMA adding -0: x * y rounded once)")
+                      : _("  <- packed fp16 multiply (an FMA adding -0: x * y rounded once)");
+    return _(sass_cls[c].mark);
 }
 
 static int cmd_sass(repl_t *r, const char *arg)
@@ -532,16 +587,54 @@ static int cmd_sass(repl_t *r, const char *arg)
     snprintf(cmd, sizeof cmd, "'%s' -c '%s' 2>&1", tool, tmp);
     FILE *p = popen(cmd, "r");
     if (!p) { repl_cmd_error(r, "could not run nvdisasm: %s", strerror(errno)); unlink(tmp); return 1; }
-    fputs(_("// SASS for sm_90 (nvdisasm); HMMA tensor cores, HFMA2/HADD2 packed fp16, FFMA/FADD/FMUL fp32, "
-            "DFMA/DADD fp64, F2F conversions:\n"), r->out);
+    /* the whole listing first: its header names the classes it holds */
+    char *txt = NULL;
+    size_t len = 0, tcap = 0;
     char line[512];
     while (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\n")] = 0;
-        const char *m = sass_mark(line);
-        fprintf(r->out, "%s%s\n", line, m ? m : "");
+        size_t k = strlen(line);
+        if (len + k + 1 > tcap) {
+            char *t = realloc(txt, (len + k + 1) * 2);
+            if (!t) break;   /* out of memory: the listing so far */
+            txt = t;
+            tcap = (len + k + 1) * 2;
+        }
+        memcpy(txt + len, line, k + 1);
+        len += k;
     }
     pclose(p);
     unlink(tmp);
+    /* each class present: its opcodes as they appear (HADD2, HMUL2.BF16_V2, F2FP.F16.F32.PACK_AB) */
+    char seen[SASS_NCLS][160];
+    memset(seen, 0, sizeof seen);
+    for (char *l = txt; l && *l;) {
+        char *e = strchr(l, '\n'), op[64];
+        if (e) *e = 0;
+        int c = sass_class(l, op, sizeof op);
+        if (c >= 0) {
+            char w[66];
+            snprintf(w, sizeof w, " %s ", op);
+            char have[164];
+            snprintf(have, sizeof have, " %s ", seen[c]);
+            if (!strstr(have, w) && strlen(seen[c]) + strlen(op) + 2 < sizeof seen[c])
+                snprintf(seen[c] + strlen(seen[c]), sizeof seen[c] - strlen(seen[c]), "%s%s", seen[c][0] ? " " : "", op);
+        }
+        if (e) *e = '\n';
+        l = e ? e + 1 : NULL;
+    }
+    fputs(_("// SASS for sm_90 (nvdisasm)"), r->out);
+    int any = 0;
+    for (int c = 0; c < SASS_NCLS; c++)
+        if (seen[c][0]) fprintf(r->out, "%s%s %s", any++ ? ", " : _("; in this listing: "), seen[c], _(sass_cls[c].name));
+    fputs(any ? ":\n" : _("; no floating-point arithmetic, tensor-core or conversion instruction in this listing:\n"), r->out);
+    for (char *l = txt; l && *l;) {
+        char *e = strchr(l, '\n');
+        if (e) *e = 0;
+        const char *m = sass_mark(l);
+        fprintf(r->out, "%s%s\n", l, m ? m : "");
+        l = e ? e + 1 : NULL;
+    }
+    free(txt);
     return 0;
 }
 

@@ -72,7 +72,7 @@ static void measure(bk_device_t dev)
         void *a = b->buf_alloc(mb, true), *bb = a ? b->buf_alloc(mb, true) : NULL, *c = bb ? b->buf_alloc(mb, false) : NULL;
         best = 1e30;
         for (int k = 0; c && k < 3; k++) {
-            bk_matmul_t mm = { dt, n, n, n, a, bb, c, false, SPAN_NONE, false, false, false };
+            bk_matmul_t mm = { dt, n, n, n, a, bb, c, false, SPAN_NONE, false, false, false, 0, 0, 0, 0 };
             double t0 = now_s();
             if (b->matmul(&mm) != BK_OK) break;
             if (b->sync) b->sync();

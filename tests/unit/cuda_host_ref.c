@@ -21,3 +21,16 @@ int ref_act(const void *op, int dt, void *out, const void *in, int64_t n, double
     bk_unary_t u = { ((const op_def_t *)op)->kern, (dtype_t)dt, out, in, n, SPAN_NONE, param, variant, NULL };
     return backend_get(BK_CPU)->unary(&u) == BK_OK;
 }
+/* the CPU backend's binary kernel kb on n contiguous elements of dt (a, b and out) */
+int ref_bin(int kb, int dt, void *out, const void *a, const void *b, int64_t n)
+{
+    int64_t shape[1] = { n }, st[1] = { (int64_t)dtype_traits[dt].size };
+    bk_binary_t k = { kb, (dtype_t)dt, (dtype_t)dt, (dtype_t)dt, out, a, b, 1, shape, st, st, SPAN_NONE };
+    return backend_get(BK_CPU)->binary(&k) == BK_OK;
+}
+/* the CPU backend's matmul: row-major C (n x m) = A (n x k) B (k x m), fp32 or fp64, nnpad's GEMM */
+int ref_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c)
+{
+    bk_matmul_t mm = { (dtype_t)dt, n, m, k, a, b, c, false, SPAN_NONE, false, false, false, 0, 0, 0, 0 };
+    return backend_get(BK_CPU)->matmul(&mm) == BK_OK;
+}

@@ -53,7 +53,7 @@ static const backend_t *const C = &bk_cpu_backend;
 static int fake;
 static const char *(*mod_error)(void);
 static int64_t (*mod_bad)(void);
-static int (*mod_matmul)(int, int, int, int, const void *, const void *, void *, int);
+static int (*mod_matmul)(int, int, int, int, const void *, const void *, void *, int, int64_t, int64_t, int64_t, int64_t);
 
 static const char *dt_name[] = { "fp16", "bf16", "fp32", "fp64", "int64" };
 static size_t es_of(dtype_t t) { return (size_t)dtype_traits[t].size; }
@@ -167,10 +167,40 @@ static void bin_case(int kb, dtype_t dto, dtype_t da, dtype_t db)
     free(ha); free(hb); free(co); free(go);
 }
 
+/* fp16/bf16 + - * on whole tensors: the packed kernel two lanes per
+ * thread (odd n: the last element alone), one value in both lanes (b
+ * scalar), and a operand 2 bytes off alignment (one element per thread) */
+static void hbin_contig(int kb, dtype_t dt, int how)
+{
+    const op_def_t *op = op_find(kb_op[kb]);
+    int64_t n = 1001, shape[1] = { n }, sta[1] = { 2 }, stb[1] = { how == 1 ? 0 : 2 };
+    void *ha = rand_buf(dt, n + 1, R_BITS), *hb = rand_buf(dt, n, R_BITS);
+    void *co = malloc(n * 2), *go = malloc(n * 2);
+    void *da_ = up(ha, (n + 1) * 2), *db_ = up(hb, n * 2), *do_ = dev_new(n * 2);
+    const char *a_h = (const char *)ha + (how == 2 ? 2 : 0), *a_d = (const char *)da_ + (how == 2 ? 2 : 0);
+    bk_binary_t bc = { op->kern, dt, dt, dt, co, a_h, hb, 1, shape, sta, stb, SPAN_NONE };
+    bk_binary_t bg = { op->kern, dt, dt, dt, do_, a_d, db_, 1, shape, sta, stb, SPAN_NONE };
+    bk_status_t sc = C->binary(&bc), sg = G->binary(&bg);
+    down(go, do_, n * 2);
+    int64_t first, bad = bits_differ(go, co, n, 2, &first);
+    static const char *hows[] = { "both whole (two lanes, odd n)", "b one value (in both lanes)", "a off alignment (one lane)" };
+    tap_ok(sc == BK_OK && sg == BK_OK && bad == 0, "binary %s %s, %s: %lld of %lld differ (first %lld)%s%s", kb_op[kb],
+           dt_name[dt], hows[how], (long long)bad, (long long)n, (long long)first, sg == BK_OK ? "" : ", GPU status not OK: ",
+           sg == BK_OK ? "" : why_failed());
+    dev_free(da_, (n + 1) * 2); dev_free(db_, n * 2); dev_free(do_, n * 2);
+    free(ha); free(hb); free(co); free(go);
+}
+
 static void test_binary(void)
 {
+    for (int kb = KB_ADD; kb <= KB_MUL; kb++)
+        for (int how = 0; how < 3; how++) {
+            hbin_contig(kb, DT_FP16, how);
+            hbin_contig(kb, DT_BF16, how);
+        }
     static const dtype_t fl[] = { DT_FP16, DT_BF16, DT_FP32, DT_FP64 };
     for (int kb = KB_ADD; kb < KB_COUNT; kb++) {
+        if (!bk_gpu_binary(kb) || kb >= (int)(sizeof kb_op / sizeof kb_op[0])) continue;   /* mod, power ...: the CPU's */
         for (int t = 0; t < 4; t++) bin_case(kb, fl[t], fl[t], fl[t]);
         bin_case(kb, DT_FP32, DT_FP16, DT_BF16);     /* fp16 with bf16 meet at fp32 */
         bin_case(kb, DT_FP64, DT_FP32, DT_FP64);
@@ -460,8 +490,8 @@ static void test_matmul(void)
         void *dc = dev_new((size_t)n * m * es), *g = malloc((size_t)n * m * es), *c = malloc((size_t)n * m * es);
         /* the default path: within 2 k u sum|a b| of the CPU (fp32/fp64) or
          * of the exact product (fp16/bf16, which the CPU leaves to the front end) */
-        bk_matmul_t mg = { dt, n, m, k, da, db, dc, false, SPAN_NONE, false, false, false };
-        bk_matmul_t mc = { dt, n, m, k, ha, hb, c, false, SPAN_NONE, false, false, false };
+        bk_matmul_t mg = { dt, n, m, k, da, db, dc, false, SPAN_NONE, false, false, false, 0, 0, 0, 0 };
+        bk_matmul_t mc = { dt, n, m, k, ha, hb, c, false, SPAN_NONE, false, false, false, 0, 0, 0, 0 };
         bk_status_t sg = G->matmul(&mg), sc = dt == DT_FP32 || dt == DT_FP64 ? C->matmul(&mc) : BK_OK;
         down(g, dc, (size_t)n * m * es);
         double u = dt == DT_FP64 ? 0x1p-53 : 0x1p-24;
@@ -499,6 +529,45 @@ static void test_matmul(void)
         dev_free(da, (size_t)n * k * es); dev_free(db, (size_t)k * m * es); dev_free(dc, (size_t)n * m * es);
         free(ha); free(hb); free(g); free(c);
     }
+    /* a batch in one call (cublasGemmStridedBatchedEx): 5 matrices of A,
+     * one B for all (stride 0), C at a padded stride; each product within
+     * 2 k u sum|a b| of the CPU's, the padding untouched */
+    for (int t = 2; t < 4; t++) {
+        dtype_t dt = fl[t];
+        size_t es = es_of(dt);
+        int nb = 5, bn = 7, bk = 33, bm = 9;
+        int64_t sa = (int64_t)bn * bk, sc = (int64_t)bn * bm + 3;
+        void *ha = rand_buf(dt, nb * sa, R_FINITE), *hb = rand_buf(dt, (int64_t)bk * bm, R_FINITE);
+        void *da = up(ha, (size_t)(nb * sa) * es), *db = up(hb, (size_t)bk * bm * es);
+        size_t cb = (size_t)(nb * sc) * es;
+        void *g = malloc(cb), *c = malloc(cb);
+        memset(g, 0x7f, cb);
+        memset(c, 0x7f, cb);
+        void *dc = up(g, cb);
+        bk_matmul_t mg = { dt, bn, bm, bk, da, db, dc, false, SPAN_NONE, false, false, false, nb, sa, 0, sc };
+        bk_matmul_t mc = { dt, bn, bm, bk, ha, hb, c, false, SPAN_NONE, false, false, false, nb, sa, 0, sc };
+        bk_status_t sg = G->matmul(&mg), scp = C->matmul(&mc);
+        down(g, dc, cb);
+        double u = dt == DT_FP64 ? 0x1p-53 : 0x1p-24;
+        int64_t bad = 0;
+        for (int i = 0; i < nb; i++)
+            for (int r = 0; r < bn; r++)
+                for (int j = 0; j < bm; j++) {
+                    double S = 0;
+                    for (int q = 0; q < bk; q++)
+                        S += fabs(dtype_load_f64(dt, ha, i * sa + (int64_t)r * bk + q) * dtype_load_f64(dt, hb, (int64_t)q * bm + j));
+                    int64_t o = i * sc + (int64_t)r * bm + j;
+                    if (!(fabs(dtype_load_f64(dt, g, o) - dtype_load_f64(dt, c, o)) <= 2 * bk * u * S)) bad++;
+                }
+        for (int i = 0; i < nb; i++)
+            for (int64_t o = i * sc + (int64_t)bn * bm; o < (i + 1) * sc; o++)
+                if (memcmp((char *)g + o * es, (char *)c + o * es, es)) bad++;
+        tap_ok(sg == BK_OK && scp == BK_OK && bad == 0, "matmul %s, a batch of %d in one call (B shared, C padded): %lld "
+               "elements outside the bound or padding written%s%s", dt_name[dt], nb, (long long)bad,
+               sg == BK_OK ? "" : ": ", sg == BK_OK ? "" : why_failed());
+        dev_free(da, (size_t)(nb * sa) * es); dev_free(db, (size_t)bk * bm * es); dev_free(dc, cb);
+        free(ha); free(hb); free(g); free(c);
+    }
     /* TF32: A all 1 + 2^-12, B the identity: fp32 gives A exactly, TF32
      * (10 stored mantissa bits) rounds every a to 1 */
     if (fake || !mod_matmul) {
@@ -512,14 +581,14 @@ static void test_matmul(void)
     for (int i = 0; i < s * s; i++) a[i] = 1.0f + 0x1p-12f;
     for (int i = 0; i < s; i++) b[(size_t)i * s + i] = 1.0f;
     void *da = up(a, (size_t)s * s * 4), *db = up(b, (size_t)s * s * 4), *dc = dev_new((size_t)s * s * 4);
-    int r1 = mod_matmul(DT_FP32, s, s, s, da, db, dc, 0);
+    int r1 = mod_matmul(DT_FP32, s, s, s, da, db, dc, 0, 1, 0, 0, 0);
     down(c32, dc, (size_t)s * s * 4);
-    int r2 = mod_matmul(DT_FP32, s, s, s, da, db, dc, 1);
+    int r2 = mod_matmul(DT_FP32, s, s, s, da, db, dc, 1, 1, 0, 0, 0);
     down(ctf, dc, (size_t)s * s * 4);
     tap_ok(r1 == 0 && memcmp(c32, a, (size_t)s * s * 4) == 0, "fp32 matmul by the identity is exact (c[0] = %a)", (double)c32[0]);
     tap_ok(r2 == 0 && ctf[0] == 1.0f, "TF32 matmul by the identity rounds 1 + 2^-12 to 1 (c[0] = %a)", (double)ctf[0]);
     /* the same through the backend's bk_matmul_t.tf32 (what :tf32 on sets) */
-    bk_matmul_t mt = { DT_FP32, s, s, s, da, db, dc, false, SPAN_NONE, true, false, false };
+    bk_matmul_t mt = { DT_FP32, s, s, s, da, db, dc, false, SPAN_NONE, true, false, false, 0, 0, 0, 0 };
     bk_status_t r3 = G->matmul(&mt);
     down(ctf, dc, (size_t)s * s * 4);
     tap_ok(r3 == BK_OK && ctf[0] == 1.0f, "bk_matmul_t.tf32 (:tf32 on) reaches TF32: c[0] = %a", (double)ctf[0]);
@@ -623,8 +692,8 @@ static void test_teach(void)
         void *da = up(ha, (size_t)n * k * 2), *db = up(hb, (size_t)k * m * 2);
         void *dc = dev_new((size_t)n * m * 2), *dt_ = dev_new((size_t)n * m * 2);
         uint16_t *c = malloc((size_t)n * m * 2), *tt = malloc((size_t)n * m * 2);
-        bk_matmul_t mc = { (dtype_t)t, n, m, k, da, db, dc, false, SPAN_NONE, false, false, false };
-        bk_matmul_t mt = { (dtype_t)t, n, m, k, da, db, dt_, false, SPAN_NONE, false, true, false };
+        bk_matmul_t mc = { (dtype_t)t, n, m, k, da, db, dc, false, SPAN_NONE, false, false, false, 0, 0, 0, 0 };
+        bk_matmul_t mt = { (dtype_t)t, n, m, k, da, db, dt_, false, SPAN_NONE, false, true, false, 0, 0, 0, 0 };
         bk_status_t sc = G->matmul(&mc), st_ = G->matmul(&mt);
         down(c, dc, (size_t)n * m * 2);
         down(tt, dt_, (size_t)n * m * 2);
@@ -672,7 +741,7 @@ int main(void)
         const backend_t *(*init)(char *, size_t) = (const backend_t *(*)(char *, size_t))dlsym(h, "nn_cuda_init");
         mod_error = (const char *(*)(void))dlsym(h, "nn_cuda_error");
         mod_bad = (int64_t(*)(void))dlsym(h, "nn_cuda_bad");
-        mod_matmul = (int (*)(int, int, int, int, const void *, const void *, void *, int))dlsym(h, "nncu_matmul");
+        mod_matmul = (int (*)(int, int, int, int, const void *, const void *, void *, int, int64_t, int64_t, int64_t, int64_t))dlsym(h, "nncu_matmul");
         if (!init || !mod_error || !mod_bad) tap_bail("%s lacks nn_cuda_init, nn_cuda_error or nn_cuda_bad", path);
         char why[512];
         G = init(why, sizeof why);

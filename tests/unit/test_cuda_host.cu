@@ -10,6 +10,16 @@
  *     subnormals, both signs);
  *   - int64 -> fp16/bf16 (one rounding from the integer) against
  *     dtype_convert, fp32 <-> fp64 against the C casts (x86's NaN);
+ *   - fp16 and bf16 + - * on the packed half instructions (nncu_hbin,
+ *     nncu_hbin2: cuda_fp16.h's __hadd_rn & co., which compile for the
+ *     host too) against the CPU backend's fp16/bf16 kernels: every bit
+ *     pattern against operands of every class (+-0, subnormals, normals
+ *     at both ends, +-inf, quiet and signalling NaNs with payloads), and
+ *     random pairs in both lanes of a packed word;
+ *   - the arguments of matmul.cu's cublasGemmStridedBatchedEx calls
+ *     (nn_gemm.h), run as cuBLAS defines them (nncu_gemm_ref), against the
+ *     CPU's products matrix by matrix, bit for bit: batches with a shared
+ *     operand (stride 0), padded strides, calls split at 65535 matrices;
  *   - the binary ops (nncu_bin32/64, nncu_bini) against the op table's
  *     b32/b64/i64, and the exact unary ops against f32/f64, on random
  *     operands with NaN (several payloads), +-inf, +-0, subnormals;
@@ -41,10 +51,13 @@ int64_t ref_i64(const void *op, int64_t a, int64_t b);
 float ref_f32(const void *op, float x);
 double ref_f64(const void *op, double x);
 int ref_act(const void *op, int dt, void *out, const void *in, int64_t n, double param, int variant);
+int ref_bin(int kb, int dt, void *out, const void *a, const void *b, int64_t n);
+int ref_matmul(int dt, int n, int m, int k, const void *a, const void *b, void *c);
 }
 #include "nn_cuda.h"
 #include "nn_math.cuh"
 #include "nn_act.cuh"
+#include "nn_gemm.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next_u64(void)
@@ -246,6 +259,105 @@ static void test_binary(void)
     }
 }
 
+/* ---- fp16 / bf16 + - * on the packed instructions ---- */
+
+static void test_hbin(void)
+{
+    /* b: every class of each format, then random patterns */
+    static const uint16_t cls16[] = { 0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0200, 0x0400, 0x8400,
+                                      0x3c00, 0xbc00, 0x3c01, 0x7bff, 0xfbff, 0x7800, 0x1400, 0x7c00, 0xfc00,
+                                      0x7e00, 0xfe00, 0x7c01, 0x7d55, 0xfc3f, 0x7fff };
+    static const uint16_t clsb[] = { 0x0000, 0x8000, 0x0001, 0x8001, 0x007f, 0x807f, 0x0040, 0x0080, 0x8080,
+                                     0x3f80, 0xbf80, 0x3f81, 0x7f7f, 0xff7f, 0x7f00, 0x0d00, 0x7f80, 0xff80,
+                                     0x7fc0, 0xffc0, 0x7f81, 0x7fa5, 0xff83, 0x7fff };
+    enum { NB = 24 + 40, N = 65536 };
+    static const int kbs[] = { KB_ADD, KB_SUB, KB_MUL };
+    uint16_t *a = (uint16_t *)malloc(N * 2), *b = (uint16_t *)malloc(N * 2), *ref = (uint16_t *)malloc(N * 2);
+    uint32_t *w = (uint32_t *)malloc(N * 4), *v = (uint32_t *)malloc(N * 4);
+    for (int bf = 0; bf < 2; bf++) {
+        const char *dn = bf ? "bf16" : "fp16";
+        uint16_t bs[NB];
+        for (int j = 0; j < NB; j++) bs[j] = j < 24 ? (bf ? clsb : cls16)[j] : (uint16_t)next_u64();
+        for (int t = 0; t < 3; t++) {
+            int kb = kbs[t];
+            long n = 0, bad = 0, bad2 = 0;
+            uint16_t fa = 0, fbb = 0, got = 0, want = 0;
+            for (int j = 0; j < NB; j++) {
+                for (uint32_t h = 0; h < N; h++) { a[h] = (uint16_t)h; b[h] = bs[j]; }
+                for (int side = 0; side < 2; side++) {   /* b on the right, then on the left */
+                    uint16_t *x = side ? b : a, *y = side ? a : b;
+                    if (!ref_bin(kb, bf ? NNCU_BF16 : NNCU_FP16, ref, x, y, N)) { bad = -1; break; }
+                    for (uint32_t h = 0; h < N; h++) {
+                        uint16_t g = nncu_hbin(bf, kb, x[h], y[h]);
+                        n++;
+                        if (g != ref[h] && bad++ == 0) { fa = x[h]; fbb = y[h]; got = g; want = ref[h]; }
+                    }
+                    /* the same pairs two lanes at a time, paired with the next element */
+                    for (uint32_t h = 0; h + 1 < N; h += 2) {
+                        uint32_t r = nncu_hbin2(bf, kb, x[h] | (uint32_t)x[h + 1] << 16, y[h] | (uint32_t)y[h + 1] << 16);
+                        if ((uint16_t)r != ref[h] || (uint16_t)(r >> 16) != ref[h + 1]) bad2++;
+                    }
+                }
+            }
+            tap_ok(bad == 0, "%s %s: every pattern against %d operands of every class, both sides (%ld pairs): the packed "
+                   "op's bits are the CPU's (%ld differ; first %04x op %04x gave %04x, not %04x)",
+                   bk_kern_name(1, kb), dn, NB, n, bad, fa, fbb, got, want);
+            tap_ok(bad2 == 0, "%s %s: the same pairs two lanes to a word (nncu_hbin2): %ld words differ",
+                   bk_kern_name(1, kb), dn, bad2);
+            /* random pairs of patterns */
+            for (uint32_t h = 0; h < N; h++) { a[h] = (uint16_t)next_u64(); b[h] = (uint16_t)next_u64(); }
+            long rb = 0;
+            if (ref_bin(kb, bf ? NNCU_BF16 : NNCU_FP16, ref, a, b, N))
+                for (uint32_t h = 0; h < N; h++) rb += nncu_hbin(bf, kb, a[h], b[h]) != ref[h];
+            else
+                rb = -1;
+            tap_ok(rb == 0, "%s %s: 65536 random pairs as the CPU (%ld differ)", bk_kern_name(1, kb), dn, rb);
+        }
+    }
+    free(a); free(b); free(ref); free(w); free(v);
+}
+
+/* ---- batched matmul: the cuBLAS call's arguments ---- */
+
+static void test_gemm(void)
+{
+    /* the call for 5 products of 7x33 @ 33x9, B shared, C padded: cuBLAS's A is B */
+    nncu_gemm_t g[3];
+    int calls = nncu_gemm_plan(7, 9, 33, 5, 7 * 33, 0, 7 * 9 + 3, g, 3);
+    tap_ok(calls == 1 && g[0].m == 9 && g[0].n == 7 && g[0].k == 33 && g[0].lda == 9 && g[0].stride_a == 0 &&
+           g[0].ldb == 33 && g[0].stride_b == 7 * 33 && g[0].ldc == 9 && g[0].stride_c == 66 && g[0].batch == 5,
+           "one call: m, n, k = 9, 7, 33; A = B (ld 9, stride 0), B = A (ld 33, stride 231), C ld 9 stride 66, batch 5");
+    calls = nncu_gemm_plan(2, 3, 4, 140000, 8, 12, 6, g, 3);
+    tap_ok(calls == 3 && g[0].batch == 65535 && g[1].batch == 65535 && g[2].batch == 140000 - 2 * 65535 &&
+           g[1].b_off == 65535 * 8 && g[1].a_off == 65535 * 12 && g[2].c_off == 2 * 65535 * 6,
+           "140000 matrices: 3 calls of at most 65535, each starting where the last ended");
+    long bad = 0, n_el = 0;
+    for (int t = 0; t < 40; t++) {
+        int es = t & 1 ? 8 : 4, dt = es == 8 ? NNCU_FP64 : NNCU_FP32;
+        int n = 1 + (int)(next_u64() % 9), m = 1 + (int)(next_u64() % 9), k = 1 + (int)(next_u64() % 40);
+        int64_t batch = 1 + (int64_t)(next_u64() % 6);
+        int share = (int)(next_u64() % 3);   /* 0 none, 1 A shared, 2 B shared */
+        int64_t sa = share == 1 ? 0 : (int64_t)n * k + (int64_t)(next_u64() % 3);
+        int64_t sb = share == 2 ? 0 : (int64_t)k * m + (int64_t)(next_u64() % 3);
+        int64_t sc = (int64_t)n * m + (int64_t)(next_u64() % 3);
+        size_t na = (size_t)(sa * (batch - 1) + (int64_t)n * k), nb = (size_t)(sb * (batch - 1) + (int64_t)k * m),
+               nc = (size_t)(sc * (batch - 1) + (int64_t)n * m);
+        char *a = (char *)malloc(na * es), *b = (char *)malloc(nb * es), *c = (char *)calloc(nc, es),
+             *r = (char *)calloc(nc, es);
+        for (size_t i = 0; i < na; i++) { double v = (double)(int64_t)(next_u64() >> 11) * 0x1p-50 - 4; if (es == 8) ((double *)a)[i] = v; else ((float *)a)[i] = (float)v; }
+        for (size_t i = 0; i < nb; i++) { double v = (double)(int64_t)(next_u64() >> 11) * 0x1p-50 - 4; if (es == 8) ((double *)b)[i] = v; else ((float *)b)[i] = (float)v; }
+        int nc_ = nncu_gemm_plan(n, m, k, batch, sa, sb, sc, g, 3);
+        for (int i = 0; i < nc_; i++) nncu_gemm_ref(&g[i], es, b, a, c);   /* cuBLAS's A is our B */
+        for (int64_t i = 0; i < batch; i++)
+            ref_matmul(dt, n, m, k, a + (size_t)(i * sa) * es, b + (size_t)(i * sb) * es, r + (size_t)(i * sc) * es);
+        bad += memcmp(c, r, nc * es) != 0;
+        n_el += (long)nc;
+        free(a); free(b); free(c); free(r);
+    }
+    tap_ok(bad == 0, "40 random batches (fp32, fp64; shared A or B, padded strides): the strided-batched call's arguments "
+           "run as cuBLAS defines them give the CPU's products, bit for bit (%ld batches differ, %ld elements)", bad, n_el);
+}
+
 static void test_unary(void)
 {
     static const char *names[] = { "sqrt", "abs", "floor", "round", "isnan", "isinf", "isfinite" };
@@ -404,6 +516,8 @@ int main(void)
     test_narrow(1);
     test_int64();
     test_binary();
+    test_hbin();
+    test_gemm();
     test_unary();
     test_act();
     test_tr();

@@ -74,7 +74,28 @@ int main(void)
     ch.op[2] = bin("maximum", DT_FP32, res(0, DT_FP16), res(1, DT_BF16));
     if (build(&ch, &ptx, "fp16 + row, bf16 >, maximum")) backend_cuda_rtc_free(ptx);
     tap_ok(strstr(src, "(i % per1)") && strstr(src, "per1 = 4LL"), "a row argument is read at i %% period");
-    tap_ok(strstr(src, "nncu_f16_to_f32(nncu_f32_to_f16(") != NULL, "an fp16 op rounds to fp16 once (as eager)");
+    tap_ok(strstr(src, "uint16_t v0 = nncu_hbin(0, ") != NULL, "fp16 + fp16 is the packed op on the bits (as eager)");
+    tap_ok(strstr(src, "uint16_t v1 = nncu_f32_to_bf16(nncu_bin32(") != NULL, "bf16 > rounds its fp32 result to bf16 once (as eager)");
+    tap_ok(strstr(src, ", nncu_f16_to_f32(v0), nncu_bf16_to_f32(v1))") != NULL,
+           "maximum fp32 of the fp16 and bf16 results widens their bits exactly");
+
+    /* packed ops only, over whole tensors and one value: two elements per
+     * thread, both lanes of each packed instruction (x * y + c, fp16; bf16) */
+    for (int bf = 0; bf < 2; bf++) {
+        dtype_t h = bf ? DT_BF16 : DT_FP16;
+        memset(&ch, 0, sizeof ch);
+        ch.len = 2;
+        ch.op[0] = bin("multiply", h, ext(h, 1, 0), ext(h, 1, 0));
+        ch.op[1] = bin("add", h, res(0, h), ext(h, 0, 0));
+        if (build(&ch, &ptx, bf ? "x*y+c bf16" : "x*y+c fp16")) {
+            const char *mul = bf ? "mul.rn.bf16x2" : "mul.rn.f16x2", *add = bf ? "add.rn.bf16x2" : "add.rn.f16x2";
+            tap_ok(strstr(ptx, mul) && strstr(ptx, add) && !strstr(ptx, "fma.") && !strstr(ptx, ".f64"),
+                   "x*y+c %s: two lanes per instruction (%s, %s), no fma, no fp64", bf ? "bf16" : "fp16", mul, add);
+            backend_cuda_rtc_free(ptx);
+        }
+        tap_ok(strstr(src, "nncu_hbin2(") && strstr(src, "[0] * 0x10001u"), "x*y+c %s: pairs, the one value in both lanes",
+               bf ? "bf16" : "fp16");
+    }
 
     /* fp64 with the exact unary ops */
     memset(&ch, 0, sizeof ch);

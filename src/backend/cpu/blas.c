@@ -173,6 +173,19 @@ static bk_status_t mm_tf32(const bk_matmul_t *mm)
 bk_status_t bk_cpu_matmul(const bk_matmul_t *mm)
 {
     if (mm->teach) return BK_UNSUPPORTED;   /* the GPU's teaching kernel */
+    if (mm->batch > 1) {   /* a batch: one product after the other */
+        size_t es = mm->dt == DT_FP64 || mm->dt == DT_INT64 ? 8 : mm->dt == DT_FP32 ? 4 : 2;
+        for (int64_t i = 0; i < mm->batch; i++) {
+            bk_matmul_t h = *mm;
+            h.batch = 0;
+            h.a = (const char *)mm->a + (size_t)(i * mm->sa) * es;
+            h.b = (const char *)mm->b + (size_t)(i * mm->sb) * es;
+            h.c = (char *)mm->c + (size_t)(i * mm->sc) * es;
+            bk_status_t r = bk_cpu_matmul(&h);
+            if (r != BK_OK) return r;
+        }
+        return BK_OK;
+    }
     if (mm->tf32 && mm->dt == DT_FP32) return mm_tf32(mm);
     if (mm->dt == DT_INT64) { mm_int(mm->a, mm->b, mm->c, mm); return BK_OK; }
     if (mm->same) { mm_same(mm->dt, mm->a, mm->b, mm->c, mm); return BK_OK; }

@@ -145,9 +145,8 @@ static bk_status_t cu_reduce(bk_reduce_t *r)
 
 static bk_status_t cu_matmul(const bk_matmul_t *mm)
 {
-    if (mm->teach) return st(nncu_matmul((int)mm->dt, mm->n, mm->m, mm->k, mm->a, mm->b, mm->c, NNCU_MM_TEACH));
-    return st(nncu_matmul((int)mm->dt, mm->n, mm->m, mm->k, mm->a, mm->b, mm->c,
-                          mm->same ? NNCU_MM_SAME : mm->tf32 && mm->dt == DT_FP32 ? NNCU_MM_TF32 : NNCU_MM_DEFAULT));
+    int mode = mm->teach ? NNCU_MM_TEACH : mm->same ? NNCU_MM_SAME : mm->tf32 && mm->dt == DT_FP32 ? NNCU_MM_TF32 : NNCU_MM_DEFAULT;
+    return st(nncu_matmul((int)mm->dt, mm->n, mm->m, mm->k, mm->a, mm->b, mm->c, mode, mm->batch, mm->sa, mm->sb, mm->sc));
 }
 
 /* ---- not on the GPU yet ---- */
