@@ -1,7 +1,8 @@
 #!/bin/sh
 # device-check.sh OUTDIR — the one script to run on a machine with an NVIDIA
 # GPU (issues 12, 30).  It builds nnpad with the CUDA module in OUTDIR/build
-# (a VPATH build: the source tree is not touched), runs the GPU backend's own
+# (a VPATH build: the source tree is not touched; a tree configured in place
+# is built where it is), runs the GPU backend's own
 # test, :device gpu, the JAX conformance transcript on the GPU, :check gpu,
 # :tf32, bench/gpu.sh and the whole test suite there, and writes every log
 # and a result table, OUTDIR/results.md, under OUTDIR.  Each row is also
@@ -68,9 +69,18 @@ else
   [ -x "$src/configure" ] || (cd "$src" && autoreconf -fi) > "$out/autoreconf.log" 2>&1
   rm -rf "$out/build" && mkdir -p "$out/build"
   b=$out/build
-  if (cd "$b" && run 240 "$src/configure" -q --with-cuda && run 240 make -j"$jobs") > "$out/build.log" 2>&1 &&
-     [ -f "$b/nnpad-cuda.so" ]; then
-    row build pass "nnpad and nnpad-cuda.so built with -j$jobs in $(since "$t") (build.log)"
+  # a source tree configured in place (./setup.sh ran there) refuses a VPATH
+  # build: then it is built where it is
+  if [ -f "$src/config.status" ]; then
+    b=$src
+    how="in the source tree (configured there)"
+    (cd "$b" && run 240 make -j"$jobs") > "$out/build.log" 2>&1
+  else
+    how="in $b"
+    (cd "$b" && run 240 "$src/configure" -q --with-cuda && run 240 make -j"$jobs") > "$out/build.log" 2>&1
+  fi
+  if [ $? = 0 ] && [ -f "$b/nnpad-cuda.so" ]; then
+    row build pass "nnpad and nnpad-cuda.so built $how with -j$jobs in $(since "$t") (build.log)"
   else
     row build FAIL "after $(since "$t"): $(grep -m1 -E 'error|Error|Terminated' "$out/build.log" | cut -c1-160) (build.log)"
     exit 1
