@@ -8,4 +8,5 @@
 /^typedef struct|^static __device__/ { on = 1 }
 $0 ~ "^__global__ void " kernel "\\(" { on = 1; sub(/^__global__ /, "static __device__ __forceinline__ ") }
 on { print }
-on && /^}/ { on = 0; print "" }
+# a block ends at a closing brace in the first column, or on its own line
+on && (/^}/ || /^static __device__.*\{.*\}[ \t]*$/) { on = 0; print "" }
