@@ -31,6 +31,16 @@ static const char teach_src[] =
 static const char nn_act_src[] =
 #include "nn_act_src.h"
     ;
+/* the reductions' and softmax's device code (reduce.cu runs the same) */
+static const char nn_reduce_src[] =
+#include "nn_reduce_src.h"
+    ;
+/* elementwise.cu's device code and its k_convert, taken from the file at
+ * build time (kernels/device_part.awk): the casts' kernel as it runs */
+static const char convert_src[] =
+    "#include \"nn_cuda.h\"\n#include \"nn_math.cuh\"\n"
+#include "convert_src.h"
+    ;
 /* what nn_act.cuh takes from nn_cuda.h, whose host prototypes NVRTC refuses */
 static const char nn_cuda_src[] =
     "#include \"backend/kern_ids.h\"\n"
@@ -55,12 +65,15 @@ extern "C" int nncu_rtc(const char *src, int cubin, char **out, size_t *out_len,
     *out = NULL;
     *log = NULL;
     if (out_len) *out_len = 0;
-    /* nn_act.cuh (an activation's kernel, :ptx tanh) needs nn_cuda.h too */
+    /* nn_act.cuh (an activation's kernel, :ptx tanh), nn_reduce.cuh (:ptx
+     * sum) and the casts' kernel (:ptx fp16) need nn_cuda.h too */
     const char *hn[] = { "nn_math.cuh", "backend/kern_ids.h", "stdint.h", "string.h", "math.h",
-                         "nn_act.cuh", "nn_cuda.h", "stddef.h", "stdbool.h" };
-    const char *hs[] = { nn_math_src, kern_ids_src, stdint_src, "", "", nn_act_src, nn_cuda_src, "", "" };
+                         "nn_act.cuh", "nn_cuda.h", "stddef.h", "stdbool.h", "nn_reduce.cuh",
+                         "elementwise_device.cuh" };
+    const char *hs[] = { nn_math_src, kern_ids_src, stdint_src, "", "", nn_act_src, nn_cuda_src, "", "",
+                         nn_reduce_src, convert_src };
     nvrtcProgram p;
-    nvrtcResult r = nvrtcCreateProgram(&p, src, "nnpad_chain.cu", 9, hs, hn);
+    nvrtcResult r = nvrtcCreateProgram(&p, src, "nnpad_chain.cu", (int)(sizeof hn / sizeof *hn), hs, hn);
     if (r != NVRTC_SUCCESS) { *log = dup_n(nvrtcGetErrorString(r), strlen(nvrtcGetErrorString(r))); return NNCU_ERR; }
     /* the toolkit's headers for the teaching GEMM's <mma.h> (nn_math.cuh needs none) */
     const char *opts[] = { cubin ? "--gpu-architecture=sm_90" : "--gpu-architecture=compute_90", "--fmad=false",

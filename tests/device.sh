@@ -13,6 +13,11 @@ rm -rf "$tmp"; mkdir -p "$tmp"; cd "$tmp" || exit 1
 unset NNPAD_FIGURES
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; cat out | sed 's/^/# /'; fi; }
+# On a machine with a GPU (tests/gpu/device-check.sh runs the suite there)
+# the checks of what nnpad says without one are skipped, said so.
+env -u NNPAD_FAKE_GPU "$NNPAD" -e ':device gpu' > out 2>&1
+hw=; grep -q '^note: no GPU' out || hw=1
+nogpu() { if [ -n "$hw" ]; then i=$((i + 1)); echo "ok $i - $1 # SKIP a GPU is present"; return 1; fi; }
 printf 'not a module\n' > bad.so
 NNPAD_CUDA_MODULE=$tmp/bad.so "$NNPAD" -e ':device gpu' > out 2>&1
 grep -q '^note: no GPU (the GPU module could not be opened: .*bad.so' out; ok $? "a module that will not open is a note with dlopen's reason"
@@ -21,7 +26,7 @@ printf ':device\n:device gpu\nx = [1, 2] * 2\nx\n' > s.nn
 st=$?
 [ "$st" = 0 ]; ok $? "a script with :device gpu exits 0 (status $st)"
 head -1 out | grep -qx 'device cpu'; ok $? ":device alone says where tensors live"
-sed -n 2p out | grep -Eq '^note: (no GPU \(.+\); tensors stay on the CPU|a GPU is present)'; ok $? ":device gpu is a note with its reason: $(sed -n 2p out)"
+sed -n 2p out | grep -Eq '^note: no GPU \(.+\); tensors stay on the CPU$|^device gpu \(.+\)'; ok $? ":device gpu is a note with its reason, or says the GPU: $(sed -n 2p out)"
 grep -qx '\[2, 4\] (fp32)' out; ok $? "the script goes on after it"
 # the module that is not there: the reason names it
 NNPAD_CUDA_MODULE=/nonexistent/nnpad-cuda.so "$NNPAD" -e ':device gpu' > out 2>&1
@@ -97,9 +102,11 @@ if [ -f "$cuda_so" ] && [ ! -x /usr/local/cuda/bin/nvdisasm ]; then
   ok $? ":sass with NNPAD_NVDISASM naming no file says so (status $st)"
 fi
 # :check gpu: every elementwise op on both devices
-"$NNPAD" -e ':check gpu' > out 2>&1
-st=$?
-[ "$st" = 0 ] && grep -q '^note: no GPU (' out; ok $? ":check gpu without a GPU is a note (status $st)"
+if nogpu ":check gpu without a GPU is a note"; then
+  "$NNPAD" -e ':check gpu' > out 2>&1
+  st=$?
+  [ "$st" = 0 ] && grep -q '^note: no GPU (' out; ok $? ":check gpu without a GPU is a note (status $st)"
+fi
 NNPAD_FAKE_GPU=1 "$NNPAD" -e ':check gpu' > out 2>&1
 st=$?
 [ "$st" = 0 ] && grep -q ' 0 failed' out && grep -Eq '^add +fp32 +0 +0  on gpu +pass$' out &&
@@ -135,9 +142,11 @@ grep -q '	multiply$' "$t" && grep -q '	matmul$' "$t"
 ok $? "roofline(): the points are named by their ops, multiply and matmul ($(cut -f2 "$t" 2>/dev/null | tr '\n' '|' | cut -c1-200))"
 "$NNPAD" -e 'roofline()' > out 2>&1
 grep -q '^no ops timed on the cpu yet: time some with :time' out; ok $? "roofline() with nothing timed says how to time ops"
-"$NNPAD" -e 'roofline(device="gpu")' > out 2>&1
-st=$?
-[ "$st" != 0 ] && grep -q 'roofline: no GPU (' out; ok $? "roofline(device=\"gpu\") without a GPU is an error saying why"
+if nogpu "roofline(device=\"gpu\") without a GPU is an error saying why"; then
+  "$NNPAD" -e 'roofline(device="gpu")' > out 2>&1
+  st=$?
+  [ "$st" != 0 ] && grep -q 'roofline: no GPU (' out; ok $? "roofline(device=\"gpu\") without a GPU is an error saying why"
+fi
 # a kernel that fails on the device (NNPAD_FAKE_GPU=fail): an error naming
 # the op and the reason, the variables kept, the CPU carries on
 printf ':device gpu\nx = [1.0, 2.0]\ny = x + 1\n:device cpu\nz = to(x, "cpu") + 1\nz\n' | NNPAD_FAKE_GPU=fail "$NNPAD" > out 2>&1
@@ -164,10 +173,12 @@ st=$?
   grep -Eq '^fp16 +0  identical +3 / 0$' out && grep -Eq '^fp64 +0  identical +2 / 1$' out &&
   [ "$(grep -c '^fp32 ' out)" = 2 ]
 ok $? "check_gpu(f, x) on the stand-in GPU: a row per dtype, the bits identical, the ops counted (status $st)"
-"$NNPAD" cg.nn > out 2>&1
-st=$?
-[ "$st" = 0 ] && [ "$(grep -c '^note: no GPU (.*): nothing to compare$' out)" = 2 ]
-ok $? "check_gpu without a GPU is a note (status $st)"
+if nogpu "check_gpu without a GPU is a note"; then
+  "$NNPAD" cg.nn > out 2>&1
+  st=$?
+  [ "$st" = 0 ] && [ "$(grep -c '^note: no GPU (.*): nothing to compare$' out)" = 2 ]
+  ok $? "check_gpu without a GPU is a note (status $st)"
+fi
 "$NNPAD" -e 'check_gpu(3)' > out 2>&1
 st=$?
 [ "$st" != 0 ] && grep -q 'check_gpu: the first argument is a function' out

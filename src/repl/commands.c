@@ -305,6 +305,120 @@ static void ptx_pick_each(void *ctx, int conc, int node, const bk_chain_t *ch)
     p->ok = bk_cuda_chain_source(ch, p->src, p->cap, p->why, sizeof p->why) > 0;
 }
 
+/* The reductions kernels/reduce.cu runs (kern_ids.h's bk_gpu_reduce):
+ * the op's BK_R_* id, or -1 */
+static int red_what(const char *name)
+{
+    static const struct { const char *name; int what; } t[] = {
+        { "sum", BK_R_SUM }, { "mean", BK_R_MEAN }, { "max", BK_R_MAX },
+        { "min", BK_R_MIN }, { "argmax", BK_R_ARGMAX }, { "argmin", BK_R_ARGMIN },
+    };
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        if (!strcmp(name, t[i].name) && bk_gpu_reduce(t[i].what)) return t[i].what;
+    return -1;
+}
+/* the dtype a cast op converts to (fp16() .. int64()), or -1 */
+static int cast_to(const char *name)
+{
+    static const char *const t[] = { "fp16", "bf16", "fp32", "fp64", "int64" };
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, t[i])) return dtype_from_name(t[i]);
+    return -1;
+}
+
+/* The kernel source of an op whose kernel is not a fused chain's:
+ * reductions and softmax (kernels/nn_reduce.cuh, which reduce.cu runs),
+ * casts (elementwise.cu's k_convert, its text taken from the file at build
+ * time), matmul (cuBLAS: no source; the teaching kernel has one).  Each is
+ * the module's device function with the op and dtypes fixed, so the
+ * listing is this op's path.  true when the op is one of these: src holds
+ * the source, or is empty after an error said why. */
+static bool ptx_family_source(repl_t *r, const op_def_t *op, int dt, char *src, size_t cap)
+{
+    session_settings_t *st = session_settings(r->s);
+    src[0] = 0;
+    int what = red_what(op->name);
+    if (what >= 0) {
+        const char *fn, *kern;
+        char args[96];
+        int dto = dt;
+        if (what == BK_R_ARGMAX || what == BK_R_ARGMIN) dto = DT_INT64;
+        if (what == BK_R_MEAN && dt == DT_INT64) dto = (int)st->precision;   /* the mean of int64: session precision */
+        if (what >= BK_R_MAX) {
+            fn = "nncu_extreme", kern = "k_extreme";
+            snprintf(args, sizeof args, "%d, %d, in, out, nout, n, inner", what, dt);
+        } else if (dt == DT_INT64 && what == BK_R_SUM) {
+            fn = "nncu_sum_i64", kern = "k_sum_i64";
+            snprintf(args, sizeof args, "(const int64_t *)in, (int64_t *)out, nout, n, inner, bad");
+        } else {
+            if (st->accumulate_same && dt == DT_INT64) dt = (int)st->precision;   /* converted first */
+            fn = st->accumulate_same ? "nncu_sum_same" : dt >= DT_FP64 ? "nncu_sum64" : "nncu_sum32";
+            kern = st->accumulate_same ? "k_sum_same" : dt >= DT_FP64 ? "k_sum64" : "k_sum32";
+            snprintf(args, sizeof args, "%d, %d, %d, in, out, nout, n, inner", what, dt, dto);
+        }
+        snprintf(src, cap,
+                 "#include \"nn_reduce.cuh\"\n"
+                 "// kernels/reduce.cu's %s for %s of %s (%s out)%s: nn_reduce.cuh's %s with the op\n"
+                 "// (BK_R_* %d) and the dtypes fixed\n"
+                 "extern \"C\" __global__ void nn_reduce(const void *in, void *out, long long nout, long long n,\n"
+                 "                                     long long inner, unsigned long long *bad)\n"
+                 "{\n"
+                 "    %s(%s);\n"
+                 "}\n",
+                 kern, op->name, dtype_traits[dt].name, dtype_traits[dto].name,
+                 st->accumulate_same && what <= BK_R_MEAN ? " under :accumulate same" : "", fn, what, fn, args);
+        return true;
+    }
+    if (!strcmp(op->name, "softmax") || !strcmp(op->name, "log_softmax")) {
+        snprintf(src, cap,
+                 "#include \"nn_reduce.cuh\"\n"
+                 "// kernels/reduce.cu's k_softmax for %s in %s: nn_reduce.cuh's nncu_softmax_rows, one thread\n"
+                 "// per row, in fp64 as the CPU computes it\n"
+                 "extern \"C\" __global__ void nn_softmax(const void *in, void *out, long long outer, long long n,\n"
+                 "                                      long long inner)\n"
+                 "{\n"
+                 "    nncu_softmax_rows(%d, %d, %d, in, out, outer, n, inner);\n"
+                 "}\n",
+                 op->name, dtype_traits[dt].name, dt, dt, op->name[0] == 'l');
+        return true;
+    }
+    int to = cast_to(op->name);
+    if (!strcmp(op->name, "cast")) {
+        repl_cmd_error(r, "cast(x, dtype) runs the kernel of fp16(), bf16(), fp32() and fp64(): :ptx fp16 [FROM] "
+                          "shows the conversion to fp16 of a FROM tensor");
+        return true;
+    }
+    if (to >= 0) {
+        if (to == DT_INT64 && dt != DT_INT64) {
+            repl_cmd_error(r, "int64 of a float tensor has no GPU kernel to list: it computes on the CPU from a host copy "
+                              "(NaN and values out of range are errors there) and moves (:help int64)");
+            return true;
+        }
+        if (to == dt) {
+            repl_cmd_error(r, "%s of a tensor in %s is a copy on the device (cudaMemcpy), no kernel: :ptx %s FROM with "
+                              "another FROM shows the conversion", op->name, dtype_traits[dt].name, op->name);
+            return true;
+        }
+        snprintf(src, cap,
+                 "#include \"elementwise_device.cuh\"\n"
+                 "// kernels/elementwise.cu's k_convert (its device code, taken from the file when nnpad was built)\n"
+                 "// for %s of a tensor in %s: one rounding, round to nearest even, NaN kept\n"
+                 "extern \"C\" __global__ void nn_convert(void *dst, const void *src, long long n)\n"
+                 "{\n"
+                 "    k_convert(%d, dst, %d, src, n);\n"
+                 "}\n",
+                 op->name, dtype_traits[dt].name, to, dt);
+        return true;
+    }
+    if (!strcmp(op->name, "matmul")) {
+        repl_cmd_error(r, "matmul runs in cuBLAS (cublasGemmEx; its kernels come without source, so there is nothing "
+                          "to list); :ptx matmul teach and :sass matmul teach show nnpad's teaching tensor-core GEMM "
+                          "(matmul(a, b, impl=\"teach\"))");
+        return true;
+    }
+    return false;
+}
+
 static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, size_t cap)
 {
     char name[64] = "", dtn[32] = "";
@@ -353,8 +467,15 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
     if (!op) { repl_cmd_error(r, "no op named '%s' (:help lists them)", name); return false; }
     session_settings_t *st = session_settings(r->s);
     int dt = dtn[0] ? dtype_from_name(dtn) : (int)st->precision;
-    if (dt < 0 || dt > DT_FP64) { repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn); return false; }
+    /* int64 has kernels of its own among the reductions and the casts' sources */
+    bool i64_ok = red_what(op->name) >= 0 || cast_to(op->name) >= 0;
+    if (dt < 0 || dt > (i64_ok ? DT_INT64 : DT_FP64)) {
+        if (i64_ok) repl_cmd_error(r, "'%s' is not fp16, bf16, fp32, fp64 or int64", dtn);
+        else repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn);
+        return false;
+    }
     memset(ch, 0, sizeof *ch);
+    if (ptx_family_source(r, op, dt, src, cap)) return src[0] != 0;
     if (op->kern && bk_kern_is_act(op->kern)) {
         /* an activation (or its derivative) runs as kernels/act.cu's k_act:
          * the same loop with the op's id and dtype as constants, so the
@@ -382,10 +503,20 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
                  "}\n", op->name, op->kern, dtype_traits[dt].name, op->kern, dt);
         return true;
     }
+    bool gpu_kern = op->kind == OPK_BINARY ? bk_gpu_binary(op->kern) != 0
+                  : op->kind == OPK_UNARY && bk_gpu_unary(op->kern);
+    if (!op->kern || !gpu_kern) {
+        /* no kernel of its own on the GPU: what computes it instead, as :help's gpu line says */
+        const char *doc = op_gpu_doc(op);
+        if (doc)
+            repl_cmd_error(r, "%s has no GPU kernel of its own to list; :help %s says where it computes: %s", op->name,
+                           op->name, _(doc));
+        else
+            repl_cmd_error(r, "%s has no GPU kernel of its own to list: it runs on the host, and the ops it calls run "
+                              "where their tensors are (:help %s)", op->name, op->name);
+        return false;
+    }
     ch->len = 1;
-    if (!op->kern)   /* no kernel of its own: no chain holds it */
-        { repl_cmd_error(r, "%s has no GPU kernel in a chain yet (binary ops, abs, floor, round, sqrt, isnan, isinf, "
-                         "isfinite do)", op->name); return false; }
     ch->op[0].kern = op->kern;
     ch->op[0].bin = op->kind == OPK_BINARY;
     ch->op[0].dto = (dtype_t)dt;
@@ -1142,6 +1273,13 @@ const repl_cmd_t repl_cmds[] = {
       "    An activation or its derivative (tanh, sigmoid, relu_deriv, ...) in\n"
       "    fp16, bf16 or fp32: kernels/act.cu's loop for that op and dtype, its\n"
       "    maths nn_act.cuh's (an fp64 fast value and a rounding check).\n"
+      "    sum, mean, max, min, argmax, argmin, softmax, log_softmax (int64 too\n"
+      "    for the reductions): kernels/reduce.cu's kernel, nn_reduce.cuh's code\n"
+      "    (:accumulate same: the left-to-right k_sum_same).  fp16, bf16, fp32,\n"
+      "    fp64: the conversion kernel k_convert, DTYPE the source (:ptx fp16\n"
+      "    fp32).  matmul runs in cuBLAS, which has no source to list;\n"
+      "    :ptx matmul teach lists nnpad's teaching tensor-core GEMM.  Every\n"
+      "    other op says what computes it instead (the CPU, mostly).\n"
       "    :ptx F [K]: the K-th (default 1st) fused chain of traced function F,\n"
       "    the one kernel its ops run as on the GPU (:graph F shows the chains).\n"),
       REPL_ARG_TEXT, NULL, cmd_ptx },
