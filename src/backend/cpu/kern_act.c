@@ -1679,3 +1679,88 @@ void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
     aparam_t p = { 0, 0 };
     act_range(act_of_op(kern), &p, dt, out, in, 0, n);
 }
+
+/* ---- an activation, its derivative and their sum in one sweep ----
+ * (backend.h fwdgrad; autodiff's fused forward of grad(sum(f(x))).)  The
+ * sum is kern_pwsum's tree (reduce.c pw_sum: halves split at multiples of
+ * 8, the two halves of a long sum on two threads) walked from the top;
+ * each subtree of at most FG_LEAF elements first computes its stretch of
+ * y and d with act_range (or the 16-bit table bk_cpu_act looks up over a
+ * tensor this long), then sums that stretch of y, still in the cache, with
+ * kern_pwsum: the same additions in the same order, so sum(y)'s bits.  The
+ * elementwise results are bk_cpu_act's whatever the stretch (its threads
+ * split the same loop anywhere too). */
+#define FG_LEAF 2048   /* elements per stretch: x, y and d of it in L1/L2 (24 KiB in fp32) */
+
+typedef struct fg_ctx {
+    const act_t *a, *da;
+    aparam_t p;
+    dtype_t dt;
+    size_t es;
+    const char *x;
+    char *y, *d;
+    const uint16_t *ta, *td;   /* fp16/bf16 tables, or NULL */
+    int64_t j0[2], n[2];
+    double r[2];
+} fg_ctx_t;
+
+static void fg_one(const act_t *a, const aparam_t *p, const uint16_t *tab, dtype_t dt, char *out, const char *in,
+                   int64_t lo, int64_t m)
+{
+    if (tab) {
+        const uint16_t *x = (const uint16_t *)in + lo;
+        uint16_t *o = (uint16_t *)out + lo;
+        for (int64_t k = 0; k < m; k++) o[k] = tab[x[k]];
+    } else {
+        act_range(a, p, dt, out, in, lo, lo + m);
+    }
+}
+
+static double fg_tree(fg_ctx_t *c, int64_t j0, int64_t n)
+{
+    if (n <= FG_LEAF) {
+        fg_one(c->a, &c->p, c->ta, c->dt, c->y, c->x, j0, n);
+        fg_one(c->da, &c->p, c->td, c->dt, c->d, c->x, j0, n);
+        double r = 0;
+        kern_pwsum(c->dt, KT_ID, 0, c->y + (size_t)j0 * c->es, n, &r);   /* n < 2^16: on this thread */
+        return r;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    double a = fg_tree(c, j0, n2), b = fg_tree(c, j0 + n2, n - n2);
+    return c->dt == DT_FP64 ? a + b : (double)((float)a + (float)b);
+}
+
+static void fg_halves(void *c_, int64_t lo, int64_t hi)
+{
+    fg_ctx_t *c = c_;
+    for (int64_t i = lo; i < hi; i++) c->r[i] = fg_tree(c, c->j0[i], c->n[i]);
+}
+
+bk_status_t bk_cpu_fwdgrad(bk_fwdgrad_t *f)
+{
+    const act_t *a = act_of(f->kern), *da = act_of(f->dkern);
+    dtype_t dt = f->dt;
+    /* without the vector kernels kern_pwsum has no tree to follow: the ops run one by one */
+    if (!a || !da || f->n < 1 || kern_level() < 1 || !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64))
+        return BK_UNSUPPORTED;
+    fg_ctx_t c = { a, da, { f->param, f->variant }, dt, (size_t)dtype_traits[dt].size, f->x, f->y, f->d, NULL, NULL,
+                   { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    if ((dt == DT_FP16 || dt == DT_BF16) && f->n >= TAB_MIN) {   /* as bk_cpu_act: tables made here, on this thread */
+        c.ta = table_for(a, &c.p, dt);
+        c.td = c.ta ? table_for(da, &c.p, dt) : NULL;
+        if (!c.td) c.ta = NULL;
+    }
+    if (f->n < (1 << 16)) {   /* kern_pwsum's one-thread case */
+        f->sum = fg_tree(&c, 0, f->n);
+        return BK_OK;
+    }
+    int64_t n2 = f->n / 2;
+    n2 -= n2 % 8;
+    c.j0[1] = n2;
+    c.n[0] = n2;
+    c.n[1] = f->n - n2;
+    kern_parallel(fg_halves, &c, 2, 1e9, 1);
+    f->sum = dt == DT_FP64 ? c.r[0] + c.r[1] : (double)((float)c.r[0] + (float)c.r[1]);
+    return BK_OK;
+}
