@@ -23,8 +23,8 @@
  *     the same bits, for every activation with a derivative and a few
  *     functions around it (a chain, a value used twice, a product, which
  *     the fused path must leave as they were), in every float dtype, at
- *     sizes around its blocks (2048) and its two halves (2^16), on one
- *     thread and two, with nan, +-inf, +-0 and subnormals among the inputs;
+ *     sizes around its blocks (2048) and its two halves (2^16), past 2^18
+ *     (streamed out), on one thread and two, with nan, +-inf, +-0 and subnormals among the inputs;
  *     and the fused path did run.
  * No numerical differentiation happens inside grad: (1) is the check. */
 #include "tap.h"
@@ -455,7 +455,7 @@ static void fused_vs_unfused(void)
     };
     /* a subnormal of each dtype, as a literal */
     static const char *const DT[][2] = {{"fp16", "3e-6"}, {"bf16", "1e-39"}, {"fp32", "1e-39"}, {"fp64", "1e-310"}};
-    static const int N[] = {1, 7, 9, 129, 2047, 2048, 2049, 65535, 65536, 70001};
+    static const int N[] = {1, 7, 9, 129, 2047, 2048, 2049, 65535, 65536, 70001, 262147};
     char buf[600], why[200];
     int fused0 = ad_fused_count(), bad = 0, checks = 0;
     for (size_t d = 0; d < sizeof DT / sizeof *DT; d++)
@@ -474,7 +474,7 @@ static void fused_vs_unfused(void)
             for (int threads = 2; threads >= (n >= 65536 ? 1 : 2); threads--) {
                 int old = kern_set_threads(threads);
                 for (size_t f = 0; f < sizeof F / sizeof *F; f++)
-                    for (size_t h = 0; h < sizeof H / sizeof *H; h += n >= 65535 ? 3 : 1) {   /* long: sum(f(x)), the chain */
+                    for (size_t h = 0; h < sizeof H / sizeof *H; h += n >= 262144 ? 5 : n >= 65535 ? 3 : 1) {   /* long: sum(f(x)), the chain; streamed: sum(f(x)) */
                         snprintf(buf, sizeof buf, H[h], F[f]);
                         if (!setup("fused_vs_unfused function", buf)) continue;
                         for (int in = 0; in < 2; in++) {
@@ -497,10 +497,25 @@ static void fused_vs_unfused(void)
                 kern_set_threads(old);
             }
         }
+    /* every 4093rd fp32 bit pattern (1,049,345 of them: both signs, subnormals, inf, NaN payloads), among
+     * them the few whose fast values fall near a rounding boundary and take the careful path */
+    if (setup("fp32 bit patterns", "sx = from_bits(arange(0, 4294967296, 4093), \"fp32\")"))
+        for (size_t f = 0; f < sizeof F / sizeof *F; f++) {
+            snprintf(buf, sizeof buf, H[0], F[f]);
+            if (!setup("fused_vs_unfused function", buf)) continue;
+            setenv("NNPAD_FUSEGRAD", "0", 1);
+            bool ok = setup("one by one", "v0, g0 = value_and_grad(fh)(sx)");
+            unsetenv("NNPAD_FUSEGRAD");
+            ok = ok && setup("fused", "v1, g1 = value_and_grad(fh)(sx)");
+            why[0] = 0;
+            ok = ok && same_bits("v1", "v0", why, sizeof why) && same_bits("g1", "g0", why, sizeof why);
+            checks++;
+            if (!ok && bad++ < 20) tap_ok(0, "fused = one by one: %s on fp32 bit patterns: %s", buf, why);
+        }
     tap_ok(bad == 0, "fused forward and derivative = the ops one by one, bit for bit (%d of %d cases differ)", bad, checks);
-    /* sigmoid ... hard_sigmoid (13) x 4 dtypes x 10 sizes: at least once each */
+    /* sigmoid ... hard_sigmoid (13) x 4 dtypes x 11 sizes: at least once each */
     int ran = ad_fused_count() - fused0;
-    tap_ok(ran >= 13 * 4 * 10, "the fused path ran (%d times)", ran);
+    tap_ok(ran >= 13 * 4 * 11, "the fused path ran (%d times)", ran);
 }
 
 int main(int argc, char **argv)
