@@ -250,8 +250,7 @@ static bool fuse_off(void)
 static value_t *ad_run(call_t *c)
 {
     struct ad_state *a = AD;
-    if (a->ntapes != 1 || a->tapes[0].done || c->nargs != 1 || c->nkw || nn_state()->tracing || bk_registry[BK_CUDA] ||
-        fuse_off())
+    if (a->ntapes != 1 || a->tapes[0].done || c->nargs != 1 || c->nkw || nn_state()->tracing || bk_registry[BK_CUDA])
         return NULL;
     value_t *x = c->args[0];
     if (!x || x->kind != V_TENSOR || x->u.t.weak || x->u.t.sym || x->u.t.size < 1 || x->u.t.st->device != NN_DEV_CPU)
@@ -262,7 +261,7 @@ static value_t *ad_run(call_t *c)
     if (set->numerics_check || set->accumulate_same) return NULL;
     tape_t *t = &a->tapes[0];
     int k = link_of(x, t->id);
-    if (k < 0) return NULL;
+    if (k < 0 || fuse_off()) return NULL;
     if (c->op->id == OP_sum) {
         ad_node_t *n = &t->nodes[k];
         if (!n->deriv || n->out != x || tensor_data(x) != n->ydata) return NULL;

@@ -13,6 +13,11 @@
  * them.  Tapes hold references to their values; after a user error the
  * sweep frees the values and ad_reset frees the tapes.
  *
+ * While only one tape records, an activation of a watched CPU tensor runs
+ * with its derivative and the sum of its values in one sweep over x (ad.c
+ * ad_run, through op_tape.run): the node keeps f'(x) and the sum, with
+ * the bits the ops give one by one.
+ *
  * Semantics follow JAX's grad/value_and_grad with TensorFlow's rule for a
  * non-scalar output: grad differentiates sum(f(...)), as tape.gradient does
  * (so grad of an elementwise f is its elementwise derivative).
