@@ -515,7 +515,8 @@ static void fused_vs_unfused(void)
     tap_ok(bad == 0, "fused forward and derivative = the ops one by one, bit for bit (%d of %d cases differ)", bad, checks);
     /* sigmoid ... hard_sigmoid (13) x 4 dtypes x 11 sizes: at least once each */
     int ran = ad_fused_count() - fused0;
-    tap_ok(ran >= 13 * 4 * 11, "the fused path ran (%d times)", ran);
+    if (kern_level() >= 1) tap_ok(ran >= 13 * 4 * 11, "the fused path ran (%d times)", ran);
+    else tap_ok(ran == 0, "no vector kernels (NNPAD_KERNELS=plain, or not x86): every op ran by itself (%d fused)", ran);
 }
 
 int main(int argc, char **argv)
