@@ -26,6 +26,9 @@ struct ad_state {
     tape_t tapes[MAX_TAPES];
     int ntapes;
     int next_id;
+    /* ad_run's result on its way to ad_record's node: out, f'(x), the sum */
+    value_t *pend_out, *pend_d;
+    double pend_sum;
 };
 
 static struct ad_state *ad_state(void)
@@ -78,6 +81,8 @@ void ad_links_free(value_t *v)
     v->u.t.ad = NULL;
 }
 
+static value_t *ad_run(call_t *c);
+
 /* values free their tape links through this (value/value.h) */
 /* Values free their links, and op_call records, through hooks this layer
  * sets before main (value.h's val_hooks, ops/record.h's op_tape). */
@@ -86,6 +91,7 @@ __attribute__((constructor)) static void ad_hooks_set(void)
     val_hooks.tape_free = ad_links_free;
     op_tape.active = ad_active;
     op_tape.record = ad_record;
+    op_tape.run = ad_run;
 }
 
 /* ---- AD->tapes ---- */
@@ -113,6 +119,7 @@ static void node_release(ad_node_t *n)
     mem_free(n->kw, (size_t)n->nkw * sizeof(value_t *));
     mem_free(n->kwn, (size_t)n->nkw * sizeof(char *));
     val_unref(n->out);
+    if (n->deriv) val_unref(n->deriv);
     if (n->aux) mem_free(n->aux, n->auxlen);
 }
 
@@ -152,6 +159,7 @@ void ad_reset(void)
         t->G = NULL;
     }
     AD->ntapes = 0;
+    AD->pend_out = AD->pend_d = NULL;   /* swept with the other values */
     nn_state()->numerics_grad_of = NULL;   /* an error in a rule left it set */
 }
 
@@ -189,7 +197,96 @@ void ad_record(call_t *c, value_t *out)
         for (int i = 0; i < c->nkw; i++) { n->kw[i] = val_ref(c->kw[i]); n->kwn[i] = mem_strdup(c->kw_names[i]); }
         n->out = val_ref(out);
         link_add(out, t->id, t->n - 1);
+        if (AD->pend_out == out) {
+            n->deriv = AD->pend_d;
+            n->ysum = AD->pend_sum;
+            n->ydata = tensor_data(out);
+            AD->pend_out = AD->pend_d = NULL;
+        }
     }
+    if (AD->pend_d) {   /* not recorded after all: f'(x) is not needed */
+        val_unref(AD->pend_d);
+        AD->pend_out = AD->pend_d = NULL;
+    }
+}
+
+/* ---- an activation and its derivative in one sweep ----
+ * grad(f)(x) with f = sum(act(x)) used to sweep memory three times: act
+ * reads x and writes y, sum reads y, and backward's act'(x) reads x again.
+ * While one tape records (no outer tape, no trace), an activation of a
+ * watched CPU tensor runs here instead (op_call asks before running it):
+ * the backend's fwdgrad makes y, f'(x) and the sum of y in one pass over
+ * x, block by block (each with the bits of its own kernel: f'(x) from x,
+ * never from the rounded y; the sum in sum's pairwise order).  The node
+ * keeps f'(x) for ad_rule_unary_deriv and the sum for a sum of y, which
+ * then reads nothing.  Anything else (keywords, other ops, :numerics
+ * check, :accumulate same, a GPU, no vector kernels) runs as before;
+ * NNPAD_FUSEGRAD=0 turns this off (tests compare both ways). */
+
+/* The activations whose derivative op takes the same parameter, and that
+ * parameter when no keyword is given (activations.c's impls). */
+static bool fuse_param(op_id_t id, double *param)
+{
+    switch (id) {
+    case OP_sigmoid: case OP_log_sigmoid: case OP_tanh: case OP_relu: case OP_relu6: case OP_selu: case OP_gelu:
+    case OP_swish: case OP_softplus: case OP_softsign: case OP_hard_sigmoid:
+        *param = 0;
+        return true;
+    case OP_elu: *param = 1.0; return true;          /* alpha */
+    case OP_leaky_relu: *param = 0.2; return true;   /* negative_slope */
+    default: return false;
+    }
+}
+
+static int nfused;
+int ad_fused_count(void) { return nfused; }
+
+static bool fuse_off(void)
+{
+    const char *e = getenv("NNPAD_FUSEGRAD");   /* each time: tests switch it (one call per activation) */
+    return e && !strcmp(e, "0");
+}
+
+static value_t *ad_run(call_t *c)
+{
+    struct ad_state *a = AD;
+    if (a->ntapes != 1 || a->tapes[0].done || c->nargs != 1 || c->nkw || nn_state()->tracing || bk_registry[BK_CUDA])
+        return NULL;
+    value_t *x = c->args[0];
+    if (!x || x->kind != V_TENSOR || x->u.t.weak || x->u.t.sym || x->u.t.size < 1 || x->u.t.st->device != NN_DEV_CPU)
+        return NULL;
+    dtype_t dt = (dtype_t)x->u.t.dtype;
+    if (!(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return NULL;
+    const session_settings_t *set = op_settings(c->s);
+    if (set->numerics_check || set->accumulate_same) return NULL;
+    tape_t *t = &a->tapes[0];
+    int k = link_of(x, t->id);
+    if (k < 0 || fuse_off()) return NULL;
+    if (c->op->id == OP_sum) {
+        ad_node_t *n = &t->nodes[k];
+        if (!n->deriv || n->out != x || tensor_data(x) != n->ydata) return NULL;
+        value_t *r = tensor_new_raw(dt, 0, NULL);
+        dtype_store_f64(dt, tensor_data(r), 0, n->ysum);   /* as reduce's sum rounds its total */
+        return r;
+    }
+    double param;
+    const backend_t *b = op_host();
+    if (!fuse_param(c->op->id, &param) || !b->fwdgrad || ad_rule_find(c->op, NULL) != ad_rule_unary_deriv) return NULL;
+    value_t *y = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
+    value_t *d = tensor_new_raw(dt, x->u.t.ndim, x->u.t.shape);
+    bk_fwdgrad_t f = { c->op->kern, op_get(c->op->deriv)->kern, dt, param, 0, tensor_data(x), tensor_data(y),
+                       tensor_data(d), x->u.t.size, 0 };
+    if (b->fwdgrad(&f) != BK_OK) {
+        val_unref(y);
+        val_unref(d);
+        return NULL;
+    }
+    a->pend_out = y;
+    a->pend_d = d;
+    a->pend_sum = f.sum;
+    nfused++;
+    err_check_interrupt();
+    return y;
 }
 
 void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn back, const void *aux, size_t len)

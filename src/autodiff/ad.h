@@ -13,6 +13,11 @@
  * them.  Tapes hold references to their values; after a user error the
  * sweep frees the values and ad_reset frees the tapes.
  *
+ * While only one tape records, an activation of a watched CPU tensor runs
+ * with its derivative and the sum of its values in one sweep over x (ad.c
+ * ad_run, through op_tape.run): the node keeps f'(x) and the sum, with
+ * the bits the ops give one by one.
+ *
  * Semantics follow JAX's grad/value_and_grad with TensorFlow's rule for a
  * non-scalar output: grad differentiates sum(f(...)), as tape.gradient does
  * (so grad of an elementwise f is its elementwise derivative).
@@ -46,6 +51,10 @@ void ad_record_custom(const char *what, value_t *x, value_t *out, ad_scatter_fn 
 /* `to` is the same value as `from` (a traced function's parameter): the
  * gradient passes through unchanged. */
 void ad_alias(value_t *from, value_t *to);
+
+/* How many activations ran with their derivative in one sweep (ad.c
+ * ad_run) since start-up: tests check that the fused path ran. */
+int ad_fused_count(void);
 
 /* Free every value's links (value.c calls this from val_release). */
 void ad_links_free(value_t *v);
@@ -81,6 +90,12 @@ struct ad_node {
     const char *what;
     span_t span;             /* the forward op's span and source (AD_OP): an error in its rule points there */
     const source_t *src;
+    /* An activation run with its derivative in one sweep (ad_run): deriv
+     * is f'(x) (the derivative op's bits), ysum the sum of out before its
+     * rounding (bk_fwdgrad_t.sum), valid while out's data is ydata. */
+    value_t *deriv;
+    double ysum;
+    const void *ydata;
 };
 enum { AD_LEAF, AD_OP, AD_CUSTOM };
 

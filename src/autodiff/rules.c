@@ -837,7 +837,8 @@ void ad_rule_unary_deriv(ad_node_t *n, value_t *g, value_t **gin, session_t *s)
 {
     value_t *args[8];
     for (int i = 0; i < n->nin && i < 8; i++) args[i] = n->in[i];
-    value_t *d = op_runk(n->op->deriv, n->nin, args, n->nkw, (const char **)n->kwn, n->kw, s);
+    /* f'(x) made with the forward in one sweep (ad.c ad_run), else now */
+    value_t *d = n->deriv ? val_ref(n->deriv) : op_runk(n->op->deriv, n->nin, args, n->nkw, (const char **)n->kwn, n->kw, s);
     if (ad_is_exact_one(g, d)) { gin[0] = d; return; }   /* 1 * d is d, bit for bit */
     if (g->kind == V_TENSOR && d->kind == V_TENSOR && g->u.t.ndim == 0 && d->u.t.ndim > 0 && !g->u.t.weak &&
         (g->u.t.dtype != d->u.t.dtype || d->u.t.weak || d->u.t.sym || g->u.t.st->device != d->u.t.st->device)) {

@@ -202,6 +202,25 @@ typedef struct bk_chain {
     bk_chain_op_t op[BK_CHAIN_MAX];   /* last: a holder of a short chain may allocate only its len ops */
 } bk_chain_t;
 
+/* An activation, its derivative and the sum of its values in one sweep
+ * over x (autodiff's fused forward, autodiff/ad.c): y = f(x) and d = f'(x)
+ * (kern, dkern: KA_* ids, both with param and variant), each with the
+ * bits unary gives it, and sum = reduce's BK_R_SUM of y before its one
+ * rounding to dt (the same pairwise tree, accumulated in fp32 below fp64),
+ * so that sum(y) need not read y again.  BK_UNSUPPORTED (nothing written)
+ * without such a sweep; otherwise the results do not depend on the
+ * thread count.  Never raises; the caller checks for an interrupt. */
+typedef struct bk_fwdgrad {
+    int kern, dkern;
+    dtype_t dt;         /* fp16, bf16, fp32, fp64 */
+    double param;
+    int variant;
+    const void *x;
+    void *y, *d;
+    int64_t n;          /* >= 1 */
+    double sum;         /* out */
+} bk_fwdgrad_t;
+
 /* ---- the backend ---- */
 
 typedef struct backend {
@@ -253,6 +272,8 @@ typedef struct backend {
     /* Whether chain can run activation kern (a KA_* id) in blocks with
      * its eager bits: the graph pass fuses only those. */
     bool (*chain_takes)(int kern);
+    /* bk_fwdgrad_t above; NULL: none (then the ops run one by one) */
+    bk_status_t (*fwdgrad)(bk_fwdgrad_t *f);
     /* Wait until every kernel launched so far has finished (a GPU runs
      * them asynchronously); NULL: nothing to wait for (the CPU). */
     bk_status_t (*sync)(void);

@@ -141,7 +141,7 @@ static value_t *no_make_traced(value_t *f, value_t *sig, span_t span)
 static void no_quiet(value_t *tfn) { (void)tfn; }
 static int no_count(const value_t *tfn) { (void)tfn; return 0; }
 
-op_tape_hooks_t op_tape = { no_active, no_record };
+op_tape_hooks_t op_tape = { no_active, no_record, no_effect };
 op_trace_hooks_t op_tracer = {
     .record = no_record, .is_traced = no_value, .is_live = no_value, .wild = no_wild, .need_concrete = no_need,
     .retracing = no_active, .in_control_flow = no_active, .is_variable = no_variable, .pause = no_op,
@@ -694,7 +694,9 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
             }
         }
     }
-    switch (op->kind) {
+    /* under grad, the tape may run an activation with its derivative in one sweep (ad.c ad_run) */
+    if ((op->deriv != OP_NONE || op->id == OP_sum) && op_tape.active()) r = op_tape.run(c);
+    if (!r) switch (op->kind) {
     case OPK_UNARY: r = op_unary(op, c->args[0], c->arg_spans[0], c->s); break;
     case OPK_BINARY: r = op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s); break;
     case OPK_FUNC: r = op->impl(c); break;

@@ -18,6 +18,11 @@
 typedef struct op_tape_hooks {
     bool (*active)(void);                       /* a tape is recording */
     void (*record)(call_t *c, value_t *out);    /* ad_record: join every tape watching an input */
+    /* ad_run: before an op with a derivative op, or a sum, runs: the tape
+     * may run it itself (an activation's forward and derivative in one
+     * sweep, and a sum it already has), returning its result; NULL: run
+     * as usual.  Asked only while a tape records. */
+    value_t *(*run)(call_t *c);
 } op_tape_hooks_t;
 extern op_tape_hooks_t op_tape;
 

@@ -17,6 +17,15 @@
  *     derivative op f'(x), and grad(sum(f(x)) * 3) to 3 * f'(x), for every
  *     op naming a derivative op, in every float dtype, at sizes around the
  *     kernels' blocks and with nan, +-inf and +-0 among the inputs.
+ *  6. the fused forward (autodiff/ad.c ad_run: an activation, its derivative
+ *     and the sum of its values in one sweep over x) against the ops run
+ *     one by one (NNPAD_FUSEGRAD=0): value_and_grad's value and gradient
+ *     the same bits, for every activation with a derivative and a few
+ *     functions around it (a chain, a value used twice, a product, which
+ *     the fused path must leave as they were), in every float dtype, at
+ *     sizes around its blocks (2048) and its two halves (2^16), past 2^18
+ *     (streamed out), on one thread and two, with nan, +-inf, +-0 and subnormals among the inputs;
+ *     and the fused path did run.
  * No numerical differentiation happens inside grad: (1) is the check. */
 #include "tap.h"
 #include "csv.h"
@@ -24,6 +33,8 @@
 #include "value/value.h"
 #include "tensor/dtype.h"
 #include "tensor/tensor.h"
+#include "autodiff/ad.h"
+#include "backend/cpu/kernels.h"
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -429,6 +440,85 @@ static void sum_grads_exact(void)
         }
 }
 
+static void fused_vs_unfused(void)
+{
+    static const char *const F[] = {
+        "sigmoid", "log_sigmoid", "tanh", "relu", "relu6", "leaky_relu", "elu", "selu", "gelu", "swish",
+        "softplus", "softsign", "hard_sigmoid", "sqrt", "erf",
+    };
+    static const char *const H[] = {
+        "def fh(u) { return sum(%s(u)) }",
+        "def fh(u) { return sum(%s(u)) * 3 }",
+        "def fh(u) { y = %s(u)\n return sum(y) + sum(y * y) }",
+        "def fh(u) { return sum(%1$s(%1$s(u))) }",
+        "def fh(u) { return sum(%s(u) * u) }",
+    };
+    /* a subnormal of each dtype, as a literal */
+    static const char *const DT[][2] = {{"fp16", "3e-6"}, {"bf16", "1e-39"}, {"fp32", "1e-39"}, {"fp64", "1e-310"}};
+    static const int N[] = {1, 7, 9, 129, 2047, 2048, 2049, 65535, 65536, 70001, 262147};
+    char buf[600], why[200];
+    int fused0 = ad_fused_count(), bad = 0, checks = 0;
+    for (size_t d = 0; d < sizeof DT / sizeof *DT; d++)
+        for (size_t k = 0; k < sizeof N / sizeof *N; k++) {
+            int n = N[k];
+            snprintf(buf, sizeof buf, "seed(%d)\nsx = randn(%d, dtype=\"%s\") * 4\n", (int)(d * 100 + k + 7), n, DT[d][0]);
+            /* sz finite (its sum is a number to compare), sx with nan and inf as well */
+            if (n >= 7)
+                snprintf(buf + strlen(buf), sizeof buf - strlen(buf),
+                         "sx[3] = -0.0\nsx[4] = %s\nsx[5] = -%s\nsx[6] = 30\nsz = sx + 0\n"
+                         "sx[0] = nan\nsx[1] = inf\nsx[2] = -inf\nsx[%d] = nan\n",
+                         DT[d][1], DT[d][1], n - 1);
+            else
+                snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "sz = sx + 0\n");
+            if (!setup("fused_vs_unfused inputs", buf)) continue;
+            for (int threads = 2; threads >= (n >= 65536 && n < 262144 ? 1 : 2); threads--) {
+                int old = kern_set_threads(threads);
+                for (size_t f = 0; f < sizeof F / sizeof *F; f++)
+                    for (size_t h = 0; h < sizeof H / sizeof *H; h += n >= 262144 ? 5 : n >= 65535 ? 3 : 1) {   /* long: sum(f(x)), the chain; streamed: sum(f(x)) */
+                        snprintf(buf, sizeof buf, H[h], F[f]);
+                        if (!setup("fused_vs_unfused function", buf)) continue;
+                        for (int in = 0; in < (n >= 65535 ? 1 : 2); in++) {   /* long: the finite input */
+                            const char *x = in ? "sx" : "sz";
+                            char st[2][80];
+                            snprintf(st[0], sizeof st[0], "v0, g0 = value_and_grad(fh)(%s)", x);
+                            snprintf(st[1], sizeof st[1], "v1, g1 = value_and_grad(fh)(%s)", x);
+                            setenv("NNPAD_FUSEGRAD", "0", 1);
+                            bool ok = setup("one by one", st[0]);
+                            unsetenv("NNPAD_FUSEGRAD");
+                            ok = ok && setup("fused", st[1]);
+                            why[0] = 0;
+                            ok = ok && same_bits("v1", "v0", why, sizeof why) && same_bits("g1", "g0", why, sizeof why);
+                            checks++;
+                            if (!ok && bad++ < 20)
+                                tap_ok(0, "fused = one by one: %s on %s, %d %s, %d thread(s): %s", buf, x, n, DT[d][0],
+                                       threads, why);
+                        }
+                    }
+                kern_set_threads(old);
+            }
+        }
+    /* every 4093rd fp32 bit pattern (1,049,345 of them: both signs, subnormals, inf, NaN payloads), among
+     * them the few whose fast values fall near a rounding boundary and take the careful path */
+    if (setup("fp32 bit patterns", "sx = from_bits(arange(0, 4294967296, 4093), \"fp32\")"))
+        for (size_t f = 0; f < sizeof F / sizeof *F; f++) {
+            snprintf(buf, sizeof buf, H[0], F[f]);
+            if (!setup("fused_vs_unfused function", buf)) continue;
+            setenv("NNPAD_FUSEGRAD", "0", 1);
+            bool ok = setup("one by one", "v0, g0 = value_and_grad(fh)(sx)");
+            unsetenv("NNPAD_FUSEGRAD");
+            ok = ok && setup("fused", "v1, g1 = value_and_grad(fh)(sx)");
+            why[0] = 0;
+            ok = ok && same_bits("v1", "v0", why, sizeof why) && same_bits("g1", "g0", why, sizeof why);
+            checks++;
+            if (!ok && bad++ < 20) tap_ok(0, "fused = one by one: %s on fp32 bit patterns: %s", buf, why);
+        }
+    tap_ok(bad == 0, "fused forward and derivative = the ops one by one, bit for bit (%d of %d cases differ)", bad, checks);
+    /* sigmoid ... hard_sigmoid (13) x 4 dtypes x 11 sizes: at least once each */
+    int ran = ad_fused_count() - fused0;
+    if (kern_level() >= 1) tap_ok(ran >= 13 * 4 * 11, "the fused path ran (%d times)", ran);
+    else tap_ok(ran == 0, "no vector kernels (NNPAD_KERNELS=plain, or not x86): every op ran by itself (%d fused)", ran);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
@@ -439,6 +529,7 @@ int main(int argc, char **argv)
     nn_table(dir);
     collapse_checks();
     sum_grads_exact();
+    fused_vs_unfused();
     tap_done();
     session_free(S);
     fclose(NUL);

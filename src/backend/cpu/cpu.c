@@ -447,6 +447,7 @@ const backend_t bk_cpu_backend = {
     .softmax = bk_cpu_softmax,
     .matmul = bk_cpu_matmul,
     .chain = bk_cpu_chain,
+    .fwdgrad = bk_cpu_fwdgrad,
     .chain_takes = bk_cpu_chain_takes,
 };
 

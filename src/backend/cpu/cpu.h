@@ -10,6 +10,7 @@ extern const backend_t bk_cpu_backend;
 bk_status_t bk_cpu_matmul(const bk_matmul_t *mm);
 bk_status_t bk_cpu_chain(const bk_chain_t *ch);
 bool bk_cpu_chain_takes(int kern);
+bk_status_t bk_cpu_fwdgrad(bk_fwdgrad_t *f);
 bk_status_t bk_cpu_reduce(bk_reduce_t *r);             /* reduce.c */
 bk_status_t bk_cpu_softmax(const bk_softmax_t *sm);    /* reduce.c */
 

@@ -1265,6 +1265,42 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
     for (; i < n; i++) o[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
 }
 
+/* sigmoid and sigmoid' of the same x (autodiff's fused forward, fg_tree
+ * below): act_lanes' operations for both, e = e^-|x| computed once, each
+ * value checked and finished as FUSED32 does, so each has fused32's bits
+ * (correctly rounded: there is no other). */
+#define FG_FINISH(A, O, Y)                                                                             \
+    do {                                                                                               \
+        int bad = NEAR32(Y);                                                                           \
+        if (bad) {                                                                                     \
+            double xv[4], yv[4];                                                                       \
+            _mm256_storeu_pd(xv, v);                                                                   \
+            _mm256_storeu_pd(yv, Y);                                                                   \
+            for (int k = 0; k < 4; k++)                                                                \
+                if (bad >> k & 1) (O)[i + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);          \
+        }                                                                                              \
+    } while (0)
+__attribute__((target("avx2,fma")))
+static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *y, float *d, const float *x, int64_t n)
+{
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
+        __m256d e = exp_lanes(_mm256_max_pd(lo, _mm256_or_pd(v, sgn)), NULL), den = _mm256_add_pd(one_, e);
+        __m256d ys = _mm256_div_pd(_mm256_blendv_pd(e, one_, _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_GE_OQ)), den);
+        __m256d yd = _mm256_div_pd(e, _mm256_mul_pd(den, den));
+        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys));
+        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd));
+        FG_FINISH(a, y, ys);
+        FG_FINISH(da, d, yd);
+    }
+    for (; i < n; i++) {
+        y[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
+        d[i] = (float)finish1(da, p, DT_FP32, x[i], da->f(x[i], p));
+    }
+}
+
 /* The same fused loop in AVX-512 (kern_level 2: a CPU with AVX-512F/DQ,
  * whose 512-bit units run eight fp64 lanes at once, as Zen 5 does): the
  * same operations lane by lane, so the same fast values and, after the
@@ -1668,4 +1704,104 @@ void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n)
 {
     aparam_t p = { 0, 0 };
     act_range(act_of_op(kern), &p, dt, out, in, 0, n);
+}
+
+/* ---- an activation, its derivative and their sum in one sweep ----
+ * (backend.h fwdgrad; autodiff's fused forward of grad(sum(f(x))).)  The
+ * sum is kern_pwsum's tree (reduce.c pw_sum: halves split at multiples of
+ * 8, the two halves of a long sum on two threads) walked from the top;
+ * each subtree of at most FG_LEAF elements first computes its stretch of
+ * y and d with act_range (or the 16-bit table bk_cpu_act looks up over a
+ * tensor this long), then sums that stretch of y, still in the cache, with
+ * kern_pwsum: the same additions in the same order, so sum(y)'s bits.
+ * (Streaming y and d out past the cache, as chain.c does, measured no
+ * better on the project's loaded 2-core machine: they are written in place.)  The
+ * elementwise results are bk_cpu_act's whatever the stretch (its threads
+ * split the same loop anywhere too). */
+#define FG_LEAF 2048   /* elements per stretch: x, y and d of it in L1/L2 (24 KiB in fp32) */
+
+typedef struct fg_ctx {
+    const act_t *a, *da;
+    aparam_t p;
+    dtype_t dt;
+    size_t es;
+    const char *x;
+    char *y, *d;
+    const uint16_t *ta, *td;   /* fp16/bf16 tables, or NULL */
+    bool sig32;                /* fp32 sigmoid with sigmoid' at kern_level 1: fg_sig32 */
+    int64_t j0[2], n[2];
+    double r[2];
+} fg_ctx_t;
+
+/* m elements of f(in) at out */
+static void fg_one(const act_t *a, const aparam_t *p, const uint16_t *tab, dtype_t dt, char *out, const char *in,
+                   int64_t m)
+{
+    if (tab) {
+        const uint16_t *x = (const uint16_t *)in;
+        uint16_t *o = (uint16_t *)out;
+        for (int64_t k = 0; k < m; k++) o[k] = tab[x[k]];
+    } else {
+        act_range(a, p, dt, out, in, 0, m);
+    }
+}
+
+static double fg_tree(fg_ctx_t *c, int64_t j0, int64_t n)
+{
+    if (n <= FG_LEAF) {
+        size_t off = (size_t)j0 * c->es;
+        char *y = c->y + off, *d = c->d + off;
+#if NN_KERN_X86
+        if (c->sig32) fg_sig32(c->a, c->da, &c->p, (float *)y, (float *)d, (const float *)(c->x + off), n);
+        else
+#endif
+        {
+            fg_one(c->a, &c->p, c->ta, c->dt, y, c->x + off, n);
+            fg_one(c->da, &c->p, c->td, c->dt, d, c->x + off, n);
+        }
+        double r = 0;
+        kern_pwsum(c->dt, KT_ID, 0, y, n, &r);   /* n < 2^16: on this thread, y still in the cache */
+        return r;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    double a = fg_tree(c, j0, n2), b = fg_tree(c, j0 + n2, n - n2);
+    return c->dt == DT_FP64 ? a + b : (double)((float)a + (float)b);
+}
+
+static void fg_halves(void *c_, int64_t lo, int64_t hi)
+{
+    fg_ctx_t *c = c_;
+    for (int64_t i = lo; i < hi; i++) c->r[i] = fg_tree(c, c->j0[i], c->n[i]);
+}
+
+bk_status_t bk_cpu_fwdgrad(bk_fwdgrad_t *f)
+{
+    const act_t *a = act_of(f->kern), *da = act_of(f->dkern);
+    dtype_t dt = f->dt;
+    /* without the vector kernels kern_pwsum has no tree to follow: the ops run one by one */
+    if (!a || !da || f->n < 1 || kern_level() < 1 || !(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64))
+        return BK_UNSUPPORTED;
+    fg_ctx_t c = { a, da, { f->param, f->variant }, dt, (size_t)dtype_traits[dt].size, f->x, f->y, f->d, NULL, NULL,
+                   false, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    if ((dt == DT_FP16 || dt == DT_BF16) && f->n >= TAB_MIN) {   /* as bk_cpu_act: tables made here, on this thread */
+        c.ta = table_for(a, &c.p, dt);
+        c.td = c.ta ? table_for(da, &c.p, dt) : NULL;
+        if (!c.td) c.ta = NULL;
+    }
+#if NN_KERN_X86
+    c.sig32 = dt == DT_FP32 && f->kern == KA_SIGMOID && f->dkern == KA_SIGMOID_D && kern_level() == 1;
+#endif
+    if (f->n < (1 << 16)) {   /* kern_pwsum's one-thread case */
+        f->sum = fg_tree(&c, 0, f->n);
+        return BK_OK;
+    }
+    int64_t n2 = f->n / 2;
+    n2 -= n2 % 8;
+    c.j0[1] = n2;
+    c.n[0] = n2;
+    c.n[1] = f->n - n2;
+    kern_parallel(fg_halves, &c, 2, 1e9, 1);
+    f->sum = dt == DT_FP64 ? c.r[0] + c.r[1] : (double)((float)c.r[0] + (float)c.r[1]);
+    return BK_OK;
 }
