@@ -746,6 +746,76 @@ static inline __m256d act_lanes(int kern, __m256d x)
     return _mm256_div_pd(num, d);
 }
 
+/* act_lanes on NW vectors at once, the same operations lane by lane (so
+ * the same values), written interleaved: each step for every vector before
+ * the next step.  One vector's chain of dependent operations (some 20
+ * deep, the division last) is longer than the out-of-order window sees
+ * ahead (Zen 2's floating-point scheduler), so one vector at a time runs
+ * at the chain's latency; interleaved, the vectors' steps overlap. */
+#define NW 8
+#define FORW for (int w = 0; w < NW; w++)
+__attribute__((target("avx2,fma"), always_inline))
+static inline void act_lanes_w(int kern, const __m256d *x, __m256d *y)
+{
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2hi = _mm256_set1_pd(0x1.62e42fefa3800p-1),
+                  ln2lo = _mm256_set1_pd(0x1.ef35793c76730p-45), magic = _mm256_set1_pd(0x1.8p52);
+    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
+                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    __m256d t[NW], km[NW], k[NW], r[NW], q[NW], e[NW];
+#pragma GCC unroll 8
+    FORW {
+        if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
+        else if (kern == KA_TANH)
+            t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));
+        else t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn));
+    }
+#pragma GCC unroll 8
+    FORW { km[w] = _mm256_fmadd_pd(t[w], log2e, magic); }
+#pragma GCC unroll 8
+    FORW { k[w] = _mm256_sub_pd(km[w], magic); }
+#pragma GCC unroll 8
+    FORW { r[w] = _mm256_fnmadd_pd(k[w], ln2hi, t[w]); }
+#pragma GCC unroll 8
+    FORW { r[w] = _mm256_fnmadd_pd(k[w], ln2lo, r[w]); }
+#pragma GCC unroll 8
+    FORW { q[w] = _mm256_set1_pd(c[0]); }
+#pragma GCC unroll 10
+    for (int j = 1; j < 10; j++) {
+#pragma GCC unroll 8
+        FORW { q[w] = _mm256_fmadd_pd(q[w], r[w], _mm256_set1_pd(c[j])); }
+    }
+#pragma GCC unroll 8
+    FORW {
+        e[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r[w], q[w], one_)),
+                                                    _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
+    }
+    if (kern == KT_EXP) {
+#pragma GCC unroll 8
+        FORW { y[w] = e[w]; }
+        return;
+    }
+    if (kern == KA_TANH) {
+        __m256d u[NW];
+#pragma GCC unroll 8
+        FORW { u[w] = _mm256_blendv_pd(_mm256_sub_pd(e[w], one_), _mm256_mul_pd(r[w], q[w]),
+                                       _mm256_cmp_pd(k[w], _mm256_setzero_pd(), _CMP_EQ_OQ)); }
+#pragma GCC unroll 8
+        FORW { y[w] = _mm256_or_pd(_mm256_div_pd(u[w], _mm256_add_pd(u[w], _mm256_set1_pd(2.0))), _mm256_and_pd(x[w], sgn)); }
+        return;
+    }
+    __m256d d[NW];
+#pragma GCC unroll 8
+    FORW { d[w] = _mm256_add_pd(one_, e[w]); }
+    if (kern == KA_SIGMOID_D) {
+#pragma GCC unroll 8
+        FORW { y[w] = _mm256_div_pd(e[w], _mm256_mul_pd(d[w], d[w])); }
+        return;
+    }
+#pragma GCC unroll 8
+    FORW { y[w] = _mm256_div_pd(_mm256_blendv_pd(e[w], one_, _mm256_cmp_pd(x[w], _mm256_setzero_pd(), _CMP_GE_OQ)), d[w]); }
+}
+
 #define TANH_V64 tanh_avx2
 #else
 #define TANH_V64 NULL
@@ -1250,6 +1320,25 @@ static inline int near_mid(__m256d y, int64_t mask, int64_t mid, int64_t w, doub
 
 #define FUSED32(K)                                                                                     \
     case K:                                                                                            \
+        for (; i + 4 * NW <= n; i += 4 * NW) {                                                         \
+            __m256d v[NW], y[NW];                                                                      \
+            _Pragma("GCC unroll 8") FORW v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));          \
+            act_lanes_w(K, v, y);                                                                      \
+            int bad = 0;                                                                               \
+            _Pragma("GCC unroll 8") FORW {                                                             \
+                _mm_storeu_ps(o + i + 4 * w, _mm256_cvtpd_ps(y[w]));                                   \
+                bad |= NEAR32(y[w]) << 4 * w;                                                          \
+            }                                                                                          \
+            if (bad) {                                                                                 \
+                double xv[4 * NW], yv[4 * NW];                                                         \
+                _Pragma("GCC unroll 8") FORW {                                                         \
+                    _mm256_storeu_pd(xv + 4 * w, v[w]);                                                \
+                    _mm256_storeu_pd(yv + 4 * w, y[w]);                                                \
+                }                                                                                      \
+                for (int k = 0; k < 4 * NW; k++)                                                       \
+                    if (bad >> k & 1) o[i + k] = (float)finish1(a, p, DT_FP32, xv[k], yv[k]);          \
+            }                                                                                          \
+        }                                                                                              \
         for (; i + 4 <= n; i += 4) {                                                                   \
             __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i)), y = act_lanes(K, v);                     \
             _mm_storeu_ps(o + i, _mm256_cvtpd_ps(y));                                                  \
