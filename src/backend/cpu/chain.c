@@ -264,9 +264,7 @@ static void generic_blk(const fx_ctx_t *c, char *scr, int64_t o, int64_t m)
                    : a->stride ? c->ap[k][j] + (size_t)o * c->aes[k][j] : c->ap[k][j];
         }
         if (c->tab[k]) {   /* fp16/bf16: eager's table of the 65536 results */
-            const uint16_t *in = src[0], *tb = c->tab[k];
-            uint16_t *o16 = dst;
-            for (int64_t i = 0; i < m; i++) o16[i] = tb[in[i]];
+            kact_look(dst, src[0], c->tab[k], m);
         } else if (f->bin)
             kern_binary_blk(f->kern, f->dto, dst, f->a[0].dt, src[0], st[0], f->a[1].dt, src[1], st[1], m);
         else if (bk_kern_is_act(f->kern))

@@ -1708,11 +1708,30 @@ static const uint16_t *table_for(const act_t *a, const aparam_t *p, dtype_t dt)
     return v;
 }
 
+/* out[i] = tab[in[i]] (out may be in).  Eight at a time and aligned to 64
+ * bytes: the plain loop is 23 bytes, and where the linker put it across a
+ * 64-byte boundary (Zen 2 fetches a loop from its op cache one 64-byte
+ * line per cycle) it took 2 cycles per element instead of 1.3: 10M fp16
+ * tanh 6.5 ms against 4.2 ms on one thread (process CPU time, the same
+ * object code linked into two programs), the difference between builds
+ * seen in bench/run.sh's fp16 rows. */
+__attribute__((aligned(64))) void kact_look(uint16_t *out, const uint16_t *in, const uint16_t *tab, int64_t n)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint16_t v0 = tab[in[i]], v1 = tab[in[i + 1]], v2 = tab[in[i + 2]], v3 = tab[in[i + 3]];
+        uint16_t v4 = tab[in[i + 4]], v5 = tab[in[i + 5]], v6 = tab[in[i + 6]], v7 = tab[in[i + 7]];
+        out[i] = v0; out[i + 1] = v1; out[i + 2] = v2; out[i + 3] = v3;
+        out[i + 4] = v4; out[i + 5] = v5; out[i + 6] = v6; out[i + 7] = v7;
+    }
+    for (; i < n; i++) out[i] = tab[in[i]];
+}
+
 typedef struct look_ctx { const uint16_t *tab, *in; uint16_t *out; } look_ctx_t;
 static void look_range(void *c_, int64_t lo, int64_t hi)
 {
     look_ctx_t *c = c_;
-    for (int64_t i = lo; i < hi; i++) c->out[i] = c->tab[c->in[i]];
+    kact_look(c->out + lo, c->in + lo, c->tab, hi - lo);
 }
 
 bk_status_t bk_cpu_act(const bk_unary_t *u)
