@@ -1629,6 +1629,14 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
     bool vec = kern_level() >= 1;
 #if NN_KERN_X86
     int kern = (int)(a - acts) + KA_FIRST;
+    /* the fused loops need no buffer: the whole range in one call (an
+     * element's bits do not depend on where a call starts or ends) */
+    if (vec && fused_ok(kern) && (dt == DT_FP32 || dt == DT_FP16)) {
+        if (dt == DT_FP32 && kern_level() >= 2) fused32_512(kern, a, p, (float *)out + lo, (const float *)in + lo, hi - lo);
+        else if (dt == DT_FP32) fused32(kern, a, p, (float *)out + lo, (const float *)in + lo, hi - lo);
+        else fused16(kern, a, p, (uint16_t *)out + lo, (const uint16_t *)in + lo, hi - lo);
+        return;
+    }
 #endif
     for (int64_t i = lo; i < hi; i += BLK) {
         int64_t m = hi - i < BLK ? hi - i : BLK;
