@@ -229,13 +229,16 @@ int main(void)
                            level ? "" : " (NNPAD_KERNELS=plain)", ok ? "" : ": ", ok ? "" : why);
                 }
             }
-        static const char *const rowcase[] = { "(250, 40) and (40,)", "(3, 5000) and (5000,)", "(6000, 8) and (1, 8)" };
+        static const char *const rowcase[] = { "(250, 40) and (40,)", "(3, 5000) and (5000,)", "(6000, 8) and (1, 8)",
+                                               "(2000, 40) and (40,)" };
         static const char *const rowset[] = {
             "ra = randn(250, 40) * 2\nrb = randn(40)\nra2 = randn(250, 40)\nrb2 = randn(40)\n",
             "ra = randn(3, 5000) * 2\nrb = randn(5000)\nra2 = randn(3, 5000)\nrb2 = randn(5000)\n",
             "ra = randn(6000, 8) * 2\nrb = randn(1, 8)\nra2 = randn(6000, 8)\nrb2 = randn(1, 8)\n",
+            /* 80000 elements: fp16 on the register path (fast16_sub: as long as eager's tables) */
+            "ra = randn(2000, 40) * 2\nrb = randn(40)\nra2 = randn(2000, 40)\nrb2 = randn(40)\n",
         };
-        for (int r = 0; r < 3; r++)
+        for (int r = 0; r < 4; r++)
             for (int d = 0; d < 3; d++) {
                 char b[1024];
                 snprintf(b, sizeof b,
