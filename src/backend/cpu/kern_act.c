@@ -1324,10 +1324,10 @@ static inline int near_mid(__m256d y, int64_t mask, int64_t mid, int64_t w, doub
             __m256d v[NW], y[NW];                                                                      \
             _Pragma("GCC unroll 8") FORW v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));          \
             act_lanes_w(K, v, y);                                                                      \
-            int bad = 0;                                                                               \
+            unsigned bad = 0;                                                                          \
             _Pragma("GCC unroll 8") FORW {                                                             \
                 _mm_storeu_ps(o + i + 4 * w, _mm256_cvtpd_ps(y[w]));                                   \
-                bad |= NEAR32(y[w]) << 4 * w;                                                          \
+                bad |= (unsigned)NEAR32(y[w]) << 4 * w;                                                \
             }                                                                                          \
             if (bad) {                                                                                 \
                 double xv[4 * NW], yv[4 * NW];                                                         \
@@ -1446,6 +1446,30 @@ T512 static void fused32_512(int kern, const act_t *a, const aparam_t *p, float 
 
 #define FUSED16(K)                                                                                     \
     case K:                                                                                            \
+        for (; i + 4 * NW <= n; i += 4 * NW) {   /* NW vectors interleaved, as FUSED32 */              \
+            __m256d v[NW], y[NW];                                                                      \
+            _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
+                __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i + 4 * w)));        \
+                v[w] = _mm256_cvtps_pd(_mm256_castps256_ps128(xf));                                    \
+                v[w + 1] = _mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1));                              \
+            }                                                                                          \
+            act_lanes_w(K, v, y);                                                                      \
+            unsigned bad = 0;                                                                          \
+            _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
+                __m256 r = _mm256_set_m128(_mm256_cvtpd_ps(y[w + 1]), _mm256_cvtpd_ps(y[w]));          \
+                _mm_storeu_si128((__m128i *)(o + i + 4 * w), _mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT)); \
+                bad |= (unsigned)(NEAR16(y[w]) | NEAR16(y[w + 1]) << 4) << 4 * w;                      \
+            }                                                                                          \
+            if (bad) {                                                                                 \
+                double xv[4 * NW], yv[4 * NW];                                                         \
+                _Pragma("GCC unroll 8") FORW {                                                         \
+                    _mm256_storeu_pd(xv + 4 * w, v[w]);                                                \
+                    _mm256_storeu_pd(yv + 4 * w, y[w]);                                                \
+                }                                                                                      \
+                for (int k = 0; k < 4 * NW; k++)                                                       \
+                    if (bad >> k & 1) o[i + k] = dtype_f64_to_f16(finish1(a, p, DT_FP16, xv[k], yv[k])); \
+            }                                                                                          \
+        }                                                                                              \
         for (; i + 8 <= n; i += 8) {                                                                   \
             __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(x + i)));                    \
             __m256d v0 = _mm256_cvtps_pd(_mm256_castps256_ps128(xf)), v1 = _mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1)); \
