@@ -670,7 +670,7 @@ typedef struct act {
  * tanh's fp64 results (fast64) come from SLEEF's vector tanh, the same
  * bits as k_tanh.  For fp32 and fp16 results, sigmoid, sigmoid' and tanh
  * run one fused loop (load, widen, fast value in fp64 lanes, rounding
- * check, store) whose fast values come from exp_lanes below: not SLEEF's
+ * check, store) whose fast values come from act_lanes_w below: not SLEEF's
  * bits, but any fast value within 2^-40 gives the same, correctly rounded,
  * result after the check. */
 __attribute__((target("avx2,fma")))
@@ -688,7 +688,19 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
     for (; i < n; i++) o[i] = k_tanh(x[i], NULL);
 }
 
-/* e^t for t in [-708, 40] (callers clamp; NaN stays NaN), and e^t - 1
+/* math.c's exp in the fused loops below: its kernel id there (act_range's
+ * id of the entry after the KA_* ones) */
+#define KT_EXP KA_END
+
+/* The fast value of sigmoid, sigmoid', tanh or exp in fp64 lanes, on NW
+ * vectors at once, written interleaved: each step for every vector before
+ * the next step.  One vector's chain of dependent operations (some 20
+ * deep, the division last) is longer than the out-of-order window sees
+ * ahead (Zen 2's floating-point scheduler), so one vector at a time runs
+ * at the chain's latency; interleaved, the vectors' steps overlap. */
+#define NW 8
+#define FORW for (int w = 0; w < NW; w++)
+/* Their e^t for t in [-708, 40] (clamped; NaN stays NaN), and e^t - 1
  * when em1 is asked for: t = k ln2 + r, |r| <= ln2/2, k rounded by the
  * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), e^r - 1 =
  * r q(r) by the Taylor series to r^10 (truncation r^11/11! < 2^-43
@@ -696,64 +708,12 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * added to its exponent bits (the result stays normal: k >= -1021);
  * e^t - 1 is r q itself when k = 0 and e^t - 1 otherwise (t >= ln2/2:
  * no cancellation).  Relative error under 2^-42, far below the rounding
- * check's window (2^-39). */
-__attribute__((target("avx2,fma")))
-static inline __m256d exp_lanes(__m256d t, __m256d *em1)
-{
-    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2hi = _mm256_set1_pd(0x1.62e42fefa3800p-1),
-                  ln2lo = _mm256_set1_pd(0x1.ef35793c76730p-45), one_ = _mm256_set1_pd(1.0),
-                  magic = _mm256_set1_pd(0x1.8p52);
-    __m256d km = _mm256_fmadd_pd(t, log2e, magic), k = _mm256_sub_pd(km, magic);
-    __m256d r = _mm256_fnmadd_pd(k, ln2hi, t);
-    r = _mm256_fnmadd_pd(k, ln2lo, r);
-    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
-                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
-    __m256d q = _mm256_set1_pd(c[0]);
-    for (int j = 1; j < 10; j++) q = _mm256_fmadd_pd(q, r, _mm256_set1_pd(c[j]));
-    __m256d e = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r, q, one_)),
-                                                     _mm256_slli_epi64(_mm256_castpd_si256(km), 52)));
-    if (em1)
-        *em1 = _mm256_blendv_pd(_mm256_sub_pd(e, one_), _mm256_mul_pd(r, q),
-                                _mm256_cmp_pd(k, _mm256_setzero_pd(), _CMP_EQ_OQ));
-    return e;
-}
-
-/* math.c's exp in the fused loops below: its kernel id there (act_range's
- * id of the entry after the KA_* ones) */
-#define KT_EXP KA_END
-
-/* The fast value of sigmoid, sigmoid', tanh or exp in fp64 lanes. */
-__attribute__((target("avx2,fma")))
-static inline __m256d act_lanes(int kern, __m256d x)
-{
-    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
-    /* e^x for x clamped to [-708, 100] (NaN kept: max/min return their
-     * second operand for NaN): beyond, every dtype below fp64 has 0 or inf,
-     * and the rounding check of the clamped value says so */
-    if (kern == KT_EXP) return exp_lanes(_mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x)), NULL);
-    __m256d t = _mm256_max_pd(lo, _mm256_or_pd(x, sgn));   /* -|x|, NaN kept */
-    if (kern == KA_TANH) {
-        /* tanh|x| = u/(u + 2), u = e^(2|x|) - 1; |x| > 20 rounds to 1 in every dtype below fp64 */
-        __m256d a = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x), _mm256_andnot_pd(sgn, x)));
-        __m256d u;
-        exp_lanes(a, &u);
-        return _mm256_or_pd(_mm256_div_pd(u, _mm256_add_pd(u, _mm256_set1_pd(2.0))), _mm256_and_pd(x, sgn));
-    }
-    __m256d e = exp_lanes(t, NULL);   /* e^-|x| */
-    __m256d d = _mm256_add_pd(one_, e);
-    if (kern == KA_SIGMOID_D) return _mm256_div_pd(e, _mm256_mul_pd(d, d));
-    __m256d num = _mm256_blendv_pd(e, one_, _mm256_cmp_pd(x, _mm256_setzero_pd(), _CMP_GE_OQ));
-    return _mm256_div_pd(num, d);
-}
-
-/* act_lanes on NW vectors at once, the same operations lane by lane (so
- * the same values), written interleaved: each step for every vector before
- * the next step.  One vector's chain of dependent operations (some 20
- * deep, the division last) is longer than the out-of-order window sees
- * ahead (Zen 2's floating-point scheduler), so one vector at a time runs
- * at the chain's latency; interleaved, the vectors' steps overlap. */
-#define NW 8
-#define FORW for (int w = 0; w < NW; w++)
+ * check's window (2^-39).
+ * sigmoid: e^-|x| (x clamped to -708), (x >= 0 ? 1 : e) / (1 + e);
+ * sigmoid': e / (1 + e)^2; tanh|x| = u/(u + 2), u = e^(2|x|) - 1 (|x| > 20
+ * rounds to 1 in every dtype below fp64); exp: x clamped to [-708, 100]
+ * (beyond, every dtype below fp64 has 0 or inf, and the rounding check of
+ * the clamped value says so). */
 __attribute__((target("avx2,fma"), always_inline))
 static inline void act_lanes_w(int kern, const __m256d *x, __m256d *y)
 {
@@ -814,6 +774,15 @@ static inline void act_lanes_w(int kern, const __m256d *x, __m256d *y)
     }
 #pragma GCC unroll 8
     FORW { y[w] = _mm256_div_pd(_mm256_blendv_pd(e[w], one_, _mm256_cmp_pd(x[w], _mm256_setzero_pd(), _CMP_GE_OQ)), d[w]); }
+}
+
+/* One vector (the loops' last few): act_lanes_w's values, lanes 4..31 idle. */
+__attribute__((target("avx2,fma")))
+static inline __m256d act_lanes(int kern, __m256d x)
+{
+    __m256d v[NW] = { x }, y[NW];
+    act_lanes_w(kern, v, y);
+    return y[0];
 }
 
 #define TANH_V64 tanh_avx2
