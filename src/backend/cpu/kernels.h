@@ -120,6 +120,8 @@ void kact_tr_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
  * least the elements kact_table_pays says; NULL when none (main thread only). */
 const uint16_t *kact_table(int kern, dtype_t dt);
 bool kact_table_pays(int64_t n);
+/* out[i] = tab[in[i]] for i < n: a 16-bit table looked up (out may be in) */
+void kact_look(uint16_t *out, const uint16_t *in, const uint16_t *tab, int64_t n);
 /* tests: true sends every fp64 activation to its careful kernel (no
  * double-double fast path), the reference the fast path must equal */
 extern bool kact_careful64;
