@@ -21,8 +21,8 @@
  * the sticky information) and then to the dtype, once.  fp64 results are
  * the careful value rounded once (within 0.5 ulp + the careful kernel's
  * error, under 2^-8 ulp), found without the careful kernel wherever a
- * double-double evaluation settles it (sigmoid, swish, gelu's tanh form and
- * most derivatives: "the double-double fast path" below), except where the
+ * double-double evaluation settles it (sigmoid, swish, gelu in both forms
+ * and most derivatives: "the double-double fast path" below), except where the
  * fast kernel is exact or
  * correctly rounded in fp64 (relu, relu6, leaky_relu, linear, the
  * piecewise derivatives) or within 1 ulp by SLEEF's bound (tanh).
@@ -1017,10 +1017,91 @@ DDI bool d_swish_d(double x, const aparam_t *p, dd_t *r)
     *r = dd_mul(sp, v);
     return true;
 }
-/* gelu, tanh form: x σ(t), t = th + tl (gelu_t); the exact form stays careful */
+/* Exact gelu: Φ(x) through Q(a) = Φ(-a) = erfc(a/√2)/2, a = |x| <= PHI_AMAX,
+ * as E·S: E = e^(-a²/2) (a² = h + l exactly, dd_exp(-h/2) corrected by
+ * the factor 1 - l/2) and S = R(a) = e^(a²/2) Q(a) (Mills' ratio over
+ * √(2π)) by its Taylor series at the nearest node a0 = j/32 (d = a - a0
+ * exact, |d| <= 1/64), whose value R(a0) is tabulated as hi + lo
+ * (phi_dd.h, tests/refdata/gen_phi_dd.py, mpmath).  R' = aR - 1/√(2π),
+ * so the coefficients follow from R(a0): c1 = a0 c0 - 1/√(2π), (k+1)
+ * c(k+1) = a0 c(k) + c(k-1); c0..c2 are carried in double-double, c3..c10
+ * in double (c(k) d^k is under 2^-72 of R beyond k = 9 and 2^-79 beyond
+ * k = 10 at every node: gen_phi_dd.py's check). */
+#include "backend/cpu/phi_dd.h"   /* PHI_N, PHI_AMAX, PHI_R_HI, PHI_R_LO, INV_SQRT2PI_DD */
+#define PHI_NC 11   /* c0 .. c10 */
+static const double PHI_INV[PHI_NC] = { 0, 1, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8, 1.0 / 9, 1.0 / 10 };
+static const double INV_SQRT2PI_D[2] = { INV_SQRT2PI_DD };
+
+DDI void dd_phi(double a, dd_t *E, dd_t *S)
+{
+    double km = a * PHI_N + DD_MAGIC, a0 = (km - DD_MAGIC) * (1.0 / PHI_N), d = a - a0;
+    uint64_t j = dbits(km) - dbits(DD_MAGIC);
+    double c0h = PHI_R_HI[j], c0l = PHI_R_LO[j];
+    double p = a0 * c0h, pe = fma(a0, c0h, -p);                          /* c1 = a0 c0 - C */
+    dd_t s = two_sum(p, -INV_SQRT2PI_D[0]);
+    dd_t c1 = fast2(s.h, s.l + ((pe + a0 * c0l) - INV_SQRT2PI_D[1]));
+    p = a0 * c1.h, pe = fma(a0, c1.h, -p);                               /* c2 = (a0 c1 + c0)/2 */
+    s = two_sum(p, c0h);
+    dd_t c2 = fast2(0.5 * s.h, 0.5 * (s.l + (pe + fma(a0, c1.l, c0l))));
+    double prev = c1.h, cur = c2.h, dk = 1.0, t = 0.0;                   /* t = Σ c(k) d^(k-2), k >= 3 */
+#pragma GCC unroll 8
+    for (int k = 3; k < PHI_NC; k++) {
+        double next = fma(a0, cur, prev) * PHI_INV[k];
+        prev = cur;
+        cur = next;
+        dk *= d;
+        t = fma(cur, dk, t);
+    }
+    dd_t u = two_sum(c2.h, t);                                          /* u = c2 + t */
+    u.l += c2.l;
+    p = d * u.h, pe = fma(d, u.h, -p);                                   /* u = c1 + d u */
+    s = two_sum(c1.h, p);
+    u = fast2(s.h, s.l + (pe + fma(d, u.l, c1.l)));
+    p = d * u.h, pe = fma(d, u.h, -p);                                   /* S = c0 + d u */
+    s = two_sum(c0h, p);
+    *S = fast2(s.h, s.l + (pe + fma(d, u.l, c0l)));
+    double h = a * a, l = fma(a, a, -h);
+    dd_t e = dd_exp(-0.5 * h);
+    *E = fast2(e.h, fma(-0.5 * l, e.h, e.l));
+}
+/* gelu(x) = x Φ(x): x Q(|x|) for x < 0, x (1 - Q(x)) above */
+DDI bool d_gelu_exact(double x, dd_t *r)
+{
+    double a = fabs(x);
+    if (!(a <= PHI_AMAX)) {   /* x Φ(x) within x 2^-900 of x: x itself (not at a power of 2) */
+        *r = (dd_t){ x, 0 };
+        return x > 0 && x < INFINITY;
+    }
+    dd_t E, S;
+    dd_phi(a, &E, &S);
+    dd_t q = dd_mul(E, S);
+    if (x < 0) { *r = dd_muld(x, q); return true; }
+    dd_t o = two_sum(1.0, -q.h);
+    *r = dd_muld(x, fast2(o.h, o.l - q.l));
+    return true;
+}
+/* gelu'(x) = Φ(x) + x φ(x) = E (S - aC) for x < 0, 1 - E (S - xC) above
+ * (C = 1/√(2π)); near its zero, the careful kernel's series */
+DDI bool d_gelu_d(double x, const aparam_t *p, dd_t *r)
+{
+    double a = fabs(x);
+    if (p->variant || !(a <= PHI_AMAX) || near_root(&ROOT_GELU_D, x)) return false;
+    dd_t E, S;
+    dd_phi(a, &E, &S);
+    dd_t ac = dd_muld(a, (dd_t){ INV_SQRT2PI_DD });
+    dd_t v = two_sum(S.h, -ac.h);
+    v = fast2(v.h, v.l + (S.l - ac.l));
+    dd_t w = dd_mul(E, v);
+    if (x < 0) { *r = w; return true; }
+    dd_t o = two_sum(1.0, -w.h);
+    *r = fast2(o.h, o.l - w.l);
+    return true;
+}
+/* gelu: the exact form above, the tanh form x σ(t), t = th + tl (gelu_t) */
 DDI bool d_gelu(double x, const aparam_t *p, dd_t *r)
 {
-    if (!p->variant || !(fabs(x) <= GELU_FAR)) return false;
+    if (!p->variant) return d_gelu_exact(x, r);
+    if (!(fabs(x) <= GELU_FAR)) return false;
     double th, tl;
     gelu_t(x, &th, &tl);
     if (!(fabs(th) <= DD_XMAX)) return false;
@@ -1118,6 +1199,7 @@ DDI bool d_erf_d(double x, const aparam_t *p, dd_t *r)
 #define DD_KERNS(X)                                                                                    \
     X(KA_SIGMOID, d_sigmoid) X(KA_SIGMOID_D, d_sigmoid_d) X(KA_LOG_SIGMOID_D, d_log_sigmoid_d)         \
     X(KA_TANH_D, d_tanh_d) X(KA_SWISH, d_swish) X(KA_SWISH_D, d_swish_d) X(KA_GELU, d_gelu)             \
+    X(KA_GELU_D, d_gelu_d)                                                                             \
     X(KA_ELU, d_elu) X(KA_ELU_D, d_elu_d) X(KA_SELU, d_selu) X(KA_SELU_D, d_selu_d)                     \
     X(KA_SOFTSIGN, d_softsign) X(KA_SOFTSIGN_D, d_softsign_d) X(KA_EXPM1_D, d_expm1_d)                  \
     X(KA_LOG1P_D, d_log1p_d) X(KA_ERF_D, d_erf_d)
@@ -1476,6 +1558,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VISET _mm256_set1_epi64x
 #define VISHL _mm256_slli_epi64
 #define VLOOKUP(tab, j) _mm256_i64gather_pd(tab, j, 8)   /* tab[j], j < 16 */
+#define VGATHER(tab, j) _mm256_i64gather_pd(tab, j, 8)
 #define VCMP _mm256_cmp_pd
 #define VBLEND(m, a, b) _mm256_blendv_pd(a, b, m)
 #define VMAND _mm256_and_pd
@@ -1507,6 +1590,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VISET _mm512_set1_epi64
 #define VISHL _mm512_slli_epi64
 #define VLOOKUP(tab, j) _mm512_permutex2var_pd(_mm512_loadu_pd(tab), j, _mm512_loadu_pd((tab) + 8))
+#define VGATHER(tab, j) _mm512_i64gather_pd(j, tab, 8)
 #define VCMP _mm512_cmp_pd_mask
 #define VBLEND(m, a, b) _mm512_mask_blend_pd(m, a, b)
 #define VMAND(a, b) ((__mmask8)((a) & (b)))
@@ -1521,7 +1605,7 @@ static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, con
 #if NN_KERN_X86
     if (kern_level() >= 1) {
         if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_LOG_SIGMOID_D || kern == KA_TANH_D ||
-            kern == KA_SWISH || (kern == KA_GELU && p->variant)) {
+            kern == KA_SWISH || kern == KA_GELU || (kern == KA_GELU_D && !p->variant)) {
             if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
             else v4_range(kern, a, p, o, x, m);
         } else {
@@ -1549,8 +1633,7 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
             if (a->fast64) {
                 if (a->v64 && vec) a->v64(o, x, m);
                 else a->blkf(o, x, m, p);
-            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64 &&
-                       !(a - acts == KA_GELU - KA_FIRST && !p->variant)) {   /* exact gelu: careful */
+            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64) {
                 dd_range((int)(a - acts) + KA_FIRST, a, p, o, x, m);
             } else {
                 for (int64_t k = 0; k < m; k++)

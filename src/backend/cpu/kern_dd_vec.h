@@ -1,9 +1,9 @@
 /* kern_dd_vec.h — the vector twins of kern_act.c's double-double fp64
- * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu's
- * tanh form), included there twice: AVX2
+ * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu in
+ * both forms, exact gelu'), included there twice: AVX2
  * (four lanes) and AVX-512 (eight), each with its V* macros.  Every line
  * does what the scalar code (dd_exp, dd_div, dd_muld, gelu_t, d_sigmoid,
- * d_gelu, dd_certain) does, in the same order, so a lane's h + l has the
+ * d_gelu, dd_phi, d_gelu_exact, d_gelu_d, dd_certain) does, in the same order, so a lane's h + l has the
  * scalar bits and the same elements take the careful path.  Lanes outside
  * the scalar kernel's range get NaN (not certain: the careful path). */
 
@@ -63,6 +63,97 @@ VT static inline VD VN(muld)(VD x, VD h, VD l, VD *lo)
     return s;
 }
 
+/* two_sum, fast2 and dd_mul, as the scalar code */
+VT static inline VD VN(two_sum)(VD a, VD b, VD *lo)
+{
+    VD s = VADD(a, b), bb = VSUB(s, a);
+    *lo = VADD(VSUB(a, VSUB(s, bb)), VSUB(b, bb));
+    return s;
+}
+VT static inline VD VN(fast2)(VD a, VD b, VD *lo)
+{
+    VD s = VADD(a, b);
+    *lo = VSUB(b, VSUB(s, a));
+    return s;
+}
+VT static inline VD VN(mul)(VD ah, VD al, VD bh, VD bl, VD *lo)
+{
+    VD p = VMUL(ah, bh), pe = VFMS(ah, bh, p);
+    return VN(fast2)(p, VADD(pe, VFMA(ah, bl, VMUL(al, bh))), lo);
+}
+
+/* E = e^(-a²/2) and S = R(a) for 0 <= a <= PHI_AMAX, as dd_phi */
+VT static inline void VN(phi)(VD a, VD *Eh, VD *El, VD *Sh, VD *Sl)
+{
+    VD km = VADD(VMUL(a, VS(PHI_N)), VS(DD_MAGIC));
+    VD a0 = VMUL(VSUB(km, VS(DD_MAGIC)), VS(1.0 / PHI_N)), d = VSUB(a, a0);
+    VI j = VISUB(VCI(km), VCI(VS(DD_MAGIC)));
+    VD c0h = VGATHER(PHI_R_HI, j), c0l = VGATHER(PHI_R_LO, j), sl, c1h, c1l, c2h, c2l, ul;
+    VD p = VMUL(a0, c0h), pe = VFMS(a0, c0h, p);
+    VD sh = VN(two_sum)(p, VS(-INV_SQRT2PI_D[0]), &sl);
+    c1h = VN(fast2)(sh, VADD(sl, VSUB(VADD(pe, VMUL(a0, c0l)), VS(INV_SQRT2PI_D[1]))), &c1l);
+    p = VMUL(a0, c1h), pe = VFMS(a0, c1h, p);
+    sh = VN(two_sum)(p, c0h, &sl);
+    c2h = VN(fast2)(VMUL(VS(0.5), sh), VMUL(VS(0.5), VADD(sl, VADD(pe, VFMA(a0, c1l, c0l)))), &c2l);
+    VD prev = c1h, cur = c2h, dk = VS(1.0), t = VS(0.0);
+#pragma GCC unroll 8
+    for (int k = 3; k < PHI_NC; k++) {
+        VD next = VMUL(VFMA(a0, cur, prev), VS(PHI_INV[k]));
+        prev = cur;
+        cur = next;
+        dk = VMUL(dk, d);
+        t = VFMA(cur, dk, t);
+    }
+    VD uh = VN(two_sum)(c2h, t, &ul);
+    ul = VADD(ul, c2l);
+    p = VMUL(d, uh), pe = VFMS(d, uh, p);
+    sh = VN(two_sum)(c1h, p, &sl);
+    uh = VN(fast2)(sh, VADD(sl, VADD(pe, VFMA(d, ul, c1l))), &ul);
+    p = VMUL(d, uh), pe = VFMS(d, uh, p);
+    sh = VN(two_sum)(c0h, p, &sl);
+    *Sh = VN(fast2)(sh, VADD(sl, VADD(pe, VFMA(d, ul, c0l))), Sl);
+    VD h = VMUL(a, a), l = VFMS(a, a, h), el;
+    VD eh = VN(exp)(VMUL(VS(-0.5), h), &el);
+    *Eh = VN(fast2)(eh, VFMA(VMUL(VS(-0.5), l), eh, el), El);
+}
+
+/* exact gelu (d = false) or gelu' (d = true), as d_gelu_exact and d_gelu_d;
+ * lanes outside their range NaN */
+VT static inline VD VN(gelu_exact)(VD x, bool deriv, VD *lo)
+{
+    VD a = VABS(x), Eh, El, Sh, Sl, qh, ql, rh, rl, oh, ol;
+    VM in = VCMP(a, VS(PHI_AMAX), _CMP_LE_OQ);
+    VN(phi)(VBLEND(in, VS(0.0), a), &Eh, &El, &Sh, &Sl);
+    VM neg = VCMP(x, VS(0.0), _CMP_LT_OQ);
+    if (!deriv) {
+        qh = VN(mul)(Eh, El, Sh, Sl, &ql);
+        oh = VN(two_sum)(VS(1.0), VNEG(qh), &ol);
+        oh = VN(fast2)(oh, VSUB(ol, ql), &ol);
+        oh = VBLEND(neg, oh, qh);
+        ol = VBLEND(neg, ol, ql);
+        rh = VN(muld)(x, oh, ol, &rl);
+        /* beyond PHI_AMAX: x itself for x > 0 (not inf), else the careful path */
+        VM big = VMAND(VCMP(x, VS(PHI_AMAX), _CMP_GT_OQ), VCMP(x, VS(INFINITY), _CMP_LT_OQ));
+        rh = VBLEND(in, VBLEND(big, VS(NAN), x), rh);
+        rl = VBLEND(in, VS(0.0), rl);
+    } else {
+        VD ach, acl, vh, vl, wh, wl;
+        ach = VN(muld)(a, VS(INV_SQRT2PI_D[0]), VS(INV_SQRT2PI_D[1]), &acl);
+        vh = VN(two_sum)(Sh, VNEG(ach), &vl);
+        vh = VN(fast2)(vh, VADD(vl, VSUB(Sl, acl)), &vl);
+        wh = VN(mul)(Eh, El, vh, vl, &wl);
+        oh = VN(two_sum)(VS(1.0), VNEG(wh), &ol);
+        oh = VN(fast2)(oh, VSUB(ol, wl), &ol);
+        rh = VBLEND(neg, oh, wh);
+        rl = VBLEND(neg, ol, wl);
+        VM nr = VCMP(VABS(VSUB(x, VS(ROOT_GELU_D.hi))), VS(ROOT_WINDOW), _CMP_LT_OQ);
+        rh = VBLEND(in, VS(NAN), rh);
+        rh = VBLEND(nr, rh, VS(NAN));
+    }
+    *lo = rl;
+    return rh;
+}
+
 /* the lanes whose h is certain (dd_certain), as a bit mask */
 VT static inline int VN(certain)(VD h, VD l)
 {
@@ -73,15 +164,17 @@ VT static inline int VN(certain)(VD h, VD l)
     return VBITS(VMAND(ok, VCMP(d, VMUL(eb, VS(DD_MARGIN)), _CMP_GT_OQ)));
 }
 
-/* sigmoid, sigmoid', log_sigmoid', tanh', swish or gelu's tanh form (kern
- * KA_SIGMOID ... KA_GELU) over n elements; the uncertain lanes and the tail through the scalar
+/* sigmoid, sigmoid', log_sigmoid', tanh', swish, gelu or exact gelu' (kern
+ * KA_SIGMOID ... KA_GELU_D) over n elements; the uncertain lanes and the tail through the scalar
  * loop (dd_range_fma) */
 VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t n)
 {
     int64_t i = 0;
     for (; i + VL <= n; i += VL) {
         VD v = VLOAD(x + i), h, l;
-        if (kern == KA_GELU) {
+        if ((kern == KA_GELU || kern == KA_GELU_D) && !p->variant) {
+            h = VN(gelu_exact)(v, kern == KA_GELU_D, &l);
+        } else if (kern == KA_GELU) {
             VD x2 = VMUL(v, v), x2l = VFMS(v, v, x2);
             VD x3 = VMUL(x2, v), x3l = VADD(VFMS(x2, v, x3), VMUL(x2l, v));
             VD pp = VMUL(VS(GELU_C), x3);
@@ -149,6 +242,7 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
 #undef VISET
 #undef VISHL
 #undef VLOOKUP
+#undef VGATHER
 #undef VCMP
 #undef VBLEND
 #undef VMAND
