@@ -1028,8 +1028,8 @@ DDI bool d_swish_d(double x, const aparam_t *p, dd_t *r)
  * in double (c(k) d^k is under 2^-72 of R beyond k = 9 and 2^-79 beyond
  * k = 10 at every node: gen_phi_dd.py's check). */
 #include "backend/cpu/phi_dd.h"   /* PHI_N, PHI_AMAX, PHI_R_HI, PHI_R_LO, INV_SQRT2PI_DD */
-#define PHI_NC 11   /* c0 .. c10 */
-static const double PHI_INV[PHI_NC] = { 0, 1, 1.0 / 2, 1.0 / 3, 1.0 / 4, 1.0 / 5, 1.0 / 6, 1.0 / 7, 1.0 / 8, 1.0 / 9, 1.0 / 10 };
+static const double PHI_F[11] = { 0, 0, 0, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+                                  1.0 / 3628800 };   /* 1/k! */
 static const double INV_SQRT2PI_D[2] = { INV_SQRT2PI_DD };
 
 DDI void dd_phi(double a, dd_t *E, dd_t *S)
@@ -1043,15 +1043,21 @@ DDI void dd_phi(double a, dd_t *E, dd_t *S)
     p = a0 * c1.h, pe = fma(a0, c1.h, -p);                               /* c2 = (a0 c1 + c0)/2 */
     s = two_sum(p, c0h);
     dd_t c2 = fast2(0.5 * s.h, 0.5 * (s.l + (pe + fma(a0, c1.l, c0l))));
-    double prev = c1.h, cur = c2.h, dk = 1.0, t = 0.0;                   /* t = Σ c(k) d^(k-2), k >= 3 */
-#pragma GCC unroll 8
-    for (int k = 3; k < PHI_NC; k++) {
-        double next = fma(a0, cur, prev) * PHI_INV[k];
-        prev = cur;
-        cur = next;
-        dk *= d;
-        t = fma(cur, dk, t);
-    }
+    /* t = Σ c(k) d^(k-2), k = 3..10, from b(k) = k! c(k): b(k+1) = a0 b(k) + k b(k-1),
+     * one fma deep per step (the powers of d apart) */
+    double b1 = c1.h, b2 = 2.0 * c2.h;
+    double b3 = fma(a0, b2, 2.0 * b1), b4 = fma(a0, b3, 3.0 * b2), b5 = fma(a0, b4, 4.0 * b3);
+    double b6 = fma(a0, b5, 5.0 * b4), b7 = fma(a0, b6, 6.0 * b5), b8 = fma(a0, b7, 7.0 * b6);
+    double b9 = fma(a0, b8, 8.0 * b7), b10 = fma(a0, b9, 9.0 * b8);
+    double d2 = d * d, d3 = d2 * d, d4 = d2 * d2, d5 = d4 * d, d6 = d4 * d2, d7 = d4 * d3, d8 = d4 * d4;
+    double t = b3 * (d * PHI_F[3]);
+    t = fma(b4, d2 * PHI_F[4], t);
+    t = fma(b5, d3 * PHI_F[5], t);
+    t = fma(b6, d4 * PHI_F[6], t);
+    t = fma(b7, d5 * PHI_F[7], t);
+    t = fma(b8, d6 * PHI_F[8], t);
+    t = fma(b9, d7 * PHI_F[9], t);
+    t = fma(b10, d8 * PHI_F[10], t);
     dd_t u = two_sum(c2.h, t);                                          /* u = c2 + t */
     u.l += c2.l;
     p = d * u.h, pe = fma(d, u.h, -p);                                   /* u = c1 + d u */

@@ -95,15 +95,20 @@ VT static inline void VN(phi)(VD a, VD *Eh, VD *El, VD *Sh, VD *Sl)
     p = VMUL(a0, c1h), pe = VFMS(a0, c1h, p);
     sh = VN(two_sum)(p, c0h, &sl);
     c2h = VN(fast2)(VMUL(VS(0.5), sh), VMUL(VS(0.5), VADD(sl, VADD(pe, VFMA(a0, c1l, c0l)))), &c2l);
-    VD prev = c1h, cur = c2h, dk = VS(1.0), t = VS(0.0);
-#pragma GCC unroll 8
-    for (int k = 3; k < PHI_NC; k++) {
-        VD next = VMUL(VFMA(a0, cur, prev), VS(PHI_INV[k]));
-        prev = cur;
-        cur = next;
-        dk = VMUL(dk, d);
-        t = VFMA(cur, dk, t);
-    }
+    VD b1 = c1h, b2 = VMUL(VS(2.0), c2h);
+    VD b3 = VFMA(a0, b2, VMUL(VS(2.0), b1)), b4 = VFMA(a0, b3, VMUL(VS(3.0), b2)), b5 = VFMA(a0, b4, VMUL(VS(4.0), b3));
+    VD b6 = VFMA(a0, b5, VMUL(VS(5.0), b4)), b7 = VFMA(a0, b6, VMUL(VS(6.0), b5)), b8 = VFMA(a0, b7, VMUL(VS(7.0), b6));
+    VD b9 = VFMA(a0, b8, VMUL(VS(8.0), b7)), b10 = VFMA(a0, b9, VMUL(VS(9.0), b8));
+    VD d2 = VMUL(d, d), d3 = VMUL(d2, d), d4 = VMUL(d2, d2), d5 = VMUL(d4, d), d6 = VMUL(d4, d2), d7 = VMUL(d4, d3);
+    VD d8 = VMUL(d4, d4);
+    VD t = VMUL(b3, VMUL(d, VS(PHI_F[3])));
+    t = VFMA(b4, VMUL(d2, VS(PHI_F[4])), t);
+    t = VFMA(b5, VMUL(d3, VS(PHI_F[5])), t);
+    t = VFMA(b6, VMUL(d4, VS(PHI_F[6])), t);
+    t = VFMA(b7, VMUL(d5, VS(PHI_F[7])), t);
+    t = VFMA(b8, VMUL(d6, VS(PHI_F[8])), t);
+    t = VFMA(b9, VMUL(d7, VS(PHI_F[9])), t);
+    t = VFMA(b10, VMUL(d8, VS(PHI_F[10])), t);
     VD uh = VN(two_sum)(c2h, t, &ul);
     ul = VADD(ul, c2l);
     p = VMUL(d, uh), pe = VFMS(d, uh, p);
@@ -170,6 +175,18 @@ VT static inline int VN(certain)(VD h, VD l)
 VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t n)
 {
     int64_t i = 0;
+    if ((kern == KA_GELU || kern == KA_GELU_D) && !p->variant)   /* two vectors at a time: their chains overlap */
+        for (; i + 2 * VL <= n; i += 2 * VL) {
+            VD l0, l1, h0 = VN(gelu_exact)(VLOAD(x + i), kern == KA_GELU_D, &l0);
+            VD h1 = VN(gelu_exact)(VLOAD(x + i + VL), kern == KA_GELU_D, &l1);
+            VSTORE(o + i, h0);
+            VSTORE(o + i + VL, h1);
+            int ok = VN(certain)(h0, l0) | VN(certain)(h1, l1) << VL;
+            if (ok != (1 << 2 * VL) - 1)
+                for (int k = 0; k < 2 * VL; k++)
+                    if (!(ok >> k & 1))
+                        o[i + k] = isfinite(x[i + k]) ? careful_round(a->c, x[i + k], p, DT_FP64) : a->f(x[i + k], p);
+        }
     for (; i + VL <= n; i += VL) {
         VD v = VLOAD(x + i), h, l;
         if ((kern == KA_GELU || kern == KA_GELU_D) && !p->variant) {
