@@ -872,6 +872,11 @@ static double mp_ref(int kern, double a_, int variant, double xd)
     case KA_LOG1P_D:
         mpfr_add_ui(u, x, 1, MPFR_RNDN); mpfr_ui_div(t, 1, u, MPFR_RNDN);
         break;
+    case KA_SOFTPLUS: case KA_LOG_SIGMOID:   /* log(1 + e^x), -log(1 + e^-x) */
+        if (kern == KA_LOG_SIGMOID) mpfr_neg(u, x, MPFR_RNDN); else mpfr_set(u, x, MPFR_RNDN);
+        mpfr_exp(u, u, MPFR_RNDN); mpfr_log1p(t, u, MPFR_RNDN);
+        if (kern == KA_LOG_SIGMOID) mpfr_neg(t, t, MPFR_RNDN);
+        break;
     default:   /* KA_ERF_D: 2/√π e^-x² */
         mpfr_sqr(u, x, MPFR_RNDN); mpfr_neg(u, u, MPFR_RNDN); mpfr_exp(u, u, MPFR_RNDN); mpfr_const_pi(e, MPFR_RNDN);
         mpfr_sqrt(e, e, MPFR_RNDN); mpfr_div(t, u, e, MPFR_RNDN); mpfr_mul_ui(t, t, 2, MPFR_RNDN);
@@ -903,6 +908,7 @@ static void test_dd64(void)
         { KA_ELU_D, 1.0, 0, "elu'" }, { KA_SELU, 0, 0, "selu" }, { KA_SELU_D, 0, 0, "selu'" },
         { KA_SOFTSIGN, 0, 0, "softsign" }, { KA_SOFTSIGN_D, 0, 0, "softsign'" }, { KA_EXPM1_D, 0, 0, "expm1'" },
         { KA_LOG1P_D, 0, 0, "log1p'" }, { KA_ERF_D, 0, 0, "erf'" },
+        { KA_SOFTPLUS, 0, 0, "softplus" }, { KA_LOG_SIGMOID, 0, 0, "log_sigmoid" },
     };
     enum { N = 200003 };
     double *x = malloc(N * sizeof(double)), *ref = malloc(N * sizeof(double)), *y0 = malloc(N * sizeof(double)),

@@ -1201,6 +1201,55 @@ DDI bool d_erf_d(double x, const aparam_t *p, dd_t *r)
     return true;
 }
 
+/* log(1 + e) for e = eh + el in [0, 1] (softplus, log_sigmoid): z = 1 + e
+ * = 2^k m, m in [1, 2), c = LOG_C[j] ~ 1/m at the nearest j/128 (log_dd.h,
+ * tests/refdata/gen_log_dd.py), u = m c - 1 (|u| <= 2^-8, exact but for
+ * the low part), and log z = k ln2 - log c + log1p(u), log1p(u) = u - u²/2
+ * + u³ P(u) to u^9 (the rest under 2^-75 of u).  At j = 0, c = 1 and -log c
+ * = 0, so a tiny e keeps its relative precision. */
+#include "backend/cpu/log_dd.h"   /* LOG_N, LOG_C, LOG_T_HI, LOG_T_LO, LN2_DD */
+static const double LOG_P[7] = { 1.0 / 9, -1.0 / 8, 1.0 / 7, -1.0 / 6, 1.0 / 5, -1.0 / 4, 1.0 / 3 };   /* u^9 .. u^3 */
+static const double LN2_D[2] = { LN2_DD };
+DDI dd_t dd_log1p(double eh, double el)
+{
+    dd_t z = two_sum(1.0, eh);                    /* 1 + e = z.h + z.l + el, el kept apart */
+    double k = z.h >= 2.0 ? 1.0 : 0.0, sc = z.h >= 2.0 ? 0.5 : 1.0;
+    double mh = sc * z.h, ml = sc * z.l, mll = sc * el;
+    double jm = (mh - 1.0) * LOG_N + DD_MAGIC;   /* (mh - 1) exact */
+    uint64_t j = dbits(jm) - dbits(DD_MAGIC);
+    double c = LOG_C[j], ph = mh * c, pl = fma(mh, c, -ph);
+    dd_t s0 = two_sum(ph - 1.0, ml * c);          /* ph - 1 exact (Sterbenz); c = 1 at j = 0 */
+    dd_t u = fast2(s0.h, s0.l + (pl + mll * c));
+    double s2 = u.h * u.h, s2e = fma(u.h, u.h, -s2) + 2.0 * u.h * u.l;
+    double q = LOG_P[0];
+    for (int i = 1; i < 7; i++) q = fma(q, u.h, LOG_P[i]);
+    dd_t m = two_sum(u.h, -0.5 * s2);
+    double lo = m.l + ((u.l - 0.5 * s2e) + (u.h * s2) * q);
+    dd_t L = fast2(m.h, lo);                      /* log1p(u) */
+    double th = fma(k, LN2_D[0], LOG_T_HI[j]), tl = fma(k, LN2_D[1], LOG_T_LO[j]);   /* k = 0 or 1: exact */
+    dd_t s = two_sum(th, L.h);
+    return fast2(s.h, s.l + (tl + L.l));
+}
+/* softplus(x) = max(x, 0) + log(1 + e^-|x|) */
+DDI bool d_softplus(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) <= DD_XMAX)) return false;
+    dd_t e = dd_exp(-fabs(x)), L = dd_log1p(e.h, e.l);
+    if (!(x > 0)) { *r = L; return true; }
+    dd_t s = two_sum(x, L.h);
+    *r = fast2(s.h, s.l + L.l);
+    return true;
+}
+/* log σ(x) = -softplus(-x) */
+DDI bool d_log_sigmoid(double x, const aparam_t *p, dd_t *r)
+{
+    dd_t s;
+    if (!d_softplus(-x, p, &s)) return false;
+    *r = (dd_t){ -s.h, -s.l };
+    return true;
+}
+
 /* the activations with a double-double kernel */
 #define DD_KERNS(X)                                                                                    \
     X(KA_SIGMOID, d_sigmoid) X(KA_SIGMOID_D, d_sigmoid_d) X(KA_LOG_SIGMOID_D, d_log_sigmoid_d)         \
@@ -1208,7 +1257,7 @@ DDI bool d_erf_d(double x, const aparam_t *p, dd_t *r)
     X(KA_GELU_D, d_gelu_d)                                                                             \
     X(KA_ELU, d_elu) X(KA_ELU_D, d_elu_d) X(KA_SELU, d_selu) X(KA_SELU_D, d_selu_d)                     \
     X(KA_SOFTSIGN, d_softsign) X(KA_SOFTSIGN_D, d_softsign_d) X(KA_EXPM1_D, d_expm1_d)                  \
-    X(KA_LOG1P_D, d_log1p_d) X(KA_ERF_D, d_erf_d)
+    X(KA_LOG1P_D, d_log1p_d) X(KA_ERF_D, d_erf_d) X(KA_SOFTPLUS, d_softplus) X(KA_LOG_SIGMOID, d_log_sigmoid)
 #define D(id, fn) [id - KA_FIRST] = true,
 static const bool has_dd[KA_END - KA_FIRST] = { DD_KERNS(D) };
 #undef D
