@@ -159,6 +159,46 @@ VT static inline VD VN(gelu_exact)(VD x, bool deriv, VD *lo)
     return rh;
 }
 
+/* log(1 + e), e = eh + el in [0, 1], as dd_log1p */
+VT static inline VD VN(log1p)(VD eh, VD el, VD *lo)
+{
+    VD zl, zh = VN(two_sum)(VS(1.0), eh, &zl);
+    VM two = VCMP(zh, VS(2.0), _CMP_GE_OQ);
+    VD k = VBLEND(two, VS(0.0), VS(1.0)), sc = VBLEND(two, VS(1.0), VS(0.5));
+    VD mh = VMUL(sc, zh), ml = VMUL(sc, zl), mll = VMUL(sc, el);
+    VD jm = VADD(VMUL(VSUB(mh, VS(1.0)), VS(LOG_N)), VS(DD_MAGIC));
+    VI j = VISUB(VCI(jm), VCI(VS(DD_MAGIC)));
+    VD c = VGATHER(LOG_C, j), ph = VMUL(mh, c), pl = VFMS(mh, c, ph), s0l;
+    VD s0h = VN(two_sum)(VSUB(ph, VS(1.0)), VMUL(ml, c), &s0l);
+    VD ul, uh = VN(fast2)(s0h, VADD(s0l, VADD(pl, VMUL(mll, c))), &ul);
+    VD s2 = VMUL(uh, uh), s2e = VADD(VFMS(uh, uh, s2), VMUL(VMUL(VS(2.0), uh), ul));
+    VD q = VS(LOG_P[0]);
+    for (int i = 1; i < 7; i++) q = VFMA(q, uh, VS(LOG_P[i]));
+    VD ml2, mh2 = VN(two_sum)(uh, VMUL(VS(-0.5), s2), &ml2);
+    VD lo2 = VADD(ml2, VADD(VSUB(ul, VMUL(VS(0.5), s2e)), VMUL(VMUL(uh, s2), q)));
+    VD Ll, Lh = VN(fast2)(mh2, lo2, &Ll);
+    VD th = VFMA(k, VS(LN2_D[0]), VGATHER(LOG_T_HI, j)), tl = VFMA(k, VS(LN2_D[1]), VGATHER(LOG_T_LO, j));
+    VD sl, sh = VN(two_sum)(th, Lh, &sl);
+    return VN(fast2)(sh, VADD(sl, VADD(tl, Ll)), lo);
+}
+
+/* softplus (neg false) or log_sigmoid (neg true), as d_softplus and
+ * d_log_sigmoid; lanes outside the range NaN */
+VT static inline VD VN(softplus)(VD x, bool neg, VD *lo)
+{
+    VD xs = neg ? VNEG(x) : x;
+    VM in = VCMP(VABS(xs), VS(DD_XMAX), _CMP_LE_OQ);
+    VD el, eh = VN(exp)(VNEG(VABS(VBLEND(in, VS(0.0), xs))), &el);
+    VD Ll, Lh = VN(log1p)(eh, el, &Ll);
+    VD sl, sh = VN(two_sum)(xs, Lh, &sl);
+    sh = VN(fast2)(sh, VADD(sl, Ll), &sl);
+    VM pos = VCMP(xs, VS(0.0), _CMP_GT_OQ);
+    VD rh = VBLEND(pos, Lh, sh), rl = VBLEND(pos, Ll, sl);
+    rh = VBLEND(in, VS(NAN), rh);
+    *lo = neg ? VNEG(rl) : rl;
+    return neg ? VNEG(rh) : rh;
+}
+
 /* the lanes whose h is certain (dd_certain), as a bit mask */
 VT static inline int VN(certain)(VD h, VD l)
 {
@@ -191,6 +231,8 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
         VD v = VLOAD(x + i), h, l;
         if ((kern == KA_GELU || kern == KA_GELU_D) && !p->variant) {
             h = VN(gelu_exact)(v, kern == KA_GELU_D, &l);
+        } else if (kern == KA_SOFTPLUS || kern == KA_LOG_SIGMOID) {
+            h = VN(softplus)(v, kern == KA_LOG_SIGMOID, &l);
         } else if (kern == KA_GELU) {
             VD x2 = VMUL(v, v), x2l = VFMS(v, v, x2);
             VD x3 = VMUL(x2, v), x3l = VADD(VFMS(x2, v, x3), VMUL(x2l, v));
