@@ -1661,7 +1661,7 @@ static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, con
     if (kern_level() >= 1) {
         if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_LOG_SIGMOID_D || kern == KA_TANH_D ||
             kern == KA_SWISH || kern == KA_GELU || (kern == KA_GELU_D && !p->variant) || kern == KA_SOFTPLUS ||
-            kern == KA_LOG_SIGMOID) {
+            kern == KA_LOG_SIGMOID || kern == KA_ELU || kern == KA_SELU) {
             if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
             else v4_range(kern, a, p, o, x, m);
         } else {

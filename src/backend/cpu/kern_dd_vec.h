@@ -1,6 +1,6 @@
 /* kern_dd_vec.h — the vector twins of kern_act.c's double-double fp64
  * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu in
- * both forms, exact gelu'), included there twice: AVX2
+ * both forms, exact gelu', softplus, log_sigmoid, elu, selu), included there twice: AVX2
  * (four lanes) and AVX-512 (eight), each with its V* macros.  Every line
  * does what the scalar code (dd_exp, dd_div, dd_muld, gelu_t, d_sigmoid,
  * d_gelu, dd_phi, d_gelu_exact, d_gelu_d, dd_certain) does, in the same order, so a lane's h + l has the
@@ -199,6 +199,43 @@ VT static inline VD VN(softplus)(VD x, bool neg, VD *lo)
     return neg ? VNEG(rh) : rh;
 }
 
+/* e^x - 1 for -DD_XMAX <= x <= 0, as dd_expm1 (both branches, then the
+ * one dd_expm1 takes) */
+VT static inline VD VN(expm1)(VD x, VD *lo)
+{
+    VD s2 = VMUL(x, x), s2e = VFMS(x, x, s2);
+    VD h2 = VMUL(VS(0.5), s2), h2e = VMUL(VS(0.5), s2e);
+    VD q = VS(DD_C[0]);
+    for (int i = 1; i < DD_NC; i++) q = VFMA(q, x, VS(DD_C[i]));
+    VD pl, ph = VN(two_sum)(x, h2, &pl);
+    ph = VN(fast2)(ph, VADD(pl, VADD(h2e, VMUL(VMUL(x, s2), q))), &pl);
+    VD el, eh = VN(exp)(x, &el), dl, dh = VN(two_sum)(eh, VS(-1.0), &dl);
+    dh = VN(fast2)(dh, VADD(dl, el), &dl);
+    VM small = VCMP(x, VS(-0x1.62e42fefa39efp-8), _CMP_GT_OQ);
+    *lo = VBLEND(small, dl, pl);
+    return VBLEND(small, dh, ph);
+}
+
+/* elu (selu false) or selu, as d_elu and d_selu; lanes outside NaN */
+VT static inline VD VN(elu)(VD x, bool selu, double alpha, VD *lo)
+{
+    VM neg = VCMP(x, VS(0.0), _CMP_LE_OQ), in = VCMP(x, VS(-DD_XMAX), _CMP_GE_OQ);
+    VD ml, mh = VN(expm1)(VBLEND(VMAND(neg, in), VS(0.0), x), &ml), ph, pl;
+    if (selu) {
+        dd_t sa = selu_sa();
+        mh = VN(mul)(VS(sa.h), VS(sa.l), mh, ml, &ml);
+        ph = VMUL(VS(SELU_SCALE), x);
+        pl = VFMS(VS(SELU_SCALE), x, ph);
+    } else {
+        mh = VN(muld)(VS(alpha), mh, ml, &ml);
+        ph = x;
+        pl = VS(0.0);
+    }
+    mh = VBLEND(in, VS(NAN), mh);
+    *lo = VBLEND(neg, pl, ml);
+    return VBLEND(neg, ph, mh);
+}
+
 /* the lanes whose h is certain (dd_certain), as a bit mask */
 VT static inline int VN(certain)(VD h, VD l)
 {
@@ -209,8 +246,8 @@ VT static inline int VN(certain)(VD h, VD l)
     return VBITS(VMAND(ok, VCMP(d, VMUL(eb, VS(DD_MARGIN)), _CMP_GT_OQ)));
 }
 
-/* sigmoid, sigmoid', log_sigmoid', tanh', swish, gelu or exact gelu' (kern
- * KA_SIGMOID ... KA_GELU_D) over n elements; the uncertain lanes and the tail through the scalar
+/* sigmoid, sigmoid', log_sigmoid', tanh', swish, gelu, exact gelu', softplus,
+ * log_sigmoid, elu or selu (kern KA_*) over n elements; the uncertain lanes and the tail through the scalar
  * loop (dd_range_fma) */
 VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o, const double *x, int64_t n)
 {
@@ -233,6 +270,8 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
             h = VN(gelu_exact)(v, kern == KA_GELU_D, &l);
         } else if (kern == KA_SOFTPLUS || kern == KA_LOG_SIGMOID) {
             h = VN(softplus)(v, kern == KA_LOG_SIGMOID, &l);
+        } else if (kern == KA_ELU || kern == KA_SELU) {
+            h = VN(elu)(v, kern == KA_SELU, p->a, &l);
         } else if (kern == KA_GELU) {
             VD x2 = VMUL(v, v), x2l = VFMS(v, v, x2);
             VD x3 = VMUL(x2, v), x3l = VADD(VFMS(x2, v, x3), VMUL(x2l, v));
