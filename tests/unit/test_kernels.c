@@ -835,7 +835,17 @@ static double mp_ref(int kern, double a_, int variant, double xd)
         mpfr_add_ui(u, e, 1, MPFR_RNDN); mpfr_sqr(u, u, MPFR_RNDN); mpfr_div(t, e, u, MPFR_RNDN);
         if (kern == KA_TANH_D) mpfr_mul_ui(t, t, 4, MPFR_RNDN);
         break;
-    case KA_GELU:   /* tanh form: x σ(2 √(2/π) (x + 0.044715 x³)) */
+    case KA_GELU: case KA_GELU_D:
+        if (variant) { if (kern == KA_GELU_D) abort(); goto tanh_form; }
+        /* exact: x Φ(x), Φ(x) = erfc(-x/√2)/2; gelu' = Φ(x) + x e^(-x²/2)/√(2π) */
+        mpfr_sqrt_ui(e, 2, MPFR_RNDN); mpfr_div(u, x, e, MPFR_RNDN); mpfr_neg(u, u, MPFR_RNDN);
+        mpfr_erfc(t, u, MPFR_RNDN); mpfr_div_ui(t, t, 2, MPFR_RNDN);
+        if (kern == KA_GELU) { mpfr_mul(t, t, x, MPFR_RNDN); break; }
+        mpfr_sqr(u, x, MPFR_RNDN); mpfr_div_si(u, u, -2, MPFR_RNDN); mpfr_exp(u, u, MPFR_RNDN);
+        mpfr_const_pi(e, MPFR_RNDN); mpfr_mul_ui(e, e, 2, MPFR_RNDN); mpfr_sqrt(e, e, MPFR_RNDN);
+        mpfr_div(u, u, e, MPFR_RNDN); mpfr_mul(u, u, x, MPFR_RNDN); mpfr_add(t, t, u, MPFR_RNDN);
+        break;
+    tanh_form:   /* tanh form: x σ(2 √(2/π) (x + 0.044715 x³)) */
         mpfr_pow_ui(u, x, 3, MPFR_RNDN); mpfr_set_str(e, "0.044715", 10, MPFR_RNDN); mpfr_mul(u, u, e, MPFR_RNDN);
         mpfr_add(u, u, x, MPFR_RNDN); mpfr_const_pi(e, MPFR_RNDN); mpfr_ui_div(e, 2, e, MPFR_RNDN); mpfr_sqrt(e, e, MPFR_RNDN);
         mpfr_mul(u, u, e, MPFR_RNDN); mpfr_mul_si(u, u, -2, MPFR_RNDN); mpfr_exp(u, u, MPFR_RNDN); mpfr_add_ui(u, u, 1, MPFR_RNDN);
@@ -861,6 +871,11 @@ static double mp_ref(int kern, double a_, int variant, double xd)
         break;
     case KA_LOG1P_D:
         mpfr_add_ui(u, x, 1, MPFR_RNDN); mpfr_ui_div(t, 1, u, MPFR_RNDN);
+        break;
+    case KA_SOFTPLUS: case KA_LOG_SIGMOID:   /* log(1 + e^x), -log(1 + e^-x) */
+        if (kern == KA_LOG_SIGMOID) mpfr_neg(u, x, MPFR_RNDN); else mpfr_set(u, x, MPFR_RNDN);
+        mpfr_exp(u, u, MPFR_RNDN); mpfr_log1p(t, u, MPFR_RNDN);
+        if (kern == KA_LOG_SIGMOID) mpfr_neg(t, t, MPFR_RNDN);
         break;
     default:   /* KA_ERF_D: 2/√π e^-x² */
         mpfr_sqr(u, x, MPFR_RNDN); mpfr_neg(u, u, MPFR_RNDN); mpfr_exp(u, u, MPFR_RNDN); mpfr_const_pi(e, MPFR_RNDN);
@@ -889,10 +904,11 @@ static void test_dd64(void)
     static const struct { int kern; double param; int variant; const char *name; } ks[] = {
         { KA_SIGMOID, 0, 0, "sigmoid" }, { KA_SIGMOID_D, 0, 0, "sigmoid'" }, { KA_LOG_SIGMOID_D, 0, 0, "log_sigmoid'" },
         { KA_TANH_D, 0, 0, "tanh'" }, { KA_SWISH, 0, 0, "swish" }, { KA_SWISH_D, 0, 0, "swish'" },
-        { KA_GELU, 0, 1, "gelu (tanh form)" }, { KA_ELU, 1.0, 0, "elu" }, { KA_ELU, 0.3, 0, "elu(alpha=0.3)" },
+        { KA_GELU, 0, 1, "gelu (tanh form)" }, { KA_GELU, 0, 0, "gelu (exact)" }, { KA_GELU_D, 0, 0, "gelu' (exact)" }, { KA_ELU, 1.0, 0, "elu" }, { KA_ELU, 0.3, 0, "elu(alpha=0.3)" },
         { KA_ELU_D, 1.0, 0, "elu'" }, { KA_SELU, 0, 0, "selu" }, { KA_SELU_D, 0, 0, "selu'" },
         { KA_SOFTSIGN, 0, 0, "softsign" }, { KA_SOFTSIGN_D, 0, 0, "softsign'" }, { KA_EXPM1_D, 0, 0, "expm1'" },
         { KA_LOG1P_D, 0, 0, "log1p'" }, { KA_ERF_D, 0, 0, "erf'" },
+        { KA_SOFTPLUS, 0, 0, "softplus" }, { KA_LOG_SIGMOID, 0, 0, "log_sigmoid" },
     };
     enum { N = 200003 };
     double *x = malloc(N * sizeof(double)), *ref = malloc(N * sizeof(double)), *y0 = malloc(N * sizeof(double)),

@@ -21,8 +21,8 @@
  * the sticky information) and then to the dtype, once.  fp64 results are
  * the careful value rounded once (within 0.5 ulp + the careful kernel's
  * error, under 2^-8 ulp), found without the careful kernel wherever a
- * double-double evaluation settles it (sigmoid, swish, gelu's tanh form and
- * most derivatives: "the double-double fast path" below), except where the
+ * double-double evaluation settles it (sigmoid, swish, gelu in both forms
+ * and most derivatives: "the double-double fast path" below), except where the
  * fast kernel is exact or
  * correctly rounded in fp64 (relu, relu6, leaky_relu, linear, the
  * piecewise derivatives) or within 1 ulp by SLEEF's bound (tanh).
@@ -1046,10 +1046,97 @@ DDI bool d_swish_d(double x, const aparam_t *p, dd_t *r)
     *r = dd_mul(sp, v);
     return true;
 }
-/* gelu, tanh form: x σ(t), t = th + tl (gelu_t); the exact form stays careful */
+/* Exact gelu: Φ(x) through Q(a) = Φ(-a) = erfc(a/√2)/2, a = |x| <= PHI_AMAX,
+ * as E·S: E = e^(-a²/2) (a² = h + l exactly, dd_exp(-h/2) corrected by
+ * the factor 1 - l/2) and S = R(a) = e^(a²/2) Q(a) (Mills' ratio over
+ * √(2π)) by its Taylor series at the nearest node a0 = j/32 (d = a - a0
+ * exact, |d| <= 1/64), whose value R(a0) is tabulated as hi + lo
+ * (phi_dd.h, tests/refdata/gen_phi_dd.py, mpmath).  R' = aR - 1/√(2π),
+ * so the coefficients follow from R(a0): c1 = a0 c0 - 1/√(2π), (k+1)
+ * c(k+1) = a0 c(k) + c(k-1); c0..c2 are carried in double-double, c3..c10
+ * in double (c(k) d^k is under 2^-72 of R beyond k = 9 and 2^-79 beyond
+ * k = 10 at every node: gen_phi_dd.py's check). */
+#include "backend/cpu/phi_dd.h"   /* PHI_N, PHI_AMAX, PHI_R_HI, PHI_R_LO, INV_SQRT2PI_DD */
+static const double PHI_F[11] = { 0, 0, 0, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+                                  1.0 / 3628800 };   /* 1/k! */
+static const double INV_SQRT2PI_D[2] = { INV_SQRT2PI_DD };
+
+DDI void dd_phi(double a, dd_t *E, dd_t *S)
+{
+    double km = a * PHI_N + DD_MAGIC, a0 = (km - DD_MAGIC) * (1.0 / PHI_N), d = a - a0;
+    uint64_t j = dbits(km) - dbits(DD_MAGIC);
+    double c0h = PHI_R_HI[j], c0l = PHI_R_LO[j];
+    double p = a0 * c0h, pe = fma(a0, c0h, -p);                          /* c1 = a0 c0 - C */
+    dd_t s = two_sum(p, -INV_SQRT2PI_D[0]);
+    dd_t c1 = fast2(s.h, s.l + ((pe + a0 * c0l) - INV_SQRT2PI_D[1]));
+    p = a0 * c1.h, pe = fma(a0, c1.h, -p);                               /* c2 = (a0 c1 + c0)/2 */
+    s = two_sum(p, c0h);
+    dd_t c2 = fast2(0.5 * s.h, 0.5 * (s.l + (pe + fma(a0, c1.l, c0l))));
+    /* t = Σ c(k) d^(k-2), k = 3..10, from b(k) = k! c(k): b(k+1) = a0 b(k) + k b(k-1),
+     * one fma deep per step (the powers of d apart) */
+    double b1 = c1.h, b2 = 2.0 * c2.h;
+    double b3 = fma(a0, b2, 2.0 * b1), b4 = fma(a0, b3, 3.0 * b2), b5 = fma(a0, b4, 4.0 * b3);
+    double b6 = fma(a0, b5, 5.0 * b4), b7 = fma(a0, b6, 6.0 * b5), b8 = fma(a0, b7, 7.0 * b6);
+    double b9 = fma(a0, b8, 8.0 * b7), b10 = fma(a0, b9, 9.0 * b8);
+    double d2 = d * d, d3 = d2 * d, d4 = d2 * d2, d5 = d4 * d, d6 = d4 * d2, d7 = d4 * d3, d8 = d4 * d4;
+    double t = b3 * (d * PHI_F[3]);
+    t = fma(b4, d2 * PHI_F[4], t);
+    t = fma(b5, d3 * PHI_F[5], t);
+    t = fma(b6, d4 * PHI_F[6], t);
+    t = fma(b7, d5 * PHI_F[7], t);
+    t = fma(b8, d6 * PHI_F[8], t);
+    t = fma(b9, d7 * PHI_F[9], t);
+    t = fma(b10, d8 * PHI_F[10], t);
+    dd_t u = two_sum(c2.h, t);                                          /* u = c2 + t */
+    u.l += c2.l;
+    p = d * u.h, pe = fma(d, u.h, -p);                                   /* u = c1 + d u */
+    s = two_sum(c1.h, p);
+    u = fast2(s.h, s.l + (pe + fma(d, u.l, c1.l)));
+    p = d * u.h, pe = fma(d, u.h, -p);                                   /* S = c0 + d u */
+    s = two_sum(c0h, p);
+    *S = fast2(s.h, s.l + (pe + fma(d, u.l, c0l)));
+    double h = a * a, l = fma(a, a, -h);
+    dd_t e = dd_exp(-0.5 * h);
+    *E = fast2(e.h, fma(-0.5 * l, e.h, e.l));
+}
+/* gelu(x) = x Φ(x): x Q(|x|) for x < 0, x (1 - Q(x)) above */
+DDI bool d_gelu_exact(double x, dd_t *r)
+{
+    double a = fabs(x);
+    if (!(a <= PHI_AMAX)) {   /* x Φ(x) within x 2^-900 of x: x itself (not at a power of 2) */
+        *r = (dd_t){ x, 0 };
+        return x > 0 && x < INFINITY;
+    }
+    dd_t E, S;
+    dd_phi(a, &E, &S);
+    dd_t q = dd_mul(E, S);
+    if (x < 0) { *r = dd_muld(x, q); return true; }
+    dd_t o = two_sum(1.0, -q.h);
+    *r = dd_muld(x, fast2(o.h, o.l - q.l));
+    return true;
+}
+/* gelu'(x) = Φ(x) + x φ(x) = E (S - aC) for x < 0, 1 - E (S - xC) above
+ * (C = 1/√(2π)); near its zero, the careful kernel's series */
+DDI bool d_gelu_d(double x, const aparam_t *p, dd_t *r)
+{
+    double a = fabs(x);
+    if (p->variant || !(a <= PHI_AMAX) || near_root(&ROOT_GELU_D, x)) return false;
+    dd_t E, S;
+    dd_phi(a, &E, &S);
+    dd_t ac = dd_muld(a, (dd_t){ INV_SQRT2PI_DD });
+    dd_t v = two_sum(S.h, -ac.h);
+    v = fast2(v.h, v.l + (S.l - ac.l));
+    dd_t w = dd_mul(E, v);
+    if (x < 0) { *r = w; return true; }
+    dd_t o = two_sum(1.0, -w.h);
+    *r = fast2(o.h, o.l - w.l);
+    return true;
+}
+/* gelu: the exact form above, the tanh form x σ(t), t = th + tl (gelu_t) */
 DDI bool d_gelu(double x, const aparam_t *p, dd_t *r)
 {
-    if (!p->variant || !(fabs(x) <= GELU_FAR)) return false;
+    if (!p->variant) return d_gelu_exact(x, r);
+    if (!(fabs(x) <= GELU_FAR)) return false;
     double th, tl;
     gelu_t(x, &th, &tl);
     if (!(fabs(th) <= DD_XMAX)) return false;
@@ -1143,13 +1230,63 @@ DDI bool d_erf_d(double x, const aparam_t *p, dd_t *r)
     return true;
 }
 
+/* log(1 + e) for e = eh + el in [0, 1] (softplus, log_sigmoid): z = 1 + e
+ * = 2^k m, m in [1, 2), c = LOG_C[j] ~ 1/m at the nearest j/128 (log_dd.h,
+ * tests/refdata/gen_log_dd.py), u = m c - 1 (|u| <= 2^-8, exact but for
+ * the low part), and log z = k ln2 - log c + log1p(u), log1p(u) = u - u²/2
+ * + u³ P(u) to u^9 (the rest under 2^-75 of u).  At j = 0, c = 1 and -log c
+ * = 0, so a tiny e keeps its relative precision. */
+#include "backend/cpu/log_dd.h"   /* LOG_N, LOG_C, LOG_T_HI, LOG_T_LO, LN2_DD */
+static const double LOG_P[7] = { 1.0 / 9, -1.0 / 8, 1.0 / 7, -1.0 / 6, 1.0 / 5, -1.0 / 4, 1.0 / 3 };   /* u^9 .. u^3 */
+static const double LN2_D[2] = { LN2_DD };
+DDI dd_t dd_log1p(double eh, double el)
+{
+    dd_t z = two_sum(1.0, eh);                    /* 1 + e = z.h + z.l + el, el kept apart */
+    double k = z.h >= 2.0 ? 1.0 : 0.0, sc = z.h >= 2.0 ? 0.5 : 1.0;
+    double mh = sc * z.h, ml = sc * z.l, mll = sc * el;
+    double jm = (mh - 1.0) * LOG_N + DD_MAGIC;   /* (mh - 1) exact */
+    uint64_t j = dbits(jm) - dbits(DD_MAGIC);
+    double c = LOG_C[j], ph = mh * c, pl = fma(mh, c, -ph);
+    dd_t s0 = two_sum(ph - 1.0, ml * c);          /* ph - 1 exact (Sterbenz); c = 1 at j = 0 */
+    dd_t u = fast2(s0.h, s0.l + (pl + mll * c));
+    double s2 = u.h * u.h, s2e = fma(u.h, u.h, -s2) + 2.0 * u.h * u.l;
+    double q = LOG_P[0];
+    for (int i = 1; i < 7; i++) q = fma(q, u.h, LOG_P[i]);
+    dd_t m = two_sum(u.h, -0.5 * s2);
+    double lo = m.l + ((u.l - 0.5 * s2e) + (u.h * s2) * q);
+    dd_t L = fast2(m.h, lo);                      /* log1p(u) */
+    double th = fma(k, LN2_D[0], LOG_T_HI[j]), tl = fma(k, LN2_D[1], LOG_T_LO[j]);   /* k = 0 or 1: exact */
+    dd_t s = two_sum(th, L.h);
+    return fast2(s.h, s.l + (tl + L.l));
+}
+/* softplus(x) = max(x, 0) + log(1 + e^-|x|) */
+DDI bool d_softplus(double x, const aparam_t *p, dd_t *r)
+{
+    (void)p;
+    if (!(fabs(x) <= DD_XMAX)) return false;
+    dd_t e = dd_exp(-fabs(x)), L = dd_log1p(e.h, e.l);
+    if (!(x > 0)) { *r = L; return true; }
+    dd_t s = two_sum(x, L.h);
+    *r = fast2(s.h, s.l + L.l);
+    return true;
+}
+/* log σ(x) = -softplus(-x) */
+DDI bool d_log_sigmoid(double x, const aparam_t *p, dd_t *r)
+{
+    dd_t s;
+    if (!d_softplus(-x, p, &s)) return false;
+    *r = (dd_t){ -s.h, -s.l };
+    return true;
+}
+
 /* the activations with a double-double kernel */
 #define DD_KERNS(X)                                                                                    \
     X(KA_SIGMOID, d_sigmoid) X(KA_SIGMOID_D, d_sigmoid_d) X(KA_LOG_SIGMOID_D, d_log_sigmoid_d)         \
     X(KA_TANH_D, d_tanh_d) X(KA_SWISH, d_swish) X(KA_SWISH_D, d_swish_d) X(KA_GELU, d_gelu)             \
+    X(KA_GELU_D, d_gelu_d)                                                                             \
     X(KA_ELU, d_elu) X(KA_ELU_D, d_elu_d) X(KA_SELU, d_selu) X(KA_SELU_D, d_selu_d)                     \
     X(KA_SOFTSIGN, d_softsign) X(KA_SOFTSIGN_D, d_softsign_d) X(KA_EXPM1_D, d_expm1_d)                  \
-    X(KA_LOG1P_D, d_log1p_d) X(KA_ERF_D, d_erf_d)
+    X(KA_LOG1P_D, d_log1p_d) X(KA_ERF_D, d_erf_d) X(KA_SOFTPLUS, d_softplus) X(KA_LOG_SIGMOID, d_log_sigmoid)
 #define D(id, fn) [id - KA_FIRST] = true,
 static const bool has_dd[KA_END - KA_FIRST] = { DD_KERNS(D) };
 #undef D
@@ -1584,6 +1721,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VISET _mm256_set1_epi64x
 #define VISHL _mm256_slli_epi64
 #define VLOOKUP(tab, j) _mm256_i64gather_pd(tab, j, 8)   /* tab[j], j < 16 */
+#define VGATHER(tab, j) _mm256_i64gather_pd(tab, j, 8)
 #define VCMP _mm256_cmp_pd
 #define VBLEND(m, a, b) _mm256_blendv_pd(a, b, m)
 #define VMAND _mm256_and_pd
@@ -1615,6 +1753,7 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 #define VISET _mm512_set1_epi64
 #define VISHL _mm512_slli_epi64
 #define VLOOKUP(tab, j) _mm512_permutex2var_pd(_mm512_loadu_pd(tab), j, _mm512_loadu_pd((tab) + 8))
+#define VGATHER(tab, j) _mm512_i64gather_pd(j, tab, 8)
 #define VCMP _mm512_cmp_pd_mask
 #define VBLEND(m, a, b) _mm512_mask_blend_pd(m, a, b)
 #define VMAND(a, b) ((__mmask8)((a) & (b)))
@@ -1629,7 +1768,8 @@ static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, con
 #if NN_KERN_X86
     if (kern_level() >= 1) {
         if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_LOG_SIGMOID_D || kern == KA_TANH_D ||
-            kern == KA_SWISH || (kern == KA_GELU && p->variant)) {
+            kern == KA_SWISH || kern == KA_GELU || (kern == KA_GELU_D && !p->variant) || kern == KA_SOFTPLUS ||
+            kern == KA_LOG_SIGMOID || kern == KA_ELU || kern == KA_SELU) {
             if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
             else v4_range(kern, a, p, o, x, m);
         } else {
@@ -1665,8 +1805,7 @@ static void act_range(const act_t *a, const aparam_t *p, dtype_t dt, void *out, 
             if (a->fast64) {
                 if (a->v64 && vec) a->v64(o, x, m);
                 else a->blkf(o, x, m, p);
-            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64 &&
-                       !(a - acts == KA_GELU - KA_FIRST && !p->variant)) {   /* exact gelu: careful */
+            } else if (a - acts < KA_END - KA_FIRST && has_dd[a - acts] && !kact_careful64) {
                 dd_range((int)(a - acts) + KA_FIRST, a, p, o, x, m);
             } else {
                 for (int64_t k = 0; k < m; k++)
