@@ -1482,7 +1482,7 @@ static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *
     int64_t i = 0;
     for (; i + 4 <= n; i += 4) {
         __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
-        __m256d e = exp_lanes(_mm256_max_pd(lo, _mm256_or_pd(v, sgn)), NULL), den = _mm256_add_pd(one_, e);
+        __m256d e = act_lanes(KT_EXP, _mm256_max_pd(lo, _mm256_or_pd(v, sgn))), den = _mm256_add_pd(one_, e);
         __m256d ys = _mm256_div_pd(_mm256_blendv_pd(e, one_, _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_GE_OQ)), den);
         __m256d yd = _mm256_div_pd(e, _mm256_mul_pd(den, den));
         _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys));
