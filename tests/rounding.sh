@@ -3,7 +3,7 @@
 # against exact references: tests/refdata/rounding.csv, made by
 # gen_rounding.py from Python's fractions (the exact result rounded once in
 # the mode; its nearest-even rows checked against NumPy), for + - * / sqrt
-# in fp16 bf16 fp32 fp64 e4m3 e5m2 and the casts to each of them.  Every
+# in fp16 bf16 fp32 fp64 e4m3 e5m2 and the casts to each of them and tf32.  Every
 # row becomes bits(op(from_bits(a), from_bits(b)), from_bits(want)) and must
 # say "(the same bits)".  Then stochastic rounding's mean against its exact
 # expectation, the fp16 sum of 3000 ones under :accumulate same, and the
@@ -24,7 +24,8 @@ tail -n +2 "$csv" | awk -F, '
     if ($3 == "sqrt") s = sprintf("sqrt(from_bits(%s, %s))", $5, $4)
     else if (index($3, "<")) { split($3, c, "<"); s = sprintf("%s(from_bits(%s, %s))", c[1], $5, c[2]) }
     else s = sprintf("%s(from_bits(%s, %s), from_bits(%s, %s))", $3, $5, $4, $6, $4)
-    printf "bits(%s, from_bits(%s, %s))\n", s, $7, $4
+    if ($4 == "tf32") printf "bits(%s, tf32(from_bits(%s, fp32)))\n", s, $7
+    else printf "bits(%s, from_bits(%s, %s))\n", s, $7, $4
     print mode (ftz == 1 ? " ftz " : " ") s " -> " $7 > "rows"
     print "(the same bits)" > "want"
   }' > in.nn
@@ -90,7 +91,7 @@ printf ':rounding down\nmatmul(fp32([[1, 2]]), fp32([[3], [4]]))\n' > bad3.nn
 r=$("$NNPAD" bad3.nn 2>&1); st=$?
 [ "$st" != 0 ] && printf '%s' "$r" | grep -q 'matmul under :rounding down is not supported yet'
 tap_ok $? "matmul under :rounding down is an error"
-printf 'g(x) = x + 1\nf = trace(g)\n:rounding up\nf(fp32(1))\n' > bad4.nn
+printf 'g(x) = x + 1\nf = trace(g)\nf(fp32(1))\n:rounding up\nf(fp32(1))\n' > bad4.nn
 r=$("$NNPAD" bad4.nn 2>&1); st=$?
 [ "$st" != 0 ] && printf '%s' "$r" | grep -q 'under :rounding up is not supported'
 tap_ok $? "a traced function under :rounding up is an error (got: $(printf '%s' "$r" | head -2))"

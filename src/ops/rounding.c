@@ -290,7 +290,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         /* a list's numbers are read as they are (decimals to the nearest value, as the parser reads them) */
         return plain(c, run);
     }
-    if (!ew && !sum) refuse(c, op->name);
+    if (!ew && !sum) refuse(c, id == OP_sum ? "sum with axis= or keepdims=" : op->name);
     if (op_tape.active() || op_tracing()) {
         char m[64];
         err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet inside grad or a traced function "

@@ -3,7 +3,8 @@
 
 Writes tests/refdata/rounding.csv: mode,ftz,op,dtype,a,b,want where a, b
 and want are bit patterns (hex) of dtype (a cast's a is an fp64 or fp32
-pattern, its source in the op column: "fp16<fp64").  Every result is the
+pattern, its source in the op column: "fp16<fp64"; tf32's want is the
+fp32 pattern of the tf32 value).  Every result is the
 exact rational value (Python's fractions) rounded once to the dtype in the
 mode: IEEE 754-2019 §4.3 (toward zero, up, down, nearest even), overflow
 per §7.4 (toward zero the largest finite value, up +inf for a positive
@@ -23,6 +24,7 @@ import numpy as np
 FMT = {
     "fp16": (5, 10, True), "bf16": (8, 7, True), "fp32": (8, 23, True), "fp64": (11, 52, True),
     "e4m3": (4, 3, False), "e5m2": (5, 2, True),
+    "tf32": (8, 10, True),   # written as its fp32 bits (tf32 is fp32's storage with the low 13 bits 0)
 }
 
 
@@ -194,7 +196,7 @@ def samples(dt, rng, n):
 
 MODES = [("nearest", 1), ("zero", 0), ("up", 0), ("down", 0), ("zero", 1), ("up", 1), ("down", 1)]
 DTYPES = ["fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2"]
-CASTS = [("fp16", "fp64"), ("bf16", "fp64"), ("fp32", "fp64"), ("e4m3", "fp64"), ("e5m2", "fp64"),
+CASTS = [("tf32", "fp64"), ("tf32", "fp32"), ("fp16", "fp64"), ("bf16", "fp64"), ("fp32", "fp64"), ("e4m3", "fp64"), ("e5m2", "fp64"),
          ("fp16", "fp32"), ("bf16", "fp32"), ("e4m3", "fp32"), ("e5m2", "fp32")]
 
 
@@ -257,7 +259,7 @@ def main():
                 if ftz and is_sub(frm, av):
                     av = F(0)
                 r, neg = rnd(to, av, an, mode, ftz)
-                rows.append((mode, ftz, to + "<" + frm, to, a, "", encode(to, r, neg)))
+                rows.append((mode, ftz, to + "<" + frm, to, a, "", encode("fp32" if to == "tf32" else to, r, neg)))
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rounding.csv")
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
