@@ -3,7 +3,8 @@
 # against exact references: tests/refdata/rounding.csv, made by
 # gen_rounding.py from Python's fractions (the exact result rounded once in
 # the mode; its nearest-even rows checked against NumPy), for + - * / sqrt
-# in fp16 bf16 fp32 fp64 e4m3 e5m2 and the casts to each of them and tf32.  Every
+# in fp16 bf16 fp32 fp64 e4m3 e5m2, the casts to each of them and tf32, and
+# decimal literals (alone, in a cast's list, and a plain list in fp32).  Every
 # row becomes bits(op(from_bits(a), from_bits(b)), from_bits(want)) and must
 # say "(the same bits)".  Then stochastic rounding's mean against its exact
 # expectation, the fp16 sum of 3000 ones under :accumulate same, and the
@@ -21,6 +22,20 @@ tail -n +2 "$csv" | awk -F, '
     print ":rounding " mode; print ":ftz " (ftz == 1 ? "on" : "off")
   }
   {
+    if ($3 == "dec") {
+      printf "bits(%s(%s), from_bits(%s, %s))\n", $4, $5, $7, $4
+      printf "bits(%s([%s, %s]), from_bits([%s, %s], %s))\n", $4, $5, $5, $7, $7, $4
+      print mode (ftz == 1 ? " ftz " : " ") $4 "(" $5 ") -> " $7 > "rows"
+      print mode (ftz == 1 ? " ftz " : " ") $4 "([" $5 ", " $5 "]) -> " $7 > "rows"
+      print mode (ftz == 1 ? " ftz " : " ") $4 "([" $5 ", " $5 "]) -> " $7 > "rows"
+      print "(the same bits)" > "want"; print "(the same bits)" > "want"; print "(the same bits)" > "want"
+      if ($4 == "fp32") {
+        printf "x = [%s, %s]\nbits(x, from_bits([%s, %s], fp32))\n", $5, $5, $7, $7
+        print mode " [" $5 ", " $5 "] -> " $7 > "rows"; print mode " [" $5 ", " $5 "] -> " $7 > "rows"
+        print "(the same bits)" > "want"; print "(the same bits)" > "want"
+      }
+      next
+    }
     if ($3 == "sqrt") s = sprintf("sqrt(from_bits(%s, %s))", $5, $4)
     else if (index($3, "<")) { split($3, c, "<"); s = sprintf("%s(from_bits(%s, %s))", c[1], $5, c[2]) }
     else s = sprintf("%s(from_bits(%s, %s), from_bits(%s, %s))", $3, $5, $4, $6, $4)

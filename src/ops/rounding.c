@@ -162,10 +162,13 @@ static q_t load(const value_t *v, const tensor_t *bt, int64_t i, dtype_t enter_d
     *side = 0;
     const tensor_t *t = &v->u.t;
     if (t->weak) {
-        double x = tensor_load_f64(t, 0);
-        if (t->dtype == DT_INT64) x = (double)((const int64_t *)tensor_data(v))[0];
-        /* a weak value enters at enter_dt, rounded once in the mode from its exact value */
-        return rnd((q_t)x, t->lit_dir, enter_dt, r, k);
+        /* a weak value (or an exact list for a cast) enters at enter_dt, rounded once in the mode from its
+         * exact value: a lone literal's side is lit_dir */
+        if (t->dtype == DT_INT64) {
+            int64_t n = *(const int64_t *)((const char *)storage_host(bt->st) + tensor_elem_offset(bt, t->ndim ? i : 0));
+            return rnd((q_t)n, 0, enter_dt, r, k);
+        }
+        return rnd((q_t)tensor_load_f64(bt, t->ndim ? i : 0), t->ndim ? 0 : t->lit_dir, enter_dt, r, k);
     }
     if (t->dtype == DT_INT64) {
         int64_t n = *(const int64_t *)((const char *)storage_host(bt->st) + tensor_elem_offset(bt, i));
@@ -233,23 +236,23 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
                                    in[1]->u.t.weak, false, op_settings(c->s)->precision);
         enter[0] = pr.in[0];
         enter[1] = pr.in[1];
-    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt && id != OP_negative && id != OP_abs) {
-        enter[0] = DT_FP64;   /* a cast's literal enters exact: lit_dir carries its side */
+    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt) {
+        enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
         int s0 = 0, s1 = 0;
         q_t a, b = 0;
         if (nin == 1 && enter[0] == DT_FP64 && in[0]->u.t.weak) {
-            a = (q_t)tensor_load_f64(&in[0]->u.t, 0);
-            s0 = in[0]->u.t.lit_dir;
+            a = (q_t)tensor_load_f64(&bt[0], in[0]->u.t.ndim ? i : 0);
+            s0 = in[0]->u.t.ndim ? 0 : in[0]->u.t.lit_dir;
         } else {
             a = load(in[0], &bt[0], i, enter[0], r, i + (1LL << 40), &s0);
         }
         if (nin == 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
         double v;
         if (nin == 2) v = binary(id, a, b, dt, r, i);
-        else if (id == OP_negative) v = rnd(-a, 0, dt, r, i);
-        else if (id == OP_abs) v = rnd(a < 0 ? -a : a, 0, dt, r, i);
+        else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
+        else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
         else if (id == OP_sqrt) {
             q_t X = sqrtf128(a);
             int side = 0;
@@ -261,6 +264,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         } else v = rnd(a, s0, dt, r, i);   /* a cast */
         dtype_store_f64((dtype_t)o->dtype, od, i, v);
     }
+    o->lit_dir = 0;   /* a weak result holds its rounded value exactly */
 }
 
 static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
@@ -276,21 +280,47 @@ static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
     return out;
 }
 
+/* a list literal [a, b, ...]: each number rounded once in the mode from its
+ * exact decimal value (lit_dir), each row of another dtype converted in the
+ * mode; a list a cast takes exactly is fp64, rounded in the mode too, and
+ * a directed rounding twice in one direction is the rounding once (an
+ * unbiased one twice is unbiased) */
+static value_t *redo_literal(call_t *c, value_t *out, const rctx_t *r)
+{
+    dtype_t dt = (dtype_t)out->u.t.dtype;
+    int64_t per = c->nargs ? c->args[0]->u.t.size : 0;
+    void *od = tensor_data(out);
+    for (int k = 0; k < c->nargs; k++) {
+        const value_t *it = c->args[k];
+        if (it->u.t.dtype == dt && !it->u.t.weak) continue;   /* a row of the same dtype: copied exactly */
+        for (int64_t j = 0; j < per; j++) {
+            int side = 0;
+            q_t x = load(it, &it->u.t, j, DT_FP64, r, 0, &side);
+            if (it->u.t.weak && it->u.t.dtype != DT_INT64 && it->u.t.ndim == 0) {
+                x = (q_t)tensor_load_f64(&it->u.t, 0);
+                side = it->u.t.lit_dir;
+            }
+            dtype_store_f64(dt, od, k * per + j, rnd(x, side, dt, r, k * per + j));
+        }
+    }
+    return out;
+}
+
 value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
 {
     const session_settings_t *st = op_settings(c->s);
     const op_def_t *op = c->op;
     op_id_t id = op->id;
+    if (id == OP_bits)   /* bits(0.1) shows the literal as stored: nearest even */
+        for (int i = 0; i < c->nargs; i++)
+            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, "bits of a number literal");
     if (passes(id)) return plain(c, run);
     dtype_t ct = cast_target(c);
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool sum = id == OP_sum && c->nkw == 0;
-    if (id == OP_literal || id == OP_tensor) {
-        /* a list's numbers are read as they are (decimals to the nearest value, as the parser reads them) */
-        return plain(c, run);
-    }
-    if (!ew && !sum) refuse(c, id == OP_sum ? "sum with axis= or keepdims=" : op->name);
+    bool lit = id == OP_literal;
+    if (!ew && !sum && !lit) refuse(c, id == OP_sum ? "sum with axis= or keepdims=" : op->name);
     if (op_tape.active() || op_tracing()) {
         char m[64];
         err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet inside grad or a traced function "
@@ -318,6 +348,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + ns->sr_count++) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
     }
     if (sum) return redo_sum(c, out, &r);
+    if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);
     return out;
 }

@@ -4,7 +4,8 @@
 Writes tests/refdata/rounding.csv: mode,ftz,op,dtype,a,b,want where a, b
 and want are bit patterns (hex) of dtype (a cast's a is an fp64 or fp32
 pattern, its source in the op column: "fp16<fp64"; tf32's want is the
-fp32 pattern of the tf32 value).  Every result is the
+fp32 pattern of the tf32 value; op "dec": a is a decimal literal, cast
+to dtype alone and in a list).  Every result is the
 exact rational value (Python's fractions) rounded once to the dtype in the
 mode: IEEE 754-2019 §4.3 (toward zero, up, down, nearest even), overflow
 per §7.4 (toward zero the largest finite value, up +inf for a positive
@@ -194,6 +195,8 @@ def samples(dt, rng, n):
     return out
 
 
+DECIMALS = ["0.1", "0.2", "-0.3", "1.0000000000000000001", "-2.7182818284590452353602874713527", "1e-6",
+            "-1e-40", "65519.99", "65520", "3.4028235e38", "447.9", "500", "1.5", "-7e-3", "0.0001220703125"]
 MODES = [("nearest", 1), ("zero", 0), ("up", 0), ("down", 0), ("zero", 1), ("up", 1), ("down", 1)]
 DTYPES = ["fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2"]
 CASTS = [("tf32", "fp64"), ("tf32", "fp32"), ("fp16", "fp64"), ("bf16", "fp64"), ("fp32", "fp64"), ("e4m3", "fp64"), ("e5m2", "fp64"),
@@ -260,12 +263,18 @@ def main():
                     av = F(0)
                 r, neg = rnd(to, av, an, mode, ftz)
                 rows.append((mode, ftz, to + "<" + frm, to, a, "", encode("fp32" if to == "tf32" else to, r, neg)))
+        # decimal literals: rounded once from their exact decimal value
+        for to in ("fp16", "bf16", "fp32", "fp64", "e4m3", "e5m2"):
+            for d in DECIMALS:
+                x = F(d)
+                r, neg = rnd(to, abs(x), x < 0, mode, ftz)
+                rows.append((mode, ftz, "dec", to, d, "", encode(to, r, neg)))
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rounding.csv")
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["mode", "ftz", "op", "dtype", "a", "b", "want"])
         for m, z, op, dt, a, b, want in rows:
-            w.writerow([m, z, op, dt, hex(a), hex(b) if b != "" else "", hex(want)])
+            w.writerow([m, z, op, dt, a if op == "dec" else hex(a), hex(b) if b != "" else "", hex(want)])
     os.replace(path + ".tmp", path)
     print(len(rows), "rows")
 
