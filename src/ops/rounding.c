@@ -110,7 +110,7 @@ static double daz(double x, dtype_t dt, bool ftz)
 
 static const char *mode_text(const session_settings_t *st, char *buf, size_t cap)
 {
-    if (st->rounding && st->ftz) snprintf(buf, cap, ":rounding %s and :ftz on", op_rounding_name(st->rounding));
+    if (st->rounding && st->ftz) snprintf(buf, cap, _(":rounding %s and :ftz on"), op_rounding_name(st->rounding));
     else if (st->rounding) snprintf(buf, cap, ":rounding %s", op_rounding_name(st->rounding));
     else snprintf(buf, cap, ":ftz on");
     return buf;
@@ -313,31 +313,32 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     op_id_t id = op->id;
     if (id == OP_bits)   /* bits(0.1) shows the literal as stored: nearest even */
         for (int i = 0; i < c->nargs; i++)
-            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, "bits of a number literal");
+            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
     if (passes(id)) return plain(c, run);
     dtype_t ct = cast_target(c);
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool sum = id == OP_sum && c->nkw == 0;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit) refuse(c, id == OP_sum ? "sum with axis= or keepdims=" : op->name);
+    if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
+    const char *name = lit ? _("a list literal") : op->name;
     if (op_tape.active() || op_tracing()) {
         char m[64];
         err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet inside grad or a traced function "
                   "(their graphs are nearest-even); :rounding nearest and :ftz off",
-                  op->name, mode_text(st, m, sizeof m));
+                  name, mode_text(st, m, sizeof m));
     }
     for (int i = 0; i < c->nargs; i++)
         if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.st && c->args[i]->u.t.st->device != NN_DEV_CPU) {
             char m[64];
             err_raise(ERR_VALUE, c->arg_spans ? c->arg_spans[i] : c->span,
                       "%s under %s is not supported on the GPU yet; move the tensor with to(x, \"cpu\") or "
-                      "use :rounding nearest and :ftz off", op->name, mode_text(st, m, sizeof m));
+                      "use :rounding nearest and :ftz off", name, mode_text(st, m, sizeof m));
         }
     if (st->dev != 0) {
         char m[64];
         err_raise(ERR_VALUE, c->span, "%s under %s is not supported with :device gpu yet; :device cpu",
-                  op->name, mode_text(st, m, sizeof m));
+                  name, mode_text(st, m, sizeof m));
     }
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;

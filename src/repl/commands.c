@@ -1364,9 +1364,8 @@ const repl_cmd_t repl_cmds[] = {
       "    to right; each addition rounded in the mode to fp32, fp64 for fp64,\n"
       "    or to the dtype under :accumulate same; then once to the dtype).\n"
       "    Every other op that rounds is an error under a mode, as are grad,\n"
-      "    traced functions and the GPU.  A list literal's decimals are read\n"
-      "    to the nearest value first; a single number cast (fp16(0.1)) rounds\n"
-      "    from its exact decimal value.\n"
+      "    traced functions and the GPU.  Number literals, alone or in a\n"
+      "    list, round once in the mode from their exact decimal value.\n"
       "    :accumulate same, fp16: sum(ones(3000, dtype=\"fp16\")) is 2048 with\n"
       "    nearest and near 3000 with stochastic.\n"),
       REPL_ARG_WORDS, rounding_words, cmd_rounding },
