@@ -36,6 +36,13 @@ tail -n +2 "$csv" | awk -F, '
       }
       next
     }
+    if ($3 ~ /^sum_/) {
+      acc = substr($3, 5); gsub(";", ", ", $5)
+      printf ":accumulate %s\nbits(sum(from_bits([%s], %s)), from_bits(%s, %s))\n:accumulate fp32\n", acc, $5, $4, $7, $4
+      print mode (ftz == 1 ? " ftz " : " ") "accumulate " acc " sum(from_bits([" $5 "], " $4 ")) -> " $7 > "rows"
+      print "(the same bits)" > "want"
+      next
+    }
     if ($3 == "sqrt") s = sprintf("sqrt(from_bits(%s, %s))", $5, $4)
     else if (index($3, "<")) { split($3, c, "<"); s = sprintf("%s(from_bits(%s, %s))", c[1], $5, c[2]) }
     else s = sprintf("%s(from_bits(%s, %s), from_bits(%s, %s))", $3, $5, $4, $6, $4)
@@ -69,12 +76,20 @@ seed(5)
 x = fp32(ones(40000)) * fp32(1.0001220703125)
 y = fp16(x)
 s = fp64(sum(fp32(y)))
+d = fp32(y) - 1
+q = fp64(sum(d * d))
 print(s)
+print(q)
 NN
-r=$("$NNPAD" sr.nn 2>&1 | tail -1)
-awk -v s="$r" 'BEGIN { m = s / 40000; want = 1 + 1 / 8192; se = sqrt(0.125 * 0.875) / 1024 / sqrt(40000)
+r=$("$NNPAD" sr.nn 2>&1 | tail -2 | tr '\n' ' ')
+set -- $r
+awk -v s="$1" 'BEGIN { m = s / 40000; want = 1 + 1 / 8192; se = sqrt(0.125 * 0.875) / 1024 / sqrt(40000)
   d = m - want; if (d < 0) d = -d; exit !(d < 4 * se) }'
-tap_ok $? "stochastic rounding's mean of 40000 draws is its exact expectation 1 + 2^-13 within 4 standard errors (sum: $r)"
+tap_ok $? "stochastic rounding's mean of 40000 draws is its exact expectation 1 + 2^-13 within 4 standard errors (sum: $1)"
+# and its variance is p (1 - p) gap^2 = (1/8)(7/8) 2^-20 (each element exact in fp32: d is 0 or 2^-10)
+awk -v s="$1" -v q="$2" 'BEGIN { n = 40000; m = s / n - 1; v = q / n - m * m; want = 0.125 * 0.875 / 1048576
+  d = v / want - 1; if (d < 0) d = -d; exit !(d < 0.05) }'
+tap_ok $? "stochastic rounding's variance is p(1-p) gap^2 within 5 percent (4 standard errors; sum of squares: $2)"
 # the classic demonstration: fp16 sums of ones stall at 2048 in nearest even
 cat > sum.nn <<'NN'
 :accumulate same

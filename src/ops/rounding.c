@@ -88,7 +88,13 @@ static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
     bool exact = fr == 0 && s == 0;
     int half;
     double frac;
-    if (fr == 0 && s < 0) { ip--; half = 1; frac = 1.0; }
+    if (fr == 0 && s < 0) {
+        /* just below ip: at a power of two above emin the grid below is twice as fine */
+        if (ip == (uint64_t)1 << (f.p - 1) && e > f.emin) { qe--; ip = 2 * ip; }
+        ip--;
+        half = 1;
+        frac = 1.0;
+    }
     else if (fr == 0) { half = -1; frac = 0.0; }
     else { half = fr > 0.5Q ? 1 : fr < 0.5Q ? -1 : s; frac = (double)fr; }
     /* the mode on the magnitude: 0 nearest, 1 toward zero, 2 away, 3 stochastic */

@@ -5,7 +5,8 @@ Writes tests/refdata/rounding.csv: mode,ftz,op,dtype,a,b,want where a, b
 and want are bit patterns (hex) of dtype (a cast's a is an fp64 or fp32
 pattern, its source in the op column: "fp16<fp64"; tf32's want is the
 fp32 pattern of the tf32 value; op "dec": a is a decimal literal, cast
-to dtype alone and in a list).  Every result is the
+to dtype alone and in a list; op "sum_fp32"/"sum_same": a is the
+';'-separated list summed under :accumulate fp32/same).  Every result is the
 exact rational value (Python's fractions) rounded once to the dtype in the
 mode: IEEE 754-2019 §4.3 (toward zero, up, down, nearest even), overflow
 per §7.4 (toward zero the largest finite value, up +inf for a positive
@@ -242,6 +243,10 @@ def main():
                 if s is not None:
                     rows.append((mode, ftz, "sqrt", dt, a, "", encode(dt, *s)))
             pairs = [(a, b) for a in xs[:6] for b in xs[:6]] + [(rng.choice(xs), rng.choice(xs)) for _ in range(14)]
+            # a power of two plus or minus a tiny value: the grid below a power of two is twice as fine
+            sign = 1 << (FMT[dt][0] + FMT[dt][1])
+            for v in (F(1), F(2), F(-1), F(4)):
+                pairs += [(encode(dt, abs(v), v < 0), 1), (encode(dt, abs(v), v < 0), 1 | sign)]
             for a, b in pairs:
                 av, an = decode(dt, a)
                 if ftz and is_sub(dt, av):
@@ -269,12 +274,37 @@ def main():
                 x = F(d)
                 r, neg = rnd(to, abs(x), x < 0, mode, ftz)
                 rows.append((mode, ftz, "dec", to, d, "", encode(to, r, neg)))
+        # sum(x) over all elements: left to right, each addition rounded in the mode to the accumulator
+        # (fp32, fp64 for fp64; the dtype under :accumulate same), then once to the dtype
+        for dt in ("fp16", "bf16", "fp32", "fp64"):
+            for k in range(3):
+                xs = samples(dt, rng, 14)[6:]   # random values, no max (overflow hides the order)
+                xs += [encode(dt, F(1), False)] * 3 + [encode(dt, *rnd(dt, F(1, 3000), False, "nearest", False))]
+                xs = [b for b in xs if decode(dt, b)[0] != 0] or xs
+                for acc in ("fp32", "same"):
+                    accdt = dt if acc == "same" or dt == "fp64" else "fp32"
+                    sv, sn = F(0), False
+                    for b in xs:
+                        v, n = decode(dt, b)
+                        if ftz and is_sub(dt, v):
+                            v = F(0)
+                        t = (sv if not sn else -sv) + (v if not n else -v)
+                        if t == 0:
+                            sv, sn = F(0), (sn and n) or (mode == "down" and not (not sn and not n))
+                        else:
+                            sv, sn = rnd(accdt, abs(t), t < 0, mode, ftz)
+                        if sv == "inf":
+                            break
+                    if sv == "inf":
+                        continue
+                    r, neg = rnd(dt, sv, sn, mode, ftz) if accdt != dt else (sv, sn)
+                    rows.append((mode, ftz, "sum_" + acc, dt, ";".join(hex(b) for b in xs), "", encode(dt, r, neg)))
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rounding.csv")
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["mode", "ftz", "op", "dtype", "a", "b", "want"])
         for m, z, op, dt, a, b, want in rows:
-            w.writerow([m, z, op, dt, a if op == "dec" else hex(a), hex(b) if b != "" else "", hex(want)])
+            w.writerow([m, z, op, dt, a if op == "dec" or op.startswith("sum") else hex(a), hex(b) if b != "" else "", hex(want)])
     os.replace(path + ".tmp", path)
     print(len(rows), "rows")
 
