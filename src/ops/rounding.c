@@ -139,7 +139,7 @@ static bool passes(op_id_t id)
     case OP_tprint: case OP_ones: case OP_zeros: case OP_index_select: case OP_take: case OP_concat: case OP_stack:
     case OP_split: case OP_broadcast_to: case OP_expand: case OP_eye: case OP_bits: case OP_finfo: case OP_eps:
     case OP_seed: case OP_range: case OP_range_bound: case OP_list_of: case OP_device: case OP_ulp: case OP_nextafter:
-    case OP_int64: case OP_from_bits: case OP_rand:   /* rand: p random bits scaled, exact */
+    case OP_int64: case OP_from_bits: case OP_to: case OP_rand:   /* rand: p random bits scaled, exact */
         return true;
     default:
         return false;
