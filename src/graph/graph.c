@@ -1319,6 +1319,14 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
                     span_t span)
 {
     traced_t *t = tfn->u.fn.traced;
+    /* :rounding and :ftz (ops/rounding.c) hold for eager ops only: a graph's
+     * passes (fusion, x * 1 = x, CSE) assume nearest even */
+    const session_settings_t *rs = session_settings(s);
+    if (rs->rounding || rs->ftz)
+        err_raise(ERR_VALUE, span, "a traced function under %s%s%s is not supported yet (its graph computes in nearest "
+                  "even); call the function it traces, or :rounding nearest and :ftz off",
+                  rs->rounding ? ":rounding " : ":ftz on", rs->rounding ? op_rounding_name(rs->rounding) : "",
+                  rs->rounding && rs->ftz ? " and :ftz on" : "");
     /* grad taken inside a trace: the tape must see every op, so the inner
      * function runs inline on the traced values (not as a call node) */
     if (graph_tracing())

@@ -344,7 +344,8 @@ static value_t *eval_exact_literal(session_t *s, const node_t *n, value_t *scope
             (n->fdir < 0) == (n->fval > 0))
             /* int64(2.99999999999999999999) truncates the exact value: 2 */
             return tensor_weak_float(nextafter(n->fval, 0));
-        if (how.target >= 0 && how.target != DT_INT64 && how.target != DT_FP64)
+        if (how.target >= 0 && how.target != DT_INT64 && how.target != DT_FP64 &&
+            !session_settings(s)->rounding)   /* under a mode the cast rounds from lit_dir (ops/rounding.c) */
             return tensor_weak_float(dtype_round_dir((dtype_t)how.target, n->fval, n->fdir));
         return tensor_weak_literal(n->fval, n->fdir);
     case N_UNARY: {

@@ -246,8 +246,11 @@ static uint64_t splitmix64(uint64_t *x)
 
 static void rng_seed(uint64_t s)
 {
+    uint64_t s0 = s;
     for (int i = 0; i < 4; i++) RNG->rng[i] = splitmix64(&s);
     RNG->rng_ready = true;
+    RNG->sr_seed = s0;
+    RNG->sr_count = 0;
 }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

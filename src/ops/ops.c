@@ -598,6 +598,16 @@ static void timing_record(const call_t *c, const value_t *r, double ns)
 }
 
 static value_t *op_call_inner(call_t *c);
+static value_t *op_compute(call_t *c)
+{
+    const op_def_t *op = c->op;
+    switch (op->kind) {
+    case OPK_UNARY: return op_unary(op, c->args[0], c->arg_spans[0], c->s);
+    case OPK_BINARY: return op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s);
+    case OPK_FUNC: return op->impl(c);
+    }
+    return NULL;
+}
 value_t *op_call(call_t *c)
 {
     if (__builtin_expect(!timing_on && !op_shadow_on, 1)) return op_call_inner(c);
@@ -694,12 +704,15 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
             }
         }
     }
-    /* under grad, the tape may run an activation with its derivative in one sweep (ad.c ad_run) */
-    if ((op->deriv != OP_NONE || op->id == OP_sum) && op_tape.active()) r = op_tape.run(c);
-    if (!r) switch (op->kind) {
-    case OPK_UNARY: r = op_unary(op, c->args[0], c->arg_spans[0], c->s); break;
-    case OPK_BINARY: r = op_binary(op, c->args[0], c->args[1], c->span, c->arg_spans[0], c->arg_spans[1], c->s); break;
-    case OPK_FUNC: r = op->impl(c); break;
+    /* :rounding other than nearest, or :ftz on: the ops that follow the
+     * mode, or an error (ops/rounding.c; grad is refused there).  Off,
+     * this is one load.  Under grad, the tape may run an activation with
+     * its derivative in one sweep (ad.c ad_run). */
+    if (c->s && __builtin_expect(session_settings(c->s)->rounding || session_settings(c->s)->ftz, 0))
+        r = op_rounding_call(c, op_compute);
+    else {
+        if ((op->deriv != OP_NONE || op->id == OP_sum) && op_tape.active()) r = op_tape.run(c);
+        if (!r) r = op_compute(c);
     }
     /* :numerics check (tf.debugging.check_numerics): the first op whose
      * float result holds inf or NaN stops the statement.  Off, this is one

@@ -400,4 +400,10 @@ session_settings_t *op_settings(session_t *s);
 const char *op_gpu_doc(const op_def_t *op);
 
 /* Registered op families (each file appends to op_table through ops.c). */
+/* :rounding and :ftz (ops/rounding.c): op_call sends every op here while
+ * either is on; run computes the op as it is. */
+value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *));
+/* "nearest", "zero", "up", "down", "stochastic" for :rounding's 0..4 */
+const char *op_rounding_name(int mode);
+
 #endif

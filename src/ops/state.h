@@ -17,6 +17,7 @@ typedef struct nn_state {
     bool tracing;                 /* a trace is recording now (graph.c keeps it; graph_tracing() reads it) */
     uint64_t rng[4];              /* xoshiro256** (ops/create.c) */
     bool rng_ready;
+    uint64_t sr_seed, sr_count;   /* :rounding stochastic's counter-based stream: seed(n)'s n and the ops drawn since (ops/rounding.c) */
     const char *numerics_grad_of; /* the op whose gradient rule runs now (autodiff/ad.c), for :numerics check */
 } nn_state_t;
 

@@ -781,6 +781,36 @@ static int cmd_check(repl_t *r, const char *arg)
                                                                  "beyond their bound (the rows marked FAIL)") : 0;
 }
 
+/* :rounding nearest|zero|up|down|stochastic and :ftz on|off (issue 32,
+ * ops/rounding.c): the ops that follow them round each exact result in
+ * the mode; every other op is an error under them. */
+static int cmd_rounding(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        int m = -1;
+        for (int i = 0; i < 5; i++)
+            if (strcmp(arg, op_rounding_name(i)) == 0) m = i;
+        if (m < 0) return usage_error(r, repl_cmd_find("rounding", 8), N_("unknown rounding mode"), arg);
+        st->rounding = m;
+    }
+    fprintf(r->out, _("rounding %s\n"), op_rounding_name(st->rounding));
+    return 0;
+}
+
+static int cmd_ftz(repl_t *r, const char *arg)
+{
+    session_settings_t *st = session_settings(r->s);
+    if (*arg) {
+        if (strcmp(arg, "on") == 0) st->ftz = true;
+        else if (strcmp(arg, "off") == 0) st->ftz = false;
+        else return usage_error(r, repl_cmd_find("ftz", 3), N_("unknown ftz mode"), arg);
+    }
+    fputs(st->ftz ? _("ftz on (subnormal inputs and results of + - * / sqrt, the casts and sum flush to zero)\n")
+                  : _("ftz off (subnormals kept)\n"), r->out);
+    return 0;
+}
+
 /* :tf32 on|off — fp32 matmuls with TF32 inputs (PyTorch's
  * torch.backends.cuda.matmul.allow_tf32, off by default since 1.12): on the
  * GPU cuBLAS's tensor cores, on the CPU nnpad's GEMM on rounded inputs. */
@@ -1208,6 +1238,7 @@ static const char *const numerics_words[] = { "check", "off", NULL };
 static const char *const shadow_words[] = { "on", "off", NULL };
 static const char *const device_words[] = { "cpu", "gpu", NULL };
 static const char *const tf32_words[] = { "on", "off", NULL };
+static const char *const rounding_words[] = { "nearest", "zero", "up", "down", "stochastic", NULL };
 static const char *const policy_words[] = { "mixed", "mixed_float16", "mixed_bfloat16", "none", NULL };
 static const char *const limit_words[] = { "default", NULL };
 static const char *const quit_aliases[] = { "q", "exit", NULL };
@@ -1320,6 +1351,30 @@ const repl_cmd_t repl_cmds[] = {
       REPL_ARG_WORDS, headless_words, cmd_fullscreen },
     { "fontscale", NULL, ":fontscale [X]", N_("scale the window's text and every figure's text and lines by X (0.5 to 1.6; :present on is 1.4)"),
       NULL, REPL_ARG_TEXT, NULL, cmd_fontscale },
+    { "rounding", NULL, ":rounding [nearest|zero|up|down|stochastic]",
+      N_("round each result in a mode: nearest even (the default), toward zero, up, down or stochastically"),
+      N_("    zero, up, down: IEEE 754's directed roundings of the exact result;\n"
+      "    overflow gives the largest finite value toward zero, +inf up for a\n"
+      "    positive value (e4m3, which has no inf, saturates in every mode).\n"
+      "    stochastic: up with probability equal to the distance fraction, the\n"
+      "    draw keyed by seed(n), the op, a count of ops and the element (rand's\n"
+      "    stream is untouched).\n"
+      "    Ops that follow the mode: + - * / sqrt negative abs, the casts fp16\n"
+      "    bf16 fp32 fp64 tf32 e4m3 e5m2 cast, and sum(x) over all elements (left\n"
+      "    to right; each addition rounded in the mode to fp32, fp64 for fp64,\n"
+      "    or to the dtype under :accumulate same; then once to the dtype).\n"
+      "    Every other op that rounds is an error under a mode, as are grad,\n"
+      "    traced functions and the GPU.  Number literals, alone or in a\n"
+      "    list, round once in the mode from their exact decimal value.\n"
+      "    :accumulate same, fp16: sum(ones(3000, dtype=\"fp16\")) is 2048 with\n"
+      "    nearest and near 3000 with stochastic.\n"),
+      REPL_ARG_WORDS, rounding_words, cmd_rounding },
+    { "ftz", NULL, ":ftz [on|off]",
+      N_("flush subnormal inputs and results to zero, keeping the sign (off by default)"),
+      N_("    on: as CUDA's .ftz and x86's FTZ/DAZ, for the ops that follow\n"
+      "    :rounding (+ - * / sqrt negative abs, the casts, sum); other ops\n"
+      "    are an error while it is on.  Values already stored do not change.\n"),
+      REPL_ARG_WORDS, tf32_words, cmd_ftz },
     { "tf32", NULL, ":tf32 [on|off]",
       N_("let fp32 matmuls round their inputs to TF32 as tensor cores do (off by default)"),
       N_("    on:  an fp32 matmul on the GPU goes through cuBLAS's\n"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "ops/ops.h"
 
 #include "repl/repl_int.h"
 #include "view/view.h"
@@ -110,8 +111,11 @@ char *repl_settings_line(repl_t *r, char *buf, size_t cap)
     const session_settings_t *st = session_settings(r->s);
     const char *prec = (st->precision >= 0 && st->precision < DT_COUNT)
                        ? dtype_traits[st->precision].name : "?";
-    snprintf(buf, cap, "%s \u00b7 %s \u00b7 %s%s", prec,
-             st->device ? st->device : "cpu", st->mode ? st->mode : "eager", st->tf32 ? " \u00b7 tf32" : "");
+    /* a rounding mode other than nearest even and :ftz on show, so a value is never read as nearest's */
+    snprintf(buf, cap, "%s \u00b7 %s \u00b7 %s%s%s%s%s", prec,
+             st->device ? st->device : "cpu", st->mode ? st->mode : "eager", st->tf32 ? " \u00b7 tf32" : "",
+             st->rounding ? " \u00b7 rounding " : "", st->rounding ? op_rounding_name(st->rounding) : "",
+             st->ftz ? " \u00b7 ftz" : "");
     return buf;
 }
 

@@ -21,6 +21,8 @@ typedef struct session_settings {
     int dev;                /* the same as a bk_device_t (BK_CPU, BK_CUDA) */
     const char *mode;       /* "eager" (graph mode arrives with the tracing issue) */
     bool numerics_check;    /* :numerics check — an op whose float result holds inf or NaN is an error */
+    int rounding;           /* :rounding — 0 nearest even, 1 toward zero, 2 up, 3 down, 4 stochastic (ops/rounding.c) */
+    bool ftz;               /* :ftz on — subnormal inputs and results of the ops that follow :rounding flush to zero */
     int policy;             /* :policy — 0 none (layers in the session precision), 1 mixed_float16, 2 mixed_bfloat16:
                              * weights stay fp32, layers compute in the half type (Keras mixed precision) */
 } session_settings_t;

@@ -1,0 +1,361 @@
+/* rounding.c — :rounding zero|up|down|stochastic and :ftz on (issue 32).
+ *
+ * Under a mode other than nearest-even, or with :ftz on, op_call sends
+ * every op here.  The ops that follow the mode (+ - * / sqrt negative abs,
+ * the casts and sum over all elements) compute each element's exact
+ * result and round it once in the mode; every other op is an error that
+ * names the op and the mode, never a nearest-even result passed off as
+ * the mode's.  Ops that make or move values without rounding (shapes,
+ * indexing, ones, print) run as they are.
+ *
+ * Exactness: an element is computed in binary128 (_Float128, 113 bits):
+ * a product of two fp64 values is exact there; a sum keeps the sign of
+ * its binary128 rounding error (TwoSum, Knuth TAOCP 4.2.2); a quotient or
+ * square root is exact to the side its residual a - q*b (a - q*q) says,
+ * and that residual is exact in binary128 whenever q lies on a boundary
+ * of the target's grid (q then has at most 54 bits), the only case where
+ * the side decides.  rnd() then rounds (value, side) to the dtype's
+ * grid: IEEE 754-2019 §4.3 for the directed modes, overflow per §7.4
+ * (toward zero gives the largest finite value, up gives +inf for a
+ * positive overflow), e4m3 (no inf) saturating in every mode.
+ * Stochastic rounding rounds up with probability equal to the distance
+ * fraction, its uniform drawn from a counter-based hash of seed(n)'s n,
+ * a count of the ops drawn since, the op and the element (not rand's
+ * stream, which it leaves as it is). */
+#define __STDC_WANT_IEC_60559_TYPES_EXT__ 1
+#include <math.h>
+#include <string.h>
+#include "ops/ops.h"
+#include "ops/state.h"
+#include "ops/record.h"
+#include "util/error.h"
+#include "util/i18n.h"
+
+typedef _Float128 q_t;
+
+const char *op_rounding_name(int mode)
+{
+    static const char *const names[] = { "nearest", "zero", "up", "down", "stochastic" };
+    return mode >= 0 && mode < 5 ? names[mode] : "nearest";
+}
+
+typedef struct fmt { int p, emin; double max; bool sat; } fmt_t;
+
+static fmt_t fmt_of(dtype_t dt)
+{
+    switch (dt) {
+    case DT_FP16: return (fmt_t){ 11, -14, 65504.0, false };
+    case DT_BF16: return (fmt_t){ 8, -126, 0x1.fep127, false };
+    case DT_TF32: return (fmt_t){ 11, -126, 0x1.ffcp127, false };
+    case DT_E4M3: return (fmt_t){ 4, -6, 448.0, true };
+    case DT_E5M2: return (fmt_t){ 3, -14, 57344.0, false };
+    case DT_FP32: return (fmt_t){ 24, -126, 0x1.fffffep127, false };
+    default:      return (fmt_t){ 53, -1022, 0x1.fffffffffffffp1023, false };
+    }
+}
+
+/* A uniform in [0, 1) from (seed, count, op, element): splitmix64's
+ * finaliser over the four words (Steele, Lea & Flood 2014). */
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+typedef struct rctx { int mode; bool ftz; uint64_t key; } rctx_t;
+static double uniform(const rctx_t *r, int64_t i)
+{
+    uint64_t z = mix(r->key + 0x9e3779b97f4a7c15u * (uint64_t)(i + 1));
+    return (double)(z >> 11) * 0x1p-53;
+}
+
+/* x rounded to dt's grid in the mode, x's exact value being X plus a
+ * tiny amount of sign side (0: X is exact). */
+static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
+{
+    fmt_t f = fmt_of(dt);
+    if (X != X) return NAN;
+    bool neg = X < 0 || (X == 0 && signbit((double)X));
+    if (X == (q_t)INFINITY || X == -(q_t)INFINITY) return f.sat ? (neg ? -f.max : f.max) : (double)X;
+    q_t A = neg ? -X : X;
+    int s = neg ? -side : side;
+    if (A == 0 && s <= 0) return neg ? -0.0 : 0.0;
+    int e = A == 0 ? f.emin : ilogbf128(A);
+    int qe = (e < f.emin ? f.emin : e) - (f.p - 1);
+    q_t m = scalbnf128(A, -qe);
+    uint64_t ip = (uint64_t)m;
+    q_t fr = m - (q_t)ip;
+    bool exact = fr == 0 && s == 0;
+    int half;
+    double frac;
+    if (fr == 0 && s < 0) {
+        /* just below ip: at a power of two above emin the grid below is twice as fine */
+        if (ip == (uint64_t)1 << (f.p - 1) && e > f.emin) { qe--; ip = 2 * ip; }
+        ip--;
+        half = 1;
+        frac = 1.0;
+    }
+    else if (fr == 0) { half = -1; frac = 0.0; }
+    else { half = fr > 0.5Q ? 1 : fr < 0.5Q ? -1 : s; frac = (double)fr; }
+    /* the mode on the magnitude: 0 nearest, 1 toward zero, 2 away, 3 stochastic */
+    int mm = r->mode == 0 ? 0 : r->mode == 1 ? 1 : r->mode == 2 ? (neg ? 1 : 2) : r->mode == 3 ? (neg ? 2 : 1) : 3;
+    bool up = mm == 0 ? (half > 0 || (half == 0 && (ip & 1))) : mm == 1 ? false : mm == 2 ? !exact
+              : !exact && uniform(r, i) < frac;
+    double R = scalbn((double)(ip + up), qe);
+    if (R > f.max) R = f.sat || mm == 1 ? f.max : INFINITY;
+    if (r->ftz && R != 0 && R < ldexp(1.0, f.emin)) R = 0;
+    return neg ? -R : R;
+}
+
+/* :ftz on: a subnormal input of dtype dt flushes to zero, keeping its sign. */
+static double daz(double x, dtype_t dt, bool ftz)
+{
+    if (!ftz || dt == DT_INT64 || x == 0 || !isfinite(x)) return x;
+    return fabs(x) < ldexp(1.0, fmt_of(dt).emin) ? copysign(0.0, x) : x;
+}
+
+static const char *mode_text(const session_settings_t *st, char *buf, size_t cap)
+{
+    if (st->rounding && st->ftz) snprintf(buf, cap, _(":rounding %s and :ftz on"), op_rounding_name(st->rounding));
+    else if (st->rounding) snprintf(buf, cap, ":rounding %s", op_rounding_name(st->rounding));
+    else snprintf(buf, cap, ":ftz on");
+    return buf;
+}
+
+static void refuse(call_t *c, const char *why_op)
+{
+    char m[64];
+    err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
+              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs, the casts (fp16 bf16 "
+              "fp32 fp64 tf32 e4m3 e5m2 cast) and sum(x) over all elements follow it: :help :rounding",
+              why_op, mode_text(op_settings(c->s), m, sizeof m));
+}
+
+/* ops that only make, move, select or show values: nothing to round */
+static bool passes(op_id_t id)
+{
+    switch (id) {
+    case OP_reshape: case OP_transpose: case OP_shape: case OP_len: case OP_ndim: case OP_size: case OP_print:
+    case OP_tprint: case OP_ones: case OP_zeros: case OP_index_select: case OP_take: case OP_concat: case OP_stack:
+    case OP_split: case OP_broadcast_to: case OP_expand: case OP_eye: case OP_bits: case OP_finfo: case OP_eps:
+    case OP_seed: case OP_range: case OP_range_bound: case OP_list_of: case OP_device: case OP_ulp: case OP_nextafter:
+    case OP_int64: case OP_from_bits: case OP_to: case OP_rand:   /* rand: p random bits scaled, exact */
+        return true;
+    default:
+        return false;
+    }
+}
+
+static dtype_t cast_target(call_t *c)
+{
+    switch (c->op->id) {
+    case OP_fp16: return DT_FP16;
+    case OP_bf16: return DT_BF16;
+    case OP_fp32: return DT_FP32;
+    case OP_fp64: return DT_FP64;
+    case OP_tf32: return DT_TF32;
+    case OP_e4m3: return DT_E4M3;
+    case OP_e5m2: return DT_E5M2;
+    default: return (dtype_t)-1;
+    }
+}
+
+static bool is_float(dtype_t dt) { return dt != DT_INT64; }
+
+/* element i of an operand as its exact value (a weak literal's side in *side) */
+static q_t load(const value_t *v, const tensor_t *bt, int64_t i, dtype_t enter_dt, const rctx_t *r, int64_t k, int *side)
+{
+    *side = 0;
+    const tensor_t *t = &v->u.t;
+    if (t->weak) {
+        /* a weak value (or an exact list for a cast) enters at enter_dt, rounded once in the mode from its
+         * exact value: a lone literal's side is lit_dir */
+        if (t->dtype == DT_INT64) {
+            int64_t n = *(const int64_t *)((const char *)storage_host(bt->st) + tensor_elem_offset(bt, t->ndim ? i : 0));
+            return rnd((q_t)n, 0, enter_dt, r, k);
+        }
+        return rnd((q_t)tensor_load_f64(bt, t->ndim ? i : 0), t->ndim ? 0 : t->lit_dir, enter_dt, r, k);
+    }
+    if (t->dtype == DT_INT64) {
+        int64_t n = *(const int64_t *)((const char *)storage_host(bt->st) + tensor_elem_offset(bt, i));
+        return rnd((q_t)n, 0, enter_dt, r, k);
+    }
+    return (q_t)daz(tensor_load_f64(bt, i), (dtype_t)t->dtype, r->ftz);
+}
+
+static double binary(op_id_t id, q_t a, q_t b, dtype_t dt, const rctx_t *r, int64_t i)
+{
+    int side = 0;
+    q_t X;
+    switch (id) {
+    case OP_subtract: b = -b; /* fall through */
+    case OP_add: {
+        X = a + b;
+        if (X == 0 && a == -b) {   /* an exact zero sum is +0, -0 under down (IEEE 754-2019 §6.3) */
+            bool na = signbit((double)a), nb = signbit((double)b);
+            if (a == 0 && na == nb) return na ? -0.0 : 0.0;   /* x + x keeps x's sign */
+            return r->mode == 3 ? -0.0 : 0.0;
+        }
+        if (isinf((double)X) || X != X) return rnd(X, 0, dt, r, i);
+        q_t bb = X - a, err = (a - (X - bb)) + (b - bb);
+        side = err > 0 ? 1 : err < 0 ? -1 : 0;
+        break;
+    }
+    case OP_multiply: X = a * b; break;
+    default: {   /* divide */
+        X = a / b;
+        if (X == X && X != 0 && isfinite((double)a) && isfinite((double)b) && b != 0) {
+            q_t res = a - X * b;
+            side = (res > 0) == (b > 0) ? 1 : -1;
+            if (res == 0) side = 0;
+        }
+        break;
+    }
+    }
+    return rnd(X, side, dt, r, i);
+}
+
+static value_t *plain(call_t *c, value_t *(*run)(call_t *))
+{
+    return run(c);
+}
+
+/* each element of out recomputed in the mode from the call's operands */
+static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
+{
+    tensor_t *o = &out->u.t;
+    /* weak floats alone compute in the session precision (their result is a weak fp64) */
+    dtype_t dt = o->weak ? op_settings(c->s)->precision : (dtype_t)o->dtype;
+    void *od = tensor_data(out);
+    op_id_t id = c->op->id;
+    int nin = id == OP_sqrt || id == OP_negative || id == OP_abs || cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
+    value_t *in[2] = { NULL, NULL };
+    tensor_t bt[2];
+    dtype_t enter[2] = { dt, dt };
+    for (int k = 0; k < nin; k++) {
+        in[k] = op_arg_tensor(c, k);
+        bt[k] = in[k]->u.t;
+        if (!bt[k].weak) tensor_broadcast(&bt[k], o->ndim, o->shape);
+    }
+    if (nin == 2) {
+        op_promo_t pr = op_promote((dtype_t)in[0]->u.t.dtype, in[0]->u.t.weak, (dtype_t)in[1]->u.t.dtype,
+                                   in[1]->u.t.weak, false, op_settings(c->s)->precision);
+        enter[0] = pr.in[0];
+        enter[1] = pr.in[1];
+    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt) {
+        enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
+    }
+    for (int64_t i = 0; i < o->size; i++) {
+        int s0 = 0, s1 = 0;
+        q_t a, b = 0;
+        if (nin == 1 && enter[0] == DT_FP64 && in[0]->u.t.weak) {
+            a = (q_t)tensor_load_f64(&bt[0], in[0]->u.t.ndim ? i : 0);
+            s0 = in[0]->u.t.ndim ? 0 : in[0]->u.t.lit_dir;
+        } else {
+            a = load(in[0], &bt[0], i, enter[0], r, i + (1LL << 40), &s0);
+        }
+        if (nin == 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
+        double v;
+        if (nin == 2) v = binary(id, a, b, dt, r, i);
+        else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
+        else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
+        else if (id == OP_sqrt) {
+            q_t X = sqrtf128(a);
+            int side = 0;
+            if (X == X && X > 0 && isfinite((double)a)) {
+                q_t res = a - X * X;
+                side = res > 0 ? 1 : res < 0 ? -1 : 0;
+            }
+            v = rnd(X, side, dt, r, i);
+        } else v = rnd(a, s0, dt, r, i);   /* a cast */
+        dtype_store_f64((dtype_t)o->dtype, od, i, v);
+    }
+    o->lit_dir = 0;   /* a weak result holds its rounded value exactly */
+}
+
+static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    dtype_t dt = (dtype_t)x->u.t.dtype, odt = (dtype_t)out->u.t.dtype;
+    dtype_t acc = op_settings(c->s)->accumulate_same ? dt : dt == DT_FP64 ? DT_FP64 : DT_FP32;
+    q_t s = 0;
+    for (int64_t i = 0; i < x->u.t.size; i++)
+        s = (q_t)binary(OP_add, s, (q_t)daz(tensor_load_f64(&x->u.t, i), dt, r->ftz), acc, r, i);
+    double v = acc == odt ? (double)s : rnd(s, 0, odt, r, x->u.t.size);
+    dtype_store_f64(odt, tensor_data(out), 0, v);
+    return out;
+}
+
+/* a list literal [a, b, ...]: each number rounded once in the mode from its
+ * exact decimal value (lit_dir), each row of another dtype converted in the
+ * mode; a list a cast takes exactly is fp64, rounded in the mode too, and
+ * a directed rounding twice in one direction is the rounding once (an
+ * unbiased one twice is unbiased) */
+static value_t *redo_literal(call_t *c, value_t *out, const rctx_t *r)
+{
+    dtype_t dt = (dtype_t)out->u.t.dtype;
+    int64_t per = c->nargs ? c->args[0]->u.t.size : 0;
+    void *od = tensor_data(out);
+    for (int k = 0; k < c->nargs; k++) {
+        const value_t *it = c->args[k];
+        if (it->u.t.dtype == dt && !it->u.t.weak) continue;   /* a row of the same dtype: copied exactly */
+        for (int64_t j = 0; j < per; j++) {
+            int side = 0;
+            q_t x = load(it, &it->u.t, j, DT_FP64, r, 0, &side);
+            if (it->u.t.weak && it->u.t.dtype != DT_INT64 && it->u.t.ndim == 0) {
+                x = (q_t)tensor_load_f64(&it->u.t, 0);
+                side = it->u.t.lit_dir;
+            }
+            dtype_store_f64(dt, od, k * per + j, rnd(x, side, dt, r, k * per + j));
+        }
+    }
+    return out;
+}
+
+value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
+{
+    const session_settings_t *st = op_settings(c->s);
+    const op_def_t *op = c->op;
+    op_id_t id = op->id;
+    if (id == OP_bits)   /* bits(0.1) shows the literal as stored: nearest even */
+        for (int i = 0; i < c->nargs; i++)
+            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
+    if (passes(id)) return plain(c, run);
+    dtype_t ct = cast_target(c);
+    bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt ||
+              id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
+    bool sum = id == OP_sum && c->nkw == 0;
+    bool lit = id == OP_literal;
+    if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
+    const char *name = lit ? _("a list literal") : op->name;
+    if (op_tape.active() || op_tracing()) {
+        char m[64];
+        err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet inside grad or a traced function "
+                  "(their graphs are nearest-even); :rounding nearest and :ftz off",
+                  name, mode_text(st, m, sizeof m));
+    }
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.st && c->args[i]->u.t.st->device != NN_DEV_CPU) {
+            char m[64];
+            err_raise(ERR_VALUE, c->arg_spans ? c->arg_spans[i] : c->span,
+                      "%s under %s is not supported on the GPU yet; move the tensor with to(x, \"cpu\") or "
+                      "use :rounding nearest and :ftz off", name, mode_text(st, m, sizeof m));
+        }
+    if (st->dev != 0) {
+        char m[64];
+        err_raise(ERR_VALUE, c->span, "%s under %s is not supported with :device gpu yet; :device cpu",
+                  name, mode_text(st, m, sizeof m));
+    }
+    value_t *out = plain(c, run);
+    if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
+    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) return out;
+    rctx_t r = { st->rounding, st->ftz, 0 };
+    if (st->rounding == 4) {
+        nn_state_t *ns = nn_state();
+        r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + ns->sr_count++) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
+    }
+    if (sum) return redo_sum(c, out, &r);
+    if (lit) return redo_literal(c, out, &r);
+    redo_elementwise(c, out, &r);
+    return out;
+}
