@@ -258,7 +258,8 @@ static value_t *ad_run(call_t *c)
     dtype_t dt = (dtype_t)x->u.t.dtype;
     if (!(dt == DT_FP16 || dt == DT_BF16 || dt == DT_FP32 || dt == DT_FP64)) return NULL;
     const session_settings_t *set = op_settings(c->s);
-    if (set->numerics_check || set->accumulate_same) return NULL;
+    /* shadow() and :shadow on measure each op: the derivative must run as its own op */
+    if (set->numerics_check || set->accumulate_same || op_shadow_on) return NULL;
     tape_t *t = &a->tapes[0];
     int k = link_of(x, t->id);
     if (k < 0 || fuse_off()) return NULL;
