@@ -1,0 +1,84 @@
+#!/bin/sh
+# fit-precision.sh — fit(..., precision=[...]): one run per dtype, each from
+# the same weights and the same batches.  A plain fit in the session's fp32
+# is the reference for the fp32 run wherever it stands in the list (its
+# losses and weights to the last digit), the list keeps the order and
+# .dtype asked, the model passed in ends with the first run's weights, the
+# generator ends where one plain fit leaves it, fp16 runs under Keras's
+# mixed policy with dynamic loss scaling and bf16 without, policy="pure"
+# trains in the dtype itself, and wrong arguments are errors before any
+# step.
+: "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
+. "$TESTDIR/tap.sh"
+case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
+tmp=${TMPDIR:-/tmp}/nnpad-fitprec.$$
+rm -rf "$tmp"; mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+# the same start for every program: data, model, then the fit
+head='seed(0)
+x, y = xor(64)
+m = sequential(dense(2, 4, activation="tanh"), dense(4, 1, activation="sigmoid"))
+'
+fitargs='loss="binary_crossentropy", epochs=3, verbose=0, validation=0.25'
+out() { printf '%s%s\n' "$head" "$1" > p.nn; "$NNPAD" p.nn 2>&1; }
+plain=$(out "h = fit(m, x, y, $fitargs)
+h.loss
+h.val_loss
+m.layers[0].W
+m.layers[1].b
+rand(2)")
+printf '%s\n' "$plain" | grep -q '^\[0\.' ; tap_ok $? "a plain fit runs (got: $(printf '%s' "$plain" | head -1))"
+for prec in '["fp32", "bf16", "fp16"]:0' '["fp16", "fp32"]:1' '["bf16", "fp64", "fp32"]:2'; do
+  list=${prec%:*}; k=${prec##*:}
+  got=$(out "hs = fit(m, x, y, $fitargs, precision=$list)
+hs[$k].loss
+hs[$k].val_loss
+hs[$k].model.layers[0].W
+hs[$k].model.layers[1].b")
+  want=$(printf '%s\n' "$plain" | head -n -1)
+  [ "$got" = "$want" ]; tap_ok $? "precision=$list: the fp32 run (item $k) has a plain fit's losses and weights to the last digit"
+  [ "$got" = "$want" ] || { printf 'want:\n%s\ngot:\n%s\n' "$want" "$got" | tap_diag; }
+done
+got=$(out "hs = fit(m, x, y, $fitargs, precision=[\"fp32\", \"bf16\", \"fp16\"])
+len(hs)
+[hs[0].dtype, hs[1].dtype, hs[2].dtype]
+[hs[0].policy, hs[1].compute_dtype, hs[2].compute_dtype]
+[hs[0].scaling, hs[1].scaling, hs[2].scaling]
+rand(2)")
+want=$(printf '3\n["fp32", "bf16", "fp16"]\n["pure", "bf16", "fp16"]\n["none", "none", "dynamic"]\n%s' "$(printf '%s\n' "$plain" | tail -n 1)")
+[ "$got" = "$want" ]; tap_ok $? "three histories in the order asked, fp16 and bf16 mixed (fp16 with dynamic loss scaling), the generator where one fit leaves it"
+[ "$got" = "$want" ] || { printf 'want:\n%s\ngot:\n%s\n' "$want" "$got" | tap_diag; }
+# the model passed in keeps the first run's weights, the others their own
+got=$(out "hs = fit(m, x, y, $fitargs, precision=[\"bf16\", \"fp32\"])
+min(equal(m.layers[0].W, hs[0].model.layers[0].W))
+min(equal(m.layers[1].W, hs[0].model.layers[1].W))
+max(not_equal(m.layers[0].W, hs[1].model.layers[0].W))
+m.layers[0].W.dtype")
+want=$(printf '1 (fp32)\n1 (fp32)\n1 (fp32)\nfp32')
+[ "$got" = "$want" ]; tap_ok $? "the model passed in has the first (bf16, mixed: fp32 master weights) run's weights, not the second's (got: $got)"
+# policy="pure": weights, x and y in the dtype
+got=$(out "hs = fit(m, x, y, $fitargs, precision=[\"fp16\"], policy=\"pure\")
+[hs[0].policy, hs[0].scaling, m.layers[0].W.dtype, hs[0].model.layers[1].b.dtype]")
+[ "$got" = '["pure", "none", "fp16", "fp16"]' ]; tap_ok $? "policy=\"pure\": the fp16 run's weights are fp16 (got: $got)"
+# a single dtype as a string gives one history, as a plain fit
+got=$(out "h = fit(m, x, y, $fitargs, precision=\"fp32\")
+h.loss
+h.val_loss
+m.layers[0].W
+m.layers[1].b
+rand(2)")
+[ "$got" = "$plain" ]; tap_ok $? "precision=\"fp32\": one history, the plain fit's to the last digit"
+# wrong arguments: errors at their caret, the model untouched
+for bad in 'precision=["fp32", "fp32"]:names fp32 twice' 'precision=["int64"]:names fp16, bf16, fp32 or fp64' \
+           'precision=[]:a list of one to eight' 'precision=["fp16"], policy="half":policy= is' 'policy="pure":goes with precision='; do
+  arg=${bad%%:*}; msg=${bad#*:}
+  got=$(out "fit(m, x, y, $fitargs, $arg)
+m.layers[0].W")
+  printf '%s\n' "$got" | grep -q "$msg" && ! printf '%s\n' "$got" | grep -q '^\[\[' ; tap_ok $? "$arg: an error that says \"$msg\", the script stops"
+done
+got=$(out "o = sgd()
+fit(m, x, y, optimizer=o, verbose=0)
+fit(m, x, y, $fitargs, optimizer=o, precision=[\"fp32\", \"fp16\"])")
+printf '%s\n' "$got" | grep -q "fresh optimiser"; tap_ok $? "an optimiser that has taken steps is refused (its state belongs to one run)"
+tap_done
