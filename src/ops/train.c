@@ -1681,9 +1681,30 @@ static void cast_weights(session_t *s, value_t *m, dtype_t dt)
     }
 }
 
+void op_precision_use(session_t *s, dtype_t dt, bool mixed)
+{
+    session_settings_t *set = op_settings(s);
+    set->policy = mixed ? (dt == DT_FP16 ? 1 : 2) : 0;
+    if (!mixed) set->precision = dt;
+}
+
+value_t *op_model_as(session_t *s, value_t *m, dtype_t dt)
+{
+    value_t *r = clone_rec(m);
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        cast_weights(s, r, dt);
+        err_pop(&f);
+    } else {
+        val_unref(r);
+        err_rethrow();
+    }
+    return r;
+}
+
 /* What each run of a precision list restores: the session's precision and
- * policy and the generator (fit does not nest: static, so that the error
- * path after a longjmp reads it). */
+ * policy (fit does not nest: static, so that the error path after a
+ * longjmp reads it). */
 static struct { session_settings_t set; bool held; } fit_prec_saved;
 
 /* fit(model, x, y, precision=["fp32", "bf16", "fp16"], policy="mixed"):
@@ -1736,8 +1757,28 @@ static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
     value_t *kv[24];
     span_t ks[24];
     int nk = 0, iopt = -1;
+    /* show=: the runs drawn together, once at the end ("loss", "boundary",
+     * "playground"); checked before any step */
+    value_t *shv = op_kw(c, "show", &sp);
+    span_t show_span = sp;
+    const char *shows[3];
+    int nshow = 0;
+    if (shv) {
+        int ni = shv->kind == V_LIST ? shv->u.list.n : 1;
+        for (int i = 0; i < ni; i++) {
+            value_t *it = shv->kind == V_LIST ? shv->u.list.items[i] : shv;
+            if (it->kind != V_STR || (strcmp(it->u.str.s, "loss") && strcmp(it->u.str.s, "boundary") &&
+                                      strcmp(it->u.str.s, "playground")))
+                err_raise(ERR_VALUE, sp, "fit: with precision=, show= names \"loss\", \"boundary\" or \"playground\" (each "
+                          "drawn once, the runs together)");
+            for (int k = 0; k < nshow; k++)
+                if (!strcmp(shows[k], it->u.str.s)) err_raise(ERR_VALUE, sp, "fit: show= names \"%s\" twice", it->u.str.s);
+            shows[nshow++] = it->u.str.s;
+        }
+    }
     for (int i = 0; i < c->nkw && nk < 23; i++) {
-        if (!strcmp(c->kw_names[i], "precision") || !strcmp(c->kw_names[i], "policy")) continue;
+        if (!strcmp(c->kw_names[i], "precision") || !strcmp(c->kw_names[i], "policy") || !strcmp(c->kw_names[i], "show"))
+            continue;
         if (!strcmp(c->kw_names[i], "optimizer")) iopt = nk;
         kn[nk] = c->kw_names[i]; kv[nk] = c->kw[i]; ks[nk] = c->kw_spans[i]; nk++;
     }
@@ -1770,8 +1811,7 @@ static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
         mr = r == 0 ? val_ref(model) : clone_rec(pristine);
         cast_weights(c->s, mr, mixed ? DT_FP32 : dt);
         *set = fit_prec_saved.set;
-        set->policy = mixed ? (dt == DT_FP16 ? 1 : 2) : 0;
-        if (!mixed) set->precision = dt;
+        op_precision_use(c->s, dt, mixed);
         /* x and y in the dtype (a mixed run's layers cast x themselves) */
         value_t *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
         xr = mixed || (dtype_t)x->u.t.dtype == dt || x->u.t.dtype == DT_INT64 ? val_ref(x) : cast_to(c->s, x, dt);
@@ -1818,6 +1858,28 @@ static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
     nn_state()->rng_ready = ready1;
     val_unref(dyn); val_unref(pristine);
     if (opt0) val_unref(opt0);
+    /* the figures: fit_precision_figure (view's) through the op table */
+    if (nshow) {
+        value_t *fn = fn_of("fit_precision_figure"), *none = val_new(V_NONE);
+        value_t *valv = op_kw(c, "validation", &sp);
+        bool vl = valv && valv->kind == V_LIST && valv->u.list.n == 2;
+        value_t *dv = op_kw(c, "discretize", &sp), *cv = op_kw(c, "colors", &sp), *fv = op_kw(c, "features", &sp);
+        err_frame_t f2;
+        if (err_try(&f2) == 0) {
+            for (int k = 0; k < nshow; k++) {
+                value_t *what = str_new(shows[k], strlen(shows[k])), *i0 = inum(0), *i1 = inum(1);
+                value_t *a[12] = { what, i0, hs, model, c->args[1], c->args[2], i1, vl ? valv->u.list.items[0] : none,
+                                   vl ? valv->u.list.items[1] : none, dv ? dv : none, cv ? cv : none, fv ? fv : none };
+                value_t *r = op_apply(c->s, fn, 12, a, show_span);
+                val_unref(r); val_unref(what); val_unref(i0); val_unref(i1);
+            }
+            err_pop(&f2);
+        } else {
+            val_unref(fn); val_unref(none); val_unref(hs);
+            err_rethrow();
+        }
+        val_unref(fn); val_unref(none);
+    }
     if (one) {
         value_t *h = val_ref(hs->u.list.items[0]);
         val_unref(hs);
