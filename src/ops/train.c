@@ -1681,6 +1681,34 @@ static void cast_weights(session_t *s, value_t *m, dtype_t dt)
     }
 }
 
+int op_precision_list(call_t *c, value_t *pv, span_t psp, value_t *polv, dtype_t *dts, bool *pure)
+{
+    const char *fn = c->op->name;
+    span_t sp;
+    *pure = false;
+    if (polv) {
+        (void)op_kw(c, "policy", &sp);
+        if (polv->kind != V_STR || (strcmp(polv->u.str.s, "mixed") && strcmp(polv->u.str.s, "pure")))
+            err_raise(ERR_VALUE, sp, "%s: policy= is \"mixed\" (fp32 weights, compute in fp16 or bf16, as Keras's "
+                      "mixed policies) or \"pure\" (everything in the dtype)", fn);
+        *pure = !strcmp(polv->u.str.s, "pure");
+    }
+    bool one = pv->kind == V_STR;
+    if (!one && (pv->kind != V_LIST || pv->u.list.n < 1 || pv->u.list.n > 8))
+        err_raise(ERR_TYPE, psp, "%s: precision= is a dtype (\"fp16\") or a list of one to eight of them "
+                  "([\"fp32\", \"bf16\", \"fp16\"])", fn);
+    int nd = one ? 1 : pv->u.list.n;
+    for (int i = 0; i < nd; i++) {
+        value_t *it = one ? pv : pv->u.list.items[i];
+        dts[i] = op_to_dtype(it, psp);
+        if (dts[i] != DT_FP16 && dts[i] != DT_BF16 && dts[i] != DT_FP32 && dts[i] != DT_FP64)
+            err_raise(ERR_VALUE, psp, "%s: precision= names fp16, bf16, fp32 or fp64, not %s", fn, dtype_traits[dts[i]].name);
+        for (int k = 0; k < i; k++)
+            if (dts[k] == dts[i]) err_raise(ERR_VALUE, psp, "%s: precision= names %s twice", fn, dtype_traits[dts[i]].name);
+    }
+    return nd;
+}
+
 void op_precision_use(session_t *s, dtype_t dt, bool mixed)
 {
     session_settings_t *set = op_settings(s);
@@ -1721,26 +1749,9 @@ static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
     span_t sp;
     value_t *polv = op_kw(c, "policy", &sp);
     bool pure = false;
-    if (polv) {
-        if (polv->kind != V_STR || (strcmp(polv->u.str.s, "mixed") && strcmp(polv->u.str.s, "pure")))
-            err_raise(ERR_VALUE, sp, "fit: policy= is \"mixed\" (fp32 weights, compute in fp16 or bf16, as Keras's "
-                      "mixed policies) or \"pure\" (everything in the dtype)");
-        pure = !strcmp(polv->u.str.s, "pure");
-    }
     bool one = pv->kind == V_STR;
-    if (!one && (pv->kind != V_LIST || pv->u.list.n < 1 || pv->u.list.n > 8))
-        err_raise(ERR_TYPE, psp, "fit: precision= is a dtype (\"fp16\") or a list of one to eight of them "
-                  "([\"fp32\", \"bf16\", \"fp16\"])");
-    int nd = one ? 1 : pv->u.list.n;
     dtype_t dts[8];
-    for (int i = 0; i < nd; i++) {
-        value_t *it = one ? pv : pv->u.list.items[i];
-        dts[i] = op_to_dtype(it, psp);
-        if (dts[i] != DT_FP16 && dts[i] != DT_BF16 && dts[i] != DT_FP32 && dts[i] != DT_FP64)
-            err_raise(ERR_VALUE, psp, "fit: precision= names fp16, bf16, fp32 or fp64, not %s", dtype_traits[dts[i]].name);
-        for (int k = 0; k < i; k++)
-            if (dts[k] == dts[i]) err_raise(ERR_VALUE, psp, "fit: precision= names %s twice", dtype_traits[dts[i]].name);
-    }
+    int nd = op_precision_list(c, pv, psp, polv, dts, &pure);
     value_t *model = c->args[0];
     slot_t sl0[256];
     value_t *w0[256];
