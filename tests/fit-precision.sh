@@ -81,4 +81,34 @@ got=$(out "o = sgd()
 fit(m, x, y, optimizer=o, verbose=0)
 fit(m, x, y, $fitargs, optimizer=o, precision=[\"fp32\", \"fp16\"])")
 printf '%s\n' "$got" | grep -q "fresh optimiser"; tap_ok $? "an optimiser that has taken steps is refused (its state belongs to one run)"
+# ---- the figures (NNPAD_FIGURE_TEXT=1 writes each picture's drawn texts beside it) ----
+fig() { rm -rf figures; printf '%s%s\n' "$head" "$1" > p.nn; NNPAD_FIGURE_TEXT=1 "$NNPAD" p.nn 2>&1; }
+texts() { cut -f2 "$1" | sort; }
+fig "hs = fit(m, x, y, $fitargs, precision=[\"fp32\", \"bf16\", \"fp16\"], show=[\"loss\", \"boundary\"])" > o.txt
+l=$(ls figures/*-fit-precision-loss.png.txt 2>/dev/null); b=$(ls figures/*-fit-precision-boundary.png.txt 2>/dev/null)
+[ -n "$l" ] && [ "$(texts "$l" | grep -cx 'fp32')" = 1 ] && [ "$(texts "$l" | grep -cx 'bf16 (mixed)')" = 1 ] &&
+  [ "$(texts "$l" | grep -cx 'fp16 (mixed)')" = 1 ]
+tap_ok $? "show=\"loss\": one plot, one series per dtype in its legend ($(ls figures 2>/dev/null | tr '\n' ' '))"
+[ -n "$b" ] && [ "$(texts "$b" | grep -cxE 'fp32|bf16 \(mixed\)|fp16 \(mixed\)')" = 3 ] &&
+  [ "$(grep -c '^boundary \(fp32\|bf16 (mixed)\|fp16 (mixed)\): class 1 where' o.txt)" = 3 ]
+tap_ok $? "show=\"boundary\": a panel per dtype side by side, titled by it, and a line each"
+# the steps a dynamic loss scale skipped, marked: the figure's count is fit's
+got=$(fig "hs = fit(m, x, y, $fitargs, optimizer=loss_scale_optimizer(adam(), initial_scale=2^40, dynamic_growth_steps=3), precision=[\"fp32\", \"fp16\"], show=\"loss\")
+[hs[0].skipped, hs[1].skipped]")
+l=$(ls figures/*-fit-precision-loss.png.txt 2>/dev/null)
+n=$(printf '%s\n' "$got" | sed -n 's/^\[0, \([1-9][0-9]*\)\] ([a-z0-9]*)$/\1/p')
+[ -n "$n" ] && [ -n "$l" ] && texts "$l" | grep -qx "fp16 (mixed): $n steps skipped (inf or NaN gradients; the loss scale halved)" &&
+  texts "$l" | grep -q '^fp32: the loss scale doubled' && ! texts "$l" | grep -q '^fp32: .*skipped'
+tap_ok $? "a loss scale of 2^40: fp16's skipped steps (fit counts $n) marked in the figure, fp32's doublings, no fp32 step skipped"
+# the session's settings come back after the runs and after boundary(precision=)
+got=$(fig "hs = fit(m, x, y, $fitargs, precision=[\"fp16\", \"bf16\"], policy=\"pure\")
+boundary(m, x, y, precision=[\"fp32\", \"bf16\", \"fp16\"], policy=\"pure\")
+[ones(1).dtype, dense(2, 1).W.dtype, m.layers[0].W.dtype]
+boundary(hs[1].model, x, y, precision=[\"fp16\", \"fp32\"])")
+b=$(ls figures/*-boundary-precision.png.txt 2>/dev/null | head -1); b2=$(ls figures/*-boundary-precision.png.txt 2>/dev/null | tail -1)
+printf '%s\n' "$got" | grep -qx '\["fp32", "fp32", "fp16"\]'
+tap_ok $? "after fit and boundary with precision=, the session is back in fp32 with no policy (the model keeps its fp16 run's weights)"
+[ -n "$b" ] && [ "$(texts "$b" | grep -cxE 'fp32|bf16|fp16')" = 3 ] && [ "$(texts "$b2" | grep -cxE 'fp32|fp16 \(mixed\)')" = 2 ] &&
+  [ "$(printf '%s\n' "$got" | grep -c '^boundary \(fp32\|bf16\|fp16\|fp16 (mixed)\): class 1 where')" = 5 ]
+tap_ok $? "boundary(m, x, y, precision=[...]): a panel per dtype, pure or mixed as asked"
 tap_done

@@ -296,6 +296,9 @@ static view_figure_t *loss_runs(value_t *hs)
             nh += b < a;
             ng += b > a;
         }
+        /* the last step's halving is after the record: fit's count says it */
+        bool last_skipped = hnum(h, "skipped") > (double)nh && S == (sc ? sc->u.t.size : 0);
+        nh += last_skipped;
         for (int k = 0; k < 2; k++) {
             int64_t m = k ? ng : nh, j = 0;
             if (!m) continue;
@@ -304,6 +307,7 @@ static view_figure_t *loss_runs(value_t *hs)
                 double a = tensor_get_f64(sc, t), b = tensor_get_f64(sc, t + 1);
                 if (k ? b > a : b < a) { px[j] = x[t]; py[j] = y[t]; j++; }
             }
+            if (!k && last_skipped) { px[j] = x[S - 1]; py[j] = y[S - 1]; j++; }
             if (k) snprintf(l2, sizeof l2, NG_("%s: the loss scale doubled (%lld time)", "%s: the loss scale doubled (%lld times)",
                                               (unsigned long)m), lab, (long long)m);
             else snprintf(l2, sizeof l2, NG_("%s: %lld step skipped (inf or NaN gradients; the loss scale halved)",
