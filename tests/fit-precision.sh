@@ -82,7 +82,7 @@ fit(m, x, y, optimizer=o, verbose=0)
 fit(m, x, y, $fitargs, optimizer=o, precision=[\"fp32\", \"fp16\"])")
 printf '%s\n' "$got" | grep -q "fresh optimiser"; tap_ok $? "an optimiser that has taken steps is refused (its state belongs to one run)"
 # ---- the figures (NNPAD_FIGURE_TEXT=1 writes each picture's drawn texts beside it) ----
-fig() { rm -rf figures; printf '%s%s\n' "$head" "$1" > p.nn; NNPAD_FIGURE_TEXT=1 "$NNPAD" p.nn 2>&1; }
+fig() { rm -rf figures; printf '%s%s\n' "$head" "$1" > p.nn; NNPAD_FIGURES=figures NNPAD_HEADLESS=1 NNPAD_FIGURE_TEXT=1 "$NNPAD" p.nn 2>&1; }
 texts() { cut -f2 "$1" | sort; }
 fig "hs = fit(m, x, y, $fitargs, precision=[\"fp32\", \"bf16\", \"fp16\"], show=[\"loss\", \"boundary\"])" > o.txt
 l=$(ls figures/*-fit-precision-loss.png.txt 2>/dev/null); b=$(ls figures/*-fit-precision-boundary.png.txt 2>/dev/null)
