@@ -1165,6 +1165,9 @@ static value_t *fit_features(call_t *c, value_t *feat, value_t *pts, span_t sp)
     return r;
 }
 
+/* the last fit stopped by Ctrl-C (a precision list runs no more dtypes) */
+static bool fit_was_stopped;
+
 /* fit's body: x the model's input; pts the points it is made of
  * (features=; NULL: x itself), which the figures draw */
 static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
@@ -1571,6 +1574,7 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
     }
     R.concrete = eager ? 0 : op_tracer.concrete_count(vgf);
     R.stopped = stopped;
+    fit_was_stopped = stopped;
     if (bad_steps && verbose) {
         fprintf(out, _("fit: %lld of %lld steps had inf or NaN gradients and applied them"), (long long)bad_steps, (long long)R.steps);
         if (fixed_scale != 1) fprintf(out, _(" (the fixed loss scale %g overflowed: loss_scale=\"dynamic\" halves it and skips those steps)\n"), fixed_scale);
@@ -1846,6 +1850,14 @@ static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
             }
             kvr[k] = vr;
         }
+        /* which run the epoch lines belong to */
+        value_t *vv = op_kw(c, "verbose", &sp);
+        if (!one && !(vv && vv->kind == V_TENSOR && vv->u.t.size == 1 && tensor_get_f64(vv, 0) == 0)) {
+            const char *dn = dtype_traits[dt].name;
+            FILE *out = session_out(c->s);
+            if (mixed) fprintf(out, _("precision %s: Keras's mixed policy (fp32 weights, the layers computing in %s)\n"), dn, dn);
+            else fprintf(out, _("precision %s: weights, x and y in %s\n"), dn, dn);
+        }
         value_t *a3[3] = { mr, xr, yr };
         call_t rc = *c;
         rc.args = a3;
@@ -1860,6 +1872,10 @@ static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
         value_t *drop[] = { xr, yr, mr, orun, vr };
         for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++) if (drop[k]) val_unref(drop[k]);
         xr = yr = mr = orun = vr = NULL;
+        if (fit_was_stopped && r + 1 < nd) {
+            fprintf(session_out(c->s), _("stopped by Ctrl-C: the other dtypes were not trained\n"));
+            break;
+        }
     }
     err_pop(&f);
     *set = fit_prec_saved.set;
