@@ -81,6 +81,10 @@ got=$(out "o = sgd()
 fit(m, x, y, optimizer=o, verbose=0)
 fit(m, x, y, $fitargs, optimizer=o, precision=[\"fp32\", \"fp16\"])")
 printf '%s\n' "$got" | grep -q "fresh optimiser"; tap_ok $? "an optimiser that has taken steps is refused (its state belongs to one run)"
+# with verbose=1, a line says which run the epoch lines belong to
+got=$(out "hs = fit(m, x, y, loss=\"binary_crossentropy\", epochs=2, precision=[\"bf16\", \"fp32\"])" | sed 's/  [0-9.e+-]* ms.*//')
+want=$(printf 'precision bf16: Keras'"'"'s mixed policy (fp32 weights, the layers computing in bf16)\nepoch 1/2  loss X\nepoch 2/2  loss X\nprecision fp32: weights, x and y in fp32\nepoch 1/2  loss X\nepoch 2/2  loss X')
+[ "$(printf '%s\n' "$got" | sed 's/loss .*/loss X/')" = "$want" ]; tap_ok $? "verbose=1: each run's epoch lines under a line naming its dtype and policy"
 # ---- the figures (NNPAD_FIGURE_TEXT=1 writes each picture's drawn texts beside it) ----
 fig() { rm -rf figures; printf '%s%s\n' "$head" "$1" > p.nn; NNPAD_FIGURES=figures NNPAD_HEADLESS=1 NNPAD_FIGURE_TEXT=1 "$NNPAD" p.nn 2>&1; }
 texts() { cut -f2 "$1" | sort; }
