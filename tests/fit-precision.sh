@@ -10,6 +10,7 @@
 # step.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
+. "$TESTDIR/figtext.sh"   # pngsize, layout
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
 tmp=${TMPDIR:-/tmp}/nnpad-fitprec.$$
 rm -rf "$tmp"; mkdir -p "$tmp"
@@ -88,7 +89,7 @@ want=$(printf 'precision bf16: Keras'"'"'s mixed policy (fp32 weights, the layer
 # ---- the figures (NNPAD_FIGURE_TEXT=1 writes each picture's drawn texts beside it) ----
 fig() { rm -rf figures; printf '%s%s\n' "$head" "$1" > p.nn; NNPAD_FIGURES=figures NNPAD_HEADLESS=1 NNPAD_FIGURE_TEXT=1 "$NNPAD" p.nn 2>&1; }
 texts() { cut -f2 "$1" | sort; }
-fig "hs = fit(m, x, y, $fitargs, precision=[\"fp32\", \"bf16\", \"fp16\"], show=[\"loss\", \"boundary\"])" > o.txt
+fig "hs = fit(m, x, y, $fitargs, precision=[\"fp32\", \"bf16\", \"fp16\"], show=[\"loss\", \"boundary\", \"playground\"])" > o.txt
 l=$(ls figures/*-fit-precision-loss.png.txt 2>/dev/null); b=$(ls figures/*-fit-precision-boundary.png.txt 2>/dev/null)
 [ -n "$l" ] && [ "$(texts "$l" | grep -cx 'fp32')" = 1 ] && [ "$(texts "$l" | grep -cx 'bf16 (mixed)')" = 1 ] &&
   [ "$(texts "$l" | grep -cx 'fp16 (mixed)')" = 1 ]
@@ -96,6 +97,14 @@ tap_ok $? "show=\"loss\": one plot, one series per dtype in its legend ($(ls fig
 [ -n "$b" ] && [ "$(texts "$b" | grep -cxE 'fp32|bf16 \(mixed\)|fp16 \(mixed\)')" = 3 ] &&
   [ "$(grep -c '^boundary \(fp32\|bf16 (mixed)\|fp16 (mixed)\): class 1 where' o.txt)" = 3 ]
 tap_ok $? "show=\"boundary\": a panel per dtype side by side, titled by it, and a line each"
+g=$(ls figures/*-fit-precision-playground.png.txt 2>/dev/null)
+[ -n "$g" ] && [ "$(texts "$g" | grep -cxE 'fp32|bf16 \(mixed\)|fp16 \(mixed\)')" = 3 ] && [ "$(texts "$g" | grep -cx 'output')" = 3 ]
+tap_ok $? "show=\"playground\": a playground per dtype side by side"
+for f in figures/*-fit-precision-*.png; do
+  set -- $(pngsize "$f")
+  bad=$(layout "$f.txt" "$1" "$2")
+  [ -z "$bad" ]; tap_ok $? "${f#figures/}: its texts lie on its $1 x $2 canvas, none overlapping another${bad:+: $bad}"
+done
 # the steps a dynamic loss scale skipped, marked: the figure's count is fit's
 got=$(fig "hs = fit(m, x, y, $fitargs, optimizer=loss_scale_optimizer(adam(), initial_scale=2^40, dynamic_growth_steps=3), precision=[\"fp32\", \"fp16\"], show=\"loss\")
 [hs[0].skipped, hs[1].skipped]")

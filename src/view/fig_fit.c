@@ -319,6 +319,9 @@ static view_figure_t *loss_runs(value_t *hs)
             p->hollow = k == 1;
         }
     }
+    f->x.fixed = true;   /* all the epochs asked for, from 0, as fit's loss figure */
+    f->x.lo = 0;
+    f->x.hi = epoch_axis(h0);
     f->x.label = view_strdup(_("epoch"));
     f->y.label = view_strdup(_("batch loss"));
     view_set_title(f, _("loss per dtype (the same weights and batches)"));
@@ -357,7 +360,18 @@ static view_figure_t *row_runs(call_t *c, value_t *hs, const char *what, const f
             free(pf->note); pf->note = NULL;
             pf->legend_above = true;
         } else {
-            pf = fig_playground_make(c, m, xi, op_arg_tensor(c, 5), ai, o, playground_loss(h), note, sizeof note);
+            /* a third of the width: whole epochs as the ticks, at most six */
+            view_figure_t *lf = playground_loss(h);
+            double E = lf->x.hi;
+            int step = (int)ceil(E / 5), nt = 0;
+            for (int e = 0; e <= E && nt < 6 && nt < VIEW_MAX_TICKS; e += step > 0 ? step : 1) {
+                lf->x.tick[nt] = e;
+                snprintf(lf->x.tick_label[nt], sizeof lf->x.tick_label[nt], "%d", e);
+                nt++;
+            }
+            lf->x.nticks = nt;
+            lf->x.custom = true;
+            pf = fig_playground_make(c, m, xi, op_arg_tensor(c, 5), ai, o, lf, note, sizeof note);
         }
         view_set_title(pf, lab);
         view_add_side(row, pf);
