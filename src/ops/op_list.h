@@ -58,6 +58,7 @@
     X(fit) \
     X(fit_figure) \
     X(fit_loss) \
+    X(fit_precision_figure) \
     X(flip) \
     X(floor) \
     X(floor_divide) \

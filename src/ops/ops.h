@@ -395,6 +395,19 @@ static inline const backend_t *op_host(void) { return backend_get(BK_CPU); }
 
 /* The session's settings, for ops. */
 session_settings_t *op_settings(session_t *s);
+/* One dtype of fit(precision=[...]) and boundary(precision=[...])
+ * (ops/train.c): op_precision_use sets the session's :policy (mixed:
+ * mixed_float16 for fp16, mixed_bfloat16 for bf16) or its :precision (dt,
+ * pure) for the run (the caller saves *op_settings and puts it back);
+ * op_model_as gives a copy of model m (its records; the tensors shared)
+ * with every weight in dt (a new reference). */
+void op_precision_use(session_t *s, dtype_t dt, bool mixed);
+/* precision= (a dtype or a list of up to 8 of fp16, bf16, fp32, fp64, none
+ * twice; its caret psp) and policy= (polv: "mixed", the default, or
+ * "pure"; NULL if absent) of c, checked: the dtypes in dts[8], *pure;
+ * returns how many. */
+int op_precision_list(call_t *c, struct value *pv, span_t psp, struct value *polv, dtype_t *dts, bool *pure);
+struct value *op_model_as(session_t *s, struct value *m, dtype_t dt);
 
 /* Where op computes when its inputs are on the GPU (:help's "gpu" line). */
 const char *op_gpu_doc(const op_def_t *op);

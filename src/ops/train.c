@@ -1165,6 +1165,9 @@ static value_t *fit_features(call_t *c, value_t *feat, value_t *pts, span_t sp)
     return r;
 }
 
+/* the last fit stopped by Ctrl-C (a precision list runs no more dtypes) */
+static bool fit_was_stopped;
+
 /* fit's body: x the model's input; pts the points it is made of
  * (features=; NULL: x itself), which the figures draw */
 static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
@@ -1571,6 +1574,7 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
     }
     R.concrete = eager ? 0 : op_tracer.concrete_count(vgf);
     R.stopped = stopped;
+    fit_was_stopped = stopped;
     if (bad_steps && verbose) {
         fprintf(out, _("fit: %lld of %lld steps had inf or NaN gradients and applied them"), (long long)bad_steps, (long long)R.steps);
         if (fixed_scale != 1) fprintf(out, _(" (the fixed loss scale %g overflowed: loss_scale=\"dynamic\" halves it and skips those steps)\n"), fixed_scale);
@@ -1603,7 +1607,7 @@ static value_t *fit_body(call_t *c, value_t *x, value_t *pts)
     return h;
 }
 
-static value_t *fit_impl(call_t *c)
+static value_t *fit_once(call_t *c)
 {
     span_t fsp;
     value_t *feat = op_kw(c, "features", &fsp);
@@ -1629,6 +1633,296 @@ static value_t *fit_impl(call_t *c)
     }
     val_unref(xf);
     return r;
+}
+
+/* ---- fit(..., precision=[...]): one run per dtype ---- */
+
+/* A model's or an optimiser's own copy: its records (dense, sequential,
+ * time_distributed, optimizer) and lists copied, everything else (the
+ * tensors, which are never changed in place, the activations) shared. */
+static value_t *clone_rec(value_t *v)
+{
+    if (v->kind == V_LIST) {
+        value_t *l = list_new(v->u.list.n);
+        for (int i = 0; i < v->u.list.n; i++) list_push_take(l, clone_rec(v->u.list.items[i]));
+        return l;
+    }
+    value_t *k = v->kind == V_SCOPE ? scope_get_local(v, "__kind__") : NULL;
+    if (!k || k->kind != V_STR || (strcmp(k->u.str.s, "dense") && strcmp(k->u.str.s, "sequential") &&
+                                   strcmp(k->u.str.s, "time_distributed") && strcmp(k->u.str.s, "optimizer")))
+        return val_ref(v);
+    value_t *r = scope_new(NULL);
+    for (int i = 0; i < v->u.sc.cap; i++) {   /* a hash table: the slots with a name */
+        if (!v->u.sc.e[i].name || !v->u.sc.e[i].val) continue;
+        value_t *e = clone_rec(v->u.sc.e[i].val);
+        scope_set(r, v->u.sc.e[i].name, e);
+        val_unref(e);
+    }
+    return r;
+}
+
+/* t cast to dt through the op table (a new reference) */
+static value_t *cast_to(session_t *s, value_t *t, dtype_t dt)
+{
+    const char *dn = dtype_traits[dt].name;
+    value_t *ds = str_new(dn, strlen(dn));
+    value_t *r = op_run2(OP_cast, t, ds, s);
+    val_unref(ds);
+    return r;
+}
+
+/* every weight of model m cast to dt (a weight already in dt is kept) */
+static void cast_weights(session_t *s, value_t *m, dtype_t dt)
+{
+    slot_t sl[256];
+    int n = slots_of(m, sl, 256, 0);
+    for (int i = 0; i < n; i++) {
+        value_t *w = scope_get_local(sl[i].rec, sl[i].name);
+        if (w->kind != V_TENSOR || (dtype_t)w->u.t.dtype == dt) continue;
+        value_t *t = cast_to(s, w, dt);
+        scope_set(sl[i].rec, sl[i].name, t);
+        val_unref(t);
+    }
+}
+
+int op_precision_list(call_t *c, value_t *pv, span_t psp, value_t *polv, dtype_t *dts, bool *pure)
+{
+    const char *fn = c->op->name;
+    span_t sp;
+    *pure = false;
+    if (polv) {
+        (void)op_kw(c, "policy", &sp);
+        if (polv->kind != V_STR || (strcmp(polv->u.str.s, "mixed") && strcmp(polv->u.str.s, "pure")))
+            err_raise(ERR_VALUE, sp, "%s: policy= is \"mixed\" (fp32 weights, compute in fp16 or bf16, as Keras's "
+                      "mixed policies) or \"pure\" (everything in the dtype)", fn);
+        *pure = !strcmp(polv->u.str.s, "pure");
+    }
+    bool one = pv->kind == V_STR;
+    if (!one && (pv->kind != V_LIST || pv->u.list.n < 1 || pv->u.list.n > 8))
+        err_raise(ERR_TYPE, psp, "%s: precision= is a dtype (\"fp16\") or a list of one to eight of them "
+                  "([\"fp32\", \"bf16\", \"fp16\"])", fn);
+    int nd = one ? 1 : pv->u.list.n;
+    for (int i = 0; i < nd; i++) {
+        value_t *it = one ? pv : pv->u.list.items[i];
+        dts[i] = op_to_dtype(it, psp);
+        if (dts[i] != DT_FP16 && dts[i] != DT_BF16 && dts[i] != DT_FP32 && dts[i] != DT_FP64)
+            err_raise(ERR_VALUE, psp, "%s: precision= names fp16, bf16, fp32 or fp64, not %s", fn, dtype_traits[dts[i]].name);
+        for (int k = 0; k < i; k++)
+            if (dts[k] == dts[i]) err_raise(ERR_VALUE, psp, "%s: precision= names %s twice", fn, dtype_traits[dts[i]].name);
+    }
+    return nd;
+}
+
+void op_precision_use(session_t *s, dtype_t dt, bool mixed)
+{
+    session_settings_t *set = op_settings(s);
+    set->policy = mixed ? (dt == DT_FP16 ? 1 : 2) : 0;
+    if (!mixed) set->precision = dt;
+}
+
+value_t *op_model_as(session_t *s, value_t *m, dtype_t dt)
+{
+    value_t *r = clone_rec(m);
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        cast_weights(s, r, dt);
+        err_pop(&f);
+    } else {
+        val_unref(r);
+        err_rethrow();
+    }
+    return r;
+}
+
+/* What each run of a precision list restores: the session's precision and
+ * policy (fit does not nest: static, so that the error path after a
+ * longjmp reads it). */
+static struct { session_settings_t set; bool held; } fit_prec_saved;
+
+/* fit(model, x, y, precision=["fp32", "bf16", "fp16"], policy="mixed"):
+ * the same training once per dtype, each from the weights the model has
+ * now and the generator's state now (so the same batches), as Keras's
+ * mixed_float16 / mixed_bfloat16 policies (fp32 master weights, the layers
+ * computing in the half type, dynamic loss scaling for fp16; Micikevicius
+ * et al., "Mixed Precision Training", 2018) or, for fp32 and fp64 and under
+ * policy="pure", everything (weights, x, y) in the dtype.  The first run
+ * trains the model itself; the others train copies.  A list of histories
+ * in the order asked, each with .dtype, .policy and .model. */
+static value_t *fit_precisions(call_t *c, value_t *pv, span_t psp)
+{
+    span_t sp;
+    value_t *polv = op_kw(c, "policy", &sp);
+    bool pure = false;
+    bool one = pv->kind == V_STR;
+    dtype_t dts[8];
+    int nd = op_precision_list(c, pv, psp, polv, dts, &pure);
+    value_t *model = c->args[0];
+    slot_t sl0[256];
+    value_t *w0[256];
+    (void)weights_of(c, model, sl0, w0, 0);
+    value_t *opt = op_kw(c, "optimizer", &sp);
+    if (opt && is_opt(opt) && (get_num(opt, "iterations") != 0 || scope_get_local(opt, "built_for")))
+        err_raise(ERR_VALUE, sp, "fit: with precision=, every run starts from a fresh optimiser: give one that has "
+                  "taken no steps (its momenta belong to another model's weights)");
+    bool scale_given = op_kw(c, "loss_scale", NULL) || (opt && is_opt(opt) && is_ls(opt));
+    /* the arguments of each run: precision= and policy= left out, show=
+     * drawn once at the end over all the runs, loss_scale="dynamic" added
+     * for a mixed fp16 run */
+    const char *kn[24];
+    value_t *kv[24];
+    span_t ks[24];
+    int nk = 0, iopt = -1;
+    /* show=: the runs drawn together, once at the end ("loss", "boundary",
+     * "playground"); checked before any step */
+    value_t *shv = op_kw(c, "show", &sp);
+    span_t show_span = sp;
+    const char *shows[3];
+    int nshow = 0;
+    if (shv) {
+        int ni = shv->kind == V_LIST ? shv->u.list.n : 1;
+        for (int i = 0; i < ni; i++) {
+            value_t *it = shv->kind == V_LIST ? shv->u.list.items[i] : shv;
+            if (it->kind != V_STR || (strcmp(it->u.str.s, "loss") && strcmp(it->u.str.s, "boundary") &&
+                                      strcmp(it->u.str.s, "playground")))
+                err_raise(ERR_VALUE, sp, "fit: with precision=, show= names \"loss\", \"boundary\" or \"playground\" (each "
+                          "drawn once, the runs together)");
+            for (int k = 0; k < nshow; k++)
+                if (!strcmp(shows[k], it->u.str.s)) err_raise(ERR_VALUE, sp, "fit: show= names \"%s\" twice", it->u.str.s);
+            shows[nshow++] = it->u.str.s;
+        }
+    }
+    for (int i = 0; i < c->nkw && nk < 23; i++) {
+        if (!strcmp(c->kw_names[i], "precision") || !strcmp(c->kw_names[i], "policy") || !strcmp(c->kw_names[i], "show"))
+            continue;
+        if (!strcmp(c->kw_names[i], "optimizer")) iopt = nk;
+        kn[nk] = c->kw_names[i]; kv[nk] = c->kw[i]; ks[nk] = c->kw_spans[i]; nk++;
+    }
+    value_t *dyn = str_new("dynamic", 7);
+    value_t *pristine = clone_rec(model), *opt0 = opt ? clone_rec(opt) : NULL;
+    uint64_t rng0[4], rng1[4];
+    bool ready0 = nn_state()->rng_ready, ready1 = ready0;
+    memcpy(rng0, nn_state()->rng, sizeof rng0);
+    memcpy(rng1, rng0, sizeof rng1);
+    session_settings_t *set = op_settings(c->s);
+    fit_prec_saved.set = *set;
+    fit_prec_saved.held = true;
+    value_t *hs = list_new(nd);
+    /* the run's own copies (NULL when none) */
+    value_t *volatile xr = NULL, *volatile yr = NULL, *volatile mr = NULL, *volatile orun = NULL, *volatile vr = NULL;
+    err_frame_t f;
+    if (err_try(&f) != 0) {
+        *set = fit_prec_saved.set;
+        fit_prec_saved.held = false;
+        value_t *drop[] = { xr, yr, mr, orun, vr, hs, dyn, pristine, opt0 };
+        for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++) if (drop[k]) val_unref(drop[k]);
+        err_rethrow();
+    }
+    for (int r = 0; r < nd; r++) {
+        dtype_t dt = dts[r];
+        bool mixed = !pure && (dt == DT_FP16 || dt == DT_BF16);
+        /* the same start: the generator and the weights as they were */
+        memcpy(nn_state()->rng, rng0, sizeof rng0);
+        nn_state()->rng_ready = ready0;
+        mr = r == 0 ? val_ref(model) : clone_rec(pristine);
+        cast_weights(c->s, mr, mixed ? DT_FP32 : dt);
+        *set = fit_prec_saved.set;
+        op_precision_use(c->s, dt, mixed);
+        /* x and y in the dtype (a mixed run's layers cast x themselves) */
+        value_t *x = op_arg_tensor(c, 1), *y = op_arg_tensor(c, 2);
+        xr = mixed || (dtype_t)x->u.t.dtype == dt || x->u.t.dtype == DT_INT64 ? val_ref(x) : cast_to(c->s, x, dt);
+        yr = mixed || (dtype_t)y->u.t.dtype == dt || y->u.t.dtype == DT_INT64 ? val_ref(y) : cast_to(c->s, y, dt);
+        int nkr = nk;
+        const char *knr[24];
+        value_t *kvr[24];
+        span_t ksr[24];
+        memcpy(knr, kn, sizeof kn); memcpy(kvr, kv, sizeof kv); memcpy(ksr, ks, sizeof ks);
+        if (iopt >= 0 && r > 0) kvr[iopt] = orun = clone_rec(opt0);
+        if (mixed && dt == DT_FP16 && !scale_given) { knr[nkr] = "loss_scale"; kvr[nkr] = dyn; ksr[nkr] = psp; nkr++; }
+        for (int k = 0; k < nkr; k++) {
+            /* validation=[x_val, y_val] in the dtype too */
+            value_t *v = kvr[k];
+            if (mixed || strcmp(knr[k], "validation") || v->kind != V_LIST || v->u.list.n != 2) continue;
+            vr = list_new(2);
+            for (int q = 0; q < 2; q++) {
+                value_t *t = v->u.list.items[q];
+                list_push_take(vr, t->kind == V_TENSOR && t->u.t.dtype != DT_INT64 && (dtype_t)t->u.t.dtype != dt
+                                       ? cast_to(c->s, t, dt) : val_ref(t));
+            }
+            kvr[k] = vr;
+        }
+        /* which run the epoch lines belong to */
+        value_t *vv = op_kw(c, "verbose", &sp);
+        if (!one && !(vv && vv->kind == V_TENSOR && vv->u.t.size == 1 && tensor_get_f64(vv, 0) == 0)) {
+            const char *dn = dtype_traits[dt].name;
+            FILE *out = session_out(c->s);
+            if (mixed) fprintf(out, _("precision %s: Keras's mixed policy (fp32 weights, the layers computing in %s)\n"), dn, dn);
+            else fprintf(out, _("precision %s: weights, x and y in %s\n"), dn, dn);
+        }
+        value_t *a3[3] = { mr, xr, yr };
+        call_t rc = *c;
+        rc.args = a3;
+        rc.nkw = nkr; rc.kw_names = knr; rc.kw = kvr; rc.kw_spans = ksr;
+        value_t *h = fit_once(&rc);
+        const char *dn = dtype_traits[dt].name;
+        set_text(h, "dtype", dn);
+        set_text(h, "policy", mixed ? "mixed" : "pure");
+        scope_set(h, "model", mr);
+        list_push_take(hs, h);
+        if (r == 0) { memcpy(rng1, nn_state()->rng, sizeof rng1); ready1 = nn_state()->rng_ready; }
+        value_t *drop[] = { xr, yr, mr, orun, vr };
+        for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++) if (drop[k]) val_unref(drop[k]);
+        xr = yr = mr = orun = vr = NULL;
+        if (fit_was_stopped && r + 1 < nd) {
+            fprintf(session_out(c->s), _("stopped by Ctrl-C: the other dtypes were not trained\n"));
+            break;
+        }
+    }
+    err_pop(&f);
+    *set = fit_prec_saved.set;
+    fit_prec_saved.held = false;
+    /* the generator as the first run left it: as if only it had run */
+    memcpy(nn_state()->rng, rng1, sizeof rng1);
+    nn_state()->rng_ready = ready1;
+    val_unref(dyn); val_unref(pristine);
+    if (opt0) val_unref(opt0);
+    /* the figures: fit_precision_figure (view's) through the op table */
+    if (nshow) {
+        value_t *fn = fn_of("fit_precision_figure"), *none = val_new(V_NONE);
+        value_t *valv = op_kw(c, "validation", &sp);
+        bool vl = valv && valv->kind == V_LIST && valv->u.list.n == 2;
+        value_t *dv = op_kw(c, "discretize", &sp), *cv = op_kw(c, "colors", &sp), *fv = op_kw(c, "features", &sp);
+        err_frame_t f2;
+        if (err_try(&f2) == 0) {
+            for (int k = 0; k < nshow; k++) {
+                value_t *what = str_new(shows[k], strlen(shows[k])), *i0 = inum(0), *i1 = inum(1);
+                value_t *a[12] = { what, i0, hs, model, c->args[1], c->args[2], i1, vl ? valv->u.list.items[0] : none,
+                                   vl ? valv->u.list.items[1] : none, dv ? dv : none, cv ? cv : none, fv ? fv : none };
+                value_t *r = op_apply(c->s, fn, 12, a, show_span);
+                val_unref(r); val_unref(what); val_unref(i0); val_unref(i1);
+            }
+            err_pop(&f2);
+        } else {
+            val_unref(fn); val_unref(none); val_unref(hs);
+            err_rethrow();
+        }
+        val_unref(fn); val_unref(none);
+    }
+    if (one) {
+        value_t *h = val_ref(hs->u.list.items[0]);
+        val_unref(hs);
+        return h;
+    }
+    return hs;
+}
+
+static value_t *fit_impl(call_t *c)
+{
+    span_t psp;
+    value_t *pv = op_kw(c, "precision", &psp);
+    if (pv) return fit_precisions(c, pv, psp);
+    span_t sp;
+    if (op_kw(c, "policy", &sp)) err_raise(ERR_VALUE, sp, "fit: policy= goes with precision= (a dtype or a list of them)");
+    return fit_once(c);
 }
 
 /* ---- the table ---- */
@@ -1800,11 +2094,11 @@ const op_def_t op_family_train[] = {
                 "m.W\n"
                 "#> [[1.5]] (fp32)"},
     {OP(fit), OPK_FUNC, .impl = fit_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show discretize colors features",
+     .kwargs = "loss optimizer epochs batch_size verbose validation loss_scale eager show discretize colors features precision policy",
      .flags = OPF_IMPURE,
      .nograd = N_("trains the model"),
      .signature = "fit(model, x, y, loss=\"mse\", optimizer=adam(), epochs=1, batch_size=32, validation=, loss_scale=, "
-                  "eager=0, verbose=1, show=, discretize=0, colors=\"default\", features=)",
+                  "eager=0, verbose=1, show=, discretize=0, colors=\"default\", features=, precision=, policy=\"mixed\")",
      .summary = N_("train a model on x, y in mini-batches (Keras's model.fit); returns a history"),
      .formula = N_("each epoch shuffles the rows, then for each batch computes loss(y, model(x)) + regularization(model) (the layers' l1=/l2=, as Keras adds model.losses) and its gradient "
                 "(value_and_grad, traced: one concrete function per batch shape, as Keras's compiled train step; eager=1 "
@@ -1825,7 +2119,14 @@ const op_def_t op_family_train[] = {
                 "every tenth of the epochs, the end) into NNN-fit-playground-frames/. discretize=1 and colors=\"playground\" "
                 "as boundary's. features=\"x1^2 x2^2\" (or a function of the points): x is the points (n, 2) and the model "
                 "learns from their features (features(x, terms)); the figures draw the points. "
-                "Ctrl-C stops between batches and keeps the weights reached and the history so far"),
+                "Ctrl-C stops between batches and keeps the weights reached and the history so far. "
+                "precision=[\"fp32\", \"bf16\", \"fp16\"] trains once per dtype, every run from the weights the model "
+                "has now and the generator's state now (the same batches), and returns the histories in that order, each "
+                "with .dtype, .policy and .model (its trained model; the model passed in keeps the first run's weights, "
+                "the generator ends where one fit leaves it); fp16 and bf16 are Keras's mixed policies (fp32 weights, "
+                "the layers computing in the half type, as :policy mixed; fp16 with loss_scale=\"dynamic\" unless "
+                "loss_scale= is given), fp32 and fp64, and every dtype under policy=\"pure\", train weights, x and y in "
+                "the dtype; a single dtype gives one history"),
      .shapes = N_("x (n, ...) (a 1-D x (n,) is n rows of one feature, (n, 1), as Keras 2 reads it), y (n, ...) -> a history record: per epoch .loss, .accuracy, .val_loss, .val_accuracy; per "
                "step .step_loss, .loss_scale, .grad_mean (steps, weights: mean |gradient|) and .grad_classes (steps, "
                "weights, 4): the fraction of each gradient's entries that are "

@@ -350,6 +350,60 @@ value_t *fig_kw_features(call_t *c, span_t *where)
     return v;
 }
 
+/* boundary(m, x, y, precision=[...]): one panel per dtype side by side,
+ * the model evaluated in it: under Keras's mixed policy for fp16 and bf16
+ * (the weights as they are, the layers computing in the half type), else
+ * (and under policy="pure") a copy of the model with its weights, and x,
+ * in the dtype */
+static view_figure_t *boundary_row(call_t *c, value_t *pv, span_t psp, const fig_bopts_t *o)
+{
+    static const int ai[3] = { 0, 1, 2 };
+    span_t sp;
+    dtype_t dts[8];
+    bool pure;
+    int nd = op_precision_list(c, pv, psp, op_kw(c, "policy", &sp), dts, &pure);
+    view_figure_t *volatile row = view_figure_new(VIEW_ROW, "boundary-precision");
+    session_settings_t saved = *op_settings(c->s);
+    value_t *volatile xi = NULL, *volatile mi = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) != 0) {
+        *op_settings(c->s) = saved;
+        if (xi) val_unref(xi);
+        if (mi) val_unref(mi);
+        view_figure_free(row);
+        err_rethrow();
+    }
+    for (int r = 0; r < nd; r++) {
+        dtype_t dt = dts[r];
+        bool mixed = !pure && (dt == DT_FP16 || dt == DT_BF16);
+        value_t *x = op_arg_tensor(c, 1), *m = c->args[0];
+        mi = mixed || m->kind == V_FUNC ? val_ref(m) : op_model_as(c->s, m, dt);
+        if (mixed || (dtype_t)x->u.t.dtype == dt) {
+            xi = val_ref(x);
+        } else {
+            value_t *ds = str_new(dtype_traits[dt].name, strlen(dtype_traits[dt].name));
+            xi = op_run2(OP_cast, x, ds, c->s);
+            val_unref(ds);
+        }
+        op_precision_use(c->s, dt, mixed);
+        char note[600], lab[64];
+        if (mixed) snprintf(lab, sizeof lab, _("%s (mixed)"), dtype_traits[dt].name);
+        else snprintf(lab, sizeof lab, "%s", dtype_traits[dt].name);
+        view_figure_t *pf = fig_boundary_make(c, mi, xi, op_arg_tensor(c, 2), ai, o, note, sizeof note);
+        *op_settings(c->s) = saved;
+        free(pf->note); pf->note = NULL;
+        pf->legend_above = true;
+        view_set_title(pf, lab);
+        view_add_side(row, pf);
+        fprintf(c->s->out, "boundary %s: %s\n", lab, note);
+        val_unref(xi); val_unref(mi);
+        xi = mi = NULL;
+    }
+    err_pop(&fr);
+    view_set_title(row, _("decision regions of one model evaluated in each dtype"));
+    return row;
+}
+
 static value_t *boundary_impl(call_t *c)
 {
     fig_check_common(c);
@@ -357,6 +411,15 @@ static value_t *boundary_impl(call_t *c)
     char note[600];
     fig_bopts_t o = { .discretize = fig_kw_flag(c, "discretize"), .playground = fig_kw_playground(c) };
     o.feat = fig_kw_features(c, &o.feat_span);
+    span_t psp;
+    value_t *pv = op_kw(c, "precision", &psp);
+    if (pv) {
+        view_figure_t *row = boundary_row(c, pv, psp, &o);
+        fig_common_options(c, row);
+        view_show(row, c->s->out);
+        return fig_none();
+    }
+    if (op_kw(c, "policy", &psp)) err_raise(ERR_VALUE, psp, "boundary: policy= goes with precision= (a dtype or a list of them)");
     view_figure_t *f = fig_boundary_make(c, c->args[0], op_arg_tensor(c, 1), op_arg_tensor(c, 2), ai, &o, note, sizeof note);
     fig_common_options(c, f);
     fprintf(c->s->out, "boundary: %s\n", note);
@@ -366,9 +429,9 @@ static value_t *boundary_impl(call_t *c)
 
 static const op_def_t op_family_boundary[] = {
     {OP(boundary), OPK_FUNC, .impl = boundary_impl, .min_args = 3, .max_args = 3,
-     .kwargs = "title xlabel ylabel discretize colors features",
+     .kwargs = "title xlabel ylabel discretize colors features precision policy",
      .flags = OPF_IMPURE, .nograd = N_("a figure"),
-     .signature = "boundary(model, x, y, discretize=0, colors=\"default\", features=)",
+     .signature = "boundary(model, x, y, discretize=0, colors=\"default\", features=, precision=, policy=\"mixed\")",
      .summary = N_("a classifier's decision regions (or a regression's output) over the plane, under the data points "
                 "(TensorFlow Playground's output)"),
      /* xgettext:no-c-format */
@@ -382,7 +445,10 @@ static const op_def_t op_family_boundary[] = {
                 "and positive vermillion (Okabe-Ito, colour-blind safe); colors=\"playground\" swaps them to the Playground's "
                 "convention, negative (class 0) orange and positive (class 1) blue. features=\"x1 x2 x1*x2\" (or a function "
                 "of the points) draws a model trained on features of the points; the note gives the accuracy (or the mean "
-                "squared error)"),
+                "squared error). precision=[\"fp32\", \"bf16\", \"fp16\"] draws the one model evaluated in each dtype "
+                "side by side: fp16 and bf16 under Keras's mixed policy (the weights as they are, the layers computing in "
+                "the half type), fp32, fp64 and every dtype under policy=\"pure\" with a copy of the weights and x in the "
+                "dtype"),
      .shapes = N_("model (or a function): 2 inputs (or features=), 1 output or one per class; x (n, 2); y (n, 1) or (n,): "
                "0 or 1, a class 0..k-1 (or one-hot (n, k)), or a value -> a figure, and one line as text"),
      .dtypes = N_("the grid in x's dtype; title= xlabel= ylabel= colors= (strings; Korean works); discretize= a flag"),

@@ -254,7 +254,165 @@ static value_t *fit_figure_impl(call_t *c)
     return tensor_weak_int(view_show_live(live, f, last, c->s->out));
 }
 
+/* ---- fit(..., precision=[...]): the runs drawn together ---- */
+
+/* a run's name: its dtype, with "(mixed)" for Keras's mixed policy */
+static const char *run_label(char *b, size_t n, value_t *h)
+{
+    value_t *d = hfield(h, "dtype"), *p = hfield(h, "policy");
+    const char *dn = d && d->kind == V_STR ? d->u.str.s : "?";
+    bool mixed = p && p->kind == V_STR && !strcmp(p->u.str.s, "mixed");
+    if (mixed) snprintf(b, n, _("%s (mixed)"), dn);
+    else snprintf(b, n, "%s", dn);
+    return b;
+}
+
+static const uint32_t run_colour[8] = { 0x0072B2, 0xD55E00, 0x009E73, 0xCC79A7, 0xE69F00, 0x56B4E9, 0x000000, 0xF0E442 };
+
+/* One plot: each run's batch loss per step; the steps a dynamic loss
+ * scale skipped (inf or NaN gradients: the scale halves after them) as
+ * dots on the run's curve, the scale's doublings as rings */
+static view_figure_t *loss_runs(value_t *hs)
+{
+    view_figure_t *f = view_figure_new(VIEW_PLOT, "fit-precision-loss");
+    value_t *h0 = hs->u.list.items[0];
+    double spe = hnum(h0, "steps_per_epoch");
+    if (!(spe > 0)) spe = 1;
+    for (int r = 0; r < hs->u.list.n && r < 8; r++) {
+        value_t *h = hs->u.list.items[r], *sl = hfield(h, "step_loss"), *sc = hfield(h, "loss_scale");
+        int64_t S = sl && sl->kind == V_TENSOR ? sl->u.t.size : 0;
+        if (S < 1) continue;
+        char lab[64], l2[160];
+        run_label(lab, sizeof lab, h);
+        double *x = fig_dalloc(S), *y = fig_dalloc(S);
+        for (int64_t t = 0; t < S; t++) { x[t] = (double)(t + 1) / spe; y[t] = tensor_get_f64(sl, t); }
+        view_series_t *s = view_add_series(f, lab, S, x, y, DT_FP64);
+        s->color = run_colour[r];
+        s->lw = 1.5;
+        /* the scale after step t is scale[t + 1]: halved, step t was skipped */
+        int64_t nh = 0, ng = 0;
+        for (int64_t t = 0; sc && t + 1 < sc->u.t.size && t < S; t++) {
+            double a = tensor_get_f64(sc, t), b = tensor_get_f64(sc, t + 1);
+            nh += b < a;
+            ng += b > a;
+        }
+        /* the last step's halving is after the record: fit's count says it */
+        bool last_skipped = hnum(h, "skipped") > (double)nh && S == (sc ? sc->u.t.size : 0);
+        nh += last_skipped;
+        for (int k = 0; k < 2; k++) {
+            int64_t m = k ? ng : nh, j = 0;
+            if (!m) continue;
+            double *px = fig_dalloc(m), *py = fig_dalloc(m);
+            for (int64_t t = 0; t + 1 < sc->u.t.size && t < S; t++) {
+                double a = tensor_get_f64(sc, t), b = tensor_get_f64(sc, t + 1);
+                if (k ? b > a : b < a) { px[j] = x[t]; py[j] = y[t]; j++; }
+            }
+            if (!k && last_skipped) { px[j] = x[S - 1]; py[j] = y[S - 1]; j++; }
+            if (k) snprintf(l2, sizeof l2, NG_("%s: the loss scale doubled (%lld time)", "%s: the loss scale doubled (%lld times)",
+                                              (unsigned long)m), lab, (long long)m);
+            else snprintf(l2, sizeof l2, NG_("%s: %lld step skipped (inf or NaN gradients; the loss scale halved)",
+                                            "%s: %lld steps skipped (inf or NaN gradients; the loss scale halved)",
+                                            (unsigned long)m), lab, (long long)m);
+            view_series_t *p = view_add_series(f, l2, m, px, py, DT_FP64);
+            p->style = VIEW_POINTS;
+            p->color = run_colour[r];
+            p->hollow = k == 1;
+        }
+    }
+    f->x.fixed = true;   /* all the epochs asked for, from 0, as fit's loss figure */
+    f->x.lo = 0;
+    f->x.hi = epoch_axis(h0);
+    f->x.label = view_strdup(_("epoch"));
+    f->y.label = view_strdup(_("batch loss"));
+    view_set_title(f, _("loss per dtype (the same weights and batches)"));
+    return f;
+}
+
+/* A row of one panel per run (VIEW_ROW), each made under the run's
+ * dtype and policy (x in the dtype for a pure run, as fit trained it) */
+static view_figure_t *row_runs(call_t *c, value_t *hs, const char *what, const fig_bopts_t *o)
+{
+    view_figure_t *volatile row = view_figure_new(VIEW_ROW, !strcmp(what, "boundary") ? "fit-precision-boundary"
+                                                                                       : "fit-precision-playground");
+    session_settings_t saved = *op_settings(c->s);
+    value_t *volatile xi = NULL;
+    err_frame_t fr;
+    if (err_try(&fr) != 0) {
+        *op_settings(c->s) = saved;
+        if (xi) val_unref(xi);
+        view_figure_free(row);
+        err_rethrow();
+    }
+    static const int ai[3] = { 3, 4, 5 };
+    for (int r = 0; r < hs->u.list.n && r < 8; r++) {
+        value_t *h = hs->u.list.items[r], *m = hfield(h, "model"), *d = hfield(h, "dtype"), *p = hfield(h, "policy");
+        if (!m || !d || d->kind != V_STR || !p || p->kind != V_STR) continue;
+        dtype_t dt = op_to_dtype(d, c->span);
+        bool mixed = !strcmp(p->u.str.s, "mixed");
+        op_precision_use(c->s, dt, mixed);
+        value_t *x = op_arg_tensor(c, 4);
+        xi = mixed || (dtype_t)x->u.t.dtype == dt ? val_ref(x) : op_run2(OP_cast, x, d, c->s);
+        char note[600], lab[64];
+        run_label(lab, sizeof lab, h);
+        view_figure_t *pf;
+        if (!strcmp(what, "boundary")) {
+            pf = fig_boundary_make(c, m, xi, op_arg_tensor(c, 5), ai, o, note, sizeof note);
+            free(pf->note); pf->note = NULL;
+            pf->legend_above = true;
+        } else {
+            /* a third of the width: whole epochs as the ticks, at most six */
+            view_figure_t *lf = playground_loss(h);
+            double E = lf->x.hi;
+            int step = (int)ceil(E / 5), nt = 0;
+            for (int e = 0; e <= E && nt < 6 && nt < VIEW_MAX_TICKS; e += step > 0 ? step : 1) {
+                lf->x.tick[nt] = e;
+                snprintf(lf->x.tick_label[nt], sizeof lf->x.tick_label[nt], "%d", e);
+                nt++;
+            }
+            lf->x.nticks = nt;
+            lf->x.custom = true;
+            pf = fig_playground_make(c, m, xi, op_arg_tensor(c, 5), ai, o, lf, note, sizeof note);
+        }
+        view_set_title(pf, lab);
+        view_add_side(row, pf);
+        fprintf(c->s->out, "%s %s: %s\n", what, lab, note);
+        val_unref(xi);
+        xi = NULL;
+        *op_settings(c->s) = saved;
+    }
+    err_pop(&fr);
+    view_set_title(row, !strcmp(what, "boundary") ? _("decision regions per dtype (the same weights and batches)")
+                                                  : _("playground per dtype (the same weights and batches)"));
+    return row;
+}
+
+/* fit_precision_figure(what, 0, histories, model, x, y, 1, x_test, y_test,
+ * discretize, colors, features): fit(precision=[...], show=)'s figures,
+ * drawn once after the runs */
+static value_t *fit_precision_figure_impl(call_t *c)
+{
+    value_t *w = c->args[0], *hs = c->args[2];
+    if (w->kind != V_STR || hs->kind != V_LIST || hs->u.list.n < 1)
+        err_raise(ERR_TYPE, c->span, "fit_precision_figure: (what, live, histories, model, x, y, last)");
+    fig_bopts_t o = fit_bopts(c);
+    view_figure_t *f = !strcmp(w->u.str.s, "loss") ? loss_runs(hs) : row_runs(c, hs, w->u.str.s, &o);
+    view_show(f, c->s->out);
+    return fig_none();
+}
+
 static const op_def_t op_family_fit_figure[] = {
+    {OP(fit_precision_figure), OPK_FUNC, .impl = fit_precision_figure_impl, .min_args = 12, .max_args = 12,
+     .flags = OPF_IMPURE | OPF_HIDDEN, .nograd = N_("a figure"),
+     .signature = "fit_precision_figure(what, live, histories, model, x, y, last, x_test, y_test, discretize, colors, features)",
+     .summary = N_("fit(precision=[...], show=)'s figures: the runs drawn together"),
+     .formula = N_("loss: each run's batch loss per step on one plot, the steps a dynamic loss scale skipped as dots and its "
+                "doublings as rings; boundary and playground: one panel per run side by side, each made under the run's "
+                "dtype and policy"),
+     .shapes = N_("-> nothing"), .dtypes = "-", .source = "fit",
+     .example = "x, y = xor(64)\n"
+                "m = dense(2, 1, activation=\"sigmoid\")\n"
+                "h = fit(m, x, y, epochs=1, verbose=0, precision=[\"fp32\", \"fp16\"], show=\"loss\")\n"
+                "#> figure: figures/001-fit-precision-loss.png"},
     {OP(fit_figure), OPK_FUNC, .impl = fit_figure_impl, .min_args = 7, .max_args = 12, .flags = OPF_IMPURE | OPF_HIDDEN,
      .nograd = N_("a figure"),
      .signature = "fit_figure(what, live, history, model, x, y, last, x_test, y_test, discretize, colors, features)",

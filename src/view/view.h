@@ -36,6 +36,7 @@ typedef enum view_kind {
     VIEW_GRAPH,       /* traced graphs laid out by Graphviz's dot, side by side (graph, :graph) */
     VIEW_TILES,       /* small maps over the input plane in columns (neurons: one per neuron, by layer) */
     VIEW_PLAYGROUND,  /* fit(show="playground"): sides[0] the neurons (tiles) joined by models[0]'s weights, sides[1] the output map, sides[2] the loss */
+    VIEW_ROW,         /* figures side by side under one title: sides[i] in column i (a run per dtype: fit(precision=[...])) */
 } view_kind_t;
 
 typedef enum view_style { VIEW_LINE, VIEW_BARS, VIEW_STEMS, VIEW_POINTS } view_style_t;

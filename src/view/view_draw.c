@@ -1951,6 +1951,7 @@ void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
     case VIEW_GRAPH: view_draw_graph(f, cr, w, h, base); break;
     case VIEW_TILES: view_draw_tiles(f, cr, w, h, base); break;
     case VIEW_PLAYGROUND: view_draw_playground(f, cr, w, h, base); break;
+    case VIEW_ROW: view_draw_row(f, cr, w, h, base); break;
     }
     cairo_restore(cr);
     draw_depth--;

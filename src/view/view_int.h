@@ -33,6 +33,7 @@ void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 void view_draw_playground(view_figure_t *f, cairo_t *cr, int w, int h, double base);
+void view_draw_row(view_figure_t *f, cairo_t *cr, int w, int h, double base);
 /* The colour a of the way from white to c (a in [0, 1]): boundary's field
  * and the neuron maps tint the class colours with it. */
 uint32_t view_tint(uint32_t c, double a);

@@ -94,3 +94,23 @@ void view_draw_playground(view_figure_t *f, cairo_t *cr, int w, int h, double ba
     if (f->note) view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
     f->content_h = h;
 }
+
+/* VIEW_ROW: the title, then sides[i] in column i, each as large as the
+ * row leaves it, its text no larger than its column holds (a plot needs
+ * about 16 letters across), and the note under them */
+void view_draw_row(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+{
+    view_draw_title(f, cr, w, base);
+    double top = view_title_top(f, cr, w, base, 1.0) + base * 0.3;
+    view_txt_t nt = { .size = base * 0.75, .color = VIEW_C_MUTED, .wrap = w - base * 2 };
+    double nh = 0;
+    if (f->note) view_text_size(cr, f->note, nt, NULL, &nh);
+    double bottom = f->note ? nh + base * 0.9 : base * 0.3;
+    int n = f->nsides > 0 ? f->nsides : 1;
+    double cw = (w - base * 0.4) / n, ch = h - top - bottom;
+    for (int i = 0; i < f->nsides; i++) {
+        f->sides[i]->base_px = fmin(base * 0.85, cw / 16);
+        draw_side(f->sides[i], cr, base * 0.2 + i * cw, top, cw, ch, base);
+    }
+    if (f->note) view_text_at(cr, f->note, base, h - base * 0.45, 0, 1, nt);
+}
