@@ -116,6 +116,16 @@ NNPAD_FAKE_GPU=broken "$NNPAD" -e ':check gpu add' > out 2>&1
 st=$?
 [ "$st" != 0 ] && grep -Eq '^add +fp32 +1 +0  on gpu +FAIL$' out && grep -Eq '^add +fp64 .* pass$' out
 ok $? ":check gpu catches a GPU add one ulp off (NNPAD_FAKE_GPU=broken)"
+# cuBLAS's TF32 against the CPU's (within 2 k u sum|a b|); a GPU
+# ignoring :tf32 (broken) is caught
+NNPAD_FAKE_GPU=1 "$NNPAD" -e ':check gpu matmul' > out 2>&1
+st=$?
+[ "$st" = 0 ] && grep -Eq '^matmul :tf32 +fp32 +0 +2  vs cpu +pass$' out && grep -q 'units of k u sum|a b|' out
+ok $? ":check gpu matmul: TF32 on the stand-in GPU against the CPU's TF32, in its stated unit (status $st)"
+NNPAD_FAKE_GPU=broken "$NNPAD" -e ':check gpu matmul' > out 2>&1
+st=$?
+[ "$st" != 0 ] && grep -Eq '^matmul :tf32 +fp32 +[0-9.e+]+ +2  vs cpu +FAIL$' out
+ok $? ":check gpu matmul catches a GPU that ignores :tf32 (NNPAD_FAKE_GPU=broken; status $st)"
 "$NNPAD" -e ':check tpu' > out 2>&1
 grep -q "unknown check 'tpu'" out; ok $? ":check with another word is a usage error"
 # :vars past :limit with a GPU tensor: listed (its value not shown), no crash

@@ -173,6 +173,11 @@ static bk_status_t mock_matmul(const bk_matmul_t *mm)
         for (int i = 0; i < calls; i++) nncu_gemm_ref(&g[i], mm->dt == DT_FP64 ? 8 : 4, h.b, h.a, h.c);
         return BK_OK;
     }
+    /* NNPAD_FAKE_GPU=broken: its fp32 matmul ignores :tf32 (a GPU without
+     * TF32 tensor cores), for the test that :check gpu matmul catches it */
+    static int broken = -1;
+    if (broken < 0) broken = getenv("NNPAD_FAKE_GPU") && !strcmp(getenv("NNPAD_FAKE_GPU"), "broken");
+    if (broken) h.tf32 = false;
     if (!mm->teach) return bk_cpu_backend.matmul(&h);
     /* the teaching kernel: fp16/bf16, fp32 products and sums, rounded once
      * (as teach_gemm.cuh; the tensor cores' order of the sums differs) */

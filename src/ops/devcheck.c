@@ -9,7 +9,8 @@
  * correctly rounded: then the bits must match; twice the bound otherwise),
  * whether the GPU ran it with its own kernels or from host copies, and pass
  * or fail; then the teaching GEMM (matmul impl="teach") against cuBLAS's
- * matmul on the GPU, in fp16 and bf16.  The CPU-vs-GPU check of ggml's and
+ * matmul on the GPU, in fp16 and bf16, and cuBLAS's TF32 (:tf32 on) against
+ * the CPU's TF32 within 2 k u sum|a b| (summation orders differ).  The CPU-vs-GPU check of ggml's and
  * llm.c's developer tests, as a command a class can run. */
 #include "ops/ops.h"
 #include "backend/backend.h"
@@ -253,6 +254,65 @@ int op_check_gpu(session_t *s, FILE *out, const char *only)
             if (rt) val_unref(rt);
             val_unref(ga); val_unref(gb); val_unref(ha); val_unref(hb);
         }
+    }
+    /* fp32 under :tf32 on: cuBLAS's TF32 tensor cores against the CPU's
+     * TF32 (inputs rounded to tf32, products exact in fp32, fp32 sums in
+     * nnpad's order).  The inputs round alike; the summation orders differ,
+     * so each element is within 2 k u sum|a b| (u = 2^-24) of the other:
+     * the column is the largest difference in that unit */
+    if (!only || !*only || !strcmp(only, "matmul")) {
+        enum { TN = 70, TK = 45, TM = 33 };
+        int64_t sa[2] = { TN, TK }, sb[2] = { TK, TM };
+        value_t *ha = tensor_new_raw(DT_FP32, 2, sa), *hb = tensor_new_raw(DT_FP32, 2, sb);
+        uint64_t seed = 0x2545f4914f6cdd1dull;
+        float *A = tensor_data(ha), *B = tensor_data(hb);
+        for (int64_t i = 0; i < TN * TK; i++) A[i] = (float)(2 * lcg(&seed) - 1);
+        for (int64_t i = 0; i < TK * TM; i++) B[i] = (float)(2 * lcg(&seed) - 1);
+        value_t *ga = tensor_to_device(ha, BK_CUDA), *gb = tensor_to_device(hb, BK_CUDA);
+        value_t *volatile rc = NULL, *volatile rg = NULL;
+        session_settings_t *set = op_settings(s);
+        bool was = set->tf32;
+        char err[512] = "";
+        err_frame_t f;
+        set->tf32 = true;
+        if (err_try(&f) == 0) {
+            rc = op_matmul(ha, hb, SPAN_NONE, s);
+            rg = op_matmul(ga, gb, SPAN_NONE, s);
+            err_pop(&f);
+        } else {
+            last_msg(err, sizeof err);
+        }
+        set->tf32 = was;
+        if (!rc || !rg) {
+            fprintf(out, _("%-16s %-5s %12s %9s  %-9s FAIL: %s\n"), "matmul :tf32", "fp32", "-", "-", "-", err);
+            fails++;
+        } else {
+            value_t *hg = tensor_to_device(rg, BK_CPU);
+            const float *C = tensor_data(rc), *G = tensor_data(hg);
+            double w = 0;
+            for (int i = 0; i < TN; i++)
+                for (int j = 0; j < TM; j++) {
+                    double sab = 0;
+                    for (int k = 0; k < TK; k++) sab += fabs((double)A[i * TK + k] * B[k * TM + j]);
+                    double d = fabs((double)C[i * TM + j] - G[i * TM + j]), unit = TK * 0x1p-24 * sab;
+                    double r = d == 0 ? 0 : unit > 0 ? d / unit : INFINITY;
+                    if (!(r <= w)) w = r;   /* NaN: the largest */
+                }
+            bool ok = w <= 2;
+            fails += !ok;
+            char wb[32], p1[64], p2[64];
+            snprintf(wb, sizeof wb, "%.3g", w);
+            /* TRANSLATORS: the "ran" column of the TF32 row (9 columns wide) */
+            fprintf(out, "%-16s %-5s %s %9s  %s %s\n", "matmul :tf32", "fp32", padw(p1, sizeof p1, wb, -12), "2",
+                    padw(p2, sizeof p2, _("vs cpu"), 9), ok ? _("pass") : _("FAIL"));
+            fprintf(out, _("  (matmul :tf32: the difference in units of k u sum|a b|, u = 2^-24, not ulps: both round the "
+                           "inputs to tf32 alike, cuBLAS sums in another order)\n"));
+            val_unref(hg);
+        }
+        rows++;
+        if (rc) val_unref(rc);
+        if (rg) val_unref(rg);
+        val_unref(ga); val_unref(gb); val_unref(ha); val_unref(hb);
     }
     fprintf(out, _("%d rows, %d failed (allowed: 0 where the op is correctly rounded, so the bits must match; else "
                  "twice the op's stated bound)\n"), rows, fails);
