@@ -37,6 +37,9 @@ print("== backward")
 graph(grad(sq), fp32([1, 2]), values=1)
 print("== btraced")
 graph(grad(sq), fp32([1, 2]), values=1)
+print("== plain")
+def th(x) { return tanh(x) * 2 + 1 }
+graph(grad(th), 3.0, values=1)
 NN
 NNPAD_FIGURE_TEXT=1 NNPAD_FIGURES=figures timeout 60 "$NNPAD" --headless in.nn > out 2> err
 st=$?
@@ -80,6 +83,14 @@ tap_ok $st "sum(x * x + 1) (fp32): values as ranges, gradients as PyTorch's (the
 check btraced 0 > diff.btraced; st=$?
 tap_ok $st "graph(grad(sq), x, values=1): every node as traced (forward and backward) holds its value as PyTorch's, and none a grad"
 [ $st = 0 ] || tap_diag < diff.btraced
+# a plain number's value as the REPL and the const beside it print it (at
+# the session precision, not 17 digits of fp64), and PyTorch's fp32 gradient
+sed -n '/^== plain$/,$p' out | sed -n '/after the passes/,$p' | grep '^  %0 ' > plain
+c=$(sed -n 's/.*= const \([^ ]*\) (fp32)   value .*/\1/p' plain); v=$(sed -n 's/.*   value \([^ ]*\)$/\1/p' plain)
+want=$(awk -F, '$1 == "plain" { print $3 }' "$csv")
+[ -n "$v" ] && [ "$v" = "$c" ] && awk -v v="$v" -v w="$want" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= 1e-9 * w) }'
+tap_ok $? "graph(grad(th), 3.0, values=1): the plain number's value $v as its const $c prints, PyTorch's $want"
+[ -n "$v" ] && [ "$v" = "$c" ] || tap_diag < plain
 # the figure: each node's box holds the same value and grad lines as the text
 fig=$(sed -n '/^== neuron$/,$p' out | grep -m1 '^figure: ' | sed 's/^figure: //')
 ok=1

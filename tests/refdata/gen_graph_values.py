@@ -20,6 +20,10 @@ the node has no gradient, as a constant that nothing watched).
           forward pass x*x, +1, sum (nodes %0 .. %4), then the backward one:
           sum's gradient ones (%5), the two VJPs of x*x, ones*x (%6, %7),
           and their sum, the gradient (%8), from torch.autograd.grad.
+  plain: grad(f) at the plain number 3.0 for f(x) = tanh(x) * 2 + 1 in
+          fp32: the graph is one constant, the gradient (node %0): PyTorch's
+          fp64 gradient rounded to fp32 (fp32's own 1 - t*t cancels, ~95
+          ulps off; nnpad's tanh derivative is correctly rounded).
 
 Run (writes the CSV next to this script; CI needs no Python):
 
@@ -89,6 +93,10 @@ gx, = torch.autograd.grad(t4, xt)
 assert torch.equal(vjp + vjp, gx)
 for i, t in enumerate((xt, t1, t2, t3, t4, ones, vjp, vjp, gx)):
     row("btraced", i, t, None)
+
+xp = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(torch.tanh(xp) * 2 + 1).backward()
+row("plain", 0, xp.grad.to(torch.float32), None)
 
 out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "graph_values.csv")
 with open(out, "w", newline="") as fh:
