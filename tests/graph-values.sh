@@ -8,7 +8,9 @@
 # its derivative are within 1 ulp): compared to a relative 1e-15; the fp32
 # case holds small integers, compared exactly.  Also: values=1 before any
 # recorded call says so (never an empty or stale value), and
-# graph(grad(f), x, values=1) draws the backward pass with its values.
+# graph(grad(f), x, values=1) draws the backward pass with its values, on
+# the graph as traced (its forward nodes too, which DCE removes after the
+# passes) and after the passes.
 : "${NNPAD:=./nnpad}"
 : "${REFDATA:=tests/refdata}"
 . "${TESTDIR:-tests}/tap.sh"
@@ -33,6 +35,11 @@ print("== square")
 graph(s, values=1)
 print("== backward")
 graph(grad(sq), fp32([1, 2]), values=1)
+print("== btraced")
+graph(grad(sq), fp32([1, 2]), values=1)
+print("== plain")
+def th(x) { return tanh(x) * 2 + 1 }
+graph(grad(th), 3.0, values=1)
 NN
 NNPAD_FIGURE_TEXT=1 NNPAD_FIGURES=figures timeout 60 "$NNPAD" --headless in.nn > out 2> err
 st=$?
@@ -73,6 +80,17 @@ tap_ok $st "neuron (fp64): every node's value and gradient as PyTorch's"
 check square 0 > diff.square; st=$?
 tap_ok $st "sum(x * x + 1) (fp32): values as ranges, gradients as PyTorch's (the constant has none)"
 [ $st = 0 ] || tap_diag < diff.square
+check btraced 0 > diff.btraced; st=$?
+tap_ok $st "graph(grad(sq), x, values=1): every node as traced (forward and backward) holds its value as PyTorch's, and none a grad"
+[ $st = 0 ] || tap_diag < diff.btraced
+# a plain number's value as the REPL and the const beside it print it (at
+# the session precision, not 17 digits of fp64), and PyTorch's fp32 gradient
+sed -n '/^== plain$/,$p' out | sed -n '/after the passes/,$p' | grep '^  %0 ' > plain
+c=$(sed -n 's/.*= const \([^ ]*\) (fp32)   value .*/\1/p' plain); v=$(sed -n 's/.*   value \([^ ]*\)$/\1/p' plain)
+want=$(awk -F, '$1 == "plain" { print $3 }' "$csv")
+[ -n "$v" ] && [ "$v" = "$c" ] && awk -v v="$v" -v w="$want" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d <= 1e-9 * w) }'
+tap_ok $? "graph(grad(th), 3.0, values=1): the plain number's value $v as its const $c prints, PyTorch's $want"
+[ -n "$v" ] && [ "$v" = "$c" ] || tap_diag < plain
 # the figure: each node's box holds the same value and grad lines as the text
 fig=$(sed -n '/^== neuron$/,$p' out | grep -m1 '^figure: ' | sed 's/^figure: //')
 ok=1
@@ -88,8 +106,8 @@ tap_ok $ok "the neuron's figure draws every node's value and gradient ($fig)"
 [ $ok = 0 ] || tap_diag < diff.fig 2>/dev/null
 # the backward pass drawn: the returned node holds the gradient 2x
 want=$(awk -F, '$1 == "backward" { print $3 " .. " $4 }' "$csv" | sed 's/\.0\b//g')
-ret=$(sed -n '/^== backward$/,$p' out | sed -n '/after the passes/,$p' | sed -n 's/^  return %\([0-9]*\)$/\1/p')
-sed -n '/^== backward$/,$p' out | sed -n '/after the passes/,$p' | grep "^  %$ret " | grep -qF "   value $want"
+ret=$(sed -n '/^== backward$/,/^== btraced$/p' out | sed -n '/after the passes/,$p' | sed -n 's/^  return %\([0-9]*\)$/\1/p')
+sed -n '/^== backward$/,/^== btraced$/p' out | sed -n '/after the passes/,$p' | grep "^  %$ret " | grep -qF "   value $want"
 tap_ok $? "graph(grad(sq), x, values=1) draws the backward pass; its result node holds $want (node %$ret)"
 grep -q '^concrete function grad(' out; tap_ok $? "the backward graph is named grad"
 cd / && rm -rf "$tmp"

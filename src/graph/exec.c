@@ -147,7 +147,7 @@ static value_t *exec_general(graph_t *g, int nargs, value_t **args, session_t *s
             break;
         }
         }
-        if (g->keep) graph_val_note(g, i, vals[i]);
+        if (g->keep) graph_val_note(g, i, vals[i], op_settings(s)->precision);
     }
     err_set_source(saved);
     value_t *r = outputs(g, vals);

@@ -1319,6 +1319,8 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
                     span_t span)
 {
     traced_t *t = tfn->u.fn.traced;
+    bool values_both = t->values_both;   /* this call's alone (an error leaves it unset) */
+    t->values_both = false;
     /* :rounding and :ftz (ops/rounding.c) hold for eager ops only: a graph's
      * passes (fusion, x * 1 = x, CSE) assume nearest even */
     const session_settings_t *rs = session_settings(s);
@@ -1373,6 +1375,15 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     }
     value_t *r = graph_exec(g, nargs, args, s);
     g->keep = false;
+    /* graph(f, x, values=1) draws both graphs: the one as traced runs as
+     * well (its nodes the passes removed, a grad(f)'s forward ones, get
+     * values), unless it has effects (print, step), which would act twice */
+    if (values_both && g == c->opt && c->raw && !has_effects(c->raw)) {
+        c->raw->keep = true;
+        value_t *r0 = graph_exec(c->raw, nargs, args, s);
+        c->raw->keep = false;
+        val_unref(r0);
+    }
     op_frame_pop_hook();
     /* Affine collapse changes rounding: measure by how much, on the first
      * call, so that the graph view can say it (the other passes are exact) */
@@ -1532,6 +1543,7 @@ static value_t *graph_impl(call_t *c)
     if (!fn->u.fn.traced) fn = made = graph_make_traced(fn, NULL, c->arg_spans[0]);
     if (o.values) graph_keep_values(fn);
     if (c->nargs > 1) {   /* graph(g, x, ...): this call is the last call */
+        fn->u.fn.traced->values_both = o.values;
         value_t *r = graph_call(c->s, fn, c->nargs - 1, c->args + 1, 0, NULL, NULL, c->span);
         val_unref(r);
     }
@@ -1713,7 +1725,8 @@ static const op_def_t op_family_graph[] = {
      .formula = N_("numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "
                 "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them. "
-                "values=1 (micrograd's draw_dot): each node's value from the last call of g (one element: the value; "
+                "values=1 (micrograd's draw_dot): each node's value from the last call of g (one element: the value, a "
+                "plain number as it prints at the session precision; "
                 "more: the range min .. max, \"all v\" where every element is v, and how many are nan) and, when that "
                 "call ran under grad (grad(g)(x)), the gradient of the differentiated result with respect to the node "
                 "(a node the gradient does not reach has none); only the graph that call ran holds values (under grad "
@@ -1721,7 +1734,12 @@ static const op_def_t op_family_graph[] = {
                 "none). Recording starts when values=1 is first asked for g (it costs a pass over every node's result "
                 "and runs g's graph node by node from then on): asked before, it says there are none yet. "
                 "graph(f, args...) first calls f with args (tracing f when it is not traced), so that call is the last "
-                "call: graph(grad(f), x, values=1) draws the backward pass as traced, with its values"),
+                "call; with values=1 that call also runs the graph as traced, so both graphs hold its values (not when "
+                "the graph has effects such as tprint or step, which would act twice: then only the graph after the "
+                "passes). graph(grad(f), x, values=1) draws the backward pass, forward and backward nodes with their "
+                "values (the forward ones only as traced: after the passes DCE removed them); that call does not run "
+                "under grad, so no node shows a grad: the gradient is the value of the node it returns (for each "
+                "node's gradient: g = trace(f), grad(g)(x), then graph(g, values=1))"),
      .shapes = N_("a string (and a figure)"), .dtypes = N_("-"),
      .source = N_("jax.make_jaxpr's text form; Graphviz's dot layout (Gansner, Koutsofios, North & Vo, IEEE TSE 1993)"),
      .example = "def f(x) { return x * 1 + 2 * 3 }\n"

@@ -217,7 +217,7 @@ void graph_keep_values(value_t *tfn);
 const gval_t *graph_node_value(const graph_t *g, int i);
 /* exec.c: a keeping graph's run starts (records cleared) and node i's value */
 void graph_val_begin(graph_t *g);
-void graph_val_note(graph_t *g, int i, value_t *v);
+void graph_val_note(graph_t *g, int i, value_t *v, dtype_t prec);   /* prec: the session precision (a plain number as it prints) */
 /* graph.c: free g's records (sweeping: as node values are freed) */
 void graph_val_free(graph_t *g, bool sweeping, bool after_sweep);
 void graph_val_mark(graph_t *g, void (*mark)(value_t *));

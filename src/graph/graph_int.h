@@ -82,6 +82,7 @@ struct traced {
     int retraces_in_a_row;
     bool quiet;             /* fit's training step: a new batch shape traces without a "retracing" line */
     bool keep_values;       /* graph(g, values=1) asked: each call records its nodes' values (values.c) */
+    bool values_both;       /* graph(f, args..., values=1)'s call: the graph as traced runs too, for its values */
 };
 
 /* ---- the trace in progress ---- */

@@ -23,8 +23,10 @@ static int nholding;
 /* "v" for one element; "lo .. hi" (and how many NaN) for more, "all v"
  * where every element is v, each number as its dtype prints it; int64
  * read as integers (exact).  spread: v is one value standing for each of
- * the `spread` elements of a node (a sum's gradient). */
-static void summary(char *b, size_t cap, const value_t *v, int64_t spread)
+ * the `spread` elements of a node (a sum's gradient).  A plain number
+ * (weak) as the REPL prints it: rounded to prec, the session precision
+ * (the const beside it in the text is printed so too). */
+static void summary(char *b, size_t cap, const value_t *v, int64_t spread, dtype_t prec)
 {
     b[0] = 0;
     if (!v) return;
@@ -45,6 +47,10 @@ static void summary(char *b, size_t cap, const value_t *v, int64_t spread)
         return;
     }
     dtype_t dt = v->u.t.weak ? DT_FP64 : (dtype_t)v->u.t.dtype;
+    if (v->u.t.weak && v->u.t.ndim == 0 && n == 1 && spread <= 1) {
+        double x = tensor_weak_as(v, prec);
+        if (x == x) { dtype_format(lo_s, sizeof lo_s, prec, x, 0); snprintf(b, cap, "%s", lo_s); return; }
+    }
     double lo = INFINITY, hi = -INFINITY;
     int64_t nan = 0;
     for (int64_t i = 0; i < n; i++) {
@@ -111,10 +117,10 @@ void graph_val_begin(graph_t *g)
     }
 }
 
-void graph_val_note(graph_t *g, int i, value_t *v)
+void graph_val_note(graph_t *g, int i, value_t *v, dtype_t prec)
 {
     if (!g->val || !v || i >= g->nval) return;
-    summary(g->val[i].value, sizeof g->val[i].value, v, 0);
+    summary(g->val[i].value, sizeof g->val[i].value, v, 0, prec);
     bool held = false;
     for (int k = 0; k < nholding; k++) held |= holding[k] == g;
     if (held && v->kind == V_TENSOR) g->val[i].held = val_ref(v);
@@ -131,7 +137,7 @@ static void grad_seen(const value_t *out, const value_t *gv, bool spread)
         graph_t *g = holding[k];
         for (int i = 0; i < g->nval; i++)
             if (g->val[i].held == out)
-                summary(g->val[i].grad, sizeof g->val[i].grad, gv, spread && out->kind == V_TENSOR ? out->u.t.size : 0);
+                summary(g->val[i].grad, sizeof g->val[i].grad, gv, spread && out->kind == V_TENSOR ? out->u.t.size : 0, DT_FP64);
     }
 }
 

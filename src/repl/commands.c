@@ -642,9 +642,43 @@ static void sass_opcode(const char *line, char *op, size_t cap)
     size_t n = strcspn(p, " ;");
     snprintf(op, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
 }
+/* ptxas's register load of a constant: an HFMA2 (.MMA) whose multiplicands
+ * are both RZ or -RZ and whose addend is an immediate pair (HFMA2.MMA R13,
+ * -RZ, RZ, 0, 0): +-0 * 0 + (c, c') is the constant's bits, no fp16
+ * arithmetic.  1: the constant 0; 2: another constant; 0: not the idiom. */
+static int sass_const_load(const char *line, const char *op)
+{
+    if (strncmp(op, "HFMA2", 5)) return 0;
+    const char *p = strstr(line, op);
+    if (!p) return 0;
+    p += strlen(op);
+    char f[6][32];
+    int n = 0;
+    while (n < 6) {
+        while (*p == ' ') p++;
+        size_t k = strcspn(p, ",;");
+        while (k && p[k - 1] == ' ') k--;
+        if (!k || k >= sizeof f[0]) break;
+        snprintf(f[n++], sizeof f[0], "%.*s", (int)k, p);
+        p += k;
+        while (*p == ' ') p++;
+        if (*p != ',') break;
+        p++;
+    }
+    if (n < 4 || (strcmp(f[1], "RZ") && strcmp(f[1], "-RZ")) || (strcmp(f[2], "RZ") && strcmp(f[2], "-RZ"))) return 0;
+    bool zero = true;
+    for (int i = 3; i < n; i++) {
+        char *e;
+        double v = strtod(f[i], &e);
+        if (e == f[i] || *e) return 0;   /* a register or a flag: arithmetic */
+        if (v != 0) zero = false;
+    }
+    return zero ? 1 : 2;
+}
 static int sass_class(const char *line, char *op, size_t cap)
 {
     sass_opcode(line, op, cap);
+    if (sass_const_load(line, op)) return -1;   /* no arithmetic: not in the header */
     size_t base = strcspn(op, ".");
     for (int c = 0; c < SASS_NCLS; c++) {
         if (sass_cls[c].need && !strstr(op, sass_cls[c].need)) continue;
@@ -660,6 +694,10 @@ static const char *sass_mark(const char *line)
 {
     char op[64];
     int c = sass_class(line, op, sizeof op);
+    switch (sass_const_load(line, op)) {
+    case 1: return _("  <- sets a register to 0 (no fp16 arithmetic)");
+    case 2: return _("  <- sets a register to a constant (no fp16 arithmetic)");
+    }
     if (c < 0) return NULL;
     /* a packed instruction with both operands' low halves (.H0_H0) works on one lane */
     if ((c == 2 || c == 3) && strstr(line, ".H0_H0") && !strstr(line, ".H1"))
@@ -1299,8 +1337,12 @@ const repl_cmd_t repl_cmds[] = {
       N_("    The kernel nnpad generates for OP (a binary op such as multiply or +,\n"
       "    or one of abs, floor, round, sqrt, isnan, isinf, isfinite) in DTYPE\n"
       "    (default: the session precision), as CUDA C and as the PTX that NVRTC\n"
-      "    makes of it, arithmetic and conversions marked.  fp16 is computed in\n"
-      "    fp32 and rounded once, as on the CPU, so no .f16 arithmetic appears.\n"
+      "    makes of it, arithmetic and conversions marked.  In fp16 and bf16,\n"
+      "    add, subtract and multiply are one packed instruction for two\n"
+      "    elements (add.rn.f16x2, mul.rn.bf16x2, ...), each result rounded once\n"
+      "    to the dtype; the other ops compute in fp32 and round once\n"
+      "    (cvt.f32.f16 in, cvt.rn.f16.f32 out).  Either way the bits are the\n"
+      "    CPU's.\n"
       "    An activation or its derivative (tanh, sigmoid, relu_deriv, ...) in\n"
       "    fp16, bf16 or fp32: kernels/act.cu's loop for that op and dtype, its\n"
       "    maths nn_act.cuh's (an fp64 fast value and a rounding check).\n"
@@ -1321,7 +1363,9 @@ const repl_cmd_t repl_cmds[] = {
       "    where `python3 -m pip install --target DIR/tools/nvdisasm\n"
       "    'nvidia-cuda-nvdisasm==MAJOR.*'` puts it; the error says the command),\n"
       "    the instructions a class should notice marked (HMMA, HFMA2, FFMA, DFMA,\n"
-      "    F2F).\n"),
+      "    F2F).  An HFMA2 of RZ times RZ plus immediates (HFMA2.MMA R13, -RZ,\n"
+      "    RZ, 0, 0) is how ptxas sets a register to a constant: marked so, and\n"
+      "    not named as packed fp16 in the header.\n"),
       REPL_ARG_TEXT, NULL, cmd_sass },
     { "check", NULL, ":check gpu [OP]",
       N_("run every elementwise op (or OP) on the CPU and the GPU and compare"),

@@ -6,7 +6,8 @@
 # a .BF16 HMUL2/HFMA2) and no fp64 instruction; a traced x * y + z in fp16
 # keeps its multiply and add (no HFMA2 with z as addend: eager rounds
 # twice); each listing's header names only the instruction classes it
-# holds.  Without the GPU module or nvdisasm it is a skip (the TAP plan
+# holds, and ptxas's load of 0 (HFMA2.MMA Rn, -RZ, RZ, 0, 0) is no packed
+# fp16 arithmetic.  Without the GPU module or nvdisasm it is a skip (the TAP plan
 # "1..0 # SKIP", as cuda-gpu.sh).
 : "${NNPAD:=./nnpad}"
 case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
@@ -19,7 +20,7 @@ if [ ! -f "$(dirname "$NNPAD")/nnpad-cuda.so" ]; then echo "1..0 # SKIP no GPU m
 if ! grep -q '^// SASS for sm_90 (nvdisasm)' add; then
   echo "1..0 # SKIP no SASS listing: $(head -1 add)"; exit 0
 fi
-echo "1..10"
+echo "1..12"
 i=0
 ok() { i=$((i + 1)); if [ "$1" = 0 ]; then echo "ok $i - $2"; else echo "not ok $i - $2"; sed 's/^/# /' "$3" | head -40; fi; }
 # an instruction line: /*0120*/, an optional predicate, the opcode
@@ -50,3 +51,10 @@ head -1 mm | grep -q 'HMMA[^,]* tensor-core matrix multiply-accumulate' && ! hea
 ok $? ":sass matmul teach: the header names HMMA and no packed half ($(head -1 mm | cut -c1-160))" mm
 "$NNPAD" -e ':sass add fp64' > a64 2>&1
 head -1 a64 | grep -q 'in this listing: DADD fp64:$'; ok $? ":sass add fp64: the header names DADD alone ($(head -1 a64))" a64
+# ptxas loads 0 into a register with HFMA2.MMA Rn, -RZ, RZ, 0, 0: marked as
+# such, never as packed fp16 arithmetic, and not in an fp32 sum's header
+"$NNPAD" -e ':sass sum fp32' > s32 2>&1
+grep -Eq "${ins}HFMA2[.A-Z0-9_]* R[0-9]+, -?RZ, -?RZ, 0, 0 ; +<- sets a register to 0 \(no fp16 arithmetic\)$" s32 &&
+  ! grep -Eq "${ins}HFMA2[.A-Z0-9_]* R[0-9]+, -?RZ, -?RZ, 0, 0 ;.*packed" s32
+ok $? ":sass sum fp32: HFMA2 Rn, -RZ, RZ, 0, 0 is marked as setting a register to 0" s32
+! head -1 s32 | grep -q 'packed\|HFMA2'; ok $? ":sass sum fp32: the header names no packed half ($(head -1 s32))" s32

@@ -15,6 +15,15 @@ the node has no gradient, as a constant that nothing watched).
   square: sum(x * x + 1) in fp32 at x = [1, -3] (nodes %0 .. %4).
   backward: the graph of grad(sq) at x = [1, 2] (the backward pass traced):
           the node it returns holds the gradient 2x (node "return").
+  btraced: the same graph's nodes as traced, every one with its value and
+          none with a gradient (that call did not run under grad): the
+          forward pass x*x, +1, sum (nodes %0 .. %4), then the backward one:
+          sum's gradient ones (%5), the two VJPs of x*x, ones*x (%6, %7),
+          and their sum, the gradient (%8), from torch.autograd.grad.
+  plain: grad(f) at the plain number 3.0 for f(x) = tanh(x) * 2 + 1 in
+          fp32: the graph is one constant, the gradient (node %0): PyTorch's
+          fp64 gradient rounded to fp32 (fp32's own 1 - t*t cancels, ~95
+          ulps off; nnpad's tanh derivative is correctly rounded).
 
 Run (writes the CSV next to this script; CI needs no Python):
 
@@ -72,6 +81,22 @@ row("square", 4, m4, m4.grad)
 xb = torch.tensor([1.0, 2.0], dtype=torch.float32, requires_grad=True)
 (xb * xb + 1).sum().backward()
 rows.append(["backward", "return", repr(float(xb.grad.min())), repr(float(xb.grad.max())), "", ""])
+
+xt = torch.tensor([1.0, 2.0], dtype=torch.float32, requires_grad=True)
+t1 = xt * xt
+t2 = torch.tensor(1.0, dtype=torch.float32)
+t3 = t1 + t2
+t4 = t3.sum()
+ones, = torch.autograd.grad(t4, t3, retain_graph=True)   # sum's backward: ones
+vjp = ones * xt.detach()                                 # each factor's VJP of x*x
+gx, = torch.autograd.grad(t4, xt)
+assert torch.equal(vjp + vjp, gx)
+for i, t in enumerate((xt, t1, t2, t3, t4, ones, vjp, vjp, gx)):
+    row("btraced", i, t, None)
+
+xp = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(torch.tanh(xp) * 2 + 1).backward()
+row("plain", 0, xp.grad.to(torch.float32), None)
 
 out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "graph_values.csv")
 with open(out, "w", newline="") as fh:

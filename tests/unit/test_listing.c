@@ -156,6 +156,19 @@ int main(void)
     out = run(":ptx fp32 fp32", &st);
     tap_ok(out && st != 0 && has(out, "fp32 of a tensor in fp32 is a copy on the device"), ":ptx fp32 fp32: a copy, no kernel");
     free(out);
+    /* ptxas loads 0 into a register with HFMA2.MMA Rn, -RZ, RZ, 0, 0: no
+     * fp16 arithmetic, so an fp32 sum's listing marks it so, and its header
+     * names no packed half class */
+    if (sass) {
+        out = run(":sass sum fp32", &st);
+        bool idiom = out && has(out, "HFMA2[.A-Z0-9_]* +R[0-9]+, -?RZ, -?RZ, 0, 0 ;");
+        bool ok = out && st == 0 && !has(out, "^// SASS.*packed") && !has(out, "<- packed fp16")
+                  && (!idiom || has(out, "HFMA2[.A-Z0-9_]* +R[0-9]+, -?RZ, -?RZ, 0, 0 ; +<- sets a register to 0 \\(no fp16 arithmetic\\)$"));
+        tap_ok(ok, ":sass sum fp32: %s, and the header names no packed fp16",
+               idiom ? "HFMA2 -RZ, RZ, 0, 0 marked as setting a register to 0" : "(this ptxas makes no HFMA2 load of 0)");
+        if (!ok) tap_diag("%.800s", out ? out : "(no output)");
+        free(out);
+    }
     repl_free(r);
     session_free(s);
     return tap_done();
