@@ -268,8 +268,10 @@ static value_t *run64(call_t *c, bool shadows)
     c2.reuse_first = false;
     session_settings_t *st = op_settings(c->s);
     dtype_t prec = st->precision;
+    int pol = st->policy;
     bool chk = st->numerics_check, busy = S.busy;
     st->precision = DT_FP64;
+    st->policy = 0;   /* a mixed policy's casts to fp16/bf16 would round the fp64 twin too */
     st->numerics_check = false;
     S.busy = true;
     err_frame_t fr;
@@ -278,10 +280,10 @@ static value_t *run64(call_t *c, bool shadows)
         r = op_call_plain(&c2);
         err_pop(&fr);
     } else {
-        st->precision = prec; st->numerics_check = chk; S.busy = busy;
+        st->precision = prec; st->policy = pol; st->numerics_check = chk; S.busy = busy;
         err_rethrow();
     }
-    st->precision = prec; st->numerics_check = chk; S.busy = busy;
+    st->precision = prec; st->policy = pol; st->numerics_check = chk; S.busy = busy;
     return r;
 }
 

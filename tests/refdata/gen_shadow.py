@@ -288,6 +288,23 @@ def main():
     out.append(f'= s.cause.local {num(lrows[lcause][1])}')
     out.append('= s.cause.at_first differs')
     out.append(f'= s.ops[{lcause}].op add')
+    # :policy mixed: a model that computes in fp16 (weights fp32, cast on
+    # use) against the model all in fp64 (the policy's casts to fp16 are
+    # roundings, not part of the fp64 twin).  The weights make x @ W + b =
+    # 1 and 2 t - 1 exact in fp16: the real run rounds tanh(1) once.
+    t = rnd(mpmath.tanh(1), 'fp16')
+    real, ref = 2 * t - 1, 2 * mpmath.tanh(1) - 1
+    e, _ = err([real], [ref], 'fp16')
+    out.append('case mixed_policy_model')
+    out += ['> :policy mixed', '> d1 = dense(2, 1, activation="tanh")', '> d1.W = fp32([[0.375], [0.25]])',
+            '> d1.b = fp32([0.125])', '> d2 = dense(1, 1)', '> d2.W = fp32([[2]])', '> d2.b = fp32([-1])',
+            '> m = sequential(d1, d2)', '> s = shadow(m, fp32([[1, 2]]), ulps=0)']
+    out.append('= len(s.ops) 1')
+    out.append('= s.ops[0].op sequential_apply')
+    out.append('= s.ops[0].dtype fp16')
+    out.append(f'= s.ops[0].accumulated {num(e)}')
+    out.append('= s.first.op sequential_apply')
+    out.append(f'= fp64(s.result[0,0]) {num(real)}')
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
