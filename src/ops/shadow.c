@@ -45,6 +45,7 @@ typedef struct sh_entry {
     bool is_int, source, l_differs, a_differs;
     double local, acc;
     int64_t local_at, acc_at;
+    int64_t k;                 /* its number among the ops seen (a list result, as params' or split's, has no row) */
 } sh_entry_t;
 
 typedef struct sh_slot { value_t *k, *v; } sh_slot_t;
@@ -364,7 +365,7 @@ static void shadow_note(call_t *c, value_t *r)
     if (!r || (r->kind != V_TENSOR && r->kind != V_LIST)) return;
     if (r->kind == V_TENSOR && r->u.t.sym) return;
     int64_t k = S.nops++;
-    if (S.cause && k > S.first) return;               /* a rerun needs nothing past .first */
+    if (S.cause && k > S.e[S.first].k) return;               /* a rerun needs nothing past .first */
     bool source = is_source(c);
     value_t *sh, *loc = NULL;
     if (source) sh = to64(r);
@@ -413,7 +414,7 @@ static void shadow_note(call_t *c, value_t *r)
             val_unref(sh);
             sh = t;
         }
-        if (k == S.first) {
+        if (k == S.e[S.first].k) {
             if (S.e[S.first].op != c->op)
                 err_raise(ERR_VALUE, c->span, "shadow: f ran differently when it was run again (its ops depend on "
                           "something besides its arguments), so .cause cannot be found");
@@ -426,6 +427,7 @@ static void shadow_note(call_t *c, value_t *r)
         return;
     }
     sh_entry_t *e = entry_new(c);
+    e->k = k;
     e->dt = dt;
     e->source = source;
     /* a comparison's 0/1 (in the float dtype) is a truth value: it differs or not */
@@ -742,7 +744,7 @@ static value_t *shadow_impl(call_t *c)
                 memcpy(ns->rng, rng0, sizeof rng0);
                 ns->rng_ready = rr0;
                 S.cause = true;
-                S.round_at = j;
+                S.round_at = e->k;
                 S.cause_seen = false;
                 S.cause_err = 0;
                 value_t *r2 = run_f(c, f);

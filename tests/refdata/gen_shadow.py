@@ -305,6 +305,19 @@ def main():
     out.append(f'= s.ops[0].accumulated {num(e)}')
     out.append('= s.first.op sequential_apply')
     out.append(f'= fp64(s.result[0,0]) {num(real)}')
+    # grad of a loss whose argument is a layer: params(d), whose result is
+    # a list (no row), is counted apart from the rows, and the .cause
+    # reruns find .first again (dense_apply: x @ W + b rounded in fp32)
+    b = rnd(mpf(1) / 10, 'fp32')
+    real, ref = rnd(mpf(7) / 8 + b, 'fp32'), mpf(7) / 8 + b
+    e, _ = err([real], [ref], 'fp32')
+    out.append('case grad_of_layer_loss')
+    out += ['> d = dense(2, 1)', '> d.W = fp32([[0.375], [0.25]])', '> d.b = fp32([0.1])',
+            '> def loss3(d) { return sum(d(fp32([[1, 2]])) * 0.1) }', '> s = shadow(grad(loss3), d, ulps=0)']
+    out.append('= s.first.op dense_apply')
+    out.append(f'= s.first.accumulated {num(e)}')
+    out.append('= s.cause.op dense_apply')
+    out.append(f'= s.cause.at_first {num(e)}')
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
