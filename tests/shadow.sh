@@ -99,4 +99,16 @@ grep -q "already inside a shadow run" "$tmp/out"; tap_ok $? "shadow inside shado
 grep -q "ulps= must be 0 or more" "$tmp/out"; tap_ok $? "ulps=-1: said"
 grep -q "^alive3" "$tmp/out" && grep -q "^alive2" "$tmp/out"; tap_ok $? "the session goes on after each"
 ! grep -q "internal error" "$tmp/out"; tap_ok $? "no internal error"
+# shadow() inside a traced function: an error at the call (it gave None);
+# :shadow on never silently measures nothing: a statement under :mode graph
+# and a value without a shadow say so
+printf 'def f(x) { return (x + 1) - 1 }\ndef k2(x) { s = shadow(f, x); print(s); return x }\ntk2 = trace(k2)\ntk2(fp16(0.0001))\nprint("alive")\n' > "$tmp/tr.nn"
+(cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" < tr.nn > out 2>&1)
+grep -q "2:17: value error: shadow cannot run inside a traced function" "$tmp/out" && ! grep -q "None" "$tmp/out" && grep -q "^alive" "$tmp/out"
+tap_ok $? "shadow inside a traced function: an error at the call, not None"
+printf 'a = fp16(3)\n:shadow on\na\n:mode graph\nfp16(0.1) + 1\n:mode eager\nfp16(0.1) + 1\n' > "$tmp/gm.nn"
+(cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" < gm.nn > out 2>&1)
+sed -n '/^3 (fp16)/,+1p' "$tmp/out" | grep -q "has no fp64 shadow"; tap_ok $? ":shadow on: a value made before it says it has no shadow"
+sed -n '/^mode graph/,/^mode eager/p' "$tmp/out" | grep -q "shadow: not measured: :mode graph"; tap_ok $? ":shadow on under :mode graph: said, not silently nothing"
+sed -n '/^mode eager/,$p' "$tmp/out" | grep -q "ulps from the fp64 run"; tap_ok $? ":shadow on back in :mode eager: measured"
 tap_done

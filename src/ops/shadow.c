@@ -16,7 +16,8 @@
  * over a tensor's elements with its flat index; integer and boolean
  * results are "differs" or 0.
  * .first: the first op whose accumulated error passes ulps= or whose
- * result turns inf/NaN where the shadow is finite.  .cause: f runs again
+ * result turns inf/NaN where the shadow is finite (or is not the shadow's
+ * own inf/NaN).  flip(x, bit) starts a shadow, as a literal does.  .cause: f runs again
  * once per op up to .first, all in fp64 except that op, rounded to its
  * dtype; the op whose rounding alone moves .first's value most. */
 #include "ops/ops.h"
@@ -234,6 +235,9 @@ static bool is_source(call_t *c)
 {
     if (c->op->flags & (OPF_RANDOM | OPF_IMPURE | OPF_VARIABLES | OPF_STATIC | OPF_TRACE_TIME)) return true;
     if (c->op->id == OP_literal) return true;   /* a typed [ ... ]: its items rounded once, the start */
+    /* flip(x, bit) is a perturbation, not a rounding: flipping the fp64
+     * encoding's bit would be another one; its result is the start */
+    if (c->op->id == OP_flip) return true;
     bool any = false;
     for (int i = 0; i < c->nargs; i++) {
         value_t *a = c->args[i];
@@ -312,8 +316,11 @@ static void measure(value_t *real, value_t *ref, dtype_t dt, double *err, int64_
             if (v != r && !(isnan(v) && isnan(r))) { *differs = true; if (*at < 0) *at = i; }
             continue;
         }
-        if (!isfinite(r)) continue;   /* no finite rounding error where fp64 itself is inf or nan */
-        if (!isfinite(v)) {           /* turned inf or nan */
+        /* where fp64 itself is inf or NaN: no error when the result is
+         * the same (NaN and NaN, or the same inf); any other result is an
+         * infinite one (a finite value, the other inf, NaN for an inf) */
+        if (!isfinite(r) && (isnan(r) ? isnan(v) : v == r)) continue;
+        if (!isfinite(v) || !isfinite(r)) {   /* turned inf or NaN, or fp64's inf/NaN missed */
             if (!isinf(*err)) { *err = INFINITY; *at = i; }
             continue;
         }
@@ -658,7 +665,13 @@ void op_shadow_print(FILE *out, value_t *v, session_t *s)
 {
     if (!S.eager || !is_float_tensor(v)) return;
     value_t *sh = map_get(v);
-    if (!sh) return;
+    if (!sh) {
+        /* never silently nothing: a number typed as is is its own start */
+        if (!v->u.t.weak)
+            fprintf(out, "%s\n", _("shadow: this value has no fp64 shadow (it was made before :shadow on, or not by an "
+                                    "op of a statement run under it), so its error is not known"));
+        return;
+    }
     double e;
     int64_t at;
     bool d;
@@ -806,14 +819,18 @@ static const op_def_t op_family_shadow[] = {
      .formula = N_("per op: local = |result - op in fp64 on the same rounded inputs| / ulp, accumulated = |result - "
                    "the fp64 shadow run's value| / ulp, ulp of the fp64 value in the op's dtype (compare's measure; "
                    "ulp(0) the smallest subnormal), the largest over a tensor's elements (.index); .first: the first op "
-                   "whose accumulated error passes ulps= or turns inf/NaN; .cause: the op whose rounding alone, in an "
+                   "whose accumulated error passes ulps= or whose result is inf or NaN where the fp64 run's is finite (or differs "
+                   "from the fp64 run's inf or NaN; the same inf, or NaN for NaN, is no error); .cause: the op whose rounding alone, in an "
                    "otherwise all-fp64 run, moves .first's value most (f runs again once per op up to .first; an "
                    "elementwise op's fp64 result is rounded once, a reduction or matmul adds its own error on its "
                    "real inputs). Control flow follows the real run; an op of one call (a sum under :accumulate "
-                   "same, softmax) is one op; a typed literal inside f starts its shadow. A traced f runs op by op; "
+                   "same, softmax) is one op; a typed literal inside f starts its shadow, and so does flip(x, bit): a "
+                   "perturbation, not a rounding, its real result is exact there (local error 0, shown \"-\"; the "
+                   "accumulated error starts again from it). A traced f runs op by op; "
                    "inside grad the backward pass's ops are rows too (.grad_of names the forward op); graph(g, "
-                   "shadow=1) colours g's drawing by the last shadow(g, x) run; :shadow on does this for every "
-                   "statement"),
+                   "shadow=1) colours g's drawing of the concrete function that the last shadow(g, x) run ran; :shadow on does "
+                   "this for every statement run eagerly (not under :mode graph, which says so); shadow cannot run "
+                   "inside a traced function"),
      .shapes = N_("f: a function; args: its arguments -> a record: .ops (one record per op: op, span, code, dtype, "
                   "local, accumulated, index), .first, .cause, .result"),
      .dtypes = N_("any: casts to a narrower dtype are identities in the shadow run; integer and boolean results are "

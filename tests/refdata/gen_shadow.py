@@ -13,8 +13,10 @@ exact values.  For every op:
               identities)| / ulp
 ulp = the spacing above |r| rounded to the dtype (nnpad's dtype_ulp,
 numpy.spacing), ulp(0) the smallest subnormal; an element whose exact value
-is inf, or rounds beyond the dtype, has no finite error (compare's rule);
-a finite value turned inf is an infinite error.  .first: the first op whose
+rounds beyond the dtype has no finite error (compare's rule); where the
+value is inf or NaN in fp64 the same inf or NaN is no error and any other
+result an infinite one; a finite value turned inf or NaN is an infinite
+error.  .first: the first op whose
 accumulated error passes 4 ulps or is infinite.  .cause: for each op up
 to .first, an otherwise exact run with that op alone rounded (an
 elementwise op: its exact value rounded once; a reduction: its own error
@@ -31,10 +33,12 @@ mpmath 1.2.1, CPython 3.11.2.
 """
 import os
 import mpmath
+import numpy
 from mpmath import mpf
 
 mpmath.mp.prec = 300
 INF = mpf('inf')
+FP64_MAX = (2 - mpf(2) ** -52) * mpf(2) ** 1023
 
 # (stored mantissa bits, emin of normals, largest finite)
 FMT = {
@@ -87,9 +91,12 @@ def err(real, ref, dt):
     """largest |real - ref| / ulp(ref) over the elements, and its index"""
     best, at = mpf(0), -1
     for i, (v, r) in enumerate(zip(real, ref)):
-        if mpmath.isinf(r) or mpmath.isnan(r):
+        # where the value is NaN or inf in fp64 (the shadow's dtype): no
+        # error if the result is the same NaN or inf, an infinite one otherwise
+        rr = r if mpmath.isnan(r) or abs(r) <= FP64_MAX else mpmath.sign(r) * INF
+        if mpmath.isnan(rr) and mpmath.isnan(v) or mpmath.isinf(rr) and v == rr:
             continue
-        if mpmath.isinf(v) or mpmath.isnan(v):
+        if mpmath.isinf(v) or mpmath.isnan(v) or mpmath.isinf(rr) or mpmath.isnan(rr):
             if not mpmath.isinf(best):
                 best, at = INF, i
             continue
@@ -318,6 +325,41 @@ def main():
     out.append(f'= s.first.accumulated {num(e)}')
     out.append('= s.cause.op dense_apply')
     out.append(f'= s.cause.at_first {num(e)}')
+    # flip(x, bit) is not a rounding: its real result starts the shadow
+    # (as a typed literal), so the multiply after it has its own error only
+    v = mpf(float(numpy.array([numpy.float16(1).view(numpy.uint16) ^ 1], numpy.uint16).view(numpy.float16)[0]))
+    real, ref = rnd(3 * v, 'fp16'), 3 * v
+    e, _ = err([real], [ref], 'fp16')
+    out.append('case flip_starts_the_shadow')
+    out += ['> def f(x) { return flip(x, 0) * 3 }', '> s = shadow(f, fp16(1))']
+    out.append('= s.ops[0].op flip')
+    out.append('= s.ops[0].accumulated 0')
+    out.append('= s.ops[1].op multiply')
+    out.append(f'= s.ops[1].local {num(e)}')
+    out.append(f'= s.ops[1].accumulated {num(e)}')
+    out.append('= s.first None')
+    out.append('case eager_flip')
+    out += ['> :shadow on', '> y = flip(fp16(1), 0)', '> z = y * 3']
+    out.append('! y 0')
+    out.append('! z %.2f' % float(e))
+    # .first: a result turned inf where fp64 is finite is an infinite
+    # error; a NaN where fp64 gives NaN too (sqrt(-1)) is none
+    emit(out, 'turns_inf', ['def f(x) { return x * x - 1 }', 's = shadow(f, fp16(300))'],
+         [('multiply', 'fp16', ['x', 'x'], lambda a, b: [u * v for u, v in zip(a, b)], 'ew'),
+          ('subtract', 'fp16', ['%0'], lambda a: [v - 1 for v in a], 'ew')],
+         {'x': [mpf(300)]})
+    # and a finite result where fp64 overflows: 2048 + 1 rounds to 2048 in
+    # fp16, so y is 0 there and 1 in fp64, and exp(1000 y) is 1 against inf
+    emit(out, 'finite_where_fp64_overflows', ['def f(x) { return exp(((x + 1) - x) * 1000) }', 's = shadow(f, fp16(2048))'],
+         [('add', 'fp16', ['x'], lambda a: [v + 1 for v in a], 'ew'),
+          ('subtract', 'fp16', ['%0', 'x'], lambda a, b: [u - v for u, v in zip(a, b)], 'ew'),
+          ('multiply', 'fp16', ['%1'], lambda a: [v * 1000 for v in a], 'ew'),
+          ('exp', 'fp16', ['%2'], lambda a: [mpmath.exp(v) for v in a], 'ew')],
+         {'x': [mpf(2048)]})
+    out.append('case same_nan_is_no_error')
+    out += ['> def q(x) { return sqrt(x) }', '> s = shadow(q, fp16(-1))']
+    out.append('= s.ops[0].accumulated 0')
+    out.append('= s.first None')
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
