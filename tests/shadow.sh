@@ -111,4 +111,10 @@ printf 'a = fp16(3)\n:shadow on\na\n:mode graph\nfp16(0.1) + 1\n:mode eager\nfp1
 sed -n '/^3 (fp16)/,+1p' "$tmp/out" | grep -q "has no fp64 shadow"; tap_ok $? ":shadow on: a value made before it says it has no shadow"
 sed -n '/^mode graph/,/^mode eager/p' "$tmp/out" | grep -q "shadow: not measured: :mode graph"; tap_ok $? ":shadow on under :mode graph: said, not silently nothing"
 sed -n '/^mode eager/,$p' "$tmp/out" | grep -q "ulps from the fp64 run"; tap_ok $? ":shadow on back in :mode eager: measured"
+# grad adding up a value's gradient contributions: a row of its own, marked,
+# with no code (it showed a piece of another line's text)
+printf 'def l4(w) { return sum(w * w - 1) }\ns = shadow(grad(l4), fp32([0.5, 0.25]))\ns\nprint(s.ops[7].grad_of)\nprint(s.ops[7].span)\n' > "$tmp/gs.nn"
+(cd "$tmp" && NNPAD_TEST=1 timeout 60 "$NNPAD" < gs.nn > out 2>&1)
+grep -q "^8  add (gradient sum)  *-  *fp32" "$tmp/out" && ! grep -q "0.25\]" "$tmp/out"; tap_ok $? "grad: the gradient sum's row is marked, with no code"
+tail -2 "$tmp/out" | tr '\n' ' ' | grep -qx "(sum) - "; tap_ok $? "grad: its .grad_of is (sum), its .span -"
 tap_done

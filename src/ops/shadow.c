@@ -38,6 +38,7 @@ bool op_shadow_on;
 typedef struct sh_entry {
     const op_def_t *op;
     const char *grad_of;       /* an op of grad's backward pass: the forward op whose rule ran it */
+    bool grad_sum;             /* an op of grad adding up (or shaping) a value's gradient contributions: no one op's, no code */
     int line, col;
     span_t span;               /* the call's own span, and its source's text (graph nodes are matched by them) */
     const char *text;
@@ -343,6 +344,12 @@ static sh_entry_t *entry_new(call_t *c)
     e->op = c->op;
     e->grad_of = nn_state()->numerics_grad_of;
     e->local_at = e->acc_at = -1;
+    if (nn_state()->grad_summing && !e->grad_of) {
+        /* its span is grad's call's, with the text of another unit: none shown */
+        e->grad_sum = true;
+        e->span = (span_t){ -1, -1 };
+        return e;
+    }
     const source_t *src = err_source();
     e->span = c->span;
     e->text = src ? src->text : NULL;
@@ -533,12 +540,20 @@ static void fmt_err(char *b, size_t cap, double x, bool differs, bool is_int)
     else snprintf(b, cap, "%.2f", x);
 }
 
+/* "add at 3:25", or "add (gradient sum)" for a row with no place */
+static void entry_where(char *b, size_t cap, const sh_entry_t *e)
+{
+    if (e->grad_sum) snprintf(b, cap, _("%s (gradient sum)"), e->op->name);
+    else snprintf(b, cap, _("%s at %d:%d"), e->op->name, e->line, e->col);
+}
+
 static value_t *entry_record(const sh_entry_t *e)
 {
     value_t *r = scope_new(NULL);
     set_field(r, "op", str_new(e->op->name, strlen(e->op->name)));
     char sp[32];
-    snprintf(sp, sizeof sp, "%d:%d", e->line, e->col);
+    if (e->line > 0) snprintf(sp, sizeof sp, "%d:%d", e->line, e->col);
+    else snprintf(sp, sizeof sp, "-");
     set_field(r, "span", str_new(sp, strlen(sp)));
     set_field(r, "code", str_new(e->code, strlen(e->code)));
     const char *dn = dtype_traits[e->dt].name;
@@ -547,10 +562,13 @@ static value_t *entry_record(const sh_entry_t *e)
     set_field(r, "accumulated", err_value(e->acc, e->a_differs));
     set_field(r, "index", tensor_weak_int(e->acc_at));
     if (e->grad_of) set_field(r, "grad_of", str_new(e->grad_of, strlen(e->grad_of)));
+    if (e->grad_sum) set_field(r, "grad_of", str_new("(sum)", 5));
     char buf[160], l[24], a[24];
     fmt_err(l, sizeof l, e->local, e->l_differs, e->is_int);
     fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
-    snprintf(buf, sizeof buf, _("%s at %s: local %s, accumulated %s ulps"), e->op->name, sp, l, a);
+    char w[96];
+    entry_where(w, sizeof w, e);
+    snprintf(buf, sizeof buf, _("%s: local %s, accumulated %s ulps"), w, l, a);
     set_field(r, "__repr__", str_new(buf, strlen(buf)));
     return r;
 }
@@ -587,6 +605,7 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             skipped = 0;
             snprintf(cells[0], 64, "%lld", (long long)i + 1);
             if (e->grad_of) snprintf(cells[1], 64, _("%s (gradient of %s)"), e->op->name, e->grad_of);
+            else if (e->grad_sum) snprintf(cells[1], 64, _("%s (gradient sum)"), e->op->name);
             else snprintf(cells[1], 64, "%s", e->op->name);
             if (e->line > 0) snprintf(cells[2], 64, "%d:%d", e->line, e->col);
             else snprintf(cells[2], 64, "-");
@@ -610,19 +629,21 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
     fputc('\n', f);
     if (S.first < 0) fprintf(f, _("no op passes %g ulps"), S.ulps);
     else {
+        /* with the row's number: two rows may share an op and a place */
         const sh_entry_t *e = &S.e[S.first];
-        char a[24];
+        char a[24], w[96];
         fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
-        if (e->a_differs) fprintf(f, _("first: %s at %d:%d (its value differs)"), e->op->name, e->line, e->col);
-        else fprintf(f, _("first: %s at %d:%d (%s ulps)"), e->op->name, e->line, e->col, a);
+        entry_where(w, sizeof w, e);
+        if (e->a_differs) fprintf(f, _("first: row %lld, %s (its value differs)"), (long long)S.first + 1, w);
+        else fprintf(f, _("first: row %lld, %s (%s ulps)"), (long long)S.first + 1, w, a);
         if (cause >= 0) {
-            const sh_entry_t *ce = &S.e[cause];
+            entry_where(w, sizeof w, &S.e[cause]);
             fmt_err(a, sizeof a, S.cause_err, false, false);
             fputs("; ", f);
             if (e->a_differs)
-                fprintf(f, _("cause: %s at %d:%d (its rounding alone changes the value there)"), ce->op->name, ce->line, ce->col);
+                fprintf(f, _("cause: row %lld, %s (its rounding alone changes the value there)"), (long long)cause + 1, w);
             else
-                fprintf(f, _("cause: %s at %d:%d (its rounding alone gives %s ulps there)"), ce->op->name, ce->line, ce->col, a);
+                fprintf(f, _("cause: row %lld, %s (its rounding alone gives %s ulps there)"), (long long)cause + 1, w, a);
         }
     }
     fclose(f);
@@ -827,7 +848,8 @@ static const op_def_t op_family_shadow[] = {
                    "same, softmax) is one op; a typed literal inside f starts its shadow, and so does flip(x, bit): a "
                    "perturbation, not a rounding, its real result is exact there (local error 0, shown \"-\"; the "
                    "accumulated error starts again from it). A traced f runs op by op; "
-                   "inside grad the backward pass's ops are rows too (.grad_of names the forward op); graph(g, "
+                   "inside grad the backward pass's ops are rows too (.grad_of names the forward op, or is \"(sum)\" "
+                   "on a row adding up a value's gradient contributions); graph(g, "
                    "shadow=1) colours g's drawing of the concrete function that the last shadow(g, x) run ran; :shadow on does "
                    "this for every statement run eagerly (not under :mode graph, which says so); shadow cannot run "
                    "inside a traced function"),

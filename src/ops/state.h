@@ -18,6 +18,7 @@ typedef struct nn_state {
     uint64_t rng[4];              /* xoshiro256** (ops/create.c) */
     bool rng_ready;
     const char *numerics_grad_of; /* the op whose gradient rule runs now (autodiff/ad.c), for :numerics check */
+    bool grad_summing;            /* grad adds up a value's gradient contributions now (autodiff/ad.c), for shadow's rows */
 } nn_state_t;
 
 /* The current state (session.c sets it); inline: every op_call asks. */
