@@ -485,6 +485,9 @@ value_t *op_shadow_call(call_t *c)
 
 typedef struct sh_node { op_id_t op; span_t span; const char *text; double acc; } sh_node_t;
 static value_t *last_fn;       /* the function of the last shadow() (a root of the sweep) */
+#define SH_CONCRETES 8
+static const void *ran[SH_CONCRETES], *last_ran[SH_CONCRETES];   /* the concrete functions the run (the last run) ran */
+static int nran, nlast_ran;
 static sh_node_t *last;
 static int64_t nlast;
 
@@ -495,6 +498,8 @@ static void last_keep(value_t *f)
     if (last_fn) val_unref(last_fn);
     if (last) mem_free(last, (size_t)nlast * sizeof *last);
     last_fn = val_ref(f);
+    memcpy(last_ran, ran, sizeof ran);
+    nlast_ran = nran;
     nlast = S.ne;
     last = S.ne ? mem_alloc((size_t)S.ne * sizeof *last) : NULL;
     for (int64_t i = 0; i < S.ne; i++) {
@@ -516,6 +521,23 @@ bool op_shadow_node_error(const value_t *fn, op_id_t op, span_t span, const char
 }
 
 bool op_shadow_has_run(const value_t *fn) { return last_fn && fn == last_fn; }
+
+void op_shadow_concrete(const value_t *fn, const void *key)
+{
+    (void)fn;
+    if (S.eager || S.cause) return;
+    for (int i = 0; i < nran; i++)
+        if (ran[i] == key) return;
+    if (nran < SH_CONCRETES) ran[nran++] = key;
+}
+
+bool op_shadow_ran_concrete(const value_t *fn, const void *key)
+{
+    if (!last_fn || fn != last_fn) return false;
+    for (int i = 0; i < nlast_ran; i++)
+        if (last_ran[i] == key) return true;
+    return false;
+}
 
 /* ---- the record ---- */
 
@@ -752,6 +774,7 @@ static value_t *shadow_impl(call_t *c)
     if (S.eager) outer = S;
     else outer.eager = false;
     memset(&S, 0, sizeof S);
+    nran = 0;
     S.s = c->s;
     S.ulps = ulps;
     S.first = -1;

@@ -266,6 +266,13 @@ def main():
           ('multiply', 'fp16', ['%0'], lambda a: [2 * v for v in a], 'ew'),
           ('subtract', 'fp16', ['%1'], lambda a: [v - 1 for v in a], 'ew')],
          {'x': xs})
+    # a fused chain whose output has less error than its first op: the
+    # drawing's fused node says its output's (the add's)
+    emit(out, 'traced_exp_plus', ['def f(x) { return exp(x) + 1000 }', 'tf = trace(f)', 'y = tf(fp16([1, 2]))',
+                                  's = shadow(tf, fp16([1, 3]))'],
+         [('exp', 'fp16', ['x'], lambda a: [mpmath.exp(v) for v in a], 'ew'),
+          ('add', 'fp16', ['%0'], lambda a: [v + 1000 for v in a], 'ew')],
+         {'x': [mpf(1), mpf(3)]})
     # control flow follows the real run: a loop that ends in fp16 when
     # 1 + x rounds to 1 (in fp64 it would run 42 more times); the last
     # comparison differs from its shadow (.first), and the add whose
