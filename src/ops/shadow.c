@@ -249,7 +249,8 @@ static bool is_source(call_t *c)
 }
 
 /* The op of c again, in fp64, on args (kw tensors mapped by the same
- * rule, a dtype= keyword made fp64), with the session precision fp64 and
+ * rule, a dtype= keyword made fp64), with the session precision fp64, no
+ * :policy (a mixed policy's casts to fp16/bf16 are roundings) and
  * :numerics check off (the real run checks). */
 static value_t *run64(call_t *c, bool shadows)
 {
