@@ -161,6 +161,7 @@ void ad_reset(void)
     AD->ntapes = 0;
     AD->pend_out = AD->pend_d = NULL;   /* swept with the other values */
     nn_state()->numerics_grad_of = NULL;   /* an error in a rule left it set */
+    nn_state()->grad_summing = false;
 }
 
 /* ---- recording ---- */
@@ -476,6 +477,9 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
         } else if (n->kind == AD_CUSTOM) {
             gin[0] = n->back(G[i], n->in[0], n->aux, s);
         }
+        /* a contribution shaped and added to its input's gradient
+         * (grad_summing: shadow names these rows apart; an error leaves
+         * it set until the tapes are cleared) */
         for (int j = 0; j < n->nin; j++) {
             if (!gin[j]) continue;
             int k = link_of(n->in[j], t->id);
@@ -488,10 +492,13 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
                     Gs[k] = n->in[j];
                     continue;
                 }
+                nn_state()->grad_summing = true;
                 value_t *f = ad_spread_fill(gin[j], n->in[j]);
+                nn_state()->grad_summing = false;
                 val_unref(gin[j]);
                 gin[j] = f;
             }
+            nn_state()->grad_summing = true;
             if (Gs[k]) {
                 value_t *f = ad_spread_fill(G[k], Gs[k]);
                 val_unref(G[k]);
@@ -500,10 +507,13 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
             }
             value_t *u = unbroadcast(gin[j], n->in[j], s);
             value_t *c = to_dtype_of(u, n->in[j], s);
+            nn_state()->grad_summing = false;
             val_unref(u);
             val_unref(gin[j]);
             if (G[k]) {
+                nn_state()->grad_summing = true;
                 value_t *sum = op_run2(OP_add, G[k], c, s);
+                nn_state()->grad_summing = false;
                 val_unref(G[k]);
                 val_unref(c);
                 G[k] = sum;
@@ -516,7 +526,9 @@ static void backward(tape_t *t, value_t *y, int nleaves, const int *leaf, value_
     }
     for (int k = 0; k < nleaves; k++) {
         if (G[leaf[k]] && Gs[leaf[k]]) {
+            nn_state()->grad_summing = true;
             value_t *f = ad_spread_fill(G[leaf[k]], Gs[leaf[k]]);
+            nn_state()->grad_summing = false;
             val_unref(G[leaf[k]]);
             G[leaf[k]] = f;
             Gs[leaf[k]] = NULL;

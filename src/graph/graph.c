@@ -1358,6 +1358,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
      * by op, with the bits its graph gives (a fused chain would hide its
      * ops) */
     if (op_shadow_on && !graph_tracing()) {
+        op_shadow_concrete(tfn, c->raw);   /* graph(g, shadow=1) colours this one only */
         graph_args_release(&ga);
         return call_inner(s, t->f, nargs0, args0, nkw, kwn, kw, span);
     }

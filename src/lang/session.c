@@ -230,7 +230,11 @@ int session_run(session_t *s, const char *name, const char *text, int len, int l
                         err_check_interrupt();   /* a print stopped by Ctrl-C fails its statement (print.h) */
                         fputc('\n', out);
                     }
-                } else {
+                }
+                if (op_shadow_eager_on())   /* its graph's kernels run, not the ops: said, not silently skipped */
+                    fprintf(out, "%s\n", _("shadow: not measured: :mode graph runs the statement from its graph "
+                                            "(:mode eager to shadow it)"));
+                if (st->kind != N_EXPR_STMT) {
                     scope_set(s->globals, st->items[0]->name, v);
                 }
                 if (s->keep_last) scope_set(s->globals, "__last__", v);

@@ -672,6 +672,9 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
                       "tracing again: variables may be created on the first trace only (tf.function raises ValueError "
                       "here); create the layer outside the function and pass it in", op->name);
         if (op_tracing() && (op->flags & (OPF_IMPURE | OPF_TRACE_TIME | OPF_VARIABLES | OPF_HOST_READS))) {
+            if (op->id == OP_shadow)   /* a report on values: a trace has none, and its graph would give None */
+                err_raise(ERR_VALUE, c->span, "shadow cannot run inside a traced function: call shadow(g, x) on the "
+                          "traced function g instead");
             if (op->flags & (OPF_IMPURE | OPF_TRACE_TIME)) {
                 r = op_tracer.trace_effect(c);
                 if (r) return r;

@@ -68,6 +68,10 @@ void op_shadow_print(FILE *out, value_t *v, session_t *s);
  * false when that run did not have it. */
 bool op_shadow_node_error(const value_t *fn, op_id_t op, span_t span, const char *text, double *ulps);
 bool op_shadow_has_run(const value_t *fn);
+/* a traced fn runs its concrete function key (graph.c) under shadow();
+ * op_shadow_ran_concrete: the last shadow(fn, ...) run ran key */
+void op_shadow_concrete(const value_t *fn, const void *key);
+bool op_shadow_ran_concrete(const value_t *fn, const void *key);
 
 /* A trace is recording now (graph_tracing; inline: every op_call asks). */
 static inline bool op_tracing(void) { return nn_state()->tracing; }

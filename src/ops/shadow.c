@@ -16,7 +16,8 @@
  * over a tensor's elements with its flat index; integer and boolean
  * results are "differs" or 0.
  * .first: the first op whose accumulated error passes ulps= or whose
- * result turns inf/NaN where the shadow is finite.  .cause: f runs again
+ * result turns inf/NaN where the shadow is finite (or is not the shadow's
+ * own inf/NaN).  flip(x, bit) starts a shadow, as a literal does.  .cause: f runs again
  * once per op up to .first, all in fp64 except that op, rounded to its
  * dtype; the op whose rounding alone moves .first's value most. */
 #include "ops/ops.h"
@@ -37,6 +38,7 @@ bool op_shadow_on;
 typedef struct sh_entry {
     const op_def_t *op;
     const char *grad_of;       /* an op of grad's backward pass: the forward op whose rule ran it */
+    bool grad_sum;             /* an op of grad adding up (or shaping) a value's gradient contributions: no one op's, no code */
     int line, col;
     span_t span;               /* the call's own span, and its source's text (graph nodes are matched by them) */
     const char *text;
@@ -45,6 +47,7 @@ typedef struct sh_entry {
     bool is_int, source, l_differs, a_differs;
     double local, acc;
     int64_t local_at, acc_at;
+    int64_t k;                 /* its number among the ops seen (a list result, as params' or split's, has no row) */
 } sh_entry_t;
 
 typedef struct sh_slot { value_t *k, *v; } sh_slot_t;
@@ -233,6 +236,9 @@ static bool is_source(call_t *c)
 {
     if (c->op->flags & (OPF_RANDOM | OPF_IMPURE | OPF_VARIABLES | OPF_STATIC | OPF_TRACE_TIME)) return true;
     if (c->op->id == OP_literal) return true;   /* a typed [ ... ]: its items rounded once, the start */
+    /* flip(x, bit) is a perturbation, not a rounding: flipping the fp64
+     * encoding's bit would be another one; its result is the start */
+    if (c->op->id == OP_flip) return true;
     bool any = false;
     for (int i = 0; i < c->nargs; i++) {
         value_t *a = c->args[i];
@@ -243,7 +249,8 @@ static bool is_source(call_t *c)
 }
 
 /* The op of c again, in fp64, on args (kw tensors mapped by the same
- * rule, a dtype= keyword made fp64), with the session precision fp64 and
+ * rule, a dtype= keyword made fp64), with the session precision fp64, no
+ * :policy (a mixed policy's casts to fp16/bf16 are roundings) and
  * :numerics check off (the real run checks). */
 static value_t *run64(call_t *c, bool shadows)
 {
@@ -268,8 +275,10 @@ static value_t *run64(call_t *c, bool shadows)
     c2.reuse_first = false;
     session_settings_t *st = op_settings(c->s);
     dtype_t prec = st->precision;
+    int pol = st->policy;
     bool chk = st->numerics_check, busy = S.busy;
     st->precision = DT_FP64;
+    st->policy = 0;   /* a mixed policy's casts to fp16/bf16 would round the fp64 twin too */
     st->numerics_check = false;
     S.busy = true;
     err_frame_t fr;
@@ -278,10 +287,10 @@ static value_t *run64(call_t *c, bool shadows)
         r = op_call_plain(&c2);
         err_pop(&fr);
     } else {
-        st->precision = prec; st->numerics_check = chk; S.busy = busy;
+        st->precision = prec; st->policy = pol; st->numerics_check = chk; S.busy = busy;
         err_rethrow();
     }
-    st->precision = prec; st->numerics_check = chk; S.busy = busy;
+    st->precision = prec; st->policy = pol; st->numerics_check = chk; S.busy = busy;
     return r;
 }
 
@@ -309,8 +318,11 @@ static void measure(value_t *real, value_t *ref, dtype_t dt, double *err, int64_
             if (v != r && !(isnan(v) && isnan(r))) { *differs = true; if (*at < 0) *at = i; }
             continue;
         }
-        if (!isfinite(r)) continue;   /* no finite rounding error where fp64 itself is inf or nan */
-        if (!isfinite(v)) {           /* turned inf or nan */
+        /* where fp64 itself is inf or NaN: no error when the result is
+         * the same (NaN and NaN, or the same inf); any other result is an
+         * infinite one (a finite value, the other inf, NaN for an inf) */
+        if (!isfinite(r) && (isnan(r) ? isnan(v) : v == r)) continue;
+        if (!isfinite(v) || !isfinite(r)) {   /* turned inf or NaN, or fp64's inf/NaN missed */
             if (!isinf(*err)) { *err = INFINITY; *at = i; }
             continue;
         }
@@ -333,6 +345,12 @@ static sh_entry_t *entry_new(call_t *c)
     e->op = c->op;
     e->grad_of = nn_state()->numerics_grad_of;
     e->local_at = e->acc_at = -1;
+    if (nn_state()->grad_summing && !e->grad_of) {
+        /* its span is grad's call's, with the text of another unit: none shown */
+        e->grad_sum = true;
+        e->span = (span_t){ -1, -1 };
+        return e;
+    }
     const source_t *src = err_source();
     e->span = c->span;
     e->text = src ? src->text : NULL;
@@ -362,7 +380,7 @@ static void shadow_note(call_t *c, value_t *r)
     if (!r || (r->kind != V_TENSOR && r->kind != V_LIST)) return;
     if (r->kind == V_TENSOR && r->u.t.sym) return;
     int64_t k = S.nops++;
-    if (S.cause && k > S.first) return;               /* a rerun needs nothing past .first */
+    if (S.cause && k > S.e[S.first].k) return;               /* a rerun needs nothing past .first */
     bool source = is_source(c);
     value_t *sh, *loc = NULL;
     if (source) sh = to64(r);
@@ -411,7 +429,7 @@ static void shadow_note(call_t *c, value_t *r)
             val_unref(sh);
             sh = t;
         }
-        if (k == S.first) {
+        if (k == S.e[S.first].k) {
             if (S.e[S.first].op != c->op)
                 err_raise(ERR_VALUE, c->span, "shadow: f ran differently when it was run again (its ops depend on "
                           "something besides its arguments), so .cause cannot be found");
@@ -424,6 +442,7 @@ static void shadow_note(call_t *c, value_t *r)
         return;
     }
     sh_entry_t *e = entry_new(c);
+    e->k = k;
     e->dt = dt;
     e->source = source;
     /* a comparison's 0/1 (in the float dtype) is a truth value: it differs or not */
@@ -467,6 +486,9 @@ value_t *op_shadow_call(call_t *c)
 
 typedef struct sh_node { op_id_t op; span_t span; const char *text; double acc; } sh_node_t;
 static value_t *last_fn;       /* the function of the last shadow() (a root of the sweep) */
+#define SH_CONCRETES 8
+static const void *ran[SH_CONCRETES], *last_ran[SH_CONCRETES];   /* the concrete functions the run (the last run) ran */
+static int nran, nlast_ran;
 static sh_node_t *last;
 static int64_t nlast;
 
@@ -477,6 +499,8 @@ static void last_keep(value_t *f)
     if (last_fn) val_unref(last_fn);
     if (last) mem_free(last, (size_t)nlast * sizeof *last);
     last_fn = val_ref(f);
+    memcpy(last_ran, ran, sizeof ran);
+    nlast_ran = nran;
     nlast = S.ne;
     last = S.ne ? mem_alloc((size_t)S.ne * sizeof *last) : NULL;
     for (int64_t i = 0; i < S.ne; i++) {
@@ -498,6 +522,23 @@ bool op_shadow_node_error(const value_t *fn, op_id_t op, span_t span, const char
 }
 
 bool op_shadow_has_run(const value_t *fn) { return last_fn && fn == last_fn; }
+
+void op_shadow_concrete(const value_t *fn, const void *key)
+{
+    (void)fn;
+    if (S.eager || S.cause) return;
+    for (int i = 0; i < nran; i++)
+        if (ran[i] == key) return;
+    if (nran < SH_CONCRETES) ran[nran++] = key;
+}
+
+bool op_shadow_ran_concrete(const value_t *fn, const void *key)
+{
+    if (!last_fn || fn != last_fn) return false;
+    for (int i = 0; i < nlast_ran; i++)
+        if (last_ran[i] == key) return true;
+    return false;
+}
 
 /* ---- the record ---- */
 
@@ -522,12 +563,20 @@ static void fmt_err(char *b, size_t cap, double x, bool differs, bool is_int)
     else snprintf(b, cap, "%.2f", x);
 }
 
+/* "add at 3:25", or "add (gradient sum)" for a row with no place */
+static void entry_where(char *b, size_t cap, const sh_entry_t *e)
+{
+    if (e->grad_sum) snprintf(b, cap, _("%s (gradient sum)"), e->op->name);
+    else snprintf(b, cap, _("%s at %d:%d"), e->op->name, e->line, e->col);
+}
+
 static value_t *entry_record(const sh_entry_t *e)
 {
     value_t *r = scope_new(NULL);
     set_field(r, "op", str_new(e->op->name, strlen(e->op->name)));
     char sp[32];
-    snprintf(sp, sizeof sp, "%d:%d", e->line, e->col);
+    if (e->line > 0) snprintf(sp, sizeof sp, "%d:%d", e->line, e->col);
+    else snprintf(sp, sizeof sp, "-");
     set_field(r, "span", str_new(sp, strlen(sp)));
     set_field(r, "code", str_new(e->code, strlen(e->code)));
     const char *dn = dtype_traits[e->dt].name;
@@ -536,10 +585,13 @@ static value_t *entry_record(const sh_entry_t *e)
     set_field(r, "accumulated", err_value(e->acc, e->a_differs));
     set_field(r, "index", tensor_weak_int(e->acc_at));
     if (e->grad_of) set_field(r, "grad_of", str_new(e->grad_of, strlen(e->grad_of)));
+    if (e->grad_sum) set_field(r, "grad_of", str_new("(sum)", 5));
     char buf[160], l[24], a[24];
     fmt_err(l, sizeof l, e->local, e->l_differs, e->is_int);
     fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
-    snprintf(buf, sizeof buf, _("%s at %s: local %s, accumulated %s ulps"), e->op->name, sp, l, a);
+    char w[96];
+    entry_where(w, sizeof w, e);
+    snprintf(buf, sizeof buf, _("%s: local %s, accumulated %s ulps"), w, l, a);
     set_field(r, "__repr__", str_new(buf, strlen(buf)));
     return r;
 }
@@ -576,6 +628,7 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
             skipped = 0;
             snprintf(cells[0], 64, "%lld", (long long)i + 1);
             if (e->grad_of) snprintf(cells[1], 64, _("%s (gradient of %s)"), e->op->name, e->grad_of);
+            else if (e->grad_sum) snprintf(cells[1], 64, _("%s (gradient sum)"), e->op->name);
             else snprintf(cells[1], 64, "%s", e->op->name);
             if (e->line > 0) snprintf(cells[2], 64, "%d:%d", e->line, e->col);
             else snprintf(cells[2], 64, "-");
@@ -599,19 +652,21 @@ static void table_text(char **out, size_t *len, int64_t cause, const char *fname
     fputc('\n', f);
     if (S.first < 0) fprintf(f, _("no op passes %g ulps"), S.ulps);
     else {
+        /* with the row's number: two rows may share an op and a place */
         const sh_entry_t *e = &S.e[S.first];
-        char a[24];
+        char a[24], w[96];
         fmt_err(a, sizeof a, e->acc, e->a_differs, e->is_int);
-        if (e->a_differs) fprintf(f, _("first: %s at %d:%d (its value differs)"), e->op->name, e->line, e->col);
-        else fprintf(f, _("first: %s at %d:%d (%s ulps)"), e->op->name, e->line, e->col, a);
+        entry_where(w, sizeof w, e);
+        if (e->a_differs) fprintf(f, _("first: row %lld, %s (its value differs)"), (long long)S.first + 1, w);
+        else fprintf(f, _("first: row %lld, %s (%s ulps)"), (long long)S.first + 1, w, a);
         if (cause >= 0) {
-            const sh_entry_t *ce = &S.e[cause];
+            entry_where(w, sizeof w, &S.e[cause]);
             fmt_err(a, sizeof a, S.cause_err, false, false);
             fputs("; ", f);
             if (e->a_differs)
-                fprintf(f, _("cause: %s at %d:%d (its rounding alone changes the value there)"), ce->op->name, ce->line, ce->col);
+                fprintf(f, _("cause: row %lld, %s (its rounding alone changes the value there)"), (long long)cause + 1, w);
             else
-                fprintf(f, _("cause: %s at %d:%d (its rounding alone gives %s ulps there)"), ce->op->name, ce->line, ce->col, a);
+                fprintf(f, _("cause: row %lld, %s (its rounding alone gives %s ulps there)"), (long long)cause + 1, w, a);
         }
     }
     fclose(f);
@@ -654,7 +709,13 @@ void op_shadow_print(FILE *out, value_t *v, session_t *s)
 {
     if (!S.eager || !is_float_tensor(v)) return;
     value_t *sh = map_get(v);
-    if (!sh) return;
+    if (!sh) {
+        /* never silently nothing: a number typed as is is its own start */
+        if (!v->u.t.weak)
+            fprintf(out, "%s\n", _("shadow: this value has no fp64 shadow (it was made before :shadow on, or not by an "
+                                    "op of a statement run under it), so its error is not known"));
+        return;
+    }
     double e;
     int64_t at;
     bool d;
@@ -714,6 +775,7 @@ static value_t *shadow_impl(call_t *c)
     if (S.eager) outer = S;
     else outer.eager = false;
     memset(&S, 0, sizeof S);
+    nran = 0;
     S.s = c->s;
     S.ulps = ulps;
     S.first = -1;
@@ -740,7 +802,7 @@ static value_t *shadow_impl(call_t *c)
                 memcpy(ns->rng, rng0, sizeof rng0);
                 ns->rng_ready = rr0;
                 S.cause = true;
-                S.round_at = j;
+                S.round_at = e->k;
                 S.cause_seen = false;
                 S.cause_err = 0;
                 value_t *r2 = run_f(c, f);
@@ -802,14 +864,19 @@ static const op_def_t op_family_shadow[] = {
      .formula = N_("per op: local = |result - op in fp64 on the same rounded inputs| / ulp, accumulated = |result - "
                    "the fp64 shadow run's value| / ulp, ulp of the fp64 value in the op's dtype (compare's measure; "
                    "ulp(0) the smallest subnormal), the largest over a tensor's elements (.index); .first: the first op "
-                   "whose accumulated error passes ulps= or turns inf/NaN; .cause: the op whose rounding alone, in an "
+                   "whose accumulated error passes ulps= or whose result is inf or NaN where the fp64 run's is finite (or differs "
+                   "from the fp64 run's inf or NaN; the same inf, or NaN for NaN, is no error); .cause: the op whose rounding alone, in an "
                    "otherwise all-fp64 run, moves .first's value most (f runs again once per op up to .first; an "
                    "elementwise op's fp64 result is rounded once, a reduction or matmul adds its own error on its "
                    "real inputs). Control flow follows the real run; an op of one call (a sum under :accumulate "
-                   "same, softmax) is one op; a typed literal inside f starts its shadow. A traced f runs op by op; "
-                   "inside grad the backward pass's ops are rows too (.grad_of names the forward op); graph(g, "
-                   "shadow=1) colours g's drawing by the last shadow(g, x) run; :shadow on does this for every "
-                   "statement"),
+                   "same, softmax) is one op; a typed literal inside f starts its shadow, and so does flip(x, bit): a "
+                   "perturbation, not a rounding, its real result is exact there (local error 0, shown \"-\"; the "
+                   "accumulated error starts again from it). A traced f runs op by op; "
+                   "inside grad the backward pass's ops are rows too (.grad_of names the forward op, or is \"(sum)\" "
+                   "on a row adding up a value's gradient contributions); graph(g, "
+                   "shadow=1) colours g's drawing of the concrete function that the last shadow(g, x) run ran; :shadow on does "
+                   "this for every statement run eagerly (not under :mode graph, which says so); shadow cannot run "
+                   "inside a traced function"),
      .shapes = N_("f: a function; args: its arguments -> a record: .ops (one record per op: op, span, code, dtype, "
                   "local, accumulated, index), .first, .cause, .result"),
      .dtypes = N_("any: casts to a narrower dtype are identities in the shadow run; integer and boolean results are "

@@ -19,6 +19,7 @@ typedef struct nn_state {
     bool rng_ready;
     uint64_t sr_seed, sr_count;   /* :rounding stochastic's counter-based stream: seed(n)'s n and the ops drawn since (ops/rounding.c) */
     const char *numerics_grad_of; /* the op whose gradient rule runs now (autodiff/ad.c), for :numerics check */
+    bool grad_summing;            /* grad adds up a value's gradient contributions now (autodiff/ad.c), for shadow's rows */
 } nn_state_t;
 
 /* The current state (session.c sets it); inline: every op_call asks. */

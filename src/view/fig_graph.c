@@ -23,7 +23,8 @@ static void node_meta(char *b, int cap, const gnode_t *n)
 }
 
 /* graph(g, shadow=1): an op node's fill and a line by the last shadow
- * run's accumulated error (ops/shadow.c); a fused node by its worst op */
+ * run's accumulated error (ops/shadow.c); a fused node by its output's,
+ * the last op of its chain that the run measured */
 static uint32_t shadow_fill(const value_t *tfn, const gnode_t *n, char *lab, size_t cap, uint32_t fill, const op_graph_opts_t *o)
 {
     if (!o || !o->shadow) return fill;
@@ -31,9 +32,9 @@ static uint32_t shadow_fill(const value_t *tfn, const gnode_t *n, char *lab, siz
     bool any = false;
     const gnode_t *ops = n->kind == G_FUSED ? n->chain : n;
     int nops = n->kind == G_FUSED ? n->nchain : n->kind == G_OP ? 1 : 0;
-    for (int j = 0; j < nops; j++)
+    for (int j = nops - 1; j >= 0 && !any; j--)
         if (ops[j].op && op_shadow_node_error(tfn, ops[j].op->id, ops[j].span, ops[j].unit ? ops[j].unit->src.text : NULL, &one)) {
-            if (!any || one > e || isnan(one)) e = one;
+            e = one;
             any = true;
         }
     if (!any) return fill;
@@ -136,8 +137,12 @@ void figures_graph_show(session_t *s, value_t *tfn, const op_graph_opts_t *o, FI
         char t[300];
         snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
         view_set_title(f, t);
-        add_graph(f, raw[i], _("as traced"), tfn, o);
-        add_graph(f, opt[i], _("after the passes"), tfn, o);
+        /* only the concrete function that the shadow run ran is coloured */
+        op_graph_opts_t o2;
+        bool uncoloured = o && o->shadow && !op_shadow_ran_concrete(tfn, raw[i]);
+        if (uncoloured) { o2 = *o; o2.shadow = false; }
+        add_graph(f, raw[i], _("as traced"), tfn, uncoloured ? &o2 : o);
+        add_graph(f, opt[i], _("after the passes"), tfn, uncoloured ? &o2 : o);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0) {
             char note[400];
@@ -145,7 +150,9 @@ void figures_graph_show(session_t *s, value_t *tfn, const op_graph_opts_t *o, FI
                      "from eager by at most %.3g"), d);
             f->note = view_strdup(note);
         }
-        if (o && o->shadow && !f->note)
+        if (uncoloured && !f->note)
+            f->note = view_strdup(_("not coloured: the last shadow run did not run this concrete function"));
+        if (o && o->shadow && !uncoloured && !f->note)
             f->note = view_strdup(_("colour: accumulated error in the last shadow run (green up to 0.5 ulp, yellow up to 4, "
                                     "orange above, red inf or NaN)"));
         char err[256];

@@ -258,7 +258,7 @@ int view_graph_node(view_graph_t *g, const char *label, uint32_t fill, bool remo
 #define VIEW_G_CONST 0xEDEDED
 #define VIEW_G_VAR   0xFCE5CD
 #define VIEW_G_OP    0xFFFFFF
-#define VIEW_G_FUSED 0xD5F0E3
+#define VIEW_G_FUSED 0xE1D5F5   /* lavender: not graph(g, shadow=1)'s green */
 int view_graph_edge(view_graph_t *g, int from, int to, bool removed);
 /* Lay g out with Graphviz's dot (top to bottom): node boxes sized to their
  * text as Pango measures it, then gvLayout, then ND_coord/ND_width/

@@ -13,8 +13,10 @@ exact values.  For every op:
               identities)| / ulp
 ulp = the spacing above |r| rounded to the dtype (nnpad's dtype_ulp,
 numpy.spacing), ulp(0) the smallest subnormal; an element whose exact value
-is inf, or rounds beyond the dtype, has no finite error (compare's rule);
-a finite value turned inf is an infinite error.  .first: the first op whose
+rounds beyond the dtype has no finite error (compare's rule); where the
+value is inf or NaN in fp64 the same inf or NaN is no error and any other
+result an infinite one; a finite value turned inf or NaN is an infinite
+error.  .first: the first op whose
 accumulated error passes 4 ulps or is infinite.  .cause: for each op up
 to .first, an otherwise exact run with that op alone rounded (an
 elementwise op: its exact value rounded once; a reduction: its own error
@@ -31,10 +33,12 @@ mpmath 1.2.1, CPython 3.11.2.
 """
 import os
 import mpmath
+import numpy
 from mpmath import mpf
 
 mpmath.mp.prec = 300
 INF = mpf('inf')
+FP64_MAX = (2 - mpf(2) ** -52) * mpf(2) ** 1023
 
 # (stored mantissa bits, emin of normals, largest finite)
 FMT = {
@@ -87,9 +91,12 @@ def err(real, ref, dt):
     """largest |real - ref| / ulp(ref) over the elements, and its index"""
     best, at = mpf(0), -1
     for i, (v, r) in enumerate(zip(real, ref)):
-        if mpmath.isinf(r) or mpmath.isnan(r):
+        # where the value is NaN or inf in fp64 (the shadow's dtype): no
+        # error if the result is the same NaN or inf, an infinite one otherwise
+        rr = r if mpmath.isnan(r) or abs(r) <= FP64_MAX else mpmath.sign(r) * INF
+        if mpmath.isnan(rr) and mpmath.isnan(v) or mpmath.isinf(rr) and v == rr:
             continue
-        if mpmath.isinf(v) or mpmath.isnan(v):
+        if mpmath.isinf(v) or mpmath.isnan(v) or mpmath.isinf(rr) or mpmath.isnan(rr):
             if not mpmath.isinf(best):
                 best, at = INF, i
             continue
@@ -259,6 +266,13 @@ def main():
           ('multiply', 'fp16', ['%0'], lambda a: [2 * v for v in a], 'ew'),
           ('subtract', 'fp16', ['%1'], lambda a: [v - 1 for v in a], 'ew')],
          {'x': xs})
+    # a fused chain whose output has less error than its first op: the
+    # drawing's fused node says its output's (the add's)
+    emit(out, 'traced_exp_plus', ['def f(x) { return exp(x) + 1000 }', 'tf = trace(f)', 'y = tf(fp16([1, 2]))',
+                                  's = shadow(tf, fp16([1, 3]))'],
+         [('exp', 'fp16', ['x'], lambda a: [mpmath.exp(v) for v in a], 'ew'),
+          ('add', 'fp16', ['%0'], lambda a: [v + 1000 for v in a], 'ew')],
+         {'x': [mpf(1), mpf(3)]})
     # control flow follows the real run: a loop that ends in fp16 when
     # 1 + x rounds to 1 (in fp64 it would run 42 more times); the last
     # comparison differs from its shadow (.first), and the add whose
@@ -288,6 +302,71 @@ def main():
     out.append(f'= s.cause.local {num(lrows[lcause][1])}')
     out.append('= s.cause.at_first differs')
     out.append(f'= s.ops[{lcause}].op add')
+    # :policy mixed: a model that computes in fp16 (weights fp32, cast on
+    # use) against the model all in fp64 (the policy's casts to fp16 are
+    # roundings, not part of the fp64 twin).  The weights make x @ W + b =
+    # 1 and 2 t - 1 exact in fp16: the real run rounds tanh(1) once.
+    t = rnd(mpmath.tanh(1), 'fp16')
+    real, ref = 2 * t - 1, 2 * mpmath.tanh(1) - 1
+    e, _ = err([real], [ref], 'fp16')
+    out.append('case mixed_policy_model')
+    out += ['> :policy mixed', '> d1 = dense(2, 1, activation="tanh")', '> d1.W = fp32([[0.375], [0.25]])',
+            '> d1.b = fp32([0.125])', '> d2 = dense(1, 1)', '> d2.W = fp32([[2]])', '> d2.b = fp32([-1])',
+            '> m = sequential(d1, d2)', '> s = shadow(m, fp32([[1, 2]]), ulps=0)']
+    out.append('= len(s.ops) 1')
+    out.append('= s.ops[0].op sequential_apply')
+    out.append('= s.ops[0].dtype fp16')
+    out.append(f'= s.ops[0].accumulated {num(e)}')
+    out.append('= s.first.op sequential_apply')
+    out.append(f'= fp64(s.result[0,0]) {num(real)}')
+    # grad of a loss whose argument is a layer: params(d), whose result is
+    # a list (no row), is counted apart from the rows, and the .cause
+    # reruns find .first again (dense_apply: x @ W + b rounded in fp32)
+    b = rnd(mpf(1) / 10, 'fp32')
+    real, ref = rnd(mpf(7) / 8 + b, 'fp32'), mpf(7) / 8 + b
+    e, _ = err([real], [ref], 'fp32')
+    out.append('case grad_of_layer_loss')
+    out += ['> d = dense(2, 1)', '> d.W = fp32([[0.375], [0.25]])', '> d.b = fp32([0.1])',
+            '> def loss3(d) { return sum(d(fp32([[1, 2]])) * 0.1) }', '> s = shadow(grad(loss3), d, ulps=0)']
+    out.append('= s.first.op dense_apply')
+    out.append(f'= s.first.accumulated {num(e)}')
+    out.append('= s.cause.op dense_apply')
+    out.append(f'= s.cause.at_first {num(e)}')
+    # flip(x, bit) is not a rounding: its real result starts the shadow
+    # (as a typed literal), so the multiply after it has its own error only
+    v = mpf(float(numpy.array([numpy.float16(1).view(numpy.uint16) ^ 1], numpy.uint16).view(numpy.float16)[0]))
+    real, ref = rnd(3 * v, 'fp16'), 3 * v
+    e, _ = err([real], [ref], 'fp16')
+    out.append('case flip_starts_the_shadow')
+    out += ['> def f(x) { return flip(x, 0) * 3 }', '> s = shadow(f, fp16(1))']
+    out.append('= s.ops[0].op flip')
+    out.append('= s.ops[0].accumulated 0')
+    out.append('= s.ops[1].op multiply')
+    out.append(f'= s.ops[1].local {num(e)}')
+    out.append(f'= s.ops[1].accumulated {num(e)}')
+    out.append('= s.first None')
+    out.append('case eager_flip')
+    out += ['> :shadow on', '> y = flip(fp16(1), 0)', '> z = y * 3']
+    out.append('! y 0')
+    out.append('! z %.2f' % float(e))
+    # .first: a result turned inf where fp64 is finite is an infinite
+    # error; a NaN where fp64 gives NaN too (sqrt(-1)) is none
+    emit(out, 'turns_inf', ['def f(x) { return x * x - 1 }', 's = shadow(f, fp16(300))'],
+         [('multiply', 'fp16', ['x', 'x'], lambda a, b: [u * v for u, v in zip(a, b)], 'ew'),
+          ('subtract', 'fp16', ['%0'], lambda a: [v - 1 for v in a], 'ew')],
+         {'x': [mpf(300)]})
+    # and a finite result where fp64 overflows: 2048 + 1 rounds to 2048 in
+    # fp16, so y is 0 there and 1 in fp64, and exp(1000 y) is 1 against inf
+    emit(out, 'finite_where_fp64_overflows', ['def f(x) { return exp(((x + 1) - x) * 1000) }', 's = shadow(f, fp16(2048))'],
+         [('add', 'fp16', ['x'], lambda a: [v + 1 for v in a], 'ew'),
+          ('subtract', 'fp16', ['%0', 'x'], lambda a, b: [u - v for u, v in zip(a, b)], 'ew'),
+          ('multiply', 'fp16', ['%1'], lambda a: [v * 1000 for v in a], 'ew'),
+          ('exp', 'fp16', ['%2'], lambda a: [mpmath.exp(v) for v in a], 'ew')],
+         {'x': [mpf(2048)]})
+    out.append('case same_nan_is_no_error')
+    out += ['> def q(x) { return sqrt(x) }', '> s = shadow(q, fp16(-1))']
+    out.append('= s.ops[0].accumulated 0')
+    out.append('= s.first None')
     # :shadow on: the same chain typed as statements; y keeps its shadow
     # from the statement that made it (x's starts at the typed literal)
     rows, first, cause = chain(
