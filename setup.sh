@@ -15,8 +15,9 @@ cd "$(dirname "$0")"
 # make runs msgfmt, tests/po-complete.sh runs xgettext).
 # python3-numpy: tests/npy.sh reads and writes .npy/.npz files with NumPy (it skips without it).
 # libjansson-dev: :save FILE.ipynb builds the notebook's JSON with Jansson (src/view/view_ipynb.c).
+# gcc-multilib: tests/build32.sh builds the core as a 32-bit program with gcc -m32 (it skips without it).
 # python3-nbformat: tests/ipynb.sh validates that notebook with nbformat (it skips without it).
-PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev locales gettext autopoint python3-numpy libjansson-dev python3-nbformat"
+PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev locales gettext autopoint python3-numpy libjansson-dev python3-nbformat gcc-multilib"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"

@@ -400,7 +400,11 @@ NNCU_HD int64_t nncu_bini(int kb, int64_t a, int64_t b, bool *ovf)
     switch (kb) {
     case KB_ADD: { int64_t r = (int64_t)((uint64_t)a + (uint64_t)b); if (((a ^ r) & (b ^ r)) < 0) *ovf = true; return r; }
     case KB_SUB: { int64_t r = (int64_t)((uint64_t)a - (uint64_t)b); if (((a ^ b) & (a ^ r)) < 0) *ovf = true; return r; }
+#if defined(__CUDACC__) || defined(__SIZEOF_INT128__)
     case KB_MUL: { __int128 p = (__int128)a * (__int128)b; if (p != (__int128)(int64_t)p) *ovf = true; return (int64_t)p; }
+#else   /* no __int128 on 32-bit CPUs and wasm32: GCC's and Clang's checked product, the same result */
+    case KB_MUL: { int64_t r; if (__builtin_mul_overflow(a, b, &r)) *ovf = true; return r; }
+#endif
     case KB_LT: return a < b;
     case KB_LE: return a <= b;
     case KB_GT: return a > b;

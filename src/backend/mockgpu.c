@@ -22,7 +22,8 @@
 #include "../../kernels/nn_act.cuh"   /* the GPU's per-element activations, compiled as C */
 #include "../../kernels/nn_gemm.h"    /* the arguments of the GPU's batched matmul */
 
-#define POISON (1ull << 62)
+/* the second-highest address bit (bit 62, or bit 30 with 4-byte pointers) */
+#define POISON ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 2))
 static void *dev(void *p) { return p ? (void *)((uintptr_t)p ^ POISON) : NULL; }
 static const void *cdev(const void *p) { return p ? (const void *)((uintptr_t)p ^ POISON) : NULL; }
 

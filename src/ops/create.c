@@ -169,6 +169,16 @@ static bool is_int_arg(value_t *v) { return v->kind == V_TENSOR && v->u.t.dtype 
  * int64 computed exactly; otherwise NumPy's fp64 values start + i*delta with
  * delta = (start + step) - start (numpy's DOUBLE_fill), rounded once to the
  * dtype (default the session precision). */
+uint64_t op_range_len(int64_t a, int64_t b, int64_t st)
+{
+    /* |b - a| and |st| exactly in uint64, then ceil(d / s) without overflow */
+    uint64_t d, s;
+    if (st > 0 && b > a) d = (uint64_t)b - (uint64_t)a, s = (uint64_t)st;
+    else if (st < 0 && b < a) d = (uint64_t)a - (uint64_t)b, s = 0 - (uint64_t)st;
+    else return 0;
+    return d / s + (d % s != 0);
+}
+
 static value_t *arange_impl(call_t *c)
 {
     bool ints = true;
@@ -188,10 +198,7 @@ static value_t *arange_impl(call_t *c)
         int64_t b = op_to_int(c->args[ib], c->arg_spans[ib], N_("arange: stop"));
         int64_t st = is < 0 ? 1 : op_to_int(c->args[is], c->arg_spans[is], N_("arange: step"));
         if (st == 0) err_raise(ERR_VALUE, c->arg_spans[is], "arange: step must not be 0");
-        __int128 d = (__int128)b - a, q;
-        /* ceil(d / st) for either sign of st, exactly */
-        if (st > 0) q = d > 0 ? (d + st - 1) / st : 0;
-        else q = d < 0 ? (-d + (-(__int128)st) - 1) / (-(__int128)st) : 0;
+        uint64_t q = op_range_len(a, b, st);
         if (q > INT64_MAX) err_raise(ERR_LIMIT, c->span, "arange: this range has more elements than fit in memory");
         n = (int64_t)q;
         tensor_numel_checked(1, &n, c->span);
@@ -199,7 +206,7 @@ static value_t *arange_impl(call_t *c)
         int64_t *o = tensor_data(r);
         for (int64_t i = 0; i < n; i++) {
             if ((i & 0xFFFF) == 0) err_check_interrupt();
-            o[i] = (int64_t)(a + (__int128)i * st);   /* stays between start and stop */
+            o[i] = op_range_at(a, st, i);   /* stays between start and stop */
         }
         if (dt == DT_INT64) return r;
         value_t *f = tensor_new_raw(dt, 1, &n);

@@ -74,14 +74,12 @@ static value_t *range_impl(call_t *c)
         if (c->nargs == 3) st = op_to_int(c->args[2], c->arg_spans[2], N_("range's step"));
     }
     if (st == 0) err_raise(ERR_VALUE, c->arg_spans[2], "range's step cannot be zero");
-    __int128 n128 = 0;
-    if (st > 0 && b > a) n128 = ((__int128)b - a + st - 1) / st;
-    if (st < 0 && b < a) n128 = ((__int128)a - b - st - 1) / -(__int128)st;
-    if (n128 > ((__int128)1 << 40))
-        err_raise(ERR_LIMIT, c->span, "range of %.3g integers is too large to hold in memory", (double)n128);
-    int64_t n = (int64_t)n128;
+    uint64_t n64 = op_range_len(a, b, st);
+    if (n64 > ((uint64_t)1 << 40))
+        err_raise(ERR_LIMIT, c->span, "range of %.3g integers is too large to hold in memory", (double)n64);
+    int64_t n = (int64_t)n64;
     value_t *t = tensor_new_raw(DT_INT64, 1, &n);
-    for (int64_t i = 0; i < n; i++) ((int64_t *)tensor_data(t))[i] = a + i * st;
+    for (int64_t i = 0; i < n; i++) ((int64_t *)tensor_data(t))[i] = op_range_at(a, st, i);
     return t;
 }
 

@@ -281,6 +281,16 @@ const op_timing_t *op_timing_at(int i);
 void op_timing_clear(void);
 value_t *op_kw(call_t *c, const char *name, span_t *span); /* keyword or NULL (borrowed) */
 int64_t op_to_int(value_t *v, span_t span, const char *what);
+/* The number of elements of range(a, b, st) and arange (st != 0), exact for
+ * every int64 a, b, st (at most 2^64 - 1), without __int128 (32-bit CPUs
+ * and wasm32 have none); element i is op_range_at(a, st, i). */
+uint64_t op_range_len(int64_t a, int64_t b, int64_t st);
+/* a + i * st in modular arithmetic: exact (no signed overflow) whenever the
+ * true value is an int64, as every element of a range is */
+static inline int64_t op_range_at(int64_t a, int64_t st, int64_t i)
+{
+    return (int64_t)((uint64_t)a + (uint64_t)i * (uint64_t)st);
+}
 double op_to_double(value_t *v, span_t span, const char *what);
 dtype_t op_to_dtype(value_t *v, span_t span);               /* "fp16" or the function fp16 */
 /* What bits(x) shows for element i in dtype dt: a tensor's stored value; a

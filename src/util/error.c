@@ -1,5 +1,6 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
+#define _XOPEN_SOURCE 700   /* wcwidth (glibc declares it only for X/Open on i386) */
 #include "util/error.h"
 #include "util/i18n.h"
 #include "util/mem.h"

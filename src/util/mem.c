@@ -46,7 +46,7 @@ bool mem_account(size_t n, bool force)
 }
 void mem_unaccount(size_t n) { in_use -= n < in_use ? n : in_use; }
 
-static void human(char *buf, size_t n, size_t bytes)
+static void human(char *buf, size_t n, uint64_t bytes)
 {
     const char *u[] = {"B", "KB", "MB", "GB", "TB"};
     double v = (double)bytes;
@@ -56,13 +56,19 @@ static void human(char *buf, size_t n, size_t bytes)
 }
 
 /* The slow half of check(): a failure to report. */
-static void __attribute__((noinline, noreturn)) check_fail(size_t n)
+static void __attribute__((noinline, noreturn)) check_fail(uint64_t n)
 {
-    if (fail_after == 0)
-        err_raise(ERR_LIMIT, err_here(), "out of memory (a test made this allocation of %zu bytes fail)", n);
+    if (fail_after == 0 && n <= SIZE_MAX)
+        err_raise(ERR_LIMIT, err_here(), "out of memory (a test made this allocation of %zu bytes fail)", (size_t)n);
     char a[32], b[32], c[32];
     human(a, sizeof a, n); human(b, sizeof b, mem_limit()); human(c, sizeof c, in_use);
     err_raise(ERR_LIMIT, err_here(), "memory limit: %s more would pass the limit of %s (%s in use; :limit changes it)", a, b, c);
+}
+
+size_t mem_bytes(uint64_t n)
+{
+    if (n > SIZE_MAX) check_fail(n);
+    return (size_t)n;
 }
 
 /* Every allocation passes here: kept to a few instructions, since a

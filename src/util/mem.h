@@ -52,6 +52,9 @@ size_t mem_in_use(void);
 size_t mem_peak(void);
 void mem_reset_peak(void);
 size_t mem_limit(void);
+/* n bytes as a size_t; past SIZE_MAX (a 32-bit machine: a tensor of 8e15
+ * bytes) the memory-limit error with the true count, not a wrapped one */
+size_t mem_bytes(uint64_t n);
 void mem_set_limit(size_t bytes);
 /* The fuzzer's ceiling: mem_set_limit (and :limit) never sets more. */
 void mem_set_limit_max(size_t bytes);

@@ -361,7 +361,7 @@ static value_t *tensor_alloc(dtype_t dt, int ndim, const int64_t *shape, bool ze
     tensor_layout(&t->u.t, dt, ndim, shape, n);
     /* the value is linked before its storage is allocated: a failure leaves
      * a value without storage for the sweep */
-    t->u.t.st = storage_new(NN_DEV_CPU, (size_t)n * (size_t)dtype_traits[dt].size, zero);
+    t->u.t.st = storage_new(NN_DEV_CPU, mem_bytes((uint64_t)n * (uint64_t)dtype_traits[dt].size), zero);
     return t;
 }
 
@@ -373,7 +373,7 @@ value_t *tensor_new_raw_on(int dev, dtype_t dt, int ndim, const int64_t *shape)
     int64_t n = tensor_numel_checked(ndim, shape, err_here());
     value_t *t = val_new(V_TENSOR);
     tensor_layout(&t->u.t, dt, ndim, shape, n);
-    t->u.t.st = storage_new(dev, (size_t)n * (size_t)dtype_traits[dt].size, false);
+    t->u.t.st = storage_new(dev, mem_bytes((uint64_t)n * (uint64_t)dtype_traits[dt].size), false);
     return t;
 }
 

@@ -243,13 +243,19 @@ static bk_status_t red_sum(bk_reduce_t *r)
         int64_t *o = r->out;
         for (int64_t k = 0; k < no; k++) {
             int64_t base = (k / r->inner) * r->n * r->inner + k % r->inner;
-            __int128 s = 0;   /* exact: 2^64 terms of magnitude < 2^63 fit */
+            /* exact, as two words hi * 2^64 + lo (no __int128 on 32-bit
+             * CPUs and wasm32): up to 2^63 terms of magnitude <= 2^63 */
+            uint64_t lo = 0;
+            int64_t hi = 0;
             for (int64_t j = 0; j < r->n; j++) {
                 if ((j & 0xFFFF) == 0) err_check_interrupt();
-                s += p[base + j * r->inner];
+                int64_t t = p[base + j * r->inner];
+                uint64_t old = lo;
+                lo += (uint64_t)t;   /* adds t + 2^64 when t < 0 */
+                hi += (lo < old) - (t < 0);
             }
-            if (s > INT64_MAX || s < INT64_MIN) { r->bad = k; return BK_RANGE; }
-            o[k] = (int64_t)s;
+            if (!(hi == 0 && lo <= INT64_MAX) && !(hi == -1 && lo > INT64_MAX)) { r->bad = k; return BK_RANGE; }
+            o[k] = (int64_t)lo;
         }
         return BK_OK;
     }
