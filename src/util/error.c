@@ -1,5 +1,8 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1   /* wcwidth (X/Open) in <wchar.h>; -std=gnu11 alone does not declare it */
+#endif
 #include "util/error.h"
 #include "util/i18n.h"
 #include "util/mem.h"
@@ -42,7 +45,12 @@ _Noreturn void err_vraise(err_kind_t kind, span_t span, const char *fmt, va_list
     last.kind = kind;
     last.span = span;
     last.src = cur_src;
-    vsnprintf(last.msg, sizeof last.msg, nn_tr(fmt), ap);   /* i18n.h: err_raise's format is a msgid */
+    int full = vsnprintf(last.msg, sizeof last.msg, nn_tr(fmt), ap);   /* i18n.h: err_raise's format is a msgid */
+    if (full >= (int)sizeof last.msg) {   /* cut: say so, at a UTF-8 character boundary */
+        size_t k = sizeof last.msg - 4;
+        while (k > 0 && ((unsigned char)last.msg[k] & 0xC0) == 0x80) k--;
+        memcpy(last.msg + k, "...", 4);
+    }
     last.trace[0] = 0;
     if (err_trace_hook) err_trace_hook(last.trace, sizeof last.trace);
     top_frame = f->prev;
