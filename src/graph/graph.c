@@ -1701,7 +1701,7 @@ static const op_def_t op_family_graph[] = {
      .example = "list_of(1, \"a\")\n#> [1, \"a\"]"},
     {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = -1, .kwargs = "values shadow",
      .flags = OPF_IMPURE, .nograd = N_("draws a graph"),
-     .signature = "graph(g, values=0, shadow=0)   graph(f, args..., values=0)   also :graph g", .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
+     .signature = N_("graph(g, values=0, shadow=0)   graph(f, args..., values=0)   also :graph g"), .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
      .formula = N_("numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "
                 "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them. "
