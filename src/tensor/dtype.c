@@ -470,6 +470,59 @@ static bool exact_small(const char *t, size_t len, double *out, int *ternary, lo
     return true;
 }
 
+/* A hex literal ([sign] 0x digits [. digits] [p [sign] digits]) whose
+ * value is a double exactly (at most 53 significant bits, inside the
+ * range): binary, so no MPFR is needed to read it.  False otherwise (MPFR
+ * rounds it). */
+static bool exact_hex(const char *t, size_t len, double *out)
+{
+    size_t i = 0;
+    bool neg = len > 0 && t[0] == '-';
+    if (len > 0 && (t[0] == '-' || t[0] == '+')) i++;
+    if (i + 2 > len || t[i] != '0' || (t[i + 1] != 'x' && t[i + 1] != 'X')) return false;
+    i += 2;
+    uint64_t m = 0;
+    long e = 0, zeros = 0;               /* value = m * 16^zeros * 2^e; zeros: pending 0 digits */
+    bool digits = false, point = false;
+    for (; i < len; i++) {
+        int c = t[i], d;
+        if (c == '.' && !point) { point = true; continue; }
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
+        else break;
+        digits = true;
+        if (point) e -= 4;
+        if (d == 0 && m) { zeros++; continue; }
+        if (d == 0) continue;            /* leading zeros */
+        for (; zeros; zeros--) {
+            if (m >> 56) return false;
+            m <<= 4;
+        }
+        if (m >> 56) return false;
+        m = m << 4 | (uint64_t)d;
+    }
+    e += 4 * zeros;
+    if (!digits) return false;
+    if (i < len && (t[i] == 'p' || t[i] == 'P')) {
+        i++;
+        bool eneg = i < len && t[i] == '-';
+        if (i < len && (t[i] == '-' || t[i] == '+')) i++;
+        long x = 0;
+        int nx = 0;
+        for (; i < len && t[i] >= '0' && t[i] <= '9'; i++, nx++)
+            if ((x = x * 10 + (t[i] - '0')) > 100000) return false;
+        if (!nx) return false;
+        e += eneg ? -x : x;
+    }
+    if (i != len) return false;
+    while (m && !(m & 1)) { m >>= 1; e++; }
+    if (m >= (1ULL << 53) || e > 2000 || e < -2000) return false;
+    double x = ldexp((double)m, (int)e);
+    if (m && (!isfinite(x) || ldexp(x, (int)-e) != (double)m)) return false;   /* overflow, or rounded as a subnormal */
+    *out = neg ? -x : x;
+    return true;
+}
+
 static bool text_round(const char *text, size_t len, dtype_t t, double *out, int *ternary)
 {
     char *shortened = dec_shorten(text, len);
@@ -480,6 +533,13 @@ static bool text_round(const char *text, size_t len, dtype_t t, double *out, int
     }
     if (t == DT_INT64) t = DT_FP64;
     if (t == DT_FP64 && exact_small(text, len, out, ternary, NULL)) return true;
+    double hx;
+    if (exact_hex(text, len, &hx)) {   /* exact as a double: one rounding from it */
+        double r = t == DT_FP64 ? hx : dtype_round_f64(t, hx);
+        *out = r;
+        *ternary = r > hx ? 1 : r < hx ? -1 : 0;
+        return true;
+    }
     if (!mp_load()) return false;
     const dtype_traits_t *tr = &dtype_traits[t];
     int p = tr->man_bits + 1;
@@ -548,6 +608,11 @@ static bool text_minus(const char *text, size_t len, double v, int *sign, long d
          * another double v is on x's side of the exact value */
         *diff = ((long double)x - v) + res;
         *sign = x != v ? (x > v ? 1 : -1) : tern ? -tern : 0;
+        return true;
+    }
+    if (exact_hex(text, len, &x)) {
+        *diff = (long double)x - v;
+        *sign = x != v ? (x > v ? 1 : -1) : 0;
         return true;
     }
     if (!mp_load()) return false;
