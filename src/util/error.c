@@ -80,6 +80,20 @@ const source_t *err_source(void) { return cur_src; }
 void err_set_here(span_t s) { here = s; }
 span_t err_here(void) { return here; }
 
+span_t err_name_before(span_t v, const char *name)
+{
+    const source_t *src = cur_src;
+    size_t n = strlen(name);
+    if (!src || !src->text || v.start <= 0 || v.start > src->len) return v;
+    int k = v.start;
+    while (k > 0 && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t')) k--;
+    if (k <= 0 || src->text[k - 1] != '=') return v;
+    k--;
+    while (k > 0 && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t')) k--;
+    if ((size_t)k < n || strncmp(src->text + k - n, name, n)) return v;
+    return (span_t){ k - (int)n, k };
+}
+
 void err_check_interrupt(void)
 {
     if (err_pump_hook) err_pump_hook();   /* the window stays live during long computations (error.h) */
