@@ -1141,6 +1141,9 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, saturated to the largest e4m3 (it has no inf)"), ts);
             else if (isinf(v) && !isinf(lt))
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, overflow to %s"), ts, v > 0 ? "inf" : "-inf");
+            else if (v == 0 && err == 0 && typed_text)   /* below long double's range (1e-99999): the error is -typed */
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, underflow to 0, error %s%s"), ts,
+                               ts[0] == '-' ? "" : "-", ts + (ts[0] == '-' || ts[0] == '+'));
             else if (v == 0)
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, underflow to 0, error %.3Lg"), ts, err);
             else
