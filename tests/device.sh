@@ -77,6 +77,14 @@ ok $? ":ptx tanh fp64 says the CPU computes it (status $st)"
 st=$?
 [ "$st" != 0 ] && grep -q 'gelu has no GPU kernel: it computes on the CPU from a host copy' out
 ok $? ":ptx of an activation without a GPU kernel names the CPU (status $st)"
+# a long reason is printed whole, in English and Korean (it was cut at 255 bytes)
+printf 'def f(x) { return tanh(x) * 2 + 1 }\ng = trace(f)\ng(fp16([1,2]))\n:sass g 1\n' > long.nn
+"$NNPAD" long.nn > out 2>&1
+grep -q 'fused chain 1 of g: tanh is not generated.*abs, floor, round, sqrt, isnan, isinf, isfinite)$' out
+ok $? ":sass g 1 says why tanh's chain is not generated, whole"
+"$NNPAD" --lang ko long.nn > out 2>&1
+grep -q 'tanh: .*abs, floor, round, sqrt, isnan, isinf, isfinite)$' out
+ok $? ":sass g 1 under --lang ko says it whole too"
 PATH=/usr/bin:/bin "$NNPAD" -e ':sass multiply fp32' > out 2>&1
 if grep -q '^// SASS for sm_90 (nvdisasm)' out; then
   grep -Eq 'FMUL.*<- ' out; ok $? ":sass multiply fp32 lists the SASS (nvdisasm found: on PATH, beside nvcc or in tools/nvdisasm), FMUL marked"

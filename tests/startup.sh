@@ -55,8 +55,14 @@ printf '1+1\ny = exp(fp64(ones(3000000)))\nprint("alive")\nz = sin(0.5)\nprint(2
   | NNPAD_FAIL=sleef_load,mpfr_load LD_PRELOAD="$FAILSHIM" timeout 60 "$NNPAD" > o8 2>&1; st=$?
 [ $st -lt 124 ] && [ "$(head -1 o8)" = 2 ] && grep -q '^alive$' o8 && grep -q '^still$' o8 && grep -q '^2.50099993' o8 \
   && [ "$(grep -c 'needs the SLEEF library.*libsleef' o8)" = 2 ] && grep -q 'y = exp' o8 && grep -q 'z = sin' o8 \
-  && grep -q "<stdin>:6:5: syntax error: the literal '0.10000000000000000555' needs GNU MPFR" o8
-tap_ok $? "no SLEEF, no MPFR: a clear error at the first exp, sin and long literal; short literals still work; the session goes on"
+  && grep -q "<stdin>:6:5: io error: the literal '0.10000000000000000555' needs GNU MPFR" o8
+tap_ok $? "no SLEEF, no MPFR: a clear error (a missing library, not a syntax error) at the first exp, sin and long literal; short literals still work; the session goes on"
+# a hex literal that is a double exactly is binary already: no MPFR needed
+# (0x1p-3 = 0.125 and 0x1.ffep15 = 65520, which fp16 rounds to inf, as numpy.float16(65520.0))
+printf '0x1p-3\nfp16(0x1.ffep15)\nfp16(-0x1.ffcp15)\n' \
+  | NNPAD_FAIL=mpfr_load LD_PRELOAD="$FAILSHIM" timeout 60 "$NNPAD" > o9 2>&1
+[ "$(cat o9)" = "$(printf '0.125 (fp32)\ninf (fp16)\n-65504 (fp16)')" ]
+tap_ok $? "no MPFR: exact hex literals (0x1p-3, 0x1.ffep15) still read and round once"
 
 # the terminal: the REPL opens nnpad-tty.so (and Readline); without it
 # (Readline missing) it says why and still runs what is typed

@@ -1525,6 +1525,14 @@ static bool has_values(value_t *tfn)
     return false;
 }
 
+/* A 0/1 keyword (True and False are 1 and 0): 2 or -1 is a mistake, not "on". */
+static bool graph_flag(value_t *v, span_t sp, const char *name, const char *what)
+{
+    int64_t k = op_to_int(v, sp, what);
+    if (k != 0 && k != 1) err_raise(ERR_VALUE, sp, "graph: %s= is 0 or 1 (or False / True), not %lld", name, (long long)k);
+    return k != 0;
+}
+
 /* graph(g), graph(g, values=1), graph(f, args...): the options are read
  * into op_graph_opts_t, one keyword each, for the text and the figure */
 static value_t *graph_impl(call_t *c)
@@ -1533,9 +1541,9 @@ static value_t *graph_impl(call_t *c)
     op_graph_opts_t o = {0};
     span_t sp;
     value_t *kv = op_kw(c, "values", &sp);
-    if (kv) o.values = op_to_int(kv, sp, N_("graph's values=")) != 0;
+    if (kv) o.values = graph_flag(kv, sp, "values", N_("graph's values="));
     value_t *sv = op_kw(c, "shadow", &o.shadow_span);
-    if (sv) o.shadow = op_to_int(sv, o.shadow_span, N_("graph's shadow=")) != 0;
+    if (sv) o.shadow = graph_flag(sv, o.shadow_span, "shadow", N_("graph's shadow="));
     if (fn->kind != V_FUNC || (!fn->u.fn.traced && c->nargs == 1))
         err_raise(ERR_TYPE, c->arg_spans[0], "graph needs a traced function (made by trace(f) or @trace def), or a "
                   "function and its arguments: graph(grad(f), x) traces grad(f), calls it at x and draws its graph, "
@@ -1722,7 +1730,7 @@ static const op_def_t op_family_graph[] = {
      .example = "list_of(1, \"a\")\n#> [1, \"a\"]"},
     {OP(graph), OPK_FUNC, .impl = graph_impl, .min_args = 1, .max_args = -1, .kwargs = "values shadow",
      .flags = OPF_IMPURE, .nograd = N_("draws a graph"),
-     .signature = "graph(g, values=0, shadow=0)   graph(f, args..., values=0)   also :graph g", .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
+     .signature = N_("graph(g, values=0, shadow=0)   graph(f, args..., values=0)   also :graph g"), .summary = N_("the concrete functions of g as text, before and after optimisation, and drawn as graphs"),
      .formula = N_("numbered nodes: op, inputs, dtype and shape (close to a jaxpr), and which pass removed or merged each node; "
                 "the same graphs drawn side by side (as traced, after the passes), laid out by Graphviz's dot: boxes "
                 "with op and dtype[shape], arrows from inputs to uses, removed nodes grey with the pass that removed them. "

@@ -618,8 +618,9 @@ static value_t *call_user(session_t *s, value_t *fn, int nargs, value_t **args, 
     for (int k = 0; k < nkw; k++) {
         int i;
         for (i = 0; i < d->nparams; i++) if (!strcmp(d->params[i], kwn[k])) break;
-        if (i == d->nparams) err_raise(ERR_TYPE, kws[k], "%s has no parameter '%s'", d->name, kwn[k]);
-        if (scope_get_local(local, kwn[k])) err_raise(ERR_TYPE, kws[k], "%s got two values for '%s'", d->name, kwn[k]);
+        if (i == d->nparams) err_raise(ERR_TYPE, err_name_before(kws[k], kwn[k]), "%s has no parameter '%s'", d->name, kwn[k]);
+        if (scope_get_local(local, kwn[k]))
+            err_raise(ERR_TYPE, err_name_before(kws[k], kwn[k]), "%s got two values for '%s'", d->name, kwn[k]);
         scope_set(local, kwn[k], kw[k]);
     }
     const source_t *saved = err_source();

@@ -460,6 +460,8 @@ typedef struct parser {
     int links;              /* operator-chain links, against PARSE_MAX_CHAIN */
     int loops;              /* enclosing while/for in the current function */
     int funcs;              /* enclosing defs */
+    int neg_at;             /* 1 + the offset of a number right after a unary '-' (0: none) */
+    node_t *min_lit;        /* that number, when it is 9223372036854775808: -it is INT64_MIN */
 } parser_t;
 
 static _Noreturn void syntax_error(parser_t *p, span_t at, const char *fmt, ...)
@@ -605,8 +607,8 @@ static node_t *number_node(parser_t *p, token_t t)
         node_t *e = ast_node(p->u, N_FLOAT, t.span);
         int dir = 0;
         if (!dtype_parse_number(s, (size_t)n, &e->fval, &dir)) {
-            if (dtype_text_unavailable())
-                syntax_error(p, t.span, "the literal '%.*s%s' needs GNU MPFR to be rounded exactly, which could not be "
+            if (dtype_text_unavailable())   /* a missing library, not a mistake in the text: as SLEEF's */
+                err_raise(ERR_IO, t.span, "the literal '%.*s%s' needs GNU MPFR to be rounded exactly, which could not be "
                                         "opened (Debian: libmpfr6): %s", n > 40 ? 40 : n, s, n > 40 ? "..." : "",
                              dtype_text_unavailable());
             syntax_error(p, t.span, "invalid number literal '%.*s%s'", n > 40 ? 40 : n, s, n > 40 ? "..." : "");
@@ -634,6 +636,15 @@ static node_t *number_node(parser_t *p, token_t t)
     int64_t v = 0;
     for (int i = 0; i < n; i++) {
         int d = s[i] - '0';
+        if (v == INT64_MAX / 10 && d == 8 && i == n - 1 && p->neg_at == t.span.start + 1) {
+            /* 2^63 right after a unary minus: int64's least value, as NumPy
+             * and Python read -9223372036854775808; parse_unary folds the
+             * minus in (or, when the number is an operand of ^ or [ ], says
+             * it is too large after all) */
+            e->ival = INT64_MIN;
+            p->min_lit = e;
+            return e;
+        }
         if (v > (INT64_MAX - d) / 10)
             syntax_error(p, t.span, "integer literal too large for int64 (the largest is %lld); write a float "
                                     "such as %.*s.0 if a rounded value will do",
@@ -871,8 +882,21 @@ static node_t *parse_unary(parser_t *p)
         advance(p);
         skip_newlines(p);
         enter(p);
+        if (t.kind == T_MINUS && check(p, T_NUMBER)) p->neg_at = p->cur.span.start + 1;
         node_t *a = parse_unary(p);
+        p->neg_at = 0;
         leave(p, 1);
+        if (p->min_lit) {
+            node_t *m = p->min_lit;
+            p->min_lit = NULL;
+            if (a == m) {   /* -9223372036854775808 itself: INT64_MIN, no negation */
+                a->span = span_join(t.span, a->span);
+                return a;
+            }
+            syntax_error(p, m->span, "integer literal too large for int64 (the largest is %lld); write a float "
+                                     "such as %.*s.0 if a rounded value will do",
+                         (long long)INT64_MAX, m->span.end - m->span.start, p->s + m->span.start);
+        }
         node_t *n = ast_node(p->u, N_UNARY, span_join(t.span, a->span));
         n->op = t.kind == T_MINUS ? '-' : '+';
         n->op_span = t.span;

@@ -349,7 +349,7 @@ static value_t *check_gpu_impl(call_t *c)
     FILE *out = session_out(c->s);
     if (c->nargs == 0 || c->args[0]->kind == V_STR) {
         /* check_gpu() or check_gpu("op"): :check gpu's table */
-        char name[64] = "", why[256];
+        char name[64] = "", why[2048];
         if (c->nargs > 1) err_raise(ERR_TYPE, c->arg_spans[1], "check_gpu(\"op\") takes no inputs: it makes its own");
         if (c->nargs && !op_check_gpu_name(c->args[0]->u.str.s, name, sizeof name, why, sizeof why))
             err_raise(ERR_VALUE, c->arg_spans[0], "check_gpu: %s", why);

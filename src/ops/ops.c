@@ -638,9 +638,9 @@ static inline __attribute__((always_inline)) value_t *op_call_inner(call_t *c)
     for (int i = 0; i < c->nkw; i++) {
         if (!kw_accepted(op, c->kw_names[i])) {
             if (op->kwargs)
-                err_raise(ERR_TYPE, c->kw_spans[i], "%s has no keyword '%s' (it takes: %s); usage: %s", op->name,
+                err_raise(ERR_TYPE, err_name_before(c->kw_spans[i], c->kw_names[i]), "%s has no keyword '%s' (it takes: %s); usage: %s", op->name,
                           c->kw_names[i], op->kwargs, _(op->signature));
-            err_raise(ERR_TYPE, c->kw_spans[i], "%s takes no keyword arguments; usage: %s", op->name, _(op->signature));
+            err_raise(ERR_TYPE, err_name_before(c->kw_spans[i], c->kw_names[i]), "%s takes no keyword arguments; usage: %s", op->name, _(op->signature));
         }
         for (int j = 0; j < i; j++)
             if (strcmp(c->kw_names[i], c->kw_names[j]) == 0)

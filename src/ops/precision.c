@@ -15,6 +15,7 @@
 #include "util/error.h"
 #include "util/i18n.h"
 #include "util/mem.h"
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -251,18 +252,19 @@ static const node_t *literal_elem(const node_t *n, int64_t i, bool *neg)
 }
 
 /* The text of literal element i as typed ("0.1", "-1e-400"), for bits()'s
- * note. */
-static bool literal_text(const node_t *n, int64_t i, char *buf, size_t cap)
+ * note: whole, malloc'd (the caller frees it); NULL when there is none. */
+static char *literal_text(const node_t *n, int64_t i)
 {
     bool neg;
     const node_t *e = literal_elem(n, i, &neg);
-    if (!e) return false;
+    if (!e) return NULL;
     const source_t *src = err_source();
-    if (!src || !src->text || e->span.end > src->len || e->span.start < 0) return false;
+    if (!src || !src->text || e->span.end > src->len || e->span.start < 0) return NULL;
     int len = e->span.end - e->span.start;
-    if (len <= 0 || (size_t)len + 2 > cap) return false;
-    snprintf(buf, cap, "%s%.*s", neg ? "-" : "", len, src->text + e->span.start);
-    return true;
+    if (len <= 0) return NULL;
+    char *buf = malloc((size_t)len + 2);
+    if (buf) snprintf(buf, (size_t)len + 2, "%s%.*s", neg ? "-" : "", len, src->text + e->span.start);
+    return buf;
 }
 
 double op_bits_stored(call_t *c, value_t *x, int64_t i, dtype_t dt)
@@ -308,7 +310,7 @@ static value_t *bits_impl(call_t *c)
     }
 
     value_t *out = str_new("", 0);
-    char line[4096], lab[256];
+    char line[8192], lab[256];
     int64_t idx[NN_MAX_DIMS] = {0};
     for (int64_t i = 0; i < shown; i++) {
         int len = 0;
@@ -325,12 +327,20 @@ static value_t *bits_impl(call_t *c)
         } else {
             double typed = tensor_get_f64(x, i), stored = op_bits_stored(c, x, i, dt);
             bool has_typed = weak && (literal || !(stored == typed && signbit(stored) == signbit(typed)));
-            char text[128];
-            const char *tt = literal && literal_text(c->arg_nodes[0], i, text, sizeof text) ? text : NULL;
+            char *tt = literal ? literal_text(c->arg_nodes[0], i) : NULL, side[64];
+            if (!tt && weak && nd == 0 && x->u.t.lit_dir && has_typed) {
+                /* a literal kept in a variable: its text is gone, but its
+                 * side of the double is not; name a value on that side, which
+                 * rounds to the stored one as the literal did (not the double
+                 * itself: 1.0004882812500001 is kept as the tie 1.00048828125) */
+                dtype_format_side(side, sizeof side, typed, x->u.t.lit_dir);
+                tt = strdup(side);
+            }
             if (!weak)   /* the stored bits themselves (a NaN's payload) */
                 len += dtype_bits_line_stored(line + len, (int)sizeof line - len, dt, tensor_data(x), i);
             else
                 len += dtype_bits_line_text(line + len, (int)sizeof line - len, dt, stored, has_typed, typed, tt);
+            free(tt);
         }
         if (len > (int)sizeof line - 1) len = (int)sizeof line - 1;
         if (i) str_append(out, "\n", 1);

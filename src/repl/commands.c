@@ -295,7 +295,7 @@ static int cmd_device(repl_t *r, const char *arg)
  * chain of one op) and compiled by NVRTC through the GPU module, which
  * needs no GPU: PTX (:ptx), or an sm_90 cubin that nvdisasm lists as SASS
  * (:sass).  The instructions a class should notice are marked. */
-typedef struct ptx_pick { int want, seen; char *src; size_t cap; char why[256]; int conc, node; bool ok; } ptx_pick_t;
+typedef struct ptx_pick { int want, seen; char *src; size_t cap; char why[2048]; int conc, node; bool ok; } ptx_pick_t;
 static void ptx_pick_each(void *ctx, int conc, int node, const bk_chain_t *ch)
 {
     ptx_pick_t *p = ctx;
@@ -521,7 +521,7 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
     ch->op[0].bin = op->kind == OPK_BINARY;
     ch->op[0].dto = (dtype_t)dt;
     for (int j = 0; j < 2; j++) ch->op[0].a[j] = (bk_chain_arg_t){ -1, 1, (dtype_t)dt, NULL, 0 };
-    char why[256];
+    char why[2048];
     if (bk_cuda_chain_source(ch, src, cap, why, sizeof why) < 0) { repl_cmd_error(r, "%s", why); return false; }
     return true;
 }
@@ -813,7 +813,7 @@ static int cmd_check(repl_t *r, const char *arg)
     char what[16] = "", op[64] = "", extra[8] = "";
     if (sscanf(arg, "%15s %63s %7s", what, op, extra) < 1 || strcmp(what, "gpu") || extra[0])
         return usage_error(r, repl_cmd_find("check", 5), N_("unknown check"), *arg ? arg : NULL);
-    char why[256];
+    char why[2048];
     if (op[0] && !op_check_gpu_name(op, op, sizeof op, why, sizeof why)) return repl_cmd_error(r, "%s", why);
     return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops failed on the GPU or differ from the CPU "
                                                                  "beyond their bound (the rows marked FAIL)") : 0;

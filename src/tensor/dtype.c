@@ -376,7 +376,8 @@ static char *dec_shorten(const char *t, size_t len)
  * for `nnpad -e 1+1` too, whose literals need no MPFR: it is opened with
  * dlopen at the first literal that exact_small (below) cannot settle. */
 #define MPFR_FNS(X) X(mpfr_get_emin) X(mpfr_get_emax) X(mpfr_set_emin) X(mpfr_set_emax) X(mpfr_init2) \
-    X(mpfr_clear) X(mpfr_strtofr) X(mpfr_check_range) X(mpfr_subnormalize) X(mpfr_get_d)
+    X(mpfr_clear) X(mpfr_strtofr) X(mpfr_check_range) X(mpfr_subnormalize) X(mpfr_get_d) \
+    X(mpfr_sub_d) X(mpfr_cmp_d) X(mpfr_get_ld)
 #define X(f) __typeof__(f) *f;
 static struct { MPFR_FNS(X) } mp;
 #undef X
@@ -413,7 +414,7 @@ const char *dtype_text_unavailable(void)
  * (the sign of result - exact) as MPFR's.  Covers what people type (0.5,
  * 1e-3, 3.141592653589793, 6.02214076e23); false for anything else (hex,
  * more digits, larger exponents), which MPFR rounds. */
-static bool exact_small(const char *t, size_t len, double *out, int *ternary)
+static bool exact_small(const char *t, size_t len, double *out, int *ternary, long double *resid)
 {
     static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
@@ -447,21 +448,78 @@ static bool exact_small(const char *t, size_t len, double *out, int *ternary)
     if (i != len || m > (1ULL << 53)) return false;
     double M = (double)m, x;
     int tern = 0;
+    long double res = 0;                 /* exact - x */
     if (m == 0) {
         x = 0.0;                         /* 0e999 is 0 */
     } else if (e >= 0 && e <= 22) {
         x = M * p10[e];
         double err = fma(M, p10[e], -x);  /* exact - x */
         tern = err > 0 ? -1 : err < 0 ? 1 : 0;
+        res = err;
     } else if (e < 0 && e >= -22) {
         x = M / p10[-e];
         double r = fma(x, p10[-e], -M);  /* (x - exact) 10^-e */
         tern = r > 0 ? 1 : r < 0 ? -1 : 0;
+        res = -(long double)r / p10[-e];
     } else {
         return false;
     }
     *out = neg ? -x : x;
     *ternary = neg ? -tern : tern;
+    if (resid) *resid = neg ? -res : res;
+    return true;
+}
+
+/* A hex literal ([sign] 0x digits [. digits] [p [sign] digits]) whose
+ * value is a double exactly (at most 53 significant bits, inside the
+ * range): binary, so no MPFR is needed to read it.  False otherwise (MPFR
+ * rounds it). */
+static bool exact_hex(const char *t, size_t len, double *out)
+{
+    size_t i = 0;
+    bool neg = len > 0 && t[0] == '-';
+    if (len > 0 && (t[0] == '-' || t[0] == '+')) i++;
+    if (i + 2 > len || t[i] != '0' || (t[i + 1] != 'x' && t[i + 1] != 'X')) return false;
+    i += 2;
+    uint64_t m = 0;
+    long e = 0, zeros = 0;               /* value = m * 16^zeros * 2^e; zeros: pending 0 digits */
+    bool digits = false, point = false;
+    for (; i < len; i++) {
+        int c = t[i], d;
+        if (c == '.' && !point) { point = true; continue; }
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
+        else break;
+        digits = true;
+        if (point) e -= 4;
+        if (d == 0 && m) { zeros++; continue; }
+        if (d == 0) continue;            /* leading zeros */
+        for (; zeros; zeros--) {
+            if (m >> 56) return false;
+            m <<= 4;
+        }
+        if (m >> 56) return false;
+        m = m << 4 | (uint64_t)d;
+    }
+    e += 4 * zeros;
+    if (!digits) return false;
+    if (i < len && (t[i] == 'p' || t[i] == 'P')) {
+        i++;
+        bool eneg = i < len && t[i] == '-';
+        if (i < len && (t[i] == '-' || t[i] == '+')) i++;
+        long x = 0;
+        int nx = 0;
+        for (; i < len && t[i] >= '0' && t[i] <= '9'; i++, nx++)
+            if ((x = x * 10 + (t[i] - '0')) > 100000) return false;
+        if (!nx) return false;
+        e += eneg ? -x : x;
+    }
+    if (i != len) return false;
+    while (m && !(m & 1)) { m >>= 1; e++; }
+    if (m >= (1ULL << 53) || e > 2000 || e < -2000) return false;
+    double x = ldexp((double)m, (int)e);
+    if (m && (!isfinite(x) || ldexp(x, (int)-e) != (double)m)) return false;   /* overflow, or rounded as a subnormal */
+    *out = neg ? -x : x;
     return true;
 }
 
@@ -474,7 +532,14 @@ static bool text_round(const char *text, size_t len, dtype_t t, double *out, int
         return ok;
     }
     if (t == DT_INT64) t = DT_FP64;
-    if (t == DT_FP64 && exact_small(text, len, out, ternary)) return true;
+    if (t == DT_FP64 && exact_small(text, len, out, ternary, NULL)) return true;
+    double hx;
+    if (exact_hex(text, len, &hx)) {   /* exact as a double: one rounding from it */
+        double r = t == DT_FP64 ? hx : dtype_round_f64(t, hx);
+        *out = r;
+        *ternary = r > hx ? 1 : r < hx ? -1 : 0;
+        return true;
+    }
     if (!mp_load()) return false;
     const dtype_traits_t *tr = &dtype_traits[t];
     int p = tr->man_bits + 1;
@@ -518,6 +583,59 @@ bool dtype_parse_number(const char *text, size_t len, double *out, int *dir)
     if (!text_round(text, len, DT_FP64, out, &tern)) return false;
     *dir = -tern;
     return true;
+}
+
+/* The literal text's exact value minus the double v: *sign its sign
+ * (exact, never from a rounded copy: 0 only when the text IS v), *diff
+ * its value to about 64 bits (for printing an error to 3 digits).  A short
+ * decimal is settled without MPFR (exact_small's exact residual); anything
+ * else by MPFR at 4 bits a character + 128 (a hex literal is then read
+ * exactly; a decimal one so closely that the difference from v, which is
+ * not 0, keeps its leading digits).  False when neither can (no MPFR). */
+static bool text_minus(const char *text, size_t len, double v, int *sign, long double *diff)
+{
+    char *shortened = dec_shorten(text, len);
+    if (shortened) {
+        bool ok = text_minus(shortened, strlen(shortened), v, sign, diff);
+        free(shortened);
+        return ok;
+    }
+    double x;
+    int tern;
+    long double res;
+    if (exact_small(text, len, &x, &tern, &res)) {
+        /* x is the nearest double; res = exact - x is below half x's ulp, so
+         * another double v is on x's side of the exact value */
+        *diff = ((long double)x - v) + res;
+        *sign = x != v ? (x > v ? 1 : -1) : tern ? -tern : 0;
+        return true;
+    }
+    if (exact_hex(text, len, &x)) {
+        *diff = (long double)x - v;
+        *sign = x != v ? (x > v ? 1 : -1) : 0;
+        return true;
+    }
+    if (!mp_load()) return false;
+    char *buf = malloc(len + 1);
+    if (!buf) return false;
+    memcpy(buf, text, len);
+    buf[len] = 0;
+    mpfr_t m;
+    mp.mpfr_init2(m, (mpfr_prec_t)(4 * len + 128));
+    char *end;
+    tern = mp.mpfr_strtofr(m, buf, &end, 0, MPFR_RNDN);   /* tern: sign of m - exact */
+    bool ok = end == buf + len && len > 0;
+    if (ok) {
+        int c = mp.mpfr_cmp_d(m, v);
+        /* m = v but not exact: the exact value is on the side -tern of m (v
+         * is a double, inside m's precision, so it cannot be the exact value) */
+        *sign = c ? (c > 0 ? 1 : -1) : tern ? (tern > 0 ? -1 : 1) : 0;
+        mp.mpfr_sub_d(m, m, v, MPFR_RNDN);
+        *diff = mp.mpfr_get_ld(m, MPFR_RNDN);
+    }
+    mp.mpfr_clear(m);
+    free(buf);
+    return ok;
 }
 
 /* Why (x, dir) is enough.  Let d be the exact value and x = fp64(d), with
@@ -927,6 +1045,9 @@ int dtype_bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed
  * and literals beyond fp64's range (1e-400) are reported truthfully. */
 static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
                      const char *typed_text, const uint64_t *raw);
+/* a literal's text is shown whole up to this many characters, else cut
+ * with "..." (the error is still measured from all of it) */
+#define BITS_TEXT_SHOWN 1000
 
 int dtype_bits_line_text(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
                          const char *typed_text)
@@ -945,7 +1066,7 @@ int dtype_bits_line_stored(char *out, int cap, dtype_t t, const void *buf, int64
 static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_typed, double typed,
                      const char *typed_text, const uint64_t *raw)
 {
-    char buf[2600], tmp[1100];
+    char buf[BITS_TEXT_SHOWN + 3200], tmp[1100];
     int n = 0;
     buf[0] = '\0';
     if ((unsigned)t >= DT_COUNT) return put(out, cap, "?");
@@ -981,20 +1102,38 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
     dtype_format_exact(tmp, sizeof tmp, v);
     n = append(buf, n, sizeof buf, tmp);
 
-    char notes[512];   /* Korean notes take 3 bytes a syllable */
+    char notes[BITS_TEXT_SHOWN + 512];   /* Korean notes take 3 bytes a syllable */
     int nn = 0;
     notes[0] = '\0';
     if (v != v) { /* NaN: nothing more to say */ }
     else {
         if (ex == 0 && man != 0)
             nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "%s", _("subnormal"));
-        long double lt = typed;
-        if (typed_text) lt = strtold(typed_text, NULL);
+        long double lt = typed, err = (long double)v - lt;
+        bool same = v == typed && signbit(v) == signbit(typed);
+        if (typed_text) {
+            /* "exact" only when the text's value is the stored one, decided
+             * exactly (a long double copy of 0.1000000000000000055511151231257827
+             * equals fp64's 0.1, which is 2.1e-35 away) */
+            lt = strtold(typed_text, NULL);
+            int sg;
+            long double diff;
+            if (text_minus(typed_text, strlen(typed_text), v, &sg, &diff)) {
+                same = sg == 0 && signbit(v) == (typed_text[0] == '-');
+                err = -diff;
+            } else {
+                same = (long double)v == lt && signbit(v) == signbit(typed);
+                err = (long double)v - lt;
+            }
+        }
         if (has_typed && typed == typed) {
-            bool same = (long double)v == lt && signbit(v) == signbit(typed);
-            char ts[64];
-            if (typed_text) snprintf(ts, sizeof ts, "%.60s", typed_text);
-            else dtype_format_shortest(ts, sizeof ts, typed);
+            char ts[BITS_TEXT_SHOWN + 8];
+            if (typed_text) {   /* whole, or its first BITS_TEXT_SHOWN characters and "..." */
+                size_t tl = strlen(typed_text);
+                snprintf(ts, sizeof ts, tl > BITS_TEXT_SHOWN ? "%.*s..." : "%.*s", BITS_TEXT_SHOWN, typed_text);
+            } else {
+                dtype_format_shortest(ts, sizeof ts, typed);
+            }
             if (nn) nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "; ");
             if (same)
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "%s", _("exact"));
@@ -1002,10 +1141,13 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, saturated to the largest e4m3 (it has no inf)"), ts);
             else if (isinf(v) && !isinf(lt))
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, overflow to %s"), ts, v > 0 ? "inf" : "-inf");
-            else if (v == 0 && lt != 0)
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, underflow to 0, error %.3Lg"), ts, (long double)v - lt);
+            else if (v == 0 && err == 0 && typed_text)   /* below long double's range (1e-99999): the error is -typed */
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, underflow to 0, error %s%s"), ts,
+                               ts[0] == '-' ? "" : "-", ts + (ts[0] == '-' || ts[0] == '+'));
+            else if (v == 0)
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, underflow to 0, error %.3Lg"), ts, err);
             else
-                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, error %.3Lg"), ts, (long double)v - lt);
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, error %.3Lg"), ts, err);
         }
     }
     if (nn) {
@@ -1015,6 +1157,24 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
     }
     (void)n;
     return put(out, cap, buf);
+}
+
+/* A short decimal (the fewest digits of the quarter point) strictly between x and the midpoint from x to its
+ * neighbour on side dir (dir > 0: above): a value that reads back as x
+ * with the same side, so it rounds in every format as (x, dir) does
+ * (dtype_round_dir).  For a literal whose text was not kept. */
+int dtype_format_side(char *out, int cap, double x, int dir)
+{
+    if (!dir || !isfinite(x)) return dtype_format_shortest(out, cap, x);
+    double nb = nextafter(x, dir > 0 ? INFINITY : -INFINITY);
+    long double mid = ((long double)x + nb) / 2, q = ((long double)x + mid) / 2;   /* exact in 64 bits */
+    char cand[64];
+    for (int d = 1; d <= 40; d++) {   /* 17 always fits: 10^-16 relative is below ulp/4 */
+        snprintf(cand, sizeof cand, "%.*Lg", d, q);
+        long double r = strtold(cand, NULL);
+        if (dir > 0 ? (r > x && r < mid) : (r < x && r > mid)) break;
+    }
+    return put(out, cap, cand);
 }
 
 /* ------------------------------------------------------------------ */

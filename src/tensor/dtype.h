@@ -175,6 +175,11 @@ int dtype_format_shortest(char *out, int cap, double x);
  * exponent form: 2^-1074 needs 1076 characters (returned like snprintf).
  * "inf", "-inf", "nan", "0", "-0" for specials. */
 int dtype_format_exact(char *out, int cap, double x);
+/* A short decimal of a value that lies on side dir (the sign of exact - x,
+ * as tensor_t.lit_dir) of the double x and reads back as x: one that rounds
+ * in every format as the literal did ("1.0004882812500001" for x = the tie
+ * 1.00048828125, dir 1).  dir 0: dtype_format_shortest. */
+int dtype_format_side(char *out, int cap, double x, int dir);
 
 /* bits(): the text form for one value of dtype t, as in DESIGN.md §1:
  *   fp16  0 | 01011 | 1001100110   = 0.0999755859375   (rounded from 0.1, error -2.44e-05)

@@ -1,6 +1,8 @@
 /* error.c — spans, the one error path (longjmp to the innermost frame), and
  * printing errors with line:col and a caret.  See error.h. */
-#define _XOPEN_SOURCE 700   /* wcwidth (glibc declares it only for X/Open on i386) */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1   /* wcwidth (X/Open) in <wchar.h>; -std=gnu11 alone does not declare it */
+#endif
 #include "util/error.h"
 #include "util/i18n.h"
 #include "util/mem.h"
@@ -43,7 +45,12 @@ _Noreturn void err_vraise(err_kind_t kind, span_t span, const char *fmt, va_list
     last.kind = kind;
     last.span = span;
     last.src = cur_src;
-    vsnprintf(last.msg, sizeof last.msg, nn_tr(fmt), ap);   /* i18n.h: err_raise's format is a msgid */
+    int full = vsnprintf(last.msg, sizeof last.msg, nn_tr(fmt), ap);   /* i18n.h: err_raise's format is a msgid */
+    if (full >= (int)sizeof last.msg) {   /* cut: say so, at a UTF-8 character boundary */
+        size_t k = sizeof last.msg - 4;
+        while (k > 0 && ((unsigned char)last.msg[k] & 0xC0) == 0x80) k--;
+        memcpy(last.msg + k, "...", 4);
+    }
     last.trace[0] = 0;
     if (err_trace_hook) err_trace_hook(last.trace, sizeof last.trace);
     top_frame = f->prev;
@@ -72,6 +79,20 @@ void err_set_source(const source_t *src) { cur_src = src; }
 const source_t *err_source(void) { return cur_src; }
 void err_set_here(span_t s) { here = s; }
 span_t err_here(void) { return here; }
+
+span_t err_name_before(span_t v, const char *name)
+{
+    const source_t *src = cur_src;
+    size_t n = strlen(name);
+    if (!src || !src->text || v.start <= 0 || v.start > src->len) return v;
+    int k = v.start;
+    while (k > 0 && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t')) k--;
+    if (k <= 0 || src->text[k - 1] != '=') return v;
+    k--;
+    while (k > 0 && (src->text[k - 1] == ' ' || src->text[k - 1] == '\t')) k--;
+    if ((size_t)k < n || strncmp(src->text + k - n, name, n)) return v;
+    return (span_t){ k - (int)n, k };
+}
 
 void err_check_interrupt(void)
 {

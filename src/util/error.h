@@ -119,6 +119,10 @@ const source_t *err_source(void);
  * sets it around every call. */
 void err_set_here(span_t s);
 span_t err_here(void);
+/* The span of `name` written before the span `value` as "name = value" in
+ * the current source (a keyword argument's name, for a caret under it);
+ * `value` itself when the text there is not that. */
+span_t err_name_before(span_t value, const char *name);
 
 /* Print an error as
  *     <name>:LINE:COL: shape error: message

@@ -343,11 +343,12 @@ void scope_frame_end(value_t *frame, const value_t *globals)
 const char *val_kind_name(const value_t *v)
 {
     switch ((val_kind_t)v->kind) {
-    case V_TENSOR: return v->u.t.weak ? "number" : "tensor";
-    case V_STR: return "string";
-    case V_FUNC: return "function";
-    case V_LIST: return "list";
-    case V_SCOPE: return scope_get_local((value_t *)v, "__call__") ? "layer" : "record";
+    /* translated: every caller puts it in a message the user reads */
+    case V_TENSOR: return v->u.t.weak ? _("number") : _("tensor");
+    case V_STR: return _("string");
+    case V_FUNC: return _("function");
+    case V_LIST: return _("list");
+    case V_SCOPE: return scope_get_local((value_t *)v, "__call__") ? _("layer") : _("record");
     default: return _("nothing (the result of a function that returned no value)");
     }
 }

@@ -214,7 +214,7 @@ void undo_note_list(value_t *list);
  * work of a statement is what it changed). */
 uint64_t undo_work(void);
 
-const char *val_kind_name(const value_t *v);  /* "tensor", "string", "function", "list" */
+const char *val_kind_name(const value_t *v);  /* "tensor", "string", "function", "list", translated (for messages) */
 
 /* What a value holds of the layers above this one, released or walked
  * through hooks that each of those layers sets before main (a constructor
