@@ -696,6 +696,7 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * at the chain's latency; interleaved, the vectors' steps overlap. */
 #define NW 8
 #define FORW for (int w = 0; w < NW; w++)
+#define FORN for (int w = 0; w < nw; w++)   /* act_lanes_n: nw is a constant once inlined */
 /* Their e^t for t in [-708, 40] (clamped; NaN stays NaN), and e^t - 1
  * when em1 is asked for: t = k ln2 + r, |r| <= ln2/2, k rounded by the
  * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), e^r - 1 =
@@ -711,7 +712,7 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * (beyond, every dtype below fp64 has 0 or inf, and the rounding check of
  * the clamped value says so). */
 __attribute__((target("avx2,fma"), always_inline))
-static inline void act_lanes_w(int kern, const __m256d *x, __m256d *y)
+static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int nw)
 {
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
     const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2hi = _mm256_set1_pd(0x1.62e42fefa3800p-1),
@@ -720,64 +721,66 @@ static inline void act_lanes_w(int kern, const __m256d *x, __m256d *y)
                                   1.0 / 24, 1.0 / 6, 0.5, 1.0 };
     __m256d t[NW], km[NW], k[NW], r[NW], q[NW], e[NW];
 #pragma GCC unroll 8
-    FORW {
+    FORN {
         if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
         else if (kern == KA_TANH)
             t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));
         else t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn));
     }
 #pragma GCC unroll 8
-    FORW { km[w] = _mm256_fmadd_pd(t[w], log2e, magic); }
+    FORN { km[w] = _mm256_fmadd_pd(t[w], log2e, magic); }
 #pragma GCC unroll 8
-    FORW { k[w] = _mm256_sub_pd(km[w], magic); }
+    FORN { k[w] = _mm256_sub_pd(km[w], magic); }
 #pragma GCC unroll 8
-    FORW { r[w] = _mm256_fnmadd_pd(k[w], ln2hi, t[w]); }
+    FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2hi, t[w]); }
 #pragma GCC unroll 8
-    FORW { r[w] = _mm256_fnmadd_pd(k[w], ln2lo, r[w]); }
+    FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2lo, r[w]); }
 #pragma GCC unroll 8
-    FORW { q[w] = _mm256_set1_pd(c[0]); }
+    FORN { q[w] = _mm256_set1_pd(c[0]); }
 #pragma GCC unroll 10
     for (int j = 1; j < 10; j++) {
 #pragma GCC unroll 8
-        FORW { q[w] = _mm256_fmadd_pd(q[w], r[w], _mm256_set1_pd(c[j])); }
+        FORN { q[w] = _mm256_fmadd_pd(q[w], r[w], _mm256_set1_pd(c[j])); }
     }
 #pragma GCC unroll 8
-    FORW {
+    FORN {
         e[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r[w], q[w], one_)),
                                                     _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
     }
     if (kern == KT_EXP) {
 #pragma GCC unroll 8
-        FORW { y[w] = e[w]; }
+        FORN { y[w] = e[w]; }
         return;
     }
     if (kern == KA_TANH) {
         __m256d u[NW];
 #pragma GCC unroll 8
-        FORW { u[w] = _mm256_blendv_pd(_mm256_sub_pd(e[w], one_), _mm256_mul_pd(r[w], q[w]),
+        FORN { u[w] = _mm256_blendv_pd(_mm256_sub_pd(e[w], one_), _mm256_mul_pd(r[w], q[w]),
                                        _mm256_cmp_pd(k[w], _mm256_setzero_pd(), _CMP_EQ_OQ)); }
 #pragma GCC unroll 8
-        FORW { y[w] = _mm256_or_pd(_mm256_div_pd(u[w], _mm256_add_pd(u[w], _mm256_set1_pd(2.0))), _mm256_and_pd(x[w], sgn)); }
+        FORN { y[w] = _mm256_or_pd(_mm256_div_pd(u[w], _mm256_add_pd(u[w], _mm256_set1_pd(2.0))), _mm256_and_pd(x[w], sgn)); }
         return;
     }
     __m256d d[NW];
 #pragma GCC unroll 8
-    FORW { d[w] = _mm256_add_pd(one_, e[w]); }
+    FORN { d[w] = _mm256_add_pd(one_, e[w]); }
     if (kern == KA_SIGMOID_D) {
 #pragma GCC unroll 8
-        FORW { y[w] = _mm256_div_pd(e[w], _mm256_mul_pd(d[w], d[w])); }
+        FORN { y[w] = _mm256_div_pd(e[w], _mm256_mul_pd(d[w], d[w])); }
         return;
     }
 #pragma GCC unroll 8
-    FORW { y[w] = _mm256_div_pd(_mm256_blendv_pd(e[w], one_, _mm256_cmp_pd(x[w], _mm256_setzero_pd(), _CMP_GE_OQ)), d[w]); }
+    FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(e[w], one_, _mm256_cmp_pd(x[w], _mm256_setzero_pd(), _CMP_GE_OQ)), d[w]); }
 }
 
-/* One vector (the loops' last few): act_lanes_w's values, lanes 4..31 idle. */
+#define act_lanes_w(kern, x, y) act_lanes_n(kern, x, y, NW)
+/* One vector (the loops' last few): the same operations on one vector
+ * only (nw = 1, so no idle vectors are computed). */
 __attribute__((target("avx2,fma")))
 static inline __m256d act_lanes(int kern, __m256d x)
 {
-    __m256d v[NW] = { x }, y[NW];
-    act_lanes_w(kern, v, y);
+    __m256d v[1] = { x }, y[1];
+    act_lanes_n(kern, v, y, 1);
     return y[0];
 }
 
