@@ -67,7 +67,7 @@ static void init(void)
     for (int f = 0; f < nfamilies; f++)
         for (const op_def_t *o = families[f]; o->name; o++) {
             NN_ASSERT(n < MAX_OPS);
-            if (o->id <= OP_NONE || o->id >= OP_COUNT || by_id[o->id] || strcmp(id_names[o->id], o->name)) {
+            if (o->id <= OP_NONE || o->id >= OP_COUNT || by_id[o->id] || (id_names[o->id] != o->name && strcmp(id_names[o->id], o->name))) {
                 fprintf(stderr, "nnpad: op table: the entry \"%s\" has no id of its own in ops/op_list.h\n", o->name);
                 abort();
             }
