@@ -70,30 +70,13 @@ static void usage(FILE *f)
           "In the REPL, :help lists commands and builtins.\n"), f);
 }
 
-/* LC_CTYPE from the environment, so that readline edits UTF-8 by character
- * and wcwidth counts columns.  Where that gives the C locale (LANG unset,
- * C or POSIX, or a locale that is not installed, such as ko_KR.UTF-8 on a
- * fresh Debian), C.UTF-8 instead, as Python does (PEP 538), unless LC_ALL
- * itself names C or POSIX; LC_CTYPE in the environment then names it too,
- * for readline, which reads the variables itself.  LC_NUMERIC stays "C":
- * numbers print and parse with a decimal point. */
+/* LC_CTYPE (i18n_ctype, i18n.h) and LC_NUMERIC "C": numbers print and
+ * parse with a decimal point. */
 static void locale_init(void)
 {
-    const char *r = setlocale(LC_CTYPE, "");
-    const char *all = getenv("LC_ALL");
-    bool c = !r || !strcmp(r, "C") || !strcmp(r, "POSIX");
-    if (c && all && (!strcmp(all, "C") || !strcmp(all, "POSIX"))) c = false;
-    if (c) {
-        static const char *const utf8[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8", NULL };
-        for (int i = 0; utf8[i]; i++)
-            if (setlocale(LC_CTYPE, utf8[i])) {
-                setenv("LC_CTYPE", utf8[i], 1);
-                break;
-            }
-    }
+    i18n_ctype_start();
     setlocale(LC_NUMERIC, "C");
     /* messages in the lessons' language (--lang moves it; i18n.h) */
-    i18n_init();
     i18n_set_lang(lesson_lang_default() == LESSON_KO ? "ko" : "en");
 }
 

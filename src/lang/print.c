@@ -379,14 +379,21 @@ void print_value(FILE *out, const value_t *v, const session_settings_t *set, boo
     /* about 17 KB, on the stack: no allocation, so nothing to leak or fail
      * when a GPU tensor's host copy raises past :limit */
     wctx_t ctx, *w = &ctx;
-    memset(w, 0, sizeof *w);
+    /* Only what the walks read is cleared: seen (16 KB) only when it is
+     * used, when summarising; a small value then prints without touching
+     * the pages (start-up of -e '1+1', issue 29). */
+    w->out = NULL;
     w->set = set;
     w->summary = n > PRINT_THRESHOLD;
+    w->stopped = false;
+    w->base = w->nodes = w->nlists = 0;
+    memset(w->multi, 0, sizeof w->multi);
+    if (w->summary) memset(w->seen, 0, sizeof w->seen);
     walk(w, v, top, 0);                  /* measuring: which lists are multi-line */
     w->out = out;
     w->nodes = w->nlists = 0;
     w->stopped = false;
-    memset(w->seen, 0, sizeof w->seen);
+    if (w->summary) memset(w->seen, 0, sizeof w->seen);
     walk(w, v, top, 0);
     if (w->stopped || err_interrupt_flag) fputc('\n', out);   /* the error that follows starts a line */
 }

@@ -33,39 +33,18 @@ static const char *const id_names[OP_COUNT] = {
 #undef NN_OP_NAME_
 };
 
-/* The table in name order, by a merge sort that compares the names' first
- * 8 bytes as one big-endian number (strcmp's order: unsigned bytes, the
- * shorter first) and calls strcmp only on a tie: qsort's callbacks into
- * strcmp were about 0.13M instructions, a third of `nnpad -e 1+1`. */
-typedef struct { uint64_t k; const op_def_t *o; } okey_t;
-static uint64_t name_key(const char *s)
-{
-    uint64_t k = 0;
-    for (int i = 0; i < 8; i++) {
-        k = k << 8 | (unsigned char)*s;
-        if (*s) s++;
-    }
-    return k;
-}
-static inline bool key_before(const okey_t *a, const okey_t *b)
-{
-    return a->k != b->k ? a->k < b->k : strcmp(a->o->name, b->o->name) < 0;
-}
+/* The table in name order.  It is gathered in id order, which op_list.h
+ * keeps alphabetical, so an insertion sort has little or nothing to move:
+ * about one strcmp per op.  qsort's callbacks into strcmp were about 0.13M
+ * instructions, a third of `nnpad -e 1+1`, and a merge sort still 50K. */
 static void sort_ops(void)
 {
-    okey_t buf[2][MAX_OPS], *src = buf[0], *dst = buf[1];
-    for (int i = 0; i < nsorted; i++) src[i] = (okey_t){ name_key(sorted[i]->name), sorted[i] };
-    for (int w = 1; w < nsorted; w *= 2) {
-        for (int lo = 0; lo < nsorted; lo += 2 * w) {
-            int mid = lo + w < nsorted ? lo + w : nsorted, hi = lo + 2 * w < nsorted ? lo + 2 * w : nsorted;
-            int i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) dst[k++] = key_before(&src[j], &src[i]) ? src[j++] : src[i++];
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
-        }
-        okey_t *t = src; src = dst; dst = t;
+    for (int i = 1; i < nsorted; i++) {
+        const op_def_t *x = sorted[i];
+        int j = i;
+        for (; j > 0 && strcmp(x->name, sorted[j - 1]->name) < 0; j--) sorted[j] = sorted[j - 1];
+        sorted[j] = x;
     }
-    for (int i = 0; i < nsorted; i++) sorted[i] = src[i].o;
 }
 
 void op_family_register(const op_def_t *family)
@@ -81,29 +60,28 @@ void op_family_register(const op_def_t *family)
 static void init(void)
 {
     if (nsorted) return;
-    for (int f = 0; f < nfamilies; f++)
-        for (const op_def_t *o = families[f]; o->name; o++) {
-            NN_ASSERT(nsorted < MAX_OPS);
-            sorted[nsorted++] = o;
-        }
-    sort_ops();
     /* the ids of op_list.h and the entries agree: one entry per id, each
      * entry's name the id's (OP(name) gives both; a hand-written entry
-     * could differ), no name twice */
-    for (int i = 0; i < nsorted; i++) {
-        const op_def_t *o = sorted[i];
-        if (i) NN_ASSERT(strcmp(sorted[i - 1]->name, o->name) < 0);   /* in order, no name twice */
-        if (o->id <= OP_NONE || o->id >= OP_COUNT || by_id[o->id] || strcmp(id_names[o->id], o->name)) {
-            fprintf(stderr, "nnpad: op table: the entry \"%s\" has no id of its own in ops/op_list.h\n", o->name);
-            abort();
+     * could differ); so no name twice either */
+    int n = 0;
+    for (int f = 0; f < nfamilies; f++)
+        for (const op_def_t *o = families[f]; o->name; o++) {
+            NN_ASSERT(n < MAX_OPS);
+            if (o->id <= OP_NONE || o->id >= OP_COUNT || by_id[o->id] || (id_names[o->id] != o->name && strcmp(id_names[o->id], o->name))) {
+                fprintf(stderr, "nnpad: op table: the entry \"%s\" has no id of its own in ops/op_list.h\n", o->name);
+                abort();
+            }
+            by_id[o->id] = o;
+            n++;
         }
-        by_id[o->id] = o;
-    }
-    for (int id = OP_NONE + 1; id < OP_COUNT; id++)
+    for (int id = OP_NONE + 1; id < OP_COUNT; id++) {
         if (!by_id[id]) {
             fprintf(stderr, "nnpad: op table: ops/op_list.h names \"%s\", which has no entry\n", id_names[id]);
             abort();
         }
+        sorted[nsorted++] = by_id[id];
+    }
+    sort_ops();
 }
 
 const op_def_t *op_get(op_id_t id)

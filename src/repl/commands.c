@@ -754,6 +754,7 @@ static int cmd_sass(repl_t *r, const char *arg)
     if (!ok) { repl_cmd_error(r, "could not write the cubin: %s", strerror(errno)); unlink(tmp); return 1; }
     char cmd[2200];
     snprintf(cmd, sizeof cmd, "'%s' -c '%s' 2>&1", tool, tmp);
+    i18n_ctype();   /* the child's environment (LC_CTYPE) */
     FILE *p = popen(cmd, "r");
     if (!p) { repl_cmd_error(r, "could not run nvdisasm: %s", strerror(errno)); unlink(tmp); return 1; }
     /* the whole listing first: its header names the classes it holds */

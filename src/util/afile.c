@@ -339,6 +339,7 @@ void *afile_module_open(const char *file, const char *env, int *why, char *err, 
         if (access(cand[i], F_OK) != 0) continue;
         /* RTLD_NOW: a module of another build that lacks a symbol fails
          * here with a message, not later in the middle of its work */
+        i18n_ctype();   /* readline's and the drawing modules' locale */
         void *h = dlopen(cand[i], RTLD_NOW | RTLD_LOCAL);
         if (h) return h;
         snprintf(err, cap, "%s", dlerror());   /* e.g. libcairo.so.2: cannot open shared object file */

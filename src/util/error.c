@@ -157,6 +157,7 @@ static int table_cols(unsigned cp)
 
 static bool ctype_utf8(void)
 {
+    i18n_ctype();
     const char *cs = nl_langinfo(CODESET);
     return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }

@@ -4,6 +4,7 @@
 #include "util/afile.h"
 
 #include <limits.h>
+#include <stdbool.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +39,48 @@ extern int _nl_msg_cat_cntr;
 static int file_exists(const char *p) { return access(p, R_OK) == 0; }
 #endif
 
+/* LC_CTYPE from the environment, so that readline edits UTF-8 by character
+ * and wcwidth counts columns.  Where that gives the C locale (LANG unset,
+ * C or POSIX, or a locale that is not installed, such as ko_KR.UTF-8 on a
+ * fresh Debian), C.UTF-8 instead, as Python does (PEP 538), unless LC_ALL
+ * itself names C or POSIX; LC_CTYPE in the environment then names it too,
+ * for readline, which reads the variables itself. */
+void i18n_ctype(void)
+{
+    static int done;
+    if (done) return;
+    done = 1;
+    const char *r = setlocale(LC_CTYPE, "");
+    const char *all = getenv("LC_ALL");
+    bool c = !r || !strcmp(r, "C") || !strcmp(r, "POSIX");
+    if (c && all && (!strcmp(all, "C") || !strcmp(all, "POSIX"))) c = false;
+    if (c) {
+        static const char *const utf8[] = { "C.UTF-8", "C.utf8", "en_US.UTF-8", NULL };
+        for (int i = 0; utf8[i]; i++)
+            if (setlocale(LC_CTYPE, utf8[i])) {
+                setenv("LC_CTYPE", utf8[i], 1);
+                break;
+            }
+    }
+}
+
+/* The environment names C.UTF-8 for LC_CTYPE: its byte classes (ctype.h,
+ * toupper) are the C locale's, so it waits for its first real use (the
+ * columns of an error's caret, readline, a window, a child process);
+ * loading it reads locale.alias, a fifth of `nnpad -e 1+1`.  Any other
+ * name is set now. */
+void i18n_ctype_start(void)
+{
+    const char *n = getenv("LC_ALL");
+    if (!n || !*n) n = getenv("LC_CTYPE");
+    if (!n || !*n) n = getenv("LANG");
+    if (n && (!strcmp(n, "C.UTF-8") || !strcmp(n, "C.utf8"))) return;
+    i18n_ctype();
+}
+
 void i18n_init(void)
 {
+    i18n_ctype();
 #ifdef ENABLE_NLS
     static int done;
     if (done) return;
@@ -72,7 +113,8 @@ void i18n_set_lang(const char *code)
 {
     cur = (code && !strcmp(code, "ko")) ? "ko" : "en";
 #ifdef ENABLE_NLS
-    i18n_init();
+    /* English reads no catalogue (nn_tr): bound at the first "ko" */
+    if (cur[0] != 'e') i18n_init();
     setenv("LANGUAGE", cur, 1);
     ++_nl_msg_cat_cntr;
 #endif

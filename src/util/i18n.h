@@ -32,7 +32,13 @@ const char *nn_trn(const char *msgid, const char *plural, unsigned long n);
 #define N_(s) s
 #define NG_(s, p, n) nn_trn(s, p, n)
 
-/* Bind the catalogue (once; main calls it after setlocale). */
+/* LC_CTYPE from the environment (once; C.UTF-8 where that is C); called
+ * before anything that depends on it: wcwidth, readline, a window, a
+ * child process.  i18n_ctype_start: at start-up, sets it now unless it
+ * can wait (i18n.c). */
+void i18n_ctype(void);
+void i18n_ctype_start(void);
+/* Bind the catalogue and set LC_MESSAGES (once; LC_CTYPE first). */
 void i18n_init(void);
 /* Switch the messages' language: "en" or "ko" (anything else is English). */
 void i18n_set_lang(const char *code);

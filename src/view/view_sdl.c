@@ -86,6 +86,7 @@ static bool sdl_loaded;
 static bool sdl_load(char *why, int cap)
 {
     if (sdl_loaded) return true;
+    i18n_ctype();   /* X11's input methods read LC_CTYPE */
     void *h = dlopen("libSDL2-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!h) h = dlopen("libSDL2.so", RTLD_NOW | RTLD_LOCAL);
     if (!h) {
