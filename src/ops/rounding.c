@@ -31,7 +31,16 @@
 #include "util/error.h"
 #include "util/i18n.h"
 
+/* clang 14 (the fuzzing and sanitizer builds) has no _Float128 keyword and
+ * glibc declares the f128 functions for GCC only: the same IEEE binary128
+ * type is __float128 there, and libm exports the functions */
+#ifdef __clang__
+typedef __float128 q_t;
+extern q_t sqrtf128(q_t), scalbnf128(q_t, int);
+extern int ilogbf128(q_t);
+#else
 typedef _Float128 q_t;
+#endif
 
 const char *op_rounding_name(int mode)
 {
