@@ -1251,7 +1251,8 @@ static concrete_t *trace_new(session_t *s, traced_t *t, value_t *tfn, graph_args
     }
     for (int i = 0; i < nargs; i++) {
         value_t *a = args[i];
-        if (a->kind == V_TENSOR && (!a->u.t.weak || a->u.t.sym)) {
+        /* the signature's rule (is_traced_arg): a plain number grad watches is an input, never a constant */
+        if (a->kind == V_TENSOR && (!a->u.t.weak || a->u.t.sym || a->u.t.ad)) {
             gnode_t *n = graph_push(tr->g);
             n->kind = G_PARAM;
             n->param = i;
