@@ -130,6 +130,21 @@ printf 'x = fp32([1, 2])\n:rounding up\nx + x\n' > gpu.nn
 r=$(NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" gpu.nn 2>&1); st=$?
 [ "$st" != 0 ] && printf '%s' "$r" | grep -q 'add under :rounding up is not supported on the GPU yet'
 tap_ok $? "a GPU tensor under :rounding up is an error (got: $(printf '%s' "$r" | head -1))"
+# a number typed alone prints as an op under the mode takes it: each dec
+# row of rounding.csv at :precision fp16, bf16, fp32 and fp64, printed beside
+# from_bits(want) (the two printed lines must be the same)
+tail -n +2 "$csv" | awk -F, '$3 == "dec" && $5 ~ /[.eE]/ && ($4 == "fp16" || $4 == "bf16" || $4 == "fp32" || $4 == "fp64") {
+  printf ":rounding %s\n:ftz %s\n:precision %s\n%s\nfrom_bits(%s, %s)\n", $1, ($2 == 1 ? "on" : "off"), $4, $5, $7, $4
+}' > lit.nn
+"$NNPAD" lit.nn 2>&1 | grep -v '^\(rounding\|ftz\|precision\|반올림\) ' > lit.out
+n=$(($(wc -l < lit.out) / 2))
+bad=$(awk 'NR % 2 == 1 { a = $0; next } $0 != a { print NR / 2 ": " a " vs " $0 }' lit.out | head -3)
+[ "$n" -ge 300 ] && [ -z "$bad" ]
+tap_ok $? "a literal typed alone prints rounded in the mode and :ftz ($n literals; first differences: $bad)"
+printf ':precision fp16\n:rounding stochastic\n0.1\n' > litsr.nn
+r=$("$NNPAD" litsr.nn 2>&1 | tail -1)
+[ "$r" = "0.1 (a number: :rounding stochastic rounds it to fp16 anew at each use)" ]
+tap_ok $? "under stochastic rounding a literal typed alone prints as the number it is (got: $r)"
 # nearest even is the default and :rounding nearest changes nothing
 printf 'fp16(1) + fp16(0.0001)\n:rounding nearest\nfp16(1) + fp16(0.0001)\n:rounding up\nfp16(1) + fp16(0.0001)\n' > def.nn
 r=$("$NNPAD" def.nn 2>&1 | grep fp16 | tr '\n' ' ')

@@ -133,7 +133,15 @@ static void print_tensor(FILE *out, const value_t *t, const session_settings_t *
     if (t->u.t.weak && t->u.t.ndim == 0) {
         if (dt == DT_INT64) { fmt_elem(b, sizeof b, t, t->u.t.offset, 0); fputs(b, out); return; }
         dtype_t p = set->precision;
-        dtype_format(b, sizeof b, p, tensor_weak_as(t, p), set->digits);
+        double w = tensor_weak_as(t, p);
+        if ((set->rounding || set->ftz) && !op_rounding_weak(set, t, p, &w)) {
+            /* stochastic: each use rounds it anew; show the number itself */
+            dtype_format(b, sizeof b, DT_FP64, ((const double *)tensor_data(t))[0], set->digits);
+            fprintf(out, _("%s (a number: :rounding stochastic rounds it to %s anew at each use)"), b,
+                    dtype_traits[p].name);
+            return;
+        }
+        dtype_format(b, sizeof b, p, w, set->digits);   /* as an op takes it, in the mode */
         fputs(b, out);
         dtype_suffix(out, p);
         return;

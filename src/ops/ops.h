@@ -428,5 +428,7 @@ const char *op_gpu_doc(const op_def_t *op);
 value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *));
 /* "nearest", "zero", "up", "down", "stochastic" for :rounding's 0..4 */
 const char *op_rounding_name(int mode);
+/* a weak scalar float as the mode rounds it into dt (false under stochastic) */
+bool op_rounding_weak(const session_settings_t *st, const value_t *v, dtype_t dt, double *out);
 
 #endif

@@ -116,6 +116,18 @@ static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
     return neg ? -R : R;
 }
 
+/* A lone number (a weak scalar) as an op under the mode would take it in
+ * dtype dt, for printing: rounded once from its exact value (lit_dir) in a
+ * directed mode or with :ftz on.  False under stochastic rounding, where
+ * each use draws its own rounding. */
+bool op_rounding_weak(const session_settings_t *st, const value_t *v, dtype_t dt, double *out)
+{
+    if (st->rounding == 4) return false;
+    rctx_t r = { st->rounding, st->ftz, 0 };
+    *out = rnd((q_t)((const double *)tensor_data(v))[0], v->u.t.lit_dir, dt, &r, 0);
+    return true;
+}
+
 /* :ftz on: a subnormal input of dtype dt flushes to zero, keeping its sign. */
 static double daz(double x, dtype_t dt, bool ftz)
 {
