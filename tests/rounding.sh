@@ -99,6 +99,30 @@ tap_ok $? "stochastic rounding's mean of 40000 draws is its exact expectation 1 
 awk -v s="$1" -v q="$2" 'BEGIN { n = 40000; m = s / n - 1; v = q / n - m * m; want = 0.125 * 0.875 / 1048576
   d = v / want - 1; if (d < 0) d = -d; exit !(d < 0.05) }'
 tap_ok $? "stochastic rounding's variance is p(1-p) gap^2 within 5 percent (4 standard errors; sum of squares: $2)"
+# stochastic fma rounds the exact a*b + c once: a = 1 + 3/64, b = 1 + 5/64,
+# c = 2^-11 in fp16 give 1.125 + 4.25 ulps (ulp 2^-10), so each draw is one
+# of the two neighbours (1.125 + 4 or 5 ulps), the mean 4.25 ulps within 4
+# standard errors and the variance p(1-p) = 3/16 (ulp^2) within 5 percent;
+# a product rounded first and then the sum would give 1.125 + 3 ulps too
+# and a variance of 7/16
+cat > srf.nn <<'NN'
+:rounding stochastic
+seed(7)
+a = fp16(ones(40000) * 1.046875)
+y = fma(a, fp16(1.078125), fp16(0.00048828125))
+:rounding nearest
+d = (fp64(y) - 1.125) * 1024
+print(sum(d))
+print(sum(d * d))
+print(sum((d != 4) * (d != 5)))
+NN
+r=$("$NNPAD" srf.nn 2>&1 | grep -v '^rounding' | tr '\n' ' ')
+set -- $r
+awk -v s="$1" -v q="$2" -v o="$3" 'BEGIN { n = 40000; want = (1 + 3 / 64) * (1 + 5 / 64) + 1 / 2048
+  m = s / n; d = (1.125 + m / 1024) - want; if (d < 0) d = -d
+  v = q / n - m * m; e = v / (0.25 * 0.75) - 1; if (e < 0) e = -e
+  exit !(o == 0 && d < 4 * sqrt(0.25 * 0.75 / n) / 1024 && e < 0.05) }'
+tap_ok $? "stochastic fma: each draw a neighbour of the exact a*b + c, mean and variance p(1-p) as one rounding gives (sums: $r)"
 # the classic demonstration: fp16 sums of ones stall at 2048 in nearest even
 cat > sum.nn <<'NN'
 :accumulate same
