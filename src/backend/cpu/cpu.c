@@ -443,7 +443,10 @@ static double fma_odd(double a, double b, double c)
     double bb = s - p, err = (p - (s - bb)) + (c - bb);
     uint64_t u;
     memcpy(&u, &s, sizeof u);
-    if (err != 0 && !(u & 1)) s = nextafter(s, err > 0 ? INFINITY : -INFINITY);
+    if (err != 0 && !(u & 1)) {   /* the neighbour toward the exact value: a magnitude one step up or down */
+        u += (err > 0) == (s > 0) ? 1 : (uint64_t)-1;
+        memcpy(&s, &u, sizeof s);
+    }
     return s;
 }
 
@@ -467,6 +470,24 @@ static bk_status_t cpu_fma(const bk_fma_t *f)
     if (f->dto != DT_FP64 && !ints && (f->da == DT_FP64 || f->db == DT_FP64 || f->dc == DT_FP64)) return BK_UNSUPPORTED;
     const int64_t *st[3] = { f->sta, f->stb, f->stc };
     const char *pa = f->a, *pb = f->b, *pc = f->c;
+    /* all three contiguous fp32 or fp64, no broadcast (the common case): a plain loop, the same values */
+    bool flat = f->dto == f->da && f->da == f->db && f->db == f->dc && (f->dto == DT_FP32 || f->dto == DT_FP64);
+    for (int j = 0; j < 3 && flat; j++)
+        for (int64_t d = f->nd - 1, want = dtype_traits[f->dto].size; d >= 0; want *= f->shape[d--])
+            if (st[j][d] != want && f->shape[d] != 1) { flat = false; break; }
+    if (flat) {
+        for (int64_t i0 = 0; i0 < n; i0 += 0x10000) {
+            err_check_interrupt();
+            int64_t i1 = n - i0 < 0x10000 ? n : i0 + 0x10000;
+            if (f->dto == DT_FP64)
+                for (int64_t i = i0; i < i1; i++)
+                    ((double *)f->out)[i] = fma(((const double *)pa)[i], ((const double *)pb)[i], ((const double *)pc)[i]);
+            else
+                for (int64_t i = i0; i < i1; i++)   /* fp64 -> fp32: one rounding to nearest even */
+                    ((float *)f->out)[i] = (float)fma_odd(((const float *)pa)[i], ((const float *)pb)[i], ((const float *)pc)[i]);
+        }
+        return BK_OK;
+    }
     for (int64_t i = 0; i < n; i++) {
         if ((i & 0xFFFF) == 0) err_check_interrupt();
         if (ints) {
