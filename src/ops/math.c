@@ -391,7 +391,7 @@ const op_def_t op_family_math[] = {
      .formula = N_("the exact a*b + c rounded once to the result dtype (round to nearest, ties to even), where a * b + c "
                 "rounds twice: fma(x, x, -(x * x)) is exactly the rounding error of x * x. The convention of IEEE 754 "
                 "fusedMultiplyAdd, C's fma and Python 3.13's math.fma: fma(a, b, c) is a*b + c, the addend last "
-                "(PyTorch has no fma; torch.addcmul(c, a, b) is c + a*b with two roundings on the CPU). inf*0 + c is "
+                "(PyTorch has no fma; torch.addcmul(c, a, b) computes c + a*b without documenting how many times it rounds). inf*0 + c is "
                 "nan, and an exact zero takes the sign of a*b + c as IEEE 754 says (-0 only when both are -0, or "
                 "under :rounding down)"),
      .shapes = N_("a, b, c: broadcastable shapes -> the broadcast shape"),
