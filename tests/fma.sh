@@ -5,7 +5,8 @@
 # in fp16 bf16 fp32 fp64 e4m3 e5m2 tf32, eager and traced; the gradients
 # of sum(fma(a, b, c) * w) for a, b and c (summed over the broadcast
 # axes), eager, traced and of a traced function; an fp16 tensor with the
-# weak 0.1 and an int64 tensor; int64 exact beyond 2^53; weak numbers
+# weak 0.1 and an int64 tensor (also under :rounding up and down); int64
+# exact beyond 2^53; weak numbers
 # alone.  Every compared element must say "(the same bits)".  Then the
 # errors: a shape mismatch names fma's arguments, int64 overflow is an
 # error, and the stand-in GPU computes it on the host.
@@ -57,6 +58,11 @@ tail -n +2 "$csv" | awk -F, '
     }
     printf "bits(fma(%s, 0.1, %s), %s)\n", v["mixed.a"], v["mixed.c"], v["mixed.want"]
     same(4, "fma(fp16 tensor, 0.1, int64 tensor)")
+    split("up down", md, " ")
+    for (i = 1; i <= 2; i++) {
+      printf ":rounding %s\nbits(fma(%s, 0.1, %s), %s)\n:rounding nearest\n", md[i], v["mixed.a"], v["mixed.c"], v["mixed_" md[i] ".want"]
+      same(4, "fma(fp16 tensor, 0.1, int64 tensor) under :rounding " md[i])
+    }
     printf "bits(fma(%s, %s, %s), %s)\n", v["int64.a"], v["int64.b"], v["int64.c"], v["int64.want"]
     same(3, "fma of int64 tensors")
   }' > in.nn

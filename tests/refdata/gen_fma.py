@@ -19,6 +19,8 @@ of dtype in hex, ';'-separated; int64 as decimal integers).  Names a, b, c
             the dtype is fp16, 0.1 enters in fp32 (as + takes it: the
             tensor's compute precision), c is converted to fp16 (rounded
             once), then one rounding of the exact a*fp32(0.1) + fp16(c)
+  mixed_up, mixed_down  the same under :rounding up and down: 0.1 rounded
+            up (down) to fp32, c to fp16, the exact result once more
   int64     int64 a, b, c: exact integers (Python's)
   weak      fma(0.1, 0.2, 0.3) alone at :precision fp32 (each rounded to
             fp32) and fp64
@@ -86,12 +88,20 @@ def main():
              ("grad", "db", "fp64", "4", h64(np.sum(A * W, axis=0))),
              ("grad", "dc", "fp64", "1;4", h64(np.sum(W, axis=0, keepdims=True)))]
     # an fp16 tensor, the weak 0.1, an int64 tensor
-    a = [normal_bits("fp16", rng) for _ in range(4)]
-    ci = [rng.randint(-3000, 3000) for _ in range(3)] + [2049]   # 2049: not an fp16 value, rounds to even 2048
+    # |a| in [256, 2048): a * 0.1 tells 0.1 in fp32 from 0.1 in fp16 (a grid of 1/16 at 100)
+    a = [rne("fp16", F(rng.choice((-1, 1)) * rng.randint(1024, 8191), 4)) for _ in range(4)]
+    ci = [rng.randint(-30, 30) for _ in range(3)] + [2049]   # 2049: not an fp16 value, rounds to even 2048
     b32 = val("fp32", rne("fp32", F("0.1")))
     want = [rne("fp16", val("fp16", x) * b32 + val("fp16", rne("fp16", F(n)))) for x, n in zip(a, ci)]
     rows += [("mixed", "a", "fp16", "4", ";".join(hex(x) for x in a)), ("mixed", "c", "int64", "4", ";".join(map(str, ci))),
              ("mixed", "want", "fp16", "4", ";".join(hex(x) for x in want))]
+    for mode in ("up", "down"):
+        def rm(dt, x):
+            r, n = rnd(dt, abs(x), x < 0, mode, False)
+            return encode(dt, r, n)
+        b32 = val("fp32", rm("fp32", F("0.1")))
+        want = [rm("fp16", val("fp16", x) * b32 + val("fp16", rm("fp16", F(n)))) for x, n in zip(a, ci)]
+        rows.append(("mixed_" + mode, "want", "fp16", "4", ";".join(hex(x) for x in want)))
     # int64: exact, beyond 2^53
     ia = [rng.randint(-2 ** 31, 2 ** 31) for _ in range(3)]
     ib = [rng.randint(-2 ** 31, 2 ** 31) for _ in range(3)]
