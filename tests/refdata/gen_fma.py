@@ -31,6 +31,7 @@ import csv, os, random, sys
 from fractions import Fraction as F
 import numpy as np
 
+sys.dont_write_bytecode = True   # no __pycache__ beside the data
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_rounding import FMT, decode, encode, rnd, params   # noqa: E402
 
