@@ -3,7 +3,9 @@
 # against exact references: tests/refdata/rounding.csv, made by
 # gen_rounding.py from Python's fractions (the exact result rounded once in
 # the mode; its nearest-even rows checked against NumPy), for + - * / sqrt
-# in fp16 bf16 fp32 fp64 e4m3 e5m2, the casts to each of them and tf32, and
+# in fp16 bf16 fp32 fp64 e4m3 e5m2, fma (a*b + c rounded once, checked
+# against libm's fma/fmaf and mpmath) in those and tf32, in every mode and
+# in the default nearest even, the casts to each of them and tf32, and
 # decimal literals (alone, in a cast's list, and a plain list in fp32).  Every
 # row becomes bits(op(from_bits(a), from_bits(b)), from_bits(want)) and must
 # say "(the same bits)".  Then stochastic rounding's mean against its exact
@@ -43,7 +45,12 @@ tail -n +2 "$csv" | awk -F, '
       print "(the same bits)" > "want"
       next
     }
-    if ($3 == "sqrt") s = sprintf("sqrt(from_bits(%s, %s))", $5, $4)
+    if ($3 == "fma") {
+      split($6, bc, ";")
+      if ($4 == "tf32") s = sprintf("fma(tf32(from_bits(%s, fp32)), tf32(from_bits(%s, fp32)), tf32(from_bits(%s, fp32)))", $5, bc[1], bc[2])
+      else s = sprintf("fma(from_bits(%s, %s), from_bits(%s, %s), from_bits(%s, %s))", $5, $4, bc[1], $4, bc[2], $4)
+    }
+    else if ($3 == "sqrt") s = sprintf("sqrt(from_bits(%s, %s))", $5, $4)
     else if (index($3, "<")) { split($3, c, "<"); s = sprintf("%s(from_bits(%s, %s))", c[1], $5, c[2]) }
     else s = sprintf("%s(from_bits(%s, %s), from_bits(%s, %s))", $3, $5, $4, $6, $4)
     if ($4 == "tf32") printf "bits(%s, tf32(from_bits(%s, fp32)))\n", s, $7
@@ -54,13 +61,15 @@ tail -n +2 "$csv" | awk -F, '
 timeout 300 "$NNPAD" in.nn > out 2> err
 st=$?
 tap_ok "$st" "nnpad runs every row of rounding.csv (exit status $st)"
+nf=$(grep -c '^[a-z]*,[01],fma,' "$csv")
+[ "$nf" -gt 5000 ]; tap_ok $? "rounding.csv has fma rows in every mode and dtype ($nf)"
 [ -s err ] && head -5 err | tap_diag
 sed -n 's/^ *[ ^]*\((the same bits)\|([0-9]* bits\{0,1\} differs\{0,1\}: .*)\)$/\1/p' out > got
 n=$(wc -l < want)
 [ "$n" -gt 5000 ]; tap_ok $? "rounding.csv has its rows ($n)"
-if cmp -s want got; then tap_ok 0 "every mode's + - * / sqrt and cast matches the exact rounding in every dtype"
+if cmp -s want got; then tap_ok 0 "every mode's + - * / sqrt fma and cast matches the exact rounding in every dtype"
 else
-  tap_ok 1 "every mode's + - * / sqrt and cast matches the exact rounding in every dtype"
+  tap_ok 1 "every mode's + - * / sqrt fma and cast matches the exact rounding in every dtype"
   paste -d'|' want got | awk -F'|' '$1 != $2 { print NR }' | head -8 | while read -r k; do
     echo "$(sed -n "${k}p" rows): $(sed -n "${k}p" got)"; done | tap_diag
 fi
@@ -90,6 +99,30 @@ tap_ok $? "stochastic rounding's mean of 40000 draws is its exact expectation 1 
 awk -v s="$1" -v q="$2" 'BEGIN { n = 40000; m = s / n - 1; v = q / n - m * m; want = 0.125 * 0.875 / 1048576
   d = v / want - 1; if (d < 0) d = -d; exit !(d < 0.05) }'
 tap_ok $? "stochastic rounding's variance is p(1-p) gap^2 within 5 percent (4 standard errors; sum of squares: $2)"
+# stochastic fma rounds the exact a*b + c once: a = 1 + 3/64, b = 1 + 5/64,
+# c = 2^-11 in fp16 give 1.125 + 4.25 ulps (ulp 2^-10), so each draw is one
+# of the two neighbours (1.125 + 4 or 5 ulps), the mean 4.25 ulps within 4
+# standard errors and the variance p(1-p) = 3/16 (ulp^2) within 5 percent;
+# a product rounded first and then the sum would give 1.125 + 3 ulps too
+# and a variance of 7/16
+cat > srf.nn <<'NN'
+:rounding stochastic
+seed(7)
+a = fp16(ones(40000) * 1.046875)
+y = fma(a, fp16(1.078125), fp16(0.00048828125))
+:rounding nearest
+d = (fp64(y) - 1.125) * 1024
+print(sum(d))
+print(sum(d * d))
+print(sum((d != 4) * (d != 5)))
+NN
+r=$("$NNPAD" srf.nn 2>&1 | grep -v '^rounding' | tr '\n' ' ')
+set -- $r
+awk -v s="$1" -v q="$2" -v o="$3" 'BEGIN { n = 40000; want = (1 + 3 / 64) * (1 + 5 / 64) + 1 / 2048
+  m = s / n; d = (1.125 + m / 1024) - want; if (d < 0) d = -d
+  v = q / n - m * m; e = v / (0.25 * 0.75) - 1; if (e < 0) e = -e
+  exit !(o == 0 && d < 4 * sqrt(0.25 * 0.75 / n) / 1024 && e < 0.05) }'
+tap_ok $? "stochastic fma: each draw a neighbour of the exact a*b + c, mean and variance p(1-p) as one rounding gives (sums: $r)"
 # the classic demonstration: fp16 sums of ones stall at 2048 in nearest even
 cat > sum.nn <<'NN'
 :accumulate same

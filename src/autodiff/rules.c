@@ -206,6 +206,13 @@ R(ad_r_where)
     gin[2] = op_runk(OP_where, 3, (value_t *[]){IN(0), zero, g}, 0, NULL, NULL, s);
     U(zero);
 }
+/* fma(a, b, c) = a*b + c: b g, a g, g (each unbroadcast by ad.c) */
+R(ad_r_fma)
+{
+    gin[0] = op_run2(OP_multiply, g, IN(1), s);
+    gin[1] = op_run2(OP_multiply, g, IN(0), s);
+    gin[2] = val_ref(g);
+}
 /* Piecewise-constant ops: zero derivative almost everywhere (JAX). */
 R(ad_r_zero) { (void)n; (void)s; (void)gin; (void)g; }
 R(ad_r_identity) { (void)n; (void)s; gin[0] = val_ref(g); }
@@ -733,6 +740,7 @@ static const struct { ad_rule_fn fn; const char *doc; } rules[OP_COUNT] = {
     [OP_expm1_deriv] = { ad_r_expm1_d, N_("expm1''(x) = e^x") },
     [OP_floor] = { ad_r_step, N_("0 (piecewise constant; nan at nan)") },
     [OP_floor_divide] = { ad_r_zero, N_("0 (piecewise constant, as JAX's floor_divide)") },
+    [OP_fma] = { ad_r_fma, N_("d fma(a, b, c) = b da + a db + dc") },
     [OP_fp16] = { ad_r_cast, N_("the gradient is cast back to the input's dtype") },
     [OP_fp32] = { ad_r_cast, N_("the gradient is cast back to the input's dtype") },
     [OP_fp64] = { ad_r_cast, N_("the gradient is cast back to the input's dtype") },

@@ -157,6 +157,21 @@ typedef struct bk_nextafter {
     int64_t bad;
 } bk_nextafter_t;
 
+/* fma(a, b, c) with broadcasting (strides as bk_where): a*b + c rounded
+ * once to dto, nearest even (IEEE 754-2019 §5.4.1 fusedMultiplyAdd).
+ * dto int64 needs int64 operands: exact, overflow an error at span.  A
+ * float dto reads each operand exactly (da, db, dc: dto or, below fp64,
+ * fp32; values of fp32 whatever their dtype). */
+typedef struct bk_fma {
+    dtype_t dto, da, db, dc;
+    void *out;
+    const void *a, *b, *c;
+    int nd;
+    const int64_t *shape;
+    const int64_t *sta, *stb, *stc;   /* bytes */
+    span_t span;
+} bk_fma_t;
+
 /* Matrix product of row-major n x k and k x m matrices of dtype dt,
  * C = A B, each element one dot product: fp32 or fp64 accumulated in dt
  * (any order: BLAS); int64 exact (overflow is an error at span); with
@@ -263,6 +278,7 @@ typedef struct backend {
     bk_status_t (*ulp)(dtype_t to, void *dst, dtype_t from, const void *src, int64_t n);
     bk_status_t (*where)(const bk_where_t *w);
     bk_status_t (*nextafter)(bk_nextafter_t *na);
+    bk_status_t (*fma)(const bk_fma_t *f);   /* NULL: none (the CPU's runs) */
     bk_status_t (*reduce)(bk_reduce_t *r);
     bk_status_t (*softmax)(const bk_softmax_t *sm);
     bk_status_t (*matmul)(const bk_matmul_t *mm);

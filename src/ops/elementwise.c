@@ -327,7 +327,7 @@ done:
 /* An operand as it enters the kernel (op_promote's in[]): a weak value
  * rounded once to dt, an int64 tensor converted to a float dt (as
  * jax.numpy does: operands share the result dtype).  New reference. */
-static value_t *enter(value_t *v, dtype_t dt)
+value_t *op_enter(value_t *v, dtype_t dt)
 {
     if (v->u.t.weak) return tensor_scalar_f64(dt, tensor_weak_as(v, dt));
     value_t *r = tensor_new_raw(dt, v->u.t.ndim, v->u.t.shape);
@@ -362,8 +362,8 @@ value_t *op_binary(const op_def_t *op, value_t *a, value_t *b, span_t span, span
         if (r) return r;
     }
     /* operands that enter as they are (the common case) take no reference */
-    value_t *x = a->u.t.weak || a->u.t.dtype != pr.in[0] ? enter(a, pr.in[0]) : a;
-    value_t *y = b->u.t.weak || b->u.t.dtype != pr.in[1] ? enter(b, pr.in[1]) : b;
+    value_t *x = a->u.t.weak || a->u.t.dtype != pr.in[0] ? op_enter(a, pr.in[0]) : a;
+    value_t *y = b->u.t.weak || b->u.t.dtype != pr.in[1] ? op_enter(b, pr.in[1]) : b;
     value_t *out = run_binary(op, x, y, pr.dt, span);
     if (x != a) val_unref(x);
     if (y != b) val_unref(y);

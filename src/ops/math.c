@@ -108,6 +108,53 @@ static value_t *where_impl(call_t *c)
     return out;
 }
 
+/* ---- fma ---- */
+
+/* fma(a, b, c): a*b + c rounded once (IEEE 754-2019 §5.4.1
+ * fusedMultiplyAdd; C's fma, Python 3.13's math.fma).  The dtype is what
+ * a * b + c gives: op_promote over a and b, then that with c (two int64
+ * give int64, exact; a weak number enters at the result's compute
+ * precision; three weak numbers compute in the session precision and give
+ * a weak number).  Each tensor operand is converted to the result dtype
+ * (exact for a float, rounded once for int64), and the backend rounds the
+ * exact a*b + c once: fp64 by libm's fma, the narrower dtypes through an
+ * odd rounding at 53 bits (backend/cpu/cpu.c's fma_odd), never fp64's
+ * nearest fma then a cast, which rounds twice. */
+static value_t *fma_impl(call_t *c)
+{
+    value_t *v[3] = { op_arg_tensor(c, 0), op_arg_tensor(c, 1), op_arg_tensor(c, 2) };
+    static const char *const names[3] = { "a", "b", "c" };
+    dtype_t prec = op_settings(c->s)->precision;
+    int64_t shape[NN_MAX_DIMS], st[3][NN_MAX_DIMS];
+    int n = op_broadcast_k(v, names, 3, shape, st, c->span, "fma");
+    op_promo_t p1 = op_promote((dtype_t)v[0]->u.t.dtype, v[0]->u.t.weak, (dtype_t)v[1]->u.t.dtype, v[1]->u.t.weak,
+                               true, prec);
+    op_promo_t pr = op_promote(p1.dt, p1.weak, (dtype_t)v[2]->u.t.dtype, v[2]->u.t.weak, true, prec);
+    dtype_t dt = pr.dt;
+    bool weak_out = pr.weak;
+    value_t *own[3] = { NULL, NULL, NULL };
+    if (!pr.ints)
+        for (int j = 0; j < 3; j++) {
+            /* a weak number enters at the compute precision (the session precision when all are weak) */
+            dtype_t in = v[j]->u.t.weak ? (weak_out ? dt : dtype_compute(dt)) : dt;
+            if (v[j]->u.t.weak || v[j]->u.t.dtype != in) v[j] = own[j] = op_enter(v[j], in);
+        }
+    value_t *out = tensor_new_raw(dt, n, shape);
+    int64_t bst[3][NN_MAX_DIMS];
+    const void *p[3];
+    for (int j = 0; j < 3; j++) p[j] = op_view_strides(v[j], n, shape, bst[j]);
+    bk_fma_t f = { dt, (dtype_t)v[0]->u.t.dtype, (dtype_t)v[1]->u.t.dtype, (dtype_t)v[2]->u.t.dtype, tensor_data(out),
+                   p[0], p[1], p[2], n, shape, bst[0], bst[1], bst[2], c->span };
+    bk_status_t bs = op_host()->fma(&f);
+    for (int j = 0; j < 3; j++) val_unref(own[j]);
+    if (bs != BK_OK) err_raise(ERR_DTYPE, c->span, "fma has no kernel for %s", dtype_traits[dt].name);
+    if (!weak_out) return out;
+    value_t *w = dt == DT_INT64 ? tensor_weak_int(((const int64_t *)tensor_data(out))[0])
+                                : tensor_weak_float(tensor_get_f64(out, 0));
+    val_unref(out);
+    return w;
+}
+
 /* ---- the table ---- */
 
 #define UN_SHAPES N_("x: any shape -> the same shape")
@@ -338,5 +385,28 @@ const op_def_t op_family_math[] = {
                 "x = [-2, -1, 0, 1, 2]\n"
                 "where(x > 0, x, 0)\n"
                 "#> [0, 0, 0, 1, 2] (fp32)"},
+    {OP(fma), OPK_FUNC, .impl = fma_impl, .min_args = 3, .max_args = 3,
+     .flags = OPF_ELEMENTWISE, .ulp = ULP_CORRECT,
+     .signature = "fma(a, b, c)", .summary = N_("fused multiply-add: a*b + c rounded once, elementwise"),
+     .formula = N_("the exact a*b + c rounded once to the result dtype (round to nearest, ties to even), where a * b + c "
+                "rounds twice: fma(x, x, -(x * x)) is exactly the rounding error of x * x. The convention of IEEE 754 "
+                "fusedMultiplyAdd, C's fma and Python 3.13's math.fma: fma(a, b, c) is a*b + c, the addend last "
+                "(PyTorch has no fma; torch.addcmul(c, a, b) computes c + a*b without documenting how many times it rounds). inf*0 + c is "
+                "nan, and an exact zero takes the sign of a*b + c as IEEE 754 says (-0 only when both are -0, or "
+                "under :rounding down)"),
+     .shapes = N_("a, b, c: broadcastable shapes -> the broadcast shape"),
+     .dtypes = N_("as a * b + c: tensors promote as JAX; a weak scalar takes the tensors' dtype and enters at its compute "
+               "precision (fp32, or fp64); int64 with int64 stays int64, exact (overflow is an error); weak numbers alone "
+               "compute in the session precision. Correctly rounded in every float dtype, fp8 included: fp64 by libm's "
+               "fma, the narrower dtypes through an odd rounding at 53 bits (Boldo and Melquiond 2008), never an fp64 "
+               "fma then a cast, which rounds twice"),
+     .source = N_("IEEE 754-2019 §5.4.1 fusedMultiplyAdd; ISO C99 §7.12.13.1 fma; Python 3.13 math.fma; S. Boldo and "
+               "G. Melquiond, Emulation of FMA and correctly rounded sums: proved algorithms using rounding to odd, "
+               "IEEE Trans. Computers 57(4), 2008"),
+     .example = "x = fp32(0.1)\n"
+                "fma(x, x, -(x * x))\n"
+                "#> -4.09781931e-10 (fp32)\n"
+                "fma([1, 2, 3], 2, 1)\n"
+                "#> [3, 5, 7] (fp32)"},
     {NULL},
 };

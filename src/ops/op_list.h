@@ -198,6 +198,7 @@
     X(value_and_grad) \
     X(var) \
     X(where) \
+    X(fma) \
     X(xor) \
     X(zeros)
 

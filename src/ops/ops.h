@@ -372,6 +372,11 @@ static inline op_promo_t op_promote(dtype_t da, bool wa, dtype_t db, bool wb, bo
     return p;
 }
 
+/* v entering a kernel in dtype dt (op_promo_t.in): a weak value rounded
+ * once to dt, a tensor of another dtype converted (elementwise.c).  New
+ * reference. */
+value_t *op_enter(value_t *v, dtype_t dt);
+
 /* ---- the one way down: devices (ops.c) ----
  * An op whose tensor input lives on a device runs there when that
  * device's backend has the kernel, else on the CPU from host copies, and

@@ -2,14 +2,15 @@
  *
  * Under a mode other than nearest-even, or with :ftz on, op_call sends
  * every op here.  The ops that follow the mode (+ - * / sqrt negative abs,
- * the casts and sum over all elements) compute each element's exact
+ * fma, the casts and sum over all elements) compute each element's exact
  * result and round it once in the mode; every other op is an error that
  * names the op and the mode, never a nearest-even result passed off as
  * the mode's.  Ops that make or move values without rounding (shapes,
  * indexing, ones, print) run as they are.
  *
  * Exactness: an element is computed in binary128 (_Float128, 113 bits):
- * a product of two fp64 values is exact there; a sum keeps the sign of
+ * a product of two fp64 values is exact there (so fma(a, b, c) is that
+ * product added to c, one rounding); a sum keeps the sign of
  * its binary128 rounding error (TwoSum, Knuth TAOCP 4.2.2); a quotient or
  * square root is exact to the side its residual a - q*b (a - q*q) says,
  * and that residual is exact in binary128 whenever q lies on a boundary
@@ -147,7 +148,7 @@ static void refuse(call_t *c, const char *why_op)
 {
     char m[64];
     err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
-              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs, the casts (fp16 bf16 "
+              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma, the casts (fp16 bf16 "
               "fp32 fp64 tf32 e4m3 e5m2 cast) and sum(x) over all elements follow it: :help :rounding",
               why_op, mode_text(op_settings(c->s), m, sizeof m));
 }
@@ -249,10 +250,10 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     dtype_t dt = o->weak ? op_settings(c->s)->precision : (dtype_t)o->dtype;
     void *od = tensor_data(out);
     op_id_t id = c->op->id;
-    int nin = id == OP_sqrt || id == OP_negative || id == OP_abs || cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
-    value_t *in[2] = { NULL, NULL };
-    tensor_t bt[2];
-    dtype_t enter[2] = { dt, dt };
+    int nin = id == OP_fma ? 3 : id == OP_sqrt || id == OP_negative || id == OP_abs || cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
+    value_t *in[3] = { NULL, NULL, NULL };
+    tensor_t bt[3];
+    dtype_t enter[3] = { dt, dt, dt };
     for (int k = 0; k < nin; k++) {
         in[k] = op_arg_tensor(c, k);
         bt[k] = in[k]->u.t;
@@ -263,6 +264,8 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
                                    in[1]->u.t.weak, false, op_settings(c->s)->precision);
         enter[0] = pr.in[0];
         enter[1] = pr.in[1];
+    } else if (nin == 3) {   /* fma: a weak number enters at dt's compute precision (dt itself when all are weak) */
+        for (int k = 0; k < 3; k++) enter[k] = in[k]->u.t.weak && !o->weak ? dtype_compute(dt) : dt;
     } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt) {
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
@@ -275,9 +278,11 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         } else {
             a = load(in[0], &bt[0], i, enter[0], r, i + (1LL << 40), &s0);
         }
-        if (nin == 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
+        if (nin >= 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
         double v;
-        if (nin == 2) v = binary(id, a, b, dt, r, i);
+        if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
+            v = binary(OP_add, a * b, load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1), dt, r, i);
+        else if (nin == 2) v = binary(id, a, b, dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
         else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
         else if (id == OP_sqrt) {
@@ -343,7 +348,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
             if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
     if (passes(id)) return plain(c, run);
     dtype_t ct = cast_target(c);
-    bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt ||
+    bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool sum = id == OP_sum && c->nkw == 0;
     bool lit = id == OP_literal;

@@ -1407,10 +1407,11 @@ const repl_cmd_t repl_cmds[] = {
       "    stochastic: up with probability equal to the distance fraction, the\n"
       "    draw keyed by seed(n), the op, a count of ops and the element (rand's\n"
       "    stream is untouched).\n"
-      "    Ops that follow the mode: + - * / sqrt negative abs, the casts fp16\n"
-      "    bf16 fp32 fp64 tf32 e4m3 e5m2 cast, and sum(x) over all elements (left\n"
-      "    to right; each addition rounded in the mode to fp32, fp64 for fp64,\n"
-      "    or to the dtype under :accumulate same; then once to the dtype).\n"
+      "    Ops that follow the mode: + - * / sqrt negative abs, fma (the exact\n"
+      "    a*b + c rounded once), the casts fp16 bf16 fp32 fp64 tf32 e4m3 e5m2\n"
+      "    cast, and sum(x) over all elements (left to right; each addition\n"
+      "    rounded in the mode to fp32, fp64 for fp64, or to the dtype under\n"
+      "    :accumulate same; then once to the dtype).\n"
       "    Every other op that rounds is an error under a mode, as are grad,\n"
       "    traced functions and the GPU.  Number literals, alone or in a\n"
       "    list, round once in the mode from their exact decimal value.\n"
@@ -1420,7 +1421,7 @@ const repl_cmd_t repl_cmds[] = {
     { "ftz", NULL, ":ftz [on|off]",
       N_("flush subnormal inputs and results to zero, keeping the sign (off by default)"),
       N_("    on: as CUDA's .ftz and x86's FTZ/DAZ, for the ops that follow\n"
-      "    :rounding (+ - * / sqrt negative abs, the casts, sum); other ops\n"
+      "    :rounding (+ - * / sqrt negative abs fma, the casts, sum); other ops\n"
       "    are an error while it is on.  Values already stored do not change.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_ftz },
     { "tf32", NULL, ":tf32 [on|off]",

@@ -6,7 +6,9 @@ and want are bit patterns (hex) of dtype (a cast's a is an fp64 or fp32
 pattern, its source in the op column: "fp16<fp64"; tf32's want is the
 fp32 pattern of the tf32 value; op "dec": a is a decimal literal, cast
 to dtype alone and in a list; op "sum_fp32"/"sum_same": a is the
-';'-separated list summed under :accumulate fp32/same).  Every result is the
+';'-separated list summed under :accumulate fp32/same; op "fma": b is
+"b;c", the row fma(a, b, c), the exact a*b + c rounded once, with ±inf
+operands too).  Every result is the
 exact rational value (Python's fractions) rounded once to the dtype in the
 mode: IEEE 754-2019 §4.3 (toward zero, up, down, nearest even), overflow
 per §7.4 (toward zero the largest finite value, up +inf for a positive
@@ -16,10 +18,20 @@ sign (after rounding, as CUDA's .ftz).  NaN results are left out.
 
 The nearest-even rows of fp16/fp32/fp64 are checked against NumPy's own
 arithmetic before anything is written (the rounding code is shared by the
-other modes).  Run: /usr/bin/python3 tests/refdata/gen_rounding.py
+other modes).  fma has rows in every mode and also in nearest even
+without ftz (nnpad's default kernel): every fp64 and fp32 nearest-even fma
+row is checked against the C library's fma and fmaf (glibc, through
+ctypes), and every fma row whose result is normal against mpmath's fadd of
+the exact product at the dtype's precision in the row's rounding mode.
+Besides random operands, fma's rows hold a*b on a midpoint of the dtype's
+grid plus or minus the smallest subnormal c (an fp64 fma then a cast
+would round twice and get the tie's side wrong in bf16, tf32 and fp32),
+a*b overflowing with c bringing it back (max * 2 - max), exact
+cancellation (zero signs), subnormal results and infinities.  Run: /usr/bin/python3 tests/refdata/gen_rounding.py
 """
-import csv, math, os, random, struct
+import csv, ctypes, ctypes.util, math, os, random, struct
 from fractions import Fraction as F
+import mpmath
 import numpy as np
 
 # name: (exponent bits, stored mantissa bits, has inf, max finite or None for IEEE)
@@ -140,6 +152,119 @@ def op_exact(op, a, an, b, bn, mode):
     raise ValueError(op)
 
 
+def fma_exact(a, an, b, bn, c, cn, mode):
+    """exact (magnitude or 'inf', neg) of a*b + c (IEEE 754-2019 §5.4.1, §6.3 for a zero's sign); None for NaN"""
+    if "nan" in (a, b, c):
+        return None
+    if a == "inf" or b == "inf":
+        if a == 0 or b == 0:
+            return None   # inf * 0
+        pn = an != bn
+        if c == "inf" and cn != pn:
+            return None   # inf - inf
+        return "inf", pn
+    if c == "inf":
+        return "inf", cn
+    P = a * b
+    pn = an != bn
+    s = (-P if pn else P) + (-c if cn else c)
+    if s == 0:
+        # both zero with one sign keep it; otherwise +0, -0 rounding down
+        if P == 0 and c == 0 and pn == cn:
+            return F(0), pn
+        return F(0), mode == "down"
+    return abs(s), s < 0
+
+
+def fma_rows(dt, xs, rng, mode, ftz):
+    """(a, b, c, want) bit patterns of fma in dt: random, midpoints, overflow, cancellation, subnormal, inf"""
+    eb, mb, inf, bias, emin, mx = params(dt)
+    sign = 1 << (eb + mb)
+    tiny = 1   # the smallest subnormal
+    one = encode(dt, F(1), False)
+    trip = [(rng.choice(xs), rng.choice(xs), rng.choice(xs)) for _ in range(40)]
+    trip += [(xs[i], xs[j], xs[k]) for i in range(4) for j in range(4) for k in range(0, 6, 2)]
+    # a*b exactly on a midpoint of the grid at [1, 2): (1 + 2^-j)(1 + 2^-k), j + k = mb + 1, then +- tiny
+    j = (mb + 1) // 2
+    k = mb + 1 - j
+    if j == k and j > 1:
+        j, k = j - 1, k + 1
+    if 1 <= j < k <= mb:
+        A = encode(dt, 1 + F(1, 2 ** j), False)
+        B = encode(dt, 1 + F(1, 2 ** k), False)
+        for e in (0, 3, -2):
+            As = encode(dt, (1 + F(1, 2 ** j)) * F(2) ** e, False)
+            for cc in (tiny, tiny | sign, 0):
+                trip += [(As, B, cc), (As | sign, B, cc), (B, As, cc)]
+    # the product overflows, c brings it back; max * max - inf; cancellation to a zero of either sign
+    two = encode(dt, F(2), False)
+    mxb = encode(dt, mx, False)
+    trip += [(mxb, two, mxb | sign), (mxb | sign, two, mxb), (mxb, mxb, mxb), (mxb, two, 0)]
+    for a in xs[:8]:
+        av, an = decode(dt, a)
+        if av in ("inf", "nan"):
+            continue
+        # c = -(a * a) rounded: the exact rounding error of a*a (0 when exact)
+        r, n = rnd(dt, av * av, False, "nearest", False)
+        if r != "inf":
+            trip += [(a, a, encode(dt, r, True)), (a, a | sign, encode(dt, r, False))]
+        trip += [(a, 0, 0 | sign), (a | sign, 0, 0 | sign), (a, 0, 0)]
+    # subnormal results: tiny * one +- tiny, the largest subnormal * 0.5 + tiny
+    half = encode(dt, F(1, 2), False)
+    trip += [(tiny, one, tiny), (tiny, one, tiny | sign), ((1 << mb) - 1, half, tiny), (tiny, half, 0), (tiny | sign, half, 0)]
+    if inf:
+        pinf = encode(dt, "inf", False)
+        trip += [(pinf, one, one), (pinf, one, pinf), (one, pinf | sign, one), (one, one, pinf | sign), (mxb, two, pinf | sign)]
+    out = []
+    for a, b, c in trip:
+        vals = []
+        for x in (a, b, c):
+            v, n = decode(dt, x)
+            if ftz and is_sub(dt, v):
+                v = F(0)
+            vals += [v, n]
+        ex = fma_exact(*vals, mode)
+        if ex is None:
+            continue
+        if ex[0] == "inf":
+            r, neg = ("inf" if inf else mx), ex[1]   # an exact infinity stays one (e4m3 has none to give)
+        else:
+            r, neg = rnd(dt, ex[0], ex[1], mode, ftz)
+        out.append((a, b, c, encode(dt, r, neg), vals))
+    return out
+
+
+def libm():
+    lib = ctypes.CDLL(ctypes.util.find_library("m"))
+    lib.fma.restype = ctypes.c_double
+    lib.fma.argtypes = [ctypes.c_double] * 3
+    lib.fmaf.restype = ctypes.c_float
+    lib.fmaf.argtypes = [ctypes.c_float] * 3
+    return lib
+
+
+def fma_check(lib, mode, ftz, dt, a, b, c, want, vals):
+    """the C library (nearest even, fp64 and fp32) and mpmath (normal results, every mode) agree"""
+    eb, mb, inf, bias, emin, mx = params(dt)
+    wv, wn = decode(dt, want)
+    if mode == "nearest" and not ftz and dt in ("fp32", "fp64"):
+        if dt == "fp64":
+            x = [struct.unpack("<d", struct.pack("<Q", v))[0] for v in (a, b, c)]
+            got = struct.unpack("<Q", struct.pack("<d", lib.fma(*x)))[0]
+        else:
+            x = [struct.unpack("<f", struct.pack("<I", v))[0] for v in (a, b, c)]
+            got = struct.unpack("<I", struct.pack("<f", lib.fmaf(*x)))[0]
+        assert got == want, (dt, "fma", hex(a), hex(b), hex(c), hex(got), hex(want))
+    if wv in ("inf", "nan") or wv <= F(2) ** emin or wv >= mx or "inf" in vals:
+        return
+    av, an, bv, bn, cv, cn = vals
+    m = lambda v, n: mpmath.mpf(-v.numerator if n else v.numerator) / v.denominator
+    P = mpmath.fmul(m(av, an), m(bv, bn), exact=True)
+    rm = {"nearest": "n", "zero": "d", "up": "c", "down": "f"}[mode]
+    got = mpmath.fadd(P, m(cv, cn), prec=mb + 1, rounding=rm)
+    assert got == m(wv, wn), (dt, mode, "fma", hex(a), hex(b), hex(c), got, m(wv, wn))
+
+
 def sqrt_round(dt, a, an, mode, ftz):
     """the square root of a rounded in the mode, decided exactly with integers"""
     if a == "inf" or a == "nan" or (an and a != 0):
@@ -232,7 +357,22 @@ def main():
     numpy_check()
     rng = random.Random(32)
     rows = []
-    for mode, ftz in MODES:
+    lib = libm()
+    nchecked = 0
+    frng = random.Random(3204)   # fma's own stream: the other rows stay as they were
+    # fma in nearest even without ftz too: nnpad's default kernel (the modes have their own)
+    for mode, ftz in [("nearest", 0)] + MODES:
+        for dt in DTYPES + ["tf32"]:
+            fdt = "fp32" if dt == "tf32" else dt
+            xs = samples(dt, frng, 16)
+            for a, b, c, want, vals in fma_rows(dt, xs, frng, mode, ftz):
+                fma_check(lib, mode, ftz, dt, a, b, c, want, vals)
+                nchecked += 1
+                if dt == "tf32":   # tf32 written as fp32 bit patterns (its low 13 bits 0)
+                    a, b, c, want = (x << 13 for x in (a, b, c, want))
+                rows.append((mode, ftz, "fma", dt, a, "%s;%s" % (hex(b), hex(c)), want))
+        if (mode, ftz) == ("nearest", 0):
+            continue
         for dt in DTYPES:
             xs = samples(dt, rng, 16)
             for a in xs:
@@ -304,9 +444,10 @@ def main():
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["mode", "ftz", "op", "dtype", "a", "b", "want"])
         for m, z, op, dt, a, b, want in rows:
-            w.writerow([m, z, op, dt, a if op == "dec" or op.startswith("sum") else hex(a), hex(b) if b != "" else "", hex(want)])
+            w.writerow([m, z, op, dt, a if op == "dec" or op.startswith("sum") else hex(a),
+                        b if isinstance(b, str) else hex(b), hex(want)])
     os.replace(path + ".tmp", path)
-    print(len(rows), "rows")
+    print(len(rows), "rows;", nchecked, "fma rows checked against libm's fma/fmaf and mpmath")
 
 
 if __name__ == "__main__":

@@ -424,6 +424,89 @@ static bk_status_t cpu_nextafter(bk_nextafter_t *na)
     return BK_OK;
 }
 
+/* ---- fma: a*b + c rounded once ---- */
+
+/* a*b + c of three fp32 values rounded to odd at fp64's 53 bits: the
+ * product is exact (24 + 24 bits), the sum's rounding error exact too
+ * (TwoSum, Knuth TAOCP 4.2.2: no value here comes near fp64's underflow,
+ * the smallest product being 2^-298), and an inexact sum ending in an
+ * even bit steps to its odd neighbour toward the exact value.  Rounding
+ * that to nearest even at p <= 51 bits (every dtype below fp64: fp32's 24
+ * at most) is the exact value rounded once (Boldo and Melquiond, "Emulation
+ * of FMA and correctly rounded sums: proved algorithms using rounding to
+ * odd", IEEE Trans. Computers 57(4), 2008, Theorem 1: odd rounding at p + 2
+ * bits or more), where fp64's nearest fma then a cast would round twice. */
+static double fma_odd(double a, double b, double c)
+{
+    double p = a * b, s = p + c;
+    if (!isfinite(s) || s == 0) return s;   /* specials, and exact zeros with their IEEE sign */
+    double bb = s - p, err = (p - (s - bb)) + (c - bb);
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    if (err != 0 && !(u & 1)) {   /* the neighbour toward the exact value: a magnitude one step up or down */
+        u += (err > 0) == (s > 0) ? 1 : (uint64_t)-1;
+        memcpy(&s, &u, sizeof s);
+    }
+    return s;
+}
+
+static int64_t fma_i64(int64_t a, int64_t b, int64_t c, span_t sp)
+{
+    int64_t p, r;
+    if (__builtin_mul_overflow(a, b, &p))
+        err_raise(ERR_VALUE, sp, "integer overflow: %lld * %lld does not fit in int64", (long long)a, (long long)b);
+    if (__builtin_add_overflow(p, c, &r))
+        err_raise(ERR_VALUE, sp, "integer overflow: %lld + %lld does not fit in int64", (long long)p, (long long)c);
+    return r;
+}
+
+static bk_status_t cpu_fma(const bk_fma_t *f)
+{
+    int64_t n = 1, idx[NN_MAX_DIMS] = {0}, off[3] = {0, 0, 0};
+    for (int d = 0; d < f->nd; d++) n *= f->shape[d];
+    bool ints = f->dto == DT_INT64;
+    if (ints && (f->da != DT_INT64 || f->db != DT_INT64 || f->dc != DT_INT64)) return BK_UNSUPPORTED;
+    if (!ints && (f->da == DT_INT64 || f->db == DT_INT64 || f->dc == DT_INT64)) return BK_UNSUPPORTED;
+    if (f->dto != DT_FP64 && !ints && (f->da == DT_FP64 || f->db == DT_FP64 || f->dc == DT_FP64)) return BK_UNSUPPORTED;
+    const int64_t *st[3] = { f->sta, f->stb, f->stc };
+    const char *pa = f->a, *pb = f->b, *pc = f->c;
+    /* all three contiguous fp32 or fp64, no broadcast (the common case): a plain loop, the same values */
+    bool flat = f->dto == f->da && f->da == f->db && f->db == f->dc && (f->dto == DT_FP32 || f->dto == DT_FP64);
+    for (int j = 0; j < 3 && flat; j++)
+        for (int64_t d = f->nd - 1, want = dtype_traits[f->dto].size; d >= 0; want *= f->shape[d--])
+            if (st[j][d] != want && f->shape[d] != 1) { flat = false; break; }
+    if (flat) {
+        for (int64_t i0 = 0; i0 < n; i0 += 0x10000) {
+            err_check_interrupt();
+            int64_t i1 = n - i0 < 0x10000 ? n : i0 + 0x10000;
+            if (f->dto == DT_FP64)
+                for (int64_t i = i0; i < i1; i++)
+                    ((double *)f->out)[i] = fma(((const double *)pa)[i], ((const double *)pb)[i], ((const double *)pc)[i]);
+            else
+                for (int64_t i = i0; i < i1; i++)   /* fp64 -> fp32: one rounding to nearest even */
+                    ((float *)f->out)[i] = (float)fma_odd(((const float *)pa)[i], ((const float *)pb)[i], ((const float *)pc)[i]);
+        }
+        return BK_OK;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 0xFFFF) == 0) err_check_interrupt();
+        if (ints) {
+            int64_t a, b, c;
+            memcpy(&a, pa + off[0], sizeof a);
+            memcpy(&b, pb + off[1], sizeof b);
+            memcpy(&c, pc + off[2], sizeof c);
+            ((int64_t *)f->out)[i] = fma_i64(a, b, c, f->span);
+        } else {
+            double a = bk_cpu_ld64(f->da, pa + off[0], 0), b = bk_cpu_ld64(f->db, pb + off[1], 0),
+                   c = bk_cpu_ld64(f->dc, pc + off[2], 0);
+            if (f->dto == DT_FP64) ((double *)f->out)[i] = fma(a, b, c);   /* libm's: correctly rounded */
+            else dtype_store_f64(f->dto, f->out, i, fma_odd(a, b, c));
+        }
+        odometer(f->nd, f->shape, idx, 3, off, st);
+    }
+    return BK_OK;
+}
+
 /* ---- the backend ---- */
 
 const backend_t bk_cpu_backend = {
@@ -443,6 +526,7 @@ const backend_t bk_cpu_backend = {
     .ulp = cpu_ulp,
     .where = cpu_where,
     .nextafter = cpu_nextafter,
+    .fma = cpu_fma,
     .reduce = bk_cpu_reduce,
     .softmax = bk_cpu_softmax,
     .matmul = bk_cpu_matmul,
