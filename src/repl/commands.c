@@ -1313,7 +1313,8 @@ static int cmd_save(repl_t *r, const char *arg)
 
 static int cmd_clear(repl_t *r, const char *arg)
 {
-    (void)arg;
+    if (no_arg(r, "clear", arg))
+        return 1;
     view_clear();
     fputs(_("notebook cleared (the window only: :save x.html and x.nn still write the whole session)\n"), r->out);
     return 0;
