@@ -74,8 +74,9 @@ static void point_word(repl_t *r, const char *arg, int k)
 
 /* Run print (a module's printer, whose argument is arg) into a buffer:
  * what it printed on success goes to r->out; what it printed when it
- * failed is this command's error, pointing at word k of arg (point_word).
- * Without memory for the buffer it prints as it would have. */
+ * failed is this command's error, pointing at the word of arg that
+ * word_at_fault names from the message (point_word's k; NULL: the whole
+ * argument).  Without memory for the buffer it prints as it would have. */
 static int printed_or_error(repl_t *r, const char *arg, int (*print)(repl_t *, const char *, FILE *),
                             int (*word_at_fault)(const char *arg, const char *msg))
 {
