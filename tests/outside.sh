@@ -68,7 +68,7 @@ big='heatmap(reshape(linspace(0, 1, 90000), 300, 300))'
 old
 printf 'plot([1.0, 2.0])\n:save a.png\nprint("alive")\n' | NNPAD_FAIL=cairo_png LD_PRELOAD="$FAILSHIM" timeout 60 "$NNPAD" --headless > o7 2>&1; st=$?
 sane $st o7 && grep -q '^figure not written: cannot write figures/001-plot.png: out of memory$' o7 && ! [ -e figures/001-plot.png ] &&
-  grep -q '^<stdin>:2: error: cannot write a.png: out of memory$' o7 && kept && grep -q '^alive$' o7 && ! grep -q saved o7
+  grep -q '^<stdin>:2:7: error: cannot write a.png: out of memory$' o7 && kept && grep -q '^alive$' o7 && ! grep -q saved o7
 tap_ok $? "Cairo cannot write a PNG: the figure and :save a.png say why, the old file stays, the session goes on: $(tr '\n' '|' < o7 | head -c 400)"
 # no memory for any picture: a PNG cannot be made at all, nor a large
 # heatmap's pixels inside an SVG or an HTML page (never a crash writing
@@ -77,14 +77,14 @@ old
 printf '%s\n:save a.svg\n:save a.html\n:save a.png\nprint("alive")\n' "$big" | NNPAD_FAIL=cairo_image LD_PRELOAD="$FAILSHIM" \
   timeout 60 "$NNPAD" --headless > o8 2>&1; st=$?
 sane $st o8 && grep -q '^figure not written: cannot write figures/001-heatmap.png: invalid value' o8 && ! [ -e figures/001-heatmap.png ] &&
-  grep -q '^<stdin>:2: error: cannot write a.svg: invalid value' o8 && grep -q '^<stdin>:3: error: cannot write a.html: cannot draw figure 1: invalid value' o8 &&
-  grep -q '^<stdin>:4: error: cannot write a.png: invalid value' o8 && kept && grep -q '^alive$' o8 && ! grep -q saved o8
+  grep -q '^<stdin>:2:7: error: cannot write a.svg: invalid value' o8 && grep -q '^<stdin>:3:7: error: cannot write a.html: cannot draw figure 1: invalid value' o8 &&
+  grep -q '^<stdin>:4:7: error: cannot write a.png: invalid value' o8 && kept && grep -q '^alive$' o8 && ! grep -q saved o8
 tap_ok $? "Cairo has no memory for a picture: each file says why, the old files stay, the session goes on: $(tr '\n' '|' < o8 | head -c 500)"
 # an SVG surface that fails: :save a.svg and the page's figures say why; a PNG is still written
 old
 printf 'plot([1.0, 2.0])\n:save a.svg\n:save a.html\nprint("alive")\n' | NNPAD_FAIL=cairo_svg LD_PRELOAD="$FAILSHIM" \
   timeout 60 "$NNPAD" --headless > o9 2>&1; st=$?
-sane $st o9 && grep -q '^figure: figures/001-plot.png$' o9 && grep -q '^<stdin>:2: error: cannot write a.svg: invalid value' o9 &&
-  grep -q '^<stdin>:3: error: cannot write a.html: cannot draw figure 1: invalid value' o9 && kept && grep -q '^alive$' o9
+sane $st o9 && grep -q '^figure: figures/001-plot.png$' o9 && grep -q '^<stdin>:2:7: error: cannot write a.svg: invalid value' o9 &&
+  grep -q '^<stdin>:3:7: error: cannot write a.html: cannot draw figure 1: invalid value' o9 && kept && grep -q '^alive$' o9
 tap_ok $? "Cairo cannot make an SVG: :save a.svg and a.html say why, the old files stay, the session goes on: $(tr '\n' '|' < o9 | head -c 400)"
 tap_done

@@ -45,6 +45,58 @@ static const char *trim_left(const char *s)
     return s;
 }
 
+/* The command's errors point at word k (from 0) of its argument arg (the
+ * exec's, whose text starts at r->cmd_arg_at in the line), or just after
+ * the argument when it has fewer words; k < 0: at the whole argument, or
+ * just after the command when it has none. */
+static void point_word(repl_t *r, const char *arg, int k)
+{
+    int at, n = 0;
+    if (!*arg) {   /* no argument: just after the command's name */
+        at = r->cmd_arg_at;
+        while (at > 0 && isspace((unsigned char)r->cmd_src.text[at - 1])) at--;
+    } else if (k < 0) {
+        at = r->cmd_arg_at;
+        n = (int)strlen(arg);
+    } else {
+        const char *p = arg, *w = NULL;
+        for (int i = 0; i <= k; i++) {
+            p = trim_left(p);
+            if (!*p) { w = NULL; break; }
+            w = p;
+            while (*p && !isspace((unsigned char)*p)) p++;
+        }
+        at = r->cmd_arg_at + (int)(w ? w - arg : (ptrdiff_t)strlen(arg));
+        n = w ? (int)(p - w) : 0;
+    }
+    r->cmd_span = span_make(at, at + n);
+}
+
+/* Run print (a module's printer, whose argument is arg) into a buffer:
+ * what it printed on success goes to r->out; what it printed when it
+ * failed is this command's error, pointing at the word of arg that
+ * word_at_fault names from the message (point_word's k; NULL: the whole
+ * argument).  Without memory for the buffer it prints as it would have. */
+static int printed_or_error(repl_t *r, const char *arg, int (*print)(repl_t *, const char *, FILE *),
+                            int (*word_at_fault)(const char *arg, const char *msg))
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    if (!m) return print(r, arg, r->out) ? 1 : 0;
+    int rc = print(r, arg, m);
+    if (fclose(m) != 0 || !buf) { free(buf); return print(r, arg, r->out) ? 1 : 0; }
+    if (rc) {
+        while (n > 0 && buf[n - 1] == '\n') buf[--n] = '\0';
+        point_word(r, arg, word_at_fault ? word_at_fault(arg, buf) : -1);
+        repl_cmd_error(r, "%s", buf);
+    } else {
+        fwrite(buf, 1, n, r->out);
+    }
+    free(buf);
+    return rc ? 1 : 0;
+}
+
 /* Bytes in a human unit.  KB, MB, GB, TB are 1024-based here, as memory
  * sizes conventionally are (and as :limit reads them). */
 static void fmt_size(char *b, size_t cap, size_t n)
@@ -141,6 +193,8 @@ static void print_command_help(repl_t *r, const repl_cmd_t *c)
         fputs(_(c->detail), r->out);
 }
 
+static int print_help(repl_t *r, const char *arg, FILE *out) { return session_help(r->s, arg, out); }
+
 static int cmd_help(repl_t *r, const char *arg)
 {
     if (*arg == '\0') {
@@ -174,7 +228,7 @@ static int cmd_help(repl_t *r, const char *arg)
         print_command_help(r, c);
         return 0;
     }
-    return session_help(r->s, arg, r->out) ? 1 : 0;
+    return printed_or_error(r, arg, print_help, NULL);
 }
 
 static int cmd_precision(repl_t *r, const char *arg)
@@ -427,6 +481,7 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
                           "or :ptx F [K] for the K-th fused chain of a traced function F");
         return false;
     }
+    point_word(r, arg, 0);   /* errors about the op or function; the DTYPE's or K's narrow to word 1 */
     value_t *fv = session_var(r->s, name);
     if (fv && fv->kind == V_FUNC && !fv->u.fn.traced && !fv->u.fn.op) {
         repl_cmd_error(r, "%s is a function that is not traced: g = trace(%s), call g once, then :ptx g shows its fused "
@@ -443,6 +498,7 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
             return false;
         }
         if (p.want < 1 || p.want > n) {
+            point_word(r, arg, 1);
             repl_cmd_error(r, NG_("%s has %d fused chain: :ptx %s K with K from 1 to %d",
                                   "%s has %d fused chains: :ptx %s K with K from 1 to %d", (unsigned long)n),
                            name, n, name, n);
@@ -470,6 +526,7 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
     /* int64 has kernels of its own among the reductions and the casts' sources */
     bool i64_ok = red_what(op->name) >= 0 || cast_to(op->name) >= 0;
     if (dt < 0 || dt > (i64_ok ? DT_INT64 : DT_FP64)) {
+        point_word(r, arg, 1);
         if (i64_ok) repl_cmd_error(r, "'%s' is not fp16, bf16, fp32, fp64 or int64", dtn);
         else repl_cmd_error(r, "'%s' is not fp16, bf16, fp32 or fp64", dtn);
         return false;
@@ -485,6 +542,7 @@ static bool ptx_chain(repl_t *r, const char *arg, bk_chain_t *ch, char *src, siz
             return false;
         }
         if (dt > DT_FP32) {
+            point_word(r, arg, 1);
             repl_cmd_error(r, "%s in %s computes on the CPU (the GPU's activations take fp16, bf16 and fp32): try :ptx %s fp32",
                            op->name, dtype_traits[dt].name, op->name);
             return false;
@@ -543,6 +601,7 @@ static int cmd_ptx(repl_t *r, const char *arg)
     static char src[16384];
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
+    point_word(r, arg, -1);
     char *out = NULL, *log = NULL;
     const char *why = NULL;
     if (backend_cuda_rtc(src, 0, &out, NULL, &log, &why) != 0) {
@@ -719,6 +778,7 @@ static int cmd_sass(repl_t *r, const char *arg)
     char tool[1024];
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
+    point_word(r, arg, -1);
     if (!find_nvdisasm(tool, sizeof tool)) {
         const char *env = getenv("NNPAD_NVDISASM");
         if (env && *env)
@@ -812,10 +872,14 @@ static int cmd_sass(repl_t *r, const char *arg)
 static int cmd_check(repl_t *r, const char *arg)
 {
     char what[16] = "", op[64] = "", extra[8] = "";
-    if (sscanf(arg, "%15s %63s %7s", what, op, extra) < 1 || strcmp(what, "gpu") || extra[0])
+    if (sscanf(arg, "%15s %63s %7s", what, op, extra) < 1 || strcmp(what, "gpu") || extra[0]) {
+        if (*arg) point_word(r, arg, strcmp(what, "gpu") ? 0 : 2);
         return usage_error(r, repl_cmd_find("check", 5), N_("unknown check"), *arg ? arg : NULL);
+    }
     char why[2048];
+    point_word(r, arg, 1);
     if (op[0] && !op_check_gpu_name(op, op, sizeof op, why, sizeof why)) return repl_cmd_error(r, "%s", why);
+    point_word(r, arg, -1);
     return op_check_gpu(r->s, r->out, op) ? repl_cmd_error(r, "some ops failed on the GPU or differ from the CPU "
                                                                  "beyond their bound (the rows marked FAIL)") : 0;
 }
@@ -989,16 +1053,33 @@ static int cmd_mode(repl_t *r, const char *arg)
 }
 
 /* :passes [NAME on|off] — list or switch the graph optimisation passes. */
+static int print_passes(repl_t *r, const char *arg, FILE *out) { (void)r; return graph_passes_command(arg, out); }
+/* its usage line when the pass is known (the on|off word is at fault),
+ * else "no pass named" (the name is) */
+static int passes_fault(const char *arg, const char *msg)
+{
+    char name[64] = "", usage[200];
+    if (sscanf(arg, "%63s", name) < 1) return -1;
+    snprintf(usage, sizeof usage, _("usage: :passes %s on|off\n"), name);
+    usage[strcspn(usage, "\n")] = 0;
+    return strcmp(msg, usage) ? 0 : 1;
+}
 static int cmd_passes(repl_t *r, const char *arg)
 {
-    return graph_passes_command(arg, r->out) ? repl_cmd_error(r, "see :passes for the names") : 0;
+    return printed_or_error(r, arg, print_passes, passes_fault);
 }
 
 /* :graph [g] — the concrete functions of a traced function, before and
- * after the optimisation passes. */
+ * after the optimisation passes.  Printed as it goes (its figure goes to
+ * the cell) unless g is no traced function: then session_graph's message
+ * is this command's error. */
+static int print_graph(repl_t *r, const char *arg, FILE *out) { return session_graph(r->s, arg, out); }
 static int cmd_graph(repl_t *r, const char *arg)
 {
-    return session_graph(r->s, arg, r->out);
+    value_t *g = session_var(r->s, *arg ? arg : "__graph__");
+    if (g && g->kind == V_FUNC && g->u.fn.traced)
+        return session_graph(r->s, arg, r->out) ? 1 : 0;
+    return printed_or_error(r, arg, print_graph, NULL);
 }
 
 static int cmd_vars(repl_t *r, const char *arg)
@@ -1233,7 +1314,8 @@ static int cmd_save(repl_t *r, const char *arg)
 
 static int cmd_clear(repl_t *r, const char *arg)
 {
-    (void)arg;
+    if (no_arg(r, "clear", arg))
+        return 1;
     view_clear();
     fputs(_("notebook cleared (the window only: :save x.html and x.nn still write the whole session)\n"), r->out);
     return 0;
@@ -1634,30 +1716,51 @@ static void trim_right(char *s)
 
 int repl_command(repl_t *r, const char *line)
 {
+    /* this command's line for its errors' caret (a :load runs commands
+     * of its own: the outer one's is put back after) */
+    source_t save_src = r->cmd_src;
+    span_t save_span = r->cmd_span;
+    int save_at = r->cmd_arg_at;
+    r->cmd_src = (source_t){ r->where_name, line, (int)strlen(line), r->where_line > 0 ? r->where_line : 1 };
     const char *p = trim_left(line);
+    const char *word = p;
     if (*p == ':')
         p++;
     const char *name = p;
     while (isalnum((unsigned char)*p) || *p == '_' || *p == '-')
         p++;
     size_t len = (size_t)(p - name);
-    if (len == 0)
-        return repl_cmd_error(r, "missing command name after ':' (:help lists the commands)");
-    if (*p && !isspace((unsigned char)*p) && *p != '#')
-        return repl_cmd_error(r, "unknown command ':%.*s%c'; did you mean ':%s'?", (int)len, name, *p,
-                              repl_cmd_nearest(name, len));
-    const repl_cmd_t *c = repl_cmd_find(name, len);
-    if (!c)
-        return repl_cmd_error(r, "unknown command ':%.*s'; did you mean ':%s'?", (int)len, name,
-                              repl_cmd_nearest(name, len));
-    char *arg = strdup(trim_left(p));
-    if (!arg)
-        return repl_cmd_error(r, "out of memory");
-    if (c->arg != REPL_ARG_EXPR)
-        cut_comment(arg);
-    trim_right(arg);
-    int st = c->exec(r, arg);
+    int st;
+    const repl_cmd_t *c = NULL;
+    char *arg = NULL;
+    if (len == 0) {
+        r->cmd_span = span_make((int)(p - line), (int)(p - line));
+        st = repl_cmd_error(r, "missing command name after ':' (:help lists the commands)");
+    } else if (*p && !isspace((unsigned char)*p) && *p != '#') {
+        const char *e = p;   /* the whole word, up to a blank */
+        while (*e && !isspace((unsigned char)*e)) e++;
+        r->cmd_span = span_make((int)(word - line), (int)(e - line));
+        st = repl_cmd_error(r, "unknown command ':%.*s%c'; did you mean ':%s'?", (int)len, name, *p,
+                            repl_cmd_nearest(name, len));
+    } else if (!(c = repl_cmd_find(name, len))) {
+        r->cmd_span = span_make((int)(word - line), (int)(p - line));
+        st = repl_cmd_error(r, "unknown command ':%.*s'; did you mean ':%s'?", (int)len, name,
+                            repl_cmd_nearest(name, len));
+    } else if (!(arg = strdup(trim_left(p)))) {
+        r->cmd_span = span_make((int)(word - line), (int)(p - line));
+        st = repl_cmd_error(r, "out of memory");
+    } else {
+        if (c->arg != REPL_ARG_EXPR)
+            cut_comment(arg);
+        trim_right(arg);
+        r->cmd_arg_at = (int)(trim_left(p) - line);
+        point_word(r, arg, -1);
+        st = c->exec(r, arg);
+    }
     free(arg);
     fflush(r->out);
+    r->cmd_src = save_src;
+    r->cmd_span = save_span;
+    r->cmd_arg_at = save_at;
     return st ? 1 : 0;
 }

@@ -177,22 +177,33 @@ void repl_install_signals(repl_t *r)
 /* ---- command errors --------------------------------------------------- */
 
 /* fmt is translated here (po/Makevars lists repl_cmd_error as a keyword):
- * its callers pass plain English literals. */
+ * its callers pass plain English literals.  A command's error prints as
+ * an expression's does (err_print_at: the one way of drawing a caret). */
 int repl_cmd_error(repl_t *r, const char *fmt, ...)
 {
     va_list ap;
     fflush(r->out);    /* keep order when out and errout are different streams */
-    if (!r->interactive && r->where_name) {
-        if (r->where_line > 0)
-            fprintf(r->errout, "%s:%d: ", r->where_name, r->where_line);
-        else
-            fprintf(r->errout, "%s: ", r->where_name);
-    }
-    fputs(_("error: "), r->errout);
+    char small[1024], *msg = NULL;
     va_start(ap, fmt);
-    vfprintf(r->errout, _(fmt), ap);
+    if (vasprintf(&msg, _(fmt), ap) < 0) msg = NULL;
     va_end(ap);
-    fputc('\n', r->errout);
+    if (!msg) {   /* no memory for the whole message: as much as fits */
+        va_start(ap, fmt);
+        vsnprintf(small, sizeof small, _(fmt), ap);
+        va_end(ap);
+    }
+    if (r->cmd_src.text) {
+        err_print_at(r->errout, &r->cmd_src, r->cmd_span, _("error: "), msg ? msg : small);
+    } else {
+        if (!r->interactive && r->where_name) {
+            if (r->where_line > 0)
+                fprintf(r->errout, "%s:%d: ", r->where_name, r->where_line);
+            else
+                fprintf(r->errout, "%s: ", r->where_name);
+        }
+        fprintf(r->errout, "%s%s\n", _("error: "), msg ? msg : small);
+    }
+    free(msg);
     fflush(r->errout);
     return 1;
 }
@@ -299,9 +310,11 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
             r->where_line = lineno;
             /* a command is text: a NUL byte would end it early and drop the rest silently */
             const char *nul = memchr(line, '\0', len);
-            if (nul) {
-                *status = repl_cmd_error(r, "invalid byte 0x00 (NUL) in the command at column %d: a command is plain text",
-                                         (int)(nul - line) + 1);
+            if (nul) {   /* the caret under it (shown as '?') */
+                r->cmd_src = (source_t){ name, line, (int)len, lineno };
+                r->cmd_span = span_make((int)(nul - line), (int)(nul - line) + 1);
+                *status = repl_cmd_error(r, "invalid byte 0x00 (NUL) in the command: a command is plain text");
+                r->cmd_src.text = NULL;
                 return REPL_FEED_DONE;
             }
             char *cmd = strndup(line, len);

@@ -6,6 +6,7 @@
 #include "repl/repl.h"
 #include "repl/journal.h"
 #include "lang/parse.h"
+#include "util/error.h"
 
 /* Nested :load deeper than this is an error (a file that loads itself). */
 #define REPL_MAX_LOAD_DEPTH 16
@@ -22,6 +23,14 @@ struct repl {
     /* Where the command being run came from, for its error messages. */
     const char *where_name;
     int where_line;
+    /* The command line being run (repl_command), for its errors' caret:
+     * cmd_src.text is NULL outside a command; cmd_span is where its errors
+     * point (the argument, or just after the command when it has none;
+     * commands narrow it to the word at fault), cmd_arg_at the argument's
+     * offset in the line. */
+    source_t cmd_src;
+    span_t cmd_span;
+    int cmd_arg_at;
     /* the session journal (journal.h): top-level inputs only, those read at
      * run_depth == journal_depth (0 typed, 1 piped or a script) */
     repl_journal_t journal;
@@ -42,7 +51,7 @@ enum { REPL_FEED_DONE, REPL_FEED_MORE };
 
 /* The terminal module's (nnpad-tty.so, repl_tty.c) agreement with the
  * program: raise it when struct repl or what the module calls changes. */
-#define NN_TTY_ABI 1
+#define NN_TTY_ABI 2
 
 /* Why f cannot be run as input (a device other than a terminal, such as
  * /dev/zero), or NULL: scripts and :load. */
@@ -70,8 +79,11 @@ void repl_sigint_arm(int kill_at);
  * r->errout.  Returns 0 or 1. */
 int repl_command(repl_t *r, const char *line);
 
-/* Print a command error ("error: ..." or "NAME:LINE: error: ...") to
- * r->errout; returns 1 so callers can `return repl_cmd_error(...)`. */
+/* Print a command error to r->errout; returns 1 so callers can `return
+ * repl_cmd_error(...)`.  While a command runs, as err_print prints an
+ * expression's error: "NAME:LINE:COL: error: ...", the line and a caret
+ * under r->cmd_span; else "NAME:LINE: error: ..." ("error: ..." when
+ * interactive). */
 int repl_cmd_error(repl_t *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* For Tab completion: the command table. */

@@ -205,35 +205,23 @@ int err_text_cols(const char *s, int n)
     return cols;
 }
 
-/* Print one source line with a caret line under [start,end) of it.  The
- * caret is placed by display width (a Hangul syllable is two columns);
- * control characters and invalid bytes are shown as '?' (a tab as a blank),
- * one column each, so the caret stays aligned. */
-void err_print(FILE *out, const err_info_t *e)
+/* NAME:LINE:COL: what msg (what: "shape error: "), then the source line with a caret line under
+ * *sp in it.  The caret is placed by display width (a Hangul syllable is
+ * two columns); control characters and invalid bytes are shown as '?' (a
+ * tab as a blank), one column each, so the caret stays aligned.  A span at
+ * the end of input is moved to just after its last character (in *sp). */
+static void print_located(FILE *out, const source_t *src, span_t *sp, const char *what, const char *msg)
 {
-    const source_t *src = e->src;
-    if (!src || e->span.start < 0 || !src->text) {
-        fprintf(out, "%s: %s\n", kind_name(e->kind), e->msg);
-        return;
-    }
     int line, col;
-    int start = e->span.start > src->len ? src->len : e->span.start;
+    int start = sp->start > src->len ? src->len : sp->start;
     /* An error at the end of input points just after the last character,
      * not at an empty line after the final newline. */
-    int span_end_fix = 0;
-    while (start == src->len && start > 0 && (src->text[start - 1] == '\n' || src->text[start - 1] == '\r')) {
-        start--;
-        span_end_fix = 1;
-    }
-    if (span_end_fix) {
-        err_info_t *m = (err_info_t *)e;
-        m->span.start = start;
-        m->span.end = start;
+    if (start == src->len && start > 0 && (src->text[start - 1] == '\n' || src->text[start - 1] == '\r')) {
         while (start > 0 && (src->text[start - 1] == '\n' || src->text[start - 1] == '\r')) start--;
-        m->span.start = m->span.end = start;
+        sp->start = sp->end = start;
     }
     err_line_col(src, start, &line, &col);
-    fprintf(out, "%s:%d:%d: %s: %s\n", src->name ? src->name : "<input>", line, col, kind_name(e->kind), e->msg);
+    fprintf(out, "%s:%d:%d: %s%s\n", src->name ? src->name : "<input>", line, col, what, msg);
     int ls = start;
     while (ls > 0 && src->text[ls - 1] != '\n') ls--;
     int le = start;
@@ -248,7 +236,7 @@ void err_print(FILE *out, const err_info_t *e)
         }
     }
     bool utf8 = ctype_utf8();
-    int end = e->span.end > le ? le : e->span.end;
+    int end = sp->end > le ? le : sp->end;
     if (end <= start) end = start + 1;
     int before = 0, under = 0;   /* columns before the span, and under it */
     fputs("    ", out);
@@ -265,5 +253,26 @@ void err_print(FILE *out, const err_info_t *e)
     fputc('^', out);
     for (int i = 1; i < under; i++) fputc('~', out);
     fputc('\n', out);
+}
+
+void err_print(FILE *out, const err_info_t *e)
+{
+    const source_t *src = e->src;
+    if (!src || e->span.start < 0 || !src->text) {
+        fprintf(out, "%s: %s\n", kind_name(e->kind), e->msg);
+        return;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s: ", kind_name(e->kind));
+    print_located(out, src, &((err_info_t *)e)->span, what, e->msg);
     fputs(e->trace, out);
+}
+
+void err_print_at(FILE *out, const source_t *src, span_t span, const char *what, const char *msg)
+{
+    if (!src || span.start < 0 || !src->text) {
+        fprintf(out, "%s%s\n", what, msg);
+        return;
+    }
+    print_located(out, src, &span, what, msg);
 }

@@ -131,6 +131,10 @@ span_t err_name_before(span_t value, const char *name);
  * to the FILE* (stdout for the REPL, stderr for scripts). */
 #include <stdio.h>
 void err_print(FILE *out, const err_info_t *e);
+/* The same for an error that is not raised (a REPL command's): what goes
+ * before the message, translated, with its colon ("error: "); span is in
+ * src. */
+void err_print_at(FILE *out, const source_t *src, span_t span, const char *what, const char *msg);
 
 /* Line and column (both 1-based) of a byte offset in src; the column
  * counts characters (code points), as editors do. */
