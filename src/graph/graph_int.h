@@ -153,6 +153,15 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s);
 void graph_plan_free(struct gplan *p);
 /* passes.c */
 void graph_optimize(graph_t *g, session_t *s);
+/* :rounding and :ftz in graphs (rounding_graph.c): the settings word's
+ * part (mode | 8 for :ftz), a mode is on, the passes that hold under it,
+ * whether the identity on op id holds, whether a trace records an op on
+ * constants (its result drew from stochastic rounding's stream). */
+int graph_rounding_key(session_t *s);
+bool graph_rounding_on(session_t *s);
+void graph_rounding_passes(session_t *s, graph_passes_t *p);
+bool graph_rounding_identity(session_t *s, op_id_t id);
+bool graph_rounding_records(const call_t *c, const value_t *out);
 value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
 bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
                        const int64_t *shape, int dev);

@@ -258,7 +258,7 @@ static int cse(graph_t *g)
 
 /* ---- algebraic identities exact in IEEE arithmetic ---- */
 
-static int identities(graph_t *g)
+static int identities(graph_t *g, session_t *s)
 {
     int k = 0;
     int *fw = fw_new(g);
@@ -279,7 +279,7 @@ static int identities(graph_t *g)
             const gnode_t *a = &g->n[n->in[0]];
             if (is_op(a, OP_negative) && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
         }
-        if (keep < 0) continue;
+        if (keep < 0 || !graph_rounding_identity(s, n->op->id)) continue;
         fw[i] = keep;
         pass_note(n, "removed: %s", rule);
         k++;
@@ -763,13 +763,15 @@ void graph_optimize(graph_t *g, session_t *s)
     bool any_lowp = false;
     for (int i = 0; i < g->nn; i++) any_lowp |= g->n[i].dtype == DT_FP16 || g->n[i].dtype == DT_BF16;
     (void)any_lowp;
-    if (graph_passes.identities) identities(g);
-    if (graph_passes.collapse) { collapse(g); reorder(g); }
-    if (graph_passes.fold) fold(g, s);
-    if (graph_passes.cse) cse(g);
-    if (graph_passes.fold) fold(g, s);
-    if (graph_passes.dce) dce(g);
-    if (graph_passes.fuse) fuse(g);
+    graph_passes_t p = graph_passes;
+    graph_rounding_passes(s, &p);   /* the passes that hold under :rounding/:ftz */
+    if (p.identities) identities(g, s);
+    if (p.collapse) { collapse(g); reorder(g); }
+    if (p.fold) fold(g, s);
+    if (p.cse) cse(g);
+    if (p.fold) fold(g, s);
+    if (p.dce) dce(g);
+    if (p.fuse) fuse(g);
 }
 
 /* ---- fused execution ---- */

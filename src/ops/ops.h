@@ -428,5 +428,12 @@ const char *op_gpu_doc(const op_def_t *op);
 value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *));
 /* "nearest", "zero", "up", "down", "stochastic" for :rounding's 0..4 */
 const char *op_rounding_name(int mode);
+/* (rounding_mark.c) ops that compute no new number (isnan, where of one
+ * dtype, grad, trace, compare); mark out with rmode (tensor_t.rmode; 0: its first input's
+ * of the same dtype) and return it; rmode in words ("rounded toward zero
+ * (:rounding zero)"), translated, its length ("" and 0 for nearest even). */
+bool op_rounding_exempt(const call_t *c);
+value_t *op_rounding_mark(const call_t *c, value_t *out, int rmode);
+int op_rounding_describe(int rmode, char *buf, int cap);
 
 #endif

@@ -1,0 +1,65 @@
+/* rounding_mark.c — which mode made a value (issue 32), and the ops that
+ * select values without rounding them under :rounding/:ftz.
+ *
+ * op_rounding_call (rounding.c) marks every float result it rounds with
+ * the mode (tensor_t.rmode: :rounding's 0..4, | 8 under :ftz on); a view
+ * copies its tensor and keeps the mark, and an op that only moves or
+ * selects values passes its first marked input's mark on.  bits, compare
+ * and the figures that show a value's provenance say it
+ * (op_rounding_describe).  Under nearest even with :ftz off nothing is
+ * marked: rmode 0 is every existing value. */
+#include <string.h>
+#include <stdio.h>
+#include "ops/ops.h"
+#include "util/i18n.h"
+
+/* Ops that compute no new number: nothing to round in any mode.  isnan,
+ * isinf, isfinite and where(c, a, b) of two tensors of one dtype (grad's
+ * rules use them: a derivative is nan where its function is); the
+ * builtins that make functions (grad, trace) or report on values
+ * (compare, numberline, graph: their own fp64 measurements). */
+bool op_rounding_exempt(const call_t *c)
+{
+    switch (c->op->id) {
+    case OP_grad: case OP_value_and_grad: case OP_trace: case OP_trace_count: case OP_traces: case OP_TensorSpec:
+    case OP_graph: case OP_compare: case OP_numberline:
+        return true;
+    case OP_isnan: case OP_isinf: case OP_isfinite:
+        return c->nkw == 0;
+    case OP_where: {
+        if (c->nargs != 3 || c->nkw) return false;
+        const value_t *a = c->args[1], *b = c->args[2];
+        return a->kind == V_TENSOR && b->kind == V_TENSOR && !a->u.t.weak && !b->u.t.weak && a->u.t.dtype == b->u.t.dtype;
+    }
+    default:
+        return false;
+    }
+}
+
+value_t *op_rounding_mark(const call_t *c, value_t *out, int rmode)
+{
+    if (!out || out->kind != V_TENSOR || out->u.t.sym || out->u.t.dtype == DT_INT64) return out;
+    for (int i = 0; i < c->nargs; i++)
+        if (c->args[i] == out) return out;   /* an input returned as it is keeps its own mark */
+    for (int i = 0; i < c->nargs && !rmode; i++)
+        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.dtype == out->u.t.dtype) rmode = c->args[i]->u.t.rmode;
+    out->u.t.rmode = (uint8_t)rmode;
+    return out;
+}
+
+int op_rounding_describe(int rmode, char *buf, int cap)
+{
+    static const char *const modes[] = {
+        NULL, N_("rounded toward zero"), N_("rounded up (toward +inf)"), N_("rounded down (toward -inf)"),
+        N_("rounded stochastically"),
+    };
+    int m = rmode & 7;
+    bool ftz = rmode & 8;
+    if (cap <= 0) return 0;
+    buf[0] = 0;
+    if (!rmode || m > 4) return 0;
+    if (m && ftz) return snprintf(buf, (size_t)cap, _("%s, subnormals flushed to zero (:rounding %s, :ftz on)"),
+                                  _(modes[m]), op_rounding_name(m));
+    if (m) return snprintf(buf, (size_t)cap, _("%s (:rounding %s)"), _(modes[m]), op_rounding_name(m));
+    return snprintf(buf, (size_t)cap, "%s", _("rounded to nearest even, subnormals flushed to zero (:ftz on)"));
+}
