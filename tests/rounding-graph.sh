@@ -157,5 +157,29 @@ printf 'def h(x) { return x / 3 }\nth = trace(h)\nx = to(fp32([1, 2]), "gpu")\nt
 r=$(NNPAD_FAKE_GPU=1 "$NNPAD" gpu2.nn 2>&1); st=$?
 [ "$st" != 0 ] && printf '%s' "$r" | grep -q 'divide under :rounding up is not supported on the GPU'
 tap_ok $? "a traced function on a GPU tensor under :rounding up is the same error (got: $(printf '%s' "$r" | tail -3 | head -1))"
+# 6. bits, compare and the figures say which mode made a value
+cat > prov.nn <<'NN'
+:rounding zero
+x = fp32([1, 2]) / 3
+bits(x)
+bits(x[1])
+:rounding nearest
+y = fp32([1, 2]) / 3
+bits(y)
+bits(y, x)
+:rounding up
+compare(fp32(2) / 3)
+:rounding nearest
+:ftz on
+bits(fp16(1) / 3)
+NN
+"$NNPAD" prov.nn > out 2>&1
+[ "$(grep -c '^(rounded toward zero, under :rounding zero)$' out)" = 2 ] &&
+  grep -q '^(y: rounded toward zero, under :rounding zero)$' out && ! grep -q '^(x: ' out &&
+  grep -q '^(values rounded up (toward +inf), under :rounding up (the fp64 reference too): one rounding' out &&
+  grep -q '^(rounded to nearest even with subnormals flushed to zero, under :ftz on)$' out
+st=$?
+tap_ok $st "bits, bits(x, y) and compare say the mode that made a value, and nothing for nearest even"
+[ $st = 0 ] || tap_diag < out
 cd / && rm -rf "$tmp"
 tap_done

@@ -54,12 +54,12 @@ int op_rounding_describe(int rmode, char *buf, int cap)
         N_("rounded stochastically"),
     };
     int m = rmode & 7;
-    bool ftz = rmode & 8;
     if (cap <= 0) return 0;
     buf[0] = 0;
     if (!rmode || m > 4) return 0;
-    if (m && ftz) return snprintf(buf, (size_t)cap, _("%s, subnormals flushed to zero (:rounding %s, :ftz on)"),
-                                  _(modes[m]), op_rounding_name(m));
-    if (m) return snprintf(buf, (size_t)cap, _("%s (:rounding %s)"), _(modes[m]), op_rounding_name(m));
-    return snprintf(buf, (size_t)cap, "%s", _("rounded to nearest even, subnormals flushed to zero (:ftz on)"));
+    if (m && (rmode & 8))
+        return snprintf(buf, (size_t)cap, _("%s with subnormals flushed to zero, under :rounding %s and :ftz on"),
+                        _(modes[m]), op_rounding_name(m));
+    if (m) return snprintf(buf, (size_t)cap, _("%s, under :rounding %s"), _(modes[m]), op_rounding_name(m));
+    return snprintf(buf, (size_t)cap, "%s", _("rounded to nearest even with subnormals flushed to zero, under :ftz on"));
 }
