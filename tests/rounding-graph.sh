@@ -148,6 +148,45 @@ st=$?
 tap_ok $st "stochastic rounding from one seed: traced calls and grad of a traced function draw as eager"
 [ $st = 0 ] || printf '%s\n' "$out" | grep -v '^[xy[ ]' | tap_diag
 
+# a traced while loop and if, grad of grad and value_and_grad, traced and eager
+cat > sr2.nn <<'NN'
+:rounding stochastic
+def f(x) { return sum(x * x / 3.0) }
+def loop(x) {
+  i = 0
+  while i < 3 { x = x / 3.0 + x; i = i + 1 }
+  if sum(x) > 0 { x = x * 0.7 } else { x = x - 0.1 }
+  return x
+}
+y = fp16([1, 2, 3, 5])
+seed(2)
+a = loop(y)
+a2 = grad(grad(f))(fp16(2))
+v = value_and_grad(f)(y)
+seed(2)
+tl = trace(loop)
+b = tl(y)
+b2 = grad(grad(trace(f)))(fp16(2))
+w = value_and_grad(trace(f))(y)
+:rounding nearest
+bits(a, b)
+bits(a2, b2)
+bits(v[0], w[0])
+bits(v[1], w[1])
+NN
+out=$("$NNPAD" sr2.nn 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c '(the same bits)')" = 10 ] && ! printf '%s\n' "$out" | grep -q differ
+st=$?
+tap_ok $st "stochastic: a traced while loop and if, grad of grad and value_and_grad give eager's bits"
+[ $st = 0 ] || printf '%s\n' "$out" | grep -v '^[xy[ ]' | tap_diag
+# a comparison or where rounds nothing only where its operands enter exactly
+printf ':rounding up\nx = fp16([1, -2])\nprint(x > 0)\ngrad(abs)(x)\nx > 0.1\n' > cmp.nn
+out=$("$NNPAD" cmp.nn 2>&1); st=$?
+[ "$st" != 0 ] && printf '%s\n' "$out" | grep -q '^\[1, -1\] (fp16)$' &&
+  printf '%s\n' "$out" | grep -q 'greater under :rounding up is not supported yet'
+tap_ok $? "under a mode x > 0 and grad(abs) run; x > 0.1 (0.1 would round to nearest first) is an error"
+[ $st != 0 ] || printf '%s\n' "$out" | tap_diag
+
 # 5. GPU tensors under a mode (the stand-in GPU)
 printf 'x = fp32([1, 2])\n:rounding up\nx / 3\n' > gpu.nn
 r=$(NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" gpu.nn 2>&1); st=$?

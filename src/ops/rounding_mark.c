@@ -12,10 +12,42 @@
 #include <stdio.h>
 #include "ops/ops.h"
 #include "util/i18n.h"
+#include "tensor/dtype.h"
+
+/* Operands a and b enter their common dtype exactly: float tensors (a
+ * common dtype holds both), int64 with int64, and weak numbers that dtype
+ * holds exactly (not 0.1 beside an fp16 tensor, which would be rounded to
+ * nearest even first).  A comparison or where() of such operands rounds
+ * nothing.  Under :ftz a subnormal operand of a comparison would count as
+ * zero (as x86's DAZ compares): float comparisons stay an error there. */
+static bool exact_operands(const call_t *c, const value_t *a, const value_t *b, bool compare)
+{
+    if (a->kind != V_TENSOR || b->kind != V_TENSOR) return false;
+    const tensor_t *t[2] = { &a->u.t, &b->u.t };
+    const value_t *v[2] = { a, b };
+    if (t[0]->dtype == DT_INT64 && t[1]->dtype == DT_INT64) return true;
+    if (compare && op_settings(c->s)->ftz) return false;
+    op_promo_t pr = op_promote((dtype_t)t[0]->dtype, t[0]->weak, (dtype_t)t[1]->dtype, t[1]->weak, true,
+                               op_settings(c->s)->precision);
+    for (int k = 0; k < 2; k++) {
+        if (!t[k]->weak) {
+            if (t[k]->dtype == DT_INT64) return false;   /* converted to a float dtype: it may round */
+            continue;
+        }
+        if (t[k]->lit_dir) return false;   /* a literal that is not its double exactly */
+        for (int64_t i = 0; i < t[k]->size; i++) {
+            double x = tensor_get_f64(v[k], i);
+            if (t[k]->dtype == DT_INT64 && (x >= 9007199254740992.0 || x <= -9007199254740992.0)) return false;
+            if (x == x && dtype_round_dir(pr.in[k], x, 0) != x) return false;
+        }
+    }
+    return true;
+}
 
 /* Ops that compute no new number: nothing to round in any mode.  isnan,
- * isinf, isfinite and where(c, a, b) of two tensors of one dtype (grad's
- * rules use them: a derivative is nan where its function is); the
+ * isinf, isfinite, and comparisons and where(c, a, b) of operands that
+ * enter exactly (grad's rules use them: a derivative is nan where its
+ * function is; traced loops count with them); the
  * builtins that make functions (grad, trace) or report on values
  * (compare, numberline, graph: their own fp64 measurements). */
 bool op_rounding_exempt(const call_t *c)
@@ -26,11 +58,10 @@ bool op_rounding_exempt(const call_t *c)
         return true;
     case OP_isnan: case OP_isinf: case OP_isfinite:
         return c->nkw == 0;
-    case OP_where: {
-        if (c->nargs != 3 || c->nkw) return false;
-        const value_t *a = c->args[1], *b = c->args[2];
-        return a->kind == V_TENSOR && b->kind == V_TENSOR && !a->u.t.weak && !b->u.t.weak && a->u.t.dtype == b->u.t.dtype;
-    }
+    case OP_equal: case OP_not_equal: case OP_greater: case OP_greater_equal: case OP_less: case OP_less_equal:
+        return c->nargs == 2 && !c->nkw && exact_operands(c, c->args[0], c->args[1], true);
+    case OP_where:
+        return c->nargs == 3 && !c->nkw && exact_operands(c, c->args[1], c->args[2], false);
     default:
         return false;
     }
