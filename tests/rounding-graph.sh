@@ -109,6 +109,10 @@ NN
 tap_ok $? "under nearest even x*1 = x, x-0 = x and CSE remove their nodes"
 grep -q '^\[0, 1, -0\] (fp32)$' out
 tap_ok $? "x * 1 traced under :ftz on flushes the subnormals (the identity is off)"
+grep -q '^ after the passes (fold CSE DCE; off under :ftz on: the identities, fusion and affine collapse):$' out &&
+  grep -q '^ after the passes (fold CSE identities DCE; off under :rounding down: x-0 = x, fusion and affine collapse):$' out &&
+  grep -q '^ after the passes (off under :rounding stochastic: every pass' out
+tap_ok $? ":graph says which passes a mode turned off"
 grep -q '^\[-0, 1\] (fp32)$' out
 tap_ok $? "x - 0 traced under :rounding down gives -0 for +0 (the identity is off)"
 [ "$(grep -c '(the same bits)' out)" = 8 ] && ! grep -q 'differ' out && grep -q '^1 (fp16)$' out

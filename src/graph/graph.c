@@ -1401,6 +1401,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
 }
 
 double graph_collapse_diff(value_t *tfn, int i) { return tfn->u.fn.traced->c[i].collapse_diff; }
+int graph_concrete_rounding(value_t *tfn, int i) { return tfn->u.fn.traced->c[i].settings >> 16; }
 
 void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, graph_t ***opt)
 {

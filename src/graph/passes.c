@@ -1148,10 +1148,24 @@ void graph_print(FILE *out, value_t *tfn, bool optimized_only, const op_graph_op
             fputs(_(" as traced:\n"), out);
             print_graph(out, raw[i], false, &set, values);
         }
-        fprintf(out, _(" after the passes (%s%s%s%s%s%s):\n"), graph_passes.fold ? "fold " : "",
-                graph_passes.cse ? "CSE " : "", graph_passes.identities ? "identities " : "",
-                graph_passes.collapse ? (graph_passes.collapse_lowp ? _("affine-collapse(all dtypes) ") : "affine-collapse(fp32/fp64) ") : "",
-                graph_passes.dce ? "DCE " : "", graph_passes.fuse ? "fusion" : "");
+        /* the passes this concrete function's :rounding/:ftz left on (rounding_graph.c) */
+        int rk = graph_concrete_rounding(tfn, i);
+        graph_passes_t p = graph_passes;
+        graph_rounding_passes_key(rk, &p);
+        char off[200];
+        graph_rounding_off_text(rk, off, sizeof off);
+        if (!rk)
+            fprintf(out, _(" after the passes (%s%s%s%s%s%s):\n"), p.fold ? "fold " : "",
+                    p.cse ? "CSE " : "", p.identities ? "identities " : "",
+                    p.collapse ? (p.collapse_lowp ? _("affine-collapse(all dtypes) ") : "affine-collapse(fp32/fp64) ") : "",
+                    p.dce ? "DCE " : "", p.fuse ? "fusion" : "");
+        else {
+            char on[64];
+            int k = snprintf(on, sizeof on, "%s%s%s%s", p.fold ? "fold " : "", p.cse ? "CSE " : "",
+                             p.identities ? "identities " : "", p.dce ? "DCE " : "");
+            if (k > 0) on[k - 1] = 0;   /* its last space */
+            fprintf(out, _(" after the passes (%s%s):\n"), on, k > 0 ? off : off + 2);
+        }
         print_graph(out, opt[i], false, &set, values);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0)

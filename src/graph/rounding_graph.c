@@ -25,6 +25,8 @@
  *   folding, CSE, DCE under zero, up, down and :ftz: on (folding calls the
  *                     op under the same mode, at trace time) */
 #include "graph/graph_int.h"
+#include "util/i18n.h"
+#include <stdio.h>
 #include <string.h>
 
 int graph_rounding_key(session_t *s)
@@ -35,11 +37,33 @@ int graph_rounding_key(session_t *s)
 
 bool graph_rounding_on(session_t *s) { return s && graph_rounding_key(s) != 0; }
 
+void graph_rounding_passes_key(int key, graph_passes_t *p)
+{
+    if (!key) return;
+    p->fuse = p->collapse = p->collapse_lowp = false;
+    if (key & 8) p->identities = false;   /* each lets a subnormal x through unflushed */
+    if ((key & 7) == 4) p->fold = p->cse = p->dce = p->identities = false;
+}
+
 void graph_rounding_passes(session_t *s, graph_passes_t *p)
 {
-    if (!graph_rounding_on(s)) return;
-    p->fuse = p->collapse = p->collapse_lowp = false;
-    if (op_settings(s)->rounding == 4) p->fold = p->cse = p->dce = p->identities = false;
+    if (s) graph_rounding_passes_key(graph_rounding_key(s), p);
+}
+
+int graph_rounding_off_text(int key, char *buf, int cap)
+{
+    if (cap <= 0) return 0;
+    buf[0] = 0;
+    if (!key) return 0;
+    char mode[64];
+    if ((key & 7) && (key & 8)) snprintf(mode, sizeof mode, ":rounding %s, :ftz on", op_rounding_name(key & 7));
+    else if (key & 7) snprintf(mode, sizeof mode, ":rounding %s", op_rounding_name(key & 7));
+    else snprintf(mode, sizeof mode, ":ftz on");
+    const char *what = (key & 7) == 4 ? _("every pass (the graph draws as eager does, op by op)")
+                       : (key & 8) ? _("the identities, fusion and affine collapse")
+                       : (key & 7) == 3 ? _("x-0 = x, fusion and affine collapse")
+                       : _("fusion and affine collapse");
+    return snprintf(buf, (size_t)cap, _("; off under %s: %s"), mode, what);
 }
 
 bool graph_rounding_identity(session_t *s, op_id_t id)
