@@ -224,5 +224,16 @@ NN
 st=$?
 tap_ok $st "bits, bits(x, y) and compare say the mode that made a value, and nothing for nearest even"
 [ $st = 0 ] || tap_diag < out
+# and the figures: compare's note, the graph's title (their text records)
+printf ':rounding zero\ncompare(fp32(2) / 3)\ndef h(x) { return x / 3 }\nth = trace(h)\nth(fp32([1, 2]))\ngraph(th)\n' > fig.nn
+rm -rf figures
+NNPAD_FIGURE_TEXT=1 "$NNPAD" fig.nn > out 2>&1
+if ls figures/*-compare.png.txt > /dev/null 2>&1; then
+  grep -q '	values rounded toward zero, under :rounding zero (the fp64 reference too)' figures/*-compare.png.txt &&
+    grep -q '	h(x: fp32\[2\]), rounded toward zero, under :rounding zero$' figures/*-graph.png.txt
+  tap_ok $? "compare's figure and the graph's figure say the mode"
+else
+  tap_skip_one "no drawing module here" "compare's figure and the graph's figure say the mode"
+fi
 cd / && rm -rf "$tmp"
 tap_done

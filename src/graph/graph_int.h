@@ -163,10 +163,9 @@ void graph_rounding_passes(session_t *s, graph_passes_t *p);
 bool graph_rounding_identity(session_t *s, op_id_t id);
 bool graph_rounding_records(const call_t *c, const value_t *out);
 /* the same for a graph_rounding_key value; what is off under it, for
- * :graph's header ("" under nearest even); concrete function i's key */
+ * :graph's header ("" under nearest even) */
 void graph_rounding_passes_key(int key, graph_passes_t *p);
 int graph_rounding_off_text(int key, char *buf, int cap);
-int graph_concrete_rounding(value_t *tfn, int i);
 value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
 bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
                        const int64_t *shape, int dev);
