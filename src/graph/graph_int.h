@@ -157,8 +157,12 @@ void graph_optimize(graph_t *g, session_t *s);
  * part (mode | 8 for :ftz), a mode is on, the passes that hold under it,
  * whether the identity on op id holds, whether a trace records an op on
  * constants (its result drew from stochastic rounding's stream). */
-int graph_rounding_key(session_t *s);
-bool graph_rounding_on(session_t *s);
+static inline int graph_rounding_key_of(const session_settings_t *st)   /* (inline: every graph call asks) */
+{
+    return (st->rounding & 7) | (st->ftz ? 8 : 0);
+}
+static inline int graph_rounding_key(session_t *s) { return graph_rounding_key_of(op_settings(s)); }
+static inline bool graph_rounding_on(session_t *s) { return s && graph_rounding_key(s) != 0; }
 void graph_rounding_passes(session_t *s, graph_passes_t *p);
 bool graph_rounding_identity(session_t *s, op_id_t id);
 bool graph_rounding_records(const call_t *c, const value_t *out);

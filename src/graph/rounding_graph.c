@@ -29,14 +29,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int graph_rounding_key(session_t *s)
-{
-    const session_settings_t *st = op_settings(s);
-    return (st->rounding & 7) | (st->ftz ? 8 : 0);
-}
-
-bool graph_rounding_on(session_t *s) { return s && graph_rounding_key(s) != 0; }
-
 void graph_rounding_passes_key(int key, graph_passes_t *p)
 {
     if (!key) return;

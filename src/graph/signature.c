@@ -277,7 +277,7 @@ static int part_of(char *buf, int cap, const value_t *v, uint32_t wild)
 int graph_settings_word(session_t *s)
 {
     session_settings_t *set = op_settings(s);
-    return (int)set->precision | set->policy << 8 | graph_rounding_key(s) << 16;
+    return (int)set->precision | set->policy << 8 | graph_rounding_key_of(set) << 16;
 }
 
 static int wild_count(uint32_t w)

@@ -72,6 +72,13 @@ value_t *op_rounding_mark(const call_t *c, value_t *out, int rmode)
     if (!out || out->kind != V_TENSOR || out->u.t.sym || out->u.t.dtype == DT_INT64) return out;
     for (int i = 0; i < c->nargs; i++)
         if (c->args[i] == out) return out;   /* an input returned as it is keeps its own mark */
+    switch (c->op->id) {   /* a truth value is no rounded number */
+    case OP_isnan: case OP_isinf: case OP_isfinite: case OP_equal: case OP_not_equal: case OP_greater:
+    case OP_greater_equal: case OP_less: case OP_less_equal:
+        return out;
+    default:
+        break;
+    }
     for (int i = 0; i < c->nargs && !rmode; i++)
         if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.dtype == out->u.t.dtype) rmode = c->args[i]->u.t.rmode;
     out->u.t.rmode = (uint8_t)rmode;
