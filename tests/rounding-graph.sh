@@ -191,15 +191,45 @@ out=$("$NNPAD" cmp.nn 2>&1); st=$?
 tap_ok $? "under a mode x > 0 and grad(abs) run; x > 0.1 (0.1 would round to nearest first) is an error"
 [ $st != 0 ] || printf '%s\n' "$out" | tap_diag
 
-# 5. GPU tensors under a mode (the stand-in GPU)
-printf 'x = fp32([1, 2])\n:rounding up\nx / 3\n' > gpu.nn
-r=$(NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" gpu.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'divide under :rounding up is not supported on the GPU'
-tap_ok $? "a GPU tensor under :rounding up is an error (got: $(printf '%s' "$r" | head -1))"
-printf 'def h(x) { return x / 3 }\nth = trace(h)\nx = to(fp32([1, 2]), "gpu")\nth(x)\n:rounding up\nth(x)\n' > gpu2.nn
-r=$(NNPAD_FAKE_GPU=1 "$NNPAD" gpu2.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'divide under :rounding up is not supported on the GPU'
-tap_ok $? "a traced function on a GPU tensor under :rounding up is the same error (got: $(printf '%s' "$r" | tail -3 | head -1))"
+# 5. GPU tensors under a mode (the stand-in GPU): computed on the CPU in the
+#    mode, the results on the GPU with the CPU's bits, a note said once
+cat > gpu.nn <<'NN'
+:rounding stochastic
+def f(x) { return sum(x * x / 3.0 - x) }
+tf = trace(f)
+y = fp16([1, 2, 3, 5, 7, 9, 11, 13])
+seed(4)
+a = y / 7 + 0.1
+g = grad(f)(y)
+t = tf(y)
+seed(4)
+yg = to(y, "gpu")
+b = yg / 7 + 0.1
+h = grad(f)(yg)
+u = tf(yg)
+:rounding nearest
+print(device(b))
+print(device(h))
+print(device(u))
+bits(a, to(b, "cpu"))
+bits(g, to(h, "cpu"))
+bits(t, to(u, "cpu"))
+NN
+out=$(NNPAD_FAKE_GPU=1 "$NNPAD" gpu.nn 2>&1)
+[ "$(printf '%s\n' "$out" | grep -c '(the same bits)')" = 17 ] && ! printf '%s\n' "$out" | grep -q differ &&
+  [ "$(printf '%s\n' "$out" | grep -cx 'gpu')" = 3 ] &&
+  [ "$(printf '%s\n' "$out" | grep -c '^note: the GPU has no kernels for :rounding stochastic: divide and every op that rounds compute on the CPU')" = 1 ]
+st=$?
+tap_ok $st "GPU tensors under stochastic rounding: eager, grad and traced results on the GPU with the CPU's bits, said once"
+[ $st = 0 ] || printf '%s\n' "$out" | grep -v '^[xy[ ]' | tap_diag
+printf 'x = fp32([1, 2])\n:rounding zero\ny = x / 3\nprint(device(y))\nbits(y, from_bits([0x3eaaaaaa, 0x3f2aaaaa], fp32))\n' > dev.nn
+out=$(NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" dev.nn 2>&1)
+printf '%s\n' "$out" | grep -qx gpu && [ "$(printf '%s\n' "$out" | grep -c '(the same bits)')" = 2 ] &&
+  printf '%s\n' "$out" | grep -q '^(x: rounded toward zero, under :rounding zero)$'
+st=$?
+tap_ok $st ":device gpu under :rounding zero: x / 3 rounded toward zero (not nearest), on the GPU, marked with its mode"
+[ $st = 0 ] || printf '%s\n' "$out" | tap_diag
+
 # 6. bits, compare and the figures say which mode made a value
 cat > prov.nn <<'NN'
 :rounding zero

@@ -435,5 +435,10 @@ const char *op_rounding_name(int mode);
 bool op_rounding_exempt(const call_t *c);
 value_t *op_rounding_mark(const call_t *c, value_t *out, int rmode);
 int op_rounding_describe(int rmode, char *buf, int cap);
+/* (rounding_mark.c) under a mode, c with host copies of its GPU tensors
+ * in h (ha: cap slots, new references, released by
+ * op_rounding_host_done); false when it has none */
+bool op_rounding_host(call_t *c, const char *name, call_t *h, value_t **ha, int cap);
+void op_rounding_host_done(call_t *h);
 
 #endif

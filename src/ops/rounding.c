@@ -338,18 +338,14 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
-     * through op_call (autodiff/, graph/rounding_graph.c): no refusal */
-    for (int i = 0; i < c->nargs; i++)
-        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.st && c->args[i]->u.t.st->device != NN_DEV_CPU) {
-            char m[64];
-            err_raise(ERR_VALUE, c->arg_spans ? c->arg_spans[i] : c->span,
-                      "%s under %s is not supported on the GPU yet; move the tensor with to(x, \"cpu\") or "
-                      "use :rounding nearest and :ftz off", name, mode_text(st, m, sizeof m));
-        }
-    if (st->dev != 0) {
-        char m[64];
-        err_raise(ERR_VALUE, c->span, "%s under %s is not supported with :device gpu yet; :device cpu",
-                  name, mode_text(st, m, sizeof m));
+     * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
+     * GPU tensors: computed on the CPU in the mode (rounding_mark.c) */
+    call_t hc;
+    value_t *ha[64];
+    if (op_rounding_host(c, name, &hc, ha, 64)) {
+        value_t *r = op_rounding_call(&hc, run);
+        op_rounding_host_done(&hc);
+        return r;
     }
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;

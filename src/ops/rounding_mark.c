@@ -13,6 +13,7 @@
 #include "ops/ops.h"
 #include "util/i18n.h"
 #include "tensor/dtype.h"
+#include "util/error.h"
 
 /* Operands a and b enter their common dtype exactly: float tensors (a
  * common dtype holds both), int64 with int64, and weak numbers that dtype
@@ -100,4 +101,50 @@ int op_rounding_describe(int rmode, char *buf, int cap)
                         _(modes[m]), op_rounding_name(m));
     if (m) return snprintf(buf, (size_t)cap, _("%s, under :rounding %s"), _(modes[m]), op_rounding_name(m));
     return snprintf(buf, (size_t)cap, "%s", _("rounded to nearest even with subnormals flushed to zero, under :ftz on"));
+}
+
+/* The modes have no GPU kernels (:help :device): under a mode an op on GPU
+ * tensors, or any op under :device gpu, computes on the CPU in the mode,
+ * from host copies of its GPU tensors, and op_call moves its result to
+ * the GPU (op_place), so a GPU run gives the CPU's bits (stochastic
+ * rounding's draws included).  name: the op's, as the note says it.
+ * h becomes c with those copies in ha (new
+ * references, cap at most; op_rounding_host_done releases them); false,
+ * h untouched, when c has no GPU tensor.  The first such op of a session
+ * says so in a note. */
+bool op_rounding_host(call_t *c, const char *name, call_t *h, value_t **ha, int cap)
+{
+    bool gpu = false;
+    for (int i = 0; i < c->nargs && !gpu; i++)
+        gpu = c->args[i]->kind == V_TENSOR && !c->args[i]->u.t.sym && c->args[i]->u.t.st &&
+              c->args[i]->u.t.st->device != NN_DEV_CPU;
+    const session_settings_t *st = op_settings(c->s);
+    if (!gpu && !st->dev) return false;
+    static const void *said;   /* the session told */
+    if (said != (const void *)c->s && c->s) {
+        said = c->s;
+        char m[64];
+        if (st->rounding && st->ftz) snprintf(m, sizeof m, ":rounding %s, :ftz on", op_rounding_name(st->rounding));
+        else if (st->rounding) snprintf(m, sizeof m, ":rounding %s", op_rounding_name(st->rounding));
+        else snprintf(m, sizeof m, ":ftz on");
+        fprintf(session_out(c->s), _("note: the GPU has no kernels for %s: %s and every op that rounds compute on the "
+                                     "CPU in the mode, and their results move to the GPU (said once)\n"), m, name);
+    }
+    if (!gpu) return false;
+    if (c->nargs > cap)
+        err_raise(ERR_LIMIT, c->span, "%s with more than %d arguments cannot compute on the CPU under :rounding or "
+                  ":ftz; move its tensors with to(x, \"cpu\")", c->op->name, cap);
+    *h = *c;
+    for (int i = 0; i < c->nargs; i++) {
+        value_t *a = c->args[i];
+        ha[i] = a->kind == V_TENSOR && !a->u.t.sym && a->u.t.st && a->u.t.st->device != NN_DEV_CPU
+                    ? tensor_to_device(a, (bk_device_t)NN_DEV_CPU) : val_ref(a);
+    }
+    h->args = ha;
+    return true;
+}
+
+void op_rounding_host_done(call_t *h)
+{
+    for (int i = 0; i < h->nargs; i++) val_unref(h->args[i]);
 }
