@@ -154,15 +154,8 @@ printf ':rounding down\nmatmul(fp32([[1, 2]]), fp32([[3], [4]]))\n' > bad3.nn
 r=$("$NNPAD" bad3.nn 2>&1); st=$?
 [ "$st" != 0 ] && printf '%s' "$r" | grep -q 'matmul under :rounding down is not supported yet'
 tap_ok $? "matmul under :rounding down is an error"
-printf 'g(x) = x + 1\nf = trace(g)\nf(fp32(1))\n:rounding up\nf(fp32(1))\n' > bad4.nn
-r=$("$NNPAD" bad4.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'under :rounding up is not supported'
-tap_ok $? "a traced function under :rounding up is an error (got: $(printf '%s' "$r" | head -2))"
-# the GPU has no kernels for the modes yet: an error there, on the stand-in GPU
-printf 'x = fp32([1, 2])\n:rounding up\nx + x\n' > gpu.nn
-r=$(NNPAD_FAKE_GPU=1 NNPAD_DEVICE=gpu "$NNPAD" gpu.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'add under :rounding up is not supported on the GPU yet'
-tap_ok $? "a GPU tensor under :rounding up is an error (got: $(printf '%s' "$r" | head -1))"
+# traced functions and grad under a mode: tests/rounding-graph.sh
+# the GPU under a mode (computed on the CPU in the mode): tests/rounding-graph.sh
 # a number typed alone prints as an op under the mode takes it: each dec
 # row of rounding.csv at :precision fp16, bf16, fp32 and fp64, printed beside
 # from_bits(want) (the two printed lines must be the same)

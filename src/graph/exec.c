@@ -621,7 +621,9 @@ static value_t *plan_run(graph_t *g, int nargs, value_t **args, session_t *s)
 {
     /* :numerics check runs every node through op_call, which checks it */
     /* and graph(g, values=1) notes every node's value (values.c) */
-    if (ad_active() || graph_tracing() || op_settings(s)->numerics_check || g->keep) return NULL;
+    /* and under :rounding/:ftz every node runs through op_call, in the mode */
+    const session_settings_t *set = op_settings(s);
+    if (ad_active() || graph_tracing() || set->numerics_check || g->keep || graph_rounding_key_of(set)) return NULL;
     /* the plan's direct steps are the CPU's kernels: with an argument on a
      * device the general way runs each op (and each fused chain) there */
     for (int i = 0; i < nargs; i++)

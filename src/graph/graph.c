@@ -762,7 +762,7 @@ void graph_record(call_t *c, value_t *out)
     tracer_t *t = cur();
     if (!t || !out) return;
     if (c->op->flags & OPF_TRACE_TIME) return;   /* a host side effect: trace time only */
-    bool any = t->record_all;
+    bool any = t->record_all || graph_rounding_records(c, out);
     for (int i = 0; i < c->nargs && !any; i++) any = graph_is_traced(c->args[i]);
     for (int i = 0; i < c->nkw && !any; i++) any = graph_is_traced(c->kw[i]);
     /* a weight is a variable: an op on it is a node, read at every call */
@@ -1322,14 +1322,8 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
     traced_t *t = tfn->u.fn.traced;
     bool values_both = t->values_both;   /* this call's alone (an error leaves it unset) */
     t->values_both = false;
-    /* :rounding and :ftz (ops/rounding.c) hold for eager ops only: a graph's
-     * passes (fusion, x * 1 = x, CSE) assume nearest even */
-    const session_settings_t *rs = session_settings(s);
-    if (rs->rounding || rs->ftz)
-        err_raise(ERR_VALUE, span, "a traced function under %s%s%s is not supported yet (its graph computes in nearest "
-                  "even); call the function it traces, or :rounding nearest and :ftz off",
-                  rs->rounding ? ":rounding " : ":ftz on", rs->rounding ? op_rounding_name(rs->rounding) : "",
-                  rs->rounding && rs->ftz ? " and :ftz on" : "");
+    /* :rounding and :ftz: keyed, run node by node, passes that hold
+     * (rounding_graph.c) */
     /* grad taken inside a trace: the tape must see every op, so the inner
      * function runs inline on the traced values (not as a call node) */
     if (graph_tracing())
@@ -1408,6 +1402,7 @@ value_t *graph_call(session_t *s, value_t *tfn, int nargs, value_t **args, int n
 }
 
 double graph_collapse_diff(value_t *tfn, int i) { return tfn->u.fn.traced->c[i].collapse_diff; }
+int graph_concrete_rounding(value_t *tfn, int i) { return tfn->u.fn.traced->c[i].settings >> 16; }
 
 void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, graph_t ***opt)
 {

@@ -232,6 +232,9 @@ void graph_concretes(value_t *tfn, int *n, const char ***sig, graph_t ***raw, gr
 /* Affine collapse's largest difference from eager on the first call of
  * concrete function i, or -1 when it did not collapse. */
 double graph_collapse_diff(value_t *tfn, int i);
+/* The :rounding mode (0..4) | 8 for :ftz that concrete function i was
+ * traced under (graph/rounding_graph.c); 0: nearest even. */
+int graph_concrete_rounding(value_t *tfn, int i);
 
 /* Pass switches (:passes), all on by default; affine collapse by default
  * only for fp32/fp64 graphs. */

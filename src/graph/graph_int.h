@@ -153,6 +153,23 @@ value_t *graph_exec(graph_t *g, int nargs, value_t **args, session_t *s);
 void graph_plan_free(struct gplan *p);
 /* passes.c */
 void graph_optimize(graph_t *g, session_t *s);
+/* :rounding and :ftz in graphs (rounding_graph.c): the settings word's
+ * part (mode | 8 for :ftz), a mode is on, the passes that hold under it,
+ * whether the identity on op id holds, whether a trace records an op on
+ * constants (its result drew from stochastic rounding's stream). */
+static inline int graph_rounding_key_of(const session_settings_t *st)   /* (inline: every graph call asks) */
+{
+    return (st->rounding & 7) | (st->ftz ? 8 : 0);
+}
+static inline int graph_rounding_key(session_t *s) { return graph_rounding_key_of(op_settings(s)); }
+static inline bool graph_rounding_on(session_t *s) { return s && graph_rounding_key(s) != 0; }
+void graph_rounding_passes(session_t *s, graph_passes_t *p);
+bool graph_rounding_identity(session_t *s, op_id_t id);
+bool graph_rounding_records(const call_t *c, const value_t *out);
+/* the same for a graph_rounding_key value; what is off under it, for
+ * :graph's header ("" under nearest even) */
+void graph_rounding_passes_key(int key, graph_passes_t *p);
+int graph_rounding_off_text(int key, char *buf, int cap);
 value_t *graph_exec_fused(gnode_t *n, value_t **vals, session_t *s);
 bool graph_fused_setup(bk_chain_t *c, const gnode_t *F, value_t **vals, value_t **own, int *nown, dtype_t prec, int nd,
                        const int64_t *shape, int dev);

@@ -258,7 +258,7 @@ static int cse(graph_t *g)
 
 /* ---- algebraic identities exact in IEEE arithmetic ---- */
 
-static int identities(graph_t *g)
+static int identities(graph_t *g, session_t *s)
 {
     int k = 0;
     int *fw = fw_new(g);
@@ -279,7 +279,7 @@ static int identities(graph_t *g)
             const gnode_t *a = &g->n[n->in[0]];
             if (is_op(a, OP_negative) && same_meta(&g->n[a->in[0]], n)) { keep = a->in[0]; rule = "-(-x) = x"; }
         }
-        if (keep < 0) continue;
+        if (keep < 0 || !graph_rounding_identity(s, n->op->id)) continue;
         fw[i] = keep;
         pass_note(n, "removed: %s", rule);
         k++;
@@ -763,13 +763,15 @@ void graph_optimize(graph_t *g, session_t *s)
     bool any_lowp = false;
     for (int i = 0; i < g->nn; i++) any_lowp |= g->n[i].dtype == DT_FP16 || g->n[i].dtype == DT_BF16;
     (void)any_lowp;
-    if (graph_passes.identities) identities(g);
-    if (graph_passes.collapse) { collapse(g); reorder(g); }
-    if (graph_passes.fold) fold(g, s);
-    if (graph_passes.cse) cse(g);
-    if (graph_passes.fold) fold(g, s);
-    if (graph_passes.dce) dce(g);
-    if (graph_passes.fuse) fuse(g);
+    graph_passes_t p = graph_passes;
+    graph_rounding_passes(s, &p);   /* the passes that hold under :rounding/:ftz */
+    if (p.identities) identities(g, s);
+    if (p.collapse) { collapse(g); reorder(g); }
+    if (p.fold) fold(g, s);
+    if (p.cse) cse(g);
+    if (p.fold) fold(g, s);
+    if (p.dce) dce(g);
+    if (p.fuse) fuse(g);
 }
 
 /* ---- fused execution ---- */
@@ -1146,10 +1148,24 @@ void graph_print(FILE *out, value_t *tfn, bool optimized_only, const op_graph_op
             fputs(_(" as traced:\n"), out);
             print_graph(out, raw[i], false, &set, values);
         }
-        fprintf(out, _(" after the passes (%s%s%s%s%s%s):\n"), graph_passes.fold ? "fold " : "",
-                graph_passes.cse ? "CSE " : "", graph_passes.identities ? "identities " : "",
-                graph_passes.collapse ? (graph_passes.collapse_lowp ? _("affine-collapse(all dtypes) ") : "affine-collapse(fp32/fp64) ") : "",
-                graph_passes.dce ? "DCE " : "", graph_passes.fuse ? "fusion" : "");
+        /* the passes this concrete function's :rounding/:ftz left on (rounding_graph.c) */
+        int rk = graph_concrete_rounding(tfn, i);
+        graph_passes_t p = graph_passes;
+        graph_rounding_passes_key(rk, &p);
+        char off[200];
+        graph_rounding_off_text(rk, off, sizeof off);
+        if (!rk)
+            fprintf(out, _(" after the passes (%s%s%s%s%s%s):\n"), p.fold ? "fold " : "",
+                    p.cse ? "CSE " : "", p.identities ? "identities " : "",
+                    p.collapse ? (p.collapse_lowp ? _("affine-collapse(all dtypes) ") : "affine-collapse(fp32/fp64) ") : "",
+                    p.dce ? "DCE " : "", p.fuse ? "fusion" : "");
+        else {
+            char on[64];
+            int k = snprintf(on, sizeof on, "%s%s%s%s", p.fold ? "fold " : "", p.cse ? "CSE " : "",
+                             p.identities ? "identities " : "", p.dce ? "DCE " : "");
+            if (k > 0) on[k - 1] = 0;   /* its last space */
+            fprintf(out, _(" after the passes (%s%s):\n"), on, k > 0 ? off : off + 2);
+        }
         print_graph(out, opt[i], false, &set, values);
         double d = graph_collapse_diff(tfn, i);
         if (d >= 0)

@@ -277,7 +277,7 @@ static int part_of(char *buf, int cap, const value_t *v, uint32_t wild)
 int graph_settings_word(session_t *s)
 {
     session_settings_t *set = op_settings(s);
-    return (int)set->precision | set->policy << 8;
+    return (int)set->precision | set->policy << 8 | graph_rounding_key_of(set) << 16;
 }
 
 static int wild_count(uint32_t w)
@@ -661,9 +661,19 @@ void graph_why(const traced_t *t, session_t *s, const graph_args_t *a, const uin
             if ((c->settings & 0xff) != (w & 0xff))
                 k += snprintf(buf + k, cap - k, ":precision %s -> %s", dtype_traits[c->settings & 0xff].name,
                               dtype_traits[w & 0xff].name);
+            p0 &= 0xff;
+            p1 &= 0xff;
             if (p0 != p1 && k < cap)
                 k += snprintf(buf + k, cap - k, "%s:policy %s -> %s", (c->settings & 0xff) != (w & 0xff) ? ", " : "",
                               p0 >= 0 && p0 < 3 ? pol[p0] : "?", p1 >= 0 && p1 < 3 ? pol[p1] : "?");
+            int r0 = c->settings >> 16, r1 = w >> 16;
+            bool sep = (c->settings & 0xffff) != (w & 0xffff);
+            if ((r0 & 7) != (r1 & 7) && k < cap)
+                k += snprintf(buf + k, cap - k, "%s:rounding %s -> %s", sep ? ", " : "", op_rounding_name(r0 & 7),
+                              op_rounding_name(r1 & 7));
+            if ((r0 & 8) != (r1 & 8) && k < cap)
+                k += snprintf(buf + k, cap - k, "%s:ftz %s -> %s", sep || (r0 & 7) != (r1 & 7) ? ", " : "",
+                              r0 & 8 ? "on" : "off", r1 & 8 ? "on" : "off");
             if (k < cap)
                 k += snprintf(buf + k, cap - k, "%s", _(" (a graph bakes the session settings in: new numbers and layers "
                                                         "take them)"));

@@ -435,5 +435,17 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *));
 const char *op_rounding_name(int mode);
 /* a weak scalar float as the mode rounds it into dt (false under stochastic) */
 bool op_rounding_weak(const session_settings_t *st, const value_t *v, dtype_t dt, double *out);
+/* (rounding_mark.c) ops that compute no new number (isnan, where of one
+ * dtype, grad, trace, compare); mark out with rmode (tensor_t.rmode; 0: its first input's
+ * of the same dtype) and return it; rmode in words ("rounded toward zero
+ * (:rounding zero)"), translated, its length ("" and 0 for nearest even). */
+bool op_rounding_exempt(const call_t *c);
+value_t *op_rounding_mark(const call_t *c, value_t *out, int rmode);
+int op_rounding_describe(int rmode, char *buf, int cap);
+/* (rounding_mark.c) under a mode, c with host copies of its GPU tensors
+ * in h (ha: cap slots, new references, released by
+ * op_rounding_host_done); false when it has none */
+bool op_rounding_host(call_t *c, const char *name, call_t *h, value_t **ha, int cap);
+void op_rounding_host_done(call_t *h);
 
 #endif

@@ -365,6 +365,11 @@ static value_t *bits_impl(call_t *c)
         int len = snprintf(line, sizeof line, _("(no elements: shape %s, %s)"), sh, dtype_traits[dt].name);
         str_append(out, line, (size_t)len);
     }
+    if (x->u.t.rmode) {   /* made under :rounding/:ftz: said (issue 32) */
+        char how[200];
+        int len = snprintf(line, sizeof line, "\n(%s)", (op_rounding_describe(x->u.t.rmode, how, sizeof how), how));
+        str_append(out, line, (size_t)len);
+    }
     if (op_bits_figure_hook) op_bits_figure_hook(c, out->u.str.s);   /* the same as coloured boxes, in the window (figures.h) */
     return out;
 }
@@ -490,6 +495,13 @@ static value_t *bits2_impl(call_t *c)
         str_append(out, "\n", 1);
         str_append(out, line[0], (size_t)l);
     }
+    for (int k = 0; k < 2; k++)
+        if (v[k]->u.t.rmode) {   /* made under :rounding/:ftz: said (issue 32) */
+            char how[200];
+            op_rounding_describe(v[k]->u.t.rmode, how, sizeof how);
+            int l = snprintf(line[0], sizeof line[0], "\n(%s: %s)", k ? "y" : "x", how);
+            str_append(out, line[0], (size_t)l);
+        }
     return out;
 }
 

@@ -346,7 +346,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     if (id == OP_bits)   /* bits(0.1) shows the literal as stored: nearest even */
         for (int i = 0; i < c->nargs; i++)
             if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
-    if (passes(id)) return plain(c, run);
+    if (passes(id) || op_rounding_exempt(c)) return op_rounding_mark(c, plain(c, run), 0);
     dtype_t ct = cast_target(c);
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
@@ -354,32 +354,28 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool lit = id == OP_literal;
     if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
-    if (op_tape.active() || op_tracing()) {
-        char m[64];
-        err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet inside grad or a traced function "
-                  "(their graphs are nearest-even); :rounding nearest and :ftz off",
-                  name, mode_text(st, m, sizeof m));
-    }
-    for (int i = 0; i < c->nargs; i++)
-        if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.st && c->args[i]->u.t.st->device != NN_DEV_CPU) {
-            char m[64];
-            err_raise(ERR_VALUE, c->arg_spans ? c->arg_spans[i] : c->span,
-                      "%s under %s is not supported on the GPU yet; move the tensor with to(x, \"cpu\") or "
-                      "use :rounding nearest and :ftz off", name, mode_text(st, m, sizeof m));
-        }
-    if (st->dev != 0) {
-        char m[64];
-        err_raise(ERR_VALUE, c->span, "%s under %s is not supported with :device gpu yet; :device cpu",
-                  name, mode_text(st, m, sizeof m));
+    /* grad's backward ops and a traced function's nodes come back here
+     * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
+     * GPU tensors: computed on the CPU in the mode (rounding_mark.c) */
+    call_t hc;
+    value_t *ha[64];
+    if (op_rounding_host(c, name, &hc, ha, 64)) {
+        value_t *r = op_rounding_call(&hc, run);
+        op_rounding_host_done(&hc);
+        return r;
     }
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
     if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) return out;
     rctx_t r = { st->rounding, st->ftz, 0 };
     if (st->rounding == 4) {
+        /* a trace's own run of an op on constants is recorded as a node that
+         * draws at every call (graph/rounding_graph.c): it draws nothing */
         nn_state_t *ns = nn_state();
-        r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + ns->sr_count++) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
+        uint64_t n = op_tracing() ? ~(uint64_t)0 : ns->sr_count++;
+        r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + n) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
     }
+    op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
     if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);

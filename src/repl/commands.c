@@ -1416,7 +1416,12 @@ const repl_cmd_t repl_cmds[] = {
       "         kernels (kernels/*.cu); every other op still computes on the CPU\n"
       "         from a host copy of its GPU inputs and its result moves to the\n"
       "         GPU.  :help OP says which (its gpu line); :device alone says how\n"
-      "         many ops went each way.\n"),
+      "         many ops went each way.\n"
+      "         Under :rounding other than nearest, or :ftz on, the ops that\n"
+      "         follow the mode have no GPU kernels: on GPU tensors or under\n"
+      "         :device gpu they compute on the CPU in the mode and their results\n"
+      "         move to the GPU (a note says so once), so GPU and CPU runs give\n"
+      "         the same bits, stochastic rounding's draws included.\n"),
       REPL_ARG_WORDS, device_words, cmd_device },
     { "ptx", NULL, ":ptx OP [DTYPE] | :ptx F [K]",
       N_("the PTX of the GPU kernel of an op in a dtype, or of a traced function's fused chain (needs the CUDA toolkit, not a GPU)"),
@@ -1494,9 +1499,13 @@ const repl_cmd_t repl_cmds[] = {
       "    cast, and sum(x) over all elements (left to right; each addition\n"
       "    rounded in the mode to fp32, fp64 for fp64, or to the dtype under\n"
       "    :accumulate same; then once to the dtype).\n"
-      "    Every other op that rounds is an error under a mode, as are grad,\n"
-      "    traced functions and the GPU.  Number literals, alone or in a\n"
-      "    list, round once in the mode from their exact decimal value.\n"
+      "    Every other op that rounds is an error under a mode.  On the GPU\n"
+      "    the ops that follow it compute on the CPU (:help :device).  grad's\n"
+      "    backward ops and traced functions follow the mode (a change of\n"
+      "    mode or :ftz retraces; the graph runs op by op, without the passes\n"
+      "    that do not hold under it), so traced and eager runs give the same\n"
+      "    bits.  Number literals, alone or in a list, round once in the mode\n"
+      "    from their exact decimal value.\n"
       "    :accumulate same, fp16: sum(ones(3000, dtype=\"fp16\")) is 2048 with\n"
       "    nearest and near 3000 with stochastic.\n"),
       REPL_ARG_WORDS, rounding_words, cmd_rounding },

@@ -104,6 +104,7 @@ typedef struct tensor {
     int8_t lit_dir;     /* a weak fp64 number read from a literal: the sign of (its exact value -
                            the stored double), -1, 0 or 1, so that it rounds once to any dtype
                            (dtype_round_dir); 0 for everything else */
+    uint8_t rmode;      /* made under :rounding/:ftz (ops/rounding_mark.c): the mode 0..4, | 8 for :ftz; 0 nearest even */
     int ndim;
     int64_t size;       /* number of elements */
     int64_t shape[NN_MAX_DIMS];

@@ -386,6 +386,7 @@ value_t *tensor_to_device(const value_t *x, bk_device_t dev)
     value_t *t = val_new(V_TENSOR);
     tensor_layout(&t->u.t, (dtype_t)x->u.t.dtype, x->u.t.ndim, x->u.t.shape, x->u.t.size);
     t->u.t.st = storage_new((int)dev, bytes, false);
+    t->u.t.rmode = x->u.t.rmode;   /* the same values: made under the same :rounding */
     if (dev == BK_CPU) {
         if (bytes) memcpy(t->u.t.st->data, host, bytes);
     } else if (bytes && backend_get(dev)->buf_set(t->u.t.st->data, host, bytes) != BK_OK) {

@@ -53,8 +53,13 @@ void figures_bits_show(call_t *c, const char *text)
         }
         line = nl ? nl + 1 : line + len;
     }
-    char t[200];
-    snprintf(t, sizeof t, _("bits of %s in %s"), src, dtype_traits[dt].name);
+    char t[400];
+    int tl = snprintf(t, sizeof t, _("bits of %s in %s"), src, dtype_traits[dt].name);
+    if (x->u.t.rmode && tl > 0 && tl < (int)sizeof t - 4) {   /* the mode that made it (issue 32) */
+        t[tl++] = ',';
+        t[tl++] = ' ';
+        op_rounding_describe(x->u.t.rmode, t + tl, (int)sizeof t - tl);
+    }
     view_set_title(f, t);
     view_show_window_only(f, c->s->out);
 }

@@ -191,6 +191,19 @@ static value_t *compare_impl(call_t *c)
         L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", why);
         fprintf(out, "(%s)\n", why);
     }
+    int rmode = 0;   /* made under :rounding/:ftz: said (issue 32) */
+    for (int k = 0; k < nd && !rmode; k++) rmode = res[k]->u.t.rmode;
+    if (rmode) {
+        char how[200], msg[400];
+        op_rounding_describe(rmode, how, sizeof how);
+        if (rmode & 7)
+            snprintf(msg, sizeof msg, _("values %s (the fp64 reference too): one rounding in this mode can be up to 1 "
+                                        "ulp from the exact value, not 0.5"), how);
+        else
+            snprintf(msg, sizeof msg, _("values %s (the fp64 reference too)"), how);
+        L0 += snprintf(note + L0, sizeof note - (size_t)L0, "%s%s", L0 ? "\n" : "", msg);
+        fprintf(out, "(%s)\n", msg);
+    }
     if (L0) {
         /* the figure's note (the drawing wraps it to the figure's width) */
         f->note = view_strdup(note);

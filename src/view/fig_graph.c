@@ -135,7 +135,12 @@ void figures_graph_show(session_t *s, value_t *tfn, const op_graph_opts_t *o, FI
         }
         view_figure_t *f = view_figure_new(VIEW_GRAPH, "graph");
         char t[300];
-        snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
+        int tl = snprintf(t, sizeof t, "%s(%s)", tfn->u.fn.name ? tfn->u.fn.name : "g", sig[i] ? sig[i] : "");
+        int rk = graph_concrete_rounding(tfn, i);   /* traced under :rounding/:ftz: its values say so */
+        if (rk && tl > 0 && tl < (int)sizeof t - 8) {
+            tl += snprintf(t + tl, sizeof t - (size_t)tl, ", ");
+            op_rounding_describe(rk, t + tl, (int)sizeof t - tl);
+        }
         view_set_title(f, t);
         /* only the concrete function that the shadow run ran is coloured */
         op_graph_opts_t o2;
