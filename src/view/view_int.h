@@ -3,6 +3,7 @@
 #ifndef NN_VIEW_INT_H
 #define NN_VIEW_INT_H
 #include "view/view.h"
+#include "view/draw.h"
 #include <cairo.h>
 
 #define VIEW_FONT "DejaVu Sans, Noto Sans CJK KR, sans"
@@ -11,11 +12,6 @@
 #define VIEW_C_GRID  0xDDDDDD
 #define VIEW_C_FRAME 0x555555
 #define VIEW_C_MUTED 0x666666
-
-/* A text style: size in pixels; markup: Pango markup (<b>, <sup>, ...). */
-/* num: a number: '-' is drawn as U+2212 (the minus sign). */
-/* wrap: > 0 wraps the text at word boundaries to that many pixels */
-typedef struct view_txt { double size; bool bold, mono, markup, italic; uint32_t color; bool num; double wrap; } view_txt_t;
 
 void view_rgb(cairo_t *cr, uint32_t c);
 /* Width and height in pixels of s (Pango, with font fallback). */
@@ -43,5 +39,15 @@ uint32_t view_tint(uint32_t c, double a);
  * point i's 0xRRGGBB; the caller clips. */
 void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
                      double x0, double y0, double x1, double y1);
+
+/* The Cairo backend of view_dc_t (draw_cairo.c): init wraps cr (no
+ * allocation; the caller keeps cr); view_dc_cairo gives a Cairo context
+ * back (NULL for other backends) to the kinds not yet drawn through
+ * view_dc_t alone. */
+typedef struct view_dc_cairo { view_dc_t dc; cairo_t *cr; } view_dc_cairo_t;
+void view_dc_cairo_init(view_dc_cairo_t *c, cairo_t *cr);
+cairo_t *view_dc_cairo(view_dc_t *dc);
+/* the hover read-out drawn through dc (view_draw_hover's body) */
+bool view_draw_hover_dc(view_figure_t *f, view_dc_t *dc, double mx, double my);
 
 #endif
