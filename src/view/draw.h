@@ -89,14 +89,11 @@ static inline void dc_rotate(view_dc_t *d, double a) { d->ops->rotate(d, a); }
 
 /* Draw f over a w x h rectangle at the origin of dc (view_draw's body). */
 void view_draw_dc(view_figure_t *f, view_dc_t *dc, int w, int h);
-/* Whether f's kind is drawn through view_dc_t alone (the recorder draws it);
- * the others still need Cairo (view_dc_cairo). */
-bool view_kind_portable(int kind);
 
 /* The recorder (draw_record.c): f drawn as a display list, one JSON
  * object per line: {"op":"...", ...} with the figure's size first; text
  * measured by a fixed rule (draw_record.c) so the list is the same on every
- * machine.  Returns a malloc'd string, or NULL with a message in err (a
- * kind not yet portable, or out of memory). */
+ * machine.  Returns a malloc'd string, or NULL with a message in err (out
+ * of memory). */
 char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap);
 #endif

@@ -9,6 +9,7 @@
  * API has no fallback and draws boxes). */
 #include "view/view.h"
 #include "view/view_int.h"
+#include "view/draw_cairo.h"
 
 #include <cairo.h>
 #include <pango/pangocairo.h>
@@ -38,6 +39,11 @@ int view_draw_status(struct _cairo *cr)
 {
     cairo_status_t st = cairo_status(cr);
     return st != CAIRO_STATUS_SUCCESS ? (int)st : (int)draw_status;
+}
+
+static void view_rgb(cairo_t *cr, uint32_t c)
+{
+    cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
 }
 
 #define CR(d) (((view_dc_cairo_t *)(d))->cr)
@@ -269,10 +275,6 @@ void view_dc_cairo_init(view_dc_cairo_t *c, cairo_t *cr)
 }
 cairo_t *view_dc_cairo(view_dc_t *dc) { return dc->ops == &cairo_ops ? CR(dc) : NULL; }
 
-void view_rgb(cairo_t *cr, uint32_t c)
-{
-    cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
-}
 
 void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
 {

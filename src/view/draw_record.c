@@ -212,10 +212,6 @@ static const view_dc_ops_t record_ops = {
 
 char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
 {
-    if (!view_kind_portable(f->kind)) {
-        snprintf(err, (size_t)errcap, _("a %s figure cannot be drawn as a display list yet"), f->name);
-        return NULL;
-    }
     rec_t r = { .dc = { &record_ops, false } };
     if (f->kind == VIEW_TABLE || f->kind == VIEW_BITS) {
         /* as tall as its rows (view_natural_height), measured by this rule */

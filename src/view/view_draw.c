@@ -71,17 +71,11 @@ static double note_lines(view_dc_t *dc, const char *note, double base, double x0
 }
 
 /* the helpers, for view_model.c and view_graph.c (view_int.h) */
-void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double *h)
+void view_dc_rgb(view_dc_t *dc, uint32_t c) { rgb(dc, c); }
+void view_text_size(view_dc_t *dc, const char *s, view_txt_t t, double *w, double *h) { text_size(dc, s, t, w, h); }
+double view_text_at(view_dc_t *dc, const char *s, double x, double y, double ax, double ay, view_txt_t t)
 {
-    view_dc_cairo_t c;
-    view_dc_cairo_init(&c, cr);
-    text_size(&c.dc, s, t, w, h);
-}
-double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, view_txt_t t)
-{
-    view_dc_cairo_t c;
-    view_dc_cairo_init(&c, cr);
-    return text_at(&c.dc, s, x, y, ax, ay, t);
+    return text_at(dc, s, x, y, ax, ay, t);
 }
 /* The title: bold, centred, wrapped to the canvas (a long one takes more
  * lines, and the plot starts lower: view_title_top). */
@@ -97,12 +91,7 @@ static void draw_title(view_figure_t *f, view_dc_t *dc, int w, double base)
     if (!f->title) return;
     text_at(dc, f->title, w / 2.0, base * 0.6, 0.5, 0, title_txt(base, w));
 }
-void view_draw_title(view_figure_t *f, cairo_t *cr, int w, double base)
-{
-    view_dc_cairo_t c;
-    view_dc_cairo_init(&c, cr);
-    draw_title(f, &c.dc, w, base);
-}
+void view_draw_title(view_figure_t *f, view_dc_t *dc, int w, double base) { draw_title(f, dc, w, base); }
 /* where the content starts under the title (none base units without one) */
 static double title_top(const view_figure_t *f, view_dc_t *dc, int w, double base, double none)
 {
@@ -112,11 +101,9 @@ static double title_top(const view_figure_t *f, view_dc_t *dc, int w, double bas
     /* more lines: as many as drawn (Hangul's lines are taller than Latin's) */
     return n > 1 ? fmax(base * 2.6 + (n - 1) * base * 1.5, base * 1.3 + lh_) : fmax(base * 2.6, base * 1.05 + lh_);
 }
-double view_title_top(const view_figure_t *f, cairo_t *cr, int w, double base, double none)
+double view_title_top(const view_figure_t *f, view_dc_t *dc, int w, double base, double none)
 {
-    view_dc_cairo_t c;
-    view_dc_cairo_init(&c, cr);
-    return title_top(f, &c.dc, w, base, none);
+    return title_top(f, dc, w, base, none);
 }
 
 /* ---- coordinates ---- */
@@ -753,12 +740,10 @@ static void paint_grid(view_dc_t *dc, int n, uint32_t (*colour)(const void *ctx,
     dc->ops->image(dc, px, n, n, DC_IMG_SMOOTH | DC_IMG_PAD, x0 - sx / 2, y0 - sy / 2, sx, sy);
     free(px);
 }
-void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
+void view_paint_grid(view_dc_t *dc, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
                      double x0, double y0, double x1, double y1)
 {
-    view_dc_cairo_t c;
-    view_dc_cairo_init(&c, cr);
-    paint_grid(&c.dc, n, colour, ctx, x0, y0, x1, y1);
+    paint_grid(dc, n, colour, ctx, x0, y0, x1, y1);
 }
 
 static void draw_field(view_figure_t *f, view_dc_t *dc)
@@ -1732,14 +1717,6 @@ double view_base_px(int w, int h)
     return base * view_scale();
 }
 
-/* The kinds laid out through view_dc_t alone (the recorder draws them);
- * the others still draw with Cairo directly (view_model.c, view_graph.c,
- * view_tiles.c, view_playground.c). */
-bool view_kind_portable(int kind)
-{
-    return kind == VIEW_PLOT || kind == VIEW_HEATMAP || kind == VIEW_NUMBERLINE || kind == VIEW_BITS || kind == VIEW_TABLE;
-}
-
 void view_draw_dc(view_figure_t *f, view_dc_t *dc, int w, int h)
 {
     dc_save(dc);
@@ -1750,19 +1727,17 @@ void view_draw_dc(view_figure_t *f, view_dc_t *dc, int w, int h)
     if (f->base_px > 0) base = f->base_px;
     f->content_h = h;
     view_layout(f);
-    cairo_t *cr = view_kind_portable(f->kind) ? NULL : view_dc_cairo(dc);
     switch (f->kind) {
     case VIEW_PLOT: draw_plot(f, dc, w, h, base); break;
     case VIEW_HEATMAP: draw_heatmap(f, dc, w, h, base); break;
     case VIEW_NUMBERLINE: draw_numberline(f, dc, w, h, base); break;
     case VIEW_BITS: draw_bits(f, dc, w, h, base); break;
     case VIEW_TABLE: draw_table(f, dc, w, h, base); break;
-    /* not yet through view_dc_t: Cairo only (the recorder refuses them) */
-    case VIEW_MODEL: if (cr) view_draw_model(f, cr, w, h, base); break;
-    case VIEW_GRAPH: if (cr) view_draw_graph(f, cr, w, h, base); break;
-    case VIEW_TILES: if (cr) view_draw_tiles(f, cr, w, h, base); break;
-    case VIEW_PLAYGROUND: if (cr) view_draw_playground(f, cr, w, h, base); break;
-    case VIEW_ROW: if (cr) view_draw_row(f, cr, w, h, base); break;
+    case VIEW_MODEL: view_draw_model(f, dc, w, h, base); break;
+    case VIEW_GRAPH: view_draw_graph(f, dc, w, h, base); break;
+    case VIEW_TILES: view_draw_tiles(f, dc, w, h, base); break;
+    case VIEW_PLAYGROUND: view_draw_playground(f, dc, w, h, base); break;
+    case VIEW_ROW: view_draw_row(f, dc, w, h, base); break;
     }
     dc_restore(dc);
 }

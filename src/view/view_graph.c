@@ -14,6 +14,7 @@
  */
 #include "view/view.h"
 #include "view/view_int.h"
+#include "view/draw_cairo.h"
 #include "util/i18n.h"
 
 #include <cairo.h>
@@ -71,6 +72,8 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
     /* measure the labels with the figure's own font */
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     cairo_t *cr = cairo_create(surf);
+    view_dc_cairo_t mc;
+    view_dc_cairo_init(&mc, cr);
     Agraph_t *G = agopen("g", Agdirected, NULL);
     agattr(G, AGRAPH, "rankdir", "TB");
     agattr(G, AGRAPH, "nodesep", "0.3");
@@ -89,7 +92,7 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
         nodes[i] = agnode(G, name, 1);
         char *mk = markup(&g->n[i]);
         double tw, th;
-        view_text_size(cr, mk, label_style(FS, &g->n[i]), &tw, &th);
+        view_text_size(&mc.dc, mk, label_style(FS, &g->n[i]), &tw, &th);
         g_free(mk);
         /* inches (72 points each), with a margin around the text */
         snprintf(wb, sizeof wb, "%.4f", (tw + FS * 1.4) / 72.0);
@@ -139,50 +142,50 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
 
 /* ---- drawing ---- */
 
-static void round_rect(cairo_t *cr, double x, double y, double w, double h, double r)
+static void round_rect(view_dc_t *dc, double x, double y, double w, double h, double r)
 {
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, x + w - r, y + r, r, -M_PI / 2, 0);
-    cairo_arc(cr, x + w - r, y + h - r, r, 0, M_PI / 2);
-    cairo_arc(cr, x + r, y + h - r, r, M_PI / 2, M_PI);
-    cairo_arc(cr, x + r, y + r, r, M_PI, 3 * M_PI / 2);
-    cairo_close_path(cr);
+    dc_new_sub_path(dc);
+    dc_arc(dc, x + w - r, y + r, r, -M_PI / 2, 0);
+    dc_arc(dc, x + w - r, y + h - r, r, 0, M_PI / 2);
+    dc_arc(dc, x + r, y + h - r, r, M_PI / 2, M_PI);
+    dc_arc(dc, x + r, y + r, r, M_PI, 3 * M_PI / 2);
+    dc_close_path(dc);
 }
 
-static void draw_one(view_graph_t *g, cairo_t *cr, double s)
+static void draw_one(view_graph_t *g, view_dc_t *dc, double s)
 {
 #define PX(x) (g->ox + s * (x))
 #define PY(y) (g->oy + s * (g->bh - (y)))
     static const double dash[2] = { 6, 4 };
     /* edges under the boxes */
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    dc_cap(dc, DC_CAP_BUTT);
     for (int i = 0; i < g->ne; i++) {
         view_gedge_t *e = &g->e[i];
         if (e->npts < 1) continue;
         uint32_t col = e->removed ? 0xB0B0B0 : 0x444444;
-        view_rgb(cr, col);
-        cairo_set_line_width(cr, fmax(1, s * 1.6));
-        if (e->removed) cairo_set_dash(cr, dash, 2, 0);
-        cairo_move_to(cr, PX(e->pts[0]), PY(e->pts[1]));
+        view_dc_rgb(dc, col);
+        dc_line_width(dc, fmax(1, s * 1.6));
+        if (e->removed) dc_dash(dc, dash, 2, 0);
+        dc_move_to(dc, PX(e->pts[0]), PY(e->pts[1]));
         for (int k = 1; k + 2 < e->npts; k += 3)
-            cairo_curve_to(cr, PX(e->pts[2 * k]), PY(e->pts[2 * k + 1]), PX(e->pts[2 * k + 2]), PY(e->pts[2 * k + 3]),
+            dc_curve_to(dc, PX(e->pts[2 * k]), PY(e->pts[2 * k + 1]), PX(e->pts[2 * k + 2]), PY(e->pts[2 * k + 3]),
                            PX(e->pts[2 * k + 4]), PY(e->pts[2 * k + 5]));
         double lx = e->pts[2 * (e->npts - 1)], ly = e->pts[2 * (e->npts - 1) + 1];
-        if (e->arrow) cairo_line_to(cr, PX(e->ax), PY(e->ay));
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        if (e->arrow) dc_line_to(dc, PX(e->ax), PY(e->ay));
+        dc_stroke(dc);
+        dc_dash(dc, NULL, 0, 0);
         if (e->arrow) {
             /* the head: from the spline's last point to the tip */
             double tx = PX(e->ax), ty = PY(e->ay), dx = tx - PX(lx), dy = ty - PY(ly), L = hypot(dx, dy);
             if (L > 0) {
                 dx /= L; dy /= L;
                 double al = fmax(6, s * 10), aw = al * 0.45;
-                cairo_move_to(cr, tx, ty);
-                cairo_line_to(cr, tx - dx * al - dy * aw, ty - dy * al + dx * aw);
-                cairo_line_to(cr, tx - dx * al + dy * aw, ty - dy * al - dx * aw);
-                cairo_close_path(cr);
-                view_rgb(cr, col);
-                cairo_fill(cr);
+                dc_move_to(dc, tx, ty);
+                dc_line_to(dc, tx - dx * al - dy * aw, ty - dy * al + dx * aw);
+                dc_line_to(dc, tx - dx * al + dy * aw, ty - dy * al - dx * aw);
+                dc_close_path(dc);
+                view_dc_rgb(dc, col);
+                dc_fill(dc);
             }
         }
     }
@@ -190,17 +193,17 @@ static void draw_one(view_graph_t *g, cairo_t *cr, double s)
     for (int i = 0; i < g->nn; i++) {
         view_gnode_t *n = &g->n[i];
         double x = PX(n->x - n->w / 2), y = PY(n->y + n->h / 2), w = s * n->w, h = s * n->h;
-        round_rect(cr, x, y, w, h, fmin(h / 4, s * 6));
-        view_rgb(cr, n->removed ? 0xF2F2F2 : n->fill);
-        cairo_fill_preserve(cr);
-        view_rgb(cr, n->removed ? 0xA8A8A8 : n->output ? 0x000000 : VIEW_C_FRAME);
-        cairo_set_line_width(cr, fmax(1, s * (n->output ? 2.2 : 1.3)));
-        if (n->removed) cairo_set_dash(cr, dash, 2, 0);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        round_rect(dc, x, y, w, h, fmin(h / 4, s * 6));
+        view_dc_rgb(dc, n->removed ? 0xF2F2F2 : n->fill);
+        dc_fill_preserve(dc);
+        view_dc_rgb(dc, n->removed ? 0xA8A8A8 : n->output ? 0x000000 : VIEW_C_FRAME);
+        dc_line_width(dc, fmax(1, s * (n->output ? 2.2 : 1.3)));
+        if (n->removed) dc_dash(dc, dash, 2, 0);
+        dc_stroke(dc);
+        dc_dash(dc, NULL, 0, 0);
         char *mk = markup(n);
         view_txt_t t = label_style(FS * s, n);
-        view_text_at(cr, mk, PX(n->x), PY(n->y), 0.5, 0.5, t);
+        view_text_at(dc, mk, PX(n->x), PY(n->y), 0.5, 0.5, t);
         g_free(mk);
     }
 #undef PX
@@ -209,7 +212,7 @@ static void draw_one(view_graph_t *g, cairo_t *cr, double s)
 
 /* The key: what the fills mean, in rows that fit the width w from x
  * (the last row's middle at y; draw false: only count the rows). */
-static int draw_key(cairo_t *cr, double x, double y, double w, double base, bool draw)
+static int draw_key(view_dc_t *dc, double x, double y, double w, double base, bool draw)
 {
     static const struct { const char *name; uint32_t fill; bool removed; } k[] = {
         { N_("parameter"), VIEW_G_PARAM, false }, { N_("constant"), VIEW_G_CONST, false }, { N_("variable"), VIEW_G_VAR, false },
@@ -221,7 +224,7 @@ static int draw_key(cairo_t *cr, double x, double y, double w, double base, bool
     int row[NK], rows = 1;
     double x0 = x, cx = x;
     for (int i = 0; i < NK; i++) {
-        double tw; view_text_size(cr, _(k[i].name), t, &tw, NULL);
+        double tw; view_text_size(dc, _(k[i].name), t, &tw, NULL);
         if (cx > x0 && cx + base * 1.4 + tw > x0 + w) { rows++; cx = x0; }
         row[i] = rows - 1;
         cx += base * 1.4 + tw + base * 1.0;
@@ -231,25 +234,25 @@ static int draw_key(cairo_t *cr, double x, double y, double w, double base, bool
     for (int i = 0; i < NK; i++) {
         if (i && row[i] != row[i - 1]) cx = x0;
         double yy = y - (rows - 1 - row[i]) * base * KEY_ROW;
-        round_rect(cr, cx, yy - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
-        view_rgb(cr, k[i].fill);
-        cairo_fill_preserve(cr);
-        view_rgb(cr, k[i].removed ? 0xA8A8A8 : VIEW_C_FRAME);
-        cairo_set_line_width(cr, 1);
-        if (k[i].removed) cairo_set_dash(cr, dash, 2, 0);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        round_rect(dc, cx, yy - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
+        view_dc_rgb(dc, k[i].fill);
+        dc_fill_preserve(dc);
+        view_dc_rgb(dc, k[i].removed ? 0xA8A8A8 : VIEW_C_FRAME);
+        dc_line_width(dc, 1);
+        if (k[i].removed) dc_dash(dc, dash, 2, 0);
+        dc_stroke(dc);
+        dc_dash(dc, NULL, 0, 0);
         cx += base * 1.4;
-        cx += view_text_at(cr, _(k[i].name), cx, yy, 0, 0.5, t) + base * 1.0;
+        cx += view_text_at(dc, _(k[i].name), cx, yy, 0, 0.5, t) + base * 1.0;
     }
     return rows;
 }
 
-void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+void view_draw_graph(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
-    view_draw_title(f, cr, w, base);
-    double top = view_title_top(f, cr, w, base, 0.8);
-    int krows = draw_key(cr, base * 0.6, 0, w - base * 1.2, base, false);
+    view_draw_title(f, dc, w, base);
+    double top = view_title_top(f, dc, w, base, 0.8);
+    int krows = draw_key(dc, base * 0.6, 0, w - base * 1.2, base, false);
     double kh = (krows - 1) * base * KEY_ROW;
     double bottom = h - base * (f->note ? 2.6 : 1.5) - kh;
     int ng = f->ngraphs;
@@ -261,7 +264,7 @@ void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     for (int i = 0; i < ng; i++) {
         view_txt_t ti = tt;
         ti.wrap = (W - gap * (ng - 1)) / (ng ? ng : 1) * 0.95;
-        double hh; view_text_size(cr, f->graphs[i].title, ti, NULL, &hh);
+        double hh; view_text_size(dc, f->graphs[i].title, ti, NULL, &hh);
         th = fmax(th, hh + base * 0.6);
     }
     /* Side by side, each panel as wide as its graph at one common scale, or
@@ -286,26 +289,26 @@ void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         double pw = stacked ? W : s * g->bw + spare;
         view_txt_t ti = tt;
         ti.wrap = pw * 0.95;
-        double hh; view_text_size(cr, g->title, ti, NULL, &hh);
+        double hh; view_text_size(dc, g->title, ti, NULL, &hh);
         if (hh > th - base * 0.5) ti.size *= fmax(0.6, (th - base * 0.5) / hh);   /* a narrower panel: smaller */
-        view_text_at(cr, g->title, x + pw / 2, y, 0.5, 0, ti);
+        view_text_at(dc, g->title, x + pw / 2, y, 0.5, 0, ti);
         if (i > 0) {
-            view_rgb(cr, VIEW_C_GRID);
-            cairo_set_line_width(cr, 1);
-            if (stacked) { cairo_move_to(cr, x, y - gap / 2); cairo_line_to(cr, x + W, y - gap / 2); }
-            else { cairo_move_to(cr, x - gap / 2, top); cairo_line_to(cr, x - gap / 2, bottom); }
-            cairo_stroke(cr);
+            view_dc_rgb(dc, VIEW_C_GRID);
+            dc_line_width(dc, 1);
+            if (stacked) { dc_move_to(dc, x, y - gap / 2); dc_line_to(dc, x + W, y - gap / 2); }
+            else { dc_move_to(dc, x - gap / 2, top); dc_line_to(dc, x - gap / 2, bottom); }
+            dc_stroke(dc);
         }
         g->scale = s;
         g->ox = x + (pw - s * g->bw) / 2;
         g->oy = y + th;
-        draw_one(g, cr, s);
+        draw_one(g, dc, s);
         if (stacked) y += th + s * g->bh + gap;
         else x += pw + gap;
     }
-    draw_key(cr, base * 0.6, h - base * 0.75, w - base * 1.2, base, true);
+    draw_key(dc, base * 0.6, h - base * 0.75, w - base * 1.2, base, true);
     if (f->note) {
         view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
-        view_text_at(cr, f->note, base * 0.6, h - base * 1.8 - kh, 0, 0.5, tn);
+        view_text_at(dc, f->note, base * 0.6, h - base * 1.8 - kh, 0, 0.5, tn);
     }
 }
