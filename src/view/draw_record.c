@@ -143,17 +143,31 @@ static void r_image(view_dc_t *d, const uint32_t *px, int w, int h, int flags, d
  * the monospaced face, 0.55 for ASCII and 1.0 for Hangul and CJK (U+1100
  * and on) in the proportional one, 0.6 for any other; a line is 1.2 of the
  * size high (rounded up to whole pixels, as Pango's pixel sizes are).
- * Markup tags and a number's '^' take no room; wrap breaks at spaces. */
+ * Markup tags and a number's '^' take no room, an entity (&amp;) is one
+ * character, a number's '-' is drawn as U+2212; wrap breaks at spaces.
+ * web/draw.js's test measures by the same rule. */
 static double char_w(unsigned cp, view_txt_t t)
 {
     if (t.mono) return 0.6;
     return cp < 0x80 ? 0.55 : cp >= 0x1100 ? 1.0 : 0.6;
 }
+/* one word (of width word) onto the line: a new line when it would pass
+ * the wrap width */
+typedef struct { double line, sp, wmax; int n; } lines_t;
+static void place(lines_t *L, double word, double wrap)
+{
+    if (wrap > 0 && L->line - L->sp > 0 && L->line + word > wrap) {
+        L->wmax = fmax(L->wmax, L->line - L->sp);
+        L->line = word;
+        L->n++;
+    } else L->line += word;
+    if (word > 0) L->sp = 0;
+}
 static void r_measure(view_dc_t *d, const char *s, view_txt_t t, double *w, double *h, int *lines)
 {
     (void)d;
-    double line = 0, word = 0, wmax = 0;
-    int n = 1;
+    lines_t L = { 0, 0, 0, 1 };   /* line: its words and spaces; sp: the spaces at its end */
+    double word = 0;
     bool tag = false;
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         unsigned cp = *p++;
@@ -165,23 +179,31 @@ static void r_measure(view_dc_t *d, const char *s, view_txt_t t, double *w, doub
         if (t.markup && cp == '<') { tag = true; continue; }
         if (tag) { if (cp == '>') tag = false; continue; }
         if (t.num && cp == '^') continue;
-        if (cp == '\n') { wmax = fmax(wmax, line + word); line = word = 0; n++; continue; }
+        if (t.markup && cp == '&') { while (*p && *p != ';') p++; if (*p) p++; }
+        if (t.num && cp == '-') cp = 0x2212;
+        if (cp == '\n') {
+            place(&L, word, t.wrap);
+            word = 0;
+            L.wmax = fmax(L.wmax, L.line - L.sp);
+            L.line = L.sp = 0;
+            L.n++;
+            continue;
+        }
         double cw = char_w(cp, t) * t.size;
         if (cp == ' ') {
-            if (t.wrap > 0 && line + word > t.wrap && line > 0) { wmax = fmax(wmax, line); line = word; n++; }
-            line += word + cw;
+            place(&L, word, t.wrap);
             word = 0;
+            L.line += cw;
+            L.sp += cw;
             continue;
         }
         word += cw;
     }
-    if (t.wrap > 0 && line + word > t.wrap && line > 0) { wmax = fmax(wmax, line); line = word; n++; }
-    else line += word;
-    wmax = fmax(wmax, line);
-    if (t.wrap > 0) wmax = fmin(wmax, t.wrap);
-    if (w) *w = ceil(wmax);
-    if (h) *h = ceil(t.size * 1.2) * n;
-    if (lines) *lines = n;
+    place(&L, word, t.wrap);
+    L.wmax = fmax(L.wmax, L.line - L.sp);
+    if (w) *w = ceil(L.wmax);
+    if (h) *h = ceil(t.size * 1.2) * L.n;
+    if (lines) *lines = L.n;
 }
 
 static double r_text(view_dc_t *d, const char *s, double x, double y, double ax, double ay, view_txt_t t)
@@ -223,7 +245,9 @@ char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
         h = hn < h / 4 ? h / 4 : hn;
         r.len = 0;
     }
+    static const char *const kinds[] = { "plot", "heatmap", "bits", "numberline", "table", "model", "graph", "tiles", "playground", "row" };
     put(&r, "{\"op\":\"figure\"");
+    str(&r, "kind", (unsigned)f->kind < sizeof kinds / sizeof kinds[0] ? kinds[f->kind] : "?");
     str(&r, "name", f->name);
     put(&r, ",\"w\":%d,\"h\":%d}\n", w, h);
     view_draw_dc(f, &r.dc, w, h);
