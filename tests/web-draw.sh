@@ -73,4 +73,15 @@ printf 'plot([1, 2])\n:save %s/no/such/dir/p.jsonl\n' "$tmp" > bad.nn
 "$NNPAD" bad.nn > bad.txt 2>&1
 grep -q "p.jsonl" bad.txt && grep -qi "error\|cannot" bad.txt && [ ! -e "$tmp/no" ]
 tap_ok $? ":save into a missing folder: a clear error, nothing written"
+# the layout and the recorder compile without Cairo's or Pango's headers
+# (what a browser build of them needs): a Cairo call there is an error
+src=$TESTDIR/../src
+if command -v "${CC:-cc}" > /dev/null 2>&1; then
+  bad=
+  for f in view_draw view_model view_tiles view_playground draw_record; do
+    "${CC:-cc}" -std=gnu11 -fsyntax-only -Werror=implicit-function-declaration -I"$src" -I"$TESTDIR/.." "$src/view/$f.c" > cc.txt 2>&1 || bad="$bad $f"
+  done
+  [ -z "$bad" ]; tap_ok $? "the figure layout and the recorder compile without Cairo or Pango headers${bad:+ (not:$bad)}"
+  [ -z "$bad" ] || tap_diag < cc.txt
+else tap_skip_one "no C compiler" "the figure layout and the recorder compile without Cairo or Pango headers"; fi
 tap_done

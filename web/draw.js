@@ -15,8 +15,9 @@
 //     raised, Pango markup tags dropped; like Cairo's, a text sets the
 //     source to its colour;
 //   - images: base64 RGBA put on a scratch canvas, drawn scaled (nearest
-//     or smooth); "pad" (edge pixels extended under the clip) is drawn
-//     without the extension (half a pixel of the grid at each edge).
+//     or smooth); "pad" needs nothing more: the layout's padded images
+//     already cover their clip, and a smoothed drawImage clamps at the
+//     image's edges as Cairo's PAD extend does.
 //
 // replay(ctx, list, opts) -> the number of ops drawn.  list: the JSONL text
 // or an array of op objects; opts.makeCanvas(w, h) makes the scratch canvas
