@@ -78,7 +78,7 @@ tap_ok $? ":save into a missing folder: a clear error, nothing written"
 src=$TESTDIR/../src
 if command -v "${CC:-cc}" > /dev/null 2>&1; then
   bad=
-  for f in view_draw view_model view_tiles view_playground draw_record; do
+  for f in view_draw view_model view_tiles view_playground view_graph_draw draw_record; do
     "${CC:-cc}" -std=gnu11 -fsyntax-only -Werror=implicit-function-declaration -I"$src" -I"$TESTDIR/.." "$src/view/$f.c" > cc.txt 2>&1 || bad="$bad $f"
   done
   [ -z "$bad" ]; tap_ok $? "the figure layout and the recorder compile without Cairo or Pango headers${bad:+ (not:$bad)}"

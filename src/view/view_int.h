@@ -27,6 +27,11 @@ void view_draw_title(view_figure_t *f, view_dc_t *dc, int w, double base);
 double view_title_top(const view_figure_t *f, view_dc_t *dc, int w, double base, double none);
 
 void view_draw_model(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
+/* a graph node's label as Pango markup (free it) and its text style; the
+ * layout font size (14 px at scale 1: a point per pixel) */
+#define VIEW_GRAPH_FS 14.0
+char *view_graph_markup(const view_gnode_t *n);
+view_txt_t view_graph_label_style(double size, const view_gnode_t *n);
 void view_draw_graph(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
 void view_draw_tiles(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
 void view_draw_playground(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
