@@ -24,7 +24,7 @@ static void escape(char **m, size_t *k, size_t *cap, const char *p, size_t len)
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)p[i];
         char tmp[16];
-        const char *rep = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '\'' ? "&#39;" : c == '"' ? "&quot;" : NULL;
+        const char *rep = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '\'' ? "&apos;" : c == '"' ? "&quot;" : NULL;
         if (!rep && ((c >= 0x1 && c <= 0x8) || (c >= 0xb && c <= 0xc) || (c >= 0xe && c <= 0x1f) || c == 0x7f)) {
             snprintf(tmp, sizeof tmp, "&#x%x;", c);
             rep = tmp;
