@@ -1295,7 +1295,7 @@ static int cmd_quit(repl_t *r, const char *arg)
 static int cmd_save(repl_t *r, const char *arg)
 {
     if (!*arg)
-        return repl_cmd_error(r, "usage: :save FILE.png | FILE.svg | FILE.html | FILE.ipynb | FILE.nn");
+        return repl_cmd_error(r, "usage: :save FILE.png | FILE.svg | FILE.jsonl | FILE.html | FILE.ipynb | FILE.nn");
     char *path = afile_tilde(arg);
     char err[1200];
     if (!afile_allowed(path ? path : arg, err, sizeof err)) {
@@ -1630,8 +1630,10 @@ const repl_cmd_t repl_cmds[] = {
       "    nnpad --report-summary DIR tabulates a folder of them for a teacher.\n"),
       REPL_ARG_FILE, NULL, cmd_report },
     { "lang", NULL, ":lang [en|ko]", N_("the lessons' language (default from LANG)"), NULL, REPL_ARG_WORDS, lang_words, cmd_lang },
-    { "save", NULL, ":save FILE.png|FILE.svg|FILE.html|FILE.ipynb|FILE.nn", N_("save the last figure, the session as a page, or its inputs"),
+    { "save", NULL, ":save FILE.png|FILE.svg|FILE.jsonl|FILE.html|FILE.ipynb|FILE.nn", N_("save the last figure, the session as a page, or its inputs"),
       N_("    FILE.png, FILE.svg: the last figure (1200 x 750 px; SVG in pixels).\n"
+      "    FILE.jsonl: the last figure as drawing operations, one JSON object a\n"
+      "               line (what the web page draws; web/draw.js).\n"
       "    FILE.html: the whole session as one page (inputs, output, figures inline),\n"
       "               readable offline and printable as a handout.\n"
       "    FILE.ipynb: the same as a Jupyter notebook (a code cell per input, its\n"

@@ -1,9 +1,7 @@
-/* view_draw.c — the one drawing code: a figure into any cairo_t (image
- * surface for PNG and the window, SVG surface for SVG and HTML).
- *
- * Text goes through Pango (pangocairo), so fontconfig falls back from
- * DejaVu Sans to Noto Sans CJK for Hangul (TOOLCHAIN.md: Cairo's toy text
- * API has no fallback and draws boxes).  Sizes scale with the figure's
+/* view_draw.c — the one layout code: a figure into any view_dc_t (draw.h:
+ * Cairo for PNG, SVG, HTML and the window; a display list for the
+ * browser).  The kinds laid out here call only view_dc_t; text is measured
+ * by the backend (Pango natively).  Sizes scale with the figure's
  * height: at 750 px the body text is 25 px, readable from the back of a
  * classroom on a projector; lines are 3 px.
  *
@@ -17,8 +15,6 @@
 #include "util/i18n.h"
 #include "tensor/dtype.h"
 
-#include <cairo.h>
-#include <pango/pangocairo.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,149 +27,26 @@
 #define C_FRAME VIEW_C_FRAME
 #define C_MUTED VIEW_C_MUTED
 
-/* A picture Cairo could not make (an image surface in error: out of
- * memory) is left out of the drawing and its status kept for the drawing
- * (view_draw_status), so whoever writes the drawing out says why, and no
- * pixel is written into memory that is not there.  (Handing Cairo the
- * error surface as a source would put the context in error too, but Cairo
- * leaks a pattern on that path.) */
-static int draw_depth;
-static cairo_status_t draw_status;
-
-static bool picture_failed(cairo_surface_t *img)
-{
-    cairo_status_t st = cairo_surface_status(img);
-    if (st == CAIRO_STATUS_SUCCESS) return false;
-    if (draw_status == CAIRO_STATUS_SUCCESS) draw_status = st;
-    return true;
-}
-
-int view_draw_status(struct _cairo *cr)
-{
-    cairo_status_t st = cairo_status(cr);
-    return st != CAIRO_STATUS_SUCCESS ? (int)st : (int)draw_status;
-}
-static void rgb(cairo_t *cr, uint32_t c) { cairo_set_source_rgb(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0); }
-static void rgba(cairo_t *cr, uint32_t c, double a) { cairo_set_source_rgba(cr, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0, a); }
+static void rgb(view_dc_t *dc, uint32_t c) { dc_rgb(dc, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0); }
+static void rgba(view_dc_t *dc, uint32_t c, double a) { dc_rgba(dc, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0, a); }
 
 typedef view_txt_t txt_t;
 
-/* A number as drawn: '-' becomes U+2212 (the minus sign; the hyphen is
- * shorter and sits lower), and "b^e" (a power: "10^-8", "2^-14") becomes
- * b with e raised, at 0.8 of the size but never under 18 px on a
- * 750-px figure (VIEW_MIN_PX scaled).  Returns Pango markup in out. */
-static void num_markup(char *out, size_t cap, const char *s, double size)
-{
-    size_t k = 0;
-    const char *caret = strchr(s, '^'), *eend = NULL;
-    if (caret) { eend = caret + 1; if (*eend == '-' || *eend == '+') eend++; while (*eend >= '0' && *eend <= '9') eend++; }
-    for (const char *p = s; *p && k + 16 < cap; p++) {
-        if (p == eend && caret) {
-            /* the exponent ends; the next ^ (if any) raises the next one: every
-             * power in one layout shares one baseline */
-            k += (size_t)snprintf(out + k, cap - k, "</span>");
-            caret = strchr(p, '^');
-            if (caret) { eend = caret + 1; if (*eend == '-' || *eend == '+') eend++; while (*eend >= '0' && *eend <= '9') eend++; }
-        }
-        if (p == caret) {
-            double es = fmax(size * 0.8, fmin(size, 18.0));
-            /* Pango units: 1/1024 point; pangocairo draws 96 dpi, 0.75 pt per pixel */
-            k += (size_t)snprintf(out + k, cap - k, "<span font_desc=\"%.1fpx\" rise=\"%d\">", es, (int)(size * 0.42 * 0.75 * 1024));
-            continue;
-        }
-        if (*p == '-') { memcpy(out + k, "\xe2\x88\x92", 3); k += 3; continue; }
-        if (*p == '<') { k += (size_t)snprintf(out + k, cap - k, "&lt;"); continue; }
-        if (*p == '>') { k += (size_t)snprintf(out + k, cap - k, "&gt;"); continue; }
-        if (*p == '&') { k += (size_t)snprintf(out + k, cap - k, "&amp;"); continue; }
-        out[k++] = *p;
-    }
-    if (caret && k + 8 < cap) k += (size_t)snprintf(out + k, cap - k, "</span>");
-    out[k] = 0;
-}
-
-static PangoLayout *layout_for(cairo_t *cr, const char *s, txt_t t)
-{
-    PangoLayout *l = pango_cairo_create_layout(cr);
-    PangoFontDescription *fd = pango_font_description_from_string(t.mono ? MONO : FONT);
-    pango_font_description_set_absolute_size(fd, t.size * PANGO_SCALE);
-    if (t.bold) pango_font_description_set_weight(fd, PANGO_WEIGHT_BOLD);
-    if (t.italic) pango_font_description_set_style(fd, PANGO_STYLE_ITALIC);
-    pango_layout_set_font_description(l, fd);
-    pango_font_description_free(fd);
-    if (t.num && !t.markup) {
-        char m[512];
-        num_markup(m, sizeof m, s, t.size);
-        pango_layout_set_markup(l, m, -1);
-    } else if (t.markup) pango_layout_set_markup(l, s, -1);
-    else pango_layout_set_text(l, s, -1);
-    if (t.wrap > 0) {
-        pango_layout_set_width(l, (int)(t.wrap * PANGO_SCALE));
-        pango_layout_set_wrap(l, PANGO_WRAP_WORD_CHAR);
-    }
-    return l;
-}
-
-/* Width and height in pixels of s. */
-static void text_size(cairo_t *cr, const char *s, txt_t t, double *w, double *h)
-{
-    PangoLayout *l = layout_for(cr, s, t);
-    int iw, ih;
-    pango_layout_get_pixel_size(l, &iw, &ih);
-    if (w) *w = iw;
-    if (h) *h = ih;
-    g_object_unref(l);
-}
-
+/* Width and height in pixels of s (measured by the backend). */
+static void text_size(view_dc_t *dc, const char *s, txt_t t, double *w, double *h) { dc->ops->measure(dc, s, t, w, h, NULL); }
 /* Draw s with its anchor at (x, y): ax/ay 0 = left/top, 0.5 = centre,
  * 1 = right/bottom.  Returns the width. */
-/* The tests' record of every text drawn: its ink box in device pixels
- * (view_text_boxes_*, view.h), to check that none leaves the canvas and no
- * two overlap. */
-static view_text_box_t *rec_boxes;
-static int rec_n, rec_cap;
-static bool rec_on;
-void view_text_boxes_begin(void) { rec_n = 0; rec_on = true; }
-const view_text_box_t *view_text_boxes_end(int *n)
-{
-    rec_on = false;
-    *n = rec_n;
-    return rec_boxes;
-}
-
-static double text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, txt_t t)
+static double text_at(view_dc_t *dc, const char *s, double x, double y, double ax, double ay, txt_t t)
 {
     if (!s || !*s) return 0;
-    PangoLayout *l = layout_for(cr, s, t);
-    if (t.wrap > 0 && ax == 0.5) pango_layout_set_alignment(l, PANGO_ALIGN_CENTER);
-    int iw, ih;
-    pango_layout_get_pixel_size(l, &iw, &ih);
-    rgb(cr, t.color);
-    /* centred and wrapped: the layout is t.wrap wide and Pango centres each line in it */
-    double x0 = t.wrap > 0 && ax == 0.5 ? x - t.wrap / 2 : x - ax * iw, y0 = y - ay * ih;
-    cairo_move_to(cr, x0, y0);
-    if (rec_on) {
-        PangoRectangle ink;
-        pango_layout_get_pixel_extents(l, &ink, NULL);
-        /* the four corners in device space (a rotated y label too) */
-        double lo_x = 1e18, lo_y = 1e18, hi_x = -1e18, hi_y = -1e18;
-        for (int c = 0; c < 4; c++) {
-            double cx = x0 + ink.x + (c & 1 ? ink.width : 0), cy = y0 + ink.y + (c & 2 ? ink.height : 0);
-            cairo_user_to_device(cr, &cx, &cy);
-            lo_x = fmin(lo_x, cx); hi_x = fmax(hi_x, cx); lo_y = fmin(lo_y, cy); hi_y = fmax(hi_y, cy);
-        }
-        double ux = lo_x, uy = lo_y, uw = hi_x - lo_x, uh = hi_y - lo_y;
-        if (rec_n == rec_cap) {
-            rec_cap = rec_cap ? rec_cap * 2 : 256;
-            rec_boxes = realloc(rec_boxes, (size_t)rec_cap * sizeof *rec_boxes);
-            if (!rec_boxes) abort();
-        }
-        view_text_box_t *b = &rec_boxes[rec_n++];
-        b->x = ux; b->y = uy; b->w = uw; b->h = uh;
-        snprintf(b->text, sizeof b->text, "%s", s);
-    }
-    pango_cairo_show_layout(cr, l);
-    g_object_unref(l);
-    return iw;
+    return dc->ops->text(dc, s, x, y, ax, ay, t);
+}
+/* lines of s once wrapped, and its height */
+static int text_lines(view_dc_t *dc, const char *s, txt_t t, double *h)
+{
+    int n = 0;
+    dc->ops->measure(dc, s, t, NULL, h, &n);
+    return n;
 }
 
 static txt_t T(double size) { return (txt_t){ size, false, false, false, false, C_TEXT, false, 0 }; }
@@ -189,22 +62,20 @@ static txt_t note_txt(double base, double x0, int w)
     return t;
 }
 /* its lines once wrapped */
-static double note_lines(cairo_t *cr, const char *note, double base, double x0, int w)
+static double note_lines(view_dc_t *dc, const char *note, double base, double x0, int w)
 {
     if (!note) return 0;
-    PangoLayout *l = layout_for(cr, note, note_txt(base, x0, w));
-    int n = pango_layout_get_line_count(l), lw_, lh_;
-    pango_layout_get_pixel_size(l, &lw_, &lh_);
-    g_object_unref(l);
+    double lh_;
+    int n = text_lines(dc, note, note_txt(base, x0, w), &lh_);
     return fmax(n, lh_ / base);   /* in base units: Hangul's lines are taller */
 }
 
 /* the helpers, for view_model.c and view_graph.c (view_int.h) */
-void view_rgb(cairo_t *cr, uint32_t c) { rgb(cr, c); }
-void view_text_size(cairo_t *cr, const char *s, view_txt_t t, double *w, double *h) { text_size(cr, s, t, w, h); }
-double view_text_at(cairo_t *cr, const char *s, double x, double y, double ax, double ay, view_txt_t t)
+void view_dc_rgb(view_dc_t *dc, uint32_t c) { rgb(dc, c); }
+void view_text_size(view_dc_t *dc, const char *s, view_txt_t t, double *w, double *h) { text_size(dc, s, t, w, h); }
+double view_text_at(view_dc_t *dc, const char *s, double x, double y, double ax, double ay, view_txt_t t)
 {
-    return text_at(cr, s, x, y, ax, ay, t);
+    return text_at(dc, s, x, y, ax, ay, t);
 }
 /* The title: bold, centred, wrapped to the canvas (a long one takes more
  * lines, and the plot starts lower: view_title_top). */
@@ -215,21 +86,24 @@ static txt_t title_txt(double base, int w)
     t.wrap = w - base * 1.6;
     return t;
 }
-void view_draw_title(view_figure_t *f, cairo_t *cr, int w, double base)
+static void draw_title(view_figure_t *f, view_dc_t *dc, int w, double base)
 {
     if (!f->title) return;
-    text_at(cr, f->title, w / 2.0, base * 0.6, 0.5, 0, title_txt(base, w));
+    text_at(dc, f->title, w / 2.0, base * 0.6, 0.5, 0, title_txt(base, w));
 }
+void view_draw_title(view_figure_t *f, view_dc_t *dc, int w, double base) { draw_title(f, dc, w, base); }
 /* where the content starts under the title (none base units without one) */
-double view_title_top(const view_figure_t *f, cairo_t *cr, int w, double base, double none)
+static double title_top(const view_figure_t *f, view_dc_t *dc, int w, double base, double none)
 {
     if (!f->title) return base * none;
-    PangoLayout *l = layout_for(cr, f->title, title_txt(base, w));
-    int n = pango_layout_get_line_count(l), lw_, lh_;
-    pango_layout_get_pixel_size(l, &lw_, &lh_);
-    g_object_unref(l);
+    double lh_;
+    int n = text_lines(dc, f->title, title_txt(base, w), &lh_);
     /* more lines: as many as drawn (Hangul's lines are taller than Latin's) */
     return n > 1 ? fmax(base * 2.6 + (n - 1) * base * 1.5, base * 1.3 + lh_) : fmax(base * 2.6, base * 1.05 + lh_);
+}
+double view_title_top(const view_figure_t *f, view_dc_t *dc, int w, double base, double none)
+{
+    return title_top(f, dc, w, base, none);
 }
 
 /* ---- coordinates ---- */
@@ -256,105 +130,86 @@ static double clampd(double v, double lo, double hi) { return v < lo ? lo : v > 
 static bool drawable(const view_figure_t *f, double y) { return isfinite(y) && !(f->y.log && y <= 0); }
 
 /* A series as filled dots with a dark rim (roofline's ops) */
-static void draw_points(view_figure_t *f, cairo_t *cr, const view_series_t *s, double r)
+static void draw_points(view_figure_t *f, view_dc_t *dc, const view_series_t *s, double r)
 {
     if (r < 4) r = 4;
-    if (cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE && s->n > 64) {
-        /* on pixels: one dot drawn once and stamped at each point (a scatter
-         * of thousands redraws a few times a second in fit's live figures);
-         * the stamp sits on the pixel grid, the dot inside it at the
-         * point's fraction of a pixel, in 4 steps each way */
-        int sz = (int)ceil(2 * r + 4);
-        cairo_surface_t *st[4][4] = { { 0 } };
-        for (int64_t i = 0; i < s->n; i++) {
-            if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
-            double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
-            if (X < f->px - r || X > f->px + f->pw + r) continue;
-            double bx = floor(X - sz / 2.0), by = floor(Y - sz / 2.0);
-            int qx = (int)((X - sz / 2.0 - bx) * 4) & 3, qy = (int)((Y - sz / 2.0 - by) * 4) & 3;
-            if (!st[qx][qy]) {
-                cairo_surface_t *stamp = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, sz + 1, sz + 1);
-                if (picture_failed(stamp)) { cairo_surface_destroy(stamp); continue; }
-                st[qx][qy] = stamp;
-                cairo_t *c2 = cairo_create(st[qx][qy]);
-                cairo_arc(c2, sz / 2.0 + qx / 4.0, sz / 2.0 + qy / 4.0, s->hollow ? r - 1 : r, 0, 2 * M_PI);
-                if (s->hollow) cairo_set_source_rgb(c2, 1, 1, 1); else rgb(c2, s->color);
-                cairo_fill_preserve(c2);
-                if (s->hollow) rgb(c2, s->color); else cairo_set_source_rgb(c2, 0.15, 0.15, 0.15);
-                cairo_set_line_width(c2, s->hollow ? 2 : 1.2);
-                cairo_stroke(c2);
-                cairo_destroy(c2);
+    if (dc->raster && dc->ops->dots && s->n > 64) {
+        /* on pixels: the backend stamps one drawn dot (draw.h) */
+        double *xy = malloc((size_t)s->n * 2 * sizeof *xy);
+        if (xy) {
+            int64_t m = 0;
+            for (int64_t i = 0; i < s->n; i++) {
+                if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
+                double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
+                if (X < f->px - r || X > f->px + f->pw + r) continue;
+                xy[2 * m] = X; xy[2 * m + 1] = Y; m++;
             }
-            cairo_set_source_surface(cr, st[qx][qy], bx, by);
-            cairo_rectangle(cr, bx, by, sz + 1, sz + 1);
-            cairo_fill(cr);
+            dc->ops->dots(dc, xy, m, r, s->hollow, s->color);
+            free(xy);
+            return;
         }
-        for (int a = 0; a < 4; a++)
-            for (int b = 0; b < 4; b++)
-                if (st[a][b]) cairo_surface_destroy(st[a][b]);
-        return;
     }
     for (int64_t i = 0; i < s->n; i++) {
         if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
         double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
         if (X < f->px - r || X > f->px + f->pw + r) continue;
-        cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
-        if (s->hollow) cairo_set_source_rgb(cr, 1, 1, 1); else rgb(cr, s->color);
-        cairo_fill_preserve(cr);
-        if (s->hollow) rgb(cr, s->color); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-        cairo_set_line_width(cr, s->hollow ? fmax(2.5, r * 0.45) : 1.2);
-        cairo_stroke(cr);
+        dc_arc(dc, X, Y, r, 0, 2 * M_PI);
+        if (s->hollow) dc_rgb(dc, 1, 1, 1); else rgb(dc, s->color);
+        dc_fill_preserve(dc);
+        if (s->hollow) rgb(dc, s->color); else dc_rgb(dc, 0.15, 0.15, 0.15);
+        dc_line_width(dc, s->hollow ? fmax(2.5, r * 0.45) : 1.2);
+        dc_stroke(dc);
     }
 }
 
 /* A series' dash pattern (view_series_t.dash), scaled by the line width */
-static void set_dash(cairo_t *cr, int dash, double lw)
+static void set_dash(view_dc_t *dc, int dash, double lw)
 {
     double d1[2] = { lw * 4, lw * 2.5 }, d2[2] = { lw * 0.1, lw * 2.2 }, d3[4] = { lw * 4, lw * 2, lw * 0.1, lw * 2 };
     switch (dash) {
-    case 1: cairo_set_dash(cr, d1, 2, 0); break;
-    case 2: cairo_set_dash(cr, d2, 2, 0); break;
-    case 3: cairo_set_dash(cr, d3, 4, 0); break;
-    default: cairo_set_dash(cr, NULL, 0, 0); break;
+    case 1: dc_dash(dc, d1, 2, 0); break;
+    case 2: dc_dash(dc, d2, 2, 0); break;
+    case 3: dc_dash(dc, d3, 4, 0); break;
+    default: dc_dash(dc, NULL, 0, 0); break;
     }
 }
 
 /* marker="o": a dot at each point (at most one per 3 pixels of x) */
-static void draw_markers(view_figure_t *f, cairo_t *cr, const view_series_t *s, double lw)
+static void draw_markers(view_figure_t *f, view_dc_t *dc, const view_series_t *s, double lw)
 {
     double r = fmax(2.5, lw * 1.2), last = -1e9;
-    rgb(cr, s->color);
+    rgb(dc, s->color);
     for (int64_t i = 0; i < s->n; i++) {
         if (!isfinite(s->x[i]) || !drawable(f, s->y[i])) continue;
         double X = view_x_to_px(f, s->x[i]), Y = view_y_to_px(f, s->y[i]);
         if (X < f->px - r || X > f->px + f->pw + r || Y < f->py - r || Y > f->py + f->ph + r) continue;
         if (s->x_sorted && X - last < 3) continue;
         last = X;
-        cairo_new_sub_path(cr);
-        cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
+        dc_new_sub_path(dc);
+        dc_arc(dc, X, Y, r, 0, 2 * M_PI);
     }
-    cairo_fill(cr);
+    dc_fill(dc);
 }
 
-static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t *s, double lw)
+static void draw_line_series(view_figure_t *f, view_dc_t *dc, const view_series_t *s, double lw)
 {
-    if (s->marker) draw_markers(f, cr, s, lw);
-    rgb(cr, s->color);
-    cairo_set_line_width(cr, lw);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    if (s->marker) draw_markers(f, dc, s, lw);
+    rgb(dc, s->color);
+    dc_line_width(dc, lw);
+    dc_join(dc, DC_JOIN_ROUND);
+    dc_cap(dc, DC_CAP_ROUND);
     /* a dashed line is drawn point to point (the per-column boxes below
      * would fill its gaps) */
     bool decimate = s->x_sorted && s->n > (int64_t)(4 * f->pw) && !s->dash;
-    set_dash(cr, s->dash, lw);
+    set_dash(dc, s->dash, lw);
     bool pen = false;
     if (!decimate) {
         for (int64_t i = 0; i < s->n; i++) {
             double x = s->x[i], y = s->y[i];
             if (!isfinite(x) || !drawable(f, y)) { pen = false; continue; }
             double X = clampd(view_x_to_px(f, x), -1e5, 1e5), Y = clampd(view_y_to_px(f, y), -1e5, 1e5);
-            if (pen) cairo_line_to(cr, X, Y);
-            else { cairo_move_to(cr, X, Y); if (s->n == 1 || i + 1 >= s->n || !drawable(f, s->y[i + 1])) cairo_line_to(cr, X, Y); }
+            if (pen) dc_line_to(dc, X, Y);
+            else { dc_move_to(dc, X, Y); if (s->n == 1 || i + 1 >= s->n || !drawable(f, s->y[i + 1])) dc_line_to(dc, X, Y); }
             pen = true;
         }
         /* on a log axis a value that is exactly 0 lies at minus infinity:
@@ -365,12 +220,12 @@ static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t 
                 for (int d = -1; d <= 1; d += 2) {
                     int64_t j = i + d;
                     if (j < 0 || j >= s->n || s->y[j] != 0 || !isfinite(s->x[j])) continue;
-                    cairo_move_to(cr, clampd(view_x_to_px(f, s->x[i]), -1e5, 1e5), clampd(view_y_to_px(f, s->y[i]), -1e5, 1e5));
-                    cairo_line_to(cr, clampd(view_x_to_px(f, s->x[j]), -1e5, 1e5), f->py + f->ph + lw * 4);
+                    dc_move_to(dc, clampd(view_x_to_px(f, s->x[i]), -1e5, 1e5), clampd(view_y_to_px(f, s->y[i]), -1e5, 1e5));
+                    dc_line_to(dc, clampd(view_x_to_px(f, s->x[j]), -1e5, 1e5), f->py + f->ph + lw * 4);
                 }
             }
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        dc_stroke(dc);
+        dc_dash(dc, NULL, 0, 0);
         return;
     }
     if (!f->y.log) {
@@ -407,11 +262,11 @@ static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t 
             double last = ys[j - 1];
             prev = isfinite(last) ? last : NAN;
             double ya = floor(clampd(view_y_to_px(f, mx), -1e5, 1e5)) - half + 1, yb = ceil(clampd(view_y_to_px(f, mn), -1e5, 1e5)) + half;
-            if (c >= floor(f->px) - half && c <= f->px + f->pw + half) cairo_rectangle(cr, c - half + 1, ya, 2 * half - 1, yb - ya);
+            if (c >= floor(f->px) - half && c <= f->px + f->pw + half) dc_rectangle(dc, c - half + 1, ya, 2 * half - 1, yb - ya);
             i = j;
         }
         (void)pen;
-        cairo_fill(cr);
+        dc_fill(dc);
         return;
     }
     /* min/max per pixel column: first, min, max, last of each column */
@@ -426,42 +281,42 @@ static void draw_line_series(view_figure_t *f, cairo_t *cr, const view_series_t 
         long c = ok ? (long)floor(X) : -2;
         if (have && (!ok || c != col)) {
             double Yf = view_y_to_px(f, first), Ymn = view_y_to_px(f, mn), Ymx = view_y_to_px(f, mx), Yl = view_y_to_px(f, last);
-            if (pen) cairo_line_to(cr, cx, clampd(Yf, -1e5, 1e5));
-            else cairo_move_to(cr, cx, clampd(Yf, -1e5, 1e5));
-            cairo_line_to(cr, cx, clampd(Ymn, -1e5, 1e5));
-            cairo_line_to(cr, cx, clampd(Ymx, -1e5, 1e5));
-            cairo_line_to(cr, cx, clampd(Yl, -1e5, 1e5));
+            if (pen) dc_line_to(dc, cx, clampd(Yf, -1e5, 1e5));
+            else dc_move_to(dc, cx, clampd(Yf, -1e5, 1e5));
+            dc_line_to(dc, cx, clampd(Ymn, -1e5, 1e5));
+            dc_line_to(dc, cx, clampd(Ymx, -1e5, 1e5));
+            dc_line_to(dc, cx, clampd(Yl, -1e5, 1e5));
             pen = true;
             have = false;
         }
         if (!ok) { pen = false; continue; }
         if (X < f->px - 2 || X > f->px + f->pw + 2) {
             /* off screen: keep the line's direction with one vertex */
-            if (pen || X > f->px) { if (pen) cairo_line_to(cr, clampd(X, -1e5, 1e5), clampd(view_y_to_px(f, y), -1e5, 1e5)); }
-            else cairo_move_to(cr, clampd(X, -1e5, 1e5), clampd(view_y_to_px(f, y), -1e5, 1e5));
+            if (pen || X > f->px) { if (pen) dc_line_to(dc, clampd(X, -1e5, 1e5), clampd(view_y_to_px(f, y), -1e5, 1e5)); }
+            else dc_move_to(dc, clampd(X, -1e5, 1e5), clampd(view_y_to_px(f, y), -1e5, 1e5));
             pen = true;
             continue;
         }
         if (!have) { have = true; col = c; cx = c + 0.5; first = mn = mx = last = y; }
         else { if (y < mn) mn = y; if (y > mx) mx = y; last = y; }
     }
-    cairo_stroke(cr);
+    dc_stroke(dc);
 }
 
-static void draw_bars(view_figure_t *f, cairo_t *cr, const view_series_t *s)
+static void draw_bars(view_figure_t *f, view_dc_t *dc, const view_series_t *s)
 {
     double y0 = view_y_to_px(f, f->y.log ? f->y.lo : 0);
     for (int64_t i = 0; i < s->n; i++) {
         double v = s->y[i];
         if (!drawable(f, v)) continue;
         double a = view_x_to_px(f, s->x[i]), b = view_x_to_px(f, s->x[i + 1]), yv = view_y_to_px(f, v);
-        cairo_rectangle(cr, a, yv, b - a, y0 - yv);
+        dc_rectangle(dc, a, yv, b - a, y0 - yv);
     }
-    rgba(cr, s->color, 0.8);
-    cairo_fill_preserve(cr);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_set_line_width(cr, 1);
-    cairo_stroke(cr);
+    rgba(dc, s->color, 0.8);
+    dc_fill_preserve(dc);
+    dc_rgb(dc, 1, 1, 1);
+    dc_line_width(dc, 1);
+    dc_stroke(dc);
 }
 
 /* ---- legend: in the corner of the plot area that the data leave freest ---- */
@@ -486,7 +341,7 @@ static bool direct_labels(const view_figure_t *f)
 /* The rows a legend above the plot takes: its entries (a sample, the
  * name) left to right, a new row where the next would pass the plot's
  * right edge */
-static int legend_rows(const view_figure_t *f, cairo_t *cr, double base, int nextra, const char **xlabels)
+static int legend_rows(const view_figure_t *f, view_dc_t *dc, double base, int nextra, const char **xlabels)
 {
     txt_t t = T(base * 0.8);
     double sw = base * 1.8, pad = base * 0.4, x = f->px, right = f->px + f->pw + base * 1.0;
@@ -494,7 +349,7 @@ static int legend_rows(const view_figure_t *f, cairo_t *cr, double base, int nex
     for (int i = 0; i < f->nseries + nextra; i++) {
         const char *lab = i < f->nseries ? f->series[i].label : xlabels[i - f->nseries];
         if (!lab) continue;
-        double lw_; text_size(cr, lab, t, &lw_, NULL);
+        double lw_; text_size(dc, lab, t, &lw_, NULL);
         if (x > f->px && x + sw * 0.8 + pad * 0.6 + lw_ > right) { rows++; x = f->px; }
         x += sw * 0.8 + pad * 0.6 + lw_ + base * 1.0;
     }
@@ -502,15 +357,15 @@ static int legend_rows(const view_figure_t *f, cairo_t *cr, double base, int nex
 }
 
 /* the same for a figure's own series and its bands' labels (draw_panel's extras) */
-static int legend_rows_of(const view_figure_t *f, cairo_t *cr, double base)
+static int legend_rows_of(const view_figure_t *f, view_dc_t *dc, double base)
 {
     const char *xl[8];
     int nx = 0;
     for (int i = 0; i < f->nbands && nx < 4; i++) if (f->bands[i].label) xl[nx++] = f->bands[i].label;
-    return legend_rows(f, cr, base, nx, xl);
+    return legend_rows(f, dc, base, nx, xl);
 }
 
-static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, const char **xlabels, const uint32_t *xcolors,
+static void draw_legend(view_figure_t *f, view_dc_t *dc, double base, int nextra, const char **xlabels, const uint32_t *xcolors,
                         const bool *xband)
 {
     int n = 0;
@@ -521,51 +376,51 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
     txt_t t = T(base * 0.8);
     double wmax = 0, lh = base * 1.15;
     for (int i = 0; i < f->nseries; i++) if (f->series[i].label && !direct) {
-        double w; text_size(cr, f->series[i].label, t, &w, NULL); if (w > wmax) wmax = w;
+        double w; text_size(dc, f->series[i].label, t, &w, NULL); if (w > wmax) wmax = w;
     }
-    for (int i = 0; i < nextra; i++) { double w; text_size(cr, xlabels[i], t, &w, NULL); if (w > wmax) wmax = w; }
+    for (int i = 0; i < nextra; i++) { double w; text_size(dc, xlabels[i], t, &w, NULL); if (w > wmax) wmax = w; }
     double sw = base * 1.8, pad = base * 0.4;
     if (f->legend_above) {
         /* rows in the gap above the plot area (as many as place_plot left
          * room for: legend_rows), each entry whole */
-        int rows = legend_rows(f, cr, base, nextra, xlabels), row = 0;
+        int rows = legend_rows(f, dc, base, nextra, xlabels), row = 0;
         double x = f->px, right = f->px + f->pw + base * 1.0;
         for (int i = 0; i < f->nseries + nextra; i++) {
             const char *lab; uint32_t col;
             if (i < f->nseries) { if (!f->series[i].label) continue; lab = f->series[i].label; col = f->series[i].color; }
             else { lab = xlabels[i - f->nseries]; col = xcolors[i - f->nseries]; }
-            double lw_; text_size(cr, lab, t, &lw_, NULL);
+            double lw_; text_size(dc, lab, t, &lw_, NULL);
             if (x > f->px && x + sw * 0.8 + pad * 0.6 + lw_ > right) { row++; x = f->px; }
             double ly = f->py - (has_tags(f) ? base * 1.2 : 0) - base * 0.55 - (rows - 1 - row) * base * LEGEND_ROW;
             if (i >= f->nseries && xband[i - f->nseries]) {
-                rgba(cr, col, 0.35);
-                cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
-                cairo_fill(cr);
+                rgba(dc, col, 0.35);
+                dc_rectangle(dc, x, ly - base * 0.35, sw * 0.8, base * 0.7);
+                dc_fill(dc);
             } else if (i < f->nseries && f->series[i].style == VIEW_BARS) {
-                rgba(cr, col, 0.8);   /* as the bars are drawn */
-                cairo_rectangle(cr, x, ly - base * 0.35, sw * 0.8, base * 0.7);
-                cairo_fill(cr);
+                rgba(dc, col, 0.8);   /* as the bars are drawn */
+                dc_rectangle(dc, x, ly - base * 0.35, sw * 0.8, base * 0.7);
+                dc_fill(dc);
             } else if (i < f->nseries && f->series[i].style == VIEW_POINTS) {
                 /* a point series: its dot (hollow ones white, ringed) */
                 bool ho = f->series[i].hollow;
-                cairo_new_path(cr);
-                cairo_arc(cr, x + sw * 0.4, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
-                if (ho) cairo_set_source_rgb(cr, 1, 1, 1); else rgb(cr, col);
-                cairo_fill_preserve(cr);
-                if (ho) rgb(cr, col); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-                cairo_set_line_width(cr, ho ? fmax(2.5, base * 0.12) : 1.2);
-                cairo_stroke(cr);
+                dc_new_path(dc);
+                dc_arc(dc, x + sw * 0.4, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
+                if (ho) dc_rgb(dc, 1, 1, 1); else rgb(dc, col);
+                dc_fill_preserve(dc);
+                if (ho) rgb(dc, col); else dc_rgb(dc, 0.15, 0.15, 0.15);
+                dc_line_width(dc, ho ? fmax(2.5, base * 0.12) : 1.2);
+                dc_stroke(dc);
             } else {
-                rgb(cr, col);
-                cairo_set_line_width(cr, fmax(3, base * 0.16));
-                cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-                if (i < f->nseries) set_dash(cr, f->series[i].dash, fmax(3, base * 0.16));
-                cairo_move_to(cr, x, ly); cairo_line_to(cr, x + sw * 0.8, ly);
-                cairo_stroke(cr);
-                cairo_set_dash(cr, NULL, 0, 0);
+                rgb(dc, col);
+                dc_line_width(dc, fmax(3, base * 0.16));
+                dc_cap(dc, DC_CAP_BUTT);
+                if (i < f->nseries) set_dash(dc, f->series[i].dash, fmax(3, base * 0.16));
+                dc_move_to(dc, x, ly); dc_line_to(dc, x + sw * 0.8, ly);
+                dc_stroke(dc);
+                dc_dash(dc, NULL, 0, 0);
             }
             x += sw * 0.8 + pad * 0.6;
-            x += text_at(cr, lab, x, ly, 0, 0.5, t) + base * 1.0;
+            x += text_at(dc, lab, x, ly, 0, 0.5, t) + base * 1.0;
         }
         return;
     }
@@ -610,12 +465,12 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
     int best = 0;
     for (int c = 1; c < nc; c++) if (cnt[c] < cnt[best]) best = c;
     double x = cx[best], y = cy[best];
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.9);
-    cairo_rectangle(cr, x, y, bw, bh);
-    cairo_fill_preserve(cr);
-    rgb(cr, 0xBBBBBB);
-    cairo_set_line_width(cr, 1);
-    cairo_stroke(cr);
+    dc_rgba(dc, 1, 1, 1, 0.9);
+    dc_rectangle(dc, x, y, bw, bh);
+    dc_fill_preserve(dc);
+    rgb(dc, 0xBBBBBB);
+    dc_line_width(dc, 1);
+    dc_stroke(dc);
     int row = 0;
     for (int i = 0; i < f->nseries + nextra; i++) {
         const char *lab; uint32_t col; bool band = false;
@@ -625,77 +480,77 @@ static void draw_legend(view_figure_t *f, cairo_t *cr, double base, int nextra, 
         } else { lab = xlabels[i - f->nseries]; col = xcolors[i - f->nseries]; band = xband[i - f->nseries]; }
         double ly = y + pad + lh * row + lh / 2;
         if (band) {
-            rgba(cr, col, i < f->nseries ? 0.8 : 0.35);   /* a bar as the bars are drawn (draw_bars), a band as bands */
-            cairo_rectangle(cr, x + pad, ly - lh * 0.3, sw, lh * 0.6);
-            cairo_fill(cr);
+            rgba(dc, col, i < f->nseries ? 0.8 : 0.35);   /* a bar as the bars are drawn (draw_bars), a band as bands */
+            dc_rectangle(dc, x + pad, ly - lh * 0.3, sw, lh * 0.6);
+            dc_fill(dc);
         } else {
-            rgb(cr, col);
+            rgb(dc, col);
             if (i < f->nseries && f->series[i].style == VIEW_POINTS) {
                 /* a point series: its dot, rimmed as drawn */
-                cairo_new_path(cr);
+                dc_new_path(dc);
                 bool ho = f->series[i].hollow;
-                cairo_arc(cr, x + pad + sw / 2, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
-                if (ho) cairo_set_source_rgb(cr, 1, 1, 1);
-                cairo_fill_preserve(cr);
-                if (ho) rgb(cr, col); else cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
-                cairo_set_line_width(cr, ho ? fmax(2.5, base * 0.12) : 1.2);
-                cairo_stroke(cr);
-                text_at(cr, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
+                dc_arc(dc, x + pad + sw / 2, ly, fmax(4, base * 0.3), 0, 2 * M_PI);
+                if (ho) dc_rgb(dc, 1, 1, 1);
+                dc_fill_preserve(dc);
+                if (ho) rgb(dc, col); else dc_rgb(dc, 0.15, 0.15, 0.15);
+                dc_line_width(dc, ho ? fmax(2.5, base * 0.12) : 1.2);
+                dc_stroke(dc);
+                text_at(dc, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
                 row++;
                 continue;
             }
-            cairo_set_line_width(cr, fmax(3, base * 0.16));
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-            if (i < f->nseries) set_dash(cr, f->series[i].dash, fmax(3, base * 0.16));
-            cairo_move_to(cr, x + pad, ly);
-            cairo_line_to(cr, x + pad + sw, ly);
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
+            dc_line_width(dc, fmax(3, base * 0.16));
+            dc_cap(dc, DC_CAP_BUTT);
+            if (i < f->nseries) set_dash(dc, f->series[i].dash, fmax(3, base * 0.16));
+            dc_move_to(dc, x + pad, ly);
+            dc_line_to(dc, x + pad + sw, ly);
+            dc_stroke(dc);
+            dc_dash(dc, NULL, 0, 0);
             if (i < f->nseries && f->series[i].marker) {
-                cairo_arc(cr, x + pad + sw / 2, ly, fmax(2.5, base * 0.2), 0, 2 * M_PI);
-                cairo_fill(cr);
+                dc_arc(dc, x + pad + sw / 2, ly, fmax(2.5, base * 0.2), 0, 2 * M_PI);
+                dc_fill(dc);
             }
         }
-        text_at(cr, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
+        text_at(dc, lab, x + pad * 2 + sw, ly, 0, 0.5, t);
         row++;
     }
 }
 
 /* ---- axes frame, grid, ticks ---- */
 
-static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, bool show_y, bool xlabels)
+static void draw_axes(view_figure_t *f, view_dc_t *dc, double base, bool grid_y, bool show_y, bool xlabels)
 {
     txt_t t = N(base * 0.85);
-    cairo_set_line_width(cr, 1);
-    rgb(cr, C_GRID);
+    dc_line_width(dc, 1);
+    rgb(dc, C_GRID);
     for (int i = 0; i < f->x.nticks; i++) {
         double X = round(view_x_to_px(f, f->x.tick[i])) + 0.5;
-        cairo_move_to(cr, X, f->py); cairo_line_to(cr, X, f->py + f->ph);
+        dc_move_to(dc, X, f->py); dc_line_to(dc, X, f->py + f->ph);
     }
     if (grid_y)
         for (int i = 0; i < f->y.nticks; i++) {
             double Y = round(view_y_to_px(f, f->y.tick[i])) + 0.5;
-            cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
+            dc_move_to(dc, f->px, Y); dc_line_to(dc, f->px + f->pw, Y);
         }
-    cairo_stroke(cr);
+    dc_stroke(dc);
     /* y = 0 stands out when it is inside the range */
     if (show_y && !f->y.log && f->y.lo < 0 && f->y.hi > 0) {
-        rgb(cr, 0x999999);
-        cairo_set_line_width(cr, 1.5);
+        rgb(dc, 0x999999);
+        dc_line_width(dc, 1.5);
         double Y = view_y_to_px(f, 0);
-        cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
-        cairo_stroke(cr);
+        dc_move_to(dc, f->px, Y); dc_line_to(dc, f->px + f->pw, Y);
+        dc_stroke(dc);
     }
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 2);
-    cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
-    cairo_stroke(cr);
+    rgb(dc, C_FRAME);
+    dc_line_width(dc, 2);
+    dc_rectangle(dc, f->px, f->py, f->pw, f->ph);
+    dc_stroke(dc);
     for (int i = 0; i < f->x.nticks; i++) {
         double X = view_x_to_px(f, f->x.tick[i]);
-        rgb(cr, C_FRAME);
-        cairo_move_to(cr, X, f->py + f->ph); cairo_line_to(cr, X, f->py + f->ph + base * 0.3);
-        cairo_stroke(cr);
-        if (xlabels) text_at(cr, f->x.tick_label[i], X, f->py + f->ph + base * 0.4, 0.5, 0, t);
+        rgb(dc, C_FRAME);
+        dc_move_to(dc, X, f->py + f->ph); dc_line_to(dc, X, f->py + f->ph + base * 0.3);
+        dc_stroke(dc);
+        if (xlabels) text_at(dc, f->x.tick_label[i], X, f->py + f->ph + base * 0.4, 0.5, 0, t);
     }
     if (show_y) {
         /* a label is left out when it would touch the last one drawn (a
@@ -703,71 +558,65 @@ static void draw_axes(view_figure_t *f, cairo_t *cr, double base, bool grid_y, b
         double last = -1e9;
         for (int i = 0; i < f->y.nticks; i++) {
             double Y = view_y_to_px(f, f->y.tick[i]), th;
-            rgb(cr, C_FRAME);
-            cairo_move_to(cr, f->px - base * 0.3, Y); cairo_line_to(cr, f->px, Y);
-            cairo_stroke(cr);
-            text_size(cr, f->y.tick_label[i], t, NULL, &th);
+            rgb(dc, C_FRAME);
+            dc_move_to(dc, f->px - base * 0.3, Y); dc_line_to(dc, f->px, Y);
+            dc_stroke(dc);
+            text_size(dc, f->y.tick_label[i], t, NULL, &th);
             if (fabs(Y - last) < th * 0.95) continue;
-            text_at(cr, f->y.tick_label[i], f->px - base * 0.45, Y, 1, 0.5, t);
+            text_at(dc, f->y.tick_label[i], f->px - base * 0.45, Y, 1, 0.5, t);
             last = Y;
         }
     }
 }
 
-static double ytick_width(view_figure_t *f, cairo_t *cr, double base)
+static double ytick_width(view_figure_t *f, view_dc_t *dc, double base)
 {
     double w = 0;
     for (int i = 0; i < f->y.nticks; i++) {
-        double tw; text_size(cr, f->y.tick_label[i], N(base * 0.85), &tw, NULL);
+        double tw; text_size(dc, f->y.tick_label[i], N(base * 0.85), &tw, NULL);
         if (tw > w) w = tw;
     }
     return w;
 }
 
 /* The y axis' title, turned, just left of the tick labels. */
-static void draw_ylabel(view_figure_t *f, cairo_t *cr, double base, double tickw)
+static void draw_ylabel(view_figure_t *f, view_dc_t *dc, double base, double tickw)
 {
     if (!f->y.label) return;
     txt_t t = T(base * 0.85);
     double th, tw;
-    text_size(cr, f->y.label, t, &tw, &th);
+    text_size(dc, f->y.label, t, &tw, &th);
     /* no longer than its panel is high (a short panel, or a projector's large text) */
-    if (tw > f->ph * 0.98 && tw > 0) { t.size *= fmax(0.7 / 0.85, f->ph * 0.98 / tw); text_size(cr, f->y.label, t, &tw, &th); }
+    if (tw > f->ph * 0.98 && tw > 0) { t.size *= fmax(0.7 / 0.85, f->ph * 0.98 / tw); text_size(dc, f->y.label, t, &tw, &th); }
     if (tw > f->ph * 0.98 && strchr(f->y.label, ' ')) {
         /* still too long: two lines (centred), as small as that takes, not below half the base */
         t.wrap = f->ph * 0.98;
-        PangoLayout *l = layout_for(cr, f->y.label, t);
-        while (pango_layout_get_line_count(l) > 2 && t.size > base * 0.5) {
-            g_object_unref(l);
-            t.size *= 0.92;
-            l = layout_for(cr, f->y.label, t);
-        }
-        g_object_unref(l);
-        text_size(cr, f->y.label, t, &tw, &th);
+        while (text_lines(dc, f->y.label, t, NULL) > 2 && t.size > base * 0.5) t.size *= 0.92;
+        text_size(dc, f->y.label, t, &tw, &th);
         if (f->px - base * 0.45 - tickw - base * 0.35 - th < base * 0.2) {   /* no room for two lines left of the ticks */
             t.wrap = 0;
             t.size = base * 0.7;
-            text_size(cr, f->y.label, t, &tw, &th);
+            text_size(dc, f->y.label, t, &tw, &th);
         }
     }
-    if (tw > f->ph * 0.98 && tw > 0 && !(t.wrap > 0)) { t.size *= fmax(0.5 / 0.7, f->ph * 0.98 / tw); text_size(cr, f->y.label, t, &tw, &th); }
+    if (tw > f->ph * 0.98 && tw > 0 && !(t.wrap > 0)) { t.size *= fmax(0.5 / 0.7, f->ph * 0.98 / tw); text_size(dc, f->y.label, t, &tw, &th); }
     double x = f->px - base * 0.45 - tickw - base * 0.35 - th;
     if (x < base * 0.2) x = base * 0.2;
-    cairo_save(cr);
-    cairo_translate(cr, x, f->py + f->ph / 2);
-    cairo_rotate(cr, -M_PI / 2);
-    text_at(cr, f->y.label, 0, 0, 0.5, 0, t);
-    cairo_restore(cr);
+    dc_save(dc);
+    dc_translate(dc, x, f->py + f->ph / 2);
+    dc_rotate(dc, -M_PI / 2);
+    text_at(dc, f->y.label, 0, 0, 0.5, 0, t);
+    dc_restore(dc);
 }
 
-static void draw_title_labels(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+static void draw_title_labels(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
     (void)h;
-    view_draw_title(f, cr, w, base);
+    draw_title(f, dc, w, base);
     txt_t t = T(base * 0.95);
-    if (f->x.label) text_at(cr, f->x.label, f->px + f->pw / 2, f->py + f->ph + base * 1.6, 0.5, 0, t);
-    if (f->kind != VIEW_HEATMAP) draw_ylabel(f, cr, base, ytick_width(f, cr, base));
-    if (f->note) text_at(cr, f->note, f->px, f->py + f->ph + base * (f->x.label ? 3.0 : 1.9), 0, 0, note_txt(base, f->px, w));
+    if (f->x.label) text_at(dc, f->x.label, f->px + f->pw / 2, f->py + f->ph + base * 1.6, 0.5, 0, t);
+    if (f->kind != VIEW_HEATMAP) draw_ylabel(f, dc, base, ytick_width(f, dc, base));
+    if (f->note) text_at(dc, f->note, f->px, f->py + f->ph + base * (f->x.label ? 3.0 : 1.9), 0, 0, note_txt(base, f->px, w));
 }
 
 /* Plot-area rectangle for a figure with axes. */
@@ -775,35 +624,35 @@ static void draw_title_labels(view_figure_t *f, cairo_t *cr, int w, int h, doubl
 /* a key row's text: wrapped to the canvas right of its sample */
 static txt_t key_txt(double base, int w) { txt_t t = N(base * 0.75); t.color = C_TEXT; t.wrap = w - base * 4.1; return t; }
 /* the key's height in rows (a wrapped label takes more than one) */
-static double marker_rows(const view_figure_t *f, cairo_t *cr, double base, int w)
+static double marker_rows(const view_figure_t *f, view_dc_t *dc, double base, int w)
 {
     double n = 0;
     for (int i = 0; i < f->nvlines; i++) {
         if (!f->vlines[i].label) continue;
-        double th; text_size(cr, f->vlines[i].label, key_txt(base, w), NULL, &th);
+        double th; text_size(dc, f->vlines[i].label, key_txt(base, w), NULL, &th);
         n += fmax(1, th / (base * KEY_ROW) + 0.1);
     }
     return n;
 }
 
-static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base, double right_extra, bool show_y)
+static void place_plot(view_figure_t *f, view_dc_t *dc, int w, int h, double base, double right_extra, bool show_y)
 {
-    double top = view_title_top(f, cr, w, base, 1.0) + (has_tags(f) ? base * 1.2 : 0);
-    double tw = show_y ? ytick_width(f, cr, base) : 0;
+    double top = title_top(f, dc, w, base, 1.0) + (has_tags(f) ? base * 1.2 : 0);
+    double tw = show_y ? ytick_width(f, dc, base) : 0;
     bool ylab = f->y.label != NULL;
     if (f->below) {
         view_figure_t *b = f->below;
-        tw = fmax(tw, ytick_width(b, cr, base));
+        tw = fmax(tw, ytick_width(b, dc, base));
         ylab = ylab || b->y.label;
     }
     double left = base * 0.8 + (show_y ? tw + base * 0.6 : 0) + (ylab ? base * 1.3 : 0);
-    double nnote = note_lines(cr, f->note, base, left, w);
+    double nnote = note_lines(dc, f->note, base, left, w);
     double bottom = base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0) +
-                    marker_rows(f, cr, base, w) * base * KEY_ROW;
+                    marker_rows(f, dc, base, w) * base * KEY_ROW;
     double right = base * 1.2 + right_extra;
     f->px = left;
     f->pw = w - left - right;
-    if (f->legend_above) top += legend_rows_of(f, cr, base) * base * LEGEND_ROW;
+    if (f->legend_above) top += legend_rows_of(f, dc, base) * base * LEGEND_ROW;
     f->py = top;
     f->ph = h - top - bottom;
     if (f->pw < 10) f->pw = 10;
@@ -812,29 +661,29 @@ static void place_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base,
 
 /* A marker line's pattern: long dashes; dots for the green (underflow)
  * kind; two colours alternating when the line stands for two facts. */
-static void stroke_vline(cairo_t *cr, const view_vline_t *v, double x0, double y0, double x1, double y1, double lw)
+static void stroke_vline(view_dc_t *dc, const view_vline_t *v, double x0, double y0, double x1, double y1, double lw)
 {
-    cairo_set_line_width(cr, lw);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    dc_line_width(dc, lw);
+    dc_cap(dc, DC_CAP_BUTT);
     if (v->color2) {
         double d[2] = { lw * 4, lw * 4 };
-        rgb(cr, v->color);
-        cairo_set_dash(cr, d, 2, 0);
-        cairo_move_to(cr, x0, y0); cairo_line_to(cr, x1, y1);
-        cairo_stroke(cr);
-        rgb(cr, v->color2);
-        cairo_set_dash(cr, d, 2, lw * 4);
-        cairo_move_to(cr, x0, y0); cairo_line_to(cr, x1, y1);
-        cairo_stroke(cr);
+        rgb(dc, v->color);
+        dc_dash(dc, d, 2, 0);
+        dc_move_to(dc, x0, y0); dc_line_to(dc, x1, y1);
+        dc_stroke(dc);
+        rgb(dc, v->color2);
+        dc_dash(dc, d, 2, lw * 4);
+        dc_move_to(dc, x0, y0); dc_line_to(dc, x1, y1);
+        dc_stroke(dc);
     } else {
         double dl[2] = { lw * 4, lw * 2 }, dd[2] = { lw * 1.2, lw * 1.5 };
         bool dots = v->color == 0x009E73;
-        rgb(cr, v->color);
-        cairo_set_dash(cr, dots ? dd : dl, 2, 0);
-        cairo_move_to(cr, x0, y0); cairo_line_to(cr, x1, y1);
-        cairo_stroke(cr);
+        rgb(dc, v->color);
+        dc_dash(dc, dots ? dd : dl, 2, 0);
+        dc_move_to(dc, x0, y0); dc_line_to(dc, x1, y1);
+        dc_stroke(dc);
     }
-    cairo_set_dash(cr, NULL, 0, 0);
+    dc_dash(dc, NULL, 0, 0);
 }
 
 /* boundary's field: each grid point's cell coloured from fc0 (0) through
@@ -854,7 +703,7 @@ static uint32_t field_point_colour(const void *ctx, int64_t i)
 }
 
 /* a regression map's colour bar: lower right inside the plot, on white */
-static void draw_field_bar(view_figure_t *f, cairo_t *cr, double base)
+static void draw_field_bar(view_figure_t *f, view_dc_t *dc, double base)
 {
     double bw = fmin(f->pw * 0.3, base * 7), bh = base * 0.45, pad = base * 0.3;
     txt_t t = { base * 0.6, false, false, false, false, C_TEXT, true, 0 };
@@ -862,57 +711,42 @@ static void draw_field_bar(view_figure_t *f, cairo_t *cr, double base)
     snprintf(lo, sizeof lo, "%.3g", f->fclo);
     snprintf(hi, sizeof hi, "%.3g", f->fchi);
     double tw0, tw1, th;
-    view_text_size(cr, lo, t, &tw0, &th);
-    view_text_size(cr, hi, t, &tw1, NULL);
+    text_size(dc, lo, t, &tw0, &th);
+    text_size(dc, hi, t, &tw1, NULL);
     double x1 = f->px + f->pw - pad - tw1 - base * 0.2, x0 = x1 - bw, y0 = f->py + f->ph - pad - bh - th;
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-    cairo_rectangle(cr, x0 - tw0 - base * 0.4, y0 - pad * 0.5, bw + tw0 + tw1 + base * 0.8, bh + th + pad);
-    cairo_fill(cr);
-    cairo_pattern_t *g = cairo_pattern_create_linear(x0, 0, x0 + bw, 0);
-    for (int k = 0; k < f->fcbn; k++) {
-        uint32_t c = f->fcb[k];
-        cairo_pattern_add_color_stop_rgb(g, f->fcbn > 1 ? k / (double)(f->fcbn - 1) : 0, ((c >> 16) & 255) / 255.0,
-                                         ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
-    }
-    cairo_rectangle(cr, x0, y0, bw, bh);
-    cairo_set_source(cr, g);
-    cairo_fill(cr);
-    cairo_pattern_destroy(g);
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, x0, y0, bw, bh);
-    cairo_stroke(cr);
-    text_at(cr, lo, x0 - base * 0.15, y0 + bh / 2, 1, 0.5, t);
-    text_at(cr, hi, x0 + bw + base * 0.15, y0 + bh / 2, 0, 0.5, t);
-    if (f->fclo < 0 && f->fchi > 0) text_at(cr, "0", x0 + bw * (-f->fclo) / (f->fchi - f->fclo), y0 + bh + base * 0.05, 0.5, 0, t);
+    dc_rgba(dc, 1, 1, 1, 0.85);
+    dc_rectangle(dc, x0 - tw0 - base * 0.4, y0 - pad * 0.5, bw + tw0 + tw1 + base * 0.8, bh + th + pad);
+    dc_fill(dc);
+    dc_rectangle(dc, x0, y0, bw, bh);
+    dc->ops->gradient(dc, x0, 0, x0 + bw, 0, f->fcbn, f->fcb);
+    dc_fill(dc);
+    rgb(dc, C_FRAME);
+    dc_line_width(dc, 1);
+    dc_rectangle(dc, x0, y0, bw, bh);
+    dc_stroke(dc);
+    text_at(dc, lo, x0 - base * 0.15, y0 + bh / 2, 1, 0.5, t);
+    text_at(dc, hi, x0 + bw + base * 0.15, y0 + bh / 2, 0, 0.5, t);
+    if (f->fclo < 0 && f->fchi > 0) text_at(dc, "0", x0 + bw * (-f->fclo) / (f->fchi - f->fclo), y0 + bh + base * 0.05, 0.5, 0, t);
 }
 
-void view_paint_grid(cairo_t *cr, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
-                     double x0, double y0, double x1, double y1)
+static void paint_grid(view_dc_t *dc, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
+                       double x0, double y0, double x1, double y1)
 {
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, n, n);
-    if (picture_failed(img)) { cairo_surface_destroy(img); return; }
-    unsigned char *data = cairo_image_surface_get_data(img);
-    int stride = cairo_image_surface_get_stride(img);
-    cairo_surface_flush(img);
-    for (int r = 0; r < n; r++)
-        for (int k = 0; k < n; k++)
-            *(uint32_t *)(data + (size_t)r * stride + (size_t)k * 4) = colour(ctx, (int64_t)r * n + k);
-    cairo_surface_mark_dirty(img);
-    cairo_save(cr);
+    uint32_t *px = malloc((size_t)n * n * sizeof *px);
+    if (!px) return;
+    for (int64_t i = 0; i < (int64_t)n * n; i++) px[i] = colour(ctx, i);
     /* pixel k covers [k - 1/2, k + 1/2] of the grid: its centre on point k */
     double sx = (x1 - x0) / (n - 1), sy = (y1 - y0) / (n - 1);
-    cairo_translate(cr, x0 - sx / 2, y0 - sy / 2);
-    cairo_scale(cr, sx, sy);
-    cairo_set_source_surface(cr, img, 0, 0);
-    cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD);
-    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR);
-    cairo_paint(cr);
-    cairo_restore(cr);
-    cairo_surface_destroy(img);
+    dc->ops->image(dc, px, n, n, DC_IMG_SMOOTH | DC_IMG_PAD, x0 - sx / 2, y0 - sy / 2, sx, sy);
+    free(px);
+}
+void view_paint_grid(view_dc_t *dc, int n, uint32_t (*colour)(const void *ctx, int64_t i), const void *ctx,
+                     double x0, double y0, double x1, double y1)
+{
+    paint_grid(dc, n, colour, ctx, x0, y0, x1, y1);
 }
 
-static void draw_field(view_figure_t *f, cairo_t *cr)
+static void draw_field(view_figure_t *f, view_dc_t *dc)
 {
     int n = f->fn;
     double dx = (f->fx1 - f->fx0) / (n - 1), dy = (f->fy1 - f->fy0) / (n - 1);
@@ -920,15 +754,15 @@ static void draw_field(view_figure_t *f, cairo_t *cr)
      * covers [fx0 + (k - 1/2) dx, fx0 + (k + 1/2) dx] */
     double X0 = view_x_to_px(f, f->fx0 - dx / 2), X1 = view_x_to_px(f, f->fx1 + dx / 2);
     double Y0 = view_y_to_px(f, f->fy1 + dy / 2), Y1 = view_y_to_px(f, f->fy0 - dy / 2);
-    cairo_save(cr);
-    cairo_rectangle(cr, X0, Y0, X1 - X0, Y1 - Y0);
-    cairo_clip(cr);
-    view_paint_grid(cr, n, field_point_colour, f, view_x_to_px(f, f->fx0), view_y_to_px(f, f->fy1), view_x_to_px(f, f->fx1),
+    dc_save(dc);
+    dc_rectangle(dc, X0, Y0, X1 - X0, Y1 - Y0);
+    dc_clip(dc);
+    paint_grid(dc, n, field_point_colour, f, view_x_to_px(f, f->fx0), view_y_to_px(f, f->fy1), view_x_to_px(f, f->fx1),
                     view_y_to_px(f, f->fy0));
-    cairo_restore(cr);
+    dc_restore(dc);
     if (!f->field) return;
-    cairo_set_source_rgb(cr, 0.2, 0.2, 0.2);
-    cairo_set_line_width(cr, 2);
+    dc_rgb(dc, 0.2, 0.2, 0.2);
+    dc_line_width(dc, 2);
     for (int r = 0; r + 1 < n; r++)
         for (int k = 0; k + 1 < n; k++) {
             /* corners in order around the square: (r,k) (r,k+1) (r+1,k+1) (r+1,k) */
@@ -944,55 +778,40 @@ static void draw_field(view_figure_t *f, cairo_t *cr)
                 if (np < 4) { px[np] = view_x_to_px(f, xa + t * (xb - xa)); py[np] = view_y_to_px(f, ya + t * (yb - ya)); np++; }
             }
             for (int q = 0; q + 1 < np; q += 2) {
-                cairo_move_to(cr, px[q], py[q]);
-                cairo_line_to(cr, px[q + 1], py[q + 1]);
+                dc_move_to(dc, px[q], py[q]);
+                dc_line_to(dc, px[q + 1], py[q + 1]);
             }
         }
-    cairo_stroke(cr);
+    dc_stroke(dc);
 }
 
 /* A scatter's density: each cell a block of its colour (nearest, no
  * smoothing: a cell's count is not spread to its neighbours) */
-static void draw_density(view_figure_t *f, cairo_t *cr)
+static void draw_density(view_figure_t *f, view_dc_t *dc)
 {
     int n = f->dn;
-    cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, n, n);
-    if (picture_failed(img)) { cairo_surface_destroy(img); return; }
-    unsigned char *data = cairo_image_surface_get_data(img);
-    int stride = cairo_image_surface_get_stride(img);
-    cairo_surface_flush(img);
-    for (int r = 0; r < n; r++) memcpy(data + (size_t)r * stride, f->dens + (size_t)r * n, (size_t)n * 4);
-    cairo_surface_mark_dirty(img);
     double X0 = view_x_to_px(f, f->dx0), X1 = view_x_to_px(f, f->dx1);
     double Y0 = view_y_to_px(f, f->dy1), Y1 = view_y_to_px(f, f->dy0);
-    cairo_save(cr);
-    cairo_translate(cr, X0, Y0);
-    cairo_scale(cr, (X1 - X0) / n, (Y1 - Y0) / n);
-    cairo_set_source_surface(cr, img, 0, 0);
-    cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-    cairo_rectangle(cr, 0, 0, n, n);
-    cairo_fill(cr);
-    cairo_restore(cr);
-    cairo_surface_destroy(img);
+    dc->ops->image(dc, f->dens, n, n, DC_IMG_ALPHA, X0, Y0, (X1 - X0) / n, (Y1 - Y0) / n);
 }
 
 /* One panel: frame, grid, ticks, bands, series, reference lines, marker
  * lines, texts and the legend. */
-static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels, const view_figure_t *ex)
+static void draw_panel(view_figure_t *f, view_dc_t *dc, double base, bool xlabels, const view_figure_t *ex)
 {
-    draw_axes(f, cr, base, true, true, xlabels);
-    cairo_save(cr);
-    cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
-    cairo_clip(cr);
-    if ((f->field || f->frgb) && f->fn > 1) draw_field(f, cr);
-    if (f->dens && f->dn > 0) draw_density(f, cr);
+    draw_axes(f, dc, base, true, true, xlabels);
+    dc_save(dc);
+    dc_rectangle(dc, f->px, f->py, f->pw, f->ph);
+    dc_clip(dc);
+    if ((f->field || f->frgb) && f->fn > 1) draw_field(f, dc);
+    if (f->dens && f->dn > 0) draw_density(f, dc);
     for (int i = 0; i < f->nbands; i++) {
         view_band_t *b = &f->bands[i];
         double a = clampd(view_x_to_px(f, b->x0), f->px - 1, f->px + f->pw + 1);
         double c = clampd(view_x_to_px(f, b->x1), f->px - 1, f->px + f->pw + 1);
-        rgba(cr, b->color, 0.16);
-        cairo_rectangle(cr, a, f->py, c - a, f->ph);
-        cairo_fill(cr);
+        rgba(dc, b->color, 0.16);
+        dc_rectangle(dc, a, f->py, c - a, f->ph);
+        dc_fill(dc);
     }
     double lw = base * 0.13 < 3 ? 3 : base * 0.13;
     for (int i = 0; i < f->nhlines; i++) {
@@ -1000,37 +819,37 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
         if (!drawable(f, hl->y)) continue;
         double Y = view_y_to_px(f, hl->y);
         static const double d[2] = { 6, 5 };
-        rgb(cr, hl->color);
-        cairo_set_line_width(cr, 2);
-        cairo_set_dash(cr, d, 2, 0);
-        cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
+        rgb(dc, hl->color);
+        dc_line_width(dc, 2);
+        dc_dash(dc, d, 2, 0);
+        dc_move_to(dc, f->px, Y); dc_line_to(dc, f->px + f->pw, Y);
+        dc_stroke(dc);
+        dc_dash(dc, NULL, 0, 0);
     }
     for (int i = 0; i < f->nseries; i++) {
-        if (f->series[i].style == VIEW_BARS) draw_bars(f, cr, &f->series[i]);
-        else if (f->series[i].style == VIEW_POINTS) draw_points(f, cr, &f->series[i], base * 0.32);
-        else draw_line_series(f, cr, &f->series[i], f->series[i].lw > 0 ? f->series[i].lw : lw);
+        if (f->series[i].style == VIEW_BARS) draw_bars(f, dc, &f->series[i]);
+        else if (f->series[i].style == VIEW_POINTS) draw_points(f, dc, &f->series[i], base * 0.32);
+        else draw_line_series(f, dc, &f->series[i], f->series[i].lw > 0 ? f->series[i].lw : lw);
     }
-    cairo_restore(cr);
-    if (f->frgb && f->fcbn > 1) draw_field_bar(f, cr, base);
+    dc_restore(dc);
+    if (f->frgb && f->fcbn > 1) draw_field_bar(f, dc, base);
     /* marker lines: through both panels when there are two (ex: the other) */
     for (int i = 0; i < f->nvlines; i++) {
         double X = view_x_to_px(f, f->vlines[i].x);
         if (X < f->px || X > f->px + f->pw) continue;
-        stroke_vline(cr, &f->vlines[i], X, f->py, X, f->py + f->ph, 3);
-        if (ex) stroke_vline(cr, &f->vlines[i], X, ex->py, X, ex->py + ex->ph, 3);
+        stroke_vline(dc, &f->vlines[i], X, f->py, X, f->py + f->ph, 3);
+        if (ex) stroke_vline(dc, &f->vlines[i], X, ex->py, X, ex->py + ex->ph, 3);
     }
     for (int i = 0; i < f->nhlines; i++) {
         view_hline_t *hl = &f->hlines[i];
         if (!hl->label || !drawable(f, hl->y)) continue;
         txt_t t = N(base * 0.75); t.color = hl->color;
         double th, Y = view_y_to_px(f, hl->y) - 3;
-        text_size(cr, hl->label, t, NULL, &th);
+        text_size(dc, hl->label, t, NULL, &th);
         /* inside the panel: under its line when there is no room above (a short panel) */
         if (f->ph < th * 1.6) continue;   /* a panel too short for it (three lines of legend above at 1.6x): the line alone */
-        if (Y - th < f->py) text_at(cr, hl->label, f->px + f->pw / 2, fmin(Y + 6, f->py + f->ph - th), 0.5, 0, t);
-        else text_at(cr, hl->label, f->px + f->pw / 2, Y, 0.5, 1, t);
+        if (Y - th < f->py) text_at(dc, hl->label, f->px + f->pw / 2, fmin(Y + 6, f->py + f->ph - th), 0.5, 0, t);
+        else text_at(dc, hl->label, f->px + f->pw / 2, Y, 0.5, 1, t);
     }
     /* texts at data points: above the point (a bar's top), inside it when
      * the top is near the frame; at the axis when the value cannot be
@@ -1049,11 +868,11 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
             for (int64_t b = 0; b < s->n; b++)
                 if (tx->x >= s->x[b] && tx->x <= s->x[b + 1]) room = fmin(room, view_x_to_px(f, s->x[b + 1]) - view_x_to_px(f, s->x[b]));
         }
-        text_size(cr, buf, t, &tw, &th);
-        if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
-        if (tw > room * 0.95 && strchr(buf, ' ')) { *strchr(buf, ' ') = 0; t.size = base * 0.8; text_size(cr, buf, t, &tw, &th); }
-        if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(cr, buf, t, &tw, &th); }
-        if (!drawable(f, tx->y)) { text_at(cr, buf, X, f->py + f->ph - base * 0.2, 0.5, 1, t); continue; }
+        text_size(dc, buf, t, &tw, &th);
+        if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(dc, buf, t, &tw, &th); }
+        if (tw > room * 0.95 && strchr(buf, ' ')) { *strchr(buf, ' ') = 0; t.size = base * 0.8; text_size(dc, buf, t, &tw, &th); }
+        if (tw > room * 0.95) { t.size = fmax(base * 0.72, t.size * room * 0.95 / tw); text_size(dc, buf, t, &tw, &th); }
+        if (!drawable(f, tx->y)) { text_at(dc, buf, X, f->py + f->ph - base * 0.2, 0.5, 1, t); continue; }
         double Y = view_y_to_px(f, tx->y);
         bool onbar = room < 1e9;
         if (!onbar) X = clampd(X, f->px + tw / 2 + 2, f->px + f->pw - tw / 2 - 2);   /* a name stays in the plot */
@@ -1061,16 +880,16 @@ static void draw_panel(view_figure_t *f, cairo_t *cr, double base, bool xlabels,
         if (Y - th - lift < f->py) {
             /* no room above: inside the bar in white, or under the point in its colour */
             if (onbar) t.color = 0xFFFFFF;
-            text_at(cr, buf, X, Y + (onbar ? base * 0.2 : base * 0.45), 0.5, 0, t);
-        } else text_at(cr, buf, X, Y - lift, 0.5, 1, t);
+            text_at(dc, buf, X, Y + (onbar ? base * 0.2 : base * 0.45), 0.5, 0, t);
+        } else text_at(dc, buf, X, Y - lift, 0.5, 1, t);
     }
     const char *xl[8]; uint32_t xc[8]; bool xb[8];
     int nx = 0;
     for (int i = 0; i < f->nbands && nx < 4; i++) if (f->bands[i].label) { xl[nx] = f->bands[i].label; xc[nx] = f->bands[i].color; xb[nx++] = true; }
-    draw_legend(f, cr, base, nx, xl, xc, xb);
+    draw_legend(f, dc, base, nx, xl, xc, xb);
 }
 
-static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+static void draw_plot(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
     view_figure_t *b = f->below;
     if (b) {
@@ -1085,21 +904,21 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     txt_t dt_ = N(base * 0.8);
     if (direct)
         for (int i = 0; i < f->nseries; i++)
-            if (f->series[i].label) { double tw_; text_size(cr, f->series[i].label, dt_, &tw_, NULL); dlw = fmax(dlw, tw_); }
-    place_plot(f, cr, w, h, base, direct ? fmin(dlw + base * 1.9, w * 0.3) : 0, true);
-    double tickw = fmax(ytick_width(f, cr, base), b ? ytick_width(b, cr, base) : 0);
+            if (f->series[i].label) { double tw_; text_size(dc, f->series[i].label, dt_, &tw_, NULL); dlw = fmax(dlw, tw_); }
+    place_plot(f, dc, w, h, base, direct ? fmin(dlw + base * 1.9, w * 0.3) : 0, true);
+    double tickw = fmax(ytick_width(f, dc, base), b ? ytick_width(b, dc, base) : 0);
     if (b) { b->px = f->px; b->pw = f->pw; }
-    double total = f->ph, gap = b && b->legend_above ? base * (0.3 + LEGEND_ROW * legend_rows_of(b, cr, base)) : base * 0.7;
+    double total = f->ph, gap = b && b->legend_above ? base * (0.3 + LEGEND_ROW * legend_rows_of(b, dc, base)) : base * 0.7;
     if (b) {
         double frac = b->below_frac > 0 && b->below_frac < 0.8 ? b->below_frac : 0.4;
         f->ph = (total - gap) * (1 - frac);
         b->py = f->py + f->ph + gap; b->ph = total - gap - f->ph;
     }
     double bottom = b ? b->py + b->ph : f->py + f->ph;
-    if (b) draw_panel(b, cr, base, true, NULL);
-    draw_panel(f, cr, base, !b, b);
+    if (b) draw_panel(b, dc, base, true, NULL);
+    draw_panel(f, dc, base, !b, b);
     if (b) {
-        draw_ylabel(b, cr, base, tickw);
+        draw_ylabel(b, dc, base, tickw);
     }
     if (direct) {
         /* each name at the height of its line's last point on screen, pushed
@@ -1129,14 +948,14 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             t.color = se->color;
             /* a short sample of the line (its dashes: series 13 and on share colours) */
             double lx = f->px + f->pw + base * 0.3, slw = fmax(2, base * 0.13);
-            rgb(cr, se->color);
-            cairo_set_line_width(cr, slw);
-            cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-            set_dash(cr, se->dash, slw);
-            cairo_move_to(cr, lx, ys_[k]); cairo_line_to(cr, lx + base * 1.2, ys_[k]);
-            cairo_stroke(cr);
-            cairo_set_dash(cr, NULL, 0, 0);
-            text_at(cr, se->label, lx + base * 1.5, ys_[k], 0, 0.5, t);
+            rgb(dc, se->color);
+            dc_line_width(dc, slw);
+            dc_cap(dc, DC_CAP_BUTT);
+            set_dash(dc, se->dash, slw);
+            dc_move_to(dc, lx, ys_[k]); dc_line_to(dc, lx + base * 1.2, ys_[k]);
+            dc_stroke(dc);
+            dc_dash(dc, NULL, 0, 0);
+            text_at(dc, se->label, lx + base * 1.5, ys_[k], 0, 0.5, t);
         }
     }
     /* tags above the plot (the x of each marker line), in the line's colour,
@@ -1154,35 +973,35 @@ static void draw_plot(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         if (!v->tag) continue;
         double X = view_x_to_px(f, v->x), tw;
         if (X < f->px - 1 || X > f->px + f->pw + 1) continue;
-        text_size(cr, v->tag, tt, &tw, NULL);
+        text_size(dc, v->tag, tt, &tw, NULL);
         double x0 = clampd(X - tw / 2, base * 0.2, w - base * 0.2 - tw);
         if (x0 < last_right + base * 0.4) x0 = last_right + base * 0.4;
         txt_t t = tt; t.color = v->color;
-        text_at(cr, v->tag, x0, f->py - base * 0.2, 0, 1, t);
+        text_at(dc, v->tag, x0, f->py - base * 0.2, 0, 1, t);
         last_right = x0 + tw;
     }
     /* the key under the plot: one row per kind of marker line, with the
      * line's own pattern as its sample */
     view_figure_t *lb = b ? b : f;
-    double nnote = note_lines(cr, f->note, base, f->px, w);
+    double nnote = note_lines(dc, f->note, base, f->px, w);
     double ky = bottom + base * 1.9 + (f->x.label ? base * 1.3 : 0) + nnote * base * 1.0 + (nnote ? base * 0.3 : 0);
     for (int i = 0; i < f->nvlines; i++) {
         view_vline_t *v = &f->vlines[i];
         if (!v->label) continue;
         double yk = ky + base * KEY_ROW / 2, th;
-        stroke_vline(cr, v, base * 0.8, yk, base * 3.2, yk, 3);
+        stroke_vline(dc, v, base * 0.8, yk, base * 3.2, yk, 3);
         txt_t t = key_txt(base, w);
-        text_size(cr, v->label, t, NULL, &th);
+        text_size(dc, v->label, t, NULL, &th);
         double rows = fmax(1, th / (base * KEY_ROW) + 0.1);
-        text_at(cr, v->label, base * 3.6, yk - base * 0.45 * (th > base * KEY_ROW * 1.5 ? 1 : 0), 0, th > base * KEY_ROW * 1.5 ? 0 : 0.5, t);
+        text_at(dc, v->label, base * 3.6, yk - base * 0.45 * (th > base * KEY_ROW * 1.5 ? 1 : 0), 0, th > base * KEY_ROW * 1.5 ? 0 : 0.5, t);
         ky += rows * base * KEY_ROW;
     }
     /* title, x label under the lowest panel, note under it */
-    view_draw_title(f, cr, w, base);
+    draw_title(f, dc, w, base);
     txt_t tx = T(base * 0.95);
-    if (f->x.label) text_at(cr, f->x.label, lb->px + lb->pw / 2, bottom + base * 1.6, 0.5, 0, tx);
-    draw_ylabel(f, cr, base, tickw);
-    if (f->note) text_at(cr, f->note, f->px, bottom + base * (f->x.label ? 3.0 : 1.9), 0, 0, note_txt(base, f->px, w));
+    if (f->x.label) text_at(dc, f->x.label, lb->px + lb->pw / 2, bottom + base * 1.6, 0.5, 0, tx);
+    draw_ylabel(f, dc, base, tickw);
+    if (f->note) text_at(dc, f->note, f->px, bottom + base * (f->x.label ? 3.0 : 1.9), 0, 0, note_txt(base, f->px, w));
     if (b) { f->ph = f->ph; }
     (void)h;
 }
@@ -1213,7 +1032,7 @@ static uint32_t text_on(uint32_t c)
 
 #define HEAT_RECT_MAX (128 * 128)   /* cells drawn as rectangles in vector output (crisp SVG/HTML) */
 
-static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+static void draw_heatmap(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
     double cbw = base * 1.2, cbgap = base * 1.0;
     /* colour-bar labels */
@@ -1223,69 +1042,57 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
     double zw = 0;
     for (int i = 0; i < nz; i++) {
         view_tick_label(zl[i], 32, zt[i], step);
-        double tw; text_size(cr, zl[i], N(base * 0.85), &tw, NULL);
+        double tw; text_size(dc, zl[i], N(base * 0.85), &tw, NULL);
         if (tw > zw) zw = tw;
     }
-    place_plot(f, cr, w, h, base, cbgap + cbw + base * 0.7 + zw, true);
+    place_plot(f, dc, w, h, base, cbgap + cbw + base * 0.7 + zw, true);
     /* square cells, centred */
     double cell = fmin(f->pw / f->cols, f->ph / f->rows);
     double gw = cell * f->cols, gh = cell * f->rows;
     f->px += (f->pw - gw) / 2; f->pw = gw;
     f->ph = gh;
-    bool vector = cairo_surface_get_type(cairo_get_target(cr)) != CAIRO_SURFACE_TYPE_IMAGE;
+    bool vector = !dc->raster;
     if (vector && (long)f->rows * f->cols <= HEAT_RECT_MAX) {
         /* rectangles: crisp at any zoom in a browser (an image would be
          * smoothed); each overlaps its right and lower neighbour by a
          * fraction of a pixel so no seam shows */
         for (int r = 0; r < f->rows; r++)
             for (int c = 0; c < f->cols; c++) {
-                rgb(cr, heat_colour(f, f->z[(size_t)r * f->cols + c]));
+                rgb(dc, heat_colour(f, f->z[(size_t)r * f->cols + c]));
                 double ex = c + 1 < f->cols ? 0.5 : 0, ey = r + 1 < f->rows ? 0.5 : 0;
-                cairo_rectangle(cr, f->px + c * cell, f->py + r * cell, cell + ex, cell + ey);
-                cairo_fill(cr);
+                dc_rectangle(dc, f->px + c * cell, f->py + r * cell, cell + ex, cell + ey);
+                dc_fill(dc);
             }
     } else {
-        cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_RGB24, f->cols, f->rows);
-        unsigned char *data = picture_failed(img) ? NULL : cairo_image_surface_get_data(img);
-        int stride = cairo_image_surface_get_stride(img);
-        for (int r = 0; r < f->rows && data; r++)
-            for (int c = 0; c < f->cols; c++)
-                *(uint32_t *)(data + (size_t)r * stride + (size_t)c * 4) = heat_colour(f, f->z[(size_t)r * f->cols + c]);
-        if (data) cairo_surface_mark_dirty(img);
-        if (data) {
-        cairo_save(cr);
-        cairo_translate(cr, f->px, f->py);
-        cairo_scale(cr, cell, cell);
-        cairo_set_source_surface(cr, img, 0, 0);
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_NEAREST);
-        cairo_rectangle(cr, 0, 0, f->cols, f->rows);
-        cairo_fill(cr);
-        cairo_restore(cr);
+        uint32_t *px = malloc((size_t)f->rows * f->cols * sizeof *px);
+        if (px) {
+            for (size_t k = 0; k < (size_t)f->rows * f->cols; k++) px[k] = heat_colour(f, f->z[k]);
+            dc->ops->image(dc, px, f->cols, f->rows, 0, f->px, f->py, cell, cell);
+            free(px);
         }
-        cairo_surface_destroy(img);
     }
     /* axes: x = column index along the top-left origin, y = row index downward */
     txt_t t = N(base * 0.85);
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 2);
-    cairo_rectangle(cr, f->px, f->py, f->pw, f->ph);
-    cairo_stroke(cr);
+    rgb(dc, C_FRAME);
+    dc_line_width(dc, 2);
+    dc_rectangle(dc, f->px, f->py, f->pw, f->ph);
+    dc_stroke(dc);
     /* tick labels that would touch the one before are left out (a small
      * map: show()'s beside three models) */
     double tickw = 0, last = -1e9, lh_;
-    text_size(cr, "0", t, NULL, &lh_);
+    text_size(dc, "0", t, NULL, &lh_);
     for (int i = 0; i < f->x.nticks; i++) {
         double tw, X = f->px + f->x.tick[i] * cell;
-        text_size(cr, f->x.tick_label[i], t, &tw, NULL);
+        text_size(dc, f->x.tick_label[i], t, &tw, NULL);
         if (X - tw / 2 < last + base * 0.4) continue;
-        text_at(cr, f->x.tick_label[i], X, f->py + f->ph + base * 0.3, 0.5, 0, t);
+        text_at(dc, f->x.tick_label[i], X, f->py + f->ph + base * 0.3, 0.5, 0, t);
         last = X + tw / 2;
     }
     last = -1e9;
     for (int i = 0; i < f->y.nticks; i++) {
         double Y = f->py + f->y.tick[i] * cell;
         if (fabs(Y - last) < lh_ * 0.9) continue;
-        double tw = text_at(cr, f->y.tick_label[i], f->px - base * 0.4, Y, 1, 0.5, t);
+        double tw = text_at(dc, f->y.tick_label[i], f->px - base * 0.4, Y, 1, 0.5, t);
         if (tw > tickw) tickw = tw;
         last = Y;
     }
@@ -1308,7 +1115,7 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
                 for (int c = 0; c < f->cols; c++) {
                     char sv[32];
                     view_cell_label(sv, sizeof sv, f->z[(size_t)r * f->cols + c], sig, amax);
-                    double tw; text_size(cr, sv, N(size), &tw, NULL);
+                    double tw; text_size(dc, sv, N(size), &tw, NULL);
                     if (tw > wmax) wmax = tw;
                 }
             /* shrink to fit (not below the smallest readable size) */
@@ -1322,38 +1129,34 @@ static void draw_heatmap(view_figure_t *f, cairo_t *cr, int w, int h, double bas
                     char sv[32];
                     view_cell_label(sv, sizeof sv, v, sig, amax);
                     txt_t tv = N(size); tv.color = text_on(heat_colour(f, v));
-                    text_at(cr, sv, f->px + (c + 0.5) * cell, f->py + (r + 0.5) * cell, 0.5, 0.5, tv);
+                    text_at(dc, sv, f->px + (c + 0.5) * cell, f->py + (r + 0.5) * cell, 0.5, 0.5, tv);
                 }
         }
     }
     /* colour bar */
     double bx = f->px + f->pw + cbgap, by = f->py, bh = f->ph, span = f->zhi - f->zlo;
-    cairo_pattern_t *g = cairo_pattern_create_linear(0, by + bh, 0, by);
-    for (int k = 0; k <= 32; k++) {
-        uint32_t c = heat_colour(f, f->zlo + span * k / 32.0);
-        cairo_pattern_add_color_stop_rgb(g, k / 32.0, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
-    }
-    cairo_rectangle(cr, bx, by, cbw, bh);
-    cairo_set_source(cr, g);
-    cairo_fill(cr);
-    cairo_pattern_destroy(g);
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 1);
-    cairo_rectangle(cr, bx, by, cbw, bh);
-    cairo_stroke(cr);
+    uint32_t stops[33];
+    for (int k = 0; k <= 32; k++) stops[k] = heat_colour(f, f->zlo + span * k / 32.0);
+    dc_rectangle(dc, bx, by, cbw, bh);
+    dc->ops->gradient(dc, 0, by + bh, 0, by, 33, stops);
+    dc_fill(dc);
+    rgb(dc, C_FRAME);
+    dc_line_width(dc, 1);
+    dc_rectangle(dc, bx, by, cbw, bh);
+    dc_stroke(dc);
     last = -1e9;
     for (int i = 0; i < nz; i++) {
         double Y = span > 0 ? by + bh - (zt[i] - f->zlo) / span * bh : by + bh / 2;
         if (fabs(Y - last) < lh_ * 0.9) continue;
         last = Y;
-        rgb(cr, C_FRAME);
-        cairo_set_line_width(cr, 2);
-        cairo_move_to(cr, bx + cbw, Y); cairo_line_to(cr, bx + cbw + base * 0.3, Y);
-        cairo_stroke(cr);
-        text_at(cr, zl[i], bx + cbw + base * 0.6, Y, 0, 0.5, t);
+        rgb(dc, C_FRAME);
+        dc_line_width(dc, 2);
+        dc_move_to(dc, bx + cbw, Y); dc_line_to(dc, bx + cbw + base * 0.3, Y);
+        dc_stroke(dc);
+        text_at(dc, zl[i], bx + cbw + base * 0.6, Y, 0, 0.5, t);
     }
-    draw_title_labels(f, cr, w, h, base);
-    draw_ylabel(f, cr, base * 1.0, tickw - base * 0.05);
+    draw_title_labels(f, dc, w, h, base);
+    draw_ylabel(f, dc, base * 1.0, tickw - base * 0.05);
 }
 
 /* ---- numberline ---- */
@@ -1368,15 +1171,15 @@ static void pow2_text(char *out, int cap, double g)
     else snprintf(out, (size_t)cap, "%.3g", g);
 }
 
-static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+static void draw_numberline(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
-    place_plot(f, cr, w, h, base, 0, false);
+    place_plot(f, dc, w, h, base, 0, false);
     f->py += base * 1.2; f->ph -= base * 1.2;            /* the key's row */
     f->px += base * 3.6; f->pw -= base * 3.6;            /* the spacing panel's labels */
     double Y = f->py + f->ph * 0.36;
     f->y.lo = 0; f->y.hi = 1;
     txt_t t = N(base * 0.85);
-    if (f->nseries < 1) { draw_title_labels(f, cr, w, h, base); return; }
+    if (f->nseries < 1) { draw_title_labels(f, dc, w, h, base); return; }
     const view_series_t *s = &f->series[0];   /* x: values, y: kind (0 normal, 1 subnormal, 2 power of two, 3 zero) */
     double tall = f->ph * 0.22, scale = f->pw / (f->x.hi - f->x.lo);
     double mn = f->nl_dtype >= 0 && f->nl_dtype < DT_COUNT ? dtype_traits[f->nl_dtype].min_normal : 0;
@@ -1388,10 +1191,10 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
     for (int64_t a = 0; a + 1 < n || (n == 1 && a == 0);) {
         if (n == 1) {
             double X = round(view_x_to_px(f, s->x[0]));
-            rgb(cr, (int)s->y[0] == 1 ? C_SUB : C_NORM);
-            cairo_set_line_width(cr, 2);
-            cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall * 0.55);
-            cairo_stroke(cr);
+            rgb(dc, (int)s->y[0] == 1 ? C_SUB : C_NORM);
+            dc_line_width(dc, 2);
+            dc_move_to(dc, X, Y); dc_line_to(dc, X, Y - tall * 0.55);
+            dc_stroke(dc);
             break;
         }
         double g = s->x[a + 1] - s->x[a];
@@ -1408,21 +1211,21 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         if (Xb - Xa >= 3) { gmin_vis = fmin(gmin_vis, g); gmax_vis = fmax(gmax_vis, g); }
         if (ps >= 5) {
             /* resolvable: one crisp tick per value */
-            rgb(cr, col);
-            cairo_set_line_width(cr, 2);
+            rgb(dc, col);
+            dc_line_width(dc, 2);
             for (int64_t i = a; i <= b; i++) {
                 double X = round(view_x_to_px(f, s->x[i]));
                 if (X < f->px - 1 || X > f->px + f->pw + 1) continue;
-                cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall * 0.55);
+                dc_move_to(dc, X, Y); dc_line_to(dc, X, Y - tall * 0.55);
             }
-            cairo_stroke(cr);
+            dc_stroke(dc);
         } else if (Xb > f->px && Xa < f->px + f->pw) {
             /* too dense to draw apart: a band, darker the more values share a pixel */
             double vpp = 1 / ps, al = clampd(0.3 + 0.09 * log2(vpp), 0.3, 0.85);
-            rgba(cr, col, al);
+            rgba(dc, col, al);
             double x0 = clampd(Xa, f->px, f->px + f->pw), x1 = clampd(Xb, f->px, f->px + f->pw);
-            cairo_rectangle(cr, x0, Y - tall * 0.55, fmax(x1 - x0, 1), tall * 0.55);
-            cairo_fill(cr);
+            dc_rectangle(dc, x0, Y - tall * 0.55, fmax(x1 - x0, 1), tall * 0.55);
+            dc_fill(dc);
             any_band = true;
         }
         a = b;
@@ -1451,19 +1254,19 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
                 hid++; nhidden++;
                 continue;
             }
-            rgb(cr, 0x000000);
-            cairo_set_line_width(cr, 2);
-            cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y - tall);
-            cairo_stroke(cr);
+            rgb(dc, 0x000000);
+            dc_line_width(dc, 2);
+            dc_move_to(dc, X, Y); dc_line_to(dc, X, Y - tall);
+            dc_stroke(dc);
             last = X;
             if (k != 2) continue;
             any_p2 = true;
             char lab[48];
             int e = (int)lround(log2(fabs(v)));
             snprintf(lab, sizeof lab, "%s2^%d", v < 0 ? "-" : "", e);
-            double tw; text_size(cr, lab, tp, &tw, NULL);
+            double tw; text_size(dc, lab, tp, &tw, NULL);
             if (side ? X - tw / 2 > last_lab + base * 0.3 : X + tw / 2 < last_lab - base * 0.3) {
-                text_at(cr, lab, X, Y - tall - base * 0.15, 0.5, 1, tp);
+                text_at(dc, lab, X, Y - tall - base * 0.15, 0.5, 1, tp);
                 last_lab = side ? X + tw / 2 : X - tw / 2;
             }
         }
@@ -1479,7 +1282,7 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         pow2_text(gs, sizeof gs, g);
         bool sub = fabs(s->x[a] + g / 2) < mn;
         snprintf(lab, sizeof lab, "ulp %s%s", gs, sub ? _(" (subnormal)") : "");
-        double tw, th; text_size(cr, lab, tb, &tw, &th);
+        double tw, th; text_size(dc, lab, tb, &tw, &th);
         /* not under the largest value's label (it hangs from the top of its line, left of it) */
         double XbL = Xb;
         if (f->nl_dtype >= 0 && f->nl_dtype < DT_COUNT && f->nl_dtype != DT_E4M3) {
@@ -1490,14 +1293,14 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
                 snprintf(ms, sizeof ms, "%.17g", mx);
                 snprintf(ml, sizeof ml, _("%s, the largest %s"), ms, dtype_traits[f->nl_dtype].name);
                 txt_t tr = N(base * 0.8);
-                double mw, mh; text_size(cr, ml, tr, &mw, &mh);
+                double mw, mh; text_size(dc, ml, tr, &mw, &mh);
                 double mtop = Y - tall * 1.25, ubot = Y - tall * 0.55 - base * 0.25;
                 if (ubot - th < mtop + mh && Xb > Xm - base * 0.3 - mw - base * 0.3) XbL = fmin(XbL, Xm - base * 0.3 - mw - base * 0.3);
             }
         }
         if (XbL - Xa > tw + base * 0.6) {
             tb.color = sub ? C_SUB : C_NORM;
-            text_at(cr, lab, (Xa + XbL) / 2, Y - tall * 0.55 - base * 0.25, 0.5, 1, tb);
+            text_at(dc, lab, (Xa + XbL) / 2, Y - tall * 0.55 - base * 0.25, 0.5, 1, tb);
         }
         a = b;
     }
@@ -1512,44 +1315,44 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
             if (!(sgn > 0 ? f->x.hi > mx : f->x.lo < -mx)) continue;
             double X0 = clampd(view_x_to_px(f, thr), f->px, f->px + f->pw);
             double X1 = sgn > 0 ? f->px + f->pw : f->px;
-            rgba(cr, 0xD62728, 0.25);
-            cairo_rectangle(cr, fmin(X0, X1), Y - tall, fabs(X1 - X0), tall);
-            cairo_fill(cr);
+            rgba(dc, 0xD62728, 0.25);
+            dc_rectangle(dc, fmin(X0, X1), Y - tall, fabs(X1 - X0), tall);
+            dc_fill(dc);
             txt_t tr = N(base * 0.8);
             tr.color = 0xB2181B;
             char lab[200], ms[48];
             snprintf(ms, sizeof ms, "%s%.17g", m < 0 ? "\xe2\x88\x92" : "", fabs(m));
             if (sat) snprintf(lab, sizeof lab, _("saturates to %s%.17g"), sgn < 0 ? "\xe2\x88\x92" : "", mx);
             else snprintf(lab, sizeof lab, _("rounds to %sinf"), sgn < 0 ? "\xe2\x88\x92" : "");
-            if (fabs(X1 - X0) > base * 5) text_at(cr, lab, (X0 + X1) / 2, Y - tall / 2, 0.5, 0.5, tr);
+            if (fabs(X1 - X0) > base * 5) text_at(dc, lab, (X0 + X1) / 2, Y - tall / 2, 0.5, 0.5, tr);
             double Xm = round(view_x_to_px(f, m));
             if (Xm >= f->px - 1 && Xm <= f->px + f->pw + 1) {
-                rgb(cr, 0xB2181B);
-                cairo_set_line_width(cr, 3);
-                cairo_move_to(cr, Xm, Y + base * 0.1); cairo_line_to(cr, Xm, Y - tall * 1.25);
-                cairo_stroke(cr);
+                rgb(dc, 0xB2181B);
+                dc_line_width(dc, 3);
+                dc_move_to(dc, Xm, Y + base * 0.1); dc_line_to(dc, Xm, Y - tall * 1.25);
+                dc_stroke(dc);
                 snprintf(lab, sizeof lab, _("%s, the largest %s"), ms, dtype_traits[f->nl_dtype].name);
-                text_at(cr, lab, Xm + (sgn > 0 ? -base * 0.3 : base * 0.3), Y - tall * 1.25, sgn > 0 ? 1 : 0, 0, tr);
+                text_at(dc, lab, Xm + (sgn > 0 ? -base * 0.3 : base * 0.3), Y - tall * 1.25, sgn > 0 ? 1 : 0, 0, tr);
             }
         }
     }
     /* the axis under the line */
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 2);
-    cairo_move_to(cr, f->px, Y); cairo_line_to(cr, f->px + f->pw, Y);
-    cairo_stroke(cr);
+    rgb(dc, C_FRAME);
+    dc_line_width(dc, 2);
+    dc_move_to(dc, f->px, Y); dc_line_to(dc, f->px + f->pw, Y);
+    dc_stroke(dc);
     /* every tick marked, every k-th labelled when the labels would touch */
     double lwmax = 0, sp = f->x.nticks > 1 ? fabs(view_x_to_px(f, f->x.tick[1]) - view_x_to_px(f, f->x.tick[0])) : 1e9;
-    for (int i = 0; i < f->x.nticks; i++) { double tw; text_size(cr, f->x.tick_label[i], t, &tw, NULL); lwmax = fmax(lwmax, tw); }
+    for (int i = 0; i < f->x.nticks; i++) { double tw; text_size(dc, f->x.tick_label[i], t, &tw, NULL); lwmax = fmax(lwmax, tw); }
     int every = sp > 0 ? (int)ceil((lwmax + base * 0.6) / sp) : 1;
     if (every < 1) every = 1;
     for (int i = 0; i < f->x.nticks; i++) {
         double X = view_x_to_px(f, f->x.tick[i]);
-        cairo_move_to(cr, X, Y); cairo_line_to(cr, X, Y + base * 0.4);
-        cairo_stroke(cr);
+        dc_move_to(dc, X, Y); dc_line_to(dc, X, Y + base * 0.4);
+        dc_stroke(dc);
         if (i % every) continue;
-        double tw; text_size(cr, f->x.tick_label[i], t, &tw, NULL);
-        text_at(cr, f->x.tick_label[i], clampd(X, tw / 2 + 4, w - tw / 2 - 4), Y + base * 0.5, 0.5, 0, t);
+        double tw; text_size(dc, f->x.tick_label[i], t, &tw, NULL);
+        text_at(dc, f->x.tick_label[i], clampd(X, tw / 2 + 4, w - tw / 2 - 4), Y + base * 0.5, 0.5, 0, t);
     }
     double below = Y + base * 1.8;
     if (nhidden > 1) {
@@ -1565,8 +1368,8 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
                  hid_sides > 1 ? nhidden / 2 : nhidden, hid_sides > 1 ? _(" on each side") : "", a, b);
         tn.wrap = w - x - base * 0.5;
         double sh;
-        text_size(cr, all, tn, NULL, &sh);
-        text_at(cr, all, x, below, 0, 0, tn);
+        text_size(dc, all, tn, NULL, &sh);
+        text_at(dc, all, x, below, 0, 0, tn);
         below += sh - base * 1.1 > 0 ? sh - base * 1.1 : 0;
         below += base * 1.1;
     }
@@ -1574,18 +1377,18 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
     if (!isnan(f->nl_value)) {
         double X0 = view_x_to_px(f, f->nl_value), X1 = view_x_to_px(f, f->nl_rounded);
         double yy = below + base * 0.6;
-        rgb(cr, 0xD55E00);
-        cairo_set_line_width(cr, 3);
-        cairo_arc(cr, X0, Y, base * 0.25, 0, 2 * M_PI);
-        cairo_fill(cr);
-        cairo_move_to(cr, X0, Y + base * 0.3); cairo_line_to(cr, X0, yy); cairo_line_to(cr, X1, yy);
-        cairo_line_to(cr, X1, Y + base * 0.35);
-        cairo_stroke(cr);
-        cairo_move_to(cr, X1, Y + base * 0.1);
-        cairo_line_to(cr, X1 - base * 0.3, Y + base * 0.6);
-        cairo_line_to(cr, X1 + base * 0.3, Y + base * 0.6);
-        cairo_close_path(cr);
-        cairo_fill(cr);
+        rgb(dc, 0xD55E00);
+        dc_line_width(dc, 3);
+        dc_arc(dc, X0, Y, base * 0.25, 0, 2 * M_PI);
+        dc_fill(dc);
+        dc_move_to(dc, X0, Y + base * 0.3); dc_line_to(dc, X0, yy); dc_line_to(dc, X1, yy);
+        dc_line_to(dc, X1, Y + base * 0.35);
+        dc_stroke(dc);
+        dc_move_to(dc, X1, Y + base * 0.1);
+        dc_line_to(dc, X1 - base * 0.3, Y + base * 0.6);
+        dc_line_to(dc, X1 + base * 0.3, Y + base * 0.6);
+        dc_close_path(dc);
+        dc_fill(dc);
         char a[64], b[1200], lab[1400];
         dtype_format_shortest(a, sizeof a, f->nl_value);
         dtype_format_exact(b, sizeof b, f->nl_rounded);
@@ -1593,9 +1396,9 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         snprintf(lab, sizeof lab, _("%s rounds to %s (error %.3g)"), a, b, f->nl_rounded - f->nl_value);
         txt_t tv = N(base * 0.85); tv.color = 0xD55E00;
         double xm = (X0 + X1) / 2;
-        double tw; text_size(cr, lab, tv, &tw, NULL);
+        double tw; text_size(dc, lab, tv, &tw, NULL);
         xm = clampd(xm, f->px + tw / 2, f->px + f->pw - tw / 2);
-        text_at(cr, lab, xm, yy + base * 0.3, 0.5, 0, tv);
+        text_at(dc, lab, xm, yy + base * 0.3, 0.5, 0, tv);
         below = yy + base * 1.5;
     }
     /* the spacing to the next value on a log scale: a staircase that
@@ -1614,41 +1417,41 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
         for (double e = l0; e <= l1; e++) {
             if ((int)(e - l0) % every) continue;
             double yy = round(GY(ldexp(1, (int)e))) + 0.5;
-            rgb(cr, C_GRID);
-            cairo_set_line_width(cr, 1);
-            cairo_move_to(cr, f->px, yy); cairo_line_to(cr, f->px + f->pw, yy);
-            cairo_stroke(cr);
+            rgb(dc, C_GRID);
+            dc_line_width(dc, 1);
+            dc_move_to(dc, f->px, yy); dc_line_to(dc, f->px + f->pw, yy);
+            dc_stroke(dc);
             char lab[48];
             snprintf(lab, sizeof lab, "2^%d", (int)e);
-            text_at(cr, lab, f->px - base * 0.3, yy, 1, 0.5, tg);
+            text_at(dc, lab, f->px - base * 0.3, yy, 1, 0.5, tg);
         }
-        rgb(cr, C_FRAME);
-        cairo_set_line_width(cr, 2);
-        cairo_rectangle(cr, f->px, sy0, f->pw, sy1 - sy0);
-        cairo_stroke(cr);
-        cairo_save(cr);
-        cairo_rectangle(cr, f->px, sy0 - 2, f->pw, sy1 - sy0 + 2);
-        cairo_clip(cr);
-        rgb(cr, 0x0072B2);
-        cairo_set_line_width(cr, 3);
+        rgb(dc, C_FRAME);
+        dc_line_width(dc, 2);
+        dc_rectangle(dc, f->px, sy0, f->pw, sy1 - sy0);
+        dc_stroke(dc);
+        dc_save(dc);
+        dc_rectangle(dc, f->px, sy0 - 2, f->pw, sy1 - sy0 + 2);
+        dc_clip(dc);
+        rgb(dc, 0x0072B2);
+        dc_line_width(dc, 3);
         for (int64_t i = 0; i + 1 < n; i++) {
             double g = s->x[i + 1] - s->x[i];
             double a = view_x_to_px(f, s->x[i]), b = view_x_to_px(f, s->x[i + 1]), yy = fmin(GY(g), sy1 + 10);
-            if (i == 0) cairo_move_to(cr, a, yy); else cairo_line_to(cr, a, yy);
-            cairo_line_to(cr, b, yy);
+            if (i == 0) dc_move_to(dc, a, yy); else dc_line_to(dc, a, yy);
+            dc_line_to(dc, b, yy);
         }
-        cairo_stroke(cr);
-        cairo_restore(cr);
+        dc_stroke(dc);
+        dc_restore(dc);
         #undef GY
         /* its y axis' title, turned */
         txt_t tl = T(base * 0.85);
-        cairo_save(cr);
-        cairo_translate(cr, base * 0.4, (sy0 + sy1) / 2);
-        cairo_rotate(cr, -M_PI / 2);
-        text_at(cr, "ulp", 0, 0, 0.5, 0, tl);
-        cairo_restore(cr);
+        dc_save(dc);
+        dc_translate(dc, base * 0.4, (sy0 + sy1) / 2);
+        dc_rotate(dc, -M_PI / 2);
+        text_at(dc, "ulp", 0, 0, 0.5, 0, tl);
+        dc_restore(dc);
         txt_t ts = T(base * 0.8); ts.color = C_MUTED;
-        text_at(cr, _("spacing to the next value (ulp), log scale"), f->px + base * 0.3, sy0 - base * 0.15, 0, 1, ts);
+        text_at(dc, _("spacing to the next value (ulp), log scale"), f->px + base * 0.3, sy0 - base * 0.15, 0, 1, ts);
     }
     /* key: only what is drawn, in one row (smaller text when it would not fit) */
     txt_t tk = T(base * 0.8);
@@ -1658,24 +1461,24 @@ static void draw_numberline(view_figure_t *f, cairo_t *cr, int w, int h, double 
     bool kon[4] = { true, any_sub, any_p2, any_band };
     double krow = 0;
     for (int k = 0; k < 4; k++)
-        if (kon[k]) { double kw; text_size(cr, kn[k], tk, &kw, NULL); krow += kw + base * (k == 3 ? 2.6 : 1.55); }
+        if (kon[k]) { double kw; text_size(dc, kn[k], tk, &kw, NULL); krow += kw + base * (k == 3 ? 2.6 : 1.55); }
     if (krow > w - kx - base * 0.5) tk.size *= fmax(0.5, (w - kx - base * 0.5) / krow);
     for (int k = 0; k < 4; k++) {
         if (!kon[k]) continue;
-        if (k == 3) { rgba(cr, kcol[k], 0.55); cairo_rectangle(cr, kx, ky + base * 0.15, base * 1.2, base * 0.7); kx += base * 1.5; }
-        else { rgb(cr, kcol[k]); cairo_rectangle(cr, kx, ky + base * 0.12, 3, base * 0.76); kx += base * 0.45; }
-        cairo_fill(cr);
-        kx += text_at(cr, kn[k], kx, ky, 0, 0, tk) + base * 1.1;
+        if (k == 3) { rgba(dc, kcol[k], 0.55); dc_rectangle(dc, kx, ky + base * 0.15, base * 1.2, base * 0.7); kx += base * 1.5; }
+        else { rgb(dc, kcol[k]); dc_rectangle(dc, kx, ky + base * 0.12, 3, base * 0.76); kx += base * 0.45; }
+        dc_fill(dc);
+        kx += text_at(dc, kn[k], kx, ky, 0, 0, tk) + base * 1.1;
     }
-    draw_title_labels(f, cr, w, h, base);
+    draw_title_labels(f, dc, w, h, base);
 }
 
 /* ---- bits ---- */
 
-static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+static void draw_bits(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
     (void)h;
-    double top = view_title_top(f, cr, w, base, 1.0), margin = base * 0.8;
+    double top = title_top(f, dc, w, base, 1.0), margin = base * 0.8;
     int rows = f->nbitrows;
     int maxbits = 0;
     for (int i = 0; i < rows; i++) if (f->bitrows[i].E + f->bitrows[i].M + 1 > maxbits) maxbits = f->bitrows[i].E + f->bitrows[i].M + 1;
@@ -1696,8 +1499,8 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         char lab[160];
         snprintf(lab, sizeof lab, "%s  (%s)", r->label ? r->label : "", r->dtname);
         double lh;
-        text_size(cr, lab, tl, NULL, &lh);
-        text_at(cr, lab, margin, y, 0, 0, tl);
+        text_size(dc, lab, tl, NULL, &lh);
+        text_at(dc, lab, margin, y, 0, 0, tl);
         y += lh + base * 0.25;
         if (i == 0) y += base * 1.0;      /* the field names over the first row */
         double x = margin, gx[4] = { 0, 0, 0, 0 }, gy[4] = { 0, 0, 0, 0 };
@@ -1710,11 +1513,11 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             if (b == 0) { gx[0] = x; gy[0] = y; }
             if (b == 1) { gx[1] = x; gy[1] = y; }
             if (b == r->E + 1) { gx[2] = x; gy[2] = y; }
-            rgba(cr, col, bit ? 1.0 : 0.28);
-            cairo_rectangle(cr, x + 1, y, box - 2, box);
-            cairo_fill(cr);
+            rgba(dc, col, bit ? 1.0 : 0.28);
+            dc_rectangle(dc, x + 1, y, box - 2, box);
+            dc_fill(dc);
             txt_t tb = T(box * 0.55); tb.mono = true; tb.bold = bit; tb.color = bit ? 0x000000 : 0x444444;
-            text_at(cr, bit ? "1" : "0", x + box / 2, y + box / 2, 0.5, 0.5, tb);
+            text_at(dc, bit ? "1" : "0", x + box / 2, y + box / 2, 0.5, 0.5, tb);
             x += box;
         }
         gx[3] = x;
@@ -1722,14 +1525,14 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             char eh[96], mh[96];
             snprintf(eh, sizeof eh, _("exponent (%d bits)"), r->E);
             snprintf(mh, sizeof mh, _("mantissa (%d bits)"), r->M);
-            text_at(cr, _("sign"), gx[0] + box / 2, y0 - base * 0.2, 0.5, 1, th);
-            text_at(cr, eh, gx[1], y0 - base * 0.2, 0, 1, th);
+            text_at(dc, _("sign"), gx[0] + box / 2, y0 - base * 0.2, 0.5, 1, th);
+            text_at(dc, eh, gx[1], y0 - base * 0.2, 0, 1, th);
             double mx = gy[2] == y0 ? fmax(gx[2], gx[1] + box * r->E + base * 0.4) : margin;
             if (gy[2] == y0) {
-                double tw; text_size(cr, eh, th, &tw, NULL);
+                double tw; text_size(dc, eh, th, &tw, NULL);
                 mx = fmax(gx[2], gx[1] + tw + base * 0.6);
             }
-            text_at(cr, mh, mx, gy[2] == y0 ? y0 - base * 0.2 : gy[2] - base * 0.2, 0, 1, th);
+            text_at(dc, mh, mx, gy[2] == y0 ? y0 - base * 0.2 : gy[2] - base * 0.2, 0, 1, th);
         }
         y += box + base * 0.3;
         txt_t tt = N(base * 0.8); tt.mono = true;
@@ -1741,7 +1544,7 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
          * once: the cost is linear in the length. */
         const char *s = r->text ? r->text : "";
         double cw;
-        text_size(cr, "0000000000", tt, &cw, NULL);
+        text_size(dc, "0000000000", tt, &cw, NULL);
         size_t per = cw > 0 ? (size_t)((w - 2 * margin) / (cw / 10)) : 80;
         if (per < 8) per = 8;
         if (per > 120) per = 120;     /* num_markup's buffer holds 512 bytes */
@@ -1753,22 +1556,22 @@ static void draw_bits(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             memcpy(buf, s + off, k);
             buf[k] = 0;
             double ht;
-            text_size(cr, buf, tt, NULL, &ht);
-            text_at(cr, buf, margin, y, 0, 0, tt);
+            text_size(dc, buf, tt, NULL, &ht);
+            text_at(dc, buf, margin, y, 0, 0, tt);
             y += ht;
             off += k;
         } while (off < L);
         y += base * 0.9;
     }
     f->content_h = y;
-    view_draw_title(f, cr, w, base);
+    draw_title(f, dc, w, base);
 }
 
 /* ---- table ---- */
 
-static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+static void draw_table(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
-    double top = view_title_top(f, cr, w, base, 1.0) + (f->title ? base * 0.2 : 0);
+    double top = title_top(f, dc, w, base, 1.0) + (f->title ? base * 0.2 : 0);
     double colw[16] = { 0 };
     int nc = f->tcols > 16 ? 16 : f->tcols;
     double scale = 1;
@@ -1784,7 +1587,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             colw[c] = 0;
             for (int r = 0; r < f->trows; r++) {
                 txt_t t = T(base * scale); t.mono = r > 0 && c > 0; t.bold = r == 0;
-                double tw; text_size(cr, f->cells[r * f->tcols + c] ? f->cells[r * f->tcols + c] : "", t, &tw, NULL);
+                double tw; text_size(dc, f->cells[r * f->tcols + c] ? f->cells[r * f->tcols + c] : "", t, &tw, NULL);
                 if (tw > colw[c]) colw[c] = tw;
             }
             colw[c] += base * scale * 1.4;
@@ -1814,7 +1617,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
                         colw[c] = 0;
                         for (int r = 0; r < f->trows && c != wc; r++) {
                             txt_t t = T(base * scale); t.mono = r > 0 && c > 0; t.bold = r == 0;
-                            double tw; text_size(cr, f->cells[r * f->tcols + c] ? f->cells[r * f->tcols + c] : "", t, &tw, NULL);
+                            double tw; text_size(dc, f->cells[r * f->tcols + c] ? f->cells[r * f->tcols + c] : "", t, &tw, NULL);
                             if (tw > colw[c]) colw[c] = tw;
                         }
                         if (c != wc) colw[c] += base * scale * 1.4;
@@ -1842,7 +1645,7 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     if (spill) {
         const char *hd = f->cells[wc];
         double hw = 0;
-        if (hd && *hd) { txt_t th = T(base * scale); text_size(cr, hd, th, &hw, NULL); hw += base * scale * 0.6; }
+        if (hd && *hd) { txt_t th = T(base * scale); text_size(dc, hd, th, &hw, NULL); hw += base * scale * 0.6; }
         spill_x = fmax(x0 + base * scale * 0.7 + hw, x0 + colw[0] + base * scale * 0.7);
         wrapw = fmax(base * 4, x0 + total - spill_x - base * scale * 0.7);
     }
@@ -1852,15 +1655,15 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         if (wc < 0 || !f->cells[r * f->tcols + wc]) continue;
         if (spill && r == 0) continue;   /* the heading names each spilled line instead (below) */
         txt_t t = T(base * scale); t.mono = r > 0; t.bold = r == 0; t.num = r > 0; t.wrap = wrapw;
-        double th; text_size(cr, f->cells[r * f->tcols + wc], t, NULL, &th);
+        double th; text_size(dc, f->cells[r * f->tcols + wc], t, NULL, &th);
         rh[r] = spill ? rowh + th + base * scale * 0.2 : fmax(rowh, th + base * scale * 0.7);
     }
     double y = top;
     for (int r = 0; r < nr; r++) {
         if (r == 0 || r % 2 == 0) {
-            rgb(cr, r == 0 ? 0xE8EEF4 : 0xF6F6F6);
-            cairo_rectangle(cr, x0, y, total, rh[r]);
-            cairo_fill(cr);
+            rgb(dc, r == 0 ? 0xE8EEF4 : 0xF6F6F6);
+            dc_rectangle(dc, x0, y, total, rh[r]);
+            dc_fill(dc);
         }
         double x = x0;
         for (int c = 0; c < nc; c++) {
@@ -1876,31 +1679,31 @@ static void draw_table(view_figure_t *f, cairo_t *cr, int w, int h, double base)
                     double ly = y + rowh - base * scale * 0.1;
                     if (hd && *hd) {
                         txt_t th = T(base * scale); th.color = C_MUTED;
-                        text_at(cr, hd, x0 + base * scale * 0.7, ly, 0, 0, th);
+                        text_at(dc, hd, x0 + base * scale * 0.7, ly, 0, 0, th);
                     }
-                    text_at(cr, s, spill_x, ly, 0, 0, t);
+                    text_at(dc, s, spill_x, ly, 0, 0, t);
                 }
                 continue;
             }
             double ym = spill ? y + rowh / 2 : y + rh[r] / 2;
-            if (c == 0) text_at(cr, s, x + base * scale * 0.7, ym, 0, 0.5, t);
-            else text_at(cr, s, x + colw[c] - base * scale * 0.7, ym, 1, 0.5, t);
+            if (c == 0) text_at(dc, s, x + base * scale * 0.7, ym, 0, 0.5, t);
+            else text_at(dc, s, x + colw[c] - base * scale * 0.7, ym, 1, 0.5, t);
             x += colw[c];
         }
         y += rh[r];
     }
-    rgb(cr, C_FRAME);
-    cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, x0, top + rh[0]); cairo_line_to(cr, x0 + total, top + rh[0]);
-    cairo_stroke(cr);
-    view_draw_title(f, cr, w, base);
+    rgb(dc, C_FRAME);
+    dc_line_width(dc, 1);
+    dc_move_to(dc, x0, top + rh[0]); dc_line_to(dc, x0 + total, top + rh[0]);
+    dc_stroke(dc);
+    draw_title(f, dc, w, base);
     f->content_h = y;
     if (f->note) {
         txt_t tn = N(base * 0.8); tn.color = 0x444444;
         tn.wrap = w - x0 - base * 0.5;
         double nh;
-        text_size(cr, f->note, tn, NULL, &nh);
-        text_at(cr, f->note, x0, y + base * 0.6, 0, 0, tn);
+        text_size(dc, f->note, tn, NULL, &nh);
+        text_at(dc, f->note, x0, y + base * 0.6, 0, 0, tn);
         f->content_h = y + base * 0.6 + nh;
     }
 }
@@ -1914,47 +1717,29 @@ double view_base_px(int w, int h)
     return base * view_scale();
 }
 
-int view_natural_height(view_figure_t *f, int w, int h)
+void view_draw_dc(view_figure_t *f, view_dc_t *dc, int w, int h)
 {
-    if (f->kind != VIEW_TABLE && f->kind != VIEW_BITS) return h;
-    double saved = f->base_px;
-    if (!(saved > 0)) f->base_px = view_base_px(w, h);
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1);
-    cairo_t *cr = cairo_create(s);
-    view_draw(f, cr, w, h * 4);
-    cairo_destroy(cr);
-    cairo_surface_destroy(s);
-    int hn = (int)ceil(f->content_h + f->base_px * 0.8);
-    f->base_px = saved;
-    if (hn < h / 4) hn = h / 4;
-    return hn;
-}
-
-void view_draw(view_figure_t *f, cairo_t *cr, int w, int h)
-{
-    if (draw_depth++ == 0) draw_status = CAIRO_STATUS_SUCCESS;   /* (a figure drawn inside one keeps its status) */
-    cairo_save(cr);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_rectangle(cr, 0, 0, w, h);
-    cairo_fill(cr);
+    dc_save(dc);
+    dc_rgb(dc, 1, 1, 1);
+    dc_rectangle(dc, 0, 0, w, h);
+    dc_fill(dc);
     double base = view_base_px(w, h);
     if (f->base_px > 0) base = f->base_px;
     f->content_h = h;
     view_layout(f);
     switch (f->kind) {
-    case VIEW_PLOT: draw_plot(f, cr, w, h, base); break;
-    case VIEW_HEATMAP: draw_heatmap(f, cr, w, h, base); break;
-    case VIEW_NUMBERLINE: draw_numberline(f, cr, w, h, base); break;
-    case VIEW_BITS: draw_bits(f, cr, w, h, base); break;
-    case VIEW_TABLE: draw_table(f, cr, w, h, base); break;
-    case VIEW_MODEL: view_draw_model(f, cr, w, h, base); break;
-    case VIEW_GRAPH: view_draw_graph(f, cr, w, h, base); break;
-    case VIEW_TILES: view_draw_tiles(f, cr, w, h, base); break;
-    case VIEW_PLAYGROUND: view_draw_playground(f, cr, w, h, base); break;
-    case VIEW_ROW: view_draw_row(f, cr, w, h, base); break;
+    case VIEW_PLOT: draw_plot(f, dc, w, h, base); break;
+    case VIEW_HEATMAP: draw_heatmap(f, dc, w, h, base); break;
+    case VIEW_NUMBERLINE: draw_numberline(f, dc, w, h, base); break;
+    case VIEW_BITS: draw_bits(f, dc, w, h, base); break;
+    case VIEW_TABLE: draw_table(f, dc, w, h, base); break;
+    case VIEW_MODEL: view_draw_model(f, dc, w, h, base); break;
+    case VIEW_GRAPH: view_draw_graph(f, dc, w, h, base); break;
+    case VIEW_TILES: view_draw_tiles(f, dc, w, h, base); break;
+    case VIEW_PLAYGROUND: view_draw_playground(f, dc, w, h, base); break;
+    case VIEW_ROW: view_draw_row(f, dc, w, h, base); break;
     }
-    cairo_restore(cr);
-    draw_depth--;
+    dc_restore(dc);
 }
 
 /* ---- hover ---- */
@@ -2023,38 +1808,38 @@ int view_hover_text(const view_figure_t *f, double mx, double my, char *out, int
     return n;
 }
 
-bool view_draw_hover(view_figure_t *f, cairo_t *cr, double mx, double my)
+bool view_draw_hover_dc(view_figure_t *f, view_dc_t *dc, double mx, double my)
 {
     if (f->kind != VIEW_PLOT || mx < f->px || mx > f->px + f->pw || my < f->py || my > f->py + f->ph) return false;
     double x = view_px_to_x(f, mx);
     double base = f->ph / 22.0;
     if (base < 12) base = 12;
     if (base > 20) base = 20;
-    rgba(cr, 0x000000, 0.5);
-    cairo_set_line_width(cr, 1);
-    cairo_move_to(cr, round(mx) + 0.5, f->py); cairo_line_to(cr, round(mx) + 0.5, f->py + f->ph);
-    cairo_stroke(cr);
+    rgba(dc, 0x000000, 0.5);
+    dc_line_width(dc, 1);
+    dc_move_to(dc, round(mx) + 0.5, f->py); dc_line_to(dc, round(mx) + 0.5, f->py + f->ph);
+    dc_stroke(dc);
     for (int i = 0; i < f->nseries; i++) {
         const view_series_t *s = &f->series[i];
         int64_t k = nearest(s, x);
         if (k < 0 || !drawable(f, s->y[k]) || s->style == VIEW_BARS || s->style == VIEW_POINTS) continue;
-        rgb(cr, s->color);
-        cairo_arc(cr, view_x_to_px(f, s->x[k]), view_y_to_px(f, s->y[k]), base * 0.3, 0, 2 * M_PI);
-        cairo_fill(cr);
+        rgb(dc, s->color);
+        dc_arc(dc, view_x_to_px(f, s->x[k]), view_y_to_px(f, s->y[k]), base * 0.3, 0, 2 * M_PI);
+        dc_fill(dc);
     }
     char text[2048];
     view_hover_text(f, mx, my, text, sizeof text);
     txt_t t = T(base); t.mono = true;
     double tw, th;
-    text_size(cr, text, t, &tw, &th);
+    text_size(dc, text, t, &tw, &th);
     double bx = mx + 14, by = my + 14;
     if (bx + tw + 12 > f->px + f->pw) bx = mx - 14 - tw - 12;
     if (by + th + 10 > f->py + f->ph) by = my - 14 - th - 10;
-    cairo_set_source_rgba(cr, 1, 1, 0.93, 0.95);
-    cairo_rectangle(cr, bx, by, tw + 12, th + 10);
-    cairo_fill_preserve(cr);
-    rgb(cr, 0x888888);
-    cairo_stroke(cr);
-    text_at(cr, text, bx + 6, by + 5, 0, 0, t);
+    dc_rgba(dc, 1, 1, 0.93, 0.95);
+    dc_rectangle(dc, bx, by, tw + 12, th + 10);
+    dc_fill_preserve(dc);
+    rgb(dc, 0x888888);
+    dc_stroke(dc);
+    text_at(dc, text, bx + 6, by + 5, 0, 0, t);
     return true;
 }

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "view/view.h"
+#include "view/draw.h"
 #include "util/afile.h"
 #include "util/i18n.h"
 
@@ -415,15 +416,29 @@ static int save_script(const char *path, char *err, int cap)
     return afile_commit(&a, err, (size_t)cap);
 }
 
+/* the last figure as a display list (draw.h; web/draw.js replays it) */
+static int save_drawlist(view_figure_t *f, const char *path, char *err, int cap)
+{
+    char *list = view_drawlist(f, VIEW_W, VIEW_H, err, cap);
+    if (!list) return -1;
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)cap)) { free(list); return -1; }
+    afile_write(&a, list, strlen(list));
+    free(list);
+    return afile_commit(&a, err, (size_t)cap);
+}
+
 int view_save(const char *path, char *err, int cap)
 {
     if (ends_with(path, ".html") || ends_with(path, ".htm")) return save_html(path, err, cap);
     if (ends_with(path, ".nn")) return save_script(path, err, cap);
     if (ends_with(path, ".ipynb")) return view_save_ipynb(path, err, cap);
-    if (ends_with(path, ".png") || ends_with(path, ".svg")) {
+    if (ends_with(path, ".png") || ends_with(path, ".svg") || ends_with(path, ".jsonl")) {
         const view_figure_t *f = view_last_figure();
         if (!f) return fail(err, cap, "%s%s", _("no figure yet: plot something first (plot, hist, heatmap, numberline, ...)"), "");
+        if (ends_with(path, ".jsonl")) return save_drawlist((view_figure_t *)f, path, err, cap);
         return view_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
     }
-    return fail(err, cap, _("cannot tell what to write from the name '%s': use FILE.png, FILE.svg, FILE.html, FILE.ipynb or FILE.nn"), path, "");
+    return fail(err, cap, _("cannot tell what to write from the name '%s': use FILE.png, FILE.svg, FILE.jsonl, FILE.html, FILE.ipynb or FILE.nn"),
+                path, "");
 }

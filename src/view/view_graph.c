@@ -1,5 +1,5 @@
 /* view_graph.c — graphs as figures: nodes as boxes, edges as arrows, laid
- * out by Graphviz's dot and drawn with Cairo (graph(g), :graph g).
+ * out by Graphviz's dot (graph(g), :graph g; view_graph_draw.c draws them).
  *
  * The layout is Graphviz's layered ("dot") algorithm (Gansner, Koutsofios,
  * North & Vo, "A Technique for Drawing Directed Graphs", IEEE TSE 1993):
@@ -14,50 +14,20 @@
  */
 #include "view/view.h"
 #include "view/view_int.h"
+#include "view/draw_cairo.h"
 #include "util/i18n.h"
 
 #include <cairo.h>
-#include <glib.h>
 #include <gvc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define KEY_ROW 1.1     /* a row of the key, in base units */
-#define FS 14.0          /* layout font size: 14 px at scale 1 (one point per pixel) */
+#define FS VIEW_GRAPH_FS
 
 /* the figure data (view_add_graph, view_graph_node, view_graph_edge) is in
  * view_figure.c: fig_graph.c builds it without the drawing module */
-
-/* Pango markup for a node's label: the first line bold, the second plain,
- * the rest (the pass's note) italic.  g_free it. */
-static char *markup(const view_gnode_t *n)
-{
-    GString *m = g_string_new(NULL);
-    const char *p = n->label;
-    int line = 0;
-    while (1) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        char *esc = g_markup_escape_text(p, (gssize)len);
-        if (line) g_string_append_c(m, '\n');
-        if (line == 0) g_string_append_printf(m, "<b>%s</b>", esc);
-        else if (line == 1 && !n->removed) g_string_append(m, esc);
-        else g_string_append_printf(m, "<i>%s</i>", esc);   /* the pass note: italic, full size (a projector) */
-        g_free(esc);
-        line++;
-        if (!e) break;
-        p = e + 1;
-    }
-    return g_string_free(m, FALSE);
-}
-
-static view_txt_t label_style(double size, const view_gnode_t *n)
-{
-    view_txt_t t = { size, false, false, true, false, n->removed ? 0x8A8A8A : VIEW_C_TEXT, false, 0 };
-    return t;
-}
 
 /* ---- layout ---- */
 
@@ -71,6 +41,8 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
     /* measure the labels with the figure's own font */
     cairo_surface_t *surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
     cairo_t *cr = cairo_create(surf);
+    view_dc_cairo_t mc;
+    view_dc_cairo_init(&mc, cr);
     Agraph_t *G = agopen("g", Agdirected, NULL);
     agattr(G, AGRAPH, "rankdir", "TB");
     agattr(G, AGRAPH, "nodesep", "0.3");
@@ -87,10 +59,10 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
         char name[24], wb[32], hb[32];
         snprintf(name, sizeof name, "n%d", i);
         nodes[i] = agnode(G, name, 1);
-        char *mk = markup(&g->n[i]);
+        char *mk = view_graph_markup(&g->n[i]);
         double tw, th;
-        view_text_size(cr, mk, label_style(FS, &g->n[i]), &tw, &th);
-        g_free(mk);
+        view_text_size(&mc.dc, mk, view_graph_label_style(FS, &g->n[i]), &tw, &th);
+        free(mk);
         /* inches (72 points each), with a margin around the text */
         snprintf(wb, sizeof wb, "%.4f", (tw + FS * 1.4) / 72.0);
         snprintf(hb, sizeof hb, "%.4f", (th + FS * 0.8) / 72.0);
@@ -135,177 +107,4 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
     free(nodes);
     free(edges);
     return 0;
-}
-
-/* ---- drawing ---- */
-
-static void round_rect(cairo_t *cr, double x, double y, double w, double h, double r)
-{
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, x + w - r, y + r, r, -M_PI / 2, 0);
-    cairo_arc(cr, x + w - r, y + h - r, r, 0, M_PI / 2);
-    cairo_arc(cr, x + r, y + h - r, r, M_PI / 2, M_PI);
-    cairo_arc(cr, x + r, y + r, r, M_PI, 3 * M_PI / 2);
-    cairo_close_path(cr);
-}
-
-static void draw_one(view_graph_t *g, cairo_t *cr, double s)
-{
-#define PX(x) (g->ox + s * (x))
-#define PY(y) (g->oy + s * (g->bh - (y)))
-    static const double dash[2] = { 6, 4 };
-    /* edges under the boxes */
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-    for (int i = 0; i < g->ne; i++) {
-        view_gedge_t *e = &g->e[i];
-        if (e->npts < 1) continue;
-        uint32_t col = e->removed ? 0xB0B0B0 : 0x444444;
-        view_rgb(cr, col);
-        cairo_set_line_width(cr, fmax(1, s * 1.6));
-        if (e->removed) cairo_set_dash(cr, dash, 2, 0);
-        cairo_move_to(cr, PX(e->pts[0]), PY(e->pts[1]));
-        for (int k = 1; k + 2 < e->npts; k += 3)
-            cairo_curve_to(cr, PX(e->pts[2 * k]), PY(e->pts[2 * k + 1]), PX(e->pts[2 * k + 2]), PY(e->pts[2 * k + 3]),
-                           PX(e->pts[2 * k + 4]), PY(e->pts[2 * k + 5]));
-        double lx = e->pts[2 * (e->npts - 1)], ly = e->pts[2 * (e->npts - 1) + 1];
-        if (e->arrow) cairo_line_to(cr, PX(e->ax), PY(e->ay));
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        if (e->arrow) {
-            /* the head: from the spline's last point to the tip */
-            double tx = PX(e->ax), ty = PY(e->ay), dx = tx - PX(lx), dy = ty - PY(ly), L = hypot(dx, dy);
-            if (L > 0) {
-                dx /= L; dy /= L;
-                double al = fmax(6, s * 10), aw = al * 0.45;
-                cairo_move_to(cr, tx, ty);
-                cairo_line_to(cr, tx - dx * al - dy * aw, ty - dy * al + dx * aw);
-                cairo_line_to(cr, tx - dx * al + dy * aw, ty - dy * al - dx * aw);
-                cairo_close_path(cr);
-                view_rgb(cr, col);
-                cairo_fill(cr);
-            }
-        }
-    }
-    /* boxes and their text */
-    for (int i = 0; i < g->nn; i++) {
-        view_gnode_t *n = &g->n[i];
-        double x = PX(n->x - n->w / 2), y = PY(n->y + n->h / 2), w = s * n->w, h = s * n->h;
-        round_rect(cr, x, y, w, h, fmin(h / 4, s * 6));
-        view_rgb(cr, n->removed ? 0xF2F2F2 : n->fill);
-        cairo_fill_preserve(cr);
-        view_rgb(cr, n->removed ? 0xA8A8A8 : n->output ? 0x000000 : VIEW_C_FRAME);
-        cairo_set_line_width(cr, fmax(1, s * (n->output ? 2.2 : 1.3)));
-        if (n->removed) cairo_set_dash(cr, dash, 2, 0);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        char *mk = markup(n);
-        view_txt_t t = label_style(FS * s, n);
-        view_text_at(cr, mk, PX(n->x), PY(n->y), 0.5, 0.5, t);
-        g_free(mk);
-    }
-#undef PX
-#undef PY
-}
-
-/* The key: what the fills mean, in rows that fit the width w from x
- * (the last row's middle at y; draw false: only count the rows). */
-static int draw_key(cairo_t *cr, double x, double y, double w, double base, bool draw)
-{
-    static const struct { const char *name; uint32_t fill; bool removed; } k[] = {
-        { N_("parameter"), VIEW_G_PARAM, false }, { N_("constant"), VIEW_G_CONST, false }, { N_("variable"), VIEW_G_VAR, false },
-        { "op", VIEW_G_OP, false }, { N_("fused"), VIEW_G_FUSED, false }, { N_("removed by a pass"), 0xF2F2F2, true },
-    };
-    enum { NK = sizeof k / sizeof k[0] };
-    view_txt_t t = { base * 0.7, false, false, false, false, VIEW_C_TEXT, false, 0 };
-    static const double dash[2] = { 4, 3 };
-    int row[NK], rows = 1;
-    double x0 = x, cx = x;
-    for (int i = 0; i < NK; i++) {
-        double tw; view_text_size(cr, _(k[i].name), t, &tw, NULL);
-        if (cx > x0 && cx + base * 1.4 + tw > x0 + w) { rows++; cx = x0; }
-        row[i] = rows - 1;
-        cx += base * 1.4 + tw + base * 1.0;
-    }
-    if (!draw) return rows;
-    cx = x0;
-    for (int i = 0; i < NK; i++) {
-        if (i && row[i] != row[i - 1]) cx = x0;
-        double yy = y - (rows - 1 - row[i]) * base * KEY_ROW;
-        round_rect(cr, cx, yy - base * 0.35, base * 1.1, base * 0.7, base * 0.15);
-        view_rgb(cr, k[i].fill);
-        cairo_fill_preserve(cr);
-        view_rgb(cr, k[i].removed ? 0xA8A8A8 : VIEW_C_FRAME);
-        cairo_set_line_width(cr, 1);
-        if (k[i].removed) cairo_set_dash(cr, dash, 2, 0);
-        cairo_stroke(cr);
-        cairo_set_dash(cr, NULL, 0, 0);
-        cx += base * 1.4;
-        cx += view_text_at(cr, _(k[i].name), cx, yy, 0, 0.5, t) + base * 1.0;
-    }
-    return rows;
-}
-
-void view_draw_graph(view_figure_t *f, cairo_t *cr, int w, int h, double base)
-{
-    view_draw_title(f, cr, w, base);
-    double top = view_title_top(f, cr, w, base, 0.8);
-    int krows = draw_key(cr, base * 0.6, 0, w - base * 1.2, base, false);
-    double kh = (krows - 1) * base * KEY_ROW;
-    double bottom = h - base * (f->note ? 2.6 : 1.5) - kh;
-    int ng = f->ngraphs;
-    double gap = base * 1.2, W = w - base * 1.0, H = bottom - top;
-    /* a panel's title, wrapped to its share of the width: the tallest sets
-     * where the graphs start */
-    view_txt_t tt = { base * 0.95, true, false, false, false, VIEW_C_TEXT, false, 0 };
-    double th = base * 1.6;
-    for (int i = 0; i < ng; i++) {
-        view_txt_t ti = tt;
-        ti.wrap = (W - gap * (ng - 1)) / (ng ? ng : 1) * 0.95;
-        double hh; view_text_size(cr, f->graphs[i].title, ti, NULL, &hh);
-        th = fmax(th, hh + base * 0.6);
-    }
-    /* Side by side, each panel as wide as its graph at one common scale, or
-     * stacked when that is much larger (wide, flat graphs): the scale is
-     * the largest that fits every graph, at most 1.6. */
-    double sumw = 0, maxw = 0, sumh = 0, maxh = 0;
-    for (int i = 0; i < ng; i++) {
-        sumw += f->graphs[i].bw; sumh += f->graphs[i].bh;
-        maxw = fmax(maxw, f->graphs[i].bw); maxh = fmax(maxh, f->graphs[i].bh);
-    }
-    double s_side = fmin((W - gap * (ng - 1)) / fmax(sumw, 1), (H - th) / fmax(maxh, 1));
-    double s_stack = fmin(W / fmax(maxw, 1), (H - ng * th - gap * (ng - 1)) / fmax(sumh, 1));
-    bool stacked = ng > 1 && s_stack > 1.25 * s_side;
-    /* at most 1.6 times the layout's size, times the text's scale (a
-     * small graph grows with :fontscale as the rest of the text does) */
-    double s = fmin(1.6 * fmax(1, base / 25.0), stacked ? s_stack : s_side);
-    /* side by side: the room left over is shared out evenly */
-    double spare = stacked ? 0 : (W - gap * (ng - 1) - s * sumw) / (ng ? ng : 1);
-    double x = base * 0.5, y = top;
-    for (int i = 0; i < ng; i++) {
-        view_graph_t *g = &f->graphs[i];
-        double pw = stacked ? W : s * g->bw + spare;
-        view_txt_t ti = tt;
-        ti.wrap = pw * 0.95;
-        double hh; view_text_size(cr, g->title, ti, NULL, &hh);
-        if (hh > th - base * 0.5) ti.size *= fmax(0.6, (th - base * 0.5) / hh);   /* a narrower panel: smaller */
-        view_text_at(cr, g->title, x + pw / 2, y, 0.5, 0, ti);
-        if (i > 0) {
-            view_rgb(cr, VIEW_C_GRID);
-            cairo_set_line_width(cr, 1);
-            if (stacked) { cairo_move_to(cr, x, y - gap / 2); cairo_line_to(cr, x + W, y - gap / 2); }
-            else { cairo_move_to(cr, x - gap / 2, top); cairo_line_to(cr, x - gap / 2, bottom); }
-            cairo_stroke(cr);
-        }
-        g->scale = s;
-        g->ox = x + (pw - s * g->bw) / 2;
-        g->oy = y + th;
-        draw_one(g, cr, s);
-        if (stacked) y += th + s * g->bh + gap;
-        else x += pw + gap;
-    }
-    draw_key(cr, base * 0.6, h - base * 0.75, w - base * 1.2, base, true);
-    if (f->note) {
-        view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
-        view_text_at(cr, f->note, base * 0.6, h - base * 1.8 - kh, 0, 0.5, tn);
-    }
 }

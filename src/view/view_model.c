@@ -32,12 +32,12 @@ static int by_size(const void *a, const void *b)
 /* One row of labels centred at xs[]: in one row when they fit, else
  * staggered over two rows, shrunk if even that is too tight.  Returns the
  * rows' total height. */
-static double label_row(cairo_t *cr, int n, const double *xs, char **texts, const uint32_t *colors, double y, view_txt_t t,
+static double label_row(view_dc_t *dc, int n, const double *xs, char **texts, const uint32_t *colors, double y, view_txt_t t,
                         double gap, bool draw)
 {
     double wmax = 0;
     for (int i = 0; i < n; i++) {
-        double tw; view_text_size(cr, texts[i], t, &tw, NULL);
+        double tw; view_text_size(dc, texts[i], t, &tw, NULL);
         if (tw > wmax) wmax = tw;
     }
     /* neighbours need a space between them (half a letter) */
@@ -49,12 +49,12 @@ static double label_row(cairo_t *cr, int n, const double *xs, char **texts, cons
     for (int i = 0; i < n && draw; i++) {
         view_txt_t ti = t;
         if (colors) ti.color = colors[i];
-        view_text_at(cr, texts[i], xs[i], y + (stagger && (i & 1) ? lh : 0), 0.5, 0, ti);
+        view_text_at(dc, texts[i], xs[i], y + (stagger && (i & 1) ? lh : 0), 0.5, 0, ti);
     }
     return stagger ? 2 * lh : lh;
 }
 
-static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0, double pw, double top, double bottom,
+static void draw_panel(view_figure_t *f, view_model_t *m, view_dc_t *dc, double x0, double pw, double top, double bottom,
                        double base)
 {
     view_txt_t tt = { base * 1.0, true, false, false, false, VIEW_C_TEXT, false, 0 };
@@ -62,21 +62,21 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
     char title[256];
     snprintf(title, sizeof title, "%s", m->title ? m->title : "");
     double tw;
-    view_text_size(cr, title, tt, &tw, NULL);
-    if (tw > pw * 0.95) { tt.size = fmax(base * 0.65, tt.size * pw * 0.95 / tw); view_text_size(cr, title, tt, &tw, NULL); }
+    view_text_size(dc, title, tt, &tw, NULL);
+    if (tw > pw * 0.95) { tt.size = fmax(base * 0.65, tt.size * pw * 0.95 / tw); view_text_size(dc, title, tt, &tw, NULL); }
     for (size_t L = strlen(title); tw > pw * 0.95 && L > 4; ) {
         L -= 2;
         while (L > 0 && (title[L] & 0xC0) == 0x80) L--;   /* not inside a UTF-8 sequence */
         memcpy(title + L, "…", 4);
-        view_text_size(cr, title, tt, &tw, NULL);
+        view_text_size(dc, title, tt, &tw, NULL);
     }
-    view_text_at(cr, title, x0 + pw / 2, top, 0.5, 0, tt);
+    view_text_at(dc, title, x0 + pw / 2, top, 0.5, 0, tt);
     /* the note ("fp32 · 3 layers · 105 parameters") wrapped to the panel */
     view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, pw * 0.94 };
     double nh = 0;
     if (m->note) {
-        view_text_size(cr, m->note, tn, NULL, &nh);
-        view_text_at(cr, m->note, x0 + pw / 2, top + base * 1.35, 0.5, 0, tn);
+        view_text_size(dc, m->note, tn, NULL, &nh);
+        view_text_at(dc, m->note, x0 + pw / 2, top + base * 1.35, 0.5, 0, tn);
     }
     double extra = nh > base * 1.2 ? nh - base * 0.9 : 0;   /* the lines past the first */
     int ncols = m->nlayers + 1;
@@ -113,8 +113,8 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
     }
     view_txt_t ta = { base * 0.8, true, false, false, false, VIEW_C_TEXT, false, 0 };
     view_txt_t ts = { base * 0.68, false, true, false, false, VIEW_C_TEXT, false, 0 };
-    double ha = label_row(cr, ncols, ax, acts, acol, 0, ta, gap, false);
-    double hs = ncols > 1 ? label_row(cr, ncols - 1, sx, shapes, NULL, 0, ts, gap, false) : 0;
+    double ha = label_row(dc, ncols, ax, acts, acol, 0, ta, gap, false);
+    double hs = ncols > 1 ? label_row(dc, ncols - 1, sx, shapes, NULL, 0, ts, gap, false) : 0;
     double ytop = top + base * 3.6 + extra, ybot = bottom - ha - hs - base * 0.9;
     double dy = fmin((ybot - ytop) / maxslots, base * 2.4);
     double r = fmin(fmin(dy * 0.36, gap * 0.16), base * 0.75);
@@ -137,15 +137,15 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
             }
     }
     qsort(E, ne, sizeof *E, by_size);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    dc_cap(dc, DC_CAP_ROUND);
     double wscale = fmin(base / 25.0, r / 6);
     for (size_t i = 0; i < ne; i++) {
         double a = f->wmax > 0 ? fmin(fabs(E[i].w) / f->wmax, 1) : 0;
-        view_rgb(cr, view_diverging(E[i].w, f->wmax));
-        cairo_set_line_width(cr, wscale * (0.8 + 5.5 * a));
-        cairo_move_to(cr, E[i].x0, E[i].y0);
-        cairo_line_to(cr, E[i].x1, E[i].y1);
-        cairo_stroke(cr);
+        view_dc_rgb(dc, view_diverging(E[i].w, f->wmax));
+        dc_line_width(dc, wscale * (0.8 + 5.5 * a));
+        dc_move_to(dc, E[i].x0, E[i].y0);
+        dc_line_to(dc, E[i].x1, E[i].y1);
+        dc_stroke(dc);
     }
     free(E);
     /* the neurons */
@@ -156,68 +156,64 @@ static void draw_panel(view_figure_t *f, view_model_t *m, cairo_t *cr, double x0
         for (int s = 0; s < nslots[k]; s++) {
             double Y = SLOT_Y(nslots[k], s);
             if (view_neuron_of(nunits[k], s, NULL) < 0) {
-                view_text_at(cr, "⋮", X, Y, 0.5, 0.5, te);
+                view_text_at(dc, "⋮", X, Y, 0.5, 0.5, te);
                 continue;
             }
-            cairo_new_path(cr);   /* the text left a current point: no line to the circle */
-            cairo_arc(cr, X, Y, r, 0, 2 * M_PI);
-            view_rgb(cr, k == 0 ? 0xE8EEF4 : 0xFFFFFF);
-            cairo_fill_preserve(cr);
-            view_rgb(cr, VIEW_C_FRAME);
-            cairo_set_line_width(cr, fmax(1, r / 8));
-            cairo_stroke(cr);
+            dc_new_path(dc);   /* the text left a current point: no line to the circle */
+            dc_arc(dc, X, Y, r, 0, 2 * M_PI);
+            view_dc_rgb(dc, k == 0 ? 0xE8EEF4 : 0xFFFFFF);
+            dc_fill_preserve(dc);
+            view_dc_rgb(dc, VIEW_C_FRAME);
+            dc_line_width(dc, fmax(1, r / 8));
+            dc_stroke(dc);
         }
         char cnt[32];
         snprintf(cnt, sizeof cnt, "%lld", (long long)nunits[k]);
-        view_text_at(cr, cnt, X, SLOT_Y(nslots[k], 0) - r - base * 0.25, 0.5, 1, tc);
+        view_text_at(dc, cnt, X, SLOT_Y(nslots[k], 0) - r - base * 0.25, 0.5, 1, tc);
     }
 #undef SLOT_Y
     double y = ybot + base * 0.5;
-    y += label_row(cr, ncols, ax, acts, acol, y, ta, gap, true) + base * 0.15;
-    if (ncols > 1) label_row(cr, ncols - 1, sx, shapes, NULL, y, ts, gap, true);
+    y += label_row(dc, ncols, ax, acts, acol, y, ta, gap, true) + base * 0.15;
+    if (ncols > 1) label_row(dc, ncols - 1, sx, shapes, NULL, y, ts, gap, true);
     for (int k = 0; k < ncols; k++) free(acts[k]);
     for (int k = 0; k + 1 < ncols; k++) free(shapes[k]);
 }
 
 /* The key: the diverging scale from -wmax to +wmax. */
-static void draw_key(view_figure_t *f, cairo_t *cr, double cx, double y, double width, double base)
+static void draw_key(view_figure_t *f, view_dc_t *dc, double cx, double y, double width, double base)
 {
     /* "weight" [bar] "line width ∝ |w|", the group centred in the panel's
      * width and the bar narrowed so that the labels stay inside it (the map
      * beside is drawn over anything that crosses into its column) */
     view_txt_t tm = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
     double wl, wr;
-    view_text_size(cr, _("weight"), tm, &wl, NULL);
-    view_text_size(cr, _("line width ∝ |w|"), tm, &wr, NULL);
+    view_text_size(dc, _("weight"), tm, &wl, NULL);
+    view_text_size(dc, _("line width ∝ |w|"), tm, &wr, NULL);
     double bw = fmin(fmin(width * 0.45, base * 14), width - wl - wr - base * 3.6), bh = base * 0.55;
     if (bw < base * 3) bw = base * 3;
     double group = wl + base * 1.6 + bw + base * 1.6 + wr;
     double bx = cx - group / 2 + wl + base * 1.6;
     cx = bx + bw / 2;
-    cairo_pattern_t *g = cairo_pattern_create_linear(bx, 0, bx + bw, 0);
-    for (int k = 0; k <= 20; k++) {
-        uint32_t c = view_diverging(-f->wmax + 2 * f->wmax * k / 20.0, f->wmax);
-        cairo_pattern_add_color_stop_rgb(g, k / 20.0, ((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0);
-    }
-    cairo_rectangle(cr, bx, y, bw, bh);
-    cairo_set_source(cr, g);
-    cairo_fill(cr);
-    cairo_pattern_destroy(g);
+    uint32_t stops[21];
+    for (int k = 0; k <= 20; k++) stops[k] = view_diverging(-f->wmax + 2 * f->wmax * k / 20.0, f->wmax);
+    dc_rectangle(dc, bx, y, bw, bh);
+    dc->ops->gradient(dc, bx, 0, bx + bw, 0, 21, stops);
+    dc_fill(dc);
     view_txt_t t = { base * 0.72, false, false, false, false, VIEW_C_TEXT, false, 0 };
     char lo[48], hi[48];
     snprintf(lo, sizeof lo, "−%.3g", f->wmax);
     snprintf(hi, sizeof hi, "+%.3g", f->wmax);
-    view_text_at(cr, lo, bx, y + bh + base * 0.1, 0.5, 0, t);
-    view_text_at(cr, "0", cx, y + bh + base * 0.1, 0.5, 0, t);
-    view_text_at(cr, hi, bx + bw, y + bh + base * 0.1, 0.5, 0, t);
-    view_text_at(cr, _("weight"), bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
-    view_text_at(cr, _("line width ∝ |w|"), bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
+    view_text_at(dc, lo, bx, y + bh + base * 0.1, 0.5, 0, t);
+    view_text_at(dc, "0", cx, y + bh + base * 0.1, 0.5, 0, t);
+    view_text_at(dc, hi, bx + bw, y + bh + base * 0.1, 0.5, 0, t);
+    view_text_at(dc, _("weight"), bx - base * 1.6, y + bh / 2, 1, 0.5, tm);
+    view_text_at(dc, _("line width ∝ |w|"), bx + bw + base * 1.6, y + bh / 2, 0, 0.5, tm);
 }
 
-void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+void view_draw_model(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
-    view_draw_title(f, cr, w, base);
-    double top = view_title_top(f, cr, w, base, 0.8);
+    view_draw_title(f, dc, w, base);
+    double top = view_title_top(f, dc, w, base, 0.8);
     /* the maps' column narrows as models are added beside each other */
     double split = f->nsides ? w * (f->nmodels >= 3 ? 0.68 : f->nmodels == 2 ? 0.62 : 0.56) : w;
     double x0 = base * 0.5, dw = split - x0 - base * 0.3;
@@ -228,15 +224,15 @@ void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
         if (f->models[i].nlayers < 1) continue;
         /* the panel's text as large as its width allows: three models side
          * by side at :fontscale 1.6 keep 1.0's sizes rather than collide */
-        draw_panel(f, &f->models[i], cr, x0 + i * pw, pw, top, bottom, fmin(base, pw / 11));
+        draw_panel(f, &f->models[i], dc, x0 + i * pw, pw, top, bottom, fmin(base, pw / 11));
         if (i > 0) {
-            view_rgb(cr, VIEW_C_GRID);
-            cairo_set_line_width(cr, 1);
-            cairo_move_to(cr, x0 + i * pw, top); cairo_line_to(cr, x0 + i * pw, bottom);
-            cairo_stroke(cr);
+            view_dc_rgb(dc, VIEW_C_GRID);
+            dc_line_width(dc, 1);
+            dc_move_to(dc, x0 + i * pw, top); dc_line_to(dc, x0 + i * pw, bottom);
+            dc_stroke(dc);
         }
     }
-    if (f->nmodels) draw_key(f, cr, x0 + dw / 2, h - base * 1.9, dw, base);
+    if (f->nmodels) draw_key(f, dc, x0 + dw / 2, h - base * 1.9, dw, base);
     /* the maps: stacked in the column to the right */
     if (f->nsides) {
         double sx = split + base * 0.2, sw = w - sx - base * 0.2, sy = top, sh = (h - top - base * 0.3) / f->nsides;
@@ -245,18 +241,18 @@ void view_draw_model(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             /* a map's text no larger than its cell holds (a plot needs room
              * for ticks, labels and a title: about 9 lines by 16 letters) */
             s->base_px = fmin(base * 0.85, fmin(sh / 9, sw / 16));
-            cairo_save(cr);
-            cairo_translate(cr, sx, sy + i * sh);
-            cairo_rectangle(cr, 0, 0, sw, sh);
-            cairo_clip(cr);
-            view_draw(s, cr, (int)sw, (int)sh);
-            cairo_restore(cr);
+            dc_save(dc);
+            dc_translate(dc, sx, sy + i * sh);
+            dc_rectangle(dc, 0, 0, sw, sh);
+            dc_clip(dc);
+            view_draw_dc(s, dc, (int)sw, (int)sh);
+            dc_restore(dc);
             s->ox = sx;
             s->oy = sy + i * sh;
         }
     }
     if (f->note) {
         view_txt_t tn = { base * 0.72, false, false, false, false, VIEW_C_MUTED, false, 0 };
-        view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
+        view_text_at(dc, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
     }
 }

@@ -19,20 +19,20 @@ static int by_size(const void *a, const void *b)
     return u < v ? -1 : u > v;
 }
 
-static void draw_side(view_figure_t *s, cairo_t *cr, double x, double y, double w, double h, double base)
+static void draw_side(view_figure_t *s, view_dc_t *dc, double x, double y, double w, double h, double base)
 {
     if (!s->base_px) s->base_px = base;
-    cairo_save(cr);
-    cairo_translate(cr, x, y);
-    cairo_rectangle(cr, 0, 0, w, h);
-    cairo_clip(cr);
-    view_draw(s, cr, (int)w, (int)h);
-    cairo_restore(cr);
+    dc_save(dc);
+    dc_translate(dc, x, y);
+    dc_rectangle(dc, 0, 0, w, h);
+    dc_clip(dc);
+    view_draw_dc(s, dc, (int)w, (int)h);
+    dc_restore(dc);
     s->ox = x;
     s->oy = y;
 }
 
-static void draw_links(view_figure_t *f, view_figure_t *net, cairo_t *cr, double base)
+static void draw_links(view_figure_t *f, view_figure_t *net, view_dc_t *dc, double base)
 {
     if (f->nmodels < 1) return;
     view_model_t *m = &f->models[0];
@@ -59,58 +59,58 @@ static void draw_links(view_figure_t *f, view_figure_t *net, cairo_t *cr, double
         }
     }
     qsort(ls, (size_t)n, sizeof *ls, by_size);
-    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
+    dc_cap(dc, DC_CAP_ROUND);
     for (int i = 0; i < n; i++) {
         double a = wmax > 0 ? fabs(ls[i].w) / wmax : 0;
-        view_rgb(cr, view_tint(ls[i].w < 0 ? neg : pos, 0.2 + 0.8 * a));
-        cairo_set_line_width(cr, 0.8 + base * 0.35 * a);
+        view_dc_rgb(dc, view_tint(ls[i].w < 0 ? neg : pos, 0.2 + 0.8 * a));
+        dc_line_width(dc, 0.8 + base * 0.35 * a);
         double mx = (ls[i].x0 + ls[i].x1) / 2;
-        cairo_move_to(cr, ls[i].x0, ls[i].y0);
-        cairo_curve_to(cr, mx, ls[i].y0, mx, ls[i].y1, ls[i].x1, ls[i].y1);
-        cairo_stroke(cr);
+        dc_move_to(dc, ls[i].x0, ls[i].y0);
+        dc_curve_to(dc, mx, ls[i].y0, mx, ls[i].y1, ls[i].x1, ls[i].y1);
+        dc_stroke(dc);
     }
     f->wmax = wmax;
     free(ls);
 }
 
-void view_draw_playground(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+void view_draw_playground(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
-    view_draw_title(f, cr, w, base);
-    double top = view_title_top(f, cr, w, base, 0.5);
+    view_draw_title(f, dc, w, base);
+    double top = view_title_top(f, dc, w, base, 0.5);
     /* the note's measured height (it wraps at large scales and in Korean) */
     view_txt_t tn = { base * 0.65, false, false, false, false, VIEW_C_MUTED, false, w - base };
     double nw = 0, nh = 0;
-    if (f->note) view_text_size(cr, f->note, tn, &nw, &nh);
+    if (f->note) view_text_size(dc, f->note, tn, &nw, &nh);
     double bottom = h - (f->note ? nh + base * 0.6 : base * 0.3);
     double split = w * 0.5;
     if (f->nsides > 0) {
         view_figure_t *net = f->sides[0];
-        draw_side(net, cr, 0, top, split, bottom - top, base * 0.8);
-        draw_links(f, net, cr, base);
+        draw_side(net, dc, 0, top, split, bottom - top, base * 0.8);
+        draw_links(f, net, dc, base);
     }
     double oh = (bottom - top) * 0.62;
-    if (f->nsides > 1) draw_side(f->sides[1], cr, split, top, w - split, oh, base * 0.75);
-    if (f->nsides > 2) draw_side(f->sides[2], cr, split, top + oh, w - split, bottom - top - oh, base * 0.7);
-    if (f->note) view_text_at(cr, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
+    if (f->nsides > 1) draw_side(f->sides[1], dc, split, top, w - split, oh, base * 0.75);
+    if (f->nsides > 2) draw_side(f->sides[2], dc, split, top + oh, w - split, bottom - top - oh, base * 0.7);
+    if (f->note) view_text_at(dc, f->note, base * 0.5, h - base * 0.2, 0, 1, tn);
     f->content_h = h;
 }
 
 /* VIEW_ROW: the title, then sides[i] in column i, each as large as the
  * row leaves it, its text no larger than its column holds (a plot needs
  * about 16 letters across), and the note under them */
-void view_draw_row(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+void view_draw_row(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
-    view_draw_title(f, cr, w, base);
-    double top = view_title_top(f, cr, w, base, 1.0) + base * 0.3;
+    view_draw_title(f, dc, w, base);
+    double top = view_title_top(f, dc, w, base, 1.0) + base * 0.3;
     view_txt_t nt = { .size = base * 0.75, .color = VIEW_C_MUTED, .wrap = w - base * 2 };
     double nh = 0;
-    if (f->note) view_text_size(cr, f->note, nt, NULL, &nh);
+    if (f->note) view_text_size(dc, f->note, nt, NULL, &nh);
     double bottom = f->note ? nh + base * 0.9 : base * 0.3;
     int n = f->nsides > 0 ? f->nsides : 1;
     double cw = (w - base * 0.4) / n, ch = h - top - bottom;
     for (int i = 0; i < f->nsides; i++) {
         f->sides[i]->base_px = fmin(base * 0.85, cw / 16);
-        draw_side(f->sides[i], cr, base * 0.2 + i * cw, top, cw, ch, base);
+        draw_side(f->sides[i], dc, base * 0.2 + i * cw, top, cw, ch, base);
     }
-    if (f->note) view_text_at(cr, f->note, base, h - base * 0.45, 0, 1, nt);
+    if (f->note) view_text_at(dc, f->note, base, h - base * 0.45, 0, 1, nt);
 }

@@ -24,11 +24,11 @@ static uint32_t tile_point_colour(const void *ctx, int64_t i)
     return tile_colour(t->v[i], t->scale);
 }
 
-void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
+void view_draw_tiles(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 {
     tile_neg = f->tneg || f->tpos ? f->tneg : 0x0072B2;
     tile_pos = f->tneg || f->tpos ? f->tpos : 0xD55E00;
-    view_draw_title(f, cr, w, base);
+    view_draw_title(f, dc, w, base);
     int ncol = f->ntcols > 0 ? f->ntcols : 1, nrow = 1;
     double colw = (w - base * 2) / ncol;
     /* the column titles wrapped to their column, the note to the canvas:
@@ -36,11 +36,11 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     view_txt_t tt = { .size = base * 0.8, .color = VIEW_C_TEXT, .bold = true, .wrap = colw * 0.94 };
     double th = 0;
     for (int c = 0; c < ncol; c++)
-        if (f->tcol_title[c]) { double hh; view_text_size(cr, f->tcol_title[c], tt, NULL, &hh); th = fmax(th, hh); }
-    double top = view_title_top(f, cr, w, base, 1.0) + th + base * 0.6;
+        if (f->tcol_title[c]) { double hh; view_text_size(dc, f->tcol_title[c], tt, NULL, &hh); th = fmax(th, hh); }
+    double top = view_title_top(f, dc, w, base, 1.0) + th + base * 0.6;
     view_txt_t nt = { .size = base * 0.75, .color = VIEW_C_MUTED, .wrap = w - base * 2 };
     double nh = 0;
-    if (f->note) view_text_size(cr, f->note, nt, NULL, &nh);
+    if (f->note) view_text_size(dc, f->note, nt, NULL, &nh);
     double bottom = f->note ? nh + base * 0.9 : base * 1.0;
     for (int i = 0; i < f->ntiles; i++) if (f->tiles[i].row + 1 > nrow) nrow = f->tiles[i].row + 1;
     double avail = h - top - bottom;
@@ -61,7 +61,7 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
     view_txt_t lt = { .size = fmax(base * 0.55, fmin(base * 0.7, tile * 0.16)), .color = VIEW_C_MUTED };
     for (int c = 0; c < ncol; c++) {
         double cx = base + colw * (c + 0.5);
-        if (f->tcol_title[c]) view_text_at(cr, f->tcol_title[c], cx, top - base * 0.4, 0.5, 1, tt);
+        if (f->tcol_title[c]) view_text_at(dc, f->tcol_title[c], cx, top - base * 0.4, 0.5, 1, tt);
         /* this column's tiles, centred vertically */
         int rows = 0;
         for (int i = 0; i < f->ntiles; i++) if (f->tiles[i].col == c && f->tiles[i].row + 1 > rows) rows = f->tiles[i].row + 1;
@@ -75,20 +75,20 @@ void view_draw_tiles(view_figure_t *f, cairo_t *cr, int w, int h, double base)
             double y = y0 + sr * (tile + gap);
             t->dx = x; t->dy = y; t->ds = tile;
             if (t->n > 1) {   /* a pixel per grid point, the corners' on the tile's corners */
-                cairo_save(cr);
-                cairo_rectangle(cr, x, y, tile, tile);
-                cairo_clip(cr);
-                view_paint_grid(cr, t->n, tile_point_colour, t, x, y, x + tile, y + tile);
-                cairo_restore(cr);
+                dc_save(dc);
+                dc_rectangle(dc, x, y, tile, tile);
+                dc_clip(dc);
+                view_paint_grid(dc, t->n, tile_point_colour, t, x, y, x + tile, y + tile);
+                dc_restore(dc);
             }
-            view_rgb(cr, VIEW_C_FRAME);
-            cairo_set_line_width(cr, 1);
-            cairo_rectangle(cr, x, y, tile, tile);
-            cairo_stroke(cr);
-            if (t->label) view_text_at(cr, t->label, x - base * 0.2, y + tile / 2, 1, 0.5, lt);
+            view_dc_rgb(dc, VIEW_C_FRAME);
+            dc_line_width(dc, 1);
+            dc_rectangle(dc, x, y, tile, tile);
+            dc_stroke(dc);
+            if (t->label) view_text_at(dc, t->label, x - base * 0.2, y + tile / 2, 1, 0.5, lt);
         }
-        if (f->tcol_more[c]) view_text_at(cr, f->tcol_more[c], cx, y0 + rpc * (tile + gap), 0.5, 0, lt);
+        if (f->tcol_more[c]) view_text_at(dc, f->tcol_more[c], cx, y0 + rpc * (tile + gap), 0.5, 0, lt);
     }
-    if (f->note) view_text_at(cr, f->note, base, h - nh - base * 0.4, 0, 0, nt);
+    if (f->note) view_text_at(dc, f->note, base, h - nh - base * 0.4, 0, 0, nt);
     f->content_h = h;
 }

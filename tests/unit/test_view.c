@@ -12,6 +12,7 @@
 #include "tensor/dtype.h"
 #include "view/view.h"
 #include "view/figures.h"
+#include "view/view_int.h"
 #include "util/i18n.h"
 #ifdef ENABLE_NLS
 #include <libintl.h>
@@ -19,6 +20,7 @@
 #include <sys/stat.h>
 
 #include <cairo.h>
+#include <glib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -869,6 +871,34 @@ int main(void)
     }
     i18n_set_lang("en");
     view_set_scale(1);
+
+    /* ---- a graph node's label markup: escaped as GLib's g_markup_escape_text
+     * (view_graph_draw.c does it without GLib, for the page) ---- */
+    {
+        static const char *const labels[] = { "a<b>&c 'q' \"d\"\nline2 \x01\x1f\x7f tab\t\nnote \xc3\xa9 \xe2\x89\xa5", "x\n\ny", "%3 = add %1, %2" };
+        int bad = -1;
+        for (int i = 0; i < 3 && bad < 0; i++) {
+            view_gnode_t gn;
+            memset(&gn, 0, sizeof gn);
+            gn.label = (char *)labels[i];
+            char *mine = view_graph_markup(&gn);
+            GString *m = g_string_new(NULL);
+            const char *p = gn.label;
+            for (int line = 0;; line++) {
+                const char *e = strchr(p, '\n');
+                char *esc = g_markup_escape_text(p, e ? (gssize)(e - p) : -1);
+                if (line) g_string_append_c(m, '\n');
+                g_string_append_printf(m, line == 0 ? "<b>%s</b>" : line == 1 ? "%s" : "<i>%s</i>", esc);
+                g_free(esc);
+                if (!e) break;
+                p = e + 1;
+            }
+            if (strcmp(mine, m->str) != 0) bad = i;
+            free(mine);
+            g_string_free(m, TRUE);
+        }
+        tap_ok(bad < 0, "a graph label's markup is escaped as GLib's g_markup_escape_text does (the first label that differs: %d, -1 for none)", bad);
+    }
 
     session_free(S);
     tap_rmdir(dir);

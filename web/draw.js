@@ -1,0 +1,208 @@
+// draw.js — replays an nnpad figure's display list (`:save FILE.jsonl`,
+// src/view/draw_record.c) on a Canvas 2D context, so the page draws every
+// figure with the same layout code as the native window.
+//
+// The list follows Cairo's model (src/view/draw.h): a current path built
+// by move_to/line_to/... and consumed by stroke, fill or clip (kept with
+// "preserve"), one source for both fill and stroke, save/restore of the
+// colour, line, transform and clip.  Canvas 2D has each of these; the
+// differences are handled here:
+//   - Cairo's arc after new_sub_path starts without a line from the
+//     current point: a moveTo to the arc's start does the same;
+//   - text: the list gives the anchor (x, y, ax, ay) and the style; the
+//     text is measured here with measureText (the page's fonts), wrapped to
+//     "wrap" pixels, '-' drawn as U+2212 in numbers and "b^e" with e
+//     raised, Pango markup tags dropped; like Cairo's, a text sets the
+//     source to its colour;
+//   - images: base64 RGBA put on a scratch canvas, drawn scaled (nearest
+//     or smooth); "pad" needs nothing more: the layout's padded images
+//     already cover their clip, and a smoothed drawImage clamps at the
+//     image's edges as Cairo's PAD extend does.
+//
+// replay(ctx, list, opts) -> the number of ops drawn.  list: the JSONL text
+// or an array of op objects; opts.makeCanvas(w, h) makes the scratch canvas
+// for images (default: OffscreenCanvas or document.createElement);
+// opts.onOp(op, i), when given, is called before each op (tests).
+// Unknown ops throw (a list newer than this file says so, not a blank).
+'use strict';
+
+(function (root) {
+  function parse(list) {
+    if (Array.isArray(list)) return list;
+    return String(list).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l));
+  }
+
+  function css(r, g, b, a) {
+    const c = (v) => Math.round(Math.min(1, Math.max(0, v)) * 255);
+    return `rgba(${c(r)}, ${c(g)}, ${c(b)}, ${a === undefined ? 1 : a})`;
+  }
+
+  // Pango markup to plain text (tags dropped, the five entities decoded)
+  function plain(s) {
+    return s.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  }
+
+  // a number's text as runs: [{ s, raised }] ('-' as U+2212; "b^e": e raised)
+  function runs(op) {
+    let s = op.markup ? plain(op.s) : op.s;
+    if (!op.num) return [{ s, raised: false }];
+    s = s.replace(/-/g, '\u2212');
+    const out = [];
+    const re = /\^([\u2212+]?[0-9]*)/g;
+    let last = 0, m;
+    while ((m = re.exec(s)) !== null) {
+      if (m.index > last) out.push({ s: s.slice(last, m.index), raised: false });
+      out.push({ s: m[1], raised: true });
+      last = m.index + m[0].length;
+    }
+    if (last < s.length) out.push({ s: s.slice(last), raised: false });
+    return out;
+  }
+
+  function font(op, size) {
+    return `${op.italic ? 'italic ' : ''}${op.bold ? 'bold ' : ''}${size}px ${op.font}`;
+  }
+
+  // the width of one line of runs
+  function lineWidth(ctx, op, line) {
+    let w = 0;
+    for (const r of line) {
+      ctx.font = font(op, r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size);
+      w += ctx.measureText(r.s).width;
+    }
+    return w;
+  }
+
+  // the text broken into lines: at '\n', and with op.wrap at the last
+  // space that keeps a line within wrap pixels (trailing spaces not counted)
+  function lines(ctx, op) {
+    const paras = [[]];
+    for (const r of runs(op)) {
+      r.s.split('\n').forEach((part, i) => {
+        if (i > 0) paras.push([]);
+        if (part) paras[paras.length - 1].push({ s: part, raised: r.raised });
+      });
+    }
+    if (!(op.wrap > 0)) return paras;
+    const trimmed = (line) => line.map((x, i) => (i === line.length - 1 ? { s: x.s.trimEnd(), raised: x.raised } : x));
+    const out = [];
+    for (const para of paras) {
+      let line = [];
+      for (const r of para) {
+        for (const word of r.s.split(/(?<= )/)) {
+          const trial = line.concat([{ s: word, raised: r.raised }]);
+          if (line.length && lineWidth(ctx, op, trimmed(trial)) > op.wrap) {
+            out.push(line);
+            line = [{ s: word, raised: r.raised }];
+          } else line = trial;
+        }
+      }
+      out.push(line);
+    }
+    return out;
+  }
+
+  function drawText(ctx, op) {
+    const ls = lines(ctx, op);
+    const lh = Math.ceil(op.size * 1.2);
+    const widths = ls.map((l) => lineWidth(ctx, op, l.map((x, k) => (k === l.length - 1 ? { s: x.s.trimEnd(), raised: x.raised } : x))));
+    const w = Math.max(0, ...widths), h = lh * ls.length;
+    const centred = op.wrap > 0 && op.ax === 0.5;
+    const x0 = centred ? op.x - op.wrap / 2 : op.x - op.ax * w, y0 = op.y - op.ay * h;
+    ctx.fillStyle = op.color;
+    ctx.strokeStyle = op.color;
+    ctx.textBaseline = 'top';
+    ls.forEach((line, i) => {
+      let x = centred ? x0 + (op.wrap - widths[i]) / 2 : x0;
+      for (const r of line) {
+        const size = r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size;
+        ctx.font = font(op, size);
+        ctx.fillText(r.s, x, y0 + i * lh - (r.raised ? op.size * 0.42 : 0));
+        x += ctx.measureText(r.s).width;
+      }
+    });
+    return w;
+  }
+
+  function decode64(s) {
+    if (typeof atob === 'function') return Uint8ClampedArray.from(atob(s), (c) => c.charCodeAt(0));
+    return new Uint8ClampedArray(Buffer.from(s, 'base64'));
+  }
+
+  function makeCanvas(opts, w, h) {
+    if (opts && opts.makeCanvas) return opts.makeCanvas(w, h);
+    if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, h);
+    const c = document.createElement('canvas');
+    c.width = w; c.height = h;
+    return c;
+  }
+
+  function drawImage(ctx, op, opts) {
+    const scratch = makeCanvas(opts, op.w, op.h);
+    const sctx = scratch.getContext('2d');
+    const img = sctx.createImageData(op.w, op.h);
+    img.data.set(decode64(op.rgba));
+    sctx.putImageData(img, 0, 0);
+    ctx.save();
+    ctx.translate(op.x, op.y);
+    ctx.scale(op.sx, op.sy);
+    ctx.imageSmoothingEnabled = !!op.smooth;
+    ctx.drawImage(scratch, 0, 0, op.w, op.h);
+    ctx.restore();
+  }
+
+  function replay(ctx, list, opts) {
+    const ops = parse(list);
+    let fresh = false;   // after new_sub_path: the next arc starts without a line
+    let n = 0;
+    for (const op of ops) {
+      if (opts && opts.onOp) opts.onOp(op, n);
+      switch (op.op) {
+        case 'figure': break;
+        case 'source': ctx.fillStyle = css(op.r, op.g, op.b, op.a); ctx.strokeStyle = ctx.fillStyle; break;
+        case 'gradient': {
+          const g = ctx.createLinearGradient(op.x0, op.y0, op.x1, op.y1);
+          const k = op.colors.length;
+          op.colors.forEach((c, i) => g.addColorStop(k > 1 ? i / (k - 1) : 0, c));
+          ctx.fillStyle = g;
+          ctx.strokeStyle = g;
+          break;
+        }
+        case 'line_width': ctx.lineWidth = op.w; break;
+        case 'dash': ctx.setLineDash(op.d); ctx.lineDashOffset = op.offset; break;
+        case 'cap': ctx.lineCap = op.cap; break;
+        case 'join': ctx.lineJoin = op.join; break;
+        case 'new_path': ctx.beginPath(); fresh = false; break;
+        case 'new_sub_path': fresh = true; break;
+        case 'close_path': ctx.closePath(); break;
+        case 'move_to': ctx.moveTo(op.x, op.y); fresh = false; break;
+        case 'line_to': ctx.lineTo(op.x, op.y); break;
+        case 'curve_to': ctx.bezierCurveTo(op.x1, op.y1, op.x2, op.y2, op.x, op.y); break;
+        case 'rectangle': ctx.rect(op.x, op.y, op.w, op.h); break;
+        case 'arc':
+          if (fresh) ctx.moveTo(op.x + op.r * Math.cos(op.a0), op.y + op.r * Math.sin(op.a0));
+          ctx.arc(op.x, op.y, op.r, op.a0, op.a1, false);
+          fresh = false;
+          break;
+        case 'stroke': ctx.stroke(); if (!op.preserve) ctx.beginPath(); break;
+        case 'fill': ctx.fill(); if (!op.preserve) ctx.beginPath(); break;
+        case 'clip': ctx.clip(); ctx.beginPath(); break;
+        case 'save': ctx.save(); break;
+        case 'restore': ctx.restore(); break;
+        case 'translate': ctx.translate(op.x, op.y); break;
+        case 'scale': ctx.scale(op.x, op.y); break;
+        case 'rotate': ctx.rotate(op.a); break;
+        case 'image': drawImage(ctx, op, opts); break;
+        case 'text': drawText(ctx, op); break;
+        default: throw new Error(`draw.js: unknown op '${op.op}'`);
+      }
+      n++;
+    }
+    return n;
+  }
+
+  const api = { replay, parse, runs, lines };
+  if (typeof module === 'object' && module.exports) module.exports = api;
+  else root.nnpadDraw = api;
+})(typeof self !== 'undefined' ? self : this);
