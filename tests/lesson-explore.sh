@@ -7,7 +7,8 @@
 # variable, an expression is free; an equiv step's random values stay the
 # same at every input, in :play and after a resume; :back from :play returns; :next after
 # :back to an answered step goes on; :back re-runs a step in the settings
-# it was shown in (fp16) and with the variables it first found (back.md);
+# it was shown in (fp16; the rounding mode: back-rounding.md) and with the
+# variables it first found (back.md);
 # resuming writes no figure again.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
@@ -98,6 +99,13 @@ printf ':next\n:next\nb = 3\na = 500\n:back\nb\n:next\nprint(a * 2)\n:quit-lesso
 tap_ok $? ":back to step 2: its code runs on the a it first found (11 both times, not 510 from the a = 500 typed in step 3)"
 has out4 "'b' is not defined" ":back: a variable made after the step began is gone"
 grep -q '^22$' out4; tap_ok $? "after :next the session goes on from step 2's result (a * 2 is 22)"
+
+# :back shows a step in the rounding mode it was first shown in: step 2
+# ran under the :rounding zero of step 1, step 3 set nearest again
+printf ':next\n:next\n:next\n:back\n:back\n:quit-lesson\n' |
+  XDG_STATE_HOME=$tmp/state7 "$NNPAD" --lesson "$TESTDIR/lessons/back-rounding.md" > out7 2>&1
+[ "$(grep -c '^0.99951 (fp16)$' out7)" = 2 ] && ! grep -q '^1 (fp16)$' out7
+tap_ok $? ":back re-runs step 2 under :rounding zero, the mode it was shown in (0.99951 both times, not nearest's 1)"
 
 # an answer worked towards in two inputs: y = exp(0) (said, not counted),
 # then y * 4: the @require sees the assignment; without it, it does not

@@ -958,7 +958,8 @@ static void snaps_keep(lesson_runner_t *lr)
 
 /* The settings a step is shown in: recorded the first time, put back
  * when it is shown again (:back into a step that ran in fp16 runs in fp16
- * again, whatever later steps set).  The device stays as it is. */
+ * again, whatever later steps set; the rounding mode and :ftz too).
+ * The device stays as it is. */
 static void step_settings(lesson_runner_t *lr, int step)
 {
     if (step < 0 || step >= lr->nat) return;
@@ -971,6 +972,8 @@ static void step_settings(lesson_runner_t *lr, int step)
     cur->digits = was->digits;
     cur->numerics_check = was->numerics_check;
     cur->policy = was->policy;
+    cur->rounding = was->rounding;
+    cur->ftz = was->ftz;
 }
 
 static void settings_reset(lesson_runner_t *lr, int nsteps)
