@@ -28,6 +28,7 @@
 #include "ops/ops.h"
 #include "ops/state.h"
 #include "ops/record.h"
+#include "ops/rounding_cr.h"
 #include "util/error.h"
 #include "util/i18n.h"
 
@@ -224,6 +225,16 @@ static double binary(op_id_t id, q_t a, q_t b, dtype_t dt, const rctx_t *r, int6
     return rnd(X, side, dt, r, i);
 }
 
+/* a correctly rounded transcendental or activation op at a: its exact
+ * value from rounding_cr.c, rounded once in the mode */
+static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i)
+{
+    op_cr_t v = op_cr_eval(id, (double)a);
+    if (v.cls == 2) return NAN;
+    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e);
+    return rnd(v.neg ? -X : X, v.side, dt, r, i);
+}
+
 static value_t *plain(call_t *c, value_t *(*run)(call_t *))
 {
     return run(c);
@@ -237,7 +248,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     dtype_t dt = o->weak ? op_settings(c->s)->precision : (dtype_t)o->dtype;
     void *od = tensor_data(out);
     op_id_t id = c->op->id;
-    int nin = id == OP_sqrt || id == OP_negative || id == OP_abs || cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
+    int nin = id == OP_sqrt || op_cr_follows(id) || id == OP_negative || id == OP_abs || cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
     value_t *in[2] = { NULL, NULL };
     tensor_t bt[2];
     dtype_t enter[2] = { dt, dt };
@@ -251,7 +262,8 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
                                    in[1]->u.t.weak, false, op_settings(c->s)->precision);
         enter[0] = pr.in[0];
         enter[1] = pr.in[1];
-    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt) {
+    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt &&
+               !op_cr_follows(id)) {
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
@@ -267,6 +279,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         double v;
         if (nin == 2) v = binary(id, a, b, dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
+        else if (op_cr_follows(id)) v = cr_round(id, a, dt, r, i);
         else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
         else if (id == OP_sqrt) {
             q_t X = sqrtf128(a);
@@ -333,6 +346,8 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     dtype_t ct = cast_target(c);
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
+    bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
+    ew = ew || cr;
     bool sum = id == OP_sum && c->nkw == 0;
     bool lit = id == OP_literal;
     if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
@@ -355,6 +370,9 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         err_raise(ERR_VALUE, c->span, "%s under %s is not supported with :device gpu yet; :device cpu",
                   name, mode_text(st, m, sizeof m));
     }
+    if (cr && !op_cr_ready())
+        err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
+                  dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
     if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) return out;
