@@ -295,16 +295,76 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     o->lit_dir = 0;   /* a weak result holds its rounded value exactly */
 }
 
+/* the accumulator of a reduction of dtype dt: fp32 for the narrow floats,
+ * fp64 for fp64, dt itself under :accumulate same */
+static dtype_t acc_of(const call_t *c, dtype_t dt)
+{
+    return op_settings(c->s)->accumulate_same ? dt : dt == DT_FP64 ? DT_FP64 : DT_FP32;
+}
+
+/* sum and mean, over all elements or along axis=: per output element, left
+ * to right, each addition rounded in the mode to the accumulator, then the
+ * sum (mean: the sum divided by the exact count) once more to the dtype.
+ * Draw k of output element o is o * (n + 1) + k, the last for the result. */
 static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
 {
     value_t *x = op_arg_tensor(c, 0);
-    dtype_t dt = (dtype_t)x->u.t.dtype, odt = (dtype_t)out->u.t.dtype;
-    dtype_t acc = op_settings(c->s)->accumulate_same ? dt : dt == DT_FP64 ? DT_FP64 : DT_FP32;
-    q_t s = 0;
-    for (int64_t i = 0; i < x->u.t.size; i++)
-        s = (q_t)binary(OP_add, s, (q_t)daz(tensor_load_f64(&x->u.t, i), dt, r->ftz), acc, r, i);
-    double v = acc == odt ? (double)s : rnd(s, 0, odt, r, x->u.t.size);
-    dtype_store_f64(odt, tensor_data(out), 0, v);
+    const tensor_t *t = &x->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype, dt = t->weak ? odt : (dtype_t)t->dtype, acc = acc_of(c, dt);
+    span_t sp;
+    value_t *av = op_kw(c, "axis", &sp);
+    int axis = av && t->ndim ? op_axis(av, t->ndim, sp) : -1;
+    int64_t outer = 1, n = t->weak ? 1 : t->size, inner = 1;
+    if (axis >= 0) {
+        for (int d = 0; d < axis; d++) outer *= t->shape[d];
+        for (int d = axis + 1; d < t->ndim; d++) inner *= t->shape[d];
+        n = t->shape[axis];
+    }
+    bool mean = c->op->id == OP_mean;
+    for (int64_t o = 0; o < outer * inner; o++) {
+        int64_t base = o / inner * n * inner + o % inner, k0 = o * (n + 1);
+        q_t s = 0;
+        for (int64_t j = 0; j < n; j++) {
+            int side;
+            q_t v = load(x, t, base + j * inner, dt, r, k0 + j + (3LL << 40), &side);
+            s = (q_t)binary(OP_add, s, v, acc, r, k0 + j);
+        }
+        double v = mean ? binary(OP_divide, s, (q_t)n, odt, r, k0 + n) : acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + n);
+        dtype_store_f64(odt, tensor_data(out), o, v);
+    }
+    return out;
+}
+
+/* matmul: out[..., i, j] = sum_p a[..., i, p] b[..., p, j] left to right,
+ * each product exact (binary128 holds it) and each addition rounded in the
+ * mode to the accumulator (fp32 for fp16/bf16/fp32, fp64 for fp64, the
+ * dtype under :accumulate same), then once to the dtype */
+static value_t *redo_matmul(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *A = op_arg_tensor(c, 0), *B = op_arg_tensor(c, 1);
+    tensor_t a = A->u.t, b = B->u.t;
+    const tensor_t *o = &out->u.t;
+    dtype_t odt = (dtype_t)o->dtype, acc = acc_of(c, odt);
+    int64_t k = a.shape[a.ndim - 1], n = a.ndim >= 2 ? a.shape[a.ndim - 2] : 1, m = b.ndim >= 2 ? b.shape[b.ndim - 1] : 1;
+    int nb = o->ndim - (a.ndim >= 2) - (b.ndim >= 2);
+    int64_t sh[NN_MAX_DIMS];
+    for (int d = 0; d < nb; d++) sh[d] = o->shape[d];
+    sh[nb] = n;
+    sh[nb + 1] = k;
+    tensor_broadcast(&a, nb + 2, sh);
+    sh[nb] = k;
+    sh[nb + 1] = m;
+    if (b.ndim >= 2) tensor_broadcast(&b, nb + 2, sh);
+    for (int64_t e = 0; e < o->size; e++) {
+        int64_t bi = e / (n * m), i = e / m % n, j = e % m, k0 = e * (k + 1);
+        q_t s = 0;
+        for (int64_t p = 0; p < k; p++) {
+            q_t x = (q_t)daz(tensor_load_f64(&a, (bi * n + i) * k + p), (dtype_t)a.dtype, r->ftz);
+            q_t y = (q_t)daz(tensor_load_f64(&b, b.ndim >= 2 ? (bi * k + p) * m + j : p), (dtype_t)b.dtype, r->ftz);
+            s = (q_t)binary(OP_add, s, x * y, acc, r, k0 + p);
+        }
+        dtype_store_f64(odt, tensor_data(out), e, acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + k));
+    }
     return out;
 }
 
@@ -348,9 +408,10 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
     ew = ew || cr;
-    bool sum = id == OP_sum && c->nkw == 0;
+    bool sum = id == OP_sum || id == OP_mean;
+    bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
+    if (!ew && !sum && !lit && !mm) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     if (op_tape.active() || op_tracing()) {
         char m[64];
@@ -375,13 +436,17 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
                   dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
-    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) return out;
+    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) {
+        if (id == OP_mean) refuse(c, _("mean of int64"));
+        return out;
+    }
     rctx_t r = { st->rounding, st->ftz, 0 };
     if (st->rounding == 4) {
         nn_state_t *ns = nn_state();
         r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + ns->sr_count++) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
     }
     if (sum) return redo_sum(c, out, &r);
+    if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);
     return out;
