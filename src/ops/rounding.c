@@ -2,8 +2,11 @@
  *
  * Under a mode other than nearest-even, or with :ftz on, op_call sends
  * every op here.  The ops that follow the mode (+ - * / sqrt negative abs,
- * the casts and sum over all elements) compute each element's exact
- * result and round it once in the mode; every other op is an error that
+ * the casts; exp log ... tanh and the activations nnpad rounds correctly,
+ * their exact value from MPFR by rounding_cr.c) compute each element's
+ * exact result and round it once in the mode; sum, mean and matmul round
+ * each addition in the mode to the accumulator (products exact), then
+ * once to the dtype (redo_sum, redo_matmul); every other op is an error that
  * names the op and the mode, never a nearest-even result passed off as
  * the mode's.  Ops that make or move values without rounding (shapes,
  * indexing, ones, print) run as they are.
@@ -137,7 +140,9 @@ static void refuse(call_t *c, const char *why_op)
     char m[64];
     err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
               "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs, the casts (fp16 bf16 "
-              "fp32 fp64 tf32 e4m3 e5m2 cast) and sum(x) over all elements follow it: :help :rounding",
+              "fp32 fp64 tf32 e4m3 e5m2 cast), exp log log1p expm1 sin cos erf tanh, the activations sigmoid "
+              "log_sigmoid softplus swish gelu elu softsign relu relu6 linear (x alone), sum, mean and matmul follow "
+              "it: :help :rounding",
               why_op, mode_text(op_settings(c->s), m, sizeof m));
 }
 

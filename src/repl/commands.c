@@ -845,7 +845,7 @@ static int cmd_ftz(repl_t *r, const char *arg)
         else if (strcmp(arg, "off") == 0) st->ftz = false;
         else return usage_error(r, repl_cmd_find("ftz", 3), N_("unknown ftz mode"), arg);
     }
-    fputs(st->ftz ? _("ftz on (subnormal inputs and results of + - * / sqrt, the casts and sum flush to zero)\n")
+    fputs(st->ftz ? _("ftz on (subnormal inputs and results of the ops that follow :rounding flush to zero)\n")
                   : _("ftz off (subnormals kept)\n"), r->out);
     return 0;
 }
@@ -1408,9 +1408,13 @@ const repl_cmd_t repl_cmds[] = {
       "    draw keyed by seed(n), the op, a count of ops and the element (rand's\n"
       "    stream is untouched).\n"
       "    Ops that follow the mode: + - * / sqrt negative abs, the casts fp16\n"
-      "    bf16 fp32 fp64 tf32 e4m3 e5m2 cast, and sum(x) over all elements (left\n"
-      "    to right; each addition rounded in the mode to fp32, fp64 for fp64,\n"
-      "    or to the dtype under :accumulate same; then once to the dtype).\n"
+      "    bf16 fp32 fp64 tf32 e4m3 e5m2 cast; exp log log1p expm1 sin cos erf\n"
+      "    tanh and the activations sigmoid log_sigmoid softplus swish gelu elu\n"
+      "    softsign relu relu6 linear with x alone (the exact value from GNU\n"
+      "    MPFR, rounded once, in every dtype); sum and mean (axis=, keepdims=)\n"
+      "    and matmul (left to right; products exact, each addition rounded in\n"
+      "    the mode to fp32, fp64 for fp64, or to the dtype under :accumulate\n"
+      "    same; then once to the dtype).\n"
       "    Every other op that rounds is an error under a mode, as are grad,\n"
       "    traced functions and the GPU.  Number literals, alone or in a\n"
       "    list, round once in the mode from their exact decimal value.\n"
@@ -1420,7 +1424,8 @@ const repl_cmd_t repl_cmds[] = {
     { "ftz", NULL, ":ftz [on|off]",
       N_("flush subnormal inputs and results to zero, keeping the sign (off by default)"),
       N_("    on: as CUDA's .ftz and x86's FTZ/DAZ, for the ops that follow\n"
-      "    :rounding (+ - * / sqrt negative abs, the casts, sum); other ops\n"
+      "    :rounding (+ - * / sqrt negative abs, the casts, exp ... tanh, the\n"
+      "    activations, sum, mean, matmul: :help :rounding); other ops\n"
       "    are an error while it is on.  Values already stored do not change.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_ftz },
     { "tf32", NULL, ":tf32 [on|off]",
