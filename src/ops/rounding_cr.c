@@ -77,7 +77,11 @@ static op_cr_t from_mpfr(mpfr_srcptr y, int tern)
         long e = mpfr_get_exp(y);   /* y in [2^(e-1), 2^e) */
         if (e > 4000) { r.m = (uint64_t)1 << 63; r.e = 4000 - 64; }   /* past every format: overflow */
         else if (e < -4000) r.side = r.neg ? -1 : 1;                      /* below every subnormal: 0 and a side */
-        else { r.m = y->_mpfr_d[0]; r.e = (int)e - 64; }
+        else {   /* 64 bits: one limb, or two of 32 bits (the i386 build), the high one last */
+            const mp_limb_t *d = y->_mpfr_d;
+            r.m = sizeof *d == 8 ? (uint64_t)d[0] : (uint64_t)d[1] << 32 | (uint64_t)d[0];
+            r.e = (int)e - 64;
+        }
     }
     return r;
 }
