@@ -236,7 +236,7 @@ static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i
 {
     op_cr_t v = op_cr_eval(id, (double)a);
     if (v.cls == 2) return NAN;
-    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e);
+    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e) + scalbnf128((q_t)v.m2, v.e - 64);   /* exact */
     return rnd(v.neg ? -X : X, v.side, dt, r, i);
 }
 

@@ -6,14 +6,15 @@
  * bf16 and fp32 (src/backend/cpu/kern_act.c); under a mode their result
  * must be the exact value rounded once in the mode, in every dtype.  GNU
  * MPFR (the handle dtype.c opens on first use) gives that value truncated
- * to 64 bits with the sign of the rest: exact functions straight from MPFR
+ * to 113 bits (binary128's, as rounding.c holds exact values) with the
+ * sign of the rest: exact functions straight from MPFR
  * (its ternary value is exact), the others by Ziv's strategy: evaluate at
  * w bits with a bound on the error, and when mpfr_can_round says the
  * truncation is decided, the truncation's ternary is the exact one (MPFR
  * manual, mpfr_can_round: the value is not representable, transcendental
- * for every finite x but the exact cases below, handled first).  64 bits
+ * for every finite x but the exact cases below, handled first).  113 bits
  * and a side decide every rounding to 53 or fewer bits and give the
- * fraction between the neighbours that stochastic rounding needs to 2^-10
+ * fraction between the neighbours that stochastic rounding needs to 2^-60
  * of an ulp of 53 bits and better.  relu relu6 linear are selections (exact). */
 #include <math.h>
 #include <stdint.h>
@@ -60,13 +61,13 @@ static op_cr_t exact(double v)
     else if (v != 0) {
         int e;
         double f = frexp(fabs(v), &e);   /* v = f 2^e, f in [1/2, 1) */
-        r.m = (uint64_t)ldexp(f, 64);
+        r.m = (uint64_t)ldexp(f, 64);   /* 53 bits: r.m2 is 0 */
         r.e = e - 64;
     }
     return r;
 }
 
-/* y at 64 bits (tern: the sign of y - exact) as an op_cr_t */
+/* y at 113 bits (tern: the sign of y - exact) as an op_cr_t */
 static op_cr_t from_mpfr(mpfr_srcptr y, int tern)
 {
     op_cr_t r = { .neg = mpfr_signbit(y) };
@@ -77,9 +78,10 @@ static op_cr_t from_mpfr(mpfr_srcptr y, int tern)
         long e = mpfr_get_exp(y);   /* y in [2^(e-1), 2^e) */
         if (e > 4000) { r.m = (uint64_t)1 << 63; r.e = 4000 - 64; }   /* past every format: overflow */
         else if (e < -4000) r.side = r.neg ? -1 : 1;                      /* below every subnormal: 0 and a side */
-        else {   /* 64 bits: one limb, or two of 32 bits (the i386 build), the high one last */
+        else {   /* 113 bits: two limbs of 64 bits, or four of 32 (the i386 build), the high one last */
             const mp_limb_t *d = y->_mpfr_d;
-            r.m = sizeof *d == 8 ? (uint64_t)d[0] : (uint64_t)d[1] << 32 | (uint64_t)d[0];
+            if (sizeof *d == 8) { r.m = (uint64_t)d[1]; r.m2 = (uint64_t)d[0]; }
+            else { r.m = (uint64_t)d[3] << 32 | (uint64_t)d[2]; r.m2 = (uint64_t)d[1] << 32 | (uint64_t)d[0]; }
             r.e = (int)e - 64;
         }
     }
@@ -157,8 +159,8 @@ op_cr_t op_cr_eval(op_id_t id, double x)
     }
     mpfr_t xm, y, t;
     M.init2(xm, 53);
-    M.init2(y, 64);
-    M.init2(t, 64);
+    M.init2(y, 113);
+    M.init2(t, 113);
     M.set_d(xm, x, MPFR_RNDN);   /* exact */
     int tern;
     int (*fn)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t) = NULL;
@@ -182,11 +184,11 @@ op_cr_t op_cr_eval(op_id_t id, double x)
     } else {
         mpfr_t a;
         M.init2(a, 64);
-        for (mpfr_prec_t w = 128;; w *= 2) {
+        for (mpfr_prec_t w = 160;; w *= 2) {
             M.set_prec(a, w);
             M.set_prec(t, w);
             int loss = composite(id, a, t, x);
-            if (M.can_round(a, w - loss, MPFR_RNDN, MPFR_RNDZ, 64) || w >= 16384) break;
+            if (M.can_round(a, w - loss, MPFR_RNDN, MPFR_RNDZ, 113) || w >= 16384) break;
         }
         tern = M.set4(y, a, MPFR_RNDZ, mpfr_signbit(a) ? -1 : 1);
         M.clear(a);

@@ -6,10 +6,11 @@
 #include <stdint.h>
 #include "ops/ops.h"
 
-/* (-1)^neg m 2^e truncated toward zero (m's top bit set, or m 0), the
- * exact value lying on side (-1, 0 exact, 1: the sign of exact - value)
- * of it; cls 1: an exact infinity, 2: NaN */
-typedef struct op_cr { int cls; bool neg; uint64_t m; int e; int side; } op_cr_t;
+/* (-1)^neg (m + m2 2^-64) 2^e, the exact value truncated toward zero to
+ * 113 bits (m's top bit set, or m 0), the exact value lying on side (-1,
+ * 0 exact, 1: the sign of exact - value) of it; cls 1: an exact infinity,
+ * 2: NaN */
+typedef struct op_cr { int cls; bool neg; uint64_t m, m2; int e; int side; } op_cr_t;
 
 /* the ops whose exact result op_cr_eval gives (one argument, no keywords) */
 bool op_cr_follows(op_id_t id);
