@@ -67,6 +67,11 @@ fails=$(paste -d, mrows mout | awk -F, '{ p = $8; m = $9 / 2000; se = sqrt(p * (
 tap_ok $? "the share of 2000 draws rounded away from zero is p within 4.5 standard errors ($nm ops x dtypes)"
 [ -n "$fails" ] && printf '%s\n' "$fails" | head -5 | tap_diag
 
+# exact results round to themselves: exp(0) = 1, sigmoid(0) = 1/2, log(1) = 0, relu6(7) = 6, 1000 draws each
+printf ':rounding stochastic\nseed(2)\nz = zeros(1000, dtype=fp16)\nprint(sum(fp64(exp(z))), sum(fp64(sigmoid(z))), sum(fp64(log(z + 1))), sum(fp64(relu6(z + 7))))\n' > ex.nn
+r=$("$NNPAD" ex.nn 2>&1 | tail -1)
+[ "$r" = "1000 500 0 6000" ]; tap_ok $? "exact results round to themselves under stochastic rounding (got: $r)"
+
 # an op nnpad rounds within 1 ulp only stays an error, never nearest even
 printf ':rounding up\nfp32(2) ^ fp32(0.5)\n' > bad.nn
 r=$("$NNPAD" bad.nn 2>&1); st=$?
