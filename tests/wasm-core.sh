@@ -36,6 +36,7 @@ KNOWN='src/util/sleef_load.c: SLEEF has no wasm build (dlopen, syscall(SYS_getti
 src/util/afile.c: POSIX gaps in WASI (kill, getuid)
 src/lang/eval.c: POSIX gaps in WASI (getrlimit, RLIMIT_STACK)
 src/tensor/dtype.c: MPFR (mpfr.h, dlopen) has no wasm build
+src/ops/rounding_cr.c: MPFR (mpfr.h) has no wasm build
 src/backend/cpu/blas.c: OpenBLAS through dlopen (cblas.h needs cpu_set_t)
 src/repl/repl.c: POSIX gaps in WASI (sigaction)
 src/repl/commands.c: POSIX gaps in WASI (mkstemp, popen)

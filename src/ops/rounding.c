@@ -2,8 +2,11 @@
  *
  * Under a mode other than nearest-even, or with :ftz on, op_call sends
  * every op here.  The ops that follow the mode (+ - * / sqrt negative abs,
- * fma, the casts and sum over all elements) compute each element's exact
- * result and round it once in the mode; every other op is an error that
+ * fma, the casts; exp log ... tanh and the activations nnpad rounds
+ * correctly, their exact value from MPFR by rounding_cr.c) compute each
+ * element's exact result and round it once in the mode; sum, mean and
+ * matmul round each addition in the mode to the accumulator (products
+ * exact), then once to the dtype (redo_sum, redo_matmul); every other op is an error that
  * names the op and the mode, never a nearest-even result passed off as
  * the mode's.  Ops that make or move values without rounding (shapes,
  * indexing, ones, print) run as they are.
@@ -29,6 +32,7 @@
 #include "ops/ops.h"
 #include "ops/state.h"
 #include "ops/record.h"
+#include "ops/rounding_cr.h"
 #include "util/error.h"
 #include "util/i18n.h"
 
@@ -149,7 +153,9 @@ static void refuse(call_t *c, const char *why_op)
     char m[64];
     err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
               "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma, the casts (fp16 bf16 "
-              "fp32 fp64 tf32 e4m3 e5m2 cast) and sum(x) over all elements follow it: :help :rounding",
+              "fp32 fp64 tf32 e4m3 e5m2 cast), exp log log1p expm1 sin cos erf tanh, the activations sigmoid "
+              "log_sigmoid softplus swish gelu elu softsign relu relu6 linear (x alone), sum, mean and matmul follow "
+              "it: :help :rounding",
               why_op, mode_text(op_settings(c->s), m, sizeof m));
 }
 
@@ -237,6 +243,16 @@ static double binary(op_id_t id, q_t a, q_t b, dtype_t dt, const rctx_t *r, int6
     return rnd(X, side, dt, r, i);
 }
 
+/* a correctly rounded transcendental or activation op at a: its exact
+ * value from rounding_cr.c, rounded once in the mode */
+static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i)
+{
+    op_cr_t v = op_cr_eval(id, (double)a);
+    if (v.cls == 2) return NAN;
+    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e) + scalbnf128((q_t)v.m2, v.e - 64);   /* exact */
+    return rnd(v.neg ? -X : X, v.side, dt, r, i);
+}
+
 static value_t *plain(call_t *c, value_t *(*run)(call_t *))
 {
     return run(c);
@@ -250,7 +266,8 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     dtype_t dt = o->weak ? op_settings(c->s)->precision : (dtype_t)o->dtype;
     void *od = tensor_data(out);
     op_id_t id = c->op->id;
-    int nin = id == OP_fma ? 3 : id == OP_sqrt || id == OP_negative || id == OP_abs || cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
+    int nin = id == OP_fma ? 3 : id == OP_sqrt || op_cr_follows(id) || id == OP_negative || id == OP_abs ||
+              cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
     value_t *in[3] = { NULL, NULL, NULL };
     tensor_t bt[3];
     dtype_t enter[3] = { dt, dt, dt };
@@ -266,7 +283,8 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         enter[1] = pr.in[1];
     } else if (nin == 3) {   /* fma: a weak number enters at dt's compute precision (dt itself when all are weak) */
         for (int k = 0; k < 3; k++) enter[k] = in[k]->u.t.weak && !o->weak ? dtype_compute(dt) : dt;
-    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt) {
+    } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt &&
+               !op_cr_follows(id)) {
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
@@ -284,6 +302,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
             v = binary(OP_add, a * b, load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1), dt, r, i);
         else if (nin == 2) v = binary(id, a, b, dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
+        else if (op_cr_follows(id)) v = cr_round(id, a, dt, r, i);
         else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
         else if (id == OP_sqrt) {
             q_t X = sqrtf128(a);
@@ -299,16 +318,76 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     o->lit_dir = 0;   /* a weak result holds its rounded value exactly */
 }
 
+/* the accumulator of a reduction of dtype dt: fp32 for the narrow floats,
+ * fp64 for fp64, dt itself under :accumulate same */
+static dtype_t acc_of(const call_t *c, dtype_t dt)
+{
+    return op_settings(c->s)->accumulate_same ? dt : dt == DT_FP64 ? DT_FP64 : DT_FP32;
+}
+
+/* sum and mean, over all elements or along axis=: per output element, left
+ * to right, each addition rounded in the mode to the accumulator, then the
+ * sum (mean: the sum divided by the exact count) once more to the dtype.
+ * Draw k of output element o is o * (n + 1) + k, the last for the result. */
 static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
 {
     value_t *x = op_arg_tensor(c, 0);
-    dtype_t dt = (dtype_t)x->u.t.dtype, odt = (dtype_t)out->u.t.dtype;
-    dtype_t acc = op_settings(c->s)->accumulate_same ? dt : dt == DT_FP64 ? DT_FP64 : DT_FP32;
-    q_t s = 0;
-    for (int64_t i = 0; i < x->u.t.size; i++)
-        s = (q_t)binary(OP_add, s, (q_t)daz(tensor_load_f64(&x->u.t, i), dt, r->ftz), acc, r, i);
-    double v = acc == odt ? (double)s : rnd(s, 0, odt, r, x->u.t.size);
-    dtype_store_f64(odt, tensor_data(out), 0, v);
+    const tensor_t *t = &x->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype, dt = t->weak ? odt : (dtype_t)t->dtype, acc = acc_of(c, dt);
+    span_t sp;
+    value_t *av = op_kw(c, "axis", &sp);
+    int axis = av && t->ndim ? op_axis(av, t->ndim, sp) : -1;
+    int64_t outer = 1, n = t->weak ? 1 : t->size, inner = 1;
+    if (axis >= 0) {
+        for (int d = 0; d < axis; d++) outer *= t->shape[d];
+        for (int d = axis + 1; d < t->ndim; d++) inner *= t->shape[d];
+        n = t->shape[axis];
+    }
+    bool mean = c->op->id == OP_mean;
+    for (int64_t o = 0; o < outer * inner; o++) {
+        int64_t base = o / inner * n * inner + o % inner, k0 = o * (n + 1);
+        q_t s = 0;
+        for (int64_t j = 0; j < n; j++) {
+            int side;
+            q_t v = load(x, t, base + j * inner, dt, r, k0 + j + (3LL << 40), &side);
+            s = (q_t)binary(OP_add, s, v, acc, r, k0 + j);
+        }
+        double v = mean ? binary(OP_divide, s, (q_t)n, odt, r, k0 + n) : acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + n);
+        dtype_store_f64(odt, tensor_data(out), o, v);
+    }
+    return out;
+}
+
+/* matmul: out[..., i, j] = sum_p a[..., i, p] b[..., p, j] left to right,
+ * each product exact (binary128 holds it) and each addition rounded in the
+ * mode to the accumulator (fp32 for fp16/bf16/fp32, fp64 for fp64, the
+ * dtype under :accumulate same), then once to the dtype */
+static value_t *redo_matmul(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *A = op_arg_tensor(c, 0), *B = op_arg_tensor(c, 1);
+    tensor_t a = A->u.t, b = B->u.t;
+    const tensor_t *o = &out->u.t;
+    dtype_t odt = (dtype_t)o->dtype, acc = acc_of(c, odt);
+    int64_t k = a.shape[a.ndim - 1], n = a.ndim >= 2 ? a.shape[a.ndim - 2] : 1, m = b.ndim >= 2 ? b.shape[b.ndim - 1] : 1;
+    int nb = o->ndim - (a.ndim >= 2) - (b.ndim >= 2);
+    int64_t sh[NN_MAX_DIMS];
+    for (int d = 0; d < nb; d++) sh[d] = o->shape[d];
+    sh[nb] = n;
+    sh[nb + 1] = k;
+    tensor_broadcast(&a, nb + 2, sh);
+    sh[nb] = k;
+    sh[nb + 1] = m;
+    if (b.ndim >= 2) tensor_broadcast(&b, nb + 2, sh);
+    for (int64_t e = 0; e < o->size; e++) {
+        int64_t bi = e / (n * m), i = e / m % n, j = e % m, k0 = e * (k + 1);
+        q_t s = 0;
+        for (int64_t p = 0; p < k; p++) {
+            q_t x = (q_t)daz(tensor_load_f64(&a, (bi * n + i) * k + p), (dtype_t)a.dtype, r->ftz);
+            q_t y = (q_t)daz(tensor_load_f64(&b, b.ndim >= 2 ? (bi * k + p) * m + j : p), (dtype_t)b.dtype, r->ftz);
+            s = (q_t)binary(OP_add, s, x * y, acc, r, k0 + p);
+        }
+        dtype_store_f64(odt, tensor_data(out), e, acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + k));
+    }
     return out;
 }
 
@@ -350,9 +429,12 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     dtype_t ct = cast_target(c);
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
-    bool sum = id == OP_sum && c->nkw == 0;
+    bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
+    ew = ew || cr;
+    bool sum = id == OP_sum || id == OP_mean;
+    bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit) refuse(c, id == OP_sum ? _("sum with axis= or keepdims=") : op->name);
+    if (!ew && !sum && !lit && !mm) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
@@ -364,9 +446,15 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         op_rounding_host_done(&hc);
         return r;
     }
+    if (cr && !op_cr_ready())
+        err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
+                  dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
-    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) return out;
+    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) {
+        if (id == OP_mean) refuse(c, _("mean of int64"));
+        return out;
+    }
     rctx_t r = { st->rounding, st->ftz, 0 };
     if (st->rounding == 4) {
         /* a trace's own run of an op on constants is recorded as a node that
@@ -377,6 +465,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     }
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
+    if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);
     return out;

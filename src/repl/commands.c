@@ -909,7 +909,7 @@ static int cmd_ftz(repl_t *r, const char *arg)
         else if (strcmp(arg, "off") == 0) st->ftz = false;
         else return usage_error(r, repl_cmd_find("ftz", 3), N_("unknown ftz mode"), arg);
     }
-    fputs(st->ftz ? _("ftz on (subnormal inputs and results of + - * / sqrt, the casts and sum flush to zero)\n")
+    fputs(st->ftz ? _("ftz on (subnormal inputs and results of the ops that follow :rounding flush to zero)\n")
                   : _("ftz off (subnormals kept)\n"), r->out);
     return 0;
 }
@@ -1496,9 +1496,13 @@ const repl_cmd_t repl_cmds[] = {
       "    stream is untouched).\n"
       "    Ops that follow the mode: + - * / sqrt negative abs, fma (the exact\n"
       "    a*b + c rounded once), the casts fp16 bf16 fp32 fp64 tf32 e4m3 e5m2\n"
-      "    cast, and sum(x) over all elements (left to right; each addition\n"
-      "    rounded in the mode to fp32, fp64 for fp64, or to the dtype under\n"
-      "    :accumulate same; then once to the dtype).\n"
+      "    cast; exp log log1p expm1 sin cos erf tanh and the activations\n"
+      "    sigmoid log_sigmoid softplus swish gelu elu softsign relu relu6\n"
+      "    linear with x alone (the exact value from GNU MPFR, rounded once, in\n"
+      "    every dtype); sum and mean (axis=, keepdims=) and matmul (left to\n"
+      "    right; products exact, each addition rounded in the mode to fp32,\n"
+      "    fp64 for fp64, or to the dtype under :accumulate same; then once to\n"
+      "    the dtype).\n"
       "    Every other op that rounds is an error under a mode.  On the GPU\n"
       "    the ops that follow it compute on the CPU (:help :device).  grad's\n"
       "    backward ops and traced functions follow the mode (a change of\n"
@@ -1512,7 +1516,8 @@ const repl_cmd_t repl_cmds[] = {
     { "ftz", NULL, ":ftz [on|off]",
       N_("flush subnormal inputs and results to zero, keeping the sign (off by default)"),
       N_("    on: as CUDA's .ftz and x86's FTZ/DAZ, for the ops that follow\n"
-      "    :rounding (+ - * / sqrt negative abs fma, the casts, sum); other ops\n"
+      "    :rounding (+ - * / sqrt negative abs fma, the casts, exp ... tanh,\n"
+      "    the activations, sum, mean, matmul: :help :rounding); other ops\n"
       "    are an error while it is on.  Values already stored do not change.\n"),
       REPL_ARG_WORDS, tf32_words, cmd_ftz },
     { "tf32", NULL, ":tf32 [on|off]",

@@ -383,6 +383,7 @@ static struct { MPFR_FNS(X) } mp;
 #undef X
 static int mp_state;          /* 0 not tried, 1 loaded, -1 failed */
 static char mp_why[512];
+static void *mp_handle;
 
 static bool mp_load(void)
 {
@@ -396,8 +397,14 @@ static bool mp_load(void)
 #define X(f) if (!(*(void **)&mp.f = dlsym(h, #f))) { snprintf(mp_why, sizeof mp_why, "libmpfr.so.6: no %s", #f); return false; }
     MPFR_FNS(X)
 #undef X
+    mp_handle = h;
     mp_state = 1;
     return true;
+}
+
+void *dtype_mpfr_sym(const char *name)
+{
+    return mp_load() ? dlsym(mp_handle, name) : NULL;
 }
 
 const char *dtype_text_unavailable(void)

@@ -121,6 +121,10 @@ double dtype_round_f64(dtype_t t, double x);
 bool dtype_from_text(const char *text, size_t len, dtype_t t, double *out);
 bool dtype_parse_number(const char *text, size_t len, double *out, int *dir);
 const char *dtype_text_unavailable(void);
+/* A function of GNU MPFR by name, from the one handle opened on first use
+ * (for ops that round MPFR's results: ops/rounding_cr.c); NULL when MPFR
+ * cannot be opened (dtype_text_unavailable says why) or lacks it. */
+void *dtype_mpfr_sym(const char *name);
 /* x rounded once to t when the exact value lies on side dir of x (the sign
  * of exact - x; 0: x is exact).  dir 0 is dtype_round_f64.  t fp64 and
  * int64 return x. */

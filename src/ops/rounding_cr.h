@@ -1,0 +1,20 @@
+/* rounding_cr.h — the exact value of the correctly rounded transcendental
+ * and activation ops under :rounding and :ftz (rounding_cr.c). */
+#ifndef NNPAD_OPS_ROUNDING_CR_H
+#define NNPAD_OPS_ROUNDING_CR_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "ops/ops.h"
+
+/* (-1)^neg (m + m2 2^-64) 2^e, the exact value truncated toward zero to
+ * 113 bits (m's top bit set, or m 0), the exact value lying on side (-1,
+ * 0 exact, 1: the sign of exact - value) of it; cls 1: an exact infinity,
+ * 2: NaN */
+typedef struct op_cr { int cls; bool neg; uint64_t m, m2; int e; int side; } op_cr_t;
+
+/* the ops whose exact result op_cr_eval gives (one argument, no keywords) */
+bool op_cr_follows(op_id_t id);
+/* false when GNU MPFR cannot be opened (dtype_text_unavailable says why) */
+bool op_cr_ready(void);
+op_cr_t op_cr_eval(op_id_t id, double x);
+#endif
