@@ -3,6 +3,7 @@
 #include "repl/journal.h"
 #include "util/afile.h"
 #include "util/i18n.h"
+#include "util/plat.h"
 
 #include <stdint.h>
 #include <errno.h>
@@ -48,7 +49,7 @@ static bool held(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    bool h = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    bool h = plat_flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     close(fd);
     return h;
 }
@@ -84,7 +85,7 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     }
     int fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) { snprintf(err, cap, _("cannot make %s: %s"), j->path, strerror(errno)); return false; }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (plat_flock(fd, LOCK_EX | LOCK_NB) != 0) {
         snprintf(err, cap, _("cannot lock %s: %s"), j->path, strerror(errno));
         close(fd);
         unlink(j->path);
@@ -255,7 +256,7 @@ int repl_journal_lock(char *err, size_t cap)
     (void)afile_mkdirs(dir);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) { snprintf(err, cap, _("cannot open %s: %s"), dir, strerror(errno)); return -1; }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (plat_flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
             snprintf(err, cap, "%s", _("another nnpad is restoring a session now (one restore at a time: :restore again once "
                        "it is done)"));
