@@ -36,5 +36,5 @@ for s in $wasm_srcs; do
 done
 [ $bad = 0 ] || exit 1
 # shellcheck disable=SC2086
-"$ZIG" cc -target wasm32-wasi -mcpu=generic+exception_handling -O2 -o "$out.tmp" $objs $WASM_LIBS -lm &&
+"$ZIG" cc -target wasm32-wasi -mcpu=generic+exception_handling -O2 -s -o "$out.tmp" $objs $WASM_LIBS -lm &&
   mv "$out.tmp" "$out" || { rm -f "$out.tmp"; echo "wasm-build.sh: the link failed" >&2; exit 1; }
