@@ -24,12 +24,12 @@ wasm_find_zig() {
   "$ZIG" version > /dev/null 2>&1 || { wasm_why="$ZIG does not run"; return 1; }
 }
 WASM_CFLAGS="-target wasm32-wasi -mcpu=generic+exception_handling -mllvm -wasm-enable-sjlj
-  -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_PROCESS_CLOCKS -D_WASI_EMULATED_GETPID
+  -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_PROCESS_CLOCKS
   -std=gnu11 -O2 -ffp-contract=off -fno-fast-math -Wno-format-security -DHAVE_CONFIG_H -I$top/src
   -DNN_LOCALEDIR=\"/nonexistent\" -DNN_PKGLIBEXECDIR=\"/nonexistent\" -DNN_PKGDATADIR=\"/nonexistent\"
   -DNN_LESSONS_SRCDIR=\"/lessons\""
 # the linked stack: 8 MiB, a Linux main thread's default (plat_stack_limit)
-WASM_LIBS="-lwasi-emulated-getpid -lwasi-emulated-signal -lwasi-emulated-mman -lwasi-emulated-process-clocks -Wl,-z,stack-size=8388608"
+WASM_LIBS="-lwasi-emulated-signal -lwasi-emulated-mman -lwasi-emulated-process-clocks -Wl,-z,stack-size=8388608"
 wasm_includes() {
   mkdir -p "$1" || return 1
   # config.h without the native modules and gettext

@@ -61,7 +61,7 @@ for f in "$TESTDIR"/golden/*.nn; do
   grep -v '^#> ' "$f" | grep -v '^#>$' > "$tmp/in"
   sed -n -e 's/^#> //p' -e 's/^#>$//p' "$f" > "$tmp/want"
   rm -rf "$tmp/figures" "$tmp/home"
-  mkdir "$tmp/home"   # a home of its own: no journal of another run in the same second
+  mkdir "$tmp/home"   # a home of its own: the journal and history stay out of the user's
   (cd "$tmp" && HOME=$tmp/home XDG_STATE_HOME= node --no-warnings "$top/tests/wasm-run.mjs" "$wasm" < in > got 2>&1)
   cmp -s "$tmp/want" "$tmp/got"
   st=$?

@@ -79,7 +79,7 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     localtime_r(&t, &tm);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
-    if (snprintf(j->path, sizeof j->path, "%s/%s-%ld.journal", dir, stamp, (long)getpid()) >= (int)sizeof j->path) {
+    if (snprintf(j->path, sizeof j->path, "%s/%s-%ld.journal", dir, stamp, plat_pid()) >= (int)sizeof j->path) {
         snprintf(err, cap, "%s", _("the journal's path is too long"));
         return false;
     }

@@ -126,7 +126,7 @@ static void remove_stale(const char *dir, const char *base)
         if (errno || pid <= 0 || *end != '-' || end == n + 2 + bl) continue;
         unsigned long k = strtoul(end + 1, &end, 10);
         (void)k;
-        if (strcmp(end, ".tmp") || pid == (long)getpid() || plat_pid_alive(pid))
+        if (strcmp(end, ".tmp") || pid == plat_pid() || plat_pid_alive(pid))
             continue;
         char p[PATH_MAX];
         if (snprintf(p, sizeof p, "%s%s", dir, n) < (int)sizeof p) unlink(p);
@@ -181,7 +181,7 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
     int e = 0;
     for (int tries = 0; tries < 100; tries++) {
         free(a->tmp);
-        if (asprintf(&a->tmp, "%.*s.%s.%ld-%u.tmp", dirlen, a->path, base, (long)getpid(), counter++) < 0) {
+        if (asprintf(&a->tmp, "%.*s.%s.%ld-%u.tmp", dirlen, a->path, base, plat_pid(), counter++) < 0) {
             a->tmp = NULL;
             e = ENOMEM;
             break;

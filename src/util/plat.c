@@ -25,6 +25,7 @@
 #ifndef __wasi__
 
 bool plat_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+long plat_pid(void) { return (long)getpid(); }
 
 bool plat_pid_alive(long pid)
 {
@@ -126,6 +127,17 @@ int dlclose(void *h)
 }
 
 bool plat_main_thread(void) { return true; }
+
+long plat_pid(void)
+{
+    static long id;
+    if (!id) {
+        uint32_t r = 0;
+        if (getentropy(&r, sizeof r) != 0) r = (uint32_t)time(NULL);
+        id = (long)(r % 2000000000u) + 1;   /* positive, within int32 as a pid is */
+    }
+    return id;
+}
 bool plat_pid_alive(long pid) { (void)pid; return false; }
 
 const char *plat_home(const char *user)

@@ -24,6 +24,10 @@ typedef int plat_sig_t;
 
 /* Is this the process's main thread?  (The web build has no other.) */
 bool plat_main_thread(void);
+/* This process's id (names of journals and temporary files).  Web: WASI
+ * has no process ids: a random positive number, the same for the run, so
+ * that two runs sharing a folder do not take each other's names. */
+long plat_pid(void);
 /* Might process pid still be running?  (Web: no other processes: false.) */
 bool plat_pid_alive(long pid);
 /* The home folder of user (NULL: this user's: $HOME, else the password
