@@ -18,10 +18,10 @@
 #include "graph/graph.h"
 #include "util/mem.h"
 #include "util/text.h"
+#include "util/plat.h"
 #include <math.h>
 #include <string.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 /* How a statement ended; ST_PENDING: under a traced condition, some path
  * may have returned, broken or continued (AutoGraph's flags, below). */
@@ -1942,9 +1942,6 @@ void eval_stack_init(void)
     /* The stack grows down: keep the shallowest frame seen as the base. */
     if (stack_base && stack_base >= &here_) return;
     stack_base = &here_;
-    struct rlimit rl;
-    size_t lim = 8u << 20;
-    if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > (2u << 20)) lim = rl.rlim_cur;
-    if (lim > (256u << 20)) lim = 256u << 20;
-    stack_budget = lim - (1u << 20);
+    size_t lim = plat_stack_limit();
+    stack_budget = lim > (2u << 20) ? lim - (1u << 20) : lim / 2;
 }

@@ -22,7 +22,9 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
-#include <sys/wait.h>
+#ifndef __wasi__
+#include <sys/wait.h>   /* --check-lesson's child processes (none in the web build) */
+#endif
 #include <unistd.h>
 
 #include "lesson/lesson_int.h"
@@ -35,6 +37,7 @@
 #include "view/view.h"
 #include "util/afile.h"
 #include "util/error.h"
+#include "util/plat.h"
 
 #define NBOUND_MAX LESSON_MAX_BINDS
 #define EQUIV_ROUNDS 5
@@ -1496,12 +1499,7 @@ static double step_seconds(void)
     return v;
 }
 
-static void step_timer(double secs)
-{
-    struct itimerval it = { { 0, 0 }, { (time_t)secs, (suseconds_t)((secs - (double)(time_t)secs) * 1e6) } };
-    if (secs > 0 && it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0) it.it_value.tv_usec = 1;
-    setitimer(ITIMER_REAL, &it, NULL);
-}
+static void step_timer(double secs) { plat_alarm(secs); }
 
 /* ---- numbers a step's text quotes ---- */
 
@@ -1583,6 +1581,10 @@ static const char *quoted_missing(const char *text, const char *code, const char
  * out: it is killed). */
 static int reject_passes(lesson_runner_t *lr, const lesson_step_t *st, const char *rj)
 {
+#ifdef __wasi__
+    (void)lr, (void)st, (void)rj;
+    return -1;   /* no processes in the web build (lesson_check_file says so first) */
+#else
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return -1;
@@ -1609,6 +1611,7 @@ static int reject_passes(lesson_runner_t *lr, const lesson_step_t *st, const cha
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) return -1;
     return WEXITSTATUS(status) == 0 ? 1 : 0;
+#endif
 }
 
 /* Play one loaded lesson (taken) through; returns the failed steps. */
@@ -1624,11 +1627,8 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
     char over[160];
     snprintf(over, sizeof over, _("stopped after %g s: the code block did not finish "
              "(each step has NNPAD_LESSON_STEP_SECONDS, default %g)"), limit, STEP_SECONDS_DEFAULT);
-    struct sigaction sa, old_sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_step_alarm;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, &old_sa);
+    plat_sig_t old_sa;
+    plat_sig_catch(SIGALRM, on_step_alarm, &old_sa);
     for (lr->step = 0; lr->step < l->nsteps; lr->step++) {
         lesson_step_t *st = &l->steps[lr->step];
         lr->tries = 0;
@@ -1726,7 +1726,7 @@ static int auto_one(lesson_runner_t *lr, lesson_t *l, FILE *out, FILE *err)
         }
     }
     step_timer(0);
-    sigaction(SIGALRM, &old_sa, NULL);
+    plat_sig_restore(SIGALRM, &old_sa);
     char key[256];
     key_of(l, key, sizeof key);
     fputc('\n', out);
@@ -1791,6 +1791,7 @@ int lesson_auto(lesson_runner_t *lr, const char *which, FILE *out, FILE *err)
     return bad ? 1 : 0;
 }
 
+#ifndef __wasi__
 static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb; (void)flag; (void)ftw;
@@ -1799,6 +1800,7 @@ static int rm_entry(const char *p, const struct stat *sb, int flag, struct FTW *
 
 static volatile sig_atomic_t check_signal;
 static void on_check_signal(int sig) { check_signal = sig; }
+#endif
 
 /* The lesson plays in a child process in the temporary folder, confined to
  * it (afile_confine); the parent waits, and removes the folder however the
@@ -1815,6 +1817,14 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
         lesson_free(l);
         return 1;
     }
+#ifdef __wasi__
+    /* the check runs the lesson in a child process, confined to a
+     * temporary folder: the web build has neither */
+    (void)out;
+    fprintf(err, _("%s: error: cannot start the check: %s\n"), path, _("not available in the web build (yet)"));
+    lesson_free(l);
+    return 1;
+#else
     const char *tmpbase = getenv("TMPDIR");
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s/nnpad-lesson.XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
@@ -1858,12 +1868,9 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
         _exit(bad);
     }
     close(pfd[1]);
-    struct sigaction sa, old_sa[3];
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_check_signal;
-    sigemptyset(&sa.sa_mask);
+    plat_sig_t old_sa[3];
     check_signal = 0;
-    for (int i = 0; i < 3; i++) sigaction(sigs[i], &sa, &old_sa[i]);
+    for (int i = 0; i < 3; i++) plat_sig_catch(sigs[i], on_check_signal, &old_sa[i]);
     sigprocmask(SIG_SETMASK, &old_mask, NULL);
     double limit = step_seconds();
     const double grace = 10;
@@ -1898,11 +1905,12 @@ int lesson_check_file(lesson_runner_t *lr, const char *path, FILE *out, FILE *er
     }
     fflush(err);
     lesson_free(l);
-    for (int i = 0; i < 3; i++) sigaction(sigs[i], &old_sa[i], NULL);
+    for (int i = 0; i < 3; i++) plat_sig_restore(sigs[i], &old_sa[i]);
     if (check_signal) {
         /* ended as the signal ends a process, the folder gone first */
         signal(check_signal, SIG_DFL);
         raise(check_signal);
     }
     return rc;
+#endif
 }

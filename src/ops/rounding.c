@@ -39,7 +39,13 @@
 /* clang 14 (the fuzzing and sanitizer builds) has no _Float128 keyword and
  * glibc declares the f128 functions for GCC only: the same IEEE binary128
  * type is __float128 there, and libm exports the functions */
-#ifdef __clang__
+#if defined(__clang__) && defined(__wasi__)
+/* wasm32: long double is IEEE binary128, and its libm has the l functions */
+typedef long double q_t;
+#define sqrtf128 sqrtl
+#define scalbnf128 scalbnl
+#define ilogbf128 ilogbl
+#elif defined(__clang__)
 typedef __float128 q_t;
 extern q_t sqrtf128(q_t), scalbnf128(q_t, int);
 extern int ilogbf128(q_t);

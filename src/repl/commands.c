@@ -35,6 +35,7 @@
 #include "view/view.h"
 #include "lesson/lesson.h"
 #include "util/i18n.h"
+#include "util/plat.h"
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -806,7 +807,7 @@ static int cmd_sass(repl_t *r, const char *arg)
         return 1;
     }
     char tmp[] = "/tmp/nnpad-sass-XXXXXX";
-    int fd = mkstemp(tmp);
+    int fd = plat_mkstemp(tmp);
     bool ok = fd >= 0 && write(fd, out, n) == (ssize_t)n;
     if (fd >= 0) close(fd);
     backend_cuda_rtc_free(out);
@@ -815,7 +816,7 @@ static int cmd_sass(repl_t *r, const char *arg)
     char cmd[2200];
     snprintf(cmd, sizeof cmd, "'%s' -c '%s' 2>&1", tool, tmp);
     i18n_ctype();   /* the child's environment (LC_CTYPE) */
-    FILE *p = popen(cmd, "r");
+    FILE *p = plat_popen_read(cmd);
     if (!p) { repl_cmd_error(r, "could not run nvdisasm: %s", strerror(errno)); unlink(tmp); return 1; }
     /* the whole listing first: its header names the classes it holds */
     char *txt = NULL;
@@ -832,7 +833,7 @@ static int cmd_sass(repl_t *r, const char *arg)
         memcpy(txt + len, line, k + 1);
         len += k;
     }
-    pclose(p);
+    plat_pclose(p);
     unlink(tmp);
     /* each class present: its opcodes as they appear (HADD2, HMUL2.BF16_V2, F2FP.F16.F32.PACK_AB) */
     char seen[SASS_NCLS][160];

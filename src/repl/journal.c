@@ -3,6 +3,7 @@
 #include "repl/journal.h"
 #include "util/afile.h"
 #include "util/i18n.h"
+#include "util/plat.h"
 
 #include <stdint.h>
 #include <errno.h>
@@ -48,7 +49,7 @@ static bool held(const char *path)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
-    bool h = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    bool h = plat_flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     close(fd);
     return h;
 }
@@ -78,13 +79,13 @@ bool repl_journal_open(repl_journal_t *j, char *err, size_t cap)
     localtime_r(&t, &tm);
     char stamp[32];
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%S", &tm);
-    if (snprintf(j->path, sizeof j->path, "%s/%s-%ld.journal", dir, stamp, (long)getpid()) >= (int)sizeof j->path) {
+    if (snprintf(j->path, sizeof j->path, "%s/%s-%ld.journal", dir, stamp, plat_pid()) >= (int)sizeof j->path) {
         snprintf(err, cap, "%s", _("the journal's path is too long"));
         return false;
     }
     int fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0) { snprintf(err, cap, _("cannot make %s: %s"), j->path, strerror(errno)); return false; }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (plat_flock(fd, LOCK_EX | LOCK_NB) != 0) {
         snprintf(err, cap, _("cannot lock %s: %s"), j->path, strerror(errno));
         close(fd);
         unlink(j->path);
@@ -255,7 +256,7 @@ int repl_journal_lock(char *err, size_t cap)
     (void)afile_mkdirs(dir);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) { snprintf(err, cap, _("cannot open %s: %s"), dir, strerror(errno)); return -1; }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (plat_flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno == EWOULDBLOCK)
             snprintf(err, cap, "%s", _("another nnpad is restoring a session now (one restore at a time: :restore again once "
                        "it is done)"));

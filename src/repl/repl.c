@@ -26,6 +26,7 @@
 #include "lesson/lesson.h"
 #include "util/text.h"
 #include "util/i18n.h"
+#include "util/plat.h"
 
 /* ---- context ---------------------------------------------------------- */
 
@@ -165,12 +166,7 @@ void repl_sigint_arm(int kill_at)
 void repl_install_signals(repl_t *r)
 {
     (void)r;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;   /* no SA_RESTART: select()/read() return EINTR so the loop sees Ctrl-C at once */
-    sigaction(SIGINT, &sa, NULL);
+    plat_sig_catch(SIGINT, on_sigint, NULL);   /* no SA_RESTART: select()/read() return EINTR so the loop sees Ctrl-C at once */
     repl_sigint_arm(REPL_KILL_BATCH);
 }
 

@@ -4,7 +4,7 @@
 #endif
 #include "util/afile.h"
 #include "util/i18n.h"
-#include <pwd.h>
+#include "util/plat.h"
 #include <dlfcn.h>
 #include <dirent.h>
 #include <signal.h>
@@ -126,7 +126,7 @@ static void remove_stale(const char *dir, const char *base)
         if (errno || pid <= 0 || *end != '-' || end == n + 2 + bl) continue;
         unsigned long k = strtoul(end + 1, &end, 10);
         (void)k;
-        if (strcmp(end, ".tmp") || pid == (long)getpid() || (pid <= INT_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH)))
+        if (strcmp(end, ".tmp") || pid == plat_pid() || plat_pid_alive(pid))
             continue;
         char p[PATH_MAX];
         if (snprintf(p, sizeof p, "%s%s", dir, n) < (int)sizeof p) unlink(p);
@@ -181,7 +181,7 @@ FILE *afile_open(afile_t *a, const char *path, char *err, size_t cap)
     int e = 0;
     for (int tries = 0; tries < 100; tries++) {
         free(a->tmp);
-        if (asprintf(&a->tmp, "%.*s.%s.%ld-%u.tmp", dirlen, a->path, base, (long)getpid(), counter++) < 0) {
+        if (asprintf(&a->tmp, "%.*s.%s.%ld-%u.tmp", dirlen, a->path, base, plat_pid(), counter++) < 0) {
             a->tmp = NULL;
             e = ENOMEM;
             break;
@@ -296,12 +296,8 @@ bool afile_state_dir(char *out, size_t cap)
 {
     const char *x = getenv("XDG_STATE_HOME");
     if (x && x[0] == '/') return snprintf(out, cap, "%s/nnpad", x) < (int)cap;
-    const char *home = getenv("HOME");
-    if (!home || !*home) {
-        struct passwd *pw = getpwuid(getuid());
-        home = pw ? pw->pw_dir : NULL;
-    }
-    if (!home || !*home) return false;
+    const char *home = plat_home(NULL);
+    if (!home) return false;
     /* a home that does not exist is not made (a typo in HOME, a user
      * without one): this session keeps no state, and says so once */
     struct stat st;
@@ -361,17 +357,12 @@ char *afile_tilde(const char *path)
     size_t u = strcspn(path + 1, "/");
     const char *home = NULL;
     if (u == 0) {
-        home = getenv("HOME");
-        if (!home || !*home) {
-            struct passwd *pw = getpwuid(getuid());
-            home = pw ? pw->pw_dir : NULL;
-        }
+        home = plat_home(NULL);
     } else {
         char *user = strndup(path + 1, u);
         if (!user) return NULL;
-        struct passwd *pw = getpwnam(user);
+        home = plat_home(user);
         free(user);
-        home = pw ? pw->pw_dir : NULL;
     }
     if (!home) return strdup(path);   /* no such user: the name as written */
     char *r = NULL;

@@ -2,12 +2,12 @@
  * front of each block is avoided: callers pass sizes back, as Lua's lmem.c. */
 #include "util/mem.h"
 #include "util/error.h"
+#include "util/plat.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <stdbool.h>
-#include <sys/mman.h>
 
 static size_t in_use, peak, limit_bytes;
 static long fail_after = -1;
@@ -128,7 +128,7 @@ static void *small_pop(size_t n)
  * one 3 ms).  Classes are quarter octaves (2^k, 1.25·2^k, 1.5·2^k,
  * 1.75·2^k), so a block wastes at most 25%; blocks of 2 MiB and more are
  * 2 MiB aligned and advised MADV_HUGEPAGE (transparent huge pages: one
- * fault per 2 MiB instead of 512).  Each class keeps at most LARGE_KEEP
+ * fault per 2 MiB instead of 512; util/plat.c).  Each class keeps at most LARGE_KEEP
  * blocks and the cache holds at most cache_cap() bytes; the rest goes back
  * to the system.  Cached bytes do not count as in use (mem_in_use is what
  * live values hold); mem_cached() reports them. */
@@ -138,7 +138,6 @@ static void *small_pop(size_t n)
 #else
 #define LARGE_KEEP 4
 #endif
-#define HUGE_SZ ((size_t)2 << 20)
 #define NCLASS 256
 typedef struct large { struct large *next; } large_t;
 static large_t *large_free[NCLASS];
@@ -162,27 +161,6 @@ static size_t cache_cap(void)
     return c < ((size_t)1 << 30) ? c : ((size_t)1 << 30);
 }
 
-static void *large_map(size_t sz)
-{
-    if (sz < HUGE_SZ) {
-        void *p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        return p == MAP_FAILED ? NULL : p;
-    }
-    /* over-map by 2 MiB and trim to a 2 MiB-aligned block */
-    size_t len = sz + HUGE_SZ;
-    char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-    uintptr_t a = ((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
-    char *q = (char *)a;
-    if (q > p) munmap(p, (size_t)(q - p));
-    size_t tail = (size_t)((p + len) - (q + sz));
-    if (tail) munmap(q + sz, tail);
-#ifdef MADV_HUGEPAGE
-    madvise(q, sz, MADV_HUGEPAGE);
-#endif
-    return q;
-}
-
 /* A large block of at least n bytes; *fresh tells whether it is new
  * (zero-filled by the system) or recycled (holds old data). */
 static void *large_get(size_t n, bool *fresh)
@@ -198,10 +176,10 @@ static void *large_get(size_t n, bool *fresh)
         return b;
     }
     *fresh = true;
-    void *p = large_map(sz);
+    void *p = plat_pages(sz);
     if (!p && cached_bytes) {   /* give the cache back and try again */
         mem_trim();
-        p = large_map(sz);
+        p = plat_pages(sz);
     }
     return p;
 }
@@ -218,7 +196,7 @@ static void large_put(void *p, size_t n)
         cached_bytes += sz;
         return;
     }
-    munmap(p, sz);
+    plat_pages_free(p, sz);
 }
 
 size_t mem_cached(void) { return cached_bytes; }
@@ -234,7 +212,7 @@ void mem_trim(void)
             int k = c / 4, sub = c % 4;
             size_t base = (size_t)1 << k;
             sz = base + (size_t)sub * (base >> 2);
-            munmap(b, sz);
+            plat_pages_free(b, sz);
         }
         large_count[c] = 0;
     }

@@ -4,12 +4,11 @@
 #include "util/sleef_det.h"
 #include "util/error.h"
 #include "util/i18n.h"
+#include "util/plat.h"
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 void *nn_sleef_fn[NN_SLEEF_COUNT];
 #define NN_SLEEF_NAME_(f) #f,
@@ -49,7 +48,7 @@ void *nn_sleef_open(int i)
     /* Only the main thread gets here (the worker runs nothing until SLEEF
      * is open), outside a parallel region: an error the session survives. */
     span_t here = { 0, 0 };   /* (a named span: xgettext reads the message as err_raise's third argument) */
-    if (syscall(SYS_gettid) == getpid())
+    if (plat_main_thread())
         err_raise(ERR_IO, here, "this needs the SLEEF library (vector maths: exp, log, tanh, ...), which could "
                                           "not be opened (Debian: libsleef3): %s", why);
     fprintf(stderr, _("nnpad: the SLEEF library could not be opened (Debian: libsleef3): %s\n"), why);

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE 1
 #endif
 #include "view/view.h"
+#include "util/plat.h"
 #include "util/error.h"
 #include "util/mem.h"
 #include "util/afile.h"
@@ -165,7 +166,7 @@ static bool spill_one(int k)
         const char *t = getenv("TMPDIR");
         char path[1100];
         snprintf(path, sizeof path, "%s/nnpad-cells-XXXXXX", t && *t && strlen(t) < 1000 ? t : "/tmp");
-        int fd = mkstemp(path);
+        int fd = plat_mkstemp(path);
         if (fd < 0) return false;
         unlink(path);
         nb.spill_fd = fd;

@@ -1,0 +1,78 @@
+#!/bin/sh
+# wasm-golden.sh — every golden transcript (tests/golden/*.nn, run natively
+# by tests/golden.sh) run by nnpad.wasm under Node 20 must print the same
+# bytes as the native build's expected output (issue 31: the same numbers
+# in the browser).  One TAP line per golden.  A golden on the KNOWN list
+# below differs for the reason given (TAP TODO); any other must be
+# identical, so a newly differing golden fails, and a KNOWN one that
+# becomes identical is an XPASS: take it off the list.
+# Builds nnpad.wasm first (tests/wasm-build.sh); skips without zig or node.
+: "${TESTDIR:=$(dirname "$0")}"
+. "$TESTDIR/tap.sh"
+top=$(cd "$TESTDIR/.." && pwd)
+bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
+command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
+node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
+  { tap_skip_all "node $(node --version) is older than 20"; exit 0; }
+wasm=$bld/wasm/nnpad.wasm
+sh "$TESTDIR/wasm-build.sh" "$wasm" > /dev/null 2>&1
+case $? in
+  0) ;;
+  77) tap_skip_all "$(sh "$TESTDIR/wasm-build.sh" "$wasm" 2>&1 | tail -n 1)"; exit 0 ;;
+  *) echo "Bail out! nnpad.wasm does not build (run tests/wasm-build.sh)"; exit 1 ;;
+esac
+
+# Why each differing golden differs (name: reason)
+KNOWN='activations: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+bits_literal_exact: a literal only MPFR rounds exactly: MPFR not in the web build
+builtins_create: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+builtins_math: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+column_plots: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build; draws figures: the drawing module (Cairo) not in the web build
+compare_vector: a literal only MPFR rounds exactly: MPFR not in the web build; draws figures: the drawing module (Cairo) not in the web build
+data_io: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+design_section1: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+features: a literal only MPFR rounds exactly: MPFR not in the web build
+features_expr: a literal only MPFR rounds exactly: MPFR not in the web build
+floor_divide: a literal only MPFR rounds exactly: MPFR not in the web build
+grad_edges: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+ko_particles: Korean messages: no gettext catalogue in the web build
+layers: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+literals: a literal only MPFR rounds exactly: MPFR not in the web build
+loss_scale: a literal only MPFR rounds exactly: MPFR not in the web build
+losses: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+numberline_overflow: a literal only MPFR rounds exactly: MPFR not in the web build; draws figures: the drawing module (Cairo) not in the web build
+numerics: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+optimizers: a literal only MPFR rounds exactly: MPFR not in the web build
+regularization: a literal only MPFR rounds exactly: MPFR not in the web build
+sizes_too_large: a literal only MPFR rounds exactly: MPFR not in the web build
+specials: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build; a literal only MPFR rounds exactly: MPFR not in the web build
+trace_open_rank: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+trace_regressions: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+trace_step: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+training: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
+weak_scalars: a literal only MPFR rounds exactly: MPFR not in the web build'
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-golden.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cp -R "$TESTDIR/golden/data" "$tmp/data" && chmod -R u+w "$tmp/data" || { echo "Bail out! cannot copy $TESTDIR/golden/data"; exit 1; }
+same=0 all=0
+for f in "$TESTDIR"/golden/*.nn; do
+  name=$(basename "$f" .nn)
+  grep -v '^#> ' "$f" | grep -v '^#>$' > "$tmp/in"
+  sed -n -e 's/^#> //p' -e 's/^#>$//p' "$f" > "$tmp/want"
+  rm -rf "$tmp/figures" "$tmp/home"
+  mkdir "$tmp/home"   # a home of its own: the journal and history stay out of the user's
+  (cd "$tmp" && HOME=$tmp/home XDG_STATE_HOME= node --no-warnings "$top/tests/wasm-run.mjs" "$wasm" < in > got 2>&1)
+  cmp -s "$tmp/want" "$tmp/got"
+  st=$?
+  all=$((all + 1))
+  [ $st = 0 ] && same=$((same + 1))
+  why=$(printf '%s\n' "$KNOWN" | sed -n "s|^$name: ||p")
+  if [ -n "$why" ]; then tap_todo_one $st "$why" "golden $name under wasm32 is byte-identical"
+  else
+    tap_ok $st "golden $name under wasm32 is byte-identical"
+    [ $st = 0 ] || diff -u "$tmp/want" "$tmp/got" | head -30 | tap_diag
+  fi
+done
+tap_diag "$same of $all goldens byte-identical under wasm32 (node $(node --version))"
+tap_done
