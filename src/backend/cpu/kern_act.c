@@ -687,6 +687,7 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
 /* math.c's exp in the fused loops below: its kernel id there (act_range's
  * id of the entry after the KA_* ones) */
 #define KT_EXP KA_END
+#define KT_EXPNEG (-1)   /* e^t for t in [-708, 0] as given (fg_sig32 below): act_lanes' exp, unclamped */
 
 /* The fast value of sigmoid, sigmoid', tanh or exp in fp64 lanes, on NW
  * vectors at once, written interleaved: each step for every vector before
@@ -723,6 +724,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
 #pragma GCC unroll 8
     FORN {
         if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
+        else if (kern == KT_EXPNEG) t[w] = x[w];
         else if (kern == KA_TANH)
             t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));
         else t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn));
@@ -747,7 +749,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         e[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r[w], q[w], one_)),
                                                     _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
     }
-    if (kern == KT_EXP) {
+    if (kern == KT_EXP || kern == KT_EXPNEG) {
 #pragma GCC unroll 8
         FORN { y[w] = e[w]; }
         return;
@@ -1464,34 +1466,89 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 }
 
 /* sigmoid and sigmoid' of the same x (autodiff's fused forward, fg_tree
- * below): act_lanes' operations for both, e = e^-|x| computed once, each
- * value checked and finished as FUSED32 does, so each has fused32's bits
- * (correctly rounded: there is no other). */
-#define FG_FINISH(A, O, Y)                                                                             \
+ * below), FG_NW vectors interleaved as in FUSED32: e = e^-|x| once
+ * (act_lanes' exp), one division r = 1/(1 + e), then sigmoid = r or e r
+ * (x >= 0 or not) and sigmoid' = r (e r), each within 3 fp64 ulps of the
+ * true value, far inside the rounding check's window, so after the
+ * check each result has fused32's bits (correctly rounded: there is no
+ * other).  The check is NEAR32's, on all lanes at once: both values are
+ * >= 0, and a result below fp32's normal range (or NaN) needs e < 2^-124
+ * (sigmoid >= e/2, sigmoid' >= e/4 for x < 0) or a NaN e, so one compare of
+ * e flags those; only a block with a flagged lane looks at its lanes. */
+#define FG_NW 6
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256i fg_near(__m256d y)
+{
+    const int64_t w = 1LL << 13, mid = 1LL << 28, mask = (1LL << 29) - 1;
+    __m256i d = _mm256_and_si256(_mm256_sub_epi64(_mm256_castpd_si256(y), _mm256_set1_epi64x(mid - w)),
+                                 _mm256_set1_epi64x(mask));
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(2 * w), d);
+}
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256i fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const int nw)
+{
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    __m256d t[NW], e[NW], r[NW], er[NW];
+    __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    FORN { t[w] = _mm256_max_pd(lo, _mm256_or_pd(v[w], sgn)); }
+    act_lanes_n(KT_EXPNEG, t, e, nw);
+#pragma GCC unroll 8
+    FORN { r[w] = _mm256_div_pd(one_, _mm256_add_pd(one_, e[w])); }
+#pragma GCC unroll 8
+    FORN { er[w] = _mm256_mul_pd(e[w], r[w]); }
+#pragma GCC unroll 8
+    FORN {
+        ys[w] = _mm256_blendv_pd(er[w], r[w], _mm256_cmp_pd(v[w], _mm256_setzero_pd(), _CMP_GE_OQ));
+        yd[w] = _mm256_mul_pd(r[w], er[w]);
+    }
+#pragma GCC unroll 8
+    FORN {
+        __m256i tiny = _mm256_castpd_si256(_mm256_cmp_pd(e[w], _mm256_set1_pd(0x1p-124), _CMP_NGE_UQ));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(tiny, _mm256_or_si256(fg_near(ys[w]), fg_near(yd[w]))));
+    }
+    return bad;
+}
+#define FG_FINISH(A, O, Y, XV, I)                                                                      \
     do {                                                                                               \
         int bad = NEAR32(Y);                                                                           \
         if (bad) {                                                                                     \
             double xv[4], yv[4];                                                                       \
-            _mm256_storeu_pd(xv, v);                                                                   \
+            _mm256_storeu_pd(xv, XV);                                                                  \
             _mm256_storeu_pd(yv, Y);                                                                   \
             for (int k = 0; k < 4; k++)                                                                \
-                if (bad >> k & 1) (O)[i + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);          \
+                if (bad >> k & 1) (O)[(I) + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);        \
         }                                                                                              \
     } while (0)
 __attribute__((target("avx2,fma")))
 static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *y, float *d, const float *x, int64_t n)
 {
-    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
     int64_t i = 0;
+    for (; i + 4 * FG_NW <= n; i += 4 * FG_NW) {
+        __m256d v[FG_NW], ys[FG_NW], yd[FG_NW];
+#pragma GCC unroll 8
+        for (int w = 0; w < FG_NW; w++) v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));
+        __m256i bad = fg_lanes(v, ys, yd, FG_NW);
+#pragma GCC unroll 8
+        for (int w = 0; w < FG_NW; w++) {
+            _mm_storeu_ps(y + i + 4 * w, _mm256_cvtpd_ps(ys[w]));
+            _mm_storeu_ps(d + i + 4 * w, _mm256_cvtpd_ps(yd[w]));
+        }
+        if (!_mm256_testz_si256(bad, bad))
+            for (int w = 0; w < FG_NW; w++) {
+                FG_FINISH(a, y, ys[w], v[w], i + 4 * w);
+                FG_FINISH(da, d, yd[w], v[w], i + 4 * w);
+            }
+    }
     for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
-        __m256d e = act_lanes(KT_EXP, _mm256_max_pd(lo, _mm256_or_pd(v, sgn))), den = _mm256_add_pd(one_, e);
-        __m256d ys = _mm256_div_pd(_mm256_blendv_pd(e, one_, _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_GE_OQ)), den);
-        __m256d yd = _mm256_div_pd(e, _mm256_mul_pd(den, den));
-        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys));
-        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd));
-        FG_FINISH(a, y, ys);
-        FG_FINISH(da, d, yd);
+        __m256d v[1] = { _mm256_cvtps_pd(_mm_loadu_ps(x + i)) }, ys[1], yd[1];
+        __m256i bad = fg_lanes(v, ys, yd, 1);
+        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys[0]));
+        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd[0]));
+        if (!_mm256_testz_si256(bad, bad)) {
+            FG_FINISH(a, y, ys[0], v[0], i);
+            FG_FINISH(da, d, yd[0], v[0], i);
+        }
     }
     for (; i < n; i++) {
         y[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
