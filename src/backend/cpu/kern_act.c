@@ -1757,38 +1757,99 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 }
 #endif
 #if NN_KERN_X86
+/* tab[j] lane by lane: four loads, not vgatherqpd (microcoded and slow on
+ * Zen 2); the same values */
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256d v4_gather(const double *tab, __m256i j)
+{
+    int64_t k[4];
+    _mm256_storeu_si256((__m256i *)k, j);
+    return _mm256_setr_pd(tab[k[0]], tab[k[1]], tab[k[2]], tab[k[3]]);
+}
+/* The same kernels on four AVX2 vectors at once (sixteen lanes, w16_*),
+ * at kern_level 1: each operation written for the four vectors side by
+ * side, so four independent chains are in flight (one vector's chain of
+ * some 300 dependent operations is longer than the out-of-order window,
+ * and vectors written one after the other overlap little).  Lane for lane
+ * the operations of the scalar code, so the same bits.  One thread, best
+ * of 300 runs over 32768 fp64 on Zen 2, ns per element, four lanes
+ * before: gelu 20.3 -> 13.9, softplus 17.7 -> 8.9, sigmoid 8.0 -> 6.8. */
+typedef struct { __m256d a, b, c, d; } w16d_t;   /* four members: an array of four stayed in memory (10x slower) */
+typedef struct { __m256i a, b, c, d; } w16i_t;
+#define W16T __attribute__((target("avx2,fma"), always_inline)) static inline
+#define W16_EACH(T, E) return (T){ E(a), E(b), E(c), E(d) }
+#define W16_2(name, T, U, op) W16T T name(U x, U y) { return (T){ op(x.a, y.a), op(x.b, y.b), op(x.c, y.c), op(x.d, y.d) }; }
+#define W16_3(name, op)                                                                                \
+    W16T w16d_t name(w16d_t x, w16d_t y, w16d_t z)                                                     \
+    { return (w16d_t){ op(x.a, y.a, z.a), op(x.b, y.b, z.b), op(x.c, y.c, z.c), op(x.d, y.d, z.d) }; }
+W16_2(w16p_add, w16d_t, w16d_t, _mm256_add_pd) W16_2(w16p_sub, w16d_t, w16d_t, _mm256_sub_pd)
+W16_2(w16p_mul, w16d_t, w16d_t, _mm256_mul_pd) W16_2(w16p_div, w16d_t, w16d_t, _mm256_div_pd)
+W16_2(w16p_and, w16d_t, w16d_t, _mm256_and_pd) W16_2(w16p_xor, w16d_t, w16d_t, _mm256_xor_pd)
+W16_2(w16p_andnot, w16d_t, w16d_t, _mm256_andnot_pd) W16_2(w16p_isub, w16i_t, w16i_t, _mm256_sub_epi64)
+W16_2(w16p_iadd, w16i_t, w16i_t, _mm256_add_epi64) W16_2(w16p_iand, w16i_t, w16i_t, _mm256_and_si256)
+W16_3(w16p_fma, _mm256_fmadd_pd) W16_3(w16p_fms, _mm256_fmsub_pd) W16_3(w16p_fnma, _mm256_fnmadd_pd)
+W16T w16d_t w16p_set(double c) { __m256d v = _mm256_set1_pd(c); return (w16d_t){ v, v, v, v }; }
+W16T w16i_t w16p_iset(int64_t c) { __m256i v = _mm256_set1_epi64x(c); return (w16i_t){ v, v, v, v }; }
+#define E_(k) _mm256_blendv_pd(x.k, y.k, m.k)
+W16T w16d_t w16p_blend(w16d_t m, w16d_t x, w16d_t y) { W16_EACH(w16d_t, E_); }
+#undef E_
+#define E_(k) _mm256_castpd_si256(x.k)
+W16T w16i_t w16p_ci(w16d_t x) { W16_EACH(w16i_t, E_); }
+#undef E_
+#define E_(k) _mm256_castsi256_pd(x.k)
+W16T w16d_t w16p_cd(w16i_t x) { W16_EACH(w16d_t, E_); }
+#undef E_
+#define E_(k) v4_gather(tab, j.k)
+W16T w16d_t w16p_gather(const double *tab, w16i_t j) { W16_EACH(w16d_t, E_); }
+#undef E_
+W16T w16d_t w16p_load(const double *q)
+{
+    return (w16d_t){ _mm256_loadu_pd(q), _mm256_loadu_pd(q + 4), _mm256_loadu_pd(q + 8), _mm256_loadu_pd(q + 12) };
+}
+W16T void w16p_store(double *q, w16d_t x)
+{
+    _mm256_storeu_pd(q, x.a), _mm256_storeu_pd(q + 4, x.b), _mm256_storeu_pd(q + 8, x.c), _mm256_storeu_pd(q + 12, x.d);
+}
+W16T int w16p_bits(w16d_t m)
+{
+    return _mm256_movemask_pd(m.a) | _mm256_movemask_pd(m.b) << 4 | _mm256_movemask_pd(m.c) << 8 | _mm256_movemask_pd(m.d) << 12;
+}
 #define VT __attribute__((target("avx2,fma")))
-#define VD __m256d
-#define VI __m256i
-#define VM __m256d
-#define VL 4
-#define VN(n) v4_##n
-#define VS(c) _mm256_set1_pd(c)
-#define VADD _mm256_add_pd
-#define VSUB _mm256_sub_pd
-#define VMUL _mm256_mul_pd
-#define VDIV _mm256_div_pd
-#define VFMA _mm256_fmadd_pd
-#define VFMS _mm256_fmsub_pd
-#define VFNMA _mm256_fnmadd_pd
-#define VNEG(a) _mm256_xor_pd(a, _mm256_set1_pd(-0.0))
-#define VABS(a) _mm256_andnot_pd(_mm256_set1_pd(-0.0), a)
-#define VCI _mm256_castpd_si256
-#define VCD _mm256_castsi256_pd
-#define VISUB _mm256_sub_epi64
-#define VIADD _mm256_add_epi64
-#define VIAND _mm256_and_si256
-#define VISET _mm256_set1_epi64x
-#define VISHL _mm256_slli_epi64
-#define VLOOKUP(tab, j) _mm256_i64gather_pd(tab, j, 8)   /* tab[j], j < 16 */
-#define VGATHER(tab, j) _mm256_i64gather_pd(tab, j, 8)
-#define VCMP _mm256_cmp_pd
-#define VBLEND(m, a, b) _mm256_blendv_pd(a, b, m)
-#define VMAND _mm256_and_pd
-#define VBITS _mm256_movemask_pd
-#define VLOAD _mm256_loadu_pd
-#define VSTORE _mm256_storeu_pd
+#define VD w16d_t
+#define VI w16i_t
+#define VM w16d_t
+#define VL 16
+#define VN(n) w16_##n
+#define VS(c) w16p_set(c)
+#define VADD w16p_add
+#define VSUB w16p_sub
+#define VMUL w16p_mul
+#define VDIV w16p_div
+#define VFMA w16p_fma
+#define VFMS w16p_fms
+#define VFNMA w16p_fnma
+#define VNEG(x) w16p_xor(x, w16p_set(-0.0))
+#define VABS(x) w16p_andnot(w16p_set(-0.0), x)
+#define VCI w16p_ci
+#define VCD w16p_cd
+#define VISUB w16p_isub
+#define VIADD w16p_iadd
+#define VIAND w16p_iand
+#define VISET w16p_iset
+#define S_(k, n) _mm256_slli_epi64(x_.k, n)
+#define VISHL(x, n) ({ w16i_t x_ = (x); (w16i_t){ S_(a, n), S_(b, n), S_(c, n), S_(d, n) }; })
+#define VLOOKUP(tab, j) w16p_gather(tab, j)
+#define VGATHER(tab, j) w16p_gather(tab, j)
+#define C_(k, p) _mm256_cmp_pd(x_.k, y_.k, p)
+#define VCMP(x, y, p) ({ w16d_t x_ = (x), y_ = (y); (w16d_t){ C_(a, p), C_(b, p), C_(c, p), C_(d, p) }; })
+#define VBLEND w16p_blend
+#define VMAND w16p_and
+#define VBITS w16p_bits
+#define VLOAD w16p_load
+#define VSTORE w16p_store
 #include "backend/cpu/kern_dd_vec.h"
+#undef S_
+#undef C_
 #define VT __attribute__((target("avx512f,avx512dq,avx2,fma")))
 #define VD __m512d
 #define VI __m512i
@@ -1831,7 +1892,7 @@ static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, con
             kern == KA_SWISH || kern == KA_GELU || (kern == KA_GELU_D && !p->variant) || kern == KA_SOFTPLUS ||
             kern == KA_LOG_SIGMOID || kern == KA_ELU || kern == KA_SELU) {
             if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
-            else v4_range(kern, a, p, o, x, m);
+            else w16_range(kern, a, p, o, x, m);
         } else {
             dd_range_fma(kern, a, p, o, x, m);
         }

@@ -258,8 +258,8 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
             VD h1 = VN(gelu_exact)(VLOAD(x + i + VL), kern == KA_GELU_D, &l1);
             VSTORE(o + i, h0);
             VSTORE(o + i + VL, h1);
-            int ok = VN(certain)(h0, l0) | VN(certain)(h1, l1) << VL;
-            if (ok != (1 << 2 * VL) - 1)
+            uint64_t ok = (uint64_t)VN(certain)(h0, l0) | (uint64_t)VN(certain)(h1, l1) << VL;
+            if (ok != (UINT64_C(1) << 2 * VL) - 1)
                 for (int k = 0; k < 2 * VL; k++)
                     if (!(ok >> k & 1))
                         o[i + k] = isfinite(x[i + k]) ? careful_round(a->c, x[i + k], p, DT_FP64) : a->f(x[i + k], p);
