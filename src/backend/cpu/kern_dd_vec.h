@@ -1,7 +1,7 @@
 /* kern_dd_vec.h — the vector twins of kern_act.c's double-double fp64
  * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu in
- * both forms, exact gelu', softplus, log_sigmoid, elu, selu), included there twice: AVX2
- * (four lanes) and AVX-512 (eight), each with its V* macros.  Every line
+ * both forms, exact gelu', softplus, log_sigmoid, elu, selu), included there twice: four
+ * AVX2 vectors side by side (sixteen lanes, w16) and AVX-512 (eight), each with its V* macros.  Every line
  * does what the scalar code (dd_exp, dd_div, dd_muld, gelu_t, d_sigmoid,
  * d_gelu, dd_phi, d_gelu_exact, d_gelu_d, dd_certain) does, in the same order, so a lane's h + l has the
  * scalar bits and the same elements take the careful path.  Lanes outside
