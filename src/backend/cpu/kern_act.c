@@ -696,23 +696,27 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * ahead (Zen 2's floating-point scheduler), so one vector at a time runs
  * at the chain's latency; interleaved, the vectors' steps overlap. */
 #define NW 8
+/* q(r) = (e^r - 1)/r, degree 8, Chebyshev nodes of [-ln2/2, ln2/2]: relative error 2^-43.3 (gen_act_poly.py) */
+#define ACT_Q 0x1.72c720b2e07bfp-19, 0x1.a15a4f98eb4a5p-16, 0x1.a019adabfb6abp-13, 0x1.6c164df443c8cp-10, \
+              0x1.1111111c45d5bp-7, 0x1.5555557428d91p-5, 0x1.5555555553b7dp-3, 0x1.fffffffff71cfp-2, 0x1.0000000000000p+0
 #define FORW for (int w = 0; w < NW; w++)
 #define FORN for (int w = 0; w < nw; w++)   /* act_lanes_n: nw is a constant once inlined */
 /* Their e^t for t in [-708, 40] (clamped; NaN stays NaN), and e^t - 1
  * when em1 is asked for: t = k ln2 + r, |r| <= ln2/2, k rounded by the
  * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), r = t -
  * k ln2 in one FMA with ln2 rounded to fp64 (its error times |k| <= 1022:
- * under 2^-45 absolute), e^r - 1 = r q(r) by the Taylor series to r^10
- * (truncation under 2^-40.7 relative to q near |r| = ln2/2, smaller
- * nearer 0), e^t = (1 + r q) with k added to its exponent bits (the result
- * stays normal: k >= -1021); e^t - 1 is r q itself when k = 0 and e^t - 1
- * otherwise (t >= ln2/2: no cancellation).  Measured against expl and
- * expm1l on 4 10^7 points of [-708, 100]: relative error 2^-41.6 for e^t,
- * 2^-39.8 for e^t - 1 (near t = ln2/2; the two-constant reduction had the
- * same); against tanhl and the long double formulas on 4 10^7 points of
- * [0, 20] (sigmoid: [-100, 100]), the worst values below are off by 5218
- * fp64 ulps (tanh, near |x| = 0.1733) and 1900 (sigmoid, sigmoid', and
- * fg_sig32's), inside the rounding check's window of 2^13 = 8192 ulps.
+ * under 2^-45 absolute), e^r - 1 = r q(r), q of degree 8 interpolating
+ * (e^r - 1)/r at the Chebyshev nodes (ACT_Q, tests/refdata/gen_act_poly.py:
+ * relative error 2^-43.3; the Taylor series to r^10 it replaces had
+ * 2^-40.7 at |r| = ln2/2), e^t = (1 + r q) with k added to its exponent
+ * bits (the result stays normal: k >= -1021); e^t - 1 is r q itself when
+ * k = 0 and e^t - 1 otherwise (t >= ln2/2: no cancellation).  Measured
+ * (a C model of these steps with fma(), 4 10^7 points each) against expl
+ * and expm1l on [-708, 100]: relative error 2^-43.9 for e^t, 2^-42.9 for
+ * e^t - 1; against tanhl and the long double formulas on [0, 20] (sigmoid:
+ * [-100, 100]), the worst values below are off by 662 fp64 ulps (tanh) and
+ * 257 (sigmoid, sigmoid', fg_sig32's), far inside the rounding check's
+ * window of 2^13 = 8192 ulps (the Taylor form: 5218 and 1900).
  * sigmoid: e^-|x| (x clamped to -708), (x >= 0 ? 1 : e) / (1 + e);
  * sigmoid': e / (1 + e)^2; tanh|x| = u/(u + 2), u = e^(2|x|) - 1 (|x| > 20
  * rounds to 1 in every dtype below fp64); exp: x clamped to [-708, 100]
@@ -724,8 +728,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
     const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2 = _mm256_set1_pd(0x1.62e42fefa39efp-1),
                   magic = _mm256_set1_pd(0x1.8p52);
-    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
-                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    static const double c[9] = { ACT_Q };
     __m256d t[NW], km[NW], k[NW], r[NW], q[NW], e[NW];
 #pragma GCC unroll 8
     FORN {
@@ -743,8 +746,8 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
     FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2, t[w]); }
 #pragma GCC unroll 8
     FORN { q[w] = _mm256_set1_pd(c[0]); }
-#pragma GCC unroll 10
-    for (int j = 1; j < 10; j++) {
+#pragma GCC unroll 9
+    for (int j = 1; j < 9; j++) {
 #pragma GCC unroll 8
         FORN { q[w] = _mm256_fmadd_pd(q[w], r[w], _mm256_set1_pd(c[j])); }
     }
@@ -1571,10 +1574,9 @@ T512 static inline __m512d exp512(__m512d t, __m512d *em1)
                   one_ = _mm512_set1_pd(1.0), magic = _mm512_set1_pd(0x1.8p52);
     __m512d km = _mm512_fmadd_pd(t, log2e, magic), k = _mm512_sub_pd(km, magic);
     __m512d r = _mm512_fnmadd_pd(k, ln2, t);   /* as act_lanes_n */
-    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
-                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    static const double c[9] = { ACT_Q };
     __m512d q = _mm512_set1_pd(c[0]);
-    for (int j = 1; j < 10; j++) q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(c[j]));
+    for (int j = 1; j < 9; j++) q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(c[j]));
     __m512d e = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(_mm512_fmadd_pd(r, q, one_)),
                                                      _mm512_slli_epi64(_mm512_castpd_si512(km), 52)));
     if (em1)
