@@ -717,7 +717,7 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * [-100, 100]), the worst values below are off by 662 fp64 ulps (tanh) and
  * 257 (sigmoid, sigmoid', fg_sig32's), far inside the rounding check's
  * window of 2^13 = 8192 ulps (the Taylor form: 5218 and 1900).
- * sigmoid: e^-|x| (x clamped to -708), (x >= 0 ? 1 : e) / (1 + e);
+ * sigmoid: e^-|x| (x clamped to -708), (x's sign bit clear ? 1 : e) / (1 + e);
  * sigmoid': e / (1 + e)^2; tanh|x| = u/(u + 2), u = e^(2|x|) - 1 (|x| > 20
  * rounds to 1 in every dtype below fp64); exp: x clamped to [-708, 100]
  * (beyond, every dtype below fp64 has 0 or inf, and the rounding check of
@@ -779,7 +779,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         return;
     }
 #pragma GCC unroll 8
-    FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(e[w], one_, _mm256_cmp_pd(x[w], _mm256_setzero_pd(), _CMP_GE_OQ)), d[w]); }
+    FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(one_, e[w], x[w]), d[w]); }   /* e / d where x's sign bit is set (-0: 1/2 either way) */
 }
 
 #define act_lanes_w(kern, x, y) act_lanes_n(kern, x, y, NW)
@@ -1475,7 +1475,7 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 /* sigmoid and sigmoid' of the same x (autodiff's fused forward, fg_tree
  * below), FG_NW vectors interleaved as in FUSED32: e = e^-|x| once
  * (act_lanes' exp), one division r = 1/(1 + e), then sigmoid = r or e r
- * (x >= 0 or not) and sigmoid' = r (e r), each within 3 fp64 ulps of the
+ * (x's sign bit clear or set) and sigmoid' = r (e r), each within 3 fp64 ulps of the
  * true value, far inside the rounding check's window, so after the
  * check each result has fused32's bits (correctly rounded: there is no
  * other).  The check is NEAR32's, on all lanes at once: both values are
@@ -1506,7 +1506,7 @@ static inline __m256i fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const
     FORN { er[w] = _mm256_mul_pd(e[w], r[w]); }
 #pragma GCC unroll 8
     FORN {
-        ys[w] = _mm256_blendv_pd(er[w], r[w], _mm256_cmp_pd(v[w], _mm256_setzero_pd(), _CMP_GE_OQ));
+        ys[w] = _mm256_blendv_pd(r[w], er[w], v[w]);   /* e r where x's sign bit is set (-0: r = e r = 1/2) */
         yd[w] = _mm256_mul_pd(r[w], er[w]);
     }
 #pragma GCC unroll 8
