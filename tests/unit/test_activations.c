@@ -266,6 +266,79 @@ static void saturation_table(const char *dir)
     csv_close(&c);
 }
 
+/* act_hard.csv (gen_act_hard.py: mpmath): fp32 inputs whose sigmoid,
+ * sigmoid' or tanh lies within 2^-22 fp32 ulp of a rounding midpoint.  A
+ * fast value rounded without the rounding check lands on the wrong side
+ * of some of them, so the vector kernels (sigmoid and tanh over the whole
+ * column: the fused loops, NW vectors at a time and the single vectors of
+ * the tail) and autodiff's fused sweep (grad(sum(sigmoid(x))): its y as
+ * the value of a row padded with -inf, whose sum is y, and its sigmoid')
+ * must give the correctly rounded bits of every row. */
+static int hard_rows;
+static void run_text(const char *t)
+{
+    FILE *nul = fopen("/dev/null", "w");
+    if (session_run(S, "<test>", t, (int)strlen(t), 1, nul, stdout)) tap_bail("cannot run: %.60s", t);
+    fclose(nul);
+}
+static void hard_table(const char *dir)
+{
+    csv_t c;
+    row_t r;
+    if (!csv_open(&c, dir, "act_hard.csv")) tap_bail("cannot read act_hard.csv");
+    size_t cap = 1 << 16, len = 0;
+    char *xs = malloc(cap);
+    uint32_t want[3][1024];
+    int n = 0, bad[4] = { 0, 0, 0, 0 };
+    char e[512], why[4][200] = { "", "", "", "" };
+    len += (size_t)snprintf(xs, cap, "HX = from_bits([");
+    while (csv_next(&c, &r) && n < 1024) {
+        len += (size_t)snprintf(xs + len, cap - len, "%s%s", n ? ", " : "", col(&c, &r, "x_bits"));
+        want[0][n] = (uint32_t)strtoul(col(&c, &r, "sigmoid_bits"), NULL, 10);
+        want[1][n] = (uint32_t)strtoul(col(&c, &r, "sigmoid_deriv_bits"), NULL, 10);
+        want[2][n] = (uint32_t)strtoul(col(&c, &r, "tanh_bits"), NULL, 10);
+        uint32_t xb = (uint32_t)strtoul(col(&c, &r, "x_bits"), NULL, 10);
+        /* the fused sweep, one row: [x, -inf x 23] (a block of 24 fp32) */
+        snprintf(e, sizeof e, "value_and_grad(hf)(from_bits([%u%s], \"fp32\"))[%d]", xb,
+                 ", 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, "
+                 "4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, "
+                 "4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688, 4286578688", 0);
+        for (int k = 0; k < 2; k++) {
+            if (k == 0 && !n) run_text("hf(u) = sum(sigmoid(u))");
+            char *p = strrchr(e, '['); p[1] = (char)('0' + k);
+            double v;
+            uint64_t bits = 0;
+            int rc = eval_at(e, 0, &v, &bits, NULL);
+            if ((rc || bits != want[k][n]) && !bad[2 + k]++)
+                snprintf(why[2 + k], sizeof why[2 + k], "x bits %u: got %08llx, want %08x%s", xb,
+                         (unsigned long long)bits, want[k][n], rc ? " (error)" : "");
+        }
+        n++;
+    }
+    csv_close(&c);
+    snprintf(xs + len, cap - len, "], \"fp32\")");
+    hard_rows = n;
+    run_text(xs);
+    free(xs);
+    const char *fe[2] = { "sigmoid(HX)", "tanh(HX)" };
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < n; k++) {
+            double v;
+            uint64_t bits = 0;
+            int rc = eval_at(fe[f], k, &v, &bits, NULL);
+            uint32_t w = want[f ? 2 : 0][k];
+            if ((rc || bits != w) && !bad[f]++)
+                snprintf(why[f], sizeof why[f], "element %d: got %08llx, want %08x%s", k, (unsigned long long)bits, w,
+                         rc ? " (error)" : "");
+        }
+    tap_ok(n >= 400 && !bad[0], "act_hard.csv: sigmoid of %d fp32 near-midpoint inputs correctly rounded (%d wrong) %s", n,
+           bad[0], why[0]);
+    tap_ok(n >= 400 && !bad[1], "act_hard.csv: tanh of %d fp32 near-midpoint inputs correctly rounded (%d wrong) %s", n,
+           bad[1], why[1]);
+    tap_ok(n >= 400 && !bad[2], "act_hard.csv: the fused sweep's sigmoid, %d rows (%d wrong) %s", n, bad[2], why[2]);
+    tap_ok(n >= 400 && !bad[3], "act_hard.csv: the fused sweep's sigmoid' (grad), %d rows (%d wrong) %s", n, bad[3], why[3]);
+}
+
 /* element k of an expression's value (nan after an error), and its dtype */
 static double ev(const char *e, int64_t k, dtype_t *dt)
 {
@@ -508,6 +581,7 @@ int main(int argc, char **argv)
     loss_clip_table(dir);
     named_values(dir);
     loss_logits_table(dir);
+    hard_table(dir);
     row_guards();
     tap_done();
     session_free(S);

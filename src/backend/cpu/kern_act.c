@@ -687,6 +687,7 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
 /* math.c's exp in the fused loops below: its kernel id there (act_range's
  * id of the entry after the KA_* ones) */
 #define KT_EXP KA_END
+#define KT_EXPNEG (-1)   /* e^t for t in [-708, 0] as given (fg_sig32 below): act_lanes' exp, unclamped */
 
 /* The fast value of sigmoid, sigmoid', tanh or exp in fp64 lanes, on NW
  * vectors at once, written interleaved: each step for every vector before
@@ -695,18 +696,28 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * ahead (Zen 2's floating-point scheduler), so one vector at a time runs
  * at the chain's latency; interleaved, the vectors' steps overlap. */
 #define NW 8
+/* q(r) = (e^r - 1)/r, degree 8, Chebyshev nodes of [-ln2/2, ln2/2]: relative error 2^-43.3 (gen_act_poly.py) */
+#define ACT_Q 0x1.72c720b2e07bfp-19, 0x1.a15a4f98eb4a5p-16, 0x1.a019adabfb6abp-13, 0x1.6c164df443c8cp-10, \
+              0x1.1111111c45d5bp-7, 0x1.5555557428d91p-5, 0x1.5555555553b7dp-3, 0x1.fffffffff71cfp-2, 0x1.0000000000000p+0
 #define FORW for (int w = 0; w < NW; w++)
 #define FORN for (int w = 0; w < nw; w++)   /* act_lanes_n: nw is a constant once inlined */
 /* Their e^t for t in [-708, 40] (clamped; NaN stays NaN), and e^t - 1
  * when em1 is asked for: t = k ln2 + r, |r| <= ln2/2, k rounded by the
- * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), e^r - 1 =
- * r q(r) by the Taylor series to r^10 (truncation r^11/11! < 2^-43
- * relative near |r| = ln2/2, smaller nearer 0), e^t = (1 + r q) with k
- * added to its exponent bits (the result stays normal: k >= -1021);
- * e^t - 1 is r q itself when k = 0 and e^t - 1 otherwise (t >= ln2/2:
- * no cancellation).  Relative error under 2^-42, far below the rounding
- * check's window (2^-39).
- * sigmoid: e^-|x| (x clamped to -708), (x >= 0 ? 1 : e) / (1 + e);
+ * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), r = t -
+ * k ln2 in one FMA with ln2 rounded to fp64 (its error times |k| <= 1022:
+ * under 2^-45 absolute), e^r - 1 = r q(r), q of degree 8 interpolating
+ * (e^r - 1)/r at the Chebyshev nodes (ACT_Q, tests/refdata/gen_act_poly.py:
+ * relative error 2^-43.3; the Taylor series to r^10 it replaces had
+ * 2^-40.7 at |r| = ln2/2), e^t = (1 + r q) with k added to its exponent
+ * bits (the result stays normal: k >= -1021); e^t - 1 is r q itself when
+ * k = 0 and e^t - 1 otherwise (t >= ln2/2: no cancellation).  Measured
+ * (a C model of these steps with fma(), 4 10^7 points each) against expl
+ * and expm1l on [-708, 100]: relative error 2^-43.9 for e^t, 2^-42.9 for
+ * e^t - 1; against tanhl and the long double formulas on [0, 20] (sigmoid:
+ * [-100, 100]), the worst values below are off by 662 fp64 ulps (tanh) and
+ * 257 (sigmoid, sigmoid', fg_sig32's), far inside the rounding check's
+ * window of 2^13 = 8192 ulps (the Taylor form: 5218 and 1900).
+ * sigmoid: e^-|x| (x clamped to -708), (x's sign bit clear ? 1 : e) / (1 + e);
  * sigmoid': e / (1 + e)^2; tanh|x| = u/(u + 2), u = e^(2|x|) - 1 (|x| > 20
  * rounds to 1 in every dtype below fp64); exp: x clamped to [-708, 100]
  * (beyond, every dtype below fp64 has 0 or inf, and the rounding check of
@@ -715,14 +726,14 @@ __attribute__((target("avx2,fma"), always_inline))
 static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int nw)
 {
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
-    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2hi = _mm256_set1_pd(0x1.62e42fefa3800p-1),
-                  ln2lo = _mm256_set1_pd(0x1.ef35793c76730p-45), magic = _mm256_set1_pd(0x1.8p52);
-    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
-                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2 = _mm256_set1_pd(0x1.62e42fefa39efp-1),
+                  magic = _mm256_set1_pd(0x1.8p52);
+    static const double c[9] = { ACT_Q };
     __m256d t[NW], km[NW], k[NW], r[NW], q[NW], e[NW];
 #pragma GCC unroll 8
     FORN {
         if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
+        else if (kern == KT_EXPNEG) t[w] = x[w];
         else if (kern == KA_TANH)
             t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));
         else t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn));
@@ -732,13 +743,11 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
 #pragma GCC unroll 8
     FORN { k[w] = _mm256_sub_pd(km[w], magic); }
 #pragma GCC unroll 8
-    FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2hi, t[w]); }
-#pragma GCC unroll 8
-    FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2lo, r[w]); }
+    FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2, t[w]); }
 #pragma GCC unroll 8
     FORN { q[w] = _mm256_set1_pd(c[0]); }
-#pragma GCC unroll 10
-    for (int j = 1; j < 10; j++) {
+#pragma GCC unroll 9
+    for (int j = 1; j < 9; j++) {
 #pragma GCC unroll 8
         FORN { q[w] = _mm256_fmadd_pd(q[w], r[w], _mm256_set1_pd(c[j])); }
     }
@@ -747,7 +756,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         e[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r[w], q[w], one_)),
                                                     _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
     }
-    if (kern == KT_EXP) {
+    if (kern == KT_EXP || kern == KT_EXPNEG) {
 #pragma GCC unroll 8
         FORN { y[w] = e[w]; }
         return;
@@ -770,7 +779,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         return;
     }
 #pragma GCC unroll 8
-    FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(e[w], one_, _mm256_cmp_pd(x[w], _mm256_setzero_pd(), _CMP_GE_OQ)), d[w]); }
+    FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(one_, e[w], x[w]), d[w]); }   /* e / d where x's sign bit is set (-0: 1/2 either way) */
 }
 
 #define act_lanes_w(kern, x, y) act_lanes_n(kern, x, y, NW)
@@ -1464,34 +1473,89 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 }
 
 /* sigmoid and sigmoid' of the same x (autodiff's fused forward, fg_tree
- * below): act_lanes' operations for both, e = e^-|x| computed once, each
- * value checked and finished as FUSED32 does, so each has fused32's bits
- * (correctly rounded: there is no other). */
-#define FG_FINISH(A, O, Y)                                                                             \
+ * below), FG_NW vectors interleaved as in FUSED32: e = e^-|x| once
+ * (act_lanes' exp), one division r = 1/(1 + e), then sigmoid = r or e r
+ * (x's sign bit clear or set) and sigmoid' = r (e r), each within 3 fp64 ulps of the
+ * true value, far inside the rounding check's window, so after the
+ * check each result has fused32's bits (correctly rounded: there is no
+ * other).  The check is NEAR32's, on all lanes at once: both values are
+ * >= 0, and a result below fp32's normal range (or NaN) needs e < 2^-124
+ * (sigmoid >= e/2, sigmoid' >= e/4 for x < 0) or a NaN e, so one compare of
+ * e flags those; only a block with a flagged lane looks at its lanes. */
+#define FG_NW 6
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256i fg_near(__m256d y)
+{
+    const int64_t w = 1LL << 13, mid = 1LL << 28, mask = (1LL << 29) - 1;
+    __m256i d = _mm256_and_si256(_mm256_sub_epi64(_mm256_castpd_si256(y), _mm256_set1_epi64x(mid - w)),
+                                 _mm256_set1_epi64x(mask));
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(2 * w), d);
+}
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256i fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const int nw)
+{
+    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    __m256d t[NW], e[NW], r[NW], er[NW];
+    __m256i bad = _mm256_setzero_si256();
+#pragma GCC unroll 8
+    FORN { t[w] = _mm256_max_pd(lo, _mm256_or_pd(v[w], sgn)); }
+    act_lanes_n(KT_EXPNEG, t, e, nw);
+#pragma GCC unroll 8
+    FORN { r[w] = _mm256_div_pd(one_, _mm256_add_pd(one_, e[w])); }
+#pragma GCC unroll 8
+    FORN { er[w] = _mm256_mul_pd(e[w], r[w]); }
+#pragma GCC unroll 8
+    FORN {
+        ys[w] = _mm256_blendv_pd(r[w], er[w], v[w]);   /* e r where x's sign bit is set (-0: r = e r = 1/2) */
+        yd[w] = _mm256_mul_pd(r[w], er[w]);
+    }
+#pragma GCC unroll 8
+    FORN {
+        __m256i tiny = _mm256_castpd_si256(_mm256_cmp_pd(e[w], _mm256_set1_pd(0x1p-124), _CMP_NGE_UQ));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(tiny, _mm256_or_si256(fg_near(ys[w]), fg_near(yd[w]))));
+    }
+    return bad;
+}
+#define FG_FINISH(A, O, Y, XV, I)                                                                      \
     do {                                                                                               \
         int bad = NEAR32(Y);                                                                           \
         if (bad) {                                                                                     \
             double xv[4], yv[4];                                                                       \
-            _mm256_storeu_pd(xv, v);                                                                   \
+            _mm256_storeu_pd(xv, XV);                                                                  \
             _mm256_storeu_pd(yv, Y);                                                                   \
             for (int k = 0; k < 4; k++)                                                                \
-                if (bad >> k & 1) (O)[i + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);          \
+                if (bad >> k & 1) (O)[(I) + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);        \
         }                                                                                              \
     } while (0)
 __attribute__((target("avx2,fma")))
 static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *y, float *d, const float *x, int64_t n)
 {
-    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
     int64_t i = 0;
+    for (; i + 4 * FG_NW <= n; i += 4 * FG_NW) {
+        __m256d v[FG_NW], ys[FG_NW], yd[FG_NW];
+#pragma GCC unroll 8
+        for (int w = 0; w < FG_NW; w++) v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));
+        __m256i bad = fg_lanes(v, ys, yd, FG_NW);
+#pragma GCC unroll 8
+        for (int w = 0; w < FG_NW; w++) {
+            _mm_storeu_ps(y + i + 4 * w, _mm256_cvtpd_ps(ys[w]));
+            _mm_storeu_ps(d + i + 4 * w, _mm256_cvtpd_ps(yd[w]));
+        }
+        if (!_mm256_testz_si256(bad, bad))
+            for (int w = 0; w < FG_NW; w++) {
+                FG_FINISH(a, y, ys[w], v[w], i + 4 * w);
+                FG_FINISH(da, d, yd[w], v[w], i + 4 * w);
+            }
+    }
     for (; i + 4 <= n; i += 4) {
-        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
-        __m256d e = act_lanes(KT_EXP, _mm256_max_pd(lo, _mm256_or_pd(v, sgn))), den = _mm256_add_pd(one_, e);
-        __m256d ys = _mm256_div_pd(_mm256_blendv_pd(e, one_, _mm256_cmp_pd(v, _mm256_setzero_pd(), _CMP_GE_OQ)), den);
-        __m256d yd = _mm256_div_pd(e, _mm256_mul_pd(den, den));
-        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys));
-        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd));
-        FG_FINISH(a, y, ys);
-        FG_FINISH(da, d, yd);
+        __m256d v[1] = { _mm256_cvtps_pd(_mm_loadu_ps(x + i)) }, ys[1], yd[1];
+        __m256i bad = fg_lanes(v, ys, yd, 1);
+        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys[0]));
+        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd[0]));
+        if (!_mm256_testz_si256(bad, bad)) {
+            FG_FINISH(a, y, ys[0], v[0], i);
+            FG_FINISH(da, d, yd[0], v[0], i);
+        }
     }
     for (; i < n; i++) {
         y[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
@@ -1506,16 +1570,13 @@ static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *
 #define T512 __attribute__((target("avx512f,avx512dq,avx2,fma")))
 T512 static inline __m512d exp512(__m512d t, __m512d *em1)
 {
-    const __m512d log2e = _mm512_set1_pd(1.4426950408889634), ln2hi = _mm512_set1_pd(0x1.62e42fefa3800p-1),
-                  ln2lo = _mm512_set1_pd(0x1.ef35793c76730p-45), one_ = _mm512_set1_pd(1.0),
-                  magic = _mm512_set1_pd(0x1.8p52);
+    const __m512d log2e = _mm512_set1_pd(1.4426950408889634), ln2 = _mm512_set1_pd(0x1.62e42fefa39efp-1),
+                  one_ = _mm512_set1_pd(1.0), magic = _mm512_set1_pd(0x1.8p52);
     __m512d km = _mm512_fmadd_pd(t, log2e, magic), k = _mm512_sub_pd(km, magic);
-    __m512d r = _mm512_fnmadd_pd(k, ln2hi, t);
-    r = _mm512_fnmadd_pd(k, ln2lo, r);
-    static const double c[10] = { 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120,
-                                  1.0 / 24, 1.0 / 6, 0.5, 1.0 };
+    __m512d r = _mm512_fnmadd_pd(k, ln2, t);   /* as act_lanes_n */
+    static const double c[9] = { ACT_Q };
     __m512d q = _mm512_set1_pd(c[0]);
-    for (int j = 1; j < 10; j++) q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(c[j]));
+    for (int j = 1; j < 9; j++) q = _mm512_fmadd_pd(q, r, _mm512_set1_pd(c[j]));
     __m512d e = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(_mm512_fmadd_pd(r, q, one_)),
                                                      _mm512_slli_epi64(_mm512_castpd_si512(km), 52)));
     if (em1)
@@ -1700,38 +1761,99 @@ static void dd_range_fma(int kern, const act_t *a, const aparam_t *p, double *o,
 }
 #endif
 #if NN_KERN_X86
+/* tab[j] lane by lane: four loads, not vgatherqpd (microcoded and slow on
+ * Zen 2); the same values */
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256d v4_gather(const double *tab, __m256i j)
+{
+    int64_t k[4];
+    _mm256_storeu_si256((__m256i *)k, j);
+    return _mm256_setr_pd(tab[k[0]], tab[k[1]], tab[k[2]], tab[k[3]]);
+}
+/* The same kernels on four AVX2 vectors at once (sixteen lanes, w16_*),
+ * at kern_level 1: each operation written for the four vectors side by
+ * side, so four independent chains are in flight (one vector's chain of
+ * some 300 dependent operations is longer than the out-of-order window,
+ * and vectors written one after the other overlap little).  Lane for lane
+ * the operations of the scalar code, so the same bits.  One thread, best
+ * of 300 runs over 32768 fp64 on Zen 2, ns per element, four lanes
+ * before: gelu 20.3 -> 13.9, softplus 17.7 -> 8.9, sigmoid 8.0 -> 6.8. */
+typedef struct { __m256d a, b, c, d; } w16d_t;   /* four members: an array of four stayed in memory (10x slower) */
+typedef struct { __m256i a, b, c, d; } w16i_t;
+#define W16T __attribute__((target("avx2,fma"), always_inline)) static inline
+#define W16_EACH(T, E) return (T){ E(a), E(b), E(c), E(d) }
+#define W16_2(name, T, U, op) W16T T name(U x, U y) { return (T){ op(x.a, y.a), op(x.b, y.b), op(x.c, y.c), op(x.d, y.d) }; }
+#define W16_3(name, op)                                                                                \
+    W16T w16d_t name(w16d_t x, w16d_t y, w16d_t z)                                                     \
+    { return (w16d_t){ op(x.a, y.a, z.a), op(x.b, y.b, z.b), op(x.c, y.c, z.c), op(x.d, y.d, z.d) }; }
+W16_2(w16p_add, w16d_t, w16d_t, _mm256_add_pd) W16_2(w16p_sub, w16d_t, w16d_t, _mm256_sub_pd)
+W16_2(w16p_mul, w16d_t, w16d_t, _mm256_mul_pd) W16_2(w16p_div, w16d_t, w16d_t, _mm256_div_pd)
+W16_2(w16p_and, w16d_t, w16d_t, _mm256_and_pd) W16_2(w16p_xor, w16d_t, w16d_t, _mm256_xor_pd)
+W16_2(w16p_andnot, w16d_t, w16d_t, _mm256_andnot_pd) W16_2(w16p_isub, w16i_t, w16i_t, _mm256_sub_epi64)
+W16_2(w16p_iadd, w16i_t, w16i_t, _mm256_add_epi64) W16_2(w16p_iand, w16i_t, w16i_t, _mm256_and_si256)
+W16_3(w16p_fma, _mm256_fmadd_pd) W16_3(w16p_fms, _mm256_fmsub_pd) W16_3(w16p_fnma, _mm256_fnmadd_pd)
+W16T w16d_t w16p_set(double c) { __m256d v = _mm256_set1_pd(c); return (w16d_t){ v, v, v, v }; }
+W16T w16i_t w16p_iset(int64_t c) { __m256i v = _mm256_set1_epi64x(c); return (w16i_t){ v, v, v, v }; }
+#define E_(k) _mm256_blendv_pd(x.k, y.k, m.k)
+W16T w16d_t w16p_blend(w16d_t m, w16d_t x, w16d_t y) { W16_EACH(w16d_t, E_); }
+#undef E_
+#define E_(k) _mm256_castpd_si256(x.k)
+W16T w16i_t w16p_ci(w16d_t x) { W16_EACH(w16i_t, E_); }
+#undef E_
+#define E_(k) _mm256_castsi256_pd(x.k)
+W16T w16d_t w16p_cd(w16i_t x) { W16_EACH(w16d_t, E_); }
+#undef E_
+#define E_(k) v4_gather(tab, j.k)
+W16T w16d_t w16p_gather(const double *tab, w16i_t j) { W16_EACH(w16d_t, E_); }
+#undef E_
+W16T w16d_t w16p_load(const double *q)
+{
+    return (w16d_t){ _mm256_loadu_pd(q), _mm256_loadu_pd(q + 4), _mm256_loadu_pd(q + 8), _mm256_loadu_pd(q + 12) };
+}
+W16T void w16p_store(double *q, w16d_t x)
+{
+    _mm256_storeu_pd(q, x.a), _mm256_storeu_pd(q + 4, x.b), _mm256_storeu_pd(q + 8, x.c), _mm256_storeu_pd(q + 12, x.d);
+}
+W16T int w16p_bits(w16d_t m)
+{
+    return _mm256_movemask_pd(m.a) | _mm256_movemask_pd(m.b) << 4 | _mm256_movemask_pd(m.c) << 8 | _mm256_movemask_pd(m.d) << 12;
+}
 #define VT __attribute__((target("avx2,fma")))
-#define VD __m256d
-#define VI __m256i
-#define VM __m256d
-#define VL 4
-#define VN(n) v4_##n
-#define VS(c) _mm256_set1_pd(c)
-#define VADD _mm256_add_pd
-#define VSUB _mm256_sub_pd
-#define VMUL _mm256_mul_pd
-#define VDIV _mm256_div_pd
-#define VFMA _mm256_fmadd_pd
-#define VFMS _mm256_fmsub_pd
-#define VFNMA _mm256_fnmadd_pd
-#define VNEG(a) _mm256_xor_pd(a, _mm256_set1_pd(-0.0))
-#define VABS(a) _mm256_andnot_pd(_mm256_set1_pd(-0.0), a)
-#define VCI _mm256_castpd_si256
-#define VCD _mm256_castsi256_pd
-#define VISUB _mm256_sub_epi64
-#define VIADD _mm256_add_epi64
-#define VIAND _mm256_and_si256
-#define VISET _mm256_set1_epi64x
-#define VISHL _mm256_slli_epi64
-#define VLOOKUP(tab, j) _mm256_i64gather_pd(tab, j, 8)   /* tab[j], j < 16 */
-#define VGATHER(tab, j) _mm256_i64gather_pd(tab, j, 8)
-#define VCMP _mm256_cmp_pd
-#define VBLEND(m, a, b) _mm256_blendv_pd(a, b, m)
-#define VMAND _mm256_and_pd
-#define VBITS _mm256_movemask_pd
-#define VLOAD _mm256_loadu_pd
-#define VSTORE _mm256_storeu_pd
+#define VD w16d_t
+#define VI w16i_t
+#define VM w16d_t
+#define VL 16
+#define VN(n) w16_##n
+#define VS(c) w16p_set(c)
+#define VADD w16p_add
+#define VSUB w16p_sub
+#define VMUL w16p_mul
+#define VDIV w16p_div
+#define VFMA w16p_fma
+#define VFMS w16p_fms
+#define VFNMA w16p_fnma
+#define VNEG(x) w16p_xor(x, w16p_set(-0.0))
+#define VABS(x) w16p_andnot(w16p_set(-0.0), x)
+#define VCI w16p_ci
+#define VCD w16p_cd
+#define VISUB w16p_isub
+#define VIADD w16p_iadd
+#define VIAND w16p_iand
+#define VISET w16p_iset
+#define S_(k, n) _mm256_slli_epi64(x_.k, n)
+#define VISHL(x, n) ({ w16i_t x_ = (x); (w16i_t){ S_(a, n), S_(b, n), S_(c, n), S_(d, n) }; })
+#define VLOOKUP(tab, j) w16p_gather(tab, j)
+#define VGATHER(tab, j) w16p_gather(tab, j)
+#define C_(k, p) _mm256_cmp_pd(x_.k, y_.k, p)
+#define VCMP(x, y, p) ({ w16d_t x_ = (x), y_ = (y); (w16d_t){ C_(a, p), C_(b, p), C_(c, p), C_(d, p) }; })
+#define VBLEND w16p_blend
+#define VMAND w16p_and
+#define VBITS w16p_bits
+#define VLOAD w16p_load
+#define VSTORE w16p_store
 #include "backend/cpu/kern_dd_vec.h"
+#undef S_
+#undef C_
 #define VT __attribute__((target("avx512f,avx512dq,avx2,fma")))
 #define VD __m512d
 #define VI __m512i
@@ -1774,7 +1896,7 @@ static void dd_range(int kern, const act_t *a, const aparam_t *p, double *o, con
             kern == KA_SWISH || kern == KA_GELU || (kern == KA_GELU_D && !p->variant) || kern == KA_SOFTPLUS ||
             kern == KA_LOG_SIGMOID || kern == KA_ELU || kern == KA_SELU) {
             if (kern_level() >= 2) v8_range(kern, a, p, o, x, m);
-            else v4_range(kern, a, p, o, x, m);
+            else w16_range(kern, a, p, o, x, m);
         } else {
             dd_range_fma(kern, a, p, o, x, m);
         }

@@ -1,7 +1,7 @@
 /* kern_dd_vec.h — the vector twins of kern_act.c's double-double fp64
  * kernels (sigmoid and its derivative, log_sigmoid', tanh', swish, gelu in
- * both forms, exact gelu', softplus, log_sigmoid, elu, selu), included there twice: AVX2
- * (four lanes) and AVX-512 (eight), each with its V* macros.  Every line
+ * both forms, exact gelu', softplus, log_sigmoid, elu, selu), included there twice: four
+ * AVX2 vectors side by side (sixteen lanes, w16) and AVX-512 (eight), each with its V* macros.  Every line
  * does what the scalar code (dd_exp, dd_div, dd_muld, gelu_t, d_sigmoid,
  * d_gelu, dd_phi, d_gelu_exact, d_gelu_d, dd_certain) does, in the same order, so a lane's h + l has the
  * scalar bits and the same elements take the careful path.  Lanes outside
@@ -258,8 +258,8 @@ VT static void VN(range)(int kern, const act_t *a, const aparam_t *p, double *o,
             VD h1 = VN(gelu_exact)(VLOAD(x + i + VL), kern == KA_GELU_D, &l1);
             VSTORE(o + i, h0);
             VSTORE(o + i + VL, h1);
-            int ok = VN(certain)(h0, l0) | VN(certain)(h1, l1) << VL;
-            if (ok != (1 << 2 * VL) - 1)
+            uint64_t ok = (uint64_t)VN(certain)(h0, l0) | (uint64_t)VN(certain)(h1, l1) << VL;
+            if (ok != (UINT64_C(1) << 2 * VL) - 1)
                 for (int k = 0; k < 2 * VL; k++)
                     if (!(ok >> k & 1))
                         o[i + k] = isfinite(x[i + k]) ? careful_round(a->c, x[i + k], p, DT_FP64) : a->f(x[i + k], p);
