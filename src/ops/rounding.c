@@ -101,7 +101,10 @@ static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
     int s = neg ? -side : side;
     if (A == 0 && s <= 0) return neg ? -0.0 : 0.0;
     int e = A == 0 ? f.emin : ilogbf128(A);
-    int qe = (e < f.emin ? f.emin : e) - (f.p - 1);
+    /* :ftz decides tininess after rounding (IEEE 754-2019 §7.5, x86's FTZ):
+     * below 2^emin it rounds with an unbounded exponent, and a result still
+     * below 2^emin flushes (2^-126 (1 - 2^-24) is 0, not 2^-126) */
+    int qe = (e < f.emin && !r->ftz ? f.emin : e) - (f.p - 1);
     q_t m = scalbnf128(A, -qe);
     uint64_t ip = (uint64_t)m;
     q_t fr = m - (q_t)ip;
@@ -110,7 +113,7 @@ static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
     double frac;
     if (fr == 0 && s < 0) {
         /* just below ip: at a power of two above emin the grid below is twice as fine */
-        if (ip == (uint64_t)1 << (f.p - 1) && e > f.emin) { qe--; ip = 2 * ip; }
+        if (ip == (uint64_t)1 << (f.p - 1) && (e > f.emin || r->ftz)) { qe--; ip = 2 * ip; }
         ip--;
         half = 1;
         frac = 1.0;
@@ -121,7 +124,10 @@ static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
     int mm = r->mode == 0 ? 0 : r->mode == 1 ? 1 : r->mode == 2 ? (neg ? 1 : 2) : r->mode == 3 ? (neg ? 2 : 1) : 3;
     bool up = mm == 0 ? (half > 0 || (half == 0 && (ip & 1))) : mm == 1 ? false : mm == 2 ? !exact
               : !exact && uniform(r, i) < frac;
-    double R = scalbn((double)(ip + up), qe);
+    /* under :ftz below 2^emin (unbounded exponent): 2^emin if it rounded up to it, else a flush (decided
+     * before scaling, where a subnormal fp64 would round again) */
+    double R = r->ftz && e < f.emin ? (f.emin - qe < 64 && ip + up >= (uint64_t)1 << (f.emin - qe) ? ldexp(1.0, f.emin) : 0.0)
+                                    : scalbn((double)(ip + up), qe);
     if (R > f.max) R = f.sat || mm == 1 ? f.max : INFINITY;
     if (r->ftz && R != 0 && R < ldexp(1.0, f.emin)) R = 0;
     return neg ? -R : R;
@@ -352,11 +358,12 @@ static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
     bool mean = c->op->id == OP_mean;
     for (int64_t o = 0; o < outer * inner; o++) {
         int64_t base = o / inner * n * inner + o % inner, k0 = o * (n + 1);
-        q_t s = 0;
+        q_t s = 0;   /* (an empty sum is +0) */
         for (int64_t j = 0; j < n; j++) {
             int side;
             q_t v = load(x, t, base + j * inner, dt, r, k0 + j + (3LL << 40), &side);
-            s = (q_t)binary(OP_add, s, v, acc, r, k0 + j);
+            /* from the first element, as NumPy's add.reduce: -0 + -0 stays -0 in every mode */
+            s = j ? (q_t)binary(OP_add, s, v, acc, r, k0 + j) : (q_t)rnd(v, 0, acc, r, k0);
         }
         double v = mean ? binary(OP_divide, s, (q_t)n, odt, r, k0 + n) : acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + n);
         dtype_store_f64(odt, tensor_data(out), o, v);
@@ -390,7 +397,7 @@ static value_t *redo_matmul(call_t *c, value_t *out, const rctx_t *r)
         for (int64_t p = 0; p < k; p++) {
             q_t x = (q_t)daz(tensor_load_f64(&a, (bi * n + i) * k + p), (dtype_t)a.dtype, r->ftz);
             q_t y = (q_t)daz(tensor_load_f64(&b, b.ndim >= 2 ? (bi * k + p) * m + j : p), (dtype_t)b.dtype, r->ftz);
-            s = (q_t)binary(OP_add, s, x * y, acc, r, k0 + p);
+            s = p ? (q_t)binary(OP_add, s, x * y, acc, r, k0 + p) : (q_t)rnd(x * y, 0, acc, r, k0);
         }
         dtype_store_f64(odt, tensor_data(out), e, acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + k));
     }
@@ -432,6 +439,11 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         for (int i = 0; i < c->nargs; i++)
             if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
     if (passes(id) || op_rounding_exempt(c)) return op_rounding_mark(c, plain(c, run), 0);
+    /* -x of a number typed alone is that number negated, exactly (its side
+     * mirrored), as without a mode: each use rounds it in the mode */
+    if (id == OP_negative && c->nargs == 1 && c->args[0]->kind == V_TENSOR && c->args[0]->u.t.weak &&
+        c->args[0]->u.t.ndim == 0 && c->args[0]->u.t.dtype != DT_INT64)
+        return plain(c, run);
     dtype_t ct = cast_target(c);
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;

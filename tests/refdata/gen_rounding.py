@@ -14,7 +14,7 @@ mode: IEEE 754-2019 §4.3 (toward zero, up, down, nearest even), overflow
 per §7.4 (toward zero the largest finite value, up +inf for a positive
 value), e4m3fn saturating (it has no inf).  With ftz=1 a subnormal input
 counts as zero of its sign and a subnormal result flushes to zero of its
-sign (after rounding, as CUDA's .ftz).  NaN results are left out.
+sign (tininess after rounding, IEEE 754-2019 7.5, as x86's FTZ).  NaN results are left out.
 
 The nearest-even rows of fp16/fp32/fp64 are checked against NumPy's own
 arithmetic before anything is written (the rounding code is shared by the
@@ -104,7 +104,9 @@ def rnd(dt, x, neg, mode, ftz):
     if x == 0:
         return F(0), neg
     e = floor_log2(x)
-    q = F(2) ** (max(e, emin) - (p - 1))
+    # ftz: tininess after rounding (IEEE 754-2019 7.5, x86's FTZ/DAZ): below 2^emin, round with an
+    # unbounded exponent; a result still below 2^emin flushes to zero
+    q = F(2) ** ((e if ftz else max(e, emin)) - (p - 1))
     m = x / q
     ip = m.numerator // m.denominator
     fr = m - ip
@@ -387,6 +389,13 @@ def main():
             sign = 1 << (FMT[dt][0] + FMT[dt][1])
             for v in (F(1), F(2), F(-1), F(4)):
                 pairs += [(encode(dt, abs(v), v < 0), 1), (encode(dt, abs(v), v < 0), 1 | sign)]
+            # products just below 2^emin: tininess is decided after rounding (IEEE 754-2019 7.5, x86's FTZ),
+            # so 2^emin (1 - 2^-p) flushes under ftz while 2^emin (1 - 2^-2p+2) rounds to 2^emin in nearest
+            eb_, mb_, inf_, bias_, emin_, mx_ = params(dt)
+            u = F(2) ** -(mb_ + 1)
+            for j in range(4):
+                for i in range(1, 4):
+                    pairs.append((encode(dt, F(2) ** emin_ * (1 + 2 * j * u), False), encode(dt, 1 - i * u, j == 3)))
             for a, b in pairs:
                 av, an = decode(dt, a)
                 if ftz and is_sub(dt, av):

@@ -43,6 +43,8 @@ def sample(dt, rng):
 
 def add(s, v, acc, mode, ftz):
     """s + v rounded in the mode to acc; s, v as (magnitude, neg)"""
+    if s is None:   # the first element (NumPy's add.reduce starts from it: -0 + -0 stays -0)
+        return rnd(acc, v[0], v[1], mode, ftz)
     (sv, sn), (vv, vn) = s, v
     t = (-sv if sn else sv) + (-vv if vn else vv)
     if t == 0:
@@ -72,11 +74,13 @@ def main():
         for dt in DTYPES:
             for accn in ("fp32", "same"):
                 acc = dt if accn == "same" else ("fp64" if dt == "fp64" else "fp32")
-                for rep in range(2):
+                for rep in range(3):
                     # sum and mean of a 3x5 tensor: all, axis 0, axis 1 (keepdims), axis -1
                     xs = [sample(dt, rng) for _ in range(15)]
                     if rep == 1:   # many equal small values: the directed modes drift
                         xs = [xs[0]] * 15
+                    if rep == 2:   # negative zeros: a sum of -0 is -0 in every mode (NumPy's too)
+                        xs = [((F(0), True), encode(enc_dt(dt), F(0), True))] * 15
                     vals = [load(dt, x, ftz) for x, _ in xs]
                     bits = [b for _, b in xs]
                     for op in ("sum", "mean"):
@@ -86,7 +90,7 @@ def main():
                                       [[r * 5 + j for j in range(5)] for r in range(3)])
                             want = []
                             for g in groups:
-                                s = (F(0), False)
+                                s = None
                                 for i in g:
                                     s = add(s, vals[i], acc, mode, ftz)
                                 r = finish(dt, acc, s, mode, ftz, len(g) if op == "mean" else None)
@@ -104,7 +108,7 @@ def main():
                         want = []
                         for i in range(n):
                             for j in range(m):
-                                s = (F(0), False)
+                                s = None
                                 for p in range(4):
                                     (av, an), (bv, bn) = Av[i * 4 + p], Bv[p * m + j]
                                     s = add(s, (av * bv, an != bn), acc, mode, ftz)
