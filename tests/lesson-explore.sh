@@ -114,4 +114,12 @@ printf 'y = exp(0)\ny * 4\n:quit-lesson\n' | XDG_STATE_HOME=$tmp/state5 "$NNPAD"
 has out5 "correct!" "y = exp(0) then y * 4 passes a step that requires exp"
 printf 'y = 1\ny * 4\n:quit-lesson\n' | XDG_STATE_HOME=$tmp/state6 "$NNPAD" --lesson "$w" > out6 2>&1
 has out6 "the step asks you to use exp" "y = 1 then y * 4 does not: exp appears nowhere"
+# an answer written as statements ending in an expression, and a dtype
+# check answered with .dtype (tests/lessons/answers.md): accepted, and a
+# wrong one of each form still refused
+printf 'y = sigmoid(t); y * (1 + y)\ny = sigmoid(t); y * (1 - y)\nfp32(a @ b).dtype\n(a @ b).dtype\n' |
+  "$NNPAD" --lesson "$TESTDIR/lessons/answers.md" > out9 2>&1
+n=$(grep -c 'correct!' out9); m=$(grep -c 'not yet' out9)
+[ "$n" = 2 ] && [ "$m" = 2 ] && grep -q 'every step passed\|lesson done' out9
+tap_ok $? "y = sigmoid(t); y * (1 - y) passes an equiv check, (a @ b).dtype a dtype check; their wrong forms do not ($n correct, $m not yet)"
 tap_done

@@ -685,10 +685,17 @@ struct value *session_eval(session_t *s, const char *text, FILE *errout)
         unit = ast_unit_new("<eval>", text, (int)strlen(text), 1);
         err_set_source(&unit->src);
         parse_unit(unit);
-        if (unit->program->nitems != 1 || unit->program->items[0]->kind != N_EXPR_STMT)
-            err_raise(ERR_SYNTAX, unit->program->span, "session_eval takes one expression");
+        int ni = unit->program->nitems;
+        if (ni < 1 || unit->program->items[ni - 1]->kind != N_EXPR_STMT)
+            err_raise(ERR_SYNTAX, unit->program->span, "session_eval takes statements ending in an expression");
         s->cur_unit = unit;
-        result = eval_expr(s, unit->program->items[0]->a, s->globals);
+        /* `y = sigmoid(t); y * (1 - y)`: the statements run, the last expression is the value */
+        for (int i = 0; i < ni - 1; i++) {
+            value_t *ret = NULL;
+            eval_stmt(s, unit->program->items[i], s->globals, &ret);
+            if (ret) val_unref(ret);
+        }
+        result = eval_expr(s, unit->program->items[ni - 1]->a, s->globals);
         /* keep it alive across the sweep: park it under a hidden name */
         err_pop(&f);
     } else {

@@ -830,6 +830,19 @@ static bool check_input(lesson_runner_t *lr, const lesson_step_t *st, const char
         }
         break;
     case CK_DTYPE:
+        if (got && got->kind == V_STR) {   /* (a @ b).dtype answers "what dtype is it?" too */
+            const char *nm = got->u.str.s;
+            bool known = false;
+            for (int d = 0; d < DT_COUNT && !known; d++)
+                known = strlen(dtype_traits[d].name) == got->u.str.len && !memcmp(dtype_traits[d].name, nm, got->u.str.len);
+            if (known) {
+                ok = strlen(st->name) == got->u.str.len && !memcmp(st->name, nm, got->u.str.len);
+                char nmb[32];
+                snprintf(nmb, sizeof nmb, "%.*s", (int)got->u.str.len, nm);
+                if (!ok) snprintf(why, cap, L(lr, M_WHY_DTYPE), nmb, st->name);
+                break;
+            }
+        }
         if (!got || got->kind != V_TENSOR) { snprintf(why, cap, "%s", L(lr, M_WHY_NOVALUE)); break; }
         ok = !strcmp(dtype_traits[got->u.t.dtype].name, st->name);
         if (!ok) snprintf(why, cap, L(lr, M_WHY_DTYPE), dtype_traits[got->u.t.dtype].name, st->name);
