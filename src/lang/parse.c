@@ -386,6 +386,33 @@ static bool continues_line(tok_kind_t k)
     }
 }
 
+/* An input still open (a bracket, a block) whose text already holds a
+ * syntax error before where it stops: `(1 +* 2` should be reported now, not
+ * after the bracket closes (Python's REPL does).  An error at the end of
+ * the text, or in an unterminated string that the next line continues, is
+ * only incompleteness. */
+bool parse_fails_early(const parse_scan_t *sc, const char *text, int len)
+{
+    if (len > (1 << 16)) return false;   /* a long paste: parsed once, when complete */
+    volatile int stop = sc->started && sc->pos <= len ? sc->pos : len;
+    while (stop > 0 && (text[stop - 1] == ' ' || text[stop - 1] == '\t' || text[stop - 1] == '\n' || text[stop - 1] == '\r'))
+        stop--;
+    ast_unit_t *u = ast_unit_new("<check>", text, len, 1);
+    const source_t *saved = err_source();
+    bool early = false;
+    err_frame_t f;
+    if (err_try(&f) == 0) {
+        parse_unit(u);
+        err_pop(&f);
+    } else {
+        const err_info_t *e = err_last();
+        early = e->kind == ERR_SYNTAX && e->span.end < stop;
+    }
+    err_set_source(saved);
+    ast_unit_unref(u);
+    return early;
+}
+
 bool parse_is_complete(const char *text, int len)
 {
     parse_scan_t sc = { 0 };

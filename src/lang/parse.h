@@ -38,6 +38,8 @@ typedef struct parse_scan {
     int last, prev_any, decorator;  /* parse_is_complete's own state */
 } parse_scan_t;
 bool parse_scan_complete(parse_scan_t *sc, const char *text, int len);
+/* An incomplete input (parse_scan_complete false) that already fails to parse before its end. */
+bool parse_fails_early(const parse_scan_t *sc, const char *text, int len);
 
 /* Keywords, for Tab completion and to forbid them as names. */
 extern const char *const parse_keywords[];  /* NULL-terminated */

@@ -353,7 +353,7 @@ int repl_feed_line(repl_t *r, repl_input_t *in, const char *line, size_t len,
         *status = repl_cmd_error(r, "out of memory reading input");
         return REPL_FEED_DONE;
     }
-    if (!parse_scan_complete(&in->scan, in->buf, (int)in->len))
+    if (!parse_scan_complete(&in->scan, in->buf, (int)in->len) && !parse_fails_early(&in->scan, in->buf, (int)in->len))
         return REPL_FEED_MORE;
     *status = run_collected(r, in, name);
     return REPL_FEED_DONE;
