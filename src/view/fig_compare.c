@@ -62,6 +62,14 @@ static value_t *compare_impl(call_t *c)
         if (res[k]->u.t.size != res[0]->u.t.size)
             err_raise(ERR_SHAPE, c->arg_spans[0], "compare: results of different sizes in different dtypes");
     }
+    /* a cast or a typed variable that fixes the result's dtype gives the same
+     * dtype in every row: the table would call one of them the fp64 reference */
+    bool pinned = nd > 1 && !res[0]->u.t.weak && res[0]->u.t.dtype != DT_FP64;
+    for (int k = 1; k < nd && pinned; k++) pinned = !res[k]->u.t.weak && res[k]->u.t.dtype == res[0]->u.t.dtype;
+    if (pinned)
+        err_raise(ERR_VALUE, c->arg_spans[0], "compare: the expression gives %s in every precision (a cast or a "
+                  "variable of that dtype fixes it), so there is nothing to compare; write it with plain numbers "
+                  "or tensors made in it: compare(0.1 * 3), compare(f, x)", dtype_traits[res[0]->u.t.dtype].name);
     int64_t n = res[0]->u.t.size, shown = n > 4 ? 4 : n;
     bool over_half = false, overflow = false;
     /* inf and nan are not rounded numbers: where fp64 gives one, no dtype
