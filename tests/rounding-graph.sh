@@ -266,4 +266,9 @@ else
   tap_skip_one "no drawing module here" "compare's figure and the graph's figure say the mode"
 fi
 cd / && rm -rf "$tmp"
+# traces(f) tells the concrete functions of each mode apart
+printf 'def g(x) { return x / 3 }\ntg = trace(g)\ntg(fp16([1, 2]))\n:rounding up\ntg(fp16([1, 2]))\n:ftz on\ntg(fp16([1, 2]))\n:rounding nearest\ntraces(tg)\n' > sigs.nn
+r=$("$NNPAD" sigs.nn 2>&1 | tail -1)
+[ "$r" = '["x: fp16[2]", "x: fp16[2] (:rounding up)", "x: fp16[2] (:rounding up, :ftz on)"]' ]
+tap_ok $? "traces(f) names each concrete function's mode (got: $r)"
 tap_done

@@ -605,6 +605,14 @@ void graph_sig_text(const traced_t *t, session_t *s, const graph_args_t *a, cons
         bool host = !is_traced_arg(a->v[i]);
         m += snprintf(text + m, cap - m, "%s%s%s%s", i ? ", " : "", graph_arg_name(t, a, i), host ? " = " : ": ", one);
     }
+    /* a concrete function of another rounding mode is another function: say so */
+    int key = graph_rounding_key_of(op_settings(s));
+    if (key && m < cap) {
+        if (key & 7)
+            m += snprintf(text + m, cap - m, " (:rounding %s%s)", op_rounding_name(key & 7), key & 8 ? ", :ftz on" : "");
+        else
+            snprintf(text + m, cap - m, " (:ftz on)");
+    }
 }
 
 /* Why a new trace: the first argument that does not fit the concrete
