@@ -35,6 +35,7 @@
 #include "ops/rounding_cr.h"
 #include "util/error.h"
 #include "util/i18n.h"
+#include "util/mem.h"
 
 /* clang 14 (the fuzzing and sanitizer builds) has no _Float128 keyword and
  * glibc declares the f128 functions for GCC only: the same IEEE binary128
@@ -249,14 +250,51 @@ static double binary(op_id_t id, q_t a, q_t b, dtype_t dt, const rctx_t *r, int6
     return rnd(X, side, dt, r, i);
 }
 
+/* an exact value from rounding_cr.c rounded once in the mode */
+static double put(op_cr_t v, dtype_t dt, const rctx_t *r, int64_t i)
+{
+    if (v.cls == 2) return NAN;
+    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e) + scalbnf128((q_t)v.m2, v.e - 64);   /* exact */
+    return rnd(v.neg ? -X : X, v.side, dt, r, i);
+}
+
 /* a correctly rounded transcendental or activation op at a: its exact
  * value from rounding_cr.c, rounded once in the mode */
 static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i)
 {
-    op_cr_t v = op_cr_eval(id, (double)a);
-    if (v.cls == 2) return NAN;
-    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e) + scalbnf128((q_t)v.m2, v.e - 64);   /* exact */
-    return rnd(v.neg ? -X : X, v.side, dt, r, i);
+    return put(op_cr_eval(id, (double)a), dt, r, i);
+}
+
+/* the activations with a parameter or a variant that follow the mode
+ * (op_cr_eval_p): leaky_relu (negative_slope= or alpha=), elu (alpha=),
+ * selu, hard_sigmoid (variant=), gelu (approximate=) */
+static bool param_op(op_id_t id)
+{
+    return id == OP_leaky_relu || id == OP_elu || id == OP_selu || id == OP_hard_sigmoid || id == OP_gelu;
+}
+
+/* the parameter and variant of a param_op call (already checked by its impl) */
+static double param_of(call_t *c, int *variant)
+{
+    op_id_t id = c->op->id;
+    span_t sp;
+    *variant = 0;
+    const char *kw = id == OP_hard_sigmoid ? "variant" : id == OP_gelu ? "approximate" : NULL;
+    value_t *v = kw ? op_kw(c, kw, &sp) : NULL;
+    if (v && v->kind == V_STR)
+        *variant = !strcmp(v->u.str.s, "keras2") || !strcmp(v->u.str.s, "tanh") || !strcmp(v->u.str.s, "true") ||
+                   !strcmp(v->u.str.s, "True");
+    else if (v) *variant = op_to_double(v, sp, kw) != 0;
+    if (id == OP_leaky_relu) {
+        v = op_kw(c, "alpha", &sp);
+        if (!v) v = op_kw(c, "negative_slope", &sp);
+        return v ? op_to_double(v, sp, "negative_slope") : 0.2;
+    }
+    if (id == OP_elu) {
+        v = op_kw(c, "alpha", &sp);
+        return v ? op_to_double(v, sp, "alpha") : 1.0;
+    }
+    return 0;
 }
 
 static value_t *plain(call_t *c, value_t *(*run)(call_t *))
@@ -272,7 +310,9 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     dtype_t dt = o->weak ? op_settings(c->s)->precision : (dtype_t)o->dtype;
     void *od = tensor_data(out);
     op_id_t id = c->op->id;
-    int nin = id == OP_fma ? 3 : id == OP_sqrt || op_cr_follows(id) || id == OP_negative || id == OP_abs ||
+    int variant = 0;
+    double param = param_op(id) ? param_of(c, &variant) : 0;
+    int nin = id == OP_fma ? 3 : id == OP_sqrt || op_cr_follows(id) || param_op(id) || id == OP_negative || id == OP_abs ||
               cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
     value_t *in[3] = { NULL, NULL, NULL };
     tensor_t bt[3];
@@ -290,7 +330,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     } else if (nin == 3) {   /* fma: a weak number enters at dt's compute precision (dt itself when all are weak) */
         for (int k = 0; k < 3; k++) enter[k] = in[k]->u.t.weak && !o->weak ? dtype_compute(dt) : dt;
     } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt &&
-               !op_cr_follows(id)) {
+               !op_cr_follows(id) && !param_op(id)) {
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
@@ -306,7 +346,9 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         double v;
         if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
             v = binary(OP_add, a * b, load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1), dt, r, i);
+        else if (id == OP_power) v = put(op_cr_eval_p(id, (double)a, (double)b, 0), dt, r, i);
         else if (nin == 2) v = binary(id, a, b, dt, r, i);
+        else if (param_op(id)) v = put(op_cr_eval_p(id, (double)a, param, variant), dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
         else if (op_cr_follows(id)) v = cr_round(id, a, dt, r, i);
         else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
@@ -361,6 +403,38 @@ static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
         double v = mean ? binary(OP_divide, s, (q_t)n, odt, r, k0 + n) : acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + n);
         dtype_store_f64(odt, tensor_data(out), o, v);
     }
+    return out;
+}
+
+/* var, std (ddof=) and norm (no ord=), over all elements or along
+ * axis=: per output element the exact function of its (already rounded)
+ * inputs, rounded once (rounding_cr.c's op_cr_stat) */
+static value_t *redo_stat(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    const tensor_t *t = &x->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype, dt = t->weak ? odt : (dtype_t)t->dtype;
+    span_t sp;
+    value_t *av = op_kw(c, "axis", &sp), *dv = op_kw(c, "ddof", &sp);
+    int64_t ddof = dv ? op_to_int(dv, sp, "ddof") : 0;
+    int axis = av && t->ndim ? op_axis(av, t->ndim, sp) : -1;
+    int64_t outer = 1, n = t->weak ? 1 : t->size, inner = 1;
+    if (axis >= 0) {
+        for (int d = 0; d < axis; d++) outer *= t->shape[d];
+        for (int d = axis + 1; d < t->ndim; d++) inner *= t->shape[d];
+        n = t->shape[axis];
+    }
+    size_t cap = (size_t)(n ? n : 1) * sizeof(double);
+    double *xs = mem_alloc(cap);
+    for (int64_t o = 0; o < outer * inner; o++) {
+        int64_t base = o / inner * n * inner + o % inner;
+        for (int64_t j = 0; j < n; j++) {
+            int side;
+            xs[j] = (double)load(x, t, base + j * inner, dt, r, o + (3LL << 40), &side);
+        }
+        dtype_store_f64(odt, tensor_data(out), o, put(op_cr_stat(c->op->id, xs, n, ddof), odt, r, o));
+    }
+    mem_free(xs, cap);
     return out;
 }
 
@@ -436,11 +510,15 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
-    ew = ew || cr;
+    bool stat = (id == OP_var || id == OP_std || (id == OP_norm && !op_kw(c, "ord", NULL))) && c->nargs == 1;
+    bool pw = id == OP_power && c->nargs == 2 && c->nkw == 0;
+    bool pop = param_op(id) && c->nargs == 1;
+
+    ew = ew || cr || pw || pop;
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
+    if (!ew && !sum && !lit && !mm && !stat) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
@@ -452,13 +530,14 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         op_rounding_host_done(&hc);
         return r;
     }
-    if (cr && !op_cr_ready())
+    if ((cr || pw || pop || stat) && !op_cr_ready())
         err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
                   dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
-    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) {
+    if ((sum || stat) && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) {
         if (id == OP_mean) refuse(c, _("mean of int64"));
+        if (stat) refuse(c, _("var, std or norm of int64"));
         return out;
     }
     rctx_t r = { st->rounding, st->ftz, 0 };
@@ -471,6 +550,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     }
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
+    if (stat) return redo_stat(c, out, &r);
     if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);

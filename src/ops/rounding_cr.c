@@ -24,7 +24,7 @@
 
 #define CR_FNS(X) X(init2) X(clear) X(set_prec) X(set_d) X(set4) X(exp) X(log) X(log1p) X(expm1) X(sin) \
     X(cos) X(erf) X(erfc) X(tanh) X(add_ui) X(ui_div) X(mul) X(div) X(sqrt_ui) X(div_2ui) X(mul_d) X(neg) \
-    X(can_round)
+    X(can_round) X(pow) X(sqrt) X(sqr) X(add) X(sub) X(div_d) X(add_d) X(const_pi) X(set_si) X(mul_si)
 #define X(f) __typeof__(mpfr_##f) *f;
 static struct { CR_FNS(X) } M;
 #undef X
@@ -197,5 +197,199 @@ op_cr_t op_cr_eval(op_id_t id, double x)
     M.clear(xm);
     M.clear(y);
     M.clear(t);
+    return r;
+}
+
+/* ---- ops with a parameter or a variant: power (p the exponent),
+ * leaky_relu (p the slope), elu (p alpha), selu, hard_sigmoid (variant 1:
+ * Keras 2's clip((x + 2.5)/5, 0, 1)), gelu's tanh form (variant 1).
+ * Constants: selu's alpha and scale are the doubles every framework
+ * uses (kern_act.c); gelu's 0.044715 is the exact decimal. */
+#define SELU_ALPHA_D 1.6732632423543772848170429916717
+#define SELU_SCALE_D 1.0507009873554804934193349852946
+
+/* y = x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3), at y's precision
+ * w: t = 2u carries at most 8 roundings (relative 8 2^-w), which moves
+ * e^-t by |t| 8 2^-w relatively, and sigmoid and the product add three:
+ * returns the bits lost, log2(8|t| + 4) + 2 */
+static int gelu_tanh(mpfr_ptr y, mpfr_ptr t, mpfr_ptr u, double x)
+{
+    M.set_d(t, x, MPFR_RNDN);
+    M.sqr(u, t, MPFR_RNDN);
+    M.mul(u, u, t, MPFR_RNDN);
+    M.mul_si(u, u, 44715, MPFR_RNDN);
+    M.mul_d(t, t, 1e6, MPFR_RNDN);
+    M.add(u, u, t, MPFR_RNDN);   /* 10^6 x + 44715 x^3: both of x's sign */
+    M.div_d(u, u, 1e6, MPFR_RNDN);
+    M.const_pi(t, MPFR_RNDN);
+    M.ui_div(t, 2, t, MPFR_RNDN);
+    M.sqrt(t, t, MPFR_RNDN);
+    M.mul(u, u, t, MPFR_RNDN);
+    M.mul_si(u, u, -2, MPFR_RNDN);   /* -t, exact */
+    M.exp(u, u, MPFR_RNDN);
+    M.add_ui(u, u, 1, MPFR_RNDN);
+    M.ui_div(u, 1, u, MPFR_RNDN);
+    M.mul_d(y, u, x, MPFR_RNDN);
+    double at = 1.6 * (fabs(x) + 0.045 * fabs(x) * fabs(x) * fabs(x)), b = 8 * at + 4;
+    int loss = 2;
+    while (b > 1) { b /= 2; loss++; }
+    return loss;
+}
+
+/* Ziv's loop for the composites below: the value truncated to 113 bits */
+static op_cr_t ziv(op_id_t id, double x, double p)
+{
+    mpfr_t a, t, u, y;
+    M.init2(a, 64);
+    M.init2(t, 64);
+    M.init2(u, 64);
+    M.init2(y, 113);
+    for (mpfr_prec_t w = 160;; w *= 2) {
+        M.set_prec(a, w);
+        M.set_prec(t, w);
+        M.set_prec(u, w);
+        int loss;
+        if (id == OP_gelu) loss = gelu_tanh(a, t, u, x);
+        else {   /* elu: p expm1(x); selu: scale alpha expm1(x) (x < 0 finite) */
+            M.set_d(t, x, MPFR_RNDN);
+            M.expm1(a, t, MPFR_RNDN);
+            M.mul_d(a, a, id == OP_elu ? p : SELU_ALPHA_D, MPFR_RNDN);
+            if (id == OP_selu) M.mul_d(a, a, SELU_SCALE_D, MPFR_RNDN);
+            loss = 4;
+        }
+        if (M.can_round(a, w - loss, MPFR_RNDN, MPFR_RNDZ, 113) || w >= 16384) break;
+    }
+    int tern = M.set4(y, a, MPFR_RNDZ, mpfr_signbit(a) ? -1 : 1);
+    op_cr_t r = from_mpfr(y, tern);
+    M.clear(a);
+    M.clear(t);
+    M.clear(u);
+    M.clear(y);
+    return r;
+}
+
+/* x op y at 113 bits by one MPFR call rounded toward zero: its ternary is
+ * the exact side (products of two doubles, pow, (x + c)/d) */
+static op_cr_t one_call(op_id_t id, double x, double p, int variant)
+{
+    mpfr_t xm, pm, y;
+    M.init2(xm, 2200);   /* x + 3 or x + 2.5 exactly */
+    M.init2(pm, 53);
+    M.init2(y, 113);
+    M.set_d(xm, x, MPFR_RNDN);
+    M.set_d(pm, p, MPFR_RNDN);
+    int tern;
+    if (id == OP_power) tern = M.pow(y, xm, pm, MPFR_RNDZ);
+    else if (id == OP_hard_sigmoid) {   /* x inside the ramp: 0 and 1 outside are exact */
+        M.add_d(xm, xm, variant ? 2.5 : 3.0, MPFR_RNDN);
+        tern = M.div_d(y, xm, variant ? 5.0 : 6.0, MPFR_RNDZ);
+    } else tern = M.mul(y, xm, pm, MPFR_RNDZ);   /* exact: 106 bits */
+    op_cr_t r = from_mpfr(y, tern);
+    if (id == OP_power && r.cls == 1 && isfinite(x) && isfinite(p) && x != 0) {
+        /* past MPFR's exponent range, not an exact infinity: past every format */
+        r.cls = 0;
+        r.m = (uint64_t)1 << 63;
+        r.e = 4000 - 64;
+        r.side = 1;
+    }
+    M.clear(xm);
+    M.clear(pm);
+    M.clear(y);
+    return r;
+}
+
+op_cr_t op_cr_eval_p(op_id_t id, double x, double p, int variant)
+{
+    if (id == OP_power) return one_call(id, x, p, 0);
+    if (isnan(x) || isnan(p)) return exact(NAN);
+    switch (id) {
+    case OP_leaky_relu: return x > 0 ? exact(x) : one_call(id, x, p, 0);
+    case OP_hard_sigmoid: {
+        double k = variant ? 2.5 : 3.0;
+        return x <= -k ? exact(0.0) : x >= k ? exact(1.0) : one_call(id, x, 0, variant);
+    }
+    case OP_elu:
+        if (x > 0) return exact(x);
+        if (x == 0) return exact(p * x);
+        if (isinf(x) || p == 0 || isinf(p)) return exact(-p);   /* p (-1), or 0 and inf: p expm1(x)'s sign */
+        if (p == 1) return op_cr_eval(OP_elu, x);
+        return ziv(id, x, p);
+    case OP_selu:
+        if (x > 0 || x == 0) return one_call(OP_leaky_relu, x, SELU_SCALE_D, 0);   /* scale x, exact */
+        if (isinf(x)) return one_call(OP_leaky_relu, -SELU_ALPHA_D, SELU_SCALE_D, 0);
+        return ziv(id, x, 0);
+    default:   /* gelu */
+        if (!variant) return op_cr_eval(OP_gelu, x);
+        if (x == 0) return exact(x);
+        if (isinf(x)) return exact(x > 0 ? x : -0.0);
+        if (x > 12) { op_cr_t r = exact(x); r.side = -1; return r; }   /* x (1 - e^-142 or less) */
+        if (x < -40) { op_cr_t r = exact(-0.0); r.side = -1; return r; }   /* |x| e^-4600: past every grid */
+        return ziv(id, x, 0);
+    }
+}
+
+/* ---- var, std and the 2-norm of n values, exactly: the sums of doubles
+ * are exact at 2300 bits, the squares and n S2 - S1^2 at 4800; one
+ * division (var) or square root (norm) toward zero at 113 bits gives the
+ * exact side; std = sqrt(num den)/den, num den exact: when its root is
+ * exact one division, else (irrational) Ziv's loop */
+op_cr_t op_cr_stat(op_id_t id, const double *xs, int64_t n, int64_t ddof)
+{
+    bool nan = n == 0 && id != OP_norm, inf = false;
+    for (int64_t i = 0; i < n; i++) {
+        nan = nan || isnan(xs[i]);
+        inf = inf || isinf(xs[i]);
+    }
+    if (nan || (inf && id != OP_norm)) return exact(NAN);
+    if (inf) return exact(INFINITY);
+    mpfr_t s1, s2, q, y;
+    M.init2(s1, 2300);
+    M.init2(s2, 4800);
+    M.init2(q, 4800);
+    M.init2(y, 113);
+    M.set_d(s1, 0.0, MPFR_RNDN);
+    M.set_d(s2, 0.0, MPFR_RNDN);
+    for (int64_t i = 0; i < n; i++) {
+        M.set_d(q, xs[i], MPFR_RNDN);
+        M.add(s1, s1, q, MPFR_RNDN);
+        M.sqr(q, q, MPFR_RNDN);
+        M.add(s2, s2, q, MPFR_RNDN);
+    }
+    int tern;
+    if (id == OP_norm) tern = M.sqrt(y, s2, MPFR_RNDZ);
+    else {
+        M.mul_si(s2, s2, (long)n, MPFR_RNDN);
+        M.sqr(q, s1, MPFR_RNDN);
+        M.sub(s2, s2, q, MPFR_RNDN);   /* num = n S2 - S1^2 >= 0 */
+        mpfr_t den;
+        M.init2(den, 128);
+        M.set_si(den, (long)n, MPFR_RNDN);
+        M.mul_si(den, den, (long)(n - ddof), MPFR_RNDN);
+        if (id == OP_var) tern = M.div(y, s2, den, MPFR_RNDZ);
+        else if (n - ddof <= 0) {   /* inf, nan or the root of a negative: exact */
+            M.div(q, s2, den, MPFR_RNDN);
+            tern = M.sqrt(y, q, MPFR_RNDZ);
+        } else {
+            M.set_prec(q, 5000);
+            M.mul(q, s2, den, MPFR_RNDN);   /* exact */
+            M.set_prec(s1, 2600);
+            if (M.sqrt(s1, q, MPFR_RNDZ) == 0) tern = M.div(y, s1, den, MPFR_RNDZ);
+            else {
+                for (mpfr_prec_t w = 160;; w *= 2) {
+                    M.set_prec(s1, w);
+                    M.sqrt(s1, q, MPFR_RNDN);
+                    M.div(s1, s1, den, MPFR_RNDN);
+                    if (M.can_round(s1, w - 2, MPFR_RNDN, MPFR_RNDZ, 113) || w >= 16384) break;
+                }
+                tern = M.set4(y, s1, MPFR_RNDZ, 1);
+            }
+        }
+        M.clear(den);
+    }
+    op_cr_t r = from_mpfr(y, tern);
+    M.clear(s1);
+    M.clear(s2);
+    M.clear(q);
+    M.clear(y);
     return r;
 }

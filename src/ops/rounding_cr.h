@@ -17,4 +17,9 @@ bool op_cr_follows(op_id_t id);
 /* false when GNU MPFR cannot be opened (dtype_text_unavailable says why) */
 bool op_cr_ready(void);
 op_cr_t op_cr_eval(op_id_t id, double x);
+/* power (p the exponent), leaky_relu (p the slope), elu (p alpha), selu,
+ * hard_sigmoid and gelu (variant 1: Keras 2's form, the tanh form) */
+op_cr_t op_cr_eval_p(op_id_t id, double x, double p, int variant);
+/* var, std (with ddof) and the 2-norm of xs[0..n) */
+op_cr_t op_cr_stat(op_id_t id, const double *xs, int64_t n, int64_t ddof);
 #endif

@@ -1,0 +1,194 @@
+#!/usr/bin/python3
+"""gen_rounding_cr2.py — mpmath and fractions references for the ops with
+a parameter and the statistics under :rounding and :ftz (issue 32):
+power (a ^ b and a ** 2), leaky_relu(x, negative_slope=0.01), elu(x,
+alpha=0.5), selu, hard_sigmoid (both variants), gelu's tanh form, var,
+std (ddof 0 and 1) and norm.
+
+Writes tests/refdata/rounding_cr2.csv, '|'-separated: mode ftz call dtype a b want hi, where
+call is nnpad text with A (and B) for the operands, a and b bit patterns
+(hex) of dtype (tf32: its fp32 pattern; a ';'-separated list for the
+statistics, which reduce it to one number), want the exact value rounded
+once in the mode (gen_rounding.py's rnd; ftz=1 flushes subnormal inputs
+and the result to zero of their sign).  Mode "stochastic": want and hi
+are the two neighbours of the exact value (toward and away from zero).
+
+Exact values: Fractions where the result is rational (leaky_relu, selu of
+x > 0, hard_sigmoid, var, power to an integer exponent, and the roots
+that are exact); otherwise mpmath at 320 bits, accepted only when 640
+bits round alike in every mode.  Constants: the slope 0.01 and elu's 0.5
+as the doubles nnpad receives, selu's alpha and scale as the doubles of
+every framework, gelu's 0.044715 as the exact decimal.  var is the
+mathematical variance of the (already rounded) inputs, sum((x - mean)^2)
+/ (n - ddof), std its root, norm sqrt(sum x^2).  Run:
+/usr/bin/python3 tests/refdata/gen_rounding_cr2.py
+"""
+import math, os, random
+from fractions import Fraction as F
+import mpmath
+from mpmath import mp, mpf
+from gen_rounding import params, encode, rnd, is_sub, MODES
+from gen_rounding_cr import from_mpf, rounded, frac_of, to_float
+
+DTYPES = ["fp16", "bf16", "tf32", "fp32", "fp64", "e4m3", "e5m2"]
+SELU_A = 1.6732632423543772848170429916717
+SELU_S = 1.0507009873554804934193349852946
+CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, alpha=0.5)", "selu(A)",
+         "hard_sigmoid(A)", "hard_sigmoid(A, variant=\"keras2\")", "gelu(A, approximate=\"tanh\")",
+         "var(A)", "var(A, ddof=1)", "std(A)", "std(A, ddof=1)", "norm(A)"]
+
+
+def fsqrt(q):
+    """sqrt of a Fraction >= 0: a Fraction when exact, else an mpf"""
+    n, d = q.numerator, q.denominator
+    rn, rd = math.isqrt(n), math.isqrt(d)
+    if rn * rn == n and rd * rd == d:
+        return F(rn, rd)
+    with mpmath.workprec(mp.prec + n.bit_length() + d.bit_length()):   # 1 + 2^-2148 keeps its tail
+        r = mpmath.sqrt(mpf(n) / d)
+    return r
+
+
+def value(call, xs, y, prec):
+    """the exact value: a Fraction, an mpf or a pair (c, d) (gen_rounding_cr.from_mpf), or None for NaN"""
+    mp.prec = prec
+    x = xs[0]
+    if call == "A ** 2":
+        return F(x) ** 2
+    if call.startswith("power"):
+        if x < 0 and y != int(y):
+            return None
+        if y == int(y) and abs(y) <= 64:
+            if x == 0 and y < 0:
+                return None
+            return F(x) ** int(y)
+        return mpmath.power(mpf(x), mpf(y))
+    v = mpf(x)
+    if call.startswith("leaky"):
+        return F(x) if x > 0 else F(0.01) * F(x)
+    if call.startswith("elu"):
+        return F(x) if x > 0 else F(0.5) * mpmath.expm1(v)
+    if call.startswith("selu"):
+        return F(SELU_S) * F(x) if x > 0 else mpf(SELU_S) * mpf(SELU_A) * mpmath.expm1(v)
+    if call.startswith("hard_sigmoid"):
+        k, d = (F(5, 2), 5) if "keras2" in call else (F(3), 6)
+        return min(max((F(x) + k) / d, F(0)), F(1))
+    if call.startswith("gelu"):
+        t = 2 * mpmath.sqrt(2 / mpmath.pi) * (v + mpf(44715) / 10 ** 6 * v ** 3)
+        return (x, -v / (1 + mpmath.exp(t))) if x > 1 else v / (1 + mpmath.exp(-t))
+    n = len(xs)
+    if call.startswith("norm"):
+        return fsqrt(sum(F(a) ** 2 for a in xs))
+    ddof = 1 if "ddof" in call else 0
+    if n - ddof <= 0:
+        return None
+    m = sum(F(a) for a in xs) / n
+    var = sum((F(a) - m) ** 2 for a in xs) / (n - ddof)
+    return var if call.startswith("var") else fsqrt(var)
+
+
+def exact(call, xs, y, prec):
+    t = [abs(x) for x in xs if x != 0 and not math.isinf(x)]
+    if t:   # twice the bits of a tiny input (where f(x) is x times 1 plus about x)
+        prec += 2 * max(0, -math.frexp(min(t))[1])
+    v = value(call, xs, y, prec)
+    if v is None:
+        return None
+    if not isinstance(v, tuple):
+        if v == 0:   # a zero's sign (IEEE 754 products): slope, alpha, scale, sigmoid positive; -0 ^ odd n is -0
+            x = xs[0]
+            neg = math.copysign(1, x) < 0 and (call[:4] in ("leak", "elu(", "selu", "gelu") or (
+                call.startswith("power") and y == int(y) and int(y) % 2 == 1))
+            return F(0), neg
+    if isinstance(v, F):
+        return abs(v), v < 0
+    return from_mpf(v)
+
+
+def inputs(call, dt, rng):
+    """lists of operand tuples (xs, y) of dt's values"""
+    eb, mb, inf, bias, emin, mx = params(dt)
+    fdt = "fp32" if dt == "tf32" else dt
+
+    def q(x):   # dt's nearest value to x, as a float
+        r, n = rnd(dt, F(abs(x)), x < 0, "nearest", False)
+        if r == "inf":
+            r = mx
+        return -float(r) if n else float(r)
+    sub = float(F(2) ** (emin - mb))
+    small = [sub, -sub, float(F(2) ** emin)]
+    out = []
+    if call.startswith("power"):
+        for y in (2.0, 3.0, -1.0, -2.0, 0.5, 1.5, q(0.3), q(2.7), 10.0):
+            for _ in range(3):
+                out.append(([q(rng.uniform(0.05, 4))], q(y)))
+        for y in (2.0, 3.0, -1.0):
+            out.append(([q(rng.uniform(-4, -0.05))], y))
+        out += [([4.0], 0.5), ([q(float(mx) / 2)], 2.0), ([sub], 0.5), ([2.0], q(-float(emin) - mb - 1.5))]
+        return out
+    if call == "A ** 2":
+        return [([q(rng.uniform(-6, 6))], 2) for _ in range(12)] + [([q(float(mx) / 2)], 2), ([sub], 2), ([3.0], 2)]
+    if call[0] in "vsn" and call[:4] in ("var(", "std(", "norm"):
+        for k in range(14):
+            n = rng.choice([2, 3, 4, 5])
+            xs = [q(rng.uniform(-5, 5)) for _ in range(n)]
+            if k == 0:
+                xs = [1.0, 2.0, 3.0, 4.0]
+            if k == 1:
+                xs = [3.0, 5.0]
+            if k == 2:
+                xs = [sub, 2 * sub, 1.0]
+            if k == 3:
+                xs = [q(float(mx) / 2), -q(float(mx) / 2)]
+            out.append((xs, None))
+        return out
+    xs = [q(rng.uniform(-8, 8)) for _ in range(12)] + [q(rng.uniform(-40, 14)) for _ in range(4)]
+    xs += small + [-1.0, 1.0, q(-3.0), q(2.5)]
+    return [([x], None) for x in xs]
+
+
+def flush(dt, x, ftz):
+    return math.copysign(0.0, x) if ftz and x != 0 and not math.isinf(x) and is_sub(dt, F(abs(x))) else x
+
+
+def bits(dt, x):
+    fdt = "fp32" if dt == "tf32" else dt
+    r, n = rnd(dt, F(abs(x)), x < 0 or math.copysign(1, x) < 0, "nearest", False)
+    return encode(fdt, r, n)
+
+
+def main():
+    rng = random.Random(3203)
+    rows = []
+    for call in CALLS:
+        for dt in DTYPES:
+            enc = "fp32" if dt == "tf32" else dt
+            for xs, y in inputs(call, dt, rng):
+                a = ";".join(hex(bits(dt, x)) for x in xs)
+                b = hex(bits(dt, y)) if call.startswith("power") else ""
+                for mode, ftz in MODES + [("stochastic", 0)]:
+                    fx = [flush(dt, x, ftz) for x in xs]
+                    fy = flush(dt, y, ftz) if y is not None else None
+                    e1, e2 = exact(call, fx, fy, 320), exact(call, fx, fy, 640)
+                    if e1 is None:
+                        continue
+                    if mode == "stochastic":
+                        f1, f2 = frac_of(dt, e1), frac_of(dt, e2)
+                        if f1 is None:
+                            continue
+                        assert f1[:2] == f2[:2], (call, dt, xs)
+                        rows.append((mode, 0, call, dt, a, b, hex(encode(enc, f1[0], e1[1])), hex(encode(enc, f1[1], e1[1]))))
+                        continue
+                    w1, w2 = rounded(dt, e1, mode, ftz), rounded(dt, e2, mode, ftz)
+                    assert w1 == w2, (call, dt, xs, mode)
+                    rows.append((mode, ftz, call, dt, a, b, hex(w1), ""))
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rounding_cr2.csv")
+    with open(path + ".tmp", "w", newline="") as f:
+        for r in [("mode", "ftz", "call", "dtype", "a", "b", "want", "hi")] + rows:
+            f.write("|".join(str(v) for v in r) + "\n")
+    os.replace(path + ".tmp", path)
+    print(len(rows), "rows")
+
+
+if __name__ == "__main__":
+    main()
