@@ -438,6 +438,40 @@ static value_t *redo_stat(call_t *c, value_t *out, const rctx_t *r)
     return out;
 }
 
+/* softmax and log_softmax along axis= (default the last): per row the
+ * exact values of its (already rounded) inputs, each rounded once
+ * (rounding_cr.c's op_cr_softmax) */
+static value_t *redo_softmax(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    const tensor_t *t = &x->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype, dt = t->weak ? odt : (dtype_t)t->dtype;
+    span_t sp;
+    value_t *av = op_kw(c, "axis", &sp);
+    int axis = t->ndim == 0 ? -1 : av ? op_axis(av, t->ndim, sp) : t->ndim - 1;
+    int64_t outer = 1, n = 1, inner = 1;
+    if (axis >= 0) {
+        for (int d = 0; d < axis; d++) outer *= t->shape[d];
+        for (int d = axis + 1; d < t->ndim; d++) inner *= t->shape[d];
+        n = t->shape[axis];
+    }
+    size_t cap = (size_t)(n ? n : 1) * (sizeof(double) + sizeof(op_cr_t));
+    double *xs = mem_alloc(cap);
+    op_cr_t *ys = (op_cr_t *)(xs + (n ? n : 1));
+    for (int64_t o = 0; o < outer * inner; o++) {
+        int64_t base = o / inner * n * inner + o % inner;
+        for (int64_t j = 0; j < n; j++) {
+            int side;
+            xs[j] = (double)load(x, t, t->weak ? 0 : base + j * inner, dt, r, base + j * inner + (3LL << 40), &side);
+        }
+        op_cr_softmax(c->op->id == OP_log_softmax, xs, n, ys);
+        for (int64_t j = 0; j < n; j++)
+            dtype_store_f64(odt, tensor_data(out), base + j * inner, put(ys[j], odt, r, base + j * inner));
+    }
+    mem_free(xs, cap);
+    return out;
+}
+
 /* matmul: out[..., i, j] = sum_p a[..., i, p] b[..., p, j] left to right,
  * each product exact (binary128 holds it) and each addition rounded in the
  * mode to the accumulator (fp32 for fp16/bf16/fp32, fp64 for fp64, the
@@ -513,12 +547,13 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool stat = (id == OP_var || id == OP_std || (id == OP_norm && !op_kw(c, "ord", NULL))) && c->nargs == 1;
     bool pw = id == OP_power && c->nargs == 2 && c->nkw == 0;
     bool pop = param_op(id) && c->nargs == 1;
+    bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
 
     ew = ew || cr || pw || pop;
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm && !stat) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
+    if (!ew && !sum && !lit && !mm && !stat && !sm) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
@@ -530,7 +565,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         op_rounding_host_done(&hc);
         return r;
     }
-    if ((cr || pw || pop || stat) && !op_cr_ready())
+    if ((cr || pw || pop || stat || sm) && !op_cr_ready())
         err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
                   dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
@@ -551,6 +586,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
     if (stat) return redo_stat(c, out, &r);
+    if (sm) return redo_softmax(c, out, &r);
     if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);

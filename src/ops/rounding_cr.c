@@ -21,6 +21,7 @@
 #include <mpfr.h>
 #include "ops/rounding_cr.h"
 #include "tensor/dtype.h"
+#include "util/mem.h"
 
 #define CR_FNS(X) X(init2) X(clear) X(set_prec) X(set_d) X(set4) X(exp) X(log) X(log1p) X(expm1) X(sin) \
     X(cos) X(erf) X(erfc) X(tanh) X(add_ui) X(ui_div) X(mul) X(div) X(sqrt_ui) X(div_2ui) X(mul_d) X(neg) \
@@ -392,4 +393,124 @@ op_cr_t op_cr_stat(op_id_t id, const double *xs, int64_t n, int64_t ddof)
     M.clear(q);
     M.clear(y);
     return r;
+}
+
+/* ---- softmax and log_softmax of a row xs[0..n), as nnpad computes them
+ * (a NaN or +inf in the row, or a row of -inf, gives NaN throughout), each
+ * element's exact value of the (already rounded) inputs.  With m the max,
+ * d_j = x_j - m exactly (2200 bits), c the count of d_j = 0 and u = (c - 1)
+ * + P, P the sum of e^d_j over the d_j < 0: softmax_i = e^d_i / (1 + u) and
+ * log_softmax_i = d_i - log1p(u), no cancellation (both parts of one
+ * sign, log1p's condition number at most 1).  At w bits every e^d_j and
+ * each addition (n - 1 of them) and the last steps round once, relative
+ * 2^-w each: the result is within (n + 4) 2^-w of it relatively; terms
+ * below the largest e^d_j < 1 times 2^-(w+64)/n are left out (together
+ * under 2^-(w+64) of P).  By Lindemann-Weierstrass both values are
+ * irrational unless u = 0 (all finite x_j equal), so Ziv's loop ends.
+ * Where the exact part is on or near the 113-bit grid (softmax of a max:
+ * 1/(c + P); log_softmax with one max: d_i - log1p(P)) and P is too small
+ * to cross it (P below 2^-200 of it, 2^-2300 when d_i needs more than 113
+ * bits: its distance to the grid is at least 2^-2200 of it), the value is
+ * the exact part less a positive amount: its side. */
+static op_cr_t cr_round113(mpfr_srcptr v, int side_if_exact)
+{
+    mpfr_t y;
+    M.init2(y, 113);
+    int tern = M.set4(y, v, MPFR_RNDZ, mpfr_signbit(v) ? -1 : 1);
+    op_cr_t r = from_mpfr(y, tern);
+    if (tern == 0 && side_if_exact) r.side = side_if_exact;
+    M.clear(y);
+    return r;
+}
+
+void op_cr_softmax(bool lg, const double *xs, int64_t n, op_cr_t *out)
+{
+    double m = -INFINITY, dneg = -INFINITY;
+    bool bad = false;
+    int64_t c = 0;
+    for (int64_t j = 0; j < n; j++) {
+        bad = bad || isnan(xs[j]) || (isinf(xs[j]) && xs[j] > 0);
+        if (xs[j] > m) m = xs[j];
+    }
+    if (bad || m == -INFINITY) {
+        for (int64_t j = 0; j < n; j++) out[j] = exact(NAN);
+        return;
+    }
+    mpfr_t *d = mem_alloc((size_t)(n ? n : 1) * sizeof *d);
+    mpfr_t mm, a, s, t;
+    M.init2(mm, 53);
+    M.set_d(mm, m, MPFR_RNDN);
+    for (int64_t j = 0; j < n; j++) {
+        M.init2(d[j], 2200);
+        if (isinf(xs[j])) continue;
+        M.set_d(d[j], xs[j], MPFR_RNDN);
+        M.sub(d[j], d[j], mm, MPFR_RNDN);   /* exact */
+        if (xs[j] == m) c++;
+        else if (xs[j] - m > dneg) dneg = xs[j] - m;   /* the largest d_j < 0 (its double: enough for the cut) */
+    }
+    M.init2(a, 64);
+    M.init2(s, 64);
+    M.init2(t, 64);
+    int lossn = 4;
+    for (int64_t k = n + 4; k > 1; k /= 2) lossn++;
+    double lp = dneg + log((double)n);   /* P < e^lp */
+    for (int64_t i = 0; i < n; i++) {
+        if (isinf(xs[i])) { out[i] = lg ? exact(-INFINITY) : exact(0.0); continue; }
+        double di = xs[i] - m;   /* its double, for the cases */
+        if (!lg && di == 0 && (dneg == -INFINITY || lp < -200 * M_LN2 - log((double)c))) {
+            /* 1/(c + P), P = 0 or too small to cross the 113-bit grid around 1/c: 1/c less P */
+            M.set_prec(a, 64);
+            M.set_si(a, (long)c, MPFR_RNDN);
+            M.set_prec(s, 113);
+            int tern = M.ui_div(s, 1, a, MPFR_RNDZ);
+            out[i] = from_mpfr(s, tern);
+            if (tern == 0 && dneg > -INFINITY) out[i].side = -1;
+            continue;
+        }
+        if (lg && c == 1 && di == 0 && dneg < -7e8 && dneg > -INFINITY) {   /* -log1p(P), P < e^-7e8: past every grid */
+            out[i] = exact(-0.0);
+            out[i].side = -1;
+            continue;
+        }
+        if (lg && c == 1 && (di < 0 || dneg == -INFINITY)) {
+            /* d_i - log1p(P), log1p(P) too small to cross the 113-bit grid around d_i: d_i less it */
+            M.set_prec(s, 113);
+            int tern = M.set4(s, d[i], MPFR_RNDZ, mpfr_signbit(d[i]) ? -1 : 1);
+            if (dneg == -INFINITY || lp < -(tern ? 2300 : 200) * M_LN2 + log(fabs(di))) {
+                out[i] = from_mpfr(s, tern);
+                if (tern == 0 && dneg > -INFINITY) out[i].side = -1;
+                continue;
+            }
+        }
+        if (!lg && di < -7e8) { out[i] = exact(0.0); out[i].side = 1; continue; }   /* e^d_i past every grid */
+        for (mpfr_prec_t w = 160;; w *= 2) {
+            M.set_prec(a, w);
+            M.set_prec(s, w);
+            M.set_prec(t, w);
+            /* u = (c - 1) + P */
+            M.set_si(s, (long)(c - 1), MPFR_RNDN);
+            double cut = dneg - ((double)w + 128) * M_LN2;
+            for (int64_t j = 0; j < n; j++) {
+                if (isinf(xs[j]) || xs[j] == m || xs[j] - m < cut) continue;
+                M.exp(t, d[j], MPFR_RNDN);
+                M.add(s, s, t, MPFR_RNDN);
+            }
+            if (lg) {
+                M.log1p(t, s, MPFR_RNDN);
+                M.sub(a, d[i], t, MPFR_RNDN);
+            } else {
+                M.add_ui(s, s, 1, MPFR_RNDN);
+                M.exp(t, d[i], MPFR_RNDN);
+                M.div(a, t, s, MPFR_RNDN);
+            }
+            if (M.can_round(a, w - lossn, MPFR_RNDN, MPFR_RNDZ, 113) || w >= 65536) break;
+        }
+        out[i] = cr_round113(a, 0);
+    }
+    for (int64_t j = 0; j < n; j++) M.clear(d[j]);
+    mem_free(d, (size_t)(n ? n : 1) * sizeof *d);
+    M.clear(mm);
+    M.clear(a);
+    M.clear(s);
+    M.clear(t);
 }

@@ -35,7 +35,7 @@ SELU_A = 1.6732632423543772848170429916717
 SELU_S = 1.0507009873554804934193349852946
 CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, alpha=0.5)", "selu(A)",
          "hard_sigmoid(A)", "hard_sigmoid(A, variant=\"keras2\")", "gelu(A, approximate=\"tanh\")",
-         "var(A)", "var(A, ddof=1)", "std(A)", "std(A, ddof=1)", "norm(A)"]
+         "var(A)", "var(A, ddof=1)", "std(A)", "std(A, ddof=1)", "norm(A)", "softmax(A)[K]", "log_softmax(A)[K]"]
 
 
 def fsqrt(q):
@@ -47,6 +47,27 @@ def fsqrt(q):
     with mpmath.workprec(mp.prec + n.bit_length() + d.bit_length()):   # 1 + 2^-2148 keeps its tail
         r = mpmath.sqrt(mpf(n) / d)
     return r
+
+
+def soft(lg, xs, i):
+    """softmax (lg: log_softmax) of xs at element i: a Fraction, an mpf, or a pair (Fraction, mpf) summed
+    exactly where the value is an exact number plus a tiny amount (the max's 1/c less P/(c(c+P)); one max's
+    d_i - log1p(P)), with P the sum of e^(x_j - max) over the x_j below the max and c the count of the max"""
+    m = max(xs)
+    d = [F(x) - F(m) for x in xs]
+    c = sum(1 for t in d if t == 0)
+    p = mpf(0)
+    for t in d:
+        if t != 0:
+            p += mpmath.exp(mpf(t.numerator) / t.denominator)
+    di = d[i]
+    if not lg:
+        if di == 0:
+            return (F(1, c), -p / (c * (c + p)))
+        return mpmath.exp(mpf(di.numerator) / di.denominator) / (c + p)
+    if c == 1:
+        return (di, -mpmath.log1p(p))
+    return mpf(di.numerator) / di.denominator - mpmath.log(c + p)
 
 
 def value(call, xs, y, prec):
@@ -77,6 +98,8 @@ def value(call, xs, y, prec):
         t = 2 * mpmath.sqrt(2 / mpmath.pi) * (v + mpf(44715) / 10 ** 6 * v ** 3)
         return (x, -v / (1 + mpmath.exp(t))) if x > 1 else v / (1 + mpmath.exp(-t))
     n = len(xs)
+    if "softmax" in call:
+        return soft(call.startswith("log"), xs, int(call[call.index("[") + 1:-1]))
     if call.startswith("norm"):
         return fsqrt(sum(F(a) ** 2 for a in xs))
     ddof = 1 if "ddof" in call else 0
@@ -102,6 +125,17 @@ def exact(call, xs, y, prec):
             return F(0), neg
     if isinstance(v, F):
         return abs(v), v < 0
+    if isinstance(v, tuple) and isinstance(v[0], F):   # an exact part plus a tiny one
+        if v[1] == 0:
+            t = v[0]
+            if t == 0:   # log_softmax of a lone max: +0 (0 - log 1)
+                return F(0), False
+            return abs(t), t < 0
+        mag, neg = from_mpf(v[1])
+        t = v[0] + (-mag if neg else mag)
+        if t == 0:
+            return F(0), neg
+        return abs(t), t < 0
     return from_mpf(v)
 
 
@@ -128,6 +162,15 @@ def inputs(call, dt, rng):
         return out
     if call == "A ** 2":
         return [([q(rng.uniform(-6, 6))], 2) for _ in range(12)] + [([q(float(mx) / 2)], 2), ([sub], 2), ([3.0], 2)]
+    if "softmax" in call:
+        for k in range(16):
+            n = rng.choice([2, 3, 4])
+            xs = [q(rng.uniform(-8, 8)) for _ in range(n)]
+            big = min(float(mx), 60000.0)
+            xs = [[0.0, 0.0], [1.0, 1.0, 1.0], [0.0, -q(big)], [0.0, 0.0, -q(big)], [q(-30), 0.0, q(-30)],
+                  [q(2), q(2), q(-100)]][k] if k < 6 else xs
+            out.append((xs, None))
+        return out
     if call[0] in "vsn" and call[:4] in ("var(", "std(", "norm"):
         for k in range(14):
             n = rng.choice([2, 3, 4, 5])
@@ -160,10 +203,11 @@ def bits(dt, x):
 def main():
     rng = random.Random(3203)
     rows = []
-    for call in CALLS:
+    for tmpl in CALLS:
         for dt in DTYPES:
             enc = "fp32" if dt == "tf32" else dt
-            for xs, y in inputs(call, dt, rng):
+            for xs, y, call in [(xs, y, tmpl.replace("K", str(k))) for xs, y in inputs(tmpl, dt, rng)
+                                for k in (range(len(xs)) if "K" in tmpl else [0])]:
                 a = ";".join(hex(bits(dt, x)) for x in xs)
                 b = hex(bits(dt, y)) if call.startswith("power") else ""
                 for mode, ftz in MODES + [("stochastic", 0)]:
