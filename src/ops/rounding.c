@@ -270,7 +270,8 @@ static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i
  * selu, hard_sigmoid (variant=), gelu (approximate=) */
 static bool param_op(op_id_t id)
 {
-    return id == OP_leaky_relu || id == OP_elu || id == OP_selu || id == OP_hard_sigmoid || id == OP_gelu;
+    return id == OP_leaky_relu || id == OP_elu || id == OP_selu || id == OP_hard_sigmoid || id == OP_gelu ||
+           op_cr_deriv(id);
 }
 
 /* the parameter and variant of a param_op call (already checked by its impl) */
@@ -279,18 +280,18 @@ static double param_of(call_t *c, int *variant)
     op_id_t id = c->op->id;
     span_t sp;
     *variant = 0;
-    const char *kw = id == OP_hard_sigmoid ? "variant" : id == OP_gelu ? "approximate" : NULL;
+    const char *kw = id == OP_hard_sigmoid || id == OP_hard_sigmoid_deriv ? "variant" : id == OP_gelu ? "approximate" : NULL;
     value_t *v = kw ? op_kw(c, kw, &sp) : NULL;
     if (v && v->kind == V_STR)
         *variant = !strcmp(v->u.str.s, "keras2") || !strcmp(v->u.str.s, "tanh") || !strcmp(v->u.str.s, "true") ||
                    !strcmp(v->u.str.s, "True");
     else if (v) *variant = op_to_double(v, sp, kw) != 0;
-    if (id == OP_leaky_relu) {
+    if (id == OP_leaky_relu || id == OP_leaky_relu_deriv) {
         v = op_kw(c, "alpha", &sp);
         if (!v) v = op_kw(c, "negative_slope", &sp);
         return v ? op_to_double(v, sp, "negative_slope") : 0.2;
     }
-    if (id == OP_elu) {
+    if (id == OP_elu || id == OP_elu_deriv) {
         v = op_kw(c, "alpha", &sp);
         return v ? op_to_double(v, sp, "alpha") : 1.0;
     }
@@ -347,7 +348,9 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
             v = binary(OP_add, a * b, load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1), dt, r, i);
         else if (id == OP_power) v = put(op_cr_eval_p(id, (double)a, (double)b, 0), dt, r, i);
+        else if (id == OP_power_deriv) v = put(op_cr_powd((double)a, (double)b), dt, r, i);
         else if (nin == 2) v = binary(id, a, b, dt, r, i);
+        else if (op_cr_deriv(id)) v = put(op_cr_eval_d(id, (double)a, param, variant), dt, r, i);
         else if (param_op(id)) v = put(op_cr_eval_p(id, (double)a, param, variant), dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
         else if (op_cr_follows(id)) v = cr_round(id, a, dt, r, i);
@@ -545,7 +548,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
     bool stat = (id == OP_var || id == OP_std || (id == OP_norm && !op_kw(c, "ord", NULL))) && c->nargs == 1;
-    bool pw = id == OP_power && c->nargs == 2 && c->nkw == 0;
+    bool pw = (id == OP_power || id == OP_power_deriv) && c->nargs == 2 && c->nkw == 0;
     bool pop = param_op(id) && c->nargs == 1;
     bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
 

@@ -514,3 +514,188 @@ void op_cr_softmax(bool lg, const double *xs, int64_t n, op_cr_t *out)
     M.clear(s);
     M.clear(t);
 }
+
+/* ---- the derivative ops grad uses (sigmoid_deriv ...), exactly: the
+ * selections and rationals by one MPFR call toward zero (its ternary is
+ * the side), the others by Ziv's loop with the roundings counted: e/(1+e)^2
+ * (sigmoid', tanh' at 2x times 4), p e^x (elu', selu'), 2/sqrt(pi) e^(-x^2)
+ * with x^2 exact (erf'), 1/(2 sqrt x) (sqrt'; one division when the root
+ * is exact), b a^(b-1) from the exact b - 1 (power'; one product when the
+ * power is exact in 4400 bits) */
+static op_cr_t tiny_pos(void) { op_cr_t r = exact(0.0); r.side = 1; return r; }
+
+/* a/b toward zero at 113 bits, a and b exact (at most 2200 bits): side exact */
+static op_cr_t ratio(double num, mpfr_srcptr den)
+{
+    mpfr_t y, nm;
+    M.init2(y, 113);
+    M.init2(nm, 53);
+    M.set_d(nm, num, MPFR_RNDN);
+    int tern = M.div(y, nm, den, MPFR_RNDZ);
+    op_cr_t r = from_mpfr(y, tern);
+    M.clear(y);
+    M.clear(nm);
+    return r;
+}
+
+static int deriv_step(op_id_t id, mpfr_ptr a, mpfr_ptr t, double x, double p)
+{
+    switch (id) {
+    case OP_sigmoid_deriv: case OP_tanh_deriv:   /* e/(1+e)^2: exp, add, square, divide */
+        M.set_d(t, -fabs(x) * (id == OP_tanh_deriv ? 2 : 1), MPFR_RNDN);   /* exact */
+        M.exp(a, t, MPFR_RNDN);
+        M.add_ui(t, a, 1, MPFR_RNDN);
+        M.sqr(t, t, MPFR_RNDN);
+        M.div(a, a, t, MPFR_RNDN);
+        if (id == OP_tanh_deriv) M.mul_si(a, a, 4, MPFR_RNDN);
+        return 4;
+    case OP_erf_deriv:   /* 2/sqrt(pi) e^(-x^2) */
+        M.set_d(t, x, MPFR_RNDN);
+        M.sqr(t, t, MPFR_RNDN);   /* exact: 106 bits */
+        M.neg(t, t, MPFR_RNDN);
+        M.exp(a, t, MPFR_RNDN);
+        M.const_pi(t, MPFR_RNDN);
+        M.sqrt(t, t, MPFR_RNDN);
+        M.div(a, a, t, MPFR_RNDN);
+        M.mul_si(a, a, 2, MPFR_RNDN);
+        return 4;
+    case OP_sqrt_deriv:   /* 1/(2 sqrt x) */
+        M.set_d(t, x, MPFR_RNDN);
+        M.sqrt(t, t, MPFR_RNDN);
+        M.mul_si(t, t, 2, MPFR_RNDN);
+        M.ui_div(a, 1, t, MPFR_RNDN);
+        return 3;
+    default:   /* elu', selu': p e^x */
+        M.set_d(t, x, MPFR_RNDN);
+        M.exp(a, t, MPFR_RNDN);
+        M.mul_d(a, a, p, MPFR_RNDN);
+        if (id == OP_selu_deriv) M.mul_d(a, a, SELU_SCALE_D, MPFR_RNDN);
+        return 4;
+    }
+}
+
+static op_cr_t deriv_ziv(op_id_t id, double x, double p)
+{
+    mpfr_t a, t;
+    M.init2(a, 64);
+    M.init2(t, 64);
+    for (mpfr_prec_t w = 160;; w *= 2) {
+        M.set_prec(a, w);
+        M.set_prec(t, w);
+        int loss = deriv_step(id, a, t, x, p);
+        if (M.can_round(a, w - loss, MPFR_RNDN, MPFR_RNDZ, 113) || w >= 16384) break;
+    }
+    op_cr_t r = cr_round113(a, 0);
+    M.clear(a);
+    M.clear(t);
+    return r;
+}
+
+bool op_cr_deriv(op_id_t id)
+{
+    switch (id) {
+    case OP_sigmoid_deriv: case OP_tanh_deriv: case OP_log_sigmoid_deriv: case OP_expm1_deriv: case OP_relu_deriv:
+    case OP_relu6_deriv: case OP_leaky_relu_deriv: case OP_hard_sigmoid_deriv: case OP_elu_deriv: case OP_selu_deriv:
+    case OP_softsign_deriv: case OP_log1p_deriv: case OP_sqrt_deriv: case OP_erf_deriv:
+        return true;
+    default:
+        return false;
+    }
+}
+
+op_cr_t op_cr_eval_d(op_id_t id, double x, double p, int variant)
+{
+    if (isnan(x)) return exact(NAN);
+    mpfr_t d;
+    op_cr_t r;
+    switch (id) {
+    case OP_log_sigmoid_deriv: return op_cr_eval(OP_sigmoid, -x);
+    case OP_expm1_deriv: return op_cr_eval(OP_exp, x);
+    case OP_relu_deriv: return exact(x > 0 ? 1.0 : 0.0);
+    case OP_relu6_deriv: return exact(x > 0 && x < 6 ? 1.0 : 0.0);
+    case OP_leaky_relu_deriv: return exact(x > 0 ? 1.0 : p);
+    case OP_hard_sigmoid_deriv:
+        if (variant ? !(x >= -2.5 && x <= 2.5) : !(x > -3 && x < 3)) return exact(0.0);
+        M.init2(d, 8);
+        M.set_d(d, variant ? 5.0 : 6.0, MPFR_RNDN);
+        r = ratio(1.0, d);   /* 1/6, or 1/5 (0.2x's slope, the exact decimal) */
+        M.clear(d);
+        return r;
+    case OP_elu_deriv: case OP_selu_deriv: {
+        double s = id == OP_selu_deriv ? SELU_SCALE_D : 1.0, a = id == OP_selu_deriv ? SELU_ALPHA_D : p;
+        if (x > 0) return exact(s);
+        if (x == 0) return one_call(OP_leaky_relu, a, s, 0);   /* s a, exact */
+        if (isnan(a)) return exact(NAN);
+        if (isinf(x) || a == 0 || isinf(a)) return exact(a * 0.5);   /* a e^x: 0 of a's sign, or a's inf */
+        if (x < -7e8) { r = tiny_pos(); if (a < 0) { r.neg = true; r.side = -1; } return r; }
+        return deriv_ziv(id, x, a);
+    }
+    case OP_softsign_deriv: case OP_log1p_deriv:   /* 1/(1+|x|)^2, 1/(1+x) */
+        if (isinf(x)) return exact(id == OP_log1p_deriv && x < 0 ? NAN : 0.0);
+        if (id == OP_log1p_deriv && x < -1) return exact(NAN);
+        M.init2(d, 4500);
+        M.set_d(d, id == OP_softsign_deriv ? fabs(x) : x, MPFR_RNDN);
+        M.add_ui(d, d, 1, MPFR_RNDN);   /* exact */
+        if (id == OP_softsign_deriv) M.sqr(d, d, MPFR_RNDN);   /* exact */
+        r = ratio(1.0, d);
+        M.clear(d);
+        return r;
+    case OP_sqrt_deriv:
+        if (x == 0) return exact(INFINITY);
+        if (x < 0) return exact(NAN);
+        if (isinf(x)) return exact(0.0);
+        M.init2(d, 2200);
+        M.set_d(d, x, MPFR_RNDN);
+        if (M.sqrt(d, d, MPFR_RNDN) == 0) {   /* an exact root: one division */
+            M.mul_si(d, d, 2, MPFR_RNDN);
+            r = ratio(1.0, d);
+        } else r = deriv_ziv(id, x, 0);
+        M.clear(d);
+        return r;
+    case OP_erf_deriv:
+        if (isinf(x) || fabs(x) > 3e4) return isinf(x) ? exact(0.0) : tiny_pos();   /* e^-9e8: past every grid */
+        return deriv_ziv(id, x, 0);
+    default:   /* sigmoid', tanh' */
+        if (x == 0) return exact(id == OP_tanh_deriv ? 1.0 : 0.25);
+        if (isinf(x)) return exact(0.0);
+        if (fabs(x) > 3e8) return tiny_pos();
+        return deriv_ziv(id, x, 0);
+    }
+}
+
+/* power_deriv(a, b) = b a^(b-1) (0 where b = 0: x^0 is constant) */
+op_cr_t op_cr_powd(double a, double b)
+{
+    if (b == 0) return exact(isnan(a) ? a : 0.0);
+    if (isnan(a) || isnan(b)) return exact(NAN);
+    mpfr_t am, bm, p, y;
+    M.init2(am, 53);
+    M.init2(bm, 2200);
+    M.init2(p, 4400);
+    M.init2(y, 113);
+    M.set_d(am, a, MPFR_RNDN);
+    M.set_d(bm, b, MPFR_RNDN);
+    M.add_d(bm, bm, -1.0, MPFR_RNDN);   /* b - 1, exact */
+    op_cr_t r;
+    int tern = M.pow(p, am, bm, MPFR_RNDZ);
+    if (tern == 0) r = from_mpfr(y, M.mul_d(y, p, b, MPFR_RNDZ));   /* one rounding of an exact product */
+    else if (mpfr_inf_p(p) || mpfr_zero_p(p)) {   /* past MPFR's range: past every format's */
+        bool neg = (mpfr_signbit(p) != 0) != (b < 0);
+        if (mpfr_inf_p(p)) { r = exact(neg ? -0x1p1000 : 0x1p1000); r.e += 2000; }
+        else r = exact(neg ? -0.0 : 0.0);
+        r.side = neg ? -1 : 1;
+    } else {
+        for (mpfr_prec_t w = 160;; w *= 2) {
+            M.set_prec(p, w);
+            M.pow(p, am, bm, MPFR_RNDN);
+            M.mul_d(p, p, b, MPFR_RNDN);
+            if (M.can_round(p, w - 3, MPFR_RNDN, MPFR_RNDZ, 113) || w >= 16384) break;
+        }
+        r = cr_round113(p, 0);
+    }
+    M.clear(am);
+    M.clear(bm);
+    M.clear(p);
+    M.clear(y);
+    return r;
+}

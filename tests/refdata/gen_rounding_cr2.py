@@ -35,7 +35,11 @@ SELU_A = 1.6732632423543772848170429916717
 SELU_S = 1.0507009873554804934193349852946
 CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, alpha=0.5)", "selu(A)",
          "hard_sigmoid(A)", "hard_sigmoid(A, variant=\"keras2\")", "gelu(A, approximate=\"tanh\")",
-         "var(A)", "var(A, ddof=1)", "std(A)", "std(A, ddof=1)", "norm(A)", "softmax(A)[K]", "log_softmax(A)[K]"]
+         "var(A)", "var(A, ddof=1)", "std(A)", "std(A, ddof=1)", "norm(A)", "softmax(A)[K]", "log_softmax(A)[K]",
+         "power_deriv(A, B)", "sigmoid_deriv(A)", "tanh_deriv(A)", "log_sigmoid_deriv(A)", "expm1_deriv(A)",
+         "relu_deriv(A)", "relu6_deriv(A)", "leaky_relu_deriv(A, negative_slope=0.01)", "hard_sigmoid_deriv(A)",
+         "hard_sigmoid_deriv(A, variant=\"keras2\")", "elu_deriv(A, alpha=0.5)", "selu_deriv(A)", "softsign_deriv(A)",
+         "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)"]
 
 
 def fsqrt(q):
@@ -70,10 +74,68 @@ def soft(lg, xs, i):
     return mpf(di.numerator) / di.denominator - mpmath.log(c + p)
 
 
+def deriv(name, x, y):
+    """the derivative op's exact value at x (power_deriv: at (x, y)), as value()"""
+    v = mpf(x)
+    if name == "power_deriv":
+        if y == 0:
+            return F(0)
+        if x == 0 and y < 1:
+            return None   # an infinity: left out
+        if x < 0 and y != int(y):
+            return None
+        if y == int(y) and abs(y) <= 64:
+            return F(y) * F(x) ** (int(y) - 1)
+        return mpf(y) * mpmath.power(v, mpf(y) - 1)
+    if name in ("sigmoid_deriv", "tanh_deriv"):
+        if x == 0:
+            return F(1, 4) if name == "sigmoid_deriv" else F(1)
+        k = 1 if name == "sigmoid_deriv" else 2
+        e = mpmath.exp(-k * abs(v))
+        return (1 if k == 1 else 4) * e / (1 + e) ** 2
+    if name == "log_sigmoid_deriv":
+        return 1 / (1 + mpmath.exp(v))
+    if name == "expm1_deriv":
+        return mpmath.exp(v)
+    if name == "relu_deriv":
+        return F(1 if x > 0 else 0)
+    if name == "relu6_deriv":
+        return F(1 if 0 < x < 6 else 0)
+    if name == "leaky_relu_deriv":
+        return F(1) if x > 0 else F(0.01)
+    if name == "hard_sigmoid_deriv":   # the call text's variant decides; see CALLS
+        return None
+    if name in ("elu_deriv", "selu_deriv"):
+        s, a = (F(SELU_S), F(SELU_A)) if name == "selu_deriv" else (F(1), F(1, 2))
+        if x > 0:
+            return s
+        if x == 0:
+            return s * a
+        return mpf(s.numerator) / s.denominator * (mpf(a.numerator) / a.denominator) * mpmath.exp(v)
+    if name == "softsign_deriv":
+        return 1 / (1 + abs(F(x))) ** 2
+    if name == "log1p_deriv":
+        return None if x <= -1 else 1 / (1 + F(x))
+    if name == "sqrt_deriv":
+        if x <= 0:
+            return None
+        r = fsqrt(F(x))
+        return 1 / (2 * r)
+    if name == "erf_deriv":
+        return 2 / mpmath.sqrt(mpmath.pi) * mpmath.exp(-v * v)
+    raise ValueError(name)
+
+
 def value(call, xs, y, prec):
     """the exact value: a Fraction, an mpf or a pair (c, d) (gen_rounding_cr.from_mpf), or None for NaN"""
     mp.prec = prec
     x = xs[0]
+    if call.startswith("hard_sigmoid_deriv"):
+        k, d = (F(5, 2), 5) if "keras2" in call else (F(3), 6)
+        inside = -k <= x <= k if "keras2" in call else -k < x < k
+        return F(1, d) if inside else F(0)
+    if "deriv" in call:
+        return deriv(call[:call.index("(")], x, y)
     if call == "A ** 2":
         return F(x) ** 2
     if call.startswith("power"):
@@ -121,7 +183,9 @@ def exact(call, xs, y, prec):
         if v == 0:   # a zero's sign (IEEE 754 products): slope, alpha, scale, sigmoid positive; -0 ^ odd n is -0
             x = xs[0]
             neg = math.copysign(1, x) < 0 and (call[:4] in ("leak", "elu(", "selu", "gelu") or (
-                call.startswith("power") and y == int(y) and int(y) % 2 == 1))
+                call.startswith("power(") and y == int(y) and int(y) % 2 == 1))
+            if call.startswith("power_deriv") and y != 0:   # y (+-0)^(y-1)
+                neg = (y < 0) != (math.copysign(1, x) < 0 and y == int(y) and int(y - 1) % 2 == 1)
             return F(0), neg
     if isinstance(v, F):
         return abs(v), v < 0
@@ -152,6 +216,10 @@ def inputs(call, dt, rng):
     sub = float(F(2) ** (emin - mb))
     small = [sub, -sub, float(F(2) ** emin)]
     out = []
+    if call.startswith("power_deriv"):
+        out = [([q(rng.uniform(0.05, 4))], q(y)) for y in (2.0, 3.0, 4.0, -1.0, 0.5, 1.5, q(0.3), q(2.7), 0.0, 1.0)
+               for _ in range(3)]
+        return out + [([q(rng.uniform(-4, -0.05))], y) for y in (2.0, 3.0, -1.0)] + [([sub], 0.5), ([sub], 2.0)]
     if call.startswith("power"):
         for y in (2.0, 3.0, -1.0, -2.0, 0.5, 1.5, q(0.3), q(2.7), 10.0):
             for _ in range(3):
@@ -186,6 +254,8 @@ def inputs(call, dt, rng):
             out.append((xs, None))
         return out
     xs = [q(rng.uniform(-8, 8)) for _ in range(12)] + [q(rng.uniform(-40, 14)) for _ in range(4)]
+    if "deriv" in call:
+        xs += [q(rng.uniform(0, 8)) for _ in range(6)] + [0.0, q(6.0), q(-2.5)]
     xs += small + [-1.0, 1.0, q(-3.0), q(2.5)]
     return [([x], None) for x in xs]
 
