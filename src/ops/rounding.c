@@ -265,6 +265,16 @@ static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i
     return put(op_cr_eval(id, (double)a), dt, r, i);
 }
 
+/* floor and round (halves to even): an integer of the input's format, exact */
+static bool sel1(op_id_t id) { return id == OP_floor || id == OP_round; }
+
+/* maximum and minimum of two numbers (not NaN): maximum(-0, 0) is 0, minimum(-0, 0) is -0 */
+static q_t select2(op_id_t id, q_t a, q_t b)
+{
+    if (a == b && a == 0) return (signbit((double)a) != 0) == (id == OP_minimum) ? a : b;
+    return (id == OP_maximum) == (a > b) ? a : b;
+}
+
 /* the activations with a parameter or a variant that follow the mode
  * (op_cr_eval_p): leaky_relu (negative_slope= or alpha=), elu (alpha=),
  * selu, hard_sigmoid (variant=), gelu (approximate=) */
@@ -313,7 +323,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     op_id_t id = c->op->id;
     int variant = 0;
     double param = param_op(id) ? param_of(c, &variant) : 0;
-    int nin = id == OP_fma ? 3 : id == OP_sqrt || op_cr_follows(id) || param_op(id) || id == OP_negative || id == OP_abs ||
+    int nin = id == OP_fma || id == OP_clip ? 3 : id == OP_sqrt || op_cr_follows(id) || param_op(id) || sel1(id) || id == OP_negative || id == OP_abs ||
               cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
     value_t *in[3] = { NULL, NULL, NULL };
     tensor_t bt[3];
@@ -328,10 +338,11 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
                                    in[1]->u.t.weak, false, op_settings(c->s)->precision);
         enter[0] = pr.in[0];
         enter[1] = pr.in[1];
+    } else if (id == OP_clip) {   /* x, lo, hi enter at the result's dtype (a weak bound rounded once in the mode) */
     } else if (nin == 3) {   /* fma: a weak number enters at dt's compute precision (dt itself when all are weak) */
         for (int k = 0; k < 3; k++) enter[k] = in[k]->u.t.weak && !o->weak ? dtype_compute(dt) : dt;
     } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt &&
-               !op_cr_follows(id) && !param_op(id)) {
+               !op_cr_follows(id) && !param_op(id) && !sel1(id)) {
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
@@ -345,11 +356,18 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         }
         if (nin >= 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
         double v;
-        if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
+        if (id == OP_clip) {   /* minimum(maximum(x, lo), hi): a selection, exact */
+            q_t h = load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1);
+            v = a != a || b != b || h != h ? NAN : (double)select2(OP_minimum, select2(OP_maximum, a, b), h);
+            v = rnd((q_t)v, 0, dt, r, i);
+        } else if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
             v = binary(OP_add, a * b, load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1), dt, r, i);
         else if (id == OP_power) v = put(op_cr_eval_p(id, (double)a, (double)b, 0), dt, r, i);
         else if (id == OP_power_deriv) v = put(op_cr_powd((double)a, (double)b), dt, r, i);
+        else if (id == OP_maximum || id == OP_minimum)
+            v = rnd(a != a || b != b ? (q_t)NAN : select2(id, a, b), 0, dt, r, i);
         else if (nin == 2) v = binary(id, a, b, dt, r, i);
+        else if (sel1(id)) v = rnd((q_t)(id == OP_floor ? floor((double)a) : nearbyint((double)a)), 0, dt, r, i);
         else if (op_cr_deriv(id)) v = put(op_cr_eval_d(id, (double)a, param, variant), dt, r, i);
         else if (param_op(id)) v = put(op_cr_eval_p(id, (double)a, param, variant), dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
@@ -435,7 +453,15 @@ static value_t *redo_stat(call_t *c, value_t *out, const rctx_t *r)
             int side;
             xs[j] = (double)load(x, t, base + j * inner, dt, r, o + (3LL << 40), &side);
         }
-        dtype_store_f64(odt, tensor_data(out), o, put(op_cr_stat(c->op->id, xs, n, ddof), odt, r, o));
+        op_id_t id = c->op->id;
+        if (id == OP_max || id == OP_min) {   /* the first of the largest (smallest): exact */
+            double mx = n ? xs[0] : NAN;
+            for (int64_t j = 1; j < n && mx == mx; j++)
+                if (xs[j] != xs[j] || (id == OP_max ? xs[j] > mx : xs[j] < mx)) mx = xs[j];
+            dtype_store_f64(odt, tensor_data(out), o, rnd((q_t)mx, 0, odt, r, o));
+            continue;
+        }
+        dtype_store_f64(odt, tensor_data(out), o, put(op_cr_stat(id, xs, n, ddof), odt, r, o));
     }
     mem_free(xs, cap);
     return out;
@@ -548,15 +574,18 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
     bool stat = (id == OP_var || id == OP_std || (id == OP_norm && !op_kw(c, "ord", NULL))) && c->nargs == 1;
+    bool sel = ((id == OP_maximum || id == OP_minimum) && c->nargs == 2) || (id == OP_clip && c->nargs == 3) ||
+               (sel1(id) && c->nargs == 1 && c->nkw == 0);
+    bool ext = (id == OP_max || id == OP_min) && c->nargs == 1;
     bool pw = (id == OP_power || id == OP_power_deriv) && c->nargs == 2 && c->nkw == 0;
     bool pop = param_op(id) && c->nargs == 1;
     bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
 
-    ew = ew || cr || pw || pop;
+    ew = ew || cr || pw || pop || sel;
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm && !stat && !sm) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
+    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
@@ -588,7 +617,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     }
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
-    if (stat) return redo_stat(c, out, &r);
+    if (stat || ext) return redo_stat(c, out, &r);
     if (sm) return redo_softmax(c, out, &r);
     if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);

@@ -39,7 +39,9 @@ CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, 
          "power_deriv(A, B)", "sigmoid_deriv(A)", "tanh_deriv(A)", "log_sigmoid_deriv(A)", "expm1_deriv(A)",
          "relu_deriv(A)", "relu6_deriv(A)", "leaky_relu_deriv(A, negative_slope=0.01)", "hard_sigmoid_deriv(A)",
          "hard_sigmoid_deriv(A, variant=\"keras2\")", "elu_deriv(A, alpha=0.5)", "selu_deriv(A)", "softsign_deriv(A)",
-         "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)"]
+         "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)",
+         "maximum(A, B)", "minimum(A, B)", "clip(A, 0.1, 0.9)", "floor(A)", "round(A)", "max(A)", "min(A)"]
+MODE = ["nearest", 0]   # the row's mode and ftz (clip's weak bounds round once in it)
 
 
 def fsqrt(q):
@@ -172,7 +174,39 @@ def value(call, xs, y, prec):
     return var if call.startswith("var") else fsqrt(var)
 
 
+def select(call, xs, y, dt):
+    """the selections (exact): a float, its sign kept"""
+    x = xs[0]
+    if call.startswith("max("):
+        m = xs[0]
+        for t in xs[1:]:
+            m = t if t > m else m
+        return m
+    if call.startswith("min("):
+        m = xs[0]
+        for t in xs[1:]:
+            m = t if t < m else m
+        return m
+    if call.startswith("maximum") or call.startswith("minimum"):
+        mx = call.startswith("maximum")
+        if x == y == 0:
+            return x if (math.copysign(1, x) < 0) != mx else y
+        return x if (x > y) == mx else y
+    if call.startswith("floor"):
+        return math.floor(x) if x != 0 and math.floor(x) != 0 else math.copysign(0.0, x)
+    if call.startswith("round"):
+        r = round(x)   # Python: halves to even
+        return float(r) if r != 0 else math.copysign(0.0, x)
+    if call.startswith("clip"):   # the bounds 0.1 and 0.9 rounded once in the mode to dt
+        lo, hi = [rnd(dt, F(k, 10), False, MODE[0], MODE[1])[0] for k in (1, 9)]
+        return float(min(max(F(x), lo), hi))
+    return None
+
+
 def exact(call, xs, y, prec):
+    if call.split("(")[0] in ("max", "min", "maximum", "minimum", "floor", "round", "clip"):
+        v = select(call, xs, y, MODE[2])
+        return abs(F(v)), math.copysign(1, v) < 0
     t = [abs(x) for x in xs if x != 0 and not math.isinf(x)]
     if t:   # twice the bits of a tiny input (where f(x) is x times 1 plus about x)
         prec += 2 * max(0, -math.frexp(min(t))[1])
@@ -216,6 +250,9 @@ def inputs(call, dt, rng):
     sub = float(F(2) ** (emin - mb))
     small = [sub, -sub, float(F(2) ** emin)]
     out = []
+    if call.startswith("maximum") or call.startswith("minimum"):
+        return [([q(rng.uniform(-8, 8))], q(rng.uniform(-8, 8))) for _ in range(12)] + [([0.0], -0.0), ([-0.0], 0.0),
+                ([sub], -sub), ([1.0], 1.0)]
     if call.startswith("power_deriv"):
         out = [([q(rng.uniform(0.05, 4))], q(y)) for y in (2.0, 3.0, 4.0, -1.0, 0.5, 1.5, q(0.3), q(2.7), 0.0, 1.0)
                for _ in range(3)]
@@ -239,7 +276,7 @@ def inputs(call, dt, rng):
                   [q(2), q(2), q(-100)]][k] if k < 6 else xs
             out.append((xs, None))
         return out
-    if call[0] in "vsn" and call[:4] in ("var(", "std(", "norm"):
+    if call[:4] in ("var(", "std(", "norm", "max(", "min("):
         for k in range(14):
             n = rng.choice([2, 3, 4, 5])
             xs = [q(rng.uniform(-5, 5)) for _ in range(n)]
@@ -279,8 +316,11 @@ def main():
             for xs, y, call in [(xs, y, tmpl.replace("K", str(k))) for xs, y in inputs(tmpl, dt, rng)
                                 for k in (range(len(xs)) if "K" in tmpl else [0])]:
                 a = ";".join(hex(bits(dt, x)) for x in xs)
-                b = hex(bits(dt, y)) if call.startswith("power") else ""
+                b = hex(bits(dt, y)) if call.startswith("power") or call.startswith("m") and ", B" in call else ""
                 for mode, ftz in MODES + [("stochastic", 0)]:
+                    MODE[:] = [mode, ftz, dt]
+                    if mode == "stochastic" and call.startswith("clip"):
+                        continue   # its bounds draw too
                     fx = [flush(dt, x, ftz) for x in xs]
                     fy = flush(dt, y, ftz) if y is not None else None
                     e1, e2 = exact(call, fx, fy, 320), exact(call, fx, fy, 640)
