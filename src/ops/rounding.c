@@ -159,10 +159,10 @@ static void refuse(call_t *c, const char *why_op)
 {
     char m[64];
     err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
-              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma, the casts (fp16 bf16 "
-              "fp32 fp64 tf32 e4m3 e5m2 cast), exp log log1p expm1 sin cos erf tanh, the activations sigmoid "
-              "log_sigmoid softplus swish gelu elu softsign relu relu6 linear (x alone), sum, mean and matmul follow "
-              "it: :help :rounding",
+              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma power, the casts, "
+              "exp log log1p expm1 sin cos erf tanh, every activation, softmax, log_softmax, sum, mean, var, std, "
+              "norm (without ord=), max, min, maximum, minimum, clip, floor, round, matmul and the derivatives grad "
+              "uses (but gelu's and swish's) follow it: :help :rounding",
               why_op, mode_text(op_settings(c->s), m, sizeof m));
 }
 
@@ -585,7 +585,8 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
+    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext)
+        refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : id == OP_norm ? _("norm with ord=") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
