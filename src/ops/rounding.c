@@ -501,6 +501,37 @@ static value_t *redo_softmax(call_t *c, value_t *out, const rctx_t *r)
     return out;
 }
 
+/* mse and mae: per sample the mean over the last axis, then the
+ * reduction (mean over the batch, sum, or none): each output the exact
+ * value of the (already rounded) inputs, rounded once (op_cr_loss) */
+static value_t *redo_loss(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *Y = op_arg_tensor(c, 0), *P = op_arg_tensor(c, 1);
+    tensor_t yt = Y->u.t, pt = P->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype;
+    if (!yt.weak) tensor_broadcast(&yt, pt.ndim, pt.shape);
+    int64_t size = pt.weak ? 1 : pt.size, n = pt.ndim ? pt.shape[pt.ndim - 1] : 1, nb = n ? size / n : 0;
+    span_t sp;
+    value_t *rv = op_kw(c, "reduction", &sp);
+    int red = !rv || rv->kind != V_STR || strcmp(rv->u.str.s, "sum") ? 0 : 1;
+    if (rv && rv->kind == V_STR && !strcmp(rv->u.str.s, "none")) red = 2;
+    size_t cap = (size_t)(size ? 2 * size : 2) * sizeof(double);
+    double *a = mem_alloc(cap), *b = a + (size ? size : 1);
+    for (int64_t i = 0; i < size; i++) {
+        int side;
+        a[i] = (double)load(P, &pt, i, odt, r, i + (1LL << 40), &side);
+        b[i] = (double)load(Y, &yt, i, odt, r, i + (2LL << 40), &side);
+    }
+    bool sq = c->op->id == OP_mse;
+    if (red == 2 && pt.ndim)
+        for (int64_t k = 0; k < nb; k++)
+            dtype_store_f64(odt, tensor_data(out), k, put(op_cr_loss(sq, a + k * n, b + k * n, n, (double)n), odt, r, k));
+    else
+        dtype_store_f64(odt, tensor_data(out), 0, put(op_cr_loss(sq, a, b, size, red == 1 ? (double)n : (double)size), odt, r, 0));
+    mem_free(a, cap);
+    return out;
+}
+
 /* matmul: out[..., i, j] = sum_p a[..., i, p] b[..., p, j] left to right,
  * each product exact (binary128 holds it) and each addition rounded in the
  * mode to the accumulator (fp32 for fp16/bf16/fp32, fp64 for fp64, the
@@ -577,6 +608,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool sel = ((id == OP_maximum || id == OP_minimum) && c->nargs == 2) || (id == OP_clip && c->nargs == 3) ||
                (sel1(id) && c->nargs == 1 && c->nkw == 0);
     bool ext = (id == OP_max || id == OP_min) && c->nargs == 1;
+    bool loss = (id == OP_mse || id == OP_mae) && c->nargs == 2;
     bool pw = (id == OP_power || id == OP_power_deriv) && c->nargs == 2 && c->nkw == 0;
     bool pop = param_op(id) && c->nargs == 1;
     bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
@@ -585,7 +617,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext)
+    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext && !loss)
         refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : id == OP_norm ? _("norm with ord=") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
@@ -598,7 +630,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         op_rounding_host_done(&hc);
         return r;
     }
-    if ((cr || pw || pop || stat || sm) && !op_cr_ready())
+    if ((cr || pw || pop || stat || sm || loss) && !op_cr_ready())
         err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
                   dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
@@ -619,6 +651,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
     if (stat || ext) return redo_stat(c, out, &r);
+    if (loss) return redo_loss(c, out, &r);
     if (sm) return redo_softmax(c, out, &r);
     if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);

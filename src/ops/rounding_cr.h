@@ -26,6 +26,8 @@ op_cr_t op_cr_eval_p(op_id_t id, double x, double p, int variant);
 bool op_cr_deriv(op_id_t id);
 op_cr_t op_cr_eval_d(op_id_t id, double x, double p, int variant);
 op_cr_t op_cr_powd(double a, double b);
+/* mse (sq) and mae: sum over k < cnt of (p_k - y_k)^2 or |p_k - y_k|, over div */
+op_cr_t op_cr_loss(bool sq, const double *p, const double *y, int64_t cnt, double div);
 /* softmax (lg: log_softmax) of the row xs[0..n) into out[0..n) */
 void op_cr_softmax(bool lg, const double *xs, int64_t n, op_cr_t *out);
 op_cr_t op_cr_stat(op_id_t id, const double *xs, int64_t n, int64_t ddof);

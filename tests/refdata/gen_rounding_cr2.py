@@ -40,7 +40,8 @@ CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, 
          "relu_deriv(A)", "relu6_deriv(A)", "leaky_relu_deriv(A, negative_slope=0.01)", "hard_sigmoid_deriv(A)",
          "hard_sigmoid_deriv(A, variant=\"keras2\")", "elu_deriv(A, alpha=0.5)", "selu_deriv(A)", "softsign_deriv(A)",
          "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)",
-         "maximum(A, B)", "minimum(A, B)", "clip(A, 0.1, 0.9)", "floor(A)", "round(A)", "max(A)", "min(A)"]
+         "maximum(A, B)", "minimum(A, B)", "clip(A, 0.1, 0.9)", "floor(A)", "round(A)", "max(A)", "min(A)",
+         "mse(A, B)", "mae(A, B)"]
 MODE = ["nearest", 0]   # the row's mode and ftz (clip's weak bounds round once in it)
 
 
@@ -132,6 +133,9 @@ def value(call, xs, y, prec):
     """the exact value: a Fraction, an mpf or a pair (c, d) (gen_rounding_cr.from_mpf), or None for NaN"""
     mp.prec = prec
     x = xs[0]
+    if call[:4] in ("mse(", "mae("):   # mean((y_pred - y_true)^2) and mean(|y_pred - y_true|), y_true = A
+        d = [F(b) - F(a) for a, b in zip(xs, y)]
+        return sum(t * t if call[1] == "s" else abs(t) for t in d) / len(d)
     if call.startswith("hard_sigmoid_deriv"):
         k, d = (F(5, 2), 5) if "keras2" in call else (F(3), 6)
         inside = -k <= x <= k if "keras2" in call else -k < x < k
@@ -250,6 +254,12 @@ def inputs(call, dt, rng):
     sub = float(F(2) ** (emin - mb))
     small = [sub, -sub, float(F(2) ** emin)]
     out = []
+    if call[:4] in ("mse(", "mae("):
+        out = []
+        for k in range(14):
+            n = rng.choice([1, 2, 3, 5])
+            out.append(([q(rng.uniform(-5, 5)) for _ in range(n)], [q(rng.uniform(-5, 5)) for _ in range(n)]))
+        return out + [([sub, 1.0], [0.0, 1.0 + 0 * sub]), ([1.0, 2.0, 3.0], [1.0, 2.0, 5.0])]
     if call.startswith("maximum") or call.startswith("minimum"):
         return [([q(rng.uniform(-8, 8))], q(rng.uniform(-8, 8))) for _ in range(12)] + [([0.0], -0.0), ([-0.0], 0.0),
                 ([sub], -sub), ([1.0], 1.0)]
@@ -316,13 +326,15 @@ def main():
             for xs, y, call in [(xs, y, tmpl.replace("K", str(k))) for xs, y in inputs(tmpl, dt, rng)
                                 for k in (range(len(xs)) if "K" in tmpl else [0])]:
                 a = ";".join(hex(bits(dt, x)) for x in xs)
-                b = hex(bits(dt, y)) if call.startswith("power") or call.startswith("m") and ", B" in call else ""
+                b = ";".join(hex(bits(dt, t)) for t in y) if isinstance(y, list) else (
+                    hex(bits(dt, y)) if ", B" in call else "")
                 for mode, ftz in MODES + [("stochastic", 0)]:
                     MODE[:] = [mode, ftz, dt]
-                    if mode == "stochastic" and call.startswith("clip"):
-                        continue   # its bounds draw too
+                    if mode == "stochastic" and (call.startswith("clip") or isinstance(y, list)):
+                        continue   # clip's bounds draw too; the losses' pairs of lists are not repeated
                     fx = [flush(dt, x, ftz) for x in xs]
-                    fy = flush(dt, y, ftz) if y is not None else None
+                    fy = [flush(dt, t, ftz) for t in y] if isinstance(y, list) else (
+                        flush(dt, y, ftz) if y is not None else None)
                     e1, e2 = exact(call, fx, fy, 320), exact(call, fx, fy, 640)
                     if e1 is None:
                         continue
