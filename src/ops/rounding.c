@@ -610,7 +610,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool ext = (id == OP_max || id == OP_min) && c->nargs == 1;
     bool loss = (id == OP_mse || id == OP_mae) && c->nargs == 2;
     bool pw = (id == OP_power || id == OP_power_deriv) && c->nargs == 2 && c->nkw == 0;
-    bool pop = param_op(id) && c->nargs == 1;
+    bool pop = param_op(id) && c->nargs == 1 && !(id == OP_gelu_deriv && c->nkw);   /* gelu' of the tanh form: no */
     bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
 
     ew = ew || cr || pw || pop || sel;

@@ -591,12 +591,77 @@ static op_cr_t deriv_ziv(op_id_t id, double x, double p)
     return r;
 }
 
+/* gelu'(x) = Phi(x) + x phi(x) and swish'(x) = s(x) + x s(x) s(-x): two
+ * terms of opposite signs for x < 0 (a root near -0.75 and -1.28), so the
+ * error is bounded against the larger term M: Phi within (2x^2 + 5) 2^-w
+ * (erfc's condition number at u = -x/sqrt 2 is at most 2u^2 + 2, u carrying
+ * two roundings), x phi within 5 2^-w, the sum one more: all within
+ * (2x^2 + 11) 2^-w M; swish's terms within 3 and 8 2^-w, all within 2^-w
+ * 18 M.  Both values are irrational at every double x but 0 (1/2), so Ziv's
+ * loop ends; the tails beyond |x| = 40 (800) are 1 plus, or -0 less, an
+ * amount below every grid. */
+static op_cr_t two_terms(op_id_t id, double x)
+{
+    mpfr_t a, b, t, u;
+    M.init2(a, 64);
+    M.init2(b, 64);
+    M.init2(t, 64);
+    M.init2(u, 64);
+    double bound = id == OP_gelu_deriv ? 2 * x * x + 11 : 18;
+    int loss = 1;
+    while (bound > 1) { bound /= 2; loss++; }
+    for (mpfr_prec_t w = 160;; w *= 2) {
+        M.set_prec(a, w);
+        M.set_prec(b, w);
+        M.set_prec(t, w);
+        M.set_prec(u, w);
+        if (id == OP_gelu_deriv) {
+            M.sqrt_ui(t, 2, MPFR_RNDN);
+            M.set_d(u, -x, MPFR_RNDN);
+            M.div(u, u, t, MPFR_RNDN);
+            M.erfc(a, u, MPFR_RNDN);
+            M.div_2ui(a, a, 1, MPFR_RNDN);   /* Phi(x) */
+            M.set_d(u, x, MPFR_RNDN);
+            M.sqr(u, u, MPFR_RNDN);   /* exact */
+            M.div_2ui(u, u, 1, MPFR_RNDN);
+            M.neg(u, u, MPFR_RNDN);
+            M.exp(b, u, MPFR_RNDN);
+            M.const_pi(t, MPFR_RNDN);
+            M.mul_si(t, t, 2, MPFR_RNDN);
+            M.sqrt(t, t, MPFR_RNDN);
+            M.div(b, b, t, MPFR_RNDN);
+            M.mul_d(b, b, x, MPFR_RNDN);   /* x phi(x) */
+        } else {
+            M.set_d(u, -x, MPFR_RNDN);
+            M.exp(u, u, MPFR_RNDN);
+            M.add_ui(u, u, 1, MPFR_RNDN);
+            M.ui_div(a, 1, u, MPFR_RNDN);   /* s(x) */
+            M.set_d(u, x, MPFR_RNDN);
+            M.exp(u, u, MPFR_RNDN);
+            M.add_ui(u, u, 1, MPFR_RNDN);
+            M.ui_div(b, 1, u, MPFR_RNDN);   /* s(-x) */
+            M.mul(b, b, a, MPFR_RNDN);
+            M.mul_d(b, b, x, MPFR_RNDN);
+        }
+        long em = mpfr_get_exp(a) > mpfr_get_exp(b) ? mpfr_get_exp(a) : mpfr_get_exp(b);
+        M.add(t, a, b, MPFR_RNDN);
+        if (M.can_round(t, w - loss - (em - mpfr_get_exp(t)), MPFR_RNDN, MPFR_RNDZ, 113) || w >= 16384) break;
+    }
+    op_cr_t r = cr_round113(t, 0);
+    M.clear(a);
+    M.clear(b);
+    M.clear(t);
+    M.clear(u);
+    return r;
+}
+
 bool op_cr_deriv(op_id_t id)
 {
     switch (id) {
     case OP_sigmoid_deriv: case OP_tanh_deriv: case OP_log_sigmoid_deriv: case OP_expm1_deriv: case OP_relu_deriv:
     case OP_relu6_deriv: case OP_leaky_relu_deriv: case OP_hard_sigmoid_deriv: case OP_elu_deriv: case OP_selu_deriv:
-    case OP_softsign_deriv: case OP_log1p_deriv: case OP_sqrt_deriv: case OP_erf_deriv:
+    case OP_softsign_deriv: case OP_log1p_deriv: case OP_sqrt_deriv: case OP_erf_deriv: case OP_swish_deriv:
+    case OP_gelu_deriv:   /* the exact form (rounding.c refuses approximate=) */
         return true;
     default:
         return false;
@@ -652,6 +717,14 @@ op_cr_t op_cr_eval_d(op_id_t id, double x, double p, int variant)
         } else r = deriv_ziv(id, x, 0);
         M.clear(d);
         return r;
+    case OP_gelu_deriv: case OP_swish_deriv: {
+        double far = id == OP_gelu_deriv ? 40 : 800;
+        if (x == 0) return exact(0.5);
+        if (isinf(x)) return exact(x > 0 ? 1.0 : -0.0);
+        if (x > far) { r = exact(1.0); r.side = 1; return r; }
+        if (x < -far) { r = exact(-0.0); r.side = -1; return r; }
+        return two_terms(id, x);
+    }
     case OP_erf_deriv:
         if (isinf(x) || fabs(x) > 3e4) return isinf(x) ? exact(0.0) : tiny_pos();   /* e^-9e8: past every grid */
         return deriv_ziv(id, x, 0);

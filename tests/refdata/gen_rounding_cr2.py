@@ -41,7 +41,7 @@ CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, 
          "hard_sigmoid_deriv(A, variant=\"keras2\")", "elu_deriv(A, alpha=0.5)", "selu_deriv(A)", "softsign_deriv(A)",
          "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)",
          "maximum(A, B)", "minimum(A, B)", "clip(A, 0.1, 0.9)", "floor(A)", "round(A)", "max(A)", "min(A)",
-         "mse(A, B)", "mae(A, B)"]
+         "mse(A, B)", "mae(A, B)", "gelu_deriv(A)", "swish_deriv(A)"]
 MODE = ["nearest", 0]   # the row's mode and ftz (clip's weak bounds round once in it)
 
 
@@ -124,6 +124,14 @@ def deriv(name, x, y):
             return None
         r = fsqrt(F(x))
         return 1 / (2 * r)
+    if name == "gelu_deriv":   # Phi(x) + x phi(x); 1 - Q(x) + x phi(x) above 1
+        phi = mpmath.exp(-v * v / 2) / mpmath.sqrt(2 * mpmath.pi)
+        if x > 1:
+            return (1.0, -mpmath.erfc(v / mpmath.sqrt(2)) / 2 + v * phi)
+        return mpmath.erfc(-v / mpmath.sqrt(2)) / 2 + v * phi
+    if name == "swish_deriv":   # s(x) + x s(x) s(-x); 1 - s(-x) + ... above 1
+        sp, sn = 1 / (1 + mpmath.exp(-v)), 1 / (1 + mpmath.exp(v))
+        return (1.0, -sn + v * sp * sn) if x > 1 else sp + v * sp * sn
     if name == "erf_deriv":
         return 2 / mpmath.sqrt(mpmath.pi) * mpmath.exp(-v * v)
     raise ValueError(name)
@@ -303,6 +311,9 @@ def inputs(call, dt, rng):
     xs = [q(rng.uniform(-8, 8)) for _ in range(12)] + [q(rng.uniform(-40, 14)) for _ in range(4)]
     if "deriv" in call:
         xs += [q(rng.uniform(0, 8)) for _ in range(6)] + [0.0, q(6.0), q(-2.5)]
+    if call.startswith("gelu_deriv") or call.startswith("swish_deriv"):   # beside the root, where the terms cancel
+        r = q(-0.7517915246935641 if call[0] == "g" else -1.2784645427610738)
+        xs += [r, q(r * (1 + 2.0 ** -(mb + 1) * 3)), q(r * (1 - 2.0 ** -(mb + 1) * 3)), q(-45.0), q(50.0)]
     xs += small + [-1.0, 1.0, q(-3.0), q(2.5)]
     return [([x], None) for x in xs]
 
