@@ -427,6 +427,21 @@ static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
     return out;
 }
 
+/* norm's ord= as rounding follows it: 2 (also "fro", and none), 1 or
+ * 3 (inf) for a vector norm; 0 for a matrix's 1-, 2- or inf-norm (ord= on
+ * a 2-d tensor without axis=), which does not follow */
+static int norm_ord(call_t *c)
+{
+    span_t sp;
+    value_t *v = op_kw(c, "ord", &sp);
+    if (!v) return 2;
+    if (v->kind == V_STR) return 2;   /* "fro": sqrt of the sum of squares, as the default */
+    const value_t *x = c->nargs ? c->args[0] : NULL;
+    if (x && x->kind == V_TENSOR && x->u.t.ndim == 2 && !op_kw(c, "axis", NULL)) return 0;
+    double o = op_to_double(v, sp, "ord");
+    return o == 1 ? 1 : o == 2 ? 2 : 3;
+}
+
 /* var, std (ddof=) and norm (no ord=), over all elements or along
  * axis=: per output element the exact function of its (already rounded)
  * inputs, rounded once (rounding_cr.c's op_cr_stat) */
@@ -459,6 +474,21 @@ static value_t *redo_stat(call_t *c, value_t *out, const rctx_t *r)
             for (int64_t j = 1; j < n && mx == mx; j++)
                 if (xs[j] != xs[j] || (id == OP_max ? xs[j] > mx : xs[j] < mx)) mx = xs[j];
             dtype_store_f64(odt, tensor_data(out), o, rnd((q_t)mx, 0, odt, r, o));
+            continue;
+        }
+        int ord = id == OP_norm ? norm_ord(c) : 2;
+        if (ord == 3) {   /* max |x_j|: exact (nan if any is) */
+            double mx = 0;
+            for (int64_t j = 0; j < n && mx == mx; j++) mx = xs[j] != xs[j] ? xs[j] : fabs(xs[j]) > mx ? fabs(xs[j]) : mx;
+            dtype_store_f64(odt, tensor_data(out), o, rnd((q_t)mx, 0, odt, r, o));
+            continue;
+        }
+        if (ord == 1) {   /* sum |x_j|, exact, rounded once */
+            size_t zc = (size_t)(n ? n : 1) * sizeof(double);
+            double *zero = mem_alloc(zc);
+            memset(zero, 0, zc);
+            dtype_store_f64(odt, tensor_data(out), o, put(op_cr_loss(false, xs, zero, n, 1.0), odt, r, o));
+            mem_free(zero, zc);
             continue;
         }
         dtype_store_f64(odt, tensor_data(out), o, put(op_cr_stat(id, xs, n, ddof), odt, r, o));
@@ -604,7 +634,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
-    bool stat = (id == OP_var || id == OP_std || (id == OP_norm && !op_kw(c, "ord", NULL))) && c->nargs == 1;
+    bool stat = (id == OP_var || id == OP_std || (id == OP_norm && norm_ord(c) > 0)) && c->nargs == 1;
     bool sel = ((id == OP_maximum || id == OP_minimum) && c->nargs == 2) || (id == OP_clip && c->nargs == 3) ||
                (sel1(id) && c->nargs == 1 && c->nkw == 0);
     bool ext = (id == OP_max || id == OP_min) && c->nargs == 1;
@@ -618,7 +648,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
     if (!ew && !sum && !lit && !mm && !stat && !sm && !ext && !loss)
-        refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : id == OP_norm ? _("norm with ord=") : op->name);
+        refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : id == OP_norm ? _("norm with ord= of a matrix") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.

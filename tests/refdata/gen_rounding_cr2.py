@@ -41,7 +41,8 @@ CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, 
          "hard_sigmoid_deriv(A, variant=\"keras2\")", "elu_deriv(A, alpha=0.5)", "selu_deriv(A)", "softsign_deriv(A)",
          "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)",
          "maximum(A, B)", "minimum(A, B)", "clip(A, 0.1, 0.9)", "floor(A)", "round(A)", "max(A)", "min(A)",
-         "mse(A, B)", "mae(A, B)", "gelu_deriv(A)", "swish_deriv(A)"]
+         "mse(A, B)", "mae(A, B)", "gelu_deriv(A)", "swish_deriv(A)",
+         "norm(A, ord=1)", "norm(A, ord=inf)"]
 MODE = ["nearest", 0]   # the row's mode and ftz (clip's weak bounds round once in it)
 
 
@@ -176,6 +177,10 @@ def value(call, xs, y, prec):
     n = len(xs)
     if "softmax" in call:
         return soft(call.startswith("log"), xs, int(call[call.index("[") + 1:-1]))
+    if call == "norm(A, ord=1)":
+        return sum(abs(F(a)) for a in xs)
+    if call == "norm(A, ord=inf)":
+        return max(abs(F(a)) for a in xs)
     if call.startswith("norm"):
         return fsqrt(sum(F(a) ** 2 for a in xs))
     ddof = 1 if "ddof" in call else 0
