@@ -265,6 +265,33 @@ static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i
     return put(op_cr_eval(id, (double)a), dt, r, i);
 }
 
+/* comparisons: exact on the operands as they enter (a weak literal rounded
+ * once in the mode, a subnormal flushed under :ftz, as x86's DAZ compares) */
+static bool is_cmp(op_id_t id)
+{
+    return id == OP_equal || id == OP_not_equal || id == OP_greater || id == OP_greater_equal || id == OP_less ||
+           id == OP_less_equal;
+}
+
+static double compare(op_id_t id, q_t a, q_t b)
+{
+    switch (id) {
+    case OP_equal: return a == b;
+    case OP_not_equal: return a != b;
+    case OP_greater: return a > b;
+    case OP_greater_equal: return a >= b;
+    case OP_less: return a < b;
+    default: return a <= b;
+    }
+}
+
+/* the losses: composites of ops (losses.c) */
+static bool is_loss(op_id_t id)
+{
+    return id == OP_mse || id == OP_mae || id == OP_binary_crossentropy || id == OP_categorical_crossentropy ||
+           id == OP_sparse_categorical_crossentropy || id == OP_nll;
+}
+
 /* floor and round (halves to even): an integer of the input's format, exact */
 static bool sel1(op_id_t id) { return id == OP_floor || id == OP_round; }
 
@@ -323,7 +350,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     op_id_t id = c->op->id;
     int variant = 0;
     double param = param_op(id) ? param_of(c, &variant) : 0;
-    int nin = id == OP_fma || id == OP_clip ? 3 : id == OP_sqrt || op_cr_follows(id) || param_op(id) || sel1(id) || id == OP_negative || id == OP_abs ||
+    int nin = id == OP_fma || id == OP_clip || id == OP_where ? 3 : id == OP_sqrt || op_cr_follows(id) || param_op(id) || sel1(id) || id == OP_negative || id == OP_abs ||
               cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
     value_t *in[3] = { NULL, NULL, NULL };
     tensor_t bt[3];
@@ -333,11 +360,13 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         bt[k] = in[k]->u.t;
         if (!bt[k].weak) tensor_broadcast(&bt[k], o->ndim, o->shape);
     }
-    if (nin == 2) {
-        op_promo_t pr = op_promote((dtype_t)in[0]->u.t.dtype, in[0]->u.t.weak, (dtype_t)in[1]->u.t.dtype,
-                                   in[1]->u.t.weak, false, op_settings(c->s)->precision);
-        enter[0] = pr.in[0];
-        enter[1] = pr.in[1];
+    if (nin == 2 || id == OP_where) {
+        int k0 = id == OP_where;
+        op_promo_t pr = op_promote((dtype_t)in[k0]->u.t.dtype, in[k0]->u.t.weak, (dtype_t)in[k0 + 1]->u.t.dtype,
+                                   in[k0 + 1]->u.t.weak, is_cmp(id), op_settings(c->s)->precision);
+        enter[k0] = pr.in[0];
+        enter[k0 + 1] = pr.in[1];
+        if (k0) enter[0] = in[0]->u.t.dtype == DT_INT64 ? DT_FP64 : (dtype_t)in[0]->u.t.dtype;
     } else if (id == OP_clip) {   /* x, lo, hi enter at the result's dtype (a weak bound rounded once in the mode) */
     } else if (nin == 3) {   /* fma: a weak number enters at dt's compute precision (dt itself when all are weak) */
         for (int k = 0; k < 3; k++) enter[k] = in[k]->u.t.weak && !o->weak ? dtype_compute(dt) : dt;
@@ -356,7 +385,11 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         }
         if (nin >= 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
         double v;
-        if (id == OP_clip) {   /* minimum(maximum(x, lo), hi): a selection, exact */
+        if (id == OP_where) {   /* a selection, exact */
+            q_t h = load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1);
+            v = rnd(a != 0 ? b : h, 0, dt, r, i);
+        } else if (is_cmp(id)) v = compare(id, a, b);
+        else if (id == OP_clip) {   /* minimum(maximum(x, lo), hi): a selection, exact */
             q_t h = load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1);
             v = a != a || b != b || h != h ? NAN : (double)select2(OP_minimum, select2(OP_maximum, a, b), h);
             v = rnd((q_t)v, 0, dt, r, i);
@@ -531,37 +564,6 @@ static value_t *redo_softmax(call_t *c, value_t *out, const rctx_t *r)
     return out;
 }
 
-/* mse and mae: per sample the mean over the last axis, then the
- * reduction (mean over the batch, sum, or none): each output the exact
- * value of the (already rounded) inputs, rounded once (op_cr_loss) */
-static value_t *redo_loss(call_t *c, value_t *out, const rctx_t *r)
-{
-    value_t *Y = op_arg_tensor(c, 0), *P = op_arg_tensor(c, 1);
-    tensor_t yt = Y->u.t, pt = P->u.t;
-    dtype_t odt = (dtype_t)out->u.t.dtype;
-    if (!yt.weak) tensor_broadcast(&yt, pt.ndim, pt.shape);
-    int64_t size = pt.weak ? 1 : pt.size, n = pt.ndim ? pt.shape[pt.ndim - 1] : 1, nb = n ? size / n : 0;
-    span_t sp;
-    value_t *rv = op_kw(c, "reduction", &sp);
-    int red = !rv || rv->kind != V_STR || strcmp(rv->u.str.s, "sum") ? 0 : 1;
-    if (rv && rv->kind == V_STR && !strcmp(rv->u.str.s, "none")) red = 2;
-    size_t cap = (size_t)(size ? 2 * size : 2) * sizeof(double);
-    double *a = mem_alloc(cap), *b = a + (size ? size : 1);
-    for (int64_t i = 0; i < size; i++) {
-        int side;
-        a[i] = (double)load(P, &pt, i, odt, r, i + (1LL << 40), &side);
-        b[i] = (double)load(Y, &yt, i, odt, r, i + (2LL << 40), &side);
-    }
-    bool sq = c->op->id == OP_mse;
-    if (red == 2 && pt.ndim)
-        for (int64_t k = 0; k < nb; k++)
-            dtype_store_f64(odt, tensor_data(out), k, put(op_cr_loss(sq, a + k * n, b + k * n, n, (double)n), odt, r, k));
-    else
-        dtype_store_f64(odt, tensor_data(out), 0, put(op_cr_loss(sq, a, b, size, red == 1 ? (double)n : (double)size), odt, r, 0));
-    mem_free(a, cap);
-    return out;
-}
-
 /* matmul: out[..., i, j] = sum_p a[..., i, p] b[..., p, j] left to right,
  * each product exact (binary128 holds it) and each addition rounded in the
  * mode to the accumulator (fp32 for fp16/bf16/fp32, fp64 for fp64, the
@@ -638,7 +640,15 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool sel = ((id == OP_maximum || id == OP_minimum) && c->nargs == 2) || (id == OP_clip && c->nargs == 3) ||
                (sel1(id) && c->nargs == 1 && c->nkw == 0);
     bool ext = (id == OP_max || id == OP_min) && c->nargs == 1;
-    bool loss = (id == OP_mse || id == OP_mae) && c->nargs == 2;
+    sel = sel || (is_cmp(id) && c->nargs == 2 && c->nkw == 0) || (id == OP_where && c->nargs == 3 && c->nkw == 0);
+    /* the losses are written with ops (losses.c), which the tape and the
+     * tracer record: each of those follows the mode or refuses, so eager
+     * and traced runs agree (an int64 prediction would become a float
+     * outside the ops: refused) */
+    if (is_loss(id) && c->nargs == 2 && c->args[id == OP_nll ? 0 : 1]->kind == V_TENSOR &&
+        c->args[id == OP_nll ? 0 : 1]->u.t.dtype == DT_INT64)
+        refuse(c, _("a loss of int64 predictions"));
+    if (is_loss(id)) return op_rounding_mark(c, plain(c, run), st->rounding | (st->ftz ? 8 : 0));
     bool pw = (id == OP_power || id == OP_power_deriv) && c->nargs == 2 && c->nkw == 0;
     bool pop = param_op(id) && c->nargs == 1 && !(id == OP_gelu_deriv && c->nkw);   /* gelu' of the tanh form: no */
     bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
@@ -647,7 +657,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext && !loss)
+    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext)
         refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : id == OP_norm ? _("norm with ord= of a matrix") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
@@ -660,7 +670,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         op_rounding_host_done(&hc);
         return r;
     }
-    if ((cr || pw || pop || stat || sm || loss) && !op_cr_ready())
+    if ((cr || pw || pop || stat || sm) && !op_cr_ready())
         err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
                   dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
@@ -681,7 +691,6 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
     if (stat || ext) return redo_stat(c, out, &r);
-    if (loss) return redo_loss(c, out, &r);
     if (sm) return redo_softmax(c, out, &r);
     if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);

@@ -41,8 +41,8 @@ CALLS = ["power(A, B)", "A ** 2", "leaky_relu(A, negative_slope=0.01)", "elu(A, 
          "hard_sigmoid_deriv(A, variant=\"keras2\")", "elu_deriv(A, alpha=0.5)", "selu_deriv(A)", "softsign_deriv(A)",
          "log1p_deriv(A)", "sqrt_deriv(A)", "erf_deriv(A)",
          "maximum(A, B)", "minimum(A, B)", "clip(A, 0.1, 0.9)", "floor(A)", "round(A)", "max(A)", "min(A)",
-         "mse(A, B)", "mae(A, B)", "gelu_deriv(A)", "swish_deriv(A)",
-         "norm(A, ord=1)", "norm(A, ord=inf)"]
+         "gelu_deriv(A)", "swish_deriv(A)",
+         "norm(A, ord=1)", "norm(A, ord=inf)", "A >= B", "where(A > B, A, 0.3)"]
 MODE = ["nearest", 0]   # the row's mode and ftz (clip's weak bounds round once in it)
 
 
@@ -221,6 +221,12 @@ def select(call, xs, y, dt):
 
 
 def exact(call, xs, y, prec):
+    if call == "A >= B":
+        return F(1 if xs[0] >= y else 0), False
+    if call.startswith("where"):   # 0.3 enters at dt, rounded once in the mode
+        if xs[0] > y:
+            return abs(F(xs[0])), math.copysign(1, xs[0]) < 0
+        return rnd(MODE[2], F(3, 10), False, MODE[0], MODE[1])[0], False
     if call.split("(")[0] in ("max", "min", "maximum", "minimum", "floor", "round", "clip"):
         v = select(call, xs, y, MODE[2])
         return abs(F(v)), math.copysign(1, v) < 0
@@ -273,7 +279,7 @@ def inputs(call, dt, rng):
             n = rng.choice([1, 2, 3, 5])
             out.append(([q(rng.uniform(-5, 5)) for _ in range(n)], [q(rng.uniform(-5, 5)) for _ in range(n)]))
         return out + [([sub, 1.0], [0.0, 1.0 + 0 * sub]), ([1.0, 2.0, 3.0], [1.0, 2.0, 5.0])]
-    if call.startswith("maximum") or call.startswith("minimum"):
+    if call.startswith("maximum") or call.startswith("minimum") or call in ("A >= B", "where(A > B, A, 0.3)"):
         return [([q(rng.uniform(-8, 8))], q(rng.uniform(-8, 8))) for _ in range(12)] + [([0.0], -0.0), ([-0.0], 0.0),
                 ([sub], -sub), ([1.0], 1.0)]
     if call.startswith("power_deriv"):
@@ -343,10 +349,10 @@ def main():
                                 for k in (range(len(xs)) if "K" in tmpl else [0])]:
                 a = ";".join(hex(bits(dt, x)) for x in xs)
                 b = ";".join(hex(bits(dt, t)) for t in y) if isinstance(y, list) else (
-                    hex(bits(dt, y)) if ", B" in call else "")
+                    hex(bits(dt, y)) if "B" in call else "")
                 for mode, ftz in MODES + [("stochastic", 0)]:
                     MODE[:] = [mode, ftz, dt]
-                    if mode == "stochastic" and (call.startswith("clip") or isinstance(y, list)):
+                    if mode == "stochastic" and (call.startswith("clip") or call.startswith("where") or isinstance(y, list)):
                         continue   # clip's bounds draw too; the losses' pairs of lists are not repeated
                     fx = [flush(dt, x, ftz) for x in xs]
                     fy = [flush(dt, t, ftz) for t in y] if isinstance(y, list) else (
