@@ -161,8 +161,9 @@ static void refuse(call_t *c, const char *why_op)
     err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
               "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma power, the casts, "
               "exp log log1p expm1 sin cos erf tanh, every activation, softmax, log_softmax, sum, mean, var, std, "
-              "norm (without ord=), max, min, maximum, minimum, clip, floor, round, matmul and the derivatives grad "
-              "uses (but gelu's and swish's) follow it: :help :rounding",
+              "norm (vector norms), max, min, maximum, minimum, clip, floor, round, the comparisons, where, matmul, "
+              "the losses (op by op) and the derivatives grad uses (but that of gelu's tanh form) follow it: "
+              ":help :rounding",
               why_op, mode_text(op_settings(c->s), m, sizeof m));
 }
 
