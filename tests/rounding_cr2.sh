@@ -63,10 +63,10 @@ tap_ok $? "each stochastic draw is one of the exact value's two neighbours ($nr 
 [ -n "$bad" ] && for r in $bad; do echo "$(sed -n "${r}p" srows): $(grep -v '^rounding' srout | sed -n "${r}p")"; done | tap_diag
 [ -s srerr ] && head -3 srerr | tap_diag
 # traced and eager runs give the same bits, values and grad's derivatives alike, in every mode
-# (x ** y is left out: its traced gradient under stochastic rounding with :ftz on differs from eager
-# in the last bit of one element, not understood yet)
+# (x ** y's rule compares b == 0: a comparison takes no count of the stochastic stream, as a graph
+# folds one on constants)
 { echo 'p = fp32([0.17, -0.5, 0.9])'
-  echo 'h(p) = sum(softmax(p) + log_softmax(p) + var(p) + std(p, ddof=1) + norm(p) + max(p) + leaky_relu(p, negative_slope=0.3) + selu(p) + elu(p, alpha=2) + hard_sigmoid(p) + clip(p, 0.2, 0.6) + maximum(p, 0.3) + gelu(p) + swish(p) + sigmoid(p) + tanh(p) + mse(p, p * 2) + binary_crossentropy(fp32([0, 1, 1]), abs(p)))'
+  echo 'h(p) = sum(softmax(p) + log_softmax(p) + var(p) + std(p, ddof=1) + norm(p) + max(p) + p ** 2.5 + leaky_relu(p, negative_slope=0.3) + selu(p) + elu(p, alpha=2) + hard_sigmoid(p) + clip(p, 0.2, 0.6) + maximum(p, 0.3) + gelu(p) + swish(p) + sigmoid(p) + tanh(p) + mse(p, p * 2) + binary_crossentropy(fp32([0, 1, 1]), abs(p)))'
   echo 'gh = grad(h)'
   echo 'k = trace(gh)'
   echo 't = trace(h)'

@@ -684,9 +684,11 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     rctx_t r = { st->rounding, st->ftz, 0 };
     if (st->rounding == 4) {
         /* a trace's own run of an op on constants is recorded as a node that
-         * draws at every call (graph/rounding_graph.c): it draws nothing */
+         * draws at every call (graph/rounding_graph.c): it draws nothing.  A
+         * comparison (a truth value, not recorded so: a graph folds one on
+         * constants) takes no count either, its draws keyed by op and element */
         nn_state_t *ns = nn_state();
-        uint64_t n = op_tracing() ? ~(uint64_t)0 : ns->sr_count++;
+        uint64_t n = op_tracing() || is_cmp(id) ? ~(uint64_t)0 : ns->sr_count++;
         r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + n) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
     }
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
