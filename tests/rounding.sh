@@ -142,18 +142,19 @@ out=$("$NNPAD" seed.nn 2>&1)
 r="$(printf '%s\n' "$out" | grep -c 'same bits') same, $(printf '%s\n' "$out" | grep -c 'differ') differ"
 [ "$r" = "10 same, 0 differ" ]; tap_ok $? "seed(n) repeats stochastic rounding's draws and rand's (got $r)"
 # an op that does not follow the mode is an error, never nearest even
-printf ':rounding up\nsoftmax(fp32([1, 2]))\n' > bad.nn
+# (softmax, var and norm follow the mode now: tests/rounding_cr2.sh)
+printf ':rounding up\ndense(2, 1)\n' > bad.nn
 r=$("$NNPAD" bad.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'softmax under :rounding up is not supported yet'
-tap_ok $? "softmax under :rounding up is an error naming the op and the mode (got: $(printf '%s' "$r" | head -3))"
-printf ':ftz on\nvar(fp32([1, 2]))\n' > bad2.nn
+[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'dense under :rounding up is not supported yet'
+tap_ok $? "a layer under :rounding up is an error naming the op and the mode (got: $(printf '%s' "$r" | head -3))"
+printf ':ftz on\nnorm(fp32([[1, 2], [3, 4]]), ord=1)\n' > bad2.nn
 r=$("$NNPAD" bad2.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'var under :ftz on is not supported yet'
-tap_ok $? "var under :ftz on is an error"
-printf ':rounding down\nnorm(fp32([[1, 2]]))\n' > bad3.nn
+[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'norm with ord= of a matrix under :ftz on is not supported yet'
+tap_ok $? "a matrix norm (ord= on a 2-d tensor) under :ftz on is an error"
+printf ':rounding down\nmse(int64([1, 2]), int64([1, 3]))\n' > bad3.nn
 r=$("$NNPAD" bad3.nn 2>&1); st=$?
-[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'norm under :rounding down is not supported yet'
-tap_ok $? "norm under :rounding down is an error"
+[ "$st" != 0 ] && printf '%s' "$r" | grep -q 'a loss of int64 predictions under :rounding down is not supported yet'
+tap_ok $? "a loss of int64 predictions under :rounding down is an error"
 # traced functions and grad under a mode: tests/rounding-graph.sh
 # the GPU under a mode (computed on the CPU in the mode): tests/rounding-graph.sh
 # a number typed alone prints as an op under the mode takes it: each dec

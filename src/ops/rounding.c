@@ -35,6 +35,7 @@
 #include "ops/rounding_cr.h"
 #include "util/error.h"
 #include "util/i18n.h"
+#include "util/mem.h"
 
 /* clang 14 (the fuzzing and sanitizer builds) has no _Float128 keyword and
  * glibc declares the f128 functions for GCC only: the same IEEE binary128
@@ -164,10 +165,11 @@ static void refuse(call_t *c, const char *why_op)
 {
     char m[64];
     err_raise(ERR_VALUE, c->span, "%s under %s is not supported yet (it would round to nearest even); :rounding nearest "
-              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma, the casts (fp16 bf16 "
-              "fp32 fp64 tf32 e4m3 e5m2 cast), exp log log1p expm1 sin cos erf tanh, the activations sigmoid "
-              "log_sigmoid softplus swish gelu elu softsign relu relu6 linear (x alone), sum, mean and matmul follow "
-              "it: :help :rounding",
+              "and :ftz off give nearest-even results. Under a mode, + - * / sqrt negative abs fma power, the casts, "
+              "exp log log1p expm1 sin cos erf tanh, every activation, softmax, log_softmax, sum, mean, var, std, "
+              "norm (vector norms), max, min, maximum, minimum, clip, floor, round, the comparisons, where, matmul, "
+              "the losses (op by op) and the derivatives grad uses (but that of gelu's tanh form) follow it: "
+              ":help :rounding",
               why_op, mode_text(op_settings(c->s), m, sizeof m));
 }
 
@@ -255,14 +257,89 @@ static double binary(op_id_t id, q_t a, q_t b, dtype_t dt, const rctx_t *r, int6
     return rnd(X, side, dt, r, i);
 }
 
+/* an exact value from rounding_cr.c rounded once in the mode */
+static double put(op_cr_t v, dtype_t dt, const rctx_t *r, int64_t i)
+{
+    if (v.cls == 2) return NAN;
+    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e) + scalbnf128((q_t)v.m2, v.e - 64);   /* exact */
+    return rnd(v.neg ? -X : X, v.side, dt, r, i);
+}
+
 /* a correctly rounded transcendental or activation op at a: its exact
  * value from rounding_cr.c, rounded once in the mode */
 static double cr_round(op_id_t id, q_t a, dtype_t dt, const rctx_t *r, int64_t i)
 {
-    op_cr_t v = op_cr_eval(id, (double)a);
-    if (v.cls == 2) return NAN;
-    q_t X = v.cls == 1 ? (q_t)INFINITY : scalbnf128((q_t)v.m, v.e) + scalbnf128((q_t)v.m2, v.e - 64);   /* exact */
-    return rnd(v.neg ? -X : X, v.side, dt, r, i);
+    return put(op_cr_eval(id, (double)a), dt, r, i);
+}
+
+/* comparisons: exact on the operands as they enter (a weak literal rounded
+ * once in the mode, a subnormal flushed under :ftz, as x86's DAZ compares) */
+static bool is_cmp(op_id_t id)
+{
+    return id == OP_equal || id == OP_not_equal || id == OP_greater || id == OP_greater_equal || id == OP_less ||
+           id == OP_less_equal;
+}
+
+static double compare(op_id_t id, q_t a, q_t b)
+{
+    switch (id) {
+    case OP_equal: return a == b;
+    case OP_not_equal: return a != b;
+    case OP_greater: return a > b;
+    case OP_greater_equal: return a >= b;
+    case OP_less: return a < b;
+    default: return a <= b;
+    }
+}
+
+/* the losses: composites of ops (losses.c) */
+static bool is_loss(op_id_t id)
+{
+    return id == OP_mse || id == OP_mae || id == OP_binary_crossentropy || id == OP_categorical_crossentropy ||
+           id == OP_sparse_categorical_crossentropy || id == OP_nll;
+}
+
+/* floor and round (halves to even): an integer of the input's format, exact */
+static bool sel1(op_id_t id) { return id == OP_floor || id == OP_round; }
+
+/* maximum and minimum of two numbers (not NaN): maximum(-0, 0) is 0, minimum(-0, 0) is -0 */
+static q_t select2(op_id_t id, q_t a, q_t b)
+{
+    if (a == b && a == 0) return (signbit((double)a) != 0) == (id == OP_minimum) ? a : b;
+    return (id == OP_maximum) == (a > b) ? a : b;
+}
+
+/* the activations with a parameter or a variant that follow the mode
+ * (op_cr_eval_p): leaky_relu (negative_slope= or alpha=), elu (alpha=),
+ * selu, hard_sigmoid (variant=), gelu (approximate=) */
+static bool param_op(op_id_t id)
+{
+    return id == OP_leaky_relu || id == OP_elu || id == OP_selu || id == OP_hard_sigmoid || id == OP_gelu ||
+           op_cr_deriv(id);
+}
+
+/* the parameter and variant of a param_op call (already checked by its impl) */
+static double param_of(call_t *c, int *variant)
+{
+    op_id_t id = c->op->id;
+    span_t sp;
+    *variant = 0;
+    const char *kw = id == OP_hard_sigmoid || id == OP_hard_sigmoid_deriv ? "variant" : id == OP_gelu ? "approximate" : NULL;
+    value_t *v = kw ? op_kw(c, kw, &sp) : NULL;
+    if (v && v->kind == V_STR)
+        *variant = !strcmp(v->u.str.s, "keras2") || !strcmp(v->u.str.s, "tanh") || !strcmp(v->u.str.s, "true") ||
+                   !strcmp(v->u.str.s, "True");
+    else if (v) *variant = op_to_double(v, sp, kw) != 0;
+    if (id == OP_leaky_relu || id == OP_leaky_relu_deriv) {
+        v = op_kw(c, "alpha", &sp);
+        if (!v) v = op_kw(c, "negative_slope", &sp);
+        return v ? op_to_double(v, sp, "negative_slope") : 0.2;
+    }
+    if (id == OP_elu || id == OP_elu_deriv) {
+        v = op_kw(c, "alpha", &sp);
+        return v ? op_to_double(v, sp, "alpha") : 1.0;
+    }
+    return 0;
 }
 
 static value_t *plain(call_t *c, value_t *(*run)(call_t *))
@@ -278,7 +355,9 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
     dtype_t dt = o->weak ? op_settings(c->s)->precision : (dtype_t)o->dtype;
     void *od = tensor_data(out);
     op_id_t id = c->op->id;
-    int nin = id == OP_fma ? 3 : id == OP_sqrt || op_cr_follows(id) || id == OP_negative || id == OP_abs ||
+    int variant = 0;
+    double param = param_op(id) ? param_of(c, &variant) : 0;
+    int nin = id == OP_fma || id == OP_clip || id == OP_where ? 3 : id == OP_sqrt || op_cr_follows(id) || param_op(id) || sel1(id) || id == OP_negative || id == OP_abs ||
               cast_target(c) != (dtype_t)-1 || id == OP_cast ? 1 : 2;
     value_t *in[3] = { NULL, NULL, NULL };
     tensor_t bt[3];
@@ -288,15 +367,18 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         bt[k] = in[k]->u.t;
         if (!bt[k].weak) tensor_broadcast(&bt[k], o->ndim, o->shape);
     }
-    if (nin == 2) {
-        op_promo_t pr = op_promote((dtype_t)in[0]->u.t.dtype, in[0]->u.t.weak, (dtype_t)in[1]->u.t.dtype,
-                                   in[1]->u.t.weak, false, op_settings(c->s)->precision);
-        enter[0] = pr.in[0];
-        enter[1] = pr.in[1];
+    if (nin == 2 || id == OP_where) {
+        int k0 = id == OP_where;
+        op_promo_t pr = op_promote((dtype_t)in[k0]->u.t.dtype, in[k0]->u.t.weak, (dtype_t)in[k0 + 1]->u.t.dtype,
+                                   in[k0 + 1]->u.t.weak, is_cmp(id), op_settings(c->s)->precision);
+        enter[k0] = pr.in[0];
+        enter[k0 + 1] = pr.in[1];
+        if (k0) enter[0] = in[0]->u.t.dtype == DT_INT64 ? DT_FP64 : (dtype_t)in[0]->u.t.dtype;
+    } else if (id == OP_clip) {   /* x, lo, hi enter at the result's dtype (a weak bound rounded once in the mode) */
     } else if (nin == 3) {   /* fma: a weak number enters at dt's compute precision (dt itself when all are weak) */
         for (int k = 0; k < 3; k++) enter[k] = in[k]->u.t.weak && !o->weak ? dtype_compute(dt) : dt;
     } else if (in[0]->u.t.weak && in[0]->u.t.dtype != DT_INT64 && nin == 1 && id != OP_sqrt &&
-               !op_cr_follows(id)) {
+               !op_cr_follows(id) && !param_op(id) && !sel1(id)) {
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
@@ -310,9 +392,24 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         }
         if (nin >= 2) b = load(in[1], &bt[1], i, enter[1], r, i + (2LL << 40), &s1);
         double v;
-        if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
+        if (id == OP_where) {   /* a selection, exact */
+            q_t h = load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1);
+            v = rnd(a != 0 ? b : h, 0, dt, r, i);
+        } else if (is_cmp(id)) v = compare(id, a, b);
+        else if (id == OP_clip) {   /* minimum(maximum(x, lo), hi): a selection, exact */
+            q_t h = load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1);
+            v = a != a || b != b || h != h ? NAN : (double)select2(OP_minimum, select2(OP_maximum, a, b), h);
+            v = rnd((q_t)v, 0, dt, r, i);
+        } else if (nin == 3)   /* fma: the product of two values of at most 53 bits is exact in binary128 */
             v = binary(OP_add, a * b, load(in[2], &bt[2], i, enter[2], r, i + (3LL << 40), &s1), dt, r, i);
+        else if (id == OP_power) v = put(op_cr_eval_p(id, (double)a, (double)b, 0), dt, r, i);
+        else if (id == OP_power_deriv) v = put(op_cr_powd((double)a, (double)b), dt, r, i);
+        else if (id == OP_maximum || id == OP_minimum)
+            v = rnd(a != a || b != b ? (q_t)NAN : select2(id, a, b), 0, dt, r, i);
         else if (nin == 2) v = binary(id, a, b, dt, r, i);
+        else if (sel1(id)) v = rnd((q_t)(id == OP_floor ? floor((double)a) : nearbyint((double)a)), 0, dt, r, i);
+        else if (op_cr_deriv(id)) v = put(op_cr_eval_d(id, (double)a, param, variant), dt, r, i);
+        else if (param_op(id)) v = put(op_cr_eval_p(id, (double)a, param, variant), dt, r, i);
         else if (id == OP_negative) v = rnd(-a, -s0, dt, r, i);
         else if (op_cr_follows(id)) v = cr_round(id, a, dt, r, i);
         else if (id == OP_abs) v = a < 0 || (a == 0 && signbit((double)a)) ? rnd(-a, -s0, dt, r, i) : rnd(a, s0, dt, r, i);
@@ -368,6 +465,110 @@ static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
         double v = mean ? binary(OP_divide, s, (q_t)n, odt, r, k0 + n) : acc == odt ? (double)s : rnd(s, 0, odt, r, k0 + n);
         dtype_store_f64(odt, tensor_data(out), o, v);
     }
+    return out;
+}
+
+/* norm's ord= as rounding follows it: 2 (also "fro", and none), 1 or
+ * 3 (inf) for a vector norm; 0 for a matrix's 1-, 2- or inf-norm (ord= on
+ * a 2-d tensor without axis=), which does not follow */
+static int norm_ord(call_t *c)
+{
+    span_t sp;
+    value_t *v = op_kw(c, "ord", &sp);
+    if (!v) return 2;
+    if (v->kind == V_STR) return 2;   /* "fro": sqrt of the sum of squares, as the default */
+    const value_t *x = c->nargs ? c->args[0] : NULL;
+    if (x && x->kind == V_TENSOR && x->u.t.ndim == 2 && !op_kw(c, "axis", NULL)) return 0;
+    double o = op_to_double(v, sp, "ord");
+    return o == 1 ? 1 : o == 2 ? 2 : 3;
+}
+
+/* var, std (ddof=) and norm (no ord=), over all elements or along
+ * axis=: per output element the exact function of its (already rounded)
+ * inputs, rounded once (rounding_cr.c's op_cr_stat) */
+static value_t *redo_stat(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    const tensor_t *t = &x->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype, dt = t->weak ? odt : (dtype_t)t->dtype;
+    span_t sp;
+    value_t *av = op_kw(c, "axis", &sp), *dv = op_kw(c, "ddof", &sp);
+    int64_t ddof = dv ? op_to_int(dv, sp, "ddof") : 0;
+    int axis = av && t->ndim ? op_axis(av, t->ndim, sp) : -1;
+    int64_t outer = 1, n = t->weak ? 1 : t->size, inner = 1;
+    if (axis >= 0) {
+        for (int d = 0; d < axis; d++) outer *= t->shape[d];
+        for (int d = axis + 1; d < t->ndim; d++) inner *= t->shape[d];
+        n = t->shape[axis];
+    }
+    size_t cap = (size_t)(n ? n : 1) * sizeof(double);
+    double *xs = mem_alloc(cap);
+    for (int64_t o = 0; o < outer * inner; o++) {
+        int64_t base = o / inner * n * inner + o % inner;
+        for (int64_t j = 0; j < n; j++) {
+            int side;
+            xs[j] = (double)load(x, t, base + j * inner, dt, r, o + (3LL << 40), &side);
+        }
+        op_id_t id = c->op->id;
+        if (id == OP_max || id == OP_min) {   /* the first of the largest (smallest): exact */
+            double mx = n ? xs[0] : NAN;
+            for (int64_t j = 1; j < n && mx == mx; j++)
+                if (xs[j] != xs[j] || (id == OP_max ? xs[j] > mx : xs[j] < mx)) mx = xs[j];
+            dtype_store_f64(odt, tensor_data(out), o, rnd((q_t)mx, 0, odt, r, o));
+            continue;
+        }
+        int ord = id == OP_norm ? norm_ord(c) : 2;
+        if (ord == 3) {   /* max |x_j|: exact (nan if any is) */
+            double mx = 0;
+            for (int64_t j = 0; j < n && mx == mx; j++) mx = xs[j] != xs[j] ? xs[j] : fabs(xs[j]) > mx ? fabs(xs[j]) : mx;
+            dtype_store_f64(odt, tensor_data(out), o, rnd((q_t)mx, 0, odt, r, o));
+            continue;
+        }
+        if (ord == 1) {   /* sum |x_j|, exact, rounded once */
+            size_t zc = (size_t)(n ? n : 1) * sizeof(double);
+            double *zero = mem_alloc(zc);
+            memset(zero, 0, zc);
+            dtype_store_f64(odt, tensor_data(out), o, put(op_cr_loss(false, xs, zero, n, 1.0), odt, r, o));
+            mem_free(zero, zc);
+            continue;
+        }
+        dtype_store_f64(odt, tensor_data(out), o, put(op_cr_stat(id, xs, n, ddof), odt, r, o));
+    }
+    mem_free(xs, cap);
+    return out;
+}
+
+/* softmax and log_softmax along axis= (default the last): per row the
+ * exact values of its (already rounded) inputs, each rounded once
+ * (rounding_cr.c's op_cr_softmax) */
+static value_t *redo_softmax(call_t *c, value_t *out, const rctx_t *r)
+{
+    value_t *x = op_arg_tensor(c, 0);
+    const tensor_t *t = &x->u.t;
+    dtype_t odt = (dtype_t)out->u.t.dtype, dt = t->weak ? odt : (dtype_t)t->dtype;
+    span_t sp;
+    value_t *av = op_kw(c, "axis", &sp);
+    int axis = t->ndim == 0 ? -1 : av ? op_axis(av, t->ndim, sp) : t->ndim - 1;
+    int64_t outer = 1, n = 1, inner = 1;
+    if (axis >= 0) {
+        for (int d = 0; d < axis; d++) outer *= t->shape[d];
+        for (int d = axis + 1; d < t->ndim; d++) inner *= t->shape[d];
+        n = t->shape[axis];
+    }
+    size_t cap = (size_t)(n ? n : 1) * (sizeof(double) + sizeof(op_cr_t));
+    double *xs = mem_alloc(cap);
+    op_cr_t *ys = (op_cr_t *)(xs + (n ? n : 1));
+    for (int64_t o = 0; o < outer * inner; o++) {
+        int64_t base = o / inner * n * inner + o % inner;
+        for (int64_t j = 0; j < n; j++) {
+            int side;
+            xs[j] = (double)load(x, t, t->weak ? 0 : base + j * inner, dt, r, base + j * inner + (3LL << 40), &side);
+        }
+        op_cr_softmax(c->op->id == OP_log_softmax, xs, n, ys);
+        for (int64_t j = 0; j < n; j++)
+            dtype_store_f64(odt, tensor_data(out), base + j * inner, put(ys[j], odt, r, base + j * inner));
+    }
+    mem_free(xs, cap);
     return out;
 }
 
@@ -448,11 +649,29 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     bool ew = id == OP_add || id == OP_subtract || id == OP_multiply || id == OP_divide || id == OP_sqrt || id == OP_fma ||
               id == OP_negative || id == OP_abs || id == OP_cast || ct != (dtype_t)-1;
     bool cr = op_cr_follows(id) && c->nargs == 1 && c->nkw == 0;
-    ew = ew || cr;
+    bool stat = (id == OP_var || id == OP_std || (id == OP_norm && norm_ord(c) > 0)) && c->nargs == 1;
+    bool sel = ((id == OP_maximum || id == OP_minimum) && c->nargs == 2) || (id == OP_clip && c->nargs == 3) ||
+               (sel1(id) && c->nargs == 1 && c->nkw == 0);
+    bool ext = (id == OP_max || id == OP_min) && c->nargs == 1;
+    sel = sel || (is_cmp(id) && c->nargs == 2 && c->nkw == 0) || (id == OP_where && c->nargs == 3 && c->nkw == 0);
+    /* the losses are written with ops (losses.c), which the tape and the
+     * tracer record: each of those follows the mode or refuses, so eager
+     * and traced runs agree (an int64 prediction would become a float
+     * outside the ops: refused) */
+    if (is_loss(id) && c->nargs == 2 && c->args[id == OP_nll ? 0 : 1]->kind == V_TENSOR &&
+        c->args[id == OP_nll ? 0 : 1]->u.t.dtype == DT_INT64)
+        refuse(c, _("a loss of int64 predictions"));
+    if (is_loss(id)) return op_rounding_mark(c, plain(c, run), st->rounding | (st->ftz ? 8 : 0));
+    bool pw = (id == OP_power || id == OP_power_deriv) && c->nargs == 2 && c->nkw == 0;
+    bool pop = param_op(id) && c->nargs == 1 && !(id == OP_gelu_deriv && c->nkw);   /* gelu' of the tanh form: no */
+    bool sm = (id == OP_softmax || id == OP_log_softmax) && c->nargs == 1;
+
+    ew = ew || cr || pw || pop || sel;
     bool sum = id == OP_sum || id == OP_mean;
     bool mm = id == OP_matmul && c->nkw == 0 && !st->tf32;
     bool lit = id == OP_literal;
-    if (!ew && !sum && !lit && !mm) refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : op->name);
+    if (!ew && !sum && !lit && !mm && !stat && !sm && !ext)
+        refuse(c, id == OP_matmul ? _("matmul with impl=, precision= or :tf32 on") : id == OP_norm ? _("norm with ord= of a matrix") : op->name);
     const char *name = lit ? _("a list literal") : op->name;
     /* grad's backward ops and a traced function's nodes come back here
      * through op_call (autodiff/, graph/rounding_graph.c): no refusal.
@@ -464,25 +683,30 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         op_rounding_host_done(&hc);
         return r;
     }
-    if (cr && !op_cr_ready())
+    if ((cr || pw || pop || stat || sm) && !op_cr_ready())
         err_raise(ERR_VALUE, c->span, "%s under a rounding mode needs GNU MPFR (libmpfr.so.6): %s", name,
                   dtype_text_unavailable() ? dtype_text_unavailable() : "?");
     value_t *out = plain(c, run);
     if (!out || out->kind != V_TENSOR || out->u.t.sym || !is_float((dtype_t)out->u.t.dtype)) return out;
-    if (sum && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) {
+    if ((sum || stat) && (c->args[0]->kind != V_TENSOR || c->args[0]->u.t.dtype == DT_INT64)) {
         if (id == OP_mean) refuse(c, _("mean of int64"));
+        if (stat) refuse(c, _("var, std or norm of int64"));
         return out;
     }
     rctx_t r = { st->rounding, st->ftz, 0 };
     if (st->rounding == 4) {
         /* a trace's own run of an op on constants is recorded as a node that
-         * draws at every call (graph/rounding_graph.c): it draws nothing */
+         * draws at every call (graph/rounding_graph.c): it draws nothing.  A
+         * comparison (a truth value, not recorded so: a graph folds one on
+         * constants) takes no count either, its draws keyed by op and element */
         nn_state_t *ns = nn_state();
-        uint64_t n = op_tracing() ? ~(uint64_t)0 : ns->sr_count++;
+        uint64_t n = op_tracing() || is_cmp(id) ? ~(uint64_t)0 : ns->sr_count++;
         r.key = mix(mix(ns->sr_seed ^ 0x5851f42d4c957f2du) + n) ^ mix((uint64_t)id * 0x2545f4914f6cdd1du);
     }
     op_rounding_mark(c, out, st->rounding | (st->ftz ? 8 : 0));
     if (sum) return redo_sum(c, out, &r);
+    if (stat || ext) return redo_stat(c, out, &r);
+    if (sm) return redo_softmax(c, out, &r);
     if (mm) return redo_matmul(c, out, &r);
     if (lit) return redo_literal(c, out, &r);
     redo_elementwise(c, out, &r);
