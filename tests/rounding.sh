@@ -172,6 +172,13 @@ printf ':precision fp16\n:rounding stochastic\n0.1\n' > litsr.nn
 r=$("$NNPAD" litsr.nn 2>&1 | tail -1)
 [ "$r" = "0.1 (a number: :rounding stochastic rounds it to fp16 anew at each use)" ]
 tap_ok $? "under stochastic rounding a literal typed alone prints as the number it is (got: $r)"
+# a layer applied is its ops, each in the mode, and training by hand runs
+# under stochastic rounding (the layer's weights made before the mode)
+printf 'seed(2)\nm = dense(3, 2, activation="sigmoid")\nx = randn((4, 3))\ny = rand((4, 2))\n:rounding down\nbits(m(x), sigmoid(x @ m.W + m.b))\n:rounding up\nbits(m(x), sigmoid(x @ m.W + m.b))\n:rounding stochastic\ndef loss(m) { return mse(m(x), y) }\nl0 = loss(m)\nfor i in range(20) { g = grad(loss)(m); m.W = m.W - 0.5 * g[0]; m.b = m.b - 0.5 * g[1] }\nprint(loss(m) < l0)\n' > train.nn
+r=$("$NNPAD" train.nn 2>&1); st=$?
+[ "$st" = 0 ] && [ "$(printf '%s\n' "$r" | grep -c 'the same bits')" -ge 16 ] && ! printf '%s\n' "$r" | grep -q 'differ' &&
+  [ "$(printf '%s\n' "$r" | tail -1)" = "1 (fp32)" ]
+tap_ok $? "a dense layer under a mode is its ops in the mode; 20 steps of SGD by hand under stochastic rounding lower the loss (got: $(printf '%s' "$r" | tail -3 | tr '\n' ' '))"
 # nearest even is the default and :rounding nearest changes nothing
 printf 'fp16(1) + fp16(0.0001)\n:rounding nearest\nfp16(1) + fp16(0.0001)\n:rounding up\nfp16(1) + fp16(0.0001)\n' > def.nn
 r=$("$NNPAD" def.nn 2>&1 | grep fp16 | tr '\n' ' ')

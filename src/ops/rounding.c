@@ -182,6 +182,7 @@ static bool passes(op_id_t id)
     case OP_split: case OP_broadcast_to: case OP_expand: case OP_eye: case OP_bits: case OP_finfo: case OP_eps:
     case OP_seed: case OP_range: case OP_range_bound: case OP_list_of: case OP_device: case OP_ulp: case OP_nextafter:
     case OP_int64: case OP_from_bits: case OP_to: case OP_rand:   /* rand: p random bits scaled, exact */
+    case OP_params: case OP_sequential:   /* a model's weights, listed; layers put together */
         return true;
     default:
         return false;
@@ -640,6 +641,21 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
         for (int i = 0; i < c->nargs; i++)
             if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
     if (passes(id) || op_rounding_exempt(c)) return op_rounding_mark(c, plain(c, run), 0);
+    /* an op that computes with other ops (a layer applied, a loss): each of
+     * those comes here itself, and follows the mode or is refused */
+    if ((op->flags & OPF_COMPOSITE) && !is_loss(id))
+        return op_rounding_mark(c, plain(c, run), st->rounding | (st->ftz ? 8 : 0));
+    /* x[i] = v with v of x's dtype stores v as it is */
+    if (id == OP_index_scatter && c->nargs == 3 && c->args[0]->kind == V_TENSOR && c->args[1]->kind == V_TENSOR &&
+        !c->args[0]->u.t.weak && !c->args[1]->u.t.weak && c->args[1]->u.t.dtype == c->args[0]->u.t.dtype)
+        return plain(c, run);
+    /* layer.W = v with v of the field's dtype (or no tensor at all) stores v as it is */
+    if (id == OP_assign && c->nargs == 3 && c->args[0]->kind == V_SCOPE && c->args[1]->kind == V_STR) {
+        const value_t *old = scope_get_local(c->args[0], c->args[1]->u.str.s), *v = c->args[2];
+        if (!old || old->kind != V_TENSOR || v->kind != V_TENSOR ||
+            (!v->u.t.weak && v->u.t.dtype == old->u.t.dtype))
+            return plain(c, run);
+    }
     /* -x of a number typed alone is that number negated, exactly (its side
      * mirrored), as without a mode: each use rounds it in the mode */
     if (id == OP_negative && c->nargs == 1 && c->args[0]->kind == V_TENSOR && c->args[0]->u.t.weak &&
