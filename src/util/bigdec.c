@@ -128,15 +128,68 @@ static bool big_add(big_t *a, const big_t *b)
     return true;
 }
 
-/* floor(a / b) when it is below 2^bits (bits <= 64); a becomes the remainder */
-static bool big_divq(big_t *a, const big_t *b, int bits, uint64_t *q, big_t *tmp)
+/* a's value to about 64 bits: a ~ *r 2^(32 lo) */
+static double big_approx(const big_t *a, int *lo)
+{
+    double r = 0;
+    int i = a->n - 1, k = 0;
+    for (; i >= 0 && k < 3; i--, k++) r = r * 0x1p32 + a->d[i];
+    *lo = i + 1;
+    return r;
+}
+
+/* compare a with b 2^(32 w) */
+static int big_cmp_at(const big_t *a, const big_t *b, int w)
+{
+    if (!b->n) return a->n ? 1 : 0;
+    if (a->n != b->n + w) return a->n > b->n + w ? 1 : -1;
+    for (int i = a->n - 1; i >= 0; i--) {
+        uint32_t bd = i >= w ? b->d[i - w] : 0;
+        if (a->d[i] != bd) return a->d[i] > bd ? 1 : -1;
+    }
+    return 0;
+}
+
+/* a -= m b 2^(32 w), the result >= 0 */
+static void big_submul_at(big_t *a, const big_t *b, uint32_t m, int w)
+{
+    uint64_t carry = 0;               /* what m b still owes the next limb */
+    int64_t borrow = 0;
+    for (int i = 0; i + w < a->n; i++) {
+        uint64_t p = (i < b->n ? (uint64_t)b->d[i] * m : 0) + carry;
+        carry = p >> 32;
+        int64_t t = (int64_t)a->d[i + w] - (int64_t)(uint32_t)p + borrow;
+        a->d[i + w] = (uint32_t)t;
+        borrow = t < 0 ? -1 : 0;
+    }
+    while (a->n && !a->d[a->n - 1]) a->n--;
+}
+
+/* floor(a / b) when it is below 2^bits (bits <= 64); a becomes the
+ * remainder.  Schoolbook division in base 2^32: each digit estimated from
+ * the leading 96 bits (in a double: off by less than 1), taken 2 lower and
+ * corrected upward exactly. */
+static bool big_divq(big_t *a, const big_t *b, int bits, uint64_t *q)
 {
     *q = 0;
-    for (int i = bits - 1; i >= 0; i--) {
-        if (!big_shl(tmp, b, i)) return false;
-        if (big_cmp(a, tmp) >= 0) { big_sub(a, tmp); *q |= (uint64_t)1 << i; }
+    if (!b->n) return false;
+    int lb;
+    double db = big_approx(b, &lb);
+    for (int w = (bits - 1) / 32; w >= 0; w--) {
+        uint64_t digit = 0;
+        if (big_cmp_at(a, b, w) >= 0) {
+            int la;
+            double da = big_approx(a, &la);
+            double est = ldexp(da / db, 32 * (la - lb - w));
+            digit = est > 2 ? (uint64_t)est - 2 : 0;
+            if (digit > 0xffffffffu) digit = 0xffffffffu;
+            if (digit) big_submul_at(a, b, (uint32_t)digit, w);
+            while (big_cmp_at(a, b, w) >= 0) { big_submul_at(a, b, 1, w); digit++; }
+        }
+        if (digit >> 32) return false;   /* not below 2^bits: a broken caller */
+        *q |= digit << (32 * w);
     }
-    return true;
+    return bits == 64 || !(*q >> bits);
 }
 
 /* ---- the text ---- */
@@ -272,7 +325,7 @@ bool bigdec_round(const char *text, size_t len, int p, int emin, int emax, doubl
         if (s > 0 && !big_shl(&w.A, &w.A, s)) return false;
         if (s < 0 && !big_shl(&w.B, &w.B, -s)) return false;
         uint64_t N;
-        if (!big_divq(&w.A, &w.B, p, &N, &w.T)) return false;   /* A: the remainder */
+        if (!big_divq(&w.A, &w.B, p, &N)) return false;   /* A: the remainder */
         int half = 0;             /* the sign of remainder - divisor/2 */
         if (w.A.n) {
             if (!big_shl(&w.A, &w.A, 1)) return false;
@@ -336,7 +389,7 @@ bool bigdec_minus(const char *text, size_t len, double v, int *sign, long double
     if (t < 63 && !big_shl(&w.A, &w.A, 63 - t)) return false;
     if (t > 63 && !big_shl(&w.B, &w.B, t - 63)) return false;
     uint64_t Q;
-    if (!big_divq(&w.A, &w.B, 64, &Q, &w.T)) return false;
+    if (!big_divq(&w.A, &w.B, 64, &Q)) return false;
     *sign = s;
     *diff = s * ldexpl((long double)Q, (int)(m + t - 63));
     return true;
