@@ -6,8 +6,9 @@
 # Nor GNU Readline (the module nnpad-tty.so, opened only by the interactive
 # REPL on a terminal: src/repl/repl_ttyload.c), SLEEF (opened at the first
 # SLEEF function: src/util/sleef_load.c) or MPFR and GMP (opened at the
-# first literal that its exact short path cannot round:
-# src/tensor/dtype.c); without each, its first use says why.
+# first op under a rounding mode that needs them: src/ops/rounding_cr.c;
+# literals never: util/bigdec.c rounds them); without each, its first use
+# says why.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
 command -v ldd >/dev/null 2>&1 || { tap_skip_all "no ldd"; exit 0; }
@@ -42,27 +43,31 @@ LD_DEBUG=libs "$NNPAD" s.nn > o5 2> l5 && printf 'print(2.5e-7)\n' | LD_DEBUG=li
 [ $? -eq 0 ] && grep -q '^1.57' o5 && grep -q '^2.49999999e-07' o6 && ! grep -q "$lazy\|nnpad-tty" l5 && ! grep -q "$lazy\|nnpad-tty" l6
 tap_ok $? "a script and a pipe, short literals: no Readline, no MPFR, no SLEEF"
 
-# first use opens each: exp opens SLEEF, a 20-digit literal MPFR (and GMP)
+# first use opens each: exp opens SLEEF, exp under :rounding up MPFR (and
+# GMP); a 20-digit literal opens neither
 LD_DEBUG=libs "$NNPAD" -e 'exp(fp64(1.0))' -e '0.10000000000000000555' > o7 2> l7
-grep -q '^2.718281828459045$' o7 && grep -q 'calling init: .*libsleef' l7 && grep -q 'calling init: .*libmpfr' l7 && grep -q 'calling init: .*libgmp' l7
-tap_ok $? "first use opens them: exp opens SLEEF, a 20-digit literal MPFR and GMP"
+LD_DEBUG=libs "$NNPAD" -e ':rounding up' -e 'exp(fp64(1.0))' > o7r 2> l7r
+grep -q '^2.718281828459045$' o7 && grep -q '^0.100000001 (fp32)$' o7 && grep -q 'calling init: .*libsleef' l7 && ! grep -q 'libmpfr\|libgmp' l7 \
+  && grep -q '^2.7182818284590455$' o7r && grep -q 'calling init: .*libmpfr' l7r && grep -q 'calling init: .*libgmp' l7r
+tap_ok $? "first use opens them: exp opens SLEEF, exp under :rounding up MPFR and GMP, a 20-digit literal neither"
 
 # a machine without SLEEF or MPFR (tests/libfail.so makes their dlopen
 # fail): start-up says nothing, the first use says why at its statement
 # (a big exp too, whose work would otherwise go to the worker thread), and
-# the session goes on
-printf '1+1\ny = exp(fp64(ones(3000000)))\nprint("alive")\nz = sin(0.5)\nprint(2.5 + 1e-3)\nw = 0.10000000000000000555\nprint("still")\n' \
+# the session goes on; literals of any length still read
+printf '1+1\ny = exp(fp64(ones(3000000)))\nprint("alive")\nz = sin(0.5)\nprint(2.5 + 1e-3)\n:rounding up\nw = exp(fp64(1.0))\n:rounding nearest\nprint("still", fp64(0.10000000000000000555) - 0.1)\n' \
   | NNPAD_FAIL=sleef_load,mpfr_load LD_PRELOAD="$FAILSHIM" timeout 60 "$NNPAD" > o8 2>&1; st=$?
-[ $st -lt 124 ] && [ "$(head -1 o8)" = 2 ] && grep -q '^alive$' o8 && grep -q '^still$' o8 && grep -q '^2.50099993' o8 \
+[ $st -lt 124 ] && [ "$(head -1 o8)" = 2 ] && grep -q '^alive$' o8 && grep -q '^2.50099993' o8 \
   && [ "$(grep -c 'needs the SLEEF library.*libsleef' o8)" = 2 ] && grep -q 'y = exp' o8 && grep -q 'z = sin' o8 \
-  && grep -q "<stdin>:6:5: io error: the literal '0.10000000000000000555' needs GNU MPFR" o8
-tap_ok $? "no SLEEF, no MPFR: a clear error (a missing library, not a syntax error) at the first exp, sin and long literal; short literals still work; the session goes on"
-# a hex literal that is a double exactly is binary already: no MPFR needed
-# (0x1p-3 = 0.125 and 0x1.ffep15 = 65520, which fp16 rounds to inf, as numpy.float16(65520.0))
-printf '0x1p-3\nfp16(0x1.ffep15)\nfp16(-0x1.ffcp15)\n' \
+  && grep -q "<stdin>:7:5: value error: exp under a rounding mode needs GNU MPFR" o8 && grep -q '^still 0$' o8
+tap_ok $? "no SLEEF, no MPFR: a clear error (a missing library, not a syntax error) at the first exp, sin and exp under :rounding up; literals still work; the session goes on"
+# no MPFR: hex literals read and round once too (0x1p-3 = 0.125, 0x1.ffep15
+# = 65520, which fp16 rounds to inf, as numpy.float16(65520.0); fp16's tie
+# 0x1.002p0 = 1 + 2^-11 down to even 1, and 2^-80 above it up to 1 + 2^-10)
+printf '0x1p-3\nfp16(0x1.ffep15)\nfp16(-0x1.ffcp15)\nfp16(0x1.002p0)\nfp16(0x1.00200000000000000001p0)\n' \
   | NNPAD_FAIL=mpfr_load LD_PRELOAD="$FAILSHIM" timeout 60 "$NNPAD" > o9 2>&1
-[ "$(cat o9)" = "$(printf '0.125 (fp32)\ninf (fp16)\n-65504 (fp16)')" ]
-tap_ok $? "no MPFR: exact hex literals (0x1p-3, 0x1.ffep15) still read and round once"
+[ "$(cat o9)" = "$(printf '0.125 (fp32)\ninf (fp16)\n-65504 (fp16)\n1 (fp16)\n1.001 (fp16)')" ]
+tap_ok $? "no MPFR: hex literals (0x1p-3, 0x1.ffep15, ties in fp16) still read and round once"
 
 # the terminal: the REPL opens nnpad-tty.so (and Readline); without it
 # (Readline missing) it says why and still runs what is typed

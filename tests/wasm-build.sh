@@ -3,9 +3,10 @@
 # in the browser): the same C files as the native nnpad (tests/wasm-env.sh
 # says how they are compiled), with util/plat.c's web side.  It is the
 # command-line nnpad without a terminal: a program from stdin, a file or
-# -e; run it with Node 20 (tests/wasm-run.mjs).  One thread; no dlopen, so
-# what needs SLEEF, MPFR, OpenBLAS, CUDA or the drawing module says "not
-# available in the web build (yet)" where it is used.
+# -e; run it with Node 20 (tests/wasm-run.mjs).  One thread; SLEEF's
+# portable C (third_party/sleef) is linked in; no dlopen, so what needs
+# MPFR, OpenBLAS, CUDA or the drawing module says "not available in the
+# web build (yet)" where it is used.
 #   usage: tests/wasm-build.sh [OUT]   (default: BUILD/wasm/nnpad.wasm)
 # Objects are kept in BUILD/wasm/obj and rebuilt when their source or any
 # header under src/ is newer, or the flags changed.  BUILD is the folder of $NNPAD (./nnpad).
@@ -20,7 +21,7 @@ w=$bld/wasm
 mkdir -p "$w/obj" "$w/inc" || exit 1
 wasm_includes "$w/inc" || exit 1
 # other flags or another zig: every object again
-printf '%s\n' "$WASM_CFLAGS" "$("$ZIG" version)" > "$w/flags.new"
+printf '%s\n' "$WASM_CFLAGS" "$WASM_SLEEF_CFLAGS" "$("$ZIG" version)" > "$w/flags.new"
 cmp -s "$w/flags.new" "$w/flags" || rm -f "$w"/obj/*.o
 mv "$w/flags.new" "$w/flags"
 wasm_sources "$w" || { echo "wasm-build.sh: cannot read the sources from $bld/Makefile" >&2; exit 1; }
@@ -33,6 +34,14 @@ for s in $wasm_srcs; do
   [ -f "$o" ] && [ "$o" -nt "$top/$s" ] && [ "$o" -nt "$newest" ] && continue
   # shellcheck disable=SC2086
   "$ZIG" cc $WASM_CFLAGS -I"$w/inc" -c -o "$o" "$top/$s" || { echo "wasm-build.sh: $s does not compile" >&2; rm -f "$o"; bad=1; }
+done
+for sd in $WASM_SLEEF_SRCS; do   # file:its own flags
+  s=${sd%%:*} d=${sd#*:}
+  o=$w/obj/$(echo "$s$d" | tr /= __ | sed 's/\.c//').o
+  objs="$objs $o"
+  [ -f "$o" ] && [ "$o" -nt "$top/$s" ] && continue
+  # shellcheck disable=SC2086
+  "$ZIG" cc $WASM_SLEEF_CFLAGS $d -c -o "$o" "$top/$s" || { echo "wasm-build.sh: $s does not compile" >&2; rm -f "$o"; bad=1; }
 done
 [ $bad = 0 ] || exit 1
 # shellcheck disable=SC2086

@@ -28,6 +28,16 @@ WASM_CFLAGS="-target wasm32-wasi -mcpu=generic+exception_handling -mllvm -wasm-e
   -std=gnu11 -O2 -ffp-contract=off -fno-fast-math -Wno-format-security -DHAVE_CONFIG_H -I$top/src
   -DNN_LOCALEDIR=\"/nonexistent\" -DNN_PKGLIBEXECDIR=\"/nonexistent\" -DNN_PKGDATADIR=\"/nonexistent\"
   -DNN_LESSONS_SRCDIR=\"/lessons\""
+# SLEEF's portable C (third_party/sleef/README.nnpad): its deterministic
+# scalar FMA functions, linked into nnpad.wasm in place of libsleef.  As
+# SLEEF's CMake does, sleefsimddp.c is compiled twice: with DETERMINISTIC
+# (the Sleef_finz_ functions whose code differs) and without (the rest,
+# and the Sleef_finz_ names of those: log, log1p, tanh, erf, sincospi...).
+WASM_SLEEF_SRCS="third_party/sleef/src/libm/sleefsimddp.c:-DDETERMINISTIC=1 third_party/sleef/src/libm/sleefsimddp.c:
+  third_party/sleef/src/libm/rempitab.c:"
+WASM_SLEEF_CFLAGS="-target wasm32-wasi -O2 -ffp-contract=off -fno-fast-math -DENABLE_PURECFMA_SCALAR=1
+  -DDORENAME=1 -DENABLE_BUILTIN_MATH=1 -DFP_FAST_FMA=1 -DFP_FAST_FMAF=1 -w
+  -I$top/third_party/sleef/src/common -I$top/third_party/sleef/src/arch -I$top/third_party/sleef/src/libm"
 # the linked stack: 8 MiB, a Linux main thread's default (plat_stack_limit)
 WASM_LIBS="-lwasi-emulated-signal -lwasi-emulated-mman -lwasi-emulated-process-clocks -Wl,-z,stack-size=8388608"
 wasm_includes() {

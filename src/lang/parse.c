@@ -618,8 +618,7 @@ static _Noreturn void expected_expr(parser_t *p)
 
 /* A number literal's value.  A float (decimal or hex) keeps the double
  * nearest its exact value and the side the exact value lies on, so every
- * dtype it becomes rounds it once (dtype_parse_number, MPFR where a short
- * decimal's exact fast path cannot settle it: exact for any
+ * dtype it becomes rounds it once (dtype_parse_number: exact for any
  * number of digits and any exponent: 1e999999 is inf, 1e-999999 is 0, as
  * Python's float() gives).  An integer too large for int64 is a syntax
  * error (an index or a count must be exact, so it is never silently
@@ -633,13 +632,8 @@ static node_t *number_node(parser_t *p, token_t t)
     if (t.is_float) {
         node_t *e = ast_node(p->u, N_FLOAT, t.span);
         int dir = 0;
-        if (!dtype_parse_number(s, (size_t)n, &e->fval, &dir)) {
-            if (dtype_text_unavailable())   /* a missing library, not a mistake in the text: as SLEEF's */
-                err_raise(ERR_IO, t.span, "the literal '%.*s%s' needs GNU MPFR to be rounded exactly, which could not be "
-                                        "opened (Debian: libmpfr6): %s", n > 40 ? 40 : n, s, n > 40 ? "..." : "",
-                             dtype_text_unavailable());
+        if (!dtype_parse_number(s, (size_t)n, &e->fval, &dir))
             syntax_error(p, t.span, "invalid number literal '%.*s%s'", n > 40 ? 40 : n, s, n > 40 ? "..." : "");
-        }
         e->fdir = (signed char)dir;
         return e;
     }

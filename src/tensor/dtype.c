@@ -17,12 +17,12 @@
  * break NaN tests, signed zeros and the strtod round-trip checks).
  */
 #include "tensor/dtype.h"
+#include "util/bigdec.h"
 #include "util/i18n.h"
 
 #include <dlfcn.h>
 #include <float.h>
 #include <math.h>
-#include <mpfr.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -312,75 +312,10 @@ double dtype_round_f64(dtype_t t, double x)
 /* literals: one rounding from the exact text                          */
 /* ------------------------------------------------------------------ */
 
-/* The text rounded once to the format of t by MPFR: precision p = stored
- * mantissa bits + 1, exponent range [emin - p + 1, emax] in IEEE's terms,
- * which is [emin - p + 2, emax + 1] in MPFR's (significands in [1/2, 1));
- * mpfr_check_range gives overflow (inf) and total underflow, and
- * mpfr_subnormalize rounds again on the subnormal grid using the first
- * rounding's direction, so the result is one correct rounding (MPFR manual,
- * "Exception Related Functions", the binary64 example).  MPFR's exponent
- * range is global: it is restored before returning.  *ternary: the sign of
- * (result - exact).  e4m3 (E4M3FN) has no inf: its top binade's finite
- * code 480 is NaN, so it rounds as an IEEE format with emax 8 and then
- * saturates beyond 448 as dtype_f64_to_e4m3 does. */
-/* A long decimal text shortened for MPFR without changing how it rounds in
- * any format here: its first DEC_KEEP significant digits, then a 1 when any
- * later digit is nonzero (a sticky digit), as 0.DIGITSeEXP.  Every value of
- * those formats, every midpoint between two of them and every threshold is
- * m * 2^e with m below 2^54 and e >= -1075, whose decimal expansion ends
- * within 768 significant digits (5^1075 has 752); so the text and its short
- * form compare alike with each of them, and they round alike.  MPFR reads
- * every digit otherwise (a 16 MB literal took 7 s and 330 MB).  NULL: the
- * text is short, hex, or not such a number (MPFR then reads it as it is). */
-#define DEC_KEEP 800
-static char *dec_shorten(const char *t, size_t len)
-{
-    size_t i = 0;
-    if (len < DEC_KEEP + 64) return NULL;
-    bool neg = t[0] == '-';
-    if (t[0] == '-' || t[0] == '+') i++;
-    if (i + 1 < len && t[i] == '0' && (t[i + 1] == 'x' || t[i + 1] == 'X')) return NULL;
-    char *r = malloc(DEC_KEEP + 48);
-    if (!r) return NULL;
-    int n = 0;
-    bool sticky = false, point = false;
-    long long e10 = 0;   /* value = 0.DIGITS * 10^e10 (before the text's exponent) */
-    for (; i < len; i++) {
-        char c = t[i];
-        if (c == '.') { if (point) break; point = true; continue; }
-        if (c < '0' || c > '9') break;
-        if (n == 0 && c == '0') { if (point) e10--; continue; }   /* leading zeros */
-        if (!point) e10++;
-        if (n < DEC_KEEP) r[n++] = c;
-        else if (c != '0') sticky = true;
-    }
-    long long ex = 0;
-    if (i < len && (t[i] == 'e' || t[i] == 'E')) {
-        i++;
-        bool eneg = i < len && t[i] == '-';
-        if (i < len && (t[i] == '-' || t[i] == '+')) i++;
-        for (; i < len && t[i] >= '0' && t[i] <= '9'; i++)
-            if (ex < 1000000000000000LL) ex = ex * 10 + (t[i] - '0');   /* beyond: inf or 0 anyway */
-        if (eneg) ex = -ex;
-    }
-    if (i != len || n == 0) { free(r); return NULL; }
-    if (sticky) r[n++] = '1';
-    char *out = malloc((size_t)n + 48);
-    if (out) snprintf(out, (size_t)n + 48, "%s0.%.*se%lld", neg ? "-" : "", n, r, e10 + ex);
-    free(r);
-    return out;
-}
-
 /* ---- GNU MPFR, opened on first use ----
- * Linking libmpfr (and libgmp under it) cost every start about 0.15 ms,
- * for `nnpad -e 1+1` too, whose literals need no MPFR: it is opened with
- * dlopen at the first literal that exact_small (below) cannot settle. */
-#define MPFR_FNS(X) X(mpfr_get_emin) X(mpfr_get_emax) X(mpfr_set_emin) X(mpfr_set_emax) X(mpfr_init2) \
-    X(mpfr_clear) X(mpfr_strtofr) X(mpfr_check_range) X(mpfr_subnormalize) X(mpfr_get_d) \
-    X(mpfr_sub_d) X(mpfr_cmp_d) X(mpfr_get_ld)
-#define X(f) __typeof__(f) *f;
-static struct { MPFR_FNS(X) } mp;
-#undef X
+ * For the ops that round MPFR's results (ops/rounding_cr.c): opened with
+ * dlopen at first use, so a start that needs none does not load libmpfr
+ * and libgmp (about 0.15 ms).  Literals need no MPFR (util/bigdec.c). */
 static int mp_state;          /* 0 not tried, 1 loaded, -1 failed */
 static char mp_why[512];
 static void *mp_handle;
@@ -394,9 +329,6 @@ static bool mp_load(void)
         snprintf(mp_why, sizeof mp_why, "%s", dlerror());
         return false;
     }
-#define X(f) if (!(*(void **)&mp.f = dlsym(h, #f))) { snprintf(mp_why, sizeof mp_why, "libmpfr.so.6: no %s", #f); return false; }
-    MPFR_FNS(X)
-#undef X
     mp_handle = h;
     mp_state = 1;
     return true;
@@ -412,15 +344,15 @@ const char *dtype_text_unavailable(void)
     return mp_state < 0 ? mp_why : NULL;
 }
 
-/* A short decimal literal without MPFR (Clinger, "How to read floating
+/* A short decimal literal, fast (Clinger, "How to read floating
  * point numbers accurately", PLDI 1990, the fast path): text = M * 10^e
  * with the integer M <= 2^53 and |e| <= 22 is one IEEE operation on two
  * exact doubles, M * 10^e or M / 10^e, rounded once to nearest; and its
  * error is exact too (fma: the product's error, and the correctly rounded
  * quotient's remainder x 10^-e - M, are doubles), which gives *ternary
- * (the sign of result - exact) as MPFR's.  Covers what people type (0.5,
+ * (the sign of result - exact).  Covers what people type (0.5,
  * 1e-3, 3.141592653589793, 6.02214076e23); false for anything else (hex,
- * more digits, larger exponents), which MPFR rounds. */
+ * more digits, larger exponents), which util/bigdec.c rounds. */
 static bool exact_small(const char *t, size_t len, double *out, int *ternary, long double *resid)
 {
     static const double p10[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -477,105 +409,20 @@ static bool exact_small(const char *t, size_t len, double *out, int *ternary, lo
     return true;
 }
 
-/* A hex literal ([sign] 0x digits [. digits] [p [sign] digits]) whose
- * value is a double exactly (at most 53 significant bits, inside the
- * range): binary, so no MPFR is needed to read it.  False otherwise (MPFR
- * rounds it). */
-static bool exact_hex(const char *t, size_t len, double *out)
-{
-    size_t i = 0;
-    bool neg = len > 0 && t[0] == '-';
-    if (len > 0 && (t[0] == '-' || t[0] == '+')) i++;
-    if (i + 2 > len || t[i] != '0' || (t[i + 1] != 'x' && t[i + 1] != 'X')) return false;
-    i += 2;
-    uint64_t m = 0;
-    long e = 0, zeros = 0;               /* value = m * 16^zeros * 2^e; zeros: pending 0 digits */
-    bool digits = false, point = false;
-    for (; i < len; i++) {
-        int c = t[i], d;
-        if (c == '.' && !point) { point = true; continue; }
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
-        else break;
-        digits = true;
-        if (point) e -= 4;
-        if (d == 0 && m) { zeros++; continue; }
-        if (d == 0) continue;            /* leading zeros */
-        for (; zeros; zeros--) {
-            if (m >> 56) return false;
-            m <<= 4;
-        }
-        if (m >> 56) return false;
-        m = m << 4 | (uint64_t)d;
-    }
-    e += 4 * zeros;
-    if (!digits) return false;
-    if (i < len && (t[i] == 'p' || t[i] == 'P')) {
-        i++;
-        bool eneg = i < len && t[i] == '-';
-        if (i < len && (t[i] == '-' || t[i] == '+')) i++;
-        long x = 0;
-        int nx = 0;
-        for (; i < len && t[i] >= '0' && t[i] <= '9'; i++, nx++)
-            if ((x = x * 10 + (t[i] - '0')) > 100000) return false;
-        if (!nx) return false;
-        e += eneg ? -x : x;
-    }
-    if (i != len) return false;
-    while (m && !(m & 1)) { m >>= 1; e++; }
-    if (m >= (1ULL << 53) || e > 2000 || e < -2000) return false;
-    double x = ldexp((double)m, (int)e);
-    if (m && (!isfinite(x) || ldexp(x, (int)-e) != (double)m)) return false;   /* overflow, or rounded as a subnormal */
-    *out = neg ? -x : x;
-    return true;
-}
-
+/* The text rounded once to the format of t (*ternary: the sign of result -
+ * exact): a short decimal to fp64 by exact_small, anything else by
+ * util/bigdec.c's exact big-integer rounding.  e4m3 (E4M3FN) has no inf:
+ * its top binade's finite code 480 is NaN, so it rounds as an IEEE format
+ * with emax 8 and then saturates beyond 448 as dtype_f64_to_e4m3 does. */
 static bool text_round(const char *text, size_t len, dtype_t t, double *out, int *ternary)
 {
-    char *shortened = dec_shorten(text, len);
-    if (shortened) {
-        bool ok = text_round(shortened, strlen(shortened), t, out, ternary);
-        free(shortened);
-        return ok;
-    }
     if (t == DT_INT64) t = DT_FP64;
     if (t == DT_FP64 && exact_small(text, len, out, ternary, NULL)) return true;
-    double hx;
-    if (exact_hex(text, len, &hx)) {   /* exact as a double: one rounding from it */
-        double r = t == DT_FP64 ? hx : dtype_round_f64(t, hx);
-        *out = r;
-        *ternary = r > hx ? 1 : r < hx ? -1 : 0;
-        return true;
-    }
-    if (!mp_load()) return false;
     const dtype_traits_t *tr = &dtype_traits[t];
-    int p = tr->man_bits + 1;
-    long emax = t == DT_E4M3 ? 8 : (1L << tr->exp_bits) - 2 - tr->bias, emin = 1 - tr->bias;
-    char small[128], *buf = len < sizeof small ? small : malloc(len + 1);
-    if (!buf) return false;
-    memcpy(buf, text, len);
-    buf[len] = 0;
-    mpfr_exp_t old_emin = mp.mpfr_get_emin(), old_emax = mp.mpfr_get_emax();
-    mpfr_t x;
-    mp.mpfr_init2(x, p);
-    char *end;
-    int tern = mp.mpfr_strtofr(x, buf, &end, 0, MPFR_RNDN);
-    bool ok = end == buf + len && len > 0;
-    if (ok) {
-        mp.mpfr_set_emin(emin - p + 2);
-        mp.mpfr_set_emax(emax + 1);
-        tern = mp.mpfr_check_range(x, tern, MPFR_RNDN);
-        tern = mp.mpfr_subnormalize(x, tern, MPFR_RNDN);
-        mp.mpfr_set_emin(old_emin);
-        mp.mpfr_set_emax(old_emax);
-        double v = mp.mpfr_get_d(x, MPFR_RNDN);   /* exact: the format is inside binary64 */
-        if (t == DT_E4M3 && fabs(v) > 448.0) { v = copysign(448.0, v); tern = 0; }
-        *out = v;
-        *ternary = tern > 0 ? 1 : tern < 0 ? -1 : 0;
-    }
-    mp.mpfr_clear(x);
-    if (buf != small) free(buf);
-    return ok;
+    int emax = t == DT_E4M3 ? 8 : (1 << tr->exp_bits) - 2 - tr->bias, emin = 1 - tr->bias;
+    if (!bigdec_round(text, len, tr->man_bits + 1, emin, emax, out, ternary)) return false;
+    if (t == DT_E4M3 && fabs(*out) > 448.0) { *out = copysign(448.0, *out); *ternary = 0; }
+    return true;
 }
 
 bool dtype_from_text(const char *text, size_t len, dtype_t t, double *out)
@@ -595,18 +442,10 @@ bool dtype_parse_number(const char *text, size_t len, double *out, int *dir)
 /* The literal text's exact value minus the double v: *sign its sign
  * (exact, never from a rounded copy: 0 only when the text IS v), *diff
  * its value to about 64 bits (for printing an error to 3 digits).  A short
- * decimal is settled without MPFR (exact_small's exact residual); anything
- * else by MPFR at 4 bits a character + 128 (a hex literal is then read
- * exactly; a decimal one so closely that the difference from v, which is
- * not 0, keeps its leading digits).  False when neither can (no MPFR). */
+ * decimal is settled by exact_small's exact residual, anything else by
+ * util/bigdec.c.  False when the text is not a number. */
 static bool text_minus(const char *text, size_t len, double v, int *sign, long double *diff)
 {
-    char *shortened = dec_shorten(text, len);
-    if (shortened) {
-        bool ok = text_minus(shortened, strlen(shortened), v, sign, diff);
-        free(shortened);
-        return ok;
-    }
     double x;
     int tern;
     long double res;
@@ -617,32 +456,7 @@ static bool text_minus(const char *text, size_t len, double v, int *sign, long d
         *sign = x != v ? (x > v ? 1 : -1) : tern ? -tern : 0;
         return true;
     }
-    if (exact_hex(text, len, &x)) {
-        *diff = (long double)x - v;
-        *sign = x != v ? (x > v ? 1 : -1) : 0;
-        return true;
-    }
-    if (!mp_load()) return false;
-    char *buf = malloc(len + 1);
-    if (!buf) return false;
-    memcpy(buf, text, len);
-    buf[len] = 0;
-    mpfr_t m;
-    mp.mpfr_init2(m, (mpfr_prec_t)(4 * len + 128));
-    char *end;
-    tern = mp.mpfr_strtofr(m, buf, &end, 0, MPFR_RNDN);   /* tern: sign of m - exact */
-    bool ok = end == buf + len && len > 0;
-    if (ok) {
-        int c = mp.mpfr_cmp_d(m, v);
-        /* m = v but not exact: the exact value is on the side -tern of m (v
-         * is a double, inside m's precision, so it cannot be the exact value) */
-        *sign = c ? (c > 0 ? 1 : -1) : tern ? (tern > 0 ? -1 : 1) : 0;
-        mp.mpfr_sub_d(m, m, v, MPFR_RNDN);
-        *diff = mp.mpfr_get_ld(m, MPFR_RNDN);
-    }
-    mp.mpfr_clear(m);
-    free(buf);
-    return ok;
+    return bigdec_minus(text, len, v, sign, diff);
 }
 
 /* Why (x, dir) is enough.  Let d be the exact value and x = fp64(d), with

@@ -100,16 +100,11 @@ double dtype_round_f64(dtype_t t, double x);
  * A number literal as typed, decimal ("1.0004882812500001", "-1e-999999",
  * digits without limit) or C99/float.fromhex hex ("0x1.8p3"), has an exact
  * value; every dtype it becomes gets that value rounded ONCE (IEEE 754-2019
- * §4.3.1, §5.12.2), never through a double first.  GNU MPFR does the
- * rounding (mpfr_strtofr at the format's precision, then mpfr_check_range
- * and mpfr_subnormalize in the format's exponent range).
+ * §4.3.1, §5.12.2), never through a double first: exact big-integer
+ * arithmetic on the digits (util/bigdec.c), the same bits on every target.
  *
  * dtype_from_text: text (an optional sign, then what the lexer accepts as a
  * float or hex literal) rounded once to t, returned as a double (exact).
- * GNU MPFR is opened (dlopen) at the first literal that needs it (more
- * than 16 digits, an exponent beyond 10^+-22, hex; the short ones are
- * exact without it); where it cannot be, these return false and
- * dtype_text_unavailable() says why (NULL otherwise).
  * Overflow as the conversions above: fp16/bf16/fp32/fp64/e5m2 give inf at or
  * beyond max + ulp/2, e4m3 saturates to 448.  int64 returns the fp64 value.
  * Returns false (and *out untouched) when text is not such a number.
@@ -120,6 +115,7 @@ double dtype_round_f64(dtype_t t, double x);
  * dtype_round_dir gives it (why it is enough: dtype.c). */
 bool dtype_from_text(const char *text, size_t len, dtype_t t, double *out);
 bool dtype_parse_number(const char *text, size_t len, double *out, int *dir);
+/* Why GNU MPFR could not be opened (after dtype_mpfr_sym failed), or NULL */
 const char *dtype_text_unavailable(void);
 /* A function of GNU MPFR by name, from the one handle opened on first use
  * (for ops that round MPFR's results: ops/rounding_cr.c); NULL when MPFR

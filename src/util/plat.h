@@ -4,8 +4,9 @@
  * sees: the web build runs the same core with one thread, no processes,
  * no signals and no dlopen.
  *
- * The web build in short: each library nnpad opens with dlopen (SLEEF,
- * MPFR, OpenBLAS, CUDA, the drawing and terminal modules) fails to open
+ * The web build in short: SLEEF's portable C is linked in (util/
+ * sleef_load.c, third_party/sleef); each library nnpad opens with dlopen
+ * (MPFR, OpenBLAS, CUDA, the drawing and terminal modules) fails to open
  * there, with dlerror() saying "not available in the web build (yet)", so
  * the facility that needs it raises its usual error at the user's line;
  * signal handlers, timers and child processes do not exist (interrupts

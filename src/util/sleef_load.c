@@ -1,5 +1,6 @@
 /* sleef_load.c — SLEEF opened with dlopen at the first call of one of its
- * functions (util/sleef_det.h says why and how the kernels reach them). */
+ * functions (util/sleef_det.h says why and how the kernels reach them);
+ * the web build links them instead. */
 #define NN_SLEEF_LOADER 1
 #include "util/sleef_det.h"
 #include "util/error.h"
@@ -19,6 +20,15 @@ static char why[512];
 
 static void open_sleef(void)
 {
+#ifdef __wasi__
+    /* the web build links SLEEF's portable C instead (the same functions,
+     * the same bits: third_party/sleef, tests/wasm-build.sh) */
+#define NN_SLEEF_ADDR_(f) (void *)f,
+    void *linked[NN_SLEEF_COUNT] = { NN_SLEEF_FNS(NN_SLEEF_ADDR_) };
+    for (int i = 0; i < NN_SLEEF_COUNT; i++) __atomic_store_n(&nn_sleef_fn[i], linked[i], __ATOMIC_RELEASE);
+    state = 1;
+    return;
+#endif
     state = -1;
     const char *lib = "libsleef.so.3";
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);

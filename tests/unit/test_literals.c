@@ -23,6 +23,7 @@
 #include "lang/session.h"
 #include "value/value.h"
 #include "tensor/dtype.h"
+#include "util/bigdec.h"
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -84,7 +85,7 @@ static const form_t FORMS[] = {
 
 static void literals(const char *dir)
 {
-    static int total[NDT][NFORM], bad[NDT][NFORM];
+    static int total[NDT][NFORM], bad[NDT][NFORM], dtotal[NDT], dbad[NDT];
     csv_t c;
     row_t r;
     if (!csv_open(&c, dir, "literals.csv")) tap_bail("cannot read %s/literals.csv", dir);
@@ -98,6 +99,15 @@ static void literals(const char *dir)
         uint64_t want = strtoull(col(&c, &r, "bits"), NULL, 16);
         bool fp8 = DTS[k] == DT_E4M3 || DTS[k] == DT_E5M2;
         if (strlen(x) + 64 > cap) { cap = strlen(x) + 64; e = realloc(e, cap); }
+        /* the text rounded straight to the dtype (util/bigdec.c at its precision and range) */
+        double d;
+        char one[8];
+        uint64_t dgot = 0;
+        if (dtype_from_text(x, strlen(x), DTS[k], &d)) { dtype_store_f64(DTS[k], one, 0, d); dgot = dtype_bits(DTS[k], one, 0); }
+        dtotal[k]++;
+        if (dgot != want && dbad[k]++ < 3)
+            tap_diag("%s: dtype_from_text(%.200s%s) -> 0x%llx, got 0x%llx", dn, x, strlen(x) > 200 ? "..." : "",
+                     (unsigned long long)want, (unsigned long long)dgot);
         for (int f = 0; f < NFORM; f++) {
             if ((FORMS[f].prec && fp8) || (FORMS[f].only >= 0 && FORMS[f].only != (int)DTS[k])) continue;
             session_settings(S)->precision = FORMS[f].prec ? DTS[k] : DT_FP32;
@@ -113,6 +123,9 @@ static void literals(const char *dir)
     free(e);
     csv_close(&c);
     session_settings(S)->precision = DT_FP32;
+    for (int k = 0; k < NDT; k++)
+        tap_ok(dbad[k] == 0 && dtotal[k] > 100, "literals.csv %s: dtype_from_text: %d of %d literals rounded once to the "
+               "pattern", NAMES[k], dtotal[k] - dbad[k], dtotal[k]);
     for (int k = 0; k < NDT; k++)
         for (int f = 0; f < NFORM; f++)
             if (total[k][f])
@@ -208,6 +221,32 @@ static void from_bits_sampled(int k)
            wrong);
 }
 
+/* bigdec_minus.csv (gen_bigdec_minus.py, fractions): the text's exact value
+ * minus a double, as :bits reports it: the sign exactly, the value to 2^-60
+ * relative (bigdec_minus keeps 64 bits; the row has 21 digits). */
+static void minus(const char *dir)
+{
+    csv_t c;
+    row_t r;
+    if (!csv_open(&c, dir, "bigdec_minus.csv")) tap_bail("cannot read %s/bigdec_minus.csv", dir);
+    int n = 0, bad = 0;
+    while (csv_next(&c, &r)) {
+        const char *x = col(&c, &r, "x");
+        double v = strtod(col(&c, &r, "v"), NULL);
+        int want = atoi(col(&c, &r, "sign")), sign = 2;
+        long double wd = strtold(col(&c, &r, "diff"), NULL), diff = 0;
+        bool ok = bigdec_minus(x, strlen(x), v, &sign, &diff) && sign == want &&
+                  (isinf(wd) || wd == 0 ? diff == wd : fabsl(diff - wd) <= fabsl(wd) * 0x1p-60L);
+        n++;
+        if (!ok && bad++ < 3)
+            tap_diag("bigdec_minus(%.60s%s, %a): want %d %.6Lg, got %d %.6Lg", x, strlen(x) > 60 ? "..." : "", v,
+                     want, wd, sign, diff);
+    }
+    csv_close(&c);
+    tap_ok(bad == 0 && n > 1000, "bigdec_minus.csv: %d of %d texts minus a double: the sign exact, the value to 2^-60",
+           n - bad, n);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : getenv("REFDATA") ? getenv("REFDATA") : "tests/refdata";
@@ -215,6 +254,7 @@ int main(int argc, char **argv)
     S = session_new();
     session_settings(S)->precision = DT_FP32;
     literals(dir);
+    minus(dir);
     for (int k = 0; k < NDT; k++) {
         if (DTS[k] == DT_FP32 || DTS[k] == DT_FP64) from_bits_sampled(k);
         else from_bits_all(k);

@@ -8,7 +8,7 @@
  * fp32's grid.  Each f32/f64 row is checked BIT FOR BIT through every route
  * a value takes into tf32: dtype_f64_to_tf32, dtype_round_f64,
  * dtype_store_f64, dtype_convert from fp32 (f32 rows), the literal path
- * (MPFR, from the hex text) and the tf32(x) op in a session.  Each mm row is
+ * (util/bigdec.c, from the hex text) and the tf32(x) op in a session.  Each mm row is
  * checked through matmul(a, b, precision="tf32"), a @ b under :tf32 on, and
  * the backend's own TF32 path; precision="fp32" must differ from it on
  * some row (the rows can tell the two apart).  Figures: bits(), finfo(),
