@@ -393,7 +393,7 @@ static bool continues_line(tok_kind_t k)
  * only incompleteness. */
 bool parse_fails_early(const parse_scan_t *sc, const char *text, int len)
 {
-    if (len > (1 << 16)) return false;   /* a long paste: parsed once, when complete */
+    if (len > 8192) return false;   /* a long paste (a 40,000-line list): parsed once, when complete, never once per line */
     volatile int stop = sc->started && sc->pos <= len ? sc->pos : len;
     while (stop > 0 && (text[stop - 1] == ' ' || text[stop - 1] == '\t' || text[stop - 1] == '\n' || text[stop - 1] == '\r'))
         stop--;
