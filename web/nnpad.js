@@ -147,6 +147,8 @@
       return;
     }
     times.compiled = performance.now() - t0;
+    note('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
+         'Stop ends a computation.  Not here yet: figures, completion, lessons, and what needs SLEEF or MPFR');
     if (location.hash) runLink();
     else start();
   }
@@ -166,6 +168,17 @@
     else if (e.key === 'ArrowDown' && hpos < history.length) line.value = ++hpos < history.length ? history[hpos] : '';
     else return;
     e.preventDefault();
+  });
+  // a pasted block of lines: each line sent as if typed and entered
+  line.addEventListener('paste', (e) => {
+    const text = e.clipboardData && e.clipboardData.getData('text');
+    if (!text || !/\n/.test(text)) return;
+    e.preventDefault();
+    const lines = (line.value + text).replace(/\r?\n$/, '').split(/\r?\n/);
+    line.value = '';
+    if (!module) return;
+    for (const l of lines) queue.push({ text: l });
+    pump();
   });
   $('stop').addEventListener('click', stop);
   window.addEventListener('hashchange', () => { if (module) runLink(); });

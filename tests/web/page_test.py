@@ -137,6 +137,12 @@ try:
     ready()
     ok("한국어 입력" in drv.execute_script(OUT), "Korean typed in the console comes back", drv.execute_script(ALL))
 
+    # a pasted block runs line by line
+    drv.execute_script("const dt = new DataTransfer(); dt.setData('text/plain', 'b = 2\\nb * 3\\n');"
+                       "document.getElementById('line').dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true}))")
+    ready()
+    ok(drv.execute_script(OUT).endswith("6\n"), "a pasted block of two lines runs line by line", drv.execute_script(ALL))
+
     # Stop during a loop that never ends
     box.send_keys("while True { a = a + 1 }" + Keys.ENTER)
     time.sleep(1.0)
