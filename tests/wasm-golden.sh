@@ -27,8 +27,8 @@ KNOWN='activations: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF 
 bits_literal_exact: a literal only MPFR rounds exactly: MPFR not in the web build
 builtins_create: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
 builtins_math: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
-column_plots: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build; draws figures: the drawing module (Cairo) not in the web build
-compare_vector: a literal only MPFR rounds exactly: MPFR not in the web build; draws figures: the drawing module (Cairo) not in the web build
+column_plots: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build; draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
+compare_vector: a literal only MPFR rounds exactly: MPFR not in the web build; draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
 data_io: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
 design_section1: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
 features: a literal only MPFR rounds exactly: MPFR not in the web build
@@ -40,7 +40,7 @@ layers: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the w
 literals: a literal only MPFR rounds exactly: MPFR not in the web build
 loss_scale: a literal only MPFR rounds exactly: MPFR not in the web build
 losses: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
-numberline_overflow: a literal only MPFR rounds exactly: MPFR not in the web build; draws figures: the drawing module (Cairo) not in the web build
+numberline_overflow: a literal only MPFR rounds exactly: MPFR not in the web build; draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
 numerics: uses SLEEF functions (exp, log, sin, tanh, randn...): SLEEF not in the web build
 optimizers: a literal only MPFR rounds exactly: MPFR not in the web build
 regularization: a literal only MPFR rounds exactly: MPFR not in the web build

@@ -42,6 +42,26 @@
   }
   const note = (text) => add('note', '[' + text + ']\n');
 
+  // A figure's display list (the web build writes figures/NNN-name.jsonl,
+  // src/view/view_web.c) drawn on a canvas in the transcript by draw.js
+  function figure(name, text) {
+    const div = document.createElement('div');
+    div.className = 'fig';
+    try {
+      const ops = nnpadDraw.parse(text);
+      const c = document.createElement('canvas');
+      c.width = (ops[0] && ops[0].w) || 1200;
+      c.height = (ops[0] && ops[0].h) || 750;
+      c.title = name;
+      div.appendChild(c);
+      nnpadDraw.replay(c.getContext('2d'), ops);
+    } catch (e) {
+      div.textContent = '[' + name + ' not drawn: ' + e.message + ']';
+    }
+    transcript.appendChild(div);
+    transcript.scrollTop = transcript.scrollHeight;
+  }
+
   // Send the next queued line if nnpad is waiting for one.
   function pump() {
     if (!waiting) return;
@@ -74,6 +94,7 @@
       const m = ev.data;
       if (m.t === 'out') add(m.fd === 2 ? 'out err' : 'out', m.text);
       else if (m.t === 'need') { waiting = true; pump(); }
+      else if (m.t === 'figure') figure(m.name, m.text);
       else if (m.t === 'exit') { note('nnpad ended (exit status ' + m.code + '); a fresh session started'); queue = []; start(); }
       else if (m.t === 'fatal') { note('nnpad stopped with an error: ' + m.text + '; a fresh session started'); queue = []; start(); }
     };
@@ -148,7 +169,7 @@
     }
     times.compiled = performance.now() - t0;
     note('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
-         'Stop ends a computation.  Not here yet: figures, completion, lessons, and what needs SLEEF or MPFR');
+         'Stop ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR');
     if (location.hash) runLink();
     else start();
   }

@@ -12,6 +12,7 @@
 // Messages in:  {module, sab, env}         start (the compiled module, the input channel)
 // Messages out: {t:'out', fd, text}        output, as written
 //               {t:'need'}                 nnpad waits for input (all its output was sent)
+//               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
 //               {t:'exit', code}           nnpad ended (quit, or end of input)
 //               {t:'fatal', text}          the run failed (a trap: a bug, or out of memory)
 // Input channel (sab): Int32 ctl[0] = 0 empty / 1 full, ctl[1] = byte count
@@ -334,6 +335,10 @@ function wasi(args, env) {
       if (b.node && !b.node.dir && a.node.dir) return E.NOTDIR;
       a.parent.dir.delete(a.name);
       b.parent.dir.set(b.name, a.node);
+      // a figure's display list (nnpad writes a file whole, then renames
+      // it into place): the page draws it
+      if (!a.node.dir && b.name.endsWith('.jsonl'))
+        postMessage({ t: 'figure', name: str(p2, n2), text: dec.decode(a.node.data.subarray(0, a.node.size)) });
       return E.SUCCESS;
     },
     path_unlink_file(fd, p, n) {

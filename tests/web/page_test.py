@@ -4,6 +4,8 @@ from URL (argv[1]; tests/web-page.sh starts the server).  TAP on stdout.
   - each golden (argv[2:], tests/golden/*.nn) as a #code= link: the page's
     transcript (its output spans, the echoed inputs left out) equals the
     golden's expected output, the native build's
+  - figures (plot, hist, heatmap, scatter) drawn on canvases from their
+    display lists
   - the console: typed lines keep their variables, Up/Down walk the history
   - Stop during `while True { ... }`: a fresh session, the prompt back
   - a malformed and a huge #code= link: a clear message, nothing run
@@ -111,6 +113,23 @@ try:
         ok(got == want, "#code= link of %s: the page's transcript is the native output" % name, d if got != want else "")
     ok(drv.execute_script("return window.nnpadNoReload") == 1, "a changed address ran without a reload")
 
+    # figures: each written as a display list (figures/NNN-name.jsonl) and
+    # drawn by draw.js on a canvas of the transcript, not blank
+    prog = "x = [1, 2, 3, 4]\nplot(x, x * x)\nhist([1, 2, 2, 3, 3, 3])\nheatmap([[1, 2], [3, 4]])\nscatter(x, x)\n"
+    drv.execute_script("document.body.dataset.state = 'set'; location.hash = 'code=' + arguments[0]",
+                       urllib.parse.quote(prog, safe=""))
+    ready(120)
+    out = drv.execute_script(OUT)
+    names = ["figures/001-plot.jsonl", "figures/002-hist.jsonl", "figures/003-heatmap.jsonl", "figures/004-scatter.jsonl"]
+    ok(all("figure: %s\n" % f in out for f in names), "the transcript names each figure's display list", out)
+    inked = drv.execute_script(
+        "return Array.from(document.querySelectorAll('#transcript .fig canvas')).map(c => {"
+        "  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let k = 0;"
+        "  for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) k++;"
+        "  return [c.title, c.width, c.height, k]; })")
+    ok([t[0] for t in inked] == names and all(t[1:3] == [1200, 750] and t[3] > 2000 for t in inked),
+       "each figure is drawn on a 1200x750 canvas in the transcript (title, w, h, dark pixels)", inked)
+
     # the console: variables kept between inputs, history
     drv.get(url + "index.html")
     ready()
@@ -174,10 +193,10 @@ finally:
 
 size = raw = 0
 for f in sorted(os.listdir(webdir)):
-    if f.endswith((".html", ".js", ".wasm")) and f != "draw.js":
+    if f.endswith((".html", ".js", ".wasm")):
         data = open(os.path.join(webdir, f), "rb").read()
         raw += len(data)
         size += len(gzip.compress(data, 9))
-diag("download (index.html, nnpad.js, worker.js, sw.js, nnpad.wasm): %d bytes, %d bytes gzip -9" % (raw, size))
+diag("download (index.html, draw.js, nnpad.js, worker.js, sw.js, nnpad.wasm): %d bytes, %d bytes gzip -9" % (raw, size))
 print("1..%d" % n)
 sys.exit(1 if failed else 0)
