@@ -9,6 +9,8 @@
 # Debian's chromium, chromium-driver or python3-selenium.
 : "${NNPAD:=./nnpad}" "${TESTDIR:=tests}"
 top=$(cd "$TESTDIR/.." && pwd)
+case $NNPAD in /*) ;; *) NNPAD=$(pwd)/$NNPAD ;; esac
+export NNPAD   # the native build, for the speed comparison
 py=/usr/bin/python3
 for c in chromium chromedriver; do
   command -v $c > /dev/null 2>&1 || { echo "web-page.sh: no $c (apt-get install chromium chromium-driver python3-selenium)"; exit 77; }

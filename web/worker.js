@@ -234,6 +234,8 @@ function wasi(args, env) {
         if (f.std === 1 || f.std === 2) {
           const text = outDec[f.std - 1].decode(b, { stream: true });
           if (text) postMessage({ t: 'out', fd: f.std, text });
+        } else if (f.node && f.node.devnull) {
+          // /dev/null: written and forgotten (:time sends its runs' output there)
         } else if (f.node && !f.node.dir) {
           if (f.append) f.pos = f.node.size;
           grow(f.node, f.pos + l);
@@ -366,7 +368,8 @@ onmessage = async (ev) => {
   sab = ev.data.sab;
   ctl = new Int32Array(sab, 0, 2);
   inBytes = new Uint8Array(sab, 8);
-  for (const dir of ['home', 'tmp']) root.dir.set(dir, mkdir());
+  for (const dir of ['home', 'tmp', 'dev']) root.dir.set(dir, mkdir());
+  root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
   let code;
   try {
     const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(['nnpad'], env) });

@@ -9,11 +9,13 @@ from URL (argv[1]; tests/web-page.sh starts the server).  TAP on stdout.
   - the console: typed lines keep their variables, Up/Down walk the history
   - Stop during `while True { ... }`: a fresh session, the prompt back
   - a malformed and a huge #code= link: a clear message, nothing run
+  - :time in the page against the native build (TAP comments)
   - measured: load to prompt (first visit, with the service worker's reload,
     and a second visit), and the page's download size (gzip -9)
 """
 import gzip
 import os
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -129,6 +131,20 @@ try:
         "  return [c.title, c.width, c.height, k]; })")
     ok([t[0] for t in inked] == names and all(t[1:3] == [1200, 750] and t[3] > 2000 for t in inked),
        "each figure is drawn on a 1200x750 canvas in the transcript (title, w, h, dark pixels)", inked)
+
+    # speed: :time in the page and in the native build (NNPAD_THREADS=1),
+    # the same program; wall-clock, noisy on a loaded machine
+    prog = ("a = reshape(arange(262144), [512, 512]) / 1000\nx = arange(10000000) / 7\nr = a @ a\n"
+            ":time r = a @ a\n:time r = x * x + x\n:time r = sum(x)\n")
+    drv.execute_script("document.body.dataset.state = 'set'; location.hash = 'code=' + arguments[0]",
+                       urllib.parse.quote(prog, safe=""))
+    ready(300)
+    page = [l for l in drv.execute_script(OUT).splitlines() if l.startswith("median")]
+    ok(len(page) == 3, ":time works in the page (it writes its runs to /dev/null)", drv.execute_script(ALL))
+    env = dict(os.environ, NNPAD_THREADS="1")
+    native = subprocess.run([os.environ["NNPAD"]], input=prog, capture_output=True, text=True, env=env).stdout.splitlines()
+    for what, p, nat in zip(["512x512 fp32 a @ a", "x * x + x, 10M fp32", "sum(x), 10M fp32"], page, native):
+        diag("speed %s: page %s; native, one thread: %s" % (what, p, nat))
 
     # the console: variables kept between inputs, history
     drv.get(url + "index.html")
