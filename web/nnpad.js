@@ -6,8 +6,10 @@
 //
 // Each line typed (or of a linked program) goes to nnpad's stdin when nnpad
 // asks for input (worker.js), echoed in the transcript after ">>> "; nnpad's
-// output follows it.  Enter sends, Up/Down walk the history, Stop ends the
-// worker (a loop that never ends, too) and starts a fresh session.
+// output follows it, and each figure, drawn from its display list by
+// draw.js.  Enter sends, Up/Down walk the history, Stop (or Ctrl-C while
+// nnpad runs) ends the worker, a loop that never ends too, and starts a
+// fresh session.
 'use strict';
 
 (function () {
@@ -169,7 +171,7 @@
     }
     times.compiled = performance.now() - t0;
     note('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
-         'Stop ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR');
+         'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR');
     if (location.hash) runLink();
     else start();
   }
@@ -185,7 +187,9 @@
     pump();
   });
   line.addEventListener('keydown', (e) => {
-    if (e.key === 'ArrowUp' && hpos > 0) line.value = history[--hpos];
+    // Ctrl-C while nnpad runs (and no text is selected to copy): Stop
+    if (e.ctrlKey && e.key === 'c' && document.body.dataset.state === 'busy' && line.selectionStart === line.selectionEnd) stop();
+    else if (e.key === 'ArrowUp' && hpos > 0) line.value = history[--hpos];
     else if (e.key === 'ArrowDown' && hpos < history.length) line.value = ++hpos < history.length ? history[hpos] : '';
     else return;
     e.preventDefault();

@@ -193,6 +193,12 @@ try:
     ready()
     ok("'a' is not defined" in drv.execute_script(OUT), "after Stop the session is fresh (a is not defined)",
        drv.execute_script(ALL))
+    box.send_keys("while True { 1 }" + Keys.ENTER)
+    time.sleep(0.5)
+    busy = drv.execute_script("return document.body.dataset.state")
+    box.send_keys(Keys.CONTROL, "c")
+    ok(busy == "busy" and ready(30) and drv.execute_script(ALL).count("fresh session started") == 2,
+       "Ctrl-C in the console during a loop stops it too", drv.execute_script(ALL))
 
     # bad links: a clear message, nothing run
     drv.execute_script("location.hash = 'code=%E0%A4%A'")
