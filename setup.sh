@@ -2,6 +2,10 @@
 # setup.sh — everything a fresh Debian 12 machine needs, then build.
 #   ./setup.sh run     install what is missing, build, start the REPL
 #   ./setup.sh check   install what is missing, build, run the whole test suite
+#   ./setup.sh web     install and build, then the web edition in web/
+#                      (nnpad.wasm beside index.html: serve web/ with any
+#                      static server); also installs chromium,
+#                      chromium-driver and python3-selenium for make check-web
 #   ./setup.sh         install and build only
 # Packages are checked with dpkg-query first; apt-get runs only for the
 # missing ones (as root, or through sudo).
@@ -18,6 +22,8 @@ cd "$(dirname "$0")"
 # gcc-multilib: tests/build32.sh builds the core as a 32-bit program with gcc -m32 (it skips without it).
 # python3-nbformat: tests/ipynb.sh validates that notebook with nbformat (it skips without it).
 PKGS="gcc make autoconf automake libtool pkg-config libreadline-dev libopenblas-dev libsleef-dev libmpfr-dev libsdl2-dev libcairo2-dev libpango1.0-dev libgraphviz-dev fonts-dejavu-core fonts-noto-cjk xvfb xauth libx11-dev clang libclang-rt-14-dev locales gettext autopoint python3-numpy libjansson-dev python3-nbformat gcc-multilib"
+# the browser make check-web drives (tests/web-page.sh); only for ./setup.sh web
+[ "${1:-}" = web ] && PKGS="$PKGS chromium chromium-driver python3-selenium"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"
@@ -49,6 +55,9 @@ fi
 case "${1:-}" in
   run) exec ./nnpad ;;
   check) make -s -j"$jobs" check ;;
+  # zig's clang and WASI libc (PyPI's ziglang, into tools/zig) build nnpad.wasm
+  web) WASM_INSTALL=1 make -s web &&
+       echo "setup: web/ is ready: serve it with any static server, e.g. python3 -m http.server -d web, then open http://127.0.0.1:8000/" ;;
   "") ;;
-  *) echo "usage: ./setup.sh [run|check]" >&2; exit 2 ;;
+  *) echo "usage: ./setup.sh [run|check|web]" >&2; exit 2 ;;
 esac

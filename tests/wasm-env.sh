@@ -52,10 +52,14 @@ wasm_includes() {
   for d in /usr/include/*/ /usr/include/; do [ -f "${d}cblas-netlib.h" ] && { [ -f "$1/cblas.h" ] || cp "${d}cblas-netlib.h" "$1/cblas.h"; } && break; done
 }
 # the C files of nnpad: libnnpad.a's (its plain kernels, not the AVX2
-# ones), main.c and view_load.c
+# ones), main.c, view_load.c, and the drawing module's layout files with
+# the display-list recorder and the web build's table (view_web.c) in
+# place of Cairo, Pango and Graphviz
 wasm_sources() {
   printf 'nn-print-%%:\n\t@echo $($*)\n' > "$1/print.mk"
   wasm_srcs=$(make -s --no-print-directory -C "$bld" -f Makefile -f "$1/print.mk" nn-print-libnnpad_a_SOURCES) || return 1
-  wasm_srcs=$(for s in $wasm_srcs src/backend/cpu/kern_noavx.c src/main.c src/view/view_load.c; do
+  wasm_srcs=$(for s in $wasm_srcs src/backend/cpu/kern_noavx.c src/main.c src/view/view_load.c \
+    src/view/view_web.c src/view/draw_record.c src/view/view_draw.c src/view/view_model.c src/view/view_graph_draw.c \
+    src/view/view_tiles.c src/view/view_playground.c; do
     case $s in src/backend/cpu/kern_avx2.c|src/backend/cpu/gemm_avx2.c) ;; *.c) echo "$s" ;; esac; done | sort -u)
 }

@@ -23,10 +23,10 @@ case $? in
 esac
 
 # Why each differing golden differs (name: reason)
-KNOWN='column_plots: draws figures: the drawing module (Cairo) not in the web build
-compare_vector: draws figures: the drawing module (Cairo) not in the web build
+KNOWN='column_plots: draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
+compare_vector: draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
 ko_particles: Korean messages: no gettext catalogue in the web build
-numberline_overflow: draws figures: the drawing module (Cairo) not in the web build'
+numberline_overflow: draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)'
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-golden.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

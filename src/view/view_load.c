@@ -37,6 +37,11 @@ static void *open_draw(void)
 
 /* The table, opening the module the first time; NULL (the reason in
  * draw_why) when there is none. */
+#ifdef __wasi__
+/* the web build: its module is linked in (view_web.c) */
+const nn_draw_entry_t *nn_draw_web_entry(void);
+static const nn_draw_entry_t *need_draw(void) { return draw = nn_draw_web_entry(); }
+#else
 static const nn_draw_entry_t *need_draw(void)
 {
     if (draw_state == 0) {
@@ -56,6 +61,7 @@ static const nn_draw_entry_t *need_draw(void)
     }
     return draw;
 }
+#endif
 
 static int no_draw(char *err, int cap)
 {

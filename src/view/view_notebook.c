@@ -25,6 +25,12 @@
 
 #define CELL_TEXT_MAX (64 * 1024)
 #define FIG_DIGITS_MAX 8              /* figure numbers: 001 to 99999999 */
+/* the figure files: PNG natively, display lists in the web build (view_web.c) */
+#ifdef __wasi__
+#define FIG_EXT ".jsonl"
+#else
+#define FIG_EXT ".png"
+#endif
 #define FIG_NUMBER_MAX 99999999   /* output kept per cell for the HTML page */
 
 static struct {
@@ -538,7 +544,7 @@ static bool same_figure_there(const char *dir, const char *file, const char *nam
     size_t n, m;
     if (!read_whole(path, &mine, &n)) return false;
     char suffix[300];
-    snprintf(suffix, sizeof suffix, "-%s.png", name);
+    snprintf(suffix, sizeof suffix, "-%s" FIG_EXT, name);
     size_t sl = strlen(suffix);
     bool hit = false;
     DIR *d = opendir(dir);
@@ -573,7 +579,7 @@ static void scan_numbers(const char *dir)
              * next number overflow) */
             int k = 0, digits = 0;
             while (isdigit((unsigned char)e->d_name[digits]) && digits < 9) k = k * 10 + (e->d_name[digits++] - '0');
-            if (digits >= 3 && digits <= FIG_DIGITS_MAX && e->d_name[digits] == '-' && strstr(e->d_name, ".png") && k > nb.fignum)
+            if (digits >= 3 && digits <= FIG_DIGITS_MAX && e->d_name[digits] == '-' && strstr(e->d_name, FIG_EXT) && k > nb.fignum)
                 nb.fignum = k;
         }
         if (d) closedir(d);
@@ -621,7 +627,7 @@ static void show(view_figure_t *f, FILE *out, bool window_only)
     bool reserved = false;
     for (int tries = 0; tries < 10000 && nb.fignum < FIG_NUMBER_MAX; tries++) {
         c->fignum = ++nb.fignum;
-        snprintf(path, sizeof path, "%s/%03d-%s.png", dir, c->fignum, f->name);
+        snprintf(path, sizeof path, "%s/%03d-%s" FIG_EXT, dir, c->fignum, f->name);
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
         if (fd >= 0) { close(fd); reserved = true; break; }
         if (errno != EEXIST) break;

@@ -1,0 +1,83 @@
+/* view_web.c — the drawing module of the web build (wasm32-wasi: tests/
+ * wasm-build.sh links it in; view_load.c takes its table where the native
+ * build opens nnpad-draw.so).  The same layout code (view_draw.c and the
+ * figure kinds' files) draws each figure as a display list (draw_record.c),
+ * which the page replays on a canvas (web/draw.js): figures are written as
+ * figures/NNN-name.jsonl (view_notebook.c) and :save FILE.jsonl works.
+ * Cairo (PNG, SVG, the HTML export), Graphviz (the graph figure's layout)
+ * and a window are not there: each says so. */
+#include "view/view_module.h"
+#include "view/draw.h"
+#include "util/afile.h"
+#include "util/i18n.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool ends_with(const char *s, const char *e)
+{
+    size_t n = strlen(s), k = strlen(e);
+    return n >= k && strcmp(s + n - k, e) == 0;
+}
+
+static bool web_window_open(char *why, int cap)
+{
+    snprintf(why, (size_t)cap, "%s", _("no window in the browser: figures are drawn in the page"));
+    return false;
+}
+static void web_nothing(void) {}
+static bool web_fullscreen(int on) { (void)on; return false; }
+
+static int web_save_figure(view_figure_t *f, const char *path, int w, int h, char *err, int cap)
+{
+    if (!ends_with(path, ".jsonl")) {
+        snprintf(err, (size_t)cap, _("%s: PNG and SVG need Cairo, not in the web build (yet); FILE.jsonl holds the figure's drawing operations"),
+                 path);
+        return -1;
+    }
+    char *list = view_drawlist(f, w, h, err, cap);
+    if (!list) return -1;
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)cap)) { free(list); return -1; }
+    afile_write(&a, list, strlen(list));
+    free(list);
+    return afile_commit(&a, err, (size_t)cap);
+}
+
+static int web_save(const char *path, char *err, int cap)
+{
+    if (ends_with(path, ".jsonl") || ends_with(path, ".png") || ends_with(path, ".svg")) {
+        const view_figure_t *f = view_last_figure();
+        if (!f) {
+            snprintf(err, (size_t)cap, "%s", _("no figure yet: plot something first (plot, hist, heatmap, numberline, ...)"));
+            return -1;
+        }
+        return web_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
+    }
+    snprintf(err, (size_t)cap, _("%s: not available in the web build (yet); :save FILE.jsonl saves the last figure"), path);
+    return -1;
+}
+
+static char *web_figure_svg(view_figure_t *f, int n, char *err, int cap)
+{
+    (void)f, (void)n;
+    snprintf(err, (size_t)cap, "%s", _("SVG needs Cairo: not available in the web build (yet)"));
+    return NULL;
+}
+
+static int web_graph_layout(view_graph_t *g, char *err, int cap)
+{
+    (void)g;
+    snprintf(err, (size_t)cap, "%s", _("the graph figure's layout needs Graphviz: not available in the web build (yet)"));
+    return -1;
+}
+
+const nn_draw_entry_t *nn_draw_web_entry(void)
+{
+    static const nn_draw_entry_t t = {
+        NN_DRAW_ABI, web_window_open, web_nothing, web_nothing, web_nothing, web_nothing,
+        web_fullscreen, web_save, web_save_figure, web_figure_svg, web_graph_layout,
+    };
+    return &t;
+}

@@ -1,0 +1,387 @@
+// worker.js — one nnpad session: nnpad.wasm (wasm32-wasi, tests/wasm-build.sh)
+// run in this Web Worker with a small WASI shim of its own (preview1: the 27
+// imports nnpad.wasm has) over an in-memory file system.
+//
+// nnpad runs as it does with its input from a pipe (`nnpad < in`): no
+// prompts, output on stdout.  Its stdin is the console: when nnpad reads
+// and has nothing left, fd_read says so to the page ("need") and blocks in
+// Atomics.wait on a SharedArrayBuffer until the page writes the next line
+// there.  So one nnpad process lives as long as the worker, and variables
+// stay between inputs.  Stop is the page's worker.terminate().
+//
+// Messages in:  {module, sab, env}         start (the compiled module, the input channel)
+// Messages out: {t:'out', fd, text}        output, as written
+//               {t:'need'}                 nnpad waits for input (all its output was sent)
+//               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
+//               {t:'exit', code}           nnpad ended (quit, or end of input)
+//               {t:'fatal', text}          the run failed (a trap: a bug, or out of memory)
+// Input channel (sab): Int32 ctl[0] = 0 empty / 1 full, ctl[1] = byte count
+// (-1: end of input); the bytes follow at offset 8.
+'use strict';
+
+const E = { SUCCESS: 0, ACCES: 2, BADF: 8, EXIST: 20, INVAL: 28, IO: 29, ISDIR: 31, NOENT: 44, NOSYS: 52,
+  NOTDIR: 54, NOTEMPTY: 55, SPIPE: 70 };
+const FT = { UNKNOWN: 0, CHAR: 2, DIR: 3, REG: 4 };
+const O = { CREAT: 1, DIRECTORY: 2, EXCL: 4, TRUNC: 8 };
+const ALL_RIGHTS = 0x1fffffffn;
+
+class Exit { constructor(code) { this.code = code; } }
+
+// ---- the in-memory file system: a tree of {dir: Map} and {data, size} nodes
+let inoNext = 1;
+const mkdir = () => ({ dir: new Map(), ino: inoNext++, mtime: Date.now() });
+const mkfile = () => ({ data: new Uint8Array(0), size: 0, ino: inoNext++, mtime: Date.now() });
+const root = mkdir();
+
+// path relative to node dir -> {parent, name, node|undefined} or an errno
+function walk(dir, path) {
+  const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+  const stack = [dir];
+  for (let i = 0; i < parts.length - 1; i++) {
+    const p = parts[i];
+    const cur = stack[stack.length - 1];
+    if (p === '..') { if (stack.length > 1) stack.pop(); else return E.ACCES; continue; }
+    const n = cur.dir.get(p);
+    if (!n) return E.NOENT;
+    if (!n.dir) return E.NOTDIR;
+    stack.push(n);
+  }
+  const parent = stack[stack.length - 1];
+  let name = parts.length ? parts[parts.length - 1] : '.';
+  if (name === '..') {
+    if (stack.length < 2) return E.ACCES;
+    return { parent: stack[stack.length - 2], name: '.', node: stack[stack.length - 2] };
+  }
+  return { parent, name, node: name === '.' ? parent : parent.dir.get(name) };
+}
+
+// ---- open descriptors: 0-2 the console, 3 the preopened "/"
+const fds = new Map();
+fds.set(0, { std: 0 });
+fds.set(1, { std: 1 });
+fds.set(2, { std: 2 });
+fds.set(3, { node: root, pos: 0, preopen: '/' });
+let fdNext = 4;
+
+let mem = null;                     // the instance's memory (its buffer changes when it grows)
+const dv = () => new DataView(mem.buffer);
+const u8 = () => new Uint8Array(mem.buffer);
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const str = (p, n) => dec.decode(u8().slice(p, p + n));
+
+// ---- console
+let sab = null, ctl = null, inBytes = null;
+let pending = new Uint8Array(0);    // input received and not yet read
+let inEnd = false;
+const outDec = [new TextDecoder(), new TextDecoder()];
+function readInput(max) {
+  if (pending.length === 0 && !inEnd) {
+    postMessage({ t: 'need' });
+    Atomics.wait(ctl, 0, 0);
+    const n = ctl[1];
+    if (n < 0) inEnd = true;
+    else pending = inBytes.slice(0, n);
+    Atomics.store(ctl, 0, 0);
+  }
+  const k = Math.min(max, pending.length);
+  const got = pending.subarray(0, k);
+  pending = pending.subarray(k);
+  return got;
+}
+
+function iovs(iov, n) {
+  const v = dv(), r = [];
+  for (let i = 0; i < n; i++) r.push([v.getUint32(iov + 8 * i, true), v.getUint32(iov + 8 * i + 4, true)]);
+  return r;
+}
+function grow(f, size) {
+  if (size > f.data.length) {
+    const d = new Uint8Array(Math.max(size, f.data.length * 2, 256));
+    d.set(f.data.subarray(0, f.size));
+    f.data = d;
+  }
+}
+function filestat(buf, node, std) {
+  const v = dv();
+  for (let i = 0; i < 64; i += 8) v.setBigUint64(buf + i, 0n, true);
+  v.setBigUint64(buf + 8, BigInt(node ? node.ino : 0), true);
+  v.setUint8(buf + 16, std !== undefined ? (std === 0 ? FT.UNKNOWN : FT.CHAR) : node.dir ? FT.DIR : FT.REG);
+  v.setBigUint64(buf + 24, 1n, true);
+  v.setBigUint64(buf + 32, BigInt(node && !node.dir ? node.size : 0), true);
+  const t = BigInt(node ? node.mtime : Date.now()) * 1000000n;
+  for (const o of [40, 48, 56]) v.setBigUint64(buf + o, t, true);
+}
+function putStrings(list, ptrs, buf) {
+  const v = dv(), m = u8();
+  for (const s of list) {
+    const b = enc.encode(s + '\0');
+    v.setUint32(ptrs, buf, true);
+    m.set(b, buf);
+    ptrs += 4;
+    buf += b.length;
+  }
+  return E.SUCCESS;
+}
+function sizes(list, pn, pb) {
+  const v = dv();
+  v.setUint32(pn, list.length, true);
+  v.setUint32(pb, list.reduce((a, s) => a + enc.encode(s).length + 1, 0), true);
+  return E.SUCCESS;
+}
+const dirOf = (fd) => { const f = fds.get(fd); return f && f.node && f.node.dir ? f.node : null; };
+
+function wasi(args, env) {
+  return {
+    args_get: (p, b) => putStrings(args, p, b),
+    args_sizes_get: (pn, pb) => sizes(args, pn, pb),
+    environ_get: (p, b) => putStrings(env, p, b),
+    environ_sizes_get: (pn, pb) => sizes(env, pn, pb),
+    clock_time_get(id, prec, out) {
+      const ns = id === 0 ? BigInt(Date.now()) * 1000000n : BigInt(Math.round(performance.now() * 1e6));
+      dv().setBigUint64(out, ns, true);
+      return E.SUCCESS;
+    },
+    random_get(buf, len) {
+      for (let o = 0; o < len; o += 65536) crypto.getRandomValues(new Uint8Array(mem.buffer, buf + o, Math.min(65536, len - o)));
+      return E.SUCCESS;
+    },
+    proc_exit(code) { throw new Exit(code); },
+    fd_prestat_get(fd, buf) {
+      const f = fds.get(fd);
+      if (!f || !f.preopen) return E.BADF;
+      dv().setUint32(buf, 0, true);
+      dv().setUint32(buf + 4, enc.encode(f.preopen).length, true);
+      return E.SUCCESS;
+    },
+    fd_prestat_dir_name(fd, p, n) {
+      const f = fds.get(fd);
+      if (!f || !f.preopen) return E.BADF;
+      u8().set(enc.encode(f.preopen).subarray(0, n), p);
+      return E.SUCCESS;
+    },
+    fd_fdstat_get(fd, buf) {
+      const f = fds.get(fd);
+      if (!f) return E.BADF;
+      const v = dv();
+      // stdin is not a terminal (nnpad reads it as a pipe); stdout and
+      // stderr are character devices without seek rights: not a terminal either
+      v.setUint8(buf, f.std === 0 ? FT.UNKNOWN : f.std !== undefined ? FT.CHAR : f.node.dir ? FT.DIR : FT.REG);
+      v.setUint16(buf + 2, f.append ? 1 : 0, true);
+      v.setBigUint64(buf + 8, f.std !== undefined ? 0x200n | 0x40n | 0x2n : ALL_RIGHTS, true);  // poll, write, read
+      v.setBigUint64(buf + 16, f.std !== undefined ? 0n : ALL_RIGHTS, true);
+      return E.SUCCESS;
+    },
+    fd_fdstat_set_flags: () => E.SUCCESS,
+    fd_filestat_get(fd, buf) {
+      const f = fds.get(fd);
+      if (!f) return E.BADF;
+      filestat(buf, f.node, f.std);
+      return E.SUCCESS;
+    },
+    fd_filestat_set_size(fd, size) {
+      const f = fds.get(fd);
+      if (!f || !f.node || f.node.dir) return E.BADF;
+      const n = Number(size);
+      grow(f.node, n);
+      if (n > f.node.size) f.node.data.fill(0, f.node.size, n);
+      f.node.size = n;
+      f.node.mtime = Date.now();
+      return E.SUCCESS;
+    },
+    fd_read(fd, iov, n, nread) {
+      const f = fds.get(fd);
+      if (!f) return E.BADF;
+      let total = 0;
+      if (f.std === 0) {
+        for (const [p, l] of iovs(iov, n)) {
+          const got = readInput(l);
+          u8().set(got, p);
+          total += got.length;
+          if (got.length < l) break;
+        }
+      } else if (f.node && !f.node.dir) {
+        for (const [p, l] of iovs(iov, n)) {
+          const k = Math.max(0, Math.min(l, f.node.size - f.pos));
+          u8().set(f.node.data.subarray(f.pos, f.pos + k), p);
+          f.pos += k;
+          total += k;
+          if (k < l) break;
+        }
+      } else return f.node ? E.ISDIR : E.BADF;
+      dv().setUint32(nread, total, true);
+      return E.SUCCESS;
+    },
+    fd_pread(fd, iov, n, off, nread) {
+      const f = fds.get(fd);
+      if (!f || !f.node || f.node.dir) return f ? E.SPIPE : E.BADF;
+      let pos = Number(off), total = 0;
+      for (const [p, l] of iovs(iov, n)) {
+        const k = Math.max(0, Math.min(l, f.node.size - pos));
+        u8().set(f.node.data.subarray(pos, pos + k), p);
+        pos += k;
+        total += k;
+      }
+      dv().setUint32(nread, total, true);
+      return E.SUCCESS;
+    },
+    fd_write(fd, iov, n, nwritten) {
+      const f = fds.get(fd);
+      if (!f) return E.BADF;
+      let total = 0;
+      for (const [p, l] of iovs(iov, n)) {
+        const b = u8().slice(p, p + l);
+        if (f.std === 1 || f.std === 2) {
+          const text = outDec[f.std - 1].decode(b, { stream: true });
+          if (text) postMessage({ t: 'out', fd: f.std, text });
+        } else if (f.node && f.node.devnull) {
+          // /dev/null: written and forgotten (:time sends its runs' output there)
+        } else if (f.node && !f.node.dir) {
+          if (f.append) f.pos = f.node.size;
+          grow(f.node, f.pos + l);
+          f.node.data.set(b, f.pos);
+          f.pos += l;
+          if (f.pos > f.node.size) f.node.size = f.pos;
+          f.node.mtime = Date.now();
+        } else return E.BADF;
+        total += l;
+      }
+      dv().setUint32(nwritten, total, true);
+      return E.SUCCESS;
+    },
+    fd_seek(fd, off, whence, out) {
+      const f = fds.get(fd);
+      if (!f) return E.BADF;
+      if (!f.node || f.node.dir) return E.SPIPE;
+      const base = whence === 0 ? 0 : whence === 1 ? f.pos : f.node.size;
+      const pos = base + Number(off);
+      if (pos < 0) return E.INVAL;
+      f.pos = pos;
+      dv().setBigUint64(out, BigInt(pos), true);
+      return E.SUCCESS;
+    },
+    fd_close(fd) { if (!fds.has(fd) || fd < 3) return E.BADF; fds.delete(fd); return E.SUCCESS; },
+    fd_sync: () => E.SUCCESS,
+    fd_datasync: () => E.SUCCESS,
+    fd_readdir(fd, buf, len, cookie, used) {
+      const d = dirOf(fd);
+      if (!d) return E.BADF;
+      const names = ['.', '..', ...d.dir.keys()];
+      const v = dv(), m = u8();
+      let o = 0;
+      for (let i = Number(cookie); i < names.length && o < len; i++) {
+        const name = enc.encode(names[i]);
+        const node = i < 2 ? d : d.dir.get(names[i]);
+        const ent = new Uint8Array(24 + name.length);
+        const ev = new DataView(ent.buffer);
+        ev.setBigUint64(0, BigInt(i + 1), true);
+        ev.setBigUint64(8, BigInt(node.ino), true);
+        ev.setUint32(16, name.length, true);
+        ev.setUint8(20, node.dir ? FT.DIR : FT.REG);
+        ent.set(name, 24);
+        const k = Math.min(ent.length, len - o);   // a cut entry tells libc to ask again with a larger buffer
+        m.set(ent.subarray(0, k), buf + o);
+        o += k;
+      }
+      v.setUint32(used, o, true);
+      return E.SUCCESS;
+    },
+    path_open(dirfd, dirflags, p, n, oflags, rights, inh, fdflags, out) {
+      const d = dirOf(dirfd);
+      if (!d) return E.BADF;
+      const w = walk(d, str(p, n));
+      if (typeof w === 'number') return w;
+      let node = w.node;
+      if (node && (oflags & O.EXCL) && (oflags & O.CREAT)) return E.EXIST;
+      if (!node) {
+        if (!(oflags & O.CREAT)) return E.NOENT;
+        if (oflags & O.DIRECTORY) return E.NOENT;
+        node = mkfile();
+        w.parent.dir.set(w.name, node);
+        w.parent.mtime = Date.now();
+      }
+      if ((oflags & O.DIRECTORY) && !node.dir) return E.NOTDIR;
+      if (node.dir && (rights & 0x40n) && !(oflags & O.DIRECTORY)) return E.ISDIR;   // opened for writing
+      if ((oflags & O.TRUNC) && !node.dir) { node.size = 0; node.mtime = Date.now(); }
+      const fd = fdNext++;
+      fds.set(fd, { node, pos: 0, append: !!(fdflags & 1) });
+      dv().setUint32(out, fd, true);
+      return E.SUCCESS;
+    },
+    path_filestat_get(fd, flags, p, n, buf) {
+      const d = dirOf(fd);
+      if (!d) return E.BADF;
+      const w = walk(d, str(p, n));
+      if (typeof w === 'number') return w;
+      if (!w.node) return E.NOENT;
+      filestat(buf, w.node);
+      return E.SUCCESS;
+    },
+    path_create_directory(fd, p, n) {
+      const d = dirOf(fd);
+      if (!d) return E.BADF;
+      const w = walk(d, str(p, n));
+      if (typeof w === 'number') return w;
+      if (w.node) return E.EXIST;
+      w.parent.dir.set(w.name, mkdir());
+      return E.SUCCESS;
+    },
+    path_rename(fd, p, n, fd2, p2, n2) {
+      const d = dirOf(fd), d2 = dirOf(fd2);
+      if (!d || !d2) return E.BADF;
+      const a = walk(d, str(p, n)), b = walk(d2, str(p2, n2));
+      if (typeof a === 'number') return a;
+      if (typeof b === 'number') return b;
+      if (!a.node) return E.NOENT;
+      if (b.node && b.node.dir && (!a.node.dir || b.node.dir.size)) return a.node.dir ? E.NOTEMPTY : E.ISDIR;
+      if (b.node && !b.node.dir && a.node.dir) return E.NOTDIR;
+      a.parent.dir.delete(a.name);
+      b.parent.dir.set(b.name, a.node);
+      // a figure's display list (nnpad writes a file whole, then renames
+      // it into place): the page draws it
+      if (!a.node.dir && b.name.endsWith('.jsonl'))
+        postMessage({ t: 'figure', name: str(p2, n2), text: dec.decode(a.node.data.subarray(0, a.node.size)) });
+      return E.SUCCESS;
+    },
+    path_unlink_file(fd, p, n) {
+      const d = dirOf(fd);
+      if (!d) return E.BADF;
+      const w = walk(d, str(p, n));
+      if (typeof w === 'number') return w;
+      if (!w.node) return E.NOENT;
+      if (w.node.dir) return E.ISDIR;
+      w.parent.dir.delete(w.name);
+      return E.SUCCESS;
+    },
+    path_readlink(fd, p, n) {
+      const d = dirOf(fd);
+      if (!d) return E.BADF;
+      const w = walk(d, str(p, n));
+      if (typeof w === 'number') return w;
+      return w.node ? E.INVAL : E.NOENT;   // nothing here is a symbolic link
+    },
+  };
+}
+
+onmessage = async (ev) => {
+  const { module, env } = ev.data;
+  sab = ev.data.sab;
+  ctl = new Int32Array(sab, 0, 2);
+  inBytes = new Uint8Array(sab, 8);
+  for (const dir of ['home', 'tmp', 'dev']) root.dir.set(dir, mkdir());
+  root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
+  let code;
+  try {
+    const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(['nnpad'], env) });
+    mem = inst.exports.memory;
+    inst.exports._start();
+    code = 0;
+  } catch (e) {
+    if (!(e instanceof Exit)) {
+      postMessage({ t: 'fatal', text: String(e && e.stack ? e.stack.split('\n')[0] : e) });
+      return;
+    }
+    code = e.code;
+  }
+  postMessage({ t: 'exit', code });
+};
