@@ -31,6 +31,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The float to suggest for an integer literal too large for int64, of the
+ * same value: its digits and ".0", or in scientific form when long
+ * (73938307265535945430274267728094167040 -> 7.3938307265535945e37). */
+static void float_suggestion(char *buf, size_t cap, const char *digits, int n)
+{
+    if (n <= 30) { snprintf(buf, cap, "%.*s.0", n, digits); return; }
+    snprintf(buf, cap, "%c.%.16se%d", digits[0], digits + 1, n - 1);
+}
+
 const char *const parse_keywords[] = {
     "def", "if", "else", "while", "for", "in", "return", "break", "continue",
     "and", "or", "not", NULL,
@@ -666,10 +675,12 @@ static node_t *number_node(parser_t *p, token_t t)
             p->min_lit = e;
             return e;
         }
-        if (v > (INT64_MAX - d) / 10)
+        if (v > (INT64_MAX - d) / 10) {
+            char sug[64];
+            float_suggestion(sug, sizeof sug, s, n);
             syntax_error(p, t.span, "integer literal too large for int64 (the largest is %lld); write a float "
-                                    "such as %.*s.0 if a rounded value will do",
-                         (long long)INT64_MAX, n > 30 ? 30 : n, s);
+                                    "such as %s if a rounded value will do", (long long)INT64_MAX, sug);
+        }
         v = v * 10 + d;
     }
     e->ival = v;
@@ -914,9 +925,10 @@ static node_t *parse_unary(parser_t *p)
                 a->span = span_join(t.span, a->span);
                 return a;
             }
+            char sug[64];
+            float_suggestion(sug, sizeof sug, p->s + m->span.start, m->span.end - m->span.start);
             syntax_error(p, m->span, "integer literal too large for int64 (the largest is %lld); write a float "
-                                     "such as %.*s.0 if a rounded value will do",
-                         (long long)INT64_MAX, m->span.end - m->span.start, p->s + m->span.start);
+                                     "such as %s if a rounded value will do", (long long)INT64_MAX, sug);
         }
         node_t *n = ast_node(p->u, N_UNARY, span_join(t.span, a->span));
         n->op = t.kind == T_MINUS ? '-' : '+';

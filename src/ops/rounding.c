@@ -96,6 +96,10 @@ static double rnd(q_t X, int side, dtype_t dt, const rctx_t *r, int64_t i)
 {
     fmt_t f = fmt_of(dt);
     if (X != X) return NAN;
+    /* a literal past fp64's range (1e400) is held as inf with its side
+     * inward: a huge finite number, which the mode rounds (toward zero: the
+     * largest finite value) */
+    if (isinf((double)X) && (X > 0 ? side < 0 : side > 0)) X = X > 0 ? scalbnf128((q_t)1, 16000) : -scalbnf128((q_t)1, 16000);
     bool neg = X < 0 || (X == 0 && signbit((double)X));
     if (X == (q_t)INFINITY || X == -(q_t)INFINITY) return f.sat ? (neg ? -f.max : f.max) : (double)X;
     q_t A = neg ? -X : X;
@@ -383,6 +387,7 @@ static void redo_elementwise(call_t *c, value_t *out, const rctx_t *r)
         enter[0] = DT_FP64;   /* a cast's or a sign's literal enters exact: lit_dir carries its side */
     }
     for (int64_t i = 0; i < o->size; i++) {
+        if (!(i & 1023)) err_check_interrupt();   /* Ctrl-C: an element at a time is slow (MPFR) */
         int s0 = 0, s1 = 0;
         q_t a, b = 0;
         if (nin == 1 && enter[0] == DT_FP64 && in[0]->u.t.weak) {
@@ -455,10 +460,12 @@ static value_t *redo_sum(call_t *c, value_t *out, const rctx_t *r)
     }
     bool mean = c->op->id == OP_mean;
     for (int64_t o = 0; o < outer * inner; o++) {
+        err_check_interrupt();
         int64_t base = o / inner * n * inner + o % inner, k0 = o * (n + 1);
         q_t s = 0;   /* (an empty sum is +0) */
         for (int64_t j = 0; j < n; j++) {
             int side;
+            if (!(j & 4095)) err_check_interrupt();
             q_t v = load(x, t, base + j * inner, dt, r, k0 + j + (3LL << 40), &side);
             /* from the first element, as NumPy's add.reduce: -0 + -0 stays -0 in every mode */
             s = j ? (q_t)binary(OP_add, s, v, acc, r, k0 + j) : (q_t)rnd(v, 0, acc, r, k0);
@@ -594,6 +601,7 @@ static value_t *redo_matmul(call_t *c, value_t *out, const rctx_t *r)
     sh[nb + 1] = m;
     if (b.ndim >= 2) tensor_broadcast(&b, nb + 2, sh);
     for (int64_t e = 0; e < o->size; e++) {
+        if (!(e & 63)) err_check_interrupt();
         int64_t bi = e / (n * m), i = e / m % n, j = e % m, k0 = e * (k + 1);
         q_t s = 0;
         for (int64_t p = 0; p < k; p++) {
@@ -639,7 +647,7 @@ value_t *op_rounding_call(call_t *c, value_t *(*run)(call_t *))
     op_id_t id = op->id;
     if (id == OP_bits)   /* bits(0.1) shows the literal as stored: nearest even */
         for (int i = 0; i < c->nargs; i++)
-            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a number literal"));
+            if (c->args[i]->kind == V_TENSOR && c->args[i]->u.t.weak) refuse(c, _("bits of a plain number (a cast first shows the mode's rounding: bits(fp32(x)))"));
     if (passes(id) || op_rounding_exempt(c)) return op_rounding_mark(c, plain(c, run), 0);
     /* an op that computes with other ops (a layer applied, a loss): each of
      * those comes here itself, and follows the mode or is refused */
