@@ -931,7 +931,7 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
         if (ex == 0 && man != 0)
             nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "%s", _("subnormal"));
         long double lt = typed, err = (long double)v - lt;
-        bool same = v == typed && signbit(v) == signbit(typed);
+        bool same = v == typed && signbit(v) == signbit(typed), unmeasured = false;
         if (typed_text) {
             /* "exact" only when the text's value is the stored one, decided
              * exactly (a long double copy of 0.1000000000000000055511151231257827
@@ -942,6 +942,9 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
             if (text_minus(typed_text, strlen(typed_text), v, &sg, &diff)) {
                 same = sg == 0 && signbit(v) == (typed_text[0] == '-');
                 err = -diff;
+            } else if (strlen(typed_text) > 4000) {   /* bigdec measures 4,000 significant digits */
+                same = false;
+                unmeasured = true;
             } else {
                 same = (long double)v == lt && signbit(v) == signbit(typed);
                 err = (long double)v - lt;
@@ -956,7 +959,10 @@ static int bits_line(char *out, int cap, dtype_t t, double stored, bool has_type
                 dtype_format_shortest(ts, sizeof ts, typed);
             }
             if (nn) nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "; ");
-            if (same)
+            if (unmeasured)
+                nn += snprintf(notes + nn, sizeof notes - (size_t)nn,
+                               _("rounded from %s; its error is not measured: the text has more than 4,000 digits"), ts);
+            else if (same)
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, "%s", _("exact"));
             else if (t == DT_E4M3 && fabsl(lt) > 448 && fabs(v) == 448)
                 nn += snprintf(notes + nn, sizeof notes - (size_t)nn, _("rounded from %s, saturated to the largest e4m3 (it has no inf)"), ts);

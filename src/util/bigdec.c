@@ -195,6 +195,7 @@ static bool big_divq(big_t *a, const big_t *b, int bits, uint64_t *q)
 /* ---- the text ---- */
 
 #define KEEP 800
+#define KEEP_MINUS 4000   /* bits(x): the difference measured to 4,000 significant digits (BIG_LIMBS) */
 #define EXP_CAP 1000000000000000LL   /* a bigger exponent gives inf or 0 anyway */
 
 typedef struct {
@@ -211,7 +212,7 @@ static int digit_of(char c, bool hex)
     return -1;
 }
 
-static bool parse(const char *t, size_t len, num_t *x)
+static bool parse(const char *t, size_t len, num_t *x, long keep)
 {
     size_t i = 0;
     x->neg = len > 0 && t[0] == '-';
@@ -219,7 +220,6 @@ static bool parse(const char *t, size_t len, num_t *x)
     x->hex = i + 1 < len && t[i] == '0' && (t[i + 1] == 'x' || t[i + 1] == 'X');
     if (x->hex) i += 2;
     uint32_t base = x->hex ? 16 : 10;
-    long keep = KEEP;
     int step = x->hex ? 4 : 1;    /* the exponent's units per digit */
     big_set(&x->D, 0);
     x->e = 0;
@@ -301,7 +301,7 @@ static struct { num_t x; big_t A, B, T, U; } w;
 bool bigdec_round(const char *text, size_t len, int p, int emin, int emax, double *out, int *ternary)
 {
     num_t *x = &w.x;
-    if (!parse(text, len, x)) return false;
+    if (!parse(text, len, x, KEEP)) return false;
     double r;
     int tern;
     int range = out_of_range(x, -1200, 1100);
@@ -347,7 +347,10 @@ bool bigdec_round(const char *text, size_t len, int p, int emin, int emax, doubl
 bool bigdec_minus(const char *text, size_t len, double v, int *sign, long double *diff)
 {
     num_t *x = &w.x;
-    if (!parse(text, len, x)) return false;
+    /* the distance needs the digits themselves, not only the side the
+     * rounding needs (1.000...0001 with 5000 zeros is 1e-5001 from 1):
+     * up to KEEP_MINUS of them; a longer text is not measured (false) */
+    if (!parse(text, len, x, KEEP_MINUS) || x->nd > KEEP_MINUS) return false;   /* (more digits: not measured) */
     int sx = !x->D.n ? 0 : x->neg ? -1 : 1, sv = v > 0 ? 1 : v < 0 ? -1 : 0;
     /* long double's range (x87's and binary128's) is within 2^+-16500 */
     int range = out_of_range(x, -16600, 16400);
