@@ -408,6 +408,10 @@ bool parse_fails_early(const parse_scan_t *sc, const char *text, int len)
         stop--;
     ast_unit_t *u = ast_unit_new("<check>", text, len, 1);
     const source_t *saved = err_source();
+    /* a probe between statements: no call trace (the evaluator's frames
+     * may name a unit already freed) */
+    void (*hook)(char *, size_t) = err_trace_hook;
+    err_trace_hook = NULL;
     bool early = false;
     err_frame_t f;
     if (err_try(&f) == 0) {
@@ -417,6 +421,7 @@ bool parse_fails_early(const parse_scan_t *sc, const char *text, int len)
         const err_info_t *e = err_last();
         early = e->kind == ERR_SYNTAX && e->span.end < stop;
     }
+    err_trace_hook = hook;
     err_set_source(saved);
     ast_unit_unref(u);
     return early;
