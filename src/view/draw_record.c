@@ -6,6 +6,7 @@
  * Pango's backend does natively. */
 #include "view/draw.h"
 #include "util/i18n.h"
+#include "util/afile.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -257,4 +258,15 @@ char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
         return NULL;
     }
     return r.buf;
+}
+
+int view_save_drawlist(view_figure_t *f, int w, int h, const char *path, char *err, int errcap)
+{
+    char *list = view_drawlist(f, w, h, err, errcap);
+    if (!list) return -1;
+    afile_t a;
+    if (!afile_open(&a, path, err, (size_t)errcap)) { free(list); return -1; }
+    afile_write(&a, list, strlen(list));
+    free(list);
+    return afile_commit(&a, err, (size_t)errcap);
 }

@@ -419,13 +419,7 @@ static int save_script(const char *path, char *err, int cap)
 /* the last figure as a display list (draw.h; web/draw.js replays it) */
 static int save_drawlist(view_figure_t *f, const char *path, char *err, int cap)
 {
-    char *list = view_drawlist(f, VIEW_W, VIEW_H, err, cap);
-    if (!list) return -1;
-    afile_t a;
-    if (!afile_open(&a, path, err, (size_t)cap)) { free(list); return -1; }
-    afile_write(&a, list, strlen(list));
-    free(list);
-    return afile_commit(&a, err, (size_t)cap);
+    return view_save_drawlist(f, VIEW_W, VIEW_H, path, err, cap);
 }
 
 int view_save(const char *path, char *err, int cap)

@@ -8,7 +8,6 @@
  * and a window are not there: each says so. */
 #include "view/view_module.h"
 #include "view/draw.h"
-#include "util/afile.h"
 #include "util/i18n.h"
 
 #include <stdio.h>
@@ -36,13 +35,7 @@ static int web_save_figure(view_figure_t *f, const char *path, int w, int h, cha
                  path);
         return -1;
     }
-    char *list = view_drawlist(f, w, h, err, cap);
-    if (!list) return -1;
-    afile_t a;
-    if (!afile_open(&a, path, err, (size_t)cap)) { free(list); return -1; }
-    afile_write(&a, list, strlen(list));
-    free(list);
-    return afile_commit(&a, err, (size_t)cap);
+    return view_save_drawlist(f, w, h, path, err, cap);
 }
 
 static int web_save(const char *path, char *err, int cap)
