@@ -1,7 +1,8 @@
 #!/bin/sh
 # web-page.sh — the web edition (web/, built by `./setup.sh web`) in a real
 # browser: web/ served from 127.0.0.1 by python3 -m http.server on a free
-# port, headless Chromium driven by Selenium (tests/web/page_test.py): #code=
+# port, headless Chromium driven by Selenium (each tests/web/*_test.py, with
+# tests/web/pagelib.py; page_test.py: #code=
 # links of golden programs give the native build's transcript, the console
 # keeps variables and history, Stop ends an endless loop, bad links say so;
 # load-to-prompt time and the download size are printed (TAP comments).
@@ -34,5 +35,11 @@ until $py -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$p
   i=$((i + 1)); [ $i -lt 50 ] || { echo "Bail out! python3 -m http.server did not start"; exit 1; }
   sleep 0.1
 done
-# shellcheck disable=SC2086
-WEBDIR=$web timeout 600 $py "$TESTDIR/web/page_test.py" "http://127.0.0.1:$port/" $goldens
+# each tests/web/*_test.py in turn (its own browser, its own TAP plan)
+st=0
+for t in "$TESTDIR"/web/*_test.py; do
+  echo "# $(basename "$t")"
+  # shellcheck disable=SC2086
+  WEBDIR=$web PYTHONPATH=$TESTDIR/web timeout 600 $py "$t" "http://127.0.0.1:$port/" $goldens || st=1
+done
+exit $st

@@ -16,71 +16,10 @@ from URL (argv[1]; tests/web-page.sh starts the server).  TAP on stdout.
 import gzip
 import os
 import subprocess
-import sys
 import time
 import urllib.parse
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
-
-url, goldens = sys.argv[1], sys.argv[2:]
-webdir = os.environ["WEBDIR"]
-n = 0
-failed = 0
-
-
-def ok(cond, name, diag=""):
-    global n, failed
-    n += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n, name))
-    if not cond:
-        failed += 1
-        for line in str(diag).splitlines()[:40]:
-            print("# " + line)
-    sys.stdout.flush()
-
-
-def diag(text):
-    print("# " + text)
-    sys.stdout.flush()
-
-
-opts = webdriver.ChromeOptions()
-for a in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-    opts.add_argument(a)
-opts.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-drv = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")), options=opts)
-drv.set_script_timeout(60)
-
-OUT = "return Array.from(document.querySelectorAll('#transcript .out')).map(e => e.textContent).join('')"
-ALL = "return document.getElementById('transcript').textContent"
-
-
-def wait_for(js, secs=60):
-    end = time.time() + secs
-    while time.time() < end:
-        v = drv.execute_script(js)
-        if v:
-            return v
-        time.sleep(0.05)
-    return None
-
-
-def ready(secs=60):
-    return wait_for("return document.body.dataset.state === 'ready'", secs)
-
-
-def golden(path):
-    inp, want = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f.read().splitlines():
-            if line.startswith("#> ") or line == "#>":
-                want.append(line[3:])
-            else:
-                inp.append(line)
-    return "\n".join(inp) + "\n", "".join(w + "\n" for w in want)
+from pagelib import *  # noqa: F401,F403 (drv, ok, diag, ready, golden, run_link, ...)
 
 
 try:
@@ -211,7 +150,7 @@ try:
     time.sleep(0.5)
     ok("holds no #code= program" in drv.execute_script(ALL), "an address without code= says so")
 finally:
-    drv.quit()
+    pass
 
 size = raw = 0
 for f in sorted(os.listdir(webdir)):
@@ -220,5 +159,4 @@ for f in sorted(os.listdir(webdir)):
         raw += len(data)
         size += len(gzip.compress(data, 9))
 diag("download (index.html, draw.js, nnpad.js, worker.js, sw.js, nnpad.wasm): %d bytes, %d bytes gzip -9" % (raw, size))
-print("1..%d" % n)
-sys.exit(1 if failed else 0)
+finish()
