@@ -84,6 +84,15 @@
     Atomics.notify(ctl, 0);
   }
 
+  // The page's language: lang=en|ko in the address, else the last one
+  // chosen here (localStorage), else the browser's; nnpad gets --lang.
+  function pageLang() {
+    const m = /(?:^|&)lang=([^&]*)/.exec(location.hash.slice(1));
+    const v = m ? m[1] : localStorage.getItem('nnpad-lang') || (navigator.language || '').slice(0, 2);
+    return v === 'ko' ? 'ko' : 'en';
+  }
+  window.nnpadLang = pageLang;
+
   function start() {
     if (worker) worker.terminate();
     waiting = false;
@@ -102,7 +111,8 @@
     };
     w.onerror = (e) => { setState('error', 'the worker failed: ' + e.message); };
     setState('busy', 'starting…');
-    w.postMessage({ module, sab, env: ENV });
+    const lang = pageLang();
+    w.postMessage({ module, sab, env: ENV, args: ['nnpad', '--lang', lang] });
   }
 
   function stop() {

@@ -9,7 +9,7 @@
 // there.  So one nnpad process lives as long as the worker, and variables
 // stay between inputs.  Stop is the page's worker.terminate().
 //
-// Messages in:  {module, sab, env}         start (the compiled module, the input channel)
+// Messages in:  {module, sab, env, args}   start (the compiled module, the input channel, argv)
 // Messages out: {t:'out', fd, text}        output, as written
 //               {t:'need'}                 nnpad waits for input (all its output was sent)
 //               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
@@ -372,7 +372,7 @@ onmessage = async (ev) => {
   root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
   let code;
   try {
-    const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(['nnpad'], env) });
+    const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(ev.data.args || ['nnpad'], env) });
     mem = inst.exports.memory;
     inst.exports._start();
     code = 0;
