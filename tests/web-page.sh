@@ -37,7 +37,9 @@ until $py -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$p
 done
 # each tests/web/*_test.py in turn (its own browser, its own TAP plan)
 st=0
+# WEB_TESTS="a_test.py b_test.py": only those
 for t in "$TESTDIR"/web/*_test.py; do
+  [ -z "${WEB_TESTS:-}" ] || case " $WEB_TESTS " in *" $(basename "$t") "*) ;; *) continue ;; esac
   echo "# $(basename "$t")"
   # shellcheck disable=SC2086
   WEBDIR=$web PYTHONPATH=$TESTDIR/web timeout 600 $py "$t" "http://127.0.0.1:$port/" $goldens || st=1
