@@ -139,6 +139,15 @@ try:
     ok(busy == "busy" and ready(30) and drv.execute_script(ALL).count("fresh session started") == 2,
        "Ctrl-C in the console during a loop stops it too", drv.execute_script(ALL))
 
+    # the page's Content-Security-Policy: no fetch to another origin
+    blocked = drv.execute_async_script(
+        "const done = arguments[0]; let v = false;"
+        "document.addEventListener('securitypolicyviolation', () => { v = true; }, { once: true });"
+        "fetch('http://127.0.0.2:9/').then(() => done('fetched'), () => setTimeout(() => done(v ? 'blocked by CSP' : 'failed'), 100));")
+    same = drv.execute_async_script("const done = arguments[0]; fetch('index.html').then((r) => done(r.status), (e) => done(String(e)));")
+    ok(blocked == "blocked by CSP" and same == 200,
+       "the page may fetch its own files, nothing from another origin (Content-Security-Policy)", (blocked, same))
+
     # bad links: a clear message, nothing run
     drv.execute_script("location.hash = 'code=%E0%A4%A'")
     time.sleep(0.5)
