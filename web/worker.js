@@ -85,10 +85,12 @@ function takeFile(kind, b) {
 const isFigure = (name) => /(^|\/)[0-9]{3,}-[^/]*\.jsonl$/.test(name);
 // A file nnpad put in place (written whole, then renamed: :save, :report,
 // save(), ...): the page offers it as a download.  Not figures (drawn
-// instead), nor what nnpad keeps for itself (a hidden folder such as
-// ~/.local/state, or /tmp).
+// instead), nor what nnpad keeps for itself: a hidden folder (~/.local/
+// state, the default), the XDG folders the page names, /tmp.
+let ownDirs = ['tmp/'];
 function fileWritten(name, node) {
-  if (node.dir || isFigure(name) || /(^|\/)\./.test(name) || /^\/?tmp\//.test(name)) return;
+  const rel = name.replace(/^\/+/, '');
+  if (node.dir || isFigure(rel) || /(^|\/)\./.test(rel) || ownDirs.some((d) => rel.startsWith(d))) return;
   postMessage({ t: 'file', name, data: node.data.slice(0, node.size) });
 }
 
@@ -408,6 +410,10 @@ onmessage = async (ev) => {
   ctl = new Int32Array(sab, 0, 2);
   inBytes = new Uint8Array(sab, 8);
   for (const dir of ['home', 'tmp', 'dev']) root.dir.set(dir, mkdir());
+  for (const e of env || []) {
+    const m = /^(XDG_STATE_HOME|XDG_CONFIG_HOME|XDG_DATA_HOME|XDG_CACHE_HOME|TMPDIR)=\/*(.+?)\/*$/.exec(e);
+    if (m) ownDirs.push(m[2] + '/');
+  }
   root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
   let code;
   try {
