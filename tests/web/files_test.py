@@ -15,6 +15,7 @@
   - :device gpu, :ptx, :sass say the browser has no CUDA
 """
 import os
+import shutil
 import subprocess
 import tempfile
 import time
@@ -90,6 +91,21 @@ try:
     rep2 = downloaded("nnpad-report.html")
     ok(rep2 is not None and rep2.startswith(b"<!DOCTYPE html>"), "the Report button downloads nnpad-report.html",
        drv.execute_script(ALL)[-400:])
+
+    # with lesson progress: a teacher's lesson put in the page's files, one step answered
+    lesson = ("# en: Doubling\n# ko: 두 배 하기\n\n--- step\n@en\nA tensor.\n@ko\n텐서.\n```nn\nx = [1, 2, 3]\n```\n\n"
+              "--- step\n@en\nMake `y`.\n@ko\n`y`를 만드세요.\n@check var y y == x * 2\n@answer y = x * 2\n"
+              "@hint.en Multiply.\n@hint.ko 곱하세요.\n")
+    drv.execute_script("document.body.dataset.state = 'set'; nnpadPutFile(new File([arguments[0]], 'doubling.md'))", lesson)
+    wait_for("return document.getElementById('transcript').textContent.includes('put doubling.md')")
+    ready()
+    n_dl = len(os.listdir(dl))
+    out = typed(":lesson doubling.md") + typed(":next") + typed("y = x * 2") + typed(":report r2.html")
+    rep = downloaded("r2.html") or b""
+    ok(b"Doubling" in rep and len(os.listdir(dl)) == n_dl + 1,
+       "after a lesson step in the page, :report downloads a report naming the lesson (its progress files are not downloads)",
+       out + "\n" + repr(os.listdir(dl)) + "\n" + rep.decode("utf-8", "replace")[-600:])
+    typed(":quit-lesson")
 
     # uploads: Open… (the file input), then the .nn runs with :load
     up = os.path.join(native_dir, "up.nn")
@@ -168,4 +184,6 @@ try:
 except Exception as e:  # a failure of the harness is a failed check, not a crash
     import traceback
     ok(False, "files_test.py ran to its end", traceback.format_exc())
+shutil.rmtree(dl, ignore_errors=True)
+shutil.rmtree(native_dir, ignore_errors=True)
 finish()
