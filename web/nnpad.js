@@ -64,6 +64,61 @@
     transcript.scrollTop = transcript.scrollHeight;
   }
 
+  // ---- files: what nnpad writes (:save, :report, save()) offered as a
+  // download; a user's file put in nnpad's files (Open…, drag and drop)
+  const UPLOAD_MAX = 32 << 20;           // bytes of one uploaded file
+  const tr = (en, ko) => (pageLang() === 'ko' ? ko : en);
+  let fromLink = false;                  // the line nnpad runs came from a #code= address
+  const fmtSize = (n) => (n < 1024 ? n + ' B' : n < 1 << 20 ? (n / 1024).toFixed(1) + ' KB' : (n / 1048576).toFixed(1) + ' MB');
+
+  // A file nnpad wrote: a link "download NAME" in the transcript, clicked
+  // at once for a line the user entered (a #code= address someone sent
+  // downloads nothing by itself: its links wait for a click).
+  function offerFile(name, data) {
+    const base = name.split('/').pop();
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([data]));
+    a.download = base;
+    a.className = 'dl';
+    a.textContent = tr('download ', '내려받기: ') + base;
+    const s = document.createElement('span');
+    s.className = 'note';
+    s.append('[', a, ' (' + fmtSize(data.length) + ')]\n');
+    transcript.appendChild(s);
+    transcript.scrollTop = transcript.scrollHeight;
+    if (!fromLink) a.click();
+  }
+
+  // A user's file into nnpad's files, under its own name (blanks, quotes
+  // and the like made '_'), through the input channel in parts; a .nn file
+  // is then run with :load NAME, as if typed; another kind is only put
+  // there (a note says how to use it).
+  async function putFile(file) {
+    if (!module) return;
+    let name = file.name.split(/[\\/]/).pop().replace(/[\s"'#\\:*?<>|\u0000-\u001f]/g, '_').slice(-200) || 'upload';
+    if (name.startsWith('.')) name = '_' + name.slice(1);
+    if (file.size > UPLOAD_MAX) {
+      note(tr(name + ' is ' + fmtSize(file.size) + ': the page takes files of at most ' + fmtSize(UPLOAD_MAX) + '; nothing was put in its files',
+              name + ' 파일은 ' + fmtSize(file.size) + '예요. 이 페이지는 ' + fmtSize(UPLOAD_MAX) + '까지의 파일만 받아요. 아무것도 올리지 않았어요'));
+      return;
+    }
+    let b;
+    try { b = new Uint8Array(await file.arrayBuffer()); }
+    catch (e) { note(tr('cannot read ' + name + ': ' + e.message, name + ' 파일을 읽을 수 없어요: ' + e.message)); return; }
+    queue.push({ kind: 2, bytes: enc.encode(name) });
+    for (let o = 0; o < b.length; o += CAP) queue.push({ kind: 3, bytes: b.subarray(o, Math.min(o + CAP, b.length)) });
+    queue.push({ kind: 4, bytes: new Uint8Array(0) });
+    if (/\.nn$/i.test(name)) queue.push({ text: ':load ' + name });
+    pump();
+  }
+  function filePut(name, size) {
+    if (size < 0) note(tr('cannot put ' + name + ' in the page\'s files (a folder has that name)', name + ' 파일을 넣을 수 없어요 (같은 이름의 폴더가 있어요)'));
+    else if (/\.nn$/i.test(name)) note(tr('opened ' + name + ' (' + fmtSize(size) + '): running it with :load ' + name,
+                                          name + ' 파일을 열었어요 (' + fmtSize(size) + '). :load ' + name + ' 로 실행해요'));
+    else note(tr('put ' + name + ' (' + fmtSize(size) + ') in the page\'s files: use it by that name (load_csv("' + name + '"), :load ' + name + ', ...)',
+                 name + ' 파일을 (' + fmtSize(size) + ') 페이지의 파일에 넣었어요. 그 이름으로 쓰세요 (load_csv("' + name + '"), :load ' + name + ' 등)'));
+  }
+
   // Send the next queued line if nnpad is waiting for one.
   function pump() {
     if (!waiting) return;
@@ -74,13 +129,13 @@
     }
     const item = queue.shift();
     let b = item.bytes || enc.encode(item.text + '\n');
-    if (item.text !== undefined) add('in', '>>> ' + item.text + '\n');
+    if (item.text !== undefined) { add('in', '>>> ' + item.text + '\n'); fromLink = !!item.link; }
     if (b.length > CAP) { queue.unshift({ bytes: b.subarray(CAP) }); b = b.subarray(0, CAP); }
     bytes.set(b);
     waiting = false;
     setState('busy', 'running…');
     Atomics.store(ctl, 1, b.length);
-    Atomics.store(ctl, 0, 1);
+    Atomics.store(ctl, 0, item.kind || 1);   // 2-4: an uploaded file's parts (putFile)
     Atomics.notify(ctl, 0);
   }
 
@@ -106,13 +161,15 @@
       if (m.t === 'out') add(m.fd === 2 ? 'out err' : 'out', m.text);
       else if (m.t === 'need') { waiting = true; pump(); }
       else if (m.t === 'figure') figure(m.name, m.text);
+      else if (m.t === 'file') offerFile(m.name, m.data);
+      else if (m.t === 'put') filePut(m.name, m.size);
       else if (m.t === 'exit') { note('nnpad ended (exit status ' + m.code + '); a fresh session started'); queue = []; start(); }
       else if (m.t === 'fatal') { note('nnpad stopped with an error: ' + m.text + '; a fresh session started'); queue = []; start(); }
     };
     w.onerror = (e) => { setState('error', 'the worker failed: ' + e.message); };
     setState('busy', 'starting…');
     const lang = pageLang();
-    w.postMessage({ module, sab, env: ENV, args: ['nnpad', '--lang', lang] });
+    w.postMessage({ module, sab, env: ENV.concat(['NNPAD_PAGE_URL=' + location.href.split('#')[0]]), args: ['nnpad', '--lang', lang] });
   }
 
   function stop() {
@@ -147,7 +204,7 @@
     const prog = linkProgram();
     if (prog === null) return;
     transcript.textContent = '';
-    queue = prog.replace(/\r?\n$/, '').split(/\r?\n/).map((text) => ({ text }));
+    queue = prog.replace(/\r?\n$/, '').split(/\r?\n/).map((text) => ({ text, link: true }));
     note('running the program of this address (' + queue.length + (queue.length === 1 ? ' line' : ' lines') + ') in a fresh session');
     start();
   }
@@ -216,6 +273,17 @@
     pump();
   });
   $('stop').addEventListener('click', stop);
+  // files: Open… (and a file dropped on the page) puts it in nnpad's files; Report writes the lessons' report
+  $('open').addEventListener('click', () => $('file').click());
+  $('file').addEventListener('change', () => { for (const f of $('file').files) putFile(f); $('file').value = ''; });
+  document.addEventListener('dragover', (e) => { if (e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files')) e.preventDefault(); });
+  document.addEventListener('drop', (e) => {
+    if (!e.dataTransfer || !e.dataTransfer.files.length) return;
+    e.preventDefault();
+    for (const f of e.dataTransfer.files) putFile(f);
+  });
+  $('report').addEventListener('click', () => { if (module) { queue.push({ text: ':report nnpad-report.html' }); pump(); } });
+  window.nnpadPutFile = putFile;   // for tests/web/files_test.py
   window.addEventListener('hashchange', () => { if (module) runLink(); });
   boot();
 })();

@@ -13,10 +13,13 @@
 // Messages out: {t:'out', fd, text}        output, as written
 //               {t:'need'}                 nnpad waits for input (all its output was sent)
 //               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
+//               {t:'file', name, data}     a file written (:save, :report, save()): the page offers it
+//               {t:'put', name, size}      an uploaded file is in place (the page's Open…)
 //               {t:'exit', code}           nnpad ended (quit, or end of input)
 //               {t:'fatal', text}          the run failed (a trap: a bug, or out of memory)
 // Input channel (sab): Int32 ctl[0] = 0 empty / 1 full, ctl[1] = byte count
-// (-1: end of input); the bytes follow at offset 8.
+// (-1: end of input); the bytes follow at offset 8.  ctl[0] = 2, 3, 4 carry
+// an uploaded file instead (takeFile): its name, a part of its bytes, its end.
 'use strict';
 
 const E = { SUCCESS: 0, ACCES: 2, BADF: 8, EXIST: 20, INVAL: 28, IO: 29, ISDIR: 31, NOENT: 44, NOSYS: 52,
@@ -55,6 +58,42 @@ function walk(dir, path) {
   return { parent, name, node: name === '.' ? parent : parent.dir.get(name) };
 }
 
+// ---- files to and from the page
+// An upload comes through the input channel in parts (the worker is busy
+// inside nnpad and reads no messages): 2 its name, 3 its bytes (as many
+// parts as it takes), 4 its end, when it is put in place whole, as nnpad
+// puts its own files (a file of that name is replaced).
+let upload = null;
+function takeFile(kind, b) {
+  if (kind === 2) upload = { name: dec.decode(b), parts: [], size: 0 };
+  else if (kind === 3 && upload) { upload.parts.push(b); upload.size += b.length; }
+  else if (kind === 4 && upload) {
+    const w = walk(root, upload.name);
+    if (typeof w !== 'number' && !(w.node && w.node.dir)) {
+      const f = mkfile();
+      f.data = new Uint8Array(upload.size);
+      let o = 0;
+      for (const p of upload.parts) { f.data.set(p, o); o += p.length; }
+      f.size = upload.size;
+      w.parent.dir.set(w.name, f);
+      postMessage({ t: 'put', name: upload.name, size: upload.size });
+    } else postMessage({ t: 'put', name: upload.name, size: -1 });
+    upload = null;
+  }
+}
+// A figure's display list: figures/NNN-name.jsonl (view_notebook.c), drawn by the page
+const isFigure = (name) => /(^|\/)[0-9]{3,}-[^/]*\.jsonl$/.test(name);
+// A file nnpad put in place (written whole, then renamed: :save, :report,
+// save(), ...): the page offers it as a download.  Not figures (drawn
+// instead), nor what nnpad keeps for itself: a hidden folder (~/.local/
+// state, the default), the XDG folders the page names, /tmp.
+let ownDirs = ['tmp/'];
+function fileWritten(name, node) {
+  const rel = name.replace(/^\/+/, '');
+  if (node.dir || isFigure(rel) || /(^|\/)\./.test(rel) || ownDirs.some((d) => rel.startsWith(d))) return;
+  postMessage({ t: 'file', name, data: node.data.slice(0, node.size) });
+}
+
 // ---- open descriptors: 0-2 the console, 3 the preopened "/"
 const fds = new Map();
 fds.set(0, { std: 0 });
@@ -76,11 +115,12 @@ let pending = new Uint8Array(0);    // input received and not yet read
 let inEnd = false;
 const outDec = [new TextDecoder(), new TextDecoder()];
 function readInput(max) {
-  if (pending.length === 0 && !inEnd) {
+  while (pending.length === 0 && !inEnd) {
     postMessage({ t: 'need' });
     Atomics.wait(ctl, 0, 0);
-    const n = ctl[1];
-    if (n < 0) inEnd = true;
+    const kind = Atomics.load(ctl, 0), n = ctl[1];
+    if (kind !== 1) takeFile(kind, inBytes.slice(0, Math.max(n, 0)));
+    else if (n < 0) inEnd = true;
     else pending = inBytes.slice(0, n);
     Atomics.store(ctl, 0, 0);
   }
@@ -339,8 +379,9 @@ function wasi(args, env) {
       b.parent.dir.set(b.name, a.node);
       // a figure's display list (nnpad writes a file whole, then renames
       // it into place): the page draws it
-      if (!a.node.dir && b.name.endsWith('.jsonl'))
+      if (!a.node.dir && isFigure(str(p2, n2)))
         postMessage({ t: 'figure', name: str(p2, n2), text: dec.decode(a.node.data.subarray(0, a.node.size)) });
+      fileWritten(str(p2, n2), a.node);
       return E.SUCCESS;
     },
     path_unlink_file(fd, p, n) {
@@ -369,6 +410,10 @@ onmessage = async (ev) => {
   ctl = new Int32Array(sab, 0, 2);
   inBytes = new Uint8Array(sab, 8);
   for (const dir of ['home', 'tmp', 'dev']) root.dir.set(dir, mkdir());
+  for (const e of env || []) {
+    const m = /^(XDG_STATE_HOME|XDG_CONFIG_HOME|XDG_DATA_HOME|XDG_CACHE_HOME|TMPDIR)=\/*(.+?)\/*$/.exec(e);
+    if (m) ownDirs.push(m[2] + '/');
+  }
   root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
   let code;
   try {

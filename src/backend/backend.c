@@ -42,6 +42,11 @@ static void *cuda_module;           /* the open module, device or not (NVRTC nee
 
 static void *open_module(char *why, size_t cap)
 {
+#ifdef __wasi__
+    /* the web build: no dlopen, no driver, no toolkit in a browser */
+    snprintf(why, cap, "%s", _("the browser has no CUDA; the native nnpad, built with --with-cuda, runs on an NVIDIA GPU"));
+    return NULL;
+#endif
     char cand[3][PATH_MAX];
     int nc = 0;
     const char *env = getenv("NNPAD_CUDA_MODULE");

@@ -780,6 +780,14 @@ static int cmd_sass(repl_t *r, const char *arg)
     bk_chain_t ch;
     if (!ptx_chain(r, arg, &ch, src, sizeof src)) return 1;
     point_word(r, arg, -1);
+#ifdef __wasi__
+    {   /* the browser: no NVRTC and no nvdisasm; the GPU module says why */
+        char *o = NULL, *l = NULL;
+        size_t n = 0;
+        const char *why = NULL;
+        if (backend_cuda_rtc(src, 1, &o, &n, &l, &why) != 0) return repl_cmd_error(r, "no SASS: %s", why ? why : "?");
+    }
+#endif
     if (!find_nvdisasm(tool, sizeof tool)) {
         const char *env = getenv("NNPAD_NVDISASM");
         if (env && *env)
@@ -1313,6 +1321,70 @@ static int cmd_save(repl_t *r, const char *arg)
     return 0;
 }
 
+/* :share: a link that opens this session in the web edition, as a
+ * Playground address does: the page's address (NNPAD_PAGE_URL, which the
+ * page sets; natively only the #code= part unless it is set) with
+ * #code=PROGRAM, the program the inputs that ran (view_script.c's SHARE
+ * rule), percent-encoded as encodeURIComponent does.  The page takes
+ * addresses of at most SHARE_MAX characters after the '#' (web/nnpad.js). */
+#define SHARE_MAX 1000000
+typedef struct share_buf { char *p; size_t len, cap, enc; bool over; } share_buf_t;
+
+static int share_put(void *ctx, const char *s, size_t n)
+{
+    share_buf_t *b = ctx;
+    b->enc += text_percent_encode(s, n, NULL, 0);
+    if (b->over || b->enc > SHARE_MAX) { b->over = true; return 0; }   /* counted, not kept */
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *q = realloc(b->p, cap);
+        if (!q) return -1;
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+    return 0;
+}
+
+static int cmd_share(repl_t *r, const char *arg)
+{
+    if (no_arg(r, "share", arg))
+        return 1;
+    share_buf_t b = { 0 };
+    char err[1200];
+    int rc = view_session_script(VIEW_SCRIPT_SHARE, share_put, &b, err, sizeof err);
+    if (rc) {
+        free(b.p);
+        return rc < 0 ? repl_cmd_error(r, "cannot share: %s", err) : repl_cmd_error(r, "out of memory");
+    }
+    if (b.len && b.p[b.len - 1] == '\n') { b.len--; b.enc -= 3; }   /* the program's last newline: %0A */
+    size_t link = strlen("code=") + b.enc;
+    if (b.over || link > SHARE_MAX) {
+        free(b.p);
+        return repl_cmd_error(r, "this session is too long for a link: its address would hold %zu characters after the '#', "
+                              "a link at most %d; :save FILE.nn keeps it as a file instead", link, SHARE_MAX);
+    }
+    if (!b.len) {
+        free(b.p);
+        fputs(_("nothing to share yet: no input of this session has run\n"), r->out);
+        return 0;
+    }
+    char *enc = malloc(b.enc + 1);
+    if (!enc) { free(b.p); return repl_cmd_error(r, "out of memory"); }
+    text_percent_encode(b.p, b.len, enc, b.enc + 1);
+    free(b.p);
+    const char *page = getenv("NNPAD_PAGE_URL");
+    size_t plen = page ? strcspn(page, "#") : 0;   /* the address without its own fragment */
+    fprintf(r->out, "%.*s#code=%s\n", (int)plen, plen ? page : "", enc);
+    if (!plen)
+        fputs(_("(the end of a link to the web edition: its address, then this; NNPAD_PAGE_URL=ADDRESS prints the whole link)\n"), r->out);
+    free(enc);
+    return 0;
+}
+
 static int cmd_clear(repl_t *r, const char *arg)
 {
     if (no_arg(r, "clear", arg))
@@ -1660,6 +1732,17 @@ const repl_cmd_t repl_cmds[] = {
       "               output and figures; lesson text as markdown).\n"
       "    FILE.nn:   the inputs as a script that replays the session (nnpad FILE.nn).\n"),
       REPL_ARG_FILE, NULL, cmd_save },
+    { "share", NULL, ":share", N_("a link that opens this session in the web edition (its #code= address)"),
+      N_("    The inputs that ran (of one that failed, its statements before the\n"
+      "    error), each :load and :restore replaced by the inputs it ran, with no\n"
+      "    :save, :report or :share, as one program percent-encoded as\n"
+      "    JavaScript's encodeURIComponent does, after #code=.  In the web page\n"
+      "    it is the whole link (the page's address); here only the #code= part,\n"
+      "    unless NNPAD_PAGE_URL holds the page's address (https://.../index.html).\n"
+      "    Opening the link runs the program in a fresh session.  A link holds at\n"
+      "    most 1,000,000 characters: a longer session is an error (:save\n"
+      "    FILE.nn keeps it as a file).\n"),
+      REPL_ARG_NONE, NULL, cmd_share },
     { "clear", NULL, ":clear", N_("empty the notebook window (variables kept)"),
       N_("    The window starts afresh; the session's record is kept whole, so\n"
       "    :save x.html and :save x.nn still write every input, output and figure.\n"),

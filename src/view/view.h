@@ -411,6 +411,19 @@ unsigned char *view_figure_png(view_figure_t *f, int n, size_t *len, int *w, int
 /* A printed line that only said where a headless figure went (the exports
  * show the figure itself instead). */
 bool view_figure_note(const char *line);
+/* The session's inputs as a program that replays it (view_script.c):
+ * SAVE as :save FILE.nn writes it (failed statements as comments, a
+ * failed :load's inputs instead of it), SHARE as :share links it (what ran
+ * only; every :load and :restore replaced by its inputs; no :save,
+ * :report).  Each piece goes to put(ctx, s, n), which returns 0 to go on.
+ * Returns 0, put's first nonzero return, or -1 with err set (the spill
+ * file could not be read back). */
+typedef enum { VIEW_SCRIPT_SAVE, VIEW_SCRIPT_SHARE } view_script_how_t;
+int view_session_script(view_script_how_t how, int (*put)(void *ctx, const char *s, size_t n), void *ctx,
+                        char *err, int cap);
+/* :save FILE.nn: a header line, then the SAVE script; written atomically.
+ * Returns 0 or -1 with err set. */
+int view_save_script(const char *path, char *err, int cap);
 /* :save FILE.ipynb: the session as a Jupyter notebook (view_ipynb.c). */
 int view_save_ipynb(const char *path, char *err, int cap);
 /* The bytes a figure's data hold (what it counts against :limit). */

@@ -352,70 +352,6 @@ static int save_html(const char *path, char *err, int cap)
     return afile_commit(&a, err, (size_t)cap);
 }
 
-/* The inputs as a script: :save itself and commands that only concern the
- * display (:clear, :save) are left out; other commands replay.  A script
- * stops at its first error, so what failed is written as comments: of an
- * input, the statements from the failing one on (those before it ran); a
- * :load that stopped at an error is replaced by the inputs it ran (the
- * same rule, one level down). */
-typedef struct script_ctx { afile_t *a; int depth; } script_ctx_t;
-
-static void script_commented(afile_t *a, const char *text)
-{
-    afile_printf(a, "# error (left out):");
-    for (const char *p = text; *p;) {
-        size_t k = strcspn(p, "\n");
-        afile_printf(a, "%s%.*s\n", p == text ? " " : "#   ", (int)k, p);
-        p += k + (p[k] == '\n');
-    }
-}
-
-static int script_cell(void *ctx, int i, const view_cell_t *c, const char *svg)
-{
-    (void)i; (void)svg;
-    script_ctx_t *sc = ctx;
-    if (!c->caption[0]) return 0;
-    /* a lesson's own code runs inside the command or the answer that led
-     * to it: written wherever it is (the lesson commands are not) */
-    bool lesson_code = c->lesson;
-    /* sc->depth: the deepest level written (a failed :load opens the next) */
-    if (c->depth > sc->depth && !lesson_code) return 0;
-    if (!lesson_code) sc->depth = c->depth;
-    if (c->same && !c->textlen) return 0;        /* a second figure of one input */
-    const char *p = c->caption;
-    while (*p == ' ' || *p == '\t') p++;
-    if (!strncmp(p, ":save", 5) || !strncmp(p, ":clear", 6) || !strncmp(p, ":headless", 9)) return 0;
-    /* a lesson's commands steer the lessons, not the computation: replayed
-     * they would move today's progress (the answers typed replay as code) */
-    if (c->no_replay) return 0;
-    if (!c->failed) {
-        afile_printf(sc->a, "%s\n", c->caption);
-        return 0;
-    }
-    if (!strncmp(p, ":load", 5) && (p[5] == ' ' || p[5] == '\t')) {
-        afile_printf(sc->a, "# %s stopped at an error; the inputs it ran:\n", c->caption);
-        sc->depth = c->depth + 1;
-        return 0;
-    }
-    if (c->ran) {
-        size_t k = c->ran;
-        while (k && (c->caption[k - 1] == ' ' || c->caption[k - 1] == '\t')) k--;
-        afile_printf(sc->a, "%.*s\n", (int)k, c->caption);
-    }
-    script_commented(sc->a, c->caption + c->ran);
-    return 0;
-}
-
-static int save_script(const char *path, char *err, int cap)
-{
-    afile_t a;
-    if (!afile_open(&a, path, err, (size_t)cap)) return -1;
-    afile_printf(&a, "# nnpad session, saved with :save; run with: nnpad FILE.nn\n");
-    script_ctx_t sc = { &a, 0 };
-    if (view_cells_each(script_cell, &sc, err, cap) < 0) { afile_abort(&a); return -1; }
-    return afile_commit(&a, err, (size_t)cap);
-}
-
 /* the last figure as a display list (draw.h; web/draw.js replays it) */
 static int save_drawlist(view_figure_t *f, const char *path, char *err, int cap)
 {
@@ -425,7 +361,7 @@ static int save_drawlist(view_figure_t *f, const char *path, char *err, int cap)
 int view_save(const char *path, char *err, int cap)
 {
     if (ends_with(path, ".html") || ends_with(path, ".htm")) return save_html(path, err, cap);
-    if (ends_with(path, ".nn")) return save_script(path, err, cap);
+    if (ends_with(path, ".nn")) return view_save_script(path, err, cap);
     if (ends_with(path, ".ipynb")) return view_save_ipynb(path, err, cap);
     if (ends_with(path, ".png") || ends_with(path, ".svg") || ends_with(path, ".jsonl")) {
         const view_figure_t *f = view_last_figure();

@@ -3,7 +3,8 @@
  * build opens nnpad-draw.so).  The same layout code (view_draw.c and the
  * figure kinds' files) draws each figure as a display list (draw_record.c),
  * which the page replays on a canvas (web/draw.js): figures are written as
- * figures/NNN-name.jsonl (view_notebook.c) and :save FILE.jsonl works.
+ * figures/NNN-name.jsonl (view_notebook.c) and :save FILE.jsonl works, as
+ * does :save FILE.nn (view_script.c).
  * Cairo (PNG, SVG, the HTML export), Graphviz (the graph figure's layout)
  * and a window are not there: each says so. */
 #include "view/view_module.h"
@@ -48,7 +49,9 @@ static int web_save(const char *path, char *err, int cap)
         }
         return web_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
     }
-    snprintf(err, (size_t)cap, _("%s: not available in the web build (yet); :save FILE.jsonl saves the last figure"), path);
+    if (ends_with(path, ".nn")) return view_save_script(path, err, cap);
+    snprintf(err, (size_t)cap, _("%s: not available in the web build (yet): the page and the notebook draw their figures with Cairo; "
+                                 ":save FILE.nn saves the inputs, :save FILE.jsonl the last figure"), path);
     return -1;
 }
 
