@@ -183,6 +183,7 @@
       else if (m.t === 'figure') figure(m.name, m.text);
       else if (m.t === 'exit') { note(T('nnpad ended (exit status {0}); a fresh session started', m.code)); queue = []; start(); }
       else if (m.t === 'fatal') { note(T('nnpad stopped with an error: {0}; a fresh session started', m.text)); queue = []; start(); }
+      else if (m.t === 'catalogue') times.catalogue = { bytes: m.bytes, ms: m.ms };
       else if (m.t === 'nocat') note(T('the Korean catalogue (ko.mo) did not load ({0}): nnpad’s messages stay English', m.why));
     };
     w.onerror = (e) => { setState('error', T('the worker failed: {0}', e.message)); };

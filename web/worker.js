@@ -15,7 +15,8 @@
 //               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
 //               {t:'exit', code}           nnpad ended (quit, or end of input)
 //               {t:'fatal', text}          the run failed (a trap: a bug, or out of memory)
-//               {t:'nocat', why}           the Korean catalogue (ko.mo) did not load
+//               {t:'catalogue', bytes, ms} the Korean catalogue (ko.mo) downloaded, in MS
+//               {t:'nocat', why}           ... or not
 // Input channel (sab): Int32 ctl[0] = 0 empty / 1 full, ctl[1] = byte count
 // (-1: end of input); the bytes follow at offset 8.
 'use strict';
@@ -74,6 +75,7 @@ function fetched(node) {
   const url = node.url;
   node.url = null;
   let why;
+  const t = performance.now();
   try {
     const x = new XMLHttpRequest();
     x.open('GET', url, false);
@@ -82,6 +84,7 @@ function fetched(node) {
     if (x.status === 200) {
       node.data = new Uint8Array(x.response);
       node.size = node.data.length;
+      postMessage({ t: 'catalogue', bytes: node.size, ms: performance.now() - t });
       return true;
     }
     why = 'HTTP ' + x.status;

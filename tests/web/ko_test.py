@@ -10,7 +10,8 @@ issue 27), in headless Chromium (Selenium; tests/web-page.sh serves web/).
   - the header's switch: Korean chosen, the session restarts in Korean (the
     transcript says so), kept in localStorage across a reload; English back
   - `:lang ko` typed in an English session: the catalogue (web/ko.mo) is
-    downloaded then, and the messages are Korean
+    downloaded then (an English session downloads none), and the messages
+    are Korean
 """
 import os
 import subprocess
@@ -87,6 +88,8 @@ try:
     open_page("?switch")
     ok(page_lang() == ["en", "en", "Stop", "en"] and "name error" in typed("nope").lower(),
        "stored 'en': the page and nnpad are English", page_lang())
+    ok(drv.execute_script("return window.nnpadTimes.catalogue") is None,
+       "... and the English session did not download the Korean catalogue")
     drv.execute_script("document.body.dataset.state = 'set'")
     Select(drv.find_element(By.ID, "lang")).select_by_value("ko")
     ready()
@@ -96,6 +99,11 @@ try:
        drv.execute_script(ALL))
     got = typed("nope")
     ok("이름 오류" in got, "... and nnpad's messages are Korean", got)
+    cat = drv.execute_script("return window.nnpadTimes.catalogue") or {}
+    ok(cat.get("bytes") == os.path.getsize(os.path.join(webdir, "ko.mo")),
+       "... the catalogue downloaded at the first Korean message, whole", cat)
+    diag("the Korean catalogue: %s bytes, downloaded (synchronous request, 127.0.0.1) in %.0f ms"
+         % (cat.get("bytes"), cat.get("ms", -1)))
     open_page("?reloaded")
     ok(page_lang() == ["ko", "ko", "중지", "ko"] and "이름 오류" in typed("nope"),
        "after a reload (no lang= in the address): still Korean", page_lang())
