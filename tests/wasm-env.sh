@@ -7,6 +7,9 @@
 # -wasm-enable-sjlj (setjmp/longjmp through WebAssembly exceptions; util/
 # plat.c defines the tag __c_longjmp they throw) and WASI libc's emulated
 # signal, mman and process clocks (-lwasi-emulated-* at the link).
+# NN_LOCALEDIR is /locale: util/i18n.c (util/mo.c, no libintl) reads the
+# Korean catalogue at /locale/ko/LC_MESSAGES/nnpad.mo, where web/worker.js
+# and tests/wasm-run.mjs put it.
 # The headers of the libraries nnpad opens with dlopen (SLEEF, MPFR with
 # GMP, CBLAS) come from the build machine: they give the types only, as no
 # dlopen succeeds in the web build (util/plat.h).
@@ -26,7 +29,7 @@ wasm_find_zig() {
 WASM_CFLAGS="-target wasm32-wasi -mcpu=generic+exception_handling -mllvm -wasm-enable-sjlj
   -D_WASI_EMULATED_SIGNAL -D_WASI_EMULATED_MMAN -D_WASI_EMULATED_PROCESS_CLOCKS
   -std=gnu11 -O2 -ffp-contract=off -fno-fast-math -Wno-format-security -DHAVE_CONFIG_H -I$top/src
-  -DNN_LOCALEDIR=\"/nonexistent\" -DNN_PKGLIBEXECDIR=\"/nonexistent\" -DNN_PKGDATADIR=\"/nonexistent\"
+  -DNN_LOCALEDIR=\"/locale\" -DNN_PKGLIBEXECDIR=\"/nonexistent\" -DNN_PKGDATADIR=\"/nonexistent\"
   -DNN_LESSONS_SRCDIR=\"/lessons\""
 # SLEEF's portable C (third_party/sleef/README.nnpad): its deterministic
 # scalar FMA functions, linked into nnpad.wasm in place of libsleef.  As

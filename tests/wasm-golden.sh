@@ -7,6 +7,8 @@
 # identical, so a newly differing golden fails, and a KNOWN one that
 # becomes identical is an XPASS: take it off the list.
 # Builds nnpad.wasm first (tests/wasm-build.sh); skips without zig or node.
+# Korean goldens (:lang ko) read the catalogue make builds in BUILD/locale,
+# which tests/wasm-run.mjs gives nnpad.wasm as /locale (util/mo.c reads it).
 : "${TESTDIR:=$(dirname "$0")}"
 . "$TESTDIR/tap.sh"
 top=$(cd "$TESTDIR/.." && pwd)
@@ -25,7 +27,6 @@ esac
 # Why each differing golden differs (name: reason)
 KNOWN='column_plots: draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
 compare_vector: draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)
-ko_particles: Korean messages: no gettext catalogue in the web build
 numberline_overflow: draws figures: the web build writes them as display lists (figures/NNN-name.jsonl, not .png)'
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-golden.XXXXXX") || exit 1

@@ -4,10 +4,13 @@
 // file or -e, output on stdout and stderr, nnpad's exit status.  It sees
 // the environment, the current folder (relative names) and, by the same
 // absolute names, /tmp, $TMPDIR, $HOME and $XDG_STATE_HOME where they
-// exist (WASI opens nothing else).
+// exist (WASI opens nothing else).  /locale is the Korean catalogue's
+// folder (nnpad.wasm reads /locale/ko/LC_MESSAGES/nnpad.mo, as in the page:
+// web/worker.js): $NNPAD_WASM_LOCALE, else the build's locale/ beside the
+// folder of NNPAD.wasm (make builds BUILD/locale, wasm-build.sh BUILD/wasm).
 import { WASI } from 'node:wasi';
 import { readFileSync, existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, dirname } from 'node:path';
 
 const [file, ...args] = process.argv.slice(2);
 if (!file) {
@@ -17,6 +20,8 @@ if (!file) {
 const preopens = { '.': '.' };
 for (const d of ['/tmp', process.env.TMPDIR, process.env.HOME, process.env.XDG_STATE_HOME])
   if (d && d.startsWith('/') && existsSync(d)) preopens[resolve(d)] = resolve(d);
+const locale = process.env.NNPAD_WASM_LOCALE || resolve(dirname(file), '..', 'locale');
+if (existsSync(locale)) preopens['/locale'] = locale;
 const wasi = new WASI({ version: 'preview1', args: ['nnpad', ...args], env: process.env, preopens, returnOnExit: true });
 const mod = await WebAssembly.compile(readFileSync(file));
 const inst = await WebAssembly.instantiate(mod, wasi.getImportObject());

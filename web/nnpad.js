@@ -3,6 +3,8 @@
 //
 //   index.html#code=<percent-encoded program>  runs the program in a fresh
 //   session on load, and again whenever the address changes (hashchange).
+//   &lang=ko (or the header's switch, kept in localStorage): nnpad's
+//   messages and the page's own notes in Korean (pageLang, T).
 //
 // Each line typed (or of a linked program) goes to nnpad's stdin when nnpad
 // asks for input (worker.js), echoed in the transcript after ">>> "; nnpad's
@@ -22,6 +24,7 @@
   const t0 = performance.now();
   let module = null, worker = null, sab = null, ctl = null, bytes = null;
   let waiting = false, queue = [];
+  let sessionLang = null;                // the language the session was started in
   const history = [];
   let hpos = 0;
   // load-to-prompt and the like, for tests/web-page.sh
@@ -124,7 +127,7 @@
     if (!waiting) return;
     if (!queue.length) {
       if (times.ready === undefined) times.ready = performance.now() - t0;
-      setState('ready', 'ready');
+      setState('ready', T('ready'));
       return;
     }
     const item = queue.shift();
@@ -133,7 +136,7 @@
     if (b.length > CAP) { queue.unshift({ bytes: b.subarray(CAP) }); b = b.subarray(0, CAP); }
     bytes.set(b);
     waiting = false;
-    setState('busy', 'running…');
+    setState('busy', T('running…'));
     Atomics.store(ctl, 1, b.length);
     Atomics.store(ctl, 0, item.kind || 1);   // 2-4: an uploaded file's parts (putFile)
     Atomics.notify(ctl, 0);
@@ -147,6 +150,78 @@
     return v === 'ko' ? 'ko' : 'en';
   }
   window.nnpadLang = pageLang;
+
+  // The page's own words in Korean, keyed by their English ({0}, {1}: the
+  // arguments): T(english, ...args) in the page's language.  A text with
+  // no entry here stays English.
+  const KO = {
+    'loading…': '불러오는 중…',
+    'ready': '준비됐어요',
+    'running…': '실행 중…',
+    'starting…': '시작하는 중…',
+    'Stop': '중지',
+    'end this session and start a fresh one': '이 세션을 끝내고 새 세션을 시작해요',
+    'nnpad input': 'nnpad 입력',
+    'the worker failed: {0}': '워커가 실패했어요: {0}',
+    'nnpad ended (exit status {0}); a fresh session started': 'nnpad가 끝났어요(종료 상태 {0}). 새 세션을 시작했어요',
+    'nnpad stopped with an error: {0}; a fresh session started': 'nnpad가 오류로 멈췄어요: {0}. 새 세션을 시작했어요',
+    'stopped: that session was ended, its variables are gone; a fresh session started':
+      '멈췄어요: 그 세션을 끝냈고 변수도 사라졌어요. 새 세션을 시작했어요',
+    'this address is {0} characters long; a #code= link may hold at most {1}: nothing was run':
+      '이 주소는 {0}자예요. #code= 링크에는 {1}자까지만 담을 수 있어서 아무것도 실행하지 않았어요',
+    'this address holds no #code= program (“{0}”): nothing was run':
+      '이 주소에는 #code= 프로그램이 없어서(“{0}”) 아무것도 실행하지 않았어요',
+    'the program in this address is not valid percent-encoded UTF-8 ({0}): nothing was run':
+      '이 주소의 프로그램이 올바른 퍼센트 인코딩 UTF-8이 아니어서({0}) 아무것도 실행하지 않았어요',
+    'running the program of this address (1 line) in a fresh session': '이 주소의 프로그램(1줄)을 새 세션에서 실행해요',
+    'running the program of this address ({0} lines) in a fresh session': '이 주소의 프로그램({0}줄)을 새 세션에서 실행해요',
+    'installing the page’s service worker…': '페이지의 서비스 워커를 설치하는 중…',
+    'cannot run here': '여기서는 실행할 수 없어요',
+    ['this page needs cross-origin isolation (SharedArrayBuffer) for its console: serve it from https or ' +
+      'from localhost/127.0.0.1 (its service worker sw.js then provides it), or with the headers ' +
+      'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp']:
+      '이 페이지의 콘솔에는 교차 출처 격리(SharedArrayBuffer)가 필요해요. https나 localhost/127.0.0.1에서 ' +
+      '제공하거나(그러면 페이지의 서비스 워커 sw.js가 격리를 제공해요), Cross-Origin-Opener-Policy: same-origin과 ' +
+      'Cross-Origin-Embedder-Policy: require-corp 헤더를 붙여 제공해 주세요',
+    'nnpad.wasm did not load': 'nnpad.wasm을 불러오지 못했어요',
+    'nnpad.wasm did not load ({0}): build it with ./setup.sh web': 'nnpad.wasm을 불러오지 못했어요({0}). ./setup.sh web으로 빌드해 주세요',
+    ['nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
+      'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR']:
+      '브라우저의 nnpad: 한 줄을 입력하고 Enter를 누르세요(위/아래: 기록, 붙여 넣은 여러 줄은 한 줄씩 실행돼요). ' +
+      '계산은 Stop이나 Ctrl-C로 멈춰요. 그림은 여기에 그려져요.  아직 없는 것: 그래프 그림, PNG/SVG/HTML 파일, 자동 완성, 레슨, SLEEF나 MPFR이 필요한 것',
+    'the Korean catalogue (ko.mo) did not load ({0}): nnpad’s messages stay English':
+      '한국어 카탈로그(ko.mo)를 불러오지 못했어요({0}). nnpad의 메시지는 영어로 나와요',
+    'language: {0}; a fresh session started (the last one’s variables are gone)':
+      '언어: {0}. 새 세션을 시작했어요(이전 세션의 변수는 사라졌어요)',
+  };
+  function T(en, ...args) {
+    const s = (pageLang() === 'ko' && KO[en]) || en;
+    return s.replace(/\{(\d)\}/g, (m, i) => String(args[i]));
+  }
+  window.nnpadText = T;
+
+  // The header's language switch (English / 한국어) and the page's words
+  function showLang() {
+    const lang = pageLang();
+    document.documentElement.lang = lang;
+    $('lang').value = lang;
+    $('stop').textContent = T('Stop');
+    $('stop').title = T('end this session and start a fresh one');
+    line.setAttribute('aria-label', T('nnpad input'));
+  }
+  // A language chosen: kept (localStorage; a lang= in the address follows
+  // it, without a hashchange), and the session restarted in it (a #code=
+  // program runs again)
+  function switchLang(lang) {
+    localStorage.setItem('nnpad-lang', lang);
+    const h = location.hash.slice(1);
+    if (/(?:^|&)lang=/.test(h)) history.replaceState(null, '', '#' + h.replace(/(^|&)lang=[^&]*/, '$1lang=' + lang));
+    showLang();
+    if (!module) return;
+    if (/(?:^|&)code=/.test(h)) runLink();
+    else { queue = []; start(); }
+    note(T('language: {0}; a fresh session started (the last one’s variables are gone)', lang === 'ko' ? '한국어' : 'English'));
+  }
 
   function start() {
     if (worker) worker.terminate();
@@ -163,19 +238,21 @@
       else if (m.t === 'figure') figure(m.name, m.text);
       else if (m.t === 'file') offerFile(m.name, m.data);
       else if (m.t === 'put') filePut(m.name, m.size);
-      else if (m.t === 'exit') { note('nnpad ended (exit status ' + m.code + '); a fresh session started'); queue = []; start(); }
-      else if (m.t === 'fatal') { note('nnpad stopped with an error: ' + m.text + '; a fresh session started'); queue = []; start(); }
+      else if (m.t === 'exit') { note(T('nnpad ended (exit status {0}); a fresh session started', m.code)); queue = []; start(); }
+      else if (m.t === 'fatal') { note(T('nnpad stopped with an error: {0}; a fresh session started', m.text)); queue = []; start(); }
+      else if (m.t === 'catalogue') times.catalogue = { bytes: m.bytes, ms: m.ms };
+      else if (m.t === 'nocat') note(T('the Korean catalogue (ko.mo) did not load ({0}): nnpad’s messages stay English', m.why));
     };
-    w.onerror = (e) => { setState('error', 'the worker failed: ' + e.message); };
-    setState('busy', 'starting…');
-    const lang = pageLang();
+    w.onerror = (e) => { setState('error', T('the worker failed: {0}', e.message)); };
+    setState('busy', T('starting…'));
+    const lang = (sessionLang = pageLang());
     w.postMessage({ module, sab, env: ENV.concat(['NNPAD_PAGE_URL=' + location.href.split('#')[0]]), args: ['nnpad', '--lang', lang] });
   }
 
   function stop() {
     if (!module || !crossOriginIsolated) return;
     queue = [];
-    note('stopped: that session was ended, its variables are gone; a fresh session started');
+    note(T('stopped: that session was ended, its variables are gone; a fresh session started'));
     start();
   }
 
@@ -184,46 +261,52 @@
     const h = location.hash.slice(1);
     if (!h) return null;
     if (h.length > LINK_MAX) {
-      note('this address is ' + h.length + ' characters long; a #code= link may hold at most ' + LINK_MAX + ': nothing was run');
+      note(T('this address is {0} characters long; a #code= link may hold at most {1}: nothing was run', h.length, LINK_MAX));
       return null;
     }
     const m = /(?:^|&)code=([^&]*)/.exec(h);
+    if (!m && /^lang=[^&]*$/.test(h)) return null;   // a language only: nothing to run, nothing to say
     if (!m) {
-      note('this address holds no #code= program (“' + h.slice(0, 40) + '”): nothing was run');
+      note(T('this address holds no #code= program (“{0}”): nothing was run', h.slice(0, 40)));
       return null;
     }
     try {
       return decodeURIComponent(m[1]);
     } catch (e) {
-      note('the program in this address is not valid percent-encoded UTF-8 (' + e.message + '): nothing was run');
+      note(T('the program in this address is not valid percent-encoded UTF-8 ({0}): nothing was run', e.message));
       return null;
     }
   }
 
   function runLink() {
+    showLang();
     const prog = linkProgram();
-    if (prog === null) return;
+    // no program: a session (in the address's language) all the same
+    if (prog === null) { if (!worker || sessionLang !== pageLang()) start(); return; }
     transcript.textContent = '';
     queue = prog.replace(/\r?\n$/, '').split(/\r?\n/).map((text) => ({ text, link: true }));
-    note('running the program of this address (' + queue.length + (queue.length === 1 ? ' line' : ' lines') + ') in a fresh session');
+    note(queue.length === 1 ? T('running the program of this address (1 line) in a fresh session')
+      : T('running the program of this address ({0} lines) in a fresh session', queue.length));
     start();
   }
 
   async function boot() {
+    showLang();
+    setState('loading', T('loading…'));
     // SharedArrayBuffer needs cross-origin isolation: sw.js gives it, after one reload
     if (!self.crossOriginIsolated) {
       if ('serviceWorker' in navigator && window.isSecureContext && !sessionStorage.getItem('nnpad-reloaded')) {
         sessionStorage.setItem('nnpad-reloaded', '1');
-        setState('loading', 'installing the page’s service worker…');
+        setState('loading', T('installing the page’s service worker…'));
         await navigator.serviceWorker.register('sw.js');
         await navigator.serviceWorker.ready;
         location.reload();
         return;
       }
-      setState('error', 'cannot run here');
-      note('this page needs cross-origin isolation (SharedArrayBuffer) for its console: serve it from https or ' +
-           'from localhost/127.0.0.1 (its service worker sw.js then provides it), or with the headers ' +
-           'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp');
+      setState('error', T('cannot run here'));
+      note(T('this page needs cross-origin isolation (SharedArrayBuffer) for its console: serve it from https or ' +
+             'from localhost/127.0.0.1 (its service worker sw.js then provides it), or with the headers ' +
+             'Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp'));
       return;
     }
     sessionStorage.removeItem('nnpad-reloaded');
@@ -232,13 +315,13 @@
       try { module = await WebAssembly.compileStreaming(res); }
       catch (e) { module = await WebAssembly.compile(await (await fetch('nnpad.wasm')).arrayBuffer()); }
     } catch (e) {
-      setState('error', 'nnpad.wasm did not load');
-      note('nnpad.wasm did not load (' + e.message + '): build it with ./setup.sh web');
+      setState('error', T('nnpad.wasm did not load'));
+      note(T('nnpad.wasm did not load ({0}): build it with ./setup.sh web', e.message));
       return;
     }
     times.compiled = performance.now() - t0;
-    note('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
-         'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR');
+    note(T('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
+           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR'));
     if (location.hash) runLink();
     else start();
   }
@@ -284,6 +367,7 @@
   });
   $('report').addEventListener('click', () => { if (module) { queue.push({ text: ':report nnpad-report.html' }); pump(); } });
   window.nnpadPutFile = putFile;   // for tests/web/files_test.py
+  $('lang').addEventListener('change', (e) => switchLang(e.target.value));
   window.addEventListener('hashchange', () => { if (module) runLink(); });
   boot();
 })();

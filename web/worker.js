@@ -17,6 +17,8 @@
 //               {t:'put', name, size}      an uploaded file is in place (the page's Open…)
 //               {t:'exit', code}           nnpad ended (quit, or end of input)
 //               {t:'fatal', text}          the run failed (a trap: a bug, or out of memory)
+//               {t:'catalogue', bytes, ms} the Korean catalogue (ko.mo) downloaded, in MS
+//               {t:'nocat', why}           ... or not
 // Input channel (sab): Int32 ctl[0] = 0 empty / 1 full, ctl[1] = byte count
 // (-1: end of input); the bytes follow at offset 8.  ctl[0] = 2, 3, 4 carry
 // an uploaded file instead (takeFile): its name, a part of its bytes, its end.
@@ -92,6 +94,45 @@ function fileWritten(name, node) {
   const rel = name.replace(/^\/+/, '');
   if (node.dir || isFigure(rel) || /(^|\/)\./.test(rel) || ownDirs.some((d) => rel.startsWith(d))) return;
   postMessage({ t: 'file', name, data: node.data.slice(0, node.size) });
+}
+
+// ---- the Korean catalogue: nnpad (util/i18n.c, util/mo.c) reads
+// /locale/ko/LC_MESSAGES/nnpad.mo at its first Korean message, and only
+// then is it downloaded (ko.mo beside this script, `make web`; 0.56 MB,
+// 0.20 MB with gzip -9): an English session never asks for it, and `:lang ko`
+// typed in one still finds it.  A synchronous request, as nnpad's read is.
+function catalogueNode() {
+  const f = Object.assign(mkfile(), { url: 'ko.mo' });
+  let d = root;
+  for (const p of ['locale', 'ko', 'LC_MESSAGES']) { const n = mkdir(); d.dir.set(p, n); d = n; }
+  d.dir.set('nnpad.mo', f);
+}
+// a node still to be downloaded: true once it holds its bytes, false (and
+// the page told why) when the download failed: nnpad then stays English
+function fetched(node) {
+  if (!node.url) return !node.missing;
+  const url = node.url;
+  node.url = null;
+  let why;
+  const t = performance.now();
+  try {
+    const x = new XMLHttpRequest();
+    x.open('GET', url, false);
+    x.responseType = 'arraybuffer';
+    x.send();
+    if (x.status === 200) {
+      node.data = new Uint8Array(x.response);
+      node.size = node.data.length;
+      postMessage({ t: 'catalogue', bytes: node.size, ms: performance.now() - t });
+      return true;
+    }
+    why = 'HTTP ' + x.status;
+  } catch (e) {
+    why = e.message;
+  }
+  node.missing = true;
+  postMessage({ t: 'nocat', why });
+  return false;
 }
 
 // ---- open descriptors: 0-2 the console, 3 the preopened "/"
@@ -332,6 +373,7 @@ function wasi(args, env) {
       const w = walk(d, str(p, n));
       if (typeof w === 'number') return w;
       let node = w.node;
+      if (node && !fetched(node)) return E.NOENT;
       if (node && (oflags & O.EXCL) && (oflags & O.CREAT)) return E.EXIST;
       if (!node) {
         if (!(oflags & O.CREAT)) return E.NOENT;
@@ -353,7 +395,7 @@ function wasi(args, env) {
       if (!d) return E.BADF;
       const w = walk(d, str(p, n));
       if (typeof w === 'number') return w;
-      if (!w.node) return E.NOENT;
+      if (!w.node || !fetched(w.node)) return E.NOENT;
       filestat(buf, w.node);
       return E.SUCCESS;
     },
@@ -415,6 +457,7 @@ onmessage = async (ev) => {
     if (m) ownDirs.push(m[2] + '/');
   }
   root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
+  catalogueNode();
   let code;
   try {
     const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(ev.data.args || ['nnpad'], env) });

@@ -1,4 +1,7 @@
-/* i18n.c — gettext bound by path, switched by name (i18n.h). */
+/* i18n.c — gettext bound by path, switched by name (i18n.h).  Without
+ * libintl (the web build: none exists for wasm32-wasi), util/mo.c reads
+ * the same catalogue, NN_LOCALEDIR/ko/LC_MESSAGES/nnpad.mo (the web page's
+ * worker and tests/wasm-run.mjs put it at /locale/...). */
 #include "config.h"
 #include "util/i18n.h"
 #include "util/afile.h"
@@ -12,14 +15,36 @@
 #include <unistd.h>
 #ifdef ENABLE_NLS
 #include <libintl.h>
+#else
+#include "util/mo.h"
 #endif
 
 static const char *cur = "en";
+
+#ifndef ENABLE_NLS
+/* The catalogue, read at the first Korean message (English reads none):
+ * NULL when it is missing or malformed, and the messages stay English. */
+static const mo_t *catalogue(void)
+{
+    static mo_t *cat;
+    static int tried;
+    if (!tried) {
+        tried = 1;
+        cat = mo_load(NN_LOCALEDIR "/ko/LC_MESSAGES/" PACKAGE ".mo");
+    }
+    return cat;
+}
+#endif
 
 const char *nn_tr(const char *msgid)
 {
 #ifdef ENABLE_NLS
     if (msgid && *msgid && cur[0] != 'e') return dgettext(PACKAGE, msgid);
+#else
+    if (msgid && *msgid && cur[0] != 'e') {
+        const char *t = mo_find(catalogue(), msgid);
+        if (t) return t;
+    }
 #endif
     return msgid;
 }
@@ -28,6 +53,13 @@ const char *nn_trn(const char *msgid, const char *plural, unsigned long n)
 {
 #ifdef ENABLE_NLS
     if (cur[0] != 'e') return dngettext(PACKAGE, msgid, plural, n);
+#else
+    /* msgstr[0]: right for a language of one form (Korean: nplurals=1;
+     * plural=0), which is all this reader evaluates of Plural-Forms */
+    if (cur[0] != 'e' && mo_nplurals(catalogue()) == 1) {
+        const char *t = mo_find(catalogue(), msgid);
+        if (t) return t;
+    }
 #endif
     return n == 1 ? msgid : plural;
 }

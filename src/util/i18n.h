@@ -19,7 +19,9 @@
  * locale, and :lang).  It does not depend on the environment's locales: the
  * catalogue is bound by path (the build tree's locale/ first, then the
  * installed one), its text is always UTF-8, and LC_MESSAGES is C.UTF-8
- * where the environment gives C (gettext ignores LANGUAGE in the C locale). */
+ * where the environment gives C (gettext ignores LANGUAGE in the C locale).
+ * Without libintl (the web build) util/mo.c reads the same catalogue from
+ * NN_LOCALEDIR (/locale there): a damaged one leaves the messages English. */
 #ifndef NN_I18N_H
 #define NN_I18N_H
 
