@@ -258,7 +258,7 @@
   line.addEventListener('keydown', (e) => {
     // Ctrl-C while nnpad runs (and no text is selected to copy): Stop
     if (e.ctrlKey && e.key === 'c' && document.body.dataset.state === 'busy' && line.selectionStart === line.selectionEnd) stop();
-    else if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey) complete();
+    else if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !e.isComposing) complete();
     else if (e.key === 'ArrowUp' && hpos > 0) line.value = history[--hpos];
     else if (e.key === 'ArrowDown' && hpos < history.length) line.value = ++hpos < history.length ? history[hpos] : '';
     else return;
