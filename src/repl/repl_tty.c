@@ -17,7 +17,6 @@
 #include "lesson/lesson.h"
 #include "util/afile.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
