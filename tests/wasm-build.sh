@@ -7,6 +7,8 @@
 # portable C (third_party/sleef) is linked in; no dlopen, so what needs
 # MPFR, OpenBLAS, CUDA or the drawing module says "not available in the
 # web build (yet)" where it is used.
+# Besides _start, nnpad.wasm exports what web/worker.js asks between
+# inputs (src/repl/repl_web.c: export_name attributes, kept by wasm-ld).
 #   usage: tests/wasm-build.sh [OUT]   (default: BUILD/wasm/nnpad.wasm)
 # Objects are kept in BUILD/wasm/obj and rebuilt when their source or any
 # header under src/ is newer, or the flags changed.  BUILD is the folder of $NNPAD (./nnpad).

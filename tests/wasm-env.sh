@@ -62,7 +62,7 @@ wasm_sources() {
   printf 'nn-print-%%:\n\t@echo $($*)\n' > "$1/print.mk"
   wasm_srcs=$(make -s --no-print-directory -C "$bld" -f Makefile -f "$1/print.mk" nn-print-libnnpad_a_SOURCES) || return 1
   wasm_srcs=$(for s in $wasm_srcs src/backend/cpu/kern_noavx.c src/main.c src/view/view_load.c \
-    src/view/view_web.c src/view/draw_record.c src/view/view_draw.c src/view/view_model.c src/view/view_graph_draw.c \
+    src/view/view_web.c src/repl/repl_web.c src/view/draw_record.c src/view/view_draw.c src/view/view_model.c src/view/view_graph_draw.c \
     src/view/view_tiles.c src/view/view_playground.c; do
     case $s in src/backend/cpu/kern_avx2.c|src/backend/cpu/gemm_avx2.c) ;; *.c) echo "$s" ;; esac; done | sort -u)
 }

@@ -25,6 +25,8 @@
   let module = null, worker = null, sab = null, ctl = null, bytes = null;
   let waiting = false, queue = [];
   let sessionLang = null;                // the language the session was started in
+  let more = false;        // nnpad is in the middle of an input (a "... " line next)
+  let completing = null;   // a Tab's request, until the worker answers
   const history = [];
   let hpos = 0;
   // load-to-prompt and the like, for tests/web-page.sh
@@ -124,7 +126,7 @@
 
   // Send the next queued line if nnpad is waiting for one.
   function pump() {
-    if (!waiting) return;
+    if (!waiting || completing) return;
     if (!queue.length) {
       if (times.ready === undefined) times.ready = performance.now() - t0;
       setState('ready', T('ready'));
@@ -132,7 +134,7 @@
     }
     const item = queue.shift();
     let b = item.bytes || enc.encode(item.text + '\n');
-    if (item.text !== undefined) { add('in', '>>> ' + item.text + '\n'); fromLink = !!item.link; }
+    if (item.text !== undefined) { add('in', (more ? '... ' : '>>> ') + item.text + '\n'); fromLink = !!item.link; }
     if (b.length > CAP) { queue.unshift({ bytes: b.subarray(CAP) }); b = b.subarray(0, CAP); }
     bytes.set(b);
     waiting = false;
@@ -185,10 +187,10 @@
       'Cross-Origin-Embedder-Policy: require-corp 헤더를 붙여 제공해 주세요',
     'nnpad.wasm did not load': 'nnpad.wasm을 불러오지 못했어요',
     'nnpad.wasm did not load ({0}): build it with ./setup.sh web': 'nnpad.wasm을 불러오지 못했어요({0}). ./setup.sh web으로 빌드해 주세요',
-    ['nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
-      'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR']:
-      '브라우저의 nnpad: 한 줄을 입력하고 Enter를 누르세요(위/아래: 기록, 붙여 넣은 여러 줄은 한 줄씩 실행돼요). ' +
-      '계산은 Stop이나 Ctrl-C로 멈춰요. 그림은 여기에 그려져요.  아직 없는 것: 그래프 그림, PNG/SVG/HTML 파일, 자동 완성, 레슨, SLEEF나 MPFR이 필요한 것',
+    ['nnpad in the browser: type a line and press Enter (Tab: completion; Up/Down: history; a pasted block runs line by line); ' +
+      'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, lessons, and what needs SLEEF or MPFR']:
+      '브라우저의 nnpad: 한 줄을 입력하고 Enter를 누르세요(Tab: 자동 완성, 위/아래: 기록, 붙여 넣은 여러 줄은 한 줄씩 실행돼요). ' +
+      '계산은 Stop이나 Ctrl-C로 멈춰요. 그림은 여기에 그려져요.  아직 없는 것: 그래프 그림, PNG/SVG/HTML 파일, 레슨, SLEEF나 MPFR이 필요한 것',
     'the Korean catalogue (ko.mo) did not load ({0}): nnpad’s messages stay English':
       '한국어 카탈로그(ko.mo)를 불러오지 못했어요({0}). nnpad의 메시지는 영어로 나와요',
     'language: {0}; a fresh session started (the last one’s variables are gone)':
@@ -226,6 +228,8 @@
   function start() {
     if (worker) worker.terminate();
     waiting = false;
+    completing = null;
+    setMore(false);
     sab = new SharedArrayBuffer(8 + CAP);
     ctl = new Int32Array(sab, 0, 2);
     bytes = new Uint8Array(sab, 8);
@@ -234,7 +238,8 @@
       if (w !== worker) return;   // a stopped session's last words
       const m = ev.data;
       if (m.t === 'out') add(m.fd === 2 ? 'out err' : 'out', m.text);
-      else if (m.t === 'need') { waiting = true; pump(); }
+      else if (m.t === 'need') { waiting = true; setMore(!!m.more); pump(); }
+      else if (m.t === 'complete') completed(m.text);
       else if (m.t === 'figure') figure(m.name, m.text);
       else if (m.t === 'file') offerFile(m.name, m.data);
       else if (m.t === 'put') filePut(m.name, m.size);
@@ -320,16 +325,70 @@
       return;
     }
     times.compiled = performance.now() - t0;
-    note(T('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
-           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR'));
+    note(T('nnpad in the browser: type a line and press Enter (Tab: completion; Up/Down: history; a pasted block runs line by line); ' +
+           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, lessons, and what needs SLEEF or MPFR'));
     if (location.hash) runLink();
     else start();
+  }
+
+  // ---- continuation: the prompt says "..." while an input is unfinished
+  // (an open { ( [), as the terminal's does; Enter (Shift+Enter too) sends
+  // each line, and nnpad runs the input when it is whole
+  function setMore(m) {
+    more = m;
+    $('prompt').textContent = m ? '...' : '>>>';
+  }
+
+  // ---- Tab completion: nnpad's own candidates (src/repl/complete.c, the
+  // terminal's too), asked from the worker while nnpad waits for a line
+  const compList = $('completions');
+  function hideCompletions() { compList.hidden = true; compList.textContent = ''; }
+  line.addEventListener('input', hideCompletions);   // the list was for the text before
+  function complete() {
+    if (!waiting || completing || queue.length) return;   // nnpad is busy: nothing to ask
+    const before = line.value.slice(0, line.selectionStart);
+    const all = enc.encode(line.value);
+    if (all.length + 4 > CAP) return;
+    completing = { value: line.value, before, after: line.value.slice(line.selectionEnd) };
+    new DataView(sab, 8, 4).setInt32(0, enc.encode(before).length, true);
+    bytes.set(all, 4);
+    Atomics.store(ctl, 1, all.length + 4);
+    Atomics.store(ctl, 0, 5);   // a completion request (worker.js)
+    Atomics.notify(ctl, 0);
+  }
+  function completed(text) {
+    const c = completing;
+    completing = null;
+    const lines = text.split('\n');
+    const [start, kind] = lines[0].split(' ');
+    const cands = [...new Set(lines.slice(1).filter((s) => s))].sort();
+    if (c && c.value === line.value && cands.length) {
+      const b = enc.encode(c.before);
+      const head = new TextDecoder().decode(b.subarray(0, Math.min(+start, b.length)));
+      const word = c.before.slice(head.length);
+      let put = cands[0];
+      if (cands.length > 1) {
+        // the longest common prefix, and the list under the box
+        for (const s of cands) while (!s.startsWith(put)) put = put.slice(0, -1);
+        compList.textContent = cands.join('  ');
+        compList.hidden = false;
+      } else {
+        if (kind === 'w' || (kind === 'f' && !put.endsWith('/'))) put += ' ';
+        hideCompletions();
+      }
+      if (put.length >= word.length) {
+        line.value = head + put + c.after;
+        line.selectionStart = line.selectionEnd = head.length + put.length;
+      }
+    } else if (c && c.value === line.value) hideCompletions();
+    pump();
   }
 
   $('form').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = line.value;
     line.value = '';
+    hideCompletions();
     if (text.trim() && history[history.length - 1] !== text) history.push(text);
     hpos = history.length;
     if (!module) return;
@@ -339,6 +398,7 @@
   line.addEventListener('keydown', (e) => {
     // Ctrl-C while nnpad runs (and no text is selected to copy): Stop
     if (e.ctrlKey && e.key === 'c' && document.body.dataset.state === 'busy' && line.selectionStart === line.selectionEnd) stop();
+    else if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !e.isComposing) complete();
     else if (e.key === 'ArrowUp' && hpos > 0) line.value = history[--hpos];
     else if (e.key === 'ArrowDown' && hpos < history.length) line.value = ++hpos < history.length ? history[hpos] : '';
     else return;

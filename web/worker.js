@@ -11,7 +11,9 @@
 //
 // Messages in:  {module, sab, env, args}   start (the compiled module, the input channel, argv)
 // Messages out: {t:'out', fd, text}        output, as written
-//               {t:'need'}                 nnpad waits for input (all its output was sent)
+//               {t:'need', more}           nnpad waits for input (all its output was sent);
+//                                          more: in the middle of an input (an open { ( [)
+//               {t:'complete', text}       the answer to a completion request (below)
 //               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
 //               {t:'file', name, data}     a file written (:save, :report, save()): the page offers it
 //               {t:'put', name, size}      an uploaded file is in place (the page's Open…)
@@ -21,7 +23,8 @@
 //               {t:'nocat', why}           ... or not
 // Input channel (sab): Int32 ctl[0] = 0 empty / 1 full, ctl[1] = byte count
 // (-1: end of input); the bytes follow at offset 8.  ctl[0] = 2, 3, 4 carry
-// an uploaded file instead (takeFile): its name, a part of its bytes, its end.
+// an uploaded file instead (takeFile): its name, a part of its bytes, its end;
+// ctl[0] = 5 a completion request (complete), answered while nnpad waits.
 'use strict';
 
 const E = { SUCCESS: 0, ACCES: 2, BADF: 8, EXIST: 20, INVAL: 28, IO: 29, ISDIR: 31, NOENT: 44, NOSYS: 52,
@@ -157,9 +160,16 @@ let inEnd = false;
 const outDec = [new TextDecoder(), new TextDecoder()];
 function readInput(max) {
   while (pending.length === 0 && !inEnd) {
-    postMessage({ t: 'need' });
-    Atomics.wait(ctl, 0, 0);
-    const kind = Atomics.load(ctl, 0), n = ctl[1];
+    postMessage({ t: 'need', more: continuing() });
+    // a Tab while nnpad waits: answered here, and the wait goes on
+    let kind;
+    for (;;) {
+      Atomics.wait(ctl, 0, 0);
+      kind = Atomics.load(ctl, 0);
+      if (kind !== 5) break;
+      complete();
+    }
+    const n = ctl[1];
     if (kind !== 1) takeFile(kind, inBytes.slice(0, Math.max(n, 0)));
     else if (n < 0) inEnd = true;
     else pending = inBytes.slice(0, n);
@@ -169,6 +179,38 @@ function readInput(max) {
   const got = pending.subarray(0, k);
   pending = pending.subarray(k);
   return got;
+}
+
+// ---- completion and continuation: nnpad's exports (src/repl/repl_web.c),
+// called while nnpad waits in fd_read (between inputs)
+let exported = {};
+function continuing() {
+  try { return exported.nnpad_continuing ? exported.nnpad_continuing() === 1 : false; } catch (e) { return false; }
+}
+// The request (ctl[0] = 2): the cursor (Int32, a byte offset) and the
+// line's UTF-8 bytes; the answer is posted: {t:'complete', text} ("START
+// KIND" and one candidate a line, repl_web.c), and the channel is free again.
+function complete() {
+  const data = inBytes.slice(0, Math.max(4, ctl[1]));
+  const cursor = new DataView(data.buffer).getInt32(0, true), line = data.subarray(4);
+  let text = '0 -\n';
+  try {
+    if (exported.nnpad_complete) {
+      const p = exported.nnpad_complete_buf(line.length);
+      if (p) {
+        u8().set(line, p);
+        const r = exported.nnpad_complete(p, cursor);
+        const m = u8();
+        let e = r;
+        while (m[e]) e++;
+        text = dec.decode(m.slice(r, e));
+      }
+    }
+  } catch (e) {
+    text = '0 -\n';
+  }
+  Atomics.store(ctl, 0, 0);
+  postMessage({ t: 'complete', text });
 }
 
 function iovs(iov, n) {
@@ -462,6 +504,7 @@ onmessage = async (ev) => {
   try {
     const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(ev.data.args || ['nnpad'], env) });
     mem = inst.exports.memory;
+    exported = inst.exports;
     inst.exports._start();
     code = 0;
   } catch (e) {

@@ -370,6 +370,18 @@ int repl_flush_input(repl_t *r, repl_input_t *in, const char *name, int *status)
 
 /* ---- batch ways in ---------------------------------------------------- */
 
+/* The REPL reading stdin at the top level, while it reads (repl_console) */
+static struct console {
+    repl_t *r;
+    const repl_input_t *in;
+} console;
+
+repl_t *repl_console(bool *continuing)
+{
+    if (continuing) *continuing = console.r && console.in->len > 0;
+    return console.r;
+}
+
 /* One line source for both streams and memory, so the pipe, scripts and -e
  * share the loop below. */
 typedef struct line_src {
@@ -485,10 +497,13 @@ static int run_lines(repl_t *r, line_src_t *ls, const char *name, bool stop_on_e
 
     repl_input_t in = {0};
     int lineno = 0, failed = 0, st;
+    bool is_console = ls->f == stdin && r->run_depth == 1;
     for (;;) {
         const char *line;
         repl_sigint_arm(kill_at);
+        if (is_console) console = (struct console){ r, &in };
         ssize_t n = next_line(ls, &line);
+        if (is_console) console.r = NULL;
         if (n == -2) {
             if (errno == EINTR && err_interrupt_flag) {
                 /* Ctrl-C while waiting for input: stop reading, like the

@@ -51,7 +51,7 @@ enum { REPL_FEED_DONE, REPL_FEED_MORE };
 
 /* The terminal module's (nnpad-tty.so, repl_tty.c) agreement with the
  * program: raise it when struct repl or what the module calls changes. */
-#define NN_TTY_ABI 2
+#define NN_TTY_ABI 3
 
 /* Why f cannot be run as input (a device other than a terminal, such as
  * /dev/zero), or NULL: scripts and :load. */
@@ -112,5 +112,31 @@ extern const repl_cmd_t repl_cmds[];   /* terminated by an entry with name NULL 
 const repl_cmd_t *repl_cmd_find(const char *name, size_t len);
 /* The known command (or alias) nearest to name by edit distance. */
 const char *repl_cmd_nearest(const char *name, size_t len);
+
+
+/* Tab completion (complete.c), for the terminal (repl_tty.c) and the web
+ * page (repl_web.c).  The word being completed is line[start..cursor),
+ * text its copy; each candidate that begins with text goes to cb (in no
+ * particular order, possibly twice).  The result says what follows a
+ * single candidate, or that text is a file name (the caller completes
+ * those: readline's, or the web build's own). */
+typedef enum repl_complete {
+    REPL_COMPLETE_NONE,   /* nothing completes here */
+    REPL_COMPLETE_NAME,   /* a name: nothing after it ("(" or "." follows) */
+    REPL_COMPLETE_WORD,   /* a command or one of its words: a space after it */
+    REPL_COMPLETE_FILE,   /* a file name (no candidates given) */
+} repl_complete_t;
+repl_complete_t repl_complete(repl_t *r, const char *line, int start, const char *text,
+                              void (*cb)(const char *cand, void *ctx), void *ctx);
+/* The characters that end a word on this line (blanks only in a file name) */
+const char *repl_complete_breaks(const char *line);
+/* Where the word that ends at cursor begins */
+int repl_complete_start(const char *line, int cursor);
+
+/* The REPL that reads the console (stdin, at the top level) while it waits
+ * for a line, and whether it is in the middle of an input (an open block or
+ * bracket: the terminal's "... " prompt); NULL when none is reading.  For
+ * the web page's console (repl_web.c). */
+repl_t *repl_console(bool *continuing);
 
 #endif

@@ -17,7 +17,6 @@
 #include "lesson/lesson.h"
 #include "util/afile.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -41,10 +40,6 @@
 #define HISTORY_MAX 1000
 #define POLL_MS     16      /* one frame at 60 fps */
 
-/* Characters that end a word for completion: blanks, operators, brackets.
- * ':' is one so that slices (x[1:n) complete; a command's ':' is recognised
- * by position.  '.' is not, so "model.W" reaches the session whole. */
-#define WORD_BREAKS " \t\n\"'`@$><=;|&{}()[],+-*/%^!~:"
 
 static struct {
     repl_t *r;
@@ -224,10 +219,9 @@ static void cand_clear(void)
     cand.n = cand.next = 0;
 }
 
-static void cand_add(const char *s, const char *prefix)
+static void cand_add(const char *s, void *ctx)
 {
-    if (prefix && strncmp(s, prefix, strlen(prefix)) != 0)
-        return;
+    (void)ctx;
     if (cand.n == cand.cap) {
         size_t cap = cand.cap ? 2 * cand.cap : 64;
         char **v = realloc(cand.v, cap * sizeof *v);
@@ -239,11 +233,6 @@ static void cand_add(const char *s, const char *prefix)
     char *d = strdup(s);
     if (d)
         cand.v[cand.n++] = d;
-}
-
-static void cand_cb(const char *name, void *ctx)
-{
-    cand_add(name, ctx);
 }
 
 static char *cand_gen(const char *text, int state)
@@ -258,87 +247,34 @@ static char *cand_gen(const char *text, int state)
     return NULL;
 }
 
-static void cand_commands(const char *text)
-{
-    for (const repl_cmd_t *c = repl_cmds; c->name; c++) {
-        cand_add(c->name, text);
-        if (c->aliases)
-            for (const char *const *a = c->aliases; *a; a++)
-                if (strlen(*a) > 1)   /* ":q" would only get in the way */
-                    cand_add(*a, text);
-    }
-}
-
-/* The command on this line ("precision" in ":precision f"), or NULL when
- * the line is not a command. */
-static const repl_cmd_t *line_command(int *cmd_start)
-{
-    const char *b = rl_line_buffer;
-    int i = 0;
-    while (b[i] && isspace((unsigned char)b[i]))
-        i++;
-    *cmd_start = i;
-    if (b[i] != ':')
-        return NULL;
-    int j = i + 1;
-    while (isalnum((unsigned char)b[j]) || b[j] == '_' || b[j] == '-')
-        j++;
-    return repl_cmd_find(b + i + 1, (size_t)(j - i - 1));
-}
-
+/* The candidates are complete.c's (the web page's console asks it too) */
 static char **complete(const char *text, int start, int end)
 {
     (void)end;
     rl_attempted_completion_over = 1;   /* never fall back to file names */
     rl_completion_append_character = ' ';
     cand_clear();
-
-    int cs;
-    const repl_cmd_t *c = line_command(&cs);
-    const char *b = rl_line_buffer;
-    if (b[cs] == ':' && start == cs + 1) {
-        cand_commands(text);                        /* ":pre<TAB>" */
-    } else if (b[cs] == ':') {
-        if (!c)
-            return NULL;
-        switch (c->arg) {
-        case REPL_ARG_WORDS:
-            for (const char *const *w = c->words; *w; w++)
-                cand_add(*w, text);
-            break;
-        case REPL_ARG_FILE:
-            rl_attempted_completion_over = 0;
-            return rl_completion_matches(text, rl_filename_completion_function);
-        case REPL_ARG_HELP:
-            if (start > 0 && b[start - 1] == ':') {
-                cand_commands(text);                /* ":help :pre<TAB>" */
-                break;
-            }
-            /* builtin names */
-            __attribute__((fallthrough));
-        case REPL_ARG_EXPR:
-            rl_completion_append_character = '\0';
-            session_complete(tty.r->s, text, cand_cb, (void *)text);
-            break;
-        default:
-            return NULL;
-        }
-    } else {
-        /* Names: no space after, since "(" or "." usually follows. */
+    switch (repl_complete(tty.r, rl_line_buffer, start, text, cand_add, NULL)) {
+    case REPL_COMPLETE_FILE:
+        rl_attempted_completion_over = 0;
+        return rl_completion_matches(text, rl_filename_completion_function);
+    case REPL_COMPLETE_NAME:
         rl_completion_append_character = '\0';
-        session_complete(tty.r->s, text, cand_cb, (void *)text);
+        break;
+    case REPL_COMPLETE_WORD:
+        rl_completion_append_character = ' ';
+        break;
+    default:
+        return NULL;
     }
     if (cand.n == 0)
         return NULL;
     return rl_completion_matches(text, cand_gen);
 }
 
-/* File names may hold '-', '+' and the like: break only at blanks there. */
 static char *word_breaks(void)
 {
-    int cs;
-    const repl_cmd_t *c = line_command(&cs);
-    return (char *)(c && c->arg == REPL_ARG_FILE ? " \t" : WORD_BREAKS);
+    return (char *)repl_complete_breaks(rl_line_buffer);
 }
 
 /* ---- the loop ---------------------------------------------------------- */
@@ -476,7 +412,7 @@ static int tty_run(repl_t *r)
     rl_readline_name = "nnpad";            /* for $if nnpad in ~/.inputrc */
     rl_attempted_completion_function = complete;
     rl_completion_word_break_hook = word_breaks;
-    rl_basic_word_break_characters = WORD_BREAKS;
+    rl_basic_word_break_characters = (char *)repl_complete_breaks("");
     rl_initialize();                        /* reads ~/.inputrc; our settings below win */
     /* Bracketed paste wraps the echo in escape codes: off when the output
      * is compared (not a terminal, or NNPAD_TEST set). */
