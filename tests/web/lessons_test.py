@@ -60,6 +60,56 @@ def go(hash_, secs=300):
     return ready(secs)
 
 
+# Differences by design, mapped before comparing (each one counted and
+# said in a TAP comment): a timing (:time's median, wall-clock); why there
+# is no GPU (this build's reason: no CUDA driver here, no GPU module in the
+# web build); and a graph figure, which the web build cannot lay out yet
+# (no Graphviz: the page's line that says so stands for the native figure
+# line; once the page draws graphs this mapping finds nothing to map).
+NO_GPU = re.compile(r"no CUDA (?:driver|device): [^()\n]*|this nnpad was built without the GPU module "
+                    r"\(configure --with-cuda, which needs nvcc\)|이 nnpad는 GPU 모듈 없이 빌드되었습니다"
+                    r"\(configure --with-cuda, nvcc가 필요합니다\)")
+TIMING = re.compile(r"^(median |중앙값 )[^\n]*$", re.M)
+GRAPH_FIG = re.compile(r"^(?:figure|그림): figures/\d{3}-graph\.jsonl$", re.M)
+
+
+def by_design(want, got, said):
+    for what, rx, to in (("timings", TIMING, r"\1(time)"), ("reasons for no GPU", NO_GPU, "(why no GPU)")):
+        want, k = rx.subn(to, want)
+        got, _ = rx.subn(to, got)
+        if k:
+            said.append("%d %s" % (k, what))
+    nodraw = sorted(set(re.findall(r"^[^\n]*graph[^\n]*Graphviz[^\n]*$", got, re.M)))
+    if len(nodraw) == 1:
+        want, k = GRAPH_FIG.subn(nodraw[0].replace("\\", "\\\\"), want)
+        if k:
+            said.append("%d graph figures not drawn (%s)" % (k, nodraw[0]))
+    return want, got
+
+
+# A step whose @check needs a graph figure fails in the web build while it
+# draws none (lesson 10's last step: `@check figure graph`).
+GRAPH_STEP = re.compile(r"^/lessons/[^:\n]+:\d+: (?:step (\d+)|(\d+)단계): (?:the @answer does not pass the @check"
+                        r"|@answer가 @check를 통과하지 못합니다): [^\n]*graph[^\n]*$", re.M)
+
+
+def graph_gap(n, lang, want, got, gerr, st):
+    """True (and its checks said) when the only difference is the verdict of
+    a step that checks for a graph figure, the last one: the rest must match."""
+    m = GRAPH_STEP.search(gerr)
+    if not m or "Graphviz" not in got:
+        return False
+    w, g = want.splitlines(), got.splitlines()
+    i = next((k for k in range(min(len(w), len(g))) if w[k] != g[k]), min(len(w), len(g)))
+    tail = len(g) - i <= 4 and len(w) - i <= 4 and gerr.strip() == m.group(0)
+    step = m.group(1) or m.group(2)
+    ok(tail and st == 0, "#lesson=%d&auto&lang=%s: as natively up to step %s's verdict (%d lines)" % (n, lang, step, i),
+       udiff(want, got))
+    todo(False, "#lesson=%d&auto&lang=%s: step %s passes its @check" % (n, lang, step),
+         "that step checks for a graph figure, which the web build cannot lay out (no Graphviz)")
+    return tail
+
+
 def udiff(want, got):
     return "\n".join(difflib.unified_diff(want.splitlines(), got.splitlines(), "native", "page", lineterm="", n=1))
 
@@ -106,15 +156,24 @@ try:
             want, werr, st = native(["--lesson", str(n), "--auto", "--lang", lang])
             r = go("lesson=%d&auto&lang=%s" % (n, lang))
             got, gerr = page_out()
+            said = []
+            want, got = by_design(want, got, said)
+            if said:
+                diag("lesson %d, %s: mapped by design: %s" % (n, lang, "; ".join(said)))
             name = "#lesson=%d&auto&lang=%s: the page's transcript is nnpad --lesson %d --auto --lang %s's" % (n, lang, n, lang)
             if got == want and gerr == werr and st == 0:
                 ok(r, name)
+                continue
+            if lang == "en" and not werr and graph_gap(n, lang, want, got, gerr, st):
                 continue
             if lang == "ko" and "auto> " in got:
                 # the web build prints the runner's own messages (step N of M,
                 # correct!, auto>) in English: it has no catalogue yet
                 todo(False, name, "the web build has no Korean message catalogue yet")
                 cw, ce, _ = native_nocat(["--lesson", str(n), "--auto", "--lang", lang])
+                cw, got = by_design(cw, got, [])
+                if not ce and graph_gap(n, lang, cw, got, gerr, 0):
+                    continue
                 ok(got == cw and gerr == ce and "auto> " in cw,
                    "#lesson=%d&auto&lang=ko: the Korean lesson texts in the page are the native build's (without its catalogue)" % n,
                    udiff(cw, got) + udiff(ce, gerr))
