@@ -109,7 +109,7 @@
       if (m.t === 'out') add(m.fd === 2 ? 'out err' : 'out', m.text);
       else if (m.t === 'need') { waiting = true; pump(); }
       else if (m.t === 'figure') figure(m.name, m.text);
-      else if (m.t === 'lessons') lessonPack = m.pack;
+      else if (m.t === 'lessons') { lessonPack = m.pack; times.lessons = performance.now() - t0; }
       else if (m.t === 'state') lessonStateSave(m.name, m.text);
       else if (m.t === 'exit') { note('nnpad ended (exit status ' + m.code + '); a fresh session started'); queue = []; start(); }
       else if (m.t === 'fatal') { note('nnpad stopped with an error: ' + m.text + '; a fresh session started'); queue = []; start(); }

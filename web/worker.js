@@ -376,6 +376,7 @@ function wasi(args, env) {
 const LESSONS = 'lessons';
 let lessonsPack = null;              // the pack (an ArrayBuffer) the page handed over, or null
 let lessonsTried = false;
+let lessonsKo = false;               // nnpad's --lang ko: the note in Korean
 function lessonsUnpack(buf) {
   const b = new Uint8Array(buf), files = new Map();
   let o = 0;
@@ -413,7 +414,7 @@ function lessonsLoad() {
     for (const [name, data] of lessonsUnpack(lessonsPack)) d.dir.set(name, Object.assign(mkfile(), { data, size: data.length }));
     root.dir.set(LESSONS, d);
   } catch (e) {
-    postMessage({ t: 'out', fd: 2, text: 'the lessons did not load: ' + e.message + '\n' });
+    postMessage({ t: 'out', fd: 2, text: (lessonsKo ? '레슨 파일을 불러오지 못했어요: ' : 'the lessons did not load: ') + e.message + '\n' });
   }
 }
 
@@ -456,6 +457,7 @@ onmessage = async (ev) => {
   for (const dir of ['home', 'tmp', 'dev']) root.dir.set(dir, mkdir());
   root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
   lessonsPack = ev.data.lessons || null;
+  lessonsKo = /^ko/.test((ev.data.args || [])[(ev.data.args || []).indexOf('--lang') + 1] || '');
   stateRestore(env, ev.data.state);
   let code;
   try {
