@@ -198,8 +198,9 @@ try:
     ok("✗ not yet" in got and "✓ correct!" in got and "[at step 2 of 12]" in got,
        "the path met a wrong answer, a right one, and :lessons shows the progress", got)
     stored = drv.execute_script("return localStorage.getItem('nnpad-lesson-state')")
-    ok(stored and "01-tensors 1 12" in json.loads(stored)["files"].get("lessons", ""),
-       "the progress file is stored in localStorage", stored)
+    files = json.loads(stored)["files"] if stored else {}
+    ok("01-tensors 1 12" in files.get("lessons", "") and "\nS 01-tensors 1 1 2 1 0 " in files.get("lesson-steps", ""),
+       "the progress and the step record (step 2: done, two tries, one hint) are stored in localStorage", stored)
 
     # a new visit: the progress is back
     want_l, _, _ = native(["--lang", "en"], "\n".join([":lesson 1"] + path + [":quit-lesson", ":lessons"]) + "\n")
