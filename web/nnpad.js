@@ -5,6 +5,9 @@
 //   session on load, and again whenever the address changes (hashchange).
 //   &lang=ko (or the header's switch, kept in localStorage): nnpad's
 //   messages and the page's own notes in Korean (pageLang, T).
+//   index.html#lesson=N (&lang=ko)  opens lesson N (a number or a name) in a
+//   fresh session; &auto plays it through (nnpad --lesson N --auto).
+//   Lesson progress is kept in localStorage (lessonState*).
 //
 // Each line typed (or of a linked program) goes to nnpad's stdin when nnpad
 // asks for input (worker.js), echoed in the transcript after ">>> "; nnpad's
@@ -225,7 +228,7 @@
     note(T('language: {0}; a fresh session started (the last one’s variables are gone)', lang === 'ko' ? '한국어' : 'English'));
   }
 
-  function start() {
+  function start(extraArgs) {
     if (worker) worker.terminate();
     waiting = false;
     completing = null;
@@ -243,6 +246,8 @@
       else if (m.t === 'figure') figure(m.name, m.text);
       else if (m.t === 'file') offerFile(m.name, m.data);
       else if (m.t === 'put') filePut(m.name, m.size);
+      else if (m.t === 'lessons') { lessonPack = m.pack; times.lessons = performance.now() - t0; }
+      else if (m.t === 'state') lessonStateSave(m.name, m.text);
       else if (m.t === 'exit') { note(T('nnpad ended (exit status {0}); a fresh session started', m.code)); queue = []; start(); }
       else if (m.t === 'fatal') { note(T('nnpad stopped with an error: {0}; a fresh session started', m.text)); queue = []; start(); }
       else if (m.t === 'catalogue') times.catalogue = { bytes: m.bytes, ms: m.ms };
@@ -251,7 +256,8 @@
     w.onerror = (e) => { setState('error', T('the worker failed: {0}', e.message)); };
     setState('busy', T('starting…'));
     const lang = (sessionLang = pageLang());
-    w.postMessage({ module, sab, env: ENV.concat(['NNPAD_PAGE_URL=' + location.href.split('#')[0]]), args: ['nnpad', '--lang', lang] });
+    w.postMessage({ module, sab, env: ENV.concat(['NNPAD_PAGE_URL=' + location.href.split('#')[0]]),
+                    args: ['nnpad', '--lang', lang].concat(extraArgs || []), lessons: lessonPack, state: lessonStateLoad() });
   }
 
   function stop() {
@@ -285,6 +291,7 @@
 
   function runLink() {
     showLang();
+    if (lessonLink()) return;
     const prog = linkProgram();
     // no program: a session (in the address's language) all the same
     if (prog === null) { if (!worker || sessionLang !== pageLang()) start(); return; }
@@ -293,6 +300,78 @@
     note(queue.length === 1 ? T('running the program of this address (1 line) in a fresh session')
       : T('running the program of this address ({0} lines) in a fresh session', queue.length));
     start();
+  }
+
+  // ---- lessons: #lesson= addresses, progress kept in this browser
+  // The page's words in the page's language
+  const say = (en, ko) => (pageLang() === 'ko' ? ko : en);
+  let lessonPack = null;                 // lessons.pack, once a worker fetched it (worker.js lessonsLoad)
+  const STATE_KEY = 'nnpad-lesson-state';  // {"v": 1, "files": {NAME: TEXT}}: nnpad's state files (worker.js STATE_FILES)
+  const STATE_MAX = 1 << 20;             // characters per file kept
+  const stateSaid = {};
+  const sayOnce = (k, text) => { if (!stateSaid[k]) { stateSaid[k] = 1; note(text); } };
+
+  // The stored files, or {} (a stored value that is not ours is ignored, with a note)
+  function lessonStateLoad() {
+    let raw = null;
+    try {
+      raw = localStorage.getItem(STATE_KEY);
+      if (raw === null) return {};
+      const v = JSON.parse(raw);
+      if (!v || v.v !== 1 || !v.files || typeof v.files !== 'object') throw new Error('not {"v": 1, "files": ...}');
+      const files = {};
+      for (const [k, t] of Object.entries(v.files)) {
+        if (typeof t !== 'string' || t.length > STATE_MAX) throw new Error('the entry ' + JSON.stringify(k).slice(0, 40) + ' is not a text of at most ' + STATE_MAX + ' characters');
+        files[k] = t;
+      }
+      return files;
+    } catch (e) {
+      sayOnce('load', say('the lesson progress stored in this browser is unreadable (' + e.message + '): ignored; lessons start afresh',
+                          '이 브라우저에 저장된 레슨 진도를 읽을 수 없어요(' + e.message + '). 무시하고 레슨을 처음부터 시작해요'));
+      return {};
+    }
+  }
+  function lessonStateSave(name, text) {
+    if (typeof name !== 'string' || typeof text !== 'string') return;
+    if (text.length > STATE_MAX) {
+      sayOnce('big', say('lesson progress not saved in this browser: ' + name + ' has grown over ' + STATE_MAX + ' characters',
+                         '레슨 진도를 이 브라우저에 저장하지 못했어요: ' + name + ' 파일이 ' + STATE_MAX + '자를 넘었어요'));
+      return;
+    }
+    const files = stateSaid.load ? {} : lessonStateLoad();
+    files[name] = text;
+    try { localStorage.setItem(STATE_KEY, JSON.stringify({ v: 1, files })); }
+    catch (e) {
+      sayOnce('save', say('lesson progress not saved in this browser (' + e.message + ')',
+                          '레슨 진도를 이 브라우저에 저장하지 못했어요(' + e.message + ')'));
+    }
+  }
+
+  // #lesson=N: a fresh session that opens lesson N (:lesson N, as typed),
+  // or with &auto plays it through (--lesson N --auto).  False when the
+  // address has no lesson=.
+  function lessonLink() {
+    const m = /(?:^|&)lesson=([^&]*)/.exec(location.hash.slice(1));
+    if (!m) return false;
+    let which = null;
+    try { which = decodeURIComponent(m[1]); } catch (e) { /* said below */ }
+    if (which === null || !/^[A-Za-z0-9_-]{1,64}$/.test(which)) {
+      note(say('this address’s lesson= (“' + m[1].slice(0, 40) + '”) is not a lesson number or name: nothing was run',
+               '이 주소의 lesson=(“' + m[1].slice(0, 40) + '”)은 레슨 번호나 이름이 아니에요. 아무것도 실행하지 않았어요'));
+      return true;
+    }
+    transcript.textContent = '';
+    if (/(?:^|&)auto(?:=1)?(?:&|$)/.test(location.hash.slice(1))) {
+      queue = [];
+      note(say('playing lesson ' + which + ' through, each answer typed for you (nnpad --lesson ' + which + ' --auto)',
+               '레슨 ' + which + '을(를) 끝까지 자동으로 진행해요. 답은 대신 입력해요 (nnpad --lesson ' + which + ' --auto)'));
+      start(['--lesson', which, '--auto']);
+    } else {
+      queue = [{ text: ':lesson ' + which }];
+      note(say('opening lesson ' + which + ' in a fresh session', '새 세션에서 레슨 ' + which + '을(를) 열어요'));
+      start();
+    }
+    return true;
   }
 
   async function boot() {
@@ -326,9 +405,9 @@
     }
     times.compiled = performance.now() - t0;
     note(T('nnpad in the browser: type a line and press Enter (Tab: completion; Up/Down: history; a pasted block runs line by line); ' +
-           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, lessons, and what needs SLEEF or MPFR'));
+           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, and what needs SLEEF or MPFR'));
     if (location.hash) runLink();
-    else start();
+    if (!worker) start();   // an address that ran nothing (a note said why): the console still starts
   }
 
   // ---- continuation: the prompt says "..." while an input is unfinished

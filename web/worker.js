@@ -9,11 +9,14 @@
 // there.  So one nnpad process lives as long as the worker, and variables
 // stay between inputs.  Stop is the page's worker.terminate().
 //
-// Messages in:  {module, sab, env, args}   start (the compiled module, the input channel, argv)
+// Messages in:  {module, sab, env, args,   start (the compiled module, the input channel, argv,
+//                lessons, state}           the lesson pack if the page has it, the saved state files)
 // Messages out: {t:'out', fd, text}        output, as written
 //               {t:'need', more}           nnpad waits for input (all its output was sent);
 //                                          more: in the middle of an input (an open { ( [)
 //               {t:'complete', text}       the answer to a completion request (below)
+//               {t:'lessons', pack}        the lesson pack, fetched here (the page keeps it for the next session)
+//               {t:'state', name, text}    a state file (lesson progress) written: the page stores it
 //               {t:'figure', name, text}   a display list written (FILE.jsonl: web/draw.js)
 //               {t:'file', name, data}     a file written (:save, :report, save()): the page offers it
 //               {t:'put', name, size}      an uploaded file is in place (the page's Open…)
@@ -44,6 +47,7 @@ const root = mkdir();
 // path relative to node dir -> {parent, name, node|undefined} or an errno
 function walk(dir, path) {
   const parts = path.split('/').filter((p) => p !== '' && p !== '.');
+  if (dir === root && parts[0] === LESSONS) lessonsLoad();
   const stack = [dir];
   for (let i = 0; i < parts.length - 1; i++) {
     const p = parts[i];
@@ -466,6 +470,7 @@ function wasi(args, env) {
       if (!a.node.dir && isFigure(str(p2, n2)))
         postMessage({ t: 'figure', name: str(p2, n2), text: dec.decode(a.node.data.subarray(0, a.node.size)) });
       fileWritten(str(p2, n2), a.node);
+      stateWritten(b.parent, b.name, a.node);
       return E.SUCCESS;
     },
     path_unlink_file(fd, p, n) {
@@ -488,6 +493,87 @@ function wasi(args, env) {
   };
 }
 
+// ---- lessons: the page's lessons.pack (`make web`) unpacked into /lessons
+// when nnpad first looks there (nnpad.wasm is built with NN_LESSONS_SRCDIR
+// "/lessons"), fetched then, not at every start: a session that opens no
+// lesson never downloads it.  Format: a line "nnpad-lessons 1", then per
+// file a line "NAME BYTES" and its bytes.
+const LESSONS = 'lessons';
+let lessonsPack = null;              // the pack (an ArrayBuffer) the page handed over, or null
+let lessonsTried = false;
+let lessonsKo = false;               // nnpad's --lang ko: the note in Korean
+function lessonsUnpack(buf) {
+  const b = new Uint8Array(buf), files = new Map();
+  let o = 0;
+  const lineAt = () => {
+    const e = b.indexOf(10, o);
+    if (e < 0) throw new Error('a line without its end at byte ' + o);
+    const l = dec.decode(b.subarray(o, e));
+    o = e + 1;
+    return l;
+  };
+  if (lineAt() !== 'nnpad-lessons 1') throw new Error('not a lesson pack (nnpad-lessons 1)');
+  while (o < b.length) {
+    const m = /^([A-Za-z0-9_.-]+\.md) (\d+)$/.exec(lineAt());
+    if (!m || o + Number(m[2]) > b.length) throw new Error('a malformed entry before byte ' + o);
+    files.set(m[1], b.slice(o, o + Number(m[2])));
+    o += Number(m[2]);
+  }
+  return files;
+}
+function lessonsLoad() {
+  if (lessonsTried) return;
+  lessonsTried = true;
+  try {
+    if (!lessonsPack) {
+      // synchronous: nnpad is inside a file call (a worker may do this)
+      const x = new XMLHttpRequest();
+      x.open('GET', 'lessons.pack', false);
+      x.responseType = 'arraybuffer';
+      x.send();
+      if (x.status !== 200) throw new Error('HTTP ' + x.status + ' for lessons.pack (make web builds it)');
+      lessonsPack = x.response;
+      postMessage({ t: 'lessons', pack: lessonsPack });
+    }
+    const d = mkdir();
+    for (const [name, data] of lessonsUnpack(lessonsPack)) d.dir.set(name, Object.assign(mkfile(), { data, size: data.length }));
+    root.dir.set(LESSONS, d);
+  } catch (e) {
+    postMessage({ t: 'out', fd: 2, text: (lessonsKo ? '레슨 파일을 불러오지 못했어요: ' : 'the lessons did not load: ') + e.message + '\n' });
+  }
+}
+
+// ---- state files kept between visits: lesson progress (src/lesson/
+// lesson_run.c's "lessons", lesson_report.c's "lesson-steps") in nnpad's
+// state folder, as afile_state_dir finds it: $XDG_STATE_HOME/nnpad, else
+// $HOME/.local/state/nnpad.  The page hands over what it stored; each
+// rewrite (nnpad writes a file whole, then renames it into place) goes back
+// to the page.
+const STATE_FILES = ['lessons', 'lesson-steps'];
+let stateDir = null;                 // the folder's node
+function stateRestore(env, state) {
+  const get = (k) => { const e = env.find((v) => v.startsWith(k + '=')); return e ? e.slice(k.length + 1) : ''; };
+  const x = get('XDG_STATE_HOME'), home = get('HOME');
+  const path = x.startsWith('/') ? x + '/nnpad' : home ? home + '/.local/state/nnpad' : null;
+  if (!path) return;
+  let d = root;
+  for (const p of path.split('/').filter((q) => q)) {
+    if (!d.dir.has(p)) d.dir.set(p, mkdir());
+    d = d.dir.get(p);
+    if (!d.dir) return;
+  }
+  stateDir = d;
+  for (const name of STATE_FILES) {
+    if (!state || typeof state[name] !== 'string') continue;
+    const data = enc.encode(state[name]);
+    d.dir.set(name, Object.assign(mkfile(), { data, size: data.length }));
+  }
+}
+function stateWritten(dir, name, node) {
+  if (dir === stateDir && !node.dir && STATE_FILES.includes(name))
+    postMessage({ t: 'state', name, text: dec.decode(node.data.subarray(0, node.size)) });
+}
+
 onmessage = async (ev) => {
   const { module, env } = ev.data;
   sab = ev.data.sab;
@@ -500,6 +586,9 @@ onmessage = async (ev) => {
   }
   root.dir.get('dev').dir.set('null', Object.assign(mkfile(), { devnull: true }));
   catalogueNode();
+  lessonsPack = ev.data.lessons || null;
+  lessonsKo = /^ko/.test((ev.data.args || [])[(ev.data.args || []).indexOf('--lang') + 1] || '');
+  stateRestore(env, ev.data.state);
   let code;
   try {
     const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi(ev.data.args || ['nnpad'], env) });

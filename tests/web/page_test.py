@@ -155,7 +155,7 @@ try:
     drv.execute_script("location.hash = 'code=' + '1'.repeat(1000001)")
     time.sleep(0.5)
     ok("at most 1000000" in drv.execute_script(ALL), "a huge #code= link says so")
-    drv.execute_script("location.hash = 'lesson=3'")
+    drv.execute_script("location.hash = 'nothing=3'")
     time.sleep(0.5)
     ok("holds no #code= program" in drv.execute_script(ALL), "an address without code= says so")
 finally:
