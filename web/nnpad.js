@@ -181,7 +181,7 @@
     }
     times.compiled = performance.now() - t0;
     note('nnpad in the browser: type a line and press Enter (Up/Down: history; a pasted block runs line by line); ' +
-         'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: the graph figure, PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR');
+         'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here yet: PNG/SVG/HTML files, completion, lessons, and what needs SLEEF or MPFR');
     if (location.hash) runLink();
     else start();
   }

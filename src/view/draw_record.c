@@ -233,6 +233,12 @@ static const view_dc_ops_t record_ops = {
     .rotate = r_rotate, .image = r_image, .measure = r_measure, .text = r_text, .dots = NULL,
 };
 
+view_dc_t *view_drawlist_measurer(void)
+{
+    static rec_t m = { .dc = { &record_ops, false } };
+    return &m.dc;
+}
+
 char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
 {
     rec_t r = { .dc = { &record_ops, false } };

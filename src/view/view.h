@@ -265,6 +265,12 @@ int view_graph_edge(view_graph_t *g, int from, int to, bool removed);
  * ND_height and ED_spl read back.  Returns 0, or -1 with a message in err
  * (Graphviz could not load its dot plugin). */
 int view_graph_layout(view_graph_t *g, char *err, int errcap);
+/* nnpad's own layered layout (view_glayout.c: Sugiyama-style layers,
+ * barycentre ordering, least-squares x), the web build's in place of dot:
+ * each node's w and h given (points), it sets what view_graph_layout
+ * reads back from Graphviz (centres, bw/bh, each edge's Bezier points
+ * and arrow tip; y up, the first layer on top).  Deterministic. */
+void view_graph_layered(view_graph_t *g);
 
 /* The palette: 12 colours told apart on a projector: Okabe & Ito (2008),
  * "Color Universal Design" (told apart with every common colour-vision
