@@ -24,6 +24,7 @@
 // for images (default: OffscreenCanvas or document.createElement);
 // opts.onOp(op, i), when given, is called before each op (tests).
 // Unknown ops throw (a list newer than this file says so, not a blank).
+// hover(canvas, list) then shows the window's hover read-out (below).
 'use strict';
 
 (function (root) {
@@ -195,6 +196,7 @@
         case 'rotate': ctx.rotate(op.a); break;
         case 'image': drawImage(ctx, op, opts); break;
         case 'text': drawText(ctx, op); break;
+        case 'hover': break;   // data for hover() below, nothing drawn
         default: throw new Error(`draw.js: unknown op '${op.op}'`);
       }
       n++;
@@ -202,7 +204,101 @@
     return n;
   }
 
-  const api = { replay, parse, runs, lines };
+  // The hover read-out of the native window (view_draw_hover in
+  // src/view/view_draw.c) from the list's "hover" line (draw_record.c),
+  // whose texts the C side made with the window's own functions: at
+  // figure pixel (mx, my) inside the plot area, the "x = ..." line of the
+  // nearest whole pixel column (the window's pointer is at whole pixels), then each series' part in order: a line or bar
+  // series' run covering that column (and its dot), a point series' nearest
+  // point within `near` pixels (the first of equals, as the window picks).
+  // -> { text, dots: [[x, y, colour]] } or null outside the plot area.
+  function hoverAt(h, mx, my) {
+    if (!(mx >= h.px && mx <= h.px + h.pw && my >= h.py && my <= h.py + h.ph)) return null;
+    const c = Math.min(h.x.length - 1, Math.max(0, Math.round(mx) - h.x0));   // the window's whole pixels
+    let text = h.x[c];
+    const dots = [];
+    for (const s of h.series) {
+      if (s.runs) {
+        let lo = 0, hi = s.runs.length - 1;   // the last run starting at or before c
+        if (hi < 0 || s.runs[0][0] > c) continue;
+        while (lo < hi) { const m = (lo + hi + 1) >> 1; if (s.runs[m][0] <= c) lo = m; else hi = m - 1; }
+        const r = s.runs[lo];
+        text += r[1];
+        if (r[2] !== null) dots.push([r[2], r[3], s.color]);
+      } else if (s.points) {
+        let best = -1, bd = 0;
+        s.points.forEach((p, k) => {
+          const d = (p[0] - mx) * (p[0] - mx) + (p[1] - my) * (p[1] - my);
+          if (best < 0 || d < bd) { best = k; bd = d; }
+        });
+        if (best >= 0 && bd <= h.near * h.near) text += s.points[best][2];
+      } else if (s.cut) text += `\n(${s.cut} points: too many to read out in the page)`;
+    }
+    return { text, dots };
+  }
+
+  // hoverAt drawn as the window draws it: a crosshair, the dots, the text
+  // in a pale box beside the pointer (flipped to stay in the plot area)
+  function drawHover(ctx, h, mx, my, got) {
+    ctx.save();
+    ctx.setLineDash([]);
+    ctx.strokeStyle = 'rgba(0, 0, 0, 0.5)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(Math.round(mx) + 0.5, h.py);
+    ctx.lineTo(Math.round(mx) + 0.5, h.py + h.ph);
+    ctx.stroke();
+    for (const [x, y, c] of got.dots) {
+      ctx.fillStyle = c;
+      ctx.beginPath();
+      ctx.arc(x, y, h.base * 0.3, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    const op = { s: got.text, x: 0, y: 0, ax: 0, ay: 0, size: h.base, color: '#222222',
+      font: 'DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace' };
+    const ls = lines(ctx, op);
+    const tw = Math.max(0, ...ls.map((l) => lineWidth(ctx, op, l))), th = Math.ceil(h.base * 1.2) * ls.length;
+    let bx = mx + 14, by = my + 14;
+    if (bx + tw + 12 > h.px + h.pw) bx = mx - 14 - tw - 12;
+    if (by + th + 10 > h.py + h.ph) by = my - 14 - th - 10;
+    ctx.beginPath();
+    ctx.rect(bx, by, tw + 12, th + 10);
+    ctx.fillStyle = 'rgba(255, 255, 237, 0.95)';
+    ctx.fill();
+    ctx.strokeStyle = '#888888';
+    ctx.stroke();
+    op.x = bx + 6;
+    op.y = by + 5;
+    drawText(ctx, op);
+    ctx.restore();
+  }
+
+  // hover(canvas, list): after replay(canvas's context, list), the read-out
+  // follows the mouse (the drawn figure kept and put back under it); the
+  // text shown is in canvas.dataset.hover ('' when none).  Lists without a
+  // "hover" line (every kind but plots, as in the window) get nothing.
+  // The parsed list stays as canvas.nnpadOps (what the page's tests read).
+  function hover(canvas, list) {
+    const ops = parse(list);
+    canvas.nnpadOps = ops;
+    const h = ops.find((op) => op.op === 'hover');
+    if (!h) return false;
+    const ctx = canvas.getContext('2d');
+    const snap = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    canvas.dataset.hover = '';
+    canvas.addEventListener('mousemove', (e) => {
+      const r = canvas.getBoundingClientRect();
+      const mx = (e.clientX - r.left) * canvas.width / r.width, my = (e.clientY - r.top) * canvas.height / r.height;
+      ctx.putImageData(snap, 0, 0);
+      const got = hoverAt(h, mx, my);
+      canvas.dataset.hover = got ? got.text : '';
+      if (got) drawHover(ctx, h, mx, my, got);
+    });
+    canvas.addEventListener('mouseleave', () => { ctx.putImageData(snap, 0, 0); canvas.dataset.hover = ''; });
+    return true;
+  }
+
+  const api = { replay, parse, runs, lines, hover, hoverAt };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.nnpadDraw = api;
 })(typeof self !== 'undefined' ? self : this);

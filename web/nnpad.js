@@ -57,6 +57,7 @@
       c.title = name;
       div.appendChild(c);
       nnpadDraw.replay(c.getContext('2d'), ops);
+      nnpadDraw.hover(c, ops);
     } catch (e) {
       div.textContent = '[' + name + ' not drawn: ' + e.message + ']';
     }
