@@ -70,7 +70,7 @@ try:
     names = re.findall(r"^figure: (figures/\d+-graph\.jsonl)$", out, re.M)
     ok(len(names) == 3 and "not drawn" not in out, "three graph figures written as display lists, none 'not drawn'", out)
     inked = {t[0]: t for t in drv.execute_script(CANVASES)}
-    ok(all(n in inked and inked[n][1:3] == [1200, 750] and inked[n][3] > 5000 for n in names),
+    ok(names and all(n in inked and inked[n][1:3] == [1200, 750] and inked[n][3] > 5000 for n in names),
        "each graph is drawn on a 1200x750 canvas with ink", [(k, v[:4]) for k, v in inked.items()])
     # the text listing printed after each figure's line: "  %2   fp32[1,1] = matmul %0, %1"
     chunks = re.split(r"^figure: figures/\d+-graph\.jsonl\n", out, flags=re.M)[1:]
