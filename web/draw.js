@@ -12,7 +12,7 @@
 //   - text: the list gives the anchor (x, y, ax, ay) and the style; the
 //     text is measured here with measureText (the page's fonts), wrapped to
 //     "wrap" pixels, '-' drawn as U+2212 in numbers and "b^e" with e
-//     raised, Pango markup tags dropped; like Cairo's, a text sets the
+//     raised, Pango markup's <b> and <i> kept (other tags dropped); like Cairo's, a text sets the
 //     source to its colour;
 //   - images: base64 RGBA put on a scratch canvas, drawn scaled (nearest
 //     or smooth); "pad" needs nothing more: the layout's padded images
@@ -44,32 +44,50 @@
       .replace(/&apos;/g, "'").replace(/&amp;/g, '&');
   }
 
-  // a number's text as runs: [{ s, raised }] ('-' as U+2212; "b^e": e raised)
+  // the text as runs: [{ s, raised, bold, italic }]: Pango markup's <b> and
+  // <i> kept as a run's weight and slant (other tags dropped, the entities
+  // decoded: plain()); in a number '-' is U+2212 and "b^e" has e raised
   function runs(op) {
-    let s = op.markup ? plain(op.s) : op.s;
-    if (!op.num) return [{ s, raised: false }];
-    s = s.replace(/-/g, '\u2212');
+    const parts = [];
+    if (op.markup) {
+      const re = /<(\/?)([a-zA-Z]+)[^>]*>/g;
+      let b = 0, it = 0, last = 0, m;
+      const take = (end) => { if (end > last) parts.push({ s: plain(op.s.slice(last, end)), bold: b > 0, italic: it > 0 }); };
+      while ((m = re.exec(op.s)) !== null) {
+        take(m.index);
+        const d = m[1] ? -1 : 1;
+        if (m[2] === 'b') b = Math.max(0, b + d);
+        else if (m[2] === 'i') it = Math.max(0, it + d);
+        last = re.lastIndex;
+      }
+      take(op.s.length);
+    } else parts.push({ s: op.s, bold: false, italic: false });
+    if (!op.num) return parts.map((p) => ({ ...p, raised: false }));
     const out = [];
-    const re = /\^([\u2212+]?[0-9]*)/g;
-    let last = 0, m;
-    while ((m = re.exec(s)) !== null) {
-      if (m.index > last) out.push({ s: s.slice(last, m.index), raised: false });
-      out.push({ s: m[1], raised: true });
-      last = m.index + m[0].length;
+    for (const p of parts) {
+      const s = p.s.replace(/-/g, '\u2212');
+      const re = /\^([\u2212+]?[0-9]*)/g;
+      let last = 0, m;
+      while ((m = re.exec(s)) !== null) {
+        if (m.index > last) out.push({ ...p, s: s.slice(last, m.index), raised: false });
+        out.push({ ...p, s: m[1], raised: true });
+        last = m.index + m[0].length;
+      }
+      if (last < s.length) out.push({ ...p, s: s.slice(last), raised: false });
     }
-    if (last < s.length) out.push({ s: s.slice(last), raised: false });
     return out;
   }
 
-  function font(op, size) {
-    return `${op.italic ? 'italic ' : ''}${op.bold ? 'bold ' : ''}${size}px ${op.font}`;
+  // a run's font (r: its own weight and slant from markup)
+  function font(op, size, r) {
+    return `${op.italic || (r && r.italic) ? 'italic ' : ''}${op.bold || (r && r.bold) ? 'bold ' : ''}${size}px ${op.font}`;
   }
 
   // the width of one line of runs
   function lineWidth(ctx, op, line) {
     let w = 0;
     for (const r of line) {
-      ctx.font = font(op, r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size);
+      ctx.font = font(op, r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size, r);
       w += ctx.measureText(r.s).width;
     }
     return w;
@@ -82,20 +100,20 @@
     for (const r of runs(op)) {
       r.s.split('\n').forEach((part, i) => {
         if (i > 0) paras.push([]);
-        if (part) paras[paras.length - 1].push({ s: part, raised: r.raised });
+        if (part) paras[paras.length - 1].push({ ...r, s: part });
       });
     }
     if (!(op.wrap > 0)) return paras;
-    const trimmed = (line) => line.map((x, i) => (i === line.length - 1 ? { s: x.s.trimEnd(), raised: x.raised } : x));
+    const trimmed = (line) => line.map((x, i) => (i === line.length - 1 ? { ...x, s: x.s.trimEnd() } : x));
     const out = [];
     for (const para of paras) {
       let line = [];
       for (const r of para) {
         for (const word of r.s.split(/(?<= )/)) {
-          const trial = line.concat([{ s: word, raised: r.raised }]);
+          const trial = line.concat([{ ...r, s: word }]);
           if (line.length && lineWidth(ctx, op, trimmed(trial)) > op.wrap) {
             out.push(line);
-            line = [{ s: word, raised: r.raised }];
+            line = [{ ...r, s: word }];
           } else line = trial;
         }
       }
@@ -107,7 +125,7 @@
   function drawText(ctx, op) {
     const ls = lines(ctx, op);
     const lh = Math.ceil(op.size * 1.2);
-    const widths = ls.map((l) => lineWidth(ctx, op, l.map((x, k) => (k === l.length - 1 ? { s: x.s.trimEnd(), raised: x.raised } : x))));
+    const widths = ls.map((l) => lineWidth(ctx, op, l.map((x, k) => (k === l.length - 1 ? { ...x, s: x.s.trimEnd() } : x))));
     const w = Math.max(0, ...widths), h = lh * ls.length;
     const centred = op.wrap > 0 && op.ax === 0.5;
     const x0 = centred ? op.x - op.wrap / 2 : op.x - op.ax * w, y0 = op.y - op.ay * h;
@@ -118,7 +136,7 @@
       let x = centred ? x0 + (op.wrap - widths[i]) / 2 : x0;
       for (const r of line) {
         const size = r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size;
-        ctx.font = font(op, size);
+        ctx.font = font(op, size, r);
         ctx.fillText(r.s, x, y0 + i * lh - (r.raised ? op.size * 0.42 : 0));
         x += ctx.measureText(r.s).width;
       }
