@@ -122,11 +122,17 @@
     return out;
   }
 
-  function drawText(ctx, op) {
+  // a text op's lines, each line's width and the whole box, as the page's
+  // fonts measure them: { ls, widths, w, h }
+  function measure(ctx, op) {
     const ls = lines(ctx, op);
-    const lh = Math.ceil(op.size * 1.2);
     const widths = ls.map((l) => lineWidth(ctx, op, l.map((x, k) => (k === l.length - 1 ? { ...x, s: x.s.trimEnd() } : x))));
-    const w = Math.max(0, ...widths), h = lh * ls.length;
+    return { ls, widths, w: Math.max(0, ...widths), h: Math.ceil(op.size * 1.2) * ls.length };
+  }
+
+  function drawText(ctx, op) {
+    const { ls, widths, w, h } = measure(ctx, op);
+    const lh = Math.ceil(op.size * 1.2);
     const centred = op.wrap > 0 && op.ax === 0.5;
     const x0 = centred ? op.x - op.wrap / 2 : op.x - op.ax * w, y0 = op.y - op.ay * h;
     ctx.fillStyle = op.color;
@@ -316,7 +322,7 @@
     return true;
   }
 
-  const api = { replay, parse, runs, lines, hover, hoverAt };
+  const api = { replay, parse, runs, lines, measure, hover, hoverAt };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.nnpadDraw = api;
 })(typeof self !== 'undefined' ? self : this);

@@ -5,7 +5,8 @@
     backward graph graph(grad(f), x, values=1): each written as a display
     list, drawn on a canvas with ink, laid out by the web build's own
     layout (src/view/view_glayout.c); every node the transcript's text
-    listing names ("%3 add") is a box label in the list's text items
+    listing names ("%3 add") is a box label in the list's text items, and
+    lies inside its box as the page's fonts measure it
   - hover over a plot: the read-out (canvas.dataset.hover) at x = 2 gives
     the value of the data there as fp32 holds it (NumPy's float32, 9
     significant digits as nnpad prints fp32), a box is drawn, and leaving
@@ -82,6 +83,28 @@ try:
         ok(nodes and not missing and any(p.startswith("return") for p in plain),
            "%s: each of its %d listed nodes is a box labelled with its op name, and the return" % (name, len(nodes)),
            "missing: %s\nlabels: %s" % (missing, plain))
+    # each box's label inside the box as the page's fonts measure it (the
+    # web build sizes boxes before any font is known: view_web.c's margin)
+    fits = drv.execute_script(
+        "const out = [], ctx = document.createElement('canvas').getContext('2d');"
+        "for (const c of document.querySelectorAll('#transcript .fig canvas')) {"
+        "  if (!/-graph\\.jsonl$/.test(c.title)) continue;"
+        "  const ops = c.nnpadOps; let box = null;"
+        "  for (let i = 0; i < ops.length; i++) {"
+        "    const a = ops.slice(i + 1, i + 5);"
+        "    if (ops[i].op === 'new_sub_path' && a.length === 4 && a.every(o => o.op === 'arc'))"
+        "      box = [a[2].x - a[2].r, a[0].x + a[0].r, a[0].y - a[0].r, a[1].y + a[1].r];"
+        "    const o = ops[i];"
+        "    if (o.op === 'text' && o.markup && box) {"
+        "      const m = nnpadDraw.measure(ctx, o);"
+        "      out.push([o.s, Math.round(m.w), Math.round(box[1] - box[0]), o.x - m.w / 2 >= box[0] && o.x + m.w / 2 <= box[1]"
+        "                && o.y - m.h / 2 >= box[2] && o.y + m.h / 2 <= box[3]]);"
+        "      box = null;"
+        "    } } }"
+        "return out")
+    ok(len(fits) >= 40 and all(f[3] for f in fits), "all %d node labels lie inside their boxes in the page's fonts" % len(fits),
+       [f for f in fits if not f[3]] or fits[:3])
+    diag("widest label against its box: %s" % max(((f[1] / f[2], f[0]) for f in fits), default=None).__repr__())
     ops = set(op for t in chunks for _, op in re.findall(r"^\s*%(\d+)\s+\S+\s+=\s+(\w+)", t, re.M))
     ok({"matmul", "add", "relu", "multiply", "tanh"} <= ops, "the graphs hold the ops of the programs", ops)
 
