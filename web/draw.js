@@ -12,7 +12,7 @@
 //   - text: the list gives the anchor (x, y, ax, ay) and the style; the
 //     text is measured here with measureText (the page's fonts), wrapped to
 //     "wrap" pixels, '-' drawn as U+2212 in numbers and "b^e" with e
-//     raised, Pango markup tags dropped; like Cairo's, a text sets the
+//     raised, Pango markup's <b> and <i> kept (other tags dropped); like Cairo's, a text sets the
 //     source to its colour;
 //   - images: base64 RGBA put on a scratch canvas, drawn scaled (nearest
 //     or smooth); "pad" needs nothing more: the layout's padded images
@@ -24,6 +24,7 @@
 // for images (default: OffscreenCanvas or document.createElement);
 // opts.onOp(op, i), when given, is called before each op (tests).
 // Unknown ops throw (a list newer than this file says so, not a blank).
+// hover(canvas, list) then shows the window's hover read-out (below).
 'use strict';
 
 (function (root) {
@@ -43,32 +44,50 @@
       .replace(/&apos;/g, "'").replace(/&amp;/g, '&');
   }
 
-  // a number's text as runs: [{ s, raised }] ('-' as U+2212; "b^e": e raised)
+  // the text as runs: [{ s, raised, bold, italic }]: Pango markup's <b> and
+  // <i> kept as a run's weight and slant (other tags dropped, the entities
+  // decoded: plain()); in a number '-' is U+2212 and "b^e" has e raised
   function runs(op) {
-    let s = op.markup ? plain(op.s) : op.s;
-    if (!op.num) return [{ s, raised: false }];
-    s = s.replace(/-/g, '\u2212');
+    const parts = [];
+    if (op.markup) {
+      const re = /<(\/?)([a-zA-Z]+)[^>]*>/g;
+      let b = 0, it = 0, last = 0, m;
+      const take = (end) => { if (end > last) parts.push({ s: plain(op.s.slice(last, end)), bold: b > 0, italic: it > 0 }); };
+      while ((m = re.exec(op.s)) !== null) {
+        take(m.index);
+        const d = m[1] ? -1 : 1;
+        if (m[2] === 'b') b = Math.max(0, b + d);
+        else if (m[2] === 'i') it = Math.max(0, it + d);
+        last = re.lastIndex;
+      }
+      take(op.s.length);
+    } else parts.push({ s: op.s, bold: false, italic: false });
+    if (!op.num) return parts.map((p) => ({ ...p, raised: false }));
     const out = [];
-    const re = /\^([\u2212+]?[0-9]*)/g;
-    let last = 0, m;
-    while ((m = re.exec(s)) !== null) {
-      if (m.index > last) out.push({ s: s.slice(last, m.index), raised: false });
-      out.push({ s: m[1], raised: true });
-      last = m.index + m[0].length;
+    for (const p of parts) {
+      const s = p.s.replace(/-/g, '\u2212');
+      const re = /\^([\u2212+]?[0-9]*)/g;
+      let last = 0, m;
+      while ((m = re.exec(s)) !== null) {
+        if (m.index > last) out.push({ ...p, s: s.slice(last, m.index), raised: false });
+        out.push({ ...p, s: m[1], raised: true });
+        last = m.index + m[0].length;
+      }
+      if (last < s.length) out.push({ ...p, s: s.slice(last), raised: false });
     }
-    if (last < s.length) out.push({ s: s.slice(last), raised: false });
     return out;
   }
 
-  function font(op, size) {
-    return `${op.italic ? 'italic ' : ''}${op.bold ? 'bold ' : ''}${size}px ${op.font}`;
+  // a run's font (r: its own weight and slant from markup)
+  function font(op, size, r) {
+    return `${op.italic || (r && r.italic) ? 'italic ' : ''}${op.bold || (r && r.bold) ? 'bold ' : ''}${size}px ${op.font}`;
   }
 
   // the width of one line of runs
   function lineWidth(ctx, op, line) {
     let w = 0;
     for (const r of line) {
-      ctx.font = font(op, r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size);
+      ctx.font = font(op, r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size, r);
       w += ctx.measureText(r.s).width;
     }
     return w;
@@ -81,20 +100,20 @@
     for (const r of runs(op)) {
       r.s.split('\n').forEach((part, i) => {
         if (i > 0) paras.push([]);
-        if (part) paras[paras.length - 1].push({ s: part, raised: r.raised });
+        if (part) paras[paras.length - 1].push({ ...r, s: part });
       });
     }
     if (!(op.wrap > 0)) return paras;
-    const trimmed = (line) => line.map((x, i) => (i === line.length - 1 ? { s: x.s.trimEnd(), raised: x.raised } : x));
+    const trimmed = (line) => line.map((x, i) => (i === line.length - 1 ? { ...x, s: x.s.trimEnd() } : x));
     const out = [];
     for (const para of paras) {
       let line = [];
       for (const r of para) {
         for (const word of r.s.split(/(?<= )/)) {
-          const trial = line.concat([{ s: word, raised: r.raised }]);
+          const trial = line.concat([{ ...r, s: word }]);
           if (line.length && lineWidth(ctx, op, trimmed(trial)) > op.wrap) {
             out.push(line);
-            line = [{ s: word, raised: r.raised }];
+            line = [{ ...r, s: word }];
           } else line = trial;
         }
       }
@@ -103,11 +122,17 @@
     return out;
   }
 
-  function drawText(ctx, op) {
+  // a text op's lines, each line's width and the whole box, as the page's
+  // fonts measure them: { ls, widths, w, h }
+  function measure(ctx, op) {
     const ls = lines(ctx, op);
+    const widths = ls.map((l) => lineWidth(ctx, op, l.map((x, k) => (k === l.length - 1 ? { ...x, s: x.s.trimEnd() } : x))));
+    return { ls, widths, w: Math.max(0, ...widths), h: Math.ceil(op.size * 1.2) * ls.length };
+  }
+
+  function drawText(ctx, op) {
+    const { ls, widths, w, h } = measure(ctx, op);
     const lh = Math.ceil(op.size * 1.2);
-    const widths = ls.map((l) => lineWidth(ctx, op, l.map((x, k) => (k === l.length - 1 ? { s: x.s.trimEnd(), raised: x.raised } : x))));
-    const w = Math.max(0, ...widths), h = lh * ls.length;
     const centred = op.wrap > 0 && op.ax === 0.5;
     const x0 = centred ? op.x - op.wrap / 2 : op.x - op.ax * w, y0 = op.y - op.ay * h;
     ctx.fillStyle = op.color;
@@ -117,7 +142,7 @@
       let x = centred ? x0 + (op.wrap - widths[i]) / 2 : x0;
       for (const r of line) {
         const size = r.raised ? Math.max(op.size * 0.8, Math.min(op.size, 18)) : op.size;
-        ctx.font = font(op, size);
+        ctx.font = font(op, size, r);
         ctx.fillText(r.s, x, y0 + i * lh - (r.raised ? op.size * 0.42 : 0));
         x += ctx.measureText(r.s).width;
       }
@@ -195,6 +220,7 @@
         case 'rotate': ctx.rotate(op.a); break;
         case 'image': drawImage(ctx, op, opts); break;
         case 'text': drawText(ctx, op); break;
+        case 'hover': break;   // data for hover() below, nothing drawn
         default: throw new Error(`draw.js: unknown op '${op.op}'`);
       }
       n++;
@@ -202,7 +228,101 @@
     return n;
   }
 
-  const api = { replay, parse, runs, lines };
+  // The hover read-out of the native window (view_draw_hover in
+  // src/view/view_draw.c) from the list's "hover" line (draw_record.c),
+  // whose texts the C side made with the window's own functions: at
+  // figure pixel (mx, my) inside the plot area, the "x = ..." line of the
+  // nearest whole pixel column (the window's pointer is at whole pixels), then each series' part in order: a line or bar
+  // series' run covering that column (and its dot), a point series' nearest
+  // point within `near` pixels (the first of equals, as the window picks).
+  // -> { text, dots: [[x, y, colour]] } or null outside the plot area.
+  function hoverAt(h, mx, my) {
+    if (!(mx >= h.px && mx <= h.px + h.pw && my >= h.py && my <= h.py + h.ph)) return null;
+    const c = Math.min(h.x.length - 1, Math.max(0, Math.round(mx) - h.x0));   // the window's whole pixels
+    let text = h.x[c];
+    const dots = [];
+    for (const s of h.series) {
+      if (s.runs) {
+        let lo = 0, hi = s.runs.length - 1;   // the last run starting at or before c
+        if (hi < 0 || s.runs[0][0] > c) continue;
+        while (lo < hi) { const m = (lo + hi + 1) >> 1; if (s.runs[m][0] <= c) lo = m; else hi = m - 1; }
+        const r = s.runs[lo];
+        text += r[1];
+        if (r[2] !== null) dots.push([r[2], r[3], s.color]);
+      } else if (s.points) {
+        let best = -1, bd = 0;
+        s.points.forEach((p, k) => {
+          const d = (p[0] - mx) * (p[0] - mx) + (p[1] - my) * (p[1] - my);
+          if (best < 0 || d < bd) { best = k; bd = d; }
+        });
+        if (best >= 0 && bd <= h.near * h.near) text += s.points[best][2];
+      } else if (s.cut) text += `\n(${s.cut} points: too many to read out in the page)`;
+    }
+    return { text, dots };
+  }
+
+  // hoverAt drawn as the window draws it: a crosshair, the dots, the text
+  // in a pale box beside the pointer (flipped to stay in the plot area)
+  function drawHover(ctx, h, mx, my, got) {
+    ctx.save();
+    ctx.setLineDash([]);
+    ctx.strokeStyle = 'rgba(0, 0, 0, 0.5)';
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(Math.round(mx) + 0.5, h.py);
+    ctx.lineTo(Math.round(mx) + 0.5, h.py + h.ph);
+    ctx.stroke();
+    for (const [x, y, c] of got.dots) {
+      ctx.fillStyle = c;
+      ctx.beginPath();
+      ctx.arc(x, y, h.base * 0.3, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    const op = { s: got.text, x: 0, y: 0, ax: 0, ay: 0, size: h.base, color: '#222222',
+      font: 'DejaVu Sans Mono, Noto Sans Mono CJK KR, monospace' };
+    const ls = lines(ctx, op);
+    const tw = Math.max(0, ...ls.map((l) => lineWidth(ctx, op, l))), th = Math.ceil(h.base * 1.2) * ls.length;
+    let bx = mx + 14, by = my + 14;
+    if (bx + tw + 12 > h.px + h.pw) bx = mx - 14 - tw - 12;
+    if (by + th + 10 > h.py + h.ph) by = my - 14 - th - 10;
+    ctx.beginPath();
+    ctx.rect(bx, by, tw + 12, th + 10);
+    ctx.fillStyle = 'rgba(255, 255, 237, 0.95)';
+    ctx.fill();
+    ctx.strokeStyle = '#888888';
+    ctx.stroke();
+    op.x = bx + 6;
+    op.y = by + 5;
+    drawText(ctx, op);
+    ctx.restore();
+  }
+
+  // hover(canvas, list): after replay(canvas's context, list), the read-out
+  // follows the mouse (the drawn figure kept and put back under it); the
+  // text shown is in canvas.dataset.hover ('' when none).  Lists without a
+  // "hover" line (every kind but plots, as in the window) get nothing.
+  // The parsed list stays as canvas.nnpadOps (what the page's tests read).
+  function hover(canvas, list) {
+    const ops = parse(list);
+    canvas.nnpadOps = ops;
+    const h = ops.find((op) => op.op === 'hover');
+    if (!h) return false;
+    const ctx = canvas.getContext('2d');
+    const snap = ctx.getImageData(0, 0, canvas.width, canvas.height);
+    canvas.dataset.hover = '';
+    canvas.addEventListener('mousemove', (e) => {
+      const r = canvas.getBoundingClientRect();
+      const mx = (e.clientX - r.left) * canvas.width / r.width, my = (e.clientY - r.top) * canvas.height / r.height;
+      ctx.putImageData(snap, 0, 0);
+      const got = hoverAt(h, mx, my);
+      canvas.dataset.hover = got ? got.text : '';
+      if (got) drawHover(ctx, h, mx, my, got);
+    });
+    canvas.addEventListener('mouseleave', () => { ctx.putImageData(snap, 0, 0); canvas.dataset.hover = ''; });
+    return true;
+  }
+
+  const api = { replay, parse, runs, lines, measure, hover, hoverAt };
   if (typeof module === 'object' && module.exports) module.exports = api;
   else root.nnpadDraw = api;
 })(typeof self !== 'undefined' ? self : this);

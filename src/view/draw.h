@@ -96,6 +96,9 @@ void view_draw_dc(view_figure_t *f, view_dc_t *dc, int w, int h);
  * machine.  Returns a malloc'd string, or NULL with a message in err (out
  * of memory). */
 char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap);
+/* a context that only measures text, by the recorder's rule (the web
+ * build sizes graph boxes with it); drawing on it is not allowed */
+view_dc_t *view_drawlist_measurer(void);
 /* view_drawlist written to path atomically (afile); 0, or -1 with err */
 int view_save_drawlist(view_figure_t *f, int w, int h, const char *path, char *err, int errcap);
 #endif

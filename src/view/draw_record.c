@@ -47,9 +47,11 @@ static void num(rec_t *r, const char *key, double v)
 }
 static void op(rec_t *r, const char *name) { put(r, "{\"op\":\"%s\"", name); }
 static void end(rec_t *r) { put(r, "}\n"); }
+/* a string; key NULL: a bare one (in an array) */
 static void str(rec_t *r, const char *key, const char *s)
 {
-    put(r, ",\"%s\":\"", key);
+    if (key) put(r, ",\"%s\":\"", key);
+    else put(r, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\') put(r, "\\%c", *p);
         else if (*p < 0x20) put(r, "\\u%04x", *p);
@@ -233,6 +235,85 @@ static const view_dc_ops_t record_ops = {
     .rotate = r_rotate, .image = r_image, .measure = r_measure, .text = r_text, .dots = NULL,
 };
 
+view_dc_t *view_drawlist_measurer(void)
+{
+    static rec_t m = { .dc = { &record_ops, false } };
+    return &m.dc;
+}
+
+/* The window's hover read-out (view_draw_hover), for the page to show on
+ * mousemove: one "hover" line after the drawing, made of the same text.
+ * The page cannot ask the C side while it computes (the worker blocks), so
+ * what the read-out needs travels with the figure:
+ *   px, py, pw, ph   the plot area; base the read-out's text size
+ *   x                the "x = ..." line at each whole pixel column
+ *                    mx = x0 + c of the area
+ *   series[i]        a line or bar series: runs [c, text, dotx, doty] (from
+ *                    column c on, until the next run; dot null: none);
+ *                    a point series: points [x, y, text] (pixels), the
+ *                    page shows the nearest within near pixels, the first
+ *                    of equals; more than HOVER_POINTS_MAX points: cut
+ *                    (their count) and none sent */
+#define HOVER_POINTS_MAX 20000
+static void hover(rec_t *r, const view_figure_t *f)
+{
+    if (f->kind != VIEW_PLOT || f->nseries == 0 || !(f->pw > 0) || !(f->ph > 0) || f->pw > 100000) return;
+    char t[1024];
+    /* the window's pointer is at whole pixels: the columns are those in the area */
+    int x0 = (int)ceil(f->px), ncol = (int)floor(f->px + f->pw) - x0 + 1;
+    op(r, "hover"); put(r, ",\"x0\":%d", x0); num(r, "px", f->px); num(r, "py", f->py); num(r, "pw", f->pw); num(r, "ph", f->ph);
+    num(r, "base", view_hover_base(f)); num(r, "near", VIEW_HOVER_NEAR);
+    put(r, ",\"x\":[");
+    for (int c = 0; c < ncol; c++) {
+        view_hover_part(f, -1, x0 + c, f->py, NULL, t, sizeof t);
+        if (c) put(r, ",");
+        str(r, NULL, t);
+    }
+    put(r, "],\"series\":[");
+    for (int i = 0; i < f->nseries; i++) {
+        const view_series_t *s = &f->series[i];
+        put(r, "%s{\"color\":\"#%06x\"", i ? "," : "", s->color & 0xFFFFFF);
+        if (s->style == VIEW_POINTS) {
+            int64_t n = 0;
+            for (int64_t k = 0; k < s->n; k++) n += view_hover_point(f, i, k, t, sizeof t) > 0;
+            if (n > HOVER_POINTS_MAX) { put(r, ",\"cut\":%lld}", (long long)n); continue; }
+            put(r, ",\"points\":[");
+            bool first = true;
+            for (int64_t k = 0; k < s->n; k++) {
+                if (view_hover_point(f, i, k, t, sizeof t) == 0) continue;   /* not drawn: never read out */
+                put(r, first ? "[" : ",[");
+                first = false;
+                put(r, "%.10g,%.10g", view_x_to_px(f, s->x[k]), view_y_to_px(f, s->y[k]));
+                put(r, ",");
+                str(r, NULL, t);
+                put(r, "]");
+            }
+            put(r, "]}");
+            continue;
+        }
+        put(r, ",\"runs\":[");
+        char last[1024] = "";
+        int64_t lastk = -2;
+        bool first = true;
+        for (int c = 0; c < ncol; c++) {
+            int64_t k;
+            view_hover_part(f, i, x0 + c, f->py, &k, t, sizeof t);
+            if (k == lastk && strcmp(t, last) == 0) continue;
+            lastk = k;
+            snprintf(last, sizeof last, "%s", t);
+            double dx, dy;
+            put(r, first ? "[%d," : ",[%d,", c);
+            first = false;
+            str(r, NULL, t);
+            if (view_hover_dot(f, i, k, &dx, &dy)) put(r, ",%.10g,%.10g]", dx, dy);
+            else put(r, ",null,null]");
+        }
+        put(r, "]}");
+    }
+    put(r, "]");
+    end(r);
+}
+
 char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
 {
     rec_t r = { .dc = { &record_ops, false } };
@@ -252,6 +333,7 @@ char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
     str(&r, "name", f->name);
     put(&r, ",\"w\":%d,\"h\":%d}\n", w, h);
     view_draw_dc(f, &r.dc, w, h);
+    hover(&r, f);
     if (r.oom) {
         free(r.buf);
         snprintf(err, (size_t)errcap, "%s", _("out of memory"));

@@ -265,6 +265,12 @@ int view_graph_edge(view_graph_t *g, int from, int to, bool removed);
  * ND_height and ED_spl read back.  Returns 0, or -1 with a message in err
  * (Graphviz could not load its dot plugin). */
 int view_graph_layout(view_graph_t *g, char *err, int errcap);
+/* nnpad's own layered layout (view_glayout.c: Sugiyama-style layers,
+ * barycentre ordering, least-squares x), the web build's in place of dot:
+ * each node's w and h given (points), it sets what view_graph_layout
+ * reads back from Graphviz (centres, bw/bh, each edge's Bezier points
+ * and arrow tip; y up, the first layer on top).  Deterministic. */
+void view_graph_layered(view_graph_t *g);
 
 /* The palette: 12 colours told apart on a projector: Okabe & Ito (2008),
  * "Color Universal Design" (told apart with every common colour-vision
@@ -318,6 +324,18 @@ bool view_draw_hover(view_figure_t *f, struct _cairo *cr, double mx, double my);
  * point of a point series as "(x, y)" when the pointer is within 12 px of
  * it.  Returns the length. */
 int view_hover_text(const view_figure_t *f, double mx, double my, char *out, int cap);
+/* view_hover_text one part at a time: part -1 the "x = ..." line, part
+ * i >= 0 series i's line ("\n..." or nothing), *at (NULL: not wanted) the
+ * sample it reads (-1: none); view_hover_point: a point series' line for
+ * its point k, as shown within VIEW_HOVER_NEAR pixels of it (the nearest
+ * drawn point, the first of equals; 0 and "" for a point not drawn); the
+ * read-out's text size.  The page's read-out (draw_record.c) is built from these. */
+#define VIEW_HOVER_NEAR 12.0
+int view_hover_part(const view_figure_t *f, int i, double mx, double my, int64_t *at, char *out, int cap);
+int view_hover_point(const view_figure_t *f, int i, int64_t k, char *out, int cap);
+double view_hover_base(const view_figure_t *f);
+/* whether the read-out marks sample k of series i with a dot, and where */
+bool view_hover_dot(const view_figure_t *f, int i, int64_t k, double *x, double *y);
 /* Pixel <-> data along an axis of the last drawn plot area. */
 double view_x_to_px(const view_figure_t *f, double x);
 double view_y_to_px(const view_figure_t *f, double y);

@@ -1767,64 +1767,94 @@ static int64_t nearest(const view_series_t *s, double x)
  * it is more than a pixel away); for a bar series the bar under the
  * pointer; for a point series (scatter, boundary) the nearest point's
  * (x, y) when the pointer is within a few pixels of it.  NaN values (a
- * grouped bar's gap) are left out. */
+ * grouped bar's gap) are left out.  One part at a time (view.h), so the
+ * page's read-out (draw_record.c) is made of the same text. */
+static double hover_step(const view_figure_t *f)
+{
+    double step = (f->x.hi - f->x.lo) / 1000;
+    return step > 0 ? step : 1e-6;
+}
+
+int view_hover_point(const view_figure_t *f, int i, int64_t k, char *out, int cap)
+{
+    const view_series_t *s = &f->series[i];
+    char v[64], v2[64];
+    out[0] = 0;
+    if (!drawable(f, s->y[k])) return 0;
+    snprintf(v2, sizeof v2, "%.6g", s->x[k]);
+    dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[k], 0);
+    return snprintf(out, (size_t)cap, "\n%s: (%s, %s)", s->label ? s->label : "y", v2, v);
+}
+
+int view_hover_part(const view_figure_t *f, int i, double mx, double my, int64_t *at, char *out, int cap)
+{
+    double x = view_px_to_x(f, mx), step = hover_step(f);
+    char v[64], v2[64];
+    if (at) *at = -1;
+    out[0] = 0;
+    if (i < 0) {
+        view_tick_label(v, sizeof v, x, step);
+        return snprintf(out, (size_t)cap, "x = %s", v);
+    }
+    const view_series_t *s = &f->series[i];
+    const char *dn = s->dtype >= 0 && s->dtype < DT_COUNT ? dtype_traits[s->dtype].name : "";
+    const char *lab = s->label ? s->label : "y";
+    if (s->style == VIEW_POINTS) {
+        int64_t best = -1;
+        double bd = 0;
+        for (int64_t k = 0; k < s->n; k++) {
+            if (!drawable(f, s->y[k])) continue;
+            double dx = view_x_to_px(f, s->x[k]) - mx, dy = view_y_to_px(f, s->y[k]) - my, d = dx * dx + dy * dy;
+            if (best < 0 || d < bd) { best = k; bd = d; }
+        }
+        if (best < 0 || bd > VIEW_HOVER_NEAR * VIEW_HOVER_NEAR) return 0;
+        if (at) *at = best;
+        return view_hover_point(f, i, best, out, cap);
+    }
+    int64_t k = nearest(s, x);
+    if (k < 0 || isnan(s->y[k])) return 0;
+    if (at) *at = k;
+    dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[k], 0);
+    if (s->style != VIEW_BARS && fabs(view_x_to_px(f, s->x[k]) - mx) > 1.5) {
+        view_tick_label(v2, sizeof v2, s->x[k], step);
+        return snprintf(out, (size_t)cap, _("\n%s: %s (%s) at x = %s"), lab, v, dn, v2);
+    }
+    return snprintf(out, (size_t)cap, "\n%s: %s (%s)", lab, v, dn);
+}
+
 int view_hover_text(const view_figure_t *f, double mx, double my, char *out, int cap)
 {
-    char xs[64];
-    double x = view_px_to_x(f, mx);
-    double step = (f->x.hi - f->x.lo) / 1000;
-    if (!(step > 0)) step = 1e-6;
-    view_tick_label(xs, sizeof xs, x, step);
-    int n = snprintf(out, (size_t)cap, "x = %s", xs);
-    for (int i = 0; i < f->nseries && n < cap; i++) {
-        const view_series_t *s = &f->series[i];
-        const char *dn = s->dtype >= 0 && s->dtype < DT_COUNT ? dtype_traits[s->dtype].name : "";
-        const char *lab = s->label ? s->label : "y";
-        char v[64], v2[64];
-        if (s->style == VIEW_POINTS) {
-            int64_t best = -1;
-            double bd = 0;
-            for (int64_t k = 0; k < s->n; k++) {
-                if (!drawable(f, s->y[k])) continue;
-                double dx = view_x_to_px(f, s->x[k]) - mx, dy = view_y_to_px(f, s->y[k]) - my, d = dx * dx + dy * dy;
-                if (best < 0 || d < bd) { best = k; bd = d; }
-            }
-            if (best < 0 || bd > 12.0 * 12.0) continue;
-            snprintf(v2, sizeof v2, "%.6g", s->x[best]);
-            dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[best], 0);
-            n += snprintf(out + n, (size_t)(cap - n), "\n%s: (%s, %s)", lab, v2, v);
-            continue;
-        }
-        int64_t k = nearest(s, x);
-        if (k < 0 || isnan(s->y[k])) continue;
-        dtype_format(v, sizeof v, (dtype_t)s->dtype, s->y[k], 0);
-        if (s->style != VIEW_BARS && fabs(view_x_to_px(f, s->x[k]) - mx) > 1.5) {
-            view_tick_label(v2, sizeof v2, s->x[k], step);
-            n += snprintf(out + n, (size_t)(cap - n), _("\n%s: %s (%s) at x = %s"), lab, v, dn, v2);
-        } else {
-            n += snprintf(out + n, (size_t)(cap - n), "\n%s: %s (%s)", lab, v, dn);
-        }
-    }
+    int n = 0;
+    for (int i = -1; i < f->nseries && n < cap; i++) n += view_hover_part(f, i, mx, my, NULL, out + n, cap - n);
     return n;
 }
+
+bool view_hover_dot(const view_figure_t *f, int i, int64_t k, double *x, double *y)
+{
+    const view_series_t *s = &f->series[i];
+    if (k < 0 || k >= s->n || !drawable(f, s->y[k]) || s->style == VIEW_BARS || s->style == VIEW_POINTS) return false;
+    *x = view_x_to_px(f, s->x[k]);
+    *y = view_y_to_px(f, s->y[k]);
+    return true;
+}
+
+/* the read-out's text size, as the window draws it */
+double view_hover_base(const view_figure_t *f) { return fmin(20, fmax(12, f->ph / 22.0)); }
 
 bool view_draw_hover_dc(view_figure_t *f, view_dc_t *dc, double mx, double my)
 {
     if (f->kind != VIEW_PLOT || mx < f->px || mx > f->px + f->pw || my < f->py || my > f->py + f->ph) return false;
     double x = view_px_to_x(f, mx);
-    double base = f->ph / 22.0;
-    if (base < 12) base = 12;
-    if (base > 20) base = 20;
+    double base = view_hover_base(f);
     rgba(dc, 0x000000, 0.5);
     dc_line_width(dc, 1);
     dc_move_to(dc, round(mx) + 0.5, f->py); dc_line_to(dc, round(mx) + 0.5, f->py + f->ph);
     dc_stroke(dc);
     for (int i = 0; i < f->nseries; i++) {
-        const view_series_t *s = &f->series[i];
-        int64_t k = nearest(s, x);
-        if (k < 0 || !drawable(f, s->y[k]) || s->style == VIEW_BARS || s->style == VIEW_POINTS) continue;
-        rgb(dc, s->color);
-        dc_arc(dc, view_x_to_px(f, s->x[k]), view_y_to_px(f, s->y[k]), base * 0.3, 0, 2 * M_PI);
+        double dx, dy;
+        if (!view_hover_dot(f, i, nearest(&f->series[i], x), &dx, &dy)) continue;
+        rgb(dc, f->series[i].color);
+        dc_arc(dc, dx, dy, base * 0.3, 0, 2 * M_PI);
         dc_fill(dc);
     }
     char text[2048];

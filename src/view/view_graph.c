@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FS VIEW_GRAPH_FS
-
 /* the figure data (view_add_graph, view_graph_node, view_graph_edge) is in
  * view_figure.c: fig_graph.c builds it without the drawing module */
 
@@ -59,13 +57,11 @@ int view_graph_layout(view_graph_t *g, char *err, int errcap)
         char name[24], wb[32], hb[32];
         snprintf(name, sizeof name, "n%d", i);
         nodes[i] = agnode(G, name, 1);
-        char *mk = view_graph_markup(&g->n[i]);
-        double tw, th;
-        view_text_size(&mc.dc, mk, view_graph_label_style(FS, &g->n[i]), &tw, &th);
-        free(mk);
-        /* inches (72 points each), with a margin around the text */
-        snprintf(wb, sizeof wb, "%.4f", (tw + FS * 1.4) / 72.0);
-        snprintf(hb, sizeof hb, "%.4f", (th + FS * 0.8) / 72.0);
+        double bw, bh;
+        view_graph_box(&mc.dc, &g->n[i], &bw, &bh);
+        /* inches (72 points each) */
+        snprintf(wb, sizeof wb, "%.4f", bw / 72.0);
+        snprintf(hb, sizeof hb, "%.4f", bh / 72.0);
         agset(nodes[i], "width", wb);
         agset(nodes[i], "height", hb);
     }

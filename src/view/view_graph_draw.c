@@ -82,6 +82,16 @@ view_txt_t view_graph_label_style(double size, const view_gnode_t *n)
     return t;
 }
 
+void view_graph_box(view_dc_t *dc, const view_gnode_t *n, double *w, double *h)
+{
+    char *mk = view_graph_markup(n);
+    double tw, th;
+    view_text_size(dc, mk, view_graph_label_style(FS, n), &tw, &th);
+    free(mk);
+    *w = tw + FS * 1.4;
+    *h = th + FS * 0.8;
+}
+
 /* ---- drawing ---- */
 
 static void round_rect(view_dc_t *dc, double x, double y, double w, double h, double r)

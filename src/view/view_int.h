@@ -32,6 +32,9 @@ void view_draw_model(view_figure_t *f, view_dc_t *dc, int w, int h, double base)
 #define VIEW_GRAPH_FS 14.0
 char *view_graph_markup(const view_gnode_t *n);
 view_txt_t view_graph_label_style(double size, const view_gnode_t *n);
+/* a node's box in points: its label measured in dc at VIEW_GRAPH_FS, with
+ * a margin (both layouts size the boxes so) */
+void view_graph_box(view_dc_t *dc, const view_gnode_t *n, double *w, double *h);
 void view_draw_graph(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
 void view_draw_tiles(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
 void view_draw_playground(view_figure_t *f, view_dc_t *dc, int w, int h, double base);
