@@ -192,9 +192,9 @@
     'nnpad.wasm did not load': 'nnpad.wasm을 불러오지 못했어요',
     'nnpad.wasm did not load ({0}): build it with ./setup.sh web': 'nnpad.wasm을 불러오지 못했어요({0}). ./setup.sh web으로 빌드해 주세요',
     ['nnpad in the browser: type a line and press Enter (Tab: completion; Up/Down: history; a pasted block runs line by line); ' +
-      'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here: PNG, SVG and HTML files (Cairo), :rounding modes other than nearest (MPFR), the GPU']:
+      'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here: PNG, SVG and HTML files (Cairo), transcendental ops under :rounding (MPFR), the GPU']:
       '브라우저의 nnpad: 한 줄을 입력하고 Enter를 누르세요(Tab: 자동 완성, 위/아래: 기록, 붙여 넣은 여러 줄은 한 줄씩 실행돼요). ' +
-      '계산은 Stop이나 Ctrl-C로 멈춰요. 그림은 여기에 그려져요.  여기서 안 되는 것: PNG, SVG, HTML 파일(Cairo), 가장 가까운 값 말고 다른 :rounding 모드(MPFR), GPU',
+      '계산은 Stop이나 Ctrl-C로 멈춰요. 그림은 여기에 그려져요.  여기서 안 되는 것: PNG, SVG, HTML 파일(Cairo), :rounding 모드에서의 초월 함수(MPFR), GPU',
     'the Korean catalogue (ko.mo) did not load ({0}): nnpad’s messages stay English':
       '한국어 카탈로그(ko.mo)를 불러오지 못했어요({0}). nnpad의 메시지는 영어로 나와요',
     'language: {0}; a fresh session started (the last one’s variables are gone)':
@@ -406,7 +406,7 @@
     }
     times.compiled = performance.now() - t0;
     note(T('nnpad in the browser: type a line and press Enter (Tab: completion; Up/Down: history; a pasted block runs line by line); ' +
-           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here: PNG, SVG and HTML files (Cairo), :rounding modes other than nearest (MPFR), the GPU'));
+           'Stop or Ctrl-C ends a computation; figures are drawn here.  Not here: PNG, SVG and HTML files (Cairo), transcendental ops under :rounding (MPFR), the GPU'));
     if (location.hash) runLink();
     if (!worker) start();   // an address that ran nothing (a note said why): the console still starts
   }
