@@ -66,9 +66,9 @@ def go(hash_, secs=300):
 # web build); and a graph figure, which the web build cannot lay out yet
 # (no Graphviz: the page's line that says so stands for the native figure
 # line; once the page draws graphs this mapping finds nothing to map).
-NO_GPU = re.compile(r"no CUDA (?:driver|device): [^()\n]*|this nnpad was built without the GPU module "
-                    r"\(configure --with-cuda, which needs nvcc\)|이 nnpad는 GPU 모듈 없이 빌드되었습니다"
-                    r"\(configure --with-cuda, nvcc가 필요합니다\)")
+NO_GPU = re.compile(r"no CUDA (?:driver|device): [^()\n]*|the browser has no CUDA; the native nnpad, built with "
+                    r"--with-cuda, runs on an NVIDIA GPU|브라우저에는 CUDA가 없어요\. --with-cuda로 빌드한 "
+                    r"네이티브 nnpad는 NVIDIA GPU에서 실행돼요")
 TIMING = re.compile(r"^(median |중앙값 )[^\n]*$", re.M)
 GRAPH_FIG = re.compile(r"^(?:figure|그림): figures/\d{3}-graph\.jsonl$", re.M)
 
