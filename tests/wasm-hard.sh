@@ -15,7 +15,6 @@
 # or python3.
 : "${TESTDIR:=$(dirname "$0")}"
 . "$TESTDIR/tap.sh"
-top=$(cd "$TESTDIR/.." && pwd)
 bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
 command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
 node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
@@ -35,5 +34,5 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-hard.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/home"
-HOME=$tmp/home XDG_STATE_HOME= "$PY" "$TESTDIR/wasm-hard.py" "$TESTDIR/refdata" "${NNPAD:-./nnpad}" \
+HOME=$tmp/home XDG_STATE_HOME='' "$PY" "$TESTDIR/wasm-hard.py" "$TESTDIR/refdata" "${NNPAD:-./nnpad}" \
   "$TESTDIR/wasm-run.mjs" "$wasm" "$tmp"
