@@ -4,7 +4,8 @@
 # says how they are compiled), with util/plat.c's web side.  It is the
 # command-line nnpad without a terminal: a program from stdin, a file or
 # -e; run it with Node 20 (tests/wasm-run.mjs).  One thread; SLEEF's
-# portable C (third_party/sleef) is linked in; no dlopen, so what needs
+# portable C (third_party/sleef) and glibc's binary128 exp, log, tanh
+# and erf (third_party/ldbl128) are linked in; no dlopen, so what needs
 # MPFR, OpenBLAS, CUDA or the drawing module says "not available in the
 # web build (yet)" where it is used.
 # Besides _start, nnpad.wasm exports what web/worker.js asks between
@@ -23,7 +24,7 @@ w=$bld/wasm
 mkdir -p "$w/obj" "$w/inc" || exit 1
 wasm_includes "$w/inc" || exit 1
 # other flags or another zig: every object again
-printf '%s\n' "$WASM_CFLAGS" "$WASM_SLEEF_CFLAGS" "$("$ZIG" version)" > "$w/flags.new"
+printf '%s\n' "$WASM_CFLAGS" "$WASM_SLEEF_CFLAGS" "$WASM_LDBL128_CFLAGS" "$("$ZIG" version)" > "$w/flags.new"
 cmp -s "$w/flags.new" "$w/flags" || rm -f "$w"/obj/*.o
 mv "$w/flags.new" "$w/flags"
 wasm_sources "$w" || { echo "wasm-build.sh: cannot read the sources from $bld/Makefile" >&2; exit 1; }
@@ -44,6 +45,13 @@ for sd in $WASM_SLEEF_SRCS; do   # file:its own flags
   [ -f "$o" ] && [ "$o" -nt "$top/$s" ] && continue
   # shellcheck disable=SC2086
   "$ZIG" cc $WASM_SLEEF_CFLAGS $d -c -o "$o" "$top/$s" || { echo "wasm-build.sh: $s does not compile" >&2; rm -f "$o"; bad=1; }
+done
+for s in $WASM_LDBL128_SRCS; do
+  o=$w/obj/$(echo "$s" | tr / _ | sed 's/\.c$/.o/')
+  objs="$objs $o"
+  [ -f "$o" ] && [ "$o" -nt "$top/$s" ] && [ "$o" -nt "$top/third_party/ldbl128/glue/nn_ldbl128.h" ] && continue
+  # shellcheck disable=SC2086
+  "$ZIG" cc $WASM_LDBL128_CFLAGS -c -o "$o" "$top/$s" || { echo "wasm-build.sh: $s does not compile" >&2; rm -f "$o"; bad=1; }
 done
 [ $bad = 0 ] || exit 1
 # shellcheck disable=SC2086

@@ -41,6 +41,13 @@ WASM_SLEEF_SRCS="third_party/sleef/src/libm/sleefsimddp.c:-DDETERMINISTIC=1 thir
 WASM_SLEEF_CFLAGS="-target wasm32-wasi -O2 -ffp-contract=off -fno-fast-math -DENABLE_PURECFMA_SCALAR=1
   -DDORENAME=1 -DENABLE_BUILTIN_MATH=1 -DFP_FAST_FMA=1 -DFP_FAST_FMAF=1 -w
   -I$top/third_party/sleef/src/common -I$top/third_party/sleef/src/arch -I$top/third_party/sleef/src/libm"
+# glibc 2.36's binary128 expl, expm1l, log1pl, logl, tanhl, erfl and erfcl
+# (third_party/ldbl128/README.nnpad), unchanged but for the glue headers:
+# the long double functions of the careful kernels (util/ldmath.h), whose
+# WASI libc versions have only double precision.
+WASM_LDBL128_SRCS="third_party/ldbl128/e_expl.c third_party/ldbl128/s_expm1l.c third_party/ldbl128/s_log1pl.c
+  third_party/ldbl128/e_logl.c third_party/ldbl128/s_tanhl.c third_party/ldbl128/s_erfl.c"
+WASM_LDBL128_CFLAGS="-target wasm32-wasi -O2 -ffp-contract=off -fno-fast-math -I$top/third_party/ldbl128/glue"
 # the linked stack: 8 MiB, a Linux main thread's default (plat_stack_limit)
 WASM_LIBS="-lwasi-emulated-signal -lwasi-emulated-mman -lwasi-emulated-process-clocks -Wl,-z,stack-size=8388608"
 wasm_includes() {

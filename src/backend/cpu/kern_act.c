@@ -8,7 +8,8 @@
  *     stable forms, error at most a few fp64 ulps), with a vector twin for
  *     sigmoid, sigmoid' and tanh;
  *   - a careful one (c_*) in x87 extended precision (64-bit significand,
- *     glibc's expl/expm1l/log1pl/tanhl/erfcl, a few ulps of that format)
+ *     glibc's expl/expm1l/log1pl/tanhl/erfcl, a few ulps of that format;
+ *     binary128 on aarch64 and in the web build: util/ldmath.h)
  *     that returns the value as hi + lo, where lo carries what hi cannot
  *     hold (x/2 + x^2/4 for swish at a tiny x, x*a exactly for leaky_relu),
  *     and near the zeros of swish' and gelu' a Taylor series around the
@@ -36,7 +37,7 @@
 #include "backend/cpu/cpu.h"
 #include "backend/cpu/kernels.h"
 #include "util/error.h"
-#include <math.h>
+#include "util/ldmath.h"   /* expl...: glibc's binary128 code in the web build */
 #include <string.h>
 #include <stdlib.h>
 /* SLEEF's scalar purecfma variants are declared when FP_FAST_FMA is (see
