@@ -76,7 +76,6 @@
   // ---- files: what nnpad writes (:save, :report, save()) offered as a
   // download; a user's file put in nnpad's files (Open…, drag and drop)
   const UPLOAD_MAX = 32 << 20;           // bytes of one uploaded file
-  const tr = (en, ko) => (pageLang() === 'ko' ? ko : en);
   let fromLink = false;                  // the line nnpad runs came from a #code= address
   const fmtSize = (n) => (n < 1024 ? n + ' B' : n < 1 << 20 ? (n / 1024).toFixed(1) + ' KB' : (n / 1048576).toFixed(1) + ' MB');
 
@@ -89,7 +88,7 @@
     a.href = URL.createObjectURL(new Blob([data]));
     a.download = base;
     a.className = 'dl';
-    a.textContent = tr('download ', '내려받기: ') + base;
+    a.textContent = T('download {0}', base);
     const s = document.createElement('span');
     s.className = 'note';
     s.append('[', a, ' (' + fmtSize(data.length) + ')]\n');
@@ -107,13 +106,12 @@
     let name = file.name.split(/[\\/]/).pop().replace(/[\s"'#\\:*?<>|\u0000-\u001f]/g, '_').slice(-200) || 'upload';
     if (name.startsWith('.')) name = '_' + name.slice(1);
     if (file.size > UPLOAD_MAX) {
-      note(tr(name + ' is ' + fmtSize(file.size) + ': the page takes files of at most ' + fmtSize(UPLOAD_MAX) + '; nothing was put in its files',
-              name + ' 파일은 ' + fmtSize(file.size) + '예요. 이 페이지는 ' + fmtSize(UPLOAD_MAX) + '까지의 파일만 받아요. 아무것도 올리지 않았어요'));
+      note(T('{0} is {1}: the page takes files of at most {2}; nothing was put in its files', name, fmtSize(file.size), fmtSize(UPLOAD_MAX)));
       return;
     }
     let b;
     try { b = new Uint8Array(await file.arrayBuffer()); }
-    catch (e) { note(tr('cannot read ' + name + ': ' + e.message, name + ' 파일을 읽을 수 없어요: ' + e.message)); return; }
+    catch (e) { note(T('cannot read {0}: {1}', name, e.message)); return; }
     queue.push({ kind: 2, bytes: enc.encode(name) });
     for (let o = 0; o < b.length; o += CAP) queue.push({ kind: 3, bytes: b.subarray(o, Math.min(o + CAP, b.length)) });
     queue.push({ kind: 4, bytes: new Uint8Array(0) });
@@ -121,11 +119,9 @@
     pump();
   }
   function filePut(name, size) {
-    if (size < 0) note(tr('cannot put ' + name + ' in the page\'s files (a folder has that name)', name + ' 파일을 넣을 수 없어요 (같은 이름의 폴더가 있어요)'));
-    else if (/\.nn$/i.test(name)) note(tr('opened ' + name + ' (' + fmtSize(size) + '): running it with :load ' + name,
-                                          name + ' 파일을 열었어요 (' + fmtSize(size) + '). :load ' + name + ' 로 실행해요'));
-    else note(tr('put ' + name + ' (' + fmtSize(size) + ') in the page\'s files: use it by that name (load_csv("' + name + '"), :load ' + name + ', ...)',
-                 name + ' 파일을 (' + fmtSize(size) + ') 페이지의 파일에 넣었어요. 그 이름으로 쓰세요 (load_csv("' + name + '"), :load ' + name + ' 등)'));
+    if (size < 0) note(T('cannot put {0} in the page’s files (a folder has that name)', name));
+    else if (/\.nn$/i.test(name)) note(T('opened {0} ({1}): running it with :load {0}', name, fmtSize(size)));
+    else note(T('put {0} ({1}) in the page’s files: use it by that name (load_csv("{0}"), :load {0}, ...)', name, fmtSize(size)));
   }
 
   // Send the next queued line if nnpad is waiting for one.
@@ -199,6 +195,19 @@
       '한국어 카탈로그(ko.mo)를 불러오지 못했어요({0}). nnpad의 메시지는 영어로 나와요',
     'language: {0}; a fresh session started (the last one’s variables are gone)':
       '언어: {0}. 새 세션을 시작했어요(이전 세션의 변수는 사라졌어요)',
+    // files (downloads, uploads) and lessons
+    'download {0}': '내려받기: {0}',
+    '{0} is {1}: the page takes files of at most {2}; nothing was put in its files': '{0} 파일은 {1}예요. 이 페이지는 {2}까지의 파일만 받아요. 아무것도 올리지 않았어요',
+    'cannot read {0}: {1}': '{0} 파일을 읽을 수 없어요: {1}',
+    'cannot put {0} in the page’s files (a folder has that name)': '{0} 파일을 넣을 수 없어요 (같은 이름의 폴더가 있어요)',
+    'opened {0} ({1}): running it with :load {0}': '{0} 파일을 열었어요 ({1}). :load {0} 로 실행해요',
+    'put {0} ({1}) in the page’s files: use it by that name (load_csv("{0}"), :load {0}, ...)': '{0} 파일을 ({1}) 페이지의 파일에 넣었어요. 그 이름으로 쓰세요 (load_csv("{0}"), :load {0} 등)',
+    'the lesson progress stored in this browser is unreadable ({0}): ignored; lessons start afresh': '이 브라우저에 저장된 레슨 진도를 읽을 수 없어요({0}). 무시하고 레슨을 처음부터 시작해요',
+    'lesson progress not saved in this browser: {0} has grown over {1} characters': '레슨 진도를 이 브라우저에 저장하지 못했어요: {0} 파일이 {1}자를 넘었어요',
+    'lesson progress not saved in this browser ({0})': '레슨 진도를 이 브라우저에 저장하지 못했어요({0})',
+    'this address’s lesson= (“{0}”) is not a lesson number or name: nothing was run': '이 주소의 lesson=(“{0}”)은 레슨 번호나 이름이 아니에요. 아무것도 실행하지 않았어요',
+    'playing lesson {0} through, each answer typed for you (nnpad --lesson {0} --auto)': '레슨 {0}을(를) 끝까지 자동으로 진행해요. 답은 대신 입력해요 (nnpad --lesson {0} --auto)',
+    'opening lesson {0} in a fresh session': '새 세션에서 레슨 {0}을(를) 열어요',
   };
   function T(en, ...args) {
     const s = (pageLang() === 'ko' && KO[en]) || en;
@@ -304,8 +313,6 @@
   }
 
   // ---- lessons: #lesson= addresses, progress kept in this browser
-  // The page's words in the page's language
-  const say = (en, ko) => (pageLang() === 'ko' ? ko : en);
   let lessonPack = null;                 // lessons.pack, once a worker fetched it (worker.js lessonsLoad)
   const STATE_KEY = 'nnpad-lesson-state';  // {"v": 1, "files": {NAME: TEXT}}: nnpad's state files (worker.js STATE_FILES)
   const STATE_MAX = 1 << 20;             // characters per file kept
@@ -327,24 +334,21 @@
       }
       return files;
     } catch (e) {
-      sayOnce('load', say('the lesson progress stored in this browser is unreadable (' + e.message + '): ignored; lessons start afresh',
-                          '이 브라우저에 저장된 레슨 진도를 읽을 수 없어요(' + e.message + '). 무시하고 레슨을 처음부터 시작해요'));
+      sayOnce('load', T('the lesson progress stored in this browser is unreadable ({0}): ignored; lessons start afresh', e.message));
       return {};
     }
   }
   function lessonStateSave(name, text) {
     if (typeof name !== 'string' || typeof text !== 'string') return;
     if (text.length > STATE_MAX) {
-      sayOnce('big', say('lesson progress not saved in this browser: ' + name + ' has grown over ' + STATE_MAX + ' characters',
-                         '레슨 진도를 이 브라우저에 저장하지 못했어요: ' + name + ' 파일이 ' + STATE_MAX + '자를 넘었어요'));
+      sayOnce('big', T('lesson progress not saved in this browser: {0} has grown over {1} characters', name, STATE_MAX));
       return;
     }
     const files = stateSaid.load ? {} : lessonStateLoad();
     files[name] = text;
     try { localStorage.setItem(STATE_KEY, JSON.stringify({ v: 1, files })); }
     catch (e) {
-      sayOnce('save', say('lesson progress not saved in this browser (' + e.message + ')',
-                          '레슨 진도를 이 브라우저에 저장하지 못했어요(' + e.message + ')'));
+      sayOnce('save', T('lesson progress not saved in this browser ({0})', e.message));
     }
   }
 
@@ -357,19 +361,17 @@
     let which = null;
     try { which = decodeURIComponent(m[1]); } catch (e) { /* said below */ }
     if (which === null || !/^[A-Za-z0-9_-]{1,64}$/.test(which)) {
-      note(say('this address’s lesson= (“' + m[1].slice(0, 40) + '”) is not a lesson number or name: nothing was run',
-               '이 주소의 lesson=(“' + m[1].slice(0, 40) + '”)은 레슨 번호나 이름이 아니에요. 아무것도 실행하지 않았어요'));
+      note(T('this address’s lesson= (“{0}”) is not a lesson number or name: nothing was run', m[1].slice(0, 40)));
       return true;
     }
     transcript.textContent = '';
     if (/(?:^|&)auto(?:=1)?(?:&|$)/.test(location.hash.slice(1))) {
       queue = [];
-      note(say('playing lesson ' + which + ' through, each answer typed for you (nnpad --lesson ' + which + ' --auto)',
-               '레슨 ' + which + '을(를) 끝까지 자동으로 진행해요. 답은 대신 입력해요 (nnpad --lesson ' + which + ' --auto)'));
+      note(T('playing lesson {0} through, each answer typed for you (nnpad --lesson {0} --auto)', which));
       start(['--lesson', which, '--auto']);
     } else {
       queue = [{ text: ':lesson ' + which }];
-      note(say('opening lesson ' + which + ' in a fresh session', '새 세션에서 레슨 ' + which + '을(를) 열어요'));
+      note(T('opening lesson {0} in a fresh session', which));
       start();
     }
     return true;
