@@ -232,8 +232,10 @@ static value_t *log_softmax_impl(call_t *c) { return soft_run(c, true); }
 
 #define A_SHAPES N_("x: any shape -> the same shape")
 #define A_DTYPES N_("correctly rounded in fp16, bf16 and fp32 (0.5 ulp: a fast fp64 evaluation, checked to be " \
-    "far from a rounding boundary, else a careful one in 64-bit-significand long double, rounded once) and within " \
-    "1 ulp in fp64 (the careful evaluation rounded once); every fp16 and bf16 input and a dense fp32/fp64 sample " \
+    "far from a rounding boundary, else a careful one in long double, rounded once) and within " \
+    "1 ulp in fp64 (the careful evaluation rounded once); long double has x87's 64-bit significand on x86 and is " \
+    "binary128 on arm64 and in the web build, whose fp64 results may differ from x86's in the last place (both within " \
+    "1 ulp; tests/wasm-hard.sh lists them); every fp16 and bf16 input and a dense fp32/fp64 sample " \
     "are tested against mpmath (tests/unit/test_exhaustive); int64 and weak numbers become the session precision")
 #define D_DTYPES N_("rounded once like the activations (0.5 ulp in fp16/bf16/fp32, 1 ulp in fp64), so an fp16 " \
     "derivative that underflows shows as 0 (the lesson) and one that does not is never lost to cancellation")
@@ -385,8 +387,10 @@ const op_def_t op_family_activations[] = {
                 "hidden layers without dead units"),
      .shapes = A_SHAPES, /* A_DTYPES with a sentence more: written out, so that it is one message */
      .dtypes = N_("correctly rounded in fp16, bf16 and fp32 (0.5 ulp: a fast fp64 evaluation, checked to be "
-    "far from a rounding boundary, else a careful one in 64-bit-significand long double, rounded once) and within "
-    "1 ulp in fp64 (the careful evaluation rounded once); every fp16 and bf16 input and a dense fp32/fp64 sample "
+    "far from a rounding boundary, else a careful one in long double, rounded once) and within "
+    "1 ulp in fp64 (the careful evaluation rounded once); long double has x87's 64-bit significand on x86 and is " \
+    "binary128 on arm64 and in the web build, whose fp64 results may differ from x86's in the last place (both within " \
+    "1 ulp; tests/wasm-hard.sh lists them); every fp16 and bf16 input and a dense fp32/fp64 sample "
     "are tested against mpmath (tests/unit/test_exhaustive); int64 and weak numbers become the session precision"
     " (the slope enters as its exact value)"),
      .source = N_("keras.activations.leaky_relu (negative_slope=0.2), torch.nn.functional.leaky_relu (0.01); Maas et al. 2013"),
