@@ -11,6 +11,7 @@
 #include "util/text.h"
 #include "autodiff/ad.h"
 #include "graph/graph.h"
+#include <errno.h>
 #include <string.h>
 #include <stdint.h>
 #include <math.h>
@@ -618,7 +619,11 @@ int session_time(session_t *s, const char *text, FILE *out, FILE *errout)
     int n = 0;
     double start = now_s();
     FILE *null = fopen("/dev/null", "w");
-    if (!null) return 1;
+    if (!null) {
+        fprintf(errout, _(":time runs the line with its output sent to /dev/null, which cannot be opened here (%s)\n"),
+                strerror(errno));
+        return 1;
+    }
     /* Like IPython's %timeit, timing leaves the variables as they were. */
     snap_t sn;
     snap_take(s, &sn);
