@@ -30,6 +30,7 @@
   let sessionLang = null;                // the language the session was started in
   let more = false;        // nnpad is in the middle of an input (a "... " line next)
   let completing = null;   // a Tab's request, until the worker answers
+  let untouched = false;   // a fresh session that has been sent nothing and runs nothing (Stop leaves it)
   const history = [];
   let hpos = 0;
   // load-to-prompt and the like, for tests/web-page.sh
@@ -137,6 +138,7 @@
       return;
     }
     const item = queue.shift();
+    untouched = false;
     let b = item.bytes || enc.encode(item.text + '\n');
     if (item.text !== undefined) { add('in', (more ? '... ' : '>>> ') + item.text + '\n'); fromLink = !!item.link; }
     if (b.length > CAP) { queue.unshift({ bytes: b.subarray(CAP) }); b = b.subarray(0, CAP); }
@@ -257,12 +259,15 @@
     w.onerror = (e) => { setState('error', T('the worker failed: {0}', e.message)); };
     setState('busy', T('starting…'));
     const lang = (sessionLang = pageLang());
+    untouched = !extraArgs;   // --lesson N --auto runs by itself
     w.postMessage({ module, sab, env: ENV.concat(['NNPAD_PAGE_URL=' + location.href.split('#')[0]]),
                     args: ['nnpad', '--lang', lang].concat(extraArgs || []), lessons: lessonPack, state: lessonStateLoad() });
   }
 
   function stop() {
     if (!module || !crossOriginIsolated) return;
+    // a fresh session (the last Stop's, clicked again and again): already fresh
+    if (untouched && !queue.length) return;
     queue = [];
     note(T('stopped: that session was ended, its variables are gone; a fresh session started'));
     start();
