@@ -168,6 +168,11 @@
     'running…': '실행 중…',
     'starting…': '시작하는 중…',
     'Stop': '중지',
+    'Open…': '열기…',
+    'Report': '보고서',
+    'put a file of yours in nnpad\'s files (a .nn file runs with :load); or drop it on the page':
+      '내 파일을 nnpad의 파일에 넣어요(.nn 파일은 :load로 실행돼요). 페이지에 끌어다 놓아도 돼요',
+    'your lessons\' report, to hand in (:report)': '제출할 레슨 보고서를 만들어요 (:report)',
     'end this session and start a fresh one': '이 세션을 끝내고 새 세션을 시작해요',
     'nnpad input': 'nnpad 입력',
     'the worker failed: {0}': '워커가 실패했어요: {0}',
@@ -215,6 +220,10 @@
     $('lang').value = lang;
     $('stop').textContent = T('Stop');
     $('stop').title = T('end this session and start a fresh one');
+    $('open').textContent = T('Open…');
+    $('open').title = T('put a file of yours in nnpad\'s files (a .nn file runs with :load); or drop it on the page');
+    $('report').textContent = T('Report');
+    $('report').title = T('your lessons\' report, to hand in (:report)');
     line.setAttribute('aria-label', T('nnpad input'));
   }
   // A language chosen: kept (localStorage; a lang= in the address follows
