@@ -333,7 +333,7 @@
       raw = localStorage.getItem(STATE_KEY);
       if (raw === null) return {};
       const v = JSON.parse(raw);
-      if (!v || v.v !== 1 || !v.files || typeof v.files !== 'object') throw new Error('not {"v": 1, "files": ...}');
+      if (!v || v.v !== 1 || !v.files || typeof v.files !== 'object' || Array.isArray(v.files)) throw new Error('not {"v": 1, "files": ...}');
       const files = {};
       for (const [k, t] of Object.entries(v.files)) {
         if (typeof t !== 'string' || t.length > STATE_MAX) throw new Error('the entry ' + JSON.stringify(k).slice(0, 40) + ' is not a text of at most ' + STATE_MAX + ' characters');
