@@ -51,7 +51,8 @@
     }
     transcript.scrollTop = transcript.scrollHeight;
   }
-  const note = (text) => add('note', '[' + text + ']\n');
+  // a note on a line of its own, even after output cut in the middle of one (Stop)
+  const note = (text) => add('note', (transcript.lastChild && /[^\n]$/.test(transcript.lastChild.textContent) ? '\n[' : '[') + text + ']\n');
 
   // A figure's display list (the web build writes figures/NNN-name.jsonl,
   // src/view/view_web.c) drawn on a canvas in the transcript by draw.js

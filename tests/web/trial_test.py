@@ -4,6 +4,10 @@ input (headless Chromium, Selenium; tests/web-page.sh serves web/).
   - many rapid clicks on Stop: one fresh session, not one per click (a
     session that has run nothing is not ended again, nor said again)
   - Korean chosen: the header's Open… and Report buttons are Korean too
+  - a note (Stop's) after output cut in the middle of a line starts on a
+    line of its own
+  - :save x.foo says, as the native build, that it cannot tell what to
+    write from the name (not that the web build lacks Cairo)
   - lesson progress stored as {"v": 1, "files": [...]} (an array, not an
     object of files): said unreadable and ignored, not carried along
 """
@@ -38,6 +42,26 @@ try:
     text = drv.execute_script(ALL)
     ok(text.count("fresh session started") == 2 and "'kept' is not defined" in text,
        "Stop after a line ran: a fresh session (the variable is gone)", text[-1500:])
+
+    # Stop while output stands in the middle of a line (a session stopped
+    # between a value and its newline): the note on a line of its own
+    drv.execute_script("document.body.dataset.state = 'set'")
+    box.send_keys("while True { 1 }" + Keys.ENTER)
+    time.sleep(0.5)
+    drv.execute_script("const s = document.createElement('span'); s.className = 'out'; s.textContent = 'cut-here';"
+                       "document.getElementById('transcript').appendChild(s)")
+    stop.click()
+    ready()
+    text = drv.execute_script(ALL)
+    ok("cut-here\n[stopped" in text, "Stop's note after a cut line starts on a line of its own", text[-300:])
+
+    # :save with a name that says no format
+    drv.execute_script("document.body.dataset.state = 'set'")
+    box.send_keys(":save x.foo" + Keys.ENTER)
+    ready()
+    out = drv.execute_script(OUT)
+    ok("cannot tell what to write from the name 'x.foo'" in out and "Cairo" not in out,
+       ":save x.foo: cannot tell what to write from the name (as the native build says)", out[-400:])
 
     # the header in Korean: every button
     open_page("?trial#lang=ko")
