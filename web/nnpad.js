@@ -181,6 +181,10 @@
     'nnpad stopped with an error: {0}; a fresh session started': 'nnpad가 오류로 멈췄어요: {0}. 새 세션을 시작했어요',
     'stopped: that session was ended, its variables are gone; a fresh session started':
       '멈췄어요: 그 세션을 끝냈고 변수도 사라졌어요. 새 세션을 시작했어요',
+    'the line typed while it ran was not run (Up brings it back)':
+      '실행 중에 입력한 줄은 실행하지 않았어요(위 화살표로 다시 불러올 수 있어요)',
+    'the {0} lines typed while it ran were not run (Up brings them back)':
+      '실행 중에 입력한 {0}줄은 실행하지 않았어요(위 화살표로 다시 불러올 수 있어요)',
     'this address is {0} characters long; a #code= link may hold at most {1}: nothing was run':
       '이 주소는 {0}자예요. #code= 링크에는 {1}자까지만 담을 수 있어서 아무것도 실행하지 않았어요',
     'this address holds no #code= program (“{0}”): nothing was run':
@@ -278,8 +282,12 @@
     if (!module || !crossOriginIsolated) return;
     // a fresh session (the last Stop's, clicked again and again): already fresh
     if (untouched && !queue.length) return;
+    // lines typed while it ran, not run: said (the history holds them)
+    const typed = queue.filter((q) => q.text !== undefined && !q.link).length;
     queue = [];
     note(T('stopped: that session was ended, its variables are gone; a fresh session started'));
+    if (typed) note(typed === 1 ? T('the line typed while it ran was not run (Up brings it back)')
+      : T('the {0} lines typed while it ran were not run (Up brings them back)', typed));
     start();
   }
 

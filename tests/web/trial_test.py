@@ -3,6 +3,8 @@ input (headless Chromium, Selenium; tests/web-page.sh serves web/).
 
   - many rapid clicks on Stop: one fresh session, not one per click (a
     session that has run nothing is not ended again, nor said again)
+  - lines typed while a loop runs, then Stop: the note says they were not
+    run (Up brings them back), in English and Korean
   - Korean chosen: the header's Open… and Report buttons are Korean too
   - a note (Stop's) after output cut in the middle of a line starts on a
     line of its own
@@ -62,6 +64,22 @@ try:
     out = drv.execute_script(OUT)
     ok("cannot tell what to write from the name 'x.foo'" in out and "Cairo" not in out,
        ":save x.foo: cannot tell what to write from the name (as the native build says)", out[-400:])
+
+    # lines typed while busy, then Stop: said, not silently dropped; Up brings them back
+    for lang, want in (("en", "the 2 lines typed while it ran were not run"), ("ko", "실행 중에 입력한 2줄은 실행하지 않았어요")):
+        open_page("?typed%s#lang=%s" % (lang, lang))
+        box = drv.find_element(By.ID, "line")
+        box.send_keys("while True { 1 }" + Keys.ENTER)
+        time.sleep(0.5)
+        box.send_keys("typed_one = 1" + Keys.ENTER)
+        box.send_keys("typed_two = 2" + Keys.ENTER)
+        drv.find_element(By.ID, "stop").click()
+        ready()
+        text = drv.execute_script(ALL)
+        box.send_keys(Keys.ARROW_UP)
+        ok(want in text and box.get_attribute("value") == "typed_two = 2",
+           "%s: lines typed while a loop ran, then Stop: the note says they were not run; Up brings them back" % lang,
+           text[-400:])
 
     # the header in Korean: every button
     open_page("?trial#lang=ko")
