@@ -30,6 +30,7 @@
   let sessionLang = null;                // the language the session was started in
   let more = false;        // nnpad is in the middle of an input (a "... " line next)
   let completing = null;   // a Tab's request, until the worker answers
+  let untouched = false;   // a fresh session that has been sent nothing and runs nothing (Stop leaves it)
   const history = [];
   let hpos = 0;
   // load-to-prompt and the like, for tests/web-page.sh
@@ -50,7 +51,8 @@
     }
     transcript.scrollTop = transcript.scrollHeight;
   }
-  const note = (text) => add('note', '[' + text + ']\n');
+  // a note on a line of its own, even after output cut in the middle of one (Stop)
+  const note = (text) => add('note', (transcript.lastChild && /[^\n]$/.test(transcript.lastChild.textContent) ? '\n[' : '[') + text + ']\n');
 
   // A figure's display list (the web build writes figures/NNN-name.jsonl,
   // src/view/view_web.c) drawn on a canvas in the transcript by draw.js
@@ -133,6 +135,7 @@
       return;
     }
     const item = queue.shift();
+    untouched = false;
     let b = item.bytes || enc.encode(item.text + '\n');
     if (item.text !== undefined) { add('in', (more ? '... ' : '>>> ') + item.text + '\n'); fromLink = !!item.link; }
     if (b.length > CAP) { queue.unshift({ bytes: b.subarray(CAP) }); b = b.subarray(0, CAP); }
@@ -162,6 +165,11 @@
     'running…': '실행 중…',
     'starting…': '시작하는 중…',
     'Stop': '중지',
+    'Open…': '열기…',
+    'Report': '보고서',
+    'put a file of yours in nnpad\'s files (a .nn file runs with :load); or drop it on the page':
+      '내 파일을 nnpad의 파일에 넣어요(.nn 파일은 :load로 실행돼요). 페이지에 끌어다 놓아도 돼요',
+    'your lessons\' report, to hand in (:report)': '제출할 레슨 보고서를 만들어요 (:report)',
     'end this session and start a fresh one': '이 세션을 끝내고 새 세션을 시작해요',
     'nnpad input': 'nnpad 입력',
     'the worker failed: {0}': '워커가 실패했어요: {0}',
@@ -169,6 +177,10 @@
     'nnpad stopped with an error: {0}; a fresh session started': 'nnpad가 오류로 멈췄어요: {0}. 새 세션을 시작했어요',
     'stopped: that session was ended, its variables are gone; a fresh session started':
       '멈췄어요: 그 세션을 끝냈고 변수도 사라졌어요. 새 세션을 시작했어요',
+    'the line typed while it ran was not run (Up brings it back)':
+      '실행 중에 입력한 줄은 실행하지 않았어요(위 화살표로 다시 불러올 수 있어요)',
+    'the {0} lines typed while it ran were not run (Up brings them back)':
+      '실행 중에 입력한 {0}줄은 실행하지 않았어요(위 화살표로 다시 불러올 수 있어요)',
     'this address is {0} characters long; a #code= link may hold at most {1}: nothing was run':
       '이 주소는 {0}자예요. #code= 링크에는 {1}자까지만 담을 수 있어서 아무것도 실행하지 않았어요',
     'this address holds no #code= program (“{0}”): nothing was run':
@@ -222,6 +234,10 @@
     $('lang').value = lang;
     $('stop').textContent = T('Stop');
     $('stop').title = T('end this session and start a fresh one');
+    $('open').textContent = T('Open…');
+    $('open').title = T('put a file of yours in nnpad\'s files (a .nn file runs with :load); or drop it on the page');
+    $('report').textContent = T('Report');
+    $('report').title = T('your lessons\' report, to hand in (:report)');
     line.setAttribute('aria-label', T('nnpad input'));
   }
   // A language chosen: kept (localStorage; a lang= in the address follows
@@ -266,14 +282,21 @@
     w.onerror = (e) => { setState('error', T('the worker failed: {0}', e.message)); };
     setState('busy', T('starting…'));
     const lang = (sessionLang = pageLang());
+    untouched = !extraArgs;   // --lesson N --auto runs by itself
     w.postMessage({ module, sab, env: ENV.concat(['NNPAD_PAGE_URL=' + location.href.split('#')[0]]),
                     args: ['nnpad', '--lang', lang].concat(extraArgs || []), lessons: lessonPack, state: lessonStateLoad() });
   }
 
   function stop() {
     if (!module || !crossOriginIsolated) return;
+    // a fresh session (the last Stop's, clicked again and again): already fresh
+    if (untouched && !queue.length) return;
+    // lines typed while it ran, not run: said (the history holds them)
+    const typed = queue.filter((q) => q.text !== undefined && !q.link).length;
     queue = [];
     note(T('stopped: that session was ended, its variables are gone; a fresh session started'));
+    if (typed) note(typed === 1 ? T('the line typed while it ran was not run (Up brings it back)')
+      : T('the {0} lines typed while it ran were not run (Up brings them back)', typed));
     start();
   }
 
@@ -326,7 +349,7 @@
       raw = localStorage.getItem(STATE_KEY);
       if (raw === null) return {};
       const v = JSON.parse(raw);
-      if (!v || v.v !== 1 || !v.files || typeof v.files !== 'object') throw new Error('not {"v": 1, "files": ...}');
+      if (!v || v.v !== 1 || !v.files || typeof v.files !== 'object' || Array.isArray(v.files)) throw new Error('not {"v": 1, "files": ...}');
       const files = {};
       for (const [k, t] of Object.entries(v.files)) {
         if (typeof t !== 'string' || t.length > STATE_MAX) throw new Error('the entry ' + JSON.stringify(k).slice(0, 40) + ' is not a text of at most ' + STATE_MAX + ' characters');

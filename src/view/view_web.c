@@ -52,6 +52,12 @@ static int web_save(const char *path, char *err, int cap)
         return web_save_figure((view_figure_t *)f, path, VIEW_W, VIEW_H, err, cap);
     }
     if (ends_with(path, ".nn")) return view_save_script(path, err, cap);
+    if (!ends_with(path, ".html") && !ends_with(path, ".htm") && !ends_with(path, ".ipynb")) {
+        /* a name that says no format: as the native build says it (view_export.c) */
+        snprintf(err, (size_t)cap, _("cannot tell what to write from the name '%s': use FILE.png, FILE.svg, FILE.jsonl, FILE.html, FILE.ipynb or FILE.nn"),
+                 path);
+        return -1;
+    }
     snprintf(err, (size_t)cap, _("%s: not available in the web build (yet): the page and the notebook draw their figures with Cairo; "
                                  ":save FILE.nn saves the inputs, :save FILE.jsonl the last figure"), path);
     return -1;
