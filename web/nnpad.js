@@ -179,6 +179,8 @@
       '멈췄어요: 그 세션을 끝냈고 변수도 사라졌어요. 새 세션을 시작했어요',
     'the line typed while it ran was not run (Up brings it back)':
       '실행 중에 입력한 줄은 실행하지 않았어요(위 화살표로 다시 불러올 수 있어요)',
+    'the 1 line after it was not run': '그 뒤의 1줄은 실행하지 않았어요',
+    'the {0} lines after it were not run': '그 뒤의 {0}줄은 실행하지 않았어요',
     'the {0} lines typed while it ran were not run (Up brings them back)':
       '실행 중에 입력한 {0}줄은 실행하지 않았어요(위 화살표로 다시 불러올 수 있어요)',
     'this address is {0} characters long; a #code= link may hold at most {1}: nothing was run':
@@ -274,7 +276,14 @@
       else if (m.t === 'put') filePut(m.name, m.size);
       else if (m.t === 'lessons') { lessonPack = m.pack; times.lessons = performance.now() - t0; }
       else if (m.t === 'state') lessonStateSave(m.name, m.text);
-      else if (m.t === 'exit') { note(T('nnpad ended (exit status {0}); a fresh session started', m.code)); queue = []; start(); }
+      else if (m.t === 'exit') {
+        note(T('nnpad ended (exit status {0}); a fresh session started', m.code));
+        // the lines after a :quit (of a #code= link, a paste) are not run: said, not dropped silently
+        const left = queue.filter((q) => q.text !== undefined).length;
+        if (left) note(left === 1 ? T('the 1 line after it was not run') : T('the {0} lines after it were not run', left));
+        queue = [];
+        start();
+      }
       else if (m.t === 'fatal') { note(T('nnpad stopped with an error: {0}; a fresh session started', m.text)); queue = []; start(); }
       else if (m.t === 'catalogue') times.catalogue = { bytes: m.bytes, ms: m.ms };
       else if (m.t === 'nocat') note(T('the Korean catalogue (ko.mo) did not load ({0}): nnpad’s messages stay English', m.why));

@@ -101,6 +101,12 @@ try:
     ok("progress stored in this browser is unreadable" in text and '"0"' not in stored and "junk" not in stored
        and "03-collapse 1 14" in stored,
        "lesson progress stored with an array of files: said unreadable, replaced by nnpad's", text[:600] + "\n" + stored)
+
+    # a #code= link whose program quits halfway: the lines after :quit are said not to have run
+    run_link("a = 1\n:quit\nb = 2\nc = 3\n")
+    text = drv.execute_script(ALL)
+    ok("nnpad ended (exit status 0)" in text and "the 2 lines after it were not run" in text,
+       "a link's lines after :quit: the page says they were not run", text[-600:])
 except Exception:  # a failed step is a failed test, not a crash of the harness
     import traceback
     ok(False, "the trial checks ran to their end", traceback.format_exc())
