@@ -24,6 +24,7 @@ then:
     (its roofs, and the tick labels that follow them): its texts are
     compared as a set with every number written '#'.
 """
+import base64
 import collections
 import glob
 import os
@@ -70,6 +71,7 @@ CASES = {
     "fit-precision-playground": 'x, y = circles(60)\n' + NET + 'h = fit(m, x, y, epochs=1, verbose=0, precision=["fp32", "fp16"], show="playground")\n',
     "fit-playground": 'x, y = circles(60)\n' + NET + 'h = fit(m, x, y, epochs=2, verbose=0, validation=0.25, show="playground")\n',
 }
+INK = (0.8, 1.25)   # the page's dark pixels against the native PNG's: other fonts, the same figure
 MEASURED = {"roofline"}   # texts hold measurements: compared as a set, numbers as '#'
 # what the page has not drawn as the native build does yet: name -> why
 TODO = {}
@@ -83,6 +85,33 @@ CANVASES = (
     "  const ops = c.nnpadOps || [], f = ops[0] || {};"
     "  return [c.title, c.width, c.height, f.op === 'figure' ? [f.w, f.h, f.kind] : null, k,"
     "          ops.filter(o => o.op === 'text').map(o => o.s)]; })")
+
+# each text op of a canvas' list replayed by draw.js on a scratch canvas:
+# the characters its fillText calls draw (spaces and line breaks left out)
+# against the op's text (markup's tags and entities decoded; in a number
+# '-' drawn as U+2212 and '^' not drawn): the texts not drawn whole
+UNDRAWN = (
+    "const c = Array.from(document.querySelectorAll('#transcript .fig canvas')).find(c => c.title === arguments[0]);"
+    "const s = document.createElement('canvas'); s.width = c.width; s.height = c.height;"
+    "const ctx = s.getContext('2d'), ft = ctx.fillText.bind(ctx), got = []; let cur = null;"
+    "ctx.fillText = (t, x, y) => { if (cur) cur.push(t); ft(t, x, y); };"
+    "nnpadDraw.replay(ctx, c.nnpadOps, { onOp: (op) => { cur = null; if (op.op === 'text' && op.s) { cur = []; got.push([op, cur]); } } });"
+    "const sq = (t) => t.replace(/\\s+/g, '');"
+    "return got.filter(([op, ts]) => {"
+    "  let w = op.markup ? op.s.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '\"')"
+    "                          .replace(/&apos;/g, \"'\").replace(/&amp;/g, '&') : op.s;"
+    "  if (op.num) w = w.replace(/-/g, '\\u2212').replace(/\\^/g, '');"
+    "  return sq(ts.join('')) !== sq(w); }).map(([op, ts]) => [op.s, ts.join('|')])")
+
+# dark pixels of a PNG (the native figure), decoded by the browser
+PNG_INK = (
+    "const done = arguments[1], b = Uint8Array.from(atob(arguments[0]), (ch) => ch.charCodeAt(0));"
+    "createImageBitmap(new Blob([b], { type: 'image/png' })).then((im) => {"
+    "  const c = document.createElement('canvas'); c.width = im.width; c.height = im.height;"
+    "  const ctx = c.getContext('2d'); ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, c.width, c.height); ctx.drawImage(im, 0, 0);"
+    "  const d = ctx.getImageData(0, 0, c.width, c.height).data; let k = 0;"
+    "  for (let i = 0; i < d.length; i += 4) if (d[i] < 200 || d[i + 1] < 200 || d[i + 2] < 200) k++;"
+    "  done([im.width, im.height, k]); }, (e) => done(String(e)))")
 
 
 def sources(pattern):
@@ -122,12 +151,14 @@ def run_native(native, prog):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "NNPAD_FIGURES")}
     env.update(NNPAD_FIGURE_TEXT="1", XDG_STATE_HOME=d, NNPAD_FIGURES="figures")
     p = subprocess.run([native], input=prog, capture_output=True, text=True, cwd=d, env=env, timeout=300)
-    texts = {}
+    texts, pngs = {}, {}
     for t in sorted(glob.glob(os.path.join(d, "figures", "*.png.txt"))):
+        name = "figures/" + os.path.basename(t)[:-len(".png.txt")] + ".jsonl"
         with open(t, encoding="utf-8", errors="replace") as f:
-            texts["figures/" + os.path.basename(t)[:-len(".png.txt")] + ".jsonl"] = [
-                l.split("\t", 1)[1] for l in f.read().split("\n") if "\t" in l]
-    return p, texts
+            texts[name] = [l.split("\t", 1)[1] for l in f.read().split("\n") if "\t" in l]
+        with open(t[:-len(".txt")], "rb") as f:
+            pngs[name] = base64.b64encode(f.read()).decode("ascii")
+    return p, texts, pngs
 
 
 def as_recorded(s):
@@ -159,7 +190,7 @@ try:
     seen_kinds = set()
     passed = []
     for name, prog in CASES.items():
-        p, want_texts = run_native(native, prog)
+        p, want_texts, pngs = run_native(native, prog)
         nat = lines_of(p.stdout, True)
         figs = [l[len("figure: "):] for l in nat if l.startswith("figure: ")]
         if not ok(p.returncode == 0 and not p.stderr and figs and set(figs) == set(want_texts),
@@ -184,6 +215,13 @@ try:
                 same = set(re.sub(r"[0-9.]+", "#", s) for s in web) == set(re.sub(r"[0-9.]+", "#", s) for s in want)
             else:
                 same = collections.Counter(web) == collections.Counter(want)
+            undrawn = drv.execute_script(UNDRAWN, f)
+            good &= ok(not undrawn, "%s: draw.js draws each text of %s whole" % (name, f), undrawn)
+            nink = drv.execute_async_script(PNG_INK, pngs[f])
+            ratio = drawn[f][4] / nink[2] if isinstance(nink, list) and nink[2] else 0
+            good &= ok(INK[0] <= ratio <= INK[1] and nink[:2] == drawn[f][1:3],
+                       "%s: %s has as much ink as the native PNG (%.2f of it, the same size)" % (name, f, ratio),
+                       "page: %s; native PNG: %s" % (drawn[f][1:5], nink))
             good &= ok(same and len(want) >= 5, "%s: %s's %d texts are those the native build draws" % (name, f, len(want)),
                        "native only: %s\npage only: %s" % (list((collections.Counter(want) - collections.Counter(web)).elements()),
                                                         list((collections.Counter(web) - collections.Counter(want)).elements())))
