@@ -31,9 +31,11 @@ in English and in Korean (--lang ko, &lang=ko); then:
 """
 import base64
 import collections
+import difflib
 import glob
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -161,6 +163,7 @@ def run_native(native, prog, lang):
             texts[name] = [l.split("\t", 1)[1] for l in f.read().split("\n") if "\t" in l]
         with open(t[:-len(".txt")], "rb") as f:
             pngs[name] = base64.b64encode(f.read()).decode("ascii")
+    shutil.rmtree(d, ignore_errors=True)
     return p, texts, pngs
 
 
@@ -209,7 +212,7 @@ try:
                 continue
             page = lines_of(run_link(prog, 300, "&lang=" + lang) or "", False)
             good = ok(page == nat, "%s: the page's transcript is the native one (a figure's .png as .jsonl)" % name,
-                      "\n".join(__import__("difflib").unified_diff(nat, page, "native", "page", lineterm="")))
+                      "\n".join(difflib.unified_diff(nat, page, "native", "page", lineterm="")))
             got = drv.execute_script(CANVASES)
             drawn = {c[0]: c for c in got if len(c) > 1}
             bad = [c for c in got if len(c) == 1 or c[0] not in figs or not c[3] or c[1:3] != c[3][:2] or c[4] <= 1000]
