@@ -4,7 +4,8 @@
 # xgettext options and checks po/ko.po against them: no message missing,
 # untranslated or fuzzy, no format that differs from its English (msgfmt
 # -c), no entry for a message the code no longer has, no particle template
-# such as 을(를), and po/POTFILES.in lists every C source.  Skips only
+# such as 을(를), no %10$ (the web build's printf fails on it), and
+# po/POTFILES.in lists every C source.  Skips only
 # where GNU gettext's tools are missing (./setup.sh installs them).
 : "${TESTDIR:=tests}"
 . "$TESTDIR/tap.sh"
@@ -54,4 +55,10 @@ msgattrib --only-obsolete --no-wrap "$tmp/merged.po" 2>/dev/null | grep '^#~ msg
 grep -v '^#' po/ko.po | grep -n '을(를)\|를(을)\|이(가)\|가(이)\|은(는)\|는(은)\|와(과)\|과(와)\|(으)로\|(이)라' > "$tmp/part"
 [ ! -s "$tmp/part" ]; tap_ok $? "po/ko.po has no particle template such as 을(를)"
 [ -s "$tmp/part" ] && head -10 "$tmp/part" | tap_diag
+
+# 6. numbered arguments up to %9$ only: the web build's printf (WASI libc,
+# musl's) fails on %10$ and prints nothing
+grep -v '^#' po/ko.po | grep -n '%[1-9][0-9][0-9]*\$' > "$tmp/narg"
+[ ! -s "$tmp/narg" ]; tap_ok $? "po/ko.po numbers at most 9 arguments (%9\$s; WASI libc's printf fails on %10\$)"
+[ -s "$tmp/narg" ] && head -10 "$tmp/narg" | tap_diag
 tap_done

@@ -220,8 +220,8 @@
     'lesson progress not saved in this browser: {0} has grown over {1} characters': '레슨 진도를 이 브라우저에 저장하지 못했어요: {0} 파일이 {1}자를 넘었어요',
     'lesson progress not saved in this browser ({0})': '레슨 진도를 이 브라우저에 저장하지 못했어요({0})',
     'this address’s lesson= (“{0}”) is not a lesson number or name: nothing was run': '이 주소의 lesson=(“{0}”)은 레슨 번호나 이름이 아니에요. 아무것도 실행하지 않았어요',
-    'playing lesson {0} through, each answer typed for you (nnpad --lesson {0} --auto)': '레슨 {0}을(를) 끝까지 자동으로 진행해요. 답은 대신 입력해요 (nnpad --lesson {0} --auto)',
-    'opening lesson {0} in a fresh session': '새 세션에서 레슨 {0}을(를) 열어요',
+    'playing lesson {0} through, each answer typed for you (nnpad --lesson {0} --auto)': '레슨 {0}: 답을 대신 입력하며 끝까지 자동으로 진행해요 (nnpad --lesson {0} --auto)',
+    'opening lesson {0} in a fresh session': '레슨 {0}: 새 세션에서 열어요',
   };
   function T(en, ...args) {
     const s = (pageLang() === 'ko' && KO[en]) || en;

@@ -317,13 +317,14 @@ static void hover(rec_t *r, const view_figure_t *f)
 char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
 {
     rec_t r = { .dc = { &record_ops, false } };
+    double saved = f->base_px;
     if (f->kind == VIEW_TABLE || f->kind == VIEW_BITS) {
-        /* as tall as its rows (view_natural_height), measured by this rule */
-        double saved = f->base_px;
+        /* as tall as its rows (view_natural_height), measured by this rule,
+         * and drawn at the text size of w x h, as view_save_figure does
+         * (the cropped height's own size would be a smaller text) */
         if (!(saved > 0)) f->base_px = view_base_px(w, h);
         view_draw_dc(f, &r.dc, w, h * 4);
         int hn = (int)ceil(f->content_h + f->base_px * 0.8);
-        f->base_px = saved;
         h = hn < h / 4 ? h / 4 : hn;
         r.len = 0;
     }
@@ -334,6 +335,7 @@ char *view_drawlist(view_figure_t *f, int w, int h, char *err, int errcap)
     put(&r, ",\"w\":%d,\"h\":%d}\n", w, h);
     view_draw_dc(f, &r.dc, w, h);
     hover(&r, f);
+    f->base_px = saved;
     if (r.oom) {
         free(r.buf);
         snprintf(err, (size_t)errcap, "%s", _("out of memory"));

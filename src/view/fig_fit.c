@@ -164,7 +164,8 @@ static view_figure_t *playground_loss(value_t *h)
 /* Headless, the playground is written as frames while fit runs: at the
  * end of the first epoch, of every tenth of the epochs asked for, and at
  * the end, into DIR/NNN-fit-playground-frames/ (NNN the number the last
- * frame takes as a figure) */
+ * frame takes as a figure), as the figures are (PNG; FILE.jsonl in the web
+ * build, which the page offers as downloads) */
 static struct { char dir[1200]; int n; long long last_epoch; bool ok; } frames;
 
 static void frames_begin(void)
@@ -187,7 +188,7 @@ static void frame_write(view_figure_t *f, value_t *h, FILE *out)
 {
     if (!frames.ok) return;
     char path[1300], err[1400];
-    snprintf(path, sizeof path, "%s/frame-%03d.png", frames.dir, ++frames.n);
+    snprintf(path, sizeof path, "%s/frame-%03d" VIEW_FIG_EXT, frames.dir, ++frames.n);   /* display lists in the web build */
     frames.last_epoch = (long long)hnum(h, "epochs");
     if (view_save_figure(f, path, VIEW_W, VIEW_H, err, sizeof err) != 0) {
         fprintf(out, _("frame not written: %s\n"), err);

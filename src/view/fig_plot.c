@@ -222,10 +222,16 @@ static void saturation_marks(call_t *c, view_figure_t *fig, value_t *f, value_t 
         dtype_format(ns, sizeof ns, dt, near, 0);
         N += snprintf(note + N, sizeof note - (size_t)N, "%s", N ? "\n" : "");
         if (N >= (int)sizeof note) N = (int)sizeof note - 1;
-        N += snprintf(note + N, sizeof note - (size_t)N, _("%s never reaches %s on [%g, %g] in %s: at x = %g it is %s "
-                      "(the %s value nearest %s is %s)"),
-                      fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es, dn, ls, ns);
+        /* two formats of at most 9 arguments each: a translation's
+         * positional %10$s is past WASI libc's (musl's) NL_ARGMAX, and its
+         * printf fails there (the web build) */
+        int k = snprintf(note + N, sizeof note - (size_t)N, _("%s never reaches %s on [%g, %g] in %s: at x = %g it is %s"),
+                         fname, ls, x[0], x[n - 1], dn, side ? x[n - 1] : x[0], es);
+        if (k > 0) N += k;
         if (N >= (int)sizeof note) N = (int)sizeof note - 1;   /* cut short, never past the end */
+        k = snprintf(note + N, sizeof note - (size_t)N, _(" (the %s value nearest %s is %s)"), dn, ls, ns);
+        if (k > 0) N += k;
+        if (N >= (int)sizeof note) N = (int)sizeof note - 1;
     }
     if (N) fig->note = view_strdup(note);
     /* the panel below: how far f is from each limit, on a log scale, with

@@ -482,6 +482,12 @@ size_t view_figure_dir_max(void);
 const char *view_figure_dir(void);
 /* The number the next figure written headless takes (after the highest in the folder). */
 int view_next_figure_number(void);
+/* The figure files' extension: PNG natively, display lists in the web build (view_web.c) */
+#ifdef __wasi__
+#define VIEW_FIG_EXT ".jsonl"
+#else
+#define VIEW_FIG_EXT ".png"
+#endif
 
 /* ---- the window (view_sdl.c, or view_headless.c) ---- */
 

@@ -25,12 +25,7 @@
 
 #define CELL_TEXT_MAX (64 * 1024)
 #define FIG_DIGITS_MAX 8              /* figure numbers: 001 to 99999999 */
-/* the figure files: PNG natively, display lists in the web build (view_web.c) */
-#ifdef __wasi__
-#define FIG_EXT ".jsonl"
-#else
-#define FIG_EXT ".png"
-#endif
+#define FIG_EXT VIEW_FIG_EXT         /* .png natively, .jsonl in the web build (view.h) */
 #define FIG_NUMBER_MAX 99999999   /* output kept per cell for the HTML page */
 
 static struct {
