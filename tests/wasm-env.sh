@@ -16,6 +16,8 @@
 #   wasm_find_zig         sets ZIG, or returns 1 (and says why in $wasm_why)
 #   wasm_includes DIR     writes config.h and those headers into DIR
 #   $WASM_CFLAGS, $WASM_LIBS, $wasm_srcs (after wasm_sources BUILD_DIR)
+#   wasm_tap_node         (TAP scripts, after tap.sh) Node 20 or newer, else the test skips
+#   wasm_tap_build WASM   nnpad.wasm built at WASM (wasm-build.sh), else a skip (no zig) or a bail-out
 : "${top:=$(cd "$TESTDIR/.." && pwd)}"
 wasm_find_zig() {
   if [ -n "${ZIG:-}" ]; then :
@@ -72,4 +74,20 @@ wasm_sources() {
     src/view/view_web.c src/repl/repl_web.c src/view/draw_record.c src/view/view_draw.c src/view/view_model.c src/view/view_graph_draw.c \
     src/view/view_tiles.c src/view/view_playground.c; do
     case $s in src/backend/cpu/kern_avx2.c|src/backend/cpu/gemm_avx2.c) ;; *.c) echo "$s" ;; esac; done | sort -u)
+}
+
+# The TAP scripts' preconditions (tap.sh sourced first): each exits the
+# script itself, with a skip or a bail-out, when it does not hold.
+wasm_tap_node() {
+  command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
+  node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
+    { tap_skip_all "node $(node --version) is older than 20"; exit 0; }
+}
+wasm_tap_build() {
+  sh "$TESTDIR/wasm-build.sh" "$1" > /dev/null 2>&1
+  case $? in
+    0) ;;
+    77) tap_skip_all "$(sh "$TESTDIR/wasm-build.sh" "$1" 2>&1 | tail -n 1)"; exit 0 ;;
+    *) echo "Bail out! nnpad.wasm does not build (run tests/wasm-build.sh)"; exit 1 ;;
+  esac
 }

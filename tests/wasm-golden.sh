@@ -13,16 +13,10 @@
 . "$TESTDIR/tap.sh"
 top=$(cd "$TESTDIR/.." && pwd)
 bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
-command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
-node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
-  { tap_skip_all "node $(node --version) is older than 20"; exit 0; }
+. "$TESTDIR/wasm-env.sh"
+wasm_tap_node
 wasm=$bld/wasm/nnpad.wasm
-sh "$TESTDIR/wasm-build.sh" "$wasm" > /dev/null 2>&1
-case $? in
-  0) ;;
-  77) tap_skip_all "$(sh "$TESTDIR/wasm-build.sh" "$wasm" 2>&1 | tail -n 1)"; exit 0 ;;
-  *) echo "Bail out! nnpad.wasm does not build (run tests/wasm-build.sh)"; exit 1 ;;
-esac
+wasm_tap_build "$wasm"
 
 # Why each differing golden differs (name: reason)
 KNOWN=''

@@ -16,20 +16,14 @@
 : "${TESTDIR:=$(dirname "$0")}"
 . "$TESTDIR/tap.sh"
 bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
-command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
-node -e 'process.exit(+process.versions.node.split(".")[0] >= 20 ? 0 : 1)' ||
-  { tap_skip_all "node $(node --version) is older than 20"; exit 0; }
+. "$TESTDIR/wasm-env.sh"
+wasm_tap_node
 PY=
 for p in python3 /usr/bin/python3; do command -v "$p" > /dev/null 2>&1 && { PY=$p; break; }; done
 [ -n "$PY" ] || { tap_skip_all "no python3"; exit 0; }
 wasm=${NNPAD_WASM:-$bld/wasm/nnpad.wasm}
 if [ -z "${NNPAD_WASM:-}" ]; then
-  sh "$TESTDIR/wasm-build.sh" "$wasm" > /dev/null 2>&1
-  case $? in
-    0) ;;
-    77) tap_skip_all "$(sh "$TESTDIR/wasm-build.sh" "$wasm" 2>&1 | tail -n 1)"; exit 0 ;;
-    *) echo "Bail out! nnpad.wasm does not build (run tests/wasm-build.sh)"; exit 1 ;;
-  esac
+  wasm_tap_build "$wasm"
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-hard.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

@@ -12,7 +12,8 @@
 top=$(cd "$TESTDIR/.." && pwd)
 bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
 wasm=$bld/wasm/nnpad.wasm mo=$bld/locale/ko/LC_MESSAGES/nnpad.mo
-command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
+. "$TESTDIR/wasm-env.sh"
+wasm_tap_node
 [ -f "$wasm" ] && [ -f "$mo" ] || { tap_skip_all "no $wasm or $mo (tests/wasm-build.sh, make)"; exit 0; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-ko.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT

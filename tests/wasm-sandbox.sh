@@ -11,14 +11,10 @@
 . "$TESTDIR/tap.sh"
 top=$(cd "$TESTDIR/.." && pwd)
 bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
-command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
+. "$TESTDIR/wasm-env.sh"
+wasm_tap_node
 wasm=$bld/wasm/nnpad.wasm
-sh "$TESTDIR/wasm-build.sh" "$wasm" > /dev/null 2>&1
-case $? in
-  0) ;;
-  77) tap_skip_all "$(sh "$TESTDIR/wasm-build.sh" "$wasm" 2>&1 | tail -n 1)"; exit 0 ;;
-  *) echo "Bail out! nnpad.wasm does not build (run tests/wasm-build.sh)"; exit 1 ;;
-esac
+wasm_tap_build "$wasm"
 ALLOWED="args_get args_sizes_get clock_res_get clock_time_get environ_get environ_sizes_get fd_advise fd_allocate fd_close
 fd_datasync fd_fdstat_get fd_fdstat_set_flags fd_filestat_get fd_filestat_set_size fd_filestat_set_times fd_pread
 fd_prestat_dir_name fd_prestat_get fd_pwrite fd_read fd_readdir fd_renumber fd_seek fd_sync fd_tell fd_write

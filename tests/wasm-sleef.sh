@@ -13,13 +13,8 @@ top=$(cd "$TESTDIR/.." && pwd)
 bld=$(cd "$(dirname "${NNPAD:-./nnpad}")" && pwd)
 . "$TESTDIR/wasm-env.sh"
 wasm_find_zig || { tap_skip_all "$wasm_why"; exit 0; }
-command -v node > /dev/null 2>&1 || { tap_skip_all "no node (Debian: nodejs, 20 or newer)"; exit 0; }
-sh "$TESTDIR/wasm-build.sh" "$bld/wasm/nnpad.wasm" > /dev/null 2>&1
-case $? in
-  0) ;;
-  77) tap_skip_all "nnpad.wasm cannot be built here (tests/wasm-build.sh says why)"; exit 0 ;;
-  *) echo "Bail out! nnpad.wasm does not build (run tests/wasm-build.sh)"; exit 1 ;;
-esac
+wasm_tap_node
+wasm_tap_build "$bld/wasm/nnpad.wasm"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnpad-wasm-sleef.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -std=gnu11 -O2 -ffp-contract=off -o "$tmp/native" "$TESTDIR/wasm-sleef.c" -lsleef -lm 2> "$tmp/err" ||
