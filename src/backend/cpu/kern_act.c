@@ -688,7 +688,6 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
 /* math.c's exp in the fused loops below: its kernel id there (act_range's
  * id of the entry after the KA_* ones) */
 #define KT_EXP KA_END
-#define KT_EXPNEG (-1)   /* e^t for t in [-708, 0] as given (fg_sig32 below): act_lanes' exp, unclamped */
 
 /* The fast value of sigmoid, sigmoid', tanh or exp in fp64 lanes, on NW
  * vectors at once, written interleaved: each step for every vector before
@@ -702,27 +701,48 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
               0x1.1111111c45d5bp-7, 0x1.5555557428d91p-5, 0x1.5555555553b7dp-3, 0x1.fffffffff71cfp-2, 0x1.0000000000000p+0
 #define FORW for (int w = 0; w < NW; w++)
 #define FORN for (int w = 0; w < nw; w++)   /* act_lanes_n: nw is a constant once inlined */
-/* Their e^t for t in [-708, 40] (clamped; NaN stays NaN), and e^t - 1
- * when em1 is asked for: t = k ln2 + r, |r| <= ln2/2, k rounded by the
- * 1.5 2^52 trick (k sits in the low bits of t log2e + 1.5 2^52), r = t -
- * k ln2 in one FMA with ln2 rounded to fp64 (its error times |k| <= 1022:
- * under 2^-45 absolute), e^r - 1 = r q(r), q of degree 8 interpolating
- * (e^r - 1)/r at the Chebyshev nodes (ACT_Q, tests/refdata/gen_act_poly.py:
- * relative error 2^-43.3; the Taylor series to r^10 it replaces had
- * 2^-40.7 at |r| = ln2/2), e^t = (1 + r q) with k added to its exponent
- * bits (the result stays normal: k >= -1021); e^t - 1 is r q itself when
- * k = 0 and e^t - 1 otherwise (t >= ln2/2: no cancellation).  Measured
- * (a C model of these steps with fma(), 4 10^7 points each) against expl
- * and expm1l on [-708, 100]: relative error 2^-43.9 for e^t, 2^-42.9 for
- * e^t - 1; against tanhl and the long double formulas on [0, 20] (sigmoid:
- * [-100, 100]), the worst values below are off by 662 fp64 ulps (tanh) and
- * 257 (sigmoid, sigmoid', fg_sig32's), far inside the rounding check's
- * window of 2^13 = 8192 ulps (the Taylor form: 5218 and 1900).
- * sigmoid: e^-|x| (x clamped to -708), (x's sign bit clear ? 1 : e) / (1 + e);
- * sigmoid': e / (1 + e)^2; tanh|x| = u/(u + 2), u = e^(2|x|) - 1 (|x| > 20
- * rounds to 1 in every dtype below fp64); exp: x clamped to [-708, 100]
- * (beyond, every dtype below fp64 has 0 or inf, and the rounding check of
- * the clamped value says so). */
+/* Their e^t for t in [-708, 40] (clamped; NaN stays NaN): t = k ln2 + r,
+ * |r| <= ln2/2, k rounded by the 1.5 2^52 trick (k sits in the low bits
+ * of t log2e + 1.5 2^52), r = t - k ln2 in one FMA with ln2 rounded to
+ * fp64 (its error times |k| <= 1022: under 2^-45 absolute).
+ *   exp: e^r - 1 = r q(r), q of degree 8 interpolating (e^r - 1)/r at
+ * the Chebyshev nodes (ACT_Q, tests/refdata/gen_act_poly.py: relative
+ * error 2^-43.3), e^t = (1 + r q) with k added to its exponent bits (the
+ * result stays normal: k >= -1021); measured (a C model with fma(), 4 10^7
+ * points) against expl on [-708, 100]: relative error 2^-43.9.  x is
+ * clamped to [-708, 100] (beyond, every dtype below fp64 has 0 or inf,
+ * and the rounding check of the clamped value says so).
+ *   sigmoid, sigmoid', tanh: e^r = P(r)/P(-r) (pade_lanes below), so
+ * e^t = 2^k P(r) / P(-r) and each function is one quotient.  sigmoid:
+ * t = -|x| (clamped to -708), P(-r) / (P(-r) + 2^k P(r)), or 2^k P(r) over
+ * the same where x's sign bit is set; sigmoid': 2^k P(r) P(-r) / (P(-r) +
+ * 2^k P(r))^2; tanh|x|: t = 2|x| (|x| > 20 rounds to 1 in every dtype
+ * below fp64), ((2^k - 1) E + (2^k + 1) r O) / ((2^k + 1) E + (2^k - 1) r O).
+ * Measured (tests/refdata/act_pade_model.c, these steps with fma(), 4 10^7
+ * points on [-100, 100]) against the long double formulas: at most 21 fp64
+ * ulps off (sigmoid, sigmoid', fg_sig32's) and 13 (tanh), far inside the
+ * rounding check's window of 2^13 = 8192 ulps (the degree-8 q it replaces:
+ * 257 and 662). */
+/* e^r = P(r)/P(-r) for |r| <= ln2/2, P the [5/5] Pade approximant of
+ * e^r: P(r) = E(r^2) + r O(r^2), E = 1 + r^2/9 + r^4/1008, O = 1/2 +
+ * r^2/72 + r^4/30240 (truncation error under 2^-50 relative at |r| =
+ * ln2/2).  Written out as E and r O, so that sigmoid, sigmoid' and tanh
+ * each need one division (theirs) and a chain of five dependent steps
+ * where the polynomial of q took nine. */
+#define PADE_E 0x1.c71c71c71c71cp-4, 0x1.041041041041p-10   /* 1/9, 1/1008 */
+#define PADE_O 0x1.c71c71c71c71cp-7, 0x1.1566abc011567p-15  /* 1/72, 1/30240 */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void pade_lanes(const __m256d *r, __m256d *ev, __m256d *ro, const int nw)
+{
+    static const double ce[2] = { PADE_E }, co[2] = { PADE_O };
+#pragma GCC unroll 8
+    FORN {
+        __m256d s = _mm256_mul_pd(r[w], r[w]);
+        ev[w] = _mm256_fmadd_pd(_mm256_fmadd_pd(s, _mm256_set1_pd(ce[1]), _mm256_set1_pd(ce[0])), s, _mm256_set1_pd(1.0));
+        ro[w] = _mm256_mul_pd(r[w], _mm256_fmadd_pd(_mm256_fmadd_pd(s, _mm256_set1_pd(co[1]), _mm256_set1_pd(co[0])), s,
+                                                    _mm256_set1_pd(0.5)));
+    }
+}
 __attribute__((target("avx2,fma"), always_inline))
 static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int nw)
 {
@@ -734,7 +754,6 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
 #pragma GCC unroll 8
     FORN {
         if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
-        else if (kern == KT_EXPNEG) t[w] = x[w];
         else if (kern == KA_TANH)
             t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));
         else t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn));
@@ -745,6 +764,44 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
     FORN { k[w] = _mm256_sub_pd(km[w], magic); }
 #pragma GCC unroll 8
     FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2, t[w]); }
+    if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_TANH) {
+        __m256d ev[NW], ro[NW];
+        pade_lanes(r, ev, ro, nw);
+        if (kern == KA_TANH) {
+            /* tanh = (2^k P(r) - P(-r)) / (2^k P(r) + P(-r)) = num / den with
+             * num = (2^k - 1) E + (2^k + 1) r O, den = (2^k + 1) E + (2^k - 1) r O:
+             * for k = 0, num = 2 r O, no cancellation for small x */
+#pragma GCC unroll 8
+            FORN {
+                __m256d s2 = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(one_),
+                                                                  _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
+                __m256d sm1 = _mm256_sub_pd(s2, one_), sp1 = _mm256_add_pd(s2, one_);
+                __m256d num = _mm256_fmadd_pd(sm1, ev[w], _mm256_mul_pd(sp1, ro[w]));
+                __m256d den = _mm256_fmadd_pd(sp1, ev[w], _mm256_mul_pd(sm1, ro[w]));
+                y[w] = _mm256_or_pd(_mm256_div_pd(num, den), _mm256_and_pd(x[w], sgn));
+            }
+            return;
+        }
+        __m256d pp[NW], pm[NW];
+#pragma GCC unroll 8
+        FORN {
+            pp[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_add_pd(ev[w], ro[w])),
+                                                         _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
+            pm[w] = _mm256_sub_pd(ev[w], ro[w]);
+        }
+        if (kern == KA_SIGMOID_D) {   /* e/(1 + e)^2 = 2^k P(r) P(-r) / (P(-r) + 2^k P(r))^2 */
+#pragma GCC unroll 8
+            FORN {
+                __m256d d = _mm256_add_pd(pm[w], pp[w]);
+                y[w] = _mm256_div_pd(_mm256_mul_pd(pp[w], pm[w]), _mm256_mul_pd(d, d));
+            }
+            return;
+        }
+        /* 1/(1 + e) = P(-r) / (P(-r) + 2^k P(r)); e/(1 + e) = 2^k P(r) / (the same) where x's sign bit is set */
+#pragma GCC unroll 8
+        FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(pm[w], pp[w], x[w]), _mm256_add_pd(pm[w], pp[w])); }
+        return;
+    }
 #pragma GCC unroll 8
     FORN { q[w] = _mm256_set1_pd(c[0]); }
 #pragma GCC unroll 9
@@ -757,7 +814,7 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         e[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r[w], q[w], one_)),
                                                     _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
     }
-    if (kern == KT_EXP || kern == KT_EXPNEG) {
+    if (kern == KT_EXP) {
 #pragma GCC unroll 8
         FORN { y[w] = e[w]; }
         return;
@@ -1427,20 +1484,60 @@ static inline int near_mid(__m256d y, int64_t mask, int64_t mid, int64_t w, doub
 #define NEAR32(y) near_mid(y, (1LL << 29) - 1, 1LL << 28, 1LL << 13, 0x1p-126)
 #define NEAR16(y) near_mid(y, (1LL << 42) - 1, 1LL << 41, 1LL << 29, 0x1p-14)
 
+/* NEAR32 for a whole block at once, cheaper: all ones where no lane of
+ * the block needs a look.  The midpoint test reads the low 29 bits of each
+ * fp64 lane, which lie in its low 32-bit word: the low words of two
+ * vectors (one shuffle) are tested in eight 32-bit lanes at once, with
+ * NEAR32's arithmetic modulo 2^29 (the same bits, so the same answer).
+ * The test for results below fp32's normal range or NaN looks at x
+ * instead, eight fp32 inputs at a time (ok32_x): a condition on x that
+ * holds for every x whose result can be that small, or NaN.  A block that
+ * fails either test has each lane looked at by NEAR32 itself, so every
+ * element is decided as NEAR32 decides it. */
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256i ok32_mid(__m256d a, __m256d b)
+{
+    __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castpd_ps(a), _mm256_castpd_ps(b), 0x88));
+    __m256i d = _mm256_and_si256(_mm256_sub_epi32(lo, _mm256_set1_epi32((1 << 28) - (1 << 13))),
+                                 _mm256_set1_epi32((1 << 29) - 1));
+    return _mm256_cmpgt_epi32(d, _mm256_set1_epi32((1 << 14) - 1));
+}
+/* kern's results for x[0..7] are all >= 2^-126 in magnitude and not NaN
+ * when the lanes are all ones: sigmoid(x) >= e^x/2 > 2^-126 for x >= -85,
+ * sigmoid'(x) >= e^-|x|/4 > 2^-126 for |x| <= 85, |tanh x| >= |x|/2 for
+ * |x| <= 1 (and >= tanh 1 beyond), e^x > 2^-126 for x >= -86 (the fast
+ * values are within 2^-42 of these); NaN fails every ordered compare */
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m256i ok32_x(int kern, const float *x)
+{
+    __m256 v = _mm256_loadu_ps(x), ax = _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+    __m256 ok;
+    if (kern == KA_SIGMOID) ok = _mm256_cmp_ps(v, _mm256_set1_ps(-85.0f), _CMP_GE_OQ);
+    else if (kern == KA_SIGMOID_D) ok = _mm256_cmp_ps(ax, _mm256_set1_ps(85.0f), _CMP_LE_OQ);
+    else if (kern == KA_TANH) ok = _mm256_cmp_ps(ax, _mm256_set1_ps(0x1p-124f), _CMP_GE_OQ);
+    else ok = _mm256_cmp_ps(v, _mm256_set1_ps(-86.0f), _CMP_GE_OQ);   /* KT_EXP */
+    return _mm256_castps_si256(ok);
+}
+#define ALL_ONES(m) _mm256_testc_si256(m, _mm256_set1_epi32(-1))
+
 #define FUSED32(K)                                                                                     \
     case K:                                                                                            \
         for (; i + 4 * NW <= n; i += 4 * NW) {                                                         \
             __m256d v[NW], y[NW];                                                                      \
             _Pragma("GCC unroll 8") FORW v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));          \
             act_lanes_w(K, v, y);                                                                      \
-            unsigned bad = 0;                                                                          \
-            _Pragma("GCC unroll 8") FORW {                                                             \
+            __m256i ok = ok32_x(K, x + i);                                                             \
+            _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
                 _mm_storeu_ps(o + i + 4 * w, _mm256_cvtpd_ps(y[w]));                                   \
-                bad |= (unsigned)NEAR32(y[w]) << 4 * w;                                                \
+                _mm_storeu_ps(o + i + 4 * w + 4, _mm256_cvtpd_ps(y[w + 1]));                           \
+                ok = _mm256_and_si256(ok, ok32_mid(y[w], y[w + 1]));                                   \
+                if (w) ok = _mm256_and_si256(ok, ok32_x(K, x + i + 4 * w));                            \
             }                                                                                          \
-            if (bad) {                                                                                 \
+            if (!ALL_ONES(ok)) {                                                                       \
+                unsigned bad = 0;                                                                      \
+                FORW bad |= (unsigned)NEAR32(y[w]) << 4 * w;                                           \
                 double xv[4 * NW], yv[4 * NW];                                                         \
-                _Pragma("GCC unroll 8") FORW {                                                         \
+                FORW {                                                                                 \
                     _mm256_storeu_pd(xv + 4 * w, v[w]);                                                \
                     _mm256_storeu_pd(yv + 4 * w, y[w]);                                                \
                 }                                                                                      \
@@ -1474,48 +1571,39 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 }
 
 /* sigmoid and sigmoid' of the same x (autodiff's fused forward, fg_tree
- * below), FG_NW vectors interleaved as in FUSED32: e = e^-|x| once
- * (act_lanes' exp), one division r = 1/(1 + e), then sigmoid = r or e r
- * (x's sign bit clear or set) and sigmoid' = r (e r), each within 3 fp64 ulps of the
- * true value, far inside the rounding check's window, so after the
- * check each result has fused32's bits (correctly rounded: there is no
- * other).  The check is NEAR32's, on all lanes at once: both values are
- * >= 0, and a result below fp32's normal range (or NaN) needs e < 2^-124
- * (sigmoid >= e/2, sigmoid' >= e/4 for x < 0) or a NaN e, so one compare of
- * e flags those; only a block with a flagged lane looks at its lanes. */
+ * below), FG_NW vectors interleaved as in FUSED32: the Pade form of
+ * e^-|x| = 2^k P(r) / P(-r) once (act_lanes_n), one division v = 1/(P(-r)
+ * + 2^k P(r)), then a = P(-r) v = 1/(1 + e) and b = 2^k P(r) v = e/(1 + e):
+ * sigmoid = a or b (x's sign bit clear or set), sigmoid' = a b.  Each
+ * fast value is far inside the rounding check's window (act_pade_model.c),
+ * so after the check each result has fused32's bits (correctly rounded:
+ * there is no other).  The check is ok32_mid and ok32_x's, a block at a
+ * time: only a block that fails it looks at its lanes with NEAR32. */
 #define FG_NW 6
 __attribute__((target("avx2,fma"), always_inline))
-static inline __m256i fg_near(__m256d y)
-{
-    const int64_t w = 1LL << 13, mid = 1LL << 28, mask = (1LL << 29) - 1;
-    __m256i d = _mm256_and_si256(_mm256_sub_epi64(_mm256_castpd_si256(y), _mm256_set1_epi64x(mid - w)),
-                                 _mm256_set1_epi64x(mask));
-    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(2 * w), d);
-}
-__attribute__((target("avx2,fma"), always_inline))
-static inline __m256i fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const int nw)
+static inline void fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const int nw)
 {
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
-    __m256d t[NW], e[NW], r[NW], er[NW];
-    __m256i bad = _mm256_setzero_si256();
-#pragma GCC unroll 8
-    FORN { t[w] = _mm256_max_pd(lo, _mm256_or_pd(v[w], sgn)); }
-    act_lanes_n(KT_EXPNEG, t, e, nw);
-#pragma GCC unroll 8
-    FORN { r[w] = _mm256_div_pd(one_, _mm256_add_pd(one_, e[w])); }
-#pragma GCC unroll 8
-    FORN { er[w] = _mm256_mul_pd(e[w], r[w]); }
+    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2 = _mm256_set1_pd(0x1.62e42fefa39efp-1),
+                  magic = _mm256_set1_pd(0x1.8p52);
+    __m256d km[NW], r[NW], ev[NW], ro[NW];
 #pragma GCC unroll 8
     FORN {
-        ys[w] = _mm256_blendv_pd(r[w], er[w], v[w]);   /* e r where x's sign bit is set (-0: r = e r = 1/2) */
-        yd[w] = _mm256_mul_pd(r[w], er[w]);
+        __m256d t = _mm256_max_pd(lo, _mm256_or_pd(v[w], sgn));
+        km[w] = _mm256_fmadd_pd(t, log2e, magic);
+        r[w] = _mm256_fnmadd_pd(_mm256_sub_pd(km[w], magic), ln2, t);
     }
+    pade_lanes(r, ev, ro, nw);
 #pragma GCC unroll 8
     FORN {
-        __m256i tiny = _mm256_castpd_si256(_mm256_cmp_pd(e[w], _mm256_set1_pd(0x1p-124), _CMP_NGE_UQ));
-        bad = _mm256_or_si256(bad, _mm256_or_si256(tiny, _mm256_or_si256(fg_near(ys[w]), fg_near(yd[w]))));
+        __m256d pp = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_add_pd(ev[w], ro[w])),
+                                                          _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
+        __m256d pm = _mm256_sub_pd(ev[w], ro[w]);
+        __m256d inv = _mm256_div_pd(one_, _mm256_add_pd(pm, pp));
+        __m256d a = _mm256_mul_pd(pm, inv), b = _mm256_mul_pd(pp, inv);   /* 1/(1 + e), e/(1 + e) */
+        ys[w] = _mm256_blendv_pd(a, b, v[w]);   /* e/(1 + e) where x's sign bit is set (-0: 1/2 either way) */
+        yd[w] = _mm256_mul_pd(a, b);
     }
-    return bad;
 }
 #define FG_FINISH(A, O, Y, XV, I)                                                                      \
     do {                                                                                               \
@@ -1528,6 +1616,8 @@ static inline __m256i fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const
                 if (bad >> k & 1) (O)[(I) + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);        \
         }                                                                                              \
     } while (0)
+/* the block check (ok32_mid, ok32_x): sigmoid and sigmoid' of x are both
+ * at least 2^-126 for |x| <= 85, as ok32_x(KA_SIGMOID_D) asks */
 __attribute__((target("avx2,fma")))
 static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *y, float *d, const float *x, int64_t n)
 {
@@ -1536,13 +1626,18 @@ static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *
         __m256d v[FG_NW], ys[FG_NW], yd[FG_NW];
 #pragma GCC unroll 8
         for (int w = 0; w < FG_NW; w++) v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));
-        __m256i bad = fg_lanes(v, ys, yd, FG_NW);
+        fg_lanes(v, ys, yd, FG_NW);
+        __m256i ok = ok32_x(KA_SIGMOID_D, x + i);
 #pragma GCC unroll 8
-        for (int w = 0; w < FG_NW; w++) {
+        for (int w = 0; w < FG_NW; w += 2) {
             _mm_storeu_ps(y + i + 4 * w, _mm256_cvtpd_ps(ys[w]));
+            _mm_storeu_ps(y + i + 4 * w + 4, _mm256_cvtpd_ps(ys[w + 1]));
             _mm_storeu_ps(d + i + 4 * w, _mm256_cvtpd_ps(yd[w]));
+            _mm_storeu_ps(d + i + 4 * w + 4, _mm256_cvtpd_ps(yd[w + 1]));
+            ok = _mm256_and_si256(ok, _mm256_and_si256(ok32_mid(ys[w], ys[w + 1]), ok32_mid(yd[w], yd[w + 1])));
+            if (w) ok = _mm256_and_si256(ok, ok32_x(KA_SIGMOID_D, x + i + 4 * w));
         }
-        if (!_mm256_testz_si256(bad, bad))
+        if (!ALL_ONES(ok))
             for (int w = 0; w < FG_NW; w++) {
                 FG_FINISH(a, y, ys[w], v[w], i + 4 * w);
                 FG_FINISH(da, d, yd[w], v[w], i + 4 * w);
@@ -1550,13 +1645,11 @@ static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *
     }
     for (; i + 4 <= n; i += 4) {
         __m256d v[1] = { _mm256_cvtps_pd(_mm_loadu_ps(x + i)) }, ys[1], yd[1];
-        __m256i bad = fg_lanes(v, ys, yd, 1);
+        fg_lanes(v, ys, yd, 1);
         _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys[0]));
         _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd[0]));
-        if (!_mm256_testz_si256(bad, bad)) {
-            FG_FINISH(a, y, ys[0], v[0], i);
-            FG_FINISH(da, d, yd[0], v[0], i);
-        }
+        FG_FINISH(a, y, ys[0], v[0], i);
+        FG_FINISH(da, d, yd[0], v[0], i);
     }
     for (; i < n; i++) {
         y[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
