@@ -461,6 +461,36 @@ float kavx2_block32(const float *x, int64_t n)
     return res;
 }
 
+/* Four consecutive blocks of m[0], ..., m[3] >= 8 elements (the first at
+ * x, each next one right after): each exactly kavx2_block32's sum, their
+ * running sums interleaved so that four chains of additions overlap
+ * instead of one waiting on each add (pw32's leaves). */
+void kavx2_block32x4(const float *x, const int64_t *m, float *out)
+{
+    const float *xb[4] = { x, x + m[0], x + m[0] + m[1], x + m[0] + m[1] + m[2] };
+    int64_t end[4], lo = INT64_MAX;
+    for (int b = 0; b < 4; b++) {
+        end[b] = m[b] - m[b] % 8;
+        if (end[b] < lo) lo = end[b];
+    }
+    __m256 a[4] = { _mm256_loadu_ps(xb[0]), _mm256_loadu_ps(xb[1]), _mm256_loadu_ps(xb[2]), _mm256_loadu_ps(xb[3]) };
+    int64_t i;
+    for (i = 8; i < lo; i += 8) {
+        a[0] = _mm256_add_ps(a[0], _mm256_loadu_ps(xb[0] + i));
+        a[1] = _mm256_add_ps(a[1], _mm256_loadu_ps(xb[1] + i));
+        a[2] = _mm256_add_ps(a[2], _mm256_loadu_ps(xb[2] + i));
+        a[3] = _mm256_add_ps(a[3], _mm256_loadu_ps(xb[3] + i));
+    }
+    for (int b = 0; b < 4; b++) {
+        for (int64_t j = i; j < end[b]; j += 8) a[b] = _mm256_add_ps(a[b], _mm256_loadu_ps(xb[b] + j));
+        float r[8];
+        _mm256_storeu_ps(r, a[b]);
+        float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (int64_t j = end[b]; j < m[b]; j++) res = res + xb[b][j];
+        out[b] = res;
+    }
+}
+
 double kavx2_block64(const double *x, int64_t n)
 {
     if (n < 8) {

@@ -28,6 +28,7 @@ void kavx2_d2f(float *o, const double *a, int64_t n) { (void)o; (void)a; (void)n
 void kavx2_fill(char *o, const char *pat, int64_t n) { (void)o; (void)pat; (void)n; never(__func__); }
 void kavx2_copy_nt(char *o, const char *a, int64_t n) { (void)o; (void)a; (void)n; never(__func__); }
 float kavx2_block32(const float *x, int64_t n) { (void)x; (void)n; never(__func__); return 0; }
+void kavx2_block32x4(const float *x, const int64_t *m, float *out) { (void)x; (void)m; (void)out; never(__func__); }
 double kavx2_block64(const double *x, int64_t n) { (void)x; (void)n; never(__func__); return 0; }
 void kavx2_tr32(int t, float m, float *x, int64_t n) { (void)t; (void)m; (void)x; (void)n; never(__func__); }
 void kavx2_tr64(int t, double m, double *x, int64_t n) { (void)t; (void)m; (void)x; (void)n; never(__func__); }

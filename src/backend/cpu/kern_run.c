@@ -525,10 +525,56 @@ void kern_fill(void *dst, int es, const void *val, int64_t n)
 
 typedef struct pw_ctx { dtype_t dt; int t; double m; const char *p; } pw_ctx_t;
 
+/* The leaves of pw32's tree over (j0, n), left to right, from k on. */
+static int pw_leaves(int64_t j0, int64_t n, int64_t *lj, int64_t *ln, int k)
+{
+    if (n <= PW_BLOCK) {
+        lj[k] = j0;
+        ln[k] = n;
+        return k + 1;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    k = pw_leaves(j0, n2, lj, ln, k);
+    return pw_leaves(j0 + n2, n - n2, lj, ln, k);
+}
+
+/* pw32's tree over n elements whose leaf sums are s[*k], s[*k + 1], ... */
+static float pw32_join(const float *s, int *k, int64_t n)
+{
+    if (n <= PW_BLOCK) return s[(*k)++];
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    float a = pw32_join(s, k, n2), b = pw32_join(s, k, n - n2);
+    return a + b;
+}
+
 /* reduce.c's pw_sum, in fp32: blocks of 128 through kavx2_block32, longer
- * runs split in halves at multiples of 8, each sum rounded to fp32. */
+ * runs split in halves at multiples of 8, each sum rounded to fp32.  Up to
+ * PW_LEAVES_N elements of fp32 as they are, the leaves are summed first,
+ * four at a time (kavx2_block32x4: the same sums), and then
+ * joined in the tree's order. */
+#define PW_LEAVES_N 4096   /* its leaves are longer than 56 elements: at most 73 */
 static float pw32(const pw_ctx_t *c, int64_t j0, int64_t n)
 {
+    if (n > PW_BLOCK && n <= PW_LEAVES_N && c->dt == DT_FP32 && c->t == KT_ID) {
+        int64_t lj[96], ln[96];
+        float s[96];
+        const float *px = (const float *)c->p;
+        int nl = pw_leaves(j0, n, lj, ln, 0);
+        for (int i = 0; i < nl;) {
+            if (i + 4 <= nl && ln[i] >= 8 && ln[i + 1] >= 8 && ln[i + 2] >= 8 && ln[i + 3] >= 8) {
+                kavx2_block32x4(px + lj[i], ln + i, s + i);
+                i += 4;
+            } else {
+                s[i] = kavx2_block32(px + lj[i], ln[i]);
+                i++;
+            }
+        }
+        int k = 0;
+        return pw32_join(s, &k, n);
+    }
+
     if (n <= PW_BLOCK) {
         float x[PW_BLOCK];
         const float *px;

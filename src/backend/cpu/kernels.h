@@ -144,6 +144,7 @@ void kavx2_fill(char *o, const char *pat, int64_t n);
 void kavx2_copy_nt(char *o, const char *a, int64_t n);
 /* one pairwise block (n <= 128) of already transformed fp32 / fp64 values */
 float kavx2_block32(const float *x, int64_t n);
+void kavx2_block32x4(const float *x, const int64_t *m, float *out);
 double kavx2_block64(const double *x, int64_t n);
 void kavx2_tr32(int t, float m, float *x, int64_t n);
 void kavx2_tr64(int t, double m, double *x, int64_t n);
