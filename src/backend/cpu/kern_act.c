@@ -2227,7 +2227,7 @@ static double fg_tree(fg_ctx_t *c, int64_t j0, int64_t n)
             fg_one(c->da, &c->p, c->td, c->dt, d, c->x + off, n);
         }
         double r = 0;
-        kern_pwsum(c->dt, KT_ID, 0, y, n, &r);   /* n < 2^16: on this thread, y still in the cache */
+        kern_pwsum_hot(c->dt, KT_ID, 0, y, n, &r);   /* n < 2^16: on this thread, y still in the cache */
         return r;
     }
     int64_t n2 = n / 2;

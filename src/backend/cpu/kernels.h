@@ -88,6 +88,8 @@ bool kern_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t 
  * each step rounded to the accumulator).  Returns false when dt or the CPU
  * has no fast path. */
 bool kern_pwsum(dtype_t dt, int t, double m, const void *p, int64_t n, double *res);
+/* the same, for n elements just written and still in the cache (the same bits) */
+bool kern_pwsum_hot(dtype_t dt, int t, double m, const void *p, int64_t n, double *res);
 
 /* Index of the first NaN, else of the first largest (want_max) or smallest
  * element of n >= 1 contiguous elements of dtype dt (fp16/bf16/fp32/fp64). */
