@@ -814,30 +814,11 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         e[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_fmadd_pd(r[w], q[w], one_)),
                                                     _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
     }
-    if (kern == KT_EXP) {
+    if (kern == KT_EXP) {   /* the only kernel left on this path */
 #pragma GCC unroll 8
         FORN { y[w] = e[w]; }
         return;
     }
-    if (kern == KA_TANH) {
-        __m256d u[NW];
-#pragma GCC unroll 8
-        FORN { u[w] = _mm256_blendv_pd(_mm256_sub_pd(e[w], one_), _mm256_mul_pd(r[w], q[w]),
-                                       _mm256_cmp_pd(k[w], _mm256_setzero_pd(), _CMP_EQ_OQ)); }
-#pragma GCC unroll 8
-        FORN { y[w] = _mm256_or_pd(_mm256_div_pd(u[w], _mm256_add_pd(u[w], _mm256_set1_pd(2.0))), _mm256_and_pd(x[w], sgn)); }
-        return;
-    }
-    __m256d d[NW];
-#pragma GCC unroll 8
-    FORN { d[w] = _mm256_add_pd(one_, e[w]); }
-    if (kern == KA_SIGMOID_D) {
-#pragma GCC unroll 8
-        FORN { y[w] = _mm256_div_pd(e[w], _mm256_mul_pd(d[w], d[w])); }
-        return;
-    }
-#pragma GCC unroll 8
-    FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(one_, e[w], x[w]), d[w]); }   /* e / d where x's sign bit is set (-0: 1/2 either way) */
 }
 
 #define act_lanes_w(kern, x, y) act_lanes_n(kern, x, y, NW)
