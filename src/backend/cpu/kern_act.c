@@ -743,52 +743,45 @@ static inline void pade_lanes(const __m256d *r, __m256d *ev, __m256d *ro, const 
                                                     _mm256_set1_pd(0.5)));
     }
 }
+/* t = k ln2 + r (above): km holds k in its low bits (t log2e + 1.5 2^52), r = t - k ln2 */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void reduce_lanes(const __m256d *t, __m256d *km, __m256d *r, const int nw)
+{
+    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2 = _mm256_set1_pd(0x1.62e42fefa39efp-1),
+                  magic = _mm256_set1_pd(0x1.8p52);
+#pragma GCC unroll 8
+    FORN {
+        km[w] = _mm256_fmadd_pd(t[w], log2e, magic);
+        r[w] = _mm256_fnmadd_pd(_mm256_sub_pd(km[w], magic), ln2, t[w]);
+    }
+}
+/* sigmoid's e^-|x| (x clamped to -708) as the two parts of its quotient:
+ * pp = 2^k P(r), pm = P(-r), e^-|x| = pp / pm (act_lanes_n, fg_lanes) */
+__attribute__((target("avx2,fma"), always_inline))
+static inline void sig_parts(const __m256d *x, __m256d *pp, __m256d *pm, const int nw)
+{
+    const __m256d sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
+    __m256d t[NW], km[NW], r[NW], ev[NW], ro[NW];
+#pragma GCC unroll 8
+    FORN { t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn)); }
+    reduce_lanes(t, km, r, nw);
+    pade_lanes(r, ev, ro, nw);
+#pragma GCC unroll 8
+    FORN {
+        pp[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_add_pd(ev[w], ro[w])),
+                                                     _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
+        pm[w] = _mm256_sub_pd(ev[w], ro[w]);
+    }
+}
 __attribute__((target("avx2,fma"), always_inline))
 static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int nw)
 {
     const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
-    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2 = _mm256_set1_pd(0x1.62e42fefa39efp-1),
-                  magic = _mm256_set1_pd(0x1.8p52);
     static const double c[9] = { ACT_Q };
-    __m256d t[NW], km[NW], k[NW], r[NW], q[NW], e[NW];
-#pragma GCC unroll 8
-    FORN {
-        if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
-        else if (kern == KA_TANH)
-            t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));
-        else t[w] = _mm256_max_pd(lo, _mm256_or_pd(x[w], sgn));
-    }
-#pragma GCC unroll 8
-    FORN { km[w] = _mm256_fmadd_pd(t[w], log2e, magic); }
-#pragma GCC unroll 8
-    FORN { k[w] = _mm256_sub_pd(km[w], magic); }
-#pragma GCC unroll 8
-    FORN { r[w] = _mm256_fnmadd_pd(k[w], ln2, t[w]); }
-    if (kern == KA_SIGMOID || kern == KA_SIGMOID_D || kern == KA_TANH) {
-        __m256d ev[NW], ro[NW];
-        pade_lanes(r, ev, ro, nw);
-        if (kern == KA_TANH) {
-            /* tanh = (2^k P(r) - P(-r)) / (2^k P(r) + P(-r)) = num / den with
-             * num = (2^k - 1) E + (2^k + 1) r O, den = (2^k + 1) E + (2^k - 1) r O:
-             * for k = 0, num = 2 r O, no cancellation for small x */
-#pragma GCC unroll 8
-            FORN {
-                __m256d s2 = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(one_),
-                                                                  _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
-                __m256d sm1 = _mm256_sub_pd(s2, one_), sp1 = _mm256_add_pd(s2, one_);
-                __m256d num = _mm256_fmadd_pd(sm1, ev[w], _mm256_mul_pd(sp1, ro[w]));
-                __m256d den = _mm256_fmadd_pd(sp1, ev[w], _mm256_mul_pd(sm1, ro[w]));
-                y[w] = _mm256_or_pd(_mm256_div_pd(num, den), _mm256_and_pd(x[w], sgn));
-            }
-            return;
-        }
+    __m256d t[NW], km[NW], r[NW], q[NW], e[NW];
+    if (kern == KA_SIGMOID || kern == KA_SIGMOID_D) {
         __m256d pp[NW], pm[NW];
-#pragma GCC unroll 8
-        FORN {
-            pp[w] = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_add_pd(ev[w], ro[w])),
-                                                         _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
-            pm[w] = _mm256_sub_pd(ev[w], ro[w]);
-        }
+        sig_parts(x, pp, pm, nw);
         if (kern == KA_SIGMOID_D) {   /* e/(1 + e)^2 = 2^k P(r) P(-r) / (P(-r) + 2^k P(r))^2 */
 #pragma GCC unroll 8
             FORN {
@@ -800,6 +793,29 @@ static inline void act_lanes_n(int kern, const __m256d *x, __m256d *y, const int
         /* 1/(1 + e) = P(-r) / (P(-r) + 2^k P(r)); e/(1 + e) = 2^k P(r) / (the same) where x's sign bit is set */
 #pragma GCC unroll 8
         FORN { y[w] = _mm256_div_pd(_mm256_blendv_pd(pm[w], pp[w], x[w]), _mm256_add_pd(pm[w], pp[w])); }
+        return;
+    }
+#pragma GCC unroll 8
+    FORN {
+        if (kern == KT_EXP) t[w] = _mm256_min_pd(_mm256_set1_pd(100.0), _mm256_max_pd(lo, x[w]));
+        else t[w] = _mm256_min_pd(_mm256_set1_pd(40.0), _mm256_add_pd(_mm256_andnot_pd(sgn, x[w]), _mm256_andnot_pd(sgn, x[w])));   /* KA_TANH */
+    }
+    reduce_lanes(t, km, r, nw);
+    if (kern == KA_TANH) {
+        /* tanh = (2^k P(r) - P(-r)) / (2^k P(r) + P(-r)) = num / den with
+         * num = (2^k - 1) E + (2^k + 1) r O, den = (2^k + 1) E + (2^k - 1) r O:
+         * for k = 0, num = 2 r O, no cancellation for small x */
+        __m256d ev[NW], ro[NW];
+        pade_lanes(r, ev, ro, nw);
+#pragma GCC unroll 8
+        FORN {
+            __m256d s2 = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(one_),
+                                                              _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
+            __m256d sm1 = _mm256_sub_pd(s2, one_), sp1 = _mm256_add_pd(s2, one_);
+            __m256d num = _mm256_fmadd_pd(sm1, ev[w], _mm256_mul_pd(sp1, ro[w]));
+            __m256d den = _mm256_fmadd_pd(sp1, ev[w], _mm256_mul_pd(sm1, ro[w]));
+            y[w] = _mm256_or_pd(_mm256_div_pd(num, den), _mm256_and_pd(x[w], sgn));
+        }
         return;
     }
 #pragma GCC unroll 8
@@ -1553,7 +1569,7 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 
 /* sigmoid and sigmoid' of the same x (autodiff's fused forward, fg_tree
  * below), FG_NW vectors interleaved as in FUSED32: the Pade form of
- * e^-|x| = 2^k P(r) / P(-r) once (act_lanes_n), one division v = 1/(P(-r)
+ * e^-|x| = 2^k P(r) / P(-r) once (sig_parts, as act_lanes_n), one division v = 1/(P(-r)
  * + 2^k P(r)), then a = P(-r) v = 1/(1 + e) and b = 2^k P(r) v = e/(1 + e):
  * sigmoid = a or b (x's sign bit clear or set), sigmoid' = a b.  Each
  * fast value is far inside the rounding check's window (act_pade_model.c),
@@ -1564,24 +1580,13 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
 __attribute__((target("avx2,fma"), always_inline))
 static inline void fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const int nw)
 {
-    const __m256d one_ = _mm256_set1_pd(1.0), sgn = _mm256_set1_pd(-0.0), lo = _mm256_set1_pd(-708.0);
-    const __m256d log2e = _mm256_set1_pd(1.4426950408889634), ln2 = _mm256_set1_pd(0x1.62e42fefa39efp-1),
-                  magic = _mm256_set1_pd(0x1.8p52);
-    __m256d km[NW], r[NW], ev[NW], ro[NW];
+    const __m256d one_ = _mm256_set1_pd(1.0);
+    __m256d pp[NW], pm[NW];
+    sig_parts(v, pp, pm, nw);
 #pragma GCC unroll 8
     FORN {
-        __m256d t = _mm256_max_pd(lo, _mm256_or_pd(v[w], sgn));
-        km[w] = _mm256_fmadd_pd(t, log2e, magic);
-        r[w] = _mm256_fnmadd_pd(_mm256_sub_pd(km[w], magic), ln2, t);
-    }
-    pade_lanes(r, ev, ro, nw);
-#pragma GCC unroll 8
-    FORN {
-        __m256d pp = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(_mm256_add_pd(ev[w], ro[w])),
-                                                          _mm256_slli_epi64(_mm256_castpd_si256(km[w]), 52)));
-        __m256d pm = _mm256_sub_pd(ev[w], ro[w]);
-        __m256d inv = _mm256_div_pd(one_, _mm256_add_pd(pm, pp));
-        __m256d a = _mm256_mul_pd(pm, inv), b = _mm256_mul_pd(pp, inv);   /* 1/(1 + e), e/(1 + e) */
+        __m256d inv = _mm256_div_pd(one_, _mm256_add_pd(pm[w], pp[w]));
+        __m256d a = _mm256_mul_pd(pm[w], inv), b = _mm256_mul_pd(pp[w], inv);   /* 1/(1 + e), e/(1 + e) */
         ys[w] = _mm256_blendv_pd(a, b, v[w]);   /* e/(1 + e) where x's sign bit is set (-0: 1/2 either way) */
         yd[w] = _mm256_mul_pd(a, b);
     }
