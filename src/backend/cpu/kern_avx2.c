@@ -444,6 +444,16 @@ void kavx2_copy_nt(char *o, const char *a, int64_t n)
  * right from -0; else 8 running sums (one vector: lane j sums elements
  * j, j+8, j+16, ...), combined ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then
  * the leftover n % 8 added in order.  Exactly reduce.c's pw_sum block. */
+/* pw_sum's fold of the eight running sums, then the leftover x[end..n) in order */
+static inline float fold32(__m256 acc, const float *x, int64_t end, int64_t n)
+{
+    float r[8];
+    _mm256_storeu_ps(r, acc);
+    float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (int64_t i = end; i < n; i++) res = res + x[i];
+    return res;
+}
+
 float kavx2_block32(const float *x, int64_t n)
 {
     if (n < 8) {
@@ -454,11 +464,7 @@ float kavx2_block32(const float *x, int64_t n)
     __m256 acc = _mm256_loadu_ps(x);
     int64_t i, end = n - n % 8;
     for (i = 8; i < end; i += 8) acc = _mm256_add_ps(acc, _mm256_loadu_ps(x + i));
-    float r[8];
-    _mm256_storeu_ps(r, acc);
-    float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-    for (; i < n; i++) res = res + x[i];
-    return res;
+    return fold32(acc, x, end, n);
 }
 
 /* Four consecutive blocks of m[0], ..., m[3] >= 8 elements (the first at
@@ -483,11 +489,7 @@ void kavx2_block32x4(const float *x, const int64_t *m, float *out)
     }
     for (int b = 0; b < 4; b++) {
         for (int64_t j = i; j < end[b]; j += 8) a[b] = _mm256_add_ps(a[b], _mm256_loadu_ps(xb[b] + j));
-        float r[8];
-        _mm256_storeu_ps(r, a[b]);
-        float res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        for (int64_t j = end[b]; j < m[b]; j++) res = res + xb[b][j];
-        out[b] = res;
+        out[b] = fold32(a[b], xb[b], end[b], m[b]);
     }
 }
 
