@@ -2216,8 +2216,7 @@ static double fg_tree(fg_ctx_t *c, int64_t j0, int64_t n)
         kern_pwsum_hot(c->dt, KT_ID, 0, y, n, &r);   /* n < 2^16: on this thread, y still in the cache */
         return r;
     }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     double a = fg_tree(c, j0, n2), b = fg_tree(c, j0 + n2, n - n2);
     return c->dt == DT_FP64 ? a + b : (double)((float)a + (float)b);
 }
@@ -2249,8 +2248,7 @@ bk_status_t bk_cpu_fwdgrad(bk_fwdgrad_t *f)
         f->sum = fg_tree(&c, 0, f->n);
         return BK_OK;
     }
-    int64_t n2 = f->n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(f->n);
     c.j0[1] = n2;
     c.n[0] = n2;
     c.n[1] = f->n - n2;

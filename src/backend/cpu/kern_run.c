@@ -533,8 +533,7 @@ static int pw_leaves(int64_t j0, int64_t n, int64_t *lj, int64_t *ln, int k)
         ln[k] = n;
         return k + 1;
     }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     k = pw_leaves(j0, n2, lj, ln, k);
     return pw_leaves(j0 + n2, n - n2, lj, ln, k);
 }
@@ -543,8 +542,7 @@ static int pw_leaves(int64_t j0, int64_t n, int64_t *lj, int64_t *ln, int k)
 static float pw32_join(const float *s, int *k, int64_t n)
 {
     if (n <= PW_BLOCK) return s[(*k)++];
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     float a = pw32_join(s, k, n2), b = pw32_join(s, k, n - n2);
     return a + b;
 }
@@ -587,8 +585,7 @@ static float pw32(const pw_ctx_t *c, int64_t j0, int64_t n)
         }
         return kavx2_block32(px, n);
     }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     float a = pw32(c, j0, n2), b = pw32(c, j0 + n2, n - n2);
     return a + b;
 }
@@ -606,8 +603,7 @@ static double pw64(const pw_ctx_t *c, int64_t j0, int64_t n)
         }
         return kavx2_block64(px, n);
     }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     double a = pw64(c, j0, n2), b = pw64(c, j0 + n2, n - n2);
     return a + b;
 }
@@ -631,8 +627,7 @@ static bool pwsum(dtype_t dt, int t, double m, const void *p, int64_t n, double 
         *res = dt == DT_FP64 ? pw64(&c, 0, n) : (double)pw32(&c, 0, n);
         return true;
     }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     pw2_ctx_t c2 = { &c, { 0, n2 }, { n2, n - n2 }, { 0, 0 } };
     kern_parallel(pw2_range, &c2, 2, 1e9, 1);
     *res = dt == DT_FP64 ? c2.r[0] + c2.r[1] : (double)((float)c2.r[0] + (float)c2.r[1]);

@@ -88,6 +88,11 @@ bool kern_convert(dtype_t to, void *dst, dtype_t from, const void *src, int64_t 
  * each step rounded to the accumulator).  Returns false when dt or the CPU
  * has no fast path. */
 bool kern_pwsum(dtype_t dt, int t, double m, const void *p, int64_t n, double *res);
+/* The pairwise tree's split (reduce.c pw_sum, as NumPy's): a run of n
+ * elements is summed as its first pw_half(n) and the rest, n/2 rounded
+ * down to a multiple of 8.  Every copy of the tree (kern_run.c, the fused
+ * sweep in kern_act.c) splits with it, so all give the same bits. */
+static inline int64_t pw_half(int64_t n) { return n / 2 - n / 2 % 8; }
 /* the same, for n elements just written and still in the cache (the same bits) */
 bool kern_pwsum_hot(dtype_t dt, int t, double m, const void *p, int64_t n, double *res);
 

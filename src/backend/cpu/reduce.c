@@ -138,8 +138,7 @@ static double pw_sum(const seq_t *q, int64_t j0, int64_t n)
         for (; i < n; i++) res = R(a, res + x[i]);
         return res;
     }
-    int64_t n2 = n / 2;
-    n2 -= n2 % 8;
+    int64_t n2 = pw_half(n);
     return R(a, pw_sum(q, j0, n2) + pw_sum(q, j0 + n2, n - n2));
 }
 
