@@ -209,7 +209,15 @@ int main(void)
                                         * the register path's ops, last, on a slot and on x */
                                        "tanh(sigmoid(x) * 2 + 1) - x", "exp(x * 0.5) - sigmoid(x) * x",
                                        "sin(x) * cos(x) + erf(x / 2)", "log1p(x * x) - expm1(x / 4)",
-                                       "tanh(x * 3 + log(abs(x)))", "sqrt(abs(x)) * 2 + tanh(x)" };
+                                       "tanh(x * 3 + log(abs(x)))", "sqrt(abs(x)) * 2 + tanh(x)",
+                                       /* the ops after sigmoid and tanh done on their results
+                                        * (kact_run_post): +, -, * and / with a scalar and with a
+                                        * tensor, on either side */
+                                       "2 - sigmoid(x) / 3", "(1 + tanh(x)) * 0.5 - x", "x / tanh(x * 2) + 1",
+                                       "x - sigmoid(x) * x", "0.5 * tanh(x) / x", "x * sigmoid(x) + x",
+                                       "x + tanh(x) - 1", "3 / sigmoid(x) + 1",
+                                       /* (and not where another op reads the result too) */
+                                       "tanh(x) * 3 - tanh(x) / x", "sigmoid(x) * sigmoid(x) + 1" };
     static const char *const bdt[] = { "fp32", "fp16", "fp64", "bf16" };
     for (int level = 1; level >= 0; level--) {
         int old = bk_cpu_set_level(level);

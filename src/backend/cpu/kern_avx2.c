@@ -14,19 +14,11 @@
  * so it sees the same instructions. */
 #include "backend/cpu/kernels.h"
 #include <immintrin.h>
+#include "backend/cpu/simd_ops.h"   /* add_ps, mul_ps: the operand order pinned */
 #include <string.h>
 #include <stdint.h>
 #include "util/sleef_det.h"
 
-/* Which NaN comes out of a + b when both are NaN depends on the operand
- * order (IEEE 754 leaves it open; x86 returns the first source's NaN,
- * quieted), and the compiler may swap the operands of a commutative
- * intrinsic.  The scalar kernels compile to `addss b, a` (a first), so the
- * vector ones pin that order with these four instructions. */
-static inline __m256 add_ps(__m256 a, __m256 b) { __m256 r; __asm__("vaddps %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); return r; }
-static inline __m256 mul_ps(__m256 a, __m256 b) { __m256 r; __asm__("vmulps %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); return r; }
-static inline __m256d add_pd(__m256d a, __m256d b) { __m256d r; __asm__("vaddpd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); return r; }
-static inline __m256d mul_pd(__m256d a, __m256d b) { __m256d r; __asm__("vmulpd %2, %1, %0" : "=x"(r) : "x"(a), "x"(b)); return r; }
 
 /* Large outputs are written with non-temporal stores: they go straight
  * to memory without first reading the destination line into the cache (a

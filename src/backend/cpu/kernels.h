@@ -117,6 +117,19 @@ bk_status_t bk_cpu_act(const bk_unary_t *u);
  * default parameters, rounded once as bk_cpu_act does. */
 bool kact_chainable(int kern);
 void kact_run(int kern, dtype_t dt, void *out, const void *in, int64_t n);
+/* A fused chain's binary ops that follow an activation (chain.c), done in
+ * fp32 on its rounded results before they are stored, one after another,
+ * each as kern_binary's blocks compute it: r = r kb b (rev: b kb r), kb
+ * one of KB_ADD, KB_SUB, KB_MUL, KB_DIV, b = p[i] (stride 1, p at the
+ * call's first element) or the scalar *p (stride 0). */
+typedef struct kpost { int kb; bool rev; int stride; const float *p; } kpost_t;
+#define KPOST_MAX 4
+/* Whether kact_run_post takes kern (sigmoid, tanh in fp32 on the AVX2
+ * loops); kern over n fp32 elements (a multiple of 8), then the post ops,
+ * stored (streamed when stream: out 32-byte aligned), the bits of
+ * kact_run followed by the ops' blocks. */
+bool kact_post_ok(int kern);
+void kact_run_post(int kern, float *out, const float *in, int64_t n, const kpost_t *post, int npost, bool stream);
 /* math.c's exp log log1p expm1 sin cos erf (OPK_UNARY, KU_EXP .. KU_ERF)
  * in fp16/bf16/fp32: bk_cpu_act computes them (the fp64 value, the
  * rounding check, the careful long double value when it fails), correctly
