@@ -1684,6 +1684,22 @@ static inline void fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const in
                 if (bad >> k & 1) (O)[(I) + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);        \
         }                                                                                              \
     } while (0)
+/* Elements [i0, i0 + n) (n a multiple of 4) four lanes at a time: the
+ * loop's last few, and a block whose check failed (again, out of the loop,
+ * as lanes32) */
+__attribute__((noinline, target("avx2,fma")))
+static void fg_lanes32(const act_t *a, const act_t *da, const aparam_t *p, float *y, float *d, const float *x,
+                       int64_t i0, int64_t n)
+{
+    for (int64_t i = i0; i + 4 <= i0 + n; i += 4) {
+        __m256d v[1] = { _mm256_cvtps_pd(_mm_loadu_ps(x + i)) }, ys[1], yd[1];
+        fg_lanes(v, ys, yd, 1);
+        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys[0]));
+        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd[0]));
+        FG_FINISH(a, y, ys[0], v[0], i);
+        FG_FINISH(da, d, yd[0], v[0], i);
+    }
+}
 /* the block check (ok32_mid, ok32_x): sigmoid and sigmoid' of x are both
  * at least 2^-126 for |x| <= 85, as ok32_x(KA_SIGMOID_D) asks */
 __attribute__((target("avx2,fma")))
@@ -1705,19 +1721,11 @@ static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *
             ok = _mm256_and_si256(ok, _mm256_and_si256(ok32_mid(ys[w], ys[w + 1]), ok32_mid(yd[w], yd[w + 1])));
             if (w) ok = _mm256_and_si256(ok, ok32_x(KA_SIGMOID_D, x + i + 4 * w));
         }
-        if (!ALL_ONES(ok))
-            for (int w = 0; w < FG_NW; w++) {
-                FG_FINISH(a, y, ys[w], v[w], i + 4 * w);
-                FG_FINISH(da, d, yd[w], v[w], i + 4 * w);
-            }
+        if (__builtin_expect(!ALL_ONES(ok), 0)) fg_lanes32(a, da, p, y, d, x, i, 4 * FG_NW);
     }
-    for (; i + 4 <= n; i += 4) {
-        __m256d v[1] = { _mm256_cvtps_pd(_mm_loadu_ps(x + i)) }, ys[1], yd[1];
-        fg_lanes(v, ys, yd, 1);
-        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys[0]));
-        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd[0]));
-        FG_FINISH(a, y, ys[0], v[0], i);
-        FG_FINISH(da, d, yd[0], v[0], i);
+    if (n - i >= 4) {
+        fg_lanes32(a, da, p, y, d, x, i, (n - i) & ~(int64_t)3);
+        i += (n - i) & ~(int64_t)3;
     }
     for (; i < n; i++) {
         y[i] = (float)finish1(a, p, DT_FP32, x[i], a->f(x[i], p));
