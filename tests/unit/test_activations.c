@@ -268,30 +268,33 @@ static void saturation_table(const char *dir)
 }
 
 /* act_hard.csv (gen_act_hard.py: mpmath): fp32 inputs whose sigmoid,
- * sigmoid' or tanh lies within 2^-22 fp32 ulp of a rounding midpoint.  A
- * fast value rounded without the rounding check lands on the wrong side
- * of some of them, so the vector kernels (sigmoid and tanh over the whole
- * column: the fused loops, NW vectors at a time and the single vectors of
- * the tail) and autodiff's fused sweep (grad(sum(sigmoid(x) * m)): its y as
- * the value of a row padded with zeros, m one-hot, and its sigmoid')
- * must give the correctly rounded bits of every row. */
-static int hard_rows;
+ * sigmoid' or tanh lies within 2^-22 fp32 ulp of a rounding midpoint; and
+ * act_fastwrong.csv (gen_act_fastwrong.py: mpmath): the fp32 inputs whose
+ * fast value in the AVX2 loops rounds to the wrong fp32 number (sigmoid,
+ * fg's sigmoid, exp: act_pade_model.c's scan of every fp32 input).  The
+ * vector kernels (sigmoid, tanh and, where the file has it, exp over the
+ * whole column: the fused loops, NW vectors at a time and the single
+ * vectors of the tail) and autodiff's fused sweep (grad(sum(sigmoid(x) *
+ * m)): its y as the value of a row padded with zeros, m one-hot, and its
+ * sigmoid') must give the correctly rounded bits of every row: a block
+ * whose rounding check fails must reach the careful path. */
 static void run_text(const char *t)
 {
     FILE *nul = fopen("/dev/null", "w");
     if (session_run(S, "<test>", t, (int)strlen(t), 1, nul, stdout)) tap_bail("cannot run: %.60s", t);
     fclose(nul);
 }
-static void hard_table(const char *dir)
+static void hard_table(const char *dir, const char *file, int min_rows)
 {
     csv_t c;
     row_t r;
-    if (!csv_open(&c, dir, "act_hard.csv")) tap_bail("cannot read act_hard.csv");
+    if (!csv_open(&c, dir, file)) tap_bail("cannot read %s", file);
+    bool has_exp = csv_has(&c, "exp_bits");
     size_t cap = 1 << 16, len = 0;
     char *xs = malloc(cap);
-    uint32_t want[3][1024];
-    int n = 0, bad[4] = { 0, 0, 0, 0 };
-    char e[512], why[4][200] = { "", "", "", "" };
+    uint32_t want[4][1024];
+    int n = 0, bad[5] = { 0, 0, 0, 0, 0 };
+    char e[512], why[5][200] = { "", "", "", "", "" };
     len += (size_t)snprintf(xs, cap, "HX = from_bits([");
     int fused0 = ad_fused_count();
     while (csv_next(&c, &r) && n < 1024) {
@@ -299,6 +302,7 @@ static void hard_table(const char *dir)
         want[0][n] = (uint32_t)strtoul(col(&c, &r, "sigmoid_bits"), NULL, 10);
         want[1][n] = (uint32_t)strtoul(col(&c, &r, "sigmoid_deriv_bits"), NULL, 10);
         want[2][n] = (uint32_t)strtoul(col(&c, &r, "tanh_bits"), NULL, 10);
+        if (has_exp) want[3][n] = (uint32_t)strtoul(col(&c, &r, "exp_bits"), NULL, 10);
         uint32_t xb = (uint32_t)strtoul(col(&c, &r, "x_bits"), NULL, 10);
         /* the fused sweep, one row: [x, 0 x 23] (a block of 24 fp32, the
          * zeros far from any rounding boundary, so that the block's own
@@ -319,28 +323,28 @@ static void hard_table(const char *dir)
     }
     csv_close(&c);
     snprintf(xs + len, cap - len, "], \"fp32\")");
-    hard_rows = n;
     run_text(xs);
     free(xs);
-    const char *fe[2] = { "sigmoid(HX)", "tanh(HX)" };
-    for (int f = 0; f < 2; f++)
+    const char *fe[3] = { "sigmoid(HX)", "tanh(HX)", "exp(HX)" };
+    const int slot[3] = { 0, 1, 4 }, wcol[3] = { 0, 2, 3 };
+    for (int f = 0; f < (has_exp ? 3 : 2); f++)
         for (int k = 0; k < n; k++) {
             double v;
             uint64_t bits = 0;
             int rc = eval_at(fe[f], k, &v, &bits, NULL);
-            uint32_t w = want[f ? 2 : 0][k];
-            if ((rc || bits != w) && !bad[f]++)
-                snprintf(why[f], sizeof why[f], "element %d: got %08llx, want %08x%s", k, (unsigned long long)bits, w,
-                         rc ? " (error)" : "");
+            uint32_t w = want[wcol[f]][k];
+            if ((rc || bits != w) && !bad[slot[f]]++)
+                snprintf(why[slot[f]], sizeof why[slot[f]], "element %d: got %08llx, want %08x%s", k,
+                         (unsigned long long)bits, w, rc ? " (error)" : "");
         }
-    tap_ok(n >= 400 && !bad[0], "act_hard.csv: sigmoid of %d fp32 near-midpoint inputs correctly rounded (%d wrong) %s", n,
-           bad[0], why[0]);
-    tap_ok(n >= 400 && !bad[1], "act_hard.csv: tanh of %d fp32 near-midpoint inputs correctly rounded (%d wrong) %s", n,
-           bad[1], why[1]);
+    tap_ok(n >= min_rows && !bad[0], "%s: sigmoid of %d fp32 inputs correctly rounded (%d wrong) %s", file, n, bad[0], why[0]);
+    tap_ok(n >= min_rows && !bad[1], "%s: tanh of %d fp32 inputs correctly rounded (%d wrong) %s", file, n, bad[1], why[1]);
+    if (has_exp)
+        tap_ok(n >= min_rows && !bad[4], "%s: exp of %d fp32 inputs correctly rounded (%d wrong) %s", file, n, bad[4], why[4]);
     int fused = ad_fused_count() - fused0;   /* each row's sweep ran fused (twice: value and gradient) */
-    tap_ok(n >= 400 && !bad[2] && fused >= n, "act_hard.csv: the fused sweep's sigmoid, %d rows (%d wrong, %d fused) %s", n,
+    tap_ok(n >= min_rows && !bad[2] && fused >= n, "%s: the fused sweep's sigmoid, %d rows (%d wrong, %d fused) %s", file, n,
            bad[2], fused, why[2]);
-    tap_ok(n >= 400 && !bad[3], "act_hard.csv: the fused sweep's sigmoid' (grad), %d rows (%d wrong) %s", n, bad[3], why[3]);
+    tap_ok(n >= min_rows && !bad[3], "%s: the fused sweep's sigmoid' (grad), %d rows (%d wrong) %s", file, n, bad[3], why[3]);
 }
 
 /* element k of an expression's value (nan after an error), and its dtype */
@@ -585,7 +589,8 @@ int main(int argc, char **argv)
     loss_clip_table(dir);
     named_values(dir);
     loss_logits_table(dir);
-    hard_table(dir);
+    hard_table(dir, "act_hard.csv", 400);
+    hard_table(dir, "act_fastwrong.csv", 80);
     row_guards();
     tap_done();
     session_free(S);
