@@ -1482,24 +1482,29 @@ static inline int near_mid(__m256d y, int64_t mask, int64_t mid, int64_t w, doub
 #define NEAR32(y) near_mid(y, (1LL << 29) - 1, 1LL << 28, 1LL << 13, 0x1p-126)
 #define NEAR16(y) near_mid(y, (1LL << 42) - 1, 1LL << 41, 1LL << 29, 0x1p-14)
 
-/* NEAR32 for a whole block at once, cheaper: all ones where no lane of
- * the block needs a look.  The midpoint test reads the low 29 bits of each
- * fp64 lane, which lie in its low 32-bit word: the low words of two
- * vectors (one shuffle) are tested in eight 32-bit lanes at once, with
- * NEAR32's arithmetic modulo 2^29 (the same bits, so the same answer).
- * The test for results below fp32's normal range or NaN looks at x
- * instead, eight fp32 inputs at a time (ok32_x): a condition on x that
- * holds for every x whose result can be that small, or NaN.  A block that
- * fails either test has each lane looked at by NEAR32 itself, so every
- * element is decided as NEAR32 decides it. */
+/* NEAR32 for a whole block at once, cheaper.  The midpoint test reads the
+ * low 29 bits of each fp64 lane, which lie in its low 32-bit word: the low
+ * words of two vectors (one shuffle) are tested in eight 32-bit lanes at
+ * once.  mid32 keeps the least, over the block, of d = (low word << 3) -
+ * ((2^28 - 2^13) << 3) modulo 2^32, which is NEAR32's distance (low 29
+ * bits - (2^28 - 2^13)) modulo 2^29, times 8 (the shift drops the bits
+ * above the 29th): NEAR32 flags a lane where that distance is below 2^14,
+ * so no lane of the block needs a look when the least d is at least 2^17
+ * (MID32_OK).  The test for results below fp32's normal range or NaN
+ * looks at x instead, eight fp32 inputs at a time (ok32_x): a condition on
+ * x that holds for every x whose result can be that small, or NaN.  A
+ * block that fails either test has each lane looked at by NEAR32 itself,
+ * so every element is decided as NEAR32 decides it. */
 __attribute__((target("avx2,fma"), always_inline))
-static inline __m256i ok32_mid(__m256d a, __m256d b)
+static inline __m256i mid32(__m256i least, __m256d a, __m256d b)
 {
     __m256i lo = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castpd_ps(a), _mm256_castpd_ps(b), 0x88));
-    __m256i d = _mm256_and_si256(_mm256_sub_epi32(lo, _mm256_set1_epi32((1 << 28) - (1 << 13))),
-                                 _mm256_set1_epi32((1 << 29) - 1));
-    return _mm256_cmpgt_epi32(d, _mm256_set1_epi32((1 << 14) - 1));
+    __m256i d = _mm256_sub_epi32(_mm256_slli_epi32(lo, 3), _mm256_set1_epi32(((1 << 28) - (1 << 13)) << 3));
+    return _mm256_min_epu32(least, d);
 }
+#define MID32_START _mm256_set1_epi32(-1)
+#define MID32_OK(m) _mm256_testz_si256(_mm256_cmpeq_epi32(_mm256_srli_epi32(m, 17), _mm256_setzero_si256()), \
+                                       _mm256_set1_epi32(-1))
 /* kern's results for x[0..7] are all >= 2^-126 in magnitude and not NaN
  * when the lanes are all ones: sigmoid(x) >= e^x/2 > 2^-126 for x >= -85,
  * sigmoid'(x) >= e^-|x|/4 > 2^-126 for |x| <= 85, |tanh x| >= |x|/2 for
@@ -1594,14 +1599,14 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
             __m256d v[NW], y[NW];                                                                      \
             _Pragma("GCC unroll 8") FORW v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));          \
             act_lanes_w(K, v, y);                                                                      \
-            __m256i ok = ok32_x(K, x + i);                                                             \
+            __m256i ok = ok32_x(K, x + i), mn = MID32_START;                                           \
             _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
                 _mm_storeu_ps(o + i + 4 * w, _mm256_cvtpd_ps(y[w]));                                   \
                 _mm_storeu_ps(o + i + 4 * w + 4, _mm256_cvtpd_ps(y[w + 1]));                           \
-                ok = _mm256_and_si256(ok, ok32_mid(y[w], y[w + 1]));                                   \
+                mn = mid32(mn, y[w], y[w + 1]);                                                        \
                 if (w) ok = _mm256_and_si256(ok, ok32_x(K, x + i + 4 * w));                            \
             }                                                                                          \
-            if (__builtin_expect(!ALL_ONES(ok), 0)) lanes32(K, a, p, o, x, i, 4 * NW, NULL, 0);        \
+            if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0)) lanes32(K, a, p, o, x, i, 4 * NW, NULL, 0); \
         }                                                                                              \
         break;
 #define FUSED32P(K)                                                                                    \
@@ -1610,11 +1615,11 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
             __m256d v[NW], y[NW];                                                                      \
             _Pragma("GCC unroll 8") FORW v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));          \
             act_lanes_w(K, v, y);                                                                      \
-            __m256i ok = ok32_x(K, x + i);                                                             \
+            __m256i ok = ok32_x(K, x + i), mn = MID32_START;                                           \
             __m256 r[NW / 2];                                                                          \
             _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
                 r[w / 2] = _mm256_set_m128(_mm256_cvtpd_ps(y[w + 1]), _mm256_cvtpd_ps(y[w]));          \
-                ok = _mm256_and_si256(ok, ok32_mid(y[w], y[w + 1]));                                   \
+                mn = mid32(mn, y[w], y[w + 1]);                                                        \
                 if (w) ok = _mm256_and_si256(ok, ok32_x(K, x + i + 4 * w));                            \
             }                                                                                          \
             post_blk(post, npost, r, i);                                                               \
@@ -1622,7 +1627,7 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
                 if (stream) _mm256_stream_ps(o + i + 8 * v, r[v]);                                     \
                 else _mm256_storeu_ps(o + i + 8 * v, r[v]);                                            \
             }                                                                                          \
-            if (__builtin_expect(!ALL_ONES(ok), 0)) lanes32(K, a, p, o, x, i, 4 * NW, post, npost);    \
+            if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0)) lanes32(K, a, p, o, x, i, 4 * NW, post, npost); \
         }                                                                                              \
         break;
 
@@ -1656,7 +1661,7 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
  * sigmoid = a or b (x's sign bit clear or set), sigmoid' = a b.  Each
  * fast value is far inside the rounding check's window (act_pade_model.c),
  * so after the check each result has fused32's bits (correctly rounded:
- * there is no other).  The check is ok32_mid and ok32_x's, a block at a
+ * there is no other).  The check is mid32 and ok32_x's, a block at a
  * time: only a block that fails it looks at its lanes with NEAR32. */
 #define FG_NW 6
 __attribute__((target("avx2,fma"), always_inline))
@@ -1700,7 +1705,7 @@ static void fg_lanes32(const act_t *a, const act_t *da, const aparam_t *p, float
         FG_FINISH(da, d, yd[0], v[0], i);
     }
 }
-/* the block check (ok32_mid, ok32_x): sigmoid and sigmoid' of x are both
+/* the block check (mid32, ok32_x): sigmoid and sigmoid' of x are both
  * at least 2^-126 for |x| <= 85, as ok32_x(KA_SIGMOID_D) asks */
 __attribute__((target("avx2,fma")))
 static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *y, float *d, const float *x, int64_t n)
@@ -1711,17 +1716,17 @@ static void fg_sig32(const act_t *a, const act_t *da, const aparam_t *p, float *
 #pragma GCC unroll 8
         for (int w = 0; w < FG_NW; w++) v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));
         fg_lanes(v, ys, yd, FG_NW);
-        __m256i ok = ok32_x(KA_SIGMOID_D, x + i);
+        __m256i ok = ok32_x(KA_SIGMOID_D, x + i), mn = MID32_START;
 #pragma GCC unroll 8
         for (int w = 0; w < FG_NW; w += 2) {
             _mm_storeu_ps(y + i + 4 * w, _mm256_cvtpd_ps(ys[w]));
             _mm_storeu_ps(y + i + 4 * w + 4, _mm256_cvtpd_ps(ys[w + 1]));
             _mm_storeu_ps(d + i + 4 * w, _mm256_cvtpd_ps(yd[w]));
             _mm_storeu_ps(d + i + 4 * w + 4, _mm256_cvtpd_ps(yd[w + 1]));
-            ok = _mm256_and_si256(ok, _mm256_and_si256(ok32_mid(ys[w], ys[w + 1]), ok32_mid(yd[w], yd[w + 1])));
+            mn = mid32(mid32(mn, ys[w], ys[w + 1]), yd[w], yd[w + 1]);
             if (w) ok = _mm256_and_si256(ok, ok32_x(KA_SIGMOID_D, x + i + 4 * w));
         }
-        if (__builtin_expect(!ALL_ONES(ok), 0)) fg_lanes32(a, da, p, y, d, x, i, 4 * FG_NW);
+        if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0)) fg_lanes32(a, da, p, y, d, x, i, 4 * FG_NW);
     }
     if (n - i >= 4) {
         fg_lanes32(a, da, p, y, d, x, i, (n - i) & ~(int64_t)3);
