@@ -66,11 +66,11 @@ static void fast(double x, double y[NF])
     double inv = 1.0 / d, a = pm * inv, b = pp * inv;
     y[2] = signbit(x) ? b : a;
     y[3] = a * b;
-    double tt = 2 * fabs(x);
-    if (tt > 40) tt = 40;
+    double tt = x + x;
+    tt = tt > 40 ? 40 : tt < -40 ? -40 : tt;
     core(tt, &E, &rO, &km);
-    double s2 = scale(1.0, km), sm1 = s2 - 1, sp1 = s2 + 1;
-    y[4] = copysign(fma(sm1, E, sp1 * rO) / fma(sp1, E, sm1 * rO), x);
+    double s2 = scale(1.0, km), om = 1 - s2, sp1 = s2 + 1;
+    y[4] = fma(-om, E, sp1 * rO) / fma(-om, rO, sp1 * E);
     double te = x < -708 ? -708 : x > 100 ? 100 : x;
     const double log2e = 1.4426950408889634, ln2 = 0x1.62e42fefa39efp-1, magic = 0x1.8p52;
     double kme = fma(te, log2e, magic), r = fma(-(kme - magic), ln2, te), q = Q[0];

@@ -697,8 +697,8 @@ static void domain_grad_nan(void)
 /* The fused fp32 loops (AVX-512 and AVX2) and the plain loop agree bit for
  * bit on two million fp32 inputs spread over [-40, 40] and the tiny range
  * (about 2^-15 of them fall near a rounding boundary and take the careful
- * path): the fast values differ between the paths, the rounded results may
- * not. */
+ * path), with the special values among them: the fast values differ
+ * between the paths, the rounded results may not. */
 static void paths_agree(void)
 {
     static const char *const names[] = { "sigmoid", "sigmoid_deriv", "tanh", "exp", "log1p", "sin" };
@@ -711,6 +711,14 @@ static void paths_agree(void)
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         double u = (double)(s >> 11) * 0x1p-53;
         xs[i] = i % 16 ? (float)(80 * u - 40) : (float)((u - 0.5) * 0x1p-20);
+    }
+    /* and the special values, here and there in the blocks: signed zeros
+     * (tanh(-0) = -0), infinities, subnormals, the normal range's ends */
+    static const float special[] = { 0.0f, -0.0f, INFINITY, -INFINITY, 0x1p-149f, -0x1p-149f, 0x1p-126f, -0x1p-126f,
+                                     0x1.fffffep127f, -0x1.fffffep127f, 1e-30f, -1e-30f, 0x1p-124f, -0x1.8p-125f };
+    for (size_t k = 0; k < sizeof special / sizeof special[0]; k++) {
+        xs[1000 + 37 * k] = special[k];
+        xs[n - 1 - 5 * (int64_t)k] = special[k];   /* and in the loops' last few */
     }
     int top = kern_level();
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
