@@ -1597,25 +1597,9 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
 }
 
 /* NW vectors of four at a time; a block that fails the check goes again
- * through lanes32.  FUSED32P: the same with post ops on each eight
+ * through lanes32.  With P (a constant), the post ops on each eight
  * results before they are stored (streamed when stream). */
-#define FUSED32(K)                                                                                     \
-    case K:                                                                                            \
-        for (; i + 4 * NW <= n; i += 4 * NW) {                                                         \
-            __m256d v[NW], y[NW];                                                                      \
-            _Pragma("GCC unroll 8") FORW v[w] = _mm256_cvtps_pd(_mm_loadu_ps(x + i + 4 * w));          \
-            act_lanes_w(K, v, y);                                                                      \
-            __m256i ok = ok32_x(K, x + i), mn = MID32_START;                                           \
-            _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
-                _mm_storeu_ps(o + i + 4 * w, _mm256_cvtpd_ps(y[w]));                                   \
-                _mm_storeu_ps(o + i + 4 * w + 4, _mm256_cvtpd_ps(y[w + 1]));                           \
-                mn = mid32(mn, y[w], y[w + 1]);                                                        \
-                if (w) ok = _mm256_and_si256(ok, ok32_x(K, x + i + 4 * w));                            \
-            }                                                                                          \
-            if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0)) lanes32(K, a, p, o, x, i, 4 * NW, NULL, 0); \
-        }                                                                                              \
-        break;
-#define FUSED32P(K)                                                                                    \
+#define FUSED32(K, P)                                                                                  \
     case K:                                                                                            \
         for (; i + 4 * NW <= n; i += 4 * NW) {                                                         \
             __m256d v[NW], y[NW];                                                                      \
@@ -1624,16 +1608,23 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
             __m256i ok = ok32_x(K, x + i), mn = MID32_START;                                           \
             __m256 r[NW / 2];                                                                          \
             _Pragma("GCC unroll 8") for (int w = 0; w < NW; w += 2) {                                  \
-                r[w / 2] = _mm256_set_m128(_mm256_cvtpd_ps(y[w + 1]), _mm256_cvtpd_ps(y[w]));          \
+                if (P) r[w / 2] = _mm256_set_m128(_mm256_cvtpd_ps(y[w + 1]), _mm256_cvtpd_ps(y[w]));   \
+                else {                                                                                 \
+                    _mm_storeu_ps(o + i + 4 * w, _mm256_cvtpd_ps(y[w]));                               \
+                    _mm_storeu_ps(o + i + 4 * w + 4, _mm256_cvtpd_ps(y[w + 1]));                       \
+                }                                                                                      \
                 mn = mid32(mn, y[w], y[w + 1]);                                                        \
                 if (w) ok = _mm256_and_si256(ok, ok32_x(K, x + i + 4 * w));                            \
             }                                                                                          \
-            post_blk(post, npost, r, i);                                                               \
-            _Pragma("GCC unroll 4") for (int v = 0; v < NW / 2; v++) {                                 \
-                if (stream) _mm256_stream_ps(o + i + 8 * v, r[v]);                                     \
-                else _mm256_storeu_ps(o + i + 8 * v, r[v]);                                            \
+            if (P) {                                                                                   \
+                post_blk(post, npost, r, i);                                                           \
+                _Pragma("GCC unroll 4") for (int v = 0; v < NW / 2; v++) {                             \
+                    if (stream) _mm256_stream_ps(o + i + 8 * v, r[v]);                                 \
+                    else _mm256_storeu_ps(o + i + 8 * v, r[v]);                                        \
+                }                                                                                      \
             }                                                                                          \
-            if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0)) lanes32(K, a, p, o, x, i, 4 * NW, post, npost); \
+            if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0))                                  \
+                lanes32(K, a, p, o, x, i, 4 * NW, P ? post : NULL, P ? npost : 0);                     \
         }                                                                                              \
         break;
 
@@ -1644,12 +1635,12 @@ static void fused32(int kern, const act_t *a, const aparam_t *p, float *o, const
     int64_t i = 0;
     if (npost) {   /* (n a multiple of 8: no element is left for the scalar loop below) */
         switch (kern) {
-        FUSED32P(KA_SIGMOID) FUSED32P(KA_TANH)
+        FUSED32(KA_SIGMOID, 1) FUSED32(KA_TANH, 1)
         default: break;
         }
     } else {
         switch (kern) {
-        FUSED32(KA_SIGMOID) FUSED32(KA_SIGMOID_D) FUSED32(KA_TANH) FUSED32(KT_EXP)
+        FUSED32(KA_SIGMOID, 0) FUSED32(KA_SIGMOID_D, 0) FUSED32(KA_TANH, 0) FUSED32(KT_EXP, 0)
         default: break;
         }
     }
