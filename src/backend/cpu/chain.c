@@ -196,6 +196,10 @@ __attribute__((target("avx2"), always_inline)) static inline void fx_op(int kb, 
  * the end of a tensor is read, and stores through it. */
 /* slot k of the register path (sub floats, RPAD apart) */
 #define R(k) (R_ + (size_t)(k) * (size_t)(c->sub + RPAD))
+/* operand j of op k at element o: its slot, or the outside tensor at o,
+ * its row's tile at the phase ph, or the scalar itself */
+#define ARG(k, j) (ch->op[k].a[j].q >= 0 ? R(ch->op[k].a[j].q) \
+                   : (const float *)c->ap[k][j] + (c->per[k][j] ? ph[k][j] : o))
 
 __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t o, int cnt, float *R_,
                                                      const int64_t (*ph)[2])
@@ -210,9 +214,7 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
     for (int k = 0; k < ch->len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
         const bk_chain_arg_t *x = &f->a[0], *y = &f->a[1];
-        const float *A = x->q >= 0 ? R(x->q) : (const float *)c->ap[k][0] + (c->per[k][0] ? ph[k][0] : o);
-        const float *B = !f->bin ? A
-                       : y->q >= 0 ? R(y->q) : (const float *)c->ap[k][1] + (c->per[k][1] ? ph[k][1] : o);
+        const float *A = ARG(k, 0), *B = f->bin ? ARG(k, 1) : A;
         int kb = f->bin ? f->kern : 0;
         float *d = R(k);
         if (c->fold[k] < 0 && !part) continue;   /* done by the block op before it */
@@ -225,10 +227,7 @@ __attribute__((target("avx2"))) static void fast_sub(const fx_ctx_t *c, int64_t 
             for (int j = k + 1; j <= last; j++) {
                 const bk_chain_op_t *g = &ch->op[j];
                 int b = g->a[0].q == j - 1;   /* the other operand */
-                const bk_chain_arg_t *u = &g->a[b];
-                post[j - k - 1] = (kpost_t){ g->kern, b == 0, c->per[j][b] == 1 ? 0 : 1,
-                                             u->q >= 0 ? R(u->q)
-                                                       : (const float *)c->ap[j][b] + (c->per[j][b] ? ph[j][b] : o) };
+                post[j - k - 1] = (kpost_t){ g->kern, b == 0, c->per[j][b] == 1 ? 0 : 1, ARG(j, b) };
             }
             float *dst = last == ch->len - 1 ? (float *)c->out + o : R(last);
             kact_run_post(f->kern, dst, A, cnt, post, c->fold[k], last == ch->len - 1 && c->nt && ((uintptr_t)dst & 31) == 0);
@@ -336,6 +335,7 @@ __attribute__((target("avx2,f16c"))) static void fast16_sub(const fx_ctx_t *c, i
         }
     }
 }
+#undef ARG
 #undef R
 
 #endif   /* NN_KERN_X86 */

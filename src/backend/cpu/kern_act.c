@@ -1529,6 +1529,26 @@ static inline __m256i ok32_x(int kern, const float *x)
 }
 #define ALL_ONES(m) _mm256_testc_si256(m, _mm256_set1_epi32(-1))
 
+/* Four fast values y of x rounded to fp32, each lane NEAR32 flags
+ * finished one by one (finish1): lanes32's and fg_lanes32's last step */
+__attribute__((target("avx2,fma"), always_inline))
+static inline __m128 finish4(const act_t *a, const aparam_t *p, __m256d x, __m256d y)
+{
+    __m128 r = _mm256_cvtpd_ps(y);
+    int bad = NEAR32(y);
+    if (bad) {
+        float rv[4];
+        double xv[4], yv[4];
+        _mm_storeu_ps(rv, r);
+        _mm256_storeu_pd(xv, x);
+        _mm256_storeu_pd(yv, y);
+        for (int k = 0; k < 4; k++)
+            if (bad >> k & 1) rv[k] = (float)finish1(a, p, DT_FP32, xv[k], yv[k]);
+        r = _mm_loadu_ps(rv);
+    }
+    return r;
+}
+
 /* The post ops (kpost_t) on the NW / 2 vectors of eight fp32 results at
  * element j (post_blk: one dispatch per op and block), or on four (post4) */
 #define SUB_PS(a, b) _mm256_sub_ps(a, b)
@@ -1578,19 +1598,8 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
                     const kpost_t *post, int npost)
 {
     for (int64_t i = i0; i + 4 <= i0 + n; i += 4) {
-        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i)), y = act_lanes(kern, v);
-        __m128 r = _mm256_cvtpd_ps(y);
-        int bad = NEAR32(y);
-        if (bad) {
-            float rv[4];
-            double xv[4], yv[4];
-            _mm_storeu_ps(rv, r);
-            _mm256_storeu_pd(xv, v);
-            _mm256_storeu_pd(yv, y);
-            for (int k = 0; k < 4; k++)
-                if (bad >> k & 1) rv[k] = (float)finish1(a, p, DT_FP32, xv[k], yv[k]);
-            r = _mm_loadu_ps(rv);
-        }
+        __m256d v = _mm256_cvtps_pd(_mm_loadu_ps(x + i));
+        __m128 r = finish4(a, p, v, act_lanes(kern, v));
         if (npost) r = post4(post, npost, r, i);
         _mm_storeu_ps(o + i, r);
     }
@@ -1675,17 +1684,6 @@ static inline void fg_lanes(const __m256d *v, __m256d *ys, __m256d *yd, const in
         yd[w] = _mm256_mul_pd(a, b);
     }
 }
-#define FG_FINISH(A, O, Y, XV, I)                                                                      \
-    do {                                                                                               \
-        int bad = NEAR32(Y);                                                                           \
-        if (bad) {                                                                                     \
-            double xv[4], yv[4];                                                                       \
-            _mm256_storeu_pd(xv, XV);                                                                  \
-            _mm256_storeu_pd(yv, Y);                                                                   \
-            for (int k = 0; k < 4; k++)                                                                \
-                if (bad >> k & 1) (O)[(I) + k] = (float)finish1(A, p, DT_FP32, xv[k], yv[k]);        \
-        }                                                                                              \
-    } while (0)
 /* Elements [i0, i0 + n) (n a multiple of 4) four lanes at a time: the
  * loop's last few, and a block whose check failed (again, out of the loop,
  * as lanes32) */
@@ -1696,10 +1694,8 @@ static void fg_lanes32(const act_t *a, const act_t *da, const aparam_t *p, float
     for (int64_t i = i0; i + 4 <= i0 + n; i += 4) {
         __m256d v[1] = { _mm256_cvtps_pd(_mm_loadu_ps(x + i)) }, ys[1], yd[1];
         fg_lanes(v, ys, yd, 1);
-        _mm_storeu_ps(y + i, _mm256_cvtpd_ps(ys[0]));
-        _mm_storeu_ps(d + i, _mm256_cvtpd_ps(yd[0]));
-        FG_FINISH(a, y, ys[0], v[0], i);
-        FG_FINISH(da, d, yd[0], v[0], i);
+        _mm_storeu_ps(y + i, finish4(a, p, v[0], ys[0]));
+        _mm_storeu_ps(d + i, finish4(da, p, v[0], yd[0]));
     }
 }
 /* the block check (mid32, ok32_x): sigmoid and sigmoid' of x are both
