@@ -1,6 +1,6 @@
 /* act_pade_model.c — the error of the fast fp64 values of sigmoid,
- * sigmoid' and tanh in src/backend/cpu/kern_act.c (act_lanes_n and
- * fg_lanes: the [5/5] Pade form of e^r), step for step with fma() in
+ * sigmoid' and tanh in src/backend/cpu/kern_act.c (act_lanes_n, in_parts
+ * and fg_lanes: the [5/5] Pade form of e^r), step for step with fma() in
  * place of the vector FMAs, against the long double formulas (expl,
  * tanhl; 64-bit significands).  It prints the worst relative error of
  * each fast value, in fp64 ulps (2^-52 relative), over random inputs
@@ -12,8 +12,12 @@
  *
  * Made on x86-64 with GCC 12 and glibc 2.36, 4 10^7 points: [-100, 100]
  * (tanh on |x| < 20): sigmoid 19.7 ulps, sigmoid' 20.1, fg's sigmoid and
- * sigmoid' 19.8 and 20.5, tanh 12.3 (the error of ln2 in fp64 times k
- * dominates for large |x|); [-0.01, 0.01]: 1.0, 1.5, 1.2, 1.8, 1.9.
+ * sigmoid' 19.8 and 20.5, tanh 12.4 (the error of ln2 in fp64 times k
+ * dominates for large |x|); [-0.01, 0.01]: 1.0, 1.5, 1.2, 1.8, 1.9.  The
+ * fused loops' in-range forms (kern_act.c in_parts; each where it is
+ * used): sigmoid 17.6, tanh 478 ([-100, 100]) and 513 ([-0.01, 0.01]:
+ * |x| = 2^-11, where its numerator cancels most), fg's sigmoid and
+ * sigmoid' 17.6 and 18.7.
  *
  * `/tmp/m scan [lo hi]` (the same steps, and exp's, ACT_Q) prints the
  * fp32 inputs whose fast value rounds to the wrong fp32 number:
@@ -54,7 +58,7 @@ static void core(double t, double *E, double *rO, double *km_)
 static const double Q[9] = { 0x1.72c720b2e07bfp-19, 0x1.a15a4f98eb4a5p-16, 0x1.a019adabfb6abp-13, 0x1.6c164df443c8cp-10,
                              0x1.1111111c45d5bp-7, 0x1.5555557428d91p-5, 0x1.5555555553b7dp-3, 0x1.fffffffff71cfp-2,
                              0x1.0000000000000p+0 };
-#define NF 6
+#define NF 10
 static void fast(double x, double y[NF])
 {
     double t = -fabs(x), E, rO, km;
@@ -76,6 +80,26 @@ static void fast(double x, double y[NF])
     double kme = fma(te, log2e, magic), r = fma(-(kme - magic), ln2, te), q = Q[0];
     for (int j = 1; j < 9; j++) q = fma(q, r, Q[j]);
     y[5] = scale(fma(r, q, 1.0), kme);
+    /* the in-range forms (KT_SIG_IN on |x| <= 85, KT_TANH_IN on 2^-11 <=
+     * |x| <= 20): no clamp, no sign step */
+    core(-x, &E, &rO, &km);
+    double A = scale(E + rO, km), B = E - rO;
+    y[6] = B / (B + A);
+    core(x + x, &E, &rO, &km);
+    A = scale(E + rO, km), B = E - rO;
+    y[7] = (A - B) / (A + B);
+    core(-x, &E, &rO, &km);   /* fg_lanes_in */
+    A = scale(E + rO, km), B = E - rO;
+    inv = 1.0 / (B + A);
+    y[8] = B * inv;
+    y[9] = y[8] * (A * inv);
+}
+/* whether function k's fast value is used at x (the in-range forms only there) */
+static int used(int k, double x)
+{
+    if (k == 6 || k == 8 || k == 9) return fabs(x) <= 85;
+    if (k == 7) return fabs(x) >= 0x1p-11 && fabs(x) <= 20;
+    return 1;
 }
 static void want(double x, long double w[NF])
 {
@@ -85,8 +109,12 @@ static void want(double x, long double w[NF])
     w[1] = w[3] = D;
     w[4] = tanhl(X);
     w[5] = expl(X);
+    w[6] = w[8] = S;
+    w[7] = w[4];
+    w[9] = D;
 }
-static const char *name[NF] = { "sigmoid", "sigmoid'", "fg sigmoid", "fg sigmoid'", "tanh", "exp" };
+static const char *name[NF] = { "sigmoid", "sigmoid'", "fg sigmoid", "fg sigmoid'", "tanh", "exp", "sigmoid in", "tanh in",
+                                 "fg sigmoid in", "fg sigmoid' in" };
 
 /* scan: every fp32 input of either sign (|x| <= 105: beyond, each result
  * is 0, 1 or inf either way), printing "x_bits function" where the fast
@@ -105,8 +133,9 @@ static int scan(uint32_t lo, uint32_t hi)
             long double w[NF];
             int have = 0;
             for (int k = 0; k < NF; k++) {
-                if (k == 0 && x > 17) continue;   /* 1 either way */
-                if (k == 4 && fabs(x) > 9) continue;
+                if ((k == 0 || k == 6 || k == 8) && x > 17) continue;   /* 1 either way */
+                if ((k == 4 || k == 7) && fabs(x) > 9) continue;
+                if (!used(k, x)) continue;
                 if (k == 5 && x > 89) continue;
                 uint64_t yb;
                 memcpy(&yb, &y[k], 8);
@@ -136,12 +165,14 @@ int main(int argc, char **argv)
         long double w[NF];
         fast(x, y);
         want(x, w);
-        for (int k = 0; k < 5; k++) {
-            if (k == 4 && (fabs(x) >= 20 || w[4] == 0)) continue;
+        for (int k = 0; k < NF; k++) {
+            if (k == 5 || !used(k, x)) continue;   /* (exp: the scan) */
+            if ((k == 4 || k == 7) && (fabs(x) >= 20 || w[4] == 0)) continue;
             double err = (double)fabsl((y[k] - w[k]) / w[k]);
             if (err > worst[k]) worst[k] = err;
         }
     }
-    for (int k = 0; k < 5; k++) printf("%-12s %6.1f ulps (2^%.2f relative)\n", name[k], worst[k] * 0x1p52, log2(worst[k]));
+    for (int k = 0; k < NF; k++)
+        if (k != 5) printf("%-12s %6.1f ulps (2^%.2f relative)\n", name[k], worst[k] * 0x1p52, log2(worst[k]));
     return 0;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """gen_act_fastwrong.py — act_fastwrong.csv: the fp32 inputs whose fast
 value in nnpad's AVX2 loops (src/backend/cpu/kern_act.c: sigmoid and
-sigmoid' by act_lanes_n and by the fused grad's fg_lanes, tanh, exp)
-rounds to the wrong fp32 number, with the correctly rounded fp32 results
+sigmoid' by act_lanes_n and by the fused grad's fg_lanes, tanh, exp, and
+the in-range forms of sigmoid, tanh and fg's sigmoid, in_parts) rounds
+to the wrong fp32 number, with the correctly rounded fp32 results
 of sigmoid, sigmoid', tanh and exp at each, for
 tests/unit/test_activations.c (hard_table).  Only the rounding check's
 careful path gets these elements right, so a loop that skips it, or
@@ -17,7 +18,8 @@ values step for step with fma(), every fp32 input of either sign with
 rounded).  Only the inputs come from our own code: each result is mpmath
 at 300 bits, rounded once to fp32 (round-to-nearest-even, subnormals at
 2^-149).  The scan found none for sigmoid' and tanh: their fast values
-round right for every fp32 input.
+round right for every fp32 input.  For tanh's in-range form (|x| >=
+2^-11) it found 10.
 
 Run (a C compiler, about three minutes on two cores; writes the CSV next
 to this script; CI needs no Python):

@@ -292,7 +292,7 @@ static void hard_table(const char *dir, const char *file, int min_rows)
     bool has_exp = csv_has(&c, "exp_bits");
     size_t cap = 1 << 16, len = 0;
     char *xs = malloc(cap);
-    uint32_t want[4][1024];
+    uint32_t want[4][1024], xbits[1024];
     int n = 0, bad[5] = { 0, 0, 0, 0, 0 };
     char e[512], why[5][200] = { "", "", "", "", "" };
     len += (size_t)snprintf(xs, cap, "HX = from_bits([");
@@ -303,7 +303,7 @@ static void hard_table(const char *dir, const char *file, int min_rows)
         want[1][n] = (uint32_t)strtoul(col(&c, &r, "sigmoid_deriv_bits"), NULL, 10);
         want[2][n] = (uint32_t)strtoul(col(&c, &r, "tanh_bits"), NULL, 10);
         if (has_exp) want[3][n] = (uint32_t)strtoul(col(&c, &r, "exp_bits"), NULL, 10);
-        uint32_t xb = (uint32_t)strtoul(col(&c, &r, "x_bits"), NULL, 10);
+        uint32_t xb = xbits[n] = (uint32_t)strtoul(col(&c, &r, "x_bits"), NULL, 10);
         /* the fused sweep, one row: [x, 0 x 23] (a block of 24 fp32, the
          * zeros far from any rounding boundary, so that the block's own
          * check must find x), its value sigmoid(x) * 1 + sigmoid(0) * 0 */
@@ -337,8 +337,37 @@ static void hard_table(const char *dir, const char *file, int min_rows)
                 snprintf(why[slot[f]], sizeof why[slot[f]], "element %d: got %08llx, want %08x%s", k,
                          (unsigned long long)bits, w, rc ? " (error)" : "");
         }
-    tap_ok(n >= min_rows && !bad[0], "%s: sigmoid of %d fp32 inputs correctly rounded (%d wrong) %s", file, n, bad[0], why[0]);
-    tap_ok(n >= min_rows && !bad[1], "%s: tanh of %d fp32 inputs correctly rounded (%d wrong) %s", file, n, bad[1], why[1]);
+    /* the same rows where the loops take each block by the fast values
+     * that hold everywhere (HY: 1000 first in every block of 32, outside
+     * in_range32 for both) and one row per block among inputs in range
+     * (HZ: the row, then 31 times 0.5), where they take the in-range ones
+     * for every row that is in range itself */
+    for (int lay = 0; lay < 2; lay++) {
+        int m = lay ? 32 * n : n + (n + 30) / 31;
+        char *t = malloc((size_t)m * 12 + 64);
+        size_t tl = (size_t)sprintf(t, "%s = from_bits([", lay ? "HZ" : "HY");
+        for (int j = 0; j < m; j++) {
+            uint32_t b = lay ? (j % 32 ? 0x3f000000u : xbits[j / 32]) : (j % 32 ? xbits[j - j / 32 - 1] : 0x447a0000u);
+            tl += (size_t)sprintf(t + tl, "%s%u", j ? ", " : "", b);
+        }
+        sprintf(t + tl, "], \"fp32\")");
+        run_text(t);
+        free(t);
+        const char *le[2][2] = { { "sigmoid(HY)", "tanh(HY)" }, { "sigmoid(HZ)", "tanh(HZ)" } };
+        for (int f = 0; f < 2; f++)
+            for (int k = 0; k < n; k++) {
+                double v;
+                uint64_t bits = 0;
+                int64_t at = lay ? 32 * k : k + k / 31 + 1;
+                int rc = eval_at(le[lay][f], at, &v, &bits, NULL);
+                uint32_t w = want[wcol[f]][k];
+                if ((rc || bits != w) && !bad[slot[f]]++)
+                    snprintf(why[slot[f]], sizeof why[slot[f]], "%s element %lld: got %08llx, want %08x%s", le[lay][f],
+                             (long long)at, (unsigned long long)bits, w, rc ? " (error)" : "");
+            }
+    }
+    tap_ok(n >= min_rows && !bad[0], "%s: sigmoid of %d fp32 inputs correctly rounded in three layouts (%d wrong) %s", file, n, bad[0], why[0]);
+    tap_ok(n >= min_rows && !bad[1], "%s: tanh of %d fp32 inputs correctly rounded in three layouts (%d wrong) %s", file, n, bad[1], why[1]);
     if (has_exp)
         tap_ok(n >= min_rows && !bad[4], "%s: exp of %d fp32 inputs correctly rounded (%d wrong) %s", file, n, bad[4], why[4]);
     int fused = ad_fused_count() - fused0;   /* each row's sweep ran fused (twice: value and gradient) */

@@ -695,9 +695,10 @@ static void domain_grad_nan(void)
 }
 
 /* The fused fp32 loops (AVX-512 and AVX2) and the plain loop agree bit for
- * bit on two million fp32 inputs spread over [-40, 40] and the tiny range
- * (about 2^-15 of them fall near a rounding boundary and take the careful
- * path), with the special values among them: the fast values differ
+ * bit on two million fp32 inputs: half spread over [-40, 40] and the tiny
+ * range, half in bands of one binade from 2^-30 to 2^5 (about 2^-15 of
+ * them fall near a rounding boundary and take the careful path), with the
+ * special values among them: the fast values differ
  * between the paths, the rounded results may not. */
 static void paths_agree(void)
 {
@@ -711,6 +712,10 @@ static void paths_agree(void)
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         double u = (double)(s >> 11) * 0x1p-53;
         xs[i] = i % 16 ? (float)(80 * u - 40) : (float)((u - 0.5) * 0x1p-20);
+        /* the second half in bands of 4096 of one binade each, 2^-30 to
+         * 2^5, either sign: whole blocks of small x, as the fused loops
+         * take them by the forms of their range (in_range32) or not */
+        if (i >= n / 2) xs[i] = (float)ldexp((s >> 63 ? -1 : 1) * (1 + u), (int)((i - n / 2) / 4096 % 36) - 30);
     }
     /* and the special values, here and there in the blocks: signed zeros
      * (tanh(-0) = -0), infinities, subnormals, the normal range's ends */
