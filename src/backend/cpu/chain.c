@@ -30,7 +30,10 @@
  *     looks up in its 16-bit tables: each op reads fp16, computes in fp32
  *     and rounds to fp16 with F16C as kern_binary's blocks do, its unary
  *     ops looked up in eager's tables (10M fp16, one thread: the chain
- *     above 19.2 -> 13.7 ms, eager 17.4; x * 2 + 1 - x / 3 14.6 -> 9.3).
+ *     above 19.2 -> 13.7 ms, eager 17.4; x * 2 + 1 - x / 3 14.6 -> 9.3);
+ *     a run of ops on one fp16 value with a lookup among them is one
+ *     lookup in a table of the run (compose16: two threads, the chain
+ *     7.5 -> 3.3 ms).
  *   - otherwise each op is one call of the block kernels (kern_unary_blk /
  *     kern_binary_blk) on blocks of FUSE_BLOCK elements; an activation
  *     without an fp32 block kernel (relu) runs as kern_act.c does: widened
@@ -72,6 +75,8 @@ typedef struct fx_ctx {
     int sub;                  /* its elements per step: SUB, or SUB_BLK with a block kernel */
     bool f16;                 /* the register path in fp16 (fast16_sub) */
     const uint16_t *tab[BK_CHAIN_MAX];   /* an fp16/bf16 activation's table (as eager looks it up), or NULL */
+    const uint16_t *run[BK_CHAIN_MAX];   /* fp16 register path: a run's table from op k on (compose16), or NULL */
+    signed char run_end[BK_CHAIN_MAX];   /* ... the run's last op; -1 on the ops after k that it does */
     signed char fold[BK_CHAIN_MAX];     /* register path: ops after block op k done as its post ops (-1: op k is one of them) */
     size_t slot_bytes, bstride;
     atomic_int busy[2];
@@ -150,6 +155,116 @@ static bool fast16_ok(const bk_chain_t *ch)
         }
     }
     return true;
+}
+
+/* ---- fp16 runs: one table for several ops ---- */
+
+/* In an fp16 chain on the register path, a run of ops each of which
+ * takes the one before it as its only fp16 operand (a looked-up unary
+ * op, or +, -, *, / with a scalar), whose results no other op reads, is a
+ * function of one fp16 value: compose16 runs the run's ops, as eager's
+ * blocks compute them (kact_look, kern_binary_blk), over all 65536 fp16
+ * values once, and the chain looks each element up in that table, so the
+ * bits are eager's.  tanh(sigmoid(x) * 2 + 1) - x then makes one lookup
+ * and one subtraction per element where it made two lookups and three
+ * operations.  The tables are kept, keyed by the run's ops, tables and
+ * scalars' values (RUN_MAX of them, replaced in turn); made on the main
+ * thread before the chain's threads start. */
+#define RUN_MAX 8
+typedef struct run_key {
+    int len;
+    struct { int kern; bool bin; int var; dtype_t sdt; uint32_t sbits; const uint16_t *tab; } op[BK_CHAIN_MAX];
+} run_key_t;
+static struct { run_key_t key; uint16_t *t; } runs[RUN_MAX];
+static int runs_next;
+
+/* the operand of op k that is the variable one (a slot, a tensor or op k0's
+ * input), or -1; and whether op k is a link of a run whose previous op is prev */
+static int run_var(const fx_ctx_t *c, int k, int prev)
+{
+    const bk_chain_op_t *f = &c->ch->op[k];
+    if (!f->bin) return c->tab[k] && (prev < 0 || f->a[0].q == prev) ? 0 : -1;
+    for (int j = 0; j < 2; j++) {
+        const bk_chain_arg_t *a = &f->a[j], *o = &f->a[1 - j];
+        bool var_ok = prev >= 0 ? a->q == prev : (a->q >= 0 || (a->stride == 1 && c->per[k][j] == 0));
+        bool other_scalar = o->q < 0 && c->per[k][1 - j] == 1 && (prev < 0 || o->q != prev);
+        if (var_ok && other_scalar && a->dt == DT_FP16) return j;
+    }
+    return -1;
+}
+static bool read_elsewhere(const bk_chain_t *ch, int r, int from)
+{
+    for (int l = from; l < ch->len; l++)
+        for (int b = 0; b < (ch->op[l].bin ? 2 : 1); b++)
+            if (ch->op[l].a[b].q == r) return true;
+    return false;
+}
+static const uint16_t *run_table(const fx_ctx_t *c, int k0, int k1)
+{
+    run_key_t key;
+    memset(&key, 0, sizeof key);
+    key.len = k1 - k0 + 1;
+    for (int k = k0; k <= k1; k++) {
+        const bk_chain_op_t *f = &c->ch->op[k];
+        int v = run_var(c, k, k == k0 ? -1 : k - 1);
+        key.op[k - k0].kern = f->kern;
+        key.op[k - k0].bin = f->bin;
+        key.op[k - k0].var = v;
+        key.op[k - k0].tab = c->tab[k];
+        if (f->bin) {
+            const bk_chain_arg_t *o = &f->a[1 - v];
+            key.op[k - k0].sdt = o->dt;
+            if (o->dt == DT_FP16) key.op[k - k0].sbits = *(const uint16_t *)c->ap[k][1 - v];
+            else memcpy(&key.op[k - k0].sbits, c->ap[k][1 - v], 4);
+        }
+    }
+    for (int i = 0; i < RUN_MAX; i++)
+        if (runs[i].t && !memcmp(&runs[i].key, &key, sizeof key)) return runs[i].t;
+    uint16_t *t = malloc(2 * 65536 * sizeof(uint16_t));
+    if (!t) return NULL;
+    uint16_t *u = t + 65536;
+    for (int b = 0; b < 65536; b++) t[b] = (uint16_t)b;
+    for (int k = k0; k <= k1; k++) {
+        const bk_chain_op_t *f = &c->ch->op[k];
+        if (!f->bin) kact_look(u, t, c->tab[k], 65536);
+        else {
+            int v = key.op[k - k0].var;
+            const void *src[2];
+            src[v] = t;
+            src[1 - v] = c->ap[k][1 - v];
+            kern_binary_blk(f->kern, DT_FP16, u, f->a[0].dt, src[0], v == 0, f->a[1].dt, src[1], v == 1, 65536);
+        }
+        memcpy(t, u, 65536 * sizeof(uint16_t));
+    }
+    int i = runs_next;
+    runs_next = (runs_next + 1) % RUN_MAX;
+    free(runs[i].t);
+    memcpy(&runs[i].key, &key, sizeof key);
+    runs[i].t = realloc(t, 65536 * sizeof(uint16_t));
+    if (!runs[i].t) runs[i].t = t;
+    return runs[i].t;
+}
+static void compose16(fx_ctx_t *c)
+{
+    const bk_chain_t *ch = c->ch;
+    for (int k = 0; k < ch->len; k++) { c->run[k] = NULL; c->run_end[k] = 0; }
+    if (!c->f16) return;
+    for (int k0 = 0; k0 < ch->len; k0++) {
+        if (run_var(c, k0, -1) < 0) continue;
+        int k1 = k0;
+        bool look = !ch->op[k0].bin;
+        while (k1 + 1 < ch->len && run_var(c, k1 + 1, k1) >= 0 && !read_elsewhere(ch, k1, k1 + 2)) {
+            k1++;
+            look = look || !ch->op[k1].bin;
+        }
+        if (k1 == k0 || !look) continue;   /* (+, -, *, / alone: the vector loop is faster than a lookup) */
+        const uint16_t *t = run_table(c, k0, k1);
+        if (!t) continue;
+        c->run[k0] = t;
+        c->run_end[k0] = (signed char)k1;
+        for (int k = k0 + 1; k <= k1; k++) c->run_end[k] = -1;
+        k0 = k1;
+    }
 }
 
 #if NN_KERN_X86
@@ -298,7 +413,9 @@ __attribute__((target("avx2,f16c"))) static void fast16_sub(const fx_ctx_t *c, i
     bool part = cnt % 8 != 0;
     for (int k = 0; k < ch->len; k++) {
         const bk_chain_op_t *f = &ch->op[k];
-        uint16_t *d = k == ch->len - 1 ? (uint16_t *)c->out + o : (uint16_t *)R(k);
+        if (c->run_end[k] < 0) continue;   /* done by its run's table */
+        int kd = c->run[k] ? c->run_end[k] : k;   /* where the result goes */
+        uint16_t *d = kd == ch->len - 1 ? (uint16_t *)c->out + o : (uint16_t *)R(kd);
         const void *src[2];
         int st[2];   /* 0: a scalar */
         for (int j = 0; j < (f->bin ? 2 : 1); j++) {
@@ -308,6 +425,10 @@ __attribute__((target("avx2,f16c"))) static void fast16_sub(const fx_ctx_t *c, i
             src[j] = a->q >= 0 ? (const void *)R(a->q)
                    : p == 1 ? c->ap[k][j]
                    : c->ap[k][j] + (size_t)(p ? ph[k][j] : o) * c->aes[k][j];
+        }
+        if (c->run[k]) {
+            kact_look(d, src[f->bin ? (st[0] ? 0 : 1) : 0], c->run[k], cnt);
+            continue;
         }
         if (!f->bin) {
             kact_look(d, src[0], c->tab[k], cnt);
@@ -489,6 +610,7 @@ bk_status_t bk_cpu_chain(const bk_chain_t *ch)
         }
         cost += f->bin ? 1.0 : 8.0;
     }
+    compose16(&c);
     c.out = ch->out;
     c.nt = n >= ((int64_t)1 << 18);   /* past the caches */
     c.bstride = (size_t)c.blk * 8 + SLOT_PAD;
