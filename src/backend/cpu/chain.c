@@ -49,6 +49,7 @@
 #include "backend/cpu/kernels.h"
 #include "util/mem.h"
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #if NN_KERN_X86   /* kernels.h: the register path is AVX2; elsewhere the block path */
 #include <immintrin.h>
