@@ -270,10 +270,16 @@ int main(void)
     {
         int ok = run("seed(12)\nhx = fp16(randn(80000) * 3)\ndef fs(x, a) { return tanh(sigmoid(x) * a + 1) - x }\n"
                      "gs = trace(fs)\ndef fs3(x) { return tanh(sigmoid(x) * 3 + 1) - x }\ngs3 = trace(fs3)\n"
-                     "def fs4(x) { return tanh(sigmoid(x) * 3 - 1) - x }\ngs4 = trace(fs4)\n") == 0;
+                     "def fs4(x) { return tanh(sigmoid(x) * 3 - 1) - x }\ngs4 = trace(fs4)\n"
+                     /* more runs in one chain than tables kept; and a chain whose second run
+                      * would replace the table its first run took (the eight before fill them) */
+                     "def f9(x) { return sigmoid(x*1.5)+sigmoid(x*2.5)+sigmoid(x*3.5)+sigmoid(x*4.5)+sigmoid(x*5.5)"
+                     "+sigmoid(x*6.5)+sigmoid(x*7.5)+sigmoid(x*8.5)+sigmoid(x*9.5) }\ng9 = trace(f9)\n"
+                     "def fh(x) { return (sigmoid(x * 1.5) + 1) - (sigmoid(x * 9.5) + 1) }\ngh = trace(fh)\n") == 0;
         static const char *const calls[][2] = { { "gs(hx, 2)", "fs(hx, 2)" }, { "gs(hx, 0.5)", "fs(hx, 0.5)" },
                                                 { "gs(hx, fp16(-1))", "fs(hx, fp16(-1))" }, { "gs3(hx)", "fs3(hx)" },
-                                                { "gs4(hx)", "fs4(hx)" }, { "gs(hx, 2)", "fs(hx, 2)" } };
+                                                { "gs4(hx)", "fs4(hx)" }, { "gs(hx, 2)", "fs(hx, 2)" },
+                                                { "g9(hx)", "f9(hx)" }, { "gh(hx)", "fh(hx)" } };
         for (size_t k = 0; k < sizeof calls / sizeof calls[0] && ok; k++) ok = same_bits(calls[k][0], calls[k][1], why, sizeof why);
         tap_ok(ok, "graph == eager bit for bit: fp16 runs of ops looked up in one table, with other scalars and constants%s%s",
                ok ? "" : ": ", ok ? "" : why);

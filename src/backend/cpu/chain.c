@@ -169,8 +169,9 @@ static bool fast16_ok(const bk_chain_t *ch)
  * bits are eager's.  tanh(sigmoid(x) * 2 + 1) - x then makes one lookup
  * and one subtraction per element where it made two lookups and three
  * operations.  The tables are kept, keyed by the run's ops, tables and
- * scalars' values (RUN_MAX of them, replaced in turn); made on the main
- * thread before the chain's threads start. */
+ * scalars' values (RUN_MAX of them, replaced in turn, but never one that
+ * the same chain has taken: a chain of more runs does the rest op by op);
+ * made on the main thread before the chain's threads start. */
 #define RUN_MAX 8
 typedef struct run_key {
     int len;
@@ -200,7 +201,7 @@ static bool read_elsewhere(const bk_chain_t *ch, int r, int from)
             if (ch->op[l].a[b].q == r) return true;
     return false;
 }
-static const uint16_t *run_table(const fx_ctx_t *c, int k0, int k1)
+static const uint16_t *run_table(const fx_ctx_t *c, int k0, int k1, unsigned *pinned)
 {
     run_key_t key;
     memset(&key, 0, sizeof key);
@@ -220,7 +221,16 @@ static const uint16_t *run_table(const fx_ctx_t *c, int k0, int k1)
         }
     }
     for (int i = 0; i < RUN_MAX; i++)
-        if (runs[i].t && !memcmp(&runs[i].key, &key, sizeof key)) return runs[i].t;
+        if (runs[i].t && !memcmp(&runs[i].key, &key, sizeof key)) {
+            *pinned |= 1u << i;
+            return runs[i].t;
+        }
+    /* the slot to replace: never one this chain has taken (pinned) */
+    int i = runs_next;
+    while (*pinned >> i & 1) {
+        i = (i + 1) % RUN_MAX;
+        if (i == runs_next) return NULL;   /* more runs than slots: the rest op by op */
+    }
     uint16_t *t = malloc(2 * 65536 * sizeof(uint16_t));
     if (!t) return NULL;
     uint16_t *u = t + 65536;
@@ -237,8 +247,8 @@ static const uint16_t *run_table(const fx_ctx_t *c, int k0, int k1)
         }
         memcpy(t, u, 65536 * sizeof(uint16_t));
     }
-    int i = runs_next;
-    runs_next = (runs_next + 1) % RUN_MAX;
+    runs_next = (i + 1) % RUN_MAX;
+    *pinned |= 1u << i;
     free(runs[i].t);
     memcpy(&runs[i].key, &key, sizeof key);
     runs[i].t = realloc(t, 65536 * sizeof(uint16_t));
@@ -250,6 +260,7 @@ static void compose16(fx_ctx_t *c)
     const bk_chain_t *ch = c->ch;
     for (int k = 0; k < ch->len; k++) { c->run[k] = NULL; c->run_end[k] = 0; }
     if (!c->f16) return;
+    unsigned pinned = 0;   /* the slots this chain's runs hold */
     for (int k0 = 0; k0 < ch->len; k0++) {
         if (run_var(c, k0, -1) < 0) continue;
         int k1 = k0;
@@ -259,7 +270,7 @@ static void compose16(fx_ctx_t *c)
             look = look || !ch->op[k1].bin;
         }
         if (k1 == k0 || !look) continue;   /* (+, -, *, / alone: the vector loop is faster than a lookup) */
-        const uint16_t *t = run_table(c, k0, k1);
+        const uint16_t *t = run_table(c, k0, k1, &pinned);
         if (!t) continue;
         c->run[k0] = t;
         c->run_end[k0] = (signed char)k1;
