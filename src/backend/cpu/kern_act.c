@@ -736,7 +736,8 @@ static void tanh_avx2(double *o, const double *x, int64_t n)
  * sigmoid') for |x| <= 85 from t = -x with no sign step, tanh for 2^-11 <=
  * |x| <= 20 as (2^k P(r) - P(-r)) / (2^k P(r) + P(-r)), whose numerator
  * cancels for k = 0: at most 18 ulps (sigmoid, fg's) and 513 (tanh, at
- * |x| = 2^-11; bounded by 1.5 2^-53 / |2x| relative, 768 ulps).  The
+ * |x| = 2^-11; its cancellation costs at most 1.5 2^-53 / |2x| relative,
+ * 1536 ulps where the result tops its binade).  The
  * clamps, the sign blend and tanh's four extra FMA steps were 11-13% of
  * the loops' time on Zen 2. */
 /* e^r = P(r)/P(-r) for |r| <= ln2/2, P the [5/5] Pade approximant of
