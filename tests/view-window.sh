@@ -166,9 +166,15 @@ xrun sh -c '
   while [ $n -lt 600 ] && ! grep -q "^training" fit.out; do sleep 0.1; n=$((n + 1)); done
   sleep 2
   w=$(head -1 wid2)
-  # (a shot can fail while the window is being redrawn on a loaded machine: again)
+  # (a shot can fail while the window is being redrawn on a loaded machine:
+  # again, with the window found anew, as the id found first can be gone by
+  # then: BadWindow in a sanitized build)
   n=0
-  while [ -n "$w" ] && [ $n -lt 20 ] && ! "$3" xshot "$w" fit1.png 2>> xshot.err; do sleep 0.5; n=$((n + 1)); done
+  while [ -n "$w" ] && [ $n -lt 20 ] && ! "$3" xshot "$w" fit1.png 2>> xshot.err; do
+    sleep 0.5
+    n=$((n + 1))
+    "$3" xfind nnpad 5 > wid2b 2>> xfind2.err && [ -s wid2b ] && w=$(head -1 wid2b)
+  done
   # a second shot once the window has changed (a loaded machine, or a
   # sanitizer build, redraws later; 30 s at most)
   n=0
