@@ -194,6 +194,7 @@ static int run_var(const fx_ctx_t *c, int k, int prev)
     }
     return -1;
 }
+/* whether an op from `from` on reads op r's result (fold_post, compose16) */
 static bool read_elsewhere(const bk_chain_t *ch, int r, int from)
 {
     for (int l = from; l < ch->len; l++)
@@ -496,10 +497,7 @@ static void fold_post(fx_ctx_t *c)
             if ((g->a[0].q == prev) == (g->a[1].q == prev)) break;   /* neither operand, or both */
             /* does any other op read prev's result?  (so the other operand
              * is never a result inside the run, which is never stored) */
-            bool other = false;
-            for (int l = j + 1; l < ch->len; l++)
-                for (int b = 0; b < (ch->op[l].bin ? 2 : 1); b++) other = other || ch->op[l].a[b].q == prev;
-            if (other) break;
+            if (read_elsewhere(ch, prev, j + 1)) break;
             m++;
             c->fold[j] = -1;
         }

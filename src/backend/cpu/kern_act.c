@@ -1700,7 +1700,7 @@ static void lanes32(int kern, const act_t *a, const aparam_t *p, float *o, const
                 else _mm256_storeu_ps(o + i + 8 * v, r[v]);                                            \
             }                                                                                          \
         }                                                                                              \
-        /* (a block outside KF's range: the caller's full_blk32) */                                  \
+        /* (a block outside KF's range: the caller's full_run32) */                                  \
         if (__builtin_expect(!(ALL_ONES(ok) && MID32_OK(mn)), 0) && (KF == K || ALL_ONES(ok)))         \
             lanes32(K, a, p, o, x, i, 4 * NW, P ? post : NULL, P ? npost : 0);                         \
     } while (0)
